@@ -1,0 +1,18 @@
+// User-controlled analysis settings, shared by the app (settings panel) and the CLI (flags).
+
+export interface AnalysisSettings {
+  /** `-S` style suppressions: `CODE=Kind ns/name` (glob) or the legacy `CODE=Kind name.namespace`. */
+  suppressions: string[];
+  /** Analyzer names to run; empty means all registered analyzers. */
+  analyzers: string[];
+  /** Add Istio's placeholder ingress-gateway Pod and Service (istioctl --use-kube=false does). */
+  includePlaceholders: boolean;
+  /** Namespace given to namespace-less objects (istioctl: `default`, or `-n`). */
+  defaultNamespace: string;
+  /** When set, only messages on resources of this namespace are kept (istioctl `-n`). */
+  namespaceFilter?: string;
+}
+
+export function defaultAnalysisSettings(): AnalysisSettings {
+  return { suppressions: [], analyzers: [], includePlaceholders: true, defaultNamespace: 'default' };
+}

@@ -1,0 +1,60 @@
+// Contracts of the analysis framework, modelled on Istio's pkg/config/analysis.
+import type { Level, Resource } from '../model/types.ts';
+import type { KindInfo } from '../model/kinds.ts';
+import type { MeshConfig, MeshNetworks } from '../mesh/meshconfig.ts';
+import type { ResourceIndex } from './resourceIndex.ts';
+
+export interface MessageArg {
+  name: string;
+  type: string;
+}
+
+export interface MessageType {
+  code: string;
+  name: string;
+  level: Level;
+  /** Go fmt template, byte for byte as in Istio's catalog. */
+  template: string;
+  args: MessageArg[];
+  /** Short explanation in our own words (shown on hover). */
+  description: string;
+}
+
+/** A message as an analyzer reports it, before rendering and location. */
+export interface AnalysisMessage {
+  type: MessageType;
+  params: unknown[];
+  resource?: Resource;
+  /**
+   * Field path inside the resource (`spec.http[0].route[1].destination.host`). When it
+   * resolves, the message points at that field (and istioctl's line is the field's line).
+   */
+  fieldPath?: string;
+}
+
+export interface AnalyzerMetadata {
+  /** Istio's Metadata().Name, e.g. `virtualservice.DestinationHostAnalyzer`. */
+  name: string;
+  description: string;
+  /** Kinds the analyzer reads. */
+  inputs: KindInfo[];
+}
+
+export interface AnalysisContext {
+  readonly meshConfig: MeshConfig;
+  readonly meshNetworks: MeshNetworks;
+  /** Resources of a kind, in load order. */
+  list(kind: KindInfo): readonly Resource[];
+  find(kind: KindInfo, namespace: string, name: string): Resource | undefined;
+  exists(kind: KindInfo, namespace: string, name: string): boolean;
+  /** Lookups shared by all analyzers of one run (built once, lazily). */
+  readonly index: ResourceIndex;
+  report(message: AnalysisMessage): void;
+  /** True when a newer workspace version superseded this run. */
+  canceled(): boolean;
+}
+
+export interface Analyzer {
+  metadata: AnalyzerMetadata;
+  analyze(ctx: AnalysisContext): void;
+}

@@ -1,0 +1,97 @@
+// Shared shapes of the resource model. Everything here is plain data so it can cross the
+// worker boundary with structuredClone.
+
+/** 1-based lines and columns; end is exclusive (like Monaco's ranges). */
+export interface SourceRange {
+  startLine: number;
+  startCol: number;
+  endLine: number;
+  endCol: number;
+}
+
+export interface WorkspaceFile {
+  path: string;
+  text: string;
+}
+
+/** One YAML document (or a whole JSON file) cut out of a workspace file. */
+export interface SourceDocument {
+  file: string;
+  /** 0-based index of the document inside its file. */
+  index: number;
+  text: string;
+  /** Offset of `text` inside the file. */
+  startOffset: number;
+  /** 1-based file line on which `text` starts. */
+  startLine: number;
+  /**
+   * The line istioctl prints for a message on this document when no field is mapped:
+   * the first line of the chunk after the `---` separator.
+   */
+  referenceLine: number;
+  isJson: boolean;
+}
+
+export interface GroupVersionKind {
+  group: string;
+  version: string;
+  kind: string;
+}
+
+/** Where a resource came from. Synthetic resources (mesh config, placeholders) have none. */
+export interface ResourceSource {
+  file: string;
+  docIndex: number;
+  /** Index inside `items` when the resource came from a `kind: List` document. */
+  itemIndex?: number;
+  /** Reference line istioctl would print for this resource (file line, 1-based). */
+  line: number;
+  isJson: boolean;
+}
+
+export interface Resource {
+  /** Unique in a store: `<kindId>/<namespace>/<name>`. */
+  key: string;
+  /** Registry id of the kind, e.g. `networking.istio.io/VirtualService`; see kinds.ts. */
+  kindId: string;
+  gvk: GroupVersionKind;
+  namespace: string;
+  name: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** The whole object as parsed (apiVersion, kind, metadata, spec, …). */
+  body: Record<string, unknown>;
+  source?: ResourceSource;
+  /** Set on resources we add ourselves (placeholders, synthetic mesh config). */
+  synthetic?: 'placeholder' | 'meshconfig' | 'meshnetworks';
+  /** Multi-cluster analysis: the cluster the resource belongs to. */
+  cluster?: string;
+}
+
+export type Level = 'Error' | 'Warning' | 'Info';
+
+export const LEVEL_ORDER: Record<Level, number> = { Error: 0, Warning: 1, Info: 2 };
+
+/**
+ * What the UI, CLI and formatters consume: an analyzer message or a parser problem,
+ * already rendered and located.
+ */
+export interface Diagnostic {
+  level: Level;
+  /** `IST0101` for analyzer messages; `MWB-…` codes for our own parser/input problems. */
+  code: string;
+  message: string;
+  /** istioctl's FriendlyName of the resource (`Kind ns/name`), when there is one. */
+  origin?: string;
+  resourceKey?: string;
+  /** Workspace file and the line istioctl prints (`file:line`). */
+  file?: string;
+  line?: number;
+  /** Exact range of the offending key/value (or the document) for the editor. */
+  range?: SourceRange;
+  fieldPath?: string;
+  analyzer?: string;
+  docUrl?: string;
+  cluster?: string;
+  source: 'analyzer' | 'parser';
+}

@@ -1,0 +1,51 @@
+// Typed messages between the UI thread and the analysis worker.
+import type { Diagnostic, WorkspaceFile } from '../core/model/types.ts';
+import type { AnalysisSettings } from '../core/analysis/settings.ts';
+
+/** A resource as the UI lists it (no body: keeps messages small). */
+export interface ResourceSummary {
+  key: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  file?: string;
+  line?: number;
+  synthetic?: 'placeholder' | 'meshconfig' | 'meshnetworks';
+}
+
+export interface AnalysisStats {
+  files: number;
+  documents: number;
+  resources: number;
+  parseMs: number;
+  analyzeMs: number;
+  /** Documents re-parsed in this run (the rest came from the cache). */
+  reparsedDocuments: number;
+}
+
+export type ToWorker =
+  | {
+      type: 'sync';
+      /** Monotonic workspace version; a newer one supersedes a running analysis. */
+      version: number;
+      /** Files added or changed since the last sync (whole text). */
+      changed: WorkspaceFile[];
+      /** Paths removed since the last sync. */
+      removed: string[];
+      settings: AnalysisSettings;
+    }
+  | { type: 'cancel'; version: number };
+
+export type FromWorker =
+  | { type: 'started'; version: number }
+  | {
+      type: 'result';
+      version: number;
+      diagnostics: Diagnostic[];
+      resources: ResourceSummary[];
+      /** Human-readable notes about assumed inputs (default mesh config, placeholders, …). */
+      assumptions: string[];
+      stats: AnalysisStats;
+    }
+  | { type: 'canceled'; version: number }
+  | { type: 'failed'; version: number; message: string };
