@@ -1,9 +1,18 @@
-// Contract stub: replaced by the real implementation (parser cache + store + analyzers).
+// The whole pipeline from workspace files to diagnostics, shared by the worker, the CLI
+// and the benchmark: incremental parse → store → analyzers → located diagnostics.
 import type { Diagnostic, Resource, WorkspaceFile } from './model/types.ts';
+import { WorkspaceModel } from './model/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
+import { ResourceStore } from './analysis/store.ts';
+import { runAnalyzers, AnalysisCanceled } from './analysis/run.ts';
+import { selectAnalyzers } from './analysis/analyzers/index.ts';
+import { parseSuppressions } from './analysis/suppress.ts';
+import { messageByCode } from './analysis/messages.ts';
+import { meshInputsFromResources } from './mesh/fromWorkspace.ts';
 
 export interface WorkspaceResult {
   diagnostics: Diagnostic[];
+  /** Resources as analyzed (namespaces defaulted), including assumed/synthetic ones. */
   resources: Resource[];
   assumptions: string[];
   stats: { files: number; documents: number; resources: number; parseMs: number; analyzeMs: number; reparsedDocuments: number };
@@ -14,15 +23,80 @@ export interface RunOptions {
   canceled?: () => boolean;
   /** Yield to the event loop this often (ms) so newer messages can arrive. 0 = never. */
   yieldEveryMs?: number;
+  /** Mesh config / networks given outside the workspace (CLI flags). */
+  meshConfigText?: string;
+  meshNetworksText?: string;
+  timing?: Map<string, number>;
+}
+
+function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
+  if ((a.file ?? '') !== (b.file ?? '')) return (a.file ?? '') < (b.file ?? '') ? -1 : 1;
+  return (a.line ?? 0) - (b.line ?? 0);
 }
 
 export class WorkspaceAnalyzer {
-  private files = new Map<string, string>();
+  readonly model = new WorkspaceModel();
+  private pendingParseMs = 0;
+
   update(changed: WorkspaceFile[], removed: string[]): void {
-    for (const f of changed) this.files.set(f.path, f.text);
-    for (const p of removed) this.files.delete(p);
+    const t0 = performance.now();
+    this.model.update(changed, removed);
+    this.pendingParseMs += performance.now() - t0;
   }
-  async run(_settings: AnalysisSettings, _options: RunOptions = {}): Promise<WorkspaceResult | 'canceled'> {
-    return { diagnostics: [], resources: [], assumptions: [], stats: { files: this.files.size, documents: 0, resources: 0, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 } };
+
+  async run(settings: AnalysisSettings, options: RunOptions = {}): Promise<WorkspaceResult | 'canceled'> {
+    const parseMs = this.pendingParseMs;
+    this.pendingParseMs = 0;
+    const t0 = performance.now();
+    const resources = this.model.resources();
+    const mesh = meshInputsFromResources(resources, { meshConfigText: options.meshConfigText, meshNetworksText: options.meshNetworksText });
+    const store = new ResourceStore(resources, {
+      mode: 'cli',
+      defaultNamespace: settings.defaultNamespace,
+      includePlaceholders: settings.includePlaceholders,
+      meshConfig: mesh.meshConfig,
+      meshNetworks: mesh.meshNetworks,
+    });
+    const suppressions = parseSuppressions(settings.suppressions, (c) => messageByCode(c) !== undefined);
+    let lastYield = performance.now();
+    const every = options.yieldEveryMs ?? 0;
+    const yieldNow = every > 0
+      ? async () => {
+          if (performance.now() - lastYield < every) return;
+          await new Promise((r) => setTimeout(r, 0));
+          lastYield = performance.now();
+        }
+      : undefined;
+    let diagnostics: Diagnostic[];
+    try {
+      diagnostics = await runAnalyzers(store, selectAnalyzers(settings.analyzers), (f, i) => this.model.document(f, i), {
+        suppressions: suppressions.rules,
+        namespaceFilter: settings.namespaceFilter,
+        canceled: options.canceled,
+        yieldNow,
+        timing: options.timing,
+      });
+    } catch (e) {
+      if (e instanceof AnalysisCanceled) return 'canceled';
+      throw e;
+    }
+    const problems = this.model.problems().sort(byFileAndLine);
+    const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings];
+    if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {
+      assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod and Service istio-system/${mesh.meshConfig.ingressService} are assumed, as istioctl analyze --use-kube=false does.`);
+    }
+    return {
+      diagnostics: [...problems, ...diagnostics],
+      resources: store.all(),
+      assumptions,
+      stats: {
+        files: this.model.fileList().length,
+        documents: this.model.documentCount(),
+        resources: resources.length,
+        parseMs,
+        analyzeMs: performance.now() - t0,
+        reparsedDocuments: this.model.lastReparsed,
+      },
+    };
   }
 }

@@ -1,0 +1,58 @@
+// Just enough of Go's fmt verbs to render Istio's message templates identically:
+// %s %v %d %q %t %%, with Go's formatting of strings, numbers, slices and maps.
+
+/** Go's strconv.Quote: escapes quotes, backslashes and non-printable characters. */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    switch (ch) {
+      case '"': out += '\\"'; continue;
+      case '\\': out += '\\\\'; continue;
+      case '\n': out += '\\n'; continue;
+      case '\r': out += '\\r'; continue;
+      case '\t': out += '\\t'; continue;
+      case '\u0007': out += '\\a'; continue;
+      case '\b': out += '\\b'; continue;
+      case '\f': out += '\\f'; continue;
+      case '\v': out += '\\v'; continue;
+    }
+    if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else if (c === 0xfffd || (c >= 0x80 && c < 0xa0) || c === 0x2028 || c === 0x2029) out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
+    else out += ch;
+  }
+  return out + '"';
+}
+
+/** Go's %v. */
+export function goValue(v: unknown): string {
+  if (v === null || v === undefined) return '<nil>';
+  if (Array.isArray(v)) return `[${v.map(goValue).join(' ')}]`;
+  if (typeof v === 'object') {
+    const entries = Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `map[${entries.map(([k, val]) => `${k}:${goValue(val)}`).join(' ')}]`;
+  }
+  return String(v);
+}
+
+export function goSprintf(template: string, args: readonly unknown[]): string {
+  let i = 0;
+  return template.replace(/%([-+# 0]*\d*(?:\.\d+)?)([svdqtx%])/g, (_m, _flags: string, verb: string) => {
+    if (verb === '%') return '%';
+    if (i >= args.length) return `%!${verb}(MISSING)`;
+    const a = args[i++];
+    switch (verb) {
+      case 'q':
+        if (Array.isArray(a)) return `[${a.map((x) => goQuote(String(x))).join(' ')}]`;
+        return goQuote(String(a));
+      case 'd':
+        return typeof a === 'number' ? String(Math.trunc(a)) : `%!d(${typeof a}=${goValue(a)})`;
+      case 't':
+        return String(Boolean(a));
+      case 'x':
+        return typeof a === 'number' ? a.toString(16) : [...String(a)].map((c) => (c.codePointAt(0) as number).toString(16)).join('');
+      default:
+        return goValue(a);
+    }
+  });
+}

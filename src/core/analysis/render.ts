@@ -1,0 +1,84 @@
+// Turns analyzer messages into located diagnostics: rendered text, origin, istioctl's
+// reference line, and the exact range of the field for the editor.
+import type { Diagnostic, Resource, SourceDocument, SourceRange } from '../model/types.ts';
+import { locateInDocument, parseFieldPath, trimmedStartLine } from '../model/locate.ts';
+import type { AnalysisMessage } from './types.ts';
+import { goSprintf } from './gofmt.ts';
+import { docUrl } from './messages.ts';
+import { friendlyName } from './origin.ts';
+
+export type DocumentLookup = (file: string, docIndex: number) => SourceDocument | undefined;
+
+export interface Location {
+  line?: number;
+  range?: SourceRange;
+}
+
+function lineRange(line: number): SourceRange {
+  return { startLine: line, startCol: 1, endLine: line, endCol: 1000 };
+}
+
+/** istioctl's line and our editor range for a field of a resource. */
+export function locateResourceField(resource: Resource, fieldPath: string | undefined, lookup: DocumentLookup): Location {
+  const src = resource.source;
+  if (!src) return {};
+  const doc = lookup(src.file, src.docIndex);
+  if (!doc) return { line: src.isJson ? undefined : src.line };
+  const prefix: Array<string | number> = src.itemIndex !== undefined ? ['items', src.itemIndex] : [];
+  // Reference line of the resource itself (a List item has its own, with istioctl's offset).
+  let refLine = doc.referenceLine;
+  let itemFileLine: number | undefined;
+  let docRange: SourceRange = lineRange(doc.referenceLine);
+  if (src.itemIndex !== undefined) {
+    const item = locateInDocument(doc, prefix);
+    if (item?.exact) {
+      itemFileLine = item.value.startLine;
+      refLine = itemFileLine - trimmedStartLine(doc) + 1 + doc.referenceLine;
+      docRange = lineRange(itemFileLine);
+    }
+  }
+  const jsonLine = (l: number | undefined) => (doc.isJson ? undefined : l);
+  if (!fieldPath) return { line: jsonLine(refLine), range: docRange };
+  const loc = locateInDocument(doc, [...prefix, ...parseFieldPath(fieldPath)]);
+  if (!loc) return { line: jsonLine(refLine), range: docRange };
+  const range: SourceRange = loc.key && loc.scalar
+    ? { startLine: loc.key.startLine, startCol: loc.key.startCol, endLine: loc.value.endLine, endCol: loc.value.endCol }
+    : loc.key ?? loc.value;
+  if (!loc.exact || !loc.scalar) return { line: jsonLine(refLine), range };
+  // istioctl maps scalar fields to the value's line, counted from the trimmed chunk.
+  const fieldLine = itemFileLine !== undefined
+    ? loc.value.startLine - itemFileLine + refLine
+    : loc.value.startLine - trimmedStartLine(doc) + doc.referenceLine;
+  return { line: jsonLine(fieldLine), range };
+}
+
+export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, lookup: DocumentLookup): Diagnostic {
+  const d: Diagnostic = {
+    level: m.type.level,
+    code: m.type.code,
+    message: goSprintf(m.type.template, m.params),
+    docUrl: docUrl(m.type.code),
+    source: 'analyzer',
+  };
+  if (analyzer) d.analyzer = analyzer;
+  const r = m.resource;
+  if (r) {
+    d.origin = friendlyName(r);
+    d.resourceKey = r.key;
+    if (r.cluster) d.cluster = r.cluster;
+    if (r.source) {
+      d.file = r.source.file;
+      const loc = locateResourceField(r, m.fieldPath, lookup);
+      if (loc.line !== undefined) d.line = loc.line;
+      if (loc.range) d.range = loc.range;
+    }
+    if (m.fieldPath) d.fieldPath = m.fieldPath;
+  }
+  return d;
+}
+
+/** The reference istioctl prints after the origin: `file:line`, or just `file` for JSON. */
+export function reference(d: Diagnostic): string | undefined {
+  if (!d.file) return undefined;
+  return d.line !== undefined ? `${d.file}:${d.line}` : d.file;
+}

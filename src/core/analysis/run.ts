@@ -1,0 +1,108 @@
+// Runs analyzers over a store and post-processes their messages the way istioctl does:
+// suppression, namespace filter, rendering, de-duplication and ordering.
+import type { Diagnostic, Resource } from '../model/types.ts';
+import { LEVEL_ORDER } from '../model/types.ts';
+import type { AnalysisContext, AnalysisMessage, Analyzer } from './types.ts';
+import type { ResourceStore } from './store.ts';
+import { ResourceIndex } from './resourceIndex.ts';
+import { renderMessage, type DocumentLookup } from './render.ts';
+import { suppressedByAnnotation, suppressedBySettings, type Suppression } from './suppress.ts';
+import { logLine } from './format/log.ts';
+import { originSortKey } from './origin.ts';
+
+export interface RunAnalyzersOptions {
+  suppressions?: readonly Suppression[];
+  /** Keep only messages whose resource is in this namespace (or cluster-scoped / none). */
+  namespaceFilter?: string;
+  canceled?: () => boolean;
+  /** Called between analyzers; awaiting it lets a worker receive newer messages. */
+  yieldNow?: () => Promise<void>;
+  /** Receives each analyzer's time, for the benchmark. */
+  timing?: Map<string, number>;
+}
+
+export class AnalysisCanceled extends Error {
+  constructor() {
+    super('analysis canceled');
+  }
+}
+
+interface Reported {
+  message: AnalysisMessage;
+  analyzer: string;
+}
+
+function contextFor(store: ResourceStore, index: ResourceIndex, sink: Reported[], analyzer: string, canceled: () => boolean): AnalysisContext {
+  return {
+    meshConfig: store.options.meshConfig,
+    meshNetworks: store.options.meshNetworks,
+    list: (kind) => store.list(kind),
+    find: (kind, ns, name) => store.find(kind, ns, name),
+    exists: (kind, ns, name) => store.find(kind, ns, name) !== undefined,
+    index,
+    report: (message) => sink.push({ message, analyzer }),
+    canceled,
+  };
+}
+
+/** Runs the analyzers; throws AnalysisCanceled when `canceled()` turns true. */
+export async function runAnalyzers(store: ResourceStore, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: RunAnalyzersOptions = {}): Promise<Diagnostic[]> {
+  const canceled = options.canceled ?? (() => false);
+  const index = new ResourceIndex(store);
+  const reported: Reported[] = [];
+  for (const analyzer of analyzers) {
+    if (options.yieldNow) await options.yieldNow();
+    if (canceled()) throw new AnalysisCanceled();
+    const t0 = performance.now();
+    analyzer.analyze(contextFor(store, index, reported, analyzer.metadata.name, canceled));
+    options.timing?.set(analyzer.metadata.name, (options.timing.get(analyzer.metadata.name) ?? 0) + performance.now() - t0);
+  }
+  return postProcess(reported, lookup, options);
+}
+
+export function runAnalyzersSync(store: ResourceStore, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: Omit<RunAnalyzersOptions, 'yieldNow'> = {}): Diagnostic[] {
+  const index = new ResourceIndex(store);
+  const reported: Reported[] = [];
+  for (const analyzer of analyzers) analyzer.analyze(contextFor(store, index, reported, analyzer.metadata.name, options.canceled ?? (() => false)));
+  return postProcess(reported, lookup, options);
+}
+
+function keepForNamespace(r: Resource | undefined, ns: string | undefined): boolean {
+  if (!ns || !r || !r.namespace) return true;
+  return r.namespace === ns;
+}
+
+function postProcess(reported: Reported[], lookup: DocumentLookup, options: RunAnalyzersOptions): Diagnostic[] {
+  const kept: Array<{ d: Diagnostic; r: Resource | undefined }> = [];
+  for (const { message, analyzer } of reported) {
+    const r = message.resource;
+    if (suppressedByAnnotation(r, message.type.code)) continue;
+    if (!keepForNamespace(r, options.namespaceFilter)) continue;
+    const d = renderMessage(message, analyzer, lookup);
+    if (options.suppressions && suppressedBySettings(options.suppressions, d.code, d.origin)) continue;
+    kept.push({ d, r });
+  }
+  return sortAndDedupe(kept);
+}
+
+/** Istio's order: cluster, level, code, messages without a resource first, origin, text. */
+export function sortAndDedupe(items: Array<{ d: Diagnostic; r: Resource | undefined }>): Diagnostic[] {
+  const keyed = items.map((x) => ({ ...x, line: logLine(x.d), origin: x.r ? originSortKey(x.r) : '' }));
+  keyed.sort((a, b) => {
+    if (a.r && b.r && (a.d.cluster ?? '') !== (b.d.cluster ?? '')) return (a.d.cluster ?? '') < (b.d.cluster ?? '') ? -1 : 1;
+    const lv = LEVEL_ORDER[a.d.level] - LEVEL_ORDER[b.d.level];
+    if (lv) return lv;
+    if (a.d.code !== b.d.code) return a.d.code < b.d.code ? -1 : 1;
+    if (!a.r !== !b.r) return a.r ? 1 : -1;
+    if (a.origin !== b.origin) return a.origin < b.origin ? -1 : 1;
+    return a.line < b.line ? -1 : a.line > b.line ? 1 : 0;
+  });
+  const out: Diagnostic[] = [];
+  let prev: string | undefined;
+  for (const k of keyed) {
+    if (k.line === prev) continue;
+    prev = k.line;
+    out.push(k.d);
+  }
+  return out;
+}

@@ -1,0 +1,141 @@
+// Lazy source locations: a document is parsed with positions (the `yaml` package) only
+// when one of its resources carries a diagnostic, and the result is cached.
+import { parseDocument, isMap, isSeq, isScalar, isPair, type Document, type Node as YamlNode } from 'yaml';
+import type { SourceDocument, SourceRange } from './types.ts';
+import { lineIndex } from './lines.ts';
+
+const docCache = new Map<string, Document.Parsed | null>();
+const DOC_CACHE_LIMIT = 512;
+
+function positioned(text: string): Document.Parsed | null {
+  if (docCache.has(text)) return docCache.get(text) ?? null;
+  let doc: Document.Parsed | null = null;
+  try {
+    doc = parseDocument(text, { uniqueKeys: false, merge: true, prettyErrors: false });
+  } catch {
+    doc = null;
+  }
+  if (docCache.size >= DOC_CACHE_LIMIT) docCache.delete(docCache.keys().next().value as string);
+  docCache.set(text, doc);
+  return doc;
+}
+
+/** `spec.http[0].route[1].destination.host` → ['spec','http',0,'route',1,'destination','host']. */
+export function parseFieldPath(path: string): Array<string | number> {
+  const out: Array<string | number> = [];
+  const re = /([^.[\]]+)|\[(\d+)\]|\[["']([^"']*)["']\]/g;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(path))) {
+    if (m[1] !== undefined) out.push(m[1]);
+    else if (m[2] !== undefined) out.push(Number(m[2]));
+    else if (m[3] !== undefined) out.push(m[3]);
+  }
+  return out;
+}
+
+export interface FieldLocation {
+  /** Range of the key (absent for sequence items and the document root). */
+  key?: SourceRange;
+  /** Range of the value node. */
+  value: SourceRange;
+  /** True when the value is a scalar (Istio's field map only holds scalars). */
+  scalar: boolean;
+  /** True when the whole path resolved (otherwise this is the deepest ancestor found). */
+  exact: boolean;
+}
+
+function toRange(doc: SourceDocument, start: number, end: number): SourceRange {
+  const idx = lineIndex(doc.text);
+  const a = idx.position(start);
+  const b = idx.position(Math.max(end, start));
+  return {
+    startLine: doc.startLine + a.line - 1,
+    startCol: a.col,
+    endLine: doc.startLine + b.line - 1,
+    endCol: b.col,
+  };
+}
+
+function nodeRange(doc: SourceDocument, node: YamlNode): SourceRange | undefined {
+  const r = node.range;
+  if (!r) return undefined;
+  // range[1] is the end of the value proper (before trailing comments/whitespace)
+  let end = r[1];
+  while (end > r[0] && /\s/.test(doc.text[end - 1] ?? '')) end--;
+  return toRange(doc, r[0], end);
+}
+
+/** Finds a field in a document. `path` is relative to the document root. */
+export function locateInDocument(doc: SourceDocument, path: Array<string | number>): FieldLocation | undefined {
+  const parsed = positioned(doc.text);
+  if (!parsed || !parsed.contents) return undefined;
+  let node: unknown = parsed.contents;
+  let keyNode: YamlNode | undefined;
+  let best: FieldLocation | undefined;
+  const rootRange = nodeRange(doc, parsed.contents as YamlNode);
+  if (rootRange) best = { value: rootRange, scalar: false, exact: path.length === 0 };
+  for (let i = 0; i < path.length; i++) {
+    const seg = path[i];
+    let next: unknown;
+    keyNode = undefined;
+    if (isMap(node) && typeof seg === 'string') {
+      for (const item of node.items) {
+        if (!isPair(item)) continue;
+        const k = item.key;
+        const kv = isScalar(k) ? String(k.value) : String(k);
+        if (kv === seg) {
+          keyNode = k as YamlNode;
+          next = item.value;
+          // keep going: the last duplicate wins, as in the value model
+        }
+      }
+    } else if (isSeq(node) && typeof seg === 'number') {
+      next = node.items[seg];
+    } else if (isMap(node) && typeof seg === 'number') {
+      next = undefined;
+    }
+    if (next === undefined || next === null) {
+      // key present with an empty value: point at the key
+      if (keyNode) {
+        const kr = nodeRange(doc, keyNode);
+        if (kr) return { key: kr, value: kr, scalar: true, exact: i === path.length - 1 };
+      }
+      return best ? { ...best, exact: false } : undefined;
+    }
+    node = next;
+    const vr = nodeRange(doc, node as YamlNode);
+    const kr = keyNode ? nodeRange(doc, keyNode) : undefined;
+    if (vr) best = { ...(kr ? { key: kr } : {}), value: vr, scalar: isScalar(node), exact: i === path.length - 1 };
+  }
+  return best;
+}
+
+/** Every scalar field path of a document, with its value range (the field-path map). */
+export function fieldRangeMap(doc: SourceDocument): Map<string, SourceRange> {
+  const out = new Map<string, SourceRange>();
+  const parsed = positioned(doc.text);
+  if (!parsed || !parsed.contents) return out;
+  const walk = (node: unknown, prefix: string) => {
+    if (isMap(node)) {
+      for (const item of node.items) {
+        if (!isPair(item)) continue;
+        const k = isScalar(item.key) ? String(item.key.value) : String(item.key);
+        walk(item.value, prefix ? `${prefix}.${k}` : k);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((v, i) => walk(v, `${prefix}[${i}]`));
+    } else if (isScalar(node)) {
+      const r = nodeRange(doc, node as YamlNode);
+      if (r) out.set(prefix, r);
+    }
+  };
+  walk(parsed.contents, '');
+  return out;
+}
+
+/** File line of the first non-blank character of the document (istioctl trims chunks). */
+export function trimmedStartLine(doc: SourceDocument): number {
+  const m = /\S/.exec(doc.text);
+  if (!m) return doc.startLine;
+  return lineIndex(doc.text).position(m.index).line + doc.startLine - 1;
+}

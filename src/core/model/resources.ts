@@ -1,0 +1,87 @@
+// Turns parsed documents into resources: kind lookup, `List` expansion, metadata.
+import type { Diagnostic, Resource, SourceDocument } from './types.ts';
+import { kindByGroupKind, splitApiVersion, versionAccepted } from './kinds.ts';
+import { PARSER_CODES, type ParsedDocument } from './parse.ts';
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function stringMap(v: unknown): Record<string, string> {
+  if (!isObject(v)) return {};
+  const out: Record<string, string> = {};
+  for (const [k, val] of Object.entries(v)) out[k] = val === null || val === undefined ? '' : String(val);
+  return out;
+}
+
+/** Registry id of a document's kind, or `unknown:<group>/<Kind>` when we don't know it. */
+export function kindIdOf(apiVersion: string, kind: string): { kindId: string; known: boolean } {
+  const { group, version } = splitApiVersion(apiVersion);
+  const info = kindByGroupKind(group, kind);
+  if (info && versionAccepted(info, version)) return { kindId: info.id, known: true };
+  return { kindId: `unknown:${group || 'core'}/${kind}@${version}`, known: false };
+}
+
+export function makeResource(body: Record<string, unknown>, doc: SourceDocument | undefined, itemIndex?: number): Resource {
+  const apiVersion = String(body.apiVersion ?? '');
+  const kind = String(body.kind ?? '');
+  const { group, version } = splitApiVersion(apiVersion);
+  const { kindId } = kindIdOf(apiVersion, kind);
+  const meta = isObject(body.metadata) ? body.metadata : {};
+  const namespace = meta.namespace === undefined || meta.namespace === null ? '' : String(meta.namespace);
+  const name = meta.name === undefined || meta.name === null ? '' : String(meta.name);
+  const r: Resource = {
+    key: `${kindId}/${namespace}/${name}`,
+    kindId,
+    gvk: { group, version, kind },
+    namespace,
+    name,
+    labels: stringMap(meta.labels),
+    annotations: stringMap(meta.annotations),
+    body,
+  };
+  if (doc) {
+    r.source = { file: doc.file, docIndex: doc.index, line: doc.referenceLine, isJson: doc.isJson, ...(itemIndex !== undefined ? { itemIndex } : {}) };
+  }
+  return r;
+}
+
+function notK8s(doc: SourceDocument, what: string): Diagnostic {
+  return {
+    level: 'Error',
+    code: PARSER_CODES.notK8s,
+    message: `${what} is not a Kubernetes object: it needs string fields "apiVersion" and "kind". It was not analyzed.`,
+    file: doc.file,
+    line: doc.referenceLine,
+    range: { startLine: doc.referenceLine, startCol: 1, endLine: doc.referenceLine, endCol: 200 },
+    source: 'parser',
+  };
+}
+
+function isListKind(kind: string): boolean {
+  return kind === 'List' || (kind.endsWith('List') && kind.length > 4);
+}
+
+/** Resources of one parsed document, plus problems about its shape. */
+export function resourcesOf(parsed: ParsedDocument): { resources: Resource[]; problems: Diagnostic[] } {
+  const { doc, value } = parsed;
+  if (value === undefined || value === null) return { resources: [], problems: [] };
+  if (!isObject(value)) return { resources: [], problems: [notK8s(doc, 'This document')] };
+  const kind = value.kind;
+  if (typeof value.apiVersion !== 'string' || typeof kind !== 'string' || !value.apiVersion || !kind) {
+    return { resources: [], problems: [notK8s(doc, 'This document')] };
+  }
+  if (isListKind(kind) && Array.isArray(value.items)) {
+    const resources: Resource[] = [];
+    const problems: Diagnostic[] = [];
+    value.items.forEach((item, i) => {
+      if (isObject(item) && typeof item.apiVersion === 'string' && typeof item.kind === 'string') {
+        resources.push(makeResource(item, doc, i));
+      } else {
+        problems.push(notK8s(doc, `Item ${i} of this ${kind}`));
+      }
+    });
+    return { resources, problems };
+  }
+  return { resources: [makeResource(value, doc)], problems: [] };
+}

@@ -1,0 +1,69 @@
+// Cuts a file into YAML documents the way istioctl's file reader does, so that reference
+// lines (`file:line`) match istioctl byte for byte: a separator is a line starting with
+// `---` followed only by whitespace, and a chunk's line is its first line that is neither
+// empty nor a separator.
+import type { SourceDocument } from './types.ts';
+
+export function isJsonPath(path: string): boolean {
+  return path.toLowerCase().endsWith('.json');
+}
+
+function isSeparatorLine(text: string, start: number, end: number): boolean {
+  if (end - start < 3 || text.charCodeAt(start) !== 45 || text.charCodeAt(start + 1) !== 45 || text.charCodeAt(start + 2) !== 45) return false;
+  for (let i = start + 3; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 32 && c !== 9 && c !== 13) return false;
+  }
+  return true;
+}
+
+/** Splits a YAML (or JSON) file into documents with their file offsets and lines. */
+export function splitDocuments(file: string, text: string): SourceDocument[] {
+  if (isJsonPath(file)) {
+    return [{ file, index: 0, text, startOffset: 0, startLine: 1, referenceLine: 1, isJson: true }];
+  }
+  const docs: SourceDocument[] = [];
+  let docStart = 0; // offset of the chunk's first line
+  let docStartLine = 1;
+  let referenceLine = 0; // 0 = not found yet
+  let line = 1;
+  let pos = 0;
+  const len = text.length;
+  const pushDoc = (endOffset: number) => {
+    const chunk = text.slice(docStart, endOffset);
+    if (chunk.trim().length > 0) {
+      docs.push({
+        file,
+        index: docs.length,
+        text: chunk,
+        startOffset: docStart,
+        startLine: docStartLine,
+        referenceLine: referenceLine || docStartLine,
+        isJson: false,
+      });
+    }
+  };
+  while (pos < len) {
+    let eol = text.indexOf('\n', pos);
+    if (eol < 0) eol = len;
+    if (isSeparatorLine(text, pos, eol)) {
+      pushDoc(pos);
+      docStart = eol + 1;
+      docStartLine = line + 1;
+      referenceLine = 0;
+    } else if (referenceLine === 0 && eol > pos && !(eol === pos + 1 && text.charCodeAt(pos) === 13)) {
+      referenceLine = line;
+    }
+    pos = eol + 1;
+    line++;
+  }
+  if (docStart < len) pushDoc(len);
+  return docs;
+}
+
+/** Counts `\n` in text[start, end). */
+export function countNewlines(text: string, start = 0, end = text.length): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', start); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
