@@ -1,0 +1,115 @@
+// Analysis store: the latest result from the worker, run state, settings and filters.
+import { create } from 'zustand';
+import type { Diagnostic, Level, SourceRange } from '../core/model/types.ts';
+import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
+import type { AnalysisStats, ResourceSummary } from '../worker/protocol.ts';
+
+export interface UserSettings {
+  includePlaceholders: boolean;
+  suppressions: string[];
+}
+
+export interface ProblemFilters {
+  levels: Record<Level, boolean>;
+  /** Exact code (`IST0101`), or empty for all. */
+  code: string;
+  text: string;
+}
+
+export interface LastRun {
+  /** Wall-clock ms from sending the sync to the result. */
+  ms: number;
+  at: number;
+  stats: AnalysisStats;
+}
+
+export interface AnalysisState {
+  diagnostics: Diagnostic[];
+  resources: ResourceSummary[];
+  assumptions: string[];
+  /** Version of the most recent sync sent to the worker. */
+  requestedVersion: number;
+  /** Version the diagnostics belong to (0: none yet). */
+  resultVersion: number;
+  running: boolean;
+  /** The latest run was canceled by the user; the results shown are stale. */
+  canceled: boolean;
+  failure: string | null;
+  lastRun: LastRun | null;
+  settings: UserSettings;
+  filters: ProblemFilters;
+
+  setSettings(patch: Partial<UserSettings>): void;
+  setFilters(patch: Partial<ProblemFilters>): void;
+  toggleLevel(level: Level): void;
+}
+
+export const defaultUserSettings = (): UserSettings => ({ includePlaceholders: true, suppressions: [] });
+
+export const useAnalysis = create<AnalysisState>()((set) => ({
+  diagnostics: [],
+  resources: [],
+  assumptions: [],
+  requestedVersion: 0,
+  resultVersion: 0,
+  running: false,
+  canceled: false,
+  failure: null,
+  lastRun: null,
+  settings: defaultUserSettings(),
+  filters: { levels: { Error: true, Warning: true, Info: true }, code: '', text: '' },
+
+  setSettings(patch) {
+    set((s) => ({ settings: { ...s.settings, ...patch } }));
+  },
+  setFilters(patch) {
+    set((s) => ({ filters: { ...s.filters, ...patch } }));
+  },
+  toggleLevel(level) {
+    set((s) => ({ filters: { ...s.filters, levels: { ...s.filters.levels, [level]: !s.filters.levels[level] } } }));
+  },
+}));
+
+export function toAnalysisSettings(u: UserSettings): AnalysisSettings {
+  return { ...defaultAnalysisSettings(), includePlaceholders: u.includePlaceholders, suppressions: [...u.suppressions] };
+}
+
+export function filterDiagnostics(list: Diagnostic[], f: ProblemFilters): Diagnostic[] {
+  const text = f.text.trim().toLowerCase();
+  return list.filter((d) => {
+    if (!f.levels[d.level]) return false;
+    if (f.code && d.code !== f.code) return false;
+    if (text) {
+      const hay = `${d.code} ${d.message} ${d.origin ?? ''} ${d.file ?? ''}:${d.line ?? ''}`.toLowerCase();
+      if (!hay.includes(text)) return false;
+    }
+    return true;
+  });
+}
+
+export interface RevealRequest {
+  path: string;
+  range?: SourceRange;
+  line?: number;
+  seq: number;
+}
+
+export interface EditorUiState {
+  reveal: RevealRequest | null;
+  cursor: { line: number; col: number } | null;
+  requestReveal(path: string, range?: SourceRange, line?: number): void;
+  setCursor(c: { line: number; col: number } | null): void;
+}
+
+let revealSeq = 0;
+
+export const useEditorUi = create<EditorUiState>()((set) => ({
+  reveal: null,
+  cursor: null,
+  requestReveal(path, range, line) {
+    set({ reveal: { path, range, line, seq: ++revealSeq } });
+  },
+  setCursor(cursor) {
+    set({ cursor });
+  },
+}));

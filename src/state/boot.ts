@@ -1,0 +1,131 @@
+// Startup: restore the persisted workspace (or load the default sample on a first visit)
+// and keep localStorage up to date afterwards.
+import { useWorkspace, type WsFile } from './workspace.ts';
+import { defaultUserSettings, useAnalysis, type UserSettings } from './analysis.ts';
+import { MAX_PERSIST_BYTES, formatBytes } from './fileKind.ts';
+import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
+import { fetchSampleFiles, fetchSampleIndex } from './samples.ts';
+
+const SAVE_DELAY_MS = 300;
+
+export async function loadSample(id: string): Promise<void> {
+  const idx = await fetchSampleIndex();
+  const sample = idx.samples.find((s) => s.id === id);
+  if (!sample) throw new Error(`Unknown sample ${id}`);
+  const files = await fetchSampleFiles(sample);
+  useWorkspace.getState().replaceAll(files, sample.open ?? [files.find((f) => f.path === 'networking.yaml')?.path ?? files[0]?.path ?? '']);
+}
+
+function restoreSettings(): void {
+  const s = readJson<Partial<UserSettings>>(SETTINGS_KEY);
+  if (!s) return;
+  const d = defaultUserSettings();
+  useAnalysis.setState({
+    settings: {
+      includePlaceholders: typeof s.includePlaceholders === 'boolean' ? s.includePlaceholders : d.includePlaceholders,
+      suppressions: Array.isArray(s.suppressions) ? s.suppressions.filter((x) => typeof x === 'string') : d.suppressions,
+    },
+  });
+}
+
+/** Write the workspace; files over 5 MB are skipped, and on quota errors the largest go first. */
+function saveWorkspace(): void {
+  const ws = useWorkspace.getState();
+  if (!ws.ready) return;
+  const tooBig = ws.files.filter((f) => f.bytes > MAX_PERSIST_BYTES);
+  let keep: WsFile[] = ws.files.filter((f) => f.bytes <= MAX_PERSIST_BYTES);
+  const dropped: WsFile[] = [];
+  for (;;) {
+    const data: PersistedWorkspace = {
+      v: 1,
+      files: keep.map((f) => ({ path: f.path, text: f.text })),
+      openTabs: ws.openTabs,
+      active: ws.active,
+      skipped: [...tooBig, ...dropped].map((f) => f.path),
+    };
+    if (writeJson(WORKSPACE_KEY, data)) break;
+    if (keep.length === 0) {
+      ws.notify({ id: 'storage', level: 'error', text: 'This browser does not allow saving: your work will be lost on reload.' });
+      return;
+    }
+    // Drop the largest remaining file and try again.
+    let largest = 0;
+    keep.forEach((f, i) => {
+      if (f.bytes > (keep[largest]?.bytes ?? 0)) largest = i;
+    });
+    dropped.push(keep[largest]!);
+    keep = keep.filter((_, i) => i !== largest);
+  }
+  if (tooBig.length > 0) {
+    ws.notify({
+      id: 'persist-size',
+      level: 'warning',
+      text: `Not saved in this browser (over ${formatBytes(MAX_PERSIST_BYTES)}): ${tooBig.map((f) => `${f.path} (${formatBytes(f.bytes)})`).join(', ')}. It stays here until you reload.`,
+    });
+  } else ws.dismiss('persist-size');
+  if (dropped.length > 0) {
+    ws.notify({
+      id: 'storage',
+      level: 'warning',
+      text: `Browser storage is full: ${dropped.map((f) => f.path).join(', ')} will not survive a reload.`,
+    });
+  } else ws.dismiss('storage');
+}
+
+let bootPromise: Promise<void> | null = null;
+
+export function boot(): Promise<void> {
+  bootPromise ??= doBoot();
+  return bootPromise;
+}
+
+async function doBoot(): Promise<void> {
+  restoreSettings();
+  const saved = loadWorkspace();
+  if (saved) {
+    useWorkspace.getState().replaceAll(saved.files, saved.openTabs);
+    if (saved.active && saved.openTabs.includes(saved.active)) useWorkspace.getState().setActive(saved.active);
+    if (saved.skipped && saved.skipped.length > 0) {
+      useWorkspace.getState().notify({
+        id: 'restored-skipped',
+        level: 'warning',
+        text: `Not restored (too large to keep in the browser): ${saved.skipped.join(', ')}. Upload them again.`,
+      });
+    }
+  } else {
+    try {
+      const idx = await fetchSampleIndex();
+      await loadSample(idx.default ?? idx.samples[0]?.id ?? '');
+    } catch (e) {
+      useWorkspace.getState().replaceAll([]);
+      useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load the default sample: ${e instanceof Error ? e.message : String(e)}` });
+    }
+  }
+
+  let timer: ReturnType<typeof setTimeout> | null = null;
+  const scheduleSave = () => {
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(() => {
+      timer = null;
+      saveWorkspace();
+    }, SAVE_DELAY_MS);
+  };
+  useWorkspace.subscribe((s, prev) => {
+    if (s.files !== prev.files || s.openTabs !== prev.openTabs || s.active !== prev.active) scheduleSave();
+  });
+  useAnalysis.subscribe((s, prev) => {
+    if (s.settings !== prev.settings) writeJson(SETTINGS_KEY, s.settings);
+  });
+  const flushNow = () => {
+    if (timer) {
+      clearTimeout(timer);
+      timer = null;
+      saveWorkspace();
+    }
+  };
+  window.addEventListener('pagehide', flushNow);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'hidden') flushNow();
+  });
+  saveWorkspace();
+}

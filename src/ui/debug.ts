@@ -1,0 +1,37 @@
+// window.__meshWorkbench: a small debug hook for tests and curious users.
+import { useWorkspace } from '../state/workspace.ts';
+import { useAnalysis, useEditorUi } from '../state/analysis.ts';
+
+export interface EditorDebug {
+  /** 1-based cursor position in the active editor. */
+  position(): { line: number; col: number } | null;
+  /** Markers set on a file's model (default: the active file). */
+  markers(path?: string): { line: number; col: number; endLine: number; endCol: number; severity: string; message: string }[];
+  /** Text of a file's model. */
+  value(path?: string): string | null;
+}
+
+export interface MeshWorkbenchDebug {
+  workspace: typeof useWorkspace.getState;
+  analysis: typeof useAnalysis.getState;
+  editorUi: typeof useEditorUi.getState;
+  editor?: EditorDebug;
+}
+
+declare global {
+  interface Window {
+    __meshWorkbench?: MeshWorkbenchDebug;
+  }
+}
+
+export function installDebugHook(): void {
+  window.__meshWorkbench = {
+    workspace: useWorkspace.getState,
+    analysis: useAnalysis.getState,
+    editorUi: useEditorUi.getState,
+  };
+}
+
+export function registerEditorDebug(d: EditorDebug | undefined): void {
+  if (window.__meshWorkbench) window.__meshWorkbench.editor = d;
+}

@@ -1,0 +1,97 @@
+// Centre pane: one tab per open file, the (lazy) Monaco editor, and notices for files
+// that cannot be edited (binary, too large).
+import { lazy, Suspense } from 'react';
+import { useWorkspace } from '../../state/workspace.ts';
+import { useAnalysis } from '../../state/analysis.ts';
+import { MAX_EDITOR_BYTES, formatBytes } from '../../state/fileKind.ts';
+
+const MonacoEditor = lazy(() => import('./MonacoEditor.tsx'));
+
+export function EditorArea() {
+  const openTabs = useWorkspace((s) => s.openTabs);
+  const active = useWorkspace((s) => s.active);
+  const files = useWorkspace((s) => s.files);
+  const ready = useWorkspace((s) => s.ready);
+  const activeFile = files.find((f) => f.path === active);
+  const hasTextFile = files.some((f) => f.kind === 'text');
+
+  return (
+    <div className="editor-area">
+      <div className="tabs" role="tablist" aria-label="Open files" data-testid="editor-tabs">
+        {openTabs.map((p) => (
+          <Tab key={p} path={p} active={p === active} />
+        ))}
+      </div>
+      <div className="editor-body">
+        {hasTextFile && (
+          <Suspense fallback={<div className="editor-loading">Loading editor…</div>}>
+            <MonacoEditor />
+          </Suspense>
+        )}
+        {activeFile && activeFile.kind !== 'text' && (
+          <div className="editor-overlay" data-testid="file-notice">
+            <div className="file-notice">
+              <h3>{activeFile.kind === 'binary' ? 'This file looks binary' : 'This file is too large to edit'}</h3>
+              <p>
+                {activeFile.kind === 'binary'
+                  ? `${activeFile.path} (${formatBytes(activeFile.bytes)}) contains NUL bytes or mostly non-text data, so it is not opened in the editor.`
+                  : `${activeFile.path} is ${formatBytes(activeFile.bytes)}, over the editor's ${formatBytes(MAX_EDITOR_BYTES)} limit, so it is not opened in the editor.`}
+              </p>
+              <p>It stays in the workspace and is still analyzed; see the Problems panel. Delete it from the file list if it was added by mistake.</p>
+            </div>
+          </div>
+        )}
+        {ready && !activeFile && (
+          <div className="editor-overlay">
+            <div className="empty-state">
+              <p>No file open.</p>
+              <p>
+                <button type="button" className="button primary" onClick={() => useWorkspace.getState().createUntitled()}>
+                  New file
+                </button>{' '}
+                then paste Kubernetes / Istio YAML, or pick a file on the left.
+              </p>
+            </div>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
+
+function Tab({ path, active }: { path: string; active: boolean }) {
+  const errors = useAnalysis((s) => s.diagnostics.reduce((n, d) => (d.file === path && d.level === 'Error' ? n + 1 : n), 0));
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return (
+    <div
+      className={`tab${active ? ' active' : ''}`}
+      role="tab"
+      aria-selected={active}
+      tabIndex={active ? 0 : -1}
+      data-testid="tab"
+      data-path={path}
+      title={path}
+      onClick={() => useWorkspace.getState().setActive(path)}
+      onMouseDown={(e) => {
+        if (e.button === 1) {
+          e.preventDefault();
+          useWorkspace.getState().closeTab(path);
+        }
+      }}
+    >
+      <span className={`tab-name${errors > 0 ? ' has-errors' : ''}`}>{name}</span>
+      <button
+        type="button"
+        className="tab-close"
+        aria-label={`Close ${path}`}
+        title="Close"
+        onClick={(e) => {
+          e.stopPropagation();
+          useWorkspace.getState().closeTab(path);
+        }}
+      >
+        ×
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,257 @@
+// The Monaco editor (lazy chunk). One model per text file, kept across tab switches with
+// its view state; markers from the latest diagnostics; reveal requests from Problems.
+import { useEffect, useRef } from 'react';
+import { monaco } from './monaco.ts';
+import { useWorkspace, type WsFile } from '../../state/workspace.ts';
+import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
+import type { Diagnostic } from '../../core/model/types.ts';
+import { onColorSchemeChange, prefersDark } from '../common/useColorScheme.ts';
+import { registerEditorDebug } from '../debug.ts';
+
+type Model = monaco.editor.ITextModel;
+
+interface Entry {
+  model: Model;
+  /** The file rev whose text the model holds (external changes bump it). */
+  rev: number;
+  viewState: monaco.editor.ICodeEditorViewState | null;
+}
+
+const MARKER_OWNER = 'mesh-workbench';
+/** Models outlive the editor component (StrictMode remounts, lazy reloads). */
+const entries = new Map<string, Entry>();
+
+function uriFor(path: string): monaco.Uri {
+  return monaco.Uri.from({ scheme: 'file', path: '/' + path });
+}
+
+function severity(level: Diagnostic['level']): monaco.MarkerSeverity {
+  return level === 'Error' ? monaco.MarkerSeverity.Error : level === 'Warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Info;
+}
+
+function toMarker(model: Model, d: Diagnostic): monaco.editor.IMarkerData | null {
+  const lines = model.getLineCount();
+  const message = `[${d.code}] ${d.message}`;
+  if (d.range) {
+    const startLine = Math.min(Math.max(1, d.range.startLine), lines);
+    const endLine = Math.min(Math.max(startLine, d.range.endLine), lines);
+    let endCol = d.range.endCol;
+    // An end at column 1 of a later line means "to the end of the previous line".
+    if (endLine > startLine && endCol <= 1) {
+      return { severity: severity(d.level), message, startLineNumber: startLine, startColumn: d.range.startCol, endLineNumber: endLine - 1, endColumn: model.getLineMaxColumn(endLine - 1) };
+    }
+    if (endLine === startLine && endCol <= d.range.startCol) endCol = model.getLineMaxColumn(startLine);
+    return { severity: severity(d.level), message, startLineNumber: startLine, startColumn: Math.max(1, d.range.startCol), endLineNumber: endLine, endColumn: endCol };
+  }
+  if (d.line) {
+    const line = Math.min(Math.max(1, d.line), lines);
+    return { severity: severity(d.level), message, startLineNumber: line, startColumn: model.getLineFirstNonWhitespaceColumn(line) || 1, endLineNumber: line, endColumn: model.getLineMaxColumn(line) };
+  }
+  return null;
+}
+
+function applyMarkers(diagnostics: Diagnostic[]): void {
+  const byFile = new Map<string, Diagnostic[]>();
+  for (const d of diagnostics) {
+    if (!d.file) continue;
+    let l = byFile.get(d.file);
+    if (!l) byFile.set(d.file, (l = []));
+    l.push(d);
+  }
+  for (const [path, e] of entries) {
+    const list = byFile.get(path) ?? [];
+    const markers: monaco.editor.IMarkerData[] = [];
+    for (const d of list) {
+      const m = toMarker(e.model, d);
+      if (m) markers.push(m);
+    }
+    monaco.editor.setModelMarkers(e.model, MARKER_OWNER, markers);
+  }
+}
+
+export default function MonacoEditor() {
+  const host = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    const el = host.current!;
+    const editor = monaco.editor.create(el, {
+      model: null,
+      theme: prefersDark() ? 'vs-dark' : 'vs',
+      automaticLayout: true,
+      fontSize: 13,
+      lineHeight: 20,
+      fontFamily: "ui-monospace, 'Cascadia Code', 'JetBrains Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+      minimap: { enabled: false },
+      scrollBeyondLastLine: false,
+      tabSize: 2,
+      insertSpaces: true,
+      detectIndentation: false,
+      renderWhitespace: 'selection',
+      fixedOverflowWidgets: true,
+      padding: { top: 6 },
+      ariaLabel: 'YAML editor',
+    });
+    let current: string | null = null;
+    let applyingExternal = false;
+    let lastRevealSeq = 0;
+
+    const syncModels = (files: WsFile[]) => {
+      const live = new Set<string>();
+      for (const f of files) {
+        if (f.kind !== 'text') continue;
+        live.add(f.path);
+        const e = entries.get(f.path);
+        if (!e) {
+          const existing = monaco.editor.getModel(uriFor(f.path));
+          const model = existing ?? monaco.editor.createModel(f.text, 'yaml', uriFor(f.path));
+          if (existing && existing.getValue() !== f.text) existing.setValue(f.text);
+          model.updateOptions({ tabSize: 2, insertSpaces: true });
+          entries.set(f.path, { model, rev: f.rev, viewState: null });
+        } else if (e.rev !== f.rev) {
+          e.rev = f.rev;
+          if (e.model.getValue() !== f.text) {
+            applyingExternal = true;
+            try {
+              e.model.pushEditOperations([], [{ range: e.model.getFullModelRange(), text: f.text }], () => null);
+            } finally {
+              applyingExternal = false;
+            }
+          }
+        }
+      }
+      for (const [path, e] of entries) {
+        if (!live.has(path)) {
+          if (current === path) {
+            editor.setModel(null);
+            current = null;
+          }
+          e.model.dispose();
+          entries.delete(path);
+        }
+      }
+    };
+
+    const applyReveal = () => {
+      const r = useEditorUi.getState().reveal;
+      if (!r || r.seq === lastRevealSeq || r.path !== current) return;
+      lastRevealSeq = r.seq;
+      const model = editor.getModel();
+      if (!model) return;
+      const lines = model.getLineCount();
+      if (r.range) {
+        const sl = Math.min(Math.max(1, r.range.startLine), lines);
+        const sc = Math.min(Math.max(1, r.range.startCol), model.getLineMaxColumn(sl));
+        const el2 = Math.min(Math.max(sl, r.range.endLine), lines);
+        const ec = Math.min(Math.max(1, r.range.endCol), model.getLineMaxColumn(el2));
+        // Selection from end back to start: the cursor sits at the start of the field.
+        editor.setSelection(new monaco.Selection(el2, ec, sl, sc));
+        editor.revealRangeInCenterIfOutsideViewport(new monaco.Range(sl, sc, el2, ec), monaco.editor.ScrollType.Smooth);
+      } else if (r.line) {
+        const line = Math.min(Math.max(1, r.line), lines);
+        const col = model.getLineFirstNonWhitespaceColumn(line) || 1;
+        editor.setPosition({ lineNumber: line, column: col });
+        editor.revealLineInCenterIfOutsideViewport(line, monaco.editor.ScrollType.Smooth);
+      }
+      editor.focus();
+    };
+
+    const activate = (path: string | null) => {
+      const next = path && entries.has(path) ? path : null;
+      if (next === current) return;
+      if (current) {
+        const e = entries.get(current);
+        if (e) e.viewState = editor.saveViewState();
+      }
+      current = next;
+      if (!next) {
+        editor.setModel(null);
+        useEditorUi.getState().setCursor(null);
+        return;
+      }
+      const e = entries.get(next)!;
+      editor.setModel(e.model);
+      if (e.viewState) editor.restoreViewState(e.viewState);
+      const p = editor.getPosition();
+      useEditorUi.getState().setCursor(p ? { line: p.lineNumber, col: p.column } : null);
+    };
+
+    const refresh = () => {
+      const ws = useWorkspace.getState();
+      syncModels(ws.files);
+      activate(ws.active);
+      applyReveal();
+    };
+
+    refresh();
+    applyMarkers(useAnalysis.getState().diagnostics);
+
+    const unsubWs = useWorkspace.subscribe((s, prev) => {
+      if (s.files === prev.files && s.active === prev.active) return;
+      const modelsBefore = entries.size;
+      refresh();
+      if (entries.size !== modelsBefore || s.files.length !== prev.files.length) applyMarkers(useAnalysis.getState().diagnostics);
+    });
+    const unsubDiag = useAnalysis.subscribe((s, prev) => {
+      if (s.diagnostics !== prev.diagnostics) applyMarkers(s.diagnostics);
+    });
+    const unsubReveal = useEditorUi.subscribe((s, prev) => {
+      if (s.reveal !== prev.reveal) {
+        // The file may have been opened in the same tick; make sure it is the active model.
+        refresh();
+        applyReveal();
+      }
+    });
+
+    const contentSub = editor.onDidChangeModelContent(() => {
+      if (applyingExternal || !current) return;
+      const model = editor.getModel();
+      if (model) useWorkspace.getState().editText(current, model.getValue());
+    });
+    const cursorSub = editor.onDidChangeCursorPosition((e) => {
+      useEditorUi.getState().setCursor({ line: e.position.lineNumber, col: e.position.column });
+    });
+    const unsubTheme = onColorSchemeChange((dark) => monaco.editor.setTheme(dark ? 'vs-dark' : 'vs'));
+
+    registerEditorDebug({
+      position: () => {
+        const p = editor.getPosition();
+        return p ? { line: p.lineNumber, col: p.column } : null;
+      },
+      markers: (path) => {
+        const p = path ?? current;
+        const e = p ? entries.get(p) : undefined;
+        if (!e) return [];
+        return monaco.editor.getModelMarkers({ resource: e.model.uri, owner: MARKER_OWNER }).map((m) => ({
+          line: m.startLineNumber,
+          col: m.startColumn,
+          endLine: m.endLineNumber,
+          endCol: m.endColumn,
+          severity: m.severity === monaco.MarkerSeverity.Error ? 'Error' : m.severity === monaco.MarkerSeverity.Warning ? 'Warning' : 'Info',
+          message: m.message,
+        }));
+      },
+      value: (path) => {
+        const p = path ?? current;
+        return (p && entries.get(p)?.model.getValue()) ?? null;
+      },
+    });
+
+    return () => {
+      if (current) {
+        const e = entries.get(current);
+        if (e) e.viewState = editor.saveViewState();
+      }
+      registerEditorDebug(undefined);
+      unsubWs();
+      unsubDiag();
+      unsubReveal();
+      unsubTheme();
+      contentSub.dispose();
+      cursorSub.dispose();
+      editor.setModel(null);
+      editor.dispose();
+    };
+  }, []);
+
+  return <div className="monaco-host" ref={host} data-testid="editor" />;
+}

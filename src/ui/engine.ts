@@ -1,0 +1,25 @@
+// The one analysis worker + sync engine of the page.
+import { AnalysisClient } from '../worker/client.ts';
+import { startSync, type SyncEngine } from '../state/sync.ts';
+import { useAnalysis } from '../state/analysis.ts';
+
+let engine: SyncEngine | null = null;
+
+export function startEngine(): SyncEngine {
+  if (engine) return engine;
+  let eng: SyncEngine | null = null;
+  const client = new AnalysisClient({
+    onMessage: (m) => eng?.onMessage(m),
+    onCrash: (message) => {
+      useAnalysis.setState({ running: false, failure: `The analysis worker stopped (${message}); restarted it.` });
+      eng?.resendAll();
+    },
+  });
+  eng = startSync(client);
+  engine = eng;
+  return eng;
+}
+
+export function getEngine(): SyncEngine | null {
+  return engine;
+}

@@ -1,0 +1,186 @@
+// Bottom panel: every diagnostic, filterable by level, code and free text.
+// Clicking a row opens the file and selects the offending field in the editor.
+import { useDeferredValue, useMemo } from 'react';
+import type { Diagnostic, Level } from '../../core/model/types.ts';
+import { LEVEL_ORDER } from '../../core/model/types.ts';
+import { filterDiagnostics, useAnalysis, useEditorUi } from '../../state/analysis.ts';
+import { useWorkspace } from '../../state/workspace.ts';
+import { LevelIcon } from '../common/LevelIcon.tsx';
+
+const LEVELS: Level[] = ['Error', 'Warning', 'Info'];
+const MAX_ROWS = 2000;
+
+function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
+  return [...list].sort(
+    (a, b) =>
+      LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] ||
+      (a.file ?? '\uffff').localeCompare(b.file ?? '\uffff') ||
+      (a.line ?? 0) - (b.line ?? 0) ||
+      a.code.localeCompare(b.code),
+  );
+}
+
+export function openDiagnostic(d: Diagnostic): void {
+  if (!d.file) return;
+  const ws = useWorkspace.getState();
+  if (!ws.files.some((f) => f.path === d.file)) return;
+  ws.openFile(d.file);
+  useEditorUi.getState().requestReveal(d.file, d.range, d.line);
+}
+
+export function ProblemsPanel() {
+  const diagnostics = useAnalysis((s) => s.diagnostics);
+  const filters = useAnalysis((s) => s.filters);
+  const resultVersion = useAnalysis((s) => s.resultVersion);
+  const { setFilters, toggleLevel } = useAnalysis.getState();
+  const deferredText = useDeferredValue(filters.text);
+
+  const counts = useMemo(() => {
+    const c: Record<Level, number> = { Error: 0, Warning: 0, Info: 0 };
+    for (const d of diagnostics) c[d.level]++;
+    return c;
+  }, [diagnostics]);
+  const codes = useMemo(() => [...new Set(diagnostics.map((d) => d.code))].sort(), [diagnostics]);
+  const rows = useMemo(
+    () => sortDiagnostics(filterDiagnostics(diagnostics, { ...filters, text: deferredText })),
+    [diagnostics, filters, deferredText],
+  );
+  const shown = rows.length > MAX_ROWS ? rows.slice(0, MAX_ROWS) : rows;
+
+  return (
+    <section className="panel problems" aria-label="Problems" data-testid="problems">
+      <div className="panel-header problems-header">
+        <h2 className="panel-title">
+          Problems <span className="count-pill" data-testid="problems-count">{diagnostics.length}</span>
+        </h2>
+        <div className="filters" role="toolbar" aria-label="Problem filters">
+          {LEVELS.map((l) => (
+            <button
+              key={l}
+              type="button"
+              className={`toggle lvl-toggle-${l}`}
+              aria-pressed={filters.levels[l]}
+              data-testid={`filter-${l.toLowerCase()}`}
+              title={`${filters.levels[l] ? 'Hide' : 'Show'} ${l.toLowerCase()} messages`}
+              onClick={() => toggleLevel(l)}
+            >
+              <LevelIcon level={l} />
+              <span>{l === 'Info' ? 'Info' : `${l}s`}</span>
+              <span className="toggle-count">{counts[l]}</span>
+            </button>
+          ))}
+          <select className="select" aria-label="Filter by code" data-testid="filter-code" value={filters.code} onChange={(e) => setFilters({ code: e.target.value })}>
+            <option value="">All codes</option>
+            {codes.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+            {filters.code && !codes.includes(filters.code) && <option value={filters.code}>{filters.code}</option>}
+          </select>
+          <input
+            className="text-input filter-text"
+            type="search"
+            placeholder="Filter (text, resource, file)"
+            aria-label="Filter problems"
+            data-testid="filter-text"
+            value={filters.text}
+            onChange={(e) => setFilters({ text: e.target.value })}
+          />
+        </div>
+      </div>
+      <div className="problems-body">
+        {diagnostics.length === 0 ? (
+          <div className="empty-state small" data-testid="problems-empty">
+            {resultVersion === 0 ? 'Analyzing…' : 'No problems found in the workspace.'}
+          </div>
+        ) : (
+          <table className="problems-table" data-testid="problems-table">
+            <thead>
+              <tr>
+                <th className="col-level" scope="col">
+                  <span className="visually-hidden">Level</span>
+                </th>
+                <th className="col-code" scope="col">Code</th>
+                <th className="col-message" scope="col">Message</th>
+                <th className="col-origin" scope="col">Resource</th>
+                <th className="col-loc" scope="col">File</th>
+              </tr>
+            </thead>
+            <tbody>
+              {shown.map((d, i) => (
+                <ProblemRow key={`${d.code}|${d.file}|${d.line}|${d.origin}|${i}`} d={d} />
+              ))}
+            </tbody>
+          </table>
+        )}
+        {diagnostics.length > 0 && rows.length === 0 && <div className="empty-state small">No problems match the filters.</div>}
+        {rows.length > MAX_ROWS && (
+          <div className="empty-state small">
+            Showing the first {MAX_ROWS} of {rows.length} problems; narrow the filters to see the rest.
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+function ProblemRow({ d }: { d: Diagnostic }) {
+  const suppress = () => {
+    if (!d.origin) return;
+    const s = useAnalysis.getState();
+    const rule = `${d.code}=${d.origin}`;
+    if (!s.settings.suppressions.includes(rule)) s.setSettings({ suppressions: [...s.settings.suppressions, rule] });
+  };
+  const loc = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '';
+  return (
+    <tr
+      className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}`}
+      data-testid="problem-row"
+      data-level={d.level}
+      data-code={d.code}
+      tabIndex={0}
+      onClick={() => openDiagnostic(d)}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' && e.target === e.currentTarget) openDiagnostic(d);
+      }}
+      title={d.fieldPath ? `${d.message}\n(${d.fieldPath})` : d.message}
+    >
+      <td className="col-level">
+        <LevelIcon level={d.level} />
+      </td>
+      <td className="col-code">
+        {d.docUrl ? (
+          <a href={d.docUrl} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()} title={`Open the documentation of ${d.code}`}>
+            {d.code}
+          </a>
+        ) : (
+          d.code
+        )}
+      </td>
+      <td className="col-message">
+        <span className="message-text">{d.message}</span>
+      </td>
+      <td className="col-origin">{d.origin ?? ''}</td>
+      <td className="col-loc">
+        <span className="loc-text" data-testid="problem-location">
+          {loc}
+        </span>
+        {d.origin && (
+          <button
+            type="button"
+            className="row-action"
+            title={`Suppress ${d.code} on ${d.origin}`}
+            aria-label={`Suppress ${d.code} on ${d.origin}`}
+            onClick={(e) => {
+              e.stopPropagation();
+              suppress();
+            }}
+          >
+            Suppress
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}

@@ -1,0 +1,56 @@
+// Drag files from the desktop anywhere onto the window to add them to the workspace.
+import { useEffect, useState } from 'react';
+import { useWorkspace } from '../../state/workspace.ts';
+import { readFiles } from './readFiles.ts';
+
+function hasFiles(e: DragEvent): boolean {
+  return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files');
+}
+
+export function DropZone() {
+  const [over, setOver] = useState(false);
+  useEffect(() => {
+    let depth = 0;
+    const enter = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth++;
+      setOver(true);
+    };
+    const overH = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
+    };
+    const leave = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      depth = Math.max(0, depth - 1);
+      if (depth === 0) setOver(false);
+    };
+    const drop = (e: DragEvent) => {
+      if (!hasFiles(e)) return;
+      e.preventDefault();
+      depth = 0;
+      setOver(false);
+      const files = Array.from(e.dataTransfer?.files ?? []);
+      if (files.length === 0) return;
+      void readFiles(files).then((read) => useWorkspace.getState().addFiles(read));
+    };
+    window.addEventListener('dragenter', enter);
+    window.addEventListener('dragover', overH);
+    window.addEventListener('dragleave', leave);
+    window.addEventListener('drop', drop);
+    return () => {
+      window.removeEventListener('dragenter', enter);
+      window.removeEventListener('dragover', overH);
+      window.removeEventListener('dragleave', leave);
+      window.removeEventListener('drop', drop);
+    };
+  }, []);
+  if (!over) return null;
+  return (
+    <div className="drop-overlay" data-testid="drop-overlay">
+      <div className="drop-card">Drop YAML or JSON files to add them to the workspace</div>
+    </div>
+  );
+}

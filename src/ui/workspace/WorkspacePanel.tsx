@@ -1,0 +1,188 @@
+// Left pane: the workspace's files, with new / upload / rename / delete.
+import { useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
+import { useWorkspace, type WsFile } from '../../state/workspace.ts';
+import { useAnalysis } from '../../state/analysis.ts';
+import { formatBytes } from '../../state/fileKind.ts';
+import { readFiles } from './readFiles.ts';
+
+interface Counts {
+  e: number;
+  w: number;
+  i: number;
+}
+
+export function WorkspacePanel() {
+  const files = useWorkspace((s) => s.files);
+  const active = useWorkspace((s) => s.active);
+  const ready = useWorkspace((s) => s.ready);
+  const diagnostics = useAnalysis((s) => s.diagnostics);
+  const input = useRef<HTMLInputElement>(null);
+  const [renaming, setRenaming] = useState<string | null>(null);
+
+  const counts = useMemo(() => {
+    const m = new Map<string, Counts>();
+    for (const d of diagnostics) {
+      if (!d.file) continue;
+      let c = m.get(d.file);
+      if (!c) m.set(d.file, (c = { e: 0, w: 0, i: 0 }));
+      if (d.level === 'Error') c.e++;
+      else if (d.level === 'Warning') c.w++;
+      else c.i++;
+    }
+    return m;
+  }, [diagnostics]);
+
+  const onUpload = async (e: ChangeEvent<HTMLInputElement>) => {
+    const list = Array.from(e.target.files ?? []);
+    e.target.value = '';
+    if (list.length > 0) useWorkspace.getState().addFiles(await readFiles(list));
+  };
+
+  return (
+    <div className="panel">
+      <div className="panel-header">
+        <h2 className="panel-title">Workspace</h2>
+        <div className="panel-actions">
+          <button type="button" className="icon-button" title="New file (paste YAML into it)" aria-label="New file" data-testid="new-file" onClick={() => useWorkspace.getState().createUntitled()}>
+            <svg viewBox="0 0 16 16" aria-hidden="true">
+              <path d="M9.5 1.5H4a1 1 0 0 0-1 1v11a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1V5z" fill="none" stroke="currentColor" strokeWidth="1.2" />
+              <path d="M9.5 1.5V5H13M8 7.5v5M5.5 10h5" fill="none" stroke="currentColor" strokeWidth="1.2" />
+            </svg>
+          </button>
+          <label className="icon-button" title="Upload files" aria-label="Upload files" data-testid="upload-button">
+            <svg viewBox="0 0 16 16" aria-hidden="true">
+              <path d="M8 11V2.5M4.5 6 8 2.5 11.5 6M2.5 10.5v3h11v-3" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinecap="round" strokeLinejoin="round" />
+            </svg>
+            <input ref={input} type="file" multiple accept=".yaml,.yml,.json,.txt,text/*,application/json,application/x-yaml" className="visually-hidden" data-testid="upload-input" onChange={onUpload} />
+          </label>
+        </div>
+      </div>
+      <ul className="file-list" data-testid="file-list" aria-label="Files">
+        {files.map((f) =>
+          renaming === f.path ? (
+            <RenameRow key={f.path} file={f} onDone={() => setRenaming(null)} />
+          ) : (
+            <FileRow key={f.path} file={f} active={f.path === active} counts={counts.get(f.path)} onRename={() => setRenaming(f.path)} />
+          ),
+        )}
+      </ul>
+      {ready && files.length === 0 && (
+        <div className="empty-state small">
+          No files yet. Create a <button type="button" className="link-button" onClick={() => useWorkspace.getState().createUntitled()}>new file</button> and paste YAML,
+          upload files, drop them here, or open a sample.
+        </div>
+      )}
+      <div className="panel-footer">Drop files anywhere to add them.</div>
+    </div>
+  );
+}
+
+function FileRow({ file, active, counts, onRename }: { file: WsFile; active: boolean; counts?: Counts | undefined; onRename: () => void }) {
+  const open = () => useWorkspace.getState().openFile(file.path);
+  const del = () => {
+    if (window.confirm(`Delete ${file.path}? This cannot be undone.`)) useWorkspace.getState().remove(file.path);
+  };
+  const onKey = (e: KeyboardEvent<HTMLLIElement>) => {
+    if (e.target !== e.currentTarget) return;
+    if (e.key === 'Enter') open();
+    else if (e.key === 'F2') onRename();
+    else if (e.key === 'Delete') del();
+    else return;
+    e.preventDefault();
+  };
+  const slash = file.path.lastIndexOf('/');
+  return (
+    <li
+      className={`file-item${active ? ' active' : ''}`}
+      data-testid="file-item"
+      data-path={file.path}
+      tabIndex={0}
+      aria-current={active ? 'true' : undefined}
+      title={`${file.path} · ${formatBytes(file.bytes)}`}
+      onClick={open}
+      onDoubleClick={onRename}
+      onKeyDown={onKey}
+    >
+      <span className={`file-icon kind-${file.kind}`} aria-hidden="true">
+        {file.kind === 'text' ? 'Y' : file.kind === 'binary' ? 'B' : '!'}
+      </span>
+      <span className="file-name">
+        {slash >= 0 && <span className="file-dir">{file.path.slice(0, slash + 1)}</span>}
+        {file.path.slice(slash + 1)}
+      </span>
+      {counts && (counts.e > 0 || counts.w > 0) && (
+        <span className="file-counts" aria-label={`${counts.e} errors, ${counts.w} warnings`}>
+          {counts.e > 0 && <span className="badge badge-Error">{counts.e}</span>}
+          {counts.w > 0 && <span className="badge badge-Warning">{counts.w}</span>}
+        </span>
+      )}
+      <span className="file-actions">
+        <button
+          type="button"
+          className="icon-button small"
+          title="Rename (F2)"
+          aria-label={`Rename ${file.path}`}
+          data-testid="rename-file"
+          onClick={(e) => {
+            e.stopPropagation();
+            onRename();
+          }}
+        >
+          <svg viewBox="0 0 16 16" aria-hidden="true">
+            <path d="M10.5 2.5l3 3L6 13H3v-3z" fill="none" stroke="currentColor" strokeWidth="1.2" strokeLinejoin="round" />
+          </svg>
+        </button>
+        <button
+          type="button"
+          className="icon-button small"
+          title="Delete"
+          aria-label={`Delete ${file.path}`}
+          data-testid="delete-file"
+          onClick={(e) => {
+            e.stopPropagation();
+            del();
+          }}
+        >
+          <svg viewBox="0 0 16 16" aria-hidden="true">
+            <path d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" fill="none" stroke="currentColor" strokeWidth="1.2" strokeLinejoin="round" />
+          </svg>
+        </button>
+      </span>
+    </li>
+  );
+}
+
+function RenameRow({ file, onDone }: { file: WsFile; onDone: () => void }) {
+  const [value, setValue] = useState(file.path);
+  const [error, setError] = useState<string | null>(null);
+  const commit = () => {
+    const err = useWorkspace.getState().rename(file.path, value);
+    if (err) setError(err);
+    else onDone();
+  };
+  return (
+    <li className="file-item renaming">
+      <input
+        className="text-input"
+        aria-label={`New name for ${file.path}`}
+        data-testid="rename-input"
+        value={value}
+        autoFocus
+        onFocus={(e) => {
+          const dot = e.target.value.lastIndexOf('.');
+          e.target.setSelectionRange(0, dot > 0 ? dot : e.target.value.length);
+        }}
+        onChange={(e) => {
+          setValue(e.target.value);
+          setError(null);
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') commit();
+          else if (e.key === 'Escape') onDone();
+        }}
+        onBlur={() => (error ? onDone() : commit())}
+      />
+      {error && <div className="field-error">{error}</div>}
+    </li>
+  );
+}
