@@ -17,18 +17,23 @@ function isSeparatorLine(text: string, start: number, end: number): boolean {
   return true;
 }
 
-/** Splits a YAML (or JSON) file into documents with their file offsets and lines. */
-export function splitDocuments(file: string, text: string): SourceDocument[] {
+/**
+ * Splits a YAML (or JSON) file into documents with their file offsets and lines. With
+ * `range`, only text[start, end) is split; `start` must be the start of a document (just
+ * after a separator line, or 0) and `startLine` its file line. Document indices then start
+ * at 0 and are renumbered by the caller.
+ */
+export function splitDocuments(file: string, text: string, range?: { start: number; end: number; startLine: number }): SourceDocument[] {
   if (isJsonPath(file)) {
     return [{ file, index: 0, text, startOffset: 0, startLine: 1, referenceLine: 1, isJson: true }];
   }
   const docs: SourceDocument[] = [];
-  let docStart = 0; // offset of the chunk's first line
-  let docStartLine = 1;
+  let docStart = range?.start ?? 0; // offset of the chunk's first line
+  let docStartLine = range?.startLine ?? 1;
   let referenceLine = 0; // 0 = not found yet
-  let line = 1;
-  let pos = 0;
-  const len = text.length;
+  let line = docStartLine;
+  let pos = docStart;
+  const len = range?.end ?? text.length;
   const pushDoc = (endOffset: number) => {
     const chunk = text.slice(docStart, endOffset);
     if (chunk.trim().length > 0) {
@@ -45,7 +50,7 @@ export function splitDocuments(file: string, text: string): SourceDocument[] {
   };
   while (pos < len) {
     let eol = text.indexOf('\n', pos);
-    if (eol < 0) eol = len;
+    if (eol < 0 || eol > len) eol = len;
     if (isSeparatorLine(text, pos, eol)) {
       pushDoc(pos);
       docStart = eol + 1;
@@ -66,4 +71,23 @@ export function countNewlines(text: string, start = 0, end = text.length): numbe
   let n = 0;
   for (let i = text.indexOf('\n', start); i >= 0 && i < end; i = text.indexOf('\n', i + 1)) n++;
   return n;
+}
+
+/** Length of the common prefix of two strings (compared in blocks, then by character). */
+export function commonPrefixLength(a: string, b: string): number {
+  const max = Math.min(a.length, b.length);
+  const BLOCK = 4096;
+  let i = 0;
+  while (i + BLOCK <= max && a.slice(i, i + BLOCK) === b.slice(i, i + BLOCK)) i += BLOCK;
+  while (i < max && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  return i;
+}
+
+/** Length of the common suffix of two strings, at most `max` characters. */
+export function commonSuffixLength(a: string, b: string, max: number): number {
+  const BLOCK = 4096;
+  let i = 0;
+  while (i + BLOCK <= max && a.slice(a.length - i - BLOCK, a.length - i) === b.slice(b.length - i - BLOCK, b.length - i)) i += BLOCK;
+  while (i < max && a.charCodeAt(a.length - 1 - i) === b.charCodeAt(b.length - 1 - i)) i++;
+  return i;
 }

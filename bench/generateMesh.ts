@@ -1,0 +1,150 @@
+// Synthetic meshes for the benchmark: N services spread over 20 namespaces, each with a
+// Deployment, a Service, a VirtualService with two weighted subsets and a DestinationRule,
+// plus a Gateway per namespace and some AuthorizationPolicies. Deterministic for a given N.
+
+export const NAMESPACE_COUNT = 20;
+
+function deployment(ns: string, svc: string, i: number): string {
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${svc}-v1
+  namespace: ${ns}
+spec:
+  replicas: ${1 + (i % 3)}
+  selector:
+    matchLabels:
+      app: ${svc}
+      version: v1
+  template:
+    metadata:
+      labels:
+        app: ${svc}
+        version: v1
+    spec:
+      containers:
+      - name: ${svc}
+        image: example.com/${svc}:1.${i % 17}.0
+        ports:
+        - containerPort: 8080
+`;
+}
+
+function service(ns: string, svc: string): string {
+  return `apiVersion: v1
+kind: Service
+metadata:
+  name: ${svc}
+  namespace: ${ns}
+spec:
+  selector:
+    app: ${svc}
+  ports:
+  - name: http
+    port: 80
+    targetPort: 8080
+`;
+}
+
+function virtualService(ns: string, svc: string, i: number, gateway: boolean): string {
+  const w = 50 + (i % 5) * 10;
+  return `apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata:
+  name: ${svc}
+  namespace: ${ns}
+spec:
+  hosts:
+  - ${gateway ? `${svc}.${ns}.example.com` : svc}
+${gateway ? `  gateways:\n  - ${ns}-gateway\n` : ''}  http:
+  - route:
+    - destination:
+        host: ${svc}
+        subset: v1
+      weight: ${w}
+    - destination:
+        host: ${svc}
+        subset: v2
+      weight: ${100 - w}
+`;
+}
+
+function destinationRule(ns: string, svc: string): string {
+  return `apiVersion: networking.istio.io/v1
+kind: DestinationRule
+metadata:
+  name: ${svc}
+  namespace: ${ns}
+spec:
+  host: ${svc}
+  subsets:
+  - name: v1
+    labels:
+      version: v1
+  - name: v2
+    labels:
+      version: v2
+`;
+}
+
+function gateway(ns: string): string {
+  return `apiVersion: networking.istio.io/v1
+kind: Gateway
+metadata:
+  name: ${ns}-gateway
+  namespace: ${ns}
+spec:
+  selector:
+    istio: ingressgateway
+  servers:
+  - port:
+      number: 80
+      name: http
+      protocol: HTTP
+    hosts:
+    - "*.${ns}.example.com"
+`;
+}
+
+function authorizationPolicy(ns: string, svc: string): string {
+  return `apiVersion: security.istio.io/v1
+kind: AuthorizationPolicy
+metadata:
+  name: ${svc}-allow
+  namespace: ${ns}
+spec:
+  selector:
+    matchLabels:
+      app: ${svc}
+  action: ALLOW
+  rules:
+  - from:
+    - source:
+        principals: ["cluster.local/ns/${ns}/sa/frontend"]
+    to:
+    - operation:
+        methods: ["GET"]
+`;
+}
+
+export interface GeneratedMesh {
+  text: string;
+  services: number;
+  documents: number;
+}
+
+/** One multi-document YAML text, like a `kubectl get -A -o yaml` dump split into documents. */
+export function generateMesh(services: number): GeneratedMesh {
+  const parts: string[] = [];
+  for (let n = 0; n < NAMESPACE_COUNT; n++) {
+    parts.push(`apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-${n}\n  labels:\n    istio-injection: enabled\n`);
+    parts.push(gateway(`ns-${n}`));
+  }
+  for (let i = 0; i < services; i++) {
+    const ns = `ns-${i % NAMESPACE_COUNT}`;
+    const svc = `svc-${i}`;
+    parts.push(deployment(ns, svc, i), service(ns, svc), virtualService(ns, svc, i, i % 10 === 0), destinationRule(ns, svc));
+    if (i % 4 === 0) parts.push(authorizationPolicy(ns, svc));
+  }
+  return { text: parts.join('---\n'), services, documents: parts.length };
+}

@@ -1,0 +1,151 @@
+// `npm run bench`: parse/analysis speed against the js-yaml floor, incremental edits, heap,
+// the browser's initial JavaScript, and time to first diagnostics in real Chromium.
+import jsyaml from 'js-yaml';
+import { generateMesh } from './generateMesh.ts';
+import { WorkspaceAnalyzer } from '../src/core/workspace.ts';
+import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
+import { measureBundle, measureFirstDiagnostics } from './browser.ts';
+
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+const SIZES = [100, 1000, 5000];
+const RUNS = 3;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+function mb(bytes: number): string {
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+async function fullAnalysis(text: string, timing?: Map<string, number>) {
+  const w = new WorkspaceAnalyzer();
+  const t0 = performance.now();
+  w.update([{ path: 'mesh.yaml', text }], []);
+  const t1 = performance.now();
+  const res = await w.run(defaultAnalysisSettings(), { timing });
+  const t2 = performance.now();
+  if (res === 'canceled') throw new Error('unexpected cancel');
+  return { w, parseMs: t1 - t0, analyzeMs: t2 - t1, totalMs: t2 - t0, res };
+}
+
+interface Row {
+  services: number;
+  sizeBytes: number;
+  documents: number;
+  resources: number;
+  jsyamlMs: number;
+  parseMs: number;
+  analyzeMs: number;
+  totalMs: number;
+  diagnostics: number;
+  peakHeap: number;
+  editMs?: number;
+}
+
+const rows: Row[] = [];
+const analyzerTime = new Map<string, number>();
+let ok = true;
+const checks: string[] = [];
+function check(label: string, pass: boolean, detail: string) {
+  checks.push(`${pass ? 'PASS' : 'FAIL'}  ${label}: ${detail}`);
+  if (!pass) ok = false;
+}
+
+for (const services of SIZES) {
+  const mesh = generateMesh(services);
+  const sizeBytes = Buffer.byteLength(mesh.text);
+  const js: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    gc();
+    const t0 = performance.now();
+    jsyaml.loadAll(mesh.text);
+    js.push(performance.now() - t0);
+  }
+  const parse: number[] = [];
+  const analyze: number[] = [];
+  const total: number[] = [];
+  let peakHeap = 0;
+  let last: Awaited<ReturnType<typeof fullAnalysis>> | undefined;
+  for (let i = 0; i < RUNS; i++) {
+    last = undefined;
+    gc();
+    const base = process.memoryUsage().heapUsed;
+    const r = await fullAnalysis(mesh.text, services === 5000 && i === 0 ? analyzerTime : undefined);
+    peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed - base);
+    parse.push(r.parseMs);
+    analyze.push(r.analyzeMs);
+    total.push(r.totalMs);
+    last = r;
+  }
+  const res = last!.res as Exclude<typeof last extends undefined ? never : NonNullable<typeof last>['res'], 'canceled'>;
+  const row: Row = {
+    services,
+    sizeBytes,
+    documents: mesh.documents,
+    resources: res.stats.resources,
+    jsyamlMs: median(js),
+    parseMs: median(parse),
+    analyzeMs: median(analyze),
+    totalMs: median(total),
+    diagnostics: res.diagnostics.length,
+    peakHeap,
+  };
+  if (services === 5000) {
+    // Edit one document (a VirtualService host) and re-analyze: only that document is re-parsed.
+    const w = last!.w;
+    const edits: number[] = [];
+    let edited = mesh.text;
+    for (let e = 0; e < 7; e++) {
+      const from = `host: svc-${100 + e}\n`;
+      edited = edited.replace(from, `host: svc-${100 + e}-edited\n`);
+      const t0 = performance.now();
+      w.update([{ path: 'mesh.yaml', text: edited }], []);
+      const r = await w.run(defaultAnalysisSettings());
+      edits.push(performance.now() - t0);
+      if (r !== 'canceled' && r.stats.reparsedDocuments !== 1) throw new Error(`edit re-parsed ${r.stats.reparsedDocuments} documents`);
+    }
+    row.editMs = median(edits);
+  }
+  rows.push(row);
+}
+
+console.log('\nMesh Workbench benchmark (median of runs; Node ' + process.version + ')\n');
+console.log('services  size      docs    resources  js-yaml   parse     analyze   total     x floor  res/s      diags  peak heap (x input)');
+for (const r of rows) {
+  const ratio = r.totalMs / r.jsyamlMs;
+  console.log(
+    `${String(r.services).padEnd(9)} ${mb(r.sizeBytes).padEnd(9)} ${String(r.documents).padEnd(7)} ${String(r.resources).padEnd(10)} ` +
+      `${r.jsyamlMs.toFixed(0).padStart(5)} ms  ${r.parseMs.toFixed(0).padStart(5)} ms  ${r.analyzeMs.toFixed(0).padStart(5)} ms  ${r.totalMs.toFixed(0).padStart(5)} ms  ` +
+      `${ratio.toFixed(2).padStart(5)}   ${Math.round(r.resources / (r.totalMs / 1000)).toString().padEnd(10)} ${String(r.diagnostics).padEnd(6)} ${mb(r.peakHeap)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`,
+  );
+}
+const r1k = rows.find((r) => r.services === 1000)!;
+const r5k = rows.find((r) => r.services === 5000)!;
+check('1,000 services, full analysis <= 2x js-yaml load', r1k.totalMs <= 2 * r1k.jsyamlMs, `${r1k.totalMs.toFixed(0)} ms vs ${r1k.jsyamlMs.toFixed(0)} ms (${(r1k.totalMs / r1k.jsyamlMs).toFixed(2)}x)`);
+check('5,000 services, full analysis <= 2x js-yaml load', r5k.totalMs <= 2 * r5k.jsyamlMs, `${r5k.totalMs.toFixed(0)} ms vs ${r5k.jsyamlMs.toFixed(0)} ms (${(r5k.totalMs / r5k.jsyamlMs).toFixed(2)}x)`);
+check('1,000 -> 5,000 services costs <= 6x', r5k.totalMs <= 6 * r1k.totalMs, `${(r5k.totalMs / r1k.totalMs).toFixed(2)}x`);
+check('edit one document of the 5,000-service mesh < 50 ms', (r5k.editMs ?? Infinity) < 50, `${r5k.editMs?.toFixed(1)} ms`);
+for (const r of rows) check(`peak heap < 10x input (${r.services} services)`, r.peakHeap < 10 * r.sizeBytes, `${mb(r.peakHeap)} for ${mb(r.sizeBytes)}`);
+
+if (analyzerTime.size > 0) {
+  const sum = [...analyzerTime.values()].reduce((a, b) => a + b, 0);
+  console.log('\nAnalyzer share of analysis time (5,000 services):');
+  for (const [name, ms] of [...analyzerTime.entries()].sort((a, b) => b[1] - a[1])) {
+    console.log(`  ${name.padEnd(58)} ${ms.toFixed(1).padStart(7)} ms  ${((ms / sum) * 100).toFixed(1).padStart(5)}%`);
+  }
+}
+
+const skipBrowser = process.argv.includes('--no-browser');
+if (!skipBrowser) {
+  const bundle = await measureBundle();
+  console.log(`\nInitial JavaScript the browser loads before the workbench is usable: ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (${(bundle.rawBytes / 1024).toFixed(1)} KiB raw, ${bundle.files.length} files; Monaco and later panels load lazily)`);
+  const first = await measureFirstDiagnostics();
+  if (first) console.log(`Navigation to first diagnostics (sample mesh, Chromium): ${first.toFixed(0)} ms`);
+  else console.log('Navigation to first diagnostics: skipped (no Chromium found)');
+}
+
+console.log('\nTargets:');
+for (const c of checks) console.log('  ' + c);
+process.exitCode = ok ? 0 : 1;
