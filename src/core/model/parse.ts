@@ -21,6 +21,7 @@ export const PARSER_CODES = {
   notK8s: 'MWB-NOT-K8S-OBJECT',
   binary: 'MWB-BINARY-FILE',
   tooLarge: 'MWB-FILE-TOO-LARGE',
+  largeFile: 'MWB-LARGE-FILE',
   badList: 'MWB-BAD-LIST',
 } as const;
 

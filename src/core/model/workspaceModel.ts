@@ -7,6 +7,8 @@ import { resourcesOf } from './resources.ts';
 
 /** Files larger than this are not parsed (the 5,000-service mesh is ~6 MB). */
 export const MAX_FILE_CHARS = 32 * 1024 * 1024;
+/** Files larger than this are analyzed, with a note that the editor is in large-file mode. */
+export const LARGE_FILE_CHARS = 8 * 1024 * 1024;
 
 export interface ModelDocument {
   doc: SourceDocument;
@@ -103,7 +105,16 @@ export class WorkspaceModel {
       return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.binary, 'This looks like a binary file, not YAML or JSON text. It was not analyzed.')] };
     }
     if (old && old.text === f.text) return old;
-    if (!old || old.documents.length === 0 || old.problems.length > 0 || isJsonPath(f.path)) {
+    const built = this.buildTextFile(f, old);
+    if (f.text.length > LARGE_FILE_CHARS) {
+      const mb = (f.text.length / (1024 * 1024)).toFixed(1);
+      built.problems = [{ ...fileProblem(f.path, PARSER_CODES.largeFile, `Large file (${mb} MB): it is analyzed in the background, but the editor turns off highlighting and some features for it. Splitting it into smaller files keeps editing fast.`), level: 'Info' }];
+    }
+    return built;
+  }
+
+  private buildTextFile(f: WorkspaceFile, old: ModelFile | undefined): ModelFile {
+    if (!old || old.documents.length === 0 || old.text === '' || isJsonPath(f.path)) {
       const documents = splitDocuments(f.path, f.text).map(buildDocument);
       this.lastReparsed += documents.length;
       return { path: f.path, text: f.text, documents, problems: [] };
