@@ -1,0 +1,287 @@
+// `mesh-workbench analyze`: istioctl analyze --use-kube=false, on files.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Diagnostic, Level } from '../core/model/types.ts';
+import { LEVEL_ORDER } from '../core/model/types.ts';
+import { WorkspaceAnalyzer } from '../core/workspace.ts';
+import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
+import { ALL_ANALYZERS, OPTIONAL_ANALYZERS, analyzerByName, selectAnalyzers } from '../core/analysis/analyzers/index.ts';
+import { parseSuppressions } from '../core/analysis/suppress.ts';
+import { messageByCode } from '../core/analysis/messages.ts';
+import { meshInputsFromResources } from '../core/mesh/fromWorkspace.ts';
+import { formatDiagnostics, isOutputFormat, OUTPUT_FORMATS } from '../core/analysis/format/index.ts';
+import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts';
+import { gatherFiles, InputError, type InputFile } from './files.ts';
+
+export const EXIT_OK = 0;
+export const EXIT_ERROR = 1;
+export const EXIT_USAGE = 64;
+export const EXIT_PARSE = 65;
+export const EXIT_ISSUES = 79;
+
+export const CONFIG_ANALYSIS_URL = 'https://istio.io/latest/docs/reference/config/analysis';
+
+export interface CliIo {
+  stdout: (s: string) => void;
+  stderr: (s: string) => void;
+  stdin: () => Promise<string>;
+  cwd: string;
+  /** Whether stdout is a terminal (for --color's default). */
+  isTTY: boolean;
+  env: Record<string, string | undefined>;
+}
+
+export const ANALYZE_FLAGS: FlagSpec[] = [
+  { long: 'output', short: 'o', kind: 'string', arg: 'format', help: `Output format: one of [${OUTPUT_FORMATS.join(' ')}] (default "log")` },
+  { long: 'output-threshold', kind: 'string', arg: 'level', help: 'The severity level of analysis at which to display messages. Valid values: [Info Warning Error] (default Info)' },
+  { long: 'failure-threshold', kind: 'string', arg: 'level', help: 'The severity level of analysis at which to set a non-zero exit code (79). Valid values: [Info Warning Error] (default Error)' },
+  { long: 'suppress', short: 'S', kind: 'list', arg: 'CODE=RESOURCE', help: 'Suppress reporting a message code on a specific resource, e.g. -S "IST0102=Namespace default".\nRESOURCE is "Kind namespace/name" and may use the wildcard \'*\' (e.g. "IST0103=Pod *").\nThe legacy "Kind name.namespace" form is also accepted, with a warning. Can be repeated.' },
+  { long: 'analyzer', kind: 'list', arg: 'name', help: 'Run only this analyzer (see --list-analyzers). Can be repeated. If none match, all run.' },
+  { long: 'list-analyzers', short: 'L', kind: 'bool', help: 'List the analyzers available to run. Suppresses normal execution.' },
+  { long: 'namespace', short: 'n', kind: 'string', arg: 'ns', help: 'Namespace for resources without one, and only report messages in this namespace.' },
+  { long: 'all-namespaces', short: 'A', kind: 'bool', help: 'Analyze all namespaces: resources without a namespace keep an empty one.' },
+  { long: 'meshConfigFile', kind: 'string', arg: 'file', help: 'Overrides the mesh config values to use for analysis.' },
+  { long: 'meshNetworksFile', kind: 'string', arg: 'file', help: 'Mesh networks configuration to use for analysis.' },
+  { long: 'ignore-unknown', kind: 'bool', help: "Don't fail (exit 65) on input documents that cannot be parsed." },
+  { long: 'no-placeholders', kind: 'bool', help: "Don't assume istioctl's placeholder ingress gateway Pod and Service in istio-system." },
+  { long: 'use-kube', short: 'k', kind: 'bool', help: 'Only --use-kube=false is supported: mesh-workbench analyzes files offline.' },
+  { long: 'color', kind: 'bool', help: "Color the level in log output. Default: on when stdout is a terminal and $TERM is not 'dumb'." },
+  { long: 'verbose', short: 'v', kind: 'bool', help: 'Enable verbose output (analyzers run, assumptions made) on stderr.' },
+  { long: 'help', short: 'h', kind: 'bool', help: 'Help for analyze.' },
+  // Accepted for istioctl compatibility; they change nothing offline.
+  { long: 'recursive', short: 'R', kind: 'bool', help: '', hidden: true },
+  { long: 'timeout', kind: 'string', help: '', hidden: true },
+  { long: 'revision', short: 'r', kind: 'string', help: '', hidden: true },
+];
+
+export function analyzeHelp(): string {
+  return `Analyze Istio configuration files offline and print validation messages, like
+"istioctl analyze --use-kube=false".
+
+Usage:
+  mesh-workbench analyze [flags] <file|directory|->...
+
+Examples:
+  # Analyze files and directories (directories are walked recursively)
+  mesh-workbench analyze a.yaml b.yaml my-app-config/
+
+  # Read from stdin
+  kubectl get vs,dr,gw,svc -A -o yaml | mesh-workbench analyze -
+
+  # Machine-readable output
+  mesh-workbench analyze -o json my-app-config/
+  mesh-workbench analyze -o sarif my-app-config/ > results.sarif
+
+  # Suppress PodMissingProxy for all pods, and NamespaceNotInjected for namespace default
+  mesh-workbench analyze -S "IST0103=Pod *" -S "IST0102=Namespace default" config/
+
+  # List available analyzers
+  mesh-workbench analyze -L
+
+Flags:
+${flagHelp(ANALYZE_FLAGS)}
+
+Namespaces:
+  Without -n or -A, resources without a namespace are put in "default" and messages
+  from every namespace are reported. (istioctl would report only namespace "default";
+  this is a deliberate difference.) -n NS puts them in NS and reports only NS; -A leaves
+  them without a namespace.
+
+Exit codes:
+  0   no message at or above --failure-threshold
+  1   other errors (e.g. an input path that cannot be read)
+  64  bad command line (unknown flag or command, bad flag value)
+  65  some input could not be parsed and no message reached the threshold
+      (not with --ignore-unknown)
+  79  a message is at or above --failure-threshold. This applies to every output
+      format; istioctl only does this for -o log and exits 0 with -o json/yaml.
+`;
+}
+
+function parseLevel(flag: string, v: string): Level {
+  const u = v.toUpperCase();
+  if (u === 'INFO') return 'Info';
+  if (u === 'WARNING') return 'Warning';
+  if (u === 'ERROR') return 'Error';
+  throw new UsageError(`invalid argument "${v}" for "--${flag}" flag: "${v}" not a valid option, please choose from: [Info Warning Error]`);
+}
+
+/** True when `level` is as bad as `threshold` or worse. */
+export function atOrAbove(level: Level, threshold: Level): boolean {
+  return LEVEL_ORDER[level] <= LEVEL_ORDER[threshold];
+}
+
+/** istioctl's -L listing: `* <name>:\n    <description>\n`, in name order. */
+export function listAnalyzers(): string {
+  const optional = new Set(OPTIONAL_ANALYZERS.map((a) => a.metadata.name));
+  const all = [...ALL_ANALYZERS, ...OPTIONAL_ANALYZERS].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  let out = '';
+  for (const a of all) {
+    out += `* ${a.metadata.name}:\n`;
+    let desc = a.metadata.description;
+    if (optional.has(a.metadata.name)) desc = `${desc ? `${desc} ` : ''}(not run by default; select it with --analyzer ${a.metadata.name})`;
+    if (desc) out += `    ${desc}\n`;
+  }
+  return out;
+}
+
+/** Parser problems as `file:line:col: level: message (CODE)`. */
+export function parseProblemLine(d: Diagnostic): string {
+  const where = d.file === undefined ? '' : d.range ? `${d.file}:${d.range.startLine}:${d.range.startCol}: ` : d.line !== undefined ? `${d.file}:${d.line}: ` : `${d.file}: `;
+  return `${where}${d.level.toLowerCase()}: ${d.message} (${d.code})`;
+}
+
+function str(args: ParsedArgs, name: string): string | undefined {
+  const v = args.values.get(name);
+  return typeof v === 'string' ? v : undefined;
+}
+
+function bool(args: ParsedArgs, name: string): boolean | undefined {
+  const v = args.values.get(name);
+  return typeof v === 'boolean' ? v : undefined;
+}
+
+function list(args: ParsedArgs, name: string): string[] {
+  const v = args.values.get(name);
+  return Array.isArray(v) ? v : [];
+}
+
+async function readFlagFile(io: CliIo, flag: string, path: string): Promise<string> {
+  try {
+    return await readFile(resolve(io.cwd, path), 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
+    throw new InputError(`--${flag}: open ${path}: ${why}`);
+  }
+}
+
+export interface AnalyzeContext {
+  version: string;
+}
+
+/** Runs the analyze command; `args` are already parsed (positionals exclude the command). */
+export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, ctx: AnalyzeContext): Promise<number> {
+  if (bool(args, 'help')) {
+    io.stdout(analyzeHelp());
+    return EXIT_OK;
+  }
+  const format = (str(args, 'output') ?? 'log').toLowerCase();
+  if (!isOutputFormat(format)) throw new UsageError(`${format} not a valid option for format. See mesh-workbench analyze --help`);
+  const outputThreshold = parseLevel('output-threshold', str(args, 'output-threshold') ?? 'Info');
+  const failureThreshold = parseLevel('failure-threshold', str(args, 'failure-threshold') ?? 'Error');
+  if (bool(args, 'use-kube') === true) {
+    throw new UsageError('--use-kube=true is not supported: mesh-workbench only analyzes files, offline. Leave the flag out or pass --use-kube=false.');
+  }
+  const timeout = str(args, 'timeout');
+  if (timeout !== undefined && !/^([0-9]*\.?[0-9]+(ns|us|µs|ms|s|m|h))+$|^0$/.test(timeout)) {
+    throw new UsageError(`invalid argument "${timeout}" for "--timeout" flag: time: invalid duration "${timeout}"`);
+  }
+  const suppressItems = list(args, 'suppress');
+  for (const s of suppressItems) {
+    if (s.split('=').length !== 2) throw new UsageError(`${s} is not a valid suppression value. See mesh-workbench analyze --help`);
+  }
+  const env = io.env;
+  const colorFlag = bool(args, 'color');
+  const color = colorFlag ?? (io.isTTY && env.TERM !== 'dumb');
+
+  if (bool(args, 'list-analyzers')) {
+    io.stdout(listAnalyzers());
+    return EXIT_OK;
+  }
+
+  const allNamespaces = bool(args, 'all-namespaces') === true;
+  const namespaceFlag = str(args, 'namespace');
+  const selectedNamespace = allNamespaces ? '' : namespaceFlag || 'default';
+  const target = allNamespaces ? 'all namespaces' : `namespace: ${selectedNamespace}`;
+
+  // Warnings about flag values go to stderr first, as istioctl does.
+  for (const w of parseSuppressions(suppressItems, (c) => messageByCode(c) !== undefined).warnings) io.stderr(`Warning: ${w}\n`);
+  const analyzerNames = list(args, 'analyzer');
+  const unknownAnalyzers = analyzerNames.filter((n) => !analyzerByName(n));
+  for (const n of unknownAnalyzers) io.stderr(`Warning: unknown analyzer "${n}" (see --list-analyzers).\n`);
+  if (analyzerNames.length > 0 && unknownAnalyzers.length === analyzerNames.length) io.stderr('Warning: none of the requested analyzers exist; running all analyzers.\n');
+
+  const meshConfigFile = str(args, 'meshConfigFile');
+  const meshNetworksFile = str(args, 'meshNetworksFile');
+  let files: InputFile[];
+  let meshConfigText: string | undefined;
+  let meshNetworksText: string | undefined;
+  try {
+    if (meshConfigFile) meshConfigText = await readFlagFile(io, 'meshConfigFile', meshConfigFile);
+    if (meshNetworksFile) meshNetworksText = await readFlagFile(io, 'meshNetworksFile', meshNetworksFile);
+    files = await gatherFiles(inputs, { cwd: io.cwd, stdin: io.stdin, stderr: io.stderr });
+  } catch (e) {
+    if (e instanceof InputError) {
+      io.stderr(`Error: ${e.message}\n`);
+      return EXIT_ERROR;
+    }
+    throw e;
+  }
+  if (meshConfigText !== undefined || meshNetworksText !== undefined) {
+    for (const p of meshInputsFromResources([], { meshConfigText, meshNetworksText }).problems) io.stderr(`Warning: ${p}\n`);
+  }
+
+  const settings: AnalysisSettings = {
+    ...defaultAnalysisSettings(),
+    suppressions: suppressItems,
+    analyzers: analyzerNames,
+    includePlaceholders: bool(args, 'no-placeholders') !== true,
+    defaultNamespace: selectedNamespace,
+  };
+  if (!allNamespaces && namespaceFlag) settings.namespaceFilter = namespaceFlag;
+
+  const workspace = new WorkspaceAnalyzer();
+  // The same file named twice is analyzed once (its resources would only replace themselves).
+  const unique = new Map<string, InputFile>();
+  for (const f of files) if (!unique.has(f.name)) unique.set(f.name, f);
+  workspace.update([...unique.values()].map((f) => ({ path: f.name, text: f.text })), []);
+  const result = await workspace.run(settings, { meshConfigText, meshNetworksText });
+  if (result === 'canceled') throw new Error('analysis was canceled');
+
+  const parserDiags = result.diagnostics.filter((d) => d.source === 'parser');
+  const analyzerDiags = result.diagnostics.filter((d) => d.source !== 'parser');
+  const unparsedFiles = new Set(parserDiags.filter((d) => d.level === 'Error').map((d) => d.file ?? ''));
+  const parseErrors = unparsedFiles.size;
+
+  // istioctl reports files it could not add on stderr, before the analysis output.
+  if (parserDiags.length > 0) {
+    io.stderr(`Error(s) adding files:\n${parserDiags.map((d) => `  ${parseProblemLine(d)}\n`).join('')}`);
+  }
+
+  if (bool(args, 'verbose')) {
+    io.stderr(`Analyzed resources in ${target}\n`);
+    const executed = selectAnalyzers(analyzerNames).map((a) => a.metadata.name);
+    if (executed.length > 0) io.stderr(`Executed analyzers:\n${executed.map((n) => `\t ${n}\n`).join('')}`);
+    if (result.assumptions.length > 0) io.stderr(`Assumptions:\n${result.assumptions.map((a) => `\t ${a}\n`).join('')}`);
+    io.stderr('\n');
+  }
+
+  const shown = analyzerDiags.filter((d) => atOrAbove(d.level, outputThreshold));
+  // SARIF carries parser problems as results too; istioctl's formats never do.
+  const printed = format === 'sarif' ? [...parserDiags, ...shown] : shown;
+  io.stdout(formatDiagnostics(format, printed, { color, toolVersion: ctx.version }));
+
+  if (shown.length === 0) {
+    if (parseErrors === 0) {
+      if (files.length === 1) io.stderr(`\u2714 No validation issues found when analyzing ${files[0]!.name}.\n`);
+      else if (files.length > 1) io.stderr(`\u2714 No validation issues found when analyzing:\n${files.map((f) => `  - ${f.name}\n`).join('')}`);
+      else io.stderr(`\u2714 No validation issues found when analyzing ${target}.\n`);
+    } else {
+      io.stderr(`No validation issues found when analyzing ${target} (but ${parseErrors} ${parseErrors === 1 ? 'file' : 'files'} could not be parsed).\n`);
+    }
+  }
+
+  // The exit code looks at every message kept after suppression and namespace filtering,
+  // before the output threshold (as istioctl does), in every output format.
+  if (analyzerDiags.some((d) => atOrAbove(d.level, failureThreshold))) {
+    io.stderr(`Error: Analyzers found issues when analyzing ${target}.\nSee ${CONFIG_ANALYSIS_URL} for more information about causes and resolutions.\n`);
+    return EXIT_ISSUES;
+  }
+  if (parseErrors > 0 && bool(args, 'ignore-unknown') !== true) {
+    io.stderr("Error: Some files couldn't be parsed.\n");
+    return EXIT_PARSE;
+  }
+  return EXIT_OK;
+}
+

@@ -1,0 +1,105 @@
+// Collects the input files the way istioctl analyze does: `-` is stdin, directories are
+// walked recursively in lexical order (paths joined under the argument, as Go's
+// filepath.Join would), and only .json/.yaml/.yml files are read; others are skipped
+// with istioctl's notice on stderr.
+import { readFile, readdir, stat } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+
+export const FILE_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
+
+export interface InputFile {
+  /** The name printed in references: as given, or joined under the directory argument. */
+  name: string;
+  text: string;
+}
+
+export class InputError extends Error {}
+
+/** Go's filepath.Ext: the suffix from the last dot in the last path element. */
+function extOf(p: string): string {
+  for (let i = p.length - 1; i >= 0 && p[i] !== '/' && p[i] !== '\\'; i--) {
+    if (p[i] === '.') return p.slice(i);
+  }
+  return '';
+}
+
+export function isRecognizedFile(p: string): boolean {
+  return (FILE_EXTENSIONS as readonly string[]).includes(extOf(p));
+}
+
+export function skippingNotice(p: string): string {
+  return `Skipping file ${p}, recognized file extensions are: [${FILE_EXTENSIONS.join(' ')}]\n`;
+}
+
+function describe(e: unknown): string {
+  const err = e as NodeJS.ErrnoException;
+  if (err.code === 'ENOENT') return 'no such file or directory';
+  if (err.code === 'EACCES') return 'permission denied';
+  if (err.code === 'EISDIR') return 'is a directory';
+  return err.message ?? String(e);
+}
+
+export interface GatherIo {
+  cwd: string;
+  stdin: () => Promise<string>;
+  stderr: (s: string) => void;
+}
+
+async function readText(abs: string, name: string): Promise<string> {
+  try {
+    return await readFile(abs, 'utf8');
+  } catch (e) {
+    throw new InputError(`open ${name}: ${describe(e)}`);
+  }
+}
+
+async function walk(dirName: string, io: GatherIo, out: InputFile[]): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(resolve(io.cwd, dirName), { withFileTypes: true });
+  } catch (e) {
+    throw new InputError(`open ${dirName}: ${describe(e)}`);
+  }
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const ent of entries) {
+    const name = join(dirName, ent.name);
+    // Like filepath.Walk, symbolic links are not followed into directories.
+    if (ent.isDirectory()) {
+      await walk(name, io, out);
+      continue;
+    }
+    if (!isRecognizedFile(name)) {
+      io.stderr(skippingNotice(name));
+      continue;
+    }
+    out.push({ name, text: await readText(resolve(io.cwd, name), name) });
+  }
+}
+
+/** Reads every input named on the command line, in order. */
+export async function gatherFiles(args: readonly string[], io: GatherIo): Promise<InputFile[]> {
+  const out: InputFile[] = [];
+  let stdinText: string | undefined;
+  for (const arg of args) {
+    if (arg === '-') {
+      stdinText ??= await io.stdin();
+      out.push({ name: '-', text: stdinText });
+      continue;
+    }
+    let st;
+    try {
+      st = await stat(resolve(io.cwd, arg));
+    } catch (e) {
+      throw new InputError(`stat ${arg}: ${describe(e)}`);
+    }
+    if (st.isDirectory()) {
+      // Go's filepath.Walk cleans the root path when joining children.
+      await walk(arg, io, out);
+    } else if (!isRecognizedFile(arg)) {
+      io.stderr(skippingNotice(arg));
+    } else {
+      out.push({ name: arg, text: await readText(resolve(io.cwd, arg), arg) });
+    }
+  }
+  return out;
+}

@@ -1,0 +1,85 @@
+// mesh-workbench command line. `runCli` is the whole program minus the process: it takes
+// the arguments and an io object and returns the exit code, so tests can call it directly.
+import { readFileSync } from 'node:fs';
+import { parseArgs, UsageError } from './args.ts';
+import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
+
+export type { CliIo } from './analyze.ts';
+
+export function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? '0.0.0';
+  } catch {
+    return '0.0.0';
+  }
+}
+
+export function rootHelp(): string {
+  return `mesh-workbench: Istio configuration diagnostics (istioctl analyze, offline).
+
+Usage:
+  mesh-workbench analyze [flags] <file|directory|->...
+  mesh-workbench --version
+  mesh-workbench --help
+
+Commands:
+  analyze     Analyze Istio configuration files and print validation messages
+
+Run 'mesh-workbench analyze --help' for the analyze flags and exit codes.
+`;
+}
+
+function usageError(io: CliIo, message: string, command?: string): number {
+  const hint = command ? `mesh-workbench ${command} --help` : 'mesh-workbench --help';
+  io.stderr(`Error: ${message}\nRun '${hint}' for usage.\n`);
+  return EXIT_USAGE;
+}
+
+export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+  let command: string | undefined;
+  try {
+    // Flags may come before or after the command (cobra allows both).
+    const parsed = parseArgs(argv, [...ANALYZE_FLAGS, { long: 'version', kind: 'bool', help: 'Print the version.' }]);
+    command = parsed.positionals[0];
+    if (command === undefined || command === 'help') {
+      if (parsed.values.get('version') === true) {
+        io.stdout(`mesh-workbench ${packageVersion()}\n`);
+        return EXIT_OK;
+      }
+      if (parsed.values.get('help') === true || command === 'help') {
+        io.stdout(rootHelp());
+        return EXIT_OK;
+      }
+      io.stderr(rootHelp());
+      return EXIT_USAGE;
+    }
+    if (command !== 'analyze') return usageError(io, `unknown command "${command}" for "mesh-workbench"`);
+    if (parsed.values.has('version')) throw new UsageError('unknown flag: --version');
+    return await runAnalyze(parsed, parsed.positionals.slice(1), io, { version: packageVersion() });
+  } catch (e) {
+    if (e instanceof UsageError) return usageError(io, e.message, command === 'analyze' ? 'analyze' : undefined);
+    io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+    return EXIT_ERROR;
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+/** Runs the CLI on the real process and sets its exit code. */
+export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<number> {
+  const code = await runCli(argv, {
+    stdout: (s) => process.stdout.write(s),
+    stderr: (s) => process.stderr.write(s),
+    stdin: readStdin,
+    cwd: process.cwd(),
+    isTTY: process.stdout.isTTY === true,
+    env: process.env,
+  });
+  process.exitCode = code;
+  return code;
+}
