@@ -1,0 +1,70 @@
+// Host-name rules shared by the analyzers, after Istio's pkg/config/host and
+// analyzers/util/hosts.go: wildcard matching, namespace-qualified gateway hosts and
+// short-name expansion.
+
+/** Domain that Kubernetes service short names expand into (`<name>.<ns>.svc.cluster.local`). */
+export const KUBE_SERVICE_DOMAIN = 'svc.cluster.local';
+export const EXPORT_TO_ALL = '*';
+export const EXPORT_TO_LOCAL = '.';
+/** The special VirtualService gateway name for sidecars. */
+export const MESH_GATEWAY = 'mesh';
+
+export function isWildcardHost(h: string): boolean {
+  return h.length > 0 && h.charCodeAt(0) === 42; // '*'
+}
+
+/**
+ * True when two host names overlap: equal when neither is a wildcard, otherwise by suffix
+ * in either direction (`*.com` overlaps `a.com` and `*.b.com`; `*.a.com` does not cover `a.com`).
+ */
+export function hostsOverlap(a: string, b: string): boolean {
+  const aw = isWildcardHost(a);
+  const bw = isWildcardHost(b);
+  if (aw && bw) return a.length < b.length ? b.slice(1).endsWith(a.slice(1)) : a.slice(1).endsWith(b.slice(1));
+  if (aw) return b.endsWith(a.slice(1));
+  if (bw) return a.endsWith(b.slice(1));
+  return a === b;
+}
+
+/**
+ * Gateway-style host list (`ns/host`, `*\/host` or plain `host`) reduced to the plain hosts
+ * visible from `namespace`; hosts qualified with another namespace are dropped.
+ */
+export function hostsVisibleFromNamespace(hosts: readonly string[], namespace: string): string[] {
+  const out: string[] = [];
+  for (let h of hosts) {
+    if (h.includes('/')) {
+      const parts = h.split('/');
+      if (parts[0] !== namespace && parts[0] !== '*') continue;
+      h = parts[1] ?? '';
+    }
+    out.push(h);
+  }
+  return out;
+}
+
+/**
+ * A short host name (no dot, not a wildcard) expanded with the namespace into a cluster
+ * FQDN; anything else is returned unchanged.
+ */
+export function hostToFqdn(namespace: string, host: string): string {
+  if (!host.startsWith('*') && !host.includes('.')) return `${host}.${namespace}.${KUBE_SERVICE_DOMAIN}`;
+  return host;
+}
+
+/** `scope/fqdn` key of Istio's service-entry host map. */
+export function scopedFqdn(scope: string, namespace: string, host: string): string {
+  return `${scope}/${hostToFqdn(namespace, host)}`;
+}
+
+/** A reference that is either `name` (in `defaultNamespace`) or `namespace/name`. */
+export function shortOrFullName(defaultNamespace: string, ref: string): { namespace: string; name: string } {
+  const slash = ref.indexOf('/');
+  if (slash < 0) return { namespace: defaultNamespace, name: ref };
+  return { namespace: ref.slice(0, slash), name: ref.slice(slash + 1) };
+}
+
+/** Istio's FullName.String(): `ns/name`, or `name` alone when the namespace is empty. */
+export function fullNameString(namespace: string, name: string): string {
+  return namespace ? `${namespace}/${name}` : name;
+}

@@ -1,0 +1,125 @@
+// virtualservice.DestinationHostAnalyzer: every route and mirror destination of a
+// VirtualService must be a host some Service or ServiceEntry provides (as seen from the
+// VirtualService's namespace), on a port it exposes; and subsets on ingress routes.
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { AnalysisContext, Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { fullNameString } from '../util/hosts.ts';
+import { hostTable, resolveDestinationHost, type HostTarget } from '../util/serviceEntryHosts.ts';
+import { arr, isObj, specOf, str, strList, num, type Obj } from '../util/spec.ts';
+import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations, type RouteDestination } from './destinations.ts';
+
+export const destinationHostAnalyzer: Analyzer = {
+  metadata: {
+    name: 'virtualservice.DestinationHostAnalyzer',
+    description: 'Checks that VirtualService route and mirror destinations name a known host and port',
+    inputs: [KINDS.ServiceEntry, KINDS.VirtualService, KINDS.Service],
+  },
+  analyze(ctx) {
+    const table = hostTable(ctx);
+    const subsetDestinations = subsetDestinationsByHost(ctx);
+    for (const vs of ctx.list(KINDS.VirtualService)) {
+      checkDestinations(ctx, vs, (d) => resolveDestinationHost(table, vs.namespace, strList(specOf(vs).exportTo), str(d?.host)));
+      checkIngressSubsets(ctx, vs, subsetDestinations);
+    }
+  },
+};
+
+function pathFor(d: RouteDestination): string {
+  return d.rule === 'http.mirror' ? mirrorHostPath(d.ruleIndex) : destinationHostPath(d.rule, d.ruleIndex, d.destIndex);
+}
+
+function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Obj | undefined) => HostTarget | undefined): void {
+  for (const d of routeDestinations(vs)) {
+    const target = resolve(d.destination);
+    if (!target) {
+      ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['host', str(d.destination?.host)], resource: vs, fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex) });
+      continue;
+    }
+    checkPorts(ctx, vs, d, target);
+  }
+  for (const d of mirrorDestinations(vs)) {
+    const target = resolve(d.destination);
+    if (!target) {
+      ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['mirror host', str(d.destination?.host)], resource: vs, fieldPath: mirrorHostPath(d.ruleIndex) });
+      continue;
+    }
+    checkPorts(ctx, vs, d, target);
+  }
+}
+
+function checkPorts(ctx: AnalysisContext, vs: Resource, d: RouteDestination, target: HostTarget): void {
+  const host = str(d.destination?.host);
+  const port = d.destination?.port;
+  if (port === undefined || port === null) {
+    // Without a port the destination is ambiguous only when the target exposes several.
+    if (target.ports.length > 1) {
+      ctx.report({ type: MESSAGES.VirtualServiceDestinationPortSelectorRequired, params: [host, [...target.ports]], resource: vs, fieldPath: pathFor(d) });
+    }
+    return;
+  }
+  const number = isObj(port) ? num(port.number) : 0;
+  if (!target.ports.includes(number)) {
+    ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['host:port', `${host}:${number}`], resource: vs, fieldPath: pathFor(d) });
+  }
+}
+
+interface SubsetDestination {
+  vs: Resource;
+}
+
+/**
+ * For each host: the VirtualServices that route to it with a subset, where the host is also
+ * one of that VirtualService's own hosts (one entry per matching route and host).
+ */
+function subsetDestinationsByHost(ctx: AnalysisContext): Map<string, SubsetDestination[]> {
+  return ctx.index.cached('virtualservice.subsetDestinationsByHost', (store) => {
+    const m = new Map<string, SubsetDestination[]>();
+    for (const vs of store.list(KINDS.VirtualService)) {
+      const spec = specOf(vs);
+      const hosts = strList(spec.hosts);
+      for (const rule of arr(spec.http)) {
+        if (!isObj(rule)) continue;
+        for (const rd of arr(rule.route)) {
+          const dest = isObj(rd) && isObj(rd.destination) ? rd.destination : undefined;
+          if (!dest || str(dest.subset) === '') continue;
+          const h = str(dest.host);
+          for (const vh of hosts) {
+            if (vh !== h) continue;
+            let l = m.get(h);
+            if (!l) m.set(h, (l = []));
+            l.push({ vs });
+          }
+        }
+      }
+    }
+    return m;
+  });
+}
+
+/**
+ * A VirtualService bound to gateways whose route has no subset, for a host that another
+ * route sends to a subset: subsets do not apply to the gateway's requests (IST0140).
+ */
+function checkIngressSubsets(ctx: AnalysisContext, vs: Resource, byHost: Map<string, SubsetDestination[]>): void {
+  const spec = specOf(vs);
+  if (arr(spec.gateways).length === 0 || byHost.size === 0) return;
+  arr(spec.http).forEach((rule, i) => {
+    if (!isObj(rule)) return;
+    arr(rule.route).forEach((rd, j) => {
+      const dest = isObj(rd) && isObj(rd.destination) ? rd.destination : undefined;
+      if (!dest || str(dest.subset) !== '') return;
+      for (const other of byHost.get(str(dest.host)) ?? []) {
+        ctx.report({
+          type: MESSAGES.IngressRouteRulesNotAffected,
+          params: [fullNameString(other.vs.namespace, other.vs.name), fullNameString(vs.namespace, vs.name)],
+          resource: vs,
+          // Istio builds this key from the rule's *name*, so it rarely resolves (then the
+          // message points at the resource); we keep the same key to print the same line.
+          fieldPath: `spec.${str(rule.name)}[${i}].route[${j}].destination.host`,
+        });
+      }
+    });
+  });
+}

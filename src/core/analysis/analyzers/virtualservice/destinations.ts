@@ -1,0 +1,53 @@
+// The destinations a VirtualService routes or mirrors to, with where each one sits.
+import type { Resource } from '../../../model/types.ts';
+import { arr, isObj, specOf, type Obj } from '../util/spec.ts';
+
+export interface RouteDestination {
+  /** `http`, `tcp`, `tls`, `http.mirror` or `http.mirrors` (Istio's RouteRule label). */
+  rule: string;
+  /** Index of the rule (http[i], tcp[i], tls[i]). */
+  ruleIndex: number;
+  /** Index inside `route` (or `mirrors`); 0 for `mirror`. */
+  destIndex: number;
+  /** The destination object; undefined when the route has none (`- {}`). */
+  destination: Obj | undefined;
+}
+
+/** Route destinations in Istio's order: every tcp rule, then tls, then http. */
+export function routeDestinations(vs: Resource): RouteDestination[] {
+  const spec = specOf(vs);
+  const out: RouteDestination[] = [];
+  for (const rule of ['tcp', 'tls', 'http'] as const) {
+    arr(spec[rule]).forEach((r, i) => {
+      if (!isObj(r)) return;
+      arr(r.route).forEach((rd, j) => {
+        out.push({ rule, ruleIndex: i, destIndex: j, destination: isObj(rd) && isObj(rd.destination) ? rd.destination : undefined });
+      });
+    });
+  }
+  return out;
+}
+
+/** Mirror destinations of the http rules: `mirror`, then each `mirrors[j].destination`. */
+export function mirrorDestinations(vs: Resource): RouteDestination[] {
+  const spec = specOf(vs);
+  const out: RouteDestination[] = [];
+  arr(spec.http).forEach((r, i) => {
+    if (!isObj(r)) return;
+    if (isObj(r.mirror)) out.push({ rule: 'http.mirror', ruleIndex: i, destIndex: 0, destination: r.mirror });
+    arr(r.mirrors).forEach((m, j) => {
+      out.push({ rule: 'http.mirrors', ruleIndex: i, destIndex: j, destination: isObj(m) && isObj(m.destination) ? m.destination : undefined });
+    });
+  });
+  return out;
+}
+
+/** Istio's field key for a route destination host: `spec.<rule>[i].route[j].destination.host`. */
+export function destinationHostPath(rule: string, ruleIndex: number, destIndex: number): string {
+  return `spec.${rule}[${ruleIndex}].route[${destIndex}].destination.host`;
+}
+
+/** Istio's field key for a mirror host (used for `mirrors` entries too). */
+export function mirrorHostPath(ruleIndex: number): string {
+  return `spec.http[${ruleIndex}].mirror.host`;
+}
