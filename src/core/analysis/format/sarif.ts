@@ -2,9 +2,8 @@
 // carries everything we know, including parser problems (MWB-… codes) and exact ranges.
 // Pure: no Node APIs.
 import type { Diagnostic, Level } from '../../model/types.ts';
-import { messageByCode } from '../messages.ts';
+import { docUrl, messageByCode } from '../messages.ts';
 import { PARSER_CODES } from '../../model/parse.ts';
-import { documentationUrl } from './json.ts';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 export const TOOL_NAME = 'mesh-workbench';
@@ -45,7 +44,7 @@ export interface SarifDriver {
   name: string;
   version?: string;
   informationUri?: string;
-  rules: SarifRule[];
+  rules?: SarifRule[];
 }
 
 export interface SarifRule {
@@ -53,7 +52,7 @@ export interface SarifRule {
   name: string;
   shortDescription: { text: string };
   helpUri?: string;
-  defaultConfiguration: { level: SarifLevel };
+  defaultConfiguration?: { level: SarifLevel };
 }
 
 export interface SarifRegion {
@@ -98,10 +97,10 @@ function ruleFor(d: Diagnostic): SarifRule {
     id: d.code,
     name: type?.name ?? own?.name ?? d.code,
     shortDescription: { text: type?.description ?? own?.description ?? d.message },
-    defaultConfiguration: { level: LEVELS[type?.level ?? d.level] },
   };
-  const help = documentationUrl(d);
+  const help = type ? docUrl(d.code) : d.docUrl;
   if (help) rule.helpUri = help;
+  rule.defaultConfiguration = { level: LEVELS[type?.level ?? d.level] };
   return rule;
 }
 
@@ -141,9 +140,10 @@ export function buildSarif(diagnostics: readonly Diagnostic[], options: SarifOpt
     if (loc.physicalLocation || loc.logicalLocations) result.locations = [loc];
     results.push(result);
   }
-  const driver: SarifDriver = { name: TOOL_NAME, rules };
+  const driver: SarifDriver = { name: TOOL_NAME };
   if (options.toolVersion) driver.version = options.toolVersion;
   driver.informationUri = options.informationUri ?? 'https://istio.io/latest/docs/reference/config/analysis/';
+  driver.rules = rules;
   return { $schema: SARIF_SCHEMA, version: '2.1.0', runs: [{ tool: { driver }, results }] };
 }
 
