@@ -35,6 +35,14 @@ export interface ParsedDocument {
 const ANCHOR_RE = /(^|[\s[{,:-])&[^\s]/;
 
 function problem(doc: SourceDocument, code: string, message: string, relStart: number, relEnd: number): Diagnostic {
+  // Errors reported at the very end of a document (an unclosed bracket, say) would land on
+  // the next separator line; point at the document's last character instead.
+  let last = doc.text.length;
+  while (last > 0 && /\s/.test(doc.text[last - 1] ?? '')) last--;
+  if (last > 0 && relStart >= last) {
+    relStart = last - 1;
+    relEnd = last;
+  }
   const idx = lineIndex(doc.text);
   const a = idx.position(relStart);
   const b = idx.position(Math.max(relEnd, relStart + 1));
@@ -111,10 +119,129 @@ function parseJsonDocument(doc: SourceDocument): ParsedDocument {
     return { doc, value: JSON.parse(doc.text), problems: [] };
   } catch (e) {
     const msg = String((e as Error).message);
-    // V8 says "... at position N" (and newer versions "(line L column C)").
-    const m = /position (\d+)/.exec(msg);
-    const at = m ? Number(m[1]) : 0;
-    return { doc, value: undefined, problems: [problem(doc, PARSER_CODES.json, `JSON syntax error: ${firstLineOf(msg)}`, at, at + 1)] };
+    // Engines word (and locate) JSON errors differently; find the offset ourselves.
+    const at = jsonErrorOffset(doc.text);
+    // Drop the engine's echo of the input (it may span lines) and its own position text.
+    const reason = msg.replace(/,\s*(?:\.\.\.)?"[\s\S]*is not valid JSON\s*$/, '').replace(/\s*(in JSON )?at position \d+.*$/s, '').trim() || 'invalid JSON';
+    return { doc, value: undefined, problems: [problem(doc, PARSER_CODES.json, `JSON syntax error: ${firstLineOf(reason)}`, at, at + 1)] };
+  }
+}
+
+/**
+ * Offset of the first JSON syntax error in text (text.length when the input ends early).
+ * A small recursive-descent scan; only called after JSON.parse has already failed.
+ */
+export function jsonErrorOffset(text: string): number {
+  let i = 0;
+  const n = text.length;
+  const ws = () => {
+    while (i < n && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+  };
+  class Stop extends Error {}
+  const fail = (): never => {
+    throw new Stop();
+  };
+  const literal = (word: string) => {
+    if (text.startsWith(word, i)) i += word.length;
+    else fail();
+  };
+  const string = () => {
+    i++; // opening quote
+    while (i < n) {
+      const c = text.charCodeAt(i);
+      if (c === 34) {
+        i++;
+        return;
+      }
+      if (c < 32) fail();
+      if (c === 92) {
+        const e = text[i + 1];
+        if (e === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 2, i + 6))) {
+            i += 2;
+            fail();
+          }
+          i += 6;
+        } else if (e !== undefined && '"\\/bfnrt'.includes(e)) i += 2;
+        else {
+          i++;
+          fail();
+        }
+      } else i++;
+    }
+    fail();
+  };
+  const number = () => {
+    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(i, i + 400));
+    if (!m || m[0] === '' || m[0] === '-') fail();
+    i += (m as RegExpExecArray)[0].length;
+  };
+  const value = (depth: number): void => {
+    if (depth > 10000) fail();
+    ws();
+    const c = text[i];
+    if (c === '{') {
+      i++;
+      ws();
+      if (text[i] === '}') {
+        i++;
+        return;
+      }
+      for (;;) {
+        ws();
+        if (text[i] !== '"') fail();
+        string();
+        ws();
+        if (text[i] !== ':') fail();
+        i++;
+        value(depth + 1);
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === '}') {
+          i++;
+          return;
+        }
+        fail();
+      }
+    } else if (c === '[') {
+      i++;
+      ws();
+      if (text[i] === ']') {
+        i++;
+        return;
+      }
+      for (;;) {
+        value(depth + 1);
+        ws();
+        if (text[i] === ',') {
+          i++;
+          continue;
+        }
+        if (text[i] === ']') {
+          i++;
+          return;
+        }
+        fail();
+      }
+    } else if (c === '"') string();
+    else if (c === 't') literal('true');
+    else if (c === 'f') literal('false');
+    else if (c === 'n') literal('null');
+    else if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) number();
+    else fail();
+  };
+  try {
+    if (text.charCodeAt(0) === 0xfeff) i = 1;
+    value(0);
+    ws();
+    if (i < n) fail();
+    return n;
+  } catch (e) {
+    if (e instanceof Stop) return Math.min(i, n);
+    return 0;
   }
 }
 
