@@ -1,0 +1,141 @@
+import { describe, expect, it } from 'vitest';
+import { splitDocuments } from '../../src/core/model/split.ts';
+import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { PARSER_CODES, jsonErrorOffset } from '../../src/core/model/parse.ts';
+import { renderMessage } from '../../src/core/analysis/render.ts';
+import { MESSAGES } from '../../src/core/analysis/messages.ts';
+import type { Resource } from '../../src/core/model/types.ts';
+
+function model(files: Record<string, string>): WorkspaceModel {
+  const m = new WorkspaceModel();
+  m.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  return m;
+}
+
+function fieldLine(m: WorkspaceModel, r: Resource, fieldPath?: string): number | undefined {
+  const d = renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['x', 'y'], resource: r, ...(fieldPath ? { fieldPath } : {}) }, 'test', (f, i) => m.document(f, i));
+  return d.line;
+}
+
+const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
+
+describe('document splitting and reference lines', () => {
+  it('uses the first non-blank line after a separator, comments included', () => {
+    const text = ['apiVersion: v1', 'kind: Service', 'metadata: {name: a}', '---', '', '# about b', 'apiVersion: v1', 'kind: Service', 'metadata: {name: b}', '---   ', '---', 'apiVersion: v1', 'kind: Pod', 'metadata: {name: c}', ''].join('\n');
+    const docs = splitDocuments('f.yaml', text);
+    expect(docs.map((d) => [d.index, d.startLine, d.referenceLine])).toEqual([
+      [0, 1, 1],
+      [1, 5, 6],
+      [2, 12, 12],
+    ]);
+  });
+
+  it('puts a field message on the value line, counted the way istioctl counts it', () => {
+    const text = ['# leading comment', 'apiVersion: v1', 'kind: Service', 'metadata:', '  name: a', '---', '', '# comment first', 'apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', 'spec:', '  hosts:', '  - a.example', ''].join('\n');
+    const m = model({ 'f.yaml': text });
+    const [svc, vs] = m.resources();
+    expect(svc?.source?.line).toBe(1);
+    expect(vs?.source?.line).toBe(8);
+    expect(fieldLine(m, vs as Resource)).toBe(8);
+    expect(fieldLine(m, vs as Resource, 'spec.hosts[0]')).toBe(lineOf(text, '- a.example'));
+    // A path that does not resolve falls back to the resource line.
+    expect(fieldLine(m, vs as Resource, 'spec.gateways[0]')).toBe(8);
+  });
+
+  it('expands kind: List and *List documents into their items', () => {
+    const text = ['apiVersion: v1', 'kind: List', 'items:', '- apiVersion: v1', '  kind: Service', '  metadata: {name: s1}', '- apiVersion: v1', '  kind: Pod', '  metadata:', '    name: p1', '---', 'apiVersion: v1', 'kind: ServiceList', 'items:', '- apiVersion: v1', '  kind: Service', '  metadata: {name: s2}', ''].join('\n');
+    const m = model({ 'l.yaml': text });
+    const rs = m.resources();
+    expect(rs.map((r) => `${r.gvk.kind}/${r.name}#${r.source?.itemIndex}`)).toEqual(['Service/s1#0', 'Pod/p1#1', 'Service/s2#0']);
+    const pod = rs[1] as Resource;
+    const d = renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['a', 'b'], resource: pod, fieldPath: 'metadata.name' }, undefined, (f, i) => m.document(f, i));
+    expect(d.range?.startLine).toBe(lineOf(text, 'name: p1'));
+    expect(m.problems()).toEqual([]);
+  });
+});
+
+describe('parser problems', () => {
+  it('reports a YAML syntax error with its line and column, and still parses the other documents', () => {
+    const text = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: [broken', '---', 'apiVersion: v1', 'kind: Service', 'metadata:', '  name: fine', ''].join('\n');
+    const m = model({ 's.yaml': text });
+    expect(m.resources().map((r) => r.name)).toEqual(['fine']);
+    const [p] = m.problems();
+    expect(p?.code).toBe(PARSER_CODES.syntax);
+    expect(p?.file).toBe('s.yaml');
+    expect(p?.line).toBe(4);
+    expect(p?.range?.startLine).toBe(4);
+    expect(p?.range?.startCol).toBeGreaterThan(1);
+  });
+
+  it('flags duplicate keys and keeps the later value', () => {
+    const text = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: first', '  name: second', ''].join('\n');
+    const m = model({ 'd.yaml': text });
+    expect(m.resources().map((r) => r.name)).toEqual(['second']);
+    const [p] = m.problems();
+    expect(p?.code).toBe(PARSER_CODES.duplicateKey);
+    expect(p?.line).toBe(5);
+    expect(p?.message).toMatch(/Duplicate key name/);
+  });
+
+  it('rejects an alias bomb with a clear message', () => {
+    const rows = ['apiVersion: v1', 'kind: ConfigMap', 'metadata: {name: lol}', 'data:', '  a: &a ["x","x","x","x","x","x","x","x","x"]'];
+    let prev = 'a';
+    for (const n of ['b', 'c', 'd', 'e', 'f']) {
+      rows.push(`  ${n}: &${n} [${Array(9).fill(`*${prev}`).join(',')}]`);
+      prev = n;
+    }
+    const m = model({ 'bomb.yaml': rows.join('\n') + '\n' });
+    expect(m.resources()).toEqual([]);
+    const [p] = m.problems();
+    expect(p?.code).toBe(PARSER_CODES.aliasLimit);
+    expect(p?.message).toMatch(/aliases expand too much/);
+  });
+
+  it('explains documents that are not Kubernetes objects', () => {
+    const m = model({ 'n.yaml': 'just: a map\n---\n- a\n- list\n' });
+    const ps = m.problems();
+    expect(ps.map((p) => [p.code, p.line])).toEqual([
+      [PARSER_CODES.notK8s, 1],
+      [PARSER_CODES.notK8s, 3],
+    ]);
+    expect(ps[0]?.message).toMatch(/not a Kubernetes object/);
+  });
+
+  it('reads JSON files and locates JSON syntax errors', () => {
+    const good = JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'j', namespace: 'ns' } }, null, 2);
+    const bad = '{\n  "apiVersion": "v1",\n  "kind": }\n';
+    const m = model({ 'good.json': good, 'bad.json': bad });
+    expect(m.resources().map((r) => `${r.namespace}/${r.name}`)).toEqual(['ns/j']);
+    const [p] = m.problems();
+    expect(p?.code).toBe(PARSER_CODES.json);
+    expect(p?.range).toMatchObject({ startLine: 3, startCol: 11 });
+    expect(p?.message).not.toMatch(/\n/);
+    expect(jsonErrorOffset('[1, 2')).toBe(5);
+    expect(jsonErrorOffset('{"a": tru}')).toBe(6);
+  });
+
+  it('does not parse binary files', () => {
+    const m = model({ 'image.yaml': 'PNG\u0000\u0001\u0002binary' });
+    expect(m.documentCount()).toBe(0);
+    expect(m.problems().map((p) => p.code)).toEqual([PARSER_CODES.binary]);
+  });
+});
+
+describe('incremental parsing', () => {
+  it('re-parses only the edited document', () => {
+    const docsText = Array.from({ length: 20 }, (_, i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: s${i}\n`);
+    const m = new WorkspaceModel();
+    m.update([{ path: 'm.yaml', text: docsText.join('---\n') }], []);
+    expect(m.lastReparsed).toBe(20);
+    m.update([{ path: 'other.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n' }], []);
+    expect(m.lastReparsed).toBe(1); // m.yaml untouched
+    const edited = [...docsText];
+    edited[7] = edited[7]!.replace('s7', 's7-renamed');
+    m.update([{ path: 'm.yaml', text: edited.join('---\n') }], []);
+    expect(m.lastReparsed).toBe(1);
+    expect(m.resources().map((r) => r.name)).toContain('s7-renamed');
+    m.update([], ['other.yaml']);
+    expect(m.lastReparsed).toBe(0);
+    expect(m.fileList().map((f) => f.path)).toEqual(['m.yaml']);
+  });
+});
