@@ -106,6 +106,8 @@ export default function MonacoEditor() {
           const model = existing ?? monaco.editor.createModel(f.text, 'yaml', uriFor(f.path));
           if (existing && existing.getValue() !== f.text) existing.setValue(f.text);
           model.updateOptions({ tabSize: 2, insertSpaces: true });
+          // New files use LF unless the text says otherwise (Monaco may default to CRLF).
+          if (!f.text.includes('\r\n')) model.setEOL(monaco.editor.EndOfLineSequence.LF);
           entries.set(f.path, { model, rev: f.rev, viewState: null });
         } else if (e.rev !== f.rev) {
           e.rev = f.rev;
