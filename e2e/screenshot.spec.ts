@@ -8,6 +8,9 @@ test('screenshot of the mistakes sample', async ({ page }) => {
   await page.goto('./');
   await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
   await expect(page.getByTestId('last-analysis')).toBeVisible();
-  await page.waitForTimeout(500);
+  // Jump to the first problem so the editor shows a marked line.
+  await page.getByTestId('problem-row').first().click();
+  await page.mouse.move(700, 300);
+  await page.waitForTimeout(600);
   await page.screenshot({ path: process.env.SCREENSHOT_PATH || 'docs/screenshot.png' });
 });

@@ -214,4 +214,34 @@ test.describe('Mesh Workbench', () => {
     await expect(problemRows(page)).toHaveCount(0);
     await expect(page.getByTestId('status-error')).toHaveText('0');
   });
+
+  test('a file over 5 MB stays in the workspace but is not saved, with a notice', async ({ page }) => {
+    await openApp(page);
+    const line = '# padding line to make this file large enough to skip persistence ...........\n';
+    const big = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: bookinfo\n' + line.repeat(Math.ceil((5.5 * 1024 * 1024) / line.length));
+    await page.getByTestId('upload-input').setInputFiles([{ name: 'big.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(big) }]);
+    await expect(fileItem(page, 'big.yaml')).toBeVisible();
+    await expect(page.getByTestId('notice').filter({ hasText: 'big.yaml' })).toContainText('Not saved in this browser');
+  });
+
+  test('panes can be resized by dragging the splitters', async ({ page }) => {
+    await openApp(page);
+    const left = page.getByRole('complementary', { name: 'Workspace' });
+    const before = (await left.boundingBox())!.width;
+    const handle = (await page.getByTestId('splitter-left').boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + 200);
+    await page.mouse.down();
+    await page.mouse.move(handle.x + 100, handle.y + 200, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => (await left.boundingBox())!.width).toBeGreaterThan(before + 80);
+
+    const problems = page.getByTestId('problems');
+    const h0 = (await problems.boundingBox())!.height;
+    const bar = (await page.getByTestId('splitter-bottom').boundingBox())!;
+    await page.mouse.move(bar.x + 300, bar.y + bar.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(bar.x + 300, bar.y - 100, { steps: 5 });
+    await page.mouse.up();
+    await expect.poll(async () => (await problems.boundingBox())!.height).toBeGreaterThan(h0 + 80);
+  });
 });
