@@ -1,6 +1,8 @@
 // Synthetic meshes for the benchmark: N services spread over 20 namespaces, each with a
 // Deployment, a Service, a VirtualService with two weighted subsets and a DestinationRule,
-// plus a Gateway per namespace and some AuthorizationPolicies. Deterministic for a given N.
+// plus a Gateway per namespace and some AuthorizationPolicies. One VirtualService in a hundred
+// routes to a host that does not exist, so results carry located diagnostics too.
+// Deterministic for a given N.
 
 export const NAMESPACE_COUNT = 20;
 
@@ -63,7 +65,7 @@ ${gateway ? `  gateways:\n  - ${ns}-gateway\n` : ''}  http:
         subset: v1
       weight: ${w}
     - destination:
-        host: ${svc}
+        host: ${i % 100 === 7 ? `${svc}-canary` : svc}
         subset: v2
       weight: ${100 - w}
 `;

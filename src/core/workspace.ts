@@ -4,7 +4,9 @@ import type { Diagnostic, Resource, WorkspaceFile } from './model/types.ts';
 import { WorkspaceModel } from './model/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
 import { ResourceStore } from './analysis/store.ts';
-import { runAnalyzers, AnalysisCanceled } from './analysis/run.ts';
+import { AnalysisCanceled } from './analysis/run.ts';
+import { ResourceIndex } from './analysis/resourceIndex.ts';
+import { AnalysisSession } from './analysis/session.ts';
 import { selectAnalyzers } from './analysis/analyzers/index.ts';
 import { parseSuppressions } from './analysis/suppress.ts';
 import { messageByCode } from './analysis/messages.ts';
@@ -15,6 +17,8 @@ export interface WorkspaceResult {
   /** Resources as analyzed (namespaces defaulted), including assumed/synthetic ones. */
   resources: Resource[];
   assumptions: string[];
+  /** How each analyzer ran: reused ('cached'), re-checked changed resources ('incremental'), or 'full'. */
+  modes: Record<string, 'cached' | 'incremental' | 'full'>;
   stats: { files: number; documents: number; resources: number; parseMs: number; analyzeMs: number; reparsedDocuments: number };
 }
 
@@ -37,6 +41,13 @@ function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
 export class WorkspaceAnalyzer {
   readonly model = new WorkspaceModel();
   private pendingParseMs = 0;
+  /** Kept across runs: only the kinds that changed are reloaded and re-analyzed. */
+  private store?: ResourceStore;
+  private index?: ResourceIndex;
+  private storeKey = '';
+  private readonly session = new AnalysisSession();
+  /** Changed kinds not yet reflected in a completed run (kept when a run is canceled). */
+  private unanalyzedKinds = new Set<string>();
 
   update(changed: WorkspaceFile[], removed: string[]): void {
     const t0 = performance.now();
@@ -50,13 +61,28 @@ export class WorkspaceAnalyzer {
     const t0 = performance.now();
     const resources = this.model.resources();
     const mesh = meshInputsFromResources(resources, { meshConfigText: options.meshConfigText, meshNetworksText: options.meshNetworksText });
-    const store = new ResourceStore(resources, {
-      mode: 'cli',
-      defaultNamespace: settings.defaultNamespace,
-      includePlaceholders: settings.includePlaceholders,
-      meshConfig: mesh.meshConfig,
-      meshNetworks: mesh.meshNetworks,
-    });
+    for (const k of this.model.takeChangedKinds()) this.unanalyzedKinds.add(k);
+    // Mesh config and namespace/placeholder settings shape the whole store: rebuild on change.
+    const storeKey = JSON.stringify([settings.defaultNamespace, settings.includePlaceholders, mesh.meshConfig, mesh.meshNetworks]);
+    let changedKinds: ReadonlySet<string> | 'all';
+    if (!this.store || !this.index || storeKey !== this.storeKey) {
+      this.store = new ResourceStore(resources, {
+        mode: 'cli',
+        defaultNamespace: settings.defaultNamespace,
+        includePlaceholders: settings.includePlaceholders,
+        meshConfig: mesh.meshConfig,
+        meshNetworks: mesh.meshNetworks,
+      });
+      this.index = new ResourceIndex(this.store);
+      this.storeKey = storeKey;
+      changedKinds = 'all';
+    } else {
+      this.store.refreshKinds(resources, this.unanalyzedKinds);
+      this.index.invalidate(this.unanalyzedKinds);
+      changedKinds = new Set(this.unanalyzedKinds);
+    }
+    const store = this.store;
+    const index = this.index;
     const suppressions = parseSuppressions(settings.suppressions, (c) => messageByCode(c) !== undefined);
     let lastYield = performance.now();
     const every = options.yieldEveryMs ?? 0;
@@ -69,7 +95,7 @@ export class WorkspaceAnalyzer {
       : undefined;
     let diagnostics: Diagnostic[];
     try {
-      diagnostics = await runAnalyzers(store, selectAnalyzers(settings.analyzers), (f, i) => this.model.document(f, i), {
+      diagnostics = await this.session.run(store, index, selectAnalyzers(settings.analyzers), changedKinds, (f, i) => this.model.document(f, i), {
         suppressions: suppressions.rules,
         namespaceFilter: settings.namespaceFilter,
         canceled: options.canceled,
@@ -80,6 +106,7 @@ export class WorkspaceAnalyzer {
       if (e instanceof AnalysisCanceled) return 'canceled';
       throw e;
     }
+    this.unanalyzedKinds.clear();
     const problems = this.model.problems().sort(byFileAndLine);
     const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings];
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {
@@ -89,6 +116,7 @@ export class WorkspaceAnalyzer {
       diagnostics: [...problems, ...diagnostics],
       resources: store.all(),
       assumptions,
+      modes: Object.fromEntries(this.session.lastModes),
       stats: {
         files: this.model.fileList().length,
         documents: this.model.documentCount(),

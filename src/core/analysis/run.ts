@@ -3,7 +3,7 @@
 import type { Diagnostic, Resource } from '../model/types.ts';
 import { LEVEL_ORDER } from '../model/types.ts';
 import type { AnalysisContext, AnalysisMessage, Analyzer } from './types.ts';
-import type { ResourceStore } from './store.ts';
+import type { StoreView } from './store.ts';
 import { ResourceIndex } from './resourceIndex.ts';
 import { renderMessage, type DocumentLookup } from './render.ts';
 import { suppressedByAnnotation, suppressedBySettings, type Suppression } from './suppress.ts';
@@ -27,12 +27,12 @@ export class AnalysisCanceled extends Error {
   }
 }
 
-interface Reported {
+export interface Reported {
   message: AnalysisMessage;
   analyzer: string;
 }
 
-function contextFor(store: ResourceStore, index: ResourceIndex, sink: Reported[], analyzer: string, canceled: () => boolean): AnalysisContext {
+export function contextFor(store: StoreView, index: ResourceIndex, sink: Reported[], analyzer: string, canceled: () => boolean): AnalysisContext {
   return {
     meshConfig: store.options.meshConfig,
     meshNetworks: store.options.meshNetworks,
@@ -46,7 +46,7 @@ function contextFor(store: ResourceStore, index: ResourceIndex, sink: Reported[]
 }
 
 /** Runs the analyzers; throws AnalysisCanceled when `canceled()` turns true. */
-export async function runAnalyzers(store: ResourceStore, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: RunAnalyzersOptions = {}): Promise<Diagnostic[]> {
+export async function runAnalyzers(store: StoreView, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: RunAnalyzersOptions = {}): Promise<Diagnostic[]> {
   const canceled = options.canceled ?? (() => false);
   const index = new ResourceIndex(store);
   const reported: Reported[] = [];
@@ -60,7 +60,7 @@ export async function runAnalyzers(store: ResourceStore, analyzers: readonly Ana
   return postProcess(reported, lookup, options);
 }
 
-export function runAnalyzersSync(store: ResourceStore, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: Omit<RunAnalyzersOptions, 'yieldNow'> = {}): Diagnostic[] {
+export function runAnalyzersSync(store: StoreView, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: Omit<RunAnalyzersOptions, 'yieldNow'> = {}): Diagnostic[] {
   const index = new ResourceIndex(store);
   const reported: Reported[] = [];
   for (const analyzer of analyzers) analyzer.analyze(contextFor(store, index, reported, analyzer.metadata.name, options.canceled ?? (() => false)));
@@ -72,7 +72,7 @@ function keepForNamespace(r: Resource | undefined, ns: string | undefined): bool
   return r.namespace === ns;
 }
 
-function postProcess(reported: Reported[], lookup: DocumentLookup, options: RunAnalyzersOptions): Diagnostic[] {
+export function postProcess(reported: readonly Reported[], lookup: DocumentLookup, options: RunAnalyzersOptions): Diagnostic[] {
   const kept: Array<{ d: Diagnostic; r: Resource | undefined }> = [];
   for (const { message, analyzer } of reported) {
     const r = message.resource;

@@ -64,17 +64,49 @@ export function meshNetworksResource(networks: MeshNetworks): Resource {
   return syntheticResource(KINDS.MeshNetworks, 'istio-system', 'meshnetworks', { spec: networks } as Record<string, unknown>, 'meshnetworks');
 }
 
-export class ResourceStore {
+/** Read access to a store (what analyzers and index builders see). */
+export interface StoreView {
+  readonly options: StoreOptions;
+  list(kind: KindInfo): readonly Resource[];
+  find(kind: KindInfo, namespace: string, name: string): Resource | undefined;
+  all(): Resource[];
+}
+
+export class ResourceStore implements StoreView {
   private byKind = new Map<string, Resource[]>();
   private byKey = new Map<string, Resource>();
+  /** Namespace-defaulted copies, kept so a resource keeps its identity across refreshes. */
+  private normalized = new WeakMap<Resource, Resource>();
+  private readonly placeholders: Resource[];
 
   constructor(resources: Iterable<Resource>, readonly options: StoreOptions) {
-    const placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig) : [];
-    if (options.mode === 'cli') for (const p of placeholders) this.add(p);
+    this.placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig) : [];
+    if (options.mode === 'cli') for (const p of this.placeholders) this.add(p);
     for (const r of resources) this.add(this.normalize(r));
-    if (options.mode === 'harness') for (const p of placeholders) this.add(p);
+    if (options.mode === 'harness') for (const p of this.placeholders) this.add(p);
     this.add(meshConfigResource(options.meshConfig));
     this.add(meshNetworksResource(options.meshNetworks));
+  }
+
+  /**
+   * Reloads the given kinds from `resources` (the whole workspace, in load order), leaving
+   * every other kind as it is. The result equals a store built from scratch.
+   */
+  refreshKinds(resources: readonly Resource[], kinds: ReadonlySet<string>): void {
+    const touched = [...kinds].filter((k) => {
+      const info = kindById(k);
+      return info !== undefined && !info.synthetic;
+    });
+    if (touched.length === 0) return;
+    const set = new Set(touched);
+    for (const k of touched) {
+      for (const r of this.byKind.get(k) ?? []) this.byKey.delete(r.key);
+      this.byKind.delete(k);
+    }
+    const placeholders = this.placeholders.filter((p) => set.has(p.kindId));
+    if (this.options.mode === 'cli') for (const p of placeholders) this.add(p);
+    for (const r of resources) if (set.has(r.kindId)) this.add(this.normalize(r));
+    if (this.options.mode === 'harness') for (const p of placeholders) this.add(p);
   }
 
   /** Applies namespace rules; returns undefined for resources the store drops. */
@@ -84,8 +116,12 @@ export class ResourceStore {
     let namespace = r.namespace;
     if (info.clusterScoped) namespace = '';
     else if (!namespace) namespace = this.options.defaultNamespace;
-    if (namespace !== r.namespace) r = { ...r, namespace, key: `${r.kindId}/${namespace}/${r.name}` };
-    return r;
+    if (namespace === r.namespace) return r;
+    const known = this.normalized.get(r);
+    if (known && known.namespace === namespace) return known;
+    const copy = { ...r, namespace, key: `${r.kindId}/${namespace}/${r.name}` };
+    this.normalized.set(r, copy);
+    return copy;
   }
 
   private add(r: Resource | undefined): void {

@@ -57,4 +57,18 @@ export interface AnalysisContext {
 export interface Analyzer {
   metadata: AnalyzerMetadata;
   analyze(ctx: AnalysisContext): void;
+  /**
+   * Set by `perResourceAnalyzer`: the analysis is one independent check per resource of
+   * `kind` (plus an optional `global` part), so an incremental run re-checks only the
+   * resources that changed when no other input kind changed.
+   */
+  perResource?: PerResourceParts;
+}
+
+export interface PerResourceParts {
+  kind: KindInfo;
+  /** Must depend only on `resource` and on resources of *other* kinds. */
+  check(ctx: AnalysisContext, resource: Resource): void;
+  /** Runs after the checks whenever the analyzer runs (cross-resource findings). */
+  global?(ctx: AnalysisContext): void;
 }

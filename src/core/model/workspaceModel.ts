@@ -26,7 +26,9 @@ export interface ModelFile {
 
 /** True for content that is not text: NUL bytes, or many control/replacement characters. */
 export function looksBinary(text: string): boolean {
-  if (text.includes('\u0000')) return true;
+  // Binary formats show NUL bytes or control characters near the start; scanning a prefix
+  // keeps this cheap on every edit of a large text file.
+  if (text.slice(0, 65536).includes('\u0000')) return true;
   const sample = text.slice(0, 8192);
   if (!sample) return false;
   let bad = 0;
@@ -63,45 +65,67 @@ function buildDocument(doc: SourceDocument): ModelDocument {
   return { doc, resources: shaped.resources, problems: [...parsed.problems, ...shaped.problems] };
 }
 
-/** Moves an unchanged document to its new place (index, offset, lines) in a new file text. */
-function relocate(md: ModelDocument, text: string, index: number, offsetDelta: number, lineDelta: number): ModelDocument {
-  const old = md.doc;
-  if (old.index === index && offsetDelta === 0 && lineDelta === 0) return md;
-  const startOffset = old.startOffset + offsetDelta;
-  const doc: SourceDocument = {
-    ...old,
-    index,
-    text: text.slice(startOffset, startOffset + old.text.length),
-    startOffset,
-    startLine: old.startLine + lineDelta,
-    referenceLine: old.referenceLine + lineDelta,
-  };
+/**
+ * Moves an unchanged document to its new place (index, offset, lines) in a new file text.
+ * Updated in place: documents and resources belong to the model, and lookups go through
+ * file and index. The text is kept as it is (same characters), which also avoids pinning
+ * the new file text from every document.
+ */
+function relocate(md: ModelDocument, index: number, offsetDelta: number, lineDelta: number): ModelDocument {
+  const doc = md.doc;
+  doc.index = index;
+  doc.startOffset += offsetDelta;
+  if (lineDelta !== 0) {
+    doc.startLine += lineDelta;
+    doc.referenceLine += lineDelta;
+    for (let i = 0; i < md.problems.length; i++) md.problems[i] = shiftDiagnostic(md.problems[i] as Diagnostic, lineDelta);
+  }
   for (const r of md.resources) {
     if (r.source) {
       r.source.docIndex = index;
       r.source.line += lineDelta;
     }
   }
-  return { doc, resources: md.resources, problems: md.problems.map((p) => shiftDiagnostic(p, lineDelta)) };
+  return md;
 }
 
 export class WorkspaceModel {
   private files = new Map<string, ModelFile>();
   /** Documents parsed by the last update (the rest were reused). */
   lastReparsed = 0;
+  /** Kind ids of resources added or removed since `takeChangedKinds` was last called. */
+  private changedKinds = new Set<string>();
 
   update(changed: WorkspaceFile[], removed: string[]): void {
     this.lastReparsed = 0;
-    for (const p of removed) this.files.delete(p);
-    for (const f of changed) this.files.set(f.path, this.buildFile(f, this.files.get(f.path)));
+    for (const p of removed) {
+      this.noteKinds(this.files.get(p)?.documents);
+      this.files.delete(p);
+    }
+    for (const f of changed) {
+      this.files.set(f.path, this.buildFile(f, this.files.get(f.path)));
+    }
+  }
+
+  /** The kinds whose resources changed since the previous call (and forgets them). */
+  takeChangedKinds(): Set<string> {
+    const out = this.changedKinds;
+    this.changedKinds = new Set();
+    return out;
+  }
+
+  private noteKinds(docs: readonly ModelDocument[] | undefined): void {
+    for (const d of docs ?? []) for (const r of d.resources) this.changedKinds.add(r.kindId);
   }
 
   private buildFile(f: WorkspaceFile, old: ModelFile | undefined): ModelFile {
     if (f.text.length > MAX_FILE_CHARS) {
+      this.noteKinds(old?.documents);
       const mb = (f.text.length / (1024 * 1024)).toFixed(1);
       return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.tooLarge, `File is too large to analyze (${mb} MB; the limit is ${MAX_FILE_CHARS / (1024 * 1024)} MB). Split it into smaller files.`)] };
     }
     if (looksBinary(f.text)) {
+      this.noteKinds(old?.documents);
       return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.binary, 'This looks like a binary file, not YAML or JSON text. It was not analyzed.')] };
     }
     if (old && old.text === f.text) return old;
@@ -117,6 +141,8 @@ export class WorkspaceModel {
     if (!old || old.documents.length === 0 || old.text === '' || isJsonPath(f.path)) {
       const documents = splitDocuments(f.path, f.text).map(buildDocument);
       this.lastReparsed += documents.length;
+      this.noteKinds(old?.documents);
+      this.noteKinds(documents);
       return { path: f.path, text: f.text, documents, problems: [] };
     }
     return this.rebuildChanged(f, old);
@@ -157,14 +183,20 @@ export class WorkspaceModel {
     for (let k = Math.max(i, 0); k < j; k++) reusable.set((docs[k] as ModelDocument).doc.text, docs[k] as ModelDocument);
     for (const doc of splitDocuments(f.path, text, { start: regionStart, end: regionEndNew, startLine: regionStartLine })) {
       const same = reusable.get(doc.text);
-      if (same && same.doc.startLine === doc.startLine && same.doc.referenceLine === doc.referenceLine) {
-        documents.push(relocate(same, text, documents.length, doc.startOffset - same.doc.startOffset, 0));
+      // Same text means same parse; only its place (offset, lines) may differ.
+      if (same && doc.referenceLine - doc.startLine === same.doc.referenceLine - same.doc.startLine) {
+        reusable.delete(doc.text);
+        documents.push(relocate(same, documents.length, doc.startOffset - same.doc.startOffset, doc.startLine - same.doc.startLine));
         continue;
       }
       this.lastReparsed++;
-      documents.push(buildDocument({ ...doc, index: documents.length, text: detached(doc.text) }));
+      const built = buildDocument({ ...doc, index: documents.length, text: detached(doc.text) });
+      this.noteKinds([built]);
+      documents.push(built);
     }
-    for (let k = j; k < docs.length; k++) documents.push(relocate(docs[k] as ModelDocument, text, documents.length, delta, lineDelta));
+    // Old documents of the region that were not carried over are gone.
+    this.noteKinds([...reusable.values()]);
+    for (let k = j; k < docs.length; k++) documents.push(relocate(docs[k] as ModelDocument, documents.length, delta, lineDelta));
     return { path: f.path, text, documents, problems: [] };
   }
   fileList(): ModelFile[] {
@@ -186,7 +218,7 @@ export class WorkspaceModel {
     const out: Diagnostic[] = [];
     for (const f of this.files.values()) {
       out.push(...f.problems);
-      for (const d of f.documents) out.push(...d.problems);
+      for (const d of f.documents) if (d.problems.length > 0) out.push(...d.problems);
     }
     return out;
   }

@@ -4,22 +4,27 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
-import type { ResourceStore } from '../../store.ts';
+import type { StoreView } from '../../store.ts';
 import { MESSAGES } from '../../messages.ts';
+import { perResourceAnalyzer } from '../../perResource.ts';
 import { firstSelectorKey, keySegment, selectorMatches, selectorString, toLabelMap, type LabelMap } from '../util/labels.ts';
 import { arr, isObj, num, specOf, str } from '../util/spec.ts';
 
-export const ingressGatewayPortAnalyzer: Analyzer = {
-  metadata: {
+export const ingressGatewayPortAnalyzer: Analyzer = perResourceAnalyzer(
+  {
     name: 'gateway.IngressGatewayPortAnalyzer',
     description: "Checks that a Gateway's ports are exposed by the Service in front of its workload pods",
     inputs: [KINDS.Gateway, KINDS.Pod, KINDS.Service],
   },
-  analyze(ctx) {
-    const workloads = new Map<string, SelectedWorkloads>();
-    for (const gw of ctx.list(KINDS.Gateway)) analyzeGateway(ctx, gw, workloads);
+  {
+    kind: KINDS.Gateway,
+    check(ctx, gw) {
+      // Gateways often share a selector: what a selector reaches is computed once per run.
+      const workloads = ctx.index.cached('gateway.workloadsBySelector', () => new Map<string, SelectedWorkloads>(), [KINDS.Pod, KINDS.Service]);
+      analyzeGateway(ctx, gw, workloads);
+    },
   },
-};
+);
 
 interface SelectedWorkloads {
   podCount: number;
@@ -42,7 +47,7 @@ interface PodServiceIndex {
 
 const pair = (k: string, v: string) => `${k}\u0000${v}`;
 
-function buildIndex(store: ResourceStore): PodServiceIndex {
+function buildIndex(store: StoreView): PodServiceIndex {
   const pods = store.list(KINDS.Pod);
   const podsByLabel = new Map<string, Resource[]>();
   for (const p of pods) {

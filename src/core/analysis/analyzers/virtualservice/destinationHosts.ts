@@ -5,26 +5,39 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
+import { perResourceAnalyzer } from '../../perResource.ts';
 import { fullNameString } from '../util/hosts.ts';
 import { hostTable, resolveDestinationHost, type HostTarget } from '../util/serviceEntryHosts.ts';
 import { arr, isObj, specOf, str, strList, num, type Obj } from '../util/spec.ts';
 import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations, type RouteDestination } from './destinations.ts';
 
-export const destinationHostAnalyzer: Analyzer = {
-  metadata: {
+export const destinationHostAnalyzer: Analyzer = perResourceAnalyzer(
+  {
     name: 'virtualservice.DestinationHostAnalyzer',
     description: 'Checks that VirtualService route and mirror destinations name a known host and port',
     inputs: [KINDS.ServiceEntry, KINDS.VirtualService, KINDS.Service],
   },
-  analyze(ctx) {
-    const table = hostTable(ctx);
-    const subsetDestinations = subsetDestinationsByHost(ctx);
-    for (const vs of ctx.list(KINDS.VirtualService)) {
-      checkDestinations(ctx, vs, (d) => resolveDestinationHost(table, vs.namespace, strList(specOf(vs).exportTo), str(d?.host)));
-      checkIngressSubsets(ctx, vs, subsetDestinations);
-    }
+  {
+    kind: KINDS.VirtualService,
+    // Hosts and ports depend only on this VirtualService and the Service/ServiceEntry table.
+    check(ctx, vs) {
+      const table = hostTable(ctx);
+      const exportTo = strList(specOf(vs).exportTo);
+      checkDestinations(ctx, vs, (d) => resolveDestinationHost(table, vs.namespace, exportTo, str(d?.host)));
+    },
+    // IST0140 compares VirtualServices with each other, so it runs over all of them.
+    global(ctx) {
+      // Only hosts that a gateway-bound route sends to without a subset can be affected,
+      // so the (larger) subset table is built for those hosts alone.
+      const wanted = new Set<string>();
+      for (const vs of ctx.list(KINDS.VirtualService)) forEachIngressRouteWithoutSubset(vs, (host) => wanted.add(host));
+      if (wanted.size === 0) return;
+      const subsetDestinations = subsetDestinationsByHost(ctx, wanted);
+      if (subsetDestinations.size === 0) return;
+      for (const vs of ctx.list(KINDS.VirtualService)) checkIngressSubsets(ctx, vs, subsetDestinations);
+    },
   },
-};
+);
 
 function pathFor(d: RouteDestination): string {
   return d.rule === 'http.mirror' ? mirrorHostPath(d.ruleIndex) : destinationHostPath(d.rule, d.ruleIndex, d.destIndex);
@@ -73,10 +86,10 @@ interface SubsetDestination {
  * For each host: the VirtualServices that route to it with a subset, where the host is also
  * one of that VirtualService's own hosts (one entry per matching route and host).
  */
-function subsetDestinationsByHost(ctx: AnalysisContext): Map<string, SubsetDestination[]> {
-  return ctx.index.cached('virtualservice.subsetDestinationsByHost', (store) => {
+function subsetDestinationsByHost(ctx: AnalysisContext, wanted: ReadonlySet<string>): Map<string, SubsetDestination[]> {
+  {
     const m = new Map<string, SubsetDestination[]>();
-    for (const vs of store.list(KINDS.VirtualService)) {
+    for (const vs of ctx.list(KINDS.VirtualService)) {
       const spec = specOf(vs);
       const hosts = strList(spec.hosts);
       for (const rule of arr(spec.http)) {
@@ -85,6 +98,7 @@ function subsetDestinationsByHost(ctx: AnalysisContext): Map<string, SubsetDesti
           const dest = isObj(rd) && isObj(rd.destination) ? rd.destination : undefined;
           if (!dest || str(dest.subset) === '') continue;
           const h = str(dest.host);
+          if (!wanted.has(h)) continue;
           for (const vh of hosts) {
             if (vh !== h) continue;
             let l = m.get(h);
@@ -95,7 +109,20 @@ function subsetDestinationsByHost(ctx: AnalysisContext): Map<string, SubsetDesti
       }
     }
     return m;
-  });
+  }
+}
+
+/** Calls `fn` with the host of each route destination without a subset, for gateway-bound VirtualServices. */
+function forEachIngressRouteWithoutSubset(vs: Resource, fn: (host: string) => void): void {
+  const spec = specOf(vs);
+  if (arr(spec.gateways).length === 0) return;
+  for (const rule of arr(spec.http)) {
+    if (!isObj(rule)) continue;
+    for (const rd of arr(rule.route)) {
+      const dest = isObj(rd) && isObj(rd.destination) ? rd.destination : undefined;
+      if (dest && str(dest.subset) === '') fn(str(dest.host));
+    }
+  }
 }
 
 /**

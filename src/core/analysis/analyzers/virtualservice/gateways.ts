@@ -5,6 +5,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
+import { perResourceAnalyzer } from '../../perResource.ts';
 import { fullNameString, hostsOverlap, hostsVisibleFromNamespace, MESH_GATEWAY, shortOrFullName } from '../util/hosts.ts';
 import { arr, isObj, specOf, str, strList } from '../util/spec.ts';
 
@@ -18,16 +19,14 @@ export function isInternalGatewayReference(ref: string): boolean {
   return name.includes(INTERNAL_GATEWAY_MARKER);
 }
 
-export const gatewayAnalyzer: Analyzer = {
-  metadata: {
+export const gatewayAnalyzer: Analyzer = perResourceAnalyzer(
+  {
     name: 'virtualservice.GatewayAnalyzer',
     description: 'Checks that the gateways a VirtualService binds to exist and serve its hosts',
     inputs: [KINDS.Gateway, KINDS.KubernetesGateway, KINDS.VirtualService],
   },
-  analyze(ctx) {
-    for (const vs of ctx.list(KINDS.VirtualService)) analyzeVirtualService(ctx, vs);
-  },
-};
+  { kind: KINDS.VirtualService, check: analyzeVirtualService },
+);
 
 function analyzeVirtualService(ctx: AnalysisContext, vs: Resource): void {
   const spec = specOf(vs);

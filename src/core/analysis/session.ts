@@ -1,0 +1,96 @@
+// Incremental analysis across workspace versions. An analyzer none of whose input kinds
+// changed keeps its messages; a per-resource analyzer whose only changed input is its own
+// kind re-checks just the resources that are new or changed. Everything else re-runs.
+import type { Diagnostic, Resource } from '../model/types.ts';
+import type { AnalysisMessage, Analyzer } from './types.ts';
+import type { StoreView } from './store.ts';
+import type { ResourceIndex } from './resourceIndex.ts';
+import { KINDS } from '../model/kinds.ts';
+import { contextFor, postProcess, AnalysisCanceled, type Reported, type RunAnalyzersOptions } from './run.ts';
+import type { DocumentLookup } from './render.ts';
+
+interface AnalyzerCache {
+  /** Messages of the per-resource checks, by the checked resource (identity). */
+  byResource?: Map<Resource, AnalysisMessage[]>;
+  /** All other messages (the whole analysis, or a per-resource analyzer's global part). */
+  rest: AnalysisMessage[];
+}
+
+/** Kinds every analyzer may read besides its declared inputs. */
+const ALWAYS_READ = [KINDS.MeshConfig.id, KINDS.MeshNetworks.id];
+
+export class AnalysisSession {
+  private caches = new Map<string, AnalyzerCache>();
+  /** How each analyzer was run last time (for tests and the benchmark). */
+  lastModes = new Map<string, 'cached' | 'incremental' | 'full'>();
+
+  reset(): void {
+    this.caches.clear();
+  }
+
+  /**
+   * Runs (or reuses) each analyzer. `changedKinds` are the kind ids whose resources changed
+   * since the previous run of this session; 'all' forces every analyzer to run.
+   */
+  async run(store: StoreView, index: ResourceIndex, analyzers: readonly Analyzer[], changedKinds: ReadonlySet<string> | 'all', lookup: DocumentLookup, options: RunAnalyzersOptions = {}): Promise<Diagnostic[]> {
+    const canceled = options.canceled ?? (() => false);
+    const reported: Reported[] = [];
+    const live = new Set<string>();
+    this.lastModes.clear();
+    for (const analyzer of analyzers) {
+      if (options.yieldNow) await options.yieldNow();
+      if (canceled()) {
+        // A half-updated cache must not be trusted next time.
+        this.caches.delete(analyzer.metadata.name);
+        throw new AnalysisCanceled();
+      }
+      const name = analyzer.metadata.name;
+      live.add(name);
+      const t0 = performance.now();
+      const cache = this.runOne(store, index, analyzer, changedKinds, canceled);
+      options.timing?.set(name, (options.timing.get(name) ?? 0) + performance.now() - t0);
+      for (const m of cache.rest) reported.push({ message: m, analyzer: name });
+      if (cache.byResource) for (const list of cache.byResource.values()) for (const m of list) reported.push({ message: m, analyzer: name });
+    }
+    for (const name of [...this.caches.keys()]) if (!live.has(name)) this.caches.delete(name);
+    return postProcess(reported, lookup, options);
+  }
+
+  private runOne(store: StoreView, index: ResourceIndex, analyzer: Analyzer, changedKinds: ReadonlySet<string> | 'all', canceled: () => boolean): AnalyzerCache {
+    const name = analyzer.metadata.name;
+    const prev = this.caches.get(name);
+    const inputs = [...analyzer.metadata.inputs.map((k) => k.id), ...ALWAYS_READ];
+    const changedInputs = changedKinds === 'all' ? inputs : inputs.filter((k) => changedKinds.has(k));
+    if (prev && changedInputs.length === 0) {
+      this.lastModes.set(name, 'cached');
+      return prev;
+    }
+    const sink: Reported[] = [];
+    const ctx = contextFor(store, index, sink, name, canceled);
+    const take = (): AnalysisMessage[] => sink.splice(0, sink.length).map((r) => r.message);
+    const parts = analyzer.perResource;
+    let cache: AnalyzerCache;
+    if (!parts) {
+      analyzer.analyze(ctx);
+      cache = { rest: take() };
+      this.lastModes.set(name, 'full');
+    } else {
+      const reuse = prev?.byResource && changedInputs.every((k) => k === parts.kind.id) ? prev.byResource : undefined;
+      const byResource = new Map<Resource, AnalysisMessage[]>();
+      for (const r of store.list(parts.kind)) {
+        const known = reuse?.get(r);
+        if (known) {
+          byResource.set(r, known);
+          continue;
+        }
+        parts.check(ctx, r);
+        byResource.set(r, take());
+      }
+      parts.global?.(ctx);
+      cache = { byResource, rest: take() };
+      this.lastModes.set(name, reuse ? 'incremental' : 'full');
+    }
+    this.caches.set(name, cache);
+    return cache;
+  }
+}

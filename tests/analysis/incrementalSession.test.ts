@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
+import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
+import { generateMesh } from '../../bench/generateMesh.ts';
+
+async function analyze(w: WorkspaceAnalyzer) {
+  const r = await w.run(defaultAnalysisSettings());
+  if (r === 'canceled') throw new Error('canceled');
+  return r;
+}
+
+async function fresh(files: Map<string, string>) {
+  const w = new WorkspaceAnalyzer();
+  w.update([...files].map(([path, text]) => ({ path, text })), []);
+  return analyze(w);
+}
+
+const gatewayFile = `apiVersion: networking.istio.io/v1
+kind: Gateway
+metadata:
+  name: edge
+  namespace: ns-1
+spec:
+  selector:
+    istio: ingressgateway
+  servers:
+  - port: {number: 80, name: http, protocol: HTTP}
+    hosts: ["*.example.com"]
+`;
+
+describe('incremental analysis', () => {
+  it('gives the same diagnostics as a fresh analysis after each edit, re-running only what changed', async () => {
+    const files = new Map<string, string>([
+      ['mesh.yaml', generateMesh(60).text],
+      ['edge.yaml', gatewayFile],
+    ]);
+    const w = new WorkspaceAnalyzer();
+    w.update([...files].map(([path, text]) => ({ path, text })), []);
+    await analyze(w);
+
+    const edits: Array<{ label: string; apply: () => { changed?: string; removed?: string }; expectModes?: Record<string, string> }> = [
+      {
+        label: 'a VirtualService routes to a missing host',
+        apply: () => (files.set('mesh.yaml', files.get('mesh.yaml')!.replace('host: svc-7\n', 'host: svc-7-missing\n')), { changed: 'mesh.yaml' }),
+        expectModes: { 'virtualservice.DestinationHostAnalyzer': 'incremental', 'virtualservice.GatewayAnalyzer': 'incremental', 'gateway.IngressGatewayPortAnalyzer': 'cached' },
+      },
+      {
+        label: 'the gateway moves to a port the ingress Service lacks',
+        apply: () => (files.set('edge.yaml', gatewayFile.replace('number: 80', 'number: 8081')), { changed: 'edge.yaml' }),
+        expectModes: { 'virtualservice.DestinationHostAnalyzer': 'cached', 'gateway.IngressGatewayPortAnalyzer': 'incremental' },
+      },
+      {
+        label: 'a Service is removed (its VirtualService host disappears)',
+        apply: () => {
+          const text = files.get('mesh.yaml')!;
+          const start = text.indexOf('kind: Service\nmetadata:\n  name: svc-3\n');
+          const from = text.lastIndexOf('---\n', start);
+          const to = text.indexOf('---\n', start);
+          files.set('mesh.yaml', text.slice(0, from) + text.slice(to));
+          return { changed: 'mesh.yaml' };
+        },
+        expectModes: { 'virtualservice.DestinationHostAnalyzer': 'full', 'virtualservice.GatewayAnalyzer': 'cached' },
+      },
+      {
+        label: 'a VirtualService binds to a gateway that does not exist',
+        apply: () => (files.set('mesh.yaml', files.get('mesh.yaml')!.replace('  - ns-0-gateway\n', '  - ns-0-gatewayz\n')), { changed: 'mesh.yaml' }),
+      },
+      {
+        label: 'the gateway file is deleted',
+        apply: () => (files.delete('edge.yaml'), { removed: 'edge.yaml' }),
+      },
+      {
+        label: 'mesh config turns the placeholder ingress off',
+        apply: () => (files.set('mesh-config.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio\n  namespace: istio-system\ndata:\n  mesh: |\n    ingressControllerMode: "OFF"\n'), { changed: 'mesh-config.yaml' }),
+        expectModes: { 'gateway.IngressGatewayPortAnalyzer': 'full' },
+      },
+    ];
+
+    for (const edit of edits) {
+      const { changed, removed } = edit.apply();
+      w.update(changed ? [{ path: changed, text: files.get(changed)! }] : [], removed ? [removed] : []);
+      const inc = await analyze(w);
+      const full = await fresh(files);
+      expect(inc.diagnostics, edit.label).toEqual(full.diagnostics);
+      for (const [name, mode] of Object.entries(edit.expectModes ?? {})) expect(inc.modes[name], `${edit.label}: ${name}`).toBe(mode);
+    }
+  });
+});
