@@ -72,3 +72,13 @@ export interface PerResourceParts {
   /** Runs after the checks whenever the analyzer runs (cross-resource findings). */
   global?(ctx: AnalysisContext): void;
 }
+
+/** A set of analyzers registered together (one file per group under analyzers/groups/). */
+export interface AnalyzerGroup {
+  /** Run by default (Istio's All()). */
+  analyzers: Analyzer[];
+  /** Known but not run unless selected (like annotations.AlphaAnalyzer). */
+  optional?: Analyzer[];
+  /** Istio's AllMultiCluster(). */
+  multicluster?: Analyzer[];
+}

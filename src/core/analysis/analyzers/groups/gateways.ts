@@ -1,0 +1,4 @@
+// Analyzers of the "gateways" group; the registry (../index.ts) orders them as Istio's All() does.
+import type { AnalyzerGroup } from '../../types.ts';
+
+export const gatewaysGroup: AnalyzerGroup = { analyzers: [] };
