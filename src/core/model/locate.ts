@@ -110,26 +110,42 @@ export function locateInDocument(doc: SourceDocument, path: Array<string | numbe
   return best;
 }
 
-/** Every scalar field path of a document, with its value range (the field-path map). */
-export function fieldRangeMap(doc: SourceDocument): Map<string, SourceRange> {
+/**
+ * Every field path of a document (or of one `items[i]` of a List document), with the range
+ * of its key and value: `spec.http[0].route[1].destination.host` → range. Collections get
+ * the range of their key; scalars span key and value.
+ */
+export function fieldRangeMap(doc: SourceDocument, itemIndex?: number): Map<string, SourceRange> {
   const out = new Map<string, SourceRange>();
   const parsed = positioned(doc.text);
   if (!parsed || !parsed.contents) return out;
-  const walk = (node: unknown, prefix: string) => {
-    if (isMap(node)) {
-      for (const item of node.items) {
-        if (!isPair(item)) continue;
-        const k = isScalar(item.key) ? String(item.key.value) : String(item.key);
-        walk(item.value, prefix ? `${prefix}.${k}` : k);
+  let root: unknown = parsed.contents;
+  if (itemIndex !== undefined) {
+    const items = isMap(root) ? root.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'items')?.value : undefined;
+    root = isSeq(items) ? items.items[itemIndex] : undefined;
+    if (!root) return out;
+  }
+  const walk = (node: unknown, prefix: string, keyRange: SourceRange | undefined) => {
+    if (isMap(node) || isSeq(node)) {
+      if (prefix && keyRange) out.set(prefix, keyRange);
+      if (isMap(node)) {
+        for (const item of node.items) {
+          if (!isPair(item)) continue;
+          const k = isScalar(item.key) ? String(item.key.value) : String(item.key);
+          walk(item.value, prefix ? `${prefix}.${k}` : k, item.key ? nodeRange(doc, item.key as YamlNode) : undefined);
+        }
+      } else {
+        node.items.forEach((v, i) => walk(v, `${prefix}[${i}]`, undefined));
       }
-    } else if (isSeq(node)) {
-      node.items.forEach((v, i) => walk(v, `${prefix}[${i}]`));
     } else if (isScalar(node)) {
       const r = nodeRange(doc, node as YamlNode);
-      if (r) out.set(prefix, r);
+      if (!r) return;
+      out.set(prefix, keyRange ? { startLine: keyRange.startLine, startCol: keyRange.startCol, endLine: r.endLine, endCol: r.endCol } : r);
+    } else if (node === null && keyRange) {
+      out.set(prefix, keyRange);
     }
   };
-  walk(parsed.contents, '');
+  walk(root, '', undefined);
   return out;
 }
 
