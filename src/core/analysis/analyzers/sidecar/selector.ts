@@ -1,0 +1,87 @@
+// sidecar.SelectorAnalyzer: a Sidecar's workload selector must match a pod of its own
+// namespace (IST0101); no pod may be selected by two Sidecars (IST0110); a namespace may
+// hold only one Sidecar without a selector (IST0111). Sidecars that only reach ambient-mode
+// workloads (or sit selector-less in an ambient namespace) have no effect (IST0167).
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../util/labels.ts';
+import { isObj, specOf } from '../util/spec.ts';
+import { namespaceInAmbientMode, podInAmbientMode, podsSelectedInNamespace } from '../util/telemetryWorkloads.ts';
+
+const AMBIENT_POD_REASON = 'selected workload is in ambient mode, the policy has no impact';
+const AMBIENT_NAMESPACE_REASON = 'namespace is in ambient mode, the policy has no impact';
+
+export const sidecarSelectorAnalyzer: Analyzer = {
+  metadata: {
+    name: 'sidecar.SelectorAnalyzer',
+    description: 'Checks that Sidecar workload selectors match pods without overlapping, and that each namespace has at most one Sidecar without a selector',
+    inputs: [KINDS.Sidecar, KINDS.Pod, KINDS.Namespace],
+  },
+  analyze(ctx) {
+    // Pods selected by at least one Sidecar (by key, in first-selection order).
+    const byPod = new Map<string, { pod: Resource; sidecars: Resource[] }>();
+    // Sidecars without a selector, per namespace.
+    const byNamespace = new Map<string, Resource[]>();
+
+    for (const sc of ctx.list(KINDS.Sidecar)) {
+      const ws = specOf(sc).workloadSelector;
+      const labels = toLabelMap(isObj(ws) ? ws.labels : undefined);
+      if (Object.keys(labels).length === 0) {
+        let l = byNamespace.get(sc.namespace);
+        if (!l) byNamespace.set(sc.namespace, (l = []));
+        l.push(sc);
+        continue;
+      }
+      const pods = podsSelectedInNamespace(ctx, sc.namespace, labels);
+      if (pods.length === 0) {
+        const sel = selectorString(labels);
+        ctx.report({
+          type: MESSAGES.ReferencedResourceNotFound,
+          params: ['selector', sel],
+          resource: sc,
+          fieldPath: `spec.workloadSelector.labels${keySegment(firstSelectorKey(sel))}`,
+        });
+        continue;
+      }
+      for (const p of pods) {
+        let e = byPod.get(p.key);
+        if (!e) byPod.set(p.key, (e = { pod: p, sidecars: [] }));
+        e.sidecars.push(sc);
+      }
+    }
+
+    const ineffective = new Set<string>();
+    for (const { pod, sidecars } of byPod.values()) {
+      const ambient = podInAmbientMode(pod);
+      if (sidecars.length === 1 && !ambient) continue;
+      const names = sidecars.map((s) => s.name);
+      for (const sc of sidecars) {
+        if (ambient) {
+          // No sidecar runs for an ambient pod: the Sidecar is ineffective, not conflicting.
+          if (!ineffective.has(sc.key)) {
+            ineffective.add(sc.key);
+            ctx.report({ type: MESSAGES.IneffectivePolicy, params: [AMBIENT_POD_REASON], resource: sc });
+          }
+          continue;
+        }
+        ctx.report({ type: MESSAGES.ConflictingSidecarWorkloadSelectors, params: [names, pod.namespace, pod.name], resource: sc, fieldPath: 'metadata.name' });
+      }
+    }
+
+    for (const [ns, sidecars] of byNamespace) {
+      if (namespaceInAmbientMode(ctx.find(KINDS.Namespace, '', ns))) {
+        for (const sc of sidecars) {
+          if (ineffective.has(sc.key)) continue;
+          ineffective.add(sc.key);
+          ctx.report({ type: MESSAGES.IneffectivePolicy, params: [AMBIENT_NAMESPACE_REASON], resource: sc });
+        }
+        continue;
+      }
+      if (sidecars.length < 2) continue;
+      const names = sidecars.map((s) => s.name);
+      for (const sc of sidecars) ctx.report({ type: MESSAGES.MultipleSidecarsWithoutWorkloadSelectors, params: [names, ns], resource: sc });
+    }
+  },
+};

@@ -1,0 +1,31 @@
+// telemetry.DefaultSelectorAnalyzer: a namespace may hold only one Telemetry without a
+// selector, its namespace-wide default (IST0160).
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { isObj, specOf } from '../util/spec.ts';
+import { sortedNames } from './names.ts';
+
+export const telemetryDefaultSelectorAnalyzer: Analyzer = {
+  metadata: {
+    name: 'telemetry.DefaultSelectorAnalyzer',
+    description: 'Checks that each namespace has at most one Telemetry without a selector',
+    inputs: [KINDS.Telemetry],
+  },
+  analyze(ctx) {
+    const byNamespace = new Map<string, Resource[]>();
+    for (const t of ctx.list(KINDS.Telemetry)) {
+      // Any selector object (even one without labels) makes it a workload-level Telemetry.
+      if (isObj(specOf(t).selector)) continue;
+      let l = byNamespace.get(t.namespace);
+      if (!l) byNamespace.set(t.namespace, (l = []));
+      l.push(t);
+    }
+    for (const [ns, list] of byNamespace) {
+      if (list.length < 2) continue;
+      const names = sortedNames(list);
+      for (const t of list) ctx.report({ type: MESSAGES.MultipleTelemetriesWithoutWorkloadSelectors, params: [names, ns], resource: t });
+    }
+  },
+};

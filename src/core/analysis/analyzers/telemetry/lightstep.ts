@@ -1,0 +1,43 @@
+// telemetry.LightstepAnalyzer: Telemetry tracing that uses a mesh extension provider of the
+// deprecated Lightstep type (IST0002).
+import { KINDS } from '../../../model/kinds.ts';
+import type { Analyzer } from '../../types.ts';
+import type { AnalysisContext } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { perResourceAnalyzer } from '../../perResource.ts';
+import { arr, isObj, specOf, str } from '../util/spec.ts';
+
+function lightstepProviders(ctx: AnalysisContext): Set<string> {
+  const names = new Set<string>();
+  for (const p of arr(ctx.meshConfig.extensionProviders)) {
+    if (isObj(p) && isObj(p.lightstep)) names.add(str(p.name));
+  }
+  return names;
+}
+
+export const telemetryLightstepAnalyzer: Analyzer = perResourceAnalyzer(
+  {
+    name: 'telemetry.LightstepAnalyzer',
+    description: 'Flags Telemetry tracing that still uses a Lightstep extension provider',
+    inputs: [KINDS.Telemetry, KINDS.MeshConfig],
+  },
+  {
+    kind: KINDS.Telemetry,
+    check(ctx, t) {
+      const lightstep = lightstepProviders(ctx);
+      if (lightstep.size === 0) return;
+      for (const tracing of arr(specOf(t).tracing)) {
+        if (!isObj(tracing)) continue;
+        for (const p of arr(tracing.providers)) {
+          const name = isObj(p) ? str(p.name) : '';
+          if (!lightstep.has(name)) continue;
+          ctx.report({
+            type: MESSAGES.Deprecated,
+            params: [`The Lightstep provider ${name} is deprecated, please migrate to OpenTelemetry provider.`],
+            resource: t,
+          });
+        }
+      }
+    },
+  },
+);

@@ -1,0 +1,6 @@
+// Telemetry names as Istio lists them in messages: the plain names, sorted.
+import type { Resource } from '../../../model/types.ts';
+
+export function sortedNames(list: readonly Resource[]): string[] {
+  return list.map((r) => r.name).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
