@@ -1,0 +1,53 @@
+// annotations.AlphaAnalyzer (Istio's maturity package): reports Istio annotations whose
+// feature is still alpha (IST0136). Like Istio, it is not part of the default set.
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { AnalysisContext, Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { perResourceAnalyzer } from '../../perResource.ts';
+import { isIstioAnnotation, lookupAnnotation } from '../annotations/catalog.ts';
+import { ANNOTATED_KINDS, annotationFieldPath } from '../annotations/k8s.ts';
+import { arr, isObj, specOf, str } from '../util/spec.ts';
+
+/** Set by Istio or its controllers, never by users: not worth a message. */
+const ALWAYS_IGNORED = new Set(['sidecar.istio.io/status', 'gateway.istio.io/controller-version', 'istio.io/rev']);
+
+/** Written onto pods by the injector; ignored on pods that use the CNI plugin. */
+const IGNORED_WITH_CNI = new Set([
+  'sidecar.istio.io/interceptionMode',
+  'traffic.sidecar.istio.io/includeInboundPorts',
+  'traffic.sidecar.istio.io/excludeInboundPorts',
+  'traffic.sidecar.istio.io/includeOutboundIPRanges',
+]);
+
+/** A pod uses the CNI plugin unless it has the `istio-init` init container. */
+function usesCni(pod: Resource): boolean {
+  return !arr(specOf(pod).initContainers).some((c) => isObj(c) && str(c.name) === 'istio-init');
+}
+
+function checkAlpha(ctx: AnalysisContext, r: Resource): void {
+  const skipDefaults = r.kindId === KINDS.Pod.id && usesCni(r);
+  for (const key of Object.keys(r.annotations)) {
+    if (!isIstioAnnotation(key)) continue;
+    const def = lookupAnnotation(key);
+    if (!def || def.status !== 'Alpha') continue;
+    if (ALWAYS_IGNORED.has(def.name)) continue;
+    if (skipDefaults && IGNORED_WITH_CNI.has(def.name)) continue;
+    ctx.report({ type: MESSAGES.AlphaAnnotation, params: [key], resource: r, fieldPath: annotationFieldPath(key) });
+  }
+}
+
+export const alphaAnnotationsAnalyzer: Analyzer = perResourceAnalyzer(
+  {
+    name: 'annotations.AlphaAnalyzer',
+    description: 'Reports Istio annotations that belong to alpha-stage features',
+    inputs: [...ANNOTATED_KINDS],
+  },
+  {
+    kind: KINDS.Pod,
+    check: checkAlpha,
+    global(ctx) {
+      for (const k of [KINDS.Namespace, KINDS.Service, KINDS.Deployment]) for (const r of ctx.list(k)) checkAlpha(ctx, r);
+    },
+  },
+);
