@@ -12,7 +12,8 @@ import type { KindInfo } from '../src/core/model/kinds.ts';
 import type { Diagnostic, Resource } from '../src/core/model/types.ts';
 import { ResourceStore } from '../src/core/analysis/store.ts';
 import { runAnalyzersSync } from '../src/core/analysis/run.ts';
-import { analyzerByName } from '../src/core/analysis/analyzers/index.ts';
+import { analyzerByName, MULTICLUSTER_ANALYZERS } from '../src/core/analysis/analyzers/index.ts';
+import { MultiClusterStoreView, type ClusterStore } from '../src/core/analysis/multiCluster.ts';
 import type { Analyzer } from '../src/core/analysis/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from '../src/core/mesh/meshconfig.ts';
 
@@ -148,9 +149,9 @@ export function runAnalyzerCase(c: AnalyzerCase, baseDir: string, suite = 'analy
 
 /**
  * Runs a multi-cluster case: every cluster gets its own store (all known kinds, no namespace
- * default, resources tagged with the cluster id). Multi-cluster analyzers need a view over
- * several stores, which the analysis context does not offer yet, so until one is registered
- * the case fails as not implemented.
+ * default, no placeholders, resources tagged with the cluster id); a `default` store holds
+ * only the synthetic mesh config and networks. Istio's AllMultiCluster() analyzers run once
+ * over a view of all of them.
  */
 export function runMulticlusterCase(c: AnalyzerCase, baseDir: string, suite = 'analyzers'): CaseResult {
   const analyzer = analyzerByName(c.analyzer);
@@ -158,13 +159,19 @@ export function runMulticlusterCase(c: AnalyzerCase, baseDir: string, suite = 'a
   try {
     const meshConfig = defaultMeshConfig();
     const meshNetworks = defaultMeshNetworks();
-    const diagnostics: Diagnostic[] = [];
+    const options = { mode: 'harness', defaultNamespace: '', includePlaceholders: false, meshConfig, meshNetworks } as const;
+    const clusters: ClusterStore[] = [];
+    const models = new Map<string, WorkspaceModel>();
     for (const [cluster, files] of Object.entries(c.clusters ?? {})) {
       const model = loadFiles(files, baseDir);
+      for (const f of files) if (!models.has(f)) models.set(f, model);
       const resources: Resource[] = model.resources().map((r) => ({ ...r, cluster }));
-      const store = new ResourceStore(resources, { mode: 'harness', defaultNamespace: '', includePlaceholders: false, meshConfig, meshNetworks });
-      diagnostics.push(...runAnalyzersSync(store, [analyzer], (f, i) => model.document(f, i)));
+      clusters.push({ cluster, store: new ResourceStore(resources, options) });
     }
+    const view = new MultiClusterStoreView(new ResourceStore([], options), clusters);
+    const analyzers = MULTICLUSTER_ANALYZERS.includes(analyzer) ? MULTICLUSTER_ANALYZERS : [analyzer];
+    // A path names the same file in every cluster, so any model that loaded it can locate it.
+    const diagnostics = runAnalyzersSync(view, analyzers, (f, i) => models.get(f)?.document(f, i));
     return result(suite, c, compareMessages(c.expected, diagnostics));
   } catch (e) {
     return result(suite, c, { error: `runner error: ${(e as Error).stack ?? String(e)}` });

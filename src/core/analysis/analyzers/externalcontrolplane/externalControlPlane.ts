@@ -1,0 +1,57 @@
+// externalcontrolplane.ExternalControlPlaneAnalyzer: Istio's validating and injection webhooks
+// that reach an external control plane by URL need a usable host name (IST0163), preferably
+// not a bare IP address (IST0164).
+//
+// istioctl resolves the host name with DNS. We do no lookups: a well-formed DNS name is
+// assumed to resolve; an empty or malformed host is reported as not resolvable.
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { AnalysisContext, Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { arr, isObj, str } from '../util/spec.ts';
+import { goParseIP, goUrlHostname, plausiblyResolvable } from '../util/injectionUrl.ts';
+
+const DEFAULT_VALIDATOR = 'istiod-default-validator';
+const VALIDATOR_PREFIX = 'istio-validator';
+const INJECTOR_PREFIX = 'istio-sidecar-injector';
+
+/** Problem with a webhook URL: '' when fine, 'ip' for an IP address, otherwise the reason. */
+function lintUrl(url: string): string {
+  const parsed = goUrlHostname(url);
+  if (!parsed.ok) return 'was provided in an invalid format';
+  if (goParseIP(parsed.hostname)) return 'ip';
+  if (!plausiblyResolvable(parsed.hostname)) return 'cannot be resolved via a DNS lookup';
+  return '';
+}
+
+function checkWebhooks(ctx: AnalysisContext, cfg: Resource): void {
+  for (const hook of arr(cfg.body.webhooks)) {
+    if (!isObj(hook)) continue;
+    const name = str(hook.name);
+    const client = isObj(hook.clientConfig) ? hook.clientConfig : {};
+    if (client.url !== undefined && client.url !== null) {
+      const url = str(client.url);
+      const problem = lintUrl(url);
+      if (problem === 'ip') ctx.report({ type: MESSAGES.ExternalControlPlaneAddressIsNotAHostname, params: [url, name], resource: cfg });
+      else if (problem !== '') ctx.report({ type: MESSAGES.InvalidExternalControlPlaneConfig, params: [url, name, problem], resource: cfg });
+    } else if (client.service === undefined || client.service === null) {
+      ctx.report({ type: MESSAGES.InvalidExternalControlPlaneConfig, params: ['', name, 'is blank'], resource: cfg });
+    }
+  }
+}
+
+export const externalControlPlaneAnalyzer: Analyzer = {
+  metadata: {
+    name: 'externalcontrolplane.ExternalControlPlaneAnalyzer',
+    description: "Checks the URLs Istio's webhooks use to reach an external control plane",
+    inputs: [KINDS.ValidatingWebhookConfiguration, KINDS.MutatingWebhookConfiguration],
+  },
+  analyze(ctx) {
+    for (const cfg of ctx.list(KINDS.ValidatingWebhookConfiguration)) {
+      if (cfg.name !== '' && (cfg.name === DEFAULT_VALIDATOR || cfg.name.startsWith(VALIDATOR_PREFIX))) checkWebhooks(ctx, cfg);
+    }
+    for (const cfg of ctx.list(KINDS.MutatingWebhookConfiguration)) {
+      if (cfg.name.startsWith(INJECTOR_PREFIX)) checkWebhooks(ctx, cfg);
+    }
+  },
+};

@@ -1,0 +1,86 @@
+// injection.Analyzer: namespaces without an injection label (IST0102, or IST0148 when the
+// injector enables namespaces by default), namespaces with conflicting injection labels
+// (IST0123), and pods in injected namespaces that run without the proxy (IST0103).
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { isObj, str } from '../util/spec.ts';
+import {
+  DATAPLANE_MODE_AMBIENT,
+  DATAPLANE_MODE_LABEL,
+  INJECTION_ENABLED,
+  INJECTION_LABEL,
+  ISTIO_PROXY,
+  REVISION_LABEL,
+  SIDECAR_INJECT,
+  enableNamespacesByDefault,
+  injectorConfigMapName,
+  podContainers,
+} from '../util/injectionCommon.ts';
+
+const has = (m: Readonly<Record<string, string>>, k: string) => Object.prototype.hasOwnProperty.call(m, k);
+
+export const injectionAnalyzer: Analyzer = {
+  metadata: {
+    name: 'injection.Analyzer',
+    description: 'Checks namespace injection labels and that pods in injected namespaces carry the Istio proxy',
+    inputs: [KINDS.Namespace, KINDS.Pod, KINDS.ConfigMap],
+  },
+  analyze(ctx) {
+    // Istio scans the ConfigMaps (any namespace) for the first one with the injector's name.
+    const firstConfigMap = new Map<string, Resource>();
+    for (const cm of ctx.list(KINDS.ConfigMap)) if (!firstConfigMap.has(cm.name)) firstConfigMap.set(cm.name, cm);
+
+    // Like Istio, the flag carries over from one namespace to the next when no ConfigMap matches.
+    let enabledByDefault = false;
+    const injected = new Set<string>();
+    for (const ns of ctx.list(KINDS.Namespace)) {
+      if (ns.name === 'istio-system') continue;
+      const labels = ns.labels;
+      const hasInjection = has(labels, INJECTION_LABEL);
+      const injection = labels[INJECTION_LABEL] ?? '';
+      const hasRevision = has(labels, REVISION_LABEL);
+      const revision = labels[REVISION_LABEL] ?? '';
+
+      const istioLabels: string[] = [];
+      if (hasInjection) istioLabels.push(`${INJECTION_LABEL}=${injection}`);
+      for (const l of [REVISION_LABEL, DATAPLANE_MODE_LABEL]) {
+        if (has(labels, l) && (!hasInjection || injection === INJECTION_ENABLED)) istioLabels.push(`${l}=${labels[l]}`);
+      }
+      if (istioLabels.length > 1) ctx.report({ type: MESSAGES.NamespaceMultipleInjectionLabels, params: [istioLabels], resource: ns });
+
+      if (labels[DATAPLANE_MODE_LABEL] === DATAPLANE_MODE_AMBIENT) continue;
+
+      const cm = firstConfigMap.get(injectorConfigMapName(revision));
+      if (cm) enabledByDefault = enableNamespacesByDefault(cm);
+
+      if (injection === '' && !hasRevision) {
+        if (enabledByDefault) {
+          ctx.report({ type: MESSAGES.NamespaceInjectionEnabledByDefault, params: [], resource: ns });
+        } else {
+          ctx.report({ type: MESSAGES.NamespaceNotInjected, params: [ns.name, ns.name], resource: ns, fieldPath: 'metadata.name' });
+        }
+        continue;
+      }
+      // Any other value of the legacy label deliberately opts out (and a revision label alone is not checked).
+      if (injection !== INJECTION_ENABLED) continue;
+      injected.add(ns.name);
+    }
+
+    if (injected.size === 0) return;
+    for (const pod of ctx.list(KINDS.Pod)) {
+      if (!injected.has(pod.namespace)) continue;
+      let inject = pod.annotations[SIDECAR_INJECT] ?? '';
+      if (has(pod.labels, SIDECAR_INJECT)) inject = pod.labels[SIDECAR_INJECT] as string;
+      if (inject.toLowerCase() === 'false') continue;
+      const spec = isObj(pod.body.spec) ? pod.body.spec : {};
+      if (spec.hostNetwork === true) continue;
+      const proxy = podContainers(spec, true).find((c) => str(c.name) === ISTIO_PROXY);
+      if (!proxy || str(proxy.image) === '') {
+        const fullName = pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name;
+        ctx.report({ type: MESSAGES.PodMissingProxy, params: [fullName], resource: pod });
+      }
+    }
+  },
+};

@@ -1,0 +1,94 @@
+// services.MultiClusterServiceAnalyzer: a Service with the same namespace/name in several
+// clusters must agree on headless mode, type and ports (IST0170, one message per Service).
+// Only resources that carry a cluster (multi-cluster runs) are compared.
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { arr, isObj, str, type Obj } from '../util/spec.ts';
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The fields of a ServicePort Go compares, in a canonical form (IntOrString keeps its type). */
+function portKey(p: unknown): string {
+  const o: Obj = isObj(p) ? p : {};
+  const num = (v: unknown) => (typeof v === 'number' ? Math.trunc(v) : 0);
+  const target = o.targetPort;
+  const targetKey = typeof target === 'number' ? `i:${Math.trunc(target)}` : typeof target === 'string' ? `s:${target}` : 'i:0';
+  return JSON.stringify([str(o.name), str(o.protocol), o.appProtocol === undefined || o.appProtocol === null ? null : str(o.appProtocol), num(o.port), targetKey, num(o.nodePort)]);
+}
+
+/** Ports sorted (stably) by name, as Istio compares them. */
+function sortedPorts(spec: Obj): string[] {
+  const ports = arr(spec.ports).map((p) => ({ name: isObj(p) ? str(p.name) : '', key: portKey(p) }));
+  return ports
+    .map((p, i) => ({ ...p, i }))
+    .sort((a, b) => byText(a.name, b.name) || a.i - b.i)
+    .map((p) => p.key);
+}
+
+function specOf(r: Resource): Obj {
+  return isObj(r.body.spec) ? r.body.spec : {};
+}
+
+/** Clusters and reasons of the inconsistencies among one Service's cluster instances. */
+function findInconsistencies(instances: ReadonlyArray<[string, Resource]>): { clusters: string[]; reasons: string[] } {
+  const clusters = new Set<string>();
+  const reasons = new Set<string>();
+  const [firstCluster, firstResource] = instances[0] as [string, Resource];
+  const first = specOf(firstResource);
+  const firstHeadless = str(first.clusterIP) === 'None';
+  const firstPorts = sortedPorts(first);
+  let addedHeadless = false;
+  for (const [cluster, r] of instances) {
+    const spec = specOf(r);
+    if (!addedHeadless && firstHeadless !== (str(spec.clusterIP) === 'None')) {
+      addedHeadless = true;
+      for (const [c] of instances) clusters.add(c);
+      reasons.add('service has mixed mode like headless and clusterIP');
+    }
+    if (str(first.type) !== str(spec.type)) {
+      clusters.add(cluster);
+      reasons.add('service type is inconsistent');
+    }
+    const ports = sortedPorts(spec);
+    if (ports.length !== firstPorts.length || ports.some((p, i) => p !== firstPorts[i])) {
+      clusters.add(cluster);
+      reasons.add('service ports are inconsistent');
+    }
+  }
+  if (clusters.size > 0) clusters.add(firstCluster);
+  return { clusters: [...clusters].sort(byText), reasons: [...reasons].sort(byText) };
+}
+
+export const multiClusterServiceAnalyzer: Analyzer = {
+  metadata: {
+    name: 'services.MultiClusterServiceAnalyzer',
+    description: 'Checks that a Service defined in several clusters is defined the same way in each',
+    inputs: [KINDS.Service],
+  },
+  analyze(ctx) {
+    // namespace/name → cluster → instance (a later instance in the same cluster wins).
+    const services = new Map<string, Map<string, Resource>>();
+    for (const r of ctx.list(KINDS.Service)) {
+      if (!r.cluster) continue;
+      const key = `${r.namespace}/${r.name}`;
+      let byCluster = services.get(key);
+      if (!byCluster) services.set(key, (byCluster = new Map()));
+      byCluster.set(r.cluster, r);
+    }
+    for (const byCluster of services.values()) {
+      if (byCluster.size < 2) continue;
+      // Istio starts from an arbitrary instance; we start from the first cluster by name.
+      const instances = [...byCluster.entries()].sort(([a], [b]) => byText(a, b));
+      const { clusters, reasons } = findInconsistencies(instances);
+      if (clusters.length === 0) continue;
+      const [, resource] = instances[0] as [string, Resource];
+      ctx.report({
+        type: MESSAGES.MultiClusterInconsistentService,
+        params: [resource.name, resource.namespace, clusters, reasons.join('; ')],
+        resource,
+      });
+    }
+  },
+};

@@ -1,0 +1,97 @@
+// Shared pieces of the sidecar-injection analyzers: Istio's label and ConfigMap names, pod
+// container access, and reading the injector ConfigMap's `values` JSON like Go does.
+import type { Resource } from '../../../model/types.ts';
+import { arr, isObj, str, type Obj } from './spec.ts';
+
+export const INJECTION_LABEL = 'istio-injection';
+export const INJECTION_ENABLED = 'enabled';
+export const REVISION_LABEL = 'istio.io/rev';
+export const DATAPLANE_MODE_LABEL = 'istio.io/dataplane-mode';
+export const DATAPLANE_MODE_AMBIENT = 'ambient';
+export const SIDECAR_INJECT = 'sidecar.istio.io/inject';
+export const ISTIO_PROXY = 'istio-proxy';
+export const INJECTOR_CONFIGMAP = 'istio-sidecar-injector';
+
+/** The injector ConfigMap of a revision: `istio-sidecar-injector[-<rev>]` (none or `default` → base name). */
+export function injectorConfigMapName(revision: string): string {
+  return revision === '' || revision === 'default' ? INJECTOR_CONFIGMAP : `${INJECTOR_CONFIGMAP}-${revision}`;
+}
+
+/** A pod spec's containers (`containers` or, with `init`, followed by `initContainers`). */
+export function podContainers(podSpec: Obj, withInit: boolean): Obj[] {
+  const list = arr(podSpec.containers).filter(isObj);
+  return withInit ? [...list, ...arr(podSpec.initContainers).filter(isObj)] : list;
+}
+
+/** The `values` entry of an injector ConfigMap, parsed as JSON (undefined when it does not parse). */
+export function injectorValues(cm: Resource): unknown {
+  const data = isObj(cm.body.data) ? cm.body.data : {};
+  const text = typeof data.values === 'string' ? data.values : data.values === undefined || data.values === null ? '' : String(data.values);
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Go's encoding/json decoding of one struct field from an object: keys match the field
+ * name case-insensitively and the last matching key wins. Returns `undefined` when absent.
+ */
+export function goJsonField(o: Obj, field: string): unknown {
+  let found: unknown;
+  const lower = field.toLowerCase();
+  for (const [k, v] of Object.entries(o)) if (k.toLowerCase() === lower) found = v;
+  return found;
+}
+
+/** A string struct field as Go decodes it: absent/null → '', a non-string → decoding error. */
+function goString(o: Obj, field: string): { ok: boolean; value: string } {
+  const v = goJsonField(o, field);
+  if (v === undefined || v === null) return { ok: true, value: '' };
+  return typeof v === 'string' ? { ok: true, value: v } : { ok: false, value: '' };
+}
+
+/** A struct field as Go decodes it: absent/null → {}, a non-object → decoding error. */
+function goStruct(o: Obj, field: string): { ok: boolean; value: Obj } {
+  const v = goJsonField(o, field);
+  if (v === undefined || v === null) return { ok: true, value: {} };
+  return isObj(v) ? { ok: true, value: v } : { ok: false, value: {} };
+}
+
+/**
+ * The proxy image the injector ConfigMap configures (Istio's GetIstioProxyImage): the
+ * `global.proxy.image` when it holds a `/`, else `<global.hub>/<global.proxy.image>:<global.tag>`;
+ * '' when `values` does not decode.
+ */
+export function injectorProxyImage(cm: Resource): string {
+  const values = injectorValues(cm);
+  // JSON `null` decodes without error into the zero struct.
+  if (values === null) return '/:';
+  if (!isObj(values)) return '';
+  const global = goStruct(values, 'global');
+  const hub = goString(global.value, 'hub');
+  const tag = goString(global.value, 'tag');
+  const proxy = goStruct(global.value, 'proxy');
+  const image = goString(proxy.value, 'image');
+  if (!global.ok || !hub.ok || !tag.ok || !proxy.ok || !image.ok) return '';
+  if (image.value.includes('/')) return image.value;
+  return `${hub.value}/${image.value}:${tag.value}`;
+}
+
+/**
+ * `sidecarInjectorWebhook.enableNamespacesByDefault` of an injector ConfigMap. Istio panics
+ * when the key is missing or not a boolean; we treat that as false.
+ */
+export function enableNamespacesByDefault(cm: Resource): boolean {
+  const values = injectorValues(cm);
+  if (!isObj(values)) return false;
+  const hook = values.sidecarInjectorWebhook;
+  if (!isObj(hook)) return false;
+  return hook.enableNamespacesByDefault === true;
+}
+
+/** Container image as a string ('' when absent). */
+export function containerImage(c: Obj): string {
+  return str(c.image);
+}

@@ -1,0 +1,102 @@
+// webhook.Analyzer: Istio's sidecar-injector webhooks must not overlap (for any combination
+// of the usual namespace/object injection labels, at most one webhook may match) and must
+// point at a Service that exists (IST0139).
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { arr, isObj, str, type Obj } from '../util/spec.ts';
+import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../util/injectionSelectors.ts';
+import { INJECTION_LABEL, REVISION_LABEL, SIDECAR_INJECT } from '../util/injectionCommon.ts';
+
+interface Hook {
+  /** `<configuration>/<webhook name>`. */
+  id: string;
+  config: Resource;
+  body: Obj;
+  ns: WebhookSelector;
+  obj: WebhookSelector;
+}
+
+function selectorRevisions(sel: unknown, into: Set<string>): void {
+  if (!isObj(sel)) return;
+  if (isObj(sel.matchLabels) && Object.prototype.hasOwnProperty.call(sel.matchLabels, REVISION_LABEL)) into.add(str(sel.matchLabels[REVISION_LABEL]));
+  for (const e of arr(sel.matchExpressions)) {
+    if (isObj(e) && str(e.key) === REVISION_LABEL) for (const v of arr(e.values)) into.add(str(v));
+  }
+}
+
+function labelSets(key: string, values: readonly string[], revisions: readonly string[]): Array<Record<string, string>> {
+  const base = (): Array<Record<string, string>> => [{}, ...values.map((v) => ({ [key]: v }))];
+  const out = base();
+  for (const rev of revisions) for (const b of base()) out.push({ ...b, [REVISION_LABEL]: rev });
+  return out;
+}
+
+const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+export const webhookAnalyzer: Analyzer = {
+  metadata: {
+    name: 'webhook.Analyzer',
+    description: "Checks that Istio's injection webhooks do not overlap and reference existing services",
+    inputs: [KINDS.MutatingWebhookConfiguration, KINDS.Service],
+  },
+  analyze(ctx) {
+    const hooks: Hook[] = [];
+    const revisions = new Set<string>();
+    for (const cfg of ctx.list(KINDS.MutatingWebhookConfiguration)) {
+      const webhooks = arr(cfg.body.webhooks).filter(isObj);
+      const revs = new Set<string>();
+      if (Object.prototype.hasOwnProperty.call(cfg.labels, REVISION_LABEL)) revs.add(cfg.labels[REVISION_LABEL] as string);
+      for (const wh of webhooks) {
+        selectorRevisions(wh.namespaceSelector, revs);
+        selectorRevisions(wh.objectSelector, revs);
+      }
+      const isIstio = webhooks.some((wh) => str(wh.name).endsWith('istio.io'));
+      if (revs.size === 0 && !isIstio) continue;
+      const cfgName = cfg.namespace ? `${cfg.namespace}/${cfg.name}` : cfg.name;
+      for (const wh of webhooks) {
+        hooks.push({ id: `${cfgName}/${str(wh.name)}`, config: cfg, body: wh, ns: compileWebhookSelector(wh.namespaceSelector), obj: compileWebhookSelector(wh.objectSelector) });
+      }
+      for (const r of revs) revisions.add(r);
+    }
+    // The resource a `<configuration>/<webhook>` id reports on (the last webhook of that id wins, as in Istio).
+    const owner = new Map<string, Resource>();
+    for (const h of hooks) owner.set(h.id, h.config);
+
+    const revs = [...revisions].sort(byText);
+    const namespaceLabels = labelSets(INJECTION_LABEL, ['enabled', 'disabled'], revs);
+    const objectLabels = labelSets(SIDECAR_INJECT, ['true', 'false'], revs);
+    for (const nl of namespaceLabels) {
+      for (const ol of objectLabels) {
+        const matches = new Set<string>();
+        for (const h of hooks) if (webhookSelectorAccepts(h.ns, nl) && webhookSelectorAccepts(h.obj, ol)) matches.add(h.id);
+        if (matches.size < 2) continue;
+        const sorted = [...matches].sort(byText);
+        for (const m of sorted) {
+          const others = sorted.filter((x) => x !== m);
+          ctx.report({
+            type: MESSAGES.InvalidWebhook,
+            params: [`Webhook overlaps with others: [${others.join(' ')}]. This may cause injection to occur twice.`],
+            resource: owner.get(m),
+          });
+        }
+      }
+    }
+
+    // Each webhook that calls a Service needs that Service.
+    for (const h of hooks) {
+      const client = isObj(h.body.clientConfig) ? h.body.clientConfig : {};
+      if (!isObj(client.service)) continue;
+      const ns = str(client.service.namespace);
+      const name = str(client.service.name);
+      if (ctx.exists(KINDS.Service, ns, name)) continue;
+      const fullName = ns ? `${ns}/${name}` : name;
+      ctx.report({
+        type: MESSAGES.InvalidWebhook,
+        params: [`Injector refers to a control plane service that does not exist: ${fullName}.`],
+        resource: owner.get(h.id),
+      });
+    }
+  },
+};
