@@ -52,6 +52,13 @@ export function locateResourceField(resource: Resource, fieldPath: string | unde
   return { line: jsonLine(fieldLine), range };
 }
 
+/** The analyzer message each rendered diagnostic came from (quick fixes read its parameters). */
+const sourceMessages = new WeakMap<Diagnostic, AnalysisMessage>();
+
+export function messageBehind(d: Diagnostic): AnalysisMessage | undefined {
+  return sourceMessages.get(d);
+}
+
 export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, lookup: DocumentLookup): Diagnostic {
   const d: Diagnostic = {
     level: m.type.level,
@@ -74,6 +81,7 @@ export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, 
     }
     if (m.fieldPath) d.fieldPath = m.fieldPath;
   }
+  sourceMessages.set(d, m);
   return d;
 }
 

@@ -155,3 +155,8 @@ export function trimmedStartLine(doc: SourceDocument): number {
   if (!m) return doc.startLine;
   return lineIndex(doc.text).position(m.index).line + doc.startLine - 1;
 }
+
+/** The positioned (`yaml` package) parse of a document text, shared with the locator's cache. */
+export function positionedDocument(text: string): Document.Parsed | null {
+  return positioned(text);
+}

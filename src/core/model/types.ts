@@ -94,4 +94,26 @@ export interface Diagnostic {
   docUrl?: string;
   cluster?: string;
   source: 'analyzer' | 'parser';
+  /**
+   * Editor quick fixes computed after analysis (best first). Not part of istioctl's output:
+   * the formatters never print it.
+   */
+  fixes?: QuickFix[];
+  /** Adds this code to the resource's `galley.istio.io/analyze-suppress` annotation. */
+  suppression?: QuickFix;
+}
+
+/** One text replacement in a workspace file (an insertion when the range is empty). */
+export interface TextEdit {
+  file: string;
+  range: SourceRange;
+  text: string;
+}
+
+/** A change that resolves a diagnostic; its edits may touch several files. */
+export interface QuickFix {
+  title: string;
+  edits: TextEdit[];
+  /** The most likely fix of the diagnostic (at most one per diagnostic). */
+  isPreferred?: boolean;
 }

@@ -1,0 +1,69 @@
+// What fix providers see: the analyzed store, the source documents, and an editor for the
+// document a resource came from (List items are addressed through their `items[i]` path).
+import type { Diagnostic, QuickFix, Resource, SourceDocument, TextEdit } from '../../model/types.ts';
+import type { StoreView } from '../store.ts';
+import type { AnalysisMessage } from '../types.ts';
+import { DocumentEditor, type YamlPath, type YamlValue } from './yamlEdit.ts';
+
+export interface FixContext {
+  store: StoreView;
+  document(file: string, docIndex: number): SourceDocument | undefined;
+  /** Per-run memo for lookups shared by many diagnostics (candidate lists). */
+  memo<T>(key: string, build: () => T): T;
+}
+
+export interface FixRequest {
+  diagnostic: Diagnostic;
+  message: AnalysisMessage;
+}
+
+export type FixProvider = (req: FixRequest, ctx: FixContext) => QuickFix[];
+
+/** Edits of one resource's source, with paths relative to the resource object. */
+export class ResourceEditor {
+  constructor(readonly resource: Resource, private readonly ed: DocumentEditor, private readonly prefix: YamlPath) {}
+
+  private at(path: YamlPath): YamlPath {
+    return [...this.prefix, ...path];
+  }
+
+  has(path: YamlPath): boolean {
+    return this.ed.has(this.at(path));
+  }
+
+  replaceScalar(path: YamlPath, value: string | number | boolean, opts: { quote?: 'double' } = {}): TextEdit | undefined {
+    return this.ed.replaceScalar(this.at(path), value, opts);
+  }
+
+  renameKey(path: YamlPath, newKey: string): TextEdit | undefined {
+    return this.ed.renameKey(this.at(path), newKey);
+  }
+
+  addMapEntry(mapPath: YamlPath, key: string, value: YamlValue): TextEdit | undefined {
+    return this.ed.addMapEntry(this.at(mapPath), key, value);
+  }
+
+  addSequenceItem(seqPath: YamlPath, value: YamlValue): TextEdit | undefined {
+    return this.ed.addSequenceItem(this.at(seqPath), value);
+  }
+
+  removeMapEntry(path: YamlPath): TextEdit | undefined {
+    return this.ed.removeMapEntry(this.at(path));
+  }
+}
+
+/** An editor for the resource's source document; undefined for synthetic resources. */
+export function editorFor(resource: Resource | undefined, ctx: FixContext): ResourceEditor | undefined {
+  const src = resource?.source;
+  if (!resource || !src) return undefined;
+  const doc = ctx.document(src.file, src.docIndex);
+  if (!doc) return undefined;
+  const ed = DocumentEditor.for(doc);
+  if (!ed) return undefined;
+  return new ResourceEditor(resource, ed, src.itemIndex !== undefined ? ['items', src.itemIndex] : []);
+}
+
+/** A fix from one edit, or nothing when the edit could not be built. */
+export function fix(title: string, edit: TextEdit | undefined): QuickFix[] {
+  return edit ? [{ title, edits: [edit] }] : [];
+}
