@@ -1,0 +1,69 @@
+// virtualservice.DestinationRuleAnalyzer: a route or mirror destination that names a subset
+// needs a DestinationRule for that host defining the subset. Hosts are compared as Istio
+// does: short names resolve in the VirtualService's (or DestinationRule's) namespace.
+import { KINDS } from '../../../model/kinds.ts';
+import type { AnalysisContext, Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { perResourceAnalyzer } from '../../perResource.ts';
+import { hostToFqdn } from '../util/hosts.ts';
+import { resourceNameFromHost } from '../util/routingCommon.ts';
+import { arr, isObj, specOf, str, type Obj } from '../util/spec.ts';
+import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations } from './destinations.ts';
+
+function subsetKey(namespace: string, name: string, subset: string): string {
+  return `${namespace}\u0000${name}\u0000${subset}`;
+}
+
+/** Every host+subset the DestinationRules define (Istio's initDestHostsAndSubsets). */
+function definedSubsets(ctx: AnalysisContext): Set<string> {
+  return ctx.index.cached('virtualservice.DestinationRuleAnalyzer.subsets', (store) => {
+    const out = new Set<string>();
+    for (const dr of store.list(KINDS.DestinationRule)) {
+      const spec = specOf(dr);
+      const host = resourceNameFromHost(dr.namespace, hostToFqdn(dr.namespace, str(spec.host)));
+      for (const ss of arr(spec.subsets)) {
+        out.add(subsetKey(host.namespace, host.name, isObj(ss) ? str(ss.name) : ''));
+      }
+    }
+    return out;
+  });
+}
+
+function subsetDefined(subsets: Set<string>, vsNamespace: string, destination: Obj | undefined): boolean {
+  const subset = str(destination?.subset);
+  if (subset === '') return true;
+  const name = resourceNameFromHost(vsNamespace, str(destination?.host));
+  return subsets.has(subsetKey(name.namespace, name.name, subset));
+}
+
+export const destinationRuleAnalyzer: Analyzer = perResourceAnalyzer(
+  {
+    name: 'virtualservice.DestinationRuleAnalyzer',
+    description: 'Checks that the subsets VirtualService destinations name are defined by a DestinationRule',
+    inputs: [KINDS.VirtualService, KINDS.DestinationRule],
+  },
+  {
+    kind: KINDS.VirtualService,
+    check(ctx, vs) {
+      const subsets = definedSubsets(ctx);
+      for (const d of routeDestinations(vs)) {
+        if (subsetDefined(subsets, vs.namespace, d.destination)) continue;
+        ctx.report({
+          type: MESSAGES.ReferencedResourceNotFound,
+          params: ['host+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`],
+          resource: vs,
+          fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex),
+        });
+      }
+      for (const d of mirrorDestinations(vs)) {
+        if (subsetDefined(subsets, vs.namespace, d.destination)) continue;
+        ctx.report({
+          type: MESSAGES.ReferencedResourceNotFound,
+          params: ['mirror+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`],
+          resource: vs,
+          fieldPath: mirrorHostPath(d.ruleIndex),
+        });
+      }
+    },
+  },
+);

@@ -1,0 +1,82 @@
+// virtualservice.JWTClaimRouteAnalyzer: routing on JWT claims (`@request.auth.claims.*`
+// headers) only works when a RequestAuthentication applies to the gateway pods that serve
+// the VirtualService; each selected gateway pod without one is reported.
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { AnalysisContext, Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { perResourceAnalyzer } from '../../perResource.ts';
+import { MESH_GATEWAY, fullNameString, shortOrFullName } from '../util/hosts.ts';
+import { selectorMatches, toLabelMap, type LabelMap } from '../util/labels.ts';
+import { LabelIndex, podLabelIndex } from '../util/routingCommon.ts';
+import { arr, isObj, specOf, strList } from '../util/spec.ts';
+
+/** The header prefix Istio uses for JWT claim based routing. */
+const JWT_CLAIM_HEADER = '@request.auth.claims';
+/** RequestAuthentications in this namespace apply to gateway pods of every namespace. */
+const ISTIO_SYSTEM = 'istio-system';
+
+/** The first header key (headers, then withoutHeaders of each match) that routes on a JWT claim. */
+export function jwtClaimRouteKey(vs: Resource): string {
+  for (const rule of arr(specOf(vs).http)) {
+    if (!isObj(rule)) continue;
+    for (const m of arr(rule.match)) {
+      if (!isObj(m)) continue;
+      for (const field of ['headers', 'withoutHeaders'] as const) {
+        const headers = m[field];
+        if (!isObj(headers)) continue;
+        for (const key of Object.keys(headers)) if (key.startsWith(JWT_CLAIM_HEADER)) return key;
+      }
+    }
+  }
+  return '';
+}
+
+function requestAuthnSelectors(ctx: AnalysisContext): Map<string, LabelMap[]> {
+  return ctx.index.cached('virtualservice.JWTClaimRouteAnalyzer.requestAuthn', (store) => {
+    const m = new Map<string, LabelMap[]>();
+    for (const ra of store.list(KINDS.RequestAuthentication)) {
+      const selector = specOf(ra).selector;
+      let l = m.get(ra.namespace);
+      if (!l) m.set(ra.namespace, (l = []));
+      l.push(toLabelMap(isObj(selector) ? selector.matchLabels : undefined));
+    }
+    return m;
+  });
+}
+
+function pods(ctx: AnalysisContext): LabelIndex<Resource> {
+  return ctx.index.cached('routing.podLabelIndex', (store) => podLabelIndex(store.list(KINDS.Pod)));
+}
+
+export const jwtClaimRouteAnalyzer: Analyzer = perResourceAnalyzer(
+  {
+    name: 'virtualservice.JWTClaimRouteAnalyzer',
+    description: 'Checks that VirtualServices routing on JWT claims have a RequestAuthentication on their gateway pods',
+    inputs: [KINDS.VirtualService, KINDS.RequestAuthentication, KINDS.Gateway, KINDS.Pod],
+  },
+  {
+    kind: KINDS.VirtualService,
+    check(ctx, vs) {
+      const key = jwtClaimRouteKey(vs);
+      if (key === '') return;
+      for (const gwName of strList(specOf(vs).gateways)) {
+        if (gwName === MESH_GATEWAY) continue;
+        const ref = shortOrFullName(vs.namespace, gwName);
+        // A missing gateway is the GatewayAnalyzer's business.
+        const gw = ctx.find(KINDS.Gateway, ref.namespace, ref.name);
+        if (!gw) continue;
+        const authn = requestAuthnSelectors(ctx);
+        for (const pod of pods(ctx).select(toLabelMap(specOf(gw).selector))) {
+          const selectors = [...(authn.get(ISTIO_SYSTEM) ?? []), ...(authn.get(pod.namespace) ?? [])];
+          if (selectors.some((s) => selectorMatches(s, pod.labels))) continue;
+          ctx.report({
+            type: MESSAGES.JwtClaimBasedRoutingWithoutRequestAuthN,
+            params: [key, fullNameString(ref.namespace, ref.name), pod.name],
+            resource: vs,
+          });
+        }
+      }
+    },
+  },
+);
