@@ -133,6 +133,25 @@ metadata:
     expect(deprecated?.line).toBe(lineOf(text, 'inject: "false"'));
   });
 
+  it('skips annotations Istio writes itself, wherever they appear', () => {
+    const out = analyze(k8sAnnotationsAnalyzer, {
+      's.yaml': `
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+  namespace: shop
+  annotations:
+    istio.io/rev: canary
+    sidecar.istio.io/status: "{}"
+spec:
+  ports:
+  - {name: http, port: 80}
+`,
+    });
+    expect(pairs(out)).toEqual([]);
+  });
+
   it('is in the default set; the alpha analyzer is optional', () => {
     expect(ALL_ANALYZERS).toContain(k8sAnnotationsAnalyzer);
     expect(ALL_ANALYZERS).not.toContain(alphaAnnotationsAnalyzer);

@@ -103,6 +103,12 @@ export const ANNOTATIONS: readonly AnnotationDef[] = [
   def('ambient.istio.io/dns-capture', 'Alpha', ['Pod']),
 ];
 
+/**
+ * Annotations set by Istio itself (the injector, the gateway controller), never by users:
+ * both annotation analyzers skip them.
+ */
+export const SET_BY_ISTIO: ReadonlySet<string> = new Set(['sidecar.istio.io/status', 'gateway.istio.io/controller-version', 'istio.io/rev']);
+
 const byName = new Map<string, AnnotationDef>(ANNOTATIONS.map((a) => [a.name, a]));
 
 export function lookupAnnotation(name: string): AnnotationDef | undefined {

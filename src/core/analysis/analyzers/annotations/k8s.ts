@@ -7,7 +7,7 @@ import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { keySegment } from '../util/labels.ts';
-import { isIstioAnnotation, lookupAnnotation } from './catalog.ts';
+import { isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from './catalog.ts';
 import { annotationValueError } from './validation.ts';
 
 /** The pod label that replaces the deprecated `sidecar.istio.io/inject` annotation. */
@@ -28,7 +28,7 @@ export const ANNOTATED_KINDS: readonly KindInfo[] = [KINDS.Namespace, KINDS.Serv
 export function checkAnnotations(ctx: AnalysisContext, r: Resource): void {
   const kind = r.gvk.kind;
   for (const [key, value] of Object.entries(r.annotations)) {
-    if (!isIstioAnnotation(key)) continue;
+    if (!isIstioAnnotation(key) || SET_BY_ISTIO.has(key)) continue;
     const fieldPath = annotationFieldPath(key);
     const def = lookupAnnotation(key);
     if (!def) {

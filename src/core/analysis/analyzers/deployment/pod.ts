@@ -1,5 +1,9 @@
 // applicationUID.Analyzer: application containers (and pods) must not run as UID 1337,
 // which is reserved for the sidecar proxy (IST0144). Istio's control plane is exempt.
+//
+// Deployments are checked through their pod template. (Some older Istio file stores also
+// added a synthetic Pod per Deployment; the current one does not, and the conformance cases
+// expect messages on the Deployment only, so no such Pods exist in our store either.)
 import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';

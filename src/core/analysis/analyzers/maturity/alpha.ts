@@ -5,12 +5,9 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { isIstioAnnotation, lookupAnnotation } from '../annotations/catalog.ts';
+import { isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from '../annotations/catalog.ts';
 import { ANNOTATED_KINDS, annotationFieldPath } from '../annotations/k8s.ts';
 import { arr, isObj, specOf, str } from '../util/spec.ts';
-
-/** Set by Istio or its controllers, never by users: not worth a message. */
-const ALWAYS_IGNORED = new Set(['sidecar.istio.io/status', 'gateway.istio.io/controller-version', 'istio.io/rev']);
 
 /** Written onto pods by the injector; ignored on pods that use the CNI plugin. */
 const IGNORED_WITH_CNI = new Set([
@@ -31,7 +28,7 @@ function checkAlpha(ctx: AnalysisContext, r: Resource): void {
     if (!isIstioAnnotation(key)) continue;
     const def = lookupAnnotation(key);
     if (!def || def.status !== 'Alpha') continue;
-    if (ALWAYS_IGNORED.has(def.name)) continue;
+    if (SET_BY_ISTIO.has(def.name)) continue;
     if (skipDefaults && IGNORED_WITH_CNI.has(def.name)) continue;
     ctx.report({ type: MESSAGES.AlphaAnnotation, params: [key], resource: r, fieldPath: annotationFieldPath(key) });
   }
