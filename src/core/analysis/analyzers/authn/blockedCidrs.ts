@@ -1,0 +1,46 @@
+// authn.BlockedCIDRsAnalyzer: when RequestAuthentication resources exist, each istiod
+// Deployment (label app=istiod) should set BLOCKED_CIDRS_IN_JWKS_URIS on a container so JWKS
+// fetches cannot reach arbitrary networks (IST0175 on the Deployment).
+import { KINDS } from '../../../model/kinds.ts';
+import type { Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { arr, isObj, specOf, str } from '../util/spec.ts';
+import { fullNameString } from '../util/hosts.ts';
+
+const ENV_NAME = 'BLOCKED_CIDRS_IN_JWKS_URIS';
+const MAX_LISTED = 5;
+
+function hasBlockedCidrsEnv(deploymentSpec: Record<string, unknown>): boolean {
+  const template = isObj(deploymentSpec.template) ? deploymentSpec.template : {};
+  const podSpec = isObj(template.spec) ? template.spec : {};
+  for (const c of arr(podSpec.containers)) {
+    if (!isObj(c)) continue;
+    for (const e of arr(c.env)) {
+      if (isObj(e) && str(e.name) === ENV_NAME && str(e.value) !== '') return true;
+    }
+  }
+  return false;
+}
+
+/** Up to five names, then `, and N more`. */
+export function formatNames(names: readonly string[]): string {
+  if (names.length <= MAX_LISTED) return names.join(', ');
+  return `${names.slice(0, MAX_LISTED).join(', ')}, and ${names.length - MAX_LISTED} more`;
+}
+
+export const blockedCidrsAnalyzer: Analyzer = {
+  metadata: {
+    name: 'authn.BlockedCIDRsAnalyzer',
+    description: 'Checks that istiod restricts JWKS URI fetches with BLOCKED_CIDRS_IN_JWKS_URIS when RequestAuthentication is used',
+    inputs: [KINDS.RequestAuthentication, KINDS.Deployment],
+  },
+  analyze(ctx) {
+    const names = ctx.list(KINDS.RequestAuthentication).map((r) => fullNameString(r.namespace, r.name));
+    if (names.length === 0) return;
+    for (const d of ctx.list(KINDS.Deployment)) {
+      if (d.labels.app !== 'istiod') continue;
+      if (hasBlockedCidrsEnv(specOf(d))) continue;
+      ctx.report({ type: MESSAGES.JwksUriFetchUnrestricted, params: [names.length, formatNames(names)], resource: d });
+    }
+  },
+};

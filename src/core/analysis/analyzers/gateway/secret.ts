@@ -1,0 +1,100 @@
+// gateway.SecretAnalyzer: every credentialName of a Gateway's TLS servers must name a Secret
+// in the namespace of the gateway's workload (IST0101), and that Secret must hold a
+// certificate istiod would serve: cert/key (or tls.crt/tls.key) present, the first PEM block
+// made of DER certificates that are all currently valid (IST0161). A Gateway whose selector
+// matches no pod gets IST0101 for the selector instead.
+import { KINDS } from '../../../model/kinds.ts';
+import type { Resource } from '../../../model/types.ts';
+import type { AnalysisContext, Analyzer } from '../../types.ts';
+import { MESSAGES } from '../../messages.ts';
+import { perResourceAnalyzer } from '../../perResource.ts';
+import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../util/labels.ts';
+import { arr, isObj, specOf, str } from '../util/spec.ts';
+import { shortOrFullName } from '../util/hosts.ts';
+import { firstPodMatching, gatewaysPodIndex } from '../util/gatewaysPods.ts';
+import { decodeBase64Std } from '../../../pki/base64.ts';
+import { validateGatewayCredential } from '../../../pki/credential.ts';
+
+export const secretAnalyzer: Analyzer = perResourceAnalyzer(
+  {
+    name: 'gateway.SecretAnalyzer',
+    description: "Checks that the TLS Secrets a Gateway's servers reference exist and hold a usable, unexpired certificate",
+    inputs: [KINDS.Gateway, KINDS.Pod, KINDS.Secret],
+  },
+  { kind: KINDS.Gateway, check: analyzeGateway },
+);
+
+/** Secret data as bytes; undefined when a value is not base64 text (Kubernetes could not load it). */
+export function secretDataBytes(secret: Resource): Map<string, Uint8Array> | undefined {
+  const data = secret.body.data;
+  const out = new Map<string, Uint8Array>();
+  if (data === undefined || data === null) return out;
+  if (!isObj(data)) return undefined;
+  for (const [k, v] of Object.entries(data)) {
+    if (v === null) {
+      out.set(k, new Uint8Array());
+      continue;
+    }
+    if (typeof v !== 'string') return undefined;
+    const bytes = decodeBase64Std(v);
+    if (!bytes) return undefined;
+    out.set(k, bytes);
+  }
+  return out;
+}
+
+/** Namespace of the first pod the selector matches ('' when none), memoized per selector. */
+function workloadNamespace(ctx: AnalysisContext, selector: Record<string, string>, key: string): string {
+  const memo = ctx.index.cached('gateway.secret.workloadNamespace', () => new Map<string, string>(), [KINDS.Pod]);
+  let ns = memo.get(key);
+  if (ns === undefined) {
+    ns = firstPodMatching(gatewaysPodIndex(ctx), selector)?.namespace ?? '';
+    memo.set(key, ns);
+  }
+  return ns;
+}
+
+/** Credential verdicts per Secret, computed once per run (certificate parsing is not free). */
+function credentialValid(ctx: AnalysisContext, secret: Resource): boolean {
+  const memo = ctx.index.cached('gateway.secret.valid', () => new Map<Resource, boolean>(), [KINDS.Secret]);
+  let ok = memo.get(secret);
+  if (ok === undefined) {
+    const data = secretDataBytes(secret);
+    ok = data !== undefined && validateGatewayCredential(data).ok;
+    memo.set(secret, ok);
+  }
+  return ok;
+}
+
+function analyzeGateway(ctx: AnalysisContext, gw: Resource): void {
+  const spec = specOf(gw);
+  const selector = toLabelMap(spec.selector);
+  const selText = selectorString(selector);
+  const gwNs = workloadNamespace(ctx, selector, selText);
+  if (gwNs === '') {
+    const label = firstSelectorKey(selText);
+    ctx.report({
+      type: MESSAGES.ReferencedResourceNotFound,
+      params: ['selector', selText],
+      resource: gw,
+      ...(label ? { fieldPath: `spec.selector${keySegment(label)}` } : {}),
+    });
+    return;
+  }
+  arr(spec.servers).forEach((server, i) => {
+    if (!isObj(server) || !isObj(server.tls)) return;
+    const cn = str(server.tls.credentialName);
+    if (cn === '') return;
+    const fieldPath = `spec.servers[${i}].tls.credentialName`;
+    const ref = shortOrFullName(gwNs, cn);
+    const secret = ctx.find(KINDS.Secret, ref.namespace, ref.name);
+    // A Secret whose data is not base64 never loads in Kubernetes, so it counts as missing.
+    if (!secret || secretDataBytes(secret) === undefined) {
+      ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['credentialName', cn], resource: gw, fieldPath });
+      return;
+    }
+    if (!credentialValid(ctx, secret)) {
+      ctx.report({ type: MESSAGES.InvalidGatewayCredential, params: [gw.name, gwNs], resource: gw, fieldPath });
+    }
+  });
+}
