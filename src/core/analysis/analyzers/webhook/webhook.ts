@@ -67,12 +67,17 @@ export const webhookAnalyzer: Analyzer = {
     const revs = [...revisions].sort(byText);
     const namespaceLabels = labelSets(INJECTION_LABEL, ['enabled', 'disabled'], revs);
     const objectLabels = labelSets(SIDECAR_INJECT, ['true', 'false'], revs);
+    // The same set of overlapping webhooks gives the same messages (which istioctl de-duplicates).
+    const reported = new Set<string>();
     for (const nl of namespaceLabels) {
       for (const ol of objectLabels) {
         const matches = new Set<string>();
         for (const h of hooks) if (webhookSelectorAccepts(h.ns, nl) && webhookSelectorAccepts(h.obj, ol)) matches.add(h.id);
         if (matches.size < 2) continue;
         const sorted = [...matches].sort(byText);
+        const setKey = sorted.join('\u0000');
+        if (reported.has(setKey)) continue;
+        reported.add(setKey);
         for (const m of sorted) {
           const others = sorted.filter((x) => x !== m);
           ctx.report({
