@@ -11,6 +11,7 @@ import { selectAnalyzers } from './analysis/analyzers/index.ts';
 import { parseSuppressions } from './analysis/suppress.ts';
 import { messageByCode } from './analysis/messages.ts';
 import { meshInputsFromResources } from './mesh/fromWorkspace.ts';
+import { attachFixes, fixContext } from './analysis/fixes/index.ts';
 
 export interface WorkspaceResult {
   diagnostics: Diagnostic[];
@@ -31,6 +32,8 @@ export interface RunOptions {
   meshConfigText?: string;
   meshNetworksText?: string;
   timing?: Map<string, number>;
+  /** Compute editor quick fixes and suppression edits (default true; the CLI has no use for them). */
+  fixes?: boolean;
 }
 
 function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
@@ -107,6 +110,7 @@ export class WorkspaceAnalyzer {
       throw e;
     }
     this.unanalyzedKinds.clear();
+    if (options.fixes !== false) attachFixes(diagnostics, fixContext(store, (f, i) => this.model.document(f, i)));
     const problems = this.model.problems().sort(byFileAndLine);
     const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings];
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {

@@ -67,3 +67,29 @@ export function editorFor(resource: Resource | undefined, ctx: FixContext): Reso
 export function fix(title: string, edit: TextEdit | undefined): QuickFix[] {
   return edit ? [{ title, edits: [edit] }] : [];
 }
+
+function before(a: { line: number; col: number }, b: { line: number; col: number }): boolean {
+  return a.line < b.line || (a.line === b.line && a.col < b.col);
+}
+
+/** A fix made of several edits, or nothing when one is missing or two of them overlap. */
+export function fixOf(title: string, edits: Array<TextEdit | undefined>): QuickFix[] {
+  if (edits.some((e) => e === undefined)) return [];
+  const list = edits as TextEdit[];
+  for (let i = 0; i < list.length; i++) {
+    for (let j = i + 1; j < list.length; j++) {
+      const a = list[i] as TextEdit;
+      const b = list[j] as TextEdit;
+      if (a.file !== b.file) continue;
+      const as = { line: a.range.startLine, col: a.range.startCol };
+      const ae = { line: a.range.endLine, col: a.range.endCol };
+      const bs = { line: b.range.startLine, col: b.range.startCol };
+      const be = { line: b.range.endLine, col: b.range.endCol };
+      // Touching is fine; any shared interior (or an insertion inside a replaced span) is not.
+      if (before(as, be) && before(bs, ae)) return [];
+      if (!before(as, ae) && before(bs, as) && before(as, be)) return [];
+      if (!before(bs, be) && before(as, bs) && before(bs, ae)) return [];
+    }
+  }
+  return [{ title, edits: list }];
+}

@@ -1,0 +1,95 @@
+// Quick fixes: after an analysis run, each diagnostic whose code has a provider gets the
+// fixes it offers (best first), and every analyzer diagnostic on a workspace resource gets
+// a "suppress with annotation" edit. Work is capped so a huge mesh stays fast.
+import type { Diagnostic, QuickFix } from '../../model/types.ts';
+import { messageBehind } from '../render.ts';
+import type { FixContext, FixProvider } from './context.ts';
+import { destinationPortFixes, destinationReferenceFixes } from './providers/routing.ts';
+import { gatewayHostFixes, gatewayPortFixes, gatewayReferenceFixes } from './providers/gateways.ts';
+import { externalNamePortFixes, portNameFixes } from './providers/ports.ts';
+import { multipleInjectionLabelFixes, namespaceInjectionFixes } from './providers/namespaces.ts';
+import { deprecatedAnnotationFixes, unknownAnnotationFixes } from './providers/annotations.ts';
+import { suppressionFix } from './suppression.ts';
+
+export type { FixContext, FixProvider } from './context.ts';
+export { applyTextEdits } from './apply.ts';
+
+/** Providers by message code; each returns its fixes best first. */
+export const FIX_PROVIDERS: Readonly<Record<string, readonly FixProvider[]>> = {
+  IST0101: [destinationReferenceFixes, gatewayReferenceFixes],
+  IST0102: [namespaceInjectionFixes],
+  IST0108: [unknownAnnotationFixes],
+  IST0112: [destinationPortFixes],
+  IST0118: [portNameFixes],
+  IST0123: [multipleInjectionLabelFixes],
+  IST0132: [gatewayHostFixes],
+  IST0135: [deprecatedAnnotationFixes],
+  IST0150: [externalNamePortFixes],
+  IST0162: [gatewayPortFixes],
+};
+
+export interface FixLimits {
+  /** Diagnostics that get provider fixes. */
+  maxFixed: number;
+  /** Diagnostics that get a suppression edit. */
+  maxSuppressions: number;
+  /** Fixes kept per diagnostic. */
+  maxPerDiagnostic: number;
+}
+
+export const DEFAULT_FIX_LIMITS: FixLimits = { maxFixed: 500, maxSuppressions: 2000, maxPerDiagnostic: 5 };
+
+export function fixesFor(d: Diagnostic, ctx: FixContext, limits: FixLimits = DEFAULT_FIX_LIMITS): QuickFix[] {
+  const message = messageBehind(d);
+  const providers = FIX_PROVIDERS[d.code];
+  if (!message || !providers) return [];
+  const out: QuickFix[] = [];
+  for (const p of providers) {
+    try {
+      out.push(...p({ diagnostic: d, message }, ctx));
+    } catch {
+      // A provider that trips over an odd document offers nothing; the analysis stands.
+    }
+  }
+  const kept = out.slice(0, limits.maxPerDiagnostic);
+  if (kept.length > 0 && !kept.some((f) => f.isPreferred)) (kept[0] as QuickFix).isPreferred = true;
+  return kept;
+}
+
+/** Attaches `fixes` and `suppression` to the diagnostics (in place). */
+export function attachFixes(diagnostics: readonly Diagnostic[], ctx: FixContext, limits: FixLimits = DEFAULT_FIX_LIMITS): void {
+  let fixed = 0;
+  let suppressions = 0;
+  for (const d of diagnostics) {
+    if (d.source !== 'analyzer') continue;
+    if (fixed < limits.maxFixed && FIX_PROVIDERS[d.code]) {
+      fixed++;
+      const fixes = fixesFor(d, ctx, limits);
+      if (fixes.length > 0) d.fixes = fixes;
+    }
+    if (suppressions < limits.maxSuppressions && d.file) {
+      const r = messageBehind(d)?.resource;
+      if (!r?.source) continue;
+      suppressions++;
+      try {
+        const s = suppressionFix(r, d.code, ctx);
+        if (s) d.suppression = s;
+      } catch {
+        // no suppression edit for this one
+      }
+    }
+  }
+}
+
+/** A fix context over a store and a document lookup, with a fresh memo. */
+export function fixContext(store: FixContext['store'], document: FixContext['document']): FixContext {
+  const memo = new Map<string, unknown>();
+  return {
+    store,
+    document,
+    memo<T>(key: string, build: () => T): T {
+      if (!memo.has(key)) memo.set(key, build());
+      return memo.get(key) as T;
+    },
+  };
+}

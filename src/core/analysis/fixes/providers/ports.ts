@@ -1,0 +1,102 @@
+// Fixes for Service port names Istio cannot read a protocol from: prefix the name with a
+// protocol (IST0118), or give an ExternalName Service's port an HTTP-family name (IST0150).
+import type { QuickFix } from '../../../model/types.ts';
+import { parseFieldPath } from '../../../model/locate.ts';
+import { editorFor, fix, type FixProvider, type ResourceEditor } from '../context.ts';
+import { arr, isObj, num, specOf, str, type Obj } from '../../analyzers/util/spec.ts';
+import { protocolUnsupported } from '../../analyzers/service/portName.ts';
+
+/** Kubernetes limits port names to 15 characters (IANA service names). */
+const MAX_PORT_NAME = 15;
+
+const BY_PORT: Readonly<Record<number, string>> = {
+  80: 'http', 8000: 'http', 8080: 'http', 9080: 'http', 3000: 'http', 5000: 'http', 9090: 'http',
+  443: 'https', 8443: 'https',
+  50051: 'grpc',
+  3306: 'mysql', 6379: 'redis', 27017: 'mongo',
+  15443: 'tls',
+};
+
+const APP_PROTOCOLS: Readonly<Record<string, string>> = {
+  'kubernetes.io/h2c': 'http2',
+  'kubernetes.io/ws': 'http',
+  'kubernetes.io/wss': 'https',
+};
+
+/** The protocol a port most likely speaks: appProtocol, its name, then well-known port numbers. */
+export function guessProtocol(port: Obj): string {
+  const app = str(port.appProtocol).toLowerCase();
+  if (APP_PROTOCOLS[app]) return APP_PROTOCOLS[app] as string;
+  if (/^(http2?|https|grpc|grpc-web|tls|tcp|mongo|redis|mysql)$/.test(app)) return app;
+  const name = str(port.name).toLowerCase();
+  if (name.includes('grpc')) return 'grpc';
+  if (name.includes('https')) return 'https';
+  if (/http|web|api|rest|ui|metrics/.test(name)) return 'http';
+  if (name.includes('tls') || name.includes('ssl')) return 'tls';
+  for (const p of ['mongo', 'redis', 'mysql']) if (name.includes(p)) return p;
+  return BY_PORT[num(port.port)] ?? BY_PORT[num(port.targetPort)] ?? 'tcp';
+}
+
+/** `<protocol>-<name>` (or `<protocol>-<port>` when that is too long), unique among the Service's ports. */
+function prefixedName(protocol: string, port: Obj, taken: ReadonlySet<string>): string {
+  const name = str(port.name);
+  const options = [name ? `${protocol}-${name}` : '', `${protocol}-${num(port.port)}`, protocol].filter((n) => n && n.length <= MAX_PORT_NAME);
+  return options.find((n) => !taken.has(n)) ?? `${protocol}-${num(port.port)}`;
+}
+
+/** The index of the port a message is about (from `spec.ports[i]…`, else by name and number). */
+function portIndex(fieldPath: string | undefined, ports: unknown[], name: string, number: number): number {
+  const p = fieldPath ? parseFieldPath(fieldPath) : [];
+  if (p[0] === 'spec' && p[1] === 'ports' && typeof p[2] === 'number') return p[2];
+  return ports.findIndex((x) => isObj(x) && str(x.name) === name && num(x.port) === number);
+}
+
+function renamePort(ed: ResourceEditor, index: number, port: Obj, newName: string): QuickFix[] {
+  const title = str(port.name) ? `Rename port "${str(port.name)}" to "${newName}"` : `Name port ${num(port.port)} "${newName}"`;
+  const edit = str(port.name) !== '' || ed.has(['spec', 'ports', index, 'name'])
+    ? ed.replaceScalar(['spec', 'ports', index, 'name'], newName)
+    : ed.addMapEntry(['spec', 'ports', index], 'name', newName);
+  return fix(title, edit);
+}
+
+/** IST0118: the guessed protocol first, then the generic alternatives. */
+export const portNameFixes: FixProvider = ({ message }, ctx) => {
+  const svc = message.resource;
+  const ed = editorFor(svc, ctx);
+  if (!svc || !ed) return [];
+  const ports = arr(specOf(svc).ports);
+  const i = portIndex(message.fieldPath, ports, str(message.params[0]), num(message.params[1]));
+  const port = ports[i];
+  if (!isObj(port)) return [];
+  const taken = new Set(ports.map((p) => (isObj(p) ? str(p.name) : '')));
+  const out: QuickFix[] = [];
+  const seen = new Set<string>();
+  for (const protocol of [guessProtocol(port), 'http', 'tcp']) {
+    const name = prefixedName(protocol, port, taken);
+    if (seen.has(name) || protocolUnsupported(num(port.port), name, str(port.protocol), undefined)) continue;
+    seen.add(name);
+    out.push(...renamePort(ed, i, port, name));
+  }
+  return out;
+};
+
+/** IST0150: ExternalName Services need HTTP-family port names for the proxy to forward traffic. */
+export const externalNamePortFixes: FixProvider = ({ message }, ctx) => {
+  const svc = message.resource;
+  const ed = editorFor(svc, ctx);
+  if (!svc || !ed) return [];
+  const ports = arr(specOf(svc).ports);
+  const p = message.fieldPath ? parseFieldPath(message.fieldPath) : [];
+  const i = typeof p[2] === 'number' ? p[2] : -1;
+  const port = ports[i];
+  if (!isObj(port)) return [];
+  const taken = new Set(ports.map((x) => (isObj(x) ? str(x.name) : '')));
+  const guess = guessProtocol(port);
+  const protocols = guess === 'grpc' || guess === 'http2' ? [guess, 'http'] : ['http', 'http2'];
+  const out: QuickFix[] = [];
+  for (const protocol of protocols) {
+    const base = str(port.name) === 'tcp' ? { ...port, name: '' } : port;
+    out.push(...renamePort(ed, i, port, prefixedName(protocol, base, taken)));
+  }
+  return out;
+};
