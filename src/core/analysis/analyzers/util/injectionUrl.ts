@@ -108,13 +108,12 @@ function isIPv4(s: string): boolean {
 function isIPv6(s: string): boolean {
   if (!s.includes(':')) return false;
   let groups = s;
-  let extra = 0;
   const lastColon = s.lastIndexOf(':');
   const tail = s.slice(lastColon + 1);
   if (tail.includes('.')) {
     if (!isIPv4(tail)) return false;
+    // The embedded IPv4 address stands for two groups.
     groups = s.slice(0, lastColon + 1) + '0:0';
-    extra = 0;
   }
   const dbl = groups.indexOf('::');
   if (dbl >= 0 && groups.indexOf('::', dbl + 1) >= 0) return false;
@@ -125,7 +124,7 @@ function isIPv6(s: string): boolean {
     const l = left === '' ? [] : left.split(':');
     const r = right === '' ? [] : right.split(':');
     if (![...l, ...r].every((g) => hex.test(g))) return false;
-    return l.length + r.length + extra < 8;
+    return l.length + r.length < 8;
   }
   const all = groups.split(':');
   return all.length === 8 && all.every((g) => hex.test(g));
