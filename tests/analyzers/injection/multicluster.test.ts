@@ -19,9 +19,9 @@ ${spec}`;
 const port = (name: string, p: number, extra = '') => `  - name: ${name}\n    protocol: TCP\n    port: ${p}\n${extra}`;
 
 describe('services.MultiClusterServiceAnalyzer', () => {
-  it('is a multi-cluster analyzer only', () => {
+  it('is registered as Istio does: in AllMultiCluster() and in All()', () => {
     expect(MULTICLUSTER_ANALYZERS).toContain(multiClusterServiceAnalyzer);
-    expect(ALL_ANALYZERS).not.toContain(multiClusterServiceAnalyzer);
+    expect(ALL_ANALYZERS).toContain(multiClusterServiceAnalyzer);
     expect(analyzerByName('services.MultiClusterServiceAnalyzer')).toBe(multiClusterServiceAnalyzer);
   });
 
@@ -102,5 +102,16 @@ ${body}`;
   it('accepts the built-in registries and no networks at all', () => {
     expect(analyzeWith(meshNetworksAnalyzer, {}, { networks: { networks: { n: { endpoints: [{ fromRegistry: 'External' }, { fromRegistry: 'Mock' }] } } } })).toEqual([]);
     expect(analyzeWith(meshNetworksAnalyzer, {})).toEqual([]);
+  });
+});
+
+describe('services.MultiClusterServiceAnalyzer on one cluster', () => {
+  it('reports nothing for single-cluster input', async () => {
+    const { WorkspaceAnalyzer } = await import('../../../src/core/workspace.ts');
+    const { defaultAnalysisSettings } = await import('../../../src/core/analysis/settings.ts');
+    const w = new WorkspaceAnalyzer();
+    w.update([{ path: 'a.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  namespace: x\nspec:\n  ports:\n  - name: http\n    port: 80\n' }], []);
+    const r = await w.run({ ...defaultAnalysisSettings(), analyzers: ['services.MultiClusterServiceAnalyzer'] });
+    expect(r === 'canceled' ? 'canceled' : r.diagnostics.filter((d) => d.code === 'IST0170')).toEqual([]);
   });
 });

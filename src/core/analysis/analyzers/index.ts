@@ -44,6 +44,7 @@ const ISTIO_ORDER = [
   'k8sgateway.SelectorAnalyzer',
   'k8sgateway.CRDVersionAnalyzer',
   'meshnetworks.MeshNetworksAnalyzer',
+  'services.MultiClusterServiceAnalyzer',
   'service.PortNameAnalyzer',
   'sidecar.SelectorAnalyzer',
   'virtualservice.ConflictingMeshGatewayHostsAnalyzer',
@@ -80,7 +81,8 @@ function inIstioOrder(list: Analyzer[]): Analyzer[] {
   return [...list].sort((a, b) => rank(a) - rank(b) || (a.metadata.name < b.metadata.name ? -1 : 1));
 }
 
-export const ALL_ANALYZERS: readonly Analyzer[] = inIstioOrder(GROUPS.flatMap((g) => g.analyzers));
+// Istio's All() also holds the multi-cluster analyzers; on one cluster they report nothing.
+export const ALL_ANALYZERS: readonly Analyzer[] = inIstioOrder([...new Set(GROUPS.flatMap((g) => [...g.analyzers, ...(g.multicluster ?? [])]))]);
 
 /** Analyzers that exist in Istio but are not run by default (like annotations.AlphaAnalyzer). */
 export const OPTIONAL_ANALYZERS: readonly Analyzer[] = GROUPS.flatMap((g) => g.optional ?? []);
