@@ -51,7 +51,9 @@ export async function expectFixResolves(c: FixCase): Promise<{ files: Files; fix
   expect(fix, `fix ${String(c.title ?? 'preferred')} among ${fixes.map((f) => f.title).join(' | ')}`).toBeDefined();
   const files = applyFix(c.files, fix!);
   const after = await analyzeFiles(files);
-  expect(after.filter((d) => key(d) === key(target!)), 'the fixed message is gone').toEqual([]);
+  // Gone means no message of that code on the same resource and field (whatever its text).
+  const spot = (d: Diagnostic) => `${d.code}|${d.origin ?? ''}|${d.fieldPath ?? ''}`;
+  expect(after.filter((d) => spot(d) === spot(target!)).map(key), 'the fixed message is gone').toEqual([]);
   const beforeKeys = new Set(before.map(key));
   const newErrors = after.filter((d) => d.level === 'Error' && !beforeKeys.has(key(d)));
   expect(newErrors.map(key), 'no new errors').toEqual([]);

@@ -90,7 +90,7 @@ describe('IST0132 host not found in gateway', () => {
     };
     const { fix, files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0132' });
     expect(fix.edits.map((e) => e.file)).toEqual(['gateway.yaml']);
-    expect(fixed['gateway.yaml'].endsWith('    hosts:\n    - a.example.com\n    - b.example.com\n')).toBe(true);
+    expect(fixed['gateway.yaml']!.endsWith('    hosts:\n    - a.example.com\n    - b.example.com\n')).toBe(true);
     expect(fixed['routes.yaml']).toBe(files['routes.yaml']);
   });
 });
@@ -113,7 +113,7 @@ describe('IST0162 gateway port not on the Service', () => {
     };
     const { fix, files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0162' });
     expect(fix.title).toBe('Add port 9443 to Service gw/edge');
-    expect(fixed['ingress.yaml'].endsWith(yaml('      targetPort: 8080', '    - name: https-9443', '      port: 9443', '      protocol: TCP', '      targetPort: 9443'))).toBe(true);
+    expect(fixed['ingress.yaml']!.endsWith(yaml('      targetPort: 8080', '    - name: https-9443', '      port: 9443', '      protocol: TCP', '      targetPort: 9443'))).toBe(true);
     // The other choice moves the server to a port the Service exposes.
     await expectFixResolves({ files, find: (d) => d.code === 'IST0162', title: 'Change the Gateway server port to 80' });
   });

@@ -71,6 +71,15 @@ export const portNameFixes: FixProvider = ({ message }, ctx) => {
   const taken = new Set(ports.map((p) => (isObj(p) ? str(p.name) : '')));
   const out: QuickFix[] = [];
   const seen = new Set<string>();
+  if (port.appProtocol !== undefined && port.appProtocol !== null) {
+    // appProtocol wins over the name, so that is the field to correct.
+    for (const protocol of [guessProtocol({ ...port, appProtocol: '' }), 'http', 'tcp']) {
+      if (seen.has(protocol)) continue;
+      seen.add(protocol);
+      out.push(...fix(`Set appProtocol to "${protocol}"`, ed.replaceScalar(['spec', 'ports', i, 'appProtocol'], protocol)));
+    }
+    return out;
+  }
   for (const protocol of [guessProtocol(port), 'http', 'tcp']) {
     const name = prefixedName(protocol, port, taken);
     if (seen.has(name) || protocolUnsupported(num(port.port), name, str(port.protocol), undefined)) continue;
