@@ -34,8 +34,7 @@ export function parseCertificate(der: Uint8Array): CertificateInfo {
   try {
     publicKey = parseSubjectPublicKeyInfo(spki);
   } catch (e) {
-    if (!(e instanceof DerError)) throw e;
-    throw new CertificateParseError(`malformed public key: ${e.message}`);
+    throw new CertificateParseError(`malformed public key: ${(e as Error).message}`);
   }
   return {
     subject: cert.subject,

@@ -60,7 +60,12 @@ function credentialValid(ctx: AnalysisContext, secret: Resource): boolean {
   let ok = memo.get(secret);
   if (ok === undefined) {
     const data = secretDataBytes(secret);
-    ok = data !== undefined && validateGatewayCredential(data).ok;
+    try {
+      ok = data !== undefined && validateGatewayCredential(data).ok;
+    } catch {
+      // Anything the decoders did not anticipate is a credential istiod could not use either.
+      ok = false;
+    }
     memo.set(secret, ok);
   }
   return ok;
