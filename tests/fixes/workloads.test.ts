@@ -1,6 +1,8 @@
 // Quick fixes for Services, Namespaces and annotations, applied and re-analyzed.
 import { describe, expect, it } from 'vitest';
 import { analyzeFiles, applyFix, expectFixResolves, yaml } from './helpers.ts';
+import { suppressionForText } from '../../src/core/analysis/fixes/suppression.ts';
+import type { Diagnostic } from '../../src/core/model/types.ts';
 
 const service = (...portLines: string[]) =>
   yaml('apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', '  namespace: shop', 'spec:', '  selector:', '    app: web', '  ports:', ...portLines);
@@ -97,24 +99,48 @@ describe('IST0135 deprecated annotation', () => {
 });
 
 describe('suppression with the analyze-suppress annotation', () => {
+  const suppress = async (files: Record<string, string>, file: string, pick: (d: Diagnostic) => boolean) => {
+    const d = (await analyzeFiles(files)).find(pick);
+    expect(d).toBeDefined();
+    return suppressionForText(file, files[file]!, d!);
+  };
+
   it('creates the annotation, then extends it with a bare comma', async () => {
     const files = { 'svc.yaml': service('    - name: web', '      port: 8080', '    - name: db', '      port: 7000') };
-    const first = (await analyzeFiles(files)).find((d) => d.code === 'IST0118')!;
-    expect(first.suppression?.title).toBe('Suppress IST0118 with the galley.istio.io/analyze-suppress annotation');
-    const once = applyFix(files, first.suppression!);
+    const first = await suppress(files, 'svc.yaml', (d) => d.code === 'IST0118');
+    expect(first?.title).toBe('Suppress IST0118 on Service shop/web with an annotation');
+    const once = applyFix(files, first!);
     expect(once['svc.yaml']).toContain('  namespace: shop\n  annotations:\n    galley.istio.io/analyze-suppress: "IST0118"\nspec:');
     expect((await analyzeFiles(once)).filter((d) => d.code === 'IST0118')).toEqual([]);
 
     // Another code on the same resource joins the list.
     const withOther = { 'svc.yaml': once['svc.yaml']!.replace('"IST0118"', '"IST0102"') };
-    const again = (await analyzeFiles(withOther)).find((d) => d.code === 'IST0118')!;
-    const twice = applyFix(withOther, again.suppression!);
+    const again = await suppress(withOther, 'svc.yaml', (d) => d.code === 'IST0118');
+    const twice = applyFix(withOther, again!);
     expect(twice['svc.yaml']).toContain('    galley.istio.io/analyze-suppress: "IST0102,IST0118"\n');
     expect((await analyzeFiles(twice)).filter((d) => d.code === 'IST0118')).toEqual([]);
   });
 
-  it('is not offered for resources outside the workspace or parser problems', async () => {
+  it('finds the resource among several documents and inside a List', async () => {
+    const files = {
+      'all.yaml': yaml('apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: shop', '  labels:', '    istio-injection: enabled')
+        + '---\n'
+        + yaml('apiVersion: v1', 'kind: List', 'items:', '  - apiVersion: v1', '    kind: Service', '    metadata:', '      name: a', '      namespace: shop', '    spec:', '      ports:', '        - name: web', '          port: 8080',
+          '  - apiVersion: v1', '    kind: Service', '    metadata:', '      name: b', '      namespace: shop', '      annotations: {team: x}', '    spec:', '      ports:', '        - name: web', '          port: 8080'),
+    };
+    const fix = await suppress(files, 'all.yaml', (d) => d.code === 'IST0118' && d.origin === 'Service shop/b');
+    const fixed = applyFix(files, fix!);
+    expect(fixed['all.yaml']).toContain('      annotations: {team: x, galley.istio.io/analyze-suppress: "IST0118"}\n');
+    const after = await analyzeFiles(fixed);
+    expect(after.filter((d) => d.code === 'IST0118').map((d) => d.origin)).toEqual(['Service shop/a']);
+  });
+
+  it('is not offered for parser problems or codes already suppressed', async () => {
     const ds = await analyzeFiles({ 'bad.yaml': 'a: [\n' });
-    expect(ds.every((d) => d.suppression === undefined && d.fixes === undefined)).toBe(true);
+    expect(ds.every((d) => d.fixes === undefined && suppressionForText('bad.yaml', 'a: [\n', d) === undefined)).toBe(true);
+    const files = { 'svc.yaml': service('    - name: web', '      port: 8080') };
+    const d = (await analyzeFiles(files)).find((x) => x.code === 'IST0118')!;
+    const text = files['svc.yaml'].replace('  namespace: shop\n', '  namespace: shop\n  annotations:\n    galley.istio.io/analyze-suppress: "IST0118"\n');
+    expect(suppressionForText('svc.yaml', text, d)).toBeUndefined();
   });
 });

@@ -99,8 +99,6 @@ export interface Diagnostic {
    * the formatters never print it.
    */
   fixes?: QuickFix[];
-  /** Adds this code to the resource's `galley.istio.io/analyze-suppress` annotation. */
-  suppression?: QuickFix;
 }
 
 /** One text replacement in a workspace file (an insertion when the range is empty). */

@@ -1,6 +1,6 @@
 // Quick fixes: after an analysis run, each diagnostic whose code has a provider gets the
-// fixes it offers (best first), and every analyzer diagnostic on a workspace resource gets
-// a "suppress with annotation" edit. Work is capped so a huge mesh stays fast.
+// fixes it offers (best first). Work is capped so a huge mesh stays fast. (Suppression by
+// annotation is computed on demand from the file text: see suppression.ts.)
 import type { Diagnostic, QuickFix } from '../../model/types.ts';
 import { messageBehind } from '../render.ts';
 import type { FixContext, FixProvider } from './context.ts';
@@ -9,10 +9,10 @@ import { gatewayHostFixes, gatewayPortFixes, gatewayReferenceFixes } from './pro
 import { externalNamePortFixes, portNameFixes } from './providers/ports.ts';
 import { multipleInjectionLabelFixes, namespaceInjectionFixes } from './providers/namespaces.ts';
 import { deprecatedAnnotationFixes, unknownAnnotationFixes } from './providers/annotations.ts';
-import { suppressionFix } from './suppression.ts';
 
 export type { FixContext, FixProvider } from './context.ts';
 export { applyTextEdits } from './apply.ts';
+export { suppressionForText } from './suppression.ts';
 
 /** Providers by message code; each returns its fixes best first. */
 export const FIX_PROVIDERS: Readonly<Record<string, readonly FixProvider[]>> = {
@@ -31,13 +31,11 @@ export const FIX_PROVIDERS: Readonly<Record<string, readonly FixProvider[]>> = {
 export interface FixLimits {
   /** Diagnostics that get provider fixes. */
   maxFixed: number;
-  /** Diagnostics that get a suppression edit. */
-  maxSuppressions: number;
   /** Fixes kept per diagnostic. */
   maxPerDiagnostic: number;
 }
 
-export const DEFAULT_FIX_LIMITS: FixLimits = { maxFixed: 500, maxSuppressions: 2000, maxPerDiagnostic: 5 };
+export const DEFAULT_FIX_LIMITS: FixLimits = { maxFixed: 500, maxPerDiagnostic: 5 };
 
 export function fixesFor(d: Diagnostic, ctx: FixContext, limits: FixLimits = DEFAULT_FIX_LIMITS): QuickFix[] {
   const message = messageBehind(d);
@@ -56,28 +54,14 @@ export function fixesFor(d: Diagnostic, ctx: FixContext, limits: FixLimits = DEF
   return kept;
 }
 
-/** Attaches `fixes` and `suppression` to the diagnostics (in place). */
+/** Attaches `fixes` to the diagnostics (in place). */
 export function attachFixes(diagnostics: readonly Diagnostic[], ctx: FixContext, limits: FixLimits = DEFAULT_FIX_LIMITS): void {
   let fixed = 0;
-  let suppressions = 0;
   for (const d of diagnostics) {
-    if (d.source !== 'analyzer') continue;
-    if (fixed < limits.maxFixed && FIX_PROVIDERS[d.code]) {
-      fixed++;
-      const fixes = fixesFor(d, ctx, limits);
-      if (fixes.length > 0) d.fixes = fixes;
-    }
-    if (suppressions < limits.maxSuppressions && d.file) {
-      const r = messageBehind(d)?.resource;
-      if (!r?.source) continue;
-      suppressions++;
-      try {
-        const s = suppressionFix(r, d.code, ctx);
-        if (s) d.suppression = s;
-      } catch {
-        // no suppression edit for this one
-      }
-    }
+    if (d.source !== 'analyzer' || !FIX_PROVIDERS[d.code]) continue;
+    if (++fixed > limits.maxFixed) break;
+    const fixes = fixesFor(d, ctx, limits);
+    if (fixes.length > 0) d.fixes = fixes;
   }
 }
 

@@ -1,21 +1,58 @@
 // "Suppress with annotation": add the message code to the resource's
 // `galley.istio.io/analyze-suppress` annotation, creating the annotation (and the
-// annotations map) when missing. Items are joined with a bare comma: Istio compares them exactly.
-import type { QuickFix, Resource } from '../../model/types.ts';
+// annotations map) when missing. Items are joined with a bare comma, as Istio compares them
+// exactly. Works on the current text of a file, so the UI can compute it on demand.
+import type { Diagnostic, QuickFix } from '../../model/types.ts';
+import { splitDocuments } from '../../model/split.ts';
 import { SUPPRESS_ANNOTATION } from '../suppress.ts';
-import { editorFor, fix, type FixContext } from './context.ts';
-import { Quoted } from './yamlEdit.ts';
+import { DocumentEditor, Quoted, type YamlPath } from './yamlEdit.ts';
 
-export function suppressionFix(resource: Resource, code: string, ctx: FixContext): QuickFix | undefined {
-  const ed = editorFor(resource, ctx);
+function isObj(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** `Kind ns/name` or `Kind name` → name. */
+function nameFromOrigin(origin: string | undefined): string | undefined {
+  if (!origin) return undefined;
+  const rest = origin.slice(origin.indexOf(' ') + 1);
+  return rest.slice(rest.indexOf('/') + 1);
+}
+
+/**
+ * The edit that suppresses `d` on its resource in `text` (the file's current content), or
+ * undefined when the resource cannot be found there or the code is already suppressed.
+ */
+export function suppressionForText(file: string, text: string, d: Pick<Diagnostic, 'code' | 'range' | 'line' | 'origin' | 'source'>): QuickFix | undefined {
+  if (d.source !== 'analyzer' || !d.origin) return undefined;
+  const line = d.range?.startLine ?? d.line;
+  if (line === undefined) return undefined;
+  const docs = splitDocuments(file, text);
+  let doc = docs[0];
+  for (const x of docs) if (x.startLine <= line) doc = x;
+  if (!doc) return undefined;
+  const ed = DocumentEditor.for(doc);
   if (!ed) return undefined;
-  const path = ['metadata', 'annotations', SUPPRESS_ANNOTATION];
-  const existing = resource.annotations[SUPPRESS_ANNOTATION];
-  const title = `Suppress ${code} with the ${SUPPRESS_ANNOTATION} annotation`;
-  if (existing !== undefined && ed.has(path)) {
-    const items = existing.split(',').filter((s) => s !== '');
-    if (items.includes(code)) return undefined;
-    return fix(title, ed.replaceScalar(path, [...items, code].join(','), { quote: 'double' }))[0];
+  let prefix: YamlPath = [];
+  const root = ed.valueAt([]);
+  if (isObj(root) && Array.isArray(root.items) && typeof root.kind === 'string' && root.kind.endsWith('List')) {
+    const i = ed.itemIndexAtLine(['items'], line);
+    if (i === undefined) return undefined;
+    prefix = ['items', i];
   }
-  return fix(title, ed.addMapEntry(['metadata', 'annotations'], SUPPRESS_ANNOTATION, new Quoted(code)))[0];
+  const obj = ed.valueAt(prefix);
+  const meta = isObj(obj) && isObj(obj.metadata) ? obj.metadata : undefined;
+  // Make sure this is the resource the message is about.
+  if (!meta || String(meta.name ?? '') !== nameFromOrigin(d.origin)) return undefined;
+  const annotations = isObj(meta.annotations) ? meta.annotations : {};
+  const existing = annotations[SUPPRESS_ANNOTATION];
+  const title = `Suppress ${d.code} on ${d.origin} with an annotation`;
+  const path = [...prefix, 'metadata', 'annotations', SUPPRESS_ANNOTATION];
+  if (existing !== undefined && existing !== null) {
+    const items = String(existing).split(',').filter((s) => s !== '');
+    if (items.includes(d.code) || items.includes('*')) return undefined;
+    const edit = ed.replaceScalar(path, [...items, d.code].join(','), { quote: 'double' });
+    return edit ? { title, edits: [edit] } : undefined;
+  }
+  const edit = ed.addMapEntry([...prefix, 'metadata', 'annotations'], SUPPRESS_ANNOTATION, new Quoted(d.code));
+  return edit ? { title, edits: [edit] } : undefined;
 }

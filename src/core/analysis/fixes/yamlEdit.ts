@@ -146,6 +146,30 @@ export class DocumentEditor {
     return found;
   }
 
+  /** The plain value at a path (undefined when missing). */
+  valueAt(path: YamlPath): unknown {
+    const f = this.find(path);
+    if (!f) return undefined;
+    if (f.node === null) return null;
+    return (f.node as unknown as { toJSON(): unknown }).toJSON();
+  }
+
+  /** Index of the item of the sequence at `seqPath` whose text spans the file line. */
+  itemIndexAtLine(seqPath: YamlPath, fileLine: number): number | undefined {
+    const f = this.find(seqPath);
+    if (!f || !isSeq(f.node)) return undefined;
+    const idx = lineIndex(this.text);
+    const items = (f.node as YAMLSeq<unknown>).items as Array<YamlNode | null>;
+    for (let i = 0; i < items.length; i++) {
+      const r = items[i]?.range;
+      if (!r) continue;
+      const first = this.doc.startLine + idx.position(this.dashBefore(r[0]) ?? r[0]).line - 1;
+      const last = this.doc.startLine + idx.position(this.contentEnd(items[i] as YamlNode)).line - 1;
+      if (fileLine >= first && fileLine <= last) return i;
+    }
+    return undefined;
+  }
+
   /** True when the path exists (a key without a value counts). */
   has(path: YamlPath): boolean {
     return this.find(path) !== undefined;
