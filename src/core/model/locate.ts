@@ -3,6 +3,7 @@
 import { parseDocument, isMap, isSeq, isScalar, isPair, type Document, type Node as YamlNode } from 'yaml';
 import type { SourceDocument, SourceRange } from './types.ts';
 import { lineIndex } from './lines.ts';
+import { fastLocate } from './fastLocate.ts';
 
 const docCache = new Map<string, Document.Parsed | null>();
 const DOC_CACHE_LIMIT = 512;
@@ -65,8 +66,16 @@ function nodeRange(doc: SourceDocument, node: YamlNode): SourceRange | undefined
   return toRange(doc, r[0], end);
 }
 
-/** Finds a field in a document. `path` is relative to the document root. */
+/**
+ * Finds a field in a document. `path` is relative to the document root. The line scanner
+ * answers the common cases; the full parser answers the rest (and partial paths).
+ */
 export function locateInDocument(doc: SourceDocument, path: Array<string | number>): FieldLocation | undefined {
+  return fastLocate(doc, path) ?? locateWithParser(doc, path);
+}
+
+/** Finds a field with the full YAML parser (positions of every node). */
+export function locateWithParser(doc: SourceDocument, path: Array<string | number>): FieldLocation | undefined {
   const parsed = positioned(doc.text);
   if (!parsed || !parsed.contents) return undefined;
   let node: unknown = parsed.contents;
