@@ -46,11 +46,33 @@ interface Row {
   editMs?: number;
 }
 
-/** Peak heap in a separate process (a small young generation makes heapUsed ≈ live heap). */
+/**
+ * Peak heap in a separate process: the smallest --max-old-space-size (MB) under which the
+ * run completes, minus the heap in use before it (code, libraries and the input text).
+ */
 function measureHeap(services: number): { peak: number; retained: number } {
   const script = fileURLToPath(new URL('./heap.ts', import.meta.url));
-  const out = execFileSync(process.execPath, ['--expose-gc', '--max-semi-space-size=1', '--import', 'tsx', script, String(services)], { encoding: 'utf8' });
-  return JSON.parse(out.trim().split('\n').pop() as string);
+  const run = (limitMb?: number) => {
+    const flags = ['--expose-gc', '--max-semi-space-size=1', ...(limitMb ? [`--max-old-space-size=${limitMb}`] : []), '--import', 'tsx', script, String(services)];
+    try {
+      const out = execFileSync(process.execPath, flags, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      return JSON.parse(out.trim().split('\n').pop() as string) as { baseBytes: number; retained: number };
+    } catch {
+      return undefined; // out of memory under this limit
+    }
+  };
+  const free = run();
+  if (!free) throw new Error('heap measurement failed');
+  const MB = 1024 * 1024;
+  let lo = Math.floor((free.baseBytes + free.retained) / MB); // cannot finish below what it keeps
+  let hi = lo * 3;
+  while (!run(hi)) hi *= 2;
+  while (hi - lo > 1) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (run(mid)) hi = mid;
+    else lo = mid;
+  }
+  return { peak: hi * MB - free.baseBytes, retained: free.retained };
 }
 
 const rows: Row[] = [];

@@ -10,7 +10,7 @@ import { contextFor, postProcess, AnalysisCanceled, type Reported, type RunAnaly
 import type { DocumentLookup } from './render.ts';
 
 interface AnalyzerCache {
-  /** Messages of the per-resource checks, by the checked resource (identity). */
+  /** Messages of the per-resource checks, by the checked resource (only those with messages). */
   byResource?: Map<Resource, AnalysisMessage[]>;
   /** All other messages (the whole analysis, or a per-resource analyzer's global part). */
   rest: AnalysisMessage[];
@@ -21,11 +21,18 @@ const ALWAYS_READ = [KINDS.MeshConfig.id, KINDS.MeshNetworks.id];
 
 export class AnalysisSession {
   private caches = new Map<string, AnalyzerCache>();
+  /**
+   * The resources of each per-resource kind as of the last completed run: a resource in
+   * this set was checked then by every per-resource analyzer of its kind. One set per kind
+   * is shared by all analyzers, which keeps the caches small.
+   */
+  private checked = new Map<string, Set<Resource>>();
   /** How each analyzer was run last time (for tests and the benchmark). */
   lastModes = new Map<string, 'cached' | 'incremental' | 'full'>();
 
   reset(): void {
     this.caches.clear();
+    this.checked.clear();
   }
 
   /**
@@ -40,8 +47,8 @@ export class AnalysisSession {
     for (const analyzer of analyzers) {
       if (options.yieldNow) await options.yieldNow();
       if (canceled()) {
-        // A half-updated cache must not be trusted next time.
-        this.caches.delete(analyzer.metadata.name);
+        // Caches now describe two different workspace versions: start afresh next time.
+        this.reset();
         throw new AnalysisCanceled();
       }
       const name = analyzer.metadata.name;
@@ -53,6 +60,9 @@ export class AnalysisSession {
       if (cache.byResource) for (const list of cache.byResource.values()) for (const m of list) reported.push({ message: m, analyzer: name });
     }
     for (const name of [...this.caches.keys()]) if (!live.has(name)) this.caches.delete(name);
+    const kinds = new Set(analyzers.flatMap((a) => (a.perResource ? [a.perResource.kind] : [])));
+    this.checked.clear();
+    for (const kind of kinds) this.checked.set(kind.id, new Set(store.list(kind)));
     return postProcess(reported, lookup, options);
   }
 
@@ -75,16 +85,17 @@ export class AnalysisSession {
       cache = { rest: take() };
       this.lastModes.set(name, 'full');
     } else {
-      const reuse = prev?.byResource && changedInputs.every((k) => k === parts.kind.id) ? prev.byResource : undefined;
+      const checked = this.checked.get(parts.kind.id);
+      const reuse = prev?.byResource && checked && changedInputs.every((k) => k === parts.kind.id) ? prev.byResource : undefined;
       const byResource = new Map<Resource, AnalysisMessage[]>();
       for (const r of store.list(parts.kind)) {
-        const known = reuse?.get(r);
-        if (known) {
-          byResource.set(r, known);
+        if (reuse && checked!.has(r)) {
+          const known = reuse.get(r);
+          if (known) byResource.set(r, known);
           continue;
         }
         parts.check(ctx, r);
-        byResource.set(r, take());
+        if (sink.length > 0) byResource.set(r, take());
       }
       parts.global?.(ctx);
       cache = { byResource, rest: take() };

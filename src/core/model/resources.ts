@@ -1,5 +1,5 @@
 // Turns parsed documents into resources: kind lookup, `List` expansion, metadata.
-import type { Diagnostic, Resource, SourceDocument } from './types.ts';
+import type { Diagnostic, GroupVersionKind, Resource, SourceDocument } from './types.ts';
 import { kindByGroupKind, splitApiVersion, versionAccepted } from './kinds.ts';
 import { PARSER_CODES, type ParsedDocument } from './parse.ts';
 
@@ -7,11 +7,40 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** Shared empty label/annotation map (most resources have no annotations). */
+const EMPTY_MAP: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/**
+ * Labels and annotations as strings. The parsed map is used as it is when every value is
+ * already a string (the usual case), so no copy is kept per resource.
+ */
 function stringMap(v: unknown): Record<string, string> {
-  if (!isObject(v)) return {};
+  if (!isObject(v)) return EMPTY_MAP;
+  let allStrings = true;
+  for (const k in v) {
+    if (typeof v[k] !== 'string') {
+      allStrings = false;
+      break;
+    }
+  }
+  if (allStrings) return v as Record<string, string>;
   const out: Record<string, string> = {};
   for (const [k, val] of Object.entries(v)) out[k] = val === null || val === undefined ? '' : String(val);
   return out;
+}
+
+/** One shared GroupVersionKind object per apiVersion and kind. */
+const gvkCache = new Map<string, { gvk: GroupVersionKind; kindId: string }>();
+
+function gvkOf(apiVersion: string, kind: string): { gvk: GroupVersionKind; kindId: string } {
+  const key = `${apiVersion}\u0000${kind}`;
+  let hit = gvkCache.get(key);
+  if (!hit) {
+    const { group, version } = splitApiVersion(apiVersion);
+    hit = { gvk: Object.freeze({ group, version, kind }), kindId: kindIdOf(apiVersion, kind).kindId };
+    if (gvkCache.size < 4096) gvkCache.set(key, hit);
+  }
+  return hit;
 }
 
 /** Registry id of a document's kind, or `unknown:<group>/<Kind>` when we don't know it. */
@@ -25,15 +54,14 @@ export function kindIdOf(apiVersion: string, kind: string): { kindId: string; kn
 export function makeResource(body: Record<string, unknown>, doc: SourceDocument | undefined, itemIndex?: number): Resource {
   const apiVersion = String(body.apiVersion ?? '');
   const kind = String(body.kind ?? '');
-  const { group, version } = splitApiVersion(apiVersion);
-  const { kindId } = kindIdOf(apiVersion, kind);
+  const { gvk, kindId } = gvkOf(apiVersion, kind);
   const meta = isObject(body.metadata) ? body.metadata : {};
   const namespace = meta.namespace === undefined || meta.namespace === null ? '' : String(meta.namespace);
   const name = meta.name === undefined || meta.name === null ? '' : String(meta.name);
   const r: Resource = {
     key: `${kindId}/${namespace}/${name}`,
     kindId,
-    gvk: { group, version, kind },
+    gvk,
     namespace,
     name,
     labels: stringMap(meta.labels),

@@ -59,10 +59,14 @@ function shiftDiagnostic(d: Diagnostic, lines: number): Diagnostic {
   return out;
 }
 
+/** Shared by every document without problems (never mutated: relocation skips empty lists). */
+const NO_PROBLEMS: Diagnostic[] = [];
+
 function buildDocument(doc: SourceDocument): ModelDocument {
   const parsed = parseSourceDocument(doc);
   const shaped = resourcesOf(parsed);
-  return { doc, resources: shaped.resources, problems: [...parsed.problems, ...shaped.problems] };
+  const problems = parsed.problems.length + shaped.problems.length === 0 ? NO_PROBLEMS : [...parsed.problems, ...shaped.problems];
+  return { doc, resources: shaped.resources, problems };
 }
 
 /**
