@@ -38,6 +38,8 @@ export interface AnalysisState {
   lastRun: LastRun | null;
   settings: UserSettings;
   filters: ProblemFilters;
+  /** File texts the current diagnostics were computed from (quick fix edits refer to them). */
+  analyzedTexts: ReadonlyMap<string, string> | null;
 
   setSettings(patch: Partial<UserSettings>): void;
   setFilters(patch: Partial<ProblemFilters>): void;
@@ -58,6 +60,7 @@ export const useAnalysis = create<AnalysisState>()((set) => ({
   lastRun: null,
   settings: defaultUserSettings(),
   filters: { levels: { Error: true, Warning: true, Info: true }, code: '', text: '' },
+  analyzedTexts: null,
 
   setSettings(patch) {
     set((s) => ({ settings: { ...s.settings, ...patch } }));

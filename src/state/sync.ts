@@ -30,6 +30,8 @@ export function startSync(target: SyncTarget): SyncEngine {
   let timer: ReturnType<typeof setTimeout> | null = null;
   let version = 0;
   const sentAt = new Map<number, number>();
+  /** The workspace texts each version was computed from (shared strings, not copies). */
+  const sentTexts = new Map<number, Map<string, string>>();
 
   function flush(): void {
     if (timer) {
@@ -53,6 +55,7 @@ export function startSync(target: SyncTarget): SyncEngine {
     lastSettings = settingsKey;
     version++;
     sentAt.set(version, performance.now());
+    sentTexts.set(version, current);
     useAnalysis.setState({ requestedVersion: version, running: true, canceled: false });
     target.sync(version, changed, removed, settings);
   }
@@ -72,7 +75,10 @@ export function startSync(target: SyncTarget): SyncEngine {
   function onMessage(msg: FromWorker): void {
     const latest = useAnalysis.getState().requestedVersion;
     if (msg.version !== latest) {
-      if (msg.type !== 'started') sentAt.delete(msg.version);
+      if (msg.type !== 'started') {
+        sentAt.delete(msg.version);
+        sentTexts.delete(msg.version);
+      }
       return;
     }
     switch (msg.type) {
@@ -82,6 +88,8 @@ export function startSync(target: SyncTarget): SyncEngine {
       case 'result': {
         const t0 = sentAt.get(msg.version) ?? performance.now();
         sentAt.clear();
+        const analyzedTexts = sentTexts.get(msg.version) ?? null;
+        sentTexts.clear();
         useAnalysis.setState({
           diagnostics: msg.diagnostics,
           resources: msg.resources,
@@ -91,6 +99,7 @@ export function startSync(target: SyncTarget): SyncEngine {
           canceled: false,
           failure: null,
           lastRun: { ms: Math.round(performance.now() - t0), at: Date.now(), stats: msg.stats },
+          analyzedTexts,
         });
         break;
       }

@@ -37,6 +37,8 @@ export interface WorkspaceState {
   rename(from: string, to: string): string | null;
   remove(path: string): void;
   editText(path: string, text: string): void;
+  /** Replaces a file's text from outside the editor (a quick fix on a file without a model). */
+  replaceText(path: string, text: string): void;
   openFile(path: string): void;
   closeTab(path: string): void;
   setActive(path: string): void;
@@ -140,6 +142,16 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
         if (f.path !== path || f.text === text) return f;
         const bytes = utf8Bytes(text);
         return { ...f, text, bytes, kind: classify(text, bytes) };
+      }),
+    }));
+  },
+
+  replaceText(path, text) {
+    set((s) => ({
+      files: s.files.map((f) => {
+        if (f.path !== path || f.text === text) return f;
+        const bytes = utf8Bytes(text);
+        return { ...f, text, bytes, kind: classify(text, bytes), rev: ++revCounter };
       }),
     }));
   },

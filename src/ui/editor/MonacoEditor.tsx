@@ -1,10 +1,13 @@
 // The Monaco editor (lazy chunk). One model per text file, kept across tab switches with
-// its view state; markers from the latest diagnostics; reveal requests from Problems.
+// its view state; markers from the latest diagnostics (hover: message, our explanation and
+// the Istio doc link); quick fixes as code actions; reveal requests from Problems.
 import { useEffect, useRef } from 'react';
 import { monaco } from './monaco.ts';
 import { useWorkspace, type WsFile } from '../../state/workspace.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
-import type { Diagnostic } from '../../core/model/types.ts';
+import { applyQuickFix, registerModelEditor, suppressWithAnnotation } from '../../state/fixes.ts';
+import type { Diagnostic, QuickFix, TextEdit } from '../../core/model/types.ts';
+import { messageByCode } from '../../core/analysis/messages.ts';
 import { onColorSchemeChange, prefersDark } from '../common/useColorScheme.ts';
 import { registerEditorDebug } from '../debug.ts';
 
@@ -20,6 +23,13 @@ interface Entry {
 const MARKER_OWNER = 'mesh-workbench';
 /** Models outlive the editor component (StrictMode remounts, lazy reloads). */
 const entries = new Map<string, Entry>();
+/** True while the store's text is pushed into a model (that change must not echo back). */
+let applyingExternal = false;
+/** The diagnostic behind each marker of a file, for code actions. */
+const markerSources = new Map<string, Array<{ marker: monaco.editor.IMarkerData; d: Diagnostic }>>();
+
+const APPLY_FIX_COMMAND = 'meshWorkbench.applyQuickFix';
+const SUPPRESS_COMMAND = 'meshWorkbench.suppressWithAnnotation';
 
 function uriFor(path: string): monaco.Uri {
   return monaco.Uri.from({ scheme: 'file', path: '/' + path });
@@ -29,25 +39,81 @@ function severity(level: Diagnostic['level']): monaco.MarkerSeverity {
   return level === 'Error' ? monaco.MarkerSeverity.Error : level === 'Warning' ? monaco.MarkerSeverity.Warning : monaco.MarkerSeverity.Info;
 }
 
+/**
+ * Marker text and link: the message, then (for analyzer messages) our explanation; the code
+ * links to Istio's page about it. The hover renders them in that order.
+ */
+function markerDetails(d: Diagnostic): Pick<monaco.editor.IMarkerData, 'message' | 'code' | 'source'> {
+  const description = d.source === 'analyzer' ? messageByCode(d.code)?.description : undefined;
+  return {
+    message: description ? `${d.message}\n\n${description}` : d.message,
+    code: d.docUrl ? { value: d.code, target: monaco.Uri.parse(d.docUrl) } : d.code,
+    source: d.source === 'analyzer' ? 'istio' : 'mesh-workbench',
+  };
+}
+
 function toMarker(model: Model, d: Diagnostic): monaco.editor.IMarkerData | null {
   const lines = model.getLineCount();
-  const message = `[${d.code}] ${d.message}`;
+  const base = { severity: severity(d.level), ...markerDetails(d) };
   if (d.range) {
     const startLine = Math.min(Math.max(1, d.range.startLine), lines);
     const endLine = Math.min(Math.max(startLine, d.range.endLine), lines);
     let endCol = d.range.endCol;
     // An end at column 1 of a later line means "to the end of the previous line".
     if (endLine > startLine && endCol <= 1) {
-      return { severity: severity(d.level), message, startLineNumber: startLine, startColumn: d.range.startCol, endLineNumber: endLine - 1, endColumn: model.getLineMaxColumn(endLine - 1) };
+      return { ...base, startLineNumber: startLine, startColumn: d.range.startCol, endLineNumber: endLine - 1, endColumn: model.getLineMaxColumn(endLine - 1) };
     }
     if (endLine === startLine && endCol <= d.range.startCol) endCol = model.getLineMaxColumn(startLine);
-    return { severity: severity(d.level), message, startLineNumber: startLine, startColumn: Math.max(1, d.range.startCol), endLineNumber: endLine, endColumn: endCol };
+    return { ...base, startLineNumber: startLine, startColumn: Math.max(1, d.range.startCol), endLineNumber: endLine, endColumn: endCol };
   }
   if (d.line) {
     const line = Math.min(Math.max(1, d.line), lines);
-    return { severity: severity(d.level), message, startLineNumber: line, startColumn: model.getLineFirstNonWhitespaceColumn(line) || 1, endLineNumber: line, endColumn: model.getLineMaxColumn(line) };
+    return { ...base, startLineNumber: line, startColumn: model.getLineFirstNonWhitespaceColumn(line) || 1, endLineNumber: line, endColumn: model.getLineMaxColumn(line) };
   }
   return null;
+}
+
+function sameMarker(a: monaco.editor.IMarkerData, b: monaco.editor.IMarkerData): boolean {
+  return a.startLineNumber === b.startLineNumber && a.startColumn === b.startColumn && a.endLineNumber === b.endLineNumber && a.endColumn === b.endColumn && a.message === b.message;
+}
+
+function pathOfModel(model: Model): string | undefined {
+  for (const [path, e] of entries) if (e.model === model) return path;
+  return undefined;
+}
+
+let codeActionsRegistered = false;
+
+/** Quick fixes (and "suppress with annotation") for our markers, via the lightbulb and Ctrl+. */
+function registerCodeActions(): void {
+  if (codeActionsRegistered) return;
+  codeActionsRegistered = true;
+  monaco.editor.registerCommand(APPLY_FIX_COMMAND, (_accessor: unknown, fix: QuickFix) => {
+    applyQuickFix(fix);
+  });
+  monaco.editor.registerCommand(SUPPRESS_COMMAND, (_accessor: unknown, d: Diagnostic) => {
+    void suppressWithAnnotation(d);
+  });
+  monaco.languages.registerCodeActionProvider('yaml', {
+    provideCodeActions(model, _range, context) {
+      const path = pathOfModel(model);
+      const sources = (path && markerSources.get(path)) || [];
+      const actions: monaco.languages.CodeAction[] = [];
+      const suppressions: monaco.languages.CodeAction[] = [];
+      for (const m of context.markers) {
+        const hit = sources.find((x) => sameMarker(x.marker, m));
+        if (!hit) continue;
+        for (const fix of hit.d.fixes ?? []) {
+          actions.push({ title: fix.title, kind: 'quickfix', diagnostics: [m], isPreferred: fix.isPreferred === true, command: { id: APPLY_FIX_COMMAND, title: fix.title, arguments: [fix] } });
+        }
+        if (hit.d.source === 'analyzer' && hit.d.origin) {
+          const title = `Suppress ${hit.d.code} on ${hit.d.origin} with an annotation`;
+          suppressions.push({ title, kind: 'quickfix', diagnostics: [m], command: { id: SUPPRESS_COMMAND, title, arguments: [hit.d] } });
+        }
+      }
+      return { actions: [...actions, ...suppressions], dispose() {} };
+    },
+  }, { providedCodeActionKinds: ['quickfix'] });
 }
 
 function applyMarkers(diagnostics: Diagnostic[]): void {
@@ -58,15 +124,31 @@ function applyMarkers(diagnostics: Diagnostic[]): void {
     if (!l) byFile.set(d.file, (l = []));
     l.push(d);
   }
+  markerSources.clear();
   for (const [path, e] of entries) {
     const list = byFile.get(path) ?? [];
     const markers: monaco.editor.IMarkerData[] = [];
+    const sources: Array<{ marker: monaco.editor.IMarkerData; d: Diagnostic }> = [];
     for (const d of list) {
       const m = toMarker(e.model, d);
-      if (m) markers.push(m);
+      if (!m) continue;
+      markers.push(m);
+      if (d.source === 'analyzer') sources.push({ marker: m, d });
     }
+    markerSources.set(path, sources);
     monaco.editor.setModelMarkers(e.model, MARKER_OWNER, markers);
   }
+}
+
+/** Applies quick fix edits to a file's model as one undoable step. */
+function editModel(path: string, edits: readonly TextEdit[]): boolean {
+  const e = entries.get(path);
+  if (!e) return false;
+  const ops = edits.map((x) => ({ range: new monaco.Range(x.range.startLine, x.range.startCol, x.range.endLine, x.range.endCol), text: x.text, forceMoveMarkers: true }));
+  e.model.pushStackElement();
+  e.model.pushEditOperations(null, ops, () => null);
+  e.model.pushStackElement();
+  return true;
 }
 
 export default function MonacoEditor() {
@@ -92,8 +174,9 @@ export default function MonacoEditor() {
       ariaLabel: 'YAML editor',
     });
     let current: string | null = null;
-    let applyingExternal = false;
     let lastRevealSeq = 0;
+    registerCodeActions();
+    registerModelEditor(editModel);
 
     const syncModels = (files: WsFile[]) => {
       const live = new Set<string>();
@@ -106,6 +189,11 @@ export default function MonacoEditor() {
           const model = existing ?? monaco.editor.createModel(f.text, 'yaml', uriFor(f.path));
           if (existing && existing.getValue() !== f.text) existing.setValue(f.text);
           model.updateOptions({ tabSize: 2, insertSpaces: true });
+          // Any change to a model (typing, undo, a quick fix in another file) goes to the store.
+          const path = f.path;
+          model.onDidChangeContent(() => {
+            if (!applyingExternal && entries.get(path)?.model === model) useWorkspace.getState().editText(path, model.getValue());
+          });
           // New files use LF unless the text says otherwise (Monaco may default to CRLF).
           if (!f.text.includes('\r\n')) model.setEOL(monaco.editor.EndOfLineSequence.LF);
           entries.set(f.path, { model, rev: f.rev, viewState: null });
@@ -204,11 +292,6 @@ export default function MonacoEditor() {
       }
     });
 
-    const contentSub = editor.onDidChangeModelContent(() => {
-      if (applyingExternal || !current) return;
-      const model = editor.getModel();
-      if (model) useWorkspace.getState().editText(current, model.getValue());
-    });
     const cursorSub = editor.onDidChangeCursorPosition((e) => {
       useEditorUi.getState().setCursor({ line: e.position.lineNumber, col: e.position.column });
     });
@@ -244,11 +327,11 @@ export default function MonacoEditor() {
         if (e) e.viewState = editor.saveViewState();
       }
       registerEditorDebug(undefined);
+      registerModelEditor(undefined);
       unsubWs();
       unsubDiag();
       unsubReveal();
       unsubTheme();
-      contentSub.dispose();
       cursorSub.dispose();
       editor.setModel(null);
       editor.dispose();

@@ -1,6 +1,6 @@
 // The Monaco subset we use, loaded lazily (this module is only reached via dynamic import).
 // Subpath imports keep the chunk small: the editor API, YAML highlighting, and the few
-// contributions a person expects (hover for markers, find/replace, clipboard, folding…).
+// contributions a person expects (hover for markers, quick fixes, find/replace, clipboard, folding…).
 import * as monaco from 'monaco-editor/editor/editor.api';
 import 'monaco-editor/languages/definitions/yaml/register';
 import 'monaco-editor/editor/browser/coreCommands';
@@ -15,6 +15,8 @@ import 'monaco-editor/editor/contrib/linesOperations/browser/linesOperations';
 import 'monaco-editor/editor/contrib/multicursor/browser/multicursor';
 import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations';
 import 'monaco-editor/editor/contrib/contextmenu/browser/contextmenu';
+// Quick fixes: the lightbulb, Ctrl+. and the "Quick Fix…" link in marker hovers.
+import 'monaco-editor/editor/contrib/codeAction/browser/codeActionContributions';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };

@@ -2,6 +2,7 @@
 // analysis assumed, and the user's suppressions.
 import { useState } from 'react';
 import { useAnalysis } from '../../state/analysis.ts';
+import { parseSuppressions } from '../../core/analysis/suppress.ts';
 
 const TABS = [
   { id: 'proxy', label: 'Proxy config', empty: 'Proxy (xDS) config views arrive in a later release.' },
@@ -77,17 +78,22 @@ function Suppressions() {
   const suppressions = useAnalysis((s) => s.settings.suppressions);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
   const set = (list: string[]) => useAnalysis.getState().setSettings({ suppressions: list });
   const add = () => {
     const v = draft.trim();
     if (!v) return;
-    if (!/^[A-Z]+[\w-]*=.+/.test(v)) {
-      setError('Use CODE=Kind namespace/name, e.g. IST0102=Namespace default (globs allowed).');
+    // The analysis reads rules with the same parser: `Kind ns/name` globs, and the legacy
+    // `Kind name.namespace` form (matched as `Kind namespace/name`).
+    const parsed = parseSuppressions([v], () => true);
+    if (!/^[A-Z]+[\w-]*=.+/.test(v) || parsed.rules.length === 0) {
+      setError('Use CODE=Kind namespace/name, e.g. IST0102=Namespace default (globs allowed; the legacy Kind name.namespace form works too).');
       return;
     }
     if (!suppressions.includes(v)) set([...suppressions, v]);
     setDraft('');
     setError(null);
+    setNote(parsed.warnings[0] ?? null);
   };
   return (
     <section className="inspector-section" aria-labelledby="supp-title" data-testid="suppressions">
@@ -121,6 +127,11 @@ function Suppressions() {
         </button>
       </form>
       {error && <div className="field-error">{error}</div>}
+      {note && !error && (
+        <p className="muted" data-testid="suppression-note">
+          {note}
+        </p>
+      )}
     </section>
   );
 }

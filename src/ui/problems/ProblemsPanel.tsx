@@ -1,11 +1,13 @@
 // Bottom panel: every diagnostic, filterable by level, code and free text.
 // Clicking a row opens the file and selects the offending field in the editor.
-import { useDeferredValue, useMemo } from 'react';
+import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, Level } from '../../core/model/types.ts';
 import { LEVEL_ORDER } from '../../core/model/types.ts';
 import { filterDiagnostics, useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';
+import { applyQuickFix, suppressWithAnnotation } from '../../state/fixes.ts';
+import { RowMenu, type RowMenuItem } from './RowMenu.tsx';
 
 const LEVELS: Level[] = ['Error', 'Warning', 'Info'];
 const MAX_ROWS = 2000;
@@ -125,17 +127,30 @@ export function ProblemsPanel() {
   );
 }
 
+function suppressWithRule(d: Diagnostic): void {
+  if (!d.origin) return;
+  const s = useAnalysis.getState();
+  const rule = `${d.code}=${d.origin}`;
+  if (!s.settings.suppressions.includes(rule)) s.setSettings({ suppressions: [...s.settings.suppressions, rule] });
+}
+
 function ProblemRow({ d }: { d: Diagnostic }) {
-  const suppress = () => {
-    if (!d.origin) return;
-    const s = useAnalysis.getState();
-    const rule = `${d.code}=${d.origin}`;
-    if (!s.settings.suppressions.includes(rule)) s.setSettings({ suppressions: [...s.settings.suppressions, rule] });
-  };
+  const [menu, setMenu] = useState<'fix' | 'suppress' | null>(null);
+  const fixButton = useRef<HTMLButtonElement>(null);
+  const suppressButton = useRef<HTMLButtonElement>(null);
+  const editable = useWorkspace((s) => (d.file ? s.files.some((f) => f.path === d.file && f.kind === 'text') : false));
+  const fixes = d.fixes ?? [];
   const loc = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '';
+  const fixItems: RowMenuItem[] = fixes.map((f) => ({ label: f.title, testId: 'fix-item', preferred: f.isPreferred === true, onSelect: () => applyQuickFix(f) }));
+  const suppressItems: RowMenuItem[] = [
+    { label: 'Suppress with a settings rule (istioctl -S)', testId: 'suppress-rule', onSelect: () => suppressWithRule(d) },
+    ...(d.source === 'analyzer' && editable
+      ? [{ label: 'Suppress with annotation (galley.istio.io/analyze-suppress)', testId: 'suppress-annotation', onSelect: () => void suppressWithAnnotation(d) }]
+      : []),
+  ];
   return (
     <tr
-      className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}`}
+      className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}${menu ? ' menu-open' : ''}`}
       data-testid="problem-row"
       data-level={d.level}
       data-code={d.code}
@@ -159,27 +174,55 @@ function ProblemRow({ d }: { d: Diagnostic }) {
         )}
       </td>
       <td className="col-message">
-        <span className="message-text">{d.message}</span>
+        <div className="message-cell">
+          <span className="message-text">{d.message}</span>
+          {fixes.length > 0 && editable && (
+            <button
+              type="button"
+              ref={fixButton}
+              className="fix-action"
+              data-testid="fix-button"
+              title={fixes.length === 1 ? (fixes[0]?.title ?? 'Fix') : `${fixes.length} fixes`}
+              aria-label={`Fix ${d.code}`}
+              aria-haspopup="menu"
+              aria-expanded={menu === 'fix'}
+              onClick={(e) => {
+                e.stopPropagation();
+                setMenu(menu === 'fix' ? null : 'fix');
+              }}
+            >
+              Fix
+            </button>
+          )}
+        </div>
+        {menu === 'fix' && <RowMenu anchor={fixButton} label={`Fixes for ${d.code}`} testId="fix-menu" items={fixItems} onClose={() => setMenu(null)} />}
       </td>
       <td className="col-origin">{d.origin ?? ''}</td>
       <td className="col-loc">
         <span className="loc-text" data-testid="problem-location">
           {loc}
         </span>
-        {d.origin && (
-          <button
-            type="button"
-            className="row-action"
-            title={`Suppress ${d.code} on ${d.origin}`}
-            aria-label={`Suppress ${d.code} on ${d.origin}`}
-            onClick={(e) => {
-              e.stopPropagation();
-              suppress();
-            }}
-          >
-            Suppress
-          </button>
-        )}
+        <span className="row-actions">
+          {d.origin && (
+            <button
+              type="button"
+              ref={suppressButton}
+              className="row-action"
+              data-testid="suppress-button"
+              title={`Suppress ${d.code} on ${d.origin}`}
+              aria-label={`Suppress ${d.code} on ${d.origin}`}
+              aria-haspopup="menu"
+              aria-expanded={menu === 'suppress'}
+              onClick={(e) => {
+                e.stopPropagation();
+                setMenu(menu === 'suppress' ? null : 'suppress');
+              }}
+            >
+              Suppress
+            </button>
+          )}
+        </span>
+        {menu === 'suppress' && <RowMenu anchor={suppressButton} label={`Suppress ${d.code}`} testId="suppress-menu" items={suppressItems} onClose={() => setMenu(null)} />}
       </td>
     </tr>
   );

@@ -1,0 +1,82 @@
+// Applying quick fixes and annotation suppressions from the UI. Edits go through the editor
+// model when the file has one (so they can be undone there), otherwise straight into the
+// workspace store; either way the store ends up with the new text and analysis follows.
+import type { Diagnostic, QuickFix, TextEdit } from '../core/model/types.ts';
+import { applyTextEdits } from '../core/analysis/fixes/apply.ts';
+import { useWorkspace } from './workspace.ts';
+import { useAnalysis, useEditorUi } from './analysis.ts';
+
+/** Applies edits to a file's editor model; returns false when the file has none. */
+export type ModelEditor = (path: string, edits: readonly TextEdit[]) => boolean;
+
+let modelEditor: ModelEditor | undefined;
+
+/** The editor registers itself while it is mounted. */
+export function registerModelEditor(e: ModelEditor | undefined): void {
+  modelEditor = e;
+}
+
+/**
+ * Applies a fix computed by the analysis. Its ranges refer to the analyzed text, so a file
+ * edited since then is left alone (the next analysis brings an up-to-date fix).
+ */
+export function applyQuickFix(fix: QuickFix): boolean {
+  const analyzed = useAnalysis.getState().analyzedTexts;
+  for (const e of fix.edits) {
+    const now = useWorkspace.getState().files.find((f) => f.path === e.file)?.text;
+    if (analyzed && now !== undefined && analyzed.get(e.file) !== now) {
+      useWorkspace.getState().notify({ id: 'quickfix', level: 'info', text: `${e.file} changed since it was analyzed; apply the fix again once the analysis has caught up.` });
+      return false;
+    }
+  }
+  return applyEdits(fix);
+}
+
+function applyEdits(fix: QuickFix): boolean {
+  const byFile = new Map<string, TextEdit[]>();
+  for (const e of fix.edits) {
+    let l = byFile.get(e.file);
+    if (!l) byFile.set(e.file, (l = []));
+    l.push(e);
+  }
+  const ws = useWorkspace.getState();
+  for (const path of byFile.keys()) {
+    if (!ws.files.some((f) => f.path === path && f.kind === 'text')) {
+      ws.notify({ id: 'quickfix', level: 'warning', text: `The fix "${fix.title}" needs ${path}, which is not an editable file in the workspace.` });
+      return false;
+    }
+  }
+  for (const [path, edits] of byFile) {
+    if (modelEditor?.(path, edits)) continue;
+    const file = useWorkspace.getState().files.find((f) => f.path === path);
+    if (file) useWorkspace.getState().replaceText(path, applyTextEdits(file.text, edits));
+  }
+  return true;
+}
+
+/**
+ * Adds the diagnostic's code to its resource's `galley.istio.io/analyze-suppress`
+ * annotation. The edit is computed from the current text (the YAML code loads on first use).
+ */
+export async function suppressWithAnnotation(d: Diagnostic): Promise<boolean> {
+  const ws = useWorkspace.getState();
+  const file = d.file ? ws.files.find((f) => f.path === d.file) : undefined;
+  if (!file || file.kind !== 'text') return false;
+  const { suppressionForText } = await import('../core/analysis/fixes/suppression.ts');
+  const current = useWorkspace.getState().files.find((f) => f.path === file.path);
+  const fix = current ? suppressionForText(current.path, current.text, d) : undefined;
+  if (!fix) {
+    ws.notify({ id: 'quickfix', level: 'warning', text: `Could not add the suppression annotation for ${d.code} on ${d.origin ?? 'this resource'}: the resource was not found as written (it may have changed, or already suppress ${d.code}).` });
+    return false;
+  }
+  if (!applyEdits(fix)) return false;
+  // Show the annotation that now silences the message.
+  const edit = fix.edits[0];
+  if (edit) {
+    const lines = edit.text.split('\n').length - 1;
+    const line = edit.range.startLine + (lines > 0 ? lines : 0);
+    useWorkspace.getState().openFile(edit.file);
+    useEditorUi.getState().requestReveal(edit.file, undefined, line);
+  }
+  return true;
+}
