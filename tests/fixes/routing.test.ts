@@ -118,3 +118,16 @@ describe('IST0162 gateway port not on the Service', () => {
     await expectFixResolves({ files, find: (d) => d.code === 'IST0162', title: 'Change the Gateway server port to 80' });
   });
 });
+
+describe('IST0101 subset not found', () => {
+  it('changes the subset to the closest one the DestinationRule defines', async () => {
+    const files = {
+      'svc.yaml': svc('reviews', 'shop', 9080),
+      'dr.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: DestinationRule', 'metadata:', '  name: reviews', '  namespace: shop', 'spec:', '  host: reviews', '  subsets:', '    - name: v1', '      labels: {version: v1}', '    - name: canary', '      labels: {track: canary}'),
+      'vs.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', '  namespace: shop', 'spec:', '  hosts: [reviews]', '  http:', '    - route:', '        - destination:', '            host: reviews', '            subset: canery'),
+    };
+    const { fix, files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0101' && d.message.includes('subset') });
+    expect(fix.title).toBe('Change subset to "canary"');
+    expect(fixed['vs.yaml']).toContain('            subset: canary\n');
+  });
+});
