@@ -72,37 +72,53 @@ function keepForNamespace(r: Resource | undefined, ns: string | undefined): bool
   return r.namespace === ns;
 }
 
-export function postProcess(reported: readonly Reported[], lookup: DocumentLookup, options: RunAnalyzersOptions): Diagnostic[] {
+export type MessageRenderer = (message: AnalysisMessage, analyzer: string) => Diagnostic;
+
+export function postProcess(reported: readonly Reported[], lookup: DocumentLookup, options: RunAnalyzersOptions, render?: MessageRenderer): Diagnostic[] {
   const kept: Array<{ d: Diagnostic; r: Resource | undefined }> = [];
   for (const { message, analyzer } of reported) {
     const r = message.resource;
     if (suppressedByAnnotation(r, message.type.code)) continue;
     if (!keepForNamespace(r, options.namespaceFilter)) continue;
-    const d = renderMessage(message, analyzer, lookup);
+    const d = render ? render(message, analyzer) : renderMessage(message, analyzer, lookup);
     if (options.suppressions && suppressedBySettings(options.suppressions, d.code, d.origin)) continue;
     kept.push({ d, r });
   }
   return sortAndDedupe(kept);
 }
 
+interface SortKey {
+  /** Composite key whose string order is Istio's message order. */
+  key: string;
+  /** The uncoloured log line (istioctl's Message.String()), for de-duplication. */
+  line: string;
+}
+
+/** Keys of diagnostics seen before (rendered diagnostics are reused across runs). */
+const sortKeys = new WeakMap<Diagnostic, SortKey>();
+
+function sortKeyOf(d: Diagnostic, r: Resource | undefined): SortKey {
+  let k = sortKeys.get(d);
+  if (!k) {
+    const line = logLine(d);
+    // \u0001 sorts below every printable character, so each part compares on its own.
+    const key = `${r ? d.cluster ?? '' : ''}\u0001${LEVEL_ORDER[d.level]}\u0001${d.code}\u0001${r ? 1 : 0}\u0001${r ? originSortKey(r) : ''}\u0001${line}`;
+    k = { key, line };
+    sortKeys.set(d, k);
+  }
+  return k;
+}
+
 /** Istio's order: cluster, level, code, messages without a resource first, origin, text. */
 export function sortAndDedupe(items: Array<{ d: Diagnostic; r: Resource | undefined }>): Diagnostic[] {
-  const keyed = items.map((x) => ({ ...x, line: logLine(x.d), origin: x.r ? originSortKey(x.r) : '' }));
-  keyed.sort((a, b) => {
-    if (a.r && b.r && (a.d.cluster ?? '') !== (b.d.cluster ?? '')) return (a.d.cluster ?? '') < (b.d.cluster ?? '') ? -1 : 1;
-    const lv = LEVEL_ORDER[a.d.level] - LEVEL_ORDER[b.d.level];
-    if (lv) return lv;
-    if (a.d.code !== b.d.code) return a.d.code < b.d.code ? -1 : 1;
-    if (!a.r !== !b.r) return a.r ? 1 : -1;
-    if (a.origin !== b.origin) return a.origin < b.origin ? -1 : 1;
-    return a.line < b.line ? -1 : a.line > b.line ? 1 : 0;
-  });
+  const keyed = items.map((x) => ({ d: x.d, k: sortKeyOf(x.d, x.r) }));
+  keyed.sort((a, b) => (a.k.key < b.k.key ? -1 : a.k.key > b.k.key ? 1 : 0));
   const out: Diagnostic[] = [];
   let prev: string | undefined;
-  for (const k of keyed) {
+  for (const { d, k } of keyed) {
     if (k.line === prev) continue;
     prev = k.line;
-    out.push(k.d);
+    out.push(d);
   }
   return out;
 }

@@ -7,7 +7,21 @@ import type { StoreView } from './store.ts';
 import type { ResourceIndex } from './resourceIndex.ts';
 import { KINDS } from '../model/kinds.ts';
 import { contextFor, postProcess, AnalysisCanceled, type Reported, type RunAnalyzersOptions } from './run.ts';
-import type { DocumentLookup } from './render.ts';
+import { renderMessage, type DocumentLookup } from './render.ts';
+import type { SourceDocument } from '../model/types.ts';
+
+interface RenderedMessage {
+  d: Diagnostic;
+  doc: SourceDocument | undefined;
+  startLine: number;
+}
+
+function shiftLines(d: Diagnostic, delta: number): Diagnostic {
+  const out: Diagnostic = { ...d };
+  if (out.line !== undefined) out.line += delta;
+  if (out.range) out.range = { ...out.range, startLine: out.range.startLine + delta, endLine: out.range.endLine + delta };
+  return out;
+}
 
 interface AnalyzerCache {
   /** Messages of the per-resource checks, by the checked resource (only those with messages). */
@@ -27,6 +41,11 @@ export class AnalysisSession {
    * is shared by all analyzers, which keeps the caches small.
    */
   private checked = new Map<string, Set<Resource>>();
+  /**
+   * Rendered diagnostics of kept messages. A message is reused as long as its document is
+   * the same object; when the document only moved (lines inserted above), lines shift.
+   */
+  private rendered = new WeakMap<AnalysisMessage, RenderedMessage>();
   /** How each analyzer was run last time (for tests and the benchmark). */
   lastModes = new Map<string, 'cached' | 'incremental' | 'full'>();
 
@@ -63,7 +82,23 @@ export class AnalysisSession {
     const kinds = new Set(analyzers.flatMap((a) => (a.perResource ? [a.perResource.kind] : [])));
     this.checked.clear();
     for (const kind of kinds) this.checked.set(kind.id, new Set(store.list(kind)));
-    return postProcess(reported, lookup, options);
+    return postProcess(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup));
+  }
+
+  private render(m: AnalysisMessage, analyzer: string, lookup: DocumentLookup): Diagnostic {
+    const src = m.resource?.source;
+    const doc = src ? lookup(src.file, src.docIndex) : undefined;
+    const startLine = doc?.startLine ?? 0;
+    const hit = this.rendered.get(m);
+    if (hit && hit.doc === doc) {
+      if (hit.startLine === startLine) return hit.d;
+      const moved = shiftLines(hit.d, startLine - hit.startLine);
+      this.rendered.set(m, { d: moved, doc, startLine });
+      return moved;
+    }
+    const d = renderMessage(m, analyzer, lookup);
+    this.rendered.set(m, { d, doc, startLine });
+    return d;
   }
 
   private runOne(store: StoreView, index: ResourceIndex, analyzer: Analyzer, changedKinds: ReadonlySet<string> | 'all', canceled: () => boolean): AnalyzerCache {
