@@ -236,7 +236,8 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   const unique = new Map<string, InputFile>();
   for (const f of files) if (!unique.has(f.name)) unique.set(f.name, f);
   workspace.update([...unique.values()].map((f) => ({ path: f.name, text: f.text })), []);
-  const result = await workspace.run(settings, { meshConfigText, meshNetworksText });
+  // Quick fixes are for the editor; the CLI prints none.
+  const result = await workspace.run(settings, { meshConfigText, meshNetworksText, fixes: false });
   if (result === 'canceled') throw new Error('analysis was canceled');
 
   const parserDiags = result.diagnostics.filter((d) => d.source === 'parser');
