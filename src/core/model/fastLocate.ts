@@ -276,18 +276,18 @@ function blockRange(doc: SourceDocument, l: Lines, b: Block): SourceRange | null
   return { startLine: doc.startLine + first, startCol: startCol + 1, endLine: doc.startLine + last, endCol: lineOf(l, last).trimEnd().length + 1 };
 }
 
-const linesCache = new Map<string, Lines>();
+/** Line starts per document (a document's text never changes; relocation keeps the object). */
+const linesCache = new WeakMap<SourceDocument, Lines | null>();
 
-function linesOf(text: string): Lines | null {
-  let l = linesCache.get(text);
-  if (l) return l;
+function linesOf(doc: SourceDocument): Lines | null {
+  const hit = linesCache.get(doc);
+  if (hit !== undefined) return hit;
+  const text = doc.text;
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
-  l = { text, starts };
-  // Documents with directives, explicit markers or anchors/tags are left to the full parser.
-  if (/^(---|\.\.\.|%)/m.test(text)) return null;
-  if (linesCache.size >= 512) linesCache.delete(linesCache.keys().next().value as string);
-  linesCache.set(text, l);
+  // Documents with directives or explicit markers are left to the full parser.
+  const l = /^(---|\.\.\.|%)/m.test(text) ? null : { text, starts };
+  linesCache.set(doc, l);
   return l;
 }
 
@@ -297,7 +297,7 @@ function linesOf(text: string): Lines | null {
  */
 export function fastLocate(doc: SourceDocument, path: ReadonlyArray<string | number>): FieldLocation | null {
   if (doc.isJson || path.length === 0) return null;
-  const l = linesOf(doc.text);
+  const l = linesOf(doc);
   if (!l) return null;
   let block: Block = { first: 0, end: l.starts.length, firstCol: -1 };
   for (let p = 0; p < path.length; p++) {

@@ -21,8 +21,19 @@ function positioned(text: string): Document.Parsed | null {
   return doc;
 }
 
+const fieldPathCache = new Map<string, Array<string | number>>();
+
 /** `spec.http[0].route[1].destination.host` → ['spec','http',0,'route',1,'destination','host']. */
 export function parseFieldPath(path: string): Array<string | number> {
+  const hit = fieldPathCache.get(path);
+  if (hit) return hit;
+  const out = splitFieldPath(path);
+  if (fieldPathCache.size >= 4096) fieldPathCache.clear();
+  fieldPathCache.set(path, out);
+  return out;
+}
+
+function splitFieldPath(path: string): Array<string | number> {
   const out: Array<string | number> = [];
   const re = /([^.[\]]+)|\[(\d+)\]|\[["']([^"']*)["']\]/g;
   let m: RegExpExecArray | null;
@@ -160,9 +171,14 @@ export function fieldRangeMap(doc: SourceDocument, itemIndex?: number): Map<stri
 
 /** File line of the first non-blank character of the document (istioctl trims chunks). */
 export function trimmedStartLine(doc: SourceDocument): number {
-  const m = /\S/.exec(doc.text);
-  if (!m) return doc.startLine;
-  return lineIndex(doc.text).position(m.index).line + doc.startLine - 1;
+  const text = doc.text;
+  let lines = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) lines++;
+    else if (c !== 32 && c !== 9 && c !== 13 && c !== 11 && c !== 12) return doc.startLine + lines;
+  }
+  return doc.startLine;
 }
 
 /** The positioned (`yaml` package) parse of a document text, shared with the locator's cache. */
