@@ -59,6 +59,11 @@ export function messageBehind(d: Diagnostic): AnalysisMessage | undefined {
   return sourceMessages.get(d);
 }
 
+/** Records the message behind a diagnostic that was reused or moved rather than rendered anew. */
+export function rememberMessage(d: Diagnostic, m: AnalysisMessage): void {
+  sourceMessages.set(d, m);
+}
+
 export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, lookup: DocumentLookup): Diagnostic {
   const d: Diagnostic = {
     level: m.type.level,

@@ -5,7 +5,7 @@ import { LEVEL_ORDER } from '../model/types.ts';
 import type { AnalysisContext, AnalysisMessage, Analyzer } from './types.ts';
 import type { StoreView } from './store.ts';
 import { ResourceIndex } from './resourceIndex.ts';
-import { renderMessage, type DocumentLookup } from './render.ts';
+import { rememberMessage, renderMessage, type DocumentLookup } from './render.ts';
 import { suppressedByAnnotation, suppressedBySettings, type Suppression } from './suppress.ts';
 import { logLine } from './format/log.ts';
 import { originSortKey } from './origin.ts';
@@ -81,6 +81,7 @@ export function postProcess(reported: readonly Reported[], lookup: DocumentLooku
     if (suppressedByAnnotation(r, message.type.code)) continue;
     if (!keepForNamespace(r, options.namespaceFilter)) continue;
     const d = render ? render(message, analyzer) : renderMessage(message, analyzer, lookup);
+    rememberMessage(d, message);
     if (options.suppressions && suppressedBySettings(options.suppressions, d.code, d.origin)) continue;
     kept.push({ d, r });
   }

@@ -58,8 +58,11 @@ export function fixesFor(d: Diagnostic, ctx: FixContext, limits: FixLimits = DEF
 export function attachFixes(diagnostics: readonly Diagnostic[], ctx: FixContext, limits: FixLimits = DEFAULT_FIX_LIMITS): void {
   let fixed = 0;
   for (const d of diagnostics) {
-    if (d.source !== 'analyzer' || !FIX_PROVIDERS[d.code]) continue;
-    if (++fixed > limits.maxFixed) break;
+    // Rendered diagnostics are reused across runs: fixes from an earlier run (whose edits
+    // may point into documents that have moved since) never carry over.
+    if (d.fixes) delete d.fixes;
+    if (d.source !== 'analyzer' || !FIX_PROVIDERS[d.code] || fixed >= limits.maxFixed) continue;
+    fixed++;
     const fixes = fixesFor(d, ctx, limits);
     if (fixes.length > 0) d.fixes = fixes;
   }
