@@ -4,7 +4,7 @@ import { test, expect, type Page, type Locator } from '@playwright/test';
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
-  await expect(page.getByTestId('file-item')).toHaveCount(4);
+  await expect(page.getByTestId('file-item')).toHaveCount(5);
   await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
   await expect(page.getByTestId('last-analysis')).toBeVisible();
 }

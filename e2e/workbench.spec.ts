@@ -1,7 +1,7 @@
 // End-to-end tests that use the workbench the way a person does: click, type, look.
 import { test, expect, type Page, type Locator } from '@playwright/test';
 
-const SAMPLE_FILES = ['platform.yaml', 'bookinfo.yaml', 'networking.yaml', 'destination-rules.yaml'];
+const SAMPLE_FILES = ['platform.yaml', 'bookinfo.yaml', 'networking.yaml', 'destination-rules.yaml', 'pods.yaml'];
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
