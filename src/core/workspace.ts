@@ -32,7 +32,11 @@ export interface RunOptions {
   meshConfigText?: string;
   meshNetworksText?: string;
   timing?: Map<string, number>;
-  /** Compute editor quick fixes and suppression edits (default true; the CLI has no use for them). */
+  /**
+   * Attach editor quick fixes to the diagnostics before returning (default false: the
+   * worker posts diagnostics first and computes fixes afterwards with `attachFixes`, and
+   * the CLI has no use for them).
+   */
   fixes?: boolean;
 }
 
@@ -56,6 +60,12 @@ export class WorkspaceAnalyzer {
     const t0 = performance.now();
     this.model.update(changed, removed);
     this.pendingParseMs += performance.now() - t0;
+  }
+
+  /** Computes quick fixes for diagnostics of the last run, against the current store. */
+  attachFixes(diagnostics: readonly Diagnostic[]): void {
+    if (!this.store) return;
+    attachFixes(diagnostics, fixContext(this.store, (f, i) => this.model.document(f, i)));
   }
 
   async run(settings: AnalysisSettings, options: RunOptions = {}): Promise<WorkspaceResult | 'canceled'> {
@@ -110,7 +120,7 @@ export class WorkspaceAnalyzer {
       throw e;
     }
     this.unanalyzedKinds.clear();
-    if (options.fixes !== false) attachFixes(diagnostics, fixContext(store, (f, i) => this.model.document(f, i)));
+    if (options.fixes === true) this.attachFixes(diagnostics);
     const problems = this.model.problems().sort(byFileAndLine);
     const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings];
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {

@@ -103,6 +103,17 @@ export function startSync(target: SyncTarget): SyncEngine {
         });
         break;
       }
+      case 'fixes': {
+        const state = useAnalysis.getState();
+        if (state.resultVersion !== msg.version) break;
+        const diagnostics = state.diagnostics.slice();
+        for (const [i, fixes] of msg.fixes) {
+          const d = diagnostics[i];
+          if (d) diagnostics[i] = { ...d, fixes };
+        }
+        useAnalysis.setState({ diagnostics });
+        break;
+      }
       case 'canceled':
         useAnalysis.setState({ running: false, canceled: true });
         break;

@@ -5,6 +5,7 @@
 // mutated mid-run). Nothing here may throw out of the message handler: every failure
 // is reported as `failed` and the analyzer is rebuilt from the worker's file mirror.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
+import type { Diagnostic } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
 import { summarizeResource } from './summary.ts';
@@ -86,6 +87,15 @@ async function loop(): Promise<void> {
           assumptions: result.assumptions,
           stats: result.stats,
         });
+        // Fixes come second: diagnostics show at once, the lightbulbs a moment later.
+        if (latestVersion === version && !runRequested) {
+          analyzer.attachFixes(result.diagnostics);
+          const fixes: Array<[number, NonNullable<Diagnostic['fixes']>]> = [];
+          result.diagnostics.forEach((d, i) => {
+            if (d.fixes) fixes.push([i, d.fixes]);
+          });
+          if (fixes.length > 0) post({ type: 'fixes', version, fixes });
+        }
       } catch (e) {
         needsFullReload = true;
         post({ type: 'failed', version, message: errorText(e) });

@@ -47,5 +47,7 @@ export type FromWorker =
       assumptions: string[];
       stats: AnalysisStats;
     }
+  /** Quick fixes for the diagnostics of a posted result (by index), computed after it. */
+  | { type: 'fixes'; version: number; fixes: Array<[number, NonNullable<Diagnostic['fixes']>]> }
   | { type: 'canceled'; version: number }
   | { type: 'failed'; version: number; message: string };

@@ -12,7 +12,7 @@ export type Files = Record<string, string>;
 export async function analyzeFiles(files: Files): Promise<Diagnostic[]> {
   const w = new WorkspaceAnalyzer();
   w.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
-  const res = await w.run(defaultAnalysisSettings());
+  const res = await w.run(defaultAnalysisSettings(), { fixes: true });
   if (res === 'canceled') throw new Error('unexpected cancel');
   return res.diagnostics;
 }

@@ -8,7 +8,7 @@ import { analyzeFiles, applyFix, sampleFiles, type Files } from './helpers.ts';
 
 async function run(w: WorkspaceAnalyzer, files: Files): Promise<Diagnostic[]> {
   w.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
-  const res = await w.run(defaultAnalysisSettings());
+  const res = await w.run(defaultAnalysisSettings(), { fixes: true });
   if (res === 'canceled') throw new Error('canceled');
   return res.diagnostics;
 }
