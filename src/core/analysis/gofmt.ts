@@ -35,12 +35,53 @@ export function goValue(v: unknown): string {
   return String(v);
 }
 
+/** A template cut into literal text and verbs once (templates are few, messages many). */
+interface CompiledTemplate {
+  literals: string[];
+  verbs: string[];
+}
+
+const compiled = new Map<string, CompiledTemplate>();
+
+function compile(template: string): CompiledTemplate {
+  let c = compiled.get(template);
+  if (c) return c;
+  const literals: string[] = [];
+  const verbs: string[] = [];
+  const re = /%([-+# 0]*\d*(?:\.\d+)?)([svdqtx%])/g;
+  let last = 0;
+  let m: RegExpExecArray | null;
+  let lit = '';
+  while ((m = re.exec(template))) {
+    lit += template.slice(last, m.index);
+    last = m.index + m[0].length;
+    if (m[2] === '%') {
+      lit += '%';
+      continue;
+    }
+    literals.push(lit);
+    verbs.push(m[2] as string);
+    lit = '';
+  }
+  literals.push(lit + template.slice(last));
+  c = { literals, verbs };
+  if (compiled.size < 1024) compiled.set(template, c);
+  return c;
+}
+
 export function goSprintf(template: string, args: readonly unknown[]): string {
-  let i = 0;
-  return template.replace(/%([-+# 0]*\d*(?:\.\d+)?)([svdqtx%])/g, (_m, _flags: string, verb: string) => {
-    if (verb === '%') return '%';
-    if (i >= args.length) return `%!${verb}(MISSING)`;
-    const a = args[i++];
+  const { literals, verbs } = compile(template);
+  let out = literals[0] as string;
+  for (let i = 0; i < verbs.length; i++) {
+    const verb = verbs[i] as string;
+    out += i < args.length ? formatVerb(verb, args[i]) : `%!${verb}(MISSING)`;
+    out += literals[i + 1] as string;
+  }
+  return out;
+}
+
+function formatVerb(verb: string, a: unknown): string {
+  {
     switch (verb) {
       case 'q':
         if (Array.isArray(a)) return `[${a.map((x) => goQuote(String(x))).join(' ')}]`;
@@ -54,5 +95,5 @@ export function goSprintf(template: string, args: readonly unknown[]): string {
       default:
         return goValue(a);
     }
-  });
+  }
 }

@@ -159,7 +159,13 @@ export function messageByCode(code: string): MessageType | undefined {
 export const ALL_MESSAGE_TYPES: readonly MessageType[] = Object.values(MESSAGES);
 
 /** Documentation page of a code; istioctl adds `?ref=istioctl-analyze` in CLI output. */
+const docUrls = new Map<string, string>();
+
 export function docUrl(code: string, ref?: string): string {
-  const base = `https://istio.io/latest/docs/reference/config/analysis/${code.toLowerCase()}/`;
+  let base = docUrls.get(code);
+  if (!base) {
+    base = `https://istio.io/latest/docs/reference/config/analysis/${code.toLowerCase()}/`;
+    if (docUrls.size < 1024) docUrls.set(code, base);
+  }
   return ref ? `${base}?ref=${ref}` : base;
 }

@@ -39,7 +39,7 @@ export function locateResourceField(resource: Resource, fieldPath: string | unde
   }
   const jsonLine = (l: number | undefined) => (doc.isJson ? undefined : l);
   if (!fieldPath) return { line: jsonLine(refLine), range: docRange };
-  const loc = locateInDocument(doc, [...prefix, ...parseFieldPath(fieldPath)]);
+  const loc = locateInDocument(doc, prefix.length > 0 ? [...prefix, ...parseFieldPath(fieldPath)] : parseFieldPath(fieldPath));
   if (!loc) return { line: jsonLine(refLine), range: docRange };
   const range: SourceRange = loc.key && loc.scalar
     ? { startLine: loc.key.startLine, startCol: loc.key.startCol, endLine: loc.value.endLine, endCol: loc.value.endCol }

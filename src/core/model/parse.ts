@@ -6,6 +6,7 @@ import jsyaml from 'js-yaml';
 import { parseDocument as parseYamlDocument, isMap, isSeq } from 'yaml';
 import type { Diagnostic, SourceDocument } from './types.ts';
 import { lineIndex } from './lines.ts';
+import { parseFastYaml, NOT_HANDLED } from './fastYaml.ts';
 
 /** js-yaml's core schema plus merge keys: no timestamps (Kubernetes keeps them as strings). */
 const FAST_SCHEMA = jsyaml.CORE_SCHEMA.extend([(jsyaml as unknown as { types: { merge: jsyaml.Type } }).types.merge]);
@@ -66,6 +67,9 @@ function firstLineOf(message: string): string {
 export function parseSourceDocument(doc: SourceDocument): ParsedDocument {
   if (doc.isJson) return parseJsonDocument(doc);
   if (!ANCHOR_RE.test(doc.text)) {
+    // Plain block-style manifests: our one-pass reader (same values as js-yaml).
+    const fast = parseFastYaml(doc.text);
+    if (fast !== NOT_HANDLED) return { doc, value: fast, problems: [] };
     try {
       const value = jsyaml.load(doc.text, { schema: FAST_SCHEMA, filename: doc.file });
       return { doc, value, problems: [] };

@@ -1,0 +1,426 @@
+// A fast reader for the plain, block-style YAML that Kubernetes manifests are written in:
+// block mappings and sequences, one-line plain/quoted scalars, one-line flow collections,
+// literal block scalars and comments. It builds values in one pass over the text, with
+// scalars resolved by js-yaml's own core-schema rules, so its results equal js-yaml's.
+// Anything outside that subset (anchors, tags, multi-line flow or plain scalars, folded
+// scalars, complex or duplicate keys, tabs…) makes it give up and return NOT_HANDLED; the
+// caller then uses js-yaml (and, for errors, the careful parser).
+import jsyaml from 'js-yaml';
+
+export const NOT_HANDLED: unique symbol = Symbol('not handled');
+
+class Bail extends Error {}
+const BAIL = new Bail('outside the fast subset');
+
+interface ImplicitType {
+  resolve(data: string): boolean;
+  construct(data: string): unknown;
+}
+
+// js-yaml's core-schema implicit types (null, bool, int, float), in js-yaml's order.
+const IMPLICIT: ImplicitType[] = (jsyaml.CORE_SCHEMA as unknown as { compiledImplicit: ImplicitType[] }).compiledImplicit;
+
+/** A plain scalar resolved exactly as js-yaml's core schema would. */
+function resolvePlain(s: string): unknown {
+  const c = s.charCodeAt(0);
+  // Letters other than n/N/t/T/f/F start strings in every core-schema type.
+  const isLetter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
+  if (isLetter && c !== 110 && c !== 78 && c !== 116 && c !== 84 && c !== 102 && c !== 70) return s;
+  for (const t of IMPLICIT) if (t.resolve(s)) return t.construct(s);
+  return s;
+}
+
+const ESCAPES: Record<string, string> = { '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029' };
+
+class Reader {
+  private pos = 0; // start of the current line
+  private lineEnd = 0; // end of the current line (before \r\n)
+  private next = 0; // start of the following line
+  /** Column of the current line's content, or -1 at the end of the text. */
+  indent = -1;
+
+  constructor(private readonly text: string) {
+    this.seekContent(0);
+  }
+
+  /** Moves to the first line at or after `from` that has content (skipping blank and comment lines). */
+  private seekContent(from: number): void {
+    const t = this.text;
+    let p = from;
+    while (p < t.length) {
+      let e = t.indexOf('\n', p);
+      const nl = e < 0 ? t.length : e;
+      e = nl > p && t.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      let i = p;
+      while (i < e && t.charCodeAt(i) === 32) i++;
+      if (i < e && t.charCodeAt(i) === 9) throw BAIL;
+      if (i < e && t.charCodeAt(i) !== 35) {
+        // Document markers and directives belong to the full parsers.
+        if (i === p && (t.startsWith('---', p) || t.startsWith('...', p) || t.charCodeAt(p) === 37)) throw BAIL;
+        this.pos = p;
+        this.lineEnd = e;
+        this.next = nl + 1;
+        this.indent = i - p;
+        return;
+      }
+      p = nl + 1;
+    }
+    this.pos = t.length;
+    this.lineEnd = t.length;
+    this.next = t.length;
+    this.indent = -1;
+  }
+
+  advance(): void {
+    this.seekContent(this.next);
+  }
+
+  get atEnd(): boolean {
+    return this.indent < 0;
+  }
+
+  /** Character code at a column of the current line (NaN past its end). */
+  code(col: number): number {
+    const i = this.pos + col;
+    return i < this.lineEnd ? this.text.charCodeAt(i) : NaN;
+  }
+
+  /** True when the current line has a `- ` sequence entry at `col`. */
+  isEntry(col: number): boolean {
+    if (this.code(col) !== 45) return false;
+    const n = this.code(col + 1);
+    return Number.isNaN(n) || n === 32;
+  }
+
+  /** First non-space column at or after `col` (line length when none). */
+  skipSpaces(col: number): number {
+    while (this.code(col) === 32) col++;
+    return col;
+  }
+
+  get length(): number {
+    return this.lineEnd - this.pos;
+  }
+
+  /** True when only spaces or a comment remain from `col`. */
+  restIsEmpty(col: number): boolean {
+    col = this.skipSpaces(col);
+    return col >= this.length || this.code(col) === 35;
+  }
+
+  slice(a: number, b: number): string {
+    return this.text.slice(this.pos + a, this.pos + b);
+  }
+
+  /** The node whose first character is at `col` of the current line; `parentIndent` bounds continuation lines. */
+  node(col: number, parentIndent: number): unknown {
+    if (this.isEntry(col)) return this.sequence(col);
+    const key = this.keyAt(col);
+    if (key) return this.mapping(col, key);
+    const value = this.inlineValue(col, parentIndent);
+    return value;
+  }
+
+  /**
+   * A value that starts on the current line at `col` and is not a block collection: a
+   * scalar, a flow collection or a block scalar. Leaves the reader on the next content line.
+   */
+  private inlineValue(col: number, parentIndent: number): unknown {
+    const c = this.code(col);
+    let value: unknown;
+    let end: number;
+    if (c === 34 || c === 39) {
+      [value, end] = this.quoted(col);
+      if (!this.restIsEmpty(end)) throw BAIL;
+    } else if (c === 91 || c === 123) {
+      [value, end] = this.flow(col);
+      if (!this.restIsEmpty(end)) throw BAIL;
+    } else if (c === 124) {
+      return this.literalBlock(col, parentIndent);
+    } else if (c === 62 || c === 38 || c === 42 || c === 33 || c === 37 || c === 64 || c === 96 || c === 63 || c === 44 || c === 93 || c === 125) {
+      throw BAIL; // folded scalars, anchors, aliases, tags, directives, reserved, complex keys
+    } else {
+      [value, end] = this.plain(col);
+    }
+    this.advance();
+    // A following line indented deeper would continue a multi-line scalar.
+    if (!this.atEnd && this.indent > parentIndent) throw BAIL;
+    return value;
+  }
+
+  /** A plain scalar in block context: up to ` #` or the end of the line. */
+  private plain(col: number): [unknown, number] {
+    let e = this.length;
+    for (let i = col; i < e; i++) {
+      const ch = this.code(i);
+      if (ch === 35 && this.code(i - 1) === 32) {
+        e = i;
+        break;
+      }
+      if (ch === 58 && (i + 1 >= this.length || this.code(i + 1) === 32)) throw BAIL; // `a: b: c`
+    }
+    while (e > col && this.code(e - 1) === 32) e--;
+    const s = this.slice(col, e);
+    return [resolvePlain(s), e];
+  }
+
+  /** A single- or double-quoted scalar that closes on this line. */
+  private quoted(col: number): [string, number] {
+    const q = this.code(col);
+    let out = '';
+    let i = col + 1;
+    let from = i;
+    for (;;) {
+      if (i >= this.length) throw BAIL; // multi-line quoted scalar
+      const ch = this.code(i);
+      if (q === 39 && ch === 39) {
+        if (this.code(i + 1) === 39) {
+          out += this.slice(from, i + 1);
+          i += 2;
+          from = i;
+          continue;
+        }
+        return [out + this.slice(from, i), i + 1];
+      }
+      if (q === 34 && ch === 34) return [out + this.slice(from, i), i + 1];
+      if (q === 34 && ch === 92) {
+        out += this.slice(from, i);
+        const esc = String.fromCharCode(this.code(i + 1));
+        const simple = ESCAPES[esc];
+        if (simple !== undefined) {
+          out += simple;
+          i += 2;
+        } else if (esc === 'x' || esc === 'u' || esc === 'U') {
+          const n = esc === 'x' ? 2 : esc === 'u' ? 4 : 8;
+          const hex = this.slice(i + 2, i + 2 + n);
+          if (hex.length !== n || !/^[0-9a-fA-F]+$/.test(hex)) throw BAIL;
+          out += String.fromCodePoint(parseInt(hex, 16));
+          i += 2 + n;
+        } else {
+          throw BAIL;
+        }
+        from = i;
+        continue;
+      }
+      i++;
+    }
+  }
+
+  /** A flow collection that closes on this line (`[a, "b"]`, `{k: v}`, nested allowed). */
+  private flow(col: number): [unknown, number] {
+    const open = this.code(col);
+    const close = open === 91 ? 93 : 125;
+    const seq: unknown[] = [];
+    const map: Record<string, unknown> = {};
+    let i = this.skipSpaces(col + 1);
+    if (this.code(i) === close) return [open === 91 ? seq : map, i + 1];
+    for (;;) {
+      let key: string | undefined;
+      if (open === 123) {
+        const [k, ke] = this.flowScalar(i, close, true);
+        if (typeof k !== 'string' || this.code(ke) !== 58) throw BAIL;
+        key = k;
+        if (key === '__proto__' || key === '<<' || Object.prototype.hasOwnProperty.call(map, key)) throw BAIL;
+        i = this.skipSpaces(ke + 1);
+      }
+      let value: unknown;
+      const c = this.code(i);
+      if (c === 91 || c === 123) [value, i] = this.flow(i);
+      else if (c === 34 || c === 39) [value, i] = this.quoted(i);
+      else [value, i] = this.flowScalar(i, close, false);
+      if (key !== undefined) map[key] = value;
+      else seq.push(value);
+      i = this.skipSpaces(i);
+      const d = this.code(i);
+      if (d === close) return [open === 91 ? seq : map, i + 1];
+      if (d !== 44) throw BAIL;
+      i = this.skipSpaces(i + 1);
+      if (this.code(i) === close) throw BAIL; // trailing comma: leave it to js-yaml
+    }
+  }
+
+  /** A plain scalar inside a flow collection (or a flow mapping key). */
+  private flowScalar(col: number, close: number, isKey: boolean): [unknown, number] {
+    const c = this.code(col);
+    if (c === 34 || c === 39) {
+      const [s, e] = this.quoted(col);
+      return [s, e];
+    }
+    if (Number.isNaN(c) || c === 44 || c === close || c === 91 || c === 123 || c === 38 || c === 42 || c === 33 || c === 35 || c === 63 || c === 124 || c === 62 || c === 37 || c === 64 || c === 96 || c === 45 && this.code(col + 1) === 32) throw BAIL;
+    let e = col;
+    for (; e < this.length; e++) {
+      const ch = this.code(e);
+      if (ch === 44 || ch === 93 || ch === 125 || ch === 91 || ch === 123) break;
+      if (ch === 58) {
+        const n = this.code(e + 1);
+        const ends = Number.isNaN(n) || n === 32 || n === 44 || n === close;
+        if (ends) break;
+        if (isKey) throw BAIL; // `a:b` keys: leave the subtleties to js-yaml
+      }
+      if (ch === 35 && this.code(e - 1) === 32) throw BAIL;
+    }
+    let end = e;
+    while (end > col && this.code(end - 1) === 32) end--;
+    if (end === col) throw BAIL;
+    const s = this.slice(col, end);
+    if (isKey) {
+      if (resolvePlain(s) !== s) throw BAIL; // keys that resolve to numbers/booleans/null
+      return [s, e];
+    }
+    return [resolvePlain(s), e];
+  }
+
+  /** `|`, `|-` or `|+` (no explicit indentation): the lines indented deeper than the parent. */
+  private literalBlock(col: number, parentIndent: number): string {
+    let chomp: 'clip' | 'strip' | 'keep' = 'clip';
+    let i = col + 1;
+    const h = this.code(i);
+    if (h === 45) {
+      chomp = 'strip';
+      i++;
+    } else if (h === 43) {
+      chomp = 'keep';
+      i++;
+    }
+    if (!this.restIsEmpty(i)) throw BAIL; // indentation indicators and other headers
+    // Collect raw lines after the header line until a line indented at or below the parent.
+    const t = this.text;
+    let p = this.next;
+    const lines: string[] = [];
+    let blockIndent = -1;
+    let end = p;
+    while (p < t.length) {
+      let nl = t.indexOf('\n', p);
+      if (nl < 0) nl = t.length;
+      let e = nl;
+      if (e > p && t.charCodeAt(e - 1) === 13) e--;
+      let k = p;
+      while (k < e && t.charCodeAt(k) === 32) k++;
+      if (k < e && t.charCodeAt(k) === 9 && blockIndent < 0) throw BAIL;
+      const blank = k >= e;
+      if (!blank) {
+        if (blockIndent < 0) {
+          if (k - p <= parentIndent) break;
+          blockIndent = k - p;
+        } else if (k - p < blockIndent) break;
+      }
+      // A blank line keeps the spaces beyond the block's indentation.
+      lines.push(blank ? (blockIndent >= 0 && e - p > blockIndent ? t.slice(p + blockIndent, e) : '') : t.slice(p + blockIndent, e));
+      p = nl + 1;
+      end = p;
+    }
+    // Leading blank lines before the first content line are part of the value only as
+    // newlines; lines with more spaces than the (unknown) indentation make js-yaml differ.
+    if (blockIndent < 0) throw BAIL;
+    let body: string;
+    // Chomping: strip drops every final newline, clip keeps one, keep keeps all.
+    let lastContent = lines.length;
+    while (lastContent > 0 && lines[lastContent - 1] === '') lastContent--;
+    const content = lines.slice(0, lastContent).join('\n');
+    const trailingNewlines = lines.length - lastContent;
+    if (chomp === 'strip') body = content;
+    else if (chomp === 'clip') body = content.length > 0 ? `${content}\n` : '';
+    else body = content + '\n'.repeat(lastContent > 0 ? 1 + trailingNewlines : trailingNewlines);
+    this.seekContent(end);
+    if (!this.atEnd && this.indent > parentIndent) throw BAIL;
+    return body;
+  }
+
+  /** The key of a `key: value` entry starting at `col`, or undefined when the line has none. */
+  private keyAt(col: number): { key: string; valueCol: number } | undefined {
+    const c = this.code(col);
+    if (c === 34 || c === 39) {
+      let s: string;
+      let e: number;
+      try {
+        [s, e] = this.quoted(col);
+      } catch {
+        return undefined;
+      }
+      e = this.skipSpaces(e);
+      if (this.code(e) !== 58) return undefined;
+      const n = this.code(e + 1);
+      if (!Number.isNaN(n) && n !== 32) return undefined;
+      return { key: s, valueCol: e + 1 };
+    }
+    if (c === 91 || c === 123 || c === 63 || c === 38 || c === 42 || c === 33 || c === 124 || c === 62) return undefined;
+    for (let i = col; i < this.length; i++) {
+      const ch = this.code(i);
+      if (ch === 35 && this.code(i - 1) === 32) return undefined;
+      if (ch === 58) {
+        const n = this.code(i + 1);
+        if (Number.isNaN(n) || n === 32) {
+          let e = i;
+          while (e > col && this.code(e - 1) === 32) e--;
+          const key = this.slice(col, e);
+          if (key === '' || resolvePlain(key) !== key) throw BAIL; // keys that resolve to numbers/booleans/null
+          return { key, valueCol: i + 1 };
+        }
+      }
+    }
+    return undefined;
+  }
+
+  private mapping(indent: number, first: { key: string; valueCol: number }): Record<string, unknown> {
+    const obj: Record<string, unknown> = {};
+    let entry: { key: string; valueCol: number } | undefined = first;
+    for (;;) {
+      const { key, valueCol } = entry;
+      if (key === '<<' || key === '__proto__' || Object.prototype.hasOwnProperty.call(obj, key)) throw BAIL;
+      const v = this.skipSpaces(valueCol);
+      let value: unknown;
+      if (v >= this.length || this.code(v) === 35) {
+        this.advance();
+        if (!this.atEnd && this.indent > indent) value = this.node(this.indent, indent);
+        else if (!this.atEnd && this.indent === indent && this.isEntry(indent)) value = this.sequence(indent);
+        else value = null;
+      } else {
+        value = this.inlineValue(v, indent);
+      }
+      obj[key] = value;
+      if (this.atEnd || this.indent < indent) return obj;
+      if (this.indent > indent || this.isEntry(this.indent)) throw BAIL;
+      entry = this.keyAt(indent);
+      if (!entry) throw BAIL;
+    }
+  }
+
+  private sequence(indent: number): unknown[] {
+    const arr: unknown[] = [];
+    for (;;) {
+      const c = this.skipSpaces(indent + 1);
+      if (c >= this.length || this.code(c) === 35) {
+        this.advance();
+        arr.push(!this.atEnd && this.indent > indent ? this.node(this.indent, indent) : null);
+      } else {
+        arr.push(this.node(c, indent));
+      }
+      if (this.atEnd || this.indent < indent) return arr;
+      if (this.indent > indent || !this.isEntry(indent)) {
+        // The next key of a mapping whose sequence value sits at the key's own indentation.
+        if (this.indent === indent && !this.isEntry(indent)) return arr;
+        throw BAIL;
+      }
+    }
+  }
+
+  document(): unknown {
+    if (this.atEnd) throw BAIL; // empty documents: let js-yaml decide
+    const value = this.node(this.indent, this.indent - 1);
+    if (!this.atEnd) throw BAIL;
+    return value;
+  }
+}
+
+/**
+ * Parses one YAML document (no `---` markers inside) if it is in the fast subset; returns
+ * NOT_HANDLED otherwise. Never throws.
+ */
+export function parseFastYaml(text: string): unknown {
+  if (text.charCodeAt(0) === 0xfeff) return NOT_HANDLED;
+  try {
+    return new Reader(text).document();
+  } catch {
+    return NOT_HANDLED;
+  }
+}

@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import jsyaml from 'js-yaml';
+import { parseFastYaml, NOT_HANDLED } from '../../src/core/model/fastYaml.ts';
+import { splitDocuments } from '../../src/core/model/split.ts';
+import { generateMesh } from '../../bench/generateMesh.ts';
+
+const SCHEMA = jsyaml.CORE_SCHEMA.extend([(jsyaml as unknown as { types: { merge: jsyaml.Type } }).types.merge]);
+
+function reference(text: string): { value?: unknown; error?: boolean } {
+  try {
+    return { value: jsyaml.load(text, { schema: SCHEMA }) };
+  } catch {
+    return { error: true };
+  }
+}
+
+function yamlFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...yamlFiles(p));
+    else if (/\.ya?ml$/.test(name)) out.push(p);
+  }
+  return out;
+}
+
+/** The fast reader must give js-yaml's value whenever it answers, and must not answer when js-yaml fails. */
+function checkAgainstJsYaml(texts: string[]): { answered: number; total: number } {
+  let answered = 0;
+  for (const text of texts) {
+    const fast = parseFastYaml(text);
+    if (fast === NOT_HANDLED) continue;
+    answered++;
+    const ref = reference(text);
+    expect(ref.error, `js-yaml rejects a document the fast reader accepted:\n${text}`).toBeUndefined();
+    expect(fast, text).toStrictEqual(ref.value);
+  }
+  return { answered, total: texts.length };
+}
+
+const docsOf = (file: string, text: string) => splitDocuments(file, text).map((d) => d.text);
+
+describe('fast YAML reader', () => {
+  it('equals js-yaml on our samples, fixtures and the benchmark mesh, and reads nearly all of them', () => {
+    const texts = [...yamlFiles('public/samples'), ...yamlFiles('tests/fixtures')].flatMap((f) => docsOf(f, readFileSync(f, 'utf8')));
+    texts.push(...docsOf('mesh.yaml', generateMesh(60).text));
+    const { answered, total } = checkAgainstJsYaml(texts);
+    expect(answered / total).toBeGreaterThan(0.9);
+  });
+
+  it('equals js-yaml on Istio test inputs (../shared)', () => {
+    const dir = '../shared/conformance';
+    if (!existsSync(dir)) {
+      console.warn('skipped: ../shared is absent');
+      return;
+    }
+    const texts = yamlFiles(dir).flatMap((f) => docsOf(f, readFileSync(f, 'utf8')));
+    const { answered, total } = checkAgainstJsYaml(texts);
+    expect(answered / total).toBeGreaterThan(0.6);
+  });
+
+  it('equals js-yaml on tricky scalars, collections and block scalars', () => {
+    const cases = [
+      'a: 1\nb: -2\nc: 0x1F\nd: 1.5\ne: .inf\nf: -.Inf\ng: .nan\nh: 1e3\ni: 0o17\nj: 010\nk: +7\n',
+      'a: true\nb: False\nc: TRUE\nd: yes\ne: no\nf: on\ng: ~\nh: null\ni: Null\nj:\nk: NULL\n',
+      'a: 1.2.3\nb: 08\nc: 1_000\nd: 0b101\ne: 12:30\nf: v1\ng: "1"\nh: \'true\'\ni: 2020-01-01\n',
+      'msg: "tab\\there\\nnew \\"q\\" \\u00e9 \\x41 \\\\"\nsq: \'it\'\'s\'\nurl: http://a.b:80/x#frag\nhash: a#b\nc: x # comment\n',
+      'list: [a, "b c", 1, true, null, [x, y], {k: v}]\nmap: {a: 1, b: "two", c: [3]}\nempty: []\nnone: {}\n',
+      'spec:\n  hosts:\n  - a\n  - b\n  http:\n  - route:\n    - destination:\n        host: r\n      weight: 50\n',
+      'items:\n-\n  a: 1\n- - x\n  - y\n- b: 2\n  c: 3\n-\n- last\n',
+      'data:\n  mesh: |-\n    defaultConfig:\n      image: x\n\n    trust: cluster.local\n  keep: |+\n    a\n\n  clip: |\n    line1\n      indented\n    line3\n\n\nnext: 1\n',
+      'key: |\n\n  after blank\n',
+      "'quoted key': 1\n\"dq\": 2\nplain key with spaces: 3\n",
+      'a:\n  b:\n    c:\n      d: deep\n  e: 1\n',
+      'a: b: c\n',
+      'a: [1, 2,\n  3]\n',
+      'a: >\n  folded\n',
+      'a: &x 1\nb: *x\n',
+      'a: !!str 1\n',
+      'a: 1\na: 2\n',
+      'a: "multi\n  line"\n',
+      'a: plain\n  continued\n',
+      '80: x\n',
+      '? complex\n: value\n',
+      '- a\n- b: 1\n  c: [x]\n',
+      'scalar only\n',
+      '"just quoted"\n',
+      'k: [a, b, ]\n',
+      'k: {a:b}\n',
+      'k: v\r\nl:\r\n  - 1\r\n',
+    ];
+    checkAgainstJsYaml(cases);
+    // It gives up (rather than guessing) on what it does not fully handle.
+    for (const t of ['a: b: c\n', 'a: [1, 2,\n  3]\n', 'a: >\n  folded\n', 'a: &x 1\nb: *x\n', 'a: !!str 1\n', 'a: 1\na: 2\n', 'a: plain\n  continued\n', '80: x\n', '\ta: 1\n']) {
+      expect(parseFastYaml(t), t).toBe(NOT_HANDLED);
+    }
+  });
+});
