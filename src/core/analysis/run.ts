@@ -88,38 +88,40 @@ export function postProcess(reported: readonly Reported[], lookup: DocumentLooku
   return sortAndDedupe(kept);
 }
 
-interface SortKey {
-  /** Composite key whose string order is Istio's message order. */
-  key: string;
-  /** The uncoloured log line (istioctl's Message.String()), for de-duplication. */
-  line: string;
-}
-
-/** Keys of diagnostics seen before (rendered diagnostics are reused across runs). */
-const sortKeys = new WeakMap<Diagnostic, SortKey>();
-
-function sortKeyOf(d: Diagnostic, r: Resource | undefined): SortKey {
-  let k = sortKeys.get(d);
-  if (!k) {
-    const line = logLine(d);
-    // \u0001 sorts below every printable character, so each part compares on its own.
-    const key = `${r ? d.cluster ?? '' : ''}\u0001${LEVEL_ORDER[d.level]}\u0001${d.code}\u0001${r ? 1 : 0}\u0001${r ? originSortKey(r) : ''}\u0001${line}`;
-    k = { key, line };
-    sortKeys.set(d, k);
-  }
-  return k;
-}
-
 /** Istio's order: cluster, level, code, messages without a resource first, origin, text. */
+function compareMessages(a: SortItem, b: SortItem): number {
+  if (a.r && b.r && (a.d.cluster ?? '') !== (b.d.cluster ?? '')) return (a.d.cluster ?? '') < (b.d.cluster ?? '') ? -1 : 1;
+  if (a.d.level !== b.d.level) return LEVEL_ORDER[a.d.level] - LEVEL_ORDER[b.d.level];
+  if (a.d.code !== b.d.code) return a.d.code < b.d.code ? -1 : 1;
+  if (!a.r !== !b.r) return a.r ? 1 : -1;
+  if (a.origin !== b.origin) return a.origin < b.origin ? -1 : 1;
+  const la = lineOf(a);
+  const lb = lineOf(b);
+  return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+interface SortItem {
+  d: Diagnostic;
+  r: Resource | undefined;
+  origin: string;
+  /** The uncoloured log line (istioctl's Message.String()), made only when needed. */
+  line?: string;
+}
+
+function lineOf(x: SortItem): string {
+  return (x.line ??= logLine(x.d));
+}
+
 export function sortAndDedupe(items: Array<{ d: Diagnostic; r: Resource | undefined }>): Diagnostic[] {
-  const keyed = items.map((x) => ({ d: x.d, k: sortKeyOf(x.d, x.r) }));
-  keyed.sort((a, b) => (a.k.key < b.k.key ? -1 : a.k.key > b.k.key ? 1 : 0));
+  const keyed: SortItem[] = items.map((x) => ({ d: x.d, r: x.r, origin: x.r ? originSortKey(x.r) : '' }));
+  keyed.sort(compareMessages);
+  // Duplicates (same log line) can only be neighbours with equal level, code and origin.
   const out: Diagnostic[] = [];
-  let prev: string | undefined;
-  for (const { d, k } of keyed) {
-    if (k.line === prev) continue;
-    prev = k.line;
-    out.push(d);
+  let prev: SortItem | undefined;
+  for (const k of keyed) {
+    if (prev && prev.d.code === k.d.code && prev.origin === k.origin && prev.d.level === k.d.level && lineOf(prev) === lineOf(k)) continue;
+    prev = k;
+    out.push(k.d);
   }
   return out;
 }

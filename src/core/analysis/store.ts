@@ -119,7 +119,7 @@ export class ResourceStore implements StoreView {
     if (namespace === r.namespace) return r;
     const known = this.normalized.get(r);
     if (known && known.namespace === namespace) return known;
-    const copy = { ...r, namespace, key: `${r.kindId}/${namespace}/${r.name}` };
+    const copy = { ...r, namespace, key: [r.kindId, namespace, r.name].join('/') };
     this.normalized.set(r, copy);
     return copy;
   }

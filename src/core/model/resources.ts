@@ -59,7 +59,8 @@ export function makeResource(body: Record<string, unknown>, doc: SourceDocument 
   const namespace = meta.namespace === undefined || meta.namespace === null ? '' : String(meta.namespace);
   const name = meta.name === undefined || meta.name === null ? '' : String(meta.name);
   const r: Resource = {
-    key: `${kindId}/${namespace}/${name}`,
+    // join() makes one flat string (a template literal would keep a tree of parts alive).
+    key: [kindId, namespace, name].join('/'),
     kindId,
     gvk,
     namespace,

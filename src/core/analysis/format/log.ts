@@ -7,13 +7,16 @@ const COLORS: Record<string, string> = { Error: '\u001b[1;31m', Warning: '\u001b
 /** One message as istioctl prints it (Message.String() when uncolored). */
 export function logLine(d: Diagnostic, color = false): string {
   const level = color && COLORS[d.level] ? `${COLORS[d.level]}${d.level}\u001b[0m` : d.level;
-  let origin = '';
+  const parts = [level, ' [', d.code, ']'];
   if (d.origin) {
     const ref = reference(d);
-    origin = ` (${d.origin}${ref ? ` ${ref}` : ''})`;
-    if (d.cluster) origin = ` [cluster-${d.cluster}]${origin}`;
+    if (d.cluster) parts.push(' [cluster-', d.cluster, ']');
+    parts.push(' (', d.origin);
+    if (ref) parts.push(' ', ref);
+    parts.push(')');
   }
-  return `${level} [${d.code}]${origin} ${d.message}`;
+  parts.push(' ', d.message);
+  return parts.join('');
 }
 
 /** The whole block: lines joined with `\n` plus Fprintln's newline (an empty run prints one empty line). */
