@@ -5,7 +5,7 @@ import { LEVEL_ORDER } from '../model/types.ts';
 import type { AnalysisContext, AnalysisMessage, Analyzer } from './types.ts';
 import type { StoreView } from './store.ts';
 import { ResourceIndex } from './resourceIndex.ts';
-import { rememberMessage, renderMessage, type DocumentLookup } from './render.ts';
+import { renderMessage, type DocumentLookup } from './render.ts';
 import { suppressedByAnnotation, suppressedBySettings, type Suppression } from './suppress.ts';
 import { logLine } from './format/log.ts';
 import { originSortKey } from './origin.ts';
@@ -81,7 +81,6 @@ export function postProcess(reported: readonly Reported[], lookup: DocumentLooku
     if (suppressedByAnnotation(r, message.type.code)) continue;
     if (!keepForNamespace(r, options.namespaceFilter)) continue;
     const d = render ? render(message, analyzer) : renderMessage(message, analyzer, lookup);
-    rememberMessage(d, message);
     if (options.suppressions && suppressedBySettings(options.suppressions, d.code, d.origin)) continue;
     kept.push({ d, r });
   }
@@ -95,9 +94,20 @@ function compareMessages(a: SortItem, b: SortItem): number {
   if (a.d.code !== b.d.code) return a.d.code < b.d.code ? -1 : 1;
   if (!a.r !== !b.r) return a.r ? 1 : -1;
   if (a.origin !== b.origin) return a.origin < b.origin ? -1 : 1;
+  // Same level, code and origin: the log lines differ in the reference or the text. With the
+  // same reference, comparing the texts gives the log-line order without building lines.
+  if (a.d.file === b.d.file && a.d.line === b.d.line && a.d.cluster === b.d.cluster) {
+    return a.d.message < b.d.message ? -1 : a.d.message > b.d.message ? 1 : 0;
+  }
   const la = lineOf(a);
   const lb = lineOf(b);
   return la < lb ? -1 : la > lb ? 1 : 0;
+}
+
+/** Same log line (istioctl's de-duplication key), given equal level, code and origin. */
+function sameLine(a: SortItem, b: SortItem): boolean {
+  if (a.d.file === b.d.file && a.d.line === b.d.line && a.d.cluster === b.d.cluster) return a.d.message === b.d.message;
+  return lineOf(a) === lineOf(b);
 }
 
 interface SortItem {
@@ -119,7 +129,7 @@ export function sortAndDedupe(items: Array<{ d: Diagnostic; r: Resource | undefi
   const out: Diagnostic[] = [];
   let prev: SortItem | undefined;
   for (const k of keyed) {
-    if (prev && prev.d.code === k.d.code && prev.origin === k.origin && prev.d.level === k.d.level && lineOf(prev) === lineOf(k)) continue;
+    if (prev && prev.d.code === k.d.code && prev.origin === k.origin && prev.d.level === k.d.level && sameLine(prev, k)) continue;
     prev = k;
     out.push(k.d);
   }

@@ -5,9 +5,9 @@ import type { Diagnostic, Resource } from '../model/types.ts';
 import type { AnalysisMessage, Analyzer } from './types.ts';
 import type { StoreView } from './store.ts';
 import type { ResourceIndex } from './resourceIndex.ts';
-import { KINDS } from '../model/kinds.ts';
+import { KINDS, type KindInfo } from '../model/kinds.ts';
 import { contextFor, postProcess, AnalysisCanceled, type Reported, type RunAnalyzersOptions } from './run.ts';
-import { renderMessage, type DocumentLookup } from './render.ts';
+import { rememberMessage, renderMessage, type DocumentLookup } from './render.ts';
 import type { SourceDocument } from '../model/types.ts';
 
 interface RenderedMessage {
@@ -79,25 +79,32 @@ export class AnalysisSession {
       if (cache.byResource) for (const list of cache.byResource.values()) for (const m of list) reported.push({ message: m, analyzer: name });
     }
     for (const name of [...this.caches.keys()]) if (!live.has(name)) this.caches.delete(name);
-    const kinds = new Set(analyzers.flatMap((a) => (a.perResource ? [a.perResource.kind] : [])));
-    this.checked.clear();
-    for (const kind of kinds) this.checked.set(kind.id, new Set(store.list(kind)));
+    // Remember which resources every per-resource analyzer has now seen (only kinds that changed differ).
+    const kinds = new Map<string, KindInfo>();
+    for (const a of analyzers) if (a.perResource) kinds.set(a.perResource.kind.id, a.perResource.kind);
+    for (const id of [...this.checked.keys()]) if (!kinds.has(id)) this.checked.delete(id);
+    for (const [id, kind] of kinds) {
+      if (changedKinds === 'all' || changedKinds.has(id) || !this.checked.has(id)) this.checked.set(id, new Set(store.list(kind)));
+    }
     return postProcess(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup));
   }
 
   private render(m: AnalysisMessage, analyzer: string, lookup: DocumentLookup): Diagnostic {
-    const src = m.resource?.source;
-    const doc = src ? lookup(src.file, src.docIndex) : undefined;
-    const startLine = doc?.startLine ?? 0;
     const hit = this.rendered.get(m);
-    if (hit && hit.doc === doc) {
+    // A kept message means a kept resource, whose document object is kept too: it can only
+    // have moved (documents are relocated in place).
+    if (hit) {
+      const startLine = hit.doc?.startLine ?? 0;
       if (hit.startLine === startLine) return hit.d;
       const moved = shiftLines(hit.d, startLine - hit.startLine);
-      this.rendered.set(m, { d: moved, doc, startLine });
+      rememberMessage(moved, m);
+      this.rendered.set(m, { d: moved, doc: hit.doc, startLine });
       return moved;
     }
+    const src = m.resource?.source;
+    const doc = src ? lookup(src.file, src.docIndex) : undefined;
     const d = renderMessage(m, analyzer, lookup);
-    this.rendered.set(m, { d, doc, startLine });
+    this.rendered.set(m, { d, doc, startLine: doc?.startLine ?? 0 });
     return d;
   }
 

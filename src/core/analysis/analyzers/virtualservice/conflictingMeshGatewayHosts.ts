@@ -27,12 +27,14 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
   },
   analyze(ctx: AnalysisContext) {
     const hosts = meshGatewayHosts(ctx.list(KINDS.VirtualService));
-    const exportedToAll = new ExportedToAllIndex([...hosts.values()].filter((h) => h.scope === EXPORT_TO_ALL));
+    // Only hosts exported to some namespaces need the overlap index: build it on first use.
+    let exportedToAll: ExportedToAllIndex | undefined;
+    const exportedToAllIndex = () => (exportedToAll ??= new ExportedToAllIndex([...hosts.values()].filter((h) => h.scope === EXPORT_TO_ALL)));
     const reported = new Set<string>();
     for (const sh of hosts.values()) {
       let list = sh.services;
       if (sh.scope !== EXPORT_TO_ALL) {
-        const extra = exportedToAll.overlapping(sh.host);
+        const extra = exportedToAllIndex().overlapping(sh.host);
         if (extra.length > 0) list = [...list, ...extra.flatMap((e) => e.services)];
       }
       if (list.length < 2) continue;
@@ -58,28 +60,40 @@ function scopesOf(vs: Resource, exportTo: readonly string[]): string[] {
   return [...out];
 }
 
-function meshGatewayHosts(services: readonly Resource[]): Map<string, ScopedHost> {
-  const out = new Map<string, ScopedHost>();
-  for (const vs of services) {
-    const spec = specOf(vs);
-    if (!appliesToMesh(strList(spec.gateways))) continue;
+/** A VirtualService's mesh-gateway hosts as (scope, fqdn, key); resources never change, so this is kept per resource. */
+const hostsOfService = new WeakMap<Resource, Array<{ scope: string; host: string; key: string }>>();
+
+function meshHostsOf(vs: Resource): Array<{ scope: string; host: string; key: string }> {
+  let list = hostsOfService.get(vs);
+  if (list) return list;
+  list = [];
+  const spec = specOf(vs);
+  if (appliesToMesh(strList(spec.gateways))) {
     for (const scope of scopesOf(vs, strList(spec.exportTo))) {
       for (const h of strList(spec.hosts)) {
         const host = hostToFqdn(vs.namespace, h);
-        const key = `${scope}/${host}`;
-        let e = out.get(key);
-        if (!e) out.set(key, (e = { key, scope, host, order: out.size, services: [] }));
-        e.services.push(vs);
+        list.push({ scope, host, key: `${scope}/${host}` });
       }
+    }
+  }
+  hostsOfService.set(vs, list);
+  return list;
+}
+
+function meshGatewayHosts(services: readonly Resource[]): Map<string, ScopedHost> {
+  const out = new Map<string, ScopedHost>();
+  for (const vs of services) {
+    for (const { scope, host, key } of meshHostsOf(vs)) {
+      let e = out.get(key);
+      if (!e) out.set(key, (e = { key, scope, host, order: out.size, services: [] }));
+      e.services.push(vs);
     }
   }
   return out;
 }
 
 function reversed(s: string): string {
-  let out = '';
-  for (let i = s.length - 1; i >= 0; i--) out += s[i];
-  return out;
+  return s.split('').reverse().join('');
 }
 
 /** Strings that end with a given suffix, found by binary search over their reversals. */
