@@ -32,6 +32,20 @@ export interface Reported {
   analyzer: string;
 }
 
+/**
+ * One shared, flat copy of each field path: thousands of messages name the same few paths,
+ * and analyzers build them with template literals (a tree of parts per message).
+ */
+const fieldPaths = new Map<string, string>();
+
+function internFieldPath(path: string): string {
+  const known = fieldPaths.get(path);
+  if (known !== undefined) return known;
+  const flat = path.split('\u0000').join('');
+  if (fieldPaths.size < 8192) fieldPaths.set(flat, flat);
+  return flat;
+}
+
 export function contextFor(store: StoreView, index: ResourceIndex, sink: Reported[], analyzer: string, canceled: () => boolean): AnalysisContext {
   return {
     meshConfig: store.options.meshConfig,
@@ -40,7 +54,10 @@ export function contextFor(store: StoreView, index: ResourceIndex, sink: Reporte
     find: (kind, ns, name) => store.find(kind, ns, name),
     exists: (kind, ns, name) => store.find(kind, ns, name) !== undefined,
     index,
-    report: (message) => sink.push({ message, analyzer }),
+    report: (message) => {
+      if (message.fieldPath !== undefined) message.fieldPath = internFieldPath(message.fieldPath);
+      sink.push({ message, analyzer });
+    },
     canceled,
   };
 }

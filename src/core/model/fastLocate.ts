@@ -276,12 +276,17 @@ function blockRange(doc: SourceDocument, l: Lines, b: Block): SourceRange | null
   return { startLine: doc.startLine + first, startCol: startCol + 1, endLine: doc.startLine + last, endCol: lineOf(l, last).trimEnd().length + 1 };
 }
 
-/** Line starts per document (a document's text never changes; relocation keeps the object). */
-const linesCache = new WeakMap<SourceDocument, Lines | null>();
+/**
+ * Line starts of recently used documents (a document's text never changes; relocation keeps
+ * the object). Bounded: located messages are kept elsewhere, so old entries are not needed.
+ */
+const linesCache = new Map<SourceDocument, Lines | null>();
+const LINES_CACHE_LIMIT = 256;
 
 function linesOf(doc: SourceDocument): Lines | null {
   const hit = linesCache.get(doc);
   if (hit !== undefined) return hit;
+  if (linesCache.size >= LINES_CACHE_LIMIT) linesCache.delete(linesCache.keys().next().value as SourceDocument);
   const text = doc.text;
   const starts = [0];
   for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
