@@ -11,6 +11,7 @@ import { selectAnalyzers } from './analysis/analyzers/index.ts';
 import { parseSuppressions } from './analysis/suppress.ts';
 import { messageByCode } from './analysis/messages.ts';
 import { meshInputsFromResources } from './mesh/fromWorkspace.ts';
+import { missingInputNotes } from './analysis/assumedInputs.ts';
 import { attachFixes, fixContext } from './analysis/fixes/index.ts';
 
 export interface WorkspaceResult {
@@ -122,7 +123,7 @@ export class WorkspaceAnalyzer {
     this.unanalyzedKinds.clear();
     if (options.fixes === true) this.attachFixes(diagnostics);
     const problems = this.model.problems().sort(byFileAndLine);
-    const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings];
+    const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings, ...missingInputNotes(store)];
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {
       assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod and Service istio-system/${mesh.meshConfig.ingressService} are assumed, as istioctl analyze --use-kube=false does.`);
     }
