@@ -1,22 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { yamlFiles } from '../helpers/files.ts';
 import { splitDocuments } from '../../src/core/model/split.ts';
 import { fieldRangeMap, locateWithParser, parseFieldPath } from '../../src/core/model/locate.ts';
 import { fastLocate } from '../../src/core/model/fastLocate.ts';
 import { generateMesh } from '../../bench/generateMesh.ts';
 import type { SourceDocument } from '../../src/core/model/types.ts';
-
-function yamlFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...yamlFiles(p));
-    else if (/\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
-}
 
 /** Checks the fast locator against the full parser on every field of every document. */
 function compareAll(docs: SourceDocument[]): { answered: number; total: number } {

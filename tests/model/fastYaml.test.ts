@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { yamlFiles } from '../helpers/files.ts';
 import jsyaml from 'js-yaml';
 import { parseFastYaml, NOT_HANDLED } from '../../src/core/model/fastYaml.ts';
 import { splitDocuments } from '../../src/core/model/split.ts';
@@ -14,17 +14,6 @@ function reference(text: string): { value?: unknown; error?: boolean } {
   } catch {
     return { error: true };
   }
-}
-
-function yamlFiles(dir: string): string[] {
-  if (!existsSync(dir)) return [];
-  const out: string[] = [];
-  for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (statSync(p).isDirectory()) out.push(...yamlFiles(p));
-    else if (/\.ya?ml$/.test(name)) out.push(p);
-  }
-  return out;
 }
 
 /** The fast reader must give js-yaml's value whenever it answers, and must not answer when js-yaml fails. */
