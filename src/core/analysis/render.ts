@@ -18,8 +18,18 @@ function lineRange(line: number): SourceRange {
   return { startLine: line, startCol: 1, endLine: line, endCol: 1000 };
 }
 
-/** istioctl's line and our editor range for a field of a resource. */
-export function locateResourceField(resource: Resource, fieldPath: string | undefined, lookup: DocumentLookup): Location {
+/**
+ * istioctl's line and our editor range for a field of a resource. `highlightPath`, when
+ * given, decides the range (the line stays istioctl's, from `fieldPath`).
+ */
+export function locateResourceField(resource: Resource, fieldPath: string | undefined, lookup: DocumentLookup, highlightPath?: string): Location {
+  const at = locateIstioField(resource, fieldPath, lookup);
+  if (!highlightPath) return at;
+  const precise = locateIstioField(resource, highlightPath, lookup);
+  return precise.matched && precise.range ? { line: at.line, range: precise.range } : { line: at.line, range: at.range };
+}
+
+function locateIstioField(resource: Resource, fieldPath: string | undefined, lookup: DocumentLookup): Location & { matched?: boolean } {
   const src = resource.source;
   if (!src) return {};
   const doc = lookup(src.file, src.docIndex);
@@ -44,12 +54,12 @@ export function locateResourceField(resource: Resource, fieldPath: string | unde
   const range: SourceRange = loc.key && loc.scalar
     ? { startLine: loc.key.startLine, startCol: loc.key.startCol, endLine: loc.value.endLine, endCol: loc.value.endCol }
     : loc.key ?? loc.value;
-  if (!loc.exact || !loc.scalar) return { line: jsonLine(refLine), range };
+  if (!loc.exact || !loc.scalar) return { line: jsonLine(refLine), range, matched: loc.exact };
   // istioctl maps scalar fields to the value's line, counted from the trimmed chunk.
   const fieldLine = itemFileLine !== undefined
     ? loc.value.startLine - itemFileLine + refLine
     : loc.value.startLine - trimmedStartLine(doc) + doc.referenceLine;
-  return { line: jsonLine(fieldLine), range };
+  return { line: jsonLine(fieldLine), range, matched: true };
 }
 
 /** The analyzer message each rendered diagnostic came from (quick fixes read its parameters). */
@@ -80,7 +90,7 @@ export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, 
     if (r.cluster) d.cluster = r.cluster;
     if (r.source) {
       d.file = r.source.file;
-      const loc = locateResourceField(r, m.fieldPath, lookup);
+      const loc = locateResourceField(r, m.fieldPath, lookup, m.highlightPath);
       if (loc.line !== undefined) d.line = loc.line;
       if (loc.range) d.range = loc.range;
     }

@@ -30,6 +30,12 @@ export interface AnalysisMessage {
    * resolves, the message points at that field (and istioctl's line is the field's line).
    */
   fieldPath?: string;
+  /**
+   * Where the editor should point when Istio maps no field for the message (or a coarser
+   * one): e.g. the subset that selects no pods. It moves the squiggle only; istioctl's
+   * printed line still comes from `fieldPath`.
+   */
+  highlightPath?: string;
 }
 
 export interface AnalyzerMetadata {
