@@ -22,6 +22,26 @@ function hasBlockedCidrsEnv(deploymentSpec: Record<string, unknown>): boolean {
   return false;
 }
 
+/**
+ * Where the variable belongs (built only when reporting): an entry that sets it empty, else
+ * the first container's env list, else the first container's name, else the containers list.
+ */
+function envHighlightPath(deploymentSpec: Record<string, unknown>): string {
+  const containersPath = 'spec.template.spec.containers';
+  const template = isObj(deploymentSpec.template) ? deploymentSpec.template : {};
+  const containers = arr(isObj(template.spec) ? template.spec.containers : undefined);
+  for (let i = 0; i < containers.length; i++) {
+    const c = containers[i];
+    if (!isObj(c)) continue;
+    const env = arr(c.env);
+    const j = env.findIndex((e) => isObj(e) && str(e.name) === ENV_NAME);
+    if (j >= 0) return `${containersPath}[${i}].env[${j}]${isObj(env[j]) && 'value' in env[j] ? '.value' : '.name'}`;
+  }
+  const first = containers[0];
+  if (isObj(first) && Array.isArray(first.env)) return `${containersPath}[0].env`;
+  return containers.length > 0 ? `${containersPath}[0].name` : containersPath;
+}
+
 /** Up to five names, then `, and N more`. */
 export function formatNames(names: readonly string[]): string {
   if (names.length <= MAX_LISTED) return names.join(', ');
@@ -40,7 +60,7 @@ export const blockedCidrsAnalyzer: Analyzer = {
     for (const d of ctx.list(KINDS.Deployment)) {
       if (d.labels.app !== 'istiod') continue;
       if (hasBlockedCidrsEnv(specOf(d))) continue;
-      ctx.report({ type: MESSAGES.JwksUriFetchUnrestricted, params: [names.length, formatNames(names)], resource: d });
+      ctx.report({ type: MESSAGES.JwksUriFetchUnrestricted, params: [names.length, formatNames(names)], resource: d, highlightPath: envHighlightPath(specOf(d)) });
     }
   },
 };

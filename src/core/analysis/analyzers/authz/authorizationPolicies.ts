@@ -88,6 +88,10 @@ function equalFold(a: string, b: string): boolean {
   return a.length === b.length && a.toLowerCase() === b.toLowerCase();
 }
 
+function selectorHighlight(spec: Record<string, unknown>): string {
+  return isObj(spec.selector) && isObj(spec.selector.matchLabels) ? 'spec.selector.matchLabels' : 'spec.selector';
+}
+
 function checkWorkloads(ctx: AnalysisContext, ap: Resource): void {
   const spec = specOf(ap);
   const hasSelector = isObj(spec.selector);
@@ -95,18 +99,19 @@ function checkWorkloads(ctx: AnalysisContext, ap: Resource): void {
   const pods = meshPods(ctx);
   if (ap.namespace === ctx.meshConfig.rootNamespace) {
     if (hasSelector && !anyPodMatches(pods, selector)) {
-      ctx.report({ type: MESSAGES.NoMatchingWorkloadsFound, params: [selectorString(selector)], resource: ap });
+      ctx.report({ type: MESSAGES.NoMatchingWorkloadsFound, params: [selectorString(selector)], resource: ap, highlightPath: selectorHighlight(spec) });
     }
     return;
   }
   if (!hasSelector) {
     if ((pods.byNamespace.get(ap.namespace) ?? []).length === 0) {
-      ctx.report({ type: MESSAGES.NoMatchingWorkloadsFound, params: [''], resource: ap });
+      // Namespace-wide policy in a namespace without in-mesh workloads.
+      ctx.report({ type: MESSAGES.NoMatchingWorkloadsFound, params: [''], resource: ap, highlightPath: 'metadata.namespace' });
     }
     return;
   }
   if (!anyPodMatches(pods, selector, ap.namespace)) {
-    ctx.report({ type: MESSAGES.NoMatchingWorkloadsFound, params: [selectorString(selector)], resource: ap });
+    ctx.report({ type: MESSAGES.NoMatchingWorkloadsFound, params: [selectorString(selector)], resource: ap, highlightPath: selectorHighlight(spec) });
   }
 }
 
@@ -120,13 +125,17 @@ function checkNamespaces(ctx: AnalysisContext, ap: Resource): void {
       const notNamespaces = strList(source.notNamespaces);
       [...namespaces, ...notNamespaces].forEach((ns, k) => {
         if (namespaceExists(index, ns)) return;
-        // Istio points both lists at the `namespaces` path, with the index inside its own list.
-        const nsIndex = k >= namespaces.length ? k - namespaces.length : k;
+        // Istio points both lists at the `namespaces` path, with the index inside its own list;
+        // the squiggle goes to the entry in the list it really came from.
+        const negated = k >= namespaces.length;
+        const nsIndex = negated ? k - namespaces.length : k;
+        const source = `spec.rules[${i}].from[${j}].source`;
         ctx.report({
           type: MESSAGES.ReferencedResourceNotFound,
           params: ['namespace', ns],
           resource: ap,
-          fieldPath: `spec.rules[${i}].from[${j}].source.namespaces[${nsIndex}]`,
+          fieldPath: `${source}.namespaces[${nsIndex}]`,
+          ...(negated ? { highlightPath: `${source}.notNamespaces[${nsIndex}]` } : {}),
         });
       });
     });

@@ -30,7 +30,8 @@ interface GatewayCerts {
   gw: Resource;
   fullName: string;
   selector: LabelMap;
-  keys: Set<string>;
+  /** Certificate key → index of the first server serving it. */
+  keys: Map<string, number>;
 }
 
 export const certificateAnalyzer: Analyzer = {
@@ -44,13 +45,13 @@ export const certificateAnalyzer: Analyzer = {
     const byKey = new Map<string, GatewayCerts[]>();
     for (const gw of ctx.list(KINDS.Gateway)) {
       const spec = specOf(gw);
-      const e: GatewayCerts = { gw, fullName: fullNameString(gw.namespace, gw.name), selector: toLabelMap(spec.selector), keys: new Set() };
-      for (const server of arr(spec.servers)) {
-        if (!isObj(server) || !isObj(server.tls)) continue;
+      const e: GatewayCerts = { gw, fullName: fullNameString(gw.namespace, gw.name), selector: toLabelMap(spec.selector), keys: new Map() };
+      arr(spec.servers).forEach((server, i) => {
+        if (!isObj(server) || !isObj(server.tls)) return;
         const k = certificateKey(server.tls);
-        if (k !== undefined) e.keys.add(k);
-      }
-      for (const k of e.keys) {
+        if (k !== undefined && !e.keys.has(k)) e.keys.set(k, i);
+      });
+      for (const k of e.keys.keys()) {
         let l = byKey.get(k);
         if (!l) byKey.set(k, (l = []));
         l.push(e);
@@ -60,12 +61,19 @@ export const certificateAnalyzer: Analyzer = {
     for (const e of entries) {
       const selectAll = Object.keys(e.selector).length === 0;
       const reported = new Set<GatewayCerts>();
-      for (const k of e.keys) {
+      for (const [k, server] of e.keys) {
         for (const other of byKey.get(k) ?? []) {
           if (other === e || other.fullName === e.fullName || reported.has(other)) continue;
           if (!selectAll && !selectorSubset(e.selector, other.selector)) continue;
           reported.add(other);
-          ctx.report({ type: MESSAGES.GatewayDuplicateCertificate, params: [[e.fullName, other.fullName]], resource: e.gw, fieldPath: 'metadata.name' });
+          ctx.report({
+            type: MESSAGES.GatewayDuplicateCertificate,
+            params: [[e.fullName, other.fullName]],
+            resource: e.gw,
+            fieldPath: 'metadata.name',
+            // The shared certificate: its credentialName, or the serverCertificate file.
+            highlightPath: `spec.servers[${server}].tls.${k.startsWith('cred') ? 'credentialName' : 'serverCertificate'}`,
+          });
         }
       }
     }

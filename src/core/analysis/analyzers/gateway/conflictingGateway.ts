@@ -141,22 +141,33 @@ export const conflictingGatewayAnalyzer: Analyzer = {
         continue;
       }
       const name = fullNameString(gw.namespace, gw.name);
-      for (const server of arr(spec.servers)) {
+      arr(spec.servers).forEach((server, i) => {
         const port = portText(server);
         const hosts = isObj(server) ? strList(server.hosts) : [];
         const bind = isObj(server) ? str(server.bind) : '';
         const conflicting = new Set<string>();
+        // Index of the first host another Gateway also claims (where the squiggle goes).
+        let firstHost = -1;
         for (const e of related) {
           const table = e.ports.get(port);
           if (!table) continue;
-          for (const h of hosts) {
-            for (const other of table.get(h)?.get(bind) ?? []) if (other !== name) conflicting.add(other);
-          }
+          hosts.forEach((h, k) => {
+            for (const other of table.get(h)?.get(bind) ?? []) {
+              if (other === name) continue;
+              conflicting.add(other);
+              if (firstHost < 0 || k < firstHost) firstHost = k;
+            }
+          });
         }
-        if (conflicting.size === 0) continue;
+        if (conflicting.size === 0) return;
         const names = [...conflicting].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        ctx.report({ type: MESSAGES.ConflictingGateways, params: [names.join(','), text, port, hosts.join(',')], resource: gw });
-      }
+        ctx.report({
+          type: MESSAGES.ConflictingGateways,
+          params: [names.join(','), text, port, hosts.join(',')],
+          resource: gw,
+          highlightPath: `spec.servers[${i}].hosts[${firstHost}]`,
+        });
+      });
     }
   },
 };

@@ -82,7 +82,8 @@ function analyzeGateway(ctx: AnalysisContext, gw: Resource): void {
       type: MESSAGES.ReferencedResourceNotFound,
       params: ['selector', selText],
       resource: gw,
-      ...(label ? { fieldPath: `spec.selector${keySegment(label)}` } : {}),
+      // An empty selector has no label for Istio to point at; the squiggle goes to the selector.
+      ...(label ? { fieldPath: `spec.selector${keySegment(label)}` } : { highlightPath: 'spec.selector' }),
     });
     return;
   }

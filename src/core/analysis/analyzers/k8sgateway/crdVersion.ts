@@ -5,6 +5,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
+import { keySegment } from '../util/labels.ts';
 
 export const BUNDLE_VERSION_ANNOTATION = 'gateway.networking.k8s.io/bundle-version';
 
@@ -73,7 +74,12 @@ export const crdVersionAnalyzer: Analyzer = perResourceAnalyzer(
       const installed = parseSemVer(crd.annotations[BUNDLE_VERSION_ANNOTATION] ?? '');
       if (!installed) return;
       if (lessThan([installed.major, installed.minor, installed.patch], minimum)) {
-        ctx.report({ type: MESSAGES.GatewayAPICRDVersionBelowMinimum, params: [crd.name, semVerString(installed), minimum.join('.')], resource: crd });
+        ctx.report({
+          type: MESSAGES.GatewayAPICRDVersionBelowMinimum,
+          params: [crd.name, semVerString(installed), minimum.join('.')],
+          resource: crd,
+          highlightPath: `metadata.annotations${keySegment(BUNDLE_VERSION_ANNOTATION)}`,
+        });
       }
     },
   },

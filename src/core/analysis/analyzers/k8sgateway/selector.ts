@@ -60,7 +60,12 @@ function checkPolicy(ctx: AnalysisContext, policy: Resource): void {
   }
   for (const pod of candidates) {
     if (selectorMatches(matchLabels, pod.labels)) {
-      ctx.report({ type: MESSAGES.IneffectiveSelector, params: [pod.labels[GATEWAY_NAME_LABEL] ?? ''], resource: policy });
+      ctx.report({
+        type: MESSAGES.IneffectiveSelector,
+        params: [pod.labels[GATEWAY_NAME_LABEL] ?? ''],
+        resource: policy,
+        highlightPath: isObj(spec.selector.matchLabels) ? 'spec.selector.matchLabels' : 'spec.selector',
+      });
     }
   }
 }

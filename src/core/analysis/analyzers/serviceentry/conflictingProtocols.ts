@@ -12,6 +12,8 @@ import { arr, isObj, num, specOf, str, strList } from '../util/spec.ts';
 interface Entry {
   protocol: string;
   se: Resource;
+  /** Index of the port in spec.ports. */
+  port: number;
 }
 
 interface Key {
@@ -47,13 +49,13 @@ export const conflictingServiceEntryProtocolAnalyzer: Analyzer = {
       const ports = arr(spec.ports).map((p) => (isObj(p) ? p : {}));
       for (const scope of exportScopes(strList(spec.exportTo), se.namespace)) {
         for (const host of hosts) {
-          for (const p of ports) {
+          ports.forEach((p, i) => {
             const port = num(p.number);
             const k = keyOf(scope, host, port);
             let key = index.get(k);
             if (!key) index.set(k, (key = { scope, host, port, entries: [] }));
-            key.entries.push({ protocol: str(p.protocol), se });
-          }
+            key.entries.push({ protocol: str(p.protocol), se, port: i });
+          });
         }
       }
     }
@@ -79,6 +81,8 @@ export const conflictingServiceEntryProtocolAnalyzer: Analyzer = {
           params: [names, key.host, key.port, protocolText],
           resource: e.se,
           fieldPath: 'metadata.name',
+          // The port's protocol (its number when it declares none).
+          highlightPath: `spec.ports[${e.port}].${e.protocol !== '' ? 'protocol' : 'number'}`,
         });
       }
     }

@@ -37,7 +37,15 @@ export const serviceEntryProtocolAddressesAnalyzer: Analyzer = perResourceAnalyz
       arr(spec.ports).forEach((port, i) => {
         const protocol = isObj(port) ? str(port.protocol) : '';
         if (protocol !== '' && protocol.toUpperCase() !== 'TCP') return;
-        ctx.report({ type: MESSAGES.ServiceEntryAddressesRequired, params: [], resource: se, fieldPath: `spec.ports[${i}].name` });
+        // Istio points at the port's name; the squiggle goes to the protocol that needs
+        // addresses (or the port's number when it declares no protocol).
+        ctx.report({
+          type: MESSAGES.ServiceEntryAddressesRequired,
+          params: [],
+          resource: se,
+          fieldPath: `spec.ports[${i}].name`,
+          highlightPath: `spec.ports[${i}].${protocol !== '' ? 'protocol' : 'number'}`,
+        });
       });
     },
   },

@@ -62,11 +62,17 @@ export const sidecarSelectorAnalyzer: Analyzer = {
           // No sidecar runs for an ambient pod: the Sidecar is ineffective, not conflicting.
           if (!ineffective.has(sc.key)) {
             ineffective.add(sc.key);
-            ctx.report({ type: MESSAGES.IneffectivePolicy, params: [AMBIENT_POD_REASON], resource: sc });
+            ctx.report({ type: MESSAGES.IneffectivePolicy, params: [AMBIENT_POD_REASON], resource: sc, highlightPath: 'spec.workloadSelector' });
           }
           continue;
         }
-        ctx.report({ type: MESSAGES.ConflictingSidecarWorkloadSelectors, params: [names, pod.namespace, pod.name], resource: sc, fieldPath: 'metadata.name' });
+        ctx.report({
+          type: MESSAGES.ConflictingSidecarWorkloadSelectors,
+          params: [names, pod.namespace, pod.name],
+          resource: sc,
+          fieldPath: 'metadata.name',
+          highlightPath: 'spec.workloadSelector',
+        });
       }
     }
 
@@ -75,13 +81,13 @@ export const sidecarSelectorAnalyzer: Analyzer = {
         for (const sc of sidecars) {
           if (ineffective.has(sc.key)) continue;
           ineffective.add(sc.key);
-          ctx.report({ type: MESSAGES.IneffectivePolicy, params: [AMBIENT_NAMESPACE_REASON], resource: sc });
+          ctx.report({ type: MESSAGES.IneffectivePolicy, params: [AMBIENT_NAMESPACE_REASON], resource: sc, highlightPath: 'metadata.namespace' });
         }
         continue;
       }
       if (sidecars.length < 2) continue;
       const names = sidecars.map((s) => s.name);
-      for (const sc of sidecars) ctx.report({ type: MESSAGES.MultipleSidecarsWithoutWorkloadSelectors, params: [names, ns], resource: sc });
+      for (const sc of sidecars) ctx.report({ type: MESSAGES.MultipleSidecarsWithoutWorkloadSelectors, params: [names, ns], resource: sc, highlightPath: 'metadata.name' });
     }
   },
 };

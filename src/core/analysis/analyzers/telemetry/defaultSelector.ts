@@ -25,7 +25,7 @@ export const telemetryDefaultSelectorAnalyzer: Analyzer = {
     for (const [ns, list] of byNamespace) {
       if (list.length < 2) continue;
       const names = sortedNames(list);
-      for (const t of list) ctx.report({ type: MESSAGES.MultipleTelemetriesWithoutWorkloadSelectors, params: [names, ns], resource: t });
+      for (const t of list) ctx.report({ type: MESSAGES.MultipleTelemetriesWithoutWorkloadSelectors, params: [names, ns], resource: t, highlightPath: 'metadata.name' });
     }
   },
 };

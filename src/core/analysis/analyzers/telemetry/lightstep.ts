@@ -26,18 +26,19 @@ export const telemetryLightstepAnalyzer: Analyzer = perResourceAnalyzer(
     check(ctx, t) {
       const lightstep = lightstepProviders(ctx);
       if (lightstep.size === 0) return;
-      for (const tracing of arr(specOf(t).tracing)) {
-        if (!isObj(tracing)) continue;
-        for (const p of arr(tracing.providers)) {
+      arr(specOf(t).tracing).forEach((tracing, i) => {
+        if (!isObj(tracing)) return;
+        arr(tracing.providers).forEach((p, j) => {
           const name = isObj(p) ? str(p.name) : '';
-          if (!lightstep.has(name)) continue;
+          if (!lightstep.has(name)) return;
           ctx.report({
             type: MESSAGES.Deprecated,
             params: [`The Lightstep provider ${name} is deprecated, please migrate to OpenTelemetry provider.`],
             resource: t,
+            highlightPath: `spec.tracing[${i}].providers[${j}].name`,
           });
-        }
-      }
+        });
+      });
     },
   },
 );

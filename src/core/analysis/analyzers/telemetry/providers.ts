@@ -17,13 +17,15 @@ export const telemetryProviderAnalyzer: Analyzer = perResourceAnalyzer(
     check(ctx, t) {
       const defaults = ctx.meshConfig.defaultProviders;
       if (isObj(defaults) && arr(defaults.accessLogging).length > 0) return;
-      for (const entry of arr(specOf(t).accessLogging)) {
+      arr(specOf(t).accessLogging).forEach((entry, i) => {
         const e = isObj(entry) ? entry : {};
-        if (e.disabled === true) continue;
+        if (e.disabled === true) return;
         if (arr(e.providers).length === 0) {
-          ctx.report({ type: MESSAGES.InvalidTelemetryProvider, params: [t.name, t.namespace], resource: t });
+          // The empty providers list when written, else the accessLogging entry itself.
+          const highlightPath = `spec.accessLogging[${i}]${'providers' in e ? '.providers' : ''}`;
+          ctx.report({ type: MESSAGES.InvalidTelemetryProvider, params: [t.name, t.namespace], resource: t, highlightPath });
         }
-      }
+      });
     },
   },
 );

@@ -43,7 +43,13 @@ export const telemetrySelectorAnalyzer: Analyzer = {
       if (telemetries.length < 2) continue;
       const names = sortedNames(telemetries);
       for (const t of telemetries) {
-        ctx.report({ type: MESSAGES.ConflictingTelemetryWorkloadSelectors, params: [names, pod.namespace, pod.name], resource: t, fieldPath: 'metadata.name' });
+        ctx.report({
+          type: MESSAGES.ConflictingTelemetryWorkloadSelectors,
+          params: [names, pod.namespace, pod.name],
+          resource: t,
+          fieldPath: 'metadata.name',
+          highlightPath: 'spec.selector.matchLabels',
+        });
       }
     }
   },
