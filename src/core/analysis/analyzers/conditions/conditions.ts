@@ -25,21 +25,37 @@ interface Condition {
   status: string;
   reason: string;
   message: string;
+  /** Index of the route parent holding the condition (routes only). */
+  parent?: number;
+  /** Index of the condition in its list. */
+  index: number;
 }
 
-function toCondition(c: unknown): Condition | undefined {
-  if (!isObj(c)) return undefined;
-  return { type: str(c.type), status: str(c.status), reason: str(c.reason), message: str(c.message) };
+/** Field path of a condition's field (built only for a message). */
+function conditionField(c: Condition, field: string): string {
+  const list = c.parent === undefined ? 'status.conditions' : `status.parents[${c.parent}].conditions`;
+  return `${list}[${c.index}].${field}`;
+}
+
+function pushCondition(out: Condition[], list: unknown, parent: number | undefined): void {
+  arr(list).forEach((c, index) => {
+    if (isObj(c)) out.push({ type: str(c.type), status: str(c.status), reason: str(c.reason), message: str(c.message), parent, index });
+  });
 }
 
 /** Conditions of the status: top level, or of every parent for routes. */
 function conditionsOf(r: Resource, kind: KindInfo): Condition[] {
   const status = r.body.status;
   if (!isObj(status)) return [];
-  const raw = kind === KINDS.HTTPRoute || kind === KINDS.GRPCRoute
-    ? arr(status.parents).flatMap((p) => (isObj(p) ? arr(p.conditions) : []))
-    : arr(status.conditions);
-  return raw.map(toCondition).filter((c): c is Condition => c !== undefined);
+  const out: Condition[] = [];
+  if (kind === KINDS.HTTPRoute || kind === KINDS.GRPCRoute) {
+    arr(status.parents).forEach((p, i) => {
+      if (isObj(p)) pushCondition(out, p.conditions, i);
+    });
+  } else {
+    pushCondition(out, status.conditions, undefined);
+  }
+  return out;
 }
 
 export const conditionAnalyzer: Analyzer = {
@@ -54,10 +70,10 @@ export const conditionAnalyzer: Analyzer = {
         for (const c of conditionsOf(r, kind)) {
           const params = [c.type, c.reason, c.message];
           if (Object.prototype.hasOwnProperty.call(negative, c.type) && negative[c.type] === c.status) {
-            ctx.report({ type: MESSAGES.NegativeConditionStatus, params, resource: r });
+            ctx.report({ type: MESSAGES.NegativeConditionStatus, params, resource: r, highlightPath: conditionField(c, 'status') });
           }
           if (kind === KINDS.AuthorizationPolicy && c.type === 'WaypointAccepted' && c.reason === 'PartiallyInvalid') {
-            ctx.report({ type: MESSAGES.NegativeConditionStatus, params, resource: r });
+            ctx.report({ type: MESSAGES.NegativeConditionStatus, params, resource: r, highlightPath: conditionField(c, 'reason') });
           }
         }
       }

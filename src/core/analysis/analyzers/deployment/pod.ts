@@ -25,17 +25,24 @@ function runsAsProxyUid(securityContext: unknown): boolean {
   return (typeof uid === 'number' || (typeof uid === 'string' && uid.trim() !== '')) && Number(uid) === PROXY_UID;
 }
 
-/** One message per offending pod or container context (identical ones collapse in output). */
-function checkPodSpec(ctx: AnalysisContext, r: Resource, podSpec: unknown): void {
+/**
+ * One message per offending pod or container context (identical ones collapse in output).
+ * `at` is where the pod spec sits in the resource (`spec`, or a Deployment's template spec).
+ */
+function checkPodSpec(ctx: AnalysisContext, r: Resource, podSpec: unknown, at: string): void {
   if (isIstioControlPlane(r)) return;
   const spec = objOrUndefined(podSpec) ?? {};
-  if (runsAsProxyUid(spec.securityContext)) ctx.report({ type: MESSAGES.InvalidApplicationUID, params: [], resource: r });
-  for (const c of arr(spec.containers)) {
-    if (!isObj(c)) continue;
-    const name = str(c.name);
-    if (name === ISTIO_PROXY_CONTAINER || name === ISTIO_OPERATOR_CONTAINER) continue;
-    if (runsAsProxyUid(c.securityContext)) ctx.report({ type: MESSAGES.InvalidApplicationUID, params: [], resource: r });
+  if (runsAsProxyUid(spec.securityContext)) {
+    ctx.report({ type: MESSAGES.InvalidApplicationUID, params: [], resource: r, highlightPath: `${at}.securityContext.runAsUser` });
   }
+  arr(spec.containers).forEach((c, i) => {
+    if (!isObj(c)) return;
+    const name = str(c.name);
+    if (name === ISTIO_PROXY_CONTAINER || name === ISTIO_OPERATOR_CONTAINER) return;
+    if (runsAsProxyUid(c.securityContext)) {
+      ctx.report({ type: MESSAGES.InvalidApplicationUID, params: [], resource: r, highlightPath: `${at}.containers[${i}].securityContext.runAsUser` });
+    }
+  });
 }
 
 export const applicationUIDAnalyzer: Analyzer = perResourceAnalyzer(
@@ -46,11 +53,11 @@ export const applicationUIDAnalyzer: Analyzer = perResourceAnalyzer(
   },
   {
     kind: KINDS.Pod,
-    check: (ctx, pod) => checkPodSpec(ctx, pod, pod.body.spec),
+    check: (ctx, pod) => checkPodSpec(ctx, pod, pod.body.spec, 'spec'),
     global(ctx) {
       for (const d of ctx.list(KINDS.Deployment)) {
         const template = objOrUndefined(specOf(d).template);
-        checkPodSpec(ctx, d, template?.spec);
+        checkPodSpec(ctx, d, template?.spec, 'spec.template.spec');
       }
     },
   },

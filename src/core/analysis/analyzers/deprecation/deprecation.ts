@@ -28,18 +28,23 @@ export const deprecationAnalyzer: Analyzer = {
   },
   analyze(ctx) {
     for (const vs of ctx.list(KINDS.VirtualService)) {
-      for (const route of arr(specOf(vs).http)) {
-        if (!isObj(route) || !isObj(route.fault) || !isObj(route.fault.delay)) continue;
+      arr(specOf(vs).http).forEach((route, i) => {
+        if (!isObj(route) || !isObj(route.fault) || !isObj(route.fault.delay)) return;
         // The integer `percent` field was replaced by `percentage`.
         if (floatValue(route.fault.delay.percent) > 0) {
-          ctx.report({ type: MESSAGES.Deprecated, params: ['HTTPRoute.fault.delay.percent is deprecated; use HTTPRoute.fault.delay.percentage'], resource: vs });
+          ctx.report({
+            type: MESSAGES.Deprecated,
+            params: ['HTTPRoute.fault.delay.percent is deprecated; use HTTPRoute.fault.delay.percentage'],
+            resource: vs,
+            highlightPath: `spec.http[${i}].fault.delay.percent`,
+          });
         }
-      }
+      });
     }
     for (const sc of ctx.list(KINDS.Sidecar)) {
       const policy = specOf(sc).outboundTrafficPolicy;
       if (isObj(policy) && isObj(policy.egressProxy)) {
-        ctx.report({ type: MESSAGES.Deprecated, params: ['OutboundTrafficPolicy.EgressProxy ignored'], resource: sc });
+        ctx.report({ type: MESSAGES.Deprecated, params: ['OutboundTrafficPolicy.EgressProxy ignored'], resource: sc, highlightPath: 'spec.outboundTrafficPolicy.egressProxy' });
       }
     }
     for (const crd of ctx.list(KINDS.CustomResourceDefinition)) {
@@ -48,7 +53,7 @@ export const deprecationAnalyzer: Analyzer = {
       const kind = isObj(spec.names) ? str(spec.names.kind) : '';
       for (const [g, k] of REMOVED_CRDS) {
         if (group === g && kind === k) {
-          ctx.report({ type: MESSAGES.Deprecated, params: [`Custom resource type ${g} ${k} is removed`], resource: crd });
+          ctx.report({ type: MESSAGES.Deprecated, params: [`Custom resource type ${g} ${k} is removed`], resource: crd, highlightPath: 'spec.names.kind' });
         }
       }
     }

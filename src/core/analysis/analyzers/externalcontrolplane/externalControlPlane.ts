@@ -25,19 +25,23 @@ function lintUrl(url: string): string {
 }
 
 function checkWebhooks(ctx: AnalysisContext, cfg: Resource): void {
-  for (const hook of arr(cfg.body.webhooks)) {
-    if (!isObj(hook)) continue;
+  arr(cfg.body.webhooks).forEach((hook, i) => {
+    if (!isObj(hook)) return;
     const name = str(hook.name);
     const client = isObj(hook.clientConfig) ? hook.clientConfig : {};
     if (client.url !== undefined && client.url !== null) {
       const url = str(client.url);
       const problem = lintUrl(url);
-      if (problem === 'ip') ctx.report({ type: MESSAGES.ExternalControlPlaneAddressIsNotAHostname, params: [url, name], resource: cfg });
-      else if (problem !== '') ctx.report({ type: MESSAGES.InvalidExternalControlPlaneConfig, params: [url, name, problem], resource: cfg });
+      if (problem === '') return;
+      const highlightPath = `webhooks[${i}].clientConfig.url`;
+      if (problem === 'ip') ctx.report({ type: MESSAGES.ExternalControlPlaneAddressIsNotAHostname, params: [url, name], resource: cfg, highlightPath });
+      else ctx.report({ type: MESSAGES.InvalidExternalControlPlaneConfig, params: [url, name, problem], resource: cfg, highlightPath });
     } else if (client.service === undefined || client.service === null) {
-      ctx.report({ type: MESSAGES.InvalidExternalControlPlaneConfig, params: ['', name, 'is blank'], resource: cfg });
+      // Neither a URL nor a service: the (empty) clientConfig, or the webhook's name without one.
+      const highlightPath = isObj(hook.clientConfig) ? `webhooks[${i}].clientConfig` : `webhooks[${i}].name`;
+      ctx.report({ type: MESSAGES.InvalidExternalControlPlaneConfig, params: ['', name, 'is blank'], resource: cfg, highlightPath });
     }
-  }
+  });
 }
 
 export const externalControlPlaneAnalyzer: Analyzer = {

@@ -6,13 +6,14 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { arr, isObj, str, type Obj } from '../util/spec.ts';
 import { toLabelMap } from '../util/labels.ts';
-import { ISTIO_PROXY, podContainers } from '../util/injectionCommon.ts';
+import { ISTIO_PROXY } from '../util/injectionCommon.ts';
 import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../util/injectionSelectors.ts';
 
 const AUTO_IMAGE = 'auto';
 
-function hasAutoImage(podSpec: Obj): boolean {
-  return podContainers(podSpec, false).some((c) => str(c.name) === ISTIO_PROXY && str(c.image) === AUTO_IMAGE);
+/** Index in `containers` of the istio-proxy container with `image: auto` (-1 when none). */
+function autoImageIndex(podSpec: Obj): number {
+  return arr(podSpec.containers).findIndex((c) => isObj(c) && str(c.name) === ISTIO_PROXY && str(c.image) === AUTO_IMAGE);
 }
 
 export const imageAutoAnalyzer: Analyzer = {
@@ -34,19 +35,23 @@ export const imageAutoAnalyzer: Analyzer = {
     // A pod with `image: auto` is broken whether or not the webhooks match it.
     for (const pod of ctx.list(KINDS.Pod)) {
       const spec = isObj(pod.body.spec) ? pod.body.spec : {};
-      if (hasAutoImage(spec)) ctx.report({ type: MESSAGES.ImageAutoWithoutInjectionError, params: ['Pod', pod.name], resource: pod });
+      const i = autoImageIndex(spec);
+      if (i >= 0) ctx.report({ type: MESSAGES.ImageAutoWithoutInjectionError, params: ['Pod', pod.name], resource: pod, highlightPath: `spec.containers[${i}].image` });
     }
     for (const d of ctx.list(KINDS.Deployment)) {
       const spec = isObj(d.body.spec) ? d.body.spec : {};
       const template = isObj(spec.template) ? spec.template : {};
       const podSpec = isObj(template.spec) ? template.spec : {};
-      if (!hasAutoImage(podSpec)) continue;
+      const i = autoImageIndex(podSpec);
+      if (i < 0) continue;
       const ns = ctx.find(KINDS.Namespace, '', d.namespace || 'default');
       const nsLabels = ns?.labels;
       const meta = isObj(template.metadata) ? template.metadata : {};
       const podLabels = isObj(meta.labels) ? toLabelMap(meta.labels) : undefined;
       const selected = istioWebhooks.some((w) => webhookSelectorAccepts(w.ns, nsLabels) && webhookSelectorAccepts(w.obj, podLabels));
-      if (!selected) ctx.report({ type: MESSAGES.ImageAutoWithoutInjectionWarning, params: ['Deployment', d.name], resource: d });
+      if (!selected) {
+        ctx.report({ type: MESSAGES.ImageAutoWithoutInjectionWarning, params: ['Deployment', d.name], resource: d, highlightPath: `spec.template.spec.containers[${i}].image` });
+      }
     }
   },
 };

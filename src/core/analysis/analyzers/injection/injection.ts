@@ -5,7 +5,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { isObj, str } from '../util/spec.ts';
+import { arr, isObj, str } from '../util/spec.ts';
+import { keySegment } from '../util/labels.ts';
 import {
   DATAPLANE_MODE_AMBIENT,
   DATAPLANE_MODE_LABEL,
@@ -44,11 +45,18 @@ export const injectionAnalyzer: Analyzer = {
       const revision = labels[REVISION_LABEL] ?? '';
 
       const istioLabels: string[] = [];
+      // The first of the conflicting labels (the one the editor points at).
+      let firstLabel = INJECTION_LABEL;
       if (hasInjection) istioLabels.push(`${INJECTION_LABEL}=${injection}`);
       for (const l of [REVISION_LABEL, DATAPLANE_MODE_LABEL]) {
-        if (has(labels, l) && (!hasInjection || injection === INJECTION_ENABLED)) istioLabels.push(`${l}=${labels[l]}`);
+        if (has(labels, l) && (!hasInjection || injection === INJECTION_ENABLED)) {
+          if (istioLabels.length === 0) firstLabel = l;
+          istioLabels.push(`${l}=${labels[l]}`);
+        }
       }
-      if (istioLabels.length > 1) ctx.report({ type: MESSAGES.NamespaceMultipleInjectionLabels, params: [istioLabels], resource: ns });
+      if (istioLabels.length > 1) {
+        ctx.report({ type: MESSAGES.NamespaceMultipleInjectionLabels, params: [istioLabels], resource: ns, highlightPath: `metadata.labels${keySegment(firstLabel)}` });
+      }
 
       if (labels[DATAPLANE_MODE_LABEL] === DATAPLANE_MODE_AMBIENT) continue;
 
@@ -57,7 +65,7 @@ export const injectionAnalyzer: Analyzer = {
 
       if (injection === '' && !hasRevision) {
         if (enabledByDefault) {
-          ctx.report({ type: MESSAGES.NamespaceInjectionEnabledByDefault, params: [], resource: ns });
+          ctx.report({ type: MESSAGES.NamespaceInjectionEnabledByDefault, params: [], resource: ns, highlightPath: 'metadata.name' });
         } else {
           ctx.report({ type: MESSAGES.NamespaceNotInjected, params: [ns.name, ns.name], resource: ns, fieldPath: 'metadata.name' });
         }
@@ -79,8 +87,21 @@ export const injectionAnalyzer: Analyzer = {
       const proxy = podContainers(spec, true).find((c) => str(c.name) === ISTIO_PROXY);
       if (!proxy || str(proxy.image) === '') {
         const fullName = pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name;
-        ctx.report({ type: MESSAGES.PodMissingProxy, params: [fullName], resource: pod });
+        // The container list the proxy is missing from (or the proxy container without an image).
+        const highlightPath = proxy ? proxyFieldPath(spec, proxy) : 'spec.containers';
+        ctx.report({ type: MESSAGES.PodMissingProxy, params: [fullName], resource: pod, highlightPath });
       }
     }
   },
 };
+
+/**
+ * Path of the empty image of an istio-proxy container found by `podContainers` (containers,
+ * then initContainers), or of its name when it has no image at all.
+ */
+function proxyFieldPath(spec: Record<string, unknown>, proxy: Record<string, unknown>): string {
+  const field = proxy.image === undefined || proxy.image === null ? 'name' : 'image';
+  const i = arr(spec.containers).indexOf(proxy);
+  if (i >= 0) return `spec.containers[${i}].${field}`;
+  return `spec.initContainers[${arr(spec.initContainers).indexOf(proxy)}].${field}`;
+}

@@ -7,6 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { isObj, str, type Obj } from '../util/spec.ts';
+import { keySegment } from '../util/labels.ts';
 import {
   INJECTION_ENABLED,
   INJECTION_LABEL,
@@ -67,7 +68,10 @@ export const injectionImageAnalyzer: Analyzer = {
       }
     }
     for (const [ns, pods] of mismatched) {
-      ctx.report({ type: MESSAGES.PodsIstioProxyImageMismatchInNamespace, params: [pods], resource: namespaces.get(ns) });
+      // The namespace label that picks the injector whose image the pods do not run.
+      const nsResource = namespaces.get(ns);
+      const label = nsResource && Object.prototype.hasOwnProperty.call(nsResource.labels, REVISION_LABEL) ? REVISION_LABEL : INJECTION_LABEL;
+      ctx.report({ type: MESSAGES.PodsIstioProxyImageMismatchInNamespace, params: [pods], resource: nsResource, highlightPath: `metadata.labels${keySegment(label)}` });
     }
   },
 };

@@ -61,6 +61,12 @@ function findInconsistencies(instances: ReadonlyArray<[string, Resource]>): { cl
   return { clusters: [...clusters].sort(byText), reasons: [...reasons].sort(byText) };
 }
 
+/** The field behind the first reason, in the reported instance (its `spec` when the field is absent). */
+function inconsistentField(spec: Obj, reason: string): string {
+  const field = reason.startsWith('service has mixed mode') ? 'clusterIP' : reason.startsWith('service ports') ? 'ports' : 'type';
+  return spec[field] === undefined || spec[field] === null ? 'spec' : `spec.${field}`;
+}
+
 export const multiClusterServiceAnalyzer: Analyzer = {
   metadata: {
     name: 'services.MultiClusterServiceAnalyzer',
@@ -88,6 +94,7 @@ export const multiClusterServiceAnalyzer: Analyzer = {
         type: MESSAGES.MultiClusterInconsistentService,
         params: [resource.name, resource.namespace, clusters, reasons.join('; ')],
         resource,
+        highlightPath: inconsistentField(specOf(resource), reasons[0] as string),
       });
     }
   },

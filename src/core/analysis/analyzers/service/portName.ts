@@ -52,10 +52,13 @@ function analyzeService(ctx: AnalysisContext, svc: Resource): void {
     const unsupported = protocolUnsupported(num(port.port), name, str(port.protocol), appProtocol);
     if (!unsupported && !(name === 'tcp' && externalName)) return;
     const fieldPath = `spec.ports[${i}].port`;
+    // The name (or the appProtocol that overrides it) is what Istio could not read; an unnamed
+    // port keeps the port number highlighted (the path does not resolve).
+    const highlightPath = appProtocol !== undefined && unsupported ? `spec.ports[${i}].appProtocol` : `spec.ports[${i}].name`;
     if (externalName) {
-      ctx.report({ type: MESSAGES.ExternalNameServiceTypeInvalidPortName, params: [], resource: svc, fieldPath });
+      ctx.report({ type: MESSAGES.ExternalNameServiceTypeInvalidPortName, params: [], resource: svc, fieldPath, highlightPath });
     } else {
-      ctx.report({ type: MESSAGES.PortNameIsNotUnderNamingConvention, params: [name, num(port.port), intOrString(port.targetPort)], resource: svc, fieldPath });
+      ctx.report({ type: MESSAGES.PortNameIsNotUnderNamingConvention, params: [name, num(port.port), intOrString(port.targetPort)], resource: svc, fieldPath, highlightPath });
     }
   });
 }

@@ -14,6 +14,8 @@ interface Hook {
   id: string;
   config: Resource;
   body: Obj;
+  /** Index of the webhook in the configuration's `webhooks`. */
+  index: number;
   ns: WebhookSelector;
   obj: WebhookSelector;
 }
@@ -45,7 +47,8 @@ export const webhookAnalyzer: Analyzer = {
     const hooks: Hook[] = [];
     const revisions = new Set<string>();
     for (const cfg of ctx.list(KINDS.MutatingWebhookConfiguration)) {
-      const webhooks = arr(cfg.body.webhooks).filter(isObj);
+      const all = arr(cfg.body.webhooks);
+      const webhooks = all.filter(isObj);
       const revs = new Set<string>();
       if (Object.prototype.hasOwnProperty.call(cfg.labels, REVISION_LABEL)) revs.add(cfg.labels[REVISION_LABEL] as string);
       for (const wh of webhooks) {
@@ -55,14 +58,15 @@ export const webhookAnalyzer: Analyzer = {
       const isIstio = webhooks.some((wh) => str(wh.name).endsWith('istio.io'));
       if (revs.size === 0 && !isIstio) continue;
       const cfgName = cfg.namespace ? `${cfg.namespace}/${cfg.name}` : cfg.name;
-      for (const wh of webhooks) {
-        hooks.push({ id: `${cfgName}/${str(wh.name)}`, config: cfg, body: wh, ns: compileWebhookSelector(wh.namespaceSelector), obj: compileWebhookSelector(wh.objectSelector) });
-      }
+      all.forEach((wh, index) => {
+        if (!isObj(wh)) return;
+        hooks.push({ id: `${cfgName}/${str(wh.name)}`, config: cfg, body: wh, index, ns: compileWebhookSelector(wh.namespaceSelector), obj: compileWebhookSelector(wh.objectSelector) });
+      });
       for (const r of revs) revisions.add(r);
     }
     // The resource a `<configuration>/<webhook>` id reports on (the last webhook of that id wins, as in Istio).
-    const owner = new Map<string, Resource>();
-    for (const h of hooks) owner.set(h.id, h.config);
+    const owner = new Map<string, Hook>();
+    for (const h of hooks) owner.set(h.id, h);
 
     const revs = [...revisions].sort(byText);
     const namespaceLabels = labelSets(INJECTION_LABEL, ['enabled', 'disabled'], revs);
@@ -80,10 +84,13 @@ export const webhookAnalyzer: Analyzer = {
         reported.add(setKey);
         for (const m of sorted) {
           const others = sorted.filter((x) => x !== m);
+          const o = owner.get(m);
           ctx.report({
             type: MESSAGES.InvalidWebhook,
             params: [`Webhook overlaps with others: [${others.join(' ')}]. This may cause injection to occur twice.`],
-            resource: owner.get(m),
+            resource: o?.config,
+            // The overlapping webhook, by its name.
+            highlightPath: o ? `webhooks[${o.index}].name` : undefined,
           });
         }
       }
@@ -97,10 +104,13 @@ export const webhookAnalyzer: Analyzer = {
       const name = str(client.service.name);
       if (ctx.exists(KINDS.Service, ns, name)) continue;
       const fullName = ns ? `${ns}/${name}` : name;
+      const o = owner.get(h.id);
       ctx.report({
         type: MESSAGES.InvalidWebhook,
         params: [`Injector refers to a control plane service that does not exist: ${fullName}.`],
-        resource: owner.get(h.id),
+        resource: o?.config,
+        // The service reference, when the message lands on this webhook's own configuration.
+        highlightPath: o?.config === h.config ? `webhooks[${h.index}].clientConfig.service.name` : undefined,
       });
     }
   },
