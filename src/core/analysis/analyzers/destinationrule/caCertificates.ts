@@ -53,6 +53,8 @@ export const caCertificateAnalyzer: Analyzer = perResourceAnalyzer(
           params: [name, dr.namespace, mode, host],
           resource: dr,
           fieldPath: 'spec.trafficPolicy.tls.caCertificates',
+          // The missing caCertificates has no line: the editor points at the TLS mode instead.
+          highlightPath: 'spec.trafficPolicy.tls.mode',
         });
       }
       arr(policy?.portLevelSettings).forEach((p, i) => {
@@ -64,6 +66,7 @@ export const caCertificateAnalyzer: Analyzer = perResourceAnalyzer(
           params: [name, dr.namespace, portMode, host, portSelectorString(p.port)],
           resource: dr,
           fieldPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.caCertificates`,
+          highlightPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.mode`,
         });
       });
     },

@@ -53,7 +53,7 @@ export const subsetSelectPodAnalyzer: Analyzer = perResourceAnalyzer(
       const host = str(spec.host);
       const target = resolveDestinationHost(hostTable(ctx), dr.namespace, strList(spec.exportTo), host);
       if (!target) {
-        ctx.report({ type: MESSAGES.UnknownDestinationRuleHost, params: [host], resource: dr });
+        ctx.report({ type: MESSAGES.UnknownDestinationRuleHost, params: [host], resource: dr, highlightPath: 'spec.host' });
         return;
       }
       const subsets = arr(spec.subsets);
@@ -64,13 +64,14 @@ export const subsetSelectPodAnalyzer: Analyzer = perResourceAnalyzer(
       const pods = augmentedPodIndex(ctx);
       // Istio keys subsets by name, so a repeated name is checked (and reported) once, with
       // the labels of its last definition.
-      const byName = new Map<string, Record<string, string>>();
-      for (const ss of subsets) {
+      // The index kept is that last definition's, for the editor to point at.
+      const byName = new Map<string, { selector: Record<string, string>; index: number }>();
+      subsets.forEach((ss, index) => {
         const name = isObj(ss) ? str(ss.name) : '';
-        byName.set(name, { ...base, ...toLabelMap(isObj(ss) ? ss.labels : undefined) });
-      }
-      for (const [name, selector] of byName) {
-        if (!pods.any(selector)) ctx.report({ type: MESSAGES.DestinationRuleSubsetNotSelectPods, params: [name], resource: dr });
+        byName.set(name, { selector: { ...base, ...toLabelMap(isObj(ss) ? ss.labels : undefined) }, index });
+      });
+      for (const [name, { selector, index }] of byName) {
+        if (!pods.any(selector)) ctx.report({ type: MESSAGES.DestinationRuleSubsetNotSelectPods, params: [name], resource: dr, highlightPath: `spec.subsets[${index}].name` });
       }
     },
   },

@@ -6,7 +6,7 @@
 // single pass does, so this analyzer runs over all of them at once.
 import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
-import type { AnalysisContext, Analyzer } from '../../types.ts';
+import type { AnalysisContext, Analyzer, MessageType } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { arr, isObj, num, specOf, str, type Obj } from '../util/spec.ts';
 
@@ -76,24 +76,25 @@ function analyzeEnvoyFilter(ctx: AnalysisContext, ef: Resource, proxyVersionName
     const name = instanceName(patch, match);
     const operation = enumName(patch.operation, OPERATIONS);
     const applyTo = enumName(cp.applyTo, APPLY_TO);
-    const fieldPath = `spec.configPatches[${i}].patch.value`;
     const routeLevel = applyTo === 'ROUTE_CONFIGURATION' || applyTo === 'HTTP_ROUTE';
+    // Istio maps the patch value; every message here is about the operation, where the editor points.
+    const report = (type: MessageType) =>
+      ctx.report({ type, params: [], resource: ef, fieldPath: `spec.configPatches[${i}].patch.value`, highlightPath: `spec.configPatches[${i}].patch.operation` });
     const relative = () => {
       if (priority !== 0) return;
-      const type = proxyVersionNames.has(name) ? MESSAGES.EnvoyFilterUsesRelativeOperationWithProxyVersion : MESSAGES.EnvoyFilterUsesRelativeOperation;
-      ctx.report({ type, params: [], resource: ef, fieldPath });
+      report(proxyVersionNames.has(name) ? MESSAGES.EnvoyFilterUsesRelativeOperationWithProxyVersion : MESSAGES.EnvoyFilterUsesRelativeOperation);
     };
     switch (operation) {
       case 'ADD':
-        if (routeLevel) ctx.report({ type: MESSAGES.EnvoyFilterUsesAddOperationIncorrectly, params: [], resource: ef, fieldPath });
+        if (routeLevel) report(MESSAGES.EnvoyFilterUsesAddOperationIncorrectly);
         break;
       case 'REMOVE':
-        if (routeLevel) ctx.report({ type: MESSAGES.EnvoyFilterUsesRemoveOperationIncorrectly, params: [], resource: ef, fieldPath });
+        if (routeLevel) report(MESSAGES.EnvoyFilterUsesRemoveOperationIncorrectly);
         else relative();
         break;
       case 'REPLACE':
         // Istio also replaces whole virtual hosts (the message text predates that).
-        if (applyTo !== 'NETWORK_FILTER' && applyTo !== 'HTTP_FILTER' && applyTo !== 'VIRTUAL_HOST') ctx.report({ type: MESSAGES.EnvoyFilterUsesReplaceOperationIncorrectly, params: [], resource: ef, fieldPath });
+        if (applyTo !== 'NETWORK_FILTER' && applyTo !== 'HTTP_FILTER' && applyTo !== 'VIRTUAL_HOST') report(MESSAGES.EnvoyFilterUsesReplaceOperationIncorrectly);
         else relative();
         break;
       case 'INSERT_BEFORE':

@@ -11,7 +11,24 @@ import { perResourceAnalyzer } from '../../perResource.ts';
 import { goQuote } from '../../gofmt.ts';
 import { arr, isObj, num, specOf, str, type Obj } from '../util/spec.ts';
 
-type Report = { unreachable(rule: string, reason: string): void; ineffective(rule: string, match: string, dup: string): void };
+/**
+ * Where a message is about, for the editor (Istio maps no field): rule `ruleIndex` of
+ * `spec.<kind>`, its `match` list, or (with `matchIndex`) one match.
+ */
+interface RulePlace {
+  kind: string;
+  ruleIndex: number;
+  matchIndex?: number;
+  wholeMatchList?: boolean;
+}
+
+type Report = { unreachable(rule: string, reason: string, at: RulePlace): void; ineffective(rule: string, match: string, dup: string, at: RulePlace): void };
+
+function placePath(at: RulePlace): string {
+  const rule = `spec.${at.kind}[${at.ruleIndex}]`;
+  if (at.matchIndex !== undefined) return `${rule}.match[${at.matchIndex}]`;
+  return at.wholeMatchList ? `${rule}.match` : rule;
+}
 
 /** A field of a protobuf message as written in YAML: JSON (lowerCamel) name or proto name. */
 function field(o: Obj, camel: string): unknown {
@@ -110,6 +127,8 @@ function requestName(match: unknown, index: number, named: boolean): string {
 }
 
 interface PrefixMatch {
+  ruleIndex: number;
+  matchIndex: number;
   route: string;
   match: string;
   prefix: string;
@@ -136,11 +155,13 @@ function exactOrPrefixMap(v: unknown): Map<string, string> {
 }
 
 /** The parts of an http match with a URI prefix that the overlap check compares. */
-function prefixMatch(route: string, matchName: string, match: unknown): PrefixMatch | undefined {
+function prefixMatch(ruleIndex: number, matchIndex: number, route: string, matchName: string, match: unknown): PrefixMatch | undefined {
   if (!isObj(match)) return undefined;
   const uri = stringMatch(field(match, 'uri'));
   if (!uri || uri.kind !== 'prefix' || uri.value === '') return undefined;
   return {
+    ruleIndex,
+    matchIndex,
     route,
     match: matchName,
     prefix: uri.value,
@@ -174,7 +195,8 @@ function covered(a: PrefixMatch, b: PrefixMatch): boolean {
   return mapCovered(a.headers, b.headers) && mapCovered(a.queryParams, b.queryParams) && mapCovered(a.withoutHeaders, b.withoutHeaders);
 }
 
-function analyzeRules(rules: unknown[], fields: Array<[string, FieldKind]>, http: boolean, report: Report): void {
+function analyzeRules(kind: 'http' | 'tcp' | 'tls', rules: unknown[], fields: Array<[string, FieldKind]>, report: Report): void {
+  const http = kind === 'http';
   const seen = new Map<string, number>();
   let emptyMatchAt = -1;
   const prefixes: PrefixMatch[] = [];
@@ -183,37 +205,37 @@ function analyzeRules(rules: unknown[], fields: Array<[string, FieldKind]>, http
     const matches = isObj(rule) ? arr(rule.match) : [];
     const name = routeName(rule, i, http);
     if (matches.length === 0) {
-      if (emptyMatchAt >= 0) report.unreachable(name, 'only the last rule can have no matches');
+      if (emptyMatchAt >= 0) report.unreachable(name, 'only the last rule can have no matches', { kind, ruleIndex: i });
       emptyMatchAt = i;
       return;
     }
     let duplicates = 0;
     matches.forEach((m, j) => {
       if (emptyMatchAt >= 0) {
-        report.unreachable(name, 'route without matches defined before');
+        report.unreachable(name, 'route without matches defined before', { kind, ruleIndex: i, matchIndex: j });
         return;
       }
       const key = matchKey(m, fields);
       const dup = seen.get(key);
       if (dup !== undefined) {
-        report.ineffective(name, requestName(m, j, http), routeName(rules[dup], dup, http));
+        report.ineffective(name, requestName(m, j, http), routeName(rules[dup], dup, http), { kind, ruleIndex: i, matchIndex: j });
         duplicates++;
         return;
       }
       seen.set(key, i);
       if (http) {
-        const p = prefixMatch(name, requestName(m, j, http), m);
+        const p = prefixMatch(i, j, name, requestName(m, j, http), m);
         if (p) prefixes.push(p);
       }
     });
-    if (duplicates === matches.length) report.unreachable(name, 'all matches used by prior rules');
+    if (duplicates === matches.length) report.unreachable(name, 'all matches used by prior rules', { kind, ruleIndex: i, wholeMatchList: true });
   });
   for (let a = 0; a < prefixes.length; a++) {
     const pa = prefixes[a] as PrefixMatch;
     for (let b = a + 1; b < prefixes.length; b++) {
       const pb = prefixes[b] as PrefixMatch;
       if (pb.prefix === pa.prefix) continue;
-      if (covered(pa, pb)) report.ineffective(pb.route, `${pb.match} of prefix ${pb.prefix}`, `${pa.match} of prefix ${pa.prefix} on ${pa.route}`);
+      if (covered(pa, pb)) report.ineffective(pb.route, `${pb.match} of prefix ${pb.prefix}`, `${pa.match} of prefix ${pa.prefix} on ${pa.route}`, { kind, ruleIndex: pb.ruleIndex, matchIndex: pb.matchIndex });
     }
   }
 }
@@ -229,12 +251,12 @@ export const virtualServiceValidationAnalyzer: Analyzer = perResourceAnalyzer(
     check(ctx, vs) {
       const spec = specOf(vs);
       const report: Report = {
-        unreachable: (rule, reason) => ctx.report({ type: MESSAGES.VirtualServiceUnreachableRule, params: [rule, reason], resource: vs }),
-        ineffective: (rule, match, dup) => ctx.report({ type: MESSAGES.VirtualServiceIneffectiveMatch, params: [rule, match, dup], resource: vs }),
+        unreachable: (rule, reason, at) => ctx.report({ type: MESSAGES.VirtualServiceUnreachableRule, params: [rule, reason], resource: vs, highlightPath: placePath(at) }),
+        ineffective: (rule, match, dup, at) => ctx.report({ type: MESSAGES.VirtualServiceIneffectiveMatch, params: [rule, match, dup], resource: vs, highlightPath: placePath(at) }),
       };
-      analyzeRules(arr(spec.http), HTTP_MATCH_FIELDS, true, report);
-      analyzeRules(arr(spec.tcp), TCP_MATCH_FIELDS, false, report);
-      analyzeRules(arr(spec.tls), TLS_MATCH_FIELDS, false, report);
+      analyzeRules('http', arr(spec.http), HTTP_MATCH_FIELDS, report);
+      analyzeRules('tcp', arr(spec.tcp), TCP_MATCH_FIELDS, report);
+      analyzeRules('tls', arr(spec.tls), TLS_MATCH_FIELDS, report);
     },
   },
 );

@@ -6,7 +6,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, isWildcardHost } from '../util/hosts.ts';
+import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostsOverlap, isWildcardHost } from '../util/hosts.ts';
 import { specOf, strList } from '../util/spec.ts';
 
 interface ScopedHost {
@@ -42,11 +42,19 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
       for (const vs of list) {
         if (reported.has(vs.key)) continue;
         reported.add(vs.key);
-        ctx.report({ type: MESSAGES.ConflictingMeshGatewayVirtualServiceHosts, params: [names, sh.key], resource: vs, fieldPath: 'metadata.name' });
+        ctx.report({ type: MESSAGES.ConflictingMeshGatewayVirtualServiceHosts, params: [names, sh.key], resource: vs, fieldPath: 'metadata.name', highlightPath: conflictingHostPath(vs, sh.host) });
       }
     }
   },
 };
+
+/** Where the editor points: the VirtualService's own host that is (or overlaps) the conflicting one. */
+function conflictingHostPath(vs: Resource, host: string): string | undefined {
+  const hosts = strList(specOf(vs).hosts);
+  let i = hosts.findIndex((h) => hostToFqdn(vs.namespace, h) === host);
+  if (i < 0) i = hosts.findIndex((h) => hostsOverlap(hostToFqdn(vs.namespace, h), host));
+  return i < 0 ? undefined : `spec.hosts[${i}]`;
+}
 
 function appliesToMesh(gateways: readonly string[]): boolean {
   return gateways.length === 0 || gateways.includes(MESH_GATEWAY);

@@ -53,6 +53,7 @@ export const destinationRuleAnalyzer: Analyzer = perResourceAnalyzer(
           params: ['host+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`],
           resource: vs,
           fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex),
+          highlightPath: `spec.${d.rule}[${d.ruleIndex}].route[${d.destIndex}].destination.subset`,
         });
       }
       for (const d of mirrorDestinations(vs)) {
@@ -62,6 +63,7 @@ export const destinationRuleAnalyzer: Analyzer = perResourceAnalyzer(
           params: ['mirror+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`],
           resource: vs,
           fieldPath: mirrorHostPath(d.ruleIndex),
+          highlightPath: d.rule === 'http.mirror' ? `spec.http[${d.ruleIndex}].mirror.subset` : `spec.http[${d.ruleIndex}].mirrors[${d.destIndex}].destination.subset`,
         });
       }
     },

@@ -7,7 +7,7 @@ import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { MESH_GATEWAY, fullNameString, shortOrFullName } from '../util/hosts.ts';
-import { selectorMatches, toLabelMap, type LabelMap } from '../util/labels.ts';
+import { keySegment, selectorMatches, toLabelMap, type LabelMap } from '../util/labels.ts';
 import { LabelIndex, podLabelIndex } from '../util/routingCommon.ts';
 import { arr, isObj, specOf, strList } from '../util/spec.ts';
 
@@ -16,20 +16,36 @@ const JWT_CLAIM_HEADER = '@request.auth.claims';
 /** RequestAuthentications in this namespace apply to gateway pods of every namespace. */
 const ISTIO_SYSTEM = 'istio-system';
 
-/** The first header key (headers, then withoutHeaders of each match) that routes on a JWT claim. */
-export function jwtClaimRouteKey(vs: Resource): string {
-  for (const rule of arr(specOf(vs).http)) {
+interface JwtClaimRoute {
+  key: string;
+  ruleIndex: number;
+  matchIndex: number;
+  field: 'headers' | 'withoutHeaders';
+}
+
+/** The first header (headers, then withoutHeaders of each match) that routes on a JWT claim, and where it is. */
+function firstJwtClaimRoute(vs: Resource): JwtClaimRoute | undefined {
+  const rules = arr(specOf(vs).http);
+  for (let ruleIndex = 0; ruleIndex < rules.length; ruleIndex++) {
+    const rule = rules[ruleIndex];
     if (!isObj(rule)) continue;
-    for (const m of arr(rule.match)) {
+    const matches = arr(rule.match);
+    for (let matchIndex = 0; matchIndex < matches.length; matchIndex++) {
+      const m = matches[matchIndex];
       if (!isObj(m)) continue;
       for (const field of ['headers', 'withoutHeaders'] as const) {
         const headers = m[field];
         if (!isObj(headers)) continue;
-        for (const key of Object.keys(headers)) if (key.startsWith(JWT_CLAIM_HEADER)) return key;
+        for (const key of Object.keys(headers)) if (key.startsWith(JWT_CLAIM_HEADER)) return { key, ruleIndex, matchIndex, field };
       }
     }
   }
-  return '';
+  return undefined;
+}
+
+/** The first header key that routes on a JWT claim ('' when none does). */
+export function jwtClaimRouteKey(vs: Resource): string {
+  return firstJwtClaimRoute(vs)?.key ?? '';
 }
 
 function requestAuthnSelectors(ctx: AnalysisContext): Map<string, LabelMap[]> {
@@ -58,8 +74,9 @@ export const jwtClaimRouteAnalyzer: Analyzer = perResourceAnalyzer(
   {
     kind: KINDS.VirtualService,
     check(ctx, vs) {
-      const key = jwtClaimRouteKey(vs);
-      if (key === '') return;
+      const route = firstJwtClaimRoute(vs);
+      if (!route) return;
+      const key = route.key;
       for (const gwName of strList(specOf(vs).gateways)) {
         if (gwName === MESH_GATEWAY) continue;
         const ref = shortOrFullName(vs.namespace, gwName);
@@ -74,6 +91,7 @@ export const jwtClaimRouteAnalyzer: Analyzer = perResourceAnalyzer(
             type: MESSAGES.JwtClaimBasedRoutingWithoutRequestAuthN,
             params: [key, fullNameString(ref.namespace, ref.name), pod.name],
             resource: vs,
+            highlightPath: `spec.http[${route.ruleIndex}].match[${route.matchIndex}].${route.field}${keySegment(key)}`,
           });
         }
       }
