@@ -148,11 +148,14 @@ function analyzeGateway(ctx: AnalysisContext, gw: Resource, memo: Map<string, Se
     ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['selector', selText], resource: gw, fieldPath });
     return;
   }
-  for (const server of arr(spec.servers)) {
+  const servers = arr(spec.servers);
+  for (let i = 0; i < servers.length; i++) {
+    const server = servers[i];
     if (!isObj(server) || !isObj(server.port)) continue;
     const number = num(server.port.number);
     if (!w.ports.has(number)) {
-      ctx.report({ type: MESSAGES.GatewayPortNotDefinedOnService, params: [number, selText], resource: gw, fieldPath });
+      // Istio points at the selector; the editor points at the server port no Service exposes.
+      ctx.report({ type: MESSAGES.GatewayPortNotDefinedOnService, params: [number, selText], resource: gw, fieldPath, highlightPath: `spec.servers[${i}].port.number` });
     }
   }
 }

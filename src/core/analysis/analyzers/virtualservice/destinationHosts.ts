@@ -43,6 +43,16 @@ function pathFor(d: RouteDestination): string {
   return d.rule === 'http.mirror' ? mirrorHostPath(d.ruleIndex) : destinationHostPath(d.rule, d.ruleIndex, d.destIndex);
 }
 
+/**
+ * The destination object itself, for the editor: Istio's keys for `mirrors[j]` name the
+ * `mirror` field instead, so they never resolve there.
+ */
+function destinationPath(d: RouteDestination): string {
+  if (d.rule === 'http.mirror') return `spec.http[${d.ruleIndex}].mirror`;
+  if (d.rule === 'http.mirrors') return `spec.http[${d.ruleIndex}].mirrors[${d.destIndex}].destination`;
+  return `spec.${d.rule}[${d.ruleIndex}].route[${d.destIndex}].destination`;
+}
+
 function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Obj | undefined) => HostTarget | undefined): void {
   for (const d of routeDestinations(vs)) {
     const target = resolve(d.destination);
@@ -55,7 +65,7 @@ function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Obj 
   for (const d of mirrorDestinations(vs)) {
     const target = resolve(d.destination);
     if (!target) {
-      ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['mirror host', str(d.destination?.host)], resource: vs, fieldPath: mirrorHostPath(d.ruleIndex) });
+      ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['mirror host', str(d.destination?.host)], resource: vs, fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: `${destinationPath(d)}.host` });
       continue;
     }
     checkPorts(ctx, vs, d, target);
@@ -68,13 +78,13 @@ function checkPorts(ctx: AnalysisContext, vs: Resource, d: RouteDestination, tar
   if (port === undefined || port === null) {
     // Without a port the destination is ambiguous only when the target exposes several.
     if (target.ports.length > 1) {
-      ctx.report({ type: MESSAGES.VirtualServiceDestinationPortSelectorRequired, params: [host, [...target.ports]], resource: vs, fieldPath: pathFor(d) });
+      ctx.report({ type: MESSAGES.VirtualServiceDestinationPortSelectorRequired, params: [host, [...target.ports]], resource: vs, fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.host` });
     }
     return;
   }
   const number = isObj(port) ? num(port.number) : 0;
   if (!target.ports.includes(number)) {
-    ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['host:port', `${host}:${number}`], resource: vs, fieldPath: pathFor(d) });
+    ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['host:port', `${host}:${number}`], resource: vs, fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.port.number` });
   }
 }
 
@@ -145,6 +155,7 @@ function checkIngressSubsets(ctx: AnalysisContext, vs: Resource, byHost: Map<str
           // Istio builds this key from the rule's *name*, so it rarely resolves (then the
           // message points at the resource); we keep the same key to print the same line.
           fieldPath: `spec.${str(rule.name)}[${i}].route[${j}].destination.host`,
+          highlightPath: `spec.http[${i}].route[${j}].destination.host`,
         });
       }
     });
