@@ -47,33 +47,11 @@ interface Row {
   editMs?: number;
 }
 
-/**
- * Peak heap in a separate process: the smallest --max-old-space-size (MB) under which the
- * run completes, minus the heap in use before it (code, libraries and the input text).
- */
-function measureHeap(services: number): { peak: number; retained: number } {
+/** Peak live heap of the pipeline, measured in a separate process (see heap.ts). */
+function measureHeap(services: number): { peak: number } {
   const script = fileURLToPath(new URL('./heap.ts', import.meta.url));
-  const run = (limitMb?: number) => {
-    const flags = ['--expose-gc', '--max-semi-space-size=1', ...(limitMb ? [`--max-old-space-size=${limitMb}`] : []), '--import', 'tsx', script, String(services)];
-    try {
-      const out = execFileSync(process.execPath, flags, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
-      return JSON.parse(out.trim().split('\n').pop() as string) as { baseBytes: number; retained: number };
-    } catch {
-      return undefined; // out of memory under this limit
-    }
-  };
-  const free = run();
-  if (!free) throw new Error('heap measurement failed');
-  const MB = 1024 * 1024;
-  let lo = Math.floor((free.baseBytes + free.retained) / MB); // cannot finish below what it keeps
-  let hi = lo * 3;
-  while (!run(hi)) hi *= 2;
-  while (hi - lo > 1) {
-    const mid = Math.floor((lo + hi) / 2);
-    if (run(mid)) hi = mid;
-    else lo = mid;
-  }
-  return { peak: hi * MB - free.baseBytes, retained: free.retained };
+  const out = execFileSync(process.execPath, ['--expose-gc', '--import', 'tsx', script, String(services)], { encoding: 'utf8' });
+  return JSON.parse(out.trim().split('\n').pop() as string) as { peak: number };
 }
 
 const rows: Row[] = [];
@@ -158,8 +136,8 @@ check('1,000 services, full analysis <= 2x js-yaml load', r1k.totalMs <= 2 * r1k
 check('5,000 services, full analysis <= 2x js-yaml load', r5k.totalMs <= 2 * r5k.jsyamlMs, `${r5k.totalMs.toFixed(0)} ms vs ${r5k.jsyamlMs.toFixed(0)} ms (${(r5k.totalMs / r5k.jsyamlMs).toFixed(2)}x)`);
 check('1,000 -> 5,000 services costs <= 6x', r5k.totalMs <= 6 * r1k.totalMs, `${(r5k.totalMs / r1k.totalMs).toFixed(2)}x`);
 check('edit one document of the 5,000-service mesh < 50 ms', (r5k.editMs ?? Infinity) < 50, `${r5k.editMs?.toFixed(1)} ms`);
-// The heap figure is exact to about 1 MB, so the target is checked where that is small
-// against 10x the input (1,000 and 5,000 services); 100 services is shown for reference.
+// Checked at 1,000 and 5,000 services; at 100 services fixed costs (indexes, placeholders,
+// caches) weigh more than the input, so that row is shown for reference only.
 for (const r of rows.filter((x) => x.services >= 1000)) check(`peak heap < 10x input (${r.services} services)`, r.peakHeap < 10 * r.sizeBytes, `${mb(r.peakHeap)} for ${mb(r.sizeBytes)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`);
 
 if (analyzerTime.size > 0) {

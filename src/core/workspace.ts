@@ -33,6 +33,8 @@ export interface RunOptions {
   meshConfigText?: string;
   meshNetworksText?: string;
   timing?: Map<string, number>;
+  /** Called between analysis steps (the benchmark samples the heap there). */
+  probe?: () => void;
   /**
    * Attach editor quick fixes to the diagnostics before returning (default false: the
    * worker posts diagnostics first and computes fixes afterwards with `attachFixes`, and
@@ -100,9 +102,11 @@ export class WorkspaceAnalyzer {
     const suppressions = parseSuppressions(settings.suppressions, (c) => messageByCode(c) !== undefined);
     let lastYield = performance.now();
     const every = options.yieldEveryMs ?? 0;
-    const yieldNow = every > 0
+    const probe = options.probe;
+    const yieldNow = every > 0 || probe
       ? async () => {
-          if (performance.now() - lastYield < every) return;
+          probe?.();
+          if (every <= 0 || performance.now() - lastYield < every) return;
           await new Promise((r) => setTimeout(r, 0));
           lastYield = performance.now();
         }

@@ -75,27 +75,25 @@ export function rememberMessage(d: Diagnostic, m: AnalysisMessage): void {
 }
 
 export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, lookup: DocumentLookup): Diagnostic {
+  const r = m.resource;
+  const loc = r?.source ? locateResourceField(r, m.fieldPath, lookup, m.highlightPath) : undefined;
+  // One literal with every field (absent ones undefined): a fixed shape keeps each of the
+  // thousands of kept diagnostics compact and fast to read.
   const d: Diagnostic = {
     level: m.type.level,
     code: m.type.code,
     message: goSprintf(m.type.template, m.params),
+    origin: r ? friendlyName(r) : undefined,
+    resourceKey: r?.key,
+    file: r?.source?.file,
+    line: loc?.line,
+    range: loc?.range,
+    fieldPath: r ? m.fieldPath : undefined,
+    analyzer,
     docUrl: docUrl(m.type.code),
+    cluster: r?.cluster,
     source: 'analyzer',
   };
-  if (analyzer) d.analyzer = analyzer;
-  const r = m.resource;
-  if (r) {
-    d.origin = friendlyName(r);
-    d.resourceKey = r.key;
-    if (r.cluster) d.cluster = r.cluster;
-    if (r.source) {
-      d.file = r.source.file;
-      const loc = locateResourceField(r, m.fieldPath, lookup, m.highlightPath);
-      if (loc.line !== undefined) d.line = loc.line;
-      if (loc.range) d.range = loc.range;
-    }
-    if (m.fieldPath) d.fieldPath = m.fieldPath;
-  }
   sourceMessages.set(d, m);
   return d;
 }

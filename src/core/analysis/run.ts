@@ -56,6 +56,7 @@ export function contextFor(store: StoreView, index: ResourceIndex, sink: Reporte
     index,
     report: (message) => {
       if (message.fieldPath !== undefined) message.fieldPath = internFieldPath(message.fieldPath);
+      if (message.highlightPath !== undefined) message.highlightPath = internFieldPath(message.highlightPath);
       sink.push({ message, analyzer });
     },
     canceled,

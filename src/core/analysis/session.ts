@@ -8,6 +8,7 @@ import type { ResourceIndex } from './resourceIndex.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
 import { contextFor, postProcess, AnalysisCanceled, type Reported, type RunAnalyzersOptions } from './run.ts';
 import { rememberMessage, renderMessage, type DocumentLookup } from './render.ts';
+import { clearLocateCaches } from '../model/locate.ts';
 import type { SourceDocument } from '../model/types.ts';
 
 interface RenderedMessage {
@@ -86,7 +87,9 @@ export class AnalysisSession {
     for (const [id, kind] of kinds) {
       if (changedKinds === 'all' || changedKinds.has(id) || !this.checked.has(id)) this.checked.set(id, new Set(store.list(kind)));
     }
-    return postProcess(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup));
+    const out = postProcess(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup));
+    clearLocateCaches();
+    return out;
   }
 
   private render(m: AnalysisMessage, analyzer: string, lookup: DocumentLookup): Diagnostic {

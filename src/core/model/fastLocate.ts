@@ -348,3 +348,8 @@ export function fastLocate(doc: SourceDocument, path: ReadonlyArray<string | num
   }
   return null;
 }
+
+/** Forgets cached line tables (they pin document texts); called after each analysis run. */
+export function clearFastLocateCache(): void {
+  linesCache.clear();
+}

@@ -31,3 +31,8 @@ export function lineIndex(text: string): LineIndex {
   cache.set(text, idx);
   return idx;
 }
+
+/** Forgets cached line tables (keys are document texts, which pin their files). */
+export function clearLineIndexCache(): void {
+  cache.clear();
+}

@@ -3,7 +3,8 @@
 import { parseDocument, isMap, isSeq, isScalar, isPair, type Document, type Node as YamlNode } from 'yaml';
 import type { SourceDocument, SourceRange } from './types.ts';
 import { lineIndex } from './lines.ts';
-import { fastLocate } from './fastLocate.ts';
+import { fastLocate, clearFastLocateCache } from './fastLocate.ts';
+import { clearLineIndexCache } from './lines.ts';
 
 const docCache = new Map<string, Document.Parsed | null>();
 const DOC_CACHE_LIMIT = 512;
@@ -184,4 +185,14 @@ export function trimmedStartLine(doc: SourceDocument): number {
 /** The positioned (`yaml` package) parse of a document text, shared with the locator's cache. */
 export function positionedDocument(text: string): Document.Parsed | null {
   return positioned(text);
+}
+
+/**
+ * Drops the position caches. They only speed up locating the messages of one run, and each
+ * entry pins a document text, which is a slice of (and so keeps alive) its whole file.
+ */
+export function clearLocateCaches(): void {
+  docCache.clear();
+  clearFastLocateCache();
+  clearLineIndexCache();
 }
