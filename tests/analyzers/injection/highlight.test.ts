@@ -1,6 +1,7 @@
 // The editor range of injection and multi-cluster messages lands on the offending field,
 // while the line istioctl prints stays where Istio puts it.
 import { describe, expect, it } from 'vitest';
+import { pos, expectAt } from '../../helpers/position.ts';
 import { injectionAnalyzer } from '../../../src/core/analysis/analyzers/injection/injection.ts';
 import { injectionImageAnalyzer } from '../../../src/core/analysis/analyzers/injection/injectionImage.ts';
 import { imageAutoAnalyzer } from '../../../src/core/analysis/analyzers/injection/imageAuto.ts';
@@ -11,20 +12,6 @@ import type { Diagnostic } from '../../../src/core/model/types.ts';
 import { analyzeClusters, analyzeWith } from './run.ts';
 
 const yaml = (...rows: string[]) => `${rows.join('\n')}\n`;
-
-/** 1-based line and column where `needle` starts (searching from the line holding `from`). */
-function pos(text: string, needle: string, from?: string): { line: number; col: number } {
-  const rows = text.split('\n');
-  const start = from === undefined ? 0 : rows.findIndex((l) => l.includes(from));
-  const i = rows.findIndex((l, k) => k >= start && l.includes(needle));
-  if (i < 0) throw new Error(`no ${needle}`);
-  return { line: i + 1, col: (rows[i] as string).indexOf(needle) + 1 };
-}
-
-function expectAt(d: Diagnostic | undefined, text: string, needle: string, from?: string): void {
-  const p = pos(text, needle, from);
-  expect({ startLine: d?.range?.startLine, startCol: d?.range?.startCol }).toEqual({ startLine: p.line, startCol: p.col });
-}
 
 const namespace = (name: string, ...labels: string[]) =>
   yaml('apiVersion: v1', 'kind: Namespace', 'metadata:', `  name: ${name}`, ...(labels.length ? ['  labels:', ...labels.map((l) => `    ${l}`)] : []));

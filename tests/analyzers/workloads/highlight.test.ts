@@ -1,26 +1,13 @@
 // The editor range of workload messages lands on the offending field, while the line
 // istioctl prints stays where Istio puts it.
 import { describe, expect, it } from 'vitest';
+import { pos, expectAt } from '../../helpers/position.ts';
 import { deprecationAnalyzer } from '../../../src/core/analysis/analyzers/deprecation/deprecation.ts';
 import { applicationUIDAnalyzer } from '../../../src/core/analysis/analyzers/deployment/pod.ts';
 import { portNameAnalyzer } from '../../../src/core/analysis/analyzers/service/portName.ts';
 import { conditionAnalyzer } from '../../../src/core/analysis/analyzers/conditions/conditions.ts';
 import type { Diagnostic } from '../../../src/core/model/types.ts';
 import { analyze } from '../helpers.ts';
-
-/** 1-based line and column where `needle` starts (searching from the line holding `from`). */
-function pos(text: string, needle: string, from?: string): { line: number; col: number } {
-  const rows = text.split('\n');
-  const start = from === undefined ? 0 : rows.findIndex((l) => l.includes(from));
-  const i = rows.findIndex((l, k) => k >= start && l.includes(needle));
-  if (i < 0) throw new Error(`no ${needle}`);
-  return { line: i + 1, col: (rows[i] as string).indexOf(needle) + 1 };
-}
-
-function expectAt(d: Diagnostic | undefined, text: string, needle: string, from?: string): void {
-  const p = pos(text, needle, from);
-  expect({ startLine: d?.range?.startLine, startCol: d?.range?.startCol }).toEqual({ startLine: p.line, startCol: p.col });
-}
 
 describe('workload messages highlight the offending field', () => {
   it('IST0002: the deprecated VirtualService, Sidecar and CRD fields', () => {
