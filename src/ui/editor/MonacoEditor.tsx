@@ -18,6 +18,8 @@ interface Entry {
   /** The file rev whose text the model holds (external changes bump it). */
   rev: number;
   viewState: monaco.editor.ICodeEditorViewState | null;
+  /** Markers were set on this model at least once (see markerSignatures). */
+  markersSet?: boolean;
 }
 
 const MARKER_OWNER = 'mesh-workbench';
@@ -27,6 +29,8 @@ const entries = new Map<string, Entry>();
 let applyingExternal = false;
 /** The diagnostic behind each marker of a file, for code actions. */
 const markerSources = new Map<string, Array<{ marker: monaco.editor.IMarkerData; d: Diagnostic }>>();
+/** What each model's markers were last set from, so unchanged files are not re-marked. */
+const markerSignatures = new Map<string, string>();
 
 const APPLY_FIX_COMMAND = 'meshWorkbench.applyQuickFix';
 const SUPPRESS_COMMAND = 'meshWorkbench.suppressWithAnnotation';
@@ -136,6 +140,12 @@ function applyMarkers(diagnostics: Diagnostic[]): void {
       if (d.source === 'analyzer') sources.push({ marker: m, d });
     }
     markerSources.set(path, sources);
+    // Setting thousands of markers is the slow part of an update: skip files whose markers
+    // are the same as last time (e.g. the files you did not edit, or when only fixes arrive).
+    const signature = markers.map((m) => `${m.severity}|${m.startLineNumber}:${m.startColumn}-${m.endLineNumber}:${m.endColumn}|${m.message}`).join('\n');
+    if (markerSignatures.get(path) === signature && e.markersSet) continue;
+    markerSignatures.set(path, signature);
+    e.markersSet = true;
     monaco.editor.setModelMarkers(e.model, MARKER_OWNER, markers);
   }
 }
