@@ -63,21 +63,6 @@ export function contextFor(store: StoreView, index: ResourceIndex, sink: Reporte
   };
 }
 
-/** Runs the analyzers; throws AnalysisCanceled when `canceled()` turns true. */
-export async function runAnalyzers(store: StoreView, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: RunAnalyzersOptions = {}): Promise<Diagnostic[]> {
-  const canceled = options.canceled ?? (() => false);
-  const index = new ResourceIndex(store);
-  const reported: Reported[] = [];
-  for (const analyzer of analyzers) {
-    if (options.yieldNow) await options.yieldNow();
-    if (canceled()) throw new AnalysisCanceled();
-    const t0 = performance.now();
-    analyzer.analyze(contextFor(store, index, reported, analyzer.metadata.name, canceled));
-    options.timing?.set(analyzer.metadata.name, (options.timing.get(analyzer.metadata.name) ?? 0) + performance.now() - t0);
-  }
-  return postProcess(reported, lookup, options);
-}
-
 export function runAnalyzersSync(store: StoreView, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: Omit<RunAnalyzersOptions, 'yieldNow'> = {}): Diagnostic[] {
   const index = new ResourceIndex(store);
   const reported: Reported[] = [];

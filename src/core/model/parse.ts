@@ -3,7 +3,7 @@
 // package, which reports every error with its position. Source ranges of fields are
 // resolved later and only on demand (see locate.ts).
 import jsyaml from 'js-yaml';
-import { parseDocument as parseYamlDocument, isMap, isSeq } from 'yaml';
+import { parseDocument as parseYamlDocument } from 'yaml';
 import type { Diagnostic, SourceDocument } from './types.ts';
 import { lineIndex } from './lines.ts';
 import { parseFastYaml, NOT_HANDLED } from './fastYaml.ts';
@@ -247,9 +247,4 @@ export function jsonErrorOffset(text: string): number {
     if (e instanceof Stop) return Math.min(i, n);
     return 0;
   }
-}
-
-/** True when a YAML node is a collection (used by the locator). */
-export function isCollection(node: unknown): boolean {
-  return isMap(node) || isSeq(node);
 }

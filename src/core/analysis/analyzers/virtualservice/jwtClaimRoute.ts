@@ -43,11 +43,6 @@ function firstJwtClaimRoute(vs: Resource): JwtClaimRoute | undefined {
   return undefined;
 }
 
-/** The first header key that routes on a JWT claim ('' when none does). */
-export function jwtClaimRouteKey(vs: Resource): string {
-  return firstJwtClaimRoute(vs)?.key ?? '';
-}
-
 function requestAuthnSelectors(ctx: AnalysisContext): Map<string, LabelMap[]> {
   return ctx.index.cached('virtualservice.JWTClaimRouteAnalyzer.requestAuthn', (store) => {
     const m = new Map<string, LabelMap[]>();
