@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { Diagnostic, Level, SourceRange } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
-import type { AnalysisStats, ResourceSummary } from '../worker/protocol.ts';
+import type { AnalysisStats } from '../worker/protocol.ts';
 
 export interface UserSettings {
   includePlaceholders: boolean;
@@ -25,7 +25,7 @@ export interface LastRun {
 
 export interface AnalysisState {
   diagnostics: Diagnostic[];
-  resources: ResourceSummary[];
+  resourceCount: number;
   assumptions: string[];
   /** Version of the most recent sync sent to the worker. */
   requestedVersion: number;
@@ -50,7 +50,7 @@ export const defaultUserSettings = (): UserSettings => ({ includePlaceholders: t
 
 export const useAnalysis = create<AnalysisState>()((set) => ({
   diagnostics: [],
-  resources: [],
+  resourceCount: 0,
   assumptions: [],
   requestedVersion: 0,
   resultVersion: 0,

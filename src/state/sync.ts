@@ -92,7 +92,7 @@ export function startSync(target: SyncTarget): SyncEngine {
         sentTexts.clear();
         useAnalysis.setState({
           diagnostics: msg.diagnostics,
-          resources: msg.resources,
+          resourceCount: msg.resourceCount,
           assumptions: msg.assumptions,
           resultVersion: msg.version,
           running: false,

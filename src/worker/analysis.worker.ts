@@ -8,7 +8,6 @@ import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import type { Diagnostic } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import type { FromWorker, ToWorker } from './protocol.ts';
-import { summarizeResource } from './summary.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -83,7 +82,7 @@ async function loop(): Promise<void> {
           type: 'result',
           version,
           diagnostics: result.diagnostics,
-          resources: result.resources.map(summarizeResource),
+          resourceCount: result.resources.length,
           assumptions: result.assumptions,
           stats: result.stats,
         });

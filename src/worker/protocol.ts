@@ -2,17 +2,6 @@
 import type { Diagnostic, WorkspaceFile } from '../core/model/types.ts';
 import type { AnalysisSettings } from '../core/analysis/settings.ts';
 
-/** A resource as the UI lists it (no body: keeps messages small). */
-export interface ResourceSummary {
-  key: string;
-  kind: string;
-  namespace: string;
-  name: string;
-  file?: string;
-  line?: number;
-  synthetic?: 'placeholder' | 'meshconfig' | 'meshnetworks';
-}
-
 export interface AnalysisStats {
   files: number;
   documents: number;
@@ -42,7 +31,8 @@ export type FromWorker =
       type: 'result';
       version: number;
       diagnostics: Diagnostic[];
-      resources: ResourceSummary[];
+      /** Resources analyzed (including assumed ones); the UI shows the count only. */
+      resourceCount: number;
       /** Human-readable notes about assumed inputs (default mesh config, placeholders, …). */
       assumptions: string[];
       stats: AnalysisStats;

@@ -27,7 +27,7 @@ export function StatusBar() {
   const canceled = useAnalysis((s) => s.canceled);
   const failure = useAnalysis((s) => s.failure);
   const lastRun = useAnalysis((s) => s.lastRun);
-  const resources = useAnalysis((s) => s.resources.length);
+  const resources = useAnalysis((s) => s.resourceCount);
   const cursor = useEditorUi((s) => s.cursor);
   const active = useWorkspace((s) => s.active);
   const fileCount = useWorkspace((s) => s.files.length);
