@@ -1,16 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Diagnostic } from '../../src/core/model/types.ts';
+import { gatewayMsg } from './fixtures.ts';
 import { formatJson, goJsonString } from '../../src/core/analysis/format/json.ts';
 
-const gatewayMsg: Diagnostic = {
-  level: 'Error',
-  code: 'IST0101',
-  message: 'Referenced selector not found: "istio=ingressgateway"',
-  origin: 'Gateway default/bookinfo-gateway',
-  file: 'samples/bookinfo/networking/bookinfo-gateway.yaml',
-  line: 9,
-  source: 'analyzer',
-};
 
 describe('formatJson (istioctl -o json)', () => {
   it('writes MarshalIndent with tabs, sorted keys and a trailing newline', () => {

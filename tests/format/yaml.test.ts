@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { load } from 'js-yaml';
 import type { Diagnostic } from '../../src/core/model/types.ts';
+import { gatewayMsg } from './fixtures.ts';
 import { formatYaml, scalarStyle, yamlMappingEntry } from '../../src/core/analysis/format/yaml.ts';
 
-const gatewayMsg: Diagnostic = {
-  level: 'Error',
-  code: 'IST0101',
-  message: 'Referenced selector not found: "istio=ingressgateway"',
-  origin: 'Gateway default/bookinfo-gateway',
-  file: 'samples/bookinfo/networking/bookinfo-gateway.yaml',
-  line: 9,
-  source: 'analyzer',
-};
 
 describe('formatYaml (istioctl -o yaml)', () => {
   it('matches sigs.k8s.io/yaml output plus the Fprintln newline', () => {
