@@ -117,36 +117,8 @@ function FileRow({ file, active, counts, onRename }: { file: WsFile; active: boo
         </span>
       )}
       <span className="file-actions">
-        <button
-          type="button"
-          className="icon-button small"
-          title="Rename (F2)"
-          aria-label={`Rename ${file.path}`}
-          data-testid="rename-file"
-          onClick={(e) => {
-            e.stopPropagation();
-            onRename();
-          }}
-        >
-          <svg viewBox="0 0 16 16" aria-hidden="true">
-            <path d="M10.5 2.5l3 3L6 13H3v-3z" fill="none" stroke="currentColor" strokeWidth="1.2" strokeLinejoin="round" />
-          </svg>
-        </button>
-        <button
-          type="button"
-          className="icon-button small"
-          title="Delete"
-          aria-label={`Delete ${file.path}`}
-          data-testid="delete-file"
-          onClick={(e) => {
-            e.stopPropagation();
-            del();
-          }}
-        >
-          <svg viewBox="0 0 16 16" aria-hidden="true">
-            <path d="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" fill="none" stroke="currentColor" strokeWidth="1.2" strokeLinejoin="round" />
-          </svg>
-        </button>
+        <FileActionButton title="Rename (F2)" label={`Rename ${file.path}`} testId="rename-file" onClick={onRename} path="M10.5 2.5l3 3L6 13H3v-3z" />
+        <FileActionButton title="Delete" label={`Delete ${file.path}`} testId="delete-file" onClick={del} path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />
       </span>
     </li>
   );
@@ -184,5 +156,26 @@ function RenameRow({ file, onDone }: { file: WsFile; onDone: () => void }) {
       />
       {error && <div className="field-error">{error}</div>}
     </li>
+  );
+}
+
+/** A small icon button on a file row; the click does not also select the row. */
+function FileActionButton(props: { title: string; label: string; testId: string; path: string; onClick: () => void }) {
+  return (
+    <button
+      type="button"
+      className="icon-button small"
+      title={props.title}
+      aria-label={props.label}
+      data-testid={props.testId}
+      onClick={(e) => {
+        e.stopPropagation();
+        props.onClick();
+      }}
+    >
+      <svg viewBox="0 0 16 16" aria-hidden="true">
+        <path d={props.path} fill="none" stroke="currentColor" strokeWidth="1.2" strokeLinejoin="round" />
+      </svg>
+    </button>
   );
 }
