@@ -10,7 +10,8 @@ const launchOptions = existsSync(systemChromium)
     }
   : {};
 
-const PORT = 4174;
+// E2E_PORT lets two checkouts run their end-to-end tests side by side.
+const PORT = Number(process.env.E2E_PORT ?? 4174);
 
 export default defineConfig({
   testDir: 'e2e',
