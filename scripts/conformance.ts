@@ -10,12 +10,12 @@ import jsyaml from 'js-yaml';
 import { WorkspaceModel } from '../src/core/model/workspaceModel.ts';
 import type { KindInfo } from '../src/core/model/kinds.ts';
 import type { Diagnostic, Resource } from '../src/core/model/types.ts';
-import { ResourceStore } from '../src/core/analysis/store.ts';
+import { ResourceStore } from '../src/core/config/store.ts';
 import { runAnalyzersSync } from '../src/core/analysis/run.ts';
 import { analyzerByName, MULTICLUSTER_ANALYZERS } from '../src/core/analysis/analyzers/index.ts';
-import { MultiClusterStoreView, type ClusterStore } from '../src/core/analysis/multiCluster.ts';
+import { MultiClusterStoreView, type ClusterStore } from '../src/core/config/multiCluster.ts';
 import type { Analyzer } from '../src/core/analysis/types.ts';
-import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from '../src/core/mesh/meshconfig.ts';
+import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from '../src/core/config/mesh/meshconfig.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ROOT = resolve(PROJECT_ROOT, '..', 'shared', 'conformance');

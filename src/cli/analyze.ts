@@ -8,7 +8,7 @@ import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis
 import { ALL_ANALYZERS, OPTIONAL_ANALYZERS, analyzerByName, selectAnalyzers } from '../core/analysis/analyzers/index.ts';
 import { parseSuppressions } from '../core/analysis/suppress.ts';
 import { messageByCode } from '../core/analysis/messages.ts';
-import { meshInputsFromResources } from '../core/mesh/fromWorkspace.ts';
+import { meshInputsFromResources } from '../core/config/mesh/fromWorkspace.ts';
 import { formatDiagnostics, isOutputFormat, OUTPUT_FORMATS } from '../core/analysis/format/index.ts';
 import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts';
 import { gatherFiles, InputError, type InputFile } from './files.ts';

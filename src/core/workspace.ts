@@ -3,14 +3,14 @@
 import type { Diagnostic, Resource, WorkspaceFile } from './model/types.ts';
 import { WorkspaceModel } from './model/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
-import { ResourceStore } from './analysis/store.ts';
+import { ResourceStore } from './config/store.ts';
 import { AnalysisCanceled } from './analysis/run.ts';
-import { ResourceIndex } from './analysis/resourceIndex.ts';
+import { Lookups } from './config/lookups.ts';
 import { AnalysisSession } from './analysis/session.ts';
 import { selectAnalyzers } from './analysis/analyzers/index.ts';
 import { parseSuppressions } from './analysis/suppress.ts';
 import { messageByCode } from './analysis/messages.ts';
-import { meshInputsFromResources } from './mesh/fromWorkspace.ts';
+import { meshInputsFromResources } from './config/mesh/fromWorkspace.ts';
 import { missingInputNotes } from './analysis/assumedInputs.ts';
 import { attachFixes, fixContext } from './analysis/fixes/index.ts';
 
@@ -53,7 +53,7 @@ export class WorkspaceAnalyzer {
   private pendingParseMs = 0;
   /** Kept across runs: only the kinds that changed are reloaded and re-analyzed. */
   private store?: ResourceStore;
-  private index?: ResourceIndex;
+  private index?: Lookups;
   private storeKey = '';
   private readonly session = new AnalysisSession();
   /** Changed kinds not yet reflected in a completed run (kept when a run is canceled). */
@@ -89,7 +89,7 @@ export class WorkspaceAnalyzer {
         meshConfig: mesh.meshConfig,
         meshNetworks: mesh.meshNetworks,
       });
-      this.index = new ResourceIndex(this.store);
+      this.index = new Lookups(this.store);
       this.storeKey = storeKey;
       changedKinds = 'all';
     } else {

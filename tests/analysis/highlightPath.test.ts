@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
-import { ResourceStore } from '../../src/core/analysis/store.ts';
+import { ResourceStore } from '../../src/core/config/store.ts';
 import { runAnalyzersSync } from '../../src/core/analysis/run.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
 import { KINDS } from '../../src/core/model/kinds.ts';
-import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/mesh/meshconfig.ts';
+import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import type { Analyzer } from '../../src/core/analysis/types.ts';
 
 const text = ['# a rule', 'apiVersion: networking.istio.io/v1', 'kind: DestinationRule', 'metadata:', '  name: r', '  namespace: n', 'spec:', '  host: r', '  subsets:', '  - name: v2', '    labels: {version: v2}', ''].join('\n');

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ResourceStore, type StoreOptions } from '../../src/core/analysis/store.ts';
+import { ResourceStore, type StoreOptions } from '../../src/core/config/store.ts';
 import { KINDS } from '../../src/core/model/kinds.ts';
 import { makeResource } from '../../src/core/model/resources.ts';
 import type { Resource } from '../../src/core/model/types.ts';
-import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../src/core/mesh/meshconfig.ts';
+import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../src/core/config/mesh/meshconfig.ts';
 import { parseSuppressions, suppressedByAnnotation, suppressedBySettings } from '../../src/core/analysis/suppress.ts';
 import { goQuote, goSprintf } from '../../src/core/analysis/gofmt.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { hostToFqdn, hostsOverlap, hostsVisibleFromNamespace, shortOrFullName } from '../../src/core/analysis/analyzers/util/hosts.ts';
-import { selectorMatches, selectorString } from '../../src/core/analysis/analyzers/util/labels.ts';
+import { hostToFqdn, hostsOverlap, hostsVisibleFromNamespace, shortOrFullName } from '../../src/core/config/hosts.ts';
+import { selectorMatches, selectorString } from '../../src/core/config/labels.ts';
 
 describe('host helpers', () => {
   it('matches hosts with wildcards in either direction', () => {

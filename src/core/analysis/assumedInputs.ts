@@ -1,7 +1,7 @@
 // Notes on analyzer inputs the workspace does not hold, so the UI can say what was assumed.
 // Each analyzer behaves as Istio's does when its input is missing; these notes only explain it.
 import { KINDS } from '../model/kinds.ts';
-import type { StoreView } from './store.ts';
+import type { StoreView } from '../config/store.ts';
 
 function isObj(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -3,8 +3,8 @@
 import type { Diagnostic, Resource } from '../model/types.ts';
 import { LEVEL_ORDER } from '../model/types.ts';
 import type { AnalysisContext, AnalysisMessage, Analyzer } from './types.ts';
-import type { StoreView } from './store.ts';
-import { ResourceIndex } from './resourceIndex.ts';
+import type { StoreView } from '../config/store.ts';
+import { Lookups } from '../config/lookups.ts';
 import { renderMessage, type DocumentLookup } from './render.ts';
 import { suppressedByAnnotation, suppressedBySettings, type Suppression } from './suppress.ts';
 import { logLine } from './format/log.ts';
@@ -46,14 +46,14 @@ function internFieldPath(path: string): string {
   return flat;
 }
 
-export function contextFor(store: StoreView, index: ResourceIndex, sink: Reported[], analyzer: string, canceled: () => boolean): AnalysisContext {
+export function contextFor(store: StoreView, index: Lookups, sink: Reported[], analyzer: string, canceled: () => boolean): AnalysisContext {
   return {
     meshConfig: store.options.meshConfig,
     meshNetworks: store.options.meshNetworks,
     list: (kind) => store.list(kind),
     find: (kind, ns, name) => store.find(kind, ns, name),
     exists: (kind, ns, name) => store.find(kind, ns, name) !== undefined,
-    index,
+    lookups: index,
     report: (message) => {
       if (message.fieldPath !== undefined) message.fieldPath = internFieldPath(message.fieldPath);
       if (message.highlightPath !== undefined) message.highlightPath = internFieldPath(message.highlightPath);
@@ -64,7 +64,7 @@ export function contextFor(store: StoreView, index: ResourceIndex, sink: Reporte
 }
 
 export function runAnalyzersSync(store: StoreView, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: Omit<RunAnalyzersOptions, 'yieldNow'> = {}): Diagnostic[] {
-  const index = new ResourceIndex(store);
+  const index = new Lookups(store);
   const reported: Reported[] = [];
   for (const analyzer of analyzers) analyzer.analyze(contextFor(store, index, reported, analyzer.metadata.name, options.canceled ?? (() => false)));
   return postProcess(reported, lookup, options);

@@ -3,8 +3,8 @@
 // kind re-checks just the resources that are new or changed. Everything else re-runs.
 import type { Diagnostic, Resource } from '../model/types.ts';
 import type { AnalysisMessage, Analyzer } from './types.ts';
-import type { StoreView } from './store.ts';
-import type { ResourceIndex } from './resourceIndex.ts';
+import type { StoreView } from '../config/store.ts';
+import type { Lookups } from '../config/lookups.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
 import { contextFor, postProcess, AnalysisCanceled, type Reported, type RunAnalyzersOptions } from './run.ts';
 import { rememberMessage, renderMessage, type DocumentLookup } from './render.ts';
@@ -59,7 +59,7 @@ export class AnalysisSession {
    * Runs (or reuses) each analyzer. `changedKinds` are the kind ids whose resources changed
    * since the previous run of this session; 'all' forces every analyzer to run.
    */
-  async run(store: StoreView, index: ResourceIndex, analyzers: readonly Analyzer[], changedKinds: ReadonlySet<string> | 'all', lookup: DocumentLookup, options: RunAnalyzersOptions = {}): Promise<Diagnostic[]> {
+  async run(store: StoreView, index: Lookups, analyzers: readonly Analyzer[], changedKinds: ReadonlySet<string> | 'all', lookup: DocumentLookup, options: RunAnalyzersOptions = {}): Promise<Diagnostic[]> {
     const canceled = options.canceled ?? (() => false);
     const reported: Reported[] = [];
     const live = new Set<string>();
@@ -111,7 +111,7 @@ export class AnalysisSession {
     return d;
   }
 
-  private runOne(store: StoreView, index: ResourceIndex, analyzer: Analyzer, changedKinds: ReadonlySet<string> | 'all', canceled: () => boolean): AnalyzerCache {
+  private runOne(store: StoreView, index: Lookups, analyzer: Analyzer, changedKinds: ReadonlySet<string> | 'all', canceled: () => boolean): AnalyzerCache {
     const name = analyzer.metadata.name;
     const prev = this.caches.get(name);
     const inputs = [...analyzer.metadata.inputs.map((k) => k.id), ...ALWAYS_READ];

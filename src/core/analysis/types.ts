@@ -1,8 +1,7 @@
 // Contracts of the analysis framework, modelled on Istio's pkg/config/analysis.
 import type { Level, Resource } from '../model/types.ts';
 import type { KindInfo } from '../model/kinds.ts';
-import type { MeshConfig, MeshNetworks } from '../mesh/meshconfig.ts';
-import type { ResourceIndex } from './resourceIndex.ts';
+import type { ConfigView } from '../config/configView.ts';
 
 export interface MessageArg {
   name: string;
@@ -46,15 +45,9 @@ export interface AnalyzerMetadata {
   inputs: KindInfo[];
 }
 
-export interface AnalysisContext {
-  readonly meshConfig: MeshConfig;
-  readonly meshNetworks: MeshNetworks;
-  /** Resources of a kind, in load order. */
-  list(kind: KindInfo): readonly Resource[];
-  find(kind: KindInfo, namespace: string, name: string): Resource | undefined;
+/** What an analyzer sees: the mesh (shared lookups included) plus a way to report. */
+export interface AnalysisContext extends ConfigView {
   exists(kind: KindInfo, namespace: string, name: string): boolean;
-  /** Lookups shared by all analyzers of one run (built once, lazily). */
-  readonly index: ResourceIndex;
   report(message: AnalysisMessage): void;
   /** True when a newer workspace version superseded this run. */
   canceled(): boolean;

@@ -1,12 +1,12 @@
 // Runs one analyzer over inline files in harness mode, with optional mesh config / networks,
 // or a multi-cluster analysis over per-cluster files.
 import { WorkspaceModel } from '../../../src/core/model/workspaceModel.ts';
-import { ResourceStore } from '../../../src/core/analysis/store.ts';
+import { ResourceStore } from '../../../src/core/config/store.ts';
 import { runAnalyzersSync } from '../../../src/core/analysis/run.ts';
-import { MultiClusterStoreView } from '../../../src/core/analysis/multiCluster.ts';
+import { MultiClusterStoreView } from '../../../src/core/config/multiCluster.ts';
 import type { Analyzer } from '../../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../../src/core/model/types.ts';
-import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshNetworks } from '../../../src/core/mesh/meshconfig.ts';
+import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshNetworks } from '../../../src/core/config/mesh/meshconfig.ts';
 
 export interface MeshOptions {
   mesh?: Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileLabelSelector, compiledMatches, webhookSelectorMatches } from '../../../src/core/analysis/analyzers/util/injectionSelectors.ts';
+import { compileLabelSelector, compiledMatches, webhookSelectorMatches } from '../../../src/core/config/labelSelector.ts';
 import { goParseIP, goUrlHostname, plausiblyResolvable } from '../../../src/core/analysis/analyzers/util/injectionUrl.ts';
 import { injectorConfigMapName, injectorProxyImage } from '../../../src/core/analysis/analyzers/util/injectionCommon.ts';
 import type { Resource } from '../../../src/core/model/types.ts';

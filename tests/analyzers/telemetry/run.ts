@@ -1,11 +1,11 @@
 // Runs one analyzer over inline YAML like the conformance harness, with an optional mesh
 // config merged over Istio's defaults.
 import { WorkspaceModel } from '../../../src/core/model/workspaceModel.ts';
-import { ResourceStore } from '../../../src/core/analysis/store.ts';
+import { ResourceStore } from '../../../src/core/config/store.ts';
 import { runAnalyzersSync } from '../../../src/core/analysis/run.ts';
 import type { Analyzer } from '../../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../../src/core/model/types.ts';
-import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../../src/core/mesh/meshconfig.ts';
+import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../../src/core/config/mesh/meshconfig.ts';
 
 export function run(analyzer: Analyzer, files: Record<string, string>, mesh?: Record<string, unknown>): Diagnostic[] {
   const model = new WorkspaceModel();

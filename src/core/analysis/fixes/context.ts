@@ -1,7 +1,7 @@
 // What fix providers see: the analyzed store, the source documents, and an editor for the
 // document a resource came from (List items are addressed through their `items[i]` path).
 import type { Diagnostic, QuickFix, Resource, SourceDocument, TextEdit } from '../../model/types.ts';
-import type { StoreView } from '../store.ts';
+import type { StoreView } from '../../config/store.ts';
 import type { AnalysisMessage } from '../types.ts';
 import { DocumentEditor, type YamlPath, type YamlValue } from './yamlEdit.ts';
 

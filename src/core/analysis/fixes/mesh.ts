@@ -2,8 +2,8 @@
 // and the subsets DestinationRules define. Built once per run through the context memo.
 import { KINDS } from '../../model/kinds.ts';
 import type { Resource } from '../../model/types.ts';
-import { KUBE_SERVICE_DOMAIN, hostToFqdn, isWildcardHost } from '../analyzers/util/hosts.ts';
-import { arr, isObj, num, specOf, str } from '../analyzers/util/spec.ts';
+import { KUBE_SERVICE_DOMAIN, hostToFqdn, isWildcardHost } from '../../config/hosts.ts';
+import { arr, isObj, num, specOf, str } from '../../config/read.ts';
 import type { FixContext } from './context.ts';
 
 export function serviceFqdn(svc: Resource): string {

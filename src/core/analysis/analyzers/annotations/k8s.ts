@@ -6,7 +6,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { keySegment } from '../util/labels.ts';
+import { keySegment } from '../../../config/labels.ts';
 import { isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from './catalog.ts';
 import { annotationValueError } from './validation.ts';
 

@@ -4,8 +4,8 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, specOf, str } from '../util/spec.ts';
-import { fullNameString } from '../util/hosts.ts';
+import { arr, isObj, specOf, str } from '../../../config/read.ts';
+import { fullNameString } from '../../../config/hosts.ts';
 
 const ENV_NAME = 'BLOCKED_CIDRS_IN_JWKS_URIS';
 const MAX_LISTED = 5;

@@ -9,8 +9,8 @@ import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { labelPair, podInAmbientMode, podInMesh } from '../util/gatewaysPods.ts';
-import { selectorMatches, selectorString, toLabelMap, type LabelMap } from '../util/labels.ts';
-import { arr, isObj, specOf, strList } from '../util/spec.ts';
+import { selectorMatches, selectorString, toLabelMap, type LabelMap } from '../../../config/labels.ts';
+import { arr, isObj, specOf, strList } from '../../../config/read.ts';
 
 interface MeshPods {
   /** In-mesh pods, in load order. */
@@ -21,7 +21,7 @@ interface MeshPods {
 }
 
 function meshPods(ctx: AnalysisContext): MeshPods {
-  return ctx.index.cached('authz.meshPods', (store) => {
+  return ctx.lookups.cached('authz.meshPods', (store) => {
     const all: Resource[] = [];
     const byPair = new Map<string, Resource[]>();
     const byNamespace = new Map<string, Resource[]>();
@@ -59,7 +59,7 @@ interface NamespaceIndex {
 }
 
 function namespaceIndex(ctx: AnalysisContext): NamespaceIndex {
-  return ctx.index.cached('authz.namespaces', (store) => {
+  return ctx.lookups.cached('authz.namespaces', (store) => {
     const names = store.list(KINDS.Namespace).map((n) => n.name);
     return { names, lowerNames: new Set(names.map((n) => n.toLowerCase())), memo: new Map() };
   });

@@ -5,7 +5,7 @@ import { KINDS, type KindInfo } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../util/spec.ts';
+import { arr, isObj, str } from '../../../config/read.ts';
 
 const ROUTE_CONDITIONS = { Accepted: 'False', Programmed: 'False', ResolvedRefs: 'False' };
 

@@ -9,7 +9,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, objOrUndefined, specOf, str } from '../util/spec.ts';
+import { arr, isObj, objOrUndefined, specOf, str } from '../../../config/read.ts';
 import { ISTIO_OPERATOR_CONTAINER, ISTIO_PROXY_CONTAINER } from '../util/workloadsMesh.ts';
 
 export const PROXY_UID = 1337;

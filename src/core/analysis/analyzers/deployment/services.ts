@@ -4,12 +4,12 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
-import type { StoreView } from '../../store.ts';
+import type { StoreView } from '../../../config/store.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { fullNameString } from '../util/hosts.ts';
-import { selectorMatches, toLabelMap, type LabelMap } from '../util/labels.ts';
-import { arr, isObj, num, objOrUndefined, specOf, str } from '../util/spec.ts';
+import { fullNameString } from '../../../config/hosts.ts';
+import { selectorMatches, toLabelMap, type LabelMap } from '../../../config/labels.ts';
+import { arr, isObj, num, objOrUndefined, specOf, str } from '../../../config/read.ts';
 import { containersOf, workloadInMesh } from '../util/workloadsMesh.ts';
 
 const GATEWAY_MANAGED_LABEL = 'gateway.istio.io/managed';
@@ -67,7 +67,7 @@ function analyzeDeployment(ctx: AnalysisContext, d: Resource): void {
   const podAnnotations = toLabelMap(meta.annotations);
   if (!workloadInMesh(ctx, d.namespace, podLabels, podAnnotations, containersOf(template.spec))) return;
 
-  const index = ctx.index.cached('deployment.servicesBySelectorPair', buildServiceIndex);
+  const index = ctx.lookups.cached('deployment.servicesBySelectorPair', buildServiceIndex);
   const services = matchingServices(index, d.namespace, podLabels);
   const fieldPath = 'metadata.name';
 

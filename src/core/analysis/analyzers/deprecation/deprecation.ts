@@ -3,7 +3,7 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, specOf, str } from '../util/spec.ts';
+import { arr, isObj, specOf, str } from '../../../config/read.ts';
 
 /** Istio CRDs no longer shipped (group, kind). */
 const REMOVED_CRDS: ReadonlyArray<readonly [string, string]> = [

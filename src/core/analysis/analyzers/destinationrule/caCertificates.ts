@@ -5,8 +5,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { fullNameString } from '../util/hosts.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../util/spec.ts';
+import { fullNameString } from '../../../config/hosts.ts';
+import { arr, isObj, num, specOf, str, type Obj } from '../../../config/read.ts';
 
 /** ClientTLSSettings.TLSmode values by number, for rules that spell the mode numerically. */
 const TLS_MODES = ['DISABLE', 'SIMPLE', 'MUTUAL', 'ISTIO_MUTUAL'];

@@ -7,17 +7,17 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { toLabelMap } from '../util/labels.ts';
+import { toLabelMap } from '../../../config/labels.ts';
 import { LabelIndex } from '../util/routingCommon.ts';
-import { hostTable, resolveDestinationHost } from '../util/serviceEntryHosts.ts';
-import { arr, isObj, specOf, str, strList } from '../util/spec.ts';
+import { hostTable, resolveDestinationHost } from '../../../config/registry.ts';
+import { arr, isObj, specOf, str, strList } from '../../../config/read.ts';
 
 const LOCALITY_LABELS = ['topology.kubernetes.io/region', 'topology.kubernetes.io/zone', 'topology.istio.io/subzone'];
 const HOSTNAME_LABEL = 'kubernetes.io/hostname';
 
 /** Pod labels plus the locality labels and hostname of the node the pod runs on. */
 function augmentedPodIndex(ctx: AnalysisContext): LabelIndex<Resource> {
-  return ctx.index.cached('destinationrule.SubsetSelectPodAnalyzer.pods', (store) => {
+  return ctx.lookups.cached('destinationrule.SubsetSelectPodAnalyzer.pods', (store) => {
     const nodes = new Map<string, Record<string, string>>();
     for (const n of store.list(KINDS.Node)) nodes.set(n.name, n.labels);
     const idx = new LabelIndex<Resource>();

@@ -8,7 +8,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer, MessageType } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../util/spec.ts';
+import { arr, isObj, num, specOf, str, type Obj } from '../../../config/read.ts';
 
 const OPERATIONS = ['INVALID', 'MERGE', 'ADD', 'REMOVE', 'INSERT_BEFORE', 'INSERT_AFTER', 'INSERT_FIRST', 'REPLACE'];
 const APPLY_TO = [

@@ -8,7 +8,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../util/spec.ts';
+import { arr, isObj, str } from '../../../config/read.ts';
 import { goParseIP, goUrlHostname, plausiblyResolvable } from '../util/injectionUrl.ts';
 
 const DEFAULT_VALIDATOR = 'istiod-default-validator';

@@ -6,9 +6,9 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { toLabelMap, type LabelMap } from '../util/labels.ts';
-import { arr, isObj, specOf, str, type Obj } from '../util/spec.ts';
-import { fullNameString } from '../util/hosts.ts';
+import { toLabelMap, type LabelMap } from '../../../config/labels.ts';
+import { arr, isObj, specOf, str, type Obj } from '../../../config/read.ts';
+import { fullNameString } from '../../../config/hosts.ts';
 
 /** How a TLS server identifies its certificate, or undefined when it can never match another. */
 function certificateKey(tls: Obj): string | undefined {

@@ -10,9 +10,9 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { firstSelectorKey, keySegment, selectorMatches, selectorString, toLabelMap, type LabelMap } from '../util/labels.ts';
-import { arr, isObj, num, specOf, str, strList } from '../util/spec.ts';
-import { fullNameString } from '../util/hosts.ts';
+import { firstSelectorKey, keySegment, selectorMatches, selectorString, toLabelMap, type LabelMap } from '../../../config/labels.ts';
+import { arr, isObj, num, specOf, str, strList } from '../../../config/read.ts';
+import { fullNameString } from '../../../config/hosts.ts';
 import { gatewaysPodIndex, labelPair, podsMatching } from '../util/gatewaysPods.ts';
 
 /** One selector text seen on Gateways with servers, and what Istio parses back from it. */
@@ -79,7 +79,7 @@ interface ConflictIndex {
 }
 
 function conflictIndex(ctx: AnalysisContext): ConflictIndex {
-  return ctx.index.cached('gateway.conflicting.index', (store) => {
+  return ctx.lookups.cached('gateway.conflicting.index', (store) => {
     const table = buildSelectorTable(store.list(KINDS.Gateway));
     const byPair = new Map<string, SelectorEntry[]>();
     for (const e of table.values()) {

@@ -4,11 +4,11 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
-import type { StoreView } from '../../store.ts';
+import type { StoreView } from '../../../config/store.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { firstSelectorKey, keySegment, selectorMatches, selectorString, toLabelMap, type LabelMap } from '../util/labels.ts';
-import { arr, isObj, num, specOf, str } from '../util/spec.ts';
+import { firstSelectorKey, keySegment, selectorMatches, selectorString, toLabelMap, type LabelMap } from '../../../config/labels.ts';
+import { arr, isObj, num, specOf, str } from '../../../config/read.ts';
 
 export const ingressGatewayPortAnalyzer: Analyzer = perResourceAnalyzer(
   {
@@ -20,7 +20,7 @@ export const ingressGatewayPortAnalyzer: Analyzer = perResourceAnalyzer(
     kind: KINDS.Gateway,
     check(ctx, gw) {
       // Gateways often share a selector: what a selector reaches is computed once per run.
-      const workloads = ctx.index.cached('gateway.workloadsBySelector', () => new Map<string, SelectedWorkloads>(), [KINDS.Pod, KINDS.Service]);
+      const workloads = ctx.lookups.cached('gateway.workloadsBySelector', () => new Map<string, SelectedWorkloads>(), [KINDS.Pod, KINDS.Service]);
       analyzeGateway(ctx, gw, workloads);
     },
   },
@@ -135,7 +135,7 @@ function analyzeGateway(ctx: AnalysisContext, gw: Resource, memo: Map<string, Se
   const selText = selectorString(selector);
   let w = memo.get(selText);
   if (!w) {
-    const index = ctx.index.cached('gateway.podServiceIndex', buildIndex);
+    const index = ctx.lookups.cached('gateway.podServiceIndex', buildIndex);
     const pods = podsSelectedBy(index, selector);
     const ports = new Set<number>();
     for (const p of pods) for (const port of portsForPod(index, p)) ports.add(port);

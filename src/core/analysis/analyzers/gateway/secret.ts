@@ -8,9 +8,9 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../util/labels.ts';
-import { arr, isObj, specOf, str } from '../util/spec.ts';
-import { shortOrFullName } from '../util/hosts.ts';
+import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../../../config/labels.ts';
+import { arr, isObj, specOf, str } from '../../../config/read.ts';
+import { shortOrFullName } from '../../../config/hosts.ts';
 import { firstPodMatching, gatewaysPodIndex } from '../util/gatewaysPods.ts';
 import { decodeBase64Std } from '../../../pki/base64.ts';
 import { validateGatewayCredential } from '../../../pki/credential.ts';
@@ -45,7 +45,7 @@ export function secretDataBytes(secret: Resource): Map<string, Uint8Array> | und
 
 /** Namespace of the first pod the selector matches ('' when none), memoized per selector. */
 function workloadNamespace(ctx: AnalysisContext, selector: Record<string, string>, key: string): string {
-  const memo = ctx.index.cached('gateway.secret.workloadNamespace', () => new Map<string, string>(), [KINDS.Pod]);
+  const memo = ctx.lookups.cached('gateway.secret.workloadNamespace', () => new Map<string, string>(), [KINDS.Pod]);
   let ns = memo.get(key);
   if (ns === undefined) {
     ns = firstPodMatching(gatewaysPodIndex(ctx), selector)?.namespace ?? '';
@@ -56,7 +56,7 @@ function workloadNamespace(ctx: AnalysisContext, selector: Record<string, string
 
 /** Credential verdicts per Secret, computed once per run (certificate parsing is not free). */
 function credentialValid(ctx: AnalysisContext, secret: Resource): boolean {
-  const memo = ctx.index.cached('gateway.secret.valid', () => new Map<Resource, boolean>(), [KINDS.Secret]);
+  const memo = ctx.lookups.cached('gateway.secret.valid', () => new Map<Resource, boolean>(), [KINDS.Secret]);
   let ok = memo.get(secret);
   if (ok === undefined) {
     const data = secretDataBytes(secret);

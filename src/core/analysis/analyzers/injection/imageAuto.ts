@@ -4,10 +4,10 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str, type Obj } from '../util/spec.ts';
-import { toLabelMap } from '../util/labels.ts';
+import { arr, isObj, str, type Obj } from '../../../config/read.ts';
+import { toLabelMap } from '../../../config/labels.ts';
 import { ISTIO_PROXY } from '../util/injectionCommon.ts';
-import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../util/injectionSelectors.ts';
+import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../../../config/labelSelector.ts';
 
 const AUTO_IMAGE = 'auto';
 

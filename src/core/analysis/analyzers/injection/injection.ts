@@ -5,8 +5,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../util/spec.ts';
-import { keySegment } from '../util/labels.ts';
+import { arr, isObj, str } from '../../../config/read.ts';
+import { keySegment } from '../../../config/labels.ts';
 import {
   DATAPLANE_MODE_AMBIENT,
   DATAPLANE_MODE_LABEL,

@@ -6,8 +6,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { isObj, str, type Obj } from '../util/spec.ts';
-import { keySegment } from '../util/labels.ts';
+import { isObj, str, type Obj } from '../../../config/read.ts';
+import { keySegment } from '../../../config/labels.ts';
 import {
   INJECTION_ENABLED,
   INJECTION_LABEL,

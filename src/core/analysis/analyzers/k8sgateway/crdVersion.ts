@@ -5,7 +5,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { keySegment } from '../util/labels.ts';
+import { keySegment } from '../../../config/labels.ts';
 
 export const BUNDLE_VERSION_ANNOTATION = 'gateway.networking.k8s.io/bundle-version';
 

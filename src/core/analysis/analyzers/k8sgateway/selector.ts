@@ -8,8 +8,8 @@ import type { AnalysisContext, Analyzer } from '../../types.ts';
 import type { KindInfo } from '../../../model/kinds.ts';
 import { MESSAGES } from '../../messages.ts';
 import { labelPair } from '../util/gatewaysPods.ts';
-import { selectorMatches, toLabelMap } from '../util/labels.ts';
-import { isObj, specOf } from '../util/spec.ts';
+import { selectorMatches, toLabelMap } from '../../../config/labels.ts';
+import { isObj, specOf } from '../../../config/read.ts';
 
 export const GATEWAY_NAME_LABEL = 'gateway.networking.k8s.io/gateway-name';
 
@@ -23,7 +23,7 @@ interface GatewayPods {
 }
 
 function gatewayPods(ctx: AnalysisContext): GatewayPods {
-  return ctx.index.cached('k8sgateway.gatewayPods', (store) => {
+  return ctx.lookups.cached('k8sgateway.gatewayPods', (store) => {
     const byNamespace = new Map<string, Resource[]>();
     const byPair = new Map<string, Map<string, Resource[]>>();
     for (const pod of store.list(KINDS.Pod)) {

@@ -7,7 +7,7 @@ import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from '../annotations/catalog.ts';
 import { ANNOTATED_KINDS, annotationFieldPath } from '../annotations/k8s.ts';
-import { arr, isObj, specOf, str } from '../util/spec.ts';
+import { arr, isObj, specOf, str } from '../../../config/read.ts';
 
 /** Written onto pods by the injector; ignored on pods that use the CNI plugin. */
 const IGNORED_WITH_CNI = new Set([

@@ -4,7 +4,7 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../util/spec.ts';
+import { arr, isObj, str } from '../../../config/read.ts';
 
 const BUILTIN_REGISTRIES = ['Mock', 'Kubernetes', 'External'];
 const MULTICLUSTER_SECRET_LABEL = 'istio/multiCluster';

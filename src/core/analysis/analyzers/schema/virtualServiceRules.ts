@@ -9,7 +9,7 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { goQuote } from '../../gofmt.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../util/spec.ts';
+import { arr, isObj, num, specOf, str, type Obj } from '../../../config/read.ts';
 
 /**
  * Where a message is about, for the editor (Istio maps no field): rule `ruleIndex` of

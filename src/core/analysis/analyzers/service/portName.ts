@@ -6,7 +6,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, num, specOf, str } from '../util/spec.ts';
+import { arr, isObj, num, specOf, str } from '../../../config/read.ts';
 import { isIstioControlPlane } from '../deployment/pod.ts';
 
 const GATEWAY_MANAGED_LABEL = 'gateway.istio.io/managed';

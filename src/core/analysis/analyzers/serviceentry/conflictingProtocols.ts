@@ -6,8 +6,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { fullNameString, EXPORT_TO_ALL, EXPORT_TO_LOCAL } from '../util/hosts.ts';
-import { arr, isObj, num, specOf, str, strList } from '../util/spec.ts';
+import { fullNameString, EXPORT_TO_ALL, EXPORT_TO_LOCAL } from '../../../config/hosts.ts';
+import { arr, isObj, num, specOf, str, strList } from '../../../config/read.ts';
 
 interface Entry {
   protocol: string;

@@ -7,7 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, specOf, str } from '../util/spec.ts';
+import { arr, isObj, specOf, str } from '../../../config/read.ts';
 
 /** True when the default proxy metadata turns on DNS capture with address auto-allocation. */
 export function meshAutoAllocatesAddresses(ctx: AnalysisContext): boolean {

@@ -6,8 +6,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../util/labels.ts';
-import { isObj, specOf } from '../util/spec.ts';
+import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../../../config/labels.ts';
+import { isObj, specOf } from '../../../config/read.ts';
 import { namespaceInAmbientMode, podInAmbientMode, podsSelectedInNamespace } from '../util/telemetryWorkloads.ts';
 
 const AMBIENT_POD_REASON = 'selected workload is in ambient mode, the policy has no impact';

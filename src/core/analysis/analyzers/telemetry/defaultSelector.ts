@@ -4,7 +4,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { isObj, specOf } from '../util/spec.ts';
+import { isObj, specOf } from '../../../config/read.ts';
 import { sortedNames } from './names.ts';
 
 export const telemetryDefaultSelectorAnalyzer: Analyzer = {

@@ -5,7 +5,7 @@ import type { Analyzer } from '../../types.ts';
 import type { AnalysisContext } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, specOf, str } from '../util/spec.ts';
+import { arr, isObj, specOf, str } from '../../../config/read.ts';
 
 function lightstepProviders(ctx: AnalysisContext): Set<string> {
   const names = new Set<string>();

@@ -4,7 +4,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, specOf } from '../util/spec.ts';
+import { arr, isObj, specOf } from '../../../config/read.ts';
 
 export const telemetryProviderAnalyzer: Analyzer = perResourceAnalyzer(
   {

@@ -4,8 +4,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../util/labels.ts';
-import { isObj, specOf } from '../util/spec.ts';
+import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../../../config/labels.ts';
+import { isObj, specOf } from '../../../config/read.ts';
 import { podsSelectedInNamespace } from '../util/telemetryWorkloads.ts';
 import { sortedNames } from './names.ts';
 

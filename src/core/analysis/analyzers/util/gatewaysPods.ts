@@ -4,8 +4,8 @@
 import type { Resource } from '../../../model/types.ts';
 import { KINDS } from '../../../model/kinds.ts';
 import type { AnalysisContext } from '../../types.ts';
-import { selectorMatches, type LabelMap } from './labels.ts';
-import { arr, isObj, str } from './spec.ts';
+import { selectorMatches, type LabelMap } from '../../../config/labels.ts';
+import { arr, isObj, str } from '../../../config/read.ts';
 
 export interface GatewaysPodIndex {
   /** Pods in load order. */
@@ -17,7 +17,7 @@ export interface GatewaysPodIndex {
 export const labelPair = (k: string, v: string) => `${k}\u0000${v}`;
 
 export function gatewaysPodIndex(ctx: AnalysisContext): GatewaysPodIndex {
-  return ctx.index.cached('gateways.podIndex', (store) => {
+  return ctx.lookups.cached('gateways.podIndex', (store) => {
     const pods = store.list(KINDS.Pod);
     const byPair = new Map<string, Resource[]>();
     for (const p of pods) {

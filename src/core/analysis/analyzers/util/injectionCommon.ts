@@ -1,7 +1,7 @@
 // Shared pieces of the sidecar-injection analyzers: Istio's label and ConfigMap names, pod
 // container access, and reading the injector ConfigMap's `values` JSON like Go does.
 import type { Resource } from '../../../model/types.ts';
-import { arr, isObj, str, type Obj } from './spec.ts';
+import { arr, isObj, str, type Obj } from '../../../config/read.ts';
 
 export const INJECTION_LABEL = 'istio-injection';
 export const INJECTION_ENABLED = 'enabled';

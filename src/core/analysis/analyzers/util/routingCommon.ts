@@ -1,7 +1,7 @@
 // Helpers shared by the routing analyzers: Istio's host → (namespace, name) parsing and a
 // label index over pods for "does any pod match this selector" questions.
 import type { Resource } from '../../../model/types.ts';
-import type { LabelMap } from './labels.ts';
+import type { LabelMap } from '../../../config/labels.ts';
 
 const FQDN_RE = /^(.+)\.(.+)\.svc\.cluster\.local$/;
 

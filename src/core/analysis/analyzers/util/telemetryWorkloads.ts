@@ -4,8 +4,8 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext } from '../../types.ts';
-import type { StoreView } from '../../store.ts';
-import { selectorMatches, type LabelMap } from './labels.ts';
+import type { StoreView } from '../../../config/store.ts';
+import { selectorMatches, type LabelMap } from '../../../config/labels.ts';
 
 /** Pod annotation ztunnel sets on pods whose traffic it redirects. */
 export const AMBIENT_REDIRECTION_ANNOTATION = 'ambient.istio.io/redirection';
@@ -63,7 +63,7 @@ function buildPodIndex(store: StoreView): Map<string, NamespacePods> {
  * candidates are the pods carrying the selector's rarest key/value pair.
  */
 export function podsSelectedInNamespace(ctx: AnalysisContext, namespace: string, selector: LabelMap): Resource[] {
-  const index = ctx.index.cached('telemetry.podsByNamespaceAndLabel', buildPodIndex);
+  const index = ctx.lookups.cached('telemetry.podsByNamespaceAndLabel', buildPodIndex);
   const ns = index.get(namespace);
   if (!ns) return [];
   let candidates: readonly Resource[] = ns.all;

@@ -6,8 +6,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostsOverlap, isWildcardHost } from '../util/hosts.ts';
-import { specOf, strList } from '../util/spec.ts';
+import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostsOverlap, isWildcardHost } from '../../../config/hosts.ts';
+import { specOf, strList } from '../../../config/read.ts';
 
 interface ScopedHost {
   /** `scope/fqdn`, as Istio's ScopedFqdn prints. */

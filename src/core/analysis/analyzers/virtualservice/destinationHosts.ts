@@ -6,9 +6,9 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { fullNameString } from '../util/hosts.ts';
-import { hostTable, resolveDestinationHost, type HostTarget } from '../util/serviceEntryHosts.ts';
-import { arr, isObj, specOf, str, strList, num, type Obj } from '../util/spec.ts';
+import { fullNameString } from '../../../config/hosts.ts';
+import { hostTable, resolveDestinationHost, type HostTarget } from '../../../config/registry.ts';
+import { arr, isObj, specOf, str, strList, num, type Obj } from '../../../config/read.ts';
 import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations, type RouteDestination } from './destinations.ts';
 
 export const destinationHostAnalyzer: Analyzer = perResourceAnalyzer(

@@ -5,9 +5,9 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { hostToFqdn } from '../util/hosts.ts';
+import { hostToFqdn } from '../../../config/hosts.ts';
 import { resourceNameFromHost } from '../util/routingCommon.ts';
-import { arr, isObj, specOf, str, type Obj } from '../util/spec.ts';
+import { arr, isObj, specOf, str, type Obj } from '../../../config/read.ts';
 import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations } from './destinations.ts';
 
 function subsetKey(namespace: string, name: string, subset: string): string {
@@ -16,7 +16,7 @@ function subsetKey(namespace: string, name: string, subset: string): string {
 
 /** Every host+subset the DestinationRules define (Istio's initDestHostsAndSubsets). */
 function definedSubsets(ctx: AnalysisContext): Set<string> {
-  return ctx.index.cached('virtualservice.DestinationRuleAnalyzer.subsets', (store) => {
+  return ctx.lookups.cached('virtualservice.DestinationRuleAnalyzer.subsets', (store) => {
     const out = new Set<string>();
     for (const dr of store.list(KINDS.DestinationRule)) {
       const spec = specOf(dr);

@@ -6,10 +6,10 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { MESH_GATEWAY, fullNameString, shortOrFullName } from '../util/hosts.ts';
-import { keySegment, selectorMatches, toLabelMap, type LabelMap } from '../util/labels.ts';
+import { MESH_GATEWAY, fullNameString, shortOrFullName } from '../../../config/hosts.ts';
+import { keySegment, selectorMatches, toLabelMap, type LabelMap } from '../../../config/labels.ts';
 import { LabelIndex, podLabelIndex } from '../util/routingCommon.ts';
-import { arr, isObj, specOf, strList } from '../util/spec.ts';
+import { arr, isObj, specOf, strList } from '../../../config/read.ts';
 
 /** The header prefix Istio uses for JWT claim based routing. */
 const JWT_CLAIM_HEADER = '@request.auth.claims';
@@ -44,7 +44,7 @@ function firstJwtClaimRoute(vs: Resource): JwtClaimRoute | undefined {
 }
 
 function requestAuthnSelectors(ctx: AnalysisContext): Map<string, LabelMap[]> {
-  return ctx.index.cached('virtualservice.JWTClaimRouteAnalyzer.requestAuthn', (store) => {
+  return ctx.lookups.cached('virtualservice.JWTClaimRouteAnalyzer.requestAuthn', (store) => {
     const m = new Map<string, LabelMap[]>();
     for (const ra of store.list(KINDS.RequestAuthentication)) {
       const selector = specOf(ra).selector;
@@ -57,7 +57,7 @@ function requestAuthnSelectors(ctx: AnalysisContext): Map<string, LabelMap[]> {
 }
 
 function pods(ctx: AnalysisContext): LabelIndex<Resource> {
-  return ctx.index.cached('routing.podLabelIndex', (store) => podLabelIndex(store.list(KINDS.Pod)));
+  return ctx.lookups.cached('routing.podLabelIndex', (store) => podLabelIndex(store.list(KINDS.Pod)));
 }
 
 export const jwtClaimRouteAnalyzer: Analyzer = perResourceAnalyzer(

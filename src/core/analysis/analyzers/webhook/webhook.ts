@@ -5,8 +5,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str, type Obj } from '../util/spec.ts';
-import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../util/injectionSelectors.ts';
+import { arr, isObj, str, type Obj } from '../../../config/read.ts';
+import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../../../config/labelSelector.ts';
 import { INJECTION_LABEL, REVISION_LABEL, SIDECAR_INJECT } from '../util/injectionCommon.ts';
 
 interface Hook {

@@ -6,9 +6,9 @@ import type { QuickFix, Resource } from '../../../model/types.ts';
 import { parseFieldPath } from '../../../model/locate.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fix, type FixContext, type FixProvider } from '../context.ts';
-import { fullNameString, hostsOverlap, hostsVisibleFromNamespace, shortOrFullName } from '../../analyzers/util/hosts.ts';
-import { selectorMatches, toLabelMap } from '../../analyzers/util/labels.ts';
-import { arr, isObj, num, specOf, str, strList } from '../../analyzers/util/spec.ts';
+import { fullNameString, hostsOverlap, hostsVisibleFromNamespace, shortOrFullName } from '../../../config/hosts.ts';
+import { selectorMatches, toLabelMap } from '../../../config/labels.ts';
+import { arr, isObj, num, specOf, str, strList } from '../../../config/read.ts';
 
 /** Plain hosts a gateway serves to VirtualServices of `namespace`. */
 function gatewayHosts(gw: Resource, namespace: string): string[] {

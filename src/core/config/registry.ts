@@ -1,11 +1,11 @@
 // The host table the VirtualService analyzers resolve destinations against: every
 // ServiceEntry host and every Kubernetes Service FQDN, keyed by the namespace scope that can
 // see it (Istio's InitServiceEntryHostMap / GetDestinationHost). Built once per run.
-import type { Resource } from '../../../model/types.ts';
-import { KINDS } from '../../../model/kinds.ts';
-import type { AnalysisContext } from '../../types.ts';
+import type { Resource } from '../model/types.ts';
+import { KINDS } from '../model/kinds.ts';
+import type { ConfigView } from './configView.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, scopedFqdn } from './hosts.ts';
-import { arr, isObj, num, specOf, strList } from './spec.ts';
+import { arr, isObj, num, specOf, strList } from './read.ts';
 
 export const EXPORT_TO_ANNOTATION = 'networking.istio.io/exportTo';
 
@@ -69,8 +69,8 @@ function buildHostTable(list: (k: typeof KINDS.ServiceEntry) => readonly Resourc
   return { byKey, wildcardsBySuffix };
 }
 
-export function hostTable(ctx: AnalysisContext): HostTable {
-  return ctx.index.cached('util.serviceEntryHostTable', (store) => buildHostTable((k) => store.list(k)));
+export function hostTable(ctx: ConfigView): HostTable {
+  return ctx.lookups.cached('util.serviceEntryHostTable', (store) => buildHostTable((k) => store.list(k)));
 }
 
 /**

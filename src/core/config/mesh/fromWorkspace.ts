@@ -1,8 +1,8 @@
 // Mesh config and mesh networks as found in the workspace: the `istio` ConfigMap in
 // `istio-system` (keys `mesh` and `meshNetworks`), merged over Istio's defaults.
 import jsyaml from 'js-yaml';
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
+import type { Resource } from '../../model/types.ts';
+import { KINDS } from '../../model/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from './meshconfig.ts';
 
 export interface MeshInputs {

@@ -2,7 +2,7 @@
 // namespace defaulting, ignored namespaces, placeholders, synthetic mesh config).
 import type { Resource } from '../model/types.ts';
 import { KINDS, kindById, IGNORED_NAMESPACES, type KindInfo } from '../model/kinds.ts';
-import type { MeshConfig, MeshNetworks } from '../mesh/meshconfig.ts';
+import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
 
 export interface StoreOptions {
   /**

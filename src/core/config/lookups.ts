@@ -13,7 +13,7 @@ interface MemoEntry {
   any: boolean;
 }
 
-export class ResourceIndex {
+export class Lookups {
   private memo = new Map<string, MemoEntry>();
 
   constructor(private readonly store: StoreView) {}

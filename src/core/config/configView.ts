@@ -1,0 +1,28 @@
+// Read access to one version of the mesh: what every feature (analyzers, xDS, ambient,
+// certificates, queries) reads, and what every lookup in config/ is computed from.
+import type { Resource } from '../model/types.ts';
+import type { KindInfo } from '../model/kinds.ts';
+import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
+import { Lookups } from './lookups.ts';
+import type { StoreView } from './store.ts';
+
+export interface ConfigView {
+  readonly meshConfig: MeshConfig;
+  readonly meshNetworks: MeshNetworks;
+  /** Resources of a kind, in load order. */
+  list(kind: KindInfo): readonly Resource[];
+  find(kind: KindInfo, namespace: string, name: string): Resource | undefined;
+  /** Derived facts (indexes, registries), each built once per version, on first use. */
+  readonly lookups: Lookups;
+}
+
+/** A ConfigView over a store (with fresh lookups unless given). */
+export function configView(store: StoreView, lookups: Lookups = new Lookups(store)): ConfigView {
+  return {
+    meshConfig: store.options.meshConfig,
+    meshNetworks: store.options.meshNetworks,
+    list: (kind) => store.list(kind),
+    find: (kind, ns, name) => store.find(kind, ns, name),
+    lookups,
+  };
+}

@@ -1,0 +1,74 @@
+// Safe readers for values parsed from user files. Any shape can arrive where a field is
+// expected; a value of the wrong type reads as absent (Go's zero value), and nothing here
+// converts an object to a string (a `toString` key would make `String(obj)` throw).
+
+export type Obj = Record<string, unknown>;
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** A scalar as Go's zero-value string: numbers and booleans print, anything else is ''. */
+export function str(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return '';
+}
+
+/** True for a value that `str` turns into text (as opposed to reading it as absent). */
+export function isScalar(v: unknown): v is string | number | boolean | bigint {
+  const t = typeof v;
+  return t === 'string' || t === 'number' || t === 'boolean' || t === 'bigint';
+}
+
+/** An integer field: a finite number (truncated) or a string of digits; otherwise 0. */
+export function num(v: unknown): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? Math.trunc(v) : 0;
+  if (typeof v === 'string' && /^\s*[+-]?\d+\s*$/.test(v)) return Number(v);
+  return 0;
+}
+
+export function bool(v: unknown): boolean {
+  return v === true;
+}
+
+export function arr(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+export function strList(v: unknown): string[] {
+  return Array.isArray(v) ? v.map(str) : [];
+}
+
+export function objOrUndefined(v: unknown): Obj | undefined {
+  return isObj(v) ? v : undefined;
+}
+
+/** A string map without a prototype, so lookups by user-chosen keys never hit Object's members. */
+export type StringMap = Readonly<Record<string, string>>;
+
+export const EMPTY_STRING_MAP: StringMap = Object.freeze(Object.create(null) as Record<string, string>);
+
+/**
+ * A map of strings (labels, annotations, selectors): scalar values become text, other values
+ * read as ''. Keys are copied onto a prototype-less object.
+ */
+export function stringMap(v: unknown): StringMap {
+  if (!isObj(v)) return EMPTY_STRING_MAP;
+  const keys = Object.keys(v);
+  if (keys.length === 0) return EMPTY_STRING_MAP;
+  const out = Object.create(null) as Record<string, string>;
+  for (const k of keys) out[k] = str(v[k]);
+  return out;
+}
+
+/** Own-property lookup, safe for any key on any object. */
+export function has(o: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key);
+}
+
+/** The raw `spec` mapping of a resource ({} when absent). Prefer the typed views in config/api. */
+export function specOf(r: { body: Obj }): Obj {
+  const s = r.body.spec;
+  return isObj(s) ? s : {};
+}
