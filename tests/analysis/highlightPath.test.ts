@@ -13,7 +13,7 @@ function analyzerReporting(fieldPath: string | undefined, highlightPath: string 
   return {
     metadata: { name: 'test.Highlight', description: 'test', inputs: [KINDS.DestinationRule] },
     analyze(ctx) {
-      for (const r of ctx.list(KINDS.DestinationRule)) ctx.report({ type: MESSAGES.DestinationRuleSubsetNotSelectPods, params: ['v2'], resource: r, fieldPath, highlightPath });
+      for (const r of ctx.list(KINDS.DestinationRule)) ctx.report(MESSAGES.DestinationRuleSubsetNotSelectPods.at(r, 'v2'), { fieldPath, highlightPath });
     },
   };
 }

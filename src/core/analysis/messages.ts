@@ -2,10 +2,24 @@
 // pkg/config/analysis/msg/messages.yaml, so rendered text matches istioctl byte for byte).
 // The descriptions are our own short explanations, shown on hover in the editor.
 import type { Level } from '../model/types.ts';
-import type { MessageType } from './types.ts';
+import type { AnyMessageType, MessageType } from './types.ts';
 
-function msg(code: string, name: string, level: Level, template: string, args: Array<[string, string]>, description: string): MessageType {
-  return { code, name, level, template, args: args.map(([n, t]) => ({ name: n, type: t })), description };
+/** The TypeScript type of a parameter, from its Go type in Istio's catalog. */
+type ParamType<G extends string> = G extends 'string' | 'error' ? string : G extends 'int' | 'int32' ? number : G extends '[]string' ? readonly string[] : G extends '[]int' | '[]int32' ? readonly number[] : never;
+
+type ParamsOf<A extends ReadonlyArray<readonly [string, string]>> = { -readonly [K in keyof A]: A[K] extends readonly [string, infer G extends string] ? ParamType<G> : never };
+
+function msg<const A extends ReadonlyArray<readonly [string, string]>>(code: string, name: string, level: Level, template: string, args: A, description: string): MessageType<ParamsOf<A>> {
+  const type: MessageType<ParamsOf<A>> = {
+    code,
+    name,
+    level,
+    template,
+    args: args.map(([n, t]) => ({ name: n, type: t })),
+    description,
+    at: (resource, ...params) => ({ type, params, resource }),
+  };
+  return type;
 }
 
 export const MESSAGES = {
@@ -145,18 +159,18 @@ export const MESSAGES = {
     'An installed Gateway API CRD is older than the minimum this Istio needs, so Istio ignores resources of that kind. Upgrade the Gateway API CRDs.'),
   ConflictingServiceEntryProtocol: msg("IST0177", "ConflictingServiceEntryProtocol", "Warning", "Multiple ServiceEntries (%s) define the same host %q and port %d with conflicting protocols (%s).", [["serviceEntryNames", "string"], ["host", "string"], ["port", "int"], ["protocols", "string"]],
     'Several ServiceEntries declare the same host and port with different protocols, so Istio cannot tell how to treat that traffic. Make them use the same protocol or merge them into one ServiceEntry.'),
-} as const satisfies Record<string, MessageType>;
+};
 
 export type MessageName = keyof typeof MESSAGES;
 
-const byCode = new Map<string, MessageType>();
-for (const m of Object.values(MESSAGES) as MessageType[]) byCode.set(m.code, m);
+const byCode = new Map<string, AnyMessageType>();
+for (const m of Object.values(MESSAGES) as AnyMessageType[]) byCode.set(m.code, m);
 
-export function messageByCode(code: string): MessageType | undefined {
+export function messageByCode(code: string): AnyMessageType | undefined {
   return byCode.get(code);
 }
 
-export const ALL_MESSAGE_TYPES: readonly MessageType[] = Object.values(MESSAGES);
+export const ALL_MESSAGE_TYPES: readonly AnyMessageType[] = Object.values(MESSAGES);
 
 /** Documentation page of a code; istioctl adds `?ref=istioctl-analyze` in CLI output. */
 const docUrls = new Map<string, string>();

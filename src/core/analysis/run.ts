@@ -54,9 +54,11 @@ export function contextFor(store: StoreView, index: Lookups, sink: Reported[], a
     find: (kind, ns, name) => store.find(kind, ns, name),
     exists: (kind, ns, name) => store.find(kind, ns, name) !== undefined,
     lookups: index,
-    report: (message) => {
-      if (message.fieldPath !== undefined) message.fieldPath = internFieldPath(message.fieldPath);
-      if (message.highlightPath !== undefined) message.highlightPath = internFieldPath(message.highlightPath);
+    report: (message, place) => {
+      const fieldPath = place?.fieldPath ?? message.fieldPath;
+      const highlightPath = place?.highlightPath ?? message.highlightPath;
+      if (fieldPath !== undefined) message.fieldPath = internFieldPath(fieldPath);
+      if (highlightPath !== undefined) message.highlightPath = internFieldPath(highlightPath);
       sink.push({ message, analyzer });
     },
     canceled,

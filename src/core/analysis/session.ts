@@ -2,7 +2,8 @@
 // changed keeps its messages; a per-resource analyzer whose only changed input is its own
 // kind re-checks just the resources that are new or changed. Everything else re-runs.
 import type { Diagnostic, Resource } from '../model/types.ts';
-import type { AnalysisMessage, Analyzer } from './types.ts';
+import type { AnalysisContext, AnalysisMessage, Analyzer } from './types.ts';
+import { MESSAGES } from './messages.ts';
 import type { StoreView } from '../config/store.ts';
 import type { Lookups } from '../config/lookups.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
@@ -33,6 +34,21 @@ interface AnalyzerCache {
 
 /** Kinds every analyzer may read besides its declared inputs. */
 const ALWAYS_READ = [KINDS.MeshConfig.id, KINDS.MeshNetworks.id];
+
+/**
+ * Runs one analyzer step so that a bug in it costs only its own findings: the failure is
+ * reported as IST0001 (on the resource being checked, when there is one) and every other
+ * analyzer and resource is still analyzed.
+ */
+function guarded(ctx: AnalysisContext, analyzer: string, resource: Resource | undefined, step: () => void): void {
+  try {
+    step();
+  } catch (e) {
+    if (e instanceof AnalysisCanceled) throw e;
+    const detail = e instanceof Error ? e.message : 'unknown failure';
+    ctx.report(MESSAGES.InternalError.at(resource, `analyzer ${analyzer} failed: ${detail}`));
+  }
+}
 
 export class AnalysisSession {
   private caches = new Map<string, AnalyzerCache>();
@@ -126,7 +142,7 @@ export class AnalysisSession {
     const parts = analyzer.perResource;
     let cache: AnalyzerCache;
     if (!parts) {
-      analyzer.analyze(ctx);
+      guarded(ctx, name, undefined, () => analyzer.analyze(ctx));
       cache = { rest: take() };
       this.lastModes.set(name, 'full');
     } else {
@@ -139,10 +155,10 @@ export class AnalysisSession {
           if (known) byResource.set(r, known);
           continue;
         }
-        parts.check(ctx, r);
+        guarded(ctx, name, r, () => parts.check(ctx, r));
         if (sink.length > 0) byResource.set(r, take());
       }
-      parts.global?.(ctx);
+      if (parts.global) guarded(ctx, name, undefined, () => parts.global?.(ctx));
       cache = { byResource, rest: take() };
       this.lastModes.set(name, reuse ? 'incremental' : 'full');
     }

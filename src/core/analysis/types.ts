@@ -8,7 +8,11 @@ export interface MessageArg {
   type: string;
 }
 
-export interface MessageType {
+/**
+ * A message type of Istio's catalog. `P` types its parameters, so that a message built with
+ * the wrong number or kind of parameters does not compile.
+ */
+export interface MessageType<P extends unknown[] = never> {
   code: string;
   name: string;
   level: Level;
@@ -17,12 +21,17 @@ export interface MessageType {
   args: MessageArg[];
   /** Short explanation in our own words (shown on hover). */
   description: string;
+  /** A message of this type about `resource` (undefined for messages about no resource). */
+  at(resource: Resource | undefined, ...params: P): AnalysisMessage;
 }
+
+/** Any message type, whatever its parameters. */
+export type AnyMessageType = Omit<MessageType, 'at'>;
 
 /** A message as an analyzer reports it, before rendering and location. */
 export interface AnalysisMessage {
-  type: MessageType;
-  params: unknown[];
+  type: AnyMessageType;
+  params: readonly unknown[];
   resource?: Resource;
   /**
    * Field path inside the resource (`spec.http[0].route[1].destination.host`). When it
@@ -37,6 +46,12 @@ export interface AnalysisMessage {
   highlightPath?: string;
 }
 
+/** Where in its resource a message points (see AnalysisMessage). */
+export interface MessagePlace {
+  fieldPath?: string;
+  highlightPath?: string;
+}
+
 export interface AnalyzerMetadata {
   /** Istio's Metadata().Name, e.g. `virtualservice.DestinationHostAnalyzer`. */
   name: string;
@@ -48,7 +63,7 @@ export interface AnalyzerMetadata {
 /** What an analyzer sees: the mesh (shared lookups included) plus a way to report. */
 export interface AnalysisContext extends ConfigView {
   exists(kind: KindInfo, namespace: string, name: string): boolean;
-  report(message: AnalysisMessage): void;
+  report(message: AnalysisMessage, place?: MessagePlace): void;
   /** True when a newer workspace version superseded this run. */
   canceled(): boolean;
 }
@@ -70,14 +85,4 @@ export interface PerResourceParts {
   check(ctx: AnalysisContext, resource: Resource): void;
   /** Runs after the checks whenever the analyzer runs (cross-resource findings). */
   global?(ctx: AnalysisContext): void;
-}
-
-/** A set of analyzers registered together (one file per group under analyzers/groups/). */
-export interface AnalyzerGroup {
-  /** Run by default (Istio's All()). */
-  analyzers: Analyzer[];
-  /** Known but not run unless selected (like annotations.AlphaAnalyzer). */
-  optional?: Analyzer[];
-  /** Istio's AllMultiCluster(). */
-  multicluster?: Analyzer[];
 }

@@ -1,7 +1,7 @@
 // Kubernetes metav1.LabelSelector (matchLabels + matchExpressions) as webhooks use it:
 // converted the way LabelSelectorAsSelector does (invalid selectors match nothing) and
 // evaluated against a label set.
-import { isObj, arr } from './read.ts';
+import { isObj, arr, str } from '../model/read.ts';
 
 type Op = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 
@@ -35,9 +35,7 @@ export function isValidLabelValue(v: string): boolean {
   return v === '' || (v.length <= 63 && NAME_RE.test(v));
 }
 
-function scalarString(v: unknown): string {
-  return v === null || v === undefined ? '' : typeof v === 'object' ? '' : String(v);
-}
+const scalarString = str;
 
 /**
  * Compiles a LabelSelector field value. `undefined` (field absent or null) is returned as

@@ -1,4 +1,5 @@
 // Equality-based label selectors (what Kubernetes builds from a plain label map).
+import { str } from '../model/read.ts';
 
 export type LabelMap = Readonly<Record<string, string>>;
 
@@ -6,7 +7,7 @@ export type LabelMap = Readonly<Record<string, string>>;
 export function toLabelMap(v: unknown): Record<string, string> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return {};
   const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(v as Record<string, unknown>)) out[k] = val === null || val === undefined ? '' : String(val);
+  for (const k of Object.keys(v)) out[k] = str((v as Record<string, unknown>)[k]);
   return out;
 }
 

@@ -5,7 +5,7 @@ import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import type { ConfigView } from './configView.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, scopedFqdn } from './hosts.ts';
-import { arr, isObj, num, specOf, strList } from './read.ts';
+import { arr, isObj, num, specOf, strList } from '../model/read.ts';
 
 export const EXPORT_TO_ANNOTATION = 'networking.istio.io/exportTo';
 

@@ -2,31 +2,10 @@
 import type { Diagnostic, GroupVersionKind, Resource, SourceDocument } from './types.ts';
 import { kindByGroupKind, splitApiVersion, versionAccepted } from './kinds.ts';
 import { PARSER_CODES, type ParsedDocument } from './parse.ts';
+import { str, stringMap } from './read.ts';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** Shared empty label/annotation map (most resources have no annotations). */
-const EMPTY_MAP: Record<string, string> = Object.freeze({}) as Record<string, string>;
-
-/**
- * Labels and annotations as strings. The parsed map is used as it is when every value is
- * already a string (the usual case), so no copy is kept per resource.
- */
-function stringMap(v: unknown): Record<string, string> {
-  if (!isObject(v)) return EMPTY_MAP;
-  let allStrings = true;
-  for (const k in v) {
-    if (typeof v[k] !== 'string') {
-      allStrings = false;
-      break;
-    }
-  }
-  if (allStrings) return v as Record<string, string>;
-  const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(v)) out[k] = val === null || val === undefined ? '' : String(val);
-  return out;
 }
 
 /** One shared GroupVersionKind object per apiVersion and kind. */
@@ -52,12 +31,13 @@ export function kindIdOf(apiVersion: string, kind: string): { kindId: string; kn
 }
 
 export function makeResource(body: Record<string, unknown>, doc: SourceDocument | undefined, itemIndex?: number): Resource {
-  const apiVersion = String(body.apiVersion ?? '');
-  const kind = String(body.kind ?? '');
+  const apiVersion = str(body.apiVersion);
+  const kind = str(body.kind);
   const { gvk, kindId } = gvkOf(apiVersion, kind);
   const meta = isObject(body.metadata) ? body.metadata : {};
-  const namespace = meta.namespace === undefined || meta.namespace === null ? '' : String(meta.namespace);
-  const name = meta.name === undefined || meta.name === null ? '' : String(meta.name);
+  // A name or namespace of the wrong type (a mapping, a list) reads as empty.
+  const namespace = str(meta.namespace);
+  const name = str(meta.name);
   const r: Resource = {
     // join() makes one flat string (a template literal would keep a tree of parts alive).
     key: [kindId, namespace, name].join('/'),

@@ -57,8 +57,9 @@ export interface Resource {
   gvk: GroupVersionKind;
   namespace: string;
   name: string;
-  labels: Record<string, string>;
-  annotations: Record<string, string>;
+  /** Prototype-less: any key can be looked up safely. */
+  labels: Readonly<Record<string, string>>;
+  annotations: Readonly<Record<string, string>>;
   /** The whole object as parsed (apiVersion, kind, metadata, spec, …). */
   body: Record<string, unknown>;
   source?: ResourceSource;

@@ -1,97 +1,95 @@
-// Every analyzer, in the order of Istio's analyzers.All(). One analyzer per file.
-//
-// Istio's order (for analyzers added later): annotations.K8sAnalyzer,
-// auth.AuthorizationPoliciesAnalyzer, deployment.MultiServiceAnalyzer,
-// applicationUID.Analyzer, deprecation.DeprecationAnalyzer,
-// externalcontrolplane.ExternalControlPlaneAnalyzer, gateway.IngressGatewayPortAnalyzer,
-// gateway.CertificateAnalyzer, gateway.SecretAnalyzer, gateway.ConflictingGatewayAnalyzer,
-// injection.Analyzer, injection.ImageAnalyzer, injection.ImageAutoAnalyzer,
-// meshnetworks.MeshNetworksAnalyzer, service.PortNameAnalyzer, sidecar.DefaultSelectorAnalyzer,
-// sidecar.SelectorAnalyzer, virtualservice.ConflictingMeshGatewayHostsAnalyzer,
-// virtualservice.DestinationHostAnalyzer, virtualservice.DestinationRuleAnalyzer,
-// virtualservice.GatewayAnalyzer, virtualservice.JWTClaimRouteAnalyzer,
-// virtualservice.RegexAnalyzer, destinationrule.CaCertificateAnalyzer, serviceentry.Analyzer,
-// webhook.Analyzer, envoyfilter.EnvoyPatchAnalyzer, telemetry.ProviderAnalyzer,
-// telemetry.SelectorAnalyzer, telemetry.DefaultSelectorAnalyzer, telemetry.LightstepAnalyzer,
-// then the schema.ValidationAnalyzer.* family.
-import type { Analyzer, AnalyzerGroup } from '../types.ts';
+// The analyzer registry: every analyzer, once, in the order of Istio's analyzers.All()
+// (pkg/config/analysis/analyzers/all.go), then the schema validation analyzers. One
+// analyzer per file.
+import type { Analyzer } from '../types.ts';
+import { k8sAnnotationsAnalyzer } from './annotations/k8s.ts';
+import { alphaAnnotationsAnalyzer } from './maturity/alpha.ts';
+import { blockedCidrsAnalyzer } from './authn/blockedCidrs.ts';
+import { authorizationPoliciesAnalyzer } from './authz/authorizationPolicies.ts';
+import { conditionAnalyzer } from './conditions/conditions.ts';
+import { multiServiceAnalyzer } from './deployment/services.ts';
+import { applicationUIDAnalyzer } from './deployment/pod.ts';
+import { caCertificateAnalyzer } from './destinationrule/caCertificates.ts';
+import { subsetSelectPodAnalyzer } from './destinationrule/subsetSelectPods.ts';
+import { deprecationAnalyzer } from './deprecation/deprecation.ts';
+import { envoyPatchAnalyzer } from './envoyfilter/envoyPatch.ts';
+import { externalControlPlaneAnalyzer } from './externalcontrolplane/externalControlPlane.ts';
 import { ingressGatewayPortAnalyzer } from './gateway/ingressGatewayPort.ts';
+import { certificateAnalyzer } from './gateway/certificate.ts';
+import { secretAnalyzer } from './gateway/secret.ts';
+import { conflictingGatewayAnalyzer } from './gateway/conflictingGateway.ts';
+import { injectionAnalyzer } from './injection/injection.ts';
+import { injectionImageAnalyzer } from './injection/injectionImage.ts';
+import { imageAutoAnalyzer } from './injection/imageAuto.ts';
+import { k8sGatewaySelectorAnalyzer } from './k8sgateway/selector.ts';
+import { crdVersionAnalyzer } from './k8sgateway/crdVersion.ts';
+import { meshNetworksAnalyzer } from './multicluster/meshNetworks.ts';
+import { multiClusterServiceAnalyzer } from './multicluster/service.ts';
+import { portNameAnalyzer } from './service/portName.ts';
+import { sidecarSelectorAnalyzer } from './sidecar/selector.ts';
+import { conflictingMeshGatewayHostsAnalyzer } from './virtualservice/conflictingMeshGatewayHosts.ts';
 import { destinationHostAnalyzer } from './virtualservice/destinationHosts.ts';
+import { destinationRuleAnalyzer } from './virtualservice/destinationRules.ts';
 import { gatewayAnalyzer } from './virtualservice/gateways.ts';
-import { workloadsGroup } from './groups/workloads.ts';
-import { routingGroup } from './groups/routing.ts';
-import { gatewaysGroup } from './groups/gateways.ts';
-import { injectionGroup } from './groups/injection.ts';
-import { telemetryGroup } from './groups/telemetry.ts';
+import { jwtClaimRouteAnalyzer } from './virtualservice/jwtClaimRoute.ts';
+import { serviceEntryProtocolAddressesAnalyzer } from './serviceentry/protocolAddresses.ts';
+import { conflictingServiceEntryProtocolAnalyzer } from './serviceentry/conflictingProtocols.ts';
+import { webhookAnalyzer } from './webhook/webhook.ts';
+import { telemetryProviderAnalyzer } from './telemetry/providers.ts';
+import { telemetrySelectorAnalyzer } from './telemetry/selector.ts';
+import { telemetryDefaultSelectorAnalyzer } from './telemetry/defaultSelector.ts';
+import { telemetryLightstepAnalyzer } from './telemetry/lightstep.ts';
+import { virtualServiceValidationAnalyzer } from './schema/virtualServiceRules.ts';
 
-/** Istio's analyzers.All() order; analyzers not listed (schema.ValidationAnalyzer.*) follow. */
-const ISTIO_ORDER = [
-  'annotations.K8sAnalyzer',
-  'auth.AuthorizationPoliciesAnalyzer',
-  'authn.BlockedCIDRsAnalyzer',
-  'conditions.ConditionAnalyzer',
-  'deployment.MultiServiceAnalyzer',
-  'applicationUID.Analyzer',
-  'deprecation.DeprecationAnalyzer',
-  'externalcontrolplane.ExternalControlPlaneAnalyzer',
-  'gateway.IngressGatewayPortAnalyzer',
-  'gateway.CertificateAnalyzer',
-  'gateway.SecretAnalyzer',
-  'gateway.ConflictingGatewayAnalyzer',
-  'injection.Analyzer',
-  'injection.ImageAnalyzer',
-  'injection.ImageAutoAnalyzer',
-  'k8sgateway.SelectorAnalyzer',
-  'k8sgateway.CRDVersionAnalyzer',
-  'meshnetworks.MeshNetworksAnalyzer',
-  'services.MultiClusterServiceAnalyzer',
-  'service.PortNameAnalyzer',
-  'sidecar.SelectorAnalyzer',
-  'virtualservice.ConflictingMeshGatewayHostsAnalyzer',
-  'virtualservice.DestinationHostAnalyzer',
-  'virtualservice.DestinationRuleAnalyzer',
-  'virtualservice.GatewayAnalyzer',
-  'virtualservice.JWTClaimRouteAnalyzer',
-  'destinationrule.CaCertificateAnalyzer',
-  'destinationrule.SubsetSelectPodAnalyzer',
-  'serviceentry.Analyzer',
-  'serviceentry.ConflictingServiceEntryProtocolAnalyzer',
-  'webhook.Analyzer',
-  'envoyfilter.EnvoyPatchAnalyzer',
-  'telemetry.ProviderAnalyzer',
-  'telemetry.SelectorAnalyzer',
-  'telemetry.DefaultSelectorAnalyzer',
-  'telemetry.LightstepAnalyzer',
+/** Istio's All(): what `istioctl analyze` runs by default. */
+export const ALL_ANALYZERS: readonly Analyzer[] = [
+  k8sAnnotationsAnalyzer,
+  blockedCidrsAnalyzer,
+  authorizationPoliciesAnalyzer,
+  conditionAnalyzer,
+  multiServiceAnalyzer,
+  applicationUIDAnalyzer,
+  caCertificateAnalyzer,
+  subsetSelectPodAnalyzer,
+  deprecationAnalyzer,
+  envoyPatchAnalyzer,
+  externalControlPlaneAnalyzer,
+  ingressGatewayPortAnalyzer,
+  certificateAnalyzer,
+  secretAnalyzer,
+  conflictingGatewayAnalyzer,
+  injectionAnalyzer,
+  injectionImageAnalyzer,
+  imageAutoAnalyzer,
+  k8sGatewaySelectorAnalyzer,
+  crdVersionAnalyzer,
+  meshNetworksAnalyzer,
+  multiClusterServiceAnalyzer,
+  portNameAnalyzer,
+  sidecarSelectorAnalyzer,
+  conflictingMeshGatewayHostsAnalyzer,
+  destinationHostAnalyzer,
+  destinationRuleAnalyzer,
+  gatewayAnalyzer,
+  jwtClaimRouteAnalyzer,
+  serviceEntryProtocolAddressesAnalyzer,
+  conflictingServiceEntryProtocolAnalyzer,
+  webhookAnalyzer,
+  telemetryProviderAnalyzer,
+  telemetrySelectorAnalyzer,
+  telemetryDefaultSelectorAnalyzer,
+  telemetryLightstepAnalyzer,
+  virtualServiceValidationAnalyzer,
 ];
 
-const GROUPS: AnalyzerGroup[] = [
-  { analyzers: [ingressGatewayPortAnalyzer, destinationHostAnalyzer, gatewayAnalyzer] },
-  workloadsGroup,
-  routingGroup,
-  gatewaysGroup,
-  injectionGroup,
-  telemetryGroup,
-];
+/** Known to Istio but not run unless selected (annotations.AlphaAnalyzer is too noisy for the default set). */
+export const OPTIONAL_ANALYZERS: readonly Analyzer[] = [alphaAnnotationsAnalyzer];
 
-function inIstioOrder(list: Analyzer[]): Analyzer[] {
-  const rank = (a: Analyzer) => {
-    const i = ISTIO_ORDER.indexOf(a.metadata.name);
-    return i < 0 ? ISTIO_ORDER.length : i;
-  };
-  return [...list].sort((a, b) => rank(a) - rank(b) || (a.metadata.name < b.metadata.name ? -1 : 1));
-}
-
-// Istio's All() also holds the multi-cluster analyzers; on one cluster they report nothing.
-export const ALL_ANALYZERS: readonly Analyzer[] = inIstioOrder([...new Set(GROUPS.flatMap((g) => [...g.analyzers, ...(g.multicluster ?? [])]))]);
-
-/** Analyzers that exist in Istio but are not run by default (like annotations.AlphaAnalyzer). */
-export const OPTIONAL_ANALYZERS: readonly Analyzer[] = GROUPS.flatMap((g) => g.optional ?? []);
-
-/** Multi-cluster analyzers (Istio's AllMultiCluster()). */
-export const MULTICLUSTER_ANALYZERS: readonly Analyzer[] = GROUPS.flatMap((g) => g.multicluster ?? []);
+/** Istio's AllMultiCluster(). */
+export const MULTICLUSTER_ANALYZERS: readonly Analyzer[] = [multiClusterServiceAnalyzer];
 
 export function analyzerByName(name: string): Analyzer | undefined {
-  return [...ALL_ANALYZERS, ...OPTIONAL_ANALYZERS, ...MULTICLUSTER_ANALYZERS].find((a) => a.metadata.name === name);
+  return ALL_ANALYZERS.find((a) => a.metadata.name === name) ?? OPTIONAL_ANALYZERS.find((a) => a.metadata.name === name);
 }
 
 /** The analyzers selected by name (istioctl --analyzer); all when none match. */

@@ -3,7 +3,7 @@
 import { KINDS } from '../../model/kinds.ts';
 import type { Resource } from '../../model/types.ts';
 import { KUBE_SERVICE_DOMAIN, hostToFqdn, isWildcardHost } from '../../config/hosts.ts';
-import { arr, isObj, num, specOf, str } from '../../config/read.ts';
+import { arr, isObj, num, specOf, str } from '../../model/read.ts';
 import type { FixContext } from './context.ts';
 
 export function serviceFqdn(svc: Resource): string {

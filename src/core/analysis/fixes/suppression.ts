@@ -2,6 +2,7 @@
 // `galley.istio.io/analyze-suppress` annotation, creating the annotation (and the
 // annotations map) when missing. Items are joined with a bare comma, as Istio compares them
 // exactly. Works on the current text of a file, so the UI can compute it on demand.
+import { str } from '../../model/read.ts';
 import type { Diagnostic, QuickFix } from '../../model/types.ts';
 import { splitDocuments } from '../../model/split.ts';
 import { SUPPRESS_ANNOTATION } from '../suppress.ts';
@@ -42,13 +43,13 @@ export function suppressionForText(file: string, text: string, d: Pick<Diagnosti
   const obj = ed.valueAt(prefix);
   const meta = isObj(obj) && isObj(obj.metadata) ? obj.metadata : undefined;
   // Make sure this is the resource the message is about.
-  if (!meta || String(meta.name ?? '') !== nameFromOrigin(d.origin)) return undefined;
+  if (!meta || str(meta.name) !== nameFromOrigin(d.origin)) return undefined;
   const annotations = isObj(meta.annotations) ? meta.annotations : {};
   const existing = annotations[SUPPRESS_ANNOTATION];
   const title = `Suppress ${d.code} on ${d.origin} with an annotation`;
   const path = [...prefix, 'metadata', 'annotations', SUPPRESS_ANNOTATION];
   if (existing !== undefined && existing !== null) {
-    const items = String(existing).split(',').filter((s) => s !== '');
+    const items = str(existing).split(',').filter((s) => s !== '');
     if (items.includes(d.code) || items.includes('*')) return undefined;
     const edit = ed.replaceScalar(path, [...items, d.code].join(','), { quote: 'double' });
     return edit ? { title, edits: [edit] } : undefined;

@@ -32,24 +32,24 @@ export function checkAnnotations(ctx: AnalysisContext, r: Resource): void {
     const fieldPath = annotationFieldPath(key);
     const def = lookupAnnotation(key);
     if (!def) {
-      ctx.report({ type: MESSAGES.UnknownAnnotation, params: [key], resource: r, fieldPath });
+      ctx.report(MESSAGES.UnknownAnnotation.at(r, key), { fieldPath });
       continue;
     }
     if (def.deprecated) {
       // Keeping the old annotation next to its replacement label is deliberate: stay quiet.
       const hasReplacement = key === SIDECAR_INJECT && Object.prototype.hasOwnProperty.call(r.labels, SIDECAR_INJECT);
       if (!hasReplacement) {
-        ctx.report({ type: MESSAGES.DeprecatedAnnotation, params: [key, DEPRECATION_EXTRA[def.name] ?? ''], resource: r, fieldPath });
+        ctx.report(MESSAGES.DeprecatedAnnotation.at(r, key, DEPRECATION_EXTRA[def.name] ?? ''), { fieldPath });
       }
     }
     if (def.resources.includes('Any')) continue;
     if (!(def.resources as readonly string[]).includes(kind)) {
-      ctx.report({ type: MESSAGES.MisplacedAnnotation, params: [key, def.resources.join(', ')], resource: r, fieldPath });
+      ctx.report(MESSAGES.MisplacedAnnotation.at(r, key, def.resources.join(', ')), { fieldPath });
       continue;
     }
     const problem = annotationValueError(key, value);
     if (problem !== undefined) {
-      ctx.report({ type: MESSAGES.InvalidAnnotation, params: [key, problem], resource: r, fieldPath });
+      ctx.report(MESSAGES.InvalidAnnotation.at(r, key, problem), { fieldPath });
     }
   }
 }

@@ -4,7 +4,7 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, specOf, str } from '../../../model/read.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 
 const ENV_NAME = 'BLOCKED_CIDRS_IN_JWKS_URIS';
@@ -60,7 +60,7 @@ export const blockedCidrsAnalyzer: Analyzer = {
     for (const d of ctx.list(KINDS.Deployment)) {
       if (d.labels.app !== 'istiod') continue;
       if (hasBlockedCidrsEnv(specOf(d))) continue;
-      ctx.report({ type: MESSAGES.JwksUriFetchUnrestricted, params: [names.length, formatNames(names)], resource: d, highlightPath: envHighlightPath(specOf(d)) });
+      ctx.report(MESSAGES.JwksUriFetchUnrestricted.at(d, names.length, formatNames(names)), { highlightPath: envHighlightPath(specOf(d)) });
     }
   },
 };

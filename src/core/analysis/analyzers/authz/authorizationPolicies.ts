@@ -10,7 +10,7 @@ import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { labelPair, podInAmbientMode, podInMesh } from '../util/gatewaysPods.ts';
 import { selectorMatches, selectorString, toLabelMap, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, specOf, strList } from '../../../config/read.ts';
+import { arr, isObj, specOf, strList } from '../../../model/read.ts';
 
 interface MeshPods {
   /** In-mesh pods, in load order. */
@@ -99,19 +99,19 @@ function checkWorkloads(ctx: AnalysisContext, ap: Resource): void {
   const pods = meshPods(ctx);
   if (ap.namespace === ctx.meshConfig.rootNamespace) {
     if (hasSelector && !anyPodMatches(pods, selector)) {
-      ctx.report({ type: MESSAGES.NoMatchingWorkloadsFound, params: [selectorString(selector)], resource: ap, highlightPath: selectorHighlight(spec) });
+      ctx.report(MESSAGES.NoMatchingWorkloadsFound.at(ap, selectorString(selector)), { highlightPath: selectorHighlight(spec) });
     }
     return;
   }
   if (!hasSelector) {
     if ((pods.byNamespace.get(ap.namespace) ?? []).length === 0) {
       // Namespace-wide policy in a namespace without in-mesh workloads.
-      ctx.report({ type: MESSAGES.NoMatchingWorkloadsFound, params: [''], resource: ap, highlightPath: 'metadata.namespace' });
+      ctx.report(MESSAGES.NoMatchingWorkloadsFound.at(ap, ''), { highlightPath: 'metadata.namespace' });
     }
     return;
   }
   if (!anyPodMatches(pods, selector, ap.namespace)) {
-    ctx.report({ type: MESSAGES.NoMatchingWorkloadsFound, params: [selectorString(selector)], resource: ap, highlightPath: selectorHighlight(spec) });
+    ctx.report(MESSAGES.NoMatchingWorkloadsFound.at(ap, selectorString(selector)), { highlightPath: selectorHighlight(spec) });
   }
 }
 
@@ -130,10 +130,7 @@ function checkNamespaces(ctx: AnalysisContext, ap: Resource): void {
         const negated = k >= namespaces.length;
         const nsIndex = negated ? k - namespaces.length : k;
         const source = `spec.rules[${i}].from[${j}].source`;
-        ctx.report({
-          type: MESSAGES.ReferencedResourceNotFound,
-          params: ['namespace', ns],
-          resource: ap,
+        ctx.report(MESSAGES.ReferencedResourceNotFound.at(ap, 'namespace', ns), {
           fieldPath: `${source}.namespaces[${nsIndex}]`,
           ...(negated ? { highlightPath: `${source}.notNamespaces[${nsIndex}]` } : {}),
         });

@@ -5,7 +5,7 @@ import { KINDS, type KindInfo } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../../../config/read.ts';
+import { arr, isObj, str } from '../../../model/read.ts';
 
 const ROUTE_CONDITIONS = { Accepted: 'False', Programmed: 'False', ResolvedRefs: 'False' };
 
@@ -68,12 +68,12 @@ export const conditionAnalyzer: Analyzer = {
     for (const [kind, negative] of NEGATIVE) {
       for (const r of ctx.list(kind)) {
         for (const c of conditionsOf(r, kind)) {
-          const params = [c.type, c.reason, c.message];
+          const params = [c.type, c.reason, c.message] as const;
           if (Object.prototype.hasOwnProperty.call(negative, c.type) && negative[c.type] === c.status) {
-            ctx.report({ type: MESSAGES.NegativeConditionStatus, params, resource: r, highlightPath: conditionField(c, 'status') });
+            ctx.report(MESSAGES.NegativeConditionStatus.at(r, ...params), { highlightPath: conditionField(c, 'status') });
           }
           if (kind === KINDS.AuthorizationPolicy && c.type === 'WaypointAccepted' && c.reason === 'PartiallyInvalid') {
-            ctx.report({ type: MESSAGES.NegativeConditionStatus, params, resource: r, highlightPath: conditionField(c, 'reason') });
+            ctx.report(MESSAGES.NegativeConditionStatus.at(r, ...params), { highlightPath: conditionField(c, 'reason') });
           }
         }
       }

@@ -9,7 +9,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, objOrUndefined, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, objOrUndefined, specOf, str } from '../../../model/read.ts';
 import { ISTIO_OPERATOR_CONTAINER, ISTIO_PROXY_CONTAINER } from '../util/workloadsMesh.ts';
 
 export const PROXY_UID = 1337;
@@ -33,14 +33,14 @@ function checkPodSpec(ctx: AnalysisContext, r: Resource, podSpec: unknown, at: s
   if (isIstioControlPlane(r)) return;
   const spec = objOrUndefined(podSpec) ?? {};
   if (runsAsProxyUid(spec.securityContext)) {
-    ctx.report({ type: MESSAGES.InvalidApplicationUID, params: [], resource: r, highlightPath: `${at}.securityContext.runAsUser` });
+    ctx.report(MESSAGES.InvalidApplicationUID.at(r), { highlightPath: `${at}.securityContext.runAsUser` });
   }
   arr(spec.containers).forEach((c, i) => {
     if (!isObj(c)) return;
     const name = str(c.name);
     if (name === ISTIO_PROXY_CONTAINER || name === ISTIO_OPERATOR_CONTAINER) return;
     if (runsAsProxyUid(c.securityContext)) {
-      ctx.report({ type: MESSAGES.InvalidApplicationUID, params: [], resource: r, highlightPath: `${at}.containers[${i}].securityContext.runAsUser` });
+      ctx.report(MESSAGES.InvalidApplicationUID.at(r), { highlightPath: `${at}.containers[${i}].securityContext.runAsUser` });
     }
   });
 }

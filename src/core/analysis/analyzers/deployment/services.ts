@@ -9,7 +9,7 @@ import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 import { selectorMatches, toLabelMap, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, num, objOrUndefined, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, num, objOrUndefined, specOf, str } from '../../../model/read.ts';
 import { containersOf, workloadInMesh } from '../util/workloadsMesh.ts';
 
 const GATEWAY_MANAGED_LABEL = 'gateway.istio.io/managed';
@@ -96,13 +96,13 @@ function analyzeDeployment(ctx: AnalysisContext, d: Resource): void {
   for (const [port, protocols] of byPort) {
     if (protocols.size <= 1) continue;
     const names = [...protocols.values()].flat().sort(byText);
-    ctx.report({ type: MESSAGES.DeploymentAssociatedToMultipleServices, params: [d.name, port, names], resource: d, fieldPath });
+    ctx.report(MESSAGES.DeploymentAssociatedToMultipleServices.at(d, d.name, port, names), { fieldPath });
   }
   for (const [target, ports] of byTarget) {
     if (ports.size <= 1) continue;
     const names = [...ports.values()].sort(byText);
     const numbers = [...ports.keys()].sort((a, b) => a - b);
-    ctx.report({ type: MESSAGES.DeploymentConflictingPorts, params: [d.name, names, target, numbers], resource: d, fieldPath });
+    ctx.report(MESSAGES.DeploymentConflictingPorts.at(d, d.name, names, target, numbers), { fieldPath });
   }
 }
 

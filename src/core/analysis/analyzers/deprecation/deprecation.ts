@@ -3,7 +3,7 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, specOf, str } from '../../../model/read.ts';
 
 /** Istio CRDs no longer shipped (group, kind). */
 const REMOVED_CRDS: ReadonlyArray<readonly [string, string]> = [
@@ -32,19 +32,14 @@ export const deprecationAnalyzer: Analyzer = {
         if (!isObj(route) || !isObj(route.fault) || !isObj(route.fault.delay)) return;
         // The integer `percent` field was replaced by `percentage`.
         if (floatValue(route.fault.delay.percent) > 0) {
-          ctx.report({
-            type: MESSAGES.Deprecated,
-            params: ['HTTPRoute.fault.delay.percent is deprecated; use HTTPRoute.fault.delay.percentage'],
-            resource: vs,
-            highlightPath: `spec.http[${i}].fault.delay.percent`,
-          });
+          ctx.report(MESSAGES.Deprecated.at(vs, 'HTTPRoute.fault.delay.percent is deprecated; use HTTPRoute.fault.delay.percentage'), { highlightPath: `spec.http[${i}].fault.delay.percent` });
         }
       });
     }
     for (const sc of ctx.list(KINDS.Sidecar)) {
       const policy = specOf(sc).outboundTrafficPolicy;
       if (isObj(policy) && isObj(policy.egressProxy)) {
-        ctx.report({ type: MESSAGES.Deprecated, params: ['OutboundTrafficPolicy.EgressProxy ignored'], resource: sc, highlightPath: 'spec.outboundTrafficPolicy.egressProxy' });
+        ctx.report(MESSAGES.Deprecated.at(sc, 'OutboundTrafficPolicy.EgressProxy ignored'), { highlightPath: 'spec.outboundTrafficPolicy.egressProxy' });
       }
     }
     for (const crd of ctx.list(KINDS.CustomResourceDefinition)) {
@@ -53,7 +48,7 @@ export const deprecationAnalyzer: Analyzer = {
       const kind = isObj(spec.names) ? str(spec.names.kind) : '';
       for (const [g, k] of REMOVED_CRDS) {
         if (group === g && kind === k) {
-          ctx.report({ type: MESSAGES.Deprecated, params: [`Custom resource type ${g} ${k} is removed`], resource: crd, highlightPath: 'spec.names.kind' });
+          ctx.report(MESSAGES.Deprecated.at(crd, `Custom resource type ${g} ${k} is removed`), { highlightPath: 'spec.names.kind' });
         }
       }
     }

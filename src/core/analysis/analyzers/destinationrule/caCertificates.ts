@@ -6,7 +6,7 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { fullNameString } from '../../../config/hosts.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, num, specOf, str, type Obj } from '../../../model/read.ts';
 
 /** ClientTLSSettings.TLSmode values by number, for rules that spell the mode numerically. */
 const TLS_MODES = ['DISABLE', 'SIMPLE', 'MUTUAL', 'ISTIO_MUTUAL'];
@@ -48,26 +48,14 @@ export const caCertificateAnalyzer: Analyzer = perResourceAnalyzer(
       const policy = isObj(spec.trafficPolicy) ? spec.trafficPolicy : undefined;
       const mode = needsCaCertificates(isObj(policy?.tls) ? policy.tls : undefined, hasWorkloadSelector);
       if (mode) {
-        ctx.report({
-          type: MESSAGES.NoServerCertificateVerificationDestinationLevel,
-          params: [name, dr.namespace, mode, host],
-          resource: dr,
-          fieldPath: 'spec.trafficPolicy.tls.caCertificates',
-          // The missing caCertificates has no line: the editor points at the TLS mode instead.
-          highlightPath: 'spec.trafficPolicy.tls.mode',
-        });
+        // The missing caCertificates has no line: the editor points at the TLS mode instead.
+        ctx.report(MESSAGES.NoServerCertificateVerificationDestinationLevel.at(dr, name, dr.namespace, mode, host), { fieldPath: 'spec.trafficPolicy.tls.caCertificates', highlightPath: 'spec.trafficPolicy.tls.mode' });
       }
       arr(policy?.portLevelSettings).forEach((p, i) => {
         if (!isObj(p)) return;
         const portMode = needsCaCertificates(isObj(p.tls) ? p.tls : undefined, hasWorkloadSelector);
         if (!portMode) return;
-        ctx.report({
-          type: MESSAGES.NoServerCertificateVerificationPortLevel,
-          params: [name, dr.namespace, portMode, host, portSelectorString(p.port)],
-          resource: dr,
-          fieldPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.caCertificates`,
-          highlightPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.mode`,
-        });
+        ctx.report(MESSAGES.NoServerCertificateVerificationPortLevel.at(dr, name, dr.namespace, portMode, host, portSelectorString(p.port)), { fieldPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.caCertificates`, highlightPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.mode` });
       });
     },
   },

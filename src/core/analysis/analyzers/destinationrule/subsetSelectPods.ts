@@ -10,7 +10,7 @@ import { perResourceAnalyzer } from '../../perResource.ts';
 import { toLabelMap } from '../../../config/labels.ts';
 import { LabelIndex } from '../util/routingCommon.ts';
 import { hostTable, resolveDestinationHost } from '../../../config/registry.ts';
-import { arr, isObj, specOf, str, strList } from '../../../config/read.ts';
+import { arr, isObj, specOf, str, strList } from '../../../model/read.ts';
 
 const LOCALITY_LABELS = ['topology.kubernetes.io/region', 'topology.kubernetes.io/zone', 'topology.istio.io/subzone'];
 const HOSTNAME_LABEL = 'kubernetes.io/hostname';
@@ -53,7 +53,7 @@ export const subsetSelectPodAnalyzer: Analyzer = perResourceAnalyzer(
       const host = str(spec.host);
       const target = resolveDestinationHost(hostTable(ctx), dr.namespace, strList(spec.exportTo), host);
       if (!target) {
-        ctx.report({ type: MESSAGES.UnknownDestinationRuleHost, params: [host], resource: dr, highlightPath: 'spec.host' });
+        ctx.report(MESSAGES.UnknownDestinationRuleHost.at(dr, host), { highlightPath: 'spec.host' });
         return;
       }
       const subsets = arr(spec.subsets);
@@ -71,7 +71,7 @@ export const subsetSelectPodAnalyzer: Analyzer = perResourceAnalyzer(
         byName.set(name, { selector: { ...base, ...toLabelMap(isObj(ss) ? ss.labels : undefined) }, index });
       });
       for (const [name, { selector, index }] of byName) {
-        if (!pods.any(selector)) ctx.report({ type: MESSAGES.DestinationRuleSubsetNotSelectPods, params: [name], resource: dr, highlightPath: `spec.subsets[${index}].name` });
+        if (!pods.any(selector)) ctx.report(MESSAGES.DestinationRuleSubsetNotSelectPods.at(dr, name), { highlightPath: `spec.subsets[${index}].name` });
       }
     },
   },

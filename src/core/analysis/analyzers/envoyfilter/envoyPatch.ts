@@ -8,7 +8,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer, MessageType } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, num, specOf, str, type Obj } from '../../../model/read.ts';
 
 const OPERATIONS = ['INVALID', 'MERGE', 'ADD', 'REMOVE', 'INSERT_BEFORE', 'INSERT_AFTER', 'INSERT_FIRST', 'REPLACE'];
 const APPLY_TO = [
@@ -78,8 +78,8 @@ function analyzeEnvoyFilter(ctx: AnalysisContext, ef: Resource, proxyVersionName
     const applyTo = enumName(cp.applyTo, APPLY_TO);
     const routeLevel = applyTo === 'ROUTE_CONFIGURATION' || applyTo === 'HTTP_ROUTE';
     // Istio maps the patch value; every message here is about the operation, where the editor points.
-    const report = (type: MessageType) =>
-      ctx.report({ type, params: [], resource: ef, fieldPath: `spec.configPatches[${i}].patch.value`, highlightPath: `spec.configPatches[${i}].patch.operation` });
+    const report = (type: MessageType<[]>) =>
+      ctx.report(type.at(ef), { fieldPath: `spec.configPatches[${i}].patch.value`, highlightPath: `spec.configPatches[${i}].patch.operation` });
     const relative = () => {
       if (priority !== 0) return;
       report(proxyVersionNames.has(name) ? MESSAGES.EnvoyFilterUsesRelativeOperationWithProxyVersion : MESSAGES.EnvoyFilterUsesRelativeOperation);

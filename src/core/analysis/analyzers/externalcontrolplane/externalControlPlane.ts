@@ -8,7 +8,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../../../config/read.ts';
+import { arr, isObj, str } from '../../../model/read.ts';
 import { goParseIP, goUrlHostname, plausiblyResolvable } from '../util/injectionUrl.ts';
 
 const DEFAULT_VALIDATOR = 'istiod-default-validator';
@@ -34,12 +34,12 @@ function checkWebhooks(ctx: AnalysisContext, cfg: Resource): void {
       const problem = lintUrl(url);
       if (problem === '') return;
       const highlightPath = `webhooks[${i}].clientConfig.url`;
-      if (problem === 'ip') ctx.report({ type: MESSAGES.ExternalControlPlaneAddressIsNotAHostname, params: [url, name], resource: cfg, highlightPath });
-      else ctx.report({ type: MESSAGES.InvalidExternalControlPlaneConfig, params: [url, name, problem], resource: cfg, highlightPath });
+      if (problem === 'ip') ctx.report(MESSAGES.ExternalControlPlaneAddressIsNotAHostname.at(cfg, url, name), { highlightPath });
+      else ctx.report(MESSAGES.InvalidExternalControlPlaneConfig.at(cfg, url, name, problem), { highlightPath });
     } else if (client.service === undefined || client.service === null) {
       // Neither a URL nor a service: the (empty) clientConfig, or the webhook's name without one.
       const highlightPath = isObj(hook.clientConfig) ? `webhooks[${i}].clientConfig` : `webhooks[${i}].name`;
-      ctx.report({ type: MESSAGES.InvalidExternalControlPlaneConfig, params: ['', name, 'is blank'], resource: cfg, highlightPath });
+      ctx.report(MESSAGES.InvalidExternalControlPlaneConfig.at(cfg, '', name, 'is blank'), { highlightPath });
     }
   });
 }

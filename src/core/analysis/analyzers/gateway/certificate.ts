@@ -7,7 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { toLabelMap, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, specOf, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, specOf, str, type Obj } from '../../../model/read.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 
 /** How a TLS server identifies its certificate, or undefined when it can never match another. */
@@ -66,14 +66,8 @@ export const certificateAnalyzer: Analyzer = {
           if (other === e || other.fullName === e.fullName || reported.has(other)) continue;
           if (!selectAll && !selectorSubset(e.selector, other.selector)) continue;
           reported.add(other);
-          ctx.report({
-            type: MESSAGES.GatewayDuplicateCertificate,
-            params: [[e.fullName, other.fullName]],
-            resource: e.gw,
-            fieldPath: 'metadata.name',
-            // The shared certificate: its credentialName, or the serverCertificate file.
-            highlightPath: `spec.servers[${server}].tls.${k.startsWith('cred') ? 'credentialName' : 'serverCertificate'}`,
-          });
+          // The shared certificate: its credentialName, or the serverCertificate file.
+          ctx.report(MESSAGES.GatewayDuplicateCertificate.at(e.gw, [e.fullName, other.fullName]), { fieldPath: 'metadata.name', highlightPath: `spec.servers[${server}].tls.${k.startsWith('cred') ? 'credentialName' : 'serverCertificate'}` });
         }
       }
     }

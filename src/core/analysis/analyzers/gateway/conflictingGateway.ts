@@ -11,7 +11,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { firstSelectorKey, keySegment, selectorMatches, selectorString, toLabelMap, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, num, specOf, str, strList } from '../../../config/read.ts';
+import { arr, isObj, num, specOf, str, strList } from '../../../model/read.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 import { gatewaysPodIndex, labelPair, podsMatching } from '../util/gatewaysPods.ts';
 
@@ -137,7 +137,7 @@ export const conflictingGatewayAnalyzer: Analyzer = {
       const related = relatedEntries(ctx, index, selector, text);
       if (text !== '' && related.length === 0) {
         const label = firstSelectorKey(text);
-        ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['selector', text], resource: gw, fieldPath: `spec.selector${keySegment(label)}` });
+        ctx.report(MESSAGES.ReferencedResourceNotFound.at(gw, 'selector', text), { fieldPath: `spec.selector${keySegment(label)}` });
         continue;
       }
       const name = fullNameString(gw.namespace, gw.name);
@@ -161,12 +161,7 @@ export const conflictingGatewayAnalyzer: Analyzer = {
         }
         if (conflicting.size === 0) return;
         const names = [...conflicting].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        ctx.report({
-          type: MESSAGES.ConflictingGateways,
-          params: [names.join(','), text, port, hosts.join(',')],
-          resource: gw,
-          highlightPath: `spec.servers[${i}].hosts[${firstHost}]`,
-        });
+        ctx.report(MESSAGES.ConflictingGateways.at(gw, names.join(','), text, port, hosts.join(',')), { highlightPath: `spec.servers[${i}].hosts[${firstHost}]` });
       });
     }
   },

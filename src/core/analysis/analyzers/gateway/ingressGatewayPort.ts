@@ -8,7 +8,7 @@ import type { StoreView } from '../../../config/store.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { firstSelectorKey, keySegment, selectorMatches, selectorString, toLabelMap, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, num, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, num, specOf, str } from '../../../model/read.ts';
 
 export const ingressGatewayPortAnalyzer: Analyzer = perResourceAnalyzer(
   {
@@ -145,7 +145,7 @@ function analyzeGateway(ctx: AnalysisContext, gw: Resource, memo: Map<string, Se
   const label = firstSelectorKey(selText);
   const fieldPath = label ? `spec.selector${keySegment(label)}` : 'spec.selector';
   if (w.podCount === 0) {
-    ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['selector', selText], resource: gw, fieldPath });
+    ctx.report(MESSAGES.ReferencedResourceNotFound.at(gw, 'selector', selText), { fieldPath });
     return;
   }
   const servers = arr(spec.servers);
@@ -155,7 +155,7 @@ function analyzeGateway(ctx: AnalysisContext, gw: Resource, memo: Map<string, Se
     const number = num(server.port.number);
     if (!w.ports.has(number)) {
       // Istio points at the selector; the editor points at the server port no Service exposes.
-      ctx.report({ type: MESSAGES.GatewayPortNotDefinedOnService, params: [number, selText], resource: gw, fieldPath, highlightPath: `spec.servers[${i}].port.number` });
+      ctx.report(MESSAGES.GatewayPortNotDefinedOnService.at(gw, number, selText), { fieldPath, highlightPath: `spec.servers[${i}].port.number` });
     }
   }
 }

@@ -9,7 +9,7 @@ import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../../../config/labels.ts';
-import { arr, isObj, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, specOf, str } from '../../../model/read.ts';
 import { shortOrFullName } from '../../../config/hosts.ts';
 import { firstPodMatching, gatewaysPodIndex } from '../util/gatewaysPods.ts';
 import { decodeBase64Std } from '../../../pki/base64.ts';
@@ -78,13 +78,8 @@ function analyzeGateway(ctx: AnalysisContext, gw: Resource): void {
   const gwNs = workloadNamespace(ctx, selector, selText);
   if (gwNs === '') {
     const label = firstSelectorKey(selText);
-    ctx.report({
-      type: MESSAGES.ReferencedResourceNotFound,
-      params: ['selector', selText],
-      resource: gw,
-      // An empty selector has no label for Istio to point at; the squiggle goes to the selector.
-      ...(label ? { fieldPath: `spec.selector${keySegment(label)}` } : { highlightPath: 'spec.selector' }),
-    });
+    // An empty selector has no label for Istio to point at; the squiggle goes to the selector.
+    ctx.report(MESSAGES.ReferencedResourceNotFound.at(gw, 'selector', selText), label ? { fieldPath: `spec.selector${keySegment(label)}` } : { highlightPath: 'spec.selector' });
     return;
   }
   arr(spec.servers).forEach((server, i) => {
@@ -96,11 +91,11 @@ function analyzeGateway(ctx: AnalysisContext, gw: Resource): void {
     const secret = ctx.find(KINDS.Secret, ref.namespace, ref.name);
     // A Secret whose data is not base64 never loads in Kubernetes, so it counts as missing.
     if (!secret || secretDataBytes(secret) === undefined) {
-      ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['credentialName', cn], resource: gw, fieldPath });
+      ctx.report(MESSAGES.ReferencedResourceNotFound.at(gw, 'credentialName', cn), { fieldPath });
       return;
     }
     if (!credentialValid(ctx, secret)) {
-      ctx.report({ type: MESSAGES.InvalidGatewayCredential, params: [gw.name, gwNs], resource: gw, fieldPath });
+      ctx.report(MESSAGES.InvalidGatewayCredential.at(gw, gw.name, gwNs), { fieldPath });
     }
   });
 }

@@ -4,7 +4,7 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, str, type Obj } from '../../../model/read.ts';
 import { toLabelMap } from '../../../config/labels.ts';
 import { ISTIO_PROXY } from '../util/injectionCommon.ts';
 import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../../../config/labelSelector.ts';
@@ -36,7 +36,7 @@ export const imageAutoAnalyzer: Analyzer = {
     for (const pod of ctx.list(KINDS.Pod)) {
       const spec = isObj(pod.body.spec) ? pod.body.spec : {};
       const i = autoImageIndex(spec);
-      if (i >= 0) ctx.report({ type: MESSAGES.ImageAutoWithoutInjectionError, params: ['Pod', pod.name], resource: pod, highlightPath: `spec.containers[${i}].image` });
+      if (i >= 0) ctx.report(MESSAGES.ImageAutoWithoutInjectionError.at(pod, 'Pod', pod.name), { highlightPath: `spec.containers[${i}].image` });
     }
     for (const d of ctx.list(KINDS.Deployment)) {
       const spec = isObj(d.body.spec) ? d.body.spec : {};
@@ -50,7 +50,7 @@ export const imageAutoAnalyzer: Analyzer = {
       const podLabels = isObj(meta.labels) ? toLabelMap(meta.labels) : undefined;
       const selected = istioWebhooks.some((w) => webhookSelectorAccepts(w.ns, nsLabels) && webhookSelectorAccepts(w.obj, podLabels));
       if (!selected) {
-        ctx.report({ type: MESSAGES.ImageAutoWithoutInjectionWarning, params: ['Deployment', d.name], resource: d, highlightPath: `spec.template.spec.containers[${i}].image` });
+        ctx.report(MESSAGES.ImageAutoWithoutInjectionWarning.at(d, 'Deployment', d.name), { highlightPath: `spec.template.spec.containers[${i}].image` });
       }
     }
   },

@@ -5,7 +5,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../../../config/read.ts';
+import { arr, isObj, str } from '../../../model/read.ts';
 import { keySegment } from '../../../config/labels.ts';
 import {
   DATAPLANE_MODE_AMBIENT,
@@ -55,7 +55,7 @@ export const injectionAnalyzer: Analyzer = {
         }
       }
       if (istioLabels.length > 1) {
-        ctx.report({ type: MESSAGES.NamespaceMultipleInjectionLabels, params: [istioLabels], resource: ns, highlightPath: `metadata.labels${keySegment(firstLabel)}` });
+        ctx.report(MESSAGES.NamespaceMultipleInjectionLabels.at(ns, istioLabels), { highlightPath: `metadata.labels${keySegment(firstLabel)}` });
       }
 
       if (labels[DATAPLANE_MODE_LABEL] === DATAPLANE_MODE_AMBIENT) continue;
@@ -65,9 +65,9 @@ export const injectionAnalyzer: Analyzer = {
 
       if (injection === '' && !hasRevision) {
         if (enabledByDefault) {
-          ctx.report({ type: MESSAGES.NamespaceInjectionEnabledByDefault, params: [], resource: ns, highlightPath: 'metadata.name' });
+          ctx.report(MESSAGES.NamespaceInjectionEnabledByDefault.at(ns), { highlightPath: 'metadata.name' });
         } else {
-          ctx.report({ type: MESSAGES.NamespaceNotInjected, params: [ns.name, ns.name], resource: ns, fieldPath: 'metadata.name' });
+          ctx.report(MESSAGES.NamespaceNotInjected.at(ns, ns.name, ns.name), { fieldPath: 'metadata.name' });
         }
         continue;
       }
@@ -89,7 +89,7 @@ export const injectionAnalyzer: Analyzer = {
         const fullName = pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name;
         // The container list the proxy is missing from (or the proxy container without an image).
         const highlightPath = proxy ? proxyFieldPath(spec, proxy) : 'spec.containers';
-        ctx.report({ type: MESSAGES.PodMissingProxy, params: [fullName], resource: pod, highlightPath });
+        ctx.report(MESSAGES.PodMissingProxy.at(pod, fullName), { highlightPath });
       }
     }
   },

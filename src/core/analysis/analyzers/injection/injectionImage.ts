@@ -6,7 +6,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { isObj, str, type Obj } from '../../../config/read.ts';
+import { isObj, str, type Obj } from '../../../model/read.ts';
 import { keySegment } from '../../../config/labels.ts';
 import {
   INJECTION_ENABLED,
@@ -71,7 +71,7 @@ export const injectionImageAnalyzer: Analyzer = {
       // The namespace label that picks the injector whose image the pods do not run.
       const nsResource = namespaces.get(ns);
       const label = nsResource && Object.prototype.hasOwnProperty.call(nsResource.labels, REVISION_LABEL) ? REVISION_LABEL : INJECTION_LABEL;
-      ctx.report({ type: MESSAGES.PodsIstioProxyImageMismatchInNamespace, params: [pods], resource: nsResource, highlightPath: `metadata.labels${keySegment(label)}` });
+      ctx.report(MESSAGES.PodsIstioProxyImageMismatchInNamespace.at(nsResource, pods), { highlightPath: `metadata.labels${keySegment(label)}` });
     }
   },
 };

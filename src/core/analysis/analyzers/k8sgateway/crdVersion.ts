@@ -74,12 +74,7 @@ export const crdVersionAnalyzer: Analyzer = perResourceAnalyzer(
       const installed = parseSemVer(crd.annotations[BUNDLE_VERSION_ANNOTATION] ?? '');
       if (!installed) return;
       if (lessThan([installed.major, installed.minor, installed.patch], minimum)) {
-        ctx.report({
-          type: MESSAGES.GatewayAPICRDVersionBelowMinimum,
-          params: [crd.name, semVerString(installed), minimum.join('.')],
-          resource: crd,
-          highlightPath: `metadata.annotations${keySegment(BUNDLE_VERSION_ANNOTATION)}`,
-        });
+        ctx.report(MESSAGES.GatewayAPICRDVersionBelowMinimum.at(crd, crd.name, semVerString(installed), minimum.join('.')), { highlightPath: `metadata.annotations${keySegment(BUNDLE_VERSION_ANNOTATION)}` });
       }
     },
   },

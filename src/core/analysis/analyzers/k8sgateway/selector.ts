@@ -9,7 +9,7 @@ import type { KindInfo } from '../../../model/kinds.ts';
 import { MESSAGES } from '../../messages.ts';
 import { labelPair } from '../util/gatewaysPods.ts';
 import { selectorMatches, toLabelMap } from '../../../config/labels.ts';
-import { isObj, specOf } from '../../../config/read.ts';
+import { isObj, specOf } from '../../../model/read.ts';
 
 export const GATEWAY_NAME_LABEL = 'gateway.networking.k8s.io/gateway-name';
 
@@ -60,12 +60,7 @@ function checkPolicy(ctx: AnalysisContext, policy: Resource): void {
   }
   for (const pod of candidates) {
     if (selectorMatches(matchLabels, pod.labels)) {
-      ctx.report({
-        type: MESSAGES.IneffectiveSelector,
-        params: [pod.labels[GATEWAY_NAME_LABEL] ?? ''],
-        resource: policy,
-        highlightPath: isObj(spec.selector.matchLabels) ? 'spec.selector.matchLabels' : 'spec.selector',
-      });
+      ctx.report(MESSAGES.IneffectiveSelector.at(policy, pod.labels[GATEWAY_NAME_LABEL] ?? ''), { highlightPath: isObj(spec.selector.matchLabels) ? 'spec.selector.matchLabels' : 'spec.selector' });
     }
   }
 }

@@ -7,7 +7,7 @@ import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from '../annotations/catalog.ts';
 import { ANNOTATED_KINDS, annotationFieldPath } from '../annotations/k8s.ts';
-import { arr, isObj, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, specOf, str } from '../../../model/read.ts';
 
 /** Written onto pods by the injector; ignored on pods that use the CNI plugin. */
 const IGNORED_WITH_CNI = new Set([
@@ -30,7 +30,7 @@ function checkAlpha(ctx: AnalysisContext, r: Resource): void {
     if (!def || def.status !== 'Alpha') continue;
     if (SET_BY_ISTIO.has(def.name)) continue;
     if (skipDefaults && IGNORED_WITH_CNI.has(def.name)) continue;
-    ctx.report({ type: MESSAGES.AlphaAnnotation, params: [key], resource: r, fieldPath: annotationFieldPath(key) });
+    ctx.report(MESSAGES.AlphaAnnotation.at(r, key), { fieldPath: annotationFieldPath(key) });
   }
 }
 

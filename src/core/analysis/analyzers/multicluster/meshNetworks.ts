@@ -4,7 +4,7 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../../../config/read.ts';
+import { arr, isObj, str } from '../../../model/read.ts';
 
 const BUILTIN_REGISTRIES = ['Mock', 'Kubernetes', 'External'];
 const MULTICLUSTER_SECRET_LABEL = 'istio/multiCluster';
@@ -31,12 +31,7 @@ export const meshNetworksAnalyzer: Analyzer = {
           if (!isObj(e) || e.fromRegistry === undefined || e.fromRegistry === null) return;
           const registry = str(e.fromRegistry);
           if (registries.has(registry)) return;
-          ctx.report({
-            type: MESSAGES.UnknownMeshNetworksServiceRegistry,
-            params: [registry, network],
-            resource: r,
-            fieldPath: `networks.${network}.endpoints[${j}].fromRegistry`,
-          });
+          ctx.report(MESSAGES.UnknownMeshNetworksServiceRegistry.at(r, registry, network), { fieldPath: `networks.${network}.endpoints[${j}].fromRegistry` });
         });
       }
     }

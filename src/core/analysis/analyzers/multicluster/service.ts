@@ -5,7 +5,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, str, type Obj } from '../../../model/read.ts';
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -90,12 +90,7 @@ export const multiClusterServiceAnalyzer: Analyzer = {
       const { clusters, reasons } = findInconsistencies(instances);
       if (clusters.length === 0) continue;
       const [, resource] = instances[0] as [string, Resource];
-      ctx.report({
-        type: MESSAGES.MultiClusterInconsistentService,
-        params: [resource.name, resource.namespace, clusters, reasons.join('; ')],
-        resource,
-        highlightPath: inconsistentField(specOf(resource), reasons[0] as string),
-      });
+      ctx.report(MESSAGES.MultiClusterInconsistentService.at(resource, resource.name, resource.namespace, clusters, reasons.join('; ')), { highlightPath: inconsistentField(specOf(resource), reasons[0] as string) });
     }
   },
 };

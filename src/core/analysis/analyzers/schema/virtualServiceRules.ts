@@ -9,7 +9,7 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { goQuote } from '../../gofmt.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, num, specOf, str, type Obj } from '../../../model/read.ts';
 
 /**
  * Where a message is about, for the editor (Istio maps no field): rule `ruleIndex` of
@@ -251,8 +251,8 @@ export const virtualServiceValidationAnalyzer: Analyzer = perResourceAnalyzer(
     check(ctx, vs) {
       const spec = specOf(vs);
       const report: Report = {
-        unreachable: (rule, reason, at) => ctx.report({ type: MESSAGES.VirtualServiceUnreachableRule, params: [rule, reason], resource: vs, highlightPath: placePath(at) }),
-        ineffective: (rule, match, dup, at) => ctx.report({ type: MESSAGES.VirtualServiceIneffectiveMatch, params: [rule, match, dup], resource: vs, highlightPath: placePath(at) }),
+        unreachable: (rule, reason, at) => ctx.report(MESSAGES.VirtualServiceUnreachableRule.at(vs, rule, reason), { highlightPath: placePath(at) }),
+        ineffective: (rule, match, dup, at) => ctx.report(MESSAGES.VirtualServiceIneffectiveMatch.at(vs, rule, match, dup), { highlightPath: placePath(at) }),
       };
       analyzeRules('http', arr(spec.http), HTTP_MATCH_FIELDS, report);
       analyzeRules('tcp', arr(spec.tcp), TCP_MATCH_FIELDS, report);

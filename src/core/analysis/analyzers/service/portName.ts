@@ -6,7 +6,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, num, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, num, specOf, str } from '../../../model/read.ts';
 import { isIstioControlPlane } from '../deployment/pod.ts';
 
 const GATEWAY_MANAGED_LABEL = 'gateway.istio.io/managed';
@@ -56,9 +56,9 @@ function analyzeService(ctx: AnalysisContext, svc: Resource): void {
     // port keeps the port number highlighted (the path does not resolve).
     const highlightPath = appProtocol !== undefined && unsupported ? `spec.ports[${i}].appProtocol` : `spec.ports[${i}].name`;
     if (externalName) {
-      ctx.report({ type: MESSAGES.ExternalNameServiceTypeInvalidPortName, params: [], resource: svc, fieldPath, highlightPath });
+      ctx.report(MESSAGES.ExternalNameServiceTypeInvalidPortName.at(svc), { fieldPath, highlightPath });
     } else {
-      ctx.report({ type: MESSAGES.PortNameIsNotUnderNamingConvention, params: [name, num(port.port), intOrString(port.targetPort)], resource: svc, fieldPath, highlightPath });
+      ctx.report(MESSAGES.PortNameIsNotUnderNamingConvention.at(svc, name, num(port.port), intOrString(port.targetPort)), { fieldPath, highlightPath });
     }
   });
 }

@@ -7,7 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { fullNameString, EXPORT_TO_ALL, EXPORT_TO_LOCAL } from '../../../config/hosts.ts';
-import { arr, isObj, num, specOf, str, strList } from '../../../config/read.ts';
+import { arr, isObj, num, specOf, str, strList } from '../../../model/read.ts';
 
 interface Entry {
   protocol: string;
@@ -76,14 +76,8 @@ export const conflictingServiceEntryProtocolAnalyzer: Analyzer = {
       for (const e of entries) {
         if (reported.has(e.se.key)) continue;
         reported.add(e.se.key);
-        ctx.report({
-          type: MESSAGES.ConflictingServiceEntryProtocol,
-          params: [names, key.host, key.port, protocolText],
-          resource: e.se,
-          fieldPath: 'metadata.name',
-          // The port's protocol (its number when it declares none).
-          highlightPath: `spec.ports[${e.port}].${e.protocol !== '' ? 'protocol' : 'number'}`,
-        });
+        // The port's protocol (its number when it declares none).
+        ctx.report(MESSAGES.ConflictingServiceEntryProtocol.at(e.se, names, key.host, key.port, protocolText), { fieldPath: 'metadata.name', highlightPath: `spec.ports[${e.port}].${e.protocol !== '' ? 'protocol' : 'number'}` });
       }
     }
   },

@@ -7,7 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, specOf, str } from '../../../model/read.ts';
 
 /** True when the default proxy metadata turns on DNS capture with address auto-allocation. */
 export function meshAutoAllocatesAddresses(ctx: AnalysisContext): boolean {
@@ -39,13 +39,7 @@ export const serviceEntryProtocolAddressesAnalyzer: Analyzer = perResourceAnalyz
         if (protocol !== '' && protocol.toUpperCase() !== 'TCP') return;
         // Istio points at the port's name; the squiggle goes to the protocol that needs
         // addresses (or the port's number when it declares no protocol).
-        ctx.report({
-          type: MESSAGES.ServiceEntryAddressesRequired,
-          params: [],
-          resource: se,
-          fieldPath: `spec.ports[${i}].name`,
-          highlightPath: `spec.ports[${i}].${protocol !== '' ? 'protocol' : 'number'}`,
-        });
+        ctx.report(MESSAGES.ServiceEntryAddressesRequired.at(se), { fieldPath: `spec.ports[${i}].name`, highlightPath: `spec.ports[${i}].${protocol !== '' ? 'protocol' : 'number'}` });
       });
     },
   },

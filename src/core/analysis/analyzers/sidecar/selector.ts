@@ -7,7 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../../../config/labels.ts';
-import { isObj, specOf } from '../../../config/read.ts';
+import { isObj, specOf } from '../../../model/read.ts';
 import { namespaceInAmbientMode, podInAmbientMode, podsSelectedInNamespace } from '../util/telemetryWorkloads.ts';
 
 const AMBIENT_POD_REASON = 'selected workload is in ambient mode, the policy has no impact';
@@ -37,12 +37,7 @@ export const sidecarSelectorAnalyzer: Analyzer = {
       const pods = podsSelectedInNamespace(ctx, sc.namespace, labels);
       if (pods.length === 0) {
         const sel = selectorString(labels);
-        ctx.report({
-          type: MESSAGES.ReferencedResourceNotFound,
-          params: ['selector', sel],
-          resource: sc,
-          fieldPath: `spec.workloadSelector.labels${keySegment(firstSelectorKey(sel))}`,
-        });
+        ctx.report(MESSAGES.ReferencedResourceNotFound.at(sc, 'selector', sel), { fieldPath: `spec.workloadSelector.labels${keySegment(firstSelectorKey(sel))}` });
         continue;
       }
       for (const p of pods) {
@@ -62,17 +57,11 @@ export const sidecarSelectorAnalyzer: Analyzer = {
           // No sidecar runs for an ambient pod: the Sidecar is ineffective, not conflicting.
           if (!ineffective.has(sc.key)) {
             ineffective.add(sc.key);
-            ctx.report({ type: MESSAGES.IneffectivePolicy, params: [AMBIENT_POD_REASON], resource: sc, highlightPath: 'spec.workloadSelector' });
+            ctx.report(MESSAGES.IneffectivePolicy.at(sc, AMBIENT_POD_REASON), { highlightPath: 'spec.workloadSelector' });
           }
           continue;
         }
-        ctx.report({
-          type: MESSAGES.ConflictingSidecarWorkloadSelectors,
-          params: [names, pod.namespace, pod.name],
-          resource: sc,
-          fieldPath: 'metadata.name',
-          highlightPath: 'spec.workloadSelector',
-        });
+        ctx.report(MESSAGES.ConflictingSidecarWorkloadSelectors.at(sc, names, pod.namespace, pod.name), { fieldPath: 'metadata.name', highlightPath: 'spec.workloadSelector' });
       }
     }
 
@@ -81,13 +70,13 @@ export const sidecarSelectorAnalyzer: Analyzer = {
         for (const sc of sidecars) {
           if (ineffective.has(sc.key)) continue;
           ineffective.add(sc.key);
-          ctx.report({ type: MESSAGES.IneffectivePolicy, params: [AMBIENT_NAMESPACE_REASON], resource: sc, highlightPath: 'metadata.namespace' });
+          ctx.report(MESSAGES.IneffectivePolicy.at(sc, AMBIENT_NAMESPACE_REASON), { highlightPath: 'metadata.namespace' });
         }
         continue;
       }
       if (sidecars.length < 2) continue;
       const names = sidecars.map((s) => s.name);
-      for (const sc of sidecars) ctx.report({ type: MESSAGES.MultipleSidecarsWithoutWorkloadSelectors, params: [names, ns], resource: sc, highlightPath: 'metadata.name' });
+      for (const sc of sidecars) ctx.report(MESSAGES.MultipleSidecarsWithoutWorkloadSelectors.at(sc, names, ns), { highlightPath: 'metadata.name' });
     }
   },
 };

@@ -4,7 +4,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { isObj, specOf } from '../../../config/read.ts';
+import { isObj, specOf } from '../../../model/read.ts';
 import { sortedNames } from './names.ts';
 
 export const telemetryDefaultSelectorAnalyzer: Analyzer = {
@@ -25,7 +25,7 @@ export const telemetryDefaultSelectorAnalyzer: Analyzer = {
     for (const [ns, list] of byNamespace) {
       if (list.length < 2) continue;
       const names = sortedNames(list);
-      for (const t of list) ctx.report({ type: MESSAGES.MultipleTelemetriesWithoutWorkloadSelectors, params: [names, ns], resource: t, highlightPath: 'metadata.name' });
+      for (const t of list) ctx.report(MESSAGES.MultipleTelemetriesWithoutWorkloadSelectors.at(t, names, ns), { highlightPath: 'metadata.name' });
     }
   },
 };

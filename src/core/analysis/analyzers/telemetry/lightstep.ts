@@ -5,7 +5,7 @@ import type { Analyzer } from '../../types.ts';
 import type { AnalysisContext } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, specOf, str } from '../../../config/read.ts';
+import { arr, isObj, specOf, str } from '../../../model/read.ts';
 
 function lightstepProviders(ctx: AnalysisContext): Set<string> {
   const names = new Set<string>();
@@ -31,12 +31,7 @@ export const telemetryLightstepAnalyzer: Analyzer = perResourceAnalyzer(
         arr(tracing.providers).forEach((p, j) => {
           const name = isObj(p) ? str(p.name) : '';
           if (!lightstep.has(name)) return;
-          ctx.report({
-            type: MESSAGES.Deprecated,
-            params: [`The Lightstep provider ${name} is deprecated, please migrate to OpenTelemetry provider.`],
-            resource: t,
-            highlightPath: `spec.tracing[${i}].providers[${j}].name`,
-          });
+          ctx.report(MESSAGES.Deprecated.at(t, `The Lightstep provider ${name} is deprecated, please migrate to OpenTelemetry provider.`), { highlightPath: `spec.tracing[${i}].providers[${j}].name` });
         });
       });
     },

@@ -4,7 +4,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, specOf } from '../../../config/read.ts';
+import { arr, isObj, specOf } from '../../../model/read.ts';
 
 export const telemetryProviderAnalyzer: Analyzer = perResourceAnalyzer(
   {
@@ -23,7 +23,7 @@ export const telemetryProviderAnalyzer: Analyzer = perResourceAnalyzer(
         if (arr(e.providers).length === 0) {
           // The empty providers list when written, else the accessLogging entry itself.
           const highlightPath = `spec.accessLogging[${i}]${'providers' in e ? '.providers' : ''}`;
-          ctx.report({ type: MESSAGES.InvalidTelemetryProvider, params: [t.name, t.namespace], resource: t, highlightPath });
+          ctx.report(MESSAGES.InvalidTelemetryProvider.at(t, t.name, t.namespace), { highlightPath });
         }
       });
     },

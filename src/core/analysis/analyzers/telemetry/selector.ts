@@ -5,7 +5,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../../../config/labels.ts';
-import { isObj, specOf } from '../../../config/read.ts';
+import { isObj, specOf } from '../../../model/read.ts';
 import { podsSelectedInNamespace } from '../util/telemetryWorkloads.ts';
 import { sortedNames } from './names.ts';
 
@@ -25,12 +25,7 @@ export const telemetrySelectorAnalyzer: Analyzer = {
       const pods = podsSelectedInNamespace(ctx, t.namespace, labels);
       if (pods.length === 0) {
         const sel = selectorString(labels);
-        ctx.report({
-          type: MESSAGES.ReferencedResourceNotFound,
-          params: ['selector', sel],
-          resource: t,
-          fieldPath: `spec.selector.matchLabels${keySegment(firstSelectorKey(sel))}`,
-        });
+        ctx.report(MESSAGES.ReferencedResourceNotFound.at(t, 'selector', sel), { fieldPath: `spec.selector.matchLabels${keySegment(firstSelectorKey(sel))}` });
         continue;
       }
       for (const p of pods) {
@@ -43,13 +38,7 @@ export const telemetrySelectorAnalyzer: Analyzer = {
       if (telemetries.length < 2) continue;
       const names = sortedNames(telemetries);
       for (const t of telemetries) {
-        ctx.report({
-          type: MESSAGES.ConflictingTelemetryWorkloadSelectors,
-          params: [names, pod.namespace, pod.name],
-          resource: t,
-          fieldPath: 'metadata.name',
-          highlightPath: 'spec.selector.matchLabels',
-        });
+        ctx.report(MESSAGES.ConflictingTelemetryWorkloadSelectors.at(t, names, pod.namespace, pod.name), { fieldPath: 'metadata.name', highlightPath: 'spec.selector.matchLabels' });
       }
     }
   },

@@ -5,7 +5,7 @@ import type { Resource } from '../../../model/types.ts';
 import { KINDS } from '../../../model/kinds.ts';
 import type { AnalysisContext } from '../../types.ts';
 import { selectorMatches, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, str } from '../../../config/read.ts';
+import { arr, isObj, str } from '../../../model/read.ts';
 
 export interface GatewaysPodIndex {
   /** Pods in load order. */

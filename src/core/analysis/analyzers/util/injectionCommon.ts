@@ -1,7 +1,7 @@
 // Shared pieces of the sidecar-injection analyzers: Istio's label and ConfigMap names, pod
 // container access, and reading the injector ConfigMap's `values` JSON like Go does.
 import type { Resource } from '../../../model/types.ts';
-import { arr, isObj, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, str, type Obj } from '../../../model/read.ts';
 
 export const INJECTION_LABEL = 'istio-injection';
 export const INJECTION_ENABLED = 'enabled';
@@ -26,7 +26,7 @@ export function podContainers(podSpec: Obj, withInit: boolean): Obj[] {
 /** The `values` entry of an injector ConfigMap, parsed as JSON (undefined when it does not parse). */
 export function injectorValues(cm: Resource): unknown {
   const data = isObj(cm.body.data) ? cm.body.data : {};
-  const text = typeof data.values === 'string' ? data.values : data.values === undefined || data.values === null ? '' : String(data.values);
+  const text = str(data.values);
   try {
     return JSON.parse(text) as unknown;
   } catch {

@@ -3,7 +3,7 @@
 // else that annotation, else the namespace's `istio-injection` label.
 import { KINDS } from '../../../model/kinds.ts';
 import type { AnalysisContext } from '../../types.ts';
-import { arr, isObj, str } from '../../../config/read.ts';
+import { arr, isObj, str } from '../../../model/read.ts';
 
 export const ISTIO_PROXY_CONTAINER = 'istio-proxy';
 export const ISTIO_OPERATOR_CONTAINER = 'istio-operator';

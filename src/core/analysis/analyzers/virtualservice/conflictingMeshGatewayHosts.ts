@@ -7,7 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostsOverlap, isWildcardHost } from '../../../config/hosts.ts';
-import { specOf, strList } from '../../../config/read.ts';
+import { specOf, strList } from '../../../model/read.ts';
 
 interface ScopedHost {
   /** `scope/fqdn`, as Istio's ScopedFqdn prints. */
@@ -42,7 +42,7 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
       for (const vs of list) {
         if (reported.has(vs.key)) continue;
         reported.add(vs.key);
-        ctx.report({ type: MESSAGES.ConflictingMeshGatewayVirtualServiceHosts, params: [names, sh.key], resource: vs, fieldPath: 'metadata.name', highlightPath: conflictingHostPath(vs, sh.host) });
+        ctx.report(MESSAGES.ConflictingMeshGatewayVirtualServiceHosts.at(vs, names, sh.key), { fieldPath: 'metadata.name', highlightPath: conflictingHostPath(vs, sh.host) });
       }
     }
   },

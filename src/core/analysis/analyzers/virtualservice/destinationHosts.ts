@@ -8,7 +8,7 @@ import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 import { hostTable, resolveDestinationHost, type HostTarget } from '../../../config/registry.ts';
-import { arr, isObj, specOf, str, strList, num, type Obj } from '../../../config/read.ts';
+import { arr, isObj, specOf, str, strList, num, type Obj } from '../../../model/read.ts';
 import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations, type RouteDestination } from './destinations.ts';
 
 export const destinationHostAnalyzer: Analyzer = perResourceAnalyzer(
@@ -57,7 +57,7 @@ function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Obj 
   for (const d of routeDestinations(vs)) {
     const target = resolve(d.destination);
     if (!target) {
-      ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['host', str(d.destination?.host)], resource: vs, fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex) });
+      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host', str(d.destination?.host)), { fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex) });
       continue;
     }
     checkPorts(ctx, vs, d, target);
@@ -65,7 +65,7 @@ function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Obj 
   for (const d of mirrorDestinations(vs)) {
     const target = resolve(d.destination);
     if (!target) {
-      ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['mirror host', str(d.destination?.host)], resource: vs, fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: `${destinationPath(d)}.host` });
+      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror host', str(d.destination?.host)), { fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: `${destinationPath(d)}.host` });
       continue;
     }
     checkPorts(ctx, vs, d, target);
@@ -78,13 +78,13 @@ function checkPorts(ctx: AnalysisContext, vs: Resource, d: RouteDestination, tar
   if (port === undefined || port === null) {
     // Without a port the destination is ambiguous only when the target exposes several.
     if (target.ports.length > 1) {
-      ctx.report({ type: MESSAGES.VirtualServiceDestinationPortSelectorRequired, params: [host, [...target.ports]], resource: vs, fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.host` });
+      ctx.report(MESSAGES.VirtualServiceDestinationPortSelectorRequired.at(vs, host, [...target.ports]), { fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.host` });
     }
     return;
   }
   const number = isObj(port) ? num(port.number) : 0;
   if (!target.ports.includes(number)) {
-    ctx.report({ type: MESSAGES.ReferencedResourceNotFound, params: ['host:port', `${host}:${number}`], resource: vs, fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.port.number` });
+    ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host:port', `${host}:${number}`), { fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.port.number` });
   }
 }
 
@@ -148,15 +148,9 @@ function checkIngressSubsets(ctx: AnalysisContext, vs: Resource, byHost: Map<str
       const dest = isObj(rd) && isObj(rd.destination) ? rd.destination : undefined;
       if (!dest || str(dest.subset) !== '') return;
       for (const other of byHost.get(str(dest.host)) ?? []) {
-        ctx.report({
-          type: MESSAGES.IngressRouteRulesNotAffected,
-          params: [fullNameString(other.vs.namespace, other.vs.name), fullNameString(vs.namespace, vs.name)],
-          resource: vs,
-          // Istio builds this key from the rule's *name*, so it rarely resolves (then the
-          // message points at the resource); we keep the same key to print the same line.
-          fieldPath: `spec.${str(rule.name)}[${i}].route[${j}].destination.host`,
-          highlightPath: `spec.http[${i}].route[${j}].destination.host`,
-        });
+        // Istio builds this key from the rule's *name*, so it rarely resolves (then the
+        // message points at the resource); we keep the same key to print the same line.
+        ctx.report(MESSAGES.IngressRouteRulesNotAffected.at(vs, fullNameString(other.vs.namespace, other.vs.name), fullNameString(vs.namespace, vs.name)), { fieldPath: `spec.${str(rule.name)}[${i}].route[${j}].destination.host`, highlightPath: `spec.http[${i}].route[${j}].destination.host` });
       }
     });
   });

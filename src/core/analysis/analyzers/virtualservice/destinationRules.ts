@@ -7,7 +7,7 @@ import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { hostToFqdn } from '../../../config/hosts.ts';
 import { resourceNameFromHost } from '../util/routingCommon.ts';
-import { arr, isObj, specOf, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, specOf, str, type Obj } from '../../../model/read.ts';
 import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations } from './destinations.ts';
 
 function subsetKey(namespace: string, name: string, subset: string): string {
@@ -48,23 +48,11 @@ export const destinationRuleAnalyzer: Analyzer = perResourceAnalyzer(
       const subsets = definedSubsets(ctx);
       for (const d of routeDestinations(vs)) {
         if (subsetDefined(subsets, vs.namespace, d.destination)) continue;
-        ctx.report({
-          type: MESSAGES.ReferencedResourceNotFound,
-          params: ['host+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`],
-          resource: vs,
-          fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex),
-          highlightPath: `spec.${d.rule}[${d.ruleIndex}].route[${d.destIndex}].destination.subset`,
-        });
+        ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`), { fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex), highlightPath: `spec.${d.rule}[${d.ruleIndex}].route[${d.destIndex}].destination.subset` });
       }
       for (const d of mirrorDestinations(vs)) {
         if (subsetDefined(subsets, vs.namespace, d.destination)) continue;
-        ctx.report({
-          type: MESSAGES.ReferencedResourceNotFound,
-          params: ['mirror+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`],
-          resource: vs,
-          fieldPath: mirrorHostPath(d.ruleIndex),
-          highlightPath: d.rule === 'http.mirror' ? `spec.http[${d.ruleIndex}].mirror.subset` : `spec.http[${d.ruleIndex}].mirrors[${d.destIndex}].destination.subset`,
-        });
+        ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`), { fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: d.rule === 'http.mirror' ? `spec.http[${d.ruleIndex}].mirror.subset` : `spec.http[${d.ruleIndex}].mirrors[${d.destIndex}].destination.subset` });
       }
     },
   },

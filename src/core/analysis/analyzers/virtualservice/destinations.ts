@@ -1,6 +1,6 @@
 // The destinations a VirtualService routes or mirrors to, with where each one sits.
 import type { Resource } from '../../../model/types.ts';
-import { arr, isObj, specOf, type Obj } from '../../../config/read.ts';
+import { arr, isObj, specOf, type Obj } from '../../../model/read.ts';
 
 export interface RouteDestination {
   /** `http`, `tcp`, `tls`, `http.mirror` or `http.mirrors` (Istio's RouteRule label). */

@@ -9,7 +9,7 @@ import { perResourceAnalyzer } from '../../perResource.ts';
 import { MESH_GATEWAY, fullNameString, shortOrFullName } from '../../../config/hosts.ts';
 import { keySegment, selectorMatches, toLabelMap, type LabelMap } from '../../../config/labels.ts';
 import { LabelIndex, podLabelIndex } from '../util/routingCommon.ts';
-import { arr, isObj, specOf, strList } from '../../../config/read.ts';
+import { arr, isObj, specOf, strList } from '../../../model/read.ts';
 
 /** The header prefix Istio uses for JWT claim based routing. */
 const JWT_CLAIM_HEADER = '@request.auth.claims';
@@ -82,12 +82,7 @@ export const jwtClaimRouteAnalyzer: Analyzer = perResourceAnalyzer(
         for (const pod of pods(ctx).select(toLabelMap(specOf(gw).selector))) {
           const selectors = [...(authn.get(ISTIO_SYSTEM) ?? []), ...(authn.get(pod.namespace) ?? [])];
           if (selectors.some((s) => selectorMatches(s, pod.labels))) continue;
-          ctx.report({
-            type: MESSAGES.JwtClaimBasedRoutingWithoutRequestAuthN,
-            params: [key, fullNameString(ref.namespace, ref.name), pod.name],
-            resource: vs,
-            highlightPath: `spec.http[${route.ruleIndex}].match[${route.matchIndex}].${route.field}${keySegment(key)}`,
-          });
+          ctx.report(MESSAGES.JwtClaimBasedRoutingWithoutRequestAuthN.at(vs, key, fullNameString(ref.namespace, ref.name), pod.name), { highlightPath: `spec.http[${route.ruleIndex}].match[${route.matchIndex}].${route.field}${keySegment(key)}` });
         }
       }
     },

@@ -5,7 +5,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, str, type Obj } from '../../../model/read.ts';
 import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../../../config/labelSelector.ts';
 import { INJECTION_LABEL, REVISION_LABEL, SIDECAR_INJECT } from '../util/injectionCommon.ts';
 
@@ -85,13 +85,8 @@ export const webhookAnalyzer: Analyzer = {
         for (const m of sorted) {
           const others = sorted.filter((x) => x !== m);
           const o = owner.get(m);
-          ctx.report({
-            type: MESSAGES.InvalidWebhook,
-            params: [`Webhook overlaps with others: [${others.join(' ')}]. This may cause injection to occur twice.`],
-            resource: o?.config,
-            // The overlapping webhook, by its name.
-            highlightPath: o ? `webhooks[${o.index}].name` : undefined,
-          });
+          // The overlapping webhook, by its name.
+          ctx.report(MESSAGES.InvalidWebhook.at(o?.config, `Webhook overlaps with others: [${others.join(' ')}]. This may cause injection to occur twice.`), { highlightPath: o ? `webhooks[${o.index}].name` : undefined });
         }
       }
     }
@@ -105,13 +100,8 @@ export const webhookAnalyzer: Analyzer = {
       if (ctx.exists(KINDS.Service, ns, name)) continue;
       const fullName = ns ? `${ns}/${name}` : name;
       const o = owner.get(h.id);
-      ctx.report({
-        type: MESSAGES.InvalidWebhook,
-        params: [`Injector refers to a control plane service that does not exist: ${fullName}.`],
-        resource: o?.config,
-        // The service reference, when the message lands on this webhook's own configuration.
-        highlightPath: o?.config === h.config ? `webhooks[${h.index}].clientConfig.service.name` : undefined,
-      });
+      // The service reference, when the message lands on this webhook's own configuration.
+      ctx.report(MESSAGES.InvalidWebhook.at(o?.config, `Injector refers to a control plane service that does not exist: ${fullName}.`), { highlightPath: o?.config === h.config ? `webhooks[${h.index}].clientConfig.service.name` : undefined });
     }
   },
 };

@@ -4,7 +4,7 @@ import type { QuickFix, Resource } from '../../../model/types.ts';
 import { ANNOTATIONS, type AnnotationDef } from '../../analyzers/annotations/catalog.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fixOf, fix, type FixProvider } from '../context.ts';
-import { str } from '../../../config/read.ts';
+import { str } from '../../../model/read.ts';
 
 /** Annotations a resource kind may carry (`Any` counts); hidden ones last. */
 function applicable(kind: string): AnnotationDef[] {

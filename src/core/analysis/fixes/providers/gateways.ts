@@ -8,7 +8,7 @@ import { closest } from '../distance.ts';
 import { editorFor, fix, type FixContext, type FixProvider } from '../context.ts';
 import { fullNameString, hostsOverlap, hostsVisibleFromNamespace, shortOrFullName } from '../../../config/hosts.ts';
 import { selectorMatches, toLabelMap } from '../../../config/labels.ts';
-import { arr, isObj, num, specOf, str, strList } from '../../../config/read.ts';
+import { arr, isObj, num, specOf, str, strList } from '../../../model/read.ts';
 
 /** Plain hosts a gateway serves to VirtualServices of `namespace`. */
 function gatewayHosts(gw: Resource, namespace: string): string[] {

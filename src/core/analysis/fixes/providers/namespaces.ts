@@ -3,7 +3,7 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { QuickFix } from '../../../model/types.ts';
 import { editorFor, fix, type FixProvider } from '../context.ts';
-import { str } from '../../../config/read.ts';
+import { str } from '../../../model/read.ts';
 
 const INJECTION_LABEL = 'istio-injection';
 

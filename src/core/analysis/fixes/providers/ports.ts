@@ -3,7 +3,7 @@
 import type { QuickFix } from '../../../model/types.ts';
 import { parseFieldPath } from '../../../model/locate.ts';
 import { editorFor, fix, type FixProvider, type ResourceEditor } from '../context.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../../../config/read.ts';
+import { arr, isObj, num, specOf, str, type Obj } from '../../../model/read.ts';
 import { protocolUnsupported } from '../../analyzers/service/portName.ts';
 
 /** Kubernetes limits port names to 15 characters (IANA service names). */

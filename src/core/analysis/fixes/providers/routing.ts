@@ -6,7 +6,7 @@ import { parseFieldPath } from '../../../model/locate.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fix, type FixProvider } from '../context.ts';
 import { portsOfHost, routableHosts, subsetsOfHost } from '../mesh.ts';
-import { isObj, num, str } from '../../../config/read.ts';
+import { isObj, num, str } from '../../../model/read.ts';
 
 /** The value at a field path of a resource body. */
 export function valueAt(body: unknown, path: Array<string | number>): unknown {
