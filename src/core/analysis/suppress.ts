@@ -1,5 +1,5 @@
 // Message suppression: the `galley.istio.io/analyze-suppress` annotation on the resource,
-// and `-S CODE=RESOURCE` settings (glob over the origin, legacy `name.namespace` accepted).
+// and `-S CODE=RESOURCE` settings (go-glob over the origin, legacy `name.namespace` accepted).
 import type { Resource } from '../model/types.ts';
 
 export const SUPPRESS_ANNOTATION = 'galley.istio.io/analyze-suppress';
@@ -13,13 +13,32 @@ export function suppressedByAnnotation(resource: Resource | undefined, code: str
 
 export interface Suppression {
   code: string;
-  pattern: RegExp;
+  /** The resource pattern, matched with `goGlob`. */
+  pattern: string;
   raw: string;
 }
 
-function globToRegExp(glob: string): RegExp {
-  const escaped = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
-  return new RegExp(`^${escaped}$`);
+/**
+ * The glob istioctl matches suppressions with (github.com/ryanuber/go-glob): `*` is the only
+ * wildcard; the text between stars must appear in order, the first part as a prefix (unless
+ * the pattern starts with `*`) and the last as a suffix (unless it ends with `*`).
+ */
+export function goGlob(pattern: string, subject: string): boolean {
+  if (pattern === '') return subject === '';
+  if (pattern === '*') return true;
+  const parts = pattern.split('*');
+  if (parts.length === 1) return subject === pattern;
+  const leading = pattern.startsWith('*');
+  const trailing = pattern.endsWith('*');
+  const end = parts.length - 1;
+  let rest = subject;
+  for (let i = 0; i < end; i++) {
+    const part = parts[i] as string;
+    const at = rest.indexOf(part);
+    if (i === 0 ? !leading && at !== 0 : at < 0) return false;
+    rest = rest.slice(at + part.length);
+  }
+  return trailing || rest.endsWith(parts[end] as string);
 }
 
 export interface ParsedSuppressions {
@@ -43,12 +62,12 @@ export function parseSuppressions(items: readonly string[], knownCode: (code: st
     const code = raw.slice(0, eq).trim();
     const resource = raw.slice(eq + 1).trim();
     if (!knownCode(code)) warnings.push(`Supplied message code '${code}' is an unknown message code and will not have any effect.`);
-    rules.push({ code, pattern: globToRegExp(resource), raw });
+    rules.push({ code, pattern: resource, raw });
     const legacy = /^(\S+) ([^/\s]+)\.([^/.\s]+)$/.exec(resource);
     if (legacy) {
       const modern = `${legacy[1]} ${legacy[3]}/${legacy[2]}`;
       warnings.push(`Suppression "${raw}" uses the legacy "name.namespace" form; it is matched as "${code}=${modern}".`);
-      rules.push({ code, pattern: globToRegExp(modern), raw });
+      rules.push({ code, pattern: modern, raw });
     }
   }
   return { rules, warnings };
@@ -56,5 +75,5 @@ export function parseSuppressions(items: readonly string[], knownCode: (code: st
 
 export function suppressedBySettings(rules: readonly Suppression[], code: string, origin: string | undefined): boolean {
   if (!origin) return false;
-  return rules.some((r) => r.code === code && r.pattern.test(origin));
+  return rules.some((r) => r.code === code && goGlob(r.pattern, origin));
 }
