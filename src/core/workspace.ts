@@ -86,6 +86,7 @@ export class WorkspaceAnalyzer {
         mode: 'cli',
         defaultNamespace: settings.defaultNamespace,
         includePlaceholders: settings.includePlaceholders,
+        deriveWorkloads: true,
         meshConfig: mesh.meshConfig,
         meshNetworks: mesh.meshNetworks,
       });
@@ -93,9 +94,9 @@ export class WorkspaceAnalyzer {
       this.storeKey = storeKey;
       changedKinds = 'all';
     } else {
-      this.store.refreshKinds(resources, this.unanalyzedKinds);
-      this.index.invalidate(this.unanalyzedKinds);
-      changedKinds = new Set(this.unanalyzedKinds);
+      const reloaded = this.store.refreshKinds(resources, this.unanalyzedKinds);
+      changedKinds = new Set([...this.unanalyzedKinds, ...reloaded]);
+      this.index.invalidate(changedKinds);
     }
     const store = this.store;
     const index = this.index;

@@ -29,9 +29,21 @@ export function locateResourceField(resource: Resource, fieldPath: string | unde
   return precise.matched && precise.range ? { line: at.line, range: precise.range } : { line: at.line, range: at.range };
 }
 
-function locateIstioField(resource: Resource, fieldPath: string | undefined, lookup: DocumentLookup): Location & { matched?: boolean } {
+/**
+ * A derived pod's field as a path in its controller's pod template: the pod's labels,
+ * annotations and spec come from there; its other fields (name, status) have no place in
+ * the file, and the message points at the controller.
+ */
+function templateField(fieldPath: string | undefined, templatePath: readonly string[]): string | undefined {
+  if (fieldPath === undefined) return undefined;
+  const mapped = /^(metadata\.(labels|annotations)|spec)([.[]|$)/.test(fieldPath);
+  return mapped ? `${templatePath.join('.')}.${fieldPath}` : undefined;
+}
+
+function locateIstioField(resource: Resource, path: string | undefined, lookup: DocumentLookup): Location & { matched?: boolean } {
   const src = resource.source;
   if (!src) return {};
+  const fieldPath = src.templatePath ? templateField(path, src.templatePath) : path;
   const doc = lookup(src.file, src.docIndex);
   if (!doc) return { line: src.isJson ? undefined : src.line };
   const prefix: Array<string | number> = src.itemIndex !== undefined ? ['items', src.itemIndex] : [];
@@ -92,6 +104,7 @@ export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, 
     analyzer,
     docUrl: docUrl(m.type.code),
     cluster: r?.cluster,
+    derivedFrom: r?.derivedFrom ? `${r.derivedFrom.kind} ${r.derivedFrom.namespace}/${r.derivedFrom.name}` : undefined,
     source: 'analyzer',
   };
   sourceMessages.set(d, m);

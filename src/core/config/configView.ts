@@ -1,17 +1,13 @@
 // Read access to one version of the mesh: what every feature (analyzers, xDS, ambient,
 // certificates, queries) reads, and what every lookup in config/ is computed from.
-import type { Resource } from '../model/types.ts';
-import type { KindInfo } from '../model/kinds.ts';
+import type { ResourceReader } from './resourceReader.ts';
 import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
 import { Lookups } from './lookups.ts';
 import type { StoreView } from './store.ts';
 
-export interface ConfigView {
+export interface ConfigView extends ResourceReader {
   readonly meshConfig: MeshConfig;
   readonly meshNetworks: MeshNetworks;
-  /** Resources of a kind, in load order. */
-  list(kind: KindInfo): readonly Resource[];
-  find(kind: KindInfo, namespace: string, name: string): Resource | undefined;
   /** Derived facts (indexes, registries), each built once per version, on first use. */
   readonly lookups: Lookups;
 }

@@ -35,13 +35,19 @@ export const intOrString: Shape<number | string | undefined> = {
 /** A field kept as parsed (Struct, Any, free-form patches). */
 export const raw: Shape<unknown> = { read: (v) => v };
 
-/** A repeated field: items keep their positions (so field paths stay right). */
-export function list<T>(item: Shape<T>): Shape<readonly T[]> {
+/**
+ * A repeated field. Items keep their positions (so field paths stay right); an item of the
+ * wrong type reads as its zero value (an empty message for a list of messages).
+ */
+export function list<F extends Fields>(item: MessageShape<F>): Shape<readonly MessageOf<F>[]>;
+export function list<T>(item: Shape<T>): Shape<readonly T[]>;
+export function list<T>(item: Shape<T> & { readOrEmpty?: (v: unknown) => T }): Shape<readonly T[]> {
+  const readItem = item.readOrEmpty ?? item.read;
   return {
     read: (v) => {
       if (!Array.isArray(v) || v.length === 0) return EMPTY;
       const out = new Array<T>(v.length);
-      for (let i = 0; i < v.length; i++) out[i] = item.read(v[i]);
+      for (let i = 0; i < v.length; i++) out[i] = readItem(v[i]);
       return out;
     },
   };

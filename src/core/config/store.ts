@@ -1,8 +1,12 @@
-// The analysis store: resources by kind, after Istio's loading rules (kind filter,
-// namespace defaulting, ignored namespaces, placeholders, synthetic mesh config).
+// The store of the mesh: resources by kind, after Istio's loading rules (kind filter,
+// namespace defaulting, ignored namespaces, placeholders, synthetic mesh config), plus the
+// pods derived from controllers whose pods the workspace does not hold.
 import type { Resource } from '../model/types.ts';
 import { KINDS, kindById, IGNORED_NAMESPACES, type KindInfo } from '../model/kinds.ts';
+import { stringMap } from '../model/read.ts';
 import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
+import type { ResourceReader } from './resourceReader.ts';
+import { DERIVED_POD_INPUTS, DerivedPodCache, derivePods } from './derivedWorkloads.ts';
 
 export interface StoreOptions {
   /**
@@ -15,6 +19,8 @@ export interface StoreOptions {
   /** Only keep these kind ids (the harness loads only the analyzer's inputs). */
   kindFilter?: ReadonlySet<string>;
   includePlaceholders: boolean;
+  /** Derive pods from controllers whose pods are absent (not in Istio's test harness). */
+  deriveWorkloads?: boolean;
   meshConfig: MeshConfig;
   meshNetworks: MeshNetworks;
 }
@@ -26,32 +32,38 @@ function syntheticResource(info: KindInfo, namespace: string, name: string, body
     gvk: { group: info.group, version: info.version, kind: info.kind },
     namespace,
     name,
-    labels: (((body.metadata as Record<string, unknown> | undefined)?.labels ?? {}) as Record<string, string>),
-    annotations: {},
+    labels: stringMap((body.metadata as Record<string, unknown> | undefined)?.labels),
+    annotations: stringMap(undefined),
     body,
     synthetic,
   };
 }
 
-/** Istio's placeholder ingress-gateway Pod and Service (istioctl --use-kube=false). */
-export function placeholderResources(mesh: MeshConfig): Resource[] {
+/**
+ * The ingress gateway assumed when the workspace has none. `istio` is the Pod and Service
+ * that istioctl's file analysis adds (pkg/config/analysis/local/defaults.go), used in
+ * Istio's test harness; `chart` is the gateway as Istio's default ingress chart installs
+ * it (Service ports 15021, 80 → 8080 and 443 → 8443), what we assume everywhere else.
+ */
+export function placeholderResources(mesh: MeshConfig, flavor: 'istio' | 'chart' = 'chart'): Resource[] {
   const svc = mesh.ingressService || 'istio-ingressgateway';
   const ns = 'istio-system';
+  const labels: Record<string, string> = flavor === 'chart' ? { app: 'istio-ingressgateway', istio: 'ingressgateway' } : { istio: 'ingressgateway' };
   const pod = syntheticResource(KINDS.Pod, ns, `${svc}-dummypod`, {
     apiVersion: 'v1',
     kind: 'Pod',
-    metadata: { name: `${svc}-dummypod`, namespace: ns, labels: { istio: 'ingressgateway' } },
+    metadata: { name: `${svc}-dummypod`, namespace: ns, labels },
     spec: { containers: [{ name: 'istio-proxy', args: null }] },
   }, 'placeholder');
-  const port = (name: string, p: number, nodePort: number) => ({ name, nodePort, port: p, protocol: 'TCP', targetPort: p });
+  const port = (name: string, p: number, target: number, nodePort?: number) => ({ name, ...(nodePort ? { nodePort } : {}), port: p, protocol: 'TCP', targetPort: target });
+  const ports = flavor === 'chart'
+    ? [port('status-port', 15021, 15021), port('http2', 80, 8080), port('https', 443, 8443)]
+    : [port('http2', 80, 80, 31380), port('https', 443, 443, 31390), port('tcp', 31400, 31400, 31400), port('tls', 15443, 15443, 31447)];
   const service = syntheticResource(KINDS.Service, ns, svc, {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: svc, namespace: ns },
-    spec: {
-      ports: [port('http2', 80, 31380), port('https', 443, 31390), port('tcp', 31400, 31400), port('tls', 15443, 31447)],
-      selector: { istio: 'ingressgateway' },
-    },
+    metadata: { name: svc, namespace: ns, ...(flavor === 'chart' ? { labels } : {}) },
+    spec: { ports, selector: flavor === 'chart' ? labels : { istio: 'ingressgateway' } },
   }, 'placeholder');
   return [pod, service];
 }
@@ -65,10 +77,8 @@ export function meshNetworksResource(networks: MeshNetworks): Resource {
 }
 
 /** Read access to a store (what analyzers and index builders see). */
-export interface StoreView {
+export interface StoreView extends ResourceReader {
   readonly options: StoreOptions;
-  list(kind: KindInfo): readonly Resource[];
-  find(kind: KindInfo, namespace: string, name: string): Resource | undefined;
   all(): Resource[];
 }
 
@@ -78,26 +88,44 @@ export class ResourceStore implements StoreView {
   /** Namespace-defaulted copies, kept so a resource keeps its identity across refreshes. */
   private normalized = new WeakMap<Resource, Resource>();
   private readonly placeholders: Resource[];
+  private readonly derivedCache = new DerivedPodCache();
+  private derived: Resource[] = [];
 
   constructor(resources: Iterable<Resource>, readonly options: StoreOptions) {
-    this.placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig) : [];
+    this.placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig, options.mode === 'harness' ? 'istio' : 'chart') : [];
     if (options.mode === 'cli') for (const p of this.placeholders) this.add(p);
     for (const r of resources) this.add(this.normalize(r));
     if (options.mode === 'harness') for (const p of this.placeholders) this.add(p);
     this.add(meshConfigResource(options.meshConfig));
     this.add(meshNetworksResource(options.meshNetworks));
+    this.addDerivedPods();
+  }
+
+  /** Pods derived from controllers (see derivedWorkloads.ts), in derivation order. */
+  derivedPods(): readonly Resource[] {
+    return this.derived;
+  }
+
+  private addDerivedPods(): void {
+    if (!this.options.deriveWorkloads) return;
+    if (this.options.kindFilter && !this.options.kindFilter.has(KINDS.Pod.id)) return;
+    const pods = (this.byKind.get(KINDS.Pod.id) ?? []).filter((p) => !p.synthetic);
+    this.derived = derivePods({ view: this, pods, nodes: this.list(KINDS.Node) }, this.derivedCache).filter((p) => !this.byKey.has(p.key));
+    for (const p of this.derived) this.add(p);
   }
 
   /**
    * Reloads the given kinds from `resources` (the whole workspace, in load order), leaving
-   * every other kind as it is. The result equals a store built from scratch.
+   * every other kind as it is. The result equals a store built from scratch. Returns the
+   * kinds that were reloaded: the given ones, plus Pod when the derived pods may change.
    */
-  refreshKinds(resources: readonly Resource[], kinds: ReadonlySet<string>): void {
+  refreshKinds(resources: readonly Resource[], kinds: ReadonlySet<string>): ReadonlySet<string> {
     const touched = [...kinds].filter((k) => {
       const info = kindById(k);
       return info !== undefined && !info.synthetic;
     });
-    if (touched.length === 0) return;
+    if (this.options.deriveWorkloads && touched.some((k) => DERIVED_POD_INPUTS.some((i) => i.id === k)) && !touched.includes(KINDS.Pod.id)) touched.push(KINDS.Pod.id);
+    if (touched.length === 0) return new Set();
     const set = new Set(touched);
     for (const k of touched) {
       for (const r of this.byKind.get(k) ?? []) this.byKey.delete(r.key);
@@ -107,6 +135,8 @@ export class ResourceStore implements StoreView {
     if (this.options.mode === 'cli') for (const p of placeholders) this.add(p);
     for (const r of resources) if (set.has(r.kindId)) this.add(this.normalize(r));
     if (this.options.mode === 'harness') for (const p of placeholders) this.add(p);
+    if (set.has(KINDS.Pod.id)) this.addDerivedPods();
+    return set;
   }
 
   /** Applies namespace rules; returns undefined for resources the store drops. */

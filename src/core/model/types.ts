@@ -47,6 +47,11 @@ export interface ResourceSource {
   /** Reference line istioctl would print for this resource (file line, 1-based). */
   line: number;
   isJson: boolean;
+  /**
+   * For a pod derived from a controller: the path of the pod template in the controller
+   * (`spec.template`), under which the pod's `metadata` and `spec` are found in the file.
+   */
+  templatePath?: readonly string[];
 }
 
 export interface Resource {
@@ -63,8 +68,13 @@ export interface Resource {
   /** The whole object as parsed (apiVersion, kind, metadata, spec, …). */
   body: Record<string, unknown>;
   source?: ResourceSource;
-  /** Set on resources we add ourselves (placeholders, synthetic mesh config). */
-  synthetic?: 'placeholder' | 'meshconfig' | 'meshnetworks';
+  /**
+   * Set on resources we add ourselves: placeholders, synthetic mesh config, and pods
+   * derived from a controller whose own pods are not in the workspace.
+   */
+  synthetic?: 'placeholder' | 'meshconfig' | 'meshnetworks' | 'derived';
+  /** For a derived pod: the controller it was derived from. */
+  derivedFrom?: { kind: string; namespace: string; name: string };
   /** Multi-cluster analysis: the cluster the resource belongs to. */
   cluster?: string;
 }
@@ -94,6 +104,8 @@ export interface Diagnostic {
   analyzer?: string;
   docUrl?: string;
   cluster?: string;
+  /** The message is about a pod we derived from this controller (`Deployment ns/name`). */
+  derivedFrom?: string;
   source: 'analyzer' | 'parser';
   /**
    * Editor quick fixes computed after analysis (best first). Not part of istioctl's output:

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { compileLabelSelector, compiledMatches, webhookSelectorMatches } from '../../../src/core/config/labelSelector.ts';
 import { goParseIP, goUrlHostname, plausiblyResolvable } from '../../../src/core/analysis/analyzers/util/injectionUrl.ts';
-import { injectorConfigMapName, injectorProxyImage } from '../../../src/core/analysis/analyzers/util/injectionCommon.ts';
+import { injectorConfigMapName, injectorProxyImage } from '../../../src/core/config/injector.ts';
 import type { Resource } from '../../../src/core/model/types.ts';
 
 describe('webhook label selectors', () => {

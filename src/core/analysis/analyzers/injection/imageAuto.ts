@@ -6,14 +6,14 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { arr, isObj, str, type Obj } from '../../../model/read.ts';
 import { toLabelMap } from '../../../config/labels.ts';
-import { ISTIO_PROXY } from '../util/injectionCommon.ts';
+import { ISTIO_PROXY_CONTAINER } from '../../../config/wellKnown.ts';
 import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../../../config/labelSelector.ts';
 
 const AUTO_IMAGE = 'auto';
 
 /** Index in `containers` of the istio-proxy container with `image: auto` (-1 when none). */
 function autoImageIndex(podSpec: Obj): number {
-  return arr(podSpec.containers).findIndex((c) => isObj(c) && str(c.name) === ISTIO_PROXY && str(c.image) === AUTO_IMAGE);
+  return arr(podSpec.containers).findIndex((c) => isObj(c) && str(c.name) === ISTIO_PROXY_CONTAINER && str(c.image) === AUTO_IMAGE);
 }
 
 export const imageAutoAnalyzer: Analyzer = {

@@ -7,18 +7,8 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { arr, isObj, str } from '../../../model/read.ts';
 import { keySegment } from '../../../config/labels.ts';
-import {
-  DATAPLANE_MODE_AMBIENT,
-  DATAPLANE_MODE_LABEL,
-  INJECTION_ENABLED,
-  INJECTION_LABEL,
-  ISTIO_PROXY,
-  REVISION_LABEL,
-  SIDECAR_INJECT,
-  enableNamespacesByDefault,
-  injectorConfigMapName,
-  podContainers,
-} from '../util/injectionCommon.ts';
+import { enableNamespacesByDefault, injectorConfigMapName, podContainers } from '../../../config/injector.ts';
+import { DATAPLANE_MODE_AMBIENT, DATAPLANE_MODE_LABEL, INJECTION_ENABLED, INJECTION_LABEL, ISTIO_PROXY_CONTAINER, REVISION_LABEL, SIDECAR_INJECT } from '../../../config/wellKnown.ts';
 
 const has = (m: Readonly<Record<string, string>>, k: string) => Object.prototype.hasOwnProperty.call(m, k);
 
@@ -84,7 +74,7 @@ export const injectionAnalyzer: Analyzer = {
       if (inject.toLowerCase() === 'false') continue;
       const spec = isObj(pod.body.spec) ? pod.body.spec : {};
       if (spec.hostNetwork === true) continue;
-      const proxy = podContainers(spec, true).find((c) => str(c.name) === ISTIO_PROXY);
+      const proxy = podContainers(spec, true).find((c) => str(c.name) === ISTIO_PROXY_CONTAINER);
       if (!proxy || str(proxy.image) === '') {
         const fullName = pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name;
         // The container list the proxy is missing from (or the proxy container without an image).

@@ -8,16 +8,8 @@ import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { isObj, str, type Obj } from '../../../model/read.ts';
 import { keySegment } from '../../../config/labels.ts';
-import {
-  INJECTION_ENABLED,
-  INJECTION_LABEL,
-  INJECTOR_CONFIGMAP,
-  ISTIO_PROXY,
-  REVISION_LABEL,
-  injectorConfigMapName,
-  injectorProxyImage,
-  podContainers,
-} from '../util/injectionCommon.ts';
+import { injectorConfigMapName, injectorProxyImage, podContainers } from '../../../config/injector.ts';
+import { INJECTION_ENABLED, INJECTION_LABEL, INJECTOR_CONFIGMAP, ISTIO_PROXY_CONTAINER, REVISION_LABEL } from '../../../config/wellKnown.ts';
 
 const PROXY_IMAGE_ANNOTATION = 'sidecar.istio.io/proxyImage';
 const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
@@ -55,7 +47,7 @@ export const injectionImageAnalyzer: Analyzer = {
       if ((pod.annotations[PROXY_IMAGE_ANNOTATION] ?? '') !== '') continue;
       const expected = proxyImages.get(injectorConfigMapName(revision));
       const spec = isObj(pod.body.spec) ? pod.body.spec : {};
-      const proxies = podContainers(spec, true).filter((c) => str(c.name) === ISTIO_PROXY);
+      const proxies = podContainers(spec, true).filter((c) => str(c.name) === ISTIO_PROXY_CONTAINER);
       if (proxies.length === 0 || expected === undefined) continue;
       const variant = resolver.imageType(pod);
       for (const c of proxies) {

@@ -7,7 +7,7 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { arr, isObj, str, type Obj } from '../../../model/read.ts';
 import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../../../config/labelSelector.ts';
-import { INJECTION_LABEL, REVISION_LABEL, SIDECAR_INJECT } from '../util/injectionCommon.ts';
+import { INJECTION_LABEL, REVISION_LABEL, SIDECAR_INJECT } from '../../../config/wellKnown.ts';
 
 interface Hook {
   /** `<configuration>/<webhook name>`. */

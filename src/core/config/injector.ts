@@ -1,16 +1,8 @@
-// Shared pieces of the sidecar-injection analyzers: Istio's label and ConfigMap names, pod
-// container access, and reading the injector ConfigMap's `values` JSON like Go does.
-import type { Resource } from '../../../model/types.ts';
-import { arr, isObj, str, type Obj } from '../../../model/read.ts';
-
-export const INJECTION_LABEL = 'istio-injection';
-export const INJECTION_ENABLED = 'enabled';
-export const REVISION_LABEL = 'istio.io/rev';
-export const DATAPLANE_MODE_LABEL = 'istio.io/dataplane-mode';
-export const DATAPLANE_MODE_AMBIENT = 'ambient';
-export const SIDECAR_INJECT = 'sidecar.istio.io/inject';
-export const ISTIO_PROXY = 'istio-proxy';
-export const INJECTOR_CONFIGMAP = 'istio-sidecar-injector';
+// The sidecar injector's configuration: which ConfigMap a revision uses, and reading its
+// `values` JSON the way Go does (the proxy image, namespaces enabled by default).
+import type { Resource } from '../model/types.ts';
+import { arr, isObj, str, type Obj } from '../model/read.ts';
+import { INJECTOR_CONFIGMAP } from './wellKnown.ts';
 
 /** The injector ConfigMap of a revision: `istio-sidecar-injector[-<rev>]` (none or `default` → base name). */
 export function injectorConfigMapName(revision: string): string {

@@ -1,0 +1,338 @@
+// Pods derived from workload controllers. Manifests usually hold Deployments, not the Pods
+// they create, yet the mesh is made of pods: subsets select pods, policies apply to pods,
+// proxies run in pods. When a controller's pods are not in the workspace we create them as
+// Kubernetes would: from the pod template, `replicas` times (one per Node for a DaemonSet),
+// with Kubernetes' naming, a deterministic IP, and the sidecar the injector would add or the
+// ambient mark istio-cni would write. They are marked `synthetic: 'derived'` and point back
+// at the controller's template in the file.
+import type { Resource } from '../model/types.ts';
+import { KINDS, type KindInfo } from '../model/kinds.ts';
+import { isObj, str, type Obj } from '../model/read.ts';
+import type { ResourceReader } from './resourceReader.ts';
+import { cronJobSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodTemplate } from './api/kube.ts';
+import { compiledMatches, compileLabelSelector } from './labelSelector.ts';
+import { injectorConfigMapName, injectorProxyImage } from './injector.ts';
+import { ambientEnrolled, sidecarInjected, type WorkloadShape } from './workloadState.ts';
+import {
+  AMBIENT_REDIRECTION_ANNOTATION,
+  AMBIENT_REDIRECTION_ENABLED,
+  CANONICAL_NAME_LABEL,
+  CANONICAL_REVISION_LABEL,
+  ISTIO_PROXY_CONTAINER,
+  REVISION_LABEL,
+  SIDECAR_STATUS_ANNOTATION,
+  TLS_MODE_LABEL,
+} from './wellKnown.ts';
+
+/** The controller kinds whose pods we derive, and where their pod template sits. */
+export const CONTROLLER_KINDS: ReadonlyArray<{ kind: KindInfo; templatePath: readonly string[] }> = [
+  { kind: KINDS.Deployment, templatePath: ['spec', 'template'] },
+  { kind: KINDS.StatefulSet, templatePath: ['spec', 'template'] },
+  { kind: KINDS.DaemonSet, templatePath: ['spec', 'template'] },
+  { kind: KINDS.ReplicaSet, templatePath: ['spec', 'template'] },
+  { kind: KINDS.Job, templatePath: ['spec', 'template'] },
+  { kind: KINDS.CronJob, templatePath: ['spec', 'jobTemplate', 'spec', 'template'] },
+];
+
+/** Kinds whose changes can change the derived pods. */
+export const DERIVED_POD_INPUTS: readonly KindInfo[] = [...CONTROLLER_KINDS.map((c) => c.kind), KINDS.Pod, KINDS.Node, KINDS.Namespace, KINDS.ConfigMap];
+
+/** More replicas than this are not derived (the rest would only repeat the same facts). */
+export const MAX_DERIVED_REPLICAS = 20;
+
+/** The proxy image assumed for injected pods when no injector ConfigMap says otherwise. */
+export const DEFAULT_PROXY_IMAGE = 'docker.io/istio/proxyv2:latest';
+
+/** Where derived pods get their IPs (Kubernetes' usual pod CIDR in kind and kubeadm). */
+const POD_CIDR_BASE = [10, 244] as const;
+
+// Kubernetes' rand.SafeEncodeString alphabet (no vowels, no look-alike digits).
+const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+function fnv32a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/** Kubernetes' SafeEncodeString over the decimal text of a number. */
+function safeEncode(n: number): string {
+  let out = '';
+  for (const ch of String(n)) out += SAFE_ALPHABET[ch.charCodeAt(0) % SAFE_ALPHABET.length];
+  return out;
+}
+
+/** A 5-character suffix like the random one Kubernetes appends, but fixed for a given seed. */
+function podSuffix(seed: string): string {
+  let h = fnv32a(seed);
+  let out = '';
+  for (let i = 0; i < 5; i++) {
+    out += SAFE_ALPHABET[h % SAFE_ALPHABET.length];
+    h = Math.floor(h / SAFE_ALPHABET.length) ^ fnv32a(`${seed}:${i}`);
+  }
+  return out;
+}
+
+/** What the derivation reads besides the controllers themselves. */
+interface DerivationInputs {
+  view: ResourceReader;
+  pods: readonly Resource[];
+  nodes: readonly Resource[];
+}
+
+/** The pod template of a controller (as parsed), and its typed view. */
+function templateOf(controller: Resource, kind: KindInfo): { raw: Obj; typed: PodTemplate } | undefined {
+  if (kind === KINDS.CronJob) {
+    const raw = rawAt(controller.body, ['spec', 'jobTemplate', 'spec', 'template']);
+    const typed = cronJobSpec(controller).jobTemplate?.spec?.template;
+    return raw && typed ? { raw, typed } : undefined;
+  }
+  const raw = rawAt(controller.body, ['spec', 'template']);
+  const typed = workloadControllerSpec(controller).template;
+  return raw && typed ? { raw, typed } : undefined;
+}
+
+function rawAt(o: Obj, path: readonly string[]): Obj | undefined {
+  let cur: unknown = o;
+  for (const k of path) {
+    if (!isObj(cur) || !Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
+    cur = cur[k];
+  }
+  return isObj(cur) ? cur : undefined;
+}
+
+/** The controller's selector, or its template's labels when it has none (as Jobs default). */
+function selectorOf(controller: Resource, kind: KindInfo, template: PodTemplate): LabelSelector {
+  const spec = kind === KINDS.CronJob ? cronJobSpec(controller).jobTemplate?.spec : workloadControllerSpec(controller);
+  const sel = spec?.selector;
+  if (sel && (Object.keys(sel.matchLabels).length > 0 || sel.matchExpressions.length > 0)) return sel;
+  return { matchLabels: template.metadata?.labels ?? {}, matchExpressions: [] };
+}
+
+function ownerRefs(r: Resource): Array<{ kind: string; name: string }> {
+  const meta = isObj(r.body.metadata) ? r.body.metadata : {};
+  const refs = Array.isArray(meta.ownerReferences) ? meta.ownerReferences : [];
+  return refs.filter(isObj).map((o) => ({ kind: str(o.kind), name: str(o.name) }));
+}
+
+/** True when some Pod of the workspace belongs to the controller (by owner, or by its selector). */
+function hasOwnPods(controller: Resource, kind: KindInfo, selector: LabelSelector, pods: readonly Resource[]): boolean {
+  const compiled = compileLabelSelector({ matchLabels: selector.matchLabels, matchExpressions: selector.matchExpressions.map((e) => ({ ...e })) });
+  for (const pod of pods) {
+    if (pod.namespace !== controller.namespace || pod.synthetic) continue;
+    for (const ref of ownerRefs(pod)) {
+      if (ref.kind === kind.kind && ref.name === controller.name) return true;
+      // Deployment → ReplicaSet `<name>-<hash>`; CronJob → Job `<name>-<time>`.
+      if (kind === KINDS.Deployment && ref.kind === 'ReplicaSet' && isGeneratedChild(ref.name, controller.name)) return true;
+      if (kind === KINDS.CronJob && ref.kind === 'Job' && isGeneratedChild(ref.name, controller.name)) return true;
+    }
+    if (compiled && (Object.keys(selector.matchLabels).length > 0 || selector.matchExpressions.length > 0) && compiledMatches(compiled, pod.labels)) return true;
+  }
+  return false;
+}
+
+function isGeneratedChild(child: string, parent: string): boolean {
+  return child.startsWith(`${parent}-`) && /^[a-z0-9]+$/.test(child.slice(parent.length + 1));
+}
+
+/** A ReplicaSet or Job whose owner (a Deployment or CronJob) is in the workspace derives nothing itself. */
+function ownedByWorkspaceController(r: Resource, view: DerivationInputs['view']): boolean {
+  for (const ref of ownerRefs(r)) {
+    if (ref.kind === 'Deployment' && view.find(KINDS.Deployment, r.namespace, ref.name)) return true;
+    if (ref.kind === 'CronJob' && view.find(KINDS.CronJob, r.namespace, ref.name)) return true;
+  }
+  return false;
+}
+
+interface PodPlan {
+  name: string;
+  nodeName: string;
+  extraLabels: Record<string, string>;
+}
+
+function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplate, nodes: readonly Resource[]): PodPlan[] {
+  const spec = workloadControllerSpec(controller);
+  const templateNode = template.spec?.nodeName ?? '';
+  const count = (n: number | undefined, dflt: number) => Math.max(0, Math.min(MAX_DERIVED_REPLICAS, n ?? dflt));
+  const seed = `${controller.namespace}/${kind.kind}/${controller.name}`;
+  const plans: PodPlan[] = [];
+  switch (kind) {
+    case KINDS.Deployment: {
+      const hash = safeEncode(fnv32a(JSON.stringify(templateFingerprint(template))));
+      const rs = `${controller.name}-${hash}`;
+      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${rs}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'pod-template-hash': hash } });
+      break;
+    }
+    case KINDS.StatefulSet:
+      for (let i = 0; i < count(spec.replicas, 1); i++) {
+        const name = `${controller.name}-${i}`;
+        plans.push({ name, nodeName: templateNode, extraLabels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) } });
+      }
+      break;
+    case KINDS.DaemonSet: {
+      const targets = templateNode !== '' ? [templateNode] : nodes.length > 0 ? nodes.slice(0, MAX_DERIVED_REPLICAS).map((n) => n.name) : [''];
+      for (const node of targets) plans.push({ name: `${controller.name}-${podSuffix(`${seed}@${node}`)}`, nodeName: node, extraLabels: {} });
+      break;
+    }
+    case KINDS.ReplicaSet:
+      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: {} });
+      break;
+    case KINDS.Job:
+      for (let i = 0; i < count(spec.parallelism, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': controller.name, 'batch.kubernetes.io/job-name': controller.name } });
+      break;
+    case KINDS.CronJob: {
+      if (cronJobSpec(controller).suspend === true) break;
+      // Jobs of a CronJob are named after their scheduled minute; one fixed minute keeps names stable.
+      const job = `${controller.name}-29000000`;
+      const parallelism = cronJobSpec(controller).jobTemplate?.spec?.parallelism;
+      for (let i = 0; i < count(parallelism, 1); i++) plans.push({ name: `${job}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': job, 'batch.kubernetes.io/job-name': job } });
+      break;
+    }
+  }
+  return plans;
+}
+
+/** What of a template decides Kubernetes' pod-template-hash (any stable text of it will do). */
+function templateFingerprint(t: PodTemplate): unknown {
+  return { labels: t.metadata?.labels, containers: t.spec?.containers.map((c) => [c.name, c.image]) };
+}
+
+/** Allocates pod IPs in 10.244.0.0/16 from a hash of the pod's name, skipping taken ones. */
+class PodIpAllocator {
+  private readonly taken = new Set<string>();
+
+  reserve(ip: string): void {
+    if (ip !== '') this.taken.add(ip);
+  }
+
+  allocate(seed: string): string {
+    const space = 256 * 254;
+    let slot = fnv32a(seed) % space;
+    for (let tries = 0; tries < space; tries++) {
+      const ip = `${POD_CIDR_BASE[0]}.${POD_CIDR_BASE[1]}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
+      if (!this.taken.has(ip)) {
+        this.taken.add(ip);
+        return ip;
+      }
+      slot = (slot + 1) % space;
+    }
+    return '';
+  }
+}
+
+/** Injected proxy image for a pod: the revision's injector ConfigMap, else the default image. */
+function proxyImageFor(view: DerivationInputs['view'], revision: string): string {
+  const cmName = injectorConfigMapName(revision);
+  const cm = view.list(KINDS.ConfigMap).find((c) => c.name === cmName && c.namespace === 'istio-system') ?? view.list(KINDS.ConfigMap).find((c) => c.name === cmName);
+  const image = cm ? injectorProxyImage(cm) : '';
+  return image !== '' && image !== '/:' ? image : DEFAULT_PROXY_IMAGE;
+}
+
+/** Shallow-copied template fields plus what Kubernetes and Istio add to a running pod. */
+function buildPod(
+  controller: Resource,
+  kind: KindInfo,
+  templatePath: readonly string[],
+  template: { raw: Obj; typed: PodTemplate },
+  plan: PodPlan,
+  ip: string,
+  inputs: DerivationInputs,
+): Resource {
+  const rawMeta = isObj(template.raw.metadata) ? template.raw.metadata : {};
+  const rawSpec = isObj(template.raw.spec) ? template.raw.spec : {};
+  const labels: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.labels, plan.extraLabels);
+  const annotations: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.annotations);
+  const spec: Obj = { ...rawSpec };
+  if (plan.nodeName !== '') spec.nodeName = plan.nodeName;
+  const typedSpec = template.typed.spec ?? PodSpec.readOrEmpty({});
+  const shape: WorkloadShape = {
+    namespace: controller.namespace,
+    labels,
+    annotations,
+    containers: typedSpec.containers,
+    initContainers: typedSpec.initContainers,
+    hostNetwork: typedSpec.hostNetwork,
+  };
+  if (sidecarInjected(inputs.view, shape)) {
+    const image = proxyImageFor(inputs.view, labels[REVISION_LABEL] ?? inputs.view.find(KINDS.Namespace, '', controller.namespace)?.labels[REVISION_LABEL] ?? '');
+    const containers = Array.isArray(rawSpec.containers) ? [...rawSpec.containers] : [];
+    const at = containers.findIndex((c) => isObj(c) && c.name === ISTIO_PROXY_CONTAINER);
+    // Gateway Deployments carry an `istio-proxy` container with `image: auto`: injection fills it in.
+    if (at >= 0) containers[at] = { ...(containers[at] as Obj), image };
+    else containers.push({ name: ISTIO_PROXY_CONTAINER, image, args: ['proxy', 'sidecar'] });
+    spec.containers = containers;
+    annotations[SIDECAR_STATUS_ANNOTATION] = JSON.stringify({ containers: [ISTIO_PROXY_CONTAINER], derived: true });
+    labels[TLS_MODE_LABEL] = 'istio';
+    labels[CANONICAL_NAME_LABEL] ??= labels['app.kubernetes.io/name'] ?? labels.app ?? controller.name;
+    labels[CANONICAL_REVISION_LABEL] ??= labels['app.kubernetes.io/version'] ?? labels.version ?? 'latest';
+  } else if (ambientEnrolled(inputs.view, shape)) {
+    annotations[AMBIENT_REDIRECTION_ANNOTATION] = AMBIENT_REDIRECTION_ENABLED;
+  }
+  const metadata: Obj = {
+    ...rawMeta,
+    name: plan.name,
+    namespace: controller.namespace,
+    labels: { ...labels },
+    annotations: { ...annotations },
+    ownerReferences: [{ apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, name: controller.name, controller: true }],
+  };
+  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }] } };
+  const pod: Resource = {
+    key: [KINDS.Pod.id, controller.namespace, plan.name].join('/'),
+    kindId: KINDS.Pod.id,
+    gvk: { group: '', version: 'v1', kind: 'Pod' },
+    namespace: controller.namespace,
+    name: plan.name,
+    labels,
+    annotations,
+    body,
+    synthetic: 'derived',
+    derivedFrom: { kind: kind.kind, namespace: controller.namespace, name: controller.name },
+  };
+  if (controller.source) pod.source = { ...controller.source, templatePath };
+  return pod;
+}
+
+/**
+ * The pods of every controller whose pods are not in the workspace. `previous` returns the
+ * pod derived last time for the same controller object and plan, so unchanged pods keep
+ * their identity (incremental analysis relies on it).
+ */
+export function derivePods(inputs: DerivationInputs, previous?: DerivedPodCache): Resource[] {
+  const ips = new PodIpAllocator();
+  for (const p of inputs.pods) ips.reserve(podStatus(p).podIP);
+  const out: Resource[] = [];
+  for (const { kind, templatePath } of CONTROLLER_KINDS) {
+    for (const controller of inputs.view.list(kind)) {
+      if ((kind === KINDS.ReplicaSet || kind === KINDS.Job) && ownedByWorkspaceController(controller, inputs.view)) continue;
+      const template = templateOf(controller, kind);
+      if (!template) continue;
+      const selector = selectorOf(controller, kind, template.typed);
+      if (hasOwnPods(controller, kind, selector, inputs.pods)) continue;
+      for (const plan of replicaPlans(controller, kind, template.typed, inputs.nodes)) {
+        const ip = ips.allocate(`${controller.namespace}/${plan.name}`);
+        const built = buildPod(controller, kind, templatePath, template, plan, ip, inputs);
+        out.push(previous ? previous.reuse(controller, built) : built);
+      }
+    }
+  }
+  return out;
+}
+
+/** Keeps the identity of derived pods whose content did not change between runs. */
+export class DerivedPodCache {
+  private byController = new WeakMap<Resource, Map<string, { text: string; pod: Resource }>>();
+
+  reuse(controller: Resource, pod: Resource): Resource {
+    let m = this.byController.get(controller);
+    if (!m) this.byController.set(controller, (m = new Map()));
+    const text = JSON.stringify(pod.body);
+    const hit = m.get(pod.name);
+    if (hit && hit.text === text) return hit.pod;
+    m.set(pod.name, { text, pod });
+    return pod;
+  }
+}

@@ -1,0 +1,10 @@
+// The smallest read access to resources: what the store, the multi-cluster view and every
+// ConfigView provide, and all that lower-level helpers (workload state, derivation) need.
+import type { Resource } from '../model/types.ts';
+import type { KindInfo } from '../model/kinds.ts';
+
+export interface ResourceReader {
+  /** Resources of a kind, in load order. */
+  list(kind: KindInfo): readonly Resource[];
+  find(kind: KindInfo, namespace: string, name: string): Resource | undefined;
+}

@@ -1,0 +1,32 @@
+// Istio's well-known label, annotation and object names, in one place.
+
+/** Namespace label that turns sidecar injection on (`enabled`) or off (anything else). */
+export const INJECTION_LABEL = 'istio-injection';
+export const INJECTION_ENABLED = 'enabled';
+/** Revision label on namespaces and pods: which control plane injects them. */
+export const REVISION_LABEL = 'istio.io/rev';
+/** Pod label (and legacy annotation) that forces injection on or off for one pod. */
+export const SIDECAR_INJECT = 'sidecar.istio.io/inject';
+/** Namespace or pod label enrolling workloads in ambient mode (`ambient`, or `none` to opt out). */
+export const DATAPLANE_MODE_LABEL = 'istio.io/dataplane-mode';
+export const DATAPLANE_MODE_AMBIENT = 'ambient';
+export const DATAPLANE_MODE_NONE = 'none';
+/** Pod annotation istio-cni writes on pods whose traffic it redirects to ztunnel. */
+export const AMBIENT_REDIRECTION_ANNOTATION = 'ambient.istio.io/redirection';
+export const AMBIENT_REDIRECTION_ENABLED = 'enabled';
+/** Annotation the injector writes on the pods it injected. */
+export const SIDECAR_STATUS_ANNOTATION = 'sidecar.istio.io/status';
+/** Labels the injector adds. */
+export const TLS_MODE_LABEL = 'security.istio.io/tlsMode';
+export const CANONICAL_NAME_LABEL = 'service.istio.io/canonical-name';
+export const CANONICAL_REVISION_LABEL = 'service.istio.io/canonical-revision';
+/** Label binding a namespace, service or pod to a waypoint. */
+export const USE_WAYPOINT_LABEL = 'istio.io/use-waypoint';
+
+export const ISTIO_PROXY_CONTAINER = 'istio-proxy';
+export const INJECTOR_CONFIGMAP = 'istio-sidecar-injector';
+/** The user id of the proxy; applications must not run as it. */
+export const PROXY_UID = 1337;
+
+/** Namespaces the injector never injects. */
+export const INJECTION_IGNORED_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-lease', 'local-path-storage']);
