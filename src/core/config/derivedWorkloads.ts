@@ -67,12 +67,8 @@ function safeEncode(n: number): string {
 
 /** A 5-character suffix like the random one Kubernetes appends, but fixed for a given seed. */
 function podSuffix(seed: string): string {
-  let h = fnv32a(seed);
   let out = '';
-  for (let i = 0; i < 5; i++) {
-    out += SAFE_ALPHABET[h % SAFE_ALPHABET.length];
-    h = Math.floor(h / SAFE_ALPHABET.length) ^ fnv32a(`${seed}:${i}`);
-  }
+  for (let i = 0; i < 5; i++) out += SAFE_ALPHABET[fnv32a(`${seed}:${i}`) % SAFE_ALPHABET.length];
   return out;
 }
 

@@ -1,0 +1,190 @@
+// Pods derived from controllers when the workspace holds none of their own.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
+import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { ResourceStore } from '../../src/core/config/store.ts';
+import { KINDS } from '../../src/core/model/kinds.ts';
+import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
+import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
+import type { Resource } from '../../src/core/model/types.ts';
+import { podSpec, podStatus } from '../../src/core/config/api/kube.ts';
+import { yamlFiles } from '../helpers/files.ts';
+
+function storeOf(files: Record<string, string>, derive = true): ResourceStore {
+  const model = new WorkspaceModel();
+  model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  return new ResourceStore(model.resources(), {
+    mode: 'cli',
+    defaultNamespace: 'default',
+    includePlaceholders: false,
+    deriveWorkloads: derive,
+    meshConfig: defaultMeshConfig(),
+    meshNetworks: defaultMeshNetworks(),
+  });
+}
+
+const derived = (s: ResourceStore) => s.list(KINDS.Pod).filter((p) => p.synthetic === 'derived');
+
+function deployment(name: string, ns: string, extra: { replicas?: number; labels?: Record<string, string>; annotations?: Record<string, string>; hostNetwork?: boolean } = {}): string {
+  const labels = extra.labels ?? { app: name };
+  const lbl = (indent: string) => Object.entries(labels).map(([k, v]) => `${indent}${k}: ${v}`).join('\n');
+  const ann = extra.annotations ? `\n      annotations:\n${Object.entries(extra.annotations).map(([k, v]) => `        ${k}: "${v}"`).join('\n')}` : '';
+  return `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  namespace: ${ns}
+spec:
+  replicas: ${extra.replicas ?? 1}
+  selector:
+    matchLabels:
+${lbl('      ')}
+  template:
+    metadata:
+      labels:
+${lbl('        ')}${ann}
+    spec:${extra.hostNetwork ? '\n      hostNetwork: true' : ''}
+      containers:
+      - name: app
+        image: example.org/${name}:1
+`;
+}
+
+const namespace = (name: string, labels: Record<string, string> = {}) =>
+  `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n  labels:\n${Object.entries(labels).map(([k, v]) => `    ${k}: ${v}`).join('\n') || '    team: x'}\n`;
+
+describe('pods derived from controllers', () => {
+  it('our Bookinfo with Deployments only: IST0173 just for the subsets no Deployment provides, no IST0162 at port 8080, no IST0103', async () => {
+    const files: Record<string, string> = {};
+    for (const f of yamlFiles('tests/fixtures/bookinfo-deployments')) files[f] = readFileSync(f, 'utf8');
+    const wa = new WorkspaceAnalyzer();
+    wa.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+    const result = await wa.run(defaultAnalysisSettings());
+    if (result === 'canceled') throw new Error('canceled');
+    const codes = result.diagnostics.map((d) => `${d.code} ${d.origin} ${d.message.match(/Subset (\S+)/)?.[1] ?? ''}`.trim());
+    expect(codes.filter((c) => c.startsWith('IST0173')).sort()).toEqual(['IST0173 DestinationRule shop/ratings canary', 'IST0173 DestinationRule shop/reviews v4']);
+    expect(codes.filter((c) => /IST0162|IST0103|IST0101/.test(c))).toEqual([]);
+  });
+
+  it('names pods as Kubernetes does, as many as the replicas, with unique IPs, deterministically', () => {
+    const files = { 'a.yaml': [deployment('web', 'shop', { replicas: 3 }), deployment('api', 'shop')].join('---\n') };
+    const pods = derived(storeOf(files));
+    expect(pods.map((p) => p.name.replace(/-[a-z0-9]{10}-[a-z0-9]{5}$/, '-<hash>-<id>'))).toEqual(['web-<hash>-<id>', 'web-<hash>-<id>', 'web-<hash>-<id>', 'api-<hash>-<id>']);
+    expect(new Set(pods.map((p) => p.name)).size).toBe(4);
+    const ips = pods.map((p) => podStatus(p).podIP);
+    expect(new Set(ips).size).toBe(4);
+    for (const ip of ips) expect(ip).toMatch(/^10\.244\.\d+\.\d+$/);
+    expect(derived(storeOf(files)).map((p) => [p.name, podStatus(p).podIP])).toEqual(pods.map((p) => [p.name, podStatus(p).podIP]));
+    // The replica set hash is shared by the pods of one Deployment.
+    expect(new Set(pods.slice(0, 3).map((p) => p.labels['pod-template-hash'])).size).toBe(1);
+    expect(pods[0]!.derivedFrom).toEqual({ kind: 'Deployment', namespace: 'shop', name: 'web' });
+  });
+
+  it('carries labels, annotations, service account, node name and container ports over', () => {
+    const text = `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: data}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata:
+      labels: {app: db, tier: storage}
+      annotations: {team: data}
+    spec:
+      serviceAccountName: db-sa
+      nodeName: node-a
+      containers:
+      - name: pg
+        image: postgres:16
+        ports: [{containerPort: 5432, name: tcp-pg}]
+`;
+    const pods = derived(storeOf({ 'db.yaml': text }));
+    expect(pods.map((p) => p.name)).toEqual(['db-0', 'db-1']);
+    const p = pods[1] as Resource;
+    expect(p.labels.tier).toBe('storage');
+    expect(p.labels['statefulset.kubernetes.io/pod-name']).toBe('db-1');
+    expect(p.annotations.team).toBe('data');
+    const spec = podSpec(p);
+    expect(spec.serviceAccountName).toBe('db-sa');
+    expect(spec.nodeName).toBe('node-a');
+    expect(spec.containers[0]?.ports[0]?.containerPort).toBe(5432);
+  });
+
+  it('puts one DaemonSet pod on each Node, and derives Jobs, CronJobs and ReplicaSets', () => {
+    const nodes = ['n1', 'n2'].map((n) => `apiVersion: v1\nkind: Node\nmetadata: {name: ${n}}\n`).join('---\n');
+    const ds = `apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: agent, namespace: ops}\nspec:\n  selector: {matchLabels: {app: agent}}\n  template:\n    metadata: {labels: {app: agent}}\n    spec: {containers: [{name: a, image: a}]}\n`;
+    const job = `apiVersion: batch/v1\nkind: Job\nmetadata: {name: migrate, namespace: ops}\nspec:\n  template:\n    metadata: {labels: {app: migrate}}\n    spec: {containers: [{name: m, image: m}], restartPolicy: Never}\n`;
+    const cron = `apiVersion: batch/v1\nkind: CronJob\nmetadata: {name: nightly, namespace: ops}\nspec:\n  schedule: "0 0 * * *"\n  jobTemplate:\n    spec:\n      template:\n        metadata: {labels: {app: nightly}}\n        spec: {containers: [{name: n, image: n}], restartPolicy: Never}\n`;
+    const rs = `apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: legacy, namespace: ops}\nspec:\n  replicas: 2\n  selector: {matchLabels: {app: legacy}}\n  template:\n    metadata: {labels: {app: legacy}}\n    spec: {containers: [{name: l, image: l}]}\n`;
+    const pods = derived(storeOf({ 'n.yaml': nodes, 'w.yaml': [ds, job, cron, rs].join('---\n') }));
+    const agent = pods.filter((p) => p.labels.app === 'agent');
+    expect(agent.map((p) => podSpec(p).nodeName)).toEqual(['n1', 'n2']);
+    expect(pods.filter((p) => p.labels.app === 'migrate').map((p) => p.labels['job-name'])).toEqual(['migrate']);
+    expect(pods.filter((p) => p.labels.app === 'nightly').map((p) => p.name.replace(/-[a-z0-9]{5}$/, ''))).toEqual(['nightly-29000000']);
+    expect(pods.filter((p) => p.labels.app === 'legacy')).toHaveLength(2);
+  });
+
+  it('derives nothing for a controller whose pods are in the workspace, or a ReplicaSet its Deployment owns', () => {
+    const pod = `apiVersion: v1\nkind: Pod\nmetadata: {name: web-abc-123, namespace: shop, labels: {app: web}}\nspec: {containers: [{name: app, image: x}]}\n`;
+    expect(derived(storeOf({ 'a.yaml': deployment('web', 'shop'), 'p.yaml': pod }))).toEqual([]);
+    const owned = `apiVersion: v1\nkind: Pod\nmetadata:\n  name: api-7c9d-x\n  namespace: shop\n  labels: {other: label}\n  ownerReferences: [{kind: ReplicaSet, name: api-7c9d5f}]\nspec: {containers: [{name: app, image: x}]}\n`;
+    expect(derived(storeOf({ 'a.yaml': deployment('api', 'shop'), 'p.yaml': owned }))).toEqual([]);
+    const rs = `apiVersion: apps/v1\nkind: ReplicaSet\nmetadata:\n  name: web-5d9f\n  namespace: shop\n  ownerReferences: [{kind: Deployment, name: web}]\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: app, image: x}]}\n`;
+    expect(derived(storeOf({ 'a.yaml': deployment('web', 'shop'), 'r.yaml': rs })).map((p) => p.derivedFrom?.kind)).toEqual(['Deployment']);
+    // Nothing at all in Istio's test harness mode.
+    expect(derived(storeOf({ 'a.yaml': deployment('web', 'shop') }, false))).toEqual([]);
+  });
+
+  it('injects a sidecar in injected namespaces, marks ambient pods, and leaves host-network pods alone', () => {
+    const files = {
+      'ns.yaml': [namespace('inj', { 'istio-injection': 'enabled' }), namespace('amb', { 'istio.io/dataplane-mode': 'ambient' }), namespace('plain')].join('---\n'),
+      'd.yaml': [deployment('a', 'inj'), deployment('b', 'amb'), deployment('c', 'plain'), deployment('d', 'inj', { hostNetwork: true }), deployment('e', 'inj', { labels: { app: 'e', 'sidecar.istio.io/inject': 'false' } })].join('---\n'),
+    };
+    const byApp = new Map(derived(storeOf(files)).map((p) => [p.labels.app, p]));
+    const proxy = (app: string) => podSpec(byApp.get(app)!).containers.find((c) => c.name === 'istio-proxy');
+    expect(proxy('a')?.image).not.toBe('');
+    expect(byApp.get('a')!.labels['security.istio.io/tlsMode']).toBe('istio');
+    expect(proxy('b')).toBeUndefined();
+    expect(byApp.get('b')!.annotations['ambient.istio.io/redirection']).toBe('enabled');
+    expect(proxy('c')).toBeUndefined();
+    expect(byApp.get('c')!.annotations['ambient.istio.io/redirection']).toBeUndefined();
+    expect(proxy('d')).toBeUndefined();
+    expect(proxy('e')).toBeUndefined();
+  });
+
+  it('points a message about a derived pod at the field in the controller template', async () => {
+    const text = deployment('web', 'shop', { annotations: { 'sidecar.istio.io/proxyCPUz': '100m' } });
+    const wa = new WorkspaceAnalyzer();
+    wa.update([{ path: 'web.yaml', text }], []);
+    const result = await wa.run(defaultAnalysisSettings());
+    if (result === 'canceled') throw new Error('canceled');
+    const onPod = result.diagnostics.find((d) => d.code === 'IST0108' && d.origin?.startsWith('Pod shop/web-'));
+    expect(onPod, JSON.stringify(result.diagnostics.map((d) => [d.code, d.origin]))).toBeDefined();
+    const line = text.split('\n').findIndex((l) => l.includes('proxyCPUz')) + 1;
+    expect(onPod!.range?.startLine).toBe(line);
+    expect(onPod!.file).toBe('web.yaml');
+    expect(onPod!.derivedFrom).toBe('Deployment shop/web');
+  });
+
+  it('an edit to a Deployment updates its pods incrementally, as a fresh run would', async () => {
+    const wa = new WorkspaceAnalyzer();
+    const dr = `apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: web, namespace: shop}\nspec:\n  host: web\n  subsets:\n  - name: v2\n    labels: {version: v2}\n`;
+    const svc = `apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {app: web}\n  ports: [{port: 80, name: http}]\n`;
+    wa.update([{ path: 'd.yaml', text: deployment('web', 'shop') }, { path: 'dr.yaml', text: dr }, { path: 's.yaml', text: svc }], []);
+    const first = await wa.run(defaultAnalysisSettings());
+    if (first === 'canceled') throw new Error('canceled');
+    expect(first.diagnostics.some((d) => d.code === 'IST0173')).toBe(true);
+    const v2 = deployment('web', 'shop', { labels: { app: 'web', version: 'v2' } });
+    wa.update([{ path: 'd.yaml', text: v2 }], []);
+    const second = await wa.run(defaultAnalysisSettings());
+    if (second === 'canceled') throw new Error('canceled');
+    expect(second.diagnostics.some((d) => d.code === 'IST0173')).toBe(false);
+    const fresh = new WorkspaceAnalyzer();
+    fresh.update([{ path: 'd.yaml', text: v2 }, { path: 'dr.yaml', text: dr }, { path: 's.yaml', text: svc }], []);
+    const again = await fresh.run(defaultAnalysisSettings());
+    if (again === 'canceled') throw new Error('canceled');
+    expect(second.diagnostics.map((d) => [d.code, d.origin, d.line])).toEqual(again.diagnostics.map((d) => [d.code, d.origin, d.line]));
+  });
+});
