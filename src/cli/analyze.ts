@@ -5,9 +5,10 @@ import type { Diagnostic, Level } from '../core/model/types.ts';
 import { LEVEL_ORDER } from '../core/model/types.ts';
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
-import { ALL_ANALYZERS, OPTIONAL_ANALYZERS, analyzerByName, selectAnalyzers } from '../core/analysis/analyzers/index.ts';
+import { ALL_ANALYZERS, OPTIONAL_ANALYZERS, analyzerByName } from '../core/analysis/analyzers/index.ts';
 import { parseSuppressions } from '../core/analysis/suppress.ts';
 import { messageByCode } from '../core/analysis/messages.ts';
+import { skippedNotice } from '../core/analysis/skipped.ts';
 import { meshInputsFromResources } from '../core/config/mesh/fromWorkspace.ts';
 import { formatDiagnostics, isOutputFormat, OUTPUT_FORMATS } from '../core/analysis/format/index.ts';
 import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts';
@@ -250,9 +251,12 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     io.stderr(`Error(s) adding files:\n${parserDiags.map((d) => `  ${parseProblemLine(d)}\n`).join('')}`);
   }
 
+  const skipped = skippedNotice(result.skipped);
+  if (skipped) io.stderr(`Notice: ${skipped}\n`);
+
   if (bool(args, 'verbose')) {
     io.stderr(`Analyzed resources in ${target}\n`);
-    const executed = selectAnalyzers(analyzerNames).map((a) => a.metadata.name);
+    const executed = result.executed;
     if (executed.length > 0) io.stderr(`Executed analyzers:\n${executed.map((n) => `\t ${n}\n`).join('')}`);
     if (result.assumptions.length > 0) io.stderr(`Assumptions:\n${result.assumptions.map((a) => `\t ${a}\n`).join('')}`);
     io.stderr('\n');

@@ -13,15 +13,45 @@ import { messageByCode } from './analysis/messages.ts';
 import { meshInputsFromResources } from './config/mesh/fromWorkspace.ts';
 import { missingInputNotes } from './analysis/assumedInputs.ts';
 import { attachFixes, fixContext } from './analysis/fixes/index.ts';
+import { podSpec, podStatus } from './config/api/kube.ts';
+import { inAmbientForAnalysis } from './config/workloadState.ts';
+import { ISTIO_PROXY_CONTAINER } from './config/wellKnown.ts';
+import { absentKinds, partitionByInputs, type SkippedAnalyzer } from './analysis/skipped.ts';
 
 export interface WorkspaceResult {
   diagnostics: Diagnostic[];
   /** Resources as analyzed (namespaces defaulted), including assumed/synthetic ones. */
   resources: Resource[];
   assumptions: string[];
+  /** Analyzers run, in order (the selection minus the skipped ones). */
+  executed: string[];
+  /** Analyzers not run because the workspace holds no object of a kind they need. */
+  skipped: SkippedAnalyzer[];
+  /** Pods derived from controllers (their names and IPs are ours, not the cluster's). */
+  derivedPods: DerivedPodSummary[];
   /** How each analyzer ran: reused ('cached'), re-checked changed resources ('incremental'), or 'full'. */
   modes: Record<string, 'cached' | 'incremental' | 'full'>;
   stats: { files: number; documents: number; resources: number; parseMs: number; analyzeMs: number; reparsedDocuments: number };
+}
+
+export interface DerivedPodSummary {
+  namespace: string;
+  name: string;
+  ip: string;
+  node: string;
+  /** `Deployment ns/name` */
+  from: string;
+  /** `sidecar`, `ambient` or `none`: how the pod joins the mesh. */
+  mode: 'sidecar' | 'ambient' | 'none';
+}
+
+function summarizeDerived(pods: readonly Resource[]): DerivedPodSummary[] {
+  return pods.map((p) => {
+    const spec = podSpec(p);
+    const mode = spec.containers.some((c) => c.name === ISTIO_PROXY_CONTAINER) ? 'sidecar' : inAmbientForAnalysis(p) ? 'ambient' : 'none';
+    const from = p.derivedFrom ? `${p.derivedFrom.kind} ${p.derivedFrom.namespace}/${p.derivedFrom.name}` : '';
+    return { namespace: p.namespace, name: p.name, ip: podStatus(p).podIP, node: spec.nodeName, from, mode };
+  });
 }
 
 export interface RunOptions {
@@ -112,9 +142,10 @@ export class WorkspaceAnalyzer {
           lastYield = performance.now();
         }
       : undefined;
+    const { run: analyzers, skipped } = partitionByInputs(selectAnalyzers(settings.analyzers), absentKinds(store));
     let diagnostics: Diagnostic[];
     try {
-      diagnostics = await this.session.run(store, index, selectAnalyzers(settings.analyzers), changedKinds, (f, i) => this.model.document(f, i), {
+      diagnostics = await this.session.run(store, index, analyzers, changedKinds, (f, i) => this.model.document(f, i), {
         suppressions: suppressions.rules,
         namespaceFilter: settings.namespaceFilter,
         canceled: options.canceled,
@@ -130,12 +161,15 @@ export class WorkspaceAnalyzer {
     const problems = this.model.problems().sort(byFileAndLine);
     const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings, ...missingInputNotes(store)];
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {
-      assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod and Service istio-system/${mesh.meshConfig.ingressService} are assumed, as istioctl analyze --use-kube=false does.`);
+      assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod (labels app=istio-ingressgateway, istio=ingressgateway) and Service istio-system/${mesh.meshConfig.ingressService} (ports 15021, 80 → 8080, 443 → 8443) are assumed, as Istio's default ingress chart installs them; a Service of that name in your files replaces the assumed one.`);
     }
     return {
       diagnostics: [...problems, ...diagnostics],
       resources: store.all(),
       assumptions,
+      executed: analyzers.map((a) => a.metadata.name),
+      skipped,
+      derivedPods: summarizeDerived(store.derivedPods()),
       modes: Object.fromEntries(this.session.lastModes),
       stats: {
         files: this.model.fileList().length,

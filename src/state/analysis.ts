@@ -3,6 +3,8 @@ import { create } from 'zustand';
 import type { Diagnostic, Level, SourceRange } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import type { AnalysisStats } from '../worker/protocol.ts';
+import type { SkippedAnalyzer } from '../core/analysis/skipped.ts';
+import type { DerivedPodSummary } from '../core/workspace.ts';
 
 export interface UserSettings {
   includePlaceholders: boolean;
@@ -27,6 +29,8 @@ export interface AnalysisState {
   diagnostics: Diagnostic[];
   resourceCount: number;
   assumptions: string[];
+  skipped: SkippedAnalyzer[];
+  derivedPods: DerivedPodSummary[];
   /** Version of the most recent sync sent to the worker. */
   requestedVersion: number;
   /** Version the diagnostics belong to (0: none yet). */
@@ -52,6 +56,8 @@ export const useAnalysis = create<AnalysisState>()((set) => ({
   diagnostics: [],
   resourceCount: 0,
   assumptions: [],
+  skipped: [],
+  derivedPods: [],
   requestedVersion: 0,
   resultVersion: 0,
   running: false,

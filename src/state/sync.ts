@@ -94,6 +94,8 @@ export function startSync(target: SyncTarget): SyncEngine {
           diagnostics: msg.diagnostics,
           resourceCount: msg.resourceCount,
           assumptions: msg.assumptions,
+          skipped: msg.skipped,
+          derivedPods: msg.derivedPods,
           resultVersion: msg.version,
           running: false,
           canceled: false,

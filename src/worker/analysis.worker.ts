@@ -84,6 +84,8 @@ async function loop(): Promise<void> {
           diagnostics: result.diagnostics,
           resourceCount: result.resources.length,
           assumptions: result.assumptions,
+          skipped: result.skipped,
+          derivedPods: result.derivedPods,
           stats: result.stats,
         });
         // Fixes come second: diagnostics show at once, the lightbulbs a moment later.

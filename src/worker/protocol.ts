@@ -1,6 +1,8 @@
 // Typed messages between the UI thread and the analysis worker.
 import type { Diagnostic, WorkspaceFile } from '../core/model/types.ts';
 import type { AnalysisSettings } from '../core/analysis/settings.ts';
+import type { SkippedAnalyzer } from '../core/analysis/skipped.ts';
+import type { DerivedPodSummary } from '../core/workspace.ts';
 
 export interface AnalysisStats {
   files: number;
@@ -35,6 +37,10 @@ export type FromWorker =
       resourceCount: number;
       /** Human-readable notes about assumed inputs (default mesh config, placeholders, …). */
       assumptions: string[];
+      /** Analyzers skipped because the workspace holds no object of a kind they need. */
+      skipped: SkippedAnalyzer[];
+      /** Pods derived from controllers. */
+      derivedPods: DerivedPodSummary[];
       stats: AnalysisStats;
     }
   /** Quick fixes for the diagnostics of a posted result (by index), computed after it. */

@@ -2,12 +2,30 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { cli, FIXTURES, FOUND_ISSUES } from './helpers.ts';
 
-const VS_ERROR = 'Error [IST0101] (VirtualService shop/ratings missing-host.yaml:12) Referenced host not found: "ratings-v9"\n';
+const VS_ERROR = 'Error [IST0101] (VirtualService shop/ratings missing-host.yaml:24) Referenced host not found: "ratings-v9"\n';
 
 describe('mesh-workbench analyze: exit codes and stderr', () => {
   it('exits 0 on a clean file with the check-mark message', async () => {
     const r = await cli(['analyze', 'clean.yaml']);
-    expect(r).toEqual({ code: 0, stdout: '\n', stderr: '\u2714 No validation issues found when analyzing clean.yaml.\n' });
+    expect([r.code, r.stdout, r.stderr]).toEqual([0, '\n', '\u2714 No validation issues found when analyzing clean.yaml.\n']);
+  });
+
+  it('says once which analyzers it skipped for lack of input, and what to add', async () => {
+    const r = await cli(['analyze', 'clean.yaml']);
+    // clean.yaml has a Service but no Pods, Namespaces or Secrets (no analyzer needs Nodes).
+    expect(r.notice).toMatch(/^Notice: Skipped \d+ analyzers that need Namespaces, Pods or Secrets, of which the files hold none \(istioctl analyze skips them too\): /);
+    expect(r.notice).toContain('gateway.IngressGatewayPortAnalyzer');
+    expect(r.notice).not.toContain('virtualservice.DestinationHostAnalyzer');
+    expect(r.notice).toContain('kubectl get namespaces,pods,secrets -A -o yaml');
+    expect(r.notice!.split('\n')).toHaveLength(2);
+    // With Pods and Services present, the analyzers that need only those run.
+    const w = await cli(['analyze', 'clean.yaml', 'workloads.yaml']);
+    expect(w.notice).not.toContain('gateway.IngressGatewayPortAnalyzer');
+    expect(w.notice).toContain('injection.Analyzer');
+    // Without Services, the host checks are skipped, as istioctl skips them: no false alarm.
+    const vsOnly = await cli(['analyze', '-'], { stdin: 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: v, namespace: shop}\nspec:\n  hosts: [a]\n  http: [{route: [{destination: {host: b}}]}]\n' });
+    expect(vsOnly.code).toBe(0);
+    expect(vsOnly.notice).toContain('virtualservice.DestinationHostAnalyzer');
   });
 
   it('lists several clean files', async () => {
@@ -34,7 +52,7 @@ describe('mesh-workbench analyze: exit codes and stderr', () => {
         level: 'Error',
         message: 'Referenced host not found: "ratings-v9"',
         origin: 'VirtualService shop/ratings',
-        reference: 'missing-host.yaml:12',
+        reference: 'missing-host.yaml:24',
       },
     ]);
     expect(r.stdout.startsWith('[\n\t{\n\t\t"code": "IST0101",\n')).toBe(true);
@@ -44,13 +62,13 @@ describe('mesh-workbench analyze: exit codes and stderr', () => {
     const y = await cli(['analyze', '-o', 'YAML', 'missing-host.yaml']);
     expect(y.code).toBe(79);
     expect(y.stdout).toContain("  message: 'Referenced host not found: \"ratings-v9\"'\n");
-    expect(y.stdout.endsWith('missing-host.yaml:12\n\n')).toBe(true);
+    expect(y.stdout.endsWith('missing-host.yaml:24\n\n')).toBe(true);
     const s = await cli(['analyze', '--output=sarif', 'missing-host.yaml']);
     expect(s.code).toBe(79);
     const log = JSON.parse(s.stdout);
     expect(log.version).toBe('2.1.0');
     expect(log.runs[0].results[0].locations[0].physicalLocation.artifactLocation.uri).toBe('missing-host.yaml');
-    expect(log.runs[0].results[0].locations[0].physicalLocation.region.startLine).toBe(12);
+    expect(log.runs[0].results[0].locations[0].physicalLocation.region.startLine).toBe(24);
   });
 
   it('prints only the path as reference for JSON input', async () => {
@@ -176,8 +194,8 @@ describe('mesh-workbench analyze: namespaces and placeholders', () => {
   it('puts namespace-less objects in default without filtering messages', async () => {
     const r = await cli(['analyze', 'no-namespace.yaml', 'missing-host.yaml']);
     expect(r.code).toBe(79);
-    expect(r.stdout).toContain('(VirtualService default/orphan no-namespace.yaml:11)');
-    expect(r.stdout).toContain('(VirtualService shop/ratings missing-host.yaml:12)');
+    expect(r.stdout).toContain('(VirtualService default/orphan no-namespace.yaml:22)');
+    expect(r.stdout).toContain('(VirtualService shop/ratings missing-host.yaml:24)');
   });
 
   it('-n sets the namespace and filters messages', async () => {
@@ -191,17 +209,21 @@ describe('mesh-workbench analyze: namespaces and placeholders', () => {
   it('-A keeps empty namespaces and names all namespaces', async () => {
     const r = await cli(['analyze', '-A', 'no-namespace.yaml']);
     expect(r.code).toBe(79);
-    expect(r.stdout).toBe('Error [IST0101] (VirtualService orphan no-namespace.yaml:11) Referenced host not found: "nowhere"\n');
+    expect(r.stdout).toBe('Error [IST0101] (VirtualService orphan no-namespace.yaml:22) Referenced host not found: "nowhere"\n');
     expect(r.stderr).toContain('Error: Analyzers found issues when analyzing all namespaces.\n');
   });
 
   it('assumes the placeholder ingress gateway unless told not to', async () => {
-    expect((await cli(['analyze', 'gateway.yaml'])).code).toBe(0);
-    const none = await cli(['analyze', '--no-placeholders', 'gateway.yaml']);
+    expect((await cli(['analyze', 'gateway.yaml', 'workloads.yaml'])).code).toBe(0);
+    const none = await cli(['analyze', '--no-placeholders', 'gateway.yaml', 'workloads.yaml']);
     expect(none.code).toBe(79);
     expect(none.stdout).toContain('Referenced selector not found: "istio=ingressgateway"');
-    const off = await cli(['analyze', '--meshConfigFile', 'mesh-ingress-off.yaml', 'gateway.yaml']);
+    const off = await cli(['analyze', '--meshConfigFile', 'mesh-ingress-off.yaml', 'gateway.yaml', 'workloads.yaml']);
     expect(off.code).toBe(79);
+    // The placeholder alone does not count as the Pods a gateway check needs.
+    const alone = await cli(['analyze', '--no-placeholders', 'gateway.yaml']);
+    expect(alone.code).toBe(0);
+    expect(alone.notice).toContain('gateway.IngressGatewayPortAnalyzer');
   });
 });
 
@@ -210,7 +232,7 @@ describe('mesh-workbench analyze: inputs', () => {
     const text = readFileSync(`${FIXTURES}missing-host.yaml`, 'utf8');
     const r = await cli(['analyze', '-'], { stdin: text });
     expect(r.code).toBe(79);
-    expect(r.stdout).toBe('Error [IST0101] (VirtualService shop/ratings -:12) Referenced host not found: "ratings-v9"\n');
+    expect(r.stdout).toBe('Error [IST0101] (VirtualService shop/ratings -:24) Referenced host not found: "ratings-v9"\n');
   });
 
   it('walks directories recursively and skips unknown extensions', async () => {

@@ -11,7 +11,7 @@ describe('bin/mesh-workbench.js', () => {
     });
     expect(r.status).toBe(79);
     const out = JSON.parse(r.stdout);
-    expect(out[0]).toMatchObject({ code: 'IST0101', reference: 'missing-host.yaml:12' });
+    expect(out[0]).toMatchObject({ code: 'IST0101', reference: 'missing-host.yaml:24' });
     expect(r.stderr).toContain('Analyzers found issues');
   });
 
@@ -22,7 +22,7 @@ describe('bin/mesh-workbench.js', () => {
       encoding: 'utf8',
       timeout: 60000,
     });
-    expect(r.stderr).toBe('\u2714 No validation issues found when analyzing -.\n');
+    expect(r.stderr).toMatch(/^Notice: Skipped \d+ analyzers .*\n\u2714 No validation issues found when analyzing -\.\n$/);
     expect(r.status).toBe(0);
   });
 });

@@ -7,8 +7,12 @@ export const REPO = fileURLToPath(new URL('../../', import.meta.url));
 export interface CliRun {
   code: number;
   stdout: string;
+  /** stderr without the notice about skipped analyzers (kept in `notice`). */
   stderr: string;
+  notice?: string;
 }
+
+const SKIPPED_NOTICE = /^Notice: Skipped .*\n/m;
 
 export async function cli(args: string[], opts: { stdin?: string; isTTY?: boolean; env?: Record<string, string>; cwd?: string } = {}): Promise<CliRun> {
   let stdout = '';
@@ -21,7 +25,8 @@ export async function cli(args: string[], opts: { stdin?: string; isTTY?: boolea
     isTTY: opts.isTTY ?? false,
     env: opts.env ?? {},
   });
-  return { code, stdout, stderr };
+  const notice = SKIPPED_NOTICE.exec(stderr)?.[0];
+  return notice ? { code, stdout, stderr: stderr.replace(notice, ''), notice } : { code, stdout, stderr };
 }
 
 export const FOUND_ISSUES =

@@ -39,8 +39,10 @@ describe('quick fixes across incremental runs', () => {
     const files = sampleFiles();
     const first = await run(w, files);
     expect(first.find((d) => d.code === 'IST0101' && d.message.includes('"reviews2"'))?.fixes?.length).toBe(1);
-    // Remove every Service: nothing left to suggest for the host.
-    const second = await run(w, { ...files, 'bookinfo.yaml': '' });
+    // Leave one unrelated Service: nothing left to suggest for the host (with no Service at
+    // all, the host check would be skipped, as istioctl skips it).
+    const unrelated = 'apiVersion: v1\nkind: Service\nmetadata: {name: zzzzzzzzzzzz, namespace: elsewhere}\nspec:\n  ports: [{port: 1, name: tcp}]\n';
+    const second = await run(w, { ...files, 'bookinfo.yaml': unrelated });
     const d = second.find((x) => x.code === 'IST0101' && x.message.includes('"reviews2"'));
     expect(d).toBeDefined();
     expect(d!.fixes).toBeUndefined();

@@ -56,8 +56,14 @@ export interface AnalyzerMetadata {
   /** Istio's Metadata().Name, e.g. `virtualservice.DestinationHostAnalyzer`. */
   name: string;
   description: string;
-  /** Kinds the analyzer reads. */
+  /** Kinds the analyzer reads (Istio's Inputs). */
   inputs: KindInfo[];
+  /**
+   * Inputs whose absence from the workspace only means fewer findings, never wrong ones, so
+   * the analyzer runs without them (see analysis/skipped.ts). Every other input that file
+   * analysis can lack (Pods, Services, Namespaces, Nodes, Secrets) is required.
+   */
+  optionalInputs?: KindInfo[];
 }
 
 /** What an analyzer sees: the mesh (shared lookups included) plus a way to report. */

@@ -38,6 +38,8 @@ export function Inspector() {
       </div>
       <div className="inspector-scroll">
         <Assumptions />
+        <SkippedAnalyzers />
+        <DerivedWorkloads />
         <Suppressions />
       </div>
     </div>
@@ -59,7 +61,7 @@ function Assumptions() {
           data-testid="include-placeholders"
           onChange={(e) => useAnalysis.getState().setSettings({ includePlaceholders: e.target.checked })}
         />
-        <span>Include Istio's placeholder ingress gateway (istioctl --use-kube=false)</span>
+        <span>Assume an ingress gateway (Istio's default chart) when the workspace has none</span>
       </label>
       {assumptions.length === 0 ? (
         <p className="muted">Nothing assumed: the analysis uses only your files.</p>
@@ -70,6 +72,56 @@ function Assumptions() {
           ))}
         </ul>
       )}
+    </section>
+  );
+}
+
+function SkippedAnalyzers() {
+  const skipped = useAnalysis((s) => s.skipped);
+  if (skipped.length === 0) return null;
+  const kinds = [...new Set(skipped.flatMap((s) => s.missing))];
+  return (
+    <section className="inspector-section" aria-labelledby="skipped-title" data-testid="skipped-analyzers">
+      <h3 id="skipped-title" className="section-title">
+        Skipped analyzers ({skipped.length})
+      </h3>
+      <p className="muted">
+        Your files hold no {kinds.map((k) => `${k}s`).join(', ')}. Like istioctl, these analyzers need them and were not run; add the
+        objects (for example <code>kubectl get {kinds.map((k) => `${k.toLowerCase()}s`).join(',')} -A -o yaml</code>) to run them.
+      </p>
+      <ul className="assumption-list">
+        {skipped.map((s) => (
+          <li key={s.analyzer}>
+            <code>{s.analyzer}</code> needs {s.missing.join(', ')}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function DerivedWorkloads() {
+  const pods = useAnalysis((s) => s.derivedPods);
+  if (pods.length === 0) return null;
+  return (
+    <section className="inspector-section" aria-labelledby="derived-title" data-testid="derived-workloads">
+      <h3 id="derived-title" className="section-title">
+        Derived pods ({pods.length})
+      </h3>
+      <p className="muted">
+        These controllers' pods are not in your files, so the analysis assumes them from the pod templates. Names and IPs are
+        ours, not your cluster's.
+      </p>
+      <ul className="assumption-list">
+        {pods.map((p) => (
+          <li key={`${p.namespace}/${p.name}`} data-testid="derived-pod">
+            <code>
+              {p.namespace}/{p.name}
+            </code>{' '}
+            {p.ip} · {p.mode === 'sidecar' ? 'sidecar injected' : p.mode === 'ambient' ? 'ambient' : 'not in the mesh'} · from {p.from}
+          </li>
+        ))}
+      </ul>
     </section>
   );
 }

@@ -59,6 +59,7 @@ export const k8sAnnotationsAnalyzer: Analyzer = perResourceAnalyzer(
     name: 'annotations.K8sAnalyzer',
     description: 'Flags unknown, misplaced, deprecated and invalid Istio annotations on Kubernetes objects',
     inputs: [...ANNOTATED_KINDS],
+    optionalInputs: [KINDS.Namespace, KINDS.Service, KINDS.Pod],
   },
   {
     kind: KINDS.Pod,

@@ -50,6 +50,7 @@ export const applicationUIDAnalyzer: Analyzer = perResourceAnalyzer(
     name: 'applicationUID.Analyzer',
     description: 'Checks that application containers do not run as the UID reserved for the sidecar proxy',
     inputs: [KINDS.Pod, KINDS.Deployment],
+    optionalInputs: [KINDS.Pod],
   },
   {
     kind: KINDS.Pod,

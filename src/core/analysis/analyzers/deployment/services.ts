@@ -111,6 +111,7 @@ export const multiServiceAnalyzer: Analyzer = perResourceAnalyzer(
     name: 'deployment.MultiServiceAnalyzer',
     description: 'Checks that the Services selecting a mesh Deployment agree on port protocols and target ports',
     inputs: [KINDS.Service, KINDS.Deployment, KINDS.Namespace],
+    optionalInputs: [KINDS.Namespace],
   },
   { kind: KINDS.Deployment, check: analyzeDeployment },
 );

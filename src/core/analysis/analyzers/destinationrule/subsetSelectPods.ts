@@ -45,6 +45,7 @@ export const subsetSelectPodAnalyzer: Analyzer = perResourceAnalyzer(
     name: 'destinationrule.SubsetSelectPodAnalyzer',
     description: 'Checks that DestinationRule hosts are known services and that each subset selects some pod',
     inputs: [KINDS.DestinationRule, KINDS.Pod, KINDS.Service, KINDS.ServiceEntry, KINDS.Node],
+    optionalInputs: [KINDS.Node],
   },
   {
     kind: KINDS.DestinationRule,

@@ -21,6 +21,7 @@ export const imageAutoAnalyzer: Analyzer = {
     name: 'injection.ImageAutoAnalyzer',
     description: 'Checks that Pods and Deployments using `image: auto` for istio-proxy are selected for injection',
     inputs: [KINDS.Namespace, KINDS.Pod, KINDS.Deployment, KINDS.MutatingWebhookConfiguration],
+    optionalInputs: [KINDS.Pod],
   },
   analyze(ctx) {
     // Webhooks of every MutatingWebhookConfiguration whose name ends in `istio.io`.

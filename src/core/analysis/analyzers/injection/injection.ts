@@ -17,6 +17,7 @@ export const injectionAnalyzer: Analyzer = {
     name: 'injection.Analyzer',
     description: 'Checks namespace injection labels and that pods in injected namespaces carry the Istio proxy',
     inputs: [KINDS.Namespace, KINDS.Pod, KINDS.ConfigMap],
+    optionalInputs: [KINDS.Pod],
   },
   analyze(ctx) {
     // Istio scans the ConfigMaps (any namespace) for the first one with the injector's name.

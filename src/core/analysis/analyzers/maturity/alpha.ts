@@ -39,6 +39,7 @@ export const alphaAnnotationsAnalyzer: Analyzer = perResourceAnalyzer(
     name: 'annotations.AlphaAnalyzer',
     description: 'Reports Istio annotations that belong to alpha-stage features',
     inputs: [...ANNOTATED_KINDS],
+    optionalInputs: [KINDS.Namespace, KINDS.Service, KINDS.Pod],
   },
   {
     kind: KINDS.Pod,

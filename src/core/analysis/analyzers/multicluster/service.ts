@@ -72,6 +72,7 @@ export const multiClusterServiceAnalyzer: Analyzer = {
     name: 'services.MultiClusterServiceAnalyzer',
     description: 'Checks that a Service defined in several clusters is defined the same way in each',
     inputs: [KINDS.Service],
+    optionalInputs: [KINDS.Service],
   },
   analyze(ctx) {
     // namespace/name → cluster → instance (a later instance in the same cluster wins).

@@ -18,6 +18,7 @@ export const sidecarSelectorAnalyzer: Analyzer = {
     name: 'sidecar.SelectorAnalyzer',
     description: 'Checks that Sidecar workload selectors match pods without overlapping, and that each namespace has at most one Sidecar without a selector',
     inputs: [KINDS.Sidecar, KINDS.Pod, KINDS.Namespace],
+    optionalInputs: [KINDS.Namespace],
   },
   analyze(ctx) {
     // Pods selected by at least one Sidecar (by key, in first-selection order).

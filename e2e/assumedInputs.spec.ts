@@ -1,0 +1,49 @@
+// The inspector says what the analysis assumed: pods derived from Deployments, and the
+// analyzers skipped because the files hold no object of a kind they need.
+import { test, expect } from '@playwright/test';
+
+const NAMESPACE = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels:\n    istio-injection: enabled\n';
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: cart
+  namespace: shop
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: cart}
+  template:
+    metadata:
+      labels: {app: cart, version: v1}
+    spec:
+      containers:
+      - name: cart
+        image: example.org/cart:1
+`;
+
+test('uploaded Deployments show as derived pods, and skipped analyzers say what to add', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  // Remove the sample's files, then upload a namespace and a Deployment without pods.
+  page.on('dialog', (d) => void d.accept());
+  while ((await page.getByTestId('file-item').count()) > 0) {
+    const first = page.getByTestId('file-item').first();
+    await first.hover();
+    await first.getByRole('button', { name: /^Delete/ }).click();
+  }
+  await page.getByTestId('upload-input').setInputFiles([
+    { name: 'namespace.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(NAMESPACE) },
+    { name: 'cart.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(DEPLOYMENT) },
+  ]);
+  const derived = page.getByTestId('derived-workloads');
+  await expect(derived).toContainText('Derived pods (2)');
+  const first = derived.getByTestId('derived-pod').first();
+  await expect(first).toContainText(/shop\/cart-[a-z0-9]{10}-[a-z0-9]{5}/);
+  await expect(first).toContainText('sidecar injected');
+  await expect(first).toContainText('from Deployment shop/cart');
+  const skipped = page.getByTestId('skipped-analyzers');
+  await expect(skipped).toContainText('Skipped analyzers');
+  await expect(skipped).toContainText('Services');
+  await expect(skipped).toContainText('virtualservice.DestinationHostAnalyzer');
+});
