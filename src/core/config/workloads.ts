@@ -1,0 +1,100 @@
+// The workloads of the mesh (pods, real or derived from controllers) and which of them a
+// label selector picks. One index serves every question "which pods match this selector",
+// built once per mesh version: pods by namespace and by `key=value` label pair, so a
+// selector only looks at the pods carrying its rarest pair.
+import type { Resource } from '../model/types.ts';
+import { KINDS } from '../model/kinds.ts';
+import type { ConfigView } from './configView.ts';
+import { podSpec, podStatus, type Container } from './api/kube.ts';
+import { selectorMatches, type LabelMap } from './labels.ts';
+import type { WorkloadShape } from './workloadState.ts';
+
+export interface PodIndex {
+  /** Every pod, in load order (derived pods after the workspace's own). */
+  readonly all: readonly Resource[];
+  readonly byNamespace: ReadonlyMap<string, readonly Resource[]>;
+  /** `key\0value` → pods with that label, in load order. */
+  readonly byPair: ReadonlyMap<string, readonly Resource[]>;
+}
+
+const pairKey = (k: string, v: string) => `${k}\u0000${v}`;
+
+export function podIndex(view: ConfigView): PodIndex {
+  return view.lookups.cached('config.podIndex', (store) => {
+    const all = store.list(KINDS.Pod);
+    const byNamespace = new Map<string, Resource[]>();
+    const byPair = new Map<string, Resource[]>();
+    for (const p of all) {
+      let ns = byNamespace.get(p.namespace);
+      if (!ns) byNamespace.set(p.namespace, (ns = []));
+      ns.push(p);
+      for (const k of Object.keys(p.labels)) {
+        const key = pairKey(k, p.labels[k] as string);
+        let l = byPair.get(key);
+        if (!l) byPair.set(key, (l = []));
+        l.push(p);
+      }
+    }
+    return { all, byNamespace, byPair };
+  });
+}
+
+/** The pods to test against a selector: those with its rarest pair (all pods, or the namespace's, for an empty one). */
+function candidates(index: PodIndex, selector: LabelMap, namespace: string | undefined): readonly Resource[] {
+  let best: readonly Resource[] = namespace === undefined ? index.all : (index.byNamespace.get(namespace) ?? []);
+  for (const k of Object.keys(selector)) {
+    const l = index.byPair.get(pairKey(k, selector[k] as string));
+    if (!l) return [];
+    if (l.length < best.length) best = l;
+  }
+  return best;
+}
+
+/**
+ * Pods whose labels hold every pair of an equality selector (an empty selector selects
+ * all), in load order; only those of `namespace` when it is given.
+ */
+export function podsSelectedBy(view: ConfigView, selector: LabelMap, namespace?: string): Resource[] {
+  const out: Resource[] = [];
+  for (const p of candidates(podIndex(view), selector, namespace)) {
+    if ((namespace === undefined || p.namespace === namespace) && selectorMatches(selector, p.labels)) out.push(p);
+  }
+  return out;
+}
+
+/** The first pod (in load order) a selector picks, if any. */
+export function firstPodSelectedBy(view: ConfigView, selector: LabelMap, namespace?: string): Resource | undefined {
+  for (const p of candidates(podIndex(view), selector, namespace)) {
+    if ((namespace === undefined || p.namespace === namespace) && selectorMatches(selector, p.labels)) return p;
+  }
+  return undefined;
+}
+
+/** The pods of a namespace, in load order. */
+export function podsInNamespace(view: ConfigView, namespace: string): readonly Resource[] {
+  return podIndex(view).byNamespace.get(namespace) ?? [];
+}
+
+/** What the workload-state predicates need of a pod. */
+export function podShape(pod: Resource): WorkloadShape {
+  const spec = podSpec(pod);
+  return { namespace: pod.namespace, labels: pod.labels, annotations: pod.annotations, containers: spec.containers, initContainers: spec.initContainers, hostNetwork: spec.hostNetwork };
+}
+
+/** The pod's IP (status.podIP), or '' when it has none. */
+export function podIp(pod: Resource): string {
+  return podStatus(pod).podIP;
+}
+
+/** Kubernetes' service account of a pod: `serviceAccountName`, else the deprecated `serviceAccount`, else `default`. */
+export function podServiceAccount(pod: Resource): string {
+  const spec = podSpec(pod);
+  return spec.serviceAccountName || spec.serviceAccount || 'default';
+}
+
+/** A pod's containers, optionally followed by its init containers. */
+export function podContainers(pod: Resource, withInit = false): readonly Container[] {
+  const spec = podSpec(pod);
+  return withInit ? [...spec.containers, ...spec.initContainers] : spec.containers;
+}
+
