@@ -50,9 +50,10 @@ export function contextFor(store: StoreView, index: Lookups, sink: Reported[], a
   return {
     meshConfig: store.options.meshConfig,
     meshNetworks: store.options.meshNetworks,
-    list: (kind) => store.list(kind),
-    find: (kind, ns, name) => store.find(kind, ns, name),
-    exists: (kind, ns, name) => store.find(kind, ns, name) !== undefined,
+    // Reads made while a lookup is being built are its dependencies.
+    list: (kind) => (index.noteRead(kind.id), store.list(kind)),
+    find: (kind, ns, name) => (index.noteRead(kind.id), store.find(kind, ns, name)),
+    exists: (kind, ns, name) => (index.noteRead(kind.id), store.find(kind, ns, name) !== undefined),
     lookups: index,
     report: (message, place) => {
       const fieldPath = place?.fieldPath ?? message.fieldPath;

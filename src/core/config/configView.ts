@@ -17,8 +17,9 @@ export function configView(store: StoreView, lookups: Lookups = new Lookups(stor
   return {
     meshConfig: store.options.meshConfig,
     meshNetworks: store.options.meshNetworks,
-    list: (kind) => store.list(kind),
-    find: (kind, ns, name) => store.find(kind, ns, name),
+    // Reads made while a lookup is being built are its dependencies.
+    list: (kind) => (lookups.noteRead(kind.id), store.list(kind)),
+    find: (kind, ns, name) => (lookups.noteRead(kind.id), store.find(kind, ns, name)),
     lookups,
   };
 }

@@ -1,7 +1,7 @@
-// Lookups shared by all analyzers of one run. Each is built once, on first use, so no
-// analyzer needs to scan every resource for every resource it checks. The index also
-// records which kinds each lookup read, so an incremental run keeps the lookups whose
-// kinds did not change.
+// Derived facts about one version of the mesh (indexes, registries), each built once, on
+// first use, and shared by every reader. Each lookup records which kinds it read, directly
+// or through other lookups and ConfigView reads made while it was being built, so an
+// incremental run keeps exactly the lookups whose kinds did not change.
 import type { Resource } from '../model/types.ts';
 import type { KindInfo } from '../model/kinds.ts';
 import type { StoreView } from './store.ts';
@@ -15,17 +15,34 @@ interface MemoEntry {
 
 export class Lookups {
   private memo = new Map<string, MemoEntry>();
+  /** Lookups being built, innermost last: a read is a dependency of all of them. */
+  private building: MemoEntry[] = [];
 
   constructor(private readonly store: StoreView) {}
 
+  /** Records a read of `kind` by whatever lookups are being built (called by ConfigView reads). */
+  noteRead(kindId: string): void {
+    for (let i = 0; i < this.building.length; i++) (this.building[i] as MemoEntry).kinds.add(kindId);
+  }
+
+  private inherit(from: MemoEntry): void {
+    for (const parent of this.building) {
+      if (from.any) parent.any = true;
+      for (const k of from.kinds) parent.kinds.add(k);
+    }
+  }
+
   /**
-   * Builds (once) and returns a named lookup. `build` must read resources through the view
-   * it is given (that is how its kinds are recorded); state it fills lazily later must
-   * name the kinds it depends on in `dependsOn`.
+   * Builds (once) and returns a named lookup. Reads through the store view given to `build`,
+   * through a ConfigView, or through other lookups are recorded; state filled lazily later
+   * must name the kinds it depends on in `dependsOn`.
    */
   cached<T>(name: string, build: (store: StoreView) => T, dependsOn: readonly KindInfo[] = []): T {
     const hit = this.memo.get(name);
-    if (hit) return hit.value as T;
+    if (hit) {
+      if (this.building.length > 0) this.inherit(hit);
+      return hit.value as T;
+    }
     const entry: MemoEntry = { value: undefined, kinds: new Set(dependsOn.map((k) => k.id)), any: false };
     const store = this.store;
     const view: StoreView = {
@@ -34,7 +51,13 @@ export class Lookups {
       find: (kind, ns, n) => (entry.kinds.add(kind.id), store.find(kind, ns, n)),
       all: () => ((entry.any = true), store.all()),
     };
-    entry.value = build(view);
+    this.building.push(entry);
+    try {
+      entry.value = build(view);
+    } finally {
+      this.building.pop();
+    }
+    this.inherit(entry);
     this.memo.set(name, entry);
     return entry.value as T;
   }
