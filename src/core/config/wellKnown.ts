@@ -20,6 +20,8 @@ export const SIDECAR_STATUS_ANNOTATION = 'sidecar.istio.io/status';
 export const TLS_MODE_LABEL = 'security.istio.io/tlsMode';
 export const CANONICAL_NAME_LABEL = 'service.istio.io/canonical-name';
 export const CANONICAL_REVISION_LABEL = 'service.istio.io/canonical-revision';
+/** Service annotation limiting which namespaces see the Service (comma-separated, `.` = own). */
+export const EXPORT_TO_ANNOTATION = 'networking.istio.io/exportTo';
 /** Label binding a namespace, service or pod to a waypoint. */
 export const USE_WAYPOINT_LABEL = 'istio.io/use-waypoint';
 

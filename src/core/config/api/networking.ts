@@ -1,10 +1,16 @@
 // Typed views of networking.istio.io: the fields of Istio's networking API (v1, which
 // v1beta1 and v1alpha3 share) that our analyzers and engines read.
 import { bool, double, int, list, map, message, optional, raw, string, strings, type Infer } from '../shape.ts';
-import { PortSelector, WorkloadSelector, duration, policyTargeting } from './common.ts';
+import { PortSelector, WorkloadSelector as PolicyWorkloadSelector, duration, policyTargeting } from './common.ts';
 import { specReader } from '../views.ts';
 
 const p = { proto: true };
+
+/**
+ * networking's WorkloadSelector (`labels`), used by ServiceEntry, Sidecar, DestinationRule and
+ * EnvoyFilter; the security and telemetry APIs use type.v1beta1's (`matchLabels`) instead.
+ */
+export const WorkloadSelector = message({ labels: strings }, p);
 
 // ---- VirtualService -------------------------------------------------------------------
 
@@ -280,7 +286,7 @@ export const envoyFilter = specReader(EnvoyFilterSpec);
 // ---- ProxyConfig ----------------------------------------------------------------------
 
 export const ProxyConfigSpec = message(
-  { selector: WorkloadSelector, concurrency: optional(int), environmentVariables: strings, image: message({ imageType: string }, p) },
+  { selector: PolicyWorkloadSelector, concurrency: optional(int), environmentVariables: strings, image: message({ imageType: string }, p) },
   p,
 );
 export const proxyConfig = specReader(ProxyConfigSpec);
