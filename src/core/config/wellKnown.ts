@@ -23,6 +23,20 @@ export const CANONICAL_REVISION_LABEL = 'service.istio.io/canonical-revision';
 /** Label binding a namespace, service or pod to a waypoint. */
 export const USE_WAYPOINT_LABEL = 'istio.io/use-waypoint';
 
+/** Service annotation limiting the namespaces that see a Kubernetes Service (`.`, `*` or names, comma-separated). */
+export const EXPORT_TO_ANNOTATION = 'networking.istio.io/exportTo';
+
+/** Node topology labels that give a workload its locality, and the node's hostname label. */
+export const TOPOLOGY_REGION_LABEL = 'topology.kubernetes.io/region';
+export const TOPOLOGY_ZONE_LABEL = 'topology.kubernetes.io/zone';
+export const TOPOLOGY_SUBZONE_LABEL = 'topology.istio.io/subzone';
+export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+/** Labels Istio's registry adds to endpoints for their cluster and network. */
+export const TOPOLOGY_CLUSTER_LABEL = 'topology.istio.io/cluster';
+export const TOPOLOGY_NETWORK_LABEL = 'topology.istio.io/network';
+
+/** Istio's control plane namespace (constants.IstioSystemNamespace), where some policies apply mesh-wide. */
+export const ISTIO_SYSTEM_NAMESPACE = 'istio-system';
 export const ISTIO_PROXY_CONTAINER = 'istio-proxy';
 export const INJECTOR_CONFIGMAP = 'istio-sidecar-injector';
 /** The user id of the proxy; applications must not run as it. */
