@@ -20,11 +20,23 @@ export const SIDECAR_STATUS_ANNOTATION = 'sidecar.istio.io/status';
 export const TLS_MODE_LABEL = 'security.istio.io/tlsMode';
 export const CANONICAL_NAME_LABEL = 'service.istio.io/canonical-name';
 export const CANONICAL_REVISION_LABEL = 'service.istio.io/canonical-revision';
-/** Service annotation limiting which namespaces see the Service (comma-separated, `.` = own). */
-export const EXPORT_TO_ANNOTATION = 'networking.istio.io/exportTo';
 /** Label binding a namespace, service or pod to a waypoint. */
 export const USE_WAYPOINT_LABEL = 'istio.io/use-waypoint';
 
+/** Service annotation limiting the namespaces that see a Kubernetes Service (`.`, `*` or names, comma-separated). */
+export const EXPORT_TO_ANNOTATION = 'networking.istio.io/exportTo';
+
+/** Node topology labels that give a workload its locality, and the node's hostname label. */
+export const TOPOLOGY_REGION_LABEL = 'topology.kubernetes.io/region';
+export const TOPOLOGY_ZONE_LABEL = 'topology.kubernetes.io/zone';
+export const TOPOLOGY_SUBZONE_LABEL = 'topology.istio.io/subzone';
+export const HOSTNAME_LABEL = 'kubernetes.io/hostname';
+/** Labels Istio's registry adds to endpoints for their cluster and network. */
+export const TOPOLOGY_CLUSTER_LABEL = 'topology.istio.io/cluster';
+export const TOPOLOGY_NETWORK_LABEL = 'topology.istio.io/network';
+
+/** Istio's control plane namespace (constants.IstioSystemNamespace), where some policies apply mesh-wide. */
+export const ISTIO_SYSTEM_NAMESPACE = 'istio-system';
 export const ISTIO_PROXY_CONTAINER = 'istio-proxy';
 export const INJECTOR_CONFIGMAP = 'istio-sidecar-injector';
 /** The user id of the proxy; applications must not run as it. */
