@@ -33,3 +33,28 @@ export function objectReader<F extends Fields>(shape: MessageShape<F>): (r: Reso
     return v;
   };
 }
+
+/** What a resource body holds at a path: nothing, or the kind of value written there. */
+export type Written = 'absent' | 'null' | 'map' | 'list' | 'scalar';
+
+/**
+ * What is written at a path of the body (`['spec', 'selector', 'matchLabels']`; numbers index
+ * lists). Typed views read an absent field, a null and a zero value alike; this tells them
+ * apart where it matters for where a message points, never for what it says.
+ */
+export function writtenAt(r: Resource, path: readonly (string | number)[]): Written {
+  let v: unknown = r.body;
+  for (const seg of path) {
+    if (typeof seg === 'number') {
+      if (!Array.isArray(v) || seg < 0 || seg >= v.length) return 'absent';
+      v = v[seg];
+    } else {
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, seg)) return 'absent';
+      v = (v as Record<string, unknown>)[seg];
+    }
+  }
+  if (v === undefined) return 'absent';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'list';
+  return typeof v === 'object' ? 'map' : 'scalar';
+}

@@ -44,3 +44,10 @@ export const PROXY_UID = 1337;
 
 /** Namespaces the injector never injects. */
 export const INJECTION_IGNORED_NAMESPACES = new Set(['kube-system', 'kube-public', 'kube-node-lease', 'local-path-storage']);
+
+/** Label the Gateway API deployment controller puts on a Kubernetes Gateway's pods (value: the Gateway's name). */
+export const GATEWAY_NAME_LABEL = 'gateway.networking.k8s.io/gateway-name';
+/** Annotation on Gateway API CRDs giving the release bundle they come from. */
+export const GATEWAY_API_BUNDLE_VERSION_ANNOTATION = 'gateway.networking.k8s.io/bundle-version';
+/** Label on the Secrets that hold remote clusters' kubeconfigs (`true`); each data key names a cluster. */
+export const MULTICLUSTER_SECRET_LABEL = 'istio/multiCluster';
