@@ -33,3 +33,37 @@ export function objectReader<F extends Fields>(shape: MessageShape<F>): (r: Reso
     return v;
   };
 }
+
+/** The parsed value at a path of the body (undefined when the path leaves the parsed tree). */
+function parsedAt(r: Resource, path: ReadonlyArray<string | number>): unknown {
+  let v: unknown = r.body;
+  for (const seg of path) {
+    if (typeof seg === 'number') {
+      if (!Array.isArray(v) || seg < 0 || seg >= v.length) return undefined;
+      v = v[seg];
+    } else {
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, seg)) return undefined;
+      v = (v as Record<string, unknown>)[seg];
+    }
+  }
+  return v;
+}
+
+/**
+ * Whether a field is written (present and not null) in the resource as parsed, whatever its
+ * value. Views give absent and zero values alike; this is for the few places where presence
+ * decides, such as which field a message points at.
+ */
+export function isWritten(r: Resource, path: ReadonlyArray<string | number>): boolean {
+  const v = parsedAt(r, path);
+  return v !== undefined && v !== null;
+}
+
+/**
+ * Whether the value at a path is a mapping. A list item of another type reads as an empty
+ * message in a view; this tells such an item from a written one where that matters.
+ */
+export function isMappingAt(r: Resource, path: ReadonlyArray<string | number>): boolean {
+  const v = parsedAt(r, path);
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,7 +1,7 @@
 // Fixes for Istio annotations: an unknown one is most likely a misspelt known one (IST0108);
 // the deprecated `sidecar.istio.io/inject` annotation becomes the label of the same name (IST0135).
 import type { QuickFix, Resource } from '../../../model/types.ts';
-import { ANNOTATIONS, type AnnotationDef } from '../../analyzers/annotations/catalog.ts';
+import { ANNOTATIONS, type AnnotationDef } from '../../../config/annotations.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fixOf, fix, type FixProvider } from '../context.ts';
 import { str } from '../../../model/read.ts';

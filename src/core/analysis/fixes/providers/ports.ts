@@ -4,7 +4,7 @@ import type { QuickFix } from '../../../model/types.ts';
 import { parseFieldPath } from '../../../model/locate.ts';
 import { editorFor, fix, type FixProvider, type ResourceEditor } from '../context.ts';
 import { arr, isObj, num, specOf, str, type Obj } from '../../../model/read.ts';
-import { protocolUnsupported } from '../../analyzers/service/portName.ts';
+import { protocolUnsupported } from '../../../config/protocol.ts';
 
 /** Kubernetes limits port names to 15 characters (IANA service names). */
 const MAX_PORT_NAME = 15;
