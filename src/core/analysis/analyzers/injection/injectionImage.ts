@@ -7,7 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { has, isObj, str } from '../../../model/read.ts';
-import { keySegment, type LabelMap } from '../../../config/labels.ts';
+import { keySegment, selectorMatches, type LabelMap } from '../../../config/labels.ts';
 import { ProxyConfigSpec, proxyConfig } from '../../../config/api/networking.ts';
 import { injectorConfigMapName, injectorProxyImage } from '../../../config/injector.ts';
 import { podContainers } from '../../../config/workloads.ts';
@@ -64,6 +64,8 @@ export const injectionImageAnalyzer: Analyzer = {
       }
     }
     for (const [ns, pods] of mismatched) {
+      // Istio sorts the names (byte order) so the message is stable.
+      pods.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       // The namespace label that picks the injector whose image the pods do not run.
       const nsResource = namespaces.get(ns);
       const label = nsResource && has(nsResource.labels, REVISION_LABEL) ? REVISION_LABEL : INJECTION_LABEL;
@@ -149,9 +151,8 @@ class ImageTypeResolver {
     const nsType = this.byNamespace.get(pod.namespace);
     if (nsType) variant = nsType;
     for (const w of this.workloadsWithPrefix(pod.namespace)) {
-      // Istio checks that every pod label is in the selector (maps.Contains(selector, podLabels)).
-      const contained = Object.keys(pod.labels).every((k) => has(w.matchLabels, k) && w.matchLabels[k] === pod.labels[k]);
-      if (contained && w.imageType !== '') variant = w.imageType;
+      // Istio checks that the pod's labels hold the selector's (maps.Contains(podLabels, matchLabels)).
+      if (selectorMatches(w.matchLabels, pod.labels) && w.imageType !== '') variant = w.imageType;
     }
     if (annotation !== undefined) {
       const t = annotationImageType(annotation);
