@@ -5,6 +5,7 @@ import { ANNOTATIONS, type AnnotationDef } from '../../../config/annotations.ts'
 import { closest } from '../distance.ts';
 import { editorFor, fixOf, fix, type FixProvider } from '../context.ts';
 import { str } from '../../../model/read.ts';
+import { SIDECAR_INJECT } from '../../../config/wellKnown.ts';
 
 /** Annotations a resource kind may carry (`Any` counts); hidden ones last. */
 function applicable(kind: string): AnnotationDef[] {
@@ -32,7 +33,7 @@ export const unknownAnnotationFixes: FixProvider = ({ message }, ctx) => {
 };
 
 /** The replacement the deprecation notice names, when Istio gives one. */
-const REPLACED_BY_LABEL = new Set(['sidecar.istio.io/inject']);
+const REPLACED_BY_LABEL: ReadonlySet<string> = new Set([SIDECAR_INJECT]);
 
 function labelFixes(r: Resource, key: string, ctx: Parameters<FixProvider>[1]): QuickFix[] {
   const ed = editorFor(r, ctx);
