@@ -3,7 +3,7 @@
 import type { QuickFix, Resource } from '../../../model/types.ts';
 import { parseFieldPath } from '../../../model/locate.ts';
 import { editorFor, fix, type FixProvider, type ResourceEditor } from '../context.ts';
-import { num } from '../../../model/read.ts';
+import { num, str } from '../../../model/read.ts';
 import { serviceSpec, type KubeServicePort } from '../../../config/api/kube.ts';
 import { protocolUnsupported } from '../../../config/protocol.ts';
 import { isMappingAt } from '../../../config/views.ts';
@@ -77,7 +77,7 @@ export const portNameFixes: FixProvider = ({ message }, ctx) => {
   const ed = editorFor(svc, ctx);
   if (!svc || !ed) return [];
   const { ports } = serviceSpec(svc);
-  const i = portIndex(message.fieldPath, ports, typeof message.params[0] === 'string' ? message.params[0] : '', num(message.params[1]));
+  const i = portIndex(message.fieldPath, ports, str(message.params[0]), num(message.params[1]));
   const port = portAt(svc, ports, i);
   if (!port) return [];
   const taken = new Set(ports.map((p) => p.name));
