@@ -1,6 +1,9 @@
-// Port protocols as Istio reads them (pkg/config/protocol and pkg/config/kube/conversion.go).
+// The protocol Istio gives a Kubernetes Service port (pkg/config/kube ConvertProtocol): from
+// its appProtocol or its name prefix, with a TCP default for a few well-known ports. The
+// port-name analyzer, its quick fixes and, later, listener building ask here.
 
-export type Protocol =
+/** Istio's protocol.Instance names. */
+export type IstioProtocol =
   | 'GRPC'
   | 'GRPC-Web'
   | 'HTTP'
@@ -15,52 +18,66 @@ export type Protocol =
   | 'MySQL'
   | 'UnsupportedProtocol';
 
-const BY_NAME: Readonly<Record<string, Protocol>> = {
-  tcp: 'TCP',
-  udp: 'UDP',
-  grpc: 'GRPC',
-  'grpc-web': 'GRPC-Web',
-  http: 'HTTP',
-  http_proxy: 'HTTP_PROXY',
-  http2: 'HTTP2',
-  https: 'HTTPS',
-  tls: 'TLS',
-  mongo: 'Mongo',
-  redis: 'Redis',
-  mysql: 'MySQL',
-};
+/** Istio's protocol.Parse (case-insensitive). */
+const BY_NAME: ReadonlyMap<string, IstioProtocol> = new Map([
+  ['tcp', 'TCP'],
+  ['udp', 'UDP'],
+  ['grpc', 'GRPC'],
+  ['grpc-web', 'GRPC-Web'],
+  ['http', 'HTTP'],
+  ['http_proxy', 'HTTP_PROXY'],
+  ['http2', 'HTTP2'],
+  ['https', 'HTTPS'],
+  ['tls', 'TLS'],
+  ['mongo', 'Mongo'],
+  ['redis', 'Redis'],
+  ['mysql', 'MySQL'],
+]);
 
-/** Istio's protocol.Parse: a protocol name, case-insensitively; anything else is unsupported. */
-export function parseProtocol(name: string): Protocol {
-  return Object.prototype.hasOwnProperty.call(BY_NAME, name.toLowerCase()) ? (BY_NAME[name.toLowerCase()] as Protocol) : 'UnsupportedProtocol';
-}
+/** Kubernetes' standard appProtocol names (only an appProtocol can hold them). */
+const KUBERNETES_APP_PROTOCOLS: ReadonlyMap<string, IstioProtocol> = new Map([
+  ['kubernetes.io/h2c', 'HTTP2'],
+  ['kubernetes.io/ws', 'HTTP'],
+  ['kubernetes.io/wss', 'HTTPS'],
+]);
 
-/** Ports that carry TCP when their name says nothing (SMTP, DNS, MySQL, MongoDB). */
-const WELL_KNOWN_TCP_PORTS = new Set([25, 53, 3306, 27017]);
+/** Ports whose protocol defaults to TCP when the name says nothing (SMTP, DNS, MySQL, MongoDB). */
+const WELL_KNOWN_PORTS: ReadonlySet<number> = new Set([25, 53, 3306, 27017]);
+
+const GRPC_WEB = 'grpc-web';
 
 /**
- * Istio's kube.ConvertProtocol: the protocol of a Kubernetes Service port. UDP is UDP;
- * otherwise `appProtocol` when set (with Kubernetes' standard h2c/ws/wss names), else the
- * port name's prefix before the first `-` (`grpc-web` as a whole); an unknown name on a
- * well-known port is TCP, on any other port unsupported (Istio then sniffs the protocol).
+ * Istio's ConvertProtocol: UDP ports are UDP; otherwise appProtocol (when set) or the name
+ * decides, up to its first `-` (a `grpc-web` prefix counts whole); a name Istio does not
+ * know gives TCP on a well-known port and is unsupported elsewhere.
  */
-export function kubePortProtocol(port: number, portName: string, transport: string, appProtocol: string | undefined): Protocol {
-  if (transport === 'UDP') return 'UDP';
-  let name = portName;
+export function kubePortProtocol(port: number, name: string, protocol: string, appProtocol: string | undefined): IstioProtocol {
+  if (protocol === 'UDP') return 'UDP';
+  let n = name;
   if (appProtocol !== undefined) {
-    name = appProtocol;
-    if (name === 'kubernetes.io/h2c') return 'HTTP2';
-    if (name === 'kubernetes.io/ws') return 'HTTP';
-    if (name === 'kubernetes.io/wss') return 'HTTPS';
+    n = appProtocol;
+    const standard = KUBERNETES_APP_PROTOCOLS.get(n);
+    if (standard) return standard;
   }
-  if (name.length >= 8 && name.slice(0, 8).toLowerCase() === 'grpc-web') return 'GRPC-Web';
-  const dash = name.indexOf('-');
-  const p = parseProtocol(dash >= 0 ? name.slice(0, dash) : name);
-  if (p === 'UnsupportedProtocol' && WELL_KNOWN_TCP_PORTS.has(port)) return 'TCP';
-  return p;
+  if (n.length >= GRPC_WEB.length && n.slice(0, GRPC_WEB.length).toLowerCase() === GRPC_WEB) return 'GRPC-Web';
+  const dash = n.indexOf('-');
+  if (dash >= 0) n = n.slice(0, dash);
+  const p = BY_NAME.get(n.toLowerCase());
+  if (p) return p;
+  return WELL_KNOWN_PORTS.has(port) ? 'TCP' : 'UnsupportedProtocol';
+}
+
+/** True when Istio cannot tell the port's protocol (ConvertProtocol gives Unsupported). */
+export function protocolUnsupported(port: number, name: string, protocol: string, appProtocol: string | undefined): boolean {
+  return kubePortProtocol(port, name, protocol, appProtocol) === 'UnsupportedProtocol';
+}
+
+/** Istio's protocol.Parse: a protocol name, case-insensitively; anything else is unsupported. */
+export function parseProtocol(name: string): IstioProtocol {
+  return BY_NAME.get(name.toLowerCase()) ?? 'UnsupportedProtocol';
 }
 
 /** HTTP-family protocols (the proxy builds HTTP routes for them). */
-export function isHttpProtocol(p: Protocol): boolean {
+export function isHttpProtocol(p: IstioProtocol): boolean {
   return p === 'HTTP' || p === 'HTTP2' || p === 'GRPC' || p === 'GRPC-Web';
 }

@@ -6,7 +6,7 @@ import { KINDS } from '../model/kinds.ts';
 import type { ConfigView } from './configView.ts';
 import { serviceSpec } from './api/kube.ts';
 import { serviceEntry, workloadEntry, type WorkloadEntrySpec } from './api/networking.ts';
-import { kubePortProtocol, parseProtocol, type Protocol } from './protocol.ts';
+import { kubePortProtocol, parseProtocol, type IstioProtocol } from './protocol.ts';
 import { podsSelectedBy, podIp, podContainers, podServiceAccount } from './workloads.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL } from './hosts.ts';
@@ -19,7 +19,7 @@ export const DOMAIN_SUFFIX = 'cluster.local';
 export interface ServicePortInfo {
   name: string;
   port: number;
-  protocol: Protocol;
+  protocol: IstioProtocol;
   /** Where traffic goes on the workload: a number, or a container port name to look up. */
   targetPort: number | string;
 }

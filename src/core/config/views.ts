@@ -58,3 +58,21 @@ export function writtenAt(r: Resource, path: readonly (string | number)[]): Writ
   if (Array.isArray(v)) return 'list';
   return typeof v === 'object' ? 'map' : 'scalar';
 }
+
+/**
+ * Whether a field is written (present and not null) in the resource as parsed, whatever its
+ * value. Views give absent and zero values alike; this is for the few places where presence
+ * decides, such as which field a message points at.
+ */
+export function isWritten(r: Resource, path: ReadonlyArray<string | number>): boolean {
+  const w = writtenAt(r, path);
+  return w !== 'absent' && w !== 'null';
+}
+
+/**
+ * Whether the value at a path is a mapping. A list item of another type reads as an empty
+ * message in a view; this tells such an item from a written one where that matters.
+ */
+export function isMappingAt(r: Resource, path: ReadonlyArray<string | number>): boolean {
+  return writtenAt(r, path) === 'map';
+}

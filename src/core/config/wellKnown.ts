@@ -22,6 +22,16 @@ export const CANONICAL_NAME_LABEL = 'service.istio.io/canonical-name';
 export const CANONICAL_REVISION_LABEL = 'service.istio.io/canonical-revision';
 /** Label binding a namespace, service or pod to a waypoint. */
 export const USE_WAYPOINT_LABEL = 'istio.io/use-waypoint';
+/** Pod annotation naming a proxy image that overrides the injector's. */
+export const PROXY_IMAGE_ANNOTATION = 'sidecar.istio.io/proxyImage';
+/** Pod annotation holding a ProxyConfig (YAML or JSON) for the pod's proxy. */
+export const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
+/** Label on objects Istio's gateway controllers create, naming the controller. */
+export const GATEWAY_MANAGED_LABEL = 'gateway.istio.io/managed';
+export const GATEWAY_CONTROLLER = 'istio.io-gateway-controller';
+/** Waypoints. */
+export const MESH_GATEWAY_CONTROLLER = 'istio.io-mesh-controller';
+export const EASTWEST_GATEWAY_CONTROLLER = 'istio.io-eastwest-controller';
 
 /** Service annotation limiting the namespaces that see a Kubernetes Service (`.`, `*` or names, comma-separated). */
 export const EXPORT_TO_ANNOTATION = 'networking.istio.io/exportTo';
@@ -38,6 +48,10 @@ export const TOPOLOGY_NETWORK_LABEL = 'topology.istio.io/network';
 /** Istio's control plane namespace (constants.IstioSystemNamespace), where some policies apply mesh-wide. */
 export const ISTIO_SYSTEM_NAMESPACE = 'istio-system';
 export const ISTIO_PROXY_CONTAINER = 'istio-proxy';
+/** The init container that sets up traffic redirection when istio-cni does not. */
+export const ISTIO_INIT_CONTAINER = 'istio-init';
+/** The container of Istio's (legacy) in-cluster operator. */
+export const ISTIO_OPERATOR_CONTAINER = 'istio-operator';
 export const INJECTOR_CONFIGMAP = 'istio-sidecar-injector';
 /** The user id of the proxy; applications must not run as it. */
 export const PROXY_UID = 1337;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compileLabelSelector, compiledMatches, webhookSelectorMatches } from '../../../src/core/config/labelSelector.ts';
-import { goParseIP, goUrlHostname, plausiblyResolvable } from '../../../src/core/analysis/analyzers/util/injectionUrl.ts';
+import { goParseIP, goUrlHostname, plausiblyResolvable } from '../../../src/core/config/addresses.ts';
 import { injectorConfigMapName, injectorProxyImage } from '../../../src/core/config/injector.ts';
 import type { Resource } from '../../../src/core/model/types.ts';
 

@@ -1,4 +1,6 @@
-// Enough of Go's net/url.Parse and net.ParseIP to lint webhook URLs the way Istio does.
+// Addresses as Go reads them: enough of net/url.Parse to find a URL's host name (the
+// external control plane a webhook calls), net.ParseIP, and whether a host name could
+// resolve (we do no DNS lookups).
 
 /** Go's url.Parse(...).Hostname(), or an error when Go would reject the URL. */
 export function goUrlHostname(raw: string): { ok: true; hostname: string } | { ok: false } {
