@@ -4,6 +4,10 @@
 // built from; otherwise (a fresh edit, no bundle, or MESH_WORKBENCH_FROM_SOURCE=1) it loads
 // the TypeScript sources through tsx, which is slower to start but always current.
 import { readFileSync, statSync } from 'node:fs';
+import module from 'node:module';
+
+// Node 22.1+ keeps V8's compiled code between runs (a no-op on Node 20, which lacks it).
+module.enableCompileCache?.();
 
 const root = new URL('../', import.meta.url);
 const bundle = new URL('dist-cli/mesh-workbench.js', root);
