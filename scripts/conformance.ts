@@ -2,6 +2,8 @@
 // our analyzers, in the test-harness mode the corpus README describes, and prints what
 // fails. Usage:
 //   npm run conformance -- [--root DIR] [--cases FILE] [--baseline FILE]
+// With --baseline, or when the CI environment variable is set, the run is strict: a missing
+// corpus, a missing cases file or a baseline case that did not run fails it.
 // The functions are exported so tests can drive the runner without spawning a process.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -234,7 +236,22 @@ export interface ConformanceOptions {
   root?: string;
   cases?: string;
   baseline?: string;
+  /**
+   * Fail when something that should have run did not (corpus or cases file missing, a
+   * baseline case not run). Defaults to on with a baseline; the command line also turns it
+   * on under CI.
+   */
+  strict?: boolean;
 }
+
+/** Whether the CI environment variable is set to something other than empty, 0 or false. */
+export function isCi(env: Record<string, string | undefined> = process.env): boolean {
+  const v = env.CI;
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/** The analyzer cases files a corpus must have. */
+export const CASES_FILES = ['cases.json', 'multicluster-cases.json'] as const;
 
 export interface ConformanceReport {
   results: CaseResult[];
@@ -256,17 +273,31 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
   const lines: string[] = [];
   const results: CaseResult[] = [];
   const pending: Array<{ suite: string; count: number }> = [];
+  const strict = options.strict ?? options.baseline !== undefined;
+  // What should have been there and was not; fails a strict run.
+  const absent: string[] = [];
   if (options.cases) {
+    if (!existsSync(options.cases)) {
+      lines.push(`ERROR: cases file not found: ${resolve(options.cases)}`);
+      return { results, lines, exitCode: 1, newlyPassing: [] };
+    }
     results.push(...runCasesFile(options.cases));
   } else {
     const root = resolve(options.root ?? DEFAULT_ROOT);
     if (!existsSync(root)) {
-      lines.push(`conformance corpus is absent (${root}); nothing to run`);
-      return { results, lines, exitCode: 0, newlyPassing: [] };
+      if (!strict) {
+        lines.push(`conformance corpus is absent (${root}); nothing to run`);
+        return { results, lines, exitCode: 0, newlyPassing: [] };
+      }
+      lines.push(`ERROR: conformance corpus is absent (${root}): nothing was checked. Provide it, or pass --root DIR.`);
+      return { results, lines, exitCode: 1, newlyPassing: [] };
     }
     const analyzersDir = join(root, 'analyzers');
-    if (existsSync(join(analyzersDir, 'cases.json'))) results.push(...runCasesFile(join(analyzersDir, 'cases.json')));
-    if (existsSync(join(analyzersDir, 'multicluster-cases.json'))) results.push(...runCasesFile(join(analyzersDir, 'multicluster-cases.json')));
+    for (const name of CASES_FILES) {
+      const file = join(analyzersDir, name);
+      if (existsSync(file)) results.push(...runCasesFile(file));
+      else absent.push(file);
+    }
     for (const suite of PENDING_SUITES) {
       const counted = countPendingSuite(root, suite);
       if (!counted) continue;
@@ -318,18 +349,26 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
 
   let exitCode = totalFailed > 0 ? 1 : 0;
   let newlyPassing: string[] = [];
+  let notRun: string[] = [];
   if (options.baseline) {
     const baseline = readBaseline(options.baseline);
     const regressions = results.filter((r) => !r.passed && baseline.has(r.id)).map((r) => r.id);
     newlyPassing = results.filter((r) => r.passed && !baseline.has(r.id)).map((r) => r.id);
     const known = new Set(results.map((r) => r.id));
-    const unknown = [...baseline].filter((id) => !known.has(id) && id.startsWith('analyzers/'));
+    // With --cases only one file runs, so the rest of the baseline is not expected to.
+    notRun = options.cases ? [] : [...baseline].filter((id) => !known.has(id) && id.startsWith('analyzers/'));
     lines.push('');
     for (const id of newlyPassing) lines.push(`newly passing (add to baseline): ${id}`);
     for (const id of regressions) lines.push(`REGRESSION (in baseline, now failing): ${id}`);
-    if (!options.cases) for (const id of unknown) lines.push(`baseline lists a case that was not run: ${id}`);
-    lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${newlyPassing.length} newly passing`);
-    exitCode = regressions.length > 0 ? 1 : 0;
+    for (const id of notRun) lines.push(`NOT RUN (in baseline, no such case ran): ${id}`);
+    lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${notRun.length} not run, ${newlyPassing.length} newly passing`);
+    exitCode = regressions.length > 0 || (strict && notRun.length > 0) ? 1 : 0;
+  }
+  for (const file of absent) lines.push(`${strict ? 'ERROR' : 'warning'}: cases file is absent: ${file}`);
+  if (strict && absent.length > 0) exitCode = 1;
+  if (strict && (absent.length > 0 || notRun.length > 0)) {
+    const what = [absent.length > 0 ? `${absent.length} cases file(s) absent` : '', notRun.length > 0 ? `${notRun.length} baseline case(s) not run` : ''];
+    lines.push(`FAILED: ${what.filter(Boolean).join(', ')}`);
   }
   lines.push(`${totalPassed} passed, ${totalFailed} failed`);
   return { results, lines, exitCode, newlyPassing };
@@ -350,7 +389,7 @@ export function parseArgs(argv: readonly string[]): ConformanceOptions {
     else if (flag === '--cases') opts.cases = value();
     else if (flag === '--baseline') opts.baseline = value();
     else if (flag === '--help' || flag === '-h') {
-      console.log('usage: tsx scripts/conformance.ts [--root DIR] [--cases FILE] [--baseline FILE]');
+      console.log('usage: tsx scripts/conformance.ts [--root DIR] [--cases FILE] [--baseline FILE]\n(strict with --baseline or under CI: a missing corpus or an unrun baseline case fails)');
       process.exit(0);
     } else throw new Error(`unknown argument: ${a}`);
   }
@@ -365,7 +404,7 @@ function main(): void {
     console.error((e as Error).message);
     process.exit(2);
   }
-  const report = runConformance(opts);
+  const report = runConformance({ ...opts, strict: opts.baseline !== undefined || isCi() });
   console.log(report.lines.join('\n'));
   process.exitCode = report.exitCode;
 }
