@@ -1,9 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_ROOT, PROJECT_ROOT, compareMessages, isCi, loadMeshConfig, parseArgs, runCasesFile, runConformance } from '../../scripts/conformance.ts';
+import { PROJECT_ROOT, compareMessages, isCi, loadMeshConfig, parseArgs, runCasesFile, runConformance } from '../../scripts/conformance.ts';
+import { describeWithSharedCorpus, SHARED_ANALYZERS } from './sharedCorpus.ts';
 
 const CASES = resolve(__dirname, '../fixtures/conformance/cases.json');
 
@@ -140,22 +141,10 @@ describe('conformance runner: nothing passes by not running', () => {
   });
 });
 
-// The shared corpus lives outside the repository. Without it these checks cannot run: under
-// CI that is a failure; elsewhere they are reported as skipped, by name, never passed.
-const SHARED_CASES = join(DEFAULT_ROOT, 'analyzers', 'cases.json');
-const sharedAbsent = existsSync(SHARED_CASES) ? undefined : `${SHARED_CASES} is absent`;
+const SHARED_CASES = join(SHARED_ANALYZERS, 'cases.json');
 
-describe('shared analyzer corpus (../shared/conformance)', () => {
-  if (sharedAbsent && !isCi()) {
-    console.warn(`[conformance] SKIPPED: ${sharedAbsent}; the shared-corpus tests did not run.`);
-    it.skip(`SKIPPED: ${sharedAbsent}`, () => {});
-    return;
-  }
+describeWithSharedCorpus('shared analyzer corpus (../shared/conformance)', [SHARED_CASES, join(SHARED_ANALYZERS, 'multicluster-cases.json')], () => {
   const mine = ['virtualservice.DestinationHostAnalyzer', 'virtualservice.GatewayAnalyzer', 'gateway.IngressGatewayPortAnalyzer'];
-
-  it('is present (required under CI)', () => {
-    expect(sharedAbsent).toBeUndefined();
-  });
 
   it('passes every case of the implemented VirtualService and gateway-port analyzers', () => {
     const results = runCasesFile(SHARED_CASES).filter((r) => mine.includes(r.analyzer));
