@@ -126,65 +126,81 @@ function result(suite: string, c: AnalyzerCase, fields: Partial<CaseResult>): Ca
   };
 }
 
-/** Runs one single-cluster case exactly as the corpus README prescribes. */
-export function runAnalyzerCase(c: AnalyzerCase, baseDir: string, suite = 'analyzers'): CaseResult {
+/** The diagnostics of one single-cluster case, run exactly as the corpus README prescribes. */
+function singleClusterDiagnostics(c: AnalyzerCase, analyzer: Analyzer, baseDir: string): Diagnostic[] {
+  const meshConfig = loadMeshConfig(c.meshConfigFile, baseDir);
+  const meshNetworks = loadMeshNetworks(c.meshNetworksFile, baseDir);
+  const model = loadFiles(c.inputFiles ?? [], baseDir);
+  const store = new ResourceStore(model.resources(), {
+    mode: 'harness',
+    defaultNamespace: '',
+    kindFilter: kindFilterOf(analyzer),
+    includePlaceholders: true,
+    meshConfig,
+    meshNetworks,
+  });
+  return runAnalyzersSync(store, [analyzer], (f, i) => model.document(f, i));
+}
+
+/**
+ * The diagnostics of a multi-cluster case: every cluster gets its own store (all known
+ * kinds, no namespace default, no placeholders, resources tagged with the cluster id); a
+ * `default` store holds only the synthetic mesh config and networks. Istio's
+ * AllMultiCluster() analyzers run once over a view of all of them.
+ */
+function multiClusterDiagnostics(c: AnalyzerCase, analyzer: Analyzer, baseDir: string): Diagnostic[] {
+  const meshConfig = defaultMeshConfig();
+  const meshNetworks = defaultMeshNetworks();
+  const options = { mode: 'harness', defaultNamespace: '', includePlaceholders: false, meshConfig, meshNetworks } as const;
+  const clusters: ClusterStore[] = [];
+  const models = new Map<string, WorkspaceModel>();
+  for (const [cluster, files] of Object.entries(c.clusters ?? {})) {
+    const model = loadFiles(files, baseDir);
+    for (const f of files) if (!models.has(f)) models.set(f, model);
+    const resources: Resource[] = model.resources().map((r) => ({ ...r, cluster }));
+    clusters.push({ cluster, store: new ResourceStore(resources, options) });
+  }
+  const view = new MultiClusterStoreView(new ResourceStore([], options), clusters);
+  const analyzers = MULTICLUSTER_ANALYZERS.includes(analyzer) ? MULTICLUSTER_ANALYZERS : [analyzer];
+  // A path names the same file in every cluster, so any model that loaded it can locate it.
+  return runAnalyzersSync(view, analyzers, (f, i) => models.get(f)?.document(f, i));
+}
+
+/** The diagnostics we give for a case (single- or multi-cluster); throws for an analyzer we lack. */
+export function caseDiagnostics(c: AnalyzerCase, baseDir: string): Diagnostic[] {
   const analyzer = analyzerByName(c.analyzer);
-  if (!analyzer) return result(suite, c, { error: NOT_IMPLEMENTED, missing: c.expected.map((e) => `${e.code} ${e.origin}`) });
+  if (!analyzer) throw new Error(`${NOT_IMPLEMENTED}: ${c.analyzer}`);
+  return c.clusters ? multiClusterDiagnostics(c, analyzer, baseDir) : singleClusterDiagnostics(c, analyzer, baseDir);
+}
+
+function runCase(c: AnalyzerCase, baseDir: string, suite: string): CaseResult {
+  if (!analyzerByName(c.analyzer)) return result(suite, c, { error: NOT_IMPLEMENTED, missing: c.expected.map((e) => `${e.code} ${e.origin}`) });
   try {
-    const meshConfig = loadMeshConfig(c.meshConfigFile, baseDir);
-    const meshNetworks = loadMeshNetworks(c.meshNetworksFile, baseDir);
-    const model = loadFiles(c.inputFiles ?? [], baseDir);
-    const store = new ResourceStore(model.resources(), {
-      mode: 'harness',
-      defaultNamespace: '',
-      kindFilter: kindFilterOf(analyzer),
-      includePlaceholders: true,
-      meshConfig,
-      meshNetworks,
-    });
-    const diagnostics = runAnalyzersSync(store, [analyzer], (f, i) => model.document(f, i));
-    return result(suite, c, compareMessages(c.expected, diagnostics));
+    return result(suite, c, compareMessages(c.expected, caseDiagnostics(c, baseDir)));
   } catch (e) {
     return result(suite, c, { error: `runner error: ${(e as Error).stack ?? String(e)}` });
   }
 }
 
-/**
- * Runs a multi-cluster case: every cluster gets its own store (all known kinds, no namespace
- * default, no placeholders, resources tagged with the cluster id); a `default` store holds
- * only the synthetic mesh config and networks. Istio's AllMultiCluster() analyzers run once
- * over a view of all of them.
- */
+/** Runs one single-cluster case exactly as the corpus README prescribes. */
+export function runAnalyzerCase(c: AnalyzerCase, baseDir: string, suite = 'analyzers'): CaseResult {
+  return runCase({ ...c, clusters: undefined }, baseDir, suite);
+}
+
+/** Runs a multi-cluster case (see multiClusterDiagnostics). */
 export function runMulticlusterCase(c: AnalyzerCase, baseDir: string, suite = 'analyzers'): CaseResult {
-  const analyzer = analyzerByName(c.analyzer);
-  if (!analyzer) return result(suite, c, { error: NOT_IMPLEMENTED, missing: c.expected.map((e) => `${e.code} ${e.origin}`) });
-  try {
-    const meshConfig = defaultMeshConfig();
-    const meshNetworks = defaultMeshNetworks();
-    const options = { mode: 'harness', defaultNamespace: '', includePlaceholders: false, meshConfig, meshNetworks } as const;
-    const clusters: ClusterStore[] = [];
-    const models = new Map<string, WorkspaceModel>();
-    for (const [cluster, files] of Object.entries(c.clusters ?? {})) {
-      const model = loadFiles(files, baseDir);
-      for (const f of files) if (!models.has(f)) models.set(f, model);
-      const resources: Resource[] = model.resources().map((r) => ({ ...r, cluster }));
-      clusters.push({ cluster, store: new ResourceStore(resources, options) });
-    }
-    const view = new MultiClusterStoreView(new ResourceStore([], options), clusters);
-    const analyzers = MULTICLUSTER_ANALYZERS.includes(analyzer) ? MULTICLUSTER_ANALYZERS : [analyzer];
-    // A path names the same file in every cluster, so any model that loaded it can locate it.
-    const diagnostics = runAnalyzersSync(view, analyzers, (f, i) => models.get(f)?.document(f, i));
-    return result(suite, c, compareMessages(c.expected, diagnostics));
-  } catch (e) {
-    return result(suite, c, { error: `runner error: ${(e as Error).stack ?? String(e)}` });
-  }
+  return runCase({ ...c, clusters: c.clusters ?? {} }, baseDir, suite);
+}
+
+/** Reads an analyzers-format cases file. */
+export function readCasesFile(file: string): AnalyzerCase[] {
+  return JSON.parse(readText(file)) as AnalyzerCase[];
 }
 
 /** Runs every case of an analyzers-format cases file (input paths relative to its folder). */
 export function runCasesFile(file: string, suite = 'analyzers'): CaseResult[] {
   const baseDir = dirname(resolve(file));
-  const cases = JSON.parse(readText(file)) as AnalyzerCase[];
-  return cases.map((c) => (c.clusters ? runMulticlusterCase(c, baseDir, suite) : runAnalyzerCase(c, baseDir, suite)));
+  return readCasesFile(file).map((c) => runCase(c, baseDir, suite));
 }
 
 /** How many cases a suite we do not implement yet holds, and how they were counted. */
