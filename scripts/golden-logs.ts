@@ -1,4 +1,4 @@
-// Writes tests/fixtures/conformance-log/<case>.txt, the `-o log` text istioctl's analyzer
+// Writes tests/conformance/golden/<case>.txt, the `-o log` text istioctl's analyzer
 // gives for each conformance case, from expected.yaml (parameters and field paths per
 // message) and the corpus's messages.yaml and testdata. Our analyzers are not involved.
 // Usage: npx tsx scripts/golden-logs.ts [--root DIR]

@@ -1,5 +1,5 @@
 // Our `-o log` text for every conformance case against golden files written from Istio's
-// templates (see goldenLog.ts and tests/fixtures/conformance-log/expected.yaml).
+// templates (see goldenLog.ts and tests/conformance/golden/expected.yaml).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // Golden `-o log` text for the conformance cases, built only from Istio's side of things:
 // the message templates in messages.yaml, the parameters and field paths each case's
-// messages get (tests/fixtures/conformance-log/expected.yaml, derived by reading Istio's
+// messages get (tests/conformance/golden/expected.yaml, derived by reading Istio's
 // analyzers and the case's testdata), and Istio's rules for origins, reference lines,
 // ordering and de-duplication. Nothing here imports our analysis code, so a golden file can
 // disagree with what we print.
@@ -308,7 +308,7 @@ export function goldenLogLines(
 
 // ---------- all cases ----------
 
-export const GOLDEN_DIR = fileURLToPath(new URL('../fixtures/conformance-log/', import.meta.url));
+export const GOLDEN_DIR = fileURLToPath(new URL('./golden/', import.meta.url));
 
 export interface GoldenCase {
   id: string;
