@@ -65,9 +65,11 @@ export async function buildCli(outdir = join(PROJECT_ROOT, 'dist-cli'), { minify
     banner: { js: "import { createRequire as __mwbCreateRequire } from 'node:module'; const require = __mwbCreateRequire(import.meta.url);" },
     plugins: [lazyX509Plugin],
   });
+  // Our own files only: dependencies change with `npm install`, which rebuilds anyway.
   const sources = Object.keys(result.metafile.inputs)
-    .filter((p) => !p.includes(':') && !p.startsWith('node_modules/'))
+    .filter((p) => !p.includes(':'))
     .map((p) => relative(PROJECT_ROOT, resolve(PROJECT_ROOT, p)))
+    .filter((p) => !p.startsWith('..') && !p.split('/').includes('node_modules'))
     .sort();
   mkdirSync(outdir, { recursive: true });
   writeFileSync(join(outdir, INPUTS_NAME), `${JSON.stringify(sources, null, 1)}\n`);

@@ -29,7 +29,8 @@ async function credentialWorkspace(): Promise<string> {
     `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}\n  namespace: istio-system\ntype: kubernetes.io/tls\ndata:\n  tls.crt: ${b64(c.certPem)}\n  tls.key: ${b64(c.keyPem)}\n`;
   const gateway = (name: string, credential: string) =>
     `apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: ${name}\n  namespace: istio-system\nspec:\n  selector:\n    istio: ingressgateway\n  servers:\n  - port:\n      number: 443\n      name: https\n      protocol: HTTPS\n    hosts:\n    - "${name}.example.com"\n    tls:\n      mode: SIMPLE\n      credentialName: ${credential}\n`;
-  writeFileSync(join(dir, 'gateways.yaml'), [secret('good-cert', valid), secret('old-cert', expired), gateway('good', 'good-cert'), gateway('old', 'old-cert')].join('---\n'));
+  const gatewayPod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ingress-1\n  namespace: istio-system\n  labels:\n    istio: ingressgateway\nspec:\n  containers:\n  - name: istio-proxy\n    image: proxyv2\n';
+  writeFileSync(join(dir, 'gateways.yaml'), [gatewayPod, secret('good-cert', valid), secret('old-cert', expired), gateway('good', 'good-cert'), gateway('old', 'old-cert')].join('---\n'));
   return dir;
 }
 
