@@ -24,8 +24,8 @@ function isExecutableFile(path) {
 }
 
 /** `/usr/bin/chromium`, else `chromium` on PATH, else undefined. */
-export function findSystemChromium(pathVariable = process.env.PATH ?? '') {
-  const candidates = ['/usr/bin/chromium'];
+export function findSystemChromium(pathVariable = process.env.PATH ?? '', fixedPaths = ['/usr/bin/chromium']) {
+  const candidates = [...fixedPaths];
   for (const dir of pathVariable.split(delimiter)) if (dir) candidates.push(join(dir, 'chromium'));
   return candidates.find(isExecutableFile);
 }

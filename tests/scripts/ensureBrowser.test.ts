@@ -106,9 +106,19 @@ describe('browser.mjs: the Chromium playwright.config.ts launches', () => {
       writeFileSync(join(dir, 'chromium'), '#!/bin/sh\n');
     }
     chmodSync(join(executable, 'chromium'), 0o755);
-    const found = findSystemChromium([notExecutable, executable].join(delimiter));
-    // /usr/bin/chromium, when installed, comes first.
-    expect(found).toBe(existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : join(executable, 'chromium'));
+    const path = [notExecutable, executable].join(delimiter);
+    expect(findSystemChromium(path, [])).toBe(join(executable, 'chromium'));
+    expect(findSystemChromium(notExecutable, [])).toBeUndefined();
+    // A fixed location (/usr/bin/chromium in real use) comes before PATH when it is there.
+    const fixed = join(root, 'fixed-chromium');
+    writeFileSync(fixed, '#!/bin/sh\n');
+    chmodSync(fixed, 0o755);
+    expect(findSystemChromium(path, [fixed])).toBe(fixed);
+    expect(findSystemChromium(path, [join(root, 'missing')])).toBe(join(executable, 'chromium'));
+  });
+
+  it('looks at /usr/bin/chromium first by default', () => {
+    expect(findSystemChromium('')).toBe(existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined);
   });
 
   it("launches the system Chromium with the container flags, else Playwright's own", () => {
