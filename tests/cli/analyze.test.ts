@@ -1,8 +1,19 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cli, FIXTURES, FOUND_ISSUES } from './helpers.ts';
+
+/** A temporary directory, removed after the tests of this file. */
+const scratch: string[] = [];
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
 
 const VS_ERROR = 'Error [IST0101] (VirtualService shop/ratings missing-host.yaml:12) Referenced host not found: "ratings-v9"\n';
 
@@ -73,7 +84,7 @@ describe('mesh-workbench analyze: exit codes and stderr', () => {
   });
 
   it('counts unparsable files, not documents, and says "files" for more than one', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mwb-unparsable-'));
+    const dir = scratchDir('mwb-unparsable-');
     const broken = readFileSync(join(FIXTURES, 'broken.yaml'), 'utf8');
     writeFileSync(join(dir, 'one.yaml'), broken);
     writeFileSync(join(dir, 'two.yaml'), broken);

@@ -4,10 +4,21 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../../scripts/build-cli.mjs';
 import { b64, makeCredential } from '../analyzers/gateways/certs.ts';
 import { FIXTURES, REPO } from './helpers.ts';
+
+/** A temporary directory, removed after the tests of this file. */
+const scratch: string[] = [];
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
 
 interface Run {
   status: number | null;
@@ -22,7 +33,7 @@ function run(args: string[], cwd: string, entry: string, env: Record<string, str
 
 /** A Gateway with one valid and one expired credential, so the bundle must really parse certificates. */
 async function credentialWorkspace(): Promise<string> {
-  const dir = mkdtempSync(join(tmpdir(), 'mwb-cred-'));
+  const dir = scratchDir('mwb-cred-');
   const valid = await makeCredential({ cn: 'good.example.com' });
   const expired = await makeCredential({ cn: 'old.example.com', notBefore: new Date('2020-01-01'), notAfter: new Date('2020-02-01') });
   const secret = (name: string, c: { certPem: string; keyPem: string }) =>
@@ -39,7 +50,7 @@ describe('dist-cli bundle', () => {
   let credentials = '';
 
   beforeAll(async () => {
-    const outdir = mkdtempSync(join(tmpdir(), 'mwb-bundle-'));
+    const outdir = scratchDir('mwb-bundle-');
     const { bundle, sources } = await buildCli(outdir);
     expect(sources).toContain('src/cli/main.ts');
     runner = join(outdir, 'run.mjs');
@@ -73,7 +84,7 @@ describe('dist-cli bundle', () => {
 describe('bin/mesh-workbench.js picks the bundle only when it is current', () => {
   // A copy of the bin in a package whose "bundle" and "sources" say which one ran.
   function fakePackage(): { root: string; source: string; bundle: string; inputs: string } {
-    const root = mkdtempSync(join(tmpdir(), 'mwb-bin-'));
+    const root = scratchDir('mwb-bin-');
     for (const d of ['bin', 'dist-cli', 'src/cli']) mkdirSync(join(root, d), { recursive: true });
     copyFileSync(join(REPO, 'bin/mesh-workbench.js'), join(root, 'bin/mesh-workbench.js'));
     symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));

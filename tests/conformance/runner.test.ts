@@ -2,9 +2,20 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, compareMessages, isCi, loadMeshConfig, parseArgs, runCasesFile, runConformance } from '../../scripts/conformance.ts';
 import { describeWithSharedCorpus, SHARED_ANALYZERS } from './sharedCorpus.ts';
+
+/** A temporary directory, removed after the tests of this file. */
+const scratch: string[] = [];
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
 
 const CASES = resolve(__dirname, '../fixtures/conformance/cases.json');
 
@@ -36,7 +47,7 @@ describe('conformance runner (our fixture)', () => {
   });
 
   it('with a baseline, fails only on listed cases and names the newly passing ones', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mwb-conf-'));
+    const dir = scratchDir('mwb-conf-');
     const ok = join(dir, 'ok.txt');
     writeFileSync(ok, '# passing cases\nanalyzers/routes-ok-and-missing\n');
     const r1 = runConformance({ cases: CASES, baseline: ok });
@@ -68,7 +79,7 @@ describe('conformance runner (our fixture)', () => {
 
 /** A corpus made from our fixture: analyzers/cases.json (with its data) and an empty multi-cluster table. */
 function fixtureCorpus(): { root: string; baseline: string } {
-  const root = mkdtempSync(join(tmpdir(), 'mwb-corpus-'));
+  const root = scratchDir('mwb-corpus-');
   const analyzers = join(root, 'analyzers');
   mkdirSync(analyzers);
   cpSync(CASES, join(analyzers, 'cases.json'));

@@ -1,9 +1,20 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions, findSystemChromium, SYSTEM_CHROMIUM_ARGS } from '../../scripts/browser.mjs';
 import { ensureBrowser, INSTRUCTION, type BrowserEffects } from '../../scripts/ensure-browser.mjs';
+
+/** A temporary directory, removed after the tests of this file. */
+const scratch: string[] = [];
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
 
 /** A machine described by what exists and what works; records every effect used. */
 function machine(opts: {
@@ -98,7 +109,7 @@ describe('ensure-browser: where the end-to-end tests get Chromium', () => {
 
 describe('browser.mjs: the Chromium playwright.config.ts launches', () => {
   it('finds an executable chromium on PATH, skipping non-executable ones', () => {
-    const root = mkdtempSync(join(tmpdir(), 'mwb-chromium-'));
+    const root = scratchDir('mwb-chromium-');
     const notExecutable = join(root, 'a');
     const executable = join(root, 'b');
     for (const dir of [notExecutable, executable]) {
