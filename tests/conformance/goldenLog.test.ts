@@ -34,9 +34,6 @@ describe('golden log generator (Istio side)', () => {
  * not fixed yet (the code is being reworked elsewhere). Each runs as a test that must fail.
  */
 const KNOWN_DIFFERENCES: Record<string, string> = {
-  misannoted: 'Istio prints the resource line for annotation messages (util.AddLineNumber sets the line on a copy of the message); we print the annotation line',
-  alpha: 'same as misannoted: Istio prints the resource line for IST0136, we print the annotation line',
-  'virtual-service-conflicting-mesh-gateway-hosts': 'Istio sorts the VirtualService names in IST0109 (combineResourceEntryNames); we keep store order',
   'certificate-duplication-in-gateway': "a file that starts with --- keeps that line in Istio's first document, so Istio's field lines there are one more; we print the field's own line",
 };
 

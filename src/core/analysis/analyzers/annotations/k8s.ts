@@ -23,27 +23,29 @@ function checkAnnotations(ctx: AnalysisContext, r: Resource): void {
   const kind = r.gvk.kind;
   for (const [key, value] of Object.entries(r.annotations)) {
     if (!isIstioAnnotation(key) || SET_BY_ISTIO.has(key)) continue;
-    const fieldPath = annotationFieldPath(key);
+    // Istio's AddLineNumber sets the annotation's line on a copy of the message, so istioctl
+    // prints the resource's line; the editor still points at the annotation.
+    const place = { highlightPath: annotationFieldPath(key) };
     const def = lookupAnnotation(key);
     if (!def) {
-      ctx.report(MESSAGES.UnknownAnnotation.at(r, key), { fieldPath });
+      ctx.report(MESSAGES.UnknownAnnotation.at(r, key), place);
       continue;
     }
     if (def.deprecated) {
       // Keeping the old annotation next to its replacement label is deliberate: stay quiet.
       const hasReplacement = key === SIDECAR_INJECT && has(r.labels, SIDECAR_INJECT);
       if (!hasReplacement) {
-        ctx.report(MESSAGES.DeprecatedAnnotation.at(r, key, DEPRECATION_EXTRA[def.name] ?? ''), { fieldPath });
+        ctx.report(MESSAGES.DeprecatedAnnotation.at(r, key, DEPRECATION_EXTRA[def.name] ?? ''), place);
       }
     }
     if (def.resources.includes('Any')) continue;
     if (!(def.resources as readonly string[]).includes(kind)) {
-      ctx.report(MESSAGES.MisplacedAnnotation.at(r, key, def.resources.join(', ')), { fieldPath });
+      ctx.report(MESSAGES.MisplacedAnnotation.at(r, key, def.resources.join(', ')), place);
       continue;
     }
     const problem = annotationValueError(key, value);
     if (problem !== undefined) {
-      ctx.report(MESSAGES.InvalidAnnotation.at(r, key, problem), { fieldPath });
+      ctx.report(MESSAGES.InvalidAnnotation.at(r, key, problem), place);
     }
   }
 }

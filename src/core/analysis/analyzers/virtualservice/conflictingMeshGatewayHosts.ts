@@ -38,7 +38,8 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
         if (extra.length > 0) list = [...list, ...extra.flatMap((e) => e.services)];
       }
       if (list.length < 2) continue;
-      const names = list.map((r) => fullNameString(r.namespace, r.name)).join(',');
+      // Istio's combineResourceEntryNames sorts the names.
+      const names = list.map((r) => fullNameString(r.namespace, r.name)).sort().join(',');
       for (const vs of list) {
         if (reported.has(vs.key)) continue;
         reported.add(vs.key);
