@@ -33,6 +33,12 @@ const markerSources = new Map<string, Array<{ marker: monaco.editor.IMarkerData;
 /** What each model's markers were last set from, so unchanged files are not re-marked. */
 const markerSignatures = new Map<string, string>();
 
+/**
+ * Folding recomputes its ranges over the whole file after every edit (about 1 ms per
+ * thousand lines here), so it is off for files longer than this.
+ */
+export const FOLDING_MAX_LINES = 20_000;
+
 const APPLY_FIX_COMMAND = 'meshWorkbench.applyQuickFix';
 const SUPPRESS_COMMAND = 'meshWorkbench.suppressWithAnnotation';
 
@@ -301,6 +307,8 @@ export default function MonacoEditor() {
         return;
       }
       const e = entries.get(next)!;
+      const folding = e.model.getLineCount() <= FOLDING_MAX_LINES;
+      if (editor.getOption(monaco.editor.EditorOption.folding) !== folding) editor.updateOptions({ folding });
       editor.setModel(e.model);
       if (e.viewState) editor.restoreViewState(e.viewState);
       const p = editor.getPosition();
