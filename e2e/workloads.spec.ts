@@ -32,6 +32,11 @@ test('the Workloads list shows each pod with its identity, and follows a multi-c
     await expect(row).toContainText('sidecar');
   }
 
+  // The same worker answers other typed queries, e.g. which pods a Service selects.
+  const reviews = await page.evaluate(() => window.__meshWorkbench!.query('services', { text: 'reviews.bookinfo' }));
+  expect(reviews.items.map((s) => `${s.kind} ${s.namespace}/${s.name} ${s.hosts.join(',')}`)).toEqual(['Service bookinfo/reviews reviews.bookinfo.svc.cluster.local']);
+  expect(reviews.items[0]!.pods.total).toBe(3);
+
   // Rename the reviews service account in all three pods at once (one edit, three changes).
   await openFileAtTop(page, 'pods.yaml');
   await page.keyboard.press('ControlOrMeta+F');

@@ -246,15 +246,18 @@ const SUSPICIOUS = /[\u0000-\u0008\u000b\u000e-\u001f\u007f\ufffd]/;
  * (suspicious characters typed, or the text grown near the editor's size limit).
  */
 function checkKindAfterEdit(e: TextEdited): void {
-  const f = getFile(e.path);
-  if (!f || f.kind !== 'text') return;
   const suspicious = e.changes.some((c) => SUSPICIOUS.test(c.text));
   if (!suspicious && e.length * 3 <= MAX_EDITOR_BYTES) return;
-  const text = textModel(e.path)?.getValue();
-  if (text === undefined) return;
-  const bytes = utf8Bytes(text);
-  const kind = classify(text, bytes);
-  if (kind !== 'text') useWorkspace.getState().takeBackText(e.path, text, { kind, bytes });
+  // After the editor's change event has run its course: the model may be closed as a result.
+  queueMicrotask(() => {
+    const f = getFile(e.path);
+    if (!f || f.kind !== 'text' || f.text !== undefined) return;
+    const text = textModel(e.path)?.getValue();
+    if (text === undefined) return;
+    const bytes = utf8Bytes(text);
+    const kind = classify(text, bytes);
+    if (kind !== 'text') useWorkspace.getState().takeBackText(e.path, text, { kind, bytes });
+  });
 }
 
 onTextEdited(checkKindAfterEdit);
