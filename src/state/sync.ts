@@ -80,7 +80,7 @@ export function startSync(target: SyncTarget): SyncEngine {
     const stamps = new Map<string, string>();
     for (const f of ws.files) {
       current.add(f.path);
-      stamps.set(f.path, textStamp(f.path) ?? '');
+      stamps.set(f.path, textStamp(f.path, f) ?? '');
       if (sentRevs.get(f.path) !== f.rev) {
         const text = fileText(f.path);
         if (text === undefined) continue;

@@ -233,9 +233,8 @@ export function fileText(path: string): string | undefined {
 }
 
 /** A short name for a file's current text: it changes with every edit and never repeats for a path. */
-export function textStamp(path: string): string | undefined {
-  const f = getFile(path);
-  return f ? `${f.rev}:${editCount(path)}` : undefined;
+export function textStamp(path: string, file: WsFile | undefined = getFile(path)): string | undefined {
+  return file ? `${file.rev}:${editCount(path)}` : undefined;
 }
 
 /** Inserted text that could turn a file binary (NUL, C0 controls other than tab and line ends). */
