@@ -1,14 +1,9 @@
 import { defineConfig, devices } from '@playwright/test';
-import { existsSync } from 'node:fs';
+import { chromiumLaunchOptions, findSystemChromium } from './scripts/browser.mjs';
 
-// Use Debian's Chromium when present (Playwright's own browser cannot be downloaded here).
-const systemChromium = '/usr/bin/chromium';
-const launchOptions = existsSync(systemChromium)
-  ? {
-      executablePath: systemChromium,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-    }
-  : {};
+// A system Chromium when there is one, Playwright's own browser otherwise (the same choice
+// scripts/ensure-browser.mjs checked before the tests started).
+const launchOptions = chromiumLaunchOptions(findSystemChromium());
 
 // E2E_PORT lets two checkouts run their end-to-end tests side by side.
 const PORT = Number(process.env.E2E_PORT ?? 4174);

@@ -1,10 +1,12 @@
 // `npm run bench`: parse/analysis speed against the js-yaml floor, incremental edits, heap,
-// the browser's initial JavaScript, and time to first diagnostics in real Chromium.
+// the browser's initial JavaScript, time to first diagnostics in real Chromium, and whole CLI
+// processes against bare Node and js-yaml (`--cli-only` runs just those).
 import jsyaml from 'js-yaml';
 import { generateMesh } from './generateMesh.ts';
 import { WorkspaceAnalyzer } from '../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { measureBundle, measureFirstDiagnostics } from './browser.ts';
+import { measureCli, SMALL_FILE } from './cli.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -12,6 +14,9 @@ const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const SIZES = [100, 1000, 5000];
 /** Measured runs per figure (median), after one warm-up run. */
 const RUNS = 5;
+/** Interleaved rounds of the whole-process CLI timings (median). */
+const CLI_ROUNDS = 9;
+const cliOnly = process.argv.includes('--cli-only');
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -63,7 +68,7 @@ function check(label: string, pass: boolean, detail: string) {
   if (!pass) ok = false;
 }
 
-for (const services of SIZES) {
+for (const services of cliOnly ? [] : SIZES) {
   const mesh = generateMesh(services);
   const sizeBytes = Buffer.byteLength(mesh.text);
   const js: number[] = [];
@@ -120,35 +125,64 @@ for (const services of SIZES) {
   rows.push(row);
 }
 
-console.log('\nMesh Workbench benchmark (median of 5 runs after a warm-up; Node ' + process.version + ')\n');
-console.log('services  size      docs    resources  js-yaml   parse     analyze   total     x floor  res/s      diags  peak heap (x input)');
-for (const r of rows) {
-  const ratio = r.totalMs / r.jsyamlMs;
-  console.log(
-    `${String(r.services).padEnd(9)} ${mb(r.sizeBytes).padEnd(9)} ${String(r.documents).padEnd(7)} ${String(r.resources).padEnd(10)} ` +
-      `${r.jsyamlMs.toFixed(0).padStart(5)} ms  ${r.parseMs.toFixed(0).padStart(5)} ms  ${r.analyzeMs.toFixed(0).padStart(5)} ms  ${r.totalMs.toFixed(0).padStart(5)} ms  ` +
-      `${ratio.toFixed(2).padStart(5)}   ${Math.round(r.resources / (r.totalMs / 1000)).toString().padEnd(10)} ${String(r.diagnostics).padEnd(6)} ${mb(r.peakHeap)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`,
-  );
-}
-const r1k = rows.find((r) => r.services === 1000)!;
-const r5k = rows.find((r) => r.services === 5000)!;
-check('1,000 services, full analysis <= 2x js-yaml load', r1k.totalMs <= 2 * r1k.jsyamlMs, `${r1k.totalMs.toFixed(0)} ms vs ${r1k.jsyamlMs.toFixed(0)} ms (${(r1k.totalMs / r1k.jsyamlMs).toFixed(2)}x)`);
-check('5,000 services, full analysis <= 2x js-yaml load', r5k.totalMs <= 2 * r5k.jsyamlMs, `${r5k.totalMs.toFixed(0)} ms vs ${r5k.jsyamlMs.toFixed(0)} ms (${(r5k.totalMs / r5k.jsyamlMs).toFixed(2)}x)`);
-check('1,000 -> 5,000 services costs <= 6x', r5k.totalMs <= 6 * r1k.totalMs, `${(r5k.totalMs / r1k.totalMs).toFixed(2)}x`);
-check('edit one document of the 5,000-service mesh < 50 ms', (r5k.editMs ?? Infinity) < 50, `${r5k.editMs?.toFixed(1)} ms`);
-// Checked at 1,000 and 5,000 services; at 100 services fixed costs (indexes, placeholders,
-// caches) weigh more than the input, so that row is shown for reference only.
-for (const r of rows.filter((x) => x.services >= 1000)) check(`peak heap < 10x input (${r.services} services)`, r.peakHeap < 10 * r.sizeBytes, `${mb(r.peakHeap)} for ${mb(r.sizeBytes)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`);
+if (!cliOnly) {
+  console.log('\nMesh Workbench benchmark (median of 5 runs after a warm-up; Node ' + process.version + ')\n');
+  console.log('services  size      docs    resources  js-yaml   parse     analyze   total     x floor  res/s      diags  peak heap (x input)');
+  for (const r of rows) {
+    const ratio = r.totalMs / r.jsyamlMs;
+    console.log(
+      `${String(r.services).padEnd(9)} ${mb(r.sizeBytes).padEnd(9)} ${String(r.documents).padEnd(7)} ${String(r.resources).padEnd(10)} ` +
+        `${r.jsyamlMs.toFixed(0).padStart(5)} ms  ${r.parseMs.toFixed(0).padStart(5)} ms  ${r.analyzeMs.toFixed(0).padStart(5)} ms  ${r.totalMs.toFixed(0).padStart(5)} ms  ` +
+        `${ratio.toFixed(2).padStart(5)}   ${Math.round(r.resources / (r.totalMs / 1000)).toString().padEnd(10)} ${String(r.diagnostics).padEnd(6)} ${mb(r.peakHeap)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`,
+    );
+  }
+  const r1k = rows.find((r) => r.services === 1000)!;
+  const r5k = rows.find((r) => r.services === 5000)!;
+  check('1,000 services, full analysis <= 2x js-yaml load', r1k.totalMs <= 2 * r1k.jsyamlMs, `${r1k.totalMs.toFixed(0)} ms vs ${r1k.jsyamlMs.toFixed(0)} ms (${(r1k.totalMs / r1k.jsyamlMs).toFixed(2)}x)`);
+  check('5,000 services, full analysis <= 2x js-yaml load', r5k.totalMs <= 2 * r5k.jsyamlMs, `${r5k.totalMs.toFixed(0)} ms vs ${r5k.jsyamlMs.toFixed(0)} ms (${(r5k.totalMs / r5k.jsyamlMs).toFixed(2)}x)`);
+  check('1,000 -> 5,000 services costs <= 6x', r5k.totalMs <= 6 * r1k.totalMs, `${(r5k.totalMs / r1k.totalMs).toFixed(2)}x`);
+  check('edit one document of the 5,000-service mesh < 50 ms', (r5k.editMs ?? Infinity) < 50, `${r5k.editMs?.toFixed(1)} ms`);
+  // Checked at 1,000 and 5,000 services; at 100 services fixed costs (indexes, placeholders,
+  // caches) weigh more than the input, so that row is shown for reference only.
+  for (const r of rows.filter((x) => x.services >= 1000)) check(`peak heap < 10x input (${r.services} services)`, r.peakHeap < 10 * r.sizeBytes, `${mb(r.peakHeap)} for ${mb(r.sizeBytes)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`);
 
-if (analyzerTime.size > 0) {
-  const sum = [...analyzerTime.values()].reduce((a, b) => a + b, 0);
-  console.log('\nAnalyzer share of analysis time (5,000 services):');
-  for (const [name, ms] of [...analyzerTime.entries()].sort((a, b) => b[1] - a[1])) {
-    console.log(`  ${name.padEnd(58)} ${ms.toFixed(1).padStart(7)} ms  ${((ms / sum) * 100).toFixed(1).padStart(5)}%`);
+  if (analyzerTime.size > 0) {
+    const sum = [...analyzerTime.values()].reduce((a, b) => a + b, 0);
+    console.log('\nAnalyzer share of analysis time (5,000 services):');
+    for (const [name, ms] of [...analyzerTime.entries()].sort((a, b) => b[1] - a[1])) {
+      console.log(`  ${name.padEnd(58)} ${ms.toFixed(1).padStart(7)} ms  ${((ms / sum) * 100).toFixed(1).padStart(5)}%`);
+    }
   }
 }
 
-const skipBrowser = process.argv.includes('--no-browser');
+// Whole processes, as a user runs the CLI: startup included.
+const cli = await measureCli([1000, 5000], CLI_ROUNDS);
+const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
+const ms = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
+console.log(`\nCLI, whole process (wall time, median of ${CLI_ROUNDS} interleaved rounds; Node ${process.version})\n`);
+const cliRow = (label: string, v: number, comparison = '') => console.log(`  ${label.padEnd(58)} ${ms(v)}${comparison ? `   ${comparison}` : ''}`);
+cliRow('node -e 0 (bare Node start)', cli.bareNode);
+cliRow('mesh-workbench analyze -L', cli.list, `${x(cli.list, cli.bareNode)} bare Node`);
+cliRow(`mesh-workbench analyze ${SMALL_FILE.split('/').slice(-2).join('/')}`, cli.small, `${x(cli.small, cli.bareNode)} bare Node`);
+for (const m of cli.meshes) {
+  const n = m.services.toLocaleString('en-US');
+  cliRow(`node reading and loading the ${n}-service mesh with js-yaml`, m.jsyaml, `(${mb(m.bytes)})`);
+  cliRow(`mesh-workbench analyze -o json, ${n} services`, m.cli, `${x(m.cli, m.jsyaml)} the js-yaml process (${m.messages} messages)`);
+}
+const startup = cli.list - cli.bareNode;
+console.log(`\n  Where analyze -o json spends its time (startup: analyze -L minus bare Node; the rest: median of 3 cold processes):`);
+for (const p of cli.phases) {
+  console.log(
+    `  ${p.services.toLocaleString('en-US').padEnd(5)} services: node ${cli.bareNode.toFixed(0)} ms + startup ${startup.toFixed(0)} ms + read ${p.readMs.toFixed(0)} ms + parse ${p.parseMs.toFixed(0)} ms + ` +
+      `analysis ${p.analyzeMs.toFixed(0)} ms + format ${p.formatMs.toFixed(0)} ms + write ${p.writeMs.toFixed(0)} ms`,
+  );
+}
+const cli5k = cli.meshes.find((m) => m.services === 5000)!;
+check('CLI: analyze -L <= 3x bare Node start', cli.list <= 3 * cli.bareNode, `${cli.list.toFixed(0)} ms vs ${cli.bareNode.toFixed(0)} ms (${x(cli.list, cli.bareNode)})`);
+check('CLI: analyze one small file <= 3x bare Node start', cli.small <= 3 * cli.bareNode, `${cli.small.toFixed(0)} ms vs ${cli.bareNode.toFixed(0)} ms (${x(cli.small, cli.bareNode)})`);
+check('CLI: analyze -o json, 5,000 services <= 2x the js-yaml process', cli5k.cli <= 2 * cli5k.jsyaml, `${cli5k.cli.toFixed(0)} ms vs ${cli5k.jsyaml.toFixed(0)} ms (${x(cli5k.cli, cli5k.jsyaml)})`);
+
+const skipBrowser = process.argv.includes('--no-browser') || cliOnly;
 if (!skipBrowser) {
   const bundle = await measureBundle();
   console.log(`\nJavaScript and CSS loaded before the workbench is usable (page + analysis worker): ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (${(bundle.rawBytes / 1024).toFixed(1)} KiB raw, ${bundle.files.length} files; Monaco and later panels load lazily)`);

@@ -2,6 +2,8 @@
 // our analyzers, in the test-harness mode the corpus README describes, and prints what
 // fails. Usage:
 //   npm run conformance -- [--root DIR] [--cases FILE] [--baseline FILE]
+// With --baseline, or when the CI environment variable is set, the run is strict: a missing
+// corpus, a missing cases file or a baseline case that did not run fails it.
 // The functions are exported so tests can drive the runner without spawning a process.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -124,65 +126,81 @@ function result(suite: string, c: AnalyzerCase, fields: Partial<CaseResult>): Ca
   };
 }
 
-/** Runs one single-cluster case exactly as the corpus README prescribes. */
-export function runAnalyzerCase(c: AnalyzerCase, baseDir: string, suite = 'analyzers'): CaseResult {
+/** The diagnostics of one single-cluster case, run exactly as the corpus README prescribes. */
+function singleClusterDiagnostics(c: AnalyzerCase, analyzer: Analyzer, baseDir: string): Diagnostic[] {
+  const meshConfig = loadMeshConfig(c.meshConfigFile, baseDir);
+  const meshNetworks = loadMeshNetworks(c.meshNetworksFile, baseDir);
+  const model = loadFiles(c.inputFiles ?? [], baseDir);
+  const store = new ResourceStore(model.resources(), {
+    mode: 'harness',
+    defaultNamespace: '',
+    kindFilter: kindFilterOf(analyzer),
+    includePlaceholders: true,
+    meshConfig,
+    meshNetworks,
+  });
+  return runAnalyzersSync(store, [analyzer], (f, i) => model.document(f, i));
+}
+
+/**
+ * The diagnostics of a multi-cluster case: every cluster gets its own store (all known
+ * kinds, no namespace default, no placeholders, resources tagged with the cluster id); a
+ * `default` store holds only the synthetic mesh config and networks. Istio's
+ * AllMultiCluster() analyzers run once over a view of all of them.
+ */
+function multiClusterDiagnostics(c: AnalyzerCase, analyzer: Analyzer, baseDir: string): Diagnostic[] {
+  const meshConfig = defaultMeshConfig();
+  const meshNetworks = defaultMeshNetworks();
+  const options = { mode: 'harness', defaultNamespace: '', includePlaceholders: false, meshConfig, meshNetworks } as const;
+  const clusters: ClusterStore[] = [];
+  const models = new Map<string, WorkspaceModel>();
+  for (const [cluster, files] of Object.entries(c.clusters ?? {})) {
+    const model = loadFiles(files, baseDir);
+    for (const f of files) if (!models.has(f)) models.set(f, model);
+    const resources: Resource[] = model.resources().map((r) => ({ ...r, cluster }));
+    clusters.push({ cluster, store: new ResourceStore(resources, options) });
+  }
+  const view = new MultiClusterStoreView(new ResourceStore([], options), clusters);
+  const analyzers = MULTICLUSTER_ANALYZERS.includes(analyzer) ? MULTICLUSTER_ANALYZERS : [analyzer];
+  // A path names the same file in every cluster, so any model that loaded it can locate it.
+  return runAnalyzersSync(view, analyzers, (f, i) => models.get(f)?.document(f, i));
+}
+
+/** The diagnostics we give for a case (single- or multi-cluster); throws for an analyzer we lack. */
+export function caseDiagnostics(c: AnalyzerCase, baseDir: string): Diagnostic[] {
   const analyzer = analyzerByName(c.analyzer);
-  if (!analyzer) return result(suite, c, { error: NOT_IMPLEMENTED, missing: c.expected.map((e) => `${e.code} ${e.origin}`) });
+  if (!analyzer) throw new Error(`${NOT_IMPLEMENTED}: ${c.analyzer}`);
+  return c.clusters ? multiClusterDiagnostics(c, analyzer, baseDir) : singleClusterDiagnostics(c, analyzer, baseDir);
+}
+
+function runCase(c: AnalyzerCase, baseDir: string, suite: string): CaseResult {
+  if (!analyzerByName(c.analyzer)) return result(suite, c, { error: NOT_IMPLEMENTED, missing: c.expected.map((e) => `${e.code} ${e.origin}`) });
   try {
-    const meshConfig = loadMeshConfig(c.meshConfigFile, baseDir);
-    const meshNetworks = loadMeshNetworks(c.meshNetworksFile, baseDir);
-    const model = loadFiles(c.inputFiles ?? [], baseDir);
-    const store = new ResourceStore(model.resources(), {
-      mode: 'harness',
-      defaultNamespace: '',
-      kindFilter: kindFilterOf(analyzer),
-      includePlaceholders: true,
-      meshConfig,
-      meshNetworks,
-    });
-    const diagnostics = runAnalyzersSync(store, [analyzer], (f, i) => model.document(f, i));
-    return result(suite, c, compareMessages(c.expected, diagnostics));
+    return result(suite, c, compareMessages(c.expected, caseDiagnostics(c, baseDir)));
   } catch (e) {
     return result(suite, c, { error: `runner error: ${(e as Error).stack ?? String(e)}` });
   }
 }
 
-/**
- * Runs a multi-cluster case: every cluster gets its own store (all known kinds, no namespace
- * default, no placeholders, resources tagged with the cluster id); a `default` store holds
- * only the synthetic mesh config and networks. Istio's AllMultiCluster() analyzers run once
- * over a view of all of them.
- */
+/** Runs one single-cluster case exactly as the corpus README prescribes. */
+export function runAnalyzerCase(c: AnalyzerCase, baseDir: string, suite = 'analyzers'): CaseResult {
+  return runCase({ ...c, clusters: undefined }, baseDir, suite);
+}
+
+/** Runs a multi-cluster case (see multiClusterDiagnostics). */
 export function runMulticlusterCase(c: AnalyzerCase, baseDir: string, suite = 'analyzers'): CaseResult {
-  const analyzer = analyzerByName(c.analyzer);
-  if (!analyzer) return result(suite, c, { error: NOT_IMPLEMENTED, missing: c.expected.map((e) => `${e.code} ${e.origin}`) });
-  try {
-    const meshConfig = defaultMeshConfig();
-    const meshNetworks = defaultMeshNetworks();
-    const options = { mode: 'harness', defaultNamespace: '', includePlaceholders: false, meshConfig, meshNetworks } as const;
-    const clusters: ClusterStore[] = [];
-    const models = new Map<string, WorkspaceModel>();
-    for (const [cluster, files] of Object.entries(c.clusters ?? {})) {
-      const model = loadFiles(files, baseDir);
-      for (const f of files) if (!models.has(f)) models.set(f, model);
-      const resources: Resource[] = model.resources().map((r) => ({ ...r, cluster }));
-      clusters.push({ cluster, store: new ResourceStore(resources, options) });
-    }
-    const view = new MultiClusterStoreView(new ResourceStore([], options), clusters);
-    const analyzers = MULTICLUSTER_ANALYZERS.includes(analyzer) ? MULTICLUSTER_ANALYZERS : [analyzer];
-    // A path names the same file in every cluster, so any model that loaded it can locate it.
-    const diagnostics = runAnalyzersSync(view, analyzers, (f, i) => models.get(f)?.document(f, i));
-    return result(suite, c, compareMessages(c.expected, diagnostics));
-  } catch (e) {
-    return result(suite, c, { error: `runner error: ${(e as Error).stack ?? String(e)}` });
-  }
+  return runCase({ ...c, clusters: c.clusters ?? {} }, baseDir, suite);
+}
+
+/** Reads an analyzers-format cases file. */
+export function readCasesFile(file: string): AnalyzerCase[] {
+  return JSON.parse(readText(file)) as AnalyzerCase[];
 }
 
 /** Runs every case of an analyzers-format cases file (input paths relative to its folder). */
 export function runCasesFile(file: string, suite = 'analyzers'): CaseResult[] {
   const baseDir = dirname(resolve(file));
-  const cases = JSON.parse(readText(file)) as AnalyzerCase[];
-  return cases.map((c) => (c.clusters ? runMulticlusterCase(c, baseDir, suite) : runAnalyzerCase(c, baseDir, suite)));
+  return readCasesFile(file).map((c) => runCase(c, baseDir, suite));
 }
 
 /** How many cases a suite we do not implement yet holds, and how they were counted. */
@@ -234,7 +252,22 @@ export interface ConformanceOptions {
   root?: string;
   cases?: string;
   baseline?: string;
+  /**
+   * Fail when something that should have run did not (corpus or cases file missing, a
+   * baseline case not run). Defaults to on with a baseline; the command line also turns it
+   * on under CI.
+   */
+  strict?: boolean;
 }
+
+/** Whether the CI environment variable is set to something other than empty, 0 or false. */
+export function isCi(env: Record<string, string | undefined> = process.env): boolean {
+  const v = env.CI;
+  return v !== undefined && v !== '' && v !== '0' && v.toLowerCase() !== 'false';
+}
+
+/** The analyzer cases files a corpus must have. */
+export const CASES_FILES = ['cases.json', 'multicluster-cases.json'] as const;
 
 export interface ConformanceReport {
   results: CaseResult[];
@@ -256,17 +289,31 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
   const lines: string[] = [];
   const results: CaseResult[] = [];
   const pending: Array<{ suite: string; count: number }> = [];
+  const strict = options.strict ?? options.baseline !== undefined;
+  // What should have been there and was not; fails a strict run.
+  const absent: string[] = [];
   if (options.cases) {
+    if (!existsSync(options.cases)) {
+      lines.push(`ERROR: cases file not found: ${resolve(options.cases)}`);
+      return { results, lines, exitCode: 1, newlyPassing: [] };
+    }
     results.push(...runCasesFile(options.cases));
   } else {
     const root = resolve(options.root ?? DEFAULT_ROOT);
     if (!existsSync(root)) {
-      lines.push(`conformance corpus is absent (${root}); nothing to run`);
-      return { results, lines, exitCode: 0, newlyPassing: [] };
+      if (!strict) {
+        lines.push(`conformance corpus is absent (${root}); nothing to run`);
+        return { results, lines, exitCode: 0, newlyPassing: [] };
+      }
+      lines.push(`ERROR: conformance corpus is absent (${root}): nothing was checked. Provide it, or pass --root DIR.`);
+      return { results, lines, exitCode: 1, newlyPassing: [] };
     }
     const analyzersDir = join(root, 'analyzers');
-    if (existsSync(join(analyzersDir, 'cases.json'))) results.push(...runCasesFile(join(analyzersDir, 'cases.json')));
-    if (existsSync(join(analyzersDir, 'multicluster-cases.json'))) results.push(...runCasesFile(join(analyzersDir, 'multicluster-cases.json')));
+    for (const name of CASES_FILES) {
+      const file = join(analyzersDir, name);
+      if (existsSync(file)) results.push(...runCasesFile(file));
+      else absent.push(file);
+    }
     for (const suite of PENDING_SUITES) {
       const counted = countPendingSuite(root, suite);
       if (!counted) continue;
@@ -318,18 +365,26 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
 
   let exitCode = totalFailed > 0 ? 1 : 0;
   let newlyPassing: string[] = [];
+  let notRun: string[] = [];
   if (options.baseline) {
     const baseline = readBaseline(options.baseline);
     const regressions = results.filter((r) => !r.passed && baseline.has(r.id)).map((r) => r.id);
     newlyPassing = results.filter((r) => r.passed && !baseline.has(r.id)).map((r) => r.id);
     const known = new Set(results.map((r) => r.id));
-    const unknown = [...baseline].filter((id) => !known.has(id) && id.startsWith('analyzers/'));
+    // With --cases only one file runs, so the rest of the baseline is not expected to.
+    notRun = options.cases ? [] : [...baseline].filter((id) => !known.has(id) && id.startsWith('analyzers/'));
     lines.push('');
     for (const id of newlyPassing) lines.push(`newly passing (add to baseline): ${id}`);
     for (const id of regressions) lines.push(`REGRESSION (in baseline, now failing): ${id}`);
-    if (!options.cases) for (const id of unknown) lines.push(`baseline lists a case that was not run: ${id}`);
-    lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${newlyPassing.length} newly passing`);
-    exitCode = regressions.length > 0 ? 1 : 0;
+    for (const id of notRun) lines.push(`NOT RUN (in baseline, no such case ran): ${id}`);
+    lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${notRun.length} not run, ${newlyPassing.length} newly passing`);
+    exitCode = regressions.length > 0 || (strict && notRun.length > 0) ? 1 : 0;
+  }
+  for (const file of absent) lines.push(`${strict ? 'ERROR' : 'warning'}: cases file is absent: ${file}`);
+  if (strict && absent.length > 0) exitCode = 1;
+  if (strict && (absent.length > 0 || notRun.length > 0)) {
+    const what = [absent.length > 0 ? `${absent.length} cases file(s) absent` : '', notRun.length > 0 ? `${notRun.length} baseline case(s) not run` : ''];
+    lines.push(`FAILED: ${what.filter(Boolean).join(', ')}`);
   }
   lines.push(`${totalPassed} passed, ${totalFailed} failed`);
   return { results, lines, exitCode, newlyPassing };
@@ -350,7 +405,7 @@ export function parseArgs(argv: readonly string[]): ConformanceOptions {
     else if (flag === '--cases') opts.cases = value();
     else if (flag === '--baseline') opts.baseline = value();
     else if (flag === '--help' || flag === '-h') {
-      console.log('usage: tsx scripts/conformance.ts [--root DIR] [--cases FILE] [--baseline FILE]');
+      console.log('usage: tsx scripts/conformance.ts [--root DIR] [--cases FILE] [--baseline FILE]\n(strict with --baseline or under CI: a missing corpus or an unrun baseline case fails)');
       process.exit(0);
     } else throw new Error(`unknown argument: ${a}`);
   }
@@ -365,7 +420,7 @@ function main(): void {
     console.error((e as Error).message);
     process.exit(2);
   }
-  const report = runConformance(opts);
+  const report = runConformance({ ...opts, strict: opts.baseline !== undefined || isCi() });
   console.log(report.lines.join('\n'));
   process.exitCode = report.exitCode;
 }

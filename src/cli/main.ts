@@ -1,18 +1,14 @@
 // mesh-workbench command line. `runCli` is the whole program minus the process: it takes
 // the arguments and an io object and returns the exit code, so tests can call it directly.
-import { readFileSync } from 'node:fs';
+import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
 
 export type { CliIo } from './analyze.ts';
 
+// Imported rather than read at run time, so the bundle in dist-cli/ carries it.
 export function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? '0.0.0';
-  } catch {
-    return '0.0.0';
-  }
+  return packageJson.version;
 }
 
 export function rootHelp(): string {

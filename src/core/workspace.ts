@@ -113,7 +113,8 @@ export class WorkspaceAnalyzer {
   /** Computes quick fixes for diagnostics of the last run, against the current store. */
   attachFixes(diagnostics: readonly Diagnostic[]): void {
     if (!this.store) return;
-    attachFixes(diagnostics, fixContext(this.store, (f, i) => this.model.document(f, i)));
+    // The fixes share the analysis run's lookups (indexes built once per version).
+    attachFixes(diagnostics, fixContext(this.store, (f, i) => this.model.document(f, i), this.index));
   }
 
   async run(settings: AnalysisSettings, options: RunOptions = {}): Promise<WorkspaceResult | 'canceled'> {

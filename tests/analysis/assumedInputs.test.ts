@@ -26,4 +26,9 @@ describe('assumed inputs', () => {
     expect(notes.some((n) => n.startsWith('Secrets:'))).toBe(false);
     expect(notes.some((n) => n.startsWith('Namespaces:'))).toBe(false);
   });
+
+  it('does not ask for Secrets when no Gateway names a credential', async () => {
+    const notes = await assumptions(gateway.replace('credentialName: c', 'credentialName: ""'));
+    expect(notes.some((n) => n.startsWith('Secrets:'))).toBe(false);
+  });
 });

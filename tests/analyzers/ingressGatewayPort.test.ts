@@ -90,6 +90,22 @@ describe('gateway.IngressGatewayPortAnalyzer', () => {
     expect(pairs(out)).toEqual(['IST0162 Gateway edge/gw']);
   });
 
+  it('counts a Service without a selector: it selects every pod of its namespace', () => {
+    // Kubernetes' SelectorFromSet of no labels matches everything, so Istio counts its ports.
+    const selectorless = (name: string, namespace: string, selector: string) =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\nspec:\n${selector}  ports:\n  - port: 8080\n    protocol: TCP\n`;
+    for (const selector of ['', '  selector: {}\n']) {
+      const sameNamespace = analyze(ingressGatewayPortAnalyzer, {
+        'all.yaml': docs(gateway('gw', { app: 'edge-proxy' }, [8080]), pod('edge-proxy-1', { app: 'edge-proxy' }), selectorless('catch-all', 'edge', selector)),
+      });
+      expect(pairs(sameNamespace), JSON.stringify(selector)).toEqual([]);
+      const otherNamespace = analyze(ingressGatewayPortAnalyzer, {
+        'other.yaml': docs(gateway('gw', { app: 'edge-proxy' }, [8080]), pod('edge-proxy-1', { app: 'edge-proxy' }), selectorless('catch-all', 'elsewhere', selector)),
+      });
+      expect(pairs(otherNamespace), JSON.stringify(selector)).toEqual(['IST0162 Gateway edge/gw']);
+    }
+  });
+
   it('checks thousands of gateways, each against its own pods and services', () => {
     const parts: string[] = [];
     for (let i = 0; i < 1500; i++) {

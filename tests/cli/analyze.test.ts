@@ -1,6 +1,19 @@
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 import { cli, FIXTURES, FOUND_ISSUES } from './helpers.ts';
+
+/** A temporary directory, removed after the tests of this file. */
+const scratch: string[] = [];
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
 
 const VS_ERROR = 'Error [IST0101] (VirtualService shop/ratings missing-host.yaml:24) Referenced host not found: "ratings-v9"\n';
 
@@ -86,6 +99,19 @@ describe('mesh-workbench analyze: exit codes and stderr', () => {
     expect(r.stderr).toMatch(/^Error\(s\) adding files:\n {2}broken\.yaml:\d+:\d+: error: YAML syntax error: .* \(MWB-YAML-SYNTAX\)\n/);
     expect(r.stderr).toContain('No validation issues found when analyzing namespace: default (but 1 file could not be parsed).\n');
     expect(r.stderr.endsWith("Error: Some files couldn't be parsed.\n")).toBe(true);
+  });
+
+  it('counts unparsable files, not documents, and says "files" for more than one', async () => {
+    const dir = scratchDir('mwb-unparsable-');
+    const broken = readFileSync(join(FIXTURES, 'broken.yaml'), 'utf8');
+    writeFileSync(join(dir, 'one.yaml'), broken);
+    writeFileSync(join(dir, 'two.yaml'), broken);
+    // Two broken documents in one file are still one file.
+    writeFileSync(join(dir, 'double.yaml'), `${broken}---\n${broken}`);
+    const summary = (r: { stderr: string }) => r.stderr.match(/\(but .* parsed\)/)?.[0];
+    expect(summary(await cli(['analyze', 'double.yaml'], { cwd: dir }))).toBe('(but 1 file could not be parsed)');
+    expect(summary(await cli(['analyze', 'one.yaml', 'two.yaml'], { cwd: dir }))).toBe('(but 2 files could not be parsed)');
+    expect(summary(await cli(['analyze', 'one.yaml', 'two.yaml', 'double.yaml'], { cwd: dir }))).toBe('(but 3 files could not be parsed)');
   });
 
   it('parser problems stay out of json output but are SARIF results', async () => {

@@ -131,3 +131,25 @@ function replaceAt(v: unknown, path: ReadonlyArray<string | number>, value: unkn
   for (const k of Object.keys(o)) out[k] = k === head ? replaceAt(o[k], rest, value) : o[k];
   return out;
 }
+
+describe('odd values in the mesh config', () => {
+  it('reads wrong-typed mesh config fields as absent', async () => {
+    const cm = `apiVersion: v1
+kind: ConfigMap
+metadata:
+  name: istio
+  namespace: istio-system
+data:
+  mesh: |
+    trustDomain:
+      toString: x
+    trustDomainAliases: [a, {toString: x}, 3]
+    ingressService: [x]
+    extensionProviders: [{name: {toString: x}}, 7, {name: ok, envoyOtelAls: {}}]
+    defaultConfig: 5
+`;
+    const ds = await analyzeFiles({ 'mesh.yaml': cm, 'sentinel.yaml': SENTINEL });
+    expect(hasSentinel(ds)).toBe(true);
+    expect(ds.filter((d) => d.code === 'IST0001')).toEqual([]);
+  });
+});

@@ -117,6 +117,19 @@ describe('IST0162 gateway port not on the Service', () => {
     // The other choice moves the server to a port the Service exposes.
     await expectFixResolves({ files, find: (d) => d.code === 'IST0162', title: 'Change the Gateway server port to 80' });
   });
+
+  it('offers Service ports without a protocol (TCP by default, as the analyzer counts them)', async () => {
+    const files = {
+      'ingress.yaml': yaml(
+        'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: ingress-1', '  namespace: gw', '  labels:', '    app: edge', 'spec:', '  containers:', '    - name: istio-proxy', '      image: proxyv2',
+        '---',
+        'apiVersion: v1', 'kind: Service', 'metadata:', '  name: edge', '  namespace: gw', 'spec:', '  selector:', '    app: edge', '  ports:', '    - name: http2', '      port: 80', '      targetPort: 8080',
+      ),
+      'gw.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: Gateway', 'metadata:', '  name: edge', '  namespace: gw', 'spec:', '  selector:', '    app: edge', '  servers:', '    - port:', '        number: 9080', '        name: http', '        protocol: HTTP', '      hosts: ["*"]'),
+    };
+    const { files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0162', title: 'Change the Gateway server port to 80' });
+    expect(fixed['gw.yaml']).toContain('        number: 80\n');
+  });
 });
 
 describe('IST0101 subset not found', () => {

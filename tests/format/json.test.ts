@@ -56,6 +56,26 @@ describe('formatJson (istioctl -o json)', () => {
     expect(goJsonString('lone \ud800')).toBe('"lone \\ufffd"');
   });
 
+  it('escapes every UTF-16 code unit as Go does, alone and inside plain text', () => {
+    // Go's encodeState.string: short escapes for \b \f \n \r \t, \u00XX for other controls,
+    // HTML-safe \u003c \u003e \u0026, \u2028 \u2029, and U+FFFD for a lone surrogate.
+    const short: Record<number, string> = { 0x08: '\\b', 0x09: '\\t', 0x0a: '\\n', 0x0c: '\\f', 0x0d: '\\r', 0x22: '\\"', 0x5c: '\\\\' };
+    const hex4 = (c: number) => `\\u${c.toString(16).padStart(4, '0')}`;
+    const expected = (c: number): string => {
+      if (short[c] !== undefined) return short[c];
+      if (c < 0x20 || c === 0x3c || c === 0x3e || c === 0x26 || c === 0x2028 || c === 0x2029) return hex4(c);
+      if (c >= 0xd800 && c <= 0xdfff) return '\\ufffd';
+      return String.fromCharCode(c);
+    };
+    const wrong: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      if (goJsonString(ch) !== `"${expected(c)}"`) wrong.push(hex4(c));
+      if (goJsonString(`host ${ch} x`) !== `"host ${expected(c)} x"`) wrong.push(`in text ${hex4(c)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('output parses back to the same strings', () => {
     const tricky = { ...gatewayMsg, message: 'x <y> & "z"\t\u2028' };
     expect(JSON.parse(formatJson([tricky]))[0].message).toBe(tricky.message);

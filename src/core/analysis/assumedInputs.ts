@@ -2,10 +2,7 @@
 // Each analyzer behaves as Istio's does when its input is missing; these notes only explain it.
 import { KINDS } from '../model/kinds.ts';
 import type { StoreView } from '../config/store.ts';
-
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { gateway } from '../config/api/networking.ts';
 
 export function missingInputNotes(store: StoreView): string[] {
   const notes: string[] = [];
@@ -19,10 +16,8 @@ export function missingInputNotes(store: StoreView): string[] {
   if (store.list(KINDS.MutatingWebhookConfiguration).length === 0 && store.list(KINDS.ValidatingWebhookConfiguration).length === 0) {
     notes.push('Webhooks: none in the workspace, so the webhook and external control plane checks (IST0139, IST0163, IST0164) are skipped.');
   }
-  const usesCredentials = store.list(KINDS.Gateway).some((g) => {
-    const servers = isObj(g.body.spec) && Array.isArray(g.body.spec.servers) ? g.body.spec.servers : [];
-    return servers.some((s) => isObj(s) && isObj(s.tls) && typeof s.tls.credentialName === 'string');
-  });
+  // The Gateway secret check skips servers without a credentialName (or with an empty one).
+  const usesCredentials = store.list(KINDS.Gateway).some((g) => gateway(g).servers.some((s) => (s.tls?.credentialName ?? '') !== ''));
   if (usesCredentials && store.list(KINDS.Secret).length === 0) {
     notes.push('Secrets: none in the workspace, so every Gateway credentialName is reported as not found (IST0101). Add the TLS Secrets (secret values stay in this tab) to check them.');
   }

@@ -7,7 +7,7 @@
 // at the controller's template in the file.
 import type { Resource } from '../model/types.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
-import { isObj, str, type Obj } from '../model/read.ts';
+import { EMPTY_STRING_MAP, isObj, str, type Obj } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { cronJobSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodTemplate } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector } from './labelSelector.ts';
@@ -227,6 +227,17 @@ function proxyImageFor(view: DerivationInputs['view'], revision: string): string
   return image !== '' && image !== '/:' ? image : DEFAULT_PROXY_IMAGE;
 }
 
+/** How a new pod of this template joins the mesh: the injector's sidecar, istio-cni's ambient mark, or neither. */
+type MeshMode = { mode: 'sidecar'; image: string } | { mode: 'ambient' } | { mode: 'none' };
+
+function meshModeOf(controller: Resource, shape: WorkloadShape, inputs: DerivationInputs): MeshMode {
+  if (sidecarInjected(inputs.view, shape)) {
+    const revision = shape.labels[REVISION_LABEL] ?? inputs.view.find(KINDS.Namespace, '', controller.namespace)?.labels[REVISION_LABEL] ?? '';
+    return { mode: 'sidecar', image: proxyImageFor(inputs.view, revision) };
+  }
+  return ambientEnrolled(inputs.view, shape) ? { mode: 'ambient' } : { mode: 'none' };
+}
+
 /** Shallow-copied template fields plus what Kubernetes and Istio add to a running pod. */
 function buildPod(
   controller: Resource,
@@ -235,7 +246,7 @@ function buildPod(
   template: { raw: Obj; typed: PodTemplate },
   plan: PodPlan,
   ip: string,
-  inputs: DerivationInputs,
+  mesh: MeshMode,
 ): Resource {
   const rawMeta = isObj(template.raw.metadata) ? template.raw.metadata : {};
   const rawSpec = isObj(template.raw.spec) ? template.raw.spec : {};
@@ -243,36 +254,26 @@ function buildPod(
   const annotations: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.annotations);
   const spec: Obj = { ...rawSpec };
   if (plan.nodeName !== '') spec.nodeName = plan.nodeName;
-  const typedSpec = template.typed.spec ?? PodSpec.readOrEmpty({});
-  const shape: WorkloadShape = {
-    namespace: controller.namespace,
-    labels,
-    annotations,
-    containers: typedSpec.containers,
-    initContainers: typedSpec.initContainers,
-    hostNetwork: typedSpec.hostNetwork,
-  };
-  if (sidecarInjected(inputs.view, shape)) {
-    const image = proxyImageFor(inputs.view, labels[REVISION_LABEL] ?? inputs.view.find(KINDS.Namespace, '', controller.namespace)?.labels[REVISION_LABEL] ?? '');
+  if (mesh.mode === 'sidecar') {
     const containers = Array.isArray(rawSpec.containers) ? [...rawSpec.containers] : [];
     const at = containers.findIndex((c) => isObj(c) && c.name === ISTIO_PROXY_CONTAINER);
     // Gateway Deployments carry an `istio-proxy` container with `image: auto`: injection fills it in.
-    if (at >= 0) containers[at] = { ...(containers[at] as Obj), image };
-    else containers.push({ name: ISTIO_PROXY_CONTAINER, image, args: ['proxy', 'sidecar'] });
+    if (at >= 0) containers[at] = { ...(containers[at] as Obj), image: mesh.image };
+    else containers.push({ name: ISTIO_PROXY_CONTAINER, image: mesh.image, args: ['proxy', 'sidecar'] });
     spec.containers = containers;
     annotations[SIDECAR_STATUS_ANNOTATION] = JSON.stringify({ containers: [ISTIO_PROXY_CONTAINER], derived: true });
     labels[TLS_MODE_LABEL] = 'istio';
     labels[CANONICAL_NAME_LABEL] ??= labels['app.kubernetes.io/name'] ?? labels.app ?? controller.name;
     labels[CANONICAL_REVISION_LABEL] ??= labels['app.kubernetes.io/version'] ?? labels.version ?? 'latest';
-  } else if (ambientEnrolled(inputs.view, shape)) {
+  } else if (mesh.mode === 'ambient') {
     annotations[AMBIENT_REDIRECTION_ANNOTATION] = AMBIENT_REDIRECTION_ENABLED;
   }
   const metadata: Obj = {
     ...rawMeta,
     name: plan.name,
     namespace: controller.namespace,
-    labels: { ...labels },
-    annotations: { ...annotations },
+    labels,
+    annotations,
     ownerReferences: [{ apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, name: controller.name, controller: true }],
   };
   const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }] } };
@@ -293,11 +294,11 @@ function buildPod(
 }
 
 /**
- * The pods of every controller whose pods are not in the workspace. `previous` returns the
- * pod derived last time for the same controller object and plan, so unchanged pods keep
- * their identity (incremental analysis relies on it).
+ * The pods of every controller whose pods are not in the workspace. With a cache, a pod
+ * whose controller object and derivation inputs did not change is the same object as last
+ * time (incremental analysis relies on identity).
  */
-export function derivePods(inputs: DerivationInputs, previous?: DerivedPodCache): Resource[] {
+export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): Resource[] {
   const ips = new PodIpAllocator();
   for (const p of inputs.pods) ips.reserve(podStatus(p).podIP);
   const out: Resource[] = [];
@@ -308,27 +309,49 @@ export function derivePods(inputs: DerivationInputs, previous?: DerivedPodCache)
       if (!template) continue;
       const selector = selectorOf(controller, kind, template.typed);
       if (hasOwnPods(controller, kind, selector, inputs.pods)) continue;
-      for (const plan of replicaPlans(controller, kind, template.typed, inputs.nodes)) {
+      const plans = replicaPlans(controller, kind, template.typed, inputs.nodes);
+      if (plans.length === 0) continue;
+      const typedSpec = template.typed.spec ?? PodSpec.readOrEmpty({});
+      // Replicas differ only in name, node and IP, so the mesh decision is made once.
+      const labels = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.labels);
+      const shape: WorkloadShape = {
+        namespace: controller.namespace,
+        labels,
+        annotations: template.typed.metadata?.annotations ?? EMPTY_STRING_MAP,
+        containers: typedSpec.containers,
+        initContainers: typedSpec.initContainers,
+        hostNetwork: typedSpec.hostNetwork,
+      };
+      const mesh = meshModeOf(controller, shape, inputs);
+      for (const plan of plans) {
         const ip = ips.allocate(`${controller.namespace}/${plan.name}`);
-        const built = buildPod(controller, kind, templatePath, template, plan, ip, inputs);
-        out.push(previous ? previous.reuse(controller, built) : built);
+        const signature = `${plan.nodeName}\u0000${ip}\u0000${mesh.mode}\u0000${mesh.mode === 'sidecar' ? mesh.image : ''}`;
+        const known = cache?.get(controller, plan.name, signature);
+        if (known) {
+          out.push(known);
+          continue;
+        }
+        const pod = buildPod(controller, kind, templatePath, template, plan, ip, mesh);
+        cache?.set(controller, plan.name, signature, pod);
+        out.push(pod);
       }
     }
   }
   return out;
 }
 
-/** Keeps the identity of derived pods whose content did not change between runs. */
+/** Derived pods of the last derivation, by controller object, pod name and derivation inputs. */
 export class DerivedPodCache {
-  private byController = new WeakMap<Resource, Map<string, { text: string; pod: Resource }>>();
+  private byController = new WeakMap<Resource, Map<string, { signature: string; pod: Resource }>>();
 
-  reuse(controller: Resource, pod: Resource): Resource {
+  get(controller: Resource, name: string, signature: string): Resource | undefined {
+    const hit = this.byController.get(controller)?.get(name);
+    return hit && hit.signature === signature ? hit.pod : undefined;
+  }
+
+  set(controller: Resource, name: string, signature: string, pod: Resource): void {
     let m = this.byController.get(controller);
     if (!m) this.byController.set(controller, (m = new Map()));
-    const text = JSON.stringify(pod.body);
-    const hit = m.get(pod.name);
-    if (hit && hit.text === text) return hit.pod;
-    m.set(pod.name, { text, pod });
-    return pod;
+    m.set(name, { signature, pod });
   }
 }

@@ -57,6 +57,18 @@ export function scopedFqdn(scope: string, namespace: string, host: string): stri
   return `${scope}/${hostToFqdn(namespace, host)}`;
 }
 
+const CLUSTER_FQDN = /^(.+)\.(.+)\.svc\.cluster\.local$/;
+
+/**
+ * Istio's GetResourceNameFromHost: a cluster FQDN (`name.ns.svc.cluster.local`, greedy on
+ * the name) gives its namespace and name; anything else is a name in `defaultNamespace`.
+ */
+export function resourceNameFromHost(defaultNamespace: string, host: string): { namespace: string; name: string } {
+  const m = CLUSTER_FQDN.exec(host);
+  if (m && m[1] !== undefined && m[2] !== undefined) return { namespace: m[2], name: m[1] };
+  return { namespace: defaultNamespace, name: host };
+}
+
 /** A reference that is either `name` (in `defaultNamespace`) or `namespace/name`. */
 export function shortOrFullName(defaultNamespace: string, ref: string): { namespace: string; name: string } {
   const slash = ref.indexOf('/');

@@ -1,18 +1,12 @@
 // The sidecar injector's configuration: which ConfigMap a revision uses, and reading its
 // `values` JSON the way Go does (the proxy image, namespaces enabled by default).
 import type { Resource } from '../model/types.ts';
-import { arr, isObj, str, type Obj } from '../model/read.ts';
+import { isObj, str, type Obj } from '../model/read.ts';
 import { INJECTOR_CONFIGMAP } from './wellKnown.ts';
 
 /** The injector ConfigMap of a revision: `istio-sidecar-injector[-<rev>]` (none or `default` → base name). */
 export function injectorConfigMapName(revision: string): string {
   return revision === '' || revision === 'default' ? INJECTOR_CONFIGMAP : `${INJECTOR_CONFIGMAP}-${revision}`;
-}
-
-/** A pod spec's containers (`containers` or, with `init`, followed by `initContainers`). */
-export function podContainers(podSpec: Obj, withInit: boolean): Obj[] {
-  const list = arr(podSpec.containers).filter(isObj);
-  return withInit ? [...list, ...arr(podSpec.initContainers).filter(isObj)] : list;
 }
 
 /** The `values` entry of an injector ConfigMap, parsed as JSON (undefined when it does not parse). */
@@ -81,9 +75,4 @@ export function enableNamespacesByDefault(cm: Resource): boolean {
   const hook = values.sidecarInjectorWebhook;
   if (!isObj(hook)) return false;
   return hook.enableNamespacesByDefault === true;
-}
-
-/** Container image as a string ('' when absent). */
-export function containerImage(c: Obj): string {
-  return str(c.image);
 }

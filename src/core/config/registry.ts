@@ -5,9 +5,11 @@ import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import type { ConfigView } from './configView.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, scopedFqdn } from './hosts.ts';
-import { arr, isObj, num, specOf, strList } from '../model/read.ts';
+import { serviceEntry } from './api/networking.ts';
+import { serviceSpec } from './api/kube.ts';
+import { EXPORT_TO_ANNOTATION } from './wellKnown.ts';
 
-export const EXPORT_TO_ANNOTATION = 'networking.istio.io/exportTo';
+export { EXPORT_TO_ANNOTATION };
 
 /** What a destination resolved to: the owning resource and its port numbers. */
 export interface HostTarget {
@@ -25,11 +27,11 @@ export interface HostTable {
 function buildHostTable(list: (k: typeof KINDS.ServiceEntry) => readonly Resource[]): HostTable {
   const byKey = new Map<string, HostTarget>();
   for (const r of list(KINDS.ServiceEntry)) {
-    const spec = specOf(r);
-    const target: HostTarget = { resource: r, ports: arr(spec.ports).map((p) => (isObj(p) ? num(p.number) : 0)) };
-    const exportTo = strList(spec.exportTo);
+    const spec = serviceEntry(r);
+    const target: HostTarget = { resource: r, ports: spec.ports.map((p) => p.number) };
+    const exportTo = spec.exportTo;
     let toAll = false;
-    for (const h of strList(spec.hosts)) {
+    for (const h of spec.hosts) {
       if (exportTo.length === 0 || toAll) {
         byKey.set(scopedFqdn(EXPORT_TO_ALL, r.namespace, h), target);
         continue;
@@ -49,8 +51,7 @@ function buildHostTable(list: (k: typeof KINDS.ServiceEntry) => readonly Resourc
   }
   // Kubernetes Services count as service entries for their cluster FQDN.
   for (const r of list(KINDS.Service)) {
-    const spec = specOf(r);
-    const target: HostTarget = { resource: r, ports: arr(spec.ports).map((p) => (isObj(p) ? num(p.port) : 0)) };
+    const target: HostTarget = { resource: r, ports: serviceSpec(r).ports.map((p) => p.port) };
     const anno = r.annotations[EXPORT_TO_ANNOTATION] ?? '';
     const scopes = anno === '' ? [EXPORT_TO_ALL] : anno.split(',').map((ns) => (ns === EXPORT_TO_LOCAL ? r.namespace : ns));
     for (const scope of scopes) byKey.set(scopedFqdn(scope, r.namespace, r.name), target);

@@ -115,6 +115,30 @@ export function enumOf<const V extends readonly string[]>(values: V): Shape<V[nu
   return { read: (v) => (typeof v === 'string' && known.has(v) ? v : values[0]) as V[number] };
 }
 
+/**
+ * A proto enum: its name when written as a known name or as its number (protobuf JSON
+ * accepts both), else the first name (Go's zero value).
+ */
+export function protoEnum<const V extends readonly string[]>(values: V): Shape<V[number]> {
+  const known = new Set<string>(values);
+  return {
+    read: (v) => {
+      if (typeof v === 'string') return (known.has(v) ? v : values[0]) as V[number];
+      if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < values.length) return values[v] as V[number];
+      return values[0] as V[number];
+    },
+  };
+}
+
+/**
+ * A list item that keeps Go's nil: `null` reads as null (a nil pointer in a `[]*Message`),
+ * anything else as the item shape reads it. Only for the few checks where Istio tells nil
+ * items apart; plain `list(message)` reads them as empty messages.
+ */
+export function nullable<F extends Fields>(item: MessageShape<F>): Shape<MessageOf<F> | null> {
+  return { read: (v) => (v === null || v === undefined ? null : item.readOrEmpty(v)) };
+}
+
 /** A shape that can refer to itself (recursive messages). */
 export function lazy<T>(get: () => Shape<T>): Shape<T> {
   let s: Shape<T> | undefined;

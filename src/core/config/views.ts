@@ -33,3 +33,46 @@ export function objectReader<F extends Fields>(shape: MessageShape<F>): (r: Reso
     return v;
   };
 }
+
+/** What a resource body holds at a path: nothing, or the kind of value written there. */
+export type Written = 'absent' | 'null' | 'map' | 'list' | 'scalar';
+
+/**
+ * What is written at a path of the body (`['spec', 'selector', 'matchLabels']`; numbers index
+ * lists). Typed views read an absent field, a null and a zero value alike; this tells them
+ * apart where it matters for where a message points, never for what it says.
+ */
+export function writtenAt(r: Resource, path: readonly (string | number)[]): Written {
+  let v: unknown = r.body;
+  for (const seg of path) {
+    if (typeof seg === 'number') {
+      if (!Array.isArray(v) || seg < 0 || seg >= v.length) return 'absent';
+      v = v[seg];
+    } else {
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, seg)) return 'absent';
+      v = (v as Record<string, unknown>)[seg];
+    }
+  }
+  if (v === undefined) return 'absent';
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'list';
+  return typeof v === 'object' ? 'map' : 'scalar';
+}
+
+/**
+ * Whether a field is written (present and not null) in the resource as parsed, whatever its
+ * value. Views give absent and zero values alike; this is for the few places where presence
+ * decides, such as which field a message points at.
+ */
+export function isWritten(r: Resource, path: ReadonlyArray<string | number>): boolean {
+  const w = writtenAt(r, path);
+  return w !== 'absent' && w !== 'null';
+}
+
+/**
+ * Whether the value at a path is a mapping. A list item of another type reads as an empty
+ * message in a view; this tells such an item from a written one where that matters.
+ */
+export function isMappingAt(r: Resource, path: ReadonlyArray<string | number>): boolean {
+  return writtenAt(r, path) === 'map';
+}

@@ -106,3 +106,11 @@ export function ambientEnrolled(view: Pick<ResourceReader, 'find'>, w: WorkloadS
   if (podMode === DATAPLANE_MODE_AMBIENT) return true;
   return namespaceLabels(view, w.namespace)?.[DATAPLANE_MODE_LABEL] === DATAPLANE_MODE_AMBIENT;
 }
+
+/**
+ * Istio's IsIstioControlPlane (analyzers/util/config.go): an object labelled `istio` (any
+ * value) or `release: istio` belongs to Istio's own installation, which several checks skip.
+ */
+export function isIstioControlPlane(r: Pick<Resource, 'labels'>): boolean {
+  return has(r.labels, 'istio') || r.labels.release === 'istio';
+}

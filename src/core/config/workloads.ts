@@ -5,7 +5,8 @@
 import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import type { ConfigView } from './configView.ts';
-import { podSpec, podStatus, type Container } from './api/kube.ts';
+import { EMPTY_STRING_MAP } from '../model/read.ts';
+import { podSpec, podStatus, type Container, type PodTemplate } from './api/kube.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import type { WorkloadShape } from './workloadState.ts';
 
@@ -79,6 +80,23 @@ export function podsInNamespace(view: ConfigView, namespace: string): readonly R
 export function podShape(pod: Resource): WorkloadShape {
   const spec = podSpec(pod);
   return { namespace: pod.namespace, labels: pod.labels, annotations: pod.annotations, containers: spec.containers, initContainers: spec.initContainers, hostNetwork: spec.hostNetwork };
+}
+
+/**
+ * What the workload-state predicates need of a controller's pod template (a Deployment's
+ * `spec.template`), in the controller's namespace; an absent template reads as empty.
+ */
+export function templateShape(namespace: string, template: PodTemplate | undefined): WorkloadShape {
+  const meta = template?.metadata;
+  const spec = template?.spec;
+  return {
+    namespace,
+    labels: meta?.labels ?? EMPTY_STRING_MAP,
+    annotations: meta?.annotations ?? EMPTY_STRING_MAP,
+    containers: spec?.containers ?? [],
+    initContainers: spec?.initContainers ?? [],
+    hostNetwork: spec?.hostNetwork ?? false,
+  };
 }
 
 /** The pod's IP (status.podIP), or '' when it has none. */

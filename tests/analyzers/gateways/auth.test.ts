@@ -40,6 +40,18 @@ describe('authn.BlockedCIDRsAnalyzer', () => {
     );
   });
 
+  it('lists all of exactly five names, and five plus "and 1 more" from six on', () => {
+    const namesIn = (count: number) => {
+      const names = ['a', 'b', 'c', 'd', 'e', 'f'].slice(0, count);
+      const out = analyze(blockedCidrsAnalyzer, { 'ra.yaml': docs(...names.map((n) => ra('apps', n)), istiod('')) });
+      return out.map((d) => d.message.match(/exist \((.*)\)\. Consider/)?.[1]);
+    };
+    expect(namesIn(1)).toEqual(['apps/a']);
+    expect(namesIn(4)).toEqual(['apps/a, apps/b, apps/c, apps/d']);
+    expect(namesIn(5)).toEqual(['apps/a, apps/b, apps/c, apps/d, apps/e']);
+    expect(namesIn(6)).toEqual(['apps/a, apps/b, apps/c, apps/d, apps/e, and 1 more']);
+  });
+
   it('accepts a configured istiod, no RequestAuthentication, and non-istiod deployments', () => {
     expect(pairs(analyze(blockedCidrsAnalyzer, { 'ok.yaml': docs(ra('apps', 'a'), istiod('        env:\n        - name: BLOCKED_CIDRS_IN_JWKS_URIS\n          value: 10.0.0.0/8\n')) }))).toEqual([]);
     expect(pairs(analyze(blockedCidrsAnalyzer, { 'none.yaml': docs(istiod('')) }))).toEqual([]);

@@ -25,7 +25,7 @@ describe('externalcontrolplane.ExternalControlPlaneAnalyzer', () => {
     expect(out[0]?.line).toBe(1);
   });
 
-  it('reports an IP address, a malformed URL and a host that cannot resolve, per webhook', () => {
+  it('reports an IP address and a malformed URL, per webhook', () => {
     const out = analyzeWith(externalControlPlaneAnalyzer, {
       'm.yaml': docs(
         cfg('Mutating', 'istio-sidecar-injector-remote', [
@@ -44,6 +44,13 @@ describe('externalcontrolplane.ExternalControlPlaneAnalyzer', () => {
       ]),
     );
     expect(out.map((d) => d.code).sort()).toEqual(['IST0163', 'IST0163', 'IST0164', 'IST0164']);
+  });
+
+  it('makes no DNS lookup: a host that could never resolve is not reported, as in Istio', () => {
+    const out = analyzeWith(externalControlPlaneAnalyzer, {
+      'dns.yaml': docs(cfg('Mutating', 'istio-sidecar-injector', [['e.sidecar-injector.istio.io', url('"https://-no-such-.example..com/inject"')], ['f.sidecar-injector.istio.io', url('"https:///inject"')]])),
+    });
+    expect(pairs(out)).toEqual([]);
   });
 
   it('accepts host names and services, and ignores other configurations', () => {

@@ -40,7 +40,7 @@ const HUB = '{"hub":"mirror.example/istio","tag":"1.24.1","proxy":{"image":"prox
 const CURRENT = 'mirror.example/istio/proxyv2:1.24.1';
 
 describe('injection.ImageAnalyzer', () => {
-  it('reports the namespace of pods running another proxy image, listing them', () => {
+  it('reports the namespace of pods running another proxy image, listing them by name', () => {
     const text = docs(
       injector('istio-sidecar-injector', HUB),
       ns('orders', '    istio-injection: enabled\n'),
@@ -51,7 +51,7 @@ describe('injection.ImageAnalyzer', () => {
     const out = analyzeWith(injectionImageAnalyzer, { 'img.yaml': text });
     expect(pairs(out)).toEqual(['IST0158 Namespace orders']);
     expect(out[0]?.message).toBe(
-      'The Istio proxy images of the pods running in the namespace do not match the image defined in the injection configuration (pod names: [orders-old orders-native-old]). This often happens after upgrading the Istio control-plane and can be fixed by redeploying the pods.',
+      'The Istio proxy images of the pods running in the namespace do not match the image defined in the injection configuration (pod names: [orders-native-old orders-old]). This often happens after upgrading the Istio control-plane and can be fixed by redeploying the pods.',
     );
     expect(out[0]?.line).toBe(lineOf(text, 'kind: Namespace') - 1);
   });
@@ -117,6 +117,33 @@ ${spec}`;
     // A root-namespace ProxyConfig overrides the mesh default.
     const withRoot = { ...files, 'root.yaml': proxyConfig('root', 'istio-system', '  image:\n    imageType: default\n') };
     expect(analyzeWith(injectionImageAnalyzer, withRoot, { mesh: { defaultConfig: { image: { imageType: 'distroless' } } } }).map((d) => d.message.match(/\[(.*)\]/)?.[1])).toEqual(['b2']);
+  });
+
+  it('applies a workload ProxyConfig to the pods its selector picks, whatever other labels they carry', () => {
+    const out = analyzeWith(injectionImageAnalyzer, {
+      'img.yaml': docs(
+        injector('istio-sidecar-injector', HUB),
+        ns('b', '    istio-injection: enabled\n'),
+        `
+apiVersion: networking.istio.io/v1beta1
+kind: ProxyConfig
+metadata:
+  name: cart
+  namespace: b
+spec:
+  selector:
+    matchLabels:
+      app: cart
+  image:
+    imageType: distroless
+`,
+        // Selected (app=cart) although it has a label the selector does not name.
+        pod('cart-v1', 'b', `${CURRENT}-distroless`, '  labels:\n    app: cart\n    version: v1\n'),
+        // Not selected: it lacks app=cart.
+        pod('other', 'b', `${CURRENT}-distroless`, '  labels:\n    version: v1\n'),
+      ),
+    });
+    expect(out.map((d) => d.message.match(/\[(.*)\]/)?.[1])).toEqual(['other']);
   });
 
   it('does nothing without an injector ConfigMap', () => {

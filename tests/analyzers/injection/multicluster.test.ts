@@ -40,6 +40,25 @@ describe('services.MultiClusterServiceAnalyzer', () => {
     expect(out[0]?.line).toBe(lineOf(east, 'apiVersion'));
   });
 
+  it('names the first cluster and each cluster that differs from it, not the ones that agree', () => {
+    // Istio adds the cluster it compared against to the list once anything differs; headless
+    // mode is left out here because a mixed mode lists every cluster.
+    const same = docs(svc('ledger', `  type: ClusterIP\n  ports:\n${port('grpc', 9000)}`));
+    const clustersOf = (out: ReturnType<typeof analyzeClusters>) => out.map((d) => d.message.match(/clusters (\[.*?\])/)?.[1]);
+    const typeOnly = analyzeClusters(MULTICLUSTER_ANALYZERS, {
+      a: { 'a.yaml': same },
+      b: { 'b.yaml': same },
+      c: { 'c.yaml': docs(svc('ledger', `  type: NodePort\n  ports:\n${port('grpc', 9000)}`)) },
+    });
+    expect(clustersOf(typeOnly)).toEqual(['["a" "c"]']);
+    expect(typeOnly[0]?.message).toMatch(/The inconsistent behaviors are: service type is inconsistent\.$/);
+    const portsOnly = analyzeClusters(MULTICLUSTER_ANALYZERS, {
+      east: { 'e.yaml': same },
+      west: { 'w.yaml': docs(svc('ledger', `  type: ClusterIP\n  ports:\n${port('grpc', 9001)}`)) },
+    });
+    expect(clustersOf(portsOnly)).toEqual(['["east" "west"]']);
+  });
+
   it('accepts identical Services (ports in any order) and Services in one cluster only', () => {
     const out = analyzeClusters(MULTICLUSTER_ANALYZERS, {
       east: { 'e.yaml': docs(svc('ledger', `  ports:\n${port('a', 1)}${port('b', 2)}`), svc('only-east', '  ports: []\n')) },

@@ -53,6 +53,20 @@ describe('destinationrule.CaCertificateAnalyzer', () => {
     expect(out).toEqual([]);
   });
 
+  it('reads fields under their proto names and enum modes given as numbers, as Istio\'s decoder does', () => {
+    const out = analyze(caCertificateAnalyzer, {
+      'dr.yaml': docs(
+        dr('db', 'snake', `  host: a\n  traffic_policy:\n    tls:\n      mode: SIMPLE\n`),
+        dr('db', 'numeric', `  host: b\n  trafficPolicy:\n    port_level_settings:\n    - port: {number: 443}\n      tls: {mode: 2}\n`),
+        dr('db', 'numeric-istio', `  host: c\n  trafficPolicy:\n    tls: {mode: 3}\n`),
+      ),
+    });
+    expect(out.map((d) => d.message)).toEqual([
+      'DestinationRule db/snake in namespace db has TLS mode set to SIMPLE but no caCertificates are set to validate server identity for host: a',
+      'DestinationRule db/numeric in namespace db has TLS mode set to MUTUAL but no caCertificates are set to validate server identity for host: b at port number:443',
+    ]);
+  });
+
   it('still reports credentialName without a workloadSelector', () => {
     const out = analyze(caCertificateAnalyzer, {
       'dr.yaml': dr('db', 'cred', `  host: c\n  trafficPolicy:\n    tls:\n      mode: SIMPLE\n      credentialName: client-cred\n`),
@@ -126,6 +140,32 @@ describe('destinationrule.SubsetSelectPodAnalyzer', () => {
     );
     const out = analyze(subsetSelectPodAnalyzer, { 'dr.yaml': text });
     expect(out.map((d) => d.message)).toEqual(['The Subset empty-region defined in the DestinationRule does not select any pods. Which may lead to 503 UH (NoHealthyUpstream).']);
+  });
+
+  it('labels endpoints as pilot\'s AugmentLabels does: the node name even without its Node, no subzone without a zone, node locality over pod labels', () => {
+    const text = docs(
+      svc('shop', 'cart'),
+      // node-a is not in the workspace; node-b has a region and a subzone but no zone
+      node('node-b', '"topology.kubernetes.io/region": r1, "topology.istio.io/subzone": sz-1'),
+      pod('shop', 'cart-1', 'app: cart', 'node-a'),
+      pod('shop', 'cart-2', 'app: cart, "topology.kubernetes.io/region": own', 'node-b'),
+      dr('shop', 'cart', `  host: cart
+  subsets:
+  - name: host-a
+    labels: {"kubernetes.io/hostname": node-a}
+  - name: region
+    labels: {"topology.kubernetes.io/region": r1, app: cart}
+  - name: own-region
+    labels: {"topology.kubernetes.io/region": own}
+  - name: subzone
+    labels: {"topology.istio.io/subzone": sz-1}
+`),
+    );
+    const out = analyze(subsetSelectPodAnalyzer, { 'dr.yaml': text });
+    expect(out.map((d) => d.message)).toEqual([
+      'The Subset own-region defined in the DestinationRule does not select any pods. Which may lead to 503 UH (NoHealthyUpstream).',
+      'The Subset subzone defined in the DestinationRule does not select any pods. Which may lead to 503 UH (NoHealthyUpstream).',
+    ]);
   });
 
   it('adds the ServiceEntry workload selector to subset labels, and accepts rules without subsets', () => {

@@ -31,6 +31,12 @@ describe('envoyfilter.EnvoyPatchAnalyzer', () => {
     expect(out[0]?.fieldPath).toBe('spec.configPatches[0].patch.value');
   });
 
+  it('reads applyTo and operation given as enum numbers', () => {
+    // applyTo 7 is HTTP_ROUTE, operation 2 is ADD
+    const out = analyze(envoyPatchAnalyzer, { 'ef.yaml': ef('numeric', patch('7', '2', 'name: r'), 5) });
+    expect(pairs(out)).toEqual(['IST0153 EnvoyFilter mesh/numeric']);
+  });
+
   it('reports operations that do not fit their target', () => {
     const out = analyze(envoyPatchAnalyzer, {
       'ef.yaml': docs(

@@ -57,6 +57,30 @@ ${dest}`));
     expect(out).toHaveLength(2);
   });
 
+  it('skips null rules and compares null matches as Go\'s nil (not as an empty match)', () => {
+    const out = analyze(virtualServiceValidationAnalyzer, {
+      'vs.yaml': vs('web', 'nils', `  hosts: [app]
+  http:
+  - null
+  - match:
+    - null
+    - uri: {exact: /a}
+${dest}  - match:
+    - ~
+${dest}  - match:
+    - {}
+${dest}  tcp:
+  - ~
+  - route:
+    - destination: {host: app}
+`),
+    });
+    expect(out.map((d) => d.message)).toEqual([
+      'VirtualService rule #2 not used (all matches used by prior rules).',
+      'VirtualService rule #2 match #0 is not used (duplicate/overlapping match in rule #1).',
+    ]);
+  });
+
   it('reports an http prefix covered by an earlier, shorter prefix with the same conditions', () => {
     const text = vs('web', 'overlap', `  hosts: [app]
   http:

@@ -185,6 +185,16 @@ describe('virtualservice.JWTClaimRouteAnalyzer', () => {
     expect(missingGateway).toEqual([]);
   });
 
+  it('finds claim routes under the proto field name (without_headers), as Istio\'s decoder reads them', () => {
+    const text = docs(
+      gateway('edge', 'public', 'app: edge-gw'),
+      pod('edge', 'gw', 'app: edge-gw'),
+      claimVs('edge', 'claims', 'public').replace('withoutHeaders:', 'without_headers:'),
+    );
+    const out = analyze(jwtClaimRouteAnalyzer, { 'j.yaml': text }, { placeholders: false });
+    expect(pairs(out)).toEqual(['IST0149 VirtualService edge/claims']);
+  });
+
   it('ignores VirtualServices that do not route on claims', () => {
     const out = analyze(jwtClaimRouteAnalyzer, {
       'j.yaml': docs(gateway('edge', 'public', 'app: edge-gw'), pod('edge', 'gw', 'app: edge-gw'), vs('edge', 'plain', `  hosts: [a]\n  gateways: [public]\n  http:\n  - match:\n    - headers:\n        x-role:\n          exact: admin\n    route:\n    - destination:\n        host: a\n`)),

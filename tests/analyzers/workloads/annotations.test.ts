@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { k8sAnnotationsAnalyzer } from '../../../src/core/analysis/analyzers/annotations/k8s.ts';
 import { alphaAnnotationsAnalyzer } from '../../../src/core/analysis/analyzers/maturity/alpha.ts';
 import { annotationValueError } from '../../../src/core/analysis/analyzers/annotations/validation.ts';
-import { isIstioAnnotation, lookupAnnotation } from '../../../src/core/analysis/analyzers/annotations/catalog.ts';
+import { isIstioAnnotation, lookupAnnotation } from '../../../src/core/config/annotations.ts';
 import { ALL_ANALYZERS, OPTIONAL_ANALYZERS } from '../../../src/core/analysis/analyzers/index.ts';
 import { analyze, docs, pairs } from '../helpers.ts';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { portNameAnalyzer, protocolUnsupported } from '../../../src/core/analysis/analyzers/service/portName.ts';
+import { portNameAnalyzer } from '../../../src/core/analysis/analyzers/service/portName.ts';
+import { kubePortProtocol, protocolUnsupported } from '../../../src/core/config/protocol.ts';
 import { conditionAnalyzer } from '../../../src/core/analysis/analyzers/conditions/conditions.ts';
 import { deprecationAnalyzer } from '../../../src/core/analysis/analyzers/deprecation/deprecation.ts';
 import { analyze, docs, pairs } from '../helpers.ts';
@@ -25,6 +26,16 @@ describe('service.PortNameAnalyzer', () => {
     expect(protocolUnsupported(53, '', 'TCP', undefined)).toBe(false);
     expect(protocolUnsupported(9000, '', 'UDP', undefined)).toBe(false);
     expect(protocolUnsupported(9000, 'web', 'TCP', undefined)).toBe(true);
+  });
+
+  it("knows Kubernetes' standard appProtocol names, as Istio's ConvertProtocol does", () => {
+    expect(kubePortProtocol(8080, 'web', 'TCP', 'kubernetes.io/h2c')).toBe('HTTP2');
+    expect(kubePortProtocol(8080, 'web', 'TCP', 'kubernetes.io/ws')).toBe('HTTP');
+    expect(kubePortProtocol(8443, 'web', 'TCP', 'kubernetes.io/wss')).toBe('HTTPS');
+    // Only as an appProtocol: a port name cannot hold them.
+    expect(protocolUnsupported(8080, 'kubernetes.io/h2c', 'TCP', undefined)).toBe(true);
+    const text = service('h2c', '  - name: web\n    port: 8080\n    appProtocol: kubernetes.io/h2c\n');
+    expect(pairs(analyze(portNameAnalyzer, { 's.yaml': text }))).toEqual([]);
   });
 
   it('reports ports Istio cannot classify (IST0118) on the port line', () => {

@@ -1,15 +1,15 @@
-// What fix providers see: the analyzed store, the source documents, and an editor for the
-// document a resource came from (List items are addressed through their `items[i]` path).
+// What fix providers see: the analyzed mesh (typed reads, and lookups shared by many
+// diagnostics), the source documents, and an editor for the document a resource came from
+// (List items are addressed through their `items[i]` path).
 import type { Diagnostic, QuickFix, Resource, SourceDocument, TextEdit } from '../../model/types.ts';
-import type { StoreView } from '../../config/store.ts';
+import type { ConfigView } from '../../config/configView.ts';
 import type { AnalysisMessage } from '../types.ts';
 import { DocumentEditor, type YamlPath, type YamlValue } from './yamlEdit.ts';
 
 export interface FixContext {
-  store: StoreView;
+  /** The mesh as analyzed; candidate lists are built once through `view.lookups`. */
+  view: ConfigView;
   document(file: string, docIndex: number): SourceDocument | undefined;
-  /** Per-run memo for lookups shared by many diagnostics (candidate lists). */
-  memo<T>(key: string, build: () => T): T;
 }
 
 export interface FixRequest {

@@ -4,6 +4,9 @@
 import type { Diagnostic, QuickFix } from '../../model/types.ts';
 import { messageBehind } from '../render.ts';
 import type { FixContext, FixProvider } from './context.ts';
+import type { StoreView } from '../../config/store.ts';
+import { configView } from '../../config/configView.ts';
+import { Lookups } from '../../config/lookups.ts';
 import { destinationPortFixes, destinationReferenceFixes } from './providers/routing.ts';
 import { gatewayHostFixes, gatewayPortFixes, gatewayReferenceFixes } from './providers/gateways.ts';
 import { externalNamePortFixes, portNameFixes } from './providers/ports.ts';
@@ -68,15 +71,11 @@ export function attachFixes(diagnostics: readonly Diagnostic[], ctx: FixContext,
   }
 }
 
-/** A fix context over a store and a document lookup, with a fresh memo. */
-export function fixContext(store: FixContext['store'], document: FixContext['document']): FixContext {
-  const memo = new Map<string, unknown>();
-  return {
-    store,
-    document,
-    memo<T>(key: string, build: () => T): T {
-      if (!memo.has(key)) memo.set(key, build());
-      return memo.get(key) as T;
-    },
-  };
+/**
+ * A fix context over a store and a document lookup. Given the analysis run's lookups, the
+ * fixes share its indexes (and keep their own across runs while their kinds do not change);
+ * otherwise they get fresh ones.
+ */
+export function fixContext(store: StoreView, document: FixContext['document'], lookups: Lookups = new Lookups(store)): FixContext {
+  return { view: configView(store, lookups), document };
 }

@@ -1,9 +1,11 @@
 // Lookups fix providers share: the hosts a namespace can route to, the ports behind a host,
-// and the subsets DestinationRules define. Built once per run through the context memo.
+// and the subsets DestinationRules define. Each is built once per mesh version through the
+// config lookups.
 import { KINDS } from '../../model/kinds.ts';
 import type { Resource } from '../../model/types.ts';
 import { KUBE_SERVICE_DOMAIN, hostToFqdn, isWildcardHost } from '../../config/hosts.ts';
-import { arr, isObj, num, specOf, str } from '../../model/read.ts';
+import { serviceSpec } from '../../config/api/kube.ts';
+import { destinationRule, serviceEntry } from '../../config/api/networking.ts';
 import type { FixContext } from './context.ts';
 
 export function serviceFqdn(svc: Resource): string {
@@ -17,22 +19,15 @@ function serviceNameOf(namespace: string, host: string): { namespace: string; na
   return m ? { namespace: m[2] as string, name: m[1] as string } : undefined;
 }
 
-/** Service ports (`port`), or ServiceEntry ports (`number`), of the first resource giving them. */
-function servicePorts(svc: Resource): number[] {
-  return arr(specOf(svc).ports).map((p) => (isObj(p) ? num(p.port) : 0)).filter((n) => n > 0);
-}
-
-function serviceEntryPorts(): (se: Resource) => number[] {
-  return (se) => arr(specOf(se).ports).map((p) => (isObj(p) ? num(p.number) : 0)).filter((n) => n > 0);
-}
+const positive = (n: number) => n > 0;
 
 /** ServiceEntry hosts → their ports (first ServiceEntry wins). */
 function serviceEntryHosts(ctx: FixContext): Map<string, number[]> {
-  return ctx.memo('fix.serviceEntryHosts', () => {
+  return ctx.view.lookups.cached('fix.serviceEntryHosts', (store) => {
     const out = new Map<string, number[]>();
-    const portsOf = serviceEntryPorts();
-    for (const se of ctx.store.list(KINDS.ServiceEntry)) {
-      for (const h of arr(specOf(se).hosts).map(str)) if (h && !out.has(h)) out.set(h, portsOf(se));
+    for (const se of store.list(KINDS.ServiceEntry)) {
+      const spec = serviceEntry(se);
+      for (const h of spec.hosts) if (h && !out.has(h)) out.set(h, spec.ports.map((p) => p.number).filter(positive));
     }
     return out;
   });
@@ -43,15 +38,15 @@ export function portsOfHost(ctx: FixContext, namespace: string, host: string): n
   const se = serviceEntryHosts(ctx).get(host);
   if (se) return se;
   const ref = serviceNameOf(namespace, host);
-  const svc = ref ? ctx.store.find(KINDS.Service, ref.namespace, ref.name) : undefined;
-  return svc ? servicePorts(svc) : undefined;
+  const svc = ref ? ctx.view.find(KINDS.Service, ref.namespace, ref.name) : undefined;
+  return svc ? serviceSpec(svc).ports.map((p) => p.port).filter(positive) : undefined;
 }
 
 /** Host spellings a VirtualService in `namespace` can route to: short names of its namespace, FQDNs, ServiceEntry hosts. */
 export function routableHosts(ctx: FixContext, namespace: string): string[] {
-  return ctx.memo(`fix.routableHosts/${namespace}`, () => {
+  return ctx.view.lookups.cached(`fix.routableHosts/${namespace}`, (store) => {
     const out = new Set<string>();
-    for (const svc of ctx.store.list(KINDS.Service)) {
+    for (const svc of store.list(KINDS.Service)) {
       if (svc.synthetic) continue;
       if (svc.namespace === namespace) out.add(svc.name);
       out.add(serviceFqdn(svc));
@@ -63,14 +58,14 @@ export function routableHosts(ctx: FixContext, namespace: string): string[] {
 
 /** Subset names the DestinationRules define for a host (as seen from `namespace`). */
 export function subsetsOfHost(ctx: FixContext, namespace: string, host: string): string[] {
-  const byHost = ctx.memo('fix.subsetsByHost', () => {
+  const byHost = ctx.view.lookups.cached('fix.subsetsByHost', (store) => {
     const m = new Map<string, string[]>();
-    for (const dr of ctx.store.list(KINDS.DestinationRule)) {
-      const spec = specOf(dr);
-      const key = hostToFqdn(dr.namespace, str(spec.host));
+    for (const dr of store.list(KINDS.DestinationRule)) {
+      const spec = destinationRule(dr);
+      const key = hostToFqdn(dr.namespace, spec.host);
       let l = m.get(key);
       if (!l) m.set(key, (l = []));
-      for (const ss of arr(spec.subsets)) if (isObj(ss) && str(ss.name)) l.push(str(ss.name));
+      for (const ss of spec.subsets) if (ss.name) l.push(ss.name);
     }
     return m;
   });

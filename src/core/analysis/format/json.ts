@@ -34,8 +34,13 @@ export function messageFields(d: Diagnostic): Array<[string, string]> {
 
 const HEX = '0123456789abcdef';
 
+/** Characters that goJsonString escapes or must inspect (surrogates). */
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\<>&\u2028\u2029\ud800-\udfff]/;
+
 /** A JSON string literal exactly as Go's encoding/json writes it (HTML escaping on). */
 export function goJsonString(s: string): string {
+  // Most strings need no escape; one native scan settles that.
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
   let out = '"';
   let start = 0;
   const flush = (i: number) => {

@@ -1,7 +1,7 @@
 // Shapes shared by several Istio APIs (istio.io/api type/v1beta1 and common messages).
 import { list, message, string, strings, int, optional, type Infer } from '../shape.ts';
 
-/** type.v1beta1.WorkloadSelector */
+/** type.v1beta1.WorkloadSelector (`selector` of the security, telemetry and extensions APIs). */
 export const WorkloadSelector = message({ matchLabels: strings }, { proto: true });
 
 /** type.v1beta1.PolicyTargetReference */

@@ -1,6 +1,7 @@
 // Typed views of the Gateway API kinds (gateway.networking.k8s.io).
 import { int, list, message, optional, raw, string, strings, type Infer } from '../shape.ts';
-import { specReader } from '../views.ts';
+import { bodyReader, specReader } from '../views.ts';
+import { Condition } from './kube.ts';
 
 export const ParentReference = message({
   group: optional(string),
@@ -48,3 +49,9 @@ export const HTTPRouteSpec = message({
   rules: list(message({ name: optional(string), matches: raw, filters: raw, backendRefs: list(BackendRef), timeouts: raw })),
 });
 export const httpRoute = specReader(HTTPRouteSpec);
+
+/** A route's status: conditions per parent it attaches to (HTTPRoute, GRPCRoute, …). */
+export const RouteStatus = message({
+  parents: list(message({ parentRef: ParentReference, controllerName: string, conditions: list(Condition) })),
+});
+export const routeStatus = bodyReader(RouteStatus, 'status');

@@ -133,4 +133,9 @@ export const crdSpec = specReader(CRDSpec);
 
 /** Status conditions as most controllers write them. */
 export const Condition = message({ type: string, status: string, reason: string, message: string, observedGeneration: optional(int) });
+export type Condition = NonNullable<Infer<typeof Condition>>;
+
+/** A status made of conditions (`status.conditions`), as Istio and Gateway API controllers write it. */
+export const ConditionsStatus = message({ conditions: list(Condition) });
+export const statusConditions = bodyReader(ConditionsStatus, 'status');
 

@@ -1,10 +1,16 @@
 // Typed views of networking.istio.io: the fields of Istio's networking API (v1, which
 // v1beta1 and v1alpha3 share) that our analyzers and engines read.
-import { bool, double, int, list, map, message, optional, raw, string, strings, type Infer } from '../shape.ts';
+import { bool, double, int, list, map, message, nullable, optional, protoEnum, raw, string, strings, type Fields, type Infer, type MessageShape } from '../shape.ts';
 import { PortSelector, WorkloadSelector, duration, policyTargeting } from './common.ts';
-import { specReader } from '../views.ts';
+import { bodyReader, specReader } from '../views.ts';
 
 const p = { proto: true };
+
+/**
+ * networking.WorkloadSelector (`labels`), used by ServiceEntry, Sidecar and EnvoyFilter;
+ * DestinationRule and the security policies use type.v1beta1.WorkloadSelector (`matchLabels`).
+ */
+export const NetworkingWorkloadSelector = message({ labels: strings }, p);
 
 // ---- VirtualService -------------------------------------------------------------------
 
@@ -79,9 +85,10 @@ export const HTTPRoute = message(
 export type HTTPRoute = NonNullable<Infer<typeof HTTPRoute>>;
 
 export const L4MatchAttributes = message(
-  { destinationSubnets: list(string), port: int, sourceLabels: strings, gateways: list(string), sourceNamespace: string },
+  { destinationSubnets: list(string), port: int, sourceSubnet: string, sourceLabels: strings, gateways: list(string), sourceNamespace: string },
   p,
 );
+export type L4MatchAttributes = NonNullable<Infer<typeof L4MatchAttributes>>;
 
 export const RouteDestination = message({ destination: Destination, weight: int }, p);
 export type RouteDestination = NonNullable<Infer<typeof RouteDestination>>;
@@ -93,6 +100,7 @@ export const TLSMatchAttributes = message(
   { sniHosts: list(string), destinationSubnets: list(string), port: int, sourceLabels: strings, gateways: list(string), sourceNamespace: string },
   p,
 );
+export type TLSMatchAttributes = NonNullable<Infer<typeof TLSMatchAttributes>>;
 
 export const TLSRoute = message({ match: list(TLSMatchAttributes), route: list(RouteDestination) }, p);
 export type TLSRoute = NonNullable<Infer<typeof TLSRoute>>;
@@ -104,11 +112,30 @@ export const VirtualServiceSpec = message(
 export type VirtualServiceSpec = Infer<typeof VirtualServiceSpec> & object;
 export const virtualService = specReader(VirtualServiceSpec);
 
+/** A rule list with Go's nil rules and nil matches kept as null. */
+function rulesWithNils<F extends Fields>(match: MessageShape<F>) {
+  return list(nullable(message({ name: string, match: list(nullable(match)) }, p)));
+}
+
+/**
+ * The route rules of a VirtualService as Istio's route-rule validation sees them: a `null`
+ * rule or match is a nil pointer (skipped, or compared as `null`), not an empty message.
+ * Only http rules have a name.
+ */
+export const VirtualServiceRuleLists = message(
+  { http: rulesWithNils(HTTPMatchRequest), tcp: rulesWithNils(L4MatchAttributes), tls: rulesWithNils(TLSMatchAttributes) },
+  p,
+);
+export const virtualServiceRuleLists = specReader(VirtualServiceRuleLists);
+
 // ---- DestinationRule ------------------------------------------------------------------
+
+/** ClientTLSSettings.TLSmode, in enum number order. */
+export const CLIENT_TLS_MODES = ['DISABLE', 'SIMPLE', 'MUTUAL', 'ISTIO_MUTUAL'] as const;
 
 export const ClientTLSSettings = message(
   {
-    mode: string,
+    mode: protoEnum(CLIENT_TLS_MODES),
     clientCertificate: string,
     privateKey: string,
     caCertificates: string,
@@ -214,7 +241,7 @@ export const ServiceEntrySpec = message(
     location: string,
     resolution: string,
     endpoints: list(WorkloadEntrySpec),
-    workloadSelector: WorkloadSelector,
+    workloadSelector: NetworkingWorkloadSelector,
     exportTo: list(string),
     subjectAltNames: list(string),
   },
@@ -222,6 +249,10 @@ export const ServiceEntrySpec = message(
 );
 export type ServiceEntrySpec = Infer<typeof ServiceEntrySpec> & object;
 export const serviceEntry = specReader(ServiceEntrySpec);
+
+/** The addresses istiod allocated to a ServiceEntry (status.addresses). */
+export const ServiceEntryStatus = message({ addresses: list(message({ value: string, host: string }, p)) }, p);
+export const serviceEntryStatus = bodyReader(ServiceEntryStatus, 'status');
 
 export const WorkloadGroupSpec = message(
   { metadata: message({ labels: strings, annotations: strings }, p), template: WorkloadEntrySpec, probe: raw },
@@ -239,7 +270,7 @@ const IstioEgressListener = message({ port: ServicePort, bind: string, captureMo
 
 export const SidecarSpec = message(
   {
-    workloadSelector: WorkloadSelector,
+    workloadSelector: NetworkingWorkloadSelector,
     ingress: list(IstioIngressListener),
     egress: list(IstioEgressListener),
     outboundTrafficPolicy: message({ mode: string, egressProxy: Destination }, p),
@@ -254,24 +285,52 @@ export const sidecar = specReader(SidecarSpec);
 
 const ProxyMatch = message({ proxyVersion: string, metadata: strings }, p);
 
+const ListenerMatch = message(
+  {
+    portNumber: int,
+    filterChain: message(
+      {
+        name: string,
+        sni: string,
+        transportProtocol: string,
+        applicationProtocols: string,
+        filter: message({ name: string, subFilter: message({ name: string }, p) }, p),
+        destinationPort: int,
+      },
+      p,
+    ),
+    listenerFilter: string,
+    name: string,
+  },
+  p,
+);
+
 const EnvoyObjectMatch = message(
   {
     context: string,
     proxy: ProxyMatch,
-    listener: raw,
+    listener: ListenerMatch,
     routeConfiguration: raw,
     cluster: raw,
   },
   p,
 );
 
-const Patch = message({ operation: string, value: raw, filterClass: string }, p);
+/** EnvoyFilter.Patch.Operation, in enum number order. */
+export const PATCH_OPERATIONS = ['INVALID', 'MERGE', 'ADD', 'REMOVE', 'INSERT_BEFORE', 'INSERT_AFTER', 'INSERT_FIRST', 'REPLACE'] as const;
+/** EnvoyFilter.ApplyTo, in enum number order. */
+export const PATCH_APPLY_TO = [
+  'INVALID', 'LISTENER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION',
+  'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER', 'EXTENSION_CONFIG', 'BOOTSTRAP', 'LISTENER_FILTER',
+] as const;
 
-export const EnvoyConfigObjectPatch = message({ applyTo: string, match: EnvoyObjectMatch, patch: Patch }, p);
+const Patch = message({ operation: protoEnum(PATCH_OPERATIONS), value: raw, filterClass: string }, p);
+
+export const EnvoyConfigObjectPatch = message({ applyTo: protoEnum(PATCH_APPLY_TO), match: EnvoyObjectMatch, patch: Patch }, p);
 export type EnvoyConfigObjectPatch = NonNullable<Infer<typeof EnvoyConfigObjectPatch>>;
 
 export const EnvoyFilterSpec = message(
-  { workloadSelector: WorkloadSelector, targetRefs: policyTargeting.targetRefs, configPatches: list(EnvoyConfigObjectPatch), priority: int },
+  { workloadSelector: NetworkingWorkloadSelector, targetRefs: policyTargeting.targetRefs, configPatches: list(EnvoyConfigObjectPatch), priority: int },
   p,
 );
 export type EnvoyFilterSpec = Infer<typeof EnvoyFilterSpec> & object;

@@ -1,5 +1,6 @@
 // Mesh config as the analyzers see it: Istio's defaults, with the workspace's `istio`
 // ConfigMap (or a --meshConfigFile) merged over them the way istiod does.
+import { strList } from '../../model/read.ts';
 
 export interface ExtensionProvider {
   name: string;
@@ -92,13 +93,29 @@ export function mergeMeshConfig(base: MeshConfig, overlay: Record<string, unknow
       }
       out.extensionProviders = merged;
     } else if (key === 'trustDomainAliases' && Array.isArray(value)) {
-      const union = new Set([...(base.trustDomainAliases ?? []), ...value.map(String)]);
+      const union = new Set([...(base.trustDomainAliases ?? []), ...strList(value)]);
       out.trustDomainAliases = [...union];
     } else {
       out[key] = value;
     }
   }
-  return out;
+  return keepTypedFields(out, base);
+}
+
+/**
+ * The fields code reads with a type: a value of the wrong type in the user's mesh config
+ * reads as absent (the base value), like a field of the wrong type anywhere else.
+ */
+function keepTypedFields(m: MeshConfig, base: MeshConfig): MeshConfig {
+  for (const k of ['ingressControllerMode', 'ingressService', 'rootNamespace', 'trustDomain', 'ingressClass', 'ingressSelector'] as const) {
+    if (m[k] !== undefined && typeof m[k] !== 'string') m[k] = base[k] as string;
+  }
+  if (typeof m.enableAutoMtls !== 'boolean') m.enableAutoMtls = base.enableAutoMtls;
+  if (!isPlainObject(m.defaultProviders)) m.defaultProviders = base.defaultProviders;
+  if (!isPlainObject(m.defaultConfig)) m.defaultConfig = base.defaultConfig;
+  if (!Array.isArray(m.extensionProviders)) m.extensionProviders = base.extensionProviders;
+  m.extensionProviders = m.extensionProviders.filter((p) => isPlainObject(p) && typeof p.name === 'string');
+  return m;
 }
 
 export function defaultMeshNetworks(): MeshNetworks {

@@ -6,26 +6,20 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { keySegment } from '../../../config/labels.ts';
-import { isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from './catalog.ts';
+import { has } from '../../../model/read.ts';
+import { annotationFieldPath, isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from '../../../config/annotations.ts';
+import { SIDECAR_INJECT } from '../../../config/wellKnown.ts';
 import { annotationValueError } from './validation.ts';
 
-/** The pod label that replaces the deprecated `sidecar.istio.io/inject` annotation. */
-const SIDECAR_INJECT = 'sidecar.istio.io/inject';
-
+/** The deprecated `sidecar.istio.io/inject` annotation is replaced by the pod label of the same name. */
 const DEPRECATION_EXTRA: Readonly<Record<string, string>> = {
   [SIDECAR_INJECT]: ` in favor of the "${SIDECAR_INJECT}" label`,
 };
 
-/** Field path of an annotation (its value line is the line istioctl prints). */
-export function annotationFieldPath(key: string): string {
-  return `metadata.annotations${keySegment(key)}`;
-}
+/** The kinds the analyzer looks at besides Pods (which are checked per resource). */
+const OTHER_KINDS: readonly KindInfo[] = [KINDS.Namespace, KINDS.Service, KINDS.Deployment];
 
-/** The kinds both annotation analyzers look at; Pods are checked per resource. */
-export const ANNOTATED_KINDS: readonly KindInfo[] = [KINDS.Namespace, KINDS.Service, KINDS.Pod, KINDS.Deployment];
-
-export function checkAnnotations(ctx: AnalysisContext, r: Resource): void {
+function checkAnnotations(ctx: AnalysisContext, r: Resource): void {
   const kind = r.gvk.kind;
   for (const [key, value] of Object.entries(r.annotations)) {
     if (!isIstioAnnotation(key) || SET_BY_ISTIO.has(key)) continue;
@@ -37,7 +31,7 @@ export function checkAnnotations(ctx: AnalysisContext, r: Resource): void {
     }
     if (def.deprecated) {
       // Keeping the old annotation next to its replacement label is deliberate: stay quiet.
-      const hasReplacement = key === SIDECAR_INJECT && Object.prototype.hasOwnProperty.call(r.labels, SIDECAR_INJECT);
+      const hasReplacement = key === SIDECAR_INJECT && has(r.labels, SIDECAR_INJECT);
       if (!hasReplacement) {
         ctx.report(MESSAGES.DeprecatedAnnotation.at(r, key, DEPRECATION_EXTRA[def.name] ?? ''), { fieldPath });
       }
@@ -58,14 +52,14 @@ export const k8sAnnotationsAnalyzer: Analyzer = perResourceAnalyzer(
   {
     name: 'annotations.K8sAnalyzer',
     description: 'Flags unknown, misplaced, deprecated and invalid Istio annotations on Kubernetes objects',
-    inputs: [...ANNOTATED_KINDS],
+    inputs: [KINDS.Namespace, KINDS.Service, KINDS.Pod, KINDS.Deployment],
     optionalInputs: [KINDS.Namespace, KINDS.Service, KINDS.Pod],
   },
   {
     kind: KINDS.Pod,
     check: checkAnnotations,
     global(ctx) {
-      for (const k of [KINDS.Namespace, KINDS.Service, KINDS.Deployment]) for (const r of ctx.list(k)) checkAnnotations(ctx, r);
+      for (const k of OTHER_KINDS) for (const r of ctx.list(k)) checkAnnotations(ctx, r);
     },
   },
 );

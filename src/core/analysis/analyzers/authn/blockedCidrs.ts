@@ -4,41 +4,35 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, specOf, str } from '../../../model/read.ts';
+import type { Resource } from '../../../model/types.ts';
 import { fullNameString } from '../../../config/hosts.ts';
+import { workloadControllerSpec, type Container } from '../../../config/api/kube.ts';
+import { writtenAt } from '../../../config/views.ts';
 
 const ENV_NAME = 'BLOCKED_CIDRS_IN_JWKS_URIS';
 const MAX_LISTED = 5;
 
-function hasBlockedCidrsEnv(deploymentSpec: Record<string, unknown>): boolean {
-  const template = isObj(deploymentSpec.template) ? deploymentSpec.template : {};
-  const podSpec = isObj(template.spec) ? template.spec : {};
-  for (const c of arr(podSpec.containers)) {
-    if (!isObj(c)) continue;
-    for (const e of arr(c.env)) {
-      if (isObj(e) && str(e.name) === ENV_NAME && str(e.value) !== '') return true;
-    }
-  }
-  return false;
+/** The istiod Deployment's containers. */
+function containersOf(d: Resource): readonly Container[] {
+  return workloadControllerSpec(d).template?.spec?.containers ?? [];
+}
+
+function hasBlockedCidrsEnv(containers: readonly Container[]): boolean {
+  return containers.some((c) => c.env.some((e) => e.name === ENV_NAME && e.value !== ''));
 }
 
 /**
  * Where the variable belongs (built only when reporting): an entry that sets it empty, else
  * the first container's env list, else the first container's name, else the containers list.
  */
-function envHighlightPath(deploymentSpec: Record<string, unknown>): string {
+function envHighlightPath(d: Resource, containers: readonly Container[]): string {
   const containersPath = 'spec.template.spec.containers';
-  const template = isObj(deploymentSpec.template) ? deploymentSpec.template : {};
-  const containers = arr(isObj(template.spec) ? template.spec.containers : undefined);
+  const containersAt = ['spec', 'template', 'spec', 'containers'];
   for (let i = 0; i < containers.length; i++) {
-    const c = containers[i];
-    if (!isObj(c)) continue;
-    const env = arr(c.env);
-    const j = env.findIndex((e) => isObj(e) && str(e.name) === ENV_NAME);
-    if (j >= 0) return `${containersPath}[${i}].env[${j}]${isObj(env[j]) && 'value' in env[j] ? '.value' : '.name'}`;
+    const j = (containers[i] as Container).env.findIndex((e) => e.name === ENV_NAME);
+    if (j >= 0) return `${containersPath}[${i}].env[${j}]${writtenAt(d, [...containersAt, i, 'env', j, 'value']) !== 'absent' ? '.value' : '.name'}`;
   }
-  const first = containers[0];
-  if (isObj(first) && Array.isArray(first.env)) return `${containersPath}[0].env`;
+  if (writtenAt(d, [...containersAt, 0, 'env']) === 'list') return `${containersPath}[0].env`;
   return containers.length > 0 ? `${containersPath}[0].name` : containersPath;
 }
 
@@ -59,8 +53,9 @@ export const blockedCidrsAnalyzer: Analyzer = {
     if (names.length === 0) return;
     for (const d of ctx.list(KINDS.Deployment)) {
       if (d.labels.app !== 'istiod') continue;
-      if (hasBlockedCidrsEnv(specOf(d))) continue;
-      ctx.report(MESSAGES.JwksUriFetchUnrestricted.at(d, names.length, formatNames(names)), { highlightPath: envHighlightPath(specOf(d)) });
+      const containers = containersOf(d);
+      if (hasBlockedCidrsEnv(containers)) continue;
+      ctx.report(MESSAGES.JwksUriFetchUnrestricted.at(d, names.length, formatNames(names)), { highlightPath: envHighlightPath(d, containers) });
     }
   },
 };

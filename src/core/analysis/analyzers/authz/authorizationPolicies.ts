@@ -8,47 +8,26 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { labelPair, podInAmbientMode, podInMesh } from '../util/gatewaysPods.ts';
-import { selectorMatches, selectorString, toLabelMap, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, specOf, strList } from '../../../model/read.ts';
+import { selectorString, type LabelMap } from '../../../config/labels.ts';
+import { authorizationPolicy } from '../../../config/api/security.ts';
+import { podShape, podsInNamespace, podsSelectedBy } from '../../../config/workloads.ts';
+import { inAmbientForAnalysis, inMeshForAnalysis } from '../../../config/workloadState.ts';
+import { writtenAt } from '../../../config/views.ts';
 
-interface MeshPods {
-  /** In-mesh pods, in load order. */
-  all: Resource[];
-  byPair: Map<string, Resource[]>;
-  /** Namespace → in-mesh pods (a namespace with only out-of-mesh pods maps to []). */
-  byNamespace: Map<string, Resource[]>;
-}
-
-function meshPods(ctx: AnalysisContext): MeshPods {
-  return ctx.lookups.cached('authz.meshPods', (store) => {
-    const all: Resource[] = [];
-    const byPair = new Map<string, Resource[]>();
-    const byNamespace = new Map<string, Resource[]>();
-    for (const pod of store.list(KINDS.Pod)) {
-      let nsList = byNamespace.get(pod.namespace);
-      if (!nsList) byNamespace.set(pod.namespace, (nsList = []));
-      if (!podInMesh(ctx, pod) && !podInAmbientMode(pod)) continue;
-      nsList.push(pod);
-      all.push(pod);
-      for (const [k, v] of Object.entries(pod.labels)) {
-        const key = labelPair(k, String(v));
-        let l = byPair.get(key);
-        if (!l) byPair.set(key, (l = []));
-        l.push(pod);
-      }
-    }
-    return { all, byPair, byNamespace };
-  }, [KINDS.Namespace]);
-}
-
-function anyPodMatches(index: MeshPods, selector: LabelMap, namespace?: string): boolean {
-  let candidates: readonly Resource[] = namespace === undefined ? index.all : (index.byNamespace.get(namespace) ?? []);
-  for (const [k, v] of Object.entries(selector)) {
-    const l = index.byPair.get(labelPair(k, v)) ?? [];
-    if (l.length < candidates.length) candidates = l;
+/** Istio's initPodLabelsMap keeps the pods in the mesh (PodInMesh) or in ambient mode; memoized per pod. */
+function podCounts(ctx: AnalysisContext, pod: Resource): boolean {
+  const memo = ctx.lookups.cached('authz.podInMesh', () => new Map<Resource, boolean>(), [KINDS.Pod, KINDS.Namespace]);
+  let v = memo.get(pod);
+  if (v === undefined) {
+    v = inMeshForAnalysis(ctx, podShape(pod)) || inAmbientForAnalysis(pod);
+    memo.set(pod, v);
   }
-  return candidates.some((p) => (namespace === undefined || p.namespace === namespace) && selectorMatches(selector, p.labels));
+  return v;
+}
+
+/** Whether an in-mesh pod matches the selector: anywhere, or in `namespace` when it is given. */
+function anyPodMatches(ctx: AnalysisContext, selector: LabelMap, namespace?: string): boolean {
+  return podsSelectedBy(ctx, selector, namespace).some((p) => podCounts(ctx, p));
 }
 
 interface NamespaceIndex {
@@ -88,51 +67,46 @@ function equalFold(a: string, b: string): boolean {
   return a.length === b.length && a.toLowerCase() === b.toLowerCase();
 }
 
-function selectorHighlight(spec: Record<string, unknown>): string {
-  return isObj(spec.selector) && isObj(spec.selector.matchLabels) ? 'spec.selector.matchLabels' : 'spec.selector';
+function selectorHighlight(ap: Resource): string {
+  return writtenAt(ap, ['spec', 'selector', 'matchLabels']) === 'map' ? 'spec.selector.matchLabels' : 'spec.selector';
 }
 
 function checkWorkloads(ctx: AnalysisContext, ap: Resource): void {
-  const spec = specOf(ap);
-  const hasSelector = isObj(spec.selector);
-  const selector = hasSelector ? toLabelMap((spec.selector as Record<string, unknown>).matchLabels) : {};
-  const pods = meshPods(ctx);
+  const { selector } = authorizationPolicy(ap);
   if (ap.namespace === ctx.meshConfig.rootNamespace) {
-    if (hasSelector && !anyPodMatches(pods, selector)) {
-      ctx.report(MESSAGES.NoMatchingWorkloadsFound.at(ap, selectorString(selector)), { highlightPath: selectorHighlight(spec) });
+    if (selector && !anyPodMatches(ctx, selector.matchLabels)) {
+      ctx.report(MESSAGES.NoMatchingWorkloadsFound.at(ap, selectorString(selector.matchLabels)), { highlightPath: selectorHighlight(ap) });
     }
     return;
   }
-  if (!hasSelector) {
-    if ((pods.byNamespace.get(ap.namespace) ?? []).length === 0) {
+  if (!selector) {
+    if (!podsInNamespace(ctx, ap.namespace).some((p) => podCounts(ctx, p))) {
       // Namespace-wide policy in a namespace without in-mesh workloads.
       ctx.report(MESSAGES.NoMatchingWorkloadsFound.at(ap, ''), { highlightPath: 'metadata.namespace' });
     }
     return;
   }
-  if (!anyPodMatches(pods, selector, ap.namespace)) {
-    ctx.report(MESSAGES.NoMatchingWorkloadsFound.at(ap, selectorString(selector)), { highlightPath: selectorHighlight(spec) });
+  if (!anyPodMatches(ctx, selector.matchLabels, ap.namespace)) {
+    ctx.report(MESSAGES.NoMatchingWorkloadsFound.at(ap, selectorString(selector.matchLabels)), { highlightPath: selectorHighlight(ap) });
   }
 }
 
 function checkNamespaces(ctx: AnalysisContext, ap: Resource): void {
   const index = namespaceIndex(ctx);
-  arr(specOf(ap).rules).forEach((rule, i) => {
-    if (!isObj(rule)) return;
-    arr(rule.from).forEach((from, j) => {
-      const source = isObj(from) && isObj(from.source) ? from.source : {};
-      const namespaces = strList(source.namespaces);
-      const notNamespaces = strList(source.notNamespaces);
+  authorizationPolicy(ap).rules.forEach((rule, i) => {
+    rule.from.forEach((from, j) => {
+      const namespaces = from.source?.namespaces ?? [];
+      const notNamespaces = from.source?.notNamespaces ?? [];
       [...namespaces, ...notNamespaces].forEach((ns, k) => {
         if (namespaceExists(index, ns)) return;
         // Istio points both lists at the `namespaces` path, with the index inside its own list;
         // the squiggle goes to the entry in the list it really came from.
         const negated = k >= namespaces.length;
         const nsIndex = negated ? k - namespaces.length : k;
-        const source = `spec.rules[${i}].from[${j}].source`;
+        const sourcePath = `spec.rules[${i}].from[${j}].source`;
         ctx.report(MESSAGES.ReferencedResourceNotFound.at(ap, 'namespace', ns), {
-          fieldPath: `${source}.namespaces[${nsIndex}]`,
-          ...(negated ? { highlightPath: `${source}.notNamespaces[${nsIndex}]` } : {}),
+          fieldPath: `${sourcePath}.namespaces[${nsIndex}]`,
+          ...(negated ? { highlightPath: `${sourcePath}.notNamespaces[${nsIndex}]` } : {}),
         });
       });
     });

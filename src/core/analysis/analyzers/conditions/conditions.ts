@@ -5,7 +5,8 @@ import { KINDS, type KindInfo } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../../../model/read.ts';
+import { statusConditions, type Condition } from '../../../config/api/kube.ts';
+import { routeStatus } from '../../../config/api/gatewayapi.ts';
 
 const ROUTE_CONDITIONS = { Accepted: 'False', Programmed: 'False', ResolvedRefs: 'False' };
 
@@ -20,11 +21,8 @@ const NEGATIVE: ReadonlyArray<readonly [KindInfo, Readonly<Record<string, string
   [KINDS.GRPCRoute, ROUTE_CONDITIONS],
 ];
 
-interface Condition {
-  type: string;
-  status: string;
-  reason: string;
-  message: string;
+interface PlacedCondition {
+  condition: Condition;
   /** Index of the route parent holding the condition (routes only). */
   parent?: number;
   /** Index of the condition in its list. */
@@ -32,30 +30,17 @@ interface Condition {
 }
 
 /** Field path of a condition's field (built only for a message). */
-function conditionField(c: Condition, field: string): string {
+function conditionField(c: PlacedCondition, field: string): string {
   const list = c.parent === undefined ? 'status.conditions' : `status.parents[${c.parent}].conditions`;
   return `${list}[${c.index}].${field}`;
 }
 
-function pushCondition(out: Condition[], list: unknown, parent: number | undefined): void {
-  arr(list).forEach((c, index) => {
-    if (isObj(c)) out.push({ type: str(c.type), status: str(c.status), reason: str(c.reason), message: str(c.message), parent, index });
-  });
-}
-
 /** Conditions of the status: top level, or of every parent for routes. */
-function conditionsOf(r: Resource, kind: KindInfo): Condition[] {
-  const status = r.body.status;
-  if (!isObj(status)) return [];
-  const out: Condition[] = [];
+function conditionsOf(r: Resource, kind: KindInfo): PlacedCondition[] {
   if (kind === KINDS.HTTPRoute || kind === KINDS.GRPCRoute) {
-    arr(status.parents).forEach((p, i) => {
-      if (isObj(p)) pushCondition(out, p.conditions, i);
-    });
-  } else {
-    pushCondition(out, status.conditions, undefined);
+    return routeStatus(r).parents.flatMap((p, parent) => p.conditions.map((condition, index) => ({ condition, parent, index })));
   }
-  return out;
+  return statusConditions(r).conditions.map((condition, index) => ({ condition, index }));
 }
 
 export const conditionAnalyzer: Analyzer = {
@@ -67,13 +52,14 @@ export const conditionAnalyzer: Analyzer = {
   analyze(ctx) {
     for (const [kind, negative] of NEGATIVE) {
       for (const r of ctx.list(kind)) {
-        for (const c of conditionsOf(r, kind)) {
+        for (const placed of conditionsOf(r, kind)) {
+          const c = placed.condition;
           const params = [c.type, c.reason, c.message] as const;
           if (Object.prototype.hasOwnProperty.call(negative, c.type) && negative[c.type] === c.status) {
-            ctx.report(MESSAGES.NegativeConditionStatus.at(r, ...params), { highlightPath: conditionField(c, 'status') });
+            ctx.report(MESSAGES.NegativeConditionStatus.at(r, ...params), { highlightPath: conditionField(placed, 'status') });
           }
           if (kind === KINDS.AuthorizationPolicy && c.type === 'WaypointAccepted' && c.reason === 'PartiallyInvalid') {
-            ctx.report(MESSAGES.NegativeConditionStatus.at(r, ...params), { highlightPath: conditionField(c, 'reason') });
+            ctx.report(MESSAGES.NegativeConditionStatus.at(r, ...params), { highlightPath: conditionField(placed, 'reason') });
           }
         }
       }

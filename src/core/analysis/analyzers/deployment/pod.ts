@@ -9,36 +9,25 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, objOrUndefined, specOf, str } from '../../../model/read.ts';
-import { ISTIO_OPERATOR_CONTAINER, ISTIO_PROXY_CONTAINER } from '../util/workloadsMesh.ts';
+import { podSpec, workloadControllerSpec, type PodSpec } from '../../../config/api/kube.ts';
+import { isIstioControlPlane } from '../../../config/workloadState.ts';
+import { ISTIO_OPERATOR_CONTAINER, ISTIO_PROXY_CONTAINER, PROXY_UID } from '../../../config/wellKnown.ts';
 
-export const PROXY_UID = 1337;
-
-/** Istio's IsIstioControlPlane: an `istio` label, or `release: istio`. */
-export function isIstioControlPlane(r: Resource): boolean {
-  return Object.prototype.hasOwnProperty.call(r.labels, 'istio') || r.labels.release === 'istio';
-}
-
-function runsAsProxyUid(securityContext: unknown): boolean {
-  if (!isObj(securityContext)) return false;
-  const uid = securityContext.runAsUser;
-  return (typeof uid === 'number' || (typeof uid === 'string' && uid.trim() !== '')) && Number(uid) === PROXY_UID;
+function runsAsProxyUid(securityContext: PodSpec['securityContext']): boolean {
+  return securityContext?.runAsUser === PROXY_UID;
 }
 
 /**
  * One message per offending pod or container context (identical ones collapse in output).
  * `at` is where the pod spec sits in the resource (`spec`, or a Deployment's template spec).
  */
-function checkPodSpec(ctx: AnalysisContext, r: Resource, podSpec: unknown, at: string): void {
-  if (isIstioControlPlane(r)) return;
-  const spec = objOrUndefined(podSpec) ?? {};
+function checkPodSpec(ctx: AnalysisContext, r: Resource, spec: PodSpec | undefined, at: string): void {
+  if (isIstioControlPlane(r) || !spec) return;
   if (runsAsProxyUid(spec.securityContext)) {
     ctx.report(MESSAGES.InvalidApplicationUID.at(r), { highlightPath: `${at}.securityContext.runAsUser` });
   }
-  arr(spec.containers).forEach((c, i) => {
-    if (!isObj(c)) return;
-    const name = str(c.name);
-    if (name === ISTIO_PROXY_CONTAINER || name === ISTIO_OPERATOR_CONTAINER) return;
+  spec.containers.forEach((c, i) => {
+    if (c.name === ISTIO_PROXY_CONTAINER || c.name === ISTIO_OPERATOR_CONTAINER) return;
     if (runsAsProxyUid(c.securityContext)) {
       ctx.report(MESSAGES.InvalidApplicationUID.at(r), { highlightPath: `${at}.containers[${i}].securityContext.runAsUser` });
     }
@@ -54,12 +43,9 @@ export const applicationUIDAnalyzer: Analyzer = perResourceAnalyzer(
   },
   {
     kind: KINDS.Pod,
-    check: (ctx, pod) => checkPodSpec(ctx, pod, pod.body.spec, 'spec'),
+    check: (ctx, pod) => checkPodSpec(ctx, pod, podSpec(pod), 'spec'),
     global(ctx) {
-      for (const d of ctx.list(KINDS.Deployment)) {
-        const template = objOrUndefined(specOf(d).template);
-        checkPodSpec(ctx, d, template?.spec, 'spec.template.spec');
-      }
+      for (const d of ctx.list(KINDS.Deployment)) checkPodSpec(ctx, d, workloadControllerSpec(d).template?.spec, 'spec.template.spec');
     },
   },
 );

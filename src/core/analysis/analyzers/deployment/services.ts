@@ -8,64 +8,61 @@ import type { StoreView } from '../../../config/store.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { fullNameString } from '../../../config/hosts.ts';
-import { selectorMatches, toLabelMap, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, num, objOrUndefined, specOf, str } from '../../../model/read.ts';
-import { containersOf, workloadInMesh } from '../util/workloadsMesh.ts';
+import { selectorMatches, type LabelMap } from '../../../config/labels.ts';
+import { serviceSpec, workloadControllerSpec, type KubeServicePort } from '../../../config/api/kube.ts';
+import { templateShape } from '../../../config/workloads.ts';
+import { inMeshForAnalysis } from '../../../config/workloadState.ts';
+import { GATEWAY_MANAGED_LABEL, MESH_GATEWAY_CONTROLLER } from '../../../config/wellKnown.ts';
 
-const GATEWAY_MANAGED_LABEL = 'gateway.istio.io/managed';
-const MESH_CONTROLLER = 'istio.io-mesh-controller';
-
-interface ServiceEntry {
+interface SelectingService {
   name: string;
   selector: LabelMap;
-  ports: unknown[];
+  ports: readonly KubeServicePort[];
 }
 
 /** Services by namespace and by one `key=value` pair of their (non-empty) selector. */
-type ServiceIndex = Map<string, ServiceEntry[]>;
+type ServiceIndex = Map<string, SelectingService[]>;
 
 const pairKey = (ns: string, k: string, v: string) => `${ns}\u0000${k}\u0000${v}`;
 
 function buildServiceIndex(store: StoreView): ServiceIndex {
   const index: ServiceIndex = new Map();
   for (const s of store.list(KINDS.Service)) {
-    const selector = toLabelMap(specOf(s).selector);
-    const keys = Object.keys(selector);
+    const spec = serviceSpec(s);
+    const keys = Object.keys(spec.selector);
     // A Service without a selector selects nothing here.
     if (keys.length === 0) continue;
     const k = keys[0] as string;
-    const key = pairKey(s.namespace, k, selector[k] as string);
+    const key = pairKey(s.namespace, k, spec.selector[k] as string);
     let l = index.get(key);
     if (!l) index.set(key, (l = []));
-    l.push({ name: fullNameString(s.namespace, s.name), selector, ports: arr(specOf(s).ports) });
+    l.push({ name: fullNameString(s.namespace, s.name), selector: spec.selector, ports: spec.ports });
   }
   return index;
 }
 
-function matchingServices(index: ServiceIndex, namespace: string, podLabels: LabelMap): ServiceEntry[] {
-  const out: ServiceEntry[] = [];
-  for (const [k, v] of Object.entries(podLabels)) {
-    for (const s of index.get(pairKey(namespace, k, v)) ?? []) if (selectorMatches(s.selector, podLabels)) out.push(s);
+function matchingServices(index: ServiceIndex, namespace: string, podLabels: LabelMap): SelectingService[] {
+  const out: SelectingService[] = [];
+  for (const k of Object.keys(podLabels)) {
+    for (const s of index.get(pairKey(namespace, k, podLabels[k] as string)) ?? []) if (selectorMatches(s.selector, podLabels)) out.push(s);
   }
   return out;
 }
 
-/** Kubernetes IntOrString.String(): the number as text, or the string. */
-function intOrString(v: unknown): string {
-  if (typeof v === 'number') return String(Math.trunc(v));
-  if (typeof v === 'string') return v;
-  return '0';
+/** Kubernetes IntOrString.String() (an absent value is the int 0). */
+function intOrString(v: number | string | undefined): string {
+  return v === undefined ? '0' : typeof v === 'number' ? String(v) : v;
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function analyzeDeployment(ctx: AnalysisContext, d: Resource): void {
-  if (d.labels[GATEWAY_MANAGED_LABEL] === MESH_CONTROLLER) return;
-  const template = objOrUndefined(specOf(d).template) ?? {};
-  const meta = objOrUndefined(template.metadata) ?? {};
-  const podLabels = toLabelMap(meta.labels);
-  const podAnnotations = toLabelMap(meta.annotations);
-  if (!workloadInMesh(ctx, d.namespace, podLabels, podAnnotations, containersOf(template.spec))) return;
+  // Waypoints are Istio's own.
+  if (d.labels[GATEWAY_MANAGED_LABEL] === MESH_GATEWAY_CONTROLLER) return;
+  const template = templateShape(d.namespace, workloadControllerSpec(d).template);
+  // Istio's DeploymentInMesh: the template's containers only, not its init containers.
+  if (!inMeshForAnalysis(ctx, template, false)) return;
+  const podLabels = template.labels;
 
   const index = ctx.lookups.cached('deployment.servicesBySelectorPair', buildServiceIndex);
   const services = matchingServices(index, d.namespace, podLabels);
@@ -77,9 +74,8 @@ function analyzeDeployment(ctx: AnalysisContext, d: Resource): void {
   const byTarget = new Map<string, Map<number, string>>();
   for (const s of services) {
     for (const p of s.ports) {
-      if (!isObj(p)) continue;
-      const port = num(p.port);
-      const protocol = str(p.protocol) || 'TCP';
+      const port = p.port;
+      const protocol = p.protocol || 'TCP';
       let protocols = byPort.get(port);
       if (!protocols) byPort.set(port, (protocols = new Map()));
       let names = protocols.get(protocol);

@@ -8,20 +8,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer, MessageType } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../../../model/read.ts';
-
-const OPERATIONS = ['INVALID', 'MERGE', 'ADD', 'REMOVE', 'INSERT_BEFORE', 'INSERT_AFTER', 'INSERT_FIRST', 'REPLACE'];
-const APPLY_TO = [
-  'INVALID', 'LISTENER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION',
-  'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER', 'EXTENSION_CONFIG', 'BOOTSTRAP', 'LISTENER_FILTER',
-];
-
-/** An enum field as its name (numbers are accepted as protobuf JSON allows). */
-function enumName(v: unknown, names: readonly string[]): string {
-  if (typeof v === 'number') return names[v] ?? 'INVALID';
-  const s = str(v);
-  return names.includes(s) ? s : 'INVALID';
-}
+import { has, isObj, str } from '../../../model/read.ts';
+import { envoyFilter, type EnvoyConfigObjectPatch } from '../../../config/api/networking.ts';
 
 /** A canonical text for a protobuf Value, so that equal values compare equal. */
 function valueText(v: unknown): string {
@@ -33,21 +21,19 @@ function valueText(v: unknown): string {
   }
   if (typeof v === 'number') return `n${v}`;
   if (typeof v === 'boolean') return `b${v}`;
-  return `s${JSON.stringify(String(v))}`;
+  return `s${JSON.stringify(str(v))}`;
 }
 
 /**
  * The name Istio files a patch under: the patch value's `name` field (compared as the whole
  * protobuf value), else the listener filter chain's filter name; '' without a value.
  */
-function instanceName(patch: Obj, match: Obj | undefined): string {
-  const value = patch.value;
+function instanceName(cp: EnvoyConfigObjectPatch): string {
+  // The value is free-form (a protobuf Struct), so it is read raw.
+  const value = cp.patch?.value;
   if (!isObj(value)) return '';
-  if ('name' in value) return `\u0000${valueText(value.name)}`;
-  const listener = isObj(match?.listener) ? match.listener : undefined;
-  const chain = isObj(listener?.filterChain) ? listener.filterChain : undefined;
-  const filter = isObj(chain?.filter) ? chain.filter : undefined;
-  return str(filter?.name);
+  if (has(value, 'name')) return `\u0000${valueText(value.name)}`;
+  return cp.match?.listener?.filterChain?.filter?.name ?? '';
 }
 
 export const envoyPatchAnalyzer: Analyzer = {
@@ -64,18 +50,15 @@ export const envoyPatchAnalyzer: Analyzer = {
 };
 
 function analyzeEnvoyFilter(ctx: AnalysisContext, ef: Resource, proxyVersionNames: Set<string>): void {
-  const spec = specOf(ef);
-  const priority = num(spec.priority);
-  const patches = arr(spec.configPatches);
-  for (let i = 0; i < patches.length; i++) {
-    const cp = patches[i];
-    const patch = isObj(cp) && isObj(cp.patch) ? cp.patch : undefined;
+  const spec = envoyFilter(ef);
+  const priority = spec.priority;
+  for (const [i, cp] of spec.configPatches.entries()) {
+    const patch = cp.patch;
     // Istio stops at the first entry without a patch.
-    if (!isObj(cp) || !patch) break;
-    const match = isObj(cp.match) ? cp.match : undefined;
-    const name = instanceName(patch, match);
-    const operation = enumName(patch.operation, OPERATIONS);
-    const applyTo = enumName(cp.applyTo, APPLY_TO);
+    if (!patch) break;
+    const name = instanceName(cp);
+    const operation = patch.operation;
+    const applyTo = cp.applyTo;
     const routeLevel = applyTo === 'ROUTE_CONFIGURATION' || applyTo === 'HTTP_ROUTE';
     // Istio maps the patch value; every message here is about the operation, where the editor points.
     const report = (type: MessageType<[]>) =>
@@ -102,7 +85,6 @@ function analyzeEnvoyFilter(ctx: AnalysisContext, ef: Resource, proxyVersionName
         relative();
         break;
     }
-    const proxy = isObj(match?.proxy) ? match.proxy : undefined;
-    if (str(proxy?.proxyVersion) !== '') proxyVersionNames.add(name);
+    if ((cp.match?.proxy?.proxyVersion ?? '') !== '') proxyVersionNames.add(name);
   }
 }

@@ -2,43 +2,40 @@
 // that reach an external control plane by URL need a usable host name (IST0163), preferably
 // not a bare IP address (IST0164).
 //
-// istioctl resolves the host name with DNS. We do no lookups: a well-formed DNS name is
-// assumed to resolve; an empty or malformed host is reported as not resolvable.
+// Like Istio (since istio/istio#50528), no DNS lookup is made: only a URL that does not
+// parse, or whose host is an IP address, is reported.
 import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../../../model/read.ts';
-import { goParseIP, goUrlHostname, plausiblyResolvable } from '../util/injectionUrl.ts';
-
-const DEFAULT_VALIDATOR = 'istiod-default-validator';
-const VALIDATOR_PREFIX = 'istio-validator';
-const INJECTOR_PREFIX = 'istio-sidecar-injector';
+import { webhookConfiguration } from '../../../config/api/kube.ts';
+import { isMappingAt } from '../../../config/views.ts';
+import { goParseIP, goUrlHostname } from '../../../config/addresses.ts';
+import { DEFAULT_VALIDATOR_WEBHOOK, INJECTOR_WEBHOOK_PREFIX, VALIDATOR_WEBHOOK_PREFIX } from '../../../config/webhooks.ts';
 
 /** Problem with a webhook URL: '' when fine, 'ip' for an IP address, otherwise the reason. */
 function lintUrl(url: string): string {
   const parsed = goUrlHostname(url);
   if (!parsed.ok) return 'was provided in an invalid format';
   if (goParseIP(parsed.hostname)) return 'ip';
-  if (!plausiblyResolvable(parsed.hostname)) return 'cannot be resolved via a DNS lookup';
   return '';
 }
 
 function checkWebhooks(ctx: AnalysisContext, cfg: Resource): void {
-  arr(cfg.body.webhooks).forEach((hook, i) => {
-    if (!isObj(hook)) return;
-    const name = str(hook.name);
-    const client = isObj(hook.clientConfig) ? hook.clientConfig : {};
-    if (client.url !== undefined && client.url !== null) {
-      const url = str(client.url);
+  webhookConfiguration(cfg).webhooks.forEach((hook, i) => {
+    // Items that are not mappings are left out (Istio would not load such a configuration at all).
+    if (!isMappingAt(cfg, ['webhooks', i])) return;
+    const { name, clientConfig } = hook;
+    if (clientConfig?.url !== undefined) {
+      const url = clientConfig.url;
       const problem = lintUrl(url);
       if (problem === '') return;
       const highlightPath = `webhooks[${i}].clientConfig.url`;
       if (problem === 'ip') ctx.report(MESSAGES.ExternalControlPlaneAddressIsNotAHostname.at(cfg, url, name), { highlightPath });
       else ctx.report(MESSAGES.InvalidExternalControlPlaneConfig.at(cfg, url, name, problem), { highlightPath });
-    } else if (client.service === undefined || client.service === null) {
+    } else if (!clientConfig?.service) {
       // Neither a URL nor a service: the (empty) clientConfig, or the webhook's name without one.
-      const highlightPath = isObj(hook.clientConfig) ? `webhooks[${i}].clientConfig` : `webhooks[${i}].name`;
+      const highlightPath = clientConfig ? `webhooks[${i}].clientConfig` : `webhooks[${i}].name`;
       ctx.report(MESSAGES.InvalidExternalControlPlaneConfig.at(cfg, '', name, 'is blank'), { highlightPath });
     }
   });
@@ -52,10 +49,10 @@ export const externalControlPlaneAnalyzer: Analyzer = {
   },
   analyze(ctx) {
     for (const cfg of ctx.list(KINDS.ValidatingWebhookConfiguration)) {
-      if (cfg.name !== '' && (cfg.name === DEFAULT_VALIDATOR || cfg.name.startsWith(VALIDATOR_PREFIX))) checkWebhooks(ctx, cfg);
+      if (cfg.name !== '' && (cfg.name === DEFAULT_VALIDATOR_WEBHOOK || cfg.name.startsWith(VALIDATOR_WEBHOOK_PREFIX))) checkWebhooks(ctx, cfg);
     }
     for (const cfg of ctx.list(KINDS.MutatingWebhookConfiguration)) {
-      if (cfg.name.startsWith(INJECTOR_PREFIX)) checkWebhooks(ctx, cfg);
+      if (cfg.name.startsWith(INJECTOR_WEBHOOK_PREFIX)) checkWebhooks(ctx, cfg);
     }
   },
 };

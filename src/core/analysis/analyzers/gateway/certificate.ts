@@ -6,24 +6,15 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { toLabelMap, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, specOf, str, type Obj } from '../../../model/read.ts';
+import { selectorMatches, type LabelMap } from '../../../config/labels.ts';
 import { fullNameString } from '../../../config/hosts.ts';
+import { gateway, type ServerTLSSettings } from '../../../config/api/networking.ts';
 
 /** How a TLS server identifies its certificate, or undefined when it can never match another. */
-function certificateKey(tls: Obj): string | undefined {
-  const cn = str(tls.credentialName);
-  if (cn !== '') return `cred\u0000${cn}`;
-  const cert = str(tls.serverCertificate);
-  const key = str(tls.privateKey);
-  if (cert !== '' && key !== '') return `file\u0000${cert}\u0000${key}`;
+function certificateKey(tls: ServerTLSSettings): string | undefined {
+  if (tls.credentialName !== '') return `cred\u0000${tls.credentialName}`;
+  if (tls.serverCertificate !== '' && tls.privateKey !== '') return `file\u0000${tls.serverCertificate}\u0000${tls.privateKey}`;
   return undefined;
-}
-
-/** Every label of `sub` is on `sup` with the same value (an empty `sub` is handled by the caller). */
-function selectorSubset(sub: LabelMap, sup: LabelMap): boolean {
-  for (const k in sub) if (sup[k] !== sub[k]) return false;
-  return true;
 }
 
 interface GatewayCerts {
@@ -44,10 +35,10 @@ export const certificateAnalyzer: Analyzer = {
     const entries: GatewayCerts[] = [];
     const byKey = new Map<string, GatewayCerts[]>();
     for (const gw of ctx.list(KINDS.Gateway)) {
-      const spec = specOf(gw);
-      const e: GatewayCerts = { gw, fullName: fullNameString(gw.namespace, gw.name), selector: toLabelMap(spec.selector), keys: new Map() };
-      arr(spec.servers).forEach((server, i) => {
-        if (!isObj(server) || !isObj(server.tls)) return;
+      const spec = gateway(gw);
+      const e: GatewayCerts = { gw, fullName: fullNameString(gw.namespace, gw.name), selector: spec.selector, keys: new Map() };
+      spec.servers.forEach((server, i) => {
+        if (!server.tls) return;
         const k = certificateKey(server.tls);
         if (k !== undefined && !e.keys.has(k)) e.keys.set(k, i);
       });
@@ -64,7 +55,8 @@ export const certificateAnalyzer: Analyzer = {
       for (const [k, server] of e.keys) {
         for (const other of byKey.get(k) ?? []) {
           if (other === e || other.fullName === e.fullName || reported.has(other)) continue;
-          if (!selectAll && !selectorSubset(e.selector, other.selector)) continue;
+          // The other Gateway's selector holds every label of this one's.
+          if (!selectAll && !selectorMatches(e.selector, other.selector)) continue;
           reported.add(other);
           // The shared certificate: its credentialName, or the serverCertificate file.
           ctx.report(MESSAGES.GatewayDuplicateCertificate.at(e.gw, [e.fullName, other.fullName]), { fieldPath: 'metadata.name', highlightPath: `spec.servers[${server}].tls.${k.startsWith('cred') ? 'credentialName' : 'serverCertificate'}` });

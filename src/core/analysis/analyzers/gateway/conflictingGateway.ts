@@ -10,10 +10,10 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { firstSelectorKey, keySegment, selectorMatches, selectorString, toLabelMap, type LabelMap } from '../../../config/labels.ts';
-import { arr, isObj, num, specOf, str, strList } from '../../../model/read.ts';
+import { firstSelectorKey, keySegment, selectorMatches, selectorString, type LabelMap } from '../../../config/labels.ts';
 import { fullNameString } from '../../../config/hosts.ts';
-import { gatewaysPodIndex, labelPair, podsMatching } from '../util/gatewaysPods.ts';
+import { gateway, type Server } from '../../../config/api/networking.ts';
+import { podsSelectedBy } from '../../../config/workloads.ts';
 
 /** One selector text seen on Gateways with servers, and what Istio parses back from it. */
 interface SelectorEntry {
@@ -33,26 +33,26 @@ function parseSelectorText(text: string): Record<string, string> {
   return out;
 }
 
-function portText(server: unknown): string {
-  return String(isObj(server) && isObj(server.port) ? num(server.port.number) : 0);
+function portText(server: Server): string {
+  return `${server.port?.number ?? 0}`;
 }
+
+const labelPair = (k: string, v: string) => `${k}\u0000${v}`;
 
 function buildSelectorTable(gateways: readonly Resource[]): Map<string, SelectorEntry> {
   // Per Gateway and port, the host→bind table of its last server on that port.
   const table = new Map<string, SelectorEntry>();
   for (const gw of gateways) {
-    const spec = specOf(gw);
-    const servers = arr(spec.servers);
+    const { servers, selector } = gateway(gw);
     if (servers.length === 0) continue;
-    const text = selectorString(toLabelMap(spec.selector));
+    const text = selectorString(selector);
     let entry = table.get(text);
     if (!entry) table.set(text, (entry = { text, parsed: parseSelectorText(text), ports: new Map() }));
     const name = fullNameString(gw.namespace, gw.name);
     const lastByPort = new Map<string, Map<string, string>>();
     for (const server of servers) {
       const hb = new Map<string, string>();
-      const bind = isObj(server) ? str(server.bind) : '';
-      for (const h of isObj(server) ? strList(server.hosts) : []) hb.set(h, bind);
+      for (const h of server.hosts) hb.set(h, server.bind);
       lastByPort.set(portText(server), hb);
     }
     for (const [port, hb] of lastByPort) {
@@ -105,12 +105,12 @@ function relatedEntries(ctx: AnalysisContext, index: ConflictIndex, selector: La
   const own = index.table.get(text);
   if (own) out.add(own);
   const seenLabelSets = new Set<string>();
-  for (const pod of podsMatching(gatewaysPodIndex(ctx), selector)) {
+  for (const pod of podsSelectedBy(ctx, selector)) {
     const labelKey = selectorString(pod.labels);
     if (seenLabelSets.has(labelKey)) continue;
     seenLabelSets.add(labelKey);
     const candidates = [...(index.byPair.get('') ?? [])];
-    for (const [k, v] of Object.entries(pod.labels)) candidates.push(...(index.byPair.get(labelPair(k, String(v))) ?? []));
+    for (const [k, v] of Object.entries(pod.labels)) candidates.push(...(index.byPair.get(labelPair(k, v)) ?? []));
     for (const e of candidates) {
       if (out.has(e) || e.text === text) continue;
       if (!e.text.includes(text) && !text.includes(e.text)) continue;
@@ -131,20 +131,18 @@ export const conflictingGatewayAnalyzer: Analyzer = {
   analyze(ctx) {
     const index = conflictIndex(ctx);
     for (const gw of ctx.list(KINDS.Gateway)) {
-      const spec = specOf(gw);
-      const selector = toLabelMap(spec.selector);
-      const text = selectorString(selector);
-      const related = relatedEntries(ctx, index, selector, text);
+      const spec = gateway(gw);
+      const text = selectorString(spec.selector);
+      const related = relatedEntries(ctx, index, spec.selector, text);
       if (text !== '' && related.length === 0) {
         const label = firstSelectorKey(text);
         ctx.report(MESSAGES.ReferencedResourceNotFound.at(gw, 'selector', text), { fieldPath: `spec.selector${keySegment(label)}` });
         continue;
       }
       const name = fullNameString(gw.namespace, gw.name);
-      arr(spec.servers).forEach((server, i) => {
+      spec.servers.forEach((server, i) => {
         const port = portText(server);
-        const hosts = isObj(server) ? strList(server.hosts) : [];
-        const bind = isObj(server) ? str(server.bind) : '';
+        const { hosts, bind } = server;
         const conflicting = new Set<string>();
         // Index of the first host another Gateway also claims (where the squiggle goes).
         let firstHost = -1;

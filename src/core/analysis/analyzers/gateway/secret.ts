@@ -8,11 +8,11 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../../../config/labels.ts';
-import { arr, isObj, specOf, str } from '../../../model/read.ts';
+import { firstSelectorKey, keySegment, selectorString } from '../../../config/labels.ts';
 import { shortOrFullName } from '../../../config/hosts.ts';
-import { firstPodMatching, gatewaysPodIndex } from '../util/gatewaysPods.ts';
-import { decodeBase64Std } from '../../../pki/base64.ts';
+import { gateway } from '../../../config/api/networking.ts';
+import { firstPodSelectedBy } from '../../../config/workloads.ts';
+import { secretData } from '../../../config/secrets.ts';
 import { validateGatewayCredential } from '../../../pki/credential.ts';
 
 export const secretAnalyzer: Analyzer = perResourceAnalyzer(
@@ -24,42 +24,12 @@ export const secretAnalyzer: Analyzer = perResourceAnalyzer(
   { kind: KINDS.Gateway, check: analyzeGateway },
 );
 
-/** Secret data as bytes; undefined when a value is not base64 text (Kubernetes could not load it). */
-export function secretDataBytes(secret: Resource): Map<string, Uint8Array> | undefined {
-  const data = secret.body.data;
-  const out = new Map<string, Uint8Array>();
-  if (data === undefined || data === null) return out;
-  if (!isObj(data)) return undefined;
-  for (const [k, v] of Object.entries(data)) {
-    if (v === null) {
-      out.set(k, new Uint8Array());
-      continue;
-    }
-    if (typeof v !== 'string') return undefined;
-    const bytes = decodeBase64Std(v);
-    if (!bytes) return undefined;
-    out.set(k, bytes);
-  }
-  return out;
-}
-
-/** Namespace of the first pod the selector matches ('' when none), memoized per selector. */
-function workloadNamespace(ctx: AnalysisContext, selector: Record<string, string>, key: string): string {
-  const memo = ctx.lookups.cached('gateway.secret.workloadNamespace', () => new Map<string, string>(), [KINDS.Pod]);
-  let ns = memo.get(key);
-  if (ns === undefined) {
-    ns = firstPodMatching(gatewaysPodIndex(ctx), selector)?.namespace ?? '';
-    memo.set(key, ns);
-  }
-  return ns;
-}
-
 /** Credential verdicts per Secret, computed once per run (certificate parsing is not free). */
 function credentialValid(ctx: AnalysisContext, secret: Resource): boolean {
   const memo = ctx.lookups.cached('gateway.secret.valid', () => new Map<Resource, boolean>(), [KINDS.Secret]);
   let ok = memo.get(secret);
   if (ok === undefined) {
-    const data = secretDataBytes(secret);
+    const data = secretData(secret);
     try {
       ok = data !== undefined && validateGatewayCredential(data).ok;
     } catch {
@@ -72,25 +42,24 @@ function credentialValid(ctx: AnalysisContext, secret: Resource): boolean {
 }
 
 function analyzeGateway(ctx: AnalysisContext, gw: Resource): void {
-  const spec = specOf(gw);
-  const selector = toLabelMap(spec.selector);
-  const selText = selectorString(selector);
-  const gwNs = workloadNamespace(ctx, selector, selText);
+  const spec = gateway(gw);
+  const selText = selectorString(spec.selector);
+  // The namespace of the gateway's workload: that of the first pod the selector matches.
+  const gwNs = firstPodSelectedBy(ctx, spec.selector)?.namespace ?? '';
   if (gwNs === '') {
     const label = firstSelectorKey(selText);
     // An empty selector has no label for Istio to point at; the squiggle goes to the selector.
     ctx.report(MESSAGES.ReferencedResourceNotFound.at(gw, 'selector', selText), label ? { fieldPath: `spec.selector${keySegment(label)}` } : { highlightPath: 'spec.selector' });
     return;
   }
-  arr(spec.servers).forEach((server, i) => {
-    if (!isObj(server) || !isObj(server.tls)) return;
-    const cn = str(server.tls.credentialName);
+  spec.servers.forEach((server, i) => {
+    const cn = server.tls?.credentialName ?? '';
     if (cn === '') return;
     const fieldPath = `spec.servers[${i}].tls.credentialName`;
     const ref = shortOrFullName(gwNs, cn);
     const secret = ctx.find(KINDS.Secret, ref.namespace, ref.name);
     // A Secret whose data is not base64 never loads in Kubernetes, so it counts as missing.
-    if (!secret || secretDataBytes(secret) === undefined) {
+    if (!secret || secretData(secret) === undefined) {
       ctx.report(MESSAGES.ReferencedResourceNotFound.at(gw, 'credentialName', cn), { fieldPath });
       return;
     }

@@ -5,12 +5,12 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../../../model/read.ts';
+import { has } from '../../../model/read.ts';
 import { keySegment } from '../../../config/labels.ts';
-import { enableNamespacesByDefault, injectorConfigMapName, podContainers } from '../../../config/injector.ts';
+import { podSpec, type Container, type PodSpec } from '../../../config/api/kube.ts';
+import { isWritten } from '../../../config/views.ts';
+import { enableNamespacesByDefault, injectorConfigMapName } from '../../../config/injector.ts';
 import { DATAPLANE_MODE_AMBIENT, DATAPLANE_MODE_LABEL, INJECTION_ENABLED, INJECTION_LABEL, ISTIO_PROXY_CONTAINER, REVISION_LABEL, SIDECAR_INJECT } from '../../../config/wellKnown.ts';
-
-const has = (m: Readonly<Record<string, string>>, k: string) => Object.prototype.hasOwnProperty.call(m, k);
 
 export const injectionAnalyzer: Analyzer = {
   metadata: {
@@ -73,26 +73,24 @@ export const injectionAnalyzer: Analyzer = {
       let inject = pod.annotations[SIDECAR_INJECT] ?? '';
       if (has(pod.labels, SIDECAR_INJECT)) inject = pod.labels[SIDECAR_INJECT] as string;
       if (inject.toLowerCase() === 'false') continue;
-      const spec = isObj(pod.body.spec) ? pod.body.spec : {};
-      if (spec.hostNetwork === true) continue;
-      const proxy = podContainers(spec, true).find((c) => str(c.name) === ISTIO_PROXY_CONTAINER);
-      if (!proxy || str(proxy.image) === '') {
-        const fullName = pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name;
-        // The container list the proxy is missing from (or the proxy container without an image).
-        const highlightPath = proxy ? proxyFieldPath(spec, proxy) : 'spec.containers';
-        ctx.report(MESSAGES.PodMissingProxy.at(pod, fullName), { highlightPath });
-      }
+      const spec = podSpec(pod);
+      if (spec.hostNetwork) continue;
+      const proxy = proxyContainer(spec);
+      if (proxy && proxy.container.image !== '') continue;
+      const fullName = pod.namespace ? `${pod.namespace}/${pod.name}` : pod.name;
+      // The container list the proxy is missing from, or the proxy container's empty image
+      // (its name when it has no image at all).
+      const highlightPath = !proxy ? 'spec.containers' : isWritten(pod, [...proxy.path, 'image']) ? `${proxy.at}.image` : `${proxy.at}.name`;
+      ctx.report(MESSAGES.PodMissingProxy.at(pod, fullName), { highlightPath });
     }
   },
 };
 
-/**
- * Path of the empty image of an istio-proxy container found by `podContainers` (containers,
- * then initContainers), or of its name when it has no image at all.
- */
-function proxyFieldPath(spec: Record<string, unknown>, proxy: Record<string, unknown>): string {
-  const field = proxy.image === undefined || proxy.image === null ? 'name' : 'image';
-  const i = arr(spec.containers).indexOf(proxy);
-  if (i >= 0) return `spec.containers[${i}].${field}`;
-  return `spec.initContainers[${arr(spec.initContainers).indexOf(proxy)}].${field}`;
+/** The first istio-proxy container among the containers, then the init containers, and where it is. */
+function proxyContainer(spec: PodSpec): { container: Container; path: [string, string, number]; at: string } | undefined {
+  for (const list of ['containers', 'initContainers'] as const) {
+    const i = spec[list].findIndex((c) => c.name === ISTIO_PROXY_CONTAINER);
+    if (i >= 0) return { container: spec[list][i] as Container, path: ['spec', list, i], at: `spec.${list}[${i}]` };
+  }
+  return undefined;
 }

@@ -6,13 +6,20 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { isObj, str, type Obj } from '../../../model/read.ts';
-import { keySegment } from '../../../config/labels.ts';
-import { injectorConfigMapName, injectorProxyImage, podContainers } from '../../../config/injector.ts';
-import { INJECTION_ENABLED, INJECTION_LABEL, INJECTOR_CONFIGMAP, ISTIO_PROXY_CONTAINER, REVISION_LABEL } from '../../../config/wellKnown.ts';
-
-const PROXY_IMAGE_ANNOTATION = 'sidecar.istio.io/proxyImage';
-const PROXY_CONFIG_ANNOTATION = 'proxy.istio.io/config';
+import { has, isObj, str } from '../../../model/read.ts';
+import { keySegment, selectorMatches, type LabelMap } from '../../../config/labels.ts';
+import { ProxyConfigSpec, proxyConfig } from '../../../config/api/networking.ts';
+import { injectorConfigMapName, injectorProxyImage } from '../../../config/injector.ts';
+import { podContainers } from '../../../config/workloads.ts';
+import {
+  INJECTION_ENABLED,
+  INJECTION_LABEL,
+  INJECTOR_CONFIGMAP,
+  ISTIO_PROXY_CONTAINER,
+  PROXY_CONFIG_ANNOTATION,
+  PROXY_IMAGE_ANNOTATION,
+  REVISION_LABEL,
+} from '../../../config/wellKnown.ts';
 
 export const injectionImageAnalyzer: Analyzer = {
   metadata: {
@@ -32,8 +39,7 @@ export const injectionImageAnalyzer: Analyzer = {
     const injected = new Map<string, string>();
     for (const ns of ctx.list(KINDS.Namespace)) {
       namespaces.set(ns.name, ns);
-      const hasRevision = Object.prototype.hasOwnProperty.call(ns.labels, REVISION_LABEL);
-      if (hasRevision) injected.set(ns.name, ns.labels[REVISION_LABEL] as string);
+      if (has(ns.labels, REVISION_LABEL)) injected.set(ns.name, ns.labels[REVISION_LABEL] as string);
       else if (ns.labels[INJECTION_LABEL] === INJECTION_ENABLED) injected.set(ns.name, 'default');
     }
     if (injected.size === 0) return;
@@ -46,13 +52,11 @@ export const injectionImageAnalyzer: Analyzer = {
       // A custom proxy image always overrides the injector.
       if ((pod.annotations[PROXY_IMAGE_ANNOTATION] ?? '') !== '') continue;
       const expected = proxyImages.get(injectorConfigMapName(revision));
-      const spec = isObj(pod.body.spec) ? pod.body.spec : {};
-      const proxies = podContainers(spec, true).filter((c) => str(c.name) === ISTIO_PROXY_CONTAINER);
+      const proxies = podContainers(pod, true).filter((c) => c.name === ISTIO_PROXY_CONTAINER);
       if (proxies.length === 0 || expected === undefined) continue;
       const variant = resolver.imageType(pod);
       for (const c of proxies) {
-        const image = str(c.image);
-        if (image !== expected && image !== `${expected}-${variant}`) {
+        if (c.image !== expected && c.image !== `${expected}-${variant}`) {
           let l = mismatched.get(pod.namespace);
           if (!l) mismatched.set(pod.namespace, (l = []));
           l.push(pod.name);
@@ -60,34 +64,32 @@ export const injectionImageAnalyzer: Analyzer = {
       }
     }
     for (const [ns, pods] of mismatched) {
+      // Istio sorts the names (byte order) so the message is stable.
+      pods.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
       // The namespace label that picks the injector whose image the pods do not run.
       const nsResource = namespaces.get(ns);
-      const label = nsResource && Object.prototype.hasOwnProperty.call(nsResource.labels, REVISION_LABEL) ? REVISION_LABEL : INJECTION_LABEL;
+      const label = nsResource && has(nsResource.labels, REVISION_LABEL) ? REVISION_LABEL : INJECTION_LABEL;
       ctx.report(MESSAGES.PodsIstioProxyImageMismatchInNamespace.at(nsResource, pods), { highlightPath: `metadata.labels${keySegment(label)}` });
     }
   },
 };
 
-function imageTypeOf(config: unknown): string {
-  if (!isObj(config)) return '';
-  const image = config.image;
-  return isObj(image) ? str(image.imageType) : '';
-}
-
-/** `proxy.istio.io/config` of a pod parsed as ProxyConfig YAML (unknown fields allowed); undefined when it does not decode. */
-function annotationProxyConfig(text: string): Obj | undefined {
+/**
+ * The image type a pod's `proxy.istio.io/config` annotation sets: the annotation is a
+ * ProxyConfig in YAML, decoded as Go does (unknown fields are allowed, a field of the wrong
+ * type fails the whole decoding); '' when it sets none or does not decode.
+ */
+function annotationImageType(text: string): string {
   let v: unknown;
   try {
     v = jsyaml.load(text);
   } catch {
-    return undefined;
+    return '';
   }
-  if (v === null || v === undefined) return {};
-  if (!isObj(v)) return undefined;
+  if (!isObj(v)) return '';
   const image = v.image;
-  if (image !== undefined && image !== null && !isObj(image)) return undefined;
-  if (isObj(image) && image.imageType !== undefined && image.imageType !== null && typeof image.imageType !== 'string') return undefined;
-  return v;
+  if (!isObj(image)) return '';
+  return typeof image.imageType === 'string' ? image.imageType : '';
 }
 
 /**
@@ -99,30 +101,26 @@ class ImageTypeResolver {
   private readonly base: string;
   private readonly byNamespace = new Map<string, string>();
   /** Workload ProxyConfigs (with a selector), sorted by `namespace/name`. */
-  private readonly workloads: Array<{ key: string; matchLabels: Record<string, string>; imageType: string }> = [];
+  private readonly workloads: Array<{ key: string; matchLabels: LabelMap; imageType: string }> = [];
   private readonly memo = new Map<string, string>();
 
   constructor(ctx: AnalysisContext) {
+    // Mesh config is not a resource: its fields are read as Go decodes them into a ProxyConfig.
     const rootNamespace = str(ctx.meshConfig.rootNamespace) || 'istio-system';
-    let variant = imageTypeOf(ctx.meshConfig.defaultConfig);
+    let variant = ProxyConfigSpec.readOrEmpty(ctx.meshConfig.defaultConfig).image?.imageType ?? '';
     let root: Resource | undefined;
     for (const pc of ctx.list(KINDS.ProxyConfig)) {
-      const spec = isObj(pc.body.spec) ? pc.body.spec : {};
+      const spec = proxyConfig(pc);
       if (pc.namespace === rootNamespace) {
         root = pc;
         continue;
       }
-      if (spec.selector === undefined || spec.selector === null) {
-        this.byNamespace.set(pc.namespace, imageTypeOf(spec));
-      } else {
-        const sel = isObj(spec.selector) && isObj(spec.selector.matchLabels) ? spec.selector.matchLabels : {};
-        const matchLabels: Record<string, string> = {};
-        for (const [k, v] of Object.entries(sel)) matchLabels[k] = str(v);
-        this.workloads.push({ key: `${pc.namespace}/${pc.name}`, matchLabels, imageType: imageTypeOf(spec) });
-      }
+      const imageType = spec.image?.imageType ?? '';
+      if (spec.selector === undefined) this.byNamespace.set(pc.namespace, imageType);
+      else this.workloads.push({ key: `${pc.namespace}/${pc.name}`, matchLabels: spec.selector.matchLabels, imageType });
     }
     if (root) {
-      const t = imageTypeOf(isObj(root.body.spec) ? root.body.spec : {});
+      const t = proxyConfig(root).image?.imageType ?? '';
       if (t !== '') variant = t;
     }
     this.base = variant;
@@ -153,13 +151,11 @@ class ImageTypeResolver {
     const nsType = this.byNamespace.get(pod.namespace);
     if (nsType) variant = nsType;
     for (const w of this.workloadsWithPrefix(pod.namespace)) {
-      // Istio checks that every pod label is in the selector (maps.Contains(selector, podLabels)).
-      const contained = Object.entries(pod.labels).every(([k, v]) => Object.prototype.hasOwnProperty.call(w.matchLabels, k) && w.matchLabels[k] === v);
-      if (contained && w.imageType !== '') variant = w.imageType;
+      // Istio checks that the pod's labels hold the selector's (maps.Contains(podLabels, matchLabels)).
+      if (selectorMatches(w.matchLabels, pod.labels) && w.imageType !== '') variant = w.imageType;
     }
     if (annotation !== undefined) {
-      const pc = annotationProxyConfig(annotation);
-      const t = pc ? imageTypeOf(pc) : '';
+      const t = annotationImageType(annotation);
       if (t !== '') variant = t;
     }
     if (variant === 'default') variant = '';

@@ -6,15 +6,14 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { keySegment } from '../../../config/labels.ts';
-
-export const BUNDLE_VERSION_ANNOTATION = 'gateway.networking.k8s.io/bundle-version';
+import { GATEWAY_API_BUNDLE_VERSION_ANNOTATION } from '../../../config/wellKnown.ts';
 
 /** Minimum bundle versions by CRD name (Istio's gatewayapi.MinimumCRDVersions). */
-export const MINIMUM_CRD_VERSIONS: Readonly<Record<string, readonly [number, number, number]>> = {
-  'grpcroutes.gateway.networking.k8s.io': [1, 1, 0],
-  'backendtlspolicies.gateway.networking.k8s.io': [1, 4, 0],
-  'tlsroutes.gateway.networking.k8s.io': [1, 5, 0],
-};
+export const MINIMUM_CRD_VERSIONS: ReadonlyMap<string, readonly [number, number, number]> = new Map([
+  ['grpcroutes.gateway.networking.k8s.io', [1, 1, 0]],
+  ['backendtlspolicies.gateway.networking.k8s.io', [1, 4, 0]],
+  ['tlsroutes.gateway.networking.k8s.io', [1, 5, 0]],
+]);
 
 export interface SemVer {
   major: number;
@@ -68,13 +67,14 @@ export const crdVersionAnalyzer: Analyzer = perResourceAnalyzer(
   {
     kind: KINDS.CustomResourceDefinition,
     check(ctx, crd) {
-      const minimum = MINIMUM_CRD_VERSIONS[crd.name];
+      const minimum = MINIMUM_CRD_VERSIONS.get(crd.name);
       if (!minimum) return;
-      if (!(BUNDLE_VERSION_ANNOTATION in crd.annotations)) return;
-      const installed = parseSemVer(crd.annotations[BUNDLE_VERSION_ANNOTATION] ?? '');
+      const text = crd.annotations[GATEWAY_API_BUNDLE_VERSION_ANNOTATION];
+      if (text === undefined) return;
+      const installed = parseSemVer(text);
       if (!installed) return;
       if (lessThan([installed.major, installed.minor, installed.patch], minimum)) {
-        ctx.report(MESSAGES.GatewayAPICRDVersionBelowMinimum.at(crd, crd.name, semVerString(installed), minimum.join('.')), { highlightPath: `metadata.annotations${keySegment(BUNDLE_VERSION_ANNOTATION)}` });
+        ctx.report(MESSAGES.GatewayAPICRDVersionBelowMinimum.at(crd, crd.name, semVerString(installed), minimum.join('.')), { highlightPath: `metadata.annotations${keySegment(GATEWAY_API_BUNDLE_VERSION_ANNOTATION)}` });
       }
     },
   },

@@ -7,61 +7,43 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import type { KindInfo } from '../../../model/kinds.ts';
 import { MESSAGES } from '../../messages.ts';
-import { labelPair } from '../util/gatewaysPods.ts';
-import { selectorMatches, toLabelMap } from '../../../config/labels.ts';
-import { isObj, specOf } from '../../../model/read.ts';
+import { authorizationPolicy, requestAuthentication } from '../../../config/api/security.ts';
+import { telemetry, wasmPlugin } from '../../../config/api/telemetry.ts';
+import type { PolicyTargetReference } from '../../../config/api/common.ts';
+import type { LabelMap } from '../../../config/labels.ts';
+import { podsSelectedBy } from '../../../config/workloads.ts';
+import { GATEWAY_NAME_LABEL } from '../../../config/wellKnown.ts';
+import { writtenAt } from '../../../config/views.ts';
 
-export const GATEWAY_NAME_LABEL = 'gateway.networking.k8s.io/gateway-name';
+/** What the analyzer reads of each policy kind. */
+type PolicyReader = (r: Resource) => { selector?: { matchLabels: LabelMap }; targetRef?: PolicyTargetReference };
 
-const POLICY_KINDS: readonly KindInfo[] = [KINDS.AuthorizationPolicy, KINDS.RequestAuthentication, KINDS.Telemetry, KINDS.WasmPlugin];
+const POLICIES: ReadonlyArray<readonly [KindInfo, PolicyReader]> = [
+  [KINDS.AuthorizationPolicy, authorizationPolicy],
+  [KINDS.RequestAuthentication, requestAuthentication],
+  [KINDS.Telemetry, telemetry],
+  [KINDS.WasmPlugin, wasmPlugin],
+];
 
-interface GatewayPods {
-  /** namespace → gateway pods in load order. */
-  byNamespace: Map<string, Resource[]>;
-  /** namespace → label pair → gateway pods. */
-  byPair: Map<string, Map<string, Resource[]>>;
-}
-
-function gatewayPods(ctx: AnalysisContext): GatewayPods {
-  return ctx.lookups.cached('k8sgateway.gatewayPods', (store) => {
-    const byNamespace = new Map<string, Resource[]>();
-    const byPair = new Map<string, Map<string, Resource[]>>();
-    for (const pod of store.list(KINDS.Pod)) {
-      if (!(GATEWAY_NAME_LABEL in pod.labels)) continue;
-      let l = byNamespace.get(pod.namespace);
-      if (!l) byNamespace.set(pod.namespace, (l = []));
-      l.push(pod);
-      let pairs = byPair.get(pod.namespace);
-      if (!pairs) byPair.set(pod.namespace, (pairs = new Map()));
-      for (const [k, v] of Object.entries(pod.labels)) {
-        const key = labelPair(k, String(v));
-        let pl = pairs.get(key);
-        if (!pl) pairs.set(key, (pl = []));
-        pl.push(pod);
-      }
-    }
-    return { byNamespace, byPair };
+/** Namespaces holding a Kubernetes Gateway's pod (most hold none: their policies are skipped). */
+function namespacesWithGatewayPods(ctx: AnalysisContext): ReadonlySet<string> {
+  return ctx.lookups.cached('k8sgateway.namespacesWithGatewayPods', (store) => {
+    const out = new Set<string>();
+    for (const pod of store.list(KINDS.Pod)) if (pod.labels[GATEWAY_NAME_LABEL] !== undefined) out.add(pod.namespace);
+    return out;
   });
 }
 
-function checkPolicy(ctx: AnalysisContext, policy: Resource): void {
-  const spec = specOf(policy);
+function checkPolicy(ctx: AnalysisContext, policy: Resource, read: PolicyReader): void {
+  const spec = read(policy);
   // Only the singular targetRef makes the selector irrelevant (as in Istio).
-  if (spec.targetRef !== undefined && spec.targetRef !== null) return;
-  if (!isObj(spec.selector)) return;
-  const matchLabels = toLabelMap(spec.selector.matchLabels);
-  const index = gatewayPods(ctx);
-  let candidates: readonly Resource[] = index.byNamespace.get(policy.namespace) ?? [];
-  if (candidates.length === 0) return;
-  const pairs = index.byPair.get(policy.namespace);
-  for (const [k, v] of Object.entries(matchLabels)) {
-    const l = pairs?.get(labelPair(k, v)) ?? [];
-    if (l.length < candidates.length) candidates = l;
-  }
-  for (const pod of candidates) {
-    if (selectorMatches(matchLabels, pod.labels)) {
-      ctx.report(MESSAGES.IneffectiveSelector.at(policy, pod.labels[GATEWAY_NAME_LABEL] ?? ''), { highlightPath: isObj(spec.selector.matchLabels) ? 'spec.selector.matchLabels' : 'spec.selector' });
-    }
+  if (spec.targetRef) return;
+  if (!spec.selector || !namespacesWithGatewayPods(ctx).has(policy.namespace)) return;
+  for (const pod of podsSelectedBy(ctx, spec.selector.matchLabels, policy.namespace)) {
+    const gatewayName = pod.labels[GATEWAY_NAME_LABEL];
+    if (gatewayName === undefined) continue;
+    const highlightPath = writtenAt(policy, ['spec', 'selector', 'matchLabels']) === 'map' ? 'spec.selector.matchLabels' : 'spec.selector';
+    ctx.report(MESSAGES.IneffectiveSelector.at(policy, gatewayName), { highlightPath });
   }
 }
 
@@ -72,6 +54,6 @@ export const k8sGatewaySelectorAnalyzer: Analyzer = {
     inputs: [KINDS.AuthorizationPolicy, KINDS.RequestAuthentication, KINDS.Telemetry, KINDS.WasmPlugin, KINDS.Pod],
   },
   analyze(ctx) {
-    for (const kind of POLICY_KINDS) for (const r of ctx.list(kind)) checkPolicy(ctx, r);
+    for (const [kind, read] of POLICIES) for (const r of ctx.list(kind)) checkPolicy(ctx, r, read);
   },
 };

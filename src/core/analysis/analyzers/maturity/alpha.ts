@@ -5,9 +5,9 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from '../annotations/catalog.ts';
-import { ANNOTATED_KINDS, annotationFieldPath } from '../annotations/k8s.ts';
-import { arr, isObj, specOf, str } from '../../../model/read.ts';
+import { annotationFieldPath, isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from '../../../config/annotations.ts';
+import { podSpec } from '../../../config/api/kube.ts';
+import { ISTIO_INIT_CONTAINER } from '../../../config/wellKnown.ts';
 
 /** Written onto pods by the injector; ignored on pods that use the CNI plugin. */
 const IGNORED_WITH_CNI = new Set([
@@ -19,7 +19,7 @@ const IGNORED_WITH_CNI = new Set([
 
 /** A pod uses the CNI plugin unless it has the `istio-init` init container. */
 function usesCni(pod: Resource): boolean {
-  return !arr(specOf(pod).initContainers).some((c) => isObj(c) && str(c.name) === 'istio-init');
+  return !podSpec(pod).initContainers.some((c) => c.name === ISTIO_INIT_CONTAINER);
 }
 
 function checkAlpha(ctx: AnalysisContext, r: Resource): void {
@@ -38,7 +38,7 @@ export const alphaAnnotationsAnalyzer: Analyzer = perResourceAnalyzer(
   {
     name: 'annotations.AlphaAnalyzer',
     description: 'Reports Istio annotations that belong to alpha-stage features',
-    inputs: [...ANNOTATED_KINDS],
+    inputs: [KINDS.Namespace, KINDS.Service, KINDS.Pod, KINDS.Deployment],
     optionalInputs: [KINDS.Namespace, KINDS.Service, KINDS.Pod],
   },
   {

@@ -4,10 +4,11 @@
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str } from '../../../model/read.ts';
+import { secret } from '../../../config/api/kube.ts';
+import { meshNetworks } from '../../../config/api/mesh.ts';
+import { MULTICLUSTER_SECRET_LABEL } from '../../../config/wellKnown.ts';
 
 const BUILTIN_REGISTRIES = ['Mock', 'Kubernetes', 'External'];
-const MULTICLUSTER_SECRET_LABEL = 'istio/multiCluster';
 
 export const meshNetworksAnalyzer: Analyzer = {
   metadata: {
@@ -20,17 +21,14 @@ export const meshNetworksAnalyzer: Analyzer = {
     for (const s of ctx.list(KINDS.Secret)) {
       if (s.labels[MULTICLUSTER_SECRET_LABEL] !== 'true') continue;
       // Only `data` keys count (`stringData` is not merged when read from files).
-      if (isObj(s.body.data)) for (const k of Object.keys(s.body.data)) registries.add(k);
+      for (const k of Object.keys(secret(s).data)) registries.add(k);
     }
     for (const r of ctx.list(KINDS.MeshNetworks)) {
-      const spec = isObj(r.body.spec) ? r.body.spec : {};
-      const networks = isObj(spec.networks) ? spec.networks : {};
-      for (const [network, n] of Object.entries(networks)) {
-        if (!isObj(n)) continue;
-        arr(n.endpoints).forEach((e, j) => {
-          if (!isObj(e) || e.fromRegistry === undefined || e.fromRegistry === null) return;
-          const registry = str(e.fromRegistry);
-          if (registries.has(registry)) return;
+      const { networks } = meshNetworks(r);
+      for (const network of Object.keys(networks)) {
+        networks[network]?.endpoints.forEach((e, j) => {
+          const registry = e.fromRegistry;
+          if (registry === undefined || registries.has(registry)) return;
           ctx.report(MESSAGES.UnknownMeshNetworksServiceRegistry.at(r, registry, network), { fieldPath: `networks.${network}.endpoints[${j}].fromRegistry` });
         });
       }

@@ -5,30 +5,24 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str, type Obj } from '../../../model/read.ts';
+import { serviceSpec, type KubeServicePort, type ServiceSpec } from '../../../config/api/kube.ts';
+import { isWritten } from '../../../config/views.ts';
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The fields of a ServicePort Go compares, in a canonical form (IntOrString keeps its type). */
-function portKey(p: unknown): string {
-  const o: Obj = isObj(p) ? p : {};
-  const num = (v: unknown) => (typeof v === 'number' ? Math.trunc(v) : 0);
-  const target = o.targetPort;
-  const targetKey = typeof target === 'number' ? `i:${Math.trunc(target)}` : typeof target === 'string' ? `s:${target}` : 'i:0';
-  return JSON.stringify([str(o.name), str(o.protocol), o.appProtocol === undefined || o.appProtocol === null ? null : str(o.appProtocol), num(o.port), targetKey, num(o.nodePort)]);
+function portKey(p: KubeServicePort): string {
+  const target = p.targetPort;
+  const targetKey = typeof target === 'number' ? `i:${target}` : typeof target === 'string' ? `s:${target}` : 'i:0';
+  return JSON.stringify([p.name, p.protocol, p.appProtocol ?? null, p.port, targetKey, p.nodePort]);
 }
 
 /** Ports sorted (stably) by name, as Istio compares them. */
-function sortedPorts(spec: Obj): string[] {
-  const ports = arr(spec.ports).map((p) => ({ name: isObj(p) ? str(p.name) : '', key: portKey(p) }));
-  return ports
-    .map((p, i) => ({ ...p, i }))
+function sortedPorts(spec: ServiceSpec): string[] {
+  return spec.ports
+    .map((p, i) => ({ name: p.name, key: portKey(p), i }))
     .sort((a, b) => byText(a.name, b.name) || a.i - b.i)
     .map((p) => p.key);
-}
-
-function specOf(r: Resource): Obj {
-  return isObj(r.body.spec) ? r.body.spec : {};
 }
 
 /** Clusters and reasons of the inconsistencies among one Service's cluster instances. */
@@ -36,18 +30,18 @@ function findInconsistencies(instances: ReadonlyArray<[string, Resource]>): { cl
   const clusters = new Set<string>();
   const reasons = new Set<string>();
   const [firstCluster, firstResource] = instances[0] as [string, Resource];
-  const first = specOf(firstResource);
-  const firstHeadless = str(first.clusterIP) === 'None';
+  const first = serviceSpec(firstResource);
+  const firstHeadless = first.clusterIP === 'None';
   const firstPorts = sortedPorts(first);
   let addedHeadless = false;
   for (const [cluster, r] of instances) {
-    const spec = specOf(r);
-    if (!addedHeadless && firstHeadless !== (str(spec.clusterIP) === 'None')) {
+    const spec = serviceSpec(r);
+    if (!addedHeadless && firstHeadless !== (spec.clusterIP === 'None')) {
       addedHeadless = true;
       for (const [c] of instances) clusters.add(c);
       reasons.add('service has mixed mode like headless and clusterIP');
     }
-    if (str(first.type) !== str(spec.type)) {
+    if (first.type !== spec.type) {
       clusters.add(cluster);
       reasons.add('service type is inconsistent');
     }
@@ -61,10 +55,10 @@ function findInconsistencies(instances: ReadonlyArray<[string, Resource]>): { cl
   return { clusters: [...clusters].sort(byText), reasons: [...reasons].sort(byText) };
 }
 
-/** The field behind the first reason, in the reported instance (its `spec` when the field is absent). */
-function inconsistentField(spec: Obj, reason: string): string {
+/** The field behind the first reason, in the reported instance (its `spec` when the field is not written). */
+function inconsistentField(r: Resource, reason: string): string {
   const field = reason.startsWith('service has mixed mode') ? 'clusterIP' : reason.startsWith('service ports') ? 'ports' : 'type';
-  return spec[field] === undefined || spec[field] === null ? 'spec' : `spec.${field}`;
+  return isWritten(r, ['spec', field]) ? `spec.${field}` : 'spec';
 }
 
 export const multiClusterServiceAnalyzer: Analyzer = {
@@ -91,7 +85,7 @@ export const multiClusterServiceAnalyzer: Analyzer = {
       const { clusters, reasons } = findInconsistencies(instances);
       if (clusters.length === 0) continue;
       const [, resource] = instances[0] as [string, Resource];
-      ctx.report(MESSAGES.MultiClusterInconsistentService.at(resource, resource.name, resource.namespace, clusters, reasons.join('; ')), { highlightPath: inconsistentField(specOf(resource), reasons[0] as string) });
+      ctx.report(MESSAGES.MultiClusterInconsistentService.at(resource, resource.name, resource.namespace, clusters, reasons.join('; ')), { highlightPath: inconsistentField(resource, reasons[0] as string) });
     }
   },
 };

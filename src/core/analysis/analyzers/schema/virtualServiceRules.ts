@@ -9,7 +9,7 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { goQuote } from '../../gofmt.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../../../model/read.ts';
+import { virtualServiceRuleLists, type HTTPMatchRequest, type L4MatchAttributes, type StringMatch, type TLSMatchAttributes } from '../../../config/api/networking.ts';
 
 /**
  * Where a message is about, for the editor (Istio maps no field): rule `ruleIndex` of
@@ -30,99 +30,90 @@ function placePath(at: RulePlace): string {
   return at.wholeMatchList ? `${rule}.match` : rule;
 }
 
-/** A field of a protobuf message as written in YAML: JSON (lowerCamel) name or proto name. */
-function field(o: Obj, camel: string): unknown {
-  if (camel in o) return o[camel];
-  const snake = camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-  return o[snake];
-}
-
-const STRING_MATCH_KINDS = ['exact', 'prefix', 'regex'] as const;
-
-/** StringMatch: which oneof is set (an empty value still counts) and its value. */
-function stringMatch(v: unknown): { kind: string; value: string } | undefined {
-  if (!isObj(v)) return undefined;
-  for (const k of STRING_MATCH_KINDS) if (v[k] !== undefined && v[k] !== null) return { kind: k, value: str(v[k]) };
+/** StringMatch: which oneof is set (an empty value still counts; '' when none is) and its value. */
+function stringMatch(m: StringMatch): { kind: string; value: string } {
+  if (m.exact !== undefined) return { kind: 'exact', value: m.exact };
+  if (m.prefix !== undefined) return { kind: 'prefix', value: m.prefix };
+  if (m.regex !== undefined) return { kind: 'regex', value: m.regex };
   return { kind: '', value: '' };
 }
 
-function stringMatchText(v: unknown): string | undefined {
-  if (v === undefined || v === null) return undefined;
-  const m = stringMatch(v);
-  if (!m) return 'invalid';
-  return m.kind === '' ? '{}' : `${m.kind}:${JSON.stringify(m.value)}`;
+function stringMatchText(m: StringMatch | undefined): string | undefined {
+  if (!m) return undefined;
+  const { kind, value } = stringMatch(m);
+  return kind === '' ? '{}' : `${kind}:${JSON.stringify(value)}`;
 }
 
-function sortedMap(v: unknown, value: (x: unknown) => string | undefined): string | undefined {
-  if (!isObj(v)) return undefined;
-  const keys = Object.keys(v).sort();
+function sortedMap<T>(m: Readonly<Record<string, T>>, value: (x: T) => string | undefined): string | undefined {
+  const keys = Object.keys(m).sort();
   if (keys.length === 0) return undefined;
-  return `{${keys.map((k) => `${JSON.stringify(k)}:${value(v[k]) ?? 'null'}`).join(',')}}`;
-}
-
-function stringList(v: unknown): string | undefined {
-  const a = arr(v);
-  return a.length === 0 ? undefined : JSON.stringify(a.map(str));
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${value(m[k] as T) ?? 'null'}`).join(',')}}`;
 }
 
 type FieldKind = 'string' | 'uint' | 'bool' | 'stringMatch' | 'stringMatchMap' | 'stringMap' | 'stringList';
 
-const HTTP_MATCH_FIELDS: Array<[string, FieldKind]> = [
+/** The fields of a match that its serialization compares, in Istio's field order. */
+type MatchFields<M> = ReadonlyArray<readonly [keyof M & string, FieldKind]>;
+
+/** A rule as route-rule validation reads it; null is Go's nil rule (or match). */
+type RuleWithNils<M> = { name: string; match: readonly (M | null)[] } | null;
+
+const HTTP_MATCH_FIELDS: MatchFields<HTTPMatchRequest> = [
   ['uri', 'stringMatch'], ['scheme', 'stringMatch'], ['method', 'stringMatch'], ['authority', 'stringMatch'],
   ['headers', 'stringMatchMap'], ['port', 'uint'], ['sourceLabels', 'stringMap'], ['gateways', 'stringList'],
   ['queryParams', 'stringMatchMap'], ['ignoreUriCase', 'bool'], ['withoutHeaders', 'stringMatchMap'],
   ['sourceNamespace', 'string'], ['statPrefix', 'string'],
 ];
-const TCP_MATCH_FIELDS: Array<[string, FieldKind]> = [
+const TCP_MATCH_FIELDS: MatchFields<L4MatchAttributes> = [
   ['destinationSubnets', 'stringList'], ['port', 'uint'], ['sourceSubnet', 'string'], ['sourceLabels', 'stringMap'],
   ['gateways', 'stringList'], ['sourceNamespace', 'string'],
 ];
-const TLS_MATCH_FIELDS: Array<[string, FieldKind]> = [
+const TLS_MATCH_FIELDS: MatchFields<TLSMatchAttributes> = [
   ['sniHosts', 'stringList'], ['destinationSubnets', 'stringList'], ['port', 'uint'], ['sourceLabels', 'stringMap'],
   ['gateways', 'stringList'], ['sourceNamespace', 'string'],
 ];
 
+/** A field's text in the serialization; undefined for its zero value (left out, as omitempty does). */
 function fieldText(kind: FieldKind, v: unknown): string | undefined {
   switch (kind) {
-    case 'string': {
-      const s = str(v);
-      return s === '' ? undefined : JSON.stringify(s);
-    }
-    case 'uint': {
-      const n = num(v);
-      return n === 0 ? undefined : String(n);
-    }
+    case 'string':
+      return v === '' ? undefined : JSON.stringify(v as string);
+    case 'uint':
+      return v === 0 ? undefined : String(v as number);
     case 'bool':
-      return v === true || v === 'true' ? 'true' : undefined;
+      return v === true ? 'true' : undefined;
     case 'stringMatch':
-      return stringMatchText(v);
+      return stringMatchText(v as StringMatch | undefined);
     case 'stringMatchMap':
-      return sortedMap(v, stringMatchText);
+      return sortedMap(v as Readonly<Record<string, StringMatch | undefined>>, stringMatchText);
     case 'stringMap':
-      return sortedMap(v, (x) => JSON.stringify(str(x)));
-    case 'stringList':
-      return stringList(v);
+      return sortedMap(v as Readonly<Record<string, string>>, (x) => JSON.stringify(x));
+    case 'stringList': {
+      const a = v as readonly string[];
+      return a.length === 0 ? undefined : JSON.stringify(a);
+    }
   }
 }
 
-/** A serialization of a match that is equal exactly when Istio's JSON comparison is. */
-export function matchKey(match: unknown, fields: Array<[string, FieldKind]>): string {
-  if (!isObj(match)) return 'null';
+/** A serialization of a match that is equal exactly when Istio's JSON comparison is (a nil match is `null`). */
+function matchKey<M extends object>(match: M | null, fields: MatchFields<M>): string {
+  if (match === null) return 'null';
   const parts: string[] = [];
   for (const [name, kind] of fields) {
-    const t = fieldText(kind, field(match, name));
+    const t = fieldText(kind, match[name]);
     if (t !== undefined) parts.push(`${name}=${t}`);
   }
   return parts.join(';');
 }
 
-function routeName(route: unknown, index: number, named: boolean): string {
-  const name = named && isObj(route) ? str(route.name) : '';
-  return name !== '' ? goQuote(name) : `#${index}`;
+/** Istio's routeName: a quoted http rule name, else `#index` (tcp and tls rules have no name). */
+function routeName(name: string, index: number, named: boolean): string {
+  return named && name !== '' ? goQuote(name) : `#${index}`;
 }
 
+/** Istio's requestName: a quoted http match name, else `#index`. */
 function requestName(match: unknown, index: number, named: boolean): string {
-  const name = named && isObj(match) ? str(match.name) : '';
+  const name = named && match !== null ? (match as HTTPMatchRequest).name : '';
   return name !== '' ? goQuote(name) : `#${index}`;
 }
 
@@ -140,38 +131,38 @@ interface PrefixMatch {
   withoutHeaders: Map<string, string>;
 }
 
-function exactOrPrefix(v: unknown): string {
-  const m = stringMatch(v);
+function exactOrPrefix(m: StringMatch | undefined): string {
   if (!m) return '';
-  if (m.kind === 'exact' && m.value !== '') return `exact:${m.value}`;
-  if (m.kind === 'prefix' && m.value !== '') return `prefix:${m.value}`;
+  const { kind, value } = stringMatch(m);
+  if (kind === 'exact' && value !== '') return `exact:${value}`;
+  if (kind === 'prefix' && value !== '') return `prefix:${value}`;
   return '';
 }
 
-function exactOrPrefixMap(v: unknown): Map<string, string> {
+function exactOrPrefixMap(m: Readonly<Record<string, StringMatch | undefined>>): Map<string, string> {
   const out = new Map<string, string>();
-  if (isObj(v)) for (const [k, x] of Object.entries(v)) out.set(k, exactOrPrefix(x));
+  for (const k of Object.keys(m)) out.set(k, exactOrPrefix(m[k]));
   return out;
 }
 
 /** The parts of an http match with a URI prefix that the overlap check compares. */
-function prefixMatch(ruleIndex: number, matchIndex: number, route: string, matchName: string, match: unknown): PrefixMatch | undefined {
-  if (!isObj(match)) return undefined;
-  const uri = stringMatch(field(match, 'uri'));
-  if (!uri || uri.kind !== 'prefix' || uri.value === '') return undefined;
+function prefixMatch(ruleIndex: number, matchIndex: number, route: string, matchName: string, match: HTTPMatchRequest | null): PrefixMatch | undefined {
+  if (!match?.uri) return undefined;
+  const uri = stringMatch(match.uri);
+  if (uri.kind !== 'prefix' || uri.value === '') return undefined;
   return {
     ruleIndex,
     matchIndex,
     route,
     match: matchName,
     prefix: uri.value,
-    port: num(match.port),
+    port: match.port,
     // no method means GET
     method: exactOrPrefix(match.method) || 'exact:GET',
     authority: exactOrPrefix(match.authority),
     headers: exactOrPrefixMap(match.headers),
-    queryParams: exactOrPrefixMap(field(match, 'queryParams')),
-    withoutHeaders: exactOrPrefixMap(field(match, 'withoutHeaders')),
+    queryParams: exactOrPrefixMap(match.queryParams),
+    withoutHeaders: exactOrPrefixMap(match.withoutHeaders),
   };
 }
 
@@ -195,15 +186,16 @@ function covered(a: PrefixMatch, b: PrefixMatch): boolean {
   return mapCovered(a.headers, b.headers) && mapCovered(a.queryParams, b.queryParams) && mapCovered(a.withoutHeaders, b.withoutHeaders);
 }
 
-function analyzeRules(kind: 'http' | 'tcp' | 'tls', rules: unknown[], fields: Array<[string, FieldKind]>, report: Report): void {
+function analyzeRules<M extends object>(kind: 'http' | 'tcp' | 'tls', rules: readonly RuleWithNils<M>[], fields: MatchFields<M>, report: Report): void {
   const http = kind === 'http';
   const seen = new Map<string, number>();
   let emptyMatchAt = -1;
   const prefixes: PrefixMatch[] = [];
   rules.forEach((rule, i) => {
-    if (rule === null || rule === undefined) return;
-    const matches = isObj(rule) ? arr(rule.match) : [];
-    const name = routeName(rule, i, http);
+    // Istio skips nil rules.
+    if (rule === null) return;
+    const matches = rule.match;
+    const name = routeName(rule.name, i, http);
     if (matches.length === 0) {
       if (emptyMatchAt >= 0) report.unreachable(name, 'only the last rule can have no matches', { kind, ruleIndex: i });
       emptyMatchAt = i;
@@ -218,13 +210,13 @@ function analyzeRules(kind: 'http' | 'tcp' | 'tls', rules: unknown[], fields: Ar
       const key = matchKey(m, fields);
       const dup = seen.get(key);
       if (dup !== undefined) {
-        report.ineffective(name, requestName(m, j, http), routeName(rules[dup], dup, http), { kind, ruleIndex: i, matchIndex: j });
+        report.ineffective(name, requestName(m, j, http), routeName(rules[dup]?.name ?? '', dup, http), { kind, ruleIndex: i, matchIndex: j });
         duplicates++;
         return;
       }
       seen.set(key, i);
       if (http) {
-        const p = prefixMatch(i, j, name, requestName(m, j, http), m);
+        const p = prefixMatch(i, j, name, requestName(m, j, http), m as HTTPMatchRequest | null);
         if (p) prefixes.push(p);
       }
     });
@@ -249,14 +241,14 @@ export const virtualServiceValidationAnalyzer: Analyzer = perResourceAnalyzer(
   {
     kind: KINDS.VirtualService,
     check(ctx, vs) {
-      const spec = specOf(vs);
+      const spec = virtualServiceRuleLists(vs);
       const report: Report = {
         unreachable: (rule, reason, at) => ctx.report(MESSAGES.VirtualServiceUnreachableRule.at(vs, rule, reason), { highlightPath: placePath(at) }),
         ineffective: (rule, match, dup, at) => ctx.report(MESSAGES.VirtualServiceIneffectiveMatch.at(vs, rule, match, dup), { highlightPath: placePath(at) }),
       };
-      analyzeRules('http', arr(spec.http), HTTP_MATCH_FIELDS, report);
-      analyzeRules('tcp', arr(spec.tcp), TCP_MATCH_FIELDS, report);
-      analyzeRules('tls', arr(spec.tls), TLS_MATCH_FIELDS, report);
+      analyzeRules('http', spec.http, HTTP_MATCH_FIELDS, report);
+      analyzeRules('tcp', spec.tcp, TCP_MATCH_FIELDS, report);
+      analyzeRules('tls', spec.tls, TLS_MATCH_FIELDS, report);
     },
   },
 );

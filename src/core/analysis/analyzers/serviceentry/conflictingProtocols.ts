@@ -7,7 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { fullNameString, EXPORT_TO_ALL, EXPORT_TO_LOCAL } from '../../../config/hosts.ts';
-import { arr, isObj, num, specOf, str, strList } from '../../../model/read.ts';
+import { serviceEntry } from '../../../config/api/networking.ts';
 
 interface Entry {
   protocol: string;
@@ -44,17 +44,15 @@ export const conflictingServiceEntryProtocolAnalyzer: Analyzer = {
   analyze(ctx) {
     const index = new Map<string, Key>();
     for (const se of ctx.list(KINDS.ServiceEntry)) {
-      const spec = specOf(se);
-      const hosts = strList(spec.hosts);
-      const ports = arr(spec.ports).map((p) => (isObj(p) ? p : {}));
-      for (const scope of exportScopes(strList(spec.exportTo), se.namespace)) {
-        for (const host of hosts) {
-          ports.forEach((p, i) => {
-            const port = num(p.number);
+      const spec = serviceEntry(se);
+      for (const scope of exportScopes(spec.exportTo, se.namespace)) {
+        for (const host of spec.hosts) {
+          spec.ports.forEach((p, i) => {
+            const port = p.number;
             const k = keyOf(scope, host, port);
             let key = index.get(k);
             if (!key) index.set(k, (key = { scope, host, port, entries: [] }));
-            key.entries.push({ protocol: str(p.protocol), se, port: i });
+            key.entries.push({ protocol: p.protocol, se, port: i });
           });
         }
       }

@@ -6,9 +6,10 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../../../config/labels.ts';
-import { isObj, specOf } from '../../../model/read.ts';
-import { namespaceInAmbientMode, podInAmbientMode, podsSelectedInNamespace } from '../util/telemetryWorkloads.ts';
+import { firstSelectorKey, keySegment, selectorString } from '../../../config/labels.ts';
+import { sidecar } from '../../../config/api/networking.ts';
+import { podsSelectedBy } from '../../../config/workloads.ts';
+import { inAmbientForAnalysis, namespaceInAmbientMode } from '../../../config/workloadState.ts';
 
 const AMBIENT_POD_REASON = 'selected workload is in ambient mode, the policy has no impact';
 const AMBIENT_NAMESPACE_REASON = 'namespace is in ambient mode, the policy has no impact';
@@ -27,15 +28,14 @@ export const sidecarSelectorAnalyzer: Analyzer = {
     const byNamespace = new Map<string, Resource[]>();
 
     for (const sc of ctx.list(KINDS.Sidecar)) {
-      const ws = specOf(sc).workloadSelector;
-      const labels = toLabelMap(isObj(ws) ? ws.labels : undefined);
+      const labels = sidecar(sc).workloadSelector?.labels ?? {};
       if (Object.keys(labels).length === 0) {
         let l = byNamespace.get(sc.namespace);
         if (!l) byNamespace.set(sc.namespace, (l = []));
         l.push(sc);
         continue;
       }
-      const pods = podsSelectedInNamespace(ctx, sc.namespace, labels);
+      const pods = podsSelectedBy(ctx, labels, sc.namespace);
       if (pods.length === 0) {
         const sel = selectorString(labels);
         ctx.report(MESSAGES.ReferencedResourceNotFound.at(sc, 'selector', sel), { fieldPath: `spec.workloadSelector.labels${keySegment(firstSelectorKey(sel))}` });
@@ -50,7 +50,7 @@ export const sidecarSelectorAnalyzer: Analyzer = {
 
     const ineffective = new Set<string>();
     for (const { pod, sidecars } of byPod.values()) {
-      const ambient = podInAmbientMode(pod);
+      const ambient = inAmbientForAnalysis(pod);
       if (sidecars.length === 1 && !ambient) continue;
       const names = sidecars.map((s) => s.name);
       for (const sc of sidecars) {

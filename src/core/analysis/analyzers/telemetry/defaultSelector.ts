@@ -4,7 +4,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { isObj, specOf } from '../../../model/read.ts';
+import { telemetry } from '../../../config/api/telemetry.ts';
 import { sortedNames } from './names.ts';
 
 export const telemetryDefaultSelectorAnalyzer: Analyzer = {
@@ -17,7 +17,7 @@ export const telemetryDefaultSelectorAnalyzer: Analyzer = {
     const byNamespace = new Map<string, Resource[]>();
     for (const t of ctx.list(KINDS.Telemetry)) {
       // Any selector object (even one without labels) makes it a workload-level Telemetry.
-      if (isObj(specOf(t).selector)) continue;
+      if (telemetry(t).selector) continue;
       let l = byNamespace.get(t.namespace);
       if (!l) byNamespace.set(t.namespace, (l = []));
       l.push(t);

@@ -5,12 +5,13 @@ import type { Analyzer } from '../../types.ts';
 import type { AnalysisContext } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, specOf, str } from '../../../model/read.ts';
+import { meshConfigView } from '../../../config/api/mesh.ts';
+import { telemetry } from '../../../config/api/telemetry.ts';
 
 function lightstepProviders(ctx: AnalysisContext): Set<string> {
   const names = new Set<string>();
-  for (const p of arr(ctx.meshConfig.extensionProviders)) {
-    if (isObj(p) && isObj(p.lightstep)) names.add(str(p.name));
+  for (const p of meshConfigView(ctx.meshConfig).extensionProviders) {
+    if (p.lightstep) names.add(p.name);
   }
   return names;
 }
@@ -26,10 +27,8 @@ export const telemetryLightstepAnalyzer: Analyzer = perResourceAnalyzer(
     check(ctx, t) {
       const lightstep = lightstepProviders(ctx);
       if (lightstep.size === 0) return;
-      arr(specOf(t).tracing).forEach((tracing, i) => {
-        if (!isObj(tracing)) return;
-        arr(tracing.providers).forEach((p, j) => {
-          const name = isObj(p) ? str(p.name) : '';
+      telemetry(t).tracing.forEach((tracing, i) => {
+        tracing.providers?.forEach(({ name }, j) => {
           if (!lightstep.has(name)) return;
           ctx.report(MESSAGES.Deprecated.at(t, `The Lightstep provider ${name} is deprecated, please migrate to OpenTelemetry provider.`), { highlightPath: `spec.tracing[${i}].providers[${j}].name` });
         });

@@ -4,7 +4,9 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { arr, isObj, specOf } from '../../../model/read.ts';
+import { meshConfigView } from '../../../config/api/mesh.ts';
+import { telemetry } from '../../../config/api/telemetry.ts';
+import { writtenAt } from '../../../config/views.ts';
 
 export const telemetryProviderAnalyzer: Analyzer = perResourceAnalyzer(
   {
@@ -15,14 +17,13 @@ export const telemetryProviderAnalyzer: Analyzer = perResourceAnalyzer(
   {
     kind: KINDS.Telemetry,
     check(ctx, t) {
-      const defaults = ctx.meshConfig.defaultProviders;
-      if (isObj(defaults) && arr(defaults.accessLogging).length > 0) return;
-      arr(specOf(t).accessLogging).forEach((entry, i) => {
-        const e = isObj(entry) ? entry : {};
-        if (e.disabled === true) return;
-        if (arr(e.providers).length === 0) {
+      if ((meshConfigView(ctx.meshConfig).defaultProviders?.accessLogging.length ?? 0) > 0) return;
+      telemetry(t).accessLogging.forEach((entry, i) => {
+        if (entry.disabled === true) return;
+        if ((entry.providers ?? []).length === 0) {
           // The empty providers list when written, else the accessLogging entry itself.
-          const highlightPath = `spec.accessLogging[${i}]${'providers' in e ? '.providers' : ''}`;
+          const written = writtenAt(t, ['spec', 'accessLogging', i, 'providers']) !== 'absent';
+          const highlightPath = `spec.accessLogging[${i}]${written ? '.providers' : ''}`;
           ctx.report(MESSAGES.InvalidTelemetryProvider.at(t, t.name, t.namespace), { highlightPath });
         }
       });

@@ -4,9 +4,9 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { firstSelectorKey, keySegment, selectorString, toLabelMap } from '../../../config/labels.ts';
-import { isObj, specOf } from '../../../model/read.ts';
-import { podsSelectedInNamespace } from '../util/telemetryWorkloads.ts';
+import { firstSelectorKey, keySegment, selectorString } from '../../../config/labels.ts';
+import { telemetry } from '../../../config/api/telemetry.ts';
+import { podsSelectedBy } from '../../../config/workloads.ts';
 import { sortedNames } from './names.ts';
 
 export const telemetrySelectorAnalyzer: Analyzer = {
@@ -18,11 +18,10 @@ export const telemetrySelectorAnalyzer: Analyzer = {
   analyze(ctx) {
     const byPod = new Map<string, { pod: Resource; telemetries: Resource[] }>();
     for (const t of ctx.list(KINDS.Telemetry)) {
-      const selector = specOf(t).selector;
-      const labels = toLabelMap(isObj(selector) ? selector.matchLabels : undefined);
+      const labels = telemetry(t).selector?.matchLabels;
       // Telemetries without selector labels apply namespace-wide; not checked here.
-      if (Object.keys(labels).length === 0) continue;
-      const pods = podsSelectedInNamespace(ctx, t.namespace, labels);
+      if (!labels || Object.keys(labels).length === 0) continue;
+      const pods = podsSelectedBy(ctx, labels, t.namespace);
       if (pods.length === 0) {
         const sel = selectorString(labels);
         ctx.report(MESSAGES.ReferencedResourceNotFound.at(t, 'selector', sel), { fieldPath: `spec.selector.matchLabels${keySegment(firstSelectorKey(sel))}` });

@@ -7,7 +7,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostsOverlap, isWildcardHost } from '../../../config/hosts.ts';
-import { specOf, strList } from '../../../model/read.ts';
+import { virtualService } from '../../../config/api/networking.ts';
 
 interface ScopedHost {
   /** `scope/fqdn`, as Istio's ScopedFqdn prints. */
@@ -50,7 +50,7 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
 
 /** Where the editor points: the VirtualService's own host that is (or overlaps) the conflicting one. */
 function conflictingHostPath(vs: Resource, host: string): string | undefined {
-  const hosts = strList(specOf(vs).hosts);
+  const hosts = virtualService(vs).hosts;
   let i = hosts.findIndex((h) => hostToFqdn(vs.namespace, h) === host);
   if (i < 0) i = hosts.findIndex((h) => hostsOverlap(hostToFqdn(vs.namespace, h), host));
   return i < 0 ? undefined : `spec.hosts[${i}]`;
@@ -75,10 +75,10 @@ function meshHostsOf(vs: Resource): Array<{ scope: string; host: string; key: st
   let list = hostsOfService.get(vs);
   if (list) return list;
   list = [];
-  const spec = specOf(vs);
-  if (appliesToMesh(strList(spec.gateways))) {
-    for (const scope of scopesOf(vs, strList(spec.exportTo))) {
-      for (const h of strList(spec.hosts)) {
+  const spec = virtualService(vs);
+  if (appliesToMesh(spec.gateways)) {
+    for (const scope of scopesOf(vs, spec.exportTo)) {
+      for (const h of spec.hosts) {
         const host = hostToFqdn(vs.namespace, h);
         list.push({ scope, host, key: `${scope}/${host}` });
       }

@@ -8,7 +8,7 @@ import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 import { hostTable, resolveDestinationHost, type HostTarget } from '../../../config/registry.ts';
-import { arr, isObj, specOf, str, strList, num, type Obj } from '../../../model/read.ts';
+import { virtualService, type Destination } from '../../../config/api/networking.ts';
 import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations, type RouteDestination } from './destinations.ts';
 
 export const destinationHostAnalyzer: Analyzer = perResourceAnalyzer(
@@ -22,8 +22,8 @@ export const destinationHostAnalyzer: Analyzer = perResourceAnalyzer(
     // Hosts and ports depend only on this VirtualService and the Service/ServiceEntry table.
     check(ctx, vs) {
       const table = hostTable(ctx);
-      const exportTo = strList(specOf(vs).exportTo);
-      checkDestinations(ctx, vs, (d) => resolveDestinationHost(table, vs.namespace, exportTo, str(d?.host)));
+      const exportTo = virtualService(vs).exportTo;
+      checkDestinations(ctx, vs, (d) => resolveDestinationHost(table, vs.namespace, exportTo, d?.host ?? ''));
     },
     // IST0140 compares VirtualServices with each other, so it runs over all of them.
     global(ctx) {
@@ -53,11 +53,11 @@ function destinationPath(d: RouteDestination): string {
   return `spec.${d.rule}[${d.ruleIndex}].route[${d.destIndex}].destination`;
 }
 
-function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Obj | undefined) => HostTarget | undefined): void {
+function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Destination | undefined) => HostTarget | undefined): void {
   for (const d of routeDestinations(vs)) {
     const target = resolve(d.destination);
     if (!target) {
-      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host', str(d.destination?.host)), { fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex) });
+      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host', d.destination?.host ?? ''), { fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex) });
       continue;
     }
     checkPorts(ctx, vs, d, target);
@@ -65,7 +65,7 @@ function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Obj 
   for (const d of mirrorDestinations(vs)) {
     const target = resolve(d.destination);
     if (!target) {
-      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror host', str(d.destination?.host)), { fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: `${destinationPath(d)}.host` });
+      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror host', d.destination?.host ?? ''), { fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: `${destinationPath(d)}.host` });
       continue;
     }
     checkPorts(ctx, vs, d, target);
@@ -73,16 +73,16 @@ function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Obj 
 }
 
 function checkPorts(ctx: AnalysisContext, vs: Resource, d: RouteDestination, target: HostTarget): void {
-  const host = str(d.destination?.host);
+  const host = d.destination?.host ?? '';
   const port = d.destination?.port;
-  if (port === undefined || port === null) {
+  if (!port) {
     // Without a port the destination is ambiguous only when the target exposes several.
     if (target.ports.length > 1) {
       ctx.report(MESSAGES.VirtualServiceDestinationPortSelectorRequired.at(vs, host, [...target.ports]), { fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.host` });
     }
     return;
   }
-  const number = isObj(port) ? num(port.number) : 0;
+  const number = port.number;
   if (!target.ports.includes(number)) {
     ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host:port', `${host}:${number}`), { fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.port.number` });
   }
@@ -97,40 +97,34 @@ interface SubsetDestination {
  * one of that VirtualService's own hosts (one entry per matching route and host).
  */
 function subsetDestinationsByHost(ctx: AnalysisContext, wanted: ReadonlySet<string>): Map<string, SubsetDestination[]> {
-  {
-    const m = new Map<string, SubsetDestination[]>();
-    for (const vs of ctx.list(KINDS.VirtualService)) {
-      const spec = specOf(vs);
-      const hosts = strList(spec.hosts);
-      for (const rule of arr(spec.http)) {
-        if (!isObj(rule)) continue;
-        for (const rd of arr(rule.route)) {
-          const dest = isObj(rd) && isObj(rd.destination) ? rd.destination : undefined;
-          if (!dest || str(dest.subset) === '') continue;
-          const h = str(dest.host);
-          if (!wanted.has(h)) continue;
-          for (const vh of hosts) {
-            if (vh !== h) continue;
-            let l = m.get(h);
-            if (!l) m.set(h, (l = []));
-            l.push({ vs });
-          }
+  const m = new Map<string, SubsetDestination[]>();
+  for (const vs of ctx.list(KINDS.VirtualService)) {
+    const spec = virtualService(vs);
+    for (const rule of spec.http) {
+      for (const rd of rule.route) {
+        const dest = rd.destination;
+        if (!dest || dest.subset === '') continue;
+        const h = dest.host;
+        if (!wanted.has(h)) continue;
+        for (const vh of spec.hosts) {
+          if (vh !== h) continue;
+          let l = m.get(h);
+          if (!l) m.set(h, (l = []));
+          l.push({ vs });
         }
       }
     }
-    return m;
   }
+  return m;
 }
 
 /** Calls `fn` with the host of each route destination without a subset, for gateway-bound VirtualServices. */
 function forEachIngressRouteWithoutSubset(vs: Resource, fn: (host: string) => void): void {
-  const spec = specOf(vs);
-  if (arr(spec.gateways).length === 0) return;
-  for (const rule of arr(spec.http)) {
-    if (!isObj(rule)) continue;
-    for (const rd of arr(rule.route)) {
-      const dest = isObj(rd) && isObj(rd.destination) ? rd.destination : undefined;
-      if (dest && str(dest.subset) === '') fn(str(dest.host));
+  const spec = virtualService(vs);
+  if (spec.gateways.length === 0) return;
+  for (const rule of spec.http) {
+    for (const rd of rule.route) {
+      if (rd.destination && rd.destination.subset === '') fn(rd.destination.host);
     }
   }
 }
@@ -140,17 +134,16 @@ function forEachIngressRouteWithoutSubset(vs: Resource, fn: (host: string) => vo
  * route sends to a subset: subsets do not apply to the gateway's requests (IST0140).
  */
 function checkIngressSubsets(ctx: AnalysisContext, vs: Resource, byHost: Map<string, SubsetDestination[]>): void {
-  const spec = specOf(vs);
-  if (arr(spec.gateways).length === 0 || byHost.size === 0) return;
-  arr(spec.http).forEach((rule, i) => {
-    if (!isObj(rule)) return;
-    arr(rule.route).forEach((rd, j) => {
-      const dest = isObj(rd) && isObj(rd.destination) ? rd.destination : undefined;
-      if (!dest || str(dest.subset) !== '') return;
-      for (const other of byHost.get(str(dest.host)) ?? []) {
+  const spec = virtualService(vs);
+  if (spec.gateways.length === 0 || byHost.size === 0) return;
+  spec.http.forEach((rule, i) => {
+    rule.route.forEach((rd, j) => {
+      const dest = rd.destination;
+      if (!dest || dest.subset !== '') return;
+      for (const other of byHost.get(dest.host) ?? []) {
         // Istio builds this key from the rule's *name*, so it rarely resolves (then the
         // message points at the resource); we keep the same key to print the same line.
-        ctx.report(MESSAGES.IngressRouteRulesNotAffected.at(vs, fullNameString(other.vs.namespace, other.vs.name), fullNameString(vs.namespace, vs.name)), { fieldPath: `spec.${str(rule.name)}[${i}].route[${j}].destination.host`, highlightPath: `spec.http[${i}].route[${j}].destination.host` });
+        ctx.report(MESSAGES.IngressRouteRulesNotAffected.at(vs, fullNameString(other.vs.namespace, other.vs.name), fullNameString(vs.namespace, vs.name)), { fieldPath: `spec.${rule.name}[${i}].route[${j}].destination.host`, highlightPath: `spec.http[${i}].route[${j}].destination.host` });
       }
     });
   });

@@ -5,9 +5,8 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { hostToFqdn } from '../../../config/hosts.ts';
-import { resourceNameFromHost } from '../util/routingCommon.ts';
-import { arr, isObj, specOf, str, type Obj } from '../../../model/read.ts';
+import { hostToFqdn, resourceNameFromHost } from '../../../config/hosts.ts';
+import { destinationRule, type Destination } from '../../../config/api/networking.ts';
 import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations } from './destinations.ts';
 
 function subsetKey(namespace: string, name: string, subset: string): string {
@@ -19,20 +18,18 @@ function definedSubsets(ctx: AnalysisContext): Set<string> {
   return ctx.lookups.cached('virtualservice.DestinationRuleAnalyzer.subsets', (store) => {
     const out = new Set<string>();
     for (const dr of store.list(KINDS.DestinationRule)) {
-      const spec = specOf(dr);
-      const host = resourceNameFromHost(dr.namespace, hostToFqdn(dr.namespace, str(spec.host)));
-      for (const ss of arr(spec.subsets)) {
-        out.add(subsetKey(host.namespace, host.name, isObj(ss) ? str(ss.name) : ''));
-      }
+      const spec = destinationRule(dr);
+      const host = resourceNameFromHost(dr.namespace, hostToFqdn(dr.namespace, spec.host));
+      for (const ss of spec.subsets) out.add(subsetKey(host.namespace, host.name, ss.name));
     }
     return out;
   });
 }
 
-function subsetDefined(subsets: Set<string>, vsNamespace: string, destination: Obj | undefined): boolean {
-  const subset = str(destination?.subset);
+function subsetDefined(subsets: Set<string>, vsNamespace: string, destination: Destination | undefined): boolean {
+  const subset = destination?.subset ?? '';
   if (subset === '') return true;
-  const name = resourceNameFromHost(vsNamespace, str(destination?.host));
+  const name = resourceNameFromHost(vsNamespace, destination?.host ?? '');
   return subsets.has(subsetKey(name.namespace, name.name, subset));
 }
 
@@ -48,11 +45,11 @@ export const destinationRuleAnalyzer: Analyzer = perResourceAnalyzer(
       const subsets = definedSubsets(ctx);
       for (const d of routeDestinations(vs)) {
         if (subsetDefined(subsets, vs.namespace, d.destination)) continue;
-        ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`), { fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex), highlightPath: `spec.${d.rule}[${d.ruleIndex}].route[${d.destIndex}].destination.subset` });
+        ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host+subset in destinationrule', `${d.destination?.host ?? ''}+${d.destination?.subset ?? ''}`), { fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex), highlightPath: `spec.${d.rule}[${d.ruleIndex}].route[${d.destIndex}].destination.subset` });
       }
       for (const d of mirrorDestinations(vs)) {
         if (subsetDefined(subsets, vs.namespace, d.destination)) continue;
-        ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror+subset in destinationrule', `${str(d.destination?.host)}+${str(d.destination?.subset)}`), { fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: d.rule === 'http.mirror' ? `spec.http[${d.ruleIndex}].mirror.subset` : `spec.http[${d.ruleIndex}].mirrors[${d.destIndex}].destination.subset` });
+        ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror+subset in destinationrule', `${d.destination?.host ?? ''}+${d.destination?.subset ?? ''}`), { fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: d.rule === 'http.mirror' ? `spec.http[${d.ruleIndex}].mirror.subset` : `spec.http[${d.ruleIndex}].mirrors[${d.destIndex}].destination.subset` });
       }
     },
   },

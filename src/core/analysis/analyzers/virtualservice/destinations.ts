@@ -1,6 +1,6 @@
 // The destinations a VirtualService routes or mirrors to, with where each one sits.
 import type { Resource } from '../../../model/types.ts';
-import { arr, isObj, specOf, type Obj } from '../../../model/read.ts';
+import { virtualService, type Destination } from '../../../config/api/networking.ts';
 
 export interface RouteDestination {
   /** `http`, `tcp`, `tls`, `http.mirror` or `http.mirrors` (Istio's RouteRule label). */
@@ -9,19 +9,18 @@ export interface RouteDestination {
   ruleIndex: number;
   /** Index inside `route` (or `mirrors`); 0 for `mirror`. */
   destIndex: number;
-  /** The destination object; undefined when the route has none (`- {}`). */
-  destination: Obj | undefined;
+  /** The destination; undefined when the route has none (`- {}`). */
+  destination: Destination | undefined;
 }
 
 /** Route destinations in Istio's order: every tcp rule, then tls, then http. */
 export function routeDestinations(vs: Resource): RouteDestination[] {
-  const spec = specOf(vs);
+  const spec = virtualService(vs);
   const out: RouteDestination[] = [];
   for (const rule of ['tcp', 'tls', 'http'] as const) {
-    arr(spec[rule]).forEach((r, i) => {
-      if (!isObj(r)) return;
-      arr(r.route).forEach((rd, j) => {
-        out.push({ rule, ruleIndex: i, destIndex: j, destination: isObj(rd) && isObj(rd.destination) ? rd.destination : undefined });
+    spec[rule].forEach((r, i) => {
+      r.route.forEach((rd, j) => {
+        out.push({ rule, ruleIndex: i, destIndex: j, destination: rd.destination });
       });
     });
   }
@@ -30,13 +29,11 @@ export function routeDestinations(vs: Resource): RouteDestination[] {
 
 /** Mirror destinations of the http rules: `mirror`, then each `mirrors[j].destination`. */
 export function mirrorDestinations(vs: Resource): RouteDestination[] {
-  const spec = specOf(vs);
   const out: RouteDestination[] = [];
-  arr(spec.http).forEach((r, i) => {
-    if (!isObj(r)) return;
-    if (isObj(r.mirror)) out.push({ rule: 'http.mirror', ruleIndex: i, destIndex: 0, destination: r.mirror });
-    arr(r.mirrors).forEach((m, j) => {
-      out.push({ rule: 'http.mirrors', ruleIndex: i, destIndex: j, destination: isObj(m) && isObj(m.destination) ? m.destination : undefined });
+  virtualService(vs).http.forEach((r, i) => {
+    if (r.mirror) out.push({ rule: 'http.mirror', ruleIndex: i, destIndex: 0, destination: r.mirror });
+    r.mirrors.forEach((m, j) => {
+      out.push({ rule: 'http.mirrors', ruleIndex: i, destIndex: j, destination: m.destination });
     });
   });
   return out;

@@ -5,26 +5,31 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { arr, isObj, str, type Obj } from '../../../model/read.ts';
+import { has } from '../../../model/read.ts';
+import { LabelSelector, webhookConfiguration, type Webhook } from '../../../config/api/kube.ts';
 import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../../../config/labelSelector.ts';
+import { isIstioWebhookName } from '../../../config/webhooks.ts';
+import { isMappingAt } from '../../../config/views.ts';
 import { INJECTION_LABEL, REVISION_LABEL, SIDECAR_INJECT } from '../../../config/wellKnown.ts';
 
 interface Hook {
   /** `<configuration>/<webhook name>`. */
   id: string;
   config: Resource;
-  body: Obj;
+  webhook: Webhook;
   /** Index of the webhook in the configuration's `webhooks`. */
   index: number;
   ns: WebhookSelector;
   obj: WebhookSelector;
 }
 
+/** The revisions a webhook selector names: its `istio.io/rev` label, and the values of expressions on it. */
 function selectorRevisions(sel: unknown, into: Set<string>): void {
-  if (!isObj(sel)) return;
-  if (isObj(sel.matchLabels) && Object.prototype.hasOwnProperty.call(sel.matchLabels, REVISION_LABEL)) into.add(str(sel.matchLabels[REVISION_LABEL]));
-  for (const e of arr(sel.matchExpressions)) {
-    if (isObj(e) && str(e.key) === REVISION_LABEL) for (const v of arr(e.values)) into.add(str(v));
+  const s = LabelSelector.read(sel);
+  if (!s) return;
+  if (has(s.matchLabels, REVISION_LABEL)) into.add(s.matchLabels[REVISION_LABEL] as string);
+  for (const e of s.matchExpressions) {
+    if (e.key === REVISION_LABEL) for (const v of e.values) into.add(v);
   }
 }
 
@@ -47,21 +52,20 @@ export const webhookAnalyzer: Analyzer = {
     const hooks: Hook[] = [];
     const revisions = new Set<string>();
     for (const cfg of ctx.list(KINDS.MutatingWebhookConfiguration)) {
-      const all = arr(cfg.body.webhooks);
-      const webhooks = all.filter(isObj);
+      // Items that are not mappings are left out (Istio would not load such a configuration at all).
+      const webhooks = webhookConfiguration(cfg).webhooks.flatMap((webhook, index) => (isMappingAt(cfg, ['webhooks', index]) ? [{ webhook, index }] : []));
       const revs = new Set<string>();
-      if (Object.prototype.hasOwnProperty.call(cfg.labels, REVISION_LABEL)) revs.add(cfg.labels[REVISION_LABEL] as string);
-      for (const wh of webhooks) {
-        selectorRevisions(wh.namespaceSelector, revs);
-        selectorRevisions(wh.objectSelector, revs);
+      if (has(cfg.labels, REVISION_LABEL)) revs.add(cfg.labels[REVISION_LABEL] as string);
+      for (const { webhook } of webhooks) {
+        selectorRevisions(webhook.namespaceSelector, revs);
+        selectorRevisions(webhook.objectSelector, revs);
       }
-      const isIstio = webhooks.some((wh) => str(wh.name).endsWith('istio.io'));
+      const isIstio = webhooks.some(({ webhook }) => isIstioWebhookName(webhook.name));
       if (revs.size === 0 && !isIstio) continue;
       const cfgName = cfg.namespace ? `${cfg.namespace}/${cfg.name}` : cfg.name;
-      all.forEach((wh, index) => {
-        if (!isObj(wh)) return;
-        hooks.push({ id: `${cfgName}/${str(wh.name)}`, config: cfg, body: wh, index, ns: compileWebhookSelector(wh.namespaceSelector), obj: compileWebhookSelector(wh.objectSelector) });
-      });
+      for (const { webhook, index } of webhooks) {
+        hooks.push({ id: `${cfgName}/${webhook.name}`, config: cfg, webhook, index, ns: compileWebhookSelector(webhook.namespaceSelector), obj: compileWebhookSelector(webhook.objectSelector) });
+      }
       for (const r of revs) revisions.add(r);
     }
     // The resource a `<configuration>/<webhook>` id reports on (the last webhook of that id wins, as in Istio).
@@ -93,12 +97,10 @@ export const webhookAnalyzer: Analyzer = {
 
     // Each webhook that calls a Service needs that Service.
     for (const h of hooks) {
-      const client = isObj(h.body.clientConfig) ? h.body.clientConfig : {};
-      if (!isObj(client.service)) continue;
-      const ns = str(client.service.namespace);
-      const name = str(client.service.name);
-      if (ctx.exists(KINDS.Service, ns, name)) continue;
-      const fullName = ns ? `${ns}/${name}` : name;
+      const service = h.webhook.clientConfig?.service;
+      if (!service) continue;
+      if (ctx.exists(KINDS.Service, service.namespace, service.name)) continue;
+      const fullName = service.namespace ? `${service.namespace}/${service.name}` : service.name;
       const o = owner.get(h.id);
       // The service reference, when the message lands on this webhook's own configuration.
       ctx.report(MESSAGES.InvalidWebhook.at(o?.config, `Injector refers to a control plane service that does not exist: ${fullName}.`), { highlightPath: o?.config === h.config ? `webhooks[${h.index}].clientConfig.service.name` : undefined });

@@ -1,10 +1,11 @@
 // Fixes for Istio annotations: an unknown one is most likely a misspelt known one (IST0108);
 // the deprecated `sidecar.istio.io/inject` annotation becomes the label of the same name (IST0135).
 import type { QuickFix, Resource } from '../../../model/types.ts';
-import { ANNOTATIONS, type AnnotationDef } from '../../analyzers/annotations/catalog.ts';
+import { ANNOTATIONS, type AnnotationDef } from '../../../config/annotations.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fixOf, fix, type FixProvider } from '../context.ts';
 import { str } from '../../../model/read.ts';
+import { SIDECAR_INJECT } from '../../../config/wellKnown.ts';
 
 /** Annotations a resource kind may carry (`Any` counts); hidden ones last. */
 function applicable(kind: string): AnnotationDef[] {
@@ -32,7 +33,7 @@ export const unknownAnnotationFixes: FixProvider = ({ message }, ctx) => {
 };
 
 /** The replacement the deprecation notice names, when Istio gives one. */
-const REPLACED_BY_LABEL = new Set(['sidecar.istio.io/inject']);
+const REPLACED_BY_LABEL: ReadonlySet<string> = new Set([SIDECAR_INJECT]);
 
 function labelFixes(r: Resource, key: string, ctx: Parameters<FixProvider>[1]): QuickFix[] {
   const ed = editorFor(r, ctx);

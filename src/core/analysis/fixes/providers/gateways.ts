@@ -7,15 +7,17 @@ import { parseFieldPath } from '../../../model/locate.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fix, type FixContext, type FixProvider } from '../context.ts';
 import { fullNameString, hostsOverlap, hostsVisibleFromNamespace, shortOrFullName } from '../../../config/hosts.ts';
-import { selectorMatches, toLabelMap } from '../../../config/labels.ts';
-import { arr, isObj, num, specOf, str, strList } from '../../../model/read.ts';
+import { selectorMatches } from '../../../config/labels.ts';
+import { gateway, virtualService } from '../../../config/api/networking.ts';
+import { serviceSpec } from '../../../config/api/kube.ts';
+import { podsSelectedBy } from '../../../config/workloads.ts';
+import { num, str } from '../../../model/read.ts';
 
 /** Plain hosts a gateway serves to VirtualServices of `namespace`. */
 function gatewayHosts(gw: Resource, namespace: string): string[] {
   const out: string[] = [];
-  for (const server of arr(specOf(gw).servers)) {
-    if (!isObj(server)) continue;
-    const hosts = strList(server.hosts).map((h) => (h.startsWith('./') ? `${gw.namespace}/${h.slice(2)}` : h));
+  for (const server of gateway(gw).servers) {
+    const hosts = server.hosts.map((h) => (h.startsWith('./') ? `${gw.namespace}/${h.slice(2)}` : h));
     out.push(...hostsVisibleFromNamespace(hosts, namespace));
   }
   return out;
@@ -33,8 +35,8 @@ export const gatewayReferenceFixes: FixProvider = ({ message }, ctx) => {
   const ed = editorFor(vs, ctx);
   if (!ed) return [];
   const current = str(message.params[1]);
-  const vsHosts = strList(specOf(vs).hosts);
-  const candidates = ctx.store.list(KINDS.Gateway).map((gw) => ({
+  const vsHosts = virtualService(vs).hosts;
+  const candidates = ctx.view.list(KINDS.Gateway).map((gw) => ({
     gw,
     ref: gw.namespace === vs.namespace ? gw.name : fullNameString(gw.namespace, gw.name),
     serves: servesAny(gw, vsHosts, vs.namespace),
@@ -54,13 +56,12 @@ export const gatewayHostFixes: FixProvider = ({ message }, ctx) => {
   const vs = message.resource;
   if (!vs) return [];
   const ref = shortOrFullName(vs.namespace, str(message.params[2]));
-  const gw = ctx.store.find(KINDS.Gateway, ref.namespace, ref.name);
+  const gw = ctx.view.find(KINDS.Gateway, ref.namespace, ref.name);
   const ed = editorFor(gw, ctx);
   if (!gw || !ed) return [];
-  const servers = arr(specOf(gw).servers);
-  if (servers.length === 0) return [];
+  if (gateway(gw).servers.length === 0) return [];
   const served = gatewayHosts(gw, vs.namespace);
-  const missing = strList(specOf(vs).hosts).filter((h) => !served.some((gh) => hostsOverlap(gh, h)));
+  const missing = virtualService(vs).hosts.filter((h) => !served.some((gh) => hostsOverlap(gh, h)));
   const out: QuickFix[] = [];
   for (const host of missing.slice(0, 3)) {
     out.push(...fix(`Add "${host}" to the hosts of Gateway ${fullNameString(gw.namespace, gw.name)}`, ed.addSequenceItem(['spec', 'servers', 0, 'hosts'], host)));
@@ -70,11 +71,10 @@ export const gatewayHostFixes: FixProvider = ({ message }, ctx) => {
 
 /** Services (of the pods' namespaces) whose selector picks the pods the gateway selects. */
 function servicesOfGateway(ctx: FixContext, gw: Resource): Resource[] {
-  const selector = toLabelMap(specOf(gw).selector);
-  const pods = ctx.store.list(KINDS.Pod).filter((p) => selectorMatches(selector, p.labels));
+  const pods = podsSelectedBy(ctx.view, gateway(gw).selector);
   const out: Resource[] = [];
-  for (const svc of ctx.store.list(KINDS.Service)) {
-    const sel = toLabelMap(specOf(svc).selector);
+  for (const svc of ctx.view.list(KINDS.Service)) {
+    const sel = serviceSpec(svc).selector;
     if (Object.keys(sel).length === 0) continue;
     if (pods.some((p) => p.namespace === svc.namespace && selectorMatches(sel, p.labels))) out.push(svc);
   }
@@ -93,10 +93,9 @@ export const gatewayPortFixes: FixProvider = ({ message }, ctx) => {
   const gw = message.resource;
   if (!gw) return [];
   const port = num(message.params[0]);
-  const servers = arr(specOf(gw).servers);
-  const serverIndex = servers.findIndex((s) => isObj(s) && isObj(s.port) && num(s.port.number) === port);
-  const server = servers[serverIndex];
-  const protocol = isObj(server) && isObj(server.port) ? str(server.port.protocol) : '';
+  const { servers } = gateway(gw);
+  const serverIndex = servers.findIndex((s) => s.port?.number === port);
+  const protocol = servers[serverIndex]?.port?.protocol ?? '';
   const services = servicesOfGateway(ctx, gw);
   const out: QuickFix[] = [];
   for (const svc of services.slice(0, 3)) {
@@ -107,14 +106,14 @@ export const gatewayPortFixes: FixProvider = ({ message }, ctx) => {
   }
   const gwEd = editorFor(gw, ctx);
   if (gwEd && serverIndex >= 0) {
-    const used = new Set(servers.map((s) => (isObj(s) && isObj(s.port) ? num(s.port.number) : 0)));
+    const used = new Set(servers.map((s) => s.port?.number ?? 0));
     const offered: Array<{ port: number; name: string }> = [];
     for (const svc of services) {
-      for (const p of arr(specOf(svc).ports)) {
-        // The analyzer only counts ports declared as TCP (the API server would default it).
-        if (!isObj(p) || str(p.protocol) !== 'TCP') continue;
-        const n = num(p.port);
-        if (n > 0 && !used.has(n) && !offered.some((o) => o.port === n)) offered.push({ port: n, name: str(p.name).toLowerCase() });
+      for (const p of serviceSpec(svc).ports) {
+        // The analyzer only counts TCP ports (an absent protocol is TCP, as the API server defaults it).
+        if ((p.protocol || 'TCP') !== 'TCP') continue;
+        const n = p.port;
+        if (n > 0 && !used.has(n) && !offered.some((o) => o.port === n)) offered.push({ port: n, name: p.name.toLowerCase() });
       }
     }
     // Ports whose Service port name matches the server protocol come first (80 for HTTP…).

@@ -4,21 +4,20 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { QuickFix } from '../../../model/types.ts';
 import { editorFor, fix, type FixProvider } from '../context.ts';
 import { str } from '../../../model/read.ts';
-
-const INJECTION_LABEL = 'istio-injection';
+import { INJECTION_ENABLED, INJECTION_LABEL } from '../../../config/wellKnown.ts';
 
 /** IST0102: `istio-injection: enabled` (or `disabled`, to opt out explicitly) on the Namespace. */
 export const namespaceInjectionFixes: FixProvider = ({ message }, ctx) => {
   const r = message.resource;
-  const ns = r && r.kindId === KINDS.Namespace.id ? r : ctx.store.find(KINDS.Namespace, '', str(message.params[0]));
+  const ns = r && r.kindId === KINDS.Namespace.id ? r : ctx.view.find(KINDS.Namespace, '', str(message.params[0]));
   const ed = editorFor(ns, ctx);
   if (!ns || !ed) return [];
   const out: QuickFix[] = [];
-  for (const value of ['enabled', 'disabled']) {
+  for (const value of [INJECTION_ENABLED, 'disabled']) {
     const edit = ed.has(['metadata', 'labels', INJECTION_LABEL])
       ? ed.replaceScalar(['metadata', 'labels', INJECTION_LABEL], value)
       : ed.addMapEntry(['metadata', 'labels'], INJECTION_LABEL, value);
-    out.push(...fix(value === 'enabled' ? `Label namespace ${ns.name} istio-injection=enabled` : `Label namespace ${ns.name} istio-injection=disabled (opt out)`, edit));
+    out.push(...fix(`Label namespace ${ns.name} ${INJECTION_LABEL}=${value}${value === INJECTION_ENABLED ? '' : ' (opt out)'}`, edit));
   }
   return out;
 };

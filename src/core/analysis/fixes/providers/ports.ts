@@ -1,10 +1,12 @@
 // Fixes for Service port names Istio cannot read a protocol from: prefix the name with a
 // protocol (IST0118), or give an ExternalName Service's port an HTTP-family name (IST0150).
-import type { QuickFix } from '../../../model/types.ts';
+import type { QuickFix, Resource } from '../../../model/types.ts';
 import { parseFieldPath } from '../../../model/locate.ts';
 import { editorFor, fix, type FixProvider, type ResourceEditor } from '../context.ts';
-import { arr, isObj, num, specOf, str, type Obj } from '../../../model/read.ts';
-import { protocolUnsupported } from '../../analyzers/service/portName.ts';
+import { num, str } from '../../../model/read.ts';
+import { serviceSpec, type KubeServicePort } from '../../../config/api/kube.ts';
+import { protocolUnsupported } from '../../../config/protocol.ts';
+import { isMappingAt } from '../../../config/views.ts';
 
 /** Kubernetes limits port names to 15 characters (IANA service names). */
 const MAX_PORT_NAME = 15;
@@ -23,37 +25,47 @@ const APP_PROTOCOLS: Readonly<Record<string, string>> = {
   'kubernetes.io/wss': 'https',
 };
 
+/** A target port as a number (a string of digits counts; a named one does not). */
+function targetPortNumber(v: number | string | undefined): number {
+  return typeof v === 'number' ? v : num(v);
+}
+
 /** The protocol a port most likely speaks: appProtocol, its name, then well-known port numbers. */
-export function guessProtocol(port: Obj): string {
-  const app = str(port.appProtocol).toLowerCase();
+export function guessProtocol(port: KubeServicePort): string {
+  const app = (port.appProtocol ?? '').toLowerCase();
   if (APP_PROTOCOLS[app]) return APP_PROTOCOLS[app] as string;
   if (/^(http2?|https|grpc|grpc-web|tls|tcp|mongo|redis|mysql)$/.test(app)) return app;
-  const name = str(port.name).toLowerCase();
+  const name = port.name.toLowerCase();
   if (name.includes('grpc')) return 'grpc';
   if (name.includes('https')) return 'https';
   if (/http|web|api|rest|ui|metrics/.test(name)) return 'http';
   if (name.includes('tls') || name.includes('ssl')) return 'tls';
   for (const p of ['mongo', 'redis', 'mysql']) if (name.includes(p)) return p;
-  return BY_PORT[num(port.port)] ?? BY_PORT[num(port.targetPort)] ?? 'tcp';
+  return BY_PORT[port.port] ?? BY_PORT[targetPortNumber(port.targetPort)] ?? 'tcp';
 }
 
 /** `<protocol>-<name>` (or `<protocol>-<port>` when that is too long), unique among the Service's ports. */
-function prefixedName(protocol: string, port: Obj, taken: ReadonlySet<string>): string {
-  const name = str(port.name);
-  const options = [name ? `${protocol}-${name}` : '', `${protocol}-${num(port.port)}`, protocol].filter((n) => n && n.length <= MAX_PORT_NAME);
-  return options.find((n) => !taken.has(n)) ?? `${protocol}-${num(port.port)}`;
+function prefixedName(protocol: string, port: KubeServicePort, taken: ReadonlySet<string>): string {
+  const name = port.name;
+  const options = [name ? `${protocol}-${name}` : '', `${protocol}-${port.port}`, protocol].filter((n) => n && n.length <= MAX_PORT_NAME);
+  return options.find((n) => !taken.has(n)) ?? `${protocol}-${port.port}`;
 }
 
 /** The index of the port a message is about (from `spec.ports[i]…`, else by name and number). */
-function portIndex(fieldPath: string | undefined, ports: unknown[], name: string, number: number): number {
+function portIndex(fieldPath: string | undefined, ports: readonly KubeServicePort[], name: string, number: number): number {
   const p = fieldPath ? parseFieldPath(fieldPath) : [];
   if (p[0] === 'spec' && p[1] === 'ports' && typeof p[2] === 'number') return p[2];
-  return ports.findIndex((x) => isObj(x) && str(x.name) === name && num(x.port) === number);
+  return ports.findIndex((x) => x.name === name && x.port === number);
 }
 
-function renamePort(ed: ResourceEditor, index: number, port: Obj, newName: string): QuickFix[] {
-  const title = str(port.name) ? `Rename port "${str(port.name)}" to "${newName}"` : `Name port ${num(port.port)} "${newName}"`;
-  const edit = str(port.name) !== '' || ed.has(['spec', 'ports', index, 'name'])
+/** The port a message is about, when the Service writes it as a mapping. */
+function portAt(svc: Resource, ports: readonly KubeServicePort[], index: number): KubeServicePort | undefined {
+  return isMappingAt(svc, ['spec', 'ports', index]) ? ports[index] : undefined;
+}
+
+function renamePort(ed: ResourceEditor, index: number, port: KubeServicePort, newName: string): QuickFix[] {
+  const title = port.name ? `Rename port "${port.name}" to "${newName}"` : `Name port ${port.port} "${newName}"`;
+  const edit = port.name !== '' || ed.has(['spec', 'ports', index, 'name'])
     ? ed.replaceScalar(['spec', 'ports', index, 'name'], newName)
     : ed.addMapEntry(['spec', 'ports', index], 'name', newName);
   return fix(title, edit);
@@ -64,14 +76,14 @@ export const portNameFixes: FixProvider = ({ message }, ctx) => {
   const svc = message.resource;
   const ed = editorFor(svc, ctx);
   if (!svc || !ed) return [];
-  const ports = arr(specOf(svc).ports);
+  const { ports } = serviceSpec(svc);
   const i = portIndex(message.fieldPath, ports, str(message.params[0]), num(message.params[1]));
-  const port = ports[i];
-  if (!isObj(port)) return [];
-  const taken = new Set(ports.map((p) => (isObj(p) ? str(p.name) : '')));
+  const port = portAt(svc, ports, i);
+  if (!port) return [];
+  const taken = new Set(ports.map((p) => p.name));
   const out: QuickFix[] = [];
   const seen = new Set<string>();
-  if (port.appProtocol !== undefined && port.appProtocol !== null) {
+  if (port.appProtocol !== undefined) {
     // appProtocol wins over the name, so that is the field to correct.
     for (const protocol of [guessProtocol({ ...port, appProtocol: '' }), 'http', 'tcp']) {
       if (seen.has(protocol)) continue;
@@ -82,7 +94,7 @@ export const portNameFixes: FixProvider = ({ message }, ctx) => {
   }
   for (const protocol of [guessProtocol(port), 'http', 'tcp']) {
     const name = prefixedName(protocol, port, taken);
-    if (seen.has(name) || protocolUnsupported(num(port.port), name, str(port.protocol), undefined)) continue;
+    if (seen.has(name) || protocolUnsupported(port.port, name, port.protocol, undefined)) continue;
     seen.add(name);
     out.push(...renamePort(ed, i, port, name));
   }
@@ -94,17 +106,17 @@ export const externalNamePortFixes: FixProvider = ({ message }, ctx) => {
   const svc = message.resource;
   const ed = editorFor(svc, ctx);
   if (!svc || !ed) return [];
-  const ports = arr(specOf(svc).ports);
+  const { ports } = serviceSpec(svc);
   const p = message.fieldPath ? parseFieldPath(message.fieldPath) : [];
   const i = typeof p[2] === 'number' ? p[2] : -1;
-  const port = ports[i];
-  if (!isObj(port)) return [];
-  const taken = new Set(ports.map((x) => (isObj(x) ? str(x.name) : '')));
+  const port = portAt(svc, ports, i);
+  if (!port) return [];
+  const taken = new Set(ports.map((x) => x.name));
   const guess = guessProtocol(port);
   const protocols = guess === 'grpc' || guess === 'http2' ? [guess, 'http'] : ['http', 'http2'];
   const out: QuickFix[] = [];
   for (const protocol of protocols) {
-    const base = str(port.name) === 'tcp' ? { ...port, name: '' } : port;
+    const base = port.name === 'tcp' ? { ...port, name: '' } : port;
     out.push(...renamePort(ed, i, port, prefixedName(protocol, base, taken)));
   }
   return out;

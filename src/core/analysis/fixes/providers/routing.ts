@@ -1,21 +1,27 @@
 // Fixes for VirtualService destinations: a host that does not exist (IST0101 host), a port
 // the host does not expose (IST0101 host:port), a subset no DestinationRule defines
 // (IST0101 host+subset), and a missing port on a multi-port host (IST0112).
-import type { QuickFix } from '../../../model/types.ts';
+import type { QuickFix, Resource } from '../../../model/types.ts';
 import { parseFieldPath } from '../../../model/locate.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fix, type FixProvider } from '../context.ts';
 import { portsOfHost, routableHosts, subsetsOfHost } from '../mesh.ts';
-import { isObj, num, str } from '../../../model/read.ts';
+import { num, str } from '../../../model/read.ts';
+import { virtualService, type Destination } from '../../../config/api/networking.ts';
 
-/** The value at a field path of a resource body. */
-export function valueAt(body: unknown, path: Array<string | number>): unknown {
-  let v: unknown = body;
-  for (const seg of path) {
+/**
+ * The destination at a field path of a VirtualService (`spec.http[0].route[1].destination`,
+ * `spec.http[0].mirror`, …), read through its typed view.
+ */
+function destinationAt(vs: Resource, path: ReadonlyArray<string | number>): Destination | undefined {
+  if (path[0] !== 'spec') return undefined;
+  let v: unknown = virtualService(vs);
+  for (const seg of path.slice(1)) {
     if (typeof seg === 'number') v = Array.isArray(v) ? v[seg] : undefined;
-    else v = isObj(v) ? v[seg] : undefined;
+    else v = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, seg) ? (v as Record<string, unknown>)[seg] : undefined;
   }
-  return v;
+  // Only a Destination message has a `host` (string) field at the end of such a path.
+  return typeof v === 'object' && v !== null && typeof (v as { host?: unknown }).host === 'string' ? (v as Destination) : undefined;
 }
 
 /** The destination object's path from the path of its host (`…destination.host` → `…destination`). */
@@ -35,9 +41,9 @@ export const destinationReferenceFixes: FixProvider = ({ message }, ctx) => {
   if (!vs || !dest) return [];
   const ed = editorFor(vs, ctx);
   if (!ed) return [];
-  const destination = valueAt(vs.body, dest);
-  if (!isObj(destination)) return [];
-  const host = str(destination.host);
+  const destination = destinationAt(vs, dest);
+  if (!destination) return [];
+  const { host } = destination;
   if (reftype === 'host' || reftype === 'mirror host') {
     return closest(host, routableHosts(ctx, vs.namespace), (h) => h).flatMap(({ value }) => fix(`Change host to "${value}"`, ed.replaceScalar([...dest, 'host'], value)));
   }
@@ -46,7 +52,7 @@ export const destinationReferenceFixes: FixProvider = ({ message }, ctx) => {
     return ports.slice(0, MAX_PORT_FIXES).flatMap((p) => fix(`Change port to ${p}`, ed.replaceScalar([...dest, 'port', 'number'], p)));
   }
   if (reftype.endsWith('+subset in destinationrule')) {
-    const subset = str(destination.subset);
+    const { subset } = destination;
     const subsets = subsetsOfHost(ctx, vs.namespace, host);
     const near = closest(subset, subsets, (s) => s, { maxDistance: Math.max(3, subset.length) });
     return near.flatMap(({ value }) => fix(`Change subset to "${value}"`, ed.replaceScalar([...dest, 'subset'], value)));

@@ -1,9 +1,11 @@
 // Istio's resource annotation catalog (the facts of istio.io/api's annotation package):
 // each annotation's name, its feature status, whether it is deprecated or hidden, and the
-// resource types it may be set on. Descriptions are deliberately left out.
+// resource types it may be set on. Descriptions are deliberately left out. The annotation
+// analyzers and their quick fixes read it.
 //
 // Recorded from the generated catalog of a recent istio.io/api release (1.2x series). A few
 // annotations added after that release are listed at the end, marked as such.
+import { keySegment } from './labels.ts';
 
 export type FeatureStatus = 'Alpha' | 'Beta' | 'Stable';
 
@@ -124,4 +126,9 @@ export function isIstioAnnotation(key: string): boolean {
   const slash = key.indexOf('/');
   const prefix = slash < 0 ? key : key.slice(0, slash);
   return prefix.endsWith('istio.io');
+}
+
+/** Field path of an annotation in a resource (its value line is the line istioctl prints). */
+export function annotationFieldPath(key: string): string {
+  return `metadata.annotations${keySegment(key)}`;
 }

@@ -1,4 +1,6 @@
-// Enough of Go's net/url.Parse and net.ParseIP to lint webhook URLs the way Istio does.
+// Addresses as Go reads them: enough of net/url.Parse to find a URL's host name (the
+// external control plane a webhook calls), net.ParseIP, and whether a host name could
+// resolve (we do no DNS lookups).
 
 /** Go's url.Parse(...).Hostname(), or an error when Go would reject the URL. */
 export function goUrlHostname(raw: string): { ok: true; hostname: string } | { ok: false } {
@@ -128,17 +130,4 @@ function isIPv6(s: string): boolean {
   }
   const all = groups.split(':');
   return all.length === 8 && all.every((g) => hex.test(g));
-}
-
-const DNS_LABEL = /^[A-Za-z0-9_]([A-Za-z0-9_-]{0,61}[A-Za-z0-9_])?$/;
-
-/**
- * Whether a host name could resolve. We do no DNS lookups: a syntactically valid DNS name
- * is assumed to resolve; an empty or malformed one cannot (Go's lookup fails for those).
- */
-export function plausiblyResolvable(host: string): boolean {
-  if (host === '' || host.length > 253) return false;
-  const name = host.endsWith('.') ? host.slice(0, -1) : host;
-  if (name === '') return false;
-  return name.split('.').every((l) => DNS_LABEL.test(l));
 }

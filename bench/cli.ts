@@ -1,0 +1,90 @@
+// Whole-process CLI timings, side by side with what they are compared to: `node -e 0` (a
+// bare Node start) for `analyze -L` and one small file, and a Node process that only reads
+// the same mesh and loads it with js-yaml for `analyze -o json` on the generated meshes.
+// Commands run interleaved, round after round, so a busy machine slows all of them alike.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { buildCli } from '../scripts/build-cli.mjs';
+import { generateMesh } from './generateMesh.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const BIN = join(ROOT, 'bin/mesh-workbench.js');
+export const SMALL_FILE = 'public/samples/bookinfo-mistakes/networking.yaml';
+
+export interface CliFigures {
+  bareNode: number;
+  list: number;
+  small: number;
+  meshes: Array<{ services: number; bytes: number; jsyaml: number; cli: number; messages: number }>;
+  phases: Array<{ services: number; readMs: number; parseMs: number; analyzeMs: number; formatMs: number; writeMs: number; outputBytes: number }>;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+}
+
+/** Wall time of one process, which must exit with one of `okStatus`. */
+function timeProcess(args: string[], okStatus: number[]): number {
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
+  const ms = performance.now() - t0;
+  if (r.status === null || !okStatus.includes(r.status)) throw new Error(`${args.join(' ')} exited with ${r.status}: ${r.stderr?.toString().slice(0, 500)}`);
+  return ms;
+}
+
+export async function measureCli(sizes: number[], rounds: number): Promise<CliFigures> {
+  // The bin runs the bundle only when it is current; build it so that is what we time.
+  await buildCli();
+  const dir = mkdtempSync(join(tmpdir(), 'mwb-bench-cli-'));
+  try {
+    const loader = join(dir, 'jsyaml-load.mjs');
+    const jsyamlUrl = import.meta.resolve('js-yaml');
+    writeFileSync(loader, `import { readFileSync } from 'node:fs';\nimport jsyaml from ${JSON.stringify(jsyamlUrl)};\njsyaml.loadAll(readFileSync(process.argv[2], 'utf8'));\n`);
+    const meshes = sizes.map((services) => {
+      const mesh = generateMesh(services);
+      const file = join(dir, `mesh-${services}.yaml`);
+      writeFileSync(file, mesh.text);
+      const out = spawnSync(process.execPath, [BIN, 'analyze', '-o', 'json', file], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+      return { services, file, bytes: Buffer.byteLength(mesh.text), messages: (JSON.parse(out.stdout) as unknown[]).length };
+    });
+
+    const commands: Array<{ key: string; args: string[]; ok: number[] }> = [
+      { key: 'bare', args: ['-e', '0'], ok: [0] },
+      { key: 'list', args: [BIN, 'analyze', '-L'], ok: [0] },
+      { key: 'small', args: [BIN, 'analyze', SMALL_FILE], ok: [0, 79] },
+      ...meshes.flatMap((m) => [
+        { key: `jsyaml-${m.services}`, args: [loader, m.file], ok: [0] },
+        { key: `cli-${m.services}`, args: [BIN, 'analyze', '-o', 'json', m.file], ok: [0, 79] },
+      ]),
+    ];
+    const samples = new Map<string, number[]>(commands.map((c) => [c.key, []]));
+    for (const c of commands) timeProcess(c.args, c.ok); // warm the file cache
+    for (let round = 0; round < rounds; round++) for (const c of commands) samples.get(c.key)!.push(timeProcess(c.args, c.ok));
+    const m = (key: string) => median(samples.get(key)!);
+
+    type Phases = Omit<CliFigures['phases'][number], 'services'>;
+    const phases = meshes.map((mesh) => {
+      const runs: Phases[] = [];
+      for (let i = 0; i < 3; i++) {
+        const out = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/cliPhases.ts'), mesh.file], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+        if (out.status !== 0) throw new Error(`cliPhases failed: ${out.stderr}`);
+        runs.push(JSON.parse(out.stdout.trim().split('\n').pop() as string) as Phases);
+      }
+      const phase = (k: keyof Phases) => median(runs.map((r) => r[k]));
+      return { services: mesh.services, readMs: phase('readMs'), parseMs: phase('parseMs'), analyzeMs: phase('analyzeMs'), formatMs: phase('formatMs'), writeMs: phase('writeMs'), outputBytes: phase('outputBytes') };
+    });
+    return {
+      bareNode: m('bare'),
+      list: m('list'),
+      small: m('small'),
+      meshes: meshes.map((mesh) => ({ services: mesh.services, bytes: mesh.bytes, jsyaml: m(`jsyaml-${mesh.services}`), cli: m(`cli-${mesh.services}`), messages: mesh.messages })),
+      phases,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,128 @@
+// The compiled CLI (scripts/build-cli.mjs) must behave exactly as the TypeScript sources,
+// and bin/mesh-workbench.js must pick it only when it is current.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCli } from '../../scripts/build-cli.mjs';
+import { b64, makeCredential } from '../analyzers/gateways/certs.ts';
+import { FIXTURES, REPO } from './helpers.ts';
+
+/** A temporary directory, removed after the tests of this file. */
+const scratch: string[] = [];
+function scratchDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  scratch.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+function run(args: string[], cwd: string, entry: string, env: Record<string, string> = {}): Run {
+  const r = spawnSync(process.execPath, [entry, ...args], { cwd, encoding: 'utf8', timeout: 60000, env: { ...process.env, ...env } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A Gateway with one valid and one expired credential, so the bundle must really parse certificates. */
+async function credentialWorkspace(): Promise<string> {
+  const dir = scratchDir('mwb-cred-');
+  const valid = await makeCredential({ cn: 'good.example.com' });
+  const expired = await makeCredential({ cn: 'old.example.com', notBefore: new Date('2020-01-01'), notAfter: new Date('2020-02-01') });
+  const secret = (name: string, c: { certPem: string; keyPem: string }) =>
+    `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}\n  namespace: istio-system\ntype: kubernetes.io/tls\ndata:\n  tls.crt: ${b64(c.certPem)}\n  tls.key: ${b64(c.keyPem)}\n`;
+  const gateway = (name: string, credential: string) =>
+    `apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: ${name}\n  namespace: istio-system\nspec:\n  selector:\n    istio: ingressgateway\n  servers:\n  - port:\n      number: 443\n      name: https\n      protocol: HTTPS\n    hosts:\n    - "${name}.example.com"\n    tls:\n      mode: SIMPLE\n      credentialName: ${credential}\n`;
+  const gatewayPod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ingress-1\n  namespace: istio-system\n  labels:\n    istio: ingressgateway\nspec:\n  containers:\n  - name: istio-proxy\n    image: proxyv2\n';
+  writeFileSync(join(dir, 'gateways.yaml'), [gatewayPod, secret('good-cert', valid), secret('old-cert', expired), gateway('good', 'good-cert'), gateway('old', 'old-cert')].join('---\n'));
+  return dir;
+}
+
+describe('dist-cli bundle', () => {
+  let runner = '';
+  let credentials = '';
+
+  beforeAll(async () => {
+    const outdir = scratchDir('mwb-bundle-');
+    const { bundle, sources } = await buildCli(outdir);
+    expect(sources).toContain('src/cli/main.ts');
+    runner = join(outdir, 'run.mjs');
+    writeFileSync(runner, `const { main } = await import(${JSON.stringify(`file://${bundle}`)});\nawait main();\n`);
+    credentials = await credentialWorkspace();
+  }, 120000);
+
+  const fromSources = (args: string[], cwd: string) => run(args, cwd, join(REPO, 'bin/mesh-workbench.js'), { MESH_WORKBENCH_FROM_SOURCE: '1' });
+
+  it('prints the same as the sources for help, version, listing and analysis (byte for byte, same exit code)', () => {
+    const cases: Array<[string[], string]> = [
+      [['--version'], FIXTURES],
+      [['analyze', '--help'], FIXTURES],
+      [['analyze', '-L'], FIXTURES],
+      [['analyze', '-o', 'json', 'missing-host.yaml'], FIXTURES],
+      [['analyze', 'broken.yaml', 'gateway.yaml'], FIXTURES],
+      [['analyze', '--nope'], FIXTURES],
+    ];
+    for (const [args, cwd] of cases) expect(run(args, cwd, runner), args.join(' ')).toEqual(fromSources(args, cwd));
+    expect(run(['--version'], FIXTURES, runner).stdout).toMatch(/^mesh-workbench \d+\.\d+\.\d+\n$/);
+  });
+
+  it('parses certificates (its @peculiar/x509 loads on first use): only the expired credential is reported', () => {
+    const bundled = run(['analyze', '-o', 'json', '.'], credentials, runner);
+    expect(bundled).toEqual(fromSources(['analyze', '-o', 'json', '.'], credentials));
+    const messages = (JSON.parse(bundled.stdout) as Array<{ code: string; origin: string }>).filter((m) => m.code === 'IST0161');
+    expect(messages.map((m) => m.origin)).toEqual(['Gateway istio-system/old']);
+  });
+});
+
+describe('bin/mesh-workbench.js picks the bundle only when it is current', () => {
+  // A copy of the bin in a package whose "bundle" and "sources" say which one ran.
+  function fakePackage(): { root: string; source: string; bundle: string; inputs: string } {
+    const root = scratchDir('mwb-bin-');
+    for (const d of ['bin', 'dist-cli', 'src/cli']) mkdirSync(join(root, d), { recursive: true });
+    copyFileSync(join(REPO, 'bin/mesh-workbench.js'), join(root, 'bin/mesh-workbench.js'));
+    symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'));
+    writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
+    const source = join(root, 'src/cli/main.ts');
+    writeFileSync(source, "export async function main(): Promise<void> { process.stdout.write('sources'); }\n");
+    const bundle = join(root, 'dist-cli/mesh-workbench.js');
+    writeFileSync(bundle, "export async function main() { process.stdout.write('bundle'); }\n");
+    const inputs = join(root, 'dist-cli/inputs.json');
+    writeFileSync(inputs, JSON.stringify(['src/cli/main.ts']));
+    const past = new Date(Date.now() - 60_000);
+    utimesSync(source, past, past);
+    return { root, source, bundle, inputs };
+  }
+  const which = (root: string, env: Record<string, string> = {}) => run([], root, join(root, 'bin/mesh-workbench.js'), env).stdout;
+
+  it('runs the bundle when it is newer than every source it lists', () => {
+    const p = fakePackage();
+    expect(which(p.root)).toBe('bundle');
+    expect(which(p.root, { MESH_WORKBENCH_FROM_SOURCE: '1' })).toBe('sources');
+  });
+
+  it('runs the sources when one of them changed after the build', () => {
+    const p = fakePackage();
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(p.source, future, future);
+    expect(which(p.root)).toBe('sources');
+  });
+
+  it('runs the sources when the bundle, its input list or a listed source is missing', () => {
+    const noBundle = fakePackage();
+    rmSync(noBundle.bundle);
+    expect(which(noBundle.root)).toBe('sources');
+    const noList = fakePackage();
+    rmSync(noList.inputs);
+    expect(which(noList.root)).toBe('sources');
+    const goneSource = fakePackage();
+    writeFileSync(goneSource.inputs, JSON.stringify(['src/cli/main.ts', 'src/cli/deleted.ts']));
+    expect(which(goneSource.root)).toBe('sources');
+  });
+});
