@@ -71,3 +71,6 @@ export async function measureFirstDiagnostics(): Promise<number | undefined> {
     server.kill();
   }
 }
+
+// Typing into a large file (long tasks, key events, last key -> Problems): see typing.ts.
+export { measureTyping, formatTyping, type TypingResult } from './typing.ts';

@@ -1,6 +1,6 @@
 // The whole pipeline from workspace files to diagnostics, shared by the worker, the CLI
 // and the benchmark: incremental parse → store → analyzers → located diagnostics.
-import type { Diagnostic, Resource, WorkspaceFile } from './model/types.ts';
+import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './model/types.ts';
 import { WorkspaceModel } from './model/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
 import { ResourceStore } from './config/store.ts';
@@ -17,6 +17,7 @@ import { podSpec, podStatus } from './config/api/kube.ts';
 import { inAmbientForAnalysis } from './config/workloadState.ts';
 import { ISTIO_PROXY_CONTAINER } from './config/wellKnown.ts';
 import { absentKinds, partitionByInputs, type SkippedAnalyzer } from './analysis/skipped.ts';
+import { configView, type ConfigView } from './config/configView.ts';
 
 export interface WorkspaceResult {
   diagnostics: Diagnostic[];
@@ -88,6 +89,20 @@ export class WorkspaceAnalyzer {
   private readonly session = new AnalysisSession();
   /** Changed kinds not yet reflected in a completed run (kept when a run is canceled). */
   private unanalyzedKinds = new Set<string>();
+  /** Whether the store is consistent for readers: not mid-run, and the last run did not throw. */
+  private storeState: 'none' | 'running' | 'ready' | 'broken' = 'none';
+  private readView?: ConfigView;
+
+  /**
+   * Read access to the mesh as the last run loaded it (resources, derived pods, mesh config
+   * and the run's lookups) and to the source documents, for queries. Undefined before the
+   * first run, while a run is in progress, and after a run failed.
+   */
+  analyzedState(): { view: ConfigView; document: (file: string, index: number) => SourceDocument | undefined } | undefined {
+    if (this.storeState !== 'ready' || !this.store || !this.index) return undefined;
+    this.readView ??= configView(this.store, this.index);
+    return { view: this.readView, document: (f, i) => this.model.document(f, i) };
+  }
 
   update(changed: WorkspaceFile[], removed: string[]): void {
     const t0 = performance.now();
@@ -103,6 +118,18 @@ export class WorkspaceAnalyzer {
   }
 
   async run(settings: AnalysisSettings, options: RunOptions = {}): Promise<WorkspaceResult | 'canceled'> {
+    this.storeState = 'running';
+    try {
+      const result = await this.runInner(settings, options);
+      this.storeState = 'ready';
+      return result;
+    } catch (e) {
+      this.storeState = 'broken';
+      throw e;
+    }
+  }
+
+  private async runInner(settings: AnalysisSettings, options: RunOptions): Promise<WorkspaceResult | 'canceled'> {
     const parseMs = this.pendingParseMs;
     this.pendingParseMs = 0;
     const t0 = performance.now();
@@ -122,6 +149,7 @@ export class WorkspaceAnalyzer {
         meshNetworks: mesh.meshNetworks,
       });
       this.index = new Lookups(this.store);
+      this.readView = undefined;
       this.storeKey = storeKey;
       changedKinds = 'all';
     } else {

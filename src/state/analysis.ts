@@ -4,7 +4,6 @@ import type { Diagnostic, Level, SourceRange } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import type { AnalysisStats } from '../worker/protocol.ts';
 import type { SkippedAnalyzer } from '../core/analysis/skipped.ts';
-import type { DerivedPodSummary } from '../core/workspace.ts';
 
 export interface UserSettings {
   includePlaceholders: boolean;
@@ -30,7 +29,6 @@ export interface AnalysisState {
   resourceCount: number;
   assumptions: string[];
   skipped: SkippedAnalyzer[];
-  derivedPods: DerivedPodSummary[];
   /** Version of the most recent sync sent to the worker. */
   requestedVersion: number;
   /** Version the diagnostics belong to (0: none yet). */
@@ -42,8 +40,11 @@ export interface AnalysisState {
   lastRun: LastRun | null;
   settings: UserSettings;
   filters: ProblemFilters;
-  /** File texts the current diagnostics were computed from (quick fix edits refer to them). */
-  analyzedTexts: ReadonlyMap<string, string> | null;
+  /**
+   * A stamp of each file's text as the current diagnostics saw it (see textStamp): quick fix
+   * edits refer to that text, so a fix is applied only while the stamp is unchanged.
+   */
+  analyzedStamps: ReadonlyMap<string, string> | null;
 
   setSettings(patch: Partial<UserSettings>): void;
   setFilters(patch: Partial<ProblemFilters>): void;
@@ -57,7 +58,6 @@ export const useAnalysis = create<AnalysisState>()((set) => ({
   resourceCount: 0,
   assumptions: [],
   skipped: [],
-  derivedPods: [],
   requestedVersion: 0,
   resultVersion: 0,
   running: false,
@@ -66,7 +66,7 @@ export const useAnalysis = create<AnalysisState>()((set) => ({
   lastRun: null,
   settings: defaultUserSettings(),
   filters: { levels: { Error: true, Warning: true, Info: true }, code: '', text: '' },
-  analyzedTexts: null,
+  analyzedStamps: null,
 
   setSettings(patch) {
     set((s) => ({ settings: { ...s.settings, ...patch } }));

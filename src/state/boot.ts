@@ -1,12 +1,16 @@
 // Startup: restore the persisted workspace (or load the default sample on a first visit)
 // and keep localStorage up to date afterwards.
-import { useWorkspace, type WsFile } from './workspace.ts';
+import { fileText, useWorkspace, type WsFile } from './workspace.ts';
+import { onTextEdited } from './texts.ts';
 import { defaultUserSettings, useAnalysis, type UserSettings } from './analysis.ts';
-import { MAX_PERSIST_BYTES, formatBytes } from './fileKind.ts';
+import { MAX_PERSIST_BYTES, formatBytes, utf8Bytes } from './fileKind.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
 import { fetchSampleFiles, fetchSampleIndex } from './samples.ts';
 
 const SAVE_DELAY_MS = 300;
+/** With a large file in the workspace, saving costs more: wait for a longer pause, then idle time. */
+const LARGE_SAVE_DELAY_MS = 1500;
+const LARGE_WORKSPACE_CHARS = 1024 * 1024;
 
 export async function loadSample(id: string): Promise<void> {
   const idx = await fetchSampleIndex();
@@ -28,13 +32,26 @@ function restoreSettings(): void {
   });
 }
 
-/** Write the workspace; files over 5 MB are skipped, and on quota errors the largest go first. */
+/**
+ * Write the workspace; files over 5 MB are skipped, and on quota errors the largest go first.
+ * This is where whole texts are read from the editor's models (on a debounce, not per key),
+ * and where the sizes of edited files are brought up to date.
+ */
 function saveWorkspace(): void {
   const ws = useWorkspace.getState();
   if (!ws.ready) return;
-  const tooBig = ws.files.filter((f) => f.bytes > MAX_PERSIST_BYTES);
-  let keep: WsFile[] = ws.files.filter((f) => f.bytes <= MAX_PERSIST_BYTES);
-  const dropped: WsFile[] = [];
+  const all: Array<{ path: string; text: string; bytes: number }> = [];
+  const sizes = new Map<string, number>();
+  for (const f of ws.files) {
+    const text = fileText(f.path) ?? '';
+    const bytes = f.text !== undefined ? f.bytes : utf8Bytes(text);
+    sizes.set(f.path, bytes);
+    all.push({ path: f.path, text, bytes });
+  }
+  ws.setSizes(sizes);
+  const tooBig = all.filter((f) => f.bytes > MAX_PERSIST_BYTES);
+  let keep = all.filter((f) => f.bytes <= MAX_PERSIST_BYTES);
+  const dropped: typeof all = [];
   for (;;) {
     const data: PersistedWorkspace = {
       v: 1,
@@ -103,23 +120,43 @@ async function doBoot(): Promise<void> {
   }
 
   let timer: ReturnType<typeof setTimeout> | null = null;
+  let idle: number | null = null;
+  let largeWorkspace = false;
+  const cancelIdle = () => {
+    if (idle !== null && typeof cancelIdleCallback === 'function') cancelIdleCallback(idle);
+    idle = null;
+  };
   const scheduleSave = () => {
     if (timer) clearTimeout(timer);
+    cancelIdle();
     timer = setTimeout(() => {
       timer = null;
-      saveWorkspace();
-    }, SAVE_DELAY_MS);
+      if (largeWorkspace && typeof requestIdleCallback === 'function') {
+        idle = requestIdleCallback(() => {
+          idle = null;
+          saveWorkspace();
+        }, { timeout: 2000 });
+      } else saveWorkspace();
+    }, largeWorkspace ? LARGE_SAVE_DELAY_MS : SAVE_DELAY_MS);
   };
+  // What changes the saved workspace: files added, removed, renamed or replaced (their rev),
+  // tabs, and every edit in the editor. Not a size measured by the save itself.
+  const filesKey = (files: readonly WsFile[]) => files.map((f) => `${f.path}\u0000${f.rev}`).join('\n');
   useWorkspace.subscribe((s, prev) => {
-    if (s.files !== prev.files || s.openTabs !== prev.openTabs || s.active !== prev.active) scheduleSave();
+    if (s.openTabs !== prev.openTabs || s.active !== prev.active || (s.files !== prev.files && filesKey(s.files) !== filesKey(prev.files))) scheduleSave();
+  });
+  onTextEdited((e) => {
+    largeWorkspace = e.length > LARGE_WORKSPACE_CHARS;
+    scheduleSave();
   });
   useAnalysis.subscribe((s, prev) => {
     if (s.settings !== prev.settings) writeJson(SETTINGS_KEY, s.settings);
   });
   const flushNow = () => {
-    if (timer) {
-      clearTimeout(timer);
+    if (timer || idle !== null) {
+      if (timer) clearTimeout(timer);
       timer = null;
+      cancelIdle();
       saveWorkspace();
     }
   };

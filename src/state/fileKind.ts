@@ -7,23 +7,19 @@ export const MAX_PERSIST_BYTES = 5 * 1024 * 1024;
 
 export type FileKind = 'text' | 'binary' | 'too-large';
 
-/** UTF-8 byte length, computed exactly only when it could matter. */
+/** UTF-8 byte length, counted without encoding (no copy of the text). */
 export function utf8Bytes(text: string): number {
-  if (text.length * 3 < MAX_PERSIST_BYTES) {
-    // Cheap path for small texts: count without allocating.
-    let n = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c < 0x80) n += 1;
-      else if (c < 0x800) n += 2;
-      else if (c >= 0xd800 && c <= 0xdbff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    }
-    return n;
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a surrogate pair: 4 bytes for 2 units
+      i++;
+    } else n += 2;
   }
-  return new TextEncoder().encode(text).length;
+  return n;
 }
 
 /** Binary: contains NUL, or the first 8 KiB are mostly control/replacement characters. */

@@ -3,7 +3,7 @@
 // workspace store; either way the store ends up with the new text and analysis follows.
 import type { Diagnostic, QuickFix, TextEdit } from '../core/model/types.ts';
 import { applyTextEdits } from '../core/analysis/fixes/apply.ts';
-import { useWorkspace } from './workspace.ts';
+import { fileText, textStamp, useWorkspace } from './workspace.ts';
 import { useAnalysis, useEditorUi } from './analysis.ts';
 
 /** Applies edits to a file's editor model; returns false when the file has none. */
@@ -21,9 +21,9 @@ export function registerModelEditor(e: ModelEditor | undefined): void {
  * edited since then is left alone (the next analysis brings an up-to-date fix).
  */
 export function applyQuickFix(fix: QuickFix): boolean {
-  const analyzed = useAnalysis.getState().analyzedTexts;
+  const analyzed = useAnalysis.getState().analyzedStamps;
   for (const e of fix.edits) {
-    const now = useWorkspace.getState().files.find((f) => f.path === e.file)?.text;
+    const now = textStamp(e.file);
     if (analyzed && now !== undefined && analyzed.get(e.file) !== now) {
       useWorkspace.getState().notify({ id: 'quickfix', level: 'info', text: `${e.file} changed since it was analyzed; apply the fix again once the analysis has caught up.` });
       return false;
@@ -48,8 +48,8 @@ function applyEdits(fix: QuickFix): boolean {
   }
   for (const [path, edits] of byFile) {
     if (modelEditor?.(path, edits)) continue;
-    const file = useWorkspace.getState().files.find((f) => f.path === path);
-    if (file) useWorkspace.getState().replaceText(path, applyTextEdits(file.text, edits));
+    const text = fileText(path);
+    if (text !== undefined) useWorkspace.getState().replaceText(path, applyTextEdits(text, edits));
   }
   return true;
 }
@@ -63,8 +63,8 @@ export async function suppressWithAnnotation(d: Diagnostic): Promise<boolean> {
   const file = d.file ? ws.files.find((f) => f.path === d.file) : undefined;
   if (!file || file.kind !== 'text') return false;
   const { suppressionForText } = await import('../core/analysis/fixes/suppression.ts');
-  const current = useWorkspace.getState().files.find((f) => f.path === file.path);
-  const fix = current ? suppressionForText(current.path, current.text, d) : undefined;
+  const text = fileText(file.path);
+  const fix = text !== undefined ? suppressionForText(file.path, text, d) : undefined;
   if (!fix) {
     ws.notify({ id: 'quickfix', level: 'warning', text: `Could not add the suppression annotation for ${d.code} on ${d.origin ?? 'this resource'}: the resource was not found as written (it may have changed, or already suppress ${d.code}).` });
     return false;

@@ -1,15 +1,26 @@
-// Keeps the analysis worker in step with the workspace: edits are debounced (120 ms),
-// only changed files are sent, and each sync carries a new version so the worker can
-// drop a superseded run. Results for older versions are ignored.
+// Keeps the analysis worker in step with the workspace. Edits are debounced (120 ms); a file
+// the editor changed goes over as its content changes (ranges and text), a file added or
+// replaced from outside the editor as its whole text; each sync carries a new version so the
+// worker can drop a superseded run, and results for older versions are ignored. No whole
+// text is built per keystroke: only files that need to go whole are read at flush time.
+import type { FileEdits, FromWorker, TextChange } from '../worker/protocol.ts';
 import type { WorkspaceFile } from '../core/model/types.ts';
-import type { FromWorker } from '../worker/protocol.ts';
-import { useWorkspace } from './workspace.ts';
+import { fileText, textStamp, useWorkspace } from './workspace.ts';
+import { onTextEdited, type TextEdited } from './texts.ts';
 import { toAnalysisSettings, useAnalysis } from './analysis.ts';
 
 export const SYNC_DEBOUNCE_MS = 120;
 
+export interface SyncChanges {
+  changed: WorkspaceFile[];
+  edits: FileEdits[];
+  removed: string[];
+  /** The worker should drop everything it holds: `changed` is the whole workspace. */
+  full?: boolean;
+}
+
 export interface SyncTarget {
-  sync(version: number, changed: WorkspaceFile[], removed: string[], settings: ReturnType<typeof toAnalysisSettings>): void;
+  sync(version: number, changes: SyncChanges, settings: ReturnType<typeof toAnalysisSettings>): void;
   cancel(version: number): void;
 }
 
@@ -18,20 +29,36 @@ export interface SyncEngine {
   flush(): void;
   /** Ask the worker to stop the running analysis. */
   cancel(): void;
-  /** Forget what the worker has and send everything again (after a worker restart). */
+  /** Forget what the worker has and send everything again, whole (after a worker restart). */
   resendAll(): void;
   onMessage(msg: FromWorker): void;
   dispose(): void;
 }
 
 export function startSync(target: SyncTarget): SyncEngine {
-  let lastSent = new Map<string, string>();
+  /** Per path: the rev whose whole text the worker got (edits since then go as changes). */
+  const sentRevs = new Map<string, number>();
+  /** Editor changes not sent yet, per path, on top of what the worker has. */
+  const unsent = new Map<string, { changes: TextChange[]; length: number }>();
+  let full = false;
   let lastSettings = '';
   let timer: ReturnType<typeof setTimeout> | null = null;
   let version = 0;
   const sentAt = new Map<number, number>();
-  /** The workspace texts each version was computed from (shared strings, not copies). */
-  const sentTexts = new Map<number, Map<string, string>>();
+  /** Per version: a stamp of each file's text (see textStamp), for quick fixes. */
+  const sentStamps = new Map<number, Map<string, string>>();
+
+  function onEdit(e: TextEdited): void {
+    const f = useWorkspace.getState().files.find((x) => x.path === e.path);
+    // Changes only make sense on top of a text the worker has; otherwise the whole text goes.
+    if (f && sentRevs.get(e.path) === f.rev) {
+      let u = unsent.get(e.path);
+      if (!u) unsent.set(e.path, (u = { changes: [], length: e.length }));
+      for (const c of e.changes) u.changes.push(c);
+      u.length = e.length;
+    }
+    schedule();
+  }
 
   function flush(): void {
     if (timer) {
@@ -42,22 +69,47 @@ export function startSync(target: SyncTarget): SyncEngine {
     if (!ws.ready) return;
     const settings = toAnalysisSettings(useAnalysis.getState().settings);
     const settingsKey = JSON.stringify(settings);
+    const isFull = full;
+    if (isFull) {
+      sentRevs.clear();
+      unsent.clear();
+    }
     const changed: WorkspaceFile[] = [];
-    const current = new Map<string, string>();
+    const edits: FileEdits[] = [];
+    const current = new Set<string>();
+    const stamps = new Map<string, string>();
     for (const f of ws.files) {
-      current.set(f.path, f.text);
-      if (lastSent.get(f.path) !== f.text) changed.push({ path: f.path, text: f.text });
+      current.add(f.path);
+      stamps.set(f.path, textStamp(f.path, f) ?? '');
+      if (sentRevs.get(f.path) !== f.rev) {
+        const text = fileText(f.path);
+        if (text === undefined) continue;
+        changed.push({ path: f.path, text });
+        sentRevs.set(f.path, f.rev);
+        unsent.delete(f.path);
+      } else {
+        const u = unsent.get(f.path);
+        if (u) {
+          edits.push({ path: f.path, changes: u.changes, length: u.length });
+          unsent.delete(f.path);
+        }
+      }
     }
     const removed: string[] = [];
-    for (const p of lastSent.keys()) if (!current.has(p)) removed.push(p);
-    if (version > 0 && changed.length === 0 && removed.length === 0 && settingsKey === lastSettings) return;
-    lastSent = current;
+    for (const p of [...sentRevs.keys()]) {
+      if (current.has(p)) continue;
+      removed.push(p);
+      sentRevs.delete(p);
+      unsent.delete(p);
+    }
+    if (!isFull && version > 0 && changed.length === 0 && edits.length === 0 && removed.length === 0 && settingsKey === lastSettings) return;
+    full = false;
     lastSettings = settingsKey;
     version++;
     sentAt.set(version, performance.now());
-    sentTexts.set(version, current);
+    sentStamps.set(version, stamps);
     useAnalysis.setState({ requestedVersion: version, running: true, canceled: false });
-    target.sync(version, changed, removed, settings);
+    target.sync(version, { changed, edits, removed, ...(isFull ? { full: true } : {}) }, settings);
   }
 
   function schedule(): void {
@@ -65,6 +117,7 @@ export function startSync(target: SyncTarget): SyncEngine {
     timer = setTimeout(flush, SYNC_DEBOUNCE_MS);
   }
 
+  const unsubEdits = onTextEdited(onEdit);
   const unsubWs = useWorkspace.subscribe((s, prev) => {
     if (s.files !== prev.files || s.ready !== prev.ready) schedule();
   });
@@ -72,12 +125,23 @@ export function startSync(target: SyncTarget): SyncEngine {
     if (s.settings !== prev.settings) flush();
   });
 
+  function resendAll(): void {
+    full = true;
+    flush();
+  }
+
   function onMessage(msg: FromWorker): void {
+    if (msg.type === 'resync') {
+      // The worker's copy went out of step with ours: send every file whole.
+      resendAll();
+      return;
+    }
+    if (msg.type === 'queryResult' || msg.type === 'queryFailed') return;
     const latest = useAnalysis.getState().requestedVersion;
     if (msg.version !== latest) {
       if (msg.type !== 'started') {
         sentAt.delete(msg.version);
-        sentTexts.delete(msg.version);
+        sentStamps.delete(msg.version);
       }
       return;
     }
@@ -88,20 +152,19 @@ export function startSync(target: SyncTarget): SyncEngine {
       case 'result': {
         const t0 = sentAt.get(msg.version) ?? performance.now();
         sentAt.clear();
-        const analyzedTexts = sentTexts.get(msg.version) ?? null;
-        sentTexts.clear();
+        const analyzedStamps = sentStamps.get(msg.version) ?? null;
+        sentStamps.clear();
         useAnalysis.setState({
           diagnostics: msg.diagnostics,
           resourceCount: msg.resourceCount,
           assumptions: msg.assumptions,
           skipped: msg.skipped,
-          derivedPods: msg.derivedPods,
           resultVersion: msg.version,
           running: false,
           canceled: false,
           failure: null,
           lastRun: { ms: Math.round(performance.now() - t0), at: Date.now(), stats: msg.stats },
-          analyzedTexts,
+          analyzedStamps,
         });
         break;
       }
@@ -137,14 +200,11 @@ export function startSync(target: SyncTarget): SyncEngine {
       }
       target.cancel(v);
     },
-    resendAll() {
-      lastSent = new Map();
-      lastSettings = '';
-      flush();
-    },
+    resendAll,
     onMessage,
     dispose() {
       if (timer) clearTimeout(timer);
+      unsubEdits();
       unsubWs();
       unsubSettings();
     },

@@ -1,15 +1,21 @@
-// Workspace store: files, open tabs, active file and user-facing notices.
+// Workspace store: files, open tabs, active file and user-facing notices. A file's text is
+// here until the editor gives it a model; from then on the model holds it (see texts.ts), and
+// `fileText` reads it from wherever it is.
 import { create } from 'zustand';
-import { classify, utf8Bytes, type FileKind } from './fileKind.ts';
+import { classify, MAX_EDITOR_BYTES, utf8Bytes, type FileKind } from './fileKind.ts';
+import { editCount, onTextEdited, textModel, type TextEdited } from './texts.ts';
 
 export interface WsFile {
   path: string;
-  text: string;
+  /** The text, while no editor model holds it (undefined once the editor's model does). */
+  text?: string;
+  /** UTF-8 size: exact when the text was set; for a file being edited, as of the last save. */
   bytes: number;
   kind: FileKind;
   /**
-   * Bumped whenever the text changes from outside the editor (sample, upload, reload),
-   * so the editor knows to replace its model's content. Typing does not bump it.
+   * Bumped whenever the text changes from outside the editor (sample, upload, reload, a fix
+   * on a file without a model), so the editor replaces its model's content and the worker
+   * gets the whole text. Typing does not bump it.
    */
   rev: number;
 }
@@ -36,9 +42,16 @@ export interface WorkspaceState {
   createUntitled(initialText?: string): string;
   rename(from: string, to: string): string | null;
   remove(path: string): void;
-  editText(path: string, text: string): void;
   /** Replaces a file's text from outside the editor (a quick fix on a file without a model). */
   replaceText(path: string, text: string): void;
+  /** The editor's models now hold these files' texts: drop them here. `resend`: their text changed on the way in (line ends), so the worker needs it whole. */
+  releaseTexts(paths: readonly string[], resend?: readonly string[]): void;
+  /** A model is going away while its file stays (it became binary or too large): the text comes back here. */
+  takeBackText(path: string, text: string, patch?: Partial<Pick<WsFile, 'kind' | 'bytes'>>): void;
+  /** The text changed as a whole inside its model (line-end change): the worker needs it whole. */
+  touch(path: string): void;
+  /** Updates sizes measured later (persistence measures edited files on its debounce). */
+  setSizes(sizes: ReadonlyMap<string, number>): void;
   openFile(path: string): void;
   closeTab(path: string): void;
   setActive(path: string): void;
@@ -117,8 +130,10 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
     const s = get();
     if (!to || to === from) return null;
     if (s.files.some((f) => f.path === to)) return `A file named ${to} already exists.`;
+    // The text moves with the file: the old path's model goes, the new path gets one.
+    const text = fileText(from);
     set({
-      files: s.files.map((f) => (f.path === from ? { ...f, path: to, rev: ++revCounter } : f)),
+      files: s.files.map((f) => (f.path === from ? { ...f, path: to, text, rev: ++revCounter } : f)),
       openTabs: s.openTabs.map((p) => (p === from ? to : p)),
       active: s.active === from ? to : s.active,
     });
@@ -136,16 +151,6 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
     set({ files: s.files.filter((f) => f.path !== path), openTabs: tabs, active });
   },
 
-  editText(path, text) {
-    set((s) => ({
-      files: s.files.map((f) => {
-        if (f.path !== path || f.text === text) return f;
-        const bytes = utf8Bytes(text);
-        return { ...f, text, bytes, kind: classify(text, bytes) };
-      }),
-    }));
-  },
-
   replaceText(path, text) {
     set((s) => ({
       files: s.files.map((f) => {
@@ -154,6 +159,33 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
         return { ...f, text, bytes, kind: classify(text, bytes), rev: ++revCounter };
       }),
     }));
+  },
+
+  releaseTexts(paths, resend = []) {
+    if (paths.length === 0 && resend.length === 0) return;
+    const release = new Set(paths);
+    const bump = new Set(resend);
+    set((s) => ({
+      files: s.files.map((f) => {
+        if (!release.has(f.path) && !bump.has(f.path)) return f;
+        const out: WsFile = { ...f, rev: bump.has(f.path) ? ++revCounter : f.rev };
+        if (release.has(f.path)) delete out.text;
+        return out;
+      }),
+    }));
+  },
+
+  takeBackText(path, text, patch) {
+    set((s) => ({ files: s.files.map((f) => (f.path === path ? { ...f, ...patch, text } : f)) }));
+  },
+
+  touch(path) {
+    set((s) => ({ files: s.files.map((f) => (f.path === path ? { ...f, rev: ++revCounter } : f)) }));
+  },
+
+  setSizes(sizes) {
+    if (![...sizes].some(([p, b]) => get().files.some((f) => f.path === p && f.bytes !== b))) return;
+    set((s) => ({ files: s.files.map((f) => (sizes.has(f.path) && sizes.get(f.path) !== f.bytes ? { ...f, bytes: sizes.get(f.path)! } : f)) }));
   },
 
   openFile(path) {
@@ -188,3 +220,43 @@ export function getFile(path: string | null): WsFile | undefined {
   if (!path) return undefined;
   return useWorkspace.getState().files.find((f) => f.path === path);
 }
+
+/**
+ * A file's current text: its store entry's while it has one (set from outside the editor and
+ * not yet taken by a model), else its editor model's. Builds the whole string from a model, so
+ * call it when the whole text is needed, not per keystroke.
+ */
+export function fileText(path: string): string | undefined {
+  const f = getFile(path);
+  if (!f) return undefined;
+  return f.text ?? textModel(path)?.getValue();
+}
+
+/** A short name for a file's current text: it changes with every edit and never repeats for a path. */
+export function textStamp(path: string, file: WsFile | undefined = getFile(path)): string | undefined {
+  return file ? `${file.rev}:${editCount(path)}` : undefined;
+}
+
+/** Inserted text that could turn a file binary (NUL, C0 controls other than tab and line ends). */
+const SUSPICIOUS = /[\u0000-\u0008\u000b\u000e-\u001f\u007f\ufffd]/;
+
+/**
+ * After an edit in the editor: re-classify the file only when the edit could change its kind
+ * (suspicious characters typed, or the text grown near the editor's size limit).
+ */
+function checkKindAfterEdit(e: TextEdited): void {
+  const suspicious = e.changes.some((c) => SUSPICIOUS.test(c.text));
+  if (!suspicious && e.length * 3 <= MAX_EDITOR_BYTES) return;
+  // After the editor's change event has run its course: the model may be closed as a result.
+  queueMicrotask(() => {
+    const f = getFile(e.path);
+    if (!f || f.kind !== 'text' || f.text !== undefined) return;
+    const text = textModel(e.path)?.getValue();
+    if (text === undefined) return;
+    const bytes = utf8Bytes(text);
+    const kind = classify(text, bytes);
+    if (kind !== 'text') useWorkspace.getState().takeBackText(e.path, text, { kind, bytes });
+  });
+}
+
+onTextEdited(checkKindAfterEdit);

@@ -1,6 +1,7 @@
 // window.__meshWorkbench: a small debug hook for tests and curious users.
 import { useWorkspace } from '../state/workspace.ts';
 import { useAnalysis, useEditorUi } from '../state/analysis.ts';
+import { query } from '../state/queries.ts';
 
 export interface EditorDebug {
   /** 1-based cursor position in the active editor. */
@@ -15,6 +16,8 @@ export interface MeshWorkbenchDebug {
   workspace: typeof useWorkspace.getState;
   analysis: typeof useAnalysis.getState;
   editorUi: typeof useEditorUi.getState;
+  /** Ask the analysis worker a typed query (see src/core/queries). */
+  query: typeof query;
   editor?: EditorDebug;
 }
 
@@ -29,6 +32,7 @@ export function installDebugHook(): void {
     workspace: useWorkspace.getState,
     analysis: useAnalysis.getState,
     editorUi: useEditorUi.getState,
+    query,
   };
 }
 

@@ -1,7 +1,8 @@
-// The one analysis worker + sync engine of the page.
+// The one analysis worker + sync engine of the page, and the transport for worker queries.
 import { AnalysisClient } from '../worker/client.ts';
 import { startSync, type SyncEngine } from '../state/sync.ts';
 import { useAnalysis } from '../state/analysis.ts';
+import { setQueryTransport } from '../state/queries.ts';
 
 let engine: SyncEngine | null = null;
 
@@ -16,6 +17,7 @@ export function startEngine(): SyncEngine {
     },
   });
   eng = startSync(client);
+  setQueryTransport((view, args) => client.query(view, args));
   engine = eng;
   return eng;
 }

@@ -1,7 +1,9 @@
-// Typed wrapper around the analysis worker, used by the UI state layer.
+// Typed wrapper around the analysis worker, used by the UI state layer: syncs, cancels and
+// typed queries (`query('workloads', {...})` resolves to that view's result type).
 import type { WorkspaceFile } from '../core/model/types.ts';
 import type { AnalysisSettings } from '../core/analysis/settings.ts';
-import type { FromWorker, ToWorker } from './protocol.ts';
+import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
+import type { FileEdits, FromWorker, QueryRequest, ToWorker } from './protocol.ts';
 
 export interface AnalysisClientOptions {
   onMessage: (msg: FromWorker) => void;
@@ -9,41 +11,122 @@ export interface AnalysisClientOptions {
   onCrash?: (message: string) => void;
 }
 
-export class AnalysisClient {
-  private worker: Worker;
-  private readonly opts: AnalysisClientOptions;
+/** Where messages go: a real Worker, or anything with the same surface (tests). */
+export interface WorkerLike {
+  postMessage(msg: ToWorker): void;
+  terminate(): void;
+  onmessage: ((ev: MessageEvent<FromWorker>) => void) | null;
+  onerror: ((ev: ErrorEvent) => void) | null;
+  onmessageerror: ((ev: MessageEvent) => void) | null;
+}
 
-  constructor(opts: AnalysisClientOptions) {
+/** A query that the worker could not answer (or that was cut off by a worker restart). */
+export class QueryFailedError extends Error {
+  constructor(
+    message: string,
+    readonly view: string,
+  ) {
+    super(message);
+    this.name = 'QueryFailedError';
+  }
+}
+
+interface PendingQuery {
+  view: QueryView;
+  resolve: (result: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+function spawnAnalysisWorker(): WorkerLike {
+  return new Worker(new URL('./analysis.worker.ts', import.meta.url), { type: 'module', name: 'mesh-analysis' }) as unknown as WorkerLike;
+}
+
+export class AnalysisClient {
+  private worker: WorkerLike;
+  private readonly opts: AnalysisClientOptions;
+  private readonly spawnWorker: () => WorkerLike;
+  private nextQueryId = 1;
+  private readonly queries = new Map<number, PendingQuery>();
+  private disposed = false;
+
+  constructor(opts: AnalysisClientOptions, spawnWorker: () => WorkerLike = spawnAnalysisWorker) {
     this.opts = opts;
+    this.spawnWorker = spawnWorker;
     this.worker = this.spawn();
   }
 
-  private spawn(): Worker {
-    const w = new Worker(new URL('./analysis.worker.ts', import.meta.url), { type: 'module', name: 'mesh-analysis' });
-    w.onmessage = (ev: MessageEvent<FromWorker>) => this.opts.onMessage(ev.data);
+  private spawn(): WorkerLike {
+    const w = this.spawnWorker();
+    w.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     w.onerror = (ev: ErrorEvent) => {
       ev.preventDefault();
       w.terminate();
+      const message = ev.message || 'The analysis worker stopped unexpectedly.';
+      this.rejectAll(`The analysis worker stopped (${message}) before answering`);
       this.worker = this.spawn();
-      this.opts.onCrash?.(ev.message || 'The analysis worker stopped unexpectedly.');
+      this.opts.onCrash?.(message);
     };
     w.onmessageerror = () => this.opts.onCrash?.('A message from the analysis worker could not be read.');
     return w;
+  }
+
+  private receive(msg: FromWorker): void {
+    if (msg.type === 'queryResult' || msg.type === 'queryFailed') {
+      const q = this.queries.get(msg.id);
+      if (!q) return;
+      this.queries.delete(msg.id);
+      if (msg.type === 'queryResult') q.resolve(msg.result);
+      else q.reject(new QueryFailedError(msg.message, q.view));
+      return;
+    }
+    this.opts.onMessage(msg);
+  }
+
+  private rejectAll(why: string): void {
+    const pending = [...this.queries.values()];
+    this.queries.clear();
+    for (const q of pending) q.reject(new QueryFailedError(`${why} the "${q.view}" query; ask again.`, q.view));
   }
 
   private send(msg: ToWorker): void {
     this.worker.postMessage(msg);
   }
 
-  sync(version: number, changed: WorkspaceFile[], removed: string[], settings: AnalysisSettings): void {
-    this.send({ type: 'sync', version, changed, removed, settings });
+  sync(version: number, changes: { changed: WorkspaceFile[]; edits: FileEdits[]; removed: string[]; full?: boolean }, settings: AnalysisSettings): void {
+    this.send({ type: 'sync', version, changed: changes.changed, edits: changes.edits, removed: changes.removed, ...(changes.full ? { full: true } : {}), settings });
   }
 
   cancel(version: number): void {
     this.send({ type: 'cancel', version });
   }
 
+  /**
+   * Asks the worker one query; resolves with the view's result, from the latest analysis
+   * (waiting for the first one if none has run yet). Rejects with QueryFailedError when the
+   * worker cannot answer, or stops before it does.
+   */
+  query<V extends QueryView>(view: V, args: QueryArgs<V>): Promise<QueryResult<V>> {
+    if (this.disposed) return Promise.reject(new QueryFailedError(`The analysis worker is gone; the "${view}" query was not sent.`, view));
+    const id = this.nextQueryId++;
+    return new Promise<QueryResult<V>>((resolve, reject) => {
+      this.queries.set(id, { view, resolve: resolve as (r: unknown) => void, reject });
+      try {
+        this.send({ type: 'query', id, view, args } as { type: 'query'; id: number } & QueryRequest);
+      } catch (e) {
+        this.queries.delete(id);
+        reject(new QueryFailedError(`The "${view}" query could not be sent: ${e instanceof Error ? e.message : 'unknown error'}`, view));
+      }
+    });
+  }
+
+  /** Queries sent and not answered yet. */
+  get pendingQueries(): number {
+    return this.queries.size;
+  }
+
   dispose(): void {
+    this.disposed = true;
     this.worker.terminate();
+    this.rejectAll('The analysis worker was shut down before answering');
   }
 }

@@ -2,7 +2,10 @@
 import type { Diagnostic, WorkspaceFile } from '../core/model/types.ts';
 import type { AnalysisSettings } from '../core/analysis/settings.ts';
 import type { SkippedAnalyzer } from '../core/analysis/skipped.ts';
-import type { DerivedPodSummary } from '../core/workspace.ts';
+import type { QueryArgs, QueryView } from '../core/queries/views.ts';
+import type { TextChange } from './textChanges.ts';
+
+export type { TextChange } from './textChanges.ts';
 
 export interface AnalysisStats {
   files: number;
@@ -14,18 +17,37 @@ export interface AnalysisStats {
   reparsedDocuments: number;
 }
 
+/** Editor changes to one file since the last sync, applied in order to the worker's copy. */
+export interface FileEdits {
+  path: string;
+  changes: TextChange[];
+  /** The file's length (UTF-16 units) after the changes: a check that both copies agree. */
+  length: number;
+}
+
+/** A typed request for one query view. */
+export type QueryRequest = { [V in QueryView]: { view: V; args: QueryArgs<V> } }[QueryView];
+
 export type ToWorker =
   | {
       type: 'sync';
       /** Monotonic workspace version; a newer one supersedes a running analysis. */
       version: number;
-      /** Files added or changed since the last sync (whole text). */
+      /**
+       * The whole workspace follows in `changed`: drop every file the worker holds first (after
+       * a worker restart, or when the worker asked for it with `resync`).
+       */
+      full?: boolean;
+      /** Files added, or replaced from outside the editor, since the last sync (whole text). */
       changed: WorkspaceFile[];
+      /** Files edited in the editor since the last sync: their content changes. */
+      edits: FileEdits[];
       /** Paths removed since the last sync. */
       removed: string[];
       settings: AnalysisSettings;
     }
-  | { type: 'cancel'; version: number };
+  | { type: 'cancel'; version: number }
+  | ({ type: 'query'; id: number } & QueryRequest);
 
 export type FromWorker =
   | { type: 'started'; version: number }
@@ -39,11 +61,14 @@ export type FromWorker =
       assumptions: string[];
       /** Analyzers skipped because the workspace holds no object of a kind they need. */
       skipped: SkippedAnalyzer[];
-      /** Pods derived from controllers. */
-      derivedPods: DerivedPodSummary[];
       stats: AnalysisStats;
     }
   /** Quick fixes for the diagnostics of a posted result (by index), computed after it. */
   | { type: 'fixes'; version: number; fixes: Array<[number, NonNullable<Diagnostic['fixes']>]> }
   | { type: 'canceled'; version: number }
-  | { type: 'failed'; version: number; message: string };
+  | { type: 'failed'; version: number; message: string }
+  /** The worker's copy of the texts no longer matches the page's: send every file whole (`full`). */
+  | { type: 'resync'; message: string }
+  /** The answer to query `id`, from the analysis of `version`. */
+  | { type: 'queryResult'; id: number; version: number; result: unknown }
+  | { type: 'queryFailed'; id: number; message: string };

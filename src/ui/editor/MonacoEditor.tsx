@@ -4,6 +4,7 @@
 import { useEffect, useRef } from 'react';
 import { monaco } from './monaco.ts';
 import { useWorkspace, type WsFile } from '../../state/workspace.ts';
+import { emitTextEdited, registerTextModel, unregisterTextModel } from '../../state/texts.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { applyQuickFix, registerModelEditor, suppressWithAnnotation } from '../../state/fixes.ts';
 import type { Diagnostic, QuickFix, TextEdit } from '../../core/model/types.ts';
@@ -25,12 +26,18 @@ interface Entry {
 const MARKER_OWNER = 'mesh-workbench';
 /** Models outlive the editor component (StrictMode remounts, lazy reloads). */
 const entries = new Map<string, Entry>();
-/** True while the store's text is pushed into a model (that change must not echo back). */
+/** True while the store's text is pushed into a model (that change must not echo back: the worker gets it whole). */
 let applyingExternal = false;
 /** The diagnostic behind each marker of a file, for code actions. */
 const markerSources = new Map<string, Array<{ marker: monaco.editor.IMarkerData; d: Diagnostic }>>();
 /** What each model's markers were last set from, so unchanged files are not re-marked. */
 const markerSignatures = new Map<string, string>();
+
+/**
+ * Folding recomputes its ranges over the whole file after every edit (about 1 ms per
+ * thousand lines here), so it is off for files longer than this.
+ */
+export const FOLDING_MAX_LINES = 20_000;
 
 const APPLY_FIX_COMMAND = 'meshWorkbench.applyQuickFix';
 const SUPPRESS_COMMAND = 'meshWorkbench.suppressWithAnnotation';
@@ -188,34 +195,60 @@ export default function MonacoEditor() {
     registerCodeActions();
     registerModelEditor(editModel);
 
+    /**
+     * One model per text file. A new model takes the file's text from the store, which then
+     * lets go of it: from then on the model is the page's only copy. Texts replaced from
+     * outside the editor (a new rev with a text in the store) are pushed into the model.
+     */
     const syncModels = (files: WsFile[]) => {
       const live = new Set<string>();
+      const released: string[] = [];
+      const resend: string[] = [];
       for (const f of files) {
         if (f.kind !== 'text') continue;
         live.add(f.path);
         const e = entries.get(f.path);
         if (!e) {
+          if (f.text === undefined) continue;
+          const text = f.text;
           const existing = monaco.editor.getModel(uriFor(f.path));
-          const model = existing ?? monaco.editor.createModel(f.text, 'yaml', uriFor(f.path));
-          if (existing && existing.getValue() !== f.text) existing.setValue(f.text);
+          const model = existing ?? monaco.editor.createModel(text, 'yaml', uriFor(f.path));
+          if (existing && existing.getValue() !== text) existing.setValue(text);
           model.updateOptions({ tabSize: 2, insertSpaces: true });
-          // Any change to a model (typing, undo, a quick fix in another file) goes to the store.
-          const path = f.path;
-          model.onDidChangeContent(() => {
-            if (!applyingExternal && entries.get(path)?.model === model) useWorkspace.getState().editText(path, model.getValue());
-          });
           // New files use LF unless the text says otherwise (Monaco may default to CRLF).
-          if (!f.text.includes('\r\n')) model.setEOL(monaco.editor.EndOfLineSequence.LF);
+          if (!text.includes('\r\n')) model.setEOL(monaco.editor.EndOfLineSequence.LF);
+          // The model normalises line ends and drops a BOM: then its text is not the one the
+          // worker got, and the worker needs it whole before it can take changes.
+          if ((text.includes('\r') || text.charCodeAt(0) === 0xfeff) && model.getValue() !== text) resend.push(f.path);
+          // Every change to a model (typing, undo, a quick fix) goes out as its content changes.
+          const path = f.path;
+          model.onDidChangeContent((ev) => {
+            if (applyingExternal || entries.get(path)?.model !== model) return;
+            if (ev.isEolChange || ev.changes.length === 0) {
+              useWorkspace.getState().touch(path);
+              return;
+            }
+            emitTextEdited({
+              path,
+              changes: ev.changes.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })),
+              length: model.getValueLength(),
+            });
+          });
           entries.set(f.path, { model, rev: f.rev, viewState: null });
+          registerTextModel(f.path, model);
+          released.push(f.path);
         } else if (e.rev !== f.rev) {
           e.rev = f.rev;
-          if (e.model.getValue() !== f.text) {
-            applyingExternal = true;
-            try {
-              e.model.pushEditOperations([], [{ range: e.model.getFullModelRange(), text: f.text }], () => null);
-            } finally {
-              applyingExternal = false;
+          if (f.text !== undefined) {
+            if (e.model.getValue() !== f.text) {
+              applyingExternal = true;
+              try {
+                e.model.pushEditOperations([], [{ range: e.model.getFullModelRange(), text: f.text }], () => null);
+              } finally {
+                applyingExternal = false;
+              }
             }
+            released.push(f.path);
           }
         }
       }
@@ -225,10 +258,15 @@ export default function MonacoEditor() {
             editor.setModel(null);
             current = null;
           }
+          // A file that stays but leaves the editor (it became binary or too large) takes its text back.
+          const still = files.find((x) => x.path === path);
+          if (still && still.text === undefined) useWorkspace.getState().takeBackText(path, e.model.getValue());
+          unregisterTextModel(path, e.model);
           e.model.dispose();
           entries.delete(path);
         }
       }
+      if (released.length > 0 || resend.length > 0) useWorkspace.getState().releaseTexts(released, resend);
     };
 
     const applyReveal = () => {
@@ -269,6 +307,8 @@ export default function MonacoEditor() {
         return;
       }
       const e = entries.get(next)!;
+      const folding = e.model.getLineCount() <= FOLDING_MAX_LINES;
+      if (editor.getOption(monaco.editor.EditorOption.folding) !== folding) editor.updateOptions({ folding });
       editor.setModel(e.model);
       if (e.viewState) editor.restoreViewState(e.viewState);
       const p = editor.getPosition();

@@ -1,8 +1,11 @@
 // Right pane: views that arrive in later releases (honest empty states), the inputs the
 // analysis assumed, and the user's suppressions.
 import { useState } from 'react';
-import { useAnalysis } from '../../state/analysis.ts';
+import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
+import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
+import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
+import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 
 const TABS = [
   { id: 'proxy', label: 'Proxy config', empty: 'Proxy (xDS) config views arrive in a later release.' },
@@ -39,7 +42,7 @@ export function Inspector() {
       <div className="inspector-scroll">
         <Assumptions />
         <SkippedAnalyzers />
-        <DerivedWorkloads />
+        <Workloads />
         <Suppressions />
       </div>
     </div>
@@ -100,29 +103,108 @@ function SkippedAnalyzers() {
   );
 }
 
-function DerivedWorkloads() {
-  const pods = useAnalysis((s) => s.derivedPods);
-  if (pods.length === 0) return null;
+const WORKLOAD_PAGE = 50;
+
+const MESH_LABEL: Record<MeshMode, string> = { sidecar: 'sidecar', ambient: 'ambient', none: 'not in the mesh' };
+const RESTART_NOTE: Record<MeshMode, string> = {
+  sidecar: 'a restart would add a sidecar (injection is on for it)',
+  ambient: 'a restart would enroll it in ambient mode',
+  none: 'a restart would take it out of the mesh',
+};
+
+/**
+ * Every workload of the mesh, from the worker's `workloads` query: pods from the files, pods
+ * derived from controllers (whose names and IPs are ours), and the assumed gateway, with how
+ * each joins the mesh and its SPIFFE identity. Asked only while the section is open.
+ */
+function Workloads() {
+  const [open, setOpen] = useState(true);
+  const [text, setText] = useState('');
+  const [limit, setLimit] = useState(WORKLOAD_PAGE);
+  const { data, error } = useWorkerQuery('workloads', { text: text.trim() || undefined, limit }, open);
+  const counts = data?.counts;
   return (
-    <section className="inspector-section" aria-labelledby="derived-title" data-testid="derived-workloads">
-      <h3 id="derived-title" className="section-title">
-        Derived pods ({pods.length})
+    <section className="inspector-section" aria-labelledby="workloads-title" data-testid="workloads">
+      <h3 id="workloads-title" className="section-title">
+        <button type="button" className="section-toggle" aria-expanded={open} data-testid="workloads-toggle" onClick={() => setOpen(!open)}>
+          <span aria-hidden="true">{open ? '▾' : '▸'}</span> Workloads{counts ? ` (${counts.all})` : ''}
+        </button>
       </h3>
-      <p className="muted">
-        These controllers' pods are not in your files, so the analysis assumes them from the pod templates. Names and IPs are
-        ours, not your cluster's.
-      </p>
-      <ul className="assumption-list">
-        {pods.map((p) => (
-          <li key={`${p.namespace}/${p.name}`} data-testid="derived-pod">
-            <code>
-              {p.namespace}/{p.name}
-            </code>{' '}
-            {p.ip} · {p.mode === 'sidecar' ? 'sidecar injected' : p.mode === 'ambient' ? 'ambient' : 'not in the mesh'} · from {p.from}
-          </li>
-        ))}
-      </ul>
+      {open && (
+        <>
+          {error && <div className="field-error">{error}</div>}
+          {counts && counts.all === 0 && <p className="muted">No pods, and no Deployments or other controllers to derive them from.</p>}
+          {counts && counts.all > 0 && (
+            <p className="muted" data-testid="workloads-summary">
+              {counts.sidecar} with an Istio proxy, {counts.ambient} ambient, {counts.none} not in the mesh
+              {counts.derived > 0 && (
+                <>
+                  {' '}· {counts.derived} derived from controllers whose pods are not in your files (names and IPs are ours, not your cluster's)
+                </>
+              )}
+            </p>
+          )}
+          {counts && counts.all > WORKLOAD_PAGE && (
+            <input
+              className="text-input workload-filter"
+              placeholder="Filter: namespace/name"
+              aria-label="Filter workloads"
+              data-testid="workloads-filter"
+              value={text}
+              onChange={(e) => setText(e.target.value)}
+            />
+          )}
+          {data && (
+            <ul className="workload-list">
+              {data.items.map((w) => (
+                <WorkloadRow key={w.key} w={w} />
+              ))}
+            </ul>
+          )}
+          {data && data.total > data.items.length && (
+            <button type="button" className="link-button" data-testid="workloads-more" onClick={() => setLimit(limit + 200)}>
+              Show more ({data.total - data.items.length} not shown)
+            </button>
+          )}
+        </>
+      )}
     </section>
+  );
+}
+
+function WorkloadRow({ w }: { w: WorkloadSummary }) {
+  const source = w.source;
+  const reveal = source
+    ? () => {
+        useWorkspace.getState().openFile(source.file);
+        useEditorUi.getState().requestReveal(source.file, undefined, source.line);
+      }
+    : undefined;
+  return (
+    <li className="workload" data-testid="workload-row" data-mesh={w.mesh} data-derived={w.derivedFrom ? 'true' : 'false'}>
+      <div className="workload-head">
+        {reveal ? (
+          <button type="button" className="link-button workload-name" title={`Show in ${source!.file}:${source!.line}`} onClick={reveal}>
+            {w.namespace}/{w.name}
+          </button>
+        ) : (
+          <code className="workload-name">
+            {w.namespace}/{w.name}
+          </code>
+        )}
+        <span className={`mesh-pill mesh-${w.mesh}`}>{w.placeholder ? 'gateway' : MESH_LABEL[w.mesh]}</span>
+      </div>
+      <div className="workload-facts">
+        {w.ip || 'no IP'}
+        {w.node && ` · node ${w.node}`} · sa {w.serviceAccount}
+      </div>
+      <div className="workload-identity" title="SPIFFE identity">
+        <code>{w.identity}</code>
+      </div>
+      {w.derivedFrom && <div className="workload-note">derived from {w.derivedFrom}</div>}
+      {w.placeholder && <div className="workload-note">assumed ingress gateway (not in your files)</div>}
+      {w.onRestart && <div className="workload-note">{RESTART_NOTE[w.onRestart]}</div>}
+    </li>
   );
 }
 

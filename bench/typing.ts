@@ -1,0 +1,229 @@
+// Typing into a large file in real Chromium: the generated mesh is uploaded into the app,
+// 40 characters are typed at 50 ms intervals into a VirtualService host, and the page
+// records its long tasks (PerformanceObserver 'longtask'), the slowest key events (Event
+// Timing) and the time from the last key to the Problems row that names the edited host.
+// Also the longest task while the file loads. Run on its own:
+//   node --import tsx bench/typing.ts [services=2000] [runs=3]
+import { existsSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { spawn, spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { generateMesh } from './generateMesh.ts';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+
+export interface TypingRun {
+  /** Longest main-thread task from the first key until the Problems row appeared (+ 500 ms). */
+  maxLongTaskMs: number;
+  longTasks: number;
+  /** Sum of the long tasks' durations in that window. */
+  longTaskTotalMs: number;
+  /** Slowest key event (keydown/keypress/input, processing to next paint). */
+  maxKeyEventMs: number;
+  /** Last keydown → Problems lists the edited host (DOM updated; and after the next frame). */
+  lastKeyToProblemsMs: number;
+  lastKeyToFrameMs: number;
+  /** Longest task while the file was uploaded, opened and first analyzed. */
+  loadMaxLongTaskMs: number;
+  /** Upload → the file's first diagnostics listed. */
+  loadMs: number;
+}
+
+export interface TypingResult {
+  services: number;
+  bytes: number;
+  runs: TypingRun[];
+  median: TypingRun;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] ?? NaN;
+}
+
+const TYPED = 'abcdefghijklmnopqrstuvwxyzabcdefghijklmn'; // 40 keys
+
+/** Measures typing into the generated mesh of `services` services; undefined when no Chromium can be launched. */
+export async function measureTyping(services = 2000, runs = 3, port = Number(process.env.BENCH_PORT ?? 4176)): Promise<TypingResult | undefined> {
+  if (!existsSync(join(root, 'dist', 'index.html'))) {
+    const r = spawnSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
+    if (r.status !== 0) throw new Error('vite build failed');
+  }
+  const mesh = generateMesh(services);
+  const { chromium } = await import('@playwright/test');
+  // BENCH_SERVE_ROOT: serve another build (a copy of dist/ with scripts/serve.js beside it) to compare.
+  const serveRoot = process.env.BENCH_SERVE_ROOT ?? root;
+  const server = spawn(process.execPath, [join(serveRoot, 'scripts/serve.js')], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
+  try {
+    await new Promise((r) => setTimeout(r, 500));
+    const exe = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
+    const browser = await chromium
+      .launch({
+        ...(exe ? { executablePath: exe } : {}),
+        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+      })
+      .catch(() => undefined);
+    if (!browser) return undefined;
+    const out: TypingRun[] = [];
+    try {
+      for (let i = 0; i < runs; i++) out.push(await oneRun(browser, port, mesh.text));
+    } finally {
+      await browser.close();
+    }
+    const m = (f: (r: TypingRun) => number) => median(out.map(f));
+    return {
+      services,
+      bytes: Buffer.byteLength(mesh.text),
+      runs: out,
+      median: {
+        maxLongTaskMs: m((r) => r.maxLongTaskMs),
+        longTasks: m((r) => r.longTasks),
+        longTaskTotalMs: m((r) => r.longTaskTotalMs),
+        maxKeyEventMs: m((r) => r.maxKeyEventMs),
+        lastKeyToProblemsMs: m((r) => r.lastKeyToProblemsMs),
+        lastKeyToFrameMs: m((r) => r.lastKeyToFrameMs),
+        loadMaxLongTaskMs: m((r) => r.loadMaxLongTaskMs),
+        loadMs: m((r) => r.loadMs),
+      },
+    };
+  } finally {
+    server.kill();
+  }
+}
+
+type Browser = Awaited<ReturnType<typeof import('@playwright/test').chromium.launch>>;
+
+interface PageProbe {
+  longTasks: Array<{ start: number; duration: number }>;
+  events: Array<{ name: string; start: number; duration: number }>;
+  keys: number[];
+  found?: number;
+  frame?: number;
+  watch?: string;
+}
+
+async function oneRun(browser: Browser, port: number, text: string): Promise<TypingRun> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  const page = await context.newPage();
+  await page.addInitScript(() => {
+    const probe: PageProbe = { longTasks: [], events: [], keys: [] };
+    (window as unknown as { __probe: PageProbe }).__probe = probe;
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) probe.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) probe.events.push({ name: e.name, start: e.startTime, duration: e.duration });
+    }).observe({ type: 'event', buffered: true, durationThreshold: 16 } as PerformanceObserverInit);
+    window.addEventListener('keydown', () => probe.keys.push(performance.now()), true);
+    new MutationObserver(() => {
+      if (!probe.watch || probe.found !== undefined) return;
+      for (const row of document.querySelectorAll('[data-testid="problem-row"]')) {
+        if (row.textContent?.includes(probe.watch)) {
+          probe.found = performance.now();
+          requestAnimationFrame(() => setTimeout(() => (probe.frame = performance.now()), 0));
+          return;
+        }
+      }
+    }).observe(document, { childList: true, subtree: true, characterData: true });
+  });
+  await page.goto(`http://127.0.0.1:${port}/`);
+  await page.getByTestId('last-analysis').waitFor({ timeout: 60_000 });
+  await page.locator('.monaco-editor .view-lines').waitFor({ timeout: 60_000 });
+
+  // Load: upload the mesh, wait for its first diagnostics (the canary host of svc-7).
+  await page.getByTestId('filter-text').fill('svc-7-canary');
+  const t0 = await page.evaluate(() => performance.now());
+  await page.evaluate(() => {
+    const p = (window as unknown as { __probe: PageProbe }).__probe;
+    p.watch = 'svc-7-canary';
+    p.found = undefined;
+  });
+  await page.getByTestId('upload-input').setInputFiles([{ name: 'mesh.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(text) }]);
+  await page.waitForFunction(() => (window as unknown as { __probe: PageProbe }).__probe.frame !== undefined, undefined, { timeout: 120_000 });
+  await page.locator('.monaco-editor .view-lines').filter({ hasText: 'kind: Namespace' }).waitFor({ timeout: 60_000 });
+  await page.waitForTimeout(1000);
+  const load = await page.evaluate((start) => {
+    const p = (window as unknown as { __probe: PageProbe }).__probe;
+    const tasks = p.longTasks.filter((t) => t.start >= start);
+    return { max: Math.max(0, ...tasks.map((t) => t.duration)), ms: (p.found ?? NaN) - start };
+  }, t0);
+
+  // Only the row for the fully typed host will match the filter.
+  await page.getByTestId('filter-text').fill(`svc-7-canary${TYPED}`);
+  // Put the cursor at the end of `host: svc-7-canary` with the editor's Find widget.
+  await page.locator('.monaco-editor .view-lines').click({ position: { x: 200, y: 10 } });
+  await page.keyboard.press('ControlOrMeta+Home');
+  await page.keyboard.press('ControlOrMeta+F');
+  const find = page.locator('.monaco-editor .find-widget textarea, .monaco-editor .find-widget input').first();
+  await find.waitFor();
+  await find.fill('host: svc-7-canary');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('End');
+  await page.waitForTimeout(1000);
+  const start = await page.evaluate((watch) => {
+    const p = (window as unknown as { __probe: PageProbe }).__probe;
+    p.watch = watch;
+    p.found = undefined;
+    p.frame = undefined;
+    p.keys = [];
+    return performance.now();
+  }, `svc-7-canary${TYPED}`);
+  const wall0 = Date.now();
+  for (let k = 0; k < TYPED.length; k++) {
+    const due = wall0 + k * 50;
+    const wait = due - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    await page.keyboard.press(TYPED[k] as string);
+  }
+  if (process.env.BENCH_DEBUG) await page.waitForTimeout(3000), await page.screenshot({ path: '/tmp/typing.png' });
+  await page.waitForFunction(() => (window as unknown as { __probe: PageProbe }).__probe.frame !== undefined, undefined, { timeout: 60_000 });
+  await page.waitForTimeout(500);
+  const r = await page.evaluate((s) => {
+    const p = (window as unknown as { __probe: PageProbe }).__probe;
+    const end = (p.frame ?? performance.now()) + 500;
+    const tasks = p.longTasks.filter((t) => t.start >= s && t.start <= end);
+    const keyEvents = p.events.filter((e) => e.start >= s && (e.name === 'keydown' || e.name === 'keypress' || e.name === 'input' || e.name === 'keyup' || e.name === 'beforeinput'));
+    const last = p.keys[p.keys.length - 1] ?? s;
+    return {
+      keys: p.keys.length,
+      maxLongTaskMs: Math.max(0, ...tasks.map((t) => t.duration)),
+      longTasks: tasks.length,
+      longTaskTotalMs: tasks.reduce((a, t) => a + t.duration, 0),
+      maxKeyEventMs: Math.max(0, ...keyEvents.map((e) => e.duration)),
+      lastKeyToProblemsMs: (p.found ?? NaN) - last,
+      lastKeyToFrameMs: (p.frame ?? NaN) - last,
+    };
+  }, start);
+  if (r.keys !== TYPED.length) throw new Error(`expected ${TYPED.length} keys, saw ${r.keys}`);
+  await context.close();
+  return {
+    maxLongTaskMs: r.maxLongTaskMs,
+    longTasks: r.longTasks,
+    longTaskTotalMs: r.longTaskTotalMs,
+    maxKeyEventMs: r.maxKeyEventMs,
+    lastKeyToProblemsMs: r.lastKeyToProblemsMs,
+    lastKeyToFrameMs: r.lastKeyToFrameMs,
+    loadMaxLongTaskMs: load.max,
+    loadMs: load.ms,
+  };
+}
+
+export function formatTyping(r: TypingResult): string[] {
+  const f = (n: number) => `${Math.round(n)} ms`;
+  const m = r.median;
+  return [
+    `Typing 40 keys at 50 ms into the generated ${r.services.toLocaleString('en')}-service mesh (${(r.bytes / (1024 * 1024)).toFixed(1)} MB), Chromium, median of ${r.runs.length}:`,
+    `  longest main-thread task ${f(m.maxLongTaskMs)} (${m.longTasks} long tasks, ${f(m.longTaskTotalMs)} in all); slowest key event ${f(m.maxKeyEventMs)}`,
+    `  last key -> Problems updated ${f(m.lastKeyToProblemsMs)} (next frame ${f(m.lastKeyToFrameMs)})`,
+    `  loading the file: ${f(m.loadMs)} to its diagnostics, longest task ${f(m.loadMaxLongTaskMs)}`,
+    `  runs: ${r.runs.map((x) => `${Math.round(x.maxLongTaskMs)}/${Math.round(x.lastKeyToProblemsMs)}`).join(', ')} (longest task / last key -> Problems, ms)`,
+  ];
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const services = Number(process.argv[2] ?? 2000);
+  const runs = Number(process.argv[3] ?? 3);
+  const r = await measureTyping(services, runs);
+  if (!r) console.log('typing: skipped (no Chromium found)');
+  else for (const l of formatTyping(r)) console.log(l);
+}

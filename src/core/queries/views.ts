@@ -1,0 +1,159 @@
+// The typed query views the analysis worker answers: for each view name, the arguments it
+// takes and the result it gives. Results are plain data (they cross the worker boundary by
+// structured clone) and small: lists come in pages, with totals.
+
+/** How a workload takes part in the mesh. */
+export type MeshMode = 'sidecar' | 'ambient' | 'none';
+
+/** Where a resource is written in the workspace (1-based lines). */
+export interface SourceLocation {
+  file: string;
+  /** The line istioctl prints for the resource (for a derived pod: its controller's). */
+  line: number;
+  /** The first and last line of the YAML document that holds it. */
+  startLine: number;
+  endLine: number;
+  /** For a pod derived from a controller: where its template sits (`spec.template`). */
+  templatePath?: string;
+}
+
+export interface Page {
+  /** Skip this many items (default 0). */
+  offset?: number;
+  /** At most this many items (default 200, at most 2,000). */
+  limit?: number;
+}
+
+// ---- workloads ----------------------------------------------------------------------
+
+export interface WorkloadsArgs extends Page {
+  /** Only this namespace. */
+  namespace?: string;
+  /** Only workloads whose `namespace/name` contains this text (case-insensitive). */
+  text?: string;
+  mesh?: MeshMode;
+  /** true: only pods derived from controllers; false: only pods from the files (and placeholders). */
+  derived?: boolean;
+}
+
+export interface WorkloadSummary {
+  /** Store key (`core/Pod/<ns>/<name>`), for the `resource` view. */
+  key: string;
+  namespace: string;
+  name: string;
+  ip: string;
+  node: string;
+  serviceAccount: string;
+  /** SPIFFE identity under the mesh's trust domain. */
+  identity: string;
+  /** How the pod takes part in the mesh now (a derived pod: as the injector and istio-cni would make it). */
+  mesh: MeshMode;
+  /**
+   * How a new pod of this shape would join the mesh (injection webhook, istio-cni), when that
+   * differs from `mesh` (e.g. a pod from the files without a sidecar in an injected namespace).
+   */
+  onRestart?: MeshMode;
+  labels: Record<string, string>;
+  /** The controller a derived pod comes from: `Deployment ns/name`. */
+  derivedFrom?: string;
+  /** Istio's assumed ingress gateway pod (not from the files). */
+  placeholder?: boolean;
+  source?: SourceLocation;
+}
+
+export interface WorkloadsResult {
+  trustDomain: string;
+  /** Counts over every workload (before the filters). */
+  counts: { all: number; derived: number; sidecar: number; ambient: number; none: number };
+  /** Workloads matching the filters. */
+  total: number;
+  offset: number;
+  items: WorkloadSummary[];
+}
+
+// ---- services -----------------------------------------------------------------------
+
+export interface ServicesArgs extends Page {
+  namespace?: string;
+  /** Only services with a host or `namespace/name` containing this text (case-insensitive). */
+  text?: string;
+  kind?: 'Service' | 'ServiceEntry';
+}
+
+export interface ServicePortSummary {
+  name: string;
+  port: number;
+  protocol: string;
+  /** Kubernetes targetPort (number or named port); ServiceEntry targetPort when set. */
+  targetPort?: number | string;
+}
+
+export interface ServiceSummary {
+  key: string;
+  kind: 'Service' | 'ServiceEntry';
+  namespace: string;
+  name: string;
+  /** FQDNs: `<name>.<ns>.svc.cluster.local` for a Service, the (expanded) hosts of a ServiceEntry. */
+  hosts: string[];
+  ports: ServicePortSummary[];
+  /** Namespaces the service is visible to (`*` for all). */
+  exportTo: string[];
+  /** Service `spec.selector` / ServiceEntry `workloadSelector.labels`; null when there is none. */
+  selector: Record<string, string> | null;
+  /** Pods the selector picks (real and derived): the first 50 `ns/name`, and how many in all. */
+  pods: { total: number; names: string[] };
+  /** ServiceEntry only: its inline endpoints, its resolution and location. */
+  endpoints?: number;
+  resolution?: string;
+  location?: string;
+  /** Kubernetes Service type and cluster IP. */
+  type?: string;
+  clusterIP?: string;
+  placeholder?: boolean;
+  source?: SourceLocation;
+}
+
+export interface ServicesResult {
+  total: number;
+  offset: number;
+  items: ServiceSummary[];
+}
+
+// ---- resource -----------------------------------------------------------------------
+
+export interface ResourceArgs {
+  /** Store key, as diagnostics carry it (`resourceKey`): `<group>/<Kind>/<namespace>/<name>`. */
+  key: string;
+}
+
+export interface ResourceDetail {
+  key: string;
+  kind: string;
+  apiVersion: string;
+  namespace: string;
+  name: string;
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  /** Derived from a controller (not in the files). */
+  derived: boolean;
+  derivedFrom?: { kind: string; namespace: string; name: string };
+  /** Added by the analysis: the placeholder gateway, or the mesh config / networks it used. */
+  synthetic?: 'placeholder' | 'meshconfig' | 'meshnetworks' | 'derived';
+  source?: SourceLocation;
+}
+
+// ---- the map ------------------------------------------------------------------------
+
+/** Every query view: its arguments and its result. */
+export interface QueryViews {
+  workloads: { args: WorkloadsArgs; result: WorkloadsResult };
+  services: { args: ServicesArgs; result: ServicesResult };
+  /** One resource by key; null when the store has none with that key. */
+  resource: { args: ResourceArgs; result: ResourceDetail | null };
+}
+
+export type QueryView = keyof QueryViews;
+export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
+export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
+
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource'];

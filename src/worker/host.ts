@@ -1,0 +1,278 @@
+// What the analysis worker does with each message, apart from the worker plumbing (so it
+// runs in unit tests too). It holds the one WorkspaceAnalyzer, whose model keeps the worker's
+// only copy of each file's text; editor changes are applied to that copy.
+//
+// - A newer `sync` supersedes a running analysis. Changes that arrive while a run is in
+//   flight wait in `pending` and go to the analyzer once the run has returned (it is never
+//   changed mid-run).
+// - Queries are answered against the last analyzed state, never mid-run; one that arrives
+//   before the first analysis waits for it.
+// - Nothing here throws out of `handle`: a failed run is reported as `failed` and the next
+//   run rebuilds the analyzer from the texts it held; changes that do not fit the worker's
+//   copy make it ask for every file whole (`resync`).
+import { WorkspaceAnalyzer } from '../core/workspace.ts';
+import type { Diagnostic } from '../core/model/types.ts';
+import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
+import { answerQuery } from '../core/queries/index.ts';
+import { applyTextChanges } from './textChanges.ts';
+import type { FileEdits, FromWorker, ToWorker } from './protocol.ts';
+
+export interface HostOptions {
+  /** Yield to the event loop this often during a run (ms), so newer messages are seen. */
+  yieldEveryMs?: number;
+}
+
+interface QueuedQuery {
+  id: number;
+  view: string;
+  args: unknown;
+}
+
+export function errorText(e: unknown): string {
+  try {
+    if (e instanceof Error) return e.message || e.name;
+    return typeof e === 'string' ? e : 'unknown error';
+  } catch {
+    return 'unknown error';
+  }
+}
+
+export class AnalysisHost {
+  private analyzer = new WorkspaceAnalyzer();
+  /** Texts (or null for a removal) not yet handed to the analyzer. */
+  private pending = new Map<string, string | null>();
+  /** Texts the analyzer's model does not keep (binary or too large to parse). */
+  private outside = new Map<string, string>();
+  /** Start from an empty analyzer: the page is sending the whole workspace. */
+  private reset = false;
+  /** Rebuild the analyzer from the texts it holds (after a failed run). */
+  private rebuild = false;
+  /** Our copy went out of step; ignore syncs until the page sends a full one. */
+  private awaitingFull = false;
+  private settings: AnalysisSettings = defaultAnalysisSettings();
+  private latestVersion = 0;
+  private cancelRequested = false;
+  private runRequested = false;
+  private looping = false;
+  /** Version of the run that last loaded the analyzer's state (what queries answer from). */
+  private stateVersion = 0;
+  private lastFailure: string | null = null;
+  private queries: QueuedQuery[] = [];
+
+  constructor(
+    private readonly post: (msg: FromWorker) => void,
+    private readonly options: HostOptions = {},
+  ) {}
+
+  /** Handles one message from the page; never throws. */
+  handle(data: unknown): void {
+    try {
+      this.dispatch(data as ToWorker);
+    } catch (e) {
+      this.rebuild = true;
+      const version = typeof data === 'object' && data !== null && 'version' in data && typeof data.version === 'number' ? data.version : this.latestVersion;
+      this.safePost({ type: 'failed', version, message: errorText(e) });
+    }
+  }
+
+  /** True while a run is in flight (for tests). */
+  get busy(): boolean {
+    return this.looping;
+  }
+
+  private safePost(msg: FromWorker): void {
+    try {
+      this.post(msg);
+    } catch {
+      // Nothing sensible is left to do if posting fails (the page went away).
+    }
+  }
+
+  private dispatch(msg: ToWorker): void {
+    if (typeof msg !== 'object' || msg === null) return;
+    switch (msg.type) {
+      case 'sync':
+        this.sync(msg);
+        break;
+      case 'cancel':
+        if (typeof msg.version === 'number' && msg.version >= this.latestVersion) this.cancelRequested = true;
+        break;
+      case 'query':
+        if (typeof msg.id !== 'number') return;
+        this.queries.push({ id: msg.id, view: msg.view, args: msg.args });
+        this.answerQueries();
+        break;
+    }
+  }
+
+  /** The worker's current text of a file (undefined when it has none). */
+  private textOf(path: string): string | undefined {
+    if (this.pending.has(path)) return this.pending.get(path) ?? undefined;
+    if (this.reset) return undefined;
+    return this.outside.get(path) ?? this.analyzer.model.file(path)?.text;
+  }
+
+  private sync(msg: Extract<ToWorker, { type: 'sync' }>): void {
+    const version = typeof msg.version === 'number' ? msg.version : this.latestVersion + 1;
+    if (msg.full) {
+      this.awaitingFull = false;
+      this.reset = true;
+      this.rebuild = false;
+      this.pending.clear();
+    } else if (this.awaitingFull) {
+      // A full sync is on its way; this one was built on texts we no longer trust.
+      this.latestVersion = version;
+      return;
+    }
+    for (const f of Array.isArray(msg.changed) ? msg.changed : []) {
+      if (typeof f?.path === 'string' && typeof f.text === 'string') this.pending.set(f.path, f.text);
+    }
+    for (const e of Array.isArray(msg.edits) ? msg.edits : []) {
+      const problem = this.applyEdits(e);
+      if (problem) {
+        this.awaitingFull = true;
+        this.latestVersion = version;
+        this.safePost({ type: 'resync', message: problem });
+        return;
+      }
+    }
+    for (const p of Array.isArray(msg.removed) ? msg.removed : []) if (typeof p === 'string') this.pending.set(p, null);
+    this.latestVersion = version;
+    this.cancelRequested = false;
+    if (msg.settings && typeof msg.settings === 'object') this.settings = msg.settings;
+    this.runRequested = true;
+    void this.loop();
+  }
+
+  /** Applies one file's editor changes to our copy; returns what went wrong, if anything. */
+  private applyEdits(e: FileEdits): string | undefined {
+    if (typeof e?.path !== 'string') return 'an edit without a path';
+    const base = this.textOf(e.path);
+    if (base === undefined) return `edits for ${e.path}, which the worker does not hold`;
+    const next = applyTextChanges(base, e.changes);
+    if (next === undefined) return `edits for ${e.path} do not fit the worker's copy`;
+    if (next.length !== e.length) return `${e.path} has ${next.length} characters after the edits in the worker, ${e.length} on the page`;
+    this.pending.set(e.path, next);
+    return undefined;
+  }
+
+  /** Every text the worker holds, newest first: pending over the analyzer's own. */
+  private allTexts(): Map<string, string | null> {
+    const out = new Map<string, string | null>();
+    if (!this.reset) {
+      for (const f of this.analyzer.model.fileList()) out.set(f.path, f.text);
+      for (const [p, t] of this.outside) out.set(p, t);
+    }
+    for (const [p, t] of this.pending) {
+      if (t === null) out.delete(p);
+      else out.set(p, t);
+    }
+    return out;
+  }
+
+  private applyPending(): void {
+    if (this.reset || this.rebuild) {
+      // The new analyzer starts empty: everything it should hold is in `pending`.
+      const all = this.allTexts();
+      this.analyzer = new WorkspaceAnalyzer();
+      this.outside.clear();
+      this.pending = all;
+      this.reset = false;
+      this.rebuild = false;
+    }
+    if (this.pending.size === 0) return;
+    const changed: { path: string; text: string }[] = [];
+    const removed: string[] = [];
+    for (const [path, text] of this.pending) {
+      if (text === null) removed.push(path);
+      else changed.push({ path, text });
+    }
+    // If this throws, `pending` still has every change and the next run rebuilds from it.
+    this.analyzer.update(changed, removed);
+    for (const f of changed) {
+      if (this.analyzer.model.file(f.path)?.text === f.text) this.outside.delete(f.path);
+      else this.outside.set(f.path, f.text);
+    }
+    for (const p of removed) this.outside.delete(p);
+    this.pending.clear();
+  }
+
+  private async loop(): Promise<void> {
+    if (this.looping) return;
+    this.looping = true;
+    try {
+      while (this.runRequested) {
+        this.runRequested = false;
+        const version = this.latestVersion;
+        if (this.cancelRequested) {
+          this.post({ type: 'canceled', version });
+          continue;
+        }
+        try {
+          this.applyPending();
+          this.post({ type: 'started', version });
+          this.stateVersion = version;
+          const result = await this.analyzer.run(this.settings, {
+            canceled: () => this.latestVersion !== version || this.cancelRequested,
+            yieldEveryMs: this.options.yieldEveryMs ?? 8,
+          });
+          this.lastFailure = null;
+          if (result === 'canceled' || this.latestVersion !== version) {
+            // Canceled, or finished while a newer version is queued (its result will follow).
+            this.post({ type: 'canceled', version });
+            continue;
+          }
+          this.post({
+            type: 'result',
+            version,
+            diagnostics: result.diagnostics,
+            resourceCount: result.resources.length,
+            assumptions: result.assumptions,
+            skipped: result.skipped,
+            stats: result.stats,
+          });
+          this.answerQueries();
+          // Fixes come second: diagnostics show at once, the lightbulbs a moment later.
+          if (this.latestVersion === version && !this.runRequested) {
+            this.analyzer.attachFixes(result.diagnostics);
+            const fixes: Array<[number, NonNullable<Diagnostic['fixes']>]> = [];
+            result.diagnostics.forEach((d, i) => {
+              if (d.fixes) fixes.push([i, d.fixes]);
+            });
+            if (fixes.length > 0) this.post({ type: 'fixes', version, fixes });
+          }
+        } catch (e) {
+          this.rebuild = true;
+          this.lastFailure = errorText(e);
+          this.safePost({ type: 'failed', version, message: this.lastFailure });
+        }
+      }
+    } finally {
+      this.looping = false;
+      this.answerQueries();
+    }
+  }
+
+  /**
+   * Answers the queued queries if there is an analyzed state to read (not mid-run). After a
+   * failed run they fail with its message; before the first analysis they keep waiting.
+   */
+  private answerQueries(): void {
+    if (this.queries.length === 0) return;
+    const state = this.analyzer.analyzedState();
+    if (!state) {
+      if (this.lastFailure === null || this.looping) return;
+      const failure = this.lastFailure;
+      for (const q of this.queries.splice(0)) this.safePost({ type: 'queryFailed', id: q.id, message: `The analysis failed (${failure}); queries are answered again after the next successful analysis.` });
+      return;
+    }
+    for (const q of this.queries.splice(0)) {
+      try {
+        const result = answerQuery(q.view, q.args, state);
+        this.post({ type: 'queryResult', id: q.id, version: this.stateVersion, result });
+      } catch (e) {
+        this.safePost({ type: 'queryFailed', id: q.id, message: errorText(e) });
+      }
+    }
+  }
+}

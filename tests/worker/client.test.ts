@@ -1,0 +1,104 @@
+// The page side of the worker protocol: typed queries resolve with their answers, fail with
+// the worker's message, and are rejected (not left hanging) when the worker crashes.
+import { describe, expect, it } from 'vitest';
+import { AnalysisClient, QueryFailedError, type WorkerLike } from '../../src/worker/client.ts';
+import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
+import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
+
+class FakeWorker implements WorkerLike {
+  sent: ToWorker[] = [];
+  terminated = false;
+  onmessage: ((ev: MessageEvent<FromWorker>) => void) | null = null;
+  onerror: ((ev: ErrorEvent) => void) | null = null;
+  onmessageerror: ((ev: MessageEvent) => void) | null = null;
+  postMessage(msg: ToWorker): void {
+    this.sent.push(msg);
+  }
+  terminate(): void {
+    this.terminated = true;
+  }
+  reply(msg: FromWorker): void {
+    this.onmessage?.({ data: msg } as MessageEvent<FromWorker>);
+  }
+  crash(message: string): void {
+    this.onerror?.({ message, preventDefault() {} } as ErrorEvent);
+  }
+}
+
+function setup() {
+  const workers: FakeWorker[] = [];
+  const messages: FromWorker[] = [];
+  const crashes: string[] = [];
+  const client = new AnalysisClient(
+    { onMessage: (m) => messages.push(m), onCrash: (m) => crashes.push(m) },
+    () => {
+      const w = new FakeWorker();
+      workers.push(w);
+      return w;
+    },
+  );
+  return { client, workers, messages, crashes };
+}
+
+describe('analysis client', () => {
+  it('sends typed queries and resolves each with its own answer', async () => {
+    const { client, workers, messages } = setup();
+    const w = workers[0]!;
+    const a = client.query('workloads', { namespace: 'shop' });
+    const b = client.query('resource', { key: 'core/Pod/shop/x' });
+    const [qa, qb] = w.sent as Array<Extract<ToWorker, { type: 'query' }>>;
+    expect(qa).toMatchObject({ type: 'query', view: 'workloads', args: { namespace: 'shop' } });
+    expect(qb).toMatchObject({ type: 'query', view: 'resource' });
+    expect(qa!.id).not.toBe(qb!.id);
+    // Answers may come in any order.
+    w.reply({ type: 'queryResult', id: qb!.id, version: 3, result: null });
+    w.reply({ type: 'queryResult', id: qa!.id, version: 3, result: { total: 1 } });
+    await expect(b).resolves.toBeNull();
+    await expect(a).resolves.toEqual({ total: 1 });
+    expect(client.pendingQueries).toBe(0);
+    // Query answers are the client's business, not the sync engine's.
+    expect(messages).toEqual([]);
+  });
+
+  it('a failed query rejects with the worker message', async () => {
+    const { client, workers } = setup();
+    const q = client.query('services', {});
+    const id = (workers[0]!.sent[0] as { id: number }).id;
+    workers[0]!.reply({ type: 'queryFailed', id, message: 'The analysis failed (boom)' });
+    await expect(q).rejects.toThrow(QueryFailedError);
+    await expect(q).rejects.toThrow('The analysis failed (boom)');
+  });
+
+  it('a crash rejects pending queries clearly, restarts the worker and reports the crash', async () => {
+    const { client, workers, crashes } = setup();
+    const q1 = client.query('workloads', {});
+    const q2 = client.query('services', {});
+    workers[0]!.crash('out of memory');
+    await expect(q1).rejects.toThrow(/stopped \(out of memory\) before answering the "workloads" query/);
+    await expect(q2).rejects.toThrow(/"services" query/);
+    expect(workers[0]!.terminated).toBe(true);
+    expect(workers).toHaveLength(2);
+    expect(crashes).toEqual(['out of memory']);
+    // A late answer from the dead worker is ignored; the new worker takes new queries.
+    workers[0]!.reply({ type: 'queryResult', id: 1, version: 1, result: {} });
+    const q3 = client.query('workloads', {});
+    const id = (workers[1]!.sent[0] as { id: number }).id;
+    workers[1]!.reply({ type: 'queryResult', id, version: 2, result: { total: 0 } });
+    await expect(q3).resolves.toEqual({ total: 0 });
+  });
+
+  it('forwards analysis messages, sends syncs and cancels, and rejects queries after dispose', async () => {
+    const { client, workers, messages } = setup();
+    client.sync(4, { changed: [{ path: 'a', text: 'x' }], edits: [{ path: 'b', changes: [{ offset: 0, length: 0, text: 'y' }], length: 2 }], removed: ['c'], full: true }, defaultAnalysisSettings());
+    client.cancel(4);
+    expect(workers[0]!.sent.map((m) => m.type)).toEqual(['sync', 'cancel']);
+    expect(workers[0]!.sent[0]).toMatchObject({ version: 4, full: true, removed: ['c'] });
+    workers[0]!.reply({ type: 'started', version: 4 });
+    workers[0]!.reply({ type: 'resync', message: 'out of step' });
+    expect(messages.map((m) => m.type)).toEqual(['started', 'resync']);
+    const pending = client.query('workloads', {});
+    client.dispose();
+    await expect(pending).rejects.toThrow(/shut down/);
+    await expect(client.query('workloads', {})).rejects.toThrow(QueryFailedError);
+  });
+});

@@ -1,0 +1,251 @@
+// The analysis worker's message handling (AnalysisHost), without a browser: syncs with whole
+// texts and editor changes, supersession, resync requests, queries and failures.
+import { describe, expect, it } from 'vitest';
+import { AnalysisHost } from '../../src/worker/host.ts';
+import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
+import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
+import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
+
+const settings = defaultAnalysisSettings();
+
+// A Service is there so the destination host analyzer runs (it needs Services).
+const VS = (host: string) => `apiVersion: v1
+kind: Service
+metadata:
+  name: known
+  namespace: shop
+spec:
+  ports: [{name: http, port: 80}]
+---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata:
+  name: reviews
+  namespace: shop
+spec:
+  hosts: [reviews]
+  http:
+  - route:
+    - destination:
+        host: ${host}
+`;
+
+const DEPLOYMENT = `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: cart
+  namespace: shop
+spec:
+  replicas: 2
+  selector:
+    matchLabels: {app: cart}
+  template:
+    metadata:
+      labels: {app: cart}
+    spec:
+      serviceAccountName: cart
+      containers:
+      - name: cart
+        image: example.org/cart:1
+`;
+
+class Harness {
+  readonly out: FromWorker[] = [];
+  readonly host: AnalysisHost;
+  private version = 0;
+
+  constructor(yieldEveryMs = 0) {
+    this.host = new AnalysisHost((m) => this.out.push(structuredClone(m)), { yieldEveryMs });
+  }
+  send(msg: ToWorker | unknown): void {
+    this.host.handle(msg);
+  }
+
+  sync(changes: Partial<Extract<ToWorker, { type: 'sync' }>>): number {
+    const version = ++this.version;
+    this.send({ type: 'sync', version, changed: [], edits: [], removed: [], settings, ...changes });
+    return version;
+  }
+
+  /** Waits until the host is idle (all runs done). */
+  async idle(): Promise<void> {
+    for (let i = 0; i < 1000 && this.host.busy; i++) await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, 0));
+  }
+
+  of<T extends FromWorker['type']>(type: T): Extract<FromWorker, { type: T }>[] {
+    return this.out.filter((m): m is Extract<FromWorker, { type: T }> => m.type === type);
+  }
+
+  lastResult() {
+    const r = this.of('result');
+    return r[r.length - 1];
+  }
+
+  hostsNotFound(): string[] {
+    return (this.lastResult()?.diagnostics ?? []).filter((d) => d.code === 'IST0101' && d.message.startsWith('Referenced host not found')).map((d) => d.message);
+  }
+}
+
+describe('analysis worker host', () => {
+  it('analyzes whole texts, then applies editor changes to its copy', async () => {
+    const h = new Harness();
+    const text = VS('reviewz');
+    h.sync({ changed: [{ path: 'vs.yaml', text }] });
+    await h.idle();
+    expect(h.hostsNotFound()).toEqual(['Referenced host not found: "reviewz"']);
+
+    // Type "2" after "reviewz" (offset of the end of that word), as the editor reports it.
+    const at = text.indexOf('reviewz') + 'reviewz'.length;
+    const v2 = h.sync({ edits: [{ path: 'vs.yaml', changes: [{ offset: at, length: 0, text: '2' }], length: text.length + 1 }] });
+    await h.idle();
+    expect(h.lastResult()!.version).toBe(v2);
+    expect(h.hostsNotFound()).toEqual(['Referenced host not found: "reviewz2"']);
+    expect(h.lastResult()!.stats.reparsedDocuments).toBe(1);
+  });
+
+  it('a newer sync supersedes a running analysis; only its result is posted', async () => {
+    const h = new Harness();
+    const text = VS('a');
+    const v1 = h.sync({ changed: [{ path: 'vs.yaml', text }] });
+    const at = text.indexOf('host: a') + 'host: a'.length;
+    // Sent while v1 runs: the changes wait for the run and then apply on top of v1's text.
+    const v2 = h.sync({ edits: [{ path: 'vs.yaml', changes: [{ offset: at, length: 0, text: 'b' }], length: text.length + 1 }] });
+    const v3 = h.sync({ edits: [{ path: 'vs.yaml', changes: [{ offset: at + 1, length: 0, text: 'c' }], length: text.length + 2 }] });
+    await h.idle();
+    expect(h.of('result').map((r) => r.version)).toEqual([v3]);
+    expect(h.of('canceled').map((r) => r.version)).toEqual(expect.arrayContaining([v1]));
+    expect(v2).toBeLessThan(v3);
+    expect(h.hostsNotFound()).toEqual(['Referenced host not found: "abc"']);
+  });
+
+  it('asks for every file whole when changes do not fit its copy, and ignores syncs until then', async () => {
+    const h = new Harness();
+    const text = VS('a');
+    h.sync({ changed: [{ path: 'vs.yaml', text }] });
+    await h.idle();
+    const results = h.of('result').length;
+    // The page thinks the file is longer than it is in the worker.
+    h.sync({ edits: [{ path: 'vs.yaml', changes: [{ offset: 0, length: 0, text: '#' }], length: text.length + 5 }] });
+    expect(h.of('resync')).toHaveLength(1);
+    expect(h.of('resync')[0]!.message).toMatch(/vs\.yaml/);
+    // Changes for a file the worker never got, while waiting: ignored (no run, no second request).
+    h.sync({ edits: [{ path: 'other.yaml', changes: [{ offset: 0, length: 0, text: 'x' }], length: 1 }] });
+    await h.idle();
+    expect(h.of('result')).toHaveLength(results);
+    expect(h.of('resync')).toHaveLength(1);
+    // The full sync replaces everything the worker had.
+    const v = h.sync({ full: true, changed: [{ path: 'new.yaml', text: VS('fresh') }] });
+    await h.idle();
+    expect(h.lastResult()!.version).toBe(v);
+    expect(h.hostsNotFound()).toEqual(['Referenced host not found: "fresh"']);
+    expect(h.lastResult()!.stats.files).toBe(1);
+  });
+
+  it('asks for a resync when edits name a file it does not hold', () => {
+    const h = new Harness();
+    h.sync({ edits: [{ path: 'ghost.yaml', changes: [{ offset: 0, length: 0, text: 'x' }], length: 1 }] });
+    expect(h.of('resync')[0]?.message).toMatch(/ghost\.yaml/);
+  });
+
+  it('keeps the text of binary and oversized files it does not parse, so edits still apply', async () => {
+    const h = new Harness();
+    const bin = 'a\u0000b';
+    h.sync({ changed: [{ path: 'blob.bin', text: bin }] });
+    await h.idle();
+    expect(h.lastResult()!.diagnostics.some((d) => d.file === 'blob.bin' && /binary/.test(d.message))).toBe(true);
+    // Removing the NUL makes it text again (a change against the binary text).
+    h.sync({ edits: [{ path: 'blob.bin', changes: [{ offset: 1, length: 1, text: '' }], length: 2 }] });
+    await h.idle();
+    expect(h.of('resync')).toHaveLength(0);
+    expect(h.lastResult()!.diagnostics.some((d) => d.file === 'blob.bin' && /binary/.test(d.message))).toBe(false);
+  });
+
+  it('answers typed queries from the latest analysis; a query sent first waits for it', async () => {
+    const h = new Harness();
+    h.send({ type: 'query', id: 1, view: 'workloads', args: {} });
+    expect(h.of('queryResult')).toHaveLength(0);
+    const v1 = h.sync({ changed: [{ path: 'd.yaml', text: DEPLOYMENT }] });
+    await h.idle();
+    const first = h.of('queryResult')[0]!;
+    expect(first).toMatchObject({ id: 1, version: v1 });
+    const r = first.result as { total: number; items: Array<{ identity: string; derivedFrom?: string }> };
+    expect(r.total).toBe(3); // two derived pods and the assumed gateway
+    expect(r.items.filter((w) => w.derivedFrom).map((w) => w.identity)).toEqual(['spiffe://cluster.local/ns/shop/sa/cart', 'spiffe://cluster.local/ns/shop/sa/cart']);
+
+    // A query during a run waits for that run and answers with its version.
+    const at = DEPLOYMENT.indexOf('replicas: 2') + 'replicas: '.length;
+    const v2 = h.sync({ edits: [{ path: 'd.yaml', changes: [{ offset: at, length: 1, text: '3' }], length: DEPLOYMENT.length }] });
+    h.send({ type: 'query', id: 2, view: 'workloads', args: { derived: true } });
+    await h.idle();
+    const second = h.of('queryResult').find((m) => m.id === 2)!;
+    expect(second.version).toBe(v2);
+    expect((second.result as { total: number }).total).toBe(3);
+  });
+
+  it('a bad query fails alone, with a message', async () => {
+    const h = new Harness();
+    h.sync({ changed: [{ path: 'd.yaml', text: DEPLOYMENT }] });
+    await h.idle();
+    h.send({ type: 'query', id: 7, view: 'nope', args: {} });
+    h.send({ type: 'query', id: 8, view: 'resource', args: {} });
+    h.send({ type: 'query', id: 9, view: 'resource', args: { key: 'core/Namespace//nope' } });
+    h.send({ type: 'query', id: 'x', view: 'workloads', args: {} });
+    expect(h.of('queryFailed').map((m) => m.id)).toEqual([7, 8]);
+    expect(h.of('queryFailed')[0]!.message).toMatch(/Unknown query view "nope"/);
+    expect(h.of('queryResult')).toEqual([expect.objectContaining({ id: 9, result: null })]);
+  });
+
+  it('never throws out of handle, whatever arrives', async () => {
+    const h = new Harness();
+    for (const m of [null, undefined, 42, 'sync', [], {}, { type: 'sync' }, { type: 'sync', version: 1, changed: 'x', edits: {}, removed: null }, { type: 'cancel' }, { type: 'query' }, { type: 'query', id: 1 }]) {
+      expect(() => h.send(m)).not.toThrow();
+    }
+    await h.idle();
+    // Still works afterwards.
+    h.sync({ changed: [{ path: 'vs.yaml', text: VS('after') }] });
+    await h.idle();
+    expect(h.hostsNotFound()).toEqual(['Referenced host not found: "after"']);
+  });
+
+  it('after a failed run it reports `failed`, fails waiting queries, and recovers from the texts it held', async () => {
+    const h = new Harness();
+    h.sync({ changed: [{ path: 'vs.yaml', text: VS('one') }] });
+    await h.idle();
+    // Make the next run throw once, inside the analyzer (as a bug in an analyzer would).
+    const proto = WorkspaceAnalyzer.prototype as unknown as { runInner: (...a: unknown[]) => Promise<unknown> };
+    const original = proto.runInner;
+    let calls = 0;
+    proto.runInner = function (this: WorkspaceAnalyzer, ...args: unknown[]) {
+      if (calls++ === 0) return Promise.reject(new Error('boom'));
+      return original.apply(this, args);
+    };
+    try {
+      const text = VS('one');
+      const at = text.indexOf('host: one') + 'host: one'.length;
+      h.sync({ edits: [{ path: 'vs.yaml', changes: [{ offset: at, length: 0, text: 'x' }], length: text.length + 1 }] });
+      await h.idle();
+      expect(h.of('failed').map((f) => f.message)).toEqual(['boom']);
+      h.send({ type: 'query', id: 3, view: 'workloads', args: {} });
+      expect(h.of('queryFailed')[0]).toMatchObject({ id: 3 });
+      expect(h.of('queryFailed')[0]!.message).toMatch(/boom/);
+      // The next edit runs on a rebuilt analyzer that still has the text with both changes.
+      h.sync({ edits: [{ path: 'vs.yaml', changes: [{ offset: at + 1, length: 0, text: 'y' }], length: text.length + 2 }] });
+      await h.idle();
+      expect(h.of('resync')).toHaveLength(0);
+      expect(h.hostsNotFound()).toEqual(['Referenced host not found: "onexy"']);
+    } finally {
+      proto.runInner = original;
+    }
+  });
+
+  it('cancel stops the run for the latest version', async () => {
+    // Big enough that the run yields (every millisecond) before it is done.
+    const h = new Harness(1);
+    const v = h.sync({ changed: [{ path: 'vs.yaml', text: Array.from({ length: 400 }, (_, i) => VS(`h${i}`).replace('name: reviews', `name: r${i}`)).join('---\n') }] });
+    setTimeout(() => h.send({ type: 'cancel', version: v }), 0);
+    await h.idle();
+    expect(h.of('result')).toHaveLength(0);
+    expect(h.of('canceled').map((c) => c.version)).toContain(v);
+  });
+});
