@@ -13,9 +13,6 @@ import { messageByCode } from './analysis/messages.ts';
 import { meshInputsFromResources } from './config/mesh/fromWorkspace.ts';
 import { missingInputNotes } from './analysis/assumedInputs.ts';
 import { attachFixes, fixContext } from './analysis/fixes/index.ts';
-import { podSpec, podStatus } from './config/api/kube.ts';
-import { inAmbientForAnalysis } from './config/workloadState.ts';
-import { ISTIO_PROXY_CONTAINER } from './config/wellKnown.ts';
 import { absentKinds, partitionByInputs, type SkippedAnalyzer } from './analysis/skipped.ts';
 import { configView, type ConfigView } from './config/configView.ts';
 
@@ -28,31 +25,9 @@ export interface WorkspaceResult {
   executed: string[];
   /** Analyzers not run because the workspace holds no object of a kind they need. */
   skipped: SkippedAnalyzer[];
-  /** Pods derived from controllers (their names and IPs are ours, not the cluster's). */
-  derivedPods: DerivedPodSummary[];
   /** How each analyzer ran: reused ('cached'), re-checked changed resources ('incremental'), or 'full'. */
   modes: Record<string, 'cached' | 'incremental' | 'full'>;
   stats: { files: number; documents: number; resources: number; parseMs: number; analyzeMs: number; reparsedDocuments: number };
-}
-
-export interface DerivedPodSummary {
-  namespace: string;
-  name: string;
-  ip: string;
-  node: string;
-  /** `Deployment ns/name` */
-  from: string;
-  /** `sidecar`, `ambient` or `none`: how the pod joins the mesh. */
-  mode: 'sidecar' | 'ambient' | 'none';
-}
-
-function summarizeDerived(pods: readonly Resource[]): DerivedPodSummary[] {
-  return pods.map((p) => {
-    const spec = podSpec(p);
-    const mode = spec.containers.some((c) => c.name === ISTIO_PROXY_CONTAINER) ? 'sidecar' : inAmbientForAnalysis(p) ? 'ambient' : 'none';
-    const from = p.derivedFrom ? `${p.derivedFrom.kind} ${p.derivedFrom.namespace}/${p.derivedFrom.name}` : '';
-    return { namespace: p.namespace, name: p.name, ip: podStatus(p).podIP, node: spec.nodeName, from, mode };
-  });
 }
 
 export interface RunOptions {
@@ -198,7 +173,6 @@ export class WorkspaceAnalyzer {
       assumptions,
       executed: analyzers.map((a) => a.metadata.name),
       skipped,
-      derivedPods: summarizeDerived(store.derivedPods()),
       modes: Object.fromEntries(this.session.lastModes),
       stats: {
         files: this.model.fileList().length,

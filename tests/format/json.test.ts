@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../src/core/model/types.ts';
 import { gatewayMsg } from './fixtures.ts';
 import { formatJson, goJsonString } from '../../src/core/analysis/format/json.ts';
 

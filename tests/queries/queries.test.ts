@@ -224,9 +224,9 @@ describe('query registry', () => {
     expect(cart.pods.total).toBe(2);
     expect(cart.pods.names.every((n) => /^shop\/cart-/.test(n))).toBe(true);
     expect(cart.source).toMatchObject({ file: 'services.yaml', line: 1, startLine: 1 });
-    // No selector: endpoints by hand, no pods.
-    expect(manual).toMatchObject({ selector: null, pods: { total: 0, names: [] }, exportTo: ['.'] });
-    expect(payments).toMatchObject({ hosts: ['payments.example.com'], ports: [{ name: 'https', port: 443, protocol: 'TLS' }], exportTo: ['.'], resolution: 'DNS', location: 'MESH_EXTERNAL', endpoints: 0, selector: null });
+    // No selector: endpoints by hand, no pods. exportTo `.` is shown as the namespace it means.
+    expect(manual).toMatchObject({ selector: null, pods: { total: 0, names: [] }, exportTo: ['shop'] });
+    expect(payments).toMatchObject({ hosts: ['payments.example.com'], ports: [{ name: 'https', port: 443, protocol: 'TLS' }], exportTo: ['shop'], resolution: 'DNS', location: 'MESH_EXTERNAL', endpoints: 0, selector: null });
 
     expect(answerQuery('services', { kind: 'ServiceEntry' }, state).items.map((s) => s.name)).toEqual(['payments']);
     expect(answerQuery('services', { text: 'example.com' }, state).items.map((s) => s.name)).toEqual(['payments']);

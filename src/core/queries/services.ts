@@ -2,12 +2,11 @@
 // visibility, and the pods their selectors pick (from the files and derived).
 import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
-import { isObj } from '../model/read.ts';
 import { serviceSpec } from '../config/api/kube.ts';
 import { serviceEntry } from '../config/api/networking.ts';
 import { hostToFqdn } from '../config/hosts.ts';
-import { EXPORT_TO_ANNOTATION } from '../config/registry.ts';
-import { toLabelMap } from '../config/labels.ts';
+import { isWritten } from '../config/views.ts';
+import { meshServices, type MeshService } from '../config/services.ts';
 import { podsSelectedBy } from '../config/workloads.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { argBag, containsText, optOneOf, optString, page, plainMap, sourceLocation, type QueryState } from './common.ts';
@@ -28,10 +27,20 @@ function selectedPods(view: ConfigView, selector: Record<string, string> | null,
   return { total: pods.length, names: pods.slice(0, MAX_POD_NAMES).map((p) => `${p.namespace}/${p.name}`) };
 }
 
-function kubeService(view: ConfigView, state: QueryState, r: Resource): ServiceSummary {
+/** The registry's services, by the Service or ServiceEntry that defines them (exportTo and endpoints live there). */
+function registryByResource(view: ConfigView): Map<Resource, MeshService[]> {
+  const m = new Map<Resource, MeshService[]>();
+  for (const s of meshServices(view)) {
+    let l = m.get(s.resource);
+    if (!l) m.set(s.resource, (l = []));
+    l.push(s);
+  }
+  return m;
+}
+
+function kubeService(view: ConfigView, state: QueryState, r: Resource, registry: Map<Resource, MeshService[]>): ServiceSummary {
   const spec = serviceSpec(r);
-  const selector = isObj(r.body.spec) && isObj(r.body.spec.selector) ? plainMap(spec.selector) : null;
-  const anno = r.annotations[EXPORT_TO_ANNOTATION] ?? '';
+  const selector = isWritten(r, ['spec', 'selector']) ? plainMap(spec.selector) : null;
   const out: ServiceSummary = {
     key: r.key,
     kind: 'Service',
@@ -39,7 +48,7 @@ function kubeService(view: ConfigView, state: QueryState, r: Resource): ServiceS
     name: r.name,
     hosts: [hostToFqdn(r.namespace, r.name)],
     ports: spec.ports.map((p) => ({ name: p.name, port: p.port, protocol: p.protocol || 'TCP', ...(p.targetPort !== undefined ? { targetPort: p.targetPort } : {}) })),
-    exportTo: anno === '' ? ['*'] : anno.split(',').map((s) => s.trim()).filter((s) => s !== ''),
+    exportTo: [...(registry.get(r)?.[0]?.exportTo ?? ['*'])],
     selector,
     pods: selectedPods(view, selector, r.namespace),
     type: spec.type || 'ClusterIP',
@@ -51,11 +60,9 @@ function kubeService(view: ConfigView, state: QueryState, r: Resource): ServiceS
   return out;
 }
 
-function serviceEntrySummary(view: ConfigView, state: QueryState, r: Resource): ServiceSummary {
+function serviceEntrySummary(view: ConfigView, state: QueryState, r: Resource, registry: Map<Resource, MeshService[]>): ServiceSummary {
   const spec = serviceEntry(r);
-  // networking's WorkloadSelector is `{labels: {...}}`.
-  const rawSelector = isObj(r.body.spec) && isObj(r.body.spec.workloadSelector) ? r.body.spec.workloadSelector.labels : undefined;
-  const selector = isObj(rawSelector) ? toLabelMap(rawSelector) : null;
+  const selector = spec.workloadSelector ? plainMap(spec.workloadSelector.labels) : null;
   const out: ServiceSummary = {
     key: r.key,
     kind: 'ServiceEntry',
@@ -63,7 +70,7 @@ function serviceEntrySummary(view: ConfigView, state: QueryState, r: Resource): 
     name: r.name,
     hosts: spec.hosts.map((h) => hostToFqdn(r.namespace, h)),
     ports: spec.ports.map((p) => ({ name: p.name, port: p.number, protocol: p.protocol, ...(p.targetPort ? { targetPort: p.targetPort } : {}) })),
-    exportTo: spec.exportTo.length === 0 ? ['*'] : [...spec.exportTo],
+    exportTo: [...(registry.get(r)?.[0]?.exportTo ?? ['*'])],
     selector,
     pods: selectedPods(view, selector, r.namespace),
     endpoints: spec.endpoints.length,
@@ -91,8 +98,9 @@ export function answerServices(raw: unknown, state: QueryState): ServicesResult 
     matching.push(r);
   }
   matching.sort((a, b) => (a.namespace !== b.namespace ? (a.namespace < b.namespace ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : a.kindId < b.kindId ? -1 : 1));
+  const registry = registryByResource(view);
   const items = matching
     .slice(args.offset, args.offset + args.limit)
-    .map((r) => (r.kindId === KINDS.Service.id ? kubeService(view, state, r) : serviceEntrySummary(view, state, r)));
+    .map((r) => (r.kindId === KINDS.Service.id ? kubeService(view, state, r, registry) : serviceEntrySummary(view, state, r, registry)));
   return { total: matching.length, offset: args.offset, items };
 }

@@ -1,14 +1,13 @@
 // The editor range of injection and multi-cluster messages lands on the offending field,
 // while the line istioctl prints stays where Istio puts it.
 import { describe, expect, it } from 'vitest';
-import { pos, expectAt } from '../../helpers/position.ts';
+import { expectAt } from '../../helpers/position.ts';
 import { injectionAnalyzer } from '../../../src/core/analysis/analyzers/injection/injection.ts';
 import { injectionImageAnalyzer } from '../../../src/core/analysis/analyzers/injection/injectionImage.ts';
 import { imageAutoAnalyzer } from '../../../src/core/analysis/analyzers/injection/imageAuto.ts';
 import { webhookAnalyzer } from '../../../src/core/analysis/analyzers/webhook/webhook.ts';
 import { externalControlPlaneAnalyzer } from '../../../src/core/analysis/analyzers/externalcontrolplane/externalControlPlane.ts';
 import { MULTICLUSTER_ANALYZERS } from '../../../src/core/analysis/analyzers/index.ts';
-import type { Diagnostic } from '../../../src/core/model/types.ts';
 import { analyzeClusters, analyzeWith } from './run.ts';
 
 const yaml = (...rows: string[]) => `${rows.join('\n')}\n`;

@@ -6,7 +6,6 @@ import { deprecationAnalyzer } from '../../../src/core/analysis/analyzers/deprec
 import { applicationUIDAnalyzer } from '../../../src/core/analysis/analyzers/deployment/pod.ts';
 import { portNameAnalyzer } from '../../../src/core/analysis/analyzers/service/portName.ts';
 import { conditionAnalyzer } from '../../../src/core/analysis/analyzers/conditions/conditions.ts';
-import type { Diagnostic } from '../../../src/core/model/types.ts';
 import { analyze } from '../helpers.ts';
 
 describe('workload messages highlight the offending field', () => {

@@ -209,14 +209,6 @@ export class DocumentEditor {
     return offset - this.lineStart(offset);
   }
 
-  /** Indentation (spaces) of the line holding `offset`. */
-  private indentOfLine(offset: number): string {
-    const start = this.lineStart(offset);
-    let i = start;
-    while (this.text[i] === ' ') i++;
-    return ' '.repeat(i - start);
-  }
-
   private styleOf(node: YamlNode | null): QuoteStyle {
     if (this.json) return 'double';
     if (isScalar(node)) {
