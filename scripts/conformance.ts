@@ -16,6 +16,7 @@ import { analyzerByName, MULTICLUSTER_ANALYZERS } from '../src/core/analysis/ana
 import { MultiClusterStoreView, type ClusterStore } from '../src/core/config/multiCluster.ts';
 import type { Analyzer } from '../src/core/analysis/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from '../src/core/config/mesh/meshconfig.ts';
+import { runWebhookCorpus } from './conformance/webhookCorpus.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ROOT = resolve(PROJECT_ROOT, '..', 'shared', 'conformance');
@@ -314,6 +315,13 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
   for (const p of pending) {
     lines.push(`${p.suite}: 0 passed, ${p.count} failed`);
     totalFailed += p.count;
+  }
+  if (!options.cases) {
+    // Our own corpus, transcribed from Istio's webhook tests (it needs no shared root).
+    const corpus = runWebhookCorpus();
+    lines.push(...corpus.lines);
+    totalPassed += corpus.passed;
+    totalFailed += corpus.failed;
   }
 
   let exitCode = totalFailed > 0 ? 1 : 0;
