@@ -316,12 +316,14 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
     lines.push(`${p.suite}: 0 passed, ${p.count} failed`);
     totalFailed += p.count;
   }
+  let corpusFailed = 0;
   if (!options.cases) {
     // Our own corpus, transcribed from Istio's webhook tests (it needs no shared root).
     const corpus = runWebhookCorpus();
     lines.push(...corpus.lines);
     totalPassed += corpus.passed;
     totalFailed += corpus.failed;
+    corpusFailed = corpus.failed;
   }
 
   let exitCode = totalFailed > 0 ? 1 : 0;
@@ -337,7 +339,7 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
     for (const id of regressions) lines.push(`REGRESSION (in baseline, now failing): ${id}`);
     if (!options.cases) for (const id of unknown) lines.push(`baseline lists a case that was not run: ${id}`);
     lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${newlyPassing.length} newly passing`);
-    exitCode = regressions.length > 0 ? 1 : 0;
+    exitCode = regressions.length > 0 || corpusFailed > 0 ? 1 : 0;
   }
   lines.push(`${totalPassed} passed, ${totalFailed} failed`);
   return { results, lines, exitCode, newlyPassing };
