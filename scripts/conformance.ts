@@ -18,6 +18,7 @@ import { analyzerByName, MULTICLUSTER_ANALYZERS } from '../src/core/analysis/ana
 import { MultiClusterStoreView, type ClusterStore } from '../src/core/config/multiCluster.ts';
 import type { Analyzer } from '../src/core/analysis/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from '../src/core/config/mesh/meshconfig.ts';
+import { runWebhookCorpus } from './conformance/webhookCorpus.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ROOT = resolve(PROJECT_ROOT, '..', 'shared', 'conformance');
@@ -362,6 +363,15 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
     lines.push(`${p.suite}: 0 passed, ${p.count} failed`);
     totalFailed += p.count;
   }
+  let corpusFailed = 0;
+  if (!options.cases) {
+    // Our own corpus, transcribed from Istio's webhook tests (it needs no shared root).
+    const corpus = runWebhookCorpus();
+    lines.push(...corpus.lines);
+    totalPassed += corpus.passed;
+    totalFailed += corpus.failed;
+    corpusFailed = corpus.failed;
+  }
 
   let exitCode = totalFailed > 0 ? 1 : 0;
   let newlyPassing: string[] = [];
@@ -378,7 +388,7 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
     for (const id of regressions) lines.push(`REGRESSION (in baseline, now failing): ${id}`);
     for (const id of notRun) lines.push(`NOT RUN (in baseline, no such case ran): ${id}`);
     lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${notRun.length} not run, ${newlyPassing.length} newly passing`);
-    exitCode = regressions.length > 0 || (strict && notRun.length > 0) ? 1 : 0;
+    exitCode = regressions.length > 0 || corpusFailed > 0 || (strict && notRun.length > 0) ? 1 : 0;
   }
   for (const file of absent) lines.push(`${strict ? 'ERROR' : 'warning'}: cases file is absent: ${file}`);
   if (strict && absent.length > 0) exitCode = 1;

@@ -41,6 +41,7 @@ export const KINDS = {
   RequestAuthentication: kind('security.istio.io', 'RequestAuthentication', 'v1', ISTIO_SEC_ALIASES),
   Telemetry: kind('telemetry.istio.io', 'Telemetry', 'v1', ['v1alpha1']),
   WasmPlugin: kind('extensions.istio.io', 'WasmPlugin', 'v1alpha1'),
+  TrafficExtension: kind('extensions.istio.io', 'TrafficExtension', 'v1alpha1'),
   // Gateway API
   KubernetesGateway: kind('gateway.networking.k8s.io', 'Gateway', 'v1', GW_API_ALIASES),
   GatewayClass: kind('gateway.networking.k8s.io', 'GatewayClass', 'v1', GW_API_ALIASES, true),

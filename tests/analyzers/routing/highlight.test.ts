@@ -4,7 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { caCertificateAnalyzer } from '../../../src/core/analysis/analyzers/destinationrule/caCertificates.ts';
 import { subsetSelectPodAnalyzer } from '../../../src/core/analysis/analyzers/destinationrule/subsetSelectPods.ts';
 import { envoyPatchAnalyzer } from '../../../src/core/analysis/analyzers/envoyfilter/envoyPatch.ts';
-import { virtualServiceValidationAnalyzer } from '../../../src/core/analysis/analyzers/schema/virtualServiceRules.ts';
+import { validationAnalyzer } from '../../../src/core/analysis/analyzers/schema/validation.ts';
+import { KINDS } from '../../../src/core/model/kinds.ts';
+
+const virtualServiceValidationAnalyzer = validationAnalyzer(KINDS.VirtualService);
 import { conflictingMeshGatewayHostsAnalyzer } from '../../../src/core/analysis/analyzers/virtualservice/conflictingMeshGatewayHosts.ts';
 import { destinationRuleAnalyzer } from '../../../src/core/analysis/analyzers/virtualservice/destinationRules.ts';
 import { jwtClaimRouteAnalyzer } from '../../../src/core/analysis/analyzers/virtualservice/jwtClaimRoute.ts';

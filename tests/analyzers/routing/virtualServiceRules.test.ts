@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { virtualServiceValidationAnalyzer } from '../../../src/core/analysis/analyzers/schema/virtualServiceRules.ts';
+import { validationAnalyzer } from '../../../src/core/analysis/analyzers/schema/validation.ts';
+import { KINDS } from '../../../src/core/model/kinds.ts';
+
+const virtualServiceValidationAnalyzer = validationAnalyzer(KINDS.VirtualService);
 import { analyzerByName } from '../../../src/core/analysis/analyzers/index.ts';
 import { analyze, docs, lines } from '../helpers.ts';
 import { vs } from './util.ts';
@@ -8,7 +11,7 @@ const dest = `    route:\n    - destination:\n        host: app\n`;
 
 describe('schema.ValidationAnalyzer.VirtualService (route rules)', () => {
   it('is registered under Istio\'s name and runs by default', () => {
-    expect(analyzerByName('schema.ValidationAnalyzer.VirtualService')).toBe(virtualServiceValidationAnalyzer);
+    expect(analyzerByName('schema.ValidationAnalyzer.VirtualService')?.metadata).toEqual(virtualServiceValidationAnalyzer.metadata);
   });
 
   it('reports duplicate http matches (ignoring match names) and the rule they make unreachable', () => {
@@ -76,6 +79,8 @@ ${dest}  tcp:
 `),
     });
     expect(out.map((d) => d.message)).toEqual([
+      // Istio's webhook also rejects the null rule itself.
+      'Schema validation error: http route may not be null',
       'VirtualService rule #2 not used (all matches used by prior rules).',
       'VirtualService rule #2 match #0 is not used (duplicate/overlapping match in rule #1).',
     ]);

@@ -1,18 +1,17 @@
-// schema.ValidationAnalyzer.VirtualService, the route-rule part of Istio's VirtualService
-// validation that the analyzer turns into its own messages: rules that can never be
-// reached (IST0130) and matches already covered by an earlier one (IST0131), for http,
-// tcp and tls rules. Matches are compared as Istio compares them: field by field with
-// zero values ignored and the match name left out; http prefix matches are also checked
-// for being covered by an earlier, shorter prefix.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Analyzer } from '../../types.ts';
-import { MESSAGES } from '../../messages.ts';
-import { perResourceAnalyzer } from '../../perResource.ts';
-import { goQuote } from '../../gofmt.ts';
-import { virtualServiceRuleLists, type HTTPMatchRequest, type L4MatchAttributes, type StringMatch, type TLSMatchAttributes } from '../../../config/api/networking.ts';
+// The route-rule analysis of Istio's VirtualService validation (analyzeUnreachableHTTPRules and
+// its tcp/tls twins): rules that can never be reached and matches already covered by an
+// earlier one, for http, tcp and tls rules. Istio returns them as AnalysisAwareError
+// warnings, which istioctl reports as IST0130 and IST0131 instead of IST0133. Matches are
+// compared as Istio compares them: field by field with zero values ignored and the match
+// name left out; http prefix matches are also checked for being covered by an earlier,
+// shorter prefix.
+import { goQuote } from './go.ts';
+import { VirtualServiceRuleLists, type HTTPMatchRequest, type L4MatchAttributes, type StringMatch, type TLSMatchAttributes } from '../../config/api/networking.ts';
+import type { V } from './result.ts';
+import type { Obj } from './read.ts';
 
 /**
- * Where a message is about, for the editor (Istio maps no field): rule `ruleIndex` of
+ * Where a finding is about, for the editor (Istio maps no field): rule `ruleIndex` of
  * `spec.<kind>`, its `match` list, or (with `matchIndex`) one match.
  */
 interface RulePlace {
@@ -232,23 +231,20 @@ function analyzeRules<M extends object>(kind: 'http' | 'tcp' | 'tls', rules: rea
   }
 }
 
-export const virtualServiceValidationAnalyzer: Analyzer = perResourceAnalyzer(
-  {
-    name: 'schema.ValidationAnalyzer.VirtualService',
-    description: "Runs schema validation as an analyzer on 'VirtualService' resources (unreachable rules and ineffective matches)",
-    inputs: [KINDS.VirtualService],
-  },
-  {
-    kind: KINDS.VirtualService,
-    check(ctx, vs) {
-      const spec = virtualServiceRuleLists(vs);
-      const report: Report = {
-        unreachable: (rule, reason, at) => ctx.report(MESSAGES.VirtualServiceUnreachableRule.at(vs, rule, reason), { highlightPath: placePath(at) }),
-        ineffective: (rule, match, dup, at) => ctx.report(MESSAGES.VirtualServiceIneffectiveMatch.at(vs, rule, match, dup), { highlightPath: placePath(at) }),
-      };
-      analyzeRules('http', spec.http, HTTP_MATCH_FIELDS, report);
-      analyzeRules('tcp', spec.tcp, TCP_MATCH_FIELDS, report);
-      analyzeRules('tls', spec.tls, TLS_MATCH_FIELDS, report);
-    },
-  },
-);
+/** Appends the rule analysis of a VirtualService spec to `v`, as Istio's warnings. */
+export function analyzeRouteRules(spec: Obj, v: V): void {
+  const lists = VirtualServiceRuleLists.readOrEmpty(spec);
+  const report: Report = {
+    unreachable: (rule, reason, at) =>
+      v.warnings.push({ message: `virtualService rule ${rule} not used (${reason})`, path: placePath(at), analysis: { type: 'VirtualServiceUnreachableRule', rule, reason } }),
+    ineffective: (rule, match, duplicate, at) =>
+      v.warnings.push({
+        message: `virtualService rule ${rule} match ${match} is not used (duplicate/overlapping match in rule ${duplicate})`,
+        path: placePath(at),
+        analysis: { type: 'VirtualServiceIneffectiveMatch', rule, match, duplicate },
+      }),
+  };
+  analyzeRules('http', lists.http, HTTP_MATCH_FIELDS, report);
+  analyzeRules('tcp', lists.tcp, TCP_MATCH_FIELDS, report);
+  analyzeRules('tls', lists.tls, TLS_MATCH_FIELDS, report);
+}
