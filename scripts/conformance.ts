@@ -5,7 +5,7 @@
 // With --baseline, or when the CI environment variable is set, the run is strict: a missing
 // corpus, a missing cases file or a baseline case that did not run fails it.
 // The functions are exported so tests can drive the runner without spawning a process.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import jsyaml from 'js-yaml';
@@ -19,6 +19,8 @@ import { MultiClusterStoreView, type ClusterStore } from '../src/core/config/mul
 import type { Analyzer } from '../src/core/analysis/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from '../src/core/config/mesh/meshconfig.ts';
 import { runWebhookCorpus } from './conformance/webhookCorpus.ts';
+import type { CaseResult } from './conformance/types.ts';
+import { SUITES, SUITE_PARTS } from './conformance/parts.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ROOT = resolve(PROJECT_ROOT, '..', 'shared', 'conformance');
@@ -41,16 +43,7 @@ export interface AnalyzerCase {
   expected: ExpectedMessage[];
 }
 
-export interface CaseResult {
-  suite: string;
-  /** Suite-qualified id (`analyzers/<case id>`), as in the baseline file. */
-  id: string;
-  analyzer: string;
-  passed: boolean;
-  missing: string[];
-  extra: string[];
-  error?: string;
-}
+export type { CaseResult } from './conformance/types.ts';
 
 const NOT_IMPLEMENTED = 'analyzer not implemented';
 
@@ -204,51 +197,6 @@ export function runCasesFile(file: string, suite = 'analyzers'): CaseResult[] {
   return readCasesFile(file).map((c) => runCase(c, baseDir, suite));
 }
 
-/** How many cases a suite we do not implement yet holds, and how they were counted. */
-export function countPendingSuite(root: string, suite: string): { count: number; note?: string } | undefined {
-  const dir = join(root, suite);
-  if (!existsSync(dir) || !statSync(dir).isDirectory()) return undefined;
-  const json = (p: string): unknown => JSON.parse(readText(join(dir, p)));
-  switch (suite) {
-    case 'validation': {
-      // Each YAML document of crds/*.yaml is one case (invalid ones carry `_err`).
-      const crds = join(dir, 'crds');
-      let count = 0;
-      if (existsSync(crds)) {
-        for (const f of readdirSync(crds).filter((n) => /\.ya?ml$/.test(n)).sort()) {
-          jsyaml.loadAll(readText(join(crds, f)), (d) => {
-            if (d && typeof d === 'object') count++;
-          }, { schema: jsyaml.CORE_SCHEMA });
-        }
-      }
-      return { count, note: 'one per YAML document in crds/' };
-    }
-    case 'xds': {
-      let count = 0;
-      for (const f of readdirSync(dir).filter((n) => n.endsWith('-cases.json')).sort()) {
-        const v = json(f) as { cases?: unknown[] } | unknown[];
-        count += Array.isArray(v) ? v.length : Array.isArray(v.cases) ? v.cases.length : 0;
-      }
-      return { count, note: 'counted 1 per entry of the *-cases.json files; the copied golden-file checks are not counted' };
-    }
-    case 'certs': {
-      if (!existsSync(join(dir, 'expected.json'))) return { count: 0, note: 'no expected.json' };
-      const v = json('expected.json') as { files?: Record<string, unknown>; chainChecks?: unknown[] };
-      const count = Object.keys(v.files ?? {}).length + (v.chainChecks?.length ?? 0);
-      return { count, note: 'counted 1 per file entry and 1 per chain check in expected.json' };
-    }
-    case 'ambient': {
-      if (!existsSync(join(dir, 'scenarios.json'))) return { count: 0, note: 'no scenarios.json' };
-      const v = json('scenarios.json');
-      return { count: Array.isArray(v) ? v.length : 0, note: 'one per scenario' };
-    }
-    default:
-      return { count: 0 };
-  }
-}
-
-export const PENDING_SUITES = ['validation', 'xds', 'certs', 'ambient'] as const;
-
 export interface ConformanceOptions {
   root?: string;
   cases?: string;
@@ -315,11 +263,15 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
       if (existsSync(file)) results.push(...runCasesFile(file));
       else absent.push(file);
     }
-    for (const suite of PENDING_SUITES) {
-      const counted = countPendingSuite(root, suite);
-      if (!counted) continue;
-      lines.push(`${suite}: not implemented yet (${counted.count} cases${counted.note ? `; ${counted.note}` : ''})`);
-      pending.push({ suite, count: counted.count });
+    for (const part of SUITE_PARTS) {
+      if (part.run) {
+        results.push(...part.run(root));
+        continue;
+      }
+      const count = part.count(root);
+      if (count === 0) continue;
+      lines.push(`${part.suite}/${part.part}: not implemented yet (${count} cases; ${part.note})`);
+      pending.push({ suite: part.suite, count });
     }
   }
 
@@ -336,7 +288,7 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
   }
   lines.unshift(...failLines);
 
-  // Table by analyzer.
+  // Table by analyzer (or suite part).
   const byAnalyzer = new Map<string, { passed: number; failed: number }>();
   for (const r of results) {
     let row = byAnalyzer.get(r.analyzer);
@@ -354,14 +306,17 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
     lines.push('');
   }
 
-  const passed = results.filter((r) => r.passed).length;
-  const failed = results.length - passed;
-  lines.push(`analyzers: ${passed} passed, ${failed} failed`);
-  let totalPassed = passed;
-  let totalFailed = failed;
-  for (const p of pending) {
-    lines.push(`${p.suite}: 0 passed, ${p.count} failed`);
-    totalFailed += p.count;
+  // One line per suite: its cases that ran, plus the cases of its parts not implemented yet.
+  let totalPassed = 0;
+  let totalFailed = 0;
+  for (const suite of ['analyzers', ...SUITES]) {
+    const ran = results.filter((r) => r.suite === suite);
+    const suitePassed = ran.filter((r) => r.passed).length;
+    const suiteFailed = ran.length - suitePassed + pending.filter((p) => p.suite === suite).reduce((n, p) => n + p.count, 0);
+    if (suite !== 'analyzers' && ran.length === 0 && suiteFailed === 0) continue;
+    lines.push(`${suite}: ${suitePassed} passed, ${suiteFailed} failed`);
+    totalPassed += suitePassed;
+    totalFailed += suiteFailed;
   }
   let corpusFailed = 0;
   if (!options.cases) {

@@ -1,0 +1,120 @@
+// The conformance suites other than the analyzer table, as parts: each part knows how many
+// cases the corpus holds for it, and runs them once it is implemented. A part without `run`
+// counts all its cases as failed, so every miss is listed rather than hidden.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import jsyaml from 'js-yaml';
+import type { CaseResult } from './types.ts';
+
+export type SuiteName = 'validation' | 'xds' | 'certs' | 'ambient';
+
+export interface SuitePart {
+  suite: SuiteName;
+  /** Short name of the part (`authz`, `istioctl`, …), for the report. */
+  part: string;
+  /** How the cases are counted, for the report. */
+  note: string;
+  /** Cases the corpus under `root` holds for this part (0 when its files are absent). */
+  count(root: string): number;
+  /** Runs every case; absent until the part is implemented. Ids are `<suite>/<part>/<case>`. */
+  run?(root: string): CaseResult[];
+}
+
+/** The suites in the order they are reported. */
+export const SUITES: readonly SuiteName[] = ['validation', 'xds', 'certs', 'ambient'];
+
+function isDir(p: string): boolean {
+  return existsSync(p) && statSync(p).isDirectory();
+}
+
+function filesIn(dir: string, test: (name: string) => boolean): string[] {
+  return isDir(dir) ? readdirSync(dir).filter(test).sort() : [];
+}
+
+function jsonAt(p: string): unknown {
+  return existsSync(p) ? JSON.parse(readFileSync(p, 'utf8')) : undefined;
+}
+
+/** Entries of a transcribed `*-cases.json` file (`{cases: [...]}` or a bare list). */
+export function casesIn(p: string): unknown[] {
+  const v = jsonAt(p) as { cases?: unknown[] } | unknown[] | undefined;
+  if (Array.isArray(v)) return v;
+  return Array.isArray(v?.cases) ? v.cases : [];
+}
+
+const XDS = (root: string) => join(root, 'xds');
+const AUTHZ = (root: string) => join(XDS(root), 'pilot', 'pkg', 'security', 'authz', 'builder', 'testdata');
+const GATEWAY_API = (root: string) => join(XDS(root), 'pilot', 'pkg', 'config', 'kube', 'gateway', 'testdata');
+const CONFIGDUMP = (root: string) => join(XDS(root), 'istioctl', 'pkg', 'writer', 'envoy', 'configdump', 'testdata');
+const PROXYCONFIG = (root: string) => join(XDS(root), 'istioctl', 'pkg', 'proxyconfig', 'testdata');
+
+/** The golden renders of istioctl's proxy-config writer (see the xds README, 1.1 and 1.2). */
+export function istioctlChecks(root: string): string[] {
+  const out: string[] = [];
+  const cd = CONFIGDUMP(root);
+  for (const r of filesIn(join(cd, 'routes'), (n) => isDir(join(cd, 'routes', n)))) out.push(`routes/${r}`);
+  for (const f of filesIn(join(cd, 'endpoint'), (n) => /_output\.(txt|json|yaml)$/.test(n))) out.push(`endpoint/${f}`);
+  for (const s of filesIn(join(cd, 'secret'), (n) => isDir(join(cd, 'secret', n)))) out.push(`secret/${s}`);
+  for (const f of filesIn(join(cd, 'ecds'), (n) => /^output\.(txt|json|yaml)$/.test(n))) out.push(`ecds/${f}`);
+  if (existsSync(join(cd, 'bootstrapdump.json'))) out.push('bootstrap');
+  if (existsSync(join(cd, 'versionsummary.txt'))) out.push('version-summary');
+  for (const f of filesIn(PROXYCONFIG(root), (n) => /^config_dump_summary.*\.txt$/.test(n))) out.push(`proxyconfig/${f}`);
+  return out;
+}
+
+/** AuthorizationPolicy builder cases: `http/<case>` and `tcp/<case>` for each `<case>-in.yaml`. */
+export function authzCases(root: string): string[] {
+  const out: string[] = [];
+  for (const proto of ['http', 'tcp']) {
+    for (const f of filesIn(join(AUTHZ(root), proto), (n) => n.endsWith('-in.yaml'))) out.push(`${proto}/${f.slice(0, -'-in.yaml'.length)}`);
+  }
+  return out;
+}
+
+/** Gateway API conversion cases: each `<case>.yaml` with a `<case>.yaml.golden`. */
+export function gatewayApiCases(root: string): string[] {
+  const dir = GATEWAY_API(root);
+  return filesIn(dir, (n) => n.endsWith('.yaml') && existsSync(join(dir, `${n}.golden`))).map((n) => n.slice(0, -'.yaml'.length));
+}
+
+export const SUITE_PARTS: SuitePart[] = [
+  {
+    suite: 'validation',
+    part: 'crds',
+    note: 'one per YAML document in crds/',
+    count: (root) => {
+      let count = 0;
+      const dir = join(root, 'validation', 'crds');
+      for (const f of filesIn(dir, (n) => /\.ya?ml$/.test(n))) {
+        jsyaml.loadAll(readFileSync(join(dir, f), 'utf8'), (d) => {
+          if (d && typeof d === 'object') count++;
+        }, { schema: jsyaml.CORE_SCHEMA });
+      }
+      return count;
+    },
+  },
+  { suite: 'xds', part: 'istioctl', note: 'one per golden proxy-config render', count: (root) => istioctlChecks(root).length },
+  { suite: 'xds', part: 'authz', note: 'one per AuthorizationPolicy builder input', count: (root) => authzCases(root).length },
+  { suite: 'xds', part: 'gateway-api', note: 'one per Gateway API conversion case', count: (root) => gatewayApiCases(root).length },
+  { suite: 'xds', part: 'simulation', note: 'one per entry of simulation-cases.json', count: (root) => casesIn(join(XDS(root), 'simulation-cases.json')).length },
+  { suite: 'xds', part: 'sidecar-routes', note: 'one per entry of sidecar-routes-cases.json', count: (root) => casesIn(join(XDS(root), 'sidecar-routes-cases.json')).length },
+  { suite: 'xds', part: 'vhost-domains', note: 'one per entry of vhost-domains-cases.json', count: (root) => casesIn(join(XDS(root), 'vhost-domains-cases.json')).length },
+  {
+    suite: 'certs',
+    part: 'expected',
+    note: 'one per file entry and one per chain check in expected.json',
+    count: (root) => {
+      const v = jsonAt(join(root, 'certs', 'expected.json')) as { files?: Record<string, unknown>; chainChecks?: unknown[] } | undefined;
+      return v ? Object.keys(v.files ?? {}).length + (v.chainChecks?.length ?? 0) : 0;
+    },
+  },
+  {
+    suite: 'ambient',
+    part: 'scenarios',
+    note: 'one per scenario',
+    count: (root) => {
+      const v = jsonAt(join(root, 'ambient', 'scenarios.json'));
+      return Array.isArray(v) ? v.length : 0;
+    },
+  },
+];
