@@ -7,6 +7,17 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/**
+ * A scalar field as text: strings as they are, numbers and booleans written out, anything
+ * else (null, mappings, lists) empty. Never calls a value's own `toString`, which a
+ * document can set (`name: {toString: x}`).
+ */
+function scalarText(v: unknown): string {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return '';
+}
+
 /** Shared empty label/annotation map (most resources have no annotations). */
 const EMPTY_MAP: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
@@ -25,7 +36,7 @@ function stringMap(v: unknown): Record<string, string> {
   }
   if (allStrings) return v as Record<string, string>;
   const out: Record<string, string> = {};
-  for (const [k, val] of Object.entries(v)) out[k] = val === null || val === undefined ? '' : String(val);
+  for (const [k, val] of Object.entries(v)) out[k] = scalarText(val);
   return out;
 }
 
@@ -52,12 +63,12 @@ export function kindIdOf(apiVersion: string, kind: string): { kindId: string; kn
 }
 
 export function makeResource(body: Record<string, unknown>, doc: SourceDocument | undefined, itemIndex?: number): Resource {
-  const apiVersion = String(body.apiVersion ?? '');
-  const kind = String(body.kind ?? '');
+  const apiVersion = scalarText(body.apiVersion);
+  const kind = scalarText(body.kind);
   const { gvk, kindId } = gvkOf(apiVersion, kind);
   const meta = isObject(body.metadata) ? body.metadata : {};
-  const namespace = meta.namespace === undefined || meta.namespace === null ? '' : String(meta.namespace);
-  const name = meta.name === undefined || meta.name === null ? '' : String(meta.name);
+  const namespace = scalarText(meta.namespace);
+  const name = scalarText(meta.name);
   const r: Resource = {
     // join() makes one flat string (a template literal would keep a tree of parts alive).
     key: [kindId, namespace, name].join('/'),
