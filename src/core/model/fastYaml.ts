@@ -28,11 +28,13 @@ const IMPLICIT: ImplicitType[] = (YAML_SCHEMA as jsyaml.Schema & { compiledImpli
  * subtle), CRs not followed by LF (line breaks), other C0/C1 controls, DEL, surrogates
  * (js-yaml rejects unpaired ones), BOM, U+FFFE/U+FFFF and the Unicode line separators.
  */
-const OUTSIDE_SUBSET = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]|\r(?!\n)/;
+const OUTSIDE_SUBSET = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
+const LONE_CR = /\r(?!\n)/;
 
 /** True when the text has characters the line-based fast paths leave to the full parsers. */
 export function hasCharsOutsideFastSubset(text: string): boolean {
-  return OUTSIDE_SUBSET.test(text);
+  // A plain character class scans fastest; CRs are rare enough to look at separately.
+  return OUTSIDE_SUBSET.test(text) || (text.indexOf('\r') >= 0 && LONE_CR.test(text));
 }
 
 /** Collections nested deeper than this are left to js-yaml, which enforces its own limit (100). */
@@ -57,10 +59,13 @@ function isFlowIndicator(c: number): boolean {
 
 /**
  * Characters that cannot start a plain scalar (js-yaml's list): flow indicators, `#`, `&`,
- * `*`, `!`, `|`, `>`, quotes, `%`, `@` and backtick.
+ * `*`, `!`, `|`, `>`, quotes, `%`, `@` and backtick. A table: this is asked for every key.
  */
+const NO_PLAIN_START = new Uint8Array(128);
+for (const ch of ',[]{}#&*!|>\'"%@`') NO_PLAIN_START[ch.charCodeAt(0)] = 1;
+
 function cannotStartPlain(c: number): boolean {
-  return isFlowIndicator(c) || c === 35 || c === 38 || c === 42 || c === 33 || c === 124 || c === 62 || c === 39 || c === 34 || c === 37 || c === 64 || c === 96;
+  return c < 128 && NO_PLAIN_START[c] === 1;
 }
 
 class Reader {
@@ -462,6 +467,8 @@ class Reader {
       const c = this.skipSpaces(indent + 1);
       if (c >= this.length || this.code(c) === 35) {
         this.advance();
+        // After an empty entry js-yaml takes a `- ` line even when it is less indented.
+        if (!this.atEnd && this.indent < indent && this.isEntry(this.indent)) throw BAIL;
         arr.push(!this.atEnd && this.indent > indent ? this.node(this.indent, indent) : null);
       } else {
         arr.push(this.node(c, indent));

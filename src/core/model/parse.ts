@@ -119,7 +119,7 @@ function rejected(doc: SourceDocument, e: unknown): ParsedDocument {
   return { doc, value: undefined, problems: [syntaxProblem(doc, e)] };
 }
 
-const TEMPLATE_HINT = ' The document looks like a template (it has "{{"): render it first, e.g. with helm template.';
+const TEMPLATE_HINT = ' (the document looks like a template, with "{{": render it first, e.g. with helm template)';
 
 /**
  * One error naming the first problem: the `yaml` package's first error when it is not after
