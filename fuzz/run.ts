@@ -7,8 +7,9 @@
 // Targets run one after another, each in a worker thread watched by a watchdog. An input
 // over the time limit (1 s) is a hang; one that never returns is stopped and recorded too.
 // Minimised counterexamples are added to tests/fuzz-corpus/<target>.json (unless
-// --no-record). Exit code 1 when any target had a divergence, a crash or a hang; known
-// analyzer crashes (recorded in the corpus) are counted but do not fail the run.
+// --no-record). Exit code 1 when any target found something new: a divergence, a crash, a
+// hang, or an analyzer crash (pipeline; the run goes on past those, and records them as
+// known). Inputs that hit an analyzer crash already recorded are counted, not failed.
 import { Worker } from 'node:worker_threads';
 import { targetByName, TARGETS } from './targets/index.ts';
 import { addToCorpus, knownCrashSignatures } from './corpus.ts';
@@ -66,7 +67,7 @@ interface Summary {
   divergences: number;
   crashes: number;
   hangs: number;
-  knownAnalyzerCrashes: number;
+  newAnalyzerCrashes: number;
   knownCrashInputs: number;
   seconds: number;
 }
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
     } catch (e) {
       process.stdout.write(`  the worker failed: ${(e as Error).stack ?? String(e)}\n`);
       failedAny = true;
-      summaries.push({ target: name, inputs: 0, skipped: 0, divergences: 0, crashes: 1, hangs: 0, knownAnalyzerCrashes: 0, knownCrashInputs: 0, seconds: 0 });
+      summaries.push({ target: name, inputs: 0, skipped: 0, divergences: 0, crashes: 1, hangs: 0, newAnalyzerCrashes: 0, knownCrashInputs: 0, seconds: 0 });
       continue;
     }
     const { result, stopped } = outcome;
@@ -154,12 +155,13 @@ async function main(): Promise<void> {
       divergences: found.filter((c) => c.kind === 'divergence').length,
       crashes: found.filter((c) => c.kind === 'crash' && !c.analyzerCrash).length,
       hangs: found.filter((c) => c.kind === 'hang').length,
-      knownAnalyzerCrashes: found.filter((c) => c.analyzerCrash).length,
+      newAnalyzerCrashes: found.filter((c) => c.analyzerCrash).length,
       knownCrashInputs: result.knownCrashInputs,
       seconds: result.ms / 1000,
     };
     summaries.push(s);
-    if (s.divergences + s.crashes + s.hangs > 0) failedAny = true;
+    // A new analyzer crash fails this run too; once recorded, later runs count it as known.
+    if (s.divergences + s.crashes + s.hangs + s.newAnalyzerCrashes > 0) failedAny = true;
     for (const c of found) {
       const label = c.analyzerCrash ? 'analyzer crash (recorded as known)' : c.kind;
       process.stdout.write(`  ${label}: ${c.detail.slice(0, 2000)}\n  input: ${JSON.stringify(c.input).slice(0, 4000)}\n`);
@@ -176,7 +178,7 @@ async function main(): Promise<void> {
         if (added) process.stdout.write(`  recorded in tests/fuzz-corpus/${name}.json\n`);
       }
     }
-    process.stdout.write(`  ${s.inputs.toLocaleString('en-US')} inputs${s.skipped ? ` (${s.skipped.toLocaleString('en-US')} not valid YAML, skipped)` : ''} in ${s.seconds.toFixed(1)} s: ${s.divergences} divergences, ${s.crashes} crashes, ${s.hangs} hangs${s.knownAnalyzerCrashes + s.knownCrashInputs > 0 ? `; known analyzer crashes: ${s.knownAnalyzerCrashes} new, ${s.knownCrashInputs} inputs hit recorded ones` : ''}\n`);
+    process.stdout.write(`  ${s.inputs.toLocaleString('en-US')} inputs${s.skipped ? ` (${s.skipped.toLocaleString('en-US')} not valid YAML, skipped)` : ''} in ${s.seconds.toFixed(1)} s: ${s.divergences} divergences, ${s.crashes} crashes, ${s.hangs} hangs${s.newAnalyzerCrashes + s.knownCrashInputs > 0 ? `; analyzer crashes: ${s.newAnalyzerCrashes} new (recorded as known), ${s.knownCrashInputs} inputs hit recorded ones` : ''}\n`);
   }
   process.stdout.write('\ntarget      inputs      divergences  crashes  hangs  seconds\n');
   for (const s of summaries) {

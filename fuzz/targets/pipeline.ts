@@ -234,5 +234,5 @@ export const pipelineTarget: Target<PipelineCase> = {
   description: 'whole analysis with quick fixes on mutated workspaces: no exception, no input over the limit',
   arbitrary: caseArb,
   check: checkPipeline,
-  smokeRuns: 300,
+  smokeRuns: 1000,
 };
