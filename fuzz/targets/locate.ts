@@ -9,7 +9,7 @@ import { fastLocate } from '../../src/core/model/fastLocate.ts';
 import { locateWithParser } from '../../src/core/model/locate.ts';
 import { YAML_LOAD_OPTIONS } from '../../src/core/model/yamlSchema.ts';
 import type { FieldLocation, SourceDocument } from '../../src/core/model/types.ts';
-import { cleanYaml, mutatedSeed } from '../gen/yamlText.ts';
+import { cleanYaml, mutatedSeed, structuredYaml } from '../gen/yamlText.ts';
 import { FuzzFailure, guarded } from '../failure.ts';
 import type { CheckOutcome, CheckOptions, Target } from '../target.ts';
 
@@ -81,7 +81,8 @@ export const locateTarget: Target<LocateInput> = {
   description: 'line finder (fastLocate) vs the full parser locator, on every field path',
   arbitrary: (seeds) =>
     fc.record({
-      text: fc.oneof({ weight: 3, arbitrary: cleanYaml }, { weight: 2, arbitrary: mutatedSeed(seeds.documents, true) }),
+      // Clean documents mostly; noisy ones (anchors, aliases, tags, tabs, CRs) now and then.
+      text: fc.oneof({ weight: 4, arbitrary: cleanYaml }, { weight: 3, arbitrary: mutatedSeed(seeds.documents, true) }, { weight: 1, arbitrary: mutatedSeed(seeds.documents) }, { weight: 1, arbitrary: structuredYaml }),
       startLine: fc.constantFrom(1, 1, 5, 40),
     }),
   check: checkLocate,
