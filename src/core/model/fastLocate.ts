@@ -367,6 +367,9 @@ function blockHasHash(l: Lines, b: Block): boolean {
   return at >= 0 && at < end;
 }
 
+/** Whitespace to JavaScript's `\s` that YAML reads as text. */
+const UNICODE_SPACE = /[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/;
+
 /**
  * Line starts of recently used documents (a document's text never changes; relocation keeps
  * the object). Bounded: located messages are kept elsewhere, so old entries are not needed.
@@ -380,9 +383,9 @@ function linesOf(doc: SourceDocument): Lines | null {
   if (linesCache.size >= LINES_CACHE_LIMIT) linesCache.delete(linesCache.keys().next().value as SourceDocument);
   const text = doc.text;
   let l: Lines | null = null;
-  // Documents with directives, explicit markers, tabs, lone CRs or control characters are
-  // left to the full parser.
-  if (!/^(---|\.\.\.|%)/m.test(text) && !hasCharsOutsideFastSubset(text)) {
+  // Documents with directives, explicit markers, tabs, lone CRs, control characters or
+  // Unicode spaces (the full locator trims those off ranges) are left to the full parser.
+  if (!/^(---|\.\.\.|%)/m.test(text) && !hasCharsOutsideFastSubset(text) && !UNICODE_SPACE.test(text)) {
     const starts = [0];
     for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
     l = { text, starts };
