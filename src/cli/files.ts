@@ -47,7 +47,7 @@ export interface GatherIo {
 }
 
 /** A file's text: UTF-8, or UTF-16 (with a BOM, or recognised by its zero bytes). */
-export async function readText(abs: string, name: string): Promise<string> {
+async function readText(abs: string, name: string): Promise<string> {
   try {
     return decodeFileBytes(await readFile(abs));
   } catch (e) {
