@@ -22,6 +22,8 @@ export interface CorpusEntry {
   status?: 'known-analyzer-crash';
   /** Crash signature (pipeline target): kind, message and first frame in src/. */
   signature?: string;
+  /** Set when the input holds lines of ../shared: it must be rewritten before it is committed. */
+  review?: string;
 }
 
 export interface CorpusFile {

@@ -15,7 +15,7 @@ import { targetByName, TARGETS } from './targets/index.ts';
 import { addToCorpus, knownCrashSignatures } from './corpus.ts';
 import { HANG_MS } from './failure.ts';
 import { HEARTBEAT_BYTES, type Counterexample, type WorkerJob, type WorkerResult } from './protocol.ts';
-import { loadSeeds } from './gen/seeds.ts';
+import { loadSeeds, sharedLinesIn } from './gen/seeds.ts';
 
 interface Options {
   targets: string[];
@@ -165,6 +165,9 @@ async function main(): Promise<void> {
     for (const c of found) {
       const label = c.analyzerCrash ? 'analyzer crash (recorded as known)' : c.kind;
       process.stdout.write(`  ${label}: ${c.detail.slice(0, 2000)}\n  input: ${JSON.stringify(c.input).slice(0, 4000)}\n`);
+      // The corpus is ours: Istio's test inputs in ../shared must not end up in it.
+      const borrowed = sharedLinesIn(c.input, seeds);
+      if (borrowed >= 3) process.stdout.write(`  NOTE: ${borrowed} lines of this input come from ../shared: replace it in the corpus with an equivalent input of our own\n`);
       if (o.record) {
         const added = addToCorpus(name, {
           input: c.input,
@@ -174,6 +177,7 @@ async function main(): Promise<void> {
           seed: c.seed,
           ...(c.analyzerCrash ? { status: 'known-analyzer-crash' as const } : {}),
           ...(c.signature ? { signature: c.signature } : {}),
+          ...(borrowed >= 3 ? { review: `${borrowed} lines from ../shared: replace with an input of our own` } : {}),
         });
         if (added) process.stdout.write(`  recorded in tests/fuzz-corpus/${name}.json\n`);
       }

@@ -22,6 +22,8 @@ function manifestFiles(dir: string): string[] {
 export interface Seeds {
   /** Whole files. */
   files: string[];
+  /** Distinctive lines (16+ characters, trimmed) of the ../shared files, to keep them out of the corpus. */
+  sharedLines: Set<string>;
   /** Their documents' texts. */
   documents: string[];
   /** Where they came from, for the report. */
@@ -30,17 +32,36 @@ export interface Seeds {
 
 let cached: Seeds | undefined;
 
+/** How many lines of a counterexample (any string in it) are lines of the ../shared files. */
+export function sharedLinesIn(input: unknown, seeds: Seeds): number {
+  let n = 0;
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') {
+      for (const line of v.split('\n')) if (seeds.sharedLines.has(line.trim())) n++;
+    } else if (typeof v === 'object' && v !== null) {
+      for (const c of Object.values(v)) visit(c);
+    }
+  };
+  visit(input);
+  return n;
+}
+
 export function loadSeeds(): Seeds {
   if (cached) return cached;
   const dirs = [resolve(ROOT, 'public/samples'), resolve(ROOT, 'tests/fixtures'), SHARED_TESTDATA];
   const files: string[] = [];
   const sources: string[] = [];
+  const sharedLines = new Set<string>();
   for (const dir of dirs) {
     const found = manifestFiles(dir);
     if (found.length > 0) sources.push(`${dir} (${found.length} files)`);
-    for (const f of found) files.push(readFileSync(f, 'utf8'));
+    for (const f of found) {
+      const text = readFileSync(f, 'utf8');
+      files.push(text);
+      if (dir === SHARED_TESTDATA) for (const line of text.split('\n')) if (line.trim().length >= 16) sharedLines.add(line.trim());
+    }
   }
   const documents = files.flatMap((text, i) => splitDocuments(`seed${i}.yaml`, text).map((d) => d.text));
-  cached = { files, documents, sources };
+  cached = { files, documents, sources, sharedLines };
   return cached;
 }
