@@ -22,7 +22,7 @@ function manifestFiles(dir: string): string[] {
 export interface Seeds {
   /** Whole files. */
   files: string[];
-  /** Distinctive lines (16+ characters, trimmed) of the ../shared files, to keep them out of the corpus. */
+  /** Lines (16+ characters, trimmed) of the ../shared files that our own files lack, to keep them out of the corpus. */
   sharedLines: Set<string>;
   /** Their documents' texts. */
   documents: string[];
@@ -52,15 +52,17 @@ export function loadSeeds(): Seeds {
   const files: string[] = [];
   const sources: string[] = [];
   const sharedLines = new Set<string>();
+  const ownLines = new Set<string>();
   for (const dir of dirs) {
     const found = manifestFiles(dir);
     if (found.length > 0) sources.push(`${dir} (${found.length} files)`);
     for (const f of found) {
       const text = readFileSync(f, 'utf8');
       files.push(text);
-      if (dir === SHARED_TESTDATA) for (const line of text.split('\n')) if (line.trim().length >= 16) sharedLines.add(line.trim());
+      for (const line of text.split('\n')) if (line.trim().length >= 16) (dir === SHARED_TESTDATA ? sharedLines : ownLines).add(line.trim());
     }
   }
+  for (const line of ownLines) sharedLines.delete(line);
   const documents = files.flatMap((text, i) => splitDocuments(`seed${i}.yaml`, text).map((d) => d.text));
   cached = { files, documents, sources, sharedLines };
   return cached;
