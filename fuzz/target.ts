@@ -18,6 +18,8 @@ export interface Target<I> {
   description: string;
   arbitrary(seeds: Seeds): fc.Arbitrary<I>;
   check(input: I, options: CheckOptions): CheckOutcome | Promise<CheckOutcome>;
+  /** True when `check` returns a promise. */
+  async: boolean;
   /** Inputs per target in the CI smoke run. */
   smokeRuns: number;
 }

@@ -55,7 +55,7 @@ function failed(e: unknown): never {
 
 const options = { timeLimitMs: job.timeLimitMs, knownCrashes: known };
 const arbitrary = target.arbitrary(seeds);
-const isAsync = target.name === 'pipeline';
+const isAsync = target.async;
 
 const counterexamples: Counterexample[] = [];
 let remaining = job.runs;

@@ -81,5 +81,6 @@ export const cliArgsTarget: Target<CliArgsInput> = {
   description: 'CLI argument parser: only UsageError, sane and canonical results',
   arbitrary: () => fc.record({ argv: fc.array(tokenArb, { maxLength: 8 }) }),
   check: checkCliArgs,
+  async: false,
   smokeRuns: 4000,
 };

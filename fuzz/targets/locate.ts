@@ -86,5 +86,6 @@ export const locateTarget: Target<LocateInput> = {
       startLine: fc.constantFrom(1, 1, 5, 40),
     }),
   check: checkLocate,
+  async: false,
   smokeRuns: 2000,
 };

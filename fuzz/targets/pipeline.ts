@@ -234,5 +234,6 @@ export const pipelineTarget: Target<PipelineCase> = {
   description: 'whole analysis with quick fixes on mutated workspaces: no exception, no input over the limit',
   arbitrary: caseArb,
   check: checkPipeline,
+  async: true,
   smokeRuns: 1000,
 };

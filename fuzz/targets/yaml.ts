@@ -97,5 +97,6 @@ export const yamlTarget: Target<YamlInput> = {
   description: 'YAML reader (fast reader and document reader) vs js-yaml: values, types, accept/reject',
   arbitrary: (seeds) => fc.record({ text: yamlTexts(seeds.documents), json: fc.constantFrom(false, false, false, true) }),
   check: checkYaml,
+  async: false,
   smokeRuns: 4000,
 };
