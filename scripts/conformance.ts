@@ -16,6 +16,7 @@ import { analyzerByName, MULTICLUSTER_ANALYZERS } from '../src/core/analysis/ana
 import { MultiClusterStoreView, type ClusterStore } from '../src/core/config/multiCluster.ts';
 import type { Analyzer } from '../src/core/analysis/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from '../src/core/config/mesh/meshconfig.ts';
+import { runValidationSuite, type ValidationSuiteReport } from './conformance/validation.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ROOT = resolve(PROJECT_ROOT, '..', 'shared', 'conformance');
@@ -256,6 +257,7 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
   const lines: string[] = [];
   const results: CaseResult[] = [];
   const pending: Array<{ suite: string; count: number }> = [];
+  let validation: ValidationSuiteReport | undefined;
   if (options.cases) {
     results.push(...runCasesFile(options.cases));
   } else {
@@ -267,7 +269,9 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
     const analyzersDir = join(root, 'analyzers');
     if (existsSync(join(analyzersDir, 'cases.json'))) results.push(...runCasesFile(join(analyzersDir, 'cases.json')));
     if (existsSync(join(analyzersDir, 'multicluster-cases.json'))) results.push(...runCasesFile(join(analyzersDir, 'multicluster-cases.json')));
+    validation = runValidationSuite(join(root, 'validation'));
     for (const suite of PENDING_SUITES) {
+      if (suite === 'validation' && validation) continue;
       const counted = countPendingSuite(root, suite);
       if (!counted) continue;
       lines.push(`${suite}: not implemented yet (${counted.count} cases${counted.note ? `; ${counted.note}` : ''})`);
@@ -286,7 +290,7 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
       for (const x of r.extra) failLines.push(`  extra:   ${x}`);
     }
   }
-  lines.unshift(...failLines);
+  lines.unshift(...failLines, ...(validation?.lines ?? []));
 
   // Table by analyzer.
   const byAnalyzer = new Map<string, { passed: number; failed: number }>();
@@ -311,6 +315,11 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
   lines.push(`analyzers: ${passed} passed, ${failed} failed`);
   let totalPassed = passed;
   let totalFailed = failed;
+  if (validation) {
+    lines.push(`validation: ${validation.passed} passed, ${validation.failed} failed`);
+    totalPassed += validation.passed;
+    totalFailed += validation.failed;
+  }
   for (const p of pending) {
     lines.push(`${p.suite}: 0 passed, ${p.count} failed`);
     totalFailed += p.count;

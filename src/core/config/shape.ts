@@ -28,7 +28,7 @@ export interface CelRule {
 export interface SchemaMeta {
   /** One line of help, written by us. */
   help?: string;
-  enum?: readonly string[];
+  enum?: readonly (string | number)[];
   format?: string;
   pattern?: string;
   minimum?: number;

@@ -56,6 +56,17 @@ export const ConnectionPoolSettings = message(
   { proto: true },
 );
 
+export const BackendUtilization = message(
+  {
+    errorUtilizationPenaltyPercent: describe(int, { minimum: 0, maximum: 4294967295 }),
+    metricNamesForComputingUtilization: list(string),
+    weightExpirationPeriod: string,
+    weightStabilizationPeriod: string,
+    weightUpdatePeriod: string,
+  },
+  { proto: true },
+);
+
 export const CookieAttribute = message(
   {
     name: string,
@@ -141,13 +152,14 @@ export const ZoneAwareLbSetting = message(
     enabled: describe(bool, { nullable: true }),
     failover: list(LocalityFailover),
     failoverPriority: list(string),
-    minClusterSize: describe(int, { minimum: 1, nullable: true }),
+    minClusterSize: describe(int, { minimum: 1, maximum: 4294967295, nullable: true }),
   },
   { proto: true },
 );
 
 export const LoadBalancerSettings = message(
   {
+    backendUtilization: BackendUtilization,
     consistentHash: describe(ConsistentHashLB, { help: "Sticky sessions: hash on a header, cookie, source IP or query parameter." }),
     localityLbSetting: LocalityLoadBalancerSetting,
     simple: describe(enumOf(["UNSPECIFIED","LEAST_CONN","RANDOM","PASSTHROUGH","ROUND_ROBIN","LEAST_REQUEST"]), { help: "Algorithm: LEAST_REQUEST (default), ROUND_ROBIN, RANDOM or PASSTHROUGH." }),
@@ -155,7 +167,7 @@ export const LoadBalancerSettings = message(
     warmupDurationSecs: durationField,
     zoneAwareLbSetting: ZoneAwareLbSetting,
   },
-  { proto: true, oneOf: [["simple","consistentHash"]] },
+  { proto: true, oneOf: [["simple","consistentHash","backendUtilization"]] },
 );
 
 export const OutlierDetection = message(
@@ -306,6 +318,7 @@ export const FilterChainMatch = message(
     name: string,
     sni: string,
     transportProtocol: string,
+    transportSocket: string,
   },
   { proto: true },
 );
@@ -450,6 +463,7 @@ export const ServerTLSSettings = message(
     cipherSuites: list(string),
     credentialName: describe(string, { help: "Secret (in the gateway's namespace) with the server certificate and key." }),
     credentialNames: describe(list(string), { minItems: 1, maxItems: 2 }),
+    ecdhCurves: list(string),
     httpsRedirect: describe(bool, { help: "Answer plain HTTP requests with a redirect to HTTPS." }),
     insecureSkipVerify: describe(bool, { nullable: true }),
     maxProtocolVersion: enumOf(["TLS_AUTO","TLSV1_0","TLSV1_1","TLSV1_2","TLSV1_3"]),

@@ -152,6 +152,7 @@ export const JWTRule = message(
     jwksUri: describe(describe(string, { minLength: 1, maxLength: 2048, rules: [{ rule: "url(self).getScheme() in [\"http\", \"https\"]", message: "url must have scheme http:// or https://" }] }), { help: "URL of the issuer's public keys (JWKS)." }),
     outputClaimToHeaders: describe(list(ClaimToHeader), { help: "Copy claims into request headers." }),
     outputPayloadToHeader: string,
+    presence: enumOf(["OPTIONAL","REQUIRED"]),
     spaceDelimitedClaims: describe(list(describe(string, { minLength: 1 })), { maxItems: 64 }),
     timeout: durationField,
   },
