@@ -39,7 +39,7 @@ import { telemetryProviderAnalyzer } from './telemetry/providers.ts';
 import { telemetrySelectorAnalyzer } from './telemetry/selector.ts';
 import { telemetryDefaultSelectorAnalyzer } from './telemetry/defaultSelector.ts';
 import { telemetryLightstepAnalyzer } from './telemetry/lightstep.ts';
-import { virtualServiceValidationAnalyzer } from './schema/virtualServiceRules.ts';
+import { VALIDATION_ANALYZERS } from './schema/validation.ts';
 
 /** Istio's All(): what `istioctl analyze` runs by default. */
 export const ALL_ANALYZERS: readonly Analyzer[] = [
@@ -79,7 +79,7 @@ export const ALL_ANALYZERS: readonly Analyzer[] = [
   telemetrySelectorAnalyzer,
   telemetryDefaultSelectorAnalyzer,
   telemetryLightstepAnalyzer,
-  virtualServiceValidationAnalyzer,
+  ...VALIDATION_ANALYZERS,
 ];
 
 /** Known to Istio but not run unless selected (annotations.AlphaAnalyzer is too noisy for the default set). */
