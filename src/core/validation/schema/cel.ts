@@ -125,7 +125,7 @@ function celErrorText(r: { message: string }, rule: string, v: unknown): string 
   const m = r.message;
   // cel-go's wording for the errors the API server prints.
   if (/duration/i.test(m) && rule.includes('duration(')) return "type conversion error from 'string' to 'google.protobuf.Duration'";
-  const key = /no such key:?\s*(\S+)?/i.exec(m);
+  const key = /(?:no such key|field not found):?\s*(\S+)?/i.exec(m);
   if (key) return `no such key: ${key[1] ?? ''}`.trim();
   void v;
   return m;
