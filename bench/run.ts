@@ -5,6 +5,7 @@ import { generateMesh } from './generateMesh.ts';
 import { WorkspaceAnalyzer } from '../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { measureBundle, measureFirstDiagnostics } from './browser.ts';
+import { benchValidation } from './validation.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -147,6 +148,10 @@ if (analyzerTime.size > 0) {
     console.log(`  ${name.padEnd(58)} ${ms.toFixed(1).padStart(7)} ms  ${((ms / sum) * 100).toFixed(1).padStart(5)}%`);
   }
 }
+
+const validation = await benchValidation(1000, RUNS);
+for (const l of validation.lines) console.log(l);
+for (const c of validation.checks) check(c.label, c.pass, c.detail);
 
 const skipBrowser = process.argv.includes('--no-browser');
 if (!skipBrowser) {
