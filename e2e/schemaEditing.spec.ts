@@ -110,8 +110,9 @@ test.describe('schema validation and editing help', () => {
   test('completion offers ISTIO_MUTUAL inside trafficPolicy.tls.mode', async ({ page }) => {
     await openWithManifest(page);
     await endOf(page, '    tls:');
+    // Enter indents the new line under `tls:` (Monaco's YAML rules).
     await page.keyboard.press('Enter');
-    await page.keyboard.type('  mode: ');
+    await page.keyboard.type('mode: ');
     await page.keyboard.press('Control+Space');
     const widget = page.locator('.suggest-widget');
     await expect(widget).toBeVisible();
@@ -119,14 +120,13 @@ test.describe('schema validation and editing help', () => {
     await expect(item).toBeVisible();
     await expect(widget.getByRole('listitem', { name: 'SIMPLE, Enum Member' })).toBeVisible();
     await item.click();
-    await expect.poll(() => editorText(page)).toContain('    tls:\n      mode: ISTIO_MUTUAL');
+    await expect.poll(() => editorText(page)).toMatch(/\n {4}tls:\n {6}mode: ISTIO_MUTUAL\n?$/);
   });
 
   test('completion offers the fields of the mapping under the cursor', async ({ page }) => {
     await openWithManifest(page);
     await endOf(page, '    tls:');
     await page.keyboard.press('Enter');
-    await page.keyboard.type('  ');
     await page.keyboard.press('Control+Space');
     const widget = page.locator('.suggest-widget');
     await expect(widget.getByRole('listitem', { name: /^credentialName\b/ })).toBeVisible();
