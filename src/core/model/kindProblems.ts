@@ -44,7 +44,7 @@ export function kindProblems(doc: SourceDocument, apiVersion: string, kind: stri
     return {
       level: 'Warning',
       code: f.level === 'warning' ? KIND_PROBLEM_CODES.deprecatedApi : KIND_PROBLEM_CODES.unknownKind,
-      message: f.level === 'warning' ? f.message : `${f.message}. It was not analyzed.`,
+      message: f.level === 'warning' ? f.message : `${f.message}${/[.?]$/.test(f.message) ? '' : '.'} It was not analyzed.`,
       file: doc.file,
       line,
       range: { startLine: line, startCol: at?.startCol ?? 1, endLine: line, endCol: at?.endCol ?? 200 },
