@@ -934,7 +934,8 @@ class Converter {
         }
       }
     } else if (mode === 'Passthrough') {
-      out.mode = autoPassthrough ? 'AUTO_PASSTHROUGH' : 'PASSTHROUGH';
+      // PASSTHROUGH is the enum's zero value: proto3 JSON leaves it out.
+      if (autoPassthrough) out.mode = 'AUTO_PASSTHROUGH';
     }
     const ciphers = options['gateway.istio.io/tls-cipher-suites'];
     if (ciphers) {
@@ -2019,12 +2020,16 @@ class Converter {
           });
         }
       }
-      const ancestors: Json[] = [this.ancestorStatus({ group: GWX_GROUP, kind: 'XBackend', name: b.name }, existing, b.generation, conds, MESH_CONTROLLER)];
+      // XBackend's status names them parents (BackendAncestorStatus: parentRef, controllerName, conditions).
+      const asParent = (a: Json): Json => ({ conditions: a.conditions, controllerName: a.controllerName, parentRef: a.ancestorRef });
+      const prior = { ancestors: list(existing.parents).map(obj).map((p) => ({ ...p, ancestorRef: p.parentRef })) };
+      const parents: Json[] = [asParent(this.ancestorStatus({ group: GWX_GROUP, kind: 'XBackend', name: b.name }, prior, b.generation, conds, MESH_CONTROLLER))];
       for (const g of this.ancestorsOf('XBackend', b.namespace, b.name)) {
         const [gns, gname] = [g.slice(0, g.indexOf('/')), g.slice(g.indexOf('/') + 1)];
-        ancestors.push(this.ancestorStatus({ group: GW_GROUP, kind: 'Gateway', namespace: gns, name: gname }, existing, b.generation, conds, GATEWAY_CONTROLLER));
+        parents.push(asParent(this.ancestorStatus({ group: GW_GROUP, kind: 'Gateway', namespace: gns, name: gname }, prior, b.generation, conds, GATEWAY_CONTROLLER)));
       }
-      this.writeStatus(b, { ...existing, ancestors: mergeAncestors(list(existing.ancestors).map(obj), ancestors, 32) });
+      const merged = mergeAncestors(prior.ancestors, parents.map((p) => ({ ...p, ancestorRef: p.parentRef })), 32).map(asParent);
+      this.writeStatus(b, { ...existing, parents: merged });
     }
     return out;
   }
