@@ -88,7 +88,7 @@ export interface ConvertOptions {
 export interface IstioConfig {
   apiVersion: string;
   kind: 'Gateway' | 'VirtualService' | 'DestinationRule';
-  metadata: { annotations: Record<string, string>; name: string; namespace: string };
+  metadata: { annotations: Record<string, string>; creationTimestamp?: string; name: string; namespace: string };
   spec: Json;
   /** Creation time of the object it came from (ms), for istiod's ordering. */
   created: number;
@@ -2153,7 +2153,10 @@ class Converter {
 // Helpers
 
 function istioConfig(kind: IstioConfig['kind'], name: string, namespace: string, annotations: Record<string, string>, specBody: Json, created: number): IstioConfig {
-  return { apiVersion: 'networking.istio.io/v1', kind, metadata: { annotations, name, namespace }, spec: specBody, created };
+  const metadata: IstioConfig['metadata'] = { annotations, name, namespace };
+  // Kubernetes writes times to the second (RFC 3339); a zero time is left out.
+  if (created) metadata.creationTimestamp = new Date(created).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  return { apiVersion: 'networking.istio.io/v1', kind, metadata, spec: specBody, created };
 }
 
 function routeMeta(route: GwObject): Record<string, string> {
