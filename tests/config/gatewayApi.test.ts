@@ -6,6 +6,7 @@ import { convertGatewayApi, internalGatewayName, isInternalGatewayName, sortHTTP
 import { hostIntersection, hostMatches, hostSubsetOf } from '../../src/core/config/gatewayApi/hostnames.ts';
 import { parseGoDuration, protoDuration, type GwObject, type Json } from '../../src/core/config/gatewayApi/model.ts';
 import { sha256Hex } from '../../src/core/config/gatewayApi/sha256.ts';
+import { isInternalGatewayReference } from '../../src/core/analysis/analyzers/virtualservice/gateways.ts';
 import { gatewayApiConfig, assumedGatewayClassesNote } from '../../src/core/config/gatewayApi/index.ts';
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
 import { ResourceStore } from '../../src/core/config/store.ts';
@@ -107,6 +108,12 @@ describe('Gateway → Istio Gateway', () => {
       'internal.istio.io/service-account-name': '',
     });
     expect(g.spec).toEqual({ servers: [{ hosts: ['*/*.example.com'], port: { name: 'default', number: 80, protocol: 'HTTP' } }] });
+  });
+
+  it('gives generated Gateways the names IST0165 (ReferencedInternalGateway) recognises', () => {
+    const g = convert(GATEWAY).gateways[0]!;
+    expect(isInternalGatewayReference(`${g.metadata.namespace}/${g.metadata.name}`)).toBe(true);
+    expect(isInternalGatewayReference('istio-system/gw')).toBe(false);
   });
 
   it('uses the managed deployment name and service account when there is no address', () => {
