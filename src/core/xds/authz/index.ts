@@ -21,8 +21,9 @@
 //                TCP chain it builds — inbound, gateway and sidecar outbound alike. Inbound HTTP
 //                chains get no TCP RBAC (the HCM carries the HTTP filters instead).
 //       .tcpRulesAsHttp — the waypoint's HBONE termination layer (connect_terminate HCM):
-//                local policies with TCP semantics in HTTP RBAC filters
-//                (PILOT_WAYPOINT_LAYERED_AUTHZ_POLICIES); selected as for a non-waypoint.
+//                local policies with TCP semantics in HTTP RBAC filters, selected as for a
+//                plain workload; only with ENABLE_LAYERED_WAYPOINT_AUTHORIZATION_POLICIES
+//                (default off, so empty by default).
 //       .log   — what istiod would log while building (skipped rules, bad providers, …).
 //     inputs (ProxyAuthzInputs): the proxy (config namespace, labels, type), every
 //       AuthorizationPolicy and RequestAuthentication of the mesh (selection happens here),
@@ -101,6 +102,8 @@ export interface ProxyAuthzOptions {
   enableMultipleCustomAuthzProviders?: boolean;
   /** ENABLE_SELECTOR_BASED_K8S_GATEWAY_POLICY (default true). */
   enableSelectorBasedK8sGatewayPolicy?: boolean;
+  /** ENABLE_LAYERED_WAYPOINT_AUTHORIZATION_POLICIES (default false): fills `tcpRulesAsHttp` for waypoints. */
+  enableLayeredWaypointAuthorizationPolicies?: boolean;
   /** PILOT_JWT_ENABLE_REMOTE_JWKS (default istiod). */
   jwksFetchMode?: JwksFetchMode;
   /** Keys istiod would fetch for an issuer; offline, unknown keys are shown as istiod's fail-closed JWKS. */
@@ -161,7 +164,7 @@ export function buildProxyAuthz(inputs: ProxyAuthzInputs, opts: ProxyAuthzOption
   const localHttp = local.buildHTTP(log);
   const customTcp = custom.buildTCP(log);
   const localTcp = local.buildTCP(log);
-  const tcpRulesAsHttp = proxy.type === 'waypoint' ? termination.buildTCPRulesAsHTTPFilter(log) : [];
+  const tcpRulesAsHttp = proxy.type === 'waypoint' && opts.enableLayeredWaypointAuthorizationPolicies ? termination.buildTCPRulesAsHTTPFilter(log) : [];
   return {
     http: [...customHttp, ...jwtHttp, ...localHttp],
     customHttp,
