@@ -6,7 +6,7 @@ import { KINDS } from '../../model/kinds.ts';
 import type { Resource } from '../../model/types.ts';
 import { isObj, str, strList } from '../../model/read.ts';
 import type { ServiceLookup } from './extAuthz.ts';
-import type { AuthzMeshSettings, ProxyAuthzInputs } from './index.ts';
+import type { AuthzMeshSettings, ProxyAuthzInputs } from './inputs.ts';
 import type { PolicyProxy } from './selection.ts';
 
 function creationTimestamp(r: Resource): string | undefined {

@@ -47,11 +47,14 @@
 // Policy names in the RBAC maps are `ns[<ns>]-policy[<name>]-rule[<i>]` (CUSTOM:
 // `istio-ext-authz-<provider>-…`), so an RBAC verdict can be traced back to its policy rule.
 import { AuthzBuilder, AuthzLogger, type AuthzLogEntry, type EnvoyFilter } from './builder.ts';
-import { processExtensionProviders, type ServiceLookup } from './extAuthz.ts';
+import { processExtensionProviders } from './extAuthz.ts';
 import { buildJwtFilter, listRequestAuthentications, type JwksFetchMode, type RequestAuthenticationInput } from './jwt.ts';
-import { listAuthorizationPolicies, readAuthorizationPolicy, type AuthorizationPolicyInput, type AuthzPolicy } from './policies.ts';
-import { policyMatcherForProxy, type PolicyProxy, type PolicyService } from './selection.ts';
+import { listAuthorizationPolicies, readAuthorizationPolicy, type AuthzPolicy } from './policies.ts';
+import { policyMatcherForProxy, type PolicyService } from './selection.ts';
 import { newBundle } from './trustDomain.ts';
+import type { ProxyAuthzInputs } from './inputs.ts';
+
+export type { AuthzMeshSettings, ProxyAuthzInputs } from './inputs.ts';
 
 export { AuthzBuilder, AuthzLogger, isDryRun, HTTP_RBAC_TYPE, TCP_RBAC_TYPE, DRY_RUN_ANNOTATION } from './builder.ts';
 export type { AuthzLogEntry, EnvoyFilter, BuilderOptions } from './builder.ts';
@@ -75,23 +78,6 @@ export type { PolicyProxy, PolicyService, WorkloadPolicyMatcher, TargetablePolic
 export { newBundle, replaceTrustDomainAliases, expandTrustDomainAliases } from './trustDomain.ts';
 export type { TrustDomainBundle } from './trustDomain.ts';
 export { JWT_FILTER_NAME } from './model.ts';
-
-/** The mesh config fields authorization reads. */
-export interface AuthzMeshSettings {
-  rootNamespace: string;
-  trustDomain: string;
-  trustDomainAliases: readonly string[];
-  /** `meshConfig.extensionProviders` as written (only ext_authz providers are used). */
-  extensionProviders: readonly unknown[];
-}
-
-export interface ProxyAuthzInputs {
-  proxy: PolicyProxy;
-  authorizationPolicies: readonly AuthorizationPolicyInput[];
-  requestAuthentications: readonly RequestAuthenticationInput[];
-  mesh: AuthzMeshSettings;
-  services: ServiceLookup;
-}
 
 export interface ProxyAuthzOptions {
   /** Waypoints: the service a chain is built for (policies with a targetRef to it apply). */
