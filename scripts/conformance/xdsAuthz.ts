@@ -3,8 +3,10 @@
 // one case; it runs every subtest of TestGenerator_GenerateHTTP / TestGenerator_GenerateTCP
 // (builder_test.go) that reads it, with that subtest's mesh config and trust-domain bundle,
 // and compares the filters built, in order, with the subtest's `*-out*.yaml` files
-// structurally (map order ignored, list order kept). An input no subtest reads is compared
-// with its own `<case>-out*.yaml` files.
+// structurally (map order ignored, list order kept), and with the `extended-` copies the Go
+// test's second loop reads. An input no subtest reads is compared with its own
+// `<case>-out*.yaml` files. A golden the corpus leaves out fails the case, saying so (the
+// filters built are listed), so a missing golden is never counted as a pass.
 //
 // The harness is the Go test's: proxy in namespace `foo` with labels app=httpbin,version=v1,
 // no root namespace, an empty trust-domain bundle unless the subtest gives one, CUSTOM
