@@ -54,7 +54,7 @@ describe('robustness', () => {
         authorizationPolicies: Array.from({ length: 3 }, (_, k) => {
           const spec = value(r, 5);
           if (spec && typeof spec === 'object' && !Array.isArray(spec) && r() < 0.5) (spec as Record<string, unknown>).action = actions[k % 4];
-          return { name: `p${k}`, namespace: 'ns', annotations: r() < 0.2 ? { 'istio.io/dry-run': 'true' } : {}, spec };
+          return { name: `p${k}`, namespace: 'ns', annotations: (r() < 0.2 ? { 'istio.io/dry-run': 'true' } : {}) as Record<string, string>, spec };
         }),
         requestAuthentications: [{ name: 'ra', namespace: 'ns', spec: value(r, 4) }],
         mesh: { rootNamespace: 'istio-system', trustDomain: 'cluster.local', trustDomainAliases: ['old'], extensionProviders: [value(r, 4), { name: 'p', envoyExtAuthzGrpc: value(r, 2) }] },
