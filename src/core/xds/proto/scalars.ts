@@ -101,8 +101,8 @@ export function parseScalar(t: ScalarType, v: unknown): ScalarValue | { error: s
         if (!Number.isInteger(v)) return { error: `${describe(v)} is not an integer (${name})`, code: 'bad-value' };
         b = BigInt(v);
       } else if (typeof v === 'string') {
+        // Decimal digits only, as @bufbuild/protobuf reads 64-bit strings.
         if (/^-?\d+$/.test(v)) b = BigInt(v);
-        else if (NUMERIC_STRING.test(v) && Number.isInteger(Number(v))) b = BigInt(Number(v));
         else return { error: `${describe(v)} is not an integer (${name})`, code: 'bad-value' };
       } else return { error: `expected an integer (${name}) as a number or string, got ${describe(v)}`, code: 'wrong-type' };
       const [lo, hi] = t === ScalarType.UINT64 || t === ScalarType.FIXED64 ? UINT64 : INT64;
