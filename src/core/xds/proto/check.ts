@@ -16,11 +16,11 @@
 // On top of the JSON mapping, the constraints Envoy enforces when it loads config are checked
 // (protoc-gen-validate rules in the protos, see validate.ts), and deprecated or
 // disallowed-by-default fields are reported.
-import { getOption, hasOption, ScalarType, type DescEnum, type DescField, type DescMessage } from '@bufbuild/protobuf';
+import { getOption, hasOption, ScalarType, type DescEnum, type DescField, type DescMessage, type DescOneof } from '@bufbuild/protobuf';
 import { envoyProtos, type EnvoyProtos } from './registry.ts';
 import { allowedTypedConfig } from './istioSchemas.ts';
 import { describe, isErr, isPlainObject, parseDuration, parseScalar, SCALAR_NAME, timestampError, typeNameOf, type JsonObject } from './scalars.ts';
-import { applyFieldRules, fieldRulesOf, messageValidationDisabled, oneofRequired, skipsNested, type RuleSink } from './validate.ts';
+import { applyFieldRules, fieldRulesOf, messageValidationDisabled, oneofRequired, skipsNested, type FieldRules, type RuleSink } from './validate.ts';
 
 export type ProtoProblemCode =
   /** A key that is no field of the message. */
@@ -153,18 +153,67 @@ function checkJson(v: unknown, path: Path, ctx: Ctx, type: string): void {
 
 // --- Descriptor caches ----------------------------------------------------------------------
 
-const fieldMaps = new WeakMap<DescMessage, Map<string, DescField>>();
+/** What the walk needs of a message, computed once per message type. */
+interface MessagePlan {
+  /** Fields by JSON name and by proto name. */
+  byKey: Map<string, DescField>;
+  /** Fields with protoc-gen-validate rules. */
+  ruled: [DescField, FieldRules][];
+  /** Fields whose nested message rules are skipped (`message.skip`). */
+  skipNested: Set<DescField>;
+  /** Fields disallowed by default (envoy.annotations.disallowed_by_default). */
+  disallowed: Set<DescField>;
+  /** Oneofs with (validate.required). */
+  requiredOneofs: DescOneof[];
+  /** The message's rules are off (validate.disabled). */
+  disabled: boolean;
+  /** The field that names it, for an xDS resource (problems are labelled with the name). */
+  resourceKey: string | undefined;
+  /** udpa/xds TypedStruct: its payload is checked as the message its type_url names. */
+  typedStruct: boolean;
+}
 
-/** Fields by JSON name and by proto name. */
-function fieldsByKey(desc: DescMessage): Map<string, DescField> {
-  let m = fieldMaps.get(desc);
+const plans = new WeakMap<DescMessage, MessagePlan>();
+
+function planOf(protos: EnvoyProtos, desc: DescMessage): MessagePlan {
+  let plan = plans.get(desc);
+  if (plan) return plan;
+  const byKey = new Map<string, DescField>();
+  const ruled: [DescField, FieldRules][] = [];
+  const skipNested = new Set<DescField>();
+  const disallowed = new Set<DescField>();
+  const ext = protos.ext.disallowedByDefault;
+  for (const f of desc.fields) {
+    byKey.set(f.name, f);
+    byKey.set(f.jsonName, f);
+    const rules = fieldRulesOf(protos, f);
+    if (rules) ruled.push([f, rules]);
+    if (skipsNested(protos, f)) skipNested.add(f);
+    if (ext && hasOption(f, ext) && getOption(f, ext)) disallowed.add(f);
+  }
+  plan = { byKey, ruled, skipNested, disallowed, requiredOneofs: desc.oneofs.filter((o) => oneofRequired(protos, o)),
+    disabled: messageValidationDisabled(protos, desc),
+    resourceKey: RESOURCE_NAME[desc.typeName],
+    typedStruct: TYPED_STRUCTS.has(desc.typeName),
+  };
+  plans.set(desc, plan);
+  return plan;
+}
+
+/** Enum values that are deprecated or disallowed by default, by number (empty for most enums). */
+const enumNotes = new WeakMap<DescEnum, Map<number, 'deprecated' | 'disallowed'>>();
+
+function enumNotesOf(protos: EnvoyProtos, e: DescEnum): Map<number, 'deprecated' | 'disallowed'> {
+  let m = enumNotes.get(e);
   if (!m) {
     m = new Map();
-    for (const f of desc.fields) {
-      m.set(f.name, f);
-      m.set(f.jsonName, f);
+    const ext = protos.ext.disallowedByDefaultEnum;
+    for (const v of e.values) {
+      if (v.number === 0) continue;
+      if (ext && hasOption(v, ext) && getOption(v, ext)) m.set(v.number, 'disallowed');
+      else if (v.deprecated) m.set(v.number, 'deprecated');
     }
-    fieldMaps.set(desc, m);
+    enumNotes.set(e, m);
   }
   return m;
 }
@@ -191,10 +240,10 @@ const RESOURCE_NAME: Record<string, string> = {
   'envoy.config.core.v3.TypedExtensionConfig': 'name',
 };
 
-function resourceLabel(desc: DescMessage, o: JsonObject): string | undefined {
-  const key = RESOURCE_NAME[desc.typeName];
+function resourceLabel(plan: MessagePlan, desc: DescMessage, o: JsonObject): string | undefined {
+  const key = plan.resourceKey;
   if (key === undefined) return undefined;
-  const f = fieldsByKey(desc).get(key)!;
+  const f = plan.byKey.get(key)!;
   const name = o[f.jsonName] ?? o[f.name];
   return `${desc.name} ${typeof name === 'string' ? name : '(unnamed)'}`;
 }
@@ -388,82 +437,90 @@ function unknownTypeText(typeUrl: string): string {
 const TYPED_STRUCTS = new Set(['udpa.type.v1.TypedStruct', 'xds.type.v3.TypedStruct']);
 
 /** A message given as a JSON object (its own fields; `@type` too when it is an Any's content). */
+/** A field found in the object: under which key, its value (null when given as null), whether its JSON form was valid. */
+interface Seen {
+  key: string;
+  value: unknown;
+  valid: boolean;
+}
+
 function checkObject(desc: DescMessage, o: JsonObject, path: Path, ctx: Ctx, inAny: boolean): void {
   const tn = desc.typeName;
-  const label = resourceLabel(desc, o);
+  const plan = planOf(ctx.protos, desc);
   const outerResource = ctx.resource;
-  if (label !== undefined) ctx.resource = label;
-  const disabled = ctx.constraints && messageValidationDisabled(ctx.protos, desc);
+  if (plan.resourceKey !== undefined) ctx.resource = resourceLabel(plan, desc, o);
+  const disabled = ctx.constraints && plan.disabled;
   if (disabled) ctx.skipRules++;
   try {
-    const byKey = fieldsByKey(desc);
-    const seen = new Map<DescField, unknown>();
-    const valid = new Set<DescField>();
-    const keyOf = new Map<DescField, string>();
-    const oneofSet = new Map<string, DescField>();
+    const byKey = plan.byKey;
+    const seen = new Map<DescField, Seen>();
     for (const key of keysOf(o)) {
       if (inAny && key === '@type') continue;
-      const kp = at(path, key);
       const field = byKey.get(key);
       if (!field) {
-        report(ctx, kp, 'unknown-field', `${JSON.stringify(key)} is not a field of ${tn}${suggestion(desc, key)}`, tn);
+        report(ctx, at(path, key), 'unknown-field', `${JSON.stringify(key)} is not a field of ${tn}${suggestion(desc, key)}`, tn);
         continue;
       }
       const value = o[key];
-      if (keyOf.has(field)) {
-        report(ctx, kp, 'duplicate-field', `field ${field.name} is given twice (as ${JSON.stringify(keyOf.get(field))} and ${JSON.stringify(key)})`, tn);
+      const before = seen.get(field);
+      if (before) {
+        report(ctx, at(path, key), 'duplicate-field', `field ${field.name} is given twice (as ${JSON.stringify(before.key)} and ${JSON.stringify(key)})`, tn);
         continue;
       }
-      keyOf.set(field, key);
       // null is "not set", except for google.protobuf.Value (null_value) and NullValue fields.
-      const nullIsValue = (field.fieldKind === 'message' && field.message.typeName === 'google.protobuf.Value') || (field.fieldKind === 'enum' && field.enum.typeName === 'google.protobuf.NullValue');
-      if (value === null && !nullIsValue) continue;
+      if (value === null && !nullIsValue(field)) {
+        seen.set(field, { key, value: null, valid: false });
+        continue;
+      }
+      const kp = at(path, key);
       if (field.oneof) {
-        const other = oneofSet.get(field.oneof.name);
+        const other = field.oneof.fields.find((f) => f !== field && seen.get(f)?.value != null);
         if (other) {
           report(ctx, kp, 'oneof-conflict', `${field.name} and ${other.name} are both set, but only one member of oneof ${field.oneof.name} may be`, tn);
           continue;
         }
-        oneofSet.set(field.oneof.name, field);
       }
-      seen.set(field, value);
-      const skip = ctx.constraints && skipsNested(ctx.protos, field);
-      if (skip) ctx.skipRules++;
-      try {
-        if (checkField(field, value, kp, ctx)) valid.add(field);
-      } finally {
-        if (skip) ctx.skipRules--;
-      }
-      fieldNotes(field, value, kp, ctx);
+      const entry: Seen = { key, value, valid: false };
+      seen.set(field, entry);
+      if (ctx.constraints && plan.skipNested.has(field)) {
+        ctx.skipRules++;
+        try {
+          entry.valid = checkField(field, value, kp, ctx);
+        } finally {
+          ctx.skipRules--;
+        }
+      } else entry.valid = checkField(field, value, kp, ctx);
+      if (plan.disallowed.has(field)) report(ctx, kp, 'disallowed', `${field.name} is deprecated and disallowed by default (Envoy rejects it unless a runtime override allows it)`, tn);
+      else if (ctx.deprecations && field.deprecated && !isDefault(field, value)) report(ctx, kp, 'deprecated', `${field.name} is deprecated`, tn, 'warning');
+      if (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) enumValueNotes(field, value, kp, ctx);
     }
-    if (TYPED_STRUCTS.has(tn)) checkTypedStruct(o, byKey, path, ctx);
-    if (ctx.constraints && ctx.skipRules === 0) checkRules(desc, seen, valid, keyOf, path, ctx);
+    if (plan.typedStruct) checkTypedStruct(o, byKey, path, ctx);
+    if (ctx.constraints && ctx.skipRules === 0 && (plan.ruled.length > 0 || plan.requiredOneofs.length > 0)) checkRules(desc, plan, seen, path, ctx);
   } finally {
     if (disabled) ctx.skipRules--;
     ctx.resource = outerResource;
   }
 }
 
-/** Deprecated and disallowed-by-default fields and enum values. */
-function fieldNotes(field: DescField, value: unknown, path: Path, ctx: Ctx): void {
-  const ext = ctx.protos.ext;
-  if (ext.disallowedByDefault && hasOption(field, ext.disallowedByDefault) && getOption(field, ext.disallowedByDefault)) {
-    report(ctx, path, 'disallowed', `${field.name} is deprecated and disallowed by default (Envoy rejects it unless a runtime override allows it)`, field.parent.typeName);
-  } else if (ctx.deprecations && field.deprecated && !isDefault(field, value)) {
-    report(ctx, path, 'deprecated', `${field.name} is deprecated`, field.parent.typeName, 'warning');
-  }
-  if (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) {
-    const e = field.enum!;
-    const values = field.fieldKind === 'list' ? (Array.isArray(value) ? value : []) : [value];
-    values.forEach((v, i) => {
-      const ev = typeof v === 'string' ? e.values.find((x) => x.name === v) : typeof v === 'number' ? e.value[v] : undefined;
-      if (!ev || ev.number === 0) return;
-      const p = field.fieldKind === 'list' ? at(path, i) : path;
-      if (ext.disallowedByDefaultEnum && hasOption(ev, ext.disallowedByDefaultEnum) && getOption(ev, ext.disallowedByDefaultEnum)) {
-        report(ctx, p, 'disallowed', `${e.typeName}.${ev.name} is deprecated and disallowed by default`, field.parent.typeName);
-      } else if (ctx.deprecations && ev.deprecated) report(ctx, p, 'deprecated', `${e.typeName}.${ev.name} is deprecated`, field.parent.typeName, 'warning');
-    });
-  }
+function nullIsValue(field: DescField): boolean {
+  return (field.fieldKind === 'message' && field.message.typeName === 'google.protobuf.Value') || (field.fieldKind === 'enum' && field.enum.typeName === 'google.protobuf.NullValue');
+}
+
+/** Deprecated and disallowed-by-default enum values. */
+function enumValueNotes(field: DescField, value: unknown, path: Path, ctx: Ctx): void {
+  const e = field.enum!;
+  const notes = enumNotesOf(ctx.protos, e);
+  if (notes.size === 0) return;
+  const values = field.fieldKind === 'list' ? (Array.isArray(value) ? value : []) : [value];
+  values.forEach((v, i) => {
+    const n = typeof v === 'string' ? enumByName(e).get(v) : typeof v === 'number' ? v : undefined;
+    const note = n === undefined ? undefined : notes.get(n);
+    if (!note) return;
+    const p = field.fieldKind === 'list' ? at(path, i) : path;
+    const name = `${e.typeName}.${e.value[n!]!.name}`;
+    if (note === 'disallowed') report(ctx, p, 'disallowed', `${name} is deprecated and disallowed by default`, field.parent.typeName);
+    else if (ctx.deprecations) report(ctx, p, 'deprecated', `${name} is deprecated`, field.parent.typeName, 'warning');
+  });
 }
 
 function isDefault(field: DescField, v: unknown): boolean {
@@ -618,18 +675,16 @@ function checkTypedStruct(o: JsonObject, byKey: Map<string, DescField>, path: Pa
   checkObject(desc, value, at(path, valueKey), ctx, false);
 }
 
-function checkRules(desc: DescMessage, seen: Map<DescField, unknown>, valid: Set<DescField>, keyOf: Map<DescField, string>, path: Path, ctx: Ctx): void {
-  for (const field of desc.fields) {
-    const rules = fieldRulesOf(ctx.protos, field);
-    if (!rules) continue;
-    const present = seen.has(field);
-    if (present && !valid.has(field)) continue; // its type problem is reported already
+function checkRules(desc: DescMessage, plan: MessagePlan, seen: Map<DescField, Seen>, path: Path, ctx: Ctx): void {
+  for (const [field, rules] of plan.ruled) {
+    const entry = seen.get(field);
+    const present = entry !== undefined && entry.value !== null;
+    if (present && !entry.valid) continue; // its type problem is reported already
     if (!present && field.oneof) continue;
-    applyFieldRules(field, rules, present, seen.get(field), at(path, keyOf.get(field) ?? field.jsonName), ctx);
+    applyFieldRules(field, rules, present, present ? entry.value : undefined, path, entry?.key ?? field.jsonName, ctx);
   }
-  for (const oneof of desc.oneofs) {
-    if (!oneofRequired(ctx.protos, oneof)) continue;
-    if (!oneof.fields.some((f) => seen.has(f))) {
+  for (const oneof of plan.requiredOneofs) {
+    if (!oneof.fields.some((f) => seen.get(f)?.value != null)) {
       report(ctx, path, 'constraint', `one of ${oneof.fields.map((f) => f.jsonName).join(', ')} is required (oneof ${oneof.name})`, desc.typeName);
     }
   }

@@ -19,7 +19,7 @@ export interface RuleSink<P> {
 }
 
 /** A FieldRules message as @bufbuild/protobuf decodes it (only what we read). */
-interface FieldRules {
+export interface FieldRules {
   message?: { required?: boolean; skip?: boolean };
   type: { case: string | undefined; value?: Rules };
 }
@@ -58,14 +58,38 @@ function has(r: Rules, key: string): boolean {
 
 type Sink = RuleSink<unknown>;
 
+// The field whose rules are being applied, for `fail` (a plain function rather than a closure
+// per call: this runs for every ruled field of every message checked).
+let failSink: Sink;
+let failField: DescField;
+// The field's path is made only when needed: FIELD_PATH stands for it until then.
+let failParent: unknown;
+let failKey: string;
+const FIELD_PATH = Symbol('field path');
+
+function resolve(p: unknown): unknown {
+  return p === FIELD_PATH ? failSink.at(failParent, failKey) : p;
+}
+
+function fail(p: unknown, msg: string): void {
+  failSink.violation(resolve(p), `${failField.name}: ${msg}`, failField.parent.typeName);
+}
+
+function atItem(p: unknown, key: string | number): unknown {
+  return failSink.at(resolve(p), key);
+}
+
 /**
  * Applies a field's rules. `present`: the field was in the JSON (not null); `value` its JSON
  * (already known to be of the right form).
  */
-export function applyFieldRules<P>(field: DescField, rules: FieldRules, present: boolean, value: unknown, path: P, sinkIn: RuleSink<P>): void {
+export function applyFieldRules<P>(field: DescField, rules: FieldRules, present: boolean, value: unknown, parent: P, key: string, sinkIn: RuleSink<P>): void {
   const sink = sinkIn as Sink;
-  const type = field.parent.typeName;
-  const fail = (p: unknown, msg: string) => sink.violation(p, `${field.name}: ${msg}`, type);
+  failSink = sink;
+  failField = field;
+  failParent = parent;
+  failKey = key;
+  const path = FIELD_PATH;
   const kind = rules.type.case;
   const r = rules.type.value ?? {};
 
@@ -95,14 +119,14 @@ export function applyFieldRules<P>(field: DescField, rules: FieldRules, present:
         const keys = new Set<string>();
         items.forEach((e, i) => {
           const k = JSON.stringify(e);
-          if (keys.has(k)) fail(sink.at(path, i), `items must be unique; ${k} repeats`);
+          if (keys.has(k)) fail(atItem(path, i), `items must be unique; ${k} repeats`);
           keys.add(k);
         });
       }
       const itemRules = r.items as FieldRules | undefined;
       if (itemRules) {
         const elem = field.listKind === 'message' ? field.message : field.listKind === 'enum' ? field.enum : field.scalar;
-        items.forEach((e, i) => applyToElement(elem, itemRules, e, sink.at(path, i), fail, sink));
+        items.forEach((e, i) => applyToElement(elem, itemRules, e, atItem(path, i), fail, sink));
       }
       return;
     }
@@ -116,7 +140,7 @@ export function applyFieldRules<P>(field: DescField, rules: FieldRules, present:
       const keyRules = r.keys as FieldRules | undefined;
       const valueRules = r.values as FieldRules | undefined;
       for (const k of keys) {
-        const kp = sink.at(path, k);
+        const kp = atItem(path, k);
         if (keyRules) applyToElement(field.mapKey, keyRules, mapKeyValue(field.mapKey, k), kp, (p, m) => fail(p, `key ${m}`), sink);
         if (valueRules) {
           const elem = field.mapKind === 'message' ? field.message : field.mapKind === 'enum' ? field.enum : field.scalar;
@@ -272,17 +296,18 @@ function cmp(a: number | bigint, b: number | bigint): number {
 /** PGV's const/lt/lte/gt/gte, including its exclusive ranges (gt > lt: outside the range). */
 function rangeRules<T extends number | bigint>(v: T, lim: { const?: T | undefined; lt?: T | undefined; lte?: T | undefined; gt?: T | undefined; gte?: T | undefined }, path: unknown, fail: (p: unknown, m: string) => void, show: (x: T) => string): void {
   if (lim.const !== undefined && cmp(v, lim.const) !== 0) fail(path, `must be ${show(lim.const)}`);
-  const upper = lim.lt !== undefined ? { x: lim.lt, incl: false } : lim.lte !== undefined ? { x: lim.lte, incl: true } : undefined;
-  const lower = lim.gt !== undefined ? { x: lim.gt, incl: false } : lim.gte !== undefined ? { x: lim.gte, incl: true } : undefined;
-  const belowUpper = upper ? (upper.incl ? cmp(v, upper.x) <= 0 : cmp(v, upper.x) < 0) : true;
-  const aboveLower = lower ? (lower.incl ? cmp(v, lower.x) >= 0 : cmp(v, lower.x) > 0) : true;
-  const up = upper ? `${upper.incl ? '<=' : '<'} ${show(upper.x)}` : '';
-  const lo = lower ? `${lower.incl ? '>=' : '>'} ${show(lower.x)}` : '';
-  if (upper && lower && cmp(upper.x, lower.x) < 0) {
-    if (!belowUpper && !aboveLower) fail(path, `must be ${up} or ${lo}, is ${show(v)}`);
-    return;
-  }
-  if (!belowUpper || !aboveLower) fail(path, `must be ${[lo, up].filter(Boolean).join(' and ')}, is ${show(v)}`);
+  const upper = lim.lt !== undefined ? lim.lt : lim.lte;
+  const upperIncl = lim.lt === undefined;
+  const lower = lim.gt !== undefined ? lim.gt : lim.gte;
+  const lowerIncl = lim.gt === undefined;
+  if (upper === undefined && lower === undefined) return;
+  const belowUpper = upper === undefined || (upperIncl ? cmp(v, upper) <= 0 : cmp(v, upper) < 0);
+  const aboveLower = lower === undefined || (lowerIncl ? cmp(v, lower) >= 0 : cmp(v, lower) > 0);
+  const exclusive = upper !== undefined && lower !== undefined && cmp(upper, lower) < 0;
+  if (exclusive ? belowUpper || aboveLower : belowUpper && aboveLower) return;
+  const up = upper !== undefined ? `${upperIncl ? '<=' : '<'} ${show(upper)}` : '';
+  const lo = lower !== undefined ? `${lowerIncl ? '>=' : '>'} ${show(lower)}` : '';
+  fail(path, exclusive ? `must be ${up} or ${lo}, is ${show(v)}` : `must be ${[lo, up].filter(Boolean).join(' and ')}, is ${show(v)}`);
 }
 
 const HEADER_NAME_STRICT = /^:?[0-9a-zA-Z!#$%&'*+\-.^_|~`]+$/;
@@ -306,18 +331,55 @@ function isIpv6(s: string): boolean {
   return tail === undefined ? n === 8 : n < 8;
 }
 
+const STRING_RULE_KEYS = ['const', 'len', 'minLen', 'maxLen', 'lenBytes', 'minBytes', 'maxBytes', 'prefix', 'suffix', 'contains', 'notContains', 'pattern'];
+
+/** Whether a StringRules has anything to check (besides an empty in/not_in). */
+function hasAnyStringRule(r: Rules): boolean {
+  if ((r.in as unknown[] | undefined)?.length || (r.notIn as unknown[] | undefined)?.length) return true;
+  if ((r.wellKnown as { case?: string } | undefined)?.case !== undefined) return true;
+  return STRING_RULE_KEYS.some((k) => has(r, k));
+}
+
+function codePoints(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0xd800 || c > 0xdbff) n++;
+  }
+  return n;
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
 function stringRules(s: string, r: Rules, path: unknown, fail: (p: unknown, m: string) => void): void {
   if (r.ignoreEmpty === true && s === '') return;
-  const chars = [...s].length;
-  const bytes = new TextEncoder().encode(s).length;
+  if (!hasAnyStringRule(r)) return;
   const show = JSON.stringify(s.length > 60 ? `${s.slice(0, 57)}...` : s);
   if (has(r, 'const') && s !== r.const) fail(path, `must be ${JSON.stringify(r.const)}`);
-  if (has(r, 'len') && BigInt(chars) !== r.len) fail(path, `must be exactly ${r.len} characters`);
-  if (has(r, 'minLen') && BigInt(chars) < (r.minLen as bigint)) fail(path, r.minLen === 1n ? 'must not be empty' : `must be at least ${r.minLen} characters, is ${chars}`);
-  if (has(r, 'maxLen') && BigInt(chars) > (r.maxLen as bigint)) fail(path, `must be at most ${r.maxLen} characters, is ${chars}`);
-  if (has(r, 'lenBytes') && BigInt(bytes) !== r.lenBytes) fail(path, `must be exactly ${r.lenBytes} bytes`);
-  if (has(r, 'minBytes') && BigInt(bytes) < (r.minBytes as bigint)) fail(path, `must be at least ${r.minBytes} bytes`);
-  if (has(r, 'maxBytes') && BigInt(bytes) > (r.maxBytes as bigint)) fail(path, `must be at most ${r.maxBytes} bytes, is ${bytes}`);
+  if (has(r, 'len') || has(r, 'minLen') || has(r, 'maxLen')) {
+    const chars = BigInt(codePoints(s));
+    if (has(r, 'len') && chars !== r.len) fail(path, `must be exactly ${r.len} characters`);
+    if (has(r, 'minLen') && chars < (r.minLen as bigint)) fail(path, r.minLen === 1n ? 'must not be empty' : `must be at least ${r.minLen} characters, is ${chars}`);
+    if (has(r, 'maxLen') && chars > (r.maxLen as bigint)) fail(path, `must be at most ${r.maxLen} characters, is ${chars}`);
+  }
+  if (has(r, 'lenBytes') || has(r, 'minBytes') || has(r, 'maxBytes')) {
+    const bytes = BigInt(utf8Length(s));
+    if (has(r, 'lenBytes') && bytes !== r.lenBytes) fail(path, `must be exactly ${r.lenBytes} bytes`);
+    if (has(r, 'minBytes') && bytes < (r.minBytes as bigint)) fail(path, `must be at least ${r.minBytes} bytes`);
+    if (has(r, 'maxBytes') && bytes > (r.maxBytes as bigint)) fail(path, `must be at most ${r.maxBytes} bytes, is ${bytes}`);
+  }
   if (has(r, 'prefix') && !s.startsWith(r.prefix as string)) fail(path, `must start with ${JSON.stringify(r.prefix)}`);
   if (has(r, 'suffix') && !s.endsWith(r.suffix as string)) fail(path, `must end with ${JSON.stringify(r.suffix)}`);
   if (has(r, 'contains') && !s.includes(r.contains as string)) fail(path, `must contain ${JSON.stringify(r.contains)}`);
