@@ -393,6 +393,17 @@ describe('broken resources are reported at their path', () => {
     expect(brief(checkConfigDump(dump)).at(-1)).toBe('error bad-value $.configs[0].dynamicActiveClusters[1].lastUpdated');
   });
 
+  it('the outermost resource names the problem (a route configuration inline in a listener)', () => {
+    const l = listener();
+    const hcm = l.filterChains[0].filters[0].typedConfig;
+    delete hcm.rds;
+    hcm.routeConfig = { ...routeConfig(), '@type': undefined, virtualHosts: [{ name: 'x', domains: ['*'], routes: [{ match: { prefix: '/' }, directResponse: { status: 99 } }] }] };
+    const ps = checkEnvoyResource(l);
+    expect(brief(ps)).toEqual(['error constraint $.filterChains[0].filters[0].typedConfig.routeConfig.virtualHosts[0].routes[0].directResponse.status']);
+    expect(ps[0]!.resource).toBe('Listener 0.0.0.0_9080');
+    expect(ps[0]!.message).toBe('status: must be >= 200 and < 600, is 99');
+  });
+
   it('stops at maxProblems', () => {
     const c = cluster();
     for (let i = 0; i < 50; i++) c[`junk${i}`] = i;

@@ -54,7 +54,7 @@ export interface ProtoProblem {
   severity: 'error' | 'warning';
   /** Full name of the message that holds the offending value. */
   type?: string;
-  /** The xDS resource it is in, when known: `Cluster outbound|9080||reviews.default.svc.cluster.local`. */
+  /** The (outermost) xDS resource it is in, when known: `Cluster outbound|9080||reviews.default.svc.cluster.local`. */
   resource?: string;
 }
 
@@ -448,7 +448,9 @@ function checkObject(desc: DescMessage, o: JsonObject, path: Path, ctx: Ctx, inA
   const tn = desc.typeName;
   const plan = planOf(ctx.protos, desc);
   const outerResource = ctx.resource;
-  if (plan.resourceKey !== undefined) ctx.resource = resourceLabel(plan, desc, o);
+  // The outermost resource names the problems (a route configuration inline in a listener's
+  // HTTP connection manager belongs to the listener).
+  if (plan.resourceKey !== undefined && outerResource === undefined) ctx.resource = resourceLabel(plan, desc, o);
   const disabled = ctx.constraints && plan.disabled;
   if (disabled) ctx.skipRules++;
   try {
