@@ -496,7 +496,7 @@ function checkObject(desc: DescMessage, o: JsonObject, path: Path, ctx: Ctx, inA
       else if (ctx.deprecations && field.deprecated && !isDefault(field, value)) report(ctx, kp, 'deprecated', `${field.name} is deprecated`, tn, 'warning');
       if (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) enumValueNotes(field, value, kp, ctx);
     }
-    if (plan.typedStruct) checkTypedStruct(o, byKey, path, ctx);
+    if (plan.typedStruct) checkTypedStruct(tn, o, byKey, path, ctx);
     if (ctx.constraints && ctx.skipRules === 0 && (plan.ruled.length > 0 || plan.requiredOneofs.length > 0)) checkRules(desc, plan, seen, path, ctx);
   } finally {
     if (disabled) ctx.skipRules--;
@@ -646,7 +646,7 @@ function checkEnum(e: DescEnum, v: unknown, path: Path, ctx: Ctx, type: string):
 }
 
 /** A TypedStruct's payload, checked as the message its `type_url` names. */
-function checkTypedStruct(o: JsonObject, byKey: Map<string, DescField>, path: Path, ctx: Ctx): void {
+function checkTypedStruct(tn: string, o: JsonObject, byKey: Map<string, DescField>, path: Path, ctx: Ctx): void {
   const urlField = byKey.get('type_url')!;
   const valueField = byKey.get('value')!;
   const urlKey = o[urlField.jsonName] !== undefined ? urlField.jsonName : urlField.name;
@@ -655,23 +655,23 @@ function checkTypedStruct(o: JsonObject, byKey: Map<string, DescField>, path: Pa
   if (typeof typeUrl !== 'string') return; // reported as a type error already
   const up = at(path, urlKey);
   if (typeUrl === '') {
-    report(ctx, up, 'missing-type', 'a TypedStruct needs type_url', 'udpa.type.v1.TypedStruct');
+    report(ctx, up, 'missing-type', 'a TypedStruct needs type_url', tn);
     return;
   }
   const typeName = typeNameOf(typeUrl);
   if (!typeName) {
-    report(ctx, up, 'bad-value', `${describe(typeUrl)} is not a type URL (expected "${TYPE_URL_PREFIX}<message>")`, 'udpa.type.v1.TypedStruct');
+    report(ctx, up, 'bad-value', `${describe(typeUrl)} is not a type URL (expected "${TYPE_URL_PREFIX}<message>")`, tn);
     return;
   }
   const desc = ctx.protos.message(typeName);
   const value = o[valueKey] ?? {};
   if (!desc) {
-    if (!allowedTypedConfig(typeName)) report(ctx, up, 'unknown-type', unknownTypeText(typeUrl), 'udpa.type.v1.TypedStruct');
+    if (!allowedTypedConfig(typeName)) report(ctx, up, 'unknown-type', unknownTypeText(typeUrl), tn);
     return;
   }
   if (!isPlainObject(value)) return; // a Struct that is no object was reported already
   if (SPECIAL_JSON.has(desc.typeName)) {
-    report(ctx, up, 'bad-value', `a TypedStruct cannot carry ${desc.typeName}`, 'udpa.type.v1.TypedStruct');
+    report(ctx, up, 'bad-value', `a TypedStruct cannot carry ${desc.typeName}`, tn);
     return;
   }
   checkObject(desc, value, at(path, valueKey), ctx, false);
