@@ -1,7 +1,7 @@
 // `proxy-config … -o json|yaml`: what istioctl prints for each command, byte for byte. Needs
 // the proto schema (field order, JSON names, types), which the caller passes in.
 import { filteredClusters, type ClusterFilter } from './clusters.ts';
-import { ConfigDump, SECTION, asObject, list, type JsonValue } from './dump.ts';
+import { ConfigDump, ConfigDumpError, SECTION, type JsonValue } from './dump.ts';
 import { ecdsFilters } from './ecds.ts';
 import { filteredClusterStatuses, sortedEndpointConfigs, type EndpointFilter } from './endpoints.ts';
 import { jsonToYaml } from './goYaml.ts';
@@ -60,7 +60,8 @@ export function bootstrapDump(dump: ConfigDump, schema: ProtoSchema, format: Dum
 
 /** PrintSecretDump: jsonpb with a 4-space indent. */
 export function secretsDump(dump: ConfigDump, schema: ProtoSchema, format: DumpFormat): string {
-  const section = dump.section(SECTION.secrets);
+  const section = dump.optionalSection(SECTION.secrets);
+  if (!section) throw new ConfigDumpError(`sidecar doesn't support secrets: config dump has no configuration type ${SECTION.secrets}`);
   return finish(marshalJsonpb(section, 'envoy.admin.v3.SecretsConfigDump', schema, { indent: '    ' }), format);
 }
 
@@ -81,5 +82,3 @@ export function rawDump(text: string, value: unknown, format: DumpFormat): strin
   const json = /^\s*[[{]/.test(body) ? body : JSON.stringify(value);
   return jsonToYaml(json) + '\n';
 }
-
-export { asObject, list };
