@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import type { CaseResult } from './types.ts';
 import { runIstioctlChecks } from './xdsIstioctl.ts';
+import { runValidationSuite } from './validation.ts';
 
 export type SuiteName = 'validation' | 'xds' | 'certs' | 'ambient';
 
@@ -83,6 +84,15 @@ export const SUITE_PARTS: SuitePart[] = [
     suite: 'validation',
     part: 'crds',
     note: 'one per YAML document in crds/',
+    run: (root) =>
+      (runValidationSuite(join(root, 'validation'))?.results ?? []).map((r) => ({
+        suite: 'validation',
+        id: r.id,
+        analyzer: 'validation/crds',
+        passed: r.passed,
+        missing: r.passed || r.expected === undefined ? [] : [`error: ${r.expected}`],
+        extra: r.passed ? [] : r.got.filter((f) => f.level === 'error').map((f) => `${f.layer}: ${f.message}`),
+      })),
     count: (root) => {
       let count = 0;
       const dir = join(root, 'validation', 'crds');
