@@ -147,7 +147,8 @@ class Writer {
     if (typeName.startsWith(GOOGLE)) {
       const short = typeName.slice(GOOGLE.length);
       if (short === 'Any') return this.any(json, indent);
-      if (WRAPPERS.has(short)) return this.singular(this.schema.message(typeName)![0]!, json, indent);
+      // Proto JSON writes a wrapper as its bare value; `{"value": …}` is read too.
+      if (WRAPPERS.has(short)) return this.singular(this.schema.message(typeName)![0]!, isObject(json) && own(json, 'value') ? json.value! : json, indent);
       if (short === 'Duration') return this.w(formatDuration(json) ?? goJsonString(String(json)));
       if (short === 'Timestamp') return this.w(formatTimestamp(json) ?? goJsonString(String(json)));
       if (short === 'Value') return this.structValue(json, indent);
