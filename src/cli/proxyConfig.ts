@@ -48,13 +48,14 @@ const F = {
   now: { long: 'now', kind: 'string', arg: 'time', help: 'Clock for the VALID CERT column (RFC 3339; default: now), for reproducible output' },
   help: { long: 'help', short: 'h', kind: 'bool', help: 'Help for this command' },
   adminPort: { long: 'proxy-admin-port', kind: 'string', help: '', hidden: true },
+  waypoint: { long: 'waypoint', kind: 'bool', help: 'Output waypoint information', hidden: true },
 } satisfies Record<string, FlagSpec>;
 
 const COMMON: FlagSpec[] = [F.output, F.file, F.help, F.adminPort];
 
 export const PROXY_CONFIG_FLAGS: Record<ProxyConfigCommand, FlagSpec[]> = {
   clusters: [...COMMON, F.fqdn, F.direction, F.subset, F.port],
-  listeners: [...COMMON, F.address, F.type, F.port, F.verbose],
+  listeners: [...COMMON, F.address, F.type, F.port, F.verbose, F.waypoint],
   routes: [...COMMON, F.name, F.verbose],
   endpoints: [...COMMON, F.address, F.port, F.cluster, F.status],
   eds: [...COMMON, F.address, F.port, F.cluster, F.status],
@@ -168,6 +169,7 @@ function requestFrom(command: ProxyConfigCommand, parsed: ParsedArgs, now: Date)
     output,
     now,
     withHeaders: boolFlag(parsed, 'with-headers', false),
+    waypoint: boolFlag(parsed, 'waypoint', false),
     cluster: { fqdn: stringFlag(parsed, 'fqdn'), port, subset: stringFlag(parsed, 'subset'), direction: stringFlag(parsed, 'direction') },
     listener: { address: stringFlag(parsed, 'address'), port, type: stringFlag(parsed, 'type'), verbose },
     route: { name: stringFlag(parsed, 'name'), verbose },
@@ -265,7 +267,7 @@ export async function runProxyConfig(argv: readonly string[], io: CliIo, deps: P
     input = { dump: r.dump };
   }
 
-  if (request.output !== 'short' && !(command === 'all')) request.schema = await envoyProtoSchema();
+  if (request.output !== 'short' && command !== 'all' && !request.waypoint) request.schema = await envoyProtoSchema();
   const result = renderProxyConfig(input, request);
   io.stdout(result.text);
   if (result.error !== undefined) {

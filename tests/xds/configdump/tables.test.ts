@@ -225,3 +225,39 @@ describe('secrets', () => {
     expect(secretSummaryText(secretSummary(dump, { now: NOW }))).toBe('No secret items to show.\n');
   });
 });
+
+describe('listeners --waypoint (PrintRemoteListenerSummary)', () => {
+  it('shows how the filter chain matcher reaches each chain', async () => {
+    const { waypointListenerTable } = await import('../../../src/core/xds/configdump/listeners.ts');
+    const action = (name: string) => ({ action: { name, typed_config: { '@type': 'type.googleapis.com/google.protobuf.StringValue', value: name } } });
+    const listener = {
+      name: 'main_internal',
+      internal_listener: {},
+      filter_chains: [{ name: 'http', filters: [] }, { name: 'tcp', filters: [] }, { name: 'fallback', filters: [] }, { name: 'never', filters: [] }],
+      filter_chain_matcher: {
+        matcher_tree: {
+          input: { name: 'ip' },
+          custom_match: {
+            name: 'ip',
+            typed_config: {
+              '@type': 'type.googleapis.com/xds.type.matcher.v3.IPMatcher',
+              range_matchers: [
+                { ranges: [{ address_prefix: '10.0.0.1', prefix_len: 32 }], on_match: { matcher: { matcher_tree: { input: { name: 'port' }, exact_match_map: { map: { '80': action('http'), '3306': action('tcp') } } }, on_no_match: action('tcp') } } },
+                { ranges: [{ address_prefix: '10.1.0.0', prefix_len: 16 }], on_match: action('http') },
+              ],
+            },
+          },
+        },
+        on_no_match: action('fallback'),
+      },
+    };
+    const dump = dumpOf([{ '@type': `${T}ListenersConfigDump`, dynamic_listeners: [{ name: 'main_internal', active_state: { listener } }] }]);
+    expect(waypointListenerTable(dump).cells).toEqual([
+      ['envoy://main_internal', 'http', 'ip=10.0.0.1 -> port=80', 'Non-HTTP/Non-TCP'],
+      ['envoy://main_internal', 'http', 'ip=10.1.0.0/16', 'Non-HTTP/Non-TCP'],
+      ['envoy://main_internal', 'tcp', 'ip=10.0.0.1 -> ANY', 'Non-HTTP/Non-TCP'],
+      ['envoy://main_internal', 'fallback', 'UNMATCHED', 'Non-HTTP/Non-TCP'],
+      ['envoy://main_internal', 'never', 'NONE', 'Non-HTTP/Non-TCP'],
+    ]);
+  });
+});

@@ -1,5 +1,5 @@
 // `istioctl proxy-config listeners` (istioctl/pkg/writer/envoy/configdump/listener.go).
-import { ConfigDump, ConfigDumpError, SECTION, asObject, field, list, num, objAt, str, wrapped, type JsonObject, type JsonValue } from './dump.ts';
+import { ConfigDump, ConfigDumpError, SECTION, asObject, field, list, num, objAt, str, typeUrlOf, wrapped, type JsonObject, type JsonValue } from './dump.ts';
 import { goSortSlice } from './goSort.ts';
 import { describeMatch } from './routes.ts';
 import { goLess, type SummaryOptions, type Table } from './table.ts';
@@ -282,4 +282,124 @@ export function listenerTable(dump: ConfigDump, filter: ListenerFilter = {}, opt
 /** The listeners `-o json|yaml` selects (PrintListenerDump): dump order, filtered. */
 export function filteredListeners(dump: ConfigDump, filter: ListenerFilter = {}): ListenerEntry[] {
   return listenerEntries(dump).filter((e) => listenerMatches(filter, e.listener));
+}
+
+// ---- `proxy-config listeners --waypoint` (PrintRemoteListenerSummary) ---------------------
+
+const IP_MATCHER = 'type.googleapis.com/xds.type.matcher.v3.IPMatcher';
+
+function actionName(onMatch: unknown): string | undefined {
+  const action = asObject(field(onMatch, 'action'));
+  return action ? str(action, 'name') : undefined;
+}
+
+/** The entries of a matcher tree's map, as istioctl builds them (IP ranges as CIDRs without /32 and /128). */
+function treeEntries(tree: unknown): { equality: string; entries: [string, JsonValue][] } {
+  const exact = asObject(field(tree, 'exact_match_map'));
+  if (exact) return { equality: '=', entries: Object.entries(asObject(field(exact, 'map')) ?? {}) };
+  const prefix = asObject(field(tree, 'prefix_match_map'));
+  if (prefix) return { equality: '^', entries: Object.entries(asObject(field(prefix, 'map')) ?? {}) };
+  const custom = field(field(tree, 'custom_match'), 'typed_config');
+  const entries: [string, JsonValue][] = [];
+  if (typeUrlOf(custom) === IP_MATCHER) {
+    for (const rm of list(custom, 'range_matchers')) {
+      for (const r of list(rm, 'ranges')) {
+        let cidr = str(r, 'address_prefix');
+        const pl = wrapped(r, 'prefix_len') ?? 0;
+        if (pl !== 32 && pl !== 128) cidr += `/${pl}`;
+        // A later range with the same CIDR replaces the earlier one, as in istioctl's map.
+        const at = entries.findIndex(([k]) => k === cidr);
+        const value = field(rm, 'on_match') ?? null;
+        if (at >= 0) entries[at] = [cidr, value];
+        else entries.push([cidr, value]);
+      }
+    }
+  }
+  return { equality: '=', entries };
+}
+
+function recurseMatcher(name: string, matcher: unknown, depth: number): [string[], boolean] {
+  if (depth > 64) return [[], false];
+  const onNoMatch = field(matcher, 'on_no_match');
+  if (actionName(onNoMatch) === name) return [['ANY'], true];
+  const nested = asObject(field(onNoMatch, 'matcher'));
+  if (nested) {
+    const [ms, found] = recurseMatcher(name, nested, depth + 1);
+    return found ? [ms, true] : [['NONE'], true];
+  }
+  const tree = asObject(field(matcher, 'matcher_tree'));
+  const n = str(field(tree, 'input'), 'name');
+  const { equality, entries } = treeEntries(tree);
+  const outputs: string[] = [];
+  for (const [k, onMatch] of entries) {
+    const action = actionName(onMatch);
+    if (action !== undefined) {
+      if (action === name) outputs.push(`${n}${equality}${k}`);
+      continue;
+    }
+    const child = asObject(field(onMatch, 'matcher'));
+    if (!child) continue;
+    const [children, found] = recurseMatcher(name, child, depth + 1);
+    if (!found) continue;
+    for (const c of children) outputs.push(`${n}${equality}${k} -> ${c}`);
+  }
+  return [outputs, outputs.length > 0];
+}
+
+/** newMatcher: how a listener's filter chain matcher reaches a chain. */
+export function describeChainMatcher(chain: JsonObject, l: JsonObject): string[] {
+  const fcm = asObject(field(l, 'filter_chain_matcher'));
+  const name = str(chain, 'name');
+  if (!fcm) return [describeFilterChainMatch(field(chain, 'filter_chain_match'))];
+  const onNoMatch = field(fcm, 'on_no_match');
+  const action = actionName(onNoMatch);
+  if (action !== undefined) {
+    if (action === name) return ['UNMATCHED'];
+  } else {
+    const nested = asObject(field(onNoMatch, 'matcher'));
+    if (nested) {
+      const [ms, found] = recurseMatcher(name, nested, 0);
+      return found ? ms : ['NONE'];
+    }
+  }
+  const [ms, found] = recurseMatcher(name, fcm, 0);
+  return found ? ms : ['NONE'];
+}
+
+export interface WaypointListenerRow {
+  listener: string;
+  chain: string;
+  match: string;
+  destination: string;
+  entry: ListenerEntry;
+  chainConfig: JsonObject;
+}
+
+/**
+ * The waypoint listener view. istioctl walks Go maps here, whose order is random: rows of one
+ * chain with several matches come in the dump's order.
+ */
+export function waypointListenerTable(dump: ConfigDump): Table<WaypointListenerRow> {
+  const entries = listenerEntries(dump);
+  const key = new Map(entries.map((e) => [e, { internal: field(e.listener, 'internal_listener') !== undefined, port: listenerPort(e.listener), addr: listenerAddress(e.listener), type: listenerType(e.listener) }]));
+  goSortSlice(entries, (a, b) => {
+    const x = key.get(a)!;
+    const y = key.get(b)!;
+    if (x.internal && y.internal) return goLess(a.name, b.name);
+    if (x.port !== y.port) return x.port < y.port;
+    if (x.addr !== y.addr) return goLess(x.addr, y.addr);
+    return goLess(x.type, y.type);
+  });
+  const rows: WaypointListenerRow[] = [];
+  for (const entry of entries) {
+    const l = entry.listener;
+    const chains = filterChains(l);
+    let lname = `envoy://${entry.name}`;
+    if (key.get(entry)!.internal && chains.length === 1 && str(chains[0], 'name') === lname) lname = 'internal';
+    for (const fc of chains) {
+      const destination = describeFilters(list(fc, 'filters'));
+      for (const match of describeChainMatcher(fc, l)) rows.push({ listener: lname, chain: str(fc, 'name'), match, destination, entry, chainConfig: fc });
+    }
+  }
+  return { columns: ['LISTENER', 'CHAIN', 'MATCH', 'DESTINATION'], rows, cells: rows.map((r) => [r.listener, r.chain, r.match, r.destination]), padding: 1 };
 }

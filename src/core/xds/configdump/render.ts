@@ -7,7 +7,7 @@ import { clusterTable, type ClusterFilter } from './clusters.ts';
 import { ConfigDump } from './dump.ts';
 import { ecdsTable, versionSummary, versionSummaryText } from './ecds.ts';
 import { edsTable, hostTable, type EndpointFilter } from './endpoints.ts';
-import { listenerTable, type ListenerFilter } from './listeners.ts';
+import { listenerTable, waypointListenerTable, type ListenerFilter } from './listeners.ts';
 import { bootstrapDump, clusterStatusesDump, clustersDump, ecdsDump, edsDump, listenersDump, rawDump, routesDump, secretsDump, type DumpFormat } from './output.ts';
 import type { ProtoSchema } from './protoSchema.ts';
 import { routeTable, type RouteFilter } from './routes.ts';
@@ -35,6 +35,8 @@ export interface ProxyConfigRequest {
   endpoint?: EndpointFilter;
   /** `all`: `------ X INFO ------` banners. */
   withHeaders?: boolean;
+  /** `listeners --waypoint`: the listener/chain/matcher view (whatever the output format, as istioctl). */
+  waypoint?: boolean;
 }
 
 /** The input of a render: a config dump, or Envoy's `/clusters?format=json` for `endpoints`. */
@@ -54,6 +56,7 @@ export function renderProxyConfig(input: ProxyConfigInput, req: ProxyConfigReque
     return withSchema(req, (schema) => clusterStatusesDump(input.clusters, req.endpoint ?? {}, schema, output));
   }
   const dump = input.dump;
+  if (req.command === 'listeners' && req.waypoint) return renderSafely([() => tableText(waypointListenerTable(dump))]);
   if (output === 'short') {
     switch (req.command) {
       case 'clusters':
