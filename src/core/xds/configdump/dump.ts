@@ -179,9 +179,16 @@ export function readConfigDump(text: string): ReadResult {
 
 // ---- field access -------------------------------------------------------------------------
 
+const jsonNames = new Map<string, string>();
+
 /** lowerCamel JSON name of a proto field name (protoc's default json_name). */
 export function jsonName(protoName: string): string {
-  return protoName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/_/g, '');
+  let j = jsonNames.get(protoName);
+  if (j === undefined) {
+    j = protoName.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/_/g, '');
+    if (jsonNames.size < 10000) jsonNames.set(protoName, j);
+  }
+  return j;
 }
 
 /** A field by its proto name, also found under its JSON name. */

@@ -130,21 +130,43 @@ function isDigit(c: string | undefined): boolean {
   return c !== undefined && /\p{Nd}/u.test(c);
 }
 
+/** The code points of a string (one array element per rune). */
+function runes(s: string): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    const c = s.codePointAt(i)!;
+    out.push(c);
+    if (c > 0xffff) i++;
+  }
+  return out;
+}
+
+function isLetterCp(c: number): boolean {
+  if (c < 0x80) return (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+  return isLetter(String.fromCodePoint(c));
+}
+
+function isDigitCp(c: number | undefined): boolean {
+  if (c === undefined) return false;
+  if (c < 0x80) return c >= 0x30 && c <= 0x39;
+  return isDigit(String.fromCodePoint(c));
+}
+
 /** keyList.Less for two string keys. */
 export function yamlKeyLess(a: string, b: string): boolean {
-  const ar = [...a];
-  const br = [...b];
+  const ar = runes(a);
+  const br = runes(b);
   for (let i = 0; i < ar.length && i < br.length; i++) {
     if (ar[i] === br[i]) continue;
-    const al = isLetter(ar[i]!);
-    const bl = isLetter(br[i]!);
-    if (al && bl) return ar[i]!.codePointAt(0)! < br[i]!.codePointAt(0)!;
+    const al = isLetterCp(ar[i]!);
+    const bl = isLetterCp(br[i]!);
+    if (al && bl) return ar[i]! < br[i]!;
     if (al || bl) return bl;
     let an = 0n;
     let bn = 0n;
-    if (ar[i] === '0' || br[i] === '0') {
-      for (let j = i - 1; j >= 0 && isDigit(ar[j]); j--) {
-        if (ar[j] !== '0') {
+    if (ar[i] === 0x30 || br[i] === 0x30) {
+      for (let j = i - 1; j >= 0 && isDigitCp(ar[j]); j--) {
+        if (ar[j] !== 0x30) {
           an = 1n;
           bn = 1n;
           break;
@@ -152,12 +174,12 @@ export function yamlKeyLess(a: string, b: string): boolean {
       }
     }
     let ai = i;
-    for (; ai < ar.length && isDigit(ar[ai]); ai++) an = an * 10n + BigInt(ar[ai]!.codePointAt(0)! - 48);
+    for (; ai < ar.length && isDigitCp(ar[ai]); ai++) an = an * 10n + BigInt(ar[ai]! - 48);
     let bi = i;
-    for (; bi < br.length && isDigit(br[bi]); bi++) bn = bn * 10n + BigInt(br[bi]!.codePointAt(0)! - 48);
+    for (; bi < br.length && isDigitCp(br[bi]); bi++) bn = bn * 10n + BigInt(br[bi]! - 48);
     if (an !== bn) return an < bn;
     if (ai !== bi) return ai < bi;
-    return ar[i]!.codePointAt(0)! < br[i]!.codePointAt(0)!;
+    return ar[i]! < br[i]!;
   }
   return ar.length < br.length;
 }
@@ -257,7 +279,11 @@ function isBlankZ(c: string | undefined): boolean {
   return c === undefined || c === ' ' || c === '\t' || isBreak(c) || c === '\0';
 }
 
+/** Text that needs no scan: no spaces, breaks, indicators or special characters. */
+const PLAIN_SAFE = /^[A-Za-z0-9][A-Za-z0-9_./|+=-]*$/;
+
 function analyze(value: string): Analysis {
+  if (PLAIN_SAFE.test(value)) return { multiline: false, flowPlain: true, blockPlain: true, singleQuoted: true, block: true };
   if (value.length === 0) return { multiline: false, flowPlain: false, blockPlain: true, singleQuoted: true, block: false };
   const ch = [...value];
   let blockIndicators = false;
@@ -345,6 +371,20 @@ function analyze(value: string): Analysis {
   if (flowIndicators) a.flowPlain = false;
   if (blockIndicators) a.blockPlain = false;
   return a;
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
 }
 
 class Emitter {
@@ -441,7 +481,7 @@ class Emitter {
       this.writeIndent();
       const key: Node = { t: 'str', v: k };
       const a = analyze(k);
-      const simple = !a.multiline && new TextEncoder().encode(k).length <= 128;
+      const simple = !a.multiline && utf8Length(k) <= 128;
       if (simple) {
         this.node(key, false, false, true, true);
         this.writeIndicator(':', false, false, false);
@@ -495,6 +535,14 @@ class Emitter {
 
   private plain(value: string, allowBreaks: boolean): void {
     if (!this.whitespace) this.put(' ');
+    if (PLAIN_SAFE.test(value)) {
+      // Nothing to fold or break: the text goes out as it is.
+      this.out += value;
+      this.column += value.length;
+      this.whitespace = false;
+      this.indention = false;
+      return;
+    }
     const ch = [...value];
     let spaces = false;
     let breaks = false;

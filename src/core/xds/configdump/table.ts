@@ -35,11 +35,13 @@ export function goAtoi(s: string): bigint | undefined {
 export function goLess(a: string, b: string): boolean {
   if (a === b) return false;
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i)!;
-    const y = b.codePointAt(i)!;
-    if (x !== y) return x < y;
-    if (x > 0xffff) i++;
-  }
-  return a.length < b.length;
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n) return a.length < b.length;
+  let x = a.charCodeAt(i);
+  let y = b.charCodeAt(i);
+  // Code points from U+10000 (surrogates in UTF-16) come after every BMP character in UTF-8.
+  if (x >= 0xd800 && x <= 0xdfff) x += 0x10000;
+  if (y >= 0xd800 && y <= 0xdfff) y += 0x10000;
+  return x < y;
 }
