@@ -1,6 +1,8 @@
 // Right pane: views that arrive in later releases (honest empty states), the inputs the
 // analysis assumed, and the user's suppressions.
 import { useState } from 'react';
+import { useSelections } from '../../state/selections.ts';
+import { SharePanel } from '../share/SharePanel.tsx';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
@@ -15,8 +17,10 @@ const TABS = [
 ] as const;
 
 export function Inspector() {
-  const [tab, setTab] = useState<(typeof TABS)[number]['id']>('proxy');
-  const current = TABS.find((t) => t.id === tab)!;
+  const saved = useSelections((s) => s.selections['inspector.tab']);
+  const current = TABS.find((t) => t.id === saved) ?? TABS[0];
+  const tab = current.id;
+  const setTab = (id: string) => useSelections.getState().select('inspector.tab', id);
   return (
     <div className="panel inspector" data-testid="inspector">
       <div className="inspector-tabs" role="tablist" aria-label="Inspector">
@@ -35,9 +39,13 @@ export function Inspector() {
         ))}
       </div>
       <div className="inspector-tabpanel" role="tabpanel" aria-label={current.label}>
-        <p className="empty-line" data-testid="inspector-empty">
-          {current.empty}
-        </p>
+        {tab === 'share' ? (
+          <SharePanel />
+        ) : (
+          <p className="empty-line" data-testid="inspector-empty">
+            {current.empty}
+          </p>
+        )}
       </div>
       <div className="inspector-scroll">
         <Assumptions />
