@@ -234,10 +234,10 @@ function inflateCapped(body: Uint8Array, expected: number, cap: number): Uint8Ar
       throw new ShareLinkError(expected >= cap ? 'too-large' : 'corrupt', expected >= cap ? `The link unpacks to more than the ${formatSize(cap)} allowed; it was not opened.` : 'The link is damaged: it unpacks to more than it says. Ask for the link again.');
     }
     const msg = e instanceof Error ? e.message : String(e);
-    if (/unexpected EOF/i.test(msg)) throw new ShareLinkError('truncated', 'The link is cut off: its content ends early. Ask for the whole link.');
+    if (/unexpected EOF/i.test(msg)) throw new ShareLinkError('truncated', 'The link is cut off or damaged: its content ends early. Ask for the whole link.');
     throw new ShareLinkError('corrupt', `The link is damaged and cannot be unpacked (${msg}). Ask for the link again.`);
   }
-  if (!ended || o < expected) throw new ShareLinkError('truncated', 'The link is cut off: its content ends early. Ask for the whole link.');
+  if (!ended || o < expected) throw new ShareLinkError('truncated', 'The link is cut off or damaged: its content ends early. Ask for the whole link.');
   return out;
 }
 
