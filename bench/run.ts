@@ -8,6 +8,7 @@ import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { measureBundle, measureFirstDiagnostics } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { benchValidation } from './validation.ts';
+import { benchShare } from './share.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -163,6 +164,8 @@ if (!cliOnly) {
 }
 
 // Whole processes, as a user runs the CLI: startup included.
+if (!cliOnly) for (const c of benchShare()) check(c.label, c.pass, c.detail);
+
 const cli = await measureCli([1000, 5000], CLI_ROUNDS);
 const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 const ms = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
