@@ -11,7 +11,7 @@ import { EMPTY_STRING_MAP, isObj, str, type Obj } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { cronJobSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodTemplate } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector } from './labelSelector.ts';
-import { injectorConfigMapName, injectorProxyImage } from './injector.ts';
+import { injectorConfigMapName, injectorProxyImage, injectorSettings } from './injector.ts';
 import { ambientEnrolled, sidecarInjected, type WorkloadShape } from './workloadState.ts';
 import {
   AMBIENT_REDIRECTION_ANNOTATION,
@@ -231,11 +231,11 @@ function proxyImageFor(view: DerivationInputs['view'], revision: string): string
 type MeshMode = { mode: 'sidecar'; image: string } | { mode: 'ambient' } | { mode: 'none' };
 
 function meshModeOf(controller: Resource, shape: WorkloadShape, inputs: DerivationInputs): MeshMode {
-  if (sidecarInjected(inputs.view, shape)) {
+  if (sidecarInjected(inputs.view, shape, injectorSettings(inputs.view)).inject) {
     const revision = shape.labels[REVISION_LABEL] ?? inputs.view.find(KINDS.Namespace, '', controller.namespace)?.labels[REVISION_LABEL] ?? '';
     return { mode: 'sidecar', image: proxyImageFor(inputs.view, revision) };
   }
-  return ambientEnrolled(inputs.view, shape) ? { mode: 'ambient' } : { mode: 'none' };
+  return ambientEnrolled(inputs.view, shape).mode === 'ambient' ? { mode: 'ambient' } : { mode: 'none' };
 }
 
 /** Shallow-copied template fields plus what Kubernetes and Istio add to a running pod. */
