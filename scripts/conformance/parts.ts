@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import type { CaseResult } from './types.ts';
 import { runValidationSuite } from './validation.ts';
+import { run as runAmbientScenarios } from './ambient.ts';
 
 export type SuiteName = 'validation' | 'xds' | 'certs' | 'ambient';
 
@@ -122,6 +123,7 @@ export const SUITE_PARTS: SuitePart[] = [
     suite: 'ambient',
     part: 'scenarios',
     note: 'one per scenario',
+    run: runAmbientScenarios,
     count: (root) => {
       const v = jsonAt(join(root, 'ambient', 'scenarios.json'));
       return Array.isArray(v) ? v.length : 0;
