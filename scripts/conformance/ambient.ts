@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import type { CaseResult } from './types.ts';
 import { loadMesh } from '../../src/core/ambient/load.ts';
 import { buildAmbientModel, type AmbientModel } from '../../src/core/ambient/model.ts';
-import { nodeView, policiesTable, servicesTable, workloadsTable, type ServiceRecord, type Table } from '../../src/core/ambient/ztunnel.ts';
+import { nodeView, policiesTable, servicesTable, workloadsTable, type Table } from '../../src/core/ambient/ztunnel.ts';
 import { matchText, type RbacMatch } from '../../src/core/ambient/authz.ts';
 import { traceRequest, type TraceResult } from '../../src/core/ambient/trace.ts';
 
@@ -107,10 +107,6 @@ function ztunnelPolicyAnswer(model: AmbientModel, name: string, namespace?: stri
   return { name: p.name, namespace: p.namespace, scope: p.scope, action: p.action, rules: groups, groups };
 }
 
-function serviceFor(model: AmbientModel, ns: string, name: string): ServiceRecord | undefined {
-  return model.ztunnel.services.find((s) => s.namespace === ns && s.name === name);
-}
-
 /** The answer to a scenario's query, in the expected answer's terms. */
 function answer(model: AmbientModel, view: Parameters<typeof traceRequest>[0], s: Scenario): Record<string, unknown> {
   const q = s.query;
@@ -121,11 +117,11 @@ function answer(model: AmbientModel, view: Parameters<typeof traceRequest>[0], s
       const pod = model.cluster.podsByKey.get(String(q.pod));
       if (!pod) throw new Error(`no pod ${String(q.pod)}`);
       const w = st.workloads.find((x) => x.pod === pod);
-      return { mode: pod.mode, reasonCode: pod.enrollment.code, reasonText: pod.enrollment.reason, ...(w ? { ztunnelProtocol: w.protocol } : {}) };
+      return { mode: pod.mode, reasonCode: pod.stateCode ?? pod.enrollment.code, reasonText: pod.enrollment.reason, ...(w ? { ztunnelProtocol: w.protocol } : {}) };
     }
     case 'ztunnel-workloads': {
       const f = parseCommand(String(q.command ?? ''));
-      const t = workloadsTable(st, { namespace: f.get('workload-namespace'), node: f.get('workload-node') ?? f.get('node'), address: f.get('address') });
+      const t = workloadsTable(st, { namespace: f.get('workload-namespace'), node: f.get('workload-node'), address: f.get('address') });
       const out: Record<string, unknown> = tableOf(t);
       const json: Record<string, unknown> = {};
       for (const r of t.records) json[`${r.json.namespace}/${r.json.name}`] = { ...r.json, ...(r.identity ? { identity: r.identity } : {}) };

@@ -56,8 +56,13 @@ export interface SimPod {
   serviceAccount: string;
   identity: string;
   enrollment: EnrollmentDecision;
-  /** The class shown to the user (§1.4 of the spec): the enrollment's mode. */
-  mode: 'ambient' | 'sidecar' | 'none';
+  /**
+   * The class shown to the user: the enrollment's mode, except that an ambient pod without an
+   * IP yet is `pending` (NoPodIP) and a terminated one is removed from the mesh (`none`, Terminated).
+   */
+  mode: 'ambient' | 'sidecar' | 'none' | 'pending';
+  /** Why the pod's state overrides its enrollment (Terminated, NoPodIP). */
+  stateCode?: 'Terminated' | 'NoPodIP';
   role: PodRole;
   /** For a waypoint's pod: the waypoint (`ns/name`). */
   waypointOf?: string;
@@ -282,7 +287,8 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
       serviceAccount: sa,
       identity: spiffeId(trustDomain, pod.namespace, sa),
       enrollment,
-      mode: enrollment.mode,
+      mode: enrollment.mode === 'ambient' && state === 'terminated' ? 'none' : enrollment.mode === 'ambient' && state === 'pending' ? 'pending' : enrollment.mode,
+      ...(enrollment.mode === 'ambient' && state !== 'running' ? { stateCode: state === 'terminated' ? ('Terminated' as const) : ('NoPodIP' as const) } : {}),
       role,
       ...(waypointOf ? { waypointOf } : {}),
       waypoint: workloadWaypoint(binding, { namespace: pod.namespace, labels }),
