@@ -4,6 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
+import { runDataPlaneCommand } from './dataplane.ts';
 
 export type { CliIo } from './analyze.ts';
 
@@ -17,11 +18,15 @@ export function rootHelp(): string {
 
 Usage:
   mesh-workbench analyze [flags] <file|directory|->...
+  mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] <file|directory|->...
+  mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] <file|directory|->...
   mesh-workbench --version
   mesh-workbench --help
 
 Commands:
-  analyze     Analyze Istio configuration files and print validation messages
+  analyze          Analyze Istio configuration files and print validation messages
+  ztunnel-config   Print what a ztunnel receives (ambient), simulated from the files
+  trace            Trace a request through the ambient data plane, hop by hop
 
 Run 'mesh-workbench analyze --help' for the analyze flags and exit codes.
 `;
@@ -35,6 +40,10 @@ function usageError(io: CliIo, message: string, command?: string): number {
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: string | undefined;
+  // The data-plane commands have their own flags.
+  const first = argv.findIndex((a) => !a.startsWith('-'));
+  const sub = first >= 0 ? argv[first] : undefined;
+  if (sub === 'ztunnel-config' || sub === 'trace') return runDataPlaneCommand(sub, [...argv.slice(0, first), ...argv.slice(first + 1)], io);
   try {
     // Flags may come before or after the command (cobra allows both).
     const parsed = parseArgs(argv, [...ANALYZE_FLAGS, { long: 'version', kind: 'bool', help: 'Print the version.' }]);
