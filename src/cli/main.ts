@@ -3,6 +3,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
+import { runProxyConfig } from './proxyConfig.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
 import { runDataPlaneCommand } from './dataplane.ts';
 
@@ -18,6 +19,7 @@ export function rootHelp(): string {
 
 Usage:
   mesh-workbench analyze [flags] <file|directory|->...
+  mesh-workbench proxy-config <command> --file <config_dump.json|-> [flags]
   mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] <file|directory|->...
   mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] <file|directory|->...
   mesh-workbench --version
@@ -25,10 +27,12 @@ Usage:
 
 Commands:
   analyze          Analyze Istio configuration files and print validation messages
+  proxy-config     Render an Envoy config dump as istioctl proxy-config does (alias: pc)
   ztunnel-config   Print what a ztunnel receives (ambient), simulated from the files
   trace            Trace a request through the ambient data plane, hop by hop
 
-Run 'mesh-workbench analyze --help' for the analyze flags and exit codes.
+Run 'mesh-workbench analyze --help' for the analyze flags and exit codes,
+'mesh-workbench proxy-config --help' for proxy-config's commands.
 `;
 }
 
@@ -40,6 +44,15 @@ function usageError(io: CliIo, message: string, command?: string): number {
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: string | undefined;
+  // proxy-config has its own subcommands and flags.
+  if (argv[0] === 'proxy-config' || argv[0] === 'pc') {
+    try {
+      return await runProxyConfig(argv.slice(1), io);
+    } catch (e) {
+      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+      return EXIT_ERROR;
+    }
+  }
   // The data-plane commands have their own flags.
   const first = argv.findIndex((a) => !a.startsWith('-'));
   const sub = first >= 0 ? argv[first] : undefined;
