@@ -15,6 +15,7 @@ export const EXIT_DENIED = 3;
 
 const COMMON: FlagSpec[] = [
   { long: 'help', short: 'h', kind: 'bool', help: 'Help for this command.' },
+  { long: 'file', short: 'f', kind: 'list', arg: 'path', help: 'A manifest file or directory (- for stdin); repeatable, and positional paths work too.' },
   { long: 'nodes', kind: 'string', arg: 'names', help: 'Comma-separated node list for pods that name no node (default: the nodes your files name, else node-a,node-b).' },
   { long: 'exclude-namespaces', kind: 'string', arg: 'names', help: "istio-cni's excludeNamespaces (default kube-system)." },
   { long: 'placeholders', kind: 'bool', help: "Assume Istio's ingress gateway Pod and Service when the files have none." },
@@ -45,7 +46,7 @@ export function ztunnelConfigHelp(): string {
   return `Print what a ztunnel receives from istiod, simulated from your files, as istioctl ztunnel-config prints it.
 
 Usage:
-  mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] <file|directory|->...
+  mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] -f <file|directory|-> ...
 
 Flags:
 ${flagHelp(ZTUNNEL_CONFIG_FLAGS)}
@@ -56,7 +57,7 @@ export function traceHelp(): string {
   return `Trace a request through the ambient data plane, hop by hop, simulated from your files.
 
 Usage:
-  mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] [flags] <file|directory|->...
+  mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] [flags] -f <file|directory|-> ...
 
 Exit codes: 0 allowed, ${EXIT_DENIED} denied, 1 error (for example no healthy upstream), 64 usage.
 
@@ -72,7 +73,9 @@ function settingsFrom(values: Map<string, string | boolean | string[]>): Ambient
   return { ...(nodes ? { cluster: { nodes } } : {}), ...(exclude ? { cni: { excludeNamespaces: exclude } } : {}) };
 }
 
-async function load(inputs: readonly string[], values: Map<string, string | boolean | string[]>, io: CliIo) {
+async function load(positional: readonly string[], values: Map<string, string | boolean | string[]>, io: CliIo) {
+  const flagged = values.get('file');
+  const inputs = [...(Array.isArray(flagged) ? flagged : []), ...positional];
   if (inputs.length === 0) throw new UsageError('no input files (give files, directories or - for stdin)');
   const files = await gatherFiles(inputs, { cwd: io.cwd, stdin: io.stdin, stderr: io.stderr });
   const mesh = loadMesh(files.map((f) => ({ path: f.name, text: f.text })), { includePlaceholders: values.get('placeholders') === true });

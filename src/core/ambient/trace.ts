@@ -438,6 +438,22 @@ function viaWaypoint(t: Tracer, w: Waypoint, client: { actor: string; node?: str
   }
 }
 
+/**
+ * The source pod: `namespace/pod`, or `namespace/controller` (a Deployment, StatefulSet,
+ * DaemonSet… whose pods were derived), which picks the controller's first pod by name.
+ */
+export function resolveSourcePod(model: AmbientModel, from: string): SimPod | undefined {
+  const exact = model.cluster.podsByKey.get(from);
+  if (exact) return exact;
+  const slash = from.indexOf('/');
+  if (slash <= 0) return undefined;
+  const ns = from.slice(0, slash);
+  const name = from.slice(slash + 1);
+  const owned = model.cluster.pods.filter((p) => p.namespace === ns && p.resource.derivedFrom?.name === name && p.resource.derivedFrom.namespace === ns);
+  owned.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  return owned[0];
+}
+
 /** Traces one request. */
 export function traceRequest(view: ConfigView, model: AmbientModel, input: TraceInput): TraceResult {
   const req = parseRequest(input);
@@ -453,9 +469,10 @@ export function traceRequest(view: ConfigView, model: AmbientModel, input: Trace
     notes: [...new Set(t.notes)],
     ...(t.result === 'ERROR' ? { error: t.clientSees } : {}),
   });
-  const src = model.cluster.podsByKey.get(input.from);
+  const src = resolveSourcePod(model, input.from);
+  if (src && src.key !== input.from) t.notes.push(`${input.from} is not a pod: traced from ${src.key}, its first pod.`);
   if (!src) {
-    t.error(`no pod ${input.from} (give namespace/name)`);
+    t.error(`no pod ${input.from} (give namespace/name of a pod, or of the Deployment, StatefulSet or DaemonSet that runs it)`);
     return finish();
   }
   const target = parseTarget(input.to);
