@@ -438,6 +438,12 @@ function viaWaypoint(t: Tracer, w: Waypoint, client: { actor: string; node?: str
   }
 }
 
+/** A name only cluster DNS answers for: under `.svc` / `.cluster.local`, or a single label. */
+function clusterLocalName(host: string): boolean {
+  const h = host.toLowerCase();
+  return !h.includes('.') || h.endsWith('.svc') || h.endsWith('.cluster.local');
+}
+
 /**
  * The source pod: `namespace/pod`, or `namespace/controller` (a Deployment, StatefulSet,
  * DaemonSet… whose pods were derived), which picks the controller's first pod by name.
@@ -497,6 +503,13 @@ export function traceRequest(view: ConfigView, model: AmbientModel, input: Trace
     const kube = kubeServiceFor(model, target.host, src.namespace);
     const se = kube ? undefined : serviceEntryFor(model, target.host, src.namespace);
     const captured = cls === 'ambient' && src.dnsCapture;
+    if (!kube && !se && clusterLocalName(target.host)) {
+      // Kubernetes DNS is authoritative for the cluster domain: an unknown name there (or a
+      // single label, after the search path) is NXDOMAIN, whoever forwards the query.
+      t.hop({ component: 'dns', actor: captured ? zt : 'cluster DNS', node: src.node, pod: src.key, ...(captured ? { port: 15053 } : {}), protocol: 'DNS', text: `${src.key} resolves ${target.host}: ${captured ? `${zt} :15053 does not know it and forwards the query to cluster DNS, which` : 'cluster DNS'} answers NXDOMAIN (no such Service in the files)` });
+      t.error(`${target.host} does not resolve (NXDOMAIN): no Service or ServiceEntry has that name (curl exits 6)`);
+      return finish();
+    }
     if (captured) {
       const svc = kube ?? se;
       const answer = svc ? (svc.vips.length > 0 ? svc.vips : svc.headless ? serviceEndpoints(svc).flatMap((w) => w.json.workloadIps) : []) : [];
