@@ -439,10 +439,21 @@ export interface Table {
  */
 export function tabwrite(t: Table, padding = 1): string {
   const lines = [t.header, ...t.rows];
-  const cols = Math.max(...lines.map((l) => l.length));
-  const widths: number[] = [];
-  for (let c = 0; c < cols - 1; c++) widths.push(Math.max(0, ...lines.map((l) => [...(l[c] ?? '')].length)) + padding);
-  return lines.map((l) => l.map((cell, i) => (i < l.length - 1 ? cell + ' '.repeat(Math.max(0, (widths[i] ?? 0) - [...cell].length)) : cell)).join('')).join('\n') + '\n';
+  let cols = 0;
+  for (const l of lines) cols = Math.max(cols, l.length);
+  // Width in runes, as Go counts them (cells are nearly always ASCII).
+  const width = (cell: string) => (/[^\x00-\x7f]/.test(cell) ? [...cell].length : cell.length);
+  const widths: number[] = new Array<number>(Math.max(0, cols - 1)).fill(0);
+  for (const l of lines) for (let c = 0; c < cols - 1; c++) widths[c] = Math.max(widths[c]!, width(l[c] ?? ''));
+  let out = '';
+  for (const l of lines) {
+    for (let i = 0; i < l.length; i++) {
+      const cell = l[i]!;
+      out += i < l.length - 1 ? cell + ' '.repeat(Math.max(0, widths[i]! + padding - width(cell))) : cell;
+    }
+    out += '\n';
+  }
+  return out;
 }
 
 const eqFold = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
@@ -454,13 +465,23 @@ export interface WorkloadFilter {
   name?: string;
 }
 
-function waypointName(dest: GatewayAddressJson | undefined, services: readonly ServiceRecord[]): string {
+/** Waypoint destinations (`ns/hostname`, `/vip`) to the Service name istioctl prints, per state. */
+const waypointNames = new WeakMap<ZtunnelState, Map<string, string>>();
+
+function waypointName(dest: GatewayAddressJson | undefined, state: ZtunnelState): string {
   if (!dest) return 'None';
-  for (const s of services) {
-    if (`${s.namespace}/${s.hostname}` === dest.destination) return s.name;
-    for (const ip of s.vips) if (`/${ip}` === dest.destination) return s.name;
+  let names = waypointNames.get(state);
+  if (!names) {
+    names = new Map();
+    // istioctl takes the first service that matches, in the order it lists them.
+    for (const s of state.services) {
+      const byHost = `${s.namespace}/${s.hostname}`;
+      if (!names.has(byHost)) names.set(byHost, s.name);
+      for (const ip of s.vips) if (!names.has(`/${ip}`)) names.set(`/${ip}`, s.name);
+    }
+    waypointNames.set(state, names);
   }
-  return 'NA';
+  return names.get(dest.destination) ?? 'NA';
 }
 
 const byteCompare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -473,10 +494,11 @@ export function workloadsTable(state: ZtunnelState, f: WorkloadFilter = {}): Tab
     if (f.node && !eqFold(w.json.node ?? '', f.node)) return false;
     return true;
   });
-  records.sort((a, b) => byteCompare(`${a.json.namespace}.${a.json.name}`, `${b.json.namespace}.${b.json.name}`) || byteCompare(a.json.node ?? '', b.json.node ?? ''));
+  const sortKey = new Map(records.map((w) => [w, `${w.json.namespace}.${w.json.name}`]));
+  records.sort((a, b) => byteCompare(sortKey.get(a)!, sortKey.get(b)!) || byteCompare(a.json.node ?? '', b.json.node ?? ''));
   return {
     header: ['NAMESPACE', 'POD NAME', 'ADDRESS', 'NODE', 'WAYPOINT', 'PROTOCOL'],
-    rows: records.map((w) => [w.json.namespace, w.json.name, w.json.workloadIps.length > 0 ? w.json.workloadIps.join(',') : (w.json.hostname ?? ''), w.json.node ?? '', waypointName(w.json.waypoint, state.services), w.json.protocol]),
+    rows: records.map((w) => [w.json.namespace, w.json.name, w.json.workloadIps.length > 0 ? w.json.workloadIps.join(',') : (w.json.hostname ?? ''), w.json.node ?? '', waypointName(w.json.waypoint, state), w.json.protocol]),
     records,
   };
 }
@@ -490,7 +512,7 @@ export function servicesTable(state: ZtunnelState, f: { namespace?: string } = {
       const eps = serviceEndpoints(s);
       const healthy = eps.filter((w) => w.healthy).length;
       const wp = s.binding.waypoint ? { destination: waypointDestination(s.binding.waypoint.address), hboneMtlsPort: 15008 } : undefined;
-      return [s.namespace, s.name, s.vips.join(','), waypointName(wp, state.services), `${healthy}/${eps.length}`];
+      return [s.namespace, s.name, s.vips.join(','), waypointName(wp, state), `${healthy}/${eps.length}`];
     }),
     records,
   };
@@ -519,6 +541,21 @@ export interface NodeView {
   servicesKnown: string[];
 }
 
+const known = new WeakMap<ZtunnelState, { workloadsKnown: string[]; servicesKnown: string[] }>();
+
+/** Every ztunnel receives every workload and service (no on-demand xDS): the same lists for each node. */
+function knownLists(state: ZtunnelState): { workloadsKnown: string[]; servicesKnown: string[] } {
+  let k = known.get(state);
+  if (!k) {
+    k = {
+      workloadsKnown: [...new Set(state.workloads.map((w) => `${w.json.namespace}/${w.json.name}`))].sort(byteCompare),
+      servicesKnown: [...new Set(state.services.map((s) => `${s.namespace}/${s.name}`))].sort(byteCompare),
+    };
+    known.set(state, k);
+  }
+  return k;
+}
+
 export function nodeView(cluster: Cluster, state: ZtunnelState, node: string): NodeView {
   const captured = cluster.pods.filter((p) => p.node === node && p.mode === 'ambient' && p.state === 'running').sort((a, b) => byteCompare(a.key, b.key));
   const inPodListeners: Record<string, number[]> = {};
@@ -536,8 +573,7 @@ export function nodeView(cluster: Cluster, state: ZtunnelState, node: string): N
     capturedPods: captured.map((p) => p.key),
     inPodListeners,
     certificates: [...certs.entries()].sort(([a], [b]) => byteCompare(a, b)).map(([identity, pods]) => ({ identity, pods })),
-    workloadsKnown: [...new Set(state.workloads.map((w) => `${w.json.namespace}/${w.json.name}`))].sort(byteCompare),
-    servicesKnown: [...new Set(state.services.map((s) => `${s.namespace}/${s.name}`))].sort(byteCompare),
+    ...knownLists(state),
   };
 }
 
