@@ -5,7 +5,6 @@ import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
 import { runProxyConfig } from './proxyConfig.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
-import { runDataPlaneCommand } from './dataplane.ts';
 
 export type { CliIo } from './analyze.ts';
 
@@ -56,7 +55,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // The data-plane commands have their own flags.
   const first = argv.findIndex((a) => !a.startsWith('-'));
   const sub = first >= 0 ? argv[first] : undefined;
-  if (sub === 'ztunnel-config' || sub === 'trace') return runDataPlaneCommand(sub, [...argv.slice(0, first), ...argv.slice(first + 1)], io);
+  if (sub === 'ztunnel-config' || sub === 'trace') {
+    // Loaded on use, so analyze starts no slower for them.
+    const { runDataPlaneCommand } = await import('./dataplane.ts');
+    return runDataPlaneCommand(sub, [...argv.slice(0, first), ...argv.slice(first + 1)], io);
+  }
   try {
     // Flags may come before or after the command (cobra allows both).
     const parsed = parseArgs(argv, [...ANALYZE_FLAGS, { long: 'version', kind: 'bool', help: 'Print the version.' }]);
