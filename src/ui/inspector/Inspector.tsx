@@ -8,6 +8,7 @@ import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
 
 const TABS = [
   { id: 'proxy', label: 'Proxy config', empty: 'Proxy (xDS) config views arrive in a later release.' },
@@ -41,6 +42,8 @@ export function Inspector() {
       <div className="inspector-tabpanel" role="tabpanel" aria-label={current.label}>
         {tab === 'share' ? (
           <SharePanel />
+        ) : tab === 'dataplane' ? (
+          <DataPlanePanel />
         ) : (
           <p className="empty-line" data-testid="inspector-empty">
             {current.empty}
