@@ -6,7 +6,8 @@
 import { AnalysisClient } from '../worker/client.ts';
 import type { FromWorker } from '../worker/protocol.ts';
 import type { Diagnostic } from '../core/model/types.ts';
-import type { QueryArgs, QueryResult, QueryView, WorkloadSummary } from '../core/queries/views.ts';
+import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
+import type { DataPlanePod, DataPlaneService } from '../core/queries/dataplaneViews.ts';
 import { diffDiagnostics, diffFiles, diffKeyed, type ChangeItem, type ChangeSection, type DiagnosticDiff, type FileChange, type FileLike } from '../core/review/summary.ts';
 import { toAnalysisSettings, type UserSettings } from './analysis.ts';
 
@@ -31,23 +32,26 @@ export function registerReviewContributor<T>(c: ReviewContributor<T>): void {
   else contributors.push(c as ReviewContributor);
 }
 
-/** Pods whose way into the mesh (sidecar, ambient, none) changes. */
-registerReviewContributor<Map<string, WorkloadSummary>>({
-  id: 'mesh-enrollment',
-  title: 'Pods whose mesh enrollment changes',
+/**
+ * Ambient data plane (#9): pods whose enrollment (ambient, sidecar, none, pending) or
+ * workload waypoint changes, and Services whose waypoint binding changes.
+ */
+registerReviewContributor<{ pods: Map<string, DataPlanePod>; services: Map<string, DataPlaneService> }>({
+  id: 'ambient',
+  title: 'Ambient enrollment and waypoints',
   async collect(side) {
-    const out = new Map<string, WorkloadSummary>();
-    for (let offset = 0; ; ) {
-      const r = await side.query('workloads', { offset, limit: 2000 });
-      for (const w of r.items) out.set(`${w.namespace}/${w.name}`, w);
-      offset += r.items.length;
-      if (r.items.length === 0 || offset >= r.total) break;
-    }
-    return out;
+    const r = await side.query('dataplane', {});
+    return {
+      pods: new Map(r.pods.filter((p) => p.role === 'app').map((p) => [`${p.namespace}/${p.name}`, p])),
+      services: new Map(r.services.map((x) => [`${x.namespace}/${x.name}`, x])),
+    };
   },
   diff(before, after) {
-    const mode = (w: WorkloadSummary) => `${w.mesh}${w.onRestart ? ` (after a restart: ${w.onRestart})` : ''}`;
-    return diffKeyed(before, after, (b, a) => (mode(b) === mode(a) ? undefined : `${mode(b)} → ${mode(a)}`), (k) => `Pod ${k}`);
+    const pod = (p: DataPlanePod) => `${p.mode}${p.waypoint ? `, waypoint ${p.waypoint}` : ''}`;
+    const pods = diffKeyed(before.pods, after.pods, (b, a) => (pod(b) === pod(a) ? undefined : `${pod(b)} → ${pod(a)}`), (k) => `Pod ${k}`);
+    const svc = (x: DataPlaneService) => x.waypoint ?? 'no waypoint';
+    const services = diffKeyed(before.services, after.services, (b, a) => (svc(b) === svc(a) ? undefined : `${svc(b)} → ${svc(a)}`), (k) => `Service ${k}`).filter((i) => i.kind === 'changed');
+    return [...pods, ...services];
   },
 });
 
