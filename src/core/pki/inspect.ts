@@ -46,6 +46,8 @@ export interface InspectOptions {
   profile?: Profile;
   /** Gateways and DestinationRules that reference Secrets by credentialName. */
   credentialUsers?: CredentialUser[];
+  /** Detect Istio scenarios and build their chains (default true); false: facts and relations only. */
+  scenarios?: boolean;
 }
 
 interface CertEntry {
@@ -109,7 +111,7 @@ class Inspection {
 
   constructor(
     readonly decoded: Decoded,
-    readonly opts: Required<Omit<InspectOptions, 'credentialUsers'>> & { credentialUsers: CredentialUser[] },
+    readonly opts: Required<Omit<InspectOptions, 'credentialUsers' | 'scenarios'>> & { credentialUsers: CredentialUser[] },
   ) {
     this.ctx = new PkiContext(opts.now, new SignatureChecker());
   }
@@ -802,7 +804,7 @@ export async function inspectDecoded(decoded: Decoded, options: InspectOptions =
   };
   const run = new Inspection(decoded, opts);
   await run.collect();
-  await scenarios(run);
+  if (options.scenarios !== false) await scenarios(run);
   return run.report();
 }
 
@@ -882,8 +884,8 @@ async function scenarios(run: Inspection): Promise<void> {
       run.role(s.trustedCa, 'trust-bundle');
       for (const b of s.spiffe) run.role(b.bundle, 'trust-bundle');
     }
-    const root = dump.secrets.find((s) => s.name === 'ROOTCA');
-    const rootCerts = root ? [...run.certsOf(root.trustedCa), ...root.spiffe.flatMap((b) => run.certsOf(b.bundle))] : run.trustAnchors();
+    // Every trust bundle of the dump (ROOTCA, SPIFFE bundles, `-cacert` secrets) and the input's own roots.
+    const rootCerts = [...new Set([...dump.secrets.flatMap((s) => [...run.certsOf(s.trustedCa), ...s.spiffe.flatMap((b) => run.certsOf(b.bundle))]), ...run.trustAnchors()])];
     const chains: string[] = [];
     for (const s of dump.secrets) {
       const certs = run.certsOf(s.certificateChain);
