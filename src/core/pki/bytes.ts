@@ -64,7 +64,10 @@ export function isPrintableUtf8(bytes: Uint8Array): boolean {
   return !/[\u0000-\u0008\u000b\u000e-\u001f\u007f]/.test(text);
 }
 
-function subtle(): CoreSubtleCrypto {
+/** WebCrypto's SubtleCrypto, as the platform (browser, worker, Node 20) provides it. */
+type Subtle = NonNullable<NonNullable<typeof globalThis.crypto>['subtle']>;
+
+function subtle(): Subtle {
   const s = globalThis.crypto?.subtle;
   if (!s) throw new Error('WebCrypto is not available in this environment');
   return s;
