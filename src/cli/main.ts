@@ -4,6 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
+import { isCertsCommand, runCerts } from './certs.ts';
 
 export type { CliIo } from './analyze.ts';
 
@@ -17,13 +18,15 @@ export function rootHelp(): string {
 
 Usage:
   mesh-workbench analyze [flags] <file|directory|->...
+  mesh-workbench certs [flags] <file|directory|->...
   mesh-workbench --version
   mesh-workbench --help
 
 Commands:
   analyze     Analyze Istio configuration files and print validation messages
+  certs       Inspect certificates, keys, Secrets and dumps as Istio would check them
 
-Run 'mesh-workbench analyze --help' for the analyze flags and exit codes.
+Run 'mesh-workbench analyze --help' or 'mesh-workbench certs --help' for flags and exit codes.
 `;
 }
 
@@ -35,6 +38,15 @@ function usageError(io: CliIo, message: string, command?: string): number {
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: string | undefined;
+  if (isCertsCommand(argv)) {
+    try {
+      return await runCerts(argv, io);
+    } catch (e) {
+      if (e instanceof UsageError) return usageError(io, e.message, 'certs');
+      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+      return EXIT_ERROR;
+    }
+  }
   try {
     // Flags may come before or after the command (cobra allows both).
     const parsed = parseArgs(argv, [...ANALYZE_FLAGS, { long: 'version', kind: 'bool', help: 'Print the version.' }]);
