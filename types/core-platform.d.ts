@@ -37,4 +37,4 @@ interface CoreSubtleCrypto {
   verify(algorithm: object, key: CoreCryptoKey, signature: ArrayBuffer, data: Uint8Array): Promise<boolean>;
 }
 
-declare var crypto: { readonly subtle?: CoreSubtleCrypto } | undefined;
+declare var crypto: { readonly subtle?: CoreSubtleCrypto; getRandomValues?(array: Uint8Array): Uint8Array } | undefined;

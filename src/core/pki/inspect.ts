@@ -449,7 +449,9 @@ class Inspection {
       chains.push((await this.chain(r.leaf, `${obj.title}: workload certificate`, roots.certs, inter.certs, ['any'], r.go)).id);
       this.trustDomainStep(r.steps, r.leaf);
     }
-    return this.scenario({ kind: 'workload', ...obj, verdict: r.verdict.ok ? { ok: true, text: 'a Go peer (and Istio\'s VerifyCertificate) would accept this workload certificate' } : { ok: false, text: r.verdict.error ?? 'rejected' }, steps: r.steps, chains, istio: { workloadVerify: r.verdict } });
+    const tdFail = r.steps.find((s) => s.name === 'trust domain' && s.status === 'fail');
+    const verdict = !r.verdict.ok ? { ok: false, text: r.verdict.error ?? 'rejected' } : tdFail ? { ok: false, text: `the chain verifies, but ${tdFail.detail}` } : { ok: true, text: "a Go peer (and Istio's VerifyCertificate) would accept this workload certificate" };
+    return this.scenario({ kind: 'workload', ...obj, verdict, steps: r.steps, chains, istio: { workloadVerify: r.verdict } });
   }
 
   trustDomainStep(steps: CheckStep[], leaf: Certificate): void {
