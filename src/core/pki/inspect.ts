@@ -399,6 +399,10 @@ class Inspection {
     for (const rc of this.certsOf(values.root)) if (!rc.facts.selfSigned) this.finding('ROOT_NOT_SELF_SIGNED', 'warning', `${obj.title}: root-cert.pem holds ${rc.facts.subject}, which is not self-signed (a partial trust anchor)`, subj);
     if (r.rootsIgnored > 0) steps.push({ name: 'root bundle', status: 'warn', detail: `${r.rootsIgnored} block(s) of the root file ignored by Go (not certificates, headers, or certificates Go cannot parse)` });
     if (r.certsWithoutCrl && r.certsWithoutCrl.length > 0) this.finding('CRL_NOT_SIGNED_BY_CHAIN', 'error', `${obj.title}: no CRL signed by ${r.certsWithoutCrl.join(', ')}`, subj);
+    if (signing && r.keyMatchesCert === false) {
+      const e = this.entry(signing);
+      e.findings.push({ id: 'KEY_MISMATCH', severity: 'error', message: `ca-key.pem does not match this signing cert: ${r.verdict.error}`, subject: { kind: 'certificate', id: signing.facts.sha256FingerprintHex, label: signing.facts.subjectCommonName ?? signing.facts.subject } });
+    }
     const load = r.load;
     this.scenario({
       kind: 'plugin-ca',
@@ -645,7 +649,11 @@ class Inspection {
     for (const k of keys) {
       if (!k.publicKey || k.matches.length > 0) continue;
       const siblings = [...this.certs.values()].filter((e) => e.occurrences.some((o) => o.input === k.origin.input && JSON.stringify(o.object ?? null) === JSON.stringify(k.origin.object ?? null)));
-      if (siblings.length > 0) this.finding('KEY_MISMATCH', 'error', `${k.origin.label}: the private key matches none of the ${siblings.length} certificate(s) next to it (the cert does not match the key)`, { kind: 'key', id: k.id, label: k.origin.label });
+      if (siblings.length === 0) continue;
+      this.finding('KEY_MISMATCH', 'error', `${k.origin.label}: the private key matches none of the ${siblings.length} certificate(s) next to it (the cert does not match the key)`, { kind: 'key', id: k.id, label: k.origin.label });
+      // On the card of the certificate the key should belong to: a signing cert or a leaf next to it, else the first.
+      const target = siblings.find((e) => e.roles.has('signing-cert')) ?? siblings.find((e) => !e.cert.facts.isCA) ?? siblings.find((e) => !e.cert.facts.selfSigned) ?? siblings[0]!;
+      if (!target.findings.some((f) => f.id === 'KEY_MISMATCH')) target.findings.push({ id: 'KEY_MISMATCH', severity: 'error', message: `the private key ${k.origin.label} does not match this certificate (the cert does not match the key: tls: private key does not match public key)`, subject: { kind: 'certificate', id: target.cert.facts.sha256FingerprintHex, label: target.cert.facts.subjectCommonName ?? target.cert.facts.subject } });
     }
     // CRLs.
     const crls: CrlView[] = [];

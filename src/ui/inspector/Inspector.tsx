@@ -6,6 +6,7 @@ import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { CertificatesPanel } from '../certs/CertificatesPanel.tsx';
 
 const TABS = [
   { id: 'proxy', label: 'Proxy config', empty: 'Proxy (xDS) config views arrive in a later release.' },
@@ -34,10 +35,14 @@ export function Inspector() {
           </button>
         ))}
       </div>
-      <div className="inspector-tabpanel" role="tabpanel" aria-label={current.label}>
-        <p className="empty-line" data-testid="inspector-empty">
-          {current.empty}
-        </p>
+      <div className={`inspector-tabpanel${current.id === 'certs' ? ' certs-tabpanel' : ''}`} role="tabpanel" aria-label={current.label}>
+        {current.id === 'certs' ? (
+          <CertificatesPanel />
+        ) : (
+          <p className="empty-line" data-testid="inspector-empty">
+            {current.empty}
+          </p>
+        )}
       </div>
       <div className="inspector-scroll">
         <Assumptions />
