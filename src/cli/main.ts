@@ -3,6 +3,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
+import { runProxyConfig } from './proxyConfig.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
 import { isCertsCommand, runCerts } from './certs.ts';
 
@@ -19,14 +20,17 @@ export function rootHelp(): string {
 Usage:
   mesh-workbench analyze [flags] <file|directory|->...
   mesh-workbench certs [flags] <file|directory|->...
+  mesh-workbench proxy-config <command> --file <config_dump.json|-> [flags]
   mesh-workbench --version
   mesh-workbench --help
 
 Commands:
-  analyze     Analyze Istio configuration files and print validation messages
-  certs       Inspect certificates, keys, Secrets and dumps as Istio would check them
+  analyze       Analyze Istio configuration files and print validation messages
+  certs         Inspect certificates, keys, Secrets and dumps as Istio would check them
+  proxy-config  Render an Envoy config dump as istioctl proxy-config does (alias: pc)
 
-Run 'mesh-workbench analyze --help' or 'mesh-workbench certs --help' for flags and exit codes.
+Run 'mesh-workbench analyze --help' for the analyze flags and exit codes,
+'mesh-workbench certs --help' for certs', 'mesh-workbench proxy-config --help' for proxy-config's commands.
 `;
 }
 
@@ -43,6 +47,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return await runCerts(argv, io);
     } catch (e) {
       if (e instanceof UsageError) return usageError(io, e.message, 'certs');
+      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+      return EXIT_ERROR;
+    }
+  }
+  // proxy-config has its own subcommands and flags.
+  if (argv[0] === 'proxy-config' || argv[0] === 'pc') {
+    try {
+      return await runProxyConfig(argv.slice(1), io);
+    } catch (e) {
       io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
       return EXIT_ERROR;
     }
