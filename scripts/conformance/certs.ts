@@ -375,6 +375,18 @@ async function derivedCase(c: Corpus, path: string, e: Json): Promise<CaseResult
     k.eq('self-signed CA', { scenario: s?.verdict.ok, key: root?.facts.publicKey.curve, selfSigned: root?.facts.selfSigned }, { scenario: true, key: 'P-256', selfSigned: true });
   }
   if (/generic keys take precedence/.test(expect)) k.eq('generic keys first', r.scenarios.some((s) => s.steps.some((x) => /certificate from "cert"/.test(x.detail))), true);
+  // The role the file plays: the Istio scenario we check it as.
+  if (typeof e.role === 'string') {
+    const role = e.role;
+    const kind = /^plug-in CA/.test(role) ? 'plugin-ca' : /^self-signed Istio CA/.test(role) ? 'self-signed-ca' : /-cacert' secret/.test(role) ? 'gateway-ca' : /^gateway credential/.test(role) ? 'gateway-credential' : /^istio-ca-root-cert/.test(role) ? 'trust-bundle' : undefined;
+    if (kind) k.eq('role (scenario)', r.scenarios.some((s) => s.kind === kind), true);
+    else k.eq('role (known to the suite)', role, 'a role the suite maps to a scenario');
+  }
+  // The data keys the file's Secret carries certificates and keys under.
+  if (Array.isArray(e.keys)) {
+    const keys = [...r.certificates.flatMap((x) => x.occurrences.filter((o) => o.input === `derived/${path}`).map((o) => o.key)), ...r.keys.map((x) => x.origin.key)].filter((x): x is string => typeof x === 'string');
+    k.set('keys', keys, e.keys as string[]);
+  }
   const table = (e.istioctlProxyConfigSecret ?? e.istioctlZtunnelConfigCertificates) as Json | undefined;
   if (table) {
     const t = r.tables[0];
