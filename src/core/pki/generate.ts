@@ -22,6 +22,8 @@ export interface GenerateOptions {
   workloads?: string[];
   now?: Date;
   breakage?: Breakage;
+  /** Lifetimes in days (defaults: root 3650, intermediates 730; workloads get Istio's 24 h). */
+  validityDays?: { root?: number; intermediate?: number };
 }
 
 export interface GeneratedFile {
@@ -123,7 +125,7 @@ export async function generatePki(options: GenerateOptions = {}): Promise<Genera
     serialNumber: randomSerial(),
     name: 'O=Istio, CN=Root CA',
     notBefore: new Date(now.getTime() - DAY),
-    notAfter: new Date(now.getTime() + 3650 * DAY),
+    notAfter: new Date(now.getTime() + (options.validityDays?.root ?? 3650) * DAY),
     signingAlgorithm: sign,
     keys: rootKeys as never,
     extensions: [
@@ -145,7 +147,7 @@ export async function generatePki(options: GenerateOptions = {}): Promise<Genera
       subject: `O=Istio, CN=Intermediate CA, L=${cluster}`,
       issuer: root.subject,
       notBefore: expired ? new Date(now.getTime() - 400 * DAY) : new Date(now.getTime() - DAY),
-      notAfter: expired ? new Date(now.getTime() - 35 * DAY) : new Date(now.getTime() + 730 * DAY),
+      notAfter: expired ? new Date(now.getTime() - 35 * DAY) : new Date(now.getTime() + (options.validityDays?.intermediate ?? 730) * DAY),
       signingAlgorithm: sign,
       publicKey: intKeys.publicKey as never,
       signingKey: rootKeys.privateKey as never,
@@ -219,4 +221,81 @@ export async function generatePki(options: GenerateOptions = {}): Promise<Genera
     }
   }
   return { files, csrs, broken };
+}
+
+export interface GatewayCredentialOptions {
+  /** The Secret's name (the Gateway's credentialName) and namespace. */
+  name: string;
+  namespace: string;
+  /** DNS SANs of the server certificate. */
+  hosts: string[];
+  notBefore: Date;
+  notAfter: Date;
+  keyAlgorithm?: GenKeyAlgorithm;
+}
+
+export interface GeneratedCredential {
+  /** The server certificate followed by its CA. */
+  certPem: string;
+  keyPem: string;
+  caPem: string;
+  /** A `kubernetes.io/tls` Secret with tls.crt, tls.key and ca.crt. */
+  secretYaml: string;
+}
+
+/**
+ * A gateway credential: a self-signed CA (10 years around `notBefore`) and a server
+ * certificate for `hosts` with the given validity, e.g. one that has already expired.
+ */
+export async function generateGatewayCredential(o: GatewayCredentialOptions): Promise<GeneratedCredential> {
+  const alg = o.keyAlgorithm ?? 'ECDSA-P256';
+  const sign = algorithms(alg).sign as never;
+  const ext = x509;
+  const caKeys = await keyPair(alg);
+  const ca = await x509.X509CertificateGenerator.createSelfSigned({
+    serialNumber: randomSerial(),
+    name: 'O=Mesh Workbench samples, CN=Sample Gateway CA',
+    notBefore: new Date(o.notBefore.getTime() - DAY),
+    notAfter: new Date(o.notBefore.getTime() + 3650 * DAY),
+    signingAlgorithm: sign,
+    keys: caKeys as never,
+    extensions: [new ext.BasicConstraintsExtension(true, undefined, true), new ext.KeyUsagesExtension(ext.KeyUsageFlags.keyCertSign | ext.KeyUsageFlags.cRLSign, true), await ext.SubjectKeyIdentifierExtension.create(caKeys.publicKey as never)],
+  });
+  const keys = await keyPair(alg);
+  const leaf = await x509.X509CertificateGenerator.create({
+    serialNumber: randomSerial(),
+    subject: `CN=${o.hosts[0] ?? o.name}`,
+    issuer: ca.subject,
+    notBefore: o.notBefore,
+    notAfter: o.notAfter,
+    signingAlgorithm: sign,
+    publicKey: keys.publicKey as never,
+    signingKey: caKeys.privateKey as never,
+    extensions: [
+      new ext.KeyUsagesExtension(ext.KeyUsageFlags.digitalSignature | ext.KeyUsageFlags.keyEncipherment, true),
+      new ext.ExtendedKeyUsageExtension([ext.ExtendedKeyUsage.serverAuth]),
+      new ext.BasicConstraintsExtension(false, undefined, true),
+      await ext.SubjectKeyIdentifierExtension.create(keys.publicKey as never),
+      await ext.AuthorityKeyIdentifierExtension.create(ca),
+      new ext.SubjectAlternativeNameExtension(o.hosts.map((h) => ({ type: 'dns' as const, value: h }))),
+    ],
+  });
+  const caPem = certPem(ca);
+  const certPemText = certPem(leaf) + caPem;
+  const keyPemText = await keyPem(keys);
+  const b64 = (s: string) => encodeBase64Std(utf8(s));
+  const secretYaml = [
+    'apiVersion: v1',
+    'kind: Secret',
+    'metadata:',
+    `  name: ${o.name}`,
+    `  namespace: ${o.namespace}`,
+    'type: kubernetes.io/tls',
+    'data:',
+    `  tls.crt: ${b64(certPemText)}`,
+    `  tls.key: ${b64(keyPemText)}`,
+    `  ca.crt: ${b64(caPem)}`,
+    '',
+  ].join('\n');
+  return { certPem: certPemText, keyPem: keyPemText, caPem, secretYaml };
 }

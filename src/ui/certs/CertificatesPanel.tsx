@@ -28,6 +28,7 @@ function localValue(d: Date): string {
 export function CertificatesPanel() {
   const resultVersion = useAnalysis((s) => s.resultVersion);
   const [paste, setPaste] = useState('');
+  const [pasteName, setPasteName] = useState('');
   const [inputs, setInputs] = useState<CertificatesInput[]>([]);
   const [workspace, setWorkspace] = useState(true);
   const [at, setAt] = useState<string | null>(null);
@@ -55,7 +56,12 @@ export function CertificatesPanel() {
 
   const inspectPaste = () => {
     if (!paste.trim()) return;
-    setInputs((list) => [...list.filter((i) => i.name !== 'paste'), { name: 'paste', text: paste }]);
+    // A name such as ca-cert.pem gives the paste its role (Istio reads files by name); pastes
+    // with different names add up, the same name replaces.
+    const name = pasteName.trim() || 'paste';
+    setInputs((list) => [...list.filter((i) => i.name !== name), { name, text: paste }]);
+    setPaste('');
+    setPasteName('');
   };
   const upload = async (files: FileList | null) => {
     if (!files) return;
@@ -82,6 +88,14 @@ export function CertificatesPanel() {
           onChange={(e) => setPaste(e.target.value)}
         />
         <div className="certs-row">
+          <input
+            className="text-input certs-paste-name"
+            data-testid="certs-paste-name"
+            aria-label="File name of the paste (optional), e.g. ca-cert.pem"
+            placeholder="as file… (e.g. ca-key.pem)"
+            value={pasteName}
+            onChange={(e) => setPasteName(e.target.value)}
+          />
           <button type="button" className="button primary" data-testid="certs-inspect" onClick={inspectPaste} disabled={!paste.trim()}>
             Inspect
           </button>
