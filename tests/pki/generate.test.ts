@@ -55,6 +55,22 @@ describe('generated PKI', () => {
   });
 });
 
+describe('files grouped by directory', () => {
+  it('two clusters are two plug-in CAs, and a workload cert-chain.pem is not the CA chain', async () => {
+    const pki = await generatePki({ now: NOW, clusters: ['east', 'west'], workloads: ['shop/cart', 'shop/web'] });
+    const files = pki.files.filter((f) => !f.path.endsWith('.yaml') && !f.path.endsWith('key.pem') || f.path.endsWith('/ca-key.pem')).map((f) => ({ name: f.path, bytes: enc(f.text) }));
+    const r = await inspect(files, { now: NOW });
+    const cas = r.scenarios.filter((s) => s.kind === 'plugin-ca');
+    expect(cas.map((s) => s.title).sort()).toEqual(['Plug-in CA (files ca-cert.pem, ca-key.pem, cert-chain.pem, root-cert.pem in east/)', 'Plug-in CA (files ca-cert.pem, ca-key.pem, cert-chain.pem, root-cert.pem in west/)']);
+    expect(cas.every((s) => s.verdict.ok)).toBe(true);
+    expect(r.findings.map((f) => f.id)).not.toContain('CHAIN_FIRST_NOT_SIGNING_CERT');
+    // Both workloads' chains are built and verify.
+    const chains = r.chains.filter((c) => /spiffe:\/\/cluster.local\/ns\/shop\/sa\/(cart|web)/.test(c.title));
+    expect(new Set(chains.map((c) => c.title)).size).toBe(2);
+    expect(chains.every((c) => c.go.ok)).toBe(true);
+  });
+});
+
 describe('generated gateway credential', () => {
   it('is valid inside its window and IST0161-invalid after it', async () => {
     const c = await generateGatewayCredential({ name: 'cred', namespace: 'istio-system', hosts: ['a.example.com'], notBefore: new Date('2025-01-01T00:00:00Z'), notAfter: new Date('2026-01-01T00:00:00Z') });

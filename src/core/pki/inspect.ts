@@ -920,13 +920,23 @@ async function scenarios(run: Inspection): Promise<void> {
   }
   // Loose files named like Istio's mounts.
   const files = d.values.filter((v) => !run.covered.has(v) && v.origin.path.length <= 2 && !v.origin.object);
-  const byName = new Map<string, Value>();
-  for (const f of files) byName.set(baseName(f.origin.input), f);
-  if (byName.has('ca-cert.pem') && byName.has('ca-key.pem')) {
-    await run.pluginCa({ title: 'Plug-in CA (files ca-cert.pem, ca-key.pem, cert-chain.pem, root-cert.pem)', source: byName.get('ca-cert.pem')!.origin.input }, { cert: byName.get('ca-cert.pem'), key: byName.get('ca-key.pem'), chain: [byName.get('cert-chain.pem')].filter((x): x is Value => !!x), root: byName.get('root-cert.pem'), crl: byName.get('ca-crl.pem') }, 'istiod');
+  // Grouped by directory: `cluster1/ca-cert.pem` and `cluster2/ca-cert.pem` are two CAs, and a
+  // workload's `…/cert-chain.pem` is not the CA's.
+  const byDir = new Map<string, Map<string, Value>>();
+  for (const f of files) {
+    const dir = dirName(f.origin.input);
+    let m = byDir.get(dir);
+    if (!m) byDir.set(dir, (m = new Map()));
+    m.set(baseName(f.origin.input), f);
   }
-  if (byName.has('cert-chain.pem') && byName.has('key.pem')) {
-    await run.workload({ title: 'Workload certificates (files cert-chain.pem, key.pem, root-cert.pem)', source: byName.get('cert-chain.pem')!.origin.input }, { cert: byName.get('cert-chain.pem'), key: byName.get('key.pem'), chain: [byName.get('cert-chain.pem')!], root: byName.get('root-cert.pem') });
+  for (const [dir, byName] of byDir) {
+    const at = dir ? ` in ${dir}/` : '';
+    if (byName.has('ca-cert.pem') && byName.has('ca-key.pem')) {
+      await run.pluginCa({ title: `Plug-in CA (files ca-cert.pem, ca-key.pem, cert-chain.pem, root-cert.pem${at})`, source: byName.get('ca-cert.pem')!.origin.input }, { cert: byName.get('ca-cert.pem'), key: byName.get('ca-key.pem'), chain: [byName.get('cert-chain.pem')].filter((x): x is Value => !!x), root: byName.get('root-cert.pem'), crl: byName.get('ca-crl.pem') }, 'istiod');
+    }
+    if (byName.has('cert-chain.pem') && byName.has('key.pem')) {
+      await run.workload({ title: `Workload certificates (files cert-chain.pem, key.pem, root-cert.pem${at})`, source: byName.get('cert-chain.pem')!.origin.input }, { cert: byName.get('cert-chain.pem'), key: byName.get('key.pem'), chain: [byName.get('cert-chain.pem')!], root: byName.get('root-cert.pem') });
+    }
   }
   // Everything else: PEM bundles. A key with the certificates it belongs to, roots as anchors.
   const rest = d.values.filter((v) => !run.covered.has(v) && v.artefacts.some((a) => a.kind === 'certificate'));
@@ -982,4 +992,9 @@ async function scenarios(run: Inspection): Promise<void> {
 
 function baseName(p: string): string {
   return p.slice(p.lastIndexOf('/') + 1);
+}
+
+function dirName(p: string): string {
+  const i = p.lastIndexOf('/');
+  return i < 0 ? '' : p.slice(0, i);
 }
