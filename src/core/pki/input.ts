@@ -272,6 +272,15 @@ class Decoder {
       return v;
     }
     const compact = trimmed.replace(/\s+/g, '');
+    // H: hex DER. Before base64: hex digits are base64 characters too, but base64 of DER
+    // starts with 'M' and of PEM with 'LS0t', never with a hex digit pair decoding to 0x30.
+    if (compact.length >= 16 && /^[0-9a-fA-F:]+$/.test(compact)) {
+      const decoded = fromHex(compact);
+      if (decoded && decoded[0] === 0x30) {
+        this.value({ ...origin, path: [...origin.path, 'hex'] }, decoded, depth + 1);
+        return undefined;
+      }
+    }
     // G: bare base64 (of DER or of PEM).
     if (compact.length >= 8 && /^[A-Za-z0-9+/]+=*$/.test(compact)) {
       const decoded = decodeBase64Std(compact);
@@ -286,14 +295,6 @@ class Decoder {
         this.valueProblem(v, 'error', `looks like base64 (starts with ${compact.slice(0, 4)}) but is not valid base64 (length ${compact.length}, padding or stray characters)`);
         this.out.values.push(v);
         return v;
-      }
-    }
-    // H: hex DER.
-    if (compact.length >= 16 && /^[0-9a-fA-F:]+$/.test(compact)) {
-      const decoded = fromHex(compact);
-      if (decoded && decoded[0] === 0x30) {
-        this.value({ ...origin, path: [...origin.path, 'hex'] }, decoded, depth + 1);
-        return undefined;
       }
     }
     v.encoding = 'text';
