@@ -8,6 +8,7 @@ import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { measureBundle, measureFirstDiagnostics } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { benchValidation } from './validation.ts';
+import { benchCerts } from './certs.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -160,6 +161,8 @@ if (!cliOnly) {
   const validation = await benchValidation(1000, RUNS);
   for (const l of validation.lines) console.log(l);
   for (const c of validation.checks) check(c.label, c.pass, c.detail);
+  const certs = await benchCerts(RUNS);
+  for (const l of certs.lines) console.log(l);
 }
 
 // Whole processes, as a user runs the CLI: startup included.
