@@ -84,3 +84,21 @@ describe('generated gateway credential', () => {
     expect(c.secretYaml).toContain('type: kubernetes.io/tls');
   });
 });
+
+describe('generated CSRs', () => {
+  it('decode with the identity they ask for and a signature that verifies; a damaged one does not', async () => {
+    const pki = await generatePki({ now: NOW, clusters: ['east'], workloads: ['shop/cart'] });
+    const csr = pki.files.find((f) => f.path.endsWith('/csr.pem'))!.text;
+    const r = await inspect([{ name: 'csr.pem', bytes: enc(csr) }], { now: NOW });
+    expect(r.csrs).toHaveLength(1);
+    expect(r.csrs[0]!.facts.requestedSans).toEqual(['URI:spiffe://cluster.local/ns/shop/sa/cart']);
+    expect(r.csrs[0]!.signatureValid).toBe(true);
+    // Flip a byte of the signature (the last base64 characters of the block).
+    const body = csr.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+    const der = Buffer.from(body, 'base64');
+    der[der.length - 2] = der[der.length - 2]! ^ 0x01;
+    const bad = `-----BEGIN CERTIFICATE REQUEST-----\n${der.toString('base64')}\n-----END CERTIFICATE REQUEST-----\n`;
+    const r2 = await inspect([{ name: 'csr.pem', bytes: enc(bad) }], { now: NOW });
+    expect(r2.csrs[0]?.signatureValid).toBe(false);
+  });
+});

@@ -63,7 +63,8 @@ export class SignatureChecker {
           this.checks++;
           const o = this.object(s);
           const publicKey = new x509.PublicKey(toArrayBuffer(issuerSpki));
-          const ok = o instanceof x509.X509Certificate ? await o.verify({ publicKey, signatureOnly: true }) : await o.verify({ publicKey } as never);
+          // A CSR is signed with its own key (Pkcs10CertificateRequest.verify takes no key).
+          const ok = o instanceof x509.X509Certificate ? await o.verify({ publicKey, signatureOnly: true }) : o instanceof x509.X509Crl ? await o.verify({ publicKey }) : await o.verify();
           return ok ? { status: 'verified' } : { status: 'failed', reason: 'the signature does not verify with the issuer key' };
         } catch (e) {
           return { status: 'unverifiable', reason: `the signature could not be checked: ${e instanceof Error ? e.message : String(e)}` };

@@ -81,7 +81,7 @@ export function GeneratePki({ onInspect }: { onInspect: (files: CertificatesInpu
                 pki.files
                   .filter((f) => f.path.startsWith(`${first}/`) && !f.path.includes('/workloads/') && !f.path.endsWith('.yaml'))
                   .map((f) => ({ name: f.path.slice(first.length + 1), text: f.text }))
-                  .concat(pki.files.filter((f) => f.path.includes('/workloads/') && f.path.endsWith('/cert-chain.pem')).map((f) => ({ name: f.path, text: f.text }))),
+                  .concat(pki.files.filter((f) => f.path.includes('/workloads/') && (f.path.endsWith('/cert-chain.pem') || f.path.endsWith('/csr.pem'))).map((f) => ({ name: f.path, text: f.text }))),
               )
             }
           >
