@@ -5,7 +5,7 @@
 import { asn1, asnX509, asnRsa } from './lib.ts';
 import { children, DerError, readOid, readTlv, TAG, type Tlv } from './der.ts';
 import { colonHex, hex } from './bytes.ts';
-import { commonName, fromAsnName, goNameString, opensslName, parseName, rfc2253Name, type ParsedName } from './names.ts';
+import { commonName, fromAsnName, goNameString, opensslName, rfc2253Name, type ParsedName } from './names.ts';
 import { CURVES, EXT_KEY_USAGES, EXTENSION_NAMES, GO_HANDLED_EXTENSIONS, KEY_USAGE_BITS, OID, SIGNATURE_ALGORITHMS, type KeyUsageName } from './oids.ts';
 import { parseSpiffeUri, type SpiffeId } from './spiffe.ts';
 
@@ -280,8 +280,9 @@ export function parseCertificateDer(input: Uint8Array): Certificate {
 function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certificate {
   const tbs = cert.tbsCertificate;
   const tbsDer = cert.tbsCertificateRaw ? new Uint8Array(cert.tbsCertificateRaw) : der.subarray(0, 0);
-  const subjectName = parseName(raw.subject);
-  const issuerName = parseName(raw.issuer);
+  // The library parsed the names with the certificate already (the same bytes as raw.subject/issuer).
+  const subjectName = fromAsnName(tbs.subject);
+  const issuerName = fromAsnName(tbs.issuer);
   const serial = serialForms(raw.serial);
   const notBefore = tbs.validity.notBefore.getTime();
   const notAfter = tbs.validity.notAfter.getTime();
