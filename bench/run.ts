@@ -9,6 +9,7 @@ import { measureBundle, measureFirstDiagnostics } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { benchValidation } from './validation.ts';
 import { benchCerts } from './certs.ts';
+import { benchAmbient } from './ambient.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -163,6 +164,9 @@ if (!cliOnly) {
   for (const c of validation.checks) check(c.label, c.pass, c.detail);
   const certs = await benchCerts(RUNS);
   for (const l of certs.lines) console.log(l);
+  const ambient = benchAmbient(RUNS);
+  for (const l of ambient.lines) console.log(l);
+  for (const c of ambient.checks) check(c.label, c.pass, c.detail);
 }
 
 // Whole processes, as a user runs the CLI: startup included.

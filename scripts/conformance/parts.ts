@@ -8,6 +8,7 @@ import type { CaseResult } from './types.ts';
 import { runIstioctlChecks } from './xdsIstioctl.ts';
 import { runValidationSuite } from './validation.ts';
 import { certCaseCount, runCerts } from './certs.ts';
+import { run as runAmbientScenarios } from './ambient.ts';
 import { runGatewayApi } from './xdsGatewayApi.ts';
 import { runAuthz } from './xdsAuthz.ts';
 
@@ -124,6 +125,7 @@ export const SUITE_PARTS: SuitePart[] = [
     suite: 'ambient',
     part: 'scenarios',
     note: 'one per scenario',
+    run: runAmbientScenarios,
     count: (root) => {
       const v = jsonAt(join(root, 'ambient', 'scenarios.json'));
       return Array.isArray(v) ? v.length : 0;

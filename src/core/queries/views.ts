@@ -7,17 +7,10 @@ import type { CertsReport } from '../pki/report.ts';
 /** How a workload takes part in the mesh. */
 export type MeshMode = 'sidecar' | 'ambient' | 'none';
 
-/** Where a resource is written in the workspace (1-based lines). */
-export interface SourceLocation {
-  file: string;
-  /** The line istioctl prints for the resource (for a derived pod: its controller's). */
-  line: number;
-  /** The first and last line of the YAML document that holds it. */
-  startLine: number;
-  endLine: number;
-  /** For a pod derived from a controller: where its template sits (`spec.template`). */
-  templatePath?: string;
-}
+import type { SourceLocation } from './location.ts';
+import type { DataPlaneArgs, DataPlaneOverview, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigArgs, ZtunnelConfigResult } from './dataplaneViews.ts';
+export type { SourceLocation } from './location.ts';
+export type * from './dataplaneViews.ts';
 
 export interface Page {
   /** Skip this many items (default 0). */
@@ -195,13 +188,19 @@ export interface QueryViews {
   resource: { args: ResourceArgs; result: ResourceDetail | null };
   /** Certificate chains and Istio's verdicts (answered asynchronously). */
   certificates: { args: CertificatesArgs; result: CertificatesResult };
+  /** Ambient data plane: nodes, pods with their mode and why, waypoints, Services' bindings. */
+  dataplane: { args: DataPlaneArgs; result: DataPlaneOverview };
+  /** One ztunnel's `istioctl ztunnel-config` tables and the pods it captures. */
+  ztunnelConfig: { args: ZtunnelConfigArgs; result: ZtunnelConfigResult };
+  /** A request traced hop by hop. */
+  dataplaneTrace: { args: DataPlaneTraceArgs; result: DataPlaneTraceResult };
 }
 
 export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates'];
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'dataplane', 'ztunnelConfig', 'dataplaneTrace'];
 
 /** Views answered asynchronously (the worker posts their result when it is ready). */
 export const ASYNC_QUERY_VIEWS: readonly QueryView[] = ['certificates'];
