@@ -48,21 +48,6 @@ path cannot be read.
 }
 
 /** Positional arguments after `certs` (flags are parsed with the certs flags). */
-export function isCertsCommand(argv: readonly string[]): boolean {
-  const valueFlags = new Set(['--at', '--trust-domain', '--trust-domain-alias', '--profile', '--output', '-o']);
-  for (let i = 0; i < argv.length; i++) {
-    const t = argv[i]!;
-    if (t === '--') return false;
-    if (valueFlags.has(t)) {
-      i++;
-      continue;
-    }
-    if (t.startsWith('-')) continue;
-    return t === 'certs';
-  }
-  return false;
-}
-
 export function parseAt(value: string): Date {
   const v = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
   const d = new Date(v);

@@ -5,7 +5,6 @@ import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
 import { runProxyConfig } from './proxyConfig.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
-import { isCertsCommand, runCerts } from './certs.ts';
 
 export type { CliIo } from './analyze.ts';
 
@@ -44,10 +43,28 @@ function usageError(io: CliIo, message: string, command?: string): number {
   return EXIT_USAGE;
 }
 
+/** Whether the first positional argument (flags of `certs` skipped) is `certs`. */
+export function isCertsCommand(argv: readonly string[]): boolean {
+  const valueFlags = new Set(['--at', '--trust-domain', '--trust-domain-alias', '--profile', '--output', '-o']);
+  for (let i = 0; i < argv.length; i++) {
+    const t = argv[i]!;
+    if (t === '--') return false;
+    if (valueFlags.has(t)) {
+      i++;
+      continue;
+    }
+    if (t.startsWith('-')) continue;
+    return t === 'certs';
+  }
+  return false;
+}
+
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: string | undefined;
   if (isCertsCommand(argv)) {
     try {
+      // Loaded on use (the certificate inspection is large), so analyze starts no slower.
+      const { runCerts } = await import('./certs.ts');
       return await runCerts(argv, io);
     } catch (e) {
       if (e instanceof UsageError) return usageError(io, e.message, 'certs');
