@@ -9,6 +9,7 @@ import { measureBundle, measureFirstDiagnostics } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { benchValidation } from './validation.ts';
 import { benchShare } from './share.ts';
+import { benchCerts } from './certs.ts';
 import { benchAmbient } from './ambient.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -162,6 +163,8 @@ if (!cliOnly) {
   const validation = await benchValidation(1000, RUNS);
   for (const l of validation.lines) console.log(l);
   for (const c of validation.checks) check(c.label, c.pass, c.detail);
+  const certs = await benchCerts(RUNS);
+  for (const l of certs.lines) console.log(l);
   const ambient = benchAmbient(RUNS);
   for (const l of ambient.lines) console.log(l);
   for (const c of ambient.checks) check(c.label, c.pass, c.detail);

@@ -54,7 +54,7 @@ test.describe('Mesh Workbench', () => {
     await expect(problemRows(page).first()).toBeVisible();
     await expect(problemRows(page).filter({ hasText: 'IST0101' }).filter({ hasText: 'reviews2' })).toHaveCount(1);
     // The inspector's later-release tabs show only an honest empty state.
-    await page.getByTestId('inspector-tab-certs').click();
+    await page.getByTestId('inspector-tab-proxy').click();
     await expect(page.getByTestId('inspector-empty')).toContainText('later release');
   });
 

@@ -8,6 +8,7 @@ import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { CertificatesPanel } from '../certs/CertificatesPanel.tsx';
 import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
 
 const TABS = [
@@ -39,9 +40,11 @@ export function Inspector() {
           </button>
         ))}
       </div>
-      <div className="inspector-tabpanel" role="tabpanel" aria-label={current.label}>
+      <div className={`inspector-tabpanel${tab === 'certs' ? ' certs-tabpanel' : ''}`} role="tabpanel" aria-label={current.label}>
         {tab === 'share' ? (
           <SharePanel />
+        ) : tab === 'certs' ? (
+          <CertificatesPanel />
         ) : tab === 'dataplane' ? (
           <DataPlanePanel />
         ) : (
