@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import type { CaseResult } from './types.ts';
+import { runVhostDomains } from './xdsVhostDomains.ts';
 
 export type SuiteName = 'validation' | 'xds' | 'certs' | 'ambient';
 
@@ -98,7 +99,7 @@ export const SUITE_PARTS: SuitePart[] = [
   { suite: 'xds', part: 'gateway-api', note: 'one per Gateway API conversion case', count: (root) => gatewayApiCases(root).length },
   { suite: 'xds', part: 'simulation', note: 'one per entry of simulation-cases.json', count: (root) => casesIn(join(XDS(root), 'simulation-cases.json')).length },
   { suite: 'xds', part: 'sidecar-routes', note: 'one per entry of sidecar-routes-cases.json', count: (root) => casesIn(join(XDS(root), 'sidecar-routes-cases.json')).length },
-  { suite: 'xds', part: 'vhost-domains', note: 'one per entry of vhost-domains-cases.json', count: (root) => casesIn(join(XDS(root), 'vhost-domains-cases.json')).length },
+  { suite: 'xds', part: 'vhost-domains', note: 'one per entry of vhost-domains-cases.json', count: (root) => casesIn(join(XDS(root), 'vhost-domains-cases.json')).length, run: runVhostDomains },
   {
     suite: 'certs',
     part: 'expected',
