@@ -281,9 +281,10 @@ function goRegexp(re: string): RegExp | undefined {
   const m = /^\(\?([imsU]+)\)/.exec(src);
   if (m) {
     src = src.slice(m[0].length);
-    if (m[1].includes('i')) flags += 'i';
-    if (m[1].includes('s')) flags += 's';
-    if (m[1].includes('m')) flags += 'm';
+    const f = m[1] ?? '';
+    if (f.includes('i')) flags += 'i';
+    if (f.includes('s')) flags += 's';
+    if (f.includes('m')) flags += 'm';
   }
   src = src.replace(/\(\?P</g, '(?<').replace(/\\z/g, '$');
   try {
