@@ -48,7 +48,7 @@ export function runSidecarRoutesCase(c: RoutesCase): CaseResult {
   try {
     // Upstream passes the whole text both as Istio config and as Kubernetes objects.
     const view = harnessView({ config: c.config, kubeConfig: c.kubeConfig });
-    const gen = generateForProxy(view, harnessProxy(c.proxy), { configDomainSuffix: '' });
+    const gen = generateForProxy(view, harnessProxy(c.proxy), { configDomainSuffix: '', assumeClusterIps: false });
     const exp = c.expectedDomainClusters;
     if (exp === null) return { ...base, passed: true };
     const rc = gen.routes.find((r) => r.name === c.routeConfig);

@@ -37,7 +37,7 @@ export function runSimulationCase(c: SimCase): CaseResult {
   let got: SimResult;
   try {
     const view = harnessView(c);
-    const gen = generateForProxy(view, harnessProxy(c.proxy), { configDomainSuffix: '' });
+    const gen = generateForProxy(view, harnessProxy(c.proxy), { configDomainSuffix: '', assumeClusterIps: false });
     const names = new Set(routeNamesFromListeners(gen.listeners));
     got = simulate({ listeners: gen.listeners, routes: gen.routes.filter((r) => names.has(String(r.name))) }, c.call);
   } catch (e) {

@@ -467,6 +467,53 @@ export function meshServices(view: ConfigView): readonly MeshService[] {
   return view.lookups.cached('config.meshServices', () => [...kubeServices(view), ...serviceEntries(view)]);
 }
 
+/** Where assumed cluster IPs of Services written without one come from (inside Kubernetes' default 10.96.0.0/12). */
+const SYNTHETIC_VIP_BASE = [10, 100] as const;
+
+function fnv32a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/**
+ * The cluster IP the API server would allocate to each Kubernetes Service of the workspace that
+ * is written without one (not headless, not ExternalName): a deterministic address in
+ * 10.100.0.0/16 from a hash of its namespace and name, skipping addresses taken by written
+ * cluster IPs. Keyed by the registry hostname. The registry itself keeps what is written
+ * (`0.0.0.0`); consumers that model a running cluster (xDS generation) apply these.
+ */
+export function assumedClusterIps(view: ConfigView): ReadonlyMap<string, string> {
+  return view.lookups.cached('config.assumedClusterIps', () => {
+    const taken = new Set<string>();
+    const missing: MeshService[] = [];
+    for (const s of meshServices(view)) {
+      if (s.registry !== 'Kubernetes') continue;
+      for (const a of s.addresses) taken.add(a);
+      const spec = serviceSpec(s.resource);
+      if (spec.clusterIP === '' && spec.type !== 'ExternalName') missing.push(s);
+    }
+    const out = new Map<string, string>();
+    const space = 256 * 254;
+    for (const s of missing) {
+      let slot = fnv32a(`${s.namespace}/${s.name}`) % space;
+      for (let tries = 0; tries < space; tries++) {
+        const candidate = `${SYNTHETIC_VIP_BASE[0]}.${SYNTHETIC_VIP_BASE[1]}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
+        if (!taken.has(candidate)) {
+          taken.add(candidate);
+          out.set(s.hostname, candidate);
+          break;
+        }
+        slot = (slot + 1) % space;
+      }
+    }
+    return out;
+  });
+}
+
 /** True when a service is exported to `namespace`. */
 export function visibleFrom(service: MeshService, namespace: string): boolean {
   return service.exportTo.includes(EXPORT_TO_ALL) || service.exportTo.includes(namespace);

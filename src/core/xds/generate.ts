@@ -15,9 +15,12 @@ import { mergedGateway, type MergedGateway } from './gateway.ts';
 import { HCM_NAME } from './filters.ts';
 import { isObj } from '../model/read.ts';
 import { AUTHZ_NOT_IMPLEMENTED } from './authzHook.ts';
+import type { MeshSettings } from './mesh.ts';
 
 export interface GeneratedConfig {
   proxy: Proxy;
+  /** The mesh settings generation read (the bootstrap in a config dump needs them too). */
+  mesh: MeshSettings;
   listeners: Json[];
   routes: Json[];
   clusters: Json[];
@@ -119,7 +122,7 @@ export function generateForProxy(view: ConfigView, proxy: Proxy, opts: GenerateO
   const routes = buildRoutes(ctx, mg, rdsNames(listeners, true));
   const clusters = buildClusters(ctx, mg);
   const endpoints = buildEndpoints(ctx, clusters);
-  return { proxy, listeners, routes, clusters, endpoints, notes };
+  return { proxy, mesh: push.mesh, listeners, routes, clusters, endpoints, notes };
 }
 
 /** The route names a proxy's listeners request (filter chains only, as Istio's test harness reads them). */

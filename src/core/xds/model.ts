@@ -6,7 +6,7 @@
 import type { Resource } from '../model/types.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
-import { creationTime, meshServices, sortServicesByCreationTime, type Endpoint, type MeshService } from '../config/services.ts';
+import { assumedClusterIps, creationTime, meshServices, sortServicesByCreationTime, type Endpoint, type MeshService } from '../config/services.ts';
 import {
   destinationRule,
   gateway,
@@ -89,6 +89,8 @@ export function compareConfigs(a: ConfigMeta, b: ConfigMeta): number {
 /** A service as generation sees it: the registry's, plus the ExternalName aliases pointing at it. */
 export interface Service extends MeshService {
   aliases?: readonly { hostname: string; namespace: string }[];
+  /** The cluster IP is assumed (the Service is written without one). */
+  assumedVip?: boolean;
 }
 
 /** An endpoint of a service port: the workload and the port traffic reaches it on. */
@@ -200,16 +202,27 @@ export function convertMtlsMode(mode: string): MtlsMode {
 export function pushContext(view: ConfigView, opts: GenerateOptions = {}): PushContext {
   const suffix = opts.configDomainSuffix ?? 'cluster.local';
   const features = { ...DEFAULT_FEATURES, ...opts.features };
-  const key = `xds.push:${suffix}:${JSON.stringify(opts.features ?? {})}`;
-  return view.lookups.cached(key, () => buildPushContext(view, suffix, features));
+  const assume = opts.assumeClusterIps ?? true;
+  const key = `xds.push:${suffix}:${assume}:${JSON.stringify(opts.features ?? {})}`;
+  return view.lookups.cached(key, () => buildPushContext(view, suffix, features, assume));
 }
 
-function buildPushContext(view: ConfigView, configDomainSuffix: string, features: FeatureFlags): PushContext {
+function withAssumedVips(view: ConfigView, services: readonly MeshService[]): MeshService[] {
+  const assumed = assumedClusterIps(view);
+  if (assumed.size === 0) return [...services];
+  return services.map((s) => {
+    const ip = s.registry === 'Kubernetes' && s.defaultAddress === '0.0.0.0' && s.resolution !== 'Passthrough' ? assumed.get(s.hostname) : undefined;
+    return ip ? ({ ...s, defaultAddress: ip, clusterVips: { ...s.clusterVips, Kubernetes: [ip] }, assumedVip: true } as Service) : s;
+  });
+}
+
+function buildPushContext(view: ConfigView, configDomainSuffix: string, features: FeatureFlags, assumeClusterIps: boolean): PushContext {
   const mesh = meshSettings(view.meshConfig);
   const converted = gatewayApiConfig(view);
 
   // Services, in creation order, with aliases resolved.
-  const services = resolveAliases(sortServicesByCreationTime(meshServices(view)));
+  const registry = assumeClusterIps ? withAssumedVips(view, meshServices(view)) : meshServices(view);
+  const services = resolveAliases(sortServicesByCreationTime(registry));
   const publicServices: Service[] = [];
   const exportedServices = new Map<string, Service[]>();
   const hostnameAndNamespace = new Map<string, Map<string, Service>>();

@@ -128,6 +128,10 @@ export function proxyForPod(view: ConfigView, ref: ProxyRef): Proxy {
       dnsAutoAllocate: str(meta.ISTIO_META_DNS_AUTO_ALLOCATE).toLowerCase() === 'true',
       ...(typeof meta.ISTIO_META_HTTP10 === 'string' && meta.ISTIO_META_HTTP10 === '1' ? { http10: true } : {}),
       ...(str(meta.ISTIO_META_IDLE_TIMEOUT) !== '' ? { idleTimeout: str(meta.ISTIO_META_IDLE_TIMEOUT) } : {}),
+      // istio-agent always reports its static listeners' ports.
+      envoyStatusPort: 15021,
+      envoyPrometheusPort: 15090,
+      ...(str(meta.ISTIO_META_UNPRIVILEGED_POD) !== '' ? { unprivileged: true } : {}),
     },
   };
 }
@@ -154,6 +158,24 @@ export function describeProxy(d: Partial<Omit<Proxy, 'locality'>> & { locality?:
     nodeName: d.nodeName ?? '',
     metadata: d.metadata ?? {},
   };
+}
+
+// ---- ports a proxy may listen on ----------------------------------------------------------
+
+/**
+ * CanBindToPort (model/context.go): false for privileged ports of an unprivileged proxy that
+ * binds, and for a wildcard (or unbound HTTP) listener on a port the agent's static listeners
+ * or, when `virtualPorts` is given, the virtual listeners use.
+ */
+export function canBindToPort(p: Proxy, bindToPort: boolean, bind: string, port: number, http: boolean, wildcard: string, virtualPorts?: readonly number[]): boolean {
+  if (bindToPort && p.metadata.unprivileged && port > 0 && port < 1024) return false;
+  if (bind !== '') {
+    if (bind !== wildcard) return true;
+  } else if (!http) return true;
+  const m = p.metadata;
+  if ((m.envoyStatusPort ?? 0) === port || (m.envoyPrometheusPort ?? 0) === port) return false;
+  if (virtualPorts && virtualPorts.includes(port)) return false;
+  return true;
 }
 
 // ---- IP family ------------------------------------------------------------------------

@@ -42,6 +42,11 @@ export interface Proxy {
     httpProxyPort?: number;
     idleTimeout?: string;
     http10?: boolean;
+    /** ENVOY_STATUS_PORT / ENVOY_PROMETHEUS_PORT: the agent's static listeners (15021, 15090; unset in Istio's test harness). */
+    envoyStatusPort?: number;
+    envoyPrometheusPort?: number;
+    /** UNPRIVILEGED_POD: the proxy cannot bind ports below 1024. */
+    unprivileged?: boolean;
   };
 }
 
@@ -55,6 +60,12 @@ export interface GenerateOptions {
   configDomainSuffix?: string;
   /** Feature flags (spec §0.4) that differ from this snapshot's defaults. */
   features?: Partial<FeatureFlags>;
+  /**
+   * Give Kubernetes Services written without `spec.clusterIP` the address the API server would
+   * allocate (config/services.ts assumedClusterIps; default true). Istio's unit-test harness
+   * has no API server, so those services keep `0.0.0.0` there.
+   */
+  assumeClusterIps?: boolean;
 }
 
 export interface FeatureFlags {

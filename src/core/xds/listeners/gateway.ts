@@ -161,6 +161,8 @@ export function gatewayListeners(ctx: GenContext, mg: MergedGateway | undefined)
   const pc = ctx.mesh.defaultConfig;
   const needProxyProtocol = isObj(pc.gatewayTopology) && isObj(pc.gatewayTopology.proxyProtocol);
   for (const sp of mg.serverPorts) {
+    // An unprivileged gateway pod cannot listen below 1024 (mergeGateways already moved service ports to target ports).
+    if (ctx.proxy.metadata.unprivileged && sp.number < 1024) continue;
     const bind = sp.bind !== '' ? sp.bind : (ctx.wildcards[0] as string);
     const name = listenerName(bind, sp.number);
     const servers = mg.mergedServers.get(serverPortKey(sp));

@@ -5,7 +5,8 @@ import type { Json, ProvenanceRef } from '../types.ts';
 import type { GenContext } from '../context.ts';
 import type { IstioProtocol } from '../../config/protocol.ts';
 import { parseProtocol } from '../../config/protocol.ts';
-import { afterTlsTermination, isGrpc, isHttp2, listenerProtocol, type ListenerProtocol } from '../protocol.ts';
+import { afterTlsTermination, isGrpc, isHttp, isHttp2, listenerProtocol, type ListenerProtocol } from '../protocol.ts';
+import { canBindToPort, ipMode } from '../proxy.ts';
 import { composePeerAuthentication, mtlsModeForPort } from '../peerAuthn.ts';
 import type { MtlsMode, Service } from '../model.ts';
 import { trustDomainsForValidation } from '../mesh.ts';
@@ -108,7 +109,9 @@ export function inboundChainConfigs(ctx: GenContext): InboundChainConfig[] {
   const ingress = sc?.spec.ingress ?? [];
   if (ingress.length === 0) {
     if (ctx.proxy.interceptionMode === 'NONE') return [];
+    const wildcard = ipMode(ctx.proxy) === 'IPv6' ? '::' : '0.0.0.0';
     for (const t of ctx.targets) {
+      if (!canBindToPort(ctx.proxy, false, ctx.wildcards[0] as string, t.targetPort, isHttp(t.port.protocol), wildcard, [ctx.mesh.proxyListenPort, ctx.mesh.proxyInboundListenPort])) continue;
       const existing = byPort.get(t.targetPort);
       if (existing) {
         if (!existing.services.includes(t.service)) existing.services.push(t.service);
@@ -132,6 +135,7 @@ export function inboundChainConfigs(ctx: GenContext): InboundChainConfig[] {
       let protocol = parseProtocol(i.port?.protocol ?? '');
       const bindToPort = i.captureMode === '' || i.captureMode === 'DEFAULT' ? ctx.proxy.interceptionMode === 'NONE' : i.captureMode === 'NONE';
       if (byPort.has(port)) return;
+      if (!canBindToPort(ctx.proxy, bindToPort, i.bind, port, isHttp(protocol), ipMode(ctx.proxy) === 'IPv6' ? '::' : '0.0.0.0')) return;
       let bind = i.bind;
       let extraBind: string[] = [];
       if (bind === '') {

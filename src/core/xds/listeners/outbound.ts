@@ -21,6 +21,7 @@ import { destinationCluster } from '../routes/translate.ts';
 import { hcmFilter, proxyHeaders } from './hcm.ts';
 import { additionalAddresses, buildAddress, chainsConflict, configMetadata, filterChainMatch, isMatchAll, metricsNetworkFilters, outboundNetworkFilters, singleDestinationFilters, type ChainOpts } from './common.ts';
 import { builtin, mark, ref } from '../provenance.ts';
+import { canBindToPort, ipMode } from '../proxy.ts';
 import type { ProvenanceRef } from '../types.ts';
 
 const PLAINTEXT_HTTP_ALPNS = ['http/1.1', 'h2c'];
@@ -360,10 +361,9 @@ function listenerFromEntry(ctx: GenContext, e: Entry, fallthrough: Json[]): Json
   return l;
 }
 
-function canBind(ctx: GenContext, bindToPort: boolean, port: number): boolean {
-  if (!bindToPort) return true;
-  if (port === ctx.mesh.proxyListenPort || port === ctx.mesh.proxyInboundListenPort || port === 15000 || port === 15020 || port === 15021 || port === 15090 || port === 15008) return false;
-  return true;
+function canBind(ctx: GenContext, bind: Binding, port: Port): boolean {
+  const wildcard = ipMode(ctx.proxy) === 'IPv6' ? '::' : '0.0.0.0';
+  return canBindToPort(ctx.proxy, bind.bindToPort, primary(bind), port.port, isHttp(port.protocol), wildcard, [ctx.mesh.proxyListenPort, ctx.mesh.proxyInboundListenPort]);
 }
 
 /** buildSidecarOutboundListeners. */
@@ -390,7 +390,7 @@ function outboundForEgressListener(ctx: GenContext, el: EgressListenerScope, non
   else if (bind.bindToPort) bind.binds = [...ctx.localhosts];
   if (l && l.port && l.port.number !== 0) {
     const port: Port = { port: l.port.number, protocol: parseProtocol(l.port.protocol), name: l.port.name };
-    if (!canBind(ctx, bind.bindToPort, port.port)) return;
+    if (!canBind(ctx, bind, port)) return;
     for (const svc of el.services) buildOutboundListener(ctx, { bind: { ...bind, binds: [...bind.binds] }, port, service: svc }, map, vsIndex);
     return;
   }
@@ -401,7 +401,7 @@ function outboundForEgressListener(ctx: GenContext, el: EgressListenerScope, non
     const saddress = addressForProxy(svc, dp, flags);
     for (const sp of svc.ports) {
       const port: Port = { name: sp.name, port: sp.port, protocol: sp.protocol };
-      if (!canBind(ctx, bind.bindToPort, port.port)) continue;
+      if (!canBind(ctx, bind, port)) continue;
       const opts: Opts = { bind: { ...bind, binds: [...bind.binds] }, port, service: svc };
       if (primary(bind) === '' && svc.resolution === 'Passthrough' && saddress === '0.0.0.0' && (isTcp(sp.protocol) || isUnsupported(sp.protocol))) {
         const instances = ctx.push.endpointsByPort(svc, sp.port);
