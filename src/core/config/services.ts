@@ -12,7 +12,8 @@ import type { ConfigView } from './configView.ts';
 import { serviceSpec } from './api/kube.ts';
 import { serviceEntry, serviceEntryStatus, workloadEntry, type WorkloadEntrySpec } from './api/networking.ts';
 import { kubePortProtocol, parseProtocol, type IstioProtocol } from './protocol.ts';
-import { podsSelectedBy, podIp, podContainers, podServiceAccount, podIndex, podAddress } from './workloads.ts';
+import { podsSelectedBy, podIp, podContainers, podServiceAccount, podIndex, podAddress, podShape } from './workloads.ts';
+import { sidecarInjected } from './workloadState.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL } from './hosts.ts';
 import { spiffeId } from './identity.ts';
@@ -187,7 +188,8 @@ function podEndpoint(view: ConfigView, pod: Resource, ports: readonly ServicePor
     identity: spiffeId(view.meshConfig.trustDomain, pod.namespace, sa),
     network: pod.labels[TOPOLOGY_NETWORK_LABEL] ?? '',
     locality: nodeLocality(view, nodeName),
-    tlsMode: pod.labels[TLS_MODE_LABEL] ?? 'disabled',
+    // The injector labels the pods it injects `security.istio.io/tlsMode: istio`.
+    tlsMode: pod.labels[TLS_MODE_LABEL] ?? (sidecarInjected(view, podShape(pod)) ? 'istio' : 'disabled'),
     workloadName: podWorkloadName(pod),
     namespace: pod.namespace,
     health: podHealth(pod),
