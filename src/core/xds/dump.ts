@@ -49,28 +49,31 @@ function typed(type: string, body: Json): Json {
   return { '@type': type, ...body };
 }
 
-/** SDS resource names the listeners and clusters ask for, in first-seen order. */
-function sdsNames(roots: readonly Json[]): string[] {
+/** SDS resource names the listeners' chains and the clusters' transport sockets ask for, in first-seen order. */
+function sdsNames(listeners: readonly Json[], clusters: readonly Json[]): string[] {
   const out: string[] = [];
   const seen = new Set<string>();
-  const stack: unknown[] = [...roots];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
-      continue;
+  const add = (c: unknown) => {
+    if (isObj(c) && typeof c.name === 'string' && !seen.has(c.name)) {
+      seen.add(c.name);
+      out.push(c.name);
     }
-    if (!isObj(v)) continue;
-    for (const key of ['tlsCertificateSdsSecretConfigs', 'validationContextSdsSecretConfig'] as const) {
-      const s = v[key];
-      for (const c of Array.isArray(s) ? s : s !== undefined ? [s] : []) {
-        if (isObj(c) && typeof c.name === 'string' && !seen.has(c.name)) {
-          seen.add(c.name);
-          out.push(c.name);
-        }
-      }
-    }
-    for (const child of Object.values(v)) if (child !== null && typeof child === 'object') stack.push(child);
+  };
+  const fromSocket = (socket: unknown) => {
+    if (!isObj(socket) || !isObj(socket.typedConfig)) return;
+    const common = socket.typedConfig.commonTlsContext;
+    if (!isObj(common)) return;
+    for (const c of Array.isArray(common.tlsCertificateSdsSecretConfigs) ? common.tlsCertificateSdsSecretConfigs : []) add(c);
+    add(common.validationContextSdsSecretConfig);
+    if (isObj(common.combinedValidationContext)) add(common.combinedValidationContext.validationContextSdsSecretConfig);
+  };
+  for (const l of listeners) {
+    for (const c of Array.isArray(l.filterChains) ? l.filterChains : []) if (isObj(c)) fromSocket(c.transportSocket);
+    if (isObj(l.defaultFilterChain)) fromSocket(l.defaultFilterChain.transportSocket);
+  }
+  for (const c of clusters) {
+    fromSocket(c.transportSocket);
+    for (const m of Array.isArray(c.transportSocketMatches) ? c.transportSocketMatches : []) if (isObj(m)) fromSocket(m.transportSocket);
   }
   return out;
 }
@@ -106,9 +109,6 @@ export function provenanceOf(gen: GeneratedConfig): ProvenanceTable {
   for (const cla of gen.endpoints) {
     const name = String(cla.clusterName ?? '');
     put(t.endpoints, name, cla);
-    for (const loc of Array.isArray(cla.endpoints) ? cla.endpoints : []) {
-      for (const ep of isObj(loc) && Array.isArray(loc.lbEndpoints) ? loc.lbEndpoints : []) put(t.endpoints, name, ep);
-    }
   }
   return t;
 }
@@ -163,7 +163,7 @@ export function configDump(gen: GeneratedConfig, opts: DumpOptions = {}): Genera
     ...(staticRoutes.length > 0 ? { staticRouteConfigs: staticRoutes } : {}),
     dynamicRouteConfigs: gen.routes.map((r) => ({ versionInfo, routeConfig: typed(DUMP_TYPES.routeConfiguration, r), lastUpdated })),
   }));
-  const secretNames = sdsNames([...gen.listeners, ...gen.clusters]);
+  const secretNames = sdsNames(gen.listeners, gen.clusters);
   for (const n of [SDS_ROOT, SDS_DEFAULT]) if (!secretNames.includes(n) && proxy.type !== 'waypoint') secretNames.unshift(n);
   configs.push(typed(DUMP_TYPES.secrets, {
     dynamicActiveSecrets: secretNames.map((name) => ({ name, versionInfo, lastUpdated, secret: typed(DUMP_TYPES.secret, { name }) })),

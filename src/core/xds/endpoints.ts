@@ -7,8 +7,8 @@ import type { GenContext } from './context.ts';
 import type { PortEndpoint, Service } from './model.ts';
 import { parseSubsetKey } from './names.ts';
 import { scopeDestinationRule } from './scope.ts';
-import { composePeerAuthentication, mtlsModeForPort } from './peerAuthn.ts';
-import { canonicalService, DEFAULT_CLUSTER_ID } from '../config/services.ts';
+import { composePeerAuthentication, mtlsModeForPort, type MergedPeerAuthentication } from './peerAuthn.ts';
+import { canonicalService, DEFAULT_CLUSTER_ID, type Endpoint } from '../config/services.ts';
 import { isIP } from './net.ts';
 import { splitLocality } from '../config/locality.ts';
 import { isObj, str, arr } from '../model/read.ts';
@@ -53,28 +53,51 @@ function drTlsMode(dr: DestinationRuleSpec | undefined, subset: string, port: nu
   return forTp(ss.trafficPolicy) ?? forTp(dr.trafficPolicy);
 }
 
+/** The PeerAuthentication in effect for each endpoint's workload, per push context. */
+const peerAuthnCache = new WeakMap<object, WeakMap<Endpoint, MergedPeerAuthentication>>();
+
 /** Whether an endpoint can be reached with mTLS (mtlsChecker.checkMtlsEnabled). */
 function mtlsEnabled(ctx: GenContext, pe: PortEndpoint, drMode: string | undefined): boolean {
   if (drMode !== undefined) return drMode === 'ISTIO_MUTUAL';
   if (pe.ep.tlsMode !== 'istio') return false;
-  const pa = composePeerAuthentication(ctx.push, pe.ep.namespace, pe.ep.labels);
+  let byEp = peerAuthnCache.get(ctx.push);
+  if (!byEp) peerAuthnCache.set(ctx.push, (byEp = new WeakMap()));
+  let pa = byEp.get(pe.ep);
+  if (!pa) byEp.set(pe.ep, (pa = composePeerAuthentication(ctx.push, pe.ep.namespace, pe.ep.labels)));
   return mtlsModeForPort(pa, pe.port) !== 'DISABLE';
+}
+
+/** The `istio.workload` endpoint metadata (workload;namespace;canonical name;revision;cluster). */
+const workloadLabels = new WeakMap<Endpoint, Json>();
+
+function workloadMetadata(ep: Endpoint): Json {
+  let m = workloadLabels.get(ep);
+  if (!m) {
+    const cs = canonicalService(ep.labels, ep.workloadName);
+    const rev = cs.revision === 'latest' ? '' : cs.revision;
+    m = { workload: `${ep.workloadName};${ep.namespace};${cs.name};${rev};${DEFAULT_CLUSTER_ID}` };
+    workloadLabels.set(ep, m);
+  }
+  return m;
+}
+
+const TLS_MODE_MATCH = new Map<string, Json>();
+
+function tlsModeMatch(mode: string): Json {
+  let m = TLS_MODE_MATCH.get(mode);
+  if (!m) TLS_MODE_MATCH.set(mode, (m = { tlsMode: mode }));
+  return m;
 }
 
 function lbEndpoint(ctx: GenContext, pe: PortEndpoint, mtls: boolean): Json {
   const fm: Json = {};
-  if (mtls && pe.ep.tlsMode !== '' && pe.ep.tlsMode !== 'disabled') fm['envoy.transport_socket_match'] = { tlsMode: pe.ep.tlsMode };
-  if (ctx.features.PILOT_ENABLE_TELEMETRY_LABEL && ctx.features.PILOT_ENDPOINT_TELEMETRY_LABEL) {
-    const cs = canonicalService(pe.ep.labels, pe.ep.workloadName);
-    const rev = cs.revision === 'latest' ? '' : cs.revision;
-    fm.istio = { workload: `${pe.ep.workloadName};${pe.ep.namespace};${cs.name};${rev};${DEFAULT_CLUSTER_ID}` };
-  }
+  if (mtls && pe.ep.tlsMode !== '' && pe.ep.tlsMode !== 'disabled') fm['envoy.transport_socket_match'] = tlsModeMatch(pe.ep.tlsMode);
+  if (ctx.features.PILOT_ENABLE_TELEMETRY_LABEL && ctx.features.PILOT_ENDPOINT_TELEMETRY_LABEL) fm.istio = workloadMetadata(pe.ep);
   const out: Json = { endpoint: { address: { socketAddress: { address: pe.ep.address, portValue: pe.port } } } };
   const health = HEALTH[pe.ep.health] ?? 'HEALTHY';
   if (health !== 'UNKNOWN') out.healthStatus = health;
   out.metadata = { filterMetadata: fm };
   out.loadBalancingWeight = pe.ep.weight > 0 ? pe.ep.weight : 1;
-  if (pe.ep.workload) mark(out, ref(pe.ep.workload.key));
   return out;
 }
 
@@ -213,6 +236,16 @@ export function localityLbEndpoints(ctx: GenContext, svc: Service, port: number,
   return groups;
 }
 
+function endpointAddressed(groups: readonly Json[], address: string): boolean {
+  for (const g of groups) {
+    for (const e of Array.isArray(g.lbEndpoints) ? (g.lbEndpoints as Json[]) : []) {
+      const a = (((e.endpoint as Json).address as Json).socketAddress as Json).address;
+      if (a === address) return true;
+    }
+  }
+  return false;
+}
+
 /** The ClusterLoadAssignment of an EDS cluster (an empty one when nothing is known of it). */
 export function clusterLoadAssignment(ctx: GenContext, clusterName: string): Json {
   const key = parseSubsetKey(clusterName);
@@ -223,5 +256,15 @@ export function clusterLoadAssignment(ctx: GenContext, clusterName: string): Jso
   const endpoints = localityLbEndpoints(ctx, svc, key.port, key.subset, false);
   const cla: Json = { clusterName };
   if (endpoints.length > 0) cla.endpoints = endpoints;
-  return mark(cla, ref(svc.resource.key));
+  // Provenance: the service, then the workloads behind the endpoints.
+  mark(cla, ref(svc.resource.key));
+  const seen = new Set<string>();
+  for (const ep of svc.endpoints) {
+    const w = ep.workload;
+    if (w && !seen.has(w.key) && endpointAddressed(endpoints, ep.address)) {
+      seen.add(w.key);
+      mark(cla, ref(w.key));
+    }
+  }
+  return cla;
 }

@@ -345,6 +345,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
 
   // Endpoints by service and port, computed on demand.
   const byPort = new WeakMap<Service, Map<number, PortEndpoint[]>>();
+  const bySubset = new WeakMap<readonly PortEndpoint[], WeakMap<LabelMap, readonly PortEndpoint[]>>();
   const endpointsByPort = (svc: Service, port: number, labels?: LabelMap): readonly PortEndpoint[] => {
     let m = byPort.get(svc);
     if (!m) byPort.set(svc, (m = new Map()));
@@ -361,7 +362,15 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
       m.set(port, l);
     }
     if (!labels || Object.keys(labels).length === 0) return l;
-    return l.filter((e) => selectorMatches(labels, e.ep.labels));
+    // Subset label maps are the DestinationRules' own objects, so they key the filtered lists.
+    let bs = bySubset.get(l);
+    if (!bs) bySubset.set(l, (bs = new WeakMap()));
+    let f = bs.get(labels);
+    if (!f) {
+      const all = l;
+      bs.set(labels, (f = all.filter((e) => selectorMatches(labels, e.ep.labels))));
+    }
+    return f;
   };
   const saCache = new WeakMap<Service, string[]>();
   const serviceAccounts = (svc: Service): readonly string[] => {

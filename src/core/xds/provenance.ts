@@ -8,6 +8,15 @@ const marks = new WeakMap<object, ProvenanceRef[]>();
 
 /** Records that `obj` was produced by `refs` (appends to earlier marks). */
 export function mark<T extends object>(obj: T, ...refs: (ProvenanceRef | undefined)[]): T {
+  if (refs.length === 1) {
+    const r = refs[0];
+    if (r === undefined) return obj;
+    const cur = marks.get(obj);
+    if (!cur) {
+      marks.set(obj, [r]);
+      return obj;
+    }
+  }
   const good = refs.filter((r): r is ProvenanceRef => r !== undefined);
   if (good.length === 0) return obj;
   const cur = marks.get(obj);
@@ -21,9 +30,18 @@ export function marksOf(obj: object): readonly ProvenanceRef[] {
   return marks.get(obj) ?? [];
 }
 
-/** A reference to a field of a resource. */
+const plainRefs = new Map<string, ProvenanceRef>();
+
+/** A reference to a field of a resource (references to a whole resource are shared; treat refs as read-only). */
 export function ref(resourceKey: string, fieldPath?: string): ProvenanceRef {
-  return fieldPath === undefined ? { resourceKey } : { resourceKey, fieldPath };
+  if (fieldPath !== undefined) return { resourceKey, fieldPath };
+  let r = plainRefs.get(resourceKey);
+  if (!r) {
+    r = { resourceKey };
+    if (plainRefs.size > 100000) plainRefs.clear();
+    plainRefs.set(resourceKey, r);
+  }
+  return r;
 }
 
 /** A reference to something built in (a default of Istio's, not from any resource). */

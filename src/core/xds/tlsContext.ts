@@ -16,9 +16,16 @@ const SDS_GRPC_SOURCE: Json = {
 /** model.ConstructSdsSecretConfig: `default`/`ROOTCA` (with a 0s initial fetch timeout) or a file resource via sds-grpc. */
 export function sdsSecretConfig(name: string): Json | undefined {
   if (name === '') return undefined;
-  if (name === SDS_DEFAULT || name === SDS_ROOT) return { name, sdsConfig: { ...SDS_GRPC_SOURCE, initialFetchTimeout: '0s' } };
-  return { name, sdsConfig: SDS_GRPC_SOURCE };
+  // Shared between the resources that use it: generated config is never mutated once built.
+  let c = SDS_CONFIGS.get(name);
+  if (!c) {
+    c = name === SDS_DEFAULT || name === SDS_ROOT ? { name, sdsConfig: { ...SDS_GRPC_SOURCE, initialFetchTimeout: '0s' } } : { name, sdsConfig: SDS_GRPC_SOURCE };
+    if (SDS_CONFIGS.size < 1024) SDS_CONFIGS.set(name, c);
+  }
+  return c;
 }
+
+const SDS_CONFIGS = new Map<string, Json>();
 
 /** credentials.ToResourceName. */
 export function credentialResourceName(name: string): string {
