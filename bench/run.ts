@@ -7,6 +7,7 @@ import { WorkspaceAnalyzer } from '../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { measureBundle, measureFirstDiagnostics } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
+import { benchValidation } from './validation.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -153,6 +154,12 @@ if (!cliOnly) {
       console.log(`  ${name.padEnd(58)} ${ms.toFixed(1).padStart(7)} ms  ${((ms / sum) * 100).toFixed(1).padStart(5)}%`);
     }
   }
+}
+
+if (!cliOnly) {
+  const validation = await benchValidation(1000, RUNS);
+  for (const l of validation.lines) console.log(l);
+  for (const c of validation.checks) check(c.label, c.pass, c.detail);
 }
 
 // Whole processes, as a user runs the CLI: startup included.

@@ -5,6 +5,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import type { CaseResult } from './types.ts';
+import { runValidationSuite } from './validation.ts';
+import { runGatewayApi } from './xdsGatewayApi.ts';
+import { runAuthz } from './xdsAuthz.ts';
 import { runVhostDomains } from './xdsVhostDomains.ts';
 import { runSimulation } from './xdsSimulation.ts';
 import { runSidecarRoutes } from './xdsSidecarRoutes.ts';
@@ -85,6 +88,15 @@ export const SUITE_PARTS: SuitePart[] = [
     suite: 'validation',
     part: 'crds',
     note: 'one per YAML document in crds/',
+    run: (root) =>
+      (runValidationSuite(join(root, 'validation'))?.results ?? []).map((r) => ({
+        suite: 'validation',
+        id: r.id,
+        analyzer: 'validation/crds',
+        passed: r.passed,
+        missing: r.passed || r.expected === undefined ? [] : [`error: ${r.expected}`],
+        extra: r.passed ? [] : r.got.filter((f) => f.level === 'error').map((f) => `${f.layer}: ${f.message}`),
+      })),
     count: (root) => {
       let count = 0;
       const dir = join(root, 'validation', 'crds');
@@ -97,8 +109,8 @@ export const SUITE_PARTS: SuitePart[] = [
     },
   },
   { suite: 'xds', part: 'istioctl', note: 'one per golden proxy-config render', count: (root) => istioctlChecks(root).length },
-  { suite: 'xds', part: 'authz', note: 'one per AuthorizationPolicy builder input', count: (root) => authzCases(root).length },
-  { suite: 'xds', part: 'gateway-api', note: 'one per Gateway API conversion case', count: (root) => gatewayApiCases(root).length },
+  { suite: 'xds', part: 'authz', note: 'one per AuthorizationPolicy builder input', count: (root) => authzCases(root).length, run: runAuthz },
+  { suite: 'xds', part: 'gateway-api', note: 'one per Gateway API conversion case', count: (root) => gatewayApiCases(root).length, run: (root) => runGatewayApi(root, gatewayApiCases(root)) },
   { suite: 'xds', part: 'simulation', note: 'one per entry of simulation-cases.json', count: (root) => casesIn(join(XDS(root), 'simulation-cases.json')).length, run: runSimulation },
   { suite: 'xds', part: 'sidecar-routes', note: 'one per entry of sidecar-routes-cases.json', count: (root) => casesIn(join(XDS(root), 'sidecar-routes-cases.json')).length, run: runSidecarRoutes },
   { suite: 'xds', part: 'vhost-domains', note: 'one per entry of vhost-domains-cases.json', count: (root) => casesIn(join(XDS(root), 'vhost-domains-cases.json')).length, run: runVhostDomains },

@@ -13,6 +13,11 @@ import { meshInputsFromResources } from '../core/config/mesh/fromWorkspace.ts';
 import { formatDiagnostics, isOutputFormat, OUTPUT_FORMATS } from '../core/analysis/format/index.ts';
 import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts';
 import { gatherFiles, InputError, type InputFile } from './files.ts';
+import { PARSER_CODES } from '../core/model/parse.ts';
+import { decodeFileBytes } from '../core/model/encoding.ts';
+
+/** Parser notices about the app's editor (large-file mode), which mean nothing in the CLI. */
+const EDITOR_NOTICES: ReadonlySet<string> = new Set([PARSER_CODES.largeFile]);
 
 export const EXIT_OK = 0;
 export const EXIT_ERROR = 1;
@@ -149,7 +154,7 @@ function list(args: ParsedArgs, name: string): string[] {
 
 async function readFlagFile(io: CliIo, flag: string, path: string): Promise<string> {
   try {
-    return await readFile(resolve(io.cwd, path), 'utf8');
+    return decodeFileBytes(await readFile(resolve(io.cwd, path)));
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
@@ -241,15 +246,18 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   const result = await workspace.run(settings, { meshConfigText, meshNetworksText, fixes: false });
   if (result === 'canceled') throw new Error('analysis was canceled');
 
-  const parserDiags = result.diagnostics.filter((d) => d.source === 'parser');
+  const parserDiags = result.diagnostics.filter((d) => d.source === 'parser' && !EDITOR_NOTICES.has(d.code));
   const analyzerDiags = result.diagnostics.filter((d) => d.source !== 'parser');
-  const unparsedFiles = new Set(parserDiags.filter((d) => d.level === 'Error').map((d) => d.file ?? ''));
+  const parserErrors = parserDiags.filter((d) => d.level === 'Error');
+  const unparsedFiles = new Set(parserErrors.map((d) => d.file ?? ''));
   const parseErrors = unparsedFiles.size;
 
-  // istioctl reports files it could not add on stderr, before the analysis output.
-  if (parserDiags.length > 0) {
-    io.stderr(`Error(s) adding files:\n${parserDiags.map((d) => `  ${parseProblemLine(d)}\n`).join('')}`);
+  // istioctl reports files it could not add on stderr, before the analysis output; other
+  // parser notices go there too, but not under the error heading.
+  if (parserErrors.length > 0) {
+    io.stderr(`Error(s) adding files:\n${parserErrors.map((d) => `  ${parseProblemLine(d)}\n`).join('')}`);
   }
+  for (const d of parserDiags) if (d.level !== 'Error') io.stderr(`${parseProblemLine(d)}\n`);
 
   const skipped = skippedNotice(result.skipped);
   if (skipped) io.stderr(`Notice: ${skipped}\n`);

@@ -4,6 +4,7 @@
 // with istioctl's notice on stderr.
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { decodeFileBytes } from '../core/model/encoding.ts';
 
 export const FILE_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
 
@@ -45,9 +46,10 @@ export interface GatherIo {
   stderr: (s: string) => void;
 }
 
+/** A file's text: UTF-8, or UTF-16 (with a BOM, or recognised by its zero bytes). */
 async function readText(abs: string, name: string): Promise<string> {
   try {
-    return await readFile(abs, 'utf8');
+    return decodeFileBytes(await readFile(abs));
   } catch (e) {
     throw new InputError(`open ${name}: ${describe(e)}`);
   }

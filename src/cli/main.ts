@@ -3,6 +3,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
+import { decodeFileBytes } from '../core/model/encoding.ts';
 
 export type { CliIo } from './analyze.ts';
 
@@ -63,7 +64,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeFileBytes(Buffer.concat(chunks));
 }
 
 /** Runs the CLI on the real process and sets its exit code. */

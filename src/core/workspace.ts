@@ -15,6 +15,7 @@ import { missingInputNotes } from './analysis/assumedInputs.ts';
 import { attachFixes, fixContext } from './analysis/fixes/index.ts';
 import { absentKinds, partitionByInputs, type SkippedAnalyzer } from './analysis/skipped.ts';
 import { configView, type ConfigView } from './config/configView.ts';
+import { assumedGatewayClassesNote } from './config/gatewayApi/index.ts';
 
 export interface WorkspaceResult {
   diagnostics: Diagnostic[];
@@ -167,6 +168,9 @@ export class WorkspaceAnalyzer {
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {
       assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod (labels app=istio-ingressgateway, istio=ingressgateway) and Service istio-system/${mesh.meshConfig.ingressService} (ports 15021, 80 → 8080, 443 → 8443) are assumed, as Istio's default ingress chart installs them; a Service of that name in your files replaces the assumed one.`);
     }
+    // Gateways name a class; istiod's class controller creates the built-in ones (istio, istio-remote, istio-waypoint) when missing.
+    const classNote = assumedGatewayClassesNote(configView(store, index));
+    if (classNote) assumptions.push(classNote);
     return {
       diagnostics: [...problems, ...diagnostics],
       resources: store.all(),

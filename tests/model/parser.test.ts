@@ -101,15 +101,18 @@ describe('parser problems', () => {
     expect(ps[0]?.message).toMatch(/not a Kubernetes object/);
   });
 
-  it('reads JSON files and locates JSON syntax errors', () => {
+  it('reads JSON files through the YAML reader (as istioctl does) and locates JSON syntax errors', () => {
     const good = JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'j', namespace: 'ns' } }, null, 2);
-    const bad = '{\n  "apiVersion": "v1",\n  "kind": }\n';
-    const m = model({ 'good.json': good, 'bad.json': bad });
-    expect(m.resources().map((r) => `${r.namespace}/${r.name}`)).toEqual(['ns/j']);
-    const [p] = m.problems();
-    expect(p?.code).toBe(PARSER_CODES.json);
-    expect(p?.range).toMatchObject({ startLine: 3, startCol: 11 });
-    expect(p?.message).not.toMatch(/\n/);
+    const flow = '{apiVersion: v1, kind: Service, metadata: {name: flow, namespace: ns}}\n';
+    const bom = `\ufeff${JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'bom', namespace: 'ns' } })}`;
+    const bad = '{\n  "apiVersion": "v1",\n  "kind": "Service",,\n}\n';
+    const m = model({ 'good.json': good, 'flow.json': flow, 'bom.json': bom, 'bad.json': bad });
+    expect(m.resources().map((r) => `${r.namespace}/${r.name}`)).toEqual(['ns/j', 'ns/flow', 'ns/bom']);
+    const ps = m.problems();
+    expect(ps).toHaveLength(1);
+    expect(ps[0]?.code).toBe(PARSER_CODES.json);
+    expect(ps[0]?.range).toMatchObject({ startLine: 3, startCol: 21 });
+    expect(ps[0]?.message).not.toMatch(/\n/);
     expect(jsonErrorOffset('[1, 2')).toBe(5);
     expect(jsonErrorOffset('{"a": tru}')).toBe(6);
   });

@@ -7,33 +7,128 @@ import { isObj, num, str, type StringMap, stringMap } from '../model/read.ts';
 
 export interface Shape<T> {
   read(v: unknown): T;
+  /**
+   * What the API accepts at this field: type, enum values, bounds, formats, CEL rules and a
+   * one-line help of ours. The schema validator, the editor's JSON schemas, completion and
+   * hover read it; typed views ignore it. Every shape built here has one.
+   */
+  readonly schema?: Schema;
+}
+
+/** The JSON type of a field as the CRD's OpenAPI schema names it; `any` is free-form. */
+export type SchemaType = 'string' | 'integer' | 'number' | 'boolean' | 'object' | 'array' | 'any';
+
+/** A CEL `x-kubernetes-validations` rule of a CRD, with the message the API server prints. */
+export interface CelRule {
+  readonly rule: string;
+  readonly message?: string;
+}
+
+/** Facts about a field beyond its type (the OpenAPI keywords a CRD uses, and our help). */
+export interface SchemaMeta {
+  /** One line of help, written by us. */
+  help?: string;
+  enum?: readonly (string | number)[];
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
+  nullable?: boolean;
+  /** Kubernetes IntOrString: an integer or a string. */
+  intOrString?: boolean;
+  /** `x-kubernetes-preserve-unknown-fields`: fields the schema does not name are kept. */
+  preserveUnknown?: boolean;
+  /** `x-kubernetes-list-type` (`set`, or `map` keyed by `listMapKeys`). */
+  listType?: 'set' | 'map' | 'atomic';
+  listMapKeys?: readonly string[];
+  rules?: readonly CelRule[];
+  /** Field names of which the API accepts at most one (a proto oneof). */
+  oneOf?: readonly (readonly string[])[];
+  /** Fields that must be written. */
+  required?: readonly string[];
+  /** The field is deprecated (hover says so). */
+  deprecated?: boolean;
+}
+
+export interface Schema extends SchemaMeta {
+  readonly type: SchemaType;
+  /** The fields of a message (looked up lazily: messages can be recursive). */
+  readonly properties?: Readonly<Record<string, Schema>>;
+  /** The item of a list. */
+  readonly items?: Schema;
+  /** The value of a map (`additionalProperties`). */
+  readonly values?: Schema;
 }
 
 export type Infer<S> = S extends Shape<infer T> ? T : never;
 
-export const string: Shape<string> = { read: str };
+export const string: Shape<string> = { read: str, schema: { type: 'string' } };
 
-export const int: Shape<number> = { read: num };
+export const int: Shape<number> = { read: num, schema: { type: 'integer' } };
 
 /** A floating-point field (weights are ints; percentages are doubles). */
 export const double: Shape<number> = {
   read: (v) => (typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : 0),
+  schema: { type: 'number', format: 'double' },
 };
 
-export const bool: Shape<boolean> = { read: (v) => v === true };
+export const bool: Shape<boolean> = { read: (v) => v === true, schema: { type: 'boolean' } };
 
 /** A wrapper (BoolValue, UInt32Value, …) or optional scalar: absent stays undefined. */
 export function optional<T>(inner: Shape<T>): Shape<T | undefined> {
-  return { read: (v) => (v === undefined || v === null ? undefined : inner.read(v)) };
+  return withSchemaOf({ read: (v) => (v === undefined || v === null ? undefined : inner.read(v)) }, inner);
+}
+
+/** Gives `target` the (lazily looked up) schema of `source`. */
+function withSchemaOf<S extends object>(target: S, source: Shape<unknown>): S {
+  Object.defineProperty(target, 'schema', { get: () => source.schema, enumerable: true });
+  return target;
 }
 
 /** Kubernetes IntOrString: a number, or a string; anything else is absent. */
 export const intOrString: Shape<number | string | undefined> = {
   read: (v) => (typeof v === 'number' ? (Number.isFinite(v) ? Math.trunc(v) : undefined) : typeof v === 'string' ? v : undefined),
+  schema: { type: 'any', intOrString: true },
 };
 
 /** A field kept as parsed (Struct, Any, free-form patches). */
-export const raw: Shape<unknown> = { read: (v) => v };
+export const raw: Shape<unknown> = { read: (v) => v, schema: { type: 'any', preserveUnknown: true } };
+
+/**
+ * A field a view keeps as parsed but whose schema is `shape`'s (a message the view does not
+ * need typed, still validated and completed in full).
+ */
+export function rawAs(shape: Shape<unknown>): Shape<unknown> {
+  return withSchemaOf({ read: (v: unknown) => v }, shape);
+}
+
+/**
+ * `shape` with more facts about it: help, enum values, bounds, CEL rules, … (see SchemaMeta).
+ * Reading is unchanged.
+ */
+export function describe<S extends Shape<unknown>>(shape: S, meta: SchemaMeta): S {
+  const out = { ...shape } as S;
+  let merged: Schema | undefined;
+  Object.defineProperty(out, 'schema', {
+    get: () => (merged ??= mergeMeta(shape.schema ?? { type: 'any' }, meta)),
+    enumerable: true,
+  });
+  return out;
+}
+
+function mergeMeta(base: Schema, meta: SchemaMeta): Schema {
+  const out: Schema = { ...base, ...meta };
+  // Rules and oneofs add up; a property getter must survive the copy.
+  if (base.rules && meta.rules) (out as { rules?: readonly CelRule[] }).rules = [...base.rules, ...meta.rules];
+  if (base.properties) Object.defineProperty(out, 'properties', { get: () => base.properties, enumerable: true });
+  return out;
+}
 
 /**
  * A repeated field. Items keep their positions (so field paths stay right); an item of the
@@ -44,6 +139,9 @@ export function list<T>(item: Shape<T>): Shape<readonly T[]>;
 export function list<T>(item: Shape<T> & { readOrEmpty?: (v: unknown) => T }): Shape<readonly T[]> {
   const readItem = item.readOrEmpty ?? item.read;
   return {
+    get schema(): Schema {
+      return { type: 'array', items: item.schema ?? ANY };
+    },
     read: (v) => {
       if (!Array.isArray(v) || v.length === 0) return EMPTY;
       const out = new Array<T>(v.length);
@@ -54,13 +152,17 @@ export function list<T>(item: Shape<T> & { readOrEmpty?: (v: unknown) => T }): S
 }
 
 const EMPTY: readonly never[] = Object.freeze([]);
+const ANY: Schema = { type: 'any', preserveUnknown: true };
 
 /** A map<string, string> field, prototype-less. */
-export const strings: Shape<StringMap> = { read: stringMap };
+export const strings: Shape<StringMap> = { read: stringMap, schema: { type: 'object', values: { type: 'string' } } };
 
 /** A map<string, T> field, prototype-less. */
 export function map<T>(value: Shape<T>): Shape<Readonly<Record<string, T>>> {
   return {
+    get schema(): Schema {
+      return { type: 'object', values: value.schema ?? ANY };
+    },
     read: (v) => {
       const out = Object.create(null) as Record<string, T>;
       if (isObj(v)) for (const k of Object.keys(v)) out[k] = value.read(v[k]);
@@ -86,7 +188,16 @@ function snakeCase(name: string): string {
  * A nested message. `proto` messages also accept each field under its proto (snake_case)
  * name, as Istio's JSON decoding does for its CRDs.
  */
-export function message<F extends Fields>(fields: F, opts: { proto?: boolean } = {}): MessageShape<F> {
+export interface MessageOptions extends SchemaMeta {
+  proto?: boolean;
+  /**
+   * Fields the API has that the typed view does not read: they are in the schema (validated,
+   * completed, hovered) but not copied into the view.
+   */
+  more?: Fields;
+}
+
+export function message<F extends Fields>(fields: F, opts: MessageOptions = {}): MessageShape<F> {
   const names = Object.keys(fields);
   const aliases = opts.proto ? names.map((n) => snakeCase(n)).map((s, i) => (s === names[i] ? undefined : s)) : undefined;
   const shapes = names.map((n) => fields[n] as Shape<unknown>);
@@ -102,8 +213,28 @@ export function message<F extends Fields>(fields: F, opts: { proto?: boolean } =
     return out as MessageOf<F>;
   };
   const empty: Record<string, unknown> = Object.create(null);
+  const { proto: _proto, more, ...meta } = opts;
+  let schema: Schema | undefined;
   return {
     fields,
+    get schema(): Schema {
+      if (!schema) {
+        let props: Record<string, Schema> | undefined;
+        const all = more ? { ...fields, ...more } : fields;
+        schema = {
+          ...meta,
+          type: 'object',
+          get properties(): Readonly<Record<string, Schema>> {
+            if (!props) {
+              props = Object.create(null) as Record<string, Schema>;
+              for (const k of Object.keys(all)) props[k] = (all[k] as Shape<unknown>).schema ?? ANY;
+            }
+            return props;
+          },
+        };
+      }
+      return schema;
+    },
     read: (v) => (isObj(v) ? build(v) : undefined),
     readOrEmpty: (v) => build(isObj(v) ? v : empty),
   };
@@ -112,7 +243,7 @@ export function message<F extends Fields>(fields: F, opts: { proto?: boolean } =
 /** A string enum: the value as written when it is one of `values`, else the first (Go's zero). */
 export function enumOf<const V extends readonly string[]>(values: V): Shape<V[number]> {
   const known = new Set<string>(values);
-  return { read: (v) => (typeof v === 'string' && known.has(v) ? v : values[0]) as V[number] };
+  return { read: (v) => (typeof v === 'string' && known.has(v) ? v : values[0]) as V[number], schema: { type: 'string', enum: values } };
 }
 
 /**
@@ -122,6 +253,7 @@ export function enumOf<const V extends readonly string[]>(values: V): Shape<V[nu
 export function protoEnum<const V extends readonly string[]>(values: V): Shape<V[number]> {
   const known = new Set<string>(values);
   return {
+    schema: { type: 'string', enum: values },
     read: (v) => {
       if (typeof v === 'string') return (known.has(v) ? v : values[0]) as V[number];
       if (typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < values.length) return values[v] as V[number];
@@ -136,11 +268,16 @@ export function protoEnum<const V extends readonly string[]>(values: V): Shape<V
  * items apart; plain `list(message)` reads them as empty messages.
  */
 export function nullable<F extends Fields>(item: MessageShape<F>): Shape<MessageOf<F> | null> {
-  return { read: (v) => (v === null || v === undefined ? null : item.readOrEmpty(v)) };
+  return withSchemaOf({ read: (v: unknown) => (v === null || v === undefined ? null : item.readOrEmpty(v)) }, item);
 }
 
 /** A shape that can refer to itself (recursive messages). */
 export function lazy<T>(get: () => Shape<T>): Shape<T> {
   let s: Shape<T> | undefined;
-  return { read: (v) => (s ??= get()).read(v) };
+  return {
+    read: (v) => (s ??= get()).read(v),
+    get schema() {
+      return (s ??= get()).schema;
+    },
+  };
 }

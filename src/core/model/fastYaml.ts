@@ -1,11 +1,14 @@
 // A fast reader for the plain, block-style YAML that Kubernetes manifests are written in:
 // block mappings and sequences, one-line plain/quoted scalars, one-line flow collections,
 // literal block scalars and comments. It builds values in one pass over the text, with
-// scalars resolved by js-yaml's own core-schema rules, so its results equal js-yaml's.
-// Anything outside that subset (anchors, tags, multi-line flow or plain scalars, folded
-// scalars, complex or duplicate keys, tabs…) makes it give up and return NOT_HANDLED; the
-// caller then uses js-yaml (and, for errors, the careful parser).
-import jsyaml from 'js-yaml';
+// scalars resolved by js-yaml's own resolvers, so that whenever it answers, js-yaml (with
+// the project's schema, yamlSchema.ts) gives the same value. Anything outside that subset
+// makes it give up and return NOT_HANDLED, and the caller uses js-yaml: tabs, lone CRs and
+// control characters, anchors, aliases, tags, merge keys, folded or indented block scalars,
+// multi-line plain, quoted or flow scalars, keys that are not plain strings, duplicate keys,
+// document markers, deep nesting, and every indicator js-yaml would reject.
+import type jsyaml from 'js-yaml';
+import { YAML_SCHEMA } from './yamlSchema.ts';
 
 export const NOT_HANDLED: unique symbol = Symbol('not handled');
 
@@ -17,10 +20,27 @@ interface ImplicitType {
   construct(data: string): unknown;
 }
 
-// js-yaml's core-schema implicit types (null, bool, int, float), in js-yaml's order.
-const IMPLICIT: ImplicitType[] = (jsyaml.CORE_SCHEMA as unknown as { compiledImplicit: ImplicitType[] }).compiledImplicit;
+// The schema's implicit types (null, bool, int, float, merge), in js-yaml's order.
+const IMPLICIT: ImplicitType[] = (YAML_SCHEMA as jsyaml.Schema & { compiledImplicit: ImplicitType[] }).compiledImplicit;
 
-/** A plain scalar resolved exactly as js-yaml's core schema would. */
+/**
+ * Characters the fast reader leaves to js-yaml: tabs (js-yaml's rules for them are
+ * subtle), CRs not followed by LF (line breaks), other C0/C1 controls, DEL, surrogates
+ * (js-yaml rejects unpaired ones), BOM, U+FFFE/U+FFFF and the Unicode line separators.
+ */
+const OUTSIDE_SUBSET = /[\x00-\x09\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]/;
+const LONE_CR = /\r(?!\n)/;
+
+/** True when the text has characters the line-based fast paths leave to the full parsers. */
+export function hasCharsOutsideFastSubset(text: string): boolean {
+  // A plain character class scans fastest; CRs are rare enough to look at separately.
+  return OUTSIDE_SUBSET.test(text) || (text.indexOf('\r') >= 0 && LONE_CR.test(text));
+}
+
+/** Collections nested deeper than this are left to js-yaml, which enforces its own limit (100). */
+const MAX_FAST_DEPTH = 64;
+
+/** A plain scalar resolved exactly as js-yaml's schema would. */
 function resolvePlain(s: string): unknown {
   const c = s.charCodeAt(0);
   // Letters other than n/N/t/T/f/F start strings in every core-schema type.
@@ -30,7 +50,23 @@ function resolvePlain(s: string): unknown {
   return s;
 }
 
-const ESCAPES: Record<string, string> = { '0': '\0', a: '\x07', b: '\b', t: '\t', '\t': '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029' };
+const ESCAPES: Record<string, string> = { '0': '\0', a: '\x07', b: '\b', t: '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029' };
+
+/** `,` `[` `]` `{` `}` */
+function isFlowIndicator(c: number): boolean {
+  return c === 44 || c === 91 || c === 93 || c === 123 || c === 125;
+}
+
+/**
+ * Characters that cannot start a plain scalar (js-yaml's list): flow indicators, `#`, `&`,
+ * `*`, `!`, `|`, `>`, quotes, `%`, `@` and backtick. A table: this is asked for every key.
+ */
+const NO_PLAIN_START = new Uint8Array(128);
+for (const ch of ',[]{}#&*!|>\'"%@`') NO_PLAIN_START[ch.charCodeAt(0)] = 1;
+
+function cannotStartPlain(c: number): boolean {
+  return c < 128 && NO_PLAIN_START[c] === 1;
+}
 
 class Reader {
   private pos = 0; // start of the current line
@@ -38,6 +74,8 @@ class Reader {
   private next = 0; // start of the following line
   /** Column of the current line's content, or -1 at the end of the text. */
   indent = -1;
+  /** Collections open around the node being read. */
+  private depth = 0;
 
   constructor(private readonly text: string) {
     this.seekContent(0);
@@ -53,7 +91,6 @@ class Reader {
       e = nl > p && t.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
       let i = p;
       while (i < e && t.charCodeAt(i) === 32) i++;
-      if (i < e && t.charCodeAt(i) === 9) throw BAIL;
       if (i < e && t.charCodeAt(i) !== 35) {
         // Document markers and directives belong to the full parsers.
         if (i === p && (t.startsWith('---', p) || t.startsWith('...', p) || t.charCodeAt(p) === 37)) throw BAIL;
@@ -85,11 +122,15 @@ class Reader {
     return i < this.lineEnd ? this.text.charCodeAt(i) : NaN;
   }
 
-  /** True when the current line has a `- ` sequence entry at `col`. */
-  isEntry(col: number): boolean {
-    if (this.code(col) !== 45) return false;
+  /** True when the character at `col` is followed by a space or the end of the line. */
+  private spaceOrEndAfter(col: number): boolean {
     const n = this.code(col + 1);
     return Number.isNaN(n) || n === 32;
+  }
+
+  /** True when the current line has a `- ` sequence entry at `col`. */
+  isEntry(col: number): boolean {
+    return this.code(col) === 45 && this.spaceOrEndAfter(col);
   }
 
   /** First non-space column at or after `col` (line length when none). */
@@ -112,13 +153,25 @@ class Reader {
     return this.text.slice(this.pos + a, this.pos + b);
   }
 
+  /** Whether a plain scalar may start at `col` in block context (else js-yaml reads something else or fails). */
+  private plainStartsAt(col: number): boolean {
+    const c = this.code(col);
+    if (Number.isNaN(c) || c === 32 || cannotStartPlain(c)) return false;
+    // `- `, `? ` and `: ` are indicators, not scalar text.
+    if ((c === 45 || c === 63 || c === 58) && this.spaceOrEndAfter(col)) return false;
+    return true;
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_FAST_DEPTH) throw BAIL;
+  }
+
   /** The node whose first character is at `col` of the current line; `parentIndent` bounds continuation lines. */
   node(col: number, parentIndent: number): unknown {
     if (this.isEntry(col)) return this.sequence(col);
     const key = this.keyAt(col);
     if (key) return this.mapping(col, key);
-    const value = this.inlineValue(col, parentIndent);
-    return value;
+    return this.inlineValue(col, parentIndent);
   }
 
   /**
@@ -137,8 +190,8 @@ class Reader {
       if (!this.restIsEmpty(end)) throw BAIL;
     } else if (c === 124) {
       return this.literalBlock(col, parentIndent);
-    } else if (c === 62 || c === 38 || c === 42 || c === 33 || c === 37 || c === 64 || c === 96 || c === 63 || c === 44 || c === 93 || c === 125) {
-      throw BAIL; // folded scalars, anchors, aliases, tags, directives, reserved, complex keys
+    } else if (c === 63 || !this.plainStartsAt(col)) {
+      throw BAIL; // folded scalars, anchors, aliases, tags, directives, reserved and complex keys, indicators
     } else {
       [value, end] = this.plain(col);
     }
@@ -157,7 +210,7 @@ class Reader {
         e = i;
         break;
       }
-      if (ch === 58 && (i + 1 >= this.length || this.code(i + 1) === 32)) throw BAIL; // `a: b: c`
+      if (ch === 58 && this.spaceOrEndAfter(i)) throw BAIL; // `a: b: c`
     }
     while (e > col && this.code(e - 1) === 32) e--;
     const s = this.slice(col, e);
@@ -194,7 +247,10 @@ class Reader {
           const n = esc === 'x' ? 2 : esc === 'u' ? 4 : 8;
           const hex = this.slice(i + 2, i + 2 + n);
           if (hex.length !== n || !/^[0-9a-fA-F]+$/.test(hex)) throw BAIL;
-          out += String.fromCodePoint(parseInt(hex, 16));
+          const cp = parseInt(hex, 16);
+          // Beyond Unicode, js-yaml builds its own (odd) surrogates: leave those to it.
+          if (cp > 0x10ffff) throw BAIL;
+          out += String.fromCodePoint(cp);
           i += 2 + n;
         } else {
           throw BAIL;
@@ -208,12 +264,16 @@ class Reader {
 
   /** A flow collection that closes on this line (`[a, "b"]`, `{k: v}`, nested allowed). */
   private flow(col: number): [unknown, number] {
+    this.enter();
     const open = this.code(col);
     const close = open === 91 ? 93 : 125;
     const seq: unknown[] = [];
     const map: Record<string, unknown> = {};
     let i = this.skipSpaces(col + 1);
-    if (this.code(i) === close) return [open === 91 ? seq : map, i + 1];
+    if (this.code(i) === close) {
+      this.depth--;
+      return [open === 91 ? seq : map, i + 1];
+    }
     for (;;) {
       let key: string | undefined;
       if (open === 123) {
@@ -232,7 +292,10 @@ class Reader {
       else seq.push(value);
       i = this.skipSpaces(i);
       const d = this.code(i);
-      if (d === close) return [open === 91 ? seq : map, i + 1];
+      if (d === close) {
+        this.depth--;
+        return [open === 91 ? seq : map, i + 1];
+      }
       if (d !== 44) throw BAIL;
       i = this.skipSpaces(i + 1);
       if (this.code(i) === close) throw BAIL; // trailing comma: leave it to js-yaml
@@ -246,15 +309,23 @@ class Reader {
       const [s, e] = this.quoted(col);
       return [s, e];
     }
-    if (Number.isNaN(c) || c === 44 || c === close || c === 91 || c === 123 || c === 38 || c === 42 || c === 33 || c === 35 || c === 63 || c === 124 || c === 62 || c === 37 || c === 64 || c === 96 || c === 45 && this.code(col + 1) === 32) throw BAIL;
+    if (Number.isNaN(c) || c === 32 || c === 63 || cannotStartPlain(c)) throw BAIL;
+    // `-` or `:` followed by a space, a flow indicator or the end of the line is an indicator.
+    if (c === 45 || c === 58) {
+      const n = this.code(col + 1);
+      if (Number.isNaN(n) || n === 32 || isFlowIndicator(n)) throw BAIL;
+    }
     let e = col;
     for (; e < this.length; e++) {
       const ch = this.code(e);
-      if (ch === 44 || ch === 93 || ch === 125 || ch === 91 || ch === 123) break;
+      if (isFlowIndicator(ch)) break;
       if (ch === 58) {
         const n = this.code(e + 1);
-        const ends = Number.isNaN(n) || n === 32 || n === 44 || n === close;
-        if (ends) break;
+        if (Number.isNaN(n) || n === 32 || isFlowIndicator(n)) {
+          // Only `: ` ending a mapping key, or `:` just before this collection's end, are plain here.
+          if (n === 32 || n === 44 || n === close || Number.isNaN(n)) break;
+          throw BAIL;
+        }
         if (isKey) throw BAIL; // `a:b` keys: leave the subtleties to js-yaml
       }
       if (ch === 35 && this.code(e - 1) === 32) throw BAIL;
@@ -282,12 +353,16 @@ class Reader {
       chomp = 'keep';
       i++;
     }
-    if (!this.restIsEmpty(i)) throw BAIL; // indentation indicators and other headers
+    // The header ends at a space or the line's end (`|#c` is an error, `|2` an indentation).
+    const after = this.code(i);
+    if (!Number.isNaN(after) && after !== 32) throw BAIL;
+    if (!this.restIsEmpty(i)) throw BAIL;
     // Collect raw lines after the header line until a line indented at or below the parent.
     const t = this.text;
     let p = this.next;
     const lines: string[] = [];
     let blockIndent = -1;
+    let leadingSpaces = 0; // the most spaces on a blank line before the first content line
     let end = p;
     while (p < t.length) {
       let nl = t.indexOf('\n', p);
@@ -296,22 +371,23 @@ class Reader {
       if (e > p && t.charCodeAt(e - 1) === 13) e--;
       let k = p;
       while (k < e && t.charCodeAt(k) === 32) k++;
-      if (k < e && t.charCodeAt(k) === 9 && blockIndent < 0) throw BAIL;
       const blank = k >= e;
       if (!blank) {
         if (blockIndent < 0) {
           if (k - p <= parentIndent) break;
           blockIndent = k - p;
+          // js-yaml takes the indentation from leading blank lines too; a scalar at column 0 is an error.
+          if (leadingSpaces > blockIndent || blockIndent < 1) throw BAIL;
         } else if (k - p < blockIndent) break;
+      } else if (blockIndent < 0 && e - p > leadingSpaces) {
+        leadingSpaces = e - p;
       }
       // A blank line keeps the spaces beyond the block's indentation.
       lines.push(blank ? (blockIndent >= 0 && e - p > blockIndent ? t.slice(p + blockIndent, e) : '') : t.slice(p + blockIndent, e));
       p = nl + 1;
       end = p;
     }
-    // Leading blank lines before the first content line are part of the value only as
-    // newlines; lines with more spaces than the (unknown) indentation make js-yaml differ.
-    if (blockIndent < 0) throw BAIL;
+    if (blockIndent < 0) throw BAIL; // no content line: leave the empty scalar to js-yaml
     let body: string;
     // Chomping: strip drops every final newline, clip keeps one, keep keeps all.
     let lastContent = lines.length;
@@ -319,8 +395,8 @@ class Reader {
     const content = lines.slice(0, lastContent).join('\n');
     const trailingNewlines = lines.length - lastContent;
     if (chomp === 'strip') body = content;
-    else if (chomp === 'clip') body = content.length > 0 ? `${content}\n` : '';
-    else body = content + '\n'.repeat(lastContent > 0 ? 1 + trailingNewlines : trailingNewlines);
+    else if (chomp === 'clip') body = `${content}\n`;
+    else body = content + '\n'.repeat(1 + trailingNewlines);
     this.seekContent(end);
     if (!this.atEnd && this.indent > parentIndent) throw BAIL;
     return body;
@@ -338,30 +414,26 @@ class Reader {
         return undefined;
       }
       e = this.skipSpaces(e);
-      if (this.code(e) !== 58) return undefined;
-      const n = this.code(e + 1);
-      if (!Number.isNaN(n) && n !== 32) return undefined;
+      if (this.code(e) !== 58 || !this.spaceOrEndAfter(e)) return undefined;
       return { key: s, valueCol: e + 1 };
     }
-    if (c === 91 || c === 123 || c === 63 || c === 38 || c === 42 || c === 33 || c === 124 || c === 62) return undefined;
+    if (c === 63 || !this.plainStartsAt(col)) return undefined;
     for (let i = col; i < this.length; i++) {
       const ch = this.code(i);
       if (ch === 35 && this.code(i - 1) === 32) return undefined;
-      if (ch === 58) {
-        const n = this.code(i + 1);
-        if (Number.isNaN(n) || n === 32) {
-          let e = i;
-          while (e > col && this.code(e - 1) === 32) e--;
-          const key = this.slice(col, e);
-          if (key === '' || resolvePlain(key) !== key) throw BAIL; // keys that resolve to numbers/booleans/null
-          return { key, valueCol: i + 1 };
-        }
+      if (ch === 58 && this.spaceOrEndAfter(i)) {
+        let e = i;
+        while (e > col && this.code(e - 1) === 32) e--;
+        const key = this.slice(col, e);
+        if (key === '' || resolvePlain(key) !== key) throw BAIL; // keys that resolve to numbers/booleans/null
+        return { key, valueCol: i + 1 };
       }
     }
     return undefined;
   }
 
   private mapping(indent: number, first: { key: string; valueCol: number }): Record<string, unknown> {
+    this.enter();
     const obj: Record<string, unknown> = {};
     let entry: { key: string; valueCol: number } | undefined = first;
     for (;;) {
@@ -378,7 +450,10 @@ class Reader {
         value = this.inlineValue(v, indent);
       }
       obj[key] = value;
-      if (this.atEnd || this.indent < indent) return obj;
+      if (this.atEnd || this.indent < indent) {
+        this.depth--;
+        return obj;
+      }
       if (this.indent > indent || this.isEntry(this.indent)) throw BAIL;
       entry = this.keyAt(indent);
       if (!entry) throw BAIL;
@@ -386,22 +461,25 @@ class Reader {
   }
 
   private sequence(indent: number): unknown[] {
+    this.enter();
     const arr: unknown[] = [];
     for (;;) {
       const c = this.skipSpaces(indent + 1);
       if (c >= this.length || this.code(c) === 35) {
         this.advance();
+        // After an empty entry js-yaml takes a `- ` line even when it is less indented.
+        if (!this.atEnd && this.indent < indent && this.isEntry(this.indent)) throw BAIL;
         arr.push(!this.atEnd && this.indent > indent ? this.node(this.indent, indent) : null);
       } else {
         arr.push(this.node(c, indent));
       }
-      if (this.atEnd || this.indent < indent) return arr;
-      if (this.indent > indent || !this.isEntry(indent)) {
-        // The next key of a mapping whose sequence value sits at the key's own indentation.
-        if (this.indent === indent && !this.isEntry(indent)) return arr;
-        throw BAIL;
-      }
+      if (this.atEnd || this.indent < indent) break;
+      if (this.indent > indent) throw BAIL;
+      // At the same indentation and no `- `: the next key of the mapping that holds this sequence.
+      if (!this.isEntry(indent)) break;
     }
+    this.depth--;
+    return arr;
   }
 
   document(): unknown {
@@ -417,7 +495,7 @@ class Reader {
  * NOT_HANDLED otherwise. Never throws.
  */
 export function parseFastYaml(text: string): unknown {
-  if (text.charCodeAt(0) === 0xfeff) return NOT_HANDLED;
+  if (hasCharsOutsideFastSubset(text)) return NOT_HANDLED;
   try {
     return new Reader(text).document();
   } catch {

@@ -1,7 +1,7 @@
 // Lazy source locations: a document is parsed with positions (the `yaml` package) only
 // when one of its resources carries a diagnostic, and the result is cached.
 import { parseDocument, isMap, isSeq, isScalar, isPair, type Document, type Node as YamlNode } from 'yaml';
-import type { SourceDocument, SourceRange } from './types.ts';
+import type { FieldLocation, SourceDocument, SourceRange } from './types.ts';
 import { lineIndex } from './lines.ts';
 import { fastLocate, clearFastLocateCache } from './fastLocate.ts';
 import { clearLineIndexCache } from './lines.ts';
@@ -46,16 +46,7 @@ function splitFieldPath(path: string): Array<string | number> {
   return out;
 }
 
-export interface FieldLocation {
-  /** Range of the key (absent for sequence items and the document root). */
-  key?: SourceRange;
-  /** Range of the value node. */
-  value: SourceRange;
-  /** True when the value is a scalar (Istio's field map only holds scalars). */
-  scalar: boolean;
-  /** True when the whole path resolved (otherwise this is the deepest ancestor found). */
-  exact: boolean;
-}
+export type { FieldLocation } from './types.ts';
 
 function toRange(doc: SourceDocument, start: number, end: number): SourceRange {
   const idx = lineIndex(doc.text);

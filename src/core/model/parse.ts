@@ -1,18 +1,16 @@
-// Document parsing. The fast path uses js-yaml (values only, no positions); documents that
-// fail it, or that use anchors (alias expansion must be bounded), go through the `yaml`
-// package, which reports every error with its position. Source ranges of fields are
-// resolved later and only on demand (see locate.ts).
-import jsyaml from 'js-yaml';
+// Document parsing. Values and verdicts are js-yaml's (with the project's schema, see
+// yamlSchema.ts): the fast reader answers for plain block-style documents, js-yaml for the
+// rest. When js-yaml refuses a document, the `yaml` package, which keeps positions, names
+// the first problem; one message per document. Source ranges of fields are resolved later
+// and only on demand (see locate.ts).
 import { parseDocument as parseYamlDocument } from 'yaml';
 import type { Diagnostic, SourceDocument } from './types.ts';
 import { lineIndex } from './lines.ts';
 import { parseFastYaml, NOT_HANDLED } from './fastYaml.ts';
+import { loadYaml, MAX_YAML_DEPTH } from './yamlSchema.ts';
 
-/** js-yaml's core schema plus merge keys: no timestamps (Kubernetes keeps them as strings). */
-const FAST_SCHEMA = jsyaml.CORE_SCHEMA.extend([(jsyaml as unknown as { types: { merge: jsyaml.Type } }).types.merge]);
-
-/** Alias expansions allowed per document before we call it a resource-exhaustion attack. */
-export const MAX_ALIAS_COUNT = 100;
+/** Values a document's aliases may expand it to (beyond its own length) before we call it an attack. */
+export const MAX_ALIAS_EXPANSION = 100_000;
 
 export const PARSER_CODES = {
   syntax: 'MWB-YAML-SYNTAX',
@@ -21,6 +19,7 @@ export const PARSER_CODES = {
   json: 'MWB-JSON-SYNTAX',
   notK8s: 'MWB-NOT-K8S-OBJECT',
   binary: 'MWB-BINARY-FILE',
+  encoding: 'MWB-TEXT-ENCODING',
   tooLarge: 'MWB-FILE-TOO-LARGE',
   largeFile: 'MWB-LARGE-FILE',
   badList: 'MWB-BAD-LIST',
@@ -32,8 +31,6 @@ export interface ParsedDocument {
   value: unknown;
   problems: Diagnostic[];
 }
-
-const ANCHOR_RE = /(^|[\s[{,:-])&[^\s]/;
 
 function problem(doc: SourceDocument, code: string, message: string, relStart: number, relEnd: number): Diagnostic {
   // Errors reported at the very end of a document (an unclosed bracket, say) would land on
@@ -63,71 +60,195 @@ function firstLineOf(message: string): string {
   return (nl < 0 ? message : message.slice(0, nl)).trim();
 }
 
+/** What js-yaml throws: a reason and where it stopped (offsets in the text without its BOM). */
+interface JsYamlError {
+  reason?: string;
+  message?: string;
+  mark?: { position?: number };
+}
+
+function reasonOf(e: unknown): string {
+  const err = e as JsYamlError;
+  return String(err?.reason ?? firstLineOf(String(err?.message ?? e)));
+}
+
+/** Offset in the document text of js-yaml's error mark (js-yaml strips a leading BOM first). */
+function markOffset(doc: SourceDocument, e: unknown): number {
+  const pos = (e as JsYamlError)?.mark?.position;
+  if (typeof pos !== 'number') return 0;
+  return pos + (doc.text.charCodeAt(0) === 0xfeff ? 1 : 0);
+}
+
+function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
+}
+
 /** Parses one document. Never throws. */
 export function parseSourceDocument(doc: SourceDocument): ParsedDocument {
-  if (doc.isJson) return parseJsonDocument(doc);
-  if (!ANCHOR_RE.test(doc.text)) {
-    // Plain block-style manifests: our one-pass reader (same values as js-yaml).
-    const fast = parseFastYaml(doc.text);
-    if (fast !== NOT_HANDLED) return { doc, value: fast, problems: [] };
+  // Plain block-style manifests: our one-pass reader (same values as js-yaml).
+  const fast = parseFastYaml(doc.text);
+  if (fast !== NOT_HANDLED) return { doc, value: fast, problems: [] };
+  let value: unknown;
+  try {
+    value = loadYaml(doc.text, { filename: doc.file });
+  } catch (e) {
+    return rejected(doc, e);
+  }
+  return checkAliases(doc, value, []);
+}
+
+/** A document js-yaml refused: duplicate keys keep the later value; anything else is one error. */
+function rejected(doc: SourceDocument, e: unknown): ParsedDocument {
+  if (reasonOf(e) === 'duplicated mapping key') {
+    // Kubernetes' readers keep the later value; js-yaml does too in its JSON mode.
     try {
-      const value = jsyaml.load(doc.text, { schema: FAST_SCHEMA, filename: doc.file });
-      return { doc, value, problems: [] };
-    } catch {
-      // fall through: the careful parser reports every problem with its position
+      const value = loadYaml(doc.text, { filename: doc.file, json: true });
+      return checkAliases(doc, value, duplicateKeyProblems(doc, e));
+    } catch (again) {
+      e = again;
     }
   }
-  return parseCarefully(doc);
+  if (isStackOverflow(e) || reasonOf(e).startsWith('nesting exceeded maxDepth')) {
+    const at = markOffset(doc, e);
+    return { doc, value: undefined, problems: [problem(doc, PARSER_CODES.syntax, `Document is nested too deeply (more than ${MAX_YAML_DEPTH} levels of mappings and sequences); it was not read.`, at, at + 1)] };
+  }
+  if (doc.isJson && /^\ufeff?\s*[[{]/.test(doc.text)) {
+    const jsonProblem = jsonSyntaxProblem(doc);
+    if (jsonProblem) return { doc, value: undefined, problems: [jsonProblem] };
+  }
+  return { doc, value: undefined, problems: [syntaxProblem(doc, e)] };
 }
 
-function parseCarefully(doc: SourceDocument): ParsedDocument {
-  const problems: Diagnostic[] = [];
-  let parsed;
+const TEMPLATE_HINT = ' (the document looks like a template, with "{{": render it first, e.g. with helm template)';
+
+/**
+ * One error naming the first problem: the `yaml` package's first error when it is not after
+ * the place js-yaml stopped (its messages say more), otherwise js-yaml's own.
+ */
+function syntaxProblem(doc: SourceDocument, e: unknown): Diagnostic {
+  const hint = doc.text.includes('{{') ? TEMPLATE_HINT : '';
+  const jsAt = markOffset(doc, e);
+  let first: { message: string; start: number; end: number } | undefined;
   try {
-    parsed = parseYamlDocument(doc.text, { uniqueKeys: true, merge: true, prettyErrors: false, strict: false });
-  } catch (e) {
-    problems.push(problem(doc, PARSER_CODES.syntax, `YAML syntax error: ${firstLineOf(String((e as Error).message))}`, 0, 1));
-    return { doc, value: undefined, problems };
-  }
-  let fatal = false;
-  for (const err of parsed.errors) {
-    const [start, end] = err.pos;
-    if (err.code === 'DUPLICATE_KEY') {
-      const eol = doc.text.indexOf('\n', start);
-      const rest = doc.text.slice(start, eol < 0 ? undefined : eol);
-      const keyText = (/^("[^"]*"|'[^']*'|[^:]*)/.exec(rest)?.[1] ?? rest).trim();
-      problems.push(problem(doc, PARSER_CODES.duplicateKey, `Duplicate key ${keyText}: the later value wins, which is rarely what was meant`, start, start + keyText.length));
-    } else {
-      fatal = true;
-      problems.push(problem(doc, PARSER_CODES.syntax, `YAML syntax error: ${firstLineOf(err.message)}`, start, end));
+    const parsed = parseYamlDocument(doc.text, { uniqueKeys: false, merge: true, prettyErrors: false, strict: false });
+    for (const err of parsed.errors) {
+      const [start, end] = err.pos;
+      if (!first || start < first.start) first = { message: firstLineOf(err.message), start, end };
     }
+  } catch {
+    first = undefined; // the careful parser failed too (deep nesting): js-yaml's words will do
   }
-  if (fatal) return { doc, value: undefined, problems };
-  try {
-    const value = parsed.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-    return { doc, value, problems };
-  } catch (e) {
-    const msg = String((e as Error).message);
-    if (/alias/i.test(msg)) {
-      problems.push(problem(doc, PARSER_CODES.aliasLimit,
-        `Document rejected: its aliases expand too much (more than ${MAX_ALIAS_COUNT} expansions, as in a "billion laughs" attack). Remove the anchors/aliases or write the values out.`, 0, Math.min(doc.text.length, doc.text.indexOf('\n') >>> 0)));
-    } else {
-      problems.push(problem(doc, PARSER_CODES.syntax, `YAML error: ${firstLineOf(msg)}`, 0, 1));
-    }
-    return { doc, value: undefined, problems };
+  const jsLine = lineIndex(doc.text).position(Math.min(jsAt, doc.text.length)).line;
+  if (first && lineIndex(doc.text).position(first.start).line <= jsLine) {
+    return problem(doc, PARSER_CODES.syntax, `YAML syntax error: ${first.message}${hint}`, first.start, first.end);
   }
+  return problem(doc, PARSER_CODES.syntax, `YAML syntax error: ${reasonOf(e)}${hint}`, jsAt, jsAt + 1);
 }
 
-function parseJsonDocument(doc: SourceDocument): ParsedDocument {
+/** Where the duplicated keys are (the `yaml` package finds them all; js-yaml stops at the first). */
+function duplicateKeyProblems(doc: SourceDocument, e: unknown): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  let starts: number[] = [];
   try {
-    return { doc, value: JSON.parse(doc.text), problems: [] };
+    const parsed = parseYamlDocument(doc.text, { uniqueKeys: true, merge: true, prettyErrors: false, strict: false });
+    starts = parsed.errors.filter((err) => err.code === 'DUPLICATE_KEY').map((err) => err.pos[0]);
+  } catch {
+    starts = [];
+  }
+  if (starts.length === 0) starts = [markOffset(doc, e)];
+  for (const start of starts) {
+    const eol = doc.text.indexOf('\n', start);
+    const rest = doc.text.slice(start, eol < 0 ? undefined : eol);
+    const keyText = (/^("[^"]*"|'[^']*'|[^:]*)/.exec(rest)?.[1] ?? rest).trim();
+    out.push(problem(doc, PARSER_CODES.duplicateKey, `Duplicate key ${keyText}: the later value wins, which is rarely what was meant`, start, start + Math.max(keyText.length, 1)));
+  }
+  return out;
+}
+
+/**
+ * js-yaml shares one object among the aliases of an anchor, so a small text can stand for
+ * a huge or cyclic value ("billion laughs"). Everything after parsing walks values as
+ * trees, so such documents are refused: a cycle, more than MAX_ALIAS_EXPANSION values (or
+ * the text's length, when larger) once expanded, or nesting deeper than js-yaml allows.
+ */
+function checkAliases(doc: SourceDocument, value: unknown, problems: Diagnostic[]): ParsedDocument {
+  // Only aliases (`*name`) share objects; without a `*` there is nothing to check.
+  if (typeof value !== 'object' || value === null || !doc.text.includes('*')) return { doc, value, problems };
+  const maxSize = Math.max(MAX_ALIAS_EXPANSION, doc.text.length);
+  const shape = expandedShape(value, maxSize);
+  if (shape === 'ok') return { doc, value, problems };
+  const why = shape === 'cycle'
+    ? 'an alias refers to a mapping or sequence that contains it'
+    : shape === 'deep'
+      ? `its aliases nest it deeper than ${MAX_YAML_DEPTH} levels`
+      : `its aliases expand too much (to more than ${maxSize.toLocaleString('en-US')} values, as in a "billion laughs" attack)`;
+  const firstLineEnd = doc.text.indexOf('\n');
+  return {
+    doc,
+    value: undefined,
+    problems: [problem(doc, PARSER_CODES.aliasLimit, `Document rejected: ${why}. Remove the anchors/aliases or write the values out.`, 0, firstLineEnd < 0 ? doc.text.length : firstLineEnd)],
+  };
+}
+
+/**
+ * Walks a parsed value as the tree its aliases stand for, without recursion and visiting
+ * each shared object once: its expanded size and height are memoised per object.
+ */
+function expandedShape(root: object, maxSize: number): 'ok' | 'cycle' | 'large' | 'deep' {
+  const done = new Map<object, { size: number; height: number }>();
+  const open = new Set<object>();
+  interface Frame { node: object; children: unknown[]; next: number; size: number; height: number }
+  const childrenOf = (o: object): unknown[] => (Array.isArray(o) ? o : Object.values(o));
+  const stack: Frame[] = [{ node: root, children: childrenOf(root), next: 0, size: 1, height: 1 }];
+  open.add(root);
+  while (stack.length > 0) {
+    const top = stack[stack.length - 1] as Frame;
+    if (top.next < top.children.length) {
+      const child = top.children[top.next++];
+      if (typeof child !== 'object' || child === null) {
+        top.size++;
+        continue;
+      }
+      if (open.has(child)) return 'cycle';
+      const known = done.get(child);
+      if (known) {
+        top.size += known.size;
+        top.height = Math.max(top.height, known.height + 1);
+      } else {
+        open.add(child);
+        stack.push({ node: child, children: childrenOf(child), next: 0, size: 1, height: 1 });
+      }
+      if (top.size > maxSize) return 'large';
+      continue;
+    }
+    stack.pop();
+    open.delete(top.node);
+    done.set(top.node, { size: top.size, height: top.height });
+    if (top.height > MAX_YAML_DEPTH) return 'deep';
+    const parent = stack[stack.length - 1];
+    if (parent) {
+      parent.size += top.size;
+      parent.height = Math.max(parent.height, top.height + 1);
+      if (parent.size > maxSize) return 'large';
+    }
+  }
+  return 'ok';
+}
+
+/** A .json file that looks like JSON and is not: JSON's own error, at its position. */
+function jsonSyntaxProblem(doc: SourceDocument): Diagnostic | undefined {
+  const text = doc.text.charCodeAt(0) === 0xfeff ? doc.text.slice(1) : doc.text;
+  try {
+    JSON.parse(text);
+    return undefined;
   } catch (e) {
     const msg = String((e as Error).message);
+    const bom = text === doc.text ? 0 : 1;
     // Engines word (and locate) JSON errors differently; find the offset ourselves.
-    const at = jsonErrorOffset(doc.text);
+    const at = jsonErrorOffset(text) + bom;
     // Drop the engine's echo of the input (it may span lines) and its own position text.
     const reason = msg.replace(/,\s*(?:\.\.\.)?"[\s\S]*is not valid JSON\s*$/, '').replace(/\s*(in JSON )?at position \d+.*$/s, '').trim() || 'invalid JSON';
-    return { doc, value: undefined, problems: [problem(doc, PARSER_CODES.json, `JSON syntax error: ${firstLineOf(reason)}`, at, at + 1)] };
+    return problem(doc, PARSER_CODES.json, `JSON syntax error: ${firstLineOf(reason)}`, at, at + 1);
   }
 }
 

@@ -3,6 +3,7 @@ import type { Diagnostic, GroupVersionKind, Resource, SourceDocument } from './t
 import { kindByGroupKind, splitApiVersion, versionAccepted } from './kinds.ts';
 import { PARSER_CODES, type ParsedDocument } from './parse.ts';
 import { str, stringMap } from './read.ts';
+import { kindProblems } from './kindProblems.ts';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -92,5 +93,5 @@ export function resourcesOf(parsed: ParsedDocument): { resources: Resource[]; pr
     });
     return { resources, problems };
   }
-  return { resources: [makeResource(value, doc)], problems: [] };
+  return { resources: [makeResource(value, doc)], problems: kindProblems(doc, value.apiVersion, kind) };
 }

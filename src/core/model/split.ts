@@ -1,7 +1,7 @@
 // Cuts a file into YAML documents the way istioctl's file reader does, so that reference
 // lines (`file:line`) match istioctl byte for byte: a separator is a line starting with
 // `---` followed only by whitespace, and a chunk's line is its first line that is neither
-// empty nor a separator.
+// empty nor a separator. istioctl reads .json files the same way, through its YAML reader.
 import type { SourceDocument } from './types.ts';
 
 export function isJsonPath(path: string): boolean {
@@ -18,15 +18,13 @@ function isSeparatorLine(text: string, start: number, end: number): boolean {
 }
 
 /**
- * Splits a YAML (or JSON) file into documents with their file offsets and lines. With
+ * Splits a YAML or JSON file into documents with their file offsets and lines. With
  * `range`, only text[start, end) is split; `start` must be the start of a document (just
  * after a separator line, or 0) and `startLine` its file line. Document indices then start
  * at 0 and are renumbered by the caller.
  */
 export function splitDocuments(file: string, text: string, range?: { start: number; end: number; startLine: number }): SourceDocument[] {
-  if (isJsonPath(file)) {
-    return [{ file, index: 0, text, startOffset: 0, startLine: 1, referenceLine: 1, isJson: true }];
-  }
+  const isJson = isJsonPath(file);
   const docs: SourceDocument[] = [];
   let docStart = range?.start ?? 0; // offset of the chunk's first line
   let docStartLine = range?.startLine ?? 1;
@@ -44,7 +42,7 @@ export function splitDocuments(file: string, text: string, range?: { start: numb
         startOffset: docStart,
         startLine: docStartLine,
         referenceLine: referenceLine || docStartLine,
-        isJson: false,
+        isJson,
       });
     }
   };

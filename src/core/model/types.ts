@@ -9,6 +9,18 @@ export interface SourceRange {
   endCol: number;
 }
 
+/** Where a field path points in a document (see locate.ts and fastLocate.ts). */
+export interface FieldLocation {
+  /** Range of the key (absent for sequence items and the document root). */
+  key?: SourceRange;
+  /** Range of the value node. */
+  value: SourceRange;
+  /** True when the value is a scalar (Istio's field map only holds scalars). */
+  scalar: boolean;
+  /** True when the whole path resolved (otherwise this is the deepest ancestor found). */
+  exact: boolean;
+}
+
 export interface WorkspaceFile {
   path: string;
   text: string;

@@ -4,6 +4,7 @@ import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './type
 import { splitDocuments, commonPrefixLength, commonSuffixLength, countNewlines, isJsonPath } from './split.ts';
 import { parseSourceDocument, PARSER_CODES } from './parse.ts';
 import { resourcesOf } from './resources.ts';
+import { looksLikeMisreadUtf16 } from './encoding.ts';
 
 /** Files larger than this are not parsed (the 5,000-service mesh is ~6 MB). */
 export const MAX_FILE_CHARS = 32 * 1024 * 1024;
@@ -127,6 +128,10 @@ export class WorkspaceModel {
       this.noteKinds(old?.documents);
       const mb = (f.text.length / (1024 * 1024)).toFixed(1);
       return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.tooLarge, `File is too large to analyze (${mb} MB; the limit is ${MAX_FILE_CHARS / (1024 * 1024)} MB). Split it into smaller files.`)] };
+    }
+    if (looksLikeMisreadUtf16(f.text)) {
+      this.noteKinds(old?.documents);
+      return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.encoding, 'This file looks like UTF-16 text that was read as UTF-8. Save it as UTF-8 (or open it from a file, which is decoded). It was not analyzed.')] };
     }
     if (looksBinary(f.text)) {
       this.noteKinds(old?.documents);

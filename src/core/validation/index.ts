@@ -1,5 +1,4 @@
-// Validation of Istio resources: the CRD schema layer and the webhook layer, combined in the
-// order Istio reports them (see types.ts).
+// Validation of Istio resources: the CRD schema layer and the webhook layer (see types.ts).
 import type { Resource } from '../model/types.ts';
 import type { ValidationFinding } from './types.ts';
 import { schemaFindings } from './schema.ts';
@@ -7,7 +6,24 @@ import { webhookFindings } from './webhook.ts';
 
 export type { ValidationFinding } from './types.ts';
 
-/** Every finding on a resource: schema first, then the webhook's. */
+/** True when `path` is `at` or lies under it (`spec.http[0]` covers `spec.http[0].match`). */
+function within(path: string, at: string): boolean {
+  return path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`);
+}
+
+/** Every finding of both layers on a resource: the schema's, then the webhook's. */
 export function validateResource(r: Resource): ValidationFinding[] {
   return [...schemaFindings(r), ...webhookFindings(r)];
+}
+
+/**
+ * The findings to report for a resource. Both layers often reject the same mistake (a missing
+ * port, a null route): then only the webhook's finding is kept, since that is the text
+ * istioctl prints; a schema finding on a field no webhook error covers is kept.
+ */
+export function findingsToReport(r: Resource): ValidationFinding[] {
+  const webhook = webhookFindings(r);
+  const covered = webhook.filter((f) => f.level === 'error' && f.path !== undefined).map((f) => f.path as string);
+  const schema = schemaFindings(r).filter((f) => f.path === undefined || !covered.some((at) => within(f.path as string, at)));
+  return [...schema, ...webhook];
 }

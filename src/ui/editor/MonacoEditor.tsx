@@ -11,6 +11,7 @@ import type { Diagnostic, QuickFix, TextEdit } from '../../core/model/types.ts';
 import { messageByCode } from '../../core/analysis/messages.ts';
 import { onColorSchemeChange, prefersDark } from '../common/useColorScheme.ts';
 import { registerEditorDebug } from '../debug.ts';
+import { registerSchemaHelp } from './schemaHelp.ts';
 
 type Model = monaco.editor.ITextModel;
 
@@ -99,6 +100,7 @@ let codeActionsRegistered = false;
 function registerCodeActions(): void {
   if (codeActionsRegistered) return;
   codeActionsRegistered = true;
+  registerSchemaHelp();
   monaco.editor.registerCommand(APPLY_FIX_COMMAND, (_accessor: unknown, fix: QuickFix) => {
     applyQuickFix(fix);
   });

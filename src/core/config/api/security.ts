@@ -20,6 +20,8 @@ export const Source = message(
     notRemoteIpBlocks: list(string),
     serviceAccounts: list(string),
     notServiceAccounts: list(string),
+    trustDomains: list(string),
+    notTrustDomains: list(string),
   },
   p,
 );
@@ -89,6 +91,7 @@ export const JWTRule = message(
     forwardOriginalToken: optional(raw),
     outputClaimToHeaders: list(message({ header: string, claim: string }, p)),
     timeout: optional(string),
+    spaceDelimitedClaims: list(string),
   },
   p,
 );

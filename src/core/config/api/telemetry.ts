@@ -8,20 +8,16 @@ const p = { proto: true };
 export const ProviderRef = message({ name: string }, p);
 
 /** `providers` is optional: a section that names none falls back to the mesh default. */
-const section = {
-  providers: optional(list(ProviderRef)),
-  match: raw,
-  disabled: optional(raw),
-};
+const providers = optional(list(ProviderRef));
 
 export const TelemetrySpec = message(
   {
     selector: WorkloadSelector,
     targetRef: PolicyTargetReference,
     targetRefs: list(PolicyTargetReference),
-    tracing: list(message({ ...section, randomSamplingPercentage: optional(raw), customTags: raw }, p)),
-    metrics: list(message({ ...section, overrides: raw, reportingInterval: optional(string) }, p)),
-    accessLogging: list(message({ ...section, filter: raw }, p)),
+    tracing: list(message({ providers, match: raw, randomSamplingPercentage: optional(raw), customTags: raw }, p)),
+    metrics: list(message({ providers, overrides: raw, reportingInterval: optional(string) }, p)),
+    accessLogging: list(message({ providers, match: raw, disabled: optional(raw), filter: raw }, p)),
   },
   p,
 );

@@ -7,7 +7,7 @@ import { KINDS, type KindInfo } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { validateResource } from '../../../validation/index.ts';
+import { findingsToReport } from '../../../validation/index.ts';
 
 /** collections.Istio, in Istio's order. */
 export const VALIDATED_KINDS: readonly KindInfo[] = [
@@ -40,7 +40,7 @@ export function validationAnalyzer(kind: KindInfo): Analyzer {
     {
       kind,
       check(ctx, r) {
-        for (const f of validateResource(r)) {
+        for (const f of findingsToReport(r)) {
           const place = f.path !== undefined ? { highlightPath: f.path } : undefined;
           if (f.analysis?.type === 'VirtualServiceUnreachableRule') {
             ctx.report(MESSAGES.VirtualServiceUnreachableRule.at(r, f.analysis.rule, f.analysis.reason), place);

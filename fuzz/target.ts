@@ -1,0 +1,25 @@
+// The shape of a fuzz target: an input generator (seeded by real manifests) and a check
+// that throws a FuzzFailure when the input breaks the target's property.
+import type fc from 'fast-check';
+import type { Seeds } from './gen/seeds.ts';
+
+export interface CheckOptions {
+  /** Per-input time limit (ms): slower counts as a hang. */
+  timeLimitMs: number;
+  /** Crash signatures to count rather than fail on (known analyzer crashes, pipeline target). */
+  knownCrashes?: ReadonlySet<string>;
+}
+
+/** What a check saw, for the run's counters. */
+export type CheckOutcome = 'ok' | 'skipped' | 'known-crash';
+
+export interface Target<I> {
+  name: string;
+  description: string;
+  arbitrary(seeds: Seeds): fc.Arbitrary<I>;
+  check(input: I, options: CheckOptions): CheckOutcome | Promise<CheckOutcome>;
+  /** True when `check` returns a promise. */
+  async: boolean;
+  /** Inputs per target in the CI smoke run. */
+  smokeRuns: number;
+}

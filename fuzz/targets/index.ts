@@ -1,0 +1,12 @@
+// Every fuzz target, by name (`npm run fuzz -- --target NAME`).
+import type { Target } from '../target.ts';
+import { yamlTarget } from './yaml.ts';
+import { locateTarget } from './locate.ts';
+import { pipelineTarget } from './pipeline.ts';
+import { cliArgsTarget } from './cliArgs.ts';
+
+export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, pipelineTarget] as unknown as Array<Target<never>>;
+
+export function targetByName(name: string): Target<never> | undefined {
+  return TARGETS.find((t) => t.name === name);
+}

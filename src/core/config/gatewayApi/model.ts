@@ -1,0 +1,312 @@
+// Shared pieces of the Gateway API conversion: the plain objects it reads and writes, Go-style
+// accessors for untyped bodies, status conditions as istiod sets them, and proto3 JSON helpers.
+
+/** A Kubernetes object as the conversion reads it (any kind). */
+export interface GwObject {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  labels: Readonly<Record<string, string>>;
+  annotations: Readonly<Record<string, string>>;
+  /** The whole object as parsed (spec, status, data, …). */
+  body: Record<string, unknown>;
+  /** metadata.creationTimestamp in ms since the epoch (0 when absent, as in Istio's tests). */
+  created: number;
+  generation: number;
+}
+
+export type Json = Record<string, unknown>;
+
+export function obj(v: unknown): Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};
+}
+
+export function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function list(v: unknown): unknown[] {
+  return Array.isArray(v) ? v : [];
+}
+
+/** A string field, or undefined when absent (Go's nil pointer). */
+export function optStr(v: unknown): string | undefined {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return undefined;
+}
+
+export function str(v: unknown): string {
+  return optStr(v) ?? '';
+}
+
+export function optNum(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isFinite(v)) return v;
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  return undefined;
+}
+
+export function num(v: unknown): number {
+  return optNum(v) ?? 0;
+}
+
+export function stringRecord(v: unknown): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [k, x] of Object.entries(obj(v))) if (typeof x === 'string') out[k] = x;
+  return out;
+}
+
+export function spec(o: GwObject): Json {
+  return obj(o.body.spec);
+}
+
+/** `namespace/name` */
+export function nsName(ns: string, name: string): string {
+  return `${ns}/${name}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Status conditions
+
+export interface Condition {
+  type: string;
+  status: string;
+  observedGeneration?: number;
+  lastTransitionTime: string;
+  reason: string;
+  message: string;
+}
+
+export interface ConfigError {
+  reason: string;
+  message: string;
+}
+
+/** What istiod means to set for one condition type (gatewaycommon.ListenerStatusCondition). */
+export interface CondSpec {
+  reason?: string;
+  message?: string;
+  /** Status on success; 'True' when unset. An error inverts it. */
+  status?: 'True' | 'False';
+  error?: ConfigError;
+}
+
+function invert(s: string | undefined): string {
+  return s === 'False' ? 'True' : 'False';
+}
+
+/** kstatus.UpdateConditionIfChanged. */
+function updateCondition(conds: Condition[], c: Condition): Condition[] {
+  const ret = conds.slice();
+  const i = ret.findIndex((x) => x.type === c.type);
+  if (i < 0) {
+    ret.push(c);
+    return ret;
+  }
+  const existing = ret[i] as Condition;
+  if (existing.status === c.status) {
+    if (existing.message === c.message && (existing.observedGeneration ?? 0) === (c.observedGeneration ?? 0)) return ret;
+    c = { ...c, lastTransitionTime: existing.lastTransitionTime };
+  }
+  ret[i] = c;
+  return ret;
+}
+
+/** gatewaycommon.SetListenerConditions: each type in sorted order, errors invert the status. */
+export function setConditions(generation: number, existing: readonly Condition[], conds: Record<string, CondSpec>, now: string): Condition[] {
+  let out = existing.slice();
+  for (const k of Object.keys(conds).sort()) {
+    const c = conds[k] as CondSpec;
+    const base = { type: k, lastTransitionTime: now, ...(generation ? { observedGeneration: generation } : {}) };
+    if (c.error) {
+      out = updateCondition(out, { ...base, status: invert(c.status), reason: c.error.reason, message: c.error.message });
+    } else {
+      out = updateCondition(out, { ...base, status: c.status ?? 'True', reason: c.reason ?? '', message: c.message ?? '' });
+    }
+  }
+  return out.map(orderCondition);
+}
+
+function orderCondition(c: Condition): Condition {
+  const o: Condition = { lastTransitionTime: c.lastTransitionTime, message: c.message } as Condition;
+  if (c.observedGeneration) o.observedGeneration = c.observedGeneration;
+  o.reason = c.reason;
+  o.status = c.status;
+  o.type = c.type;
+  return o;
+}
+
+/** Existing conditions read from an object's status (kept as written). */
+export function readConditions(v: unknown): Condition[] {
+  return list(v).filter(isObject).map((c) => ({
+    type: str(c.type),
+    status: str(c.status),
+    ...(num(c.observedGeneration) ? { observedGeneration: num(c.observedGeneration) } : {}),
+    lastTransitionTime: str(c.lastTransitionTime),
+    reason: str(c.reason),
+    message: str(c.message),
+  }));
+}
+
+/** gatewaycommon.HumanReadableJoin */
+export function humanJoin(ss: readonly string[]): string {
+  if (ss.length === 0) return '';
+  if (ss.length === 1) return ss[0] as string;
+  if (ss.length === 2) return `${ss[0]} and ${ss[1]}`;
+  return `${ss.slice(0, -1).join(', ')}, and ${ss[ss.length - 1]}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Durations (Go's time.ParseDuration → protobuf Duration JSON)
+
+const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
+
+/** Go's time.ParseDuration in nanoseconds; undefined when it would fail (Istio then uses 0). */
+export function parseGoDuration(s: string): number | undefined {
+  let rest = s;
+  let sign = 1;
+  if (rest.startsWith('-') || rest.startsWith('+')) {
+    if (rest[0] === '-') sign = -1;
+    rest = rest.slice(1);
+  }
+  if (rest === '0') return 0;
+  if (rest === '') return undefined;
+  let total = 0;
+  const re = /^(\d*\.?\d*)(ns|us|µs|μs|ms|s|m|h)/;
+  while (rest.length > 0) {
+    const m = re.exec(rest);
+    if (!m || m[1] === '' || m[1] === '.') return undefined;
+    total += Number(m[1]) * (UNIT_NS[m[2] as string] as number);
+    rest = rest.slice(m[0].length);
+  }
+  return sign * Math.round(total);
+}
+
+/** A duration in nanoseconds as protobuf JSON writes it: `1s`, `0.500s`, `0.000001s`. */
+export function protoDuration(ns: number): string {
+  const neg = ns < 0;
+  const abs = Math.abs(ns);
+  const secs = Math.floor(abs / 1e9);
+  const nanos = abs - secs * 1e9;
+  let frac = '';
+  if (nanos !== 0) {
+    if (nanos % 1e6 === 0) frac = `.${String(nanos / 1e6).padStart(3, '0')}`;
+    else if (nanos % 1e3 === 0) frac = `.${String(nanos / 1e3).padStart(6, '0')}`;
+    else frac = `.${String(nanos).padStart(9, '0')}`;
+  }
+  return `${neg ? '-' : ''}${secs}${frac}s`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Secrets and ConfigMaps as istiod reads certificates from them
+
+/** A Secret's data as bytes-as-text: `data` is base64 (decoded here), `stringData` is plain. */
+export function secretData(o: GwObject): Record<string, string> {
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
+  for (const [k, v] of Object.entries(obj(o.body.data))) {
+    if (typeof v !== 'string') continue;
+    out[k] = decodeBase64(v) ?? '';
+  }
+  for (const [k, v] of Object.entries(obj(o.body.stringData))) if (typeof v === 'string') out[k] = v;
+  return out;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+function decodeBase64(s: string): string | undefined {
+  const clean = s.replace(/\s+/g, '');
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) return undefined;
+  let bits = 0;
+  let acc = 0;
+  let out = '';
+  for (const ch of clean) {
+    if (ch === '=') break;
+    acc = (acc << 6) | B64.indexOf(ch);
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out += String.fromCharCode((acc >> bits) & 0xff);
+    }
+  }
+  return out;
+}
+
+export function encodeBase64(s: string): string {
+  let out = '';
+  for (let i = 0; i < s.length; i += 3) {
+    const a = s.charCodeAt(i);
+    const b = i + 1 < s.length ? s.charCodeAt(i + 1) : NaN;
+    const c = i + 2 < s.length ? s.charCodeAt(i + 2) : NaN;
+    const n = (a << 16) | ((Number.isNaN(b) ? 0 : b) << 8) | (Number.isNaN(c) ? 0 : c);
+    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (Number.isNaN(b) ? '=' : B64[(n >> 6) & 63]!) + (Number.isNaN(c) ? '=' : B64[n & 63]!);
+  }
+  return out;
+}
+
+function hasKeys(d: Record<string, string>, ...keys: string[]): boolean {
+  return keys.every((k) => Object.prototype.hasOwnProperty.call(d, k));
+}
+
+function hasValue(d: Record<string, string>, ...keys: string[]): boolean {
+  return keys.every((k) => (d[k] ?? '').length > 0);
+}
+
+function truncatedKeys(d: Record<string, string>): string {
+  const keys = Object.keys(d).sort();
+  if (keys.length < 3) return keys.join(', ');
+  return `${keys.slice(0, 3).join(', ')}, and ${keys.length - 3} more...`;
+}
+
+/** kubecreds.ExtractCertInfo: the certificate and key of a Secret, or Istio's error text. */
+export function extractCertInfo(d: Record<string, string>): { cert: string; key: string } | { error: string } {
+  if (hasValue(d, 'cert', 'key')) return { cert: d.cert as string, key: d.key as string };
+  if (hasValue(d, 'tls.crt', 'tls.key')) return { cert: d['tls.crt'] as string, key: d['tls.key'] as string };
+  if (hasKeys(d, 'cert', 'key')) return { error: `found keys "cert" and "key", but they were empty` };
+  if (hasKeys(d, 'tls.crt', 'tls.key')) return { error: `found keys "tls.crt" and "tls.key", but they were empty` };
+  return { error: `found secret, but didn't have expected keys (cert and key) or (tls.crt and tls.key); found: ${truncatedKeys(d)}` };
+}
+
+/** kubecreds.ExtractRoot: the CA bundle of a Secret or ConfigMap, or Istio's error text. */
+export function extractRoot(d: Record<string, string>): { cert: string } | { error: string } {
+  if (hasValue(d, 'cacert')) return { cert: d.cacert as string };
+  if (hasValue(d, 'ca.crt')) return { cert: d['ca.crt'] as string };
+  if (hasKeys(d, 'cacert')) return { error: `found key "cacert", but it was empty` };
+  if (hasKeys(d, 'ca.crt')) return { error: `found key "ca.crt", but it was empty` };
+  return { error: `found secret, but didn't have expected keys cacert or ca.crt; found: ${truncatedKeys(d)}` };
+}
+
+interface PemBlock {
+  type: string;
+  body: string;
+}
+
+function pemBlocks(text: string): PemBlock[] {
+  const out: PemBlock[] = [];
+  const re = /-----BEGIN ([^-\r\n]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    const body = (m[2] as string).replace(/^[A-Za-z-]+:.*$/gm, '').replace(/\s+/g, '');
+    if (decodeBase64(body) !== undefined) out.push({ type: m[1] as string, body });
+  }
+  return out;
+}
+
+/** Go's tls.X509KeyPair, as far as the PEM framing goes: undefined when the pair parses. */
+export function x509KeyPairError(cert: string, key: string): string | undefined {
+  const cb = pemBlocks(cert);
+  if (cb.length === 0) return 'tls: failed to find any PEM data in certificate input';
+  if (!cb.some((b) => b.type === 'CERTIFICATE')) {
+    return `tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [${cb.map((b) => b.type).join(' ')}]`;
+  }
+  const kb = pemBlocks(key);
+  if (kb.length === 0) return 'tls: failed to find any PEM data in key input';
+  if (!kb.some((b) => b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY'))) {
+    return `tls: failed to find "PRIVATE KEY" PEM block in key input after skipping PEM blocks of the following types: [${kb.map((b) => b.type).join(' ')}]`;
+  }
+  return undefined;
+}
+
+/** x509.CertPool.AppendCertsFromPEM: true when the bundle holds at least one certificate. */
+export function bundleHasCertificate(pem: string): boolean {
+  return pemBlocks(pem).some((b) => b.type === 'CERTIFICATE');
+}

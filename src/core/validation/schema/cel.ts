@@ -1,0 +1,137 @@
+// The CRDs' CEL `x-kubernetes-validations` rules, evaluated with @bufbuild/cel the way the
+// API server does: `self` is the field's value typed by its schema (integers as CEL ints,
+// numbers as doubles, messages and maps as CEL maps), with Kubernetes' URL library
+// (`isURL`, `url(...).getScheme()`, …) added. Each rule is parsed and planned once. The few
+// rules every Istio CRD repeats (durations, port ranges, wildcards) also have a native
+// evaluation, checked against CEL in the unit tests.
+import { celEnv, celFunc, celMethod, celMap, CelScalar, isCelError, isCelMap, listType, mapType, parse, plan, type CelResult } from '@bufbuild/cel';
+import { strings } from '@bufbuild/cel/ext';
+import type { CelRule, Schema } from '../../config/shape.ts';
+import { parseGoDuration } from './goDuration.ts';
+import { parseRequestUri } from './goUrl.ts';
+
+const URL_TYPE = mapType(CelScalar.STRING, CelScalar.STRING);
+const URL_MARK = '\u0000url';
+
+function urlValue(s: string): CelResult | ReturnType<typeof celMap> {
+  const u = parseRequestUri(s);
+  if ('error' in u) throw new Error(`URL parse error during conversion from string: ${u.error}`);
+  return celMap(new Map([[URL_MARK, '1'], ['scheme', u.scheme], ['host', u.host], ['path', u.path], ['query', u.query]]));
+}
+
+function urlPart(part: string) {
+  return function (this: unknown): string {
+    const m = this;
+    if (!isCelMap(m) || m.get(URL_MARK) !== '1') throw new Error('no such overload');
+    const v = m.get(part);
+    return typeof v === 'string' ? v : '';
+  };
+}
+
+const K8S_FUNCS = [
+  celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (s: string) => !('error' in parseRequestUri(s))),
+  celFunc('url', [CelScalar.STRING], URL_TYPE, (s: string) => urlValue(s) as never),
+  celMethod('getScheme', URL_TYPE, [], CelScalar.STRING, urlPart('scheme')),
+  celMethod('getHost', URL_TYPE, [], CelScalar.STRING, urlPart('host')),
+  celMethod('getEscapedPath', URL_TYPE, [], CelScalar.STRING, urlPart('path')),
+  celMethod('getQuery', URL_TYPE, [], listType(CelScalar.STRING) as never, urlPart('query') as never),
+];
+
+const env = celEnv({ funcs: [...strings, ...K8S_FUNCS] });
+
+type Program = (self: unknown) => CelResult;
+const programs = new Map<string, Program | { compileError: string }>();
+
+function program(rule: string): Program | { compileError: string } {
+  let p = programs.get(rule);
+  if (!p) {
+    try {
+      const run = plan(env, parse(rule));
+      p = (self: unknown) => run({ self } as never);
+    } catch (e) {
+      p = { compileError: e instanceof Error ? e.message : String(e) };
+    }
+    programs.set(rule, p);
+  }
+  return p;
+}
+
+/** `self` for CEL: the value typed by its schema. */
+export function toCel(v: unknown, s: Schema | undefined): unknown {
+  if (v === null || v === undefined) return null;
+  if (Array.isArray(v)) return v.map((x) => toCel(x, s?.items));
+  if (typeof v === 'object') {
+    const m = new Map<string, unknown>();
+    const props = s?.properties;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (x === undefined) continue;
+      const sub = props ? props[k] : s?.values;
+      if (props && !sub && !s?.preserveUnknown) continue; // pruned by the API server
+      m.set(k, toCel(x, sub));
+    }
+    return m;
+  }
+  if (typeof v === 'number') {
+    const integral = s ? s.type === 'integer' || (s.type === 'any' && Number.isInteger(v)) : Number.isInteger(v);
+    return integral && Number.isSafeInteger(v) ? BigInt(v) : v;
+  }
+  return v;
+}
+
+export type RuleOutcome = { ok: true } | { ok: false; error?: string };
+
+/** Native evaluation of the rules repeated across Istio's CRDs (undefined: not one of them). */
+function native(rule: string, v: unknown): boolean | undefined {
+  switch (rule) {
+    case "duration(self) >= duration('1ms')": {
+      if (typeof v !== 'string') return undefined;
+      const ns = parseGoDuration(v);
+      return ns === undefined ? undefined : ns >= 1e6;
+    }
+    case '0 < self && self <= 65535':
+      return typeof v === 'number' && Number.isInteger(v) ? 0 < v && v <= 65535 : undefined;
+    case '!self.contains("*")':
+      return typeof v === 'string' ? !v.includes('*') : undefined;
+    case 'self.all(key, !key.contains("*"))':
+      return v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).every((k) => !k.includes('*')) : undefined;
+    case 'self.all(key, key.size() != 0)':
+      return v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v).every((k) => k.length !== 0) : undefined;
+    case 'self.size() == 0':
+      return typeof v === 'string' ? v.length === 0 : undefined;
+    default:
+      return undefined;
+  }
+}
+
+/** Runs one rule on a value; `useNative: false` forces CEL (for tests). */
+export function evalRule(rule: CelRule, v: unknown, s: Schema, useNative = true): RuleOutcome {
+  if (useNative) {
+    const n = native(rule.rule, v);
+    if (n !== undefined) return n ? { ok: true } : { ok: false };
+  }
+  const p = program(rule.rule);
+  if ('compileError' in p) return { ok: true }; // a rule we cannot compile judges nothing
+  let r: CelResult;
+  try {
+    r = p(toCel(v, s));
+  } catch (e) {
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
+  }
+  if (isCelError(r)) return { ok: false, error: celErrorText(r, rule.rule, v) };
+  return r === true ? { ok: true } : { ok: false };
+}
+
+function celErrorText(r: { message: string }, rule: string, v: unknown): string {
+  const m = r.message;
+  // cel-go's wording for the errors the API server prints.
+  if (/duration/i.test(m) && rule.includes('duration(')) return "type conversion error from 'string' to 'google.protobuf.Duration'";
+  const key = /(?:no such key|field not found):?\s*(\S+)?/i.exec(m);
+  if (key) return `no such key: ${key[1] ?? ''}`.trim();
+  void v;
+  return m;
+}
+
+/** The duration error text for a string the native check could not parse. */
+export function durationError(): string {
+  return "type conversion error from 'string' to 'google.protobuf.Duration'";
+}
