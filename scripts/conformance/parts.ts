@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import type { CaseResult } from './types.ts';
+import { runIstioctlChecks } from './xdsIstioctl.ts';
 import { runValidationSuite } from './validation.ts';
 import { runGatewayApi } from './xdsGatewayApi.ts';
 import { runAuthz } from './xdsAuthz.ts';
@@ -108,7 +109,7 @@ export const SUITE_PARTS: SuitePart[] = [
       return count;
     },
   },
-  { suite: 'xds', part: 'istioctl', note: 'one per golden proxy-config render', count: (root) => istioctlChecks(root).length },
+  { suite: 'xds', part: 'istioctl', note: 'one per golden proxy-config render', count: (root) => istioctlChecks(root).length, run: runIstioctlChecks },
   { suite: 'xds', part: 'authz', note: 'one per AuthorizationPolicy builder input', count: (root) => authzCases(root).length, run: runAuthz },
   { suite: 'xds', part: 'gateway-api', note: 'one per Gateway API conversion case', count: (root) => gatewayApiCases(root).length, run: (root) => runGatewayApi(root, gatewayApiCases(root)) },
   { suite: 'xds', part: 'simulation', note: 'one per entry of simulation-cases.json', count: (root) => casesIn(join(XDS(root), 'simulation-cases.json')).length, run: runSimulation },

@@ -3,6 +3,7 @@
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
+import { runProxyConfig } from './proxyConfig.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
 
 export type { CliIo } from './analyze.ts';
@@ -17,13 +18,16 @@ export function rootHelp(): string {
 
 Usage:
   mesh-workbench analyze [flags] <file|directory|->...
+  mesh-workbench proxy-config <command> --file <config_dump.json|-> [flags]
   mesh-workbench --version
   mesh-workbench --help
 
 Commands:
-  analyze     Analyze Istio configuration files and print validation messages
+  analyze       Analyze Istio configuration files and print validation messages
+  proxy-config  Render an Envoy config dump as istioctl proxy-config does (alias: pc)
 
-Run 'mesh-workbench analyze --help' for the analyze flags and exit codes.
+Run 'mesh-workbench analyze --help' for the analyze flags and exit codes,
+'mesh-workbench proxy-config --help' for proxy-config's commands.
 `;
 }
 
@@ -35,6 +39,15 @@ function usageError(io: CliIo, message: string, command?: string): number {
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: string | undefined;
+  // proxy-config has its own subcommands and flags.
+  if (argv[0] === 'proxy-config' || argv[0] === 'pc') {
+    try {
+      return await runProxyConfig(argv.slice(1), io);
+    } catch (e) {
+      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+      return EXIT_ERROR;
+    }
+  }
   try {
     // Flags may come before or after the command (cobra allows both).
     const parsed = parseArgs(argv, [...ANALYZE_FLAGS, { long: 'version', kind: 'bool', help: 'Print the version.' }]);
