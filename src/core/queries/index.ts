@@ -5,6 +5,7 @@ import { QueryError, type QueryState } from './common.ts';
 import { answerWorkloads } from './workloads.ts';
 import { answerServices } from './services.ts';
 import { answerResource } from './resource.ts';
+import { answerProxies, answerProxyConfig, answerSimulate } from './xds.ts';
 import { QUERY_VIEWS, type QueryArgs, type QueryResult, type QueryView } from './views.ts';
 
 export type { QueryState } from './common.ts';
@@ -17,6 +18,9 @@ const HANDLERS: Handlers = {
   workloads: answerWorkloads,
   services: answerServices,
   resource: answerResource,
+  proxies: answerProxies,
+  proxyConfig: answerProxyConfig,
+  simulate: answerSimulate,
 };
 
 export function isQueryView(name: unknown): name is QueryView {

@@ -2,6 +2,8 @@
 // takes and the result it gives. Results are plain data (they cross the worker boundary by
 // structured clone) and small: lists come in pages, with totals.
 
+import type { RequestResult } from '../xds/request.ts';
+
 /** How a workload takes part in the mesh. */
 export type MeshMode = 'sidecar' | 'ambient' | 'none';
 
@@ -142,6 +144,64 @@ export interface ResourceDetail {
   source?: SourceLocation;
 }
 
+// ---- xDS: proxies, generated config, request simulation -----------------------------
+
+export interface ProxySummary {
+  /** `<pod>.<namespace>`, as `istioctl proxy-config` takes it. */
+  id: string;
+  type: 'sidecar' | 'router' | 'waypoint';
+  namespace: string;
+  name: string;
+  /** The pod had no IP in the files: its address is a deterministic synthetic one. */
+  syntheticAddress: boolean;
+  /** The pod is derived from a controller (Deployment, StatefulSet, …). */
+  derived: boolean;
+  source?: SourceLocation;
+}
+
+export interface ProxiesResult {
+  items: ProxySummary[];
+}
+
+export interface ProxyConfigArgs {
+  /** A proxy id (`<pod>.<namespace>`) or a controller name (`reviews-v1.default`). */
+  proxy: string;
+}
+
+/** Where a piece of generated config comes from, with the file line of the field. */
+export interface ResolvedProvenance {
+  resourceKey: string;
+  fieldPath?: string;
+  note?: string;
+  kind?: string;
+  namespace?: string;
+  name?: string;
+  file?: string;
+  line?: number;
+}
+
+export interface ProxyConfigResult {
+  proxy: ProxySummary;
+  /** An Envoy `/config_dump?include_eds` document (proto3 JSON). */
+  dump: { configs: Record<string, unknown>[] };
+  /** Table → key → sources; keys as in core/xds/provenance.ts (`<listener>/<chain>`, `<rc>/<vhost>/<route index>`, …). */
+  provenance: Record<'listeners' | 'filterChains' | 'clusters' | 'routeConfigs' | 'virtualHosts' | 'routes' | 'endpoints', Record<string, ResolvedProvenance[]>>;
+  notes: string[];
+}
+
+export interface SimulateArgs {
+  proxy: string;
+  host: string;
+  port: number;
+  protocol?: 'http' | 'http2' | 'grpc' | 'tcp' | 'tls';
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  sni?: string;
+}
+
+export type SimulateResult = { proxy: string } & RequestResult;
+
 // ---- the map ------------------------------------------------------------------------
 
 /** Every query view: its arguments and its result. */
@@ -150,10 +210,16 @@ export interface QueryViews {
   services: { args: ServicesArgs; result: ServicesResult };
   /** One resource by key; null when the store has none with that key. */
   resource: { args: ResourceArgs; result: ResourceDetail | null };
+  /** Every proxy (sidecars, gateways, waypoints). */
+  proxies: { args: Record<string, never>; result: ProxiesResult };
+  /** The config dump generated for one proxy, with provenance. */
+  proxyConfig: { args: ProxyConfigArgs; result: ProxyConfigResult };
+  /** One request through a proxy's generated config. */
+  simulate: { args: SimulateArgs; result: SimulateResult };
 }
 
 export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource'];
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'proxies', 'proxyConfig', 'simulate'];

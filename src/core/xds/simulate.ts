@@ -50,6 +50,9 @@ export interface SimResult {
   routeConfig?: string;
   virtualHost?: string;
   route?: string;
+  /** Index of the matched route in its virtual host, and of the filter chain (-1: the default chain). */
+  routeIndex?: number;
+  filterChainIndex?: number;
   cluster?: string;
   /** Step-by-step explanation, for people (not compared). */
   trace: string[];
@@ -294,8 +297,8 @@ function goRegexp(re: string): RegExp | undefined {
   }
 }
 
-function matchRoute(vh: Json, c: FilledCall): { route?: Json; problem?: string } {
-  for (const r of arr(vh.routes)) {
+function matchRoute(vh: Json, c: FilledCall): { route?: Json; index?: number; problem?: string } {
+  for (const [index, r] of arr(vh.routes).entries()) {
     if (!isObj(r)) continue;
     const m = isObj(r.match) ? r.match : {};
     if (typeof m.prefix === 'string') {
@@ -311,7 +314,7 @@ function matchRoute(vh: Json, c: FilledCall): { route?: Json; problem?: string }
     } else {
       return { problem: `unknown route path type in ${JSON.stringify(m)}` };
     }
-    return { route: r };
+    return { route: r, index };
   }
   return {};
 }
@@ -344,6 +347,7 @@ export function simulate(input: SimInput, call: SimCall): SimResult {
     return res;
   }
   const fc = m.chain;
+  res.filterChainIndex = arr(l.filterChains).indexOf(fc);
   res.filterChain = typeof fc.name === 'string' ? fc.name : '';
   trace.push(`filter chain ${res.filterChain || '(unnamed)'}`);
   const hasSocket = isObj(fc.transportSocket);
@@ -393,6 +397,7 @@ export function simulate(input: SimInput, call: SimCall): SimResult {
       return res;
     }
     res.route = typeof r.route.name === 'string' ? r.route.name : '';
+    res.routeIndex = r.index;
     trace.push(`route ${res.route || '(unnamed)'}`);
     if (isObj(r.route.route) && typeof r.route.route.cluster === 'string') res.cluster = r.route.route.cluster;
   } else {
