@@ -6,6 +6,7 @@ import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { ProxyConfigPanel } from '../proxyconfig/ProxyConfigPanel.tsx';
 
 const TABS = [
   { id: 'proxy', label: 'Proxy config', empty: 'Proxy (xDS) config views arrive in a later release.' },
@@ -35,9 +36,13 @@ export function Inspector() {
         ))}
       </div>
       <div className="inspector-tabpanel" role="tabpanel" aria-label={current.label}>
-        <p className="empty-line" data-testid="inspector-empty">
-          {current.empty}
-        </p>
+        {current.id === 'proxy' ? (
+          <ProxyConfigPanel />
+        ) : (
+          <p className="empty-line" data-testid="inspector-empty">
+            {current.empty}
+          </p>
+        )}
       </div>
       <div className="inspector-scroll">
         <Assumptions />
