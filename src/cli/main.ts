@@ -4,6 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
 import { runProxyConfig } from './proxyConfig.ts';
+import { generateDumpFromFiles, runSimulate } from './generate.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
 
 export type { CliIo } from './analyze.ts';
@@ -19,12 +20,16 @@ export function rootHelp(): string {
 Usage:
   mesh-workbench analyze [flags] <file|directory|->...
   mesh-workbench proxy-config <command> --file <config_dump.json|-> [flags]
+  mesh-workbench proxy-config <command> <pod>[.<namespace>] [flags] FILES…
+  mesh-workbench simulate <pod>[.<namespace>] --host <host> --port <port> [flags] FILES…
   mesh-workbench --version
   mesh-workbench --help
 
 Commands:
   analyze       Analyze Istio configuration files and print validation messages
-  proxy-config  Render an Envoy config dump as istioctl proxy-config does (alias: pc)
+  proxy-config  Render an Envoy config dump, or the config generated for a proxy from the
+                files, as istioctl proxy-config does (alias: pc)
+  simulate      Simulate a request from a proxy through its generated config
 
 Run 'mesh-workbench analyze --help' for the analyze flags and exit codes,
 'mesh-workbench proxy-config --help' for proxy-config's commands.
@@ -42,7 +47,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // proxy-config has its own subcommands and flags.
   if (argv[0] === 'proxy-config' || argv[0] === 'pc') {
     try {
-      return await runProxyConfig(argv.slice(1), io);
+      return await runProxyConfig(argv.slice(1), io, { generateDump: generateDumpFromFiles });
+    } catch (e) {
+      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+      return EXIT_ERROR;
+    }
+  }
+  if (argv[0] === 'simulate') {
+    try {
+      return await runSimulate(argv.slice(1), io);
     } catch (e) {
       io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
       return EXIT_ERROR;

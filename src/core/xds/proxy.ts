@@ -74,7 +74,11 @@ export function findProxy(view: ConfigView, ref: string, namespace = 'default'):
   if (exact) return exact;
   const dot = ref.lastIndexOf('.');
   const [name, ns] = dot > 0 ? [ref.slice(0, dot), ref.slice(dot + 1)] : [ref, namespace];
-  return all.find((p) => p.pod.namespace === ns && (p.pod.derivedFrom?.name === name || podWorkloadName(p.pod) === name));
+  const byController = all.find((p) => p.pod.namespace === ns && (p.pod.derivedFrom?.name === name || podWorkloadName(p.pod) === name));
+  if (byController) return byController;
+  // A Deployment's pods are named `<deployment>-<replica set hash>-<suffix>` (also without owner references).
+  const named = all.filter((p) => p.pod.namespace === ns && /^-[a-z0-9]{1,10}-[a-z0-9]{5}$/.test(p.pod.name.slice(name.length)) && p.pod.name.startsWith(name));
+  return named.length === 1 ? named[0] : undefined;
 }
 
 function proxyConfigOf(view: ConfigView, pod: Resource): Record<string, unknown> {

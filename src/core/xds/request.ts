@@ -10,6 +10,7 @@ import { simulate, SIM_ERRORS, type SimProtocol, type SimTls } from './simulate.
 import { isIP } from './net.ts';
 import { pushContext } from './model.ts';
 import type { ConfigView } from '../config/configView.ts';
+import { selectorMatches } from '../config/labels.ts';
 
 export type RequestProtocol = 'http' | 'http2' | 'grpc' | 'tcp' | 'tls';
 export const REQUEST_PROTOCOLS: readonly RequestProtocol[] = ['http', 'http2', 'grpc', 'tcp', 'tls'];
@@ -256,21 +257,36 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
   const host = input.host.trim();
   const router = gen.proxy.type === 'router';
   const dest = router ? {} : resolveDestination(view, gen.proxy.configNamespace, host);
+  let listenPort = port;
+  if (router) {
+    // A gateway is reached through its Service: port → targetPort, where its listeners are.
+    const listened = (p: number) => gen.listeners.some((l) => isObj(l.address) && isObj(l.address.socketAddress) && l.address.socketAddress.portValue === p);
+    if (!listened(port)) {
+      for (const svc of pushContext(view).services) {
+        if (svc.namespace !== gen.proxy.namespace || !svc.labelSelectors || Object.keys(svc.labelSelectors).length === 0 || !selectorMatches(svc.labelSelectors, gen.proxy.labels)) continue;
+        const sp = svc.ports.find((x) => x.port === port);
+        if (sp && typeof sp.targetPort === 'number' && listened(sp.targetPort)) {
+          listenPort = sp.targetPort;
+          break;
+        }
+      }
+    }
+  }
   const address = dest.address ?? (isIP(hostOnly(host)) ? hostOnly(host) : undefined);
   res.steps.push({
     kind: 'destination',
     title: `${host}:${port}`,
-    detail: router ? 'gateway: matched on the listener port' : dest.service ? `service ${dest.service}${address ? `, address ${address}` : ' (no address)'}` : address ? `address ${address}` : 'not a service of the registry: the request goes to its original address',
+    detail: router ? (listenPort !== port ? `gateway Service port ${port} → target port ${listenPort}` : 'gateway: matched on the listener port') : dest.service ? `service ${dest.service}${address ? `, address ${address}` : ' (no address)'}` : address ? `address ${address}` : 'not a service of the registry: the request goes to its original address',
   });
   const simProtocol: SimProtocol = protocol === 'http' ? 'http' : protocol === 'http2' || protocol === 'grpc' ? 'http2' : 'tcp';
   const tls: SimTls = protocol === 'tls' ? 'tls' : 'plaintext';
   const sim = simulate(
     { listeners: gen.listeners, routes: gen.routes },
-    { ...(address ? { address } : { address: '240.240.0.1' }), port, protocol: simProtocol, tls, host, ...(input.sni ? { sni: input.sni } : {}), mode: router ? 'gateway' : 'outbound' },
+    { ...(address ? { address } : { address: '240.240.0.1' }), port: listenPort, protocol: simProtocol, tls, host, ...(input.sni ? { sni: input.sni } : {}), mode: router ? 'gateway' : 'outbound' },
   );
   if (sim.listener) {
     res.listener = sim.listener;
-    res.steps.push({ kind: 'listener', title: sim.listener, detail: sim.listener === 'virtualOutbound' ? 'no listener for this address and port: the catch-all virtualOutbound listener' : `listens on ${port}`, at: { table: 'listeners', key: sim.listener } });
+    res.steps.push({ kind: 'listener', title: sim.listener, detail: sim.listener === 'virtualOutbound' ? 'no listener for this address and port: the catch-all virtualOutbound listener' : `listens on ${listenPort}`, at: { table: 'listeners', key: sim.listener } });
   }
   if (sim.filterChain !== undefined) {
     res.filterChain = sim.filterChain;
