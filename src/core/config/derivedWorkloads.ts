@@ -116,16 +116,19 @@ function ownerRefs(r: Resource): Array<{ kind: string; name: string }> {
 
 /** True when some Pod of the workspace belongs to the controller (by owner, or by its selector). */
 function hasOwnPods(controller: Resource, kind: KindInfo, selector: LabelSelector, pods: readonly Resource[]): boolean {
-  const compiled = compileLabelSelector({ matchLabels: selector.matchLabels, matchExpressions: selector.matchExpressions.map((e) => ({ ...e })) });
+  const hasSelector = Object.keys(selector.matchLabels).length > 0 || selector.matchExpressions.length > 0;
+  // Compiled on the first pod of the namespace: most controllers have none in the workspace.
+  let compiled: ReturnType<typeof compileLabelSelector> | undefined;
   for (const pod of pods) {
     if (pod.namespace !== controller.namespace || pod.synthetic) continue;
+    compiled ??= compileLabelSelector({ matchLabels: selector.matchLabels, matchExpressions: selector.matchExpressions.map((e) => ({ ...e })) });
     for (const ref of ownerRefs(pod)) {
       if (ref.kind === kind.kind && ref.name === controller.name) return true;
       // Deployment → ReplicaSet `<name>-<hash>`; CronJob → Job `<name>-<time>`.
       if (kind === KINDS.Deployment && ref.kind === 'ReplicaSet' && isGeneratedChild(ref.name, controller.name)) return true;
       if (kind === KINDS.CronJob && ref.kind === 'Job' && isGeneratedChild(ref.name, controller.name)) return true;
     }
-    if (compiled && (Object.keys(selector.matchLabels).length > 0 || selector.matchExpressions.length > 0) && compiledMatches(compiled, pod.labels)) return true;
+    if (compiled && hasSelector && compiledMatches(compiled, pod.labels)) return true;
   }
   return false;
 }
@@ -159,7 +162,8 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
     case KINDS.Deployment: {
       const hash = safeEncode(fnv32a(JSON.stringify(templateFingerprint(template))));
       const rs = `${controller.name}-${hash}`;
-      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${rs}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'pod-template-hash': hash } });
+      const extraLabels = { 'pod-template-hash': hash };
+      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${rs}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels });
       break;
     }
     case KINDS.StatefulSet:
@@ -239,16 +243,29 @@ function meshModeOf(controller: Resource, shape: WorkloadShape, inputs: Derivati
 }
 
 /** Shallow-copied template fields plus what Kubernetes and Istio add to a running pod. */
-function buildPod(
+/** The parts of a derived pod that depend only on the template, the node and the extra labels. */
+interface PodParts {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  spec: Obj;
+}
+
+/**
+ * Replicas of one controller share their labels, annotations and spec objects (they differ
+ * only in name and IP, and StatefulSet pods in two labels): a mesh of thousands of
+ * Deployments then allocates a fraction of the objects, which the analysis time is mostly
+ * made of. Resources are never mutated, so sharing is safe.
+ */
+function podParts(
   controller: Resource,
-  kind: KindInfo,
-  templatePath: readonly string[],
   template: { raw: Obj; typed: PodTemplate },
   plan: PodPlan,
-  ip: string,
   mesh: MeshMode,
-): Resource {
-  const rawMeta = isObj(template.raw.metadata) ? template.raw.metadata : {};
+  memo: Map<string, PodParts>,
+): PodParts {
+  const memoKey = `${plan.nodeName}\u0000${Object.entries(plan.extraLabels).join('\u0000')}`;
+  const known = memo.get(memoKey);
+  if (known) return known;
   const rawSpec = isObj(template.raw.spec) ? template.raw.spec : {};
   const labels: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.labels, plan.extraLabels);
   const annotations: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.annotations);
@@ -268,6 +285,22 @@ function buildPod(
   } else if (mesh.mode === 'ambient') {
     annotations[AMBIENT_REDIRECTION_ANNOTATION] = AMBIENT_REDIRECTION_ENABLED;
   }
+  const parts = { labels, annotations, spec };
+  memo.set(memoKey, parts);
+  return parts;
+}
+
+function buildPod(
+  controller: Resource,
+  kind: KindInfo,
+  templatePath: readonly string[],
+  template: { raw: Obj; typed: PodTemplate },
+  plan: PodPlan,
+  ip: string,
+  parts: PodParts,
+): Resource {
+  const rawMeta = isObj(template.raw.metadata) ? template.raw.metadata : {};
+  const { labels, annotations, spec } = parts;
   const metadata: Obj = {
     ...rawMeta,
     name: plan.name,
@@ -323,6 +356,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
         hostNetwork: typedSpec.hostNetwork,
       };
       const mesh = meshModeOf(controller, shape, inputs);
+      const partsMemo = new Map<string, PodParts>();
       for (const plan of plans) {
         const ip = ips.allocate(`${controller.namespace}/${plan.name}`);
         const signature = `${plan.nodeName}\u0000${ip}\u0000${mesh.mode}\u0000${mesh.mode === 'sidecar' ? mesh.image : ''}`;
@@ -331,7 +365,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
           out.push(known);
           continue;
         }
-        const pod = buildPod(controller, kind, templatePath, template, plan, ip, mesh);
+        const pod = buildPod(controller, kind, templatePath, template, plan, ip, podParts(controller, template, plan, mesh, partsMemo));
         cache?.set(controller, plan.name, signature, pod);
         out.push(pod);
       }
