@@ -113,4 +113,14 @@ describe('xds queries', () => {
     const fields = changes[0]!.fields.map((f) => `${f.path}: ${f.before} -> ${f.after}`);
     expect(fields).toContain('virtualHosts[reviews.bookinfo.svc.cluster.local:9080].routes[0].route.weightedClusters.clusters[outbound|9080|v1|reviews.bookinfo.svc.cluster.local].weight: 75 -> 50');
   });
+
+  it('says when a weighted route names a destination with no service (503 for its share)', async () => {
+    // Found by the xds-simulate fuzz target: bookinfo-mistakes routes 25% to reviews2, which does not exist.
+    const dir = resolve(__dirname, '../../public/samples/bookinfo-mistakes');
+    const s = await analyzed(FILES.map((f) => ({ path: f, text: readFileSync(join(dir, f), 'utf8') })));
+    const r = answerQuery('simulate', { proxy: PRODUCTPAGE(s), host: 'reviews', port: 9080, path: '/' }, s);
+    expect(r.clusters.map((c) => `${c.name} ${c.weight}`)).toEqual(['outbound|9080|v1|reviews.bookinfo.svc.cluster.local 75', 'outbound|9080||reviews2.bookinfo.svc.cluster.local 25']);
+    expect(r.ok).toBe(true);
+    expect(r.steps.filter((x) => x.kind === 'failure').map((x) => x.title)).toEqual(['cluster outbound|9080||reviews2.bookinfo.svc.cluster.local does not exist (no service for the destination): 25% of requests get 503']);
+  });
 });

@@ -237,6 +237,16 @@ function clusterStep(gen: GeneratedConfig, res: RequestResult, name: string, wei
     res.failure = 'BlackHole: the request is dropped';
     return;
   }
+  if (!c && name !== 'PassthroughCluster') {
+    // Istio still routes to a destination it has no service for; Envoy answers 503 (NC).
+    const why = `cluster ${name} does not exist (no service for the destination): ${weight < 100 ? `${weight}% of requests get` : 'Envoy answers'} 503`;
+    res.steps.push({ kind: 'failure', title: why });
+    if (res.clusters.every((x) => x.name === name || !gen.clusters.some((y) => y.name === x.name))) {
+      res.ok = false;
+      res.failure = why;
+    }
+    return;
+  }
   if (!c) return;
   const eps = endpointsOf(gen, name);
   res.endpoints.push(eps);
