@@ -4,7 +4,6 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
 import { runProxyConfig } from './proxyConfig.ts';
-import { generateDumpFromFiles, runSimulate } from './generate.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
 
 export type { CliIo } from './analyze.ts';
@@ -47,7 +46,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // proxy-config has its own subcommands and flags.
   if (argv[0] === 'proxy-config' || argv[0] === 'pc') {
     try {
-      return await runProxyConfig(argv.slice(1), io, { generateDump: generateDumpFromFiles });
+      // Generation loads only when a proxy is named (the dump renderer alone starts faster).
+      return await runProxyConfig(argv.slice(1), io, { generateDump: async (target, files, gio) => (await import('./generate.ts')).generateDumpFromFiles(target, files, gio) });
     } catch (e) {
       io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
       return EXIT_ERROR;
@@ -55,7 +55,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
   if (argv[0] === 'simulate') {
     try {
-      return await runSimulate(argv.slice(1), io);
+      return await (await import('./generate.ts')).runSimulate(argv.slice(1), io);
     } catch (e) {
       io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
       return EXIT_ERROR;
