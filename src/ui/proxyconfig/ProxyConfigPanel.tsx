@@ -107,7 +107,9 @@ export function ProxyConfigPanel() {
   const proxies = useWorkerQuery('proxies', {});
   const [picked, setPicked] = useState('');
   const items = proxies.data?.items ?? [];
-  const proxy = items.some((p) => p.id === picked) ? picked : (items.find((p) => p.type === 'sidecar') ?? items[0])?.id ?? '';
+  // Nothing is generated until a proxy is picked: on a large mesh generation costs the worker
+  // time after every edit, so it runs only for a proxy someone is looking at.
+  const proxy = items.some((p) => p.id === picked) ? picked : '';
   const [tab, setTab] = useState<TabId>('routes');
   const config = useWorkerQuery('proxyConfig', { proxy }, proxy !== '');
   const data = config.data && config.data.proxy.id === proxy ? config.data : undefined;
@@ -126,6 +128,7 @@ export function ProxyConfigPanel() {
       <label className="proxy-picker">
         <span>Proxy</span>
         <select className="text-input" value={proxy} data-testid="proxy-picker" aria-label="Proxy" onChange={(e) => setPicked(e.target.value)}>
+          {proxy === '' && <option value="">Choose a proxy…</option>}
           {items.map((p) => (
             <option key={p.id} value={p.id}>
               {p.id} ({TYPE_LABEL[p.type]})
@@ -146,8 +149,13 @@ export function ProxyConfigPanel() {
           </button>
         ))}
       </div>
+      {proxy === '' && (
+        <p className="muted" data-testid="proxy-choose">
+          Pick a sidecar, gateway or waypoint to see the Envoy config istiod would send it ({items.length} in the workspace).
+        </p>
+      )}
       {config.error && <div className="field-error">{config.error}</div>}
-      {!data && !config.error && <p className="muted">Generating…</p>}
+      {proxy !== '' && !data && !config.error && <p className="muted">Generating…</p>}
       {data && tab === 'simulate' && <Simulator proxy={proxy} provenance={data.provenance} />}
       {data && <Changes proxy={proxy} data={data} visible={tab === 'changes'} />}
       {data && tab !== 'simulate' && tab !== 'changes' && <ConfigTable tab={tab} data={data} />}
