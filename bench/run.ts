@@ -9,6 +9,7 @@ import { measureBundle, measureFirstDiagnostics } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { benchValidation } from './validation.ts';
 import { benchXds } from './xds.ts';
+import { benchAmbient } from './ambient.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -164,6 +165,9 @@ if (!cliOnly) {
   const xds = benchXds(RUNS);
   for (const l of xds.lines) console.log(l);
   for (const c of xds.checks) check(c.label, c.pass, c.detail);
+  const ambient = benchAmbient(RUNS);
+  for (const l of ambient.lines) console.log(l);
+  for (const c of ambient.checks) check(c.label, c.pass, c.detail);
 }
 
 // Whole processes, as a user runs the CLI: startup included.

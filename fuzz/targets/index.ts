@@ -6,8 +6,9 @@ import { pipelineTarget } from './pipeline.ts';
 import { cliArgsTarget } from './cliArgs.ts';
 import { configDumpTarget } from './configDump.ts';
 import { xdsSimulateTarget } from './xdsSimulate.ts';
+import { ambientTarget } from './ambient.ts';
 
-export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, pipelineTarget] as unknown as Array<Target<never>>;
+export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, ambientTarget, pipelineTarget] as unknown as Array<Target<never>>;
 
 export function targetByName(name: string): Target<never> | undefined {
   return TARGETS.find((t) => t.name === name);

@@ -11,7 +11,7 @@ import { EMPTY_STRING_MAP, isObj, str, type Obj } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { cronJobSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodTemplate } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector } from './labelSelector.ts';
-import { injectorConfigMapName, injectorProxyImage } from './injector.ts';
+import { injectorConfigMapName, injectorProxyImage, injectorSettings } from './injector.ts';
 import { ambientEnrolled, sidecarInjected, type WorkloadShape } from './workloadState.ts';
 import {
   AMBIENT_REDIRECTION_ANNOTATION,
@@ -150,6 +150,10 @@ interface PodPlan {
   name: string;
   nodeName: string;
   extraLabels: Record<string, string>;
+  /** The pod's controlling owner as Kubernetes sets it (a Deployment's pods belong to its ReplicaSet, a CronJob's to a Job). */
+  owner: { apiVersion: string; kind: string; name: string };
+  /** `metadata.generateName` (StatefulSet pods have none). */
+  generateName?: string;
 }
 
 function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplate, nodes: readonly Resource[]): PodPlan[] {
@@ -157,38 +161,40 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
   const templateNode = template.spec?.nodeName ?? '';
   const count = (n: number | undefined, dflt: number) => Math.max(0, Math.min(MAX_DERIVED_REPLICAS, n ?? dflt));
   const seed = `${controller.namespace}/${kind.kind}/${controller.name}`;
+  const self = { apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, name: controller.name };
   const plans: PodPlan[] = [];
   switch (kind) {
     case KINDS.Deployment: {
       const hash = safeEncode(fnv32a(JSON.stringify(templateFingerprint(template))));
       const rs = `${controller.name}-${hash}`;
       const extraLabels = { 'pod-template-hash': hash };
-      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${rs}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels });
+      const owner = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs };
+      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${rs}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels, owner, generateName: `${rs}-` });
       break;
     }
     case KINDS.StatefulSet:
       for (let i = 0; i < count(spec.replicas, 1); i++) {
         const name = `${controller.name}-${i}`;
-        plans.push({ name, nodeName: templateNode, extraLabels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) } });
+        plans.push({ name, nodeName: templateNode, extraLabels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) }, owner: self });
       }
       break;
     case KINDS.DaemonSet: {
       const targets = templateNode !== '' ? [templateNode] : nodes.length > 0 ? nodes.slice(0, MAX_DERIVED_REPLICAS).map((n) => n.name) : [''];
-      for (const node of targets) plans.push({ name: `${controller.name}-${podSuffix(`${seed}@${node}`)}`, nodeName: node, extraLabels: {} });
+      for (const node of targets) plans.push({ name: `${controller.name}-${podSuffix(`${seed}@${node}`)}`, nodeName: node, extraLabels: {}, owner: self, generateName: `${controller.name}-` });
       break;
     }
     case KINDS.ReplicaSet:
-      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: {} });
+      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: {}, owner: self, generateName: `${controller.name}-` });
       break;
     case KINDS.Job:
-      for (let i = 0; i < count(spec.parallelism, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': controller.name, 'batch.kubernetes.io/job-name': controller.name } });
+      for (let i = 0; i < count(spec.parallelism, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': controller.name, 'batch.kubernetes.io/job-name': controller.name }, owner: self, generateName: `${controller.name}-` });
       break;
     case KINDS.CronJob: {
       if (cronJobSpec(controller).suspend === true) break;
       // Jobs of a CronJob are named after their scheduled minute; one fixed minute keeps names stable.
       const job = `${controller.name}-29000000`;
       const parallelism = cronJobSpec(controller).jobTemplate?.spec?.parallelism;
-      for (let i = 0; i < count(parallelism, 1); i++) plans.push({ name: `${job}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': job, 'batch.kubernetes.io/job-name': job } });
+      for (let i = 0; i < count(parallelism, 1); i++) plans.push({ name: `${job}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': job, 'batch.kubernetes.io/job-name': job }, owner: { apiVersion: 'batch/v1', kind: 'Job', name: job }, generateName: `${job}-` });
       break;
     }
   }
@@ -235,11 +241,11 @@ function proxyImageFor(view: DerivationInputs['view'], revision: string): string
 type MeshMode = { mode: 'sidecar'; image: string } | { mode: 'ambient' } | { mode: 'none' };
 
 function meshModeOf(controller: Resource, shape: WorkloadShape, inputs: DerivationInputs): MeshMode {
-  if (sidecarInjected(inputs.view, shape)) {
+  if (sidecarInjected(inputs.view, shape, injectorSettings(inputs.view)).inject) {
     const revision = shape.labels[REVISION_LABEL] ?? inputs.view.find(KINDS.Namespace, '', controller.namespace)?.labels[REVISION_LABEL] ?? '';
     return { mode: 'sidecar', image: proxyImageFor(inputs.view, revision) };
   }
-  return ambientEnrolled(inputs.view, shape) ? { mode: 'ambient' } : { mode: 'none' };
+  return ambientEnrolled(inputs.view, shape).mode === 'ambient' ? { mode: 'ambient' } : { mode: 'none' };
 }
 
 /** Shallow-copied template fields plus what Kubernetes and Istio add to a running pod. */
@@ -307,9 +313,10 @@ function buildPod(
     namespace: controller.namespace,
     labels,
     annotations,
-    ownerReferences: [{ apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, name: controller.name, controller: true }],
+    ownerReferences: [{ ...plan.owner, controller: true }],
   };
-  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }] } };
+  if (plan.generateName) metadata.generateName = plan.generateName;
+  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True' }] } };
   const pod: Resource = {
     key: [KINDS.Pod.id, controller.namespace, plan.name].join('/'),
     kindId: KINDS.Pod.id,

@@ -6,6 +6,7 @@ import { answerWorkloads } from './workloads.ts';
 import { answerServices } from './services.ts';
 import { answerResource } from './resource.ts';
 import { answerProxies, answerProxyConfig, answerSimulate } from './xds.ts';
+import { answerDataPlane, answerDataPlaneTrace, answerZtunnelConfig } from './dataplane.ts';
 import { QUERY_VIEWS, type QueryArgs, type QueryResult, type QueryView } from './views.ts';
 
 export type { QueryState } from './common.ts';
@@ -21,6 +22,9 @@ const HANDLERS: Handlers = {
   proxies: answerProxies,
   proxyConfig: answerProxyConfig,
   simulate: answerSimulate,
+  dataplane: answerDataPlane,
+  ztunnelConfig: answerZtunnelConfig,
+  dataplaneTrace: answerDataPlaneTrace,
 };
 
 export function isQueryView(name: unknown): name is QueryView {

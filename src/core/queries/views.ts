@@ -2,22 +2,14 @@
 // takes and the result it gives. Results are plain data (they cross the worker boundary by
 // structured clone) and small: lists come in pages, with totals.
 
-import type { RequestResult } from '../xds/request.ts';
-
 /** How a workload takes part in the mesh. */
 export type MeshMode = 'sidecar' | 'ambient' | 'none';
 
-/** Where a resource is written in the workspace (1-based lines). */
-export interface SourceLocation {
-  file: string;
-  /** The line istioctl prints for the resource (for a derived pod: its controller's). */
-  line: number;
-  /** The first and last line of the YAML document that holds it. */
-  startLine: number;
-  endLine: number;
-  /** For a pod derived from a controller: where its template sits (`spec.template`). */
-  templatePath?: string;
-}
+import type { SourceLocation } from './location.ts';
+import type { RequestResult } from '../xds/request.ts';
+import type { DataPlaneArgs, DataPlaneOverview, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigArgs, ZtunnelConfigResult } from './dataplaneViews.ts';
+export type { SourceLocation } from './location.ts';
+export type * from './dataplaneViews.ts';
 
 export interface Page {
   /** Skip this many items (default 0). */
@@ -216,10 +208,16 @@ export interface QueryViews {
   proxyConfig: { args: ProxyConfigArgs; result: ProxyConfigResult };
   /** One request through a proxy's generated config. */
   simulate: { args: SimulateArgs; result: SimulateResult };
+  /** Ambient data plane: nodes, pods with their mode and why, waypoints, Services' bindings. */
+  dataplane: { args: DataPlaneArgs; result: DataPlaneOverview };
+  /** One ztunnel's `istioctl ztunnel-config` tables and the pods it captures. */
+  ztunnelConfig: { args: ZtunnelConfigArgs; result: ZtunnelConfigResult };
+  /** A request traced hop by hop. */
+  dataplaneTrace: { args: DataPlaneTraceArgs; result: DataPlaneTraceResult };
 }
 
 export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'proxies', 'proxyConfig', 'simulate'];
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'proxies', 'proxyConfig', 'simulate', 'dataplane', 'ztunnelConfig', 'dataplaneTrace'];

@@ -7,6 +7,7 @@ import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { ProxyConfigPanel } from '../proxyconfig/ProxyConfigPanel.tsx';
+import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
 
 const TABS = [
   { id: 'proxy', label: 'Proxy config', empty: 'Proxy (xDS) config views arrive in a later release.' },
@@ -38,6 +39,8 @@ export function Inspector() {
       <div className="inspector-tabpanel" role="tabpanel" aria-label={current.label}>
         {current.id === 'proxy' ? (
           <ProxyConfigPanel />
+        ) : tab === 'dataplane' ? (
+          <DataPlanePanel />
         ) : (
           <p className="empty-line" data-testid="inspector-empty">
             {current.empty}
