@@ -9,6 +9,8 @@ import { measureBundle, measureFirstDiagnostics } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { benchValidation } from './validation.ts';
 import { benchXds } from './xds.ts';
+import { benchShare } from './share.ts';
+import { benchCerts } from './certs.ts';
 import { benchAmbient } from './ambient.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -165,12 +167,16 @@ if (!cliOnly) {
   const xds = benchXds(RUNS);
   for (const l of xds.lines) console.log(l);
   for (const c of xds.checks) check(c.label, c.pass, c.detail);
+  const certs = await benchCerts(RUNS);
+  for (const l of certs.lines) console.log(l);
   const ambient = benchAmbient(RUNS);
   for (const l of ambient.lines) console.log(l);
   for (const c of ambient.checks) check(c.label, c.pass, c.detail);
 }
 
 // Whole processes, as a user runs the CLI: startup included.
+if (!cliOnly) for (const c of benchShare()) check(c.label, c.pass, c.detail);
+
 const cli = await measureCli([1000, 5000], CLI_ROUNDS);
 const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 const ms = (v: number) => `${v.toFixed(0).padStart(5)} ms`;

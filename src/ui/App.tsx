@@ -8,9 +8,17 @@ import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { StatusBar } from './statusbar/StatusBar.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { Notices } from './common/Notices.tsx';
+import { WorkspaceSwitcher } from './workspaces/WorkspaceSwitcher.tsx';
+import { ConflictBanner } from './workspaces/ConflictBanner.tsx';
+import { ReviewBanner } from './share/ReviewBanner.tsx';
+import { LinkErrorPage } from './share/LinkErrorPage.tsx';
+import { ShareButtons, ShareLayer } from './share/ShareLayer.tsx';
+import { useShareView } from '../state/shareOpen.ts';
 
 export function App() {
   const { left, right, bottom, resize } = useLayout();
+  const linkError = useShareView((s) => s.linkError);
+  if (linkError) return <LinkErrorPage />;
   return (
     <div className="app" data-testid="app">
       <header className="titlebar">
@@ -23,6 +31,8 @@ export function App() {
           <span className="brand-sub">Istio configuration diagnostics, in your browser</span>
         </div>
         <div className="titlebar-actions">
+          <WorkspaceSwitcher />
+          <ShareButtons />
           <SamplesMenu />
         </div>
       </header>
@@ -32,7 +42,11 @@ export function App() {
         </aside>
         <Splitter orientation="col" direction={1} size={left} onResize={(v) => resize('left', v)} label="Resize workspace panel" testId="splitter-left" />
         <section className="pane pane-center" style={{ gridTemplateRows: `auto minmax(80px, 1fr) 4px ${bottom}px` }}>
-          <Notices />
+          <div className="pane-notices">
+            <ReviewBanner />
+            <ConflictBanner />
+            <Notices />
+          </div>
           <EditorArea />
           <Splitter orientation="row" direction={-1} size={bottom} onResize={(v) => resize('bottom', v)} label="Resize problems panel" testId="splitter-bottom" />
           <ProblemsPanel />
@@ -44,6 +58,7 @@ export function App() {
       </div>
       <StatusBar />
       <DropZone />
+      <ShareLayer />
     </div>
   );
 }

@@ -1,12 +1,15 @@
 // Right pane: views that arrive in later releases (honest empty states), the inputs the
 // analysis assumed, and the user's suppressions.
 import { useState } from 'react';
+import { useSelections } from '../../state/selections.ts';
+import { SharePanel } from '../share/SharePanel.tsx';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { ProxyConfigPanel } from '../proxyconfig/ProxyConfigPanel.tsx';
+import { CertificatesPanel } from '../certs/CertificatesPanel.tsx';
 import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
 
 const TABS = [
@@ -17,8 +20,10 @@ const TABS = [
 ] as const;
 
 export function Inspector() {
-  const [tab, setTab] = useState<(typeof TABS)[number]['id']>('proxy');
-  const current = TABS.find((t) => t.id === tab)!;
+  const saved = useSelections((s) => s.selections['inspector.tab']);
+  const current = TABS.find((t) => t.id === saved) ?? TABS[0];
+  const tab = current.id;
+  const setTab = (id: string) => useSelections.getState().select('inspector.tab', id);
   return (
     <div className="panel inspector" data-testid="inspector">
       <div className="inspector-tabs" role="tablist" aria-label="Inspector">
@@ -36,15 +41,15 @@ export function Inspector() {
           </button>
         ))}
       </div>
-      <div className="inspector-tabpanel" role="tabpanel" aria-label={current.label}>
-        {current.id === 'proxy' ? (
+      <div className={`inspector-tabpanel${tab === 'certs' ? ' certs-tabpanel' : ''}`} role="tabpanel" aria-label={current.label}>
+        {tab === 'proxy' ? (
           <ProxyConfigPanel />
-        ) : tab === 'dataplane' ? (
-          <DataPlanePanel />
+        ) : tab === 'share' ? (
+          <SharePanel />
+        ) : tab === 'certs' ? (
+          <CertificatesPanel />
         ) : (
-          <p className="empty-line" data-testid="inspector-empty">
-            {current.empty}
-          </p>
+          <DataPlanePanel />
         )}
       </div>
       <div className="inspector-scroll">

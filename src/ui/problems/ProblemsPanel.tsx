@@ -1,5 +1,6 @@
 // Bottom panel: every diagnostic, filterable by level, code and free text.
 // Clicking a row opens the file and selects the offending field in the editor.
+import { useShareView } from '../../state/shareOpen.ts';
 import { useDeferredValue, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, Level } from '../../core/model/types.ts';
 import { LEVEL_ORDER } from '../../core/model/types.ts';
@@ -139,6 +140,8 @@ function ProblemRow({ d }: { d: Diagnostic }) {
   const fixButton = useRef<HTMLButtonElement>(null);
   const suppressButton = useRef<HTMLButtonElement>(null);
   const editable = useWorkspace((s) => (d.file ? s.files.some((f) => f.path === d.file && f.kind === 'text') : false));
+  const linked = useShareView((s) => s.linked);
+  const isLinked = !!linked && linked.code === d.code && linked.file === d.file && (linked.line === undefined || linked.line === d.line);
   const fixes = d.fixes ?? [];
   const loc = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '';
   const fixItems: RowMenuItem[] = fixes.map((f) => ({ label: f.title, testId: 'fix-item', preferred: f.isPreferred === true, onSelect: () => applyQuickFix(f) }));
@@ -150,8 +153,10 @@ function ProblemRow({ d }: { d: Diagnostic }) {
   ];
   return (
     <tr
-      className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}${menu ? ' menu-open' : ''}`}
+      className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}${menu ? ' menu-open' : ''}${isLinked ? ' linked' : ''}`}
       data-testid="problem-row"
+      data-linked={isLinked ? 'true' : undefined}
+      ref={isLinked ? (el) => el?.scrollIntoView({ block: 'nearest' }) : undefined}
       data-level={d.level}
       data-code={d.code}
       tabIndex={0}
