@@ -21,7 +21,7 @@ function problemRows(page: Page): Locator {
 
 /** Puts the cursor at the start of the active file by clicking into it and pressing Ctrl+Home. */
 async function focusEditorTop(page: Page): Promise<void> {
-  await page.locator('.monaco-editor .view-lines').click({ position: { x: 200, y: 10 } });
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+Home');
   await expect(page.getByTestId('cursor-position')).toHaveText('Ln 1, Col 1');
 }

@@ -2,10 +2,11 @@
 // and keep localStorage up to date afterwards.
 import { fileText, useWorkspace, type WsFile } from './workspace.ts';
 import { onTextEdited } from './texts.ts';
-import { defaultUserSettings, useAnalysis, type UserSettings } from './analysis.ts';
+import { defaultUserSettings, useAnalysis, useEditorUi, type UserSettings } from './analysis.ts';
 import { MAX_PERSIST_BYTES, formatBytes, utf8Bytes } from './fileKind.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
 import { fetchSampleFiles, fetchSampleIndex } from './samples.ts';
+import { useTitle } from './title.ts';
 
 const SAVE_DELAY_MS = 300;
 /** With a large file in the workspace, saving costs more: wait for a longer pause, then idle time. */
@@ -18,6 +19,26 @@ export async function loadSample(id: string): Promise<void> {
   if (!sample) throw new Error(`Unknown sample ${id}`);
   const files = await fetchSampleFiles(sample);
   useWorkspace.getState().replaceAll(files, sample.open ?? [files.find((f) => f.path === 'networking.yaml')?.path ?? files[0]?.path ?? '']);
+  useTitle.getState().setName(sample.title, true);
+}
+
+/**
+ * First visit: once the first diagnostics arrive, show the first error of the open file (or
+ * of the workspace) in the editor, without taking focus, so a squiggle is in view at once.
+ */
+function revealFirstError(): void {
+  const unsub = useAnalysis.subscribe((s) => {
+    if (s.resultVersion === 0) return;
+    unsub();
+    const active = useWorkspace.getState().active;
+    const errors = s.diagnostics.filter((d) => d.level === 'Error' && d.file && (d.range || d.line));
+    const first = errors.find((d) => d.file === active) ?? errors[0];
+    if (!first?.file) return;
+    const at = (d: typeof first) => d.range?.startLine ?? d.line ?? 0;
+    const best = errors.filter((d) => d.file === first.file).sort((a, b) => at(a) - at(b))[0] ?? first;
+    useWorkspace.getState().openFile(best.file!);
+    useEditorUi.getState().requestReveal(best.file!, best.range, best.line, { focus: false });
+  });
 }
 
 function restoreSettings(): void {
@@ -113,6 +134,7 @@ async function doBoot(): Promise<void> {
     try {
       const idx = await fetchSampleIndex();
       await loadSample(idx.default ?? idx.samples[0]?.id ?? '');
+      revealFirstError();
     } catch (e) {
       useWorkspace.getState().replaceAll([]);
       useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load the default sample: ${e instanceof Error ? e.message : String(e)}` });

@@ -6,8 +6,12 @@ import { monaco } from './monaco.ts';
 import { useWorkspace, type WsFile } from '../../state/workspace.ts';
 import { emitTextEdited, registerTextModel, unregisterTextModel } from '../../state/texts.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
-import { applyQuickFix, registerModelEditor, suppressWithAnnotation } from '../../state/fixes.ts';
-import type { Diagnostic, QuickFix, TextEdit } from '../../core/model/types.ts';
+import { registerModelEditor } from '../../state/fixes.ts';
+import type { Diagnostic, TextEdit } from '../../core/model/types.ts';
+import { allCommands, commandTitle, menuItems, runCommand, useCommandRegistry } from '../../state/commands.ts';
+import { useUi } from '../../state/ui.ts';
+import { registerEditorFocus } from '../focus.ts';
+import { defineThemes, themeFor } from './themes.ts';
 import { messageByCode } from '../../core/analysis/messages.ts';
 import { onColorSchemeChange, prefersDark } from '../common/useColorScheme.ts';
 import { registerEditorDebug } from '../debug.ts';
@@ -40,8 +44,8 @@ const markerSignatures = new Map<string, string>();
  */
 export const FOLDING_MAX_LINES = 20_000;
 
-const APPLY_FIX_COMMAND = 'meshWorkbench.applyQuickFix';
-const SUPPRESS_COMMAND = 'meshWorkbench.suppressWithAnnotation';
+/** Runs a registry command from a code action (its id and argument). */
+const RUN_COMMAND = 'meshWorkbench.runCommand';
 
 function uriFor(path: string): monaco.Uri {
   return monaco.Uri.from({ scheme: 'file', path: '/' + path });
@@ -96,16 +100,16 @@ function pathOfModel(model: Model): string | undefined {
 
 let codeActionsRegistered = false;
 
-/** Quick fixes (and "suppress with annotation") for our markers, via the lightbulb and Ctrl+. */
+/**
+ * Quick fixes and suppressions for our markers, via the lightbulb and Ctrl+.: the command
+ * registry's entries for each marker's diagnostic (the same ones the Problems row menus list).
+ */
 function registerCodeActions(): void {
   if (codeActionsRegistered) return;
   codeActionsRegistered = true;
   registerSchemaHelp();
-  monaco.editor.registerCommand(APPLY_FIX_COMMAND, (_accessor: unknown, fix: QuickFix) => {
-    applyQuickFix(fix);
-  });
-  monaco.editor.registerCommand(SUPPRESS_COMMAND, (_accessor: unknown, d: Diagnostic) => {
-    void suppressWithAnnotation(d);
+  monaco.editor.registerCommand(RUN_COMMAND, (_accessor: unknown, id: string, arg: unknown) => {
+    void runCommand(id, arg);
   });
   monaco.languages.registerCodeActionProvider('yaml', {
     provideCodeActions(model, _range, context) {
@@ -116,17 +120,60 @@ function registerCodeActions(): void {
       for (const m of context.markers) {
         const hit = sources.find((x) => sameMarker(x.marker, m));
         if (!hit) continue;
-        for (const fix of hit.d.fixes ?? []) {
-          actions.push({ title: fix.title, kind: 'quickfix', diagnostics: [m], isPreferred: fix.isPreferred === true, command: { id: APPLY_FIX_COMMAND, title: fix.title, arguments: [fix] } });
+        for (const i of menuItems('problem.fix', hit.d)) {
+          actions.push({ title: i.title, kind: 'quickfix', diagnostics: [m], isPreferred: i.preferred, command: { id: RUN_COMMAND, title: i.title, arguments: [i.command.id, i.arg] } });
         }
-        if (hit.d.source === 'analyzer' && hit.d.origin) {
-          const title = `Suppress ${hit.d.code} on ${hit.d.origin} with an annotation`;
-          suppressions.push({ title, kind: 'quickfix', diagnostics: [m], command: { id: SUPPRESS_COMMAND, title, arguments: [hit.d] } });
+        for (const i of menuItems('problem.suppress', hit.d)) {
+          suppressions.push({ title: i.title, kind: 'quickfix', diagnostics: [m], command: { id: RUN_COMMAND, title: i.title, arguments: [i.command.id, i.arg] } });
         }
       }
       return { actions: [...actions, ...suppressions], dispose() {} };
     },
   }, { providedCodeActionKinds: ['quickfix'] });
+}
+
+/** The registry's editor commands in the editor's context menu (re-read when the registry changes). */
+function contextMenuActions(editor: monaco.editor.IStandaloneCodeEditor): monaco.IDisposable {
+  const added: monaco.IDisposable[] = [];
+  const add = () => {
+    for (const d of added.splice(0)) d.dispose();
+    const active = useWorkspace.getState().active ?? '';
+    const list = allCommands()
+      .filter((c) => c.menus?.includes('editor'))
+      .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+    list.forEach((c, n) => {
+      // File commands act on the active file; the others take no argument.
+      const argOf = () => (c.forFile ? useWorkspace.getState().active ?? undefined : undefined);
+      added.push(
+        editor.addAction({
+          id: `meshWorkbench.menu.${c.id}`,
+          label: commandTitle(c, c.forFile ? active : undefined),
+          contextMenuGroupId: '0_meshWorkbench',
+          contextMenuOrder: n,
+          run: () => {
+            const arg = argOf();
+            if (c.when && !c.when(arg)) {
+              useWorkspace.getState().notify({ id: 'command', level: 'info', text: `“${commandTitle(c, arg)}” does not apply here.` });
+              return;
+            }
+            void runCommand(c, arg);
+          },
+        }),
+      );
+    });
+  };
+  add();
+  const unsub = useCommandRegistry.subscribe(add);
+  const unsubWs = useWorkspace.subscribe((s, p) => {
+    if (s.active !== p.active) add();
+  });
+  return {
+    dispose() {
+      unsub();
+      unsubWs();
+      for (const d of added.splice(0)) d.dispose();
+    },
+  };
 }
 
 function applyMarkers(diagnostics: Diagnostic[]): void {
@@ -175,9 +222,10 @@ export default function MonacoEditor() {
 
   useEffect(() => {
     const el = host.current!;
+    defineThemes();
     const editor = monaco.editor.create(el, {
       model: null,
-      theme: prefersDark() ? 'vs-dark' : 'vs',
+      theme: themeFor(prefersDark()),
       automaticLayout: true,
       fontSize: 13,
       lineHeight: 20,
@@ -292,7 +340,7 @@ export default function MonacoEditor() {
         editor.setPosition({ lineNumber: line, column: col });
         editor.revealLineInCenterIfOutsideViewport(line, monaco.editor.ScrollType.Smooth);
       }
-      editor.focus();
+      if (r.focus !== false) editor.focus();
     };
 
     const activate = (path: string | null) => {
@@ -347,7 +395,18 @@ export default function MonacoEditor() {
     const cursorSub = editor.onDidChangeCursorPosition((e) => {
       useEditorUi.getState().setCursor({ line: e.position.lineNumber, col: e.position.column });
     });
-    const unsubTheme = onColorSchemeChange((dark) => monaco.editor.setTheme(dark ? 'vs-dark' : 'vs'));
+    const unsubTheme = onColorSchemeChange((dark) => monaco.editor.setTheme(themeFor(dark)));
+    const menuActions = contextMenuActions(editor);
+    // Ctrl+M (the app's command) switches Tab between indenting and moving focus.
+    editor.updateOptions({ tabFocusMode: useUi.getState().tabFocusMode });
+    const unsubUi = useUi.subscribe((st, prev) => {
+      if (st.tabFocusMode !== prev.tabFocusMode) editor.updateOptions({ tabFocusMode: st.tabFocusMode });
+    });
+    registerEditorFocus(() => {
+      if (!editor.getModel()) return false;
+      editor.focus();
+      return editor.hasTextFocus();
+    });
 
     registerEditorDebug({
       position: () => {
@@ -380,6 +439,9 @@ export default function MonacoEditor() {
       }
       registerEditorDebug(undefined);
       registerModelEditor(undefined);
+      registerEditorFocus(undefined);
+      menuActions.dispose();
+      unsubUi();
       unsubWs();
       unsubDiag();
       unsubReveal();
