@@ -1,7 +1,7 @@
 // Startup: restore the persisted workspace (or load the default sample on a first visit)
 // and keep localStorage up to date afterwards.
 import { fileText, useWorkspace, type WsFile } from './workspace.ts';
-import { onTextEdited } from './texts.ts';
+import { onTextEdited, textModel } from './texts.ts';
 import { defaultUserSettings, useAnalysis, useEditorUi, type UserSettings } from './analysis.ts';
 import { MAX_PERSIST_BYTES, formatBytes, utf8Bytes } from './fileKind.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
@@ -63,15 +63,25 @@ function saveWorkspace(): void {
   if (!ws.ready) return;
   const all: Array<{ path: string; text: string; bytes: number }> = [];
   const sizes = new Map<string, number>();
+  const tooBig: Array<{ path: string; bytes: number }> = [];
   for (const f of ws.files) {
+    // A file whose text has more characters than the limit has more bytes too: it is not
+    // saved, so its whole text is not built (that costs a large file hundreds of ms).
+    const chars = f.text === undefined ? textModel(f.path)?.getValueLength() : undefined;
+    if (chars !== undefined && chars > MAX_PERSIST_BYTES) {
+      const bytes = Math.max(f.bytes, chars);
+      sizes.set(f.path, bytes);
+      tooBig.push({ path: f.path, bytes });
+      continue;
+    }
     const text = fileText(f.path) ?? '';
     const bytes = f.text !== undefined ? f.bytes : utf8Bytes(text);
     sizes.set(f.path, bytes);
-    all.push({ path: f.path, text, bytes });
+    if (bytes > MAX_PERSIST_BYTES) tooBig.push({ path: f.path, bytes });
+    else all.push({ path: f.path, text, bytes });
   }
   ws.setSizes(sizes);
-  const tooBig = all.filter((f) => f.bytes > MAX_PERSIST_BYTES);
-  let keep = all.filter((f) => f.bytes <= MAX_PERSIST_BYTES);
+  let keep = all;
   const dropped: typeof all = [];
   for (;;) {
     const data: PersistedWorkspace = {

@@ -13,6 +13,7 @@ import { StatusBar } from './statusbar/StatusBar.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { Notices } from './common/Notices.tsx';
 import { CommandPalette } from './commands/CommandPalette.tsx';
+import { firstTabbable } from './focus.ts';
 
 /** Below this window width the side panes fold to icon rails that open as drawers. */
 export const NARROW_BREAKPOINT = 1100;
@@ -141,8 +142,8 @@ function SidePane({ id, label, narrow, icon, children }: { id: DrawerPane; label
     // Focus moves into the drawer when it opens (unless something in it already has it).
     const d = drawer.current;
     if (d && !d.contains(document.activeElement)) {
-      const first = d.querySelector<HTMLElement>('[data-pane-focus], a[href], button:not([disabled]), input, select, [tabindex="0"]');
-      first?.focus();
+      const preferred = d.querySelector('[data-pane-focus]');
+      ((preferred && firstTabbable(preferred)) || firstTabbable(d))?.focus();
     }
     const onDown = (e: MouseEvent) => {
       const t = e.target as Node;
@@ -159,6 +160,13 @@ function SidePane({ id, label, narrow, icon, children }: { id: DrawerPane; label
       aria-label={label}
       data-pane={id}
       data-testid={`pane-${id}`}
+      onKeyDown={(e) => {
+        if (narrow && open && e.key === 'Escape' && !e.defaultPrevented) {
+          e.preventDefault();
+          useUi.getState().setDrawer(null);
+          toggle.current?.focus();
+        }
+      }}
     >
       {narrow && (
         <div className="rail">
@@ -182,13 +190,6 @@ function SidePane({ id, label, narrow, icon, children }: { id: DrawerPane; label
         id={`drawer-${id}`}
         className="pane-content"
         hidden={narrow && !open}
-        onKeyDown={(e) => {
-          if (narrow && e.key === 'Escape' && !e.defaultPrevented) {
-            e.preventDefault();
-            useUi.getState().setDrawer(null);
-            toggle.current?.focus();
-          }
-        }}
       >
         {children}
       </div>

@@ -11,6 +11,11 @@ export interface RovingOptions {
   activateOnMove?: boolean;
   /** Controls inside items are Tab stops only in the current item. */
   inner?: boolean;
+  /**
+   * Long lists: items and their controls are rendered with tabIndex -1, and only the current
+   * item (and the one before it) are touched when the current item changes.
+   */
+  lazy?: boolean;
 }
 
 const INNER = 'a[href], button, input, select, textarea';
@@ -30,14 +35,27 @@ function initialItem(items: HTMLElement[]): HTMLElement | undefined {
  */
 export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void {
   const [root, setRoot] = useState<HTMLElement | null>(null);
-  const { items: selector, orientation = 'vertical', activateOnMove = false, inner = false } = opts;
+  const { items: selector, orientation = 'vertical', activateOnMove = false, inner = false, lazy = false } = opts;
   useEffect(() => {
     if (!root) return;
     let current: HTMLElement | null = null;
+    let applied: HTMLElement | null = null;
     let queued = false;
     const list = () => [...root.querySelectorAll<HTMLElement>(selector)];
+    const setStop = (it: HTMLElement, on: boolean) => {
+      it.tabIndex = on ? 0 : -1;
+      if (inner) for (const c of it.querySelectorAll<HTMLElement>(INNER)) c.tabIndex = on ? 0 : -1;
+    };
     const normalize = () => {
       queued = false;
+      if (lazy) {
+        if (!current || !current.isConnected || !root.contains(current)) current = initialItem(list()) ?? null;
+        if (applied && applied !== current && applied.isConnected) setStop(applied, false);
+        // The current item's controls may have changed (a Fix button arriving later).
+        if (current) setStop(current, true);
+        applied = current;
+        return;
+      }
       const items = list();
       if (!current || !current.isConnected || !root.contains(current) || !items.includes(current)) {
         current = initialItem(items) ?? null;
@@ -89,7 +107,7 @@ export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void
     };
     normalize();
     const mo = new MutationObserver(schedule);
-    mo.observe(root, { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-selected', 'aria-current', 'class'] });
+    mo.observe(root, lazy ? { childList: true, subtree: true } : { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-selected', 'aria-current', 'class'] });
     root.addEventListener('focusin', onFocusIn);
     root.addEventListener('keydown', onKey);
     return () => {
@@ -97,6 +115,6 @@ export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void
       root.removeEventListener('focusin', onFocusIn);
       root.removeEventListener('keydown', onKey);
     };
-  }, [root, selector, orientation, activateOnMove, inner]);
+  }, [root, selector, orientation, activateOnMove, inner, lazy]);
   return setRoot;
 }

@@ -357,8 +357,13 @@ export default function MonacoEditor() {
         return;
       }
       const e = entries.get(next)!;
-      const folding = e.model.getLineCount() <= FOLDING_MAX_LINES;
-      if (editor.getOption(monaco.editor.EditorOption.folding) !== folding) editor.updateOptions({ folding });
+      // Large files: no folding, bracket matching, bracket pair colours or indent guides
+      // (each rescans lines around every edit or cursor move).
+      const small = e.model.getLineCount() <= FOLDING_MAX_LINES;
+      if (editor.getOption(monaco.editor.EditorOption.folding) !== small) {
+        editor.updateOptions({ folding: small, matchBrackets: small ? 'always' : 'never', guides: { indentation: small, highlightActiveIndentation: small, bracketPairs: false } });
+      }
+      if (!small) e.model.updateOptions({ bracketColorizationOptions: { enabled: false, independentColorPoolPerBracketType: false } });
       editor.setModel(e.model);
       if (e.viewState) editor.restoreViewState(e.viewState);
       const p = editor.getPosition();

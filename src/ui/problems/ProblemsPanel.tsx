@@ -50,7 +50,7 @@ export function ProblemsPanel() {
   );
   const shown = rows.length > MAX_ROWS ? rows.slice(0, MAX_ROWS) : rows;
   // One Tab stop for the list (its current row); arrows, Home and End move between rows.
-  const body = useRoving({ items: 'tr.problem-row', inner: true });
+  const body = useRoving({ items: 'tr.problem-row', inner: true, lazy: true });
 
   return (
     <section className="panel problems" aria-label="Problems" data-testid="problems" data-pane="problems">
@@ -152,6 +152,7 @@ function ProblemRow({ d }: { d: Diagnostic }) {
       data-level={d.level}
       data-code={d.code}
       aria-label={`${d.level} ${d.code}: ${d.message}${loc ? ` (${loc})` : ''}`}
+      tabIndex={-1}
       onClick={() => openDiagnostic(d)}
       onKeyDown={(e) => {
         if (e.key === 'Enter' && e.target === e.currentTarget) openDiagnostic(d);
@@ -163,7 +164,7 @@ function ProblemRow({ d }: { d: Diagnostic }) {
       </td>
       <td className="col-code">
         {d.docUrl ? (
-          <a href={d.docUrl} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()} title={`Open the documentation of ${d.code}`}>
+          <a href={d.docUrl} tabIndex={-1} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()} title={`Open the documentation of ${d.code}`}>
             {d.code}
           </a>
         ) : (
@@ -177,6 +178,7 @@ function ProblemRow({ d }: { d: Diagnostic }) {
             <button
               type="button"
               ref={fixButton}
+              tabIndex={-1}
               className="fix-action"
               data-testid="fix-button"
               title={fixes.length === 1 ? (fixes[0]?.title ?? 'Fix') : `${fixes.length} fixes`}
@@ -205,6 +207,7 @@ function ProblemRow({ d }: { d: Diagnostic }) {
           <button
             type="button"
             ref={suppressButton}
+            tabIndex={-1}
             className="row-action"
             data-testid="suppress-button"
             title={`Suppress ${d.code} on ${d.origin}`}
