@@ -8,6 +8,7 @@ import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { measureBundle, measureFirstDiagnostics } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { benchValidation } from './validation.ts';
+import { benchAmbient } from './ambient.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -160,6 +161,9 @@ if (!cliOnly) {
   const validation = await benchValidation(1000, RUNS);
   for (const l of validation.lines) console.log(l);
   for (const c of validation.checks) check(c.label, c.pass, c.detail);
+  const ambient = benchAmbient(RUNS);
+  for (const l of ambient.lines) console.log(l);
+  for (const c of ambient.checks) check(c.label, c.pass, c.detail);
 }
 
 // Whole processes, as a user runs the CLI: startup included.

@@ -7,6 +7,7 @@ import jsyaml from 'js-yaml';
 import type { CaseResult } from './types.ts';
 import { runIstioctlChecks } from './xdsIstioctl.ts';
 import { runValidationSuite } from './validation.ts';
+import { run as runAmbientScenarios } from './ambient.ts';
 import { runGatewayApi } from './xdsGatewayApi.ts';
 import { runAuthz } from './xdsAuthz.ts';
 
@@ -125,6 +126,7 @@ export const SUITE_PARTS: SuitePart[] = [
     suite: 'ambient',
     part: 'scenarios',
     note: 'one per scenario',
+    run: runAmbientScenarios,
     count: (root) => {
       const v = jsonAt(join(root, 'ambient', 'scenarios.json'));
       return Array.isArray(v) ? v.length : 0;

@@ -19,12 +19,16 @@ export function rootHelp(): string {
 Usage:
   mesh-workbench analyze [flags] <file|directory|->...
   mesh-workbench proxy-config <command> --file <config_dump.json|-> [flags]
+  mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] <file|directory|->...
+  mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] <file|directory|->...
   mesh-workbench --version
   mesh-workbench --help
 
 Commands:
-  analyze       Analyze Istio configuration files and print validation messages
-  proxy-config  Render an Envoy config dump as istioctl proxy-config does (alias: pc)
+  analyze          Analyze Istio configuration files and print validation messages
+  proxy-config     Render an Envoy config dump as istioctl proxy-config does (alias: pc)
+  ztunnel-config   Print what a ztunnel receives (ambient), simulated from the files
+  trace            Trace a request through the ambient data plane, hop by hop
 
 Run 'mesh-workbench analyze --help' for the analyze flags and exit codes,
 'mesh-workbench proxy-config --help' for proxy-config's commands.
@@ -47,6 +51,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
       return EXIT_ERROR;
     }
+  }
+  // The data-plane commands have their own flags.
+  const first = argv.findIndex((a) => !a.startsWith('-'));
+  const sub = first >= 0 ? argv[first] : undefined;
+  if (sub === 'ztunnel-config' || sub === 'trace') {
+    // Loaded on use, so analyze starts no slower for them.
+    const { runDataPlaneCommand } = await import('./dataplane.ts');
+    return runDataPlaneCommand(sub, [...argv.slice(0, first), ...argv.slice(first + 1)], io);
   }
   try {
     // Flags may come before or after the command (cobra allows both).

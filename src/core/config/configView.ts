@@ -4,12 +4,16 @@ import type { ResourceReader } from './resourceReader.ts';
 import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
 import { Lookups } from './lookups.ts';
 import type { StoreView } from './store.ts';
+import type { KindInfo } from '../model/kinds.ts';
+import type { Resource } from '../model/types.ts';
 
 export interface ConfigView extends ResourceReader {
   readonly meshConfig: MeshConfig;
   readonly meshNetworks: MeshNetworks;
   /** Derived facts (indexes, registries), each built once per version, on first use. */
   readonly lookups: Lookups;
+  /** Resources of a kind in Kubernetes' own namespaces, which the analysis drops (see StoreView.setAside). */
+  setAside?(kind: KindInfo): readonly Resource[];
 }
 
 /** A ConfigView over a store (with fresh lookups unless given). */
@@ -20,6 +24,7 @@ export function configView(store: StoreView, lookups: Lookups = new Lookups(stor
     // Reads made while a lookup is being built are its dependencies.
     list: (kind) => (lookups.noteRead(kind.id), store.list(kind)),
     find: (kind, ns, name) => (lookups.noteRead(kind.id), store.find(kind, ns, name)),
+    setAside: (kind) => (lookups.noteRead(kind.id), store.setAside?.(kind) ?? []),
     lookups,
   };
 }

@@ -11,7 +11,7 @@ import { EMPTY_STRING_MAP, isObj, str, type Obj } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { cronJobSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodTemplate } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector } from './labelSelector.ts';
-import { injectorConfigMapName, injectorProxyImage } from './injector.ts';
+import { injectorConfigMapName, injectorProxyImage, injectorSettings } from './injector.ts';
 import { ambientEnrolled, sidecarInjected, type WorkloadShape } from './workloadState.ts';
 import {
   AMBIENT_REDIRECTION_ANNOTATION,
@@ -116,16 +116,19 @@ function ownerRefs(r: Resource): Array<{ kind: string; name: string }> {
 
 /** True when some Pod of the workspace belongs to the controller (by owner, or by its selector). */
 function hasOwnPods(controller: Resource, kind: KindInfo, selector: LabelSelector, pods: readonly Resource[]): boolean {
-  const compiled = compileLabelSelector({ matchLabels: selector.matchLabels, matchExpressions: selector.matchExpressions.map((e) => ({ ...e })) });
+  const hasSelector = Object.keys(selector.matchLabels).length > 0 || selector.matchExpressions.length > 0;
+  // Compiled on the first pod of the namespace: most controllers have none in the workspace.
+  let compiled: ReturnType<typeof compileLabelSelector> | undefined;
   for (const pod of pods) {
     if (pod.namespace !== controller.namespace || pod.synthetic) continue;
+    compiled ??= compileLabelSelector({ matchLabels: selector.matchLabels, matchExpressions: selector.matchExpressions.map((e) => ({ ...e })) });
     for (const ref of ownerRefs(pod)) {
       if (ref.kind === kind.kind && ref.name === controller.name) return true;
       // Deployment → ReplicaSet `<name>-<hash>`; CronJob → Job `<name>-<time>`.
       if (kind === KINDS.Deployment && ref.kind === 'ReplicaSet' && isGeneratedChild(ref.name, controller.name)) return true;
       if (kind === KINDS.CronJob && ref.kind === 'Job' && isGeneratedChild(ref.name, controller.name)) return true;
     }
-    if (compiled && (Object.keys(selector.matchLabels).length > 0 || selector.matchExpressions.length > 0) && compiledMatches(compiled, pod.labels)) return true;
+    if (compiled && hasSelector && compiledMatches(compiled, pod.labels)) return true;
   }
   return false;
 }
@@ -147,6 +150,10 @@ interface PodPlan {
   name: string;
   nodeName: string;
   extraLabels: Record<string, string>;
+  /** The pod's controlling owner as Kubernetes sets it (a Deployment's pods belong to its ReplicaSet, a CronJob's to a Job). */
+  owner: { apiVersion: string; kind: string; name: string };
+  /** `metadata.generateName` (StatefulSet pods have none). */
+  generateName?: string;
 }
 
 function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplate, nodes: readonly Resource[]): PodPlan[] {
@@ -154,37 +161,40 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
   const templateNode = template.spec?.nodeName ?? '';
   const count = (n: number | undefined, dflt: number) => Math.max(0, Math.min(MAX_DERIVED_REPLICAS, n ?? dflt));
   const seed = `${controller.namespace}/${kind.kind}/${controller.name}`;
+  const self = { apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, name: controller.name };
   const plans: PodPlan[] = [];
   switch (kind) {
     case KINDS.Deployment: {
       const hash = safeEncode(fnv32a(JSON.stringify(templateFingerprint(template))));
       const rs = `${controller.name}-${hash}`;
-      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${rs}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'pod-template-hash': hash } });
+      const extraLabels = { 'pod-template-hash': hash };
+      const owner = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs };
+      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${rs}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels, owner, generateName: `${rs}-` });
       break;
     }
     case KINDS.StatefulSet:
       for (let i = 0; i < count(spec.replicas, 1); i++) {
         const name = `${controller.name}-${i}`;
-        plans.push({ name, nodeName: templateNode, extraLabels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) } });
+        plans.push({ name, nodeName: templateNode, extraLabels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) }, owner: self });
       }
       break;
     case KINDS.DaemonSet: {
       const targets = templateNode !== '' ? [templateNode] : nodes.length > 0 ? nodes.slice(0, MAX_DERIVED_REPLICAS).map((n) => n.name) : [''];
-      for (const node of targets) plans.push({ name: `${controller.name}-${podSuffix(`${seed}@${node}`)}`, nodeName: node, extraLabels: {} });
+      for (const node of targets) plans.push({ name: `${controller.name}-${podSuffix(`${seed}@${node}`)}`, nodeName: node, extraLabels: {}, owner: self, generateName: `${controller.name}-` });
       break;
     }
     case KINDS.ReplicaSet:
-      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: {} });
+      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: {}, owner: self, generateName: `${controller.name}-` });
       break;
     case KINDS.Job:
-      for (let i = 0; i < count(spec.parallelism, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': controller.name, 'batch.kubernetes.io/job-name': controller.name } });
+      for (let i = 0; i < count(spec.parallelism, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': controller.name, 'batch.kubernetes.io/job-name': controller.name }, owner: self, generateName: `${controller.name}-` });
       break;
     case KINDS.CronJob: {
       if (cronJobSpec(controller).suspend === true) break;
       // Jobs of a CronJob are named after their scheduled minute; one fixed minute keeps names stable.
       const job = `${controller.name}-29000000`;
       const parallelism = cronJobSpec(controller).jobTemplate?.spec?.parallelism;
-      for (let i = 0; i < count(parallelism, 1); i++) plans.push({ name: `${job}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': job, 'batch.kubernetes.io/job-name': job } });
+      for (let i = 0; i < count(parallelism, 1); i++) plans.push({ name: `${job}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': job, 'batch.kubernetes.io/job-name': job }, owner: { apiVersion: 'batch/v1', kind: 'Job', name: job }, generateName: `${job}-` });
       break;
     }
   }
@@ -231,24 +241,37 @@ function proxyImageFor(view: DerivationInputs['view'], revision: string): string
 type MeshMode = { mode: 'sidecar'; image: string } | { mode: 'ambient' } | { mode: 'none' };
 
 function meshModeOf(controller: Resource, shape: WorkloadShape, inputs: DerivationInputs): MeshMode {
-  if (sidecarInjected(inputs.view, shape)) {
+  if (sidecarInjected(inputs.view, shape, injectorSettings(inputs.view)).inject) {
     const revision = shape.labels[REVISION_LABEL] ?? inputs.view.find(KINDS.Namespace, '', controller.namespace)?.labels[REVISION_LABEL] ?? '';
     return { mode: 'sidecar', image: proxyImageFor(inputs.view, revision) };
   }
-  return ambientEnrolled(inputs.view, shape) ? { mode: 'ambient' } : { mode: 'none' };
+  return ambientEnrolled(inputs.view, shape).mode === 'ambient' ? { mode: 'ambient' } : { mode: 'none' };
 }
 
 /** Shallow-copied template fields plus what Kubernetes and Istio add to a running pod. */
-function buildPod(
+/** The parts of a derived pod that depend only on the template, the node and the extra labels. */
+interface PodParts {
+  labels: Record<string, string>;
+  annotations: Record<string, string>;
+  spec: Obj;
+}
+
+/**
+ * Replicas of one controller share their labels, annotations and spec objects (they differ
+ * only in name and IP, and StatefulSet pods in two labels): a mesh of thousands of
+ * Deployments then allocates a fraction of the objects, which the analysis time is mostly
+ * made of. Resources are never mutated, so sharing is safe.
+ */
+function podParts(
   controller: Resource,
-  kind: KindInfo,
-  templatePath: readonly string[],
   template: { raw: Obj; typed: PodTemplate },
   plan: PodPlan,
-  ip: string,
   mesh: MeshMode,
-): Resource {
-  const rawMeta = isObj(template.raw.metadata) ? template.raw.metadata : {};
+  memo: Map<string, PodParts>,
+): PodParts {
+  const memoKey = `${plan.nodeName}\u0000${Object.entries(plan.extraLabels).join('\u0000')}`;
+  const known = memo.get(memoKey);
+  if (known) return known;
   const rawSpec = isObj(template.raw.spec) ? template.raw.spec : {};
   const labels: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.labels, plan.extraLabels);
   const annotations: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.annotations);
@@ -268,15 +291,32 @@ function buildPod(
   } else if (mesh.mode === 'ambient') {
     annotations[AMBIENT_REDIRECTION_ANNOTATION] = AMBIENT_REDIRECTION_ENABLED;
   }
+  const parts = { labels, annotations, spec };
+  memo.set(memoKey, parts);
+  return parts;
+}
+
+function buildPod(
+  controller: Resource,
+  kind: KindInfo,
+  templatePath: readonly string[],
+  template: { raw: Obj; typed: PodTemplate },
+  plan: PodPlan,
+  ip: string,
+  parts: PodParts,
+): Resource {
+  const rawMeta = isObj(template.raw.metadata) ? template.raw.metadata : {};
+  const { labels, annotations, spec } = parts;
   const metadata: Obj = {
     ...rawMeta,
     name: plan.name,
     namespace: controller.namespace,
     labels,
     annotations,
-    ownerReferences: [{ apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, name: controller.name, controller: true }],
+    ownerReferences: [{ ...plan.owner, controller: true }],
   };
-  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }] } };
+  if (plan.generateName) metadata.generateName = plan.generateName;
+  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True' }] } };
   const pod: Resource = {
     key: [KINDS.Pod.id, controller.namespace, plan.name].join('/'),
     kindId: KINDS.Pod.id,
@@ -323,6 +363,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
         hostNetwork: typedSpec.hostNetwork,
       };
       const mesh = meshModeOf(controller, shape, inputs);
+      const partsMemo = new Map<string, PodParts>();
       for (const plan of plans) {
         const ip = ips.allocate(`${controller.namespace}/${plan.name}`);
         const signature = `${plan.nodeName}\u0000${ip}\u0000${mesh.mode}\u0000${mesh.mode === 'sidecar' ? mesh.image : ''}`;
@@ -331,7 +372,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
           out.push(known);
           continue;
         }
-        const pod = buildPod(controller, kind, templatePath, template, plan, ip, mesh);
+        const pod = buildPod(controller, kind, templatePath, template, plan, ip, podParts(controller, template, plan, mesh, partsMemo));
         cache?.set(controller, plan.name, signature, pod);
         out.push(pod);
       }

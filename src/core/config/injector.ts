@@ -3,6 +3,9 @@
 import type { Resource } from '../model/types.ts';
 import { isObj, str, type Obj } from '../model/read.ts';
 import { INJECTOR_CONFIGMAP } from './wellKnown.ts';
+import { KINDS } from '../model/kinds.ts';
+import type { ResourceReader } from './resourceReader.ts';
+import type { InjectorSettings } from './workloadState.ts';
 
 /** The injector ConfigMap of a revision: `istio-sidecar-injector[-<rev>]` (none or `default` → base name). */
 export function injectorConfigMapName(revision: string): string {
@@ -75,4 +78,19 @@ export function enableNamespacesByDefault(cm: Resource): boolean {
   const hook = values.sidecarInjectorWebhook;
   if (!isObj(hook)) return false;
   return hook.enableNamespacesByDefault === true;
+}
+
+/**
+ * The injector installation the workspace describes: the revisions whose injector ConfigMap
+ * (`istio-sidecar-injector[-<rev>]`) it holds, plus `default`, which an ambient or default
+ * install always has; and the default revision's `enableNamespacesByDefault`.
+ */
+export function injectorSettings(view: Pick<ResourceReader, 'list'>): InjectorSettings {
+  const revisions = new Set<string>(['default']);
+  let byDefault = false;
+  for (const cm of view.list(KINDS.ConfigMap)) {
+    if (cm.name === INJECTOR_CONFIGMAP) byDefault = byDefault || enableNamespacesByDefault(cm);
+    else if (cm.name.startsWith(`${INJECTOR_CONFIGMAP}-`)) revisions.add(cm.name.slice(INJECTOR_CONFIGMAP.length + 1));
+  }
+  return { installedRevisions: [...revisions], enableNamespacesByDefault: byDefault };
 }

@@ -80,6 +80,11 @@ export function meshNetworksResource(networks: MeshNetworks): Resource {
 export interface StoreView extends ResourceReader {
   readonly options: StoreOptions;
   all(): Resource[];
+  /**
+   * Resources of a kind that Istio's analysis drops because they live in Kubernetes' own
+   * namespaces (`kube-system`, …), in load order. The data-plane view still shows them.
+   */
+  setAside?(kind: KindInfo): readonly Resource[];
 }
 
 export class ResourceStore implements StoreView {
@@ -90,6 +95,7 @@ export class ResourceStore implements StoreView {
   private readonly placeholders: Resource[];
   private readonly derivedCache = new DerivedPodCache();
   private derived: Resource[] = [];
+  private readonly asideByKind = new Map<string, Resource[]>();
 
   constructor(resources: Iterable<Resource>, readonly options: StoreOptions) {
     this.placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig, options.mode === 'harness' ? 'istio' : 'chart') : [];
@@ -130,6 +136,7 @@ export class ResourceStore implements StoreView {
     for (const k of touched) {
       for (const r of this.byKind.get(k) ?? []) this.byKey.delete(r.key);
       this.byKind.delete(k);
+      this.asideByKind.delete(k);
     }
     const placeholders = this.placeholders.filter((p) => set.has(p.kindId));
     if (this.options.mode === 'cli') for (const p of placeholders) this.add(p);
@@ -157,8 +164,12 @@ export class ResourceStore implements StoreView {
   private add(r: Resource | undefined): void {
     if (!r) return;
     if (this.options.kindFilter && !this.options.kindFilter.has(r.kindId)) return;
-    if (IGNORED_NAMESPACES.has(r.namespace)) return;
-    if (r.kindId === KINDS.Namespace.id && IGNORED_NAMESPACES.has(r.name)) return;
+    if (IGNORED_NAMESPACES.has(r.namespace) || (r.kindId === KINDS.Namespace.id && IGNORED_NAMESPACES.has(r.name))) {
+      let aside = this.asideByKind.get(r.kindId);
+      if (!aside) this.asideByKind.set(r.kindId, (aside = []));
+      aside.push(r);
+      return;
+    }
     const prev = this.byKey.get(r.key);
     let list = this.byKind.get(r.kindId);
     if (!list) this.byKind.set(r.kindId, (list = []));
@@ -177,6 +188,10 @@ export class ResourceStore implements StoreView {
 
   all(): Resource[] {
     return [...this.byKey.values()];
+  }
+
+  setAside(kind: KindInfo): readonly Resource[] {
+    return this.asideByKind.get(kind.id) ?? [];
   }
 
   get size(): number {

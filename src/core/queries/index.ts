@@ -5,6 +5,7 @@ import { QueryError, type QueryState } from './common.ts';
 import { answerWorkloads } from './workloads.ts';
 import { answerServices } from './services.ts';
 import { answerResource } from './resource.ts';
+import { answerDataPlane, answerDataPlaneTrace, answerZtunnelConfig } from './dataplane.ts';
 import { QUERY_VIEWS, type QueryArgs, type QueryResult, type QueryView } from './views.ts';
 
 export type { QueryState } from './common.ts';
@@ -17,6 +18,9 @@ const HANDLERS: Handlers = {
   workloads: answerWorkloads,
   services: answerServices,
   resource: answerResource,
+  dataplane: answerDataPlane,
+  ztunnelConfig: answerZtunnelConfig,
+  dataplaneTrace: answerDataPlaneTrace,
 };
 
 export function isQueryView(name: unknown): name is QueryView {

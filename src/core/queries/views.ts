@@ -5,17 +5,10 @@
 /** How a workload takes part in the mesh. */
 export type MeshMode = 'sidecar' | 'ambient' | 'none';
 
-/** Where a resource is written in the workspace (1-based lines). */
-export interface SourceLocation {
-  file: string;
-  /** The line istioctl prints for the resource (for a derived pod: its controller's). */
-  line: number;
-  /** The first and last line of the YAML document that holds it. */
-  startLine: number;
-  endLine: number;
-  /** For a pod derived from a controller: where its template sits (`spec.template`). */
-  templatePath?: string;
-}
+import type { SourceLocation } from './location.ts';
+import type { DataPlaneArgs, DataPlaneOverview, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigArgs, ZtunnelConfigResult } from './dataplaneViews.ts';
+export type { SourceLocation } from './location.ts';
+export type * from './dataplaneViews.ts';
 
 export interface Page {
   /** Skip this many items (default 0). */
@@ -150,10 +143,16 @@ export interface QueryViews {
   services: { args: ServicesArgs; result: ServicesResult };
   /** One resource by key; null when the store has none with that key. */
   resource: { args: ResourceArgs; result: ResourceDetail | null };
+  /** Ambient data plane: nodes, pods with their mode and why, waypoints, Services' bindings. */
+  dataplane: { args: DataPlaneArgs; result: DataPlaneOverview };
+  /** One ztunnel's `istioctl ztunnel-config` tables and the pods it captures. */
+  ztunnelConfig: { args: ZtunnelConfigArgs; result: ZtunnelConfigResult };
+  /** A request traced hop by hop. */
+  dataplaneTrace: { args: DataPlaneTraceArgs; result: DataPlaneTraceResult };
 }
 
 export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource'];
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'dataplane', 'ztunnelConfig', 'dataplaneTrace'];

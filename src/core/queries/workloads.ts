@@ -3,7 +3,8 @@
 import type { Resource } from '../model/types.ts';
 import { podIndex, podIp, podServiceAccount, podShape, podContainers } from '../config/workloads.ts';
 import { podIdentity } from '../config/identity.ts';
-import { ambientEnrolled, inAmbientForAnalysis, sidecarInjected } from '../config/workloadState.ts';
+import { ambientEnrolled, inAmbientForAnalysis } from '../config/workloadState.ts';
+import { injectorSettings } from '../config/injector.ts';
 import { ISTIO_PROXY_CONTAINER } from '../config/wellKnown.ts';
 import { podSpec } from '../config/api/kube.ts';
 import type { ConfigView } from '../config/configView.ts';
@@ -30,8 +31,7 @@ export function podMeshMode(pod: Resource): MeshMode {
 /** How a new pod of this shape would join the mesh: the injection webhook first, then istio-cni. */
 export function podEnrollment(view: ConfigView, pod: Resource): MeshMode {
   const shape = podShape(pod);
-  if (sidecarInjected(view, shape)) return 'sidecar';
-  return ambientEnrolled(view, shape) ? 'ambient' : 'none';
+  return ambientEnrolled(view, shape, {}, injectorSettings(view)).mode;
 }
 
 export function summarizeWorkload(view: ConfigView, state: QueryState, pod: Resource, mode: MeshMode): WorkloadSummary {

@@ -7,6 +7,7 @@ import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
 
 const TABS = [
   { id: 'proxy', label: 'Proxy config', empty: 'Proxy (xDS) config views arrive in a later release.' },
@@ -40,9 +41,13 @@ export function Inspector() {
         ))}
       </div>
       <div className="inspector-tabpanel" role="tabpanel" id="inspector-tabpanel" aria-labelledby={`inspector-tab-${current.id}`} tabIndex={0}>
-        <p className="empty-line" data-testid="inspector-empty">
-          {current.empty}
-        </p>
+        {tab === 'dataplane' ? (
+          <DataPlanePanel />
+        ) : (
+          <p className="empty-line" data-testid="inspector-empty">
+            {current.empty}
+          </p>
+        )}
       </div>
       <div className="inspector-scroll">
         <Assumptions />
