@@ -35,8 +35,14 @@ const entries = new Map<string, Entry>();
 let applyingExternal = false;
 /** The diagnostic behind each marker of a file, for code actions. */
 const markerSources = new Map<string, Array<{ marker: monaco.editor.IMarkerData; d: Diagnostic }>>();
-/** What each model's markers were last set from, so unchanged files are not re-marked. */
-const markerSignatures = new Map<string, string>();
+/**
+ * Markers are set in bands of lines, one marker owner per band, so an edit re-marks only the
+ * bands whose markers changed (setting thousands of markers at once blocks the page).
+ * Per path and band: what the band's markers were last set from.
+ */
+const markerSignatures = new Map<string, Map<number, string>>();
+const MARKER_BAND_LINES = 400;
+const bandOwner = (band: number) => `${MARKER_OWNER}#${band}`;
 
 /**
  * Folding recomputes its ranges over the whole file after every edit (about 1 ms per
@@ -176,6 +182,26 @@ function contextMenuActions(editor: monaco.editor.IStandaloneCodeEditor): monaco
   };
 }
 
+/** The marker updates still to do; a newer update replaces them. */
+let markerGeneration = 0;
+/** Longest slice of marker updates per task, so loading a large file never blocks for long. */
+const MARKER_SLICE_MS = 25;
+
+function runMarkerWork(work: Array<() => void>): void {
+  const gen = ++markerGeneration;
+  let i = 0;
+  const step = () => {
+    if (gen !== markerGeneration) return;
+    const t0 = performance.now();
+    while (i < work.length) {
+      work[i++]!();
+      if (performance.now() - t0 > MARKER_SLICE_MS) break;
+    }
+    if (i < work.length) setTimeout(step, 0);
+  };
+  step();
+}
+
 function applyMarkers(diagnostics: Diagnostic[]): void {
   const byFile = new Map<string, Diagnostic[]>();
   for (const d of diagnostics) {
@@ -185,6 +211,7 @@ function applyMarkers(diagnostics: Diagnostic[]): void {
     l.push(d);
   }
   markerSources.clear();
+  const work: Array<() => void> = [];
   for (const [path, e] of entries) {
     const list = byFile.get(path) ?? [];
     const markers: monaco.editor.IMarkerData[] = [];
@@ -196,14 +223,39 @@ function applyMarkers(diagnostics: Diagnostic[]): void {
       if (d.source === 'analyzer') sources.push({ marker: m, d });
     }
     markerSources.set(path, sources);
-    // Setting thousands of markers is the slow part of an update: skip files whose markers
-    // are the same as last time (e.g. the files you did not edit, or when only fixes arrive).
-    const signature = markers.map((m) => `${m.severity}|${m.startLineNumber}:${m.startColumn}-${m.endLineNumber}:${m.endColumn}|${m.message}`).join('\n');
-    if (markerSignatures.get(path) === signature && e.markersSet) continue;
-    markerSignatures.set(path, signature);
+    const bands = new Map<number, monaco.editor.IMarkerData[]>();
+    for (const m of markers) {
+      const b = Math.floor((m.startLineNumber - 1) / MARKER_BAND_LINES);
+      let l = bands.get(b);
+      if (!l) bands.set(b, (l = []));
+      l.push(m);
+    }
+    if (!e.markersSet) markerSignatures.delete(path);
     e.markersSet = true;
-    monaco.editor.setModelMarkers(e.model, MARKER_OWNER, markers);
+    let done = markerSignatures.get(path);
+    if (!done) markerSignatures.set(path, (done = new Map()));
+    const signatures = done;
+    const model = e.model;
+    for (const [b, list] of bands) {
+      const signature = list.map((m) => `${m.severity}|${m.startLineNumber}:${m.startColumn}-${m.endLineNumber}:${m.endColumn}|${m.message}`).join('\n');
+      // Skip bands whose markers are the same as last time (most of a large file after an edit).
+      if (signatures.get(b) === signature) continue;
+      work.push(() => {
+        if (model.isDisposed()) return;
+        monaco.editor.setModelMarkers(model, bandOwner(b), list);
+        signatures.set(b, signature);
+      });
+    }
+    for (const b of signatures.keys()) {
+      if (bands.has(b)) continue;
+      work.push(() => {
+        if (model.isDisposed()) return;
+        monaco.editor.setModelMarkers(model, bandOwner(b), []);
+        signatures.delete(b);
+      });
+    }
   }
+  runMarkerWork(work);
 }
 
 /** Applies quick fix edits to a file's model as one undoable step. */
@@ -314,6 +366,7 @@ export default function MonacoEditor() {
           unregisterTextModel(path, e.model);
           e.model.dispose();
           entries.delete(path);
+          markerSignatures.delete(path);
         }
       }
       if (released.length > 0 || resend.length > 0) useWorkspace.getState().releaseTexts(released, resend);
@@ -361,7 +414,15 @@ export default function MonacoEditor() {
       // (each rescans lines around every edit or cursor move).
       const small = e.model.getLineCount() <= FOLDING_MAX_LINES;
       if (editor.getOption(monaco.editor.EditorOption.folding) !== small) {
-        editor.updateOptions({ folding: small, matchBrackets: small ? 'always' : 'never', guides: { indentation: small, highlightActiveIndentation: small, bracketPairs: false } });
+        editor.updateOptions({
+          folding: small,
+          matchBrackets: small ? 'always' : 'never',
+          guides: { indentation: small, highlightActiveIndentation: small, bracketPairs: false },
+          // Word-based suggestions copy the whole model to Monaco's worker; highlights rescan it.
+          wordBasedSuggestions: small ? 'currentDocument' : 'off',
+          occurrencesHighlight: small ? 'singleFile' : 'off',
+          selectionHighlight: small,
+        });
       }
       if (!small) e.model.updateOptions({ bracketColorizationOptions: { enabled: false, independentColorPoolPerBracketType: false } });
       editor.setModel(e.model);
@@ -422,7 +483,11 @@ export default function MonacoEditor() {
         const p = path ?? current;
         const e = p ? entries.get(p) : undefined;
         if (!e) return [];
-        return monaco.editor.getModelMarkers({ resource: e.model.uri, owner: MARKER_OWNER }).map((m) => ({
+        return monaco.editor
+          .getModelMarkers({ resource: e.model.uri })
+          .filter((m) => m.owner.startsWith(MARKER_OWNER))
+          .sort((a, b) => a.startLineNumber - b.startLineNumber || a.startColumn - b.startColumn)
+          .map((m) => ({
           line: m.startLineNumber,
           col: m.startColumn,
           endLine: m.endLineNumber,

@@ -1,6 +1,6 @@
 // Bottom panel: every diagnostic, filterable by level, code and free text.
 // Clicking a row opens the file and selects the offending field in the editor.
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, Level } from '../../core/model/types.ts';
 import { LEVEL_ORDER } from '../../core/model/types.ts';
 import { filterDiagnostics, useAnalysis, useEditorUi } from '../../state/analysis.ts';
@@ -12,6 +12,11 @@ import { useRoving } from '../common/roving.ts';
 
 const LEVELS: Level[] = ['Error', 'Warning', 'Info'];
 const MAX_ROWS = 2000;
+/**
+ * Rows rendered per task: a new result shows its first rows at once and the rest in further
+ * chunks, so a workspace with thousands of problems never blocks the page for long.
+ */
+const ROW_CHUNK = 150;
 
 function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return [...list].sort(
@@ -48,7 +53,20 @@ export function ProblemsPanel() {
     () => sortDiagnostics(filterDiagnostics(diagnostics, { ...filters, text: deferredText })),
     [diagnostics, filters, deferredText],
   );
-  const shown = rows.length > MAX_ROWS ? rows.slice(0, MAX_ROWS) : rows;
+  const [limit, setLimit] = useState(ROW_CHUNK);
+  // A new list starts again from the first chunk; the rest follows, a chunk per task.
+  const [rowsSeen, setRowsSeen] = useState(rows);
+  if (rowsSeen !== rows) {
+    setRowsSeen(rows);
+    setLimit(ROW_CHUNK);
+  }
+  const cap = Math.min(rows.length, MAX_ROWS);
+  useEffect(() => {
+    if (limit >= cap) return;
+    const t = setTimeout(() => setLimit((l) => l + ROW_CHUNK), 0);
+    return () => clearTimeout(t);
+  }, [limit, cap]);
+  const shown = rows.length > Math.min(limit, MAX_ROWS) ? rows.slice(0, Math.min(limit, MAX_ROWS)) : rows;
   // One Tab stop for the list (its current row); arrows, Home and End move between rows.
   const body = useRoving({ items: 'tr.problem-row', inner: true, lazy: true });
 
@@ -134,7 +152,7 @@ export function ProblemsPanel() {
   );
 }
 
-function ProblemRow({ d }: { d: Diagnostic }) {
+const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
   const [menu, setMenu] = useState<'fix' | 'suppress' | null>(null);
   const fixButton = useRef<HTMLButtonElement>(null);
   const suppressButton = useRef<HTMLButtonElement>(null);
@@ -226,4 +244,4 @@ function ProblemRow({ d }: { d: Diagnostic }) {
       </td>
     </tr>
   );
-}
+});
