@@ -8,6 +8,8 @@ import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { formatTyping, measureBundle, measureFirstDiagnostics, measureTyping } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { benchValidation } from './validation.ts';
+import { benchShare } from './share.ts';
+import { benchCerts } from './certs.ts';
 import { benchAmbient } from './ambient.ts';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -161,12 +163,16 @@ if (!cliOnly) {
   const validation = await benchValidation(1000, RUNS);
   for (const l of validation.lines) console.log(l);
   for (const c of validation.checks) check(c.label, c.pass, c.detail);
+  const certs = await benchCerts(RUNS);
+  for (const l of certs.lines) console.log(l);
   const ambient = benchAmbient(RUNS);
   for (const l of ambient.lines) console.log(l);
   for (const c of ambient.checks) check(c.label, c.pass, c.detail);
 }
 
 // Whole processes, as a user runs the CLI: startup included.
+if (!cliOnly) for (const c of benchShare()) check(c.label, c.pass, c.detail);
+
 const cli = await measureCli([1000, 5000], CLI_ROUNDS);
 const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 const ms = (v: number) => `${v.toFixed(0).padStart(5)} ms`;

@@ -55,7 +55,7 @@ test.describe('Mesh Workbench', () => {
     await expect(problemRows(page).first()).toBeVisible();
     await expect(problemRows(page).filter({ hasText: 'IST0101' }).filter({ hasText: 'reviews2' })).toHaveCount(1);
     // The inspector's later-release tabs show only an honest empty state.
-    await page.getByTestId('inspector-tab-certs').click();
+    await page.getByTestId('inspector-tab-proxy').click();
     await expect(page.getByTestId('inspector-empty')).toContainText('later release');
   });
 
@@ -218,13 +218,17 @@ test.describe('Mesh Workbench', () => {
     await expect(page.getByTestId('status-error')).toHaveText('0');
   });
 
-  test('a file over 5 MB stays in the workspace but is not saved, with a notice', async ({ page }) => {
+  test('a file over 5 MB is saved too (IndexedDB) and survives a reload', async ({ page }) => {
     await openApp(page);
     const line = '# padding line to make this file large enough to skip persistence ...........\n';
     const big = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: bookinfo\n' + line.repeat(Math.ceil((5.5 * 1024 * 1024) / line.length));
     await page.getByTestId('upload-input').setInputFiles([{ name: 'big.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(big) }]);
     await expect(fileItem(page, 'big.yaml')).toBeVisible();
-    await expect(page.getByTestId('notice').filter({ hasText: 'big.yaml' })).toContainText('Not saved in this browser');
+    await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
+    await page.reload();
+    await expect(fileItem(page, 'big.yaml')).toBeVisible();
+    await expect(fileItem(page, 'big.yaml')).toHaveAttribute('title', /big\.yaml · 5\.5 MB/);
+    await expect(page.getByTestId('notice')).toHaveCount(0);
   });
 
   test('panes can be resized by dragging the splitters', async ({ page }) => {

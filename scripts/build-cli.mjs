@@ -13,37 +13,39 @@ export const BUNDLE_NAME = 'mesh-workbench.js';
 /** Source files the bundle was built from (paths relative to the project), for the bin's staleness check. */
 export const INPUTS_NAME = 'inputs.json';
 
-// @peculiar/x509 (with reflect-metadata, which must run first) takes about as long to
-// evaluate as the rest of the CLI, and only Gateway credential checks use it. The bundle
-// gets a stand-in that evaluates both on the first certificate parsed.
-const LAZY_X509 = `
-let x509;
-function load() {
-  if (x509 === undefined) {
-    require('reflect-metadata');
-    x509 = require('@peculiar/x509');
-  }
-  return x509;
+// @peculiar/x509 and the @peculiar/asn1-* schemas (with reflect-metadata, which must run
+// first) take about as long to evaluate as the rest of the CLI, and only certificate checks
+// use them. src/core/pki reaches them through one module, src/core/pki/lib.ts; the bundle
+// gets a stand-in for it whose namespaces load the packages on first property access.
+const LAZY_PKI_LIB = `
+function lazy(load) {
+  let m;
+  const get = () => (m === undefined ? (m = load()) : m);
+  return new Proxy({}, { get: (_, k) => get()[k], has: (_, k) => k in get(), ownKeys: () => Reflect.ownKeys(get()), getOwnPropertyDescriptor: (_, k) => Object.getOwnPropertyDescriptor(get(), k) });
 }
-export class X509Certificate {
-  constructor(raw) {
-    return new (load().X509Certificate)(raw);
-  }
-}
+export const x509 = lazy(() => {
+  require('reflect-metadata');
+  return require('@peculiar/x509');
+});
+export const asn1 = lazy(() => require('@peculiar/asn1-schema'));
+export const asnX509 = lazy(() => require('@peculiar/asn1-x509'));
+export const asnRsa = lazy(() => require('@peculiar/asn1-rsa'));
+export const asnEcc = lazy(() => require('@peculiar/asn1-ecc'));
+export const asnPkcs8 = lazy(() => require('@peculiar/asn1-pkcs8'));
+export const asnCsr = lazy(() => require('@peculiar/asn1-csr'));
 `;
 
-const lazyX509Plugin = {
-  name: 'lazy-x509',
+const PKI_LIB = join('src', 'core', 'pki', 'lib.ts');
+
+const lazyPkiPlugin = {
+  name: 'lazy-pki-lib',
   setup(build) {
-    const fromOurSources = (args) => args.kind === 'import-statement' && !args.importer.includes('/node_modules/') && args.namespace === 'file';
-    build.onResolve({ filter: /^@peculiar\/x509$/ }, (args) => (fromOurSources(args) ? { path: 'lazy-x509', namespace: 'lazy' } : undefined));
-    // The stand-in loads reflect-metadata itself, right before @peculiar/x509.
-    build.onResolve({ filter: /^reflect-metadata$/ }, (args) => (fromOurSources(args) ? { path: 'empty', namespace: 'lazy' } : undefined));
-    build.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({
-      contents: args.path === 'lazy-x509' ? LAZY_X509 : '',
-      loader: 'js',
-      resolveDir: PROJECT_ROOT,
-    }));
+    build.onResolve({ filter: /\/lib\.ts$/ }, (args) => {
+      if (args.namespace !== 'file' || args.importer.includes('/node_modules/')) return undefined;
+      const target = resolve(args.resolveDir, args.path);
+      return target === join(PROJECT_ROOT, PKI_LIB) ? { path: 'pki-lib', namespace: 'lazy' } : undefined;
+    });
+    build.onLoad({ filter: /.*/, namespace: 'lazy' }, () => ({ contents: LAZY_PKI_LIB, loader: 'js', resolveDir: PROJECT_ROOT }));
   },
 };
 
@@ -63,7 +65,7 @@ export async function buildCli(outdir = join(PROJECT_ROOT, 'dist-cli'), { minify
     logLevel: 'warning',
     // Bundled CommonJS packages call require() for Node built-ins.
     banner: { js: "import { createRequire as __mwbCreateRequire } from 'node:module'; const require = __mwbCreateRequire(import.meta.url);" },
-    plugins: [lazyX509Plugin],
+    plugins: [lazyPkiPlugin],
   });
   // Our own files only: dependencies change with `npm install`, which rebuilds anyway.
   const sources = Object.keys(result.metafile.inputs)

@@ -18,10 +18,23 @@ interface CoreCryptoKey {
   readonly type: string;
 }
 
+interface CoreJsonWebKey {
+  kty?: string;
+  crv?: string;
+  x?: string;
+  y?: string;
+  n?: string;
+  e?: string;
+}
+
 interface CoreSubtleCrypto {
-  importKey(format: string, keyData: ArrayBuffer, algorithm: object, extractable: boolean, usages: string[]): Promise<CoreCryptoKey>;
+  importKey(format: string, keyData: ArrayBuffer | CoreJsonWebKey, algorithm: object, extractable: boolean, usages: string[]): Promise<CoreCryptoKey>;
+  exportKey(format: 'jwk', key: CoreCryptoKey): Promise<CoreJsonWebKey>;
+  exportKey(format: 'pkcs8' | 'spki' | 'raw', key: CoreCryptoKey): Promise<ArrayBuffer>;
+  generateKey(algorithm: object, extractable: boolean, usages: string[]): Promise<{ publicKey: CoreCryptoKey; privateKey: CoreCryptoKey }>;
+  digest(algorithm: string, data: ArrayBuffer | Uint8Array): Promise<ArrayBuffer>;
   sign(algorithm: object, key: CoreCryptoKey, data: Uint8Array): Promise<ArrayBuffer>;
   verify(algorithm: object, key: CoreCryptoKey, signature: ArrayBuffer, data: Uint8Array): Promise<boolean>;
 }
 
-declare var crypto: { readonly subtle?: CoreSubtleCrypto } | undefined;
+declare var crypto: { readonly subtle?: CoreSubtleCrypto; getRandomValues?(array: Uint8Array): Uint8Array } | undefined;

@@ -7,6 +7,7 @@ import jsyaml from 'js-yaml';
 import type { CaseResult } from './types.ts';
 import { runIstioctlChecks } from './xdsIstioctl.ts';
 import { runValidationSuite } from './validation.ts';
+import { certCaseCount, runCerts } from './certs.ts';
 import { run as runAmbientScenarios } from './ambient.ts';
 import { runGatewayApi } from './xdsGatewayApi.ts';
 import { runAuthz } from './xdsAuthz.ts';
@@ -116,11 +117,9 @@ export const SUITE_PARTS: SuitePart[] = [
   {
     suite: 'certs',
     part: 'expected',
-    note: 'one per file entry and one per chain check in expected.json',
-    count: (root) => {
-      const v = jsonAt(join(root, 'certs', 'expected.json')) as { files?: Record<string, unknown>; chainChecks?: unknown[] } | undefined;
-      return v ? Object.keys(v.files ?? {}).length + (v.chainChecks?.length ?? 0) : 0;
-    },
+    note: 'one per file entry, chain check, derived file, key match and root-bundle entry in expected.json',
+    count: (root) => certCaseCount(root),
+    run: (root) => runCerts(root),
   },
   {
     suite: 'ambient',

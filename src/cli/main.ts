@@ -18,6 +18,7 @@ export function rootHelp(): string {
 
 Usage:
   mesh-workbench analyze [flags] <file|directory|->...
+  mesh-workbench certs [flags] <file|directory|->...
   mesh-workbench proxy-config <command> --file <config_dump.json|-> [flags]
   mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] <file|directory|->...
   mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] <file|directory|->...
@@ -26,12 +27,13 @@ Usage:
 
 Commands:
   analyze          Analyze Istio configuration files and print validation messages
+  certs            Inspect certificates, keys, Secrets and dumps as Istio would check them
   proxy-config     Render an Envoy config dump as istioctl proxy-config does (alias: pc)
   ztunnel-config   Print what a ztunnel receives (ambient), simulated from the files
   trace            Trace a request through the ambient data plane, hop by hop
 
 Run 'mesh-workbench analyze --help' for the analyze flags and exit codes,
-'mesh-workbench proxy-config --help' for proxy-config's commands.
+'mesh-workbench certs --help' for certs', 'mesh-workbench proxy-config --help' for proxy-config's commands.
 `;
 }
 
@@ -41,8 +43,35 @@ function usageError(io: CliIo, message: string, command?: string): number {
   return EXIT_USAGE;
 }
 
+/** Whether the first positional argument (flags of `certs` skipped) is `certs`. */
+export function isCertsCommand(argv: readonly string[]): boolean {
+  const valueFlags = new Set(['--at', '--trust-domain', '--trust-domain-alias', '--profile', '--output', '-o']);
+  for (let i = 0; i < argv.length; i++) {
+    const t = argv[i]!;
+    if (t === '--') return false;
+    if (valueFlags.has(t)) {
+      i++;
+      continue;
+    }
+    if (t.startsWith('-')) continue;
+    return t === 'certs';
+  }
+  return false;
+}
+
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
   let command: string | undefined;
+  if (isCertsCommand(argv)) {
+    try {
+      // Loaded on use (the certificate inspection is large), so analyze starts no slower.
+      const { runCerts } = await import('./certs.ts');
+      return await runCerts(argv, io);
+    } catch (e) {
+      if (e instanceof UsageError) return usageError(io, e.message, 'certs');
+      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+      return EXIT_ERROR;
+    }
+  }
   // proxy-config has its own subcommands and flags.
   if (argv[0] === 'proxy-config' || argv[0] === 'pc') {
     try {

@@ -1,5 +1,6 @@
-// Startup: restore the persisted workspace (or load the default sample on a first visit)
-// and keep localStorage up to date afterwards.
+// Startup: a share link opens in review mode (nothing saved); otherwise the person's named
+// workspaces in IndexedDB (see workspaces.ts; the default sample on a first visit). Without
+// IndexedDB, the one workspace is kept in localStorage as before.
 import { fileText, useWorkspace, type WsFile } from './workspace.ts';
 import { onTextEdited, textModel } from './texts.ts';
 import { defaultUserSettings, useAnalysis, useEditorUi, type UserSettings } from './analysis.ts';
@@ -7,6 +8,9 @@ import { MAX_PERSIST_BYTES, formatBytes, utf8Bytes } from './fileKind.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
 import { fetchSampleFiles, fetchSampleIndex } from './samples.ts';
 import { useTitle } from './title.ts';
+import { startLocalWorkspaces } from './workspaces.ts';
+import { isShareFragment } from '../core/share/link.ts';
+import { openShareLink } from './shareOpen.ts';
 
 const SAVE_DELAY_MS = 300;
 /** With a large file in the workspace, saving costs more: wait for a longer pause, then idle time. */
@@ -127,7 +131,37 @@ export function boot(): Promise<void> {
   return bootPromise;
 }
 
+async function firstVisitFiles(): Promise<{ files: { path: string; text: string }[]; open?: string[] }> {
+  try {
+    const idx = await fetchSampleIndex();
+    const sample = idx.samples.find((s) => s.id === (idx.default ?? idx.samples[0]?.id));
+    if (!sample) return { files: [] };
+    const files = await fetchSampleFiles(sample);
+    useTitle.getState().setName(sample.title, true);
+    revealFirstError();
+    return { files, open: sample.open ?? [files.find((f) => f.path === 'networking.yaml')?.path ?? files[0]?.path ?? ''] };
+  } catch (e) {
+    useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load the default sample: ${e instanceof Error ? e.message : String(e)}` });
+    return { files: [] };
+  }
+}
+
 async function doBoot(): Promise<void> {
+  // A link pasted into this tab's address bar changes only the fragment: open it for real.
+  window.addEventListener('hashchange', () => {
+    if (isShareFragment(location.hash)) location.reload();
+  });
+  if (isShareFragment(location.hash)) {
+    restoreSettings();
+    openShareLink(location.hash);
+    return;
+  }
+  if (await startLocalWorkspaces(firstVisitFiles)) return;
+  await bootLegacy();
+}
+
+/** Without IndexedDB: one workspace in localStorage (files over 5 MB are not kept). */
+async function bootLegacy(): Promise<void> {
   restoreSettings();
   const saved = loadWorkspace();
   if (saved) {

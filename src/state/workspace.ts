@@ -62,6 +62,8 @@ export interface WorkspaceState {
 }
 
 let revCounter = 0;
+/** Notices the person dismissed, by id: the text they dismissed. */
+const dismissedNotices = new Map<string, string>();
 
 export function makeFile(path: string, text: string, bytes?: number): WsFile {
   const b = bytes ?? utf8Bytes(text);
@@ -210,10 +212,14 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
   },
 
   notify(n) {
+    // A notice the person dismissed stays dismissed while it says the same thing.
+    if (dismissedNotices.get(n.id) === n.text) return;
     set((s) => ({ notices: [...s.notices.filter((x) => x.id !== n.id), n] }));
   },
 
   dismiss(id) {
+    const n = get().notices.find((x) => x.id === id);
+    if (n) dismissedNotices.set(id, n.text);
     set((s) => ({ notices: s.notices.filter((x) => x.id !== id) }));
   },
 }));

@@ -12,6 +12,12 @@ import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { StatusBar } from './statusbar/StatusBar.tsx';
 import { Inspector } from './inspector/Inspector.tsx';
 import { Notices } from './common/Notices.tsx';
+import { WorkspaceSwitcher } from './workspaces/WorkspaceSwitcher.tsx';
+import { ConflictBanner } from './workspaces/ConflictBanner.tsx';
+import { ReviewBanner } from './share/ReviewBanner.tsx';
+import { LinkErrorPage } from './share/LinkErrorPage.tsx';
+import { ShareButtons, ShareLayer } from './share/ShareLayer.tsx';
+import { useShareView } from '../state/shareOpen.ts';
 import { CommandPalette } from './commands/CommandPalette.tsx';
 import { firstTabbable } from './focus.ts';
 
@@ -43,7 +49,9 @@ export function App() {
     if (!narrow && drawer) useUi.getState().setDrawer(null);
   }, [narrow, drawer]);
 
+  const linkError = useShareView((s) => s.linkError);
   const columns = narrow ? 'var(--rail) minmax(0, 1fr) var(--rail)' : `${left}px 4px minmax(200px, 1fr) 4px ${right}px`;
+  if (linkError) return <LinkErrorPage />;
   return (
     <div className={`app${narrow ? ' narrow' : ''}`} data-testid="app">
       <header className="titlebar">
@@ -79,6 +87,8 @@ export function App() {
           >
             Commands
           </button>
+          <WorkspaceSwitcher />
+          <ShareButtons />
           <SamplesMenu />
         </div>
       </header>
@@ -88,7 +98,11 @@ export function App() {
         </SidePane>
         {!narrow && <Splitter orientation="col" direction={1} size={left} onResize={(v) => resize('left', v)} label="Resize workspace panel" testId="splitter-left" />}
         <main className="pane pane-center" style={{ gridTemplateRows: `auto minmax(80px, 1fr) 4px ${bottom}px` }}>
-          <Notices />
+          <div className="pane-notices">
+            <ReviewBanner />
+            <ConflictBanner />
+            <Notices />
+          </div>
           <EditorArea />
           <Splitter orientation="row" direction={-1} size={bottom} onResize={(v) => resize('bottom', v)} label="Resize problems panel" testId="splitter-bottom" />
           <ProblemsPanel />
@@ -101,6 +115,7 @@ export function App() {
       <StatusBar />
       <DropZone />
       <CommandPalette />
+      <ShareLayer />
     </div>
   );
 }

@@ -13,7 +13,7 @@
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import type { Diagnostic } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
-import { answerQuery } from '../core/queries/index.ts';
+import { answerQuery, answerQueryAsync, isAsyncQueryView } from '../core/queries/index.ts';
 import { applyTextChanges } from './textChanges.ts';
 import type { FileEdits, FromWorker, ToWorker } from './protocol.ts';
 
@@ -267,6 +267,15 @@ export class AnalysisHost {
       return;
     }
     for (const q of this.queries.splice(0)) {
+      if (isAsyncQueryView(q.view)) {
+        // Answered when ready; a newer analysis does not cancel it (it answers the state asked).
+        const version = this.stateVersion;
+        answerQueryAsync(q.view, q.args, state).then(
+          (result) => this.safePost({ type: 'queryResult', id: q.id, version, result }),
+          (e: unknown) => this.safePost({ type: 'queryFailed', id: q.id, message: errorText(e) }),
+        );
+        continue;
+      }
       try {
         const result = answerQuery(q.view, q.args, state);
         this.post({ type: 'queryResult', id: q.id, version: this.stateVersion, result });

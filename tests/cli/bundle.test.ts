@@ -71,7 +71,8 @@ describe('dist-cli bundle', () => {
     ];
     for (const [args, cwd] of cases) expect(run(args, cwd, runner), args.join(' ')).toEqual(fromSources(args, cwd));
     expect(run(['--version'], FIXTURES, runner).stdout).toMatch(/^mesh-workbench \d+\.\d+\.\d+\n$/);
-  });
+    // Twelve processes, half of them compiling the sources: slow when the machine is busy.
+  }, 120000);
 
   it('parses certificates (its @peculiar/x509 loads on first use): only the expired credential is reported', () => {
     const bundled = run(['analyze', '-o', 'json', '.'], credentials, runner);

@@ -1,82 +1,133 @@
 // What istiod checks in a TLS credential Secret (pilot/pkg/credentials/kube ExtractCertInfo
-// and pilot/pkg/xds ValidateCertificate), plus the stricter key-pair check of Go's
-// tls.X509KeyPair for callers that want it.
+// and ExtractRoot, pilot/pkg/xds ValidateCertificate), synchronously, for the analyzers.
+// Go's tls.X509KeyPair (the key-pair check Gateway API certificateRefs get) is async: it
+// compares SubjectPublicKeyInfo digests.
 import { decodePem, decodePemBundle } from './pem.ts';
-import { CertificateParseError, parseCertificate, parseCertificates, validityProblem, type CertificateInfo } from './x509.ts';
-import { keyMatchesPublicKey, parsePrivateKey, type PrivateKeyInfo } from './keys.ts';
+import { CertParseError, parseCertificateDer, parseCertificatesDer, type Certificate } from './cert.ts';
+import { parsePrivateKeyDer, privateKeyFacts, x509KeyPairError, KeyParseError } from './keys.ts';
+import { hex, sha256 } from './bytes.ts';
 
 export const GENERIC_CERT = 'cert';
 export const GENERIC_KEY = 'key';
+export const GENERIC_CA = 'cacert';
+export const GENERIC_CRL = 'crl';
 export const TLS_CERT = 'tls.crt';
 export const TLS_KEY = 'tls.key';
+export const TLS_CA = 'ca.crt';
+export const TLS_CRL = 'ca.crl';
+export const TLS_OCSP = 'tls.ocsp-staple';
 
 export type SecretData = ReadonlyMap<string, Uint8Array>;
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
-/**
- * The certificate and key istiod serves from a Secret: `cert`/`key` when both are
- * non-empty, else `tls.crt`/`tls.key`; otherwise an error like istiod's.
- */
-export function extractCertAndKey(data: SecretData): Result<{ cert: Uint8Array; key: Uint8Array }> {
-  const has = (...keys: string[]) => keys.every((k) => data.has(k));
-  const nonEmpty = (...keys: string[]) => keys.every((k) => (data.get(k)?.length ?? 0) > 0);
-  if (nonEmpty(GENERIC_CERT, GENERIC_KEY)) return { ok: true, value: { cert: data.get(GENERIC_CERT)!, key: data.get(GENERIC_KEY)! } };
-  if (nonEmpty(TLS_CERT, TLS_KEY)) return { ok: true, value: { cert: data.get(TLS_CERT)!, key: data.get(TLS_KEY)! } };
-  if (has(GENERIC_CERT, GENERIC_KEY)) return { ok: false, error: `found keys "${GENERIC_CERT}" and "${GENERIC_KEY}", but they were empty` };
-  if (has(TLS_CERT, TLS_KEY)) return { ok: false, error: `found keys "${TLS_CERT}" and "${TLS_KEY}", but they were empty` };
+export interface CertInfo {
+  cert: Uint8Array;
+  key?: Uint8Array;
+  crl?: Uint8Array;
+  staple?: Uint8Array;
+  /** The data keys the values came from. */
+  keys: { cert: string; key?: string; crl?: string; staple?: string };
+}
+
+/** Go's truncatedKeysMessage: sorted keys, the first three and `and N more...` from three on. */
+function foundKeys(data: SecretData): string {
   const keys = [...data.keys()].sort();
-  const found = keys.length < 3 ? keys.join(', ') : `${keys.slice(0, 3).join(', ')}, and ${keys.length - 3} more...`;
-  return { ok: false, error: `found secret, but didn't have expected keys (${GENERIC_CERT} and ${GENERIC_KEY}) or (${TLS_CERT} and ${TLS_KEY}); found: ${found}` };
+  return keys.length < 3 ? keys.join(', ') : `${keys.slice(0, 3).join(', ')}, and ${keys.length - 3} more...`;
+}
+
+const nonEmpty = (data: SecretData, ...keys: string[]) => keys.every((k) => (data.get(k)?.length ?? 0) > 0);
+const has = (data: SecretData, ...keys: string[]) => keys.every((k) => data.has(k));
+
+/** ExtractCertInfo: `cert`/`key` when both are non-empty, else `tls.crt`/`tls.key`; otherwise istiod's error. */
+export function extractCertInfo(data: SecretData): Result<CertInfo> {
+  if (nonEmpty(data, GENERIC_CERT, GENERIC_KEY)) {
+    return { ok: true, value: { cert: data.get(GENERIC_CERT)!, key: data.get(GENERIC_KEY)!, crl: data.get(GENERIC_CRL), keys: { cert: GENERIC_CERT, key: GENERIC_KEY, crl: data.has(GENERIC_CRL) ? GENERIC_CRL : undefined } } };
+  }
+  if (nonEmpty(data, TLS_CERT, TLS_KEY)) {
+    return {
+      ok: true,
+      value: {
+        cert: data.get(TLS_CERT)!,
+        key: data.get(TLS_KEY)!,
+        crl: data.get(TLS_CRL),
+        staple: data.get(TLS_OCSP),
+        keys: { cert: TLS_CERT, key: TLS_KEY, crl: data.has(TLS_CRL) ? TLS_CRL : undefined, staple: data.has(TLS_OCSP) ? TLS_OCSP : undefined },
+      },
+    };
+  }
+  if (has(data, GENERIC_CERT, GENERIC_KEY)) return { ok: false, error: `found keys "${GENERIC_CERT}" and "${GENERIC_KEY}", but they were empty` };
+  if (has(data, TLS_CERT, TLS_KEY)) return { ok: false, error: `found keys "${TLS_CERT}" and "${TLS_KEY}", but they were empty` };
+  return { ok: false, error: `found secret, but didn't have expected keys (${GENERIC_CERT} and ${GENERIC_KEY}) or (${TLS_CERT} and ${TLS_KEY}); found: ${foundKeys(data)}` };
+}
+
+/** ExtractRoot: `cacert` (with `crl`), else `ca.crt` (with `ca.crl`); otherwise istiod's error. */
+export function extractRoot(data: SecretData): Result<CertInfo> {
+  if (nonEmpty(data, GENERIC_CA)) return { ok: true, value: { cert: data.get(GENERIC_CA)!, crl: data.get(GENERIC_CRL), keys: { cert: GENERIC_CA, crl: data.has(GENERIC_CRL) ? GENERIC_CRL : undefined } } };
+  if (nonEmpty(data, TLS_CA)) return { ok: true, value: { cert: data.get(TLS_CA)!, crl: data.get(TLS_CRL), keys: { cert: TLS_CA, crl: data.has(TLS_CRL) ? TLS_CRL : undefined } } };
+  if (has(data, GENERIC_CA)) return { ok: false, error: `found key "${GENERIC_CA}", but it was empty` };
+  if (has(data, TLS_CA)) return { ok: false, error: `found key "${TLS_CA}", but it was empty` };
+  return { ok: false, error: `found secret, but didn't have expected keys ${GENERIC_CA} or ${TLS_CA}; found: ${foundKeys(data)}` };
+}
+
+/** Kept for callers of the first version of this module. */
+export function extractCertAndKey(data: SecretData): Result<{ cert: Uint8Array; key: Uint8Array }> {
+  const r = extractCertInfo(data);
+  return r.ok ? { ok: true, value: { cert: r.value.cert, key: r.value.key! } } : r;
 }
 
 /**
- * istiod's certificate validation: the first PEM block (of any type) must hold one or more
- * DER certificates, each valid at `now`.
+ * istiod's ValidateCertificate: the first PEM block (of any type) must hold one or more DER
+ * certificates, each valid at `now` (Go's `now.After(notAfter) || now.Before(notBefore)`).
  */
-export function validateCertificateChain(cert: Uint8Array, now: Date = new Date()): Result<CertificateInfo[]> {
+export function validateCertificateChain(cert: Uint8Array, now: Date = new Date()): Result<Certificate[]> {
   const { block } = decodePem(cert);
   if (!block) return { ok: false, error: 'pem decode failed' };
-  let certs: CertificateInfo[];
+  let certs: Certificate[];
   try {
-    certs = parseCertificates(block.bytes);
+    certs = parseCertificatesDer(block.bytes);
   } catch (e) {
-    if (e instanceof CertificateParseError) return { ok: false, error: e.message };
+    if (e instanceof CertParseError) return { ok: false, error: e.message };
     throw e;
   }
   for (const c of certs) {
-    if (validityProblem(c, now)) return { ok: false, error: 'certificate is expired or not yet valid' };
+    if (c.facts.goParseExpectation !== 'ok') return { ok: false, error: `x509: ${c.facts.goParseExpectation}` };
+    if (now.getTime() > c.notAfter.getTime() || now.getTime() < c.notBefore.getTime()) return { ok: false, error: 'certificate is expired or not yet valid' };
   }
   return { ok: true, value: certs };
 }
 
-/** Whether a Secret passes istiod's checks for a gateway credential. */
-export function validateGatewayCredential(data: SecretData, now: Date = new Date()): Result<CertificateInfo[]> {
-  const extracted = extractCertAndKey(data);
+/** gateway.SecretAnalyzer's isValidSecret: ExtractCertInfo, then ValidateCertificate of the cert. */
+export function validateGatewayCredential(data: SecretData, now: Date = new Date()): Result<Certificate[]> {
+  const extracted = extractCertInfo(data);
   if (!extracted.ok) return extracted;
   return validateCertificateChain(extracted.value.cert, now);
 }
 
 /**
- * Go's tls.X509KeyPair: the CERTIFICATE blocks form the chain, the first `… PRIVATE KEY`
- * block is the key, and the key must belong to the leaf certificate. Synchronous.
+ * Go's tls.X509KeyPair: the CERTIFICATE blocks form the chain, the first block whose type
+ * is `PRIVATE KEY` or ends in ` PRIVATE KEY` is the key, and it must belong to the leaf.
  */
-export function checkKeyPair(certPem: Uint8Array | string, keyPem: Uint8Array | string): Result<{ leaf: CertificateInfo; key: PrivateKeyInfo }> {
+export async function checkKeyPair(certPem: Uint8Array | string, keyPem: Uint8Array | string): Promise<Result<{ leaf: Certificate }>> {
   const certBlocks = decodePemBundle(certPem).filter((b) => b.type === 'CERTIFICATE');
-  if (certBlocks.length === 0) return { ok: false, error: 'failed to find any PEM data in certificate input' };
+  if (certBlocks.length === 0) return { ok: false, error: 'tls: failed to find any PEM data in certificate input' };
   const keyBlock = decodePemBundle(keyPem).find((b) => b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY'));
-  if (!keyBlock) return { ok: false, error: 'failed to find PEM block with type ending in "PRIVATE KEY" in key input' };
-  let leaf: CertificateInfo;
+  if (!keyBlock) return { ok: false, error: 'tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input' };
+  let leaf: Certificate;
   try {
-    leaf = parseCertificate(certBlocks[0]!.bytes);
+    leaf = parseCertificateDer(certBlocks[0]!.bytes);
   } catch (e) {
-    if (e instanceof CertificateParseError) return { ok: false, error: e.message };
+    if (e instanceof CertParseError) return { ok: false, error: `tls: failed to parse certificate: ${e.message}` };
     throw e;
   }
-  const key = parsePrivateKey(keyBlock.bytes);
-  if (!key) return { ok: false, error: 'failed to parse private key' };
-  const match = keyMatchesPublicKey(leaf.publicKey, key);
-  if (match === 'unsupported') return { ok: false, error: 'unsupported key algorithm' };
-  if (match === 'mismatch') return { ok: false, error: 'private key does not match public key' };
-  return { ok: true, value: { leaf, key } };
+  let facts;
+  try {
+    facts = await privateKeyFacts(parsePrivateKeyDer(keyBlock.bytes, keyBlock.type));
+  } catch (e) {
+    if (e instanceof KeyParseError) return { ok: false, error: 'tls: failed to parse private key' };
+    throw e;
+  }
+  const spki = hex(await sha256(leaf.spkiDer));
+  const err = x509KeyPairError(leaf.facts.publicKey.type, facts, spki);
+  return err ? { ok: false, error: err } : { ok: true, value: { leaf } };
 }

@@ -1,176 +1,195 @@
-// Public and private key structures, parsed synchronously from DER so that "does this key
-// belong to this certificate?" can be answered inside the (synchronous) analyzers:
-//   RSA: PKCS#1 RSAPrivateKey or PKCS#8 → modulus and public exponent;
-//   EC:  SEC1 ECPrivateKey or PKCS#8 → curve and private scalar, public point computed as d·G.
-// The certificate side is its SubjectPublicKeyInfo.
-import { children, content, DerError, expectTag, readBigInt, readBitString, readOid, readTlv, TAG, bytesToBigInt } from './der.ts';
-import { curveByOid, onCurve, publicPoint, type AffinePoint, type Curve } from './ec.ts';
+// Private keys in the encodings Go (and so Istio) reads: PKCS#1 `RSA PRIVATE KEY`, SEC1
+// `EC PRIVATE KEY` and PKCS#8 `PRIVATE KEY` (RSA, EC, Ed25519, X25519). Decoded with the
+// @peculiar/asn1-* schemas; the public half is written as a DER SubjectPublicKeyInfo so a
+// key matches a certificate exactly when their SPKI digests are equal — no private-key
+// operation. Where the file does not carry the public key (an EC key without its optional
+// public point, an Ed25519 seed), WebCrypto imports the key and exports its JWK.
+import { asn1, asnX509, asnRsa, asnEcc, asnPkcs8 } from './lib.ts';
+import { concatBytes, hex, sha256, toArrayBuffer, webCrypto } from './bytes.ts';
+import { publicKeyFacts, type PublicKeyFacts } from './cert.ts';
+import { CURVES, OID } from './oids.ts';
+import { decodeBase64Std } from './base64.ts';
 
-export const OID_RSA = '1.2.840.113549.1.1.1';
-export const OID_EC_PUBLIC_KEY = '1.2.840.10045.2.1';
+export type KeyEncoding = 'PKCS#1' | 'PKCS#8' | 'SEC1';
 
-export type PublicKeyInfo =
-  | { kind: 'rsa'; n: bigint; e: bigint }
-  | { kind: 'ec'; curve: Curve; point: AffinePoint }
-  | { kind: 'unsupported'; algorithm: string };
-
-export type PrivateKeyInfo =
-  | { kind: 'rsa'; format: 'pkcs1' | 'pkcs8'; n: bigint; e: bigint; d: bigint }
-  | { kind: 'ec'; format: 'sec1' | 'pkcs8'; curve: Curve; d: bigint; embeddedPublic?: AffinePoint }
-  | { kind: 'unsupported'; format: 'pkcs8'; algorithm: string };
-
-/** Decodes an EC point (uncompressed `04‖X‖Y` or compressed `02/03‖X`) on the curve. */
-export function decodeEcPoint(curve: Curve, bytes: Uint8Array): AffinePoint | undefined {
-  const size = curve.size;
-  if (bytes.length === 1 + 2 * size && bytes[0] === 4) {
-    const pt = { x: bytesToBigInt(bytes.subarray(1, 1 + size)), y: bytesToBigInt(bytes.subarray(1 + size)) };
-    return pt.x < curve.p && pt.y < curve.p && onCurve(curve, pt) ? pt : undefined;
-  }
-  if (bytes.length === 1 + size && (bytes[0] === 2 || bytes[0] === 3)) {
-    const x = bytesToBigInt(bytes.subarray(1));
-    if (x >= curve.p) return undefined;
-    // All three curves have p ≡ 3 (mod 4), so a square root is a single exponentiation.
-    const p = curve.p;
-    const rhs = (((x * x) % p) * x - 3n * x + curve.b) % p;
-    const y2 = rhs < 0n ? rhs + p : rhs;
-    let y = powMod(y2, (p + 1n) / 4n, p);
-    if ((y * y) % p !== y2) return undefined;
-    if ((y & 1n) !== BigInt(bytes[0]! & 1)) y = p - y;
-    return { x, y };
-  }
-  return undefined;
+export interface PrivateKeyFacts {
+  encoding: KeyEncoding;
+  /** The PEM block type the key came in (null for DER). */
+  pemType: string | null;
+  /** The public half; null when it cannot be derived here (unsupported algorithm). */
+  publicKey: PublicKeyFacts | null;
+  /** What Istio's ParsePemEncodedKey says about this block: `supported` or its error. */
+  istioParsePemEncodedKey: string;
 }
 
-function powMod(base: bigint, exp: bigint, p: bigint): bigint {
-  let r = 1n;
-  let b = base % p;
-  let e = exp;
-  while (e > 0n) {
-    if (e & 1n) r = (r * b) % p;
-    b = (b * b) % p;
-    e >>= 1n;
-  }
-  return r;
+export interface PrivateKey {
+  der: Uint8Array;
+  encoding: KeyEncoding;
+  pemType: string | null;
+  /** Algorithm OID (rsaEncryption, id-ecPublicKey, Ed25519, …). */
+  algorithm: string;
+  /** Curve OID for EC keys. */
+  curveOid?: string;
+  /** The SubjectPublicKeyInfo when it can be written without WebCrypto. */
+  spki?: Uint8Array;
+  /** PKCS#8 DER (for WebCrypto), when the key is one WebCrypto can import. */
+  pkcs8?: Uint8Array;
 }
 
-function algorithmOf(der: Uint8Array, alg: { start: number; end: number }): { oid: string; params?: { tag: number; oid?: string } } {
-  const parts = children(der, alg);
-  const oid = readOid(der, expectTag(parts[0], TAG.OID, 'algorithm OID'));
-  const p = parts[1];
-  if (!p) return { oid };
-  return { oid, params: { tag: p.tag, oid: p.tag === TAG.OID ? readOid(der, p) : undefined } };
+export class KeyParseError extends Error {}
+
+function algId(oid: string, params?: Uint8Array | null): asnX509.AlgorithmIdentifier {
+  return new asnX509.AlgorithmIdentifier({ algorithm: oid, parameters: params === undefined ? undefined : params ? toArrayBuffer(params) : null });
 }
 
-/** Parses a DER SubjectPublicKeyInfo. Throws DerError on malformed input. */
-export function parseSubjectPublicKeyInfo(spki: Uint8Array): PublicKeyInfo {
-  const top = readTlv(spki, 0);
-  if (top.tag !== TAG.SEQUENCE || top.next !== spki.length) throw new DerError('expected SubjectPublicKeyInfo');
-  const [alg, bits] = children(spki, top);
-  const { oid, params } = algorithmOf(spki, expectTag(alg, TAG.SEQUENCE, 'AlgorithmIdentifier'));
-  const key = readBitString(spki, expectTag(bits, TAG.BIT_STRING, 'subjectPublicKey'));
-  if (oid === OID_RSA) {
-    const seq = readTlv(key, 0);
-    const [n, e] = children(key, expectTag(seq, TAG.SEQUENCE, 'RSAPublicKey'));
-    return { kind: 'rsa', n: readBigInt(key, expectTag(n, TAG.INTEGER, 'modulus')), e: readBigInt(key, expectTag(e, TAG.INTEGER, 'exponent')) };
-  }
-  if (oid === OID_EC_PUBLIC_KEY) {
-    const curve = params?.oid ? curveByOid(params.oid) : undefined;
-    if (!curve) return { kind: 'unsupported', algorithm: `${oid} (${params?.oid ?? 'explicit curve'})` };
-    const point = decodeEcPoint(curve, key);
-    if (!point) throw new DerError('invalid EC point');
-    return { kind: 'ec', curve, point };
-  }
-  return { kind: 'unsupported', algorithm: oid };
+function spkiDer(alg: asnX509.AlgorithmIdentifier, key: Uint8Array): Uint8Array {
+  return new Uint8Array(asn1.AsnConvert.serialize(new asnX509.SubjectPublicKeyInfo({ algorithm: alg, subjectPublicKey: toArrayBuffer(key) })));
 }
 
-function parsePkcs1(der: Uint8Array): PrivateKeyInfo {
-  const top = readTlv(der, 0);
-  if (top.tag !== TAG.SEQUENCE || top.next !== der.length) throw new DerError('expected RSAPrivateKey');
-  const f = children(der, top);
-  if (f.length < 9) throw new DerError('short RSAPrivateKey');
-  const ints = f.slice(0, 9).map((t) => readBigInt(der, expectTag(t, TAG.INTEGER, 'INTEGER')));
-  if (ints[0] !== 0n && ints[0] !== 1n) throw new DerError('unknown RSAPrivateKey version');
-  const [, n, e, d] = ints as [bigint, bigint, bigint, bigint];
-  if (n <= 0n || e <= 0n) throw new DerError('invalid RSA key');
-  return { kind: 'rsa', format: 'pkcs1', n, e, d };
+/** DER of a named-curve OID (ECParameters is a CHOICE, so it serialises as the OID itself). */
+function oidDer(oid: string): Uint8Array {
+  return new Uint8Array(asn1.AsnConvert.serialize(new asnEcc.ECParameters({ namedCurve: oid })));
 }
 
-function parseSec1(der: Uint8Array, curveFromAlgorithm?: Curve): PrivateKeyInfo & { kind: 'ec' } {
-  const top = readTlv(der, 0);
-  if (top.tag !== TAG.SEQUENCE || top.next !== der.length) throw new DerError('expected ECPrivateKey');
-  const f = children(der, top);
-  if (readBigInt(der, expectTag(f[0], TAG.INTEGER, 'version')) !== 1n) throw new DerError('unknown ECPrivateKey version');
-  const scalar = content(der, expectTag(f[1], TAG.OCTET_STRING, 'privateKey'));
-  let curve = curveFromAlgorithm;
-  let embeddedPublic: AffinePoint | undefined;
-  for (const t of f.slice(2)) {
-    if (t.tag === TAG.CTX0) {
-      const inner = readTlv(der, t.start, t.end);
-      if (inner.tag === TAG.OID) curve = curveByOid(readOid(der, inner)) ?? curve;
-    } else if (t.tag === TAG.CTX1 && curve) {
-      const inner = readTlv(der, t.start, t.end);
-      embeddedPublic = decodeEcPoint(curve, readBitString(der, expectTag(inner, TAG.BIT_STRING, 'publicKey')));
-    }
-  }
-  if (!curve) throw new DerError('unknown or missing EC curve');
-  const d = bytesToBigInt(scalar);
-  if (d <= 0n || d >= curve.n) throw new DerError('invalid EC private scalar');
-  return embeddedPublic ? { kind: 'ec', format: 'sec1', curve, d, embeddedPublic } : { kind: 'ec', format: 'sec1', curve, d };
+const NULL_DER = new Uint8Array([0x05, 0x00]);
+
+function rsaSpki(modulus: ArrayBuffer, exponent: ArrayBuffer): Uint8Array {
+  const pub = new Uint8Array(asn1.AsnConvert.serialize(new asnRsa.RSAPublicKey({ modulus, publicExponent: exponent })));
+  return spkiDer(algId(OID.rsaEncryption, NULL_DER), pub);
 }
 
-function parsePkcs8(der: Uint8Array): PrivateKeyInfo {
-  const top = readTlv(der, 0);
-  if (top.tag !== TAG.SEQUENCE || top.next !== der.length) throw new DerError('expected PrivateKeyInfo');
-  const f = children(der, top);
-  const version = readBigInt(der, expectTag(f[0], TAG.INTEGER, 'version'));
-  if (version !== 0n && version !== 1n) throw new DerError('unknown PrivateKeyInfo version');
-  const { oid, params } = algorithmOf(der, expectTag(f[1], TAG.SEQUENCE, 'AlgorithmIdentifier'));
-  const inner = content(der, expectTag(f[2], TAG.OCTET_STRING, 'privateKey'));
-  if (oid === OID_RSA) return { ...parsePkcs1(inner), format: 'pkcs8' };
-  if (oid === OID_EC_PUBLIC_KEY) {
-    const curve = params?.oid ? curveByOid(params.oid) : undefined;
-    if (!curve) throw new DerError('unsupported EC curve');
-    return { ...parseSec1(inner, curve), format: 'pkcs8' };
-  }
-  return { kind: 'unsupported', format: 'pkcs8', algorithm: oid };
+function ecSpki(curveOid: string, point: Uint8Array): Uint8Array {
+  return spkiDer(algId(OID.ecPublicKey, oidDer(curveOid)), point);
 }
+
+function pkcs8Of(algorithm: asnX509.AlgorithmIdentifier, inner: Uint8Array): Uint8Array {
+  return new Uint8Array(asn1.AsnConvert.serialize(new asnPkcs8.PrivateKeyInfo({ version: 0, privateKeyAlgorithm: algorithm, privateKey: new asnPkcs8.PrivateKey(toArrayBuffer(inner)) })));
+}
+
+function fromPkcs1(der: Uint8Array): Omit<PrivateKey, 'pemType'> {
+  const k = asn1.AsnConvert.parse(der, asnRsa.RSAPrivateKey);
+  if (k.version !== 0 && k.version !== 1) throw new KeyParseError('unknown RSAPrivateKey version');
+  return { der, encoding: 'PKCS#1', algorithm: OID.rsaEncryption, spki: rsaSpki(k.modulus, k.publicExponent), pkcs8: pkcs8Of(algId(OID.rsaEncryption, NULL_DER), der) };
+}
+
+function fromSec1(der: Uint8Array, curveFromAlgorithm?: string, encoding: KeyEncoding = 'SEC1'): Omit<PrivateKey, 'pemType'> {
+  const k = asn1.AsnConvert.parse(der, asnEcc.ECPrivateKey);
+  if (k.version !== 1) throw new KeyParseError('unknown ECPrivateKey version');
+  const curveOid = k.parameters?.namedCurve ?? curveFromAlgorithm;
+  if (!curveOid) throw new KeyParseError('EC private key without a named curve');
+  const out: Omit<PrivateKey, 'pemType'> = { der, encoding, algorithm: OID.ecPublicKey, curveOid };
+  if (k.publicKey && k.publicKey.byteLength > 0) out.spki = ecSpki(curveOid, new Uint8Array(k.publicKey));
+  if (CURVES[curveOid] && ['P-256', 'P-384', 'P-521'].includes(CURVES[curveOid]!.name)) {
+    out.pkcs8 = encoding === 'PKCS#8' ? der : pkcs8Of(algId(OID.ecPublicKey, oidDer(curveOid)), der);
+  }
+  return out;
+}
+
+function fromPkcs8(der: Uint8Array): Omit<PrivateKey, 'pemType'> {
+  const k = asn1.AsnConvert.parse(der, asnPkcs8.PrivateKeyInfo);
+  const alg = k.privateKeyAlgorithm.algorithm;
+  const inner = new Uint8Array(k.privateKey.buffer);
+  if (alg === OID.rsaEncryption) return { ...fromPkcs1(inner), der, encoding: 'PKCS#8', pkcs8: der };
+  if (alg === OID.ecPublicKey) {
+    const p = k.privateKeyAlgorithm.parameters ? asn1.AsnConvert.parse(k.privateKeyAlgorithm.parameters, asnEcc.ECParameters) : undefined;
+    const sec1 = fromSec1(inner, p?.namedCurve, 'PKCS#8');
+    return { ...sec1, der, pkcs8: sec1.pkcs8 ? der : undefined };
+  }
+  if (alg === OID.ed25519 || alg === OID.x25519 || alg === OID.ed448 || alg === OID.x448) return { der, encoding: 'PKCS#8', algorithm: alg, pkcs8: der };
+  return { der, encoding: 'PKCS#8', algorithm: alg };
+}
+
+const PARSERS: Record<KeyEncoding, (der: Uint8Array) => Omit<PrivateKey, 'pemType'>> = { 'PKCS#1': fromPkcs1, 'PKCS#8': fromPkcs8, SEC1: (d) => fromSec1(d) };
+
+const BY_PEM_TYPE: Record<string, KeyEncoding> = { 'RSA PRIVATE KEY': 'PKCS#1', 'EC PRIVATE KEY': 'SEC1', 'PRIVATE KEY': 'PKCS#8' };
 
 /**
- * Parses a private key in any of the DER encodings Go's tls.X509KeyPair accepts, trying
- * PKCS#1, then PKCS#8, then SEC1 (the PEM block type is not trusted). Undefined when none fits.
+ * Parses a DER private key: the encoding its PEM type names first, then the others (as Go's
+ * tls.X509KeyPair does, which ignores the type). Throws KeyParseError when nothing fits.
  */
-export function parsePrivateKey(der: Uint8Array): PrivateKeyInfo | undefined {
-  for (const parse of [parsePkcs1, parsePkcs8, (b: Uint8Array) => parseSec1(b)]) {
+export function parsePrivateKeyDer(der: Uint8Array, pemType: string | null = null): PrivateKey {
+  const first = pemType ? BY_PEM_TYPE[pemType] : undefined;
+  const order: KeyEncoding[] = first ? [first, ...(['PKCS#1', 'PKCS#8', 'SEC1'] as const).filter((e) => e !== first)] : ['PKCS#1', 'PKCS#8', 'SEC1'];
+  let firstError = '';
+  for (const enc of order) {
     try {
-      return parse(der);
+      return { ...PARSERS[enc](der.slice()), pemType };
     } catch (e) {
-      if (!(e instanceof DerError)) throw e;
+      if (!firstError) firstError = e instanceof Error ? e.message : String(e);
     }
+  }
+  throw new KeyParseError(`not a private key (PKCS#1, PKCS#8 or SEC1): ${firstError}`);
+}
+
+/** Istio's ParsePemEncodedKey verdict for a block of this type (crypto.go): `supported` or the error. */
+export function istioKeyVerdict(pemType: string, der: Uint8Array): string {
+  const enc = BY_PEM_TYPE[pemType];
+  if (!enc) return `unsupported PEM block type for a private key: ${pemType}`;
+  try {
+    PARSERS[enc](der.slice());
+    return 'supported';
+  } catch (e) {
+    const what = enc === 'SEC1' ? 'the ECDSA private key' : enc === 'PKCS#1' ? 'the RSA private key' : 'the PKCS8 private key';
+    return `failed to parse ${what}: ${e instanceof Error ? e.message : String(e)}`;
+  }
+}
+
+const JWK_CURVES: Record<string, string> = { 'P-256': '1.2.840.10045.3.1.7', 'P-384': '1.3.132.0.34', 'P-521': '1.3.132.0.35' };
+
+function b64urlBytes(s: string): Uint8Array {
+  return decodeBase64Std(s.replace(/-/g, '+').replace(/_/g, '/') + '='.repeat((4 - (s.length % 4)) % 4)) ?? new Uint8Array();
+}
+
+/** The key's SubjectPublicKeyInfo; WebCrypto derives it when the file does not carry it. */
+export async function publicKeyOf(key: PrivateKey): Promise<Uint8Array | undefined> {
+  if (key.spki) return key.spki;
+  if (!key.pkcs8) return undefined;
+  const subtle = webCrypto();
+  if (key.algorithm === OID.ecPublicKey && key.curveOid) {
+    const name = CURVES[key.curveOid]!.name;
+    const k = await subtle.importKey('pkcs8', toArrayBuffer(key.pkcs8), { name: 'ECDSA', namedCurve: name }, true, ['sign']);
+    const jwk = await subtle.exportKey('jwk', k);
+    if (!jwk.x || !jwk.y) return undefined;
+    key.spki = ecSpki(JWK_CURVES[name]!, concatBytes(new Uint8Array([4]), b64urlBytes(jwk.x), b64urlBytes(jwk.y)));
+    return key.spki;
+  }
+  if (key.algorithm === OID.ed25519 || key.algorithm === OID.x25519) {
+    const alg = key.algorithm === OID.ed25519 ? 'Ed25519' : 'X25519';
+    const k = await subtle.importKey('pkcs8', toArrayBuffer(key.pkcs8), { name: alg }, true, alg === 'Ed25519' ? ['sign'] : ['deriveBits']);
+    const jwk = await subtle.exportKey('jwk', k);
+    if (!jwk.x) return undefined;
+    key.spki = spkiDer(algId(key.algorithm), b64urlBytes(jwk.x));
+    return key.spki;
   }
   return undefined;
 }
 
-/** The public half of a private key (EC: computed from the scalar, not read from the file). */
-export function publicKeyOf(key: PrivateKeyInfo): PublicKeyInfo {
-  if (key.kind === 'rsa') return { kind: 'rsa', n: key.n, e: key.e };
-  if (key.kind === 'ec') {
-    const point = publicPoint(key.curve, key.d);
-    if (!point) throw new DerError('invalid EC private scalar');
-    return { kind: 'ec', curve: key.curve, point };
+/** Facts of a parsed key, with the digest of its public half. */
+export async function privateKeyFacts(key: PrivateKey): Promise<PrivateKeyFacts> {
+  let spki: Uint8Array | undefined;
+  try {
+    spki = await publicKeyOf(key);
+  } catch {
+    spki = undefined;
   }
-  return { kind: 'unsupported', algorithm: key.algorithm };
+  let publicKey: PublicKeyFacts | null = null;
+  if (spki) {
+    publicKey = publicKeyFacts(spki);
+    publicKey.spkiSha256 = hex(await sha256(spki));
+  }
+  return {
+    encoding: key.encoding,
+    pemType: key.pemType,
+    publicKey,
+    istioParsePemEncodedKey: key.pemType ? istioKeyVerdict(key.pemType, key.der) : 'supported',
+  };
 }
 
-export type KeyMatch = 'match' | 'mismatch' | 'unsupported';
-
-/** Whether the private key is the one for this public key (same algorithm, same numbers). */
-export function keyMatchesPublicKey(pub: PublicKeyInfo, key: PrivateKeyInfo): KeyMatch {
-  if (pub.kind === 'unsupported' || key.kind === 'unsupported') return 'unsupported';
-  if (pub.kind !== key.kind) return 'mismatch';
-  const derived = publicKeyOf(key);
-  if (pub.kind === 'rsa' && derived.kind === 'rsa') return pub.n === derived.n && pub.e === derived.e ? 'match' : 'mismatch';
-  if (pub.kind === 'ec' && derived.kind === 'ec') {
-    return pub.curve === derived.curve && pub.point.x === derived.point.x && pub.point.y === derived.point.y ? 'match' : 'mismatch';
-  }
-  return 'mismatch';
+/** Go's tls.X509KeyPair verdict for a certificate's key and a private key. */
+export function x509KeyPairError(certKeyType: string, keyFacts: PrivateKeyFacts, certSpkiSha256: string): string | undefined {
+  const keyType = keyFacts.publicKey?.type;
+  if (!keyType) return 'tls: unknown private key type';
+  if (keyType !== certKeyType) return 'tls: private key type does not match public key type';
+  if (keyFacts.publicKey!.spkiSha256 !== certSpkiSha256) return 'tls: private key does not match public key';
+  return undefined;
 }

@@ -5,6 +5,7 @@ import { QueryError, type QueryState } from './common.ts';
 import { answerWorkloads } from './workloads.ts';
 import { answerServices } from './services.ts';
 import { answerResource } from './resource.ts';
+import { answerCertificates } from './certificates.ts';
 import { answerDataPlane, answerDataPlaneTrace, answerZtunnelConfig } from './dataplane.ts';
 import { QUERY_VIEWS, type QueryArgs, type QueryResult, type QueryView } from './views.ts';
 
@@ -12,7 +13,10 @@ export type { QueryState } from './common.ts';
 export { QueryError } from './common.ts';
 export * from './views.ts';
 
-type Handlers = { [V in QueryView]: (args: unknown, state: QueryState) => QueryResult<V> };
+type AsyncView = 'certificates';
+type SyncView = Exclude<QueryView, AsyncView>;
+type Handlers = { [V in SyncView]: (args: unknown, state: QueryState) => QueryResult<V> };
+type AsyncHandlers = { [V in AsyncView]: (args: unknown, state: QueryState) => Promise<QueryResult<V>> };
 
 const HANDLERS: Handlers = {
   workloads: answerWorkloads,
@@ -23,6 +27,23 @@ const HANDLERS: Handlers = {
   dataplaneTrace: answerDataPlaneTrace,
 };
 
+const ASYNC_HANDLERS: AsyncHandlers = {
+  certificates: answerCertificates,
+};
+
+/** Whether a view is answered asynchronously (answerQueryAsync). */
+export function isAsyncQueryView(name: unknown): name is AsyncView {
+  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(ASYNC_HANDLERS, name);
+}
+
+/** Answers any view, the asynchronous ones included. */
+export function answerQueryAsync<V extends QueryView>(view: V, args: QueryArgs<V>, state: QueryState): Promise<QueryResult<V>>;
+export function answerQueryAsync(view: string, args: unknown, state: QueryState): Promise<unknown>;
+export async function answerQueryAsync(view: string, args: unknown, state: QueryState): Promise<unknown> {
+  if (isAsyncQueryView(view)) return ASYNC_HANDLERS[view](args, state);
+  return answerQuery(view, args, state);
+}
+
 export function isQueryView(name: unknown): name is QueryView {
   return typeof name === 'string' && (QUERY_VIEWS as readonly string[]).includes(name);
 }
@@ -31,9 +52,10 @@ export function isQueryView(name: unknown): name is QueryView {
  * Answers one query over an analyzed state. Arguments of the wrong shape read as absent;
  * an unknown view or a missing required argument throws QueryError.
  */
-export function answerQuery<V extends QueryView>(view: V, args: QueryArgs<V>, state: QueryState): QueryResult<V>;
+export function answerQuery<V extends SyncView>(view: V, args: QueryArgs<V>, state: QueryState): QueryResult<V>;
 export function answerQuery(view: string, args: unknown, state: QueryState): unknown;
 export function answerQuery(view: string, args: unknown, state: QueryState): unknown {
   if (!isQueryView(view)) throw new QueryError(`Unknown query view ${typeof view === 'string' ? `"${view}"` : `of type ${typeof view}`} (known: ${QUERY_VIEWS.join(', ')}).`);
+  if (isAsyncQueryView(view)) throw new QueryError(`The "${view}" view is answered asynchronously (answerQueryAsync).`);
   return HANDLERS[view](args, state);
 }

@@ -1,3 +1,5 @@
+import type { CertsReport } from '../pki/report.ts';
+
 // The typed query views the analysis worker answers: for each view name, the arguments it
 // takes and the result it gives. Results are plain data (they cross the worker boundary by
 // structured clone) and small: lists come in pages, with totals.
@@ -135,6 +137,47 @@ export interface ResourceDetail {
   source?: SourceLocation;
 }
 
+// ---- certificates -------------------------------------------------------------------
+
+export interface CertificatesInput {
+  name: string;
+  text?: string;
+  /** Binary uploads (DER). */
+  bytes?: Uint8Array;
+}
+
+export interface CertificatesArgs {
+  /** Pasted or uploaded inputs (read in the worker, never sent anywhere). */
+  inputs?: CertificatesInput[];
+  /** A store key: a Secret or ConfigMap, or a Gateway / DestinationRule whose credentialName Secrets to inspect. */
+  resource?: string;
+  /** Also inspect every certificate-bearing Secret and ConfigMap of the workspace (the default when nothing else is asked). */
+  workspace?: boolean;
+  /** The time to check validity at (RFC 3339); default now. */
+  at?: string;
+  /** Default: the mesh config's trust domain and aliases. */
+  trustDomain?: string;
+  aliases?: string[];
+  profile?: 'default' | 'production';
+}
+
+export interface CertificateSource {
+  key: string;
+  kind: string;
+  namespace: string;
+  name: string;
+  file?: string;
+  line?: number;
+}
+
+export interface CertificatesResult {
+  report: CertsReport;
+  /** The workspace objects read. */
+  sources: CertificateSource[];
+  /** credentialNames that name no Secret (IST0101 in the analysis). */
+  missing: Array<{ user: string; credentialName: string; namespace: string }>;
+}
+
 // ---- the map ------------------------------------------------------------------------
 
 /** Every query view: its arguments and its result. */
@@ -143,6 +186,8 @@ export interface QueryViews {
   services: { args: ServicesArgs; result: ServicesResult };
   /** One resource by key; null when the store has none with that key. */
   resource: { args: ResourceArgs; result: ResourceDetail | null };
+  /** Certificate chains and Istio's verdicts (answered asynchronously). */
+  certificates: { args: CertificatesArgs; result: CertificatesResult };
   /** Ambient data plane: nodes, pods with their mode and why, waypoints, Services' bindings. */
   dataplane: { args: DataPlaneArgs; result: DataPlaneOverview };
   /** One ztunnel's `istioctl ztunnel-config` tables and the pods it captures. */
@@ -155,4 +200,7 @@ export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'dataplane', 'ztunnelConfig', 'dataplaneTrace'];
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'dataplane', 'ztunnelConfig', 'dataplaneTrace'];
+
+/** Views answered asynchronously (the worker posts their result when it is ready). */
+export const ASYNC_QUERY_VIEWS: readonly QueryView[] = ['certificates'];

@@ -8,7 +8,9 @@ import { applyQuickFix, suppressWithAnnotation } from '../../state/fixes.ts';
 import { fileText, useWorkspace } from '../../state/workspace.ts';
 import { useUi } from '../../state/ui.ts';
 import { cyclePane, focusEditor, focusPane } from '../focus.ts';
-import { downloadText } from '../download.ts';
+import { downloadText } from '../share/download.ts';
+import { addFilesAsking } from '../workspace/addFilesAsking.ts';
+import { SHARE_COMMANDS } from '../share/dialogs.ts';
 import { readFiles } from '../workspace/readFiles.ts';
 
 export interface FixArg {
@@ -82,14 +84,14 @@ function pickUpload(): void {
   input.accept = '.yaml,.yml,.json,.txt,text/*,application/json,application/x-yaml';
   input.addEventListener('change', () => {
     const list = Array.from(input.files ?? []);
-    if (list.length > 0) void readFiles(list).then((files) => useWorkspace.getState().addFiles(files));
+    if (list.length > 0) void readFiles(list).then(addFilesAsking);
   });
   input.click();
 }
 
 function downloadFile(path: string): void {
   const text = fileText(path);
-  if (text !== undefined) downloadText(path, text);
+  if (text !== undefined) downloadText(path.slice(path.lastIndexOf('/') + 1), text);
 }
 
 function deleteFile(path: string): void {
@@ -202,7 +204,9 @@ const fileDownload: Command<string> = {
 const fileOpenFromMenu: Command<string> = { ...fileOpen, id: 'file.openFromMenu', title: (p) => `Open ${p}`, menus: ['file'], order: 10 };
 
 export function registerBuiltinCommands(): () => void {
-  return registerCommands(
+  // The share panel's actions (#12), in the palette like every other command.
+  const share = registerCommands(...SHARE_COMMANDS.map((c) => ({ id: c.id, category: 'Share', title: c.title, perform: () => c.run() })));
+  const own = registerCommands(
     fixCommand,
     suppressRule,
     suppressAnnotation,
@@ -299,4 +303,8 @@ export function registerBuiltinCommands(): () => void {
       perform: () => useUi.getState().setTabFocusMode(!useUi.getState().tabFocusMode),
     },
   );
+  return () => {
+    share();
+    own();
+  };
 }

@@ -16,6 +16,7 @@ import { messageByCode } from '../../core/analysis/messages.ts';
 import { onColorSchemeChange, prefersDark } from '../common/useColorScheme.ts';
 import { registerEditorDebug } from '../debug.ts';
 import { registerSchemaHelp } from './schemaHelp.ts';
+import { useShareView } from '../../state/shareOpen.ts';
 
 type Model = monaco.editor.ITextModel;
 
@@ -294,6 +295,12 @@ export default function MonacoEditor() {
     });
     let current: string | null = null;
     let lastRevealSeq = 0;
+    // A shared link is open read-only (copy it to your workspaces to edit).
+    const applyReadOnly = () => editor.updateOptions({ readOnly: useShareView.getState().readOnly, readOnlyMessage: { value: 'This is a shared link, read-only. Use "Copy to my workspaces" to edit it.' } });
+    applyReadOnly();
+    const unsubReadOnly = useShareView.subscribe((s, prev) => {
+      if (s.readOnly !== prev.readOnly) applyReadOnly();
+    });
     registerCodeActions();
     registerModelEditor(editModel);
 
@@ -440,6 +447,9 @@ export default function MonacoEditor() {
 
     refresh();
     applyMarkers(useAnalysis.getState().diagnostics);
+    // A reveal applied before the cursor listener below (a link that opens at a line) moved the cursor.
+    const startPos = editor.getPosition();
+    if (startPos) useEditorUi.getState().setCursor({ line: startPos.lineNumber, col: startPos.column });
 
     const unsubWs = useWorkspace.subscribe((s, prev) => {
       if (s.files === prev.files && s.active === prev.active) return;
@@ -516,6 +526,7 @@ export default function MonacoEditor() {
       unsubDiag();
       unsubReveal();
       unsubTheme();
+      unsubReadOnly();
       cursorSub.dispose();
       editor.setModel(null);
       editor.dispose();

@@ -2,11 +2,14 @@
 // analysis assumed, and the user's suppressions.
 import { useState } from 'react';
 import { useRoving } from '../common/roving.ts';
+import { useSelections } from '../../state/selections.ts';
+import { SharePanel } from '../share/SharePanel.tsx';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { CertificatesPanel } from '../certs/CertificatesPanel.tsx';
 import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
 
 const TABS = [
@@ -17,8 +20,10 @@ const TABS = [
 ] as const;
 
 export function Inspector() {
-  const [tab, setTab] = useState<(typeof TABS)[number]['id']>('proxy');
-  const current = TABS.find((t) => t.id === tab)!;
+  const saved = useSelections((s) => s.selections['inspector.tab']);
+  const current = TABS.find((t) => t.id === saved) ?? TABS[0];
+  const tab = current.id;
+  const setTab = (id: string) => useSelections.getState().select('inspector.tab', id);
   // The ARIA tab pattern: one Tab stop, arrows/Home/End move and select.
   const strip = useRoving({ items: '[role="tab"]', orientation: 'horizontal', activateOnMove: true });
   return (
@@ -40,8 +45,12 @@ export function Inspector() {
           </button>
         ))}
       </div>
-      <div className="inspector-tabpanel" role="tabpanel" id="inspector-tabpanel" aria-labelledby={`inspector-tab-${current.id}`} tabIndex={0}>
-        {tab === 'dataplane' ? (
+      <div className={`inspector-tabpanel${tab === 'certs' ? ' certs-tabpanel' : ''}`} role="tabpanel" id="inspector-tabpanel" aria-labelledby={`inspector-tab-${current.id}`} tabIndex={0}>
+        {tab === 'share' ? (
+          <SharePanel />
+        ) : tab === 'certs' ? (
+          <CertificatesPanel />
+        ) : tab === 'dataplane' ? (
           <DataPlanePanel />
         ) : (
           <p className="empty-line" data-testid="inspector-empty">

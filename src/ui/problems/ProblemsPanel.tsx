@@ -1,5 +1,6 @@
 // Bottom panel: every diagnostic, filterable by level, code and free text.
 // Clicking a row opens the file and selects the offending field in the editor.
+import { useShareView } from '../../state/shareOpen.ts';
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, Level } from '../../core/model/types.ts';
 import { LEVEL_ORDER } from '../../core/model/types.ts';
@@ -157,6 +158,8 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
   const fixButton = useRef<HTMLButtonElement>(null);
   const suppressButton = useRef<HTMLButtonElement>(null);
   const editable = useWorkspace((s) => (d.file ? s.files.some((f) => f.path === d.file && f.kind === 'text') : false));
+  const linked = useShareView((s) => s.linked);
+  const isLinked = !!linked && linked.code === d.code && linked.file === d.file && (linked.line === undefined || linked.line === d.line);
   useCommandRegistry((s) => s.version);
   // Both menus list the command registry's entries for this diagnostic.
   const fixes = editable ? menuItems('problem.fix', d) : [];
@@ -165,8 +168,10 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
     commandMenuItems(menuItems('problem.suppress', d), (i) => (i.command.id === 'problems.suppressWithAnnotation' ? 'suppress-annotation' : i.command.id === 'problems.suppressWithRule' ? 'suppress-rule' : i.command.id));
   return (
     <tr
-      className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}${menu ? ' menu-open' : ''}`}
+      className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}${menu ? ' menu-open' : ''}${isLinked ? ' linked' : ''}`}
       data-testid="problem-row"
+      data-linked={isLinked ? 'true' : undefined}
+      ref={isLinked ? (el) => el?.scrollIntoView({ block: 'nearest' }) : undefined}
       data-level={d.level}
       data-code={d.code}
       aria-label={`${d.level} ${d.code}: ${d.message}${loc ? ` (${loc})` : ''}`}

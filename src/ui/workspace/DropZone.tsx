@@ -1,7 +1,7 @@
 // Drag files from the desktop anywhere onto the window to add them to the workspace.
 import { useEffect, useState } from 'react';
-import { useWorkspace } from '../../state/workspace.ts';
 import { readFiles } from './readFiles.ts';
+import { addFilesAsking } from './addFilesAsking.ts';
 
 function hasFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files');
@@ -34,7 +34,7 @@ export function DropZone() {
       setOver(false);
       const files = Array.from(e.dataTransfer?.files ?? []);
       if (files.length === 0) return;
-      void readFiles(files).then((read) => useWorkspace.getState().addFiles(read));
+      void readFiles(files).then(addFilesAsking);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', overH);

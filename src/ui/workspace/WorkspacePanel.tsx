@@ -1,9 +1,11 @@
 // Left pane: the workspace's files, with new / upload / rename / delete.
 import { useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from 'react';
-import { normalizePath, useWorkspace, type WsFile } from '../../state/workspace.ts';
+import { fileText, normalizePath, useWorkspace, type WsFile } from '../../state/workspace.ts';
 import { useAnalysis } from '../../state/analysis.ts';
 import { formatBytes } from '../../state/fileKind.ts';
 import { readFiles } from './readFiles.ts';
+import { addFilesAsking } from './addFilesAsking.ts';
+import { downloadText } from '../share/download.ts';
 import { useUi } from '../../state/ui.ts';
 import { menuItems, runCommand } from '../../state/commands.ts';
 import { Menu, commandMenuItems } from '../common/Menu.tsx';
@@ -49,7 +51,7 @@ export function WorkspacePanel() {
   const onUpload = async (e: ChangeEvent<HTMLInputElement>) => {
     const list = Array.from(e.target.files ?? []);
     e.target.value = '';
-    if (list.length > 0) useWorkspace.getState().addFiles(await readFiles(list));
+    if (list.length > 0) addFilesAsking(await readFiles(list));
   };
 
   return (
@@ -147,6 +149,7 @@ function FileRow({ file, active, counts, onRename }: { file: WsFile; active: boo
         </span>
       )}
       <span className="file-actions">
+        <FileActionButton title="Download" label={`Download ${file.path}`} testId="download-file" onClick={() => downloadText(file.path, fileText(file.path) ?? '')} path="M8 2.5V10M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" />
         <FileActionButton title="Rename (F2)" label={`Rename ${file.path}`} testId="rename-file" onClick={onRename} path="M10.5 2.5l3 3L6 13H3v-3z" />
         <FileActionButton title="Delete" label={`Delete ${file.path}`} testId="delete-file" onClick={del} path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />
       </span>

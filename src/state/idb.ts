@@ -1,0 +1,176 @@
+// IndexedDB storage of named workspaces. Each record carries a revision: a save names the
+// revision it started from and fails with 'conflict' when another tab saved in between, so
+// two tabs never silently overwrite each other. Every call resolves (null/false when the
+// browser has no IndexedDB, in private modes for instance).
+import type { UserSettings } from './analysis.ts';
+
+export interface StoredFile {
+  path: string;
+  text: string;
+}
+
+export interface StoredWorkspace {
+  id: string;
+  name: string;
+  files: StoredFile[];
+  openTabs: string[];
+  active: string | null;
+  settings?: UserSettings;
+  /** The inspector's and panels' selections (tab, proxy, trace, …). */
+  selections?: Record<string, string>;
+  /** A pinned "before" to review changes against. */
+  baseline?: { files: StoredFile[]; pinnedAt: number };
+  rev: number;
+  updatedAt: number;
+}
+
+export interface WorkspaceSummary {
+  id: string;
+  name: string;
+  updatedAt: number;
+  files: number;
+}
+
+export const DB_NAME = 'mesh-workbench';
+const DB_VERSION = 1;
+const WS = 'workspaces';
+const META = 'meta';
+
+let dbPromise: Promise<IDBDatabase | null> | null = null;
+
+export function openDb(): Promise<IDBDatabase | null> {
+  dbPromise ??= new Promise<IDBDatabase | null>((resolve) => {
+    try {
+      if (typeof indexedDB === 'undefined') return resolve(null);
+      const req = indexedDB.open(DB_NAME, DB_VERSION);
+      req.onupgradeneeded = () => {
+        const db = req.result;
+        if (!db.objectStoreNames.contains(WS)) db.createObjectStore(WS, { keyPath: 'id' });
+        if (!db.objectStoreNames.contains(META)) db.createObjectStore(META);
+      };
+      req.onsuccess = () => {
+        const db = req.result;
+        // Another tab upgrading the schema: let it.
+        db.onversionchange = () => db.close();
+        resolve(db);
+      };
+      req.onerror = () => resolve(null);
+      req.onblocked = () => resolve(null);
+    } catch {
+      resolve(null);
+    }
+  });
+  return dbPromise;
+}
+
+/** For tests: forget the open database. */
+export function resetDbForTests(): void {
+  dbPromise = null;
+}
+
+function done<T>(tx: IDBTransaction, value: () => T): Promise<T> {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve(value());
+    tx.onerror = () => reject(tx.error ?? new Error('IndexedDB transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('IndexedDB transaction aborted'));
+  });
+}
+
+export async function getWorkspace(id: string): Promise<StoredWorkspace | null> {
+  const db = await openDb();
+  if (!db) return null;
+  const tx = db.transaction(WS, 'readonly');
+  const req = tx.objectStore(WS).get(id);
+  return done(tx, () => (req.result as StoredWorkspace | undefined) ?? null);
+}
+
+export async function listWorkspaces(): Promise<WorkspaceSummary[]> {
+  const db = await openDb();
+  if (!db) return [];
+  const tx = db.transaction(WS, 'readonly');
+  const req = tx.objectStore(WS).getAll();
+  return done(tx, () =>
+    (req.result as StoredWorkspace[])
+      .map((w) => ({ id: w.id, name: w.name, updatedAt: w.updatedAt, files: w.files.length }))
+      .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
+  );
+}
+
+export type SaveResult = { ok: true; rev: number } | { ok: false; reason: 'conflict'; rev: number } | { ok: false; reason: 'error'; message: string };
+
+/**
+ * Writes a workspace if its stored revision is still `baseRev` (0: must not exist yet), or
+ * whatever it is when `force`. The new revision is returned.
+ */
+export async function saveWorkspace(ws: Omit<StoredWorkspace, 'rev' | 'updatedAt'>, baseRev: number, force = false): Promise<SaveResult> {
+  const db = await openDb();
+  if (!db) return { ok: false, reason: 'error', message: 'This browser does not allow saving (no IndexedDB).' };
+  try {
+    const tx = db.transaction(WS, 'readwrite');
+    const store = tx.objectStore(WS);
+    let result: SaveResult = { ok: false, reason: 'error', message: 'not saved' };
+    const get = store.get(ws.id);
+    get.onsuccess = () => {
+      const cur = (get.result as StoredWorkspace | undefined)?.rev ?? 0;
+      if (cur !== baseRev && !force) {
+        result = { ok: false, reason: 'conflict', rev: cur };
+        return;
+      }
+      const rev = cur + 1;
+      store.put({ ...ws, rev, updatedAt: Date.now() } satisfies StoredWorkspace);
+      result = { ok: true, rev };
+    };
+    return await done(tx, () => result);
+  } catch (e) {
+    const name = e instanceof DOMException ? e.name : '';
+    return { ok: false, reason: 'error', message: name === 'QuotaExceededError' ? 'Browser storage is full: free some space (delete a workspace) to keep saving.' : `Saving failed: ${e instanceof Error ? e.message : String(e)}` };
+  }
+}
+
+/** Changes fields of a stored workspace (name, baseline) without touching its files. */
+export async function patchWorkspace(id: string, patch: Partial<Pick<StoredWorkspace, 'name' | 'baseline'>>): Promise<number | null> {
+  const db = await openDb();
+  if (!db) return null;
+  const tx = db.transaction(WS, 'readwrite');
+  const store = tx.objectStore(WS);
+  let rev: number | null = null;
+  const get = store.get(id);
+  get.onsuccess = () => {
+    const cur = get.result as StoredWorkspace | undefined;
+    if (!cur) return;
+    const next = { ...cur, ...patch, rev: cur.rev + 1, updatedAt: Date.now() };
+    if ('baseline' in patch && patch.baseline === undefined) delete next.baseline;
+    store.put(next);
+    rev = next.rev;
+  };
+  return done(tx, () => rev);
+}
+
+export async function deleteWorkspace(id: string): Promise<void> {
+  const db = await openDb();
+  if (!db) return;
+  const tx = db.transaction(WS, 'readwrite');
+  tx.objectStore(WS).delete(id);
+  await done(tx, () => undefined);
+}
+
+export async function getMeta<T>(key: string): Promise<T | undefined> {
+  const db = await openDb();
+  if (!db) return undefined;
+  const tx = db.transaction(META, 'readonly');
+  const req = tx.objectStore(META).get(key);
+  return done(tx, () => req.result as T | undefined);
+}
+
+export async function setMeta(key: string, value: unknown): Promise<void> {
+  const db = await openDb();
+  if (!db) return;
+  const tx = db.transaction(META, 'readwrite');
+  tx.objectStore(META).put(value, key);
+  await done(tx, () => undefined);
+}
+
+export function newWorkspaceId(): string {
+  const c = globalThis.crypto as Crypto | undefined;
+  return c?.randomUUID ? c.randomUUID() : `ws-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+}

@@ -1,0 +1,111 @@
+// Titlebar: the named workspaces (switch, new, rename, delete), export and import, and
+// whether the open one is saved.
+import { useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { createWorkspace, removeWorkspace, renameWorkspace, switchWorkspace, useWorkspaces } from '../../state/workspaces.ts';
+import { fileText, useWorkspace } from '../../state/workspace.ts';
+import { exportYamlBundle, exportZip, importBundle, ImportError } from '../../core/share/bundle.ts';
+import { downloadBlob, downloadText } from '../share/download.ts';
+import { SHARE_COMMANDS } from '../share/dialogs.ts';
+
+function currentFiles() {
+  return useWorkspace.getState().files.map((f) => ({ path: f.path, text: fileText(f.path) ?? '' }));
+}
+
+const STATUS: Record<string, string> = { saved: 'Saved', pending: 'Saving…', saving: 'Saving…', error: 'Not saved', off: '' };
+
+export function WorkspaceSwitcher() {
+  const { mode, list, currentId, currentName, status } = useWorkspaces();
+  const [open, setOpen] = useState(false);
+  const root = useRef<HTMLDivElement>(null);
+  const importInput = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (!open) return;
+    const close = (e: MouseEvent) => {
+      if (root.current && !root.current.contains(e.target as Node)) setOpen(false);
+    };
+    const esc = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') setOpen(false);
+    };
+    document.addEventListener('mousedown', close);
+    document.addEventListener('keydown', esc);
+    return () => {
+      document.removeEventListener('mousedown', close);
+      document.removeEventListener('keydown', esc);
+    };
+  }, [open]);
+
+  if (mode !== 'local') return null;
+  const act = (fn: () => void | Promise<unknown>) => () => {
+    setOpen(false);
+    void fn();
+  };
+  const onImport = async (e: ChangeEvent<HTMLInputElement>) => {
+    const f = e.target.files?.[0];
+    e.target.value = '';
+    if (!f) return;
+    try {
+      const files = importBundle(f.name, new Uint8Array(await f.arrayBuffer()));
+      await createWorkspace(f.name.replace(/\.(zip|ya?ml|json)$/i, ''), files);
+    } catch (err) {
+      useWorkspace.getState().notify({ id: 'import', level: 'error', text: err instanceof ImportError ? err.message : `Could not import ${f.name}: ${String(err)}` });
+    }
+  };
+
+  return (
+    <div className="menu workspace-switcher" ref={root}>
+      <select className="select" aria-label="Workspace" data-testid="workspace-select" value={currentId ?? ''} onChange={(e) => void switchWorkspace(e.target.value)}>
+        {list.map((w) => (
+          <option key={w.id} value={w.id}>
+            {w.name}
+          </option>
+        ))}
+      </select>
+      <button type="button" className="button" aria-haspopup="menu" aria-expanded={open} data-testid="workspace-menu-button" onClick={() => setOpen((o) => !o)}>
+        ⋯
+      </button>
+      <span className="save-status" data-testid="save-status" data-status={status} aria-live="polite">
+        {STATUS[status]}
+      </span>
+      {open && (
+        <div className="menu-popup" role="menu" data-testid="workspace-menu">
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-new" onClick={act(() => createWorkspace(window.prompt('Name of the new workspace', 'New workspace') ?? ''))}>
+            New workspace
+          </button>
+          <button
+            type="button"
+            role="menuitem"
+            className="menu-item"
+            data-testid="ws-rename"
+            onClick={act(async () => {
+              const n = window.prompt('New name', currentName);
+              if (n === null || !currentId) return;
+              const err = await renameWorkspace(currentId, n);
+              if (err) useWorkspace.getState().notify({ id: 'rename-ws', level: 'error', text: err });
+            })}
+          >
+            Rename workspace…
+          </button>
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-delete" onClick={act(() => (currentId && window.confirm(`Delete the workspace "${currentName}" and its files? This cannot be undone.`) ? removeWorkspace(currentId) : undefined))}>
+            Delete workspace
+          </button>
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-export-yaml" onClick={act(() => downloadText(`${currentName || 'workspace'}.yaml`, exportYamlBundle(currentFiles(), currentName)))}>
+            Export as one YAML file
+          </button>
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-export-zip" onClick={act(() => downloadBlob(`${currentName || 'workspace'}.zip`, new Blob([exportZip(currentFiles()) as Uint8Array<ArrayBuffer>], { type: 'application/zip' })))}>
+            Export as zip
+          </button>
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-import" onClick={() => importInput.current?.click()}>
+            Import a workspace (YAML or zip)…
+          </button>
+          {SHARE_COMMANDS.map((c) => (
+            <button key={c.id} type="button" role="menuitem" className="menu-item" data-testid={`cmd-${c.id}`} onClick={act(c.run)}>
+              {c.title}
+            </button>
+          ))}
+        </div>
+      )}
+      <input ref={importInput} type="file" accept=".zip,.yaml,.yml,.json" className="visually-hidden" data-testid="ws-import-input" onChange={(e) => void onImport(e)} />
+    </div>
+  );
+}
