@@ -45,6 +45,8 @@ test.describe('layout at 800×900', () => {
     await checkLayout(page, 800);
     await expect(page.getByTestId('rail-workspace')).toBeVisible();
     await expect(page.getByTestId('file-list')).toBeHidden();
+    // The privacy line is still there (as a link with its lock).
+    await expect(page.getByTestId('privacy-note').getByRole('link')).toBeVisible();
     // The Workspace rail opens its drawer; choosing a file closes it and shows the file.
     await page.getByTestId('rail-workspace').click();
     await expect(page.getByTestId('file-list')).toBeVisible();
