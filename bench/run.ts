@@ -8,6 +8,7 @@ import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { formatTyping, measureBundle, measureFirstDiagnostics, measureTyping } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { benchValidation } from './validation.ts';
+import { benchXds } from './xds.ts';
 import { benchShare } from './share.ts';
 import { benchCerts } from './certs.ts';
 import { benchAmbient } from './ambient.ts';
@@ -163,6 +164,9 @@ if (!cliOnly) {
   const validation = await benchValidation(1000, RUNS);
   for (const l of validation.lines) console.log(l);
   for (const c of validation.checks) check(c.label, c.pass, c.detail);
+  const xds = benchXds(RUNS);
+  for (const l of xds.lines) console.log(l);
+  for (const c of xds.checks) check(c.label, c.pass, c.detail);
   const certs = await benchCerts(RUNS);
   for (const l of certs.lines) console.log(l);
   const ambient = benchAmbient(RUNS);

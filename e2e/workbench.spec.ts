@@ -54,9 +54,9 @@ test.describe('Mesh Workbench', () => {
     // The mistakes sample has problems, and the Problems panel lists them.
     await expect(problemRows(page).first()).toBeVisible();
     await expect(problemRows(page).filter({ hasText: 'IST0101' }).filter({ hasText: 'reviews2' })).toHaveCount(1);
-    // The inspector's later-release tabs show only an honest empty state.
+    // The Proxy config tab lists the proxies and generates nothing until one is picked.
     await page.getByTestId('inspector-tab-proxy').click();
-    await expect(page.getByTestId('inspector-empty')).toContainText('later release');
+    await expect(page.getByTestId('proxy-choose')).toContainText('Pick a sidecar, gateway or waypoint');
   });
 
   test('typing a wrong host marks the line and lists IST0101', async ({ page }) => {

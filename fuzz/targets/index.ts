@@ -5,11 +5,12 @@ import { locateTarget } from './locate.ts';
 import { pipelineTarget } from './pipeline.ts';
 import { cliArgsTarget } from './cliArgs.ts';
 import { configDumpTarget } from './configDump.ts';
+import { xdsSimulateTarget } from './xdsSimulate.ts';
 import { shareLinkTarget } from './shareLink.ts';
 import { pkiDecodeTarget, pkiInspectTarget } from './pki.ts';
 import { ambientTarget } from './ambient.ts';
 
-export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, pkiDecodeTarget, pkiInspectTarget, shareLinkTarget, ambientTarget, pipelineTarget] as unknown as Array<Target<never>>;
+export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, pkiDecodeTarget, pkiInspectTarget, shareLinkTarget, ambientTarget, pipelineTarget] as unknown as Array<Target<never>>;
 
 export function targetByName(name: string): Target<never> | undefined {
   return TARGETS.find((t) => t.name === name);

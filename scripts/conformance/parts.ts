@@ -11,6 +11,9 @@ import { certCaseCount, runCerts } from './certs.ts';
 import { run as runAmbientScenarios } from './ambient.ts';
 import { runGatewayApi } from './xdsGatewayApi.ts';
 import { runAuthz } from './xdsAuthz.ts';
+import { runVhostDomains } from './xdsVhostDomains.ts';
+import { runSimulation } from './xdsSimulation.ts';
+import { runSidecarRoutes } from './xdsSidecarRoutes.ts';
 
 export type SuiteName = 'validation' | 'xds' | 'certs' | 'ambient';
 
@@ -111,9 +114,9 @@ export const SUITE_PARTS: SuitePart[] = [
   { suite: 'xds', part: 'istioctl', note: 'one per golden proxy-config render', count: (root) => istioctlChecks(root).length, run: runIstioctlChecks },
   { suite: 'xds', part: 'authz', note: 'one per AuthorizationPolicy builder input', count: (root) => authzCases(root).length, run: runAuthz },
   { suite: 'xds', part: 'gateway-api', note: 'one per Gateway API conversion case', count: (root) => gatewayApiCases(root).length, run: (root) => runGatewayApi(root, gatewayApiCases(root)) },
-  { suite: 'xds', part: 'simulation', note: 'one per entry of simulation-cases.json', count: (root) => casesIn(join(XDS(root), 'simulation-cases.json')).length },
-  { suite: 'xds', part: 'sidecar-routes', note: 'one per entry of sidecar-routes-cases.json', count: (root) => casesIn(join(XDS(root), 'sidecar-routes-cases.json')).length },
-  { suite: 'xds', part: 'vhost-domains', note: 'one per entry of vhost-domains-cases.json', count: (root) => casesIn(join(XDS(root), 'vhost-domains-cases.json')).length },
+  { suite: 'xds', part: 'simulation', note: 'one per entry of simulation-cases.json', count: (root) => casesIn(join(XDS(root), 'simulation-cases.json')).length, run: runSimulation },
+  { suite: 'xds', part: 'sidecar-routes', note: 'one per entry of sidecar-routes-cases.json', count: (root) => casesIn(join(XDS(root), 'sidecar-routes-cases.json')).length, run: runSidecarRoutes },
+  { suite: 'xds', part: 'vhost-domains', note: 'one per entry of vhost-domains-cases.json', count: (root) => casesIn(join(XDS(root), 'vhost-domains-cases.json')).length, run: runVhostDomains },
   {
     suite: 'certs',
     part: 'expected',

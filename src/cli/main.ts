@@ -20,6 +20,8 @@ Usage:
   mesh-workbench analyze [flags] <file|directory|->...
   mesh-workbench certs [flags] <file|directory|->...
   mesh-workbench proxy-config <command> --file <config_dump.json|-> [flags]
+  mesh-workbench proxy-config <command> <pod>[.<namespace>] [flags] FILES…
+  mesh-workbench simulate <pod>[.<namespace>] --host <host> --port <port> [flags] FILES…
   mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] <file|directory|->...
   mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] <file|directory|->...
   mesh-workbench --version
@@ -28,7 +30,9 @@ Usage:
 Commands:
   analyze          Analyze Istio configuration files and print validation messages
   certs            Inspect certificates, keys, Secrets and dumps as Istio would check them
-  proxy-config     Render an Envoy config dump as istioctl proxy-config does (alias: pc)
+  proxy-config     Render an Envoy config dump, or the config generated for a proxy from the
+                   files, as istioctl proxy-config does (alias: pc)
+  simulate         Simulate a request from a proxy through its generated config
   ztunnel-config   Print what a ztunnel receives (ambient), simulated from the files
   trace            Trace a request through the ambient data plane, hop by hop
 
@@ -75,7 +79,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   // proxy-config has its own subcommands and flags.
   if (argv[0] === 'proxy-config' || argv[0] === 'pc') {
     try {
-      return await runProxyConfig(argv.slice(1), io);
+      // Generation loads only when a proxy is named (the dump renderer alone starts faster).
+      return await runProxyConfig(argv.slice(1), io, { generateDump: async (target, files, gio) => (await import('./generate.ts')).generateDumpFromFiles(target, files, gio) });
+    } catch (e) {
+      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+      return EXIT_ERROR;
+    }
+  }
+  if (argv[0] === 'simulate') {
+    try {
+      return await (await import('./generate.ts')).runSimulate(argv.slice(1), io);
     } catch (e) {
       io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
       return EXIT_ERROR;

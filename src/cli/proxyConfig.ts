@@ -84,6 +84,10 @@ export function proxyConfigHelp(): string {
 
 Usage:
   mesh-workbench proxy-config <command> --file <config_dump.json|-> [flags]
+  mesh-workbench proxy-config <command> <pod|deployment>[.<namespace>] [flags] FILES…
+
+The second form generates the config istiod would send that proxy from the workspace
+manifests (files, directories or -), then renders it the same way.
 
 Commands (istioctl's aliases work too: c, l, r, ep, s, ec, b, a):
 ${rows.join('\n')}
@@ -94,6 +98,8 @@ Examples:
   mesh-workbench proxy-config routes -f envoy-config.json --name 9080 -o json
   mesh-workbench proxy-config all -f envoy-config.json --with-headers
   istioctl proxy-config all my-pod -o json | mesh-workbench pc listeners -f -
+  mesh-workbench proxy-config routes productpage-v1.bookinfo samples/bookinfo/
+  mesh-workbench proxy-config clusters reviews-v1.bookinfo -f mesh.yaml --port 9080
 
 Run 'mesh-workbench proxy-config <command> --help' for its flags.
 `;
@@ -104,6 +110,7 @@ function commandHelp(command: ProxyConfigCommand): string {
 
 Usage:
   mesh-workbench proxy-config ${command} --file <config_dump.json|-> [flags]
+  mesh-workbench proxy-config ${command} <pod|deployment>[.<namespace>] [flags] FILES…
 
 Flags:
 ${flagHelp(PROXY_CONFIG_FLAGS[command])}
@@ -219,7 +226,9 @@ export async function runProxyConfig(argv: readonly string[], io: CliIo, deps: P
   }
   const file = stringFlag(parsed, 'file');
   const args = parsed.positionals;
-  if ((args.length >= 1) === (file !== '')) {
+  // With a proxy named, --file names workspace manifests (like the positional FILES).
+  const generating = args.length >= 1 && deps.generateDump !== undefined;
+  if (!generating && (args.length >= 1) === (file !== '')) {
     return usage(io, `${USE_NAME[command]} requires pod name or --file parameter`, command);
   }
   if (!['short', 'json', 'yaml'].includes(request.output!)) {
@@ -229,7 +238,7 @@ export async function runProxyConfig(argv: readonly string[], io: CliIo, deps: P
 
   let input: ProxyConfigInput;
   let text: string | undefined;
-  if (file !== '') {
+  if (file !== '' && !generating) {
     try {
       text = await readInput(file, io);
     } catch (e) {
@@ -259,7 +268,7 @@ export async function runProxyConfig(argv: readonly string[], io: CliIo, deps: P
     if (!deps.generateDump) {
       return usage(io, `generating the configuration of ${args[0]} from workspace files is not available yet: pass --file with a config dump`, command);
     }
-    const r = await deps.generateDump(args[0]!, args.slice(1), io);
+    const r = await deps.generateDump(args[0]!, [...(file !== '' ? [file] : []), ...args.slice(1)], io);
     if (!r.ok) {
       io.stderr(`Error: ${r.error}\n`);
       return EXIT_ERROR;

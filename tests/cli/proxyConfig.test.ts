@@ -85,9 +85,10 @@ describe('mesh-workbench proxy-config', () => {
     expect((await cli(['pc', 'clusters', '-f', DUMP, '--name', 'x'])).stderr).toMatch(/^Error: unknown flag: --name\n/);
     expect((await cli(['pc', 'clusters', '-f', DUMP, '--port', 'x'])).stderr).toMatch(/^Error: invalid argument "x" for "--port" flag/);
     expect((await cli(['pc', 'nope'])).stderr).toMatch(/^Error: unknown command "nope" for "mesh-workbench proxy-config"/);
+    // Generating from files that are not there.
     const pod = await cli(['pc', 'clusters', 'productpage-v1.default', 'a.yaml']);
-    expect(pod.code).toBe(64);
-    expect(pod.stderr).toMatch(/not available yet: pass --file/);
+    expect(pod.code).toBe(1);
+    expect(pod.stderr).toMatch(/^Error: stat a.yaml/);
   });
 
   it('has help', async () => {

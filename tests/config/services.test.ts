@@ -93,7 +93,7 @@ describe('service registry', () => {
     expect(reviews.addresses).toEqual(['10.96.0.10']);
     expect(by('db.shop.svc.cluster.local').resolution).toBe('Passthrough');
     const legacy = by('legacy.shop.svc.cluster.local');
-    expect([legacy.resolution, legacy.meshExternal, legacy.endpoints.length]).toEqual(['DNS', true, 0]);
+    expect([legacy.resolution, legacy.meshExternal, legacy.endpoints.length]).toEqual(['Alias', true, 0]);
   });
 
   it('finds endpoints among the pods, derived ones too, with named target ports resolved', () => {

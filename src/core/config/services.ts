@@ -1,20 +1,33 @@
 // The service registry as istiod builds it: every Kubernetes Service and every host of a
-// ServiceEntry becomes a service with a hostname, ports, visibility (exportTo) and the
-// endpoints of the workloads behind it (pods, real or derived, and WorkloadEntries).
+// ServiceEntry (one per host × address) becomes a service with a hostname, ports, addresses,
+// resolution, visibility (exportTo) and the endpoints of the workloads behind it (pods, real or
+// derived, EndpointSlices, WorkloadEntries and inline ServiceEntry endpoints).
+//
+// pilot/pkg/serviceregistry/kube/conversion.go (ConvertService) and
+// pilot/pkg/serviceregistry/serviceentry/conversion.go (convertServices, endpoints).
 import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
+import { isObj, str, arr } from '../model/read.ts';
 import type { ConfigView } from './configView.ts';
 import { serviceSpec } from './api/kube.ts';
-import { serviceEntry, workloadEntry, type WorkloadEntrySpec } from './api/networking.ts';
+import { serviceEntry, serviceEntryStatus, workloadEntry, type WorkloadEntrySpec } from './api/networking.ts';
 import { kubePortProtocol, parseProtocol, type IstioProtocol } from './protocol.ts';
-import { podsSelectedBy, podIp, podContainers, podServiceAccount } from './workloads.ts';
+import { podsSelectedBy, podIp, podContainers, podServiceAccount, podIndex, podAddress, podShape } from './workloads.ts';
+import { sidecarInjected } from './workloadState.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL } from './hosts.ts';
 import { spiffeId } from './identity.ts';
-import { EXPORT_TO_ANNOTATION } from './wellKnown.ts';
+import { goParseIP } from './addresses.ts';
+import { podSpec, podStatus } from './api/kube.ts';
+import { nodeLocality } from './locality.ts';
+import { CANONICAL_NAME_LABEL, CANONICAL_REVISION_LABEL, EXPORT_TO_ANNOTATION, TLS_MODE_LABEL, TOPOLOGY_NETWORK_LABEL } from './wellKnown.ts';
 
 /** The cluster's DNS domain (istiod's --domain); Istio's default. */
 export const DOMAIN_SUFFIX = 'cluster.local';
+/** istiod's cluster ID when none is configured (the Kubernetes registry of the config cluster). */
+export const DEFAULT_CLUSTER_ID = 'Kubernetes';
+/** Istio's constants.UnspecifiedIP: a service without an address. */
+export const UNSPECIFIED_IP = '0.0.0.0';
 
 export interface ServicePortInfo {
   name: string;
@@ -23,6 +36,9 @@ export interface ServicePortInfo {
   /** Where traffic goes on the workload: a number, or a container port name to look up. */
   targetPort: number | string;
 }
+
+/** Istio's endpoint health (model.HealthStatus). */
+export type EndpointHealth = 'HEALTHY' | 'UNHEALTHY' | 'DRAINING' | 'TERMINATING';
 
 export interface Endpoint {
   address: string;
@@ -35,22 +51,64 @@ export interface Endpoint {
   identity: string;
   network: string;
   locality: string;
+  /** `security.istio.io/tlsMode` of the workload: `istio` when it has a sidecar, else `disabled`. */
+  tlsMode: string;
+  /** Istio's workload name (the Deployment of a pod, the WorkloadEntry, the ServiceEntry). */
+  workloadName: string;
+  namespace: string;
+  health: EndpointHealth;
+  /** Load-balancing weight (0 = unset, Envoy's 1). */
+  weight: number;
+  nodeName: string;
 }
+
+/** Istio's model.Resolution. */
+export type Resolution = 'ClientSideLB' | 'DNS' | 'DNSRoundRobin' | 'Passthrough' | 'Alias' | 'DynamicDNS';
 
 export interface MeshService {
   hostname: string;
   namespace: string;
+  /** Istio's Attributes.Name: the Service's name, or the ServiceEntry host. */
+  name: string;
   /** The Service or ServiceEntry that defines it. */
   resource: Resource;
+  /** Which registry it comes from (Istio's provider.ID). */
+  registry: 'Kubernetes' | 'External';
   ports: readonly ServicePortInfo[];
-  /** Namespaces that may see it: `*` (all), or names. */
+  /** Namespaces that may see it: `*` (all), or names (`.` already replaced by its namespace). */
   exportTo: readonly string[];
-  /** ClusterIP / ServiceEntry addresses ('None' for a headless Service). */
+  /** ClusterIP / ServiceEntry addresses as written ('None' for a headless Service). */
   addresses: readonly string[];
-  /** Istio's resolution: ClientSideLB, DNS, DNSRoundRobin, Passthrough. */
-  resolution: 'ClientSideLB' | 'DNS' | 'DNSRoundRobin' | 'Passthrough';
+  /** Istio's DefaultAddress: the VIP, or 0.0.0.0 when the service has none. */
+  defaultAddress: string;
+  /** Istio's ClusterVIPs: the Kubernetes cluster IPs by cluster ID (empty for ServiceEntries). */
+  clusterVips: Readonly<Record<string, readonly string[]>>;
+  /** VIPs allocated by istiod's IP auto-allocation (ServiceEntry `status.addresses`). */
+  autoAllocatedV4?: string;
+  autoAllocatedV6?: string;
+  resolution: Resolution;
   meshExternal: boolean;
+  /** For a Kubernetes ExternalName Service: the host it aliases. */
+  externalName?: string;
+  labels: LabelMap;
+  /** The Service selector / ServiceEntry workloadSelector (undefined when none). */
+  labelSelectors?: LabelMap;
+  /** Identities written on the service (ServiceEntry subjectAltNames, canonical service accounts). */
+  serviceAccounts: readonly string[];
+  /** ServiceEntry targetPort per port number, for resolution NONE. */
+  passthroughTargetPorts?: Readonly<Record<number, number>>;
+  /** metadata.creationTimestamp in ms (0 when absent); Istio orders services by it. */
+  creationTime: number;
   endpoints: readonly Endpoint[];
+}
+
+/** A resource's creation time (ms since the epoch), 0 when it has none. */
+export function creationTime(r: Resource): number {
+  const meta = isObj(r.body.metadata) ? r.body.metadata : undefined;
+  const ts = meta ? str(meta.creationTimestamp) : '';
+  if (ts === '') return 0;
+  const t = Date.parse(ts);
+  return Number.isFinite(t) ? t : 0;
 }
 
 function exportToOf(raw: readonly string[], namespace: string, meshDefault: readonly string[]): string[] {
@@ -72,28 +130,148 @@ function podTargetPort(pod: Resource, port: ServicePortInfo): number | undefined
   return undefined;
 }
 
-function podEndpoint(view: ConfigView, pod: Resource, ports: readonly ServicePortInfo[]): Endpoint {
+/**
+ * Istio's workload name of a pod (kube.GetDeployMetaFromPod): the Deployment behind a
+ * ReplicaSet owner, the CronJob behind a Job owner, another owner's name, or the pod's name.
+ */
+export function podWorkloadName(pod: Resource): string {
+  const meta = isObj(pod.body.metadata) ? pod.body.metadata : {};
+  const refs = arr(meta.ownerReferences).filter(isObj);
+  const owner = refs.find((r) => r.controller === true) ?? refs[0];
+  if (!owner) return pod.name;
+  const kind = str(owner.kind);
+  const name = str(owner.name);
+  if (kind === 'ReplicaSet') {
+    const hash = pod.labels['pod-template-hash'];
+    if (hash && name.endsWith(`-${hash}`)) return name.slice(0, -hash.length - 1);
+    return name;
+  }
+  if (kind === 'Job') {
+    const m = /^(.+)-\d+$/.exec(name);
+    return m && m[1] ? m[1] : name;
+  }
+  return name === '' ? pod.name : name;
+}
+
+/** Istio's kube.CanonicalService: the canonical name and revision of a workload's labels. */
+export function canonicalService(labels: LabelMap, workloadName: string): { name: string; revision: string } {
+  const name = labels[CANONICAL_NAME_LABEL] || labels['app.kubernetes.io/name'] || labels.app || workloadName;
+  const revision = labels[CANONICAL_REVISION_LABEL] || labels['app.kubernetes.io/version'] || labels.version || 'latest';
+  return { name, revision };
+}
+
+function podHealth(pod: Resource): EndpointHealth {
+  const meta = isObj(pod.body.metadata) ? pod.body.metadata : {};
+  if (str(meta.deletionTimestamp) !== '') return 'TERMINATING';
+  const status = podStatus(pod);
+  if (status.phase === 'Failed' || status.phase === 'Succeeded') return 'UNHEALTHY';
+  const conditions = arr(status.conditions).filter(isObj);
+  const ready = conditions.find((c) => c.type === 'Ready');
+  if (ready && str(ready.status) === 'False') return 'UNHEALTHY';
+  return 'HEALTHY';
+}
+
+function podEndpoint(view: ConfigView, pod: Resource, ports: readonly ServicePortInfo[], address = podAddress(view, pod)): Endpoint {
   const mapped: Record<string, number> = {};
   for (const p of ports) {
     const target = podTargetPort(pod, p);
     if (target !== undefined) mapped[p.name] = target;
   }
   const sa = podServiceAccount(pod);
+  const nodeName = podSpec(pod).nodeName;
   return {
-    address: podIp(pod),
+    address,
     ports: mapped,
     labels: pod.labels,
     workload: pod,
     serviceAccount: sa,
     identity: spiffeId(view.meshConfig.trustDomain, pod.namespace, sa),
-    network: pod.labels['topology.istio.io/network'] ?? '',
-    locality: '',
+    network: pod.labels[TOPOLOGY_NETWORK_LABEL] ?? '',
+    locality: nodeLocality(view, nodeName),
+    // The injector labels the pods it injects `security.istio.io/tlsMode: istio`.
+    tlsMode: pod.labels[TLS_MODE_LABEL] ?? (sidecarInjected(view, podShape(pod)) ? 'istio' : 'disabled'),
+    workloadName: podWorkloadName(pod),
+    namespace: pod.namespace,
+    health: podHealth(pod),
+    weight: 0,
+    nodeName,
   };
+}
+
+/** The pods of the workspace by IP (first pod wins), for EndpointSlice addresses. */
+function podsByIp(view: ConfigView): ReadonlyMap<string, Resource> {
+  return view.lookups.cached('config.podsByIp', () => {
+    const m = new Map<string, Resource>();
+    for (const p of podIndex(view).all) {
+      const ip = podIp(p);
+      if (ip !== '' && !m.has(ip)) m.set(ip, p);
+    }
+    return m;
+  });
+}
+
+/** EndpointSlices by `namespace/service-name` (their `kubernetes.io/service-name` label). */
+function endpointSlicesByService(view: ConfigView): ReadonlyMap<string, readonly Resource[]> {
+  return view.lookups.cached('config.endpointSlicesByService', () => {
+    const m = new Map<string, Resource[]>();
+    for (const s of view.list(KINDS.EndpointSlice)) {
+      const svc = s.labels['kubernetes.io/service-name'];
+      if (!svc) continue;
+      const key = `${s.namespace}/${svc}`;
+      let l = m.get(key);
+      if (!l) m.set(key, (l = []));
+      l.push(s);
+    }
+    return m;
+  });
+}
+
+/** Endpoints of a Service from its EndpointSlices: each address, with the pod that has it when known. */
+function sliceEndpoints(view: ConfigView, slices: readonly Resource[], ports: readonly ServicePortInfo[]): Endpoint[] {
+  const out: Endpoint[] = [];
+  const byIp = podsByIp(view);
+  for (const slice of slices) {
+    const slicePorts = arr(slice.body.ports).filter(isObj);
+    const mapped: Record<string, number> = {};
+    for (const p of ports) {
+      const sp = slicePorts.find((x) => str(x.name) === p.name);
+      if (sp && typeof sp.port === 'number') mapped[p.name] = sp.port;
+    }
+    for (const e of arr(slice.body.endpoints).filter(isObj)) {
+      const conditions = isObj(e.conditions) ? e.conditions : {};
+      const health: EndpointHealth = conditions.terminating === true ? 'TERMINATING' : conditions.ready === false ? 'UNHEALTHY' : 'HEALTHY';
+      for (const address of arr(e.addresses).map(str).filter((a) => a !== '')) {
+        const pod = byIp.get(address);
+        if (pod) {
+          out.push({ ...podEndpoint(view, pod, ports, address), ports: mapped, health });
+          continue;
+        }
+        out.push({
+          address,
+          ports: mapped,
+          labels: {},
+          workload: undefined,
+          serviceAccount: '',
+          identity: '',
+          network: '',
+          locality: '',
+          tlsMode: 'disabled',
+          workloadName: '',
+          namespace: slice.namespace,
+          health,
+          weight: 0,
+          nodeName: str(e.nodeName),
+        });
+      }
+    }
+  }
+  return out;
 }
 
 function kubeServices(view: ConfigView): MeshService[] {
   const out: MeshService[] = [];
   const meshDefault = meshDefaultExportTo(view);
+  const slices = endpointSlicesByService(view);
   for (const svc of view.list(KINDS.Service)) {
     const spec = serviceSpec(svc);
     const ports: ServicePortInfo[] = spec.ports.map((p) => ({
@@ -104,41 +282,94 @@ function kubeServices(view: ConfigView): MeshService[] {
     }));
     const annotation = svc.annotations[EXPORT_TO_ANNOTATION];
     const raw = annotation === undefined ? [] : annotation.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    const external = spec.type === 'ExternalName';
+    const externalName = spec.type === 'ExternalName' && spec.externalName !== '' ? spec.externalName : '';
     const headless = spec.clusterIP === 'None';
-    // Kubernetes gives a Service without a selector no endpoints (they come from EndpointSlices).
-    const selected = Object.keys(spec.selector).length === 0 || external ? [] : podsSelectedBy(view, spec.selector, svc.namespace);
+    let addrs = [UNSPECIFIED_IP];
+    if (!headless && spec.clusterIP !== '') addrs = spec.clusterIPs.length > 1 ? [...spec.clusterIPs] : [spec.clusterIP];
+    let resolution: Resolution = externalName !== '' ? 'Alias' : 'ClientSideLB';
+    if (headless) resolution = 'Passthrough';
+    const hasSelector = Object.keys(spec.selector).length > 0;
+    const ownSlices = slices.get(`${svc.namespace}/${svc.name}`);
+    let endpoints: Endpoint[];
+    if (externalName !== '') endpoints = [];
+    else if (ownSlices && ownSlices.length > 0) endpoints = sliceEndpoints(view, ownSlices, ports);
+    // Kubernetes gives a Service without a selector no endpoints of its own (they come from EndpointSlices).
+    else endpoints = hasSelector ? podsSelectedBy(view, spec.selector, svc.namespace).map((p) => podEndpoint(view, p, ports)) : [];
     out.push({
       hostname: `${svc.name}.${svc.namespace}.svc.${DOMAIN_SUFFIX}`,
       namespace: svc.namespace,
+      name: svc.name,
       resource: svc,
+      registry: 'Kubernetes',
       ports,
       exportTo: exportToOf(raw, svc.namespace, meshDefault),
       addresses: spec.clusterIP ? [spec.clusterIP] : [],
-      resolution: external ? 'DNS' : headless ? 'Passthrough' : 'ClientSideLB',
-      meshExternal: external,
-      endpoints: selected.map((p) => podEndpoint(view, p, ports)),
+      defaultAddress: addrs[0] as string,
+      clusterVips: { [DEFAULT_CLUSTER_ID]: addrs },
+      resolution,
+      meshExternal: externalName !== '',
+      ...(externalName !== '' ? { externalName } : {}),
+      labels: svc.labels,
+      ...(hasSelector ? { labelSelectors: spec.selector } : {}),
+      serviceAccounts: serviceAccountsOf(view, svc),
+      creationTime: creationTime(svc),
+      endpoints,
     });
   }
   return out;
 }
 
-const RESOLUTIONS: Readonly<Record<string, MeshService['resolution']>> = { NONE: 'Passthrough', STATIC: 'ClientSideLB', DNS: 'DNS', DNS_ROUND_ROBIN: 'DNSRoundRobin' };
+/** The canonical and Kubernetes service accounts a Service declares in Istio's alpha annotations. */
+function serviceAccountsOf(view: ConfigView, svc: Resource): string[] {
+  const out: string[] = [];
+  const canonical = svc.annotations['alpha.istio.io/canonical-serviceaccounts'];
+  if (canonical) out.push(...canonical.split(','));
+  const kube = svc.annotations['alpha.istio.io/kubernetes-serviceaccounts'];
+  if (kube) for (const sa of kube.split(',')) out.push(spiffeId(view.meshConfig.trustDomain, svc.namespace, sa));
+  return out;
+}
 
-function entryEndpoint(view: ConfigView, namespace: string, we: WorkloadEntrySpec, ports: readonly ServicePortInfo[], workload: Resource | undefined): Endpoint {
+const RESOLUTIONS: Readonly<Record<string, Resolution>> = { NONE: 'Passthrough', STATIC: 'ClientSideLB', DNS: 'DNS', DNS_ROUND_ROBIN: 'DNSRoundRobin', DYNAMIC_DNS: 'DynamicDNS' };
+
+function entryEndpoint(view: ConfigView, namespace: string, name: string, we: WorkloadEntrySpec, ports: readonly ServicePortInfo[], workload: Resource | undefined): Endpoint {
   const mapped: Record<string, number> = {};
-  for (const p of ports) mapped[p.name] = we.ports[p.name] ?? (typeof p.targetPort === 'number' && p.targetPort ? p.targetPort : p.port);
-  const sa = we.serviceAccount || 'default';
+  for (const p of ports) {
+    const override = we.ports[p.name];
+    mapped[p.name] = override && override > 0 ? override : typeof p.targetPort === 'number' && p.targetPort ? p.targetPort : p.port;
+  }
+  const sa = we.serviceAccount;
+  const labels = workload ? { ...workload.labels, ...we.labels } : we.labels;
   return {
     address: we.address,
     ports: mapped,
-    labels: we.labels,
+    labels,
     workload,
-    serviceAccount: sa,
-    identity: spiffeId(view.meshConfig.trustDomain, namespace, sa),
+    serviceAccount: sa || 'default',
+    identity: spiffeId(view.meshConfig.trustDomain, namespace, sa || 'default'),
     network: we.network,
     locality: we.locality,
+    // getTLSModeFromWorkloadEntry: the label, else istio when a service account is set.
+    tlsMode: labels[TLS_MODE_LABEL] ?? (sa !== '' ? 'istio' : 'disabled'),
+    workloadName: name,
+    namespace,
+    health: 'HEALTHY',
+    weight: we.weight,
+    nodeName: '',
   };
+}
+
+function isIpOrCidr(a: string): { ip: string } | undefined {
+  if (goParseIP(a)) return { ip: a };
+  const slash = a.indexOf('/');
+  if (slash < 0) return undefined;
+  const ip = a.slice(0, slash);
+  const bits = a.slice(slash + 1);
+  if (!goParseIP(ip) || !/^\d+$/.test(bits)) return undefined;
+  const full = ip.includes(':') ? 128 : 32;
+  const n = Number(bits);
+  if (n > full) return undefined;
+  // A /32 (/128) prefix is turned into the plain address.
+  return { ip: n === full ? ip : a };
 }
 
 function serviceEntries(view: ConfigView): MeshService[] {
@@ -147,41 +378,142 @@ function serviceEntries(view: ConfigView): MeshService[] {
   for (const se of view.list(KINDS.ServiceEntry)) {
     const spec = serviceEntry(se);
     const ports: ServicePortInfo[] = spec.ports.map((p) => ({ name: p.name, port: p.number, protocol: parseProtocol(p.protocol), targetPort: p.targetPort || p.number }));
-    let endpoints: Endpoint[];
-    const selector = spec.workloadSelector?.labels;
-    if (selector !== undefined) {
-      // A workload selector picks the pods and WorkloadEntries of the ServiceEntry's namespace.
-      endpoints = [
-        ...podsSelectedBy(view, selector, se.namespace).map((p) => podEndpoint(view, p, ports)),
-        ...workloadEntriesSelectedBy(view, selector, se.namespace).map((we) => entryEndpoint(view, se.namespace, workloadEntry(we), ports, we)),
-      ];
-    } else {
-      endpoints = spec.endpoints.map((e) => entryEndpoint(view, se.namespace, e, ports, undefined));
+    const resolution = RESOLUTIONS[spec.resolution] ?? 'Passthrough';
+    let passthroughTargetPorts: Record<number, number> | undefined;
+    if (resolution === 'Passthrough') {
+      for (const p of spec.ports) {
+        if (p.targetPort) (passthroughTargetPorts ??= {})[p.number] = p.targetPort;
+      }
     }
+    const selector = spec.workloadSelector?.labels;
+    const dnsType = resolution === 'DNS' || resolution === 'DNSRoundRobin';
+    const endpointsFor = (hostname: string): Endpoint[] => {
+      if (selector !== undefined) {
+        // A workload selector picks the pods and WorkloadEntries of the ServiceEntry's namespace.
+        return [
+          ...podsSelectedBy(view, selector, se.namespace).map((p) => podEndpoint(view, p, ports)),
+          ...workloadEntriesSelectedBy(view, selector, se.namespace).map((we) => entryEndpoint(view, se.namespace, we.name, workloadEntry(we), ports, we)),
+        ];
+      }
+      if (spec.endpoints.length === 0 && dnsType) {
+        // A DNS ServiceEntry without endpoints resolves its own host name.
+        const mapped: Record<string, number> = {};
+        for (const p of ports) mapped[p.name] = typeof p.targetPort === 'number' && p.targetPort ? p.targetPort : p.port;
+        return [{
+          address: hostname, ports: mapped, labels: {}, workload: undefined, serviceAccount: '', identity: '', network: '', locality: '',
+          tlsMode: 'disabled', workloadName: se.name, namespace: se.namespace, health: 'HEALTHY', weight: 0, nodeName: '',
+        }];
+      }
+      return spec.endpoints.map((e, i) => entryEndpoint(view, se.namespace, `${se.name}-${i}`, e, ports, undefined));
+    };
+    // IP auto-allocation (status.addresses), only for ServiceEntries without addresses and not resolution NONE.
+    const auto = new Map<string, { v4?: string; v6?: string }>();
+    const optOut = (se.labels['networking.istio.io/enable-autoallocate-ip'] ?? '').toLowerCase() === 'false';
+    if (spec.addresses.length === 0 && resolution !== 'Passthrough' && !optOut) {
+      for (const a of serviceEntryStatus(se).addresses) {
+        if (!goParseIP(a.value)) continue;
+        const cur = auto.get(a.host) ?? {};
+        if (a.value.includes(':')) cur.v6 = a.value;
+        else cur.v4 = a.value;
+        auto.set(a.host, cur);
+      }
+    }
+    const common = {
+      namespace: se.namespace,
+      resource: se,
+      registry: 'External' as const,
+      ports,
+      exportTo: exportToOf(spec.exportTo, se.namespace, meshDefault),
+      clusterVips: {},
+      resolution,
+      meshExternal: spec.location !== 'MESH_INTERNAL',
+      labels: se.labels,
+      ...(selector !== undefined ? { labelSelectors: selector } : {}),
+      serviceAccounts: spec.subjectAltNames,
+      ...(passthroughTargetPorts ? { passthroughTargetPorts } : {}),
+      creationTime: creationTime(se),
+    };
     for (const host of spec.hosts) {
-      out.push({
-        hostname: host,
-        namespace: se.namespace,
-        resource: se,
-        ports,
-        exportTo: exportToOf(spec.exportTo, se.namespace, meshDefault),
-        addresses: spec.addresses,
-        resolution: RESOLUTIONS[spec.resolution] ?? 'Passthrough',
-        meshExternal: spec.location !== 'MESH_INTERNAL',
-        endpoints,
-      });
+      const endpoints = endpointsFor(host);
+      if (spec.addresses.length > 0) {
+        // One service per (host, address): N addresses give N services that differ only in address.
+        for (const a of spec.addresses) {
+          const parsed = isIpOrCidr(a);
+          if (!parsed) continue;
+          out.push({ ...common, hostname: host, name: host, addresses: spec.addresses, defaultAddress: parsed.ip, endpoints });
+        }
+      } else {
+        const aa = auto.get(host);
+        out.push({
+          ...common,
+          hostname: host,
+          name: host,
+          addresses: [],
+          defaultAddress: UNSPECIFIED_IP,
+          ...(aa?.v4 ? { autoAllocatedV4: aa.v4 } : {}),
+          ...(aa?.v6 ? { autoAllocatedV6: aa.v6 } : {}),
+          endpoints,
+        });
+      }
     }
   }
   return out;
 }
 
 function workloadEntriesSelectedBy(view: ConfigView, selector: LabelMap, namespace: string): Resource[] {
-  return view.list(KINDS.WorkloadEntry).filter((we) => we.namespace === namespace && selectorMatches(selector, workloadEntry(we).labels));
+  return view.list(KINDS.WorkloadEntry).filter((we) => we.namespace === namespace && selectorMatches(selector, { ...we.labels, ...workloadEntry(we).labels }));
 }
 
 /** Every service of the mesh: Kubernetes Services first, then ServiceEntry hosts, in load order. */
 export function meshServices(view: ConfigView): readonly MeshService[] {
   return view.lookups.cached('config.meshServices', () => [...kubeServices(view), ...serviceEntries(view)]);
+}
+
+/** Where assumed cluster IPs of Services written without one come from (inside Kubernetes' default 10.96.0.0/12). */
+const SYNTHETIC_VIP_BASE = [10, 100] as const;
+
+function fnv32a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/**
+ * The cluster IP the API server would allocate to each Kubernetes Service of the workspace that
+ * is written without one (not headless, not ExternalName): a deterministic address in
+ * 10.100.0.0/16 from a hash of its namespace and name, skipping addresses taken by written
+ * cluster IPs. Keyed by the registry hostname. The registry itself keeps what is written
+ * (`0.0.0.0`); consumers that model a running cluster (xDS generation) apply these.
+ */
+export function assumedClusterIps(view: ConfigView): ReadonlyMap<string, string> {
+  return view.lookups.cached('config.assumedClusterIps', () => {
+    const taken = new Set<string>();
+    const missing: MeshService[] = [];
+    for (const s of meshServices(view)) {
+      if (s.registry !== 'Kubernetes') continue;
+      for (const a of s.addresses) taken.add(a);
+      const spec = serviceSpec(s.resource);
+      if (spec.clusterIP === '' && spec.type !== 'ExternalName') missing.push(s);
+    }
+    const out = new Map<string, string>();
+    const space = 256 * 254;
+    for (const s of missing) {
+      let slot = fnv32a(`${s.namespace}/${s.name}`) % space;
+      for (let tries = 0; tries < space; tries++) {
+        const candidate = `${SYNTHETIC_VIP_BASE[0]}.${SYNTHETIC_VIP_BASE[1]}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
+        if (!taken.has(candidate)) {
+          taken.add(candidate);
+          out.set(s.hostname, candidate);
+          break;
+        }
+        slot = (slot + 1) % space;
+      }
+    }
+    return out;
+  });
 }
 
 /** True when a service is exported to `namespace`. */
@@ -205,4 +537,16 @@ export function servicesByHostname(view: ConfigView): ReadonlyMap<string, readon
     }
     return m;
   });
+}
+
+/**
+ * Istio's SortServicesByCreationTime: oldest first; equal times by name, then namespace.
+ * Returns a new array.
+ */
+export function sortServicesByCreationTime(services: readonly MeshService[]): MeshService[] {
+  return [...services].sort((a, b) => a.creationTime - b.creationTime || cmpStr(a.name, b.name) || cmpStr(a.namespace, b.namespace));
+}
+
+function cmpStr(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -104,6 +104,59 @@ export function podIp(pod: Resource): string {
   return podStatus(pod).podIP;
 }
 
+/** Where synthetic addresses of pods without `status.podIP` come from (not the derived pods' 10.244.0.0/16). */
+const SYNTHETIC_POD_BASE = [10, 245] as const;
+
+function fnv32a(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h >>> 0;
+}
+
+/**
+ * The address of every pod: its `status.podIP`, or for a pod of the workspace that has none, a
+ * deterministic synthetic IP in 10.245.0.0/16 (from a hash of its namespace and name, skipping
+ * taken ones). `synthetic` says which (the UI says so).
+ */
+export function podAddresses(view: ConfigView): ReadonlyMap<Resource, { ip: string; synthetic: boolean }> {
+  return view.lookups.cached('config.podAddresses', () => {
+    const out = new Map<Resource, { ip: string; synthetic: boolean }>();
+    const taken = new Set<string>();
+    const missing: Resource[] = [];
+    for (const p of podIndex(view).all) {
+      const ip = podIp(p);
+      if (ip !== '') {
+        taken.add(ip);
+        out.set(p, { ip, synthetic: false });
+      } else missing.push(p);
+    }
+    const space = 256 * 254;
+    for (const p of missing) {
+      let slot = fnv32a(`${p.namespace}/${p.name}`) % space;
+      let ip = '';
+      for (let tries = 0; tries < space; tries++) {
+        const candidate = `${SYNTHETIC_POD_BASE[0]}.${SYNTHETIC_POD_BASE[1]}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
+        if (!taken.has(candidate)) {
+          ip = candidate;
+          taken.add(candidate);
+          break;
+        }
+        slot = (slot + 1) % space;
+      }
+      out.set(p, { ip, synthetic: true });
+    }
+    return out;
+  });
+}
+
+/** A pod's address: `status.podIP`, or its synthetic one (see podAddresses). */
+export function podAddress(view: ConfigView, pod: Resource): string {
+  return podAddresses(view).get(pod)?.ip ?? podIp(pod);
+}
+
 /** Kubernetes' service account of a pod: `serviceAccountName`, else the deprecated `serviceAccount`, else `default`. */
 export function podServiceAccount(pod: Resource): string {
   const spec = podSpec(pod);

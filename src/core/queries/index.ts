@@ -5,6 +5,7 @@ import { QueryError, type QueryState } from './common.ts';
 import { answerWorkloads } from './workloads.ts';
 import { answerServices } from './services.ts';
 import { answerResource } from './resource.ts';
+import { answerProxies, answerProxyConfig, answerSimulate } from './xds.ts';
 import { answerCertificates } from './certificates.ts';
 import { answerDataPlane, answerDataPlaneTrace, answerZtunnelConfig } from './dataplane.ts';
 import { QUERY_VIEWS, type QueryArgs, type QueryResult, type QueryView } from './views.ts';
@@ -22,6 +23,9 @@ const HANDLERS: Handlers = {
   workloads: answerWorkloads,
   services: answerServices,
   resource: answerResource,
+  proxies: answerProxies,
+  proxyConfig: answerProxyConfig,
+  simulate: answerSimulate,
   dataplane: answerDataPlane,
   ztunnelConfig: answerZtunnelConfig,
   dataplaneTrace: answerDataPlaneTrace,

@@ -8,6 +8,7 @@ import type { CertsReport } from '../pki/report.ts';
 export type MeshMode = 'sidecar' | 'ambient' | 'none';
 
 import type { SourceLocation } from './location.ts';
+import type { RequestResult } from '../xds/request.ts';
 import type { DataPlaneArgs, DataPlaneOverview, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigArgs, ZtunnelConfigResult } from './dataplaneViews.ts';
 export type { SourceLocation } from './location.ts';
 export type * from './dataplaneViews.ts';
@@ -178,6 +179,64 @@ export interface CertificatesResult {
   missing: Array<{ user: string; credentialName: string; namespace: string }>;
 }
 
+// ---- xDS: proxies, generated config, request simulation -----------------------------
+
+export interface ProxySummary {
+  /** `<pod>.<namespace>`, as `istioctl proxy-config` takes it. */
+  id: string;
+  type: 'sidecar' | 'router' | 'waypoint';
+  namespace: string;
+  name: string;
+  /** The pod had no IP in the files: its address is a deterministic synthetic one. */
+  syntheticAddress: boolean;
+  /** The pod is derived from a controller (Deployment, StatefulSet, …). */
+  derived: boolean;
+  source?: SourceLocation;
+}
+
+export interface ProxiesResult {
+  items: ProxySummary[];
+}
+
+export interface ProxyConfigArgs {
+  /** A proxy id (`<pod>.<namespace>`) or a controller name (`reviews-v1.default`). */
+  proxy: string;
+}
+
+/** Where a piece of generated config comes from, with the file line of the field. */
+export interface ResolvedProvenance {
+  resourceKey: string;
+  fieldPath?: string;
+  note?: string;
+  kind?: string;
+  namespace?: string;
+  name?: string;
+  file?: string;
+  line?: number;
+}
+
+export interface ProxyConfigResult {
+  proxy: ProxySummary;
+  /** An Envoy `/config_dump?include_eds` document (proto3 JSON). */
+  dump: { configs: Record<string, unknown>[] };
+  /** Table → key → sources; keys as in core/xds/provenance.ts (`<listener>/<chain>`, `<rc>/<vhost>/<route index>`, …). */
+  provenance: Record<'listeners' | 'filterChains' | 'clusters' | 'routeConfigs' | 'virtualHosts' | 'routes' | 'endpoints', Record<string, ResolvedProvenance[]>>;
+  notes: string[];
+}
+
+export interface SimulateArgs {
+  proxy: string;
+  host: string;
+  port: number;
+  protocol?: 'http' | 'http2' | 'grpc' | 'tcp' | 'tls';
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  sni?: string;
+}
+
+export type SimulateResult = { proxy: string } & RequestResult;
+
 // ---- the map ------------------------------------------------------------------------
 
 /** Every query view: its arguments and its result. */
@@ -188,6 +247,12 @@ export interface QueryViews {
   resource: { args: ResourceArgs; result: ResourceDetail | null };
   /** Certificate chains and Istio's verdicts (answered asynchronously). */
   certificates: { args: CertificatesArgs; result: CertificatesResult };
+  /** Every proxy (sidecars, gateways, waypoints). */
+  proxies: { args: Record<string, never>; result: ProxiesResult };
+  /** The config dump generated for one proxy, with provenance. */
+  proxyConfig: { args: ProxyConfigArgs; result: ProxyConfigResult };
+  /** One request through a proxy's generated config. */
+  simulate: { args: SimulateArgs; result: SimulateResult };
   /** Ambient data plane: nodes, pods with their mode and why, waypoints, Services' bindings. */
   dataplane: { args: DataPlaneArgs; result: DataPlaneOverview };
   /** One ztunnel's `istioctl ztunnel-config` tables and the pods it captures. */
@@ -200,7 +265,7 @@ export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'dataplane', 'ztunnelConfig', 'dataplaneTrace'];
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'proxies', 'proxyConfig', 'simulate', 'dataplane', 'ztunnelConfig', 'dataplaneTrace'];
 
 /** Views answered asynchronously (the worker posts their result when it is ready). */
 export const ASYNC_QUERY_VIEWS: readonly QueryView[] = ['certificates'];

@@ -9,6 +9,7 @@ import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { ProxyConfigPanel } from '../proxyconfig/ProxyConfigPanel.tsx';
 import { CertificatesPanel } from '../certs/CertificatesPanel.tsx';
 import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
 
@@ -46,16 +47,14 @@ export function Inspector() {
         ))}
       </div>
       <div className={`inspector-tabpanel${tab === 'certs' ? ' certs-tabpanel' : ''}`} role="tabpanel" id="inspector-tabpanel" aria-labelledby={`inspector-tab-${current.id}`} tabIndex={0}>
-        {tab === 'share' ? (
+        {tab === 'proxy' ? (
+          <ProxyConfigPanel />
+        ) : tab === 'share' ? (
           <SharePanel />
         ) : tab === 'certs' ? (
           <CertificatesPanel />
-        ) : tab === 'dataplane' ? (
-          <DataPlanePanel />
         ) : (
-          <p className="empty-line" data-testid="inspector-empty">
-            {current.empty}
-          </p>
+          <DataPlanePanel />
         )}
       </div>
       <div className="inspector-scroll">

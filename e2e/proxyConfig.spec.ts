@@ -1,0 +1,98 @@
+// The "Proxy config" tab: the Envoy config istiod would send the productpage sidecar of
+// Bookinfo, a route traced back to its VirtualService line, a simulated request, and what an
+// edit of the route weights changes.
+import { test, expect, type Page } from '@playwright/test';
+
+async function loadBookinfo(page: Page): Promise<void> {
+  await page.goto('./');
+  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  page.once('dialog', (d) => void d.accept());
+  await page.getByTestId('samples-button').click();
+  await page.getByTestId('sample-item').filter({ hasText: /^Bookinfo(?! with)/ }).click();
+  await expect(page.locator('[data-testid="file-item"][data-path="networking.yaml"]')).toBeVisible();
+  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+}
+
+function reviewsLine(text: string, needle: string): number {
+  const lines = text.split('\n');
+  const start = lines.findIndex((l, i) => l === '  name: reviews' && lines[i - 2] === 'kind: VirtualService');
+  return start + lines.slice(start).findIndex((l) => l.includes(needle)) + 1;
+}
+
+test('productpage sidecar: reviews route weights, jump to the VirtualService, simulate, and what changes after an edit', async ({ page }) => {
+  await loadBookinfo(page);
+  await page.getByTestId('inspector-tab-proxy').click();
+  const panel = page.getByTestId('proxy-config');
+  const picker = panel.getByTestId('proxy-picker');
+  const productpage = await picker.locator('option', { hasText: 'productpage-v1' }).getAttribute('value');
+  await picker.selectOption(productpage!);
+  await expect(picker.locator('option', { hasText: 'istio-ingressgateway' })).toHaveCount(1);
+
+  // Routes: the reviews virtual host on 9080 routes 75/25 to subsets v1 and v2.
+  await panel.getByTestId('proxy-tab-routes').click();
+  const table = panel.getByTestId('proxy-table-routes');
+  await expect(table.locator('th')).toHaveText(['NAME', 'VHOST NAME', 'DOMAINS', 'MATCH', 'VIRTUAL SERVICE', 'ROUTE TO', '']);
+  const reviews = table.getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo.svc.cluster.local:9080' });
+  await expect(reviews).toHaveCount(1);
+  await expect(reviews).toContainText('reviews.bookinfo');
+  await expect(reviews).toContainText('outbound|9080|v1|reviews.bookinfo.svc.cluster.local 75%');
+  await expect(reviews).toContainText('outbound|9080|v2|reviews.bookinfo.svc.cluster.local 25%');
+
+  // Clicking the route opens networking.yaml at the reviews VirtualService's rule.
+  await page.locator('[data-testid="file-item"][data-path="pods.yaml"]').click();
+  await reviews.click();
+  await expect(page.getByTestId('tab').filter({ hasText: 'networking.yaml' })).toHaveAttribute('aria-selected', 'true');
+  const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('networking.yaml') ?? '');
+  const cursor = await page.getByTestId('cursor-position').textContent();
+  const line = Number(/^Ln (\d+)/.exec(cursor ?? '')?.[1]);
+  const vsStart = reviewsLine(text, 'name: reviews');
+  const vsEnd = reviewsLine(text, '---');
+  expect(line).toBeGreaterThan(vsStart);
+  expect(line).toBeLessThan(vsEnd);
+
+  // Its JSON shows the weighted clusters.
+  await reviews.getByTestId('proxy-row-json').click();
+  await expect(table.getByTestId('proxy-json')).toContainText('"weightedClusters"');
+  await expect(table.getByTestId('proxy-sources')).toContainText('VirtualService bookinfo/reviews');
+
+  // Simulate GET /reviews/1 from productpage.
+  await panel.getByTestId('proxy-tab-simulate').click();
+  await panel.getByTestId('sim-method').selectOption('GET');
+  await panel.getByTestId('sim-host').fill('reviews');
+  await panel.getByTestId('sim-port').fill('9080');
+  await panel.getByTestId('sim-path').fill('/reviews/1');
+  await panel.getByTestId('sim-run').click();
+  const result = panel.getByTestId('sim-result');
+  await expect(result).toHaveAttribute('data-ok', 'true');
+  await expect(result.getByTestId('sim-step-listener')).toContainText('0.0.0.0_9080');
+  await expect(result.getByTestId('sim-step-virtualHost')).toContainText('reviews.bookinfo.svc.cluster.local:9080');
+  await expect(result.getByTestId('sim-step-cluster')).toHaveText([/outbound\|9080\|v1\|reviews\.bookinfo\.svc\.cluster\.local \(75%\)/, /outbound\|9080\|v2\|reviews\.bookinfo\.svc\.cluster\.local \(25%\)/]);
+
+  // What changes: pin the current config as the baseline, then edit the weights in the editor.
+  await panel.getByTestId('proxy-tab-changes').click();
+  await panel.getByTestId('changes-pin').click();
+  await expect(panel.getByTestId('changes-none')).toBeVisible();
+  const weightLine = reviewsLine(text, 'weight: 75');
+  await page.locator('.monaco-editor .view-lines').click();
+  await page.keyboard.press('ControlOrMeta+Home');
+  for (let i = 1; i < weightLine; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type('50');
+  await expect.poll(() => page.evaluate(() => /weight: 50\n/.test(window.__meshWorkbench?.editor?.value('networking.yaml') ?? ''))).toBe(true);
+
+  const changed = panel.locator('[data-testid="change-row"][data-type="route"][data-change="changed"]').filter({ hasText: '9080' });
+  await expect(changed).toBeVisible();
+  await expect(changed).toContainText('weightedClusters.clusters[outbound|9080|v1|reviews.bookinfo.svc.cluster.local].weight: 75 → 50');
+  // Only route configurations changed: 9080, and 80 (which carries every VirtualService's hosts).
+  await expect(panel.getByTestId('change-row')).toHaveCount(2);
+  await expect(panel.locator('[data-testid="change-row"]:not([data-type="route"])')).toHaveCount(0);
+
+  // The routes table follows the edit; pinning the edited config as the baseline clears the list.
+  await panel.getByTestId('proxy-tab-routes').click();
+  await expect(table.getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo.svc.cluster.local:9080' })).toContainText('outbound|9080|v1|reviews.bookinfo.svc.cluster.local 50%');
+  await panel.getByTestId('proxy-tab-changes').click();
+  await panel.getByTestId('changes-pin').click();
+  await expect(panel.getByTestId('changes-none')).toBeVisible();
+});

@@ -1,0 +1,111 @@
+// The xDS views: the proxies of the mesh, the config dump generated for one of them (with the
+// provenance of each listener, filter chain, route configuration, virtual host, route, cluster
+// and endpoint set, resolved to file lines), and the request simulator.
+import { listProxies, findProxy, proxyForPod, type ProxyRef } from '../xds/proxy.ts';
+import { generateForProxy, type GeneratedConfig } from '../xds/generate.ts';
+import { configDump } from '../xds/dump.ts';
+import { simulateRequest, REQUEST_PROTOCOLS, type RequestProtocol } from '../xds/request.ts';
+import type { ProvenanceRef } from '../xds/types.ts';
+import type { ProvenanceTable } from '../xds/provenance.ts';
+import { kindById } from '../model/kinds.ts';
+import { locateInDocument, parseFieldPath } from '../model/locate.ts';
+import type { ConfigView } from '../config/configView.ts';
+import { argBag, optOneOf, optString, QueryError, sourceLocation, type QueryState } from './common.ts';
+import { parseResourceKey } from './resource.ts';
+import type { ProxiesResult, ProxyConfigResult, ProxySummary, ResolvedProvenance, SimulateResult } from './views.ts';
+
+function summary(p: ProxyRef, state: QueryState): ProxySummary {
+  const out: ProxySummary = { id: p.id, type: p.type, namespace: p.pod.namespace, name: p.pod.name, syntheticAddress: p.syntheticAddress, derived: p.pod.synthetic === 'derived' };
+  const src = sourceLocation(p.pod, state);
+  if (src) out.source = src;
+  return out;
+}
+
+export function answerProxies(_raw: unknown, state: QueryState): ProxiesResult {
+  return { items: listProxies(state.view).map((p) => summary(p, state)) };
+}
+
+function proxyArg(raw: unknown, state: QueryState, view: string): ProxyRef {
+  const id = optString(argBag(raw), 'proxy');
+  if (id === undefined || id === '') throw new QueryError(`The ${view} query needs a proxy (e.g. "productpage-v1-abc.default").`);
+  const p = findProxy(state.view, id);
+  if (!p) throw new QueryError(`No proxy "${id}" in the workspace (proxies are injected pods, gateways and waypoints).`);
+  return p;
+}
+
+/** Generation for one proxy, once per analyzed version. */
+function generated(view: ConfigView, p: ProxyRef): GeneratedConfig {
+  return view.lookups.cached(`xds.generated:${p.id}`, () => generateForProxy(view, proxyForPod(view, p)));
+}
+
+function resolveRef(r: ProvenanceRef, state: QueryState, cache: Map<string, ResolvedProvenance>): ResolvedProvenance {
+  const key = `${r.resourceKey}\u0000${r.fieldPath ?? ''}\u0000${r.note ?? ''}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const out: ResolvedProvenance = { resourceKey: r.resourceKey };
+  if (r.fieldPath) out.fieldPath = r.fieldPath;
+  if (r.note) out.note = r.note;
+  const parsed = r.resourceKey ? parseResourceKey(r.resourceKey) : undefined;
+  const info = parsed && kindById(parsed.kindId);
+  const res = parsed && info ? state.view.find(info, parsed.namespace, parsed.name) : undefined;
+  if (res) {
+    out.kind = res.gvk.kind;
+    out.namespace = res.namespace;
+    out.name = res.name;
+    const src = res.source;
+    const loc = sourceLocation(res, state);
+    if (src && loc) {
+      out.file = loc.file;
+      out.line = loc.line;
+      const doc = state.document(src.file, src.docIndex);
+      if (doc && !doc.isJson && r.fieldPath && !src.templatePath) {
+        const prefix: (string | number)[] = src.itemIndex !== undefined ? ['items', src.itemIndex] : [];
+        try {
+          const at = locateInDocument(doc, [...prefix, ...parseFieldPath(r.fieldPath)]);
+          if (at) out.line = (at.key ?? at.value).startLine;
+        } catch {
+          // An unreadable path keeps the resource's line.
+        }
+      }
+    }
+  }
+  cache.set(key, out);
+  return out;
+}
+
+export function answerProxyConfig(raw: unknown, state: QueryState): ProxyConfigResult {
+  const p = proxyArg(raw, state, 'proxyConfig');
+  const gen = generated(state.view, p);
+  const d = configDump(gen);
+  const cache = new Map<string, ResolvedProvenance>();
+  const provenance = {} as ProxyConfigResult['provenance'];
+  for (const [table, entries] of Object.entries(d.provenance) as [keyof ProvenanceTable, Record<string, ProvenanceRef[]>][]) {
+    const t: Record<string, ResolvedProvenance[]> = {};
+    for (const [k, refs] of Object.entries(entries)) t[k] = refs.map((r) => resolveRef(r, state, cache));
+    provenance[table] = t;
+  }
+  return { proxy: summary(p, state), dump: d.dump, provenance, notes: [...d.notes] };
+}
+
+export function answerSimulate(raw: unknown, state: QueryState): SimulateResult {
+  const bag = argBag(raw);
+  const p = proxyArg(raw, state, 'simulate');
+  const host = optString(bag, 'host') ?? '';
+  if (host.trim() === '') throw new QueryError('The simulate query needs a destination host or IP.');
+  const portRaw = bag.port;
+  const port = typeof portRaw === 'number' ? portRaw : typeof portRaw === 'string' ? Number(portRaw) : NaN;
+  const headers: Record<string, string> = {};
+  const hb = argBag(bag.headers);
+  for (const k of Object.keys(hb)) if (typeof hb[k] === 'string') headers[k] = hb[k] as string;
+  const gen = generated(state.view, p);
+  const result = simulateRequest(state.view, gen, {
+    host,
+    port,
+    protocol: optOneOf<RequestProtocol>(bag, 'protocol', REQUEST_PROTOCOLS) ?? 'http',
+    method: optString(bag, 'method') ?? 'GET',
+    path: optString(bag, 'path') ?? '/',
+    headers,
+    ...(optString(bag, 'sni') ? { sni: optString(bag, 'sni')! } : {}),
+  });
+  return { proxy: p.id, ...result };
+}

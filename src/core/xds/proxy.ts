@@ -1,0 +1,250 @@
+// The proxies of the mesh and what generation reads of each (spec §0.2): a sidecar for every
+// injected pod (real or derived from a controller), an ingress/egress gateway ("router") for
+// every pod an Istio Gateway selects, and waypoints (listed; generation for them is a TODO until
+// the Gateway API branch lands). Service targets: the (service, port) pairs whose endpoints are
+// the proxy's address.
+import type { Resource } from '../model/types.ts';
+import { KINDS } from '../model/kinds.ts';
+import type { ConfigView } from '../config/configView.ts';
+import { podIndex, podAddress, podShape, podServiceAccount, podAddresses } from '../config/workloads.ts';
+import { sidecarInjected } from '../config/workloadState.ts';
+import { selectorMatches, type LabelMap } from '../config/labels.ts';
+import { gateway as gatewaySpec } from '../config/api/networking.ts';
+import { podSpec } from '../config/api/kube.ts';
+import { nodeLocality, splitLocality } from '../config/locality.ts';
+import { DEFAULT_CLUSTER_ID, podWorkloadName, type ServicePortInfo } from '../config/services.ts';
+import { GATEWAY_MANAGED_LABEL, GATEWAY_NAME_LABEL, MESH_GATEWAY_CONTROLLER, PROXY_CONFIG_ANNOTATION, TOPOLOGY_NETWORK_LABEL } from '../config/wellKnown.ts';
+import { isObj, str } from '../model/read.ts';
+import jsyaml from 'js-yaml';
+import type { PushContext, Service } from './model.ts';
+import type { InterceptionMode, Proxy, ProxyType } from './types.ts';
+import { isIPv4, isIPv6 } from './net.ts';
+
+/** The Istio version the generated config targets (gates a few version-dependent fields). */
+export const DEFAULT_ISTIO_VERSION = '1.30.0';
+
+/** A proxy of the mesh, as listed for the picker. */
+export interface ProxyRef {
+  /** `<pod>.<namespace>`, as `istioctl proxy-config` takes it. */
+  id: string;
+  type: ProxyType;
+  pod: Resource;
+  /** The pod's address is ours (it had none). */
+  syntheticAddress: boolean;
+}
+
+/** What makes a pod a gateway: an Istio Gateway selecting it, or the labels of Istio's gateway charts. */
+function isRouterPod(view: ConfigView, pod: Resource): boolean {
+  const role = pod.labels.istio;
+  if (role === 'ingressgateway' || role === 'egressgateway' || role === 'eastwestgateway') return true;
+  if (pod.labels[GATEWAY_NAME_LABEL] !== undefined && pod.labels[GATEWAY_MANAGED_LABEL] !== MESH_GATEWAY_CONTROLLER) return true;
+  for (const gw of view.list(KINDS.Gateway)) {
+    const sel = gatewaySpec(gw).selector;
+    if (Object.keys(sel).length > 0 && selectorMatches(sel, pod.labels)) return true;
+  }
+  for (const c of podSpec(pod).containers) if (c.name === 'istio-proxy' && c.args.includes('router')) return true;
+  return false;
+}
+
+function isWaypointPod(pod: Resource): boolean {
+  return pod.labels[GATEWAY_MANAGED_LABEL] === MESH_GATEWAY_CONTROLLER;
+}
+
+/** Every proxy of the mesh: gateways, waypoints and injected pods, in pod order. */
+export function listProxies(view: ConfigView): ProxyRef[] {
+  return view.lookups.cached('xds.proxies', () => {
+    const out: ProxyRef[] = [];
+    const addrs = podAddresses(view);
+    for (const pod of podIndex(view).all) {
+      let type: ProxyType | undefined;
+      if (isWaypointPod(pod)) type = 'waypoint';
+      else if (isRouterPod(view, pod)) type = 'router';
+      else if (sidecarInjected(view, podShape(pod))) type = 'sidecar';
+      if (!type) continue;
+      out.push({ id: `${pod.name}.${pod.namespace}`, type, pod, syntheticAddress: addrs.get(pod)?.synthetic ?? false });
+    }
+    return out;
+  });
+}
+
+/** Finds a proxy by `<pod>.<namespace>`, `<pod>` in `namespace`, or a controller name (`reviews-v1.default`). */
+export function findProxy(view: ConfigView, ref: string, namespace = 'default'): ProxyRef | undefined {
+  const all = listProxies(view);
+  const exact = all.find((p) => p.id === ref) ?? all.find((p) => p.pod.name === ref && p.pod.namespace === namespace);
+  if (exact) return exact;
+  const dot = ref.lastIndexOf('.');
+  const [name, ns] = dot > 0 ? [ref.slice(0, dot), ref.slice(dot + 1)] : [ref, namespace];
+  const byController = all.find((p) => p.pod.namespace === ns && (p.pod.derivedFrom?.name === name || podWorkloadName(p.pod) === name));
+  if (byController) return byController;
+  // A Deployment's pods are named `<deployment>-<replica set hash>-<suffix>` (also without owner references).
+  const named = all.filter((p) => p.pod.namespace === ns && /^-[a-z0-9]{1,10}-[a-z0-9]{5}$/.test(p.pod.name.slice(name.length)) && p.pod.name.startsWith(name));
+  return named.length === 1 ? named[0] : undefined;
+}
+
+function proxyConfigOf(view: ConfigView, pod: Resource): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const mesh = view.meshConfig.defaultConfig;
+  if (isObj(mesh)) Object.assign(out, mesh);
+  const ann = pod.annotations[PROXY_CONFIG_ANNOTATION];
+  if (ann) {
+    try {
+      const parsed = jsyaml.load(ann, { schema: jsyaml.CORE_SCHEMA });
+      if (isObj(parsed)) {
+        const pm = { ...(isObj(out.proxyMetadata) ? out.proxyMetadata : {}), ...(isObj(parsed.proxyMetadata) ? parsed.proxyMetadata : {}) };
+        Object.assign(out, parsed, { proxyMetadata: pm });
+      }
+    } catch {
+      // An unreadable annotation is ignored, as the injector would reject it.
+    }
+  }
+  return out;
+}
+
+/** The proxy of a pod as istiod sees it when the pod's proxy connects. */
+export function proxyForPod(view: ConfigView, ref: ProxyRef): Proxy {
+  const pod = ref.pod;
+  const ip = podAddress(view, pod);
+  const pc = proxyConfigOf(view, pod);
+  const meta = isObj(pc.proxyMetadata) ? pc.proxyMetadata : {};
+  const interception = (pod.annotations['sidecar.istio.io/interceptionMode'] ?? str(pc.interceptionMode)) || 'REDIRECT';
+  const nodeName = podSpec(pod).nodeName;
+  const locality = splitLocality(nodeLocality(view, nodeName) || pod.labels['istio-locality']?.replace(/\./g, '/') || '');
+  const ips = ip === '' ? [] : [ip];
+  return {
+    id: ref.id,
+    type: ref.type,
+    ipAddresses: ips,
+    configNamespace: pod.namespace,
+    namespace: pod.namespace,
+    labels: pod.labels,
+    dnsDomain: `${pod.namespace}.svc.cluster.local`,
+    istioVersion: DEFAULT_ISTIO_VERSION,
+    interceptionMode: (['REDIRECT', 'TPROXY', 'NONE'].includes(interception) ? interception : 'REDIRECT') as InterceptionMode,
+    locality,
+    network: pod.labels[TOPOLOGY_NETWORK_LABEL] ?? '',
+    clusterId: DEFAULT_CLUSTER_ID,
+    serviceAccount: podServiceAccount(pod),
+    workload: pod,
+    workloadName: podWorkloadName(pod),
+    nodeName,
+    metadata: {
+      dnsCapture: str(meta.ISTIO_META_DNS_CAPTURE).toLowerCase() === 'true',
+      dnsAutoAllocate: str(meta.ISTIO_META_DNS_AUTO_ALLOCATE).toLowerCase() === 'true',
+      ...(typeof meta.ISTIO_META_HTTP10 === 'string' && meta.ISTIO_META_HTTP10 === '1' ? { http10: true } : {}),
+      ...(str(meta.ISTIO_META_IDLE_TIMEOUT) !== '' ? { idleTimeout: str(meta.ISTIO_META_IDLE_TIMEOUT) } : {}),
+      // istio-agent always reports its static listeners' ports.
+      envoyStatusPort: 15021,
+      envoyPrometheusPort: 15090,
+      ...(str(meta.ISTIO_META_UNPRIVILEGED_POD) !== '' ? { unprivileged: true } : {}),
+    },
+  };
+}
+
+/** A proxy from an explicit description (the test harness, or a user-described proxy). */
+export function describeProxy(d: Partial<Omit<Proxy, 'locality'>> & { locality?: string }): Proxy {
+  const configNamespace = d.configNamespace || 'default';
+  return {
+    id: d.id || 'app.test',
+    type: d.type ?? 'sidecar',
+    ipAddresses: d.ipAddresses ?? ['1.1.1.1'],
+    configNamespace,
+    namespace: d.namespace || configNamespace,
+    labels: d.labels ?? {},
+    dnsDomain: d.dnsDomain || `${configNamespace}.svc.cluster.local`,
+    istioVersion: d.istioVersion || '1.23.0',
+    interceptionMode: d.interceptionMode ?? 'REDIRECT',
+    locality: splitLocality(d.locality ?? ''),
+    network: d.network ?? '',
+    clusterId: d.clusterId ?? '',
+    serviceAccount: d.serviceAccount ?? 'default',
+    ...(d.workload ? { workload: d.workload } : {}),
+    workloadName: d.workloadName ?? '',
+    nodeName: d.nodeName ?? '',
+    metadata: d.metadata ?? {},
+  };
+}
+
+// ---- ports a proxy may listen on ----------------------------------------------------------
+
+/**
+ * CanBindToPort (model/context.go): false for privileged ports of an unprivileged proxy that
+ * binds, and for a wildcard (or unbound HTTP) listener on a port the agent's static listeners
+ * or, when `virtualPorts` is given, the virtual listeners use.
+ */
+export function canBindToPort(p: Proxy, bindToPort: boolean, bind: string, port: number, http: boolean, wildcard: string, virtualPorts?: readonly number[]): boolean {
+  if (bindToPort && p.metadata.unprivileged && port > 0 && port < 1024) return false;
+  if (bind !== '') {
+    if (bind !== wildcard) return true;
+  } else if (!http) return true;
+  const m = p.metadata;
+  if ((m.envoyStatusPort ?? 0) === port || (m.envoyPrometheusPort ?? 0) === port) return false;
+  if (virtualPorts && virtualPorts.includes(port)) return false;
+  return true;
+}
+
+// ---- IP family ------------------------------------------------------------------------
+
+export type IpMode = 'IPv4' | 'IPv6' | 'Dual';
+
+/** DiscoverIPMode: the families of the proxy's addresses (no address counts as IPv4). */
+export function ipMode(p: Proxy): IpMode {
+  const v4 = p.ipAddresses.some(isIPv4);
+  const v6 = p.ipAddresses.some(isIPv6);
+  if (v4 && v6) return 'Dual';
+  if (v6) return 'IPv6';
+  return 'IPv4';
+}
+
+export function supportsIPv4(p: Proxy): boolean {
+  return ipMode(p) !== 'IPv6';
+}
+
+export function supportsIPv6(p: Proxy): boolean {
+  return ipMode(p) !== 'IPv4';
+}
+
+/** getWildcardsAndLocalHost: the wildcard and localhost binds for the proxy's IP family. */
+export function wildcardsAndLocalhost(p: Proxy, dualStack: boolean): { wildcards: string[]; localhosts: string[] } {
+  switch (ipMode(p)) {
+    case 'IPv6':
+      return { wildcards: ['::'], localhosts: ['::1'] };
+    case 'Dual':
+      return dualStack ? { wildcards: ['0.0.0.0', '::'], localhosts: ['127.0.0.1', '::1'] } : { wildcards: ['0.0.0.0'], localhosts: ['127.0.0.1'] };
+    default:
+      return { wildcards: ['0.0.0.0'], localhosts: ['127.0.0.1'] };
+  }
+}
+
+// ---- service targets -------------------------------------------------------------------
+
+/** A (service, port) the proxy is an instance of (model.ServiceTarget). */
+export interface ServiceTarget {
+  service: Service;
+  port: ServicePortInfo;
+  targetPort: number;
+}
+
+/** GetProxyServiceTargets, ordered by service creation time then hostname. */
+export function serviceTargets(push: PushContext, proxy: Proxy): ServiceTarget[] {
+  const ips = new Set(proxy.ipAddresses);
+  const out: ServiceTarget[] = [];
+  if (ips.size === 0) return out;
+  for (const svc of push.services) {
+    if (svc.resolution === 'Alias') continue;
+    for (const ep of svc.endpoints) {
+      if (!ips.has(ep.address)) continue;
+      for (const port of svc.ports) {
+        const target = ep.ports[port.name];
+        if (target === undefined) continue;
+        if (out.some((t) => t.service === svc && t.port.port === port.port)) continue;
+        out.push({ service: svc, port, targetPort: target });
+      }
+    }
+  }
+  out.sort((a, b) => a.service.creationTime - b.service.creationTime || (a.service.hostname < b.service.hostname ? -1 : a.service.hostname > b.service.hostname ? 1 : 0));
+  return out;
+}
+
+export function labelsOf(p: Proxy): LabelMap {
+  return p.labels;
+}

@@ -1,0 +1,420 @@
+// The request simulator people use: "where does this request go, and why?". The listener,
+// filter chain and virtual host come from the harness port (simulate.ts, kept faithful to
+// pilot/pkg/simulation for the conformance cases); the route is then matched the way Envoy
+// does it, headers, method and query parameters included, and the result carries the weighted
+// clusters, endpoints, timeouts, retries, faults, redirects and direct responses in effect.
+import type { Json } from './types.ts';
+import type { GeneratedConfig } from './generate.ts';
+import { isObj } from '../model/read.ts';
+import { simulate, SIM_ERRORS, type SimProtocol, type SimTls } from './simulate.ts';
+import { isIP } from './net.ts';
+import { pushContext } from './model.ts';
+import type { ConfigView } from '../config/configView.ts';
+import { selectorMatches } from '../config/labels.ts';
+
+export type RequestProtocol = 'http' | 'http2' | 'grpc' | 'tcp' | 'tls';
+export const REQUEST_PROTOCOLS: readonly RequestProtocol[] = ['http', 'http2', 'grpc', 'tcp', 'tls'];
+
+export interface RequestInput {
+  /** Host name or IP of the destination (a Host header `host:port` is accepted). */
+  host: string;
+  port: number;
+  protocol?: RequestProtocol;
+  method?: string;
+  path?: string;
+  headers?: Readonly<Record<string, string>>;
+  /** TLS server name (defaults to the host for `tls`). */
+  sni?: string;
+}
+
+/** Where a step's piece of config sits in the provenance table of the dump. */
+export interface ProvenanceKey {
+  table: 'listeners' | 'filterChains' | 'routeConfigs' | 'virtualHosts' | 'routes' | 'clusters' | 'endpoints';
+  key: string;
+}
+
+export interface RequestStep {
+  kind: 'destination' | 'listener' | 'filterChain' | 'routeConfig' | 'virtualHost' | 'route' | 'cluster' | 'endpoints' | 'policy' | 'failure';
+  title: string;
+  detail?: string;
+  at?: ProvenanceKey;
+}
+
+export interface WeightedCluster {
+  name: string;
+  /** Share in percent of the route's total weight (100 for a single cluster). */
+  weight: number;
+}
+
+export interface EndpointSet {
+  cluster: string;
+  addresses: string[];
+}
+
+export interface RequestResult {
+  ok: boolean;
+  /** Why the request fails: no listener, no route (404), BlackHole, TLS, … */
+  failure?: string;
+  listener?: string;
+  filterChain?: string;
+  routeConfig?: string;
+  virtualHost?: string;
+  /** `<route config>/<virtual host>/<index>`: the key of the matched route in the provenance table. */
+  routeKey?: string;
+  routeName?: string;
+  clusters: WeightedCluster[];
+  endpoints: EndpointSet[];
+  timeout?: string;
+  retries?: string;
+  fault?: string;
+  redirect?: string;
+  directResponse?: string;
+  steps: RequestStep[];
+}
+
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+function hostOnly(h: string): string {
+  if (h.startsWith('[')) return h.slice(1, Math.max(1, h.indexOf(']')));
+  const i = h.lastIndexOf(':');
+  return i > 0 && h.indexOf(':') === i ? h.slice(0, i) : h;
+}
+
+/** The address a client would connect to: the IP given, or the VIP of the service named. */
+export function resolveDestination(view: ConfigView, namespace: string, host: string): { address?: string; service?: string } {
+  const h = hostOnly(host.trim());
+  if (isIP(h)) return { address: h };
+  const push = pushContext(view);
+  const candidates = [h, `${h}.${namespace}.svc.cluster.local`, `${h}.svc.cluster.local`, `${h}.cluster.local`];
+  for (const c of candidates) {
+    const svc = push.services.find((s) => s.hostname === c);
+    if (!svc) continue;
+    const vip = svc.defaultAddress !== '0.0.0.0' && svc.defaultAddress !== '' ? svc.defaultAddress : svc.autoAllocatedV4;
+    return { ...(vip ? { address: vip } : {}), service: svc.hostname };
+  }
+  return {};
+}
+
+// ---- Envoy's route matching (headers, query parameters, case sensitivity) -------------------
+
+function stringMatch(m: unknown, value: string | undefined): boolean {
+  if (!isObj(m) || value === undefined) return false;
+  const ic = m.ignoreCase === true;
+  const v = ic ? value.toLowerCase() : value;
+  const want = (x: unknown) => (ic ? str(x).toLowerCase() : str(x));
+  if (typeof m.exact === 'string') return v === want(m.exact);
+  if (typeof m.prefix === 'string') return v.startsWith(want(m.prefix));
+  if (typeof m.suffix === 'string') return v.endsWith(want(m.suffix));
+  if (typeof m.contains === 'string') return v.includes(want(m.contains));
+  if (isObj(m.safeRegex)) return fullRegex(str(m.safeRegex.regex))?.test(value) ?? false;
+  return false;
+}
+
+function fullRegex(re: string): RegExp | undefined {
+  let src = re;
+  let flags = '';
+  const m = /^\(\?([imsU]+)\)/.exec(src);
+  if (m) {
+    src = src.slice(m[0].length);
+    if (m[1]?.includes('i')) flags += 'i';
+    if (m[1]?.includes('s')) flags += 's';
+  }
+  try {
+    return new RegExp(`^(?:${src.replace(/\(\?P</g, '(?<')})$`, flags);
+  } catch {
+    return undefined;
+  }
+}
+
+function headerMatches(h: Json, headers: ReadonlyMap<string, string>): boolean {
+  const value = headers.get(str(h.name).toLowerCase());
+  let ok: boolean;
+  if (h.presentMatch === true) ok = value !== undefined;
+  else if (h.presentMatch === false) ok = value === undefined;
+  else if (isObj(h.stringMatch)) ok = stringMatch(h.stringMatch, value);
+  else if (typeof h.exactMatch === 'string') ok = value === h.exactMatch;
+  else if (typeof h.prefixMatch === 'string') ok = value !== undefined && value.startsWith(h.prefixMatch);
+  else if (isObj(h.safeRegexMatch)) ok = value !== undefined && (fullRegex(str(h.safeRegexMatch.regex))?.test(value) ?? false);
+  else ok = value !== undefined;
+  return h.invertMatch === true ? !ok : ok;
+}
+
+function pathMatches(m: Json, path: string): boolean {
+  const p = path.split('?')[0] ?? '';
+  const cs = m.caseSensitive !== false;
+  const eq = (a: string, b: string) => (cs ? a === b : a.toLowerCase() === b.toLowerCase());
+  const starts = (a: string, b: string) => (cs ? a.startsWith(b) : a.toLowerCase().startsWith(b.toLowerCase()));
+  if (typeof m.prefix === 'string') return starts(p, m.prefix);
+  if (typeof m.path === 'string') return eq(p, m.path);
+  if (typeof m.pathSeparatedPrefix === 'string') {
+    const pre = m.pathSeparatedPrefix;
+    return eq(p, pre) || starts(p, `${pre}/`);
+  }
+  if (isObj(m.safeRegex)) return fullRegex(str(m.safeRegex.regex))?.test(p) ?? false;
+  return false;
+}
+
+function queryMatches(m: Json, path: string): boolean {
+  const q = path.includes('?') ? path.slice(path.indexOf('?') + 1) : '';
+  const params = new Map<string, string>();
+  for (const part of q.split('&')) {
+    if (part === '') continue;
+    const eq = part.indexOf('=');
+    params.set(eq < 0 ? part : part.slice(0, eq), eq < 0 ? '' : part.slice(eq + 1));
+  }
+  for (const qp of arr(m.queryParameters)) {
+    if (!isObj(qp)) continue;
+    const v = params.get(str(qp.name));
+    if (qp.presentMatch === true) {
+      if (v === undefined) return false;
+    } else if (isObj(qp.stringMatch)) {
+      if (!stringMatch(qp.stringMatch, v)) return false;
+    } else if (v === undefined) return false;
+  }
+  return true;
+}
+
+function routeMatches(r: Json, path: string, headers: ReadonlyMap<string, string>): boolean {
+  const m = isObj(r.match) ? r.match : {};
+  if (!pathMatches(m, path)) return false;
+  for (const h of arr(m.headers)) if (isObj(h) && !headerMatches(h, headers)) return false;
+  if (isObj(m.grpc) && !(headers.get('content-type') ?? '').startsWith('application/grpc')) return false;
+  return queryMatches(m, path);
+}
+
+function duration(v: unknown): string | undefined {
+  return typeof v === 'string' ? v : undefined;
+}
+
+function describeRetries(rp: unknown): string | undefined {
+  if (!isObj(rp)) return undefined;
+  const n = isObj(rp.numRetries) ? rp.numRetries : undefined;
+  const count = typeof rp.numRetries === 'number' ? rp.numRetries : n ? Number((n as Json).value ?? 0) : 1;
+  const parts = [`${count} attempt${count === 1 ? '' : 's'}`];
+  if (typeof rp.retryOn === 'string') parts.push(`on ${rp.retryOn}`);
+  if (typeof rp.perTryTimeout === 'string') parts.push(`per try ${rp.perTryTimeout}`);
+  return parts.join(', ');
+}
+
+function describeFault(r: Json): string | undefined {
+  const per = isObj(r.typedPerFilterConfig) ? r.typedPerFilterConfig : {};
+  const f = per['envoy.filters.http.fault'];
+  if (!isObj(f)) return undefined;
+  const parts: string[] = [];
+  const pct = (p: unknown) => (isObj(p) ? `${Number(p.numerator ?? 0)}${p.denominator === 'MILLION' ? '/1e6' : p.denominator === 'TEN_THOUSAND' ? '/1e4' : '%'}` : '100%');
+  if (isObj(f.delay)) parts.push(`delay ${str(f.delay.fixedDelay)} for ${pct(f.delay.percentage)}`);
+  if (isObj(f.abort)) parts.push(`abort ${f.abort.httpStatus ?? f.abort.grpcStatus ?? ''} for ${pct(f.abort.percentage)}`);
+  return parts.join('; ') || 'fault filter configured';
+}
+
+function endpointsOf(gen: GeneratedConfig, cluster: string): EndpointSet {
+  const addresses: string[] = [];
+  const cla = gen.endpoints.find((e) => e.clusterName === cluster) ?? (() => {
+    const c = gen.clusters.find((x) => x.name === cluster);
+    return c && isObj(c.loadAssignment) ? c.loadAssignment : undefined;
+  })();
+  for (const le of arr(cla?.endpoints)) {
+    for (const lb of arr(isObj(le) ? le.lbEndpoints : undefined)) {
+      const ep = isObj(lb) && isObj(lb.endpoint) ? lb.endpoint : undefined;
+      const sa = ep && isObj(ep.address) && isObj(ep.address.socketAddress) ? ep.address.socketAddress : undefined;
+      if (sa) addresses.push(`${str(sa.address)}:${Number(sa.portValue ?? 0)}`);
+      else if (ep && isObj(ep.address) && isObj(ep.address.envoyInternalAddress)) addresses.push(`internal:${str(ep.address.envoyInternalAddress.serverListenerName)}`);
+    }
+  }
+  return { cluster, addresses };
+}
+
+function clusterStep(gen: GeneratedConfig, res: RequestResult, name: string, weight: number): void {
+  res.clusters.push({ name, weight });
+  const c = gen.clusters.find((x) => x.name === name);
+  const detail = name === 'BlackHoleCluster' ? 'BlackHoleCluster drops the request (no service in the registry for it, REGISTRY_ONLY)'
+    : name === 'PassthroughCluster' ? 'PassthroughCluster forwards to the original destination (ALLOW_ANY)'
+      : c ? `type ${str(c.type) || (isObj(c.clusterType) ? str(c.clusterType.name) : 'STATIC')}` : 'not among the generated clusters';
+  res.steps.push({ kind: 'cluster', title: `${name}${weight < 100 ? ` (${weight}%)` : ''}`, detail, at: { table: 'clusters', key: name } });
+  if (name === 'BlackHoleCluster') {
+    res.ok = false;
+    res.failure = 'BlackHole: the request is dropped';
+    return;
+  }
+  if (!c && name !== 'PassthroughCluster') {
+    // Istio still routes to a destination it has no service for; Envoy answers 503 (NC).
+    const why = `cluster ${name} does not exist (no service for the destination): ${weight < 100 ? `${weight}% of requests get` : 'Envoy answers'} 503`;
+    res.steps.push({ kind: 'failure', title: why });
+    if (res.clusters.every((x) => x.name === name || !gen.clusters.some((y) => y.name === x.name))) {
+      res.ok = false;
+      res.failure = why;
+    }
+    return;
+  }
+  if (!c) return;
+  const eps = endpointsOf(gen, name);
+  res.endpoints.push(eps);
+  res.steps.push({ kind: 'endpoints', title: `${eps.addresses.length} endpoint${eps.addresses.length === 1 ? '' : 's'} of ${name}`, detail: eps.addresses.join(', ') || (name === 'PassthroughCluster' ? 'the original destination' : 'no endpoints: the request fails with 503'), at: { table: 'endpoints', key: name } });
+}
+
+/** Runs one request from the proxy through its generated config. */
+export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput): RequestResult {
+  const res: RequestResult = { ok: true, clusters: [], endpoints: [], steps: [] };
+  const protocol = input.protocol ?? 'http';
+  const port = Math.trunc(Number(input.port));
+  if (!Number.isFinite(port) || port <= 0 || port > 65535) {
+    res.ok = false;
+    res.failure = `invalid port ${String(input.port)}`;
+    res.steps.push({ kind: 'failure', title: res.failure });
+    return res;
+  }
+  const host = input.host.trim();
+  const router = gen.proxy.type === 'router';
+  const dest = router ? {} : resolveDestination(view, gen.proxy.configNamespace, host);
+  let listenPort = port;
+  if (router) {
+    // A gateway is reached through its Service: port → targetPort, where its listeners are.
+    const listened = (p: number) => gen.listeners.some((l) => isObj(l.address) && isObj(l.address.socketAddress) && l.address.socketAddress.portValue === p);
+    if (!listened(port)) {
+      for (const svc of pushContext(view).services) {
+        if (svc.namespace !== gen.proxy.namespace || !svc.labelSelectors || Object.keys(svc.labelSelectors).length === 0 || !selectorMatches(svc.labelSelectors, gen.proxy.labels)) continue;
+        const sp = svc.ports.find((x) => x.port === port);
+        if (sp && typeof sp.targetPort === 'number' && listened(sp.targetPort)) {
+          listenPort = sp.targetPort;
+          break;
+        }
+      }
+    }
+  }
+  const address = dest.address ?? (isIP(hostOnly(host)) ? hostOnly(host) : undefined);
+  res.steps.push({
+    kind: 'destination',
+    title: `${host}:${port}`,
+    detail: router ? (listenPort !== port ? `gateway Service port ${port} → target port ${listenPort}` : 'gateway: matched on the listener port') : dest.service ? `service ${dest.service}${address ? `, address ${address}` : ' (no address)'}` : address ? `address ${address}` : 'not a service of the registry: the request goes to its original address',
+  });
+  const simProtocol: SimProtocol = protocol === 'http' ? 'http' : protocol === 'http2' || protocol === 'grpc' ? 'http2' : 'tcp';
+  const tls: SimTls = protocol === 'tls' ? 'tls' : 'plaintext';
+  const sim = simulate(
+    { listeners: gen.listeners, routes: gen.routes },
+    { ...(address ? { address } : { address: '240.240.0.1' }), port: listenPort, protocol: simProtocol, tls, host, ...(input.sni ? { sni: input.sni } : {}), mode: router ? 'gateway' : 'outbound' },
+  );
+  if (sim.listener) {
+    res.listener = sim.listener;
+    res.steps.push({ kind: 'listener', title: sim.listener, detail: sim.listener === 'virtualOutbound' ? 'no listener for this address and port: the catch-all virtualOutbound listener' : `listens on ${listenPort}`, at: { table: 'listeners', key: sim.listener } });
+  }
+  if (sim.filterChain !== undefined) {
+    res.filterChain = sim.filterChain;
+    const idx = sim.filterChainIndex ?? -1;
+    res.steps.push({ kind: 'filterChain', title: sim.filterChain || '(unnamed chain)', detail: sim.trace.filter((t) => t.includes('chain')).join('; '), at: { table: 'filterChains', key: `${sim.listener}/${idx < 0 ? 'default' : idx}` } });
+  }
+  if (sim.routeConfig !== undefined) {
+    res.routeConfig = sim.routeConfig;
+    res.steps.push({ kind: 'routeConfig', title: `route configuration ${sim.routeConfig}`, at: { table: 'routeConfigs', key: sim.routeConfig } });
+  }
+  const failWith = (why: string) => {
+    res.ok = false;
+    res.failure = why;
+    res.steps.push({ kind: 'failure', title: why });
+    return res;
+  };
+  if (sim.error && (sim.virtualHost === undefined || sim.error === 'ErrTLSRedirect')) {
+    const text = (SIM_ERRORS as Record<string, string>)[sim.error] ?? sim.error;
+    const why = sim.error === 'ErrNoVirtualHost' ? `${text}: 404 (no virtual host has the domain ${host})` : sim.error === 'ErrTLSRedirect' ? `${text} (httpsRedirect)` : text;
+    return failWith(why);
+  }
+  if (sim.virtualHost === undefined) {
+    // TCP / TLS: the chain's tcp_proxy picked the cluster (or none).
+    if (sim.cluster) clusterStep(gen, res, sim.cluster, 100);
+    else if (protocol === 'tcp' || protocol === 'tls') {
+      const chain = sim.listener ? chainOf(gen, sim.listener, sim.filterChainIndex ?? -1) : undefined;
+      const wc = weightedTcp(chain);
+      if (wc.length > 0) for (const w of wc) clusterStep(gen, res, w.name, w.weight);
+      else return failWith('no cluster for this connection');
+    }
+    return res;
+  }
+  res.virtualHost = sim.virtualHost;
+  const rcName = sim.routeConfig ?? '';
+  res.steps.push({ kind: 'virtualHost', title: sim.virtualHost, detail: `matched the Host ${host}`, at: { table: 'virtualHosts', key: `${rcName}/${sim.virtualHost}` } });
+  const rc = gen.routes.find((r) => r.name === rcName);
+  const vh = arr(rc?.virtualHosts).find((v) => isObj(v) && v.name === sim.virtualHost) as Json | undefined;
+  const headers = new Map<string, string>();
+  for (const [k, v] of Object.entries(input.headers ?? {})) headers.set(k.toLowerCase(), v);
+  headers.set(':method', (input.method || 'GET').toUpperCase());
+  headers.set(':authority', host);
+  headers.set(':path', input.path || '/');
+  if (protocol === 'grpc' && !headers.has('content-type')) headers.set('content-type', 'application/grpc');
+  const path = input.path || '/';
+  const routes = arr(vh?.routes);
+  const index = routes.findIndex((r) => isObj(r) && routeMatches(r, path, headers));
+  if (index < 0) return failWith(`no route matched: 404 (${routes.length} route${routes.length === 1 ? '' : 's'} in ${sim.virtualHost})`);
+  const route = routes[index] as Json;
+  res.routeKey = `${rcName}/${sim.virtualHost}/${index}`;
+  res.routeName = str(route.name);
+  res.steps.push({ kind: 'route', title: res.routeName || `route ${index + 1}`, detail: describeRouteMatch(route), at: { table: 'routes', key: res.routeKey } });
+  if (isObj(route.redirect)) {
+    const r = route.redirect;
+    res.redirect = [r.schemeRedirect ?? (r.httpsRedirect ? 'https' : ''), r.hostRedirect, r.pathRedirect ?? r.prefixRewrite].filter((x) => typeof x === 'string' && x !== '').join(' ') || 'redirect';
+    res.steps.push({ kind: 'policy', title: `redirect ${res.redirect}`, detail: `status ${str(r.responseCode) || 'MOVED_PERMANENTLY'}` });
+    return res;
+  }
+  if (isObj(route.directResponse)) {
+    const d = route.directResponse;
+    res.directResponse = `${Number(d.status ?? 200)}${isObj(d.body) && typeof d.body.inlineString === 'string' ? ` ${d.body.inlineString}` : ''}`;
+    res.steps.push({ kind: 'policy', title: `direct response ${res.directResponse}` });
+    if (Number(d.status ?? 200) >= 400) {
+      res.ok = false;
+      res.failure = `direct response ${res.directResponse}`;
+    }
+    return res;
+  }
+  const action = isObj(route.route) ? route.route : undefined;
+  if (!action) return failWith('the route has no action');
+  res.timeout = duration(action.timeout);
+  res.retries = describeRetries(action.retryPolicy);
+  res.fault = describeFault(route);
+  const policy = [res.timeout !== undefined ? `timeout ${res.timeout === '0s' ? 'none' : res.timeout}` : '', res.retries ? `retries: ${res.retries}` : '', res.fault ? `fault: ${res.fault}` : ''].filter((x) => x !== '');
+  if (policy.length > 0) res.steps.push({ kind: 'policy', title: policy.join('; ') });
+  if (typeof action.cluster === 'string') clusterStep(gen, res, action.cluster, 100);
+  else if (isObj(action.weightedClusters)) {
+    const wc = arr(action.weightedClusters.clusters).filter(isObj) as Json[];
+    const total = wc.reduce((s, c) => s + weightOf(c.weight), 0) || 1;
+    for (const c of wc) clusterStep(gen, res, str(c.name), Math.round((weightOf(c.weight) * 10000) / total) / 100);
+  } else if (typeof action.clusterHeader === 'string') {
+    res.steps.push({ kind: 'cluster', title: `cluster from header ${action.clusterHeader}` });
+  }
+  return res;
+}
+
+function weightOf(w: unknown): number {
+  if (typeof w === 'number') return w;
+  if (isObj(w)) return Number(w.value ?? 0);
+  return 0;
+}
+
+function chainOf(gen: GeneratedConfig, listener: string, index: number): Json | undefined {
+  const l = gen.listeners.find((x) => x.name === listener);
+  if (!l) return undefined;
+  const c = index < 0 ? l.defaultFilterChain : arr(l.filterChains)[index];
+  return isObj(c) ? c : undefined;
+}
+
+function weightedTcp(chain: Json | undefined): WeightedCluster[] {
+  for (const f of arr(chain?.filters)) {
+    if (!isObj(f) || !isObj(f.typedConfig)) continue;
+    const wc = f.typedConfig.weightedClusters;
+    if (!isObj(wc)) continue;
+    const list = arr(wc.clusters).filter(isObj) as Json[];
+    const total = list.reduce((s, c) => s + weightOf(c.weight), 0) || 1;
+    return list.map((c) => ({ name: str(c.name), weight: Math.round((weightOf(c.weight) * 10000) / total) / 100 }));
+  }
+  return [];
+}
+
+function describeRouteMatch(r: Json): string {
+  const m = isObj(r.match) ? r.match : {};
+  const parts: string[] = [];
+  if (typeof m.prefix === 'string') parts.push(m.prefix === '/' ? 'any path' : `path prefix ${m.prefix}`);
+  if (typeof m.path === 'string') parts.push(`path ${m.path}`);
+  if (typeof m.pathSeparatedPrefix === 'string') parts.push(`path prefix ${m.pathSeparatedPrefix}/`);
+  if (isObj(m.safeRegex)) parts.push(`path regex ${str(m.safeRegex.regex)}`);
+  for (const h of arr(m.headers)) if (isObj(h)) parts.push(`header ${str(h.name)}`);
+  for (const q of arr(m.queryParameters)) if (isObj(q)) parts.push(`query ${str(q.name)}`);
+  return parts.join(', ');
+}

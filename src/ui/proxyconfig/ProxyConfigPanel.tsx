@@ -1,0 +1,384 @@
+// The "Proxy config" inspector tab: pick a proxy (sidecar, gateway, waypoint) and see the
+// Envoy config istiod would send it, as `istioctl proxy-config` tables (same columns, same
+// order), with each row's JSON and a link to the config line that made it; a request
+// simulator; and "what changes" against a pinned baseline.
+import { useEffect, useMemo, useState } from 'react';
+import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { query } from '../../state/queries.ts';
+import { useWorkspace } from '../../state/workspace.ts';
+import { useEditorUi } from '../../state/analysis.ts';
+import { configDumpFromValue, listenerTable, routeTable, clusterTable, edsTable, type ConfigDump, type Table } from '../../core/xds/configdump/index.ts';
+import { diffResources, resourcesOfDump, type ConfigChange, type ResourceSet } from '../../core/xds/diff.ts';
+import type { ProxyConfigResult, ResolvedProvenance, SimulateArgs, SimulateResult } from '../../core/queries/views.ts';
+import type { ProvenanceKey } from '../../core/xds/request.ts';
+import './proxyConfig.css';
+
+type TabId = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'simulate' | 'changes';
+const TABS: { id: TabId; label: string }[] = [
+  { id: 'listeners', label: 'Listeners' },
+  { id: 'routes', label: 'Routes' },
+  { id: 'clusters', label: 'Clusters' },
+  { id: 'endpoints', label: 'Endpoints' },
+  { id: 'simulate', label: 'Simulate' },
+  { id: 'changes', label: 'What changes' },
+];
+
+const TYPE_LABEL = { sidecar: 'sidecar', router: 'gateway', waypoint: 'waypoint' } as const;
+
+type Provenance = ProxyConfigResult['provenance'];
+
+/** The best source of a piece of config: a resource line, preferring a field over a whole resource. */
+function bestSource(refs: readonly ResolvedProvenance[] | undefined): ResolvedProvenance | undefined {
+  if (!refs) return undefined;
+  const located = refs.filter((r) => r.file && r.line);
+  return located.find((r) => r.fieldPath) ?? located[0];
+}
+
+function reveal(src: ResolvedProvenance): void {
+  if (!src.file) return;
+  useWorkspace.getState().openFile(src.file);
+  useEditorUi.getState().requestReveal(src.file, undefined, src.line);
+}
+
+function describeSource(r: ResolvedProvenance): string {
+  if (r.kind) return `${r.kind} ${r.namespace}/${r.name}${r.fieldPath ? ` ${r.fieldPath}` : ''}`;
+  return r.note ?? 'built in';
+}
+
+interface RowModel {
+  key: string;
+  cells: string[];
+  json: unknown;
+  sources: ResolvedProvenance[];
+  extra?: string;
+}
+
+function weightsOf(route: unknown): string {
+  if (typeof route !== 'object' || route === null) return '';
+  const action = (route as { route?: { cluster?: string; weightedClusters?: { clusters?: { name?: string; weight?: number }[] } } }).route;
+  if (!action) return (route as { redirect?: unknown }).redirect ? 'redirect' : (route as { directResponse?: { status?: number } }).directResponse ? `direct response ${(route as { directResponse?: { status?: number } }).directResponse?.status ?? ''}` : '';
+  if (action.cluster) return action.cluster;
+  return (action.weightedClusters?.clusters ?? []).map((c) => `${c.name} ${c.weight ?? 0}%`).join(' · ');
+}
+
+function rowsFor(tab: TabId, dump: ConfigDump, prov: Provenance): { columns: string[]; rows: RowModel[] } {
+  const refs = (table: keyof Provenance, key: string) => prov[table][key] ?? [];
+  switch (tab) {
+    case 'listeners': {
+      const t = listenerTable(dump);
+      return {
+        columns: t.columns,
+        rows: t.rows.map((r, i) => {
+          const chains = Array.isArray(r.entry.listener.filterChains) ? (r.entry.listener.filterChains as unknown[]) : [];
+          const idx = r.chain ? chains.indexOf(r.chain) : -2;
+          const chainKey = `${r.entry.name}/${idx === -1 ? 'default' : idx}`;
+          return { key: `${i}`, cells: t.cells[i]!, json: r.chain ?? r.entry.listener, sources: [...refs('filterChains', chainKey), ...refs('listeners', r.entry.name)], extra: r.entry.name };
+        }),
+      };
+    }
+    case 'routes': {
+      const t = routeTable(dump);
+      return {
+        columns: [...t.columns, 'ROUTE TO'],
+        rows: t.rows.map((r, i) => {
+          const vh = r.virtualHost;
+          const routes = vh && Array.isArray(vh.routes) ? (vh.routes as unknown[]) : [];
+          const idx = r.route ? routes.indexOf(r.route) : -1;
+          const vhKey = `${r.entry.name}/${String(vh?.name ?? '')}`;
+          const sources = idx >= 0 ? [...refs('routes', `${vhKey}/${idx}`), ...refs('virtualHosts', vhKey)] : refs('virtualHosts', vhKey);
+          return { key: `${i}`, cells: [...t.cells[i]!, weightsOf(r.route)], json: r.route ?? vh ?? r.entry.routeConfig, sources };
+        }),
+      };
+    }
+    case 'clusters': {
+      const t: Table<{ entry: { name: string; cluster: unknown } }> = clusterTable(dump);
+      return { columns: t.columns, rows: t.rows.map((r, i) => ({ key: `${i}`, cells: t.cells[i]!, json: r.entry.cluster, sources: refs('clusters', r.entry.name), extra: r.entry.name })) };
+    }
+    case 'endpoints': {
+      const t = edsTable(dump);
+      return { columns: t.columns, rows: t.rows.map((r, i) => ({ key: `${i}`, cells: t.cells[i]!, json: r.lbEndpoint, sources: [...refs('endpoints', r.entry.clusterName), ...refs('clusters', r.entry.clusterName)] })) };
+    }
+    default:
+      return { columns: [], rows: [] };
+  }
+}
+
+export function ProxyConfigPanel() {
+  const proxies = useWorkerQuery('proxies', {});
+  const [picked, setPicked] = useState('');
+  const items = proxies.data?.items ?? [];
+  // Nothing is generated until a proxy is picked: on a large mesh generation costs the worker
+  // time after every edit, so it runs only for a proxy someone is looking at.
+  const proxy = items.some((p) => p.id === picked) ? picked : '';
+  const [tab, setTab] = useState<TabId>('routes');
+  const config = useWorkerQuery('proxyConfig', { proxy }, proxy !== '');
+  const data = config.data && config.data.proxy.id === proxy ? config.data : undefined;
+
+  if (proxies.error) return <div className="field-error">{proxies.error}</div>;
+  if (proxies.data && items.length === 0) {
+    return (
+      <p className="empty-line" data-testid="proxy-none">
+        No proxies: add pods (or Deployments) in a namespace with sidecar injection, or a gateway.
+      </p>
+    );
+  }
+  const summary = data?.proxy;
+  return (
+    <div className="proxy-config" data-testid="proxy-config">
+      <label className="proxy-picker">
+        <span>Proxy</span>
+        <select className="text-input" value={proxy} data-testid="proxy-picker" aria-label="Proxy" onChange={(e) => setPicked(e.target.value)}>
+          {proxy === '' && <option value="">Choose a proxy…</option>}
+          {items.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.id} ({TYPE_LABEL[p.type]})
+            </option>
+          ))}
+        </select>
+      </label>
+      {summary && (summary.syntheticAddress || summary.derived) && (
+        <p className="muted proxy-note" data-testid="proxy-synthetic">
+          {[summary.derived ? 'Pod derived from its controller (not in your files).' : '', summary.syntheticAddress ? 'The pod has no IP in your files, so it gets a deterministic synthetic one.' : ''].filter((x) => x !== '').join(' ')}
+        </p>
+      )}
+      <div className="proxy-tabs" role="tablist" aria-label="Proxy config views">
+        {TABS.map((t) => (
+          <button key={t.id} type="button" role="tab" aria-selected={t.id === tab} className={`proxy-tab${t.id === tab ? ' active' : ''}`} data-testid={`proxy-tab-${t.id}`} onClick={() => setTab(t.id)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      {proxy === '' && (
+        <p className="muted" data-testid="proxy-choose">
+          Pick a sidecar, gateway or waypoint to see the Envoy config istiod would send it ({items.length} in the workspace).
+        </p>
+      )}
+      {config.error && <div className="field-error">{config.error}</div>}
+      {proxy !== '' && !data && !config.error && <p className="muted">Generating…</p>}
+      {data && tab === 'simulate' && <Simulator proxy={proxy} provenance={data.provenance} />}
+      {data && <Changes proxy={proxy} data={data} visible={tab === 'changes'} />}
+      {data && tab !== 'simulate' && tab !== 'changes' && <ConfigTable tab={tab} data={data} />}
+      {data && data.notes.length > 0 && tab !== 'changes' && tab !== 'simulate' && (
+        <details className="proxy-notes">
+          <summary>Notes ({data.notes.length})</summary>
+          <ul>
+            {data.notes.map((n, i) => (
+              <li key={i}>{n}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </div>
+  );
+}
+
+function ConfigTable({ tab, data }: { tab: TabId; data: ProxyConfigResult }) {
+  const [open, setOpen] = useState<string | null>(null);
+  const [filter, setFilter] = useState('');
+  const model = useMemo(() => {
+    const read = configDumpFromValue(data.dump);
+    if (!read.ok) return { error: read.error, columns: [], rows: [] as RowModel[] };
+    return { error: undefined, ...rowsFor(tab, read.dump, data.provenance) };
+  }, [tab, data]);
+  if (model.error) return <div className="field-error">{model.error}</div>;
+  const needle = filter.trim().toLowerCase();
+  const rows = needle ? model.rows.filter((r) => r.cells.some((c) => c.toLowerCase().includes(needle))) : model.rows;
+  return (
+    <div className="proxy-table-wrap">
+      <input className="text-input proxy-filter" placeholder="Filter rows" aria-label="Filter rows" data-testid="proxy-filter" value={filter} onChange={(e) => setFilter(e.target.value)} />
+      <table className="proxy-table" data-testid={`proxy-table-${tab}`}>
+        <thead>
+          <tr>
+            {model.columns.map((c) => (
+              <th key={c}>{c}</th>
+            ))}
+            <th aria-label="Actions" />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => {
+            const src = bestSource(r.sources);
+            return (
+              <RowView key={r.key} row={r} src={src} open={open === r.key} onToggle={() => setOpen(open === r.key ? null : r.key)} columns={model.columns.length} />
+            );
+          })}
+        </tbody>
+      </table>
+      {rows.length === 0 && <p className="muted">Nothing to show.</p>}
+    </div>
+  );
+}
+
+function RowView({ row, src, open, onToggle, columns }: { row: RowModel; src: ResolvedProvenance | undefined; open: boolean; onToggle: () => void; columns: number }) {
+  return (
+    <>
+      <tr
+        className={`proxy-row${src ? ' linked' : ''}`}
+        data-testid="proxy-row"
+        title={src ? `From ${describeSource(src)} (${src.file}:${src.line})` : 'Built in (no resource of the workspace)'}
+        onClick={src ? () => reveal(src) : undefined}
+      >
+        {row.cells.map((c, i) => (
+          <td key={i}>{c}</td>
+        ))}
+        <td className="proxy-row-actions">
+          <button
+            type="button"
+            className="link-button"
+            data-testid="proxy-row-json"
+            aria-expanded={open}
+            onClick={(e) => {
+              e.stopPropagation();
+              onToggle();
+            }}
+          >
+            JSON
+          </button>
+        </td>
+      </tr>
+      {open && (
+        <tr className="proxy-json-row">
+          <td colSpan={columns + 1}>
+            {row.sources.length > 0 && (
+              <ul className="proxy-sources" data-testid="proxy-sources">
+                {row.sources.map((s, i) => (
+                  <li key={i}>
+                    {s.file ? (
+                      <button type="button" className="link-button" onClick={() => reveal(s)}>
+                        {describeSource(s)} ({s.file}:{s.line})
+                      </button>
+                    ) : (
+                      describeSource(s)
+                    )}
+                  </li>
+                ))}
+              </ul>
+            )}
+            <pre className="proxy-json" data-testid="proxy-json">
+              {JSON.stringify(row.json, null, 2)}
+            </pre>
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}
+
+function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenance }) {
+  const [form, setForm] = useState<Omit<SimulateArgs, 'proxy'>>({ method: 'GET', host: '', path: '/', port: 80, protocol: 'http' });
+  const [result, setResult] = useState<SimulateResult | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const run = () => {
+    setError(null);
+    query('simulate', { ...form, proxy }).then(setResult, (e: unknown) => {
+      setResult(null);
+      setError(e instanceof Error ? e.message : 'The simulation failed.');
+    });
+  };
+  const set = (patch: Partial<Omit<SimulateArgs, 'proxy'>>) => setForm({ ...form, ...patch });
+  const sourceOf = (at: ProvenanceKey | undefined) => (at ? bestSource(provenance[at.table][at.key]) : undefined);
+  return (
+    <div className="proxy-sim" data-testid="proxy-simulator">
+      <form
+        className="sim-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          run();
+        }}
+      >
+        <select className="text-input" aria-label="Protocol" data-testid="sim-protocol" value={form.protocol} onChange={(e) => set({ protocol: e.target.value as SimulateArgs['protocol'] })}>
+          {['http', 'http2', 'grpc', 'tcp', 'tls'].map((p) => (
+            <option key={p} value={p}>
+              {p === 'http' ? 'HTTP/1.1' : p === 'http2' ? 'HTTP/2' : p === 'grpc' ? 'gRPC' : p.toUpperCase()}
+            </option>
+          ))}
+        </select>
+        <select className="text-input" aria-label="Method" data-testid="sim-method" value={form.method} onChange={(e) => set({ method: e.target.value })}>
+          {['GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS'].map((m) => (
+            <option key={m}>{m}</option>
+          ))}
+        </select>
+        <input className="text-input" aria-label="Host" placeholder="host or IP" data-testid="sim-host" value={form.host} onChange={(e) => set({ host: e.target.value })} />
+        <input className="text-input sim-port" aria-label="Port" type="number" data-testid="sim-port" value={form.port} onChange={(e) => set({ port: Number(e.target.value) })} />
+        <input className="text-input" aria-label="Path" placeholder="/path" data-testid="sim-path" value={form.path} onChange={(e) => set({ path: e.target.value })} />
+        <button type="submit" className="button" data-testid="sim-run">
+          Simulate
+        </button>
+      </form>
+      {error && <div className="field-error">{error}</div>}
+      {result && (
+        <div className="sim-result" data-testid="sim-result" data-ok={result.ok ? 'true' : 'false'}>
+          <ol className="sim-steps">
+            {result.steps.map((s, i) => {
+              const src = sourceOf(s.at);
+              return (
+                <li key={i} className={`sim-step sim-${s.kind}`} data-testid={`sim-step-${s.kind}`}>
+                  <span className="sim-kind">{s.kind}</span>{' '}
+                  {src ? (
+                    <button type="button" className="link-button" title={`From ${describeSource(src)} (${src.file}:${src.line})`} onClick={() => reveal(src)}>
+                      {s.title}
+                    </button>
+                  ) : (
+                    <code>{s.title}</code>
+                  )}
+                  {s.detail && <div className="muted sim-detail">{s.detail}</div>}
+                </li>
+              );
+            })}
+          </ol>
+          {!result.ok && (
+            <p className="field-error" data-testid="sim-failure">
+              {result.failure}
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Changes({ proxy, data, visible }: { proxy: string; data: ProxyConfigResult; visible: boolean }) {
+  const current = useMemo(() => resourcesOfDump(data.dump), [data]);
+  const [baseline, setBaseline] = useState<{ proxy: string; resources: ResourceSet; at: string } | null>(null);
+  // The first config seen for a proxy becomes its baseline; "Pin" moves it to now.
+  useEffect(() => {
+    if (!baseline || baseline.proxy !== proxy) setBaseline({ proxy, resources: current, at: new Date().toLocaleTimeString() });
+  }, [proxy, current, baseline]);
+  const changes: ConfigChange[] = useMemo(() => (baseline && baseline.proxy === proxy ? diffResources(baseline.resources, current) : []), [baseline, current, proxy]);
+  if (!visible) return null;
+  return (
+    <div className="proxy-changes" data-testid="proxy-changes">
+      <div className="changes-head">
+        <span className="muted">Compared with the baseline pinned at {baseline?.at ?? '—'}.</span>
+        <button type="button" className="button" data-testid="changes-pin" onClick={() => setBaseline({ proxy, resources: current, at: new Date().toLocaleTimeString() })}>
+          Pin current as baseline
+        </button>
+      </div>
+      {changes.length === 0 ? (
+        <p className="muted" data-testid="changes-none">
+          No listener, route, cluster or endpoint changed since the baseline.
+        </p>
+      ) : (
+        <ul className="change-list">
+          {changes.map((c) => (
+            <li key={`${c.type}/${c.name}`} className={`change change-${c.change}`} data-testid="change-row" data-type={c.type} data-change={c.change}>
+              <div>
+                <span className="change-kind">{c.change}</span> {c.type} <code>{c.name}</code>
+              </div>
+              {c.fields.length > 0 && (
+                <ul className="change-fields">
+                  {c.fields.map((f, i) => (
+                    <li key={i}>
+                      <code>{f.path}</code>: {f.before ?? '(absent)'} → {f.after ?? '(absent)'}
+                    </li>
+                  ))}
+                  {c.moreFields > 0 && <li className="muted">and {c.moreFields} more</li>}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}

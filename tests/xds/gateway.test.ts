@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { at, byName, generateFor, list, viewOf } from './helpers.ts';
+import { simulate } from '../../src/core/xds/simulate.ts';
+
+const GATEWAY = readFileSync(new URL('./fixtures/gateway.yaml', import.meta.url), 'utf8');
+
+describe('ingress gateway generation', () => {
+  const gen = generateFor(viewOf(GATEWAY), 'istio-ingressgateway-1', 'istio-system');
+
+  it('is a router that listens on the target ports of its Service', () => {
+    expect(gen.proxy.type).toBe('router');
+    expect(gen.listeners.map((l) => l.name)).toEqual(['0.0.0.0_8080', '0.0.0.0_8443']);
+  });
+
+  it('names route configurations http.<port> and https.<port>.<server>.<gateway>.<ns>', () => {
+    expect(gen.routes.map((r) => r.name)).toEqual(['http.8080', 'https.443.https.web.shop']);
+  });
+
+  it('terminates TLS with the credential from SDS', () => {
+    const chain = list(byName(gen.listeners, '0.0.0.0_8443').filterChains)[0];
+    expect(at(chain, 'filterChainMatch')).toEqual({ serverNames: ['web.example.com'] });
+    const tls = at(chain, 'transportSocket', 'typedConfig');
+    expect(at(tls, 'requireClientCertificate')).toBe(false);
+    expect(at(tls, 'commonTlsContext', 'alpnProtocols')).toEqual(['h2', 'http/1.1']);
+    expect(at(tls, 'commonTlsContext', 'tlsCertificateSdsSecretConfigs')).toEqual([{ name: 'kubernetes://web-cert', sdsConfig: { ads: {}, resourceApiVersion: 'V3' } }]);
+  });
+
+  it('redirects plaintext to HTTPS and rewrites and redirects as the VirtualService says', () => {
+    const http = byName(gen.routes, 'http.8080');
+    const vh = list(http.virtualHosts)[0];
+    expect(vh).toMatchObject({ name: 'web.example.com:80', domains: ['web.example.com'], requireTls: 'ALL' });
+    const routes = list(at(byName(gen.routes, 'https.443.https.web.shop'), 'virtualHosts', 0, 'routes'));
+    expect(at(routes[0], 'route')).toMatchObject({ cluster: 'outbound|8000||web.shop.svc.cluster.local', prefixRewrite: '/' });
+    expect(at(routes[1], 'redirect')).toEqual({ pathRedirect: '/api', responseCode: 'FOUND' });
+  });
+
+  it('simulates requests through the gateway', () => {
+    const sim = (call: Parameters<typeof simulate>[1]) => simulate({ listeners: gen.listeners, routes: gen.routes }, call);
+    expect(sim({ port: 8080, protocol: 'http', host: 'web.example.com' }).error).toBe('ErrTLSRedirect');
+    expect(sim({ port: 8443, protocol: 'http', tls: 'tls', host: 'web.example.com', path: '/api/items' })).toMatchObject({ routeConfig: 'https.443.https.web.shop', cluster: 'outbound|8000||web.shop.svc.cluster.local' });
+    expect(sim({ port: 8443, protocol: 'http', tls: 'tls', host: 'other.example.com' }).error).toBe('ErrNoFilterChain');
+  });
+
+  it('builds every cluster of the mesh (gateways are not scoped by default)', () => {
+    expect(gen.clusters.map((c) => c.name)).toEqual(expect.arrayContaining(['outbound|8000||web.shop.svc.cluster.local', 'BlackHoleCluster']));
+    expect(gen.clusters.some((c) => c.name === 'PassthroughCluster')).toBe(false);
+  });
+});
