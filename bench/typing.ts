@@ -138,10 +138,13 @@ async function oneRun(browser: Browser, port: number, text: string): Promise<Typ
     p.watch = 'svc-7-canary';
     p.found = undefined;
   });
+  const cdp = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : undefined;
+  if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 200 }); await cdp.send('Profiler.start'); }
   await page.getByTestId('upload-input').setInputFiles([{ name: 'mesh.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(text) }]);
   await page.waitForFunction(() => (window as unknown as { __probe: PageProbe }).__probe.frame !== undefined, undefined, { timeout: 120_000 });
   await page.locator('.monaco-editor .view-lines').filter({ hasText: 'kind: Namespace' }).waitFor({ timeout: 60_000 });
   await page.waitForTimeout(1000);
+  if (cdp) { const { profile } = await cdp.send('Profiler.stop'); (await import('node:fs')).writeFileSync(`${process.env.BENCH_PROFILE}-load.cpuprofile`, JSON.stringify(profile)); }
   const load = await page.evaluate((start) => {
     const p = (window as unknown as { __probe: PageProbe }).__probe;
     const tasks = p.longTasks.filter((t) => t.start >= start);
@@ -168,6 +171,7 @@ async function oneRun(browser: Browser, port: number, text: string): Promise<Typ
     p.keys = [];
     return performance.now();
   }, `svc-7-canary${TYPED}`);
+  if (cdp) await cdp.send('Profiler.start');
   const wall0 = Date.now();
   for (let k = 0; k < TYPED.length; k++) {
     const due = wall0 + k * 50;
@@ -178,6 +182,7 @@ async function oneRun(browser: Browser, port: number, text: string): Promise<Typ
   if (process.env.BENCH_DEBUG) await page.waitForTimeout(3000), await page.screenshot({ path: '/tmp/typing.png' });
   await page.waitForFunction(() => (window as unknown as { __probe: PageProbe }).__probe.frame !== undefined, undefined, { timeout: 60_000 });
   await page.waitForTimeout(500);
+  if (cdp) { const { profile } = await cdp.send('Profiler.stop'); (await import('node:fs')).writeFileSync(`${process.env.BENCH_PROFILE}-type.cpuprofile`, JSON.stringify(profile)); }
   const r = await page.evaluate((s) => {
     const p = (window as unknown as { __probe: PageProbe }).__probe;
     const end = (p.frame ?? performance.now()) + 500;

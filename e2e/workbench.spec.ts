@@ -21,7 +21,7 @@ function problemRows(page: Page): Locator {
 
 /** Puts the cursor at the start of the active file by clicking into it and pressing Ctrl+Home. */
 async function focusEditorTop(page: Page): Promise<void> {
-  await page.locator('.monaco-editor .view-lines').click({ position: { x: 200, y: 10 } });
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+Home');
   await expect(page.getByTestId('cursor-position')).toHaveText('Ln 1, Col 1');
 }
@@ -47,7 +47,8 @@ async function cursorLine(page: Page): Promise<number> {
 test.describe('Mesh Workbench', () => {
   test('loads the default sample and lists its problems', async ({ page }) => {
     await openApp(page);
-    await expect(page).toHaveTitle('Mesh Workbench');
+    // The window title names the loaded sample, as the title bar does.
+    await expect(page).toHaveTitle('Bookinfo with mistakes · Mesh Workbench');
     for (const f of SAMPLE_FILES) await expect(fileItem(page, f)).toBeVisible();
     await expect(page.getByTestId('tab')).toHaveAttribute('data-path', 'networking.yaml');
     // The mistakes sample has problems, and the Problems panel lists them.

@@ -16,7 +16,7 @@ function workloadRow(page: Page, text: string) {
 async function openFileAtTop(page: Page, path: string): Promise<void> {
   await page.locator(`[data-testid="file-item"][data-path="${path}"]`).click();
   await expect(page.getByTestId('tab').filter({ hasText: path })).toHaveAttribute('aria-selected', 'true');
-  await page.locator('.monaco-editor .view-lines').click({ position: { x: 200, y: 10 } });
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+Home');
   await expect(page.getByTestId('cursor-position')).toHaveText('Ln 1, Col 1');
 }

@@ -101,12 +101,14 @@ export interface RevealRequest {
   range?: SourceRange;
   line?: number;
   seq: number;
+  /** Move focus to the editor (default); false only shows the place (e.g. on the first visit). */
+  focus?: boolean;
 }
 
 export interface EditorUiState {
   reveal: RevealRequest | null;
   cursor: { line: number; col: number } | null;
-  requestReveal(path: string, range?: SourceRange, line?: number): void;
+  requestReveal(path: string, range?: SourceRange, line?: number, opts?: { focus?: boolean }): void;
   setCursor(c: { line: number; col: number } | null): void;
 }
 
@@ -115,8 +117,8 @@ let revealSeq = 0;
 export const useEditorUi = create<EditorUiState>()((set) => ({
   reveal: null,
   cursor: null,
-  requestReveal(path, range, line) {
-    set({ reveal: { path, range, line, seq: ++revealSeq } });
+  requestReveal(path, range, line, opts) {
+    set({ reveal: { path, range, line, seq: ++revealSeq, ...(opts?.focus === false ? { focus: false } : {}) } });
   },
   setCursor(cursor) {
     set({ cursor });

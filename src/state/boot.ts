@@ -2,11 +2,12 @@
 // workspaces in IndexedDB (see workspaces.ts; the default sample on a first visit). Without
 // IndexedDB, the one workspace is kept in localStorage as before.
 import { fileText, useWorkspace, type WsFile } from './workspace.ts';
-import { onTextEdited } from './texts.ts';
-import { defaultUserSettings, useAnalysis, type UserSettings } from './analysis.ts';
+import { onTextEdited, textModel } from './texts.ts';
+import { defaultUserSettings, useAnalysis, useEditorUi, type UserSettings } from './analysis.ts';
 import { MAX_PERSIST_BYTES, formatBytes, utf8Bytes } from './fileKind.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
 import { fetchSampleFiles, fetchSampleIndex } from './samples.ts';
+import { useTitle } from './title.ts';
 import { startLocalWorkspaces } from './workspaces.ts';
 import { isShareFragment } from '../core/share/link.ts';
 import { openShareLink } from './shareOpen.ts';
@@ -22,6 +23,26 @@ export async function loadSample(id: string): Promise<void> {
   if (!sample) throw new Error(`Unknown sample ${id}`);
   const files = await fetchSampleFiles(sample);
   useWorkspace.getState().replaceAll(files, sample.open ?? [files.find((f) => f.path === 'networking.yaml')?.path ?? files[0]?.path ?? '']);
+  useTitle.getState().setName(sample.title, true);
+}
+
+/**
+ * First visit: once the first diagnostics arrive, show the first error of the open file (or
+ * of the workspace) in the editor, without taking focus, so a squiggle is in view at once.
+ */
+function revealFirstError(): void {
+  const unsub = useAnalysis.subscribe((s) => {
+    if (s.resultVersion === 0) return;
+    unsub();
+    const active = useWorkspace.getState().active;
+    const errors = s.diagnostics.filter((d) => d.level === 'Error' && d.file && (d.range || d.line));
+    const first = errors.find((d) => d.file === active) ?? errors[0];
+    if (!first?.file) return;
+    const at = (d: typeof first) => d.range?.startLine ?? d.line ?? 0;
+    const best = errors.filter((d) => d.file === first.file).sort((a, b) => at(a) - at(b))[0] ?? first;
+    useWorkspace.getState().openFile(best.file!);
+    useEditorUi.getState().requestReveal(best.file!, best.range, best.line, { focus: false });
+  });
 }
 
 function restoreSettings(): void {
@@ -46,15 +67,25 @@ function saveWorkspace(): void {
   if (!ws.ready) return;
   const all: Array<{ path: string; text: string; bytes: number }> = [];
   const sizes = new Map<string, number>();
+  const tooBig: Array<{ path: string; bytes: number }> = [];
   for (const f of ws.files) {
+    // A file whose text has more characters than the limit has more bytes too: it is not
+    // saved, so its whole text is not built (that costs a large file hundreds of ms).
+    const chars = f.text === undefined ? textModel(f.path)?.getValueLength() : undefined;
+    if (chars !== undefined && chars > MAX_PERSIST_BYTES) {
+      const bytes = Math.max(f.bytes, chars);
+      sizes.set(f.path, bytes);
+      tooBig.push({ path: f.path, bytes });
+      continue;
+    }
     const text = fileText(f.path) ?? '';
     const bytes = f.text !== undefined ? f.bytes : utf8Bytes(text);
     sizes.set(f.path, bytes);
-    all.push({ path: f.path, text, bytes });
+    if (bytes > MAX_PERSIST_BYTES) tooBig.push({ path: f.path, bytes });
+    else all.push({ path: f.path, text, bytes });
   }
   ws.setSizes(sizes);
-  const tooBig = all.filter((f) => f.bytes > MAX_PERSIST_BYTES);
-  let keep = all.filter((f) => f.bytes <= MAX_PERSIST_BYTES);
+  let keep = all;
   const dropped: typeof all = [];
   for (;;) {
     const data: PersistedWorkspace = {
@@ -106,6 +137,8 @@ async function firstVisitFiles(): Promise<{ files: { path: string; text: string 
     const sample = idx.samples.find((s) => s.id === (idx.default ?? idx.samples[0]?.id));
     if (!sample) return { files: [] };
     const files = await fetchSampleFiles(sample);
+    useTitle.getState().setName(sample.title, true);
+    revealFirstError();
     return { files, open: sample.open ?? [files.find((f) => f.path === 'networking.yaml')?.path ?? files[0]?.path ?? ''] };
   } catch (e) {
     useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load the default sample: ${e instanceof Error ? e.message : String(e)}` });
@@ -145,6 +178,7 @@ async function bootLegacy(): Promise<void> {
     try {
       const idx = await fetchSampleIndex();
       await loadSample(idx.default ?? idx.samples[0]?.id ?? '');
+      revealFirstError();
     } catch (e) {
       useWorkspace.getState().replaceAll([]);
       useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load the default sample: ${e instanceof Error ? e.message : String(e)}` });

@@ -27,6 +27,8 @@ export interface Notice {
   id: string;
   level: NoticeLevel;
   text: string;
+  /** A button on the notice (e.g. "Download networking.yaml"). */
+  action?: { label: string; testId?: string; run(): void };
 }
 
 export interface WorkspaceState {

@@ -1,6 +1,7 @@
 // Centre pane: one tab per open file, the (lazy) Monaco editor, and notices for files
 // that cannot be edited (binary, too large).
 import { lazy, Suspense } from 'react';
+import { useRoving } from '../common/roving.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { useAnalysis } from '../../state/analysis.ts';
 import { MAX_EDITOR_BYTES, formatBytes } from '../../state/fileKind.ts';
@@ -14,15 +15,18 @@ export function EditorArea() {
   const ready = useWorkspace((s) => s.ready);
   const activeFile = files.find((f) => f.path === active);
   const hasTextFile = files.some((f) => f.kind === 'text');
+  // Arrow keys, Home and End move along the tabs (and open the file, as a click would).
+  const strip = useRoving({ items: '[role="tab"]', orientation: 'horizontal', activateOnMove: true });
+  const activeIndex = openTabs.indexOf(active ?? '');
 
   return (
-    <div className="editor-area">
-      <div className="tabs" role="tablist" aria-label="Open files" data-testid="editor-tabs">
-        {openTabs.map((p) => (
-          <Tab key={p} path={p} active={p === active} />
+    <div className="editor-area" data-pane="editor" aria-label="Editor" role="region">
+      <div className="tabs" role="tablist" aria-label="Open files" data-testid="editor-tabs" ref={strip}>
+        {openTabs.map((p, i) => (
+          <Tab key={p} path={p} index={i} active={p === active} />
         ))}
       </div>
-      <div className="editor-body">
+      <div className="editor-body" role="tabpanel" id="editor-tabpanel" {...(activeIndex >= 0 ? { 'aria-labelledby': `editor-tab-${activeIndex}` } : { 'aria-label': 'Editor' })}>
         {hasTextFile && (
           <Suspense fallback={<div className="editor-loading">Loading editor…</div>}>
             <MonacoEditor />
@@ -59,32 +63,49 @@ export function EditorArea() {
   );
 }
 
-function Tab({ path, active }: { path: string; active: boolean }) {
+function Tab({ path, index, active }: { path: string; index: number; active: boolean }) {
   const errors = useAnalysis((s) => s.diagnostics.reduce((n, d) => (d.file === path && d.level === 'Error' ? n + 1 : n), 0));
   const name = path.slice(path.lastIndexOf('/') + 1);
+  // The close button sits beside the tab, not in it (no control inside a control); the
+  // keyboard closes a tab with Delete.
   return (
-    <div
-      className={`tab${active ? ' active' : ''}`}
-      role="tab"
-      aria-selected={active}
-      tabIndex={active ? 0 : -1}
-      data-testid="tab"
-      data-path={path}
-      title={path}
-      onClick={() => useWorkspace.getState().setActive(path)}
-      onMouseDown={(e) => {
-        if (e.button === 1) {
-          e.preventDefault();
-          useWorkspace.getState().closeTab(path);
-        }
-      }}
-    >
-      <span className={`tab-name${errors > 0 ? ' has-errors' : ''}`}>{name}</span>
+    <div className={`tab${active ? ' active' : ''}`} role="presentation">
+      <div
+        className="tab-label"
+        data-testid="tab"
+        data-path={path}
+        role="tab"
+        id={`editor-tab-${index}`}
+        aria-selected={active}
+        aria-controls="editor-tabpanel"
+        title={path}
+        onClick={() => useWorkspace.getState().setActive(path)}
+        onKeyDown={(e) => {
+          if (e.key === 'Delete') {
+            e.preventDefault();
+            useWorkspace.getState().closeTab(path);
+          } else if (e.key === 'Enter' || e.key === ' ') {
+            e.preventDefault();
+            useWorkspace.getState().setActive(path);
+          }
+        }}
+        onMouseDown={(e) => {
+          if (e.button === 1) {
+            e.preventDefault();
+            useWorkspace.getState().closeTab(path);
+          }
+        }}
+      >
+        <span className={`tab-name${errors > 0 ? ' has-errors' : ''}`}>{name}</span>
+        {errors > 0 && <span className="visually-hidden">, {errors} error{errors === 1 ? '' : 's'}</span>}
+      </div>
       <button
         type="button"
         className="tab-close"
-        aria-label={`Close ${path}`}
-        title="Close"
+        tabIndex={-1}
+        aria-hidden="true"
+        title={`Close ${path} (Delete on the tab)`}
+        data-testid="tab-close"
         onClick={(e) => {
           e.stopPropagation();
           useWorkspace.getState().closeTab(path);

@@ -6,8 +6,12 @@ import { monaco } from './monaco.ts';
 import { useWorkspace, type WsFile } from '../../state/workspace.ts';
 import { emitTextEdited, registerTextModel, unregisterTextModel } from '../../state/texts.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
-import { applyQuickFix, registerModelEditor, suppressWithAnnotation } from '../../state/fixes.ts';
-import type { Diagnostic, QuickFix, TextEdit } from '../../core/model/types.ts';
+import { registerModelEditor } from '../../state/fixes.ts';
+import type { Diagnostic, TextEdit } from '../../core/model/types.ts';
+import { allCommands, commandTitle, menuItems, runCommand, useCommandRegistry } from '../../state/commands.ts';
+import { useUi } from '../../state/ui.ts';
+import { registerEditorFocus } from '../focus.ts';
+import { defineThemes, themeFor } from './themes.ts';
 import { messageByCode } from '../../core/analysis/messages.ts';
 import { onColorSchemeChange, prefersDark } from '../common/useColorScheme.ts';
 import { registerEditorDebug } from '../debug.ts';
@@ -32,8 +36,14 @@ const entries = new Map<string, Entry>();
 let applyingExternal = false;
 /** The diagnostic behind each marker of a file, for code actions. */
 const markerSources = new Map<string, Array<{ marker: monaco.editor.IMarkerData; d: Diagnostic }>>();
-/** What each model's markers were last set from, so unchanged files are not re-marked. */
-const markerSignatures = new Map<string, string>();
+/**
+ * Markers are set in bands of lines, one marker owner per band, so an edit re-marks only the
+ * bands whose markers changed (setting thousands of markers at once blocks the page).
+ * Per path and band: what the band's markers were last set from.
+ */
+const markerSignatures = new Map<string, Map<number, string>>();
+const MARKER_BAND_LINES = 400;
+const bandOwner = (band: number) => `${MARKER_OWNER}#${band}`;
 
 /**
  * Folding recomputes its ranges over the whole file after every edit (about 1 ms per
@@ -41,8 +51,8 @@ const markerSignatures = new Map<string, string>();
  */
 export const FOLDING_MAX_LINES = 20_000;
 
-const APPLY_FIX_COMMAND = 'meshWorkbench.applyQuickFix';
-const SUPPRESS_COMMAND = 'meshWorkbench.suppressWithAnnotation';
+/** Runs a registry command from a code action (its id and argument). */
+const RUN_COMMAND = 'meshWorkbench.runCommand';
 
 function uriFor(path: string): monaco.Uri {
   return monaco.Uri.from({ scheme: 'file', path: '/' + path });
@@ -97,16 +107,16 @@ function pathOfModel(model: Model): string | undefined {
 
 let codeActionsRegistered = false;
 
-/** Quick fixes (and "suppress with annotation") for our markers, via the lightbulb and Ctrl+. */
+/**
+ * Quick fixes and suppressions for our markers, via the lightbulb and Ctrl+.: the command
+ * registry's entries for each marker's diagnostic (the same ones the Problems row menus list).
+ */
 function registerCodeActions(): void {
   if (codeActionsRegistered) return;
   codeActionsRegistered = true;
   registerSchemaHelp();
-  monaco.editor.registerCommand(APPLY_FIX_COMMAND, (_accessor: unknown, fix: QuickFix) => {
-    applyQuickFix(fix);
-  });
-  monaco.editor.registerCommand(SUPPRESS_COMMAND, (_accessor: unknown, d: Diagnostic) => {
-    void suppressWithAnnotation(d);
+  monaco.editor.registerCommand(RUN_COMMAND, (_accessor: unknown, id: string, arg: unknown) => {
+    void runCommand(id, arg);
   });
   monaco.languages.registerCodeActionProvider('yaml', {
     provideCodeActions(model, _range, context) {
@@ -117,17 +127,80 @@ function registerCodeActions(): void {
       for (const m of context.markers) {
         const hit = sources.find((x) => sameMarker(x.marker, m));
         if (!hit) continue;
-        for (const fix of hit.d.fixes ?? []) {
-          actions.push({ title: fix.title, kind: 'quickfix', diagnostics: [m], isPreferred: fix.isPreferred === true, command: { id: APPLY_FIX_COMMAND, title: fix.title, arguments: [fix] } });
+        for (const i of menuItems('problem.fix', hit.d)) {
+          actions.push({ title: i.title, kind: 'quickfix', diagnostics: [m], isPreferred: i.preferred, command: { id: RUN_COMMAND, title: i.title, arguments: [i.command.id, i.arg] } });
         }
-        if (hit.d.source === 'analyzer' && hit.d.origin) {
-          const title = `Suppress ${hit.d.code} on ${hit.d.origin} with an annotation`;
-          suppressions.push({ title, kind: 'quickfix', diagnostics: [m], command: { id: SUPPRESS_COMMAND, title, arguments: [hit.d] } });
+        for (const i of menuItems('problem.suppress', hit.d)) {
+          suppressions.push({ title: i.title, kind: 'quickfix', diagnostics: [m], command: { id: RUN_COMMAND, title: i.title, arguments: [i.command.id, i.arg] } });
         }
       }
       return { actions: [...actions, ...suppressions], dispose() {} };
     },
   }, { providedCodeActionKinds: ['quickfix'] });
+}
+
+/** The registry's editor commands in the editor's context menu (re-read when the registry changes). */
+function contextMenuActions(editor: monaco.editor.IStandaloneCodeEditor): monaco.IDisposable {
+  const added: monaco.IDisposable[] = [];
+  const add = () => {
+    for (const d of added.splice(0)) d.dispose();
+    const active = useWorkspace.getState().active ?? '';
+    const list = allCommands()
+      .filter((c) => c.menus?.includes('editor'))
+      .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+    list.forEach((c, n) => {
+      // File commands act on the active file; the others take no argument.
+      const argOf = () => (c.forFile ? useWorkspace.getState().active ?? undefined : undefined);
+      added.push(
+        editor.addAction({
+          id: `meshWorkbench.menu.${c.id}`,
+          label: commandTitle(c, c.forFile ? active : undefined),
+          contextMenuGroupId: '0_meshWorkbench',
+          contextMenuOrder: n,
+          run: () => {
+            const arg = argOf();
+            if (c.when && !c.when(arg)) {
+              useWorkspace.getState().notify({ id: 'command', level: 'info', text: `“${commandTitle(c, arg)}” does not apply here.` });
+              return;
+            }
+            void runCommand(c, arg);
+          },
+        }),
+      );
+    });
+  };
+  add();
+  const unsub = useCommandRegistry.subscribe(add);
+  const unsubWs = useWorkspace.subscribe((s, p) => {
+    if (s.active !== p.active) add();
+  });
+  return {
+    dispose() {
+      unsub();
+      unsubWs();
+      for (const d of added.splice(0)) d.dispose();
+    },
+  };
+}
+
+/** The marker updates still to do; a newer update replaces them. */
+let markerGeneration = 0;
+/** Longest slice of marker updates per task, so loading a large file never blocks for long. */
+const MARKER_SLICE_MS = 25;
+
+function runMarkerWork(work: Array<() => void>): void {
+  const gen = ++markerGeneration;
+  let i = 0;
+  const step = () => {
+    if (gen !== markerGeneration) return;
+    const t0 = performance.now();
+    while (i < work.length) {
+      work[i++]!();
+      if (performance.now() - t0 > MARKER_SLICE_MS) break;
+    }
+    if (i < work.length) setTimeout(step, 0);
+  };
+  step();
 }
 
 function applyMarkers(diagnostics: Diagnostic[]): void {
@@ -139,6 +212,7 @@ function applyMarkers(diagnostics: Diagnostic[]): void {
     l.push(d);
   }
   markerSources.clear();
+  const work: Array<() => void> = [];
   for (const [path, e] of entries) {
     const list = byFile.get(path) ?? [];
     const markers: monaco.editor.IMarkerData[] = [];
@@ -150,14 +224,39 @@ function applyMarkers(diagnostics: Diagnostic[]): void {
       if (d.source === 'analyzer') sources.push({ marker: m, d });
     }
     markerSources.set(path, sources);
-    // Setting thousands of markers is the slow part of an update: skip files whose markers
-    // are the same as last time (e.g. the files you did not edit, or when only fixes arrive).
-    const signature = markers.map((m) => `${m.severity}|${m.startLineNumber}:${m.startColumn}-${m.endLineNumber}:${m.endColumn}|${m.message}`).join('\n');
-    if (markerSignatures.get(path) === signature && e.markersSet) continue;
-    markerSignatures.set(path, signature);
+    const bands = new Map<number, monaco.editor.IMarkerData[]>();
+    for (const m of markers) {
+      const b = Math.floor((m.startLineNumber - 1) / MARKER_BAND_LINES);
+      let l = bands.get(b);
+      if (!l) bands.set(b, (l = []));
+      l.push(m);
+    }
+    if (!e.markersSet) markerSignatures.delete(path);
     e.markersSet = true;
-    monaco.editor.setModelMarkers(e.model, MARKER_OWNER, markers);
+    let done = markerSignatures.get(path);
+    if (!done) markerSignatures.set(path, (done = new Map()));
+    const signatures = done;
+    const model = e.model;
+    for (const [b, list] of bands) {
+      const signature = list.map((m) => `${m.severity}|${m.startLineNumber}:${m.startColumn}-${m.endLineNumber}:${m.endColumn}|${m.message}`).join('\n');
+      // Skip bands whose markers are the same as last time (most of a large file after an edit).
+      if (signatures.get(b) === signature) continue;
+      work.push(() => {
+        if (model.isDisposed()) return;
+        monaco.editor.setModelMarkers(model, bandOwner(b), list);
+        signatures.set(b, signature);
+      });
+    }
+    for (const b of signatures.keys()) {
+      if (bands.has(b)) continue;
+      work.push(() => {
+        if (model.isDisposed()) return;
+        monaco.editor.setModelMarkers(model, bandOwner(b), []);
+        signatures.delete(b);
+      });
+    }
   }
+  runMarkerWork(work);
 }
 
 /** Applies quick fix edits to a file's model as one undoable step. */
@@ -176,9 +275,10 @@ export default function MonacoEditor() {
 
   useEffect(() => {
     const el = host.current!;
+    defineThemes();
     const editor = monaco.editor.create(el, {
       model: null,
-      theme: prefersDark() ? 'vs-dark' : 'vs',
+      theme: themeFor(prefersDark()),
       automaticLayout: true,
       fontSize: 13,
       lineHeight: 20,
@@ -273,6 +373,7 @@ export default function MonacoEditor() {
           unregisterTextModel(path, e.model);
           e.model.dispose();
           entries.delete(path);
+          markerSignatures.delete(path);
         }
       }
       if (released.length > 0 || resend.length > 0) useWorkspace.getState().releaseTexts(released, resend);
@@ -299,7 +400,7 @@ export default function MonacoEditor() {
         editor.setPosition({ lineNumber: line, column: col });
         editor.revealLineInCenterIfOutsideViewport(line, monaco.editor.ScrollType.Smooth);
       }
-      editor.focus();
+      if (r.focus !== false) editor.focus();
     };
 
     const activate = (path: string | null) => {
@@ -316,8 +417,21 @@ export default function MonacoEditor() {
         return;
       }
       const e = entries.get(next)!;
-      const folding = e.model.getLineCount() <= FOLDING_MAX_LINES;
-      if (editor.getOption(monaco.editor.EditorOption.folding) !== folding) editor.updateOptions({ folding });
+      // Large files: no folding, bracket matching, bracket pair colours or indent guides
+      // (each rescans lines around every edit or cursor move).
+      const small = e.model.getLineCount() <= FOLDING_MAX_LINES;
+      if (editor.getOption(monaco.editor.EditorOption.folding) !== small) {
+        editor.updateOptions({
+          folding: small,
+          matchBrackets: small ? 'always' : 'never',
+          guides: { indentation: small, highlightActiveIndentation: small, bracketPairs: false },
+          // Word-based suggestions copy the whole model to Monaco's worker; highlights rescan it.
+          wordBasedSuggestions: small ? 'currentDocument' : 'off',
+          occurrencesHighlight: small ? 'singleFile' : 'off',
+          selectionHighlight: small,
+        });
+      }
+      if (!small) e.model.updateOptions({ bracketColorizationOptions: { enabled: false, independentColorPoolPerBracketType: false } });
       editor.setModel(e.model);
       if (e.viewState) editor.restoreViewState(e.viewState);
       const p = editor.getPosition();
@@ -357,7 +471,18 @@ export default function MonacoEditor() {
     const cursorSub = editor.onDidChangeCursorPosition((e) => {
       useEditorUi.getState().setCursor({ line: e.position.lineNumber, col: e.position.column });
     });
-    const unsubTheme = onColorSchemeChange((dark) => monaco.editor.setTheme(dark ? 'vs-dark' : 'vs'));
+    const unsubTheme = onColorSchemeChange((dark) => monaco.editor.setTheme(themeFor(dark)));
+    const menuActions = contextMenuActions(editor);
+    // Ctrl+M (the app's command) switches Tab between indenting and moving focus.
+    editor.updateOptions({ tabFocusMode: useUi.getState().tabFocusMode });
+    const unsubUi = useUi.subscribe((st, prev) => {
+      if (st.tabFocusMode !== prev.tabFocusMode) editor.updateOptions({ tabFocusMode: st.tabFocusMode });
+    });
+    registerEditorFocus(() => {
+      if (!editor.getModel()) return false;
+      editor.focus();
+      return editor.hasTextFocus();
+    });
 
     registerEditorDebug({
       position: () => {
@@ -368,7 +493,11 @@ export default function MonacoEditor() {
         const p = path ?? current;
         const e = p ? entries.get(p) : undefined;
         if (!e) return [];
-        return monaco.editor.getModelMarkers({ resource: e.model.uri, owner: MARKER_OWNER }).map((m) => ({
+        return monaco.editor
+          .getModelMarkers({ resource: e.model.uri })
+          .filter((m) => m.owner.startsWith(MARKER_OWNER))
+          .sort((a, b) => a.startLineNumber - b.startLineNumber || a.startColumn - b.startColumn)
+          .map((m) => ({
           line: m.startLineNumber,
           col: m.startColumn,
           endLine: m.endLineNumber,
@@ -390,6 +519,9 @@ export default function MonacoEditor() {
       }
       registerEditorDebug(undefined);
       registerModelEditor(undefined);
+      registerEditorFocus(undefined);
+      menuActions.dispose();
+      unsubUi();
       unsubWs();
       unsubDiag();
       unsubReveal();

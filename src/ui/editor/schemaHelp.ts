@@ -67,6 +67,26 @@ function insertFor(name: string, s: Schema): string {
 
 let registered = false;
 
+/** Longest document (in lines) read around the cursor; a larger one is cut there. */
+const MAX_DOCUMENT_LINES = 20_000;
+
+/**
+ * The YAML document around a line, read line by line from the model (never the whole file:
+ * in a 5 MB file `getValue()` and splitting it cost hundreds of ms per keystroke), with the
+ * line's number inside it.
+ */
+export function documentAround(model: monaco.editor.ITextModel, lineNumber: number): { text: string; line: number } {
+  const isSeparator = (l: string) => l.startsWith('---') && (l.length === 3 || /\s/.test(l[3] as string));
+  let start = lineNumber;
+  while (start > 1 && lineNumber - start < MAX_DOCUMENT_LINES && !isSeparator(model.getLineContent(start - 1))) start--;
+  const count = model.getLineCount();
+  let end = lineNumber;
+  while (end < count && end - lineNumber < MAX_DOCUMENT_LINES && !isSeparator(model.getLineContent(end + 1))) end++;
+  const lines: string[] = [];
+  for (let i = start; i <= end; i++) lines.push(model.getLineContent(i));
+  return { text: lines.join('\n'), line: lineNumber - start + 1 };
+}
+
 /** Registers completion and hover for YAML models (once). */
 export function registerSchemaHelp(): void {
   if (registered) return;
@@ -74,7 +94,8 @@ export function registerSchemaHelp(): void {
   monaco.languages.registerCompletionItemProvider('yaml', {
     triggerCharacters: [' ', ':'],
     provideCompletionItems(model, position) {
-      const ctx = yamlContextAt(model.getValue(), position.lineNumber, position.column);
+      const doc = documentAround(model, position.lineNumber);
+      const ctx = yamlContextAt(doc.text, doc.line, position.column);
       const root = documentSchema(ctx.apiVersion, ctx.kind);
       if (!root) return { suggestions: [] };
       const word = model.getWordUntilPosition(position);
@@ -117,7 +138,8 @@ export function registerSchemaHelp(): void {
   });
   monaco.languages.registerHoverProvider('yaml', {
     provideHover(model, position) {
-      const k = keyAt(model.getValue(), position.lineNumber, position.column);
+      const doc = documentAround(model, position.lineNumber);
+      const k = keyAt(doc.text, doc.line, position.column);
       if (!k) return null;
       const root = documentSchema(k.apiVersion, k.kind);
       const found = root && schemaAt(root, k.path);

@@ -1,6 +1,7 @@
 // Right pane: views that arrive in later releases (honest empty states), the inputs the
 // analysis assumed, and the user's suppressions.
 import { useState } from 'react';
+import { useRoving } from '../common/roving.ts';
 import { useSelections } from '../../state/selections.ts';
 import { SharePanel } from '../share/SharePanel.tsx';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
@@ -24,14 +25,18 @@ export function Inspector() {
   const current = TABS.find((t) => t.id === saved) ?? TABS[0];
   const tab = current.id;
   const setTab = (id: string) => useSelections.getState().select('inspector.tab', id);
+  // The ARIA tab pattern: one Tab stop, arrows/Home/End move and select.
+  const strip = useRoving({ items: '[role="tab"]', orientation: 'horizontal', activateOnMove: true });
   return (
     <div className="panel inspector" data-testid="inspector">
-      <div className="inspector-tabs" role="tablist" aria-label="Inspector">
+      <div className="inspector-tabs" role="tablist" aria-label="Inspector views" ref={strip} data-pane-focus="">
         {TABS.map((t) => (
           <button
             key={t.id}
             type="button"
             role="tab"
+            id={`inspector-tab-${t.id}`}
+            aria-controls="inspector-tabpanel"
             aria-selected={t.id === tab}
             className={`inspector-tab${t.id === tab ? ' active' : ''}`}
             data-testid={`inspector-tab-${t.id}`}
@@ -41,7 +46,7 @@ export function Inspector() {
           </button>
         ))}
       </div>
-      <div className={`inspector-tabpanel${tab === 'certs' ? ' certs-tabpanel' : ''}`} role="tabpanel" aria-label={current.label}>
+      <div className={`inspector-tabpanel${tab === 'certs' ? ' certs-tabpanel' : ''}`} role="tabpanel" id="inspector-tabpanel" aria-labelledby={`inspector-tab-${current.id}`} tabIndex={0}>
         {tab === 'proxy' ? (
           <ProxyConfigPanel />
         ) : tab === 'share' ? (

@@ -1,17 +1,23 @@
 // Bottom panel: every diagnostic, filterable by level, code and free text.
 // Clicking a row opens the file and selects the offending field in the editor.
 import { useShareView } from '../../state/shareOpen.ts';
-import { useDeferredValue, useMemo, useRef, useState } from 'react';
+import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, Level } from '../../core/model/types.ts';
 import { LEVEL_ORDER } from '../../core/model/types.ts';
 import { filterDiagnostics, useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';
-import { applyQuickFix, suppressWithAnnotation } from '../../state/fixes.ts';
-import { RowMenu, type RowMenuItem } from './RowMenu.tsx';
+import { menuItems, useCommandRegistry } from '../../state/commands.ts';
+import { Menu, commandMenuItems } from '../common/Menu.tsx';
+import { useRoving } from '../common/roving.ts';
 
 const LEVELS: Level[] = ['Error', 'Warning', 'Info'];
 const MAX_ROWS = 2000;
+/**
+ * Rows rendered per task: a new result shows its first rows at once and the rest in further
+ * chunks, so a workspace with thousands of problems never blocks the page for long.
+ */
+const ROW_CHUNK = 150;
 
 function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
   return [...list].sort(
@@ -48,10 +54,25 @@ export function ProblemsPanel() {
     () => sortDiagnostics(filterDiagnostics(diagnostics, { ...filters, text: deferredText })),
     [diagnostics, filters, deferredText],
   );
-  const shown = rows.length > MAX_ROWS ? rows.slice(0, MAX_ROWS) : rows;
+  const [limit, setLimit] = useState(ROW_CHUNK);
+  // A new list starts again from the first chunk; the rest follows, a chunk per task.
+  const [rowsSeen, setRowsSeen] = useState(rows);
+  if (rowsSeen !== rows) {
+    setRowsSeen(rows);
+    setLimit(ROW_CHUNK);
+  }
+  const cap = Math.min(rows.length, MAX_ROWS);
+  useEffect(() => {
+    if (limit >= cap) return;
+    const t = setTimeout(() => setLimit((l) => l + ROW_CHUNK), 0);
+    return () => clearTimeout(t);
+  }, [limit, cap]);
+  const shown = rows.length > Math.min(limit, MAX_ROWS) ? rows.slice(0, Math.min(limit, MAX_ROWS)) : rows;
+  // One Tab stop for the list (its current row); arrows, Home and End move between rows.
+  const body = useRoving({ items: 'tr.problem-row', inner: true, lazy: true });
 
   return (
-    <section className="panel problems" aria-label="Problems" data-testid="problems">
+    <section className="panel problems" aria-label="Problems" data-testid="problems" data-pane="problems">
       <div className="panel-header problems-header">
         <h2 className="panel-title">
           Problems <span className="count-pill" data-testid="problems-count">{diagnostics.length}</span>
@@ -65,10 +86,11 @@ export function ProblemsPanel() {
               aria-pressed={filters.levels[l]}
               data-testid={`filter-${l.toLowerCase()}`}
               title={`${filters.levels[l] ? 'Hide' : 'Show'} ${l.toLowerCase()} messages`}
+              aria-label={`${l === 'Info' ? 'Info' : `${l}s`}: ${counts[l]}`}
               onClick={() => toggleLevel(l)}
             >
               <LevelIcon level={l} />
-              <span>{l === 'Info' ? 'Info' : `${l}s`}</span>
+              <span className="toggle-label">{l === 'Info' ? 'Info' : `${l}s`}</span>
               <span className="toggle-count">{counts[l]}</span>
             </button>
           ))}
@@ -108,9 +130,12 @@ export function ProblemsPanel() {
                 <th className="col-message" scope="col">Message</th>
                 <th className="col-origin" scope="col">Resource</th>
                 <th className="col-loc" scope="col">File</th>
+                <th className="col-actions" scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
-            <tbody>
+            <tbody ref={body} data-pane-focus="">
               {shown.map((d, i) => (
                 <ProblemRow key={`${d.code}|${d.file}|${d.line}|${d.origin}|${i}`} d={d} />
               ))}
@@ -128,29 +153,19 @@ export function ProblemsPanel() {
   );
 }
 
-function suppressWithRule(d: Diagnostic): void {
-  if (!d.origin) return;
-  const s = useAnalysis.getState();
-  const rule = `${d.code}=${d.origin}`;
-  if (!s.settings.suppressions.includes(rule)) s.setSettings({ suppressions: [...s.settings.suppressions, rule] });
-}
-
-function ProblemRow({ d }: { d: Diagnostic }) {
+const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
   const [menu, setMenu] = useState<'fix' | 'suppress' | null>(null);
   const fixButton = useRef<HTMLButtonElement>(null);
   const suppressButton = useRef<HTMLButtonElement>(null);
   const editable = useWorkspace((s) => (d.file ? s.files.some((f) => f.path === d.file && f.kind === 'text') : false));
   const linked = useShareView((s) => s.linked);
   const isLinked = !!linked && linked.code === d.code && linked.file === d.file && (linked.line === undefined || linked.line === d.line);
-  const fixes = d.fixes ?? [];
+  useCommandRegistry((s) => s.version);
+  // Both menus list the command registry's entries for this diagnostic.
+  const fixes = editable ? menuItems('problem.fix', d) : [];
   const loc = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '';
-  const fixItems: RowMenuItem[] = fixes.map((f) => ({ label: f.title, testId: 'fix-item', preferred: f.isPreferred === true, onSelect: () => applyQuickFix(f) }));
-  const suppressItems: RowMenuItem[] = [
-    { label: 'Suppress with a settings rule (istioctl -S)', testId: 'suppress-rule', onSelect: () => suppressWithRule(d) },
-    ...(d.source === 'analyzer' && editable
-      ? [{ label: 'Suppress with annotation (galley.istio.io/analyze-suppress)', testId: 'suppress-annotation', onSelect: () => void suppressWithAnnotation(d) }]
-      : []),
-  ];
+  const suppressItems = () =>
+    commandMenuItems(menuItems('problem.suppress', d), (i) => (i.command.id === 'problems.suppressWithAnnotation' ? 'suppress-annotation' : i.command.id === 'problems.suppressWithRule' ? 'suppress-rule' : i.command.id));
   return (
     <tr
       className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}${menu ? ' menu-open' : ''}${isLinked ? ' linked' : ''}`}
@@ -159,7 +174,8 @@ function ProblemRow({ d }: { d: Diagnostic }) {
       ref={isLinked ? (el) => el?.scrollIntoView({ block: 'nearest' }) : undefined}
       data-level={d.level}
       data-code={d.code}
-      tabIndex={0}
+      aria-label={`${d.level} ${d.code}: ${d.message}${loc ? ` (${loc})` : ''}`}
+      tabIndex={-1}
       onClick={() => openDiagnostic(d)}
       onKeyDown={(e) => {
         if (e.key === 'Enter' && e.target === e.currentTarget) openDiagnostic(d);
@@ -171,7 +187,7 @@ function ProblemRow({ d }: { d: Diagnostic }) {
       </td>
       <td className="col-code">
         {d.docUrl ? (
-          <a href={d.docUrl} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()} title={`Open the documentation of ${d.code}`}>
+          <a href={d.docUrl} tabIndex={-1} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()} title={`Open the documentation of ${d.code}`}>
             {d.code}
           </a>
         ) : (
@@ -181,10 +197,11 @@ function ProblemRow({ d }: { d: Diagnostic }) {
       <td className="col-message">
         <div className="message-cell">
           <span className="message-text">{d.message}</span>
-          {fixes.length > 0 && editable && (
+          {fixes.length > 0 && (
             <button
               type="button"
               ref={fixButton}
+              tabIndex={-1}
               className="fix-action"
               data-testid="fix-button"
               title={fixes.length === 1 ? (fixes[0]?.title ?? 'Fix') : `${fixes.length} fixes`}
@@ -200,35 +217,36 @@ function ProblemRow({ d }: { d: Diagnostic }) {
             </button>
           )}
         </div>
-        {menu === 'fix' && <RowMenu anchor={fixButton} label={`Fixes for ${d.code}`} testId="fix-menu" items={fixItems} onClose={() => setMenu(null)} />}
+        {menu === 'fix' && <Menu anchor={fixButton} label={`Fixes for ${d.code}`} testId="fix-menu" items={commandMenuItems(fixes, () => 'fix-item')} onClose={() => setMenu(null)} />}
       </td>
       <td className="col-origin">{d.origin ?? ''}</td>
       <td className="col-loc">
         <span className="loc-text" data-testid="problem-location">
           {loc}
         </span>
-        <span className="row-actions">
+      </td>
+      <td className="col-actions">
           {d.origin && (
-            <button
-              type="button"
-              ref={suppressButton}
-              className="row-action"
-              data-testid="suppress-button"
-              title={`Suppress ${d.code} on ${d.origin}`}
-              aria-label={`Suppress ${d.code} on ${d.origin}`}
-              aria-haspopup="menu"
-              aria-expanded={menu === 'suppress'}
-              onClick={(e) => {
-                e.stopPropagation();
-                setMenu(menu === 'suppress' ? null : 'suppress');
-              }}
-            >
-              Suppress
-            </button>
-          )}
-        </span>
-        {menu === 'suppress' && <RowMenu anchor={suppressButton} label={`Suppress ${d.code}`} testId="suppress-menu" items={suppressItems} onClose={() => setMenu(null)} />}
+          <button
+            type="button"
+            ref={suppressButton}
+            tabIndex={-1}
+            className="row-action"
+            data-testid="suppress-button"
+            title={`Suppress ${d.code} on ${d.origin}`}
+            aria-label={`Suppress ${d.code} on ${d.origin}`}
+            aria-haspopup="menu"
+            aria-expanded={menu === 'suppress'}
+            onClick={(e) => {
+              e.stopPropagation();
+              setMenu(menu === 'suppress' ? null : 'suppress');
+            }}
+          >
+            Suppress
+          </button>
+        )}
+        {menu === 'suppress' && <Menu anchor={suppressButton} label={`Suppress ${d.code}`} testId="suppress-menu" items={suppressItems()} onClose={() => setMenu(null)} />}
       </td>
     </tr>
   );
-}
+});

@@ -5,6 +5,7 @@ import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';
 import { getEngine } from '../engine.ts';
+import { useUi } from '../../state/ui.ts';
 
 const SHOW_RUNNING_AFTER_MS = 150;
 
@@ -32,12 +33,13 @@ export function StatusBar() {
   const active = useWorkspace((s) => s.active);
   const fileCount = useWorkspace((s) => s.files.length);
   const showRunning = useDelayed(running, SHOW_RUNNING_AFTER_MS);
+  const tabFocusMode = useUi((s) => s.tabFocusMode);
 
   const counts: Record<Level, number> = { Error: 0, Warning: 0, Info: 0 };
   for (const d of diagnostics) counts[d.level]++;
 
   return (
-    <footer className="statusbar" data-testid="statusbar">
+    <footer className="statusbar" data-testid="statusbar" aria-label="Status">
       <div className="status-left">
         <span className="status-counts" data-testid="status-counts" aria-label={`${counts.Error} errors, ${counts.Warning} warnings, ${counts.Info} info`}>
           {(['Error', 'Warning', 'Info'] as Level[]).map((l) => (
@@ -67,6 +69,17 @@ export function StatusBar() {
         ) : null}
       </div>
       <div className="status-right">
+        {tabFocusMode && (
+          <button
+            type="button"
+            className="status-button"
+            data-testid="tab-focus-mode"
+            title="Tab moves focus out of the editor instead of indenting. Ctrl+M switches back."
+            onClick={() => useUi.getState().setTabFocusMode(false)}
+          >
+            Tab moves focus
+          </button>
+        )}
         {active && cursor && (
           <span className="status-item" data-testid="cursor-position">
             Ln {cursor.line}, Col {cursor.col}

@@ -1,11 +1,23 @@
 // Left pane: the workspace's files, with new / upload / rename / delete.
-import { useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
-import { fileText, useWorkspace, type WsFile } from '../../state/workspace.ts';
+import { useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { fileText, normalizePath, useWorkspace, type WsFile } from '../../state/workspace.ts';
 import { useAnalysis } from '../../state/analysis.ts';
 import { formatBytes } from '../../state/fileKind.ts';
 import { readFiles } from './readFiles.ts';
 import { addFilesAsking } from './addFilesAsking.ts';
 import { downloadText } from '../share/download.ts';
+import { useUi } from '../../state/ui.ts';
+import { menuItems, runCommand } from '../../state/commands.ts';
+import { Menu, commandMenuItems } from '../common/Menu.tsx';
+import { useRoving } from '../common/roving.ts';
+
+/** Focus a file's row (after a rename or an Escape from it), once it is rendered. */
+function focusFileRow(path: string): void {
+  requestAnimationFrame(() => {
+    const row = [...document.querySelectorAll<HTMLElement>('[data-testid="file-item"]')].find((r) => r.dataset.path === path);
+    row?.focus();
+  });
+}
 
 interface Counts {
   e: number;
@@ -19,7 +31,9 @@ export function WorkspacePanel() {
   const ready = useWorkspace((s) => s.ready);
   const diagnostics = useAnalysis((s) => s.diagnostics);
   const input = useRef<HTMLInputElement>(null);
-  const [renaming, setRenaming] = useState<string | null>(null);
+  const renaming = useUi((s) => s.renaming);
+  const setRenaming = useUi((s) => s.setRenaming);
+  const list = useRoving({ items: '[data-testid="file-item"]', inner: true });
 
   const counts = useMemo(() => {
     const m = new Map<string, Counts>();
@@ -59,10 +73,17 @@ export function WorkspacePanel() {
           </label>
         </div>
       </div>
-      <ul className="file-list" data-testid="file-list" aria-label="Files">
+      <ul className="file-list" data-testid="file-list" aria-label="Files" ref={list} data-pane-focus="">
         {files.map((f) =>
           renaming === f.path ? (
-            <RenameRow key={f.path} file={f} onDone={() => setRenaming(null)} />
+            <RenameRow
+              key={f.path}
+              file={f}
+              onDone={(path) => {
+                setRenaming(null);
+                focusFileRow(path);
+              }}
+            />
           ) : (
             <FileRow key={f.path} file={f} active={f.path === active} counts={counts.get(f.path)} onRename={() => setRenaming(f.path)} />
           ),
@@ -74,23 +95,30 @@ export function WorkspacePanel() {
           upload files, drop them here, or open a sample.
         </div>
       )}
-      <div className="panel-footer">Drop files anywhere to add them.</div>
+      <div className="panel-footer">Drop files anywhere to add them. Right-click a file (or Shift+F10) for more.</div>
     </div>
   );
 }
 
 function FileRow({ file, active, counts, onRename }: { file: WsFile; active: boolean; counts?: Counts | undefined; onRename: () => void }) {
+  const row = useRef<HTMLLIElement>(null);
+  const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   const open = () => useWorkspace.getState().openFile(file.path);
-  const del = () => {
-    if (window.confirm(`Delete ${file.path}? This cannot be undone.`)) useWorkspace.getState().remove(file.path);
-  };
+  const del = () => void runCommand('file.delete', file.path);
   const onKey = (e: KeyboardEvent<HTMLLIElement>) => {
     if (e.target !== e.currentTarget) return;
     if (e.key === 'Enter') open();
     else if (e.key === 'F2') onRename();
     else if (e.key === 'Delete') del();
-    else return;
+    else if (e.key === 'ContextMenu' || (e.key === 'F10' && e.shiftKey)) {
+      const r = e.currentTarget.getBoundingClientRect();
+      setMenuAt({ x: r.left + 24, y: r.bottom });
+    } else return;
     e.preventDefault();
+  };
+  const onContextMenu = (e: MouseEvent<HTMLLIElement>) => {
+    e.preventDefault();
+    setMenuAt({ x: e.clientX, y: e.clientY });
   };
   const slash = file.path.lastIndexOf('/');
   return (
@@ -98,12 +126,14 @@ function FileRow({ file, active, counts, onRename }: { file: WsFile; active: boo
       className={`file-item${active ? ' active' : ''}`}
       data-testid="file-item"
       data-path={file.path}
-      tabIndex={0}
       aria-current={active ? 'true' : undefined}
       title={`${file.path} · ${formatBytes(file.bytes)}`}
       onClick={open}
       onDoubleClick={onRename}
       onKeyDown={onKey}
+      onContextMenu={onContextMenu}
+      ref={row}
+      aria-haspopup="menu"
     >
       <span className={`file-icon kind-${file.kind}`} aria-hidden="true">
         {file.kind === 'text' ? 'Y' : file.kind === 'binary' ? 'B' : '!'}
@@ -123,17 +153,33 @@ function FileRow({ file, active, counts, onRename }: { file: WsFile; active: boo
         <FileActionButton title="Rename (F2)" label={`Rename ${file.path}`} testId="rename-file" onClick={onRename} path="M10.5 2.5l3 3L6 13H3v-3z" />
         <FileActionButton title="Delete" label={`Delete ${file.path}`} testId="delete-file" onClick={del} path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />
       </span>
+      {menuAt && (
+        <Menu
+          anchor={row}
+          at={menuAt}
+          label={`Actions for ${file.path}`}
+          testId="file-menu"
+          items={commandMenuItems(menuItems('file', file.path), (i) => `file-menu-${i.command.id.replace(/^file\./, '')}`)}
+          onClose={() => setMenuAt(null)}
+        />
+      )}
     </li>
   );
 }
 
-function RenameRow({ file, onDone }: { file: WsFile; onDone: () => void }) {
+function RenameRow({ file, onDone }: { file: WsFile; onDone: (path: string) => void }) {
   const [value, setValue] = useState(file.path);
   const [error, setError] = useState<string | null>(null);
+  const done = useRef(false);
+  const finish = (path: string) => {
+    if (done.current) return;
+    done.current = true;
+    onDone(path);
+  };
   const commit = () => {
     const err = useWorkspace.getState().rename(file.path, value);
     if (err) setError(err);
-    else onDone();
+    else finish(normalizePath(value) || file.path);
   };
   return (
     <li className="file-item renaming">
@@ -153,9 +199,17 @@ function RenameRow({ file, onDone }: { file: WsFile; onDone: () => void }) {
         }}
         onKeyDown={(e) => {
           if (e.key === 'Enter') commit();
-          else if (e.key === 'Escape') onDone();
+          else if (e.key === 'Escape') {
+            e.preventDefault();
+            e.stopPropagation();
+            finish(file.path);
+          }
         }}
-        onBlur={() => (error ? onDone() : commit())}
+        onBlur={() => {
+          if (done.current) return;
+          if (error) finish(file.path);
+          else commit();
+        }}
       />
       {error && <div className="field-error">{error}</div>}
     </li>

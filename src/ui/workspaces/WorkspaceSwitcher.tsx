@@ -105,7 +105,7 @@ export function WorkspaceSwitcher() {
           ))}
         </div>
       )}
-      <input ref={importInput} type="file" accept=".zip,.yaml,.yml,.json" className="visually-hidden" data-testid="ws-import-input" onChange={(e) => void onImport(e)} />
+      <input ref={importInput} type="file" aria-label="Import a workspace (.zip or YAML)" accept=".zip,.yaml,.yml,.json" className="visually-hidden" data-testid="ws-import-input" onChange={(e) => void onImport(e)} />
     </div>
   );
 }

@@ -1,0 +1,73 @@
+// Accessibility: axe-core finds no serious or critical violation in the light and the dark
+// theme (landmarks, one h1, contrast including the editor's colours, no nested controls),
+// and the Inspector's tabs follow the ARIA tab pattern.
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+async function openApp(page: Page): Promise<void> {
+  await page.goto('./');
+  await expect(page.getByTestId('file-item')).toHaveCount(5);
+  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await expect(page.locator('.monaco-editor .squiggly-error').first()).toBeVisible();
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`).join('\n  ')}`);
+}
+
+for (const scheme of ['light', 'dark'] as const) {
+  test.describe(`axe, ${scheme} theme`, () => {
+    test.use({ colorScheme: scheme });
+
+    test('no serious or critical violations on the first visit', async ({ page }) => {
+      await openApp(page);
+      expect(await seriousViolations(page)).toEqual([]);
+      // The page's structure: one h1, a main landmark, the panes named.
+      await expect(page.locator('h1')).toHaveCount(1);
+      await expect(page.getByRole('main')).toHaveCount(1);
+      await expect(page.getByRole('complementary', { name: 'Workspace' })).toBeVisible();
+      await expect(page.getByRole('complementary', { name: 'Inspector' })).toBeVisible();
+    });
+
+    test('no serious or critical violations with a menu, the palette and hover actions open', async ({ page }) => {
+      await openApp(page);
+      const row = page.getByTestId('problem-row').filter({ hasText: 'reviews2' });
+      await row.hover();
+      await row.getByTestId('fix-button').click();
+      await expect(page.getByTestId('fix-menu')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('F1');
+      await expect(page.getByTestId('command-palette')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+  });
+}
+
+test('the Inspector tabs follow the tab pattern: arrows move and select, the panel is labelled by its tab', async ({ page }) => {
+  await openApp(page);
+  const tabs = page.getByRole('tablist', { name: 'Inspector views' }).getByRole('tab');
+  const first = tabs.first();
+  await first.focus();
+  await expect(first).toHaveAttribute('aria-selected', 'true');
+  await expect(first).toHaveAttribute('tabindex', '0');
+  await expect(tabs.nth(1)).toHaveAttribute('tabindex', '-1');
+  await page.keyboard.press('ArrowRight');
+  await expect(tabs.nth(1)).toBeFocused();
+  await expect(tabs.nth(1)).toHaveAttribute('aria-selected', 'true');
+  const panelId = await tabs.nth(1).getAttribute('aria-controls');
+  const panel = page.locator(`[id="${panelId}"]`);
+  await expect(panel).toHaveAttribute('role', 'tabpanel');
+  await expect(panel).toHaveAttribute('aria-labelledby', (await tabs.nth(1).getAttribute('id'))!);
+  await page.keyboard.press('End');
+  await expect(tabs.last()).toBeFocused();
+  await expect(tabs.last()).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('Home');
+  await expect(first).toBeFocused();
+  // The editor's tabs: the close button is beside the tab, not inside it.
+  await expect(page.getByRole('tab', { name: /networking\.yaml/ }).locator('button')).toHaveCount(0);
+});
