@@ -5,7 +5,7 @@
 // certificates it holds.
 import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
-import type { StringMap } from '../model/read.ts';
+import { isObj, type StringMap } from '../model/read.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { serviceSpec } from '../config/api/kube.ts';
 import { serviceEntry, workloadEntry } from '../config/api/networking.ts';
@@ -160,7 +160,9 @@ function podWorkload(cluster: Cluster, pod: SimPod, policies: PolicySet, service
     protocol = 'HBONE';
     nativeTunnel = true;
   }
-  const healthy = pod.ready && pod.resource.body.metadata !== undefined && !(pod.resource.body.metadata as Record<string, unknown>).deletionTimestamp;
+  // `metadata` may be anything in a pasted file (null, a list): only a mapping can mark deletion.
+  const meta = pod.resource.body.metadata;
+  const healthy = pod.ready && isObj(meta) && !meta.deletionTimestamp;
   const authz = workloadPolicyKeys(policies, pod.namespace, pod.labels);
   const json: WorkloadJson = {
     uid: `${CLUSTER_ID}//Pod/${pod.namespace}/${pod.name}`,
