@@ -154,7 +154,7 @@ async function oneRun(browser: Browser, port: number, text: string): Promise<Typ
   // Only the row for the fully typed host will match the filter.
   await page.getByTestId('filter-text').fill(`svc-7-canary${TYPED}`);
   // Put the cursor at the end of `host: svc-7-canary` with the editor's Find widget.
-  await page.locator('.monaco-editor .view-lines').click({ position: { x: 200, y: 10 } });
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+Home');
   await page.keyboard.press('ControlOrMeta+F');
   const find = page.locator('.monaco-editor .find-widget textarea, .monaco-editor .find-widget input').first();

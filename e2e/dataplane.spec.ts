@@ -81,7 +81,7 @@ test('editing the namespace label in the YAML changes a pod\'s mode; a what-if t
   // Now edit the YAML: the client namespace's label goes from ambient to none.
   await page.locator('[data-testid="file-item"][data-path="namespaces.yaml"]').click();
   await expect(page.getByTestId('tab').filter({ hasText: 'namespaces.yaml' })).toHaveAttribute('aria-selected', 'true');
-  await page.locator('.monaco-editor .view-lines').click();
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+F');
   const findInput = page.locator('.monaco-editor .find-widget textarea, .monaco-editor .find-widget input').first();
   await expect(findInput).toBeFocused();

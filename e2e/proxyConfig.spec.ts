@@ -73,7 +73,7 @@ test('productpage sidecar: reviews route weights, jump to the VirtualService, si
   await panel.getByTestId('changes-pin').click();
   await expect(panel.getByTestId('changes-none')).toBeVisible();
   const weightLine = reviewsLine(text, 'weight: 75');
-  await page.locator('.monaco-editor .view-lines').click();
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+Home');
   for (let i = 1; i < weightLine; i++) await page.keyboard.press('ArrowDown');
   await page.keyboard.press('End');

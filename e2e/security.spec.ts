@@ -31,7 +31,7 @@ test('the built page has a strict CSP, Monaco workers load under it, and no requ
   // Monaco's own worker runs under the policy: YAML folding and bracket matching need it,
   // and completion lists come back.
   await page.locator('[data-testid="file-item"][data-path="networking.yaml"]').click();
-  await page.locator('.monaco-editor .view-lines').click({ position: { x: 200, y: 10 } });
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+End');
   await page.keyboard.press('Enter');
   await page.keyboard.press('Control+Space');

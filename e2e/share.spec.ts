@@ -13,7 +13,7 @@ async function openApp(page: Page, url = './'): Promise<void> {
 async function goToText(page: Page, path: string, text: string): Promise<void> {
   await page.locator(`[data-testid="file-item"][data-path="${path}"]`).click();
   await expect(page.getByTestId('tab').filter({ hasText: path })).toHaveAttribute('aria-selected', 'true');
-  await page.locator('.monaco-editor .view-lines').click({ position: { x: 200, y: 10 } });
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+F');
   await page.locator('.monaco-editor .find-widget textarea, .monaco-editor .find-widget input').first().fill(text);
   await page.keyboard.press('Escape');
