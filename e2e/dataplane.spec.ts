@@ -72,7 +72,9 @@ test('editing the namespace label in the YAML changes a pod\'s mode; a what-if t
   await expect(pod(page, 'outside/batch-')).toHaveAttribute('data-mode', 'none');
   // What if: label the outside namespace for ambient (a temporary override).
   const toggle = page.locator('[data-testid="dp-whatif-ns"][data-ns="outside"]');
-  await toggle.check();
+  // The box follows the what-if state, which updates when the worker answers: click, then wait for it.
+  await toggle.click();
+  await expect(toggle).toBeChecked();
   await expect(pod(page, 'outside/batch-')).toHaveAttribute('data-mode', 'ambient');
   expect(await page.evaluate(() => window.__meshWorkbench?.editor?.value('namespaces.yaml') ?? '')).not.toMatch(/name: outside\n\s+labels/);
   await page.getByTestId('dp-whatif-reset').click();
