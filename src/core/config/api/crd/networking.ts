@@ -3,7 +3,7 @@
 // transcribed from Istio's CRDs into our shapes. The help lines are ours. The schema validator,
 // the editor's completion and hover, and the typed views' consistency test read these.
 import { bool, describe, double, enumOf, int, list, map, message, raw, string, strings } from '../../shape.ts';
-import { durationField } from './common.ts';
+import { PolicyTargetReference, WorkloadSelector, durationField } from './common.ts';
 
 export const HTTP2KeepAlive = message(
   {
@@ -267,13 +267,6 @@ export const Subset = message(
   { proto: true, required: ["name"] },
 );
 
-export const WorkloadSelector = message(
-  {
-    matchLabels: describe(describe(map(describe(string, { maxLength: 63, rules: [{ rule: "!self.contains(\"*\")", message: "wildcard not allowed in label value match" }] })), { maxProperties: 4096, rules: [{ rule: "self.all(key, !key.contains(\"*\"))", message: "wildcard not allowed in label key match" }, { rule: "self.all(key, key.size() != 0)", message: "key must not be empty" }] }), { help: "Label key/values a workload must all carry to be selected." }),
-  },
-  { proto: true },
-);
-
 export const DestinationRuleSpec = message(
   {
     exportTo: describe(list(string), { help: "Namespaces this config is visible to: '.' for its own namespace, '*' for all (the default)." }),
@@ -407,16 +400,6 @@ export const EnvoyConfigObjectPatch = message(
     patch: describe(Patch, { help: "The operation (MERGE, ADD, REMOVE, INSERT_BEFORE, …) and value." }),
   },
   { proto: true },
-);
-
-export const PolicyTargetReference = message(
-  {
-    group: describe(describe(string, { pattern: "^$|^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", maxLength: 253 }), { help: "API group of the target: '' for core Services, gateway.networking.k8s.io for Gateways." }),
-    kind: describe(describe(string, { pattern: "^[a-zA-Z]([-a-zA-Z0-9]*[a-zA-Z0-9])?$", minLength: 1, maxLength: 63 }), { help: "Kind of the target resource, e.g. Gateway or Service." }),
-    name: describe(describe(string, { minLength: 1, maxLength: 253 }), { help: "Name of the target resource, in the policy's own namespace." }),
-    namespace: describe(describe(string, { rules: [{ rule: "self.size() == 0", message: "cross namespace referencing is not currently supported" }] }), { help: "Must be empty: cross-namespace targets are not supported." }),
-  },
-  { proto: true, required: ["kind","name"] },
 );
 
 export const EnvoyFilterWorkloadSelector = message(
