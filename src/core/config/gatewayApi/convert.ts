@@ -558,21 +558,7 @@ class Converter {
           ? parentGw.annotations['gateway.istio.io/service-account'] || defaultName(parentGw, info)
           : '',
       };
-      const config = istioConfig('Gateway', internalGatewayName(ls.name, name), ls.namespace, annotations, { servers: [r.server] }, ls.created);
-      entries.push({
-        config,
-        valid: r.ok,
-        parent: { kind: GK_LISTENERSET, name: ls.name, namespace: ls.namespace },
-        info: {
-          internalName: `${ls.namespace}/${config.metadata.name}`,
-          allowedKinds: supportedKinds(l).kinds,
-          hostnames: r.server.hosts as string[],
-          originalHostname: str(l.hostname),
-          sectionName: name,
-          port: num(l.port),
-          protocol: str(l.protocol),
-        },
-      });
+      entries.push(listenerGatewayEntry(ls, GK_LISTENERSET, l, r.server, r.ok, annotations));
     });
     status.listeners = listenerStatus;
     this.reportListenerSetStatus(parentGw, ls, status, services, servers, error, validListeners > 0);
@@ -696,21 +682,7 @@ class Converter {
         [ANNOTATION_GATEWAY_SERVICE]: services.join(','),
         [ANNOTATION_SERVICE_ACCOUNT]: serviceAccount,
       };
-      const config = istioConfig('Gateway', internalGatewayName(gw.name, name), gw.namespace, annotations, { servers: [r.server] }, gw.created);
-      this.gatewayEntries.push({
-        config,
-        valid: r.ok,
-        parent: { kind: GK_GATEWAY, name: gw.name, namespace: gw.namespace },
-        info: {
-          internalName: `${gw.namespace}/${config.metadata.name}`,
-          allowedKinds: supportedKinds(l).kinds,
-          hostnames: r.server.hosts as string[],
-          originalHostname: str(l.hostname),
-          sectionName: name,
-          port: num(l.port),
-          protocol: str(l.protocol),
-        },
-      });
+      this.gatewayEntries.push(listenerGatewayEntry(gw, GK_GATEWAY, l, r.server, r.ok, annotations));
     });
     status.listeners = listenerStatus;
     const attachedSets = new Set<string>();
@@ -2151,6 +2123,26 @@ class Converter {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
+
+/** The Istio Gateway made from one listener of a Gateway or ListenerSet, and what routes may attach to it. */
+function listenerGatewayEntry(owner: GwObject, kind: ParentKey['kind'], l: Json, server: Json, valid: boolean, annotations: Record<string, string>): GatewayEntry {
+  const name = str(l.name);
+  const config = istioConfig('Gateway', internalGatewayName(owner.name, name), owner.namespace, annotations, { servers: [server] }, owner.created);
+  return {
+    config,
+    valid,
+    parent: { kind, name: owner.name, namespace: owner.namespace },
+    info: {
+      internalName: `${owner.namespace}/${config.metadata.name}`,
+      allowedKinds: supportedKinds(l).kinds,
+      hostnames: server.hosts as string[],
+      originalHostname: str(l.hostname),
+      sectionName: name,
+      port: num(l.port),
+      protocol: str(l.protocol),
+    },
+  };
+}
 
 function istioConfig(kind: IstioConfig['kind'], name: string, namespace: string, annotations: Record<string, string>, specBody: Json, created: number): IstioConfig {
   const metadata: IstioConfig['metadata'] = { annotations, name, namespace };
