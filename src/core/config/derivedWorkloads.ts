@@ -114,15 +114,20 @@ function ownerRefs(r: Resource): Array<{ kind: string; name: string }> {
   return refs.filter(isObj).map((o) => ({ kind: str(o.kind), name: str(o.name) }));
 }
 
+/** A workspace pod with its owner references read once (every controller of its namespace checks them). */
+interface OwnedPod {
+  pod: Resource;
+  owners: Array<{ kind: string; name: string }>;
+}
+
 /** True when some Pod of the workspace belongs to the controller (by owner, or by its selector). */
-function hasOwnPods(controller: Resource, kind: KindInfo, selector: LabelSelector, pods: readonly Resource[]): boolean {
+function hasOwnPods(controller: Resource, kind: KindInfo, selector: LabelSelector, podsOfNamespace: readonly OwnedPod[]): boolean {
   const hasSelector = Object.keys(selector.matchLabels).length > 0 || selector.matchExpressions.length > 0;
   // Compiled on the first pod of the namespace: most controllers have none in the workspace.
   let compiled: ReturnType<typeof compileLabelSelector> | undefined;
-  for (const pod of pods) {
-    if (pod.namespace !== controller.namespace || pod.synthetic) continue;
+  for (const { pod, owners } of podsOfNamespace) {
     compiled ??= compileLabelSelector({ matchLabels: selector.matchLabels, matchExpressions: selector.matchExpressions.map((e) => ({ ...e })) });
-    for (const ref of ownerRefs(pod)) {
+    for (const ref of owners) {
       if (ref.kind === kind.kind && ref.name === controller.name) return true;
       // Deployment → ReplicaSet `<name>-<hash>`; CronJob → Job `<name>-<time>`.
       if (kind === KINDS.Deployment && ref.kind === 'ReplicaSet' && isGeneratedChild(ref.name, controller.name)) return true;
@@ -340,7 +345,15 @@ function buildPod(
  */
 export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): Resource[] {
   const ips = new PodIpAllocator();
-  for (const p of inputs.pods) ips.reserve(podStatus(p).podIP);
+  // The workspace's pods by namespace: each controller looks only at its own namespace's.
+  const podsByNamespace = new Map<string, OwnedPod[]>();
+  for (const p of inputs.pods) {
+    ips.reserve(podStatus(p).podIP);
+    if (p.synthetic) continue;
+    let list = podsByNamespace.get(p.namespace);
+    if (!list) podsByNamespace.set(p.namespace, (list = []));
+    list.push({ pod: p, owners: ownerRefs(p) });
+  }
   const out: Resource[] = [];
   for (const { kind, templatePath } of CONTROLLER_KINDS) {
     for (const controller of inputs.view.list(kind)) {
@@ -348,7 +361,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
       const template = templateOf(controller, kind);
       if (!template) continue;
       const selector = selectorOf(controller, kind, template.typed);
-      if (hasOwnPods(controller, kind, selector, inputs.pods)) continue;
+      if (hasOwnPods(controller, kind, selector, podsByNamespace.get(controller.namespace) ?? [])) continue;
       const plans = replicaPlans(controller, kind, template.typed, inputs.nodes);
       if (plans.length === 0) continue;
       const typedSpec = template.typed.spec ?? PodSpec.readOrEmpty({});
