@@ -33,29 +33,6 @@ export interface WorkspaceSummary {
 
 export const DB_NAME = 'mesh-workbench';
 
-/**
- * Files at least this long are stored as Blobs. IndexedDB serializes a string on the page's
- * thread while it writes the record (about 40 ms for a 6 MB file, after every edit); a
- * Blob's bytes are written off that thread.
- */
-const BLOB_FROM_CHARS = 256 * 1024;
-
-/** A file as the database holds it. */
-type DiskFile = StoredFile | { path: string; blob: Blob };
-
-function toDisk(files: readonly StoredFile[]): DiskFile[] {
-  return files.map((f) => (f.text.length >= BLOB_FROM_CHARS && blobKeepsText(f.text) ? { path: f.path, blob: new Blob([f.text], { type: 'text/plain' }) } : f));
-}
-
-/** A Blob holds UTF-8: a text with an unpaired surrogate would not come back the same. */
-function blobKeepsText(text: string): boolean {
-  const wellFormed = (text as { isWellFormed?: () => boolean }).isWellFormed;
-  return typeof Blob !== 'undefined' && typeof wellFormed === 'function' && wellFormed.call(text);
-}
-
-async function fromDisk(files: readonly DiskFile[]): Promise<StoredFile[]> {
-  return Promise.all(files.map(async (f) => ('blob' in f ? { path: f.path, text: await f.blob.text() } : f)));
-}
 const DB_VERSION = 1;
 const WS = 'workspaces';
 const META = 'meta';
@@ -105,11 +82,7 @@ export async function getWorkspace(id: string): Promise<StoredWorkspace | null> 
   if (!db) return null;
   const tx = db.transaction(WS, 'readonly');
   const req = tx.objectStore(WS).get(id);
-  const stored = await done(tx, () => (req.result as StoredWorkspace | undefined) ?? null);
-  if (!stored) return null;
-  const files = await fromDisk(stored.files);
-  const baseline = stored.baseline ? { ...stored.baseline, files: await fromDisk(stored.baseline.files) } : undefined;
-  return { ...stored, files, ...(baseline ? { baseline } : {}) };
+  return done(tx, () => (req.result as StoredWorkspace | undefined) ?? null);
 }
 
 export async function listWorkspaces(): Promise<WorkspaceSummary[]> {
@@ -134,8 +107,6 @@ export async function saveWorkspace(ws: Omit<StoredWorkspace, 'rev' | 'updatedAt
   const db = await openDb();
   if (!db) return { ok: false, reason: 'error', message: 'This browser does not allow saving (no IndexedDB).' };
   try {
-    const files = toDisk(ws.files) as StoredFile[];
-    const baseline = ws.baseline ? { ...ws.baseline, files: toDisk(ws.baseline.files) as StoredFile[] } : undefined;
     const tx = db.transaction([WS, META], 'readwrite');
     const store = tx.objectStore(WS);
     let result: SaveResult = { ok: false, reason: 'error', message: 'not saved' };
@@ -145,7 +116,7 @@ export async function saveWorkspace(ws: Omit<StoredWorkspace, 'rev' | 'updatedAt
         return;
       }
       const rev = cur + 1;
-      store.put({ ...ws, files, ...(baseline ? { baseline } : {}), rev, updatedAt: Date.now() } satisfies StoredWorkspace);
+      store.put({ ...ws, rev, updatedAt: Date.now() } satisfies StoredWorkspace);
       tx.objectStore(META).put(rev, revKey(ws.id));
       result = { ok: true, rev };
     });
