@@ -222,6 +222,22 @@ export interface ProxyConfigResult {
   /** Table → key → sources; keys as in core/xds/provenance.ts (`<listener>/<chain>`, `<rc>/<vhost>/<route index>`, …). */
   provenance: Record<'listeners' | 'filterChains' | 'clusters' | 'routeConfigs' | 'virtualHosts' | 'routes' | 'endpoints', Record<string, ResolvedProvenance[]>>;
   notes: string[];
+  /** The SDS secrets in the dump and where each comes from (core/xds/secrets.ts). */
+  secrets?: ProxySecretInfo[];
+}
+
+/** One SDS resource of a generated proxy: istiod's own certificate, a mounted file, or a credential from the workspace. */
+export interface ProxySecretInfo {
+  name: string;
+  source: 'istiod' | 'credential' | 'file' | 'invalid' | 'unknown';
+  role: 'cert' | 'root';
+  /** Whether istiod would send it (a credential it cannot read stays warming in Envoy). */
+  served: boolean;
+  note: string;
+  /** The Secret or ConfigMap istiod reads (resolved namespace). */
+  ref?: { kind: 'Secret' | 'ConfigMap'; namespace: string; name: string };
+  /** Where that object is written, when the workspace has it. */
+  from?: ResolvedProvenance;
 }
 
 export interface SimulateArgs {
