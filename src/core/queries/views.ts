@@ -9,6 +9,7 @@ export type MeshMode = 'sidecar' | 'ambient' | 'none';
 
 import type { SourceLocation } from './location.ts';
 import type { RequestResult } from '../xds/request.ts';
+import type { DumpDiffResult } from '../xds/dumpDiff.ts';
 import type { DataPlaneArgs, DataPlaneOverview, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigArgs, ZtunnelConfigResult } from './dataplaneViews.ts';
 export type { SourceLocation } from './location.ts';
 export type * from './dataplaneViews.ts';
@@ -253,6 +254,18 @@ export interface SimulateArgs {
 
 export type SimulateResult = { proxy: string } & RequestResult;
 
+export interface ProxyDumpDiffArgs {
+  /** The generated proxy to compare with (`<pod>.<namespace>`). */
+  proxy: string;
+  /** A workspace file holding the dump … */
+  file?: string;
+  /** … or the dump's text. */
+  text?: string;
+}
+
+/** A real config dump against the generated config: resources only in one, or differing (core/xds/dumpDiff.ts). */
+export type ProxyDumpDiffResult = { proxy: string; file?: string } & DumpDiffResult;
+
 // ---- the map ------------------------------------------------------------------------
 
 /** Every query view: its arguments and its result. */
@@ -269,6 +282,8 @@ export interface QueryViews {
   proxyConfig: { args: ProxyConfigArgs; result: ProxyConfigResult };
   /** One request through a proxy's generated config. */
   simulate: { args: SimulateArgs; result: SimulateResult };
+  /** A real config dump compared with a proxy's generated config (answered asynchronously). */
+  proxyDumpDiff: { args: ProxyDumpDiffArgs; result: ProxyDumpDiffResult };
   /** Ambient data plane: nodes, pods with their mode and why, waypoints, Services' bindings. */
   dataplane: { args: DataPlaneArgs; result: DataPlaneOverview };
   /** One ztunnel's `istioctl ztunnel-config` tables and the pods it captures. */
@@ -281,7 +296,7 @@ export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'proxies', 'proxyConfig', 'simulate', 'dataplane', 'ztunnelConfig', 'dataplaneTrace'];
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'proxies', 'proxyConfig', 'simulate', 'dataplane', 'ztunnelConfig', 'dataplaneTrace', 'proxyDumpDiff'];
 
 /** Views answered asynchronously (the worker posts their result when it is ready). */
-export const ASYNC_QUERY_VIEWS: readonly QueryView[] = ['certificates'];
+export const ASYNC_QUERY_VIEWS: readonly QueryView[] = ['certificates', 'proxyDumpDiff'];
