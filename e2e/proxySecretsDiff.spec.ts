@@ -71,6 +71,14 @@ test('compare a pasted and an uploaded config dump with the generated gateway co
   const onlyGenerated = dump.getByTestId('dump-row').and(page.locator('[data-status="only-generated"]'));
   await expect(onlyGenerated.filter({ hasText: '0.0.0.0_8443' })).toHaveCount(1);
   await expect(dump.getByTestId('dump-counts')).toContainText('route');
+  // The generated listener links to the Gateway that makes it.
+  const listener = onlyGenerated.filter({ hasText: '0.0.0.0_8443' });
+  await expect(listener.getByTestId('dump-source').first()).toContainText('Gateway istio-system/shop-gateway');
+  // The dump itself, in istioctl's tables.
+  await dump.getByTestId('dump-view-tables').click();
+  await dump.getByTestId('dump-tab-routes').click();
+  await expect(dump.getByTestId('proxy-table-routes').getByTestId('proxy-row').filter({ hasText: 'httpbin.example.com:80' })).toContainText('/get*');
+  await dump.getByTestId('dump-view-diff').click();
   // A dump file is not reported as a broken Kubernetes object.
   await expect(page.getByTestId('problem-row').filter({ hasText: 'config_dump.json' })).toHaveCount(0);
 

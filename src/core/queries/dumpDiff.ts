@@ -6,7 +6,7 @@ import { envoyProtoSchema } from '../xds/configdump/protoSchema.ts';
 import { diffDumpWithGenerated } from '../xds/dumpDiff.ts';
 import { argBag, optString, QueryError, type QueryState } from './common.ts';
 import { answerProxyConfig } from './xds.ts';
-import type { ProxyDumpDiffResult } from './views.ts';
+import type { ProxyDumpDiffResult, ResolvedProvenance } from './views.ts';
 
 export async function answerProxyDumpDiff(raw: unknown, state: QueryState): Promise<ProxyDumpDiffResult> {
   const bag = argBag(raw);
@@ -27,5 +27,13 @@ export async function answerProxyDumpDiff(raw: unknown, state: QueryState): Prom
   const gen = configDumpFromValue(generated.dump);
   if (!gen.ok) throw new QueryError(gen.error);
   const result = diffDumpWithGenerated(real.dump, gen.dump, await envoyProtoSchema());
-  return { proxy: generated.proxy.id, ...(file ? { file } : {}), ...result, notes: [...real.dump.warnings, ...result.notes] };
+  // Where the generated side of each difference comes from (the config to look at).
+  const table = { listener: 'listeners', route: 'routeConfigs', cluster: 'clusters', endpoints: 'endpoints' } as const;
+  const sources: Record<string, ResolvedProvenance[]> = {};
+  for (const d of result.differences) {
+    if (d.status === 'only-in-dump') continue;
+    const refs = (generated.provenance[table[d.type]][d.name] ?? []).filter((r) => r.file);
+    if (refs.length > 0) sources[`${d.type}/${d.name}`] = refs.slice(0, 5);
+  }
+  return { proxy: generated.proxy.id, ...(file ? { file } : {}), ...result, notes: [...real.dump.warnings, ...result.notes], sources };
 }

@@ -264,7 +264,12 @@ export interface ProxyDumpDiffArgs {
 }
 
 /** A real config dump against the generated config: resources only in one, or differing (core/xds/dumpDiff.ts). */
-export type ProxyDumpDiffResult = { proxy: string; file?: string } & DumpDiffResult;
+export type ProxyDumpDiffResult = {
+  proxy: string;
+  file?: string;
+  /** `<type>/<name>` → the workspace lines behind the generated side of a difference. */
+  sources: Record<string, ResolvedProvenance[]>;
+} & DumpDiffResult;
 
 // ---- the map ------------------------------------------------------------------------
 

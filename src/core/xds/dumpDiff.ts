@@ -88,7 +88,10 @@ function strip(v: unknown): unknown {
 /** One resource in canonical proto JSON, without `@type` and runtime-only fields. */
 export function canonicalResource(res: JsonObject, type: ResourceType, schema: ProtoSchema): Json {
   const typeUrl = typeUrlOf(res) || `type.googleapis.com/${TYPE_NAMES[type]}`;
-  const canon = JSON.parse(marshalJsonpb({ ...res, '@type': typeUrl } as JsonValue, 'google.protobuf.Any', schema)) as Record<string, unknown>;
+  const text = marshalJsonpb({ ...res, '@type': typeUrl } as JsonValue, 'google.protobuf.Any', schema);
+  // The printer writes a wrongly typed scalar as its String(): such a resource is not canonical.
+  if (text.includes('[object ') && !JSON.stringify(res).includes('[object ')) throw new Error('a field holds a value of the wrong type');
+  const canon = JSON.parse(text) as Record<string, unknown>;
   delete canon['@type'];
   return strip(canon) as Json;
 }
@@ -106,7 +109,11 @@ function canonicalSet(resources: Record<ResourceType, JsonObject[]>, schema: Pro
         return canonicalResource(r, t, schema);
       } catch (e) {
         notes.push(`${side}: ${t} ${str(r, 'name') || str(r, 'cluster_name')} could not be read as ${TYPE_NAMES[t]} (${e instanceof Error ? e.message : String(e)}); compared as written.`);
-        return strip(r) as Json;
+        const raw = strip(r) as Json;
+        // Names key the comparison: a name that is not text is shown as its JSON.
+        for (const k of ['name', 'clusterName', 'cluster_name']) if (raw[k] !== undefined && typeof raw[k] !== 'string') raw[k] = JSON.stringify(raw[k]);
+        if (raw.clusterName === undefined && typeof raw.cluster_name === 'string') raw.clusterName = raw.cluster_name;
+        return raw;
       }
     });
   return { listeners: conv('listener'), routes: conv('route'), clusters: conv('cluster'), endpoints: conv('endpoints') };

@@ -3,14 +3,57 @@
 // the picked proxy: listeners, routes, clusters and endpoints only in the dump, only generated,
 // or different, with the fields that differ. A pasted or uploaded dump becomes a workspace file
 // (nothing leaves the tab); the dump's node id suggests which proxy it came from.
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { useWorkspace, fileText } from '../../state/workspace.ts';
+import { useEditorUi } from '../../state/analysis.ts';
+import { parseDumpText } from '../../core/xds/configdump/dump.ts';
+import type { ProxyConfigResult, ResolvedProvenance } from '../../core/queries/views.ts';
 import type { DumpDifference } from '../../core/xds/dumpDiff.ts';
 import { RUNTIME_ONLY_FIELDS } from '../../core/xds/dumpDiff.ts';
 
 const STATUS_LABEL: Record<DumpDifference['status'], string> = { 'only-in-dump': 'only in dump', 'only-generated': 'only generated', differs: 'differs' };
 const TYPES = ['listener', 'route', 'cluster', 'endpoints'] as const;
+type TableTab = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'secrets';
+const TABLES: { id: TableTab; label: string }[] = [
+  { id: 'listeners', label: 'Listeners' },
+  { id: 'routes', label: 'Routes' },
+  { id: 'clusters', label: 'Clusters' },
+  { id: 'endpoints', label: 'Endpoints' },
+  { id: 'secrets', label: 'Secrets' },
+];
+const NO_PROVENANCE: ProxyConfigResult['provenance'] = { listeners: {}, filterChains: {}, clusters: {}, routeConfigs: {}, virtualHosts: {}, routes: {}, endpoints: {} };
+
+function reveal(src: ResolvedProvenance): void {
+  if (!src.file) return;
+  useWorkspace.getState().openFile(src.file);
+  useEditorUi.getState().requestReveal(src.file, undefined, src.line);
+}
+
+function sourceText(r: ResolvedProvenance): string {
+  return `${r.kind ? `${r.kind} ${r.namespace}/${r.name}` : r.resourceKey}${r.fieldPath ? ` ${r.fieldPath}` : ''} (${r.file}:${r.line})`;
+}
+
+/** The dump file's own tables (istioctl's), read in the page. */
+function DumpTables({ file, renderTable }: { file: string; renderTable: (tab: TableTab, data: Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'>) => ReactNode }) {
+  const [tab, setTab] = useState<TableTab>('listeners');
+  const text = fileText(file) ?? '';
+  const parsed = useMemo(() => parseDumpText(text), [text]);
+  const data = useMemo(() => (parsed.ok ? { dump: parsed.value as ProxyConfigResult['dump'], provenance: NO_PROVENANCE } : undefined), [parsed]);
+  if (!parsed.ok || !data) return <div className="field-error">{parsed.ok ? '' : parsed.error}</div>;
+  return (
+    <div data-testid="dump-tables">
+      <div className="proxy-tabs" role="tablist" aria-label="Dump tables">
+        {TABLES.map((t) => (
+          <button key={t.id} type="button" role="tab" aria-selected={t.id === tab} className={`proxy-tab${t.id === tab ? ' active' : ''}`} data-testid={`dump-tab-${t.id}`} onClick={() => setTab(t.id)}>
+            {t.label}
+          </button>
+        ))}
+      </div>
+      {renderTable(tab, data)}
+    </div>
+  );
+}
 
 /** Workspace files that hold an Envoy config dump (a cheap look at the text; the worker reads it properly). */
 function useDumpFiles(): string[] {
@@ -37,7 +80,18 @@ function freeName(taken: readonly string[], base: string): string {
   }
 }
 
-export function DumpCompare({ proxy, proxies, onPick }: { proxy: string; proxies: readonly string[]; onPick: (id: string) => void }) {
+export function DumpCompare({
+  proxy,
+  proxies,
+  onPick,
+  renderTable,
+}: {
+  proxy: string;
+  proxies: readonly string[];
+  onPick: (id: string) => void;
+  renderTable: (tab: TableTab, data: Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'>) => ReactNode;
+}) {
+  const [view, setView] = useState<'diff' | 'tables'>('diff');
   const dumpFiles = useDumpFiles();
   const [chosen, setChosen] = useState('');
   const [paste, setPaste] = useState('');
@@ -98,9 +152,20 @@ export function DumpCompare({ proxy, proxies, onPick }: { proxy: string; proxies
           Add to workspace and compare
         </button>
       </details>
-      {diff.error && !diff.loading && <div className="field-error" data-testid="dump-error">{diff.error}</div>}
-      {file !== '' && !data && !diff.error && <p className="muted">Comparing…</p>}
-      {data && (
+      {file !== '' && (
+        <div className="proxy-tabs" role="tablist" aria-label="Dump views">
+          <button type="button" role="tab" aria-selected={view === 'diff'} className={`proxy-tab${view === 'diff' ? ' active' : ''}`} data-testid="dump-view-diff" onClick={() => setView('diff')}>
+            Differences
+          </button>
+          <button type="button" role="tab" aria-selected={view === 'tables'} className={`proxy-tab${view === 'tables' ? ' active' : ''}`} data-testid="dump-view-tables" onClick={() => setView('tables')}>
+            The dump&apos;s tables
+          </button>
+        </div>
+      )}
+      {view === 'tables' && file !== '' && <DumpTables file={file} renderTable={renderTable} />}
+      {view === 'diff' && diff.error && !diff.loading && <div className="field-error" data-testid="dump-error">{diff.error}</div>}
+      {view === 'diff' && file !== '' && !data && !diff.error && <p className="muted">Comparing…</p>}
+      {view === 'diff' && data && (
         <div data-testid="dump-result">
           {data.dumpProxy && data.dumpProxy !== proxy && (
             <p className="proxy-note" data-testid="dump-other-proxy">
@@ -166,6 +231,14 @@ export function DumpCompare({ proxy, proxies, onPick }: { proxy: string; proxies
                 <li key={`${d.type}/${d.name}`} className={`change dump-${d.status}`} data-testid="dump-row" data-type={d.type} data-status={d.status}>
                   <div>
                     <span className="change-kind">{STATUS_LABEL[d.status]}</span> {d.type} <code>{d.name}</code>
+                    {(data.sources[`${d.type}/${d.name}`] ?? []).slice(0, 2).map((src, i) => (
+                      <span key={i}>
+                        {' '}
+                        <button type="button" className="link-button" data-testid="dump-source" title="Open the config that makes the generated side" onClick={() => reveal(src)}>
+                          from {sourceText(src)}
+                        </button>
+                      </span>
+                    ))}
                   </div>
                   {d.fields.length > 0 && (
                     <ul className="change-fields">

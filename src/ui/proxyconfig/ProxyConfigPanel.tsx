@@ -188,7 +188,7 @@ export function ProxyConfigPanel() {
       {proxy !== '' && !data && !config.error && <p className="muted">Generating…</p>}
       {data && tab === 'simulate' && <Simulator proxy={proxy} provenance={data.provenance} />}
       {data && <Changes proxy={proxy} data={data} visible={tab === 'changes'} />}
-      {data && tab === 'dump' && <DumpCompare proxy={proxy} proxies={items.map((p) => p.id)} onPick={setPicked} />}
+      {data && tab === 'dump' && <DumpCompare proxy={proxy} proxies={items.map((p) => p.id)} onPick={setPicked} renderTable={(t, d) => <ConfigTable tab={t} data={d} />} />}
       {data && tab !== 'simulate' && tab !== 'changes' && tab !== 'dump' && <ConfigTable tab={tab} data={data} />}
       {data && data.notes.length > 0 && tab !== 'changes' && tab !== 'simulate' && tab !== 'dump' && (
         <details className="proxy-notes">
@@ -204,7 +204,10 @@ export function ProxyConfigPanel() {
   );
 }
 
-function ConfigTable({ tab, data }: { tab: TabId; data: ProxyConfigResult }) {
+/** What a table needs: a dump, and (for generated config) provenance and the secrets' sources. */
+export type TableData = Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'>;
+
+function ConfigTable({ tab, data }: { tab: TabId; data: TableData }) {
   const [open, setOpen] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
   const model = useMemo(() => {
