@@ -76,6 +76,8 @@ test('compare a pasted and an uploaded config dump with the generated gateway co
   await expect(listener.getByTestId('dump-source').first()).toContainText('Gateway istio-system/shop-gateway');
   // The dump itself, in istioctl's tables.
   await dump.getByTestId('dump-view-tables').click();
+  // This dump holds routes only: the listeners table says so, as istioctl would.
+  await expect(dump.getByTestId('dump-tables')).toContainText('config dump has no configuration type type.googleapis.com/envoy.admin.v3.ListenersConfigDump');
   await dump.getByTestId('dump-tab-routes').click();
   await expect(dump.getByTestId('proxy-table-routes').getByTestId('proxy-row').filter({ hasText: 'httpbin.example.com:80' })).toContainText('/get*');
   await dump.getByTestId('dump-view-diff').click();

@@ -213,7 +213,12 @@ function ConfigTable({ tab, data }: { tab: TabId; data: TableData }) {
   const model = useMemo(() => {
     const read = configDumpFromValue(data.dump);
     if (!read.ok) return { error: read.error, columns: [], rows: [] as RowModel[] };
-    return { error: undefined, ...rowsFor(tab, read.dump, data.provenance, data.secrets) };
+    try {
+      return { error: undefined, ...rowsFor(tab, read.dump, data.provenance, data.secrets) };
+    } catch (e) {
+      // An imported dump may lack a section (istioctl's message, e.g. "config dump has no configuration type …").
+      return { error: e instanceof Error ? e.message : String(e), columns: [], rows: [] as RowModel[] };
+    }
   }, [tab, data]);
   if (model.error) return <div className="field-error">{model.error}</div>;
   const needle = filter.trim().toLowerCase();
