@@ -92,3 +92,30 @@ test('compare a pasted and an uploaded config dump with the generated gateway co
   await dump.getByTestId('dump-filter').selectOption('only-in-dump');
   await expect(onlyGenerated).toHaveCount(0);
 });
+
+test("the review summary lists the gateway's Envoy config an edit changes", async ({ page }) => {
+  await openGatewaySample(page);
+  await page.getByTestId('review-button').click();
+  await page.getByTestId('pin-baseline').click();
+  await expect(page.getByTestId('review-section-xds')).toContainText('None.');
+  await page.getByTestId('modal-close').click();
+
+  // Serve another host: edit gateway.yaml's `- shop.example.com` to `- shop.example.org`.
+  const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('gateway.yaml') ?? '');
+  const hostLine = text.split('\n').findIndex((l) => l === '    - shop.example.com') + 1;
+  expect(hostLine).toBeGreaterThan(0);
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
+  await page.keyboard.press('ControlOrMeta+Home');
+  for (let i = 1; i < hostLine; i++) await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('End');
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Backspace');
+  await page.keyboard.type('org');
+  await expect.poll(() => page.evaluate(() => (window.__meshWorkbench?.editor?.value('gateway.yaml') ?? '').includes('- shop.example.org\n'))).toBe(true);
+
+  await page.getByTestId('review-button').click();
+  await page.getByTestId('review-source').selectOption('baseline');
+  const xds = page.getByTestId('review-section-xds');
+  // The TLS filter chain now matches the new SNI; nothing else of the gateway changes.
+  await expect(xds).toContainText(`~ ${GATEWAY}: listener 0.0.0.0_8443: filterChains[0].filterChainMatch.serverNames[0]: "shop.example.com" → "shop.example.org"`);
+  await expect(xds.locator('li').filter({ hasText: GATEWAY })).toHaveCount(1);
+});
