@@ -105,7 +105,7 @@ function mutate(value: unknown, m: Mutation): unknown {
   return value;
 }
 
-const inputArb: fc.Arbitrary<ConfigDumpInput> = fc
+export const configDumpInputs: fc.Arbitrary<ConfigDumpInput> = fc
   .record({
     seed: fc.nat(),
     mutations: fc.array(mutationArb, { maxLength: 6 }),
@@ -192,7 +192,7 @@ export function checkConfigDump(input: ConfigDumpInput, options: CheckOptions): 
 export const configDumpTarget: Target<ConfigDumpInput> = {
   name: 'config-dump',
   description: 'Envoy config dump reader and every proxy-config render: no exception, -o json is JSON, -o yaml reads back to it',
-  arbitrary: () => inputArb,
+  arbitrary: () => configDumpInputs,
   check: checkConfigDump,
   async: false,
   smokeRuns: 300,

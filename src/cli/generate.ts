@@ -4,7 +4,10 @@
 // the same queries the web worker answers give the config dump and the simulated request.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import { defaultAnalysisSettings } from '../core/analysis/settings.ts';
-import { answerQuery, QueryError, type QueryState } from '../core/queries/index.ts';
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { answerQuery, answerQueryAsync, QueryError, type QueryState } from '../core/queries/index.ts';
+import { dumpDiffText } from '../core/xds/dumpDiff.ts';
 import { configDumpFromValue, type ConfigDump } from '../core/xds/configdump/dump.ts';
 import { REQUEST_PROTOCOLS, type RequestProtocol } from '../core/xds/request.ts';
 import { gatherFiles, InputError } from './files.ts';
@@ -144,4 +147,80 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
 function usage(io: CliIo, message: string): number {
   io.stderr(`Error: ${message}\nRun 'mesh-workbench simulate --help' for usage.\n`);
   return EXIT_USAGE;
+}
+
+const DIFF_FLAGS: FlagSpec[] = [
+  { long: 'file', short: 'f', kind: 'string', arg: 'string', help: 'Envoy config dump JSON or YAML file (- for stdin): /config_dump?include_eds or istioctl proxy-config all -o json' },
+  { long: 'output', short: 'o', kind: 'string', arg: 'format', help: 'Output format: text (default) or json' },
+  { long: 'help', short: 'h', kind: 'bool', help: 'Help for diff' },
+];
+
+export function proxyConfigDiffHelp(): string {
+  return `Compare a real Envoy config dump with the config generated from the files for a proxy
+("why does my proxy differ from my config?"): listeners, routes, clusters and endpoints only
+in the dump, only generated, or different, with the fields that differ. Both sides are read in
+one canonical proto JSON form; runtime-only fields (version_info, last_updated, endpoint
+health_status) are ignored.
+
+Usage:
+  mesh-workbench proxy-config diff <pod|deployment>[.<namespace>] --file <config_dump.json|-> [flags] FILES…
+
+Examples:
+  kubectl exec productpage-v1-abc -c istio-proxy -- curl -s localhost:15000/config_dump?include_eds > dump.json
+  mesh-workbench proxy-config diff productpage-v1.bookinfo --file dump.json samples/bookinfo/
+  istioctl proxy-config all productpage-v1-abc -o json | mesh-workbench pc diff productpage-v1.bookinfo -f - mesh.yaml
+
+Flags:
+${flagHelp(DIFF_FLAGS)}
+Exit status: 0 when nothing differs, 1 when something differs (or on errors), 64 for usage errors.
+`;
+}
+
+/** `mesh-workbench proxy-config diff …` (argv after `diff`). */
+export async function runProxyConfigDiff(argv: readonly string[], io: CliIo): Promise<number> {
+  const diffUsage = (message: string) => {
+    io.stderr(`Error: ${message}\nRun 'mesh-workbench proxy-config diff --help' for usage.\n`);
+    return EXIT_USAGE;
+  };
+  let parsed;
+  try {
+    parsed = parseArgs(argv, DIFF_FLAGS);
+  } catch (e) {
+    if (e instanceof UsageError) return diffUsage(e.message);
+    throw e;
+  }
+  if (parsed.values.get('help') === true) {
+    io.stdout(proxyConfigDiffHelp());
+    return EXIT_OK;
+  }
+  const file = parsed.values.get('file');
+  const output = (parsed.values.get('output') as string | undefined) ?? 'text';
+  if (output !== 'text' && output !== 'json') return diffUsage(`output format ${JSON.stringify(output)} not supported (text or json)`);
+  const [target, ...files] = parsed.positionals;
+  if (!target) return diffUsage('diff requires a proxy (<pod>.<namespace>), --file with the config dump, and the workspace files');
+  if (typeof file !== 'string' || file === '') return diffUsage('diff requires --file with the config dump');
+  let text: string;
+  try {
+    text = file === '-' ? await io.stdin() : await readFile(resolve(io.cwd, file), 'utf8');
+  } catch (e) {
+    io.stderr(`Error: ${(e as Error).message}\n`);
+    return EXIT_ERROR;
+  }
+  const a = await analyzeFiles(files, io);
+  if (!a.ok) {
+    io.stderr(`Error: ${a.error}\n`);
+    return EXIT_ERROR;
+  }
+  let r;
+  try {
+    r = await answerQueryAsync('proxyDumpDiff', { proxy: target, text }, a.state);
+  } catch (e) {
+    if (e instanceof QueryError) {
+      io.stderr(`Error: ${e.message}${/^No proxy/.test(e.message) ? `\n${proxyList(a.state)}` : ''}\n`);
+      return EXIT_ERROR;
+    }
+    throw e;
+  }
+  io.stdout(output === 'json' ? `${JSON.stringify(r, null, 2)}\n` : dumpDiffText(r, r.proxy));
+  return r.differences.length === 0 ? EXIT_OK : EXIT_ERROR;
 }

@@ -80,7 +80,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (argv[0] === 'proxy-config' || argv[0] === 'pc') {
     try {
       // Generation loads only when a proxy is named (the dump renderer alone starts faster).
-      return await runProxyConfig(argv.slice(1), io, { generateDump: async (target, files, gio) => (await import('./generate.ts')).generateDumpFromFiles(target, files, gio) });
+      return await runProxyConfig(argv.slice(1), io, {
+        generateDump: async (target, files, gio) => (await import('./generate.ts')).generateDumpFromFiles(target, files, gio),
+        diff: async (args, gio) => (await import('./generate.ts')).runProxyConfigDiff(args, gio),
+      });
     } catch (e) {
       io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
       return EXIT_ERROR;

@@ -91,6 +91,7 @@ manifests (files, directories or -), then renders it the same way.
 
 Commands (istioctl's aliases work too: c, l, r, ep, s, ec, b, a):
 ${rows.join('\n')}
+  diff        Compares a config dump (--file) with the config generated for a proxy from FILES
 
 Examples:
   curl -s localhost:15000/config_dump?include_eds > envoy-config.json
@@ -126,6 +127,8 @@ export interface ProxyConfigDeps {
   generateDump?: (target: string, files: string[], io: CliIo) => Promise<{ ok: true; dump: ConfigDump } | { ok: false; error: string }>;
   /** The clock (tests pin it; `--now` overrides it). */
   now?: () => Date;
+  /** `proxy-config diff <pod>.<ns> --file dump.json FILES…` (argv after `diff`). */
+  diff?: (argv: readonly string[], io: CliIo) => Promise<number>;
 }
 
 function stringFlag(parsed: ParsedArgs, name: string): string {
@@ -199,6 +202,7 @@ export async function runProxyConfig(argv: readonly string[], io: CliIo, deps: P
     (wantsHelp ? io.stdout : io.stderr)(proxyConfigHelp());
     return wantsHelp ? EXIT_OK : EXIT_USAGE;
   }
+  if (first === 'diff' && deps.diff) return deps.diff(argv.filter((_, i) => i !== at), io);
   if (!command) return usage(io, `unknown command "${first}" for "mesh-workbench proxy-config"`);
   let parsed: ParsedArgs;
   try {

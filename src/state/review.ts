@@ -9,6 +9,7 @@ import type { Diagnostic } from '../core/model/types.ts';
 import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
 import type { DataPlanePod, DataPlaneService } from '../core/queries/dataplaneViews.ts';
 import { diffDiagnostics, diffFiles, diffKeyed, type ChangeItem, type ChangeSection, type DiagnosticDiff, type FileChange, type FileLike } from '../core/review/summary.ts';
+import { collectXds, diffXds, xdsNote, type XdsSnapshot } from '../core/review/xds.ts';
 import { toAnalysisSettings, type UserSettings } from './analysis.ts';
 
 export interface AnalyzedSide {
@@ -22,6 +23,8 @@ export interface ReviewContributor<T = unknown> {
   title: string;
   collect(side: AnalyzedSide): Promise<T>;
   diff(before: T, after: T): ChangeItem[];
+  /** What the section does not cover (shown above its items). */
+  note?(before: T, after: T): string | undefined;
 }
 
 const contributors: ReviewContributor[] = [];
@@ -55,6 +58,15 @@ registerReviewContributor<{ pods: Map<string, DataPlanePod>; services: Map<strin
   },
 });
 
+/** xDS (#9): for the proxies of either side, listeners, routes and clusters added, removed and changed. */
+registerReviewContributor<XdsSnapshot>({
+  id: 'xds',
+  title: 'Envoy config (listeners, routes, clusters)',
+  collect: (side) => collectXds((view, args) => side.query(view, args)),
+  diff: diffXds,
+  note: xdsNote,
+});
+
 /** Analyzes one side in a worker of its own; call `dispose` when done. */
 export function analyzeSide(files: FileLike[], settings: UserSettings): Promise<AnalyzedSide & { dispose(): void }> {
   return new Promise((resolve, reject) => {
@@ -86,7 +98,8 @@ export async function summarize(before: FileLike[], after: FileLike[], settings:
     for (const c of contributors) {
       try {
         const [cb, ca] = await Promise.all([c.collect(b), c.collect(a)]);
-        sections.push({ id: c.id, title: c.title, items: c.diff(cb, ca) });
+        const note = c.note?.(cb, ca);
+        sections.push({ id: c.id, title: c.title, items: c.diff(cb, ca), ...(note ? { note } : {}) });
       } catch (e) {
         sections.push({ id: c.id, title: c.title, items: [], note: `Not available: ${e instanceof Error ? e.message : String(e)}` });
       }

@@ -68,6 +68,13 @@ function notK8s(doc: SourceDocument, what: string): Diagnostic {
   };
 }
 
+/** `{configs: [{"@type": "type.googleapis.com/envoy.admin.v3.…ConfigDump"}, …]}`: Envoy's /config_dump or istioctl proxy-config all -o json. */
+export function isEnvoyConfigDump(value: Record<string, unknown>): boolean {
+  const configs = value.configs;
+  if (!Array.isArray(configs) || configs.length === 0) return false;
+  return configs.every((c) => isObject(c) && typeof c['@type'] === 'string' && /^type\.googleapis\.com\/envoy\.admin\.v3\.\w+ConfigDump$/.test(c['@type']));
+}
+
 function isListKind(kind: string): boolean {
   return kind === 'List' || (kind.endsWith('List') && kind.length > 4);
 }
@@ -79,6 +86,8 @@ export function resourcesOf(parsed: ParsedDocument): { resources: Resource[]; pr
   if (!isObject(value)) return { resources: [], problems: [notK8s(doc, 'This document')] };
   const kind = value.kind;
   if (typeof value.apiVersion !== 'string' || typeof kind !== 'string' || !value.apiVersion || !kind) {
+    // An Envoy config dump kept in the workspace (the Proxy config tab compares it with the generated config).
+    if (isEnvoyConfigDump(value)) return { resources: [], problems: [] };
     return { resources: [], problems: [notK8s(doc, 'This document')] };
   }
   if (isListKind(kind) && Array.isArray(value.items)) {

@@ -7,6 +7,7 @@ import { answerServices } from './services.ts';
 import { answerResource } from './resource.ts';
 import { answerProxies, answerProxyConfig, answerSimulate } from './xds.ts';
 import { answerCertificates } from './certificates.ts';
+import { answerProxyDumpDiff } from './dumpDiff.ts';
 import { answerDataPlane, answerDataPlaneTrace, answerZtunnelConfig } from './dataplane.ts';
 import { QUERY_VIEWS, type QueryArgs, type QueryResult, type QueryView } from './views.ts';
 
@@ -14,7 +15,7 @@ export type { QueryState } from './common.ts';
 export { QueryError } from './common.ts';
 export * from './views.ts';
 
-type AsyncView = 'certificates';
+type AsyncView = 'certificates' | 'proxyDumpDiff';
 type SyncView = Exclude<QueryView, AsyncView>;
 type Handlers = { [V in SyncView]: (args: unknown, state: QueryState) => QueryResult<V> };
 type AsyncHandlers = { [V in AsyncView]: (args: unknown, state: QueryState) => Promise<QueryResult<V>> };
@@ -33,6 +34,7 @@ const HANDLERS: Handlers = {
 
 const ASYNC_HANDLERS: AsyncHandlers = {
   certificates: answerCertificates,
+  proxyDumpDiff: answerProxyDumpDiff,
 };
 
 /** Whether a view is answered asynchronously (answerQueryAsync). */

@@ -9,6 +9,7 @@ export type MeshMode = 'sidecar' | 'ambient' | 'none';
 
 import type { SourceLocation } from './location.ts';
 import type { RequestResult } from '../xds/request.ts';
+import type { DumpDiffResult } from '../xds/dumpDiff.ts';
 import type { DataPlaneArgs, DataPlaneOverview, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigArgs, ZtunnelConfigResult } from './dataplaneViews.ts';
 export type { SourceLocation } from './location.ts';
 export type * from './dataplaneViews.ts';
@@ -222,6 +223,22 @@ export interface ProxyConfigResult {
   /** Table → key → sources; keys as in core/xds/provenance.ts (`<listener>/<chain>`, `<rc>/<vhost>/<route index>`, …). */
   provenance: Record<'listeners' | 'filterChains' | 'clusters' | 'routeConfigs' | 'virtualHosts' | 'routes' | 'endpoints', Record<string, ResolvedProvenance[]>>;
   notes: string[];
+  /** The SDS secrets in the dump and where each comes from (core/xds/secrets.ts). */
+  secrets?: ProxySecretInfo[];
+}
+
+/** One SDS resource of a generated proxy: istiod's own certificate, a mounted file, or a credential from the workspace. */
+export interface ProxySecretInfo {
+  name: string;
+  source: 'istiod' | 'credential' | 'file' | 'invalid' | 'unknown';
+  role: 'cert' | 'root';
+  /** Whether istiod would send it (a credential it cannot read stays warming in Envoy). */
+  served: boolean;
+  note: string;
+  /** The Secret or ConfigMap istiod reads (resolved namespace). */
+  ref?: { kind: 'Secret' | 'ConfigMap'; namespace: string; name: string };
+  /** Where that object is written, when the workspace has it. */
+  from?: ResolvedProvenance;
 }
 
 export interface SimulateArgs {
@@ -236,6 +253,23 @@ export interface SimulateArgs {
 }
 
 export type SimulateResult = { proxy: string } & RequestResult;
+
+export interface ProxyDumpDiffArgs {
+  /** The generated proxy to compare with (`<pod>.<namespace>`). */
+  proxy: string;
+  /** A workspace file holding the dump … */
+  file?: string;
+  /** … or the dump's text. */
+  text?: string;
+}
+
+/** A real config dump against the generated config: resources only in one, or differing (core/xds/dumpDiff.ts). */
+export type ProxyDumpDiffResult = {
+  proxy: string;
+  file?: string;
+  /** `<type>/<name>` → the workspace lines behind the generated side of a difference. */
+  sources: Record<string, ResolvedProvenance[]>;
+} & DumpDiffResult;
 
 // ---- the map ------------------------------------------------------------------------
 
@@ -253,6 +287,8 @@ export interface QueryViews {
   proxyConfig: { args: ProxyConfigArgs; result: ProxyConfigResult };
   /** One request through a proxy's generated config. */
   simulate: { args: SimulateArgs; result: SimulateResult };
+  /** A real config dump compared with a proxy's generated config (answered asynchronously). */
+  proxyDumpDiff: { args: ProxyDumpDiffArgs; result: ProxyDumpDiffResult };
   /** Ambient data plane: nodes, pods with their mode and why, waypoints, Services' bindings. */
   dataplane: { args: DataPlaneArgs; result: DataPlaneOverview };
   /** One ztunnel's `istioctl ztunnel-config` tables and the pods it captures. */
@@ -265,7 +301,7 @@ export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'proxies', 'proxyConfig', 'simulate', 'dataplane', 'ztunnelConfig', 'dataplaneTrace'];
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'proxies', 'proxyConfig', 'simulate', 'dataplane', 'ztunnelConfig', 'dataplaneTrace', 'proxyDumpDiff'];
 
 /** Views answered asynchronously (the worker posts their result when it is ready). */
-export const ASYNC_QUERY_VIEWS: readonly QueryView[] = ['certificates'];
+export const ASYNC_QUERY_VIEWS: readonly QueryView[] = ['certificates', 'proxyDumpDiff'];

@@ -4,6 +4,7 @@
 import { listProxies, findProxy, proxyForPod, type ProxyRef } from '../xds/proxy.ts';
 import { generateForProxy, type GeneratedConfig } from '../xds/generate.ts';
 import { configDump } from '../xds/dump.ts';
+import { resolveProxySecret, type ProxySecret } from '../xds/secrets.ts';
 import { simulateRequest, REQUEST_PROTOCOLS, type RequestProtocol } from '../xds/request.ts';
 import type { ProvenanceRef } from '../xds/types.ts';
 import type { ProvenanceTable } from '../xds/provenance.ts';
@@ -12,7 +13,7 @@ import { locateInDocument, parseFieldPath } from '../model/locate.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { argBag, optOneOf, optString, QueryError, sourceLocation, type QueryState } from './common.ts';
 import { parseResourceKey } from './resource.ts';
-import type { ProxiesResult, ProxyConfigResult, ProxySummary, ResolvedProvenance, SimulateResult } from './views.ts';
+import type { ProxiesResult, ProxyConfigResult, ProxySecretInfo, ProxySummary, ResolvedProvenance, SimulateResult } from './views.ts';
 
 function summary(p: ProxyRef, state: QueryState): ProxySummary {
   const out: ProxySummary = { id: p.id, type: p.type, namespace: p.pod.namespace, name: p.pod.name, syntheticAddress: p.syntheticAddress, derived: p.pod.synthetic === 'derived' };
@@ -76,7 +77,14 @@ function resolveRef(r: ProvenanceRef, state: QueryState, cache: Map<string, Reso
 export function answerProxyConfig(raw: unknown, state: QueryState): ProxyConfigResult {
   const p = proxyArg(raw, state, 'proxyConfig');
   const gen = generated(state.view, p);
-  const d = configDump(gen);
+  const secrets = new Map<string, ProxySecret>();
+  const d = configDump(gen, {
+    secret: (name) => {
+      const s = resolveProxySecret(state.view, gen.proxy, name);
+      secrets.set(name, s);
+      return { secret: s.secret, warming: !s.served };
+    },
+  });
   const cache = new Map<string, ResolvedProvenance>();
   const provenance = {} as ProxyConfigResult['provenance'];
   for (const [table, entries] of Object.entries(d.provenance) as [keyof ProvenanceTable, Record<string, ProvenanceRef[]>][]) {
@@ -84,7 +92,16 @@ export function answerProxyConfig(raw: unknown, state: QueryState): ProxyConfigR
     for (const [k, refs] of Object.entries(entries)) t[k] = refs.map((r) => resolveRef(r, state, cache));
     provenance[table] = t;
   }
-  return { proxy: summary(p, state), dump: d.dump, provenance, notes: [...d.notes] };
+  const secretInfo: ProxySecretInfo[] = [...secrets.values()].map((s) => ({
+    name: s.name,
+    source: s.source,
+    role: s.role,
+    served: s.served,
+    note: s.note,
+    ...(s.ref ? { ref: { ...s.ref } } : {}),
+    ...(s.resourceKey ? { from: resolveRef({ resourceKey: s.resourceKey }, state, cache) } : {}),
+  }));
+  return { proxy: summary(p, state), dump: d.dump, provenance, notes: [...d.notes], secrets: secretInfo };
 }
 
 export function answerSimulate(raw: unknown, state: QueryState): SimulateResult {

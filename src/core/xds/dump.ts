@@ -9,6 +9,7 @@ import type { ProvenanceRef } from './types.ts';
 import { bootstrapNode, bootstrapStaticClusters, bootstrapStaticListeners } from './bootstrap.ts';
 import { isObj } from '../model/read.ts';
 import { SDS_DEFAULT, SDS_ROOT } from './tlsContext.ts';
+import { sdsResourceNames } from './secrets.ts';
 
 const T = 'type.googleapis.com/';
 export const DUMP_TYPES = {
@@ -34,6 +35,11 @@ export interface DumpOptions {
   versionInfo?: string;
   /** Leave out the bootstrap section and the static clusters and listeners. */
   omitBootstrap?: boolean;
+  /**
+   * The Envoy Secret istiod would send for an SDS resource name (secrets.ts resolveProxySecret),
+   * `warming` when it would send none. Without it, secrets are listed by name only.
+   */
+  secret?: (name: string) => { secret: Json; warming: boolean };
 }
 
 export interface GeneratedDump {
@@ -47,35 +53,6 @@ const DEFAULT_TIME = '2000-01-01T00:00:00Z';
 
 function typed(type: string, body: Json): Json {
   return { '@type': type, ...body };
-}
-
-/** SDS resource names the listeners' chains and the clusters' transport sockets ask for, in first-seen order. */
-function sdsNames(listeners: readonly Json[], clusters: readonly Json[]): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const add = (c: unknown) => {
-    if (isObj(c) && typeof c.name === 'string' && !seen.has(c.name)) {
-      seen.add(c.name);
-      out.push(c.name);
-    }
-  };
-  const fromSocket = (socket: unknown) => {
-    if (!isObj(socket) || !isObj(socket.typedConfig)) return;
-    const common = socket.typedConfig.commonTlsContext;
-    if (!isObj(common)) return;
-    for (const c of Array.isArray(common.tlsCertificateSdsSecretConfigs) ? common.tlsCertificateSdsSecretConfigs : []) add(c);
-    add(common.validationContextSdsSecretConfig);
-    if (isObj(common.combinedValidationContext)) add(common.combinedValidationContext.validationContextSdsSecretConfig);
-  };
-  for (const l of listeners) {
-    for (const c of Array.isArray(l.filterChains) ? l.filterChains : []) if (isObj(c)) fromSocket(c.transportSocket);
-    if (isObj(l.defaultFilterChain)) fromSocket(l.defaultFilterChain.transportSocket);
-  }
-  for (const c of clusters) {
-    fromSocket(c.transportSocket);
-    for (const m of Array.isArray(c.transportSocketMatches) ? c.transportSocketMatches : []) if (isObj(m)) fromSocket(m.transportSocket);
-  }
-  return out;
 }
 
 function refs(obj: unknown): ProvenanceRef[] {
@@ -163,11 +140,24 @@ export function configDump(gen: GeneratedConfig, opts: DumpOptions = {}): Genera
     ...(staticRoutes.length > 0 ? { staticRouteConfigs: staticRoutes } : {}),
     dynamicRouteConfigs: gen.routes.map((r) => ({ versionInfo, routeConfig: typed(DUMP_TYPES.routeConfiguration, r), lastUpdated })),
   }));
-  const secretNames = sdsNames(gen.listeners, gen.clusters);
+  const secretNames = sdsResourceNames(gen.listeners, gen.clusters);
   for (const n of [SDS_ROOT, SDS_DEFAULT]) if (!secretNames.includes(n) && proxy.type !== 'waypoint') secretNames.unshift(n);
+  const active: Json[] = [];
+  const warming: Json[] = [];
+  for (const name of secretNames) {
+    const r = opts.secret?.(name);
+    if (r?.warming) warming.push({ name, versionInfo: 'uninitialized', lastUpdated, secret: r.secret });
+    else active.push({ name, versionInfo, lastUpdated, secret: r ? r.secret : typed(DUMP_TYPES.secret, { name }) });
+  }
   configs.push(typed(DUMP_TYPES.secrets, {
-    dynamicActiveSecrets: secretNames.map((name) => ({ name, versionInfo, lastUpdated, secret: typed(DUMP_TYPES.secret, { name }) })),
+    dynamicActiveSecrets: active,
+    ...(warming.length > 0 ? { dynamicWarmingSecrets: warming } : {}),
   }));
-  const notes = [...gen.notes, 'Secrets are listed by name only: certificates and keys are issued at run time and are not part of the workspace.'];
+  const notes = [
+    ...gen.notes,
+    opts.secret
+      ? "Secrets: Istio's own certificates (default, ROOTCA) are issued at run time and listed by name only; credentials are read from the workspace's Secrets, and those istiod could not send stay warming."
+      : 'Secrets are listed by name only: certificates and keys are issued at run time and are not part of the workspace.',
+  ];
   return { dump: { configs }, provenance: provenanceOf(gen), notes };
 }

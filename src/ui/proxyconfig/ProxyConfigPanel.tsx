@@ -7,21 +7,39 @@ import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { query } from '../../state/queries.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { useEditorUi } from '../../state/analysis.ts';
-import { configDumpFromValue, listenerTable, routeTable, clusterTable, edsTable, type ConfigDump, type Table } from '../../core/xds/configdump/index.ts';
+import { configDumpFromValue, listenerTable, routeTable, clusterTable, edsTable, secretSummary, type ConfigDump, type Table } from '../../core/xds/configdump/index.ts';
 import { diffResources, resourcesOfDump, type ConfigChange, type ResourceSet } from '../../core/xds/diff.ts';
-import type { ProxyConfigResult, ResolvedProvenance, SimulateArgs, SimulateResult } from '../../core/queries/views.ts';
+import type { ProxyConfigResult, ProxySecretInfo, ResolvedProvenance, SimulateArgs, SimulateResult } from '../../core/queries/views.ts';
+import { DumpCompare } from './DumpCompare.tsx';
 import type { ProvenanceKey } from '../../core/xds/request.ts';
 import './proxyConfig.css';
 
-type TabId = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'simulate' | 'changes';
+type TabId = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'secrets' | 'simulate' | 'changes' | 'dump';
 const TABS: { id: TabId; label: string }[] = [
   { id: 'listeners', label: 'Listeners' },
   { id: 'routes', label: 'Routes' },
   { id: 'clusters', label: 'Clusters' },
   { id: 'endpoints', label: 'Endpoints' },
+  { id: 'secrets', label: 'Secrets' },
   { id: 'simulate', label: 'Simulate' },
   { id: 'changes', label: 'What changes' },
+  { id: 'dump', label: 'Compare dump' },
 ];
+
+/** Where a secret's certificate comes from, in a few words (the row's SOURCE column). */
+function secretSource(info: ProxySecretInfo | undefined): string {
+  if (!info) return '';
+  switch (info.source) {
+    case 'istiod':
+      return 'issued at run time by istiod (not in the workspace)';
+    case 'file':
+      return 'file mounted in the proxy (not in the workspace)';
+    case 'credential':
+      return info.served ? `${info.ref?.kind ?? 'Secret'} ${info.ref?.namespace}/${info.ref?.name}` : `not served: ${info.ref ? `${info.ref.kind} ${info.ref.namespace}/${info.ref.name}` : info.name}${info.from ? ' unreadable' : ' not in the workspace'}`;
+    default:
+      return info.note;
+  }
+}
 
 const TYPE_LABEL = { sidecar: 'sidecar', router: 'gateway', waypoint: 'waypoint' } as const;
 
@@ -61,7 +79,7 @@ function weightsOf(route: unknown): string {
   return (action.weightedClusters?.clusters ?? []).map((c) => `${c.name} ${c.weight ?? 0}%`).join(' · ');
 }
 
-function rowsFor(tab: TabId, dump: ConfigDump, prov: Provenance): { columns: string[]; rows: RowModel[] } {
+function rowsFor(tab: TabId, dump: ConfigDump, prov: Provenance, secrets: readonly ProxySecretInfo[] = []): { columns: string[]; rows: RowModel[] } {
   const refs = (table: keyof Provenance, key: string) => prov[table][key] ?? [];
   switch (tab) {
     case 'listeners': {
@@ -97,6 +115,19 @@ function rowsFor(tab: TabId, dump: ConfigDump, prov: Provenance): { columns: str
     case 'endpoints': {
       const t = edsTable(dump);
       return { columns: t.columns, rows: t.rows.map((r, i) => ({ key: `${i}`, cells: t.cells[i]!, json: r.lbEndpoint, sources: [...refs('endpoints', r.entry.clusterName), ...refs('clusters', r.entry.clusterName)] })) };
+    }
+    case 'secrets': {
+      const summary = secretSummary(dump, { now: new Date() });
+      const t = summary.table;
+      if (!t) return { columns: [], rows: [] };
+      const byName = new Map(secrets.map((x) => [x.name, x]));
+      return {
+        columns: [...t.columns, 'SOURCE'],
+        rows: t.rows.map((r, i) => {
+          const info = byName.get(r.name);
+          return { key: `${i}`, cells: [...t.cells[i]!, secretSource(info)], json: info ? { ...r.secret, source: info.note } : r.secret, sources: info?.from ? [info.from] : [], extra: r.name };
+        }),
+      };
     }
     default:
       return { columns: [], rows: [] };
@@ -153,8 +184,9 @@ export function ProxyConfigPanel() {
       {proxy !== '' && !data && !config.error && <p className="muted">Generating…</p>}
       {data && tab === 'simulate' && <Simulator proxy={proxy} provenance={data.provenance} />}
       {data && <Changes proxy={proxy} data={data} visible={tab === 'changes'} />}
-      {data && tab !== 'simulate' && tab !== 'changes' && <ConfigTable tab={tab} data={data} />}
-      {data && data.notes.length > 0 && tab !== 'changes' && tab !== 'simulate' && (
+      {data && tab === 'dump' && <DumpCompare proxy={proxy} proxies={items.map((p) => p.id)} onPick={setPicked} renderTable={(t, d) => <ConfigTable tab={t} data={d} />} />}
+      {data && tab !== 'simulate' && tab !== 'changes' && tab !== 'dump' && <ConfigTable tab={tab} data={data} />}
+      {data && data.notes.length > 0 && tab !== 'changes' && tab !== 'simulate' && tab !== 'dump' && (
         <details className="proxy-notes">
           <summary>Notes ({data.notes.length})</summary>
           <ul>
@@ -182,13 +214,21 @@ const ProxyOptions = memo(function ProxyOptions({ items }: { items: readonly Pro
   ));
 });
 
-function ConfigTable({ tab, data }: { tab: TabId; data: ProxyConfigResult }) {
+/** What a table needs: a dump, and (for generated config) provenance and the secrets' sources. */
+export type TableData = Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'>;
+
+function ConfigTable({ tab, data }: { tab: TabId; data: TableData }) {
   const [open, setOpen] = useState<string | null>(null);
   const [filter, setFilter] = useState('');
   const model = useMemo(() => {
     const read = configDumpFromValue(data.dump);
     if (!read.ok) return { error: read.error, columns: [], rows: [] as RowModel[] };
-    return { error: undefined, ...rowsFor(tab, read.dump, data.provenance) };
+    try {
+      return { error: undefined, ...rowsFor(tab, read.dump, data.provenance, data.secrets) };
+    } catch (e) {
+      // An imported dump may lack a section (istioctl's message, e.g. "config dump has no configuration type …").
+      return { error: e instanceof Error ? e.message : String(e), columns: [], rows: [] as RowModel[] };
+    }
   }, [tab, data]);
   if (model.error) return <div className="field-error">{model.error}</div>;
   const needle = filter.trim().toLowerCase();
