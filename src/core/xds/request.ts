@@ -73,6 +73,8 @@ export interface RequestResult {
   fault?: string;
   redirect?: string;
   directResponse?: string;
+  /** The path and authority the upstream receives, when the route rewrites them. */
+  rewrite?: { path: string; authority: string };
   /** The status Envoy answers with itself (404 no route, 403 RBAC, redirects, direct responses); undefined when the request is forwarded. */
   status?: number;
   /** The RBAC verdict at each destination endpoint that is a sidecar of the mesh. */
@@ -392,7 +394,11 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
     res.steps.push({ kind: 'cluster', title: `cluster from header ${action.clusterHeader}` });
   }
   if (!res.ok && res.clusters.some((c) => c.name === 'BlackHoleCluster')) res.status = 503;
-  const rewritten = rewrite(action, path, host);
+  const rewritten = rewrite(route, action, path, host);
+  if (rewritten.path !== path || rewritten.authority !== host) {
+    res.rewrite = rewritten;
+    res.steps.push({ kind: 'policy', title: `rewrite to ${rewritten.authority}${rewritten.path}`, detail: [rewritten.path !== path ? `path ${path} → ${rewritten.path}` : '', rewritten.authority !== host ? `authority ${host} → ${rewritten.authority}` : ''].filter((x) => x !== '').join('; ') });
+  }
   rbacSteps(view, gen, res, { http: true, protocol: simProtocol === 'http2' ? 'http2' : 'http', method: headers.get(':method') ?? 'GET', path: rewritten.path, authority: rewritten.authority, headers });
   return res;
 }
@@ -400,11 +406,15 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
 const REDIRECT_CODES: Record<string, number> = { MOVED_PERMANENTLY: 301, FOUND: 302, SEE_OTHER: 303, TEMPORARY_REDIRECT: 307, PERMANENT_REDIRECT: 308 };
 
 /** The path and authority the upstream sees after the route's rewrites. */
-function rewrite(action: Json, path: string, host: string): { path: string; authority: string } {
+function rewrite(route: Json, action: Json, path: string, host: string): { path: string; authority: string } {
   const q = path.indexOf('?');
   let p = q < 0 ? path : path.slice(0, q);
   const query = q < 0 ? '' : path.slice(q);
-  if (isObj(action.regexRewrite) && isObj(action.regexRewrite.pattern)) {
+  const m = isObj(route.match) ? route.match : {};
+  const matched = typeof m.prefix === 'string' ? m.prefix : typeof m.path === 'string' ? m.path : typeof m.pathSeparatedPrefix === 'string' ? m.pathSeparatedPrefix : undefined;
+  if (typeof action.prefixRewrite === 'string' && matched !== undefined && p.toLowerCase().startsWith(matched.toLowerCase())) {
+    p = action.prefixRewrite + p.slice(matched.length);
+  } else if (isObj(action.regexRewrite) && isObj(action.regexRewrite.pattern)) {
     try {
       const re = new RegExp(str(action.regexRewrite.pattern.regex).replace(/\(\?P</g, '(?<'), 'g');
       p = p.replace(re, str(action.regexRewrite.substitution).replace(/\\(\d)/g, '$$$1'));

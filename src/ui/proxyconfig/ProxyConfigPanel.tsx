@@ -310,7 +310,7 @@ function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenanc
         <div className="sim-result" data-testid="sim-result" data-ok={result.ok ? 'true' : 'false'}>
           <ol className="sim-steps">
             {result.steps.map((s, i) => {
-              const src = sourceOf(s.at);
+              const src = s.source?.file ? s.source : sourceOf(s.at);
               return (
                 <li key={i} className={`sim-step sim-${s.kind}`} data-testid={`sim-step-${s.kind}`}>
                   <span className="sim-kind">{s.kind}</span>{' '}
