@@ -63,6 +63,8 @@ describe('route-test file reader', () => {
     expect(readRouteTests('t.yaml', HEAD.replace('v1alpha1', 'v9')).problems[0]).toMatchObject({ line: 1, message: expect.stringContaining('apiVersion: must be mesh-workbench.dev/v1alpha1') });
     expect(readRouteTests('t.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: x}\n').problems[0]?.message).toContain('no RouteTests document');
     expect(readRouteTests('t.yaml', `${HEAD.replace('  tests:\n', '')}  tests: 3\n`).problems[0]).toMatchObject({ line: 5, message: 'spec.tests: tests must be a list, not number 3' });
+    // Fuzz counterexample: a missing apiVersion is named as missing.
+    expect(readRouteTests('t.yaml', '#apiVersion: mesh-workbench.dev/v1alpha1\nkind: RouteTests\n').problems[0]?.message).toBe('apiVersion: must be mesh-workbench.dev/v1alpha1, not nothing');
     for (const junk of ['', '- a\n- b\n', 'kind: RouteTests\n', 'kind: RouteTests\nspec: []\n', '\u0000\u0001']) expect(() => readRouteTests('t.yaml', junk)).not.toThrow();
   });
 
