@@ -11,9 +11,10 @@ import { configDumpFromValue, listenerTable, routeTable, clusterTable, edsTable,
 import { diffResources, resourcesOfDump, type ConfigChange, type ResourceSet } from '../../core/xds/diff.ts';
 import type { ProxyConfigResult, ResolvedProvenance, SimulateArgs, SimulateResult } from '../../core/queries/views.ts';
 import type { ProvenanceKey } from '../../core/xds/request.ts';
+import { RouteTestsView } from './RouteTests.tsx';
 import './proxyConfig.css';
 
-type TabId = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'simulate' | 'changes';
+type TabId = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'simulate' | 'changes' | 'routeTests';
 const TABS: { id: TabId; label: string }[] = [
   { id: 'listeners', label: 'Listeners' },
   { id: 'routes', label: 'Routes' },
@@ -21,6 +22,7 @@ const TABS: { id: TabId; label: string }[] = [
   { id: 'endpoints', label: 'Endpoints' },
   { id: 'simulate', label: 'Simulate' },
   { id: 'changes', label: 'What changes' },
+  { id: 'routeTests', label: 'Route tests' },
 ];
 
 const TYPE_LABEL = { sidecar: 'sidecar', router: 'gateway', waypoint: 'waypoint' } as const;
@@ -148,17 +150,18 @@ export function ProxyConfigPanel() {
           </button>
         ))}
       </div>
-      {proxy === '' && (
+      {tab === 'routeTests' && <RouteTestsView />}
+      {proxy === '' && tab !== 'routeTests' && (
         <p className="muted" data-testid="proxy-choose">
           Pick a sidecar, gateway or waypoint to see the Envoy config istiod would send it ({items.length} in the workspace).
         </p>
       )}
       {config.error && <div className="field-error">{config.error}</div>}
-      {proxy !== '' && !data && !config.error && <p className="muted">Generating…</p>}
+      {proxy !== '' && !data && !config.error && tab !== 'routeTests' && <p className="muted">Generating…</p>}
       {data && tab === 'simulate' && <Simulator proxy={proxy} provenance={data.provenance} />}
       {data && <Changes proxy={proxy} data={data} visible={tab === 'changes'} />}
-      {data && tab !== 'simulate' && tab !== 'changes' && <ConfigTable tab={tab} data={data} />}
-      {data && data.notes.length > 0 && tab !== 'changes' && tab !== 'simulate' && (
+      {data && tab !== 'simulate' && tab !== 'changes' && tab !== 'routeTests' && <ConfigTable tab={tab} data={data} />}
+      {data && data.notes.length > 0 && tab !== 'changes' && tab !== 'simulate' && tab !== 'routeTests' && (
         <details className="proxy-notes">
           <summary>Notes ({data.notes.length})</summary>
           <ul>
