@@ -71,3 +71,77 @@ test('run the Bookinfo route tests, see them pass, break the reviews split and s
   const testLine = tests.split('\n').findIndex((l) => l.includes('description: reviews is split')) + 1;
   await expect.poll(() => cursorLine(page)).toBe(testLine);
 });
+
+const POLICY = `# Only productpage may read reviews, and nobody may DELETE.
+apiVersion: security.istio.io/v1
+kind: AuthorizationPolicy
+metadata:
+  name: reviews-readers
+  namespace: bookinfo
+spec:
+  selector:
+    matchLabels:
+      app: reviews
+  action: ALLOW
+  rules:
+    - from:
+        - source:
+            principals: ["cluster.local/ns/bookinfo/sa/bookinfo-productpage"]
+---
+apiVersion: security.istio.io/v1
+kind: AuthorizationPolicy
+metadata:
+  name: no-delete
+  namespace: bookinfo
+spec:
+  selector:
+    matchLabels:
+      app: reviews
+  action: DENY
+  rules:
+    - to:
+        - operation:
+            methods: ["DELETE"]
+`;
+
+test('the simulator gives the RBAC verdict at the destination and links to the policy responsible', async ({ page }) => {
+  await loadBookinfo(page);
+  await page.getByTestId('upload-input').setInputFiles([{ name: 'authz.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(POLICY) }]);
+  await expect(page.locator('[data-testid="file-item"][data-path="authz.yaml"]')).toBeVisible();
+  await page.getByTestId('inspector-tab-proxy').click();
+  const panel = page.getByTestId('proxy-config');
+  const picker = panel.getByTestId('proxy-picker');
+  const simulateFrom = async (who: string, method: string) => {
+    const id = await picker.locator('option', { hasText: who }).first().getAttribute('value');
+    await picker.selectOption(id!);
+    await panel.getByTestId('proxy-tab-simulate').click();
+    await panel.getByTestId('sim-method').selectOption(method);
+    await panel.getByTestId('sim-host').fill('reviews');
+    await panel.getByTestId('sim-port').fill('9080');
+    await panel.getByTestId('sim-path').fill('/reviews/1');
+    await panel.getByTestId('sim-run').click();
+    return panel.getByTestId('sim-result');
+  };
+
+  // productpage reads reviews: allowed by the ALLOW policy, over mTLS with its identity.
+  let result = await simulateFrom('productpage-v1', 'GET');
+  await expect(result).toHaveAttribute('data-ok', 'true');
+  await expect(result.getByTestId('sim-step-rbac').first()).toContainText('RBAC allowed by AuthorizationPolicy bookinfo/reviews-readers');
+  await expect(result.getByTestId('sim-step-rbac').first()).toContainText('spiffe://cluster.local/ns/bookinfo/sa/bookinfo-productpage');
+
+  // A DELETE is denied by the DENY policy; the step opens the policy's rule.
+  result = await simulateFrom('productpage-v1', 'DELETE');
+  await expect(result).toHaveAttribute('data-ok', 'false');
+  await expect(result.getByTestId('sim-failure')).toHaveText('RBAC: access denied');
+  const deny = result.getByTestId('sim-step-rbac').first();
+  await expect(deny).toContainText('denied by AuthorizationPolicy bookinfo/no-delete');
+  await deny.getByRole('button').click();
+  await expect(page.getByTestId('tab').filter({ hasText: 'authz.yaml' })).toHaveAttribute('aria-selected', 'true');
+  const rule = POLICY.split('\n').findIndex((l, i, all) => l.trim() === '- to:' && all.slice(0, i).some((x) => x.includes('name: no-delete'))) + 1;
+  await expect.poll(() => cursorLine(page)).toBe(rule);
+
+  // ratings calling reviews has another identity: no ALLOW rule matches.
+  result = await simulateFrom('ratings-v1', 'GET');
+  await expect(result.getByTestId('sim-failure')).toHaveText('RBAC: access denied');
+  await expect(result.getByTestId('sim-step-rbac').first()).toContainText('no rule of the ALLOW policy bookinfo/reviews-readers matches');
+});

@@ -65,8 +65,9 @@ const SIM_FLAGS: FlagSpec[] = [
 export function simulateHelp(): string {
   return `Simulate a request from a proxy through the Envoy config generated from the files:
 the listener and filter chain, route configuration, virtual host and route it matches, the
-clusters (with weights), endpoints, and the timeouts, retries and faults in effect, or why
-it fails (no route, 404, BlackHole, TLS).
+clusters (with weights), endpoints, the timeouts, retries and faults in effect and the RBAC
+verdict at each destination sidecar (the AuthorizationPolicy responsible), or why it fails
+(no route, 404, BlackHole, TLS, RBAC: access denied).
 
 Usage:
   mesh-workbench simulate <pod|deployment>[.<namespace>] --host <host> --port <port> [flags] FILES…

@@ -269,11 +269,12 @@ function RowView({ row, src, open, onToggle, columns }: { row: RowModel; src: Re
 
 function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenance }) {
   const [form, setForm] = useState<Omit<SimulateArgs, 'proxy'>>({ method: 'GET', host: '', path: '/', port: 80, protocol: 'http' });
+  const [headerText, setHeaderText] = useState('');
   const [result, setResult] = useState<SimulateResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const run = () => {
     setError(null);
-    query('simulate', { ...form, proxy }).then(setResult, (e: unknown) => {
+    query('simulate', { ...form, headers: parseHeaders(headerText), proxy }).then(setResult, (e: unknown) => {
       setResult(null);
       setError(e instanceof Error ? e.message : 'The simulation failed.');
     });
@@ -304,6 +305,7 @@ function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenanc
         <input className="text-input" aria-label="Host" placeholder="host or IP" data-testid="sim-host" value={form.host} onChange={(e) => set({ host: e.target.value })} />
         <input className="text-input sim-port" aria-label="Port" type="number" data-testid="sim-port" value={form.port} onChange={(e) => set({ port: Number(e.target.value) })} />
         <input className="text-input" aria-label="Path" placeholder="/path" data-testid="sim-path" value={form.path} onChange={(e) => set({ path: e.target.value })} />
+        <input className="text-input" aria-label="Headers" placeholder="headers: name: value; …" data-testid="sim-headers" value={headerText} onChange={(e) => setHeaderText(e.target.value)} />
         <button type="submit" className="button" data-testid="sim-run">
           Simulate
         </button>
@@ -338,6 +340,17 @@ function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenanc
       )}
     </div>
   );
+}
+
+/** `end-user: jason; x-env: dev` → headers (entries without a name are dropped). */
+function parseHeaders(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of text.split(/[;\n]/)) {
+    const i = part.indexOf(':', part.startsWith(':') ? 1 : 0);
+    const name = (i < 0 ? part : part.slice(0, i)).trim();
+    if (name !== '') out[name] = i < 0 ? '' : part.slice(i + 1).trim();
+  }
+  return out;
 }
 
 function Changes({ proxy, data, visible }: { proxy: string; data: ProxyConfigResult; visible: boolean }) {
