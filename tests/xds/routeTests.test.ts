@@ -9,6 +9,8 @@ import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import { answerQuery } from '../../src/core/queries/index.ts';
 import { cli, REPO } from '../cli/helpers.ts';
+import { AnalysisHost } from '../../src/worker/host.ts';
+import type { FromWorker } from '../../src/worker/protocol.ts';
 
 const HEAD = `apiVersion: mesh-workbench.dev/v1alpha1
 kind: RouteTests
@@ -229,6 +231,30 @@ describe('route tests from the workspace and the CLI', () => {
     const report = answerQuery('routeTests', { file: 'tests.yaml' }, state);
     expect(report.results.map((x) => x.passed)).toEqual([true]);
     expect(() => answerQuery('routeTests', { file: 'missing.yaml' }, state)).toThrow(/No file/);
+  });
+
+  it('the analysis worker answers routeTestFiles and routeTests after an edit of the tests', async () => {
+    const out: FromWorker[] = [];
+    const host = new AnalysisHost((m) => out.push(structuredClone(m)), { yieldEveryMs: 0 });
+    const idle = async () => {
+      for (let i = 0; i < 2000 && host.busy; i++) await new Promise((r) => setTimeout(r, 1));
+      await new Promise((r) => setTimeout(r, 0));
+    };
+    const tests = `${HEAD}    - description: root\n      request: {host: web, port: 80}\n      expect: {timeout: 3s}\n`;
+    host.handle({ type: 'sync', version: 1, changed: [{ path: 'mesh.yaml', text: SHOP }, { path: 'tests.yaml', text: tests }], edits: [], removed: [], settings: defaultAnalysisSettings() });
+    await idle();
+    host.handle({ type: 'query', id: 1, view: 'routeTestFiles', args: {} });
+    host.handle({ type: 'query', id: 2, view: 'routeTests', args: { file: 'tests.yaml' } });
+    const answer = (id: number) => out.find((m): m is Extract<FromWorker, { type: 'queryResult' }> => m.type === 'queryResult' && m.id === id)?.result;
+    expect(answer(1)).toEqual({ files: [{ file: 'tests.yaml', tests: 1, problems: 0 }] });
+    expect((answer(2) as { passed: number }).passed).toBe(1);
+    const at = tests.indexOf('3s');
+    host.handle({ type: 'sync', version: 2, changed: [], edits: [{ path: 'tests.yaml', changes: [{ offset: at, length: 1, text: '4' }], length: tests.length }], removed: [], settings: defaultAnalysisSettings() });
+    await idle();
+    host.handle({ type: 'query', id: 3, view: 'routeTests', args: { file: 'tests.yaml' } });
+    const r = answer(3) as { failed: number; results: Array<{ cases: Array<{ reasons: string[] }> }> };
+    expect(r.failed).toBe(1);
+    expect(r.results[0]!.cases[0]!.reasons).toEqual(['expected timeout 4s; got 3s']);
   });
 
   it('route-test prints results like a test runner, with exit codes 0, 1 and 64', async () => {
