@@ -136,6 +136,7 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
     for (const step of r.steps) {
       io.stdout(`${step.kind.padEnd(width)}  ${step.title}\n`);
       if (step.detail) io.stdout(`${''.padEnd(width)}  ${step.detail}\n`);
+      if (step.source?.file) io.stdout(`${''.padEnd(width)}  from ${step.source.kind ?? ''} ${step.source.namespace ?? ''}/${step.source.name ?? ''}${step.source.fieldPath ? ` ${step.source.fieldPath}` : ''} (${step.source.file}:${step.source.line ?? 1})\n`);
     }
     io.stdout(r.ok ? 'result: reaches the cluster(s) above\n' : `result: fails: ${r.failure}\n`);
   }

@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { viewOf, generateFor } from './helpers.ts';
 import { simulateRequest, type RequestInput, type RequestResult } from '../../src/core/xds/request.ts';
 import { evaluateRbacFilter, parseRbacPolicyName, type RbacRequest } from '../../src/core/xds/rbac.ts';
+import { join } from 'node:path';
+import { cli, REPO } from '../cli/helpers.ts';
 
 function deployment(ns: string, app: string, version: string, sa: string): string {
   return `apiVersion: apps/v1
@@ -231,6 +233,22 @@ spec:
   it('evaluates only sidecar endpoints: a request to an address outside the mesh has no RBAC step', () => {
     const r = run(mesh(), PRODUCTPAGE, { host: 'example.com', port: 80 });
     expect(r.rbac).toBeUndefined();
+  });
+});
+
+describe('simulate CLI', () => {
+  it('prints the RBAC step with the policy file line and exits 1 on a deny', async () => {
+    const sample = join(REPO, 'public/samples/bookinfo');
+    const args = ['simulate', 'productpage-v1.bookinfo', '--host', 'reviews', '--port', '9080', '--path', '/admin/x', sample, '-'];
+    const r = await cli(args, { stdin: DENY_ADMIN });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^rbac\s+RBAC denied by AuthorizationPolicy bookinfo\/deny-admin \(rule 1, DENY\)$/m);
+    const secondRule = DENY_ADMIN.split('\n').findIndex((l, i, all) => l.trim() === '- to:' && all.slice(0, i).some((x) => x.trim() === '- to:')) + 1;
+    expect(r.stdout).toContain(`from AuthorizationPolicy bookinfo/deny-admin spec.rules[1] (-:${secondRule})\n`);
+    expect(r.stdout).toContain('result: fails: RBAC: access denied');
+    const ok = await cli(args.map((a) => (a === '/admin/x' ? '/reviews/1' : a)), { stdin: DENY_ADMIN });
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toMatch(/^rbac\s+RBAC allowed: no DENY policy matches and no ALLOW policy applies$/m);
   });
 });
 
