@@ -217,6 +217,30 @@ spec:
     expect(notes).toContain('dry-run AuthorizationPolicy bookinfo/dry-deny');
   });
 
+  it('CUSTOM: a matching policy hands the request to the ext_authz provider (not simulated); an unknown provider denies', () => {
+    const custom = (provider: string) => `apiVersion: security.istio.io/v1
+kind: AuthorizationPolicy
+metadata: {name: ext-check, namespace: bookinfo}
+spec:
+  selector: {matchLabels: {app: reviews}}
+  action: CUSTOM
+  provider: {name: ${provider}}
+  rules: [{to: [{operation: {paths: ["/reviews/*"]}}]}]
+`;
+    const authzSvc = service('bookinfo', 'authz');
+    const meshCfg = { extensionProviders: [{ name: 'ext', envoyExtAuthzHttp: { service: 'authz.bookinfo.svc.cluster.local', port: 9080 } }] };
+    const view = viewOf(mesh(authzSvc, custom('ext')), meshCfg);
+    const r = simulateRequest(view, generateFor(view, 'productpage-v1', 'bookinfo'), { host: 'reviews', port: 9080, path: '/reviews/1' });
+    expect(r.ok).toBe(true);
+    expect(r.rbac![0]!.notes.join(' ')).toContain('AuthorizationPolicy bookinfo/ext-check (rule 0, CUSTOM) sends the request to the external authorizer');
+    const other = simulateRequest(view, generateFor(view, 'productpage-v1', 'bookinfo'), { host: 'reviews', port: 9080, path: '/other' });
+    expect(other.rbac![0]!.notes.join(' ')).not.toContain('external authorizer');
+    const bad = viewOf(mesh(authzSvc, custom('missing')), meshCfg);
+    const denied = simulateRequest(bad, generateFor(bad, 'productpage-v1', 'bookinfo'), { host: 'reviews', port: 9080, path: '/reviews/1' });
+    expect(denied.status).toBe(403);
+    expect(denied.rbac![0]!.policy).toMatchObject({ name: 'ext-check', action: 'CUSTOM' });
+  });
+
   it('request.auth conditions do not match a request without a token', () => {
     const jwt = `apiVersion: security.istio.io/v1
 kind: AuthorizationPolicy
