@@ -2,6 +2,7 @@
 // after the reviews weights are edited, the split test fails with the reason, and its name
 // leads to the test's line in the file.
 import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 
 async function loadBookinfo(page: Page): Promise<void> {
   await page.goto('./');
@@ -63,6 +64,9 @@ test('run the Bookinfo route tests, see them pass, break the reviews split and s
   await expect(failed).toContainText('reviews is split 75/25 between v1 and v2');
   await expect(failed.getByTestId('route-test-reason').first()).toContainText('outbound|9080|v1|reviews.bookinfo.svc.cluster.local 50%');
   await expect(failed.getByTestId('route-test-reason').first()).toContainText('from productpage-v1');
+  // The results, failure included, have no serious or critical accessibility problem.
+  const axe = await new AxeBuilder({ page }).include('[data-testid="route-tests"]').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
 
   // Its name opens the test file at the test.
   await failed.getByRole('button', { name: 'reviews is split 75/25 between v1 and v2' }).click();
