@@ -68,8 +68,9 @@ const SIM_FLAGS: FlagSpec[] = [
 export function simulateHelp(): string {
   return `Simulate a request from a proxy through the Envoy config generated from the files:
 the listener and filter chain, route configuration, virtual host and route it matches, the
-clusters (with weights), endpoints, and the timeouts, retries and faults in effect, or why
-it fails (no route, 404, BlackHole, TLS).
+clusters (with weights), endpoints, the timeouts, retries and faults in effect and the RBAC
+verdict at each destination sidecar (the AuthorizationPolicy responsible), or why it fails
+(no route, 404, BlackHole, TLS, RBAC: access denied).
 
 Usage:
   mesh-workbench simulate <pod|deployment>[.<namespace>] --host <host> --port <port> [flags] FILES…
@@ -138,6 +139,7 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
     for (const step of r.steps) {
       io.stdout(`${step.kind.padEnd(width)}  ${step.title}\n`);
       if (step.detail) io.stdout(`${''.padEnd(width)}  ${step.detail}\n`);
+      if (step.source?.file) io.stdout(`${''.padEnd(width)}  from ${step.source.kind ?? ''} ${step.source.namespace ?? ''}/${step.source.name ?? ''}${step.source.fieldPath ? ` ${step.source.fieldPath}` : ''} (${step.source.file}:${step.source.line ?? 1})\n`);
     }
     io.stdout(r.ok ? 'result: reaches the cluster(s) above\n' : `result: fails: ${r.failure}\n`);
   }

@@ -22,6 +22,7 @@ Usage:
   mesh-workbench proxy-config <command> --file <config_dump.json|-> [flags]
   mesh-workbench proxy-config <command> <pod>[.<namespace>] [flags] FILES…
   mesh-workbench simulate <pod>[.<namespace>] --host <host> --port <port> [flags] FILES…
+  mesh-workbench route-test TESTS.yaml [-o json] FILES…
   mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] <file|directory|->...
   mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] <file|directory|->...
   mesh-workbench --version
@@ -33,6 +34,7 @@ Commands:
   proxy-config     Render an Envoy config dump, or the config generated for a proxy from the
                    files, as istioctl proxy-config does (alias: pc)
   simulate         Simulate a request from a proxy through its generated config
+  route-test       Run route tests (requests and where they should go) against the generated config
   ztunnel-config   Print what a ztunnel receives (ambient), simulated from the files
   trace            Trace a request through the ambient data plane, hop by hop
 
@@ -92,6 +94,14 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (argv[0] === 'simulate') {
     try {
       return await (await import('./generate.ts')).runSimulate(argv.slice(1), io);
+    } catch (e) {
+      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+      return EXIT_ERROR;
+    }
+  }
+  if (argv[0] === 'route-test') {
+    try {
+      return await (await import('./routeTest.ts')).runRouteTest(argv.slice(1), io);
     } catch (e) {
       io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
       return EXIT_ERROR;

@@ -74,10 +74,10 @@ export class WorkspaceAnalyzer {
    * and the run's lookups) and to the source documents, for queries. Undefined before the
    * first run, while a run is in progress, and after a run failed.
    */
-  analyzedState(): { view: ConfigView; document: (file: string, index: number) => SourceDocument | undefined } | undefined {
+  analyzedState(): { view: ConfigView; document: (file: string, index: number) => SourceDocument | undefined; files: () => string[] } | undefined {
     if (this.storeState !== 'ready' || !this.store || !this.index) return undefined;
     this.readView ??= configView(this.store, this.index);
-    return { view: this.readView, document: (f, i) => this.model.document(f, i) };
+    return { view: this.readView, document: (f, i) => this.model.document(f, i), files: () => this.model.fileList().map((f) => f.path) };
   }
 
   update(changed: WorkspaceFile[], removed: string[]): void {

@@ -11,6 +11,8 @@ export interface QueryState {
   readonly view: ConfigView;
   /** A source document by file and index (for line spans). */
   document(file: string, index: number): SourceDocument | undefined;
+  /** The workspace's file paths (absent where the caller has no file list). */
+  files?(): readonly string[];
 }
 
 /** A query that cannot be answered as asked (unknown view, missing argument). */

@@ -8,6 +8,7 @@ import { answerResource } from './resource.ts';
 import { answerProxies, answerProxyConfig, answerSimulate } from './xds.ts';
 import { answerCertificates } from './certificates.ts';
 import { answerProxyDumpDiff } from './dumpDiff.ts';
+import { answerRouteTestFiles, answerRouteTests } from './routeTests.ts';
 import { answerDataPlane, answerDataPlaneTrace, answerZtunnelConfig } from './dataplane.ts';
 import { QUERY_VIEWS, type QueryArgs, type QueryResult, type QueryView } from './views.ts';
 
@@ -30,6 +31,8 @@ const HANDLERS: Handlers = {
   dataplane: answerDataPlane,
   ztunnelConfig: answerZtunnelConfig,
   dataplaneTrace: answerDataPlaneTrace,
+  routeTestFiles: answerRouteTestFiles,
+  routeTests: answerRouteTests,
 };
 
 const ASYNC_HANDLERS: AsyncHandlers = {

@@ -8,8 +8,9 @@ import type { CertsReport } from '../pki/report.ts';
 export type MeshMode = 'sidecar' | 'ambient' | 'none';
 
 import type { SourceLocation } from './location.ts';
-import type { RequestResult } from '../xds/request.ts';
+import type { RequestResult, RequestStep } from '../xds/request.ts';
 import type { DumpDiffResult } from '../xds/dumpDiff.ts';
+import type { RouteTestsReport } from '../xds/routeTests/run.ts';
 import type { DataPlaneArgs, DataPlaneOverview, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigArgs, ZtunnelConfigResult } from './dataplaneViews.ts';
 export type { SourceLocation } from './location.ts';
 export type * from './dataplaneViews.ts';
@@ -252,7 +253,24 @@ export interface SimulateArgs {
   sni?: string;
 }
 
-export type SimulateResult = { proxy: string } & RequestResult;
+/** A simulation step; `source` is the resolved `ref` (e.g. the AuthorizationPolicy rule of an RBAC verdict). */
+export type SimulateStep = RequestStep & { source?: ResolvedProvenance };
+
+export type SimulateResult = { proxy: string } & Omit<RequestResult, 'steps'> & { steps: SimulateStep[] };
+
+// ---- route tests ----------------------------------------------------------------------
+
+export interface RouteTestsArgs {
+  /** A workspace file (or, with `text`, the name to report the text under). */
+  file: string;
+  /** The test file's text, when it is not a workspace file (the CLI). */
+  text?: string;
+}
+
+export interface RouteTestFilesResult {
+  /** Workspace files holding RouteTests documents, with their number of tests and problems. */
+  files: Array<{ file: string; tests: number; problems: number }>;
+}
 
 export interface ProxyDumpDiffArgs {
   /** The generated proxy to compare with (`<pod>.<namespace>`). */
@@ -295,13 +313,17 @@ export interface QueryViews {
   ztunnelConfig: { args: ZtunnelConfigArgs; result: ZtunnelConfigResult };
   /** A request traced hop by hop. */
   dataplaneTrace: { args: DataPlaneTraceArgs; result: DataPlaneTraceResult };
+  /** The workspace files that hold route tests. */
+  routeTestFiles: { args: Record<string, never>; result: RouteTestFilesResult };
+  /** A route-test file run against the generated config. */
+  routeTests: { args: RouteTestsArgs; result: RouteTestsReport };
 }
 
 export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'proxies', 'proxyConfig', 'simulate', 'dataplane', 'ztunnelConfig', 'dataplaneTrace', 'proxyDumpDiff'];
+export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'proxies', 'proxyConfig', 'simulate', 'dataplane', 'ztunnelConfig', 'dataplaneTrace', 'proxyDumpDiff', 'routeTestFiles', 'routeTests'];
 
 /** Views answered asynchronously (the worker posts their result when it is ready). */
 export const ASYNC_QUERY_VIEWS: readonly QueryView[] = ['certificates', 'proxyDumpDiff'];

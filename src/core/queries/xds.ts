@@ -124,5 +124,6 @@ export function answerSimulate(raw: unknown, state: QueryState): SimulateResult 
     headers,
     ...(optString(bag, 'sni') ? { sni: optString(bag, 'sni')! } : {}),
   });
-  return { proxy: p.id, ...result };
+  const cache = new Map<string, ResolvedProvenance>();
+  return { proxy: p.id, ...result, steps: result.steps.map((s) => (s.ref ? { ...s, source: resolveRef(s.ref, state, cache) } : s)) };
 }

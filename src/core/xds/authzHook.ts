@@ -1,9 +1,8 @@
 // The call site of the authorization and request-authentication filters
 // (AuthorizationPolicy → RBAC / ext_authz, RequestAuthentication → jwt_authn; spec §3.5).
 //
-// TODO(authz branch): src/core/xds/authz/ (the authz engineer's) builds the filters. When it
-// lands, `buildAuthzFilters` calls it with these inputs; until then it returns no filters, so
-// generated listeners carry no RBAC, ext_authz or jwt_authn filters.
+// src/core/xds/authz/ builds the filters (buildProxyAuthz); this module gives it the proxy's
+// inputs and splits the result the way the listener builders place it.
 import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
@@ -11,6 +10,7 @@ import { authorizationPolicy, requestAuthentication } from '../config/api/securi
 import { selectorMatches } from '../config/labels.ts';
 import type { Json, Proxy } from './types.ts';
 import type { MeshSettings } from './mesh.ts';
+import { buildProxyAuthz, proxyAuthzInputsFromView, type ProxyAuthzInputs } from './authz/index.ts';
 
 /** What the authz builders take (plain inputs, as agreed in the brief). */
 export interface AuthzInputs {
@@ -27,6 +27,8 @@ export interface AuthzInputs {
   /** meshConfig.extensionProviders, for CUSTOM policies. */
   extensionProviders: readonly unknown[];
   rootNamespace: string;
+  /** The same, as src/core/xds/authz takes them (every policy of the mesh; selection happens there). */
+  authz: ProxyAuthzInputs;
 }
 
 export interface AuthzFilters {
@@ -61,14 +63,20 @@ export function authzInputs(view: ConfigView, proxy: Proxy, mesh: MeshSettings):
     trustDomainAliases: mesh.trustDomainAliases,
     extensionProviders: providers,
     rootNamespace: root,
+    authz: {
+      ...proxyAuthzInputsFromView(view, { namespace: proxy.namespace, labels: proxy.labels, type: proxy.type }),
+      mesh: { rootNamespace: root, trustDomain: mesh.trustDomain, trustDomainAliases: mesh.trustDomainAliases, extensionProviders: providers },
+    },
   };
 }
 
-/** The filters for a proxy. Stub until the authz branch is merged (see above). */
+/** The filters for a proxy (waypoints: the per-service filters are the waypoint builder's). */
 export function buildAuthzFilters(inputs: AuthzInputs): AuthzFilters {
-  void inputs;
-  return { httpCustom: [], httpJwt: [], httpRbac: [], tcpCustom: [], tcpRbac: [] };
+  const f = buildProxyAuthz(inputs.authz);
+  // EnvoyFilter objects are plain proto3 JSON.
+  const j = (x: readonly unknown[]) => x as Json[];
+  return { httpCustom: j(f.customHttp), httpJwt: j(f.jwtHttp), httpRbac: j(f.localHttp), tcpCustom: j(f.customTcp), tcpRbac: j(f.localTcp) };
 }
 
-/** True when the authz filters are still the stub (the dump says so). */
-export const AUTHZ_NOT_IMPLEMENTED = true;
+/** True when the authz filters are still a stub (the dump says so). */
+export const AUTHZ_NOT_IMPLEMENTED = false;

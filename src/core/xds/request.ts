@@ -11,6 +11,8 @@ import { isIP } from './net.ts';
 import { pushContext } from './model.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { selectorMatches } from '../config/labels.ts';
+import { endpointVerdict, policyProvenance, type RbacEndpointVerdict } from './rbacVerdict.ts';
+import type { ProvenanceRef } from './types.ts';
 
 export type RequestProtocol = 'http' | 'http2' | 'grpc' | 'tcp' | 'tls';
 export const REQUEST_PROTOCOLS: readonly RequestProtocol[] = ['http', 'http2', 'grpc', 'tcp', 'tls'];
@@ -34,10 +36,12 @@ export interface ProvenanceKey {
 }
 
 export interface RequestStep {
-  kind: 'destination' | 'listener' | 'filterChain' | 'routeConfig' | 'virtualHost' | 'route' | 'cluster' | 'endpoints' | 'policy' | 'failure';
+  kind: 'destination' | 'listener' | 'filterChain' | 'routeConfig' | 'virtualHost' | 'route' | 'cluster' | 'endpoints' | 'policy' | 'rbac' | 'failure';
   title: string;
   detail?: string;
   at?: ProvenanceKey;
+  /** The resource (and field) behind a step that is not in the proxy's own dump (the RBAC policy). */
+  ref?: ProvenanceRef;
 }
 
 export interface WeightedCluster {
@@ -69,6 +73,12 @@ export interface RequestResult {
   fault?: string;
   redirect?: string;
   directResponse?: string;
+  /** The path and authority the upstream receives, when the route rewrites them. */
+  rewrite?: { path: string; authority: string };
+  /** The status Envoy answers with itself (404 no route, 403 RBAC, redirects, direct responses); undefined when the request is forwarded. */
+  status?: number;
+  /** The RBAC verdict at each destination endpoint that is a sidecar of the mesh. */
+  rbac?: RbacEndpointVerdict[];
   steps: RequestStep[];
 }
 
@@ -307,16 +317,17 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
     res.routeConfig = sim.routeConfig;
     res.steps.push({ kind: 'routeConfig', title: `route configuration ${sim.routeConfig}`, at: { table: 'routeConfigs', key: sim.routeConfig } });
   }
-  const failWith = (why: string) => {
+  const failWith = (why: string, status?: number) => {
     res.ok = false;
     res.failure = why;
+    if (status !== undefined) res.status = status;
     res.steps.push({ kind: 'failure', title: why });
     return res;
   };
   if (sim.error && (sim.virtualHost === undefined || sim.error === 'ErrTLSRedirect')) {
     const text = (SIM_ERRORS as Record<string, string>)[sim.error] ?? sim.error;
     const why = sim.error === 'ErrNoVirtualHost' ? `${text}: 404 (no virtual host has the domain ${host})` : sim.error === 'ErrTLSRedirect' ? `${text} (httpsRedirect)` : text;
-    return failWith(why);
+    return failWith(why, sim.error === 'ErrNoVirtualHost' ? 404 : sim.error === 'ErrTLSRedirect' ? 301 : undefined);
   }
   if (sim.virtualHost === undefined) {
     // TCP / TLS: the chain's tcp_proxy picked the cluster (or none).
@@ -327,6 +338,7 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
       if (wc.length > 0) for (const w of wc) clusterStep(gen, res, w.name, w.weight);
       else return failWith('no cluster for this connection');
     }
+    rbacSteps(view, gen, res, { http: false, protocol: 'tcp', method: '', path: '', authority: '', headers: new Map() });
     return res;
   }
   res.virtualHost = sim.virtualHost;
@@ -343,7 +355,7 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
   const path = input.path || '/';
   const routes = arr(vh?.routes);
   const index = routes.findIndex((r) => isObj(r) && routeMatches(r, path, headers));
-  if (index < 0) return failWith(`no route matched: 404 (${routes.length} route${routes.length === 1 ? '' : 's'} in ${sim.virtualHost})`);
+  if (index < 0) return failWith(`no route matched: 404 (${routes.length} route${routes.length === 1 ? '' : 's'} in ${sim.virtualHost})`, 404);
   const route = routes[index] as Json;
   res.routeKey = `${rcName}/${sim.virtualHost}/${index}`;
   res.routeName = str(route.name);
@@ -352,12 +364,14 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
     const r = route.redirect;
     res.redirect = [r.schemeRedirect ?? (r.httpsRedirect ? 'https' : ''), r.hostRedirect, r.pathRedirect ?? r.prefixRewrite].filter((x) => typeof x === 'string' && x !== '').join(' ') || 'redirect';
     res.steps.push({ kind: 'policy', title: `redirect ${res.redirect}`, detail: `status ${str(r.responseCode) || 'MOVED_PERMANENTLY'}` });
+    res.status = REDIRECT_CODES[str(r.responseCode)] ?? 301;
     return res;
   }
   if (isObj(route.directResponse)) {
     const d = route.directResponse;
     res.directResponse = `${Number(d.status ?? 200)}${isObj(d.body) && typeof d.body.inlineString === 'string' ? ` ${d.body.inlineString}` : ''}`;
     res.steps.push({ kind: 'policy', title: `direct response ${res.directResponse}` });
+    res.status = Number(d.status ?? 200);
     if (Number(d.status ?? 200) >= 400) {
       res.ok = false;
       res.failure = `direct response ${res.directResponse}`;
@@ -379,7 +393,86 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
   } else if (typeof action.clusterHeader === 'string') {
     res.steps.push({ kind: 'cluster', title: `cluster from header ${action.clusterHeader}` });
   }
+  if (!res.ok && res.clusters.some((c) => c.name === 'BlackHoleCluster')) res.status = 503;
+  const rewritten = rewrite(route, action, path, host);
+  if (rewritten.path !== path || rewritten.authority !== host) {
+    res.rewrite = rewritten;
+    res.steps.push({ kind: 'policy', title: `rewrite to ${rewritten.authority}${rewritten.path}`, detail: [rewritten.path !== path ? `path ${path} → ${rewritten.path}` : '', rewritten.authority !== host ? `authority ${host} → ${rewritten.authority}` : ''].filter((x) => x !== '').join('; ') });
+  }
+  rbacSteps(view, gen, res, { http: true, protocol: simProtocol === 'http2' ? 'http2' : 'http', method: headers.get(':method') ?? 'GET', path: rewritten.path, authority: rewritten.authority, headers });
   return res;
+}
+
+const REDIRECT_CODES: Record<string, number> = { MOVED_PERMANENTLY: 301, FOUND: 302, SEE_OTHER: 303, TEMPORARY_REDIRECT: 307, PERMANENT_REDIRECT: 308 };
+
+/** The path and authority the upstream sees after the route's rewrites. */
+function rewrite(route: Json, action: Json, path: string, host: string): { path: string; authority: string } {
+  const q = path.indexOf('?');
+  let p = q < 0 ? path : path.slice(0, q);
+  const query = q < 0 ? '' : path.slice(q);
+  const m = isObj(route.match) ? route.match : {};
+  const matched = typeof m.prefix === 'string' ? m.prefix : typeof m.path === 'string' ? m.path : typeof m.pathSeparatedPrefix === 'string' ? m.pathSeparatedPrefix : undefined;
+  if (typeof action.prefixRewrite === 'string' && matched !== undefined && p.toLowerCase().startsWith(matched.toLowerCase())) {
+    p = action.prefixRewrite + p.slice(matched.length);
+  } else if (isObj(action.regexRewrite) && isObj(action.regexRewrite.pattern)) {
+    try {
+      const re = new RegExp(str(action.regexRewrite.pattern.regex).replace(/\(\?P</g, '(?<'), 'g');
+      p = p.replace(re, str(action.regexRewrite.substitution).replace(/\\(\d)/g, '$$$1'));
+    } catch {
+      // An unreadable pattern leaves the path as it is.
+    }
+  }
+  return { path: p + query, authority: typeof action.hostRewriteLiteral === 'string' ? action.hostRewriteLiteral : host };
+}
+
+/** The RBAC verdict at each destination endpoint that is a sidecar of the mesh (rbacVerdict.ts). */
+function rbacSteps(view: ConfigView, gen: GeneratedConfig, res: RequestResult, call: Parameters<typeof endpointVerdict>[4]): void {
+  if (!res.ok) return;
+  const verdicts: RbacEndpointVerdict[] = [];
+  const weightOfCluster = new Map(res.clusters.map((c) => [c.name, c.weight]));
+  for (const eps of res.endpoints) for (const ep of eps.addresses) {
+    const v = endpointVerdict(view, gen, eps.cluster, ep, call);
+    if (v) verdicts.push(v);
+  }
+  if (verdicts.length === 0) return;
+  res.rbac = verdicts;
+  const groups = new Map<string, RbacEndpointVerdict[]>();
+  for (const v of verdicts) {
+    const k = `${v.verdict}\u0000${v.reason}\u0000${v.principal ?? ''}\u0000${v.notes.join('\u0000')}`;
+    const g = groups.get(k);
+    if (g) g.push(v);
+    else groups.set(k, [v]);
+  }
+  for (const g of groups.values()) {
+    const v = g[0] as RbacEndpointVerdict;
+    const where = [...new Set(g.map((x) => x.proxy))];
+    const detail = [
+      `at ${where.length <= 3 ? where.join(', ') : `${where.length} workloads (${where.slice(0, 3).join(', ')}, …)`}`,
+      v.mtls ? (v.principal ? `mTLS, source principal ${v.principal}` : 'mTLS') : 'plaintext',
+      ...v.notes,
+    ].join('; ');
+    const ref = v.policy ? policyProvenance(view, v.policy) : undefined;
+    res.steps.push({ kind: 'rbac', title: v.verdict === 'refused' ? v.reason : `RBAC ${v.reason}`, detail, ...(ref ? { ref } : {}) });
+  }
+  const blocked = verdicts.filter((v) => v.verdict !== 'allow');
+  if (blocked.length === verdicts.length) {
+    res.ok = false;
+    const denied = blocked.some((v) => v.verdict === 'deny');
+    res.failure = denied ? 'RBAC: access denied' : (blocked[0] as RbacEndpointVerdict).reason;
+    res.status = denied ? 403 : 503;
+    res.steps.push({ kind: 'failure', title: denied ? 'RBAC: access denied (403)' : `connection refused (503): ${(blocked[0] as RbacEndpointVerdict).reason}` });
+  } else if (blocked.length > 0) {
+    const share = (() => {
+      let total = 0;
+      for (const c of new Set(blocked.map((b) => b.cluster))) {
+        const all = verdicts.filter((v) => v.cluster === c).length;
+        const bad = blocked.filter((v) => v.cluster === c).length;
+        total += ((weightOfCluster.get(c) ?? 100) * bad) / all;
+      }
+      return Math.round(total * 100) / 100;
+    })();
+    res.steps.push({ kind: 'failure', title: `about ${share}% of requests are refused (${blocked.length} of ${verdicts.length} endpoints deny or refuse)` });
+  }
 }
 
 function weightOf(w: unknown): number {

@@ -12,9 +12,10 @@ import { diffResources, resourcesOfDump, type ConfigChange, type ResourceSet } f
 import type { ProxyConfigResult, ProxySecretInfo, ResolvedProvenance, SimulateArgs, SimulateResult } from '../../core/queries/views.ts';
 import { DumpCompare } from './DumpCompare.tsx';
 import type { ProvenanceKey } from '../../core/xds/request.ts';
+import { RouteTestsView } from './RouteTests.tsx';
 import './proxyConfig.css';
 
-type TabId = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'secrets' | 'simulate' | 'changes' | 'dump';
+type TabId = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'secrets' | 'simulate' | 'changes' | 'dump' | 'routeTests';
 const TABS: { id: TabId; label: string }[] = [
   { id: 'listeners', label: 'Listeners' },
   { id: 'routes', label: 'Routes' },
@@ -24,6 +25,7 @@ const TABS: { id: TabId; label: string }[] = [
   { id: 'simulate', label: 'Simulate' },
   { id: 'changes', label: 'What changes' },
   { id: 'dump', label: 'Compare dump' },
+  { id: 'routeTests', label: 'Route tests' },
 ];
 
 /** Where a secret's certificate comes from, in a few words (the row's SOURCE column). */
@@ -175,18 +177,19 @@ export function ProxyConfigPanel() {
           </button>
         ))}
       </div>
-      {proxy === '' && (
+      {tab === 'routeTests' && <RouteTestsView />}
+      {proxy === '' && tab !== 'routeTests' && (
         <p className="muted" data-testid="proxy-choose">
           Pick a sidecar, gateway or waypoint to see the Envoy config istiod would send it ({items.length} in the workspace).
         </p>
       )}
       {config.error && <div className="field-error">{config.error}</div>}
-      {proxy !== '' && !data && !config.error && <p className="muted">Generating…</p>}
+      {proxy !== '' && !data && !config.error && tab !== 'routeTests' && <p className="muted">Generating…</p>}
       {data && tab === 'simulate' && <Simulator proxy={proxy} provenance={data.provenance} />}
       {data && <Changes proxy={proxy} data={data} visible={tab === 'changes'} />}
       {data && tab === 'dump' && <DumpCompare proxy={proxy} proxies={items.map((p) => p.id)} onPick={setPicked} renderTable={(t, d) => <ConfigTable tab={t} data={d} />} />}
-      {data && tab !== 'simulate' && tab !== 'changes' && tab !== 'dump' && <ConfigTable tab={tab} data={data} />}
-      {data && data.notes.length > 0 && tab !== 'changes' && tab !== 'simulate' && tab !== 'dump' && (
+      {data && tab !== 'simulate' && tab !== 'changes' && tab !== 'dump' && tab !== 'routeTests' && <ConfigTable tab={tab} data={data} />}
+      {data && data.notes.length > 0 && tab !== 'changes' && tab !== 'simulate' && tab !== 'dump' && tab !== 'routeTests' && (
         <details className="proxy-notes">
           <summary>Notes ({data.notes.length})</summary>
           <ul>
@@ -316,11 +319,12 @@ function RowView({ row, src, open, onToggle, columns }: { row: RowModel; src: Re
 
 function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenance }) {
   const [form, setForm] = useState<Omit<SimulateArgs, 'proxy'>>({ method: 'GET', host: '', path: '/', port: 80, protocol: 'http' });
+  const [headerText, setHeaderText] = useState('');
   const [result, setResult] = useState<SimulateResult | null>(null);
   const [error, setError] = useState<string | null>(null);
   const run = () => {
     setError(null);
-    query('simulate', { ...form, proxy }).then(setResult, (e: unknown) => {
+    query('simulate', { ...form, headers: parseHeaders(headerText), proxy }).then(setResult, (e: unknown) => {
       setResult(null);
       setError(e instanceof Error ? e.message : 'The simulation failed.');
     });
@@ -351,6 +355,7 @@ function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenanc
         <input className="text-input" aria-label="Host" placeholder="host or IP" data-testid="sim-host" value={form.host} onChange={(e) => set({ host: e.target.value })} />
         <input className="text-input sim-port" aria-label="Port" type="number" data-testid="sim-port" value={form.port} onChange={(e) => set({ port: Number(e.target.value) })} />
         <input className="text-input" aria-label="Path" placeholder="/path" data-testid="sim-path" value={form.path} onChange={(e) => set({ path: e.target.value })} />
+        <input className="text-input" aria-label="Headers" placeholder="headers: name: value; …" data-testid="sim-headers" value={headerText} onChange={(e) => setHeaderText(e.target.value)} />
         <button type="submit" className="button" data-testid="sim-run">
           Simulate
         </button>
@@ -360,7 +365,7 @@ function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenanc
         <div className="sim-result" data-testid="sim-result" data-ok={result.ok ? 'true' : 'false'}>
           <ol className="sim-steps">
             {result.steps.map((s, i) => {
-              const src = sourceOf(s.at);
+              const src = s.source?.file ? s.source : sourceOf(s.at);
               return (
                 <li key={i} className={`sim-step sim-${s.kind}`} data-testid={`sim-step-${s.kind}`}>
                   <span className="sim-kind">{s.kind}</span>{' '}
@@ -385,6 +390,17 @@ function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenanc
       )}
     </div>
   );
+}
+
+/** `end-user: jason; x-env: dev` → headers (entries without a name are dropped). */
+function parseHeaders(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of text.split(/[;\n]/)) {
+    const i = part.indexOf(':', part.startsWith(':') ? 1 : 0);
+    const name = (i < 0 ? part : part.slice(0, i)).trim();
+    if (name !== '') out[name] = i < 0 ? '' : part.slice(i + 1).trim();
+  }
+  return out;
 }
 
 function Changes({ proxy, data, visible }: { proxy: string; data: ProxyConfigResult; visible: boolean }) {
