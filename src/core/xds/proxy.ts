@@ -19,6 +19,7 @@ import jsyaml from 'js-yaml';
 import type { PushContext, Service } from './model.ts';
 import type { InterceptionMode, Proxy, ProxyType } from './types.ts';
 import { isIPv4, isIPv6 } from './net.ts';
+import { ambientModel } from '../ambient/model.ts';
 
 /** The Istio version the generated config targets (gates a few version-dependent fields). */
 export const DEFAULT_ISTIO_VERSION = '1.30.0';
@@ -31,6 +32,8 @@ export interface ProxyRef {
   pod: Resource;
   /** The pod's address is ours (it had none). */
   syntheticAddress: boolean;
+  /** The address of a pod the store does not hold (a waypoint's deployment, placed by the ambient model). */
+  address?: string;
 }
 
 /** What makes a pod a gateway: an Istio Gateway selecting it, or the labels of Istio's gateway charts. */
@@ -59,9 +62,17 @@ export function listProxies(view: ConfigView): ProxyRef[] {
       let type: ProxyType | undefined;
       if (isWaypointPod(pod)) type = 'waypoint';
       else if (isRouterPod(view, pod)) type = 'router';
-      else if (sidecarInjected(view, podShape(pod))) type = 'sidecar';
+      else if (sidecarInjected(view, podShape(pod)).inject) type = 'sidecar';
       if (!type) continue;
       out.push({ id: `${pod.name}.${pod.namespace}`, type, pod, syntheticAddress: addrs.get(pod)?.synthetic ?? false });
+    }
+    // Waypoints istiod's deployment controller would run for waypoint Gateways whose pods the files do not hold.
+    const listed = new Set(out.map((p) => p.id));
+    for (const p of ambientModel(view).cluster.pods) {
+      if (p.role !== 'waypoint' || p.origin !== 'waypoint') continue;
+      const id = `${p.name}.${p.namespace}`;
+      if (listed.has(id)) continue;
+      out.push({ id, type: 'waypoint', pod: p.resource, syntheticAddress: p.ipAssumed, ...(p.ips[0] ? { address: p.ips[0] } : {}) });
     }
     return out;
   });
@@ -103,7 +114,7 @@ function proxyConfigOf(view: ConfigView, pod: Resource): Record<string, unknown>
 /** The proxy of a pod as istiod sees it when the pod's proxy connects. */
 export function proxyForPod(view: ConfigView, ref: ProxyRef): Proxy {
   const pod = ref.pod;
-  const ip = podAddress(view, pod);
+  const ip = podAddress(view, pod) || ref.address || '';
   const pc = proxyConfigOf(view, pod);
   const meta = isObj(pc.proxyMetadata) ? pc.proxyMetadata : {};
   const interception = (pod.annotations['sidecar.istio.io/interceptionMode'] ?? str(pc.interceptionMode)) || 'REDIRECT';
