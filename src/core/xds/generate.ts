@@ -122,7 +122,7 @@ export function generateForProxy(view: ConfigView, proxy: Proxy, opts: GenerateO
   const ctx = genContext(push, proxy);
   const notes: string[] = [];
   if (proxy.type === 'waypoint') notes.push(...waypointNotes(push, proxy));
-  if (AUTHZ_NOT_IMPLEMENTED) notes.push('AuthorizationPolicy and RequestAuthentication filters are not generated yet.');
+  if (AUTHZ_NOT_IMPLEMENTED && proxy.type !== 'waypoint') notes.push('AuthorizationPolicy and RequestAuthentication filters are not generated yet.');
   notes.push('EnvoyFilter patches are not applied.');
   const mg = proxy.type === 'router' ? mergedGateway(push, proxy, ctx.targets) : undefined;
   const listeners = buildListeners(ctx, mg);

@@ -7,7 +7,7 @@ import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { query } from '../../state/queries.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { useEditorUi } from '../../state/analysis.ts';
-import { configDumpFromValue, listenerTable, routeTable, clusterTable, edsTable, type ConfigDump, type Table } from '../../core/xds/configdump/index.ts';
+import { configDumpFromValue, listenerTable, waypointListenerTable, routeTable, clusterTable, edsTable, type ConfigDump, type Table } from '../../core/xds/configdump/index.ts';
 import { diffResources, resourcesOfDump, type ConfigChange, type ResourceSet } from '../../core/xds/diff.ts';
 import type { ProxyConfigResult, ResolvedProvenance, SimulateArgs, SimulateResult } from '../../core/queries/views.ts';
 import type { ProvenanceKey } from '../../core/xds/request.ts';
@@ -61,10 +61,22 @@ function weightsOf(route: unknown): string {
   return (action.weightedClusters?.clusters ?? []).map((c) => `${c.name} ${c.weight ?? 0}%`).join(' · ');
 }
 
-function rowsFor(tab: TabId, dump: ConfigDump, prov: Provenance): { columns: string[]; rows: RowModel[] } {
+function rowsFor(tab: TabId, dump: ConfigDump, prov: Provenance, waypoint: boolean): { columns: string[]; rows: RowModel[] } {
   const refs = (table: keyof Provenance, key: string) => prov[table][key] ?? [];
   switch (tab) {
     case 'listeners': {
+      if (waypoint) {
+        // `istioctl proxy-config listeners --waypoint`: internal listeners, chains and how main_internal's matcher reaches them.
+        const t = waypointListenerTable(dump);
+        return {
+          columns: t.columns,
+          rows: t.rows.map((r, i) => {
+            const chains = Array.isArray(r.entry.listener.filterChains) ? (r.entry.listener.filterChains as unknown[]) : [];
+            const idx = chains.indexOf(r.chainConfig);
+            return { key: `${i}`, cells: t.cells[i]!, json: r.chainConfig, sources: [...refs('filterChains', `${r.entry.name}/${idx === -1 ? 'default' : idx}`), ...refs('listeners', r.entry.name)], extra: r.entry.name };
+          }),
+        };
+      }
       const t = listenerTable(dump);
       return {
         columns: t.columns,
@@ -178,7 +190,7 @@ function ConfigTable({ tab, data }: { tab: TabId; data: ProxyConfigResult }) {
   const model = useMemo(() => {
     const read = configDumpFromValue(data.dump);
     if (!read.ok) return { error: read.error, columns: [], rows: [] as RowModel[] };
-    return { error: undefined, ...rowsFor(tab, read.dump, data.provenance) };
+    return { error: undefined, ...rowsFor(tab, read.dump, data.provenance, data.proxy.type === 'waypoint') };
   }, [tab, data]);
   if (model.error) return <div className="field-error">{model.error}</div>;
   const needle = filter.trim().toLowerCase();
