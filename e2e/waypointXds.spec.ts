@@ -1,6 +1,7 @@
 // The "Proxy config" tab for a waypoint: on the ambient sample, pick the shop's waypoint and
 // see its main_internal listener with a chain per Service it serves (the L7 policy on the
-// products chain), its inbound-vip clusters, and the endpoints reached over HBONE.
+// products chain), its inbound-vip clusters, the endpoints reached over HBONE, and a simulated
+// request through it.
 import { test, expect, type Page } from '@playwright/test';
 
 async function loadAmbientSample(page: Page): Promise<void> {
@@ -55,4 +56,16 @@ test('the shop waypoint: main_internal chains per Service, inbound-vip clusters,
   const eps = panel.getByTestId('proxy-table-endpoints').getByTestId('proxy-row').filter({ hasText: 'inbound-vip|80|http|products.shop.svc.cluster.local' });
   await expect(eps).toHaveCount(2);
   await expect(eps.first()).toContainText('envoy://connect_originate/');
+
+  // Simulate a request through the waypoint: main_internal's matcher picks the products chain.
+  await panel.getByTestId('proxy-tab-simulate').click();
+  await panel.getByTestId('sim-method').selectOption('GET');
+  await panel.getByTestId('sim-host').fill('products.shop.svc.cluster.local');
+  await panel.getByTestId('sim-port').fill('80');
+  await panel.getByTestId('sim-path').fill('/items');
+  await panel.getByTestId('sim-run').click();
+  const result = panel.getByTestId('sim-result');
+  await expect(result).toHaveAttribute('data-ok', 'true');
+  await expect(result.getByTestId('sim-step-filterChain')).toContainText('inbound-vip|80|http|products.shop.svc.cluster.local');
+  await expect(result.getByTestId('sim-step-cluster')).toContainText('inbound-vip|80|http|products.shop.svc.cluster.local');
 });

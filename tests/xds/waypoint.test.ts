@@ -10,6 +10,7 @@ import { readConfigDump } from '../../src/core/xds/configdump/dump.ts';
 import { waypointListenerTable } from '../../src/core/xds/configdump/index.ts';
 import { checkEnvoyResource, formatProblems } from '../../src/core/xds/proto/index.ts';
 import type { Json } from '../../src/core/xds/types.ts';
+import { simulateRequest } from '../../src/core/xds/request.ts';
 
 const FIXTURE = readFileSync(new URL('./fixtures/waypoint.yaml', import.meta.url), 'utf8');
 const view = viewOf(FIXTURE);
@@ -218,5 +219,26 @@ describe('waypoint proxies', () => {
     const row = rows.find((r) => r.chain === 'inbound-vip|9080|http|reviews.store.svc.cluster.local');
     expect(row?.listener).toBe('envoy://main_internal');
     expect(row?.match).toBe('ip=10.96.10.10 -> port=9080');
+  });
+
+  it('simulates requests through the waypoint: matcher → chain → inline routes → cluster', () => {
+    const jason = simulateRequest(view, gen, { host: 'reviews.store.svc.cluster.local', port: 9080, protocol: 'http', path: '/', headers: { 'end-user': 'jason' } });
+    expect(jason.ok).toBe(true);
+    expect(jason.listener).toBe('main_internal');
+    expect(jason.filterChain).toBe('inbound-vip|9080|http|reviews.store.svc.cluster.local');
+    expect(jason.clusters).toEqual([{ name: 'outbound|9080||details.other.svc.cluster.local', weight: 100 }]);
+    const anyone = simulateRequest(view, gen, { host: 'reviews', port: 9080, protocol: 'http', path: '/reviews/1' });
+    expect(anyone.clusters).toEqual([
+      { name: 'inbound-vip|9080|http/v1|reviews.store.svc.cluster.local', weight: 90 },
+      { name: 'inbound-vip|9080|http/v2|reviews.store.svc.cluster.local', weight: 10 },
+    ]);
+    expect(anyone.endpoints[0]?.addresses[0]).toMatch(/^internal:connect_originate\//);
+    const sniffedTcp = simulateRequest(view, gen, { host: 'reviews.store.svc.cluster.local', port: 7000, protocol: 'tcp' });
+    expect(sniffedTcp.filterChain).toBe('inbound-vip|7000|tcp|reviews.store.svc.cluster.local');
+    const ratings = simulateRequest(view, gen, { host: 'ratings.store.svc.cluster.local', port: 8080, protocol: 'http', path: '/v2/x' });
+    expect(ratings.steps.some((st) => st.kind === 'policy' && st.title.startsWith('authorization'))).toBe(true);
+    const notOwned = simulateRequest(view, gen, { host: 'legacy.store.svc.cluster.local', port: 80, protocol: 'http' });
+    expect(notOwned.ok).toBe(false);
+    expect(notOwned.failure).toContain('no filter chain');
   });
 });
