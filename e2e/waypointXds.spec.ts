@@ -68,4 +68,10 @@ test('the shop waypoint: main_internal chains per Service, inbound-vip clusters,
   await expect(result).toHaveAttribute('data-ok', 'true');
   await expect(result.getByTestId('sim-step-filterChain')).toContainText('inbound-vip|80|http|products.shop.svc.cluster.local');
   await expect(result.getByTestId('sim-step-cluster')).toContainText('inbound-vip|80|http|products.shop.svc.cluster.local');
+
+  // POST is denied by the L7 policy on the products Service.
+  await panel.getByTestId('sim-method').selectOption('POST');
+  await panel.getByTestId('sim-run').click();
+  await expect(result).toHaveAttribute('data-ok', 'false');
+  await expect(result).toContainText('shop/products-read-only');
 });

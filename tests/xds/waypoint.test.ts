@@ -235,8 +235,11 @@ describe('waypoint proxies', () => {
     expect(anyone.endpoints[0]?.addresses[0]).toMatch(/^internal:connect_originate\//);
     const sniffedTcp = simulateRequest(view, gen, { host: 'reviews.store.svc.cluster.local', port: 7000, protocol: 'tcp' });
     expect(sniffedTcp.filterChain).toBe('inbound-vip|7000|tcp|reviews.store.svc.cluster.local');
-    const ratings = simulateRequest(view, gen, { host: 'ratings.store.svc.cluster.local', port: 8080, protocol: 'http', path: '/v2/x' });
-    expect(ratings.steps.some((st) => st.kind === 'policy' && st.title.startsWith('authorization'))).toBe(true);
+    // ratings allows only GET from reviews' identity; the simulator's client has none: denied by that policy.
+    const ratings = simulateRequest(view, gen, { host: 'ratings.store.svc.cluster.local', port: 8080, protocol: 'http', method: 'GET', path: '/v2/x' });
+    expect(ratings.ok).toBe(false);
+    expect(ratings.failure).toContain('store/ratings-get-only');
+    expect(anyone.steps.some((st) => st.title.startsWith('RBAC'))).toBe(false);
     const notOwned = simulateRequest(view, gen, { host: 'legacy.store.svc.cluster.local', port: 80, protocol: 'http' });
     expect(notOwned.ok).toBe(false);
     expect(notOwned.failure).toContain('no filter chain');

@@ -12,6 +12,9 @@ import { pushContext } from './model.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { selectorMatches } from '../config/labels.ts';
 import { matchFilterChainMatcher } from './waypoint/matcher.ts';
+import { waypointAuthzFor, waypointPolicyResources } from './waypoint/policies.ts';
+import { evaluateEnvoy } from '../ambient/envoyAuthz.ts';
+import { parseSubsetKey } from './names.ts';
 
 export type RequestProtocol = 'http' | 'http2' | 'grpc' | 'tcp' | 'tls';
 export const REQUEST_PROTOCOLS: readonly RequestProtocol[] = ['http', 'http2', 'grpc', 'tcp', 'tls'];
@@ -472,8 +475,7 @@ function simulateWaypointRequest(view: ConfigView, gen: GeneratedConfig, input: 
   const hcm = filters.find((f) => f.name === 'envoy.filters.network.http_connection_manager');
   if (hcm && isObj(hcm.typedConfig)) {
     const hc = hcm.typedConfig;
-    const rbac = arr(hc.httpFilters).filter((f) => isObj(f) && (f.name === 'envoy.filters.http.rbac' || f.name === 'envoy.filters.http.ext_authz'));
-    if (rbac.length > 0) res.steps.push({ kind: 'policy', title: `authorization: ${rbac.length} filter${rbac.length === 1 ? '' : 's'} on this chain`, detail: 'AuthorizationPolicies attached to the service (targetRefs) or the waypoint; not evaluated by the simulator' });
+    if (!authorize(view, gen, res, m.chain, true, input, host, address, port)) return res;
     const rc = isObj(hc.routeConfig) ? hc.routeConfig : undefined;
     const rcName = str(rc?.name);
     res.routeConfig = rcName;
@@ -484,6 +486,7 @@ function simulateWaypointRequest(view: ConfigView, gen: GeneratedConfig, input: 
     res.steps.push({ kind: 'virtualHost', title: res.virtualHost, detail: `domains ${arr(vh.domains).join(', ')}` });
     return routeRequest(gen, res, input, host, protocol, rcName, res.virtualHost, vh);
   }
+  if (!authorize(view, gen, res, m.chain, false, input, host, address, port)) return res;
   const tcp = filters.find((f) => f.name === 'envoy.filters.network.tcp_proxy');
   if (tcp && isObj(tcp.typedConfig) && typeof tcp.typedConfig.cluster === 'string') clusterStep(gen, res, tcp.typedConfig.cluster, 100);
   else {
@@ -492,4 +495,26 @@ function simulateWaypointRequest(view: ConfigView, gen: GeneratedConfig, input: 
     for (const w of wc) clusterStep(gen, res, w.name, w.weight);
   }
   return res;
+}
+
+/**
+ * The RBAC verdict of a waypoint chain: the AuthorizationPolicies attached to the chain's
+ * service (or to the waypoint), evaluated for the request. The client behind ztunnel is not an
+ * input of the simulator, so rules on principals and namespaces do not match. False when denied.
+ */
+function authorize(view: ConfigView, gen: GeneratedConfig, res: RequestResult, chain: string, http: boolean, input: RequestInput, host: string, address: string, port: number): boolean {
+  const key = parseSubsetKey(chain);
+  const push = pushContext(view);
+  const svc = key && key.direction === 'inbound-vip' ? [...(push.hostnameAndNamespace.get(key.host)?.values() ?? [])][0] : undefined;
+  const policies = waypointPolicyResources(view, waypointAuthzFor(view, gen.proxy, svc));
+  if (policies.length === 0) return true;
+  const d = evaluateEnvoy(policies, { http, method: (input.method || 'GET').toUpperCase(), path: input.path || '/', host: hostOnly(host), headers: input.headers ?? {}, sourceIdentity: null, sourceIp: '', destinationIp: address, destinationPort: port });
+  res.steps.push({ kind: 'policy', title: `RBAC ${d.decision}${d.policy ? ` (${d.policy})` : ''}`, detail: [d.why, ...d.notes, 'the client is unknown to the simulator: rules on its identity do not match'].join('; ') });
+  if (d.decision === 'DENY') {
+    res.ok = false;
+    res.failure = `RBAC: access denied${d.policy ? ` by ${d.policy}` : ''} (403)`;
+    res.steps.push({ kind: 'failure', title: res.failure });
+    return false;
+  }
+  return true;
 }

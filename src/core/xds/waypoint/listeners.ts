@@ -23,8 +23,8 @@ import { defaultOutboundRoute, isCatchAllRoute, translateRoute, type RouteOption
 import { hashForDestination, MAX_DIRECT_RESPONSE_BODY } from '../routes/sidecar.ts';
 import { builtin, mark, ref } from '../provenance.ts';
 import { isObj } from '../../model/read.ts';
-import { KINDS } from '../../model/kinds.ts';
-import { buildProxyAuthz, proxyAuthzInputsFromView, type ProxyAuthzFilters } from '../authz/index.ts';
+import type { ProxyAuthzFilters } from '../authz/index.ts';
+import { waypointAuthzFor, waypointPolicyResources } from './policies.ts';
 import type { WaypointResources } from './resources.ts';
 import {
   CONNECT_AUTHORITY_HTTP,
@@ -53,21 +53,9 @@ const MESH_GATEWAYS: ReadonlySet<string> = new Set(['mesh']);
 
 // ---- authorization per service -----------------------------------------------------------
 
-const authzCache = new WeakMap<GenContext, Map<string, ProxyAuthzFilters>>();
-
 /** The authn/authz filters of a chain: the waypoint's own policies, or those attached to `svc` (targetRefs). */
-export function waypointAuthz(ctx: GenContext, svc: Service | undefined): ProxyAuthzFilters {
-  let m = authzCache.get(ctx);
-  if (!m) authzCache.set(ctx, (m = new Map()));
-  const key = svc ? `${svc.namespace}/${svc.hostname}` : '';
-  let f = m.get(key);
-  if (!f) {
-    const inputs = proxyAuthzInputsFromView(ctx.push.view, { namespace: ctx.proxy.configNamespace, labels: ctx.proxy.labels, type: 'waypoint' });
-    const service = svc ? { name: svc.registry === 'External' ? svc.resource.name : svc.name, namespace: svc.namespace, registry: svc.registry } : undefined;
-    f = buildProxyAuthz(inputs, service ? { service } : {});
-    m.set(key, f);
-  }
-  return f;
+function waypointAuthz(ctx: GenContext, svc: Service | undefined): ProxyAuthzFilters {
+  return waypointAuthzFor(ctx.push.view, ctx.proxy, svc);
 }
 
 /** The authz builders' filters are plain proto3-JSON objects. */
@@ -76,14 +64,7 @@ function asJson(filters: readonly object[]): Json[] {
 }
 
 function policyRefs(f: ProxyAuthzFilters, ctx: GenContext): ReturnType<typeof ref>[] {
-  const out: ReturnType<typeof ref>[] = [];
-  for (const list of [f.policies.custom, f.policies.deny, f.policies.allow, f.policies.audit]) {
-    for (const p of list) {
-      const res = ctx.push.view.find(KINDS.AuthorizationPolicy, p.namespace, p.name);
-      if (res) out.push(ref(res.key));
-    }
-  }
-  return out;
+  return waypointPolicyResources(ctx.push.view, f).map((r) => ref(r.key));
 }
 
 // ---- connect_terminate -------------------------------------------------------------------
