@@ -29,7 +29,8 @@ function compare(a: Service, b: Service): number {
   return 0;
 }
 
-const cache = new WeakMap<PushContext, Map<string, WaypointResources>>();
+/** Per push context and ambient model (an edit of a namespace label rebuilds the model, not always the push context). */
+const cache = new WeakMap<PushContext, WeakMap<object, Map<string, WaypointResources>>>();
 
 /** The waypoint's Gateway key (`namespace/name`) from the pod's `gateway.networking.k8s.io/gateway-name` label. */
 export function waypointKeyOf(proxy: Proxy): string {
@@ -40,11 +41,13 @@ export function waypointKeyOf(proxy: Proxy): string {
 /** findWaypointResources for a waypoint proxy. */
 export function waypointResources(push: PushContext, proxy: Proxy): WaypointResources {
   const key = waypointKeyOf(proxy);
-  let byKey = cache.get(push);
-  if (!byKey) cache.set(push, (byKey = new Map()));
+  const model = ambientModel(push.view);
+  let byModel = cache.get(push);
+  if (!byModel) cache.set(push, (byModel = new WeakMap()));
+  let byKey = byModel.get(model);
+  if (!byKey) byModel.set(model, (byKey = new Map()));
   const hit = byKey.get(key);
   if (hit) return hit;
-  const model = ambientModel(push.view);
   const waypoint = model.cluster.waypoints.get(key);
   const bound = (w: Waypoint | undefined) => w !== undefined && waypoint !== undefined && w.namespace === waypoint.namespace && w.name === waypoint.name;
   const owned = new Map<string, Service>();
