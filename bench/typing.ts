@@ -115,8 +115,10 @@ async function oneRun(browser: Browser, port: number, text: string): Promise<Typ
       for (const e of l.getEntries()) probe.events.push({ name: e.name, start: e.startTime, duration: e.duration });
     }).observe({ type: 'event', buffered: true, durationThreshold: 16 } as PerformanceObserverInit);
     window.addEventListener('keydown', () => probe.keys.push(performance.now()), true);
-    new MutationObserver(() => {
+    new MutationObserver((records) => {
       if (!probe.watch || probe.found !== undefined) return;
+      // Only mutations inside the Problems panel can show the row (the editor mutates the DOM on every key; scanning then would load the page we measure).
+      if (!records.some((r) => (r.target instanceof Element ? r.target : r.target.parentElement)?.closest('[data-testid="problems"]'))) return;
       for (const row of document.querySelectorAll('[data-testid="problem-row"]')) {
         if (row.textContent?.includes(probe.watch)) {
           probe.found = performance.now();

@@ -32,6 +32,7 @@ export interface WorkspaceSummary {
 }
 
 export const DB_NAME = 'mesh-workbench';
+
 const DB_VERSION = 1;
 const WS = 'workspaces';
 const META = 'meta';
@@ -106,20 +107,19 @@ export async function saveWorkspace(ws: Omit<StoredWorkspace, 'rev' | 'updatedAt
   const db = await openDb();
   if (!db) return { ok: false, reason: 'error', message: 'This browser does not allow saving (no IndexedDB).' };
   try {
-    const tx = db.transaction(WS, 'readwrite');
+    const tx = db.transaction([WS, META], 'readwrite');
     const store = tx.objectStore(WS);
     let result: SaveResult = { ok: false, reason: 'error', message: 'not saved' };
-    const get = store.get(ws.id);
-    get.onsuccess = () => {
-      const cur = (get.result as StoredWorkspace | undefined)?.rev ?? 0;
+    withStoredRev(tx, ws.id, (cur) => {
       if (cur !== baseRev && !force) {
         result = { ok: false, reason: 'conflict', rev: cur };
         return;
       }
       const rev = cur + 1;
       store.put({ ...ws, rev, updatedAt: Date.now() } satisfies StoredWorkspace);
+      tx.objectStore(META).put(rev, revKey(ws.id));
       result = { ok: true, rev };
-    };
+    });
     return await done(tx, () => result);
   } catch (e) {
     const name = e instanceof DOMException ? e.name : '';
@@ -127,11 +127,31 @@ export async function saveWorkspace(ws: Omit<StoredWorkspace, 'rev' | 'updatedAt
   }
 }
 
+/**
+ * The meta record that mirrors a workspace's revision. Saves check the revision on every
+ * edit; reading it from the workspace record would deserialize all its files (megabytes)
+ * on the page's thread each time.
+ */
+function revKey(id: string): string {
+  return `rev:${id}`;
+}
+
+/** Calls `then` with the stored revision of workspace `id` (0 when there is none), inside `tx`. */
+function withStoredRev(tx: IDBTransaction, id: string, then: (rev: number) => void): void {
+  const req = tx.objectStore(META).get(revKey(id));
+  req.onsuccess = () => {
+    if (typeof req.result === 'number') return then(req.result);
+    // Saved before the revision had its own record: read it from the workspace once.
+    const get = tx.objectStore(WS).get(id);
+    get.onsuccess = () => then((get.result as StoredWorkspace | undefined)?.rev ?? 0);
+  };
+}
+
 /** Changes fields of a stored workspace (name, baseline) without touching its files. */
 export async function patchWorkspace(id: string, patch: Partial<Pick<StoredWorkspace, 'name' | 'baseline'>>): Promise<number | null> {
   const db = await openDb();
   if (!db) return null;
-  const tx = db.transaction(WS, 'readwrite');
+  const tx = db.transaction([WS, META], 'readwrite');
   const store = tx.objectStore(WS);
   let rev: number | null = null;
   const get = store.get(id);
@@ -141,6 +161,7 @@ export async function patchWorkspace(id: string, patch: Partial<Pick<StoredWorks
     const next = { ...cur, ...patch, rev: cur.rev + 1, updatedAt: Date.now() };
     if ('baseline' in patch && patch.baseline === undefined) delete next.baseline;
     store.put(next);
+    tx.objectStore(META).put(next.rev, revKey(id));
     rev = next.rev;
   };
   return done(tx, () => rev);
@@ -149,8 +170,9 @@ export async function patchWorkspace(id: string, patch: Partial<Pick<StoredWorks
 export async function deleteWorkspace(id: string): Promise<void> {
   const db = await openDb();
   if (!db) return;
-  const tx = db.transaction(WS, 'readwrite');
+  const tx = db.transaction([WS, META], 'readwrite');
   tx.objectStore(WS).delete(id);
+  tx.objectStore(META).delete(revKey(id));
   await done(tx, () => undefined);
 }
 

@@ -128,8 +128,21 @@ function schedule(): void {
   if (timer) clearTimeout(timer);
   timer = setTimeout(() => {
     timer = null;
-    void saveNow();
+    whenIdle(() => {
+      // An edit meanwhile has scheduled its own save.
+      if (!timer && dirty) void saveNow();
+    });
   }, SAVE_DELAY_MS);
+}
+
+/**
+ * Runs `fn` when the page is idle (within 2 s): writing a large workspace copies all its
+ * text on the page's thread, which should not land in the same frame as fresh diagnostics.
+ */
+function whenIdle(fn: () => void): void {
+  const ric = (globalThis as { requestIdleCallback?: (cb: () => void, opts?: { timeout: number }) => number }).requestIdleCallback;
+  if (typeof ric === 'function') ric(fn, { timeout: 2000 });
+  else fn();
 }
 
 /** Saves the open workspace now (queued behind a save in flight). */

@@ -33,6 +33,9 @@ export class QueryFailedError extends Error {
 
 interface PendingQuery {
   view: QueryView;
+  /** View and args, the key of `lastAnswers`. */
+  key: string;
+  args: unknown;
   resolve: (result: unknown) => void;
   reject: (e: Error) => void;
 }
@@ -47,6 +50,8 @@ export class AnalysisClient {
   private readonly spawnWorker: () => WorkerLike;
   private nextQueryId = 1;
   private readonly queries = new Map<number, PendingQuery>();
+  /** The last answer per view and args, which the worker may confirm as `unchanged`. */
+  private lastAnswers = new Map<string, unknown>();
   private disposed = false;
 
   constructor(opts: AnalysisClientOptions, spawnWorker: () => WorkerLike = spawnAnalysisWorker) {
@@ -63,6 +68,8 @@ export class AnalysisClient {
       w.terminate();
       const message = ev.message || 'The analysis worker stopped unexpectedly.';
       this.rejectAll(`The analysis worker stopped (${message}) before answering`);
+      // The new worker remembers no answers.
+      this.lastAnswers.clear();
       this.worker = this.spawn();
       this.opts.onCrash?.(message);
     };
@@ -75,8 +82,14 @@ export class AnalysisClient {
       const q = this.queries.get(msg.id);
       if (!q) return;
       this.queries.delete(msg.id);
-      if (msg.type === 'queryResult') q.resolve(msg.result);
-      else q.reject(new QueryFailedError(msg.message, q.view));
+      if (msg.type === 'queryFailed') return q.reject(new QueryFailedError(msg.message, q.view));
+      if (!msg.unchanged) {
+        this.remember(q.key, msg.result);
+        return q.resolve(msg.result);
+      }
+      if (this.lastAnswers.has(q.key)) return q.resolve(this.lastAnswers.get(q.key));
+      // Forgotten here meanwhile: ask for the whole answer.
+      this.ask(q, false);
       return;
     }
     this.opts.onMessage(msg);
@@ -107,16 +120,28 @@ export class AnalysisClient {
    */
   query<V extends QueryView>(view: V, args: QueryArgs<V>): Promise<QueryResult<V>> {
     if (this.disposed) return Promise.reject(new QueryFailedError(`The analysis worker is gone; the "${view}" query was not sent.`, view));
-    const id = this.nextQueryId++;
     return new Promise<QueryResult<V>>((resolve, reject) => {
-      this.queries.set(id, { view, resolve: resolve as (r: unknown) => void, reject });
-      try {
-        this.send({ type: 'query', id, view, args } as { type: 'query'; id: number } & QueryRequest);
-      } catch (e) {
-        this.queries.delete(id);
-        reject(new QueryFailedError(`The "${view}" query could not be sent: ${e instanceof Error ? e.message : 'unknown error'}`, view));
-      }
+      const key = `${view}\u0000${JSON.stringify(args) ?? ''}`;
+      this.ask({ view, key, args, resolve: resolve as (r: unknown) => void, reject }, this.lastAnswers.has(key));
     });
+  }
+
+  private ask(q: PendingQuery, known: boolean): void {
+    const id = this.nextQueryId++;
+    this.queries.set(id, q);
+    try {
+      this.send({ type: 'query', id, view: q.view, args: q.args, known } as { type: 'query'; id: number; known: boolean } & QueryRequest);
+    } catch (e) {
+      this.queries.delete(id);
+      q.reject(new QueryFailedError(`The "${q.view}" query could not be sent: ${e instanceof Error ? e.message : 'unknown error'}`, q.view));
+    }
+  }
+
+  /** Keeps the answer (the worker remembers 16; a few more here cost nothing). */
+  private remember(key: string, result: unknown): void {
+    this.lastAnswers.delete(key);
+    this.lastAnswers.set(key, result);
+    if (this.lastAnswers.size > 32) this.lastAnswers.delete(this.lastAnswers.keys().next().value as string);
   }
 
   /** Queries sent and not answered yet. */

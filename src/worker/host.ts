@@ -26,7 +26,12 @@ interface QueuedQuery {
   id: number;
   view: string;
   args: unknown;
+  /** The page holds its last answer to this view and args. */
+  known: boolean;
 }
+
+/** How many recent answers the worker remembers to tell the page "unchanged". */
+const REMEMBERED_ANSWERS = 16;
 
 export function errorText(e: unknown): string {
   try {
@@ -58,6 +63,12 @@ export class AnalysisHost {
   private stateVersion = 0;
   private lastFailure: string | null = null;
   private queries: QueuedQuery[] = [];
+  /**
+   * The JSON of the last answer sent per view and args (most recent last). After each edit
+   * the panels ask again; most answers are the same, and a large one (10,000 proxies) costs
+   * the page's thread to receive and render even when nothing in it changed.
+   */
+  private lastAnswers = new Map<string, string>();
 
   constructor(
     private readonly post: (msg: FromWorker) => void,
@@ -99,7 +110,7 @@ export class AnalysisHost {
         break;
       case 'query':
         if (typeof msg.id !== 'number') return;
-        this.queries.push({ id: msg.id, view: msg.view, args: msg.args });
+        this.queries.push({ id: msg.id, view: msg.view, args: msg.args, known: msg.known === true });
         this.answerQueries();
         break;
     }
@@ -278,10 +289,29 @@ export class AnalysisHost {
       }
       try {
         const result = answerQuery(q.view, q.args, state);
-        this.post({ type: 'queryResult', id: q.id, version: this.stateVersion, result });
+        if (this.sameAsLastAnswer(q, result)) this.post({ type: 'queryResult', id: q.id, version: this.stateVersion, result: undefined, unchanged: true });
+        else this.post({ type: 'queryResult', id: q.id, version: this.stateVersion, result });
       } catch (e) {
         this.safePost({ type: 'queryFailed', id: q.id, message: errorText(e) });
       }
     }
+  }
+
+  /** Records the answer to `q`, and says whether the page already holds an equal one. */
+  private sameAsLastAnswer(q: QueuedQuery, result: unknown): boolean {
+    const key = `${q.view}\u0000${JSON.stringify(q.args) ?? ''}`;
+    let json: string;
+    try {
+      json = JSON.stringify(result) ?? '';
+    } catch {
+      // Not JSON-able (cycles, BigInt): always sent whole.
+      this.lastAnswers.delete(key);
+      return false;
+    }
+    const same = q.known && this.lastAnswers.get(key) === json;
+    this.lastAnswers.delete(key);
+    this.lastAnswers.set(key, json);
+    if (this.lastAnswers.size > REMEMBERED_ANSWERS) this.lastAnswers.delete(this.lastAnswers.keys().next().value as string);
+    return same;
   }
 }

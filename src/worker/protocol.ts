@@ -47,7 +47,11 @@ export type ToWorker =
       settings: AnalysisSettings;
     }
   | { type: 'cancel'; version: number }
-  | ({ type: 'query'; id: number } & QueryRequest);
+  /**
+   * `known`: the page still holds its last answer to this view and args, so the worker may
+   * answer `unchanged` instead of sending an equal result again.
+   */
+  | ({ type: 'query'; id: number; known?: boolean } & QueryRequest);
 
 export type FromWorker =
   | { type: 'started'; version: number }
@@ -70,5 +74,6 @@ export type FromWorker =
   /** The worker's copy of the texts no longer matches the page's: send every file whole (`full`). */
   | { type: 'resync'; message: string }
   /** The answer to query `id`, from the analysis of `version`. */
-  | { type: 'queryResult'; id: number; version: number; result: unknown }
+  /** `unchanged`: the result equals the last one sent for the same view and args (not sent again). */
+  | { type: 'queryResult'; id: number; version: number; result: unknown; unchanged?: true }
   | { type: 'queryFailed'; id: number; message: string };

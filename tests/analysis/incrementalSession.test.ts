@@ -85,4 +85,33 @@ describe('incremental analysis', () => {
       for (const [name, mode] of Object.entries(edit.expectModes ?? {})) expect(inc.modes[name], `${edit.label}: ${name}`).toBe(mode);
     }
   });
+
+  it('after a canceled run the next run is incremental and gives the same diagnostics as a fresh analysis', async () => {
+    const files = new Map<string, string>([['mesh.yaml', generateMesh(60).text]]);
+    const w = new WorkspaceAnalyzer();
+    w.update([...files].map(([path, text]) => ({ path, text })), []);
+    await analyze(w);
+    const editTo = (from: string, to: string) => {
+      files.set('mesh.yaml', files.get('mesh.yaml')!.replace(from, to));
+      w.update([{ path: 'mesh.yaml', text: files.get('mesh.yaml')! }], []);
+    };
+    for (const stopAfter of [1, 5, 20]) {
+      // A VirtualService edit, whose run is canceled after `stopAfter` analyzers…
+      editTo(`host: svc-${stopAfter}\n`, `host: svc-${stopAfter}-missing\n`);
+      let asked = 0;
+      expect(await w.run(defaultAnalysisSettings(), { canceled: () => ++asked > stopAfter })).toBe('canceled');
+      // …then a DestinationRule edit: the next run must still see the VirtualService change.
+      const before = files.get('mesh.yaml')!;
+      editTo(`spec:\n  host: svc-${stopAfter + 1}\n  subsets:`, `spec:\n  host: svc-${stopAfter + 1}-gone\n  subsets:`);
+      expect(files.get('mesh.yaml')).not.toBe(before);
+      const after = await analyze(w);
+      const expected = await fresh(files);
+      const key = (d: { code: string; message: string; line?: number }) => `${d.code} ${d.line} ${d.message}`;
+      expect(after.diagnostics.map(key)).toEqual(expected.diagnostics.map(key));
+      expect(after.diagnostics.some((d) => d.message.includes(`svc-${stopAfter}-missing`))).toBe(true);
+      expect(after.diagnostics.some((d) => d.message.includes(`svc-${stopAfter + 1}-gone`))).toBe(true);
+      // Not started afresh: analyzers whose inputs did not change are reused.
+      expect(Object.values(after.modes)).toContain('cached');
+    }
+  });
 });

@@ -60,6 +60,35 @@ describe('analysis client', () => {
     expect(messages).toEqual([]);
   });
 
+  it('resolves an "unchanged" answer with the answer it holds, and asks again when it holds none', async () => {
+    const { client, workers } = setup();
+    const w = workers[0]!;
+    const queries = () => w.sent.filter((m): m is Extract<ToWorker, { type: 'query' }> => m.type === 'query');
+    const first = client.query('workloads', { namespace: 'shop' });
+    expect(queries()[0]!.known).toBe(false);
+    const held = { total: 2 };
+    w.reply({ type: 'queryResult', id: queries()[0]!.id, version: 1, result: held });
+    await expect(first).resolves.toBe(held);
+    const second = client.query('workloads', { namespace: 'shop' });
+    expect(queries()[1]!.known).toBe(true);
+    w.reply({ type: 'queryResult', id: queries()[1]!.id, version: 2, result: undefined, unchanged: true });
+    // The same object: React sees nothing new to render.
+    await expect(second).resolves.toBe(held);
+    // Other args are not known yet.
+    const other = client.query('workloads', { namespace: 'web' });
+    expect(queries()[2]!.known).toBe(false);
+    // A confused worker saying "unchanged" for an answer never received: asked again, whole.
+    w.reply({ type: 'queryResult', id: queries()[2]!.id, version: 2, result: undefined, unchanged: true });
+    expect(queries()).toHaveLength(4);
+    expect(queries()[3]).toMatchObject({ view: 'workloads', args: { namespace: 'web' }, known: false });
+    w.reply({ type: 'queryResult', id: queries()[3]!.id, version: 2, result: { total: 5 } });
+    await expect(other).resolves.toEqual({ total: 5 });
+    // After a crash the new worker remembers nothing, and neither does the client.
+    w.crash('gone');
+    void client.query('workloads', { namespace: 'shop' });
+    expect(workers[1]!.sent.find((m) => m.type === 'query')).toMatchObject({ known: false });
+  });
+
   it('a failed query rejects with the worker message', async () => {
     const { client, workers } = setup();
     const q = client.query('services', {});

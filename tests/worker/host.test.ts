@@ -183,6 +183,32 @@ describe('analysis worker host', () => {
     expect((second.result as { total: number }).total).toBe(3);
   });
 
+  it('answers "unchanged" when the page holds an equal answer, and the whole answer otherwise', async () => {
+    const h = new Harness();
+    h.sync({ changed: [{ path: 'd.yaml', text: DEPLOYMENT }] });
+    await h.idle();
+    const answer = (id: number) => h.of('queryResult').find((m) => m.id === id)!;
+    h.send({ type: 'query', id: 1, view: 'workloads', args: {}, known: true });
+    // Nothing remembered yet: sent whole although the page says it knows one.
+    expect(answer(1).unchanged).toBeUndefined();
+    expect((answer(1).result as { total: number }).total).toBe(3);
+    h.send({ type: 'query', id: 2, view: 'workloads', args: {}, known: true });
+    expect(answer(2)).toMatchObject({ unchanged: true, result: undefined });
+    // A page that lost its copy gets it whole.
+    h.send({ type: 'query', id: 3, view: 'workloads', args: {}, known: false });
+    expect((answer(3).result as { total: number }).total).toBe(3);
+    // Other args are another answer.
+    h.send({ type: 'query', id: 4, view: 'workloads', args: { derived: true }, known: true });
+    expect(answer(4).unchanged).toBeUndefined();
+    // An edit that changes the answer sends it again.
+    const at = DEPLOYMENT.indexOf('replicas: 2') + 'replicas: '.length;
+    h.sync({ edits: [{ path: 'd.yaml', changes: [{ offset: at, length: 1, text: '3' }], length: DEPLOYMENT.length }] });
+    await h.idle();
+    h.send({ type: 'query', id: 5, view: 'workloads', args: {}, known: true });
+    expect(answer(5).unchanged).toBeUndefined();
+    expect((answer(5).result as { total: number }).total).toBe(4);
+  });
+
   it('a bad query fails alone, with a message', async () => {
     const h = new Harness();
     h.sync({ changed: [{ path: 'd.yaml', text: DEPLOYMENT }] });

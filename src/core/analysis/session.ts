@@ -83,8 +83,11 @@ export class AnalysisSession {
     for (const analyzer of analyzers) {
       if (options.yieldNow) await options.yieldNow();
       if (canceled()) {
-        // Caches now describe two different workspace versions: start afresh next time.
-        this.reset();
+        // The caches are kept: each still describes the version its analyzer last ran on, and
+        // the caller passes the kinds changed since the last completed run (the workspace keeps
+        // a canceled run's changed kinds for the next one), so an analyzer whose inputs changed
+        // since its cache runs again. Starting afresh would make the run after every keystroke
+        // that cancels one a full analysis.
         throw new AnalysisCanceled();
       }
       const name = analyzer.metadata.name;

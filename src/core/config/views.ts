@@ -12,10 +12,14 @@ export function specReader<F extends Fields>(shape: MessageShape<F>): (r: Resour
 export function bodyReader<F extends Fields>(shape: MessageShape<F>, field: string): (r: Resource) => MessageOf<F> {
   const cache = new WeakMap<object, MessageOf<F>>();
   return (r) => {
-    let v = cache.get(r.body);
+    const raw = Object.prototype.hasOwnProperty.call(r.body, field) ? r.body[field] : undefined;
+    // Keyed by the field's own object when it has one: the pods derived from one controller
+    // share their spec, and so share its view (the view depends on nothing else).
+    const key = typeof raw === 'object' && raw !== null ? raw : r.body;
+    let v = cache.get(key);
     if (v === undefined) {
-      v = shape.readOrEmpty(Object.prototype.hasOwnProperty.call(r.body, field) ? r.body[field] : undefined);
-      cache.set(r.body, v);
+      v = shape.readOrEmpty(raw);
+      cache.set(key, v);
     }
     return v;
   };

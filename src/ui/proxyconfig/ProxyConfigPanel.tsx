@@ -2,7 +2,7 @@
 // Envoy config istiod would send it, as `istioctl proxy-config` tables (same columns, same
 // order), with each row's JSON and a link to the config line that made it; a request
 // simulator; and "what changes" against a pinned baseline.
-import { useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useState } from 'react';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { query } from '../../state/queries.ts';
 import { useWorkspace } from '../../state/workspace.ts';
@@ -141,11 +141,7 @@ export function ProxyConfigPanel() {
         <span>Proxy</span>
         <select className="text-input" value={proxy} data-testid="proxy-picker" aria-label="Proxy" onChange={(e) => setPicked(e.target.value)}>
           {proxy === '' && <option value="">Choose a proxy…</option>}
-          {items.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.id} ({TYPE_LABEL[p.type]})
-            </option>
-          ))}
+          <ProxyOptions items={items} />
         </select>
       </label>
       {summary && (summary.syntheticAddress || summary.derived) && (
@@ -183,6 +179,20 @@ export function ProxyConfigPanel() {
     </div>
   );
 }
+
+type ProxyItem = NonNullable<ReturnType<typeof useWorkerQuery<'proxies'>>['data']>['items'][number];
+
+/**
+ * The picker's options, rendered again only when the list changes: a derived mesh has
+ * thousands of proxies, and every analysis re-renders this panel.
+ */
+const ProxyOptions = memo(function ProxyOptions({ items }: { items: readonly ProxyItem[] }) {
+  return items.map((p) => (
+    <option key={p.id} value={p.id}>
+      {p.id} ({TYPE_LABEL[p.type]})
+    </option>
+  ));
+});
 
 function ConfigTable({ tab, data }: { tab: TabId; data: ProxyConfigResult }) {
   const [open, setOpen] = useState<string | null>(null);
