@@ -67,8 +67,10 @@ export function listProxies(view: ConfigView): ProxyRef[] {
       out.push({ id: `${pod.name}.${pod.namespace}`, type, pod, syntheticAddress: addrs.get(pod)?.synthetic ?? false });
     }
     // Waypoints istiod's deployment controller would run for waypoint Gateways whose pods the files do not hold.
+    // (Only when there is a Gateway at all: the ambient model is not free on a large mesh.)
     const listed = new Set(out.map((p) => p.id));
-    for (const p of ambientModel(view).cluster.pods) {
+    const infra = view.list(KINDS.KubernetesGateway).length > 0 ? ambientModel(view).cluster.pods : [];
+    for (const p of infra) {
       if (p.role !== 'waypoint' || p.origin !== 'waypoint') continue;
       const id = `${p.name}.${p.namespace}`;
       if (listed.has(id)) continue;
