@@ -73,7 +73,7 @@ describe('waypoint proxies', () => {
   it('owns the namespace\'s services and the labelled ServiceEntry, not the opted-out or not-admitted ones', () => {
     const owned = new Set(chainNames.filter((n) => String(n).startsWith('inbound-vip')).map((n) => String(n).split('|')[3]));
     expect([...owned].sort()).toEqual(['payments.example.com', 'ratings.store.svc.cluster.local', 'reviews.store.svc.cluster.local']);
-    expect(clusterNames.some((n) => n.includes('legacy.store'))).toBe(false);
+    expect(clusterNames.some((n) => n.startsWith('inbound-vip') && n.includes('legacy.store'))).toBe(false);
     expect(clusterNames.some((n) => n.includes('outsider.other'))).toBe(false);
   });
 
@@ -137,6 +137,12 @@ describe('waypoint proxies', () => {
     const v2 = routes.find((r) => JSON.stringify(r.match).includes('/v2'));
     expect(at(v2, 'route', 'cluster')).toBe('inbound-vip|8080|http|ratings.store.svc.cluster.local');
     expect(at(v2, 'route', 'clusterNotFoundResponseCode')).toBe('INTERNAL_SERVER_ERROR');
+  });
+
+  it('routes only by VirtualServices of the waypoint\'s or the service\'s namespace, yet builds clusters for any mesh VirtualService of an owned host', () => {
+    const routes = JSON.stringify(hcmOf('inbound-vip|8080|http|ratings.store.svc.cluster.local').routeConfig);
+    expect(routes).not.toContain('legacy.store');
+    expect(clusterNames).toContain('outbound|80||legacy.store.svc.cluster.local');
   });
 
   it('uses a default route to the chain\'s cluster when no route is bound', () => {

@@ -11,7 +11,7 @@ import { HTTP_PROTOCOL_OPTIONS_KEY, HTTP_PROTOCOL_OPTIONS_TYPE, RAW_BUFFER_SOCKE
 import { builtin, mark } from '../provenance.ts';
 import { outboundClusters, waypointInboundVipClusters } from '../clusters.ts';
 import { connectCommonTlsContext } from './filters.ts';
-import { CONNECT_ORIGINATE, ENCAP, HBONE_INBOUND_PORT, MAIN_INTERNAL, virtualServicesForWaypoint } from './listeners.ts';
+import { CONNECT_ORIGINATE, ENCAP, HBONE_INBOUND_PORT, MAIN_INTERNAL } from './listeners.ts';
 import type { WaypointResources } from './resources.ts';
 
 const MAX_UINT32 = 4294967295;
@@ -70,17 +70,21 @@ export function connectOriginateCluster(ctx: GenContext): Json {
   );
 }
 
-/** filterWaypointOutboundServices: services the owned services' VirtualServices route to that the waypoint does not own. */
+/**
+ * filterWaypointOutboundServices: services that mesh VirtualServices written for an owned
+ * service's host (push.ServicesAttachedToMesh: every namespace, exact host) route to, and that
+ * the waypoint does not own (or owns as MESH_EXTERNAL).
+ */
 export function waypointOutboundServices(ctx: GenContext, res: WaypointResources): Service[] {
   const wanted = new Set<string>();
-  for (const svc of res.services) {
-    for (const vs of virtualServicesForWaypoint(ctx, svc)) {
-      const dests = [...vs.http.flatMap((h) => [...h.route.map((r) => r.destination?.host ?? ''), h.mirror?.host ?? '', ...h.mirrors.map((m) => m.destination?.host ?? '')]), ...vs.tcp.flatMap((t) => t.route.map((r) => r.destination?.host ?? '')), ...vs.tls.flatMap((t) => t.route.map((r) => r.destination?.host ?? ''))];
-      for (const d of dests) {
-        if (d === '') continue;
-        const owned = res.byHostname.get(d);
-        if (!owned || owned.meshExternal) wanted.add(d);
-      }
+  for (const vs of ctx.push.virtualServices) {
+    if (vs.gateways.length > 0 && !vs.gateways.includes('mesh')) continue;
+    if (!vs.hosts.some((h) => res.byHostname.has(h))) continue;
+    const dests = [...vs.http.flatMap((h) => [...h.route.map((r) => r.destination?.host ?? ''), h.mirror?.host ?? '', ...h.mirrors.map((m) => m.destination?.host ?? '')]), ...vs.tcp.flatMap((t) => t.route.map((r) => r.destination?.host ?? '')), ...vs.tls.flatMap((t) => t.route.map((r) => r.destination?.host ?? ''))];
+    for (const d of dests) {
+      if (d === '') continue;
+      const owned = res.byHostname.get(d);
+      if (!owned || owned.meshExternal) wanted.add(d);
     }
   }
   return ctx.scope.services.filter((s) => wanted.has(s.hostname));
