@@ -147,9 +147,18 @@ function waypointHttpFilters(ctx: GenContext, svc: Service | undefined, protocol
 
 /** getVirtualServiceForWaypoint: mesh VirtualServices in the waypoint's or the service's namespace whose hosts match the service. */
 export function virtualServicesForWaypoint(ctx: GenContext, svc: Service): VirtualServiceConfig[] {
-  const all = ctx.scope.egressListeners[0]?.virtualServices ?? [];
-  return all.filter((vs) => (vs.meta.namespace === ctx.proxy.configNamespace || vs.meta.namespace === svc.namespace) && vs.hosts.some((h) => hostMatches(h, svc.hostname)));
+  let m = vsCache.get(ctx);
+  if (!m) vsCache.set(ctx, (m = new Map()));
+  let out = m.get(svc);
+  if (!out) {
+    const all = ctx.scope.egressListeners[0]?.virtualServices ?? [];
+    out = all.filter((vs) => (vs.meta.namespace === ctx.proxy.configNamespace || vs.meta.namespace === svc.namespace) && vs.hosts.some((h) => hostMatches(h, svc.hostname)));
+    m.set(svc, out);
+  }
+  return out;
 }
+
+const vsCache = new WeakMap<GenContext, Map<Service, VirtualServiceConfig[]>>();
 
 /** host.Name.Matches for a VirtualService host against a service hostname. */
 function hostMatches(vsHost: string, svcHost: string): boolean {
