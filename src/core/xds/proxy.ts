@@ -20,6 +20,7 @@ import type { PushContext, Service } from './model.ts';
 import type { InterceptionMode, Proxy, ProxyType } from './types.ts';
 import { isIPv4, isIPv6 } from './net.ts';
 import { ambientModel } from '../ambient/model.ts';
+import { waypointInfrastructure } from '../config/waypoints.ts';
 
 /** The Istio version the generated config targets (gates a few version-dependent fields). */
 export const DEFAULT_ISTIO_VERSION = '1.30.0';
@@ -67,9 +68,9 @@ export function listProxies(view: ConfigView): ProxyRef[] {
       out.push({ id: `${pod.name}.${pod.namespace}`, type, pod, syntheticAddress: addrs.get(pod)?.synthetic ?? false });
     }
     // Waypoints istiod's deployment controller would run for waypoint Gateways whose pods the files do not hold.
-    // (Only when there is a Gateway at all: the ambient model is not free on a large mesh.)
+    // (Only when there are such Gateways: the ambient model, which places them, is not free on a large mesh.)
     const listed = new Set(out.map((p) => p.id));
-    const infra = view.list(KINDS.KubernetesGateway).length > 0 ? ambientModel(view).cluster.pods : [];
+    const infra = view.list(KINDS.KubernetesGateway).length > 0 && waypointInfrastructure(view, podIndex(view).all).pods.length > 0 ? ambientModel(view).cluster.pods : [];
     for (const p of infra) {
       if (p.role !== 'waypoint' || p.origin !== 'waypoint') continue;
       const id = `${p.name}.${p.namespace}`;
