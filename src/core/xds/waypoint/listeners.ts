@@ -11,7 +11,7 @@ import type { Service, VirtualServiceConfig } from '../model.ts';
 import type { RouteDestination, TCPRoute, TLSRoute } from '../../config/api/networking.ts';
 import type { ServicePortInfo } from '../../config/services.ts';
 import { DOWNSTREAM_TLS_TYPE, GRPC_STATS, GRPC_WEB, FAULT, CORS, HCM_NAME, HCM_TYPE, HTTP_INSPECTOR, HTTP_INSPECTOR_NAME, ORIGINAL_DST, TCP_LISTENER_MX, TCP_PROXY_NAME, TCP_PROXY_TYPE, TLS_INSPECTOR, TLS_INSPECTOR_NAME, networkFilter, routerFilter } from '../filters.ts';
-import { isHttp, isHttp2, isTcp, isTls, isUnsupported } from '../protocol.ts';
+import { isHttp, isHttp2, isTls, isUnsupported } from '../protocol.ts';
 import { hcmFilter, proxyHeaders } from '../listeners/hcm.ts';
 import { listenerPredicateExclude } from '../listeners/inbound.ts';
 import { buildAddress, additionalAddresses } from '../listeners/common.ts';
@@ -345,7 +345,8 @@ function ipRanges(ips: readonly string[]): Json[] {
 export function mainInternalListener(ctx: GenContext, res: WaypointResources): Json {
   const chains: Json[] = [];
   const rangeMatchers: Json[] = [];
-  const portProtocols = new Map<number, 'HTTP' | 'TCP' | 'SNIFF' | string>();
+  // Per port: served as HTTP, as TCP, or needing protocol sniffing (both, or unknown).
+  const portProtocols = new Map<number, 'http' | 'tcp' | 'sniff'>();
   const http10 = ctx.features.PILOT_HTTP10;
   for (const svc of res.services) {
     const vips = [...new Set(svcAddresses(svc))].sort();
@@ -362,16 +363,16 @@ export function mainInternalListener(ctx: GenContext, res: WaypointResources): J
       if (isUnsupported(port.protocol)) {
         chains.push(tcpChain(), httpChain());
         portMap[key] = toMatcher(appProtocolMatcher(toChain(tcpName), toChain(httpName), http10));
-        portProtocols.set(port.port, 'SNIFF');
+        portProtocols.set(port.port, 'sniff');
       } else if (isHttp(port.protocol)) {
         chains.push(httpChain());
         portMap[key] = toChain(httpName);
-        portProtocols.set(port.port, prev !== undefined && prev !== 'HTTP' ? 'SNIFF' : 'HTTP');
+        portProtocols.set(port.port, prev !== undefined && prev !== 'http' ? 'sniff' : 'http');
       } else {
         if (isTls(port.protocol) && svc.hostname.startsWith('*') && svc.resolution === 'DynamicDNS') continue;
         chains.push(tcpChain());
         portMap[key] = toChain(tcpName);
-        portProtocols.set(port.port, prev !== undefined && !(prev === 'TCP' || isTcp(prev as ServicePortInfo['protocol'])) ? 'SNIFF' : port.protocol === 'TCP' ? 'TCP' : port.protocol);
+        portProtocols.set(port.port, prev !== undefined && prev !== 'tcp' ? 'sniff' : 'tcp');
       }
     }
     if (Object.keys(portMap).length > 0 && vips.length > 0) {
@@ -388,7 +389,7 @@ export function mainInternalListener(ctx: GenContext, res: WaypointResources): J
 
   let httpInspector: Json = HTTP_INSPECTOR;
   if (res.workloadIps.length === 0) {
-    const ports = [...portProtocols.entries()].filter(([, v]) => v !== 'SNIFF').map(([p]) => p).sort((a, b) => a - b);
+    const ports = [...portProtocols.entries()].filter(([, v]) => v !== 'sniff').map(([p]) => p).sort((a, b) => a - b);
     if (ports.length > 0) httpInspector = { name: HTTP_INSPECTOR_NAME, typedConfig: HTTP_INSPECTOR.typedConfig, filterDisabled: listenerPredicateExclude(ports) };
   }
   const listenerFilters: Json[] = [ORIGINAL_DST, httpInspector];
