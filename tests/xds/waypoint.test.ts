@@ -51,6 +51,17 @@ describe('waypoint proxies', () => {
     expect(ref && proxyForPod(view, ref).ipAddresses.length).toBe(1);
   });
 
+  it('does not take an agentgateway waypoint for an Envoy proxy', () => {
+    const v = viewOf(`apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: { name: agw, namespace: store }
+spec:
+  gatewayClassName: istio-agentgateway-waypoint
+  listeners: [{ name: mesh, port: 15008, protocol: HBONE }]
+`);
+    expect(listProxies(v)).toEqual([]);
+  });
+
   it('has istiod\'s three listeners: connect_terminate on 15008, main_internal and connect_originate (internal)', () => {
     expect(gen.listeners.map((l) => l.name)).toEqual(['connect_terminate', 'main_internal', 'connect_originate']);
     const ct = byName(gen.listeners, 'connect_terminate');

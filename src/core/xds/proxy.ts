@@ -20,7 +20,7 @@ import type { PushContext, Service } from './model.ts';
 import type { InterceptionMode, Proxy, ProxyType } from './types.ts';
 import { isIPv4, isIPv6 } from './net.ts';
 import { ambientModel } from '../ambient/model.ts';
-import { waypointInfrastructure } from '../config/waypoints.ts';
+import { GATEWAY_CLASS_NAME_LABEL, waypointInfrastructure } from '../config/waypoints.ts';
 
 /** The Istio version the generated config targets (gates a few version-dependent fields). */
 export const DEFAULT_ISTIO_VERSION = '1.30.0';
@@ -54,6 +54,11 @@ function isWaypointPod(pod: Resource): boolean {
   return pod.labels[GATEWAY_MANAGED_LABEL] === MESH_GATEWAY_CONTROLLER;
 }
 
+/** agentgateway waypoints are not Envoy: istiod sends them no LDS/CDS, so they are not proxies here. */
+function isAgentgateway(pod: Resource): boolean {
+  return pod.labels[GATEWAY_CLASS_NAME_LABEL] === 'istio-agentgateway-waypoint';
+}
+
 /** Every proxy of the mesh: gateways, waypoints and injected pods, in pod order. */
 export function listProxies(view: ConfigView): ProxyRef[] {
   return view.lookups.cached('xds.proxies', () => {
@@ -61,7 +66,10 @@ export function listProxies(view: ConfigView): ProxyRef[] {
     const addrs = podAddresses(view);
     for (const pod of podIndex(view).all) {
       let type: ProxyType | undefined;
-      if (isWaypointPod(pod)) type = 'waypoint';
+      if (isWaypointPod(pod)) {
+        if (isAgentgateway(pod)) continue;
+        type = 'waypoint';
+      }
       else if (isRouterPod(view, pod)) type = 'router';
       else if (sidecarInjected(view, podShape(pod)).inject) type = 'sidecar';
       if (!type) continue;
@@ -72,7 +80,7 @@ export function listProxies(view: ConfigView): ProxyRef[] {
     const listed = new Set(out.map((p) => p.id));
     const infra = view.list(KINDS.KubernetesGateway).length > 0 && waypointInfrastructure(view, podIndex(view).all).pods.length > 0 ? ambientModel(view).cluster.pods : [];
     for (const p of infra) {
-      if (p.role !== 'waypoint' || p.origin !== 'waypoint') continue;
+      if (p.role !== 'waypoint' || p.origin !== 'waypoint' || isAgentgateway(p.resource)) continue;
       const id = `${p.name}.${p.namespace}`;
       if (listed.has(id)) continue;
       out.push({ id, type: 'waypoint', pod: p.resource, syntheticAddress: p.ipAssumed, ...(p.ips[0] ? { address: p.ips[0] } : {}) });
