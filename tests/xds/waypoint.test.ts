@@ -167,14 +167,16 @@ spec:
 
   it('attaches an AuthorizationPolicy with targetRefs to its Service\'s chain only, matching peers by filter state', () => {
     const filters = (chain: string) => list(hcmOf(chain).httpFilters).map((f) => f.name);
-    expect(filters('inbound-vip|8080|http|ratings.store.svc.cluster.local')).toContain('envoy.filters.http.rbac');
-    expect(filters('inbound-vip|9080|http|reviews.store.svc.cluster.local')).not.toContain('envoy.filters.http.rbac');
+    const rbacText = (chain: string) => JSON.stringify(list(hcmOf(chain).httpFilters).filter((x) => x.name === 'envoy.filters.http.rbac'));
+    expect(rbacText('inbound-vip|8080|http|ratings.store.svc.cluster.local')).toContain('ns[store]-policy[ratings-get-only]-rule[0]');
+    expect(rbacText('inbound-vip|9080|http|reviews.store.svc.cluster.local')).not.toContain('ratings-get-only');
+    // A policy attached to the waypoint Gateway is on every chain, the direct ones included.
+    for (const chain of ['inbound-vip|8080|http|ratings.store.svc.cluster.local', 'inbound-vip|9080|http|reviews.store.svc.cluster.local', 'direct-http']) expect(rbacText(chain)).toContain('ns[store]-policy[no-admin]-rule[0]');
     const f = filters('inbound-vip|9080|http|reviews.store.svc.cluster.local');
     expect(f).not.toContain('istio.metadata_exchange');
     expect(f.indexOf('waypoint_upstream_peer_metadata')).toBeGreaterThan(f.indexOf('envoy.filters.http.cors'));
     expect(f.at(-1)).toBe('envoy.filters.http.router');
-    const rbac = list(hcmOf('inbound-vip|8080|http|ratings.store.svc.cluster.local').httpFilters).find((x) => x.name === 'envoy.filters.http.rbac');
-    expect(JSON.stringify(rbac)).toContain('io.istio.peer_principal');
+    expect(rbacText('inbound-vip|8080|http|ratings.store.svc.cluster.local')).toContain('io.istio.peer_principal');
   });
 
   it('has main_internal, encap, connect_originate and inbound-vip clusters per port and subset, and no BlackHole or Passthrough', () => {
@@ -256,7 +258,10 @@ spec:
     const ratings = simulateRequest(view, gen, { host: 'ratings.store.svc.cluster.local', port: 8080, protocol: 'http', method: 'GET', path: '/v2/x' });
     expect(ratings.ok).toBe(false);
     expect(ratings.failure).toContain('store/ratings-get-only');
-    expect(anyone.steps.some((st) => st.title.startsWith('RBAC'))).toBe(false);
+    expect(anyone.steps.find((st) => st.title.startsWith('RBAC'))?.title).toBe('RBAC ALLOW');
+    const admin = simulateRequest(view, gen, { host: 'reviews', port: 9080, protocol: 'http', path: '/admin/x' });
+    expect(admin.ok).toBe(false);
+    expect(admin.failure).toContain('store/no-admin');
     const notOwned = simulateRequest(view, gen, { host: 'legacy.store.svc.cluster.local', port: 80, protocol: 'http' });
     expect(notOwned.ok).toBe(false);
     expect(notOwned.failure).toContain('no filter chain');
