@@ -22,7 +22,21 @@ export function guarded<T>(what: string, timeLimitMs: number, fn: () => T): T {
     throw new FuzzFailure('crash', `${what} threw ${describeError(e)}`);
   }
   const ms = performance.now() - t0;
-  if (ms > timeLimitMs) throw new FuzzFailure('hang', `${what} took ${ms.toFixed(0)} ms (limit ${timeLimitMs} ms)`);
+  if (ms > timeLimitMs) {
+    // A busy machine (or a garbage collection) can stall one run: a hang is an input that is
+    // slow every time, so it is timed twice more and judged by its fastest run.
+    let best = ms;
+    for (let i = 0; i < 2 && best > timeLimitMs; i++) {
+      const t1 = performance.now();
+      try {
+        fn();
+      } catch {
+        // It threw the first time round if it throws at all.
+      }
+      best = Math.min(best, performance.now() - t1);
+    }
+    if (best > timeLimitMs) throw new FuzzFailure('hang', `${what} took ${best.toFixed(0)} ms at best of three runs (limit ${timeLimitMs} ms)`);
+  }
   return out;
 }
 

@@ -3,7 +3,8 @@
 import type { WorkspaceFile } from '../core/model/types.ts';
 import type { AnalysisSettings } from '../core/analysis/settings.ts';
 import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
-import type { FileEdits, FromWorker, QueryRequest, ToWorker } from './protocol.ts';
+import type { DiagnosticsReuse, FileEdits, FromWorker, QueryRequest, ToWorker } from './protocol.ts';
+import type { Diagnostic } from '../core/model/types.ts';
 
 export interface AnalysisClientOptions {
   onMessage: (msg: FromWorker) => void;
@@ -52,6 +53,8 @@ export class AnalysisClient {
   private readonly queries = new Map<number, PendingQuery>();
   /** The last answer per view and args, which the worker may confirm as `unchanged`. */
   private lastAnswers = new Map<string, unknown>();
+  /** The diagnostics of the last result received (what the worker's `reuse` refers to). */
+  private lastDiagnostics: Diagnostic[] = [];
   private disposed = false;
 
   constructor(opts: AnalysisClientOptions, spawnWorker: () => WorkerLike = spawnAnalysisWorker) {
@@ -68,8 +71,9 @@ export class AnalysisClient {
       w.terminate();
       const message = ev.message || 'The analysis worker stopped unexpectedly.';
       this.rejectAll(`The analysis worker stopped (${message}) before answering`);
-      // The new worker remembers no answers.
+      // The new worker remembers no answers and no results.
       this.lastAnswers.clear();
+      this.lastDiagnostics = [];
       this.worker = this.spawn();
       this.opts.onCrash?.(message);
     };
@@ -91,6 +95,20 @@ export class AnalysisClient {
       // Forgotten here meanwhile: ask for the whole answer.
       this.ask(q, false);
       return;
+    }
+    if (msg.type === 'result') {
+      const diagnostics = msg.reuse ? rebuildDiagnostics(msg.reuse, this.lastDiagnostics) : msg.diagnostics;
+      if (!diagnostics) {
+        // Out of step with the worker (it cannot happen unless a message was lost): start over.
+        this.lastDiagnostics = [];
+        this.opts.onMessage({ type: 'resync', message: 'The analysis result referred to diagnostics this page does not have.' });
+        return;
+      }
+      this.lastDiagnostics = diagnostics;
+      if (msg.reuse) {
+        const { reuse: _reuse, ...rest } = msg;
+        return this.opts.onMessage({ ...rest, diagnostics });
+      }
     }
     this.opts.onMessage(msg);
   }
@@ -154,4 +172,19 @@ export class AnalysisClient {
     this.worker.terminate();
     this.rejectAll('The analysis worker was shut down before answering');
   }
+}
+
+/** The diagnostics a `reuse` result stands for, or undefined when it refers outside `previous`. */
+export function rebuildDiagnostics(reuse: DiagnosticsReuse, previous: readonly Diagnostic[]): Diagnostic[] | undefined {
+  const { refs, added } = reuse;
+  if (!(refs instanceof Int32Array) || !Array.isArray(added)) return undefined;
+  const out = new Array<Diagnostic>(refs.length);
+  let next = 0;
+  for (let i = 0; i < refs.length; i++) {
+    const j = refs[i] as number;
+    const d = j < 0 ? added[next++] : previous[j];
+    if (d === undefined) return undefined;
+    out[i] = d;
+  }
+  return next === added.length ? out : undefined;
 }

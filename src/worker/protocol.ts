@@ -58,7 +58,13 @@ export type FromWorker =
   | {
       type: 'result';
       version: number;
+      /**
+       * The diagnostics. The worker may instead send `reuse`: most of a large result is the
+       * previous result's diagnostics, which the page already holds; the client rebuilds
+       * `diagnostics` from it before anything else sees the message.
+       */
       diagnostics: Diagnostic[];
+      reuse?: DiagnosticsReuse;
       /** Resources analyzed (including assumed ones); the UI shows the count only. */
       resourceCount: number;
       /** Human-readable notes about assumed inputs (default mesh config, placeholders, …). */
@@ -77,3 +83,12 @@ export type FromWorker =
   /** `unchanged`: the result equals the last one sent for the same view and args (not sent again). */
   | { type: 'queryResult'; id: number; version: number; result: unknown; unchanged?: true }
   | { type: 'queryFailed'; id: number; message: string };
+
+/**
+ * A result's diagnostics as references into the previous result the worker posted: `refs[i]`
+ * is the index of diagnostic i there, or -1 for the next one of `added`.
+ */
+export interface DiagnosticsReuse {
+  refs: Int32Array;
+  added: Diagnostic[];
+}

@@ -187,4 +187,25 @@ spec:
     if (again === 'canceled') throw new Error('canceled');
     expect(second.diagnostics.map((d) => [d.code, d.origin, d.line])).toEqual(again.diagnostics.map((d) => [d.code, d.origin, d.line]));
   });
+
+  it('keeps the message of a derived pod on its controller when documents are inserted above it', async () => {
+    const body = deployment('web', 'shop', { annotations: { 'sidecar.istio.io/proxyCPUz': '100m' } });
+    const wa = new WorkspaceAnalyzer();
+    wa.update([{ path: 'web.yaml', text: body }], []);
+    const first = await wa.run(defaultAnalysisSettings());
+    if (first === 'canceled') throw new Error('canceled');
+    // A document and a comment above the Deployment: nothing the pods derive from changes.
+    const above = `# notes\napiVersion: v1\nkind: ServiceAccount\nmetadata: {name: extra, namespace: shop}\n---\n`;
+    const text = above + body;
+    wa.update([{ path: 'web.yaml', text }], []);
+    const second = await wa.run(defaultAnalysisSettings());
+    if (second === 'canceled') throw new Error('canceled');
+    const onPod = second.diagnostics.find((d) => d.code === 'IST0108' && d.origin?.startsWith('Pod shop/web-'));
+    expect(onPod?.range?.startLine).toBe(text.split('\n').findIndex((l) => l.includes('proxyCPUz')) + 1);
+    const fresh = new WorkspaceAnalyzer();
+    fresh.update([{ path: 'web.yaml', text }], []);
+    const again = await fresh.run(defaultAnalysisSettings());
+    if (again === 'canceled') throw new Error('canceled');
+    expect(second.diagnostics.map((d) => [d.code, d.origin, d.line, d.range?.startLine])).toEqual(again.diagnostics.map((d) => [d.code, d.origin, d.line, d.range?.startLine]));
+  });
 });

@@ -102,3 +102,17 @@ describe('generated CSRs', () => {
     expect(r2.csrs[0]?.signatureValid).toBe(false);
   });
 });
+
+describe('a private key folded onto one line', () => {
+  it('never appears in the report, not even in the message about its malformed BEGIN line', async () => {
+    const { files } = await generatePki({ trustDomain: 'cluster.local' });
+    const key = files.find((f) => f.path.endsWith('ca-key.pem'))!.text;
+    const body = key.split('\n').filter((l) => l && !l.startsWith('-----')).join('');
+    // A plain (not `|`) YAML scalar folds the PEM lines into one line with spaces.
+    const secret = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: odd\nstringData:\n  ca.crl:\n${key.trim().split('\n').map((l) => `    ${l}`).join('\n')}\n`;
+    const report = await inspect([{ name: 'secret.yaml', text: secret }]);
+    const json = JSON.stringify(report);
+    for (let i = 0; i + 40 <= body.length; i += 40) expect(json).not.toContain(body.slice(i, i + 40));
+    expect(report.problems.some((p) => /malformed label/.test(p.message))).toBe(true);
+  });
+});

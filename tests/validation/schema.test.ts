@@ -110,6 +110,15 @@ describe('schema layer: CEL rules', () => {
       ['self.size() == 0', '', str],
       ['self.size() == 0', 'ns', str],
     ];
+    const source: Schema = { type: 'object', properties: Object.fromEntries(['principals', 'notPrincipals', 'namespaces', 'notNamespaces', 'serviceAccounts', 'notServiceAccounts'].map((k) => [k, { type: 'array', items: str }])) };
+    const accounts = '(has(self.serviceAccounts) || has(self.notServiceAccounts)) ? (!has(self.principals) &&\n!has(self.notPrincipals) && !has(self.namespaces) && !has(self.notNamespaces)) : true';
+    for (const v of [{}, { serviceAccounts: ['a'] }, { serviceAccounts: ['a'], principals: ['p'] }, { notServiceAccounts: ['a'], notNamespaces: ['n'] }, { principals: ['p'], namespaces: ['n'] }, { serviceAccounts: undefined, principals: ['p'] }]) cases.push([accounts, v, source]);
+    const targeting: Schema = { type: 'object', properties: { selector: map, targetRef: map, targetRefs: { type: 'array', items: map }, workloadSelector: map } };
+    const oneOf3 = '(has(self.selector) ? 1 : 0) + (has(self.targetRef) ? 1 : 0) + (has(self.targetRefs) ? 1 : 0) <= 1';
+    const oneOf2 = '(has(self.workloadSelector) ? 1 : 0) + (has(self.targetRefs) ? 1 : 0) <= 1';
+    for (const v of [{}, { selector: {} }, { selector: {}, targetRef: {} }, { targetRef: {}, targetRefs: [] }, { selector: {}, targetRef: {}, targetRefs: [] }, { workloadSelector: {}, targetRefs: [] }, { workloadSelector: {} }]) {
+      cases.push([oneOf3, v, targeting], [oneOf2, v, targeting]);
+    }
     for (const [rule, v, s] of cases) {
       expect(evalRule({ rule }, v, s, true).ok, `${rule} on ${JSON.stringify(v)}`).toBe(evalRule({ rule }, v, s, false).ok);
     }

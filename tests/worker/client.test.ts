@@ -1,7 +1,8 @@
 // The page side of the worker protocol: typed queries resolve with their answers, fail with
 // the worker's message, and are rejected (not left hanging) when the worker crashes.
 import { describe, expect, it } from 'vitest';
-import { AnalysisClient, QueryFailedError, type WorkerLike } from '../../src/worker/client.ts';
+import { AnalysisClient, QueryFailedError, rebuildDiagnostics, type WorkerLike } from '../../src/worker/client.ts';
+import type { Diagnostic } from '../../src/core/model/types.ts';
 import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 
@@ -87,6 +88,25 @@ describe('analysis client', () => {
     w.crash('gone');
     void client.query('workloads', { namespace: 'shop' });
     expect(workers[1]!.sent.find((m) => m.type === 'query')).toMatchObject({ known: false });
+  });
+
+  it('rebuilds a result sent as references to the previous one, and asks for everything when out of step', () => {
+    const { workers, messages } = setup();
+    const w = workers[0]!;
+    const d = (n: number) => ({ level: 'Error', code: `IST${n}`, message: `m${n}`, source: 'analyzer' }) as unknown as Diagnostic;
+    const base = { resourceCount: 1, assumptions: [], skipped: [], stats: { files: 1, documents: 1, resources: 1, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 } };
+    const first = [d(1), d(2), d(3)];
+    w.reply({ type: 'result', version: 1, diagnostics: first, ...base });
+    w.reply({ type: 'result', version: 2, diagnostics: [], reuse: { refs: Int32Array.from([2, -1, 0]), added: [d(9)] }, ...base });
+    const second = messages[1] as Extract<FromWorker, { type: 'result' }>;
+    expect(second.diagnostics.map((x) => x.code)).toEqual(['IST3', 'IST9', 'IST1']);
+    expect(second.diagnostics[0]).toBe(first[2]);
+    expect('reuse' in second).toBe(false);
+    // A reference past the end: not applied; the page is told to send everything again.
+    w.reply({ type: 'result', version: 3, diagnostics: [], reuse: { refs: Int32Array.from([7]), added: [] }, ...base });
+    expect(messages[2]).toMatchObject({ type: 'resync' });
+    expect(rebuildDiagnostics({ refs: Int32Array.from([-1]), added: [] }, [])).toBeUndefined();
+    expect(rebuildDiagnostics({ refs: Int32Array.from([0]), added: [d(5)] }, [d(4)])).toBeUndefined();
   });
 
   it('a failed query rejects with the worker message', async () => {

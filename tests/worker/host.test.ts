@@ -2,6 +2,9 @@
 // texts and editor changes, supersession, resync requests, queries and failures.
 import { describe, expect, it } from 'vitest';
 import { AnalysisHost } from '../../src/worker/host.ts';
+import { rebuildDiagnostics } from '../../src/worker/client.ts';
+import type { Diagnostic } from '../../src/core/model/types.ts';
+import { generateMesh } from '../../bench/generateMesh.ts';
 import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
@@ -52,10 +55,22 @@ spec:
 class Harness {
   readonly out: FromWorker[] = [];
   readonly host: AnalysisHost;
+  private lastDiagnostics: Diagnostic[] = [];
   private version = 0;
 
   constructor(yieldEveryMs = 0) {
-    this.host = new AnalysisHost((m) => this.out.push(structuredClone(m)), { yieldEveryMs });
+    this.host = new AnalysisHost((m) => {
+      const copy = structuredClone(m);
+      // As the client does: a result that refers to the previous one is rebuilt from it.
+      if (copy.type === 'result') {
+        const diagnostics = copy.reuse ? rebuildDiagnostics(copy.reuse, this.lastDiagnostics) : copy.diagnostics;
+        if (!diagnostics) throw new Error('a result referred to diagnostics the page does not have');
+        this.lastDiagnostics = diagnostics;
+        this.out.push({ ...copy, diagnostics });
+        return;
+      }
+      this.out.push(copy);
+    }, { yieldEveryMs });
   }
   send(msg: ToWorker | unknown): void {
     this.host.handle(msg);
@@ -207,6 +222,29 @@ describe('analysis worker host', () => {
     h.send({ type: 'query', id: 5, view: 'workloads', args: {}, known: true });
     expect(answer(5).unchanged).toBeUndefined();
     expect((answer(5).result as { total: number }).total).toBe(4);
+  });
+
+  it('sends a result that is mostly the previous one as references to it', async () => {
+    const h = new Harness();
+    const mesh = generateMesh(100).text;
+    h.sync({ changed: [{ path: 'mesh.yaml', text: mesh }] });
+    await h.idle();
+    const first = h.lastResult()!;
+    expect(first.reuse).toBeUndefined();
+    expect(first.diagnostics.length).toBeGreaterThan(64);
+    const at = mesh.indexOf('host: svc-7\n') + 'host: svc-7'.length;
+    h.sync({ edits: [{ path: 'mesh.yaml', changes: [{ offset: at, length: 0, text: '-gone' }], length: mesh.length + 5 }] });
+    await h.idle();
+    const second = h.lastResult()!;
+    expect(second.reuse).toBeDefined();
+    expect(second.reuse!.added.length).toBeLessThan(5);
+    // The rebuilt list is what a fresh analysis of the edited text gives.
+    const fresh = new Harness();
+    fresh.sync({ changed: [{ path: 'mesh.yaml', text: mesh.slice(0, at) + '-gone' + mesh.slice(at) }] });
+    await fresh.idle();
+    const key = (d: Diagnostic) => `${d.code} ${d.line} ${d.message}`;
+    expect(second.diagnostics.map(key)).toEqual(fresh.lastResult()!.diagnostics.map(key));
+    expect(second.diagnostics.some((d) => d.message.includes('svc-7-gone'))).toBe(true);
   });
 
   it('a bad query fails alone, with a message', async () => {

@@ -5,7 +5,7 @@
 // with Kubernetes' naming, a deterministic IP, and the sidecar the injector would add or the
 // ambient mark istio-cni would write. They are marked `synthetic: 'derived'` and point back
 // at the controller's template in the file.
-import type { Resource } from '../model/types.ts';
+import type { Resource, ResourceSource } from '../model/types.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
 import { EMPTY_STRING_MAP, isObj, str, type Obj } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
@@ -245,10 +245,18 @@ function proxyImageFor(view: DerivationInputs['view'], revision: string): string
 /** How a new pod of this template joins the mesh: the injector's sidecar, istio-cni's ambient mark, or neither. */
 type MeshMode = { mode: 'sidecar'; image: string } | { mode: 'ambient' } | { mode: 'none' };
 
-function meshModeOf(controller: Resource, shape: WorkloadShape, inputs: DerivationInputs): MeshMode {
-  if (sidecarInjected(inputs.view, shape, injectorSettings(inputs.view)).inject) {
+/** What every controller's mesh decision reads, worked out once per derivation. */
+interface MeshModeContext {
+  settings: ReturnType<typeof injectorSettings>;
+  imageByRevision: Map<string, string>;
+}
+
+function meshModeOf(controller: Resource, shape: WorkloadShape, inputs: DerivationInputs, mc: MeshModeContext): MeshMode {
+  if (sidecarInjected(inputs.view, shape, mc.settings).inject) {
     const revision = shape.labels[REVISION_LABEL] ?? inputs.view.find(KINDS.Namespace, '', controller.namespace)?.labels[REVISION_LABEL] ?? '';
-    return { mode: 'sidecar', image: proxyImageFor(inputs.view, revision) };
+    let image = mc.imageByRevision.get(revision);
+    if (image === undefined) mc.imageByRevision.set(revision, (image = proxyImageFor(inputs.view, revision)));
+    return { mode: 'sidecar', image };
   }
   return ambientEnrolled(inputs.view, shape).mode === 'ambient' ? { mode: 'ambient' } : { mode: 'none' };
 }
@@ -301,40 +309,79 @@ function podParts(
   return parts;
 }
 
-function buildPod(
-  controller: Resource,
-  kind: KindInfo,
-  templatePath: readonly string[],
-  template: { raw: Obj; typed: PodTemplate },
-  plan: PodPlan,
-  ip: string,
-  parts: PodParts,
-): Resource {
-  const rawMeta = isObj(template.raw.metadata) ? template.raw.metadata : {};
+/** What all replicas of one controller share (resources are never mutated, so sharing is safe). */
+interface ControllerShared {
+  rawMeta: Obj;
+  derivedFrom: NonNullable<Resource['derivedFrom']>;
+  source: Resource['source'];
+  /** Owner references by owner name (every replica of a Deployment has the same ReplicaSet). */
+  owners: Map<string, readonly Obj[]>;
+}
+
+function controllerShared(controller: Resource, kind: KindInfo, templatePath: readonly string[], template: { raw: Obj }): ControllerShared {
+  return {
+    rawMeta: isObj(template.raw.metadata) ? template.raw.metadata : {},
+    derivedFrom: { kind: kind.kind, namespace: controller.namespace, name: controller.name },
+    source: controller.source ? liveSource(controller.source, templatePath) : undefined,
+    owners: new Map(),
+  };
+}
+
+/**
+ * The controller's place in the file, read through: when lines are inserted above it the
+ * model moves the controller's source in place, and derived pods are kept while their
+ * controller object is the same, so a copy would point at the old line and document.
+ */
+function liveSource(of: ResourceSource, templatePath: readonly string[]): ResourceSource {
+  const source: ResourceSource = {
+    get file() {
+      return of.file;
+    },
+    get docIndex() {
+      return of.docIndex;
+    },
+    get line() {
+      return of.line;
+    },
+    get isJson() {
+      return of.isJson;
+    },
+    templatePath,
+  };
+  if (of.itemIndex !== undefined) source.itemIndex = of.itemIndex;
+  return source;
+}
+
+const POD_GVK = { group: '', version: 'v1', kind: 'Pod' } as const;
+const READY_CONDITIONS: readonly Obj[] = [{ type: 'Ready', status: 'True' }];
+
+function buildPod(controller: Resource, shared: ControllerShared, plan: PodPlan, ip: string, parts: PodParts): Resource {
   const { labels, annotations, spec } = parts;
+  let ownerReferences = shared.owners.get(plan.owner.name);
+  if (!ownerReferences) shared.owners.set(plan.owner.name, (ownerReferences = [{ ...plan.owner, controller: true }]));
   const metadata: Obj = {
-    ...rawMeta,
+    ...shared.rawMeta,
     name: plan.name,
     namespace: controller.namespace,
     labels,
     annotations,
-    ownerReferences: [{ ...plan.owner, controller: true }],
+    ownerReferences,
   };
   if (plan.generateName) metadata.generateName = plan.generateName;
-  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True' }] } };
+  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: READY_CONDITIONS } };
   const pod: Resource = {
-    key: [KINDS.Pod.id, controller.namespace, plan.name].join('/'),
+    key: `${KINDS.Pod.id}/${controller.namespace}/${plan.name}`,
     kindId: KINDS.Pod.id,
-    gvk: { group: '', version: 'v1', kind: 'Pod' },
+    gvk: POD_GVK,
     namespace: controller.namespace,
     name: plan.name,
     labels,
     annotations,
     body,
     synthetic: 'derived',
-    derivedFrom: { kind: kind.kind, namespace: controller.namespace, name: controller.name },
+    derivedFrom: shared.derivedFrom,
   };
-  if (controller.source) pod.source = { ...controller.source, templatePath };
+  if (shared.source) pod.source = shared.source;
   return pod;
 }
 
@@ -355,6 +402,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
     list.push({ pod: p, owners: ownerRefs(p) });
   }
   const out: Resource[] = [];
+  const meshContext: MeshModeContext = { settings: injectorSettings(inputs.view), imageByRevision: new Map() };
   for (const { kind, templatePath } of CONTROLLER_KINDS) {
     for (const controller of inputs.view.list(kind)) {
       if ((kind === KINDS.ReplicaSet || kind === KINDS.Job) && ownedByWorkspaceController(controller, inputs.view)) continue;
@@ -375,8 +423,9 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
         initContainers: typedSpec.initContainers,
         hostNetwork: typedSpec.hostNetwork,
       };
-      const mesh = meshModeOf(controller, shape, inputs);
+      const mesh = meshModeOf(controller, shape, inputs, meshContext);
       const partsMemo = new Map<string, PodParts>();
+      const shared = controllerShared(controller, kind, templatePath, template);
       for (const plan of plans) {
         const ip = ips.allocate(`${controller.namespace}/${plan.name}`);
         const signature = `${plan.nodeName}\u0000${ip}\u0000${mesh.mode}\u0000${mesh.mode === 'sidecar' ? mesh.image : ''}`;
@@ -385,7 +434,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
           out.push(known);
           continue;
         }
-        const pod = buildPod(controller, kind, templatePath, template, plan, ip, podParts(controller, template, plan, mesh, partsMemo));
+        const pod = buildPod(controller, shared, plan, ip, podParts(controller, template, plan, mesh, partsMemo));
         cache?.set(controller, plan.name, signature, pod);
         out.push(pod);
       }

@@ -8,6 +8,7 @@ import type { Diagnostic, SourceDocument } from './types.ts';
 import { lineIndex } from './lines.ts';
 import { parseFastYaml, NOT_HANDLED } from './fastYaml.ts';
 import { loadYaml, MAX_YAML_DEPTH } from './yamlSchema.ts';
+import { kubeFlowText } from './kubeFlow.ts';
 
 /** Values a document's aliases may expand it to (beyond its own length) before we call it an attack. */
 export const MAX_ALIAS_EXPANSION = 100_000;
@@ -88,21 +89,33 @@ export function parseSourceDocument(doc: SourceDocument): ParsedDocument {
   // Plain block-style manifests: our one-pass reader (same values as js-yaml).
   const fast = parseFastYaml(doc.text);
   if (fast !== NOT_HANDLED) return { doc, value: fast, problems: [] };
+  // Colons that end plain scalars in flow collections are read the way Kubernetes reads them (see kubeFlow.ts).
+  const kube = kubeFlowText(doc.text);
   let value: unknown;
   try {
-    value = loadYaml(doc.text, { filename: doc.file });
+    value = loadYaml(kube ?? doc.text, { filename: doc.file });
   } catch (e) {
-    return rejected(doc, e);
+    return rejected(doc, kube === undefined ? e : originalError(doc, e), kube);
   }
   return checkAliases(doc, value, []);
 }
 
+/** js-yaml's error on the text as written (its marks are offsets in that text), else `e`. */
+function originalError(doc: SourceDocument, e: unknown): unknown {
+  try {
+    loadYaml(doc.text, { filename: doc.file });
+  } catch (own) {
+    if (reasonOf(own) === reasonOf(e)) return own;
+  }
+  return e;
+}
+
 /** A document js-yaml refused: duplicate keys keep the later value; anything else is one error. */
-function rejected(doc: SourceDocument, e: unknown): ParsedDocument {
+function rejected(doc: SourceDocument, e: unknown, kube?: string): ParsedDocument {
   if (reasonOf(e) === 'duplicated mapping key') {
     // Kubernetes' readers keep the later value; js-yaml does too in its JSON mode.
     try {
-      const value = loadYaml(doc.text, { filename: doc.file, json: true });
+      const value = loadYaml(kube ?? doc.text, { filename: doc.file, json: true });
       return checkAliases(doc, value, duplicateKeyProblems(doc, e));
     } catch (again) {
       e = again;

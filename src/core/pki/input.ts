@@ -370,17 +370,18 @@ class Decoder {
   }
 
   private pemBlock(v: Value, b: ScannedBlock, goSees: boolean): void {
-    const where = `block ${b.index} (${b.type || 'no type'}, line ${lineOf(v.pemText ?? '', b.offset)})`;
+    const label = displayLabel(b.type);
+    const where = `block ${b.index} (${label || 'no type'}, line ${lineOf(v.pemText ?? '', b.offset)})`;
     if (b.unterminated) {
       this.valueProblem(v, 'error', `${where}: no END line (truncated?)`, b.index, b.offset);
       return;
     }
-    if (b.endTypeMismatch !== undefined) this.valueProblem(v, 'error', `${where}: BEGIN says "${b.type}" but END says "${b.endTypeMismatch}"; Go's PEM decoder skips this block`, b.index, b.offset);
+    if (b.endTypeMismatch !== undefined) this.valueProblem(v, 'error', `${where}: BEGIN says "${label}" but END says "${displayLabel(b.endTypeMismatch)}"; Go's PEM decoder skips this block`, b.index, b.offset);
     if (!b.base64Strict) this.valueProblem(v, 'error', `${where}: the body is not valid base64 (Go's PEM decoder skips this block)`, b.index, b.offset);
     if (b.indented) this.valueProblem(v, 'warning', `${where}: the markers are indented; Go's PEM decoder does not see this block`, b.index, b.offset);
     else if (!goSees && b.base64Strict && b.endTypeMismatch === undefined) this.valueProblem(v, 'warning', `${where}: Go's PEM decoder would skip this block (text after the END marker, or a malformed line)`, b.index, b.offset);
     if (!b.base64Strict || b.endTypeMismatch !== undefined) return;
-    const at = { block: b.index, offset: b.offset, pemType: b.type };
+    const at = { block: b.index, offset: b.offset, pemType: label };
     const encrypted = b.headers['Proc-Type']?.includes('ENCRYPTED') || b.type === 'ENCRYPTED PRIVATE KEY';
     switch (b.type) {
       case 'CERTIFICATE':
@@ -439,8 +440,8 @@ class Decoder {
           }
           return;
         }
-        this.add(v, { ...at, kind: 'opaque', what: `PEM block of unknown type "${b.type}"` });
-        this.valueProblem(v, 'warning', `${where}: unknown PEM type "${b.type}"`, b.index, b.offset);
+        this.add(v, { ...at, kind: 'opaque', what: `PEM block of unknown type "${label}"` });
+        this.valueProblem(v, 'warning', `${where}: unknown PEM type "${label}"`, b.index, b.offset);
     }
   }
 
@@ -815,4 +816,13 @@ export function decodeKubeObject(input: string, body: unknown, line: number | un
   const d = new Decoder();
   (d as unknown as { document(o: Origin, doc: unknown, depth: number, line: number, text: string): boolean }).document({ input, path: [] }, body, 0, line ?? 1, '');
   return d.out;
+}
+
+/**
+ * A PEM label as we may show it. Labels are short upper-case words; a BEGIN line that runs on
+ * (a PEM folded onto one line, as a plain YAML scalar does) would otherwise put the block's
+ * body, perhaps a private key, into messages and reports.
+ */
+function displayLabel(type: string): string {
+  return type.length <= 48 && /^[A-Za-z0-9][A-Za-z0-9 ._/+()]*$/.test(type) ? type : `a malformed label of ${type.length} characters`;
 }

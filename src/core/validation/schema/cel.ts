@@ -99,8 +99,59 @@ function native(rule: string, v: unknown): boolean | undefined {
     case 'self.size() == 0':
       return typeof v === 'string' ? v.length === 0 : undefined;
     default:
-      return undefined;
+      return presenceRule(rule)?.(v);
   }
+}
+
+/** `has(self.x)` as CEL sees our values: the key is there (toCel drops undefined). */
+function has(o: Record<string, unknown>, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
+}
+
+function asObject(v: unknown): Record<string, unknown> | undefined {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+/**
+ * The field-presence rules of Istio's CRDs (at most one of a set; some fields exclude
+ * others), written in several line layouts: they run on every AuthorizationPolicy rule and
+ * source, and CEL takes about 25 µs a time where this takes well under one.
+ */
+const PRESENCE_RULES = new Map<string, (v: unknown) => boolean | undefined>([
+  [
+    '(has(self.serviceAccounts) || has(self.notServiceAccounts)) ? (!has(self.principals) && !has(self.notPrincipals) && !has(self.namespaces) && !has(self.notNamespaces)) : true',
+    (v) => {
+      const o = asObject(v);
+      if (!o) return undefined;
+      if (!has(o, 'serviceAccounts') && !has(o, 'notServiceAccounts')) return true;
+      return !has(o, 'principals') && !has(o, 'notPrincipals') && !has(o, 'namespaces') && !has(o, 'notNamespaces');
+    },
+  ],
+]);
+
+/** `(has(self.a) ? 1 : 0) + (has(self.b) ? 1 : 0) <= 1`, for any fields a, b, …. */
+function atMostOneOf(text: string): ((v: unknown) => boolean | undefined) | undefined {
+  if (!/^\(has\(self\.\w+\) \? 1 : 0\)( \+ \(has\(self\.\w+\) \? 1 : 0\))+ <= 1$/.test(text)) return undefined;
+  const fields = [...text.matchAll(/has\(self\.(\w+)\)/g)].map((m) => m[1] as string);
+  return (v) => {
+    const o = asObject(v);
+    if (!o) return undefined;
+    let n = 0;
+    for (const f of fields) if (has(o, f)) n++;
+    return n <= 1;
+  };
+}
+
+const presenceByRule = new Map<string, ((v: unknown) => boolean | undefined) | null>();
+
+function presenceRule(rule: string): ((v: unknown) => boolean | undefined) | undefined {
+  let fn = presenceByRule.get(rule);
+  if (fn === undefined) {
+    const text = rule.replace(/\s+/g, ' ').trim();
+    fn = PRESENCE_RULES.get(text) ?? atMostOneOf(text) ?? null;
+    presenceByRule.set(rule, fn);
+  }
+  return fn ?? undefined;
 }
 
 /** Runs one rule on a value; `useNative: false` forces CEL (for tests). */
