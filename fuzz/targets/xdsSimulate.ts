@@ -1,6 +1,6 @@
 // Target `xds-simulate`: the request simulator over the config generated for every proxy of
-// the Bookinfo samples. Any request (hosts, IPs, ports, methods, paths with regex and query
-// characters, headers, protocols) gives a result and never throws; a request that succeeds
+// the Bookinfo samples and the ambient sample (its waypoint). Any request (hosts, IPs, ports,
+// methods, paths with regex and query characters, headers, protocols) gives a result and never throws; a request that succeeds
 // names clusters that were generated, or says which do not exist (a route to a missing service
 // answers 503), or is a redirect / direct response; one that fails says why.
 import fc from 'fast-check';
@@ -14,7 +14,7 @@ import { FuzzFailure, describeError } from '../failure.ts';
 import type { CheckOutcome, CheckOptions, Target } from '../target.ts';
 
 export interface XdsSimulateInput {
-  sample: 'bookinfo' | 'bookinfo-mistakes';
+  sample: 'bookinfo' | 'bookinfo-mistakes' | 'ambient';
   proxy: number;
   host: string;
   port: number;
@@ -26,6 +26,8 @@ export interface XdsSimulateInput {
 
 const SAMPLES = fileURLToPath(new URL('../../public/samples/', import.meta.url));
 const FILES = ['platform.yaml', 'bookinfo.yaml', 'networking.yaml', 'destination-rules.yaml', 'pods.yaml'];
+// The ambient sample's proxies include the shop waypoint (main_internal's matcher, inline routes, RBAC verdicts).
+const FILES_OF: Record<string, readonly string[]> = { ambient: ['namespaces.yaml', 'policies.yaml', 'waypoint.yaml', 'workloads.yaml'] };
 const states = new Map<string, Promise<QueryState>>();
 
 function stateOf(sample: string): Promise<QueryState> {
@@ -33,7 +35,7 @@ function stateOf(sample: string): Promise<QueryState> {
   if (!p) {
     p = (async () => {
       const w = new WorkspaceAnalyzer();
-      w.update(FILES.map((f) => ({ path: f, text: readFileSync(`${SAMPLES}${sample}/${f}`, 'utf8') })), []);
+      w.update((FILES_OF[sample] ?? FILES).map((f) => ({ path: f, text: readFileSync(`${SAMPLES}${sample}/${f}`, 'utf8') })), []);
       await w.run(defaultAnalysisSettings());
       return w.analyzedState()!;
     })();
@@ -42,7 +44,7 @@ function stateOf(sample: string): Promise<QueryState> {
   return p;
 }
 
-const HOSTS = ['reviews', 'reviews:9080', 'reviews.bookinfo', 'reviews.bookinfo.svc.cluster.local', 'ratings', 'details', 'productpage', 'istio-ingressgateway.istio-system', 'bookinfo.example.com', '*', '', ' ', '10.0.0.1', '::1', '[::1]:80', '0.0.0.0', 'a:b:c', 'é.example', '.', 'reviews.'];
+const HOSTS = ['products.shop.svc.cluster.local', 'cart.shop', 'reviews', 'reviews:9080', 'reviews.bookinfo', 'reviews.bookinfo.svc.cluster.local', 'ratings', 'details', 'productpage', 'istio-ingressgateway.istio-system', 'bookinfo.example.com', '*', '', ' ', '10.0.0.1', '::1', '[::1]:80', '0.0.0.0', 'a:b:c', 'é.example', '.', 'reviews.'];
 const PATHS = ['/', '/reviews/1', '/productpage', '/static/x', '/api/v1/products/1', '', '?', '/?a=b&c', '/a/../b', '/(', '/[', '/*', '/\\', '/%2F', '/' + 'a'.repeat(300)];
 
 const clusterNames = new Map<string, Set<string>>();
@@ -85,10 +87,10 @@ export const xdsSimulateTarget: Target<XdsSimulateInput> = {
   description: 'request simulator over generated config: never throws, clusters exist, failures say why',
   arbitrary: () =>
     fc.record({
-      sample: fc.constantFrom('bookinfo' as const, 'bookinfo-mistakes' as const),
+      sample: fc.constantFrom('bookinfo' as const, 'bookinfo-mistakes' as const, 'ambient' as const),
       proxy: fc.nat(20),
       host: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...HOSTS) }, { weight: 1, arbitrary: fc.string({ maxLength: 12 }) }),
-      port: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(80, 443, 8080, 9080, 15021, 15006, 15001) }, { weight: 1, arbitrary: fc.integer({ min: -5, max: 70000 }) }),
+      port: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(80, 443, 8080, 9080, 9090, 15008, 15021, 15006, 15001) }, { weight: 1, arbitrary: fc.integer({ min: -5, max: 70000 }) }),
       protocol: fc.constantFrom('http' as const, 'http2' as const, 'grpc' as const, 'tcp' as const, 'tls' as const),
       method: fc.constantFrom('GET', 'POST', 'get', '', 'PURGE', ' '),
       path: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PATHS) }, { weight: 1, arbitrary: fc.string({ maxLength: 16 }).map((s) => `/${s}`) }),

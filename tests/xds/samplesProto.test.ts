@@ -36,7 +36,7 @@ function unexpected(problems: readonly ProtoProblem[]): ProtoProblem[] {
 }
 
 const index = JSON.parse(readFileSync(join(SAMPLES, 'index.json'), 'utf8')) as { samples: { id: string; dir?: string; files: string[] }[] };
-// The samples have sidecars only; the generator's fixtures add an ingress gateway.
+// The samples have sidecars, a gateway and (ambient) a waypoint; the generator's fixtures add an ingress gateway.
 const FIXTURES = resolve(__dirname, 'fixtures');
 const cases = [
   ...index.samples.map((s) => ({ ...s, dir: join(SAMPLES, s.id) })),
@@ -75,8 +75,8 @@ describe.each(cases)('sample $id', ({ dir, files }) => {
   });
 });
 
-it('covers sidecars and gateways', () => {
+it('covers sidecars, gateways and waypoints', () => {
   const types = new Set<string>();
   for (const c of cases) for (const p of listProxies(sampleView(c.dir, c.files))) types.add(p.type);
-  expect([...types].sort()).toEqual(['router', 'sidecar']);
+  expect([...types].sort()).toEqual(['router', 'sidecar', 'waypoint']);
 });

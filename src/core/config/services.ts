@@ -189,7 +189,7 @@ function podEndpoint(view: ConfigView, pod: Resource, ports: readonly ServicePor
     network: pod.labels[TOPOLOGY_NETWORK_LABEL] ?? '',
     locality: nodeLocality(view, nodeName),
     // The injector labels the pods it injects `security.istio.io/tlsMode: istio`.
-    tlsMode: pod.labels[TLS_MODE_LABEL] ?? (sidecarInjected(view, podShape(pod)) ? 'istio' : 'disabled'),
+    tlsMode: pod.labels[TLS_MODE_LABEL] ?? (sidecarInjected(view, podShape(pod)).inject ? 'istio' : 'disabled'),
     workloadName: podWorkloadName(pod),
     namespace: pod.namespace,
     health: podHealth(pod),

@@ -10,7 +10,7 @@ import type { ConsolidatedDestRule, DestinationRuleConfig, Service } from './mod
 import { configInfoPath } from './model.ts';
 import { scopeDestinationRule } from './scope.ts';
 import { dnsSrvSubsetKey, inboundClusterName, subsetKey, BLACKHOLE_CLUSTER, PASSTHROUGH_CLUSTER, INBOUND_PASSTHROUGH_CLUSTER } from './names.ts';
-import { isHttp, isHttp2, isUnsupported } from './protocol.ts';
+import { isHttp, isHttp2, isTcp, isUnsupported } from './protocol.ts';
 import { durationJson, durationSeconds } from './duration.ts';
 import { HTTP_PROTOCOL_OPTIONS_KEY, HTTP_PROTOCOL_OPTIONS_TYPE, RAW_BUFFER_SOCKET, TCP_CLUSTER_MX, UPSTREAM_TLS_TYPE } from './filters.ts';
 import { sdsSecretConfig, credentialSdsConfig, SDS_DEFAULT, SDS_ROOT, orderCommon } from './tlsContext.ts';
@@ -804,6 +804,90 @@ export function normalizeClusters(clusters: readonly Json[]): Json[] {
     if (seen.has(n)) continue;
     seen.add(n);
     out.push(c);
+  }
+  return out;
+}
+
+// ---- waypoint inbound VIP clusters (cluster_waypoint.go) -------------------------------
+
+const INTERNAL_UPSTREAM_TYPE = 'type.googleapis.com/envoy.extensions.transport_sockets.internal_upstream.v3.InternalUpstreamTransport';
+const RAW_BUFFER_NAMED: Json = { name: 'raw_buffer', typedConfig: RAW_BUFFER_SOCKET.typedConfig };
+
+/** util.WaypointInternalUpstreamTransportSocket: internal_upstream passing the original-dst and istio host metadata through. */
+export function waypointInternalUpstreamSocket(inner: Json = RAW_BUFFER_NAMED): Json {
+  return {
+    name: 'internal_upstream',
+    typedConfig: {
+      '@type': INTERNAL_UPSTREAM_TYPE,
+      passthroughMetadata: [
+        { kind: { host: {} }, name: 'envoy.filters.listener.original_dst' },
+        { kind: { host: {} }, name: 'istio' },
+      ],
+      transportSocket: inner,
+    },
+  };
+}
+
+/** buildWaypointInboundVIPCluster: one `inbound-vip|port|<tcp|http>[/subset]|host` cluster (EDS to the service's pods through connect_originate). */
+function waypointVipCluster(ctx: GenContext, svc: Service, port: ServicePortInfo, subset: string, policy: Policy | undefined, dr: DestinationRuleConfig | undefined, refs: ReturnType<typeof ref>[]): Json | undefined {
+  const name = subsetKey('inbound-vip', subset, svc.hostname, port.port);
+  const type = discoveryType(ctx, svc);
+  const realSubset = subset.replace(/^(http|tcp)\/?/, '');
+  const dnsEndpoints = type === 'STRICT_DNS' || type === 'LOGICAL_DNS' ? localityLbEndpoints(ctx, svc, port.port, realSubset, true) : undefined;
+  const w = buildCluster(ctx, name, type, dnsEndpoints, 'outbound', port, svc, []);
+  if (!w) return undefined;
+  istioMetadata(w.c).services = [serviceMetadata(svc)];
+  if (policy && dr) addConfigMetadata(w.c, dr);
+  if (subset !== '') istioMetadata(w.c).subset = subset;
+  const cp = policy?.connectionPool ?? {};
+  applyConnectionPool(ctx, w, cp, policy?.retryBudget);
+  if (shouldH2Upgrade(ctx, port, cp)) setH2(w);
+  applyOutlierDetection(svc, w.c, policy?.outlierDetection);
+  applyLoadBalancer(ctx, w.c, policy?.loadBalancer);
+  if (w.c.type === 'ORIGINAL_DST') w.c.lbPolicy = 'CLUSTER_PROVIDED';
+  edsConfig(w.c);
+  // buildWaypointTLSContext: only SIMPLE and MUTUAL originate TLS (ISTIO_MUTUAL is HBONE's job).
+  let inner: Json = RAW_BUFFER_NAMED;
+  const tls = policy?.tls;
+  if (tls && (tls.mode === 'SIMPLE' || tls.mode === 'MUTUAL')) {
+    const tc = upstreamTlsContext(ctx, w, tls, { isDrWithSelector: false, registry: svc.registry, serviceAccounts: ctx.push.serviceAccounts(svc) });
+    if (tc) inner = { name: 'envoy.transport_sockets.tls', typedConfig: tc };
+  }
+  if (policy?.proxyProtocol) {
+    const version = str(policy.proxyProtocol.version) === 'V2' ? 'V2' : undefined;
+    inner = { name: 'envoy.transport_sockets.upstream_proxy_protocol', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.proxy_protocol.v3.ProxyProtocolUpstreamTransport', config: version ? { version } : {}, transportSocket: inner } };
+  }
+  delete w.c.transportSocketMatches;
+  w.c.transportSocket = waypointInternalUpstreamSocket(inner);
+  carry(w.c, ...refs);
+  return finish(w);
+}
+
+/** buildWaypointInboundVIP: per owned service and non-UDP port, a `tcp` and/or `http` cluster by protocol, and the same per DestinationRule subset. */
+export function waypointInboundVipClusters(ctx: GenContext, services: readonly Service[]): Json[] {
+  const out: Json[] = [];
+  for (const svc of services) {
+    if (svc.resolution === 'DynamicDNS') continue; // dynamic forward proxy clusters are not generated (see generate notes)
+    const cdr = scopeDestinationRule(ctx.scope, 'inbound', ctx.proxy, svc.hostname);
+    const dr = cdr?.rule;
+    const refs = [ref(svc.resource.key), ...drRefs(cdr)];
+    for (const port of svc.ports) {
+      if (port.protocol === 'UDP') continue;
+      const tcp = isUnsupported(port.protocol) || isTcp(port.protocol);
+      const http = isUnsupported(port.protocol) || isHttp(port.protocol);
+      const policy = portLevelPolicy(dr?.spec.trafficPolicy, port.port).policy;
+      const push = (c: Json | undefined) => {
+        if (c) out.push(c);
+      };
+      if (tcp) push(waypointVipCluster(ctx, svc, port, 'tcp', policy, dr, refs));
+      if (http) push(waypointVipCluster(ctx, svc, port, 'http', policy, dr, refs));
+      for (const ss of dr?.spec.subsets ?? []) {
+        const sp = mergeSubsetPolicy(policy, ss.trafficPolicy, port.port);
+        const srefs = [...refs, ref(dr?.meta.resource.key ?? '', `spec.subsets[${dr?.spec.subsets.indexOf(ss)}]`)];
+        if (tcp) push(waypointVipCluster(ctx, svc, port, `tcp/${ss.name}`, sp, dr, srefs));
+        if (http) push(waypointVipCluster(ctx, svc, port, `http/${ss.name}`, sp, dr, srefs));
+      }
+    }
   }
   return out;
 }

@@ -14,6 +14,8 @@ import { splitLocality } from '../config/locality.ts';
 import { isObj, str, arr } from '../model/read.ts';
 import type { DestinationRuleSpec, TrafficPolicy } from '../config/api/networking.ts';
 import { mark, ref } from './provenance.ts';
+import { waypointResources } from './waypoint/resources.ts';
+import { GATEWAY_MANAGED_LABEL, MESH_GATEWAY_CONTROLLER } from '../config/wellKnown.ts';
 
 const HEALTH: Readonly<Record<string, string>> = { HEALTHY: 'HEALTHY', UNHEALTHY: 'UNHEALTHY', DRAINING: 'DRAINING', TERMINATING: 'UNKNOWN' };
 
@@ -89,11 +91,18 @@ function tlsModeMatch(mode: string): Json {
   return m;
 }
 
-function lbEndpoint(ctx: GenContext, pe: PortEndpoint, mtls: boolean): Json {
+function lbEndpoint(ctx: GenContext, pe: PortEndpoint, mtls: boolean, tunnel: boolean): Json {
   const fm: Json = {};
   if (mtls && pe.ep.tlsMode !== '' && pe.ep.tlsMode !== 'disabled') fm['envoy.transport_socket_match'] = tlsModeMatch(pe.ep.tlsMode);
   if (ctx.features.PILOT_ENABLE_TELEMETRY_LABEL && ctx.features.PILOT_ENDPOINT_TELEMETRY_LABEL) fm.istio = workloadMetadata(pe.ep);
-  const out: Json = { endpoint: { address: { socketAddress: { address: pe.ep.address, portValue: pe.port } } } };
+  let address: Json = { socketAddress: { address: pe.ep.address, portValue: pe.port } };
+  if (tunnel) {
+    // HBONE (waypoint inbound-vip clusters): through the connect_originate internal listener to the pod's ztunnel.
+    const target = `${pe.ep.address.includes(':') ? `[${pe.ep.address}]` : pe.ep.address}:${pe.port}`;
+    address = { envoyInternalAddress: { serverListenerName: 'connect_originate', endpointId: target } };
+    fm['envoy.filters.listener.original_dst'] = { local: target };
+  }
+  const out: Json = { endpoint: { address } };
   const health = HEALTH[pe.ep.health] ?? 'HEALTHY';
   if (health !== 'UNKNOWN') out.healthStatus = health;
   out.metadata = { filterMetadata: fm };
@@ -108,7 +117,7 @@ interface LocalityGroup {
 }
 
 /** Builds the locality groups of a cluster's endpoints (EndpointBuilder.generate). */
-function localityGroups(ctx: GenContext, svc: Service, eps: readonly PortEndpoint[], drMode: string | undefined, supportsUnhealthy: boolean): LocalityGroup[] {
+function localityGroups(ctx: GenContext, svc: Service, eps: readonly PortEndpoint[], drMode: string | undefined, supportsUnhealthy: boolean, tunnel?: (pe: PortEndpoint) => boolean): LocalityGroup[] {
   const byLocality = new Map<string, LocalityGroup>();
   for (const pe of eps) {
     if (pe.ep.address === '') continue;
@@ -116,7 +125,7 @@ function localityGroups(ctx: GenContext, svc: Service, eps: readonly PortEndpoin
     if (pe.ep.health === 'TERMINATING') continue;
     if (pe.ep.health === 'DRAINING') continue;
     void svc;
-    const le = lbEndpoint(ctx, pe, mtlsEnabled(ctx, pe, drMode));
+    const le = lbEndpoint(ctx, pe, mtlsEnabled(ctx, pe, drMode), tunnel !== undefined && tunnel(pe));
     let g = byLocality.get(pe.ep.locality);
     if (!g) byLocality.set(pe.ep.locality, (g = { locality: pe.ep.locality, endpoints: [], weight: 0 }));
     g.endpoints.push(le);
@@ -214,8 +223,8 @@ export function effectiveLocalitySetting(ctx: GenContext, lb: unknown): Json | u
 }
 
 /** The locality endpoints of a service port and subset (for EDS and for DNS clusters' inline assignment). */
-export function localityLbEndpoints(ctx: GenContext, svc: Service, port: number, subset: string, forDns: boolean): Json[] {
-  const cdr = scopeDestinationRule(ctx.scope, 'outbound', ctx.proxy, svc.hostname);
+export function localityLbEndpoints(ctx: GenContext, svc: Service, port: number, subset: string, forDns: boolean, tunnel?: (pe: PortEndpoint) => boolean): Json[] {
+  const cdr = scopeDestinationRule(ctx.scope, tunnel ? 'inbound' : 'outbound', ctx.proxy, svc.hostname);
   const dr = cdr?.rule.spec;
   const labels = subset !== '' ? dr?.subsets.find((s) => s.name === subset)?.labels ?? {} : {};
   let eps = ctx.push.endpointsByPort(svc, port, labels);
@@ -224,7 +233,7 @@ export function localityLbEndpoints(ctx: GenContext, svc: Service, port: number,
   const pp = portPolicy(tp, port);
   const minHealth = isObj(pp.outlier) && typeof pp.outlier.minHealthPercent === 'number' ? pp.outlier.minHealthPercent : 0;
   const supportsUnhealthy = svc.registry === 'Kubernetes' && isObj(svc.resource.body.spec) && svc.resource.body.spec.publishNotReadyAddresses === true && !(minHealth > 0);
-  const groups = localityGroups(ctx, svc, eps, drTlsMode(dr, subset, port), supportsUnhealthy).map((g) => {
+  const groups = localityGroups(ctx, svc, eps, drTlsMode(dr, subset, port), supportsUnhealthy, tunnel).map((g) => {
     const o: Json = {};
     const loc = localityJson(g.locality);
     if (loc) o.locality = loc;
@@ -236,10 +245,17 @@ export function localityLbEndpoints(ctx: GenContext, svc: Service, port: number,
   return groups;
 }
 
+/** supportTunnel for a waypoint's VIP clusters: the endpoint is a waypoint, asks for an HTTP tunnel, or is an ambient (HBONE) workload. */
+function waypointTunnel(ctx: GenContext): (pe: PortEndpoint) => boolean {
+  const res = waypointResources(ctx.push, ctx.proxy);
+  return (pe) => pe.ep.labels[GATEWAY_MANAGED_LABEL] === MESH_GATEWAY_CONTROLLER || (pe.ep.labels['networking.istio.io/tunnel'] ?? '').split(',').includes('http') || res.supportsTunnel(pe.ep.address);
+}
+
 function endpointAddressed(groups: readonly Json[], address: string): boolean {
   for (const g of groups) {
     for (const e of Array.isArray(g.lbEndpoints) ? (g.lbEndpoints as Json[]) : []) {
-      const a = (((e.endpoint as Json).address as Json).socketAddress as Json).address;
+      const addr = (e.endpoint as Json).address as Json;
+      const a = isObj(addr.socketAddress) ? addr.socketAddress.address : isObj(addr.envoyInternalAddress) ? str(addr.envoyInternalAddress.endpointId).replace(/^\[?(.*?)\]?:\d+$/, '$1') : undefined;
       if (a === address) return true;
     }
   }
@@ -253,7 +269,11 @@ export function clusterLoadAssignment(ctx: GenContext, clusterName: string): Jso
   const svc = ctx.scope.servicesByHostname.get(key.host);
   if (!svc || !svc.ports.some((p) => p.port === key.port)) return { clusterName };
   if (svc.resolution === 'DNS' || svc.resolution === 'DNSRoundRobin') return { clusterName };
-  const endpoints = localityLbEndpoints(ctx, svc, key.port, key.subset, false);
+  // Waypoint `inbound-vip|port|http/v1|host`: the subset after the protocol, endpoints over HBONE where the pod supports it.
+  const vip = key.direction === 'inbound-vip';
+  const subset = vip ? key.subset.replace(/^(http|tcp)\/?/, '') : key.subset;
+  const tunnel = vip ? waypointTunnel(ctx) : undefined;
+  const endpoints = localityLbEndpoints(ctx, svc, key.port, subset, false, tunnel);
   const cla: Json = { clusterName };
   if (endpoints.length > 0) cla.endpoints = endpoints;
   // Provenance: the service, then the workloads behind the endpoints.

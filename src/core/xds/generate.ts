@@ -14,6 +14,10 @@ import { clusterLoadAssignment } from './endpoints.ts';
 import { mergedGateway, type MergedGateway } from './gateway.ts';
 import { HCM_NAME } from './filters.ts';
 import { isObj } from '../model/read.ts';
+import { waypointResources } from './waypoint/resources.ts';
+import { waypointListeners } from './waypoint/listeners.ts';
+import { waypointClusters } from './waypoint/clusters.ts';
+import { waypointNotes } from './waypoint/notes.ts';
 import { AUTHZ_NOT_IMPLEMENTED } from './authzHook.ts';
 import type { MeshSettings } from './mesh.ts';
 
@@ -67,6 +71,8 @@ export function buildListeners(ctx: GenContext, mg: MergedGateway | undefined): 
     }
     case 'router':
       return gatewayListeners(ctx, mg);
+    case 'waypoint':
+      return waypointListeners(ctx, waypointResources(ctx.push, ctx.proxy));
     default:
       return [];
   }
@@ -95,6 +101,7 @@ export function buildClusters(ctx: GenContext, mg: MergedGateway | undefined): J
     if (mg?.containsAutoPassthrough) out.push(...outboundClusters(ctx, ctx.scope.services, 'sni-dnat'));
     return normalizeClusters(out);
   }
+  if (ctx.proxy.type === 'waypoint') return normalizeClusters(waypointClusters(ctx, waypointResources(ctx.push, ctx.proxy)));
   return [];
 }
 
@@ -114,8 +121,8 @@ export function generateForProxy(view: ConfigView, proxy: Proxy, opts: GenerateO
   const push = pushContext(view, opts);
   const ctx = genContext(push, proxy);
   const notes: string[] = [];
-  if (proxy.type === 'waypoint') notes.push('Waypoint generation is not implemented yet (it needs the Gateway API conversion).');
-  if (AUTHZ_NOT_IMPLEMENTED) notes.push('AuthorizationPolicy and RequestAuthentication filters are not generated yet.');
+  if (proxy.type === 'waypoint') notes.push(...waypointNotes(push, proxy));
+  if (AUTHZ_NOT_IMPLEMENTED && proxy.type !== 'waypoint') notes.push('AuthorizationPolicy and RequestAuthentication filters are not generated yet.');
   notes.push('EnvoyFilter patches are not applied.');
   const mg = proxy.type === 'router' ? mergedGateway(push, proxy, ctx.targets) : undefined;
   const listeners = buildListeners(ctx, mg);

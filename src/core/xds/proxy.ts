@@ -19,6 +19,8 @@ import jsyaml from 'js-yaml';
 import type { PushContext, Service } from './model.ts';
 import type { InterceptionMode, Proxy, ProxyType } from './types.ts';
 import { isIPv4, isIPv6 } from './net.ts';
+import { ambientModel } from '../ambient/model.ts';
+import { GATEWAY_CLASS_NAME_LABEL, waypointInfrastructure } from '../config/waypoints.ts';
 
 /** The Istio version the generated config targets (gates a few version-dependent fields). */
 export const DEFAULT_ISTIO_VERSION = '1.30.0';
@@ -31,6 +33,8 @@ export interface ProxyRef {
   pod: Resource;
   /** The pod's address is ours (it had none). */
   syntheticAddress: boolean;
+  /** The address of a pod the store does not hold (a waypoint's deployment, placed by the ambient model). */
+  address?: string;
 }
 
 /** What makes a pod a gateway: an Istio Gateway selecting it, or the labels of Istio's gateway charts. */
@@ -50,6 +54,11 @@ function isWaypointPod(pod: Resource): boolean {
   return pod.labels[GATEWAY_MANAGED_LABEL] === MESH_GATEWAY_CONTROLLER;
 }
 
+/** agentgateway waypoints are not Envoy: istiod sends them no LDS/CDS, so they are not proxies here. */
+function isAgentgateway(pod: Resource): boolean {
+  return pod.labels[GATEWAY_CLASS_NAME_LABEL] === 'istio-agentgateway-waypoint';
+}
+
 /** Every proxy of the mesh: gateways, waypoints and injected pods, in pod order. */
 export function listProxies(view: ConfigView): ProxyRef[] {
   return view.lookups.cached('xds.proxies', () => {
@@ -57,11 +66,24 @@ export function listProxies(view: ConfigView): ProxyRef[] {
     const addrs = podAddresses(view);
     for (const pod of podIndex(view).all) {
       let type: ProxyType | undefined;
-      if (isWaypointPod(pod)) type = 'waypoint';
+      if (isWaypointPod(pod)) {
+        if (isAgentgateway(pod)) continue;
+        type = 'waypoint';
+      }
       else if (isRouterPod(view, pod)) type = 'router';
-      else if (sidecarInjected(view, podShape(pod))) type = 'sidecar';
+      else if (sidecarInjected(view, podShape(pod)).inject) type = 'sidecar';
       if (!type) continue;
       out.push({ id: `${pod.name}.${pod.namespace}`, type, pod, syntheticAddress: addrs.get(pod)?.synthetic ?? false });
+    }
+    // Waypoints istiod's deployment controller would run for waypoint Gateways whose pods the files do not hold.
+    // (Only when there are such Gateways: the ambient model, which places them, is not free on a large mesh.)
+    const listed = new Set(out.map((p) => p.id));
+    const infra = view.list(KINDS.KubernetesGateway).length > 0 && waypointInfrastructure(view, podIndex(view).all).pods.length > 0 ? ambientModel(view).cluster.pods : [];
+    for (const p of infra) {
+      if (p.role !== 'waypoint' || p.origin !== 'waypoint' || isAgentgateway(p.resource)) continue;
+      const id = `${p.name}.${p.namespace}`;
+      if (listed.has(id)) continue;
+      out.push({ id, type: 'waypoint', pod: p.resource, syntheticAddress: p.ipAssumed, ...(p.ips[0] ? { address: p.ips[0] } : {}) });
     }
     return out;
   });
@@ -103,7 +125,7 @@ function proxyConfigOf(view: ConfigView, pod: Resource): Record<string, unknown>
 /** The proxy of a pod as istiod sees it when the pod's proxy connects. */
 export function proxyForPod(view: ConfigView, ref: ProxyRef): Proxy {
   const pod = ref.pod;
-  const ip = podAddress(view, pod);
+  const ip = podAddress(view, pod) || ref.address || '';
   const pc = proxyConfigOf(view, pod);
   const meta = isObj(pc.proxyMetadata) ? pc.proxyMetadata : {};
   const interception = (pod.annotations['sidecar.istio.io/interceptionMode'] ?? str(pc.interceptionMode)) || 'REDIRECT';

@@ -13,6 +13,10 @@ import type { ConfigView } from '../config/configView.ts';
 import { selectorMatches } from '../config/labels.ts';
 import { endpointVerdict, policyProvenance, type RbacEndpointVerdict } from './rbacVerdict.ts';
 import type { ProvenanceRef } from './types.ts';
+import { matchFilterChainMatcher } from './waypoint/matcher.ts';
+import { waypointAuthzFor, waypointPolicyResources } from './waypoint/policies.ts';
+import { evaluateEnvoy } from '../ambient/envoyAuthz.ts';
+import { parseSubsetKey } from './names.ts';
 
 export type RequestProtocol = 'http' | 'http2' | 'grpc' | 'tcp' | 'tls';
 export const REQUEST_PROTOCOLS: readonly RequestProtocol[] = ['http', 'http2', 'grpc', 'tcp', 'tls'];
@@ -229,7 +233,10 @@ function endpointsOf(gen: GeneratedConfig, cluster: string): EndpointSet {
       const ep = isObj(lb) && isObj(lb.endpoint) ? lb.endpoint : undefined;
       const sa = ep && isObj(ep.address) && isObj(ep.address.socketAddress) ? ep.address.socketAddress : undefined;
       if (sa) addresses.push(`${str(sa.address)}:${Number(sa.portValue ?? 0)}`);
-      else if (ep && isObj(ep.address) && isObj(ep.address.envoyInternalAddress)) addresses.push(`internal:${str(ep.address.envoyInternalAddress.serverListenerName)}`);
+      else if (ep && isObj(ep.address) && isObj(ep.address.envoyInternalAddress)) {
+        const ia = ep.address.envoyInternalAddress;
+        addresses.push(`internal:${str(ia.serverListenerName)}${str(ia.endpointId) ? `/${str(ia.endpointId)}` : ''}`);
+      }
     }
   }
   return { cluster, addresses };
@@ -275,6 +282,7 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
     return res;
   }
   const host = input.host.trim();
+  if (gen.proxy.type === 'waypoint') return simulateWaypointRequest(view, gen, input, res, host, protocol, port);
   const router = gen.proxy.type === 'router';
   const dest = router ? {} : resolveDestination(view, gen.proxy.configNamespace, host);
   let listenPort = port;
@@ -346,6 +354,23 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
   res.steps.push({ kind: 'virtualHost', title: sim.virtualHost, detail: `matched the Host ${host}`, at: { table: 'virtualHosts', key: `${rcName}/${sim.virtualHost}` } });
   const rc = gen.routes.find((r) => r.name === rcName);
   const vh = arr(rc?.virtualHosts).find((v) => isObj(v) && v.name === sim.virtualHost) as Json | undefined;
+  return routeRequest(view, gen, res, input, host, protocol, rcName, sim.virtualHost, vh, true);
+}
+
+/** Matches the request against a virtual host's routes and follows the route's action. */
+/**
+ * Matches the request against a virtual host's routes and follows the route's action;
+ * `destinationRbac`: then check it against the destination sidecars' inbound RBAC (a
+ * waypoint has applied its own policies before routing).
+ */
+function routeRequest(view: ConfigView, gen: GeneratedConfig, res: RequestResult, input: RequestInput, host: string, protocol: RequestProtocol, rcName: string, vhName: string, vh: Json | undefined, destinationRbac: boolean): RequestResult {
+  const failWith = (why: string, status?: number) => {
+    res.ok = false;
+    res.failure = why;
+    if (status !== undefined) res.status = status;
+    res.steps.push({ kind: 'failure', title: why });
+    return res;
+  };
   const headers = new Map<string, string>();
   for (const [k, v] of Object.entries(input.headers ?? {})) headers.set(k.toLowerCase(), v);
   headers.set(':method', (input.method || 'GET').toUpperCase());
@@ -355,9 +380,9 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
   const path = input.path || '/';
   const routes = arr(vh?.routes);
   const index = routes.findIndex((r) => isObj(r) && routeMatches(r, path, headers));
-  if (index < 0) return failWith(`no route matched: 404 (${routes.length} route${routes.length === 1 ? '' : 's'} in ${sim.virtualHost})`, 404);
+  if (index < 0) return failWith(`no route matched: 404 (${routes.length} route${routes.length === 1 ? '' : 's'} in ${vhName})`, 404);
   const route = routes[index] as Json;
-  res.routeKey = `${rcName}/${sim.virtualHost}/${index}`;
+  res.routeKey = `${rcName}/${vhName}/${index}`;
   res.routeName = str(route.name);
   res.steps.push({ kind: 'route', title: res.routeName || `route ${index + 1}`, detail: describeRouteMatch(route), at: { table: 'routes', key: res.routeKey } });
   if (isObj(route.redirect)) {
@@ -399,7 +424,7 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
     res.rewrite = rewritten;
     res.steps.push({ kind: 'policy', title: `rewrite to ${rewritten.authority}${rewritten.path}`, detail: [rewritten.path !== path ? `path ${path} → ${rewritten.path}` : '', rewritten.authority !== host ? `authority ${host} → ${rewritten.authority}` : ''].filter((x) => x !== '').join('; ') });
   }
-  rbacSteps(view, gen, res, { http: true, protocol: simProtocol === 'http2' ? 'http2' : 'http', method: headers.get(':method') ?? 'GET', path: rewritten.path, authority: rewritten.authority, headers });
+  if (destinationRbac) rbacSteps(view, gen, res, { http: true, protocol: protocol === 'http2' || protocol === 'grpc' ? 'http2' : 'http', method: headers.get(':method') ?? 'GET', path: rewritten.path, authority: rewritten.authority, headers });
   return res;
 }
 
@@ -510,4 +535,86 @@ function describeRouteMatch(r: Json): string {
   for (const h of arr(m.headers)) if (isObj(h)) parts.push(`header ${str(h.name)}`);
   for (const q of arr(m.queryParameters)) if (isObj(q)) parts.push(`query ${str(q.name)}`);
   return parts.join(', ');
+}
+
+// ---- waypoints ------------------------------------------------------------------------------
+
+/**
+ * A request through a waypoint: ztunnel tunnels it (HBONE) to connect_terminate, whose CONNECT
+ * route hands the inner connection to main_internal; its filter chain matcher picks the chain by
+ * destination address, port and (sniffed) protocol; an HTTP chain routes with its inline route
+ * configuration, a TCP chain's tcp_proxy names the cluster.
+ */
+function simulateWaypointRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput, res: RequestResult, host: string, protocol: RequestProtocol, port: number): RequestResult {
+  const failWith = (why: string, status?: number) => {
+    res.ok = false;
+    res.failure = why;
+    if (status !== undefined) res.status = status;
+    res.steps.push({ kind: 'failure', title: why });
+    return res;
+  };
+  const dest = resolveDestination(view, gen.proxy.configNamespace, host);
+  const address = dest.address ?? (isIP(hostOnly(host)) ? hostOnly(host) : undefined);
+  res.steps.push({ kind: 'destination', title: `${host}:${port}`, detail: dest.service ? `service ${dest.service}${address ? `, address ${address}` : ' (no address)'}` : address ? `address ${address}` : 'not a service of the registry' });
+  if (!address) return failWith('no address to match: the waypoint matches the destination IP (a service VIP or a workload address)');
+  res.steps.push({ kind: 'listener', title: 'connect_terminate', detail: 'ztunnel tunnels the connection to the waypoint over HBONE (port 15008); the CONNECT route hands it to main_internal', at: { table: 'listeners', key: 'connect_terminate' } });
+  const mi = gen.listeners.find((l) => l.name === 'main_internal');
+  if (!mi) return failWith('the waypoint has no main_internal listener');
+  res.listener = 'main_internal';
+  res.steps.push({ kind: 'listener', title: 'main_internal', detail: `internal listener: original destination ${address}:${port}`, at: { table: 'listeners', key: 'main_internal' } });
+  const alpn = protocol === 'http' ? 'http/1.1' : protocol === 'http2' || protocol === 'grpc' ? 'h2c' : '';
+  const m = matchFilterChainMatcher(mi, { address, port, applicationProtocol: alpn });
+  if (m.chain === undefined) return failWith(`no filter chain of main_internal matches ${address}:${port} (${m.trace.join('; ')}): the connection is closed`);
+  const chains = arr(mi.filterChains);
+  const index = chains.findIndex((c) => isObj(c) && c.name === m.chain);
+  const chain = index >= 0 ? (chains[index] as Json) : undefined;
+  res.filterChain = m.chain;
+  res.steps.push({ kind: 'filterChain', title: m.chain, detail: m.trace.join('; '), at: { table: 'filterChains', key: `main_internal/${index < 0 ? 'default' : index}` } });
+  if (!chain) return failWith(`the matcher names chain ${m.chain}, which main_internal does not have`);
+  const filters = arr(chain.filters).filter(isObj) as Json[];
+  const hcm = filters.find((f) => f.name === 'envoy.filters.network.http_connection_manager');
+  if (hcm && isObj(hcm.typedConfig)) {
+    const hc = hcm.typedConfig;
+    if (!authorize(view, gen, res, m.chain, true, input, host, address, port)) return res;
+    const rc = isObj(hc.routeConfig) ? hc.routeConfig : undefined;
+    const rcName = str(rc?.name);
+    res.routeConfig = rcName;
+    res.steps.push({ kind: 'routeConfig', title: `inline route configuration ${rcName}`, at: { table: 'filterChains', key: `main_internal/${index}` } });
+    const vh = arr(rc?.virtualHosts).find((v) => isObj(v) && arr(v.domains).some((d) => d === '*' || d === hostOnly(host))) as Json | undefined;
+    if (!vh) return failWith(`no virtual host has the domain ${host}: 404`, 404);
+    res.virtualHost = str(vh.name);
+    res.steps.push({ kind: 'virtualHost', title: res.virtualHost, detail: `domains ${arr(vh.domains).join(', ')}` });
+    return routeRequest(view, gen, res, input, host, protocol, rcName, res.virtualHost, vh, false);
+  }
+  if (!authorize(view, gen, res, m.chain, false, input, host, address, port)) return res;
+  const tcp = filters.find((f) => f.name === 'envoy.filters.network.tcp_proxy');
+  if (tcp && isObj(tcp.typedConfig) && typeof tcp.typedConfig.cluster === 'string') clusterStep(gen, res, tcp.typedConfig.cluster, 100);
+  else {
+    const wc = weightedTcp(chain);
+    if (wc.length === 0) return failWith('no cluster for this connection');
+    for (const w of wc) clusterStep(gen, res, w.name, w.weight);
+  }
+  return res;
+}
+
+/**
+ * The RBAC verdict of a waypoint chain: the AuthorizationPolicies attached to the chain's
+ * service (or to the waypoint), evaluated for the request. The client behind ztunnel is not an
+ * input of the simulator, so rules on principals and namespaces do not match. False when denied.
+ */
+function authorize(view: ConfigView, gen: GeneratedConfig, res: RequestResult, chain: string, http: boolean, input: RequestInput, host: string, address: string, port: number): boolean {
+  const key = parseSubsetKey(chain);
+  const push = pushContext(view);
+  const svc = key && key.direction === 'inbound-vip' ? [...(push.hostnameAndNamespace.get(key.host)?.values() ?? [])][0] : undefined;
+  const policies = waypointPolicyResources(view, waypointAuthzFor(view, gen.proxy, svc));
+  if (policies.length === 0) return true;
+  const d = evaluateEnvoy(policies, { http, method: (input.method || 'GET').toUpperCase(), path: input.path || '/', host: hostOnly(host), headers: input.headers ?? {}, sourceIdentity: null, sourceIp: '', destinationIp: address, destinationPort: port });
+  res.steps.push({ kind: 'policy', title: `RBAC ${d.decision}${d.policy ? ` (${d.policy})` : ''}`, detail: [d.why, ...d.notes, 'the client is unknown to the simulator: rules on its identity do not match'].join('; ') });
+  if (d.decision === 'DENY') {
+    res.ok = false;
+    res.failure = `RBAC: access denied${d.policy ? ` by ${d.policy}` : ''} (403)`;
+    res.steps.push({ kind: 'failure', title: res.failure });
+    return false;
+  }
+  return true;
 }

@@ -7,7 +7,7 @@ import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { query } from '../../state/queries.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { useEditorUi } from '../../state/analysis.ts';
-import { configDumpFromValue, listenerTable, routeTable, clusterTable, edsTable, secretSummary, type ConfigDump, type Table } from '../../core/xds/configdump/index.ts';
+import { configDumpFromValue, listenerTable, waypointListenerTable, routeTable, clusterTable, edsTable, secretSummary, type ConfigDump, type Table } from '../../core/xds/configdump/index.ts';
 import { diffResources, resourcesOfDump, type ConfigChange, type ResourceSet } from '../../core/xds/diff.ts';
 import type { ProxyConfigResult, ProxySecretInfo, ResolvedProvenance, SimulateArgs, SimulateResult } from '../../core/queries/views.ts';
 import { DumpCompare } from './DumpCompare.tsx';
@@ -81,10 +81,22 @@ function weightsOf(route: unknown): string {
   return (action.weightedClusters?.clusters ?? []).map((c) => `${c.name} ${c.weight ?? 0}%`).join(' · ');
 }
 
-function rowsFor(tab: TabId, dump: ConfigDump, prov: Provenance, secrets: readonly ProxySecretInfo[] = []): { columns: string[]; rows: RowModel[] } {
+function rowsFor(tab: TabId, dump: ConfigDump, prov: Provenance, secrets: readonly ProxySecretInfo[] = [], waypoint = false): { columns: string[]; rows: RowModel[] } {
   const refs = (table: keyof Provenance, key: string) => prov[table][key] ?? [];
   switch (tab) {
     case 'listeners': {
+      if (waypoint) {
+        // `istioctl proxy-config listeners --waypoint`: internal listeners, chains and how main_internal's matcher reaches them.
+        const t = waypointListenerTable(dump);
+        return {
+          columns: t.columns,
+          rows: t.rows.map((r, i) => {
+            const chains = Array.isArray(r.entry.listener.filterChains) ? (r.entry.listener.filterChains as unknown[]) : [];
+            const idx = chains.indexOf(r.chainConfig);
+            return { key: `${i}`, cells: t.cells[i]!, json: r.chainConfig, sources: [...refs('filterChains', `${r.entry.name}/${idx === -1 ? 'default' : idx}`), ...refs('listeners', r.entry.name)], extra: r.entry.name };
+          }),
+        };
+      }
       const t = listenerTable(dump);
       return {
         columns: t.columns,
@@ -218,7 +230,7 @@ const ProxyOptions = memo(function ProxyOptions({ items }: { items: readonly Pro
 });
 
 /** What a table needs: a dump, and (for generated config) provenance and the secrets' sources. */
-export type TableData = Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'>;
+export type TableData = Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'> & { proxy?: Pick<ProxyConfigResult['proxy'], 'type'> };
 
 function ConfigTable({ tab, data }: { tab: TabId; data: TableData }) {
   const [open, setOpen] = useState<string | null>(null);
@@ -227,7 +239,7 @@ function ConfigTable({ tab, data }: { tab: TabId; data: TableData }) {
     const read = configDumpFromValue(data.dump);
     if (!read.ok) return { error: read.error, columns: [], rows: [] as RowModel[] };
     try {
-      return { error: undefined, ...rowsFor(tab, read.dump, data.provenance, data.secrets) };
+      return { error: undefined, ...rowsFor(tab, read.dump, data.provenance, data.secrets, data.proxy?.type === 'waypoint') };
     } catch (e) {
       // An imported dump may lack a section (istioctl's message, e.g. "config dump has no configuration type …").
       return { error: e instanceof Error ? e.message : String(e), columns: [], rows: [] as RowModel[] };

@@ -240,7 +240,7 @@ function passthroughMtls(ctx: GenContext, pa: ReturnType<typeof composePeerAuthe
   return out;
 }
 
-function listenerPredicateExclude(ports: number[]): Json {
+export function listenerPredicateExclude(ports: number[]): Json {
   const ranges = ports.map((p) => ({ destinationPortRange: { start: p, end: p + 1 } }));
   return ranges.length > 1 ? { orMatch: { rules: ranges } } : (ranges[0] as Json);
 }

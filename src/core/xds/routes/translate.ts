@@ -20,6 +20,8 @@ export interface RouteOptions {
   lookupService(host: string): Service | undefined;
   /** The consistent hash (DestinationRule) of a route destination, if any. */
   lookupHash(dest: HTTPRouteDestination): Json | undefined;
+  /** The cluster a destination routes to (default: route.GetDestinationCluster; waypoints pick `inbound-vip` clusters). */
+  lookupDestinationCluster?(dest: Destination | undefined, service: Service | undefined, listenerPort: number): string;
 }
 
 type StringMatch = HTTPMatchRequest['uri'];
@@ -340,12 +342,12 @@ function routeAction(out: Json, ops: HeaderOps, h: HttpRule, vs: VirtualServiceC
   const mirrors: Json[] = [];
   if (h.mirror) {
     const mp = mirrorPercent(h);
-    if (mp) mirrors.push(mirrorPolicy(destinationCluster(h.mirror, opts.lookupService(h.mirror.host), listenerPort), mp));
+    if (mp) mirrors.push(mirrorPolicy((opts.lookupDestinationCluster ?? destinationCluster)(h.mirror, opts.lookupService(h.mirror.host), listenerPort), mp));
   }
   for (const m of h.mirrors) {
     if (!m.destination) continue;
     const mp = m.percentage ? (m.percentage.value > 0 ? { defaultValue: percentToFraction(m.percentage.value) } : undefined) : { defaultValue: intToFraction(100) };
-    if (mp) mirrors.push(mirrorPolicy(destinationCluster(m.destination, opts.lookupService(m.destination.host), listenerPort), mp));
+    if (mp) mirrors.push(mirrorPolicy((opts.lookupDestinationCluster ?? destinationCluster)(m.destination, opts.lookupService(m.destination.host), listenerPort), mp));
   }
   if (mirrors.length > 0) action.requestMirrorPolicies = mirrors;
   let policy: HttpRetry | undefined = h.retries ? retryFromRaw(h.retries) : undefined;
@@ -355,7 +357,7 @@ function routeAction(out: Json, ops: HeaderOps, h: HttpRule, vs: VirtualServiceC
   if (h.route.length === 1) {
     const dst = h.route[0] as HTTPRouteDestination;
     const host = dst.destination?.host ?? '';
-    action.cluster = destinationCluster(dst.destination, opts.lookupService(host), listenerPort);
+    action.cluster = (opts.lookupDestinationCluster ?? destinationCluster)(dst.destination, opts.lookupService(host), listenerPort);
     if (dst.headers) {
       const dops = translateHeaders(dst.headers);
       ops.requestHeadersToAdd.push(...dops.requestHeadersToAdd);
@@ -372,7 +374,7 @@ function routeAction(out: Json, ops: HeaderOps, h: HttpRule, vs: VirtualServiceC
     const clusters: Json[] = [];
     for (const dst of h.route) {
       if (dst.weight === 0) continue;
-      const cw: Json = { name: destinationCluster(dst.destination, opts.lookupService(dst.destination?.host ?? ''), listenerPort), weight: dst.weight };
+      const cw: Json = { name: (opts.lookupDestinationCluster ?? destinationCluster)(dst.destination, opts.lookupService(dst.destination?.host ?? ''), listenerPort), weight: dst.weight };
       if (dst.headers) {
         const dops = translateHeaders(dst.headers);
         if (dops.requestHeadersToAdd.length > 0) cw.requestHeadersToAdd = dops.requestHeadersToAdd;
