@@ -36,6 +36,11 @@ export interface RunOptions {
   canceled?: () => boolean;
   /** Yield to the event loop this often (ms) so newer messages can arrive. 0 = never. */
   yieldEveryMs?: number;
+  /**
+   * How to let the event loop run (default: a zero-delay timer). Nested timers are clamped to
+   * 4 ms, so the worker passes a message-channel round trip instead.
+   */
+  yieldToEventLoop?: () => Promise<void>;
   /** Mesh config / networks given outside the workspace (CLI flags). */
   meshConfigText?: string;
   meshNetworksText?: string;
@@ -143,7 +148,7 @@ export class WorkspaceAnalyzer {
       ? async () => {
           probe?.();
           if (every <= 0 || performance.now() - lastYield < every) return;
-          await new Promise((r) => setTimeout(r, 0));
+          await (options.yieldToEventLoop ? options.yieldToEventLoop() : new Promise((r) => setTimeout(r, 0)));
           lastYield = performance.now();
         }
       : undefined;

@@ -1,4 +1,4 @@
-// Keeps the analysis worker in step with the workspace. Edits are debounced (120 ms); a file
+// Keeps the analysis worker in step with the workspace. Edits are debounced (60 ms); a file
 // the editor changed goes over as its content changes (ranges and text), a file added or
 // replaced from outside the editor as its whole text; each sync carries a new version so the
 // worker can drop a superseded run, and results for older versions are ignored. No whole
@@ -9,7 +9,7 @@ import { fileText, textStamp, useWorkspace } from './workspace.ts';
 import { onTextEdited, type TextEdited } from './texts.ts';
 import { toAnalysisSettings, useAnalysis } from './analysis.ts';
 
-export const SYNC_DEBOUNCE_MS = 120;
+export const SYNC_DEBOUNCE_MS = 60;
 
 export interface SyncChanges {
   changed: WorkspaceFile[];

@@ -16,6 +16,12 @@ export const JOURNAL_KEY = 'mesh-workbench/journal/v1';
 export const TAB_CURRENT_KEY = 'mesh-workbench/current-workspace';
 const LEGACY_MIGRATED = 'legacy-localstorage-migrated';
 export const SAVE_DELAY_MS = 300;
+/**
+ * With a large file in the workspace every save copies megabytes on the page's thread (about
+ * 60 ms for 6 MB): wait for a longer pause in typing, as the localStorage fallback does.
+ */
+export const LARGE_SAVE_DELAY_MS = 1500;
+const LARGE_WORKSPACE_BYTES = 1024 * 1024;
 
 export type SaveStatus = 'saved' | 'pending' | 'saving' | 'error' | 'off';
 
@@ -132,7 +138,14 @@ function schedule(): void {
       // An edit meanwhile has scheduled its own save.
       if (!timer && dirty) void saveNow();
     });
-  }, SAVE_DELAY_MS);
+  }, workspaceBytes() > LARGE_WORKSPACE_BYTES ? LARGE_SAVE_DELAY_MS : SAVE_DELAY_MS);
+}
+
+/** The workspace's size (a file being edited counts with its size at the last save). */
+function workspaceBytes(): number {
+  let n = 0;
+  for (const f of useWorkspace.getState().files) n += f.bytes;
+  return n;
 }
 
 /**

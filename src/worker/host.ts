@@ -30,6 +30,22 @@ interface QueuedQuery {
   known: boolean;
 }
 
+/**
+ * Lets the worker's event loop run (so a newer edit or a cancel can arrive) without the 4 ms
+ * that nested zero-delay timers cost: a run yields every 8 ms, a few times per keystroke.
+ */
+function yieldToEventLoop(): Promise<void> {
+  if (typeof MessageChannel !== 'function') return new Promise((r) => setTimeout(r, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
+}
+
 /** How many recent answers the worker remembers to tell the page "unchanged". */
 const REMEMBERED_ANSWERS = 16;
 
@@ -230,6 +246,7 @@ export class AnalysisHost {
           const result = await this.analyzer.run(this.settings, {
             canceled: () => this.latestVersion !== version || this.cancelRequested,
             yieldEveryMs: this.options.yieldEveryMs ?? 8,
+            yieldToEventLoop,
           });
           this.lastFailure = null;
           if (result === 'canceled' || this.latestVersion !== version) {
