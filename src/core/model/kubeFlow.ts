@@ -1,7 +1,8 @@
 // Where kubectl and the YAML 1.2 readers disagree: a `:` at the end of a plain scalar in a
 // flow collection. YAML 1.2 (js-yaml, the `yaml` package) reads `[2001:db8::]` as a
 // one-pair mapping `{"2001:db8:": null}`, because a `:` followed by `]`, `,` or `}` is a
-// value indicator there. Kubernetes reads YAML with go-yaml v2, whose scanner ends a plain
+// value indicator there. Kubernetes reads YAML with go-yaml v2 (sigs.k8s.io/yaml), whose
+// scanner (yaml_parser_scan_plain_scalar in scannerc.go) ends a plain
 // scalar only at `: ` (a colon and a blank) or at a flow indicator, so the same text is the
 // string "2001:db8::" (an IPv6 range written in flow style, as ServiceEntry addresses often
 // are). We read such documents as Kubernetes does: before js-yaml reads them, these scalars
