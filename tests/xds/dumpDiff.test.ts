@@ -168,3 +168,16 @@ describe('config dump against generated config', () => {
     expect(files).toEqual(['other.json']);
   });
 });
+
+describe('field differences with keys named like Object.prototype members', () => {
+  it('compares own keys only and never prints undefined', async () => {
+    const { diffResources } = await import('../../src/core/xds/diff.ts');
+    const route = (meta: Record<string, unknown>) => ({ name: '9080', virtualHosts: [{ name: 'r:9080', routes: [{ name: 'a', metadata: { filterMetadata: meta } }] }] });
+    const before = { listeners: [], routes: [route(JSON.parse('{"toString": {}, "__proto__": {"x": 1}}'))], clusters: [], endpoints: [] };
+    const after = { listeners: [], routes: [route({})], clusters: [], endpoints: [] };
+    const changes = diffResources(before, after);
+    const fields = changes.flatMap((c) => ('fields' in c && Array.isArray(c.fields) ? c.fields : []));
+    expect(fields.map((f: { path: string }) => f.path)).toEqual(expect.arrayContaining([expect.stringContaining('filterMetadata.toString'), expect.stringContaining('filterMetadata.__proto__')]));
+    expect(JSON.stringify(changes)).not.toMatch(/undefined|\[object /);
+  });
+});

@@ -34,8 +34,12 @@ export interface ResourceSet {
 const MAX_FIELDS = 20;
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
+function own(o: Record<string, unknown>, k: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+}
+
 function show(v: unknown): string {
-  const s = JSON.stringify(v) ?? 'undefined';
+  const s = JSON.stringify(v) ?? String(v);
   return s.length > 120 ? `${s.slice(0, 117)}...` : s;
 }
 
@@ -67,8 +71,9 @@ function walk(a: unknown, b: unknown, path: string, out: FieldChange[], count: {
     return;
   }
   if (isObj(a) && isObj(b)) {
-    for (const k of Object.keys(a)) walk(a[k], b[k], path ? `${path}.${k}` : k, out, count);
-    for (const k of Object.keys(b)) if (!(k in a)) walk(undefined, b[k], path ? `${path}.${k}` : k, out, count);
+    // Own keys only: a key such as `toString` must not read Object.prototype's.
+    for (const k of Object.keys(a)) walk(a[k], own(b, k), path ? `${path}.${k}` : k, out, count);
+    for (const k of Object.keys(b)) if (!Object.prototype.hasOwnProperty.call(a, k)) walk(undefined, b[k], path ? `${path}.${k}` : k, out, count);
     return;
   }
   if (JSON.stringify(a) === JSON.stringify(b)) return;

@@ -81,7 +81,12 @@ function strip(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(strip);
   if (v === null || typeof v !== 'object') return v;
   const out: Record<string, unknown> = {};
-  for (const [k, x] of Object.entries(v)) if (!IGNORED.has(k)) out[k] = strip(x);
+  for (const [k, x] of Object.entries(v)) {
+    if (IGNORED.has(k)) continue;
+    // defineProperty: a `__proto__` key is data in a dump, not this object's prototype.
+    if (k === '__proto__') Object.defineProperty(out, k, { value: strip(x), enumerable: true, writable: true, configurable: true });
+    else out[k] = strip(x);
+  }
   return out;
 }
 
