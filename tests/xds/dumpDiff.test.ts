@@ -181,3 +181,25 @@ describe('field differences with keys named like Object.prototype members', () =
     expect(JSON.stringify(changes)).not.toMatch(/undefined|\[object /);
   });
 });
+
+describe('a resource whose name is not text', () => {
+  it('is compared as written and named by its JSON, never as [object Object]', async () => {
+    const { readFileSync } = await import('node:fs');
+    const { readConfigDump } = await import('../../src/core/xds/configdump/dump.ts');
+    const { loadProtoSchema } = await import('../../src/core/xds/configdump/protoSchema.ts');
+    const { PROTO_SCHEMA_JSON } = await import('../../src/core/xds/configdump/protoSchema.data.ts');
+    const { diffDumpWithGenerated, dumpDiffText } = await import('../../src/core/xds/dumpDiff.ts');
+    const text = readFileSync(new URL('../fixtures/xds/sidecar-config-dump.json', import.meta.url), 'utf8');
+    const json = JSON.parse(text) as { configs: Array<Record<string, unknown>> };
+    const eds = json.configs.find((c) => String(c['@type']).endsWith('EndpointsConfigDump')) as { dynamic_endpoint_configs: Array<{ endpoint_config: Record<string, unknown> }> };
+    eds.dynamic_endpoint_configs[0]!.endpoint_config.cluster_name = [{}];
+    const a = readConfigDump(JSON.stringify(json));
+    const b = readConfigDump(text);
+    if (!a.ok || !b.ok) throw new Error('fixture not read');
+    const schema = loadProtoSchema(PROTO_SCHEMA_JSON);
+    for (const r of [diffDumpWithGenerated(a.dump, b.dump, schema), diffDumpWithGenerated(b.dump, a.dump, schema)]) {
+      expect(r.differences.some((d) => d.name === '[{}]')).toBe(true);
+      expect(dumpDiffText(r, 'p.ns')).not.toMatch(/\[object |undefined/);
+    }
+  });
+});

@@ -92,6 +92,10 @@ function strip(v: unknown): unknown {
 
 /** One resource in canonical proto JSON, without `@type` and runtime-only fields. */
 export function canonicalResource(res: JsonObject, type: ResourceType, schema: ProtoSchema): Json {
+  // Names key the comparison; one that is not text is compared as written (the caller's fallback).
+  for (const k of ['name', 'clusterName', 'cluster_name']) {
+    if (Object.prototype.hasOwnProperty.call(res, k) && res[k] !== undefined && res[k] !== null && typeof res[k] !== 'string') throw new Error(`${k} is not text`);
+  }
   const typeUrl = typeUrlOf(res) || `type.googleapis.com/${TYPE_NAMES[type]}`;
   const text = marshalJsonpb({ ...res, '@type': typeUrl } as JsonValue, 'google.protobuf.Any', schema);
   // The printer writes a wrongly typed scalar as its String(): such a resource is not canonical.
