@@ -5,6 +5,7 @@
 // never enforce. Works on the generated filters in proto3 JSON (what a config dump holds).
 import { isObj } from '../model/read.ts';
 import { parsePrefix, prefixContains, isIP } from './net.ts';
+import { headerMatches, stringMatches } from './envoyMatchers.ts';
 
 /** What the destination's RBAC filters see of a request. */
 export interface RbacRequest {
@@ -46,53 +47,6 @@ export interface RbacFilterResult {
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** RE2 full match as JavaScript reads it (Envoy's safe_regex matches the whole value). */
-function fullMatch(regex: string, value: string, ignoreCase = false): boolean {
-  let src = regex;
-  let flags = ignoreCase ? 'i' : '';
-  const m = /^\(\?([imsU]+)\)/.exec(src);
-  if (m) {
-    src = src.slice(m[0].length);
-    if (m[1]?.includes('i') && !flags.includes('i')) flags += 'i';
-    if (m[1]?.includes('s')) flags += 's';
-  }
-  try {
-    return new RegExp(`^(?:${src.replace(/\(\?P</g, '(?<')})$`, flags).test(value);
-  } catch {
-    return false;
-  }
-}
-
-/** envoy.type.matcher.v3.StringMatcher */
-export function stringMatches(m: unknown, value: string | undefined): boolean {
-  if (!isObj(m) || value === undefined) return false;
-  const ic = m.ignoreCase === true;
-  const v = ic ? value.toLowerCase() : value;
-  const want = (x: unknown) => (ic ? str(x).toLowerCase() : str(x));
-  if (typeof m.exact === 'string') return v === want(m.exact);
-  if (typeof m.prefix === 'string') return v.startsWith(want(m.prefix));
-  if (typeof m.suffix === 'string') return v.endsWith(want(m.suffix));
-  if (typeof m.contains === 'string') return v.includes(want(m.contains));
-  if (isObj(m.safeRegex)) return fullMatch(str(m.safeRegex.regex), value, ic);
-  return false;
-}
-
-function headerMatches(h: Json, headers: ReadonlyMap<string, string>): boolean {
-  let value = headers.get(str(h.name).toLowerCase());
-  if (value === undefined && h.treatMissingHeaderAsEmpty === true) value = '';
-  let ok: boolean;
-  if (typeof h.presentMatch === 'boolean') ok = (value !== undefined) === h.presentMatch;
-  else if (isObj(h.stringMatch)) ok = stringMatches(h.stringMatch, value);
-  else if (typeof h.exactMatch === 'string') ok = value === h.exactMatch;
-  else if (typeof h.prefixMatch === 'string') ok = value !== undefined && value.startsWith(h.prefixMatch);
-  else if (typeof h.suffixMatch === 'string') ok = value !== undefined && value.endsWith(h.suffixMatch);
-  else if (typeof h.containsMatch === 'string') ok = value !== undefined && value.includes(h.containsMatch);
-  else if (isObj(h.safeRegexMatch)) ok = value !== undefined && fullMatch(str(h.safeRegexMatch.regex), value);
-  else ok = value !== undefined;
-  return h.invertMatch === true ? !ok : ok;
-}
-
-type Json = Record<string, unknown>;
 
 function pathOnly(headers: ReadonlyMap<string, string>): string | undefined {
   const p = headers.get(':path');

@@ -17,6 +17,7 @@ import { matchFilterChainMatcher } from './waypoint/matcher.ts';
 import { waypointAuthzFor, waypointPolicyResources } from './waypoint/policies.ts';
 import { evaluateEnvoy } from '../ambient/envoyAuthz.ts';
 import { parseSubsetKey } from './names.ts';
+import { fullRegex, headerMatches, stringMatches } from './envoyMatchers.ts';
 
 export type RequestProtocol = 'http' | 'http2' | 'grpc' | 'tcp' | 'tls';
 export const REQUEST_PROTOCOLS: readonly RequestProtocol[] = ['http', 'http2', 'grpc', 'tcp', 'tls'];
@@ -112,48 +113,6 @@ export function resolveDestination(view: ConfigView, namespace: string, host: st
 
 // ---- Envoy's route matching (headers, query parameters, case sensitivity) -------------------
 
-function stringMatch(m: unknown, value: string | undefined): boolean {
-  if (!isObj(m) || value === undefined) return false;
-  const ic = m.ignoreCase === true;
-  const v = ic ? value.toLowerCase() : value;
-  const want = (x: unknown) => (ic ? str(x).toLowerCase() : str(x));
-  if (typeof m.exact === 'string') return v === want(m.exact);
-  if (typeof m.prefix === 'string') return v.startsWith(want(m.prefix));
-  if (typeof m.suffix === 'string') return v.endsWith(want(m.suffix));
-  if (typeof m.contains === 'string') return v.includes(want(m.contains));
-  if (isObj(m.safeRegex)) return fullRegex(str(m.safeRegex.regex))?.test(value) ?? false;
-  return false;
-}
-
-function fullRegex(re: string): RegExp | undefined {
-  let src = re;
-  let flags = '';
-  const m = /^\(\?([imsU]+)\)/.exec(src);
-  if (m) {
-    src = src.slice(m[0].length);
-    if (m[1]?.includes('i')) flags += 'i';
-    if (m[1]?.includes('s')) flags += 's';
-  }
-  try {
-    return new RegExp(`^(?:${src.replace(/\(\?P</g, '(?<')})$`, flags);
-  } catch {
-    return undefined;
-  }
-}
-
-function headerMatches(h: Json, headers: ReadonlyMap<string, string>): boolean {
-  const value = headers.get(str(h.name).toLowerCase());
-  let ok: boolean;
-  if (h.presentMatch === true) ok = value !== undefined;
-  else if (h.presentMatch === false) ok = value === undefined;
-  else if (isObj(h.stringMatch)) ok = stringMatch(h.stringMatch, value);
-  else if (typeof h.exactMatch === 'string') ok = value === h.exactMatch;
-  else if (typeof h.prefixMatch === 'string') ok = value !== undefined && value.startsWith(h.prefixMatch);
-  else if (isObj(h.safeRegexMatch)) ok = value !== undefined && (fullRegex(str(h.safeRegexMatch.regex))?.test(value) ?? false);
-  else ok = value !== undefined;
-  return h.invertMatch === true ? !ok : ok;
-}
-
 function pathMatches(m: Json, path: string): boolean {
   const p = path.split('?')[0] ?? '';
   const cs = m.caseSensitive !== false;
@@ -183,7 +142,7 @@ function queryMatches(m: Json, path: string): boolean {
     if (qp.presentMatch === true) {
       if (v === undefined) return false;
     } else if (isObj(qp.stringMatch)) {
-      if (!stringMatch(qp.stringMatch, v)) return false;
+      if (!stringMatches(qp.stringMatch, v)) return false;
     } else if (v === undefined) return false;
   }
   return true;
@@ -325,13 +284,7 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
     res.routeConfig = sim.routeConfig;
     res.steps.push({ kind: 'routeConfig', title: `route configuration ${sim.routeConfig}`, at: { table: 'routeConfigs', key: sim.routeConfig } });
   }
-  const failWith = (why: string, status?: number) => {
-    res.ok = false;
-    res.failure = why;
-    if (status !== undefined) res.status = status;
-    res.steps.push({ kind: 'failure', title: why });
-    return res;
-  };
+  const failWith = (why: string, status?: number) => fail(res, why, status);
   if (sim.error && (sim.virtualHost === undefined || sim.error === 'ErrTLSRedirect')) {
     const text = (SIM_ERRORS as Record<string, string>)[sim.error] ?? sim.error;
     const why = sim.error === 'ErrNoVirtualHost' ? `${text}: 404 (no virtual host has the domain ${host})` : sim.error === 'ErrTLSRedirect' ? `${text} (httpsRedirect)` : text;
@@ -357,20 +310,22 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
   return routeRequest(view, gen, res, input, host, protocol, rcName, sim.virtualHost, vh, true);
 }
 
-/** Matches the request against a virtual host's routes and follows the route's action. */
+/** Marks the simulation failed (with the status Envoy answers, when it answers itself). */
+function fail(res: RequestResult, why: string, status?: number): RequestResult {
+  res.ok = false;
+  res.failure = why;
+  if (status !== undefined) res.status = status;
+  res.steps.push({ kind: 'failure', title: why });
+  return res;
+}
+
 /**
  * Matches the request against a virtual host's routes and follows the route's action;
  * `destinationRbac`: then check it against the destination sidecars' inbound RBAC (a
  * waypoint has applied its own policies before routing).
  */
 function routeRequest(view: ConfigView, gen: GeneratedConfig, res: RequestResult, input: RequestInput, host: string, protocol: RequestProtocol, rcName: string, vhName: string, vh: Json | undefined, destinationRbac: boolean): RequestResult {
-  const failWith = (why: string, status?: number) => {
-    res.ok = false;
-    res.failure = why;
-    if (status !== undefined) res.status = status;
-    res.steps.push({ kind: 'failure', title: why });
-    return res;
-  };
+  const failWith = (why: string, status?: number) => fail(res, why, status);
   const headers = new Map<string, string>();
   for (const [k, v] of Object.entries(input.headers ?? {})) headers.set(k.toLowerCase(), v);
   headers.set(':method', (input.method || 'GET').toUpperCase());
@@ -546,13 +501,7 @@ function describeRouteMatch(r: Json): string {
  * configuration, a TCP chain's tcp_proxy names the cluster.
  */
 function simulateWaypointRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput, res: RequestResult, host: string, protocol: RequestProtocol, port: number): RequestResult {
-  const failWith = (why: string, status?: number) => {
-    res.ok = false;
-    res.failure = why;
-    if (status !== undefined) res.status = status;
-    res.steps.push({ kind: 'failure', title: why });
-    return res;
-  };
+  const failWith = (why: string, status?: number) => fail(res, why, status);
   const dest = resolveDestination(view, gen.proxy.configNamespace, host);
   const address = dest.address ?? (isIP(hostOnly(host)) ? hostOnly(host) : undefined);
   res.steps.push({ kind: 'destination', title: `${host}:${port}`, detail: dest.service ? `service ${dest.service}${address ? `, address ${address}` : ' (no address)'}` : address ? `address ${address}` : 'not a service of the registry' });
