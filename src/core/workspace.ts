@@ -169,6 +169,7 @@ export class WorkspaceAnalyzer {
         canceled: options.canceled,
         yieldNow,
         timing: options.timing,
+        renderEpoch: this.model.layoutVersion,
       });
     } catch (e) {
       if (e instanceof AnalysisCanceled) return 'canceled';

@@ -123,6 +123,11 @@ export class WorkspaceModel {
   private files = new Map<string, ModelFile>();
   /** Documents parsed by the last update (the rest were reused). */
   lastReparsed = 0;
+  /**
+   * Goes up whenever a kept document moves to other lines. Positions rendered for messages
+   * on kept documents stay valid while it stays the same (typing inside a line).
+   */
+  layoutVersion = 0;
   /** Kind ids of resources added or removed since `takeChangedKinds` was last called. */
   private changedKinds = new Set<string>();
 
@@ -224,6 +229,7 @@ export class WorkspaceModel {
       if (same && doc.referenceLine - doc.startLine === same.doc.referenceLine - same.doc.startLine) {
         reusable.delete(doc.text);
         if (same.doc.index < lastReusedIndex) reordered = true;
+        if (doc.startLine !== same.doc.startLine) this.layoutVersion++;
         lastReusedIndex = same.doc.index;
         reused.push(same);
         documents.push(relocate(same, documents.length, doc.startOffset - same.doc.startOffset, doc.startLine - same.doc.startLine));
@@ -239,6 +245,7 @@ export class WorkspaceModel {
     // Documents moved past each other (cut and paste): their kinds' load order changed.
     if (reordered) this.noteKinds(reused);
     const regionDocs = documents.length - Math.max(i, 0);
+    if (lineDelta !== 0 && j < docs.length) this.layoutVersion++;
     for (let k = j; k < docs.length; k++) documents.push(relocate(docs[k] as ModelDocument, documents.length, delta, lineDelta));
     const file: ModelFile = { path: f.path, text, documents, problems: [] };
     const patched = old.resources && patchedResources(old.resources, docs, Math.max(i, 0), j, documents.slice(Math.max(i, 0), Math.max(i, 0) + regionDocs));
