@@ -123,6 +123,11 @@ describe('incremental analysis', () => {
       vs('c', `  hosts: [details, details]\n${route}`),
       vs('d', `  exportTo: [ns-2]\n  hosts: [reviews]\n${route}`),
       vs('e', `  gateways: [edge]\n  hosts: [ratings]\n${route}`),
+      vs('f', `  gateways: [edge]\n  hosts: [shop.example.com]\n${route}`),
+      vs('g', `  hosts: [reviews]\n  http:\n  - route:\n    - destination:\n        host: reviews\n        subset: v0\n`),
+      // Services, so that the analyzers that read them run (istioctl skips them otherwise).
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: reviews\n  namespace: ns-1\nspec:\n  ports: [{port: 80}]\n',
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: ratings\n  namespace: ns-1\nspec:\n  ports: [{port: 80}]\n',
     ].join('---\n');
     const w = new WorkspaceAnalyzer();
     w.update([{ path: 'vs.yaml', text }], []);
@@ -135,6 +140,9 @@ describe('incremental analysis', () => {
       ['a deprecated field on new lines', (t) => t.replace('  name: a\n  namespace: ns-1\nspec:\n', '  name: a\n  namespace: ns-1\nspec:\n  http:\n  - fault:\n      delay:\n        percent: 5\n        fixedDelay: 1s\n    route:\n    - destination:\n        host: reviews\n').replace('  hosts: [reviewz]\n  http:\n  - route:\n    - destination:\n        host: reviews\n', '  hosts: [reviewz]\n')],
       ['a comment line at the top moves every message', (t) => `# moved\n${t}`],
       ['d is exported everywhere', (t) => t.replace('exportTo: [ns-2]', 'exportTo: ["*"]')],
+      ['g routes to another subset', (t) => t.replace('subset: v0', 'subset: v1')],
+      ['g routes elsewhere, so the gateway route is unaffected', (t) => t.replace('        host: reviews\n        subset: v1', '        host: ratings\n        subset: v1')],
+      ['and back', (t) => t.replace('        host: ratings\n        subset: v1', '        host: reviews\n        subset: v1')],
       ['b gives the host back', (t) => t.replace('  name: b\n  namespace: ns-1\nspec:\n  hosts: [reviews]', '  name: b\n  namespace: ns-1\nspec:\n  hosts: [ratings]')],
     ];
     for (const [label, edit] of edits) {
@@ -150,5 +158,6 @@ describe('incremental analysis', () => {
     const codes = (await analyze(w)).diagnostics.map((d) => d.code);
     expect(codes).toContain('IST0109');
     expect(codes).toContain('IST0002');
+    expect(codes).toContain('IST0140');
   });
 });
