@@ -151,6 +151,7 @@ function rowsFor(tab: TabId, dump: ConfigDump, prov: Provenance, secrets: readon
 export function ProxyConfigPanel() {
   const proxies = useWorkerQuery('proxies', {});
   const [picked, setPicked] = useState('');
+  const [filter, setFilter] = useState('');
   const items = proxies.data?.items ?? [];
   // Nothing is generated until a proxy is picked: on a large mesh generation costs the worker
   // time after every edit, so it runs only for a proxy someone is looking at.
@@ -170,13 +171,26 @@ export function ProxyConfigPanel() {
   const summary = data?.proxy;
   return (
     <div className="proxy-config" data-testid="proxy-config">
-      <label className="proxy-picker">
-        <span>Proxy</span>
-        <select className="text-input" value={proxy} data-testid="proxy-picker" aria-label="Proxy" onChange={(e) => setPicked(e.target.value)}>
-          {proxy === '' && <option value="">Choose a proxy…</option>}
-          <ProxyOptions items={items} />
-        </select>
-      </label>
+      <div className="proxy-picker-row">
+        <label className="proxy-picker">
+          <span>Proxy</span>
+          <select className="text-input" value={proxy} data-testid="proxy-picker" aria-label="Proxy" onChange={(e) => setPicked(e.target.value)}>
+            {proxy === '' && <option value="">Choose a proxy…</option>}
+            <ProxyOptions items={items} picked={proxy} filter={filter} />
+          </select>
+        </label>
+        {items.length > PICKER_LIMIT && (
+          <input
+            type="search"
+            className="text-input proxy-filter"
+            placeholder={`Filter ${items.length.toLocaleString('en')} proxies`}
+            aria-label="Filter proxies"
+            data-testid="proxy-filter"
+            value={filter}
+            onChange={(e) => setFilter(e.target.value)}
+          />
+        )}
+      </div>
       {summary && (summary.syntheticAddress || summary.derived) && (
         <p className="muted proxy-note" data-testid="proxy-synthetic">
           {[summary.derived ? 'Pod derived from its controller (not in your files).' : '', summary.syntheticAddress ? 'The pod has no IP in your files, so it gets a deterministic synthetic one.' : ''].filter((x) => x !== '').join(' ')}
@@ -218,15 +232,39 @@ export function ProxyConfigPanel() {
 type ProxyItem = NonNullable<ReturnType<typeof useWorkerQuery<'proxies'>>['data']>['items'][number];
 
 /**
- * The picker's options, rendered again only when the list changes: a derived mesh has
- * thousands of proxies, and every analysis re-renders this panel.
+ * How many proxies the picker lists at once. A mesh of Deployments derives thousands of
+ * pods, and a native list of 10,000 options took the page most of a second to build (on
+ * every load of the file); past this many, a filter box narrows the list instead.
  */
-const ProxyOptions = memo(function ProxyOptions({ items }: { items: readonly ProxyItem[] }) {
-  return items.map((p) => (
-    <option key={p.id} value={p.id}>
-      {p.id} ({TYPE_LABEL[p.type]})
-    </option>
-  ));
+export const PICKER_LIMIT = 200;
+
+/** The proxies the picker lists: the picked one, then those matching the filter, at most PICKER_LIMIT. */
+export function pickerItems<T extends { id: string }>(items: readonly T[], picked: string, filter: string): { shown: T[]; hidden: number } {
+  const needle = filter.trim().toLowerCase();
+  const matching = needle === '' ? items : items.filter((p) => p.id.toLowerCase().includes(needle));
+  const shown = matching.slice(0, PICKER_LIMIT);
+  const current = items.find((p) => p.id === picked);
+  if (current && !shown.includes(current)) shown.unshift(current);
+  return { shown, hidden: matching.length - Math.min(matching.length, PICKER_LIMIT) };
+}
+
+/** The picker's options, rendered again only when the list, the pick or the filter changes (every analysis re-renders this panel). */
+const ProxyOptions = memo(function ProxyOptions({ items, picked, filter }: { items: readonly ProxyItem[]; picked: string; filter: string }) {
+  const { shown, hidden } = pickerItems(items, picked, filter);
+  return (
+    <>
+      {shown.map((p) => (
+        <option key={p.id} value={p.id}>
+          {p.id} ({TYPE_LABEL[p.type]})
+        </option>
+      ))}
+      {hidden > 0 && (
+        <option value="" disabled data-testid="proxy-picker-more">
+          … {hidden.toLocaleString('en')} more: type in the filter box
+        </option>
+      )}
+    </>
+  );
 });
 
 /** What a table needs: a dump, and (for generated config) provenance and the secrets' sources. */
