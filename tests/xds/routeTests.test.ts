@@ -91,6 +91,29 @@ describe('route-test file reader', () => {
     expect(f.suites[0]!.tests).toEqual([]);
   });
 
+  it('refuses empty items in a list of hosts, methods, paths or clusters (a test that checks nothing must not pass)', () => {
+    // Fuzz counterexample (route-tests, seed 99): `path: [null]` gave an accepted test without paths.
+    const text = `${HEAD}    - description: one
+      request: {host: a, port: 80, path: [null]}
+      expect: {status: 200}
+    - description: two
+      request:
+        host:
+          -
+        port: 80
+        method: [GET, ~]
+      expect: {cluster: [~]}
+`;
+    const f = readRouteTests('t.yaml', text);
+    expect(f.problems.map((p) => `${p.line}: ${p.message}`)).toEqual([
+      '7: spec.tests[0].request.path[0]: must be a string, not null',
+      '12: spec.tests[1].request.host[0]: must be a string, not null',
+      '14: spec.tests[1].request.method[1]: must be a string, not null',
+      '15: spec.tests[1].expect.cluster[0]: must be a string, not null',
+    ]);
+    expect(f.suites[0]!.tests).toEqual([]);
+  });
+
   it('reads cluster names and durations', () => {
     expect(clusterParts('outbound|9080|v1|reviews.default.svc.cluster.local')).toEqual({ host: 'reviews.default.svc.cluster.local', port: 9080, subset: 'v1' });
     expect(clusterParts('outbound|80||a.b')).toEqual({ host: 'a.b', port: 80 });

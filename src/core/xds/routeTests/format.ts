@@ -132,6 +132,11 @@ class Reader {
     if (Array.isArray(v)) {
       const out: string[] = [];
       v.forEach((x, i) => {
+        // An empty item (`[~]`, `- `) is a mistake, not "nothing": a list of them must not read as no value.
+        if (x === null || x === undefined) {
+          this.problem([...path, i], 'must be a string, not null');
+          return;
+        }
         const s = this.string(x, [...path, i]);
         if (s !== undefined) out.push(s);
       });
