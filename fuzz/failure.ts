@@ -40,6 +40,31 @@ export function guarded<T>(what: string, timeLimitMs: number, fn: () => T): T {
   return out;
 }
 
+/**
+ * Runs a whole check, again up to twice when it reports a hang: a busy machine (other jobs,
+ * a garbage collection) can stall one run, and a hang is an input that is slow every time.
+ * Targets time their own calls with `guarded`; this covers the totals some targets check.
+ */
+export function retryingHangs<T>(check: () => T): T {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return check();
+    } catch (e) {
+      if (!(e instanceof FuzzFailure && e.kind === 'hang') || attempt === 3) throw e;
+    }
+  }
+}
+
+export async function retryingHangsAsync<T>(check: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await check();
+    } catch (e) {
+      if (!(e instanceof FuzzFailure && e.kind === 'hang') || attempt === 3) throw e;
+    }
+  }
+}
+
 export function describeError(e: unknown): string {
   if (e instanceof Error) {
     const frames = (e.stack ?? '').split('\n').slice(1, 4).map((l) => l.trim()).join(' | ');

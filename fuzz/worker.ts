@@ -6,7 +6,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import fc from 'fast-check';
 import { targetByName } from './targets/index.ts';
 import { loadSeeds } from './gen/seeds.ts';
-import { FuzzFailure, describeError, type FailureKind } from './failure.ts';
+import { FuzzFailure, describeError, retryingHangs, retryingHangsAsync, type FailureKind } from './failure.ts';
 import { isAnalyzerCrash } from './targets/pipeline.ts';
 import type { CheckOutcome } from './target.ts';
 import type { Counterexample, WorkerJob, WorkerResult } from './protocol.ts';
@@ -55,8 +55,13 @@ function failed(e: unknown): never {
 }
 
 const options = { timeLimitMs: job.timeLimitMs, knownCrashes: known };
+const checked = target;
 const arbitrary = target.arbitrary(seeds);
 const isAsync = target.async;
+
+// A slow input is judged by its fastest of three runs (see failure.ts).
+const checkSync = (input: never): CheckOutcome => retryingHangs(() => checked.check(input, options) as CheckOutcome);
+const checkAsync = (input: never): Promise<CheckOutcome> => retryingHangsAsync(async () => checked.check(input, options));
 
 const counterexamples: Counterexample[] = [];
 let remaining = job.runs;
@@ -71,7 +76,7 @@ while (remaining > 0) {
         fc.asyncProperty(arbitrary, async (input: never) => {
           beat(input);
           try {
-            tally(await target.check(input, options));
+            tally(await checkAsync(input));
           } catch (e) {
             failed(e);
           }
@@ -82,7 +87,7 @@ while (remaining > 0) {
         fc.property(arbitrary, (input: never) => {
           beat(input);
           try {
-            tally(target.check(input, options) as CheckOutcome);
+            tally(checkSync(input));
           } catch (e) {
             failed(e);
           }

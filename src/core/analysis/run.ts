@@ -128,8 +128,20 @@ function lineOf(x: SortItem): string {
   return (x.line ??= logLine(x.d));
 }
 
+/**
+ * Sort keys by diagnostic. An incremental run keeps most diagnostic objects, so their keys
+ * (and log lines, once made) carry over instead of being rebuilt for every message each run.
+ */
+const sortItems = new WeakMap<Diagnostic, SortItem>();
+
+function sortItemOf(d: Diagnostic, r: Resource | undefined): SortItem {
+  let item = sortItems.get(d);
+  if (!item || item.r !== r) sortItems.set(d, (item = { d, r, origin: r ? originSortKey(r) : '' }));
+  return item;
+}
+
 export function sortAndDedupe(items: Array<{ d: Diagnostic; r: Resource | undefined }>): Diagnostic[] {
-  const keyed: SortItem[] = items.map((x) => ({ d: x.d, r: x.r, origin: x.r ? originSortKey(x.r) : '' }));
+  const keyed: SortItem[] = items.map((x) => sortItemOf(x.d, x.r));
   keyed.sort(compareMessages);
   // Duplicates (same log line) can only be neighbours with equal level, code and origin.
   const out: Diagnostic[] = [];

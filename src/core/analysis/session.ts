@@ -53,16 +53,18 @@ function guarded(ctx: AnalysisContext, analyzer: string, resource: Resource | un
 export class AnalysisSession {
   private caches = new Map<string, AnalyzerCache>();
   /**
-   * The resources of each per-resource kind as of the last completed run: a resource in
-   * this set was checked then by every per-resource analyzer of its kind. One set per kind
-   * is shared by all analyzers, which keeps the caches small.
+   * The resources of each per-resource kind as of the last completed run, in store order: a
+   * resource in this list was checked then by every per-resource analyzer of its kind. One
+   * list per kind is shared by all analyzers, which keeps the caches small.
    */
-  private checked = new Map<string, Set<Resource>>();
+  private checked = new Map<string, readonly Resource[]>();
   /**
    * Rendered diagnostics of kept messages. A message is reused as long as its document is
    * the same object; when the document only moved (lines inserted above), lines shift.
    */
   private rendered = new WeakMap<AnalysisMessage, RenderedMessage>();
+  /** Per kind, this run's resources not checked last time and last time's that are gone (made once per run). */
+  private deltas = new Map<string, { fresh: Resource[]; gone: Resource[] }>();
   /** How each analyzer was run last time (for tests and the benchmark). */
   lastModes = new Map<string, 'cached' | 'incremental' | 'full'>();
 
@@ -80,6 +82,7 @@ export class AnalysisSession {
     const reported: Reported[] = [];
     const live = new Set<string>();
     this.lastModes.clear();
+    this.deltas.clear();
     for (const analyzer of analyzers) {
       if (options.yieldNow) await options.yieldNow();
       if (canceled()) {
@@ -104,8 +107,9 @@ export class AnalysisSession {
     for (const a of analyzers) if (a.perResource) kinds.set(a.perResource.kind.id, a.perResource.kind);
     for (const id of [...this.checked.keys()]) if (!kinds.has(id)) this.checked.delete(id);
     for (const [id, kind] of kinds) {
-      if (changedKinds === 'all' || changedKinds.has(id) || !this.checked.has(id)) this.checked.set(id, new Set(store.list(kind)));
+      if (changedKinds === 'all' || changedKinds.has(id) || !this.checked.has(id)) this.checked.set(id, [...store.list(kind)]);
     }
+    this.deltas.clear();
     const out = postProcess(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup));
     clearLocateCaches();
     return out;
@@ -130,6 +134,29 @@ export class AnalysisSession {
     return d;
   }
 
+  private deltaOf(kind: KindInfo, list: readonly Resource[], checked: readonly Resource[]): { fresh: Resource[]; gone: Resource[] } {
+    let delta = this.deltas.get(kind.id);
+    if (delta) return delta;
+    const fresh: Resource[] = [];
+    const gone: Resource[] = [];
+    if (list.length === checked.length) {
+      // The store swaps an edited resource in place, so comparing slots finds it without
+      // hashing (or even touching) the thousands of resources that did not change.
+      for (let i = 0; i < list.length; i++) {
+        if (list[i] === checked[i]) continue;
+        fresh.push(list[i]!);
+        gone.push(checked[i]!);
+      }
+    } else {
+      const before = new Set(checked);
+      const now = new Set(list);
+      for (const r of list) if (!before.has(r)) fresh.push(r);
+      for (const r of checked) if (!now.has(r)) gone.push(r);
+    }
+    this.deltas.set(kind.id, (delta = { fresh, gone }));
+    return delta;
+  }
+
   private runOne(store: StoreView, index: Lookups, analyzer: Analyzer, changedKinds: ReadonlySet<string> | 'all', canceled: () => boolean): AnalyzerCache {
     const name = analyzer.metadata.name;
     const prev = this.caches.get(name);
@@ -151,15 +178,25 @@ export class AnalysisSession {
     } else {
       const checked = this.checked.get(parts.kind.id);
       const reuse = prev?.byResource && checked && changedInputs.every((k) => k === parts.kind.id) ? prev.byResource : undefined;
-      const byResource = new Map<Resource, AnalysisMessage[]>();
-      for (const r of store.list(parts.kind)) {
-        if (reuse && checked!.has(r)) {
-          const known = reuse.get(r);
-          if (known) byResource.set(r, known);
-          continue;
+      let byResource: Map<Resource, AnalysisMessage[]>;
+      if (reuse && checked) {
+        // Start from the kept messages and check only what is new: an edit costs the edited
+        // resources, not a pass over every resource of the kind for every analyzer. (The map's
+        // order does not matter: the messages are sorted, and one resource's stay together.)
+        const delta = this.deltaOf(parts.kind, store.list(parts.kind), checked);
+        byResource = new Map(reuse);
+        for (const r of delta.gone) byResource.delete(r);
+        for (const r of delta.fresh) {
+          byResource.delete(r);
+          guarded(ctx, name, r, () => parts.check(ctx, r));
+          if (sink.length > 0) byResource.set(r, take());
         }
-        guarded(ctx, name, r, () => parts.check(ctx, r));
-        if (sink.length > 0) byResource.set(r, take());
+      } else {
+        byResource = new Map<Resource, AnalysisMessage[]>();
+        for (const r of store.list(parts.kind)) {
+          guarded(ctx, name, r, () => parts.check(ctx, r));
+          if (sink.length > 0) byResource.set(r, take());
+        }
       }
       if (parts.global) guarded(ctx, name, undefined, () => parts.global?.(ctx));
       cache = { byResource, rest: take() };

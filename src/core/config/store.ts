@@ -96,11 +96,13 @@ export class ResourceStore implements StoreView {
   private readonly derivedCache = new DerivedPodCache();
   private derived: Resource[] = [];
   private readonly asideByKind = new Map<string, Resource[]>();
+  /** Each kind's resources as last loaded (normalized, in load order, before duplicates and set-asides). */
+  private loadedByKind = new Map<string, Resource[]>();
 
   constructor(resources: Iterable<Resource>, readonly options: StoreOptions) {
     this.placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig, options.mode === 'harness' ? 'istio' : 'chart') : [];
     if (options.mode === 'cli') for (const p of this.placeholders) this.add(p);
-    for (const r of resources) this.add(this.normalize(r));
+    for (const r of resources) this.load(this.normalize(r));
     if (options.mode === 'harness') for (const p of this.placeholders) this.add(p);
     this.add(meshConfigResource(options.meshConfig));
     this.add(meshNetworksResource(options.meshNetworks));
@@ -133,17 +135,74 @@ export class ResourceStore implements StoreView {
     if (this.options.deriveWorkloads && touched.some((k) => DERIVED_POD_INPUTS.some((i) => i.id === k)) && !touched.includes(KINDS.Pod.id)) touched.push(KINDS.Pod.id);
     if (touched.length === 0) return new Set();
     const set = new Set(touched);
-    for (const k of touched) {
+    const incoming = new Map<string, Resource[]>(touched.map((k) => [k, []]));
+    for (const r of resources) {
+      const list = incoming.get(r.kindId);
+      if (!list) continue;
+      const n = this.normalize(r);
+      if (n) list.push(n);
+    }
+    // An edit inside a document usually leaves every kind with the same resources under the
+    // same keys in the same order, only some as new objects: swap those in place instead of
+    // rebuilding the kind (a keystroke in a 5,000-service mesh reloaded 5,000 resources).
+    const rebuild = touched.filter((k) => !this.replaceInPlace(k, incoming.get(k)!));
+    if (rebuild.length === 0) return set;
+    const again = new Set(rebuild);
+    for (const k of rebuild) {
       for (const r of this.byKind.get(k) ?? []) this.byKey.delete(r.key);
       this.byKind.delete(k);
       this.asideByKind.delete(k);
     }
-    const placeholders = this.placeholders.filter((p) => set.has(p.kindId));
+    const placeholders = this.placeholders.filter((p) => again.has(p.kindId));
     if (this.options.mode === 'cli') for (const p of placeholders) this.add(p);
-    for (const r of resources) if (set.has(r.kindId)) this.add(this.normalize(r));
+    for (const k of rebuild) {
+      this.loadedByKind.delete(k);
+      for (const r of incoming.get(k)!) this.load(r);
+    }
     if (this.options.mode === 'harness') for (const p of placeholders) this.add(p);
-    if (set.has(KINDS.Pod.id)) this.addDerivedPods();
+    if (again.has(KINDS.Pod.id)) this.addDerivedPods();
     return set;
+  }
+
+  /**
+   * When `next` holds the same keys in the same order as the kind's last load, puts its
+   * objects where the old ones were and returns true; the store then equals one built from
+   * scratch. Kinds with placeholders or derived pods are always rebuilt.
+   */
+  private replaceInPlace(kindId: string, next: readonly Resource[]): boolean {
+    const prev = this.loadedByKind.get(kindId);
+    if (!prev || prev.length !== next.length || kindId === KINDS.Pod.id || this.placeholders.some((p) => p.kindId === kindId)) return false;
+    for (let i = 0; i < next.length; i++) if (prev[i]!.key !== next[i]!.key) return false;
+    const list = this.byKind.get(kindId);
+    const aside = this.asideByKind.get(kindId);
+    for (let i = 0; i < next.length; i++) {
+      const old = prev[i]!;
+      const r = next[i]!;
+      if (old === r) continue;
+      prev[i] = r;
+      if (this.options.kindFilter && !this.options.kindFilter.has(kindId)) continue;
+      if (aside) {
+        const at = aside.indexOf(old);
+        if (at >= 0) {
+          aside[at] = r;
+          continue;
+        }
+      }
+      // With duplicate keys the store holds the last one; an earlier duplicate is not in it.
+      if (this.byKey.get(r.key) !== old) continue;
+      this.byKey.set(r.key, r);
+      if (list) list[list.indexOf(old)] = r;
+    }
+    return true;
+  }
+
+  /** Adds a resource of the workspace (not a placeholder or derived pod), remembering it for refreshKinds. */
+  private load(r: Resource | undefined): void {
+    if (!r) return;
+    let loaded = this.loadedByKind.get(r.kindId);
+    if (!loaded) this.loadedByKind.set(r.kindId, (loaded = []));
+    loaded.push(r);
+    this.add(r);
   }
 
   /** Applies namespace rules; returns undefined for resources the store drops. */

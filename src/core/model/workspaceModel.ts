@@ -190,11 +190,17 @@ export class WorkspaceModel {
     const documents: ModelDocument[] = docs.slice(0, Math.max(i, 0));
     const reusable = new Map<string, ModelDocument>();
     for (let k = Math.max(i, 0); k < j; k++) reusable.set((docs[k] as ModelDocument).doc.text, docs[k] as ModelDocument);
+    const reused: ModelDocument[] = [];
+    let lastReusedIndex = -1;
+    let reordered = false;
     for (const doc of splitDocuments(f.path, text, { start: regionStart, end: regionEndNew, startLine: regionStartLine })) {
       const same = reusable.get(doc.text);
       // Same text means same parse; only its place (offset, lines) may differ.
       if (same && doc.referenceLine - doc.startLine === same.doc.referenceLine - same.doc.startLine) {
         reusable.delete(doc.text);
+        if (same.doc.index < lastReusedIndex) reordered = true;
+        lastReusedIndex = same.doc.index;
+        reused.push(same);
         documents.push(relocate(same, documents.length, doc.startOffset - same.doc.startOffset, doc.startLine - same.doc.startLine));
         continue;
       }
@@ -205,6 +211,8 @@ export class WorkspaceModel {
     }
     // Old documents of the region that were not carried over are gone.
     this.noteKinds([...reusable.values()]);
+    // Documents moved past each other (cut and paste): their kinds' load order changed.
+    if (reordered) this.noteKinds(reused);
     for (let k = j; k < docs.length; k++) documents.push(relocate(docs[k] as ModelDocument, documents.length, delta, lineDelta));
     return { path: f.path, text, documents, problems: [] };
   }

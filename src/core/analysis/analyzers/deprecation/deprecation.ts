@@ -2,6 +2,7 @@
 // Sidecars, and CustomResourceDefinitions of Istio types that were removed (IST0002).
 import { KINDS } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
+import { perResourceAnalyzer } from '../../perResource.ts';
 import { MESSAGES } from '../../messages.ts';
 import { sidecar, virtualService } from '../../../config/api/networking.ts';
 import { crdSpec } from '../../../config/api/kube.ts';
@@ -14,35 +15,39 @@ const REMOVED_CRDS: ReadonlyArray<readonly [string, string]> = [
   ['rbac.istio.io', 'ServiceRoleBinding'],
 ];
 
-export const deprecationAnalyzer: Analyzer = {
-  metadata: {
+// Per VirtualService (an edit re-checks only the edited one); Sidecars and CRDs are few.
+export const deprecationAnalyzer: Analyzer = perResourceAnalyzer(
+  {
     name: 'deprecation.DeprecationAnalyzer',
     description: 'Reports deprecated Istio fields and removed Istio resource types',
     inputs: [KINDS.VirtualService, KINDS.Sidecar, KINDS.CustomResourceDefinition],
   },
-  analyze(ctx) {
-    for (const vs of ctx.list(KINDS.VirtualService)) {
+  {
+    kind: KINDS.VirtualService,
+    check(ctx, vs) {
       virtualService(vs).http.forEach((route, i) => {
         // The integer `percent` field was replaced by `percentage`.
         if ((route.fault?.delay?.percent ?? 0) > 0) {
           ctx.report(MESSAGES.Deprecated.at(vs, 'HTTPRoute.fault.delay.percent is deprecated; use HTTPRoute.fault.delay.percentage'), { highlightPath: `spec.http[${i}].fault.delay.percent` });
         }
       });
-    }
-    for (const sc of ctx.list(KINDS.Sidecar)) {
-      if (sidecar(sc).outboundTrafficPolicy?.egressProxy) {
-        ctx.report(MESSAGES.Deprecated.at(sc, 'OutboundTrafficPolicy.EgressProxy ignored'), { highlightPath: 'spec.outboundTrafficPolicy.egressProxy' });
-      }
-    }
-    for (const crd of ctx.list(KINDS.CustomResourceDefinition)) {
-      const spec = crdSpec(crd);
-      const group = spec.group;
-      const kind = spec.names?.kind ?? '';
-      for (const [g, k] of REMOVED_CRDS) {
-        if (group === g && kind === k) {
-          ctx.report(MESSAGES.Deprecated.at(crd, `Custom resource type ${g} ${k} is removed`), { highlightPath: 'spec.names.kind' });
+    },
+    global(ctx) {
+      for (const sc of ctx.list(KINDS.Sidecar)) {
+        if (sidecar(sc).outboundTrafficPolicy?.egressProxy) {
+          ctx.report(MESSAGES.Deprecated.at(sc, 'OutboundTrafficPolicy.EgressProxy ignored'), { highlightPath: 'spec.outboundTrafficPolicy.egressProxy' });
         }
       }
-    }
+      for (const crd of ctx.list(KINDS.CustomResourceDefinition)) {
+        const spec = crdSpec(crd);
+        const group = spec.group;
+        const kind = spec.names?.kind ?? '';
+        for (const [g, k] of REMOVED_CRDS) {
+          if (group === g && kind === k) {
+            ctx.report(MESSAGES.Deprecated.at(crd, `Custom resource type ${g} ${k} is removed`), { highlightPath: 'spec.names.kind' });
+          }
+        }
+      }
+    },
   },
-};
+);
