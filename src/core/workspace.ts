@@ -1,5 +1,6 @@
 // The whole pipeline from workspace files to diagnostics, shared by the worker, the CLI
 // and the benchmark: incremental parse → store → analyzers → located diagnostics.
+import { KINDS } from './model/kinds.ts';
 import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './model/types.ts';
 import { WorkspaceModel } from './model/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
@@ -73,6 +74,8 @@ export class WorkspaceAnalyzer {
   /** Whether the store is consistent for readers: not mid-run, and the last run did not throw. */
   private storeState: 'none' | 'running' | 'ready' | 'broken' = 'none';
   private readView?: ConfigView;
+  /** The mesh inputs of the last run, and the overrides they were read with. */
+  private mesh?: { key: string; inputs: ReturnType<typeof meshInputsFromResources> };
 
   /**
    * Read access to the mesh as the last run loaded it (resources, derived pods, mesh config
@@ -115,8 +118,13 @@ export class WorkspaceAnalyzer {
     this.pendingParseMs = 0;
     const t0 = performance.now();
     const resources = this.model.resources();
-    const mesh = meshInputsFromResources(resources, { meshConfigText: options.meshConfigText, meshNetworksText: options.meshNetworksText });
     for (const k of this.model.takeChangedKinds()) this.unanalyzedKinds.add(k);
+    // The mesh config comes from one ConfigMap: unless ConfigMaps or the overrides changed, it is the same.
+    const meshKey = JSON.stringify([options.meshConfigText, options.meshNetworksText]);
+    if (!this.mesh || this.mesh.key !== meshKey || this.unanalyzedKinds.has(KINDS.ConfigMap.id)) {
+      this.mesh = { key: meshKey, inputs: meshInputsFromResources(resources, { meshConfigText: options.meshConfigText, meshNetworksText: options.meshNetworksText }) };
+    }
+    const mesh = this.mesh.inputs;
     // Mesh config and namespace/placeholder settings shape the whole store: rebuild on change.
     const storeKey = JSON.stringify([settings.defaultNamespace, settings.includePlaceholders, mesh.meshConfig, mesh.meshNetworks]);
     let changedKinds: ReadonlySet<string> | 'all';
@@ -161,6 +169,7 @@ export class WorkspaceAnalyzer {
         canceled: options.canceled,
         yieldNow,
         timing: options.timing,
+        renderEpoch: this.model.layoutVersion,
       });
     } catch (e) {
       if (e instanceof AnalysisCanceled) return 'canceled';

@@ -19,6 +19,11 @@ export interface RunAnalyzersOptions {
   yieldNow?: () => Promise<void>;
   /** Receives each analyzer's time, for the benchmark. */
   timing?: Map<string, number>;
+  /**
+   * Changes whenever a kept document moves to other lines (WorkspaceModel.layoutVersion): an
+   * incremental session reuses messages it rendered under the same epoch. Omitted, nothing is reused.
+   */
+  renderEpoch?: number;
 }
 
 export class AnalysisCanceled extends Error {
@@ -116,12 +121,14 @@ function sameLine(a: SortItem, b: SortItem): boolean {
   return lineOf(a) === lineOf(b);
 }
 
-interface SortItem {
+export interface SortItem {
   d: Diagnostic;
   r: Resource | undefined;
   origin: string;
   /** The uncoloured log line (istioctl's Message.String()), made only when needed. */
   line?: string;
+  /** The reporting analyzer's place in the run: equal messages keep analyzer order. */
+  rank: number;
 }
 
 function lineOf(x: SortItem): string {
@@ -134,22 +141,111 @@ function lineOf(x: SortItem): string {
  */
 const sortItems = new WeakMap<Diagnostic, SortItem>();
 
-function sortItemOf(d: Diagnostic, r: Resource | undefined): SortItem {
+function sortItemOf(d: Diagnostic, r: Resource | undefined, rank = 0): SortItem {
   let item = sortItems.get(d);
-  if (!item || item.r !== r) sortItems.set(d, (item = { d, r, origin: r ? originSortKey(r) : '' }));
+  if (!item || item.r !== r) sortItems.set(d, (item = { d, r, origin: r ? originSortKey(r) : '', rank }));
+  item.rank = rank;
   return item;
+}
+
+/** Same log line as the message before it in sorted order: istioctl prints it once. */
+function isDuplicate(prev: SortItem, k: SortItem): boolean {
+  return prev.d.code === k.d.code && prev.origin === k.origin && prev.d.level === k.d.level && sameLine(prev, k);
+}
+
+/** Sorted items without duplicates (which can only be neighbours with equal level, code and origin). */
+function dedupeSorted(sorted: readonly SortItem[]): SortItem[] {
+  const out: SortItem[] = [];
+  let prev: SortItem | undefined;
+  for (const k of sorted) {
+    if (prev && isDuplicate(prev, k)) continue;
+    prev = k;
+    out.push(k);
+  }
+  return out;
 }
 
 export function sortAndDedupe(items: Array<{ d: Diagnostic; r: Resource | undefined }>): Diagnostic[] {
   const keyed: SortItem[] = items.map((x) => sortItemOf(x.d, x.r));
   keyed.sort(compareMessages);
-  // Duplicates (same log line) can only be neighbours with equal level, code and origin.
-  const out: Diagnostic[] = [];
-  let prev: SortItem | undefined;
-  for (const k of keyed) {
-    if (prev && prev.d.code === k.d.code && prev.origin === k.origin && prev.d.level === k.d.level && sameLine(prev, k)) continue;
-    prev = k;
-    out.push(k.d);
+  return dedupeSorted(keyed).map((k) => k.d);
+}
+
+/**
+ * One analyzer's messages after suppression and the namespace filter, rendered, sorted and
+ * without duplicates. `rank` is the analyzer's place in the run (see mergeProcessed).
+ */
+export function processMessages(reported: readonly Reported[], lookup: DocumentLookup, options: RunAnalyzersOptions, render: MessageRenderer | undefined, rank: number): SortItem[] {
+  const kept: SortItem[] = [];
+  for (const { message, analyzer } of reported) {
+    const r = message.resource;
+    if (suppressedByAnnotation(r, message.type.code)) continue;
+    if (!keepForNamespace(r, options.namespaceFilter)) continue;
+    const d = render ? render(message, analyzer) : renderMessage(message, analyzer, lookup);
+    if (options.suppressions && suppressedBySettings(options.suppressions, d.code, d.origin)) continue;
+    kept.push(sortItemOf(d, r, rank));
   }
+  kept.sort(compareMessages);
+  return dedupeSorted(kept);
+}
+
+/** True when `a` comes before `b`: istioctl's order, and for equal messages the earlier analyzer. */
+function precedes(a: SortItem, b: SortItem): boolean {
+  const c = compareMessages(a, b);
+  return c < 0 || (c === 0 && a.rank < b.rank);
+}
+
+/**
+ * Two sorted, de-duplicated lists as one. A short list is placed into a long one by binary
+ * search, so merging the few messages of re-run analyzers into thousands of kept ones
+ * compares a few dozen pairs instead of visiting every message.
+ */
+function mergeTwo(a: SortItem[], b: SortItem[]): SortItem[] {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const [small, big] = a.length <= b.length ? [a, b] : [b, a];
+  const out: SortItem[] = [];
+  // A duplicate can only meet its twin where the two lists meet.
+  let afterSmall = false;
+  const copyBig = (from: number, to: number) => {
+    if (from >= to) return;
+    let i = from;
+    if (afterSmall && isDuplicate(out[out.length - 1] as SortItem, big[i] as SortItem)) i++;
+    for (; i < to; i++) out.push(big[i] as SortItem);
+    afterSmall = false;
+  };
+  const linear = small.length * 8 > big.length;
+  let lo = 0;
+  for (const s of small) {
+    let l = lo;
+    if (linear) {
+      while (l < big.length && precedes(big[l] as SortItem, s)) l++;
+    } else {
+      let h = big.length;
+      while (l < h) {
+        const m = (l + h) >>> 1;
+        if (precedes(big[m] as SortItem, s)) l = m + 1;
+        else h = m;
+      }
+    }
+    copyBig(lo, l);
+    lo = l;
+    const last = out[out.length - 1];
+    if (last && isDuplicate(last, s)) continue;
+    out.push(s);
+    afterSmall = true;
+  }
+  copyBig(lo, big.length);
   return out;
+}
+
+/**
+ * The run's diagnostics from each analyzer's processed list: the same order and the same
+ * de-duplication as sorting all messages together (a stable sort over analyzer order).
+ */
+export function mergeProcessed(lists: readonly SortItem[][]): Diagnostic[] {
+  const bySize = [...lists].sort((x, y) => x.length - y.length);
+  let acc: SortItem[] = [];
+  for (const list of bySize) acc = mergeTwo(acc, list);
+  return acc.map((k) => k.d);
 }

@@ -7,7 +7,7 @@ import { MESSAGES } from './messages.ts';
 import type { StoreView } from '../config/store.ts';
 import type { Lookups } from '../config/lookups.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
-import { contextFor, postProcess, AnalysisCanceled, type Reported, type RunAnalyzersOptions } from './run.ts';
+import { contextFor, mergeProcessed, processMessages, AnalysisCanceled, type Reported, type RunAnalyzersOptions, type SortItem } from './run.ts';
 import { rememberMessage, renderMessage, type DocumentLookup } from './render.ts';
 import { clearLocateCaches } from '../model/locate.ts';
 import type { SourceDocument } from '../model/types.ts';
@@ -65,6 +65,14 @@ export class AnalysisSession {
   private rendered = new WeakMap<AnalysisMessage, RenderedMessage>();
   /** Per kind, this run's resources not checked last time and last time's that are gone (made once per run). */
   private deltas = new Map<string, { fresh: Resource[]; gone: Resource[] }>();
+  /**
+   * Each analyzer cache's messages as processed (filtered, rendered, sorted), with what they
+   * were processed under. A kept cache keeps its list while documents keep their lines and
+   * the settings stay, so a run merges the few new messages instead of re-sorting them all.
+   */
+  private processed = new WeakMap<AnalyzerCache, { key: string; rank: number; items: SortItem[] }>();
+  /** Numbers runs that carry no render epoch, so that their processed lists are never reused. */
+  private unkeyedRuns = 0;
   /** How each analyzer was run last time (for tests and the benchmark). */
   lastModes = new Map<string, 'cached' | 'incremental' | 'full'>();
 
@@ -79,7 +87,9 @@ export class AnalysisSession {
    */
   async run(store: StoreView, index: Lookups, analyzers: readonly Analyzer[], changedKinds: ReadonlySet<string> | 'all', lookup: DocumentLookup, options: RunAnalyzersOptions = {}): Promise<Diagnostic[]> {
     const canceled = options.canceled ?? (() => false);
-    const reported: Reported[] = [];
+    const lists: SortItem[][] = [];
+    const epoch = options.renderEpoch ?? `run ${++this.unkeyedRuns}`;
+    const postKey = JSON.stringify([epoch, options.suppressions ?? null, options.namespaceFilter ?? null]);
     const live = new Set<string>();
     this.lastModes.clear();
     this.deltas.clear();
@@ -98,8 +108,16 @@ export class AnalysisSession {
       const t0 = performance.now();
       const cache = this.runOne(store, index, analyzer, changedKinds, canceled);
       options.timing?.set(name, (options.timing.get(name) ?? 0) + performance.now() - t0);
-      for (const m of cache.rest) reported.push({ message: m, analyzer: name });
-      if (cache.byResource) for (const list of cache.byResource.values()) for (const m of list) reported.push({ message: m, analyzer: name });
+      const rank = lists.length;
+      let processed = this.processed.get(cache);
+      if (!processed || processed.key !== postKey || processed.rank !== rank) {
+        const reported: Reported[] = [];
+        for (const m of cache.rest) reported.push({ message: m, analyzer: name });
+        if (cache.byResource) for (const list of cache.byResource.values()) for (const m of list) reported.push({ message: m, analyzer: name });
+        processed = { key: postKey, rank, items: processMessages(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup), rank) };
+        this.processed.set(cache, processed);
+      }
+      lists.push(processed.items);
     }
     for (const name of [...this.caches.keys()]) if (!live.has(name)) this.caches.delete(name);
     // Remember which resources every per-resource analyzer has now seen (only kinds that changed differ).
@@ -110,7 +128,7 @@ export class AnalysisSession {
       if (changedKinds === 'all' || changedKinds.has(id) || !this.checked.has(id)) this.checked.set(id, [...store.list(kind)]);
     }
     this.deltas.clear();
-    const out = postProcess(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup));
+    const out = mergeProcessed(lists);
     clearLocateCaches();
     return out;
   }

@@ -98,11 +98,15 @@ export class ResourceStore implements StoreView {
   private readonly asideByKind = new Map<string, Resource[]>();
   /** Each kind's resources as last loaded (normalized, in load order, before duplicates and set-asides). */
   private loadedByKind = new Map<string, Resource[]>();
+  /** The workspace's resources as of the last build or refresh. */
+  private lastInput: readonly Resource[] | undefined;
 
   constructor(resources: Iterable<Resource>, readonly options: StoreOptions) {
     this.placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig, options.mode === 'harness' ? 'istio' : 'chart') : [];
     if (options.mode === 'cli') for (const p of this.placeholders) this.add(p);
-    for (const r of resources) this.load(this.normalize(r));
+    const input = [...resources];
+    this.lastInput = input;
+    for (const r of input) this.load(this.normalize(r));
     if (options.mode === 'harness') for (const p of this.placeholders) this.add(p);
     this.add(meshConfigResource(options.meshConfig));
     this.add(meshNetworksResource(options.meshNetworks));
@@ -135,6 +139,9 @@ export class ResourceStore implements StoreView {
     if (this.options.deriveWorkloads && touched.some((k) => DERIVED_POD_INPUTS.some((i) => i.id === k)) && !touched.includes(KINDS.Pod.id)) touched.push(KINDS.Pod.id);
     if (touched.length === 0) return new Set();
     const set = new Set(touched);
+    const lastInput = this.lastInput;
+    this.lastInput = resources;
+    if (lastInput && this.swapChanged(lastInput, resources, set)) return set;
     const incoming = new Map<string, Resource[]>(touched.map((k) => [k, []]));
     for (const r of resources) {
       const list = incoming.get(r.kindId);
@@ -165,6 +172,48 @@ export class ResourceStore implements StoreView {
   }
 
   /**
+   * The cheapest refresh: when the workspace list has the same length as last time and the
+   * few slots that differ hold a new object under the same key (an edit inside a document),
+   * those objects are swapped in. Slots are compared by identity, so the thousands of
+   * unchanged resources are not even read. False when anything else changed.
+   */
+  private swapChanged(before: readonly Resource[], after: readonly Resource[], kinds: ReadonlySet<string>): boolean {
+    if (before.length !== after.length || kinds.has(KINDS.Pod.id)) return false;
+    const pairs: Array<[Resource, Resource]> = [];
+    for (let i = 0; i < after.length; i++) {
+      if (before[i] === after[i]) continue;
+      if (pairs.length === 64) return false;
+      const o = this.normalize(before[i]!);
+      const n = this.normalize(after[i]!);
+      if (!o || !n || o.key !== n.key || !kinds.has(n.kindId) || this.placeholders.some((p) => p.kindId === n.kindId)) return false;
+      pairs.push([o, n]);
+    }
+    for (const [o, n] of pairs) if (!this.loadedByKind.get(n.kindId)?.includes(o)) return false;
+    for (const [o, n] of pairs) {
+      const loaded = this.loadedByKind.get(n.kindId)!;
+      loaded[loaded.indexOf(o)] = n;
+      this.swapLoaded(n.kindId, o, n);
+    }
+    return true;
+  }
+
+  /** Puts `r` where the store holds `old` (same kind and key), as a reload would. */
+  private swapLoaded(kindId: string, old: Resource, r: Resource): void {
+    if (this.options.kindFilter && !this.options.kindFilter.has(kindId)) return;
+    const aside = this.asideByKind.get(kindId);
+    const at = aside ? aside.indexOf(old) : -1;
+    if (aside && at >= 0) {
+      aside[at] = r;
+      return;
+    }
+    // With duplicate keys the store holds the last one; an earlier duplicate is not in it.
+    if (this.byKey.get(r.key) !== old) return;
+    this.byKey.set(r.key, r);
+    const list = this.byKind.get(kindId);
+    if (list) list[list.indexOf(old)] = r;
+  }
+
+  /**
    * When `next` holds the same keys in the same order as the kind's last load, puts its
    * objects where the old ones were and returns true; the store then equals one built from
    * scratch. Kinds with placeholders or derived pods are always rebuilt.
@@ -173,25 +222,12 @@ export class ResourceStore implements StoreView {
     const prev = this.loadedByKind.get(kindId);
     if (!prev || prev.length !== next.length || kindId === KINDS.Pod.id || this.placeholders.some((p) => p.kindId === kindId)) return false;
     for (let i = 0; i < next.length; i++) if (prev[i]!.key !== next[i]!.key) return false;
-    const list = this.byKind.get(kindId);
-    const aside = this.asideByKind.get(kindId);
     for (let i = 0; i < next.length; i++) {
       const old = prev[i]!;
       const r = next[i]!;
       if (old === r) continue;
       prev[i] = r;
-      if (this.options.kindFilter && !this.options.kindFilter.has(kindId)) continue;
-      if (aside) {
-        const at = aside.indexOf(old);
-        if (at >= 0) {
-          aside[at] = r;
-          continue;
-        }
-      }
-      // With duplicate keys the store holds the last one; an earlier duplicate is not in it.
-      if (this.byKey.get(r.key) !== old) continue;
-      this.byKey.set(r.key, r);
-      if (list) list[list.indexOf(old)] = r;
+      this.swapLoaded(kindId, old, r);
     }
     return true;
   }

@@ -23,6 +23,8 @@ export interface ModelFile {
   documents: ModelDocument[];
   /** File-level problems (binary, too large). */
   problems: Diagnostic[];
+  /** Every document's resources in order, made on first use (and patched by an edit). */
+  resources?: Resource[];
 }
 
 /** True for content that is not text: NUL bytes, or many control/replacement characters. */
@@ -60,6 +62,25 @@ function shiftDiagnostic(d: Diagnostic, lines: number): Diagnostic {
   return out;
 }
 
+/**
+ * A file's resource list after documents [from, to) of `oldDocs` were replaced by `region`:
+ * the old list with that stretch swapped, found by identity, so that an edit does not visit
+ * the resources of every other document.
+ */
+function patchedResources(oldList: readonly Resource[], oldDocs: readonly ModelDocument[], from: number, to: number, region: readonly ModelDocument[]): Resource[] | undefined {
+  const firstOf = (k: number): Resource | undefined => {
+    for (; k < oldDocs.length; k++) if ((oldDocs[k] as ModelDocument).resources.length > 0) return (oldDocs[k] as ModelDocument).resources[0];
+    return undefined;
+  };
+  const startAt = firstOf(from);
+  const endAt = firstOf(to);
+  const start = startAt ? oldList.indexOf(startAt) : oldList.length;
+  const end = endAt ? oldList.indexOf(endAt) : oldList.length;
+  // Not found would mean the list was stale: leave it to be rebuilt from the documents.
+  if (start < 0 || end < start) return undefined;
+  return oldList.slice(0, start).concat(region.flatMap((d) => d.resources), oldList.slice(end));
+}
+
 /** Shared by every document without problems (never mutated: relocation skips empty lists). */
 const NO_PROBLEMS: Diagnostic[] = [];
 
@@ -78,6 +99,9 @@ function buildDocument(doc: SourceDocument): ModelDocument {
  */
 function relocate(md: ModelDocument, index: number, offsetDelta: number, lineDelta: number): ModelDocument {
   const doc = md.doc;
+  // Typing inside a line moves every later document by a few characters but changes no
+  // index or line: then the resources need no visit (a visit to each costs a cache miss).
+  const indexChanged = doc.index !== index;
   doc.index = index;
   doc.startOffset += offsetDelta;
   if (lineDelta !== 0) {
@@ -85,6 +109,7 @@ function relocate(md: ModelDocument, index: number, offsetDelta: number, lineDel
     doc.referenceLine += lineDelta;
     for (let i = 0; i < md.problems.length; i++) md.problems[i] = shiftDiagnostic(md.problems[i] as Diagnostic, lineDelta);
   }
+  if (!indexChanged && lineDelta === 0) return md;
   for (const r of md.resources) {
     if (r.source) {
       r.source.docIndex = index;
@@ -98,6 +123,11 @@ export class WorkspaceModel {
   private files = new Map<string, ModelFile>();
   /** Documents parsed by the last update (the rest were reused). */
   lastReparsed = 0;
+  /**
+   * Goes up whenever a kept document moves to other lines. Positions rendered for messages
+   * on kept documents stay valid while it stays the same (typing inside a line).
+   */
+  layoutVersion = 0;
   /** Kind ids of resources added or removed since `takeChangedKinds` was last called. */
   private changedKinds = new Set<string>();
 
@@ -199,6 +229,7 @@ export class WorkspaceModel {
       if (same && doc.referenceLine - doc.startLine === same.doc.referenceLine - same.doc.startLine) {
         reusable.delete(doc.text);
         if (same.doc.index < lastReusedIndex) reordered = true;
+        if (doc.startLine !== same.doc.startLine) this.layoutVersion++;
         lastReusedIndex = same.doc.index;
         reused.push(same);
         documents.push(relocate(same, documents.length, doc.startOffset - same.doc.startOffset, doc.startLine - same.doc.startLine));
@@ -213,8 +244,13 @@ export class WorkspaceModel {
     this.noteKinds([...reusable.values()]);
     // Documents moved past each other (cut and paste): their kinds' load order changed.
     if (reordered) this.noteKinds(reused);
+    const regionDocs = documents.length - Math.max(i, 0);
+    if (lineDelta !== 0 && j < docs.length) this.layoutVersion++;
     for (let k = j; k < docs.length; k++) documents.push(relocate(docs[k] as ModelDocument, documents.length, delta, lineDelta));
-    return { path: f.path, text, documents, problems: [] };
+    const file: ModelFile = { path: f.path, text, documents, problems: [] };
+    const patched = old.resources && patchedResources(old.resources, docs, Math.max(i, 0), j, documents.slice(Math.max(i, 0), Math.max(i, 0) + regionDocs));
+    if (patched) file.resources = patched;
+    return file;
   }
   fileList(): ModelFile[] {
     return [...this.files.values()];
@@ -227,7 +263,10 @@ export class WorkspaceModel {
   /** All resources in file order (files in insertion order). */
   resources(): Resource[] {
     const out: Resource[] = [];
-    for (const f of this.files.values()) for (const d of f.documents) for (const r of d.resources) out.push(r);
+    for (const f of this.files.values()) {
+      f.resources ??= f.documents.flatMap((d) => d.resources);
+      for (const r of f.resources) out.push(r);
+    }
     return out;
   }
 
