@@ -14,9 +14,91 @@ interface ScopedHost {
   key: string;
   scope: string;
   host: string;
-  /** First-appearance order of the key (our stand-in for Go's map order). */
-  order: number;
-  services: Resource[];
+  /** The VirtualServices claiming it, in list order (a VirtualService may claim it twice). */
+  members: Array<{ vs: Resource; slot: number; hostIndex: number }>;
+}
+
+/**
+ * Where the key first appears (our stand-in for Go's map order): the list position of the
+ * first VirtualService claiming it, then the host's place in that VirtualService.
+ */
+function orderOf(h: ScopedHost): number {
+  const first = h.members[0];
+  return first ? first.slot * 65536 + Math.min(first.hostIndex, 65535) : Infinity;
+}
+
+function byOrder(a: ScopedHost, b: ScopedHost): number {
+  return orderOf(a) - orderOf(b);
+}
+
+/**
+ * The mesh-gateway hosts of all VirtualServices, kept per workspace (by its lookups object)
+ * and updated for the VirtualServices that changed place-for-place (an edit), so a keystroke
+ * does not rebuild a table of every host.
+ */
+interface HostTable {
+  list: Resource[];
+  hosts: Map<string, ScopedHost>;
+  /** Hosts claimed more than once. */
+  shared: Set<ScopedHost>;
+  /** Hosts visible only in some namespaces (they may overlap hosts exported to all). */
+  scoped: Set<ScopedHost>;
+}
+
+const tables = new WeakMap<object, HostTable>();
+
+function hostTable(ctx: AnalysisContext): HostTable {
+  const list = ctx.list(KINDS.VirtualService);
+  const known = tables.get(ctx.lookups);
+  let table: HostTable;
+  if (known && known.list.length === list.length) {
+    table = known;
+    for (let slot = 0; slot < list.length; slot++) {
+      const before = table.list[slot] as Resource;
+      const now = list[slot] as Resource;
+      if (before === now) continue;
+      removeClaims(table, before, slot);
+      addClaims(table, now, slot);
+      table.list[slot] = now;
+    }
+  } else {
+    table = { list: [...list], hosts: new Map(), shared: new Set(), scoped: new Set() };
+    list.forEach((vs, slot) => addClaims(table, vs, slot));
+  }
+  tables.set(ctx.lookups, table);
+  return table;
+}
+
+function classify(table: HostTable, h: ScopedHost): void {
+  if (h.members.length === 0) {
+    table.hosts.delete(h.key);
+    table.shared.delete(h);
+    table.scoped.delete(h);
+    return;
+  }
+  if (h.members.length > 1) table.shared.add(h);
+  else table.shared.delete(h);
+  if (h.scope !== EXPORT_TO_ALL) table.scoped.add(h);
+}
+
+function addClaims(table: HostTable, vs: Resource, slot: number): void {
+  meshHostsOf(vs).forEach(({ scope, host, key }, hostIndex) => {
+    let h = table.hosts.get(key);
+    if (!h) table.hosts.set(key, (h = { key, scope, host, members: [] }));
+    let at = h.members.length;
+    while (at > 0 && ((h.members[at - 1] as { slot: number }).slot > slot || ((h.members[at - 1] as { slot: number }).slot === slot && (h.members[at - 1] as { hostIndex: number }).hostIndex > hostIndex))) at--;
+    h.members.splice(at, 0, { vs, slot, hostIndex });
+    classify(table, h);
+  });
+}
+
+function removeClaims(table: HostTable, vs: Resource, slot: number): void {
+  for (const { key } of meshHostsOf(vs)) {
+    const h = table.hosts.get(key);
+    if (!h) continue;
+    h.members = h.members.filter((m) => !(m.slot === slot && m.vs === vs));
+    classify(table, h);
+  }
 }
 
 export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
@@ -26,16 +108,18 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
     inputs: [KINDS.VirtualService],
   },
   analyze(ctx: AnalysisContext) {
-    const hosts = meshGatewayHosts(ctx.list(KINDS.VirtualService));
+    const table = hostTable(ctx);
     // Only hosts exported to some namespaces need the overlap index: build it on first use.
     let exportedToAll: ExportedToAllIndex | undefined;
-    const exportedToAllIndex = () => (exportedToAll ??= new ExportedToAllIndex([...hosts.values()].filter((h) => h.scope === EXPORT_TO_ALL)));
+    const exportedToAllIndex = () => (exportedToAll ??= new ExportedToAllIndex([...table.hosts.values()].filter((h) => h.scope === EXPORT_TO_ALL).sort(byOrder)));
     const reported = new Set<string>();
-    for (const sh of hosts.values()) {
-      let list = sh.services;
+    // Only hosts claimed twice, or exported to some namespaces, can conflict.
+    const candidates = [...new Set([...table.shared, ...table.scoped])].sort(byOrder);
+    for (const sh of candidates) {
+      let list = sh.members.map((m) => m.vs);
       if (sh.scope !== EXPORT_TO_ALL) {
         const extra = exportedToAllIndex().overlapping(sh.host);
-        if (extra.length > 0) list = [...list, ...extra.flatMap((e) => e.services)];
+        if (extra.length > 0) list = [...list, ...extra.flatMap((e) => e.members.map((m) => m.vs))];
       }
       if (list.length < 2) continue;
       // Istio's combineResourceEntryNames sorts the names.
@@ -87,18 +171,6 @@ function meshHostsOf(vs: Resource): Array<{ scope: string; host: string; key: st
   }
   hostsOfService.set(vs, list);
   return list;
-}
-
-function meshGatewayHosts(services: readonly Resource[]): Map<string, ScopedHost> {
-  const out = new Map<string, ScopedHost>();
-  for (const vs of services) {
-    for (const { scope, host, key } of meshHostsOf(vs)) {
-      let e = out.get(key);
-      if (!e) out.set(key, (e = { key, scope, host, order: out.size, services: [] }));
-      e.services.push(vs);
-    }
-  }
-  return out;
 }
 
 function reversed(s: string): string {
@@ -178,6 +250,6 @@ class ExportedToAllIndex {
       if (e) found.add(e);
       byTailSuffixes(host);
     }
-    return [...found].sort((a, b) => a.order - b.order);
+    return [...found].sort(byOrder);
   }
 }

@@ -27,14 +27,11 @@ export const destinationHostAnalyzer: Analyzer = perResourceAnalyzer(
     },
     // IST0140 compares VirtualServices with each other, so it runs over all of them.
     global(ctx) {
-      // Only hosts that a gateway-bound route sends to without a subset can be affected,
-      // so the (larger) subset table is built for those hosts alone.
-      const wanted = new Set<string>();
-      for (const vs of ctx.list(KINDS.VirtualService)) forEachIngressRouteWithoutSubset(vs, (host) => wanted.add(host));
-      if (wanted.size === 0) return;
-      const subsetDestinations = subsetDestinationsByHost(ctx, wanted);
-      if (subsetDestinations.size === 0) return;
-      for (const vs of ctx.list(KINDS.VirtualService)) checkIngressSubsets(ctx, vs, subsetDestinations);
+      // Only a gateway-bound route without a subset, to a host another route sends to a
+      // subset, can be affected: the table below finds those VirtualServices (list order).
+      const { slots, byHost } = ingressSubsetCandidates(ctx);
+      const list = ctx.list(KINDS.VirtualService);
+      for (const slot of slots) checkIngressSubsets(ctx, list[slot] as Resource, byHost);
     },
   },
 );
@@ -92,41 +89,93 @@ interface SubsetDestination {
   vs: Resource;
 }
 
-/**
- * For each host: the VirtualServices that route to it with a subset, where the host is also
- * one of that VirtualService's own hosts (one entry per matching route and host).
- */
-function subsetDestinationsByHost(ctx: AnalysisContext, wanted: ReadonlySet<string>): Map<string, SubsetDestination[]> {
-  const m = new Map<string, SubsetDestination[]>();
-  for (const vs of ctx.list(KINDS.VirtualService)) {
-    const spec = virtualService(vs);
-    for (const rule of spec.http) {
-      for (const rd of rule.route) {
-        const dest = rd.destination;
-        if (!dest || dest.subset === '') continue;
-        const h = dest.host;
-        if (!wanted.has(h)) continue;
-        for (const vh of spec.hosts) {
-          if (vh !== h) continue;
-          let l = m.get(h);
-          if (!l) m.set(h, (l = []));
-          l.push({ vs });
-        }
+/** What IST0140 needs of one VirtualService (kept per resource object, which never changes). */
+interface IngressFacts {
+  /** Hosts of its routes without a subset, when it is bound to gateways (one per route). */
+  ingress: string[];
+  /** Hosts it routes to with a subset that are also its own hosts (one per route and matching host). */
+  subset: string[];
+}
+
+const factsByResource = new WeakMap<Resource, IngressFacts>();
+
+function ingressFacts(vs: Resource): IngressFacts {
+  let facts = factsByResource.get(vs);
+  if (facts) return facts;
+  facts = { ingress: [], subset: [] };
+  const spec = virtualService(vs);
+  for (const rule of spec.http) {
+    for (const rd of rule.route) {
+      const dest = rd.destination;
+      if (!dest) continue;
+      if (dest.subset === '') {
+        if (spec.gateways.length > 0) facts.ingress.push(dest.host);
+      } else {
+        for (const vh of spec.hosts) if (vh === dest.host) facts.subset.push(dest.host);
       }
     }
   }
-  return m;
+  factsByResource.set(vs, facts);
+  return facts;
 }
 
-/** Calls `fn` with the host of each route destination without a subset, for gateway-bound VirtualServices. */
-function forEachIngressRouteWithoutSubset(vs: Resource, fn: (host: string) => void): void {
-  const spec = virtualService(vs);
-  if (spec.gateways.length === 0) return;
-  for (const rule of spec.http) {
-    for (const rd of rule.route) {
-      if (rd.destination && rd.destination.subset === '') fn(rd.destination.host);
+/**
+ * Per workspace (by its lookups object): which list slots route to each host, updated for
+ * the VirtualServices an edit replaced, so a keystroke does not walk every VirtualService.
+ */
+interface IngressTable {
+  list: Resource[];
+  ingress: Map<string, Map<number, number>>;
+  subset: Map<string, Map<number, number>>;
+  /** Hosts with both an ingress route without a subset and a route with one. */
+  affected: Set<string>;
+}
+
+const ingressTables = new WeakMap<object, IngressTable>();
+
+function count(table: IngressTable, which: 'ingress' | 'subset', host: string, slot: number, by: number): void {
+  const bySlot = table[which].get(host) ?? new Map<number, number>();
+  const n = (bySlot.get(slot) ?? 0) + by;
+  if (n > 0) bySlot.set(slot, n);
+  else bySlot.delete(slot);
+  if (bySlot.size > 0) table[which].set(host, bySlot);
+  else table[which].delete(host);
+  if (table.ingress.has(host) && table.subset.has(host)) table.affected.add(host);
+  else table.affected.delete(host);
+}
+
+function claim(table: IngressTable, vs: Resource, slot: number, by: 1 | -1): void {
+  const facts = ingressFacts(vs);
+  for (const h of facts.ingress) count(table, 'ingress', h, slot, by);
+  for (const h of facts.subset) count(table, 'subset', h, slot, by);
+}
+
+function ingressSubsetCandidates(ctx: AnalysisContext): { slots: number[]; byHost: Map<string, SubsetDestination[]> } {
+  const list = ctx.list(KINDS.VirtualService);
+  let table = ingressTables.get(ctx.lookups);
+  if (table && table.list.length === list.length) {
+    for (let slot = 0; slot < list.length; slot++) {
+      const before = table.list[slot] as Resource;
+      const now = list[slot] as Resource;
+      if (before === now) continue;
+      claim(table, before, slot, -1);
+      claim(table, now, slot, 1);
+      table.list[slot] = now;
     }
+  } else {
+    table = { list: [...list], ingress: new Map(), subset: new Map(), affected: new Set() };
+    for (let slot = 0; slot < list.length; slot++) claim(table, list[slot] as Resource, slot, 1);
   }
+  ingressTables.set(ctx.lookups, table);
+  const byHost = new Map<string, SubsetDestination[]>();
+  const slots = new Set<number>();
+  for (const host of table.affected) {
+    const claims: SubsetDestination[] = [];
+    for (const [slot, n] of [...(table.subset.get(host) ?? [])].sort((a, b) => a[0] - b[0])) for (let i = 0; i < n; i++) claims.push({ vs: list[slot] as Resource });
+    byHost.set(host, claims);
+    for (const slot of table.ingress.get(host)?.keys() ?? []) slots.add(slot);
+  }
+  return { slots: [...slots].sort((a, b) => a - b), byHost };
 }
 
 /**
