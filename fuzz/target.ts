@@ -22,4 +22,10 @@ export interface Target<I> {
   async: boolean;
   /** Inputs per target in the CI smoke run. */
   smokeRuns: number;
+  /**
+   * Stack frames V8 records per Error while this target runs (its worker only). Reports read
+   * at most 3 (`describeError`); fewer frames make the errors parsers build and catch inside
+   * a check cheaper. Unset: V8's default, for targets whose reports look deeper (pipeline).
+   */
+  stackFrames?: number;
 }

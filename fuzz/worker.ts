@@ -15,6 +15,7 @@ const job = workerData as WorkerJob;
 const target = targetByName(job.target);
 if (!target || !parentPort) throw new Error(`unknown fuzz target ${job.target}`);
 const port = parentPort;
+if (target.stackFrames !== undefined) Error.stackTraceLimit = target.stackFrames;
 const seeds = loadSeeds();
 const count = new Int32Array(job.heartbeat, 0, 1);
 const started = new Float64Array(job.heartbeat, 8, 1);

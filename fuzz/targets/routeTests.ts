@@ -1,8 +1,9 @@
-// Target `route-tests`: the route-test file reader on mutated sample files and on generated
-// RouteTests documents whose fields have any type. Reading never throws; every problem has a
-// line inside the file and a sane message; every test it accepts is runnable (hosts, a port
-// in range, paths starting with "/"); running the accepted tests against Bookinfo never throws
-// and counts every test once.
+// Target `route-tests`: the route-test file reader on mutated sample files, on the sample
+// with a few fields replaced, removed or added (Bookinfo's hosts, ports, paths and sources, or
+// values of any type), and on generated RouteTests documents whose fields have any type.
+// Reading never throws; every problem has a line inside the file and a sane message; every
+// test it accepts is runnable (hosts, a port in range, paths starting with "/"); running the
+// accepted tests against Bookinfo never throws and counts every test once.
 import fc from 'fast-check';
 import jsyaml from 'js-yaml';
 import { readFileSync } from 'node:fs';
@@ -86,6 +87,64 @@ const generated = fc
   })
   .map((doc) => jsyaml.dump(JSON.parse(JSON.stringify(doc)) as unknown, { flowLevel: 4 }));
 
+/** Values a route test means: Bookinfo's hosts, ports, paths, sources, subsets, statuses. */
+const plausible: fc.Arbitrary<unknown> = fc.oneof(
+  fc.constantFrom('reviews', 'reviews.bookinfo', 'ratings.bookinfo.svc.cluster.local', 'details', 'productpage', 'bookinfo.example.com', '*.example.com', 'nope.bookinfo', '10.0.0.1'),
+  fc.constantFrom(9080, 80, 443, 15021, 8080),
+  fc.constantFrom('/', '/reviews/1', '/productpage', '/admin', '/ratings/0?x=1', 'reviews'),
+  fc.constantFrom('GET', 'POST', 'DELETE', 'get'),
+  fc.constantFrom('productpage-v1.bookinfo', 'reviews-v2.bookinfo', 'ratings-v1.bookinfo', 'istio-ingressgateway.istio-system', 'bookinfo', 'istio-system'),
+  fc.constantFrom('v1', 'v2', 'v3', '5s', '0s', '1m', 'http', 'grpc', 'tcp'),
+  fc.constantFrom(200, 301, 404, 503, 0, 50, 75, 100, true, false),
+  fc.constantFrom<unknown>({ abort: 503 }, { delay: '5s' }, { abort: { httpStatus: 500 } }, { scheme: 'https', code: 301 }, { path: '/' }, { 'end-user': 'jason' }, { number: 9080 }),
+  fc.constantFrom<unknown>([{ destination: { host: 'reviews', subset: 'v1' }, weight: 100 }], { destination: { host: 'details' } }, ['GET', 'POST'], ['/a', '/b']),
+);
+
+type Edit = { at: number; op: 'set' | 'delete' | 'add'; key: string; value: unknown };
+
+/** Every entry of every mapping and list inside `v`, with the key or index to edit, in document order. */
+function slots(v: unknown, out: Array<{ parent: Record<string, unknown> | unknown[]; key: string | number }> = []) {
+  if (Array.isArray(v)) v.forEach((x, i) => { out.push({ parent: v, key: i }); slots(x, out); });
+  else if (v && typeof v === 'object') for (const [k, x] of Object.entries(v)) { out.push({ parent: v as Record<string, unknown>, key: k }); slots(x, out); }
+  return out;
+}
+
+/**
+ * The sample file with one to three edits: a field (or list item) set to a Bookinfo value or a
+ * value of any type, removed, or a field added next to it. Most edited tests still read, so the
+ * runner gets them (mutated windows of the file rarely keep its head).
+ */
+function editedSample(sample: string, value: fc.Arbitrary<unknown>): fc.Arbitrary<string> {
+  const base = JSON.stringify(jsyaml.load(sample));
+  const edit: fc.Arbitrary<Edit> = fc.record({
+    at: fc.nat(),
+    op: fc.constantFrom('set', 'set', 'delete', 'add'),
+    key: fc.constantFrom('host', 'port', 'path', 'method', 'headers', 'protocol', 'source', 'namespace', 'wantMatch', 'subset', 'weight', 'route', 'cluster', 'redirect', 'rewrite', 'fault', 'timeout', 'status', 'uri', 'authority', 'statu'),
+    value: fc.oneof({ weight: 2, arbitrary: plausible }, { weight: 1, arbitrary: value }),
+  });
+  return fc.tuple(fc.array(edit, { minLength: 1, maxLength: 3 }), fc.constantFrom(-1, 2, 4, 5)).map(([edits, flowLevel]) => {
+    const doc = JSON.parse(base) as unknown;
+    for (const e of edits) {
+      const all = slots(doc);
+      if (all.length === 0) break;
+      const s = all[e.at % all.length]!;
+      const target = s.parent as Record<string | number, unknown>;
+      // A copy: the constants are shared between inputs, and a later edit may add to this one.
+      const v = structuredClone(e.value);
+      if (e.op === 'set') target[s.key] = v;
+      else if (e.op === 'delete') {
+        if (Array.isArray(s.parent)) s.parent.splice(s.key as number, 1);
+        else delete target[s.key];
+      } else {
+        const holder = target[s.key];
+        if (holder && typeof holder === 'object' && !Array.isArray(holder)) (holder as Record<string, unknown>)[e.key] = v;
+        else if (!Array.isArray(s.parent)) target[e.key] = v;
+      }
+    }
+    return jsyaml.dump(doc, { flowLevel });
+  });
+}
+
 function lineCount(text: string): number {
   return text.split(/\r\n|\r|\n/).length;
 }
@@ -122,8 +181,10 @@ export async function checkRouteTests(input: RouteTestsInput, options: CheckOpti
 export const routeTestsTarget: Target<RouteTestsInput> = {
   name: 'route-tests',
   description: 'route-test file reader: never throws, problems at lines in the file, accepted tests are runnable',
-  arbitrary: () => fc.record({ text: fc.oneof({ weight: 1, arbitrary: mutatedSeed([SAMPLE_TESTS]) }, { weight: 2, arbitrary: generated }) }),
+  arbitrary: () => fc.record({ text: fc.oneof({ weight: 1, arbitrary: mutatedSeed([SAMPLE_TESTS]) }, { weight: 2, arbitrary: generated }, { weight: 1, arbitrary: editedSample(SAMPLE_TESTS, value) }) }),
   check: checkRouteTests,
   async: true,
   smokeRuns: 300,
+  // Broken YAML makes js-yaml and the `yaml` package build many errors: with V8's 10 frames each, ~15% of the time.
+  stackFrames: 3,
 };

@@ -69,6 +69,11 @@ describe('share link format', () => {
     expect(s.redacted).toEqual([{ file: 'mesh/secret.yaml', line: 7, what: 'Secret shop/db stringData["password"]' }]);
   });
 
+  it('re-encodes the fixed version-1 link to the very same characters (the writer is stable)', () => {
+    const link = readFileSync('tests/fixtures/share/v1-link.txt', 'utf8').trim().replace(/^#/, '');
+    expect(encodeShareFragment(decodeShareFragment(link))).toBe(link);
+  });
+
   it('the version-1 dictionary never changes (old links depend on it)', () => {
     expect(crc32(encodeUtf8(DICTIONARY_V1_TEXT)).toString(16)).toBe('4982354d');
   });

@@ -70,6 +70,50 @@ describe('route-test file reader', () => {
     for (const junk of ['', '- a\n- b\n', 'kind: RouteTests\n', 'kind: RouteTests\nspec: []\n', '\u0000\u0001']) expect(() => readRouteTests('t.yaml', junk)).not.toThrow();
   });
 
+  it('names a field or header whose name is a mapping (a "?" key) as such, at the line of its mapping', () => {
+    // Fuzz counterexample (route-tests, seed 20261207): js-yaml names such a key "[object Object]".
+    const text = `${HEAD}    - description: one
+      request: {host: a, port: 80}
+      expect: {status: 200}
+      ? weight: 25
+    - description: two
+      request:
+        host: a
+        port: 80
+        headers: {? {x: 1} : y, x-user: jason}
+      expect: {status: 200}
+`;
+    const f = readRouteTests('t.yaml', text);
+    expect(f.problems.map((p) => `${p.line}: ${p.message}`)).toEqual([
+      '6: spec.tests[0]: has a field whose name is a mapping (a "?" key); field names are words (known: description, source, namespace, request, expect, wantMatch)',
+      '14: spec.tests[1].request.headers: has a header whose name is a mapping (a "?" key); a header name is text',
+    ]);
+    expect(f.suites[0]!.tests).toEqual([]);
+  });
+
+  it('refuses empty items in a list of hosts, methods, paths or clusters (a test that checks nothing must not pass)', () => {
+    // Fuzz counterexample (route-tests, seed 99): `path: [null]` gave an accepted test without paths.
+    const text = `${HEAD}    - description: one
+      request: {host: a, port: 80, path: [null]}
+      expect: {status: 200}
+    - description: two
+      request:
+        host:
+          -
+        port: 80
+        method: [GET, ~]
+      expect: {cluster: [~]}
+`;
+    const f = readRouteTests('t.yaml', text);
+    expect(f.problems.map((p) => `${p.line}: ${p.message}`)).toEqual([
+      '7: spec.tests[0].request.path[0]: must be a string, not null',
+      '12: spec.tests[1].request.host[0]: must be a string, not null',
+      '14: spec.tests[1].request.method[1]: must be a string, not null',
+      '15: spec.tests[1].expect.cluster[0]: must be a string, not null',
+    ]);
+    expect(f.suites[0]!.tests).toEqual([]);
+  });
+
   it('reads cluster names and durations', () => {
     expect(clusterParts('outbound|9080|v1|reviews.default.svc.cluster.local')).toEqual({ host: 'reviews.default.svc.cluster.local', port: 9080, subset: 'v1' });
     expect(clusterParts('outbound|80||a.b')).toEqual({ host: 'a.b', port: 80 });

@@ -91,6 +91,12 @@ export interface RouteTestFile {
   problems: RouteTestProblem[];
 }
 
+/**
+ * The key js-yaml gives a mapping (or a list of mappings) written as a key with `?`: it cannot be
+ * quoted back, so such a key is named by what it is.
+ */
+const MAPPING_KEY = '[object Object]';
+
 const TEST_KEYS = new Set(['description', 'source', 'namespace', 'request', 'expect', 'wantMatch']);
 const REQUEST_KEYS = new Set(['host', 'authority', 'port', 'method', 'path', 'uri', 'headers', 'protocol']);
 const EXPECT_KEYS = new Set(['route', 'cluster', 'redirect', 'rewrite', 'fault', 'timeout', 'status']);
@@ -126,6 +132,11 @@ class Reader {
     if (Array.isArray(v)) {
       const out: string[] = [];
       v.forEach((x, i) => {
+        // An empty item (`[~]`, `- `) is a mistake, not "nothing": a list of them must not read as no value.
+        if (x === null || x === undefined) {
+          this.problem([...path, i], 'must be a string, not null');
+          return;
+        }
         const s = this.string(x, [...path, i]);
         if (s !== undefined) out.push(s);
       });
@@ -159,7 +170,13 @@ class Reader {
       this.problem(path, `must be a mapping, not ${describe(v)}`);
       return undefined;
     }
-    if (keys) for (const k of Object.keys(v)) if (!keys.has(k)) this.problem([...path, k], `unknown field "${k}" (known: ${[...keys].join(', ')})`);
+    if (keys) {
+      for (const k of Object.keys(v)) {
+        if (keys.has(k)) continue;
+        if (k === MAPPING_KEY) this.problem(path, `has a field whose name is a mapping (a "?" key); field names are words (known: ${[...keys].join(', ')})`);
+        else this.problem([...path, k], `unknown field "${k}" (known: ${[...keys].join(', ')})`);
+      }
+    }
     return v;
   }
 }
@@ -273,6 +290,10 @@ function readTest(r: Reader, v: unknown, path: Array<string | number>, defaults:
   const headers: Record<string, string> = {};
   const h = req ? r.object(req.headers, [...rp, 'headers']) : undefined;
   if (h) for (const [k, hv] of Object.entries(h)) {
+    if (k === MAPPING_KEY) {
+      r.problem([...rp, 'headers'], 'has a header whose name is a mapping (a "?" key); a header name is text');
+      continue;
+    }
     const s = r.string(hv, [...rp, 'headers', k]);
     if (s !== undefined) headers[k] = s;
   }
