@@ -116,3 +116,26 @@ describe('a private key folded onto one line', () => {
     expect(report.problems.some((p) => /malformed label/.test(p.message))).toBe(true);
   });
 });
+
+describe('a private key folded into a name', () => {
+  // Fuzzing (pki-inspect, seed 20261208) found a Secret whose namespace ran on into a PEM
+  // private key (`namespace: isti |` then the key, indented: one plain scalar). Names are
+  // printed in every report line, so a name that Kubernetes would refuse is shown as a placeholder.
+  for (const field of ['namespace', 'name', 'data key', 'type'] as const) {
+    it(`is not printed when it is the Secret's ${field}`, async () => {
+      const { files } = await generatePki({ trustDomain: 'cluster.local' });
+      const key = files.find((f) => f.path.endsWith('ca-key.pem'))!.text;
+      const body = key.split('\n').filter((l) => l && !l.startsWith('-----')).join('');
+      const folded = `x |\n${key.trim().split('\n').map((l) => `    ${l}`).join('\n')}\n`;
+      const secret =
+        field === 'namespace' ? `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: ${folded}`
+        : field === 'name' ? `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${folded}`
+        : field === 'type' ? `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ntype: ${folded}`
+        : `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  ${JSON.stringify(key)}: x\n`;
+      const report = await inspect([{ name: 'secret.yaml', text: secret }]);
+      const json = JSON.stringify(report);
+      for (let i = 0; i + 40 <= body.length; i += 40) expect(json).not.toContain(body.slice(i, i + 40));
+      expect(report.problems.some((p) => /is not a valid Kubernetes name/.test(p.message))).toBe(true);
+    });
+  }
+});

@@ -527,16 +527,26 @@ class Decoder {
 
   private kube(origin: Origin, doc: Obj, depth: number, line: number, text: string): void {
     const meta = doc.metadata as Obj;
-    const ref: ObjectRef = { kind: doc.kind as string, namespace: str(meta.namespace) || 'default', name: str(meta.name) };
+    // Names, keys and the type are shown in every message and report line: one that is not a
+    // Kubernetes name (the API server would refuse it) is shown as a placeholder, since it may
+    // hold anything, even a private key folded into a plain YAML scalar.
+    const shown = (field: string, value: string): string => {
+      if (isKubeWord(value)) return value;
+      const placeholder = `(not a valid ${field}: ${value.length} characters)`;
+      this.problem('warning', `${field} is not a valid Kubernetes name (the API server would reject this object); it is shown as "${placeholder}"`, { ...origin, line });
+      return placeholder;
+    };
+    const ref: ObjectRef = { kind: doc.kind as string, namespace: shown('metadata.namespace', str(meta.namespace)) || 'default', name: shown('metadata.name', str(meta.name)) };
     const labels: Record<string, string> = {};
     if (isObj(meta.labels)) for (const [k, val] of Object.entries(meta.labels)) labels[k] = str(val);
     const objOrigin: Origin = { input: origin.input, path: [...origin.path, `${ref.kind} ${ref.namespace}/${ref.name}`], object: ref, line };
-    const obj: KubeObject = { kind: ref.kind as 'Secret' | 'ConfigMap', ref, type: str(doc.type) || (ref.kind === 'Secret' ? 'Opaque' : ''), labels, origin: objOrigin, values: new Map(), badKeys: [] };
+    const obj: KubeObject = { kind: ref.kind as 'Secret' | 'ConfigMap', ref, type: shown('type', str(doc.type)) || (ref.kind === 'Secret' ? 'Opaque' : ''), labels, origin: objOrigin, values: new Map(), badKeys: [] };
     const entries = new Map<string, { bytes?: Uint8Array; text?: string }>();
     const base64Field = ref.kind === 'Secret' ? 'data' : 'binaryData';
     const textField = ref.kind === 'Secret' ? 'stringData' : 'data';
     if (isObj(doc[base64Field])) {
-      for (const [k, raw] of Object.entries(doc[base64Field] as Obj)) {
+      for (const [rawKey, raw] of Object.entries(doc[base64Field] as Obj)) {
+        const k = shown(`${base64Field} key`, rawKey);
         const s = raw === null || raw === undefined ? '' : typeof raw === 'string' ? raw : undefined;
         const bytes = s === undefined ? undefined : decodeBase64Std(s.replace(/\s+/g, ''));
         if (!bytes) {
@@ -549,7 +559,7 @@ class Decoder {
     }
     if (isObj(doc[textField])) {
       // stringData wins over data on a clash, as the API server merges them.
-      for (const [k, raw] of Object.entries(doc[textField] as Obj)) entries.set(k, { text: raw === null || raw === undefined ? '' : str(raw) });
+      for (const [k, raw] of Object.entries(doc[textField] as Obj)) entries.set(shown(`${textField} key`, k), { text: raw === null || raw === undefined ? '' : str(raw) });
     }
     const isRemote = ref.kind === 'Secret' && labels['istio/multiCluster'] === 'true';
     for (const [k, e] of entries) {
@@ -816,6 +826,11 @@ export function decodeKubeObject(input: string, body: unknown, line: number | un
   const d = new Decoder();
   (d as unknown as { document(o: Origin, doc: unknown, depth: number, line: number, text: string): boolean }).document({ input, path: [] }, body, 0, line ?? 1, '');
   return d.out;
+}
+
+/** A Kubernetes object name, namespace, data key or Secret type (the characters they allow, at most 253). */
+function isKubeWord(s: string): boolean {
+  return s.length <= 253 && /^[A-Za-z0-9._/-]*$/.test(s);
 }
 
 /**
