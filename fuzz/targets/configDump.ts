@@ -176,7 +176,10 @@ export function checkConfigDump(input: ConfigDumpInput, options: CheckOptions): 
       if (json.yaml !== undefined && !hasYaml11Breaks(fromJson)) {
         let fromYaml: unknown;
         try {
-          fromYaml = parseYaml(json.yaml, { version: '1.2', uniqueKeys: false });
+          // Every -o yaml output ends with the newline istioctl's Println adds after the YAML
+          // document; a value ending in blank lines (a `|+` block scalar last in the file) would
+          // read it as its own, in istioctl's output too, so the document is read without it.
+          fromYaml = parseYaml(json.yaml.endsWith('\n') ? json.yaml.slice(0, -1) : json.yaml, { version: '1.2', uniqueKeys: false });
         } catch (e) {
           throw new FuzzFailure('divergence', `${command} -o yaml does not read back: ${(e as Error).message}`);
         }
