@@ -96,3 +96,33 @@ test('productpage sidecar: reviews route weights, jump to the VirtualService, si
   await panel.getByTestId('changes-pin').click();
   await expect(panel.getByTestId('changes-none')).toBeVisible();
 });
+
+test('a mesh with hundreds of proxies: the picker lists the first ones and a filter box finds the rest', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  // 260 Deployments in an injected namespace: 260 derived sidecars, more than the picker lists at once.
+  const docs = ['apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels:\n    istio-injection: enabled\n'];
+  for (let i = 0; i < 260; i++) {
+    docs.push(`apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-${i}\n  namespace: shop\nspec:\n  selector:\n    matchLabels: {app: app-${i}}\n  template:\n    metadata:\n      labels: {app: app-${i}}\n    spec:\n      containers: [{name: app, image: app}]\n`);
+  }
+  await page.getByTestId('upload-input').setInputFiles([{ name: 'shop.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(docs.join('---\n')) }]);
+  await expect(page.locator('[data-testid="file-item"][data-path="shop.yaml"]')).toBeVisible();
+  await page.getByTestId('inspector-tab-proxy').click();
+  const panel = page.getByTestId('proxy-config');
+  const picker = panel.getByTestId('proxy-picker');
+  await expect(panel.getByTestId('proxy-choose')).toContainText('in the workspace');
+  // At most 200 proxies are listed, and the list says how many more the filter can find.
+  await expect(picker.getByTestId('proxy-picker-more')).toContainText('more: type in the filter box');
+  await expect(picker.locator('option', { hasText: 'shop/app-259-' })).toHaveCount(0);
+  const filter = panel.getByTestId('proxy-picker-filter');
+  await filter.fill('app-259-');
+  await expect(picker.locator('option:not([disabled])', { hasText: 'app-' })).toHaveCount(1);
+  await expect(picker.getByTestId('proxy-picker-more')).toHaveCount(0);
+  const value = await picker.locator('option', { hasText: 'app-259-' }).getAttribute('value');
+  await picker.selectOption(value!);
+  await panel.getByTestId('proxy-tab-clusters').click();
+  await expect(panel.getByTestId('proxy-table-clusters')).toBeVisible();
+  // Clearing the filter keeps the picked proxy in the list.
+  await filter.fill('');
+  await expect(picker).toHaveValue(value!);
+});

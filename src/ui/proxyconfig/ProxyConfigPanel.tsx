@@ -182,10 +182,10 @@ export function ProxyConfigPanel() {
         {items.length > PICKER_LIMIT && (
           <input
             type="search"
-            className="text-input proxy-filter"
+            className="text-input proxy-picker-filter"
             placeholder={`Filter ${items.length.toLocaleString('en')} proxies`}
             aria-label="Filter proxies"
-            data-testid="proxy-filter"
+            data-testid="proxy-picker-filter"
             value={filter}
             onChange={(e) => setFilter(e.target.value)}
           />
