@@ -71,4 +71,10 @@ describe('goJsonIndent and messageSliceJson (json.MarshalIndent of istioctl Mess
       '[\n    {\n        "name": "a"\n    },\n    {\n        "name": "b",\n        "type": "EDS"\n    }\n]',
     );
   });
+
+  it('prints a field of the wrong type as text, even an object with a toString key (config-dump fuzzing, seed 20261209)', () => {
+    // protojson would refuse the dump; istioctl prints nothing. We show what is there instead of throwing.
+    const out = marshalJsonpb({ name: { '@type': 'type.googleapis.com/unknown.Type', x: 1, toString: 0 }, connect_timeout: { toString: 0 } }, CLUSTER, schema);
+    expect(JSON.parse(out)).toEqual({ name: '{"@type":"type.googleapis.com/unknown.Type","x":1,"toString":0}', connectTimeout: '{"toString":0}' });
+  });
 });

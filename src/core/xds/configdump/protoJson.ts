@@ -24,6 +24,14 @@ const INT64 = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 const WRAPPERS = new Set(['BoolValue', 'BytesValue', 'StringValue', 'Int32Value', 'UInt32Value', 'FloatValue', 'Int64Value', 'UInt64Value', 'DoubleValue']);
 const GOOGLE = 'google.protobuf.';
 
+/**
+ * A value of the wrong type shown as text. A dump is parsed JSON, so an object here is plain
+ * data: `String()` would call a `toString` key (and throw on `"toString": 0`), JSON does not.
+ */
+function asText(v: JsonValue): string {
+  return typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
+}
+
 function isObject(v: unknown): v is JsonObject {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
@@ -149,8 +157,8 @@ class Writer {
       if (short === 'Any') return this.any(json, indent);
       // Proto JSON writes a wrapper as its bare value; `{"value": …}` is read too.
       if (WRAPPERS.has(short)) return this.singular(this.schema.message(typeName)![0]!, isObject(json) && own(json, 'value') ? json.value! : json, indent);
-      if (short === 'Duration') return this.w(formatDuration(json) ?? goJsonString(String(json)));
-      if (short === 'Timestamp') return this.w(formatTimestamp(json) ?? goJsonString(String(json)));
+      if (short === 'Duration') return this.w(formatDuration(json) ?? goJsonString(asText(json)));
+      if (short === 'Timestamp') return this.w(formatTimestamp(json) ?? goJsonString(asText(json)));
       if (short === 'Value') return this.structValue(json, indent);
       if (short === 'Struct') return this.map({ keyType: 'string', type: `${GOOGLE}Value` }, isObject(json) ? json : {}, indent);
       if (short === 'ListValue') return this.list(`${GOOGLE}Value`, Array.isArray(json) ? json : [], indent);
@@ -287,19 +295,19 @@ class Writer {
       if (values) return this.enumValue(t, values, v);
       return this.message(v, t, indent + this.ind);
     }
-    if (t === 'string') return this.w(goJsonString(typeof v === 'string' ? v : String(v)));
+    if (t === 'string') return this.w(goJsonString(asText(v)));
     if (t === 'bool') return this.w(v === true || v === 'true' ? 'true' : 'false');
     if (t === 'bytes') return this.w(goJsonString(typeof v === 'string' ? normalizeBase64(v) : ''));
     if (t === 'double' || t === 'float') {
       const n = toFloat(v);
-      if (n === undefined) return this.w(goJsonString(String(v)));
+      if (n === undefined) return this.w(goJsonString(asText(v)));
       if (Number.isNaN(n)) return this.w('"NaN"');
       if (n === Infinity) return this.w('"Infinity"');
       if (n === -Infinity) return this.w('"-Infinity"');
       return this.w(goJsonFloat(n, t === 'float' ? 32 : 64));
     }
     const n = toBigInt(v);
-    if (n === undefined) return this.w(goJsonString(String(v)));
+    if (n === undefined) return this.w(goJsonString(asText(v)));
     this.w(INT64.has(t) ? `"${n}"` : n.toString());
   }
 
@@ -308,7 +316,7 @@ class Writer {
     let num: number | undefined;
     if (typeof v === 'number') num = v;
     else if (typeof v === 'string') num = values.find(([n]) => n === v)?.[1];
-    if (num === undefined) return this.w(goJsonString(String(v)));
+    if (num === undefined) return this.w(goJsonString(asText(v)));
     const name = values.find(([, x]) => x === num)?.[0];
     this.w(name !== undefined ? `"${name}"` : String(num));
   }
