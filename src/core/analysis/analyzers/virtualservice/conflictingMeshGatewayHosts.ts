@@ -47,7 +47,7 @@ interface HostTable {
 
 const tables = new WeakMap<object, HostTable>();
 
-function hostTable(ctx: AnalysisContext): HostTable {
+function meshHostTable(ctx: AnalysisContext): HostTable {
   const list = ctx.list(KINDS.VirtualService);
   const known = tables.get(ctx.lookups);
   let table: HostTable;
@@ -108,7 +108,7 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
     inputs: [KINDS.VirtualService],
   },
   analyze(ctx: AnalysisContext) {
-    const table = hostTable(ctx);
+    const table = meshHostTable(ctx);
     // Only hosts exported to some namespaces need the overlap index: build it on first use.
     let exportedToAll: ExportedToAllIndex | undefined;
     const exportedToAllIndex = () => (exportedToAll ??= new ExportedToAllIndex([...table.hosts.values()].filter((h) => h.scope === EXPORT_TO_ALL).sort(byOrder)));
