@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { mergeProcessed, processMessages, sortAndDedupe, type Reported } from '../../src/core/analysis/run.ts';
+import { mergeProcessed, postProcess, processMessages, type Reported } from '../../src/core/analysis/run.ts';
 import type { AnalysisMessage } from '../../src/core/analysis/types.ts';
 import type { Diagnostic, Level, Resource } from '../../src/core/model/types.ts';
 
@@ -56,8 +56,8 @@ describe('mergeProcessed', () => {
       fc.property(fc.array(spec, { maxLength: 60 }), (specs) => {
         const { rendered, byAnalyzer } = build(specs);
         const render = (m: AnalysisMessage) => rendered.get(m)!;
-        const all = byAnalyzer.flat().map((x) => ({ d: render(x.message), r: x.message.resource }));
-        const expected = sortAndDedupe(all);
+        // One sort of every message, in analyzer order (what a run without the merge does).
+        const expected = postProcess(byAnalyzer.flat(), () => undefined, {}, render);
         const lists = byAnalyzer.map((reported, rank) => processMessages(reported, () => undefined, {}, render, rank));
         expect(mergeProcessed(lists)).toEqual(expected);
         // The same objects, not just equal ones: the page reuses them by identity.
@@ -74,7 +74,7 @@ describe('mergeProcessed', () => {
     specs.push({ analyzer: 3, level: 'Error', code: 'IST0101', resource: 2, text: 'x', line: 2 });
     const { rendered, byAnalyzer } = build(specs);
     const render = (m: AnalysisMessage) => rendered.get(m)!;
-    const expected = sortAndDedupe(byAnalyzer.flat().map((x) => ({ d: render(x.message), r: x.message.resource })));
+    const expected = postProcess(byAnalyzer.flat(), () => undefined, {}, render);
     const lists = byAnalyzer.map((reported, rank) => processMessages(reported, () => undefined, {}, render, rank));
     const merged = mergeProcessed(lists);
     expect(merged.length).toBe(expected.length);

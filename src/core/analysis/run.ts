@@ -86,16 +86,7 @@ function keepForNamespace(r: Resource | undefined, ns: string | undefined): bool
 export type MessageRenderer = (message: AnalysisMessage, analyzer: string) => Diagnostic;
 
 export function postProcess(reported: readonly Reported[], lookup: DocumentLookup, options: RunAnalyzersOptions, render?: MessageRenderer): Diagnostic[] {
-  const kept: Array<{ d: Diagnostic; r: Resource | undefined }> = [];
-  for (const { message, analyzer } of reported) {
-    const r = message.resource;
-    if (suppressedByAnnotation(r, message.type.code)) continue;
-    if (!keepForNamespace(r, options.namespaceFilter)) continue;
-    const d = render ? render(message, analyzer) : renderMessage(message, analyzer, lookup);
-    if (options.suppressions && suppressedBySettings(options.suppressions, d.code, d.origin)) continue;
-    kept.push({ d, r });
-  }
-  return sortAndDedupe(kept);
+  return processMessages(reported, lookup, options, render, 0).map((k) => k.d);
 }
 
 /** Istio's order: cluster, level, code, messages without a resource first, origin, text. */
@@ -163,12 +154,6 @@ function dedupeSorted(sorted: readonly SortItem[]): SortItem[] {
     out.push(k);
   }
   return out;
-}
-
-export function sortAndDedupe(items: Array<{ d: Diagnostic; r: Resource | undefined }>): Diagnostic[] {
-  const keyed: SortItem[] = items.map((x) => sortItemOf(x.d, x.r));
-  keyed.sort(compareMessages);
-  return dedupeSorted(keyed).map((k) => k.d);
 }
 
 /**

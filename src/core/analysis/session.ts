@@ -10,6 +10,7 @@ import { KINDS, type KindInfo } from '../model/kinds.ts';
 import { contextFor, mergeProcessed, processMessages, AnalysisCanceled, type Reported, type RunAnalyzersOptions, type SortItem } from './run.ts';
 import { rememberMessage, renderMessage, type DocumentLookup } from './render.ts';
 import { clearLocateCaches } from '../model/locate.ts';
+import { changedSlots } from './followList.ts';
 import type { SourceDocument } from '../model/types.ts';
 
 interface RenderedMessage {
@@ -157,11 +158,9 @@ export class AnalysisSession {
     if (delta) return delta;
     const fresh: Resource[] = [];
     const gone: Resource[] = [];
-    if (list.length === checked.length) {
-      // The store swaps an edited resource in place, so comparing slots finds it without
-      // hashing (or even touching) the thousands of resources that did not change.
-      for (let i = 0; i < list.length; i++) {
-        if (list[i] === checked[i]) continue;
+    const slots = changedSlots(checked, list);
+    if (slots) {
+      for (const i of slots) {
         fresh.push(list[i]!);
         gone.push(checked[i]!);
       }

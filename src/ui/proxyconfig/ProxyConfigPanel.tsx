@@ -236,10 +236,10 @@ type ProxyItem = NonNullable<ReturnType<typeof useWorkerQuery<'proxies'>>['data'
  * pods, and a native list of 10,000 options took the page most of a second to build (on
  * every load of the file); past this many, a filter box narrows the list instead.
  */
-export const PICKER_LIMIT = 200;
+const PICKER_LIMIT = 200;
 
 /** The proxies the picker lists: the picked one, then those matching the filter, at most PICKER_LIMIT. */
-export function pickerItems<T extends { id: string }>(items: readonly T[], picked: string, filter: string): { shown: T[]; hidden: number } {
+function pickerItems<T extends { id: string }>(items: readonly T[], picked: string, filter: string): { shown: T[]; hidden: number } {
   const needle = filter.trim().toLowerCase();
   const matching = needle === '' ? items : items.filter((p) => p.id.toLowerCase().includes(needle));
   const shown = matching.slice(0, PICKER_LIMIT);

@@ -8,6 +8,7 @@ import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostsOverlap, isWildcardHost } from '../../../config/hosts.ts';
 import { virtualService } from '../../../config/api/networking.ts';
+import { followList } from '../../followList.ts';
 
 interface ScopedHost {
   /** `scope/fqdn`, as Istio's ScopedFqdn prints. */
@@ -37,7 +38,6 @@ function byOrder(a: ScopedHost, b: ScopedHost): number {
  * does not rebuild a table of every host.
  */
 interface HostTable {
-  list: Resource[];
   hosts: Map<string, ScopedHost>;
   /** Hosts claimed more than once. */
   shared: Set<ScopedHost>;
@@ -45,28 +45,14 @@ interface HostTable {
   scoped: Set<ScopedHost>;
 }
 
-const tables = new WeakMap<object, HostTable>();
+const tables = new WeakMap<object, { list: Resource[]; state: HostTable }>();
 
 function meshHostTable(ctx: AnalysisContext): HostTable {
-  const list = ctx.list(KINDS.VirtualService);
-  const known = tables.get(ctx.lookups);
-  let table: HostTable;
-  if (known && known.list.length === list.length) {
-    table = known;
-    for (let slot = 0; slot < list.length; slot++) {
-      const before = table.list[slot] as Resource;
-      const now = list[slot] as Resource;
-      if (before === now) continue;
-      removeClaims(table, before, slot);
-      addClaims(table, now, slot);
-      table.list[slot] = now;
-    }
-  } else {
-    table = { list: [...list], hosts: new Map(), shared: new Set(), scoped: new Set() };
-    list.forEach((vs, slot) => addClaims(table, vs, slot));
-  }
-  tables.set(ctx.lookups, table);
-  return table;
+  return followList<HostTable>(ctx, KINDS.VirtualService, tables, {
+    create: () => ({ hosts: new Map(), shared: new Set(), scoped: new Set() }),
+    add: addClaims,
+    remove: removeClaims,
+  });
 }
 
 function classify(table: HostTable, h: ScopedHost): void {

@@ -6,6 +6,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
+import { followList } from '../../followList.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 import { hostTable, resolveDestinationHost, type HostTarget } from '../../../config/registry.ts';
 import { virtualService, type Destination } from '../../../config/api/networking.ts';
@@ -124,14 +125,13 @@ function ingressFacts(vs: Resource): IngressFacts {
  * the VirtualServices an edit replaced, so a keystroke does not walk every VirtualService.
  */
 interface IngressTable {
-  list: Resource[];
   ingress: Map<string, Map<number, number>>;
   subset: Map<string, Map<number, number>>;
   /** Hosts with both an ingress route without a subset and a route with one. */
   affected: Set<string>;
 }
 
-const ingressTables = new WeakMap<object, IngressTable>();
+const ingressTables = new WeakMap<object, { list: Resource[]; state: IngressTable }>();
 
 function count(table: IngressTable, which: 'ingress' | 'subset', host: string, slot: number, by: number): void {
   const bySlot = table[which].get(host) ?? new Map<number, number>();
@@ -152,21 +152,11 @@ function claim(table: IngressTable, vs: Resource, slot: number, by: 1 | -1): voi
 
 function ingressSubsetCandidates(ctx: AnalysisContext): { slots: number[]; byHost: Map<string, SubsetDestination[]> } {
   const list = ctx.list(KINDS.VirtualService);
-  let table = ingressTables.get(ctx.lookups);
-  if (table && table.list.length === list.length) {
-    for (let slot = 0; slot < list.length; slot++) {
-      const before = table.list[slot] as Resource;
-      const now = list[slot] as Resource;
-      if (before === now) continue;
-      claim(table, before, slot, -1);
-      claim(table, now, slot, 1);
-      table.list[slot] = now;
-    }
-  } else {
-    table = { list: [...list], ingress: new Map(), subset: new Map(), affected: new Set() };
-    for (let slot = 0; slot < list.length; slot++) claim(table, list[slot] as Resource, slot, 1);
-  }
-  ingressTables.set(ctx.lookups, table);
+  const table = followList<IngressTable>(ctx, KINDS.VirtualService, ingressTables, {
+    create: () => ({ ingress: new Map(), subset: new Map(), affected: new Set() }),
+    add: (t, vs, slot) => claim(t, vs, slot, 1),
+    remove: (t, vs, slot) => claim(t, vs, slot, -1),
+  });
   const byHost = new Map<string, SubsetDestination[]>();
   const slots = new Set<number>();
   for (const host of table.affected) {
