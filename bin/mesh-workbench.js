@@ -4,13 +4,10 @@
 // built from; otherwise (a fresh edit, no bundle, or MESH_WORKBENCH_FROM_SOURCE=1) it loads
 // the TypeScript sources through tsx, which is slower to start but always current.
 import { readFileSync, statSync } from 'node:fs';
-import module from 'node:module';
-
-// Node 22.1+ keeps V8's compiled code between runs (a no-op on Node 20, which lacks it).
-module.enableCompileCache?.();
+import { fileURLToPath } from 'node:url';
 
 const root = new URL('../', import.meta.url);
-const bundle = new URL('dist-cli/mesh-workbench.js', root);
+const bundle = new URL('dist-cli/mesh-workbench.cjs', root);
 
 function bundleIsCurrent() {
   if (process.env.MESH_WORKBENCH_FROM_SOURCE === '1') return false;
@@ -26,7 +23,9 @@ function bundleIsCurrent() {
 
 let main;
 if (bundleIsCurrent()) {
-  ({ main } = await import(bundle.href));
+  // With V8's code cache next to it (see load-compiled.js).
+  const { loadCompiledCli } = await import('./load-compiled.js');
+  ({ main } = loadCompiledCli(fileURLToPath(bundle)));
 } else {
   const { register } = await import('tsx/esm/api');
   register();

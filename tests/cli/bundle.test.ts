@@ -1,7 +1,8 @@
 // The compiled CLI (scripts/build-cli.mjs) must behave exactly as the TypeScript sources,
 // and bin/mesh-workbench.js must pick it only when it is current.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -48,15 +49,21 @@ async function credentialWorkspace(): Promise<string> {
 describe('dist-cli bundle', () => {
   let runner = '';
   let credentials = '';
+  let bundlePath = '';
 
   beforeAll(async () => {
     const outdir = scratchDir('mwb-bundle-');
     const { bundle, sources } = await buildCli(outdir);
     expect(sources).toContain('src/cli/main.ts');
+    bundlePath = bundle;
+    // Loaded the way the bin loads it: through bin/load-compiled.js, with the code cache.
     runner = join(outdir, 'run.mjs');
-    writeFileSync(runner, `const { main } = await import(${JSON.stringify(`file://${bundle}`)});\nawait main();\n`);
+    const loader = `file://${join(REPO, 'bin/load-compiled.js')}`;
+    writeFileSync(runner, `import { loadCompiledCli } from ${JSON.stringify(loader)};\nawait loadCompiledCli(${JSON.stringify(bundle)}).main();\n`);
     credentials = await credentialWorkspace();
   }, 120000);
+
+  const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest();
 
   const fromSources = (args: string[], cwd: string) => run(args, cwd, join(REPO, 'bin/mesh-workbench.js'), { MESH_WORKBENCH_FROM_SOURCE: '1' });
 
@@ -80,6 +87,33 @@ describe('dist-cli bundle', () => {
     const messages = (JSON.parse(bundled.stdout) as Array<{ code: string; origin: string }>).filter((m) => m.code === 'IST0161');
     expect(messages.map((m) => m.origin)).toEqual(['Gateway istio-system/old']);
   });
+
+  it('comes with a code cache made from this very bundle (its first 20 bytes are the bundle\'s SHA-1)', () => {
+    const cache = readFileSync(`${bundlePath}.cache`);
+    expect(cache.subarray(0, 20).equals(sha1(readFileSync(bundlePath)))).toBe(true);
+    // The training run compiled the analysis, not only the top level: far more than a header.
+    expect(cache.length).toBeGreaterThan(100_000);
+  });
+
+  it('ignores a cache made from another bundle, runs right, and writes a fitting one', () => {
+    const cachePath = `${bundlePath}.cache`;
+    const good = readFileSync(cachePath);
+    try {
+      // Same length, other header: V8 itself would only compare the source length.
+      const stale = Buffer.from(good);
+      stale.fill(7, 0, 20);
+      writeFileSync(cachePath, stale);
+      expect(run(['analyze', '-o', 'json', 'missing-host.yaml'], FIXTURES, runner)).toEqual(fromSources(['analyze', '-o', 'json', 'missing-host.yaml'], FIXTURES));
+      const rewritten = readFileSync(cachePath);
+      expect(rewritten.subarray(0, 20).equals(sha1(readFileSync(bundlePath)))).toBe(true);
+      // No cache at all: the run works and leaves one behind.
+      rmSync(cachePath);
+      expect(run(['analyze', '-L'], FIXTURES, runner).status).toBe(0);
+      expect(existsSync(cachePath)).toBe(true);
+    } finally {
+      writeFileSync(cachePath, good);
+    }
+  });
 });
 
 describe('bin/mesh-workbench.js picks the bundle only when it is current', () => {
@@ -92,8 +126,9 @@ describe('bin/mesh-workbench.js picks the bundle only when it is current', () =>
     writeFileSync(join(root, 'package.json'), '{"type":"module"}\n');
     const source = join(root, 'src/cli/main.ts');
     writeFileSync(source, "export async function main(): Promise<void> { process.stdout.write('sources'); }\n");
-    const bundle = join(root, 'dist-cli/mesh-workbench.js');
-    writeFileSync(bundle, "export async function main() { process.stdout.write('bundle'); }\n");
+    copyFileSync(join(REPO, 'bin/load-compiled.js'), join(root, 'bin/load-compiled.js'));
+    const bundle = join(root, 'dist-cli/mesh-workbench.cjs');
+    writeFileSync(bundle, "exports.main = async function main() { process.stdout.write('bundle'); };\n");
     const inputs = join(root, 'dist-cli/inputs.json');
     writeFileSync(inputs, JSON.stringify(['src/cli/main.ts']));
     const past = new Date(Date.now() - 60_000);
