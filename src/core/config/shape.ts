@@ -201,8 +201,13 @@ export function message<F extends Fields>(fields: F, opts: MessageOptions = {}):
   const names = Object.keys(fields);
   const aliases = opts.proto ? names.map((n) => snakeCase(n)).map((s, i) => (s === names[i] ? undefined : s)) : undefined;
   const shapes = names.map((n) => fields[n] as Shape<unknown>);
+  // Every view of this message starts as a copy of one object that has all its fields: the
+  // copies share one hidden class, and filling them in never changes it (adding the fields one
+  // by one would grow each object's property store field by field).
+  const blank: Record<string, unknown> = {};
+  for (const name of names) blank[name] = undefined;
   const build = (o: Record<string, unknown>): MessageOf<F> => {
-    const out: Record<string, unknown> = {};
+    const out: Record<string, unknown> = { ...blank };
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
       let v = Object.prototype.hasOwnProperty.call(o, name) ? o[name] : undefined;

@@ -40,12 +40,24 @@ export function hasCharsOutsideFastSubset(text: string): boolean {
 /** Collections nested deeper than this are left to js-yaml, which enforces its own limit (100). */
 const MAX_FAST_DEPTH = 64;
 
+const LETTER_WORDS = new Map<string, { value: null | boolean }>([
+  ...['null', 'Null', 'NULL'].map((w) => [w, { value: null }] as const),
+  ...['true', 'True', 'TRUE'].map((w) => [w, { value: true }] as const),
+  ...['false', 'False', 'FALSE'].map((w) => [w, { value: false }] as const),
+]);
+const DECIMAL = /^[1-9][0-9]*$/;
+
 /** A plain scalar resolved exactly as js-yaml's schema would. */
 function resolvePlain(s: string): unknown {
   const c = s.charCodeAt(0);
-  // Letters other than n/N/t/T/f/F start strings in every core-schema type.
-  const isLetter = (c >= 65 && c <= 90) || (c >= 97 && c <= 122);
-  if (isLetter && c !== 110 && c !== 78 && c !== 116 && c !== 84 && c !== 102 && c !== 70) return s;
+  // A scalar starting with a letter is a string unless it is one of the core schema's
+  // spellings of null and the booleans (no int, float or merge key starts with a letter).
+  if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
+    const word = LETTER_WORDS.get(s);
+    return word === undefined ? s : word.value;
+  }
+  // Plain decimal integers, the most common scalar after names (ports, replicas, weights).
+  if (c >= 49 && c <= 57 && s.length <= 15 && DECIMAL.test(s)) return Number(s);
   for (const t of IMPLICIT) if (t.resolve(s)) return t.construct(s);
   return s;
 }
