@@ -154,6 +154,7 @@ function ownedByWorkspaceController(r: Resource, view: DerivationInputs['view'])
 interface PodPlan {
   name: string;
   nodeName: string;
+  /** Shared by the replicas that get the same extra labels (podParts memoizes on it). */
   extraLabels: Record<string, string>;
   /** The pod's controlling owner as Kubernetes sets it (a Deployment's pods belong to its ReplicaSet, a CronJob's to a Job). */
   owner: { apiVersion: string; kind: string; name: string };
@@ -188,18 +189,23 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
       for (const node of targets) plans.push({ name: `${controller.name}-${podSuffix(`${seed}@${node}`)}`, nodeName: node, extraLabels: {}, owner: self, generateName: `${controller.name}-` });
       break;
     }
-    case KINDS.ReplicaSet:
-      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: {}, owner: self, generateName: `${controller.name}-` });
+    case KINDS.ReplicaSet: {
+      const extraLabels = {};
+      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels, owner: self, generateName: `${controller.name}-` });
       break;
-    case KINDS.Job:
-      for (let i = 0; i < count(spec.parallelism, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': controller.name, 'batch.kubernetes.io/job-name': controller.name }, owner: self, generateName: `${controller.name}-` });
+    }
+    case KINDS.Job: {
+      const extraLabels = { 'job-name': controller.name, 'batch.kubernetes.io/job-name': controller.name };
+      for (let i = 0; i < count(spec.parallelism, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels, owner: self, generateName: `${controller.name}-` });
       break;
+    }
     case KINDS.CronJob: {
       if (cronJobSpec(controller).suspend === true) break;
       // Jobs of a CronJob are named after their scheduled minute; one fixed minute keeps names stable.
       const job = `${controller.name}-29000000`;
       const parallelism = cronJobSpec(controller).jobTemplate?.spec?.parallelism;
-      for (let i = 0; i < count(parallelism, 1); i++) plans.push({ name: `${job}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels: { 'job-name': job, 'batch.kubernetes.io/job-name': job }, owner: { apiVersion: 'batch/v1', kind: 'Job', name: job }, generateName: `${job}-` });
+      const extraLabels = { 'job-name': job, 'batch.kubernetes.io/job-name': job };
+      for (let i = 0; i < count(parallelism, 1); i++) plans.push({ name: `${job}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels, owner: { apiVersion: 'batch/v1', kind: 'Job', name: job }, generateName: `${job}-` });
       break;
     }
   }
@@ -280,10 +286,12 @@ function podParts(
   template: { raw: Obj; typed: PodTemplate },
   plan: PodPlan,
   mesh: MeshMode,
-  memo: Map<string, PodParts>,
+  memo: PartsMemo,
 ): PodParts {
-  const memoKey = `${plan.nodeName}\u0000${Object.entries(plan.extraLabels).join('\u0000')}`;
-  const known = memo.get(memoKey);
+  // Replicas that share their extra labels share the plan's object for them (see replicaPlans).
+  let byNode = memo.get(plan.extraLabels);
+  if (!byNode) memo.set(plan.extraLabels, (byNode = new Map()));
+  const known = byNode.get(plan.nodeName);
   if (known) return known;
   const rawSpec = isObj(template.raw.spec) ? template.raw.spec : {};
   const labels: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.labels, plan.extraLabels);
@@ -305,9 +313,12 @@ function podParts(
     annotations[AMBIENT_REDIRECTION_ANNOTATION] = AMBIENT_REDIRECTION_ENABLED;
   }
   const parts = { labels, annotations, spec };
-  memo.set(memoKey, parts);
+  byNode.set(plan.nodeName, parts);
   return parts;
 }
+
+/** The parts built for one controller, by the plan's extra-labels object and node name. */
+type PartsMemo = Map<Readonly<Record<string, string>>, Map<string, PodParts>>;
 
 /** What all replicas of one controller share (resources are never mutated, so sharing is safe). */
 interface ControllerShared {
@@ -316,6 +327,8 @@ interface ControllerShared {
   source: Resource['source'];
   /** Owner references by owner name (every replica of a Deployment has the same ReplicaSet). */
   owners: Map<string, readonly Obj[]>;
+  /** Pod metadata to copy, by `generateName` (see metadataTemplate). */
+  metadataTemplates: Map<string, Obj>;
 }
 
 function controllerShared(controller: Resource, kind: KindInfo, templatePath: readonly string[], template: { raw: Obj }): ControllerShared {
@@ -324,6 +337,7 @@ function controllerShared(controller: Resource, kind: KindInfo, templatePath: re
     derivedFrom: { kind: kind.kind, namespace: controller.namespace, name: controller.name },
     source: controller.source ? liveSource(controller.source, templatePath) : undefined,
     owners: new Map(),
+    metadataTemplates: new Map(),
   };
 }
 
@@ -355,19 +369,32 @@ function liveSource(of: ResourceSource, templatePath: readonly string[]): Resour
 const POD_GVK = { group: '', version: 'v1', kind: 'Pod' } as const;
 const READY_CONDITIONS: readonly Obj[] = [{ type: 'Ready', status: 'True' }];
 
+/**
+ * The metadata every replica of a controller starts from: the template's, then the fields a
+ * pod gets, in that order. Each pod's metadata is a copy of it with its own values filled in,
+ * so all copies share one hidden class (building each by spreading the template's metadata
+ * and adding fields costs several times more).
+ */
+function metadataTemplate(controller: Resource, shared: ControllerShared, plan: PodPlan): Obj {
+  const key = plan.generateName ?? '';
+  let template = shared.metadataTemplates.get(key);
+  if (!template) {
+    template = { ...shared.rawMeta, name: '', namespace: controller.namespace, labels: undefined, annotations: undefined, ownerReferences: undefined };
+    if (plan.generateName) template.generateName = plan.generateName;
+    shared.metadataTemplates.set(key, template);
+  }
+  return template;
+}
+
 function buildPod(controller: Resource, shared: ControllerShared, plan: PodPlan, ip: string, parts: PodParts): Resource {
   const { labels, annotations, spec } = parts;
   let ownerReferences = shared.owners.get(plan.owner.name);
   if (!ownerReferences) shared.owners.set(plan.owner.name, (ownerReferences = [{ ...plan.owner, controller: true }]));
-  const metadata: Obj = {
-    ...shared.rawMeta,
-    name: plan.name,
-    namespace: controller.namespace,
-    labels,
-    annotations,
-    ownerReferences,
-  };
-  if (plan.generateName) metadata.generateName = plan.generateName;
+  const metadata: Obj = { ...metadataTemplate(controller, shared, plan) };
+  metadata.name = plan.name;
+  metadata.labels = labels;
+  metadata.annotations = annotations;
+  metadata.ownerReferences = ownerReferences;
   const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: READY_CONDITIONS } };
   const pod: Resource = {
     key: `${KINDS.Pod.id}/${controller.namespace}/${plan.name}`,
@@ -414,17 +441,16 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
       if (plans.length === 0) continue;
       const typedSpec = template.typed.spec ?? PodSpec.readOrEmpty({});
       // Replicas differ only in name, node and IP, so the mesh decision is made once.
-      const labels = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.labels);
       const shape: WorkloadShape = {
         namespace: controller.namespace,
-        labels,
+        labels: template.typed.metadata?.labels ?? EMPTY_STRING_MAP,
         annotations: template.typed.metadata?.annotations ?? EMPTY_STRING_MAP,
         containers: typedSpec.containers,
         initContainers: typedSpec.initContainers,
         hostNetwork: typedSpec.hostNetwork,
       };
       const mesh = meshModeOf(controller, shape, inputs, meshContext);
-      const partsMemo = new Map<string, PodParts>();
+      const partsMemo: PartsMemo = new Map();
       const shared = controllerShared(controller, kind, templatePath, template);
       for (const plan of plans) {
         const ip = ips.allocate(`${controller.namespace}/${plan.name}`);
