@@ -11,7 +11,12 @@ export function specReader<F extends Fields>(shape: MessageShape<F>): (r: Resour
 /** A reader of one top-level field of the body (`spec`, `status`, `data`, `webhooks`, …). */
 export function bodyReader<F extends Fields>(shape: MessageShape<F>, field: string): (r: Resource) => MessageOf<F> {
   const cache = new WeakMap<object, MessageOf<F>>();
+  // The last body asked about and its view: readers often ask about one resource several
+  // times in a row, and a WeakMap lookup costs more than a comparison.
+  let lastBody: object | undefined;
+  let lastView: MessageOf<F> | undefined;
   return (r) => {
+    if (r.body === lastBody) return lastView as MessageOf<F>;
     const raw = Object.prototype.hasOwnProperty.call(r.body, field) ? r.body[field] : undefined;
     // Keyed by the field's own object when it has one: the pods derived from one controller
     // share their spec, and so share its view (the view depends on nothing else).
@@ -21,6 +26,8 @@ export function bodyReader<F extends Fields>(shape: MessageShape<F>, field: stri
       v = shape.readOrEmpty(raw);
       cache.set(key, v);
     }
+    lastBody = r.body;
+    lastView = v;
     return v;
   };
 }
