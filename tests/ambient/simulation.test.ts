@@ -7,6 +7,9 @@ import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
 import { redirectionRules } from '../../src/core/ambient/cni.ts';
 import { traceRequest } from '../../src/core/ambient/trace.ts';
 import { nodeView, workloadsTable } from '../../src/core/ambient/ztunnel.ts';
+import { assumedClusterIps } from '../../src/core/config/services.ts';
+import { generateForProxy } from '../../src/core/xds/generate.ts';
+import { findProxy, proxyForPod } from '../../src/core/xds/proxy.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
 const pod = (namespace: string, name: string, opts: { labels?: Record<string, string>; annotations?: Record<string, string>; node?: string; ip?: string; sa?: string; hostNetwork?: boolean } = {}) => ({
@@ -153,5 +156,28 @@ describe('traces', () => {
     const bad = traceRequest(view, m, { from: 'a/client', to: 'no-port' });
     expect(bad.result).toBe('ERROR');
     expect(bad.error).toContain('host:port');
+  });
+});
+
+describe('assumed Service addresses', () => {
+  it('gives a Service written without a clusterIP the same address in the ambient view and in xDS', () => {
+    const objects = [ns('a', { 'istio-injection': 'enabled' }), pod('a', 'client-1', { labels: { app: 'client' }, ip: '10.244.0.5' }), svc('a', 'reviews'), svc('a', 'ratings'), { ...svc('a', 'fixed'), spec: { ...svc('a', 'fixed').spec, clusterIP: '10.96.7.7' } }];
+    const { view, model: m } = model(objects);
+    const ambient = new Map(m.cluster.services.map((s) => [s.key, s.addresses]));
+    const xds = assumedClusterIps(view);
+    for (const name of ['reviews', 'ratings']) {
+      const vip = ambient.get(`a/${name}`);
+      expect(vip?.assumed).toBe(true);
+      expect(vip?.vips).toHaveLength(1);
+      expect(vip?.vips[0]).toMatch(/^10\.96\.\d+\.\d+$/);
+      expect(xds.get(`${name}.a.svc.cluster.local`)).toBe(vip?.vips[0]);
+    }
+    // Written addresses stay as written, and no assumed one collides with them.
+    expect(ambient.get('a/fixed')).toEqual({ vips: ['10.96.7.7'], headless: false, assumed: false });
+    expect(xds.has('fixed.a.svc.cluster.local')).toBe(false);
+    // The sidecar's routes for the Service answer to that address too.
+    const gen = generateForProxy(view, proxyForPod(view, findProxy(view, 'client-1', 'a')!));
+    const domains = JSON.stringify(gen.routes);
+    expect(domains).toContain(`"${xds.get('reviews.a.svc.cluster.local')}"`);
   });
 });

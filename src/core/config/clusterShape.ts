@@ -6,6 +6,8 @@ import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import { arr, isObj, str, type StringMap, EMPTY_STRING_MAP } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
+import type { ConfigView } from './configView.ts';
+import { allocateClusterIps, assumedServiceIps, needsAssumedClusterIp, writtenClusterIps } from './services.ts';
 import { podSpec, podStatus, serviceSpec } from './api/kube.ts';
 import { serviceEntry, serviceEntryStatus } from './api/networking.ts';
 import { isWildcardHost } from './hosts.ts';
@@ -154,42 +156,31 @@ export interface ServiceAddresses {
   assumed: boolean;
 }
 
-/** The cluster IPs of every Service: as written, else allocated deterministically from 10.96.0.0/16. */
-export function serviceAddresses(view: Pick<ResourceReader, 'list'>, extra: readonly Resource[] = []): Map<Resource, ServiceAddresses> {
+/**
+ * The cluster IPs of the workspace's Services and of `extra` ones (objects the cluster would
+ * have that the files do not): as written, else assumed. The workspace's Services get the
+ * addresses every other view of the mesh gives them (services.ts assumedServiceIps); the
+ * extra ones are allocated after them, clear of those.
+ */
+export function serviceAddresses(view: ConfigView, extra: readonly Resource[] = []): Map<Resource, ServiceAddresses> {
   const services = [...view.list(KINDS.Service), ...extra];
-  const taken = new Set<string>();
-  for (const s of services) {
-    const spec = serviceSpec(s);
-    for (const ip of [spec.clusterIP, ...spec.clusterIPs]) if (ip && ip !== 'None') taken.add(ip);
-  }
+  const assumed = new Map(assumedServiceIps(view));
+  const taken = new Set<string>(assumed.values());
+  for (const s of services) for (const ip of writtenClusterIps(s)) if (ip !== 'None') taken.add(ip);
+  allocateClusterIps(extra.filter((s) => !assumed.has(s) && needsAssumedClusterIp(s)), taken, assumed);
   const out = new Map<Resource, ServiceAddresses>();
   for (const s of services) {
-    const spec = serviceSpec(s);
-    if (spec.type === 'ExternalName') {
+    if (serviceSpec(s).type === 'ExternalName') {
       out.set(s, { vips: [], headless: false, assumed: false });
       continue;
     }
-    const written = (spec.clusterIPs.length > 0 ? spec.clusterIPs : [spec.clusterIP]).filter((ip) => ip !== '');
-    if (written.includes('None')) {
-      out.set(s, { vips: [], headless: true, assumed: false });
-      continue;
+    const written = writtenClusterIps(s);
+    if (written.includes('None')) out.set(s, { vips: [], headless: true, assumed: false });
+    else if (written.length > 0) out.set(s, { vips: written, headless: false, assumed: false });
+    else {
+      const vip = assumed.get(s);
+      out.set(s, { vips: vip ? [vip] : [], headless: false, assumed: true });
     }
-    if (written.length > 0) {
-      out.set(s, { vips: written, headless: false, assumed: false });
-      continue;
-    }
-    let slot = fnv32a(`${s.namespace}/${s.name}`) % (256 * 254);
-    let vip = '';
-    for (let tries = 0; tries < 256 * 254; tries++) {
-      const ip = `10.96.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
-      if (!taken.has(ip)) {
-        vip = ip;
-        taken.add(ip);
-        break;
-      }
-      slot = (slot + 1) % (256 * 254);
-    }
-    out.set(s, { vips: vip ? [vip] : [], headless: false, assumed: true });
   }
   return out;
 }

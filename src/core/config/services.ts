@@ -469,8 +469,13 @@ export function meshServices(view: ConfigView): readonly MeshService[] {
   return view.lookups.cached('config.meshServices', () => [...kubeServices(view), ...serviceEntries(view)]);
 }
 
-/** Where assumed cluster IPs of Services written without one come from (inside Kubernetes' default 10.96.0.0/12). */
-const SYNTHETIC_VIP_BASE = [10, 100] as const;
+/**
+ * Where assumed cluster IPs come from: the first /16 of Kubernetes' default Service range
+ * (10.96.0.0/12). One allocator serves every view of the mesh (xDS, the ambient data plane),
+ * so a Service written without a clusterIP has the same address in all of them.
+ */
+const ASSUMED_VIP_PREFIX = '10.96';
+const ASSUMED_VIP_SLOTS = 256 * 254;
 
 function fnv32a(text: string): number {
   let h = 0x811c9dc5;
@@ -481,36 +486,62 @@ function fnv32a(text: string): number {
   return h >>> 0;
 }
 
+/** The cluster IPs written on a Service (`clusterIPs`, else `clusterIP`), blanks left out. */
+export function writtenClusterIps(service: Resource): string[] {
+  const spec = serviceSpec(service);
+  return (spec.clusterIPs.length > 0 ? spec.clusterIPs : [spec.clusterIP]).filter((ip) => ip !== '');
+}
+
+/** True when the API server would give the Service a cluster IP and the file names none. */
+export function needsAssumedClusterIp(service: Resource): boolean {
+  return serviceSpec(service).type !== 'ExternalName' && writtenClusterIps(service).length === 0;
+}
+
 /**
- * The cluster IP the API server would allocate to each Kubernetes Service of the workspace that
- * is written without one (not headless, not ExternalName): a deterministic address in
- * 10.100.0.0/16 from a hash of its namespace and name, skipping addresses taken by written
- * cluster IPs. Keyed by the registry hostname. The registry itself keeps what is written
- * (`0.0.0.0`); consumers that model a running cluster (xDS generation) apply these.
+ * Gives each of `services` (in order) an address from 10.96.0.0/16 picked by a hash of its
+ * namespace and name, stepping past addresses in `taken` (which it extends).
  */
+export function allocateClusterIps(services: readonly Resource[], taken: Set<string>, into: Map<Resource, string>): void {
+  for (const s of services) {
+    let slot = fnv32a(`${s.namespace}/${s.name}`) % ASSUMED_VIP_SLOTS;
+    for (let tries = 0; tries < ASSUMED_VIP_SLOTS; tries++) {
+      const candidate = `${ASSUMED_VIP_PREFIX}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
+      if (!taken.has(candidate)) {
+        taken.add(candidate);
+        into.set(s, candidate);
+        break;
+      }
+      slot = (slot + 1) % ASSUMED_VIP_SLOTS;
+    }
+  }
+}
+
+/**
+ * The cluster IP the API server would allocate to each Service of the workspace written
+ * without one (not headless, not ExternalName), clear of every written address (the set-aside
+ * Services of Kubernetes' namespaces included). The registry itself keeps what is written
+ * (`0.0.0.0`); views that model a running cluster (xDS, the ambient data plane) apply these.
+ */
+export function assumedServiceIps(view: ConfigView): ReadonlyMap<Resource, string> {
+  return view.lookups.cached('config.assumedServiceIps', () => {
+    const services = view.list(KINDS.Service);
+    const taken = new Set<string>();
+    for (const s of [...services, ...(view.setAside?.(KINDS.Service) ?? [])]) for (const ip of writtenClusterIps(s)) if (ip !== 'None') taken.add(ip);
+    const out = new Map<Resource, string>();
+    allocateClusterIps(services.filter(needsAssumedClusterIp), taken, out);
+    return out;
+  });
+}
+
+/** assumedServiceIps by registry hostname, for the Kubernetes services of the mesh. */
 export function assumedClusterIps(view: ConfigView): ReadonlyMap<string, string> {
   return view.lookups.cached('config.assumedClusterIps', () => {
-    const taken = new Set<string>();
-    const missing: MeshService[] = [];
+    const byResource = assumedServiceIps(view);
+    const out = new Map<string, string>();
     for (const s of meshServices(view)) {
       if (s.registry !== 'Kubernetes') continue;
-      for (const a of s.addresses) taken.add(a);
-      const spec = serviceSpec(s.resource);
-      if (spec.clusterIP === '' && spec.type !== 'ExternalName') missing.push(s);
-    }
-    const out = new Map<string, string>();
-    const space = 256 * 254;
-    for (const s of missing) {
-      let slot = fnv32a(`${s.namespace}/${s.name}`) % space;
-      for (let tries = 0; tries < space; tries++) {
-        const candidate = `${SYNTHETIC_VIP_BASE[0]}.${SYNTHETIC_VIP_BASE[1]}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
-        if (!taken.has(candidate)) {
-          taken.add(candidate);
-          out.set(s.hostname, candidate);
-          break;
-        }
-        slot = (slot + 1) % space;
-      }
+      const ip = byResource.get(s.resource);
+      if (ip !== undefined) out.set(s.hostname, ip);
     }
     return out;
   });
