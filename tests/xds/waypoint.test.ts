@@ -148,6 +148,9 @@ spec:
     const v2 = routes.find((r) => JSON.stringify(r.match).includes('/v2'));
     expect(at(v2, 'route', 'cluster')).toBe('inbound-vip|8080|http|ratings.store.svc.cluster.local');
     expect(at(v2, 'route', 'clusterNotFoundResponseCode')).toBe('INTERNAL_SERVER_ERROR');
+    // The rule's `timeouts.request` (3s) is the route's timeout, as istiod's conversion makes it.
+    expect(at(v2, 'route', 'timeout')).toBe('3s');
+    expect(at(v2, 'route', 'maxGrpcTimeout')).toBe('3s');
   });
 
   it('routes only by VirtualServices of the waypoint\'s or the service\'s namespace, yet builds clusters for any mesh VirtualService of an owned host', () => {

@@ -28,7 +28,7 @@ import { selectorMatches, type LabelMap } from '../config/labels.ts';
 import { meshSettings, type MeshSettings } from './mesh.ts';
 import { isWildcarded, resolveGatewayName, resolveShortname } from './hostname.ts';
 import { DEFAULT_FEATURES, type FeatureFlags, type GenerateOptions, type ProvenanceRef } from './types.ts';
-import { gatewayApiConfig } from './gatewayApiInput.ts';
+import { gatewayApiConfig } from '../config/gatewayApi/index.ts';
 
 export const MESH_GATEWAY = 'mesh';
 export const ROUTE_SEMANTICS_ANNOTATION = 'internal.istio.io/route-semantics';
