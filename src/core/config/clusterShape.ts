@@ -11,6 +11,7 @@ import { allocateClusterIps, assumedServiceIps, needsAssumedClusterIp, writtenCl
 import { podSpec, podStatus, serviceSpec } from './api/kube.ts';
 import { serviceEntry, serviceEntryStatus } from './api/networking.ts';
 import { isWildcardHost } from './hosts.ts';
+import { fnv32a } from './fnv.ts';
 
 /** The nodes assumed when neither the files nor the user name any. */
 export const DEFAULT_NODES: readonly string[] = ['node-a', 'node-b'];
@@ -28,15 +29,6 @@ export interface ClusterNode {
   labels: StringMap;
   /** An address for host-network pods (the Node's InternalIP, else one of 192.168.0.0/24). */
   address: string;
-}
-
-function fnv32a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
 }
 
 function nodeInternalIp(node: Resource): string {

@@ -23,6 +23,7 @@ import {
   SIDECAR_STATUS_ANNOTATION,
   TLS_MODE_LABEL,
 } from './wellKnown.ts';
+import { fnv32a } from './fnv.ts';
 
 /** The controller kinds whose pods we derive, and where their pod template sits. */
 export const CONTROLLER_KINDS: ReadonlyArray<{ kind: KindInfo; templatePath: readonly string[] }> = [
@@ -48,15 +49,6 @@ const POD_CIDR_BASE = [10, 244] as const;
 
 // Kubernetes' rand.SafeEncodeString alphabet (no vowels, no look-alike digits).
 const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-function fnv32a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
 
 /** Kubernetes' SafeEncodeString over the decimal text of a number. */
 function safeEncode(n: number): string {

@@ -21,6 +21,7 @@ import { goParseIP } from './addresses.ts';
 import { podSpec, podStatus } from './api/kube.ts';
 import { nodeLocality } from './locality.ts';
 import { CANONICAL_NAME_LABEL, CANONICAL_REVISION_LABEL, EXPORT_TO_ANNOTATION, TLS_MODE_LABEL, TOPOLOGY_NETWORK_LABEL } from './wellKnown.ts';
+import { fnv32a } from './fnv.ts';
 
 /** The cluster's DNS domain (istiod's --domain); Istio's default. */
 export const DOMAIN_SUFFIX = 'cluster.local';
@@ -476,15 +477,6 @@ export function meshServices(view: ConfigView): readonly MeshService[] {
  */
 const ASSUMED_VIP_PREFIX = '10.96';
 const ASSUMED_VIP_SLOTS = 256 * 254;
-
-function fnv32a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
 
 /** The cluster IPs written on a Service (`clusterIPs`, else `clusterIP`), blanks left out. */
 export function writtenClusterIps(service: Resource): string[] {

@@ -9,6 +9,7 @@ import { EMPTY_STRING_MAP } from '../model/read.ts';
 import { podSpec, podStatus, type Container, type PodTemplate } from './api/kube.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import type { WorkloadShape } from './workloadState.ts';
+import { fnv32a } from './fnv.ts';
 
 export interface PodIndex {
   /** Every pod, in load order (derived pods after the workspace's own). */
@@ -106,15 +107,6 @@ export function podIp(pod: Resource): string {
 
 /** Where synthetic addresses of pods without `status.podIP` come from (not the derived pods' 10.244.0.0/16). */
 const SYNTHETIC_POD_BASE = [10, 245] as const;
-
-function fnv32a(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
 
 /**
  * The address of every pod: its `status.podIP`, or for a pod of the workspace that has none, a
