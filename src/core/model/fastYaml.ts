@@ -88,6 +88,15 @@ class Reader {
   indent = -1;
   /** Collections open around the node being read. */
   private depth = 0;
+  /**
+   * Where the scalar or flow collection just read ends (column after it). The scanners hand
+   * it back here rather than in a [value, end] pair: a manifest has hundreds of thousands of
+   * scalars, and each pair would be one more short-lived object.
+   */
+  private scanEnd = 0;
+  /** The key and value column found by the last successful keyAt (same reason). */
+  private keyText = '';
+  private keyValueCol = 0;
 
   constructor(private readonly text: string) {
     this.seekContent(0);
@@ -181,8 +190,7 @@ class Reader {
   /** The node whose first character is at `col` of the current line; `parentIndent` bounds continuation lines. */
   node(col: number, parentIndent: number): unknown {
     if (this.isEntry(col)) return this.sequence(col);
-    const key = this.keyAt(col);
-    if (key) return this.mapping(col, key);
+    if (this.keyAt(col)) return this.mapping(col);
     return this.inlineValue(col, parentIndent);
   }
 
@@ -193,19 +201,18 @@ class Reader {
   private inlineValue(col: number, parentIndent: number): unknown {
     const c = this.code(col);
     let value: unknown;
-    let end: number;
     if (c === 34 || c === 39) {
-      [value, end] = this.quoted(col);
-      if (!this.restIsEmpty(end)) throw BAIL;
+      value = this.quoted(col);
+      if (!this.restIsEmpty(this.scanEnd)) throw BAIL;
     } else if (c === 91 || c === 123) {
-      [value, end] = this.flow(col);
-      if (!this.restIsEmpty(end)) throw BAIL;
+      value = this.flow(col);
+      if (!this.restIsEmpty(this.scanEnd)) throw BAIL;
     } else if (c === 124) {
       return this.literalBlock(col, parentIndent);
     } else if (c === 63 || !this.plainStartsAt(col)) {
       throw BAIL; // folded scalars, anchors, aliases, tags, directives, reserved and complex keys, indicators
     } else {
-      [value, end] = this.plain(col);
+      value = this.plain(col);
     }
     this.advance();
     // A following line indented deeper would continue a multi-line scalar.
@@ -214,7 +221,7 @@ class Reader {
   }
 
   /** A plain scalar in block context: up to ` #` or the end of the line. */
-  private plain(col: number): [unknown, number] {
+  private plain(col: number): unknown {
     let e = this.length;
     for (let i = col; i < e; i++) {
       const ch = this.code(i);
@@ -225,12 +232,12 @@ class Reader {
       if (ch === 58 && this.spaceOrEndAfter(i)) throw BAIL; // `a: b: c`
     }
     while (e > col && this.code(e - 1) === 32) e--;
-    const s = this.slice(col, e);
-    return [resolvePlain(s), e];
+    this.scanEnd = e;
+    return resolvePlain(this.slice(col, e));
   }
 
   /** A single- or double-quoted scalar that closes on this line. */
-  private quoted(col: number): [string, number] {
+  private quoted(col: number): string {
     const q = this.code(col);
     let out = '';
     let i = col + 1;
@@ -245,9 +252,13 @@ class Reader {
           from = i;
           continue;
         }
-        return [out + this.slice(from, i), i + 1];
+        this.scanEnd = i + 1;
+        return out + this.slice(from, i);
       }
-      if (q === 34 && ch === 34) return [out + this.slice(from, i), i + 1];
+      if (q === 34 && ch === 34) {
+        this.scanEnd = i + 1;
+        return out + this.slice(from, i);
+      }
       if (q === 34 && ch === 92) {
         out += this.slice(from, i);
         const esc = String.fromCharCode(this.code(i + 1));
@@ -275,7 +286,7 @@ class Reader {
   }
 
   /** A flow collection that closes on this line (`[a, "b"]`, `{k: v}`, nested allowed). */
-  private flow(col: number): [unknown, number] {
+  private flow(col: number): unknown {
     this.enter();
     const open = this.code(col);
     const close = open === 91 ? 93 : 125;
@@ -284,12 +295,14 @@ class Reader {
     let i = this.skipSpaces(col + 1);
     if (this.code(i) === close) {
       this.depth--;
-      return [open === 91 ? seq : map, i + 1];
+      this.scanEnd = i + 1;
+      return open === 91 ? seq : map;
     }
     for (;;) {
       let key: string | undefined;
       if (open === 123) {
-        const [k, ke] = this.flowScalar(i, close, true);
+        const k = this.flowScalar(i, close, true);
+        const ke = this.scanEnd;
         if (typeof k !== 'string' || this.code(ke) !== 58) throw BAIL;
         key = k;
         if (key === '__proto__' || key === '<<' || Object.prototype.hasOwnProperty.call(map, key)) throw BAIL;
@@ -297,16 +310,18 @@ class Reader {
       }
       let value: unknown;
       const c = this.code(i);
-      if (c === 91 || c === 123) [value, i] = this.flow(i);
-      else if (c === 34 || c === 39) [value, i] = this.quoted(i);
-      else [value, i] = this.flowScalar(i, close, false);
+      if (c === 91 || c === 123) value = this.flow(i);
+      else if (c === 34 || c === 39) value = this.quoted(i);
+      else value = this.flowScalar(i, close, false);
+      i = this.scanEnd;
       if (key !== undefined) map[key] = value;
       else seq.push(value);
       i = this.skipSpaces(i);
       const d = this.code(i);
       if (d === close) {
         this.depth--;
-        return [open === 91 ? seq : map, i + 1];
+        this.scanEnd = i + 1;
+        return open === 91 ? seq : map;
       }
       if (d !== 44) throw BAIL;
       i = this.skipSpaces(i + 1);
@@ -315,12 +330,9 @@ class Reader {
   }
 
   /** A plain scalar inside a flow collection (or a flow mapping key). */
-  private flowScalar(col: number, close: number, isKey: boolean): [unknown, number] {
+  private flowScalar(col: number, close: number, isKey: boolean): unknown {
     const c = this.code(col);
-    if (c === 34 || c === 39) {
-      const [s, e] = this.quoted(col);
-      return [s, e];
-    }
+    if (c === 34 || c === 39) return this.quoted(col);
     if (Number.isNaN(c) || c === 32 || c === 63 || cannotStartPlain(c)) throw BAIL;
     // `-` or `:` followed by a space, a flow indicator or the end of the line is an indicator.
     if (c === 45 || c === 58) {
@@ -346,11 +358,12 @@ class Reader {
     while (end > col && this.code(end - 1) === 32) end--;
     if (end === col) throw BAIL;
     const s = this.slice(col, end);
+    this.scanEnd = e;
     if (isKey) {
       if (resolvePlain(s) !== s) throw BAIL; // keys that resolve to numbers/booleans/null
-      return [s, e];
+      return s;
     }
-    return [resolvePlain(s), e];
+    return resolvePlain(s);
   }
 
   /** `|`, `|-` or `|+` (no explicit indentation): the lines indented deeper than the parent. */
@@ -414,42 +427,50 @@ class Reader {
     return body;
   }
 
-  /** The key of a `key: value` entry starting at `col`, or undefined when the line has none. */
-  private keyAt(col: number): { key: string; valueCol: number } | undefined {
+  /**
+   * Whether a `key: value` entry starts at `col`; when it does, its key and value column are
+   * in keyText and keyValueCol.
+   */
+  private keyAt(col: number): boolean {
     const c = this.code(col);
     if (c === 34 || c === 39) {
       let s: string;
-      let e: number;
       try {
-        [s, e] = this.quoted(col);
+        s = this.quoted(col);
       } catch {
-        return undefined;
+        return false;
       }
-      e = this.skipSpaces(e);
-      if (this.code(e) !== 58 || !this.spaceOrEndAfter(e)) return undefined;
-      return { key: s, valueCol: e + 1 };
+      const e = this.skipSpaces(this.scanEnd);
+      if (this.code(e) !== 58 || !this.spaceOrEndAfter(e)) return false;
+      this.keyText = s;
+      this.keyValueCol = e + 1;
+      return true;
     }
-    if (c === 63 || !this.plainStartsAt(col)) return undefined;
+    if (c === 63 || !this.plainStartsAt(col)) return false;
     for (let i = col; i < this.length; i++) {
       const ch = this.code(i);
-      if (ch === 35 && this.code(i - 1) === 32) return undefined;
+      if (ch === 35 && this.code(i - 1) === 32) return false;
       if (ch === 58 && this.spaceOrEndAfter(i)) {
         let e = i;
         while (e > col && this.code(e - 1) === 32) e--;
         const key = this.slice(col, e);
         if (key === '' || resolvePlain(key) !== key) throw BAIL; // keys that resolve to numbers/booleans/null
-        return { key, valueCol: i + 1 };
+        this.keyText = key;
+        this.keyValueCol = i + 1;
+        return true;
       }
     }
-    return undefined;
+    return false;
   }
 
-  private mapping(indent: number, first: { key: string; valueCol: number }): Record<string, unknown> {
+  /** The block mapping whose first key keyAt has just found at column `indent`. */
+  private mapping(indent: number): Record<string, unknown> {
     this.enter();
     const obj: Record<string, unknown> = {};
-    let entry: { key: string; valueCol: number } | undefined = first;
     for (;;) {
-      const { key, valueCol } = entry;
+      // Taken before the value is read: reading it finds other keys.
+      const key = this.keyText;
+      const valueCol = this.keyValueCol;
       if (key === '<<' || key === '__proto__' || Object.prototype.hasOwnProperty.call(obj, key)) throw BAIL;
       const v = this.skipSpaces(valueCol);
       let value: unknown;
@@ -467,8 +488,7 @@ class Reader {
         return obj;
       }
       if (this.indent > indent || this.isEntry(this.indent)) throw BAIL;
-      entry = this.keyAt(indent);
-      if (!entry) throw BAIL;
+      if (!this.keyAt(indent)) throw BAIL;
     }
   }
 
