@@ -219,9 +219,12 @@ function walkObject(o: Record<string, unknown>, s: Schema, path: PathNode | unde
 function walkArray(a: unknown[], s: Schema, path: PathNode | undefined, out: WalkResult): void {
   const item = s.items;
   if (item) for (let i = 0; i < a.length; i++) walk(a[i], item, child(path, i), out);
-  const p = apiPath(path);
-  if (s.maxItems !== undefined && a.length > s.maxItems) out.structural.push({ message: `${p}: Too many: ${a.length}: must have at most ${s.maxItems} items`, path });
-  if (s.minItems !== undefined && a.length < s.minItems) out.structural.push({ message: `${p}: Invalid value: ${a.length}: ${p} in body should have at least ${s.minItems} items`, path });
+  // The path is rendered only for a finding (most lists have none).
+  if (s.maxItems !== undefined && a.length > s.maxItems) out.structural.push({ message: `${apiPath(path)}: Too many: ${a.length}: must have at most ${s.maxItems} items`, path });
+  if (s.minItems !== undefined && a.length < s.minItems) {
+    const p = apiPath(path);
+    out.structural.push({ message: `${p}: Invalid value: ${a.length}: ${p} in body should have at least ${s.minItems} items`, path });
+  }
   if (s.listType === 'set') {
     for (let i = 1; i < a.length; i++) {
       for (let j = 0; j < i; j++) {
