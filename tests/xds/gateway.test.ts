@@ -47,3 +47,53 @@ describe('ingress gateway generation', () => {
     expect(gen.clusters.some((c) => c.name === 'PassthroughCluster')).toBe(false);
   });
 });
+
+describe('Gateway API gateway generation', () => {
+  // What istiod's deployment controller runs for a Gateway of class istio: a Service
+  // `<gateway>-istio` and pods labelled with the gateway's name.
+  const MESH = `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: shop}
+spec:
+  gatewayClassName: istio
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: reviews, namespace: shop}
+spec:
+  parentRefs: [{name: web}]
+  hostnames: [shop.example.com]
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /reviews}}]
+    backendRefs: [{name: reviews, port: 9080}]
+    timeouts: {request: 7s}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: reviews, namespace: shop}
+spec: {selector: {app: reviews}, ports: [{name: http, port: 9080}]}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web-istio, namespace: shop}
+spec: {selector: {gateway.networking.k8s.io/gateway-name: web}, ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-istio-1, namespace: shop, labels: {gateway.networking.k8s.io/gateway-name: web}}
+spec: {containers: [{name: istio-proxy, image: proxyv2, args: [proxy, router]}]}
+status: {podIP: 10.244.1.9}
+`;
+  const gen = generateFor(viewOf(MESH), 'web-istio-1', 'shop');
+
+  it('serves the listeners and routes of the converted Gateway and HTTPRoute, with the route timeout', () => {
+    expect(gen.routes.map((r) => r.name)).toContain('http.80');
+    const vh = list(byName(gen.routes, 'http.80').virtualHosts).find((v) => JSON.stringify(v.domains) === '["shop.example.com"]');
+    const route = list(at(vh, 'routes'))[0];
+    expect(at(route, 'match', 'pathSeparatedPrefix')).toBe('/reviews');
+    expect(at(route, 'route', 'cluster')).toBe('outbound|9080||reviews.shop.svc.cluster.local');
+    expect(at(route, 'route', 'timeout')).toBe('7s');
+  });
+});
