@@ -2,6 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { at, byName, generateFor, list, viewOf } from './helpers.ts';
 import { simulate } from '../../src/core/xds/simulate.ts';
+import { generateForProxy } from '../../src/core/xds/generate.ts';
+import { listProxies, proxyForPod } from '../../src/core/xds/proxy.ts';
+import { assumedGatewayDeployments, meshServices } from '../../src/core/config/services.ts';
 
 const GATEWAY = readFileSync(new URL('./fixtures/gateway.yaml', import.meta.url), 'utf8');
 
@@ -95,5 +98,80 @@ status: {podIP: 10.244.1.9}
     expect(at(route, 'match', 'pathSeparatedPrefix')).toBe('/reviews');
     expect(at(route, 'route', 'cluster')).toBe('outbound|9080||reviews.shop.svc.cluster.local');
     expect(at(route, 'route', 'timeout')).toBe('7s');
+  });
+});
+
+describe('gateways istiod deploys for Kubernetes Gateways', () => {
+  const GATEWAY_AND_ROUTE = `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: shop}
+spec:
+  gatewayClassName: istio
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
+  - {name: http.alt, port: 8080, protocol: HTTP}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: reviews, namespace: shop}
+spec:
+  parentRefs: [{name: web}]
+  hostnames: [shop.example.com]
+  rules:
+  - matches: [{path: {type: PathPrefix, value: /reviews}}]
+    backendRefs: [{name: reviews, port: 9080}]
+    timeouts: {request: 7s}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: reviews, namespace: shop}
+spec: {selector: {app: reviews}, ports: [{name: http, port: 9080}]}
+`;
+
+  it('lists the gateway pod the deployment controller would run, and generates its listeners and routes', () => {
+    const view = viewOf(GATEWAY_AND_ROUTE);
+    const routers = listProxies(view).filter((p) => p.type === 'router');
+    expect(routers).toHaveLength(1);
+    const ref = routers[0]!;
+    expect(ref.id).toMatch(/^web-istio-[a-z0-9]{9}-[a-z0-9]{5}\.shop$/);
+    expect(ref.syntheticAddress).toBe(true);
+    expect(ref.pod.derivedFrom).toEqual({ kind: 'Gateway', namespace: 'shop', name: 'web' });
+    const gen = generateForProxy(view, proxyForPod(view, ref));
+    expect(gen.listeners.map((l) => l.name)).toEqual(expect.arrayContaining(['0.0.0.0_80', '0.0.0.0_8080']));
+    const vh = list(byName(gen.routes, 'http.80').virtualHosts).find((v) => JSON.stringify(v.domains) === '["shop.example.com"]');
+    expect(at(list(at(vh, 'routes'))[0], 'route', 'timeout')).toBe('7s');
+    // Its Service is in the generated registry (other proxies get a cluster for it) with an
+    // assumed cluster IP, but not in the analyzers' registry (istioctl does not see it).
+    const gatewayService = assumedGatewayDeployments(view).services[0]!;
+    expect(gatewayService.hostname).toBe('web-istio.shop.svc.cluster.local');
+    expect(gatewayService.ports.map((p) => [p.name, p.port])).toEqual([['status-port', 15021], ['http', 80], ['http-alt', 8080]]);
+    expect(gatewayService.defaultAddress).toMatch(/^10\.96\./);
+    expect(meshServices(view).some((s) => s.hostname === gatewayService.hostname)).toBe(false);
+  });
+
+  it('adds nothing for a Gateway whose Service and pods the files hold, or that names an existing Service', () => {
+    const written = viewOf(`${GATEWAY_AND_ROUTE}---
+apiVersion: v1
+kind: Service
+metadata: {name: web-istio, namespace: shop}
+spec: {selector: {gateway.networking.k8s.io/gateway-name: web}, ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-istio-1, namespace: shop, labels: {gateway.networking.k8s.io/gateway-name: web}}
+spec: {containers: [{name: istio-proxy, image: proxyv2, args: [proxy, router]}]}
+status: {podIP: 10.244.1.9}
+`);
+    expect(assumedGatewayDeployments(written)).toEqual({ services: [], pods: [] });
+    expect(listProxies(written).filter((p) => p.type === 'router').map((p) => p.id)).toEqual(['web-istio-1.shop']);
+    const manual = viewOf(GATEWAY_AND_ROUTE.replace('  gatewayClassName: istio\n', '  gatewayClassName: istio\n  addresses: [{type: Hostname, value: ingress.istio-system.svc.cluster.local}]\n'));
+    expect(assumedGatewayDeployments(manual)).toEqual({ services: [], pods: [] });
+  });
+
+  it('is left out where Istio\'s own test harness runs no deployment controller', () => {
+    const view = viewOf(GATEWAY_AND_ROUTE);
+    const ref = listProxies(view).find((p) => p.type === 'router')!;
+    const gen = generateForProxy(view, proxyForPod(view, ref), { assumeClusterIps: false });
+    expect(gen.listeners.map((l) => l.name)).not.toContain('0.0.0.0_80');
   });
 });

@@ -13,6 +13,7 @@ import { serviceSpec } from './api/kube.ts';
 import { serviceEntry, serviceEntryStatus, workloadEntry, type WorkloadEntrySpec } from './api/networking.ts';
 import { kubePortProtocol, parseProtocol, type IstioProtocol } from './protocol.ts';
 import { podsSelectedBy, podIp, podContainers, podServiceAccount, podIndex, podAddress, podShape } from './workloads.ts';
+import { managedGatewayInfrastructure } from './waypoints.ts';
 import { sidecarInjected } from './workloadState.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL } from './hosts.ts';
@@ -270,54 +271,70 @@ function sliceEndpoints(view: ConfigView, slices: readonly Resource[], ports: re
 }
 
 function kubeServices(view: ConfigView): MeshService[] {
-  const out: MeshService[] = [];
   const meshDefault = meshDefaultExportTo(view);
   const slices = endpointSlicesByService(view);
-  for (const svc of view.list(KINDS.Service)) {
-    const spec = serviceSpec(svc);
-    const ports: ServicePortInfo[] = spec.ports.map((p) => ({
-      name: p.name,
-      port: p.port,
-      protocol: kubePortProtocol(p.port, p.name, p.protocol || 'TCP', p.appProtocol),
-      targetPort: p.targetPort ?? p.port,
-    }));
-    const annotation = svc.annotations[EXPORT_TO_ANNOTATION];
-    const raw = annotation === undefined ? [] : annotation.split(',').map((s) => s.trim()).filter((s) => s !== '');
-    const externalName = spec.type === 'ExternalName' && spec.externalName !== '' ? spec.externalName : '';
-    const headless = spec.clusterIP === 'None';
-    let addrs = [UNSPECIFIED_IP];
-    if (!headless && spec.clusterIP !== '') addrs = spec.clusterIPs.length > 1 ? [...spec.clusterIPs] : [spec.clusterIP];
-    let resolution: Resolution = externalName !== '' ? 'Alias' : 'ClientSideLB';
-    if (headless) resolution = 'Passthrough';
-    const hasSelector = Object.keys(spec.selector).length > 0;
-    const ownSlices = slices.get(`${svc.namespace}/${svc.name}`);
-    let endpoints: Endpoint[];
-    if (externalName !== '') endpoints = [];
-    else if (ownSlices && ownSlices.length > 0) endpoints = sliceEndpoints(view, ownSlices, ports);
-    // Kubernetes gives a Service without a selector no endpoints of its own (they come from EndpointSlices).
-    else endpoints = hasSelector ? podsSelectedBy(view, spec.selector, svc.namespace).map((p) => podEndpoint(view, p, ports)) : [];
-    out.push({
-      hostname: `${svc.name}.${svc.namespace}.svc.${DOMAIN_SUFFIX}`,
-      namespace: svc.namespace,
-      name: svc.name,
-      resource: svc,
-      registry: 'Kubernetes',
-      ports,
-      exportTo: exportToOf(raw, svc.namespace, meshDefault),
-      addresses: spec.clusterIP ? [spec.clusterIP] : [],
-      defaultAddress: addrs[0] as string,
-      clusterVips: { [DEFAULT_CLUSTER_ID]: addrs },
-      resolution,
-      meshExternal: externalName !== '',
-      ...(externalName !== '' ? { externalName } : {}),
-      labels: svc.labels,
-      ...(hasSelector ? { labelSelectors: spec.selector } : {}),
-      serviceAccounts: serviceAccountsOf(view, svc),
-      creationTime: creationTime(svc),
-      endpoints,
-    });
-  }
-  return out;
+  return view.list(KINDS.Service).map((svc) => kubeService(view, svc, meshDefault, slices, (selector) => podsSelectedBy(view, selector, svc.namespace)));
+}
+
+/**
+ * Registry entries for Services the cluster would have and the files do not (what istiod's
+ * deployment controller creates for a Gateway), with endpoints from the given pods.
+ */
+export function assumedKubeServices(view: ConfigView, services: readonly Resource[], pods: readonly Resource[]): MeshService[] {
+  const meshDefault = meshDefaultExportTo(view);
+  const slices = endpointSlicesByService(view);
+  return services.map((svc) => kubeService(view, svc, meshDefault, slices, (selector) => pods.filter((p) => p.namespace === svc.namespace && selectorMatches(selector, p.labels))));
+}
+
+function kubeService(
+  view: ConfigView,
+  svc: Resource,
+  meshDefault: ReturnType<typeof meshDefaultExportTo>,
+  slices: ReturnType<typeof endpointSlicesByService>,
+  selectPods: (selector: LabelMap) => readonly Resource[],
+): MeshService {
+  const spec = serviceSpec(svc);
+  const ports: ServicePortInfo[] = spec.ports.map((p) => ({
+    name: p.name,
+    port: p.port,
+    protocol: kubePortProtocol(p.port, p.name, p.protocol || 'TCP', p.appProtocol),
+    targetPort: p.targetPort ?? p.port,
+  }));
+  const annotation = svc.annotations[EXPORT_TO_ANNOTATION];
+  const raw = annotation === undefined ? [] : annotation.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const externalName = spec.type === 'ExternalName' && spec.externalName !== '' ? spec.externalName : '';
+  const headless = spec.clusterIP === 'None';
+  let addrs = [UNSPECIFIED_IP];
+  if (!headless && spec.clusterIP !== '') addrs = spec.clusterIPs.length > 1 ? [...spec.clusterIPs] : [spec.clusterIP];
+  let resolution: Resolution = externalName !== '' ? 'Alias' : 'ClientSideLB';
+  if (headless) resolution = 'Passthrough';
+  const hasSelector = Object.keys(spec.selector).length > 0;
+  const ownSlices = slices.get(`${svc.namespace}/${svc.name}`);
+  let endpoints: Endpoint[];
+  if (externalName !== '') endpoints = [];
+  else if (ownSlices && ownSlices.length > 0) endpoints = sliceEndpoints(view, ownSlices, ports);
+  // Kubernetes gives a Service without a selector no endpoints of its own (they come from EndpointSlices).
+  else endpoints = hasSelector ? selectPods(spec.selector).map((p) => podEndpoint(view, p, ports)) : [];
+  return {
+    hostname: `${svc.name}.${svc.namespace}.svc.${DOMAIN_SUFFIX}`,
+    namespace: svc.namespace,
+    name: svc.name,
+    resource: svc,
+    registry: 'Kubernetes',
+    ports,
+    exportTo: exportToOf(raw, svc.namespace, meshDefault),
+    addresses: spec.clusterIP ? [spec.clusterIP] : [],
+    defaultAddress: addrs[0] as string,
+    clusterVips: { [DEFAULT_CLUSTER_ID]: addrs },
+    resolution,
+    meshExternal: externalName !== '',
+    ...(externalName !== '' ? { externalName } : {}),
+    labels: svc.labels,
+    ...(hasSelector ? { labelSelectors: spec.selector } : {}),
+    serviceAccounts: serviceAccountsOf(view, svc),
+    creationTime: creationTime(svc),
+    endpoints,
+  };
 }
 
 /** The canonical and Kubernetes service accounts a Service declares in Istio's alpha annotations. */
@@ -536,6 +553,34 @@ export function assumedClusterIps(view: ConfigView): ReadonlyMap<string, string>
       if (ip !== undefined) out.set(s.hostname, ip);
     }
     return out;
+  });
+}
+
+/**
+ * The gateways istiod's deployment controller would run for the workspace's Kubernetes
+ * Gateways whose Service or pods the files do not hold (config/waypoints.ts
+ * managedGatewayInfrastructure): their Services as registry entries, with an assumed cluster
+ * IP, and their pods, with addresses clear of every pod's. Only the generated config and the
+ * proxy list use them; the analyzers do not (istioctl does not see them either).
+ */
+export function assumedGatewayDeployments(view: ConfigView): { services: readonly MeshService[]; pods: readonly Resource[] } {
+  return view.lookups.cached('config.assumedGatewayDeployments', () => {
+    if (view.list(KINDS.KubernetesGateway).length === 0) return { services: [], pods: [] };
+    const all = podIndex(view).all;
+    const takenPodIps = new Set<string>();
+    for (const p of all) {
+      const ip = podAddress(view, p);
+      if (ip !== '') takenPodIps.add(ip);
+    }
+    const infra = managedGatewayInfrastructure(view, all, takenPodIps);
+    // Their cluster IPs come after every Service of the files, from the same range.
+    const assumed = assumedServiceIps(view);
+    const takenVips = new Set<string>(assumed.values());
+    for (const s of view.list(KINDS.Service)) for (const ip of writtenClusterIps(s)) takenVips.add(ip);
+    const vips = new Map<Resource, string>();
+    allocateClusterIps(infra.services, takenVips, vips);
+    for (const [svc, ip] of vips) if (isObj(svc.body.spec)) svc.body.spec.clusterIP = ip;
+    return { services: assumedKubeServices(view, infra.services, infra.pods), pods: infra.pods };
   });
 }
 

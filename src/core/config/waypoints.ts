@@ -6,6 +6,7 @@ import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import { EMPTY_STRING_MAP, arr, isObj, str, type StringMap } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
+import { fnv32a } from './fnv.ts';
 import { kubernetesGateway, gatewayClass } from './api/gatewayapi.ts';
 import { compileLabelSelector, compiledMatches, type CompiledSelector } from './labelSelector.ts';
 import { DATAPLANE_MODE_LABEL, GATEWAY_MANAGED_LABEL, GATEWAY_NAME_LABEL, MESH_GATEWAY_CONTROLLER, EASTWEST_GATEWAY_CONTROLLER, SIDECAR_INJECT, CANONICAL_NAME_LABEL, CANONICAL_REVISION_LABEL, USE_WAYPOINT_LABEL } from './wellKnown.ts';
@@ -155,6 +156,92 @@ export function waypointInfrastructure(view: Pick<ResourceReader, 'list' | 'find
     }
   }
   return { services, pods: newPods };
+}
+
+/** Gateway classes whose Gateways istiod's deployment controller runs as gateways (routers). */
+const ROUTER_CLASSES: readonly string[] = ['istio', 'istio-east-west'];
+
+/** gatewaycommon.IsManaged: no addresses, or one IP address (a Hostname names an existing Service). */
+function isManagedGateway(gw: Resource): boolean {
+  const spec = isObj(gw.body.spec) ? gw.body.spec : {};
+  const addresses = arr(spec.addresses);
+  if (addresses.length === 0) return true;
+  if (addresses.length > 1) return false;
+  const first = addresses[0];
+  const type = isObj(first) && typeof first.type === 'string' ? first.type : undefined;
+  return type === undefined || type === 'IPAddress';
+}
+
+/**
+ * What istiod's deployment controller creates for a Gateway of class `istio` (or
+ * `istio-east-west`) and the files do not hold (kube-gateway.yaml, extractServicePorts): the
+ * Service `<gateway>-<class>` (status port 15021, then one port per listener port, targetPort
+ * the same port) and one pod running `proxy router`, labelled with the gateway's name. The
+ * pod's address is allocated outside `taken`. Marked derived from their Gateway. The
+ * analyzers never see these (istioctl does not); the generated config does.
+ */
+export function managedGatewayInfrastructure(view: Pick<ResourceReader, 'list' | 'find'>, pods: readonly Resource[], taken: Set<string>): { services: Resource[]; pods: Resource[] } {
+  const services: Resource[] = [];
+  const newPods: Resource[] = [];
+  for (const gw of view.list(KINDS.KubernetesGateway)) {
+    const spec = kubernetesGateway(gw);
+    if (!ROUTER_CLASSES.includes(spec.gatewayClassName) || !isManagedGateway(gw)) continue;
+    const name = gw.annotations[NAME_OVERRIDE_ANNOTATION] || `${gw.name}-${spec.gatewayClassName}`;
+    const gwLabels = { [GATEWAY_NAME_LABEL]: gw.name, [GATEWAY_CLASS_NAME_LABEL]: spec.gatewayClassName };
+    const derivedFrom = { kind: 'Gateway', namespace: gw.namespace, name: gw.name };
+    if (!view.find(KINDS.Service, gw.namespace, name)) {
+      const ports: Array<Record<string, unknown>> = [{ name: 'status-port', port: 15021, protocol: 'TCP', appProtocol: 'tcp' }];
+      const seen = new Set<number>();
+      const used = new Set(['status-port']);
+      spec.listeners.forEach((l, i) => {
+        if (seen.has(l.port) || l.port === 0) return;
+        seen.add(l.port);
+        let portName = (l.name.replace(/\./g, '-') || `${l.protocol.toLowerCase()}-${i}`).slice(0, 63);
+        if (used.has(portName)) portName = `${portName.slice(0, 63 - String(l.port).length - 1)}-${l.port}`;
+        used.add(portName);
+        ports.push({ name: portName, port: l.port, protocol: 'TCP', appProtocol: l.protocol.toLowerCase() });
+      });
+      services.push(synthetic(KINDS.Service, gw.namespace, name, { ...gwLabels }, EMPTY_STRING_MAP, { spec: { type: 'LoadBalancer', selector: { [GATEWAY_NAME_LABEL]: gw.name }, ports } }, derivedFrom));
+    }
+    if (!pods.some((p) => p.namespace === gw.namespace && p.labels[GATEWAY_NAME_LABEL] === gw.name)) {
+      const hash = suffix(`${gw.namespace}/${name}`, 9);
+      const labels: Record<string, string> = {
+        [SIDECAR_INJECT]: 'false',
+        [CANONICAL_NAME_LABEL]: name,
+        [CANONICAL_REVISION_LABEL]: 'latest',
+        ...gwLabels,
+        [GATEWAY_MANAGED_LABEL]: 'istio.io-gateway-controller',
+        'pod-template-hash': hash,
+      };
+      const sa = gw.annotations[SERVICE_ACCOUNT_ANNOTATION] || name;
+      const podName = `${name}-${hash}-${suffix(`${gw.namespace}/${name}#0`, 5)}`;
+      const body = {
+        metadata: { generateName: `${name}-${hash}-`, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, controller: true }] },
+        spec: {
+          serviceAccountName: sa,
+          containers: [{ name: 'istio-proxy', image: 'auto', args: ['proxy', 'router'], ports: [{ name: 'metrics', containerPort: 15020 }, { name: 'status-port', containerPort: 15021 }, { name: 'http-envoy-prom', containerPort: 15090 }] }],
+        },
+        status: { phase: 'Running', podIP: allocatePodIp(`${gw.namespace}/${podName}`, taken) },
+      };
+      newPods.push(synthetic(KINDS.Pod, gw.namespace, podName, labels, EMPTY_STRING_MAP, body, derivedFrom));
+    }
+  }
+  return { services, pods: newPods };
+}
+
+/** An address in 10.244.0.0/16 from a hash of `seed`, clear of `taken` (which it extends). */
+function allocatePodIp(seed: string, taken: Set<string>): string {
+  const space = 256 * 254;
+  let slot = fnv32a(seed) % space;
+  for (let tries = 0; tries < space; tries++) {
+    const ip = `10.244.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
+    if (!taken.has(ip)) {
+      taken.add(ip);
+      return ip;
+    }
+    slot = (slot + 1) % space;
+  }
+  return '';
 }
 
 const SAFE = 'bcdfghjklmnpqrstvwxz2456789';

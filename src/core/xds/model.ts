@@ -6,7 +6,7 @@
 import type { Resource } from '../model/types.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
-import { assumedClusterIps, creationTime, meshServices, sortServicesByCreationTime, type Endpoint, type MeshService } from '../config/services.ts';
+import { assumedClusterIps, assumedGatewayDeployments, creationTime, meshServices, sortServicesByCreationTime, type Endpoint, type MeshService } from '../config/services.ts';
 import {
   destinationRule,
   gateway,
@@ -203,8 +203,9 @@ export function pushContext(view: ConfigView, opts: GenerateOptions = {}): PushC
   const suffix = opts.configDomainSuffix ?? 'cluster.local';
   const features = { ...DEFAULT_FEATURES, ...opts.features };
   const assume = opts.assumeClusterIps ?? true;
-  const key = `xds.push:${suffix}:${assume}:${JSON.stringify(opts.features ?? {})}`;
-  return view.lookups.cached(key, () => buildPushContext(view, suffix, features, assume));
+  const deployments = opts.assumeGatewayDeployments ?? assume;
+  const key = `xds.push:${suffix}:${assume}:${deployments}:${JSON.stringify(opts.features ?? {})}`;
+  return view.lookups.cached(key, () => buildPushContext(view, suffix, features, assume, deployments));
 }
 
 function withAssumedVips(view: ConfigView, services: readonly MeshService[]): MeshService[] {
@@ -216,12 +217,13 @@ function withAssumedVips(view: ConfigView, services: readonly MeshService[]): Me
   });
 }
 
-function buildPushContext(view: ConfigView, configDomainSuffix: string, features: FeatureFlags, assumeClusterIps: boolean): PushContext {
+function buildPushContext(view: ConfigView, configDomainSuffix: string, features: FeatureFlags, assumeClusterIps: boolean, assumeGatewayDeployments: boolean): PushContext {
   const mesh = meshSettings(view.meshConfig);
   const converted = gatewayApiConfig(view);
 
   // Services, in creation order, with aliases resolved.
-  const registry = assumeClusterIps ? withAssumedVips(view, meshServices(view)) : meshServices(view);
+  const written = assumeClusterIps ? withAssumedVips(view, meshServices(view)) : meshServices(view);
+  const registry = assumeGatewayDeployments ? [...written, ...assumedGatewayDeployments(view).services] : written;
   const services = resolveAliases(sortServicesByCreationTime(registry));
   const publicServices: Service[] = [];
   const exportedServices = new Map<string, Service[]>();

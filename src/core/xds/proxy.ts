@@ -6,13 +6,13 @@
 import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
-import { podIndex, podAddress, podShape, podServiceAccount, podAddresses } from '../config/workloads.ts';
+import { podIndex, podAddress, podIp, podShape, podServiceAccount, podAddresses } from '../config/workloads.ts';
 import { sidecarInjected } from '../config/workloadState.ts';
 import { selectorMatches, type LabelMap } from '../config/labels.ts';
 import { gateway as gatewaySpec } from '../config/api/networking.ts';
 import { podSpec } from '../config/api/kube.ts';
 import { nodeLocality, splitLocality } from '../config/locality.ts';
-import { DEFAULT_CLUSTER_ID, podWorkloadName, type ServicePortInfo } from '../config/services.ts';
+import { assumedGatewayDeployments, DEFAULT_CLUSTER_ID, podWorkloadName, type ServicePortInfo } from '../config/services.ts';
 import { GATEWAY_MANAGED_LABEL, GATEWAY_NAME_LABEL, MESH_GATEWAY_CONTROLLER, PROXY_CONFIG_ANNOTATION, TOPOLOGY_NETWORK_LABEL } from '../config/wellKnown.ts';
 import { isObj, str } from '../model/read.ts';
 import jsyaml from 'js-yaml';
@@ -84,6 +84,13 @@ export function listProxies(view: ConfigView): ProxyRef[] {
       const id = `${p.name}.${p.namespace}`;
       if (listed.has(id)) continue;
       out.push({ id, type: 'waypoint', pod: p.resource, syntheticAddress: p.ipAssumed, ...(p.ips[0] ? { address: p.ips[0] } : {}) });
+    }
+    // Gateways istiod's deployment controller would run for Kubernetes Gateways of class istio.
+    for (const pod of assumedGatewayDeployments(view).pods) {
+      const id = `${pod.name}.${pod.namespace}`;
+      if (listed.has(id)) continue;
+      const ip = podIp(pod);
+      out.push({ id, type: 'router', pod, syntheticAddress: true, ...(ip ? { address: ip } : {}) });
     }
     return out;
   });

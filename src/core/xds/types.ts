@@ -66,6 +66,13 @@ export interface GenerateOptions {
    * has no API server, so those services keep `0.0.0.0` there.
    */
   assumeClusterIps?: boolean;
+  /**
+   * Add the Service (and pods) istiod's deployment controller creates for each Kubernetes
+   * Gateway of class `istio` whose objects the files do not hold (config/services.ts
+   * assumedGatewayDeployments). Defaults to `assumeClusterIps`: Istio's unit-test harness runs
+   * no deployment controller either.
+   */
+  assumeGatewayDeployments?: boolean;
 }
 
 export interface FeatureFlags {
