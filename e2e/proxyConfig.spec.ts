@@ -126,3 +126,27 @@ test('a mesh with hundreds of proxies: the picker lists the first ones and a fil
   await filter.fill('');
   await expect(picker).toHaveValue(value!);
 });
+
+test('a Gateway API gateway from just its Gateway and HTTPRoute: the gateway istiod would deploy, with its routes', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  const text = [
+    'apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: web, namespace: shop}\nspec:\n  gatewayClassName: istio\n  listeners:\n  - {name: http, port: 80, protocol: HTTP}\n',
+    'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: reviews, namespace: shop}\nspec:\n  parentRefs: [{name: web}]\n  hostnames: [shop.example.com]\n  rules:\n  - matches: [{path: {type: PathPrefix, value: /reviews}}]\n    backendRefs: [{name: reviews, port: 9080}]\n',
+    'apiVersion: v1\nkind: Service\nmetadata: {name: reviews, namespace: shop}\nspec: {selector: {app: reviews}, ports: [{name: http, port: 9080}]}\n',
+  ].join('---\n');
+  await page.getByTestId('upload-input').setInputFiles([{ name: 'gateway.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(text) }]);
+  await expect(page.locator('[data-testid="file-item"][data-path="gateway.yaml"]')).toBeVisible();
+  await page.getByTestId('inspector-tab-proxy').click();
+  const panel = page.getByTestId('proxy-config');
+  const picker = panel.getByTestId('proxy-picker');
+  const option = picker.locator('option', { hasText: 'web-istio-' });
+  await expect(option).toHaveCount(1);
+  await picker.selectOption((await option.getAttribute('value'))!);
+  await expect(panel.getByTestId('proxy-synthetic')).toContainText('not in your files');
+  await panel.getByTestId('proxy-tab-routes').click();
+  const routes = panel.getByTestId('proxy-table-routes');
+  await expect(routes).toContainText('http.80');
+  await expect(routes).toContainText('shop.example.com');
+  await expect(routes).toContainText('/reviews');
+});
