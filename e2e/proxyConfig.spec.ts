@@ -143,7 +143,7 @@ test('a Gateway API gateway from just its Gateway and HTTPRoute: the gateway ist
   const option = picker.locator('option', { hasText: 'web-istio-' });
   await expect(option).toHaveCount(1);
   await picker.selectOption((await option.getAttribute('value'))!);
-  await expect(panel.getByTestId('proxy-synthetic')).toContainText('not in your files');
+  await expect(panel.getByTestId('proxy-synthetic')).toContainText('Pod derived from Gateway shop/web (not in your files).');
   await panel.getByTestId('proxy-tab-routes').click();
   const routes = panel.getByTestId('proxy-table-routes');
   await expect(routes).toContainText('http.80');

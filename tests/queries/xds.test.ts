@@ -35,6 +35,8 @@ describe('xds queries', () => {
     const sidecars = items.filter((p) => p.type === 'sidecar');
     expect(sidecars.map((p) => p.name.split('-')[0]).sort()).toEqual(['details', 'productpage', 'ratings', 'reviews', 'reviews', 'reviews']);
     expect(sidecars.every((p) => p.namespace === 'bookinfo' && p.source?.file === 'pods.yaml')).toBe(true);
+    // Pods written in the files are derived from nothing.
+    expect(sidecars.every((p) => !p.derived && p.derivedFrom === undefined)).toBe(true);
     // The analysis assumes Istio's ingress gateway (the workspace has none): a router proxy.
     expect(items.filter((p) => p.type === 'router').map((p) => p.namespace)).toEqual(['istio-system']);
   });

@@ -191,8 +191,10 @@ export interface ProxySummary {
   name: string;
   /** The pod had no IP in the files: its address is a deterministic synthetic one. */
   syntheticAddress: boolean;
-  /** The pod is derived from a controller (Deployment, StatefulSet, …). */
+  /** The pod is derived from a controller (Deployment, StatefulSet, …) or a Gateway istiod deploys. */
   derived: boolean;
+  /** What it is derived from, as `Kind namespace/name`. */
+  derivedFrom?: string;
   source?: SourceLocation;
 }
 

@@ -17,6 +17,8 @@ import type { ProxiesResult, ProxyConfigResult, ProxySecretInfo, ProxySummary, R
 
 function summary(p: ProxyRef, state: QueryState): ProxySummary {
   const out: ProxySummary = { id: p.id, type: p.type, namespace: p.pod.namespace, name: p.pod.name, syntheticAddress: p.syntheticAddress, derived: p.pod.synthetic === 'derived' };
+  const from = p.pod.derivedFrom;
+  if (out.derived && from) out.derivedFrom = `${from.kind} ${from.namespace}/${from.name}`;
   const src = sourceLocation(p.pod, state);
   if (src) out.source = src;
   return out;

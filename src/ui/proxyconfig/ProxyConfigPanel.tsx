@@ -193,7 +193,7 @@ export function ProxyConfigPanel() {
       </div>
       {summary && (summary.syntheticAddress || summary.derived) && (
         <p className="muted proxy-note" data-testid="proxy-synthetic">
-          {[summary.derived ? 'Pod derived from its controller (not in your files).' : '', summary.syntheticAddress ? 'The pod has no IP in your files, so it gets a deterministic synthetic one.' : ''].filter((x) => x !== '').join(' ')}
+          {[summary.derived ? `Pod derived from ${summary.derivedFrom ?? 'its controller'} (not in your files).` : '', summary.syntheticAddress ? 'The pod has no IP in your files, so it gets a deterministic synthetic one.' : ''].filter((x) => x !== '').join(' ')}
         </p>
       )}
       <div className="proxy-tabs" role="tablist" aria-label="Proxy config views">
