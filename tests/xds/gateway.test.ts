@@ -51,58 +51,8 @@ describe('ingress gateway generation', () => {
   });
 });
 
-describe('Gateway API gateway generation', () => {
-  // What istiod's deployment controller runs for a Gateway of class istio: a Service
-  // `<gateway>-istio` and pods labelled with the gateway's name.
-  const MESH = `apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: web, namespace: shop}
-spec:
-  gatewayClassName: istio
-  listeners:
-  - {name: http, port: 80, protocol: HTTP}
----
-apiVersion: gateway.networking.k8s.io/v1
-kind: HTTPRoute
-metadata: {name: reviews, namespace: shop}
-spec:
-  parentRefs: [{name: web}]
-  hostnames: [shop.example.com]
-  rules:
-  - matches: [{path: {type: PathPrefix, value: /reviews}}]
-    backendRefs: [{name: reviews, port: 9080}]
-    timeouts: {request: 7s}
----
-apiVersion: v1
-kind: Service
-metadata: {name: reviews, namespace: shop}
-spec: {selector: {app: reviews}, ports: [{name: http, port: 9080}]}
----
-apiVersion: v1
-kind: Service
-metadata: {name: web-istio, namespace: shop}
-spec: {selector: {gateway.networking.k8s.io/gateway-name: web}, ports: [{name: http, port: 80}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-istio-1, namespace: shop, labels: {gateway.networking.k8s.io/gateway-name: web}}
-spec: {containers: [{name: istio-proxy, image: proxyv2, args: [proxy, router]}]}
-status: {podIP: 10.244.1.9}
-`;
-  const gen = generateFor(viewOf(MESH), 'web-istio-1', 'shop');
-
-  it('serves the listeners and routes of the converted Gateway and HTTPRoute, with the route timeout', () => {
-    expect(gen.routes.map((r) => r.name)).toContain('http.80');
-    const vh = list(byName(gen.routes, 'http.80').virtualHosts).find((v) => JSON.stringify(v.domains) === '["shop.example.com"]');
-    const route = list(at(vh, 'routes'))[0];
-    expect(at(route, 'match', 'pathSeparatedPrefix')).toBe('/reviews');
-    expect(at(route, 'route', 'cluster')).toBe('outbound|9080||reviews.shop.svc.cluster.local');
-    expect(at(route, 'route', 'timeout')).toBe('7s');
-  });
-});
-
-describe('gateways istiod deploys for Kubernetes Gateways', () => {
-  const GATEWAY_AND_ROUTE = `apiVersion: gateway.networking.k8s.io/v1
+/** A Gateway of class istio, an HTTPRoute on it to reviews, and the reviews Service. */
+const GATEWAY_AND_ROUTE = `apiVersion: gateway.networking.k8s.io/v1
 kind: Gateway
 metadata: {name: web, namespace: shop}
 spec:
@@ -128,6 +78,37 @@ metadata: {name: reviews, namespace: shop}
 spec: {selector: {app: reviews}, ports: [{name: http, port: 9080}]}
 `;
 
+/**
+ * The same with what istiod's deployment controller runs for the Gateway written out: a
+ * Service `<gateway>-istio` and a pod labelled with the gateway's name.
+ */
+const GATEWAY_WITH_DEPLOYMENT = `${GATEWAY_AND_ROUTE}---
+apiVersion: v1
+kind: Service
+metadata: {name: web-istio, namespace: shop}
+spec: {selector: {gateway.networking.k8s.io/gateway-name: web}, ports: [{name: http, port: 80}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-istio-1, namespace: shop, labels: {gateway.networking.k8s.io/gateway-name: web}}
+spec: {containers: [{name: istio-proxy, image: proxyv2, args: [proxy, router]}]}
+status: {podIP: 10.244.1.9}
+`;
+
+describe('Gateway API gateway generation', () => {
+  const gen = generateFor(viewOf(GATEWAY_WITH_DEPLOYMENT), 'web-istio-1', 'shop');
+
+  it('serves the listeners and routes of the converted Gateway and HTTPRoute, with the route timeout', () => {
+    expect(gen.routes.map((r) => r.name)).toContain('http.80');
+    const vh = list(byName(gen.routes, 'http.80').virtualHosts).find((v) => JSON.stringify(v.domains) === '["shop.example.com"]');
+    const route = list(at(vh, 'routes'))[0];
+    expect(at(route, 'match', 'pathSeparatedPrefix')).toBe('/reviews');
+    expect(at(route, 'route', 'cluster')).toBe('outbound|9080||reviews.shop.svc.cluster.local');
+    expect(at(route, 'route', 'timeout')).toBe('7s');
+  });
+});
+
+describe('gateways istiod deploys for Kubernetes Gateways', () => {
   it('lists the gateway pod the deployment controller would run, and generates its listeners and routes', () => {
     const view = viewOf(GATEWAY_AND_ROUTE);
     const routers = listProxies(view).filter((p) => p.type === 'router');
@@ -150,18 +131,7 @@ spec: {selector: {app: reviews}, ports: [{name: http, port: 9080}]}
   });
 
   it('adds nothing for a Gateway whose Service and pods the files hold, or that names an existing Service', () => {
-    const written = viewOf(`${GATEWAY_AND_ROUTE}---
-apiVersion: v1
-kind: Service
-metadata: {name: web-istio, namespace: shop}
-spec: {selector: {gateway.networking.k8s.io/gateway-name: web}, ports: [{name: http, port: 80}]}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-istio-1, namespace: shop, labels: {gateway.networking.k8s.io/gateway-name: web}}
-spec: {containers: [{name: istio-proxy, image: proxyv2, args: [proxy, router]}]}
-status: {podIP: 10.244.1.9}
-`);
+    const written = viewOf(GATEWAY_WITH_DEPLOYMENT);
     expect(assumedGatewayDeployments(written)).toEqual({ services: [], pods: [] });
     expect(listProxies(written).filter((p) => p.type === 'router').map((p) => p.id)).toEqual(['web-istio-1.shop']);
     const manual = viewOf(GATEWAY_AND_ROUTE.replace('  gatewayClassName: istio\n', '  gatewayClassName: istio\n  addresses: [{type: Hostname, value: ingress.istio-system.svc.cluster.local}]\n'));

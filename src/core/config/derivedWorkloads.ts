@@ -23,7 +23,7 @@ import {
   SIDECAR_STATUS_ANNOTATION,
   TLS_MODE_LABEL,
 } from './wellKnown.ts';
-import { fnv32a } from './fnv.ts';
+import { fnv32a, hashedAddress } from './fnv.ts';
 
 /** The controller kinds whose pods we derive, and where their pod template sits. */
 export const CONTROLLER_KINDS: ReadonlyArray<{ kind: KindInfo; templatePath: readonly string[] }> = [
@@ -45,7 +45,7 @@ export const MAX_DERIVED_REPLICAS = 20;
 export const DEFAULT_PROXY_IMAGE = 'docker.io/istio/proxyv2:latest';
 
 /** Where derived pods get their IPs (Kubernetes' usual pod CIDR in kind and kubeadm). */
-const POD_CIDR_BASE = [10, 244] as const;
+export const POD_CIDR_PREFIX = '10.244';
 
 // Kubernetes' rand.SafeEncodeString alphabet (no vowels, no look-alike digits).
 const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
@@ -218,17 +218,7 @@ class PodIpAllocator {
   }
 
   allocate(seed: string): string {
-    const space = 256 * 254;
-    let slot = fnv32a(seed) % space;
-    for (let tries = 0; tries < space; tries++) {
-      const ip = `${POD_CIDR_BASE[0]}.${POD_CIDR_BASE[1]}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
-      if (!this.taken.has(ip)) {
-        this.taken.add(ip);
-        return ip;
-      }
-      slot = (slot + 1) % space;
-    }
-    return '';
+    return hashedAddress(POD_CIDR_PREFIX, seed, this.taken);
   }
 }
 

@@ -22,7 +22,7 @@ import { goParseIP } from './addresses.ts';
 import { podSpec, podStatus } from './api/kube.ts';
 import { nodeLocality } from './locality.ts';
 import { CANONICAL_NAME_LABEL, CANONICAL_REVISION_LABEL, EXPORT_TO_ANNOTATION, TLS_MODE_LABEL, TOPOLOGY_NETWORK_LABEL } from './wellKnown.ts';
-import { fnv32a } from './fnv.ts';
+import { hashedAddress } from './fnv.ts';
 
 /** The cluster's DNS domain (istiod's --domain); Istio's default. */
 export const DOMAIN_SUFFIX = 'cluster.local';
@@ -493,7 +493,6 @@ export function meshServices(view: ConfigView): readonly MeshService[] {
  * so a Service written without a clusterIP has the same address in all of them.
  */
 const ASSUMED_VIP_PREFIX = '10.96';
-const ASSUMED_VIP_SLOTS = 256 * 254;
 
 /** The cluster IPs written on a Service (`clusterIPs`, else `clusterIP`), blanks left out. */
 export function writtenClusterIps(service: Resource): string[] {
@@ -512,16 +511,8 @@ export function needsAssumedClusterIp(service: Resource): boolean {
  */
 export function allocateClusterIps(services: readonly Resource[], taken: Set<string>, into: Map<Resource, string>): void {
   for (const s of services) {
-    let slot = fnv32a(`${s.namespace}/${s.name}`) % ASSUMED_VIP_SLOTS;
-    for (let tries = 0; tries < ASSUMED_VIP_SLOTS; tries++) {
-      const candidate = `${ASSUMED_VIP_PREFIX}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
-      if (!taken.has(candidate)) {
-        taken.add(candidate);
-        into.set(s, candidate);
-        break;
-      }
-      slot = (slot + 1) % ASSUMED_VIP_SLOTS;
-    }
+    const ip = hashedAddress(ASSUMED_VIP_PREFIX, `${s.namespace}/${s.name}`, taken);
+    if (ip !== '') into.set(s, ip);
   }
 }
 

@@ -6,7 +6,8 @@ import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import { EMPTY_STRING_MAP, arr, isObj, str, type StringMap } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
-import { fnv32a } from './fnv.ts';
+import { hashedAddress } from './fnv.ts';
+import { POD_CIDR_PREFIX } from './derivedWorkloads.ts';
 import { kubernetesGateway, gatewayClass } from './api/gatewayapi.ts';
 import { compileLabelSelector, compiledMatches, type CompiledSelector } from './labelSelector.ts';
 import { DATAPLANE_MODE_LABEL, GATEWAY_MANAGED_LABEL, GATEWAY_NAME_LABEL, MESH_GATEWAY_CONTROLLER, EASTWEST_GATEWAY_CONTROLLER, SIDECAR_INJECT, CANONICAL_NAME_LABEL, CANONICAL_REVISION_LABEL, USE_WAYPOINT_LABEL } from './wellKnown.ts';
@@ -133,29 +134,35 @@ export function waypointInfrastructure(view: Pick<ResourceReader, 'list' | 'find
       }
       services.push(synthetic(KINDS.Service, gw.namespace, name, { ...gwLabels }, EMPTY_STRING_MAP, { spec: { type: 'ClusterIP', selector: { [GATEWAY_NAME_LABEL]: gw.name }, ports } }, derivedFrom));
     }
-    if (!pods.some((p) => p.namespace === gw.namespace && p.labels[GATEWAY_NAME_LABEL] === gw.name)) {
-      const hash = suffix(`${gw.namespace}/${name}`, 9);
-      const labels: Record<string, string> = {
-        ...gwLabels,
-        'pod-template-hash': hash,
-        [DATAPLANE_MODE_LABEL]: 'none',
-        [SIDECAR_INJECT]: 'false',
-        [CANONICAL_NAME_LABEL]: name,
-        [CANONICAL_REVISION_LABEL]: 'latest',
-      };
-      const sa = gw.annotations[SERVICE_ACCOUNT_ANNOTATION] || name;
-      const podName = `${name}-${hash}-${suffix(`${gw.namespace}/${name}#0`, 5)}`;
-      const body = {
-        metadata: { generateName: `${name}-${hash}-`, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, controller: true }] },
-        spec: {
-          serviceAccountName: sa,
-          containers: [{ name: 'istio-proxy', image: 'auto', args: ['proxy', 'waypoint'], ports: [{ name: 'metrics', containerPort: 15020 }, { name: 'status-port', containerPort: 15021 }, { name: 'http-envoy-prom', containerPort: 15090 }] }],
-        },
-      };
-      newPods.push(synthetic(KINDS.Pod, gw.namespace, podName, labels, EMPTY_STRING_MAP, body, derivedFrom));
+    if (!hasGatewayPods(gw, pods)) {
+      newPods.push(deployedPod(gw, name, 'waypoint', (hash) => ({ ...gwLabels, 'pod-template-hash': hash, [DATAPLANE_MODE_LABEL]: 'none', [SIDECAR_INJECT]: 'false', [CANONICAL_NAME_LABEL]: name, [CANONICAL_REVISION_LABEL]: 'latest' })));
     }
   }
   return { services, pods: newPods };
+}
+
+function hasGatewayPods(gw: Resource, pods: readonly Resource[]): boolean {
+  return pods.some((p) => p.namespace === gw.namespace && p.labels[GATEWAY_NAME_LABEL] === gw.name);
+}
+
+/**
+ * The one pod of the Deployment `name` that istiod's deployment controller runs for `gw`:
+ * Kubernetes' naming (`<name>-<template hash>-<suffix>`), its service account, an
+ * `istio-proxy` container running `proxy <role>`, and the status `statusFor` gives its name.
+ * The labels are the template's for that role, given the template hash.
+ */
+function deployedPod(gw: Resource, name: string, role: 'waypoint' | 'router', labelsFor: (hash: string) => Record<string, string>, statusFor?: (podName: string) => Record<string, unknown>): Resource {
+  const hash = suffix(`${gw.namespace}/${name}`, 9);
+  const podName = `${name}-${hash}-${suffix(`${gw.namespace}/${name}#0`, 5)}`;
+  const body = {
+    metadata: { generateName: `${name}-${hash}-`, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, controller: true }] },
+    spec: {
+      serviceAccountName: gw.annotations[SERVICE_ACCOUNT_ANNOTATION] || name,
+      containers: [{ name: 'istio-proxy', image: 'auto', args: ['proxy', role], ports: [{ name: 'metrics', containerPort: 15020 }, { name: 'status-port', containerPort: 15021 }, { name: 'http-envoy-prom', containerPort: 15090 }] }],
+    },
+    ...(statusFor ? { status: statusFor(podName) } : {}),
+  };
+  return synthetic(KINDS.Pod, gw.namespace, podName, labelsFor(hash), EMPTY_STRING_MAP, body, { kind: 'Gateway', namespace: gw.namespace, name: gw.name });
 }
 
 /** Gateway classes whose Gateways istiod's deployment controller runs as gateways (routers). */
@@ -203,45 +210,13 @@ export function managedGatewayInfrastructure(view: Pick<ResourceReader, 'list' |
       });
       services.push(synthetic(KINDS.Service, gw.namespace, name, { ...gwLabels }, EMPTY_STRING_MAP, { spec: { type: 'LoadBalancer', selector: { [GATEWAY_NAME_LABEL]: gw.name }, ports } }, derivedFrom));
     }
-    if (!pods.some((p) => p.namespace === gw.namespace && p.labels[GATEWAY_NAME_LABEL] === gw.name)) {
-      const hash = suffix(`${gw.namespace}/${name}`, 9);
-      const labels: Record<string, string> = {
-        [SIDECAR_INJECT]: 'false',
-        [CANONICAL_NAME_LABEL]: name,
-        [CANONICAL_REVISION_LABEL]: 'latest',
-        ...gwLabels,
-        [GATEWAY_MANAGED_LABEL]: 'istio.io-gateway-controller',
-        'pod-template-hash': hash,
-      };
-      const sa = gw.annotations[SERVICE_ACCOUNT_ANNOTATION] || name;
-      const podName = `${name}-${hash}-${suffix(`${gw.namespace}/${name}#0`, 5)}`;
-      const body = {
-        metadata: { generateName: `${name}-${hash}-`, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, controller: true }] },
-        spec: {
-          serviceAccountName: sa,
-          containers: [{ name: 'istio-proxy', image: 'auto', args: ['proxy', 'router'], ports: [{ name: 'metrics', containerPort: 15020 }, { name: 'status-port', containerPort: 15021 }, { name: 'http-envoy-prom', containerPort: 15090 }] }],
-        },
-        status: { phase: 'Running', podIP: allocatePodIp(`${gw.namespace}/${podName}`, taken) },
-      };
-      newPods.push(synthetic(KINDS.Pod, gw.namespace, podName, labels, EMPTY_STRING_MAP, body, derivedFrom));
+    if (!hasGatewayPods(gw, pods)) {
+      const labelsFor = (hash: string) => ({ [SIDECAR_INJECT]: 'false', [CANONICAL_NAME_LABEL]: name, [CANONICAL_REVISION_LABEL]: 'latest', ...gwLabels, [GATEWAY_MANAGED_LABEL]: 'istio.io-gateway-controller', 'pod-template-hash': hash });
+      // Addressed by a hash of the pod's own name, as derived pods are.
+      newPods.push(deployedPod(gw, name, 'router', labelsFor, (podName) => ({ phase: 'Running', podIP: hashedAddress(POD_CIDR_PREFIX, `${gw.namespace}/${podName}`, taken) })));
     }
   }
   return { services, pods: newPods };
-}
-
-/** An address in 10.244.0.0/16 from a hash of `seed`, clear of `taken` (which it extends). */
-function allocatePodIp(seed: string, taken: Set<string>): string {
-  const space = 256 * 254;
-  let slot = fnv32a(seed) % space;
-  for (let tries = 0; tries < space; tries++) {
-    const ip = `10.244.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
-    if (!taken.has(ip)) {
-      taken.add(ip);
-      return ip;
-    }
-    slot = (slot + 1) % space;
-  }
-  return '';
 }
 
 const SAFE = 'bcdfghjklmnpqrstvwxz2456789';

@@ -9,7 +9,7 @@ import { EMPTY_STRING_MAP } from '../model/read.ts';
 import { podSpec, podStatus, type Container, type PodTemplate } from './api/kube.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import type { WorkloadShape } from './workloadState.ts';
-import { fnv32a } from './fnv.ts';
+import { hashedAddress } from './fnv.ts';
 
 export interface PodIndex {
   /** Every pod, in load order (derived pods after the workspace's own). */
@@ -106,7 +106,7 @@ export function podIp(pod: Resource): string {
 }
 
 /** Where synthetic addresses of pods without `status.podIP` come from (not the derived pods' 10.244.0.0/16). */
-const SYNTHETIC_POD_BASE = [10, 245] as const;
+const SYNTHETIC_POD_PREFIX = '10.245';
 
 /**
  * The address of every pod: its `status.podIP`, or for a pod of the workspace that has none, a
@@ -125,19 +125,8 @@ export function podAddresses(view: ConfigView): ReadonlyMap<Resource, { ip: stri
         out.set(p, { ip, synthetic: false });
       } else missing.push(p);
     }
-    const space = 256 * 254;
     for (const p of missing) {
-      let slot = fnv32a(`${p.namespace}/${p.name}`) % space;
-      let ip = '';
-      for (let tries = 0; tries < space; tries++) {
-        const candidate = `${SYNTHETIC_POD_BASE[0]}.${SYNTHETIC_POD_BASE[1]}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
-        if (!taken.has(candidate)) {
-          ip = candidate;
-          taken.add(candidate);
-          break;
-        }
-        slot = (slot + 1) % space;
-      }
+      const ip = hashedAddress(SYNTHETIC_POD_PREFIX, `${p.namespace}/${p.name}`, taken);
       out.set(p, { ip, synthetic: true });
     }
     return out;
