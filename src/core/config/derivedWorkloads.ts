@@ -23,7 +23,7 @@ import {
   SIDECAR_STATUS_ANNOTATION,
   TLS_MODE_LABEL,
 } from './wellKnown.ts';
-import { fnv32a, hashedAddress } from './fnv.ts';
+import { addressAtHash, fnv32a, fnv32aCode, fnv32aFrom } from './fnv.ts';
 
 /** The controller kinds whose pods we derive, and where their pod template sits. */
 export const CONTROLLER_KINDS: ReadonlyArray<{ kind: KindInfo; templatePath: readonly string[] }> = [
@@ -57,11 +57,21 @@ function safeEncode(n: number): string {
   return out;
 }
 
-/** A 5-character suffix like the random one Kubernetes appends, but fixed for a given seed. */
-function podSuffix(seed: string): string {
+/**
+ * A 5-character suffix like the random one Kubernetes appends, but fixed for a given seed:
+ * character i comes from the hash of `<seed>:<i>`. Takes the seed's hash (see fnv32aFrom), so
+ * the replicas of one controller hash their shared prefix once.
+ */
+function podSuffix(seedHash: number): string {
+  const h = fnv32aCode(seedHash, 58); // ':'
   let out = '';
-  for (let i = 0; i < 5; i++) out += SAFE_ALPHABET[fnv32a(`${seed}:${i}`) % SAFE_ALPHABET.length];
+  for (let i = 0; i < 5; i++) out += SAFE_ALPHABET[fnv32aCode(h, 48 + i) % SAFE_ALPHABET.length];
   return out;
+}
+
+/** The hash of `<seed><mark><n>` given the hash of `seed` (n a replica index). */
+function indexedSeed(seedHash: number, mark: number, n: number): number {
+  return fnv32aFrom(fnv32aCode(seedHash, mark), String(n));
 }
 
 /** What the derivation reads besides the controllers themselves. */
@@ -158,16 +168,20 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
   const spec = workloadControllerSpec(controller);
   const templateNode = template.spec?.nodeName ?? '';
   const count = (n: number | undefined, dflt: number) => Math.max(0, Math.min(MAX_DERIVED_REPLICAS, n ?? dflt));
-  const seed = `${controller.namespace}/${kind.kind}/${controller.name}`;
+  const seed = fnv32a(`${controller.namespace}/${kind.kind}/${controller.name}`);
+  const HASH = 35; // '#'
   const self = { apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, name: controller.name };
   const plans: PodPlan[] = [];
+  // `n` replicas named `<prefix>-<suffix>`, as a ReplicaSet or Job controller names them.
+  const numbered = (prefix: string, n: number, owner: PodPlan['owner'], extraLabels: Record<string, string>) => {
+    const generateName = `${prefix}-`;
+    for (let i = 0; i < n; i++) plans.push({ name: generateName + podSuffix(indexedSeed(seed, HASH, i)), nodeName: templateNode, extraLabels, owner, generateName });
+  };
   switch (kind) {
     case KINDS.Deployment: {
       const hash = safeEncode(fnv32a(JSON.stringify(templateFingerprint(template))));
       const rs = `${controller.name}-${hash}`;
-      const extraLabels = { 'pod-template-hash': hash };
-      const owner = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs };
-      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${rs}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels, owner, generateName: `${rs}-` });
+      numbered(rs, count(spec.replicas, 1), { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs }, { 'pod-template-hash': hash });
       break;
     }
     case KINDS.StatefulSet:
@@ -178,26 +192,23 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
       break;
     case KINDS.DaemonSet: {
       const targets = templateNode !== '' ? [templateNode] : nodes.length > 0 ? nodes.slice(0, MAX_DERIVED_REPLICAS).map((n) => n.name) : [''];
-      for (const node of targets) plans.push({ name: `${controller.name}-${podSuffix(`${seed}@${node}`)}`, nodeName: node, extraLabels: {}, owner: self, generateName: `${controller.name}-` });
-      break;
-    }
-    case KINDS.ReplicaSet: {
+      const generateName = `${controller.name}-`;
       const extraLabels = {};
-      for (let i = 0; i < count(spec.replicas, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels, owner: self, generateName: `${controller.name}-` });
+      for (const node of targets) plans.push({ name: generateName + podSuffix(fnv32aFrom(fnv32aCode(seed, 64), node)), nodeName: node, extraLabels, owner: self, generateName });
       break;
     }
-    case KINDS.Job: {
-      const extraLabels = { 'job-name': controller.name, 'batch.kubernetes.io/job-name': controller.name };
-      for (let i = 0; i < count(spec.parallelism, 1); i++) plans.push({ name: `${controller.name}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels, owner: self, generateName: `${controller.name}-` });
+    case KINDS.ReplicaSet:
+      numbered(controller.name, count(spec.replicas, 1), self, {});
       break;
-    }
+    case KINDS.Job:
+      numbered(controller.name, count(spec.parallelism, 1), self, { 'job-name': controller.name, 'batch.kubernetes.io/job-name': controller.name });
+      break;
     case KINDS.CronJob: {
       if (cronJobSpec(controller).suspend === true) break;
       // Jobs of a CronJob are named after their scheduled minute; one fixed minute keeps names stable.
       const job = `${controller.name}-29000000`;
       const parallelism = cronJobSpec(controller).jobTemplate?.spec?.parallelism;
-      const extraLabels = { 'job-name': job, 'batch.kubernetes.io/job-name': job };
-      for (let i = 0; i < count(parallelism, 1); i++) plans.push({ name: `${job}-${podSuffix(`${seed}#${i}`)}`, nodeName: templateNode, extraLabels, owner: { apiVersion: 'batch/v1', kind: 'Job', name: job }, generateName: `${job}-` });
+      numbered(job, count(parallelism, 1), { apiVersion: 'batch/v1', kind: 'Job', name: job }, { 'job-name': job, 'batch.kubernetes.io/job-name': job });
       break;
     }
   }
@@ -217,8 +228,9 @@ class PodIpAllocator {
     if (ip !== '') this.taken.add(ip);
   }
 
-  allocate(seed: string): string {
-    return hashedAddress(POD_CIDR_PREFIX, seed, this.taken);
+  /** The address for the pod `<namespace>/<name>`. */
+  allocate(namespace: string, name: string): string {
+    return addressAtHash(POD_CIDR_PREFIX, fnv32aFrom(fnv32aCode(fnv32a(namespace), 47), name), this.taken);
   }
 }
 
@@ -434,15 +446,15 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
       const partsMemo: PartsMemo = new Map();
       const shared = controllerShared(controller, kind, templatePath, template);
       for (const plan of plans) {
-        const ip = ips.allocate(`${controller.namespace}/${plan.name}`);
-        const signature = `${plan.nodeName}\u0000${ip}\u0000${mesh.mode}\u0000${mesh.mode === 'sidecar' ? mesh.image : ''}`;
-        const known = cache?.get(controller, plan.name, signature);
+        const ip = ips.allocate(controller.namespace, plan.name);
+        const image = mesh.mode === 'sidecar' ? mesh.image : '';
+        const known = cache?.get(controller, plan.name, plan.nodeName, ip, mesh.mode, image);
         if (known) {
           out.push(known);
           continue;
         }
         const pod = buildPod(controller, shared, plan, ip, podParts(controller, template, plan, mesh, partsMemo));
-        cache?.set(controller, plan.name, signature, pod);
+        cache?.set(controller, plan.name, { nodeName: plan.nodeName, ip, mode: mesh.mode, image, pod });
         out.push(pod);
       }
     }
@@ -450,18 +462,27 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
   return out;
 }
 
+/** A derived pod and the inputs besides its controller object that it was built from. */
+interface CachedPod {
+  nodeName: string;
+  ip: string;
+  mode: MeshMode['mode'];
+  image: string;
+  pod: Resource;
+}
+
 /** Derived pods of the last derivation, by controller object, pod name and derivation inputs. */
 export class DerivedPodCache {
-  private byController = new WeakMap<Resource, Map<string, { signature: string; pod: Resource }>>();
+  private byController = new WeakMap<Resource, Map<string, CachedPod>>();
 
-  get(controller: Resource, name: string, signature: string): Resource | undefined {
+  get(controller: Resource, name: string, nodeName: string, ip: string, mode: MeshMode['mode'], image: string): Resource | undefined {
     const hit = this.byController.get(controller)?.get(name);
-    return hit && hit.signature === signature ? hit.pod : undefined;
+    return hit && hit.nodeName === nodeName && hit.ip === ip && hit.mode === mode && hit.image === image ? hit.pod : undefined;
   }
 
-  set(controller: Resource, name: string, signature: string, pod: Resource): void {
+  set(controller: Resource, name: string, entry: CachedPod): void {
     let m = this.byController.get(controller);
     if (!m) this.byController.set(controller, (m = new Map()));
-    m.set(name, { signature, pod });
+    m.set(name, entry);
   }
 }

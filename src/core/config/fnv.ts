@@ -1,13 +1,28 @@
 // The hash behind every deterministic assumption of the mesh model (derived pod names and IPs,
 // assumed cluster IPs): FNV-1a over the UTF-16 code units of a text, 32 bits.
 
+export const FNV32A_OFFSET = 0x811c9dc5;
+
 export function fnv32a(text: string): number {
-  let h = 0x811c9dc5;
+  return fnv32aFrom(FNV32A_OFFSET, text);
+}
+
+/**
+ * The hash continued over `text` from the state `h` (the hash of what came before), so that
+ * `fnv32aFrom(fnv32a(a), b) === fnv32a(a + b)` without building `a + b`: derived pods hash
+ * several suffixes of one seed.
+ */
+export function fnv32aFrom(h: number, text: string): number {
   for (let i = 0; i < text.length; i++) {
     h ^= text.charCodeAt(i);
     h = Math.imul(h, 0x01000193) >>> 0;
   }
   return h >>> 0;
+}
+
+/** The hash continued over one UTF-16 code unit (see fnv32aFrom). */
+export function fnv32aCode(h: number, code: number): number {
+  return Math.imul(h ^ code, 0x01000193) >>> 0;
 }
 
 const SLOTS = 256 * 254;
@@ -18,7 +33,12 @@ const SLOTS = 256 * 254;
  * address of the model (pods, Services) comes from here, each kind from its own /16.
  */
 export function hashedAddress(prefix: string, seed: string, taken: Set<string>): string {
-  let slot = fnv32a(seed) % SLOTS;
+  return addressAtHash(prefix, fnv32a(seed), taken);
+}
+
+/** hashedAddress for a seed whose hash is already known. */
+export function addressAtHash(prefix: string, hash: number, taken: Set<string>): string {
+  let slot = hash % SLOTS;
   for (let tries = 0; tries < SLOTS; tries++) {
     const ip = `${prefix}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
     if (!taken.has(ip)) {
