@@ -149,4 +149,9 @@ test('a Gateway API gateway from just its Gateway and HTTPRoute: the gateway ist
   await expect(routes).toContainText('http.80');
   await expect(routes).toContainText('shop.example.com');
   await expect(routes).toContainText('/reviews');
+  // No Service here has a clusterIP in the files: the notes say which addresses are assumed,
+  // the gateway's namespace first.
+  await panel.getByText(/^Notes \(\d+\)$/).click();
+  await expect(panel.locator('.proxy-notes')).toContainText(/\d+ Services have no clusterIP in the files/);
+  await expect(panel.locator('.proxy-notes')).toContainText(/reviews\.shop\.svc\.cluster\.local 10\.96\./);
 });

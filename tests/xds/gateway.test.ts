@@ -138,6 +138,18 @@ describe('gateways istiod deploys for Kubernetes Gateways', () => {
     expect(assumedGatewayDeployments(manual)).toEqual({ services: [], pods: [] });
   });
 
+  it('says which Service addresses are assumed, and none when the files write them all', () => {
+    const view = viewOf(GATEWAY_AND_ROUTE);
+    const gen = generateForProxy(view, proxyForPod(view, listProxies(view).find((p) => p.type === 'router')!));
+    const note = gen.notes.find((n) => n.includes('no clusterIP'));
+    const reviews = meshServices(view).find((s) => s.hostname === 'reviews.shop.svc.cluster.local')!;
+    expect(note).toContain('2 Services have no clusterIP');
+    expect(note).toContain(`web-istio.shop.svc.cluster.local ${assumedGatewayDeployments(view).services[0]!.defaultAddress}`);
+    expect(note).toMatch(/reviews\.shop\.svc\.cluster\.local 10\.96\.\d+\.\d+/);
+    expect(reviews.defaultAddress).toBe('0.0.0.0');
+    expect(generateFor(viewOf(GATEWAY), 'istio-ingressgateway-1', 'istio-system').notes.some((n) => n.includes('no clusterIP'))).toBe(false);
+  });
+
   it('is left out where Istio\'s own test harness runs no deployment controller', () => {
     const view = viewOf(GATEWAY_AND_ROUTE);
     const ref = listProxies(view).find((p) => p.type === 'router')!;

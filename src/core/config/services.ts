@@ -492,7 +492,7 @@ export function meshServices(view: ConfigView): readonly MeshService[] {
  * (10.96.0.0/12). One allocator serves every view of the mesh (xDS, the ambient data plane),
  * so a Service written without a clusterIP has the same address in all of them.
  */
-const ASSUMED_VIP_PREFIX = '10.96';
+export const ASSUMED_VIP_PREFIX = '10.96';
 
 /** The cluster IPs written on a Service (`clusterIPs`, else `clusterIP`), blanks left out. */
 export function writtenClusterIps(service: Resource): string[] {

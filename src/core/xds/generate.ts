@@ -20,6 +20,8 @@ import { waypointClusters } from './waypoint/clusters.ts';
 import { waypointNotes } from './waypoint/notes.ts';
 import { AUTHZ_NOT_IMPLEMENTED } from './authzHook.ts';
 import type { MeshSettings } from './mesh.ts';
+import type { Service } from './model.ts';
+import { ASSUMED_VIP_PREFIX } from '../config/services.ts';
 
 export interface GeneratedConfig {
   proxy: Proxy;
@@ -124,12 +126,28 @@ export function generateForProxy(view: ConfigView, proxy: Proxy, opts: GenerateO
   if (proxy.type === 'waypoint') notes.push(...waypointNotes(push, proxy));
   if (AUTHZ_NOT_IMPLEMENTED && proxy.type !== 'waypoint') notes.push('AuthorizationPolicy and RequestAuthentication filters are not generated yet.');
   notes.push('EnvoyFilter patches are not applied.');
+  const assumedVips = assumedVipNote(ctx.scope.services, proxy.namespace);
+  if (assumedVips) notes.push(assumedVips);
   const mg = proxy.type === 'router' ? mergedGateway(push, proxy, ctx.targets) : undefined;
   const listeners = buildListeners(ctx, mg);
   const routes = buildRoutes(ctx, mg, rdsNames(listeners, true));
   const clusters = buildClusters(ctx, mg);
   const endpoints = buildEndpoints(ctx, clusters);
   return { proxy, mesh: push.mesh, listeners, routes, clusters, endpoints, notes };
+}
+
+/**
+ * Addresses in the listeners and routes that no file wrote: Services without a clusterIP get
+ * one from the assumed range (a cluster would allocate its own), so say which.
+ */
+function assumedVipNote(services: readonly Service[], namespace: string): string | undefined {
+  // The proxy's own namespace first: those are the ones its user is looking at.
+  const assumed = services.filter((s) => s.assumedVip && s.namespace === namespace).concat(services.filter((s) => s.assumedVip && s.namespace !== namespace));
+  if (assumed.length === 0) return undefined;
+  const shown = assumed.slice(0, 5).map((s) => `${s.hostname} ${s.defaultAddress}`);
+  const more = assumed.length > shown.length ? ` and ${assumed.length - shown.length} more` : '';
+  const what = assumed.length === 1 ? 'Service has no clusterIP in the files' : `${assumed.length} Services have no clusterIP in the files`;
+  return `${what}; assumed address${assumed.length === 1 ? '' : 'es'} from ${ASSUMED_VIP_PREFIX}.0.0/16 (a cluster allocates its own): ${shown.join(', ')}${more}.`;
 }
 
 /** The route names a proxy's listeners request (filter chains only, as Istio's test harness reads them). */

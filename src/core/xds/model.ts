@@ -223,7 +223,8 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
 
   // Services, in creation order, with aliases resolved.
   const written = assumeClusterIps ? withAssumedVips(view, meshServices(view)) : meshServices(view);
-  const registry = assumeGatewayDeployments ? [...written, ...assumedGatewayDeployments(view).services] : written;
+  // The gateways' Services are ours entirely, their cluster IP included.
+  const registry = assumeGatewayDeployments ? [...written, ...assumedGatewayDeployments(view).services.map((s): Service => ({ ...s, assumedVip: true }))] : written;
   const services = resolveAliases(sortServicesByCreationTime(registry));
   const publicServices: Service[] = [];
   const exportedServices = new Map<string, Service[]>();
