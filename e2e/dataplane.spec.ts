@@ -101,3 +101,24 @@ test('editing the namespace label in the YAML changes a pod\'s mode; a what-if t
   await pod(page, 'client/curl-').hover();
   await expect(page.getByTestId('dp-why')).toContainText('NotSelected');
 });
+
+test('an ingress Gateway added to the ambient sample: its pod appears, and a trace from it skips the waypoint and is denied by ztunnel', async ({ page }) => {
+  await loadAmbientSample(page);
+  const ingress = [
+    'apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: web, namespace: shop}\nspec:\n  gatewayClassName: istio\n  listeners:\n  - {name: http, port: 80, protocol: HTTP}\n',
+    'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: products, namespace: shop}\nspec:\n  parentRefs: [{name: web}]\n  rules:\n  - backendRefs: [{name: products, port: 80}]\n',
+  ].join('---\n');
+  await page.getByTestId('upload-input').setInputFiles([{ name: 'ingress.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(ingress) }]);
+  await expect(page.locator('[data-testid="file-item"][data-path="ingress.yaml"]')).toBeVisible();
+  // The pod istiod's deployment controller would run for the Gateway.
+  await expect(pod(page, 'shop/web-istio-')).toHaveAttribute('data-role', 'gateway');
+  const form = page.getByTestId('dp-trace-form');
+  await form.getByTestId('dp-trace-from').selectOption({ label: (await form.getByTestId('dp-trace-from').locator('option', { hasText: 'shop/web-istio-' }).textContent())! });
+  await form.getByTestId('dp-trace-to').fill('products.shop.svc.cluster.local:80');
+  await form.getByTestId('dp-trace-run').click();
+  // No istio.io/ingress-use-waypoint on the Service: the gateway goes straight to the pods,
+  // whose L4 policy admits only the client namespace and the waypoint.
+  await expect(page.locator('[data-testid="dp-hop"][data-component="gateway"]').filter({ hasText: 'waypoint shop/waypoint is skipped' })).toHaveCount(1);
+  await expect(page.getByTestId('dp-trace-verdict')).toContainText('DENY');
+  await expect(page.locator('[data-testid="dp-hop"][data-component="ztunnel-inbound"][data-decision="DENY"]')).toHaveCount(1);
+});

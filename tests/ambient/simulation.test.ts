@@ -1,15 +1,17 @@
 // The ambient simulation on cases beyond the shared scenarios: enrollment rules, what-if
-// overrides, redirection variants, node placement, traces addressed by pod IP.
+// overrides, redirection variants, node placement, traces addressed by pod IP, the gateways
+// istiod deploys.
 import { describe, expect, it } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
 import { loadMesh } from '../../src/core/ambient/load.ts';
 import { buildAmbientModel } from '../../src/core/ambient/model.ts';
 import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
 import { redirectionRules } from '../../src/core/ambient/cni.ts';
 import { traceRequest } from '../../src/core/ambient/trace.ts';
 import { nodeView, workloadsTable } from '../../src/core/ambient/ztunnel.ts';
-import { assumedClusterIps } from '../../src/core/config/services.ts';
+import { assumedClusterIps, assumedGatewayDeployments } from '../../src/core/config/services.ts';
 import { generateForProxy } from '../../src/core/xds/generate.ts';
-import { findProxy, proxyForPod } from '../../src/core/xds/proxy.ts';
+import { findProxy, listProxies, proxyForPod } from '../../src/core/xds/proxy.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
 const pod = (namespace: string, name: string, opts: { labels?: Record<string, string>; annotations?: Record<string, string>; node?: string; ip?: string; sa?: string; hostNetwork?: boolean } = {}) => ({
@@ -179,5 +181,56 @@ describe('assumed Service addresses', () => {
     const gen = generateForProxy(view, proxyForPod(view, findProxy(view, 'client-1', 'a')!));
     const domains = JSON.stringify(gen.routes);
     expect(domains).toContain(`"${xds.get('reviews.a.svc.cluster.local')}"`);
+  });
+});
+
+describe('gateways istiod deploys for Kubernetes Gateways', () => {
+  // The ambient sample plus an ingress Gateway of class istio and its HTTPRoute, with neither
+  // the gateway's Service nor its pods written: istiod's deployment controller would make them.
+  const sampleDir = new URL('../../public/samples/ambient/', import.meta.url);
+  const ingress = `apiVersion: gateway.networking.k8s.io/v1
+kind: Gateway
+metadata: {name: web, namespace: shop}
+spec:
+  gatewayClassName: istio
+  listeners:
+  - {name: http, port: 80, protocol: HTTP}
+---
+apiVersion: gateway.networking.k8s.io/v1
+kind: HTTPRoute
+metadata: {name: products, namespace: shop}
+spec:
+  parentRefs: [{name: web}]
+  rules:
+  - backendRefs: [{name: products, port: 80}]
+`;
+  const files = [...readdirSync(sampleDir).filter((f) => f.endsWith('.yaml')).map((f) => ({ path: f, text: readFileSync(new URL(f, sampleDir), 'utf8') })), { path: 'ingress.yaml', text: ingress }];
+  const { view } = loadMesh(files);
+  const m = buildAmbientModel(view, {});
+  const gateway = m.cluster.pods.find((p) => p.namespace === 'shop' && p.name.startsWith('web-istio-'));
+
+  it('places the gateway pod the proxy list shows, with the same name and address, and its Service', () => {
+    expect(gateway).toBeDefined();
+    expect(gateway!.role).toBe('gateway');
+    expect(gateway!.resource.derivedFrom).toEqual({ kind: 'Gateway', namespace: 'shop', name: 'web' });
+    const ref = listProxies(view).find((p) => p.type === 'router' && p.id.startsWith('web-istio-'))!;
+    expect(ref.id).toBe(`${gateway!.name}.shop`);
+    expect(generateForProxy(view, proxyForPod(view, ref)).proxy.ipAddresses).toEqual(gateway!.ips);
+    const service = m.cluster.services.find((s) => s.key === 'shop/web-istio')!;
+    expect(service.origin).toBe('gateway');
+    expect(service.addresses.assumed).toBe(true);
+    expect(service.addresses.vips).toEqual([assumedGatewayDeployments(view).services[0]!.defaultAddress]);
+    // Its address is clear of every other Service's.
+    const others = m.cluster.services.filter((s) => s !== service).flatMap((s) => s.addresses.vips);
+    expect(others).not.toContain(service.addresses.vips[0]);
+  });
+
+  it('traces from the gateway: it skips the waypoint without istio.io/ingress-use-waypoint, so ztunnel\'s L4 policy decides', () => {
+    const r = traceRequest(view, m, { from: gateway!.key, to: 'products.shop.svc.cluster.local:80' });
+    expect(r.source).toEqual({ pod: gateway!.key, class: 'gateway' });
+    expect(r.waypointUsed).toBeNull();
+    expect(r.hops.some((h) => h.component === 'gateway' && h.text.includes('waypoint shop/waypoint is skipped'))).toBe(true);
+    expect(r.result).toBe('DENY');
+    expect(r.deniedAt?.layer).toBe('L4');
   });
 });

@@ -132,10 +132,10 @@ describe('gateways istiod deploys for Kubernetes Gateways', () => {
 
   it('adds nothing for a Gateway whose Service and pods the files hold, or that names an existing Service', () => {
     const written = viewOf(GATEWAY_WITH_DEPLOYMENT);
-    expect(assumedGatewayDeployments(written)).toEqual({ services: [], pods: [] });
+    expect(assumedGatewayDeployments(written)).toEqual({ services: [], serviceResources: [], pods: [] });
     expect(listProxies(written).filter((p) => p.type === 'router').map((p) => p.id)).toEqual(['web-istio-1.shop']);
     const manual = viewOf(GATEWAY_AND_ROUTE.replace('  gatewayClassName: istio\n', '  gatewayClassName: istio\n  addresses: [{type: Hostname, value: ingress.istio-system.svc.cluster.local}]\n'));
-    expect(assumedGatewayDeployments(manual)).toEqual({ services: [], pods: [] });
+    expect(assumedGatewayDeployments(manual)).toEqual({ services: [], serviceResources: [], pods: [] });
   });
 
   it('says which Service addresses are assumed, and none when the files write them all', () => {

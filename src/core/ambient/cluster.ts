@@ -15,6 +15,7 @@ import { injectorSettings } from '../config/injector.ts';
 import { CONTROLLER_KINDS } from '../config/derivedWorkloads.ts';
 import { clusterNodes, placePods, serviceAddresses, serviceEntryAddresses, type ClusterNode, type ServiceAddresses, type ServiceEntryHostAddresses } from '../config/clusterShape.ts';
 import { recognizeWaypoints, waypointInfrastructure, workloadWaypoint, type BindingContext, type Waypoint, type WaypointBinding } from '../config/waypoints.ts';
+import { assumedGatewayDeployments } from '../config/services.ts';
 import {
   AMBIENT_REDIRECTION_ANNOTATION,
   AMBIENT_REDIRECTION_ENABLED,
@@ -83,7 +84,7 @@ export interface SimService {
   namespace: string;
   name: string;
   resource: Resource;
-  origin: 'file' | 'waypoint' | 'system' | 'placeholder';
+  origin: 'file' | 'waypoint' | 'gateway' | 'system' | 'placeholder';
   addresses: ServiceAddresses;
 }
 
@@ -209,23 +210,31 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
       return labels === undefined ? undefined : ({ labels } as unknown as Resource);
     },
   };
-  // Pods: the store's, those in Kubernetes' namespaces, and the waypoints' istiod would deploy.
+  // Pods: the store's, those in Kubernetes' namespaces, and the waypoints' and gateways'
+  // istiod would deploy (the gateways' are the ones the generated config shows).
   const storePods = view.list(KINDS.Pod);
   const systemPods = aside(KINDS.Pod);
   const infra = waypointInfrastructure(view, [...storePods, ...systemPods]);
-  const basePods = [...storePods, ...systemPods, ...infra.pods];
+  const gateways = assumedGatewayDeployments(view);
+  const basePods = [...storePods, ...systemPods, ...infra.pods, ...gateways.pods];
   const nodes = clusterNodes(view, basePods, { nodes: settings.nodes });
   const allPods = settings.infrastructure ? [...basePods, ...ztunnelPods(nodes, settings.systemNamespace)] : basePods;
   const placement = placePods(allPods, nodes, { nodes: settings.nodes });
   // Services and their addresses; waypoints need the cluster IPs of their Services.
   const storeServices = view.list(KINDS.Service);
   const systemServices = aside(KINDS.Service);
-  const addresses = serviceAddresses(view, [...systemServices, ...infra.services]);
+  // The gateways' Services carry the cluster IP the generated config gives them (assumed).
+  const addresses = serviceAddresses(view, [...systemServices, ...infra.services, ...gateways.serviceResources]);
+  for (const s of gateways.serviceResources) {
+    const a = addresses.get(s);
+    if (a) addresses.set(s, { ...a, assumed: true });
+  }
   const services: SimService[] = [];
   const push = (r: Resource, origin: SimService['origin']) => services.push({ key: `${r.namespace}/${r.name}`, namespace: r.namespace, name: r.name, resource: r, origin, addresses: addresses.get(r) ?? { vips: [], headless: false, assumed: false } });
   for (const s of storeServices) push(s, s.synthetic === 'placeholder' ? 'placeholder' : 'file');
   for (const s of systemServices) push(s, 'system');
   for (const s of infra.services) push(s, 'waypoint');
+  for (const s of gateways.serviceResources) push(s, 'gateway');
   const clusterIpOf = (ns: string, name: string) => services.find((s) => s.namespace === ns && s.name === name)?.addresses.vips[0];
   const waypoints = recognizeWaypoints(view, allPods, clusterIpOf, { notReady: settings.notReadyWaypoints });
   const binding: BindingContext = { waypoints, namespaceLabels };

@@ -551,12 +551,13 @@ export function assumedClusterIps(view: ConfigView): ReadonlyMap<string, string>
  * The gateways istiod's deployment controller would run for the workspace's Kubernetes
  * Gateways whose Service or pods the files do not hold (config/waypoints.ts
  * managedGatewayInfrastructure): their Services as registry entries, with an assumed cluster
- * IP, and their pods, with addresses clear of every pod's. Only the generated config and the
- * proxy list use them; the analyzers do not (istioctl does not see them either).
+ * IP, and their pods, with addresses clear of every pod's. The generated config, the proxy
+ * list and the ambient data plane use them; the analyzers do not (istioctl does not see them
+ * either). `serviceResources` are the Services as objects, their assumed cluster IP written in.
  */
-export function assumedGatewayDeployments(view: ConfigView): { services: readonly MeshService[]; pods: readonly Resource[] } {
+export function assumedGatewayDeployments(view: ConfigView): { services: readonly MeshService[]; serviceResources: readonly Resource[]; pods: readonly Resource[] } {
   return view.lookups.cached('config.assumedGatewayDeployments', () => {
-    if (view.list(KINDS.KubernetesGateway).length === 0) return { services: [], pods: [] };
+    if (view.list(KINDS.KubernetesGateway).length === 0) return { services: [], serviceResources: [], pods: [] };
     const all = podIndex(view).all;
     const takenPodIps = new Set<string>();
     for (const p of all) {
@@ -571,7 +572,7 @@ export function assumedGatewayDeployments(view: ConfigView): { services: readonl
     const vips = new Map<Resource, string>();
     allocateClusterIps(infra.services, takenVips, vips);
     for (const [svc, ip] of vips) if (isObj(svc.body.spec)) svc.body.spec.clusterIP = ip;
-    return { services: assumedKubeServices(view, infra.services, infra.pods), pods: infra.pods };
+    return { services: assumedKubeServices(view, infra.services, infra.pods), serviceResources: infra.services, pods: infra.pods };
   });
 }
 
