@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressAtHash, fnv32a, fnv32aCode, fnv32aFrom, hashedAddress } from '../../src/core/config/fnv.ts';
+import { addressAtHash, chainedSuffix, fnv32a, fnv32aCode, fnv32aFrom, hashedAddress, SAFE_ALPHABET } from '../../src/core/config/fnv.ts';
 
 describe('FNV-1a hashing behind derived names and addresses', () => {
   it('gives the published FNV-1a 32-bit values', () => {
@@ -27,5 +27,18 @@ describe('FNV-1a hashing behind derived names and addresses', () => {
     expect(again).not.toBe(first);
     expect(again.startsWith('10.244.')).toBe(true);
     expect(addressAtHash('10.244', fnv32a('shop/web-0'), new Set())).toBe(first);
+  });
+
+  it('builds deployment-controller suffixes from one hash carried over the numbered seeds', () => {
+    const seed = 'shop/web-istio';
+    const sfx = chainedSuffix(seed, 9);
+    expect(sfx).toMatch(/^[bcdfghjklmnpqrstvwxz2456789]{9}$/);
+    // Character i is picked by the hash of "<seed>:0<seed>:1…<seed>:i".
+    let joined = '';
+    for (let i = 0; i < 9; i++) {
+      joined += `${seed}:${i}`;
+      expect(sfx[i]).toBe(SAFE_ALPHABET[fnv32a(joined) % SAFE_ALPHABET.length]);
+    }
+    expect(chainedSuffix(seed, 5)).toBe(sfx.slice(0, 5));
   });
 });

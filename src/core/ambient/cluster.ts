@@ -16,6 +16,7 @@ import { CONTROLLER_KINDS } from '../config/derivedWorkloads.ts';
 import { clusterNodes, placePods, serviceAddresses, serviceEntryAddresses, type ClusterNode, type ServiceAddresses, type ServiceEntryHostAddresses } from '../config/clusterShape.ts';
 import { recognizeWaypoints, waypointInfrastructure, workloadWaypoint, type BindingContext, type Waypoint, type WaypointBinding } from '../config/waypoints.ts';
 import { assumedGatewayDeployments } from '../config/services.ts';
+import { chainedSuffix } from '../config/fnv.ts';
 import {
   AMBIENT_REDIRECTION_ANNOTATION,
   AMBIENT_REDIRECTION_ENABLED,
@@ -159,15 +160,8 @@ function roleOf(pod: Resource, labels: StringMap, waypoints: ReadonlyMap<string,
 }
 
 function ztunnelPods(nodes: readonly ClusterNode[], systemNs: string): Resource[] {
-  const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
   return nodes.map((n) => {
-    let h = 0x811c9dc5;
-    let sfx = '';
-    for (let i = 0; i < 5; i++) {
-      for (const ch of `${n.name}:${i}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
-      sfx += SAFE[h % SAFE.length];
-    }
-    const name = `ztunnel-${sfx}`;
+    const name = `ztunnel-${chainedSuffix(n.name, 5)}`;
     const labels = Object.assign(Object.create(null) as Record<string, string>, { app: 'ztunnel', 'sidecar.istio.io/inject': 'false' });
     return {
       key: `${KINDS.Pod.id}/${systemNs}/${name}`,

@@ -23,7 +23,7 @@ import {
   SIDECAR_STATUS_ANNOTATION,
   TLS_MODE_LABEL,
 } from './wellKnown.ts';
-import { addressAtHash, fnv32a, fnv32aCode, fnv32aFrom } from './fnv.ts';
+import { addressAtHash, fnv32a, fnv32aCode, fnv32aFrom, SAFE_ALPHABET } from './fnv.ts';
 
 /** The controller kinds whose pods we derive, and where their pod template sits. */
 export const CONTROLLER_KINDS: ReadonlyArray<{ kind: KindInfo; templatePath: readonly string[] }> = [
@@ -47,8 +47,6 @@ export const DEFAULT_PROXY_IMAGE = 'docker.io/istio/proxyv2:latest';
 /** Where derived pods get their IPs (Kubernetes' usual pod CIDR in kind and kubeadm). */
 export const POD_CIDR_PREFIX = '10.244';
 
-// Kubernetes' rand.SafeEncodeString alphabet (no vowels, no look-alike digits).
-const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 
 /** Kubernetes' SafeEncodeString over the decimal text of a number. */
 function safeEncode(n: number): string {

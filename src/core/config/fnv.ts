@@ -49,3 +49,20 @@ export function addressAtHash(prefix: string, hash: number, taken: Set<string>):
   }
   return '';
 }
+
+/** Kubernetes' rand.SafeEncodeString alphabet (no vowels, no look-alike digits). */
+export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/**
+ * `length` characters of SAFE_ALPHABET from one hash carried through `<seed>:0`, `<seed>:1`, …
+ * (the names the deployment controller's pods and ztunnel's DaemonSet pods get here).
+ */
+export function chainedSuffix(seed: string, length: number): string {
+  let h = FNV32A_OFFSET;
+  let out = '';
+  for (let i = 0; i < length; i++) {
+    h = fnv32aFrom(h, `${seed}:${i}`);
+    out += SAFE_ALPHABET[h % SAFE_ALPHABET.length];
+  }
+  return out;
+}

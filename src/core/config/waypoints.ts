@@ -6,7 +6,7 @@ import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import { EMPTY_STRING_MAP, arr, isObj, str, type StringMap } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
-import { hashedAddress } from './fnv.ts';
+import { chainedSuffix, hashedAddress } from './fnv.ts';
 import { POD_CIDR_PREFIX } from './derivedWorkloads.ts';
 import { kubernetesGateway, gatewayClass } from './api/gatewayapi.ts';
 import { compileLabelSelector, compiledMatches, type CompiledSelector } from './labelSelector.ts';
@@ -152,8 +152,8 @@ function hasGatewayPods(gw: Resource, pods: readonly Resource[]): boolean {
  * The labels are the template's for that role, given the template hash.
  */
 function deployedPod(gw: Resource, name: string, role: 'waypoint' | 'router', labelsFor: (hash: string) => Record<string, string>, statusFor?: (podName: string) => Record<string, unknown>): Resource {
-  const hash = suffix(`${gw.namespace}/${name}`, 9);
-  const podName = `${name}-${hash}-${suffix(`${gw.namespace}/${name}#0`, 5)}`;
+  const hash = chainedSuffix(`${gw.namespace}/${name}`, 9);
+  const podName = `${name}-${hash}-${chainedSuffix(`${gw.namespace}/${name}#0`, 5)}`;
   const body = {
     metadata: { generateName: `${name}-${hash}-`, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, controller: true }] },
     spec: {
@@ -217,17 +217,6 @@ export function managedGatewayInfrastructure(view: Pick<ResourceReader, 'list' |
     }
   }
   return { services, pods: newPods };
-}
-
-const SAFE = 'bcdfghjklmnpqrstvwxz2456789';
-function suffix(seed: string, n: number): string {
-  let h = 0x811c9dc5;
-  let out = '';
-  for (let i = 0; i < n; i++) {
-    for (const ch of `${seed}:${i}`) h = Math.imul(h ^ ch.charCodeAt(0), 0x01000193) >>> 0;
-    out += SAFE[h % SAFE.length];
-  }
-  return out;
 }
 
 function synthetic(kind: typeof KINDS.Pod, namespace: string, name: string, labels: Record<string, string>, annotations: StringMap, body: Record<string, unknown>, derivedFrom: Resource['derivedFrom']): Resource {
