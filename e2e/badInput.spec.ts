@@ -81,4 +81,37 @@ test.describe('bad input', () => {
     await page.locator('[data-testid="file-item"][data-path="networking.yaml"]').click();
     await expect(page.locator('.monaco-editor .view-lines')).toContainText('VirtualService');
   });
+
+  test('a label kubectl would read as a number is pointed out with the text to quote, and quoting it clears the error', async ({ page }) => {
+    await openApp(page);
+    const deployment = [
+      'apiVersion: apps/v1',
+      'kind: Deployment',
+      'metadata:',
+      '  name: web',
+      '  namespace: bookinfo',
+      'spec:',
+      '  selector:',
+      '    matchLabels: {app: web}',
+      '  template:',
+      '    metadata:',
+      '      labels: {app: web, version: 1.0}',
+      '    spec:',
+      '      containers: [{name: web, image: web}]',
+      '',
+    ].join('\n');
+    await pasteIntoNewFile(page, deployment);
+    const row = page.getByTestId('problem-row').filter({ hasText: 'kubectl rejects this Deployment' });
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('spec.template.metadata.labels.version must be a string');
+    await expect(row).toContainText('Quote it: "1.0"');
+    await expect(row.getByTestId('problem-location')).toHaveText('untitled-1.yaml:11');
+    // The person quotes the value: the error goes.
+    await page.locator('.monaco-editor .view-lines').click();
+    await page.keyboard.press('ControlOrMeta+A');
+    await page.evaluate((t) => navigator.clipboard.writeText(t), deployment.replace('version: 1.0', 'version: "1.0"'));
+    await page.keyboard.press('ControlOrMeta+V');
+    await expect(page.getByTestId('problem-row').filter({ hasText: 'kubectl rejects' })).toHaveCount(0);
+    await expectResponsive(page);
+  });
 });

@@ -28,7 +28,7 @@ const derived = (s: ResourceStore) => s.list(KINDS.Pod).filter((p) => p.syntheti
 
 function deployment(name: string, ns: string, extra: { replicas?: number; labels?: Record<string, string>; annotations?: Record<string, string>; hostNetwork?: boolean } = {}): string {
   const labels = extra.labels ?? { app: name };
-  const lbl = (indent: string) => Object.entries(labels).map(([k, v]) => `${indent}${k}: ${v}`).join('\n');
+  const lbl = (indent: string) => Object.entries(labels).map(([k, v]) => `${indent}${k}: "${v}"`).join('\n');
   const ann = extra.annotations ? `\n      annotations:\n${Object.entries(extra.annotations).map(([k, v]) => `        ${k}: "${v}"`).join('\n')}` : '';
   return `apiVersion: apps/v1
 kind: Deployment

@@ -298,7 +298,7 @@ metadata:
   namespace: plain
   labels:
     __proto__: x
-    constructor: y
+    constructor: w
     toString: z
 spec:
   containers:

@@ -1,27 +1,18 @@
 // A fast reader for the plain, block-style YAML that Kubernetes manifests are written in:
 // block mappings and sequences, one-line plain/quoted scalars, one-line flow collections,
 // literal block scalars and comments. It builds values in one pass over the text, with
-// scalars resolved by js-yaml's own resolvers, so that whenever it answers, js-yaml (with
-// the project's schema, yamlSchema.ts) gives the same value. Anything outside that subset
-// makes it give up and return NOT_HANDLED, and the caller uses js-yaml: tabs, lone CRs and
-// control characters, anchors, aliases, tags, merge keys, folded or indented block scalars,
-// multi-line plain, quoted or flow scalars, keys that are not plain strings, duplicate keys,
-// document markers, deep nesting, and every indicator js-yaml would reject.
-import type jsyaml from 'js-yaml';
-import { YAML_SCHEMA } from './yamlSchema.ts';
+// scalars resolved by the project's schema (yamlSchema.ts: as kubectl resolves them), so
+// that whenever it answers, js-yaml with that schema gives the same value. Anything outside
+// that subset makes it give up and return NOT_HANDLED, and the caller uses js-yaml: tabs,
+// lone CRs and control characters, anchors, aliases, tags, merge keys, folded or indented
+// block scalars, multi-line plain, quoted or flow scalars, keys that are not plain strings,
+// duplicate keys, document markers, deep nesting, and every indicator js-yaml would reject.
+import { KUBE_LETTER_WORDS, resolveKubeScalar } from './yamlSchema.ts';
 
 export const NOT_HANDLED: unique symbol = Symbol('not handled');
 
 class Bail extends Error {}
 const BAIL = new Bail('outside the fast subset');
-
-interface ImplicitType {
-  resolve(data: string): boolean;
-  construct(data: string): unknown;
-}
-
-// The schema's implicit types (null, bool, int, float, merge), in js-yaml's order.
-const IMPLICIT: ImplicitType[] = (YAML_SCHEMA as jsyaml.Schema & { compiledImplicit: ImplicitType[] }).compiledImplicit;
 
 /**
  * Characters the fast reader leaves to js-yaml: tabs (js-yaml's rules for them are
@@ -40,26 +31,20 @@ export function hasCharsOutsideFastSubset(text: string): boolean {
 /** Collections nested deeper than this are left to js-yaml, which enforces its own limit (100). */
 const MAX_FAST_DEPTH = 64;
 
-const LETTER_WORDS = new Map<string, { value: null | boolean }>([
-  ...['null', 'Null', 'NULL'].map((w) => [w, { value: null }] as const),
-  ...['true', 'True', 'TRUE'].map((w) => [w, { value: true }] as const),
-  ...['false', 'False', 'FALSE'].map((w) => [w, { value: false }] as const),
-]);
 const DECIMAL = /^[1-9][0-9]*$/;
 
 /** A plain scalar resolved exactly as js-yaml's schema would. */
 function resolvePlain(s: string): unknown {
   const c = s.charCodeAt(0);
-  // A scalar starting with a letter is a string unless it is one of the core schema's
-  // spellings of null and the booleans (no int, float or merge key starts with a letter).
+  // A scalar starting with a letter is a string unless it is one of the schema's spellings
+  // of null and the booleans (no int, float or merge key starts with a letter).
   if ((c >= 65 && c <= 90) || (c >= 97 && c <= 122)) {
-    const word = LETTER_WORDS.get(s);
-    return word === undefined ? s : word.value;
+    const word = KUBE_LETTER_WORDS.get(s);
+    return word === undefined ? s : word;
   }
   // Plain decimal integers, the most common scalar after names (ports, replicas, weights).
   if (c >= 49 && c <= 57 && s.length <= 15 && DECIMAL.test(s)) return Number(s);
-  for (const t of IMPLICIT) if (t.resolve(s)) return t.construct(s);
-  return s;
+  return resolveKubeScalar(s);
 }
 
 const ESCAPES: Record<string, string> = { '0': '\0', a: '\x07', b: '\b', t: '\t', n: '\n', v: '\v', f: '\f', r: '\r', e: '\x1b', ' ': ' ', '"': '"', '/': '/', '\\': '\\', N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029' };

@@ -4,6 +4,7 @@ import { kindByGroupKind, splitApiVersion, versionAccepted } from './kinds.ts';
 import { PARSER_CODES, type ParsedDocument } from './parse.ts';
 import { str, stringMap } from './read.ts';
 import { kindProblems } from './kindProblems.ts';
+import { stringMapProblems } from './stringMaps.ts';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -95,12 +96,25 @@ export function resourcesOf(parsed: ParsedDocument): { resources: Resource[]; pr
     const problems: Diagnostic[] = [];
     value.items.forEach((item, i) => {
       if (isObject(item) && typeof item.apiVersion === 'string' && typeof item.kind === 'string') {
-        resources.push(makeResource(item, doc, i));
+        const rejected = stringMapProblemsOf(doc, item, ['items', i]);
+        if (rejected.length > 0) problems.push(...rejected);
+        else resources.push(makeResource(item, doc, i));
       } else {
         problems.push(notK8s(doc, `Item ${i} of this ${kind}`));
       }
     });
     return { resources, problems };
   }
+  const rejected = stringMapProblemsOf(doc, value, []);
+  if (rejected.length > 0) return { resources: [], problems: rejected };
   return { resources: [makeResource(value, doc)], problems: kindProblems(doc, value.apiVersion, kind) };
+}
+
+/** Problems of an object kubectl would refuse for a non-string value in a string map (see stringMaps.ts). */
+function stringMapProblemsOf(doc: SourceDocument, value: Record<string, unknown>, pathPrefix: ReadonlyArray<string | number>): Diagnostic[] {
+  const apiVersion = value.apiVersion as string;
+  const kind = value.kind as string;
+  const { kindId, known } = kindIdOf(apiVersion, kind);
+  if (!known) return [];
+  return stringMapProblems(doc, value, kindId, kind, splitApiVersion(apiVersion).group, pathPrefix);
 }

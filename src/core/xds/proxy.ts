@@ -15,7 +15,7 @@ import { nodeLocality, splitLocality } from '../config/locality.ts';
 import { assumedGatewayDeployments, DEFAULT_CLUSTER_ID, podWorkloadName, type ServicePortInfo } from '../config/services.ts';
 import { GATEWAY_MANAGED_LABEL, GATEWAY_NAME_LABEL, MESH_GATEWAY_CONTROLLER, PROXY_CONFIG_ANNOTATION, TOPOLOGY_NETWORK_LABEL } from '../config/wellKnown.ts';
 import { isObj, str } from '../model/read.ts';
-import jsyaml from 'js-yaml';
+import { loadYaml } from '../model/yamlSchema.ts';
 import type { PushContext, Service } from './model.ts';
 import type { InterceptionMode, Proxy, ProxyType } from './types.ts';
 import { isIPv4, isIPv6 } from './net.ts';
@@ -117,7 +117,7 @@ function proxyConfigOf(view: ConfigView, pod: Resource): Record<string, unknown>
   const ann = pod.annotations[PROXY_CONFIG_ANNOTATION];
   if (ann) {
     try {
-      const parsed = jsyaml.load(ann, { schema: jsyaml.CORE_SCHEMA });
+      const parsed = loadYaml(ann);
       if (isObj(parsed)) {
         const pm = { ...(isObj(out.proxyMetadata) ? out.proxyMetadata : {}), ...(isObj(parsed.proxyMetadata) ? parsed.proxyMetadata : {}) };
         Object.assign(out, parsed, { proxyMetadata: pm });

@@ -65,7 +65,7 @@ const crd = (name: string, version?: string) => `
 apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata:
-  name: ${name}${version === undefined ? '' : `\n  annotations:\n    gateway.networking.k8s.io/bundle-version: ${version}`}
+  name: ${name}${version === undefined ? '' : `\n  annotations:\n    gateway.networking.k8s.io/bundle-version: "${version}"`}
 spec:
   group: gateway.networking.k8s.io
 `;

@@ -1,6 +1,6 @@
 // Mesh config and mesh networks as found in the workspace: the `istio` ConfigMap in
 // `istio-system` (keys `mesh` and `meshNetworks`), merged over Istio's defaults.
-import jsyaml from 'js-yaml';
+import { loadYaml } from '../../model/yamlSchema.ts';
 import type { Resource } from '../../model/types.ts';
 import { KINDS } from '../../model/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from './meshconfig.ts';
@@ -14,7 +14,7 @@ export interface MeshInputs {
 }
 
 function parseYamlObject(text: string): Record<string, unknown> | null {
-  const v = jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA });
+  const v = loadYaml(text);
   if (v === null || v === undefined) return {};
   if (typeof v !== 'object' || Array.isArray(v)) throw new Error('expected a mapping');
   return v as Record<string, unknown>;

@@ -1,7 +1,7 @@
 // injection.ImageAnalyzer: pods in injected namespaces whose istio-proxy image differs from
 // the one the namespace's injector ConfigMap would inject now (IST0158, one per namespace).
 // The image variant (e.g. `distroless`) comes from the effective ProxyConfig, as in Istio.
-import jsyaml from 'js-yaml';
+import { loadYaml } from '../../../model/yamlSchema.ts';
 import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
@@ -82,7 +82,7 @@ export const injectionImageAnalyzer: Analyzer = {
 function annotationImageType(text: string): string {
   let v: unknown;
   try {
-    v = jsyaml.load(text);
+    v = loadYaml(text);
   } catch {
     return '';
   }
