@@ -8,7 +8,7 @@ import jsyaml from 'js-yaml';
 import { parseFastYaml, NOT_HANDLED } from '../../src/core/model/fastYaml.ts';
 import { parseSourceDocument, PARSER_CODES } from '../../src/core/model/parse.ts';
 import { YAML_LOAD_OPTIONS, MAX_YAML_DEPTH } from '../../src/core/model/yamlSchema.ts';
-import { kubeFlowText } from '../../src/core/model/kubeFlow.ts';
+import { kubeFlowProblem, kubeFlowText } from '../../src/core/model/kubeFlow.ts';
 import type { SourceDocument } from '../../src/core/model/types.ts';
 import { yamlTexts } from '../gen/yamlText.ts';
 import { FuzzFailure, guarded } from '../failure.ts';
@@ -23,10 +23,12 @@ export interface YamlInput {
 
 type Reference = { ok: true; value: unknown } | { ok: false; reason: string };
 
-/** js-yaml's reading, after the one deliberate change (kubeFlow.ts: `[2001:db8::]` is a string, as in Kubernetes). */
+/** js-yaml's reading, after the deliberate changes for flow collections (kubeFlow.ts: `[2001:db8::]` is a string, `[x?y]` an error, `[?b]` a key, as in Kubernetes). */
 function reference(text: string): Reference {
   try {
-    return { ok: true, value: jsyaml.load(kubeFlowText(text) ?? text, YAML_LOAD_OPTIONS) };
+    const value = jsyaml.load(kubeFlowText(text) ?? text, YAML_LOAD_OPTIONS);
+    const problem = kubeFlowProblem(text);
+    return problem ? { ok: false, reason: problem.message } : { ok: true, value };
   } catch (e) {
     return { ok: false, reason: String((e as { reason?: string }).reason ?? (e as Error).message) };
   }

@@ -1,14 +1,17 @@
-// A colon that ends a plain scalar inside a flow collection: Kubernetes (go-yaml) keeps it in
-// the scalar, YAML 1.2 readers (js-yaml) make a mapping of it. We read it as Kubernetes does.
+// Flow collections as Kubernetes (go-yaml) reads them, where YAML 1.2 readers (js-yaml) differ:
+// a colon that ends a plain scalar stays in it, and a `?` ends the scalar or starts a key.
 import { describe, expect, it } from 'vitest';
 import jsyaml from 'js-yaml';
 import { kubeFlowText } from '../../src/core/model/kubeFlow.ts';
 import { parseSourceDocument } from '../../src/core/model/parse.ts';
 import type { SourceDocument } from '../../src/core/model/types.ts';
 
+function docOf(text: string): SourceDocument {
+  return { file: 'm.yaml', index: 0, text, startOffset: 0, startLine: 1, referenceLine: 1, isJson: false };
+}
+
 function read(text: string): { value: unknown; errors: string[] } {
-  const doc: SourceDocument = { file: 'm.yaml', index: 0, text, startOffset: 0, startLine: 1, referenceLine: 1, isJson: false };
-  const parsed = parseSourceDocument(doc);
+  const parsed = parseSourceDocument(docOf(text));
   return { value: parsed.value, errors: parsed.problems.map((p) => `${p.range?.startLine}: ${p.message}`) };
 }
 
@@ -42,5 +45,41 @@ describe('colons before flow indicators, read as Kubernetes reads them', () => {
     const { errors } = read('a: [x:, y]\nb: [\n');
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/^2: /);
+  });
+});
+
+describe('a `?` in a flow collection, read as Kubernetes reads it', () => {
+  // What go-yaml v2 (kubectl) does with each of these, checked against it when written.
+  it('ends a plain scalar there: the document is refused, at the `?`, with go-yaml\'s words', () => {
+    for (const [text, col, close] of [
+      ['a: [/login?next=1]\n', 11, ']'],
+      ['a: [a ?b]\n', 7, ']'],
+      ['a: {k: v?w}\n', 9, '}'],
+      ['a: [b?]\n', 6, ']'],
+      ['a: [?a?b]\n', 7, ']'],
+    ] as const) {
+      const parsed = parseSourceDocument(docOf(text));
+      expect(parsed.value, text).toBeUndefined();
+      expect(parsed.problems, text).toHaveLength(1);
+      expect(parsed.problems[0]!.message, text).toContain(`did not find expected ',' or '${close}'`);
+      expect(parsed.problems[0]!.range?.startCol, text).toBe(col);
+    }
+    expect(read('a: {x: ?b}\n').errors[0]).toContain('did not find expected node content');
+  });
+
+  it('starts a key when it starts the scalar', () => {
+    expect(read('a: [?b]\n').value).toEqual({ a: [{ b: null }] });
+    expect(read('a: [?b, c]\n').value).toEqual({ a: [{ b: null }, 'c'] });
+    expect(read('a: {?k: v}\n').value).toEqual({ a: { k: 'v' } });
+    expect(read('a: [?b: c]\n').value).toEqual({ a: [{ b: 'c' }] });
+    expect(read('a: [?-b]\n').value).toEqual({ a: [{ '-b': null }] });
+    expect(read('a: [?b:]\n').value).toEqual({ a: [{ 'b:': null }] });
+    expect(read('a: [?yes]\n').value).toEqual({ a: [{ true: null }] });
+  });
+
+  it('leaves quoted scalars, block context and explicit keys alone', () => {
+    expect(read("a: ['x?y', \"v?w\"]\n").value).toEqual({ a: ['x?y', 'v?w'] });
+    expect(read('a: x?y\nb: |\n  [x?y]\n').value).toEqual({ a: 'x?y', b: '[x?y]\n' });
+    expect(read('a: [? b]\n').value).toEqual({ a: [{ b: null }] });
   });
 });

@@ -191,8 +191,8 @@ describe('route tests run through the simulator', () => {
       request: {host: web, port: 80, path: /old/page}
       expect: {redirect: {host: web.example.com, path: /new, code: 302}, status: 302}
     - description: rewrite
-      request: {host: web, port: 80, path: /api/items?q=1}
-      expect: {rewrite: {path: /v2/items?q=1}, route: {destination: {host: web.shop.svc.cluster.local, port: 80}}}
+      request: {host: web, port: 80, path: "/api/items?q=1"}
+      expect: {rewrite: {path: "/v2/items?q=1"}, route: {destination: {host: web.shop.svc.cluster.local, port: 80}}}
     - description: fault
       request: {host: web, port: 80, path: /slow}
       expect: {fault: {delay: 2000ms, abort: {httpStatus: 503}}}

@@ -328,6 +328,8 @@ class Reader {
     for (; e < this.length; e++) {
       const ch = this.code(e);
       if (isFlowIndicator(ch)) break;
+      // kubectl's reader ends a plain scalar at `?` in a flow collection (kubeFlow.ts).
+      if (ch === 63) throw BAIL;
       if (ch === 58) {
         const n = this.code(e + 1);
         if (Number.isNaN(n) || n === 32 || isFlowIndicator(n)) {

@@ -8,7 +8,7 @@ import type { Diagnostic, SourceDocument } from './types.ts';
 import { lineIndex } from './lines.ts';
 import { parseFastYaml, NOT_HANDLED } from './fastYaml.ts';
 import { loadYaml, MAX_YAML_DEPTH } from './yamlSchema.ts';
-import { kubeFlowText } from './kubeFlow.ts';
+import { kubeFlowProblem, kubeFlowText, type KubeFlowProblem } from './kubeFlow.ts';
 
 /** Values a document's aliases may expand it to (beyond its own length) before we call it an attack. */
 export const MAX_ALIAS_EXPANSION = 100_000;
@@ -89,15 +89,25 @@ export function parseSourceDocument(doc: SourceDocument): ParsedDocument {
   // Plain block-style manifests: our one-pass reader (same values as js-yaml).
   const fast = parseFastYaml(doc.text);
   if (fast !== NOT_HANDLED) return { doc, value: fast, problems: [] };
-  // Colons that end plain scalars in flow collections are read the way Kubernetes reads them (see kubeFlow.ts).
+  // Colons and `?` in flow collections are read the way Kubernetes reads them (see kubeFlow.ts).
   const kube = kubeFlowText(doc.text);
+  const kubeProblem = kubeFlowProblem(doc.text);
   let value: unknown;
   try {
     value = loadYaml(kube ?? doc.text, { filename: doc.file });
   } catch (e) {
-    return rejected(doc, kube === undefined ? e : originalError(doc, e), kube);
+    const own = kube === undefined ? e : originalError(doc, e);
+    // One error per document: the first of js-yaml's and kubectl's own.
+    if (kubeProblem && kubeProblem.offset < markOffset(doc, own)) return flowProblem(doc, kubeProblem);
+    return rejected(doc, own, kube);
   }
+  if (kubeProblem) return flowProblem(doc, kubeProblem);
   return checkAliases(doc, value, []);
+}
+
+/** A document kubectl cannot read because of a `?` in a flow collection (kubeFlow.ts). */
+function flowProblem(doc: SourceDocument, p: KubeFlowProblem): ParsedDocument {
+  return { doc, value: undefined, problems: [problem(doc, PARSER_CODES.syntax, `YAML syntax error (as kubectl reads YAML): ${p.message}`, p.offset, p.offset + 1)] };
 }
 
 /** js-yaml's error on the text as written (its marks are offsets in that text), else `e`. */
