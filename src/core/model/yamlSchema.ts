@@ -46,6 +46,12 @@ const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/
 /** Go's decimal float syntax for a text that starts with `.` (strconv.ParseFloat, underscores between digits). */
 const GO_DOT_FLOAT = /^\.[0-9](_?[0-9])*([eE][-+]?[0-9](_?[0-9])*)?$/;
 
+/** Whether the text (underscores dropped) is in Go's integer syntax: go-yaml v2 tries integers before floats. */
+function inGoIntegerSyntax(text: string): boolean {
+  const plain = text.replace(/_/g, '');
+  return GO_BINARY.test(plain) || GO_OCTAL_PREFIXED.test(plain) || GO_HEX.test(plain) || GO_OCTAL.test(plain) || GO_DECIMAL.test(plain);
+}
+
 /** The number go-yaml v2 makes of a plain scalar starting with a sign or a digit, if any. */
 function goNumber(text: string): number | undefined {
   const plain = text.replace(/_/g, '');
@@ -119,7 +125,7 @@ const intType = new jsyaml.Type('tag:yaml.org,2002:int', {
     const c = data.charCodeAt(0);
     if (!((c >= 48 && c <= 57) || c === 43 || c === 45)) return false;
     const n = goNumber(data);
-    return n !== undefined && Number.isInteger(n) && !YAML_STYLE_FLOAT_ONLY(data);
+    return n !== undefined && Number.isInteger(n) && inGoIntegerSyntax(data);
   },
   construct: (data: string) => goNumber(data) as number,
   predicate: (o: unknown) => typeof o === 'number' && Number.isInteger(o),
@@ -127,19 +133,13 @@ const intType = new jsyaml.Type('tag:yaml.org,2002:int', {
   defaultStyle: 'decimal',
 });
 
-/** True when go-yaml v2 reads the text as a float rather than an integer (it tries integers first). */
-function YAML_STYLE_FLOAT_ONLY(text: string): boolean {
-  const plain = text.replace(/_/g, '');
-  return !(GO_BINARY.test(plain) || GO_OCTAL_PREFIXED.test(plain) || GO_HEX.test(plain) || GO_OCTAL.test(plain) || GO_DECIMAL.test(plain));
-}
-
 const floatType = new jsyaml.Type('tag:yaml.org,2002:float', {
   kind: 'scalar',
   resolve: (data: string | null) => {
     if (!isText(data)) return false;
     if (FLOAT_WORDS.has(data)) return true;
     const v = resolveKubeScalar(data);
-    return typeof v === 'number' && YAML_STYLE_FLOAT_ONLY(data);
+    return typeof v === 'number' && !inGoIntegerSyntax(data);
   },
   construct: (data: string) => resolveKubeScalar(data) as number,
   predicate: (o: unknown) => typeof o === 'number',
