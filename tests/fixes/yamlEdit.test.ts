@@ -36,6 +36,9 @@ describe('replaceScalar', () => {
     expect(plainSafe('yes')).toBe(false);
     expect(plainSafe('1e3')).toBe(false);
     expect(plainSafe('reviews.bookinfo.svc.cluster.local')).toBe(true);
+    // What kubectl reads as something else (YAML 1.1 words, Go integer forms) is quoted too.
+    for (const s of ['on', 'Off', 'y', 'N', '0644', '0b101', '0B1', '1_000', '08', '']) expect(plainSafe(s), s).toBe(false);
+    for (const s of ['v1', 'nan', 'e3', '1.2.3', 'x_1']) expect(plainSafe(s), s).toBe(true);
   });
 
   it('fills a key that has no value and works inside sequences', () => {

@@ -1,6 +1,7 @@
 // Small, layout-preserving YAML edits for quick fixes: each helper returns one text edit
 // (in file coordinates) that changes a single value, key or collection of a document and
 // leaves every other character as it was. JSON documents get JSON-shaped edits.
+import { resolveKubeScalar } from '../../model/yamlSchema.ts';
 import { isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
 import type { SourceDocument, TextEdit } from '../../model/types.ts';
 import { positionedDocument } from '../../model/locate.ts';
@@ -17,15 +18,13 @@ export class Quoted {
 
 export type YamlValue = string | number | boolean | Quoted | YamlValue[] | { [key: string]: YamlValue };
 
-const RESERVED_PLAIN = /^(?:true|false|yes|no|on|off|y|n|null|~)$/i;
-
-/** True when `s` can be written as a plain YAML scalar and reads back as the same string. */
+/**
+ * True when `s` can be written as a plain YAML scalar and reads back as the same string, as
+ * kubectl reads it (so `yes`, `on`, `0644`, `0b1`, `1_000` are quoted).
+ */
 export function plainSafe(s: string): boolean {
-  if (s === '' || RESERVED_PLAIN.test(s)) return false;
   if (!/^[A-Za-z0-9_][A-Za-z0-9_./-]*$/.test(s)) return false;
-  // Would read back as a number (1, 1.5, 0x1f, 1e3, 0o7) or a sexagesimal/float form.
-  if (/^[-+]?(?:\d[\d_]*(?:\.\d*)?(?:e[-+]?\d+)?|\.\d+|0x[0-9a-f]+|0o[0-7]+|\.inf|\.nan)$/i.test(s)) return false;
-  return true;
+  return resolveKubeScalar(s) === s;
 }
 
 type QuoteStyle = 'plain' | 'double' | 'single';
