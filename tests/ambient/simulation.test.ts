@@ -3,6 +3,7 @@
 // istiod deploys.
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
+import { istioGateway } from '../helpers/gatewayApi.ts';
 import { loadMesh } from '../../src/core/ambient/load.ts';
 import { buildAmbientModel } from '../../src/core/ambient/model.ts';
 import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
@@ -188,14 +189,7 @@ describe('gateways istiod deploys for Kubernetes Gateways', () => {
   // The ambient sample plus an ingress Gateway of class istio and its HTTPRoute, with neither
   // the gateway's Service nor its pods written: istiod's deployment controller would make them.
   const sampleDir = new URL('../../public/samples/ambient/', import.meta.url);
-  const ingress = `apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: web, namespace: shop}
-spec:
-  gatewayClassName: istio
-  listeners:
-  - {name: http, port: 80, protocol: HTTP}
----
+  const ingress = `${istioGateway('shop', 'web', [['http', 80]])}---
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: products, namespace: shop}

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
+import { istioGateway } from '../helpers/gatewayApi.ts';
 import { at, byName, generateFor, list, viewOf } from './helpers.ts';
 import { simulate } from '../../src/core/xds/simulate.ts';
 import { generateForProxy } from '../../src/core/xds/generate.ts';
@@ -52,15 +53,7 @@ describe('ingress gateway generation', () => {
 });
 
 /** A Gateway of class istio, an HTTPRoute on it to reviews, and the reviews Service. */
-const GATEWAY_AND_ROUTE = `apiVersion: gateway.networking.k8s.io/v1
-kind: Gateway
-metadata: {name: web, namespace: shop}
-spec:
-  gatewayClassName: istio
-  listeners:
-  - {name: http, port: 80, protocol: HTTP}
-  - {name: http.alt, port: 8080, protocol: HTTP}
----
+const GATEWAY_AND_ROUTE = `${istioGateway('shop', 'web', [['http', 80], ['http.alt', 8080]])}---
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: reviews, namespace: shop}

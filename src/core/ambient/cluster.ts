@@ -217,12 +217,8 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
   // Services and their addresses; waypoints need the cluster IPs of their Services.
   const storeServices = view.list(KINDS.Service);
   const systemServices = aside(KINDS.Service);
-  // The gateways' Services carry the cluster IP the generated config gives them (assumed).
+  // The gateways' Services carry the cluster IP the generated config gives them.
   const addresses = serviceAddresses(view, [...systemServices, ...infra.services, ...gateways.serviceResources]);
-  for (const s of gateways.serviceResources) {
-    const a = addresses.get(s);
-    if (a) addresses.set(s, { ...a, assumed: true });
-  }
   const services: SimService[] = [];
   const push = (r: Resource, origin: SimService['origin']) => services.push({ key: `${r.namespace}/${r.name}`, namespace: r.namespace, name: r.name, resource: r, origin, addresses: addresses.get(r) ?? { vips: [], headless: false, assumed: false } });
   for (const s of storeServices) push(s, s.synthetic === 'placeholder' ? 'placeholder' : 'file');

@@ -150,7 +150,8 @@ export interface ServiceAddresses {
 
 /**
  * The cluster IPs of the workspace's Services and of `extra` ones (objects the cluster would
- * have that the files do not): as written, else assumed. The workspace's Services get the
+ * have that the files do not): as written, else assumed (a derived Service's written address is
+ * assumed too). The workspace's Services get the
  * addresses every other view of the mesh gives them (services.ts assumedServiceIps); the
  * extra ones are allocated after them, clear of those.
  */
@@ -168,7 +169,8 @@ export function serviceAddresses(view: ConfigView, extra: readonly Resource[] = 
     }
     const written = writtenClusterIps(s);
     if (written.includes('None')) out.set(s, { vips: [], headless: true, assumed: false });
-    else if (written.length > 0) out.set(s, { vips: written, headless: false, assumed: false });
+    // A derived Service's written address is one of ours (assumedGatewayDeployments writes it in).
+    else if (written.length > 0) out.set(s, { vips: written, headless: false, assumed: s.synthetic === 'derived' });
     else {
       const vip = assumed.get(s);
       out.set(s, { vips: vip ? [vip] : [], headless: false, assumed: true });

@@ -7,7 +7,7 @@
 // at the controller's template in the file.
 import type { Resource, ResourceSource } from '../model/types.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
-import { EMPTY_STRING_MAP, isObj, str, type Obj } from '../model/read.ts';
+import { EMPTY_STRING_MAP, isObj, objOrUndefined, str, valueAt, type Obj } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { cronJobSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodTemplate } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector } from './labelSelector.ts';
@@ -92,12 +92,7 @@ function templateOf(controller: Resource, kind: KindInfo): { raw: Obj; typed: Po
 }
 
 function rawAt(o: Obj, path: readonly string[]): Obj | undefined {
-  let cur: unknown = o;
-  for (const k of path) {
-    if (!isObj(cur) || !Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
-    cur = cur[k];
-  }
-  return isObj(cur) ? cur : undefined;
+  return objOrUndefined(valueAt(o, path));
 }
 
 /** The controller's selector, or its template's labels when it has none (as Jobs default). */

@@ -33,7 +33,4 @@ export function firstSelectorKey(selector: string): string {
   return eq < 0 ? '' : selector.slice(0, eq);
 }
 
-/** A field path segment for a map key: dotted keys are bracketed so the path stays unambiguous. */
-export function keySegment(key: string): string {
-  return /^[A-Za-z0-9_-]+$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
-}
+export { keySegment } from '../model/read.ts';

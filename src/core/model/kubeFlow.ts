@@ -36,16 +36,18 @@ interface Scan {
   problem?: KubeFlowProblem;
 }
 
-const scans = new Map<string, Scan | undefined>();
+// The last text scanned and its scan: a document asks for its rewrites and then its problem.
+let lastText: string | undefined;
+let lastScan: Scan | undefined;
 
-/** One pass over the lexer's tokens: the rewrites, and the first problem (cached for the last text). */
+/** One pass over the lexer's tokens: the rewrites, and the first problem. */
 function scan(text: string): Scan | undefined {
   if (!CANDIDATE.test(text)) return undefined;
-  if (scans.has(text)) return scans.get(text);
-  const result = scanTokens(text);
-  scans.clear();
-  scans.set(text, result);
-  return result;
+  if (text !== lastText) {
+    lastScan = scanTokens(text);
+    lastText = text;
+  }
+  return lastScan;
 }
 
 function scanTokens(text: string): Scan | undefined {

@@ -72,3 +72,18 @@ export function specOf(r: { body: Obj }): Obj {
   const s = r.body.spec;
   return isObj(s) ? s : {};
 }
+
+/** A field path segment for a map key: dotted keys are bracketed so the path stays unambiguous. */
+export function keySegment(key: string): string {
+  return /^[A-Za-z0-9_-]+$/.test(key) ? `.${key}` : `[${JSON.stringify(key)}]`;
+}
+
+/** What a parsed value holds under a path of own mapping keys (undefined where one is missing). */
+export function valueAt(o: Obj, path: readonly string[]): unknown {
+  let cur: unknown = o;
+  for (const k of path) {
+    if (!isObj(cur) || !Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
+    cur = cur[k];
+  }
+  return cur;
+}

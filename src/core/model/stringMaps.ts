@@ -6,6 +6,7 @@
 // layer (validation/schema.ts) reports the same fields for them, as IST0106.
 import type { Diagnostic, SourceDocument } from './types.ts';
 import { locateInDocument } from './locate.ts';
+import { isObj, keySegment, valueAt } from './read.ts';
 
 /** The code of the problem (a parser problem: the object is not read). */
 export const STRING_EXPECTED_CODE = 'MWB-STRING-EXPECTED';
@@ -41,24 +42,9 @@ const MAPS_BY_KIND: Readonly<Record<string, readonly Path[]>> = {
   ],
 };
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function at(body: Record<string, unknown>, path: Path): unknown {
-  let v: unknown = body;
-  for (const seg of path) {
-    if (!isObject(v) || !Object.prototype.hasOwnProperty.call(v, seg)) return undefined;
-    v = v[seg];
-  }
-  return v;
-}
-
 /** A path as kubectl and the editor write it (`metadata.labels.version`, `["app.kubernetes.io/name"]` for keys with dots). */
 function pathText(path: Path): string {
-  let out = '';
-  for (const seg of path) out += /^[A-Za-z0-9_-]+$/.test(seg) ? (out ? `.${seg}` : seg) : `[${JSON.stringify(seg)}]`;
-  return out;
+  return (path[0] ?? '') + path.slice(1).map(keySegment).join('');
 }
 
 /** What the value is, in the words of the message. */
@@ -81,8 +67,8 @@ export function stringMapProblems(doc: SourceDocument, body: Record<string, unkn
   if (group.endsWith('istio.io')) return [];
   const out: Diagnostic[] = [];
   for (const mapPath of [...METADATA_MAPS, ...(MAPS_BY_KIND[kindId] ?? [])]) {
-    const map = at(body, mapPath);
-    if (!isObject(map)) continue;
+    const map = valueAt(body, mapPath);
+    if (!isObj(map)) continue;
     for (const key of Object.keys(map)) {
       const v = map[key];
       // null decodes as the empty string; anything else but text fails.
