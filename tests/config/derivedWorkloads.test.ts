@@ -8,7 +8,9 @@ import { KINDS } from '../../src/core/model/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import type { Resource } from '../../src/core/model/types.ts';
-import { podSpec, podStatus } from '../../src/core/config/api/kube.ts';
+import { PodTemplate, podSpec, podStatus } from '../../src/core/config/api/kube.ts';
+import { templateFingerprint, templateFingerprintHash } from '../../src/core/config/derivedWorkloads.ts';
+import { fnv32a } from '../../src/core/config/fnv.ts';
 import { yamlFiles } from '../helpers/files.ts';
 
 function storeOf(files: Record<string, string>, derive = true): ResourceStore {
@@ -79,6 +81,22 @@ describe('pods derived from controllers', () => {
     // The replica set hash is shared by the pods of one Deployment.
     expect(new Set(pods.slice(0, 3).map((p) => p.labels['pod-template-hash'])).size).toBe(1);
     expect(pods[0]!.derivedFrom).toEqual({ kind: 'Deployment', namespace: 'shop', name: 'web' });
+  });
+
+  it('gives derived pods addresses that no workspace pod holds', () => {
+    const files = { 'a.yaml': deployment('web', 'shop', { replicas: 3 }) };
+    const first = derived(storeOf(files)).map((p) => podStatus(p).podIP);
+    // A workspace pod (of another app) already at the first derived address: the derivation steps past it.
+    const squatter = `apiVersion: v1
+kind: Pod
+metadata: {name: squatter, namespace: other, labels: {app: other}}
+spec: {containers: [{name: c, image: i}]}
+status: {podIP: ${first[0]}}
+`;
+    const again = derived(storeOf({ ...files, 'b.yaml': squatter })).map((p) => podStatus(p).podIP);
+    expect(again).not.toContain(first[0]);
+    expect(again.slice(1)).toEqual(first.slice(1));
+    expect(new Set(again).size).toBe(3);
   });
 
   it('carries labels, annotations, service account, node name and container ports over', () => {
@@ -207,5 +225,23 @@ spec:
     const again = await fresh.run(defaultAnalysisSettings());
     if (again === 'canceled') throw new Error('canceled');
     expect(second.diagnostics.map((d) => [d.code, d.origin, d.line, d.range?.startLine])).toEqual(again.diagnostics.map((d) => [d.code, d.origin, d.line, d.range?.startLine]));
+  });
+});
+
+describe('pod-template-hash', () => {
+  // The hash is taken over the fingerprint's pieces without building its JSON text; it must be
+  // the hash of that text whatever the labels and containers hold.
+  const templates: unknown[] = [
+    {},
+    { metadata: {} },
+    { spec: {} },
+    { metadata: { labels: { app: 'reviews', version: 'v1' } }, spec: { containers: [{ name: 'reviews', image: 'example.com/reviews:1.0' }] } },
+    { metadata: { labels: { '2': 'int-like key first', a: 'b', '10': 'x' } }, spec: { containers: [] } },
+    { metadata: { labels: { 'quote"key': 'back\\slash', tab: 'a\tb', nl: 'x\ny', ctl: '\u0001' } } },
+    { metadata: { labels: { lone: '\ud800', pair: '\ud83d\ude00', accent: 'é' } }, spec: { containers: [{ name: 'a' }, { image: 'b' }, { name: 'c"', image: '\\' }] } },
+  ];
+  it.each(templates.map((t, i) => [i, t] as const))('template %i: the incremental hash equals the hash of the JSON text', (_, raw) => {
+    const t = PodTemplate.readOrEmpty(raw);
+    expect(templateFingerprintHash(t)).toBe(fnv32a(templateFingerprint(t)));
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResourceStore, type StoreOptions } from '../../src/core/config/store.ts';
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
+import { KINDS, kindById } from '../../src/core/model/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 
 // refreshKinds must leave the store exactly as a store built from scratch, whether it swaps
@@ -22,6 +22,10 @@ function snapshot(store: ResourceStore) {
     aside: kinds.map((k) => store.setAside(k).map((r) => [r.key, r.body])),
     // all() lists by key, in no promised order.
     all: store.all().map((r) => [r.key, r.body] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+    // find() has its own index: it must name the very object all() holds under each key.
+    found: store.all().every((r) => store.find(kindById(r.kindId)!, r.namespace, r.name) === r),
+    // …and nothing that was dropped (a renamed resource's old name).
+    stale: ['a', 'b', 'c'].filter((n) => store.find(KINDS.VirtualService, 'default', n) !== store.all().find((r) => r.key === `${KINDS.VirtualService.id}/default/${n}`)),
     size: store.size,
   };
 }
@@ -50,7 +54,10 @@ describe('ResourceStore.refreshKinds', () => {
       const next = model.resources();
       const changedKinds = new Set(model.takeChangedKinds());
       store.refreshKinds(next, changedKinds);
-      expect(snapshot(store)).toEqual(snapshot(new ResourceStore(next, options)));
+      const refreshed = snapshot(store);
+      expect(refreshed).toEqual(snapshot(new ResourceStore(next, options)));
+      expect(refreshed.found).toBe(true);
+      expect(refreshed.stale).toEqual([]);
       // Every resource the store holds is one of the new objects, never a stale one.
       for (const r of store.list(KINDS.VirtualService)) expect(next).toContain(r);
       for (const old of oldVirtualServices) if (!next.includes(old)) expect(store.all()).not.toContain(old);

@@ -23,7 +23,7 @@ import {
   SIDECAR_STATUS_ANNOTATION,
   TLS_MODE_LABEL,
 } from './wellKnown.ts';
-import { addressAtHash, fnv32a, fnv32aCode, fnv32aFrom, SAFE_ALPHABET } from './fnv.ts';
+import { fnv32a, FNV32A_OFFSET, fnv32aCode, fnv32aFrom, freeSlotAtHash, SAFE_ALPHABET, slotAddress } from './fnv.ts';
 
 /** The controller kinds whose pods we derive, and where their pod template sits. */
 export const CONTROLLER_KINDS: ReadonlyArray<{ kind: KindInfo; templatePath: readonly string[] }> = [
@@ -172,7 +172,7 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
   };
   switch (kind) {
     case KINDS.Deployment: {
-      const hash = safeEncode(fnv32a(JSON.stringify(templateFingerprint(template))));
+      const hash = safeEncode(templateFingerprintHash(template));
       const rs = `${controller.name}-${hash}`;
       numbered(rs, count(spec.replicas, 1), { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: rs }, { 'pod-template-hash': hash });
       break;
@@ -208,23 +208,87 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
   return plans;
 }
 
-/** What of a template decides Kubernetes' pod-template-hash (any stable text of it will do). */
-function templateFingerprint(t: PodTemplate): unknown {
-  return { labels: t.metadata?.labels, containers: t.spec?.containers.map((c) => [c.name, c.image]) };
+/**
+ * What of a template decides Kubernetes' pod-template-hash (any stable text of it will do):
+ * the JSON text of `{labels, containers: [[name, image], …]}`.
+ */
+export function templateFingerprint(t: PodTemplate): string {
+  return JSON.stringify({ labels: t.metadata?.labels, containers: t.spec?.containers.map((c) => [c.name, c.image]) });
+}
+
+/** Characters JSON.stringify writes escaped. */
+const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/** The hash of a string's JSON text, continued from `h`. */
+function fnvJsonString(h: number, s: string): number {
+  if (JSON_ESCAPED.test(s)) return fnv32aFrom(h, JSON.stringify(s));
+  return fnv32aCode(fnv32aFrom(fnv32aCode(h, 34), s), 34);
+}
+
+/**
+ * fnv32a(templateFingerprint(t)) without building the text: one Deployment in a mesh of
+ * thousands costs a JSON text, its parts and their garbage otherwise.
+ */
+export function templateFingerprintHash(t: PodTemplate): number {
+  const labels = t.metadata?.labels;
+  const containers = t.spec?.containers;
+  let h = fnv32aCode(FNV32A_OFFSET, 123); // {
+  if (labels !== undefined) {
+    h = fnv32aFrom(h, '"labels":{');
+    let first = true;
+    for (const k of Object.keys(labels)) {
+      if (!first) h = fnv32aCode(h, 44); // ,
+      first = false;
+      h = fnv32aCode(fnvJsonString(h, k), 58); // :
+      h = fnvJsonString(h, labels[k] as string);
+    }
+    h = fnv32aCode(h, 125); // }
+  }
+  if (containers !== undefined) {
+    h = fnv32aFrom(h, labels !== undefined ? ',"containers":[' : '"containers":[');
+    for (let i = 0; i < containers.length; i++) {
+      const c = containers[i]!;
+      if (i > 0) h = fnv32aCode(h, 44);
+      h = fnv32aCode(h, 91); // [
+      h = fnv32aCode(fnvJsonString(h, c.name), 44);
+      h = fnv32aCode(fnvJsonString(h, c.image), 93); // ]
+    }
+    h = fnv32aCode(h, 93);
+  }
+  return fnv32aCode(h, 125);
 }
 
 /** Allocates pod IPs in 10.244.0.0/16 from a hash of the pod's name, skipping taken ones. */
 class PodIpAllocator {
-  private readonly taken = new Set<string>();
+  /** Taken addresses of the range, as addressAtHash numbers them (`10.244.<n / 254>.<n % 254 + 1>`). */
+  private readonly taken = new Set<number>();
 
   reserve(ip: string): void {
-    if (ip !== '') this.taken.add(ip);
+    const slot = podCidrSlot(ip);
+    if (slot !== undefined) this.taken.add(slot);
   }
 
-  /** The address for the pod `<namespace>/<name>`. */
-  allocate(namespace: string, name: string): string {
-    return addressAtHash(POD_CIDR_PREFIX, fnv32aFrom(fnv32aCode(fnv32a(namespace), 47), name), this.taken);
+  /** The hash state after `<namespace>/`, which every pod of the namespace continues. */
+  namespaceSeed(namespace: string): number {
+    return fnv32aCode(fnv32a(namespace), 47);
   }
+
+  /** The address for the pod `<namespace>/<name>`, given namespaceSeed(namespace). */
+  allocate(namespaceSeed: number, name: string): string {
+    const slot = freeSlotAtHash(fnv32aFrom(namespaceSeed, name), this.taken);
+    return slot < 0 ? '' : slotAddress(POD_CIDR_PREFIX, slot);
+  }
+}
+
+/** The slot of an address in POD_CIDR_PREFIX's /16 (undefined for any other text). */
+function podCidrSlot(ip: string): number | undefined {
+  if (!ip.startsWith(`${POD_CIDR_PREFIX}.`)) return undefined;
+  const m = /^(\d{1,3})\.(\d{1,3})$/.exec(ip.slice(POD_CIDR_PREFIX.length + 1));
+  if (!m) return undefined;
+  const x = Number(m[1]);
+  const y = Number(m[2]);
+  if (String(x) !== m[1] || String(y) !== m[2] || x > 255 || y < 1 || y > 254) return undefined;
+  return x * 254 + (y - 1);
 }
 
 /** Injected proxy image for a pod: the revision's injector ConfigMap, else the default image. */
@@ -276,10 +340,8 @@ function podParts(
   memo: PartsMemo,
 ): PodParts {
   // Replicas that share their extra labels share the plan's object for them (see replicaPlans).
-  let byNode = memo.get(plan.extraLabels);
-  if (!byNode) memo.set(plan.extraLabels, (byNode = new Map()));
-  const known = byNode.get(plan.nodeName);
-  if (known) return known;
+  // A controller has one or a few such groups: a scan beats a map of maps.
+  for (const m of memo) if (m.extraLabels === plan.extraLabels && m.nodeName === plan.nodeName) return m.parts;
   const rawSpec = isObj(template.raw.spec) ? template.raw.spec : {};
   const labels: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.labels, plan.extraLabels);
   const annotations: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.annotations);
@@ -292,7 +354,7 @@ function podParts(
     if (at >= 0) containers[at] = { ...(containers[at] as Obj), image: mesh.image };
     else containers.push({ name: ISTIO_PROXY_CONTAINER, image: mesh.image, args: ['proxy', 'sidecar'] });
     spec.containers = containers;
-    annotations[SIDECAR_STATUS_ANNOTATION] = JSON.stringify({ containers: [ISTIO_PROXY_CONTAINER], derived: true });
+    annotations[SIDECAR_STATUS_ANNOTATION] = DERIVED_SIDECAR_STATUS;
     labels[TLS_MODE_LABEL] = 'istio';
     labels[CANONICAL_NAME_LABEL] ??= labels['app.kubernetes.io/name'] ?? labels.app ?? controller.name;
     labels[CANONICAL_REVISION_LABEL] ??= labels['app.kubernetes.io/version'] ?? labels.version ?? 'latest';
@@ -300,31 +362,40 @@ function podParts(
     annotations[AMBIENT_REDIRECTION_ANNOTATION] = AMBIENT_REDIRECTION_ENABLED;
   }
   const parts = { labels, annotations, spec };
-  byNode.set(plan.nodeName, parts);
+  memo.push({ extraLabels: plan.extraLabels, nodeName: plan.nodeName, parts });
   return parts;
 }
 
+/** The injector's status annotation on a derived pod (marked derived). */
+const DERIVED_SIDECAR_STATUS = JSON.stringify({ containers: [ISTIO_PROXY_CONTAINER], derived: true });
+
 /** The parts built for one controller, by the plan's extra-labels object and node name. */
-type PartsMemo = Map<Readonly<Record<string, string>>, Map<string, PodParts>>;
+type PartsMemo = Array<{ extraLabels: Readonly<Record<string, string>>; nodeName: string; parts: PodParts }>;
 
 /** What all replicas of one controller share (resources are never mutated, so sharing is safe). */
 interface ControllerShared {
-  rawMeta: Obj;
+  /** Fields of the template's metadata a pod keeps besides the ones every pod sets (see podMetadata). */
+  otherMeta: ReadonlyArray<readonly [string, unknown]>;
   derivedFrom: NonNullable<Resource['derivedFrom']>;
   source: Resource['source'];
-  /** Owner references by owner name (every replica of a Deployment has the same ReplicaSet). */
-  owners: Map<string, readonly Obj[]>;
-  /** Pod metadata to copy, by `generateName` (see metadataTemplate). */
-  metadataTemplates: Map<string, Obj>;
+  /** The owner references of the last owner asked for: every replica of a Deployment has the same ReplicaSet. */
+  ownerName: string;
+  ownerRefs: readonly Obj[];
 }
 
+/** The metadata fields a derived pod sets itself, in the order it writes them. */
+const POD_META_FIELDS = new Set(['name', 'generateName', 'namespace', 'labels', 'annotations', 'ownerReferences']);
+
 function controllerShared(controller: Resource, kind: KindInfo, templatePath: readonly string[], template: { raw: Obj }): ControllerShared {
+  const rawMeta = isObj(template.raw.metadata) ? template.raw.metadata : {};
+  const otherMeta: Array<readonly [string, unknown]> = [];
+  for (const k of Object.keys(rawMeta)) if (!POD_META_FIELDS.has(k)) otherMeta.push([k, rawMeta[k]]);
   return {
-    rawMeta: isObj(template.raw.metadata) ? template.raw.metadata : {},
+    otherMeta,
     derivedFrom: { kind: kind.kind, namespace: controller.namespace, name: controller.name },
-    source: controller.source ? liveSource(controller.source, templatePath) : undefined,
-    owners: new Map(),
-    metadataTemplates: new Map(),
+    source: controller.source ? new LiveSource(controller.source, templatePath) : undefined,
+    ownerName: '',
+    ownerRefs: [],
   };
 }
 
@@ -333,63 +404,66 @@ function controllerShared(controller: Resource, kind: KindInfo, templatePath: re
  * model moves the controller's source in place, and derived pods are kept while their
  * controller object is the same, so a copy would point at the old line and document.
  */
-function liveSource(of: ResourceSource, templatePath: readonly string[]): ResourceSource {
-  const source: ResourceSource = {
-    get file() {
-      return of.file;
-    },
-    get docIndex() {
-      return of.docIndex;
-    },
-    get line() {
-      return of.line;
-    },
-    get isJson() {
-      return of.isJson;
-    },
-    templatePath,
-  };
-  if (of.itemIndex !== undefined) source.itemIndex = of.itemIndex;
-  return source;
+class LiveSource implements ResourceSource {
+  readonly itemIndex?: number;
+
+  constructor(
+    private readonly of: ResourceSource,
+    readonly templatePath: readonly string[],
+  ) {
+    if (of.itemIndex !== undefined) this.itemIndex = of.itemIndex;
+  }
+
+  get file(): string {
+    return this.of.file;
+  }
+
+  get docIndex(): number {
+    return this.of.docIndex;
+  }
+
+  get line(): number {
+    return this.of.line;
+  }
+
+  get isJson(): boolean {
+    return this.of.isJson;
+  }
 }
 
 const POD_GVK = { group: '', version: 'v1', kind: 'Pod' } as const;
 const READY_CONDITIONS: readonly Obj[] = [{ type: 'Ready', status: 'True' }];
 
 /**
- * The metadata every replica of a controller starts from: the template's, then the fields a
- * pod gets, in that order. Each pod's metadata is a copy of it with its own values filled in,
- * so all copies share one hidden class and none grows field by field.
+ * A pod's metadata: what every pod gets, in one literal (so all share one hidden class),
+ * then any other field of the template's metadata.
  */
-function metadataTemplate(controller: Resource, shared: ControllerShared, plan: PodPlan): Obj {
-  const key = plan.generateName ?? '';
-  let template = shared.metadataTemplates.get(key);
-  if (!template) {
-    template = { ...shared.rawMeta, name: '', namespace: controller.namespace, labels: undefined, annotations: undefined, ownerReferences: undefined };
-    if (plan.generateName) template.generateName = plan.generateName;
-    shared.metadataTemplates.set(key, template);
+function podMetadata(controller: Resource, shared: ControllerShared, plan: PodPlan, parts: PodParts): Obj {
+  if (shared.ownerName !== plan.owner.name || shared.ownerRefs.length === 0) {
+    shared.ownerName = plan.owner.name;
+    const o = plan.owner;
+    // A literal, not a spread: V8 builds spreads with an added field slowly.
+    shared.ownerRefs = [{ apiVersion: o.apiVersion, kind: o.kind, name: o.name, controller: true }];
   }
-  return template;
+  // StatefulSet pods have no generateName.
+  const metadata: Obj =
+    plan.generateName === undefined
+      ? { name: plan.name, namespace: controller.namespace, labels: parts.labels, annotations: parts.annotations, ownerReferences: shared.ownerRefs }
+      : { name: plan.name, generateName: plan.generateName, namespace: controller.namespace, labels: parts.labels, annotations: parts.annotations, ownerReferences: shared.ownerRefs };
+  for (const [k, v] of shared.otherMeta) metadata[k] = v;
+  return metadata;
 }
 
 function buildPod(controller: Resource, shared: ControllerShared, plan: PodPlan, ip: string, parts: PodParts): Resource {
-  const { labels, annotations, spec } = parts;
-  let ownerReferences = shared.owners.get(plan.owner.name);
-  if (!ownerReferences) shared.owners.set(plan.owner.name, (ownerReferences = [{ ...plan.owner, controller: true }]));
-  const metadata: Obj = { ...metadataTemplate(controller, shared, plan) };
-  metadata.name = plan.name;
-  metadata.labels = labels;
-  metadata.annotations = annotations;
-  metadata.ownerReferences = ownerReferences;
-  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata, spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: READY_CONDITIONS } };
+  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata: podMetadata(controller, shared, plan, parts), spec: parts.spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: READY_CONDITIONS } };
   const pod: Resource = {
     key: `${KINDS.Pod.id}/${controller.namespace}/${plan.name}`,
     kindId: KINDS.Pod.id,
     gvk: POD_GVK,
     namespace: controller.namespace,
     name: plan.name,
-    labels,
-    annotations,
+    labels: parts.labels,
+    annotations: parts.annotations,
     body,
     synthetic: 'derived',
     derivedFrom: shared.derivedFrom,
@@ -436,10 +510,11 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
         hostNetwork: typedSpec.hostNetwork,
       };
       const mesh = meshModeOf(controller, shape, inputs, meshContext);
-      const partsMemo: PartsMemo = new Map();
+      const partsMemo: PartsMemo = [];
       const shared = controllerShared(controller, kind, templatePath, template);
+      const namespaceSeed = ips.namespaceSeed(controller.namespace);
       for (const plan of plans) {
-        const ip = ips.allocate(controller.namespace, plan.name);
+        const ip = ips.allocate(namespaceSeed, plan.name);
         const image = mesh.mode === 'sidecar' ? mesh.image : '';
         const known = cache?.get(controller, plan.name, plan.nodeName, ip, mesh.mode, image);
         if (known) {

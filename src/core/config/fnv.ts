@@ -40,7 +40,7 @@ export function hashedAddress(prefix: string, seed: string, taken: Set<string>):
 export function addressAtHash(prefix: string, hash: number, taken: Set<string>): string {
   let slot = hash % SLOTS;
   for (let tries = 0; tries < SLOTS; tries++) {
-    const ip = `${prefix}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
+    const ip = slotAddress(prefix, slot);
     if (!taken.has(ip)) {
       taken.add(ip);
       return ip;
@@ -48,6 +48,28 @@ export function addressAtHash(prefix: string, hash: number, taken: Set<string>):
     slot = (slot + 1) % SLOTS;
   }
   return '';
+}
+
+/**
+ * addressAtHash over slot numbers: the first slot from `hash` on that `taken` lacks, which it
+ * adds; -1 when all are taken. For callers that allocate thousands of addresses in one range
+ * (derived pods), where numbers are cheaper to keep than address texts.
+ */
+export function freeSlotAtHash(hash: number, taken: Set<number>): number {
+  let slot = hash % SLOTS;
+  for (let tries = 0; tries < SLOTS; tries++) {
+    if (!taken.has(slot)) {
+      taken.add(slot);
+      return slot;
+    }
+    slot = (slot + 1) % SLOTS;
+  }
+  return -1;
+}
+
+/** The address of a slot of a /16: `<prefix>.<slot / 254>.<slot % 254 + 1>`. */
+export function slotAddress(prefix: string, slot: number): string {
+  return `${prefix}.${Math.floor(slot / 254)}.${(slot % 254) + 1}`;
 }
 
 /** Kubernetes' rand.SafeEncodeString alphabet (no vowels, no look-alike digits). */

@@ -90,6 +90,11 @@ export interface StoreView extends ResourceReader {
 export class ResourceStore implements StoreView {
   private byKind = new Map<string, Resource[]>();
   private byKey = new Map<string, Resource>();
+  /**
+   * byKey again, by kind id, namespace and name: find() is asked hundreds of thousands of
+   * times in a large mesh, and building and hashing a key text each time costs more.
+   */
+  private byName = new Map<string, Map<string, Map<string, Resource>>>();
   /** Namespace-defaulted copies, kept so a resource keeps its identity across refreshes. */
   private normalized = new WeakMap<Resource, Resource>();
   private readonly placeholders: Resource[];
@@ -157,6 +162,7 @@ export class ResourceStore implements StoreView {
     const again = new Set(rebuild);
     for (const k of rebuild) {
       for (const r of this.byKind.get(k) ?? []) this.byKey.delete(r.key);
+      this.byName.delete(k);
       this.byKind.delete(k);
       this.asideByKind.delete(k);
     }
@@ -209,6 +215,7 @@ export class ResourceStore implements StoreView {
     // With duplicate keys the store holds the last one; an earlier duplicate is not in it.
     if (this.byKey.get(r.key) !== old) return;
     this.byKey.set(r.key, r);
+    this.indexName(r);
     const list = this.byKind.get(kindId);
     if (list) list[list.indexOf(old)] = r;
   }
@@ -271,6 +278,15 @@ export class ResourceStore implements StoreView {
     if (prev) list[list.indexOf(prev)] = r;
     else list.push(r);
     this.byKey.set(r.key, r);
+    this.indexName(r);
+  }
+
+  private indexName(r: Resource): void {
+    let namespaces = this.byName.get(r.kindId);
+    if (!namespaces) this.byName.set(r.kindId, (namespaces = new Map()));
+    let names = namespaces.get(r.namespace);
+    if (!names) namespaces.set(r.namespace, (names = new Map()));
+    names.set(r.name, r);
   }
 
   list(kind: KindInfo): readonly Resource[] {
@@ -278,7 +294,7 @@ export class ResourceStore implements StoreView {
   }
 
   find(kind: KindInfo, namespace: string, name: string): Resource | undefined {
-    return this.byKey.get(`${kind.id}/${namespace}/${name}`);
+    return this.byName.get(kind.id)?.get(namespace)?.get(name);
   }
 
   all(): Resource[] {

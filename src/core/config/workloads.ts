@@ -15,29 +15,33 @@ export interface PodIndex {
   /** Every pod, in load order (derived pods after the workspace's own). */
   readonly all: readonly Resource[];
   readonly byNamespace: ReadonlyMap<string, readonly Resource[]>;
-  /** `key\0value` → pods with that label, in load order. */
-  readonly byPair: ReadonlyMap<string, readonly Resource[]>;
+  /**
+   * Label key → value → pods with that label, in load order. Two lookups with the label's
+   * own strings: a mesh's pods carry tens of thousands of labels, and a `key=value` text for
+   * each would be built and hashed on every question.
+   */
+  readonly byLabel: ReadonlyMap<string, ReadonlyMap<string, readonly Resource[]>>;
 }
-
-const pairKey = (k: string, v: string) => `${k}\u0000${v}`;
 
 export function podIndex(view: ConfigView): PodIndex {
   return view.lookups.cached('config.podIndex', (store) => {
     const all = store.list(KINDS.Pod);
     const byNamespace = new Map<string, Resource[]>();
-    const byPair = new Map<string, Resource[]>();
+    const byLabel = new Map<string, Map<string, Resource[]>>();
     for (const p of all) {
       let ns = byNamespace.get(p.namespace);
       if (!ns) byNamespace.set(p.namespace, (ns = []));
       ns.push(p);
       for (const k of Object.keys(p.labels)) {
-        const key = pairKey(k, p.labels[k] as string);
-        let l = byPair.get(key);
-        if (!l) byPair.set(key, (l = []));
+        let values = byLabel.get(k);
+        if (!values) byLabel.set(k, (values = new Map()));
+        const v = p.labels[k] as string;
+        let l = values.get(v);
+        if (!l) values.set(v, (l = []));
         l.push(p);
       }
     }
-    return { all, byNamespace, byPair };
+    return { all, byNamespace, byLabel };
   });
 }
 
@@ -45,7 +49,7 @@ export function podIndex(view: ConfigView): PodIndex {
 function candidates(index: PodIndex, selector: LabelMap, namespace: string | undefined): readonly Resource[] {
   let best: readonly Resource[] = namespace === undefined ? index.all : (index.byNamespace.get(namespace) ?? []);
   for (const k of Object.keys(selector)) {
-    const l = index.byPair.get(pairKey(k, selector[k] as string));
+    const l = index.byLabel.get(k)?.get(selector[k] as string);
     if (!l) return [];
     if (l.length < best.length) best = l;
   }

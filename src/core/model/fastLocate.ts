@@ -185,13 +185,23 @@ function classify(l: Lines, block: Block, key: Range0 | undefined): Found | null
       break;
     }
   }
-  if (first < 0) return { kind: 'block', block, ...(key ? { key } : {}) };
+  if (first < 0) return blockFound(block, key);
   const line = lineOf(l, first);
   const col = indentAt(l, block, first);
-  if (isSeqItem(line, col) || splitKey(line, col)) return { kind: 'block', block, ...(key ? { key } : {}) };
+  if (isSeqItem(line, col) || splitKey(line, col)) return blockFound(block, key);
   if (!isLoneScalar(line, col)) return UNSURE;
   for (let i = first + 1; i < block.end; i++) if (indentAt(l, block, i) >= 0) return UNSURE; // multi-line
-  return { kind: 'inline', line: first, col, ...(key ? { key } : {}) };
+  return key ? { kind: 'inline', line: first, col, key } : { kind: 'inline', line: first, col };
+}
+
+// The results below are written as two literals rather than with `...(key ? { key } : {})`:
+// V8 builds such spreads slowly, and every message's location goes through here.
+function blockFound(block: Block, key: Range0 | undefined): Found {
+  return key ? { kind: 'block', block, key } : { kind: 'block', block };
+}
+
+function located(key: SourceRange | undefined, value: SourceRange, scalar: boolean): FieldLocation {
+  return key ? { key, value, scalar, exact: true } : { value, scalar, exact: true };
 }
 
 function findKey(l: Lines, b: Block, key: string): Found | null {
@@ -329,7 +339,7 @@ function flowItems(line: string, col: number): { items: FlowItem[]; end: number 
       }
       while (end > i && line[end - 1] === ' ') end--;
     }
-    items.push({ ...(key ? { key } : {}), start: i, end });
+    items.push(key ? { key, start: i, end } : { start: i, end });
     i = end;
     while (line[i] === ' ') i++;
     if (line[i] === ',') {
@@ -419,7 +429,7 @@ export function fastLocate(doc: SourceDocument, path: ReadonlyArray<string | num
         if (!key && blockHasHash(l, found.block)) return null;
         const value = blockRange(doc, l, found.block);
         if (!value) return null;
-        return { ...(key ? { key } : {}), value, scalar: false, exact: true };
+        return located(key, value, false);
       }
       block = found.block;
       continue;
@@ -429,19 +439,19 @@ export function fastLocate(doc: SourceDocument, path: ReadonlyArray<string | num
     if (c === '[' || c === '{') {
       const flow = flowItems(line, found.col);
       if (!flow) return null;
-      if (last) return { ...(key ? { key } : {}), value: toRange(doc, found.line, found.col, flow.end), scalar: false, exact: true };
+      if (last) return located(key, toRange(doc, found.line, found.col, flow.end), false);
       // One more step into the flow collection, which must be the last.
       if (p + 2 !== path.length) return null;
       const next = path[p + 1];
       const item = typeof next === 'number' && c === '[' ? flow.items[next] : typeof next === 'string' && c === '{' ? flow.items.findLast((x) => x.key?.text === next) : undefined;
       if (!item) return null;
       const itemKey = item.key ? toRange(doc, found.line, item.key.start, item.key.end) : undefined;
-      return { ...(itemKey ? { key: itemKey } : {}), value: toRange(doc, found.line, item.start, item.end), scalar: true, exact: true };
+      return located(itemKey, toRange(doc, found.line, item.start, item.end), true);
     }
     if (!last) return null;
     const s = inlineScalar(line, found.col);
     if (!s) return null;
-    return { ...(key ? { key } : {}), value: toRange(doc, found.line, s.start, s.end), scalar: true, exact: true };
+    return located(key, toRange(doc, found.line, s.start, s.end), true);
   }
   return null;
 }

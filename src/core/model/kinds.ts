@@ -84,10 +84,15 @@ export const KINDS = {
 export type KindName = keyof typeof KINDS;
 
 const byId = new Map<string, KindInfo>();
-const byGroupKind = new Map<string, KindInfo>();
+// By group, then kind: a lookup per resource, and two lookups with the parsed strings cost
+// less than building and hashing a `group/kind` text each time.
+const byGroupKind = new Map<string, Map<string, KindInfo>>();
 for (const info of Object.values(KINDS) as KindInfo[]) {
   byId.set(info.id, info);
-  if (!info.synthetic) byGroupKind.set(`${info.group}/${info.kind}`, info);
+  if (info.synthetic) continue;
+  let kinds = byGroupKind.get(info.group);
+  if (!kinds) byGroupKind.set(info.group, (kinds = new Map()));
+  kinds.set(info.kind, info);
 }
 
 export function kindById(id: string): KindInfo | undefined {
@@ -103,7 +108,7 @@ export function splitApiVersion(apiVersion: string): { group: string; version: s
 
 /** The registry entry for a group/kind, whatever its version. */
 export function kindByGroupKind(group: string, kindName: string): KindInfo | undefined {
-  return byGroupKind.get(`${group}/${kindName}`);
+  return byGroupKind.get(group)?.get(kindName);
 }
 
 /** True when `version` is the schema version or an accepted alias of it. */

@@ -10,16 +10,22 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** One shared GroupVersionKind object per apiVersion and kind. */
-const gvkCache = new Map<string, { gvk: GroupVersionKind; kindId: string }>();
+/** One shared GroupVersionKind object per apiVersion and kind (by apiVersion, then kind). */
+const gvkCache = new Map<string, Map<string, { gvk: GroupVersionKind; kindId: string }>>();
+let gvkCacheSize = 0;
 
 function gvkOf(apiVersion: string, kind: string): { gvk: GroupVersionKind; kindId: string } {
-  const key = `${apiVersion}\u0000${kind}`;
-  let hit = gvkCache.get(key);
+  let byKind = gvkCache.get(apiVersion);
+  let hit = byKind?.get(kind);
   if (!hit) {
     const { group, version } = splitApiVersion(apiVersion);
     hit = { gvk: Object.freeze({ group, version, kind }), kindId: kindIdOf(apiVersion, kind).kindId };
-    if (gvkCache.size < 4096) gvkCache.set(key, hit);
+    // Bounded: a fuzzed or generated workspace can name any number of kinds.
+    if (gvkCacheSize < 4096) {
+      if (!byKind) gvkCache.set(apiVersion, (byKind = new Map()));
+      byKind.set(kind, hit);
+      gvkCacheSize++;
+    }
   }
   return hit;
 }
@@ -52,7 +58,10 @@ export function makeResource(body: Record<string, unknown>, doc: SourceDocument 
     body,
   };
   if (doc) {
-    r.source = { file: doc.file, docIndex: doc.index, line: doc.referenceLine, isJson: doc.isJson, ...(itemIndex !== undefined ? { itemIndex } : {}) };
+    r.source =
+      itemIndex !== undefined
+        ? { file: doc.file, docIndex: doc.index, itemIndex, line: doc.referenceLine, isJson: doc.isJson }
+        : { file: doc.file, docIndex: doc.index, line: doc.referenceLine, isJson: doc.isJson };
   }
   return r;
 }

@@ -20,10 +20,22 @@ interface SelectingService {
   ports: readonly KubeServicePort[];
 }
 
-/** Services by namespace and by one `key=value` pair of their (non-empty) selector. */
-type ServiceIndex = Map<string, SelectingService[]>;
+/**
+ * Services by namespace, then by the key and value of one pair of their (non-empty)
+ * selector: nested maps, looked up with the labels' own strings (asked once per label of
+ * every Deployment, so no key text is built for each).
+ */
+type ServiceIndex = Map<string, Map<string, Map<string, SelectingService[]>>>;
 
-const pairKey = (ns: string, k: string, v: string) => `${ns}\u0000${k}\u0000${v}`;
+function servicesAt(index: ServiceIndex, ns: string, k: string, v: string): SelectingService[] {
+  let byKey = index.get(ns);
+  if (!byKey) index.set(ns, (byKey = new Map()));
+  let byValue = byKey.get(k);
+  if (!byValue) byKey.set(k, (byValue = new Map()));
+  let l = byValue.get(v);
+  if (!l) byValue.set(v, (l = []));
+  return l;
+}
 
 function buildServiceIndex(store: StoreView): ServiceIndex {
   const index: ServiceIndex = new Map();
@@ -33,18 +45,17 @@ function buildServiceIndex(store: StoreView): ServiceIndex {
     // A Service without a selector selects nothing here.
     if (keys.length === 0) continue;
     const k = keys[0] as string;
-    const key = pairKey(s.namespace, k, spec.selector[k] as string);
-    let l = index.get(key);
-    if (!l) index.set(key, (l = []));
-    l.push({ name: fullNameString(s.namespace, s.name), selector: spec.selector, ports: spec.ports });
+    servicesAt(index, s.namespace, k, spec.selector[k] as string).push({ name: fullNameString(s.namespace, s.name), selector: spec.selector, ports: spec.ports });
   }
   return index;
 }
 
 function matchingServices(index: ServiceIndex, namespace: string, podLabels: LabelMap): SelectingService[] {
   const out: SelectingService[] = [];
+  const byKey = index.get(namespace);
+  if (!byKey) return out;
   for (const k of Object.keys(podLabels)) {
-    for (const s of index.get(pairKey(namespace, k, podLabels[k] as string)) ?? []) if (selectorMatches(s.selector, podLabels)) out.push(s);
+    for (const s of byKey.get(k)?.get(podLabels[k] as string) ?? []) if (selectorMatches(s.selector, podLabels)) out.push(s);
   }
   return out;
 }

@@ -53,7 +53,9 @@ export const subsetSelectPodAnalyzer: Analyzer = perResourceAnalyzer(
       // The index kept is that last definition's, for the editor to point at.
       const byName = new Map<string, { selector: LabelMap; index: number }>();
       spec.subsets.forEach((ss, index) => {
-        byName.set(ss.name, { selector: Object.assign(Object.create(null) as Record<string, string>, base, ss.labels), index });
+        // Without a workload selector the subset's own (prototype-less) labels are the selector.
+        const selector = base ? Object.assign(Object.create(null) as Record<string, string>, base, ss.labels) : ss.labels;
+        byName.set(ss.name, { selector, index });
       });
       for (const [name, { selector, index }] of byName) {
         if (!selectsSomePod(ctx, selector)) ctx.report(MESSAGES.DestinationRuleSubsetNotSelectPods.at(dr, name), { highlightPath: `spec.subsets[${index}].name` });

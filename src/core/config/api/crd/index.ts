@@ -51,17 +51,20 @@ export const API_KINDS: readonly ApiKind[] = [
   ...KUBE_KINDS.map((k) => ({ ...k, crd: false }) as ApiKind),
 ];
 
-const byGroupKind = new Map<string, ApiKind>();
+// By group, then kind (asked once per resource: two lookups beat building a `group/kind` key).
+const byGroupKind = new Map<string, Map<string, ApiKind>>();
 const byGroup = new Map<string, ApiKind[]>();
 for (const k of API_KINDS) {
-  byGroupKind.set(`${k.group}/${k.kind}`, k);
+  let kinds = byGroupKind.get(k.group);
+  if (!kinds) byGroupKind.set(k.group, (kinds = new Map()));
+  kinds.set(k.kind, k);
   let g = byGroup.get(k.group);
   if (!g) byGroup.set(k.group, (g = []));
   g.push(k);
 }
 
 export function apiKind(group: string, kind: string): ApiKind | undefined {
-  return byGroupKind.get(`${group}/${kind}`);
+  return byGroupKind.get(group)?.get(kind);
 }
 
 /** The kinds we know in a group (empty for groups we know nothing of). */
