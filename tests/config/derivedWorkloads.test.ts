@@ -99,6 +99,32 @@ status: {podIP: ${first[0]}}
     expect(new Set(again).size).toBe(3);
   });
 
+  it('keeps a derived pod the same object across a refresh that leaves its controller and inputs alone', () => {
+    const options = { mode: 'cli' as const, defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: true, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() };
+    const model = new WorkspaceModel();
+    const web = deployment('web', 'shop', { replicas: 2 });
+    const api = deployment('api', 'shop');
+    model.update([{ path: 'a.yaml', text: web }, { path: 'b.yaml', text: api }], []);
+    model.takeChangedKinds();
+    const store = new ResourceStore(model.resources(), options);
+    const before = derived(store);
+    // A Namespace is an input of the derivation (injection labels), so the pods are re-derived…
+    const ns = 'apiVersion: v1\nkind: Namespace\nmetadata: {name: other}\n';
+    model.update([{ path: 'a.yaml', text: web }, { path: 'b.yaml', text: api }, { path: 'c.yaml', text: ns }], []);
+    store.refreshKinds(model.resources(), new Set(model.takeChangedKinds()));
+    const after = derived(store);
+    // …and come out as the very same objects.
+    expect(after.length).toBe(3);
+    after.forEach((p, i) => expect(p).toBe(before[i]));
+    // A changed controller gives new pods; the other controller's stay.
+    model.update([{ path: 'a.yaml', text: deployment('web', 'shop', { replicas: 3 }) }, { path: 'b.yaml', text: api }, { path: 'c.yaml', text: ns }], []);
+    store.refreshKinds(model.resources(), new Set(model.takeChangedKinds()));
+    const third = derived(store);
+    expect(third.length).toBe(4);
+    for (const p of third.filter((p) => p.derivedFrom?.name === 'web')) expect(before).not.toContain(p);
+    expect(third.find((p) => p.derivedFrom?.name === 'api')).toBe(before.find((p) => p.derivedFrom?.name === 'api'));
+  });
+
   it('carries labels, annotations, service account, node name and container ports over', () => {
     const text = `apiVersion: apps/v1
 kind: StatefulSet

@@ -513,44 +513,51 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
       const partsMemo: PartsMemo = [];
       const shared = controllerShared(controller, kind, templatePath, template);
       const namespaceSeed = ips.namespaceSeed(controller.namespace);
-      for (const plan of plans) {
+      const image = mesh.mode === 'sidecar' ? mesh.image : '';
+      const previous = cache?.lookup(controller, mesh.mode, image);
+      const built: CachedController = { mode: mesh.mode, image, pods: [], nodeNames: [], ips: [] };
+      for (let i = 0; i < plans.length; i++) {
+        const plan = plans[i]!;
         const ip = ips.allocate(namespaceSeed, plan.name);
-        const image = mesh.mode === 'sidecar' ? mesh.image : '';
-        const known = cache?.get(controller, plan.name, plan.nodeName, ip, mesh.mode, image);
-        if (known) {
-          out.push(known);
-          continue;
-        }
-        const pod = buildPod(controller, shared, plan, ip, podParts(controller, template, plan, mesh, partsMemo));
-        cache?.set(controller, plan.name, { nodeName: plan.nodeName, ip, mode: mesh.mode, image, pod });
+        const known = previous?.pods[i];
+        const pod =
+          known && known.name === plan.name && previous!.nodeNames[i] === plan.nodeName && previous!.ips[i] === ip
+            ? known
+            : buildPod(controller, shared, plan, ip, podParts(controller, template, plan, mesh, partsMemo));
+        built.pods.push(pod);
+        built.nodeNames.push(plan.nodeName);
+        built.ips.push(ip);
         out.push(pod);
       }
+      cache?.remember(controller, built);
     }
   }
   return out;
 }
 
-/** A derived pod and the inputs besides its controller object that it was built from. */
-interface CachedPod {
-  nodeName: string;
-  ip: string;
+/**
+ * The pods one controller object gave in the last derivation, in plan order, with what they
+ * were built from besides the controller: the mesh decision, and each pod's node and IP.
+ * Parallel lists, not an object per pod: the browser keeps this for every controller.
+ */
+interface CachedController {
   mode: MeshMode['mode'];
   image: string;
-  pod: Resource;
+  pods: Resource[];
+  nodeNames: string[];
+  ips: string[];
 }
 
-/** Derived pods of the last derivation, by controller object, pod name and derivation inputs. */
+/** Derived pods of the last derivation, by controller object (a pod is reused when its name, node and IP are the same). */
 export class DerivedPodCache {
-  private byController = new WeakMap<Resource, Map<string, CachedPod>>();
+  private byController = new WeakMap<Resource, CachedController>();
 
-  get(controller: Resource, name: string, nodeName: string, ip: string, mode: MeshMode['mode'], image: string): Resource | undefined {
-    const hit = this.byController.get(controller)?.get(name);
-    return hit && hit.nodeName === nodeName && hit.ip === ip && hit.mode === mode && hit.image === image ? hit.pod : undefined;
+  lookup(controller: Resource, mode: MeshMode['mode'], image: string): CachedController | undefined {
+    const hit = this.byController.get(controller);
+    return hit && hit.mode === mode && hit.image === image ? hit : undefined;
   }
 
-  set(controller: Resource, name: string, entry: CachedPod): void {
-    let m = this.byController.get(controller);
-    if (!m) this.byController.set(controller, (m = new Map()));
-    m.set(name, entry);
+  remember(controller: Resource, built: CachedController): void {
+    this.byController.set(controller, built);
   }
 }
