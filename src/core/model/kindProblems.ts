@@ -8,14 +8,21 @@ import { kindFindings } from '../validation/schema/kinds.ts';
 
 export const KIND_PROBLEM_CODES = { unknownKind: 'MWB-UNKNOWN-KIND', deprecatedApi: 'MWB-DEPRECATED-API' } as const;
 
-const cache = new Map<string, ReturnType<typeof kindFindings>>();
+// By apiVersion, then kind (asked once per document; no key text is built for each).
+const cache = new Map<string, Map<string, ReturnType<typeof kindFindings>>>();
+let cacheSize = 0;
 
 function findingsOf(apiVersion: string, kind: string): ReturnType<typeof kindFindings> {
-  const key = `${apiVersion}\u0000${kind}`;
-  let hit = cache.get(key);
+  let byKind = cache.get(apiVersion);
+  let hit = byKind?.get(kind);
   if (!hit) {
     hit = kindFindings(apiVersion, kind);
-    if (cache.size < 4096) cache.set(key, hit);
+    // Bounded: fuzzed or generated input can name any number of kinds.
+    if (cacheSize < 4096) {
+      if (!byKind) cache.set(apiVersion, (byKind = new Map()));
+      byKind.set(kind, hit);
+      cacheSize++;
+    }
   }
   return hit;
 }

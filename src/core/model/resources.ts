@@ -11,15 +11,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /** One shared GroupVersionKind object per apiVersion and kind (by apiVersion, then kind). */
-const gvkCache = new Map<string, Map<string, { gvk: GroupVersionKind; kindId: string }>>();
+const gvkCache = new Map<string, Map<string, { gvk: GroupVersionKind; kindId: string; known: boolean }>>();
 let gvkCacheSize = 0;
 
-function gvkOf(apiVersion: string, kind: string): { gvk: GroupVersionKind; kindId: string } {
+function gvkOf(apiVersion: string, kind: string): { gvk: GroupVersionKind; kindId: string; known: boolean } {
   let byKind = gvkCache.get(apiVersion);
   let hit = byKind?.get(kind);
   if (!hit) {
     const { group, version } = splitApiVersion(apiVersion);
-    hit = { gvk: Object.freeze({ group, version, kind }), kindId: kindIdOf(apiVersion, kind).kindId };
+    hit = { gvk: Object.freeze({ group, version, kind }), ...kindIdOf(apiVersion, kind) };
     // Bounded: a fuzzed or generated workspace can name any number of kinds.
     if (gvkCacheSize < 4096) {
       if (!byKind) gvkCache.set(apiVersion, (byKind = new Map()));
@@ -123,7 +123,7 @@ export function resourcesOf(parsed: ParsedDocument): { resources: Resource[]; pr
 function stringMapProblemsOf(doc: SourceDocument, value: Record<string, unknown>, pathPrefix: ReadonlyArray<string | number>): Diagnostic[] {
   const apiVersion = value.apiVersion as string;
   const kind = value.kind as string;
-  const { kindId, known } = kindIdOf(apiVersion, kind);
+  const { gvk, kindId, known } = gvkOf(apiVersion, kind);
   if (!known) return [];
-  return stringMapProblems(doc, value, kindId, kind, splitApiVersion(apiVersion).group, pathPrefix);
+  return stringMapProblems(doc, value, kindId, kind, gvk.group, pathPrefix);
 }

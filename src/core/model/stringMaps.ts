@@ -42,6 +42,13 @@ const MAPS_BY_KIND: Readonly<Record<string, readonly Path[]>> = {
   ],
 };
 
+/** Every string map of a kind, its metadata's first (one list per kind, built once). */
+const ALL_MAPS_BY_KIND = new Map<string, readonly Path[]>(Object.entries(MAPS_BY_KIND).map(([k, paths]) => [k, [...METADATA_MAPS, ...paths]]));
+
+function mapsOf(kindId: string): readonly Path[] {
+  return ALL_MAPS_BY_KIND.get(kindId) ?? METADATA_MAPS;
+}
+
 /** A path as kubectl and the editor write it (`metadata.labels.version`, `["app.kubernetes.io/name"]` for keys with dots). */
 function pathText(path: Path): string {
   return (path[0] ?? '') + path.slice(1).map(keySegment).join('');
@@ -66,7 +73,7 @@ function describeValue(v: unknown, written: string | undefined): string {
 export function stringMapProblems(doc: SourceDocument, body: Record<string, unknown>, kindId: string, kindName: string, group: string, pathPrefix: ReadonlyArray<string | number> = []): Diagnostic[] {
   if (group.endsWith('istio.io')) return [];
   const out: Diagnostic[] = [];
-  for (const mapPath of [...METADATA_MAPS, ...(MAPS_BY_KIND[kindId] ?? [])]) {
+  for (const mapPath of mapsOf(kindId)) {
     const map = valueAt(body, mapPath);
     if (!isObj(map)) continue;
     for (const key of Object.keys(map)) {
