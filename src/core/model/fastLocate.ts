@@ -53,7 +53,12 @@ function contentCol(line: string, from: number): number {
 }
 
 function indentAt(l: Lines, b: Block, i: number): number {
-  return contentCol(lineOf(l, i), i === b.first && b.firstCol >= 0 ? b.firstCol : 0);
+  return lineIndent(lineOf(l, i), b, i);
+}
+
+/** indentAt for a line already cut out of the text (the walks below need both). */
+function lineIndent(line: string, b: Block, i: number): number {
+  return contentCol(line, i === b.first && b.firstCol >= 0 ? b.firstCol : 0);
 }
 
 /** End (exclusive) of a quoted scalar starting at `at`, or -1 if it does not close on the line. */
@@ -209,7 +214,7 @@ function findKey(l: Lines, b: Block, key: string): Found | null {
   let hit: { line: number; col: number; split: NonNullable<ReturnType<typeof splitKey>> } | undefined;
   for (let i = b.first; i < b.end; i++) {
     const line = lineOf(l, i);
-    const ci = indentAt(l, b, i);
+    const ci = lineIndent(line, b, i);
     if (ci < 0) continue;
     if (indent < 0) indent = ci;
     if (ci < indent) return UNSURE;
@@ -249,7 +254,7 @@ function findItem(l: Lines, b: Block, index: number): Found | null {
   let itemEnd = b.end;
   for (let i = b.first; i < b.end; i++) {
     const line = lineOf(l, i);
-    const ci = indentAt(l, b, i);
+    const ci = lineIndent(line, b, i);
     if (ci < 0) continue;
     if (indent < 0) indent = ci;
     if (ci < indent) return UNSURE;
@@ -264,7 +269,7 @@ function findItem(l: Lines, b: Block, index: number): Found | null {
   }
   if (itemLine < 0) return UNSURE;
   const line = lineOf(l, itemLine);
-  const dash = indentAt(l, b, itemLine);
+  const dash = lineIndent(line, b, itemLine);
   const col = contentCol(line, dash + 1);
   const item: Block = { first: itemLine, end: itemEnd, firstCol: -1 };
   if (col < 0) return classify(l, { first: itemLine + 1, end: itemEnd, firstCol: -1 }, undefined);
