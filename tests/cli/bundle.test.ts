@@ -88,6 +88,20 @@ describe('dist-cli bundle', () => {
     expect(messages.map((m) => m.origin)).toEqual(['Gateway istio-system/old']);
   });
 
+  it('evaluates CRD rules that need CEL (its library loads on first use) as the sources do', () => {
+    const dir = scratchDir('mwb-cel-');
+    // Duplicate port numbers and a CIDR address with DNS resolution: rules no native check covers.
+    writeFileSync(
+      join(dir, 'se.yaml'),
+      'apiVersion: networking.istio.io/v1\nkind: ServiceEntry\nmetadata:\n  name: cidr\n  namespace: default\nspec:\n  hosts: [a.example.com]\n  addresses: ["10.0.0.0/24"]\n  ports:\n  - {number: 80, name: http, protocol: HTTP}\n  - {number: 80, name: http2, protocol: HTTP}\n  resolution: DNS\n',
+    );
+    const bundled = run(['analyze', '-o', 'json', '.'], dir, runner);
+    expect(bundled).toEqual(fromSources(['analyze', '-o', 'json', '.'], dir));
+    const messages = (JSON.parse(bundled.stdout) as Array<{ message: string }>).map((m) => m.message);
+    expect(messages).toContain('Schema validation error: spec.ports: Invalid value: "array": port number cannot be duplicated');
+    expect(messages).toContain('Schema validation error: spec: Invalid value: "object": CIDR addresses are allowed only for NONE/STATIC resolution types');
+  });
+
   it('comes with a code cache made from this very bundle (its first 20 bytes are the bundle\'s SHA-1)', () => {
     const cache = readFileSync(`${bundlePath}.cache`);
     expect(cache.subarray(0, 20).equals(sha1(readFileSync(bundlePath)))).toBe(true);

@@ -4,40 +4,46 @@
 // (`isURL`, `url(...).getScheme()`, …) added. Each rule is parsed and planned once. The few
 // rules every Istio CRD repeats (durations, port ranges, wildcards) also have a native
 // evaluation, checked against CEL in the unit tests.
-import { celEnv, celFunc, celMethod, celMap, CelScalar, isCelError, isCelMap, listType, mapType, parse, plan, type CelResult } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
+import type { CelResult } from '@bufbuild/cel';
+import { cel, celExt } from './celLib.ts';
 import type { CelRule, Schema } from '../../config/shape.ts';
 import { parseGoDuration } from './goDuration.ts';
 import { parseRequestUri } from './goUrl.ts';
 
-const URL_TYPE = mapType(CelScalar.STRING, CelScalar.STRING);
 const URL_MARK = '\u0000url';
 
-function urlValue(s: string): CelResult | ReturnType<typeof celMap> {
+function urlValue(s: string): CelResult | ReturnType<typeof cel.celMap> {
   const u = parseRequestUri(s);
   if ('error' in u) throw new Error(`URL parse error during conversion from string: ${u.error}`);
-  return celMap(new Map([[URL_MARK, '1'], ['scheme', u.scheme], ['host', u.host], ['path', u.path], ['query', u.query]]));
+  return cel.celMap(new Map([[URL_MARK, '1'], ['scheme', u.scheme], ['host', u.host], ['path', u.path], ['query', u.query]]));
 }
 
 function urlPart(part: string) {
   return function (this: unknown): string {
     const m = this;
-    if (!isCelMap(m) || m.get(URL_MARK) !== '1') throw new Error('no such overload');
+    if (!cel.isCelMap(m) || m.get(URL_MARK) !== '1') throw new Error('no such overload');
     const v = m.get(part);
     return typeof v === 'string' ? v : '';
   };
 }
 
-const K8S_FUNCS = [
-  celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (s: string) => !('error' in parseRequestUri(s))),
-  celFunc('url', [CelScalar.STRING], URL_TYPE, (s: string) => urlValue(s) as never),
-  celMethod('getScheme', URL_TYPE, [], CelScalar.STRING, urlPart('scheme')),
-  celMethod('getHost', URL_TYPE, [], CelScalar.STRING, urlPart('host')),
-  celMethod('getEscapedPath', URL_TYPE, [], CelScalar.STRING, urlPart('path')),
-  celMethod('getQuery', URL_TYPE, [], listType(CelScalar.STRING) as never, urlPart('query') as never),
-];
+/** The CEL environment with Kubernetes' URL library, made on the first rule CEL runs. */
+let environment: ReturnType<typeof cel.celEnv> | undefined;
 
-const env = celEnv({ funcs: [...strings, ...K8S_FUNCS] });
+function celEnvironment(): ReturnType<typeof cel.celEnv> {
+  if (environment) return environment;
+  const { celFunc, celMethod, CelScalar, listType, mapType } = cel;
+  const URL_TYPE = mapType(CelScalar.STRING, CelScalar.STRING);
+  const k8sFuncs = [
+    celFunc('isURL', [CelScalar.STRING], CelScalar.BOOL, (s: string) => !('error' in parseRequestUri(s))),
+    celFunc('url', [CelScalar.STRING], URL_TYPE, (s: string) => urlValue(s) as never),
+    celMethod('getScheme', URL_TYPE, [], CelScalar.STRING, urlPart('scheme')),
+    celMethod('getHost', URL_TYPE, [], CelScalar.STRING, urlPart('host')),
+    celMethod('getEscapedPath', URL_TYPE, [], CelScalar.STRING, urlPart('path')),
+    celMethod('getQuery', URL_TYPE, [], listType(CelScalar.STRING) as never, urlPart('query') as never),
+  ];
+  return (environment = cel.celEnv({ funcs: [...celExt.strings, ...k8sFuncs] }));
+}
 
 type Program = (self: unknown) => CelResult;
 const programs = new Map<string, Program | { compileError: string }>();
@@ -46,7 +52,7 @@ function program(rule: string): Program | { compileError: string } {
   let p = programs.get(rule);
   if (!p) {
     try {
-      const run = plan(env, parse(rule));
+      const run = cel.plan(celEnvironment(), cel.parse(rule));
       p = (self: unknown) => run({ self } as never);
     } catch (e) {
       p = { compileError: e instanceof Error ? e.message : String(e) };
@@ -168,7 +174,7 @@ export function evalRule(rule: CelRule, v: unknown, s: Schema, useNative = true)
   } catch (e) {
     return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
-  if (isCelError(r)) return { ok: false, error: celErrorText(r, rule.rule, v) };
+  if (cel.isCelError(r)) return { ok: false, error: celErrorText(r, rule.rule, v) };
   return r === true ? { ok: true } : { ok: false };
 }
 
