@@ -52,8 +52,10 @@ function writeCache(cachePath, sourceHash, script) {
  * it at exit in any case; 'never' leaves it alone.
  */
 export function loadCompiledCli(bundlePath, { writeCache: when = 'auto' } = {}) {
-  const source = readFileSync(bundlePath, 'utf8');
-  const sourceHash = createHash('sha1').update(source).digest();
+  // Hashed as read, before decoding: hashing the decoded text would encode it back to UTF-8.
+  const bytes = readFileSync(bundlePath);
+  const sourceHash = createHash('sha1').update(bytes).digest();
+  const source = bytes.toString('utf8');
   const cachePath = codeCachePath(bundlePath);
   const cachedData = readCache(cachePath, sourceHash);
   const script = new vm.Script(Module.wrap(source), { filename: bundlePath, cachedData });
