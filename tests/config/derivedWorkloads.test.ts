@@ -8,7 +8,7 @@ import { KINDS } from '../../src/core/model/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import type { Resource } from '../../src/core/model/types.ts';
-import { PodTemplate, podSpec, podStatus } from '../../src/core/config/api/kube.ts';
+import { PodSpec, PodTemplate, podSpec, podStatus } from '../../src/core/config/api/kube.ts';
 import { templateFingerprint, templateFingerprintHash } from '../../src/core/config/derivedWorkloads.ts';
 import { fnv32a } from '../../src/core/config/fnv.ts';
 import { yamlFiles } from '../helpers/files.ts';
@@ -123,6 +123,48 @@ status: {podIP: ${first[0]}}
     expect(third.length).toBe(4);
     for (const p of third.filter((p) => p.derivedFrom?.name === 'web')) expect(before).not.toContain(p);
     expect(third.find((p) => p.derivedFrom?.name === 'api')).toBe(before.find((p) => p.derivedFrom?.name === 'api'));
+  });
+
+  it('reads a derived pod\'s spec as PodSpec reads it, though its view is made from the template\'s', () => {
+    const gateway = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: gw, namespace: inj}
+spec:
+  selector: {matchLabels: {istio: gw}}
+  template:
+    metadata: {labels: {istio: gw}}
+    spec:
+      containers:
+      - {name: istio-proxy, image: auto, ports: [{containerPort: 8080}]}
+      - {name: helper, image: h, securityContext: {runAsUser: 1337}}
+`;
+    const odd = (ns: string, containers: string) => `apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: odd-${ns}, namespace: ${ns}}
+spec:
+  selector: {matchLabels: {app: odd}}
+  template:
+    metadata: {labels: {app: odd}}
+    spec: {nodeName: node-a, serviceAccountName: sa, containers: ${containers}}
+`;
+    const files = {
+      'ns.yaml': [namespace('inj', { 'istio-injection': 'enabled' }), namespace('amb', { 'istio.io/dataplane-mode': 'ambient' }), namespace('plain')].join('---\n'),
+      'd.yaml': [
+        deployment('a', 'inj', { replicas: 2 }),
+        deployment('b', 'amb'),
+        deployment('c', 'plain'),
+        gateway,
+        odd('inj', 'notalist'),
+        odd('plain', '[{name: x, image: 5}]'),
+      ].join('---\n'),
+    };
+    const pods = derived(storeOf(files));
+    expect(pods.length).toBe(7);
+    for (const p of pods) expect(podSpec(p), p.name).toEqual(PodSpec.readOrEmpty(p.body.spec));
+    // The injected container is there, and the gateway's `image: auto` is filled in.
+    const gw = pods.find((p) => p.derivedFrom?.name === 'gw')!;
+    expect(podSpec(gw).containers.map((c) => [c.name, c.image])).toEqual([['istio-proxy', 'docker.io/istio/proxyv2:latest'], ['helper', 'h']]);
+    expect(podSpec(pods.find((p) => p.namespace === 'inj' && p.derivedFrom?.name === 'odd-inj')!).containers.map((c) => c.name)).toEqual(['istio-proxy']);
   });
 
   it('carries labels, annotations, service account, node name and container ports over', () => {

@@ -9,7 +9,7 @@ import type { Resource, ResourceSource } from '../model/types.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
 import { EMPTY_STRING_MAP, isObj, objOrUndefined, str, valueAt, type Obj } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
-import { cronJobSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodTemplate } from './api/kube.ts';
+import { Container, cronJobSpec, podSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodSpec as PodSpecView, type PodTemplate } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector } from './labelSelector.ts';
 import { injectorConfigMapName, injectorProxyImage, injectorSettings } from './injector.ts';
 import { ambientEnrolled, sidecarInjected, type WorkloadShape } from './workloadState.ts';
@@ -361,9 +361,29 @@ function podParts(
   } else if (mesh.mode === 'ambient') {
     annotations[AMBIENT_REDIRECTION_ANNOTATION] = AMBIENT_REDIRECTION_ENABLED;
   }
+  seedSpecView(template.typed.spec, rawSpec, spec, plan, mesh);
   const parts = { labels, annotations, spec };
   memo.push({ extraLabels: plan.extraLabels, nodeName: plan.nodeName, parts });
   return parts;
+}
+
+/**
+ * Gives the pod spec reader the view of a derived spec, made from the template's view: the
+ * spec is the template's with the node and the injected proxy container, so only those
+ * change (thousands of derived specs would otherwise each be read through PodSpec again).
+ */
+function seedSpecView(templateView: PodSpecView | undefined, rawSpec: Obj, spec: Obj, plan: PodPlan, mesh: MeshMode): void {
+  if (!templateView) return;
+  let containers = templateView.containers;
+  if (mesh.mode === 'sidecar') {
+    const raw = spec.containers as readonly unknown[];
+    const copied = Array.isArray(rawSpec.containers) ? [...containers] : [];
+    const views = copied.length === raw.length ? copied : [...copied, Container.readOrEmpty(raw[raw.length - 1])];
+    // The replaced istio-proxy container (a gateway's `image: auto`), read again.
+    for (let i = 0; i < copied.length; i++) if (raw[i] !== (rawSpec.containers as readonly unknown[])[i]) views[i] = Container.readOrEmpty(raw[i]);
+    containers = views;
+  }
+  podSpec.seed(spec, { ...templateView, containers, nodeName: plan.nodeName !== '' ? plan.nodeName : templateView.nodeName });
 }
 
 /** The injector's status annotation on a derived pod (marked derived). */

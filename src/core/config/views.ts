@@ -3,19 +3,30 @@
 import type { Resource } from '../model/types.ts';
 import type { Fields, MessageOf, MessageShape } from './shape.ts';
 
+/** A reader of one top-level field of resource bodies through a shape, with a cache of its views. */
+export interface BodyReader<F extends Fields> {
+  (r: Resource): MessageOf<F>;
+  /**
+   * Records the view of a field value that was built along with the value (a derived pod's
+   * spec, from its template's view): it must be what the reader would build, and the reader
+   * then returns it instead of reading the value again.
+   */
+  seed(raw: object, view: MessageOf<F>): void;
+}
+
 /** A reader of `body.spec` through `shape` (the zero message when spec is absent or not a mapping). */
-export function specReader<F extends Fields>(shape: MessageShape<F>): (r: Resource) => MessageOf<F> {
+export function specReader<F extends Fields>(shape: MessageShape<F>): BodyReader<F> {
   return bodyReader(shape, 'spec');
 }
 
 /** A reader of one top-level field of the body (`spec`, `status`, `data`, `webhooks`, …). */
-export function bodyReader<F extends Fields>(shape: MessageShape<F>, field: string): (r: Resource) => MessageOf<F> {
+export function bodyReader<F extends Fields>(shape: MessageShape<F>, field: string): BodyReader<F> {
   const cache = new WeakMap<object, MessageOf<F>>();
   // The last body asked about and its view: readers often ask about one resource several
   // times in a row, and a WeakMap lookup costs more than a comparison.
   let lastBody: object | undefined;
   let lastView: MessageOf<F> | undefined;
-  return (r) => {
+  const read = (r: Resource): MessageOf<F> => {
     if (r.body === lastBody) return lastView as MessageOf<F>;
     const raw = Object.prototype.hasOwnProperty.call(r.body, field) ? r.body[field] : undefined;
     // Keyed by the field's own object when it has one: the pods derived from one controller
@@ -30,6 +41,7 @@ export function bodyReader<F extends Fields>(shape: MessageShape<F>, field: stri
     lastView = v;
     return v;
   };
+  return Object.assign(read, { seed: (raw: object, view: MessageOf<F>) => void cache.set(raw, view) });
 }
 
 /** A reader of the whole body through `shape`. */
