@@ -45,10 +45,23 @@ function guarded(ctx: AnalysisContext, analyzer: string, resource: Resource | un
   try {
     step();
   } catch (e) {
-    if (e instanceof AnalysisCanceled) throw e;
-    const detail = e instanceof Error ? e.message : 'unknown failure';
-    ctx.report(MESSAGES.InternalError.at(resource, `analyzer ${analyzer} failed: ${detail}`));
+    reportFailure(ctx, analyzer, resource, e);
   }
+}
+
+/** guarded() for one resource's check, without a closure per resource (there are tens of thousands). */
+function guardedCheck(ctx: AnalysisContext, analyzer: string, parts: NonNullable<Analyzer['perResource']>, r: Resource): void {
+  try {
+    parts.check(ctx, r);
+  } catch (e) {
+    reportFailure(ctx, analyzer, r, e);
+  }
+}
+
+function reportFailure(ctx: AnalysisContext, analyzer: string, resource: Resource | undefined, e: unknown): void {
+  if (e instanceof AnalysisCanceled) throw e;
+  const detail = e instanceof Error ? e.message : 'unknown failure';
+  ctx.report(MESSAGES.InternalError.at(resource, `analyzer ${analyzer} failed: ${detail}`));
 }
 
 export class AnalysisSession {
@@ -205,13 +218,13 @@ export class AnalysisSession {
         for (const r of delta.gone) byResource.delete(r);
         for (const r of delta.fresh) {
           byResource.delete(r);
-          guarded(ctx, name, r, () => parts.check(ctx, r));
+          guardedCheck(ctx, name, parts, r);
           if (sink.length > 0) byResource.set(r, take());
         }
       } else {
         byResource = new Map<Resource, AnalysisMessage[]>();
         for (const r of store.list(parts.kind)) {
-          guarded(ctx, name, r, () => parts.check(ctx, r));
+          guardedCheck(ctx, name, parts, r);
           if (sink.length > 0) byResource.set(r, take());
         }
       }
