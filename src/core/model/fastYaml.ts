@@ -214,18 +214,22 @@ class Reader {
 
   /** A plain scalar in block context: up to ` #` or the end of the line. */
   private plain(col: number): unknown {
-    let e = this.length;
-    for (let i = col; i < e; i++) {
-      const ch = this.code(i);
-      if (ch === 35 && this.code(i - 1) === 32) {
+    // On the text itself (absolute offsets): this loop sees every character of every value.
+    const t = this.text;
+    const start = this.pos + col;
+    const lineEnd = this.lineEnd;
+    let e = lineEnd;
+    for (let i = start; i < lineEnd; i++) {
+      const ch = t.charCodeAt(i);
+      if (ch === 35 && t.charCodeAt(i - 1) === 32) {
         e = i;
         break;
       }
-      if (ch === 58 && this.spaceOrEndAfter(i)) throw BAIL; // `a: b: c`
+      if (ch === 58 && (i + 1 >= lineEnd || t.charCodeAt(i + 1) === 32)) throw BAIL; // `a: b: c`
     }
-    while (e > col && this.code(e - 1) === 32) e--;
-    this.scanEnd = e;
-    return resolvePlain(this.slice(col, e));
+    while (e > start && t.charCodeAt(e - 1) === 32) e--;
+    this.scanEnd = e - this.pos;
+    return resolvePlain(t.slice(start, e));
   }
 
   /** A single- or double-quoted scalar that closes on this line. */
@@ -441,16 +445,20 @@ class Reader {
       return true;
     }
     if (c === 63 || !this.plainStartsAt(col)) return false;
-    for (let i = col; i < this.length; i++) {
-      const ch = this.code(i);
-      if (ch === 35 && this.code(i - 1) === 32) return false;
-      if (ch === 58 && this.spaceOrEndAfter(i)) {
+    // On the text itself (absolute offsets), as in plain(): asked for every line.
+    const t = this.text;
+    const start = this.pos + col;
+    const lineEnd = this.lineEnd;
+    for (let i = start; i < lineEnd; i++) {
+      const ch = t.charCodeAt(i);
+      if (ch === 35 && t.charCodeAt(i - 1) === 32) return false;
+      if (ch === 58 && (i + 1 >= lineEnd || t.charCodeAt(i + 1) === 32)) {
         let e = i;
-        while (e > col && this.code(e - 1) === 32) e--;
-        const key = this.slice(col, e);
+        while (e > start && t.charCodeAt(e - 1) === 32) e--;
+        const key = t.slice(start, e);
         if (key === '' || resolvePlain(key) !== key) throw BAIL; // keys that resolve to numbers/booleans/null
         this.keyText = key;
-        this.keyValueCol = i + 1;
+        this.keyValueCol = i + 1 - this.pos;
         return true;
       }
     }
