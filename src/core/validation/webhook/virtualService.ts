@@ -317,10 +317,14 @@ function validateHTTPRoute(route: Obj, delegate: boolean, gatewaySemantics: bool
   const v = new V();
   v.add(validateRouteConflict(route, type, path));
   v.add(validateMatchRequests(route, path));
+  // The optional parts below are each checked only when written (their checks find nothing
+  // in an absent part): a route's paths and results are then not built for every field of it.
   const headers = msg(route, 'headers');
-  validateHeaderOperations(headers, at(path, route, 'headers'), v);
-  v.add(validateCORS(msg(route, 'corsPolicy'), at(path, route, 'corsPolicy')));
-  v.add(validateFault(msg(route, 'fault'), at(path, route, 'fault')));
+  if (headers) validateHeaderOperations(headers, at(path, route, 'headers'), v);
+  const cors = msg(route, 'corsPolicy');
+  if (cors) v.add(validateCORS(cors, at(path, route, 'corsPolicy')));
+  const fault = msg(route, 'fault');
+  if (fault) v.add(validateFault(fault, at(path, route, 'fault')));
   const mirrorPercent = wrappedNum(route, 'mirrorPercent');
   if (mirrorPercent !== undefined) {
     if (mirrorPercent > 100) v.err(`mirror_percent must have a max value of 100 (it has ${Math.trunc(mirrorPercent)})`, at(path, route, 'mirrorPercent'));
@@ -332,16 +336,21 @@ function validateHTTPRoute(route: Obj, delegate: boolean, gatewaySemantics: bool
     if (value > 100) v.err(`mirror_percentage must have a max value of 100 (it has ${goFixed(value)})`, at(path, route, 'mirrorPercentage'));
     if (value < 0) v.err(`mirror_percentage must have a min value of 0 (it has ${goFixed(value)})`, at(path, route, 'mirrorPercentage'));
   }
-  v.add(validateDestination(msg(route, 'mirror'), at(path, route, 'mirror')));
-  v.add(validateMirrors(items(route, 'mirrors'), at(path, route, 'mirrors')));
-  v.add(validateRedirect(msg(route, 'redirect'), items(route, 'match'), at(path, route, 'redirect')));
-  v.add(validateDirectResponse(msg(route, 'directResponse'), at(path, route, 'directResponse')));
-  v.add(validateHTTPRetry(msg(route, 'retries'), at(path, route, 'retries')));
+  const mirror = msg(route, 'mirror');
+  if (mirror) v.add(validateDestination(mirror, at(path, route, 'mirror')));
+  const mirrors = items(route, 'mirrors');
+  if (mirrors.length > 0) v.add(validateMirrors(mirrors, at(path, route, 'mirrors')));
+  const redirect = msg(route, 'redirect');
+  if (redirect) v.add(validateRedirect(redirect, items(route, 'match'), at(path, route, 'redirect')));
+  const directResponse = msg(route, 'directResponse');
+  if (directResponse) v.add(validateDirectResponse(directResponse, at(path, route, 'directResponse')));
+  const retries = msg(route, 'retries');
+  if (retries) v.add(validateHTTPRetry(retries, at(path, route, 'retries')));
   const rewrite = msg(route, 'rewrite');
-  v.add(validateRewrite(rewrite, at(path, route, 'rewrite')));
-  v.add(validateAuthorityRewrite(rewrite, headers, path));
+  if (rewrite) v.add(validateRewrite(rewrite, at(path, route, 'rewrite')));
+  if (rewrite || headers) v.add(validateAuthorityRewrite(rewrite, headers, path));
   v.add(validateRouteDestinations(items(route, 'route'), true, gatewaySemantics, at(path, route, 'route')));
-  v.add(validateDuration(route, 'timeout', at(path, route, 'timeout')));
+  if (has(route, 'timeout')) v.add(validateDuration(route, 'timeout', at(path, route, 'timeout')));
   return v;
 }
 
