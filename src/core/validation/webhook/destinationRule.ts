@@ -271,10 +271,11 @@ function validatePortTrafficPolicies(ns: string, pls: readonly (Obj | null)[], p
     const tls = msg(t, 'tls');
     if (!od && !cp && !lb && !tls) v.err('port traffic policy must have at least one field', p);
     else {
-      v.addErrors(validateOutlierDetection(od, at(p, t, 'outlierDetection')));
-      v.addErrors(validateConnectionPool(cp, at(p, t, 'connectionPool')));
-      v.addErrors(validateLoadBalancer(lb, od !== undefined, at(p, t, 'loadBalancer')));
-      v.addErrors(validateClientTLS(ns, tls, at(p, t, 'tls')));
+      // Each part only when written (see validateTrafficPolicy).
+      if (od) v.addErrors(validateOutlierDetection(od, at(p, t, 'outlierDetection')));
+      if (cp) v.addErrors(validateConnectionPool(cp, at(p, t, 'connectionPool')));
+      if (lb) v.addErrors(validateLoadBalancer(lb, od !== undefined, at(p, t, 'loadBalancer')));
+      if (tls) v.addErrors(validateClientTLS(ns, tls, at(p, t, 'tls')));
     }
   });
   return v;
@@ -292,13 +293,15 @@ export function validateTrafficPolicy(ns: string, policy: Obj | undefined, path:
   const pp = msg(policy, 'proxyProtocol');
   if (!od && !cp && !lb && !tls && pls === undefined && !tunnel && !pp && !msg(policy, 'retryBudget')) return v.err('traffic policy must have at least one field', path);
   if (tunnel && pp) return v.err('tunnel and proxyProtocol must not be set together', path);
-  v.add(validateOutlierDetection(od, at(path, policy, 'outlierDetection')));
-  v.add(validateConnectionPool(cp, at(path, policy, 'connectionPool')));
-  v.add(validateLoadBalancer(lb, od !== undefined, at(path, policy, 'loadBalancer')));
-  v.add(validateClientTLS(ns, tls, at(path, policy, 'tls')));
-  v.add(validatePortTrafficPolicies(ns, items(policy, 'portLevelSettings'), at(path, policy, 'portLevelSettings')));
-  v.add(validateTunnel(tunnel, at(path, policy, 'tunnel')));
-  v.add(validateProxyProtocol(pp, at(path, policy, 'proxyProtocol')));
+  // Each part only when written: their checks find nothing in an absent part, and a mesh's
+  // thousands of rules would otherwise build a path and a result for every one of them.
+  if (od) v.add(validateOutlierDetection(od, at(path, policy, 'outlierDetection')));
+  if (cp) v.add(validateConnectionPool(cp, at(path, policy, 'connectionPool')));
+  if (lb) v.add(validateLoadBalancer(lb, od !== undefined, at(path, policy, 'loadBalancer')));
+  if (tls) v.add(validateClientTLS(ns, tls, at(path, policy, 'tls')));
+  if (pls !== undefined) v.add(validatePortTrafficPolicies(ns, items(policy, 'portLevelSettings'), at(path, policy, 'portLevelSettings')));
+  if (tunnel) v.add(validateTunnel(tunnel, at(path, policy, 'tunnel')));
+  if (pp) v.add(validateProxyProtocol(pp, at(path, policy, 'proxyProtocol')));
   return v;
 }
 
@@ -307,7 +310,8 @@ export function validateDestinationRule(cfg: Cfg): V {
   const v = new V();
   const hostErr = validateWildcardDomain(s(spec, 'host'));
   if (hostErr) v.err(hostErr, at(SPEC, spec, 'host'));
-  v.add(validateTrafficPolicy(cfg.namespace, msg(spec, 'trafficPolicy'), at(SPEC, spec, 'trafficPolicy')));
+  const policy = msg(spec, 'trafficPolicy');
+  if (policy) v.add(validateTrafficPolicy(cfg.namespace, policy, at(SPEC, spec, 'trafficPolicy')));
   const names = new Set<string>();
   items(spec, 'subsets').forEach((subset, i) => {
     const p = idx(at(SPEC, spec, 'subsets'), i);
@@ -321,7 +325,8 @@ export function validateDestinationRule(cfg: Cfg): V {
     const ne = validateSubsetName(name);
     if (ne) v.err(ne, at(p, subset, 'name'));
     v.addErrors(validateLabels(strEntries(subset, 'labels'), at(p, subset, 'labels')));
-    v.addErrors(validateTrafficPolicy(cfg.namespace, msg(subset, 'trafficPolicy'), at(p, subset, 'trafficPolicy')));
+    const subsetPolicy = msg(subset, 'trafficPolicy');
+    if (subsetPolicy) v.addErrors(validateTrafficPolicy(cfg.namespace, subsetPolicy, at(p, subset, 'trafficPolicy')));
   });
   const hasSelector = msg(spec, 'workloadSelector') !== undefined;
   v.add(validateExportTo(cfg.namespace, strs(spec, 'exportTo'), false, hasSelector, at(SPEC, spec, 'exportTo')));
