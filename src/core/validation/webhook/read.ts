@@ -78,17 +78,22 @@ export function list(o: Obj | undefined, k: string): unknown[] | undefined {
   return Array.isArray(v) ? v : [];
 }
 
+// Absent lists read as one shared, frozen empty list: validation asks for many fields that
+// are not written, and a fresh [] for each would be garbage by the thousand.
+const NO_ITEMS: readonly (Obj | null)[] = Object.freeze([]);
+const NO_STRINGS: readonly string[] = Object.freeze([]);
+
 /** Items of a repeated message field: null stays null (a nil pointer); other non-mappings read as empty messages. */
-export function items(o: Obj | undefined, k: string): (Obj | null)[] {
+export function items(o: Obj | undefined, k: string): readonly (Obj | null)[] {
   const l = list(o, k);
-  if (!l) return [];
+  if (!l || l.length === 0) return NO_ITEMS;
   return l.map((x) => (x === null || x === undefined ? null : isObj(x) ? x : {}));
 }
 
 /** A repeated string field (non-strings read as ''). */
-export function strs(o: Obj | undefined, k: string): string[] {
+export function strs(o: Obj | undefined, k: string): readonly string[] {
   const l = list(o, k);
-  if (!l) return [];
+  if (!l || l.length === 0) return NO_STRINGS;
   return l.map((x) => (typeof x === 'string' ? x : ''));
 }
 
