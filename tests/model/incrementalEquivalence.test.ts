@@ -41,7 +41,7 @@ describe('incremental parsing', () => {
   });
 
   it('re-parses exactly one document when one document of a large file changes', () => {
-    const docs = Array.from({ length: 300 }, (_, i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: s${i}\n  namespace: n\nspec:\n  ports:\n  - port: 80\n`);
+    const docs = Array.from({ length: 300 }, (_, i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: s${i}\n  namespace: ns\nspec:\n  ports:\n  - port: 80\n`);
     const text = docs.join('---\n');
     const model = new WorkspaceModel();
     model.update([{ path: 'big.yaml', text }], []);

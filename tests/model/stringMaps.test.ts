@@ -49,6 +49,22 @@ spec:
     expect(problems[1]!.range).toMatchObject({ startLine: lineOf(deployment, 'inject: yes'), startCol: deployment.split('\n')[lineOf(deployment, 'inject: yes') - 1]!.indexOf('yes') + 1 });
   });
 
+  it('checks the name, generateName and namespace too (a number or a YAML 1.1 boolean there is refused alike)', () => {
+    const text = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: 1234\n  namespace: no\nspec:\n  ports: [{port: 80}]\n';
+    const m = model(text);
+    expect(m.resources()).toEqual([]);
+    expect(m.problems().map((p) => [p.code, p.line, p.message])).toEqual([
+      [STRING_EXPECTED_CODE, 4, 'kubectl rejects this Service: metadata.name must be a string, and the unquoted 1234 is a number. Quote it: "1234". It was not analyzed.'],
+      [STRING_EXPECTED_CODE, 5, expect.stringContaining('metadata.namespace must be a string, and the unquoted no is the boolean false (kubectl reads YAML 1.1')],
+    ]);
+    // Quoted, or a mapping where kubectl wants text (refused too), or null (read as empty): as kubectl decodes them.
+    expect(model(text.replace('name: 1234', 'name: "1234"').replace('namespace: no', "namespace: 'no'")).resources().map((r) => `${r.namespace}/${r.name}`)).toEqual(['no/1234']);
+    expect(model(text.replace('name: 1234', 'name: {toString: x}').replace('namespace: no', 'namespace: shop')).problems()[0]!.message).toContain('metadata.name must be a string, and the value is a mapping.');
+    expect(model(text.replace('name: 1234', 'generateName: web-').replace('namespace: no', 'namespace:')).problems()).toEqual([]);
+    // Istio's own kinds are left to the schema layer (IST0106), as for their labels.
+    expect(model('apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: r, namespace: n}\nspec: {host: r}\n').problems()).toEqual([]);
+  });
+
   it('accepts quoted values and nulls, and checks ConfigMap data, Service selectors and List items', () => {
     expect(model(deployment.replace('version: 1.0', 'version: "1.0"').replace('inject: yes', "inject: 'yes'")).resources().map((r) => r.name)).toEqual(['web']);
     expect(model('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels: {team: }\n').problems()).toEqual([]);

@@ -1,5 +1,5 @@
 // Fields Kubernetes decodes as map[string]string (labels, annotations, selectors, ConfigMap
-// data). kubectl reads YAML as YAML 1.1 (yamlSchema.ts), so an unquoted `yes`, `on` or `1.0`
+// data), and the object's name, generateName and namespace, which it decodes as strings. kubectl reads YAML as YAML 1.1 (yamlSchema.ts), so an unquoted `yes`, `on` or `1.0`
 // there is a boolean or a number, and decoding fails: kubectl rejects the object, and
 // istioctl analyze skips it with "Error(s) adding files". We say so on the value's line and
 // leave the object out, as istioctl does. Istio's own kinds are not checked here: the schema
@@ -12,6 +12,13 @@ import { isObj, keySegment, valueAt } from './read.ts';
 export const STRING_EXPECTED_CODE = 'MWB-STRING-EXPECTED';
 
 type Path = ReadonlyArray<string>;
+
+/** String fields of ObjectMeta a manifest writes (kubectl decodes them as Go strings too). */
+const METADATA_STRINGS: readonly Path[] = [
+  ['metadata', 'name'],
+  ['metadata', 'generateName'],
+  ['metadata', 'namespace'],
+];
 
 const METADATA_MAPS: readonly Path[] = [
   ['metadata', 'labels'],
@@ -73,29 +80,30 @@ function describeValue(v: unknown, written: string | undefined): string {
 export function stringMapProblems(doc: SourceDocument, body: Record<string, unknown>, kindId: string, kindName: string, group: string, pathPrefix: ReadonlyArray<string | number> = []): Diagnostic[] {
   if (group.endsWith('istio.io')) return [];
   const out: Diagnostic[] = [];
+  const check = (path: Path, v: unknown) => {
+    // null decodes as the empty string; anything else but text fails.
+    if (typeof v === 'string' || v === null || v === undefined) return;
+    const found = locateInDocument(doc, [...pathPrefix, ...path]);
+    const range = found?.exact ? found.value : undefined;
+    const written = range && range.startLine === range.endLine ? textAt(doc, range) : undefined;
+    const line = range?.startLine ?? doc.referenceLine;
+    const quoted = written !== undefined && typeof v !== 'object' ? ` Quote it: "${written.replace(/["\\]/g, '\\$&')}".` : '';
+    out.push({
+      level: 'Error',
+      code: STRING_EXPECTED_CODE,
+      message: `kubectl rejects this ${kindName}: ${pathText(path)} must be a string, and ${describeValue(v, written)}.${quoted} It was not analyzed.`,
+      file: doc.file,
+      line,
+      range: range ?? { startLine: line, startCol: 1, endLine: line, endCol: 200 },
+      source: 'parser',
+    });
+  };
+  // The object's own name fields first: `name: 1234` or `namespace: no` fail the same way.
+  for (const path of METADATA_STRINGS) check(path, valueAt(body, path));
   for (const mapPath of mapsOf(kindId)) {
     const map = valueAt(body, mapPath);
     if (!isObj(map)) continue;
-    for (const key of Object.keys(map)) {
-      const v = map[key];
-      // null decodes as the empty string; anything else but text fails.
-      if (typeof v === 'string' || v === null || v === undefined) continue;
-      const path = [...mapPath, key];
-      const found = locateInDocument(doc, [...pathPrefix, ...path]);
-      const range = found?.exact ? found.value : undefined;
-      const written = range && range.startLine === range.endLine ? textAt(doc, range) : undefined;
-      const line = range?.startLine ?? doc.referenceLine;
-      const quoted = written !== undefined && typeof v !== 'object' ? ` Quote it: "${written.replace(/["\\]/g, '\\$&')}".` : '';
-      out.push({
-        level: 'Error',
-        code: STRING_EXPECTED_CODE,
-        message: `kubectl rejects this ${kindName}: ${pathText(path)} must be a string, and ${describeValue(v, written)}.${quoted} It was not analyzed.`,
-        file: doc.file,
-        line,
-        range: range ?? { startLine: line, startCol: 1, endLine: line, endCol: 200 },
-        source: 'parser',
-      });
-    }
+    for (const key of Object.keys(map)) check([...mapPath, key], map[key]);
   }
   return out;
 }
