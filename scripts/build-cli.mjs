@@ -16,16 +16,20 @@ export const BUNDLE_NAME = 'mesh-workbench.cjs';
 /** Source files the bundle was built from (paths relative to the project), for the bin's staleness check. */
 export const INPUTS_NAME = 'inputs.json';
 
-// @peculiar/x509 and the @peculiar/asn1-* schemas (with reflect-metadata, which must run
-// first) take about as long to evaluate as the rest of the CLI, and only certificate checks
-// use them. src/core/pki reaches them through one module, src/core/pki/lib.ts; the bundle
-// gets a stand-in for it whose namespaces load the packages on first property access.
-const LAZY_PKI_LIB = `
+// A namespace that loads its package on first property access (the stand-ins below use it).
+const LAZY_NAMESPACE = `
 function lazy(load) {
   let m;
   const get = () => (m === undefined ? (m = load()) : m);
   return new Proxy({}, { get: (_, k) => get()[k], has: (_, k) => k in get(), ownKeys: () => Reflect.ownKeys(get()), getOwnPropertyDescriptor: (_, k) => Object.getOwnPropertyDescriptor(get(), k) });
 }
+`;
+
+// @peculiar/x509 and the @peculiar/asn1-* schemas (with reflect-metadata, which must run
+// first) take about as long to evaluate as the rest of the CLI, and only certificate checks
+// use them. src/core/pki reaches them through one module, src/core/pki/lib.ts; the bundle
+// gets a stand-in for it whose namespaces load the packages on first property access.
+const LAZY_PKI_LIB = `${LAZY_NAMESPACE}
 export const x509 = lazy(() => {
   require('reflect-metadata');
   return require('@peculiar/x509');
@@ -40,12 +44,7 @@ export const asnCsr = lazy(() => require('@peculiar/asn1-csr'));
 
 // The CEL library likewise (src/core/validation/schema/celLib.ts): loading it boots
 // @bufbuild/protobuf's registry, about 45 ms, and Istio's CRD rules nearly all run natively.
-const LAZY_CEL_LIB = `
-function lazy(load) {
-  let m;
-  const get = () => (m === undefined ? (m = load()) : m);
-  return new Proxy({}, { get: (_, k) => get()[k], has: (_, k) => k in get(), ownKeys: () => Reflect.ownKeys(get()), getOwnPropertyDescriptor: (_, k) => Object.getOwnPropertyDescriptor(get(), k) });
-}
+const LAZY_CEL_LIB = `${LAZY_NAMESPACE}
 export const cel = lazy(() => require('@bufbuild/cel'));
 export const celExt = lazy(() => require('@bufbuild/cel/ext'));
 `;
@@ -64,10 +63,8 @@ const lazyLibPlugin = {
       const lazy = LAZY_MODULES.get(resolve(args.resolveDir, args.path));
       return lazy ? { path: lazy.name, namespace: 'lazy' } : undefined;
     });
-    build.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => {
-      const lazy = [...LAZY_MODULES.values()].find((m) => m.name === args.path);
-      return { contents: lazy?.contents ?? '', loader: 'js', resolveDir: PROJECT_ROOT };
-    });
+    const contentsByName = new Map([...LAZY_MODULES.values()].map((m) => [m.name, m.contents]));
+    build.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: contentsByName.get(args.path) ?? '', loader: 'js', resolveDir: PROJECT_ROOT }));
   },
 };
 

@@ -3,27 +3,24 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
-import { ResourceStore } from '../../src/core/config/store.ts';
+import { ResourceStore, type StoreOptions } from '../../src/core/config/store.ts';
 import { KINDS } from '../../src/core/model/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import type { Resource } from '../../src/core/model/types.ts';
 import { PodSpec, PodTemplate, podSpec, podStatus } from '../../src/core/config/api/kube.ts';
-import { templateFingerprint, templateFingerprintHash } from '../../src/core/config/derivedWorkloads.ts';
+import { templateFingerprintHash } from '../../src/core/config/derivedWorkloads.ts';
 import { fnv32a } from '../../src/core/config/fnv.ts';
 import { yamlFiles } from '../helpers/files.ts';
+
+function storeOptions(derive = true): StoreOptions {
+  return { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: derive, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() };
+}
 
 function storeOf(files: Record<string, string>, derive = true): ResourceStore {
   const model = new WorkspaceModel();
   model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
-  return new ResourceStore(model.resources(), {
-    mode: 'cli',
-    defaultNamespace: 'default',
-    includePlaceholders: false,
-    deriveWorkloads: derive,
-    meshConfig: defaultMeshConfig(),
-    meshNetworks: defaultMeshNetworks(),
-  });
+  return new ResourceStore(model.resources(), storeOptions(derive));
 }
 
 const derived = (s: ResourceStore) => s.list(KINDS.Pod).filter((p) => p.synthetic === 'derived');
@@ -100,13 +97,12 @@ status: {podIP: ${first[0]}}
   });
 
   it('keeps a derived pod the same object across a refresh that leaves its controller and inputs alone', () => {
-    const options = { mode: 'cli' as const, defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: true, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() };
     const model = new WorkspaceModel();
     const web = deployment('web', 'shop', { replicas: 2 });
     const api = deployment('api', 'shop');
     model.update([{ path: 'a.yaml', text: web }, { path: 'b.yaml', text: api }], []);
     model.takeChangedKinds();
-    const store = new ResourceStore(model.resources(), options);
+    const store = new ResourceStore(model.resources(), storeOptions());
     const before = derived(store);
     // A Namespace is an input of the derivation (injection labels), so the pods are re-derived…
     const ns = 'apiVersion: v1\nkind: Namespace\nmetadata: {name: other}\n';
@@ -297,6 +293,9 @@ spec:
 });
 
 describe('pod-template-hash', () => {
+  // The text the hash stands for (the oracle): the JSON of the labels and the containers' names and images.
+  const templateFingerprint = (t: PodTemplate) => JSON.stringify({ labels: t.metadata?.labels, containers: t.spec?.containers.map((c) => [c.name, c.image]) });
+
   // The hash is taken over the fingerprint's pieces without building its JSON text; it must be
   // the hash of that text whatever the labels and containers hold.
   const templates: unknown[] = [

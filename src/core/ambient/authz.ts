@@ -9,6 +9,7 @@ import type { ConfigView } from '../config/configView.ts';
 import { authorizationPolicy, peerAuthentication, type Rule } from '../config/api/security.ts';
 import { selectorMatches } from '../config/labels.ts';
 import { REVISION_LABEL } from '../config/wellKnown.ts';
+import { parseIpv4 } from '../config/addresses.ts';
 
 export type L4StringMatch = { type: 'exact' | 'prefix' | 'suffix'; value: string } | { type: 'presence' };
 
@@ -88,15 +89,6 @@ function stringToPort(values: readonly string[]): number[] {
     if (p <= 65535) out.push(p);
   }
   return out;
-}
-
-/** An IPv4 address as a 32-bit number, or undefined. */
-export function parseIpv4(ip: string): number | undefined {
-  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
-  if (!m) return undefined;
-  const parts = m.slice(1).map(Number);
-  if (parts.some((p) => p > 255)) return undefined;
-  return (((parts[0] as number) << 24) >>> 0) + ((parts[1] as number) << 16) + ((parts[2] as number) << 8) + (parts[3] as number);
 }
 
 function stringToIp(values: readonly string[]): string[] {

@@ -131,3 +131,12 @@ function isIPv6(s: string): boolean {
   const all = groups.split(':');
   return all.length === 8 && all.every((g) => hex.test(g));
 }
+
+/** An IPv4 address as a 32-bit number, or undefined. */
+export function parseIpv4(ip: string): number | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (!m) return undefined;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((p) => p > 255)) return undefined;
+  return (((parts[0] as number) << 24) >>> 0) + ((parts[1] as number) << 16) + ((parts[2] as number) << 8) + (parts[3] as number);
+}

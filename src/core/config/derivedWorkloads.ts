@@ -11,6 +11,7 @@ import { EMPTY_STRING_MAP, isObj, objOrUndefined, str, valueAt, type Obj } from 
 import type { ResourceReader } from './resourceReader.ts';
 import { Container, cronJobSpec, podSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodSpec as PodSpecView, type PodTemplate } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector } from './labelSelector.ts';
+import { parseIpv4 } from './addresses.ts';
 import { injectorConfigMapName, injectorProxyImage, injectorSettings } from './injector.ts';
 import { ambientEnrolled, sidecarInjected, type WorkloadShape } from './workloadState.ts';
 import {
@@ -208,14 +209,6 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
   return plans;
 }
 
-/**
- * What of a template decides Kubernetes' pod-template-hash (any stable text of it will do):
- * the JSON text of `{labels, containers: [[name, image], …]}`.
- */
-export function templateFingerprint(t: PodTemplate): string {
-  return JSON.stringify({ labels: t.metadata?.labels, containers: t.spec?.containers.map((c) => [c.name, c.image]) });
-}
-
 /** Characters JSON.stringify writes escaped. */
 const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
@@ -226,8 +219,10 @@ function fnvJsonString(h: number, s: string): number {
 }
 
 /**
- * fnv32a(templateFingerprint(t)) without building the text: one Deployment in a mesh of
- * thousands costs a JSON text, its parts and their garbage otherwise.
+ * What of a template decides Kubernetes' pod-template-hash (any stable text of it will do):
+ * the hash of the JSON text of `{labels, containers: [[name, image], …]}`, taken over its
+ * pieces without building the text (thousands of Deployments would each cost a JSON text and
+ * its garbage otherwise).
  */
 export function templateFingerprintHash(t: PodTemplate): number {
   const labels = t.metadata?.labels;
@@ -280,15 +275,12 @@ class PodIpAllocator {
   }
 }
 
-/** The slot of an address in POD_CIDR_PREFIX's /16 (undefined for any other text). */
+/** The slot an address holds in POD_CIDR_PREFIX's /16: only an address written as slotAddress writes it. */
 function podCidrSlot(ip: string): number | undefined {
-  if (!ip.startsWith(`${POD_CIDR_PREFIX}.`)) return undefined;
-  const m = /^(\d{1,3})\.(\d{1,3})$/.exec(ip.slice(POD_CIDR_PREFIX.length + 1));
-  if (!m) return undefined;
-  const x = Number(m[1]);
-  const y = Number(m[2]);
-  if (String(x) !== m[1] || String(y) !== m[2] || x > 255 || y < 1 || y > 254) return undefined;
-  return x * 254 + (y - 1);
+  const n = parseIpv4(ip);
+  if (n === undefined) return undefined;
+  const slot = ((n >>> 8) & 0xff) * 254 + (n & 0xff) - 1;
+  return (n & 0xff) >= 1 && (n & 0xff) <= 254 && slotAddress(POD_CIDR_PREFIX, slot) === ip ? slot : undefined;
 }
 
 /** Injected proxy image for a pod: the revision's injector ConfigMap, else the default image. */
@@ -347,12 +339,15 @@ function podParts(
   const annotations: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.annotations);
   const spec: Obj = { ...rawSpec };
   if (plan.nodeName !== '') spec.nodeName = plan.nodeName;
+  // The container injection wrote (replaced or added), for the spec's typed view.
+  let injected = -1;
   if (mesh.mode === 'sidecar') {
     const containers = Array.isArray(rawSpec.containers) ? [...rawSpec.containers] : [];
     const at = containers.findIndex((c) => isObj(c) && c.name === ISTIO_PROXY_CONTAINER);
     // Gateway Deployments carry an `istio-proxy` container with `image: auto`: injection fills it in.
     if (at >= 0) containers[at] = { ...(containers[at] as Obj), image: mesh.image };
     else containers.push({ name: ISTIO_PROXY_CONTAINER, image: mesh.image, args: ['proxy', 'sidecar'] });
+    injected = at >= 0 ? at : containers.length - 1;
     spec.containers = containers;
     annotations[SIDECAR_STATUS_ANNOTATION] = DERIVED_SIDECAR_STATUS;
     labels[TLS_MODE_LABEL] = 'istio';
@@ -361,7 +356,7 @@ function podParts(
   } else if (mesh.mode === 'ambient') {
     annotations[AMBIENT_REDIRECTION_ANNOTATION] = AMBIENT_REDIRECTION_ENABLED;
   }
-  seedSpecView(template.typed.spec, rawSpec, spec, plan, mesh);
+  seedSpecView(template.typed.spec, spec, plan, injected);
   const parts = { labels, annotations, spec };
   memo.push({ extraLabels: plan.extraLabels, nodeName: plan.nodeName, parts });
   return parts;
@@ -369,18 +364,17 @@ function podParts(
 
 /**
  * Gives the pod spec reader the view of a derived spec, made from the template's view: the
- * spec is the template's with the node and the injected proxy container, so only those
- * change (thousands of derived specs would otherwise each be read through PodSpec again).
+ * spec is the template's with the node and the container injection wrote (at `injected`, -1
+ * for none), so only those change (thousands of derived specs would otherwise each be read
+ * through PodSpec again).
  */
-function seedSpecView(templateView: PodSpecView | undefined, rawSpec: Obj, spec: Obj, plan: PodPlan, mesh: MeshMode): void {
+function seedSpecView(templateView: PodSpecView | undefined, spec: Obj, plan: PodPlan, injected: number): void {
   if (!templateView) return;
   let containers = templateView.containers;
-  if (mesh.mode === 'sidecar') {
-    const raw = spec.containers as readonly unknown[];
-    const copied = Array.isArray(rawSpec.containers) ? [...containers] : [];
-    const views = copied.length === raw.length ? copied : [...copied, Container.readOrEmpty(raw[raw.length - 1])];
-    // The replaced istio-proxy container (a gateway's `image: auto`), read again.
-    for (let i = 0; i < copied.length; i++) if (raw[i] !== (rawSpec.containers as readonly unknown[])[i]) views[i] = Container.readOrEmpty(raw[i]);
+  if (injected >= 0) {
+    // The template's view lists its containers as written (none unless they were a list).
+    const views = [...containers];
+    views[injected] = Container.readOrEmpty((spec.containers as readonly unknown[])[injected]);
     containers = views;
   }
   podSpec.seed(spec, { ...templateView, containers, nodeName: plan.nodeName !== '' ? plan.nodeName : templateView.nodeName });

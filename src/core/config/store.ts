@@ -4,6 +4,7 @@
 import type { Resource } from '../model/types.ts';
 import { KINDS, kindById, IGNORED_NAMESPACES, type KindInfo } from '../model/kinds.ts';
 import { stringMap } from '../model/read.ts';
+import { mapAt } from '../model/maps.ts';
 import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { DERIVED_POD_INPUTS, DerivedPodCache, derivePods } from './derivedWorkloads.ts';
@@ -282,11 +283,7 @@ export class ResourceStore implements StoreView {
   }
 
   private indexName(r: Resource): void {
-    let namespaces = this.byName.get(r.kindId);
-    if (!namespaces) this.byName.set(r.kindId, (namespaces = new Map()));
-    let names = namespaces.get(r.namespace);
-    if (!names) namespaces.set(r.namespace, (names = new Map()));
-    names.set(r.name, r);
+    mapAt(mapAt(this.byName, r.kindId), r.namespace).set(r.name, r);
   }
 
   list(kind: KindInfo): readonly Resource[] {

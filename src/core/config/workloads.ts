@@ -6,6 +6,7 @@ import type { Resource } from '../model/types.ts';
 import { KINDS } from '../model/kinds.ts';
 import type { ConfigView } from './configView.ts';
 import { EMPTY_STRING_MAP } from '../model/read.ts';
+import { listAt, mapAt } from '../model/maps.ts';
 import { podSpec, podStatus, type Container, type PodTemplate } from './api/kube.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import type { WorkloadShape } from './workloadState.ts';
@@ -29,17 +30,8 @@ export function podIndex(view: ConfigView): PodIndex {
     const byNamespace = new Map<string, Resource[]>();
     const byLabel = new Map<string, Map<string, Resource[]>>();
     for (const p of all) {
-      let ns = byNamespace.get(p.namespace);
-      if (!ns) byNamespace.set(p.namespace, (ns = []));
-      ns.push(p);
-      for (const k of Object.keys(p.labels)) {
-        let values = byLabel.get(k);
-        if (!values) byLabel.set(k, (values = new Map()));
-        const v = p.labels[k] as string;
-        let l = values.get(v);
-        if (!l) values.set(v, (l = []));
-        l.push(p);
-      }
+      listAt(byNamespace, p.namespace).push(p);
+      for (const k of Object.keys(p.labels)) listAt(mapAt(byLabel, k), p.labels[k] as string).push(p);
     }
     return { all, byNamespace, byLabel };
   });

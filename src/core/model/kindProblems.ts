@@ -5,26 +5,14 @@
 // validation/schema/kinds.ts; here it becomes a document problem on the offending line.
 import type { Diagnostic, SourceDocument } from './types.ts';
 import { kindFindings } from '../validation/schema/kinds.ts';
+import { PairCache } from './maps.ts';
 
 export const KIND_PROBLEM_CODES = { unknownKind: 'MWB-UNKNOWN-KIND', deprecatedApi: 'MWB-DEPRECATED-API' } as const;
 
-// By apiVersion, then kind (asked once per document; no key text is built for each).
-const cache = new Map<string, Map<string, ReturnType<typeof kindFindings>>>();
-let cacheSize = 0;
+const cache = new PairCache<ReturnType<typeof kindFindings>>(4096);
 
 function findingsOf(apiVersion: string, kind: string): ReturnType<typeof kindFindings> {
-  let byKind = cache.get(apiVersion);
-  let hit = byKind?.get(kind);
-  if (!hit) {
-    hit = kindFindings(apiVersion, kind);
-    // Bounded: fuzzed or generated input can name any number of kinds.
-    if (cacheSize < 4096) {
-      if (!byKind) cache.set(apiVersion, (byKind = new Map()));
-      byKind.set(kind, hit);
-      cacheSize++;
-    }
-  }
-  return hit;
+  return cache.get(apiVersion, kind, () => kindFindings(apiVersion, kind));
 }
 
 /** The 1-based file line and columns of a top-level `field:` in the document, if written plainly. */

@@ -1,6 +1,7 @@
 // Registry of the Kubernetes and Istio kinds we understand. An analyzer names its inputs
 // by kind id; a document is mapped to a kind by group + kind, and its version must be the
 // schema version or one of the accepted aliases (as Istio's collections do).
+import { mapAt } from './maps.ts';
 
 export interface KindInfo {
   /** `<group>/<Kind>`, with `core` for the empty group. */
@@ -89,10 +90,7 @@ const byId = new Map<string, KindInfo>();
 const byGroupKind = new Map<string, Map<string, KindInfo>>();
 for (const info of Object.values(KINDS) as KindInfo[]) {
   byId.set(info.id, info);
-  if (info.synthetic) continue;
-  let kinds = byGroupKind.get(info.group);
-  if (!kinds) byGroupKind.set(info.group, (kinds = new Map()));
-  kinds.set(info.kind, info);
+  if (!info.synthetic) mapAt(byGroupKind, info.group).set(info.kind, info);
 }
 
 export function kindById(id: string): KindInfo | undefined {

@@ -4,30 +4,21 @@ import { kindByGroupKind, splitApiVersion, versionAccepted } from './kinds.ts';
 import { PARSER_CODES, type ParsedDocument } from './parse.ts';
 import { str, stringMap } from './read.ts';
 import { kindProblems } from './kindProblems.ts';
+import { PairCache } from './maps.ts';
 import { stringMapProblems } from './stringMaps.ts';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** One shared GroupVersionKind object per apiVersion and kind (by apiVersion, then kind). */
-const gvkCache = new Map<string, Map<string, { gvk: GroupVersionKind; kindId: string; known: boolean }>>();
-let gvkCacheSize = 0;
+/** One shared GroupVersionKind object per apiVersion and kind. */
+const gvkCache = new PairCache<{ gvk: GroupVersionKind; kindId: string; known: boolean }>(4096);
 
 function gvkOf(apiVersion: string, kind: string): { gvk: GroupVersionKind; kindId: string; known: boolean } {
-  let byKind = gvkCache.get(apiVersion);
-  let hit = byKind?.get(kind);
-  if (!hit) {
+  return gvkCache.get(apiVersion, kind, () => {
     const { group, version } = splitApiVersion(apiVersion);
-    hit = { gvk: Object.freeze({ group, version, kind }), ...kindIdOf(apiVersion, kind) };
-    // Bounded: a fuzzed or generated workspace can name any number of kinds.
-    if (gvkCacheSize < 4096) {
-      if (!byKind) gvkCache.set(apiVersion, (byKind = new Map()));
-      byKind.set(kind, hit);
-      gvkCacheSize++;
-    }
-  }
-  return hit;
+    return { gvk: Object.freeze({ group, version, kind }), ...kindIdOf(apiVersion, kind) };
+  });
 }
 
 /** Registry id of a document's kind, or `unknown:<group>/<Kind>` when we don't know it. */

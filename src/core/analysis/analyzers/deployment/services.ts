@@ -1,6 +1,7 @@
 // deployment.MultiServiceAnalyzer: the Services selecting a mesh Deployment's pods must not
 // expose one port with different protocols (IST0116), nor send one targetPort through
 // different service ports (IST0137).
+import { listAt, mapAt } from '../../../model/maps.ts';
 import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
@@ -27,16 +28,6 @@ interface SelectingService {
  */
 type ServiceIndex = Map<string, Map<string, Map<string, SelectingService[]>>>;
 
-function servicesAt(index: ServiceIndex, ns: string, k: string, v: string): SelectingService[] {
-  let byKey = index.get(ns);
-  if (!byKey) index.set(ns, (byKey = new Map()));
-  let byValue = byKey.get(k);
-  if (!byValue) byKey.set(k, (byValue = new Map()));
-  let l = byValue.get(v);
-  if (!l) byValue.set(v, (l = []));
-  return l;
-}
-
 function buildServiceIndex(store: StoreView): ServiceIndex {
   const index: ServiceIndex = new Map();
   for (const s of store.list(KINDS.Service)) {
@@ -45,7 +36,7 @@ function buildServiceIndex(store: StoreView): ServiceIndex {
     // A Service without a selector selects nothing here.
     if (keys.length === 0) continue;
     const k = keys[0] as string;
-    servicesAt(index, s.namespace, k, spec.selector[k] as string).push({ name: fullNameString(s.namespace, s.name), selector: spec.selector, ports: spec.ports });
+    listAt(mapAt(mapAt(index, s.namespace), k), spec.selector[k] as string).push({ name: fullNameString(s.namespace, s.name), selector: spec.selector, ports: spec.ports });
   }
   return index;
 }

@@ -1,6 +1,7 @@
 // Every kind whose schema we know, by API group and kind: the versions the API server serves,
 // the deprecated ones (with the API server's warning), and the shapes of `spec` (or of the
 // whole body, for kinds without a spec).
+import { listAt, mapAt } from '../../../model/maps.ts';
 import type { MessageShape, Fields } from '../../shape.ts';
 import { CRDS as NETWORKING } from './networking.ts';
 import { CRDS as SECURITY } from './security.ts';
@@ -55,12 +56,8 @@ export const API_KINDS: readonly ApiKind[] = [
 const byGroupKind = new Map<string, Map<string, ApiKind>>();
 const byGroup = new Map<string, ApiKind[]>();
 for (const k of API_KINDS) {
-  let kinds = byGroupKind.get(k.group);
-  if (!kinds) byGroupKind.set(k.group, (kinds = new Map()));
-  kinds.set(k.kind, k);
-  let g = byGroup.get(k.group);
-  if (!g) byGroup.set(k.group, (g = []));
-  g.push(k);
+  mapAt(byGroupKind, k.group).set(k.kind, k);
+  listAt(byGroup, k.group).push(k);
 }
 
 export function apiKind(group: string, kind: string): ApiKind | undefined {
