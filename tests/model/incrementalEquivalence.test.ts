@@ -23,6 +23,13 @@ const edits: Array<[string, (t: string) => string]> = [
   ['remove trailing separator', (t) => t.replace(/---\n$/, '')],
   ['delete the first document', (t) => t.slice(t.indexOf('---\n') + 4)],
   ['edit the last line', (t) => t.replace('name: c', 'name: cc')],
+  // istioctl keeps a separator in the next chunk when it ends none (split.ts, separatorKept):
+  // edits above a run of separators change that for the document below the run.
+  ['a separator above the first document', (t) => '---\n' + t],
+  ['a line above the next separator', (t) => t.replace('  namespace: x\n', '  namespace: x\nz: 1\n')],
+  ['that line becomes a separator (the next document now has two above it)', (t) => t.replace('z: 1\n', '---\n')],
+  ['and back', (t) => t.replace('  namespace: x\n---\n---\n', '  namespace: x\nz: 1\n---\n')],
+  ['the first separator gets trailing blanks', (t) => t.replace(/^---\n/, '---  \n')],
 ];
 
 describe('incremental parsing', () => {
@@ -31,7 +38,10 @@ describe('incremental parsing', () => {
     const model = new WorkspaceModel();
     model.update([{ path: 'f.yaml', text }], []);
     for (const [label, edit] of edits) {
-      text = edit(text);
+      const edited = edit(text);
+      // An edit whose anchor text is gone would test nothing.
+      expect(edited, label).not.toBe(text);
+      text = edited;
       model.update([{ path: 'f.yaml', text }], []);
       const fresh = new WorkspaceModel();
       fresh.update([{ path: 'f.yaml', text }], []);

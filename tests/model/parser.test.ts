@@ -42,6 +42,36 @@ describe('document splitting and reference lines', () => {
     expect(fieldLine(m, vs as Resource, 'spec.gateways[0]')).toBe(8);
   });
 
+  it("counts field lines from a separator that istioctl's reader keeps at the head of a chunk", () => {
+    // Its reader ends a chunk at a separator only when it has read something since the last
+    // one ended; otherwise the separator becomes the next chunk's first line, and field lines
+    // (counted in the chunk, plus the reference line, minus one) come out one further down.
+    const vs = (name: string) => ['apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', `  name: ${name}`, 'spec:', '  hosts:', `  - ${name}.example`].join('\n') + '\n';
+    const hostLine = (text: string, name: string) => {
+      const m = model({ 'f.yaml': text });
+      const r = m.resources().find((x) => x.name === name) as Resource;
+      return { ref: r.source?.line, field: fieldLine(m, r, 'spec.hosts[0]'), own: lineOf(text, `- ${name}.example`), kept: m.document('f.yaml', r.source!.docIndex)?.separatorInChunk };
+    };
+    // The file's first line.
+    let text = '---\n' + vs('a') + '---\n' + vs('b');
+    expect(hostLine(text, 'a')).toEqual({ ref: 2, field: lineOf(text, '- a.example') + 1, own: lineOf(text, '- a.example'), kept: true });
+    expect(hostLine(text, 'b')).toMatchObject({ field: lineOf(text, '- b.example'), kept: false });
+    // Two separators at the file's start: the second ends the (empty) chunk the first began.
+    text = '---\n---\n' + vs('a');
+    expect(hostLine(text, 'a')).toMatchObject({ ref: 3, field: lineOf(text, '- a.example'), kept: false });
+    // The second of two separators between documents is kept; a blank line between them breaks the pair.
+    text = vs('a') + '---\n---\n' + vs('b');
+    expect(hostLine(text, 'b')).toMatchObject({ field: lineOf(text, '- b.example') + 1, kept: true });
+    text = vs('a') + '---\n\n---\n' + vs('b');
+    expect(hostLine(text, 'b')).toMatchObject({ field: lineOf(text, '- b.example'), kept: false });
+    // A kept separator with trailing blanks is also the chunk's first line: the resource line moves up to it and fields keep their own lines.
+    text = '---  \n' + vs('a');
+    expect(hostLine(text, 'a')).toEqual({ ref: 1, field: lineOf(text, '- a.example'), own: lineOf(text, '- a.example'), kept: true });
+    // CRLF line ends: the reader drops the CR with the LF, so this is a plain `---`.
+    text = ('---\n' + vs('a')).replace(/\n/g, '\r\n');
+    expect(hostLine(text, 'a')).toMatchObject({ ref: 2, field: lineOf(text, '- a.example') + 1, kept: true });
+  });
+
   it('expands kind: List and *List documents into their items', () => {
     const text = ['apiVersion: v1', 'kind: List', 'items:', '- apiVersion: v1', '  kind: Service', '  metadata: {name: s1}', '- apiVersion: v1', '  kind: Pod', '  metadata:', '    name: p1', '---', 'apiVersion: v1', 'kind: ServiceList', 'items:', '- apiVersion: v1', '  kind: Service', '  metadata: {name: s2}', ''].join('\n');
     const m = model({ 'l.yaml': text });

@@ -161,8 +161,13 @@ export function fieldRangeMap(doc: SourceDocument, itemIndex?: number): Map<stri
   return out;
 }
 
-/** File line of the first non-blank character of the document (istioctl trims chunks). */
+/**
+ * File line from which istioctl counts the document's field lines: the first line of its
+ * trimmed chunk, which is the separator above the text when its reader kept it there (see
+ * SourceDocument.separatorInChunk), else the first non-blank character's line.
+ */
 export function trimmedStartLine(doc: SourceDocument): number {
+  if (doc.separatorInChunk) return doc.startLine - 1;
   const text = doc.text;
   let lines = 0;
   for (let i = 0; i < text.length; i++) {

@@ -17,6 +17,40 @@ function isSeparatorLine(text: string, start: number, end: number): boolean {
   return true;
 }
 
+/** Start offset of the line that ends at `lineEnd` (the offset of its newline, or the text's end). */
+function lineStartBefore(text: string, lineEnd: number): number {
+  return text.lastIndexOf('\n', lineEnd - 1) + 1;
+}
+
+/**
+ * How istioctl's reader takes the separator line just above a document starting at
+ * `docStart`: 'no' when the separator ends the previous chunk (the usual case), 'exact' or
+ * 'other' when it goes into this document's chunk instead. Its reader ends a chunk at a
+ * separator only when something was read since the last one ended; otherwise the separator
+ * is kept as the chunk's first line. So in a run of separator lines, they alternately end a
+ * chunk and are kept, starting with kept at the file's start and with ending after any other
+ * line (a blank one too). A kept `---` (exactly that, after the CR of a CRLF) is not the
+ * chunk's first line for the reference line; one with other trailing whitespace is.
+ */
+export function separatorKept(text: string, docStart: number): 'no' | 'exact' | 'other' {
+  if (docStart === 0) return 'no';
+  const sepEnd = docStart - 1; // the separator's newline
+  const sepStart = lineStartBefore(text, sepEnd);
+  let run = 1;
+  let runStart = sepStart;
+  while (runStart > 0) {
+    const prevStart = lineStartBefore(text, runStart - 1);
+    if (!isSeparatorLine(text, prevStart, runStart - 1)) break;
+    run++;
+    runStart = prevStart;
+  }
+  const kept = runStart === 0 ? run % 2 === 1 : run % 2 === 0;
+  if (!kept) return 'no';
+  let end = sepEnd;
+  if (end > sepStart && text.charCodeAt(end - 1) === 13) end--;
+  return end - sepStart === 3 ? 'exact' : 'other';
+}
+
 /**
  * Splits a YAML or JSON file into documents with their file offsets and lines. With
  * `range`, only text[start, end) is split; `start` must be the start of a document (just
@@ -35,14 +69,17 @@ export function splitDocuments(file: string, text: string, range?: { start: numb
   const pushDoc = (endOffset: number) => {
     const chunk = text.slice(docStart, endOffset);
     if (chunk.trim().length > 0) {
+      const kept = separatorKept(text, docStart);
       docs.push({
         file,
         index: docs.length,
         text: chunk,
         startOffset: docStart,
         startLine: docStartLine,
-        referenceLine: referenceLine || docStartLine,
+        // A kept separator with trailing whitespace is the chunk's first line for istioctl.
+        referenceLine: kept === 'other' ? docStartLine - 1 : referenceLine || docStartLine,
         isJson,
+        separatorInChunk: kept !== 'no',
       });
     }
   };

@@ -42,6 +42,13 @@ export interface SourceDocument {
    */
   referenceLine: number;
   isJson: boolean;
+  /**
+   * istioctl's chunk for this document begins with the separator line just above `text`
+   * (line startLine - 1): its reader puts a separator that ends no document (the file's
+   * first line, or one right after a separator that ended one) into the next chunk, and
+   * counts that chunk's field lines from it. Absent means false.
+   */
+  separatorInChunk?: boolean;
 }
 
 export interface GroupVersionKind {

@@ -1,7 +1,7 @@
 // The parsed workspace, kept up to date incrementally: files are split at document
 // boundaries and a document whose text did not change is not parsed again.
 import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './types.ts';
-import { splitDocuments, commonPrefixLength, commonSuffixLength, countNewlines, isJsonPath } from './split.ts';
+import { splitDocuments, commonPrefixLength, commonSuffixLength, countNewlines, isJsonPath, separatorKept } from './split.ts';
 import { parseSourceDocument, PARSER_CODES } from './parse.ts';
 import { resourcesOf } from './resources.ts';
 import { looksLikeMisreadUtf16 } from './encoding.ts';
@@ -97,6 +97,12 @@ function buildDocument(doc: SourceDocument): ModelDocument {
  * file and index. The text is kept as it is (same characters), which also avoids pinning
  * the new file text from every document.
  */
+/** separatorKept's answer recorded on a split document (see split.ts). */
+function keptOf(doc: SourceDocument): 'no' | 'exact' | 'other' {
+  if (!doc.separatorInChunk) return 'no';
+  return doc.referenceLine === doc.startLine - 1 ? 'other' : 'exact';
+}
+
 function relocate(md: ModelDocument, index: number, offsetDelta: number, lineDelta: number): ModelDocument {
   const doc = md.doc;
   // Typing inside a line moves every later document by a few characters but changes no
@@ -212,6 +218,10 @@ export class WorkspaceModel {
         break;
       }
     }
+    // How istioctl takes the separator above a document depends on the separator lines before
+    // it (split.ts, separatorKept): an edit just above that run can change it for the first
+    // document after the region, which is then re-split too.
+    while (j < docs.length && separatorKept(text, (docs[j] as ModelDocument).doc.startOffset + (text.length - oldText.length)) !== keptOf((docs[j] as ModelDocument).doc)) j++;
     const regionStart = i >= 0 ? (docs[i] as ModelDocument).doc.startOffset : 0;
     const regionStartLine = i >= 0 ? (docs[i] as ModelDocument).doc.startLine : 1;
     const regionEndOld = j < docs.length ? oldText.lastIndexOf('\n', (docs[j] as ModelDocument).doc.startOffset - 2) + 1 : oldText.length;
@@ -226,7 +236,7 @@ export class WorkspaceModel {
     for (const doc of splitDocuments(f.path, text, { start: regionStart, end: regionEndNew, startLine: regionStartLine })) {
       const same = reusable.get(doc.text);
       // Same text means same parse; only its place (offset, lines) may differ.
-      if (same && doc.referenceLine - doc.startLine === same.doc.referenceLine - same.doc.startLine) {
+      if (same && doc.referenceLine - doc.startLine === same.doc.referenceLine - same.doc.startLine && doc.separatorInChunk === same.doc.separatorInChunk) {
         reusable.delete(doc.text);
         if (same.doc.index < lastReusedIndex) reordered = true;
         if (doc.startLine !== same.doc.startLine) this.layoutVersion++;
