@@ -1,6 +1,6 @@
 // Resource and field lines around `---` separators against the golden files' model of
 // istioctl's reader (tests/conformance/goldenLog.ts, written from Istio's Go reader, not
-// from our splitter): files made of documents, blank lines, comments and separators (with
+// from our splitter): files made of documents, List documents, blank lines, comments and separators (with
 // and without trailing blanks) in any order.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -12,10 +12,11 @@ import { renderMessage } from '../../src/core/analysis/render.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
 import { locateResources } from '../conformance/goldenLog.ts';
 
-type Piece = { kind: 'doc' } | { kind: 'blank' } | { kind: 'comment' } | { kind: 'separator'; trailing: string };
+type Piece = { kind: 'doc' } | { kind: 'list' } | { kind: 'blank' } | { kind: 'comment' } | { kind: 'separator'; trailing: string };
 
 const piece: fc.Arbitrary<Piece> = fc.oneof(
   { arbitrary: fc.constant<Piece>({ kind: 'doc' }), weight: 3 },
+  { arbitrary: fc.constant<Piece>({ kind: 'list' }), weight: 1 },
   { arbitrary: fc.constant<Piece>({ kind: 'blank' }), weight: 1 },
   { arbitrary: fc.constant<Piece>({ kind: 'comment' }), weight: 1 },
   { arbitrary: fc.constantFrom<Piece>({ kind: 'separator', trailing: '' }, { kind: 'separator', trailing: ' ' }, { kind: 'separator', trailing: '  \t' }), weight: 3 },
@@ -32,6 +33,12 @@ function fileText(pieces: readonly Piece[]): { text: string; names: string[] } {
       const name = `vs${names.length}`;
       names.push(name);
       lines.push('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', `  name: ${name}`, '  namespace: default', 'spec:', '  hosts:', `  - ${name}.example`);
+      needSeparator = true;
+    } else if (p.kind === 'list') {
+      if (needSeparator) lines.push('---');
+      const name = `vs${names.length}`;
+      names.push(name);
+      lines.push('apiVersion: v1', 'kind: List', 'items:', '- apiVersion: networking.istio.io/v1', '  kind: VirtualService', '  metadata:', `    name: ${name}`, '    namespace: default', '  spec:', '    hosts:', `    - ${name}.example`);
       needSeparator = true;
     } else if (p.kind === 'blank') lines.push('');
     else if (p.kind === 'comment') lines.push('# note');
@@ -60,8 +67,9 @@ describe("reference and field lines around separators, as istioctl's reader give
             const expected = istio.get(`VirtualService default/${name}`)?.[0];
             expect(r, `${name} in\n${text}`).toBeDefined();
             expect(expected, `${name} for istioctl in\n${text}`).toBeDefined();
-            const d = renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['host', 'x'], resource: r!, fieldPath: 'spec.hosts[0]' }, 'test', (f, i) => model.document(f, i));
-            expect({ resource: r!.source?.line, field: d.line }, `${name} in\n${JSON.stringify(text)}`).toEqual({ resource: expected!.line, field: expected!.fields.get('{.spec.hosts[0]}') });
+            // The lines a message prints: on the resource (no field), and on a field.
+            const lineOf = (fieldPath?: string) => renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['host', 'x'], resource: r!, ...(fieldPath ? { fieldPath } : {}) }, 'test', (f, i) => model.document(f, i)).line;
+            expect({ resource: lineOf(), field: lineOf('spec.hosts[0]') }, `${name} in\n${JSON.stringify(text)}`).toEqual({ resource: expected!.line, field: expected!.fields.get('{.spec.hosts[0]}') });
           }
         }),
         { seed: 20261202, numRuns: 300 },
