@@ -42,6 +42,18 @@ describe('document splitting and reference lines', () => {
     expect(fieldLine(m, vs as Resource, 'spec.gateways[0]')).toBe(8);
   });
 
+  it("takes `---` followed by Go's whitespace as a separator, and nothing else", () => {
+    const doc = (name: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n`;
+    // Form feed, vertical tab, NBSP and an ideographic space are whitespace to Go's unicode.IsSpace.
+    for (const tail of ['', ' \t', '\f', '\v', '\u00a0', '\u3000', '\r']) {
+      expect(splitDocuments('f.yaml', doc('a') + `---${tail}\n` + doc('b')).length, JSON.stringify(tail)).toBe(2);
+    }
+    // Anything else after the dashes makes it an ordinary line (a comment too, for istioctl's reader).
+    for (const tail of ['x', ' # c', '-', '\ufeff']) {
+      expect(splitDocuments('f.yaml', doc('a') + `---${tail}\n` + doc('b')).length, JSON.stringify(tail)).toBe(1);
+    }
+  });
+
   it("counts field lines from a separator that istioctl's reader keeps at the head of a chunk", () => {
     // Its reader ends a chunk at a separator only when it has read something since the last
     // one ended; otherwise the separator becomes the next chunk's first line, and field lines

@@ -1,19 +1,24 @@
 // Cuts a file into YAML documents the way istioctl's file reader does, so that reference
 // lines (`file:line`) match istioctl byte for byte: a separator is a line starting with
-// `---` followed only by whitespace, and a chunk's line is its first line that is neither
-// empty nor a separator. istioctl reads .json files the same way, through its YAML reader.
+// `---` followed only by whitespace (Go's: NBSP and the other Unicode spaces count), and a
+// chunk's line is its first line that is neither empty nor a separator. istioctl reads
+// .json files the same way, through its YAML reader.
 import type { SourceDocument } from './types.ts';
 
 export function isJsonPath(path: string): boolean {
   return path.toLowerCase().endsWith('.json');
 }
 
+/** Go's unicode.IsSpace, which istioctl's reader applies to what follows `---`. */
+function isGoSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0x85) return false;
+  return c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
 function isSeparatorLine(text: string, start: number, end: number): boolean {
   if (end - start < 3 || text.charCodeAt(start) !== 45 || text.charCodeAt(start + 1) !== 45 || text.charCodeAt(start + 2) !== 45) return false;
-  for (let i = start + 3; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== 32 && c !== 9 && c !== 13) return false;
-  }
+  for (let i = start + 3; i < end; i++) if (!isGoSpace(text.charCodeAt(i))) return false;
   return true;
 }
 
