@@ -101,6 +101,27 @@ test.describe('Mesh Workbench', () => {
     await expect(page.locator('.monaco-editor').first()).toHaveClass(/\bfocused\b/);
   });
 
+  test("a file that starts with --- lists istioctl's line, and the tooltip and a click give the field's", async ({ page, context }) => {
+    await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+    await openApp(page);
+    await page.getByTestId('new-file').click();
+    await expect(fileItem(page, 'untitled-1.yaml')).toBeVisible();
+    await page.locator('.monaco-editor .view-lines').click();
+    const text = ['---', 'apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: edge', '  namespace: bookinfo', 'spec:', '  hosts:', '  - edge.example.com', '  gateways:', '  - missing-gateway', '  http:', '  - route:', '    - destination:', '        host: productpage', ''].join('\n');
+    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    await page.keyboard.press('ControlOrMeta+V');
+    const fieldLine = text.split('\n').indexOf('  - missing-gateway') + 1;
+    const row = problemRows(page).filter({ hasText: 'Referenced gateway not found: "missing-gateway"' });
+    await expect(row).toHaveCount(1);
+    // istioctl's reader keeps the leading --- in the document it counts lines in: one further down.
+    const location = row.getByTestId('problem-location');
+    await expect(location).toHaveText(`untitled-1.yaml:${fieldLine + 1}`);
+    await expect(location).toHaveAttribute('title', `istioctl prints line ${fieldLine + 1}; the field starts on line ${fieldLine}`);
+    await fileItem(page, 'bookinfo.yaml').click();
+    await row.click();
+    await expect(page.getByTestId('cursor-position')).toHaveText(new RegExp(`^Ln ${fieldLine}, Col \\d+$`));
+  });
+
   test('uploading files adds them to the workspace, and they survive a reload', async ({ page }) => {
     await openApp(page);
     const yaml = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: extra', '  namespace: bookinfo', 'spec:', '  ports:', '    - name: http', '      port: 80', ''].join('\n');

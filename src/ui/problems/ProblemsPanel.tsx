@@ -164,6 +164,10 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
   // Both menus list the command registry's entries for this diagnostic.
   const fixes = editable ? menuItems('problem.fix', d) : [];
   const loc = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '';
+  // The location is the line istioctl prints; where the marked field starts elsewhere (a
+  // mapping's key, or a document below a `---` istioctl's reader keeps), the tooltip says so.
+  const fieldLine = d.range?.startLine;
+  const locTitle = d.line && fieldLine !== undefined && fieldLine !== d.line ? `istioctl prints line ${d.line}; the field starts on line ${fieldLine}` : undefined;
   const suppressItems = () =>
     commandMenuItems(menuItems('problem.suppress', d), (i) => (i.command.id === 'problems.suppressWithAnnotation' ? 'suppress-annotation' : i.command.id === 'problems.suppressWithRule' ? 'suppress-rule' : i.command.id));
   return (
@@ -221,7 +225,7 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
       </td>
       <td className="col-origin">{d.origin ?? ''}</td>
       <td className="col-loc">
-        <span className="loc-text" data-testid="problem-location">
+        <span className="loc-text" data-testid="problem-location" title={locTitle}>
           {loc}
         </span>
       </td>
