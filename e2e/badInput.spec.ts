@@ -1,20 +1,13 @@
 // Bad input never takes the tab down: each gets a clear message at its line, the rest of
 // the workspace keeps its diagnostics, and the page keeps answering clicks and typing.
 import { test, expect, type Page } from '@playwright/test';
+import { pasteIntoNewFile } from './editorPaste.ts';
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
   await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
   await expect(page.getByTestId('last-analysis')).toBeVisible();
   await expect(page.getByTestId('problem-row').first()).toBeVisible();
-}
-
-async function pasteIntoNewFile(page: Page, text: string): Promise<void> {
-  await page.getByTestId('new-file').click();
-  await expect(page.locator('[data-testid="file-item"][data-path="untitled-1.yaml"]')).toBeVisible();
-  await page.locator('.monaco-editor .view-lines').click();
-  await page.evaluate((t) => navigator.clipboard.writeText(t), text);
-  await page.keyboard.press('ControlOrMeta+V');
 }
 
 /** The page still reacts to a person: the Problems text filter narrows the list and clears again. */

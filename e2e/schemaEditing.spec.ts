@@ -2,6 +2,7 @@
 // misspelt field puts the API server's message on that token; completion offers the TLS modes
 // inside trafficPolicy.tls.mode; hovering a field explains it.
 import { test, expect, type Page, type Locator } from '@playwright/test';
+import { pasteIntoNewFile } from './editorPaste.ts';
 
 const MANIFEST = [
   'apiVersion: networking.istio.io/v1',
@@ -33,11 +34,7 @@ async function openWithManifest(page: Page): Promise<void> {
   await page.goto('./');
   await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
   await expect(page.getByTestId('last-analysis')).toBeVisible();
-  await page.getByTestId('new-file').click();
-  await expect(page.locator(`[data-testid="file-item"][data-path="${FILE}"]`)).toBeVisible();
-  await page.locator('.monaco-editor .view-lines').click();
-  await page.evaluate((t) => navigator.clipboard.writeText(t), MANIFEST);
-  await page.keyboard.press('ControlOrMeta+V');
+  await pasteIntoNewFile(page, MANIFEST);
   await expect.poll(() => editorText(page)).toBe(MANIFEST);
 }
 

@@ -1,5 +1,6 @@
 // End-to-end tests that use the workbench the way a person does: click, type, look.
 import { test, expect, type Page, type Locator } from '@playwright/test';
+import { pasteIntoNewFile } from './editorPaste.ts';
 
 const SAMPLE_FILES = ['platform.yaml', 'bookinfo.yaml', 'networking.yaml', 'destination-rules.yaml', 'pods.yaml'];
 
@@ -104,12 +105,8 @@ test.describe('Mesh Workbench', () => {
   test("a file that starts with --- lists istioctl's line, and the tooltip and a click give the field's", async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await openApp(page);
-    await page.getByTestId('new-file').click();
-    await expect(fileItem(page, 'untitled-1.yaml')).toBeVisible();
-    await page.locator('.monaco-editor .view-lines').click();
     const text = ['---', 'apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: edge', '  namespace: bookinfo', 'spec:', '  hosts:', '  - edge.example.com', '  gateways:', '  - missing-gateway', '  http:', '  - route:', '    - destination:', '        host: productpage', ''].join('\n');
-    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
-    await page.keyboard.press('ControlOrMeta+V');
+    await pasteIntoNewFile(page, text);
     const fieldLine = text.split('\n').indexOf('  - missing-gateway') + 1;
     const row = problemRows(page).filter({ hasText: 'Referenced gateway not found: "missing-gateway"' });
     await expect(row).toHaveCount(1);

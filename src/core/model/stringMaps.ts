@@ -1,5 +1,6 @@
 // Fields Kubernetes decodes as map[string]string (labels, annotations, selectors, ConfigMap
-// data), and the object's name, generateName and namespace, which it decodes as strings. kubectl reads YAML as YAML 1.1 (yamlSchema.ts), so an unquoted `yes`, `on` or `1.0`
+// data), and the object's name, generateName and namespace, which it decodes as strings.
+// kubectl reads YAML as YAML 1.1 (yamlSchema.ts), so an unquoted `yes`, `on` or `1.0`
 // there is a boolean or a number, and decoding fails: kubectl rejects the object, and
 // istioctl analyze skips it with "Error(s) adding files". We say so on the value's line and
 // leave the object out, as istioctl does. Istio's own kinds are not checked here: the schema

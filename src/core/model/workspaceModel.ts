@@ -97,12 +97,6 @@ function buildDocument(doc: SourceDocument): ModelDocument {
  * file and index. The text is kept as it is (same characters), which also avoids pinning
  * the new file text from every document.
  */
-/** separatorKept's answer recorded on a split document (see split.ts). */
-function keptOf(doc: SourceDocument): 'no' | 'exact' | 'other' {
-  if (!doc.separatorInChunk) return 'no';
-  return doc.referenceLine === doc.startLine - 1 ? 'other' : 'exact';
-}
-
 function relocate(md: ModelDocument, index: number, offsetDelta: number, lineDelta: number): ModelDocument {
   const doc = md.doc;
   // Typing inside a line moves every later document by a few characters but changes no
@@ -218,10 +212,11 @@ export class WorkspaceModel {
         break;
       }
     }
-    // How istioctl takes the separator above a document depends on the separator lines before
-    // it (split.ts, separatorKept): an edit just above that run can change it for the first
-    // document after the region, which is then re-split too.
-    while (j < docs.length && separatorKept(text, (docs[j] as ModelDocument).doc.startOffset + (text.length - oldText.length)) !== keptOf((docs[j] as ModelDocument).doc)) j++;
+    // Whether istioctl keeps the separator above a document in its chunk depends on the
+    // separator lines before it (split.ts, separatorKept): an edit just above that run can
+    // change it for the first document after the region, which is then re-split too. (That
+    // separator's own text is untouched, so only kept or not can change.)
+    while (j < docs.length && (separatorKept(text, (docs[j] as ModelDocument).doc.startOffset + delta) !== 'no') !== ((docs[j] as ModelDocument).doc.separatorInChunk === true)) j++;
     const regionStart = i >= 0 ? (docs[i] as ModelDocument).doc.startOffset : 0;
     const regionStartLine = i >= 0 ? (docs[i] as ModelDocument).doc.startLine : 1;
     const regionEndOld = j < docs.length ? oldText.lastIndexOf('\n', (docs[j] as ModelDocument).doc.startOffset - 2) + 1 : oldText.length;
