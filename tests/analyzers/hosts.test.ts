@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { hostToFqdn, hostsOverlap, hostsVisibleFromNamespace, shortOrFullName } from '../../src/core/config/hosts.ts';
+import { hostToFqdn, hostMatches, hostsVisibleFromNamespace, shortOrFullName } from '../../src/core/config/hosts.ts';
 import { selectorMatches, selectorString } from '../../src/core/config/labels.ts';
 
 describe('host helpers', () => {
   it('matches hosts with wildcards in either direction', () => {
-    expect(hostsOverlap('a.com', 'a.com')).toBe(true);
-    expect(hostsOverlap('a.com', 'b.com')).toBe(false);
-    expect(hostsOverlap('*.com', 'a.com')).toBe(true);
-    expect(hostsOverlap('a.com', '*.com')).toBe(true);
-    expect(hostsOverlap('*.a.com', 'a.com')).toBe(false);
-    expect(hostsOverlap('*', '*.a.com')).toBe(true);
-    expect(hostsOverlap('*.b.a.com', '*.a.com')).toBe(true);
+    expect(hostMatches('a.com', 'a.com')).toBe(true);
+    expect(hostMatches('a.com', 'b.com')).toBe(false);
+    expect(hostMatches('*.com', 'a.com')).toBe(true);
+    expect(hostMatches('a.com', '*.com')).toBe(true);
+    expect(hostMatches('*.a.com', 'a.com')).toBe(false);
+    expect(hostMatches('*', '*.a.com')).toBe(true);
+    expect(hostMatches('*.b.a.com', '*.a.com')).toBe(true);
   });
 
   it('keeps hosts visible from a namespace and strips their prefixes', () => {

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import jsyaml from 'js-yaml';
 import { convertGatewayApi, internalGatewayName, isInternalGatewayName, sortHTTPRoutes, type GatewayApiResult, type RegistryService } from '../../src/core/config/gatewayApi/convert.ts';
-import { hostIntersection, hostMatches, hostSubsetOf } from '../../src/core/config/gatewayApi/hostnames.ts';
+import { hostIntersection } from '../../src/core/config/gatewayApi/hostnames.ts';
+import { hostMatches, hostSubsetOf } from '../../src/core/config/hosts.ts';
 import { parseGoDuration, protoDuration, type GwObject, type Json } from '../../src/core/config/gatewayApi/model.ts';
 import { sha256Hex } from '../../src/core/config/gatewayApi/sha256.ts';
 import { isInternalGatewayReference } from '../../src/core/analysis/analyzers/virtualservice/gateways.ts';

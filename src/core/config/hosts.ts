@@ -1,6 +1,6 @@
-// Host-name rules shared by the analyzers, after Istio's pkg/config/host and
-// analyzers/util/hosts.go: wildcard matching, namespace-qualified gateway hosts and
-// short-name expansion.
+// Host-name rules, after Istio's pkg/config/host and analyzers/util/hosts.go: wildcard
+// matching (Matches, SubsetOf) as the analyzers, validation, the Gateway API conversion and
+// xDS generation all use it, namespace-qualified gateway hosts and short-name expansion.
 
 /** Domain that Kubernetes service short names expand into (`<name>.<ns>.svc.cluster.local`). */
 export const KUBE_SERVICE_DOMAIN = 'svc.cluster.local';
@@ -9,21 +9,35 @@ export const EXPORT_TO_LOCAL = '.';
 /** The special VirtualService gateway name for sidecars. */
 export const MESH_GATEWAY = 'mesh';
 
+/** host.Name.IsWildCarded: the name starts with `*`. */
 export function isWildcardHost(h: string): boolean {
   return h.length > 0 && h.charCodeAt(0) === 42; // '*'
 }
 
 /**
- * True when two host names overlap: equal when neither is a wildcard, otherwise by suffix
- * in either direction (`*.com` overlaps `a.com` and `*.b.com`; `*.a.com` does not cover `a.com`).
+ * host.Name.Matches: the two names overlap. Equal when neither is a wildcard, otherwise by
+ * suffix in either direction (`*.com` matches `a.com` and `*.b.com`; `*.a.com` does not match
+ * `a.com`). Symmetric.
  */
-export function hostsOverlap(a: string, b: string): boolean {
-  const aw = isWildcardHost(a);
-  const bw = isWildcardHost(b);
-  if (aw && bw) return a.length < b.length ? b.slice(1).endsWith(a.slice(1)) : a.slice(1).endsWith(b.slice(1));
-  if (aw) return b.endsWith(a.slice(1));
-  if (bw) return a.endsWith(b.slice(1));
-  return a === b;
+export function hostMatches(n: string, o: string): boolean {
+  const nw = isWildcardHost(n);
+  const ow = isWildcardHost(o);
+  if (nw && ow) return n.length < o.length ? o.slice(1).endsWith(n.slice(1)) : n.slice(1).endsWith(o.slice(1));
+  if (nw) return o.endsWith(n.slice(1));
+  if (ow) return n.endsWith(o.slice(1));
+  return n === o;
+}
+
+/**
+ * host.Name.SubsetOf: every name `n` matches is also matched by `o` (`a.b.com` and `*.b.com`
+ * are subsets of `*.com`; `*.com` is no subset of a plain name). Not symmetric.
+ */
+export function hostSubsetOf(n: string, o: string): boolean {
+  const nw = isWildcardHost(n);
+  const ow = isWildcardHost(o);
+  if (nw) return ow && n.length >= o.length && n.slice(1).endsWith(o.slice(1));
+  if (ow) return n.endsWith(o.slice(1));
+  return n === o;
 }
 
 /**

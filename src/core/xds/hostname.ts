@@ -1,35 +1,8 @@
-// Host names as Istio compares them (pkg/config/host): wildcard matching both ways (Matches)
-// and one way (SubsetOf), specificity order, the most specific match in host-keyed maps, and
-// short-name resolution of hosts in config objects.
+// Host names as xDS generation orders and resolves them (pkg/config/host, pilot/pkg/model):
+// specificity order, the most specific match in host-keyed maps, and short-name resolution
+// of hosts in config objects. Matching itself (Matches, SubsetOf) is in config/hosts.ts.
+import { isWildcardHost } from '../config/hosts.ts';
 import { isIP } from './net.ts';
-
-export function isWildcarded(h: string): boolean {
-  return h.length > 0 && h.charCodeAt(0) === 42;
-}
-
-/** host.Name.Matches: overlap in either direction. */
-export function hostMatches(n: string, o: string): boolean {
-  const nw = isWildcarded(n);
-  const ow = isWildcarded(o);
-  if (nw) {
-    if (ow) return n.length < o.length ? o.slice(1).endsWith(n.slice(1)) : n.slice(1).endsWith(o.slice(1));
-    return o.endsWith(n.slice(1));
-  }
-  if (ow) return n.endsWith(o.slice(1));
-  return n === o;
-}
-
-/** host.Name.SubsetOf: n is covered by o. */
-export function hostSubsetOf(n: string, o: string): boolean {
-  const nw = isWildcarded(n);
-  const ow = isWildcarded(o);
-  if (nw) {
-    if (ow) return n.length >= o.length && n.slice(1).endsWith(o.slice(1));
-    return false;
-  }
-  if (ow) return n.endsWith(o.slice(1));
-  return n === o;
-}
 
 /** host.MoreSpecific: non-wildcards first, then longer, then alphabetical. */
 export function moreSpecific(a: string, b: string): boolean {
@@ -53,7 +26,7 @@ export function compareHostsSpecificFirst(a: string, b: string): number {
  * `wildcard` all start with `*`).
  */
 export function mostSpecificHostMatch<V>(needle: string, specific: ReadonlyMap<string, V>, wildcard: ReadonlyMap<string, V>): { host: string; value: V } | undefined {
-  if (isWildcarded(needle)) {
+  if (isWildcardHost(needle)) {
     const v = wildcard.get(needle);
     if (v !== undefined) return { host: needle, value: v };
     return mostSpecificWildcard(needle.slice(1), wildcard);

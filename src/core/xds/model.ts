@@ -26,7 +26,8 @@ import { peerAuthentication } from '../config/api/security.ts';
 import { isObj, str } from '../model/read.ts';
 import { selectorMatches, type LabelMap } from '../config/labels.ts';
 import { meshSettings, type MeshSettings } from './mesh.ts';
-import { isWildcarded, resolveGatewayName, resolveShortname } from './hostname.ts';
+import { resolveGatewayName, resolveShortname } from './hostname.ts';
+import { isWildcardHost } from '../config/hosts.ts';
 import { DEFAULT_FEATURES, type FeatureFlags, type GenerateOptions, type ProvenanceRef } from './types.ts';
 import { gatewayApiConfig } from '../config/gatewayApi/index.ts';
 
@@ -702,7 +703,7 @@ function selectorsEqual(a: LabelMap | undefined, b: LabelMap | undefined): boole
 
 /** mergeDestinationRule (ENABLE_ENHANCED_DESTINATIONRULE_MERGE on). */
 function mergeDestinationRule(p: ConsolidatedDestRules, dr: DestinationRuleConfig, exportTo: ReadonlySet<string>): void {
-  const map = isWildcarded(dr.host) ? p.wildcard : p.specific;
+  const map = isWildcardHost(dr.host) ? p.wildcard : p.specific;
   const list = map.get(dr.host);
   if (!list) {
     map.set(dr.host, [{ exportTo, rule: dr, from: [dr.meta] }]);

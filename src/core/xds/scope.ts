@@ -3,7 +3,8 @@
 // DestinationRules those services need, and the outbound traffic policy.
 import type { SidecarSpec, Destination } from '../config/api/networking.ts';
 import { selectorMatches } from '../config/labels.ts';
-import { hostMatches, hostSubsetOf, isWildcarded, mostSpecificHostMatch } from './hostname.ts';
+import { mostSpecificHostMatch } from './hostname.ts';
+import { hostMatches, hostSubsetOf, isWildcardHost } from '../config/hosts.ts';
 import { MESH_GATEWAY, type ConfigMeta, type ConsolidatedDestRule, type PushContext, type Service, type VirtualServiceConfig } from './model.ts';
 import type { Proxy } from './types.ts';
 import { parseProtocol } from '../config/protocol.ts';
@@ -49,9 +50,9 @@ function excluded(hc: HostClassification, h: string): boolean {
 /** hostClassification.Matches: exact hosts by lookup, wildcards by SubsetOf. */
 function classMatches(hc: HostClassification, h: string): boolean {
   if (hc.exact.has(h)) return true;
-  const hw = isWildcarded(h);
+  const hw = isWildcardHost(h);
   for (const imported of hc.all) {
-    if (!hw && !isWildcarded(imported)) continue;
+    if (!hw && !isWildcardHost(imported)) continue;
     if (hostSubsetOf(h, imported)) return true;
   }
   return false;
@@ -59,9 +60,9 @@ function classMatches(hc: HostClassification, h: string): boolean {
 
 function vsMatches(hc: HostClassification, vsHost: string, gatewaySemantics: boolean): boolean {
   if (hc.exact.has(vsHost)) return true;
-  const hw = isWildcarded(vsHost);
+  const hw = isWildcardHost(vsHost);
   for (const imported of hc.all) {
-    if (!hw && !isWildcarded(imported)) continue;
+    if (!hw && !isWildcardHost(imported)) continue;
     if (gatewaySemantics ? hostSubsetOf(vsHost, imported) : hostMatches(vsHost, imported)) return true;
   }
   return false;
@@ -196,7 +197,7 @@ function convertEgressListener(push: PushContext, configNamespace: string, l: Is
       hc.excluded.push(name);
       continue;
     }
-    if (!isWildcarded(name)) hc.exact.add(name);
+    if (!isWildcardHost(name)) hc.exact.add(name);
     else allExact = false;
     if (ns === '*') allExact = false;
     hc.all.push(name);
@@ -393,7 +394,7 @@ function wildcardVsIndex(vss: readonly VirtualServiceConfig[], services: readonl
   const wild = new Map<string, VirtualServiceConfig>();
   for (const vs of vss) {
     for (const h of vs.hosts) {
-      const m = isWildcarded(h) ? wild : fqdn;
+      const m = isWildcardHost(h) ? wild : fqdn;
       if (!m.has(h)) m.set(h, vs);
     }
   }

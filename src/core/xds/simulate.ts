@@ -7,7 +7,7 @@ import type { Json } from './types.ts';
 import { isObj } from '../model/read.ts';
 import { HCM_NAME, TCP_PROXY_NAME, TLS_INSPECTOR_NAME, HTTP_INSPECTOR_NAME } from './filters.ts';
 import { VIRTUAL_INBOUND, VIRTUAL_OUTBOUND } from './names.ts';
-import { hostSubsetOf } from './hostname.ts';
+import { hostSubsetOf } from '../config/hosts.ts';
 import { parsePrefix, prefixContains, isIP } from './net.ts';
 
 export type SimProtocol = 'http' | 'http2' | 'tcp' | '';

@@ -8,7 +8,8 @@ import {
   parseGoDuration, protoDuration, readConditions, secretData, setConditions, spec, str, stringRecord, x509KeyPairError,
 } from './model.ts';
 import { sha256Hex } from './sha256.ts';
-import { hostIntersection, hostMatches, hostSubsetOf, isWildcarded } from './hostnames.ts';
+import { hostIntersection } from './hostnames.ts';
+import { hostMatches, hostSubsetOf, isWildcardHost } from '../hosts.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Names and constants istiod uses
@@ -2383,7 +2384,7 @@ function filteredReferences(refs: RouteParentRef[]): RouteParentRef[] {
 
 function hostnameAllowedByIsolation(r: RouteParentRef, routeHost: string): boolean {
   const ours = r.hostname;
-  if (ours.length > 0 && !isWildcarded(ours)) return true;
+  if (ours.length > 0 && !isWildcardHost(ours)) return true;
   if (ours.length > 0 && !hostMatches(routeHost, ours)) return false;
   for (const check of r.bannedHostnames) {
     if (ours.length > check.length) continue;

@@ -185,41 +185,6 @@ export function validateNamespaceSlashWildcardHostname(hostname: string, isGatew
   return v;
 }
 
-/** host.Name.IsWildCarded */
-export function isWildCarded(h: string): boolean {
-  return h.length > 0 && h[0] === '*';
-}
-
-/** host.Name.Matches */
-export function hostMatches(n: string, o: string): boolean {
-  const hw = isWildCarded(n);
-  const ow = isWildCarded(o);
-  if (hw) {
-    if (ow) {
-      if (n.length < o.length) return o.slice(1).endsWith(n.slice(1));
-      return n.slice(1).endsWith(o.slice(1));
-    }
-    return o.endsWith(n.slice(1));
-  }
-  if (ow) return n.endsWith(o.slice(1));
-  return n === o;
-}
-
-/** host.Name.SubsetOf */
-export function hostSubsetOf(n: string, o: string): boolean {
-  const hw = isWildCarded(n);
-  const ow = isWildCarded(o);
-  if (hw) {
-    if (ow) {
-      if (n.length < o.length) return false;
-      return n.slice(1).endsWith(o.slice(1));
-    }
-    return false;
-  }
-  if (ow) return n.endsWith(o.slice(1));
-  return n === o;
-}
-
 /** The workload selector rules shared by the policies (validateWorkloadSelector). */
 export function validateWorkloadSelector(selector: readonly (readonly [string, string])[] | undefined, path?: string): V {
   const v = new V();

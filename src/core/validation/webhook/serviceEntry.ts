@@ -1,6 +1,7 @@
 // ValidateServiceEntry, ValidateWorkloadEntry and ValidateWorkloadGroup.
 import { goQuote } from './go.ts';
-import { isWildCarded, validateAlphaWorkloadSelector, validateExportTo, validateFQDN, validateLabels, validatePartialWildcard, validatePort, validatePortName, validateWildcardDomain } from './names.ts';
+import { validateAlphaWorkloadSelector, validateExportTo, validateFQDN, validateLabels, validatePartialWildcard, validatePort, validatePortName, validateWildcardDomain } from './names.ts';
+import { isWildcardHost } from '../../config/hosts.ts';
 import { isValidIP, validateIPSubnet } from './net.ts';
 import { at, enumv, idx, items, list, msg, n, s, strEntries, strs, type Obj } from './read.ts';
 import { V } from './result.ts';
@@ -228,7 +229,7 @@ export function validateServiceEntry(cfg: Cfg): V {
     case 'DYNAMIC_DNS':
       if (hosts.length === 0) v.err(`at least one wildcard host must be provided for resolution type ${resolution}`, SPEC);
       hosts.forEach((h, i) => {
-        if (!isWildCarded(h)) v.err(`host must be wildcarded for resolution mode ${resolution}`, idx(hostsPath, i));
+        if (!isWildcardHost(h)) v.err(`host must be wildcarded for resolution mode ${resolution}`, idx(hostsPath, i));
       });
       if (addresses.length !== 0) v.err(`addresses cannot be set for resolution type ${resolution}. HTTP route domains will only be generatedfrom the hosts field values`, at(SPEC, spec, 'addresses'));
       if (endpoints.length !== 0) v.err(`endpoints cannot be set for resolution type ${resolution}. Destination IP address determined from hostsfield values`, endpointsPath);

@@ -3,7 +3,8 @@
 // rewrites, destinations and weights), exportTo, and the route-rule analysis whose findings
 // istioctl reports as IST0130 and IST0131 (routeRules.ts).
 import { byteLen, goFixed, goQuote } from './go.ts';
-import { hostMatches, hostSubsetOf, isDNS1123Label, validateExportTo, validateLabels, validatePort, validateWildcardDomain, validateWildcardDomainForGatewayVS } from './names.ts';
+import { isDNS1123Label, validateExportTo, validateLabels, validatePort, validateWildcardDomain, validateWildcardDomainForGatewayVS } from './names.ts';
+import { hostMatches, hostSubsetOf } from '../../config/hosts.ts';
 import { isValidIP, validateIPSubnet } from './net.ts';
 import { at, entries, get, has, idx, items, list, msg, msgEntries, n, s, strEntries, strs, wrappedNum, type Obj } from './read.ts';
 import { one, V } from './result.ts';

@@ -9,7 +9,7 @@ import { parseProtocol } from '../../config/protocol.ts';
 import { isHttp } from '../protocol.ts';
 import { isHttpsServerWithTlsTermination, isPassthroughServer, isTcpServerWithTlsTermination, serverPortKey, type MergedGateway } from '../gateway.ts';
 import { listenerTlsContext } from '../tlsContext.ts';
-import { hostMatches, hostSubsetOf } from '../hostname.ts';
+import { hostMatches, hostSubsetOf } from '../../config/hosts.ts';
 import { virtualServicesForGateway, scopeDestinationRule } from '../scope.ts';
 import { dnsSrvSubsetKey, listenerName } from '../names.ts';
 import { PROXY_PROTOCOL, TLS_INSPECTOR } from '../filters.ts';

@@ -13,7 +13,7 @@ import { isHttp, isTcp, isTls, isUnsupported, listenerProtocol } from '../protoc
 import { addressForProxy, altVirtualHosts, extraAddressesForProxy } from '../routes/domains.ts';
 import { domainFlags, domainProxy } from '../routes/sidecar.ts';
 import { BLACKHOLE_CLUSTER, listenerName, PASSTHROUGH_CLUSTER, PASSTHROUGH_FILTER_CHAIN, subsetKey, VIRTUAL_OUTBOUND, VIRTUAL_OUTBOUND_BLACKHOLE_CHAIN, VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN, RDS_HTTP_PROXY } from '../names.ts';
-import { hostMatches, isWildcarded } from '../hostname.ts';
+import { hostMatches, isWildcardHost } from '../../config/hosts.ts';
 import { isIP, isIPv6 } from '../net.ts';
 import { HTTP_INSPECTOR, TLS_INSPECTOR, tcpProxyFilter } from '../filters.ts';
 import { durationJson } from '../duration.ts';
@@ -68,7 +68,7 @@ class VsHostIndex {
   constructor(private readonly vss: readonly VirtualServiceConfig[]) {
     vss.forEach((vs, i) => {
       for (const h of vs.hosts) {
-        if (isWildcarded(h)) {
+        if (isWildcardHost(h)) {
           if (!this.wildcard.includes(i)) this.wildcard.push(i);
         } else {
           let l = this.exact.get(h);
@@ -80,8 +80,8 @@ class VsHostIndex {
   }
 
   forHost(hostname: string): VirtualServiceConfig[] {
-    const idx = new Set<number>(isWildcarded(hostname) ? [] : this.exact.get(hostname) ?? []);
-    if (isWildcarded(hostname)) {
+    const idx = new Set<number>(isWildcardHost(hostname) ? [] : this.exact.get(hostname) ?? []);
+    if (isWildcardHost(hostname)) {
       this.vss.forEach((vs, i) => {
         if (vs.hosts.some((h) => hostMatches(h, hostname))) idx.add(i);
       });
@@ -138,7 +138,7 @@ function tlsChainOpts(ctx: GenContext, cidrs: readonly string[] | undefined, ser
     if (service.registry === 'External' && ipModeV6(ctx) && addr === '0.0.0.0') addr = '::';
     const wildcard = ctx.wildcards[0] as string;
     let sni: string[] | undefined;
-    if (!headlessPodCidr && ((cidrs && cidrs.length > 0) || addr === '' || (addr === wildcard && bind === wildcard) || (isWildcarded(service.hostname) && service.resolution === 'DynamicDNS'))) {
+    if (!headlessPodCidr && ((cidrs && cidrs.length > 0) || addr === '' || (addr === wildcard && bind === wildcard) || (isWildcardHost(service.hostname) && service.resolution === 'DynamicDNS'))) {
       sni = [service.hostname];
       for (const a of service.aliases ?? []) sni.push(a.hostname, ...altVirtualHosts(a.hostname, 0, ctx.proxy.dnsDomain, ctx.features.PILOT_ENABLE_ABSOLUTE_FQDN_VHOST_DOMAIN));
     }

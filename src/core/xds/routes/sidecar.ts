@@ -7,7 +7,7 @@ import type { PushContext, Service, VirtualServiceConfig } from '../model.ts';
 import { MESH_GATEWAY } from '../model.ts';
 import { egressListenerForRds, scopeDestinationRule, type SidecarScope } from '../scope.ts';
 import { domainName, PASSTHROUGH_CLUSTER, subsetKey } from '../names.ts';
-import { hostMatches, isWildcarded } from '../hostname.ts';
+import { hostMatches, isWildcardHost } from '../../config/hosts.ts';
 import { isHttpOrSniffed } from '../protocol.ts';
 import { buildRoutesForVirtualService, defaultOutboundRoute, destinationCluster, type RouteOptions } from './translate.ts';
 import { addressForProxy, virtualHostDomains, type DomainFlags, type DomainProxy } from './domains.ts';
@@ -82,7 +82,7 @@ function hashForService(scope: SidecarScope, proxy: Proxy, svc: Service, port: n
 
 /** selectVirtualServices (httproute.go): VirtualServices with a host matching a service of the port. */
 function selectVirtualServicesForPort(vss: readonly VirtualServiceConfig[], servicesByName: ReadonlyMap<string, Service>): VirtualServiceConfig[] {
-  const wcSvcHosts = [...servicesByName.keys()].filter(isWildcarded);
+  const wcSvcHosts = [...servicesByName.keys()].filter(isWildcardHost);
   const out: VirtualServiceConfig[] = [];
   for (const vs of vss) {
     let match = false;
@@ -92,7 +92,7 @@ function selectVirtualServicesForPort(vss: readonly VirtualServiceConfig[], serv
         match = true;
         break;
       }
-      if (isWildcarded(lch)) {
+      if (isWildcardHost(lch)) {
         for (const svcHost of servicesByName.keys()) {
           if (hostMatches(lch, svcHost)) {
             match = true;
@@ -117,7 +117,7 @@ function separateHosts(vs: VirtualServiceConfig, registry: ReadonlyMap<string, S
   const wildcards: string[] = [];
   for (const hostname of vs.hosts) {
     const h = hostname.toLowerCase();
-    if (isWildcarded(h)) {
+    if (isWildcardHost(h)) {
       wildcards.push(h);
       continue;
     }

@@ -23,6 +23,7 @@ import { defaultOutboundRoute, isCatchAllRoute, translateRoute, type RouteOption
 import { hashForDestination, MAX_DIRECT_RESPONSE_BODY } from '../routes/sidecar.ts';
 import { builtin, mark, ref } from '../provenance.ts';
 import { isObj } from '../../model/read.ts';
+import { hostMatches } from '../../config/hosts.ts';
 import type { ProxyAuthzFilters } from '../authz/index.ts';
 import { waypointAuthzFor, waypointPolicyResources } from './policies.ts';
 import type { WaypointResources } from './resources.ts';
@@ -159,18 +160,6 @@ export function virtualServicesForWaypoint(ctx: GenContext, svc: Service): Virtu
 }
 
 const vsCache = new WeakMap<GenContext, Map<Service, VirtualServiceConfig[]>>();
-
-/** host.Name.Matches for a VirtualService host against a service hostname. */
-function hostMatches(vsHost: string, svcHost: string): boolean {
-  if (vsHost === svcHost) return true;
-  if (vsHost === '*') return true;
-  if (vsHost.startsWith('*')) {
-    if (svcHost.startsWith('*')) return vsHost.length <= svcHost.length ? svcHost.endsWith(vsHost.slice(1)) : vsHost.endsWith(svcHost.slice(1));
-    return svcHost.endsWith(vsHost.slice(1));
-  }
-  if (svcHost.startsWith('*')) return vsHost.endsWith(svcHost.slice(1));
-  return false;
-}
 
 /** portToSubset: `http`/`tcp` by the service port's protocol, plus `/<subset>`. */
 function portToSubset(service: Service | undefined, port: number, subset: string): string {

@@ -6,7 +6,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostsOverlap, isWildcardHost } from '../../../config/hosts.ts';
+import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostMatches, isWildcardHost } from '../../../config/hosts.ts';
 import { virtualService } from '../../../config/api/networking.ts';
 import { followList } from '../../followList.ts';
 
@@ -123,7 +123,7 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
 function conflictingHostPath(vs: Resource, host: string): string | undefined {
   const hosts = virtualService(vs).hosts;
   let i = hosts.findIndex((h) => hostToFqdn(vs.namespace, h) === host);
-  if (i < 0) i = hosts.findIndex((h) => hostsOverlap(hostToFqdn(vs.namespace, h), host));
+  if (i < 0) i = hosts.findIndex((h) => hostMatches(hostToFqdn(vs.namespace, h), host));
   return i < 0 ? undefined : `spec.hosts[${i}]`;
 }
 

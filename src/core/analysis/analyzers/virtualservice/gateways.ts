@@ -6,7 +6,7 @@ import type { Resource } from '../../../model/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { fullNameString, hostsOverlap, hostsVisibleFromNamespace, MESH_GATEWAY, shortOrFullName } from '../../../config/hosts.ts';
+import { fullNameString, hostMatches, hostsVisibleFromNamespace, MESH_GATEWAY, shortOrFullName } from '../../../config/hosts.ts';
 import { gateway, virtualService, type Server } from '../../../config/api/networking.ts';
 import { kubernetesGateway } from '../../../config/api/gatewayapi.ts';
 import { isInternalGatewayName } from '../../../config/gatewayApi/convert.ts';
@@ -81,7 +81,7 @@ function hostInIstioGateway(gw: Resource | undefined, vsHosts: readonly string[]
   const gatewayHosts: string[] = [];
   for (const server of gateway(gw).servers) gatewayHosts.push(...serverHosts(server, gw.namespace));
   for (const gh of hostsVisibleFromNamespace(gatewayHosts, vsNamespace)) {
-    for (const vh of vsHosts) if (hostsOverlap(gh, vh)) return true;
+    for (const vh of vsHosts) if (hostMatches(gh, vh)) return true;
   }
   return false;
 }
@@ -94,7 +94,7 @@ function hostInKubernetesGateway(gw: Resource, vsHosts: readonly string[]): bool
     hosts.push(l.hostname);
   }
   for (const gh of hosts) {
-    for (const vh of vsHosts) if (hostsOverlap(gh, vh)) return true;
+    for (const vh of vsHosts) if (hostMatches(gh, vh)) return true;
   }
   return false;
 }

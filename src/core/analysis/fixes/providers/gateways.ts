@@ -6,7 +6,7 @@ import type { QuickFix, Resource } from '../../../model/types.ts';
 import { parseFieldPath } from '../../../model/locate.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fix, type FixContext, type FixProvider } from '../context.ts';
-import { fullNameString, hostsOverlap, hostsVisibleFromNamespace, shortOrFullName } from '../../../config/hosts.ts';
+import { fullNameString, hostMatches, hostsVisibleFromNamespace, shortOrFullName } from '../../../config/hosts.ts';
 import { selectorMatches } from '../../../config/labels.ts';
 import { gateway, virtualService } from '../../../config/api/networking.ts';
 import { serviceSpec } from '../../../config/api/kube.ts';
@@ -25,7 +25,7 @@ function gatewayHosts(gw: Resource, namespace: string): string[] {
 
 function servesAny(gw: Resource, vsHosts: readonly string[], namespace: string): boolean {
   const hosts = gatewayHosts(gw, namespace);
-  return hosts.some((gh) => vsHosts.some((vh) => hostsOverlap(gh, vh)));
+  return hosts.some((gh) => vsHosts.some((vh) => hostMatches(gh, vh)));
 }
 
 /** IST0101 gateway: the closest existing Gateways, preferring ones that serve the VirtualService's hosts. */
@@ -61,7 +61,7 @@ export const gatewayHostFixes: FixProvider = ({ message }, ctx) => {
   if (!gw || !ed) return [];
   if (gateway(gw).servers.length === 0) return [];
   const served = gatewayHosts(gw, vs.namespace);
-  const missing = virtualService(vs).hosts.filter((h) => !served.some((gh) => hostsOverlap(gh, h)));
+  const missing = virtualService(vs).hosts.filter((h) => !served.some((gh) => hostMatches(gh, h)));
   const out: QuickFix[] = [];
   for (const host of missing.slice(0, 3)) {
     out.push(...fix(`Add "${host}" to the hosts of Gateway ${fullNameString(gw.namespace, gw.name)}`, ed.addSequenceItem(['spec', 'servers', 0, 'hosts'], host)));
