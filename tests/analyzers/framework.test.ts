@@ -5,7 +5,7 @@ import { makeResource } from '../../src/core/model/resources.ts';
 import type { Resource } from '../../src/core/model/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../src/core/config/mesh/meshconfig.ts';
 import { parseSuppressions, suppressedByAnnotation, suppressedBySettings } from '../../src/core/analysis/suppress.ts';
-import { goQuote, goSprintf } from '../../src/core/analysis/gofmt.ts';
+import { goQuote, goSprintf } from '../../src/core/go/fmt.ts';
 
 function res(apiVersion: string, kind: string, name: string, namespace?: string, annotations?: Record<string, string>): Resource {
   return makeResource({ apiVersion, kind, metadata: { name, ...(namespace ? { namespace } : {}), ...(annotations ? { annotations } : {}) } }, undefined);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gatewayMsg } from './fixtures.ts';
-import { formatJson, goJsonString } from '../../src/core/analysis/format/json.ts';
+import { formatJson } from '../../src/core/analysis/format/json.ts';
+import { goJsonString } from '../../src/core/go/format.ts';
 
 
 describe('formatJson (istioctl -o json)', () => {

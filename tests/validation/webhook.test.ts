@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { validateWebhook, WEBHOOK_VALIDATORS } from '../../src/core/validation/webhook.ts';
 import { goRegexpError } from '../../src/core/validation/webhook/goRegexp.ts';
 import { parsePrefixError } from '../../src/core/validation/webhook/net.ts';
-import { goFloat } from '../../src/core/validation/webhook/go.ts';
+import { formatFloatG } from '../../src/core/go/format.ts';
 import { validateResource } from '../../src/core/validation/index.ts';
 import type { Resource } from '../../src/core/model/types.ts';
 
@@ -74,9 +74,9 @@ describe('webhook rules: Istio texts byte for byte', () => {
   it('Go texts for addresses and floats', () => {
     expect(parsePrefixError('10.0.0.0/33')).toBe('netip.ParsePrefix("10.0.0.0/33"): prefix length out of range');
     expect(parsePrefixError('10.0.0/8')).toBe('netip.ParsePrefix("10.0.0/8"): ParseAddr("10.0.0"): IPv4 address too short');
-    expect(goFloat(0.00001)).toBe('1e-05');
-    expect(goFloat(1234567)).toBe('1.234567e+06');
-    expect(goFloat(100.5)).toBe('100.5');
+    expect(formatFloatG(0.00001)).toBe('1e-05');
+    expect(formatFloatG(1234567)).toBe('1.234567e+06');
+    expect(formatFloatG(100.5)).toBe('100.5');
   });
 
   it('validateResource runs the webhook like istioctl analyze: name and namespace only', () => {

@@ -3,7 +3,7 @@
 import type { Diagnostic, Resource, SourceDocument, SourceRange } from '../model/types.ts';
 import { locateInDocument, parseFieldPath, trimmedStartLine } from '../model/locate.ts';
 import type { AnalysisMessage } from './types.ts';
-import { goSprintf } from './gofmt.ts';
+import { goSprintf } from '../go/fmt.ts';
 import { docUrl } from './messages.ts';
 import { friendlyName } from './origin.ts';
 

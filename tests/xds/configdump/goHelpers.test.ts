@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { tabwrite, tabwriteRows } from '../../../src/core/xds/configdump/tabwriter.ts';
 import { goSortSlice } from '../../../src/core/xds/configdump/goSort.ts';
-import { formatFloatG, goJsonFloat, goJsonString } from '../../../src/core/xds/configdump/goFormat.ts';
+import { formatFloatG, goJsonFloat, goJsonString } from '../../../src/core/go/format.ts';
 import { goAtoi, goLess } from '../../../src/core/xds/configdump/table.ts';
 
 describe('tabwriter (Go text/tabwriter, pad character space, flags 0)', () => {

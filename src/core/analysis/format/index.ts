@@ -7,7 +7,7 @@ import { formatYaml } from './yaml.ts';
 import { formatSarif, type SarifOptions } from './sarif.ts';
 
 export { formatLog, logLine } from './log.ts';
-export { formatJson, goJsonString, documentationUrl, messageFields, ISTIOCTL_DOC_REF } from './json.ts';
+export { formatJson, documentationUrl, messageFields, ISTIOCTL_DOC_REF } from './json.ts';
 export { formatYaml, scalarStyle, yamlMappingEntry } from './yaml.ts';
 export { formatSarif, buildSarif, artifactUri, type SarifOptions, type SarifLog } from './sarif.ts';
 

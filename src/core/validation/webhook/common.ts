@@ -1,7 +1,8 @@
 // Rules shared by several kinds (pkg/config/validation/validation.go and agent/): durations,
 // percentages, selectors and policy targets, protocols, headers, string matches, gateway
 // names, destinations and client TLS settings.
-import { goFloat, goQuote, MS, parseDuration } from './go.ts';
+import { goQuote, MS, parseDuration } from './go.ts';
+import { formatFloatG } from '../../go/format.ts';
 import { goRegexpError } from './goRegexp.ts';
 import { isDNS1123Label, validateFQDN, validatePort, validateWildcardDomain, validateWorkloadSelector } from './names.ts';
 import { at, enumv, get, has, list, msg, n, s, strEntries, strs, type Obj } from './read.ts';
@@ -43,7 +44,7 @@ export function validatePercentage(o: Obj | undefined, k: string, path: string):
   const p = msg(o, k);
   if (!p) return new V();
   const value = numberOf(get(p, 'value'));
-  if (value < 0 || value > 100 || (value > 0 && value < 0.0001)) return one(`percentage ${goFloat(value)} is neither 0.0, nor in range [0.0001, 100.0]`, path);
+  if (value < 0 || value > 100 || (value > 0 && value < 0.0001)) return one(`percentage ${formatFloatG(value)} is neither 0.0, nor in range [0.0001, 100.0]`, path);
   return new V();
 }
 

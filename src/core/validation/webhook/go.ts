@@ -1,8 +1,9 @@
-// Go behaviours the webhook's messages depend on: fmt's float verbs, byte lengths, strconv
-// parsing and protobuf JSON durations.
-import { goQuote as goQuoteLocal } from '../../analysis/gofmt.ts';
+// Go behaviours the webhook's messages depend on: fmt's %f, byte lengths, strconv parsing and
+// protobuf JSON durations (%v and %g of a float are go/format.ts's formatFloatG).
+import { goQuote as goQuoteLocal } from '../../go/fmt.ts';
+import { formatFloatG } from '../../go/format.ts';
 
-export { goQuote } from '../../analysis/gofmt.ts';
+export { goQuote } from '../../go/fmt.ts';
 
 const encoder = new TextEncoder();
 
@@ -13,37 +14,9 @@ export function byteLen(s: string): number {
   return s.length;
 }
 
-/** Go's %v (and %g) of a float64: the shortest representation, with Go's exponent rules. */
-export function goFloat(x: number): string {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return '+Inf';
-  if (x === -Infinity) return '-Inf';
-  if (x === 0) return Object.is(x, -0) ? '-0' : '0';
-  // Shortest digits and decimal exponent from JS (same shortest round-trip digits as Go).
-  const [mant, expPart] = x.toExponential().split('e') as [string, string];
-  const neg = mant.startsWith('-');
-  const digits = mant.replace('-', '').replace('.', '');
-  const exp = Number(expPart);
-  const nd = digits.length;
-  const dp = exp + 1;
-  let eprec = 6;
-  if (eprec > nd && nd >= dp) eprec = nd;
-  // %e for exp < -4 || exp >= eprec
-  if (exp < -4 || exp >= eprec) {
-    const m = nd > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    const e = Math.abs(exp);
-    return `${neg ? '-' : ''}${m}e${exp < 0 ? '-' : '+'}${e < 10 ? '0' : ''}${e}`;
-  }
-  let out: string;
-  if (dp <= 0) out = `0.${'0'.repeat(-dp)}${digits}`;
-  else if (dp >= nd) out = digits + '0'.repeat(dp - nd);
-  else out = `${digits.slice(0, dp)}.${digits.slice(dp)}`;
-  return (neg ? '-' : '') + out;
-}
-
 /** Go's %f: six decimals. */
 export function goFixed(x: number): string {
-  if (!Number.isFinite(x)) return goFloat(x);
+  if (!Number.isFinite(x)) return formatFloatG(x);
   return x.toFixed(6);
 }
 

@@ -3,7 +3,7 @@
 // Local policies (ALLOW, DENY, AUDIT) give one RBAC filter per action, in the order AUDIT,
 // DENY, ALLOW. CUSTOM policies give, per provider (sorted by name), a shadow RBAC filter
 // that only records which policy matched and an ext_authz filter enabled by that record.
-import { goQuote } from '../../analysis/gofmt.ts';
+import { goQuote } from '../../go/fmt.ts';
 import { cloneJson, type JsonObject } from './matcher.ts';
 import {
   BAD_CUSTOM_ACTION_SUFFIX,

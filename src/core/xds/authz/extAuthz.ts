@@ -2,7 +2,7 @@
 // envoyExtAuthzHttp turned into Envoy ext_authz filters (pilot/pkg/security/authz/builder/
 // extauthz.go). A provider with an error (unknown service, bad port, bad statusOnError, …)
 // makes every CUSTOM policy that names it a DENY (see builder.ts).
-import { goQuote } from '../../analysis/gofmt.ts';
+import { goQuote } from '../../go/fmt.ts';
 import { bool, int, list, message, optional, string, strings } from '../../config/shape.ts';
 import { validateFQDN, validateNamespaceSlashWildcardHostname } from '../../validation/webhook/names.ts';
 import { validateIPAddress } from '../../validation/webhook/net.ts';

@@ -5,7 +5,7 @@
 //
 // Istio at this snapshot adds no `istio_authn` filter: the jwt_authn filter is the only
 // HTTP filter RequestAuthentication produces.
-import { goQuote } from '../../analysis/gofmt.ts';
+import { goQuote } from '../../go/fmt.ts';
 import { RequestAuthenticationSpec } from '../../config/api/security.ts';
 import { isObj } from '../../model/read.ts';
 import { goParseURL } from '../../validation/webhook/goUrl.ts';

@@ -30,7 +30,7 @@ import {
   stringMatcherWithPrefix,
   stringOrMatcher,
 } from './matcher.ts';
-import { goQuote } from '../../analysis/gofmt.ts';
+import { goQuote } from '../../go/fmt.ts';
 import { addrToCidrRange, type CidrRange } from './netip.ts';
 import { expandTrustDomainAliases, replaceTrustDomainAliases, type TrustDomainBundle } from './trustDomain.ts';
 

@@ -9,7 +9,7 @@
 // (an Istio-specific Any) is written as it came, keys turned to lowerCamel.
 import { encodeBase64Std } from '../../pki/base64.ts';
 import { decodeBase64Std } from '../../pki/base64.ts';
-import { goJsonFloat, goJsonString } from './goFormat.ts';
+import { goJsonFloat, goJsonString } from '../../go/format.ts';
 import { jsonName, type JsonObject, type JsonValue } from './dump.ts';
 import type { ProtoField, ProtoSchema } from './protoSchema.ts';
 import { goLess } from './table.ts';

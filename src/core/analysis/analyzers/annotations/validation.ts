@@ -2,7 +2,7 @@
 // AnnotationValidation). Each returns the error text Go would produce, or undefined when the
 // value is valid; the text ends up in IST0125 InvalidAnnotation.
 import { parse as parseYaml } from 'yaml';
-import { goQuote } from '../../gofmt.ts';
+import { goQuote } from '../../../go/fmt.ts';
 
 type Validator = (value: string) => string | undefined;
 

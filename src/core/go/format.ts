@@ -1,8 +1,12 @@
 // Go's text formats for values, as istioctl prints them: encoding/json string escaping,
-// strconv's shortest float formatting ('f', 'e' and 'g' verbs, 64 and 32 bits) and
-// encoding/json's choice between them. Pure functions over JS values.
+// strconv's shortest float formatting ('f', 'e' and 'g' verbs, 64 and 32 bits; fmt's %v and
+// %g of a float are FormatFloat 'g') and encoding/json's choice between them. Pure functions
+// over JS values, shared by the analysis output, webhook messages and config dumps.
 
 const HEX = '0123456789abcdef';
+
+/** Characters that goJsonString escapes or must inspect (surrogates). */
+const NEEDS_ESCAPE = /[\u0000-\u001f"\\<>&\u2028\u2029\ud800-\udfff]/;
 
 /**
  * A string as Go's encoding/json writes it (json.Marshal, HTML escaping on): `"`, `\`, and
@@ -11,25 +15,32 @@ const HEX = '0123456789abcdef';
  * replaced by `\ufffd`.
  */
 export function goJsonString(s: string): string {
+  // Most strings need no escape; one native scan settles that.
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
   let out = '"';
   let start = 0;
+  const flush = (i: number) => {
+    if (i > start) out += s.slice(start, i);
+  };
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     let esc: string | undefined;
-    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x3c || c === 0x3e || c === 0x26) {
+    if (c < 0x20) {
       switch (c) {
-        case 0x22: esc = '\\"'; break;
-        case 0x5c: esc = '\\\\'; break;
-        case 0x0a: esc = '\\n'; break;
-        case 0x0d: esc = '\\r'; break;
-        case 0x09: esc = '\\t'; break;
         case 0x08: esc = '\\b'; break;
+        case 0x09: esc = '\\t'; break;
+        case 0x0a: esc = '\\n'; break;
         case 0x0c: esc = '\\f'; break;
+        case 0x0d: esc = '\\r'; break;
         default: esc = `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
       }
-    } else if (c === 0x2028 || c === 0x2029) {
-      esc = c === 0x2028 ? '\\u2028' : '\\u2029';
-    } else if (c >= 0xd800 && c <= 0xdfff) {
+    } else if (c === 0x22) esc = '\\"';
+    else if (c === 0x5c) esc = '\\\\';
+    else if (c === 0x3c || c === 0x3e || c === 0x26) esc = `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
+    else if (c === 0x2028 || c === 0x2029) esc = `\\u${c.toString(16)}`;
+    else if (c >= 0xd800 && c <= 0xdfff) {
+      // A valid surrogate pair is one rune and is written as is; a lone surrogate is
+      // invalid UTF-8 for Go, which writes the replacement character's escape.
       const next = s.charCodeAt(i + 1);
       if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
         i++;
@@ -38,11 +49,13 @@ export function goJsonString(s: string): string {
       esc = '\\ufffd';
     }
     if (esc !== undefined) {
-      out += s.slice(start, i) + esc;
+      flush(i);
+      out += esc;
       start = i + 1;
     }
   }
-  return out + s.slice(start) + '"';
+  flush(s.length);
+  return `${out}"`;
 }
 
 /** Shortest decimal digits and exponent of a finite non-zero number (value = 0.d1d2… × 10^dp). */
