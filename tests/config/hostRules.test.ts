@@ -52,5 +52,4 @@ describe('host.Name rules (config/hosts.ts)', () => {
       { seed: 20261203, numRuns: 2000 },
     );
   });
-
 });
