@@ -4,7 +4,8 @@
 import { fileText, useWorkspace, type WsFile } from './workspace.ts';
 import { onTextEdited, textModel } from './texts.ts';
 import { defaultUserSettings, useAnalysis, useEditorUi, type UserSettings } from './analysis.ts';
-import { MAX_PERSIST_BYTES, formatBytes, utf8Bytes } from './fileKind.ts';
+import { MAX_PERSIST_BYTES, formatBytes } from './fileKind.ts';
+import { utf8Length } from '../core/go/strings.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
 import { fetchSampleFiles, fetchSampleIndex } from './samples.ts';
 import { useTitle } from './title.ts';
@@ -79,7 +80,7 @@ function saveWorkspace(): void {
       continue;
     }
     const text = fileText(f.path) ?? '';
-    const bytes = f.text !== undefined ? f.bytes : utf8Bytes(text);
+    const bytes = f.text !== undefined ? f.bytes : utf8Length(text);
     sizes.set(f.path, bytes);
     if (bytes > MAX_PERSIST_BYTES) tooBig.push({ path: f.path, bytes });
     else all.push({ path: f.path, text, bytes });

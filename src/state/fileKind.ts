@@ -1,26 +1,10 @@
 // How the UI treats a file's text: editable, binary, or too large for the editor.
-
 /** Files above this are not opened in the editor (the core reports a diagnostic for them). */
 export const MAX_EDITOR_BYTES = 32 * 1024 * 1024;
 /** Files above this are kept in memory but not persisted to localStorage. */
 export const MAX_PERSIST_BYTES = 5 * 1024 * 1024;
 
 export type FileKind = 'text' | 'binary' | 'too-large';
-
-/** UTF-8 byte length, counted without encoding (no copy of the text). */
-export function utf8Bytes(text: string): number {
-  let n = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 2; // a surrogate pair: 4 bytes for 2 units
-      i++;
-    } else n += 2;
-  }
-  return n;
-}
 
 /** Binary: contains NUL, or the first 8 KiB are mostly control/replacement characters. */
 export function looksBinary(text: string): boolean {

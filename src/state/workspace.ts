@@ -2,7 +2,8 @@
 // here until the editor gives it a model; from then on the model holds it (see texts.ts), and
 // `fileText` reads it from wherever it is.
 import { create } from 'zustand';
-import { classify, MAX_EDITOR_BYTES, utf8Bytes, type FileKind } from './fileKind.ts';
+import { classify, MAX_EDITOR_BYTES, type FileKind } from './fileKind.ts';
+import { utf8Length } from '../core/go/strings.ts';
 import { editCount, onTextEdited, textModel, type TextEdited } from './texts.ts';
 
 export interface WsFile {
@@ -66,7 +67,7 @@ let revCounter = 0;
 const dismissedNotices = new Map<string, string>();
 
 export function makeFile(path: string, text: string, bytes?: number): WsFile {
-  const b = bytes ?? utf8Bytes(text);
+  const b = bytes ?? utf8Length(text);
   return { path, text, bytes: b, kind: classify(text, b), rev: ++revCounter };
 }
 
@@ -159,7 +160,7 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
     set((s) => ({
       files: s.files.map((f) => {
         if (f.path !== path || f.text === text) return f;
-        const bytes = utf8Bytes(text);
+        const bytes = utf8Length(text);
         return { ...f, text, bytes, kind: classify(text, bytes), rev: ++revCounter };
       }),
     }));
@@ -261,7 +262,7 @@ function checkKindAfterEdit(e: TextEdited): void {
     if (!f || f.kind !== 'text' || f.text !== undefined) return;
     const text = textModel(e.path)?.getValue();
     if (text === undefined) return;
-    const bytes = utf8Bytes(text);
+    const bytes = utf8Length(text);
     const kind = classify(text, bytes);
     if (kind !== 'text') useWorkspace.getState().takeBackText(e.path, text, { kind, bytes });
   });

@@ -63,6 +63,3 @@ export function bytesToLatin1(bytes: Uint8Array): string {
   return s;
 }
 
-export function utf8Bytes(text: string): Uint8Array {
-  return new TextEncoder().encode(text);
-}

@@ -2,7 +2,8 @@
 // beginning with `-----BEGIN <type>-----`, may carry `Key: value` headers, and ends at
 // `-----END <type>-----` followed only by whitespace on that line. A malformed candidate is
 // skipped and the search goes on after its BEGIN line, as Go does.
-import { bytesToLatin1, decodeBase64Std, encodeBase64Std, utf8Bytes } from './base64.ts';
+import { bytesToLatin1, decodeBase64Std, encodeBase64Std } from './base64.ts';
+import { utf8 } from './bytes.ts';
 
 export interface PemBlock {
   type: string;
@@ -24,7 +25,7 @@ function takeLine(s: string): [string, string] {
 
 /** Decodes the first PEM block; `rest` is the text after it (the whole input when none). */
 export function decodePem(input: string | Uint8Array): { block?: PemBlock; rest: string } {
-  return decodePemLatin1(typeof input === 'string' ? bytesToLatin1(utf8Bytes(input)) : bytesToLatin1(input));
+  return decodePemLatin1(typeof input === 'string' ? bytesToLatin1(utf8(input)) : bytesToLatin1(input));
 }
 
 /** `decodePem` over bytes already spelled as a latin-1 string (one char per byte). */
@@ -86,7 +87,7 @@ function decodePemLatin1(data: string): { block?: PemBlock; rest: string } {
 /** Every PEM block of a bundle, in order (stops at the first text that holds no more blocks). */
 export function decodePemBundle(input: string | Uint8Array): PemBlock[] {
   const blocks: PemBlock[] = [];
-  let rest = typeof input === 'string' ? bytesToLatin1(utf8Bytes(input)) : bytesToLatin1(input);
+  let rest = typeof input === 'string' ? bytesToLatin1(utf8(input)) : bytesToLatin1(input);
   for (;;) {
     const r = decodePemLatin1(rest);
     if (!r.block) return blocks;

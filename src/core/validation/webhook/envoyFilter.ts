@@ -3,7 +3,7 @@
 // the object class). Istio also decodes each patch value into Envoy's protobuf types; we
 // check the parts of that which need no Envoy schema: deprecated filter names, v2 type URLs
 // (no longer known), filters named without a typed_config, and a `name` that is not a string.
-import { byteLen } from './go.ts';
+import { utf8Length } from '../../go/strings.ts';
 import { goRegexpError } from './goRegexp.ts';
 import { validateAlphaWorkloadSelector } from './names.ts';
 import { at, enumv, get, idx, items, msg, s, strEntries, type Obj } from './read.ts';
@@ -141,7 +141,7 @@ function validateEnvoyFilterBody(spec: Obj, v: V): V {
     const version = s(proxy, 'proxyVersion');
     if (proxy && version !== '') {
       const vp = at(at(at(p, cp, 'match'), match, 'proxy'), proxy, 'proxyVersion');
-      if (byteLen(version) > 1024) v.warn('Envoy filter: proxyVersion match exceeds 1024 characters and will be ignored', vp);
+      if (utf8Length(version) > 1024) v.warn('Envoy filter: proxyVersion match exceeds 1024 characters and will be ignored', vp);
       else {
         const re = goRegexpError(version);
         if (re) {

@@ -5,15 +5,6 @@ import { formatFloatG } from '../../go/format.ts';
 
 export { goQuote } from '../../go/fmt.ts';
 
-const encoder = new TextEncoder();
-
-/** len(s) in Go: the UTF-8 byte length. */
-export function byteLen(s: string): number {
-  // Fast path for ASCII.
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return encoder.encode(s).length;
-  return s.length;
-}
-
 /** Go's %f: six decimals. */
 export function goFixed(x: number): string {
   if (!Number.isFinite(x)) return formatFloatG(x);

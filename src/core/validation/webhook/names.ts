@@ -1,6 +1,7 @@
 // Istio's name rules: DNS-1123 labels, FQDNs and wildcard domains (agent/validation.go),
 // label maps (pkg/config/labels), exportTo (pkg/config/visibility) and namespace/host pairs.
-import { atoi, byteLen, goQuote } from './go.ts';
+import { atoi, goQuote } from './go.ts';
+import { utf8Length } from '../../go/strings.ts';
 import { isValidIP } from './net.ts';
 import { V } from './result.ts';
 
@@ -18,7 +19,7 @@ export function isWildcardDNS1123Label(v: string): boolean {
 }
 
 export function checkDNS1123Preconditions(name: string): string | undefined {
-  if (byteLen(name) > 255) return `domain name ${goQuote(name)} too long (max 255)`;
+  if (utf8Length(name) > 255) return `domain name ${goQuote(name)} too long (max 255)`;
   if (name.length === 0) return 'empty domain name not allowed';
   return undefined;
 }

@@ -1,5 +1,5 @@
 // ValidateTelemetry, and the extensions: WasmPlugin, TrafficExtension; and ProxyConfig.
-import { byteLen } from './go.ts';
+import { utf8Length } from '../../go/strings.ts';
 import { goParseURL } from './goUrl.ts';
 import { at, enumv, get, has, idx, items, list, msg, msgEntries, n, s, wrappedNum, type Obj } from './read.ts';
 import { V } from './result.ts';
@@ -106,7 +106,7 @@ function validateWasmURL(url: string, path: string): string | undefined {
 
 function validateSHA(sha: string): string | undefined {
   if (sha === '') return undefined;
-  if (byteLen(sha) !== 64) return 'sha256 field must be 64 characters long';
+  if (utf8Length(sha) !== 64) return 'sha256 field must be 64 characters long';
   if (!/^[a-f0-9]*$/.test(sha)) return 'sha256 field must match [a-f0-9]{64} pattern';
   return undefined;
 }
@@ -119,7 +119,7 @@ function validateVMConfig(vm: Obj | undefined): string | undefined {
     if (e === null) continue;
     const name = s(e, 'name');
     if (name === '') return 'spec.vmConfig.env invalid';
-    if (byteLen(name) > 256) return 'env.name field must be less than 255 characters long';
+    if (utf8Length(name) > 256) return 'env.name field must be less than 255 characters long';
     if (keys.has(name)) return 'duplicate env';
     keys.add(name);
     if (enumv(e, 'valueFrom', ['INLINE', 'HOST']) !== 'INLINE' && s(e, 'value') !== '') return 'value may only be set when valueFrom is INLINE';
@@ -152,8 +152,8 @@ export function validateWasmPlugin(cfg: Cfg): V {
   v.add(policyTargeting(spec));
   push(v, validateWasmURL(s(spec, 'url'), at(SPEC, spec, 'url')), at(SPEC, spec, 'url'));
   push(v, validateSHA(s(spec, 'sha256')), at(SPEC, spec, 'sha256'));
-  if (byteLen(s(spec, 'imagePullSecret')) > 253) v.err('imagePullSecret field must be less than 253 characters long', at(SPEC, spec, 'imagePullSecret'));
-  if (byteLen(s(spec, 'pluginName')) > 256) v.err('pluginName field must be less than 255 characters long', at(SPEC, spec, 'pluginName'));
+  if (utf8Length(s(spec, 'imagePullSecret')) > 253) v.err('imagePullSecret field must be less than 253 characters long', at(SPEC, spec, 'imagePullSecret'));
+  if (utf8Length(s(spec, 'pluginName')) > 256) v.err('pluginName field must be less than 255 characters long', at(SPEC, spec, 'pluginName'));
   push(v, validateVMConfig(msg(spec, 'vmConfig')), at(SPEC, spec, 'vmConfig'));
   push(v, validateTrafficSelectors(items(spec, 'match')), at(SPEC, spec, 'match'));
   return v;
@@ -170,14 +170,14 @@ export function validateTrafficExtension(cfg: Cfg): V {
     const code = s(lua, 'inlineCode');
     const lp = at(SPEC, spec, 'lua');
     if (code.length === 0) v.err('lua.inlineCode cannot be empty', lp);
-    else if (byteLen(code) > 65536) v.err('lua.inlineCode exceeds maximum size of 64KB', lp);
+    else if (utf8Length(code) > 65536) v.err('lua.inlineCode exceeds maximum size of 64KB', lp);
   }
   if (wasm) {
     const wp = at(SPEC, spec, 'wasm');
     push(v, validateWasmURL(s(wasm, 'url'), wp), at(wp, wasm, 'url'));
     push(v, validateSHA(s(wasm, 'sha256')), at(wp, wasm, 'sha256'));
-    if (byteLen(s(wasm, 'imagePullSecret')) > 253) v.err('imagePullSecret field must be less than 253 characters long', at(wp, wasm, 'imagePullSecret'));
-    if (byteLen(s(wasm, 'pluginName')) > 256) v.err('pluginName field must be less than 256 characters long', at(wp, wasm, 'pluginName'));
+    if (utf8Length(s(wasm, 'imagePullSecret')) > 253) v.err('imagePullSecret field must be less than 253 characters long', at(wp, wasm, 'imagePullSecret'));
+    if (utf8Length(s(wasm, 'pluginName')) > 256) v.err('pluginName field must be less than 256 characters long', at(wp, wasm, 'pluginName'));
     push(v, validateVMConfig(msg(wasm, 'vmConfig')), at(wp, wasm, 'vmConfig'));
   }
   push(v, validateTrafficSelectors(items(spec, 'match')), at(SPEC, spec, 'match'));

@@ -2,7 +2,8 @@
 // (conflicts, matches, headers, CORS, faults, mirrors, redirects, direct responses, retries,
 // rewrites, destinations and weights), exportTo, and the route-rule analysis whose findings
 // istioctl reports as IST0130 and IST0131 (routeRules.ts).
-import { byteLen, goFixed, goQuote } from './go.ts';
+import { goFixed, goQuote } from './go.ts';
+import { utf8Length } from '../../go/strings.ts';
 import { isDNS1123Label, validateExportTo, validateLabels, validatePort, validateWildcardDomain, validateWildcardDomainForGatewayVS } from './names.ts';
 import { hostMatches, hostSubsetOf } from '../../config/hosts.ts';
 import { isValidIP, validateIPSubnet } from './net.ts';
@@ -147,7 +148,7 @@ function validateDirectResponse(dr: Obj | undefined, path: string): V {
   const body = msg(dr, 'body');
   if (body) {
     let size = 0;
-    if (has(body, 'string')) size = byteLen(s(body, 'string'));
+    if (has(body, 'string')) size = utf8Length(s(body, 'string'));
     else if (has(body, 'bytes')) size = base64Length(s(body, 'bytes'));
     if (size > 1024 * 1024) v.err('large direct_responses may impact control plane performance, must be less than 1MB', at(path, dr, 'body'));
     else if (size > 100 * 1024) v.warn('large direct_responses may impact control plane performance', at(path, dr, 'body'));

@@ -5,6 +5,7 @@
 // literal blocks for text with newlines, and lines folded at 80 columns where spaces allow.
 
 import { goSortSlice } from './goSort.ts';
+import { utf8Length } from '../../go/strings.ts';
 
 type Node =
   | { t: 'map'; entries: [string, Node][] }
@@ -371,20 +372,6 @@ function analyze(value: string): Analysis {
   if (flowIndicators) a.flowPlain = false;
   if (blockIndicators) a.blockPlain = false;
   return a;
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
 
 class Emitter {

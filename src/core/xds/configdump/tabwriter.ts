@@ -4,23 +4,11 @@
 // have a cell at that index ("column block"); each of its cells is padded to the widest cell
 // of the block plus `padding` (and at least `minwidth`). Widths count Unicode code points,
 // as Go counts runes.
+import { runeCount } from '../../go/strings.ts';
 
 export interface TabwriterOptions {
   minwidth?: number;
   padding: number;
-}
-
-function runeCount(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) i++;
-    }
-    n++;
-  }
-  return n;
 }
 
 /** Formats `text` (lines ending in `\n`, cells separated by `\t`) as tabwriter.Flush would. */

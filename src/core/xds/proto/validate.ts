@@ -7,6 +7,7 @@
 // enum const/defined_only/in/not_in, repeated min/max_items/unique/items, map min/max_pairs/
 // keys/values, any required/in/not_in, duration required/const/lt/lte/gt/gte/in/not_in,
 // timestamp required, and `ignore_empty`.
+import { runeCount, utf8Length } from '../../go/strings.ts';
 import type { DescEnum, DescField, DescMessage, DescOneof, ScalarType } from '@bufbuild/protobuf';
 import { getOption, hasOption } from '@bufbuild/protobuf';
 import type { EnvoyProtos } from './registry.ts';
@@ -340,36 +341,13 @@ function hasAnyStringRule(r: Rules): boolean {
   return STRING_RULE_KEYS.some((k) => has(r, k));
 }
 
-function codePoints(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0xd800 || c > 0xdbff) n++;
-  }
-  return n;
-}
-
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
-}
-
 function stringRules(s: string, r: Rules, path: unknown, fail: (p: unknown, m: string) => void): void {
   if (r.ignoreEmpty === true && s === '') return;
   if (!hasAnyStringRule(r)) return;
   const show = JSON.stringify(s.length > 60 ? `${s.slice(0, 57)}...` : s);
   if (has(r, 'const') && s !== r.const) fail(path, `must be ${JSON.stringify(r.const)}`);
   if (has(r, 'len') || has(r, 'minLen') || has(r, 'maxLen')) {
-    const chars = BigInt(codePoints(s));
+    const chars = BigInt(runeCount(s));
     if (has(r, 'len') && chars !== r.len) fail(path, `must be exactly ${r.len} characters`);
     if (has(r, 'minLen') && chars < (r.minLen as bigint)) fail(path, r.minLen === 1n ? 'must not be empty' : `must be at least ${r.minLen} characters, is ${chars}`);
     if (has(r, 'maxLen') && chars > (r.maxLen as bigint)) fail(path, `must be at most ${r.maxLen} characters, is ${chars}`);
