@@ -16,6 +16,7 @@ import { ingressUseWaypoint, serviceWaypoint, waypointBoundCondition, waypointDe
 import { AMBIENT_REDIRECTION_ANNOTATION, AMBIENT_REDIRECTION_ENABLED } from '../config/wellKnown.ts';
 import { TUNNEL_LABEL, type Cluster, type SimPod, type SimService } from './cluster.ts';
 import { buildPolicySet, workloadPolicyKeys, type PolicySet, type ZtunnelAuthorization } from './authz.ts';
+import { listAt } from '../model/maps.ts';
 
 export const CLUSTER_ID = 'Kubernetes';
 
@@ -297,8 +298,7 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
   const servicesByKey = new Map(defs.map((d) => [d.record.key, d.record]));
   const byNamespace = new Map<string, ServiceDef[]>();
   for (const d of defs) {
-    let l = byNamespace.get(d.record.namespace);
-    if (!l) byNamespace.set(d.record.namespace, (l = []));
+    const l = listAt(byNamespace, d.record.namespace);
     l.push(d);
   }
   const workloads: WorkloadRecord[] = [];
@@ -414,8 +414,7 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
   const servicesByVip = new Map<string, ServiceRecord[]>();
   for (const d of defs) {
     for (const ip of d.record.vips) {
-      let l = servicesByVip.get(ip);
-      if (!l) servicesByVip.set(ip, (l = []));
+      const l = listAt(servicesByVip, ip);
       l.push(d.record);
     }
   }
@@ -566,8 +565,7 @@ export function nodeView(cluster: Cluster, state: ZtunnelState, node: string): N
   for (const w of state.workloads) {
     if (w.kind !== 'Pod' || w.json.node !== node || !(w.protocol === 'HBONE' || w.json.nativeTunnel)) continue;
     const id = w.identity;
-    let l = certs.get(id);
-    if (!l) certs.set(id, (l = []));
+    const l = listAt(certs, id);
     l.push(`${w.json.namespace}/${w.json.name}`);
   }
   return {

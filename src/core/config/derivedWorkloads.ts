@@ -25,6 +25,7 @@ import {
   TLS_MODE_LABEL,
 } from './wellKnown.ts';
 import { fnv32a, FNV32A_OFFSET, fnv32aCode, fnv32aFrom, freeSlotAtHash, SAFE_ALPHABET, slotAddress } from './fnv.ts';
+import { listAt } from '../model/maps.ts';
 
 /** The controller kinds whose pods we derive, and where their pod template sits. */
 export const CONTROLLER_KINDS: ReadonlyArray<{ kind: KindInfo; templatePath: readonly string[] }> = [
@@ -498,8 +499,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
   for (const p of inputs.pods) {
     ips.reserve(podStatus(p).podIP);
     if (p.synthetic) continue;
-    let list = podsByNamespace.get(p.namespace);
-    if (!list) podsByNamespace.set(p.namespace, (list = []));
+    const list = listAt(podsByNamespace, p.namespace);
     list.push({ pod: p, owners: ownerRefs(p) });
   }
   const out: Resource[] = [];

@@ -5,6 +5,7 @@
 import type { Resource } from '../model/types.ts';
 import type { KindInfo } from '../model/kinds.ts';
 import type { StoreView } from './store.ts';
+import { listAt } from '../model/maps.ts';
 
 interface MemoEntry {
   value: unknown;
@@ -74,8 +75,7 @@ export class Lookups {
     return this.cached(`byNamespace:${kind.id}`, (s) => {
       const m = new Map<string, Resource[]>();
       for (const r of s.list(kind)) {
-        let l = m.get(r.namespace);
-        if (!l) m.set(r.namespace, (l = []));
+        const l = listAt(m, r.namespace);
         l.push(r);
       }
       return m;

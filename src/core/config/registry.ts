@@ -8,6 +8,7 @@ import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, scopedFqdn } from './hosts.ts';
 import { serviceEntry } from './api/networking.ts';
 import { serviceSpec } from './api/kube.ts';
 import { EXPORT_TO_ANNOTATION } from './wellKnown.ts';
+import { listAt } from '../model/maps.ts';
 
 export { EXPORT_TO_ANNOTATION };
 
@@ -63,8 +64,7 @@ function buildHostTable(list: (k: typeof KINDS.ServiceEntry) => readonly Resourc
     const host = key.slice(slash + 1);
     if (!host.startsWith('*')) continue;
     const suffix = host.slice(1);
-    let l = wildcardsBySuffix.get(suffix);
-    if (!l) wildcardsBySuffix.set(suffix, (l = []));
+    const l = listAt(wildcardsBySuffix, suffix);
     l.push({ scope, target });
   }
   return { byKey, wildcardsBySuffix };

@@ -23,6 +23,7 @@ import { podSpec, podStatus } from './api/kube.ts';
 import { nodeLocality } from './locality.ts';
 import { CANONICAL_NAME_LABEL, CANONICAL_REVISION_LABEL, EXPORT_TO_ANNOTATION, TLS_MODE_LABEL, TOPOLOGY_NETWORK_LABEL } from './wellKnown.ts';
 import { hashedAddress } from './fnv.ts';
+import { listAt } from '../model/maps.ts';
 
 /** The cluster's DNS domain (istiod's --domain); Istio's default. */
 export const DOMAIN_SUFFIX = 'cluster.local';
@@ -220,8 +221,7 @@ function endpointSlicesByService(view: ConfigView): ReadonlyMap<string, readonly
       const svc = s.labels['kubernetes.io/service-name'];
       if (!svc) continue;
       const key = `${s.namespace}/${svc}`;
-      let l = m.get(key);
-      if (!l) m.set(key, (l = []));
+      const l = listAt(m, key);
       l.push(s);
     }
     return m;
@@ -591,8 +591,7 @@ export function servicesByHostname(view: ConfigView): ReadonlyMap<string, readon
   return view.lookups.cached('config.servicesByHostname', () => {
     const m = new Map<string, MeshService[]>();
     for (const s of meshServices(view)) {
-      let l = m.get(s.hostname);
-      if (!l) m.set(s.hostname, (l = []));
+      const l = listAt(m, s.hostname);
       l.push(s);
     }
     return m;

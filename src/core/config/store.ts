@@ -4,7 +4,7 @@
 import type { Resource } from '../model/types.ts';
 import { KINDS, kindById, IGNORED_NAMESPACES, type KindInfo } from '../model/kinds.ts';
 import { stringMap } from '../model/read.ts';
-import { mapAt } from '../model/maps.ts';
+import { listAt, mapAt } from '../model/maps.ts';
 import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { DERIVED_POD_INPUTS, DerivedPodCache, derivePods } from './derivedWorkloads.ts';
@@ -243,8 +243,7 @@ export class ResourceStore implements StoreView {
   /** Adds a resource of the workspace (not a placeholder or derived pod), remembering it for refreshKinds. */
   private load(r: Resource | undefined): void {
     if (!r) return;
-    let loaded = this.loadedByKind.get(r.kindId);
-    if (!loaded) this.loadedByKind.set(r.kindId, (loaded = []));
+    const loaded = listAt(this.loadedByKind, r.kindId);
     loaded.push(r);
     this.add(r);
   }
@@ -268,14 +267,12 @@ export class ResourceStore implements StoreView {
     if (!r) return;
     if (this.options.kindFilter && !this.options.kindFilter.has(r.kindId)) return;
     if (IGNORED_NAMESPACES.has(r.namespace) || (r.kindId === KINDS.Namespace.id && IGNORED_NAMESPACES.has(r.name))) {
-      let aside = this.asideByKind.get(r.kindId);
-      if (!aside) this.asideByKind.set(r.kindId, (aside = []));
+      const aside = listAt(this.asideByKind, r.kindId);
       aside.push(r);
       return;
     }
     const prev = this.byKey.get(r.key);
-    let list = this.byKind.get(r.kindId);
-    if (!list) this.byKind.set(r.kindId, (list = []));
+    const list = listAt(this.byKind, r.kindId);
     if (prev) list[list.indexOf(prev)] = r;
     else list.push(r);
     this.byKey.set(r.key, r);

@@ -2,18 +2,31 @@
 // (kind, namespace, name; label key and value): nested maps take the parsed strings as they
 // are, where a joined key text would be built and hashed on every question.
 
+/** A Map or a WeakMap: what the helpers below need of an index. */
+interface Keyed<K, V> {
+  get(key: K): V | undefined;
+  set(key: K, value: V): unknown;
+}
+
 /** The map under `key` in `m`, created empty on first use. */
-export function mapAt<K, K2, V>(m: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+export function mapAt<K, K2, V>(m: Keyed<K, Map<K2, V>>, key: K): Map<K2, V> {
   let inner = m.get(key);
   if (!inner) m.set(key, (inner = new Map()));
   return inner;
 }
 
 /** The list under `key` in `m`, created empty on first use. */
-export function listAt<K, V>(m: Map<K, V[]>, key: K): V[] {
+export function listAt<K, V>(m: Keyed<K, V[]>, key: K): V[] {
   let list = m.get(key);
   if (!list) m.set(key, (list = []));
   return list;
+}
+
+/** The set under `key` in `m`, created empty on first use. */
+export function setAt<K, V>(m: Keyed<K, Set<V>>, key: K): Set<V> {
+  let set = m.get(key);
+  if (!set) m.set(key, (set = new Set()));
+  return set;
 }
 
 /**

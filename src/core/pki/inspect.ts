@@ -19,6 +19,7 @@ import { spiffeHost, trustDomainAccepted } from './spiffe.ts';
 import type { Crl, Csr } from './crl.ts';
 import { istioctlSecretTables, ztunnelTables } from './tables.ts';
 import type { BundleView, CertsReport, CertView, ChainLink, ChainView, CrlView, CsrView, KeyView, LinkCheck, ProblemView, RemoteView, ReportOrigin, ScenarioView } from './report.ts';
+import { mapAt } from '../model/maps.ts';
 
 export interface GatewayServerContext {
   index: number;
@@ -925,8 +926,7 @@ async function scenarios(run: Inspection): Promise<void> {
   const byDir = new Map<string, Map<string, Value>>();
   for (const f of files) {
     const dir = dirName(f.origin.input);
-    let m = byDir.get(dir);
-    if (!m) byDir.set(dir, (m = new Map()));
+    const m = mapAt(byDir, dir);
     m.set(baseName(f.origin.input), f);
   }
   for (const [dir, byName] of byDir) {

@@ -7,6 +7,7 @@ import { x509 } from './lib.ts';
 import { hex, toArrayBuffer } from './bytes.ts';
 import type { Certificate, PublicKeyFacts } from './cert.ts';
 import { SIGNATURE_ALGORITHMS } from './oids.ts';
+import { mapAt } from '../model/maps.ts';
 
 export type SignatureStatus = 'verified' | 'failed' | 'unverifiable' | 'key-type-mismatch';
 
@@ -51,8 +52,7 @@ export class SignatureChecker {
   }
 
   private run(s: Signed, issuerSpki: Uint8Array, issuerKey: PublicKeyFacts): Promise<SignatureResult> {
-    let byIssuer = this.cache.get(s.der);
-    if (!byIssuer) this.cache.set(s.der, (byIssuer = new Map()));
+    const byIssuer = mapAt(this.cache, s.der);
     const key = hex(issuerSpki);
     let p = byIssuer.get(key);
     if (!p) {

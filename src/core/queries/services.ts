@@ -11,6 +11,7 @@ import { podsSelectedBy } from '../config/workloads.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { argBag, containsText, optOneOf, optString, page, plainMap, sourceLocation, type QueryState } from './common.ts';
 import type { ServicesArgs, ServicesResult, ServiceSummary } from './views.ts';
+import { listAt } from '../model/maps.ts';
 
 /** Pod names listed per service (the total is always given). */
 export const MAX_POD_NAMES = 50;
@@ -31,8 +32,7 @@ function selectedPods(view: ConfigView, selector: Record<string, string> | null,
 function registryByResource(view: ConfigView): Map<Resource, MeshService[]> {
   const m = new Map<Resource, MeshService[]>();
   for (const s of meshServices(view)) {
-    let l = m.get(s.resource);
-    if (!l) m.set(s.resource, (l = []));
+    const l = listAt(m, s.resource);
     l.push(s);
   }
   return m;

@@ -23,6 +23,7 @@ import type { MtlsMode } from './model.ts';
 import { builtin, mark, ref } from './provenance.ts';
 import type { ServiceTarget } from './proxy.ts';
 import { parseProtocol as parseProtocolSafe } from '../config/protocol.ts';
+import { listAt } from '../model/maps.ts';
 
 const MAX_UINT32 = 4294967295;
 
@@ -757,8 +758,7 @@ export function inboundClusters(ctx: GenContext): Json[] {
     if (ctx.proxy.interceptionMode === 'NONE') return out;
     const byPort = new Map<number, ServiceTarget[]>();
     for (const t of ctx.targets) {
-      let l = byPort.get(t.targetPort);
-      if (!l) byPort.set(t.targetPort, (l = []));
+      const l = listAt(byPort, t.targetPort);
       l.push(t);
     }
     const bind = ctx.mesh.inboundTrafficPolicy === 'PASSTHROUGH' ? '' : (ctx.localhosts[0] as string);

@@ -10,6 +10,7 @@ import { GATEWAY_SERVICE_ANNOTATION } from './model.ts';
 import type { Proxy } from './types.ts';
 import type { ServiceTarget } from './proxy.ts';
 import { isHttp } from './protocol.ts';
+import { mapAt } from '../model/maps.ts';
 
 export interface ServerPort {
   number: number;
@@ -174,8 +175,7 @@ export function mergedGateway(push: PushContext, proxy: Proxy, targets: readonly
       for (const resolved of resolvePorts(s.port?.number ?? 0, g.instances, g.legacy)) {
         const routeName = gatewayRouteName(s, resolved, g.meta);
         if (s.tls) {
-          let known = tlsHostsByPort.get(resolved);
-          if (!known) tlsHostsByPort.set(resolved, (known = new Map()));
+          const known = mapAt(tlsHostsByPort, resolved);
           if (checkDuplicates(s.hosts, s.bind, known).length > 0) continue;
           out.tlsServerInfo.set(s, { sniHosts: sniHostsForServer(s), routeName });
           if (s.tls.mode === 'AUTO_PASSTHROUGH') out.containsAutoPassthrough = true;

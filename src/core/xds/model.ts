@@ -30,6 +30,7 @@ import { resolveGatewayName, resolveShortname } from './hostname.ts';
 import { isWildcardHost } from '../config/hosts.ts';
 import { DEFAULT_FEATURES, type FeatureFlags, type GenerateOptions, type ProvenanceRef } from './types.ts';
 import { gatewayApiConfig } from '../config/gatewayApi/index.ts';
+import { listAt, mapAt } from '../model/maps.ts';
 
 export const MESH_GATEWAY = 'mesh';
 export const ROUTE_SEMANTICS_ANNOTATION = 'internal.istio.io/route-semantics';
@@ -231,8 +232,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   const exportedServices = new Map<string, Service[]>();
   const hostnameAndNamespace = new Map<string, Map<string, Service>>();
   for (const s of services) {
-    let byNs = hostnameAndNamespace.get(s.hostname);
-    if (!byNs) hostnameAndNamespace.set(s.hostname, (byNs = new Map()));
+    const byNs = mapAt(hostnameAndNamespace, s.hostname);
     const existing = byNs.get(s.namespace);
     if (!existing || (existing.registry !== 'Kubernetes' && s.registry === 'Kubernetes')) byNs.set(s.namespace, s);
     if (s.exportTo.includes('*')) {
@@ -244,8 +244,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
     for (const ns of s.exportTo) {
       if (seen.has(ns)) continue;
       seen.add(ns);
-      let l = exportedServices.get(ns);
-      if (!l) exportedServices.set(ns, (l = []));
+      const l = listAt(exportedServices, ns);
       l.push(s);
     }
   }
@@ -257,8 +256,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   const vsPrivate = new Map<string, VirtualServiceConfig[]>();
   const vsExported = new Map<string, VirtualServiceConfig[]>();
   const push = (m: Map<string, VirtualServiceConfig[]>, k: string, v: VirtualServiceConfig) => {
-    let l = m.get(k);
-    if (!l) m.set(k, (l = []));
+    const l = listAt(m, k);
     l.push(v);
   };
   for (const vs of virtualServices) {
@@ -312,8 +310,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   const ordered = [...sidecars.filter((s) => s.spec.workloadSelector !== undefined), ...sidecars.filter((s) => s.spec.workloadSelector === undefined)];
   const sidecarsByNamespace = new Map<string, { meta: ConfigMeta; spec: SidecarSpec }[]>();
   for (const s of ordered) {
-    let l = sidecarsByNamespace.get(s.meta.namespace);
-    if (!l) sidecarsByNamespace.set(s.meta.namespace, (l = []));
+    const l = listAt(sidecarsByNamespace, s.meta.namespace);
     l.push(s);
   }
   const rootSidecar = ordered.find((s) => s.meta.namespace === mesh.rootNamespace && s.spec.workloadSelector === undefined);
@@ -339,8 +336,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
       if (pa.namespace === mesh.rootNamespace) globalMtlsMode = mode === 'UNSET' ? 'PERMISSIVE' : convertMtlsMode(mode);
       else namespaceModes.set(pa.namespace, mode);
     }
-    let l = peerAuthentications.get(pa.namespace);
-    if (!l) peerAuthentications.set(pa.namespace, (l = []));
+    const l = listAt(peerAuthentications, pa.namespace);
     l.push(pa);
   }
   const inherited: MtlsMode = globalMtlsMode === 'UNKNOWN' ? 'PERMISSIVE' : globalMtlsMode;
@@ -351,8 +347,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   const byPort = new WeakMap<Service, Map<number, PortEndpoint[]>>();
   const bySubset = new WeakMap<readonly PortEndpoint[], WeakMap<LabelMap, readonly PortEndpoint[]>>();
   const endpointsByPort = (svc: Service, port: number, labels?: LabelMap): readonly PortEndpoint[] => {
-    let m = byPort.get(svc);
-    if (!m) byPort.set(svc, (m = new Map()));
+    const m = mapAt(byPort, svc);
     let l = m.get(port);
     if (!l) {
       l = [];
@@ -461,8 +456,7 @@ function resolveAliases(services: MeshService[]): Service[] {
       }
       if (!ok) continue;
     }
-    let l = aliasesFor.get(concrete);
-    if (!l) aliasesFor.set(concrete, (l = []));
+    const l = listAt(aliasesFor, concrete);
     l.push(alias);
   }
   for (const l of aliasesFor.values()) l.sort((a, b) => (a.namespace !== b.namespace ? (a.namespace < b.namespace ? -1 : 1) : a.hostname < b.hostname ? -1 : a.hostname > b.hostname ? 1 : 0));

@@ -8,6 +8,7 @@ import { hostMatches, hostSubsetOf, isWildcardHost } from '../config/hosts.ts';
 import { MESH_GATEWAY, type ConfigMeta, type ConsolidatedDestRule, type PushContext, type Service, type VirtualServiceConfig } from './model.ts';
 import type { Proxy } from './types.ts';
 import { parseProtocol } from '../config/protocol.ts';
+import { mapAt, setAt } from '../model/maps.ts';
 
 /** A Sidecar egress listener as written. */
 export type IstioEgressListener = SidecarSpec['egress'][number];
@@ -103,8 +104,7 @@ export function sidecarScope(push: PushContext, proxy: Proxy): SidecarScope {
 const scopeCache = new WeakMap<PushContext, Map<string, SidecarScope>>();
 
 function cached(push: PushContext, key: string, build: () => SidecarScope): SidecarScope {
-  let m = scopeCache.get(push);
-  if (!m) scopeCache.set(push, (m = new Map()));
+  const m = mapAt(scopeCache, push);
   let s = m.get(key);
   if (!s) m.set(key, (s = build()));
   return s;
@@ -278,8 +278,7 @@ function serviceMatchingVsPorts(svc: Service, ports: ReadonlySet<number>): Servi
 export function vsDestinationsForNamespace(vs: VirtualServiceConfig, configNamespace: string): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   const add = (host: string, port: number | undefined) => {
-    let s = out.get(host);
-    if (!s) out.set(host, (s = new Set()));
+    const s = setAt(out, host);
     s.add(port ?? 0);
   };
   for (const h of vs.http) {

@@ -7,6 +7,7 @@ import { KUBE_SERVICE_DOMAIN, hostToFqdn, isWildcardHost } from '../../config/ho
 import { serviceSpec } from '../../config/api/kube.ts';
 import { destinationRule, serviceEntry } from '../../config/api/networking.ts';
 import type { FixContext } from './context.ts';
+import { listAt } from '../../model/maps.ts';
 
 export function serviceFqdn(svc: Resource): string {
   return `${svc.name}.${svc.namespace}.${KUBE_SERVICE_DOMAIN}`;
@@ -63,8 +64,7 @@ export function subsetsOfHost(ctx: FixContext, namespace: string, host: string):
     for (const dr of store.list(KINDS.DestinationRule)) {
       const spec = destinationRule(dr);
       const key = hostToFqdn(dr.namespace, spec.host);
-      let l = m.get(key);
-      if (!l) m.set(key, (l = []));
+      const l = listAt(m, key);
       for (const ss of spec.subsets) if (ss.name) l.push(ss.name);
     }
     return m;

@@ -10,6 +10,7 @@ import {
 import { sha256Hex } from './sha256.ts';
 import { hostIntersection } from './hostnames.ts';
 import { hostMatches, hostSubsetOf, isWildcardHost } from '../hosts.ts';
+import { listAt, mapAt } from '../../model/maps.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Names and constants istiod uses
@@ -339,8 +340,7 @@ class Converter {
 
   constructor(objects: readonly GwObject[], private readonly opts: ConvertOptions) {
     for (const o of objects) {
-      let l = this.byKind.get(o.kind);
-      if (!l) this.byKind.set(o.kind, (l = []));
+      const l = listAt(this.byKind, o.kind);
       l.push(o);
       const key = `${o.kind}/${o.namespace}/${o.name}`;
       if (!this.index.has(key)) this.index.set(key, o);
@@ -468,8 +468,7 @@ class Converter {
     for (const e of merged) {
       const prior = accepted.find((p) => !listenersDistinct(e.l, p));
       if (prior) {
-        let m = out.get(e.owner);
-        if (!m) out.set(e.owner, (m = new Map()));
+        const m = mapAt(out, e.owner);
         m.set(str(e.l.name), listenerConflictReason(e.l, prior));
         continue;
       }
@@ -485,16 +484,14 @@ class Converter {
       const r = this.listenerSet(ls);
       if (!r) continue;
       for (const e of r.entries) {
-        let l = fromSets.get(r.gateway);
-        if (!l) fromSets.set(r.gateway, (l = []));
+        const l = listAt(fromSets, r.gateway);
         l.push({ entry: e, parent: e.parent });
       }
     }
     for (const gw of this.all('Gateway')) this.gateway(gw, fromSets.get(nsName(gw.namespace, gw.name)) ?? []);
     for (const e of this.gatewayEntries) {
       const k = parentKeyString(e.parent);
-      let l = this.parentsByKey.get(k);
-      if (!l) this.parentsByKey.set(k, (l = []));
+      const l = listAt(this.parentsByKey, k);
       l.push(e.info);
     }
   }
@@ -1264,8 +1261,7 @@ class Converter {
       const id = `${kind}/${route.namespace}/${route.name}/${to}/${e.parentSection}`;
       if (this.attachments.has(id)) continue;
       this.attachments.add(id);
-      let m = this.attachmentCounts.get(to);
-      if (!m) this.attachmentCounts.set(to, (m = new Map()));
+      const m = mapAt(this.attachmentCounts, to);
       m.set(e.parentSection, (m.get(e.parentSection) ?? 0) + 1);
     }
   }
@@ -1333,8 +1329,7 @@ class Converter {
     for (const r of results) {
       const k = r.ref.originalKey;
       if (!r.denied) success.set(k, (success.get(k) ?? 0) + 1);
-      let l = seen.get(k);
-      if (!l) seen.set(k, (l = []));
+      const l = listAt(seen, k);
       l.push(r);
     }
     const rank = (r: (typeof results)[number]) => {
@@ -2036,8 +2031,7 @@ class Converter {
     const groups = new Map<string, BackendPolicy[]>();
     for (const p of all) {
       const k = `${p.targetKind}/${p.targetNs}/${p.targetName}/${p.host}`;
-      let l = groups.get(k);
-      if (!l) groups.set(k, (l = []));
+      const l = listAt(groups, k);
       l.push(p);
     }
     const out: IstioConfig[] = [];
@@ -2487,8 +2481,7 @@ export function sortHTTPRoutes(routes: Json[]): void {
 function mergeHTTPRoutes(base: RouteWithKey[]): IstioConfig[] {
   const groups = new Map<string, RouteWithKey[]>();
   for (const r of base) {
-    let l = groups.get(r.key);
-    if (!l) groups.set(r.key, (l = []));
+    const l = listAt(groups, r.key);
     l.push(r);
   }
   const out: IstioConfig[] = [];

@@ -12,6 +12,7 @@ import {
   builtinGatewayClasses, convertGatewayApi, type ConvertOptions, type IstioConfig, type RegistryService, type StatusWrite,
 } from './convert.ts';
 import type { GwObject } from './model.ts';
+import { listAt } from '../../model/maps.ts';
 
 export {
   builtinGatewayClasses, convertGatewayApi, internalGatewayName, isInternalGatewayName, KUBERNETES_GATEWAY_NAME,
@@ -114,8 +115,7 @@ export function defaultConvertOptions(view: ConfigView): ConvertOptions {
   const registry = gatewayApiRegistry(view);
   const byHost = new Map<string, RegistryService[]>();
   for (const s of registry) {
-    let l = byHost.get(s.hostname);
-    if (!l) byHost.set(s.hostname, (l = []));
+    const l = listAt(byHost, s.hostname);
     l.push(s);
   }
   return {

@@ -8,6 +8,7 @@ import { V } from './result.ts';
 import { isHTTP, isTLS, parseProtocol, SPEC, validateDestination, validateProtocol, type Cfg } from './common.ts';
 import { SERVER_TLS_MODES, validateServerTLS, validateUnixAddress } from './gateway.ts';
 import { validateConnectionPool } from './destinationRule.ts';
+import { mapAt } from '../../model/maps.ts';
 
 const CAPTURE_MODES = ['DEFAULT', 'IPTABLES', 'NONE'] as const;
 const OUTBOUND_MODES = ['REGISTRY_ONLY', 'ALLOW_ANY', 'ALLOW_ANY_DYNAMIC_DNS'] as const;
@@ -172,8 +173,7 @@ export function validateSidecar(cfg: Cfg): V {
           let ns = hostname.slice(0, slash);
           const svc = hostname.slice(slash + 1);
           if (ns === '.') ns = cfg.namespace;
-          let m = nss.get(ns);
-          if (!m) nss.set(ns, (m = new Map()));
+          const m = mapAt(nss, ns);
           if (svc !== '*') {
             if (m.has(svc) || m.get('*')) v.warn(`duplicated egress host: ${hostname}`, idx(hp, j));
           } else if (m.size !== 0) {

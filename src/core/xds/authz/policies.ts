@@ -6,6 +6,7 @@ import { Rule } from '../../config/api/security.ts';
 import { isObj } from '../../model/read.ts';
 import type { RuleInput } from './model.ts';
 import { compareByCreationTime, shouldAttachPolicy, uniqueInOrder, type PolicyTargetRef, type SelectionFlags, type TargetablePolicy, type WorkloadPolicyMatcher } from './selection.ts';
+import { listAt } from '../../model/maps.ts';
 
 /** An AuthorizationPolicy as plain input: metadata and the spec as parsed (YAML/JSON). */
 export interface AuthorizationPolicyInput {
@@ -124,8 +125,7 @@ export function listAuthorizationPolicies(
   const read = policies.map((x) => ('targeting' in x ? x : readAuthorizationPolicy(x))).sort(compareByCreationTime);
   const byNamespace = new Map<string, AuthzPolicy[]>();
   for (const pol of read) {
-    let l = byNamespace.get(pol.namespace);
-    if (!l) byNamespace.set(pol.namespace, (l = []));
+    const l = listAt(byNamespace, pol.namespace);
     l.push(pol);
   }
   const namespaces = uniqueInOrder([rootNamespace, matcher.workloadNamespace, ...matcher.services.map((s) => s.namespace)]);

@@ -18,6 +18,7 @@ import { buildAddress, configMetadata, filterChainMatch, outboundNetworkFilters,
 import type { VirtualServiceConfig } from '../model.ts';
 import { mark, ref } from '../provenance.ts';
 import { isObj } from '../../model/read.ts';
+import { mapAt } from '../../model/maps.ts';
 
 const ALL_ISTIO_MTLS_ALPNS = ['istio', 'istio-peer-exchange', 'istio-http/1.0', 'istio-http/1.1', 'istio-h2'];
 
@@ -122,8 +123,7 @@ function tlsRouteChains(ctx: GenContext, mg: MergedGateway, server: Server, list
       if (t.route.length === 0) return;
       t.match.forEach((m, mi) => {
         if (!l4Match(m, server, gateway)) return;
-        let known = tlsHostsByPort.get(listenerPort);
-        if (!known) tlsHostsByPort.set(listenerPort, (known = new Map()));
+        const known = mapAt(tlsHostsByPort, listenerPort);
         const dups = m.sniHosts.filter((h) => known.has(h) && known.get(h) === server.bind);
         if (dups.length > 0) return;
         for (const h of m.sniHosts) known.set(h, server.bind);

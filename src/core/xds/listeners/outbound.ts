@@ -23,6 +23,7 @@ import { additionalAddresses, buildAddress, chainsConflict, configMetadata, filt
 import { builtin, mark, ref } from '../provenance.ts';
 import { canBindToPort, ipMode } from '../proxy.ts';
 import type { ProvenanceRef } from '../types.ts';
+import { listAt } from '../../model/maps.ts';
 
 const PLAINTEXT_HTTP_ALPNS = ['http/1.1', 'h2c'];
 const PLAINTEXT_HTTP_ALPNS_HTTP10 = ['http/1.0', 'http/1.1', 'h2c'];
@@ -71,8 +72,7 @@ class VsHostIndex {
         if (isWildcardHost(h)) {
           if (!this.wildcard.includes(i)) this.wildcard.push(i);
         } else {
-          let l = this.exact.get(h);
-          if (!l) this.exact.set(h, (l = []));
+          const l = listAt(this.exact, h);
           if (!l.includes(i)) l.push(i);
         }
       }

@@ -13,6 +13,7 @@ import { hostSubsetOf } from '../../config/hosts.ts';
 import { domainName } from '../names.ts';
 import { mark, ref } from '../provenance.ts';
 import { proxyHeaders } from '../listeners/hcm.ts';
+import { mapAt } from '../../model/maps.ts';
 
 function namesForNamespace(hosts: readonly string[], ns: string): string[] {
   const out: string[] = [];
@@ -79,8 +80,7 @@ export function gatewayRouteConfig(ctx: GenContext, mg: MergedGateway | undefine
       const hosts = intersection(namesForNamespace(server.hosts, vs.meta.namespace), vs.hosts);
       if (hosts.length === 0) continue;
       const services = nameToService(ctx, vs);
-      let byVs = gatewayRoutes.get(gatewayName);
-      if (!byVs) gatewayRoutes.set(gatewayName, (byVs = new Map()));
+      const byVs = mapAt(gatewayRoutes, gatewayName);
       const vsKey = `${vs.meta.name}/${vs.meta.namespace}`;
       let routes = byVs.get(vsKey);
       if (!routes) {

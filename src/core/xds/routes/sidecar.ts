@@ -14,6 +14,7 @@ import { addressForProxy, virtualHostDomains, type DomainFlags, type DomainProxy
 import { builtin, mark, ref } from '../provenance.ts';
 import { isObj } from '../../model/read.ts';
 import { parseProtocol } from '../../config/protocol.ts';
+import { listAt } from '../../model/maps.ts';
 
 export const MAX_DIRECT_RESPONSE_BODY = 1048576;
 
@@ -165,8 +166,7 @@ function virtualHostWrappers(push: PushContext, proxy: Proxy, scope: SidecarScop
     for (const svc of services) {
       for (const p of svc.ports) {
         if (!isHttpOrSniffed(p.protocol)) continue;
-        let l = byPort.get(p.port);
-        if (!l) byPort.set(p.port, (l = []));
+        const l = listAt(byPort, p.port);
         l.push(svc);
       }
     }
@@ -253,8 +253,7 @@ function outboundVirtualHosts(push: PushContext, proxy: Proxy, scope: SidecarSco
       const vh = build(s.hostname, w, s);
       if (vh) list.push(vh);
     }
-    let l = byPort.get(w.port);
-    if (!l) byPort.set(w.port, (l = []));
+    const l = listAt(byPort, w.port);
     l.push(...list);
   }
   if (port === 0) {

@@ -42,6 +42,7 @@ import {
   toMatcher,
   waypointStatsFilter,
 } from './filters.ts';
+import { mapAt } from '../../model/maps.ts';
 
 export const CONNECT_TERMINATE = 'connect_terminate';
 export const MAIN_INTERNAL = 'main_internal';
@@ -148,8 +149,7 @@ function waypointHttpFilters(ctx: GenContext, svc: Service | undefined, protocol
 
 /** getVirtualServiceForWaypoint: mesh VirtualServices in the waypoint's or the service's namespace whose hosts match the service. */
 export function virtualServicesForWaypoint(ctx: GenContext, svc: Service): VirtualServiceConfig[] {
-  let m = vsCache.get(ctx);
-  if (!m) vsCache.set(ctx, (m = new Map()));
+  const m = mapAt(vsCache, ctx);
   let out = m.get(svc);
   if (!out) {
     const all = ctx.scope.egressListeners[0]?.virtualServices ?? [];

@@ -8,6 +8,7 @@ import type { PushContext, Service } from '../model.ts';
 import { ambientModel } from '../../ambient/model.ts';
 import type { Waypoint } from '../../config/waypoints.ts';
 import { GATEWAY_NAME_LABEL } from '../../config/wellKnown.ts';
+import { mapAt } from '../../model/maps.ts';
 
 export interface WaypointResources {
   /** The waypoint (`namespace/name` of its Gateway), when the proxy is one istiod knows. */
@@ -44,8 +45,7 @@ export function waypointResources(push: PushContext, proxy: Proxy): WaypointReso
   const model = ambientModel(push.view);
   let byModel = cache.get(push);
   if (!byModel) cache.set(push, (byModel = new WeakMap()));
-  let byKey = byModel.get(model);
-  if (!byKey) byModel.set(model, (byKey = new Map()));
+  const byKey = mapAt(byModel, model);
   const hit = byKey.get(key);
   if (hit) return hit;
   const waypoint = model.cluster.waypoints.get(key);

@@ -78,16 +78,13 @@ function analyzeDeployment(ctx: AnalysisContext, d: Resource): void {
     for (const p of s.ports) {
       const port = p.port;
       const protocol = p.protocol || 'TCP';
-      let protocols = byPort.get(port);
-      if (!protocols) byPort.set(port, (protocols = new Map()));
-      let names = protocols.get(protocol);
-      if (!names) protocols.set(protocol, (names = []));
+      const protocols = mapAt(byPort, port);
+      const names = listAt(protocols, protocol);
       names.push(s.name);
 
       let target = intOrString(p.targetPort);
       if (target === '0' || target === '') target = String(port);
-      let ports = byTarget.get(target);
-      if (!ports) byTarget.set(target, (ports = new Map()));
+      const ports = mapAt(byTarget, target);
       ports.set(port, s.name);
     }
   }

@@ -9,6 +9,7 @@ import { MESSAGES } from '../../messages.ts';
 import { selectorMatches, type LabelMap } from '../../../config/labels.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 import { gateway, type ServerTLSSettings } from '../../../config/api/networking.ts';
+import { listAt } from '../../../model/maps.ts';
 
 /** How a TLS server identifies its certificate, or undefined when it can never match another. */
 function certificateKey(tls: ServerTLSSettings): string | undefined {
@@ -43,8 +44,7 @@ export const certificateAnalyzer: Analyzer = {
         if (k !== undefined && !e.keys.has(k)) e.keys.set(k, i);
       });
       for (const k of e.keys.keys()) {
-        let l = byKey.get(k);
-        if (!l) byKey.set(k, (l = []));
+        const l = listAt(byKey, k);
         l.push(e);
       }
       entries.push(e);

@@ -14,6 +14,7 @@ import { firstSelectorKey, keySegment, selectorMatches, selectorString, type Lab
 import { fullNameString } from '../../../config/hosts.ts';
 import { gateway, type Server } from '../../../config/api/networking.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
+import { listAt, mapAt, setAt } from '../../../model/maps.ts';
 
 /** One selector text seen on Gateways with servers, and what Istio parses back from it. */
 interface SelectorEntry {
@@ -56,13 +57,10 @@ function buildSelectorTable(gateways: readonly Resource[]): Map<string, Selector
       lastByPort.set(portText(server), hb);
     }
     for (const [port, hb] of lastByPort) {
-      let hosts = entry.ports.get(port);
-      if (!hosts) entry.ports.set(port, (hosts = new Map()));
+      const hosts = mapAt(entry.ports, port);
       for (const [h, bind] of hb) {
-        let binds = hosts.get(h);
-        if (!binds) hosts.set(h, (binds = new Map()));
-        let names = binds.get(bind);
-        if (!names) binds.set(bind, (names = new Set()));
+        const binds = mapAt(hosts, h);
+        const names = setAt(binds, bind);
         names.add(name);
       }
     }
@@ -85,8 +83,7 @@ function conflictIndex(ctx: AnalysisContext): ConflictIndex {
     for (const e of table.values()) {
       const first = Object.entries(e.parsed)[0];
       const key = first ? labelPair(first[0], first[1]) : '';
-      let l = byPair.get(key);
-      if (!l) byPair.set(key, (l = []));
+      const l = listAt(byPair, key);
       l.push(e);
     }
     return { table, byPair, related: new Map() };

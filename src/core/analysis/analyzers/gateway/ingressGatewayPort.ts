@@ -10,6 +10,7 @@ import { firstSelectorKey, keySegment, selectorMatches, selectorString, type Lab
 import { gateway } from '../../../config/api/networking.ts';
 import { serviceSpec } from '../../../config/api/kube.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
+import { listAt } from '../../../model/maps.ts';
 
 export const ingressGatewayPortAnalyzer: Analyzer = perResourceAnalyzer(
   {
@@ -41,8 +42,7 @@ function servicesByNamespace(ctx: AnalysisContext): Map<string, Array<{ selector
   return ctx.lookups.cached('gateway.servicesByNamespace', (store) => {
     const m = new Map<string, Array<{ selector: LabelMap; service: Resource }>>();
     for (const s of store.list(KINDS.Service)) {
-      let l = m.get(s.namespace);
-      if (!l) m.set(s.namespace, (l = []));
+      const l = listAt(m, s.namespace);
       l.push({ selector: serviceSpec(s).selector, service: s });
     }
     return m;

@@ -20,6 +20,7 @@ import {
   PROXY_IMAGE_ANNOTATION,
   REVISION_LABEL,
 } from '../../../config/wellKnown.ts';
+import { listAt } from '../../../model/maps.ts';
 
 export const injectionImageAnalyzer: Analyzer = {
   metadata: {
@@ -57,8 +58,7 @@ export const injectionImageAnalyzer: Analyzer = {
       const variant = resolver.imageType(pod);
       for (const c of proxies) {
         if (c.image !== expected && c.image !== `${expected}-${variant}`) {
-          let l = mismatched.get(pod.namespace);
-          if (!l) mismatched.set(pod.namespace, (l = []));
+          const l = listAt(mismatched, pod.namespace);
           l.push(pod.name);
         }
       }

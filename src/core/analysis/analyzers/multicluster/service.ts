@@ -7,6 +7,7 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { serviceSpec, type KubeServicePort, type ServiceSpec } from '../../../config/api/kube.ts';
 import { isWritten } from '../../../config/views.ts';
+import { mapAt } from '../../../model/maps.ts';
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -74,8 +75,7 @@ export const multiClusterServiceAnalyzer: Analyzer = {
     for (const r of ctx.list(KINDS.Service)) {
       if (!r.cluster) continue;
       const key = `${r.namespace}/${r.name}`;
-      let byCluster = services.get(key);
-      if (!byCluster) services.set(key, (byCluster = new Map()));
+      const byCluster = mapAt(services, key);
       byCluster.set(r.cluster, r);
     }
     for (const byCluster of services.values()) {

@@ -10,6 +10,7 @@ import { firstSelectorKey, keySegment, selectorString } from '../../../config/la
 import { sidecar } from '../../../config/api/networking.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
 import { inAmbientForAnalysis, namespaceInAmbientMode } from '../../../config/workloadState.ts';
+import { listAt } from '../../../model/maps.ts';
 
 const AMBIENT_POD_REASON = 'selected workload is in ambient mode, the policy has no impact';
 const AMBIENT_NAMESPACE_REASON = 'namespace is in ambient mode, the policy has no impact';
@@ -30,8 +31,7 @@ export const sidecarSelectorAnalyzer: Analyzer = {
     for (const sc of ctx.list(KINDS.Sidecar)) {
       const labels = sidecar(sc).workloadSelector?.labels ?? {};
       if (Object.keys(labels).length === 0) {
-        let l = byNamespace.get(sc.namespace);
-        if (!l) byNamespace.set(sc.namespace, (l = []));
+        const l = listAt(byNamespace, sc.namespace);
         l.push(sc);
         continue;
       }

@@ -6,6 +6,7 @@ import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { telemetry } from '../../../config/api/telemetry.ts';
 import { sortedNames } from './names.ts';
+import { listAt } from '../../../model/maps.ts';
 
 export const telemetryDefaultSelectorAnalyzer: Analyzer = {
   metadata: {
@@ -18,8 +19,7 @@ export const telemetryDefaultSelectorAnalyzer: Analyzer = {
     for (const t of ctx.list(KINDS.Telemetry)) {
       // Any selector object (even one without labels) makes it a workload-level Telemetry.
       if (telemetry(t).selector) continue;
-      let l = byNamespace.get(t.namespace);
-      if (!l) byNamespace.set(t.namespace, (l = []));
+      const l = listAt(byNamespace, t.namespace);
       l.push(t);
     }
     for (const [ns, list] of byNamespace) {

@@ -9,6 +9,7 @@ import { MESSAGES } from '../../messages.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostMatches, isWildcardHost } from '../../../config/hosts.ts';
 import { virtualService } from '../../../config/api/networking.ts';
 import { followList } from '../../followList.ts';
+import { listAt } from '../../../model/maps.ts';
 
 interface ScopedHost {
   /** `scope/fqdn`, as Istio's ScopedFqdn prints. */
@@ -206,8 +207,7 @@ class ExportedToAllIndex {
     for (const e of entries) {
       if (isWildcardHost(e.host)) {
         const tail = e.host.slice(1);
-        let l = this.wildByTail.get(tail);
-        if (!l) this.wildByTail.set(tail, (l = []));
+        const l = listAt(this.wildByTail, tail);
         l.push(e);
         wild.push([tail, e]);
       } else {

@@ -12,6 +12,7 @@ import { gateway, virtualService } from '../../../config/api/networking.ts';
 import { requestAuthentication } from '../../../config/api/security.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
 import { ISTIO_SYSTEM_NAMESPACE } from '../../../config/wellKnown.ts';
+import { listAt } from '../../../model/maps.ts';
 
 /** The header prefix Istio uses for JWT claim based routing. */
 const JWT_CLAIM_HEADER = '@request.auth.claims';
@@ -40,8 +41,7 @@ function requestAuthnSelectors(ctx: AnalysisContext): Map<string, LabelMap[]> {
   return ctx.lookups.cached('virtualservice.JWTClaimRouteAnalyzer.requestAuthn', (store) => {
     const m = new Map<string, LabelMap[]>();
     for (const ra of store.list(KINDS.RequestAuthentication)) {
-      let l = m.get(ra.namespace);
-      if (!l) m.set(ra.namespace, (l = []));
+      const l = listAt(m, ra.namespace);
       l.push(requestAuthentication(ra).selector?.matchLabels ?? {});
     }
     return m;
