@@ -155,3 +155,18 @@ test('a Gateway API gateway from just its Gateway and HTTPRoute: the gateway ist
   await expect(panel.locator('.proxy-notes')).toContainText(/\d+ Services have no clusterIP in the files/);
   await expect(panel.locator('.proxy-notes')).toContainText(/reviews\.shop\.svc\.cluster\.local 10\.96\./);
 });
+
+test('the proxy picker fits the inspector: a long proxy name neither hides the list arrow nor scrolls the panel sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 1500, height: 900 });
+  await loadBookinfo(page);
+  await page.getByTestId('inspector-tab-proxy').click();
+  const panel = page.getByTestId('proxy-config');
+  const picker = panel.getByTestId('proxy-picker');
+  // The longest option (a gateway pod with its namespace) is wider than the panel.
+  await picker.selectOption({ index: 1 });
+  await expect(picker.locator('option:checked')).toContainText('istio-ingressgateway');
+  const panelBox = await panel.boundingBox();
+  const pickerBox = await picker.boundingBox();
+  expect(pickerBox!.x + pickerBox!.width).toBeLessThanOrEqual(panelBox!.x + panelBox!.width + 1);
+  expect(await panel.evaluate((el) => el.scrollWidth - el.clientWidth)).toBeLessThanOrEqual(1);
+});
