@@ -4,6 +4,7 @@
 // and inspect it.
 import { generateKeyPairSync } from 'node:crypto';
 import { test, expect, type Page, type Locator, type APIRequestContext } from '@playwright/test';
+import { openSample } from './samples.ts';
 
 const CACERTS = ['ca-cert.pem', 'ca-key.pem', 'cert-chain.pem', 'root-cert.pem'];
 
@@ -83,12 +84,7 @@ test.describe('Certificates', () => {
   });
 
   test('a Gateway whose credential expired shows the error in the editor and in the Certificates tab', async ({ page }) => {
-    await page.goto('./');
-    await expect(page.getByTestId('last-analysis')).toBeVisible();
-    page.once('dialog', (d) => void d.accept());
-    await page.getByTestId('samples-button').click();
-    await page.getByTestId('sample-item').filter({ hasText: 'Certificates' }).click();
-    await expect(page.locator('[data-testid="file-item"][data-path="gateway.yaml"]')).toBeVisible();
+    await openSample(page, 'Certificates', 'gateway.yaml');
 
     // In the editor: IST0161 on the Gateway's credentialName.
     const row = page.getByTestId('problem-row').filter({ hasText: 'IST0161' });

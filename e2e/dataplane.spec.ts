@@ -2,15 +2,10 @@
 // the waypoint that is denied by the L7 policy, and a namespace label edited in the YAML
 // (and toggled as a "what if") changing a pod's mode.
 import { test, expect, type Page } from '@playwright/test';
+import { openSample } from './samples.ts';
 
 async function loadAmbientSample(page: Page): Promise<void> {
-  await page.goto('./');
-  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
-  page.on('dialog', (d) => void d.accept());
-  await page.getByTestId('samples-button').click();
-  await page.getByTestId('sample-item').filter({ hasText: 'Ambient shop' }).click();
-  await expect(page.locator('[data-testid="file-item"][data-path="waypoint.yaml"]')).toBeVisible();
+  await openSample(page, 'Ambient shop', 'waypoint.yaml');
   await page.getByTestId('inspector-tab-dataplane').click();
   await expect(page.getByTestId('dp-diagram')).toBeVisible();
 }

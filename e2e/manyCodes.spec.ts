@@ -1,6 +1,7 @@
 // The "Many mistakes" sample: more than 15 different IST codes, each listed at the line
 // istioctl would print, and a quick fix applied from the editor.
 import { test, expect, type Page } from '@playwright/test';
+import { openSample } from './samples.ts';
 
 type Where = { file: string; at: 'field'; anchor?: string; snippet: string } | { file: string; at: 'document'; anchor: string };
 
@@ -50,12 +51,7 @@ function expectedLine(text: string, where: Where): number {
 }
 
 async function loadSample(page: Page): Promise<void> {
-  await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
-  page.once('dialog', (d) => void d.accept());
-  await page.getByTestId('samples-button').click();
-  await page.getByTestId('sample-item').filter({ hasText: 'Many mistakes' }).click();
-  await expect(page.locator('[data-testid="file-item"][data-path="policies.yaml"]')).toBeVisible();
+  await openSample(page, 'Many mistakes', 'policies.yaml');
   await expect(page.getByTestId('problem-row').filter({ hasText: 'IST0173' }).first()).toBeVisible();
 }
 

@@ -2,14 +2,10 @@
 // Bookinfo, a route traced back to its VirtualService line, a simulated request, and what an
 // edit of the route weights changes.
 import { test, expect, type Page } from '@playwright/test';
+import { openSample } from './samples.ts';
 
 async function loadBookinfo(page: Page): Promise<void> {
-  await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
-  page.once('dialog', (d) => void d.accept());
-  await page.getByTestId('samples-button').click();
-  await page.getByTestId('sample-item').filter({ hasText: /^Bookinfo(?! with)/ }).click();
-  await expect(page.locator('[data-testid="file-item"][data-path="networking.yaml"]')).toBeVisible();
+  await openSample(page, /^Bookinfo(?! with)/, 'networking.yaml');
   await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
 }
 

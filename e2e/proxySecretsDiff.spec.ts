@@ -4,6 +4,7 @@
 // istioctl's test dumps) and upload another, and see how each differs from the generated config.
 import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
+import { openSample } from './samples.ts';
 
 const CORPUS = '/work/shared/conformance/xds/istioctl/pkg/';
 const ROUTE_DUMP = `${CORPUS}writer/envoy/configdump/testdata/routes/istio-gateway-http-route-prefix/configdump.json`;
@@ -11,12 +12,7 @@ const WAYPOINT_DUMP = `${CORPUS}proxyconfig/testdata/config_dump.json`;
 const GATEWAY = 'istio-ingressgateway-5d8f7c9b4-x2k7q.istio-system';
 
 async function openGatewaySample(page: Page): Promise<void> {
-  await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
-  page.once('dialog', (d) => void d.accept());
-  await page.getByTestId('samples-button').click();
-  await page.getByTestId('sample-item').filter({ hasText: /^Certificates/ }).click();
-  await expect(page.locator('[data-testid="file-item"][data-path="gateway.yaml"]')).toBeVisible();
+  await openSample(page, /^Certificates/, 'gateway.yaml');
   await page.getByTestId('inspector-tab-proxy').click();
   await page.getByTestId('proxy-config').getByTestId('proxy-picker').selectOption(GATEWAY);
 }

@@ -3,14 +3,10 @@
 // leads to the test's line in the file.
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { openSample } from './samples.ts';
 
 async function loadBookinfo(page: Page): Promise<void> {
-  await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
-  page.once('dialog', (d) => void d.accept());
-  await page.getByTestId('samples-button').click();
-  await page.getByTestId('sample-item').filter({ hasText: /^Bookinfo(?! with)/ }).click();
-  await expect(page.locator('[data-testid="file-item"][data-path="route-tests.yaml"]')).toBeVisible();
+  await openSample(page, /^Bookinfo(?! with)/, 'route-tests.yaml');
   await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
 }
 

@@ -3,15 +3,10 @@
 // products chain), its inbound-vip clusters, the endpoints reached over HBONE, and a simulated
 // request through it.
 import { test, expect, type Page } from '@playwright/test';
+import { openSample } from './samples.ts';
 
 async function loadAmbientSample(page: Page): Promise<void> {
-  await page.goto('./');
-  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
-  page.on('dialog', (d) => void d.accept());
-  await page.getByTestId('samples-button').click();
-  await page.getByTestId('sample-item').filter({ hasText: 'Ambient shop' }).click();
-  await expect(page.locator('[data-testid="file-item"][data-path="waypoint.yaml"]')).toBeVisible();
+  await openSample(page, 'Ambient shop', 'waypoint.yaml');
 }
 
 test('the shop waypoint: main_internal chains per Service, inbound-vip clusters, HBONE endpoints', async ({ page }) => {
