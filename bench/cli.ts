@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildCli } from '../scripts/build-cli.mjs';
 import { generateMesh } from './generateMesh.ts';
+import { buildBeforeMeshModelCli } from './beforeMeshModel.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const BIN = join(ROOT, 'bin/mesh-workbench.js');
@@ -18,7 +19,10 @@ export interface CliFigures {
   bareNode: number;
   list: number;
   small: number;
-  meshes: Array<{ services: number; bytes: number; jsyaml: number; cli: number; messages: number }>;
+  /** `before`: the same run by the CLI before the mesh model (see beforeMeshModel.ts), when it could be built. */
+  meshes: Array<{ services: number; bytes: number; jsyaml: number; cli: number; messages: number; before?: { ms: number; messages: number } }>;
+  /** Why the CLI before the mesh model was not timed. */
+  beforeSkipped?: string;
   phases: Array<{ services: number; readMs: number; parseMs: number; analyzeMs: number; formatMs: number; writeMs: number; outputBytes: number }>;
 }
 
@@ -44,12 +48,19 @@ export async function measureCli(sizes: number[], rounds: number): Promise<CliFi
     const loader = join(dir, 'jsyaml-load.mjs');
     const jsyamlUrl = import.meta.resolve('js-yaml');
     writeFileSync(loader, `import { readFileSync } from 'node:fs';\nimport jsyaml from ${JSON.stringify(jsyamlUrl)};\njsyaml.loadAll(readFileSync(process.argv[2], 'utf8'));\n`);
+    const before = await buildBeforeMeshModelCli(ROOT, dir);
+    const beforeArgs = 'args' in before ? before.args : undefined;
+    const messagesOf = (args: string[]) => {
+      const out = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+      return (JSON.parse(out.stdout) as unknown[]).length;
+    };
     const meshes = sizes.map((services) => {
       const mesh = generateMesh(services);
       const file = join(dir, `mesh-${services}.yaml`);
       writeFileSync(file, mesh.text);
-      const out = spawnSync(process.execPath, [BIN, 'analyze', '-o', 'json', file], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
-      return { services, file, bytes: Buffer.byteLength(mesh.text), messages: (JSON.parse(out.stdout) as unknown[]).length };
+      // The before-the-mesh-model CLI's first run also writes its code cache.
+      const beforeMessages = beforeArgs ? messagesOf([...beforeArgs, 'analyze', '-o', 'json', file]) : undefined;
+      return { services, file, bytes: Buffer.byteLength(mesh.text), messages: messagesOf([BIN, 'analyze', '-o', 'json', file]), beforeMessages };
     });
 
     const commands: Array<{ key: string; args: string[]; ok: number[] }> = [
@@ -59,6 +70,7 @@ export async function measureCli(sizes: number[], rounds: number): Promise<CliFi
       ...meshes.flatMap((m) => [
         { key: `jsyaml-${m.services}`, args: [loader, m.file], ok: [0] },
         { key: `cli-${m.services}`, args: [BIN, 'analyze', '-o', 'json', m.file], ok: [0, 79] },
+        ...(beforeArgs ? [{ key: `before-${m.services}`, args: [...beforeArgs, 'analyze', '-o', 'json', m.file], ok: [0, 79] }] : []),
       ]),
     ];
     const samples = new Map<string, number[]>(commands.map((c) => [c.key, []]));
@@ -81,7 +93,15 @@ export async function measureCli(sizes: number[], rounds: number): Promise<CliFi
       bareNode: m('bare'),
       list: m('list'),
       small: m('small'),
-      meshes: meshes.map((mesh) => ({ services: mesh.services, bytes: mesh.bytes, jsyaml: m(`jsyaml-${mesh.services}`), cli: m(`cli-${mesh.services}`), messages: mesh.messages })),
+      meshes: meshes.map((mesh) => ({
+        services: mesh.services,
+        bytes: mesh.bytes,
+        jsyaml: m(`jsyaml-${mesh.services}`),
+        cli: m(`cli-${mesh.services}`),
+        messages: mesh.messages,
+        ...(mesh.beforeMessages !== undefined ? { before: { ms: m(`before-${mesh.services}`), messages: mesh.beforeMessages } } : {}),
+      })),
+      ...('skipped' in before ? { beforeSkipped: before.skipped } : {}),
       phases,
     };
   } finally {

@@ -7,6 +7,7 @@ import { WorkspaceAnalyzer } from '../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { formatTyping, measureBundle, measureFirstDiagnostics, measureTyping } from './browser.ts';
 import { measureCli, SMALL_FILE } from './cli.ts';
+import { BEFORE_MESH_MODEL } from './beforeMeshModel.ts';
 import { benchValidation } from './validation.ts';
 import { benchXds } from './xds.ts';
 import { benchShare } from './share.ts';
@@ -189,7 +190,9 @@ for (const m of cli.meshes) {
   const n = m.services.toLocaleString('en-US');
   cliRow(`node reading and loading the ${n}-service mesh with js-yaml`, m.jsyaml, `(${mb(m.bytes)})`);
   cliRow(`mesh-workbench analyze -o json, ${n} services`, m.cli, `${x(m.cli, m.jsyaml)} the js-yaml process (${m.messages} messages)`);
+  if (m.before) cliRow(`  the same before the mesh model (${BEFORE_MESH_MODEL})`, m.before.ms, `main takes ${x(m.cli, m.before.ms)} as long (it gave ${m.before.messages} messages)`);
 }
+if (cli.beforeSkipped) console.log(`  (the CLI before the mesh model was not timed: ${cli.beforeSkipped})`);
 const startup = cli.list - cli.bareNode;
 console.log(`\n  Where analyze -o json spends its time (startup: analyze -L minus bare Node; the rest: median of 3 cold processes):`);
 for (const p of cli.phases) {
@@ -202,6 +205,12 @@ const cli5k = cli.meshes.find((m) => m.services === 5000)!;
 check('CLI: analyze -L <= 3x bare Node start', cli.list <= 3 * cli.bareNode, `${cli.list.toFixed(0)} ms vs ${cli.bareNode.toFixed(0)} ms (${x(cli.list, cli.bareNode)})`);
 check('CLI: analyze one small file <= 3x bare Node start', cli.small <= 3 * cli.bareNode, `${cli.small.toFixed(0)} ms vs ${cli.bareNode.toFixed(0)} ms (${x(cli.small, cli.bareNode)})`);
 check('CLI: analyze -o json, 5,000 services <= 2x the js-yaml process', cli5k.cli <= 2 * cli5k.jsyaml, `${cli5k.cli.toFixed(0)} ms vs ${cli5k.jsyaml.toFixed(0)} ms (${x(cli5k.cli, cli5k.jsyaml)})`);
+// Issue #6: the mesh model must not slow the CLI down beyond noise, taken as 10% (how far these
+// medians move between bench runs on this machine).
+if (cli5k.before) {
+  const before = cli5k.before.ms;
+  check(`CLI: analyze -o json, 5,000 services, no slower than before the mesh model (${BEFORE_MESH_MODEL}) beyond noise (<= 1.10x)`, cli5k.cli <= 1.1 * before, `${cli5k.cli.toFixed(0)} ms vs ${before.toFixed(0)} ms (${x(cli5k.cli, before)})`);
+}
 
 const skipBrowser = process.argv.includes('--no-browser') || cliOnly;
 if (!skipBrowser) {
