@@ -23,8 +23,12 @@ export async function buildBeforeMeshModelCli(root: string, dir: string): Promis
   }
   const src = join(dir, 'before-mesh-model');
   mkdirSync(src, { recursive: true });
-  const archive = execFileSync('git', ['-C', root, 'archive', '--format=tar', BEFORE_MESH_MODEL, 'src'], { maxBuffer: 256 * 1024 * 1024 });
-  execFileSync('tar', ['-x', '-C', src], { input: archive });
+  try {
+    const archive = execFileSync('git', ['-C', root, 'archive', '--format=tar', BEFORE_MESH_MODEL, 'src'], { maxBuffer: 256 * 1024 * 1024 });
+    execFileSync('tar', ['-x', '-C', src], { input: archive, stdio: ['pipe', 'ignore', 'pipe'] });
+  } catch (e) {
+    return { skipped: `its sources could not be taken from git (${e instanceof Error ? e.message.split('\n')[0] : String(e)})` };
+  }
   const { build } = await import('esbuild');
   const bundle = join(src, 'mesh-workbench.cjs');
   await build({
