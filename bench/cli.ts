@@ -1,6 +1,7 @@
 // Whole-process CLI timings, side by side with what they are compared to: `node -e 0` (a
 // bare Node start) for `analyze -L` and one small file, and a Node process that only reads
-// the same mesh and loads it with js-yaml for `analyze -o json` on the generated meshes.
+// the same mesh and loads it with js-yaml for `analyze -o json` on the generated meshes (and,
+// where git has it, the CLI as it was before the mesh model on the same meshes).
 // Commands run interleaved, round after round, so a busy machine slows all of them alike.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
