@@ -298,8 +298,7 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
   const servicesByKey = new Map(defs.map((d) => [d.record.key, d.record]));
   const byNamespace = new Map<string, ServiceDef[]>();
   for (const d of defs) {
-    const l = listAt(byNamespace, d.record.namespace);
-    l.push(d);
+    listAt(byNamespace, d.record.namespace).push(d);
   }
   const workloads: WorkloadRecord[] = [];
   // Pods: every non-terminal pod with an IP, enrolled or not.
@@ -414,8 +413,7 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
   const servicesByVip = new Map<string, ServiceRecord[]>();
   for (const d of defs) {
     for (const ip of d.record.vips) {
-      const l = listAt(servicesByVip, ip);
-      l.push(d.record);
+      listAt(servicesByVip, ip).push(d.record);
     }
   }
   return { workloads, services: defs.map((d) => d.record), servicesByKey, policies, workloadsByIp, servicesByVip };
@@ -565,8 +563,7 @@ export function nodeView(cluster: Cluster, state: ZtunnelState, node: string): N
   for (const w of state.workloads) {
     if (w.kind !== 'Pod' || w.json.node !== node || !(w.protocol === 'HBONE' || w.json.nativeTunnel)) continue;
     const id = w.identity;
-    const l = listAt(certs, id);
-    l.push(`${w.json.namespace}/${w.json.name}`);
+    listAt(certs, id).push(`${w.json.namespace}/${w.json.name}`);
   }
   return {
     node,

@@ -499,8 +499,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
   for (const p of inputs.pods) {
     ips.reserve(podStatus(p).podIP);
     if (p.synthetic) continue;
-    const list = listAt(podsByNamespace, p.namespace);
-    list.push({ pod: p, owners: ownerRefs(p) });
+    listAt(podsByNamespace, p.namespace).push({ pod: p, owners: ownerRefs(p) });
   }
   const out: Resource[] = [];
   const meshContext: MeshModeContext = { settings: injectorSettings(inputs.view), imageByRevision: new Map() };

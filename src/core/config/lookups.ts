@@ -75,8 +75,7 @@ export class Lookups {
     return this.cached(`byNamespace:${kind.id}`, (s) => {
       const m = new Map<string, Resource[]>();
       for (const r of s.list(kind)) {
-        const l = listAt(m, r.namespace);
-        l.push(r);
+        listAt(m, r.namespace).push(r);
       }
       return m;
     });

@@ -64,8 +64,7 @@ function buildHostTable(list: (k: typeof KINDS.ServiceEntry) => readonly Resourc
     const host = key.slice(slash + 1);
     if (!host.startsWith('*')) continue;
     const suffix = host.slice(1);
-    const l = listAt(wildcardsBySuffix, suffix);
-    l.push({ scope, target });
+    listAt(wildcardsBySuffix, suffix).push({ scope, target });
   }
   return { byKey, wildcardsBySuffix };
 }

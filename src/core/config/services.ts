@@ -221,8 +221,7 @@ function endpointSlicesByService(view: ConfigView): ReadonlyMap<string, readonly
       const svc = s.labels['kubernetes.io/service-name'];
       if (!svc) continue;
       const key = `${s.namespace}/${svc}`;
-      const l = listAt(m, key);
-      l.push(s);
+      listAt(m, key).push(s);
     }
     return m;
   });
@@ -591,8 +590,7 @@ export function servicesByHostname(view: ConfigView): ReadonlyMap<string, readon
   return view.lookups.cached('config.servicesByHostname', () => {
     const m = new Map<string, MeshService[]>();
     for (const s of meshServices(view)) {
-      const l = listAt(m, s.hostname);
-      l.push(s);
+      listAt(m, s.hostname).push(s);
     }
     return m;
   });

@@ -243,8 +243,7 @@ export class ResourceStore implements StoreView {
   /** Adds a resource of the workspace (not a placeholder or derived pod), remembering it for refreshKinds. */
   private load(r: Resource | undefined): void {
     if (!r) return;
-    const loaded = listAt(this.loadedByKind, r.kindId);
-    loaded.push(r);
+    listAt(this.loadedByKind, r.kindId).push(r);
     this.add(r);
   }
 
@@ -267,8 +266,7 @@ export class ResourceStore implements StoreView {
     if (!r) return;
     if (this.options.kindFilter && !this.options.kindFilter.has(r.kindId)) return;
     if (IGNORED_NAMESPACES.has(r.namespace) || (r.kindId === KINDS.Namespace.id && IGNORED_NAMESPACES.has(r.name))) {
-      const aside = listAt(this.asideByKind, r.kindId);
-      aside.push(r);
+      listAt(this.asideByKind, r.kindId).push(r);
       return;
     }
     const prev = this.byKey.get(r.key);

@@ -143,3 +143,9 @@ export function goJsonFloat(v: number, bits: 32 | 64 = 64): string {
 export function goInt(v: number | bigint): string {
   return typeof v === 'bigint' ? v.toString() : Math.trunc(v).toString();
 }
+
+/** Go's %f: six decimals. */
+export function goFixed(x: number): string {
+  if (!Number.isFinite(x)) return formatFloatG(x);
+  return x.toFixed(6);
+}

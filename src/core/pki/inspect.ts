@@ -752,7 +752,8 @@ function credentialSecretName(credentialName: string): string {
   return n.includes('/') ? n.slice(n.indexOf('/') + 1) : n;
 }
 
-function hostMatches(pattern: string, host: string): boolean {
+/** Whether a certificate's DNS name covers a host (case-insensitive; `*.` covers one label). */
+function certificateNameCovers(pattern: string, host: string): boolean {
   const p = pattern.toLowerCase();
   const h = host.toLowerCase();
   if (p === h) return true;
@@ -766,7 +767,7 @@ function hostMatches(pattern: string, host: string): boolean {
 function hostsStep(leaf: Certificate, u: CredentialUser, s: GatewayServerContext): CheckStep {
   const hosts = s.hosts.map((h) => (h.includes('/') ? h.slice(h.indexOf('/') + 1) : h));
   const dns = leaf.facts.subjectAltName.dns;
-  const uncovered = hosts.filter((h) => h !== '*' && !dns.some((d) => hostMatches(d, h.startsWith('*.') ? `x${h.slice(1)}` : h)));
+  const uncovered = hosts.filter((h) => h !== '*' && !dns.some((d) => certificateNameCovers(d, h.startsWith('*.') ? `x${h.slice(1)}` : h)));
   const name = `hosts of ${u.kind} ${u.namespace}/${u.name} server ${s.index}`;
   if (hosts.length === 0) return { name, status: 'info', detail: 'the server lists no hosts' };
   return uncovered.length === 0

@@ -32,8 +32,7 @@ function selectedPods(view: ConfigView, selector: Record<string, string> | null,
 function registryByResource(view: ConfigView): Map<Resource, MeshService[]> {
   const m = new Map<Resource, MeshService[]>();
   for (const s of meshServices(view)) {
-    const l = listAt(m, s.resource);
-    l.push(s);
+    listAt(m, s.resource).push(s);
   }
   return m;
 }

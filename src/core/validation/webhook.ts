@@ -6,7 +6,7 @@
 import type { Resource } from '../model/types.ts';
 import type { ValidationFinding } from './types.ts';
 import { isObj } from '../model/read.ts';
-import { goQuote } from './webhook/go.ts';
+import { goQuote } from '../go/fmt.ts';
 import { V } from './webhook/result.ts';
 import type { Cfg } from './webhook/common.ts';
 import { validateGateway } from './webhook/gateway.ts';

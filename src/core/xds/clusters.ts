@@ -758,8 +758,7 @@ export function inboundClusters(ctx: GenContext): Json[] {
     if (ctx.proxy.interceptionMode === 'NONE') return out;
     const byPort = new Map<number, ServiceTarget[]>();
     for (const t of ctx.targets) {
-      const l = listAt(byPort, t.targetPort);
-      l.push(t);
+      listAt(byPort, t.targetPort).push(t);
     }
     const bind = ctx.mesh.inboundTrafficPolicy === 'PASSTHROUGH' ? '' : (ctx.localhosts[0] as string);
     for (const [port, targets] of byPort) {

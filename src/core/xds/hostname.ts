@@ -7,8 +7,8 @@ import { isIP } from './net.ts';
 /** host.MoreSpecific: non-wildcards first, then longer, then alphabetical. */
 export function moreSpecific(a: string, b: string): boolean {
   if (a.length === 0 && b.length === 0) return true;
-  const aw = a.startsWith('*');
-  const bw = b.startsWith('*');
+  const aw = isWildcardHost(a);
+  const bw = isWildcardHost(b);
   if (aw && !bw) return false;
   if (!aw && bw) return true;
   if (a.length === b.length) return a < b;

@@ -244,8 +244,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
     for (const ns of s.exportTo) {
       if (seen.has(ns)) continue;
       seen.add(ns);
-      const l = listAt(exportedServices, ns);
-      l.push(s);
+      listAt(exportedServices, ns).push(s);
     }
   }
 
@@ -256,8 +255,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   const vsPrivate = new Map<string, VirtualServiceConfig[]>();
   const vsExported = new Map<string, VirtualServiceConfig[]>();
   const push = (m: Map<string, VirtualServiceConfig[]>, k: string, v: VirtualServiceConfig) => {
-    const l = listAt(m, k);
-    l.push(v);
+    listAt(m, k).push(v);
   };
   for (const vs of virtualServices) {
     const gws = vs.gateways.length === 0 ? [MESH_GATEWAY] : vs.gateways;
@@ -310,8 +308,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   const ordered = [...sidecars.filter((s) => s.spec.workloadSelector !== undefined), ...sidecars.filter((s) => s.spec.workloadSelector === undefined)];
   const sidecarsByNamespace = new Map<string, { meta: ConfigMeta; spec: SidecarSpec }[]>();
   for (const s of ordered) {
-    const l = listAt(sidecarsByNamespace, s.meta.namespace);
-    l.push(s);
+    listAt(sidecarsByNamespace, s.meta.namespace).push(s);
   }
   const rootSidecar = ordered.find((s) => s.meta.namespace === mesh.rootNamespace && s.spec.workloadSelector === undefined);
 
@@ -336,8 +333,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
       if (pa.namespace === mesh.rootNamespace) globalMtlsMode = mode === 'UNSET' ? 'PERMISSIVE' : convertMtlsMode(mode);
       else namespaceModes.set(pa.namespace, mode);
     }
-    const l = listAt(peerAuthentications, pa.namespace);
-    l.push(pa);
+    listAt(peerAuthentications, pa.namespace).push(pa);
   }
   const inherited: MtlsMode = globalMtlsMode === 'UNKNOWN' ? 'PERMISSIVE' : globalMtlsMode;
   const namespaceMtlsMode = new Map<string, MtlsMode>();
@@ -456,8 +452,7 @@ function resolveAliases(services: MeshService[]): Service[] {
       }
       if (!ok) continue;
     }
-    const l = listAt(aliasesFor, concrete);
-    l.push(alias);
+    listAt(aliasesFor, concrete).push(alias);
   }
   for (const l of aliasesFor.values()) l.sort((a, b) => (a.namespace !== b.namespace ? (a.namespace < b.namespace ? -1 : 1) : a.hostname < b.hostname ? -1 : a.hostname > b.hostname ? 1 : 0));
   return services.map((s) => {

@@ -278,8 +278,7 @@ function serviceMatchingVsPorts(svc: Service, ports: ReadonlySet<number>): Servi
 export function vsDestinationsForNamespace(vs: VirtualServiceConfig, configNamespace: string): Map<string, Set<number>> {
   const out = new Map<string, Set<number>>();
   const add = (host: string, port: number | undefined) => {
-    const s = setAt(out, host);
-    s.add(port ?? 0);
+    setAt(out, host).add(port ?? 0);
   };
   for (const h of vs.http) {
     if (configNamespace !== '') {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { headerMatcher, hostMatcher, pathTemplateMatcher, quoteMeta, stringMatcherWithPrefix, stringOrMatcher } from '../../../src/core/xds/authz/matcher.ts';
 import { addrToCidrRange } from '../../../src/core/xds/authz/netip.ts';
 import { expandTrustDomainAliases, newBundle, replaceTrustDomainAliases } from '../../../src/core/xds/authz/trustDomain.ts';
-import { formatDuration, parseProtoDuration } from '../../../src/core/xds/authz/duration.ts';
+import { formatProtoDuration, parseProtoDuration } from '../../../src/core/go/protoDuration.ts';
 
 describe('string matchers', () => {
   it('StringMatcherWithPrefix', () => {
@@ -73,11 +73,11 @@ describe('trust domain bundles', () => {
 
 describe('durations', () => {
   it('proto3 JSON form', () => {
-    expect(formatDuration(parseProtoDuration('0.002s') as bigint)).toBe('0.002s');
-    expect(formatDuration(parseProtoDuration('10s') as bigint)).toBe('10s');
-    expect(formatDuration(parseProtoDuration('1.5s') as bigint)).toBe('1.500s');
-    expect(formatDuration(parseProtoDuration('0.000001s') as bigint)).toBe('0.000001s');
-    expect(formatDuration(0n)).toBe('0s');
+    expect(formatProtoDuration(parseProtoDuration('0.002s') as bigint)).toBe('0.002s');
+    expect(formatProtoDuration(parseProtoDuration('10s') as bigint)).toBe('10s');
+    expect(formatProtoDuration(parseProtoDuration('1.5s') as bigint)).toBe('1.500s');
+    expect(formatProtoDuration(parseProtoDuration('0.000001s') as bigint)).toBe('0.000001s');
+    expect(formatProtoDuration(0n)).toBe('0s');
     expect(parseProtoDuration('2ms')).toBeUndefined();
   });
 });

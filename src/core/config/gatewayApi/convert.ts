@@ -340,8 +340,7 @@ class Converter {
 
   constructor(objects: readonly GwObject[], private readonly opts: ConvertOptions) {
     for (const o of objects) {
-      const l = listAt(this.byKind, o.kind);
-      l.push(o);
+      listAt(this.byKind, o.kind).push(o);
       const key = `${o.kind}/${o.namespace}/${o.name}`;
       if (!this.index.has(key)) this.index.set(key, o);
     }
@@ -484,15 +483,13 @@ class Converter {
       const r = this.listenerSet(ls);
       if (!r) continue;
       for (const e of r.entries) {
-        const l = listAt(fromSets, r.gateway);
-        l.push({ entry: e, parent: e.parent });
+        listAt(fromSets, r.gateway).push({ entry: e, parent: e.parent });
       }
     }
     for (const gw of this.all('Gateway')) this.gateway(gw, fromSets.get(nsName(gw.namespace, gw.name)) ?? []);
     for (const e of this.gatewayEntries) {
       const k = parentKeyString(e.parent);
-      const l = listAt(this.parentsByKey, k);
-      l.push(e.info);
+      listAt(this.parentsByKey, k).push(e.info);
     }
   }
 
@@ -1329,8 +1326,7 @@ class Converter {
     for (const r of results) {
       const k = r.ref.originalKey;
       if (!r.denied) success.set(k, (success.get(k) ?? 0) + 1);
-      const l = listAt(seen, k);
-      l.push(r);
+      listAt(seen, k).push(r);
     }
     const rank = (r: (typeof results)[number]) => {
       if (!r.denied) return 0;
@@ -2031,8 +2027,7 @@ class Converter {
     const groups = new Map<string, BackendPolicy[]>();
     for (const p of all) {
       const k = `${p.targetKind}/${p.targetNs}/${p.targetName}/${p.host}`;
-      const l = listAt(groups, k);
-      l.push(p);
+      listAt(groups, k).push(p);
     }
     const out: IstioConfig[] = [];
     for (const pols of groups.values()) {
@@ -2481,8 +2476,7 @@ export function sortHTTPRoutes(routes: Json[]): void {
 function mergeHTTPRoutes(base: RouteWithKey[]): IstioConfig[] {
   const groups = new Map<string, RouteWithKey[]>();
   for (const r of base) {
-    const l = listAt(groups, r.key);
-    l.push(r);
+    listAt(groups, r.key).push(r);
   }
   const out: IstioConfig[] = [];
   for (const [key, configs] of groups) {

@@ -115,8 +115,7 @@ export function defaultConvertOptions(view: ConfigView): ConvertOptions {
   const registry = gatewayApiRegistry(view);
   const byHost = new Map<string, RegistryService[]>();
   for (const s of registry) {
-    const l = listAt(byHost, s.hostname);
-    l.push(s);
+    listAt(byHost, s.hostname).push(s);
   }
   return {
     domainSuffix: DOMAIN_SUFFIX,

@@ -1,7 +1,8 @@
 // Rules shared by several kinds (pkg/config/validation/validation.go and agent/): durations,
 // percentages, selectors and policy targets, protocols, headers, string matches, gateway
 // names, destinations and client TLS settings.
-import { goQuote, MS, parseDuration } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
+import { MS, parseProtoDuration } from '../../go/protoDuration.ts';
 import { formatFloatG } from '../../go/format.ts';
 import { goRegexpError } from './goRegexp.ts';
 import { isDNS1123Label, validateFQDN, validatePort, validateWildcardDomain, validateWorkloadSelector } from './names.ts';
@@ -23,7 +24,7 @@ export const SPEC = 'spec';
 export function validateDuration(o: Obj | undefined, k: string, path: string): V {
   const raw = get(o, k);
   if (raw === undefined || raw === null) return new V();
-  const d = parseDuration(raw);
+  const d = parseProtoDuration(raw);
   if (d === undefined) return new V();
   if (d < MS) return one('duration must be greater than 1ms', path);
   if (d % MS !== 0n) return one('only durations to ms precision are supported', path);
@@ -32,7 +33,7 @@ export function validateDuration(o: Obj | undefined, k: string, path: string): V
 
 /** A written duration's nanoseconds (undefined when absent or malformed). */
 export function durationOf(o: Obj | undefined, k: string): bigint | undefined {
-  return parseDuration(get(o, k));
+  return parseProtoDuration(get(o, k));
 }
 
 export function validatePercent(val: number, path?: string): V {

@@ -1,6 +1,6 @@
 // ValidateDestinationRule: host, traffic policies (load balancing, connection pools, outlier
 // detection, client TLS, port-level settings, tunnels), subsets, exportTo and the selector.
-import { goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
 import { validateExportTo, validateFQDN, validateLabels, validatePort, validateWildcardDomain } from './names.ts';
 import { validateIPAddress } from './net.ts';
 import { at, b, enumv, get, has, idx, items, list, msg, msgEntries, n, s, strEntries, strs, wrappedNum, type Obj } from './read.ts';

@@ -1,5 +1,5 @@
 // ValidateGateway and the server TLS rules it shares with Sidecar ingress listeners.
-import { goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
 import { isDNS1123Label, validateNamespaceSlashWildcardHostname, validatePort } from './names.ts';
 import { validateIPAddress } from './net.ts';
 import { at, b, enumv, idx, items, list, msg, n, s, strs, type Obj } from './read.ts';

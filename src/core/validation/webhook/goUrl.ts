@@ -1,5 +1,5 @@
 // Go's net/url.Parse, as far as its errors go (Istio quotes them for JWKS URIs and Wasm URLs).
-import { goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
 
 export interface GoURL {
   scheme: string;

@@ -1,6 +1,7 @@
 // Istio's name rules: DNS-1123 labels, FQDNs and wildcard domains (agent/validation.go),
 // label maps (pkg/config/labels), exportTo (pkg/config/visibility) and namespace/host pairs.
-import { atoi, goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
+import { atoi } from '../../go/strconv.ts';
 import { utf8Length } from '../../go/strings.ts';
 import { isValidIP } from './net.ts';
 import { V } from './result.ts';

@@ -1,6 +1,6 @@
 // Go's net/netip address and prefix parsing, with its error texts (Istio quotes some of
 // them in its messages), and net.SplitHostPort.
-import { goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
 
 export interface Addr {
   is4: boolean;

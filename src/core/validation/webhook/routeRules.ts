@@ -5,7 +5,7 @@
 // compared as Istio compares them: field by field with zero values ignored and the match
 // name left out; http prefix matches are also checked for being covered by an earlier,
 // shorter prefix.
-import { goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
 import { VirtualServiceRuleLists, type HTTPMatchRequest, type L4MatchAttributes, type StringMatch, type TLSMatchAttributes } from '../../config/api/networking.ts';
 import type { V } from './result.ts';
 import type { Obj } from './read.ts';

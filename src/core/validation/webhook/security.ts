@@ -1,6 +1,6 @@
 // The security.istio.io kinds: ValidateAuthorizationPolicy (with pkg/config/security's value
 // checks), ValidateRequestAuthentication (JWT rules) and ValidatePeerAuthentication.
-import { goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
 import { goJSONSyntaxError } from './goJson.ts';
 import { goParseURL, urlPort } from './goUrl.ts';
 import { parseAddr, parsePrefixError } from './net.ts';

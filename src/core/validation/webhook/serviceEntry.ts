@@ -1,5 +1,5 @@
 // ValidateServiceEntry, ValidateWorkloadEntry and ValidateWorkloadGroup.
-import { goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
 import { validateAlphaWorkloadSelector, validateExportTo, validateFQDN, validateLabels, validatePartialWildcard, validatePort, validatePortName, validateWildcardDomain } from './names.ts';
 import { isWildcardHost } from '../../config/hosts.ts';
 import { isValidIP, validateIPSubnet } from './net.ts';

@@ -1,6 +1,7 @@
 // ValidateSidecar: workload selector, ingress and egress listeners (ports, binds, capture
 // modes, default endpoints, TLS, connection pools), egress hosts and the outbound policy.
-import { atoiError, atoi, goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
+import { atoi, atoiError } from '../../go/strconv.ts';
 import { validateAlphaWorkloadSelector, validateNamespaceSlashWildcardHostname, validatePort, validatePortName, validateFQDN } from './names.ts';
 import { splitHostPort, validateIPAddress } from './net.ts';
 import { at, enumv, get, idx, items, msg, n, s, strEntries, strs, type Obj } from './read.ts';

@@ -2,7 +2,8 @@
 // (conflicts, matches, headers, CORS, faults, mirrors, redirects, direct responses, retries,
 // rewrites, destinations and weights), exportTo, and the route-rule analysis whose findings
 // istioctl reports as IST0130 and IST0131 (routeRules.ts).
-import { goFixed, goQuote } from './go.ts';
+import { goQuote } from '../../go/fmt.ts';
+import { goFixed } from '../../go/format.ts';
 import { utf8Length } from '../../go/strings.ts';
 import { isDNS1123Label, validateExportTo, validateLabels, validatePort, validateWildcardDomain, validateWildcardDomainForGatewayVS } from './names.ts';
 import { hostMatches, hostSubsetOf } from '../../config/hosts.ts';

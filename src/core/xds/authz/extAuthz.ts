@@ -8,7 +8,7 @@ import { validateFQDN, validateNamespaceSlashWildcardHostname } from '../../vali
 import { validateIPAddress } from '../../validation/webhook/net.ts';
 import { goParseURL } from '../../validation/webhook/goUrl.ts';
 import { cloneJson, type JsonObject } from './matcher.ts';
-import { formatDuration, parseProtoDuration } from './duration.ts';
+import { formatProtoDuration, parseProtoDuration } from '../../go/protoDuration.ts';
 import { RBAC_EXT_AUTHZ_SHADOW_RULES_STAT_PREFIX, RBAC_SHADOW_EFFECTIVE_POLICY_ID } from './model.ts';
 
 export const EXT_AUTHZ_MATCH_PREFIX = 'istio-ext-authz';
@@ -182,7 +182,7 @@ function timeoutOrDefault(t: string | undefined, warnings: string[]): string {
     warnings.push(`invalid timeout ${goQuote(t)}: not a protobuf Duration (istiod would reject the mesh config); shown with the default 600s`);
     return '600s';
   }
-  return formatDuration(ns);
+  return formatProtoDuration(ns);
 }
 
 function withBodyRequest(b: ReturnType<typeof RequestBody.read>): JsonObject | undefined {

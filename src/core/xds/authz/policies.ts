@@ -125,8 +125,7 @@ export function listAuthorizationPolicies(
   const read = policies.map((x) => ('targeting' in x ? x : readAuthorizationPolicy(x))).sort(compareByCreationTime);
   const byNamespace = new Map<string, AuthzPolicy[]>();
   for (const pol of read) {
-    const l = listAt(byNamespace, pol.namespace);
-    l.push(pol);
+    listAt(byNamespace, pol.namespace).push(pol);
   }
   const namespaces = uniqueInOrder([rootNamespace, matcher.workloadNamespace, ...matcher.services.map((s) => s.namespace)]);
   for (const ns of namespaces) {

@@ -166,8 +166,7 @@ function virtualHostWrappers(push: PushContext, proxy: Proxy, scope: SidecarScop
     for (const svc of services) {
       for (const p of svc.ports) {
         if (!isHttpOrSniffed(p.protocol)) continue;
-        const l = listAt(byPort, p.port);
-        l.push(svc);
+        listAt(byPort, p.port).push(svc);
       }
     }
     if (byPort.size === 0 && listenerPort === 80) byPort.set(80, []);
@@ -253,8 +252,7 @@ function outboundVirtualHosts(push: PushContext, proxy: Proxy, scope: SidecarSco
       const vh = build(s.hostname, w, s);
       if (vh) list.push(vh);
     }
-    const l = listAt(byPort, w.port);
-    l.push(...list);
+    listAt(byPort, w.port).push(...list);
   }
   if (port === 0) {
     const out: Json[] = [];

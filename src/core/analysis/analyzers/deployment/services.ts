@@ -79,8 +79,7 @@ function analyzeDeployment(ctx: AnalysisContext, d: Resource): void {
       const port = p.port;
       const protocol = p.protocol || 'TCP';
       const protocols = mapAt(byPort, port);
-      const names = listAt(protocols, protocol);
-      names.push(s.name);
+      listAt(protocols, protocol).push(s.name);
 
       let target = intOrString(p.targetPort);
       if (target === '0' || target === '') target = String(port);

@@ -44,8 +44,7 @@ export const certificateAnalyzer: Analyzer = {
         if (k !== undefined && !e.keys.has(k)) e.keys.set(k, i);
       });
       for (const k of e.keys.keys()) {
-        const l = listAt(byKey, k);
-        l.push(e);
+        listAt(byKey, k).push(e);
       }
       entries.push(e);
     }

@@ -60,8 +60,7 @@ function buildSelectorTable(gateways: readonly Resource[]): Map<string, Selector
       const hosts = mapAt(entry.ports, port);
       for (const [h, bind] of hb) {
         const binds = mapAt(hosts, h);
-        const names = setAt(binds, bind);
-        names.add(name);
+        setAt(binds, bind).add(name);
       }
     }
   }
@@ -83,8 +82,7 @@ function conflictIndex(ctx: AnalysisContext): ConflictIndex {
     for (const e of table.values()) {
       const first = Object.entries(e.parsed)[0];
       const key = first ? labelPair(first[0], first[1]) : '';
-      const l = listAt(byPair, key);
-      l.push(e);
+      listAt(byPair, key).push(e);
     }
     return { table, byPair, related: new Map() };
   }, [KINDS.Pod]);

@@ -42,8 +42,7 @@ function servicesByNamespace(ctx: AnalysisContext): Map<string, Array<{ selector
   return ctx.lookups.cached('gateway.servicesByNamespace', (store) => {
     const m = new Map<string, Array<{ selector: LabelMap; service: Resource }>>();
     for (const s of store.list(KINDS.Service)) {
-      const l = listAt(m, s.namespace);
-      l.push({ selector: serviceSpec(s).selector, service: s });
+      listAt(m, s.namespace).push({ selector: serviceSpec(s).selector, service: s });
     }
     return m;
   });

@@ -58,8 +58,7 @@ export const injectionImageAnalyzer: Analyzer = {
       const variant = resolver.imageType(pod);
       for (const c of proxies) {
         if (c.image !== expected && c.image !== `${expected}-${variant}`) {
-          const l = listAt(mismatched, pod.namespace);
-          l.push(pod.name);
+          listAt(mismatched, pod.namespace).push(pod.name);
         }
       }
     }

@@ -31,8 +31,7 @@ export const sidecarSelectorAnalyzer: Analyzer = {
     for (const sc of ctx.list(KINDS.Sidecar)) {
       const labels = sidecar(sc).workloadSelector?.labels ?? {};
       if (Object.keys(labels).length === 0) {
-        const l = listAt(byNamespace, sc.namespace);
-        l.push(sc);
+        listAt(byNamespace, sc.namespace).push(sc);
         continue;
       }
       const pods = podsSelectedBy(ctx, labels, sc.namespace);

@@ -19,8 +19,7 @@ export const telemetryDefaultSelectorAnalyzer: Analyzer = {
     for (const t of ctx.list(KINDS.Telemetry)) {
       // Any selector object (even one without labels) makes it a workload-level Telemetry.
       if (telemetry(t).selector) continue;
-      const l = listAt(byNamespace, t.namespace);
-      l.push(t);
+      listAt(byNamespace, t.namespace).push(t);
     }
     for (const [ns, list] of byNamespace) {
       if (list.length < 2) continue;

@@ -207,8 +207,7 @@ class ExportedToAllIndex {
     for (const e of entries) {
       if (isWildcardHost(e.host)) {
         const tail = e.host.slice(1);
-        const l = listAt(this.wildByTail, tail);
-        l.push(e);
+        listAt(this.wildByTail, tail).push(e);
         wild.push([tail, e]);
       } else {
         this.exact.set(e.host, e);

@@ -41,8 +41,7 @@ function requestAuthnSelectors(ctx: AnalysisContext): Map<string, LabelMap[]> {
   return ctx.lookups.cached('virtualservice.JWTClaimRouteAnalyzer.requestAuthn', (store) => {
     const m = new Map<string, LabelMap[]>();
     for (const ra of store.list(KINDS.RequestAuthentication)) {
-      const l = listAt(m, ra.namespace);
-      l.push(requestAuthentication(ra).selector?.matchLabels ?? {});
+      listAt(m, ra.namespace).push(requestAuthentication(ra).selector?.matchLabels ?? {});
     }
     return m;
   });
