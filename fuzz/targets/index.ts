@@ -11,8 +11,9 @@ import { pkiDecodeTarget, pkiInspectTarget } from './pki.ts';
 import { ambientTarget } from './ambient.ts';
 import { dumpDiffTarget } from './dumpDiff.ts';
 import { routeTestsTarget } from './routeTests.ts';
+import { durationsTarget } from './durations.ts';
 
-export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, pkiDecodeTarget, pkiInspectTarget, shareLinkTarget, ambientTarget, dumpDiffTarget, routeTestsTarget, pipelineTarget] as unknown as Array<Target<never>>;
+export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, pkiDecodeTarget, pkiInspectTarget, shareLinkTarget, ambientTarget, dumpDiffTarget, routeTestsTarget, durationsTarget, pipelineTarget] as unknown as Array<Target<never>>;
 
 export function targetByName(name: string): Target<never> | undefined {
   return TARGETS.find((t) => t.name === name);

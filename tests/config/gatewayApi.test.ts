@@ -5,7 +5,7 @@ import jsyaml from 'js-yaml';
 import { convertGatewayApi, internalGatewayName, isInternalGatewayName, sortHTTPRoutes, type GatewayApiResult, type RegistryService } from '../../src/core/config/gatewayApi/convert.ts';
 import { hostIntersection } from '../../src/core/config/gatewayApi/hostnames.ts';
 import { hostMatches, hostSubsetOf } from '../../src/core/config/hosts.ts';
-import { parseGoDuration, protoDuration, type GwObject, type Json } from '../../src/core/config/gatewayApi/model.ts';
+import { type GwObject, type Json } from '../../src/core/config/gatewayApi/model.ts';
 import { sha256Hex } from '../../src/core/config/gatewayApi/sha256.ts';
 import { isInternalGatewayReference } from '../../src/core/analysis/analyzers/virtualservice/gateways.ts';
 import { gatewayApiConfig, assumedGatewayClassesNote } from '../../src/core/config/gatewayApi/index.ts';
@@ -83,12 +83,6 @@ describe('hostnames and durations', () => {
     expect(hostSubsetOf('*.example.com', '*.com')).toBe(true);
     expect(hostSubsetOf('*.com', '*.example.com')).toBe(false);
     expect(hostIntersection(['*.com'], ['*.example.com'])).toEqual(['*.example.com']);
-  });
-  it('writes Go durations as protobuf JSON', () => {
-    expect(protoDuration(parseGoDuration('1ms') as number)).toBe('0.001s');
-    expect(protoDuration(parseGoDuration('1h30m') as number)).toBe('5400s');
-    expect(protoDuration(parseGoDuration('1.5s') as number)).toBe('1.500s');
-    expect(parseGoDuration('bogus')).toBeUndefined();
   });
   it('hashes like sha256', () => {
     expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
@@ -211,6 +205,21 @@ ${rules}
       retries: { attempts: 3, retryOn: 'connect-failure,refused-stream,unavailable,cancelled,503', perTryTimeout: '2s' },
     });
     expect(http[1]).toMatchObject({ redirect: { scheme: 'https', derivePort: 'FROM_PROTOCOL_DEFAULT' } });
+  });
+
+  it('reads Gateway API durations as Go does and writes them as protobuf JSON', () => {
+    const timeouts = (t: string) => {
+      const r = convert(`${GATEWAY}${svc('a')}${route('r', `
+  - timeouts: ${t}
+    backendRefs: [{name: a, port: 80}]`)}`);
+      return (r.virtualServices[0]!.spec.http as Json[])[0]!;
+    };
+    expect(timeouts('{request: 1h30m}').timeout).toBe('5400s');
+    expect(timeouts('{request: 1ms}').timeout).toBe('0.001s');
+    expect(timeouts('{request: 1.5s}').timeout).toBe('1.500s');
+    // Istio ignores the error of a malformed one and leaves the timeout unset (as for 0s).
+    expect(timeouts('{request: bogus}').timeout).toBeUndefined();
+    expect(timeouts('{request: 0s}').timeout).toBeUndefined();
   });
 
   it('merges routes of one host in creation order and joins their parents', () => {

@@ -3,7 +3,6 @@ import jsyaml from 'js-yaml';
 import { schemaFindings, kindFindings } from '../../src/core/validation/schema.ts';
 import { makeResource } from '../../src/core/model/resources.ts';
 import { evalRule } from '../../src/core/validation/schema/cel.ts';
-import { parseGoDuration } from '../../src/core/validation/schema/goDuration.ts';
 import { parseRequestUri } from '../../src/core/validation/schema/goUrl.ts';
 import type { Schema } from '../../src/core/config/shape.ts';
 
@@ -126,14 +125,6 @@ describe('schema layer: CEL rules', () => {
 });
 
 describe('Go parsers the rules rely on', () => {
-  it('parses durations as Go does', () => {
-    expect(parseGoDuration('300ms')).toBe(300e6);
-    expect(parseGoDuration('1h30m')).toBe(5400e9);
-    expect(parseGoDuration('0')).toBe(0);
-    expect(parseGoDuration('5')).toBeUndefined();
-    expect(parseGoDuration('5 s')).toBeUndefined();
-    expect(parseGoDuration('')).toBeUndefined();
-  });
   it('parses request URIs as Go does', () => {
     expect(parseRequestUri('https://a.b/c')).toMatchObject({ scheme: 'https', host: 'a.b', path: '/c' });
     expect(parseRequestUri('relative')).toHaveProperty('error');

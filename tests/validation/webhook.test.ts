@@ -46,6 +46,16 @@ describe('webhook rules: Istio texts byte for byte', () => {
     expect(r.findings.find((f) => f.analysis)?.analysis).toEqual({ type: 'VirtualServiceUnreachableRule', rule: '#1', reason: 'route without matches defined before' });
   });
 
+  it('reads durations as Istio reads them (time.ParseDuration), so Go forms are checked too', () => {
+    const timeout = (t: string) => run('VirtualService', { hosts: ['reviews'], http: [{ route: [{ destination: { host: 'reviews' } }], timeout: t }] }).errors;
+    expect(timeout('1m')).toEqual([]);
+    expect(timeout('1m0.5ms')).toEqual(['only durations to ms precision are supported']);
+    expect(timeout('500us')).toEqual(['duration must be greater than 1ms']);
+    expect(timeout('1.0000001s')).toEqual(['only durations to ms precision are supported']);
+    // Not a duration at all: the schema's to report, not ValidateDuration's.
+    expect(timeout('1x')).toEqual([]);
+  });
+
   it('AuthorizationPolicy errors carry the policy prefix; a DENY of HTTP attributes warns', () => {
     const r = run('AuthorizationPolicy', { action: 'DENY', rules: [{ to: [{ operation: { methods: ['GET'], ports: ['99999'] } }] }, { to: [{ operation: { paths: ['/a'] } }] }] });
     expect(r.errors).toEqual(['invalid policy foo.bar: bad port (99999): <nil>']);

@@ -213,6 +213,9 @@ describe('extension providers', () => {
   it('timeouts are printed as protobuf durations', () => {
     const e = run({ name: 'e', envoyExtAuthzGrpc: { service: 'authz.foo.svc.cluster.local', port: 1, timeout: '1.5s' } }).get('e');
     expect((e?.http?.grpcService as { timeout: string }).timeout).toBe('1.500s');
+    // istiod reads mesh config durations with time.ParseDuration: `1m` is a minute.
+    const m = run({ name: 'e', envoyExtAuthzGrpc: { service: 'authz.foo.svc.cluster.local', port: 1, timeout: '1m' } }).get('e');
+    expect((m?.http?.grpcService as { timeout: string }).timeout).toBe('60s');
   });
 
   it('HTTP provider: sorted additional headers, response header lists, body settings', () => {

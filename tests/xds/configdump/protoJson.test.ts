@@ -33,6 +33,9 @@ describe('marshalJsonpb', () => {
     expect(formatDuration('1.5s')).toBe('"1.500s"');
     expect(formatDuration('0.000000001s')).toBe('"0.000000001s"');
     expect(formatDuration('-1.25s')).toBe('"-1.250s"');
+    // Under a second, the sign goes before the 0 (jsonpb prints seconds and nanos as one number).
+    expect(formatDuration('-0.5s')).toBe('"-0.500s"');
+    expect(formatDuration('1m')).toBeUndefined();
     expect(formatTimestamp('2022-12-08T11:03:53.3610Z')).toBe('"2022-12-08T11:03:53.361Z"');
     expect(formatTimestamp('2022-12-08T12:03:53+01:00')).toBe('"2022-12-08T11:03:53Z"');
     expect(formatTimestamp('2022-12-08T11:03:53.000001Z')).toBe('"2022-12-08T11:03:53.000001Z"');

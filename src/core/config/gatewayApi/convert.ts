@@ -5,9 +5,11 @@
 import {
   type CondSpec, type ConfigError, type GwObject, type Json,
   bundleHasCertificate, extractCertInfo, extractRoot, humanJoin, isObject, list, nsName, num, obj, optNum, optStr,
-  parseGoDuration, protoDuration, readConditions, secretData, setConditions, spec, str, stringRecord, x509KeyPairError,
+  readConditions, secretData, setConditions, spec, str, stringRecord, x509KeyPairError,
 } from './model.ts';
 import { sha256Hex } from './sha256.ts';
+import { parseGoDuration } from '../../go/duration.ts';
+import { formatProtoDuration } from '../../go/protoDuration.ts';
 import { hostIntersection } from './hostnames.ts';
 import { hostMatches, hostSubsetOf, isWildcardHost } from '../hosts.ts';
 import { listAt, mapAt } from '../../model/maps.ts';
@@ -1497,21 +1499,21 @@ class Converter {
         rt.retryOn = retryOn.join(',');
       }
       const backoff = optStr(retry.backoff);
-      if (backoff !== undefined) rt.backoff = protoDuration(parseGoDuration(backoff) ?? 0);
+      if (backoff !== undefined) rt.backoff = formatProtoDuration(parseGoDuration(backoff) ?? 0n);
       vs.retries = rt;
     }
     if (isObject(r.timeouts)) {
       const req = optStr(r.timeouts.request);
       if (req !== undefined) {
-        const d = parseGoDuration(req) ?? 0;
-        if (d !== 0) vs.timeout = protoDuration(d);
+        const d = parseGoDuration(req) ?? 0n;
+        if (d !== 0n) vs.timeout = formatProtoDuration(d);
       }
       const be = optStr(r.timeouts.backendRequest);
       if (be !== undefined) {
-        const d = parseGoDuration(be) ?? 0;
-        if (d !== 0) {
-          if (vs.retries) (vs.retries as Json).perTryTimeout = protoDuration(d);
-          else vs.timeout = protoDuration(d);
+        const d = parseGoDuration(be) ?? 0n;
+        if (d !== 0n) {
+          if (vs.retries) (vs.retries as Json).perTryTimeout = formatProtoDuration(d);
+          else vs.timeout = formatProtoDuration(d);
         }
       }
     }
@@ -1936,7 +1938,7 @@ class Converter {
         const iv = optStr(budget.interval);
         if (iv !== undefined) {
           const d = parseGoDuration(iv);
-          if (d !== undefined) retryBudget.budgetInterval = protoDuration(d);
+          if (d !== undefined) retryBudget.budgetInterval = formatProtoDuration(d);
         }
         retryBudget.minRetryConcurrency = 10;
         if (isObject(rc.minRetryRate)) retryBudget.minRetryConcurrency = num(rc.minRetryRate.count);

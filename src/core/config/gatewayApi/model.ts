@@ -158,47 +158,6 @@ export function humanJoin(ss: readonly string[]): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Durations (Go's time.ParseDuration → protobuf Duration JSON)
-
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9 };
-
-/** Go's time.ParseDuration in nanoseconds; undefined when it would fail (Istio then uses 0). */
-export function parseGoDuration(s: string): number | undefined {
-  let rest = s;
-  let sign = 1;
-  if (rest.startsWith('-') || rest.startsWith('+')) {
-    if (rest[0] === '-') sign = -1;
-    rest = rest.slice(1);
-  }
-  if (rest === '0') return 0;
-  if (rest === '') return undefined;
-  let total = 0;
-  const re = /^(\d*\.?\d*)(ns|us|µs|μs|ms|s|m|h)/;
-  while (rest.length > 0) {
-    const m = re.exec(rest);
-    if (!m || m[1] === '' || m[1] === '.') return undefined;
-    total += Number(m[1]) * (UNIT_NS[m[2] as string] as number);
-    rest = rest.slice(m[0].length);
-  }
-  return sign * Math.round(total);
-}
-
-/** A duration in nanoseconds as protobuf JSON writes it: `1s`, `0.500s`, `0.000001s`. */
-export function protoDuration(ns: number): string {
-  const neg = ns < 0;
-  const abs = Math.abs(ns);
-  const secs = Math.floor(abs / 1e9);
-  const nanos = abs - secs * 1e9;
-  let frac = '';
-  if (nanos !== 0) {
-    if (nanos % 1e6 === 0) frac = `.${String(nanos / 1e6).padStart(3, '0')}`;
-    else if (nanos % 1e3 === 0) frac = `.${String(nanos / 1e3).padStart(6, '0')}`;
-    else frac = `.${String(nanos).padStart(9, '0')}`;
-  }
-  return `${neg ? '-' : ''}${secs}${frac}s`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // Secrets and ConfigMaps as istiod reads certificates from them
 
 /** A Secret's data as bytes-as-text: `data` is base64 (decoded here), `stringData` is plain. */

@@ -7,7 +7,7 @@
 import type { CelResult } from '@bufbuild/cel';
 import { cel, celExt } from './celLib.ts';
 import type { CelRule, Schema } from '../../config/shape.ts';
-import { parseGoDuration } from './goDuration.ts';
+import { parseGoDuration } from '../../go/duration.ts';
 import { parseRequestUri } from './goUrl.ts';
 
 const URL_MARK = '\u0000url';
@@ -92,7 +92,7 @@ function native(rule: string, v: unknown): boolean | undefined {
     case "duration(self) >= duration('1ms')": {
       if (typeof v !== 'string') return undefined;
       const ns = parseGoDuration(v);
-      return ns === undefined ? undefined : ns >= 1e6;
+      return ns === undefined ? undefined : ns >= 1_000_000n;
     }
     case '0 < self && self <= 65535':
       return typeof v === 'number' && Number.isInteger(v) ? 0 < v && v <= 65535 : undefined;

@@ -2,7 +2,8 @@
 // percentages, selectors and policy targets, protocols, headers, string matches, gateway
 // names, destinations and client TLS settings.
 import { goQuote } from '../../go/fmt.ts';
-import { MS, parseProtoDuration } from '../../go/protoDuration.ts';
+import { MS } from '../../go/protoDuration.ts';
+import { readGoDuration } from '../../go/duration.ts';
 import { formatFloatG } from '../../go/format.ts';
 import { goRegexpError } from './goRegexp.ts';
 import { isDNS1123Label, validateFQDN, validatePort, validateWildcardDomain, validateWorkloadSelector } from './names.ts';
@@ -20,11 +21,14 @@ export interface Cfg {
 
 export const SPEC = 'spec';
 
-/** agent.ValidateDuration on a written duration (a malformed one is the schema's to report). */
+/**
+ * agent.ValidateDuration on a written duration, read as Istio reads it (time.ParseDuration, so
+ * `1m` is 60s); a malformed one is the schema's to report.
+ */
 export function validateDuration(o: Obj | undefined, k: string, path: string): V {
   const raw = get(o, k);
   if (raw === undefined || raw === null) return new V();
-  const d = parseProtoDuration(raw);
+  const d = readGoDuration(raw);
   if (d === undefined) return new V();
   if (d < MS) return one('duration must be greater than 1ms', path);
   if (d % MS !== 0n) return one('only durations to ms precision are supported', path);
@@ -33,7 +37,7 @@ export function validateDuration(o: Obj | undefined, k: string, path: string): V
 
 /** A written duration's nanoseconds (undefined when absent or malformed). */
 export function durationOf(o: Obj | undefined, k: string): bigint | undefined {
-  return parseProtoDuration(get(o, k));
+  return readGoDuration(get(o, k));
 }
 
 export function validatePercent(val: number, path?: string): V {

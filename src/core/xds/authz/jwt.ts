@@ -9,7 +9,8 @@ import { goQuote } from '../../go/fmt.ts';
 import { RequestAuthenticationSpec } from '../../config/api/security.ts';
 import { isObj } from '../../model/read.ts';
 import { goParseURL } from '../../validation/webhook/goUrl.ts';
-import { formatProtoDuration, parseProtoDuration } from '../../go/protoDuration.ts';
+import { formatProtoDuration } from '../../go/protoDuration.ts';
+import { parseGoDuration } from '../../go/duration.ts';
 import { lookupCluster, type ServiceLookup } from './extAuthz.ts';
 import type { AuthzLogger, EnvoyFilter } from './builder.ts';
 import type { JsonObject } from './matcher.ts';
@@ -173,9 +174,9 @@ function provider(rule: JwtRule, opts: JwtFilterOptions): JsonObject {
 
   let timeout = '5s';
   if (rule.timeout !== undefined) {
-    const ns = parseProtoDuration(rule.timeout);
+    const ns = parseGoDuration(rule.timeout);
     if (ns !== undefined) timeout = formatProtoDuration(ns);
-    else opts.log?.warn(`invalid timeout ${goQuote(rule.timeout)} in the JWT rule for ${rule.issuer}: not a protobuf Duration; shown with 5s`);
+    else opts.log?.warn(`invalid timeout ${goQuote(rule.timeout)} in the JWT rule for ${rule.issuer}: not a duration; shown with 5s`);
   }
 
   const mode = opts.jwksFetchMode ?? 'istiod';

@@ -10,6 +10,7 @@
 import { encodeBase64Std } from '../../pki/base64.ts';
 import { decodeBase64Std } from '../../pki/base64.ts';
 import { goJsonFloat, goJsonString } from '../../go/format.ts';
+import { formatProtoDuration, parseProtoDuration } from '../../go/protoDuration.ts';
 import { jsonName, type JsonObject, type JsonValue } from './dump.ts';
 import type { ProtoField, ProtoSchema } from './protoSchema.ts';
 import { goLess } from './table.ts';
@@ -76,14 +77,6 @@ function normalizeBase64(v: string): string {
   return bytes ? encodeBase64Std(bytes) : v;
 }
 
-/** Go's fmt %09d. */
-function pad9(n: bigint): string {
-  const neg = n < 0n;
-  const digits = (neg ? -n : n).toString();
-  const width = neg ? 8 : 9;
-  return (neg ? '-' : '') + digits.padStart(width, '0');
-}
-
 function trimFraction(x: string): string {
   if (x.endsWith('000')) x = x.slice(0, -3);
   if (x.endsWith('000')) x = x.slice(0, -3);
@@ -93,18 +86,8 @@ function trimFraction(x: string): string {
 
 /** jsonpb's Duration text from a proto JSON duration (`"1.5s"`); undefined when unparsable. */
 export function formatDuration(v: JsonValue): string | undefined {
-  if (typeof v !== 'string') return undefined;
-  const m = /^(-)?(\d+)(?:\.(\d{0,9}))?s$/.exec(v);
-  if (!m) return undefined;
-  const neg = m[1] === '-';
-  let s = BigInt(m[2]!);
-  let ns = BigInt((m[3] ?? '').padEnd(9, '0') || '0');
-  if (neg) {
-    s = -s;
-    ns = -ns;
-  }
-  if (s < 0n) ns = -ns;
-  return `"${trimFraction(`${s}.${pad9(ns)}`)}s"`;
+  const ns = parseProtoDuration(v);
+  return ns === undefined ? undefined : `"${formatProtoDuration(ns)}"`;
 }
 
 /** jsonpb's Timestamp text (UTC, 0/3/6/9 fraction digits); undefined when unparsable. */

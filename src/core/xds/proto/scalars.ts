@@ -1,6 +1,7 @@
 // proto3 JSON forms of scalars and of the well-known types with a string form, shared by the
 // structural check (check.ts) and the protoc-gen-validate rules (validate.ts).
 import { ScalarType } from '@bufbuild/protobuf';
+import { MAX_PROTO_DURATION_SECONDS, splitProtoDuration } from '../../go/protoDuration.ts';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -116,20 +117,15 @@ export function isErr(v: unknown): v is { error: string; code: 'wrong-type' | 'b
   return typeof v === 'object' && v !== null && 'error' in v;
 }
 
-const DURATION = /^(-)?(\d+)(?:\.(\d{1,9}))?s$/;
-const MAX_DURATION_SECONDS = 315576000000n;
 const TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?([Zz]|[+-](\d{2}):(\d{2}))$/;
 
 /** Duration in nanoseconds, or an error text. */
 export function parseDuration(v: unknown): bigint | string {
   if (typeof v !== 'string') return `expected a duration string such as "1.5s", got ${describe(v)}`;
-  const m = DURATION.exec(v);
-  if (!m) return `${describe(v)} is not a duration (seconds with up to 9 decimals and an "s" suffix, e.g. "0.250s")`;
-  const secs = BigInt(m[2]!);
-  if (secs > MAX_DURATION_SECONDS) return `${describe(v)} is out of range for a duration`;
-  const nanos = BigInt((m[3] ?? '').padEnd(9, '0'));
-  const total = secs * 1000000000n + nanos;
-  return m[1] ? -total : total;
+  const parts = splitProtoDuration(v);
+  if (!parts) return `${describe(v)} is not a duration (seconds with up to 9 decimals and an "s" suffix, e.g. "0.250s")`;
+  if (parts.seconds > MAX_PROTO_DURATION_SECONDS || parts.seconds < -MAX_PROTO_DURATION_SECONDS) return `${describe(v)} is out of range for a duration`;
+  return parts.seconds * 1_000_000_000n + parts.nanos;
 }
 
 export function timestampError(v: unknown): string | undefined {
