@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { viewOf } from './helpers.ts';
-import { readRouteTests, runRouteTests, clusterParts, durationMs } from '../../src/core/xds/routeTests/index.ts';
+import { readRouteTests, runRouteTests, clusterParts, sameDuration } from '../../src/core/xds/routeTests/index.ts';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import { answerQuery } from '../../src/core/queries/index.ts';
@@ -118,9 +118,12 @@ describe('route-test file reader', () => {
     expect(clusterParts('outbound|9080|v1|reviews.default.svc.cluster.local')).toEqual({ host: 'reviews.default.svc.cluster.local', port: 9080, subset: 'v1' });
     expect(clusterParts('outbound|80||a.b')).toEqual({ host: 'a.b', port: 80 });
     expect(clusterParts('PassthroughCluster')).toEqual({ host: 'PassthroughCluster' });
-    expect(durationMs('5s')).toBe(5000);
-    expect(durationMs('0.5s')).toBe(500);
-    expect(durationMs('250ms')).toBe(250);
+    // Envoy writes 90s and 0.500s; a test may write them as Istio config does.
+    expect(sameDuration('90s', '1m30s')).toBe(true);
+    expect(sameDuration('0.500s', '500ms')).toBe(true);
+    expect(sameDuration('0.250s', '250ms')).toBe(true);
+    expect(sameDuration('3s', '4s')).toBe(false);
+    expect(sameDuration('banana', 'banana')).toBe(false);
   });
 });
 
@@ -213,6 +216,27 @@ describe('route tests run through the simulator', () => {
       ['admin is denied by RBAC', true, []],
     ]);
     expect(r.results[0]!.cases[0]!.source).toMatch(/^client-.*\.shop$/);
+  });
+
+  it('reads expected durations as Istio config writes them, and names one that is not a duration', () => {
+    const r = runTests(
+      SHOP,
+      `    - description: Go forms
+      request: {host: web, port: 80, path: /slow}
+      expect: {fault: {delay: 0h0m2s}}
+    - description: minutes
+      request: {host: web, port: 80, path: /}
+      expect: {timeout: 0.05m}
+    - description: no unit
+      request: {host: web, port: 80, path: /}
+      expect: {timeout: 3}
+`,
+    );
+    expect(r.problems.map((p) => `${p.line}: ${p.message}`)).toEqual(['14: spec.tests[2].expect.timeout: must be a duration such as 5s, 250ms or 1m30s, not number 3']);
+    expect(r.results.map((x) => [x.description, x.passed, x.cases.flatMap((c) => c.reasons)])).toEqual([
+      ['Go forms', true, []],
+      ['minutes', true, []],
+    ]);
   });
 
   it('fails with the reason when the expectation is wrong, and honours wantMatch: false', () => {

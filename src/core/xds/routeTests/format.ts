@@ -25,6 +25,7 @@ import { parseSourceDocument } from '../../model/parse.ts';
 import { locateInDocument } from '../../model/locate.ts';
 import { isObj } from '../../model/read.ts';
 import { REQUEST_PROTOCOLS, type RequestProtocol } from '../request.ts';
+import { parseGoDuration } from '../../go/duration.ts';
 
 export const ROUTE_TESTS_API_VERSION = 'mesh-workbench.dev/v1alpha1';
 export const ROUTE_TESTS_KIND = 'RouteTests';
@@ -125,6 +126,17 @@ class Reader {
     if (typeof v === 'number' || typeof v === 'boolean') return String(v);
     this.problem(path, `must be ${what}, not ${describe(v)}`);
     return undefined;
+  }
+
+  /** A duration as Istio config writes one (time.ParseDuration reads it: `5s`, `250ms`, `1m30s`). */
+  duration(v: unknown, path: Array<string | number>): string | undefined {
+    const s = this.string(v, path, 'a duration');
+    if (s === undefined) return undefined;
+    if (parseGoDuration(s) === undefined) {
+      this.problem(path, `must be a duration such as 5s, 250ms or 1m30s, not ${describe(v)}`);
+      return undefined;
+    }
+    return s;
   }
 
   strings(v: unknown, path: Array<string | number>): string[] | undefined {
@@ -258,11 +270,11 @@ function readExpect(r: Reader, v: unknown, path: Array<string | number>): RouteE
     const x: NonNullable<RouteExpectation['fault']> = {};
     const abort = isObj(f.abort) ? r.int(f.abort.httpStatus, [...path, 'fault', 'abort', 'httpStatus'], 100, 599, 'an HTTP status') : r.int(f.abort, [...path, 'fault', 'abort'], 100, 599, 'an HTTP status');
     if (abort !== undefined) x.abort = abort;
-    const delay = isObj(f.delay) ? r.string(f.delay.fixedDelay, [...path, 'fault', 'delay', 'fixedDelay']) : r.string(f.delay, [...path, 'fault', 'delay']);
+    const delay = isObj(f.delay) ? r.duration(f.delay.fixedDelay, [...path, 'fault', 'delay', 'fixedDelay']) : r.duration(f.delay, [...path, 'fault', 'delay']);
     if (delay !== undefined) x.delay = delay;
     out.fault = x;
   }
-  const timeout = r.string(o.timeout, [...path, 'timeout']);
+  const timeout = r.duration(o.timeout, [...path, 'timeout']);
   if (timeout !== undefined) out.timeout = timeout;
   const status = r.int(o.status, [...path, 'status'], 100, 599, 'an HTTP status');
   if (status !== undefined) out.status = status;

@@ -4,6 +4,7 @@
 // here matches routes itself.
 import type { ConfigView } from '../../config/configView.ts';
 import { isObj } from '../../model/read.ts';
+import { parseGoDuration } from '../../go/duration.ts';
 import { listProxies, findProxy, type ProxyRef } from '../proxy.ts';
 import { generatedFor } from '../rbacVerdict.ts';
 import { simulateRequest, type RequestResult } from '../request.ts';
@@ -74,12 +75,13 @@ function describeDestination(d: ExpectedDestination): string {
   return `${d.host}${d.port !== undefined ? `:${d.port}` : ''}${d.subset ? ` subset ${d.subset}` : ''}${d.weight !== undefined ? ` ${d.weight}%` : ''}`;
 }
 
-/** Envoy/Istio durations (`5s`, `0.5s`, `100ms`, `1m`) in milliseconds. */
-export function durationMs(d: string): number | undefined {
-  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(d.trim());
-  if (!m) return undefined;
-  const n = Number(m[1]);
-  return m[2] === 'ms' ? n : m[2] === 's' ? n * 1000 : m[2] === 'm' ? n * 60000 : n * 3600000;
+/**
+ * Whether two durations are the same length: Envoy's (`0.500s`) or as Istio config writes them
+ * (`500ms`, `1m30s`), both of which time.ParseDuration reads.
+ */
+export function sameDuration(a: string, b: string): boolean {
+  const x = parseGoDuration(a);
+  return x !== undefined && x === parseGoDuration(b);
 }
 
 function matchedRoute(gen: GeneratedConfig, res: RequestResult): Json | undefined {
@@ -162,12 +164,12 @@ function unmet(t: RouteTest, gen: GeneratedConfig, res: RequestResult, namespace
       const abort = isObj(f.abort) && typeof f.abort.httpStatus === 'number' ? f.abort.httpStatus : undefined;
       const delay = isObj(f.delay) ? str(f.delay.fixedDelay) : undefined;
       if (e.fault.abort !== undefined && abort !== e.fault.abort) out.push(`expected a fault abort ${e.fault.abort}; got ${abort ?? 'none'}`);
-      if (e.fault.delay !== undefined && (delay === undefined || durationMs(delay) !== durationMs(e.fault.delay))) out.push(`expected a fault delay ${e.fault.delay}; got ${delay ?? 'none'}`);
+      if (e.fault.delay !== undefined && (delay === undefined || !sameDuration(delay, e.fault.delay))) out.push(`expected a fault delay ${e.fault.delay}; got ${delay ?? 'none'}`);
     }
   }
   if (e.timeout !== undefined) {
     const got = res.timeout;
-    if (got === undefined || durationMs(got) !== durationMs(e.timeout)) out.push(`expected timeout ${e.timeout}; got ${got === undefined ? 'none' : got === '0s' ? '0s (disabled)' : got}`);
+    if (got === undefined || !sameDuration(got, e.timeout)) out.push(`expected timeout ${e.timeout}; got ${got === undefined ? 'none' : got === '0s' ? '0s (disabled)' : got}`);
   }
   if (e.status !== undefined) {
     const got = res.status ?? (res.ok ? 200 : undefined);
