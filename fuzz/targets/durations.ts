@@ -2,9 +2,10 @@
 // checked against exact rational arithmetic: it answers only for text of Go's grammar, within
 // int64, and within one nanosecond per term of the exact value (Go adds fractions in float64
 // and truncates). protojson's reader (go/protoDuration.ts) answers only for its grammar, and
-// reads back what its printer writes from the answer. Neither may throw.
+// reads back what its printer writes from the answer. Neither may throw, and Go's error text
+// is given exactly when the parse fails.
 import fc from 'fast-check';
-import { parseGoDuration } from '../../src/core/go/duration.ts';
+import { goDurationError, parseGoDuration } from '../../src/core/go/duration.ts';
 import { formatProtoDuration, parseProtoDuration } from '../../src/core/go/protoDuration.ts';
 import { FuzzFailure, describeError } from '../failure.ts';
 import type { CheckOutcome, CheckOptions, Target } from '../target.ts';
@@ -49,6 +50,10 @@ function checkGo(text: string): void {
     ns = parseGoDuration(text);
   } catch (e) {
     throw new FuzzFailure('crash', `parseGoDuration(${JSON.stringify(text)}) threw ${describeError(e)}`);
+  }
+  const error = goDurationError(text);
+  if ((error === undefined) !== (ns !== undefined) || (error !== undefined && !/^time: (?:invalid duration|missing unit in duration|unknown unit ".*" in duration) "/.test(error))) {
+    throw new FuzzFailure('divergence', `parseGoDuration(${JSON.stringify(text)}) = ${ns} but the error is ${JSON.stringify(error)}`);
   }
   if (!GO_GRAMMAR.test(text)) {
     if (ns !== undefined) throw new FuzzFailure('divergence', `parseGoDuration accepted ${JSON.stringify(text)}, which is not Go duration grammar`);

@@ -15,6 +15,7 @@ import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts'
 import { gatherFiles, InputError, type InputFile } from './files.ts';
 import { PARSER_CODES } from '../core/model/parse.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
+import { goDurationError } from '../core/go/duration.ts';
 
 /** Parser notices about the app's editor (large-file mode), which mean nothing in the CLI. */
 const EDITOR_NOTICES: ReadonlySet<string> = new Set([PARSER_CODES.largeFile]);
@@ -180,9 +181,9 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     throw new UsageError('--use-kube=true is not supported: mesh-workbench only analyzes files, offline. Leave the flag out or pass --use-kube=false.');
   }
   const timeout = str(args, 'timeout');
-  if (timeout !== undefined && !/^([0-9]*\.?[0-9]+(ns|us|µs|ms|s|m|h))+$|^0$/.test(timeout)) {
-    throw new UsageError(`invalid argument "${timeout}" for "--timeout" flag: time: invalid duration "${timeout}"`);
-  }
+  // pflag parses a Duration flag with time.ParseDuration and prints its error.
+  const timeoutError = timeout === undefined ? undefined : goDurationError(timeout);
+  if (timeoutError !== undefined) throw new UsageError(`invalid argument "${timeout}" for "--timeout" flag: ${timeoutError}`);
   const suppressItems = list(args, 'suppress');
   for (const s of suppressItems) {
     if (s.split('=').length !== 2) throw new UsageError(`${s} is not a valid suppression value. See mesh-workbench analyze --help`);

@@ -156,6 +156,23 @@ describe('mesh-workbench analyze: exit codes and stderr', () => {
     expect(unknown.stderr).toContain('unknown command "validate"');
   });
 
+  it('reads --timeout as pflag does (time.ParseDuration) and prints its error', async () => {
+    for (const ok of ['30s', '1m30s', '-1s', '+2m', '1.s', '0', '5\u03bcs']) expect((await cli(['analyze', `--timeout=${ok}`, 'clean.yaml'])).code, ok).toBe(0);
+    const errors: Array<[string, string]> = [
+      ['5', 'time: missing unit in duration "5"'],
+      ['5d', 'time: unknown unit "d" in duration "5d"'],
+      ['5\u00e9', 'time: unknown unit "\\xc3\\xa9" in duration "5\\xc3\\xa9"'],
+      ['abc', 'time: invalid duration "abc"'],
+      ['.s', 'time: invalid duration ".s"'],
+      ['9223372036854775808ns', 'time: invalid duration "9223372036854775808ns"'],
+    ];
+    for (const [value, error] of errors) {
+      const r = await cli(['analyze', `--timeout=${value}`, 'clean.yaml']);
+      expect(r.code, value).toBe(64);
+      expect(r.stderr, value).toContain(`invalid argument "${value}" for "--timeout" flag: ${error}`);
+    }
+  });
+
   it('accepts --use-kube=false and -k=false', async () => {
     expect((await cli(['analyze', '--use-kube=false', 'clean.yaml'])).code).toBe(0);
     expect((await cli(['analyze', '-k=false', 'clean.yaml'])).code).toBe(0);

@@ -3,7 +3,7 @@
 // integer arithmetic.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { parseGoDuration, readGoDuration } from '../../src/core/go/duration.ts';
+import { goDurationError, parseGoDuration, readGoDuration } from '../../src/core/go/duration.ts';
 import { formatProtoDuration, parseProtoDuration, splitProtoDuration } from '../../src/core/go/protoDuration.ts';
 
 const S = 1_000_000_000n;
@@ -56,6 +56,18 @@ describe('time.ParseDuration (go/duration.ts)', () => {
       'constructor', '1constructor', '1__proto__', '1toString', '\u0085\u0085',
     ];
     for (const text of refused) expect(parseGoDuration(text), JSON.stringify(text)).toBeUndefined();
+  });
+
+  it("gives Go's error texts, quoted the time package's way", () => {
+    expect(goDurationError('1h')).toBeUndefined();
+    expect(goDurationError('')).toBe('time: invalid duration ""');
+    expect(goDurationError('-')).toBe('time: invalid duration "-"');
+    expect(goDurationError('1.5')).toBe('time: missing unit in duration "1.5"');
+    expect(goDurationError('1m5')).toBe('time: missing unit in duration "1m5"');
+    expect(goDurationError('3 s')).toBe('time: unknown unit " s" in duration "3 s"');
+    expect(goDurationError('2\u00b5sx')).toBe('time: unknown unit "\\xc2\\xb5sx" in duration "2\\xc2\\xb5sx"');
+    expect(goDurationError('1"q\\')).toBe('time: unknown unit "\\"q\\\\" in duration "1\\"q\\\\"');
+    expect(goDurationError('9223372036854775808ns')).toBe('time: invalid duration "9223372036854775808ns"');
   });
 
   it('a Duration field must be a string: numbers and lists are not durations', () => {

@@ -22,8 +22,10 @@ function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }
 
-/** The duration in nanoseconds, or undefined where time.ParseDuration returns an error. */
-export function parseGoDuration(text: string): bigint | undefined {
+/** Why time.ParseDuration refused a text: its three errors. */
+type Refusal = 'invalid' | 'missing unit' | { unknownUnit: string };
+
+function scanGoDuration(text: string): bigint | Refusal {
   let s = text;
   let neg = false;
   if (s !== '' && (s[0] === '-' || s[0] === '+')) {
@@ -31,18 +33,18 @@ export function parseGoDuration(text: string): bigint | undefined {
     s = s.slice(1);
   }
   if (s === '0') return 0n;
-  if (s === '') return undefined;
+  if (s === '') return 'invalid';
   let total = 0n;
   let i = 0;
   while (i < s.length) {
     const c = s.charCodeAt(i);
-    if (!(c === 46 || isDigit(c))) return undefined;
+    if (!(c === 46 || isDigit(c))) return 'invalid';
     // The integer part: an error once it passes 2^63.
     const intStart = i;
     let whole = 0n;
     while (i < s.length && isDigit(s.charCodeAt(i))) {
       whole = whole * 10n + BigInt(s.charCodeAt(i) - 48);
-      if (whole > TWO_63) return undefined;
+      if (whole > TWO_63) return 'invalid';
       i++;
     }
     const pre = i > intStart;
@@ -67,23 +69,56 @@ export function parseGoDuration(text: string): bigint | undefined {
       }
       post = i > fracStart;
     }
-    if (!pre && !post) return undefined;
+    if (!pre && !post) return 'invalid';
     const unitStart = i;
     while (i < s.length && s[i] !== '.' && !isDigit(s.charCodeAt(i))) i++;
+    if (i === unitStart) return 'missing unit';
     const unit = UNIT_NS.get(s.slice(unitStart, i));
-    if (unit === undefined) return undefined;
-    if (whole > TWO_63 / unit) return undefined;
+    if (unit === undefined) return { unknownUnit: s.slice(unitStart, i) };
+    if (whole > TWO_63 / unit) return 'invalid';
     let v = whole * unit;
     if (frac > 0n) {
       // Go adds the fraction in float64 (exact to the nanosecond for fractions of an hour) and truncates.
       v += BigInt(Math.trunc(Number(frac) * (Number(unit) / scale)));
-      if (v > TWO_63) return undefined;
+      if (v > TWO_63) return 'invalid';
     }
     total += v;
-    if (total > TWO_63) return undefined;
+    if (total > TWO_63) return 'invalid';
   }
   if (neg) return -total;
-  return total > TWO_63 - 1n ? undefined : total;
+  return total > TWO_63 - 1n ? 'invalid' : total;
+}
+
+/** The duration in nanoseconds, or undefined where time.ParseDuration returns an error. */
+export function parseGoDuration(text: string): bigint | undefined {
+  const r = scanGoDuration(text);
+  return typeof r === 'bigint' ? r : undefined;
+}
+
+/** time.ParseDuration's error for the text (`time: missing unit in duration "5"`), undefined when it parses. */
+export function goDurationError(text: string): string | undefined {
+  const r = scanGoDuration(text);
+  if (typeof r === 'bigint') return undefined;
+  if (r === 'invalid') return `time: invalid duration ${timeQuote(text)}`;
+  if (r === 'missing unit') return `time: missing unit in duration ${timeQuote(text)}`;
+  return `time: unknown unit ${timeQuote(r.unknownUnit)} in duration ${timeQuote(text)}`;
+}
+
+const UTF8 = new TextEncoder();
+
+/**
+ * The time package's own quoting: printable ASCII as is (`"` and `\` escaped), any other
+ * character as \xNN escapes of its UTF-8 bytes.
+ */
+function timeQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    if (c < 0x20 || c >= 0x80) {
+      for (const byte of UTF8.encode(ch)) out += `\\x${byte.toString(16).padStart(2, '0')}`;
+    } else out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
+  }
+  return `${out}"`;
 }
 
 /**
