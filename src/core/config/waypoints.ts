@@ -3,6 +3,7 @@
 // serves each Service, ServiceEntry and pod, with the status istiod would write
 // (after pilot/pkg/serviceregistry/ambient/waypoints.go, services.go and status.go).
 import type { Resource } from '../model/types.ts';
+import { parseBool } from '../go/strconv.ts';
 import { KINDS } from '../model/kinds.ts';
 import { EMPTY_STRING_MAP, arr, isObj, str, type StringMap } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
@@ -413,20 +414,13 @@ export function workloadWaypoint(ctx: BindingContext, pod: ObjectMeta): Waypoint
   return { via: 'namespace', requested: b.requested, explanation: `The namespace's waypoint ${b.requested} is for '${t}' traffic only; pods inherit nothing from it (no error).` };
 }
 
-/** Go's strconv.ParseBool. */
-function goParseBool(v: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  return undefined;
-}
-
 /** `istio.io/ingress-use-waypoint` on the Service, else its namespace: whether it is present, and its value as istiod reads it. */
 export function ingressUseWaypoint(svcLabels: StringMap, nsLabels: StringMap | undefined): { present: boolean; value: boolean } {
   let v: string | undefined;
   if (Object.prototype.hasOwnProperty.call(svcLabels, INGRESS_USE_WAYPOINT_LABEL)) v = svcLabels[INGRESS_USE_WAYPOINT_LABEL];
   else if (nsLabels && Object.prototype.hasOwnProperty.call(nsLabels, INGRESS_USE_WAYPOINT_LABEL)) v = nsLabels[INGRESS_USE_WAYPOINT_LABEL];
   if (v === undefined) return { present: false, value: false };
-  return { present: true, value: goParseBool(v) === true };
+  return { present: true, value: parseBool(v) === true };
 }
 
 export interface StatusCondition {

@@ -7,6 +7,7 @@ import type { Resource } from '../model/types.ts';
 import type { ValidationFinding } from './types.ts';
 import { isObj } from '../model/read.ts';
 import { goQuote } from '../go/fmt.ts';
+import { numError, parseBool } from '../go/strconv.ts';
 import { V } from './webhook/result.ts';
 import type { Cfg } from './webhook/common.ts';
 import { validateGateway } from './webhook/gateway.ts';
@@ -59,8 +60,8 @@ function validateMetadata(input: WebhookInput, annotations: Readonly<Record<stri
     if (!isAuthz) return new V().err(`${input.namespace}/${input.name} has unsupported annotation ${DRY_RUN}, please remove the annotation`, 'metadata.annotations');
     const action = typeof spec.action === 'string' ? spec.action : spec.action === 1 ? 'DENY' : spec.action === undefined || spec.action === 0 ? 'ALLOW' : String(spec.action);
     if (action === 'ALLOW' || action === 'DENY') {
-      if (!['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False'].includes(val)) {
-        return new V().err(`${input.namespace}/${input.name} has annotation ${DRY_RUN} with invalid value (${val}): strconv.ParseBool: parsing ${goQuote(val)}: invalid syntax`, 'metadata.annotations');
+      if (parseBool(val) === undefined) {
+        return new V().err(`${input.namespace}/${input.name} has annotation ${DRY_RUN} with invalid value (${val}): ${numError('ParseBool', val, 'invalid syntax')}`, 'metadata.annotations');
       }
     } else {
       return new V().err(`the annotation ${DRY_RUN} currently only supports action ALLOW/DENY, found action ${action} in ${input.namespace}/${input.name}`, 'metadata.annotations');

@@ -1,6 +1,7 @@
 // The security.istio.io kinds: ValidateAuthorizationPolicy (with pkg/config/security's value
 // checks), ValidateRequestAuthentication (JWT rules) and ValidatePeerAuthentication.
 import { goQuote } from '../../go/fmt.ts';
+import { numError, parseUint10 } from '../../go/strconv.ts';
 import { goJSONSyntaxError } from './goJson.ts';
 import { goParseURL, urlPort } from './goUrl.ts';
 import { parseAddr, parsePrefixError } from './net.ts';
@@ -83,18 +84,11 @@ function validateIPs(ips: readonly string[], path: string, v: V): void {
   }
 }
 
-/** strconv.ParseUint(port, 10, 32)'s error text, or undefined when it parses. */
-function parseUint32Error(port: string): { value?: number; err?: string } {
-  if (port === '' || !/^[0-9]+$/.test(port)) return { err: `strconv.ParseUint: parsing ${goQuote(port)}: invalid syntax` };
-  const value = Number(port);
-  if (value > 4294967295) return { err: `strconv.ParseUint: parsing ${goQuote(port)}: value out of range` };
-  return { value };
-}
-
 function validatePorts(ports: readonly string[], path: string, v: V): void {
   for (const port of ports) {
-    const { value, err } = parseUint32Error(port);
-    if (err !== undefined || (value as number) > 65535) v.err(`bad port (${port}): ${err ?? '<nil>'}`, path);
+    const value = parseUint10(port, 32);
+    if (typeof value === 'string') v.err(`bad port (${port}): ${numError('ParseUint', port, value)}`, path);
+    else if (value > 65535n) v.err(`bad port (${port}): <nil>`, path);
   }
 }
 

@@ -3,7 +3,7 @@
 // Local policies (ALLOW, DENY, AUDIT) give one RBAC filter per action, in the order AUDIT,
 // DENY, ALLOW. CUSTOM policies give, per provider (sorted by name), a shadow RBAC filter
 // that only records which policy matched and an ext_authz filter enabled by that record.
-import { goQuote } from '../../go/fmt.ts';
+import { numError, parseBool } from '../../go/strconv.ts';
 import { cloneJson, type JsonObject } from './matcher.ts';
 import {
   BAD_CUSTOM_ACTION_SUFFIX,
@@ -64,20 +64,13 @@ export class AuthzLogger {
 
 export const DRY_RUN_ANNOTATION = 'istio.io/dry-run';
 
-/** strconv.ParseBool */
-function parseGoBool(v: string): boolean | undefined {
-  if (['1', 't', 'T', 'TRUE', 'true', 'True'].includes(v)) return true;
-  if (['0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v)) return false;
-  return undefined;
-}
-
 /** isDryRun: the `istio.io/dry-run` annotation as a Go bool; unparsable is false, with an error. */
 export function isDryRun(policy: AuthzPolicy, log?: AuthzLogger): boolean {
   const val = Object.prototype.hasOwnProperty.call(policy.annotations, DRY_RUN_ANNOTATION) ? policy.annotations[DRY_RUN_ANNOTATION] : undefined;
   if (val === undefined) return false;
-  const b = parseGoBool(val);
+  const b = parseBool(val);
   if (b === undefined) {
-    log?.error(`failed to parse the value of ${DRY_RUN_ANNOTATION}: strconv.ParseBool: parsing ${goQuote(val)}: invalid syntax`);
+    log?.error(`failed to parse the value of ${DRY_RUN_ANNOTATION}: ${numError('ParseBool', val, 'invalid syntax')}`);
     return false;
   }
   return b;

@@ -3,6 +3,7 @@
 // extauthz.go). A provider with an error (unknown service, bad port, bad statusOnError, …)
 // makes every CUSTOM policy that names it a DENY (see builder.ts).
 import { goQuote } from '../../go/fmt.ts';
+import { parseInt10 } from '../../go/strconv.ts';
 import { bool, int, list, message, optional, string, strings } from '../../config/shape.ts';
 import { validateFQDN, validateNamespaceSlashWildcardHostname } from '../../validation/webhook/names.ts';
 import { validateIPAddress } from '../../validation/webhook/net.ts';
@@ -124,12 +125,10 @@ function validateExtensionProviderService(service: string): string[] {
   return validateNamespaceSlashWildcardHostname(service, false, false).errors.map((e) => e.message);
 }
 
-/** strconv.ParseInt(s, 10, 32) */
+/** strconv.ParseInt(s, 10, 32), undefined on an error. */
 function parseInt32(s: string): number | undefined {
-  if (!/^[+-]?[0-9]+$/.test(s)) return undefined;
-  const n = Number(s);
-  if (n < -2147483648 || n > 2147483647) return undefined;
-  return n;
+  const n = parseInt10(s, 32);
+  return typeof n === 'bigint' ? Number(n) : undefined;
 }
 
 function validateStatusOnError(status: string): string | undefined {

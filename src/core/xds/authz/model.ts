@@ -31,6 +31,7 @@ import {
   stringOrMatcher,
 } from './matcher.ts';
 import { goQuote } from '../../go/fmt.ts';
+import { numError, parseUint10 } from '../../go/strconv.ts';
 import { addrToCidrRange, type CidrRange } from './netip.ts';
 import { expandTrustDomainAliases, replaceTrustDomainAliases, type TrustDomainBundle } from './trustDomain.ts';
 
@@ -123,12 +124,11 @@ export function metadataMatcherForJwtClaims(claims: readonly string[], value: St
 }
 
 function convertToPort(v: string): number | Refusal {
-  // strconv.ParseUint(v, 10, 32): decimal digits only (no sign), then ≤ 65535.
-  if (!/^[0-9]+$/.test(v)) return new Refusal(`invalid port ${v}: strconv.ParseUint: parsing ${goQuote(v)}: invalid syntax`);
-  const n = Number(v);
-  if (n > 0xffffffff) return new Refusal(`invalid port ${v}: strconv.ParseUint: parsing ${goQuote(v)}: value out of range`);
-  if (n > 65535) return new Refusal(`invalid port ${v}: <nil>`);
-  return n;
+  // strconv.ParseUint(v, 10, 32), then at most 65535.
+  const n = parseUint10(v, 32);
+  if (typeof n === 'string') return new Refusal(`invalid port ${v}: ${numError('ParseUint', v, n)}`);
+  if (n > 65535n) return new Refusal(`invalid port ${v}: <nil>`);
+  return Number(n);
 }
 
 function extractNameInBrackets(s: string): string | Refusal {

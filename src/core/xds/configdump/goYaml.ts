@@ -6,6 +6,7 @@
 
 import { goSortSlice } from './goSort.ts';
 import { utf8Length } from '../../go/strings.ts';
+import { resolveKubeScalar } from '../../model/yamlSchema.ts';
 
 type Node =
   | { t: 'map'; entries: [string, Node][] }
@@ -187,13 +188,6 @@ export function yamlKeyLess(a: string, b: string): boolean {
 
 // ---- go-yaml v2 scalar resolution (when a string must be quoted) --------------------------
 
-const RESOLVE_MAP = new Set([
-  'y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON',
-  'n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF',
-  '', '~', 'null', 'Null', 'NULL', '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF',
-  '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF', '<<',
-]);
-
 const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** go-yaml's parseTimestamp (time.Parse with its four layouts). */
@@ -214,37 +208,16 @@ function isTimestamp(s: string): boolean {
   return true;
 }
 
-/** strconv.ParseInt/ParseUint(s, 0, 64) succeeds. */
-function goParsesInt(s: string): boolean {
-  const m = /^([+-]?)(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/.exec(s);
-  if (!m) return false;
-  const body = m[2]!;
-  let v: bigint;
-  if (/^0[oO]/.test(body)) v = BigInt('0o' + body.slice(2));
-  else if (/^0[xXbB]/.test(body)) v = BigInt(body.toLowerCase());
-  else if (body.length > 1 && body[0] === '0') v = BigInt('0o' + body.slice(1));
-  else v = BigInt(body);
-  if (m[1] === '-') return v <= 2n ** 63n;
-  return v <= 2n ** 64n - 1n;
-}
-
-function goParsesFloat(s: string): boolean {
-  const n = Number(s);
-  return Number.isFinite(n);
-}
-
-/** Whether go-yaml would read `s` written plain back as something other than this string. */
+/**
+ * Whether go-yaml would read `s` written plain back as something other than this string: the
+ * resolution kubectl's reader uses (model/yamlSchema.ts: nulls, booleans, numbers), plus the
+ * two tags it hands back as text when decoding but that still make the encoder quote (merge
+ * keys and timestamps).
+ */
 function resolvesToNonString(s: string): boolean {
-  if (RESOLVE_MAP.has(s)) return true;
-  const c = s[0]!;
-  if (c === '.') return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s) && goParsesFloat(s);
-  if (c === '+' || c === '-' || (c >= '0' && c <= '9')) {
-    if (isTimestamp(s)) return true;
-    const plain = s.replace(/_/g, '');
-    if (goParsesInt(plain)) return true;
-    if (/^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/.test(plain) && goParsesFloat(plain)) return true;
-  }
-  return false;
+  if (s === '<<' || resolveKubeScalar(s) !== s) return true;
+  const c = s.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 43 || c === 45 ? isTimestamp(s) : false;
 }
 
 function isBase60Float(s: string): boolean {

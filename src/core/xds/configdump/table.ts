@@ -1,6 +1,7 @@
 // A rendered `istioctl proxy-config` table: the structured rows (for the UI) and the cells
 // istioctl prints, with the tabwriter padding that table uses.
 import { tabwriteRows } from './tabwriter.ts';
+import { parseInt10 } from '../../go/strconv.ts';
 
 export interface Table<R> {
   columns: string[];
@@ -23,12 +24,10 @@ export interface SummaryOptions {
   includeConfigType?: boolean;
 }
 
-/** Go's strconv.Atoi: optional sign and decimal digits in int64 range; undefined otherwise. */
+/** Go's strconv.Atoi (int64), undefined on an error. */
 export function goAtoi(s: string): bigint | undefined {
-  if (!/^[+-]?\d+$/.test(s)) return undefined;
-  const v = BigInt(s);
-  if (v > 9223372036854775807n || v < -9223372036854775808n) return undefined;
-  return v;
+  const v = parseInt10(s, 64);
+  return typeof v === 'bigint' ? v : undefined;
 }
 
 /** Go's `<` on strings: byte order of the UTF-8 encodings (not UTF-16 code units). */

@@ -3,18 +3,18 @@
 // value is valid; the text ends up in IST0125 InvalidAnnotation.
 import { parse as parseYaml } from 'yaml';
 import { goQuote } from '../../../go/fmt.ts';
+import { numError, parseBool, parseUint10 } from '../../../go/strconv.ts';
 
 type Validator = (value: string) => string | undefined;
 
-/** Go's strconv.ParseUint(s, 10, bits) error, or undefined. */
-function parseUintError(fn: string, s: string, bits: number): string | undefined {
-  if (!/^[0-9]+$/.test(s)) return `strconv.${fn}: parsing ${goQuote(s)}: invalid syntax`;
-  if (BigInt(s) >= 1n << BigInt(bits)) return `strconv.${fn}: parsing ${goQuote(s)}: value out of range`;
-  return undefined;
+/** strconv.ParseUint(s, 10, bits)'s error text, or undefined. */
+function parseUintError(s: string, bits: number): string | undefined {
+  const v = parseUint10(s, bits);
+  return typeof v === 'string' ? numError('ParseUint', s, v) : undefined;
 }
 
 function parsePortError(port: string): string | undefined {
-  const err = parseUintError('ParseUint', port.trim(), 16);
+  const err = parseUintError(port.trim(), 16);
   return err ? `failed parsing port '${port}': ${err}` : undefined;
 }
 
@@ -107,10 +107,9 @@ const statusPort: Validator = (v) => {
   return err ? `excludeInboundPorts invalid: ${err}` : undefined;
 };
 
-const uint32: Validator = (v) => parseUintError('ParseUint', v, 32);
+const uint32: Validator = (v) => parseUintError(v, 32);
 
-const bool: Validator = (v) =>
-  ['1', 't', 'T', 'TRUE', 'true', 'True', '0', 'f', 'F', 'FALSE', 'false', 'False'].includes(v) ? undefined : `strconv.ParseBool: parsing ${goQuote(v)}: invalid syntax`;
+const bool: Validator = (v) => (parseBool(v) === undefined ? numError('ParseBool', v, 'invalid syntax') : undefined);
 
 const includeIPRanges: Validator = (v) => {
   if (v === '*') return undefined;
