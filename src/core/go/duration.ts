@@ -18,6 +18,9 @@ const UNIT_NS: ReadonlyMap<string, bigint> = new Map([
 
 const TWO_63 = 1n << 63n;
 
+/** time.Millisecond, in nanoseconds. */
+export const MS = 1_000_000n;
+
 function isDigit(c: number): boolean {
   return c >= 48 && c <= 57;
 }

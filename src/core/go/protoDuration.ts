@@ -4,9 +4,6 @@
 // Istio's own config is not read this way: its Duration fields go through time.ParseDuration
 // (see duration.ts).
 
-/** One millisecond in nanoseconds. */
-export const MS = 1_000_000n;
-
 /** The largest number of seconds a Duration may hold (10,000 years). */
 export const MAX_PROTO_DURATION_SECONDS = 315_576_000_000n;
 

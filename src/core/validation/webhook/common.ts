@@ -2,8 +2,7 @@
 // percentages, selectors and policy targets, protocols, headers, string matches, gateway
 // names, destinations and client TLS settings.
 import { goQuote } from '../../go/fmt.ts';
-import { MS } from '../../go/protoDuration.ts';
-import { readGoDuration } from '../../go/duration.ts';
+import { MS, readGoDuration } from '../../go/duration.ts';
 import { formatFloatG } from '../../go/format.ts';
 import { goRegexpError } from './goRegexp.ts';
 import { isDNS1123Label, validateFQDN, validatePort, validateWildcardDomain, validateWorkloadSelector } from './names.ts';
@@ -26,9 +25,7 @@ export const SPEC = 'spec';
  * `1m` is 60s); a malformed one is the schema's to report.
  */
 export function validateDuration(o: Obj | undefined, k: string, path: string): V {
-  const raw = get(o, k);
-  if (raw === undefined || raw === null) return new V();
-  const d = readGoDuration(raw);
+  const d = durationOf(o, k);
   if (d === undefined) return new V();
   if (d < MS) return one('duration must be greater than 1ms', path);
   if (d % MS !== 0n) return one('only durations to ms precision are supported', path);

@@ -425,7 +425,8 @@ function escapeValue(esc: string): number {
   return esc.codePointAt(1) ?? 0;
 }
 
-function parseInt10(s: string, k: number): { n: number; next: number } | undefined {
+/** A repeat bound: decimal digits without a leading zero (regexp/syntax's parseInt; -1 when too large). */
+function parseRepeatBound(s: string, k: number): { n: number; next: number } | undefined {
   if (k >= s.length || s[k]! < '0' || s[k]! > '9') return undefined;
   if (s.length - k >= 2 && s[k] === '0' && s[k + 1]! >= '0' && s[k + 1]! <= '9') return undefined;
   let e = k;
@@ -444,7 +445,7 @@ function parseInt10(s: string, k: number): { n: number; next: number } | undefin
 /** {min} {min,} {min,max}: the bounds and the index after }, or undefined when not a repeat. */
 function parseRepeat(s: string, k: number): { min: number; max: number; after: number } | undefined {
   let t = k + 1;
-  const a = parseInt10(s, t);
+  const a = parseRepeatBound(s, t);
   if (!a) return undefined;
   let min = a.n;
   let max: number;
@@ -458,7 +459,7 @@ function parseRepeat(s: string, k: number): { min: number; max: number; after: n
     if (s[t] === '}') {
       max = -1;
     } else {
-      const b = parseInt10(s, t);
+      const b = parseRepeatBound(s, t);
       if (!b) return undefined;
       max = b.n;
       t = b.next;

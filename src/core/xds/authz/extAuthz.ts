@@ -9,8 +9,7 @@ import { validateFQDN, validateNamespaceSlashWildcardHostname } from '../../vali
 import { validateIPAddress } from '../../validation/webhook/net.ts';
 import { goParseURL } from '../../validation/webhook/goUrl.ts';
 import { cloneJson, type JsonObject } from './matcher.ts';
-import { formatProtoDuration } from '../../go/protoDuration.ts';
-import { parseGoDuration } from '../../go/duration.ts';
+import { durationJson } from '../duration.ts';
 import { RBAC_EXT_AUTHZ_SHADOW_RULES_STAT_PREFIX, RBAC_SHADOW_EFFECTIVE_POLICY_ID } from './model.ts';
 
 export const EXT_AUTHZ_MATCH_PREFIX = 'istio-ext-authz';
@@ -176,13 +175,13 @@ export function lookupCluster(lookup: ServiceLookup, service: string, port: numb
 
 function timeoutOrDefault(t: string | undefined, warnings: string[]): string {
   if (t === undefined) return '600s';
-  const ns = parseGoDuration(t);
-  if (ns === undefined) {
+  const timeout = durationJson(t);
+  if (timeout === undefined) {
     // istiod would not have loaded a mesh config with a malformed duration at all.
     warnings.push(`invalid timeout ${goQuote(t)}: not a duration (istiod would reject the mesh config); shown with the default 600s`);
     return '600s';
   }
-  return formatProtoDuration(ns);
+  return timeout;
 }
 
 function withBodyRequest(b: ReturnType<typeof RequestBody.read>): JsonObject | undefined {

@@ -9,8 +9,7 @@ import { goQuote } from '../../go/fmt.ts';
 import { RequestAuthenticationSpec } from '../../config/api/security.ts';
 import { isObj } from '../../model/read.ts';
 import { goParseURL } from '../../validation/webhook/goUrl.ts';
-import { formatProtoDuration } from '../../go/protoDuration.ts';
-import { parseGoDuration } from '../../go/duration.ts';
+import { durationJson } from '../duration.ts';
 import { lookupCluster, type ServiceLookup } from './extAuthz.ts';
 import type { AuthzLogger, EnvoyFilter } from './builder.ts';
 import type { JsonObject } from './matcher.ts';
@@ -174,8 +173,8 @@ function provider(rule: JwtRule, opts: JwtFilterOptions): JsonObject {
 
   let timeout = '5s';
   if (rule.timeout !== undefined) {
-    const ns = parseGoDuration(rule.timeout);
-    if (ns !== undefined) timeout = formatProtoDuration(ns);
+    const written = durationJson(rule.timeout);
+    if (written !== undefined) timeout = written;
     else opts.log?.warn(`invalid timeout ${goQuote(rule.timeout)} in the JWT rule for ${rule.issuer}: not a duration; shown with 5s`);
   }
 
