@@ -56,7 +56,7 @@ describe('message views', () => {
   });
 });
 
-describe('message views built from the written fields', () => {
+describe('message views: proto aliases, odd keys and random objects', () => {
   const Proto = message({ fooBar: int, name: string, sub: Inner }, { proto: true });
 
   it.each([

@@ -204,70 +204,16 @@ export function message<F extends Fields>(fields: F, opts: MessageOptions = {}):
   // Every view of this message starts as a copy of one object that has all its fields: the
   // copies share one hidden class, and filling them in never changes it (adding the fields one
   // by one would grow each object's property store field by field).
-  //
-  // A manifest writes a few of a message's fields, so a view is built from the fields that are
-  // written: the blank already holds each field's zero value (what its shape reads from an
-  // absent value) when that value is one shared constant, and only fields whose zero is a new
-  // object each time, plus the written ones, are read. The blank is made on first use, since
-  // a shape may refer to messages declared after it (lazy).
-  let blank: Record<string, unknown> | undefined;
-  /** Fields whose zero value is not one shared constant: read for every view. */
-  let freshZeros: number[] = [];
-  /** Field index by JSON name, and by proto alias as -1 - index. */
-  const slots = new Map<string, number>();
-  names.forEach((name, i) => slots.set(name, i));
-  // A proto alias that is also another field's JSON name would need both readings of that
-  // key; no Istio or Kubernetes message has one, but such a shape reads every field instead.
-  let sparse = true;
-  aliases?.forEach((alias, i) => {
-    if (alias === undefined) return;
-    if (slots.has(alias)) sparse = false;
-    else slots.set(alias, -1 - i);
-  });
-  const makeBlank = (): Record<string, unknown> => {
-    const b: Record<string, unknown> = {};
-    const fresh: number[] = [];
-    for (let i = 0; i < names.length; i++) {
-      const shape = shapes[i] as Shape<unknown>;
-      const zero = shape.read(undefined);
-      const constant = zero === null || (typeof zero !== 'object' && typeof zero !== 'function') || (Object.isFrozen(zero) && shape.read(undefined) === zero);
-      b[names[i] as string] = constant ? zero : undefined;
-      if (!constant) fresh.push(i);
-    }
-    freshZeros = fresh;
-    return b;
-  };
-  const own = Object.prototype.hasOwnProperty;
-  const readEveryField = (o: Record<string, unknown>): MessageOf<F> => {
-    const out: Record<string, unknown> = { ...(blank ??= makeBlank()) };
+  const blank: Record<string, unknown> = {};
+  for (const name of names) blank[name] = undefined;
+  const build = (o: Record<string, unknown>): MessageOf<F> => {
+    const out: Record<string, unknown> = { ...blank };
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
-      let v = own.call(o, name) ? o[name] : undefined;
+      let v = Object.prototype.hasOwnProperty.call(o, name) ? o[name] : undefined;
       const alias = aliases?.[i];
-      if (v === undefined && alias !== undefined && own.call(o, alias)) v = o[alias];
+      if (v === undefined && alias !== undefined && Object.prototype.hasOwnProperty.call(o, alias)) v = o[alias];
       out[name] = (shapes[i] as Shape<unknown>).read(v);
-    }
-    return out as MessageOf<F>;
-  };
-  const build = (o: Record<string, unknown>): MessageOf<F> => {
-    if (!sparse) return readEveryField(o);
-    const out: Record<string, unknown> = { ...(blank ??= makeBlank()) };
-    for (let j = 0; j < freshZeros.length; j++) {
-      const i = freshZeros[j] as number;
-      out[names[i] as string] = (shapes[i] as Shape<unknown>).read(undefined);
-    }
-    for (const key in o) {
-      const slot = slots.get(key);
-      if (slot === undefined || !own.call(o, key)) continue;
-      const v = o[key];
-      if (slot >= 0) {
-        // The JSON name wins over the proto alias unless it holds undefined (then it is absent).
-        if (v !== undefined) out[key] = (shapes[slot] as Shape<unknown>).read(v);
-      } else {
-        const i = -1 - slot;
-        const name = names[i] as string;
-        if (v !== undefined && (!own.call(o, name) || o[name] === undefined)) out[name] = (shapes[i] as Shape<unknown>).read(v);
-      }
     }
     return out as MessageOf<F>;
   };
