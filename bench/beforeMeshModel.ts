@@ -43,8 +43,15 @@ export async function buildBeforeMeshModelCli(root: string, dir: string): Promis
     nodePaths: [join(root, 'node_modules')],
     logLevel: 'error',
   });
-  const runner = join(src, 'run.mjs');
+  return { args: [writeBundleRunner(root, join(src, 'run.mjs'), bundle)] };
+}
+
+/**
+ * Writes a script that runs the CLI bundle at `bundle` through our loader (bin/load-compiled.js,
+ * so with a V8 code cache next to the bundle) with the script's own arguments; returns its path.
+ */
+export function writeBundleRunner(root: string, runner: string, bundle: string): string {
   const loader = pathToFileURL(join(root, 'bin/load-compiled.js')).href;
   writeFileSync(runner, `import { loadCompiledCli } from ${JSON.stringify(loader)};\nconst { main } = loadCompiledCli(${JSON.stringify(bundle)});\nawait main(process.argv.slice(2));\n`);
-  return { args: [runner] };
+  return runner;
 }
