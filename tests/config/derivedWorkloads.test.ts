@@ -1,5 +1,6 @@
 // Pods derived from controllers when the workspace holds none of their own.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
@@ -310,5 +311,93 @@ describe('pod-template-hash', () => {
   it.each(templates.map((t, i) => [i, t] as const))('template %i: the incremental hash equals the hash of the JSON text', (_, raw) => {
     const t = PodTemplate.readOrEmpty(raw);
     expect(templateFingerprintHash(t)).toBe(fnv32a(templateFingerprint(t)));
+  });
+});
+
+describe('which controllers already have their pods in the workspace', () => {
+  // The definition, written out plainly: a controller derives nothing when some workspace Pod of
+  // its namespace names it as owner (directly, or through a ReplicaSet or Job generated from it),
+  // or matches its selector. Derivation answers it from an index; this scans every pod.
+  const KEYS = ['app', 'version', 'tier'];
+  const VALUES = ['a', 'b', 'c'];
+  const NAMES = ['web', 'api', 'web-v2'];
+  const KINDS_UNDER_TEST = ['Deployment', 'StatefulSet', 'CronJob'] as const;
+  type Labels = Record<string, string>;
+  interface Expr { key: string; operator: string; values?: string[] }
+  interface Controller { kind: (typeof KINDS_UNDER_TEST)[number]; name: string; namespace: string; matchLabels?: Labels; matchExpressions?: Expr[]; templateLabels: Labels }
+  interface PodDoc { name: string; namespace: string; labels: Labels; owners: Array<{ kind: string; name: string }> }
+
+  const labels = fc.dictionary(fc.constantFrom(...KEYS), fc.constantFrom(...VALUES), { maxKeys: 3 });
+  const expr: fc.Arbitrary<Expr> = fc.oneof(
+    fc.record({ key: fc.constantFrom(...KEYS), operator: fc.constantFrom('In', 'NotIn'), values: fc.uniqueArray(fc.constantFrom(...VALUES), { minLength: 1, maxLength: 2 }) }),
+    fc.record({ key: fc.constantFrom(...KEYS), operator: fc.constantFrom('Exists', 'DoesNotExist') }),
+  );
+  const namespaceName = fc.constantFrom('shop', 'blog');
+  const controller: fc.Arbitrary<Controller> = fc.record(
+    { kind: fc.constantFrom(...KINDS_UNDER_TEST), name: fc.constantFrom(...NAMES), namespace: namespaceName, matchLabels: labels, matchExpressions: fc.array(expr, { maxLength: 2 }), templateLabels: labels },
+    { requiredKeys: ['kind', 'name', 'namespace', 'templateLabels'] },
+  );
+  const ownerName = fc.oneof(fc.constantFrom(...NAMES), fc.tuple(fc.constantFrom(...NAMES, 'web-v2-x', ''), fc.constantFrom('-5d9f', '-29000000', '-AB', '-a-b', '-', '')).map(([a, b]) => a + b));
+  const pod: fc.Arbitrary<PodDoc> = fc.record({
+    name: fc.constantFrom('p1', 'p2', 'p3', 'p4'),
+    namespace: namespaceName,
+    labels,
+    owners: fc.array(fc.record({ kind: fc.constantFrom('ReplicaSet', 'Job', ...KINDS_UNDER_TEST, 'Other'), name: ownerName }), { maxLength: 2 }),
+  });
+
+  function generatedFrom(child: string, parent: string): boolean {
+    return child.startsWith(`${parent}-`) && /^[a-z0-9]+$/.test(child.slice(parent.length + 1));
+  }
+
+  function selectorMatches(c: Controller, podLabels: Labels): boolean | undefined {
+    const written = Object.keys(c.matchLabels ?? {}).length > 0 || (c.matchExpressions ?? []).length > 0;
+    const matchLabels = written ? (c.matchLabels ?? {}) : c.templateLabels;
+    const exprs = written ? (c.matchExpressions ?? []) : [];
+    if (Object.keys(matchLabels).length === 0 && exprs.length === 0) return undefined;
+    const has = (k: string) => Object.prototype.hasOwnProperty.call(podLabels, k);
+    return (
+      Object.entries(matchLabels).every(([k, v]) => podLabels[k] === v) &&
+      exprs.every((e) => {
+        if (e.operator === 'In') return has(e.key) && (e.values ?? []).includes(podLabels[e.key] as string);
+        if (e.operator === 'NotIn') return !has(e.key) || !(e.values ?? []).includes(podLabels[e.key] as string);
+        if (e.operator === 'Exists') return has(e.key);
+        return !has(e.key);
+      })
+    );
+  }
+
+  function ownsPod(c: Controller, p: PodDoc): boolean {
+    if (p.namespace !== c.namespace) return false;
+    for (const ref of p.owners) {
+      if (ref.kind === c.kind && ref.name === c.name) return true;
+      if (c.kind === 'Deployment' && ref.kind === 'ReplicaSet' && generatedFrom(ref.name, c.name)) return true;
+      if (c.kind === 'CronJob' && ref.kind === 'Job' && generatedFrom(ref.name, c.name)) return true;
+    }
+    return selectorMatches(c, p.labels) === true;
+  }
+
+  function controllerDoc(c: Controller): object {
+    const selector = { ...(c.matchLabels ? { matchLabels: c.matchLabels } : {}), ...(c.matchExpressions ? { matchExpressions: c.matchExpressions } : {}) };
+    const template = { metadata: { labels: c.templateLabels }, spec: { containers: [{ name: 'app', image: 'example.org/app:1' }] } };
+    const metadata = { name: c.name, namespace: c.namespace };
+    if (c.kind === 'CronJob') return { apiVersion: 'batch/v1', kind: 'CronJob', metadata, spec: { schedule: '* * * * *', jobTemplate: { spec: { selector, template } } } };
+    return { apiVersion: 'apps/v1', kind: c.kind, metadata, spec: { replicas: 1, selector, template } };
+  }
+
+  function podDoc(p: PodDoc): object {
+    return { apiVersion: 'v1', kind: 'Pod', metadata: { name: p.name, namespace: p.namespace, labels: p.labels, ownerReferences: p.owners }, spec: { containers: [{ name: 'app', image: 'x' }] } };
+  }
+
+  it('derives pods for exactly the controllers no workspace pod belongs to (2,000 random workspaces)', () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(controller, { maxLength: 5, selector: (c) => `${c.kind}/${c.namespace}/${c.name}` }), fc.uniqueArray(pod, { maxLength: 6, selector: (p) => `${p.namespace}/${p.name}` }), (controllers, pods) => {
+        const text = [...controllers.map(controllerDoc), ...pods.map(podDoc)].map((d) => JSON.stringify(d)).join('\n---\n');
+        const store = storeOf({ 'w.yaml': text });
+        const got = new Set(derived(store).map((p) => `${p.derivedFrom?.kind}/${p.derivedFrom?.namespace}/${p.derivedFrom?.name}`));
+        const want = new Set(controllers.filter((c) => !pods.some((p) => ownsPod(c, p))).map((c) => `${c.kind}/${c.namespace}/${c.name}`));
+        expect([...got].sort()).toEqual([...want].sort());
+      }),
+      { numRuns: 2000, seed: 20261203 },
+    );
   });
 });

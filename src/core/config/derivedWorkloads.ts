@@ -10,7 +10,7 @@ import { KINDS, type KindInfo } from '../model/kinds.ts';
 import { EMPTY_STRING_MAP, isObj, objOrUndefined, str, valueAt, type Obj } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { Container, cronJobSpec, podSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodSpec as PodSpecView, type PodTemplate } from './api/kube.ts';
-import { compiledMatches, compileLabelSelector } from './labelSelector.ts';
+import { compiledMatches, compileLabelSelector, type CompiledSelector } from './labelSelector.ts';
 import { parseIpv4 } from './addresses.ts';
 import { injectorConfigMapName, injectorProxyImage, injectorSettings } from './injector.ts';
 import { ambientEnrolled, sidecarInjected, type WorkloadShape } from './workloadState.ts';
@@ -111,33 +111,87 @@ function ownerRefs(r: Resource): Array<{ kind: string; name: string }> {
   return refs.filter(isObj).map((o) => ({ kind: str(o.kind), name: str(o.name) }));
 }
 
-/** A workspace pod with its owner references read once (every controller of its namespace checks them). */
-interface OwnedPod {
-  pod: Resource;
-  owners: Array<{ kind: string; name: string }>;
+/**
+ * The workspace's own pods of one namespace, indexed for the one question derivation asks of
+ * each controller: are its pods already here? A `kubectl get deploy,pods -o yaml` dump holds
+ * thousands of both, so scanning the namespace's pods per controller would be quadratic.
+ */
+class NamespacePods {
+  readonly pods: Resource[] = [];
+  /** Owner names by owner kind. A ReplicaSet `<d>-<hash>` also counts as owned by Deployment `<d>`, a Job `<c>-<time>` by CronJob `<c>`. */
+  private readonly owners = new Map<string, Set<string>>();
+  /** Pods by label key, then value. */
+  private readonly byLabel = new Map<string, Map<string, Resource[]>>();
+
+  add(pod: Resource): void {
+    this.pods.push(pod);
+    for (const ref of ownerRefs(pod)) {
+      this.addOwner(ref.kind, ref.name);
+      const parent = generatedParent(ref.name);
+      if (parent === undefined) continue;
+      if (ref.kind === 'ReplicaSet') this.addOwner(KINDS.Deployment.kind, parent);
+      else if (ref.kind === 'Job') this.addOwner(KINDS.CronJob.kind, parent);
+    }
+    const labels = pod.labels;
+    for (const key of Object.keys(labels)) {
+      const value = labels[key];
+      if (typeof value !== 'string') continue;
+      let byValue = this.byLabel.get(key);
+      if (!byValue) this.byLabel.set(key, (byValue = new Map()));
+      listAt(byValue, value).push(pod);
+    }
+  }
+
+  private addOwner(kind: string, name: string): void {
+    let names = this.owners.get(kind);
+    if (!names) this.owners.set(kind, (names = new Set()));
+    names.add(name);
+  }
+
+  ownedBy(kind: string, name: string): boolean {
+    return this.owners.get(kind)?.has(name) === true;
+  }
+
+  /** True when some pod's labels satisfy the selector (an invalid selector matches nothing). */
+  anyMatches(selector: CompiledSelector): boolean {
+    if (selector === null) return false;
+    // Only pods carrying one of an `In` requirement's values can match: check the smallest such set.
+    let candidates: readonly Resource[] | undefined;
+    for (const r of selector) {
+      if (r.op !== 'In') continue;
+      const byValue = this.byLabel.get(r.key);
+      const found: Resource[] = [];
+      for (const v of r.values) {
+        const list = byValue?.get(v);
+        if (list) for (const pod of list) found.push(pod);
+      }
+      if (found.length === 0) return false;
+      if (candidates === undefined || found.length < candidates.length) candidates = found;
+    }
+    for (const pod of candidates ?? this.pods) if (compiledMatches(selector, pod.labels)) return true;
+    return false;
+  }
 }
+
+/** The parent a generated child name `<parent>-<suffix>` was made from (suffix of [a-z0-9]), if it is one. */
+function generatedParent(child: string): string | undefined {
+  const dash = child.lastIndexOf('-');
+  if (dash < 0) return undefined;
+  return GENERATED_SUFFIX.test(child.slice(dash + 1)) ? child.slice(0, dash) : undefined;
+}
+
+const GENERATED_SUFFIX = /^[a-z0-9]+$/;
 
 /** True when some Pod of the workspace belongs to the controller (by owner, or by its selector). */
-function hasOwnPods(controller: Resource, kind: KindInfo, selector: LabelSelector, podsOfNamespace: readonly OwnedPod[]): boolean {
+function hasOwnPods(controller: Resource, kind: KindInfo, selector: LabelSelector, podsOfNamespace: NamespacePods | undefined): boolean {
+  if (!podsOfNamespace) return false;
+  if (podsOfNamespace.ownedBy(kind.kind, controller.name)) return true;
   const hasSelector = Object.keys(selector.matchLabels).length > 0 || selector.matchExpressions.length > 0;
-  // Compiled on the first pod of the namespace: most controllers have none in the workspace.
-  let compiled: ReturnType<typeof compileLabelSelector> | undefined;
-  for (const { pod, owners } of podsOfNamespace) {
-    compiled ??= compileLabelSelector({ matchLabels: selector.matchLabels, matchExpressions: selector.matchExpressions.map((e) => ({ ...e })) });
-    for (const ref of owners) {
-      if (ref.kind === kind.kind && ref.name === controller.name) return true;
-      // Deployment → ReplicaSet `<name>-<hash>`; CronJob → Job `<name>-<time>`.
-      if (kind === KINDS.Deployment && ref.kind === 'ReplicaSet' && isGeneratedChild(ref.name, controller.name)) return true;
-      if (kind === KINDS.CronJob && ref.kind === 'Job' && isGeneratedChild(ref.name, controller.name)) return true;
-    }
-    if (compiled && hasSelector && compiledMatches(compiled, pod.labels)) return true;
-  }
-  return false;
+  if (!hasSelector) return false;
+  const compiled = compileLabelSelector({ matchLabels: selector.matchLabels, matchExpressions: selector.matchExpressions.map((e) => ({ ...e })) });
+  return compiled !== undefined && podsOfNamespace.anyMatches(compiled);
 }
 
-function isGeneratedChild(child: string, parent: string): boolean {
-  return child.startsWith(`${parent}-`) && /^[a-z0-9]+$/.test(child.slice(parent.length + 1));
-}
 
 /** A ReplicaSet or Job whose owner (a Deployment or CronJob) is in the workspace derives nothing itself. */
 function ownedByWorkspaceController(r: Resource, view: DerivationInputs['view']): boolean {
@@ -495,11 +549,13 @@ function buildPod(controller: Resource, shared: ControllerShared, plan: PodPlan,
 export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): Resource[] {
   const ips = new PodIpAllocator();
   // The workspace's pods by namespace: each controller looks only at its own namespace's.
-  const podsByNamespace = new Map<string, OwnedPod[]>();
+  const podsByNamespace = new Map<string, NamespacePods>();
   for (const p of inputs.pods) {
     ips.reserve(podStatus(p).podIP);
     if (p.synthetic) continue;
-    listAt(podsByNamespace, p.namespace).push({ pod: p, owners: ownerRefs(p) });
+    let list = podsByNamespace.get(p.namespace);
+    if (!list) podsByNamespace.set(p.namespace, (list = new NamespacePods()));
+    list.add(p);
   }
   const out: Resource[] = [];
   const meshContext: MeshModeContext = { settings: injectorSettings(inputs.view), imageByRevision: new Map() };
@@ -509,7 +565,7 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
       const template = templateOf(controller, kind);
       if (!template) continue;
       const selector = selectorOf(controller, kind, template.typed);
-      if (hasOwnPods(controller, kind, selector, podsByNamespace.get(controller.namespace) ?? [])) continue;
+      if (hasOwnPods(controller, kind, selector, podsByNamespace.get(controller.namespace))) continue;
       const plans = replicaPlans(controller, kind, template.typed, inputs.nodes);
       if (plans.length === 0) continue;
       const typedSpec = template.typed.spec ?? PodSpec.readOrEmpty({});
