@@ -21,10 +21,10 @@ export interface CliFigures {
   list: number;
   small: number;
   /** `before`: the same run by the CLI before the mesh model (see beforeMeshModel.ts), when it could be built. */
-  meshes: Array<{ services: number; bytes: number; jsyaml: number; cli: number; messages: number; before?: { ms: number; messages: number } }>;
+  meshes: Array<{ services: number; withPods: boolean; bytes: number; jsyaml: number; cli: number; messages: number; before?: { ms: number; messages: number } }>;
   /** Why the CLI before the mesh model was not timed. */
   beforeSkipped?: string;
-  phases: Array<{ services: number; readMs: number; parseMs: number; analyzeMs: number; formatMs: number; writeMs: number; outputBytes: number }>;
+  phases: Array<{ services: number; withPods: boolean; readMs: number; parseMs: number; analyzeMs: number; formatMs: number; writeMs: number; outputBytes: number }>;
 }
 
 function median(xs: number[]): number {
@@ -41,7 +41,13 @@ function timeProcess(args: string[], okStatus: number[]): number {
   return ms;
 }
 
-export async function measureCli(sizes: number[], rounds: number): Promise<CliFigures> {
+/** A generated mesh to time: `withPods` writes each Deployment's Pods out, as a dump of a live cluster holds them. */
+export interface MeshSpec {
+  services: number;
+  withPods?: boolean;
+}
+
+export async function measureCli(specs: MeshSpec[], rounds: number): Promise<CliFigures> {
   // The bin runs the bundle only when it is current; build it so that is what we time.
   await buildCli();
   const dir = mkdtempSync(join(tmpdir(), 'mwb-bench-cli-'));
@@ -55,13 +61,14 @@ export async function measureCli(sizes: number[], rounds: number): Promise<CliFi
       const out = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
       return (JSON.parse(out.stdout) as unknown[]).length;
     };
-    const meshes = sizes.map((services) => {
-      const mesh = generateMesh(services);
-      const file = join(dir, `mesh-${services}.yaml`);
+    const meshes = specs.map(({ services, withPods = false }) => {
+      const mesh = generateMesh(services, { withPods });
+      const key = `${services}${withPods ? '-pods' : ''}`;
+      const file = join(dir, `mesh-${key}.yaml`);
       writeFileSync(file, mesh.text);
       // The before-the-mesh-model CLI's first run also writes its code cache.
       const beforeMessages = beforeArgs ? messagesOf([...beforeArgs, 'analyze', '-o', 'json', file]) : undefined;
-      return { services, file, bytes: Buffer.byteLength(mesh.text), messages: messagesOf([BIN, 'analyze', '-o', 'json', file]), beforeMessages };
+      return { services, withPods, key, file, bytes: Buffer.byteLength(mesh.text), messages: messagesOf([BIN, 'analyze', '-o', 'json', file]), beforeMessages };
     });
 
     const commands: Array<{ key: string; args: string[]; ok: number[] }> = [
@@ -69,9 +76,9 @@ export async function measureCli(sizes: number[], rounds: number): Promise<CliFi
       { key: 'list', args: [BIN, 'analyze', '-L'], ok: [0] },
       { key: 'small', args: [BIN, 'analyze', SMALL_FILE], ok: [0, 79] },
       ...meshes.flatMap((m) => [
-        { key: `jsyaml-${m.services}`, args: [loader, m.file], ok: [0] },
-        { key: `cli-${m.services}`, args: [BIN, 'analyze', '-o', 'json', m.file], ok: [0, 79] },
-        ...(beforeArgs ? [{ key: `before-${m.services}`, args: [...beforeArgs, 'analyze', '-o', 'json', m.file], ok: [0, 79] }] : []),
+        { key: `jsyaml-${m.key}`, args: [loader, m.file], ok: [0] },
+        { key: `cli-${m.key}`, args: [BIN, 'analyze', '-o', 'json', m.file], ok: [0, 79] },
+        ...(beforeArgs ? [{ key: `before-${m.key}`, args: [...beforeArgs, 'analyze', '-o', 'json', m.file], ok: [0, 79] }] : []),
       ]),
     ];
     const samples = new Map<string, number[]>(commands.map((c) => [c.key, []]));
@@ -79,7 +86,7 @@ export async function measureCli(sizes: number[], rounds: number): Promise<CliFi
     for (let round = 0; round < rounds; round++) for (const c of commands) samples.get(c.key)!.push(timeProcess(c.args, c.ok));
     const m = (key: string) => median(samples.get(key)!);
 
-    type Phases = Omit<CliFigures['phases'][number], 'services'>;
+    type Phases = Omit<CliFigures['phases'][number], 'services' | 'withPods'>;
     const phases = meshes.map((mesh) => {
       const runs: Phases[] = [];
       for (let i = 0; i < 3; i++) {
@@ -88,7 +95,7 @@ export async function measureCli(sizes: number[], rounds: number): Promise<CliFi
         runs.push(JSON.parse(out.stdout.trim().split('\n').pop() as string) as Phases);
       }
       const phase = (k: keyof Phases) => median(runs.map((r) => r[k]));
-      return { services: mesh.services, readMs: phase('readMs'), parseMs: phase('parseMs'), analyzeMs: phase('analyzeMs'), formatMs: phase('formatMs'), writeMs: phase('writeMs'), outputBytes: phase('outputBytes') };
+      return { services: mesh.services, withPods: mesh.withPods, readMs: phase('readMs'), parseMs: phase('parseMs'), analyzeMs: phase('analyzeMs'), formatMs: phase('formatMs'), writeMs: phase('writeMs'), outputBytes: phase('outputBytes') };
     });
     return {
       bareNode: m('bare'),
@@ -96,11 +103,12 @@ export async function measureCli(sizes: number[], rounds: number): Promise<CliFi
       small: m('small'),
       meshes: meshes.map((mesh) => ({
         services: mesh.services,
+        withPods: mesh.withPods,
         bytes: mesh.bytes,
-        jsyaml: m(`jsyaml-${mesh.services}`),
-        cli: m(`cli-${mesh.services}`),
+        jsyaml: m(`jsyaml-${mesh.key}`),
+        cli: m(`cli-${mesh.key}`),
         messages: mesh.messages,
-        ...(mesh.beforeMessages !== undefined ? { before: { ms: m(`before-${mesh.services}`), messages: mesh.beforeMessages } } : {}),
+        ...(mesh.beforeMessages !== undefined ? { before: { ms: m(`before-${mesh.key}`), messages: mesh.beforeMessages } } : {}),
       })),
       ...('skipped' in before ? { beforeSkipped: before.skipped } : {}),
       phases,

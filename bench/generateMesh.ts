@@ -129,14 +129,64 @@ spec:
 `;
 }
 
+/**
+ * The Pods a ReplicaSet made for a Deployment, sidecar injected, as `kubectl get pods -o yaml`
+ * lists them (the fields the analysis reads): what a dump of a live cluster holds besides
+ * the Deployments. Names, hashes and IPs are made up but fixed for a given service.
+ */
+function pods(ns: string, svc: string, i: number): string[] {
+  const hash = (0x5f3759 + i * 7919).toString(36).slice(-6).padStart(6, 'x');
+  const replicaSet = `${svc}-v1-${hash}`;
+  const out: string[] = [];
+  for (let r = 0; r < 1 + (i % 3); r++) {
+    const ip = 10 * 65536 * 256 + 244 * 65536 + i * 3 + r + 1;
+    out.push(`apiVersion: v1
+kind: Pod
+metadata:
+  name: ${replicaSet}-${(i * 31 + r * 17 + 10000).toString(36)}
+  namespace: ${ns}
+  labels:
+    app: ${svc}
+    version: v1
+    pod-template-hash: ${hash}
+    security.istio.io/tlsMode: istio
+    service.istio.io/canonical-name: ${svc}
+    service.istio.io/canonical-revision: v1
+  annotations:
+    sidecar.istio.io/status: '{"initContainers":["istio-init"],"containers":["istio-proxy"],"volumes":["istio-envoy","istio-data","istio-podinfo","istio-token","istiod-ca-cert"],"imagePullSecrets":null,"revision":"default"}'
+  ownerReferences:
+  - apiVersion: apps/v1
+    kind: ReplicaSet
+    name: ${replicaSet}
+    controller: true
+spec:
+  containers:
+  - name: ${svc}
+    image: example.com/${svc}:1.${i % 17}.0
+    ports:
+    - containerPort: 8080
+  - name: istio-proxy
+    image: docker.io/istio/proxyv2:1.24.0
+    args: [proxy, sidecar]
+status:
+  phase: Running
+  podIP: ${[ip >>> 24, (ip >>> 16) & 255, (ip >>> 8) & 255, ip & 255].join('.')}
+`);
+  }
+  return out;
+}
+
 export interface GeneratedMesh {
   text: string;
   services: number;
   documents: number;
 }
 
-/** One multi-document YAML text, like a `kubectl get -A -o yaml` dump split into documents. */
-export function generateMesh(services: number): GeneratedMesh {
+/**
+ * One multi-document YAML text, like a `kubectl get -A -o yaml` dump split into documents.
+ * With `withPods`, each Deployment's Pods are written out too (the analysis then derives none).
+ */
+export function generateMesh(services: number, options: { withPods?: boolean } = {}): GeneratedMesh {
   const parts: string[] = [];
   for (let n = 0; n < NAMESPACE_COUNT; n++) {
     parts.push(`apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ns-${n}\n  labels:\n    istio-injection: enabled\n`);
@@ -147,6 +197,7 @@ export function generateMesh(services: number): GeneratedMesh {
     const svc = `svc-${i}`;
     parts.push(deployment(ns, svc, i), service(ns, svc), virtualService(ns, svc, i, i % 10 === 0), destinationRule(ns, svc));
     if (i % 4 === 0) parts.push(authorizationPolicy(ns, svc));
+    if (options.withPods) parts.push(...pods(ns, svc, i));
   }
   return { text: parts.join('---\n'), services, documents: parts.length };
 }
