@@ -120,8 +120,8 @@ class NamespacePods {
   readonly pods: Resource[] = [];
   /** Owner names by owner kind. A ReplicaSet `<d>-<hash>` also counts as owned by Deployment `<d>`, a Job `<c>-<time>` by CronJob `<c>`. */
   private readonly owners = new Map<string, Set<string>>();
-  /** Pods by label key, then value. */
-  private readonly byLabel = new Map<string, Map<string, Resource[]>>();
+  /** Pods by label key, then value; made on the first selector asked (owners usually answer first). */
+  private byLabel: Map<string, Map<string, Resource[]>> | undefined;
 
   add(pod: Resource): void {
     this.pods.push(pod);
@@ -132,14 +132,22 @@ class NamespacePods {
       if (ref.kind === 'ReplicaSet') this.addOwner(KINDS.Deployment.kind, parent);
       else if (ref.kind === 'Job') this.addOwner(KINDS.CronJob.kind, parent);
     }
-    const labels = pod.labels;
-    for (const key of Object.keys(labels)) {
-      const value = labels[key];
-      if (typeof value !== 'string') continue;
-      let byValue = this.byLabel.get(key);
-      if (!byValue) this.byLabel.set(key, (byValue = new Map()));
-      listAt(byValue, value).push(pod);
+  }
+
+  private labelIndex(): Map<string, Map<string, Resource[]>> {
+    if (this.byLabel) return this.byLabel;
+    const index = new Map<string, Map<string, Resource[]>>();
+    for (const pod of this.pods) {
+      const labels = pod.labels;
+      for (const key of Object.keys(labels)) {
+        const value = labels[key];
+        if (typeof value !== 'string') continue;
+        let byValue = index.get(key);
+        if (!byValue) index.set(key, (byValue = new Map()));
+        listAt(byValue, value).push(pod);
+      }
     }
+    return (this.byLabel = index);
   }
 
   private addOwner(kind: string, name: string): void {
@@ -159,7 +167,7 @@ class NamespacePods {
     let candidates: readonly Resource[] | undefined;
     for (const r of selector) {
       if (r.op !== 'In') continue;
-      const byValue = this.byLabel.get(r.key);
+      const byValue = this.labelIndex().get(r.key);
       const found: Resource[] = [];
       for (const v of r.values) {
         const list = byValue?.get(v);
@@ -182,12 +190,9 @@ function generatedParent(child: string): string | undefined {
 
 const GENERATED_SUFFIX = /^[a-z0-9]+$/;
 
-/** True when some Pod of the workspace belongs to the controller (by owner, or by its selector). */
-function hasOwnPods(controller: Resource, kind: KindInfo, selector: LabelSelector, podsOfNamespace: NamespacePods | undefined): boolean {
-  if (!podsOfNamespace) return false;
-  if (podsOfNamespace.ownedBy(kind.kind, controller.name)) return true;
-  const hasSelector = Object.keys(selector.matchLabels).length > 0 || selector.matchExpressions.length > 0;
-  if (!hasSelector) return false;
+/** True when some Pod of the namespace matches the controller's selector (a selector with no terms selects none here). */
+function selectsAny(selector: LabelSelector, podsOfNamespace: NamespacePods): boolean {
+  if (Object.keys(selector.matchLabels).length === 0 && selector.matchExpressions.length === 0) return false;
   const compiled = compileLabelSelector({ matchLabels: selector.matchLabels, matchExpressions: selector.matchExpressions.map((e) => ({ ...e })) });
   return compiled !== undefined && podsOfNamespace.anyMatches(compiled);
 }
@@ -312,8 +317,15 @@ export function templateFingerprintHash(t: PodTemplate): number {
 class PodIpAllocator {
   /** Taken addresses of the range, as addressAtHash numbers them (`10.244.<n / 254>.<n % 254 + 1>`). */
   private readonly taken = new Set<number>();
+  private reserved = false;
 
-  reserve(ip: string): void {
+  /**
+   * `pods`: the workspace's pods, whose addresses are taken. They are read on the first
+   * allocation: a dump of a live cluster holds every controller's pods, and then none is made.
+   */
+  constructor(private readonly pods: readonly Resource[]) {}
+
+  private reserve(ip: string): void {
     const slot = podCidrSlot(ip);
     if (slot !== undefined) this.taken.add(slot);
   }
@@ -325,6 +337,10 @@ class PodIpAllocator {
 
   /** The address for the pod `<namespace>/<name>`, given namespaceSeed(namespace). */
   allocate(namespaceSeed: number, name: string): string {
+    if (!this.reserved) {
+      this.reserved = true;
+      for (const p of this.pods) this.reserve(podStatus(p).podIP);
+    }
     const slot = freeSlotAtHash(fnv32aFrom(namespaceSeed, name), this.taken);
     return slot < 0 ? '' : slotAddress(POD_CIDR_PREFIX, slot);
   }
@@ -547,11 +563,10 @@ function buildPod(controller: Resource, shared: ControllerShared, plan: PodPlan,
  * time (incremental analysis relies on identity).
  */
 export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): Resource[] {
-  const ips = new PodIpAllocator();
+  const ips = new PodIpAllocator(inputs.pods);
   // The workspace's pods by namespace: each controller looks only at its own namespace's.
   const podsByNamespace = new Map<string, NamespacePods>();
   for (const p of inputs.pods) {
-    ips.reserve(podStatus(p).podIP);
     if (p.synthetic) continue;
     let list = podsByNamespace.get(p.namespace);
     if (!list) podsByNamespace.set(p.namespace, (list = new NamespacePods()));
@@ -562,10 +577,12 @@ export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): R
   for (const { kind, templatePath } of CONTROLLER_KINDS) {
     for (const controller of inputs.view.list(kind)) {
       if ((kind === KINDS.ReplicaSet || kind === KINDS.Job) && ownedByWorkspaceController(controller, inputs.view)) continue;
+      const podsHere = podsByNamespace.get(controller.namespace);
+      // By owner first: it needs no view of the template, and a dump of a live cluster answers here.
+      if (podsHere?.ownedBy(kind.kind, controller.name)) continue;
       const template = templateOf(controller, kind);
       if (!template) continue;
-      const selector = selectorOf(controller, kind, template.typed);
-      if (hasOwnPods(controller, kind, selector, podsByNamespace.get(controller.namespace))) continue;
+      if (podsHere && selectsAny(selectorOf(controller, kind, template.typed), podsHere)) continue;
       const plans = replicaPlans(controller, kind, template.typed, inputs.nodes);
       if (plans.length === 0) continue;
       const typedSpec = template.typed.spec ?? PodSpec.readOrEmpty({});
