@@ -104,7 +104,11 @@ export function stringMapProblems(doc: SourceDocument, body: Record<string, unkn
   for (const mapPath of mapsOf(kindId)) {
     const map = valueAt(body, mapPath);
     if (!isObj(map)) continue;
-    for (const key of Object.keys(map)) check([...mapPath, key], map[key]);
+    for (const key of Object.keys(map)) {
+      const v = map[key];
+      // The path is built only for a value that fails: most maps hold nothing but text.
+      if (typeof v !== 'string' && v !== null && v !== undefined) check([...mapPath, key], v);
+    }
   }
   return out;
 }
