@@ -12,8 +12,9 @@ import { ambientTarget } from './ambient.ts';
 import { dumpDiffTarget } from './dumpDiff.ts';
 import { routeTestsTarget } from './routeTests.ts';
 import { durationsTarget } from './durations.ts';
+import { quantitiesTarget } from './quantities.ts';
 
-export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, pkiDecodeTarget, pkiInspectTarget, shareLinkTarget, ambientTarget, dumpDiffTarget, routeTestsTarget, durationsTarget, pipelineTarget] as unknown as Array<Target<never>>;
+export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, pkiDecodeTarget, pkiInspectTarget, shareLinkTarget, ambientTarget, dumpDiffTarget, routeTestsTarget, durationsTarget, quantitiesTarget, pipelineTarget] as unknown as Array<Target<never>>;
 
 export function targetByName(name: string): Target<never> | undefined {
   return TARGETS.find((t) => t.name === name);

@@ -3,8 +3,10 @@
 // resource types it may be set on. Descriptions are deliberately left out. The annotation
 // analyzers and their quick fixes read it.
 //
-// Recorded from the generated catalog of a recent istio.io/api release (1.2x series). A few
-// annotations added after that release are listed at the end, marked as such.
+// Recorded from istio.io/api's generated catalog (annotation/annotations.yaml) as of July
+// 2026, the closest to the istio.io/api version Istio's analyzer snapshot (86c9f01) is built
+// with: `sidecar.istio.io/enableCoreDump` is gone (istioctl reports it as unknown, IST0108),
+// and the stats, canary-weight and reroute-virtual-interfaces annotations are known.
 import { keySegment } from './labels.ts';
 
 export type FeatureStatus = 'Alpha' | 'Beta' | 'Stable';
@@ -41,7 +43,8 @@ const DEPRECATED = { deprecated: true } as const;
 export const ANNOTATIONS: readonly AnnotationDef[] = [
   def('alpha.istio.io/canonical-serviceaccounts', 'Alpha', ['Service'], { hidden: true, deprecated: true }),
   def('alpha.istio.io/kubernetes-serviceaccounts', 'Alpha', ['Service'], { hidden: true, deprecated: true }),
-  def('ambient.istio.io/bypass-inbound-capture', 'Alpha', ['Pod'], HIDDEN),
+  def('ambient.istio.io/bypass-inbound-capture', 'Alpha', ['Pod']),
+  def('ambient.istio.io/dns-capture', 'Alpha', ['Pod'], HIDDEN),
   def('ambient.istio.io/redirection', 'Beta', ['Pod']),
   def('ambient.istio.io/waypoint-inbound-binding', 'Alpha', ['GatewayClass', 'Gateway'], HIDDEN),
   def('galley.istio.io/analyze-suppress', 'Alpha', ['Any']),
@@ -53,12 +56,14 @@ export const ANNOTATIONS: readonly AnnotationDef[] = [
   def('istio.io/connectedAt', 'Alpha', ['WorkloadEntry'], HIDDEN),
   def('istio.io/disconnectedAt', 'Alpha', ['WorkloadEntry'], HIDDEN),
   def('istio.io/dry-run', 'Alpha', ['AuthorizationPolicy']),
+  def('istio.io/reroute-virtual-interfaces', 'Alpha', ['Pod']),
   def('istio.io/rev', 'Alpha', ['Pod']),
+  def('istio.io/use-waypoint-canary-weight', 'Alpha', ['Service', 'ServiceEntry', 'Namespace']),
   def('istio.io/workloadController', 'Alpha', ['WorkloadEntry'], HIDDEN),
   def('kubernetes.io/ingress.class', 'Stable', ['Ingress']),
   def('networking.istio.io/exportTo', 'Alpha', ['Service']),
   def('networking.istio.io/service-type', 'Alpha', ['Gateway'], HIDDEN),
-  def('networking.istio.io/traffic-distribution', 'Alpha', ['Service', 'ServiceEntry']),
+  def('networking.istio.io/traffic-distribution', 'Alpha', ['Namespace', 'Service', 'ServiceEntry']),
   def('prometheus.istio.io/merge-metrics', 'Alpha', ['Pod']),
   def('proxy.istio.io/config', 'Beta', ['Pod']),
   def('proxy.istio.io/overrides', 'Alpha', ['Pod'], HIDDEN),
@@ -70,7 +75,6 @@ export const ANNOTATIONS: readonly AnnotationDef[] = [
   def('sidecar.istio.io/bootstrapOverride', 'Alpha', ['Pod']),
   def('sidecar.istio.io/componentLogLevel', 'Alpha', ['Pod']),
   def('sidecar.istio.io/discoveryAddress', 'Alpha', ['Pod'], DEPRECATED),
-  def('sidecar.istio.io/enableCoreDump', 'Alpha', ['Pod']),
   def('sidecar.istio.io/extraStatTags', 'Alpha', ['Pod'], DEPRECATED),
   def('sidecar.istio.io/inject', 'Beta', ['Pod'], DEPRECATED),
   def('sidecar.istio.io/interceptionMode', 'Alpha', ['Pod']),
@@ -83,6 +87,10 @@ export const ANNOTATIONS: readonly AnnotationDef[] = [
   def('sidecar.istio.io/proxyMemory', 'Alpha', ['Pod']),
   def('sidecar.istio.io/proxyMemoryLimit', 'Alpha', ['Pod']),
   def('sidecar.istio.io/rewriteAppHTTPProbers', 'Alpha', ['Pod']),
+  def('sidecar.istio.io/statsCompression', 'Alpha', ['Pod'], DEPRECATED),
+  def('sidecar.istio.io/statsEvictionInterval', 'Alpha', ['Pod']),
+  def('sidecar.istio.io/statsFlushInterval', 'Alpha', ['Pod']),
+  def('sidecar.istio.io/statsHistogramBins', 'Alpha', ['Pod']),
   def('sidecar.istio.io/statsHistogramBuckets', 'Alpha', ['Pod']),
   def('sidecar.istio.io/statsInclusionPrefixes', 'Alpha', ['Pod'], DEPRECATED),
   def('sidecar.istio.io/statsInclusionRegexps', 'Alpha', ['Pod'], DEPRECATED),
@@ -100,9 +108,7 @@ export const ANNOTATIONS: readonly AnnotationDef[] = [
   def('traffic.sidecar.istio.io/includeInboundPorts', 'Alpha', ['Pod']),
   def('traffic.sidecar.istio.io/includeOutboundIPRanges', 'Alpha', ['Pod']),
   def('traffic.sidecar.istio.io/includeOutboundPorts', 'Alpha', ['Pod']),
-  def('traffic.sidecar.istio.io/kubevirtInterfaces', 'Alpha', ['Pod']),
-  // Added in later releases (ambient DNS capture opt-out on pods).
-  def('ambient.istio.io/dns-capture', 'Alpha', ['Pod']),
+  def('traffic.sidecar.istio.io/kubevirtInterfaces', 'Alpha', ['Pod'], DEPRECATED),
 ];
 
 /**

@@ -28,3 +28,21 @@ export function runeCount(s: string): number {
   }
   return n;
 }
+
+/** Characters unicode.IsSpace reports (Go's strings.TrimSpace trims exactly these). */
+function isGoSpace(c: number): boolean {
+  if (c <= 0xff) return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0;
+  return c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+/**
+ * strings.TrimSpace. Not String.prototype.trim: JS also trims U+FEFF and keeps U+0085 (NEL),
+ * which Go treats the other way round.
+ */
+export function goTrimSpace(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && isGoSpace(s.charCodeAt(start))) start++;
+  while (end > start && isGoSpace(s.charCodeAt(end - 1))) end--;
+  return s.slice(start, end);
+}

@@ -56,7 +56,58 @@ describe('annotation catalog', () => {
       "excludeInboundPorts invalid: failed parsing port '70000': strconv.ParseUint: parsing \"70000\": value out of range",
     );
     expect(annotationValueError('prometheus.istio.io/merge-metrics', 'yes')).toBe('strconv.ParseBool: parsing "yes": invalid syntax');
-    expect(annotationValueError('sidecar.istio.io/proxyCPU', 'anything')).toBeUndefined();
+    // Not every annotation has a value check.
+    expect(annotationValueError('sidecar.istio.io/logLevel', 'anything')).toBeUndefined();
+  });
+
+  it('checks the proxy resource annotations as Kubernetes quantities', () => {
+    const format = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    for (const ok of ['100m', '1.5', '2Gi', '512Mi', '1e3', '1E-2', '0.5Ki', '+7k', '-3', '000', '.5', '1.', '0', 'Ki', 'm', '+', '1.0000000001', '12345678901234567890', '3E']) {
+      expect(annotationValueError('sidecar.istio.io/proxyCPU', ok), ok).toBeUndefined();
+    }
+    expect(annotationValueError('sidecar.istio.io/proxyMemory', '')).toBe(format);
+    expect(annotationValueError('sidecar.istio.io/proxyMemory', '1GB')).toBe(format);
+    expect(annotationValueError('sidecar.istio.io/proxyMemory', '512 Mi')).toBe(format);
+    expect(annotationValueError('sidecar.istio.io/proxyMemory', 'lots')).toBe(format);
+    expect(annotationValueError('sidecar.istio.io/proxyMemoryLimit', '1mm')).toBe("unable to parse quantity's suffix");
+    expect(annotationValueError('sidecar.istio.io/proxyMemoryLimit', '2e')).toBe("unable to parse quantity's suffix");
+    expect(annotationValueError('sidecar.istio.io/proxyMemoryLimit', '2ee5')).toBe("unable to parse quantity's suffix");
+    expect(annotationValueError('sidecar.istio.io/proxyMemoryLimit', '1e99999999999999999999')).toBe("unable to parse quantity's suffix");
+    // No digit at all, on the exact path (a scale below nano): the number part cannot be read.
+    expect(annotationValueError('sidecar.istio.io/proxyCPULimit', '.e-12')).toBe('unable to parse numeric part of quantity');
+    expect(annotationValueError('sidecar.istio.io/proxyCPULimit', '.n')).toBeUndefined();
+    expect(annotationValueError('sidecar.istio.io/proxyCPULimit', '250m\n')).toBe('value contains control characters');
+    expect(annotationValueError('sidecar.istio.io/proxyCPULimit', '250m\u0085')).toBe('value contains control characters');
+  });
+
+  it('checks interface-name lists as the injector does before writing iptables rules', () => {
+    for (const key of ['traffic.sidecar.istio.io/excludeInterfaces', 'traffic.sidecar.istio.io/kubevirtInterfaces', 'istio.io/reroute-virtual-interfaces']) {
+      expect(annotationValueError(key, ''), key).toBeUndefined();
+      expect(annotationValueError(key, 'net1, br-ex.20 ,veth_a'), key).toBeUndefined();
+      expect(annotationValueError(key, 'wlan0123456789a'), key).toBeUndefined(); // 15 characters
+    }
+    const key = 'traffic.sidecar.istio.io/excludeInterfaces';
+    expect(annotationValueError(key, 'net1,,net2')).toBe('empty interface name');
+    expect(annotationValueError(key, 'net1, ')).toBe('empty interface name');
+    expect(annotationValueError(key, 'wlan0123456789ab')).toBe('interface name "wlan0123456789ab" too long (max 15 chars)');
+    // 15 characters but 16 bytes: Go measures bytes.
+    expect(annotationValueError(key, 'eth\u00e901234567890')).toBe('interface name "eth\u00e901234567890" too long (max 15 chars)');
+    expect(annotationValueError(key, 'ethé')).toBe('interface name "ethé" contains invalid characters');
+    expect(annotationValueError(key, '9net')).toBe('interface name "9net" contains invalid characters');
+    expect(annotationValueError(key, 'net1 -j ACCEPT')).toBe('interface name "net1 -j ACCEPT" contains invalid characters');
+    expect(annotationValueError(key, 'net1;reboot')).toBe('interface name "net1;reboot" contains invalid characters');
+    // Go's TrimSpace takes NEL (U+0085) as space and leaves U+FEFF, unlike String.prototype.trim.
+    expect(annotationValueError(key, '\u0085net1')).toBeUndefined();
+    expect(annotationValueError(key, '\ufeffnet1')).toBe('interface name "\ufeffnet1" contains invalid characters');
+  });
+
+  it('follows istio.io/api\'s current catalog', () => {
+    expect(lookupAnnotation('sidecar.istio.io/enableCoreDump')).toBeUndefined();
+    expect(lookupAnnotation('sidecar.istio.io/statsFlushInterval')).toMatchObject({ status: 'Alpha', resources: ['Pod'], deprecated: false });
+    expect(lookupAnnotation('sidecar.istio.io/statsCompression')).toMatchObject({ deprecated: true });
+    expect(lookupAnnotation('traffic.sidecar.istio.io/kubevirtInterfaces')).toMatchObject({ deprecated: true });
+    expect(lookupAnnotation('istio.io/use-waypoint-canary-weight')?.resources).toEqual(['Service', 'ServiceEntry', 'Namespace']);
+    expect(lookupAnnotation('networking.istio.io/traffic-distribution')?.resources).toEqual(['Namespace', 'Service', 'ServiceEntry']);
   });
 });
 

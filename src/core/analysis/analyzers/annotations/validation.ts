@@ -4,6 +4,8 @@
 import { parse as parseYaml } from 'yaml';
 import { goQuote } from '../../../go/fmt.ts';
 import { numError, parseBool, parseUint10 } from '../../../go/strconv.ts';
+import { goTrimSpace, utf8Length } from '../../../go/strings.ts';
+import { quantityError } from '../../../config/quantity.ts';
 
 type Validator = (value: string) => string | undefined;
 
@@ -138,6 +140,27 @@ const proxyConfig: Validator = (v) => {
   return undefined;
 };
 
+const INTERFACE_NAME = /^[a-zA-Z][a-zA-Z0-9_.-]*$/;
+
+/**
+ * netutil.ValidateInterfaceNames: a comma-separated list of network interface names, each
+ * (trimmed) 1–15 bytes, a letter then letters, digits, `_`, `.` or `-`. The injector writes
+ * them into iptables rules, so anything else is refused.
+ */
+const interfaceNames: Validator = (v) => {
+  if (v.length === 0) return undefined;
+  for (const item of v.split(',')) {
+    const name = goTrimSpace(item);
+    if (name.length === 0) return 'empty interface name';
+    if (utf8Length(name) > 15) return `interface name ${goQuote(name)} too long (max 15 chars)`;
+    if (!INTERFACE_NAME.test(name)) return `interface name ${goQuote(name)} contains invalid characters`;
+  }
+  return undefined;
+};
+
+/** A Kubernetes resource quantity without control characters (the injector's validateResourceQuantity). */
+const resourceQuantity: Validator = (v) => (/[\u0000-\u001f\u007f-\u009f]/.test(v) ? 'value contains control characters' : quantityError(v));
+
 export const ANNOTATION_VALIDATION: Readonly<Record<string, Validator>> = {
   'sidecar.istio.io/interceptionMode': interceptionMode,
   'status.sidecar.istio.io/port': statusPort,
@@ -149,8 +172,15 @@ export const ANNOTATION_VALIDATION: Readonly<Record<string, Validator>> = {
   'traffic.sidecar.istio.io/includeInboundPorts': (v) => (v === '*' ? undefined : portListError('includeInboundPorts', v)),
   'traffic.sidecar.istio.io/excludeInboundPorts': (v) => portListError('excludeInboundPorts', v),
   'traffic.sidecar.istio.io/excludeOutboundPorts': (v) => portListError('excludeOutboundPorts', v),
+  'traffic.sidecar.istio.io/excludeInterfaces': interfaceNames,
+  'traffic.sidecar.istio.io/kubevirtInterfaces': interfaceNames,
+  'istio.io/reroute-virtual-interfaces': interfaceNames,
   'prometheus.istio.io/merge-metrics': bool,
   'proxy.istio.io/config': proxyConfig,
+  'sidecar.istio.io/proxyCPU': resourceQuantity,
+  'sidecar.istio.io/proxyMemory': resourceQuantity,
+  'sidecar.istio.io/proxyCPULimit': resourceQuantity,
+  'sidecar.istio.io/proxyMemoryLimit': resourceQuantity,
 };
 
 /** The validation error for an annotation value, or undefined (also for unvalidated keys). */
