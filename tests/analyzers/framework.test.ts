@@ -86,6 +86,12 @@ describe('Go formatting', () => {
     expect(goQuote('a"b\\c\n\t')).toBe('"a\\"b\\\\c\\n\\t"');
     expect(goQuote('\u0001')).toBe('"\\x01"');
     expect(goQuote('héllo')).toBe('"héllo"');
+    // unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space only.
+    expect(goQuote('a b\u00a0c')).toBe('"a b\\u00a0c"');
+    expect(goQuote('zero\u200bwidth\ufeff')).toBe('"zero\\u200bwidth\\ufeff"');
+    expect(goQuote('\u0085\u2028')).toBe('"\\u0085\\u2028"');
+    expect(goQuote('\u{1f600}\u{e0001}')).toBe('"\u{1f600}\\U000e0001"');
+    expect(goQuote('日本語, ñ, ½, €')).toBe('"日本語, ñ, ½, €"');
   });
 
   it('renders %q, %v slices, %d and %s', () => {

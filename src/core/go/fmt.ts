@@ -1,7 +1,15 @@
 // Just enough of Go's fmt verbs to render Istio's message templates identically:
 // %s %v %d %q %t %%, with Go's formatting of strings, numbers, slices and maps.
 
-/** Go's strconv.Quote: escapes quotes, backslashes and non-printable characters. */
+/** unicode.IsPrint: letters, marks, numbers, punctuation and symbols (and the ASCII space, handled apart). */
+const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
+
+/**
+ * Go's strconv.Quote: escapes quotes, backslashes and what unicode.IsPrint calls unprintable
+ * (controls, format characters such as U+200B and U+FEFF, spaces other than ASCII's, line and
+ * paragraph separators). U+FFFD is escaped too: in our text it stands for bytes that were not
+ * UTF-8, which Go would show escaped.
+ */
 export function goQuote(s: string): string {
   let out = '"';
   for (const ch of s) {
@@ -18,8 +26,10 @@ export function goQuote(s: string): string {
       case '\v': out += '\\v'; continue;
     }
     if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else if (c === 0xfffd || (c >= 0x80 && c < 0xa0) || c === 0x2028 || c === 0x2029) out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
-    else out += ch;
+    else if (c === 0x20 || (c !== 0xfffd && GO_PRINTABLE.test(ch))) out += ch;
+    // A lone surrogate reaches Go as U+FFFD (see go/strings.ts).
+    else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
+    else out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
   }
   return out + '"';
 }

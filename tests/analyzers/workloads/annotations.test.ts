@@ -56,6 +56,12 @@ describe('annotation catalog', () => {
       "excludeInboundPorts invalid: failed parsing port '70000': strconv.ParseUint: parsing \"70000\": value out of range",
     );
     expect(annotationValueError('prometheus.istio.io/merge-metrics', 'yes')).toBe('strconv.ParseBool: parsing "yes": invalid syntax');
+    // Ports are trimmed as Go's TrimSpace trims: NEL is space, a byte-order mark is not.
+    expect(annotationValueError('traffic.sidecar.istio.io/excludeInboundPorts', '\u00858080')).toBeUndefined();
+    expect(annotationValueError('traffic.sidecar.istio.io/excludeInboundPorts', '\ufeff8080')).toBe(
+      // %s prints the mark as it is; strconv's %q-style quoting escapes it (not printable in Go).
+      "excludeInboundPorts invalid: failed parsing port '\ufeff8080': failed parsing port '\ufeff8080': strconv.ParseUint: parsing \"\\ufeff8080\": invalid syntax",
+    );
     // Not every annotation has a value check.
     expect(annotationValueError('sidecar.istio.io/logLevel', 'anything')).toBeUndefined();
   });
@@ -98,7 +104,7 @@ describe('annotation catalog', () => {
     expect(annotationValueError(key, 'net1;reboot')).toBe('interface name "net1;reboot" contains invalid characters');
     // Go's TrimSpace takes NEL (U+0085) as space and leaves U+FEFF, unlike String.prototype.trim.
     expect(annotationValueError(key, '\u0085net1')).toBeUndefined();
-    expect(annotationValueError(key, '\ufeffnet1')).toBe('interface name "\ufeffnet1" contains invalid characters');
+    expect(annotationValueError(key, '\ufeffnet1')).toBe('interface name "\\ufeffnet1" contains invalid characters');
   });
 
   it('follows istio.io/api\'s current catalog', () => {

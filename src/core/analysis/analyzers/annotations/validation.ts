@@ -16,13 +16,13 @@ function parseUintError(s: string, bits: number): string | undefined {
 }
 
 function parsePortError(port: string): string | undefined {
-  const err = parseUintError(port.trim(), 16);
+  const err = parseUintError(goTrimSpace(port), 16);
   return err ? `failed parsing port '${port}': ${err}` : undefined;
 }
 
 /** Comma-separated port list (after trimming the whole string); empty means none. */
 function portListError(parameter: string, ports: string): string | undefined {
-  const trimmed = ports.trim();
+  const trimmed = goTrimSpace(ports);
   if (trimmed.length === 0) return undefined;
   for (const p of trimmed.split(',')) {
     const err = parsePortError(p);
