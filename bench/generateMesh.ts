@@ -6,6 +6,11 @@
 
 export const NAMESPACE_COUNT = 20;
 
+/** The app's container, as the Deployment's template writes it and its Pods carry it (`indent` before each line). */
+function appContainer(svc: string, i: number, indent: string): string {
+  return [`- name: ${svc}`, `  image: example.com/${svc}:1.${i % 17}.0`, '  ports:', '  - containerPort: 8080'].map((l) => `${indent}${l}\n`).join('');
+}
+
 function deployment(ns: string, svc: string, i: number): string {
   return `apiVersion: apps/v1
 kind: Deployment
@@ -25,11 +30,7 @@ spec:
         version: v1
     spec:
       containers:
-      - name: ${svc}
-        image: example.com/${svc}:1.${i % 17}.0
-        ports:
-        - containerPort: 8080
-`;
+${appContainer(svc, i, '      ')}`;
 }
 
 function service(ns: string, svc: string): string {
@@ -161,11 +162,7 @@ metadata:
     controller: true
 spec:
   containers:
-  - name: ${svc}
-    image: example.com/${svc}:1.${i % 17}.0
-    ports:
-    - containerPort: 8080
-  - name: istio-proxy
+${appContainer(svc, i, '  ')}  - name: istio-proxy
     image: docker.io/istio/proxyv2:1.24.0
     args: [proxy, sidecar]
 status:

@@ -60,8 +60,7 @@ function interpretSuffix(suffix: string): { base: 10 | 2; exponent: number } | u
   if (Object.prototype.hasOwnProperty.call(BINARY_SUFFIXES, suffix)) return { base: 2, exponent: BINARY_SUFFIXES[suffix] as number };
   if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E')) {
     // strconv.ParseInt(rest, 10, 64): an optional sign, then decimal digits within int64.
-    const m = /^[+-]?([0-9]+)$/.exec(suffix.slice(1));
-    if (!m) return undefined;
+    if (!/^[+-]?[0-9]+$/.test(suffix.slice(1))) return undefined;
     const n = BigInt(suffix.slice(1));
     if (n > 9223372036854775807n || n < -9223372036854775808n) return undefined;
     // Go then converts it to int32, keeping the low 32 bits.
