@@ -6,12 +6,8 @@ import { parseAllDocuments, isMap, isScalar, isSeq, type Node as YamlNode, type 
 import { decodeBase64Std } from '../pki/base64.ts';
 import type { RedactedItem, ShareFile } from './link.ts';
 
-/** What a redacted PEM private key becomes. */
-export const PRIVATE_KEY_MARKER = '[private key removed before sharing]';
-/** A redacted `stringData` value. */
-export const STRING_MARKER = 'REDACTED';
-/** A redacted `data` value: base64 of "REDACTED", so the Secret still loads as Kubernetes would. */
-export const DATA_MARKER = 'UkVEQUNURUQ=';
+import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER } from './markers.ts';
+export { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from './markers.ts';
 
 const PEM_KEY = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY)-----[\s\S]*?(?:-----END \1-----|$)/g;
 /** Base64 of "-----BEGIN" followed by more base64: a PEM block encoded once more. */
