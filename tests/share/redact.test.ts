@@ -1,12 +1,78 @@
+// Redaction, shape by shape: each test writes a workspace the way a person might (or types
+// it half-way), and checks what the issue asks of a share link: no Secret value or private
+// key in any encoding survives, the app's own reader finds no unredacted Secret value in the
+// result, certificates (and only certificates) stay, and no line moves.
 import { describe, expect, it } from 'vitest';
-import { load } from 'js-yaml';
+import { readFileSync } from 'node:fs';
+import { X509Certificate } from 'node:crypto';
 import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, redact } from '../../src/core/share/redact.ts';
+import { splitDocuments } from '../../src/core/model/split.ts';
+import { parseSourceDocument } from '../../src/core/model/parse.ts';
 
+const M = JSON.parse(readFileSync(new URL('../fixtures/share/secret-material.json', import.meta.url), 'utf8')) as Record<string, string>;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-const CERT = '-----BEGIN CERTIFICATE-----\nMIIBszCCAVmgAwIBAgIU\n-----END CERTIFICATE-----\n';
-const KEY = '-----BEGIN PRIVATE KEY-----\nMIGHAgEAMBMGByqGSM49AgEGCCqGSM49\n-----END PRIVATE KEY-----\n';
+const indent = (s: string, n: number) => s.trimEnd().split('\n').map((l) => ' '.repeat(n) + l).join('\n');
+const wrap = (s: string, width: number) => s.match(new RegExp(`.{1,${width}}`, 'g'))!.join('\n');
+const CERT = M.leafCert!;
+const KEY = M.rsaPkcs8!;
 
-const secret = `apiVersion: v1
+/** The body lines of a PEM block (what must not survive of a key). */
+function bodyLines(pem: string): string[] {
+  return pem.split('\n').filter((l) => l.length >= 16 && !l.startsWith('-----') && !l.includes(':'));
+}
+
+/** Values of Secrets as the app reads them (an independent walk over the app's parse). */
+function appSecretValues(path: string, text: string): string[] {
+  const out: string[] = [];
+  const visit = (o: unknown) => {
+    if (Array.isArray(o)) return o.forEach(visit);
+    if (!o || typeof o !== 'object') return;
+    const r = o as Record<string, unknown>;
+    if (r.kind === 'Secret') {
+      for (const f of ['data', 'stringData']) {
+        const m = r[f];
+        if (m && typeof m === 'object') for (const v of Object.values(m)) if (typeof v === 'string' && v !== '') out.push(f === 'data' ? Buffer.from(v, 'base64').toString('latin1') : v);
+      }
+    }
+    if (Array.isArray(r.items)) r.items.forEach(visit);
+  };
+  for (const d of splitDocuments(path, text)) visit(parseSourceDocument(d).value);
+  return out;
+}
+
+/** Node's own X.509 parser: a value is public when it is one DER certificate or PEM certificates and white space. */
+function certificatesOnly(v: string): boolean {
+  const blocks = v.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
+  try {
+    if (blocks.length === 0) return new X509Certificate(Buffer.from(v, 'latin1')).raw.length === v.length;
+    for (const b of blocks) new X509Certificate(b);
+  } catch {
+    return false;
+  }
+  return blocks.reduce((rest, b) => rest.replace(b, ''), v).trim() === '';
+}
+
+const breaks = (s: string) => (s.match(/\r\n|\r|\n/g) ?? []).length;
+
+/** Redacts one file and checks what holds for every input; returns the redacted text. */
+function shared(text: string, secrets: string[], path = 'ws.yaml'): string {
+  const r = redact([{ path, text }]);
+  const out = r.files[0]!.text;
+  const flat = out.replace(/\s+/g, '');
+  for (const s of secrets) {
+    expect(out, `raw ${s.slice(0, 40)}`).not.toContain(s);
+    for (const piece of s.replace(/\s+/g, '').match(/.{24}/g) ?? []) if (!piece.includes('-----')) expect(flat, `piece of ${s.slice(0, 30)}`).not.toContain(piece);
+  }
+  for (const v of appSecretValues(path, out)) {
+    const plain = v.trim();
+    expect(plain === 'REDACTED' || certificatesOnly(v), `Secret value left: ${plain.slice(0, 60)}`).toBe(true);
+  }
+  expect(breaks(out)).toBe(breaks(text));
+  if (secrets.length > 0) expect(r.items.length).toBeGreaterThan(0);
+  return out;
+}
+
+const secretDoc = (extra = '') => `apiVersion: v1
 kind: Secret
 metadata:
   name: ingress-cert
@@ -15,82 +81,184 @@ type: kubernetes.io/tls
 data:
   tls.crt: ${b64(CERT)}
   tls.key: ${b64(KEY)}
-  empty: ""
 stringData:
-  password: hunter2
-  key.pem: |
-    -----BEGIN RSA PRIVATE KEY-----
-    MIIEowIBAAKCAQEA
-    -----END RSA PRIVATE KEY-----
-  ca.pem: |
-${CERT.trimEnd().split('\n').map((l) => '    ' + l).join('\n')}
----
-apiVersion: v1
-kind: ConfigMap
-metadata:
-  name: app
-data:
-  key: |
-    -----BEGIN EC PRIVATE KEY-----
-    MHcCAQEEIIrYSSNQFaA2Hwf1duRSxKtLYX5CB04fSeQ6tF1aY/PuoAoGCCqGSM49
-    -----END EC PRIVATE KEY-----
-  inline: "-----BEGIN PRIVATE KEY-----\\nMIGHAgEA\\n-----END PRIVATE KEY-----\\n"
-  encoded: ${b64(KEY)}
-  cert: |
-${CERT.trimEnd().split('\n').map((l) => '    ' + l).join('\n')}
-`;
+  password: hunter2-correct-horse
+${extra}`;
 
-describe('redaction', () => {
-  const r = redact([{ path: 'tls.yaml', text: secret }]);
-  const out = r.files[0]!.text;
-
-  it('replaces Secret values and private keys, keeps certificates', () => {
-    expect(out).not.toMatch(/PRIVATE KEY-----/);
-    expect(out).not.toContain('hunter2');
-    expect(out).not.toContain(b64(KEY));
+describe('Secrets', () => {
+  it('masks values, keeps certificates, identity and every line in place', () => {
+    const out = shared(secretDoc(), [b64(KEY), 'hunter2-correct-horse', ...bodyLines(KEY)]);
     expect(out).toContain(`tls.crt: ${b64(CERT)}`);
     expect(out).toContain(`tls.key: "${DATA_MARKER}"`);
     expect(out).toContain(`password: "${STRING_MARKER}"`);
-    expect(out).toContain(PRIVATE_KEY_MARKER);
-    expect(out.match(/BEGIN CERTIFICATE/g)?.length).toBe(2);
+    expect(out).toContain('name: ingress-cert');
+    expect(out).toContain('type: kubernetes.io/tls');
   });
 
-  it('lists every redacted item with its line', () => {
+  it('lists what it replaced with the line it was on', () => {
+    const r = redact([{ path: 's.yaml', text: secretDoc() }]);
     expect(r.items).toEqual([
-      { file: 'tls.yaml', line: 9, what: 'Secret istio-system/ingress-cert data["tls.key"]' },
-      { file: 'tls.yaml', line: 12, what: 'Secret istio-system/ingress-cert stringData["password"]' },
-      { file: 'tls.yaml', line: 13, what: 'Secret istio-system/ingress-cert stringData["key.pem"]' },
-      { file: 'tls.yaml', line: 28, what: 'ec private key' },
-      { file: 'tls.yaml', line: 31, what: 'private key' },
-      { file: 'tls.yaml', line: 32, what: 'private key (base64)' },
+      { file: 's.yaml', line: 9, what: 'Secret istio-system/ingress-cert data["tls.key"]' },
+      { file: 's.yaml', line: 11, what: 'Secret istio-system/ingress-cert stringData["password"]' },
     ]);
   });
 
-  it('keeps the YAML valid, every line where it was, and data values base64', () => {
-    expect(out.split('\n').length).toBe(secret.split('\n').length);
-    const docs: unknown[] = [];
-    for (const d of out.split(/^---$/m)) docs.push(load(d));
-    const s = docs[0] as { data: Record<string, string>; stringData: Record<string, string> };
-    expect(Buffer.from(s.data['tls.key']!, 'base64').toString()).toBe('REDACTED');
-    expect(s.stringData['key.pem']).toBe(STRING_MARKER);
-    expect(s.stringData['ca.pem']).toContain('BEGIN CERTIFICATE');
-    expect(out.split('\n').indexOf('  cert: |')).toBe(secret.split('\n').indexOf('  cert: |'));
+  it('a certificate with anything else in the value is not public', () => {
+    const withPassword = `${CERT}password: hunter2-correct-horse\n`;
+    const text = `apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  bundle: ${b64(withPassword)}\nstringData:\n  bundle.pem: |\n${indent(withPassword, 4)}\n  fake.pem: |\n    -----BEGIN CERTIFICATE-----\n    aHVudGVyMi1jb3JyZWN0LWhvcnNl\n    -----END CERTIFICATE-----\n`;
+    const out = shared(text, ['hunter2-correct-horse', b64(withPassword), 'aHVudGVyMi1jb3JyZWN0LWhvcnNl']);
+    expect(out).not.toContain('BEGIN CERTIFICATE');
   });
 
-  it('handles Secrets in a List, in JSON, and leaves other files alone', () => {
-    const list = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: s}\n  stringData: {token: abc}\n`;
-    const json = JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'j' }, data: { k: b64('x') } }, null, 2);
-    const plain = 'kind: ConfigMap\ndata:\n  a: b\n';
-    const res = redact([{ path: 'l.yaml', text: list }, { path: 'j.json', text: json }, { path: 'p.yaml', text: plain }]);
-    expect(res.files[0]!.text).toContain('token: "REDACTED"');
-    expect(JSON.parse(res.files[1]!.text).data.k).toBe(DATA_MARKER);
-    expect(res.files[2]!.text).toBe(plain);
-    expect(res.items.map((i) => i.file)).toEqual(['l.yaml', 'j.json']);
+  it('keeps a chain of certificates and a DER certificate in data', () => {
+    const der = Buffer.from(CERT.split('\n').filter((l) => !l.startsWith('-----')).join(''), 'base64').toString('base64');
+    const text = `apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  chain: ${b64(CERT + M.rootCert)}\n  der: ${der}\n`;
+    expect(shared(text, [])).toBe(text);
+  });
+
+  it('masks comments, the last-applied annotation and any other field', () => {
+    const text = `apiVersion: v1
+kind: Secret
+metadata:
+  name: s
+  annotations:
+    kubectl.kubernetes.io/last-applied-configuration: '{"data":{"pw":"aHVudGVyMi1jb3JyZWN0LWhvcnNl"}}'
+    team: payments
+# old password: hunter2-correct-horse
+stringData:
+  pw: other-password-value # was hunter2-correct-horse
+extra: hunter2-correct-horse
+`;
+    const out = shared(text, ['hunter2-correct-horse', 'aHVudGVyMi1jb3JyZWN0LWhvcnNl', 'other-password-value']);
+    expect(out).toContain('team: payments');
+  });
+
+  it('redacts a Secret below a document with an unclosed quote, and masks the broken one', () => {
+    for (const q of ['"', "'"]) {
+      const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typing\ndata:\n  note: ${q}half typed\n---\n${secretDoc()}`;
+      const out = shared(text, [b64(KEY), 'hunter2-correct-horse', 'half typed']);
+      expect(out).toContain('kind: Secret');
+      expect(out).toContain('  note: REDACTED');
+    }
+  });
+
+  it('masks a Secret that itself does not parse, keeping its keys', () => {
+    const text = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  password: "hunter2-correct-horse\n  token: abcdefghijklmnopqrstuvwx\n`;
+    const out = shared(text, ['hunter2-correct-horse', 'abcdefghijklmnopqrstuvwx']);
+    expect(out).toContain('  password: REDACTED');
+    expect(out).toContain('kind: REDACTED');
+  });
+
+  it('duplicate data keys: both blocks are masked; duplicate kind keys: the later wins, and a Secret either way', () => {
+    const twoData = `apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  a: ${b64('first-secret-value-123')}\ndata:\n  b: ${b64('second-secret-value-456')}\n`;
+    shared(twoData, ['first-secret-value-123', 'second-secret-value-456', b64('first-secret-value-123')]);
+    const laterSecret = `apiVersion: v1\nkind: ConfigMap\nkind: Secret\nmetadata: {name: s}\nstringData:\n  pw: hunter2-correct-horse\n`;
+    shared(laterSecret, ['hunter2-correct-horse']);
+    const laterConfigMap = `apiVersion: v1\nkind: Secret\nkind: ConfigMap\nmetadata: {name: s}\nstringData:\n  pw: hunter2-correct-horse\n`;
+    shared(laterConfigMap, ['hunter2-correct-horse']);
+  });
+
+  it('CR-only and mixed line endings', () => {
+    const cr = secretDoc().replace(/\n/g, '\r');
+    shared(cr, [b64(KEY), 'hunter2-correct-horse']);
+    const two = `apiVersion: v1\rkind: ConfigMap\rmetadata:\r  name: c\r---\r${secretDoc().replace(/\n/g, '\r')}`;
+    shared(two, [b64(KEY), 'hunter2-correct-horse']);
+    const crlf = `apiVersion: v1\r\nkind: ConfigMap\r\nmetadata:\r\n  name: c\r\n---\r\n${secretDoc().replace(/\n/g, '\r\n')}`;
+    const out = shared(crlf, [b64(KEY), 'hunter2-correct-horse']);
+    expect(out).toContain(`tls.crt: ${b64(CERT)}`);
+  });
+
+  it('a separator line followed by a non-breaking space', () => {
+    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n---\u00a0\n${secretDoc()}`;
+    shared(text, [b64(KEY), 'hunter2-correct-horse']);
+  });
+
+  it('kind written with escapes, in quotes, with a tag, or through an alias', () => {
+    for (const kind of ['"Secre\\x74"', '"\\u0053ecret"', "'Secret'", '!!str Secret']) {
+      shared(secretDoc().replace('kind: Secret', `kind: ${kind}`), [b64(KEY), 'hunter2-correct-horse']);
+    }
+    const alias = `apiVersion: v1\nmetadata:\n  name: s\n  labels: {k: &k Secret}\nkind: *k\nstringData:\n  pw: hunter2-correct-horse\n`;
+    shared(alias, ['hunter2-correct-horse']);
+  });
+
+  it('a List item, a stringData map, or a value given by an alias; merge keys', () => {
+    const listItem = `apiVersion: v1\nkind: List\nmetadata:\n  annotations:\n    x: &s {apiVersion: v1, kind: Secret, metadata: {name: a}, stringData: {pw: hunter2-correct-horse}}\nitems:\n- *s\n`;
+    shared(listItem, ['hunter2-correct-horse']);
+    const stringData = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  labels: &d {pw: hunter2-correct-horse}\nstringData: *d\n`;
+    shared(stringData, ['hunter2-correct-horse']);
+    const value = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  labels: {copy: &v hunter2-correct-horse}\nstringData:\n  pw: *v\n`;
+    shared(value, ['hunter2-correct-horse']);
+    const merge = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  annotations: &base {pw: hunter2-correct-horse}\nstringData:\n  <<: *base\n  other: x\n`;
+    shared(merge, ['hunter2-correct-horse']);
+    const mergeRoot = `base: &b {apiVersion: v1, kind: Secret, stringData: {pw: hunter2-correct-horse}}\n<<: *b\nmetadata: {name: s}\n`;
+    shared(mergeRoot, ['hunter2-correct-horse']);
+  });
+
+  it('Secrets in a kubectl List, in JSON, and an istio remote secret', () => {
+    const list = `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: s}\n  stringData: {token: abcdefghijklmnopqrstuvwx}\n`;
+    expect(shared(list, ['abcdefghijklmnopqrstuvwx'])).toContain('token: "REDACTED"');
+    const json = JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'j' }, data: { k: b64('json-secret-value') } }, null, 2);
+    const out = shared(json, ['json-secret-value', b64('json-secret-value')], 'j.json');
+    expect(JSON.parse(out).data.k).toBe(DATA_MARKER);
+    const kubeconfig = `apiVersion: v1\nkind: Config\nclusters:\n- name: east\n  cluster:\n    server: https://east.example:6443\nusers:\n- name: east\n  user:\n    token: eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.remote-token\n`;
+    const remote = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: istio-remote-secret-east\n  namespace: istio-system\n  labels:\n    istio/multiCluster: "true"\n  annotations:\n    networking.istio.io/cluster: east\nstringData:\n  east: |\n${indent(kubeconfig, 4)}\n`;
+    const r = shared(remote, ['eyJhbGciOiJSUzI1NiIsImtpZCI6IjEifQ.remote-token']);
+    expect(r).toContain('istio/multiCluster: "true"');
+  });
+
+  it('leaves files without secrets exactly as they were', () => {
+    const plain = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n  cert: |\n' + indent(CERT, 4) + '\n';
+    const r = redact([{ path: 'p.yaml', text: plain }]);
+    expect(r.files[0]!.text).toBe(plain);
+    expect(r.items).toEqual([]);
+  });
+});
+
+describe('private keys and credentials outside Secrets', () => {
+  const configMap = (data: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n${data}\n`;
+
+  it('a kubeconfig in a ConfigMap with a wrapped client-key-data and a token', () => {
+    const keyData = wrap(b64(M.ecSec1!), 64);
+    const kubeconfig = `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://10.0.0.1\nusers:\n- name: admin\n  user:\n    token: kubeconfig-token-0123456789\n    client-key-data: ${b64(M.ecSec1!)}\n`;
+    shared(configMap(`  kubeconfig: |\n${indent(kubeconfig, 4)}`), [b64(M.ecSec1!), 'kubeconfig-token-0123456789', ...bodyLines(M.ecSec1!)]);
+    const wrapped = configMap(`  client-key-data: |\n${indent(keyData, 4)}`);
+    shared(wrapped, [b64(M.ecSec1!), ...keyData.split('\n').filter((l) => l.length >= 24)]);
+  });
+
+  it('a standalone kubeconfig keeps its cluster and masks its users', () => {
+    const text = `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://10.0.0.1\n    certificate-authority-data: ${b64(M.rootCert!)}\nusers:\n- name: admin\n  user:\n    username: admin-user\n    password: kubeconfig-password-42\n    client-certificate-data: ${b64(CERT)}\n`;
+    const out = shared(text, ['kubeconfig-password-42']);
+    expect(out).toContain('server: https://10.0.0.1');
+    expect(out).toContain(`certificate-authority-data: ${b64(M.rootCert!)}`);
+    expect(out).toContain(`client-certificate-data: ${b64(CERT)}`);
+  });
+
+  it('every encoding of a key: PEM kinds, base64 of PEM, with text before BEGIN, DER, PKCS#12, OpenSSH, PGP', () => {
+    for (const name of ['rsaPkcs8', 'rsaPkcs1', 'ecSec1', 'encryptedPkcs8', 'ed25519Pkcs8', 'opensshKey', 'pgpKey', 'bagAttributesPem']) {
+      const pem = M[name]!;
+      shared(configMap(`  key: |\n${indent(pem, 4)}`), bodyLines(pem));
+      shared(configMap(`  key: ${b64(pem)}`), [b64(pem)]);
+      shared(configMap(`  key: |\n${indent(wrap(b64(pem), 76), 4)}`), [b64(pem)]);
+      shared(configMap(`  key: ${JSON.stringify(pem)}`), bodyLines(pem));
+    }
+    shared(configMap(`  der: ${M.rsaDerBase64}`), [M.rsaDerBase64!]);
+    shared(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nbinaryData:\n  store.p12: ${M.pkcs12Base64}\n`, [M.pkcs12Base64!]);
+  });
+
+  it('a PEM header folded across lines, and keys in comments', () => {
+    const folded = configMap(`  key: -----BEGIN RSA PRIVATE\n    KEY----- ${bodyLines(M.rsaPkcs1!).join(' ')} -----END RSA PRIVATE KEY-----`);
+    shared(folded, bodyLines(M.rsaPkcs1!));
+    const commented = `# ${M.ecSec1!.trimEnd().split('\n').join('\n# ')}\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n# ${b64(M.ecSec1!)}\n`;
+    shared(commented, [...bodyLines(M.ecSec1!), b64(M.ecSec1!)]);
+  });
+
+  it('keeps the certificates of a value that also held a key', () => {
+    const out = shared(configMap(`  bundle: |\n${indent(CERT + KEY, 4)}`), bodyLines(KEY));
+    expect(out).toContain(CERT.split('\n')[1]);
+    expect(out).toContain(PRIVATE_KEY_MARKER);
   });
 
   it('finds a private key in a file that is not YAML', () => {
-    const res = redact([{ path: 'k.pem', text: `junk: [\n${KEY}` }]);
-    expect(res.files[0]!.text).not.toContain('MIGHAgEA');
-    expect(res.items).toHaveLength(1);
+    shared(`junk: [\n${KEY}`, bodyLines(KEY), 'k.pem');
   });
 });

@@ -13,13 +13,22 @@ function positioned(text: string): Document.Parsed | null {
   if (docCache.has(text)) return docCache.get(text) ?? null;
   let doc: Document.Parsed | null = null;
   try {
-    doc = parseDocument(text, { uniqueKeys: false, merge: true, prettyErrors: false });
+    doc = parseDocument(withLoneCrAsLf(text), { uniqueKeys: false, merge: true, prettyErrors: false });
   } catch {
     doc = null;
   }
   if (docCache.size >= DOC_CACHE_LIMIT) docCache.delete(docCache.keys().next().value as string);
   docCache.set(text, doc);
   return doc;
+}
+
+/**
+ * js-yaml, which reads the values, takes a lone CR as a line break; the `yaml` package does
+ * not. A CR becomes an LF for the positioned parse (same length, so every offset holds),
+ * so that both read the same structure.
+ */
+export function withLoneCrAsLf(text: string): string {
+  return text.includes('\r') ? text.replace(/\r(?!\n)/g, '\n') : text;
 }
 
 const fieldPathCache = new Map<string, Array<string | number>>();

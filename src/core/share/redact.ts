@@ -1,118 +1,610 @@
-// Redaction before sharing: private keys (PEM `PRIVATE KEY` blocks anywhere, also base64 of
-// one) and the values of Kubernetes Secrets' `data` and `stringData` are replaced by markers.
-// Certificates are public and stay, also inside Secrets. The text around a replaced value is
-// kept byte for byte and no line moves, so other documents and their diagnostics stay put.
-import { parseAllDocuments, isMap, isScalar, isSeq, type Node as YamlNode, type YAMLMap } from 'yaml';
-import { decodeBase64Std } from '../pki/base64.ts';
+// Redaction before sharing. It reads each file the way the app does (the same splitter, the
+// same value reader, the same positioned parse the editor's squiggles use) and rewrites the
+// text from the source ranges of what it read:
+// - a Secret (by the app's reading of `kind`, and by any `kind` key the positioned parse
+//   sees when keys are duplicated) keeps only its identity and shape: apiVersion, kind,
+//   type, name, namespace, labels, annotations, data keys, and values that are nothing but
+//   certificates. Every other value, its comments and anything an alias pulls in are masked;
+// - a kubeconfig keeps its clusters and contexts; its users' values are masked;
+// - anywhere else, a value holding a private key (any encoding) or a kubeconfig with
+//   credentials is masked;
+// - a document the app cannot read is masked conservatively (conservative.ts): without a
+//   reading, any value could be a Secret's.
+// Then it checks itself with the app's reader: the redacted text must hold no Secret value,
+// no key material and no piece of a value it masked; a document that fails is masked
+// conservatively. Private-key armour and base64 keys are also cut from the raw text, which
+// covers comments and files that are not YAML at all. No line moves.
+import { Parser, isAlias, isMap, isScalar, isSeq, type Document, type Node as YamlNode, type YAMLMap } from 'yaml';
+import { splitDocuments } from '../model/split.ts';
+import { parseSourceDocument, PARSER_CODES } from '../model/parse.ts';
+import { positionedDocument, withLoneCrAsLf } from '../model/locate.ts';
+import { isObj, str } from '../model/read.ts';
+import type { SourceDocument } from '../model/types.ts';
+import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from './markers.ts';
+import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial } from './keyMaterial.ts';
+import { maskConservatively } from './conservative.ts';
+import { bytesToLatin1, decodeBase64Std } from '../pki/base64.ts';
 import type { RedactedItem, ShareFile } from './link.ts';
 
-import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER } from './markers.ts';
 export { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from './markers.ts';
-
-const PEM_KEY = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY)-----[\s\S]*?(?:-----END \1-----|$)/g;
-/** Base64 of "-----BEGIN" followed by more base64: a PEM block encoded once more. */
-const B64_PEM = /LS0tLS1CRUdJTi[A-Za-z0-9+/]*={0,2}/g;
-
-interface Cut {
-  start: number;
-  end: number;
-  replacement: string;
-  what: string;
-}
 
 export interface RedactionResult {
   files: ShareFile[];
   items: RedactedItem[];
 }
 
-function isPrivateKeyText(s: string): boolean {
-  return /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY-----/.test(s);
+interface Cut {
+  start: number;
+  end: number;
+  replacement: string;
+  what: string;
+  /** Found in the raw text rather than read: where it overlaps a cut from reading, that one's replacement wins. */
+  raw?: boolean;
 }
 
-function isCertificatesOnly(s: string): boolean {
-  return s.includes('-----BEGIN CERTIFICATE-----') && !/-----BEGIN (?!CERTIFICATE-----)/.test(s);
+type Path = Array<string | number>;
+
+/** A Secret or kubeconfig the app reads in a document: where, and its name for the list. */
+interface Target {
+  kind: 'secret' | 'kubeconfig';
+  path: Path;
+  who: string;
 }
 
-function latin1(bytes: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 8192) s += String.fromCharCode(...bytes.subarray(i, i + 8192));
-  return s;
+const PEM_PRIVATE_BLOCK = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[\s\S]*?(?:-----END \1-----|$)/g;
+/** Secret fields that say what the Secret is, not what it holds. */
+const SECRET_IDENTITY = new Set(['apiVersion', 'kind', 'type', 'immutable']);
+const METADATA_IDENTITY = new Set(['name', 'namespace', 'generateName', 'uid', 'resourceVersion', 'creationTimestamp', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds']);
+/** kubectl keeps the whole object, Secret data included, in this annotation. */
+const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
+/** Keys shown as they are (`<<`, a merge key, too: what it pulls in is masked where it comes from). */
+const SIMPLE_KEY = /^(?:[A-Za-z0-9_.\/-]{1,253}|<<)$/;
+/**
+ * Masked values shorter than this are not searched for in the redacted text: short ones
+ * (`admin`, a namespace) also stand in public fields. They are still checked by reading.
+ */
+const MIN_CHECKED_CHARS = 12;
+/** Pieces of a masked value searched for in the redacted text, so that a partial cut shows. */
+const PIECE_CHARS = 32;
+
+/** `Secret`, however written (`Secret"` while typing, `secret`): what a careful reader would take for one. */
+function isSecretKind(kind: unknown): boolean {
+  return typeof kind === 'string' && kind.replace(/[^A-Za-z]/g, '').toLowerCase() === 'secret';
 }
 
-function scalarString(n: unknown): string | undefined {
-  return isScalar(n) && typeof n.value === 'string' ? n.value : undefined;
+function isKubeconfig(o: Record<string, unknown>): boolean {
+  return (o.kind === 'Config' && Array.isArray(o.users)) || (Array.isArray(o.users) && (Array.isArray(o.clusters) || Array.isArray(o.contexts)));
 }
 
-function secretName(m: YAMLMap): string {
-  const meta = m.get('metadata', true);
-  if (!isMap(meta)) return 'Secret';
-  const ns = scalarString(meta.get('namespace', true));
-  const name = scalarString(meta.get('name', true)) ?? '';
-  return `Secret ${ns ? `${ns}/` : ''}${name}`;
+function targetName(kind: string, o: Record<string, unknown>): string {
+  const meta = isObj(o.metadata) ? o.metadata : {};
+  const ns = str(meta.namespace);
+  return `${kind} ${ns ? `${ns}/` : ''}${str(meta.name)}`.trimEnd();
 }
 
-function secretCuts(m: YAMLMap, out: Cut[]): void {
-  const kind = scalarString(m.get('kind', true));
-  if (kind === 'List' || kind?.endsWith('List')) {
-    const items = m.get('items', true);
-    if (isSeq(items)) for (const it of items.items) if (isMap(it)) secretCuts(it, out);
+/** Secrets and kubeconfigs in a value as the app read it: the root, List items, a sequence of objects. */
+function findTargets(value: unknown, path: Path, out: Target[], depth = 0): void {
+  if (depth > 8) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => findTargets(v, [...path, i], out, depth + 1));
     return;
   }
-  if (kind !== 'Secret') return;
-  const who = secretName(m);
-  for (const field of ['data', 'stringData'] as const) {
-    const map = m.get(field, true);
-    if (!isMap(map)) continue;
-    for (const pair of map.items) {
-      const v = pair.value as YamlNode | null;
-      if (!v || !v.range) continue;
-      const key = isScalar(pair.key) ? String(pair.key.value) : '?';
-      if (isScalar(v)) {
-        if (v.value === null || v.value === '') continue;
-        const text = String(v.value);
-        const decoded = field === 'data' ? decodeBase64Std(text.replace(/\s+/g, '')) : undefined;
-        const plain = field === 'data' ? (decoded ? latin1(decoded) : '') : text;
-        // Certificates are public: a value made only of CERTIFICATE blocks stays.
-        if (isCertificatesOnly(plain)) continue;
-      }
-      const replacement = JSON.stringify(field === 'data' ? DATA_MARKER : STRING_MARKER);
-      out.push({ start: v.range[0], end: v.range[1], replacement, what: `${who} ${field}[${JSON.stringify(key)}]` });
-    }
-  }
+  if (!isObj(value)) return;
+  if (isSecretKind(value.kind)) out.push({ kind: 'secret', path, who: targetName('Secret', value) });
+  else if (isKubeconfig(value)) out.push({ kind: 'kubeconfig', path, who: 'kubeconfig' });
+  if (Array.isArray(value.items)) findTargets(value.items, [...path, 'items'], out, depth + 1);
 }
 
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
+/** Every string in a value (keys too, unless `valuesOnly`), depth-first; stops when `visit` returns true. */
+function someString(value: unknown, visit: (s: string) => boolean, valuesOnly = false, seen = new Set<object>()): boolean {
+  if (typeof value === 'string') return visit(value);
+  if (typeof value !== 'object' || value === null || seen.has(value)) return false;
+  seen.add(value);
+  if (Array.isArray(value)) return value.some((v) => someString(v, visit, valuesOnly, seen));
+  for (const [k, v] of Object.entries(value)) if ((!valuesOnly && visit(k)) || someString(v, visit, valuesOnly, seen)) return true;
+  return false;
 }
 
-/** The cuts redaction would make in one file, in text order, without overlaps. */
-function findCuts(text: string): Cut[] {
-  const cuts: Cut[] = [];
-  // Secret values: only where the file parses as YAML (JSON included).
-  if (text.includes('Secret')) {
-    try {
-      for (const doc of parseAllDocuments(text, { uniqueKeys: false, strict: false })) {
-        if (isMap(doc.contents)) secretCuts(doc.contents, cuts);
+/** What the app reads under a Secret's or kubeconfig's secret fields: the strings that must not survive. */
+function secretStrings(value: unknown, targets: readonly Target[]): string[] {
+  const out: string[] = [];
+  const add = (s: string) => {
+    if (s.length >= MIN_CHECKED_CHARS && !isRedactionMarker(s)) out.push(s);
+  };
+  for (const t of targets) {
+    const o = valueAtPath(value, t.path);
+    if (!isObj(o)) continue;
+    if (t.kind === 'secret') {
+      for (const field of ['data', 'stringData'] as const) {
+        const m = o[field];
+        if (!isObj(m)) continue;
+        for (const v of Object.values(m)) {
+          if (typeof v !== 'string' || isPublicSecretValue(field, v)) continue;
+          add(v);
+          if (field === 'data') {
+            const bytes = decodeBase64Std(v.replace(/\s+/g, ''));
+            if (bytes) add(bytesToLatin1(bytes));
+          }
+        }
       }
-    } catch {
-      // Not YAML: the PEM scan below still runs.
+    } else {
+      for (const u of Array.isArray(o.users) ? o.users : []) someString(isObj(u) ? u.user : undefined, (s) => (isPublicValue(s) ? false : (add(s), false)), true);
     }
   }
-  for (const m of text.matchAll(PEM_KEY)) cuts.push({ start: m.index, end: m.index + m[0].length, replacement: PRIVATE_KEY_MARKER, what: m[1]!.toLowerCase() });
-  for (const m of text.matchAll(B64_PEM)) {
-    const bytes = decodeBase64Std(m[0].length % 4 === 0 ? m[0] : m[0] + '='.repeat((4 - (m[0].length % 4)) % 4));
-    if (bytes && isPrivateKeyText(latin1(bytes))) cuts.push({ start: m.index, end: m.index + m[0].length, replacement: DATA_MARKER, what: 'private key (base64)' });
+  someString(value, (s) => (isSecretMaterial(s) ? (add(s), false) : false));
+  return out;
+}
+
+const PEM_CERTIFICATE_BLOCK = /-----BEGIN (?:TRUSTED )?CERTIFICATE-----[\s\S]*?-----END (?:TRUSTED )?CERTIFICATE-----/g;
+
+/**
+ * What a document shows in public: its certificates, as text and as the base64 they are
+ * written in. A piece of a masked value found here is no leak (a bundle that was masked
+ * for its key shares its certificate with the `tls.crt` next to it).
+ */
+function publicTextOf(value: unknown): string {
+  let out = '';
+  someString(value, (s) => {
+    if (s.length < 40) return false;
+    if (isCertificatesOnlyBase64(s)) out += s.replace(/\s+/g, '') + '\n';
+    else if (s.includes('CERTIFICATE-----')) for (const m of s.matchAll(PEM_CERTIFICATE_BLOCK)) out += m[0].replace(/\s+/g, '') + '\n';
+    return false;
+  }, true);
+  return out;
+}
+
+function valueAtPath(value: unknown, path: Path): unknown {
+  let cur = value;
+  for (const seg of path) {
+    if (typeof seg === 'number') cur = Array.isArray(cur) ? cur[seg] : undefined;
+    else cur = isObj(cur) && Object.prototype.hasOwnProperty.call(cur, seg) ? cur[seg] : undefined;
   }
-  cuts.sort((a, b) => a.start - b.start || b.end - a.end);
+  return cur;
+}
+
+function isPublicValue(s: string): boolean {
+  return s === '' || isRedactionMarker(s) || isCertificatesOnly(s) || isCertificatesOnlyBase64(s);
+}
+
+function isPublicSecretValue(field: 'data' | 'stringData', v: string): boolean {
+  if (v === '' || isRedactionMarker(v)) return true;
+  return field === 'data' ? isCertificatesOnlyBase64(v) || decodedIsMarker(v) : isCertificatesOnly(v);
+}
+
+function decodedIsMarker(v: string): boolean {
+  const bytes = decodeBase64Std(v.replace(/\s+/g, ''));
+  return !!bytes && isRedactionMarker(bytesToLatin1(bytes));
+}
+
+/**
+ * Whether the app's reading of a (redacted) document is clean: every Secret value a marker,
+ * empty or certificates, every kubeconfig credential masked, no key material anywhere.
+ */
+function readingIsClean(value: unknown): boolean {
+  const targets: Target[] = [];
+  findTargets(value, [], targets);
+  for (const t of targets) {
+    const o = valueAtPath(value, t.path);
+    if (!isObj(o)) continue;
+    if (t.kind === 'secret') {
+      for (const field of ['data', 'stringData'] as const) {
+        const m = o[field];
+        if (m === undefined || m === null) continue;
+        if (!isObj(m)) return false;
+        for (const v of Object.values(m)) if (v !== null && v !== undefined && !(typeof v === 'string' && isPublicSecretValue(field, v))) return false;
+      }
+    } else {
+      for (const u of Array.isArray(o.users) ? o.users : []) if (isObj(u) && someString(u.user, (s) => !isPublicValue(s), true)) return false;
+    }
+  }
+  return !someString(value, (s) => !isRedactionMarker(s) && isSecretMaterial(s));
+}
+
+/** Pieces of each secret string, without white space, to search for in a redacted text (none that is public). */
+function secretPieces(secrets: readonly string[], publicText: string): string[] {
+  const out = new Set<string>();
+  for (const s of secrets) {
+    const flat = s.replace(/\s+/g, '');
+    if (flat.length < MIN_CHECKED_CHARS) continue;
+    if (flat.length <= PIECE_CHARS) {
+      if (!publicText.includes(flat)) out.add(flat);
+      continue;
+    }
+    for (let i = 0; i + PIECE_CHARS <= flat.length; i += PIECE_CHARS) {
+      const piece = flat.slice(i, i + PIECE_CHARS);
+      // Armour lines and runs of one character are shared with certificates and padding.
+      if (!piece.includes('-----') && !/^(.)\1*$/.test(piece) && !publicText.includes(piece)) out.add(piece);
+    }
+  }
+  return [...out];
+}
+
+function leaks(text: string, pieces: readonly string[]): boolean {
+  if (pieces.length === 0) return false;
+  const flat = text.replace(/\s+/g, '');
+  return pieces.some((p) => flat.includes(p));
+}
+
+/** The line breaks of a text, in order (what a cut leaves behind so that no line moves). */
+function lineBreaksOf(s: string): string {
+  const m = s.match(/\r\n|\r|\n/g);
+  return m ? m.join('') : '';
+}
+
+/** Applies cuts (sorted, not overlapping) to a text. */
+function applyCuts(text: string, cuts: readonly Cut[], offset = 0): string {
+  let out = '';
+  let at = 0;
+  for (const c of cuts) {
+    const start = c.start - offset;
+    const end = c.end - offset;
+    const removed = text.slice(start, end);
+    const breaks = lineBreaksOf(removed);
+    const lastBreak = Math.max(removed.lastIndexOf('\n'), removed.lastIndexOf('\r'));
+    // The indentation a multi-line range ran into stays, so the next line keeps its place.
+    const tail = breaks && lastBreak >= 0 ? removed.slice(lastBreak + 1) : '';
+    out += text.slice(at, start) + c.replacement + breaks + (/^[ \t]*$/.test(tail) ? tail : '');
+    at = end;
+  }
+  return out + text.slice(at);
+}
+
+/** Sorts cuts and merges overlapping ones into their union (the first one's replacement). */
+function mergeCuts(cuts: Cut[]): Cut[] {
+  cuts.sort((a, b) => a.start - b.start || Number(a.raw ?? false) - Number(b.raw ?? false) || b.end - a.end);
   const out: Cut[] = [];
   for (const c of cuts) {
     const last = out[out.length - 1];
-    if (last && c.start < last.end) continue;
-    out.push(c);
+    if (last && c.start < last.end) {
+      last.end = Math.max(last.end, c.end);
+      continue;
+    }
+    out.push({ ...c });
   }
   return out;
+}
+
+/** Comments of a document text, from the `yaml` package's token stream (offsets in the text). */
+function commentRanges(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const walk = (o: unknown, depth: number): void => {
+    if (depth > 200 || typeof o !== 'object' || o === null) return;
+    if (Array.isArray(o)) {
+      for (const x of o) walk(x, depth + 1);
+      return;
+    }
+    const t = o as { type?: unknown; offset?: unknown; source?: unknown };
+    if (t.type === 'comment' && typeof t.offset === 'number' && typeof t.source === 'string') {
+      out.push([t.offset, t.offset + t.source.length]);
+      return;
+    }
+    for (const v of Object.values(o)) walk(v, depth + 1);
+  };
+  try {
+    for (const token of new Parser().parse(withLoneCrAsLf(text))) walk(token, 0);
+  } catch {
+    return out;
+  }
+  return out;
+}
+
+/** The cuts for one document the app reads, in document offsets; undefined when its structure cannot be matched. */
+class DocumentRedactor {
+  readonly cuts: Cut[] = [];
+  private readonly masked = new Set<YamlNode>();
+
+  constructor(private readonly ydoc: Document.Parsed) {}
+
+  private cut(node: YamlNode, replacement: string, what: string): void {
+    const r = node.range;
+    if (!r || r[1] <= r[0]) return;
+    this.cuts.push({ start: r[0], end: r[1], replacement, what });
+  }
+
+  private resolve(node: unknown): unknown {
+    let n = node;
+    for (let i = 0; i < 64 && isAlias(n); i++) n = n.resolve(this.ydoc);
+    return n;
+  }
+
+  /** The node the app's path leads to (the last of duplicated keys, aliases followed). */
+  nodeAt(path: Path): unknown {
+    let n: unknown = this.resolve(this.ydoc.contents);
+    for (const seg of path) {
+      if (typeof seg === 'number') {
+        if (!isSeq(n)) return undefined;
+        n = n.items[seg];
+      } else {
+        if (!isMap(n)) return undefined;
+        let found: unknown;
+        for (const p of n.items) if (isScalar(p.key) && String(p.key.value) === seg) found = p.value;
+        n = found;
+      }
+      n = this.resolve(n);
+    }
+    return n;
+  }
+
+  /** Masks every value under a node (simple keys stay), following aliases to what they stand for. */
+  maskAll(node: unknown, what: string, keepCertificates = false): void {
+    if (isAlias(node)) {
+      this.maskAll(node.resolve(this.ydoc), what, keepCertificates);
+      return;
+    }
+    if (!node || typeof node !== 'object' || this.masked.has(node as YamlNode)) return;
+    this.masked.add(node as YamlNode);
+    if (isScalar(node)) {
+      const v = node.value;
+      if (v === null || v === '' || (keepCertificates && typeof v === 'string' && isPublicValue(v))) return;
+      this.cut(node, JSON.stringify(STRING_MARKER), what);
+    } else if (isMap(node)) {
+      for (const p of node.items) {
+        if (!(isScalar(p.key) && SIMPLE_KEY.test(String(p.key.value)))) this.maskAll(p.key, what);
+        this.maskAll(p.value, what, keepCertificates);
+      }
+    } else if (isSeq(node)) {
+      for (const item of node.items) this.maskAll(item, what, keepCertificates);
+    }
+  }
+
+  private keyOf(p: { key: unknown }): string | undefined {
+    return isScalar(p.key) && SIMPLE_KEY.test(String(p.key.value)) ? String(p.key.value) : undefined;
+  }
+
+  private keepScalar(node: unknown, what: string): void {
+    // A value kept as it is must be a plain scalar: an alias or a collection may carry anything.
+    if (isScalar(node)) this.valueRule(node, what);
+    else this.maskAll(node, what);
+  }
+
+  secret(node: YAMLMap, who: string): void {
+    for (const p of node.items) {
+      const key = this.keyOf(p);
+      if (key === undefined) {
+        this.maskAll(p.key, `${who}`);
+        this.maskAll(p.value, `${who}`);
+      } else if (SECRET_IDENTITY.has(key)) this.keepScalar(p.value, `${who} ${key}`);
+      else if (key === 'metadata' && isMap(p.value)) this.metadata(p.value, who);
+      else if ((key === 'data' || key === 'stringData') && isMap(p.value)) this.secretValues(p.value, key, who);
+      else this.maskAll(p.value, `${who} ${key}`);
+    }
+  }
+
+  private metadata(node: YAMLMap, who: string): void {
+    for (const p of node.items) {
+      const key = this.keyOf(p);
+      if (key !== undefined && METADATA_IDENTITY.has(key)) this.keepScalar(p.value, `${who} metadata.${key}`);
+      else if ((key === 'labels' || key === 'annotations') && isMap(p.value)) {
+        for (const a of p.value.items) {
+          const name = this.keyOf(a);
+          if (name === undefined || name === LAST_APPLIED) {
+            if (name === undefined) this.maskAll(a.key, `${who} metadata.${key}`);
+            this.maskAll(a.value, `${who} metadata.${key}${name ? `["${name}"]` : ''}`);
+          } else this.keepScalar(a.value, `${who} metadata.${key}["${name}"]`);
+        }
+      } else this.maskAll(p.value, `${who} metadata${key ? `.${key}` : ''}`);
+    }
+  }
+
+  private secretValues(node: YAMLMap, field: 'data' | 'stringData', who: string): void {
+    for (const p of node.items) {
+      const key = this.keyOf(p);
+      const what = `${who} ${field}[${JSON.stringify(key ?? '?')}]`;
+      if (key === undefined) this.maskAll(p.key, what);
+      const v = p.value;
+      if (isScalar(v) && !this.masked.has(v)) {
+        const s = v.value;
+        if (s === null || s === '' || (typeof s === 'string' && isPublicSecretValue(field, s))) continue;
+        this.masked.add(v);
+        this.cut(v, JSON.stringify(field === 'data' ? DATA_MARKER : STRING_MARKER), what);
+      } else this.maskAll(v, what);
+    }
+  }
+
+  kubeconfig(node: YAMLMap, who: string): void {
+    for (const p of node.items) {
+      const key = this.keyOf(p);
+      if (key === 'users') this.maskAll(p.value, `${who} users`, true);
+      else this.everyValue(p.value);
+    }
+  }
+
+  /** The rule for values outside Secrets: key material and kubeconfigs with credentials are masked. */
+  private valueRule(node: YamlNode, what: string): void {
+    if (!isScalar(node) || typeof node.value !== 'string' || this.masked.has(node)) return;
+    const v = node.value;
+    if (isRedactionMarker(v) || !isSecretMaterial(v)) return;
+    this.masked.add(node);
+    this.cut(node, JSON.stringify(maskedValue(v)), what.startsWith('Secret') ? what : keyMaterialName(v));
+  }
+
+  /** Applies the value rule to every scalar under a node (aliases are followed where they stand). */
+  everyValue(node: unknown, depth = 0): void {
+    if (depth > 400) return;
+    const n = this.resolve(node);
+    if (isScalar(n)) this.valueRule(n, '');
+    else if (isMap(n)) {
+      for (const p of n.items) {
+        this.everyValue(p.key, depth + 1);
+        this.everyValue(p.value, depth + 1);
+      }
+    } else if (isSeq(n)) for (const item of n.items) this.everyValue(item, depth + 1);
+  }
+
+  /** Maps whose `kind` key, any of its duplicates, names a Secret: what a duplicate may hide from the app. */
+  secretMapsByAnyKind(node: unknown, out: YAMLMap[], depth = 0): void {
+    const n = this.resolve(node);
+    if (depth > 8) return;
+    if (isSeq(n)) {
+      for (const item of n.items) this.secretMapsByAnyKind(item, out, depth + 1);
+      return;
+    }
+    if (!isMap(n)) return;
+    if (n.items.some((p) => isScalar(p.key) && p.key.value === 'kind' && isScalar(p.value) && isSecretKind(p.value.value))) out.push(n);
+    for (const p of n.items) if (isScalar(p.key) && p.key.value === 'items') this.secretMapsByAnyKind(p.value, out, depth + 1);
+  }
+
+  maskComments(text: string, who: string): void {
+    for (const [start, end] of commentRanges(text)) if (end - start > 1) this.cuts.push({ start, end, replacement: '#', what: `${who} comment` });
+  }
+}
+
+/** What a value outside a Secret becomes: its private-key blocks replaced when that is all it holds, else a marker. */
+function maskedValue(v: string): string {
+  const trimmed = v.replace(/\s+/g, '');
+  if (trimmed.length > 0 && decodeBase64Loose(trimmed) && !/-----/.test(v)) return DATA_MARKER;
+  if (isCertificatesOnly(v.replace(PEM_PRIVATE_BLOCK, '')) || hasPrivateKeyArmour(v)) {
+    const kept = v.replace(PEM_PRIVATE_BLOCK, PRIVATE_KEY_MARKER);
+    if (!isSecretMaterial(kept)) return kept;
+  }
+  return PRIVATE_KEY_MARKER;
+}
+
+function keyMaterialName(v: string): string {
+  if (!holdsPrivateKey(v)) return 'kubeconfig credentials';
+  const m = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----/.exec(v);
+  return m ? m[1]!.toLowerCase() : 'private key (encoded)';
+}
+
+interface DocumentResult {
+  cuts: Cut[];
+  /** Strings the app read that must not appear in the redacted text. */
+  secrets: string[];
+  /** Its certificates (see publicTextOf). */
+  publicText: string;
+  /** True when the document must be masked conservatively. */
+  conservative: boolean;
+}
+
+function redactDocument(doc: SourceDocument): DocumentResult {
+  const parsed = parseSourceDocument(doc);
+  if (parsed.value === undefined) {
+    // Read as nothing without a complaint (comments only): the raw-text scan covers it.
+    return { cuts: [], secrets: [], publicText: '', conservative: parsed.problems.length > 0 };
+  }
+  const targets: Target[] = [];
+  findTargets(parsed.value, [], targets);
+  const secrets = secretStrings(parsed.value, targets);
+  const publicText = secrets.length > 0 ? publicTextOf(parsed.value) : '';
+  const duplicates = parsed.problems.some((p) => p.code === PARSER_CODES.duplicateKey);
+  if (targets.length === 0 && secrets.length === 0 && !(duplicates && /secret/i.test(doc.text))) return { cuts: [], secrets, publicText, conservative: false };
+  const ydoc = positionedDocument(doc.text);
+  if (!ydoc || ydoc.errors.length > 0) return { cuts: [], secrets, publicText, conservative: true };
+  const r = new DocumentRedactor(ydoc);
+  const secretMaps = new Set<YAMLMap>();
+  for (const t of targets) {
+    const node = r.nodeAt(t.path);
+    if (!isMap(node)) return { cuts: [], secrets, publicText, conservative: true };
+    if (t.kind === 'secret') {
+      secretMaps.add(node);
+      r.secret(node, t.who);
+    } else r.kubeconfig(node, t.who);
+  }
+  if (duplicates) {
+    const more: YAMLMap[] = [];
+    r.secretMapsByAnyKind(ydoc.contents, more);
+    for (const m of more) if (!secretMaps.has(m)) r.secret(m, 'Secret');
+  }
+  r.everyValue(ydoc.contents);
+  if (targets.length > 0) r.maskComments(doc.text, targets[0]!.who);
+  const cuts = mergeCuts(r.cuts);
+  // The check: the app's reading of the result, and no piece of what was masked.
+  const text = applyCuts(doc.text, cuts);
+  const again = parseSourceDocument({ ...doc, text });
+  const clean = (again.value === undefined || readingIsClean(again.value)) && !leaks(text, secretPieces(secrets, publicText));
+  return { cuts: cuts.map((c) => ({ ...c, start: c.start + doc.startOffset, end: c.end + doc.startOffset })), secrets, publicText, conservative: !clean };
+}
+
+/** Private-key armour and base64 keys in the raw text: comments, files that are not YAML, anything. */
+function rawTextCuts(text: string): Cut[] {
+  const cuts: Cut[] = [];
+  if (/begin/i.test(text)) {
+    for (const m of text.matchAll(PEM_PRIVATE_BLOCK)) cuts.push({ start: m.index, end: m.index + m[0].length, replacement: PRIVATE_KEY_MARKER, what: m[1]!.toLowerCase(), raw: true });
+  }
+  for (const m of text.matchAll(BASE64_RUN)) {
+    if (m[0].length < 40) continue;
+    if (holdsPrivateKey(m[0].replace(/#/g, ''))) cuts.push({ start: m.index, end: m.index + m[0].length, replacement: DATA_MARKER, what: 'private key (encoded)', raw: true });
+  }
+  return cuts;
+}
+
+function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  return starts;
+}
+
+function lineAt(starts: readonly number[], offset: number): number {
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (starts[mid]! <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo + 1;
+}
+
+const CONSERVATIVE_WHAT = 'a document that could not be read as YAML: every value masked';
+
+function redactFile(f: ShareFile): { text: string; items: RedactedItem[] } {
+  const docs = splitDocuments(f.path, f.text);
+  const cuts: Cut[] = [];
+  const secrets: string[] = [];
+  let publicText = '';
+  const conservativeDocs: SourceDocument[] = [];
+  for (const doc of docs) {
+    const r = redactDocument(doc);
+    secrets.push(...r.secrets);
+    publicText += r.publicText;
+    if (r.conservative) conservativeDocs.push(doc);
+    else cuts.push(...r.cuts);
+  }
+  for (const doc of conservativeDocs) {
+    cuts.push({ start: doc.startOffset, end: doc.startOffset + doc.text.length, replacement: '', what: CONSERVATIVE_WHAT });
+  }
+  const all = mergeCuts([...cuts, ...rawTextCuts(f.text)]);
+  if (all.length === 0) return { text: f.text, items: [] };
+  const starts = lineStarts(f.text);
+  const items = all.map((c) => ({ file: f.path, line: lineAt(starts, c.start), what: c.what }));
+  let text = '';
+  let at = 0;
+  for (const c of all) {
+    // A document masked conservatively keeps its shape; any other cut becomes its marker.
+    const body = c.what === CONSERVATIVE_WHAT ? maskConservatively(f.text.slice(c.start, c.end)) : applyCuts(f.text.slice(c.start, c.end), [{ ...c, start: 0, end: c.end - c.start }]);
+    text += f.text.slice(at, c.start) + body;
+    at = c.end;
+  }
+  text += f.text.slice(at);
+  return checkedFile(f.path, text, items, secretPieces(secrets, publicText));
+}
+
+/**
+ * The last check, on the whole redacted file as the app would read it: a document that
+ * still shows a Secret value, key material or a piece of a masked value is masked
+ * conservatively; if a piece still shows (across documents), the whole file is.
+ */
+function checkedFile(path: string, text: string, items: RedactedItem[], pieces: readonly string[]): { text: string; items: RedactedItem[] } {
+  let out = '';
+  let at = 0;
+  let changed = false;
+  for (const doc of splitDocuments(path, text)) {
+    const parsed = parseSourceDocument(doc);
+    const clean = (parsed.value === undefined || readingIsClean(parsed.value)) && !leaks(doc.text, pieces);
+    if (clean) continue;
+    out += text.slice(at, doc.startOffset) + maskConservatively(doc.text);
+    at = doc.startOffset + doc.text.length;
+    changed = true;
+    items.push({ file: path, line: doc.startLine, what: CONSERVATIVE_WHAT });
+  }
+  if (!changed) return { text, items };
+  out += text.slice(at);
+  if (leaks(out, pieces)) return { text: maskConservatively(out), items: [...items, { file: path, line: 1, what: 'the whole file: every value masked' }] };
+  items.sort((a, b) => a.line - b.line);
+  return { text: out, items };
 }
 
 /** Secret values and private keys in these files (what `redact` would replace), without changing anything. */
@@ -123,22 +615,9 @@ export function findSecrets(files: readonly ShareFile[]): RedactedItem[] {
 export function redact(files: readonly ShareFile[]): RedactionResult {
   const items: RedactedItem[] = [];
   const outFiles = files.map((f) => {
-    const cuts = findCuts(f.text);
-    if (cuts.length === 0) return f;
-    let text = '';
-    let at = 0;
-    for (const c of cuts) {
-      // Lines never move: a multi-line value leaves its line breaks behind (blank lines are
-      // fine in YAML), and the indentation the range ran into stays.
-      const removed = f.text.slice(c.start, c.end);
-      const breaks = removed.split('\n').length - 1;
-      const tail = breaks > 0 ? removed.slice(removed.lastIndexOf('\n') + 1) : '';
-      text += f.text.slice(at, c.start) + c.replacement + '\n'.repeat(breaks) + (/^[ \t]*$/.test(tail) ? tail : '');
-      at = c.end;
-      items.push({ file: f.path, line: lineAt(f.text, c.start), what: c.what });
-    }
-    text += f.text.slice(at);
-    return { path: f.path, text };
+    const r = redactFile(f);
+    items.push(...r.items);
+    return r.text === f.text ? f : { path: f.path, text: r.text };
   });
   return { files: outFiles, items };
 }

@@ -1,0 +1,202 @@
+// What counts as secret material in a value, wherever the value sits: private keys in any
+// encoding (PEM, PGP armour, base64 of either, wrapped or with text before BEGIN, DER and
+// PKCS#12 in base64), and kubeconfigs that carry credentials. And the one thing that counts
+// as public: a value that is nothing but certificates.
+import { bytesToLatin1, decodeBase64Std } from '../pki/base64.ts';
+import { readTlv } from '../pki/der.ts';
+
+/**
+ * A private-key armour line, read with every space removed so that a header folded across
+ * lines (`-----BEGIN RSA PRIVATE\n  KEY-----`) or written in another case still counts:
+ * PEM (`PRIVATE KEY`, `RSA PRIVATE KEY`, `ENCRYPTED PRIVATE KEY`, `OPENSSH PRIVATE KEY`…)
+ * and PGP (`PGP PRIVATE KEY BLOCK`), with three or more dashes.
+ */
+const PRIVATE_ARMOUR = /-{3,}BEGIN[A-Z0-9]*PRIVATEKEY/i;
+/** Quick filter before the work: a value shorter than this cannot hold a key. */
+const MIN_KEY_CHARS = 40;
+/**
+ * Runs of base64 (standard or URL alphabet), possibly wrapped: a run goes on to the next
+ * line only when the line it ends is done and the next line is nothing but base64 (after
+ * indentation, or a `#` for a commented-out block).
+ */
+export const BASE64_RUN = /[A-Za-z0-9+/_-]{4,}={0,2}(?:[ \t]*(?:\r\n|\r|\n)[ \t]*#?[ \t]*[A-Za-z0-9+/_-]{4,}={0,2}(?=[ \t]*(?:\r|\n|$)))*/g;
+
+function withoutSpace(s: string): string {
+  return s.replace(/\s+/g, '');
+}
+
+/** True for text holding a private-key armour line (PEM or PGP), however it is spaced. */
+export function hasPrivateKeyArmour(text: string): boolean {
+  if (text.length < 20) return false;
+  if (!/begin/i.test(text)) return false;
+  return PRIVATE_ARMOUR.test(withoutSpace(text));
+}
+
+/**
+ * Decodes base64 leniently: spaces and line breaks dropped, either alphabet, missing padding
+ * added, and a last partial quantum dropped. Undefined when the run is not base64 at all.
+ */
+export function decodeBase64Loose(text: string): Uint8Array | undefined {
+  let s = withoutSpace(text);
+  if (/[^A-Za-z0-9+/_=-]/.test(s)) return undefined;
+  s = s.replace(/-/g, '+').replace(/_/g, '/');
+  // Padding can only end a quantum: keep what comes before the first one.
+  const pad = s.indexOf('=');
+  if (pad >= 0) s = s.slice(0, pad);
+  s = s.slice(0, s.length - (s.length % 4 === 1 ? 1 : 0));
+  return decodeBase64Std(s + '='.repeat((4 - (s.length % 4)) % 4));
+}
+
+/** The length of a DER element at `at`, or -1 when the bytes there are not one. */
+function derElementEnd(bytes: Uint8Array, at: number): number {
+  try {
+    return readTlv(bytes, at).next;
+  } catch {
+    return -1;
+  }
+}
+
+/** PBES2, PKCS#12 PBE and the PKCS#5 v1.5 schemes: what an EncryptedPrivateKeyInfo starts with. */
+const ENCRYPTED_KEY_OIDS = [
+  [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x05], // 1.2.840.113549.1.5 (PKCS#5)
+  [0x2a, 0x86, 0x48, 0x86, 0xf7, 0x0d, 0x01, 0x0c, 0x01], // 1.2.840.113549.1.12.1 (PKCS#12 PBE)
+];
+
+function startsWithAt(bytes: Uint8Array, at: number, prefix: readonly number[]): boolean {
+  if (at + prefix.length > bytes.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (bytes[at + i] !== prefix[i]) return false;
+  return true;
+}
+
+/**
+ * True for binary private-key structures: PKCS#1 RSA, DSA and PKCS#8 (a SEQUENCE opening
+ * with INTEGER 0), SEC1 EC and PKCS#8 v2 (INTEGER 1, then an OCTET STRING or SEQUENCE), a
+ * PKCS#12 store (INTEGER 3, then a SEQUENCE), an EncryptedPrivateKeyInfo, OpenSSH's own
+ * key format, and an OpenPGP secret-key packet.
+ */
+export function isPrivateKeyDer(bytes: Uint8Array): boolean {
+  if (bytes.length < 16) return false;
+  if (bytesToLatin1(bytes.subarray(0, 15)) === 'openssh-key-v1\u0000') return true;
+  const b0 = bytes[0]!;
+  // OpenPGP secret key (tag 5) or secret subkey (tag 7), old or new packet format, version 3 to 6.
+  const pgpVersionAt = b0 === 0x94 || b0 === 0x9c ? 2 : b0 === 0x95 || b0 === 0x9d ? 3 : b0 === 0xc5 || b0 === 0xc7 ? 2 + (bytes[1]! >= 192 ? 1 : 0) : -1;
+  if (pgpVersionAt > 0 && bytes[pgpVersionAt]! >= 3 && bytes[pgpVersionAt]! <= 6) return true;
+  if (b0 !== 0x30) return false;
+  let inner: number;
+  try {
+    inner = readTlv(bytes, 0, bytes.length).start;
+  } catch {
+    // A truncated key still gives itself away by its first elements.
+    const len = bytes[1]!;
+    inner = len & 0x80 ? 2 + (len & 0x7f) : 2;
+  }
+  if (bytes[inner] === 0x02 && bytes[inner + 1] === 0x01) {
+    const version = bytes[inner + 2];
+    const next = bytes[inner + 3];
+    if (version === 0) return next === 0x02 || next === 0x30;
+    if (version === 1) return next === 0x04 || next === 0x30;
+    if (version === 3) return next === 0x30;
+    return false;
+  }
+  // EncryptedPrivateKeyInfo: SEQUENCE { SEQUENCE { OID scheme, … }, OCTET STRING }.
+  if (bytes[inner] === 0x30) {
+    const alg = derElementEnd(bytes, inner) > 0 ? readTlv(bytes, inner).start : inner + 2;
+    if (bytes[alg] === 0x06) return ENCRYPTED_KEY_OIDS.some((oid) => startsWithAt(bytes, alg + 2, oid));
+  }
+  return false;
+}
+
+/** Decoded bytes that hold a key: as text (armour), as binary, or base64 once more. */
+function bytesHoldKey(bytes: Uint8Array, depth: number): boolean {
+  if (isPrivateKeyDer(bytes)) return true;
+  const text = bytesToLatin1(bytes);
+  if (hasPrivateKeyArmour(text)) return true;
+  return depth < 2 && base64RunsHoldKey(text, depth + 1);
+}
+
+function base64RunsHoldKey(text: string, depth: number): boolean {
+  for (const m of text.matchAll(BASE64_RUN)) {
+    const run = m[0];
+    if (run.length < MIN_KEY_CHARS) continue;
+    const bytes = decodeBase64Loose(run);
+    if (bytes && bytesHoldKey(bytes, depth)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when a value holds private-key material in any encoding: armour in the text itself,
+ * or a run of base64 (wrapped or not, anywhere in the value, such as a kubeconfig's
+ * `client-key-data`) whose bytes are a key, armour, or base64 of those once more.
+ */
+export function holdsPrivateKey(value: string): boolean {
+  if (value.length < MIN_KEY_CHARS) return false;
+  if (hasPrivateKeyArmour(value)) return true;
+  return base64RunsHoldKey(value, 0);
+}
+
+/** Fields of a kubeconfig's `user` that are credentials. */
+const KUBECONFIG_CREDENTIAL = /^[ \t]*"?(?:token|password|client-key-data|client-key|id-token|refresh-token|client-secret|access-token|tokenFile|username)"?[ \t]*:[ \t]*\S/m;
+
+/** True for a value that is a kubeconfig (YAML or JSON) carrying a user's credentials. */
+export function isKubeconfigWithCredentials(value: string): boolean {
+  if (value.length < 20 || !/\busers"?\s*:/.test(value)) return false;
+  return KUBECONFIG_CREDENTIAL.test(value) || /"(?:token|password|client-key-data|id-token|refresh-token|client-secret)"\s*:/.test(value);
+}
+
+/** True when a value is secret material wherever it appears (outside Secrets too). */
+export function isSecretMaterial(value: string): boolean {
+  return holdsPrivateKey(value) || isKubeconfigWithCredentials(value);
+}
+
+const CERT_BLOCK = /-----BEGIN (?:TRUSTED )?CERTIFICATE-----\r?\n([A-Za-z0-9+/=\s]*?)-----END (?:TRUSTED )?CERTIFICATE-----/g;
+
+/**
+ * One or more whole DER elements back to back, each shaped as a certificate: a SEQUENCE
+ * opening with the TBSCertificate SEQUENCE, which opens with its [0] version or the serial
+ * INTEGER (an EncryptedPrivateKeyInfo opens with an algorithm OID there).
+ */
+function isDerCertificates(bytes: Uint8Array): boolean {
+  if (bytes.length === 0) return false;
+  let at = 0;
+  while (at < bytes.length) {
+    if (bytes[at] !== 0x30) return false;
+    const end = derElementEnd(bytes, at);
+    if (end < 0) return false;
+    const tbs = readTlv(bytes, at).start;
+    if (bytes[tbs] !== 0x30 || derElementEnd(bytes, tbs) < 0) return false;
+    const first = readTlv(bytes, tbs).start;
+    if (bytes[first] !== 0xa0 && bytes[first] !== 0x02) return false;
+    at = end;
+  }
+  return true;
+}
+
+/**
+ * True when text is nothing but certificates: one or more PEM CERTIFICATE blocks, each a
+ * well-formed DER certificate, with nothing but white space around them. Anything else
+ * in the value (a password line, a key, a header, text before BEGIN) makes it not public.
+ */
+export function isCertificatesOnly(text: string): boolean {
+  if (!text.includes('-----BEGIN')) return false;
+  let rest = '';
+  let last = 0;
+  let blocks = 0;
+  for (const m of text.matchAll(CERT_BLOCK)) {
+    rest += text.slice(last, m.index);
+    last = m.index + m[0].length;
+    const der = decodeBase64Std(withoutSpace(m[1]!));
+    if (!der || !isDerCertificates(der) || derElementEnd(der, 0) !== der.length) return false;
+    blocks++;
+  }
+  rest += text.slice(last);
+  return blocks > 0 && rest.trim() === '';
+}
+
+/** A Secret `data` value (base64) that decodes to nothing but certificates (PEM or DER). */
+export function isCertificatesOnlyBase64(value: string): boolean {
+  const bytes = decodeBase64Std(withoutSpace(value));
+  if (!bytes || bytes.length === 0) return false;
+  if (bytes[0] === 0x30) return isDerCertificates(bytes);
+  return isCertificatesOnly(bytesToLatin1(bytes));
+}
