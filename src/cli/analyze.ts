@@ -1,5 +1,4 @@
 // `mesh-workbench analyze`: istioctl analyze --use-kube=false, on files.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Diagnostic, Level } from '../core/model/types.ts';
 import { LEVEL_ORDER } from '../core/model/types.ts';
@@ -13,6 +12,7 @@ import { meshInputsFromResources } from '../core/config/mesh/fromWorkspace.ts';
 import { formatDiagnostics, isOutputFormat, OUTPUT_FORMATS } from '../core/analysis/format/index.ts';
 import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts';
 import { gatherFiles, InputError, type InputFile } from './files.ts';
+import { InputTooLargeError, readCapped } from './readCapped.ts';
 import { PARSER_CODES } from '../core/model/parse.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
 import { goDurationError } from '../core/go/duration.ts';
@@ -25,6 +25,11 @@ export const EXIT_ERROR = 1;
 export const EXIT_USAGE = 64;
 export const EXIT_PARSE = 65;
 export const EXIT_ISSUES = 79;
+
+/** The exit code for an input that cannot be read: 65 when it is over the size cap, else 1. */
+export function inputErrorExit(e: InputError): number {
+  return e instanceof InputTooLargeError ? EXIT_PARSE : EXIT_ERROR;
+}
 
 export const CONFIG_ANALYSIS_URL = 'https://istio.io/latest/docs/reference/config/analysis';
 
@@ -99,7 +104,9 @@ Exit codes:
   1   other errors (e.g. an input path that cannot be read)
   64  bad command line (unknown flag or command, bad flag value)
   65  some input could not be parsed and no message reached the threshold
-      (not with --ignore-unknown)
+      (not with --ignore-unknown). An input over 32 MB counts as one: it is read
+      only up to that limit (devices, FIFOs and stdin too). A --meshConfigFile or
+      --meshNetworksFile over the limit always gives 65.
   79  a message is at or above --failure-threshold. This applies to every output
       format; istioctl only does this for -o log and exits 0 with -o json/yaml.
 `;
@@ -153,10 +160,22 @@ function list(args: ParsedArgs, name: string): string[] {
   return Array.isArray(v) ? v : [];
 }
 
+/** The parser diagnostic the model gives a file over the limit, for one the reader refused. */
+function tooLargeDiagnostic(e: InputTooLargeError): Diagnostic {
+  return { level: 'Error', code: PARSER_CODES.tooLarge, message: e.detail, file: e.input, line: 1, range: { startLine: 1, startCol: 1, endLine: 1, endCol: 2 }, source: 'parser' };
+}
+
+/** The order of the workspace's parser problems (src/core/workspace.ts): by file, then line. */
+function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
+  if ((a.file ?? '') !== (b.file ?? '')) return (a.file ?? '') < (b.file ?? '') ? -1 : 1;
+  return (a.line ?? 0) - (b.line ?? 0);
+}
+
 async function readFlagFile(io: CliIo, flag: string, path: string): Promise<string> {
   try {
-    return decodeFileBytes(await readFile(resolve(io.cwd, path)));
+    return decodeFileBytes(await readCapped(resolve(io.cwd, path), path));
   } catch (e) {
+    if (e instanceof InputTooLargeError) throw new InputTooLargeError(`--${flag}: ${path}`, e.bytes, e.cap);
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
     throw new InputError(`--${flag}: open ${path}: ${why}`);
@@ -214,14 +233,24 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   let files: InputFile[];
   let meshConfigText: string | undefined;
   let meshNetworksText: string | undefined;
+  // Inputs over the size cap, refused while reading (see readCapped.ts). They are reported as
+  // the model reports a file over its limit: under "Error(s) adding files", exit 65.
+  const tooLarge = new Map<string, Diagnostic>();
   try {
+    // A mesh config over the cap stops the command: analyzing with Istio's defaults instead
+    // would answer a different question.
     if (meshConfigFile) meshConfigText = await readFlagFile(io, 'meshConfigFile', meshConfigFile);
     if (meshNetworksFile) meshNetworksText = await readFlagFile(io, 'meshNetworksFile', meshNetworksFile);
-    files = await gatherFiles(inputs, { cwd: io.cwd, stdin: io.stdin, stderr: io.stderr });
+    files = await gatherFiles(inputs, {
+      cwd: io.cwd,
+      stdin: io.stdin,
+      stderr: io.stderr,
+      onTooLarge: (e) => void (tooLarge.has(e.input) || tooLarge.set(e.input, tooLargeDiagnostic(e))),
+    });
   } catch (e) {
     if (e instanceof InputError) {
       io.stderr(`Error: ${e.message}\n`);
-      return EXIT_ERROR;
+      return inputErrorExit(e);
     }
     throw e;
   }
@@ -247,7 +276,7 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   const result = await workspace.run(settings, { meshConfigText, meshNetworksText, fixes: false });
   if (result === 'canceled') throw new Error('analysis was canceled');
 
-  const parserDiags = result.diagnostics.filter((d) => d.source === 'parser' && !EDITOR_NOTICES.has(d.code));
+  const parserDiags = [...tooLarge.values(), ...result.diagnostics.filter((d) => d.source === 'parser' && !EDITOR_NOTICES.has(d.code))].sort(byFileAndLine);
   const analyzerDiags = result.diagnostics.filter((d) => d.source !== 'parser');
   const parserErrors = parserDiags.filter((d) => d.level === 'Error');
   const unparsedFiles = new Set(parserErrors.map((d) => d.file ?? ''));

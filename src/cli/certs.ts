@@ -1,10 +1,11 @@
 // `mesh-workbench certs`: inspect certificates, keys, CRLs, Secrets and dumps offline — the
 // chains Go (and so Istio) builds, Istio's own verdicts with its error texts, lints, and
 // istioctl's tables for pasted dumps. Private keys are only ever described, never printed.
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { flagHelp, parseArgs, UsageError, type FlagSpec } from './args.ts';
 import { EXIT_ERROR, EXIT_ISSUES, EXIT_OK, EXIT_PARSE, type CliIo } from './analyze.ts';
+import { InputTooLargeError, readCapped } from './readCapped.ts';
 import { inspect, type CertsReport, type InputFile } from '../core/pki/index.ts';
 import type { CertView, ChainView, ScenarioView } from '../core/pki/report.ts';
 
@@ -42,8 +43,9 @@ Flags:
 ${flagHelp(CERTS_FLAGS)}
 
 Exit codes: 0 when nothing is wrong, 79 when a check fails or an error-level finding is
-reported, 65 when an input holds nothing that could be read, 64 on a bad flag, 1 when a
-path cannot be read.
+reported, 65 when an input holds nothing that could be read or is over the 32 MB limit
+(inputs are read up to it, devices, FIFOs and stdin too), 64 on a bad flag, 1 when a path
+cannot be read.
 `;
 }
 
@@ -69,8 +71,9 @@ async function gather(args: string[], io: CliIo): Promise<InputFile[]> {
       return;
     }
     try {
-      out.push({ name, bytes: new Uint8Array(await readFile(abs)) });
+      out.push({ name, bytes: new Uint8Array(await readCapped(abs, name)) });
     } catch (e) {
+      if (e instanceof InputTooLargeError) throw e;
       throw new Error(`open ${name}: ${(e as Error).message}`);
     }
   };
@@ -148,7 +151,7 @@ export function formatCertsText(r: CertsReport): string {
     out.push('', `Private keys (${r.keys.length}):`);
     for (const k of r.keys) {
       const pk = k.publicKey;
-      out.push(`  ${k.origin.label}: ${k.state === 'redacted' ? 'redacted by Envoy' : k.state === 'encrypted' ? 'encrypted (Istio cannot read it)' : pk ? `${pk.type} ${pk.type === 'EC' ? pk.curve : `${pk.bits} bits`} (${k.encoding}), ${k.matches.length ? `matches ${k.matches.map((m) => byId.get(m)?.facts.subjectCommonName ?? byId.get(m)?.facts.spiffe[0]?.uri ?? m.slice(0, 16)).join(', ')}` : 'matches no certificate of the input'}` : 'unreadable'} ${k.masked}`);
+      out.push(`  ${k.origin.label}: ${k.state === 'redacted' ? 'redacted by Envoy' : k.state === 'redacted-in-link' ? 'redacted in this link' : k.state === 'encrypted' ? 'encrypted (Istio cannot read it)' : pk ? `${pk.type} ${pk.type === 'EC' ? pk.curve : `${pk.bits} bits`} (${k.encoding}), ${k.matches.length ? `matches ${k.matches.map((m) => byId.get(m)?.facts.subjectCommonName ?? byId.get(m)?.facts.spiffe[0]?.uri ?? m.slice(0, 16)).join(', ')}` : 'matches no certificate of the input'}` : 'unreadable'} ${k.masked}`);
     }
   }
   for (const c of r.crls) out.push('', `CRL ${c.origin.label}: issuer ${c.facts.issuer}, next update ${c.facts.nextUpdate ?? 'none'}${c.expired ? ' (expired)' : ''}, ${c.facts.revokedSerials.length} revoked, ${c.signedBy.length ? `signed by ${c.signedBy.map((s) => s.subject).join(', ')}` : 'signed by no certificate of the input'}`);
@@ -181,7 +184,7 @@ export async function runCerts(argv: readonly string[], io: CliIo, now: () => Da
     files = await gather(args, io);
   } catch (e) {
     io.stderr(`Error: ${(e as Error).message}\n`);
-    return EXIT_ERROR;
+    return e instanceof InputTooLargeError ? EXIT_PARSE : EXIT_ERROR;
   }
   const report = await inspect(files, {
     now: at,

@@ -2,7 +2,7 @@
 // simulated from files, printed as istioctl prints a ztunnel's config, and a request traced
 // hop by hop.
 import { flagHelp, parseArgs, UsageError, type FlagSpec } from './args.ts';
-import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, type CliIo } from './analyze.ts';
+import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, type CliIo } from './analyze.ts';
 import { gatherFiles, InputError } from './files.ts';
 import { loadMesh } from '../core/ambient/load.ts';
 import { buildAmbientModel } from '../core/ambient/model.ts';
@@ -59,7 +59,8 @@ export function traceHelp(): string {
 Usage:
   mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] [flags] -f <file|directory|-> ...
 
-Exit codes: 0 allowed, ${EXIT_DENIED} denied, 1 error (for example no healthy upstream), 64 usage.
+Exit codes: 0 allowed, ${EXIT_DENIED} denied, 1 error (for example no healthy upstream), 64 usage,
+65 an input over the 32 MB limit.
 
 Flags:
 ${flagHelp(TRACE_FLAGS)}
@@ -108,7 +109,7 @@ export async function runDataPlaneCommand(command: 'ztunnel-config' | 'trace', a
     }
     if (e instanceof InputError) {
       io.stderr(`Error: ${e.message}\n`);
-      return EXIT_ERROR;
+      return inputErrorExit(e);
     }
     throw e;
   }

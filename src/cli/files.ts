@@ -2,9 +2,12 @@
 // walked recursively in lexical order (paths joined under the argument, as Go's
 // filepath.Join would), and only .json/.yaml/.yml files are read; others are skipped
 // with istioctl's notice on stderr.
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { decodeFileBytes } from '../core/model/encoding.ts';
+import { InputError, InputTooLargeError, readCapped } from './readCapped.ts';
+
+export { InputError, InputTooLargeError } from './readCapped.ts';
 
 export const FILE_EXTENSIONS = ['.json', '.yaml', '.yml'] as const;
 
@@ -13,8 +16,6 @@ export interface InputFile {
   name: string;
   text: string;
 }
-
-export class InputError extends Error {}
 
 /** Go's filepath.Ext: the suffix from the last dot in the last path element. */
 function extOf(p: string): string {
@@ -42,16 +43,33 @@ function describe(e: unknown): string {
 
 export interface GatherIo {
   cwd: string;
+  /** Stdin's text; may throw InputTooLargeError (see main.ts). */
   stdin: () => Promise<string>;
   stderr: (s: string) => void;
+  /**
+   * Called for an input over the size cap (then left out of the result, and the other inputs
+   * are still read). Without it, gatherFiles throws the InputTooLargeError.
+   */
+  onTooLarge?: (e: InputTooLargeError) => void;
 }
 
-/** A file's text: UTF-8, or UTF-16 (with a BOM, or recognised by its zero bytes). */
+/** A file's text (UTF-8, or UTF-16 with a BOM or recognised by its zero bytes), read with the cap. */
 async function readText(abs: string, name: string): Promise<string> {
   try {
-    return decodeFileBytes(await readFile(abs));
+    return decodeFileBytes(await readCapped(abs, name));
   } catch (e) {
+    if (e instanceof InputTooLargeError) throw e;
     throw new InputError(`open ${name}: ${describe(e)}`);
+  }
+}
+
+/** Adds the file to `out`, or reports it to onTooLarge when it is over the cap. */
+async function readInto(abs: string, name: string, io: GatherIo, out: InputFile[]): Promise<void> {
+  try {
+    out.push({ name, text: await readText(abs, name) });
+  } catch (e) {
+    if (!(e instanceof InputTooLargeError) || !io.onTooLarge) throw e;
+    io.onTooLarge(e);
   }
 }
 
@@ -74,18 +92,24 @@ async function walk(dirName: string, io: GatherIo, out: InputFile[]): Promise<vo
       io.stderr(skippingNotice(name));
       continue;
     }
-    out.push({ name, text: await readText(resolve(io.cwd, name), name) });
+    await readInto(resolve(io.cwd, name), name, io, out);
   }
 }
 
 /** Reads every input named on the command line, in order. */
 export async function gatherFiles(args: readonly string[], io: GatherIo): Promise<InputFile[]> {
   const out: InputFile[] = [];
-  let stdinText: string | undefined;
+  // Stdin is read once, however often `-` is named.
+  let stdin: Promise<string> | undefined;
   for (const arg of args) {
     if (arg === '-') {
-      stdinText ??= await io.stdin();
-      out.push({ name: '-', text: stdinText });
+      stdin ??= io.stdin();
+      try {
+        out.push({ name: '-', text: await stdin });
+      } catch (e) {
+        if (!(e instanceof InputTooLargeError) || !io.onTooLarge) throw e;
+        io.onTooLarge(e);
+      }
       continue;
     }
     let st;
@@ -100,7 +124,7 @@ export async function gatherFiles(args: readonly string[], io: GatherIo): Promis
     } else if (!isRecognizedFile(arg)) {
       io.stderr(skippingNotice(arg));
     } else {
-      out.push({ name: arg, text: await readText(resolve(io.cwd, arg), arg) });
+      await readInto(resolve(io.cwd, arg), arg, io, out);
     }
   }
   return out;

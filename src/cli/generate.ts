@@ -4,24 +4,27 @@
 // the same queries the web worker answers give the config dump and the simulated request.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import { defaultAnalysisSettings } from '../core/analysis/settings.ts';
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { answerQuery, answerQueryAsync, QueryError, type QueryState } from '../core/queries/index.ts';
 import { dumpDiffText } from '../core/xds/dumpDiff.ts';
 import { configDumpFromValue, type ConfigDump } from '../core/xds/configdump/dump.ts';
 import { REQUEST_PROTOCOLS, type RequestProtocol } from '../core/xds/request.ts';
-import { gatherFiles, InputError } from './files.ts';
+import { gatherFiles } from './files.ts';
 import { parseArgs, UsageError, flagHelp, type FlagSpec } from './args.ts';
-import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, type CliIo } from './analyze.ts';
+import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, type CliIo } from './analyze.ts';
+import { InputError, readCapped } from './readCapped.ts';
+
+/** Why the files could not be used, and the exit code for it when it is not 1 (65: over the size cap). */
+export type FilesFailure = { ok: false; error: string; exitCode?: number };
 
 /** Reads and analyzes the files (or says why they cannot be read). */
-export async function analyzeFiles(inputs: readonly string[], io: CliIo): Promise<{ ok: true; state: QueryState } | { ok: false; error: string }> {
+export async function analyzeFiles(inputs: readonly string[], io: CliIo): Promise<{ ok: true; state: QueryState } | FilesFailure> {
   if (inputs.length === 0) return { ok: false, error: 'no workspace files given: name the manifests (files, directories or -) to generate from' };
   let files;
   try {
     files = await gatherFiles(inputs, { cwd: io.cwd, stdin: io.stdin, stderr: io.stderr });
   } catch (e) {
-    if (e instanceof InputError) return { ok: false, error: e.message };
+    if (e instanceof InputError) return { ok: false, error: e.message, exitCode: inputErrorExit(e) };
     throw e;
   }
   const w = new WorkspaceAnalyzer();
@@ -38,7 +41,7 @@ function proxyList(state: QueryState): string {
 }
 
 /** proxy-config's generateDump: the dump generated for `target` from `files`. */
-export async function generateDumpFromFiles(target: string, files: string[], io: CliIo): Promise<{ ok: true; dump: ConfigDump } | { ok: false; error: string }> {
+export async function generateDumpFromFiles(target: string, files: string[], io: CliIo): Promise<{ ok: true; dump: ConfigDump } | FilesFailure> {
   const a = await analyzeFiles(files, io);
   if (!a.ok) return a;
   let result;
@@ -81,7 +84,8 @@ Examples:
 
 Flags:
 ${flagHelp(SIM_FLAGS)}
-Exit status: 0 when the request reaches a cluster, 1 when it fails, 64 for usage errors.
+Exit status: 0 when the request reaches a cluster, 1 when it fails, 64 for usage errors, 65 when
+an input is over the 32 MB limit.
 `;
 }
 
@@ -121,7 +125,7 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
   const a = await analyzeFiles(files, io);
   if (!a.ok) {
     io.stderr(`Error: ${a.error}\n`);
-    return EXIT_ERROR;
+    return a.exitCode ?? EXIT_ERROR;
   }
   let r;
   try {
@@ -174,7 +178,8 @@ Examples:
 
 Flags:
 ${flagHelp(DIFF_FLAGS)}
-Exit status: 0 when nothing differs, 1 when something differs (or on errors), 64 for usage errors.
+Exit status: 0 when nothing differs, 1 when something differs (or on errors), 64 for usage errors,
+65 when an input is over the 32 MB limit.
 `;
 }
 
@@ -203,15 +208,15 @@ export async function runProxyConfigDiff(argv: readonly string[], io: CliIo): Pr
   if (typeof file !== 'string' || file === '') return diffUsage('diff requires --file with the config dump');
   let text: string;
   try {
-    text = file === '-' ? await io.stdin() : await readFile(resolve(io.cwd, file), 'utf8');
+    text = file === '-' ? await io.stdin() : (await readCapped(resolve(io.cwd, file), file)).toString('utf8');
   } catch (e) {
     io.stderr(`Error: ${(e as Error).message}\n`);
-    return EXIT_ERROR;
+    return e instanceof InputError ? inputErrorExit(e) : EXIT_ERROR;
   }
   const a = await analyzeFiles(files, io);
   if (!a.ok) {
     io.stderr(`Error: ${a.error}\n`);
-    return EXIT_ERROR;
+    return a.exitCode ?? EXIT_ERROR;
   }
   let r;
   try {

@@ -2,9 +2,10 @@
 // the arguments and an io object and returns the exit code, so tests can call it directly.
 import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
-import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, runAnalyze, type CliIo } from './analyze.ts';
+import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, runAnalyze, type CliIo } from './analyze.ts';
 import { runProxyConfig } from './proxyConfig.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
+import { InputError, readCappedStream } from './readCapped.ts';
 
 export type { CliIo } from './analyze.ts';
 
@@ -49,6 +50,12 @@ function usageError(io: CliIo, message: string, command?: string): number {
   return EXIT_USAGE;
 }
 
+/** Any other error: its message, and exit 1 (65 for an input over the size cap). */
+function failure(io: CliIo, e: unknown): number {
+  io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
+  return e instanceof InputError ? inputErrorExit(e) : EXIT_ERROR;
+}
+
 /** Whether the first positional argument (flags of `certs` skipped) is `certs`. */
 export function isCertsCommand(argv: readonly string[]): boolean {
   const valueFlags = new Set(['--at', '--trust-domain', '--trust-domain-alias', '--profile', '--output', '-o']);
@@ -74,8 +81,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return await runCerts(argv, io);
     } catch (e) {
       if (e instanceof UsageError) return usageError(io, e.message, 'certs');
-      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
-      return EXIT_ERROR;
+      return failure(io, e);
     }
   }
   // proxy-config has its own subcommands and flags.
@@ -87,24 +93,21 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         diff: async (args, gio) => (await import('./generate.ts')).runProxyConfigDiff(args, gio),
       });
     } catch (e) {
-      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
-      return EXIT_ERROR;
+      return failure(io, e);
     }
   }
   if (argv[0] === 'simulate') {
     try {
       return await (await import('./generate.ts')).runSimulate(argv.slice(1), io);
     } catch (e) {
-      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
-      return EXIT_ERROR;
+      return failure(io, e);
     }
   }
   if (argv[0] === 'route-test') {
     try {
       return await (await import('./routeTest.ts')).runRouteTest(argv.slice(1), io);
     } catch (e) {
-      io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
-      return EXIT_ERROR;
+      return failure(io, e);
     }
   }
   // The data-plane commands have their own flags.
@@ -136,15 +139,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     return await runAnalyze(parsed, parsed.positionals.slice(1), io, { version: packageVersion() });
   } catch (e) {
     if (e instanceof UsageError) return usageError(io, e.message, command === 'analyze' ? 'analyze' : undefined);
-    io.stderr(`Error: ${(e as Error)?.message ?? String(e)}\n`);
-    return EXIT_ERROR;
+    return failure(io, e);
   }
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return decodeFileBytes(Buffer.concat(chunks));
+let stdinText: Promise<string> | undefined;
+
+/**
+ * Stdin's text, read once (with the size cap: over it, InputTooLargeError naming it `-`, and
+ * stdin is destroyed rather than read to its end).
+ */
+function readStdin(): Promise<string> {
+  stdinText ??= readCappedStream(process.stdin, '-').then(decodeFileBytes);
+  return stdinText;
 }
 
 /** Runs the CLI on the real process and sets its exit code. */

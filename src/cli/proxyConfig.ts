@@ -3,10 +3,10 @@
 // tables and `-o json|yaml`. The rendering is src/core/xds/configdump/render.ts, which takes a
 // dump object: `deps.generateDump` is where a dump generated from workspace files
 // (`proxy-config clusters <pod>.<ns> FILES…`) plugs in.
-import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { parseArgs, parseBool, UsageError, flagHelp, type FlagSpec, type ParsedArgs } from './args.ts';
-import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, type CliIo } from './analyze.ts';
+import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, type CliIo } from './analyze.ts';
+import { InputError, readCapped } from './readCapped.ts';
 import { ConfigDump, UNMARSHAL_PREFIX, configDumpFromValue, parseDumpText } from '../core/xds/configdump/dump.ts';
 import { isClustersStatus } from '../core/xds/configdump/endpoints.ts';
 import { rawDump } from '../core/xds/configdump/output.ts';
@@ -124,7 +124,7 @@ export interface ProxyConfigDeps {
    * `proxy-config <command> <pod>.<ns> FILES…`: the dump generated from workspace files for
    * that proxy. Absent until generation lands; then that mode is refused with a usage error.
    */
-  generateDump?: (target: string, files: string[], io: CliIo) => Promise<{ ok: true; dump: ConfigDump } | { ok: false; error: string }>;
+  generateDump?: (target: string, files: string[], io: CliIo) => Promise<{ ok: true; dump: ConfigDump } | { ok: false; error: string; exitCode?: number }>;
   /** The clock (tests pin it; `--now` overrides it). */
   now?: () => Date;
   /** `proxy-config diff <pod>.<ns> --file dump.json FILES…` (argv after `diff`). */
@@ -189,7 +189,7 @@ function requestFrom(command: ProxyConfigCommand, parsed: ParsedArgs, now: Date)
 
 async function readInput(path: string, io: CliIo): Promise<string> {
   if (path === '-') return io.stdin();
-  return readFile(resolve(io.cwd, path), 'utf8');
+  return (await readCapped(resolve(io.cwd, path), path)).toString('utf8');
 }
 
 /** Runs `proxy-config` with the arguments after the command word. */
@@ -247,7 +247,7 @@ export async function runProxyConfig(argv: readonly string[], io: CliIo, deps: P
       text = await readInput(file, io);
     } catch (e) {
       io.stderr(`Error: ${(e as Error).message}\n`);
-      return EXIT_ERROR;
+      return e instanceof InputError ? inputErrorExit(e) : EXIT_ERROR;
     }
     const parsedDump = parseDumpText(text);
     if (!parsedDump.ok) {
@@ -275,7 +275,7 @@ export async function runProxyConfig(argv: readonly string[], io: CliIo, deps: P
     const r = await deps.generateDump(args[0]!, [...(file !== '' ? [file] : []), ...args.slice(1)], io);
     if (!r.ok) {
       io.stderr(`Error: ${r.error}\n`);
-      return EXIT_ERROR;
+      return r.exitCode ?? EXIT_ERROR;
     }
     input = { dump: r.dump };
   }

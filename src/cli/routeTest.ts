@@ -5,7 +5,7 @@ import type { RouteTestsReport } from '../core/xds/routeTests/index.ts';
 import { analyzeFiles } from './generate.ts';
 import { gatherFiles, InputError } from './files.ts';
 import { parseArgs, UsageError, flagHelp, type FlagSpec } from './args.ts';
-import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, type CliIo } from './analyze.ts';
+import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, type CliIo } from './analyze.ts';
 
 const FLAGS: FlagSpec[] = [
   { long: 'output', short: 'o', kind: 'string', arg: 'format', help: 'Output format: text (default) or json' },
@@ -29,7 +29,7 @@ The test file format is described in the README (Route tests).
 Flags:
 ${flagHelp(FLAGS)}
 Exit status: 0 when every test passes, 1 when a test fails or the test file has problems,
-64 for usage errors.
+64 for usage errors, 65 when an input is over the 32 MB limit.
 `;
 }
 
@@ -89,14 +89,14 @@ export async function runRouteTest(argv: readonly string[], io: CliIo): Promise<
   } catch (e) {
     if (e instanceof InputError) {
       io.stderr(`Error: ${e.message}\n`);
-      return EXIT_ERROR;
+      return inputErrorExit(e);
     }
     throw e;
   }
   const a = await analyzeFiles(files, io);
   if (!a.ok) {
     io.stderr(`Error: ${a.error}\n`);
-    return EXIT_ERROR;
+    return a.exitCode ?? EXIT_ERROR;
   }
   const reports: RouteTestsReport[] = [];
   for (const f of testFiles) {
