@@ -58,8 +58,9 @@ export function encodeBase64Std(bytes: Uint8Array): string {
 /** Bytes as a latin-1 string (one char per byte), for text scanning of binary-safe data. */
 export function bytesToLatin1(bytes: Uint8Array): string {
   let s = '';
-  const CHUNK = 0x8000;
-  for (let i = 0; i < bytes.length; i += CHUNK) s += String.fromCharCode(...bytes.subarray(i, i + CHUNK));
+  const CHUNK = 0x2000;
+  // apply takes the typed array as it is; a spread would copy it through an iterator first.
+  for (let i = 0; i < bytes.length; i += CHUNK) s += String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK) as unknown as number[]);
   return s;
 }
 

@@ -106,12 +106,22 @@ export function isPrivateKeyDer(bytes: Uint8Array): boolean {
   return false;
 }
 
-/** Decoded bytes that hold a key: as text (armour), as binary, or base64 once more. */
+/** One character per byte (windows-1252 for 0x80–0x9F, which no armour or base64 uses). */
+const LATIN1 = new TextDecoder('latin1');
+
+/** Decoded bytes that hold a key: as binary, as text (armour), or base64 once more when they are text. */
 function bytesHoldKey(bytes: Uint8Array, depth: number): boolean {
   if (isPrivateKeyDer(bytes)) return true;
-  const text = bytesToLatin1(bytes);
+  const text = LATIN1.decode(bytes);
   if (hasPrivateKeyArmour(text)) return true;
-  return depth < 2 && base64RunsHoldKey(text, depth + 1);
+  return depth < 2 && mostlyText(bytes) && base64RunsHoldKey(text, depth + 1);
+}
+
+/** True when nearly every byte is printable ASCII or a line break (binary DER is not base64 again). */
+function mostlyText(bytes: Uint8Array): boolean {
+  let text = 0;
+  for (const b of bytes) if ((b >= 0x20 && b < 0x7f) || b === 10 || b === 13 || b === 9) text++;
+  return text >= bytes.length * 0.9;
 }
 
 function base64RunsHoldKey(text: string, depth: number): boolean {
@@ -131,8 +141,24 @@ function base64RunsHoldKey(text: string, depth: number): boolean {
  */
 export function holdsPrivateKey(value: string): boolean {
   if (value.length < MIN_KEY_CHARS) return false;
-  if (hasPrivateKeyArmour(value)) return true;
-  return base64RunsHoldKey(value, 0);
+  return remembered(keyVerdicts, value, () => hasPrivateKeyArmour(value) || base64RunsHoldKey(value, 0));
+}
+
+/**
+ * Verdicts on long values, remembered: redaction asks about the same values while it reads,
+ * cuts and checks its result. Bounded, and only values worth the work are kept.
+ */
+const keyVerdicts = new Map<string, boolean>();
+const certificateVerdicts = new Map<string, boolean>();
+const VERDICTS_KEPT = 2048;
+
+function remembered(cache: Map<string, boolean>, value: string, decide: () => boolean): boolean {
+  const hit = cache.get(value);
+  if (hit !== undefined) return hit;
+  const verdict = decide();
+  if (cache.size >= VERDICTS_KEPT) cache.clear();
+  cache.set(value, verdict);
+  return verdict;
 }
 
 /** Fields of a kubeconfig's `user` that are credentials. */
@@ -179,6 +205,10 @@ function isDerCertificates(bytes: Uint8Array): boolean {
  */
 export function isCertificatesOnly(text: string): boolean {
   if (!text.includes('-----BEGIN')) return false;
+  return remembered(certificateVerdicts, text, () => certificatesOnlyText(text));
+}
+
+function certificatesOnlyText(text: string): boolean {
   let rest = '';
   let last = 0;
   let blocks = 0;
@@ -195,6 +225,11 @@ export function isCertificatesOnly(text: string): boolean {
 
 /** A Secret `data` value (base64) that decodes to nothing but certificates (PEM or DER). */
 export function isCertificatesOnlyBase64(value: string): boolean {
+  if (value.length < 40) return false;
+  return remembered(certificateVerdicts, `base64:${value}`, () => certificatesOnlyBase64(value));
+}
+
+function certificatesOnlyBase64(value: string): boolean {
   const bytes = decodeBase64Std(withoutSpace(value));
   if (!bytes || bytes.length === 0) return false;
   if (bytes[0] === 0x30) return isDerCertificates(bytes);

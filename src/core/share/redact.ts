@@ -172,6 +172,8 @@ function isPublicSecretValue(field: 'data' | 'stringData', v: string): boolean {
 }
 
 function decodedIsMarker(v: string): boolean {
+  // The longest marker, PRIVATE_KEY_MARKER, is 36 characters: 48 in base64.
+  if (v.length > 64) return false;
   const bytes = decodeBase64Std(v.replace(/\s+/g, ''));
   return !!bytes && isRedactionMarker(bytesToLatin1(bytes));
 }
