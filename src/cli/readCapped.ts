@@ -7,7 +7,7 @@
 // a FIFO or a device reports size 0.
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { MAX_FILE_CHARS } from '../core/model/workspaceModel.ts';
+import { MAX_FILE_CHARS, tooLargeMessage } from '../core/model/workspaceModel.ts';
 
 /**
  * The most bytes an input may have: as many as the model's limit in characters.
@@ -23,20 +23,8 @@ import { MAX_FILE_CHARS } from '../core/model/workspaceModel.ts';
  */
 export const MAX_INPUT_BYTES = MAX_FILE_CHARS;
 
-const MIB = 1024 * 1024;
-
 /** An input path that cannot be read; the message says which and why. */
 export class InputError extends Error {}
-
-/**
- * The model's too-large message ("File is too large to analyze (X MB; the limit is 32 MB).
- * Split it into smaller files."). `bytes` is the input's size when known (a regular file);
- * an input read from a stream, a device or a FIFO is only known to be over the cap.
- */
-export function tooLargeMessage(bytes: number | undefined, cap: number = MAX_INPUT_BYTES): string {
-  const size = bytes === undefined ? `more than ${cap / MIB}` : (bytes / MIB).toFixed(1);
-  return `File is too large to analyze (${size} MB; the limit is ${cap / MIB} MB). Split it into smaller files.`;
-}
 
 /** An input over the cap. `message` names the input; `detail` is the model's message alone. */
 export class InputTooLargeError extends InputError {

@@ -11,6 +11,18 @@ export const MAX_FILE_CHARS = 32 * 1024 * 1024;
 /** Files larger than this are analyzed, with a note that the editor is in large-file mode. */
 export const LARGE_FILE_CHARS = 8 * 1024 * 1024;
 
+const MIB = 1024 * 1024;
+
+/**
+ * What a file over the limit is told. `size` is its size when known (characters here, bytes
+ * for the CLI's reader, which stops at the cap); an input read from a stream, device or FIFO
+ * is only known to be over it.
+ */
+export function tooLargeMessage(size: number | undefined, limit: number = MAX_FILE_CHARS): string {
+  const shown = size === undefined ? `more than ${limit / MIB}` : (size / MIB).toFixed(1);
+  return `File is too large to analyze (${shown} MB; the limit is ${limit / MIB} MB). Split it into smaller files.`;
+}
+
 export interface ModelDocument {
   doc: SourceDocument;
   resources: Resource[];
@@ -156,8 +168,7 @@ export class WorkspaceModel {
   private buildFile(f: WorkspaceFile, old: ModelFile | undefined): ModelFile {
     if (f.text.length > MAX_FILE_CHARS) {
       this.noteKinds(old?.documents);
-      const mb = (f.text.length / (1024 * 1024)).toFixed(1);
-      return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.tooLarge, `File is too large to analyze (${mb} MB; the limit is ${MAX_FILE_CHARS / (1024 * 1024)} MB). Split it into smaller files.`)] };
+      return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.tooLarge, tooLargeMessage(f.text.length))] };
     }
     if (looksLikeMisreadUtf16(f.text)) {
       this.noteKinds(old?.documents);
