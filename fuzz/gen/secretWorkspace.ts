@@ -193,6 +193,13 @@ function renderDoc(d: DocSpec, tokens: () => string, secrets: string[], n: numbe
       for (const e of mine) lines.push(`  ${e.key}: ${yamlValue(e.value, 2, d.quote)}`);
     }
   }
+  if (d.anchorTrick === 3 && isSecret) {
+    // The whole stringData map given by an alias of a label map.
+    const token = tokens();
+    secrets.push(token);
+    lines.splice(3, 0, `  labels: &whole {aliasmap: ${token}}`);
+    lines.push('stringData: *whole');
+  }
   if (d.anchorTrick === 2 && isSecret) {
     // Merge keys: the values come from a mapping written under metadata.
     const token = tokens();
@@ -223,6 +230,7 @@ type Edit =
   | { e: 'endings'; how: number }
   | { e: 'separator'; how: number }
   | { e: 'kindSpelling'; how: number }
+  | { e: 'kindAlias' }
   | { e: 'list'; from: number }
   | { e: 'bom' }
   | { e: 'trailing'; line: number };
@@ -268,6 +276,9 @@ function applyEdit(docs: string[], edit: Edit, tokens: () => string, secrets: st
       return { docs, separator: edit.how };
     case 'kindSpelling':
       return { docs: docs.map((t) => t.replace(/^kind: Secret$/m, `kind: ${KIND_SPELLINGS[edit.how % KIND_SPELLINGS.length]}`)) };
+    case 'kindAlias':
+      // `kind: *k`, the anchor on an annotation written before it.
+      return { docs: docs.map((t) => (/^kind: Secret$/m.test(t) && /^apiVersion: v1$/m.test(t) ? t.replace(/^kind: Secret$/m, 'kind: *k').replace(/^apiVersion: v1$/m, 'apiVersion: v1\nx-kind: &k Secret') : t)) };
     case 'list': {
       // The documents from `from` on become the items of one kind: List.
       const from = edit.from % docs.length;
@@ -315,6 +326,7 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ e: fc.constant('kindSpelling' as const), how: fc.nat(KIND_SPELLINGS.length - 1) }),
   fc.record({ e: fc.constant('list' as const), from: fc.nat(5) }),
   fc.constant({ e: 'bom' as const }),
+  fc.constant({ e: 'kindAlias' as const }),
   fc.record({ e: fc.constant('trailing' as const), line: fc.nat(100) }),
 );
 

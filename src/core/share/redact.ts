@@ -23,6 +23,7 @@ import type { SourceDocument } from '../model/types.ts';
 import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from './markers.ts';
 import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial } from './keyMaterial.ts';
 import { maskConservatively } from './conservative.ts';
+import { SecretPieces } from './pieces.ts';
 import { bytesToLatin1, decodeBase64Std } from '../pki/base64.ts';
 import type { RedactedItem, ShareFile } from './link.ts';
 
@@ -64,8 +65,6 @@ const SIMPLE_KEY = /^(?:[A-Za-z0-9_.\/-]{1,253}|<<)$/;
  * (`admin`, a namespace) also stand in public fields. They are still checked by reading.
  */
 const MIN_CHECKED_CHARS = 12;
-/** Pieces of a masked value searched for in the redacted text, so that a partial cut shows. */
-const PIECE_CHARS = 32;
 
 /** `Secret`, however written (`Secret"` while typing, `secret`): what a careful reader would take for one. */
 function isSecretKind(kind: unknown): boolean {
@@ -200,31 +199,6 @@ function readingIsClean(value: unknown): boolean {
     }
   }
   return !someString(value, (s) => !isRedactionMarker(s) && isSecretMaterial(s));
-}
-
-/** Pieces of each secret string, without white space, to search for in a redacted text (none that is public). */
-function secretPieces(secrets: readonly string[], publicText: string): string[] {
-  const out = new Set<string>();
-  for (const s of secrets) {
-    const flat = s.replace(/\s+/g, '');
-    if (flat.length < MIN_CHECKED_CHARS) continue;
-    if (flat.length <= PIECE_CHARS) {
-      if (!publicText.includes(flat)) out.add(flat);
-      continue;
-    }
-    for (let i = 0; i + PIECE_CHARS <= flat.length; i += PIECE_CHARS) {
-      const piece = flat.slice(i, i + PIECE_CHARS);
-      // Armour lines and runs of one character are shared with certificates and padding.
-      if (!piece.includes('-----') && !/^(.)\1*$/.test(piece) && !publicText.includes(piece)) out.add(piece);
-    }
-  }
-  return [...out];
-}
-
-function leaks(text: string, pieces: readonly string[]): boolean {
-  if (pieces.length === 0) return false;
-  const flat = text.replace(/\s+/g, '');
-  return pieces.some((p) => flat.includes(p));
 }
 
 /** The line breaks of a text, in order (what a cut leaves behind so that no line moves). */
@@ -478,7 +452,22 @@ interface DocumentResult {
   conservative: boolean;
 }
 
+/**
+ * False only for text whose reading cannot hold anything redaction masks, so that most
+ * documents of a large workspace are not read twice. Every way a reading can arrive at a
+ * Secret, a kubeconfig or key material leaves a mark in the text: the letters of `secret`
+ * in order (a kind folded over lines or typed half-way too), `users`, armour (`begin`, its
+ * letters spaced), a run of base64 long enough to hold a key, or an escape or alias, which
+ * can spell anything.
+ */
+function mayHoldSecrets(text: string): boolean {
+  if (/[\\*]|s[^a-z]*e[^a-z]*c[^a-z]*r[^a-z]*e[^a-z]*t|users|b\s*e\s*g\s*i\s*n/i.test(text)) return true;
+  for (const m of text.matchAll(BASE64_RUN)) if (m[0].length >= 40) return true;
+  return false;
+}
+
 function redactDocument(doc: SourceDocument): DocumentResult {
+  if (!mayHoldSecrets(doc.text)) return { cuts: [], secrets: [], publicText: '', conservative: false };
   const parsed = parseSourceDocument(doc);
   if (parsed.value === undefined) {
     // Read as nothing without a complaint (comments only): the raw-text scan covers it.
@@ -489,7 +478,7 @@ function redactDocument(doc: SourceDocument): DocumentResult {
   const secrets = secretStrings(parsed.value, targets);
   const publicText = secrets.length > 0 ? publicTextOf(parsed.value) : '';
   const duplicates = parsed.problems.some((p) => p.code === PARSER_CODES.duplicateKey);
-  if (targets.length === 0 && secrets.length === 0 && !(duplicates && /secret/i.test(doc.text))) return { cuts: [], secrets, publicText, conservative: false };
+  if (targets.length === 0 && secrets.length === 0 && !duplicates) return { cuts: [], secrets, publicText, conservative: false };
   const ydoc = positionedDocument(doc.text);
   if (!ydoc || ydoc.errors.length > 0) return { cuts: [], secrets, publicText, conservative: true };
   const r = new DocumentRedactor(ydoc);
@@ -513,7 +502,7 @@ function redactDocument(doc: SourceDocument): DocumentResult {
   // The check: the app's reading of the result, and no piece of what was masked.
   const text = applyCuts(doc.text, cuts);
   const again = parseSourceDocument({ ...doc, text });
-  const clean = (again.value === undefined || readingIsClean(again.value)) && !leaks(text, secretPieces(secrets, publicText));
+  const clean = (again.value === undefined || readingIsClean(again.value)) && !new SecretPieces(secrets, publicText, MIN_CHECKED_CHARS).foundIn(text);
   return { cuts: cuts.map((c) => ({ ...c, start: c.start + doc.startOffset, end: c.end + doc.startOffset })), secrets, publicText, conservative: !clean };
 }
 
@@ -556,12 +545,13 @@ function redactFile(f: ShareFile): { text: string; items: RedactedItem[] } {
   const docs = splitDocuments(f.path, f.text);
   const cuts: Cut[] = [];
   const secrets: string[] = [];
-  let publicText = '';
+  // A bundle repeated in many documents is public once.
+  const publicParts = new Set<string>();
   const conservativeDocs: SourceDocument[] = [];
   for (const doc of docs) {
     const r = redactDocument(doc);
     secrets.push(...r.secrets);
-    publicText += r.publicText;
+    if (r.publicText) publicParts.add(r.publicText);
     if (r.conservative) conservativeDocs.push(doc);
     else cuts.push(...r.cuts);
   }
@@ -581,7 +571,7 @@ function redactFile(f: ShareFile): { text: string; items: RedactedItem[] } {
     at = c.end;
   }
   text += f.text.slice(at);
-  return checkedFile(f.path, text, items, secretPieces(secrets, publicText));
+  return checkedFile(f.path, text, items, new SecretPieces(secrets, [...publicParts].join('\n'), MIN_CHECKED_CHARS));
 }
 
 /**
@@ -589,13 +579,15 @@ function redactFile(f: ShareFile): { text: string; items: RedactedItem[] } {
  * still shows a Secret value, key material or a piece of a masked value is masked
  * conservatively; if a piece still shows (across documents), the whole file is.
  */
-function checkedFile(path: string, text: string, items: RedactedItem[], pieces: readonly string[]): { text: string; items: RedactedItem[] } {
+function checkedFile(path: string, text: string, items: RedactedItem[], pieces: SecretPieces): { text: string; items: RedactedItem[] } {
   let out = '';
   let at = 0;
   let changed = false;
   for (const doc of splitDocuments(path, text)) {
+    const shows = pieces.foundIn(doc.text);
+    if (!mayHoldSecrets(doc.text) && !shows) continue;
     const parsed = parseSourceDocument(doc);
-    const clean = (parsed.value === undefined || readingIsClean(parsed.value)) && !leaks(doc.text, pieces);
+    const clean = (parsed.value === undefined || readingIsClean(parsed.value)) && !shows;
     if (clean) continue;
     out += text.slice(at, doc.startOffset) + maskConservatively(doc.text);
     at = doc.startOffset + doc.text.length;
@@ -604,7 +596,7 @@ function checkedFile(path: string, text: string, items: RedactedItem[], pieces: 
   }
   if (!changed) return { text, items };
   out += text.slice(at);
-  if (leaks(out, pieces)) return { text: maskConservatively(out), items: [...items, { file: path, line: 1, what: 'the whole file: every value masked' }] };
+  if (pieces.foundIn(out)) return { text: maskConservatively(out), items: [...items, { file: path, line: 1, what: 'the whole file: every value masked' }] };
   items.sort((a, b) => a.line - b.line);
   return { text: out, items };
 }
