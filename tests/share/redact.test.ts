@@ -255,6 +255,12 @@ describe('private keys and credentials outside Secrets', () => {
     shared(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\nbinaryData:\n  store.p12: ${M.pkcs12Base64}\n`, [M.pkcs12Base64!]);
   });
 
+  it('a wrapped base64 key with a quote typed into it (fuzz counterexample)', () => {
+    const wrapped = wrap(b64(KEY), 24).split('\n');
+    wrapped[0] += '"';
+    shared(configMap(`  k0.key: |\n${indent(wrapped.join('\n'), 4)}`), [b64(KEY).slice(24, 400)]);
+  });
+
   it('a PEM header folded across lines, and keys in comments', () => {
     const folded = configMap(`  key: -----BEGIN RSA PRIVATE\n    KEY----- ${bodyLines(M.rsaPkcs1!).join(' ')} -----END RSA PRIVATE KEY-----`);
     shared(folded, bodyLines(M.rsaPkcs1!));

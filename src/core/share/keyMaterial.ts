@@ -141,7 +141,20 @@ function base64RunsHoldKey(text: string, depth: number): boolean {
  */
 export function holdsPrivateKey(value: string): boolean {
   if (value.length < MIN_KEY_CHARS) return false;
-  return remembered(keyVerdicts, value, () => hasPrivateKeyArmour(value) || base64RunsHoldKey(value, 0));
+  return remembered(keyVerdicts, value, () => hasPrivateKeyArmour(value) || base64RunsHoldKey(value, 0) || mostlyBase64HoldsKey(value));
+}
+
+/**
+ * A value that is base64 but for a stray character or two (a quote typed into a wrapped
+ * key, a comma): those characters split its runs out of step, so it is read once more with
+ * every character outside the alphabet dropped.
+ */
+function mostlyBase64HoldsKey(value: string): boolean {
+  const compact = withoutSpace(value);
+  const alphabet = compact.replace(/[^A-Za-z0-9+/=_-]/g, '');
+  if (alphabet.length === compact.length || alphabet.length < compact.length * 0.9) return false;
+  const bytes = decodeBase64Loose(alphabet.replace(/=+(?=.)/g, ''));
+  return !!bytes && bytesHoldKey(bytes, 1);
 }
 
 /**
