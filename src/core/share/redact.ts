@@ -104,32 +104,58 @@ function someString(value: unknown, visit: (s: string) => boolean, valuesOnly = 
   return false;
 }
 
+type SecretField = 'data' | 'stringData' | 'user';
+
+/**
+ * Each value the app reads under a secret field: every entry of a Secret's `data` and
+ * `stringData` (the field itself when it is not a mapping), every string of a kubeconfig
+ * user. Stops when `visit` returns true, and says so.
+ */
+function someSecretValue(value: unknown, visit: (v: unknown, field: SecretField) => boolean): boolean {
+  const targets: Target[] = [];
+  findTargets(value, [], targets);
+  for (const t of targets) {
+    const o = valueAtPath(value, t.path);
+    if (!isObj(o)) continue;
+    if (t.kind === 'kubeconfig') {
+      for (const u of Array.isArray(o.users) ? o.users : []) if (isObj(u) && someString(u.user, (s) => visit(s, 'user'), true)) return true;
+      continue;
+    }
+    for (const field of ['data', 'stringData'] as const) {
+      const m = o[field];
+      if (m === undefined || m === null) continue;
+      if (!isObj(m)) {
+        if (visit(m, field)) return true;
+        continue;
+      }
+      for (const v of Object.values(m)) if (visit(v, field)) return true;
+    }
+  }
+  return false;
+}
+
+/** A value that may stay: empty, a marker, or certificates (base64 in `data`). */
+function isPublicIn(field: SecretField, v: unknown): boolean {
+  if (v === null || v === undefined) return true;
+  if (typeof v !== 'string') return false;
+  return field === 'user' ? isPublicValue(v) : isPublicSecretValue(field, v);
+}
+
 /** What the app reads under a Secret's or kubeconfig's secret fields: the strings that must not survive. */
-function secretStrings(value: unknown, targets: readonly Target[]): string[] {
+function secretStrings(value: unknown): string[] {
   const out: string[] = [];
   const add = (s: string) => {
     if (s.length >= MIN_CHECKED_CHARS && !isRedactionMarker(s)) out.push(s);
   };
-  for (const t of targets) {
-    const o = valueAtPath(value, t.path);
-    if (!isObj(o)) continue;
-    if (t.kind === 'secret') {
-      for (const field of ['data', 'stringData'] as const) {
-        const m = o[field];
-        if (!isObj(m)) continue;
-        for (const v of Object.values(m)) {
-          if (typeof v !== 'string' || isPublicSecretValue(field, v)) continue;
-          add(v);
-          if (field === 'data') {
-            const bytes = decodeBase64Std(v.replace(/\s+/g, ''));
-            if (bytes) add(bytesToLatin1(bytes));
-          }
-        }
-      }
-    } else {
-      for (const u of Array.isArray(o.users) ? o.users : []) someString(isObj(u) ? u.user : undefined, (s) => (isPublicValue(s) ? false : (add(s), false)), true);
+  someSecretValue(value, (v, field) => {
+    if (typeof v !== 'string' || isPublicIn(field, v)) return false;
+    add(v);
+    if (field === 'data') {
+      const bytes = decodeBase64Std(v.replace(/\s+/g, ''));
+      if (bytes) add(bytesToLatin1(bytes));
     }
-  }
+    return false;
+  });
   someString(value, (s) => (isSecretMaterial(s) ? (add(s), false) : false));
   return out;
 }
@@ -182,22 +208,7 @@ function decodedIsMarker(v: string): boolean {
  * empty or certificates, every kubeconfig credential masked, no key material anywhere.
  */
 function readingIsClean(value: unknown): boolean {
-  const targets: Target[] = [];
-  findTargets(value, [], targets);
-  for (const t of targets) {
-    const o = valueAtPath(value, t.path);
-    if (!isObj(o)) continue;
-    if (t.kind === 'secret') {
-      for (const field of ['data', 'stringData'] as const) {
-        const m = o[field];
-        if (m === undefined || m === null) continue;
-        if (!isObj(m)) return false;
-        for (const v of Object.values(m)) if (v !== null && v !== undefined && !(typeof v === 'string' && isPublicSecretValue(field, v))) return false;
-      }
-    } else {
-      for (const u of Array.isArray(o.users) ? o.users : []) if (isObj(u) && someString(u.user, (s) => !isPublicValue(s), true)) return false;
-    }
-  }
+  if (someSecretValue(value, (v, field) => !isPublicIn(field, v))) return false;
   return !someString(value, (s) => !isRedactionMarker(s) && isSecretMaterial(s));
 }
 
@@ -475,7 +486,7 @@ function redactDocument(doc: SourceDocument): DocumentResult {
   }
   const targets: Target[] = [];
   findTargets(parsed.value, [], targets);
-  const secrets = secretStrings(parsed.value, targets);
+  const secrets = secretStrings(parsed.value);
   const publicText = secrets.length > 0 ? publicTextOf(parsed.value) : '';
   const duplicates = parsed.problems.some((p) => p.code === PARSER_CODES.duplicateKey);
   if (targets.length === 0 && secrets.length === 0 && !duplicates) return { cuts: [], secrets, publicText, conservative: false };
