@@ -163,7 +163,9 @@ extra: hunter2-correct-horse
     shared(laterSecret, ['hunter2-correct-horse']);
     const laterConfigMap = `apiVersion: v1\nkind: Secret\nkind: ConfigMap\nmetadata: {name: s}\nstringData:\n  pw: hunter2-correct-horse\n`;
     shared(laterConfigMap, ['hunter2-correct-horse']);
-    // Fuzz counterexample: the Secret spelled with an escape, then overridden.
+    // Fuzz counterexamples: the Secret spelled with an escape or an alias, then overridden.
+    const aliasThenConfigMap = `apiVersion: v1\nx-kind: &k Secret\nkind: *k\nkind: ConfigMap\nmetadata: {name: s}\nstringData:\n  pw: hunter2-correct-horse\n`;
+    shared(aliasThenConfigMap, ['hunter2-correct-horse']);
     const escapedThenConfigMap = `apiVersion: v1\nkind: "Secre\\x74"\nkind: ConfigMap\nmetadata: {name: s}\ndata:\n  k0.token: ${b64('Tk0xa00AAaaaaaaaaaAaA0')}\n`;
     shared(escapedThenConfigMap, ['Tk0xa00AAaaaaaaaaaAaA0', b64('Tk0xa00AAaaaaaaaaaAaA0')]);
   });

@@ -427,13 +427,17 @@ class DocumentRedactor {
       return;
     }
     if (!isMap(n)) return;
-    if (n.items.some((p) => isScalar(p.key) && p.key.value === 'kind' && isScalar(p.value) && isSecretKind(p.value.value))) out.push(n);
+    if (n.items.some((p) => isScalar(p.key) && p.key.value === 'kind' && isSecretKind(scalarValue(this.resolve(p.value))))) out.push(n);
     for (const p of n.items) if (isScalar(p.key) && p.key.value === 'items') this.secretMapsByAnyKind(p.value, out, depth + 1);
   }
 
   maskComments(text: string, who: string): void {
     for (const [start, end] of commentRanges(text)) if (end - start > 1) this.cuts.push({ start, end, replacement: '#', what: `${who} comment` });
   }
+}
+
+function scalarValue(node: unknown): unknown {
+  return isScalar(node) ? node.value : undefined;
 }
 
 /** What a value outside a Secret becomes: its private-key blocks replaced when that is all it holds, else a marker. */
