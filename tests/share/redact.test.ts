@@ -149,6 +149,13 @@ extra: hunter2-correct-horse
     expect(out).toBe('apiVersion: REDACTED\nkind: REDACTED\nmetadata:\n  name: REDACTED\n  annotations: REDACTED\ndata:\n  key.pem: REDACTED\n  mentions: REDACTED\n');
   });
 
+  it('a quote left open after kind: Secret runs on over the lines below (fuzz counterexample)', () => {
+    const text = `apiVersion: v1\nkind: "Secret\nmetadata:\n  name: s\ndata: {"k0.config": ${b64('password = Tk1xAAaaAAaaaAAAAaaa00')}}\n`;
+    shared(text, [b64('password = Tk1xAAaaAAaaaAAAAaaa00').slice(0, 36)]);
+    const swallowed = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  annotations:\n    note: "half typed\nstringData:\n  pw: hunter2-correct-horse\n    closes: "\n`;
+    shared(swallowed, ['hunter2-correct-horse']);
+  });
+
   it('masks a Secret that itself does not parse, keeping its keys', () => {
     const text = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  password: "hunter2-correct-horse\n  token: abcdefghijklmnopqrstuvwx\n`;
     const out = shared(text, ['hunter2-correct-horse', 'abcdefghijklmnopqrstuvwx']);

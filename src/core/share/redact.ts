@@ -66,9 +66,14 @@ const SIMPLE_KEY = /^(?:[A-Za-z0-9_.\/-]{1,253}|<<)$/;
  */
 const MIN_CHECKED_CHARS = 12;
 
-/** `Secret`, however written (`Secret"` while typing, `secret`): what a careful reader would take for one. */
+/**
+ * `Secret`, however written, as a careful reader would take it: `Secret"` or `secret` while
+ * typing, and a value that starts with the word Secret (`"Secret` whose quote, left open,
+ * ran on over the lines below; SecretProviderClass is another kind).
+ */
 function isSecretKind(kind: unknown): boolean {
-  return typeof kind === 'string' && kind.replace(/[^A-Za-z]/g, '').toLowerCase() === 'secret';
+  if (typeof kind !== 'string') return false;
+  return kind.replace(/[^A-Za-z]/g, '').toLowerCase() === 'secret' || /^[^A-Za-z]*secret(?![A-Za-z])/i.test(kind);
 }
 
 function isKubeconfig(o: Record<string, unknown>): boolean {
@@ -280,7 +285,10 @@ class DocumentRedactor {
   readonly cuts: Cut[] = [];
   private readonly masked = new Set<YamlNode>();
 
-  constructor(private readonly ydoc: Document.Parsed) {}
+  constructor(
+    private readonly ydoc: Document.Parsed,
+    private readonly text: string,
+  ) {}
 
   private cut(node: YamlNode, replacement: string, what: string): void {
     const r = node.range;
@@ -339,9 +347,15 @@ class DocumentRedactor {
   }
 
   private keepScalar(node: unknown, what: string): void {
-    // A value kept as it is must be a plain scalar: an alias or a collection may carry anything.
-    if (isScalar(node)) this.valueRule(node, what);
+    // A value kept as it is must be a scalar on one line: an alias or a collection may carry
+    // anything, and a quote left open runs on over the lines below and swallows them.
+    if (isScalar(node) && !this.spansLines(node)) this.valueRule(node, what);
     else this.maskAll(node, what);
+  }
+
+  private spansLines(node: YamlNode): boolean {
+    const r = node.range;
+    return !r || /[\r\n]/.test(this.text.slice(r[0], r[1]));
   }
 
   secret(node: YAMLMap, who: string): void {
@@ -496,7 +510,7 @@ function redactDocument(doc: SourceDocument): DocumentResult {
   if (targets.length === 0 && secrets.length === 0 && !duplicates) return { cuts: [], secrets, publicText, conservative: false };
   const ydoc = positionedDocument(doc.text);
   if (!ydoc || ydoc.errors.length > 0) return { cuts: [], secrets, publicText, conservative: true };
-  const r = new DocumentRedactor(ydoc);
+  const r = new DocumentRedactor(ydoc, doc.text);
   const secretMaps = new Set<YAMLMap>();
   for (const t of targets) {
     const node = r.nodeAt(t.path);
