@@ -4,6 +4,7 @@ import type { Diagnostic, Level, SourceRange } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import type { AnalysisStats } from '../worker/protocol.ts';
 import type { SkippedAnalyzer } from '../core/analysis/skipped.ts';
+import { refuseWhenReadOnly } from './workspace.ts';
 
 export interface UserSettings {
   includePlaceholders: boolean;
@@ -46,6 +47,7 @@ export interface AnalysisState {
    */
   analyzedStamps: ReadonlyMap<string, string> | null;
 
+  /** Changes the analysis settings (suppression rules, assumed inputs); refused while a shared link is open read-only. */
   setSettings(patch: Partial<UserSettings>): void;
   setFilters(patch: Partial<ProblemFilters>): void;
   toggleLevel(level: Level): void;
@@ -69,6 +71,8 @@ export const useAnalysis = create<AnalysisState>()((set) => ({
   analyzedStamps: null,
 
   setSettings(patch) {
+    // A shared link carries its settings: the reader sees the diagnostics it was shared with.
+    if (refuseWhenReadOnly()) return;
     set((s) => ({ settings: { ...s.settings, ...patch } }));
   },
   setFilters(patch) {

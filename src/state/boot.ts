@@ -1,7 +1,7 @@
 // Startup: a share link opens in review mode (nothing saved); otherwise the person's named
 // workspaces in IndexedDB (see workspaces.ts; the default sample on a first visit). Without
 // IndexedDB, the one workspace is kept in localStorage as before.
-import { fileText, useWorkspace, type WsFile } from './workspace.ts';
+import { fileText, refuseWhenReadOnly, useWorkspace, type WsFile } from './workspace.ts';
 import { onTextEdited, textModel } from './texts.ts';
 import { defaultUserSettings, useAnalysis, useEditorUi, type UserSettings } from './analysis.ts';
 import { MAX_PERSIST_BYTES, formatBytes } from './fileKind.ts';
@@ -19,6 +19,8 @@ const LARGE_SAVE_DELAY_MS = 1500;
 const LARGE_WORKSPACE_CHARS = 1024 * 1024;
 
 export async function loadSample(id: string): Promise<void> {
+  // Not into a shared link's read-only workspace.
+  if (refuseWhenReadOnly()) return;
   const idx = await fetchSampleIndex();
   const sample = idx.samples.find((s) => s.id === id);
   if (!sample) throw new Error(`Unknown sample ${id}`);

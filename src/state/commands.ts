@@ -8,8 +8,13 @@
 // Commands that act on something (a diagnostic, a file) take an argument: `targets` says
 // which arguments a command offers for a diagnostic or a file, and `paletteArgs` which ones
 // the palette lists.
+//
+// Review mode: a command that changes the workspace (`mutates`) is not offered while a shared
+// link is open read-only (menus, the palette, the lightbulb), and running it anyway (a key,
+// a stale menu) does nothing but say why. The workspace store refuses such changes too.
 import { create } from 'zustand';
 import type { Diagnostic } from '../core/model/types.ts';
+import { isReadOnly, refuseWhenReadOnly } from './workspace.ts';
 
 /** Where a command shows up besides the palette. */
 export type CommandMenu = 'problem.fix' | 'problem.suppress' | 'file' | 'editor';
@@ -28,6 +33,11 @@ export interface Command<A = unknown> {
   keybindingWhen?: (e: KeyboardEvent) => boolean;
   /** Whether the command applies now (to this argument). Default: always. */
   when?: (arg: A) => boolean;
+  /**
+   * The command changes the workspace (a file's text, the files, the analysis settings): it is
+   * not offered while a shared link is open read-only, and refuses to run then.
+   */
+  mutates?: boolean;
   perform(arg: A): unknown;
   /** Menus the command appears in. */
   menus?: readonly CommandMenu[];
@@ -82,12 +92,21 @@ export function commandTitle(c: Command<unknown>, arg: unknown): string {
   return typeof c.title === 'function' ? c.title(arg) : c.title;
 }
 
-function applies(c: Command<unknown>, arg: unknown): boolean {
+function whenHolds(c: Command<unknown>, arg: unknown): boolean {
   try {
     return c.when ? c.when(arg) : true;
   } catch {
     return false;
   }
+}
+
+/** Whether a command is blocked because it would change a shared link's read-only workspace. */
+export function blockedByReadOnly(c: Command<unknown>): boolean {
+  return c.mutates === true && isReadOnly();
+}
+
+function applies(c: Command<unknown>, arg: unknown): boolean {
+  return !blockedByReadOnly(c) && whenHolds(c, arg);
 }
 
 function item(c: Command<unknown>, arg: unknown): CommandItem {
@@ -127,6 +146,7 @@ export function paletteItems(): CommandItem[] {
 export async function runCommand(id: string | Command<unknown>, arg?: unknown): Promise<unknown> {
   const c = typeof id === 'string' ? registry.get(id) : id;
   if (!c) return undefined;
+  if (c.mutates && refuseWhenReadOnly()) return undefined;
   try {
     return await c.perform(arg);
   } catch (e) {
@@ -181,7 +201,8 @@ export function commandForKey(e: KeyboardEvent): Command<unknown> | undefined {
   for (const c of registry.values()) {
     if (!c.keybinding || !matchesKeybinding(e, c.keybinding)) continue;
     if (c.keybindingWhen && !c.keybindingWhen(e)) continue;
-    if (!applies(c, undefined)) continue;
+    if (!whenHolds(c, undefined)) continue;
+    // A command blocked by review mode still takes its key: running it says why nothing happens.
     return c;
   }
   return undefined;

@@ -1,9 +1,11 @@
 // Applying quick fixes and annotation suppressions from the UI. Edits go through the editor
 // model when the file has one (so they can be undone there), otherwise straight into the
 // workspace store; either way the store ends up with the new text and analysis follows.
+// Neither happens while a shared link is open read-only (the editor's model would otherwise
+// take the edit even though the editor itself is read-only).
 import type { Diagnostic, QuickFix, TextEdit } from '../core/model/types.ts';
 import { applyTextEdits } from '../core/analysis/fixes/apply.ts';
-import { fileText, textStamp, useWorkspace } from './workspace.ts';
+import { fileText, refuseWhenReadOnly, textStamp, useWorkspace } from './workspace.ts';
 import { useAnalysis, useEditorUi } from './analysis.ts';
 
 /** Applies edits to a file's editor model; returns false when the file has none. */
@@ -21,6 +23,7 @@ export function registerModelEditor(e: ModelEditor | undefined): void {
  * edited since then is left alone (the next analysis brings an up-to-date fix).
  */
 export function applyQuickFix(fix: QuickFix): boolean {
+  if (refuseWhenReadOnly()) return false;
   const analyzed = useAnalysis.getState().analyzedStamps;
   for (const e of fix.edits) {
     const now = textStamp(e.file);
@@ -33,6 +36,7 @@ export function applyQuickFix(fix: QuickFix): boolean {
 }
 
 function applyEdits(fix: QuickFix): boolean {
+  if (refuseWhenReadOnly()) return false;
   const byFile = new Map<string, TextEdit[]>();
   for (const e of fix.edits) {
     let l = byFile.get(e.file);
@@ -59,6 +63,7 @@ function applyEdits(fix: QuickFix): boolean {
  * annotation. The edit is computed from the current text (the YAML code loads on first use).
  */
 export async function suppressWithAnnotation(d: Diagnostic): Promise<boolean> {
+  if (refuseWhenReadOnly()) return false;
   const ws = useWorkspace.getState();
   const file = d.file ? ws.files.find((f) => f.path === d.file) : undefined;
   if (!file || file.kind !== 'text') return false;

@@ -1,11 +1,13 @@
 // Opening a share link: the link's files go on screen in review mode (read-only, nothing
 // saved, the person's own workspaces untouched), with the view it carries (a file and line,
 // or one diagnostic highlighted). A link that cannot be read gives an error page, not a
-// blank screen. "Copy to my workspaces" forks it into a new named workspace.
+// blank screen. "Copy to my workspaces" forks it into a new named workspace: the files and
+// settings exactly as the link carried them (kept here when it opens), not what is on screen.
+// While a link is open the workspace store is read-only (see WorkspaceState.readOnly).
 import { create } from 'zustand';
 import { decodeShareFragment, ShareLinkError, type RedactedItem, type ShareFile, type ShareLinkErrorCode, type ShareView } from '../core/share/link.ts';
-import { fileText, useWorkspace } from './workspace.ts';
-import { defaultUserSettings, useAnalysis, useEditorUi } from './analysis.ts';
+import { useWorkspace } from './workspace.ts';
+import { defaultUserSettings, useAnalysis, useEditorUi, type UserSettings } from './analysis.ts';
 import { useSelections } from './selections.ts';
 import { enterReviewMode, TAB_CURRENT_KEY } from './workspaces.ts';
 import * as idb from './idb.ts';
@@ -22,6 +24,10 @@ export interface SharedReview {
   /** The "before" side the link carries, if any. */
   before?: ShareFile[];
   view?: ShareView;
+  /** The files as the link carried them (decoded): what "Copy to my workspaces" saves. */
+  files: ShareFile[];
+  /** The analysis settings the link carried (the defaults where it carried none). */
+  settings: UserSettings;
 }
 
 export interface ShareViewState {
@@ -45,21 +51,25 @@ export function openShareLink(hash: string): boolean {
     enterReviewMode();
     useShareView.setState({ linkError: err, readOnly: true });
     useWorkspace.getState().replaceAll([]);
+    useWorkspace.getState().setReadOnly(true);
     return false;
   }
   enterReviewMode();
   const s = state.settings ?? {};
   const d = defaultUserSettings();
-  useAnalysis.setState({ settings: { includePlaceholders: s.includePlaceholders ?? d.includePlaceholders, suppressions: s.suppressions ?? d.suppressions } });
+  const settings: UserSettings = { includePlaceholders: s.includePlaceholders ?? d.includePlaceholders, suppressions: [...(s.suppressions ?? d.suppressions)] };
+  useAnalysis.setState({ settings: { ...settings, suppressions: [...settings.suppressions] } });
   useSelections.getState().replace(state.view?.selections ?? {});
   const view = state.view;
   const open = [...(state.openTabs ?? [])];
   const target = view?.diagnostic?.file ?? view?.file;
   if (target && state.files.some((f) => f.path === target) && !open.includes(target)) open.push(target);
-  useWorkspace.getState().replaceAll(state.files, open);
+  const shared = state.files.map((f) => ({ path: f.path, text: f.text }));
+  useWorkspace.getState().replaceAll(shared, open);
+  useWorkspace.getState().setReadOnly(true);
   useShareView.setState({
     readOnly: true,
-    review: { title: state.title, redacted: state.redacted ?? [], before: state.before, view },
+    review: { title: state.title, redacted: state.redacted ?? [], before: state.before, view, files: shared, settings },
     linked: view?.diagnostic ?? null,
   });
   if (target && state.files.some((f) => f.path === target)) {
@@ -70,14 +80,20 @@ export function openShareLink(hash: string): boolean {
   return true;
 }
 
-/** Saves the open shared workspace as a new workspace of the person's and opens it (leaves review mode). */
+/**
+ * Saves the shared workspace as a new workspace of the person's and makes it current (the
+ * caller then leaves review mode). It saves the files and settings exactly as the link carried
+ * them, whatever is on screen; the open tabs and the inspector's selections come along.
+ */
 export async function copySharedToMyWorkspaces(): Promise<boolean> {
   const ws = useWorkspace.getState();
-  const files = ws.files.map((f) => ({ path: f.path, text: fileText(f.path) ?? '' }));
   const review = useShareView.getState().review;
+  if (!review) return false;
+  const files = review.files.map((f) => ({ path: f.path, text: f.text }));
+  const paths = new Set(files.map((f) => f.path));
   const list = await idb.listWorkspaces();
   const taken = new Set(list.map((w) => w.name));
-  const base = review?.title ? `Shared: ${review.title}` : 'Shared workspace';
+  const base = review.title ? `Shared: ${review.title}` : 'Shared workspace';
   let name = base;
   for (let n = 2; taken.has(name); n++) name = `${base} (${n})`;
   const id = idb.newWorkspaceId();
@@ -86,11 +102,11 @@ export async function copySharedToMyWorkspaces(): Promise<boolean> {
       id,
       name,
       files,
-      openTabs: ws.openTabs,
-      active: ws.active,
-      settings: useAnalysis.getState().settings,
+      openTabs: ws.openTabs.filter((p) => paths.has(p)),
+      active: ws.active !== null && paths.has(ws.active) ? ws.active : null,
+      settings: { includePlaceholders: review.settings.includePlaceholders, suppressions: [...review.settings.suppressions] },
       selections: useSelections.getState().selections,
-      ...(review?.before ? { baseline: { files: review.before, pinnedAt: Date.now() } } : {}),
+      ...(review.before ? { baseline: { files: review.before, pinnedAt: Date.now() } } : {}),
     },
     0,
   );

@@ -32,6 +32,9 @@ export interface Notice {
   action?: { label: string; testId?: string; run(): void };
 }
 
+/** What the page says when something would change a shared link's files. */
+export const READ_ONLY_NOTICE = 'This is a shared link, read-only. Use "Copy to my workspaces" to edit it.';
+
 export interface WorkspaceState {
   files: WsFile[];
   openTabs: string[];
@@ -39,14 +42,24 @@ export interface WorkspaceState {
   notices: Notice[];
   /** False until the persisted workspace or the default sample is in. */
   ready: boolean;
+  /**
+   * A shared link is open (review mode): the files are read-only. Every action below that
+   * changes a file (replace all, add, create, rename, remove, replace a text) refuses and says
+   * so; opening, closing and switching tabs still work.
+   */
+  readOnly: boolean;
 
+  /** Puts files on screen (a stored workspace, a sample, a link's files); refused while read-only. */
   replaceAll(files: { path: string; text: string }[], open?: string[]): void;
   addFiles(files: { path: string; text: string; bytes?: number }[]): void;
-  createUntitled(initialText?: string): string;
+  /** The new file's path, or null while read-only. */
+  createUntitled(initialText?: string): string | null;
   rename(from: string, to: string): string | null;
   remove(path: string): void;
   /** Replaces a file's text from outside the editor (a quick fix on a file without a model). */
   replaceText(path: string, text: string): void;
+  /** Turns review mode's read-only files on or off (a shared link sets it after putting its files on screen). */
+  setReadOnly(readOnly: boolean): void;
   /** The editor's models now hold these files' texts: drop them here. `resend`: their text changed on the way in (line ends), so the worker needs it whole. */
   releaseTexts(paths: readonly string[], resend?: readonly string[]): void;
   /** A model is going away while its file stays (it became binary or too large): the text comes back here. */
@@ -81,6 +94,27 @@ export function normalizePath(p: string): string {
     .join('/');
 }
 
+/**
+ * Refuses a change to the files while a shared link is open: posts the read-only notice and
+ * returns true (the caller then does nothing).
+ */
+function refusedReadOnly(get: () => WorkspaceState): boolean {
+  const s = get();
+  if (!s.readOnly) return false;
+  s.notify({ id: 'read-only', level: 'info', text: READ_ONLY_NOTICE });
+  return true;
+}
+
+/** Whether the open files are read-only (a shared link is open). */
+export function isReadOnly(): boolean {
+  return useWorkspace.getState().readOnly;
+}
+
+/** Refuses an action that would change a file while a shared link is open (posts the notice); true when refused. */
+export function refuseWhenReadOnly(): boolean {
+  return refusedReadOnly(useWorkspace.getState);
+}
+
 function nextUntitled(files: WsFile[]): string {
   const taken = new Set(files.map((f) => f.path));
   for (let n = 1; ; n++) {
@@ -95,8 +129,10 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
   active: null,
   notices: [],
   ready: false,
+  readOnly: false,
 
   replaceAll(files, open) {
+    if (refusedReadOnly(get)) return;
     const list = files.map((f) => makeFile(f.path, f.text));
     const paths = new Set(list.map((f) => f.path));
     const tabs = (open ?? []).filter((p) => paths.has(p));
@@ -105,7 +141,7 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
   },
 
   addFiles(incoming) {
-    if (incoming.length === 0) return;
+    if (incoming.length === 0 || refusedReadOnly(get)) return;
     const files = [...get().files];
     const index = new Map(files.map((f, i) => [f.path, i]));
     const added: string[] = [];
@@ -125,6 +161,7 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
   },
 
   createUntitled(initialText = '') {
+    if (refusedReadOnly(get)) return null;
     const path = nextUntitled(get().files);
     set((s) => ({ files: [...s.files, makeFile(path, initialText)], openTabs: [...s.openTabs, path], active: path }));
     return path;
@@ -134,6 +171,7 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
     const to = normalizePath(toRaw);
     const s = get();
     if (!to || to === from) return null;
+    if (refusedReadOnly(get)) return READ_ONLY_NOTICE;
     if (s.files.some((f) => f.path === to)) return `A file named ${to} already exists.`;
     // The text moves with the file: the old path's model goes, the new path gets one.
     const text = fileText(from);
@@ -146,6 +184,7 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
   },
 
   remove(path) {
+    if (refusedReadOnly(get)) return;
     const s = get();
     const tabs = s.openTabs.filter((p) => p !== path);
     let active = s.active;
@@ -157,6 +196,7 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
   },
 
   replaceText(path, text) {
+    if (refusedReadOnly(get)) return;
     set((s) => ({
       files: s.files.map((f) => {
         if (f.path !== path || f.text === text) return f;
@@ -164,6 +204,10 @@ export const useWorkspace = create<WorkspaceState>()((set, get) => ({
         return { ...f, text, bytes, kind: classify(text, bytes), rev: ++revCounter };
       }),
     }));
+  },
+
+  setReadOnly(readOnly) {
+    if (get().readOnly !== readOnly) set({ readOnly });
   },
 
   releaseTexts(paths, resend = []) {

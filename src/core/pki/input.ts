@@ -15,6 +15,7 @@ import { readTlv } from './der.ts';
 import { KeyParseError, parsePrivateKeyDer, type PrivateKey } from './keys.ts';
 import { decodePemBundle, scanPem, type PemScan, type ScannedBlock } from './pem.ts';
 import { x509 } from './lib.ts';
+import { isRedactionMarker, PRIVATE_KEY_MARKER } from '../share/markers.ts';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -37,7 +38,28 @@ export interface ObjectRef {
   name: string;
 }
 
-export type ValueEncoding = 'pem' | 'der' | 'base64-der' | 'base64-pem' | 'hex' | 'json-string' | 'empty' | 'redacted' | 'text' | 'binary' | 'structured';
+/**
+ * How a value was written. `redacted`: Envoy's `[redacted]` in place of a key (a config dump);
+ * `redacted-in-link`: a share link's redaction marker in place of the value (see
+ * share/markers.ts), so whatever it held is not in the input.
+ */
+export type ValueEncoding = 'pem' | 'der' | 'base64-der' | 'base64-pem' | 'hex' | 'json-string' | 'empty' | 'redacted' | 'redacted-in-link' | 'text' | 'binary' | 'structured';
+
+/** Whether a value is a share link's redaction marker (its content was removed before sharing). */
+export function isRedactedInLink(v: Value | undefined): boolean {
+  return v?.encoding === 'redacted-in-link';
+}
+
+/**
+ * Whether a text is nothing but redaction markers: one marker (`data` after base64 decoding,
+ * `stringData`, a file that held a key), or private-key markers only (a file that held keys).
+ */
+export function isRedactedText(text: string): boolean {
+  const t = text.trim();
+  if (t === '') return false;
+  if (isRedactionMarker(t)) return true;
+  return t.includes(PRIVATE_KEY_MARKER) && t.split(PRIVATE_KEY_MARKER).join('').trim() === '';
+}
 
 /** An artefact found in a value, with its place in it. */
 export interface Located {
@@ -76,6 +98,8 @@ export interface Value {
   scan?: PemScan;
   artefacts: Artefact[];
   problems: Problem[];
+  /** Private keys a share link removed from this PEM text (its marker stands in their place). */
+  keysRedactedInLink?: number;
 }
 
 export interface KubeObject {
@@ -102,7 +126,8 @@ export interface DumpSecret {
   certificateChain?: Value;
   /** `filename` instead of inline bytes: only the path can be shown. */
   certificateChainFile?: string;
-  privateKey?: 'redacted' | 'inline' | 'file' | 'absent';
+  /** `redacted`: by Envoy; `redacted-in-link`: by a share link's redaction. */
+  privateKey?: 'redacted' | 'redacted-in-link' | 'inline' | 'file' | 'absent';
   trustedCa?: Value;
   trustedCaFile?: string;
   crl?: Value;
@@ -252,6 +277,14 @@ class Decoder {
       this.out.values.push(v);
       return v;
     }
+    // A share link's redaction marker: the value was removed before sharing, nothing to read.
+    if (isRedactedText(trimmed)) {
+      v.encoding = 'redacted-in-link';
+      const keys = trimmed.split(PRIVATE_KEY_MARKER).length - 1;
+      if (keys > 0) v.keysRedactedInLink = keys;
+      this.out.values.push(v);
+      return v;
+    }
     // A–C, F: structured documents.
     if (/^[{[]/.test(trimmed) || /^(apiVersion|kind|items|configs|dynamicActiveSecrets|dynamic_active_secrets|clusters|certificates)\s*:/m.test(trimmed) || /^---\s*$/m.test(trimmed)) {
       if (this.structured(origin, text, depth)) return undefined;
@@ -261,6 +294,9 @@ class Decoder {
       v.encoding = 'pem';
       v.pemText = text;
       this.pem(v, text);
+      // A key block next to the certificates was removed before sharing.
+      const removed = text.split(PRIVATE_KEY_MARKER).length - 1;
+      if (removed > 0) v.keysRedactedInLink = removed;
       this.out.values.push(v);
       return v;
     }
@@ -565,7 +601,12 @@ class Decoder {
     for (const [k, e] of entries) {
       const keyOrigin: Origin = { ...objOrigin, path: [...objOrigin.path, k], key: k, line: keyLine(text, k, line) };
       if (isRemote) {
-        this.remote(obj, keyOrigin, e.bytes ? utf8Text(e.bytes) : (e.text ?? ''), depth);
+        const kubeconfig = e.bytes ? utf8Text(e.bytes) : (e.text ?? '');
+        if (isRedactedText(kubeconfig)) {
+          this.problem('info', `remote secret key "${k}": the kubeconfig was redacted in this link; not checked`, keyOrigin);
+          continue;
+        }
+        this.remote(obj, keyOrigin, kubeconfig, depth);
         continue;
       }
       const v = this.value(keyOrigin, e.bytes ?? utf8(e.text ?? ''), depth + 1, e.text);
@@ -694,7 +735,10 @@ class Decoder {
         if (isObj(pk)) {
           const ib = pick(pk, 'inline_bytes', 'inlineBytes');
           const decoded = typeof ib === 'string' ? decodeBase64Std(ib) : undefined;
-          s.privateKey = decoded && utf8Text(decoded) === '[redacted]' ? 'redacted' : typeof pick(pk, 'filename') === 'string' ? 'file' : 'inline';
+          const bytesText = decoded ? utf8Text(decoded) : undefined;
+          const inlineString = pick(pk, 'inline_string', 'inlineString');
+          const linkRedacted = isRedactedText(bytesText ?? (typeof inlineString === 'string' ? inlineString : ''));
+          s.privateKey = bytesText === '[redacted]' ? 'redacted' : linkRedacted ? 'redacted-in-link' : typeof pick(pk, 'filename') === 'string' ? 'file' : 'inline';
         } else s.privateKey = 'absent';
       }
       const vc = pick(secret, 'validation_context', 'validationContext');

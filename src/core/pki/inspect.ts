@@ -6,7 +6,7 @@
 import { concatBytes, utf8 } from './bytes.ts';
 import type { Certificate } from './cert.ts';
 import { completeCertificate } from './digest.ts';
-import { decodeInputs, originLabel, type Artefact, type Decoded, type InputFile, type KubeObject, type Origin, type Value } from './input.ts';
+import { decodeInputs, isRedactedInLink, originLabel, type Artefact, type Decoded, type InputFile, type KubeObject, type Origin, type Value } from './input.ts';
 import { crlSignedBy, keyCertBundleVerify, PkiContext, pluggedCaLoad, workloadVerify, x509KeyPair, type CheckStep } from './istio.ts';
 import { privateKeyFacts, type PrivateKeyFacts } from './keys.ts';
 import { bundleOrder, LINTS, lintCertificate, type CertRole, type Finding, type Profile } from './lints.ts';
@@ -92,6 +92,19 @@ export function humanSpan(ms: number): string {
   return ms >= 0 ? `in ${text}` : `${text} ago`;
 }
 
+/** A key's state when a share link removed it (Envoy's own redaction is `redacted`). */
+export const KEY_REDACTED_IN_LINK = 'redacted-in-link';
+
+/** What stands for a value a share link removed, in step details and verdicts. */
+function redactedWhat(v: Value): string {
+  return `${v.origin.key ?? v.origin.input} was redacted in this link`;
+}
+
+/** A value name that holds a private key (`ca-key.pem`, `tls.key`, `key`, `client-key-data`). */
+function keyName(name: string | undefined): boolean {
+  return !!name && /(^|[-_./])key($|[-_.])|\.key$|-key\.pem$/i.test(name);
+}
+
 function keyMask(pemType: string | null, size: number): string {
   return `${pemType ? `-----BEGIN ${pemType}----- ` : ''}•••••••• (${size.toLocaleString('en-US')} bytes, masked)`;
 }
@@ -108,6 +121,8 @@ class Inspection {
   readonly bundles: BundleView[] = [];
   /** Values some scenario has accounted for (their leaves get no generic chain). */
   readonly covered = new Set<Value>();
+  /** Values a share link redacted that are listed among the keys (each once). */
+  private readonly redactedKeys = new Set<Value>();
   private chainCount = 0;
 
   constructor(
@@ -135,6 +150,17 @@ class Inspection {
 
   finding(id: string, severity: Finding['severity'], message: string, subject: Finding['subject']): void {
     this.findings.push({ id, severity, message, subject });
+  }
+
+  /**
+   * A private key a share link removed (the value is its marker, or a PEM text the key was cut
+   * from): listed among the keys as redacted in this link, once per value.
+   */
+  redactedKey(v: Value, count = 1): void {
+    if (this.redactedKeys.has(v)) return;
+    this.redactedKeys.add(v);
+    const origin = reportOrigin(v.origin);
+    for (let i = 0; i < count; i++) this.keys.push({ id: `key-${this.keys.length + 1}`, origin, facts: null, state: KEY_REDACTED_IN_LINK, size: 0, pemType: null });
   }
 
   async collect(): Promise<void> {
@@ -165,6 +191,9 @@ class Inspection {
         const origin = reportOrigin(v.origin);
         this.keys.push({ id: `key-${this.keys.length + 1}`, origin, facts: null, state: 'redacted', size: 0, pemType: null });
       }
+      // Keys a share link removed: a marker under a key's name, or key blocks cut from a PEM text.
+      if (v.keysRedactedInLink) this.redactedKey(v, v.keysRedactedInLink);
+      else if (isRedactedInLink(v) && keyName(v.origin.key ?? v.origin.path[v.origin.path.length - 1] ?? v.origin.input)) this.redactedKey(v);
     }
     // Issuers among the inputs: same name, and the signature verifies.
     const bySubject = new Map<string, Certificate[]>();
@@ -371,8 +400,18 @@ class Inspection {
       return;
     }
     steps.push({ name: 'completeness', status: 'pass', detail: 'signing key, signing cert, root cert and chain present', source: 'pilot/pkg/bootstrap/istio_ca.go:501' });
+    // A certificate a share link removed cannot be checked: say so rather than report the marker as broken.
+    const certsRedacted = [values.cert, values.root, values.crl, ...values.chain].filter((v): v is Value => isRedactedInLink(v));
+    if (certsRedacted.length > 0) {
+      steps.push({ name: 'Verify', status: 'skipped', detail: `not checked: ${certsRedacted.map(redactedWhat).join('; ')}` });
+      if (isRedactedInLink(values.key)) this.redactedKey(values.key!);
+      this.scenario({ kind: 'plugin-ca', ...obj, verdict: { ok: true, text: `not checked: ${certsRedacted.map(redactedWhat).join('; ')}` }, steps, chains: [] });
+      return;
+    }
+    const keyRedacted = isRedactedInLink(values.key) ? redactedWhat(values.key!) : undefined;
+    if (keyRedacted) this.redactedKey(values.key!);
     const chainBytes = concatBytes(...values.chain.map((v) => v.bytes));
-    const input = { cert: values.cert!.bytes, key: values.key!.bytes, chain: chainBytes, root: values.root!.bytes, crl: values.crl?.bytes };
+    const input = { cert: values.cert!.bytes, key: values.key!.bytes, chain: chainBytes, root: values.root!.bytes, crl: values.crl?.bytes, ...(keyRedacted ? { keyRedacted } : {}) };
     const r = await pluggedCaLoad(this.ctx, input);
     steps.push(...r.steps);
     const chains: string[] = [];
@@ -408,7 +447,9 @@ class Inspection {
     this.scenario({
       kind: 'plugin-ca',
       ...obj,
-      verdict: load.ok ? { ok: true, text: 'istiod would load this plug-in CA' } : { ok: false, text: `istiod would refuse this bundle: ${load.error}` },
+      verdict: load.ok
+        ? { ok: true, text: keyRedacted ? `istiod would load this plug-in CA if its key matches the signing cert (not checked: ${keyRedacted})` : 'istiod would load this plug-in CA' }
+        : { ok: false, text: `istiod would refuse this bundle: ${load.error}` },
       steps,
       chains,
       istio: { keyCertBundleVerify: r.verdict, pluggedCaLoad: load },
@@ -423,9 +464,17 @@ class Inspection {
       this.scenario({ kind: 'self-signed-ca', ...obj, verdict: { ok: false, text: 'istiod would keep retrying: ca-cert.pem and ca-key.pem are both needed' }, steps: [{ name: 'keys', status: 'fail', detail: 'ca-cert.pem and ca-key.pem must both be present' }], chains: [] });
       return;
     }
+    const keyRedacted = isRedactedInLink(values.key) ? redactedWhat(values.key) : undefined;
+    if (keyRedacted) this.redactedKey(values.key);
+    const certsRedacted = [values.cert, values.root].filter((v): v is Value => isRedactedInLink(v));
+    if (certsRedacted.length > 0) {
+      const text = `not checked: ${certsRedacted.map(redactedWhat).join('; ')}`;
+      this.scenario({ kind: 'self-signed-ca', ...obj, verdict: { ok: true, text }, steps: [{ name: 'Verify', status: 'skipped', detail: text }], chains: [] });
+      return;
+    }
     // The CA cert is its own root (plus any mounted root-cert.pem).
     const root = concatBytes(values.cert.bytes, utf8('\n'), values.root?.bytes ?? new Uint8Array());
-    const r = await keyCertBundleVerify(this.ctx, { cert: values.cert.bytes, key: values.key.bytes, chain: new Uint8Array(), root });
+    const r = await keyCertBundleVerify(this.ctx, { cert: values.cert.bytes, key: values.key.bytes, chain: new Uint8Array(), root, ...(keyRedacted ? { keyRedacted } : {}) });
     steps.push(...r.steps.filter((s) => s.name !== 'CRL coverage'));
     const chains: string[] = [];
     if (r.leaf) {
@@ -436,7 +485,7 @@ class Inspection {
       const life = r.leaf.notAfter.getTime() - r.leaf.notBefore.getTime();
       steps.push({ name: 'rotation', status: left < life * 0.2 ? 'warn' : 'info', detail: left < life * 0.2 ? 'less than 20% of its lifetime left: istiod rotates it (same key) at the next hourly check' : `istiod rotates it when 20% of its lifetime is left (${humanSpan(left - life * 0.2)})`, source: 'security/pkg/pki/ca/selfsignedcarootcertrotator.go' });
     }
-    this.scenario({ kind: 'self-signed-ca', ...obj, verdict: r.verdict.ok ? { ok: true, text: 'istiod would load this self-signed CA' } : { ok: false, text: `istiod would retry for up to 20 minutes, then give up: ${r.verdict.error}` }, steps, chains, istio: { keyCertBundleVerify: r.verdict } });
+    this.scenario({ kind: 'self-signed-ca', ...obj, verdict: r.verdict.ok ? { ok: true, text: keyRedacted ? `istiod would load this self-signed CA if its key matches the CA certificate (not checked: ${keyRedacted})` : 'istiod would load this self-signed CA' } : { ok: false, text: `istiod would retry for up to 20 minutes, then give up: ${r.verdict.error}` }, steps, chains, istio: { keyCertBundleVerify: r.verdict } });
   }
 
   async workload(obj: { title: string; source: string; object?: ScenarioView['object'] }, values: { cert?: Value; key?: Value; chain: Value[]; root?: Value }): Promise<ScenarioView | undefined> {
@@ -444,7 +493,14 @@ class Inspection {
     if (!values.cert) return undefined;
     this.role(values.cert, 'workload', 'first');
     this.role(values.root, 'trust-bundle');
-    const r = await workloadVerify(this.ctx, { cert: values.cert.bytes, key: values.key?.bytes, chain: concatBytes(...values.chain.map((v) => v.bytes)), root: values.root?.bytes });
+    const keyRedacted = isRedactedInLink(values.key) ? redactedWhat(values.key!) : undefined;
+    if (keyRedacted) this.redactedKey(values.key!);
+    const certsRedacted = [values.cert, values.root, ...values.chain].filter((v): v is Value => isRedactedInLink(v));
+    if (certsRedacted.length > 0) {
+      const text = `not checked: ${[...new Set(certsRedacted)].map(redactedWhat).join('; ')}`;
+      return this.scenario({ kind: 'workload', ...obj, verdict: { ok: true, text }, steps: [{ name: 'chain verification', status: 'skipped', detail: text }], chains: [] });
+    }
+    const r = await workloadVerify(this.ctx, { cert: values.cert.bytes, key: keyRedacted ? undefined : values.key?.bytes, chain: concatBytes(...values.chain.map((v) => v.bytes)), root: values.root?.bytes, ...(keyRedacted ? { keyRedacted } : {}) });
     const chains: string[] = [];
     if (r.leaf) {
       const roots = new CertPool();
@@ -489,19 +545,33 @@ class Inspection {
     const certValue = obj.values.get(keys.cert)!;
     const keyValue = obj.values.get(keys.key!);
     this.role(certValue, 'gateway-server', 'first');
+    // Values a share link removed are not read: the checks that need them say so instead.
+    const keyRedacted = isRedactedInLink(keyValue) ? redactedWhat(keyValue!) : undefined;
+    if (keyRedacted) this.redactedKey(keyValue!);
+    if (isRedactedInLink(certValue)) {
+      const text = `not checked: ${redactedWhat(certValue)}`;
+      steps.push({ name: 'validity (ValidateCertificate)', status: 'skipped', detail: text, source: 'pilot/pkg/xds/sds.go:221' });
+      steps.push({ name: 'key matches the certificate (tls.X509KeyPair)', status: 'skipped', detail: text });
+      this.scenario({ kind: 'gateway-credential', title, source: obj.origin.input, object, verdict: { ok: true, text }, steps, chains: [] });
+      return;
+    }
     const valid = validateCertificateChain(extracted.value.cert, this.ctx.now);
     steps.push(valid.ok ? { name: 'validity (ValidateCertificate)', status: 'pass', detail: 'the first PEM block parses and is within its validity window', source: 'pilot/pkg/xds/sds.go:221' } : { name: 'validity (ValidateCertificate)', status: 'fail', detail: 'istiod logs a warning and sends it anyway; gateway.SecretAnalyzer reports IST0161', error: valid.error, source: 'pilot/pkg/xds/sds.go:221' });
     for (const u of users) {
       if (!valid.ok) steps.push({ name: `IST0161 on ${u.kind} ${u.namespace}/${u.name}`, status: 'fail', detail: `InvalidGatewayCredential: the credential of ${u.kind} ${u.namespace}/${u.name} is invalid (${valid.error})`, error: valid.error });
     }
-    const pair = keyValue ? await x509KeyPair(this.ctx, extracted.value.cert, keyValue.bytes) : { error: 'no key' };
-    steps.push(pair.error ? { name: 'key matches the certificate (tls.X509KeyPair)', status: 'fail', detail: 'Envoy rejects the secret when it loads it (istiod does not check this for Istio Gateways; Gateway API certificateRefs do)', error: pair.error } : { name: 'key matches the certificate (tls.X509KeyPair)', status: 'pass', detail: 'same public key' });
+    const pair = keyRedacted ? {} : keyValue ? await x509KeyPair(this.ctx, extracted.value.cert, keyValue.bytes) : { error: 'no key' };
+    if (keyRedacted) steps.push({ name: 'key matches the certificate (tls.X509KeyPair)', status: 'skipped', detail: `not checked (${keyRedacted})` });
+    else steps.push(pair.error ? { name: 'key matches the certificate (tls.X509KeyPair)', status: 'fail', detail: 'Envoy rejects the secret when it loads it (istiod does not check this for Istio Gateways; Gateway API certificateRefs do)', error: pair.error } : { name: 'key matches the certificate (tls.X509KeyPair)', status: 'pass', detail: 'same public key' });
     if (pair.error && keyValue) this.finding('KEY_MISMATCH', 'error', `${title}: ${pair.error}`, { kind: 'scenario', id: `scenario-${this.scenarios.length + 1}`, label: title });
     // The chain of the server certificate: against ca.crt/cacert when present, else the input's roots.
     const leaf = this.certsOf(certValue)[0];
     const chains: string[] = [];
     const root = extractRoot(data);
-    const caValue = root.ok ? obj.values.get(root.value.keys.cert) : undefined;
+    const caEntry = root.ok ? obj.values.get(root.value.keys.cert) : undefined;
+    // A CA bundle a share link removed is not read (no chain against it, no client CA step).
+    const caValue = isRedactedInLink(caEntry) ? undefined : caEntry;
+    if (caEntry && !caValue) steps.push({ name: 'client CA (ExtractRoot)', status: 'skipped', detail: `not checked: ${redactedWhat(caEntry)}` });
     if (caValue) this.role(caValue, 'gateway-client-ca');
     if (leaf) {
       const roots = caValue ? this.certsOf(caValue) : this.trustAnchors();
@@ -519,7 +589,7 @@ class Inspection {
       title,
       source: obj.origin.input,
       object,
-      verdict: valid.ok && !pair.error ? { ok: true, text: 'istiod would serve this credential' } : { ok: false, text: valid.ok ? `Envoy would reject this credential: ${pair.error}` : `invalid gateway credential (IST0161): ${valid.error}` },
+      verdict: valid.ok && !pair.error ? { ok: true, text: keyRedacted ? `istiod would serve this credential; Envoy loads it if its key matches the certificate (not checked: ${keyRedacted})` : 'istiod would serve this credential' } : { ok: false, text: valid.ok ? `Envoy would reject this credential: ${pair.error}` : `invalid gateway credential (IST0161): ${valid.error}` },
       steps,
       chains,
     });
@@ -538,6 +608,12 @@ class Inspection {
       return;
     }
     const caValue = obj.values.get(r.value.keys.cert)!;
+    if (isRedactedInLink(caValue)) {
+      const text = `not checked: ${redactedWhat(caValue)}`;
+      steps.push({ name: 'CA bundle', status: 'skipped', detail: text });
+      this.scenario({ kind: 'gateway-ca', title, source: obj.origin.input, object, verdict: { ok: true, text }, steps, chains: [] });
+      return;
+    }
     this.role(caValue, 'gateway-client-ca');
     const cas = this.certsOf(caValue);
     steps.push({ name: 'keys (ExtractRoot)', status: 'pass', detail: `CA bundle from "${r.value.keys.cert}"${r.value.keys.crl ? `, CRL from "${r.value.keys.crl}"` : ''}`, source: 'pilot/pkg/credentials/kube/secrets.go:339' });
@@ -641,10 +717,11 @@ class Inspection {
     const keys: KeyView[] = this.keys.map((k) => {
       const matches = k.facts?.publicKey ? [...this.certs.values()].filter((e) => e.cert.facts.publicKey.spkiSha256 === k.facts!.publicKey!.spkiSha256).map((e) => e.cert.facts.sha256FingerprintHex) : [];
       if (k.state === 'redacted') this.finding('KEY_REDACTED', 'info', `${k.origin.label}: key redacted by Envoy; key checks skipped`, { kind: 'key', id: k.id, label: k.origin.label });
+      if (k.state === KEY_REDACTED_IN_LINK) this.finding('KEY_REDACTED_IN_LINK', 'info', `${k.origin.label}: key redacted in this link; key checks skipped`, { kind: 'key', id: k.id, label: k.origin.label });
       const pk = k.facts?.publicKey;
       if (pk && pk.type === 'RSA' && pk.bits < 2048) this.finding('KEY_WEAK', pk.bits < 1024 ? 'error' : 'warning', `${k.origin.label}: RSA key of ${pk.bits} bits`, { kind: 'key', id: k.id, label: k.origin.label });
       if (k.facts && k.facts.istioParsePemEncodedKey !== 'supported') this.finding('KEY_UNSUPPORTED_PEM_TYPE', 'error', `${k.origin.label}: ${k.facts.istioParsePemEncodedKey}`, { kind: 'key', id: k.id, label: k.origin.label });
-      return { id: k.id, origin: k.origin, encoding: k.facts?.encoding ?? null, pemType: k.pemType, publicKey: pk ?? null, istio: k.facts?.istioParsePemEncodedKey ?? (k.state === 'redacted' ? 'redacted' : 'unreadable'), matches, state: k.state, masked: keyMask(k.pemType, k.size) };
+      return { id: k.id, origin: k.origin, encoding: k.facts?.encoding ?? null, pemType: k.pemType, publicKey: pk ?? null, istio: k.facts?.istioParsePemEncodedKey ?? (k.state === 'redacted' ? 'redacted' : k.state === KEY_REDACTED_IN_LINK ? 'redacted in this link' : 'unreadable'), matches, state: k.state, masked: k.state === KEY_REDACTED_IN_LINK ? '••••••••' : keyMask(k.pemType, k.size) };
     });
     // A key next to certificates it belongs to none of.
     for (const k of keys) {
@@ -719,7 +796,7 @@ class Inspection {
       remotes,
       problems,
       hints: this.decoded.hints,
-      privateKeys: this.keys.some((k) => k.state !== 'redacted'),
+      privateKeys: this.keys.some((k) => k.state !== 'redacted' && k.state !== KEY_REDACTED_IN_LINK),
       counts: { errors: all.filter((f) => f.severity === 'error').length, warnings: all.filter((f) => f.severity === 'warning').length, infos: all.filter((f) => f.severity === 'info').length },
       signatureChecks: this.ctx.signatures.checks,
     };
@@ -904,7 +981,7 @@ async function scenarios(run: Inspection): Promise<void> {
       if (certs.length === 0) continue;
       chains.push((await run.chain(certs[0]!, `${s.name} (${s.status})`, rootCerts, certs, ['any'])).id);
     }
-    run.scenario({ kind: 'envoy-dump', title: dump.style === 'config_dump' ? 'Envoy config dump (secrets)' : 'istioctl proxy-config secret -o json', source: dump.origin.input, verdict: { ok: true, text: `${dump.secrets.length} secret(s)` }, steps: dump.secrets.map((s) => ({ name: `${s.name} (${s.status}${s.versionInfo === 'uninitialized' ? ', uninitialized' : ''})`, status: s.status === 'WARMING' ? 'warn' : 'info', detail: s.certificateChain ? `certificate chain: ${run.certsOf(s.certificateChain).length} certificate(s); key ${s.privateKey ?? 'absent'}` : s.trustedCa ? `trusted CA: ${run.certsOf(s.trustedCa).length} certificate(s)` : s.spiffe.length ? `SPIFFE bundles: ${s.spiffe.map((b) => b.trustDomain).join(', ')}` : s.certificateChainFile ? `certificate file ${s.certificateChainFile}` : 'no certificate (not yet delivered)' })), chains });
+    run.scenario({ kind: 'envoy-dump', title: dump.style === 'config_dump' ? 'Envoy config dump (secrets)' : 'istioctl proxy-config secret -o json', source: dump.origin.input, verdict: { ok: true, text: `${dump.secrets.length} secret(s)` }, steps: dump.secrets.map((s) => ({ name: `${s.name} (${s.status}${s.versionInfo === 'uninitialized' ? ', uninitialized' : ''})`, status: s.status === 'WARMING' ? 'warn' : 'info', detail: s.certificateChain ? `certificate chain: ${run.certsOf(s.certificateChain).length} certificate(s); key ${s.privateKey === 'redacted-in-link' ? 'redacted in this link' : (s.privateKey ?? 'absent')}` : s.trustedCa ? `trusted CA: ${run.certsOf(s.trustedCa).length} certificate(s)` : s.spiffe.length ? `SPIFFE bundles: ${s.spiffe.map((b) => b.trustDomain).join(', ')}` : s.certificateChainFile ? `certificate file ${s.certificateChainFile}` : 'no certificate (not yet delivered)' })), chains });
   }
   for (const z of d.ztunnel) {
     const chains: string[] = [];

@@ -181,6 +181,11 @@ export const FAILING_CHECK = {
 export interface KeyCertBundleInput {
   cert: Uint8Array;
   key: Uint8Array;
+  /**
+   * The key is not in the input (a share link removed it): why, e.g. "ca-key.pem was redacted
+   * in this link". The key steps are skipped and say so; the other checks run as usual.
+   */
+  keyRedacted?: string;
   /** The chain files, concatenated byte for byte as istiod reads them. */
   chain: Uint8Array;
   root: Uint8Array;
@@ -241,23 +246,31 @@ export async function keyCertBundleVerify(ctx: PkiContext, input: KeyCertBundleI
   }
   steps.push({ name: 'chain verification', status: 'pass', detail: `verified: ${go.chains[0]!.map((c) => c.facts.subjectCommonName ?? c.facts.subject).join(' → ')}`, source: ISTIO_SRC.chain });
 
-  const key = parsePemEncodedKey(input.key);
-  if (key.error) {
-    const error = `failed to parse private key PEM: ${key.error}`;
-    steps.push({ name: 'key parse', status: 'fail', detail: 'the key must be an EC, RSA or PKCS#8 PEM block', error, source: ISTIO_SRC.key });
-    skipRest(steps, later.slice(2));
-    return { verdict: fail(FAILING_CHECK.key, error), steps, go, leaf, keyParses: false, rootsIgnored: rootRead.skipped };
-  }
-  steps.push({ name: 'key parse', status: 'pass', detail: `${key.type}`, source: ISTIO_SRC.key });
+  // What the key steps established (nothing when the key was redacted and not read).
+  let keyFacts: { keyParses?: boolean; keyMatchesCert?: boolean } = {};
+  if (input.keyRedacted) {
+    steps.push({ name: 'key parse', status: 'skipped', detail: `${input.keyRedacted}: the key is not in the input`, source: ISTIO_SRC.key });
+    steps.push({ name: 'key matches the signing cert', status: 'skipped', detail: `not checked (${input.keyRedacted})`, source: ISTIO_SRC.match });
+  } else {
+    const key = parsePemEncodedKey(input.key);
+    if (key.error) {
+      const error = `failed to parse private key PEM: ${key.error}`;
+      steps.push({ name: 'key parse', status: 'fail', detail: 'the key must be an EC, RSA or PKCS#8 PEM block', error, source: ISTIO_SRC.key });
+      skipRest(steps, later.slice(2));
+      return { verdict: fail(FAILING_CHECK.key, error), steps, go, leaf, keyParses: false, rootsIgnored: rootRead.skipped };
+    }
+    steps.push({ name: 'key parse', status: 'pass', detail: `${key.type}`, source: ISTIO_SRC.key });
 
-  const pair = await x509KeyPair(ctx, input.cert, input.key);
-  if (pair.error) {
-    const error = `the cert does not match the key: ${pair.error}`;
-    steps.push({ name: 'key matches the signing cert', status: 'fail', detail: 'tls.X509KeyPair(signing cert, key)', error, source: ISTIO_SRC.match });
-    skipRest(steps, later.slice(3));
-    return { verdict: fail(FAILING_CHECK.match, error), steps, go, leaf, keyParses: true, keyMatchesCert: false, rootsIgnored: rootRead.skipped };
+    const pair = await x509KeyPair(ctx, input.cert, input.key);
+    if (pair.error) {
+      const error = `the cert does not match the key: ${pair.error}`;
+      steps.push({ name: 'key matches the signing cert', status: 'fail', detail: 'tls.X509KeyPair(signing cert, key)', error, source: ISTIO_SRC.match });
+      skipRest(steps, later.slice(3));
+      return { verdict: fail(FAILING_CHECK.match, error), steps, go, leaf, keyParses: true, keyMatchesCert: false, rootsIgnored: rootRead.skipped };
+    }
+    steps.push({ name: 'key matches the signing cert', status: 'pass', detail: 'same public key (SPKI digest)', source: ISTIO_SRC.match });
+    keyFacts = { keyParses: true, keyMatchesCert: true };
   }
-  steps.push({ name: 'key matches the signing cert', status: 'pass', detail: 'same public key (SPKI digest)', source: ISTIO_SRC.match });
 
   if (input.crl && input.crl.length > 0) {
     const signers: Certificate[] = [];
@@ -266,7 +279,7 @@ export async function keyCertBundleVerify(ctx: PkiContext, input: KeyCertBundleI
       if (!p.cert) {
         const error = `failed to parse cert chain: ${p.error}`;
         steps.push({ name: 'CRL coverage', status: 'fail', detail: 'with a CRL, every block of cert-chain.pem must be a certificate', error, source: ISTIO_SRC.crl });
-        return { verdict: fail(FAILING_CHECK.crl, error), steps, go, leaf, keyParses: true, keyMatchesCert: true, rootsIgnored: rootRead.skipped };
+        return { verdict: fail(FAILING_CHECK.crl, error), steps, go, leaf, ...keyFacts, rootsIgnored: rootRead.skipped };
       }
       signers.push(p.cert);
     }
@@ -277,7 +290,7 @@ export async function keyCertBundleVerify(ctx: PkiContext, input: KeyCertBundleI
       } catch (e) {
         const error = `failed to parse CRL PEM: ${(e as Error).message}`;
         steps.push({ name: 'CRL coverage', status: 'fail', detail: 'every block of ca-crl.pem must be a CRL', error, source: ISTIO_SRC.crl });
-        return { verdict: fail(FAILING_CHECK.crl, error), steps, go, leaf, keyParses: true, keyMatchesCert: true, rootsIgnored: rootRead.skipped };
+        return { verdict: fail(FAILING_CHECK.crl, error), steps, go, leaf, ...keyFacts, rootsIgnored: rootRead.skipped };
       }
     }
     const missing = new Map<string, Certificate>();
@@ -290,13 +303,13 @@ export async function keyCertBundleVerify(ctx: PkiContext, input: KeyCertBundleI
       const names = [...missing.keys()].sort();
       const error = `missing CRL signed by certificates: [${names.join(' ')}]`;
       steps.push({ name: 'CRL coverage', status: 'fail', detail: `${crls.length} CRL(s); Go lists the subjects in random (map) order`, error, source: ISTIO_SRC.crl });
-      return { verdict: fail(FAILING_CHECK.crl, error), steps, go, leaf, keyParses: true, keyMatchesCert: true, certsWithoutCrl: names, crls, rootsIgnored: rootRead.skipped };
+      return { verdict: fail(FAILING_CHECK.crl, error), steps, go, leaf, ...keyFacts, certsWithoutCrl: names, crls, rootsIgnored: rootRead.skipped };
     }
     steps.push({ name: 'CRL coverage', status: 'pass', detail: `every certificate of the chain signed one of the ${crls.length} CRL(s)`, source: ISTIO_SRC.crl });
-    return { verdict: { ok: true, failingCheck: null, error: null }, steps, go, leaf, keyParses: true, keyMatchesCert: true, certsWithoutCrl: [], crls, rootsIgnored: rootRead.skipped };
+    return { verdict: { ok: true, failingCheck: null, error: null }, steps, go, leaf, ...keyFacts, certsWithoutCrl: [], crls, rootsIgnored: rootRead.skipped };
   }
   steps.push({ name: 'CRL coverage', status: 'skipped', detail: 'no CRL supplied' });
-  return { verdict: { ok: true, failingCheck: null, error: null }, steps, go, leaf, keyParses: true, keyMatchesCert: true, rootsIgnored: rootRead.skipped };
+  return { verdict: { ok: true, failingCheck: null, error: null }, steps, go, leaf, ...keyFacts, rootsIgnored: rootRead.skipped };
 }
 
 /** Go's RevocationList.CheckSignatureFrom: the Go error, or undefined when the CA signed it. */
@@ -372,6 +385,8 @@ export interface WorkloadInput {
   chain: Uint8Array;
   /** Roots; undefined means none were given. */
   root?: Uint8Array;
+  /** The key is not in the input (a share link removed it): why. The key check is skipped and says so. */
+  keyRedacted?: string;
 }
 
 export interface WorkloadResult {
@@ -409,8 +424,8 @@ export async function workloadVerify(ctx: PkiContext, input: WorkloadInput): Pro
     return { verdict: fail(FAILING_CHECK.workloadChain, error), steps, go, leaf };
   }
   steps.push({ name: 'chain verification', status: 'pass', detail: `verified: ${go.chains[0]!.map((c) => c.facts.subjectCommonName ?? (c.facts.subject || '(empty subject)')).join(' → ')}`, source: ISTIO_SRC.workload });
-  if (input.key === undefined) {
-    steps.push({ name: 'key matches the leaf', status: 'skipped', detail: 'no private key supplied' });
+  if (input.key === undefined || input.keyRedacted) {
+    steps.push({ name: 'key matches the leaf', status: 'skipped', detail: input.keyRedacted ? `not checked (${input.keyRedacted})` : 'no private key supplied' });
     return { verdict: { ok: true, failingCheck: null, error: null }, steps, go, leaf };
   }
   const key = parsePemEncodedKey(input.key);

@@ -92,6 +92,7 @@ export const LINTS: Record<string, LintInfo> = {
   KEY_UNSUPPORTED_PEM_TYPE: { title: "a key block type Istio can't read", impact: 'Istio reads EC, RSA and PKCS#8 keys only' },
   KEY_ENCRYPTED: { title: 'encrypted private key', impact: 'Istio cannot read encrypted keys' },
   KEY_REDACTED: { title: 'key redacted by Envoy', impact: 'key checks skipped' },
+  KEY_REDACTED_IN_LINK: { title: 'key redacted in this link', impact: 'the share link left the key out: key checks skipped' },
   KEY_WEAK: { title: 'weak key', impact: 'same thresholds as the certificate key lints' },
   // CRLs.
   CRL_NOT_SIGNED_BY_CHAIN: { title: 'CRL not signed by the CA next to it', impact: 'Istio fails to load a plug-in CA whose chain certificates signed no CRL' },

@@ -50,7 +50,7 @@ export interface KeyView {
   istio: string;
   /** Certificates (ids) whose public key this is. */
   matches: string[];
-  /** `encrypted`, `redacted` (by Envoy), `unsupported` or null. */
+  /** `encrypted`, `redacted` (by Envoy), `redacted-in-link` (by a share link), `unsupported` or null. */
   state: string | null;
   /** A masked rendering, e.g. `-----BEGIN RSA PRIVATE KEY----- ••••••• (1,675 bytes)`. */
   masked: string;

@@ -269,14 +269,16 @@ function ReportView({ result, loading }: { result: CertificatesResult; loading: 
                   {k.origin.label}:{' '}
                   {k.state === 'redacted'
                     ? 'redacted by Envoy (key checks skipped)'
-                    : k.state === 'encrypted'
-                      ? 'encrypted: Istio cannot read it'
-                      : k.publicKey
-                        ? `${k.publicKey.type} ${k.publicKey.type === 'EC' ? k.publicKey.curve : `${k.publicKey.bits} bits`} (${k.encoding})`
-                        : 'unreadable'}
+                    : k.state === 'redacted-in-link'
+                      ? 'key redacted in this link (key checks skipped)'
+                      : k.state === 'encrypted'
+                        ? 'encrypted: Istio cannot read it'
+                        : k.publicKey
+                          ? `${k.publicKey.type} ${k.publicKey.type === 'EC' ? k.publicKey.curve : `${k.publicKey.bits} bits`} (${k.encoding})`
+                          : 'unreadable'}
                 </div>
                 {k.publicKey && (k.matches.length > 0 ? <div className="certs-ok">matches {k.matches.map((m) => certName(byId.get(m))).join(', ')}</div> : <div className="certs-error">KEY_MISMATCH: matches no certificate of the input (the cert does not match the key)</div>)}
-                {k.istio !== 'supported' && k.state !== 'redacted' && <div className="certs-error">{k.istio}</div>}
+                {k.istio !== 'supported' && k.state !== 'redacted' && k.state !== 'redacted-in-link' && <div className="certs-error">{k.istio}</div>}
               </li>
             ))}
           </ul>

@@ -104,6 +104,7 @@ function deleteFile(path: string): void {
 const fixCommand: Command<FixArg> = {
   id: 'problems.applyFix',
   category: 'Quick fix',
+  mutates: true,
   title: ({ fix }) => fix.title,
   detail: ({ d }) => `${d.code} ${location(d)}: ${d.message}`,
   menus: ['problem.fix'],
@@ -121,6 +122,7 @@ const fixCommand: Command<FixArg> = {
 const suppressAnnotation: Command<Diagnostic> = {
   id: 'problems.suppressWithAnnotation',
   category: 'Problems',
+  mutates: true,
   title: (d) => `Suppress ${d.code} on ${d.origin} with an annotation (galley.istio.io/analyze-suppress)`,
   detail: (d) => `${location(d)}: ${d.message}`,
   menus: ['problem.suppress'],
@@ -137,6 +139,7 @@ const suppressAnnotation: Command<Diagnostic> = {
 const suppressRule: Command<Diagnostic> = {
   id: 'problems.suppressWithRule',
   category: 'Problems',
+  mutates: true,
   title: (d) => `Suppress ${d.code} on ${d.origin} with a settings rule (istioctl -S)`,
   detail: (d) => `${location(d)}: ${d.message}`,
   menus: ['problem.suppress'],
@@ -167,6 +170,7 @@ const fileOpen: Command<string> = {
 const fileRename: Command<string> = {
   id: 'file.rename',
   category: 'File',
+  mutates: true,
   title: (p) => `Rename ${p}…`,
   menus: ['file'],
   order: 20,
@@ -181,6 +185,7 @@ const fileRename: Command<string> = {
 const fileDelete: Command<string> = {
   id: 'file.delete',
   category: 'File',
+  mutates: true,
   title: (p) => `Delete ${p}`,
   menus: ['file'],
   order: 30,
@@ -213,6 +218,7 @@ export function registerBuiltinCommands(): () => void {
     {
       id: 'problems.fixAtCursor',
       category: 'Quick fix',
+      mutates: true,
       title: 'Apply the preferred fix for the problem at the cursor',
       menus: ['editor'],
       order: 10,
@@ -227,6 +233,7 @@ export function registerBuiltinCommands(): () => void {
     {
       id: 'problems.suppressAtCursor',
       category: 'Problems',
+      mutates: true,
       title: 'Suppress the problem at the cursor with an annotation',
       menus: ['editor'],
       order: 20,
@@ -242,6 +249,7 @@ export function registerBuiltinCommands(): () => void {
     {
       id: 'file.new',
       category: 'File',
+      mutates: true,
       title: 'New file',
       keybinding: 'Alt+N',
       perform() {
@@ -249,7 +257,7 @@ export function registerBuiltinCommands(): () => void {
         requestAnimationFrame(() => focusEditor());
       },
     },
-    { id: 'file.upload', category: 'File', title: 'Upload files…', perform: pickUpload },
+    { id: 'file.upload', category: 'File', title: 'Upload files…', mutates: true, perform: pickUpload },
     fileOpen,
     fileOpenFromMenu,
     fileRename,
@@ -274,6 +282,8 @@ export function registerBuiltinCommands(): () => void {
     {
       id: 'samples.open',
       category: 'Samples',
+      // Loading a sample replaces the files: not into a shared link's workspace.
+      mutates: true,
       title: 'Open a sample…',
       perform() {
         useUi.getState().setSamplesOpen(true);

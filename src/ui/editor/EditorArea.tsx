@@ -13,6 +13,7 @@ export function EditorArea() {
   const active = useWorkspace((s) => s.active);
   const files = useWorkspace((s) => s.files);
   const ready = useWorkspace((s) => s.ready);
+  const readOnly = useWorkspace((s) => s.readOnly);
   const activeFile = files.find((f) => f.path === active);
   const hasTextFile = files.some((f) => f.kind === 'text');
   // Arrow keys, Home and End move along the tabs (and open the file, as a click would).
@@ -49,12 +50,16 @@ export function EditorArea() {
           <div className="editor-overlay">
             <div className="empty-state">
               <p>No file open.</p>
-              <p>
-                <button type="button" className="button primary" onClick={() => useWorkspace.getState().createUntitled()}>
-                  New file
-                </button>{' '}
-                then paste Kubernetes / Istio YAML, or pick a file on the left.
-              </p>
+              {readOnly ? (
+                <p>Pick a file on the left.</p>
+              ) : (
+                <p>
+                  <button type="button" className="button primary" onClick={() => useWorkspace.getState().createUntitled()}>
+                    New file
+                  </button>{' '}
+                  then paste Kubernetes / Istio YAML, or pick a file on the left.
+                </p>
+              )}
             </div>
           </div>
         )}

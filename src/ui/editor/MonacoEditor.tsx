@@ -3,12 +3,12 @@
 // the Istio doc link); quick fixes as code actions; reveal requests from Problems.
 import { useEffect, useRef } from 'react';
 import { monaco } from './monaco.ts';
-import { useWorkspace, type WsFile } from '../../state/workspace.ts';
+import { READ_ONLY_NOTICE, isReadOnly, useWorkspace, type WsFile } from '../../state/workspace.ts';
 import { emitTextEdited, registerTextModel, unregisterTextModel } from '../../state/texts.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { registerModelEditor } from '../../state/fixes.ts';
 import type { Diagnostic, TextEdit } from '../../core/model/types.ts';
-import { allCommands, commandTitle, menuItems, runCommand, useCommandRegistry } from '../../state/commands.ts';
+import { allCommands, blockedByReadOnly, commandTitle, menuItems, runCommand, useCommandRegistry } from '../../state/commands.ts';
 import { useUi } from '../../state/ui.ts';
 import { registerEditorFocus } from '../focus.ts';
 import { defineThemes, themeFor } from './themes.ts';
@@ -16,7 +16,6 @@ import { messageByCode } from '../../core/analysis/messages.ts';
 import { onColorSchemeChange, prefersDark } from '../common/useColorScheme.ts';
 import { registerEditorDebug } from '../debug.ts';
 import { registerSchemaHelp } from './schemaHelp.ts';
-import { useShareView } from '../../state/shareOpen.ts';
 
 type Model = monaco.editor.ITextModel;
 
@@ -139,14 +138,18 @@ function registerCodeActions(): void {
   }, { providedCodeActionKinds: ['quickfix'] });
 }
 
-/** The registry's editor commands in the editor's context menu (re-read when the registry changes). */
+/**
+ * The registry's editor commands in the editor's context menu (re-read when the registry
+ * changes, and when a shared link makes the workspace read-only: commands that would change
+ * it are left out then).
+ */
 function contextMenuActions(editor: monaco.editor.IStandaloneCodeEditor): monaco.IDisposable {
   const added: monaco.IDisposable[] = [];
   const add = () => {
     for (const d of added.splice(0)) d.dispose();
     const active = useWorkspace.getState().active ?? '';
     const list = allCommands()
-      .filter((c) => c.menus?.includes('editor'))
+      .filter((c) => c.menus?.includes('editor') && !blockedByReadOnly(c))
       .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
     list.forEach((c, n) => {
       // File commands act on the active file; the others take no argument.
@@ -172,7 +175,7 @@ function contextMenuActions(editor: monaco.editor.IStandaloneCodeEditor): monaco
   add();
   const unsub = useCommandRegistry.subscribe(add);
   const unsubWs = useWorkspace.subscribe((s, p) => {
-    if (s.active !== p.active) add();
+    if (s.active !== p.active || s.readOnly !== p.readOnly) add();
   });
   return {
     dispose() {
@@ -259,10 +262,12 @@ function applyMarkers(diagnostics: Diagnostic[]): void {
   runMarkerWork(work);
 }
 
-/** Applies quick fix edits to a file's model as one undoable step. */
+/** Applies quick fix edits to a file's model as one undoable step (never while the workspace is read-only). */
 function editModel(path: string, edits: readonly TextEdit[]): boolean {
   const e = entries.get(path);
   if (!e) return false;
+  // The caller (fixes.ts) has refused already; a model takes edits even when its editor is read-only.
+  if (isReadOnly()) return true;
   const ops = edits.map((x) => ({ range: new monaco.Range(x.range.startLine, x.range.startCol, x.range.endLine, x.range.endCol), text: x.text, forceMoveMarkers: true }));
   e.model.pushStackElement();
   e.model.pushEditOperations(null, ops, () => null);
@@ -295,10 +300,11 @@ export default function MonacoEditor() {
     });
     let current: string | null = null;
     let lastRevealSeq = 0;
-    // A shared link is open read-only (copy it to your workspaces to edit).
-    const applyReadOnly = () => editor.updateOptions({ readOnly: useShareView.getState().readOnly, readOnlyMessage: { value: 'This is a shared link, read-only. Use "Copy to my workspaces" to edit it.' } });
+    // A shared link is open read-only (copy it to your workspaces to edit): no typing, pasting,
+    // undo or formatting; Monaco says why when someone tries.
+    const applyReadOnly = () => editor.updateOptions({ readOnly: isReadOnly(), readOnlyMessage: { value: READ_ONLY_NOTICE } });
     applyReadOnly();
-    const unsubReadOnly = useShareView.subscribe((s, prev) => {
+    const unsubReadOnly = useWorkspace.subscribe((s, prev) => {
       if (s.readOnly !== prev.readOnly) applyReadOnly();
     });
     registerCodeActions();

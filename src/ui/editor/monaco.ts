@@ -17,6 +17,8 @@ import 'monaco-editor/editor/contrib/wordOperations/browser/wordOperations';
 import 'monaco-editor/editor/contrib/contextmenu/browser/contextmenu';
 // Quick fixes: the lightbulb, Ctrl+. and the "Quick Fix…" link in marker hovers.
 import 'monaco-editor/editor/contrib/codeAction/browser/codeActionContributions';
+// "This is a shared link, read-only…" where someone types into a read-only editor (the editor's readOnlyMessage).
+import 'monaco-editor/editor/contrib/readOnlyMessage/browser/contribution';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };

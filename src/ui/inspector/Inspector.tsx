@@ -70,6 +70,8 @@ export function Inspector() {
 function Assumptions() {
   const assumptions = useAnalysis((s) => s.assumptions);
   const includePlaceholders = useAnalysis((s) => s.settings.includePlaceholders);
+  // A shared link carries its settings (read-only): the reader sees what it was shared with.
+  const readOnly = useWorkspace((s) => s.readOnly);
   return (
     <section className="inspector-section" aria-labelledby="assumed-title" data-testid="assumptions">
       <h3 id="assumed-title" className="section-title">
@@ -79,6 +81,7 @@ function Assumptions() {
         <input
           type="checkbox"
           checked={includePlaceholders}
+          disabled={readOnly}
           data-testid="include-placeholders"
           onChange={(e) => useAnalysis.getState().setSettings({ includePlaceholders: e.target.checked })}
         />
@@ -228,6 +231,7 @@ function WorkloadRow({ w }: { w: WorkloadSummary }) {
 
 function Suppressions() {
   const suppressions = useAnalysis((s) => s.settings.suppressions);
+  const readOnly = useWorkspace((s) => s.readOnly);
   const [draft, setDraft] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [note, setNote] = useState<string | null>(null);
@@ -253,31 +257,35 @@ function Suppressions() {
         Suppressions
       </h3>
       {suppressions.length === 0 ? (
-        <p className="muted">None. Use “Suppress” on a problem, or add a rule (istioctl -S).</p>
+        <p className="muted">{readOnly ? 'None in this shared link.' : 'None. Use “Suppress” on a problem, or add a rule (istioctl -S).'}</p>
       ) : (
         <ul className="suppression-list">
           {suppressions.map((s) => (
             <li key={s}>
               <code>{s}</code>
-              <button type="button" className="icon-button small" aria-label={`Remove suppression ${s}`} title="Remove" onClick={() => set(suppressions.filter((x) => x !== s))}>
-                ×
-              </button>
+              {!readOnly && (
+                <button type="button" className="icon-button small" aria-label={`Remove suppression ${s}`} title="Remove" onClick={() => set(suppressions.filter((x) => x !== s))}>
+                  ×
+                </button>
+              )}
             </li>
           ))}
         </ul>
       )}
-      <form
-        className="suppression-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          add();
-        }}
-      >
-        <input className="text-input" placeholder="IST0102=Namespace default" aria-label="New suppression" value={draft} onChange={(e) => setDraft(e.target.value)} />
-        <button type="submit" className="button">
-          Add
-        </button>
-      </form>
+      {!readOnly && (
+        <form
+          className="suppression-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            add();
+          }}
+        >
+          <input className="text-input" placeholder="IST0102=Namespace default" aria-label="New suppression" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <button type="submit" className="button">
+            Add
+          </button>
+        </form>
+      )}
       {error && <div className="field-error">{error}</div>}
       {note && !error && (
         <p className="muted" data-testid="suppression-note">

@@ -158,11 +158,13 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
   const fixButton = useRef<HTMLButtonElement>(null);
   const suppressButton = useRef<HTMLButtonElement>(null);
   const editable = useWorkspace((s) => (d.file ? s.files.some((f) => f.path === d.file && f.kind === 'text') : false));
+  // A shared link is read-only: no Fix and no Suppress (the registry offers neither then).
+  const readOnly = useWorkspace((s) => s.readOnly);
   const linked = useShareView((s) => s.linked);
   const isLinked = !!linked && linked.code === d.code && linked.file === d.file && (linked.line === undefined || linked.line === d.line);
   useCommandRegistry((s) => s.version);
   // Both menus list the command registry's entries for this diagnostic.
-  const fixes = editable ? menuItems('problem.fix', d) : [];
+  const fixes = editable && !readOnly ? menuItems('problem.fix', d) : [];
   const loc = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '';
   // The location is the line istioctl prints; where the marked field starts elsewhere (a
   // mapping's key, or a document below a `---` istioctl's reader keeps), the tooltip says so.
@@ -230,7 +232,7 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
         </span>
       </td>
       <td className="col-actions">
-          {d.origin && (
+        {d.origin && !readOnly && (
           <button
             type="button"
             ref={suppressButton}

@@ -2,7 +2,8 @@
 // all -o json`) kept as a workspace file, compared in the worker with the config generated for
 // the picked proxy: listeners, routes, clusters and endpoints only in the dump, only generated,
 // or different, with the fields that differ. A pasted or uploaded dump becomes a workspace file
-// (nothing leaves the tab); the dump's node id suggests which proxy it came from.
+// (nothing leaves the tab); the dump's node id suggests which proxy it came from. On a shared
+// link (read-only) only the dumps it carries can be compared.
 import { useMemo, useState, type ReactNode } from 'react';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { useWorkspace, fileText } from '../../state/workspace.ts';
@@ -93,6 +94,7 @@ export function DumpCompare({
 }) {
   const [view, setView] = useState<'diff' | 'tables'>('diff');
   const dumpFiles = useDumpFiles();
+  const readOnly = useWorkspace((s) => s.readOnly);
   const [chosen, setChosen] = useState('');
   const [paste, setPaste] = useState('');
   const [filter, setFilter] = useState<'all' | DumpDifference['status']>('all');
@@ -131,11 +133,14 @@ export function DumpCompare({
             ))}
           </select>
         </label>
-        <label className="button dump-upload-label">
-          Upload dump…
-          <input type="file" accept=".json,.yaml,.yml,application/json" data-testid="dump-upload" className="dump-upload" onChange={(e) => void upload(e.target.files)} />
-        </label>
+        {!readOnly && (
+          <label className="button dump-upload-label">
+            Upload dump…
+            <input type="file" accept=".json,.yaml,.yml,application/json" data-testid="dump-upload" className="dump-upload" onChange={(e) => void upload(e.target.files)} />
+          </label>
+        )}
       </div>
+      {!readOnly && (
       <details className="dump-paste-box" open={dumpFiles.length === 0}>
         <summary>Paste a dump</summary>
         <textarea className="dump-paste" data-testid="dump-paste" aria-label="Paste an Envoy config dump" placeholder='{"configs": [ … ]} (kept as a workspace file; nothing leaves this tab)' value={paste} spellCheck={false} onChange={(e) => setPaste(e.target.value)} />
@@ -152,6 +157,7 @@ export function DumpCompare({
           Add to workspace and compare
         </button>
       </details>
+      )}
       {file !== '' && (
         <div className="proxy-tabs" role="tablist" aria-label="Dump views">
           <button type="button" role="tab" aria-selected={view === 'diff'} className={`proxy-tab${view === 'diff' ? ' active' : ''}`} data-testid="dump-view-diff" onClick={() => setView('diff')}>

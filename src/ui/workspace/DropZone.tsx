@@ -1,7 +1,10 @@
-// Drag files from the desktop anywhere onto the window to add them to the workspace.
+// Drag files from the desktop anywhere onto the window to add them to the workspace. On a
+// shared link (read-only) a drop adds nothing and says why; the browser does not open the
+// dropped file in place of the link either.
 import { useEffect, useState } from 'react';
 import { readFiles } from './readFiles.ts';
 import { addFilesAsking } from './addFilesAsking.ts';
+import { isReadOnly, refuseWhenReadOnly } from '../../state/workspace.ts';
 
 function hasFiles(e: DragEvent): boolean {
   return !!e.dataTransfer && Array.from(e.dataTransfer.types).includes('Files');
@@ -14,12 +17,14 @@ export function DropZone() {
     const enter = (e: DragEvent) => {
       if (!hasFiles(e)) return;
       e.preventDefault();
+      if (isReadOnly()) return;
       depth++;
       setOver(true);
     };
     const overH = (e: DragEvent) => {
       if (!hasFiles(e)) return;
       e.preventDefault();
+      // Also on a shared link: the drop then says why nothing was added.
       if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy';
     };
     const leave = (e: DragEvent) => {
@@ -32,6 +37,7 @@ export function DropZone() {
       e.preventDefault();
       depth = 0;
       setOver(false);
+      if (refuseWhenReadOnly()) return;
       const files = Array.from(e.dataTransfer?.files ?? []);
       if (files.length === 0) return;
       void readFiles(files).then(addFilesAsking);

@@ -1,10 +1,11 @@
 // "Samples" menu: lists public/samples/index.json and replaces the workspace with one. The
 // menu takes focus, moves with the arrow keys and gives focus back to its button on Escape;
-// the "Open a sample…" command opens it too.
+// the "Open a sample…" command opens it too. On a shared link (read-only) it is disabled: a
+// sample would replace the link's files.
 import { useEffect, useRef, useState } from 'react';
 import { fetchSampleIndex, type SampleInfo } from '../../state/samples.ts';
 import { loadSample } from '../../state/boot.ts';
-import { useWorkspace } from '../../state/workspace.ts';
+import { READ_ONLY_NOTICE, useWorkspace } from '../../state/workspace.ts';
 import { useUi } from '../../state/ui.ts';
 import { Menu } from '../common/Menu.tsx';
 import { focusEditor } from '../focus.ts';
@@ -12,6 +13,7 @@ import { focusEditor } from '../focus.ts';
 export function SamplesMenu() {
   const open = useUi((s) => s.samplesOpen);
   const setOpen = useUi((s) => s.setSamplesOpen);
+  const readOnly = useWorkspace((s) => s.readOnly);
   const [samples, setSamples] = useState<SampleInfo[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const button = useRef<HTMLButtonElement>(null);
@@ -38,10 +40,20 @@ export function SamplesMenu() {
 
   return (
     <div className="menu">
-      <button ref={button} type="button" className="button" aria-haspopup="menu" aria-expanded={open} data-testid="samples-button" onClick={() => setOpen(!open)}>
+      <button
+        ref={button}
+        type="button"
+        className="button"
+        aria-haspopup="menu"
+        aria-expanded={open && !readOnly}
+        data-testid="samples-button"
+        disabled={readOnly}
+        title={readOnly ? READ_ONLY_NOTICE : undefined}
+        onClick={() => setOpen(!open)}
+      >
         Samples ▾
       </button>
-      {open && (
+      {open && !readOnly && (
         <Menu
           anchor={button}
           label="Samples"

@@ -1,6 +1,7 @@
-// Left pane: the workspace's files, with new / upload / rename / delete.
+// Left pane: the workspace's files, with new / upload / rename / delete (not on a shared
+// link, which is read-only: its files can be opened and downloaded).
 import { useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from 'react';
-import { fileText, normalizePath, useWorkspace, type WsFile } from '../../state/workspace.ts';
+import { fileText, normalizePath, refuseWhenReadOnly, useWorkspace, type WsFile } from '../../state/workspace.ts';
 import { useAnalysis } from '../../state/analysis.ts';
 import { formatBytes } from '../../state/fileKind.ts';
 import { readFiles } from './readFiles.ts';
@@ -29,6 +30,7 @@ export function WorkspacePanel() {
   const files = useWorkspace((s) => s.files);
   const active = useWorkspace((s) => s.active);
   const ready = useWorkspace((s) => s.ready);
+  const readOnly = useWorkspace((s) => s.readOnly);
   const diagnostics = useAnalysis((s) => s.diagnostics);
   const input = useRef<HTMLInputElement>(null);
   const renaming = useUi((s) => s.renaming);
@@ -58,6 +60,7 @@ export function WorkspacePanel() {
     <div className="panel">
       <div className="panel-header">
         <h2 className="panel-title">Workspace</h2>
+        {!readOnly && (
         <div className="panel-actions">
           <button type="button" className="icon-button" title="New file (paste YAML into it)" aria-label="New file" data-testid="new-file" onClick={() => useWorkspace.getState().createUntitled()}>
             <svg viewBox="0 0 16 16" aria-hidden="true">
@@ -72,6 +75,7 @@ export function WorkspacePanel() {
             <input ref={input} type="file" multiple accept=".yaml,.yml,.json,.txt,text/*,application/json,application/x-yaml" className="visually-hidden" data-testid="upload-input" onChange={onUpload} />
           </label>
         </div>
+        )}
       </div>
       <ul className="file-list" data-testid="file-list" aria-label="Files" ref={list} data-pane-focus="">
         {files.map((f) =>
@@ -85,22 +89,33 @@ export function WorkspacePanel() {
               }}
             />
           ) : (
-            <FileRow key={f.path} file={f} active={f.path === active} counts={counts.get(f.path)} onRename={() => setRenaming(f.path)} />
+            <FileRow
+              key={f.path}
+              file={f}
+              active={f.path === active}
+              counts={counts.get(f.path)}
+              readOnly={readOnly}
+              onRename={() => {
+                if (!refuseWhenReadOnly()) setRenaming(f.path);
+              }}
+            />
           ),
         )}
       </ul>
-      {ready && files.length === 0 && (
+      {ready && files.length === 0 && !readOnly && (
         <div className="empty-state small">
           No files yet. Create a <button type="button" className="link-button" onClick={() => useWorkspace.getState().createUntitled()}>new file</button> and paste YAML,
           upload files, drop them here, or open a sample.
         </div>
       )}
-      <div className="panel-footer">Drop files anywhere to add them. Right-click a file (or Shift+F10) for more.</div>
+      <div className="panel-footer">
+        {readOnly ? 'A shared link is read-only. Right-click a file (or Shift+F10) for more.' : 'Drop files anywhere to add them. Right-click a file (or Shift+F10) for more.'}
+      </div>
     </div>
   );
 }
 
-function FileRow({ file, active, counts, onRename }: { file: WsFile; active: boolean; counts?: Counts | undefined; onRename: () => void }) {
+function FileRow({ file, active, counts, readOnly, onRename }: { file: WsFile; active: boolean; counts?: Counts | undefined; readOnly: boolean; onRename: () => void }) {
   const row = useRef<HTMLLIElement>(null);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   const open = () => useWorkspace.getState().openFile(file.path);
@@ -150,8 +165,8 @@ function FileRow({ file, active, counts, onRename }: { file: WsFile; active: boo
       )}
       <span className="file-actions">
         <FileActionButton title="Download" label={`Download ${file.path}`} testId="download-file" onClick={() => downloadText(file.path, fileText(file.path) ?? '')} path="M8 2.5V10M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" />
-        <FileActionButton title="Rename (F2)" label={`Rename ${file.path}`} testId="rename-file" onClick={onRename} path="M10.5 2.5l3 3L6 13H3v-3z" />
-        <FileActionButton title="Delete" label={`Delete ${file.path}`} testId="delete-file" onClick={del} path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />
+        {!readOnly && <FileActionButton title="Rename (F2)" label={`Rename ${file.path}`} testId="rename-file" onClick={onRename} path="M10.5 2.5l3 3L6 13H3v-3z" />}
+        {!readOnly && <FileActionButton title="Delete" label={`Delete ${file.path}`} testId="delete-file" onClick={del} path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />}
       </span>
       {menuAt && (
         <Menu

@@ -1,5 +1,6 @@
 // Shared pieces of the Gateway API conversion: the plain objects it reads and writes, Go-style
 // accessors for untyped bodies, status conditions as istiod sets them, and proto3 JSON helpers.
+import { isRedactionMarker } from '../../share/markers.ts';
 
 /** A Kubernetes object as the conversion reads it (any kind). */
 export interface GwObject {
@@ -252,11 +253,14 @@ function pemBlocks(text: string): PemBlock[] {
 
 /** Go's tls.X509KeyPair, as far as the PEM framing goes: undefined when the pair parses. */
 export function x509KeyPairError(cert: string, key: string): string | undefined {
+  // A share link's redaction marker stands for a value that is not in the input: not checked.
+  if (isRedactionMarker(cert)) return undefined;
   const cb = pemBlocks(cert);
   if (cb.length === 0) return 'tls: failed to find any PEM data in certificate input';
   if (!cb.some((b) => b.type === 'CERTIFICATE')) {
     return `tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [${cb.map((b) => b.type).join(' ')}]`;
   }
+  if (isRedactionMarker(key)) return undefined;
   const kb = pemBlocks(key);
   if (kb.length === 0) return 'tls: failed to find any PEM data in key input';
   if (!kb.some((b) => b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY'))) {
@@ -265,7 +269,11 @@ export function x509KeyPairError(cert: string, key: string): string | undefined 
   return undefined;
 }
 
-/** x509.CertPool.AppendCertsFromPEM: true when the bundle holds at least one certificate. */
+/**
+ * x509.CertPool.AppendCertsFromPEM: true when the bundle holds at least one certificate (or
+ * was redacted in a share link: then it is not in the input and not checked).
+ */
 export function bundleHasCertificate(pem: string): boolean {
+  if (isRedactionMarker(pem)) return true;
   return pemBlocks(pem).some((b) => b.type === 'CERTIFICATE');
 }
