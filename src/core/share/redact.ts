@@ -76,6 +76,17 @@ function isSecretKind(kind: unknown): boolean {
   return kind.replace(/[^A-Za-z]/g, '').toLowerCase() === 'secret' || /^[^A-Za-z]*secret(?![A-Za-z])/i.test(kind);
 }
 
+/**
+ * A Secret, or what may be one while it is typed: its kind names a Secret; or it has Secret
+ * fields and no kind (a quote left open above `kind:` swallowed it); or the word Secret
+ * stands in its apiVersion (the same, one line earlier).
+ */
+function couldBeSecret(o: Record<string, unknown>): boolean {
+  if (isSecretKind(o.kind)) return true;
+  if (typeof o.kind !== 'string' && (o.data !== undefined || o.stringData !== undefined)) return true;
+  return typeof o.apiVersion === 'string' && /secret/i.test(o.apiVersion);
+}
+
 function isKubeconfig(o: Record<string, unknown>): boolean {
   return (o.kind === 'Config' && Array.isArray(o.users)) || (Array.isArray(o.users) && (Array.isArray(o.clusters) || Array.isArray(o.contexts)));
 }
@@ -94,7 +105,7 @@ function findTargets(value: unknown, path: Path, out: Target[], depth = 0): void
     return;
   }
   if (!isObj(value)) return;
-  if (isSecretKind(value.kind)) out.push({ kind: 'secret', path, who: targetName('Secret', value) });
+  if (couldBeSecret(value)) out.push({ kind: 'secret', path, who: targetName('Secret', value) });
   else if (isKubeconfig(value)) out.push({ kind: 'kubeconfig', path, who: 'kubeconfig' });
   if (Array.isArray(value.items)) findTargets(value.items, [...path, 'items'], out, depth + 1);
 }
@@ -486,11 +497,13 @@ interface DocumentResult {
  * documents of a large workspace are not read twice. Every way a reading can arrive at a
  * Secret, a kubeconfig or key material leaves a mark in the text: the letters of `secret`
  * in order (a kind folded over lines or typed half-way too), `users`, armour (`begin`, its
- * letters spaced), a run of base64 long enough to hold a key, or an escape or alias, which
- * can spell anything.
+ * letters spaced), a `data` key, a run of base64 long enough to hold a key, or an escape
+ * or alias, which can spell anything.
  */
 function mayHoldSecrets(text: string): boolean {
   if (/[\\*]|s[^a-z]*e[^a-z]*c[^a-z]*r[^a-z]*e[^a-z]*t|users|b\s*e\s*g\s*i\s*n/i.test(text)) return true;
+  // A `data` or `stringData` key: without a kind, that may be a Secret too (couldBeSecret).
+  if (/(?:^|[\s{,"'])(?:string)?data["']?\s*:/im.test(text)) return true;
   for (const m of text.matchAll(BASE64_RUN)) if (m[0].length >= 40) return true;
   return false;
 }
