@@ -290,6 +290,12 @@ describe('private keys and credentials outside Secrets', () => {
     expect(out).toContain(PRIVATE_KEY_MARKER);
   });
 
+  it('a PEM file with a certificate and a key keeps the certificate as written', () => {
+    const out = shared(CERT + KEY, bodyLines(KEY), 'tls.pem');
+    expect(out.startsWith(CERT)).toBe(true);
+    expect(out).toContain(PRIVATE_KEY_MARKER);
+  });
+
   it('finds a private key in a file that is not YAML', () => {
     shared(`junk: [\n${KEY}`, bodyLines(KEY), 'k.pem');
   });

@@ -176,7 +176,8 @@ function secretStrings(value: unknown): string[] {
   return out;
 }
 
-const PEM_CERTIFICATE_BLOCK = /-----BEGIN (?:TRUSTED )?CERTIFICATE-----[\s\S]*?-----END (?:TRUSTED )?CERTIFICATE-----/g;
+/** A certificate block, also with fewer dashes (a YAML reader takes a leading `---` for a document marker). */
+const PEM_CERTIFICATE_BLOCK = /-*BEGIN (?:TRUSTED )?CERTIFICATE-+[\s\S]*?-+END (?:TRUSTED )?CERTIFICATE-+/g;
 
 /**
  * What a document shows in public: its certificates, as text and as the base64 they are
@@ -188,7 +189,7 @@ function publicTextOf(value: unknown): string {
   someString(value, (s) => {
     if (s.length < 40) return false;
     if (isCertificatesOnlyBase64(s)) out += s.replace(/\s+/g, '') + '\n';
-    else if (s.includes('CERTIFICATE-----')) for (const m of s.matchAll(PEM_CERTIFICATE_BLOCK)) out += m[0].replace(/\s+/g, '') + '\n';
+    else if (s.includes('CERTIFICATE-')) for (const m of s.matchAll(PEM_CERTIFICATE_BLOCK)) out += m[0].replace(/\s+/g, '') + '\n';
     return false;
   }, true);
   return out;
@@ -427,6 +428,10 @@ class DocumentRedactor {
     const v = node.value;
     if (isRedactionMarker(v) || !isSecretMaterial(v)) return;
     this.masked.add(node);
+    // Keys written as PEM blocks in the value's own text are cut there (rawTextCuts), which
+    // keeps the rest, certificates included, as it was written.
+    const r = node.range;
+    if (r && !isSecretMaterial(this.text.slice(r[0], r[1]).replace(PEM_PRIVATE_BLOCK, ''))) return;
     this.cut(node, JSON.stringify(maskedValue(v)), what.startsWith('Secret') ? what : keyMaterialName(v));
   }
 
@@ -540,7 +545,7 @@ function redactDocument(doc: SourceDocument): DocumentResult {
   }
   r.everyValue(ydoc.contents);
   if (targets.length > 0) r.maskComments(doc.text, targets[0]!.who);
-  const cuts = mergeCuts(r.cuts);
+  const cuts = mergeCuts([...r.cuts, ...rawTextCuts(doc.text)]);
   // The check: the app's reading of the result, and no piece of what was masked.
   const text = applyCuts(doc.text, cuts);
   const again = parseSourceDocument({ ...doc, text });
