@@ -159,6 +159,11 @@ extra: hunter2-correct-horse
     shared(swallowed, ['hunter2-correct-horse']);
     const kindSwallowed = `apiVersion: "v1\nkind: Secret\nmetadata:\n  name: s"\nstringData:\n  pw: hunter2-correct-horse\n`;
     shared(kindSwallowed, ['hunter2-correct-horse']);
+    // Fuzz counterexample (seed 7): `kind: "List` read on to a quote at the end, swallowing a Secret.
+    const listSwallowed = `apiVersion: v1\nkind: "List\nitems:\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: s}\n  stringData:\n    pw: hunter2-correct-horse\n  "\n`;
+    shared(listSwallowed, ['hunter2-correct-horse']);
+    const asText = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  secret.yaml: |\n    apiVersion: v1\n    kind: Secret\n    stringData: {pw: hunter2-correct-horse}\n`;
+    shared(asText, ['hunter2-correct-horse']);
     const noKind = `apiVersion: v1\nmetadata:\n  name: s\nstringData:\n  pw: hunter2-correct-horse\n`;
     shared(noKind, ['hunter2-correct-horse']);
   });

@@ -183,9 +183,17 @@ export function isKubeconfigWithCredentials(value: string): boolean {
   return KUBECONFIG_CREDENTIAL.test(value) || /"(?:token|password|client-key-data|id-token|refresh-token|client-secret)"\s*:/.test(value);
 }
 
+/**
+ * True for text that holds a Secret manifest: a Secret kept as text in a ConfigMap, or the
+ * lines a quote left open swallowed (`kind: "List` read on to the end of the document).
+ */
+export function holdsSecretManifest(value: string): boolean {
+  return value.length >= 20 && /kind["']?\s*:\s*["']?secret(?![A-Za-z])/i.test(value);
+}
+
 /** True when a value is secret material wherever it appears (outside Secrets too). */
 export function isSecretMaterial(value: string): boolean {
-  return holdsPrivateKey(value) || isKubeconfigWithCredentials(value);
+  return holdsPrivateKey(value) || isKubeconfigWithCredentials(value) || holdsSecretManifest(value);
 }
 
 const CERT_BLOCK = /-----BEGIN (?:TRUSTED )?CERTIFICATE-----\r?\n([A-Za-z0-9+/=\s]*?)-----END (?:TRUSTED )?CERTIFICATE-----/g;

@@ -21,7 +21,7 @@ import { positionedDocument, withLoneCrAsLf } from '../model/locate.ts';
 import { isObj, str } from '../model/read.ts';
 import type { SourceDocument } from '../model/types.ts';
 import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from './markers.ts';
-import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial } from './keyMaterial.ts';
+import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isKubeconfigWithCredentials, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial } from './keyMaterial.ts';
 import { maskConservatively } from './conservative.ts';
 import { SecretPieces } from './pieces.ts';
 import { bytesToLatin1, decodeBase64Std } from '../pki/base64.ts';
@@ -472,6 +472,7 @@ function scalarValue(node: unknown): unknown {
 
 /** What a value outside a Secret becomes: its private-key blocks replaced when that is all it holds, else a marker. */
 function maskedValue(v: string): string {
+  if (!holdsPrivateKey(v)) return STRING_MARKER;
   const trimmed = v.replace(/\s+/g, '');
   if (trimmed.length > 0 && decodeBase64Loose(trimmed) && !/-----/.test(v)) return DATA_MARKER;
   if (isCertificatesOnly(v.replace(PEM_PRIVATE_BLOCK, '')) || hasPrivateKeyArmour(v)) {
@@ -482,7 +483,7 @@ function maskedValue(v: string): string {
 }
 
 function keyMaterialName(v: string): string {
-  if (!holdsPrivateKey(v)) return 'kubeconfig credentials';
+  if (!holdsPrivateKey(v)) return isKubeconfigWithCredentials(v) ? 'kubeconfig credentials' : 'a Secret written as text';
   const m = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----/.exec(v);
   return m ? m[1]!.toLowerCase() : 'private key (encoded)';
 }
