@@ -231,6 +231,7 @@ type Edit =
   | { e: 'separator'; how: number }
   | { e: 'kindSpelling'; how: number }
   | { e: 'kindAlias' }
+  | { e: 'listAlias'; doc: number }
   | { e: 'list'; from: number }
   | { e: 'bom' }
   | { e: 'trailing'; line: number };
@@ -279,6 +280,14 @@ function applyEdit(docs: string[], edit: Edit, tokens: () => string, secrets: st
     case 'kindAlias':
       // `kind: *k`, the anchor on an annotation written before it.
       return { docs: docs.map((t) => (/^kind: Secret$/m.test(t) && /^apiVersion: v1$/m.test(t) ? t.replace(/^kind: Secret$/m, 'kind: *k').replace(/^apiVersion: v1$/m, 'apiVersion: v1\nx-kind: &k Secret') : t)) };
+    case 'listAlias': {
+      // A List whose item is an alias of the Secret, written (anchored) under another key.
+      const d = pick(edit.doc);
+      if (!/^kind: Secret$/m.test(docs[d]!) || docs[d]!.trimStart().startsWith('{')) return { docs };
+      const body = docs[d]!.trimEnd().split('\n').map((l) => `  ${l}`).join('\n');
+      docs[d] = `apiVersion: v1\nkind: List\nx-stash:\n- &s\n${body}\nitems:\n- *s\n`;
+      return { docs };
+    }
     case 'list': {
       // The documents from `from` on become the items of one kind: List.
       const from = edit.from % docs.length;
@@ -327,6 +336,7 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ e: fc.constant('list' as const), from: fc.nat(5) }),
   fc.constant({ e: 'bom' as const }),
   fc.constant({ e: 'kindAlias' as const }),
+  fc.record({ e: fc.constant('listAlias' as const), doc: fc.nat(5) }),
   fc.record({ e: fc.constant('trailing' as const), line: fc.nat(100) }),
 );
 
