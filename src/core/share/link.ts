@@ -12,6 +12,37 @@
 //   2  a "before" file: as 1, for a link that carries both sides of a change
 //   3  meta:            UTF-8 JSON (open tabs, view state, settings, what was redacted)
 // Readers skip tags they do not know, so later version-1 writers may add records.
+//
+// Meta JSON (every key optional; the last meta record wins):
+//   openTabs   string[]                       paths of files in the link (others are dropped)
+//   view       { file?, line?, diagnostic?: { code, file, line? }, selections?: { panel: value } }
+//   settings   { includePlaceholders?: boolean, suppressions?: string[] }
+//   title      string
+//   redacted   { file: string, line: number, what: string }[]
+//   hasBefore  true                           the link has a "before" side (maybe empty)
+//
+// Reading is total: any text gives a ShareState or a ShareLinkError, nothing else (an
+// unexpected exception inside the reader is reported as 'corrupt'). Wrong types:
+//   - view state (openTabs, view, settings, title): a value of the wrong type is dropped, as
+//     an entry of a list or map of the wrong type is; only own keys are read, and a
+//     `__proto__` panel name is dropped;
+//   - redacted: all or nothing, since the reader trusts it to say what the link leaves out. A
+//     list that is not a list, an entry that is not an object, a file or what that is not a
+//     string, or a line that is not a positive safe integer makes the link 'corrupt'.
+// Caps (encodeShareBytes refuses a state over them too, with the same 'too-large' error, so
+// the app never makes a link no reader opens):
+//   payload                MAX_DECOMPRESSED_BYTES   32 MB unpacked (declared size checked first)
+//   files + before files   MAX_FILES                5,000 (and a path over MAX_PATH_CHARS, 1,024,
+//                                                   empty or with control characters is 'corrupt')
+//   meta record            MAX_META_BYTES           4 MB of JSON (checked before parsing it)
+//   redacted               MAX_REDACTED_ITEMS       10,000 entries
+//   openTabs               MAX_OPEN_TABS            5,000 entries (before dropping unknown paths)
+//   suppressions           MAX_SUPPRESSIONS         1,000 entries
+//   view.selections        MAX_SELECTIONS           100 panels
+//   any other meta string  MAX_META_STRING_CHARS    4,096 characters
+// Over a cap the link is refused as 'too-large', with a message that names the cap (no
+// silent truncation: a reader must not see part of the list of removed secrets as all of
+// it). The one exception is the title, which is cut to MAX_TITLE_CHARS (200), as always.
 import { Inflate, deflateSync } from 'fflate';
 import { ByteReadError, ByteReader, ByteWriter, crc32, encodeUtf8, fromBase64Url, toBase64Url, utf8 } from './bytes.ts';
 import { dictionaryV1 } from './dictionary.ts';
@@ -28,6 +59,19 @@ export const WARN_LINK_CHARS = 8 * 1024;
 export const MAX_DECOMPRESSED_BYTES = 32 * 1024 * 1024;
 export const MAX_FILES = 5000;
 export const MAX_PATH_CHARS = 1024;
+/** The meta record (view state, settings, title, what was redacted): JSON bytes. */
+export const MAX_META_BYTES = 4 * 1024 * 1024;
+/** Entries of the list of removed secret values. */
+export const MAX_REDACTED_ITEMS = 10_000;
+/** Open tabs (each names a file of the link, and a link holds at most MAX_FILES). */
+export const MAX_OPEN_TABS = MAX_FILES;
+export const MAX_SUPPRESSIONS = 1000;
+/** Panels with a selection (the app has a handful). */
+export const MAX_SELECTIONS = 100;
+/** Any one string of the meta record: names, suppressions, selections, descriptions. */
+export const MAX_META_STRING_CHARS = 4096;
+/** The title is cut to this many characters (not refused). */
+export const MAX_TITLE_CHARS = 200;
 
 const TAG_FILE = 1;
 const TAG_BEFORE = 2;
@@ -94,7 +138,7 @@ export function isShareFragment(hash: string): boolean {
   return hash.replace(/^#/, '').startsWith(SHARE_PREFIX);
 }
 
-function encodePayload(state: ShareState): Uint8Array {
+function encodePayload(state: ShareState, meta: Uint8Array | undefined): Uint8Array {
   const w = new ByteWriter();
   const file = (tag: number, f: ShareFile) => {
     const path = encodeUtf8(f.path);
@@ -110,6 +154,15 @@ function encodePayload(state: ShareState): Uint8Array {
   };
   for (const f of state.files) file(TAG_FILE, f);
   for (const f of state.before ?? []) file(TAG_BEFORE, f);
+  if (meta) {
+    w.varint(TAG_META);
+    w.varint(meta.length);
+    w.bytes(meta);
+  }
+  return w.finish();
+}
+
+function metaJson(state: ShareState): Uint8Array | undefined {
   const meta: Record<string, unknown> = {};
   if (state.openTabs?.length) meta.openTabs = state.openTabs;
   if (state.view && Object.keys(state.view).length > 0) meta.view = state.view;
@@ -117,18 +170,10 @@ function encodePayload(state: ShareState): Uint8Array {
   if (state.title) meta.title = state.title;
   if (state.redacted?.length) meta.redacted = state.redacted;
   if (state.before) meta.hasBefore = true;
-  if (Object.keys(meta).length > 0) {
-    const json = encodeUtf8(JSON.stringify(meta));
-    w.varint(TAG_META);
-    w.varint(json.length);
-    w.bytes(json);
-  }
-  return w.finish();
+  return Object.keys(meta).length > 0 ? encodeUtf8(JSON.stringify(meta)) : undefined;
 }
 
-/** The link's binary form (before base64url). */
-export function encodeShareBytes(state: ShareState): Uint8Array {
-  const payload = encodePayload(state);
+function frame(payload: Uint8Array): Uint8Array {
   // No `mem`: fflate sizes its hash table to the input. `mem: 12` allocated a 32 MB table for
   // every link, even a one-file one (~9 ms each), and gave the same bytes.
   const body = deflateSync(payload, { level: 9, dictionary: dictionaryV1() });
@@ -145,13 +190,81 @@ export function encodeShareBytes(state: ShareState): Uint8Array {
   return w.finish();
 }
 
+/**
+ * The link's binary form (before base64url). Throws ShareLinkError('too-large') for a state
+ * over one of the caps, since no reader would open the link.
+ */
+export function encodeShareBytes(state: ShareState): Uint8Array {
+  const meta = metaJson(state);
+  checkCaps(state, meta);
+  const payload = encodePayload(state, meta);
+  if (payload.length > MAX_DECOMPRESSED_BYTES) refuse(`${formatSize(MAX_DECOMPRESSED_BYTES)} unpacked (this one would be ${formatSize(payload.length)})`);
+  return frame(payload);
+}
+
+function refuse(what: string): never {
+  throw new ShareLinkError('too-large', `A share link can carry at most ${what}. Share fewer files, or download the workspace and send the file instead.`);
+}
+
+/** The writer's side of the caps the reader enforces (see the top of this file). */
+function checkCaps(state: ShareState, meta: Uint8Array | undefined): void {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const count = (have: number, cap: number, what: string) => {
+    if (have > cap) refuse(`${n(cap)} ${what} (this one would have ${n(have)})`);
+  };
+  count(state.files.length + (state.before?.length ?? 0), MAX_FILES, 'files');
+  count(state.openTabs?.length ?? 0, MAX_OPEN_TABS, 'open tabs');
+  count(state.settings?.suppressions?.length ?? 0, MAX_SUPPRESSIONS, 'suppressions');
+  count(Object.keys(state.view?.selections ?? {}).length, MAX_SELECTIONS, 'panel selections');
+  count(state.redacted?.length ?? 0, MAX_REDACTED_ITEMS, 'removed secret values in its list');
+  const strings = [state.view?.file, state.view?.diagnostic?.code, state.view?.diagnostic?.file, ...Object.entries(state.view?.selections ?? {}).flat(), ...(state.settings?.suppressions ?? []), ...(state.redacted ?? []).flatMap((r) => [r.file, r.what])];
+  for (const x of strings) if (x !== undefined && x.length > MAX_META_STRING_CHARS) refuse(`${n(MAX_META_STRING_CHARS)} characters in a name, suppression or description (one has ${n(x.length)})`);
+  if (meta && meta.length > MAX_META_BYTES) refuse(`${formatSize(MAX_META_BYTES)} of view settings and list of removed secrets (this one would have ${formatSize(meta.length)})`);
+}
+
+/**
+ * For tests and the fuzzer only: a well-formed link (right magic, version, checksum, length
+ * and compression) around the files of `state` and a meta record of exactly `meta` (any text,
+ * JSON or not), so the reader's handling of hostile meta can be exercised. The app never
+ * writes links this way.
+ */
+export function encodeShareBytesWithRawMeta(state: Pick<ShareState, 'files' | 'before'>, meta: string | Uint8Array): Uint8Array {
+  return frame(encodePayload({ files: state.files, ...(state.before ? { before: state.before } : {}) }, typeof meta === 'string' ? encodeUtf8(meta) : meta));
+}
+
 /** The fragment for a state, without `#`: `share=…`. */
 export function encodeShareFragment(state: ShareState): string {
   return SHARE_PREFIX + toBase64Url(encodeShareBytes(state));
 }
 
-/** Reads a fragment (`#share=…` or `share=…`); throws ShareLinkError with a reason a person can act on. */
+/**
+ * Reads a fragment (`#share=…` or `share=…`). Total: it returns a well-typed state or throws a
+ * ShareLinkError with a reason a person can act on, whatever the text (nothing else escapes).
+ */
 export function decodeShareFragment(hash: string, opts: DecodeOptions = {}): ShareState {
+  return total(() => decodeFragment(hash, opts));
+}
+
+/** The binary form's reader (after base64url); total, as decodeShareFragment. */
+export function decodeShareBytes(bytes: Uint8Array, opts: DecodeOptions = {}): ShareState {
+  return total(() => decodeBytes(bytes, opts));
+}
+
+/**
+ * Every check above is meant to say what is wrong; this is the backstop for what they miss: an
+ * unexpected exception is a damaged link, not a crash of the page. (Out of memory, too, ends
+ * here: the caps are meant to keep a link far from it.)
+ */
+function total(read: () => ShareState): ShareState {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof ShareLinkError) throw e;
+    throw new ShareLinkError('corrupt', 'The link is damaged and cannot be read. Ask for the link again.');
+  }
+}
+
+function decodeFragment(hash: string, opts: DecodeOptions): ShareState {
   const maxChars = opts.maxLinkChars ?? MAX_LINK_CHARS;
   const frag = hash.replace(/^#/, '');
   if (!frag.startsWith(SHARE_PREFIX)) throw new ShareLinkError('not-a-link', 'This address does not hold a shared workspace.');
@@ -174,10 +287,10 @@ export function decodeShareFragment(hash: string, opts: DecodeOptions = {}): Sha
     const at = bytes.badAt;
     throw new ShareLinkError('bad-characters', `The link contains a character that cannot be part of a share link (at position ${at + 1}${at < data.length ? `: "${data[at]}"` : ''}). It was probably changed or cut on the way.`);
   }
-  return decodeShareBytes(bytes, opts);
+  return decodeBytes(bytes, opts);
 }
 
-export function decodeShareBytes(bytes: Uint8Array, opts: DecodeOptions = {}): ShareState {
+function decodeBytes(bytes: Uint8Array, opts: DecodeOptions): ShareState {
   const cap = opts.maxDecompressedBytes ?? MAX_DECOMPRESSED_BYTES;
   const r = new ByteReader(bytes);
   let version: number;
@@ -247,58 +360,95 @@ function parsePayload(payload: Uint8Array): ShareState {
   const r = new ByteReader(payload);
   const files: ShareFile[] = [];
   const before: ShareFile[] = [];
-  let meta: Record<string, unknown> = {};
+  const seen = [new Set<string>(), new Set<string>()];
+  let metaBytes: Uint8Array | undefined;
   try {
     while (!r.done) {
       const tag = r.varint();
       const rec = new ByteReader(r.bytes(r.varint()));
       if (tag === TAG_FILE || tag === TAG_BEFORE) {
         const list = tag === TAG_FILE ? files : before;
-        if (files.length + before.length >= MAX_FILES) throw new ShareLinkError('too-large', `The link holds more than ${MAX_FILES} files; it was not opened.`);
+        const names = seen[tag === TAG_FILE ? 0 : 1]!;
+        if (files.length + before.length >= MAX_FILES) throw new ShareLinkError('too-large', `The link holds more than ${MAX_FILES.toLocaleString('en-US')} files, the most a link may hold; it was not opened.`);
         const path = rec.string();
         if (path.length === 0 || path.length > MAX_PATH_CHARS || /[\u0000-\u001f\u007f]/.test(path)) throw new ShareLinkError('corrupt', 'The link holds a file without a usable name.');
         const text = utf8(rec.buf.subarray(rec.pos));
-        if (list.some((f) => f.path === path)) throw new ShareLinkError('corrupt', `The link holds the file ${JSON.stringify(path)} twice.`);
+        if (names.has(path)) throw new ShareLinkError('corrupt', `The link holds the file ${JSON.stringify(path)} twice.`);
+        names.add(path);
         list.push({ path, text });
       } else if (tag === TAG_META) {
-        let parsed: unknown;
-        try {
-          parsed = JSON.parse(utf8(rec.buf));
-        } catch {
-          throw new ShareLinkError('corrupt', 'The link is damaged (its view settings cannot be read).');
-        }
-        if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) meta = parsed as Record<string, unknown>;
+        // The last meta record wins (a writer writes one).
+        metaBytes = rec.buf;
       }
     }
   } catch (e) {
     if (e instanceof ByteReadError) throw new ShareLinkError('corrupt', `The link is damaged (${e.message}). Ask for the link again.`);
     throw e;
   }
+  const meta = metaBytes ? readMetaJson(metaBytes) : {};
   const state: ShareState = { files };
-  if (before.length > 0 || meta.hasBefore === true) state.before = before;
-  const paths = new Set(files.map((f) => f.path));
-  const tabs = strings(meta.openTabs).filter((p) => paths.has(p));
+  if (before.length > 0 || own(meta, 'hasBefore') === true) state.before = before;
+  const paths = seen[0]!;
+  const tabs = readTabs(own(meta, 'openTabs'), paths);
   if (tabs.length) state.openTabs = tabs;
-  const view = readView(meta.view);
+  const view = readView(own(meta, 'view'));
   if (view) state.view = view;
-  const settings = meta.settings;
-  if (settings && typeof settings === 'object') {
-    const s = settings as Record<string, unknown>;
-    state.settings = {};
-    if (typeof s.includePlaceholders === 'boolean') state.settings.includePlaceholders = s.includePlaceholders;
-    if (Array.isArray(s.suppressions)) state.settings.suppressions = strings(s.suppressions);
-  }
-  if (typeof meta.title === 'string') state.title = meta.title.slice(0, 200);
-  if (Array.isArray(meta.redacted)) {
-    state.redacted = meta.redacted
-      .filter((x): x is Record<string, unknown> => !!x && typeof x === 'object')
-      .map((x) => ({ file: String(x.file ?? ''), line: Number.isSafeInteger(x.line) ? (x.line as number) : 0, what: String(x.what ?? '') }));
-  }
+  const settings = readSettings(own(meta, 'settings'));
+  if (settings) state.settings = settings;
+  const title = own(meta, 'title');
+  if (typeof title === 'string' && title.length > 0) state.title = clip(title, MAX_TITLE_CHARS);
+  const redacted = readRedacted(own(meta, 'redacted'));
+  if (redacted) state.redacted = redacted;
   return state;
 }
 
-function strings(v: unknown): string[] {
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+function readMetaJson(bytes: Uint8Array): Record<string, unknown> {
+  if (bytes.length > MAX_META_BYTES) {
+    throw new ShareLinkError('too-large', `The link's view settings and list of removed secrets take ${formatSize(bytes.length)}, more than the ${formatSize(MAX_META_BYTES)} a link may carry; it was not opened.`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(utf8(bytes));
+  } catch {
+    throw new ShareLinkError('corrupt', 'The link is damaged (its view settings cannot be read).');
+  }
+  // Anything but an object holds nothing we read; no writer makes it, and it is ignored.
+  return isObject(parsed) ? parsed : {};
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** An own property only: `toString`, `constructor` and friends never come from the prototype. */
+function own(o: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
+}
+
+function tooMany(count: number, cap: number, what: string): never {
+  throw new ShareLinkError('too-large', `The link lists ${count.toLocaleString('en-US')} ${what}, more than the ${cap.toLocaleString('en-US')} a link may carry; it was not opened.`);
+}
+
+/** A string of the view state, or undefined when it is not one; over the string cap: too large. */
+function metaString(v: unknown, what: string): string | undefined {
+  if (typeof v !== 'string') return undefined;
+  if (v.length > MAX_META_STRING_CHARS) throw new ShareLinkError('too-large', `The link holds ${what} of ${v.length.toLocaleString('en-US')} characters, more than the ${MAX_META_STRING_CHARS.toLocaleString('en-US')} allowed; it was not opened.`);
+  return v;
+}
+
+/** At most `max` UTF-16 units, never cutting a character in two. */
+function clip(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const end = s.charCodeAt(max - 1) >= 0xd800 && s.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
+  return s.slice(0, end);
+}
+
+function readTabs(v: unknown, paths: ReadonlySet<string>): string[] {
+  if (!Array.isArray(v)) return [];
+  if (v.length > MAX_OPEN_TABS) tooMany(v.length, MAX_OPEN_TABS, 'open tabs');
+  const out = new Set<string>();
+  for (const x of v) if (typeof x === 'string' && paths.has(x)) out.add(x);
+  return [...out];
 }
 
 function posInt(v: unknown): number | undefined {
@@ -306,24 +456,82 @@ function posInt(v: unknown): number | undefined {
 }
 
 function readView(v: unknown): ShareView | undefined {
-  if (!v || typeof v !== 'object' || Array.isArray(v)) return undefined;
-  const o = v as Record<string, unknown>;
+  if (!isObject(v)) return undefined;
   const out: ShareView = {};
-  if (typeof o.file === 'string') out.file = o.file;
-  const line = posInt(o.line);
+  const file = metaString(own(v, 'file'), 'a file name to open');
+  if (file !== undefined) out.file = file;
+  const line = posInt(own(v, 'line'));
   if (line) out.line = line;
-  const d = o.diagnostic as Record<string, unknown> | undefined;
-  if (d && typeof d === 'object' && typeof d.code === 'string' && typeof d.file === 'string') {
-    out.diagnostic = { code: d.code, file: d.file };
-    const dl = posInt(d.line);
-    if (dl) out.diagnostic.line = dl;
+  const d = own(v, 'diagnostic');
+  if (isObject(d)) {
+    const code = metaString(own(d, 'code'), 'a diagnostic code');
+    const dfile = metaString(own(d, 'file'), "a diagnostic's file name");
+    if (code !== undefined && dfile !== undefined) {
+      out.diagnostic = { code, file: dfile };
+      const dl = posInt(own(d, 'line'));
+      if (dl) out.diagnostic.line = dl;
+    }
   }
-  if (o.selections && typeof o.selections === 'object' && !Array.isArray(o.selections)) {
+  const selections = own(v, 'selections');
+  if (isObject(selections)) {
+    const keys = Object.keys(selections);
+    if (keys.length > MAX_SELECTIONS) tooMany(keys.length, MAX_SELECTIONS, 'panel selections');
     const sel: Record<string, string> = {};
-    for (const [k, val] of Object.entries(o.selections as Record<string, unknown>)) if (typeof val === 'string') sel[k] = val;
+    for (const k of keys) {
+      // `__proto__` would not be a key of the result but its prototype: dropped.
+      if (k === '__proto__') continue;
+      metaString(k, 'a panel name');
+      const val = metaString(selections[k], 'a panel selection');
+      if (val !== undefined) sel[k] = val;
+    }
     if (Object.keys(sel).length) out.selections = sel;
   }
   return Object.keys(out).length ? out : undefined;
+}
+
+function readSettings(v: unknown): ShareSettings | undefined {
+  if (!isObject(v)) return undefined;
+  const out: ShareSettings = {};
+  const placeholders = own(v, 'includePlaceholders');
+  if (typeof placeholders === 'boolean') out.includePlaceholders = placeholders;
+  const sup = own(v, 'suppressions');
+  if (Array.isArray(sup)) {
+    if (sup.length > MAX_SUPPRESSIONS) tooMany(sup.length, MAX_SUPPRESSIONS, 'suppressions');
+    out.suppressions = [];
+    for (const x of sup) {
+      const s = metaString(x, 'a suppression');
+      if (s !== undefined) out.suppressions.push(s);
+    }
+  }
+  return out;
+}
+
+/**
+ * The list of what redaction removed. The reader trusts it to say what the link leaves out,
+ * so it is all or nothing: an entry of the wrong shape makes the whole link corrupt rather
+ * than being dropped (or shown as "[object Object]").
+ */
+function readRedacted(v: unknown): RedactedItem[] | undefined {
+  if (v === undefined) return undefined;
+  const bad = (detail: string): never => {
+    throw new ShareLinkError('corrupt', `The link is damaged: its list of removed secrets is malformed (${detail}). Ask for the link again.`);
+  };
+  if (!Array.isArray(v)) return bad('it is not a list');
+  if (v.length > MAX_REDACTED_ITEMS) tooMany(v.length, MAX_REDACTED_ITEMS, 'removed secret values');
+  const out: RedactedItem[] = [];
+  for (let i = 0; i < v.length; i++) {
+    const x: unknown = v[i];
+    const n = (i + 1).toLocaleString('en-US');
+    if (!isObject(x)) return bad(`entry ${n} is not an entry`);
+    const file = own(x, 'file');
+    const line = own(x, 'line');
+    const what = own(x, 'what');
+    if (typeof file !== 'string') return bad(`entry ${n} has no file name`);
+    if (typeof what !== 'string') return bad(`entry ${n} does not say what was removed`);
+    if (typeof line !== 'number' || !Number.isSafeInteger(line) || line < 1) return bad(`entry ${n} has no line number`);
+    out.push({ file: metaString(file, 'a file name of a removed secret')!, line, what: metaString(what, 'a description of a removed secret')! });
+  }
+  return out.length ? out : undefined;
 }
 
 /** How a link of this many characters fares: fine, long for chat tools, or too long for browsers. */

@@ -4,10 +4,17 @@ import { useState } from 'react';
 import { copySharedToMyWorkspaces, leaveSharedLink, useShareView } from '../../state/shareOpen.ts';
 import { useDialogs } from './dialogs.ts';
 
+/** Rows of the list of removed values shown; a link may list up to MAX_REDACTED_ITEMS (10,000). */
+export const BANNER_REDACTED_ROWS = 50;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
 export function ReviewBanner() {
   const review = useShareView((s) => s.review);
   const [busy, setBusy] = useState(false);
   if (!review) return null;
+  const removed = review.redacted.length;
+  const hidden = removed - Math.min(removed, BANNER_REDACTED_ROWS);
   const fork = async () => {
     setBusy(true);
     if (await copySharedToMyWorkspaces()) leaveSharedLink();
@@ -17,17 +24,18 @@ export function ReviewBanner() {
     <div className="review-banner" role="region" aria-label="Shared link" data-testid="review-banner">
       <div className="review-banner-text">
         <strong>Shared link{review.title ? `: ${review.title}` : ''}</strong> — read-only. Your own workspaces are not changed.
-        {review.redacted.length > 0 && (
+        {removed > 0 && (
           <details className="review-redacted">
             <summary data-testid="review-redacted-summary">
-              {review.redacted.length} secret value{review.redacted.length === 1 ? ' was' : 's were'} removed before sharing
+              {count(removed)} secret value{removed === 1 ? ' was' : 's were'} removed before sharing
             </summary>
             <ul>
-              {review.redacted.map((r, i) => (
-                <li key={i}>
+              {review.redacted.slice(0, BANNER_REDACTED_ROWS).map((r, i) => (
+                <li key={i} data-testid="review-redacted-item">
                   {r.file}:{r.line} — {r.what}
                 </li>
               ))}
+              {hidden > 0 && <li data-testid="review-redacted-more">and {count(hidden)} more</li>}
             </ul>
           </details>
         )}

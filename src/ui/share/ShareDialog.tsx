@@ -5,7 +5,7 @@ import { fileText, useWorkspace } from '../../state/workspace.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useSelections } from '../../state/selections.ts';
 import { useWorkspaces } from '../../state/workspaces.ts';
-import { encodeShareFragment, linkSizeVerdict, MAX_LINK_CHARS, WARN_LINK_CHARS, type ShareState, type ShareView } from '../../core/share/link.ts';
+import { encodeShareFragment, linkSizeVerdict, MAX_LINK_CHARS, ShareLinkError, WARN_LINK_CHARS, type ShareState, type ShareView } from '../../core/share/link.ts';
 import { redact } from '../../core/share/redact.ts';
 import { exportYamlBundle } from '../../core/share/bundle.ts';
 import { Modal } from './Modal.tsx';
@@ -30,9 +30,13 @@ export function ShareDialog() {
 
   const texts = useMemo(() => files.filter((f) => chosen.has(f.path)).map((f) => ({ path: f.path, text: fileText(f.path) ?? '' })), [files, chosen]);
   const redaction = useMemo(() => redact(texts), [texts]);
-  const beforeRedaction = useMemo(() => (withBefore && baseline ? redact(baseline.filter((f) => chosen.has(f.path) || !files.some((x) => x.path === f.path))) : null), [withBefore, baseline, chosen, files]);
+  // The "before" side: the baseline's files that are chosen, plus those no longer in the
+  // workspace (deleted since it was pinned: part of the change). The same files whether or not
+  // secrets are kept; redacted unless they are.
+  const beforeFiles = useMemo(() => (withBefore && baseline ? baseline.filter((f) => chosen.has(f.path) || !files.some((x) => x.path === f.path)) : null), [withBefore, baseline, chosen, files]);
+  const beforeRedaction = useMemo(() => (beforeFiles && !keepSecrets ? redact(beforeFiles) : null), [beforeFiles, keepSecrets]);
 
-  const link = useMemo(() => {
+  const { link, refused } = useMemo((): { link: string; refused?: string } => {
     const cursor = useEditorUi.getState().cursor;
     const view: ShareView = {};
     if (withView && active && chosen.has(active)) {
@@ -48,12 +52,18 @@ export function ShareDialog() {
       ...(name ? { title: name } : {}),
       ...(Object.keys(view).length ? { view } : {}),
       ...(!keepSecrets && redaction.items.length ? { redacted: redaction.items } : {}),
-      ...(beforeRedaction ? { before: keepSecrets ? (baseline ?? []) : beforeRedaction.files } : {}),
+      ...(beforeFiles ? { before: beforeRedaction ? beforeRedaction.files : beforeFiles } : {}),
     };
-    return `${appUrl()}#${encodeShareFragment(state)}`;
-  }, [texts, redaction, keepSecrets, withView, active, chosen, name, beforeRedaction, baseline]);
+    try {
+      return { link: `${appUrl()}#${encodeShareFragment(state)}` };
+    } catch (e) {
+      // Over one of the link's caps (e.g. the number of redacted values): no link, a download.
+      if (e instanceof ShareLinkError) return { link: '', refused: e.message };
+      throw e;
+    }
+  }, [texts, redaction, keepSecrets, withView, active, chosen, name, beforeFiles, beforeRedaction]);
 
-  const verdict = linkSizeVerdict(link.length);
+  const verdict = refused ? 'too-long' : linkSizeVerdict(link.length);
   const toggle = (p: string) =>
     setChosen((s) => {
       const n = new Set(s);
@@ -124,9 +134,17 @@ export function ShareDialog() {
         )}
       </section>
       <div className="share-size" data-testid="share-size" data-verdict={verdict}>
-        Link: {link.length.toLocaleString('en-US')} characters
-        {verdict === 'long' && <span className="warning-text" data-testid="share-warning"> — longer than {WARN_LINK_CHARS.toLocaleString('en-US')}: chat tools often cut such links. Share fewer files, or send the file instead.</span>}
-        {verdict === 'too-long' && <span className="error-text" data-testid="share-refused"> — longer than the {MAX_LINK_CHARS.toLocaleString('en-US')} characters browsers accept. Download the workspace and send the file instead.</span>}
+        {refused ? (
+          <span className="error-text" data-testid="share-refused">
+            No link: {refused}
+          </span>
+        ) : (
+          <>
+            Link: {link.length.toLocaleString('en-US')} characters
+            {verdict === 'long' && <span className="warning-text" data-testid="share-warning"> — longer than {WARN_LINK_CHARS.toLocaleString('en-US')}: chat tools often cut such links. Share fewer files, or send the file instead.</span>}
+            {verdict === 'too-long' && <span className="error-text" data-testid="share-refused"> — longer than the {MAX_LINK_CHARS.toLocaleString('en-US')} characters browsers accept. Download the workspace and send the file instead.</span>}
+          </>
+        )}
       </div>
       {verdict !== 'too-long' ? (
         <>
