@@ -106,4 +106,7 @@ test('sharing with the pinned baseline and "keep secrets": the before side holds
   expect(beforeSecret).not.toContain('hunter2');
   expect(beforeSecret).not.toContain('SECRETSECRET');
   expect(redacted.redacted?.length).toBeGreaterThan(0);
+  // The list of removed values names the before side's too, and the dialog shows them.
+  expect(redacted.redacted!.filter((r) => r.what.startsWith('before: ') && r.file === 'secret.yaml').length).toBeGreaterThan(0);
+  await expect(dialog.getByTestId('redacted-item').filter({ hasText: 'before: Secret bookinfo/shop-cert stringData["password"]' })).toHaveCount(1);
 });

@@ -34,7 +34,9 @@ export function ShareDialog() {
   // workspace (deleted since it was pinned: part of the change). The same files whether or not
   // secrets are kept; redacted unless they are.
   const beforeFiles = useMemo(() => (withBefore && baseline ? baseline.filter((f) => chosen.has(f.path) || !files.some((x) => x.path === f.path)) : null), [withBefore, baseline, chosen, files]);
-  const beforeRedaction = useMemo(() => (beforeFiles && !keepSecrets ? redact(beforeFiles) : null), [beforeFiles, keepSecrets]);
+  const beforeRedaction = useMemo(() => (beforeFiles ? redact(beforeFiles) : null), [beforeFiles]);
+  // What redaction replaces on both sides: the dialog lists it and the link carries the list.
+  const items = useMemo(() => [...redaction.items, ...(beforeRedaction?.items ?? []).map((it) => ({ ...it, what: `before: ${it.what}` }))], [redaction, beforeRedaction]);
 
   const { link, refused } = useMemo((): { link: string; refused?: string } => {
     const cursor = useEditorUi.getState().cursor;
@@ -51,8 +53,8 @@ export function ShareDialog() {
       settings: useAnalysis.getState().settings,
       ...(name ? { title: name } : {}),
       ...(Object.keys(view).length ? { view } : {}),
-      ...(!keepSecrets && redaction.items.length ? { redacted: redaction.items } : {}),
-      ...(beforeFiles ? { before: beforeRedaction ? beforeRedaction.files : beforeFiles } : {}),
+      ...(!keepSecrets && items.length ? { redacted: items } : {}),
+      ...(beforeFiles ? { before: beforeRedaction && !keepSecrets ? beforeRedaction.files : beforeFiles } : {}),
     };
     try {
       return { link: `${appUrl()}#${encodeShareFragment(state)}` };
@@ -61,7 +63,7 @@ export function ShareDialog() {
       if (e instanceof ShareLinkError) return { link: '', refused: e.message };
       throw e;
     }
-  }, [texts, redaction, keepSecrets, withView, active, chosen, name, beforeFiles, beforeRedaction]);
+  }, [texts, redaction, items, keepSecrets, withView, active, chosen, name, beforeFiles, beforeRedaction]);
 
   const verdict = refused ? 'too-long' : linkSizeVerdict(link.length);
   const toggle = (p: string) =>
@@ -107,13 +109,13 @@ export function ShareDialog() {
       )}
       <section className="share-redaction" data-testid="share-redaction">
         <h3>Secrets</h3>
-        {redaction.items.length === 0 ? (
+        {items.length === 0 ? (
           <p className="modal-note">No private keys or Secret values in the chosen files.</p>
         ) : (
           <>
             <p className="modal-note">{keepSecrets ? 'These will be shared as they are:' : 'Replaced by a marker in the link (certificates, which are public, stay):'}</p>
             <ul className="redacted-list" data-testid="redacted-list">
-              {redaction.items.map((it, i) => (
+              {items.map((it, i) => (
                 <li key={i} data-testid="redacted-item">
                   {it.file}:{it.line} — {it.what}
                 </li>
