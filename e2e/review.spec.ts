@@ -7,7 +7,9 @@ import { webcrypto } from 'node:crypto';
 import { test, expect, type Page } from '@playwright/test';
 import * as x509 from '@peculiar/x509';
 import { encodeShareFragment } from '../src/core/share/link.ts';
-import { DATA_MARKER } from '../src/core/share/markers.ts';
+import { redact } from '../src/core/share/redact.ts';
+import { encodePem } from '../src/core/pki/pem.ts';
+import { cacertsSecretYaml } from '../src/core/pki/generate.ts';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -122,8 +124,8 @@ test('a shared link is read-only: no fix, no suppression, no typing, no new file
   await expect(copied.getByTestId('suppress-button')).toHaveCount(1);
 });
 
-/** A self-signed CA certificate (CA:TRUE, keyCertSign), made here and never checked in. */
-async function selfSignedCa(): Promise<string> {
+/** A self-signed CA certificate (CA:TRUE, keyCertSign) and its key, made here and never checked in. */
+async function selfSignedCa(): Promise<{ cert: string; key: string }> {
   const alg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' };
   const keys = (await webcrypto.subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
   const now = Date.now();
@@ -140,27 +142,19 @@ async function selfSignedCa(): Promise<string> {
       await x509.SubjectKeyIdentifierExtension.create(keys.publicKey),
     ],
   });
-  return cert.toString('pem') + '\n';
+  const key = encodePem('PRIVATE KEY', new Uint8Array(await webcrypto.subtle.exportKey('pkcs8', keys.privateKey)));
+  return { cert: cert.toString('pem') + '\n', key };
 }
 
 test('a cacerts Secret whose CA key was redacted before sharing: the key is "redacted in this link", istiod is not said to refuse it', async ({ page }) => {
   const ca = await selfSignedCa();
-  const b64 = (s: string) => Buffer.from(s).toString('base64');
-  const cacerts = [
-    'apiVersion: v1',
-    'kind: Secret',
-    'metadata:',
-    '  name: cacerts',
-    '  namespace: istio-system',
-    'type: Opaque',
-    'data:',
-    `  ca-cert.pem: ${b64(ca)}`,
-    `  ca-key.pem: "${DATA_MARKER}"`,
-    `  cert-chain.pem: ${b64(ca)}`,
-    `  root-cert.pem: ${b64(ca)}`,
-    '',
-  ].join('\n');
-  await openLink(page, [{ path: 'cacerts.yaml', text: cacerts }], 'Redacted CA', 'cacerts.yaml');
+  // The sharer's cacerts Secret, redacted as the Share dialog redacts it.
+  const shared = redact([{ path: 'cacerts.yaml', text: cacertsSecretYaml({ caCert: ca.cert, caKey: ca.key, certChain: ca.cert, rootCert: ca.cert }) }]);
+  const keyBody = ca.key.split('\n')[1]!;
+  expect(shared.files[0]!.text).not.toContain(Buffer.from(ca.key).toString('base64').slice(0, 40));
+  expect(shared.items.map((i) => i.what)).toEqual(['Secret istio-system/cacerts data["ca-key.pem"]']);
+  await openLink(page, shared.files, 'Redacted CA', 'cacerts.yaml');
+  await expect.poll(() => editorText(page, 'cacerts.yaml')).not.toContain(keyBody);
   await page.getByTestId('inspector-tab-certs').click();
   const panel = page.getByTestId('certs-panel');
   await expect(panel).toBeVisible();

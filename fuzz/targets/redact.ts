@@ -35,7 +35,7 @@ const PUBLIC = (() => {
 })();
 
 /** Node's reading: one DER certificate, or PEM certificates and nothing but white space. */
-function certificatesOnly(v: string): boolean {
+export function certificatesOnly(v: string): boolean {
   const blocks = v.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
   try {
     if (blocks.length === 0) return new X509Certificate(Buffer.from(v, 'latin1')).raw.length === v.length;
@@ -47,7 +47,7 @@ function certificatesOnly(v: string): boolean {
 }
 
 /** Secret values the app reads in a file (data decoded), by an independent walk of its parse. */
-function appSecretValues(path: string, text: string): string[] {
+export function appSecretValues(path: string, text: string): string[] {
   const out: string[] = [];
   const visit = (o: unknown, depth: number): void => {
     if (depth > 8) return;

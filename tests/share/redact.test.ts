@@ -4,10 +4,9 @@
 // result, certificates (and only certificates) stay, and no line moves.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { X509Certificate } from 'node:crypto';
 import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, redact } from '../../src/core/share/redact.ts';
-import { splitDocuments } from '../../src/core/model/split.ts';
-import { parseSourceDocument } from '../../src/core/model/parse.ts';
+// The fuzz target's oracle: the app's reader walked independently, certificates judged by Node.
+import { appSecretValues, certificatesOnly } from '../../fuzz/targets/redact.ts';
 
 const M = JSON.parse(readFileSync(new URL('../fixtures/share/secret-material.json', import.meta.url), 'utf8')) as Record<string, string>;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
@@ -19,37 +18,6 @@ const KEY = M.rsaPkcs8!;
 /** The body lines of a PEM block (what must not survive of a key). */
 function bodyLines(pem: string): string[] {
   return pem.split('\n').filter((l) => l.length >= 16 && !l.startsWith('-----') && !l.includes(':'));
-}
-
-/** Values of Secrets as the app reads them (an independent walk over the app's parse). */
-function appSecretValues(path: string, text: string): string[] {
-  const out: string[] = [];
-  const visit = (o: unknown) => {
-    if (Array.isArray(o)) return o.forEach(visit);
-    if (!o || typeof o !== 'object') return;
-    const r = o as Record<string, unknown>;
-    if (r.kind === 'Secret') {
-      for (const f of ['data', 'stringData']) {
-        const m = r[f];
-        if (m && typeof m === 'object') for (const v of Object.values(m)) if (typeof v === 'string' && v !== '') out.push(f === 'data' ? Buffer.from(v, 'base64').toString('latin1') : v);
-      }
-    }
-    if (Array.isArray(r.items)) r.items.forEach(visit);
-  };
-  for (const d of splitDocuments(path, text)) visit(parseSourceDocument(d).value);
-  return out;
-}
-
-/** Node's own X.509 parser: a value is public when it is one DER certificate or PEM certificates and white space. */
-function certificatesOnly(v: string): boolean {
-  const blocks = v.match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g) ?? [];
-  try {
-    if (blocks.length === 0) return new X509Certificate(Buffer.from(v, 'latin1')).raw.length === v.length;
-    for (const b of blocks) new X509Certificate(b);
-  } catch {
-    return false;
-  }
-  return blocks.reduce((rest, b) => rest.replace(b, ''), v).trim() === '';
 }
 
 const breaks = (s: string) => (s.match(/\r\n|\r|\n/g) ?? []).length;

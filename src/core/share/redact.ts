@@ -292,7 +292,7 @@ function commentRanges(text: string): Array<[number, number]> {
   return out;
 }
 
-/** The cuts for one document the app reads, in document offsets; undefined when its structure cannot be matched. */
+/** Collects the cuts for one document the app reads, in document offsets, walking its positioned parse. */
 class DocumentRedactor {
   readonly cuts: Cut[] = [];
   private readonly masked = new Set<YamlNode>();
