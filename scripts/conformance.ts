@@ -1,11 +1,13 @@
 // Conformance runner: replays the shared corpus (../shared/conformance by default) against
 // our analyzers, in the test-harness mode the corpus README describes, and prints what
 // fails. Usage:
-//   npm run conformance -- [--root DIR] [--cases FILE] [--baseline FILE]
+//   npm run conformance -- [--root DIR] [--cases FILE] [--baseline FILE] [--suite NAME] [--write-baseline]
 // With --baseline, or when the CI environment variable is set, the run is strict: a missing
-// corpus, a missing cases file or a baseline case that did not run fails it.
+// corpus part or corpus file (conformance/manifest/<suite>.txt lists them), a manifest or
+// baseline case that did not run, a regression, or a failure that conformance/known-failures.txt
+// does not list fails it. --write-baseline rewrites the baseline and the manifests.
 // The functions are exported so tests can drive the runner without spawning a process.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import jsyaml from 'js-yaml';
@@ -18,7 +20,8 @@ import { analyzerByName, MULTICLUSTER_ANALYZERS } from '../src/core/analysis/ana
 import { MultiClusterStoreView, type ClusterStore } from '../src/core/config/multiCluster.ts';
 import type { Analyzer } from '../src/core/analysis/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from '../src/core/config/mesh/meshconfig.ts';
-import { runWebhookCorpus } from './conformance/webhookCorpus.ts';
+import { CORPUS_DIR, runWebhookCorpus } from './conformance/webhookCorpus.ts';
+import { formatManifest, listFiles, readKnownFailures, readManifest, suiteOf } from './conformance/manifest.ts';
 import type { CaseResult } from './conformance/types.ts';
 import { SUITES, SUITE_PARTS } from './conformance/parts.ts';
 
@@ -202,12 +205,26 @@ export interface ConformanceOptions {
   cases?: string;
   baseline?: string;
   /**
-   * Fail when something that should have run did not (corpus or cases file missing, a
-   * baseline case not run). Defaults to on with a baseline; the command line also turns it
-   * on under CI.
+   * Fail when something that should have run did not (corpus part, corpus file, manifest case
+   * or baseline case missing) or when a case fails that is neither in the baseline nor a known
+   * failure. Defaults to on with a baseline; the command line also turns it on under CI.
    */
   strict?: boolean;
+  /** The manifests' folder: `manifest/` next to the baseline (default conformance/manifest). */
+  manifests?: string;
+  /** The known failures: `known-failures.txt` next to the baseline (default conformance/known-failures.txt). */
+  knownFailures?: string;
+  /** Run (and check) only these suites; default all of ALL_SUITES. */
+  suites?: string[];
+  /** The webhook corpus' folder (default tests/fixtures/validation). */
+  webhookDir?: string;
 }
+
+/** Every suite, in the order they are reported. */
+export const ALL_SUITES: readonly string[] = ['analyzers', ...SUITES, 'webhook-corpus'];
+
+/** Where the baseline, the manifests and the known failures are checked in. */
+export const CONFORMANCE_DIR = join(PROJECT_ROOT, 'conformance');
 
 /** Whether the CI environment variable is set to something other than empty, 0 or false. */
 export function isCi(env: Record<string, string | undefined> = process.env): boolean {
@@ -234,13 +251,37 @@ export function readBaseline(file: string): Set<string> {
   return new Set(readText(file).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
 }
 
+/** The manifests' folder and the known-failures file for these options. */
+export function conformancePaths(options: ConformanceOptions): { manifests: string; knownFailures: string } {
+  const dir = options.baseline ? dirname(resolve(options.baseline)) : CONFORMANCE_DIR;
+  return { manifests: resolve(options.manifests ?? join(dir, 'manifest')), knownFailures: resolve(options.knownFailures ?? join(dir, 'known-failures.txt')) };
+}
+
+/** The folder a suite's corpus part is in (manifest paths are `<suite>/<path inside it>`). */
+export function suiteDir(suite: string, root: string, webhookDir: string = CORPUS_DIR): string {
+  return suite === 'webhook-corpus' ? resolve(webhookDir) : join(resolve(root), suite);
+}
+
+function isDir(p: string): boolean {
+  return existsSync(p) && statSync(p).isDirectory();
+}
+
 export function runConformance(options: ConformanceOptions = {}): ConformanceReport {
   const lines: string[] = [];
   const results: CaseResult[] = [];
   const pending: Array<{ suite: string; count: number }> = [];
   const strict = options.strict ?? options.baseline !== undefined;
+  const selected = new Set(options.suites ?? ALL_SUITES);
+  const unknownSuites = [...selected].filter((s) => !ALL_SUITES.includes(s));
+  if (unknownSuites.length > 0) {
+    lines.push(`ERROR: unknown suite(s) ${unknownSuites.join(', ')} (known: ${ALL_SUITES.join(', ')})`);
+    return { results, lines, exitCode: 1, newlyPassing: [] };
+  }
+  const webhookDir = resolve(options.webhookDir ?? CORPUS_DIR);
+  const paths = conformancePaths(options);
   // What should have been there and was not; fails a strict run.
   const absent: string[] = [];
+  let root: string | undefined;
   if (options.cases) {
     if (!existsSync(options.cases)) {
       lines.push(`ERROR: cases file not found: ${resolve(options.cases)}`);
@@ -248,7 +289,7 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
     }
     results.push(...runCasesFile(options.cases));
   } else {
-    const root = resolve(options.root ?? DEFAULT_ROOT);
+    root = resolve(options.root ?? DEFAULT_ROOT);
     if (!existsSync(root)) {
       if (!strict) {
         lines.push(`conformance corpus is absent (${root}); nothing to run`);
@@ -257,13 +298,16 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
       lines.push(`ERROR: conformance corpus is absent (${root}): nothing was checked. Provide it, or pass --root DIR.`);
       return { results, lines, exitCode: 1, newlyPassing: [] };
     }
-    const analyzersDir = join(root, 'analyzers');
-    for (const name of CASES_FILES) {
-      const file = join(analyzersDir, name);
-      if (existsSync(file)) results.push(...runCasesFile(file));
-      else absent.push(file);
+    if (selected.has('analyzers')) {
+      const analyzersDir = join(root, 'analyzers');
+      for (const name of CASES_FILES) {
+        const file = join(analyzersDir, name);
+        if (existsSync(file)) results.push(...runCasesFile(file));
+        else absent.push(file);
+      }
     }
     for (const part of SUITE_PARTS) {
+      if (!selected.has(part.suite)) continue;
       if (part.run) {
         results.push(...part.run(root));
         continue;
@@ -274,12 +318,14 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
       pending.push({ suite: part.suite, count });
     }
   }
+  const { known, errors: knownErrors } = readKnownFailures(paths.knownFailures);
 
   const failing = results.filter((r) => !r.passed);
   if (failing.length > 0) lines.unshift('');
   const failLines: string[] = [];
   for (const r of failing) {
-    failLines.push(`FAIL ${r.id} (${r.analyzer})${r.error === NOT_IMPLEMENTED ? `: ${NOT_IMPLEMENTED}` : ''}`);
+    const k = known.get(r.id);
+    failLines.push(`FAIL ${r.id} (${r.analyzer})${r.error === NOT_IMPLEMENTED ? `: ${NOT_IMPLEMENTED}` : ''}${k !== undefined ? ` [known failure: ${k}]` : ''}`);
     if (r.error && r.error !== NOT_IMPLEMENTED) failLines.push(`  ${r.error.split('\n').join('\n  ')}`);
     if (r.error !== NOT_IMPLEMENTED) {
       for (const m of r.missing) failLines.push(`  missing: ${m}`);
@@ -310,6 +356,7 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
   let totalPassed = 0;
   let totalFailed = 0;
   for (const suite of ['analyzers', ...SUITES]) {
+    if (!selected.has(suite)) continue;
     const ran = results.filter((r) => r.suite === suite);
     const suitePassed = ran.filter((r) => r.passed).length;
     const suiteFailed = ran.length - suitePassed + pending.filter((p) => p.suite === suite).reduce((n, p) => n + p.count, 0);
@@ -318,45 +365,184 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
     totalPassed += suitePassed;
     totalFailed += suiteFailed;
   }
-  let corpusFailed = 0;
-  if (!options.cases) {
+  if (!options.cases && selected.has('webhook-corpus')) {
     // Our own corpus, transcribed from Istio's webhook tests (it needs no shared root).
-    const corpus = runWebhookCorpus();
-    lines.push(...corpus.lines);
-    totalPassed += corpus.passed;
-    totalFailed += corpus.failed;
-    corpusFailed = corpus.failed;
+    if (isDir(webhookDir)) {
+      const corpus = runWebhookCorpus(webhookDir);
+      lines.push(...corpus.lines);
+      results.push(...corpus.results);
+      totalPassed += corpus.passed;
+      totalFailed += corpus.failed;
+    } else lines.push('webhook-corpus: 0 passed, 0 failed');
   }
 
-  let exitCode = totalFailed > 0 ? 1 : 0;
-  let newlyPassing: string[] = [];
-  let notRun: string[] = [];
-  if (options.baseline) {
-    const baseline = readBaseline(options.baseline);
-    const regressions = results.filter((r) => !r.passed && baseline.has(r.id)).map((r) => r.id);
-    newlyPassing = results.filter((r) => r.passed && !baseline.has(r.id)).map((r) => r.id);
-    const known = new Set(results.map((r) => r.id));
-    // With --cases only one file runs, so the rest of the baseline is not expected to.
-    notRun = options.cases ? [] : [...baseline].filter((id) => !known.has(id) && id.startsWith('analyzers/'));
+  const ran = new Set(results.map((r) => r.id));
+  // Two cases under one id would let one of them go missing unnoticed.
+  const counts = new Map<string, number>();
+  for (const r of results) counts.set(r.id, (counts.get(r.id) ?? 0) + 1);
+  const duplicates = [...counts].filter(([, n]) => n > 1).map(([id, n]) => `ERROR: ${n} cases share the id ${id} (ids must be unique)`);
+  const inScope = (id: string) => selected.has(suiteOf(id));
+  const baseline = options.baseline ? readBaseline(options.baseline) : undefined;
+  const unknownFailures = results.filter((r) => !r.passed && !known.has(r.id));
+  const regressions = baseline ? results.filter((r) => !r.passed && baseline.has(r.id)).map((r) => r.id) : [];
+  const newFailures = unknownFailures.filter((r) => !baseline?.has(r.id)).map((r) => r.id);
+  const newlyPassing = baseline ? results.filter((r) => r.passed && !baseline.has(r.id)).map((r) => r.id) : [];
+  const knownNowPassing = results.filter((r) => r.passed && known.has(r.id)).map((r) => r.id);
+  const knownAndBaselined = baseline ? [...known.keys()].filter((id) => baseline.has(id)) : [];
+
+  // What the manifests and the baseline expect and the corpus did not hold (not with --cases:
+  // only one file runs then).
+  const missing = { manifests: [] as string[], parts: [] as string[], files: [] as string[], cases: [] as string[], notRun: [] as string[] };
+  const named = new Set<string>();
+  const notes: string[] = [];
+  if (!options.cases && root !== undefined && (strict || baseline)) {
+    for (const suite of ALL_SUITES) {
+      if (!selected.has(suite)) continue;
+      const listed = [...(baseline ?? []), ...known.keys()].filter((id) => suiteOf(id) === suite);
+      const manifestFile = join(paths.manifests, `${suite}.txt`);
+      const manifest = existsSync(manifestFile) ? readManifest(manifestFile) : undefined;
+      if (!manifest && listed.length > 0) missing.manifests.push(`MISSING manifest: ${manifestFile} (the baseline or known failures list ${listed.length} ${suite} case(s); write it with --write-baseline)`);
+      const expected = [...new Set([...(manifest?.cases ?? []), ...listed])];
+      const dir = suiteDir(suite, root, webhookDir);
+      if (!isDir(dir)) {
+        if (manifest || listed.length > 0) {
+          const baselined = expected.filter((id) => baseline?.has(id)).length;
+          missing.parts.push(`MISSING corpus part: ${suite}/ (${dir}): none of its ${expected.length} case(s) ran (${baselined} in the baseline)`);
+          for (const id of expected) named.add(id);
+        }
+        continue;
+      }
+      if (!manifest) continue;
+      for (const f of manifest.files) {
+        const p = join(dir, f.slice(suite.length + 1));
+        if (!existsSync(p)) missing.files.push(`MISSING corpus file: ${f} (${p})`);
+      }
+      for (const id of manifest.cases) {
+        if (ran.has(id)) continue;
+        missing.cases.push(`MISSING case (in the manifest${baseline?.has(id) ? ' and the baseline' : known.has(id) ? ' and the known failures' : ''}, not in the corpus): ${id}`);
+        named.add(id);
+      }
+      const inManifest = new Set(manifest.cases);
+      for (const r of results) if (r.suite === suite && !inManifest.has(r.id)) notes.push(`new case (not in the manifest; --write-baseline adds it): ${r.id}`);
+    }
+    for (const id of baseline ?? []) if (inScope(id) && !ran.has(id) && !named.has(id)) missing.notRun.push(`NOT RUN (in baseline, no such case ran): ${id}`);
+    for (const id of known.keys()) if (inScope(id) && !ran.has(id) && !named.has(id)) missing.notRun.push(`NOT RUN (in known failures, no such case ran): ${id}`);
+  }
+
+  const notRunCount = missing.cases.length + missing.notRun.length;
+  let exitCode = unknownFailures.length > 0 || pending.length > 0 ? 1 : 0;
+  if (baseline || strict) {
     lines.push('');
-    for (const id of newlyPassing) lines.push(`newly passing (add to baseline): ${id}`);
+    if (baseline) for (const id of newlyPassing) lines.push(`newly passing (add to baseline): ${id}`);
+    lines.push(...notes);
+    for (const id of knownNowPassing) lines.push(`known failure now passes (remove it from ${paths.knownFailures}): ${id}`);
     for (const id of regressions) lines.push(`REGRESSION (in baseline, now failing): ${id}`);
-    for (const id of notRun) lines.push(`NOT RUN (in baseline, no such case ran): ${id}`);
-    lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${notRun.length} not run, ${newlyPassing.length} newly passing`);
-    exitCode = regressions.length > 0 || corpusFailed > 0 || (strict && notRun.length > 0) ? 1 : 0;
+    for (const id of newFailures) lines.push(`NEW FAILURE (in neither the baseline nor the known failures): ${id}`);
+    for (const id of knownAndBaselined) lines.push(`ERROR: ${id} is both in the baseline and a known failure`);
+    lines.push(...knownErrors.map((e) => `ERROR: ${e}`), ...duplicates);
+    lines.push(...missing.manifests, ...missing.parts, ...missing.files, ...missing.cases, ...missing.notRun);
+    if (baseline) lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${notRunCount} not run, ${newlyPassing.length} newly passing`);
+    if (known.size > 0) lines.push(`known failures: ${known.size} listed, ${results.filter((r) => !r.passed && known.has(r.id)).length} failing as known, ${knownNowPassing.length} now passing`);
   }
   for (const file of absent) lines.push(`${strict ? 'ERROR' : 'warning'}: cases file is absent: ${file}`);
-  if (strict && absent.length > 0) exitCode = 1;
-  if (strict && (absent.length > 0 || notRun.length > 0)) {
-    const what = [absent.length > 0 ? `${absent.length} cases file(s) absent` : '', notRun.length > 0 ? `${notRun.length} baseline case(s) not run` : ''];
-    lines.push(`FAILED: ${what.filter(Boolean).join(', ')}`);
-  }
+  if (strict) {
+    const what = [
+      [missing.parts.length, 'corpus part(s) missing'],
+      [missing.files.length, 'corpus file(s) missing'],
+      [absent.length, 'cases file(s) absent'],
+      [missing.manifests.length, 'manifest(s) missing'],
+      [missing.cases.length, 'manifest case(s) not in the corpus'],
+      [missing.notRun.length, 'baseline case(s) not run'],
+      [regressions.length, 'regression(s)'],
+      [newFailures.length, 'new failure(s)'],
+      [knownErrors.length + knownAndBaselined.length, 'error(s) in the known failures'],
+      [duplicates.length, 'duplicate case id(s)'],
+    ] as const;
+    const failed = what.filter(([n]) => n > 0);
+    if (failed.length > 0) {
+      exitCode = 1;
+      lines.push(`FAILED: ${failed.map(([n, w]) => `${n} ${w}`).join(', ')}`);
+    }
+  } else if (baseline && (regressions.length > 0 || newFailures.length > 0)) exitCode = 1;
+  if (pending.length > 0) exitCode = 1;
   lines.push(`${totalPassed} passed, ${totalFailed} failed`);
   return { results, lines, exitCode, newlyPassing };
 }
 
-export function parseArgs(argv: readonly string[]): ConformanceOptions {
-  const opts: ConformanceOptions = {};
+/**
+ * Rewrites the baseline (every passing id), the manifests (files and case ids of each suite's
+ * corpus part) and leaves the known failures to a person: a failure without an entry there
+ * is listed and makes the command exit 1. Refuses when a selected suite's corpus part is absent.
+ */
+export function writeBaseline(options: ConformanceOptions & { baseline: string }): { lines: string[]; exitCode: number } {
+  const lines: string[] = [];
+  const root = resolve(options.root ?? DEFAULT_ROOT);
+  const webhookDir = resolve(options.webhookDir ?? CORPUS_DIR);
+  const suites = options.suites ?? ALL_SUITES;
+  const absentParts = suites.filter((s) => !isDir(suiteDir(s, root, webhookDir)));
+  if (absentParts.length > 0) {
+    for (const s of absentParts) lines.push(`ERROR: corpus part ${s}/ is absent (${suiteDir(s, root, webhookDir)}): nothing written`);
+    return { lines, exitCode: 1 };
+  }
+  const paths = conformancePaths(options);
+  const report = runConformance({ ...options, baseline: undefined, cases: undefined, strict: false });
+  const { known, errors } = readKnownFailures(paths.knownFailures);
+  mkdirSync(paths.manifests, { recursive: true });
+  const baselineFile = resolve(options.baseline);
+  const before = existsSync(baselineFile) ? readBaseline(baselineFile) : new Set<string>();
+  const selected = new Set(suites);
+  const kept = [...before].filter((id) => !selected.has(suiteOf(id)));
+  const passing = report.results.filter((r) => r.passed).map((r) => r.id);
+  const passingSet = new Set(passing);
+  for (const suite of suites) {
+    const ids = report.results.filter((r) => r.suite === suite).map((r) => r.id);
+    const dir = suiteDir(suite, root, webhookDir);
+    const where = suite === 'webhook-corpus' ? 'tests/fixtures/validation' : `../shared/conformance/${suite}`;
+    writeFileSync(join(paths.manifests, `${suite}.txt`), formatManifest(suite, where, { files: listFiles(dir, suite), cases: ids }));
+    const p = ids.filter((id) => passingSet.has(id)).length;
+    const was = [...before].filter((id) => suiteOf(id) === suite).length;
+    lines.push(`${suite}: ${ids.length} case(s) in the manifest, ${p} passing in the baseline (was ${was}), ${ids.length - p} failing`);
+  }
+  writeFileSync(
+    baselineFile,
+    [
+      '# Every conformance case that passes; `npm run conformance -- --baseline conformance/baseline.txt` fails when one',
+      '# of them fails or does not run. Written by `npm run conformance -- --write-baseline`.',
+      ...[...kept, ...passing].sort(),
+      '',
+    ].join('\n'),
+  );
+  lines.push(`wrote ${baselineFile} and ${paths.manifests}/{${suites.join(',')}}.txt`);
+  let exitCode = 0;
+  for (const e of errors) {
+    lines.push(`ERROR: ${e}`);
+    exitCode = 1;
+  }
+  for (const r of report.results) {
+    if (!r.passed && !known.has(r.id)) {
+      lines.push(`NEEDS A REASON in ${paths.knownFailures} (failing, not a known failure): ${r.id}`);
+      exitCode = 1;
+    }
+    if (r.passed && known.has(r.id)) lines.push(`known failure now passes; remove it from ${paths.knownFailures}: ${r.id}`);
+  }
+  return { lines, exitCode };
+}
+
+export interface CommandLine extends ConformanceOptions {
+  writeBaseline?: boolean;
+}
+
+const USAGE = `usage: npm run conformance -- [--root DIR] [--cases FILE] [--baseline FILE] [--suite NAME]...
+                                [--manifests DIR] [--known-failures FILE] [--write-baseline]
+  --baseline FILE    strict run (also under CI): a missing corpus part, corpus file, manifest case or
+                     baseline case, a regression, or a failure that is not a known failure fails it.
+                     Manifests and known failures are read next to FILE (manifest/, known-failures.txt).
+  --write-baseline   rewrite the baseline (default conformance/baseline.txt) and the manifests from
+                     this corpus; failures without a reason in known-failures.txt are listed (exit 1).
+  --suite NAME       run and check only this suite (${ALL_SUITES.join(', ')}); repeatable.`;
+
+export function parseArgs(argv: readonly string[]): CommandLine {
+  const opts: CommandLine = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i] as string;
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
@@ -369,8 +555,12 @@ export function parseArgs(argv: readonly string[]): ConformanceOptions {
     if (flag === '--root') opts.root = value();
     else if (flag === '--cases') opts.cases = value();
     else if (flag === '--baseline') opts.baseline = value();
+    else if (flag === '--manifests') opts.manifests = value();
+    else if (flag === '--known-failures') opts.knownFailures = value();
+    else if (flag === '--suite') opts.suites = [...(opts.suites ?? []), ...value().split(',')];
+    else if (flag === '--write-baseline') opts.writeBaseline = true;
     else if (flag === '--help' || flag === '-h') {
-      console.log('usage: tsx scripts/conformance.ts [--root DIR] [--cases FILE] [--baseline FILE]\n(strict with --baseline or under CI: a missing corpus or an unrun baseline case fails)');
+      console.log(USAGE);
       process.exit(0);
     } else throw new Error(`unknown argument: ${a}`);
   }
@@ -378,18 +568,24 @@ export function parseArgs(argv: readonly string[]): ConformanceOptions {
 }
 
 function main(): void {
-  let opts: ConformanceOptions;
+  let opts: CommandLine;
   try {
     opts = parseArgs(process.argv.slice(2));
   } catch (e) {
     console.error((e as Error).message);
     process.exit(2);
   }
-  const report = runConformance({ ...opts, strict: opts.baseline !== undefined || isCi() });
+  const { writeBaseline: write, ...options } = opts;
+  if (write) {
+    const r = writeBaseline({ ...options, baseline: options.baseline ?? join(CONFORMANCE_DIR, 'baseline.txt') });
+    console.log(r.lines.join('\n'));
+    process.exitCode = r.exitCode;
+    return;
+  }
+  const report = runConformance({ ...options, strict: options.baseline !== undefined || isCi() });
   console.log(report.lines.join('\n'));
   process.exitCode = report.exitCode;
 }
 
 const invokedPath = process.argv[1];
 if (invokedPath && import.meta.url === pathToFileURL(resolve(invokedPath)).href) main();
-

@@ -9,6 +9,8 @@ import { makeResource } from '../../src/core/model/resources.ts';
 import { splitDocuments } from '../../src/core/model/split.ts';
 import { parseSourceDocument } from '../../src/core/model/parse.ts';
 import { validateResource, type ValidationFinding } from '../../src/core/validation/index.ts';
+import jsyaml from 'js-yaml';
+import { documentIds } from './manifest.ts';
 
 export interface ValidationCase {
   id: string;
@@ -32,13 +34,22 @@ export interface ValidationSuiteReport {
   lines: string[];
 }
 
+/** What a document's id is derived from: its data (js-yaml, core schema), or its text if that does not parse. */
+function documentContent(text: string): unknown {
+  try {
+    return jsyaml.load(text, { schema: jsyaml.CORE_SCHEMA });
+  } catch {
+    return text.replace(/\r\n/g, '\n').trim();
+  }
+}
+
 export function loadValidationCases(dir: string): ValidationCase[] {
   const crds = join(dir, 'crds');
   if (!existsSync(crds)) return [];
   const cases: ValidationCase[] = [];
   for (const file of readdirSync(crds).filter((n) => /\.ya?ml$/.test(n)).sort()) {
     // Read as the workbench reads files (our YAML reader), document by document.
-    let i = 0;
+    const docs: Array<Omit<ValidationCase, 'id'> & { content: unknown; name: string }> = [];
     for (const source of splitDocuments(file, readFileSync(join(crds, file), 'utf8'))) {
       const d = parseSourceDocument(source).value;
       if (!d || typeof d !== 'object' || Array.isArray(d)) continue;
@@ -46,8 +57,12 @@ export function loadValidationCases(dir: string): ValidationCase[] {
       const err = doc._err;
       delete doc._err;
       const name = (doc.metadata as { name?: string } | undefined)?.name ?? '';
-      cases.push({ id: `validation/${file}#${i++}${name ? ` ${name}` : ''}`, file, doc, ...(typeof err === 'string' ? { err } : {}) });
+      docs.push({ file, doc, ...(typeof err === 'string' ? { err } : {}), content: documentContent(source.text), name });
     }
+    // Ids come from each document's own content, not its position: inserting a document
+    // leaves the other ids as they are.
+    const ids = documentIds(`validation/${file}`, docs);
+    docs.forEach((d, i) => cases.push({ id: ids[i] as string, file: d.file, doc: d.doc, ...(d.err !== undefined ? { err: d.err } : {}) }));
   }
   return cases;
 }

@@ -15,11 +15,18 @@ import { fileURLToPath } from 'node:url';
 import jsyaml from 'js-yaml';
 import { KINDS } from '../../src/core/model/kinds.ts';
 import { validateWebhook } from '../../src/core/validation/webhook.ts';
+import type { CaseResult } from './types.ts';
+import { documentIds } from './manifest.ts';
 
 export const CORPUS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'tests', 'fixtures', 'validation');
 
 export interface CorpusCase {
   file: string;
+  /**
+   * `webhook-corpus/<file>#<hash of the document> <case>`: from the document's own content, so
+   * inserting or moving a case leaves the others' ids unchanged (case names repeat).
+   */
+  id: string;
   case: string;
   kind: string;
   name?: string;
@@ -46,10 +53,9 @@ export interface CorpusResult {
 export function loadCorpus(dir = CORPUS_DIR): CorpusCase[] {
   const out: CorpusCase[] = [];
   for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml')).sort()) {
-    for (const doc of jsyaml.loadAll(readFileSync(join(dir, f), 'utf8'))) {
-      if (doc === null || doc === undefined) continue;
-      out.push({ ...(doc as Omit<CorpusCase, 'file'>), file: f });
-    }
+    const docs = jsyaml.loadAll(readFileSync(join(dir, f), 'utf8')).filter((d) => d !== null && d !== undefined) as Omit<CorpusCase, 'file' | 'id'>[];
+    const ids = documentIds(`webhook-corpus/${f}`, docs.map((d) => ({ content: d, name: String(d.case ?? '') })));
+    docs.forEach((doc, i) => out.push({ ...doc, file: f, id: ids[i] as string }));
   }
   return out;
 }
@@ -75,16 +81,24 @@ export function runCorpusCase(c: CorpusCase): CorpusResult {
 }
 
 /** Runs the corpus; the report lines end with `webhook-corpus: N passed, N failed`. */
-export function runWebhookCorpus(dir = CORPUS_DIR): { passed: number; failed: number; lines: string[] } {
+export function runWebhookCorpus(dir = CORPUS_DIR): { passed: number; failed: number; lines: string[]; results: CaseResult[] } {
   const results = loadCorpus(dir).map(runCorpusCase);
   const lines: string[] = [];
   for (const r of results.filter((x) => !x.passed)) {
-    lines.push(`FAIL webhook-corpus/${r.c.file}: ${r.c.case}`);
+    lines.push(`FAIL ${r.c.id}`);
     for (const p of r.problems) lines.push(`  ${p}`);
     lines.push(`  got errors: ${JSON.stringify(r.errors)}`, `  got warnings: ${JSON.stringify(r.warnings)}`);
   }
   const passed = results.filter((r) => r.passed).length;
   const failed = results.length - passed;
   lines.push(`webhook-corpus: ${passed} passed, ${failed} failed`);
-  return { passed, failed, lines };
+  const caseResults: CaseResult[] = results.map((r) => ({
+    suite: 'webhook-corpus',
+    id: r.c.id,
+    analyzer: 'webhook-corpus',
+    passed: r.passed,
+    missing: r.problems,
+    extra: [],
+  }));
+  return { passed, failed, lines, results: caseResults };
 }

@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PROJECT_ROOT, compareMessages, isCi, loadMeshConfig, parseArgs, runCasesFile, runConformance } from '../../scripts/conformance.ts';
+import { PROJECT_ROOT, compareMessages, isCi, loadMeshConfig, parseArgs, runCasesFile, runConformance, writeBaseline } from '../../scripts/conformance.ts';
 import { describeWithSharedCorpus, SHARED_ANALYZERS } from './sharedCorpus.ts';
 
 /** A temporary directory, removed after the tests of this file. */
@@ -46,14 +46,21 @@ describe('conformance runner (our fixture)', () => {
     expect(report.exitCode).toBe(1);
   });
 
-  it('with a baseline, fails only on listed cases and names the newly passing ones', () => {
+  it('with a baseline, fails on listed cases and on failures that are not known, and names the newly passing ones', () => {
     const dir = scratchDir('mwb-conf-');
     const ok = join(dir, 'ok.txt');
     writeFileSync(ok, '# passing cases\nanalyzers/routes-ok-and-missing\n');
+    // The known failures are read next to the baseline.
+    writeFileSync(join(dir, 'known-failures.txt'), 'analyzers/wrong-expectation | expects the wrong code on purpose\nanalyzers/unknown-analyzer | no such analyzer\n');
     const r1 = runConformance({ cases: CASES, baseline: ok });
     expect(r1.exitCode).toBe(0);
     expect(r1.newlyPassing).toEqual(['analyzers/gateway-missing']);
     expect(r1.lines.join('\n')).toContain('newly passing (add to baseline): analyzers/gateway-missing');
+    expect(r1.lines.join('\n')).toContain('FAIL analyzers/wrong-expectation (virtualservice.GatewayAnalyzer) [known failure: expects the wrong code on purpose]');
+    writeFileSync(join(dir, 'known-failures.txt'), 'analyzers/unknown-analyzer | no such analyzer\n');
+    const r0 = runConformance({ cases: CASES, baseline: ok });
+    expect(r0.exitCode).toBe(1);
+    expect(r0.lines).toContain('NEW FAILURE (in neither the baseline nor the known failures): analyzers/wrong-expectation');
     const bad = join(dir, 'bad.txt');
     writeFileSync(bad, 'analyzers/wrong-expectation\n');
     const r2 = runConformance({ cases: CASES, baseline: bad });
@@ -61,9 +68,18 @@ describe('conformance runner (our fixture)', () => {
     expect(r2.lines.join('\n')).toContain('REGRESSION (in baseline, now failing): analyzers/wrong-expectation');
   });
 
+  it('a known failure needs a reason', () => {
+    const dir = scratchDir('mwb-conf-');
+    writeFileSync(join(dir, 'baseline.txt'), 'analyzers/routes-ok-and-missing\nanalyzers/gateway-missing\n');
+    writeFileSync(join(dir, 'known-failures.txt'), 'analyzers/wrong-expectation\nanalyzers/unknown-analyzer | no such analyzer\n');
+    const r = runConformance({ cases: CASES, baseline: join(dir, 'baseline.txt') });
+    expect(r.exitCode).toBe(1);
+    expect(r.lines.join('\n')).toMatch(/ERROR: .*known-failures\.txt:1: known failure analyzers\/wrong-expectation has no reason/);
+  });
 
   it('parses its arguments and merges a mesh config file over the defaults', () => {
     expect(parseArgs(['--root', 'r', '--cases=c.json', '--baseline', 'b.txt'])).toEqual({ root: 'r', cases: 'c.json', baseline: 'b.txt' });
+    expect(parseArgs(['--write-baseline', '--suite', 'xds', '--suite=certs,ambient', '--known-failures', 'k.txt', '--manifests', 'm'])).toEqual({ writeBaseline: true, suites: ['xds', 'certs', 'ambient'], knownFailures: 'k.txt', manifests: 'm' });
     expect(() => parseArgs(['--nope'])).toThrow(/unknown argument/);
     const mc = loadMeshConfig('data/mesh.yaml', resolve(__dirname, '../fixtures/conformance'));
     expect(mc.ingressService).toBe('custom-ingress');
@@ -77,17 +93,24 @@ describe('conformance runner (our fixture)', () => {
   });
 });
 
-/** A corpus made from our fixture: analyzers/cases.json (with its data) and an empty multi-cluster table. */
-function fixtureCorpus(): { root: string; baseline: string } {
+/**
+ * A corpus made from our fixture: analyzers/cases.json (with its data) and an empty multi-cluster
+ * table, with its manifest, baseline (the two passing cases) and known failures (the other two)
+ * written next to each other as in conformance/.
+ */
+function fixtureCorpus(): { root: string; baseline: string; suites: string[] } {
   const root = scratchDir('mwb-corpus-');
   const analyzers = join(root, 'analyzers');
   mkdirSync(analyzers);
   cpSync(CASES, join(analyzers, 'cases.json'));
   cpSync(resolve(__dirname, '../fixtures/conformance/data'), join(analyzers, 'data'), { recursive: true });
   writeFileSync(join(analyzers, 'multicluster-cases.json'), '[]\n');
-  const baseline = join(root, 'baseline.txt');
-  writeFileSync(baseline, 'analyzers/routes-ok-and-missing\nanalyzers/gateway-missing\n');
-  return { root, baseline };
+  const conf = scratchDir('mwb-corpus-conf-');
+  writeFileSync(join(conf, 'known-failures.txt'), 'analyzers/wrong-expectation | expects the wrong code on purpose\nanalyzers/unknown-analyzer | no such analyzer\n');
+  const baseline = join(conf, 'baseline.txt');
+  const suites = ['analyzers'];
+  expect(writeBaseline({ root, baseline, suites }).exitCode).toBe(0);
+  return { root, baseline, suites };
 }
 
 describe('conformance runner: nothing passes by not running', () => {
@@ -107,28 +130,50 @@ describe('conformance runner: nothing passes by not running', () => {
     }
   });
 
-  it('a complete corpus passes its baseline; without cases.json every baseline case is named as not run and the run fails', () => {
-    const { root, baseline } = fixtureCorpus();
-    const complete = runConformance({ root, baseline });
+  it('a complete corpus passes its baseline; without cases.json the file and every case of it are named as missing and the run fails', () => {
+    const { root, baseline, suites } = fixtureCorpus();
+    expect(readFileSync(baseline, 'utf8')).toContain('analyzers/routes-ok-and-missing\n');
+    const complete = runConformance({ root, baseline, suites });
     expect(complete.exitCode).toBe(0);
     expect(complete.lines).toContain('baseline: 2 listed, 0 regressed, 0 not run, 0 newly passing');
+    expect(complete.lines).toContain('known failures: 2 listed, 2 failing as known, 0 now passing');
 
     rmSync(join(root, 'analyzers', 'cases.json'));
-    const r = runConformance({ root, baseline });
+    const r = runConformance({ root, baseline, suites });
     expect(r.exitCode).toBe(1);
     const out = r.lines.join('\n');
-    expect(out).toContain('NOT RUN (in baseline, no such case ran): analyzers/routes-ok-and-missing');
-    expect(out).toContain('NOT RUN (in baseline, no such case ran): analyzers/gateway-missing');
+    expect(out).toContain(`MISSING corpus file: analyzers/cases.json (${join(root, 'analyzers', 'cases.json')})`);
+    expect(out).toContain('MISSING case (in the manifest and the baseline, not in the corpus): analyzers/routes-ok-and-missing');
+    expect(out).toContain('MISSING case (in the manifest and the baseline, not in the corpus): analyzers/gateway-missing');
+    expect(out).toContain('MISSING case (in the manifest and the known failures, not in the corpus): analyzers/wrong-expectation');
     expect(out).toContain(`ERROR: cases file is absent: ${join(root, 'analyzers', 'cases.json')}`);
-    expect(r.lines.at(-2)).toBe('FAILED: 1 cases file(s) absent, 2 baseline case(s) not run');
+    expect(r.lines.at(-2)).toBe('FAILED: 1 corpus file(s) missing, 1 cases file(s) absent, 4 manifest case(s) not in the corpus');
   });
 
   it('a baseline case that no longer exists fails a strict run even when the cases file is there', () => {
-    const { root, baseline } = fixtureCorpus();
-    writeFileSync(baseline, 'analyzers/routes-ok-and-missing\nanalyzers/renamed-case\n');
-    const r = runConformance({ root, baseline });
+    const { root, baseline, suites } = fixtureCorpus();
+    writeFileSync(baseline, 'analyzers/routes-ok-and-missing\nanalyzers/gateway-missing\nanalyzers/renamed-case\n');
+    const r = runConformance({ root, baseline, suites });
     expect(r.exitCode).toBe(1);
     expect(r.lines).toContain('NOT RUN (in baseline, no such case ran): analyzers/renamed-case');
+  });
+
+  it('two cases under one id fail a strict run', () => {
+    const { root, baseline, suites } = fixtureCorpus();
+    const file = join(root, 'analyzers', 'cases.json');
+    const cases = JSON.parse(readFileSync(file, 'utf8')) as unknown[];
+    writeFileSync(file, JSON.stringify([...cases, cases[0]]));
+    const r = runConformance({ root, baseline, suites });
+    expect(r.exitCode).toBe(1);
+    expect(r.lines).toContain('ERROR: 2 cases share the id analyzers/routes-ok-and-missing (ids must be unique)');
+  });
+
+  it('a strict run needs the manifest of a suite its baseline lists', () => {
+    const { root, baseline, suites } = fixtureCorpus();
+    rmSync(join(resolve(baseline, '..'), 'manifest', 'analyzers.txt'));
+    const r = runConformance({ root, baseline, suites });
+    expect(r.exitCode).toBe(1);
+    expect(r.lines.join('\n')).toMatch(/^MISSING manifest: .*analyzers\.txt \(the baseline or known failures list 4 analyzers case\(s\); write it with --write-baseline\)$/m);
   });
 
   it('a missing --cases file is an error, not an empty run', () => {
@@ -163,9 +208,9 @@ describeWithSharedCorpus('shared analyzer corpus (../shared/conformance)', [SHAR
     expect(results.filter((r) => !r.passed).map((r) => ({ id: r.id, missing: r.missing, extra: r.extra, error: r.error }))).toEqual([]);
   });
 
-  it('keeps every case listed in conformance/baseline.txt passing, and runs every one of them', () => {
+  it('keeps every case listed in conformance/baseline.txt passing, runs every one of them and every case of the manifests', () => {
     const report = runConformance({ baseline: resolve(__dirname, '../../conformance/baseline.txt') });
-    expect(report.lines.filter((l) => l.startsWith('REGRESSION') || l.startsWith('NOT RUN') || l.startsWith('ERROR'))).toEqual([]);
+    expect(report.lines.filter((l) => /^(REGRESSION|NOT RUN|ERROR|MISSING|NEW FAILURE|FAILED)/.test(l))).toEqual([]);
     expect(report.exitCode).toBe(0);
   });
 });
