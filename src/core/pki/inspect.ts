@@ -13,7 +13,7 @@ import { bundleOrder, LINTS, lintCertificate, type CertRole, type Finding, type 
 import { encodePem } from './pem.ts';
 import { opensslVerify } from './openssl.ts';
 import { SignatureChecker } from './sig.ts';
-import { CertPool, chainAllowsUsages, goIsValid, goVerify, type GoVerifyResult, type KeyUsageRequest } from './verify.ts';
+import { CertPool, chainAllowsUsages, goNameConstraintsError, goVerify, type GoVerifyResult, type KeyUsageRequest } from './verify.ts';
 import { extractCertInfo, extractRoot, validateCertificateChain, type SecretData } from './credential.ts';
 import { spiffeHost, trustDomainAccepted } from './spiffe.ts';
 import type { Crl, Csr } from './crl.ts';
@@ -336,9 +336,8 @@ class Inspection {
       checks.push(below > pf.basicConstraints.pathLen ? { name: 'path length', status: 'fail', detail: `${below} intermediate(s) below a CA with pathLen ${pf.basicConstraints.pathLen}` } : { name: 'path length', status: 'ok', detail: `${below} ≤ pathLen ${pf.basicConstraints.pathLen}` });
     }
     if (pf.nameConstraints.present) {
-      const err = goIsValid(parent, isAnchor ? 'root' : 'intermediate', path.slice(0, i + 1), this.ctx.now);
-      const nc = err?.includes('not authorized to sign for this name');
-      checks.push({ name: 'name constraints', status: nc ? 'fail' : 'ok', detail: nc ? err! : pf.nameConstraints.text.join('; ') });
+      const err = goNameConstraintsError(parent, path.slice(0, i + 1));
+      checks.push({ name: 'name constraints', status: err ? 'fail' : 'ok', detail: err ?? pf.nameConstraints.text.join('; ') });
     }
     const below = path.slice(0, i + 1);
     const wanted = (usages.includes('any') ? [] : usages.length === 0 ? ['serverAuth'] : usages) as Array<'serverAuth' | 'clientAuth'>;

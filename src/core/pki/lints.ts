@@ -183,7 +183,8 @@ export function lintCertificate(c: Certificate, ctx: LintContext): Array<{ id: s
     if (f.subjectEmpty) add('CA_SUBJECT_EMPTY', 'warning');
     if (eku.present) {
       add('CA_EKU_PRESENT', 'info', eku.usages.join(', '));
-      const serverOk = c.ekuOids.some((o) => o === OID.serverAuth || o === OID.anyExtendedKeyUsage || o === OID.netscapeSGC || o === OID.microsoftSGC);
+      // Go's checkChainForKeyUsage: serverAuth itself or anyExtendedKeyUsage (SGC no longer counts).
+      const serverOk = c.ekuOids.some((o) => o === OID.serverAuth || o === OID.anyExtendedKeyUsage);
       if (!serverOk) add('CA_EKU_EXCLUDES_SERVERAUTH', pluginPath ? 'error' : 'info');
     }
     if (f.selfSigned && f.basicConstraints.pathLen !== null) add('ROOT_PATHLEN_PRESENT', 'info', `pathLen ${f.basicConstraints.pathLen}`);

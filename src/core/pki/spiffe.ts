@@ -15,6 +15,8 @@ export interface SpiffeId {
 export const SPIFFE_PREFIX = 'spiffe://';
 
 export function parseSpiffeUri(uri: string): SpiffeId {
+  // ParseIdentity: `!strings.HasPrefix(s, URIPrefix)` is not an identity.
+  if (!uri.startsWith(SPIFFE_PREFIX)) return { uri, istioIdentityFormat: false, trustDomain: '' };
   const rest = uri.slice(SPIFFE_PREFIX.length);
   const split = rest.split('/');
   const trustDomain = split[0] ?? '';

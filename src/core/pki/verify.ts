@@ -3,7 +3,8 @@
 // because its exact behaviour — not RFC 5280's, not @peculiar/x509's X509ChainBuilder's —
 // decides Istio's verdicts: candidate issuers by raw subject DER (AKI/SKI only order them),
 // alreadyInChain by subject + key + SAN, CheckSignatureFrom's parent rules, isValid errors
-// that replace the "unknown authority" error, and the EKU filter (serverAuth by default).
+// that replace the "unknown authority" error, the EKU filter (serverAuth by default), then the
+// name constraints (DNS, URI host, IP), which Go 1.26 checks on each built chain after the EKUs.
 // Signatures themselves are checked with WebCrypto (sig.ts).
 import { equalBytes, hex } from './bytes.ts';
 import type { Certificate } from './cert.ts';
@@ -112,10 +113,6 @@ export function goIsValid(c: Certificate, certType: 'leaf' | 'intermediate' | 'r
   }
   if (now.getTime() < c.notBefore.getTime()) return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is before ${rfc3339(c.facts.notBefore)}`;
   if (now.getTime() > c.notAfter.getTime()) return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is after ${rfc3339(c.facts.notAfter)}`;
-  if ((certType === 'intermediate' || certType === 'root') && c.facts.nameConstraints.present) {
-    const violation = nameConstraintViolation(c, chain);
-    if (violation) return `x509: a root or intermediate certificate is not authorized to sign for this name: ${violation}`;
-  }
   if (certType === 'intermediate' && !(bcValid(c) && c.facts.basicConstraints.ca)) return 'x509: certificate is not authorized to sign other certificates';
   if (bcValid(c) && c.facts.basicConstraints.pathLen !== null) {
     const numIntermediates = chain.length - 1;
@@ -124,26 +121,183 @@ export function goIsValid(c: Certificate, certType: 'leaf' | 'intermediate' | 'r
   return undefined;
 }
 
-/** DNS name constraints (the kind Istio meshes use) over the SANs below the CA. */
-function nameConstraintViolation(ca: Certificate, chain: Certificate[]): string | undefined {
-  const permitted: string[] = [];
-  const excluded: string[] = [];
-  for (const line of ca.facts.nameConstraints.text) {
-    const m = /^(Permitted|Excluded): DNS:(.*)$/.exec(line);
-    if (!m) continue;
-    (m[1] === 'Permitted' ? permitted : excluded).push(m[2]!.toLowerCase());
-  }
-  const within = (name: string, constraint: string) => {
-    const c = constraint.startsWith('.') ? constraint.slice(1) : constraint;
-    if (c === '') return true;
-    return name === c || name.endsWith('.' + c);
-  };
-  for (const cert of chain) {
-    for (const dns of cert.facts.subjectAltName.dns) {
-      const n = dns.toLowerCase();
-      if (excluded.some((e) => within(n, e))) return `"${dns}" is excluded by constraint "${excluded.find((e) => within(n, e))}"`;
-      if (permitted.length > 0 && !permitted.some((p) => within(n, p))) return `"${dns}" is not permitted by any constraint`;
+/** Go's dnsHasSuffix (constraints.go): case-insensitive suffix on a label boundary; a leading `.` means subdomains only. */
+function dnsHasSuffix(constraint: string, name: string): boolean {
+  const a = constraint.toLowerCase();
+  const b = name.toLowerCase();
+  if (a.length > b.length || !b.endsWith(a)) return false;
+  return a.startsWith('.') || b.length === a.length || b[b.length - a.length - 1] === '.';
+}
+
+/** Go's trimFirstLabel: from the first dot on (`a.b.c` → `.b.c`), or '' for a single label. */
+function trimFirstLabel(name: string): string {
+  const i = name.indexOf('.');
+  return i < 0 ? '' : name.slice(i);
+}
+
+/** Go's dnsConstraints.query: the matching constraint, or undefined. An empty constraint matches everything. */
+function queryDns(constraints: string[], name: string, permitted: boolean): string | undefined {
+  if (constraints.includes('')) return '';
+  const hit = constraints.find((c) => dnsHasSuffix(c, name));
+  if (hit !== undefined) return hit;
+  // Excluded subtrees only: a wildcard SAN is excluded when it could stand for an excluded host.
+  if (!permitted && name.startsWith('*')) {
+    const trimmed = trimFirstLabel(name.toLowerCase());
+    let found: string | undefined;
+    for (const c of constraints) {
+      const t = trimFirstLabel(c.toLowerCase());
+      if (t !== '' && t === trimmed) found = c.toLowerCase();
     }
+    return found;
+  }
+  return undefined;
+}
+
+/** IPv4 (4 bytes) or IPv6 (16 bytes) from text; undefined when it is neither. */
+function ipBytes(text: string): number[] | undefined {
+  if (/^\d{1,3}(\.\d{1,3}){3}$/.test(text)) {
+    const parts = text.split('.').map(Number);
+    return parts.every((n) => n <= 255) ? parts : undefined;
+  }
+  if (!text.includes(':')) return undefined;
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const groups = (h: string) => (h === '' ? [] : h.split(':'));
+  const left = groups(halves[0]!);
+  const right = halves.length === 2 ? groups(halves[1]!) : [];
+  const fill = halves.length === 2 ? 8 - left.length - right.length : 0;
+  if (fill < 0) return undefined;
+  const all = [...left, ...Array<string>(fill).fill('0'), ...right];
+  if (all.length !== 8 || !all.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g))) return undefined;
+  return all.flatMap((g) => {
+    const v = parseInt(g, 16);
+    return [v >> 8, v & 0xff];
+  });
+}
+
+/** Go's ipConstraints.query: IPv4 SANs against IPv4 ranges, IPv6 against IPv6 (net.IPNet.Contains). */
+function queryIp(constraints: string[], ip: number[]): string | undefined {
+  return constraints.find((c) => {
+    const [addr, prefixText] = c.split('/');
+    const net = ipBytes(addr ?? '');
+    const prefix = Number(prefixText);
+    if (!net || net.length !== ip.length || !Number.isInteger(prefix)) return false;
+    for (let bit = 0; bit < prefix; bit++) {
+      const m = 0x80 >> (bit & 7);
+      if ((net[bit >> 3]! & m) !== (ip[bit >> 3]! & m)) return false;
+    }
+    return true;
+  });
+}
+
+/** Go's parseURIs (constraints.go): the lower-cased host a URI SAN is matched by, or the error. */
+function uriHost(uri: string): { host?: string; error?: string } {
+  const scheme = /^[A-Za-z][A-Za-z0-9+.-]*:/.exec(uri);
+  const rest = scheme ? uri.slice(scheme[0].length) : uri;
+  let host = '';
+  if (rest.startsWith('//')) {
+    const auth = rest.slice(2);
+    const end = auth.search(/[/?#]/);
+    const authority = end < 0 ? auth : auth.slice(0, end);
+    host = authority.slice(authority.lastIndexOf('@') + 1).toLowerCase();
+  }
+  if (host === '') return { error: `URI with empty host (${quoteGo(uri)}) cannot be matched against constraints` };
+  if (host.includes(':') && !host.endsWith(']')) host = host.slice(0, host.lastIndexOf(':'));
+  if (ipBytes(host) || (host.startsWith('[') && host.endsWith(']'))) return { error: `URI with IP (${quoteGo(uri)}) cannot be matched against constraints` };
+  return { host };
+}
+
+type ConstraintLists = Record<'permitted' | 'excluded', Record<'dns' | 'uri' | 'ip', string[]>>;
+
+function constraintLists(ca: Certificate): ConstraintLists {
+  const lists: ConstraintLists = { permitted: { dns: [], uri: [], ip: [] }, excluded: { dns: [], uri: [], ip: [] } };
+  for (const line of ca.facts.nameConstraints.text) {
+    const m = /^(Permitted|Excluded): (DNS|URI|IP Address):(.*)$/.exec(line);
+    if (!m) continue;
+    const kind = m[2] === 'DNS' ? 'dns' : m[2] === 'URI' ? 'uri' : 'ip';
+    lists[m[1] === 'Permitted' ? 'permitted' : 'excluded'][kind].push(m[3]!);
+  }
+  return lists;
+}
+
+/** The URI SANs of a certificate with their hosts (Go's parseURIs), or parseURIs' error. */
+function sanUris(cert: Certificate): { uris: Array<{ uri: string; host: string }>; error?: string } {
+  const uris: Array<{ uri: string; host: string }> = [];
+  for (const uri of cert.facts.subjectAltName.uri) {
+    const u = uriHost(uri);
+    if (u.error !== undefined) return { uris, error: u.error };
+    uris.push({ uri, host: u.host! });
+  }
+  return { uris };
+}
+
+/**
+ * Go's chainConstraints.check (constraints.go) of one certificate's SANs against one CA's
+ * constraints: IP addresses, then DNS names, then URI hosts, each against the constraints of
+ * its own type. The detail of Go's error, or undefined. (rfc822Name constraints are not checked.)
+ */
+function sanViolation(lists: ConstraintLists, cert: Certificate, uris: Array<{ uri: string; host: string }>): string | undefined {
+  const check = (type: string, shown: string, query: (l: string[], permitted: boolean) => string | undefined, kind: 'dns' | 'uri' | 'ip'): string | undefined => {
+    if (lists.permitted[kind].length > 0 && query(lists.permitted[kind], true) === undefined) return `${type} ${quoteGo(shown)} is not permitted by any constraint`;
+    if (lists.excluded[kind].length > 0) {
+      const hit = query(lists.excluded[kind], false);
+      if (hit !== undefined) return `${type} ${quoteGo(shown)} is excluded by constraint ${quoteGo(hit)}`;
+    }
+    return undefined;
+  };
+  const san = cert.facts.subjectAltName;
+  for (const ip of san.ip) {
+    const bytes = ipBytes(ip);
+    if (!bytes) continue;
+    const err = check('IP address', ip, (l) => queryIp(l, bytes), 'ip');
+    if (err) return err;
+  }
+  for (const dns of san.dns) {
+    const err = check('DNS name', dns, (l, p) => queryDns(l, dns, p), 'dns');
+    if (err) return err;
+  }
+  for (const { uri, host } of uris) {
+    const err = check('URI', uri, (l, p) => queryDns(l, host, p), 'uri');
+    if (err) return err;
+  }
+  return undefined;
+}
+
+const NAME_CONSTRAINT_ERROR = 'x509: a root or intermediate certificate is not authorized to sign for this name: ';
+
+/**
+ * Go's checkChainConstraints (constraints.go), run by Verify on every candidate chain after
+ * the EKU check: each certificate carrying a SAN extension against the name constraints of
+ * every CA above it in the chain (nearest first). Go's full error text, or undefined.
+ */
+export function goChainConstraintsError(chain: Certificate[]): string | undefined {
+  const constrained = chain.flatMap((c, j) => (c.facts.nameConstraints.present ? [{ j, lists: constraintLists(c) }] : []));
+  if (constrained.length === 0) return undefined;
+  for (let i = 0; i < chain.length; i++) {
+    const cert = chain[i]!;
+    if (cert.sanDer === null) continue;
+    const above = constrained.filter((x) => x.j > i);
+    if (above.length === 0) return undefined;
+    const { uris, error } = sanUris(cert);
+    if (error !== undefined) return NAME_CONSTRAINT_ERROR + error;
+    for (const x of above) {
+      const err = sanViolation(x.lists, cert, uris);
+      if (err) return NAME_CONSTRAINT_ERROR + err;
+    }
+  }
+  return undefined;
+}
+
+/** The name constraints of one CA over the certificates below it (the link view's check). */
+export function goNameConstraintsError(ca: Certificate, below: Certificate[]): string | undefined {
+  if (!ca.facts.nameConstraints.present) return undefined;
+  const lists = constraintLists(ca);
+  for (const cert of below) {
+    if (cert.sanDer === null) continue;
+    const { uris, error } = sanUris(cert);
+    if (error !== undefined) return NAME_CONSTRAINT_ERROR + error;
+    const err = sanViolation(lists, cert, uris);
+    if (err) return NAME_CONSTRAINT_ERROR + err;
   }
   return undefined;
 }
@@ -288,8 +442,8 @@ export function chainAllowsUsages(chain: Certificate[], usages: Exclude<KeyUsage
     const known = ekus.filter((o) => GO_KNOWN_EKUS.has(o));
     for (const u of [...remaining]) {
       const oid = REQUEST_OID[u];
+      // Only an equal usage counts (Go 1.26 dropped the SGC-as-serverAuth exception).
       if (known.includes(oid)) continue;
-      if (u === 'serverAuth' && (known.includes(OID.netscapeSGC) || known.includes(OID.microsoftSGC))) continue;
       remaining.delete(u);
       if (remaining.size === 0) return false;
     }
@@ -310,9 +464,21 @@ export async function goVerify(leaf: Certificate, opts: GoVerifyOptions): Promis
     if (built.err !== undefined) return fail(built.err);
     candidates = built.chains;
   }
-  if (opts.keyUsages.includes('any')) return { ok: true, error: null, chains: candidates, candidateChains: candidates, trace };
-  const usages = (opts.keyUsages.length === 0 ? ['serverAuth'] : opts.keyUsages) as Exclude<KeyUsageRequest, 'any'>[];
-  const chains = candidates.filter((ch) => chainAllowsUsages(ch, usages));
-  if (chains.length === 0) return fail('x509: certificate specifies an incompatible key usage', candidates);
+  // Go 1.26 Verify (verify.go:622-650): each candidate chain must pass the EKU check (unless
+  // ExtKeyUsageAny was asked for), then the name constraints; the first name-constraint error
+  // wins over "incompatible key usage".
+  const anyUsage = opts.keyUsages.includes('any');
+  const usages = (opts.keyUsages.length === 0 ? ['serverAuth'] : opts.keyUsages.filter((u) => u !== 'any')) as Exclude<KeyUsageRequest, 'any'>[];
+  let constraintsErr: string | undefined;
+  const chains = candidates.filter((ch) => {
+    if (!anyUsage && !chainAllowsUsages(ch, usages)) return false;
+    const nc = goChainConstraintsError(ch);
+    if (nc !== undefined) {
+      constraintsErr ??= nc;
+      return false;
+    }
+    return true;
+  });
+  if (chains.length === 0) return fail(constraintsErr ?? 'x509: certificate specifies an incompatible key usage', candidates);
   return { ok: true, error: null, chains, candidateChains: candidates, trace };
 }
