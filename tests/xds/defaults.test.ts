@@ -1,0 +1,258 @@
+// The defaults istiod writes on clusters and routes, asserted from Istio's source
+// (istio/istio HEAD 86c9f01f, read with `git show`), not from our output. Each test names the
+// Go file and function its expectation comes from.
+import { describe, expect, it } from 'vitest';
+import { at, byName, generateFor, list, obj, viewOf } from './helpers.ts';
+import type { Json } from '../../src/core/xds/types.ts';
+
+const MAX_UINT32 = 4294967295;
+const WEB = 'outbound|8080||web.app.svc.cluster.local';
+
+const MESH = `apiVersion: v1
+kind: Namespace
+metadata: {name: app, labels: {istio-injection: enabled}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: app}
+spec:
+  clusterIP: 10.96.1.10
+  selector: {app: web}
+  ports: [{name: http, port: 8080}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: client-1, namespace: app, labels: {app: client}}
+spec:
+  containers: [{name: c, image: c}]
+status: {podIP: 10.1.1.1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: app, labels: {app: web}}
+spec:
+  containers: [{name: w, image: w, ports: [{containerPort: 8080}]}]
+status: {podIP: 10.1.1.2}
+`;
+
+/** The mesh above plus a DestinationRule for web with the given trafficPolicy (YAML flow style). */
+function withDr(trafficPolicy: string): string {
+  return `${MESH}---
+apiVersion: networking.istio.io/v1
+kind: DestinationRule
+metadata: {name: web, namespace: app}
+spec:
+  host: web.app.svc.cluster.local
+  trafficPolicy: ${trafficPolicy}
+`;
+}
+
+function webCluster(yaml: string, mesh: Record<string, unknown> = {}): Json {
+  return byName(generateFor(viewOf(yaml, mesh), 'client-1', 'app').clusters, WEB);
+}
+
+/** A google.protobuf / envoy Percent as protojson writes it: a zero value may be left out. */
+function percent(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  return Number(at(v, 'value') ?? 0);
+}
+
+describe('connect timeout', () => {
+  // pkg/config/mesh/mesh.go DefaultMeshConfig: ConnectTimeout durationpb.New(10 * time.Second);
+  // cluster_traffic_policy.go applyConnectionPool → applyDefaultConnectionPool copies
+  // Push.Mesh.ConnectTimeout on every cluster (a nil connectionPool is replaced by an empty one
+  // in applyTrafficPolicy, so it applies without any DestinationRule).
+  it('is the mesh default 10s on a service cluster without a DestinationRule', () => {
+    expect(webCluster(MESH).connectTimeout).toBe('10s');
+  });
+
+  // cluster_builder.go buildBlackHoleCluster / buildDefaultPassthroughCluster: ConnectTimeout: cb.req.Push.Mesh.ConnectTimeout.
+  it('is the mesh default on BlackHoleCluster and PassthroughCluster', () => {
+    const gen = generateFor(viewOf(MESH), 'client-1', 'app');
+    expect(byName(gen.clusters, 'BlackHoleCluster').connectTimeout).toBe('10s');
+    expect(byName(gen.clusters, 'PassthroughCluster').connectTimeout).toBe('10s');
+  });
+
+  it('follows meshConfig.connectTimeout', () => {
+    const gen = generateFor(viewOf(MESH, { connectTimeout: '2s' }), 'client-1', 'app');
+    expect(byName(gen.clusters, WEB).connectTimeout).toBe('2s');
+    expect(byName(gen.clusters, 'BlackHoleCluster').connectTimeout).toBe('2s');
+    expect(byName(gen.clusters, 'PassthroughCluster').connectTimeout).toBe('2s');
+  });
+
+  // applyConnectionPool: `if settings.Tcp.ConnectTimeout != nil { mc.cluster.ConnectTimeout = ... }`.
+  it('is overridden by connectionPool.tcp.connectTimeout, and kept when tcp sets only other fields', () => {
+    expect(webCluster(withDr('{connectionPool: {tcp: {connectTimeout: 250ms}}}')).connectTimeout).toBe('0.250s');
+    expect(webCluster(withDr('{connectionPool: {tcp: {maxConnections: 5}}}')).connectTimeout).toBe('10s');
+  });
+});
+
+describe('circuit breakers', () => {
+  // cluster_traffic_policy.go getDefaultCircuitBreakerThresholds: MaxRetries, MaxRequests,
+  // MaxConnections, MaxPendingRequests all math.MaxUint32; TrackRemaining is
+  // !features.DisableTrackRemainingMetrics, and pilot/pkg/features/pilot.go registers
+  // DISABLE_TRACK_REMAINING_CB_METRICS with default true, so it is false (left out).
+  it('are all MaxUint32 without a DestinationRule, without trackRemaining', () => {
+    expect(at(webCluster(MESH), 'circuitBreakers')).toEqual({ thresholds: [{ maxConnections: MAX_UINT32, maxPendingRequests: MAX_UINT32, maxRequests: MAX_UINT32, maxRetries: MAX_UINT32 }] });
+  });
+
+  // applyConnectionPool: each threshold is set only when > 0 ("FIXME: zero is a valid value if
+  // explicitly set"), so 0 keeps the MaxUint32 default.
+  it('keep the default when a connection pool field is 0, and take it when > 0', () => {
+    const zero = webCluster(withDr('{connectionPool: {tcp: {maxConnections: 0}, http: {http1MaxPendingRequests: 0, http2MaxRequests: 0, maxRetries: 0}}}'));
+    expect(at(zero, 'circuitBreakers', 'thresholds', 0)).toEqual({ maxConnections: MAX_UINT32, maxPendingRequests: MAX_UINT32, maxRequests: MAX_UINT32, maxRetries: MAX_UINT32 });
+    const set = webCluster(withDr('{connectionPool: {tcp: {maxConnections: 1}, http: {http1MaxPendingRequests: 2, http2MaxRequests: 3, maxRetries: 4}}}'));
+    expect(at(set, 'circuitBreakers', 'thresholds', 0)).toEqual({ maxConnections: 1, maxPendingRequests: 2, maxRequests: 3, maxRetries: 4 });
+  });
+
+  // applyRetryBudget: percent defaults to 20, minRetryConcurrency to 3.
+  it('carry a retry budget with Istio defaults of 20% and 3', () => {
+    const c = webCluster(withDr('{retryBudget: {}}'));
+    expect(at(c, 'circuitBreakers', 'thresholds', 0, 'retryBudget')).toEqual({ budgetPercent: { value: 20 }, minRetryConcurrency: 3 });
+  });
+});
+
+describe('outlier detection', () => {
+  // cluster_traffic_policy.go applyOutlierDetection: `if outlier == nil { return }`.
+  it('is absent, with no panic threshold, without outlierDetection', () => {
+    const c = webCluster(MESH);
+    expect(c.outlierDetection).toBeUndefined();
+    expect(at(c, 'commonLbConfig', 'healthyPanicThreshold')).toBeUndefined();
+  });
+
+  // applyOutlierDetection: Consecutive_5Xx = v; EnforcingConsecutive_5Xx = 100 if v > 0 else v (0).
+  it('writes consecutive5xx 0 with enforcing 0 when consecutive5xxErrors is 0', () => {
+    const od = obj(webCluster(withDr('{outlierDetection: {consecutive5xxErrors: 0}}')).outlierDetection);
+    expect(od.consecutive5xx).toBe(0);
+    expect(od.enforcingConsecutive5xx).toBe(0);
+  });
+
+  it('enforces consecutive5xx at 100% when consecutive5xxErrors > 0', () => {
+    const od = obj(webCluster(withDr('{outlierDetection: {consecutive5xxErrors: 7}}')).outlierDetection);
+    expect(od.consecutive5xx).toBe(7);
+    expect(od.enforcingConsecutive5xx).toBe(100);
+  });
+
+  // Same rule for ConsecutiveGatewayErrors → ConsecutiveGatewayFailure / EnforcingConsecutiveGatewayFailure.
+  it('handles consecutiveGatewayErrors the same way (0 → 0/0, n → n/100)', () => {
+    const zero = obj(webCluster(withDr('{outlierDetection: {consecutiveGatewayErrors: 0}}')).outlierDetection);
+    expect([zero.consecutiveGatewayFailure, zero.enforcingConsecutiveGatewayFailure]).toEqual([0, 0]);
+    const three = obj(webCluster(withDr('{outlierDetection: {consecutiveGatewayErrors: 3}}')).outlierDetection);
+    expect([three.consecutiveGatewayFailure, three.enforcingConsecutiveGatewayFailure]).toEqual([3, 100]);
+    // Not set in the DestinationRule: not written (the `if e := ...; e != nil` guards).
+    expect(three.consecutive5xx).toBeUndefined();
+    expect(three.enforcingConsecutive5xx).toBeUndefined();
+  });
+
+  // applyOutlierDetection: EnforcingSuccessRate is always 0 ("SuccessRate based outlier detection
+  // should be disabled"); MaxEjectionPercent only when > 0; Interval/BaseEjectionTime copied.
+  it('always disables success-rate ejection and leaves maxEjectionPercent 0 out', () => {
+    const od = obj(webCluster(withDr('{outlierDetection: {interval: 30s, baseEjectionTime: 1m, maxEjectionPercent: 0}}')).outlierDetection);
+    expect(od).toEqual({ enforcingSuccessRate: 0, interval: '30s', baseEjectionTime: '60s' });
+    const max = obj(webCluster(withDr('{outlierDetection: {maxEjectionPercent: 40}}')).outlierDetection);
+    expect(max.maxEjectionPercent).toBe(40);
+  });
+
+  // applyOutlierDetection: with SplitExternalLocalOriginErrors, ConsecutiveLocalOriginFailure and
+  // its 100% enforcement only when > 0; EnforcingLocalOriginSuccessRate 0.
+  it('splits local-origin errors with Istio defaults', () => {
+    const none = obj(webCluster(withDr('{outlierDetection: {splitExternalLocalOriginErrors: true}}')).outlierDetection);
+    expect(none).toEqual({ enforcingSuccessRate: 0, splitExternalLocalOriginErrors: true, enforcingLocalOriginSuccessRate: 0 });
+    const five = obj(webCluster(withDr('{outlierDetection: {splitExternalLocalOriginErrors: true, consecutiveLocalOriginFailures: 5}}')).outlierDetection);
+    expect([five.consecutiveLocalOriginFailure, five.enforcingConsecutiveLocalOriginFailure]).toEqual([5, 100]);
+  });
+
+  // applyOutlierDetection: "Disable panic threshold by default ... set the healthy_panic_threshold
+  // field even if its value is 0 (defaults to 50 in Envoy)": minHealthPercent (an int32, 0 when
+  // unset) >= 0 → HealthyPanicThreshold = Percent{Value: minHealthPercent}.
+  it('sets healthyPanicThreshold to 0 when minHealthPercent is unset (not Envoy\'s 50 default)', () => {
+    const c = webCluster(withDr('{outlierDetection: {consecutive5xxErrors: 5}}'));
+    const hpt = at(c, 'commonLbConfig', 'healthyPanicThreshold');
+    expect(hpt).toBeDefined();
+    expect(percent(hpt)).toBe(0);
+  });
+
+  it('sets healthyPanicThreshold to minHealthPercent when given', () => {
+    const c = webCluster(withDr('{outlierDetection: {consecutive5xxErrors: 5, minHealthPercent: 30}}'));
+    expect(percent(at(c, 'commonLbConfig', 'healthyPanicThreshold'))).toBe(30);
+  });
+
+  // cluster_traffic_policy.go applyDefaultTrafficPolicy: the mesh's defaultTrafficPolicy
+  // outlierDetection applies when the DestinationRule sets none; a DestinationRule block replaces it whole.
+  it('takes meshConfig.defaultTrafficPolicy.outlierDetection only where the DestinationRule sets none', () => {
+    const mesh = { defaultTrafficPolicy: { outlierDetection: { consecutive5xxErrors: 9 } } };
+    expect(at(webCluster(MESH, mesh), 'outlierDetection', 'consecutive5xx')).toBe(9);
+    const own = obj(webCluster(withDr('{outlierDetection: {consecutiveGatewayErrors: 2}}'), mesh).outlierDetection);
+    expect(own.consecutive5xx).toBeUndefined();
+    expect(own.consecutiveGatewayFailure).toBe(2);
+  });
+});
+
+describe('route defaults', () => {
+  const gen = generateFor(viewOf(MESH), 'client-1', 'app');
+  const vh = list(byName(gen.routes, '8080').virtualHosts).find((v) => v.name === 'web.app.svc.cluster.local:8080');
+  const route = list(vh?.routes)[0];
+
+  // route/route.go BuildDefaultHTTPOutboundRoute → setTimeout(action, nil, nil): Timeout =
+  // Notimeout (0s) and, the timeout being 0, MaxGrpcTimeout = Notimeout.
+  it('has timeout 0s and maxGrpcTimeout 0s without a VirtualService', () => {
+    expect(at(route, 'route', 'cluster')).toBe(WEB);
+    expect(at(route, 'route', 'timeout')).toBe('0s');
+    expect(at(route, 'route', 'maxGrpcTimeout')).toBe('0s');
+  });
+
+  // route/retry/retry.go cachedDefaultPolicy: NumRetries 2, RetryOn defaultRetryOn,
+  // HostSelectionRetryMaxAttempts 5, RetryHostPredicate [previous_hosts].
+  it('has Istio\'s default retry policy', () => {
+    const rp = obj(at(route, 'route', 'retryPolicy'));
+    expect(rp.numRetries).toBe(2);
+    expect(rp.retryOn).toBe('connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes');
+    expect(Number(rp.hostSelectionRetryMaxAttempts)).toBe(5);
+    expect(list(rp.retryHostPredicate).map((p) => p.name)).toEqual(['envoy.retry_host_predicates.previous_hosts']);
+  });
+
+  const vsMesh = (http: string) => `${MESH}---
+apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata: {name: web, namespace: app}
+spec:
+  hosts: [web]
+  http:
+  - ${http}
+    route: [{destination: {host: web}}]
+`;
+  const vsRoute = (http: string, mesh: Record<string, unknown> = {}) => {
+    const g = generateFor(viewOf(vsMesh(http), mesh), 'client-1', 'app');
+    const v = list(byName(g.routes, '8080').virtualHosts).find((x) => x.name === 'web.app.svc.cluster.local:8080');
+    return list(v?.routes)[0];
+  };
+
+  // retry.go ConvertPolicy: `if in.Attempts <= 0 { return nil }` — retries disabled.
+  it('drops the retry policy when a VirtualService sets attempts 0', () => {
+    expect(at(vsRoute('retries: {attempts: 0}'), 'route', 'retryPolicy')).toBeUndefined();
+  });
+
+  // ConvertPolicy: status codes in retryOn go to RetriableStatusCodes and "retriable-status-codes" is
+  // appended when missing; other fields keep newRetryPolicy's defaults.
+  it('moves status codes out of retryOn and appends retriable-status-codes', () => {
+    const rp = obj(at(vsRoute('retries: {attempts: 3, retryOn: "gateway-error,503"}'), 'route', 'retryPolicy'));
+    expect(rp.retryOn).toBe('gateway-error,retriable-status-codes');
+    expect(rp.retriableStatusCodes).toEqual([503]);
+    expect(rp.numRetries).toBe(3);
+    expect(list(rp.retryHostPredicate).map((p) => p.name)).toEqual(['envoy.retry_host_predicates.previous_hosts']);
+  });
+
+  // setTimeout: a VirtualService timeout is used, and MaxGrpcTimeout mirrors a non-zero timeout.
+  it('mirrors a VirtualService timeout into maxGrpcTimeout', () => {
+    const r = vsRoute('timeout: 5s');
+    expect(at(r, 'route', 'timeout')).toBe('5s');
+    expect(at(r, 'route', 'maxGrpcTimeout')).toBe('5s');
+  });
+
+  // route.go BuildDefaultHTTPOutboundRoute: retry.ConvertPolicy(mesh.GetDefaultHttpRetryPolicy(), false).
+  it('uses meshConfig.defaultHttpRetryPolicy for the default route', () => {
+    const g = generateFor(viewOf(MESH, { defaultHttpRetryPolicy: { attempts: 4 } }), 'client-1', 'app');
+    const v = list(byName(g.routes, '8080').virtualHosts).find((x) => x.name === 'web.app.svc.cluster.local:8080');
+    expect(at(list(v?.routes)[0], 'route', 'retryPolicy', 'numRetries')).toBe(4);
+  });
+});
