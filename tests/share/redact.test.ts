@@ -132,6 +132,12 @@ extra: hunter2-correct-horse
     shared(listSwallowed, ['hunter2-correct-horse']);
     const asText = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  secret.yaml: |\n    apiVersion: v1\n    kind: Secret\n    stringData: {pw: hunter2-correct-horse}\n`;
     shared(asText, ['hunter2-correct-horse']);
+    // Fuzz counterexample (1M run, seed 20261207): the quote opened on the anchor's line swallows kind.
+    const anchorSwallowed = `apiVersion: v1\nx-kind: "&k Secret\nkind: *k\nmetadata:\n  name: s\ndata: {"k0.token": ${b64('Tk0xA0aAAa000a0A0AAAAa')}}\n`;
+    shared(anchorSwallowed, ['Tk0xA0aAAa000a0A0AAAAa', b64('Tk0xA0aAAa000a0A0AAAAa').slice(0, 24)]);
+    // A quoted value over several lines that are prose, not mapping lines, is no sign of an open quote.
+    const prose = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: "first line\n    second line"\n  pw.key: ${b64(M.ecSec1!)}\n`;
+    expect(shared(prose, [b64(M.ecSec1!)])).toContain('second line');
     const noKind = `apiVersion: v1\nmetadata:\n  name: s\nstringData:\n  pw: hunter2-correct-horse\n`;
     shared(noKind, ['hunter2-correct-horse']);
   });

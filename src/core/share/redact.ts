@@ -14,7 +14,7 @@
 // no key material and no piece of a value it masked; a document that fails is masked
 // conservatively. Private-key armour and base64 keys are also cut from the raw text, which
 // covers comments and files that are not YAML at all. No line moves.
-import { Parser, isAlias, isMap, isScalar, isSeq, type Document, type Node as YamlNode, type YAMLMap } from 'yaml';
+import { Parser, isAlias, isMap, isScalar, isSeq, visit, type Document, type Node as YamlNode, type YAMLMap } from 'yaml';
 import { splitDocuments } from '../model/split.ts';
 import { parseSourceDocument, PARSER_CODES } from '../model/parse.ts';
 import { positionedDocument, withLoneCrAsLf } from '../model/locate.ts';
@@ -514,6 +514,35 @@ function mayHoldSecrets(text: string): boolean {
   return false;
 }
 
+/** A line of a mapping (`key:` or `- key:`), as it looks in the lines a quote swallowed. */
+const MAPPING_LINE = /^[ \t]*(?:-[ \t]+)?["']?[\w.\/-]+["']?[ \t]*:(?:[ \t]|$)/;
+
+/**
+ * True when an open quote may have swallowed the lines below it: a quote opened and not
+ * closed on some line (a cheap look at the text), and then either the positioned parse
+ * refuses what the value reader took (js-yaml reads a double-quoted scalar on over the
+ * lines; the `yaml` package stops at the line's end), or a quoted scalar runs over a line
+ * that reads as a mapping entry.
+ */
+function quoteSwallowsLines(text: string): boolean {
+  if (!text.split(/\r\n|\r|\n/).some((l) => (l.match(/"/g)?.length ?? 0) % 2 === 1 || (l.match(/'/g)?.length ?? 0) % 2 === 1)) return false;
+  const ydoc = positionedDocument(text);
+  if (!ydoc || ydoc.errors.length > 0) return true;
+  let swallowed = false;
+  visit(ydoc, {
+    Scalar(_key, node) {
+      if ((node.type !== 'QUOTE_DOUBLE' && node.type !== 'QUOTE_SINGLE') || !node.range) return undefined;
+      const lines = text.slice(node.range[0], node.range[1]).split(/\r\n|\r|\n/).slice(1);
+      if (lines.some((l) => MAPPING_LINE.test(l))) {
+        swallowed = true;
+        return visit.BREAK;
+      }
+      return undefined;
+    },
+  });
+  return swallowed;
+}
+
 function redactDocument(doc: SourceDocument): DocumentResult {
   if (!mayHoldSecrets(doc.text)) return { cuts: [], secrets: [], publicText: '', conservative: false };
   const parsed = parseSourceDocument(doc);
@@ -521,6 +550,9 @@ function redactDocument(doc: SourceDocument): DocumentResult {
     // Read as nothing without a complaint (comments only): the raw-text scan covers it.
     return { cuts: [], secrets: [], publicText: '', conservative: parsed.problems.length > 0 };
   }
+  // A quote left open reads on over the lines below and turns them into one value: what the
+  // reader then sees is no longer what was written, so nothing in it can be trusted.
+  if (quoteSwallowsLines(doc.text)) return { cuts: [], secrets: [], publicText: '', conservative: true };
   const targets: Target[] = [];
   findTargets(parsed.value, [], targets);
   const secrets = secretStrings(parsed.value);
