@@ -242,6 +242,13 @@ spec:
     expect(list(rp.retryHostPredicate).map((p) => p.name)).toEqual(['envoy.retry_host_predicates.previous_hosts']);
   });
 
+  // setTimeout(action, nil, ...): a VirtualService route without timeout gets Notimeout too.
+  it('has timeout 0s on a VirtualService route without timeout', () => {
+    const r = vsRoute('name: r1');
+    expect(at(r, 'route', 'timeout')).toBe('0s');
+    expect(at(r, 'route', 'maxGrpcTimeout')).toBe('0s');
+  });
+
   // setTimeout: a VirtualService timeout is used, and MaxGrpcTimeout mirrors a non-zero timeout.
   it('mirrors a VirtualService timeout into maxGrpcTimeout', () => {
     const r = vsRoute('timeout: 5s');
@@ -254,5 +261,40 @@ spec:
     const g = generateFor(viewOf(MESH, { defaultHttpRetryPolicy: { attempts: 4 } }), 'client-1', 'app');
     const v = list(byName(g.routes, '8080').virtualHosts).find((x) => x.name === 'web.app.svc.cluster.local:8080');
     expect(at(list(v?.routes)[0], 'route', 'retryPolicy', 'numRetries')).toBe(4);
+  });
+});
+
+describe('inbound route defaults', () => {
+  const grpcMesh = MESH.replace('ports: [{name: http, port: 8080}]', 'ports: [{name: http, port: 8080}, {name: grpc-api, port: 9000}]')
+    .replace('ports: [{containerPort: 8080}]', 'ports: [{containerPort: 8080}, {containerPort: 9000}]');
+  const gen = generateFor(viewOf(grpcMesh), 'web-1', 'app');
+  const inboundRoute = (port: number): Json => {
+    const vi = byName(gen.listeners, 'virtualInbound');
+    for (const fc of list(vi.filterChains)) {
+      if (at(fc, 'filterChainMatch', 'destinationPort') !== port) continue;
+      for (const f of list(fc.filters)) {
+        const r = at(f, 'typedConfig', 'routeConfig', 'virtualHosts', 0, 'routes', 0);
+        if (r) return obj(r);
+      }
+    }
+    throw new Error(`no inbound HTTP route on ${port}`);
+  };
+
+  // route/route.go BuildDefaultHTTPInboundRoute: Timeout Notimeout, MaxStreamDuration
+  // {Notimeout, GrpcTimeoutHeaderMax Notimeout}; retry.ConvertInboundPolicy(nil) =
+  // cachedDefaultInboundPolicy {NumRetries 2, RetryOn "reset-before-request"} (no host predicate).
+  it('has no timeout, an unbounded stream duration and the inbound retry policy', () => {
+    const r = inboundRoute(8080);
+    expect(at(r, 'route', 'cluster')).toBe('inbound|8080||');
+    expect(at(r, 'route', 'timeout')).toBe('0s');
+    expect(at(r, 'route', 'maxStreamDuration')).toEqual({ maxStreamDuration: '0s', grpcTimeoutHeaderMax: '0s' });
+    expect(at(r, 'route', 'retryPolicy')).toEqual({ numRetries: 2, retryOn: 'reset-before-request' });
+  });
+
+  // "inbound retries are never configured for gRPC ports" (`if !protocol.IsGRPC()`).
+  it('has no retry policy on a gRPC port', () => {
+    const r = inboundRoute(9000);
+    expect(at(r, 'route', 'cluster')).toBe('inbound|9000||');
+    expect(at(r, 'route', 'retryPolicy')).toBeUndefined();
   });
 });

@@ -10,7 +10,7 @@
 // Observed through generation and the simulator: a plaintext inbound call is refused
 // (ErrNoFilterChain) under STRICT and reaches the inbound cluster under PERMISSIVE.
 import { describe, expect, it } from 'vitest';
-import { generateFor, viewOf } from './helpers.ts';
+import { byName, generateFor, viewOf } from './helpers.ts';
 import { simulate } from '../../src/core/xds/simulate.ts';
 
 const MESH = `apiVersion: v1
@@ -157,6 +157,39 @@ describe('PeerAuthentication precedence', () => {
       expect(effective(policies, 'web-1', 8080)).toBe('STRICT');
       expect(effective(policies, 'web-1', 9090)).toBe('PERMISSIVE');
       expect(effective([{ name: 'web', selector: { app: 'web' }, mode: 'STRICT', portLevel: { 9090: 'UNSET' } }], 'web-1', 9090)).toBe('STRICT');
+    });
+  });
+
+  // The client side reads the same namespace-level winner: push_context.go
+  // BestEffortInferServiceMTLSMode returns GetNamespaceMutualTLSMode (the oldest namespace policy,
+  // from addPeerAuthentication), and cluster_tls.go buildUpstreamTLSSettings adds no auto-mTLS
+  // when it is MTLSDisable.
+  describe('on the client side (auto mTLS of the outbound cluster)', () => {
+    const client = `---
+apiVersion: v1
+kind: Namespace
+metadata: {name: client, labels: {istio-injection: enabled}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: client-1, namespace: client, labels: {app: client}}
+spec:
+  containers: [{name: c, image: c}]
+status: {podIP: 10.1.2.1}
+`;
+    const autoMtls = (policies: Pa[]): boolean => {
+      const gen = generateFor(viewOf(MESH + client + policies.map(pa).join('')), 'client-1', 'client');
+      return byName(gen.clusters, 'outbound|8080||web.app.svc.cluster.local').transportSocketMatches !== undefined;
+    };
+
+    it('follows the oldest namespace-level policy of the service namespace', () => {
+      const older = { name: 'z', created: '2020-01-01T00:00:00Z' };
+      const newer = { name: 'a', created: '2021-01-01T00:00:00Z' };
+      expect(autoMtls([])).toBe(true);
+      expect(autoMtls([{ ...older, mode: 'DISABLE' }, { ...newer, mode: 'STRICT' }])).toBe(false);
+      expect(autoMtls([{ ...older, mode: 'STRICT' }, { ...newer, mode: 'DISABLE' }])).toBe(true);
+      const t = '2020-01-01T00:00:00Z';
+      expect(autoMtls([{ name: 'b', created: t, mode: 'STRICT' }, { name: 'a', created: t, mode: 'DISABLE' }])).toBe(false);
     });
   });
 });
