@@ -1,6 +1,7 @@
-// The defaults istiod writes on clusters and routes, asserted from Istio's source
-// (istio/istio HEAD 86c9f01f, read with `git show`), not from our output. Each test names the
-// Go file and function its expectation comes from.
+// The defaults istiod writes on clusters and routes, asserted from Istio's source, not from our
+// output. Each test names the Go file and function its expectation comes from. Read with
+// `git show` at tag 1.30.3 (the project's DEFAULT_ISTIO_VERSION is 1.30) and at master
+// 86c9f01f; every expectation holds at both unless its comment says otherwise.
 import { describe, expect, it } from 'vitest';
 import { at, byName, generateFor, list, obj, viewOf } from './helpers.ts';
 import type { Json } from '../../src/core/xds/types.ts';
@@ -113,7 +114,11 @@ describe('circuit breakers', () => {
 });
 
 describe('outlier detection', () => {
-  // cluster_traffic_policy.go applyOutlierDetection: `if outlier == nil { return }`.
+  // cluster_traffic_policy.go applyOutlierDetection: `if outlier == nil { return }`; and
+  // applyLoadBalancer sets HealthyPanicThreshold 0 only when svc.SupportsUnhealthyEndpoints(),
+  // which at 1.30.3 (pilot/pkg/model/service.go) is PILOT_SEND_UNHEALTHY_ENDPOINTS (default false)
+  // or a TrafficDistribution. (Master after 1.30 adds PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS, default
+  // true, which puts a 0 panic threshold on every cluster: 1.31 behaviour, not asserted here.)
   it('is absent, with no panic threshold, without outlierDetection', () => {
     const c = webCluster(MESH);
     expect(c.outlierDetection).toBeUndefined();
@@ -177,7 +182,7 @@ describe('outlier detection', () => {
     expect(percent(at(c, 'commonLbConfig', 'healthyPanicThreshold'))).toBe(30);
   });
 
-  // cluster_traffic_policy.go applyDefaultTrafficPolicy: the mesh's defaultTrafficPolicy
+  // cluster_traffic_policy.go applyDefaultTrafficPolicy (master only; not in 1.30.3): the mesh's defaultTrafficPolicy
   // outlierDetection applies when the DestinationRule sets none; a DestinationRule block replaces it whole.
   it('takes meshConfig.defaultTrafficPolicy.outlierDetection only where the DestinationRule sets none', () => {
     const mesh = { defaultTrafficPolicy: { outlierDetection: { consecutive5xxErrors: 9 } } };
@@ -185,6 +190,33 @@ describe('outlier detection', () => {
     const own = obj(webCluster(withDr('{outlierDetection: {consecutiveGatewayErrors: 2}}'), mesh).outlierDetection);
     expect(own.consecutive5xx).toBeUndefined();
     expect(own.consecutiveGatewayFailure).toBe(2);
+  });
+});
+
+// Known disagreement, not fixed: a Service's spec.trafficDistribution (or the
+// networking.istio.io/traffic-distribution annotation) is not modeled by generation.
+// pilot/pkg/model/service.go GetTrafficDistribution maps PreferClose to
+// TrafficDistributionPreferSameZone, and then (1.30.3 SupportsUnhealthyEndpoints; master
+// ForcesSupportUnhealthyEndpoints) the service sends unhealthy endpoints, so
+// applyOutlierDetection forces minHealthPercent to 0 and applyLoadBalancer sets a 0 panic
+// threshold when none is set. Fixing it means modeling trafficDistribution (endpoints and
+// locality failover too), which is beyond a minimal fix.
+describe('panic threshold with trafficDistribution (not modeled yet)', () => {
+  const preferClose = (yaml: string) => yaml.replace('  clusterIP: 10.96.1.10\n', '  clusterIP: 10.96.1.10\n  trafficDistribution: PreferClose\n');
+
+  it('(the meshes of the expected failures generate, with the field on the Service)', () => {
+    expect(preferClose(MESH)).toContain('  trafficDistribution: PreferClose\n');
+    expect(webCluster(preferClose(MESH)).name).toBe(WEB);
+    expect(webCluster(preferClose(withDr('{outlierDetection: {minHealthPercent: 30}}'))).outlierDetection).toBeDefined();
+  });
+
+  it.fails('forces healthyPanicThreshold to 0 despite minHealthPercent', () => {
+    const c = webCluster(preferClose(withDr('{outlierDetection: {consecutive5xxErrors: 5, minHealthPercent: 30}}')));
+    expect(percent(at(c, 'commonLbConfig', 'healthyPanicThreshold'))).toBe(0);
+  });
+
+  it.fails('sets healthyPanicThreshold 0 without outlier detection', () => {
+    expect(percent(at(webCluster(preferClose(MESH)), 'commonLbConfig', 'healthyPanicThreshold'))).toBe(0);
   });
 });
 
