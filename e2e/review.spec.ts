@@ -87,6 +87,10 @@ test('a shared link is read-only: no fix, no suppression, no typing, no new file
   await expect(page.locator('.monaco-editor-overlaymessage')).toContainText(READ_ONLY);
   expect(await editorText(page, 'reviews.yaml')).toBe(REVIEWS);
 
+  // Ctrl+S does not claim that the link is kept in this browser.
+  await page.keyboard.press('ControlOrMeta+S');
+  await expect(page.getByTestId('notice').filter({ hasText: 'This is a shared link: nothing of it is saved in this browser' })).toHaveCount(1);
+
   // No new file (Alt+N), no rename or delete, no upload, no sample: the app says why.
   await page.keyboard.press('Alt+N');
   await expect(page.getByTestId('notice').filter({ hasText: READ_ONLY })).toHaveCount(1);

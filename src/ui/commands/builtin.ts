@@ -274,7 +274,10 @@ export function registerBuiltinCommands(): () => void {
         ws.notify({
           id: 'save',
           level: 'info',
-          text: 'Your workspace is saved in this browser automatically, as you type; nothing is uploaded.' + (path ? ' To keep a copy on disk, download the file.' : ''),
+          text:
+            (ws.readOnly
+              ? 'This is a shared link: nothing of it is saved in this browser. Use "Copy to my workspaces" to keep it.'
+              : 'Your workspace is saved in this browser automatically, as you type; nothing is uploaded.') + (path ? ' To keep a copy on disk, download the file.' : ''),
           ...(path ? { action: { label: `Download ${path.slice(path.lastIndexOf('/') + 1)}`, testId: 'save-download', run: () => downloadFile(path) } } : {}),
         });
       },
