@@ -138,6 +138,15 @@ describe('outlier detection', () => {
     expect(od.enforcingConsecutive5xx).toBe(100);
   });
 
+  // applyOutlierDetection reads only Consecutive_5XxErrors and ConsecutiveGatewayErrors; the
+  // deprecated consecutiveErrors is only a validation warning (pkg/config/validation/validation.go
+  // validateOutlierDetection: "outlier detection consecutive errors is deprecated") and is not
+  // written on the cluster.
+  it('ignores the deprecated consecutiveErrors', () => {
+    const od = obj(webCluster(withDr('{outlierDetection: {consecutiveErrors: 5}}')).outlierDetection);
+    expect(od).toEqual({ enforcingSuccessRate: 0 });
+  });
+
   // Same rule for ConsecutiveGatewayErrors → ConsecutiveGatewayFailure / EnforcingConsecutiveGatewayFailure.
   it('handles consecutiveGatewayErrors the same way (0 → 0/0, n → n/100)', () => {
     const zero = obj(webCluster(withDr('{outlierDetection: {consecutiveGatewayErrors: 0}}')).outlierDetection);

@@ -284,7 +284,8 @@ function shouldH2Upgrade(ctx: GenContext, port: ServicePortInfo | undefined, cp:
 function applyOutlierDetection(svc: Service, c: Json, od: Json | undefined): void {
   if (!od) return;
   const out: Json = {};
-  const c5 = od.consecutive5xxErrors ?? od.consecutiveErrors;
+  // Only consecutive5xxErrors: Istio ignores the deprecated consecutiveErrors here (it is a validation warning).
+  const c5 = od.consecutive5xxErrors;
   if (c5 !== undefined && c5 !== null) {
     const v = u32(isObj(c5) ? c5.value : c5);
     out.consecutive5xx = v;
