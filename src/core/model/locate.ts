@@ -13,7 +13,7 @@ function positioned(text: string): Document.Parsed | null {
   if (docCache.has(text)) return docCache.get(text) ?? null;
   let doc: Document.Parsed | null = null;
   try {
-    doc = parseDocument(withLoneCrAsLf(text), { uniqueKeys: false, merge: true, prettyErrors: false });
+    doc = parseDocument(withLoneCrAsLf(text), { uniqueKeys: false, merge: true, prettyErrors: false, logLevel: 'error' });
   } catch {
     doc = null;
   }
