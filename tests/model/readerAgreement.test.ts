@@ -73,6 +73,20 @@ describe('the reader agrees with js-yaml', () => {
     expect(readsAsJsYaml('base: &b {host: a, port: 1}\nspec:\n  <<: *b\n  host: b\n')).toEqual({ base: { host: 'a', port: 1 }, spec: { host: 'b', port: 1 } });
   });
 
+  it('the fast reader itself answers for plain block-style manifests, with js-yaml\'s value', () => {
+    // readsAsJsYaml checks the fast reader only when it answers; here it must answer.
+    const texts = [
+      'host: reviews\n',
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: reviews\n  labels:\n    app: reviews\nspec:\n  ports:\n  - name: http\n    port: 9080\n',
+      'spec:\n  http:\n  - route:\n    - destination:\n        host: "reviews"\n        subset: \'v1\'\n      weight: 50\n  enabled: true\n',
+    ];
+    for (const text of texts) {
+      const fast = parseFastYaml(text);
+      expect(fast, JSON.stringify(text)).not.toBe(NOT_HANDLED);
+      expect(sameValue(fast, jsYaml(text).value)).toBe(true);
+    }
+  });
+
   it('keeps the later value of a duplicated key and says where each duplicate is', () => {
     const parsed = parseSourceDocument(doc('a: 1\nb: 2\na: 3\n'));
     expect(jsYaml('a: 1\nb: 2\na: 3\n').error).toBe('duplicated mapping key');
@@ -143,6 +157,17 @@ describe('the line of a field', () => {
   };
   const head = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: other\n---\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: vs\nspec:\n  http:\n  - route:\n    - destination:\n';
   const host = 'spec.http[0].route[0].destination.host';
+
+  it('the fast finder answers, as the full locator does, for a plain field', () => {
+    // agree() checks the fast finder only when it answers; here it must answer.
+    const text = `${head}        host: reviews\n`;
+    const { m, vs } = model(text);
+    expect(line(m, vs, host)).toBe(lineOf(text, 'host: reviews'));
+    const d = m.document('f.yaml', 1) as SourceDocument;
+    const fast = fastLocate(d, parseFieldPath(host));
+    expect(fast).not.toBeNull();
+    expect(fast).toMatchObject({ exact: true, scalar: true, value: locateWithParser(d, parseFieldPath(host))?.value });
+  });
 
   it('is the line of the last occurrence of a duplicated key (the value used)', () => {
     const text = `${head}        host: first\n        host: second\n`;
