@@ -133,6 +133,13 @@ describe('share link format', () => {
     expect(codeOf(() => decodeShareFragment(SHARE_PREFIX + toBase64Url(b)))).toBe('corrupt');
   });
 
+  it('takes format 0, which was never written, for damage rather than a newer version', () => {
+    const b = encodeShareBytes({ files: [{ path: 'a', text: 'b' }] });
+    b[1] = 0;
+    expect(codeOf(() => decodeShareFragment(SHARE_PREFIX + toBase64Url(b)))).toBe('corrupt');
+    expect(() => decodeShareFragment(SHARE_PREFIX + toBase64Url(b))).toThrow(/format 0/);
+  });
+
   it('refuses a decompression bomb without unpacking it: declared size over the cap', () => {
     // A hand-made header claiming 1 GiB, then a deflate stream of zeros.
     const zeros = deflateRawSync(Buffer.alloc(8 * 1024 * 1024));

@@ -211,6 +211,13 @@ extra: hunter2-correct-horse
     expect(r).toContain('istio/multiCluster: "true"');
   });
 
+  it('a wrapped certificate-plus-key bundle in data, and Secrets inside a SecretList', () => {
+    const bundle = wrap(b64(CERT + KEY), 76);
+    shared(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  tls.pem: |\n${indent(bundle, 4)}\n`, [b64(CERT + KEY).slice(900, 1500), ...bodyLines(KEY)]);
+    const list = `apiVersion: v1\nkind: SecretList\nitems:\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: a}\n  stringData: {pw: hunter2-correct-horse}\n`;
+    shared(list, ['hunter2-correct-horse']);
+  });
+
   it('leaves files without secrets exactly as they were', () => {
     const plain = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: b\n  cert: |\n' + indent(CERT, 4) + '\n';
     const r = redact([{ path: 'p.yaml', text: plain }]);

@@ -299,7 +299,9 @@ function decodeBytes(bytes: Uint8Array, opts: DecodeOptions): ShareState {
   try {
     if (r.byte() !== MAGIC) throw new ShareLinkError('corrupt', 'This is not a Mesh Workbench share link (its first bytes are wrong).');
     version = r.byte();
-    if (version === 0 || version > FORMAT_VERSION) {
+    // Format 0 was never written: a damaged byte, not a link from another version.
+    if (version === 0) throw new ShareLinkError('corrupt', 'The link is damaged (it names link format 0, which no Mesh Workbench writes). Ask for the link again.');
+    if (version > FORMAT_VERSION) {
       throw new ShareLinkError('unsupported-version', `The link was made by a newer Mesh Workbench (link format ${version}; this one reads format ${FORMAT_VERSION}). Open it with the newer version.`);
     }
     crc = ((r.byte() << 24) | (r.byte() << 16) | (r.byte() << 8) | r.byte()) >>> 0;
