@@ -1,19 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cli, FIXTURES, FOUND_ISSUES } from './helpers.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
-/** A temporary directory, removed after the tests of this file. */
-const scratch: string[] = [];
-function scratchDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
 
 const VS_ERROR = 'Error [IST0101] (VirtualService shop/ratings missing-host.yaml:24) Referenced host not found: "ratings-v9"\n';
 

@@ -1,21 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT, compareMessages, isCi, loadMeshConfig, parseArgs, runCasesFile, runConformance, writeBaseline } from '../../scripts/conformance.ts';
 import { describeWithSharedCorpus, SHARED_ANALYZERS } from './sharedCorpus.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
-/** A temporary directory, removed after the tests of this file. */
-const scratch: string[] = [];
-function scratchDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
 
 const CASES = resolve(__dirname, '../fixtures/conformance/cases.json');
 

@@ -2,25 +2,16 @@
 // folder gets its own manifest and baseline; then deleting the corpus part, a baselined case
 // or a corpus file must fail the strict run with a message naming what is missing, and
 // inserting a document must leave the other cases' ids as they were.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALL_SUITES, CONFORMANCE_DIR, DEFAULT_ROOT, runConformance, writeBaseline, type ConformanceOptions } from '../../scripts/conformance.ts';
 import { readKnownFailures, readManifest, suiteOf } from '../../scripts/conformance/manifest.ts';
 import { loadValidationCases } from '../../scripts/conformance/validation.ts';
 import { CORPUS_DIR, loadCorpus } from '../../scripts/conformance/webhookCorpus.ts';
 import { describeWithSharedCorpus } from './sharedCorpus.ts';
+import { scratchDir } from '../helpers/scratch.ts';
 
-const scratch: string[] = [];
-function scratchDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
 
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8')) as unknown;
 const writeJson = (p: string, v: unknown) => writeFileSync(p, JSON.stringify(v, null, 2));

@@ -1,20 +1,10 @@
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chromiumLaunchOptions, findSystemChromium, SYSTEM_CHROMIUM_ARGS } from '../../scripts/browser.mjs';
 import { ensureBrowser, INSTRUCTION, type BrowserEffects } from '../../scripts/ensure-browser.mjs';
+import { scratchDir } from '../helpers/scratch.ts';
 
-/** A temporary directory, removed after the tests of this file. */
-const scratch: string[] = [];
-function scratchDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  scratch.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-});
 
 /** A machine described by what exists and what works; records every effect used. */
 function machine(opts: {
