@@ -99,23 +99,64 @@ function stringToIp(values: readonly string[]): string[] {
     if (parseIpv4(addr) !== undefined) {
       if (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > 32)) continue;
       out.push(`${addr}/${bits ?? 32}`);
-    } else if (addr.includes(':')) {
+    } else if (parseIpv6(addr) !== undefined) {
+      if (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > 128)) continue;
       out.push(`${addr}/${bits ?? 128}`);
     }
   }
   return out;
 }
 
-/** True when a CIDR (`a.b.c.d/n`) holds the IP. IPv6 compares exactly. */
+/** An IPv6 address (RFC 4291 text, an IPv4 tail allowed, no zone) as a 128-bit number, or undefined. */
+function parseIpv6(ip: string): bigint | undefined {
+  let s = ip;
+  const lastColon = s.lastIndexOf(':');
+  if (lastColon < 0) return undefined;
+  const tail = s.slice(lastColon + 1);
+  if (tail.includes('.')) {
+    const v4 = parseIpv4(tail);
+    if (v4 === undefined) return undefined;
+    s = `${s.slice(0, lastColon + 1)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
+  }
+  const halves = s.split('::');
+  if (halves.length > 2) return undefined;
+  const words = (t: string) => (t === '' ? [] : t.split(':'));
+  const head = words(halves[0] as string);
+  const rest = halves.length === 2 ? words(halves[1] as string) : [];
+  if (halves.length === 1 ? head.length !== 8 : head.length + rest.length > 7) return undefined;
+  const all = [...head, ...Array<string>(8 - head.length - rest.length).fill('0'), ...rest];
+  let n = 0n;
+  for (const w of all) {
+    if (!/^[0-9a-fA-F]{1,4}$/.test(w)) return undefined;
+    n = (n << 16n) | BigInt(parseInt(w, 16));
+  }
+  return n;
+}
+
+/**
+ * True when a CIDR (`a.b.c.d/n` or an IPv6 `x::/n`; no prefix: a single address) holds the IP,
+ * as ztunnel's IpNet::contains (rbac.rs) and Envoy's CidrRange::isInRange do: a /0 holds every
+ * address of its family, and an address of the other family is never held.
+ */
 export function cidrContains(cidr: string, ip: string): boolean {
   const [addr, bitsText] = cidr.split('/', 2) as [string, string];
   const a = parseIpv4(addr);
   const b = parseIpv4(ip);
-  if (a === undefined || b === undefined) return addr === ip;
-  const bits = Number(bitsText ?? 32);
-  if (bits === 0) return true;
-  const mask = bits >= 32 ? 0xffffffff : (0xffffffff << (32 - bits)) >>> 0;
-  return ((a & mask) >>> 0) === ((b & mask) >>> 0);
+  if (a !== undefined && b !== undefined) {
+    const bits = Number(bitsText ?? 32);
+    if (bits === 0) return true;
+    const mask = bits >= 32 ? 0xffffffff : (0xffffffff << (32 - bits)) >>> 0;
+    return ((a & mask) >>> 0) === ((b & mask) >>> 0);
+  }
+  const a6 = parseIpv6(addr);
+  const b6 = parseIpv6(ip);
+  if (a6 !== undefined && b6 !== undefined) {
+    const bits = Math.min(Number(bitsText ?? 128), 128);
+    if (!Number.isInteger(bits) || bits < 0) return a6 === b6;
+    const host = (1n << BigInt(128 - bits)) - 1n;
+    return (a6 | host) === (b6 | host);
+  }
+  return addr === ip;
 }
 
 function serviceAccountMatches(values: readonly string[], ruleNamespace: string): Array<{ namespace: string; serviceAccount: string }> {

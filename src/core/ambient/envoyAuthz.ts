@@ -83,13 +83,13 @@ function whenMatches(key: string, values: readonly string[], notValues: readonly
   switch (key) {
     case 'source.ip':
     case 'remote.ip':
-      return field(values, notValues, (c) => cidrContains(c.includes('/') ? c : `${c}/32`, r.sourceIp));
+      return field(values, notValues, (c) => cidrContains(c, r.sourceIp));
     case 'source.namespace':
       return test(() => namespaceOf(r.sourceIdentity));
     case 'source.principal':
       return test(() => principalOf(r.sourceIdentity));
     case 'destination.ip':
-      return field(values, notValues, (c) => cidrContains(c.includes('/') ? c : `${c}/32`, r.destinationIp));
+      return field(values, notValues, (c) => cidrContains(c, r.destinationIp));
     case 'destination.port':
       return field(values, notValues, (p) => p === String(r.destinationPort));
     default:
@@ -117,8 +117,8 @@ function ruleMatches(rule: Rule, r: EnvoyRequest, action: string, policyNs: stri
         const [ns, sa] = p.includes('/') ? (p.split('/', 2) as [string, string]) : [policyNs, p];
         return r.sourceIdentity !== null && r.sourceIdentity.endsWith(`/ns/${ns}/sa/${sa}`);
       })) return false;
-      if (!field(s.ipBlocks, s.notIpBlocks, (c) => cidrContains(c.includes('/') ? c : `${c}/32`, r.sourceIp))) return false;
-      if (!field(s.remoteIpBlocks, s.notRemoteIpBlocks, (c) => cidrContains(c.includes('/') ? c : `${c}/32`, r.sourceIp))) return false;
+      if (!field(s.ipBlocks, s.notIpBlocks, (c) => cidrContains(c, r.sourceIp))) return false;
+      if (!field(s.remoteIpBlocks, s.notRemoteIpBlocks, (c) => cidrContains(c, r.sourceIp))) return false;
       if (!stripHttp && !field(s.requestPrincipals, s.notRequestPrincipals, () => false)) return false;
       return true;
     });
