@@ -10,6 +10,7 @@ import { authorizationPolicy, peerAuthentication, type Rule } from '../config/ap
 import { selectorMatches } from '../config/labels.ts';
 import { REVISION_LABEL } from '../config/wellKnown.ts';
 import { parseIpv4 } from '../config/addresses.ts';
+import { ipv6Value } from '../xds/authz/netip.ts';
 
 export type L4StringMatch = { type: 'exact' | 'prefix' | 'suffix'; value: string } | { type: 'presence' };
 
@@ -99,38 +100,12 @@ function stringToIp(values: readonly string[]): string[] {
     if (parseIpv4(addr) !== undefined) {
       if (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > 32)) continue;
       out.push(`${addr}/${bits ?? 32}`);
-    } else if (parseIpv6(addr) !== undefined) {
+    } else if (ipv6Value(addr) !== undefined) {
       if (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > 128)) continue;
       out.push(`${addr}/${bits ?? 128}`);
     }
   }
   return out;
-}
-
-/** An IPv6 address (RFC 4291 text, an IPv4 tail allowed, no zone) as a 128-bit number, or undefined. */
-function parseIpv6(ip: string): bigint | undefined {
-  let s = ip;
-  const lastColon = s.lastIndexOf(':');
-  if (lastColon < 0) return undefined;
-  const tail = s.slice(lastColon + 1);
-  if (tail.includes('.')) {
-    const v4 = parseIpv4(tail);
-    if (v4 === undefined) return undefined;
-    s = `${s.slice(0, lastColon + 1)}${(v4 >>> 16).toString(16)}:${(v4 & 0xffff).toString(16)}`;
-  }
-  const halves = s.split('::');
-  if (halves.length > 2) return undefined;
-  const words = (t: string) => (t === '' ? [] : t.split(':'));
-  const head = words(halves[0] as string);
-  const rest = halves.length === 2 ? words(halves[1] as string) : [];
-  if (halves.length === 1 ? head.length !== 8 : head.length + rest.length > 7) return undefined;
-  const all = [...head, ...Array<string>(8 - head.length - rest.length).fill('0'), ...rest];
-  let n = 0n;
-  for (const w of all) {
-    if (!/^[0-9a-fA-F]{1,4}$/.test(w)) return undefined;
-    n = (n << 16n) | BigInt(parseInt(w, 16));
-  }
-  return n;
 }
 
 /**
@@ -148,8 +123,8 @@ export function cidrContains(cidr: string, ip: string): boolean {
     const mask = bits >= 32 ? 0xffffffff : (0xffffffff << (32 - bits)) >>> 0;
     return ((a & mask) >>> 0) === ((b & mask) >>> 0);
   }
-  const a6 = parseIpv6(addr);
-  const b6 = parseIpv6(ip);
+  const a6 = ipv6Value(addr);
+  const b6 = ipv6Value(ip);
   if (a6 !== undefined && b6 !== undefined) {
     const bits = Math.min(Number(bitsText ?? 128), 128);
     if (!Number.isInteger(bits) || bits < 0) return a6 === b6;

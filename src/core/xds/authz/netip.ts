@@ -50,6 +50,19 @@ function ipv6Bytes(input: string): number[] {
   return [...out, ...tail];
 }
 
+/**
+ * An IPv6 address as Go's netip reads it (an IPv4 tail allowed, a zone dropped), as a 128-bit
+ * number; undefined when netip refuses it or it is IPv4. For masking prefixes (ztunnel's
+ * IpNet::contains, Envoy's CidrRange::isInRange).
+ */
+export function ipv6Value(s: string): bigint | undefined {
+  const addr = parseAddr(s);
+  if (typeof addr === 'string' || addr.is4) return undefined;
+  let n = 0n;
+  for (const byte of ipv6Bytes(s)) n = (n << 8n) | BigInt(byte);
+  return n;
+}
+
 /** netip.Addr.String() of 16 IPv6 bytes. */
 function formatIPv6(b: readonly number[]): string {
   const isMapped = b.slice(0, 10).every((x) => x === 0) && b[10] === 0xff && b[11] === 0xff;
