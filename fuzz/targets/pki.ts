@@ -10,13 +10,16 @@
 //
 // pki-decode properties: decoding never throws and stays within the time limit; every problem
 // is a sane sentence; an undamaged wrapping finds exactly the certificates of the bare seed
-// (same DER), whatever the wrapper.
+// (same DER), whatever the wrapper, as js-yaml and Node's X.509 parser read the seed (an
+// oracle independent of our decoder).
 // pki-inspect properties: inspecting never throws (or rejects) and stays within the time
 // limit; the report is JSON; no private key's body appears in it.
+import { X509Certificate } from 'node:crypto';
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
+import jsyaml from 'js-yaml';
 import { decodeInputs, type Decoded } from '../../src/core/pki/input.ts';
 import { inspect } from '../../src/core/pki/inspect.ts';
 import { FuzzFailure, describeError, guarded } from '../failure.ts';
@@ -153,6 +156,29 @@ function sane(message: unknown, what: string): void {
   if (typeof message !== 'string' || !message.trim() || /undefined|\[object |NaN/.test(message)) throw new FuzzFailure('divergence', `${what}: not a sane message: ${JSON.stringify(message)}`);
 }
 
+/**
+ * The seed's certificates by an independent reading: js-yaml for a YAML seed (a Secret's
+ * `data` decoded from base64, its `stringData`, a ConfigMap's `data`), then every PEM
+ * CERTIFICATE block parsed by Node's X.509 parser. Our decoder's answer must match it.
+ */
+function seedCertificates(seed: { name: string; text: string }): Set<string> {
+  const texts: string[] = [];
+  if (/\.ya?ml$/.test(seed.name)) {
+    for (const doc of jsyaml.loadAll(seed.text)) {
+      if (!doc || typeof doc !== 'object') continue;
+      const o = doc as Record<string, unknown>;
+      for (const [field, decode] of [['data', true], ['stringData', false]] as const) {
+        const m = o[field];
+        if (!m || typeof m !== 'object') continue;
+        for (const v of Object.values(m as Record<string, unknown>)) if (typeof v === 'string') texts.push(decode && o.kind === 'Secret' ? Buffer.from(v, 'base64').toString('latin1') : v);
+      }
+    }
+  } else texts.push(seed.text);
+  const out = new Set<string>();
+  for (const t of texts) for (const m of t.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)) out.add(new X509Certificate(m[0]).raw.toString('hex'));
+  return out;
+}
+
 function certDers(d: Decoded): Set<string> {
   const out = new Set<string>();
   const values = [...d.values, ...d.objects.flatMap((o) => [...o.values.values()])];
@@ -173,7 +199,7 @@ export function checkPkiDecode(input: PkiInput, options: CheckOptions): CheckOut
   if (input.seed !== undefined) {
     const seed = seeds().find((s) => s.name === input.seed);
     if (!seed) return 'skipped';
-    const want = certDers(decodeInputs([{ name: seed.name, text: seed.text }]));
+    const want = seedCertificates(seed);
     const got = certDers(d);
     const missing = [...want].filter((x) => !got.has(x)).length;
     const extra = [...got].filter((x) => !want.has(x)).length;
