@@ -3,7 +3,7 @@
 // is not refused because of it. Envoy's own `[redacted]` keeps its own label, and a key that
 // really is broken is still reported.
 import { describe, expect, it } from 'vitest';
-import { generateGatewayCredential, generatePki } from '../../src/core/pki/generate.ts';
+import { cacertsSecretYaml, generateGatewayCredential, generatePki } from '../../src/core/pki/generate.ts';
 import { inspect } from '../../src/core/pki/index.ts';
 import type { CertsReport, ScenarioView } from '../../src/core/pki/report.ts';
 import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER } from '../../src/core/share/markers.ts';
@@ -28,23 +28,9 @@ async function caFiles(): Promise<CaFiles> {
   return { caCert: file('ca-cert.pem'), caKey: file('ca-key.pem'), certChain: file('cert-chain.pem'), rootCert: file('root-cert.pem') };
 }
 
-/** A cacerts Secret with `data` values (the key's value given as written, e.g. the marker). */
-function cacertsSecret(f: CaFiles, keyValue: string, field: 'data' | 'stringData' = 'data'): string {
-  const value = (s: string) => (field === 'data' ? b64(s) : JSON.stringify(s));
-  return [
-    'apiVersion: v1',
-    'kind: Secret',
-    'metadata:',
-    '  name: cacerts',
-    '  namespace: istio-system',
-    'type: Opaque',
-    `${field}:`,
-    `  ca-cert.pem: ${value(f.caCert)}`,
-    `  ca-key.pem: ${keyValue}`,
-    `  cert-chain.pem: ${value(f.certChain)}`,
-    `  root-cert.pem: ${value(f.rootCert)}`,
-    '',
-  ].join('\n');
+/** The cacerts Secret written with `stringData` (generate.ts writes the `data` form). */
+function cacertsStringData(f: CaFiles, keyValue: string): string {
+  return cacertsSecretYaml(f).replace(/^data:$/m, 'stringData:').replace(/^  ([\w.-]+): (\S+)$/gm, (_, k: string, v: string) => `  ${k}: ${k === 'ca-key.pem' ? keyValue : JSON.stringify(Buffer.from(v, 'base64').toString())}`);
 }
 
 const scenario = (r: CertsReport, kind: ScenarioView['kind']) => r.scenarios.find((s) => s.kind === kind)!;
@@ -54,7 +40,7 @@ const errors = (r: CertsReport) => [...r.findings.filter((f) => f.severity === '
 describe('a cacerts Secret whose CA key was redacted in a share link', () => {
   it('data: the CA is not refused, the key is listed as redacted in this link (KEY_REDACTED_IN_LINK)', async () => {
     const f = await caFiles();
-    const r = await inspect([{ name: 'cacerts.yaml', text: cacertsSecret(f, JSON.stringify(DATA_MARKER)) }], { now: NOW });
+    const r = await inspect([{ name: 'cacerts.yaml', text: cacertsSecretYaml({ ...f, caKey: 'REDACTED' }) }], { now: NOW });
     const ca = scenario(r, 'plugin-ca');
     expect(ca.verdict.ok).toBe(true);
     expect(ca.verdict.text).not.toContain('istiod would refuse');
@@ -82,7 +68,7 @@ describe('a cacerts Secret whose CA key was redacted in a share link', () => {
 
   it('stringData ("REDACTED") and a key cut out of a PEM file are read the same way', async () => {
     const f = await caFiles();
-    const fromString = await inspect([{ name: 'cacerts.yaml', text: cacertsSecret(f, JSON.stringify(STRING_MARKER), 'stringData') }], { now: NOW });
+    const fromString = await inspect([{ name: 'cacerts.yaml', text: cacertsStringData(f, JSON.stringify(STRING_MARKER)) }], { now: NOW });
     expect(scenario(fromString, 'plugin-ca').verdict.ok).toBe(true);
     expect(fromString.keys.map((k) => k.state)).toEqual(['redacted-in-link']);
     expect(errors(fromString)).toEqual([]);
@@ -138,7 +124,7 @@ describe('a cacerts Secret whose CA key was redacted in a share link', () => {
 
   it('still refuses a key that is there and broken, and still says "redacted by Envoy" for Envoy\'s marker', async () => {
     const f = await caFiles();
-    const broken = await inspect([{ name: 'cacerts.yaml', text: cacertsSecret(f, b64('not a key at all')) }], { now: NOW });
+    const broken = await inspect([{ name: 'cacerts.yaml', text: cacertsSecretYaml({ ...f, caKey: 'not a key at all' }) }], { now: NOW });
     expect(scenario(broken, 'plugin-ca').verdict.text).toContain('istiod would refuse this bundle');
     expect(broken.findings.some((x) => x.id === 'KEY_REDACTED_IN_LINK')).toBe(false);
     const envoy = await inspect([{ name: 'key.pem', text: '[redacted]' }], { now: NOW });
@@ -196,7 +182,7 @@ describe('what redaction produces, read back', () => {
   it('a shared cacerts Secret: no refusal, no key mismatch, the key redacted in this link', async () => {
     const { redact } = await import('../../src/core/share/redact.ts');
     const f = await caFiles();
-    const shared = redact([{ path: 'cacerts.yaml', text: cacertsSecret(f, b64(f.caKey)) }]).files;
+    const shared = redact([{ path: 'cacerts.yaml', text: cacertsSecretYaml(f) }]).files;
     expect(shared[0]!.text).toContain(DATA_MARKER);
     const r = await inspect(shared.map((s) => ({ name: s.path, text: s.text })), { now: NOW });
     const ca = scenario(r, 'plugin-ca');
