@@ -496,6 +496,8 @@ interface DocumentResult {
   publicText: string;
   /** True when the document must be masked conservatively. */
   conservative: boolean;
+  /** The document's text after its cuts, when the app's reading of it was checked and found clean. */
+  readClean?: string;
 }
 
 /**
@@ -558,7 +560,7 @@ function redactDocument(doc: SourceDocument): DocumentResult {
   const secrets = secretStrings(parsed.value);
   const publicText = secrets.length > 0 ? publicTextOf(parsed.value) : '';
   const duplicates = parsed.problems.some((p) => p.code === PARSER_CODES.duplicateKey);
-  if (targets.length === 0 && secrets.length === 0 && !duplicates) return { cuts: [], secrets, publicText, conservative: false };
+  if (targets.length === 0 && secrets.length === 0 && !duplicates) return { cuts: [], secrets, publicText, conservative: false, readClean: doc.text };
   const ydoc = positionedDocument(doc.text);
   if (!ydoc || ydoc.errors.length > 0) return { cuts: [], secrets, publicText, conservative: true };
   const r = new DocumentRedactor(ydoc, doc.text);
@@ -583,7 +585,7 @@ function redactDocument(doc: SourceDocument): DocumentResult {
   const text = applyCuts(doc.text, cuts);
   const again = parseSourceDocument({ ...doc, text });
   const clean = (again.value === undefined || readingIsClean(again.value)) && !new SecretPieces(secrets, publicText, MIN_CHECKED_CHARS).foundIn(text);
-  return { cuts: cuts.map((c) => ({ ...c, start: c.start + doc.startOffset, end: c.end + doc.startOffset })), secrets, publicText, conservative: !clean };
+  return { cuts: cuts.map((c) => ({ ...c, start: c.start + doc.startOffset, end: c.end + doc.startOffset })), secrets, publicText, conservative: !clean, ...(clean ? { readClean: text } : {}) };
 }
 
 /** Private-key armour and base64 keys in the raw text: comments, files that are not YAML, anything. */
@@ -628,8 +630,11 @@ function redactFile(f: ShareFile): { text: string; items: RedactedItem[] } {
   // A bundle repeated in many documents is public once.
   const publicParts = new Set<string>();
   const conservativeDocs: SourceDocument[] = [];
+  // Redacted documents already read and found clean: the final check need not read them again.
+  const readClean = new Set<string>();
   for (const doc of docs) {
     const r = redactDocument(doc);
+    if (r.readClean !== undefined) readClean.add(r.readClean);
     secrets.push(...r.secrets);
     if (r.publicText) publicParts.add(r.publicText);
     if (r.conservative) conservativeDocs.push(doc);
@@ -651,21 +656,22 @@ function redactFile(f: ShareFile): { text: string; items: RedactedItem[] } {
     at = c.end;
   }
   text += f.text.slice(at);
-  return checkedFile(f.path, text, items, new SecretPieces(secrets, [...publicParts].join('\n'), MIN_CHECKED_CHARS));
+  return checkedFile(f.path, text, items, readClean, new SecretPieces(secrets, [...publicParts].join('\n'), MIN_CHECKED_CHARS));
 }
 
 /**
  * The last check, on the whole redacted file as the app would read it: a document that
  * still shows a Secret value, key material or a piece of a masked value is masked
- * conservatively; if a piece still shows (across documents), the whole file is.
+ * conservatively; if a piece still shows (across documents), the whole file is. A document
+ * whose text is one already read clean (`readClean`) is only searched for pieces.
  */
-function checkedFile(path: string, text: string, items: RedactedItem[], pieces: SecretPieces): { text: string; items: RedactedItem[] } {
+function checkedFile(path: string, text: string, items: RedactedItem[], readClean: ReadonlySet<string>, pieces: SecretPieces): { text: string; items: RedactedItem[] } {
   let out = '';
   let at = 0;
   let changed = false;
   for (const doc of splitDocuments(path, text)) {
     const shows = pieces.foundIn(doc.text);
-    if (!mayHoldSecrets(doc.text) && !shows) continue;
+    if (!shows && (readClean.has(doc.text) || !mayHoldSecrets(doc.text))) continue;
     const parsed = parseSourceDocument(doc);
     const clean = (parsed.value === undefined || readingIsClean(parsed.value)) && !shows;
     if (clean) continue;
