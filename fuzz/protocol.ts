@@ -1,5 +1,6 @@
 // Messages between the fuzz runner and its worker threads, and the shared heartbeat layout.
 import type { FailureKind } from './failure.ts';
+import type { TargetReport } from './target.ts';
 
 export interface WorkerJob {
   target: string;
@@ -27,6 +28,8 @@ export interface WorkerResult {
   restarts: number;
   counterexamples: Counterexample[];
   ms: number;
+  /** The target's own counts (Target.report). */
+  report?: TargetReport;
 }
 
 /** Layout of the heartbeat buffer: [0] inputs started, [8] start time (epoch ms), [16] input length, [24…] input JSON. */

@@ -182,6 +182,11 @@ async function main(): Promise<void> {
         if (added) process.stdout.write(`  recorded in tests/fuzz-corpus/${name}.json\n`);
       }
     }
+    for (const line of result.report?.lines ?? []) process.stdout.write(`  ${line}\n`);
+    if (result.report?.failure) {
+      process.stdout.write(`  FAILED: ${result.report.failure}\n`);
+      failedAny = true;
+    }
     process.stdout.write(`  ${s.inputs.toLocaleString('en-US')} inputs${s.skipped ? ` (${s.skipped.toLocaleString('en-US')} not valid YAML, skipped)` : ''} in ${s.seconds.toFixed(1)} s: ${s.divergences} divergences, ${s.crashes} crashes, ${s.hangs} hangs${s.newAnalyzerCrashes + s.knownCrashInputs > 0 ? `; analyzer crashes: ${s.newAnalyzerCrashes} new (recorded as known), ${s.knownCrashInputs} inputs hit recorded ones` : ''}\n`);
   }
   process.stdout.write('\ntarget      inputs      divergences  crashes  hangs  seconds\n');

@@ -28,4 +28,15 @@ export interface Target<I> {
    * a check cheaper. Unset: V8's default, for targets whose reports look deeper (pipeline).
    */
   stackFrames?: number;
+  /**
+   * Counts the target keeps itself, read once when its run ends (in its worker): lines for the
+   * run's report (how many inputs an oracle compared, and why the others were skipped), and a
+   * failure that fails the run (an oracle that compared nothing).
+   */
+  report?(): TargetReport;
+}
+
+export interface TargetReport {
+  lines: string[];
+  failure?: string;
 }

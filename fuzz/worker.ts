@@ -118,5 +118,6 @@ while (remaining > 0) {
   seed++;
   restarts++;
 }
-const result: WorkerResult = { target: job.target, inputs, skipped, knownCrashInputs, restarts, counterexamples, ms: Date.now() - t0 };
+const report = target.report?.();
+const result: WorkerResult = { target: job.target, inputs, skipped, knownCrashInputs, restarts, counterexamples, ms: Date.now() - t0, ...(report ? { report } : {}) };
 port.postMessage({ type: 'done', result });

@@ -134,7 +134,10 @@ function queryMatches(m: Json, path: string): boolean {
   for (const part of q.split('&')) {
     if (part === '') continue;
     const eq = part.indexOf('=');
-    params.set(eq < 0 ? part : part.slice(0, eq), eq < 0 ? '' : part.slice(eq + 1));
+    const name = eq < 0 ? part : part.slice(0, eq);
+    // Envoy matches a repeated parameter on its first value only
+    // (ConfigUtility::QueryParameterMatcher::matches, QueryParamsMulti::getFirstValue).
+    if (!params.has(name)) params.set(name, eq < 0 ? '' : part.slice(eq + 1));
   }
   for (const qp of arr(m.queryParameters)) {
     if (!isObj(qp)) continue;
@@ -327,7 +330,13 @@ function fail(res: RequestResult, why: string, status?: number): RequestResult {
 function routeRequest(view: ConfigView, gen: GeneratedConfig, res: RequestResult, input: RequestInput, host: string, protocol: RequestProtocol, rcName: string, vhName: string, vh: Json | undefined, destinationRbac: boolean): RequestResult {
   const failWith = (why: string, status?: number) => fail(res, why, status);
   const headers = new Map<string, string>();
-  for (const [k, v] of Object.entries(input.headers ?? {})) headers.set(k.toLowerCase(), v);
+  for (const [k, v] of Object.entries(input.headers ?? {})) {
+    // Header names are case-insensitive: `X-User` and `x-user` are one header sent twice, which
+    // Envoy's matchers read as the values joined with ',' (HeaderUtility::getAllOfHeaderAsString).
+    const name = k.toLowerCase();
+    const before = headers.get(name);
+    headers.set(name, before === undefined ? v : `${before},${v}`);
+  }
   headers.set(':method', (input.method || 'GET').toUpperCase());
   headers.set(':authority', host);
   headers.set(':path', input.path || '/');

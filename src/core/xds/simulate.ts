@@ -245,11 +245,20 @@ function splitHostPort(h: string): string | undefined {
   return h.slice(0, i);
 }
 
+/** ASCII lower case (absl::AsciiStrToLower): host names are case-insensitive. */
+const asciiLower = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+/**
+ * Envoy's RouteMatcher::findVirtualHost: the Host (port dropped when the route configuration
+ * says so) and the domains are compared in lower case, as Envoy lowercases both
+ * (source/common/router/config_impl.cc; route_components.proto VirtualHost.domains).
+ */
 function matchVirtualHost(rc: Json, hostIn: string): Json | undefined {
   let host = hostIn;
   if (rc.ignorePortInHostMatching === true) host = splitHostPort(host) ?? host;
+  host = asciiLower(host);
   const vhosts = arr(rc.virtualHosts).filter(isObj) as Json[];
-  const domains = (vh: Json) => arr(vh.domains).filter((d): d is string => typeof d === 'string' && d !== '');
+  const domains = (vh: Json) => arr(vh.domains).filter((d): d is string => typeof d === 'string' && d !== '').map(asciiLower);
   for (const vh of vhosts) if (domains(vh).includes(host)) return vh;
   let best: Json | undefined;
   let longest = 0;
