@@ -70,6 +70,8 @@ interface Summary {
   newAnalyzerCrashes: number;
   knownCrashInputs: number;
   seconds: number;
+  /** Set when the target could not run here (Target.unavailable): reported as skipped, not passed. */
+  notRun?: string;
 }
 
 function runTarget(name: string, runs: number, o: Options): Promise<{ result: WorkerResult; stopped?: Counterexample }> {
@@ -137,6 +139,12 @@ async function main(): Promise<void> {
     const target = targetByName(name)!;
     const runs = o.runs ?? (o.smoke ? target.smokeRuns : 10_000);
     process.stdout.write(`\n${name}: ${target.description}\n  ${runs.toLocaleString('en-US')} inputs, seed ${o.seed}\n`);
+    const notRun = target.unavailable?.();
+    if (notRun) {
+      process.stdout.write(`  SKIPPED, not run: ${notRun}\n`);
+      summaries.push({ target: name, inputs: 0, skipped: 0, divergences: 0, crashes: 0, hangs: 0, newAnalyzerCrashes: 0, knownCrashInputs: 0, seconds: 0, notRun });
+      continue;
+    }
     let outcome: { result: WorkerResult; stopped?: Counterexample };
     try {
       outcome = await runTarget(name, runs, o);
@@ -191,8 +199,14 @@ async function main(): Promise<void> {
   }
   process.stdout.write('\ntarget      inputs      divergences  crashes  hangs  seconds\n');
   for (const s of summaries) {
+    if (s.notRun) {
+      process.stdout.write(`${s.target.padEnd(10)}  SKIPPED (not run): ${s.notRun}\n`);
+      continue;
+    }
     process.stdout.write(`${s.target.padEnd(10)}${s.inputs.toLocaleString('en-US').padStart(10)}  ${String(s.divergences).padStart(11)}  ${String(s.crashes).padStart(7)}  ${String(s.hangs).padStart(5)}  ${s.seconds.toFixed(0).padStart(7)}\n`);
   }
+  const notRun = summaries.filter((s) => s.notRun).map((s) => s.target);
+  if (notRun.length) process.stdout.write(`SKIPPED, not run on this machine: ${notRun.join(', ')} (see above); these targets did not pass, they did not run\n`);
   process.stdout.write(`${JSON.stringify({ seed: o.seed, date: new Date().toISOString(), summaries })}\n`);
   process.exitCode = failedAny ? 1 : 0;
 }

@@ -29,6 +29,11 @@ export interface Target<I> {
    */
   stackFrames?: number;
   /**
+   * Why the target cannot run on this machine (a tool it compares against is missing), or
+   * undefined. The runner then reports it as SKIPPED (not run), never as passed.
+   */
+  unavailable?: () => string | undefined;
+  /**
    * Counts the target keeps itself, read once when its run ends (in its worker): lines for the
    * run's report (how many inputs an oracle compared, and why the others were skipped), and a
    * failure that fails the run (an oracle that compared nothing).
