@@ -15,8 +15,9 @@ import { durationsTarget } from './durations.ts';
 import { quantitiesTarget } from './quantities.ts';
 import { redactTarget } from './redact.ts';
 import { pkiVerifyTarget } from './pkiVerify.ts';
+import { metamorphicTarget } from './metamorphic.ts';
 
-export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, pkiDecodeTarget, pkiInspectTarget, pkiVerifyTarget, shareLinkTarget, ambientTarget, dumpDiffTarget, routeTestsTarget, durationsTarget, quantitiesTarget, redactTarget, pipelineTarget] as unknown as Array<Target<never>>;
+export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, pkiDecodeTarget, pkiInspectTarget, pkiVerifyTarget, shareLinkTarget, ambientTarget, dumpDiffTarget, routeTestsTarget, durationsTarget, quantitiesTarget, redactTarget, pipelineTarget, metamorphicTarget] as unknown as Array<Target<never>>;
 
 export function targetByName(name: string): Target<never> | undefined {
   return TARGETS.find((t) => t.name === name);

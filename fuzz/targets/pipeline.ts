@@ -38,13 +38,13 @@ const WRONG: unknown[] = [
 
 const ODD_KEYS = ['toString', 'valueOf', '__proto__', 'constructor', 'hasOwnProperty', 'length', '0', '', ' ', '*', 'spec', 'metadata', 'name', 'namespace', 'hosts', 'selector', 'ports', 'items', 'kind', 'apiVersion'];
 
-interface Mutation {
+export interface Mutation {
   op: 'replace' | 'delete' | 'add' | 'dup';
   at: number;
   pick: number;
 }
 
-const mutationArb: fc.Arbitrary<Mutation> = fc.record({
+export const mutationArb: fc.Arbitrary<Mutation> = fc.record({
   op: fc.constantFrom('replace' as const, 'replace' as const, 'delete' as const, 'add' as const, 'dup' as const),
   at: fc.nat(),
   pick: fc.nat(),
@@ -65,7 +65,7 @@ function slots(value: unknown, max = 400): Array<[Container, string | number]> {
   return out;
 }
 
-function copy(v: unknown): unknown {
+export function copy(v: unknown): unknown {
   if (typeof v !== 'object' || v === null) return v;
   if (Array.isArray(v)) return v.map(copy);
   const out: Record<string, unknown> = {};
@@ -78,7 +78,7 @@ function setOwn(o: Record<string, unknown>, k: string, v: unknown): void {
   Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 }
 
-function mutate(value: unknown, m: Mutation): unknown {
+export function mutate(value: unknown, m: Mutation): unknown {
   const all = slots(value);
   const wrong = copy(WRONG[m.pick % WRONG.length]);
   if (all.length === 0) return m.op === 'replace' ? wrong : value;

@@ -11,6 +11,7 @@ import { sidecar } from '../../../config/api/networking.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
 import { inAmbientForAnalysis, namespaceInAmbientMode } from '../../../config/workloadState.ts';
 import { listAt } from '../../../model/maps.ts';
+import { sortedNames } from '../telemetry/names.ts';
 
 const AMBIENT_POD_REASON = 'selected workload is in ambient mode, the policy has no impact';
 const AMBIENT_NAMESPACE_REASON = 'namespace is in ambient mode, the policy has no impact';
@@ -51,7 +52,8 @@ export const sidecarSelectorAnalyzer: Analyzer = {
     for (const { pod, sidecars } of byPod.values()) {
       const ambient = inAmbientForAnalysis(pod);
       if (sidecars.length === 1 && !ambient) continue;
-      const names = sidecars.map((s) => s.name);
+      // Istio's getNames (sidecar/util.go) sorts the names: the message does not depend on list order.
+      const names = sortedNames(sidecars);
       for (const sc of sidecars) {
         if (ambient) {
           // No sidecar runs for an ambient pod: the Sidecar is ineffective, not conflicting.
@@ -75,7 +77,7 @@ export const sidecarSelectorAnalyzer: Analyzer = {
         continue;
       }
       if (sidecars.length < 2) continue;
-      const names = sidecars.map((s) => s.name);
+      const names = sortedNames(sidecars);
       for (const sc of sidecars) ctx.report(MESSAGES.MultipleSidecarsWithoutWorkloadSelectors.at(sc, names, ns), { highlightPath: 'metadata.name' });
     }
   },

@@ -1,4 +1,5 @@
-// Telemetry names as Istio lists them in messages: the plain names, sorted.
+// Names as Istio lists them in Telemetry and Sidecar messages (getNames in
+// analyzers/telemetry/util.go and analyzers/sidecar/util.go): the plain names, sorted.
 import type { Resource } from '../../../model/types.ts';
 
 export function sortedNames(list: readonly Resource[]): string[] {
