@@ -1,0 +1,64 @@
+// `npm run mutate -- [pki|share|simulate|ambient ...]`: mutation testing with Stryker (not in CI).
+// Stryker lives in tools/mutate with its own package.json, installed here on first use, so the
+// main install (and CI) never pulls it. Each folder's report lands in reports/mutation/, and the
+// scores are printed as the table docs/testing.md keeps.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, lstatSync, rmSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const TOOLS = join(ROOT, 'tools', 'mutate');
+const FOLDERS = ['pki', 'share', 'simulate', 'ambient'];
+
+const args = process.argv.slice(2);
+const reportOnly = args.includes('--report');
+const folders = args.filter((a) => !a.startsWith('--'));
+for (const f of folders) if (!FOLDERS.includes(f)) {
+  console.error(`Unknown folder "${f}"; choose from ${FOLDERS.join(', ')}.`);
+  process.exit(64);
+}
+const chosen = folders.length ? folders : FOLDERS;
+
+function run(cmd, argv, opts = {}) {
+  const r = spawnSync(cmd, argv, { stdio: 'inherit', ...opts });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+if (!reportOnly) {
+  if (!existsSync(join(TOOLS, 'node_modules', '@stryker-mutator', 'core'))) {
+    console.log('Installing Stryker into tools/mutate (once)…');
+    // Stryker's vitest runner finds the project's vitest by walking up; --legacy-peer-deps keeps a second copy out.
+    run('npm', ['install', '--no-audit', '--no-fund', '--legacy-peer-deps'], { cwd: TOOLS });
+  }
+  // Stryker runs the tests in a copy under .stryker-tmp/sandbox-*; the corpus tests read ../shared from there.
+  const tmp = join(ROOT, '.stryker-tmp');
+  mkdirSync(tmp, { recursive: true });
+  const link = join(tmp, 'shared');
+  const shared = resolve(ROOT, '..', 'shared');
+  if (!existsSync(shared)) {
+    console.error(`The shared corpus (${shared}) is missing; the conformance part of the mutation run needs it.`);
+    process.exit(66);
+  }
+  try { lstatSync(link); rmSync(link); } catch { /* not there yet */ }
+  symlinkSync(shared, link);
+  const stryker = join(TOOLS, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
+  for (const folder of chosen) {
+    console.log(`\n== mutating ${folder}`);
+    run(process.execPath, [stryker, 'run', join('tools', 'mutate', 'stryker.config.mjs')], { cwd: ROOT, env: { ...process.env, MUTATE_FOLDER: folder } });
+  }
+}
+
+// Score as Stryker defines it: detected (killed + timeout) / valid mutants (detected + survived + no coverage).
+console.log('\n| folder | mutants | killed | timeout | survived | no coverage | score |');
+console.log('|---|---|---|---|---|---|---|');
+for (const folder of chosen) {
+  const file = join(ROOT, 'reports', 'mutation', `${folder}.json`);
+  if (!existsSync(file)) { console.log(`| ${folder} | (no report) | | | | | |`); continue; }
+  const report = JSON.parse(readFileSync(file, 'utf8'));
+  const count = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, other: 0 };
+  for (const f of Object.values(report.files)) for (const m of f.mutants) count[m.status in count ? m.status : 'other']++;
+  const valid = count.Killed + count.Timeout + count.Survived + count.NoCoverage;
+  const score = valid ? (100 * (count.Killed + count.Timeout)) / valid : 0;
+  console.log(`| ${folder} | ${valid} | ${count.Killed} | ${count.Timeout} | ${count.Survived} | ${count.NoCoverage} | ${score.toFixed(1)}% |`);
+}

@@ -1,0 +1,58 @@
+// Stryker config for `npm run mutate -- FOLDER` (FOLDER: pki, share, simulate, ambient).
+// Each folder is mutated against what CI runs on it: the unit tests that exercise it, the fuzz
+// regression corpus, the conformance suites (tools/mutate/tests/corpus.test.ts) and the fuzz
+// smoke runs (tools/mutate/tests/fuzzSmoke.test.ts). A surviving mutant is a bug CI lets through.
+const FOLDERS = {
+  pki: {
+    mutate: ['src/core/pki/**/*.ts'],
+    tests: ['tests/fuzz/corpus.test.ts', 'tests/pki/**/*.test.ts', 'tests/analyzers/gateways/pki.test.ts', 'tests/queries/**/*.test.ts'],
+    parts: ['certs'],
+    fuzz: ['pki-decode', 'pki-inspect', 'pki-verify'],
+  },
+  share: {
+    mutate: ['src/core/share/**/*.ts'],
+    tests: ['tests/fuzz/corpus.test.ts', 'tests/share/**/*.test.ts', 'tests/pki/redactedInLink.test.ts', 'tests/state/reviewMode.test.ts'],
+    parts: [],
+    fuzz: ['redact', 'share-link'],
+  },
+  simulate: {
+    mutate: ['src/core/xds/simulate.ts'],
+    tests: ['tests/fuzz/corpus.test.ts', 'tests/xds/**/*.test.ts', 'tests/queries/**/*.test.ts'],
+    parts: ['xds/simulation', 'xds/istioctl'],
+    fuzz: ['xds-simulate'],
+  },
+  ambient: {
+    mutate: ['src/core/ambient/**/*.ts'],
+    tests: ['tests/fuzz/corpus.test.ts', 'tests/ambient/**/*.test.ts', 'tests/queries/**/*.test.ts'],
+    parts: ['ambient'],
+    fuzz: ['ambient'],
+  },
+};
+
+const folder = process.env.MUTATE_FOLDER;
+const spec = FOLDERS[folder];
+if (!spec) throw new Error(`MUTATE_FOLDER must be one of ${Object.keys(FOLDERS).join(', ')}`);
+process.env.MUTATE_TESTS = spec.tests.join(',');
+process.env.MUTATE_PARTS = spec.parts.join(',');
+process.env.MUTATE_FUZZ = spec.fuzz.join(',');
+
+export default {
+  $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
+  testRunner: 'vitest',
+  plugins: ['@stryker-mutator/vitest-runner'],
+  vitest: { configFile: 'tools/mutate/vitest.config.ts', related: false },
+  mutate: spec.mutate,
+  coverageAnalysis: 'perTest',
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
+  timeoutMS: 60000,
+  reporters: ['clear-text', 'progress', 'json', 'html'],
+  jsonReporter: { fileName: `reports/mutation/${folder}.json` },
+  htmlReporter: { fileName: `reports/mutation/${folder}.html` },
+  // Reruns only the mutants whose code or covering tests changed since the last run of the folder.
+  incremental: true,
+  incrementalFile: `reports/mutation/${folder}.incremental.json`,
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: true,
+  ignorePatterns: ['reports', 'test-results', 'playwright-report', 'dist', 'dist-cli', '.vite', 'tools/mutate/node_modules'],
+  thresholds: { high: 90, low: 85, break: null },
+};
