@@ -3,7 +3,7 @@
 // main install (and CI) never pulls it. Each folder's report lands in reports/mutation/, and the
 // scores are printed as the table docs/testing.md keeps.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, lstatSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, symlinkSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -61,4 +61,26 @@ for (const folder of chosen) {
   const valid = count.Killed + count.Timeout + count.Survived + count.NoCoverage;
   const score = valid ? (100 * (count.Killed + count.Timeout)) / valid : 0;
   console.log(`| ${folder} | ${valid} | ${count.Killed} | ${count.Timeout} | ${count.Survived} | ${count.NoCoverage} | ${score.toFixed(1)}% |`);
+}
+
+// --survivors: every surviving (or uncovered) mutant of the chosen folders, with its line, as
+// reports/mutation/<folder>-survivors.txt (the list docs/testing.md explains).
+if (args.includes('--survivors')) {
+  for (const folder of chosen) {
+    const file = join(ROOT, 'reports', 'mutation', `${folder}.json`);
+    if (!existsSync(file)) continue;
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    const out = [];
+    for (const [path, f] of Object.entries(report.files)) {
+      const lines = f.source.split('\n');
+      const left = f.mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage').sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
+      for (const m of left) {
+        const { start, end } = m.location;
+        const original = start.line === end.line ? lines[start.line - 1].slice(start.column - 1, end.column - 1) : `${lines[start.line - 1].slice(start.column - 1)}…`;
+        out.push(`${path}:${start.line}:${start.column} ${m.status} ${m.mutatorName}: ${original.trim().slice(0, 120)} -> ${String(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80)}`);
+      }
+    }
+    writeFileSync(join(ROOT, 'reports', 'mutation', `${folder}-survivors.txt`), `${out.join('\n')}\n`);
+    console.log(`${folder}: ${out.length} survivors in reports/mutation/${folder}-survivors.txt`);
+  }
 }
