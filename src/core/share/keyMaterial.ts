@@ -28,7 +28,8 @@ function withoutSpace(s: string): string {
 /** True for text holding a private-key armour line (PEM or PGP), however it is spaced. */
 export function hasPrivateKeyArmour(text: string): boolean {
   if (text.length < 20) return false;
-  if (!/begin/i.test(text)) return false;
+  // The armour test reads the text without spaces: so must this quick look (a fold may fall inside BEGIN).
+  if (!/b\s*e\s*g\s*i\s*n/i.test(text)) return false;
   return PRIVATE_ARMOUR.test(withoutSpace(text));
 }
 
@@ -146,13 +147,13 @@ export function holdsPrivateKey(value: string): boolean {
 
 /**
  * A value that is base64 but for a stray character or two (a quote typed into a wrapped
- * key, a comma): those characters split its runs out of step, so it is read once more with
- * every character outside the alphabet dropped.
+ * key, a comma) or spaces within its lines (groups too short for a run to hold a key): those
+ * split its runs out of step, so it is read once more with all of them dropped.
  */
 function mostlyBase64HoldsKey(value: string): boolean {
   const compact = withoutSpace(value);
   const alphabet = compact.replace(/[^A-Za-z0-9+/=_-]/g, '');
-  if (alphabet.length === compact.length || alphabet.length < compact.length * 0.9) return false;
+  if (alphabet.length === value.length || alphabet.length < compact.length * 0.9) return false;
   const bytes = decodeBase64Loose(alphabet.replace(/=+(?=.)/g, ''));
   return !!bytes && bytesHoldKey(bytes, 1);
 }

@@ -395,7 +395,11 @@ class DocumentRedactor {
             this.maskAll(a.value, `${who} metadata.${key}${name ? `["${name}"]` : ''}`);
           } else this.keepScalar(a.value, `${who} metadata.${key}["${name}"]`);
         }
-      } else this.maskAll(p.value, `${who} metadata${key ? `.${key}` : ''}`);
+      } else {
+        // A key that is not a plain name may be anything: masked as it is in the Secret itself.
+        if (key === undefined) this.maskAll(p.key, `${who} metadata`);
+        this.maskAll(p.value, `${who} metadata${key ? `.${key}` : ''}`);
+      }
     }
   }
 
