@@ -18,6 +18,7 @@ import {
   isKubeconfigWithCredentials,
   isPrivateKeyDer,
   isSecretMaterial,
+  keyStartInRun,
 } from '../../src/core/share/keyMaterial.ts';
 
 const M = JSON.parse(readFileSync(new URL('../fixtures/share/secret-material.json', import.meta.url), 'utf8')) as Record<string, string>;
@@ -240,6 +241,16 @@ describe('private keys in any encoding', () => {
     expect(holdsPrivateKey(b64(b64(M.ecSec1!)))).toBe(true);
     expect(holdsPrivateKey(b64(b64(derOf(M.ecSec1!))))).toBe(true);
     expect(holdsPrivateKey(`client-key-data: ${b64url(M.ed25519Pkcs8!)}`)).toBe(true);
+  });
+
+  it('words above a key that joined its run (bug: the key was missed, and shared from a comment)', () => {
+    const wrapped = b64(M.ecSec1!).match(/.{1,64}/g)!.join('\n');
+    expect(keyStartInRun(wrapped)).toBe(0);
+    expect(keyStartInRun(`ConfigMap\n${wrapped}`)).toBe(10);
+    expect(keyStartInRun(`previous\r\nbackup\r\n${wrapped.replace(/\n/g, '\r\n')}`)).toBe(18);
+    expect(keyStartInRun(`ConfigMap\n${b64(M.leafCert!)}`)).toBe(-1);
+    expect(keyStartInRun('ConfigMap')).toBe(-1);
+    expect(holdsPrivateKey(`backup\n${wrapped}`)).toBe(true);
   });
 
   it('nesting is bounded: base64 three times over is read, four times is not', () => {

@@ -235,11 +235,121 @@ describe('key material outside Secrets', () => {
     expect(r.items.map((i) => i.what)).toEqual(['a Secret written as text']);
   });
 
+  it('a key block at the start of a line is listed on that line', () => {
+    const text = `${M.leafCert!}${M.ecSec1!}`;
+    const r = one(text, 'tls.pem');
+    expect(r.items).toEqual([{ file: 'tls.pem', line: M.leafCert!.split('\n').length, what: 'ec private key' }]);
+    expect(r.text).toBe(`${M.leafCert!}${PRIVATE_KEY_MARKER}${'\n'.repeat(M.ecSec1!.split('\n').length - 1)}`);
+  });
+
+  it('in comments: a key wrapped and commented out line by line, and the shortest run read (40 characters)', () => {
+    const lines = b64(M.ed25519Pkcs8!).match(/.{1,24}/g)!;
+    const text = `kind: ConfigMap\n${lines.map((l) => `# ${l}`).join('\n')}\n`;
+    const r = one(text);
+    expect(r.text).toBe(`kind: ConfigMap\n# ${DATA_MARKER}${'\n'.repeat(lines.length)}`);
+    // The same after a YAML line whose last word reads as base64 too, and in a value after a word.
+    const after = `kind: ConfigMap\n${lines.map((l) => `  # ${l}`).join('\n')}\n`;
+    expect(one(after).text).toBe(`kind: ConfigMap\n  # ${DATA_MARKER}${'\n'.repeat(lines.length)}`);
+    const value = `kind: ConfigMap\ndata:\n  k: |\n    backup\n${lines.map((l) => `    ${l}`).join('\n')}\n`;
+    expect(one(value).text).not.toContain(lines[1]);
+    const key30 = b64(Buffer.concat([Buffer.from('openssh-key-v1\0', 'latin1'), Buffer.alloc(15, 0x41)]));
+    expect(key30).toHaveLength(40);
+    expect(one(`kind: ConfigMap\n# ${key30}\n`).text).toBe(`kind: ConfigMap\n# ${DATA_MARKER}\n`);
+  });
+
   it('a comment holding a base64 key is cut from the raw text', () => {
     const text = `# ${b64(M.ed25519Pkcs8!)}\nkind: ConfigMap\n`;
     const r = one(text);
     expect(r.text).toBe(`# ${DATA_MARKER}\nkind: ConfigMap\n`);
     expect(r.items).toEqual([{ file: 'p.yaml', line: 1, what: 'private key (encoded)' }]);
+  });
+});
+
+describe('a document the app cannot read', () => {
+  // README: masked conservatively "when it could hold a secret at all (it mentions a Secret,
+  // has a data key, armour, base64 long enough for a key, an escape or an alias)".
+  const broken = (sign: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nspec:\n  x: [unclosed\n${sign}\n`;
+  const masked = (sign: string) => one(broken(sign)).items.some((i) => i.what === CONSERVATIVE);
+
+  it('with no sign of a secret it stays as written', () => {
+    for (const sign of ['  note: plain words only', `  note: ${'A'.repeat(39)}`, '  metadata: x', '  mydata: x', '  note: s e c r e x']) {
+      expect(one(broken(sign)).text, sign).toBe(broken(sign));
+    }
+  });
+
+  it('each sign alone makes it masked conservatively', () => {
+    for (const sign of [
+      '  note: the Secret',
+      '  note: s-e-c-r-e-t',
+      '  note: S e C r E t',
+      '  users: []',
+      '  note: BEGIN',
+      '  note: b e g\tin',
+      '  data: x',
+      '  stringData: x',
+      '  "data": x',
+      "  'data' : x",
+      '  {data: x}',
+      '  ,data: x',
+      '  data  :  x',
+      '  note: a\\x',
+      '  note: *ref',
+      `  note: ${'A'.repeat(40)}`,
+    ]) {
+      expect(masked(sign), sign).toBe(true);
+    }
+    expect(one('data: [unclosed\n').items).toEqual([{ file: 'p.yaml', line: 1, what: CONSERVATIVE }]);
+  });
+});
+
+describe('a quote that may have swallowed the lines below it', () => {
+  const doc = (open: string, line: string, close: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${open}first line\n${line}${close}\n  other: plain\n`;
+
+  it('a quoted value running over a line that reads as a mapping entry masks the document', () => {
+    for (const q of ['"', "'"]) {
+      for (const line of ['    second: line', '    - item: x', '    "quoted": x', "    'quoted': x", '    a.b/c-d_e: x', '    key:\tx', '\tkey: x', 'key: x']) {
+        const text = doc(q, line, q);
+        expect(one(text).items, `${q} ${line}`).toEqual([{ file: 'p.yaml', line: 1, what: CONSERVATIVE }]);
+      }
+    }
+  });
+
+  it('a quoted value running over prose, a URL or a list item without a key stays', () => {
+    for (const q of ['"', "'"]) {
+      for (const line of ['    just words here', '    see http://example.com', '    - item', '    key :x', '    two words: x']) {
+        const text = doc(q, line, q);
+        expect(one(text).text, `${q} ${line}`).toBe(text);
+      }
+    }
+  });
+});
+
+describe('the check across documents', () => {
+  const pw = 'correct-horse-battery-staple-0123456789';
+  const secret = `kind: Secret\nmetadata: {name: s}\nstringData:\n  pw: ${pw}\n`;
+
+  it('a masked value repeated in another document masks that document conservatively', () => {
+    const r = one(`${secret}---\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${pw}\n`);
+    expect(r.text).toBe(`kind: Secret\nmetadata: {name: s}\nstringData:\n  pw: ${S}\n---\nkind: REDACTED\nmetadata: REDACTED\ndata:\n  note: REDACTED\n`);
+    expect(r.items).toEqual([
+      { file: 'p.yaml', line: 4, what: 'Secret s stringData["pw"]' },
+      { file: 'p.yaml', line: 6, what: CONSERVATIVE },
+    ]);
+  });
+
+  it('a masked value written as a key elsewhere: the whole file is masked, keys too (bug: the key stayed)', () => {
+    for (const text of [`${secret}---\nkind: ConfigMap\ndata:\n  ${pw}: x\n`, `kind: ConfigMap\ndata:\n  ${pw}: x\n---\n${secret}`]) {
+      const r = one(text);
+      expect(r.text).not.toContain(pw);
+      expect(r.text.split('\n')).toHaveLength(text.split('\n').length);
+      expect(r.text).toContain('\n---\n');
+      expect(r.items.map((i) => i.what)).toContain('the whole file: every value masked');
+    }
+  });
+
+  it('items come in line order, also after the check added some', () => {
+    const r = one(`kind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${pw}\n---\n${secret}`);
+    expect(r.items.map((i) => i.line)).toEqual([1, 9]);
   });
 });
 

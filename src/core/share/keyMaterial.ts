@@ -126,13 +126,29 @@ function mostlyText(bytes: Uint8Array): boolean {
 }
 
 function base64RunsHoldKey(text: string, depth: number): boolean {
-  for (const m of text.matchAll(BASE64_RUN)) {
-    const run = m[0];
-    if (run.length < MIN_KEY_CHARS) continue;
-    const bytes = decodeBase64Loose(run);
-    if (bytes && bytesHoldKey(bytes, depth)) return true;
-  }
+  for (const m of text.matchAll(BASE64_RUN)) if (keyStartInRun(m[0], depth) >= 0) return true;
   return false;
+}
+
+/** Lines of other words a run may open with before a key (see keyStartInRun). */
+const LEADING_LINES = 4;
+
+/**
+ * Where a key starts in a run of base64: 0 when the run holds one; else the start of one of
+ * its first lines, when the words above the key joined the run (`kind: ConfigMap` on the
+ * line above a commented-out key: `ConfigMap` reads as base64 too and puts the key out of
+ * step); -1 for none.
+ */
+export function keyStartInRun(run: string, depth = 0): number {
+  let at = 0;
+  for (let line = 0; line <= LEADING_LINES && run.length - at >= MIN_KEY_CHARS; line++) {
+    const bytes = decodeBase64Loose(run.slice(at));
+    if (bytes && bytesHoldKey(bytes, depth)) return at;
+    const next = /\r\n|\r|\n/.exec(run.slice(at));
+    if (!next) return -1;
+    at += next.index + next[0].length;
+  }
+  return -1;
 }
 
 /**

@@ -21,7 +21,7 @@ import { positionedDocument, withLoneCrAsLf } from '../model/locate.ts';
 import { isObj, str } from '../model/read.ts';
 import type { SourceDocument } from '../model/types.ts';
 import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from './markers.ts';
-import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isKubeconfigWithCredentials, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial } from './keyMaterial.ts';
+import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isKubeconfigWithCredentials, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial, keyStartInRun } from './keyMaterial.ts';
 import { maskConservatively } from './conservative.ts';
 import { SecretPieces } from './pieces.ts';
 import { bytesToLatin1, decodeBase64Std } from '../pki/base64.ts';
@@ -600,9 +600,25 @@ function rawTextCuts(text: string): Cut[] {
   }
   for (const m of text.matchAll(BASE64_RUN)) {
     if (m[0].length < 40) continue;
-    if (holdsPrivateKey(m[0].replace(/#/g, ''))) cuts.push({ start: m.index, end: m.index + m[0].length, replacement: DATA_MARKER, what: 'private key (encoded)', raw: true });
+    const run = m[0].replace(/#/g, '');
+    if (!holdsPrivateKey(run)) continue;
+    // Words above a key that joined its run stay: the cut starts at the key's line, after its indentation and `#`.
+    const lines = (run.slice(0, Math.max(0, keyStartInRun(run))).match(/\r\n|\r|\n/g) ?? []).length;
+    const start = m.index + startOfLine(m[0], lines);
+    cuts.push({ start, end: m.index + m[0].length, replacement: DATA_MARKER, what: 'private key (encoded)', raw: true });
   }
   return cuts;
+}
+
+/** The offset of line `n` of a run (0 for the first), past its indentation and comment mark. */
+function startOfLine(run: string, n: number): number {
+  let at = 0;
+  for (let i = 0; i < n; i++) {
+    const next = /\r\n|\r|\n/.exec(run.slice(at));
+    if (!next) break;
+    at += next.index + next[0].length;
+  }
+  return at === 0 ? 0 : at + /^[ \t]*#?[ \t]*/.exec(run.slice(at))![0].length;
 }
 
 function lineStarts(text: string): number[] {
@@ -686,9 +702,21 @@ function checkedFile(path: string, text: string, items: RedactedItem[], readClea
   }
   if (!changed) return { text, items };
   out += text.slice(at);
-  if (pieces.foundIn(out)) return { text: maskConservatively(out), items: [...items, { file: path, line: 1, what: 'the whole file: every value masked' }] };
+  if (pieces.foundIn(out)) {
+    // Conservative masking keeps simple keys: a masked value written as a key still shows there.
+    const masked = maskConservatively(out);
+    return { text: pieces.foundIn(masked) ? maskEveryLine(masked) : masked, items: [...items, { file: path, line: 1, what: 'the whole file: every value masked' }] };
+  }
   items.sort((a, b) => a.line - b.line);
   return { text: out, items };
+}
+
+/** The last resort: every line but its indentation and document markers, keys too. Line breaks stay. */
+function maskEveryLine(text: string): string {
+  return text.replace(/[^\r\n\u0085\u2028\u2029]+/g, (line) => {
+    const lead = /^[ \t]*/.exec(line)![0];
+    return lead.length === line.length || /^(?:---|\.\.\.)[ \t]*$/.test(line) ? line : `${lead}${STRING_MARKER}`;
+  });
 }
 
 /** Secret values and private keys in these files (what `redact` would replace), without changing anything. */
