@@ -1,0 +1,317 @@
+// The differential oracle (issue #29): Istio's own istioctl and istiod config generator, built
+// from Istio's Go module (oracle/), against our CLI and generator.
+//
+//   npm run oracle -- build                  build the Go side (cached; rebuilt when oracle/ changes)
+//   npm run oracle -- analyze [--limit N] [-A]  istioctl analyze --use-kube=false against our analyze
+//   npm run oracle -- xds [--limit N]        xds-oracle (istiod's generator) against ours, per proxy
+//
+// The binaries live outside the repository, in ~/.cache/mesh-workbench-oracle/bin (or
+// $MESH_WORKBENCH_ORACLE_CACHE/bin), with a stamp of everything they are built from (oracle/go.mod,
+// go.sum, every .go file under oracle/ and `go version`). Full results go to reports/oracle/.
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ORACLE = join(ROOT, 'oracle');
+const CACHE = process.env.MESH_WORKBENCH_ORACLE_CACHE || join(homedir(), '.cache', 'mesh-workbench-oracle');
+export const BIN = join(CACHE, 'bin');
+export const ISTIOCTL = join(BIN, 'istioctl');
+export const XDS_ORACLE = join(BIN, 'xds-oracle');
+const STAMP = join(CACHE, 'stamp.json');
+const REPORTS = join(ROOT, 'reports', 'oracle');
+const CONFORMANCE = resolve(ROOT, '..', 'shared', 'conformance', 'analyzers');
+const SAMPLES = join(ROOT, 'public', 'samples');
+const CLI = join(ROOT, 'bin', 'mesh-workbench.js');
+
+// ---- build ---------------------------------------------------------------------------------
+
+function goFiles(dir) {
+  const out = [];
+  for (const e of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) out.push(...goFiles(p));
+    else if (e.name.endsWith('.go')) out.push(p);
+  }
+  return out;
+}
+
+function goVersion() {
+  const r = spawnSync('go', ['version'], { encoding: 'utf8' });
+  if (r.error) {
+    console.error('oracle: `go` was not found on PATH. The oracle needs Go 1.26 (https://go.dev/dl/) and the Go module proxy\n' +
+      '(GOPROXY, by default https://proxy.golang.org) to fetch istio.io/istio and its dependencies.');
+    process.exit(2);
+  }
+  return r.stdout.trim();
+}
+
+function stampOf(version) {
+  const h = createHash('sha256');
+  h.update(version);
+  const files = ['go.mod', 'go.sum', ...goFiles(ORACLE).map((f) => relative(ORACLE, f))].sort();
+  for (const f of new Set(files)) {
+    const p = join(ORACLE, f);
+    h.update(`\0${f}\0`);
+    if (existsSync(p)) h.update(readFileSync(p));
+  }
+  return h.digest('hex');
+}
+
+/** Builds istioctl and xds-oracle unless the stamp says they are current. */
+export function ensureBuilt({ force = false } = {}) {
+  const version = goVersion();
+  const stamp = stampOf(version);
+  let old = '';
+  try {
+    old = JSON.parse(readFileSync(STAMP, 'utf8')).stamp;
+  } catch {
+    // no stamp yet
+  }
+  if (!force && old === stamp && existsSync(ISTIOCTL) && existsSync(XDS_ORACLE)) return;
+  mkdirSync(BIN, { recursive: true });
+  console.log(`oracle: building istioctl and xds-oracle with ${version} into ${BIN} (the first build downloads and compiles Istio: about 11 minutes)`);
+  const t0 = Date.now();
+  const builds = [
+    ['istioctl', 'istio.io/istio/istioctl/cmd/istioctl'],
+    ['xds-oracle', './cmd/xds-oracle'],
+  ];
+  for (const [name, pkg] of builds) {
+    const t = Date.now();
+    const r = spawnSync('go', ['build', '-mod=readonly', '-o', join(BIN, name), pkg], { cwd: ORACLE, stdio: 'inherit' });
+    if (r.status !== 0) {
+      console.error(`oracle: go build ${pkg} failed (exit ${r.status}). If a module could not be downloaded, the Go module proxy did not serve it: see the go error above.`);
+      process.exit(1);
+    }
+    console.log(`oracle: built ${name} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  }
+  writeFileSync(STAMP, JSON.stringify({ stamp, version, builtAt: new Date().toISOString() }, null, 2));
+  console.log(`oracle: build took ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+// ---- running processes ---------------------------------------------------------------------
+
+/** Runs a command, resolving to { code, stdout, stderr } (never rejects). */
+export function run(cmd, args, opts = {}) {
+  return new Promise((resolvePromise) => {
+    const child = spawn(cmd, args, { cwd: opts.cwd ?? ROOT, env: { ...process.env, ...(opts.env ?? {}) } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (stdout += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (stderr += d));
+    child.on('error', (e) => resolvePromise({ code: -1, stdout, stderr: stderr + String(e) }));
+    child.on('close', (code) => resolvePromise({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+/** Maps over items with at most `n` running at once, in order. */
+export async function pool(items, n, fn) {
+  const out = new Array(items.length);
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i], i);
+    }
+  }));
+  return out;
+}
+
+// ---- analyze -------------------------------------------------------------------------------
+
+/** The workspaces: every distinct conformance case input, then every sample directory. */
+function analyzeWorkspaces() {
+  const out = [];
+  const casesFile = join(CONFORMANCE, 'cases.json');
+  if (existsSync(casesFile)) {
+    const seen = new Set();
+    for (const c of JSON.parse(readFileSync(casesFile, 'utf8'))) {
+      if (!c.inputFiles || c.inputFiles.length === 0) continue; // multi-cluster cases have no single file set
+      const key = JSON.stringify([c.inputFiles, c.meshConfigFile ?? null]);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({
+        id: `conformance/${c.id}`,
+        files: c.inputFiles.map((f) => join(CONFORMANCE, f)),
+        meshConfigFile: c.meshConfigFile ? join(CONFORMANCE, c.meshConfigFile) : undefined,
+        // istioctl analyze has no --meshNetworksFile; the one case with mesh networks runs without them on both sides.
+        note: c.meshNetworksFile ? 'meshNetworksFile not passed (istioctl analyze has no such flag)' : undefined,
+      });
+    }
+  } else {
+    console.log(`oracle: ${CONFORMANCE} is missing: the conformance workspaces are skipped`);
+  }
+  for (const d of readdirSync(SAMPLES).sort()) {
+    const dir = join(SAMPLES, d);
+    if (!statSync(dir).isDirectory()) continue;
+    const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'route-tests.yaml').sort().map((f) => join(dir, f));
+    if (files.length > 0) out.push({ id: `samples/${d}`, files });
+  }
+  return out;
+}
+
+function parseJsonArray(text) {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const msgKey = (m) => `${m.code} ${m.level} ${m.origin ?? ''} | ${m.message} @${m.reference ?? ''}`;
+
+function multisetDiff(a, b, key) {
+  const left = new Map();
+  for (const x of a) left.set(key(x), [...(left.get(key(x)) ?? []), x]);
+  const onlyB = [];
+  for (const x of b) {
+    const l = left.get(key(x));
+    if (l && l.length > 0) l.shift();
+    else onlyB.push(x);
+  }
+  const onlyA = [...left.values()].flat();
+  return { onlyA, onlyB };
+}
+
+function skippedAnalyzers(verboseLog) {
+  const m = /Skipped analyzers:\n((?:\t.*\n)*)/.exec(verboseLog);
+  return m ? m[1].split('\n').map((l) => l.trim()).filter(Boolean) : [];
+}
+
+function executedAnalyzers(verboseLog) {
+  const m = /Executed analyzers:\n((?:\t.*\n)*)/.exec(verboseLog);
+  return m ? m[1].split('\n').map((l) => l.trim()).filter(Boolean) : [];
+}
+
+/** Why one message pair differs, or why a message is on one side only. */
+function causeOf(side, m, other) {
+  const same = other.find((o) => o.code === m.code && o.origin === m.origin);
+  if (same && same.message !== m.message) return `message text differs (${m.code})`;
+  if (same && same.reference !== m.reference) return `reference line differs (${m.code})`;
+  if (same && same.level !== m.level) return `level differs (${m.code})`;
+  if (side === 'ours' && m.code === 'IST0106') return 'IST0106 schema finding istioctl does not make';
+  const ns = /^\S+ ([^/]+)\//.exec(m.origin ?? '')?.[1];
+  return `${side === 'ours' ? 'only ours' : 'only istioctl'}: ${m.code}${ns && ns !== 'default' ? ' (namespace not default)' : ''}`;
+}
+
+async function compareWorkspace(ws, opts) {
+  const common = [...(opts.allNamespaces ? ['-A'] : [])];
+  const mesh = ws.meshConfigFile ? ['--meshConfigFile', ws.meshConfigFile] : [];
+  const [ij, iv, oj, ol] = await Promise.all([
+    run(ISTIOCTL, ['analyze', '--use-kube=false', '-o', 'json', ...common, ...mesh, ...ws.files]),
+    run(ISTIOCTL, ['analyze', '--use-kube=false', '-v', ...common, ...mesh, ...ws.files]),
+    run('node', [CLI, 'analyze', '-o', 'json', ...common, ...mesh, ...ws.files]),
+    run('node', [CLI, 'analyze', ...common, ...mesh, ...ws.files]),
+  ]);
+  const theirs = parseJsonArray(ij.stdout);
+  const ours = parseJsonArray(oj.stdout);
+  const rec = {
+    id: ws.id,
+    files: ws.files.map((f) => relative(ROOT, f)),
+    ...(ws.note ? { note: ws.note } : {}),
+    istioctl: { exitLog: iv.code, exitJson: ij.code, stderr: ij.stderr.trim(), messages: theirs ?? ij.stdout },
+    ours: { exitLog: ol.code, exitJson: oj.code, stderr: oj.stderr.trim(), messages: ours ?? oj.stdout },
+    causes: [],
+  };
+  if (!theirs || !ours) {
+    rec.causes.push(!theirs ? `istioctl printed no JSON (exit ${ij.code})` : `ours printed no JSON (exit ${oj.code})`);
+    if (!theirs && /Error\(s\) adding files/.test(ij.stderr)) rec.causes[0] = 'istioctl could not read a document (Error(s) adding files, exit 65)';
+    rec.agree = false;
+    return rec;
+  }
+  const { onlyA: onlyTheirs, onlyB: onlyOurs } = multisetDiff(theirs, ours, msgKey);
+  const exitSame = iv.code === ol.code;
+  rec.agree = onlyTheirs.length === 0 && onlyOurs.length === 0 && exitSame;
+  if (rec.agree) return rec;
+  rec.onlyIstioctl = onlyTheirs;
+  rec.onlyOurs = onlyOurs;
+  // Attribution: istioctl's file mode skips analyzers whose inputs include kinds its reader drops.
+  // Run ours again with only the analyzers istioctl ran; what agrees then differed for that reason.
+  const skipped = skippedAnalyzers(iv.stdout + iv.stderr);
+  rec.istioctlSkipped = skipped;
+  let restrictedOurs = ours;
+  if (skipped.length > 0) {
+    const ran = executedAnalyzers(iv.stdout + iv.stderr).filter((a) => !skipped.includes(a));
+    const r = await run('node', [CLI, 'analyze', '-o', 'json', ...ran.flatMap((a) => ['--analyzer', a]), ...common, ...mesh, ...ws.files]);
+    restrictedOurs = parseJsonArray(r.stdout) ?? ours;
+  }
+  const restricted = multisetDiff(theirs, restrictedOurs, msgKey);
+  const causes = new Set();
+  const skippedOnly = multisetDiff(ours, restrictedOurs, msgKey).onlyA;
+  if (skippedOnly.length > 0 && onlyOurs.length > 0) causes.add("istioctl's file mode skipped the analyzers (kinds its reader drops)");
+  for (const m of restricted.onlyB) causes.add(causeOf('ours', m, restricted.onlyA));
+  for (const m of restricted.onlyA) causes.add(causeOf('istioctl', m, restricted.onlyB));
+  if (/Error\(s\) adding files/.test(ij.stderr + iv.stderr)) causes.add('istioctl could not read a document (Error(s) adding files)');
+  if (!exitSame) causes.add(`exit code: istioctl ${iv.code}, ours ${ol.code}`);
+  rec.causes = [...causes];
+  return rec;
+}
+
+async function analyzeCommand(opts) {
+  ensureBuilt();
+  let workspaces = analyzeWorkspaces();
+  if (opts.limit) workspaces = workspaces.slice(0, opts.limit);
+  const t0 = Date.now();
+  const results = await pool(workspaces, opts.jobs, (ws) => compareWorkspace(ws, opts));
+  const agree = results.filter((r) => r.agree).length;
+  const byCause = new Map();
+  for (const r of results) for (const c of r.causes) byCause.set(c, [...(byCause.get(c) ?? []), r.id]);
+  mkdirSync(REPORTS, { recursive: true });
+  const out = join(REPORTS, opts.allNamespaces ? 'analyze-all-namespaces.json' : 'analyze.json');
+  writeFileSync(out, JSON.stringify({ when: new Date().toISOString(), allNamespaces: !!opts.allNamespaces, agree, differ: results.length - agree, byCause: Object.fromEntries(byCause), results }, null, 1));
+  for (const r of results) {
+    if (r.agree) continue;
+    const sample = [...(r.onlyIstioctl ?? []).slice(0, 2).map((m) => `  - istioctl: ${m.code} ${m.origin ?? ''}: ${m.message}`), ...(r.onlyOurs ?? []).slice(0, 2).map((m) => `  + ours:     ${m.code} ${m.origin ?? ''}: ${m.message}`)];
+    console.log(`DIFFER ${r.id}: ${r.causes.join('; ')}`);
+    for (const l of sample) console.log(l.length > 200 ? `${l.slice(0, 197)}...` : l);
+  }
+  console.log('\nDifferences by cause (workspaces):');
+  for (const [c, ids] of [...byCause].sort((a, b) => b[1].length - a[1].length)) console.log(`  ${String(ids.length).padStart(3)}  ${c}`);
+  console.log(`\nanalyze${opts.allNamespaces ? ' (-A)' : ''}: ${agree} agree, ${results.length - agree} differ (${results.length} workspaces, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)})`);
+}
+
+// ---- main ----------------------------------------------------------------------------------
+
+function parseOptions(argv) {
+  const opts = { jobs: 2 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--limit') opts.limit = Number(argv[++i]);
+    else if (a === '--jobs') opts.jobs = Math.max(1, Number(argv[++i]) || 1);
+    else if (a === '-A' || a === '--all-namespaces') opts.allNamespaces = true;
+    else if (a === '--force') opts.force = true;
+    else {
+      console.error(`oracle: unknown option ${a}`);
+      process.exit(64);
+    }
+  }
+  return opts;
+}
+
+async function main() {
+  const [cmd, ...rest] = process.argv.slice(2);
+  const opts = parseOptions(rest);
+  switch (cmd) {
+    case 'build':
+      ensureBuilt({ force: opts.force });
+      console.log(`oracle: ${ISTIOCTL}\noracle: ${XDS_ORACLE}`);
+      return;
+    case 'analyze':
+      return analyzeCommand(opts);
+    case 'xds': {
+      ensureBuilt();
+      const r = spawnSync('node', ['--import', 'tsx', join(ROOT, 'scripts', 'oracle', 'xds.ts'), ...rest], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, XDS_ORACLE } });
+      process.exit(r.status ?? 1);
+      return;
+    }
+    default:
+      console.error('usage: npm run oracle -- build [--force] | analyze [--limit N] [-A] [--jobs N] | xds [--limit N]');
+      process.exit(64);
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
