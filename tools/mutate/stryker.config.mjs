@@ -17,7 +17,7 @@ const FOLDERS = {
   },
   simulate: {
     mutate: ['src/core/xds/simulate.ts'],
-    tests: ['tests/fuzz/corpus.test.ts', 'tests/xds/**/*.test.ts', 'tests/queries/**/*.test.ts'],
+    tests: ['tests/fuzz/corpus.test.ts', 'tests/xds/*.test.ts', 'tests/xds/authz/**/*.test.ts', 'tests/queries/**/*.test.ts'],
     parts: ['xds/simulation', 'xds/istioctl'],
     fuzz: ['xds-simulate'],
   },
