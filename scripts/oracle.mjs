@@ -73,7 +73,7 @@ export function ensureBuilt({ force = false } = {}) {
   }
   if (!force && old === stamp && existsSync(ISTIOCTL) && existsSync(XDS_ORACLE)) return;
   mkdirSync(BIN, { recursive: true });
-  console.log(`oracle: building istioctl and xds-oracle with ${version} into ${BIN} (the first build downloads and compiles Istio: about 11 minutes)`);
+  console.log(`oracle: building istioctl and xds-oracle with ${version} into ${BIN} (the first build downloads Istio's modules and compiles them: about 15 minutes on a busy 2-core machine; later builds take seconds)`);
   const t0 = Date.now();
   const builds = [
     ['istioctl', 'istio.io/istio/istioctl/cmd/istioctl'],
@@ -153,16 +153,24 @@ function analyzeWorkspaces() {
   return out;
 }
 
+/** The JSON array printed on stdout; istioctl may log a line or two before it (a mesh config warning). */
 function parseJsonArray(text) {
+  const at = text.startsWith('[') ? 0 : text.indexOf('\n[') + 1;
+  if (at < 0 || (at === 0 && !text.startsWith('['))) return undefined;
   try {
-    const v = JSON.parse(text);
+    const v = JSON.parse(text.slice(at));
     return Array.isArray(v) ? v : undefined;
   } catch {
     return undefined;
   }
 }
 
+// What a message is compared on: code, level, resource, text and file:line. Not compared:
+// documentationUrl, which differs for one systematic reason: istioctl links the docs of its own
+// release (https://istio.io/v1.30/docs/…), ours links https://istio.io/latest/docs/… (counted
+// separately in the report as `docUrlDiffers`).
 const msgKey = (m) => `${m.code} ${m.level} ${m.origin ?? ''} | ${m.message} @${m.reference ?? ''}`;
+const docPath = (m) => String(m.documentationUrl ?? '').replace(/^https:\/\/istio\.io\/[^/]+\//, '');
 
 function multisetDiff(a, b, key) {
   const left = new Map();
@@ -188,14 +196,15 @@ function executedAnalyzers(verboseLog) {
 }
 
 /** Why one message pair differs, or why a message is on one side only. */
-function causeOf(side, m, other) {
+function causeOf(side, m, other, allNamespaces) {
   const same = other.find((o) => o.code === m.code && o.origin === m.origin);
   if (same && same.message !== m.message) return `message text differs (${m.code})`;
   if (same && same.reference !== m.reference) return `reference line differs (${m.code})`;
   if (same && same.level !== m.level) return `level differs (${m.code})`;
   if (side === 'ours' && m.code === 'IST0106') return 'IST0106 schema finding istioctl does not make';
   const ns = /^\S+ ([^/]+)\//.exec(m.origin ?? '')?.[1];
-  return `${side === 'ours' ? 'only ours' : 'only istioctl'}: ${m.code}${ns && ns !== 'default' ? ' (namespace not default)' : ''}`;
+  if (side === 'ours' && !allNamespaces && ns && ns !== 'default') return 'namespace filter: without -A istioctl reports only namespace "default", ours every namespace (a documented choice)';
+  return `${side === 'ours' ? 'only ours' : 'only istioctl'}: ${m.code}`;
 }
 
 async function compareWorkspace(ws, opts) {
@@ -225,8 +234,15 @@ async function compareWorkspace(ws, opts) {
   }
   const { onlyA: onlyTheirs, onlyB: onlyOurs } = multisetDiff(theirs, ours, msgKey);
   const exitSame = iv.code === ol.code;
-  rec.agree = onlyTheirs.length === 0 && onlyOurs.length === 0 && exitSame;
-  if (rec.agree) return rec;
+  const stdoutPrefix = ij.stdout.startsWith('[') ? '' : ij.stdout.slice(0, ij.stdout.indexOf('\n[') + 1).trim();
+  if (stdoutPrefix) rec.istioctl.stdoutBeforeJson = stdoutPrefix;
+  // Same message, other documentation page (not only the release part of the address).
+  rec.docUrlDiffers = theirs.some((m) => ours.some((o) => msgKey(o) === msgKey(m) && docPath(o) !== docPath(m)));
+  rec.agree = onlyTheirs.length === 0 && onlyOurs.length === 0 && exitSame && !rec.docUrlDiffers;
+  if (rec.agree) {
+    if (stdoutPrefix) rec.note = `istioctl logged before its JSON: ${stdoutPrefix.split('\n')[0]}`;
+    return rec;
+  }
   rec.onlyIstioctl = onlyTheirs;
   rec.onlyOurs = onlyOurs;
   // Attribution: istioctl's file mode skips analyzers whose inputs include kinds its reader drops.
@@ -243,10 +259,13 @@ async function compareWorkspace(ws, opts) {
   const causes = new Set();
   const skippedOnly = multisetDiff(ours, restrictedOurs, msgKey).onlyA;
   if (skippedOnly.length > 0 && onlyOurs.length > 0) causes.add("istioctl's file mode skipped the analyzers (kinds its reader drops)");
-  for (const m of restricted.onlyB) causes.add(causeOf('ours', m, restricted.onlyA));
-  for (const m of restricted.onlyA) causes.add(causeOf('istioctl', m, restricted.onlyB));
+  for (const m of restricted.onlyB) causes.add(causeOf('ours', m, restricted.onlyA, opts.allNamespaces));
+  for (const m of restricted.onlyA) causes.add(causeOf('istioctl', m, restricted.onlyB, opts.allNamespaces));
   if (/Error\(s\) adding files/.test(ij.stderr + iv.stderr)) causes.add('istioctl could not read a document (Error(s) adding files)');
-  if (!exitSame) causes.add(`exit code: istioctl ${iv.code}, ours ${ol.code}`);
+  if (rec.docUrlDiffers) causes.add('documentation URL differs beyond the release');
+  // An exit code is a cause of its own only when the messages agree; otherwise it follows from them.
+  if (!exitSame && onlyTheirs.length === 0 && onlyOurs.length === 0) causes.add(`exit code: istioctl ${iv.code}, ours ${ol.code}`);
+  else if (!exitSame) rec.exitFollowsMessages = `istioctl ${iv.code}, ours ${ol.code}`;
   rec.causes = [...causes];
   return rec;
 }
