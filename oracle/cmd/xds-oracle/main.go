@@ -7,7 +7,7 @@
 //
 // Usage:
 //
-//	xds-oracle --proxy NAME.NAMESPACE [--type sidecar|router] [--mesh FILE] [--istio-version V] FILE...
+//	xds-oracle --proxy NAME.NAMESPACE [--type sidecar|router] [--mesh FILE] [--istio-version V] [--log-level L] FILE...
 //
 // Istio config (networking, security, telemetry, extensions) goes to the config store; the
 // Kubernetes objects (Pods, Services, Namespaces, EndpointSlices, Gateway API…) go to the
@@ -477,6 +477,7 @@ func main() {
 	typeFlag := flag.String("type", "sidecar", "sidecar or router")
 	meshFlag := flag.String("mesh", "", "mesh config file (MeshConfig YAML, or the istio ConfigMap)")
 	versionFlag := flag.String("istio-version", "1.30.0", "ISTIO_VERSION in the proxy's metadata")
+	logFlag := flag.String("log-level", "none", "istiod's log level on stderr (none, error, warn, info, debug); harness failures are always reported")
 	flag.Parse()
 	f := &failer{}
 	defer func() {
@@ -501,8 +502,12 @@ func main() {
 	lo := log.DefaultOptions()
 	lo.OutputPaths = []string{"stderr"}
 	lo.ErrorOutputPaths = []string{"stderr"}
-	lo.SetDefaultOutputLevel(log.OverrideScopeName, log.ErrorLevel)
-	lo.SetDefaultOutputLevel("all", log.ErrorLevel)
+	level, ok := map[string]log.Level{"none": log.NoneLevel, "error": log.ErrorLevel, "warn": log.WarnLevel, "info": log.InfoLevel, "debug": log.DebugLevel}[*logFlag]
+	if !ok {
+		f.exit("--log-level must be none, error, warn, info or debug")
+	}
+	lo.SetDefaultOutputLevel(log.OverrideScopeName, level)
+	lo.SetDefaultOutputLevel("all", level)
 	if err := log.Configure(lo); err != nil {
 		f.exit(err.Error())
 	}
