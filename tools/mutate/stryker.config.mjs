@@ -53,6 +53,6 @@ export default {
   incrementalFile: `reports/mutation/${folder}.incremental.json`,
   tempDirName: '.stryker-tmp',
   cleanTempDir: true,
-  ignorePatterns: ['reports', 'test-results', 'playwright-report', 'dist', 'dist-cli', '.vite', 'tools/mutate/node_modules'],
+  ignorePatterns: ['/.stryker-tmp*', '/oracle', 'reports', 'test-results', 'playwright-report', 'dist', 'dist-cli', '.vite', 'tools/mutate/node_modules'],
   thresholds: { high: 90, low: 85, break: null },
 };
