@@ -144,8 +144,10 @@ describe('DER private keys', () => {
     for (const v of [2, 4, 5]) {
       expect(isPrivateKeyDer(hex(tlv('30', INT(v) + RSA_ALG + tlv('04', '00'.repeat(20))))), `version ${v}`).toBe(false);
     }
-    // A version INTEGER longer than one octet.
+    // A version INTEGER longer than one octet, or a BOOLEAN where the version should be.
     expect(isPrivateKeyDer(hex(tlv('30', tlv('02', '0000') + RSA_ALG + '00'.repeat(20))))).toBe(false);
+    expect(isPrivateKeyDer(hex(tlv('30', tlv('02', '0030') + RSA_ALG + '00'.repeat(20))))).toBe(false);
+    expect(isPrivateKeyDer(hex(tlv('30', tlv('01', '00') + BIG)))).toBe(false);
     // The same elements in a SET, or bare, are no key.
     expect(isPrivateKeyDer(hex(tlv('31', INT(0) + BIG)))).toBe(false);
     expect(isPrivateKeyDer(hex(INT(0) + BIG))).toBe(false);
@@ -174,6 +176,11 @@ describe('DER private keys', () => {
     expect(isPrivateKeyDer(epki('06092a864886f70d010101'))).toBe(false);
     expect(isPrivateKeyDer(epki('06072a864886f70d01', '3000'))).toBe(false);
     expect(isPrivateKeyDer(epki('06082a864886f70d010c', '0500'))).toBe(false);
+    // The OID bytes inside an OCTET STRING, not as the algorithm's OBJECT IDENTIFIER; nor as the first element.
+    expect(isPrivateKeyDer(hex(tlv('30', tlv('30', tlv('04', PBES2.slice(4)) + '0500') + tlv('04', 'ab'.repeat(8)))))).toBe(false);
+    expect(isPrivateKeyDer(hex(tlv('30', tlv('04', PBES2 + '0500') + tlv('04', 'ab'.repeat(8)))))).toBe(false);
+    // Exactly 16 bytes, truncated right after the PKCS#5 prefix of the algorithm.
+    expect(isPrivateKeyDer(hex('30820500 304e 0609 2a864886f70d0105'))).toBe(true);
     // A SEQUENCE first that does not open with an OID.
     expect(isPrivateKeyDer(hex(tlv('30', tlv('30', BIG) + tlv('04', 'ab'.repeat(8)))))).toBe(false);
   });
@@ -250,6 +257,7 @@ describe('private keys in any encoding', () => {
     expect(keyStartInRun(`previous\r\nbackup\r\n${wrapped.replace(/\n/g, '\r\n')}`)).toBe(18);
     expect(keyStartInRun(`ConfigMap\n${b64(M.leafCert!)}`)).toBe(-1);
     expect(keyStartInRun('ConfigMap')).toBe(-1);
+    expect(keyStartInRun(`alpha\nbravo\ncharlie\ndelta\n${M.rsaDerBase64!.match(/.{1,64}/g)!.join("\n")}`)).toBe(26);
     expect(holdsPrivateKey(`backup\n${wrapped}`)).toBe(true);
   });
 
@@ -298,9 +306,16 @@ describe('private keys in any encoding', () => {
     expect(holdsPrivateKey(quoted)).toBe(true);
     const withPad = `${body.slice(0, 37)}=,${body.slice(37)}`;
     expect(holdsPrivateKey(withPad)).toBe(true);
+    // Padding after the first 12 characters: what precedes it alone (9 bytes) is too short to tell.
+    expect(holdsPrivateKey(`${body.slice(0, 12)}==,${body.slice(12)}`)).toBe(true);
     // Spaces between groups shorter than a run that could hold a key (bug: such a key was shared).
     expect(holdsPrivateKey(body.match(/.{1,32}/g)!.join(' '))).toBe(true);
     expect(holdsPrivateKey(b64(M.ecSec1!).match(/.{1,8}/g)!.join(' \t '))).toBe(true);
+    // Padding typed inside with nothing else (bug: the key was missed), and exactly one character in ten outside the alphabet.
+    expect(holdsPrivateKey(`${body.slice(0, 12)}==${body.slice(12)}`)).toBe(true);
+    const tenth = body.slice(0, 900).match(/.{9}/g)!.join(',') + ',';
+    expect(tenth.replace(/[^,]/g, '')).toHaveLength(100);
+    expect(holdsPrivateKey(tenth)).toBe(true);
     // More than one character in ten outside the alphabet: not base64.
     expect(holdsPrivateKey(body.slice(0, 60).split('').join('!'))).toBe(false);
   });
@@ -327,9 +342,11 @@ describe('kubeconfigs and Secret manifests as values', () => {
       expect(isKubeconfigWithCredentials(kubeconfig(`    "${field}": x`)), `"${field}"`).toBe(true);
     }
     expect(isKubeconfigWithCredentials(kubeconfig('\ttoken:\tx'))).toBe(true);
+    expect(isKubeconfigWithCredentials(kubeconfig('    token : x'))).toBe(true);
+    expect(isKubeconfigWithCredentials(kubeconfig('    token:   x'))).toBe(true);
     // 20 characters, the shortest read.
     expect(isKubeconfigWithCredentials('users:\ntoken: abcdef')).toBe(true);
-    expect(isKubeconfigWithCredentials('users:\n\n\ntoken: abcd')).toBe(true);
+    expect(isKubeconfigWithCredentials('users :\n\ntoken: abcd')).toBe(true);
   });
 
   it('a field with no value, another field, or no users is no credential', () => {
@@ -355,6 +372,7 @@ describe('kubeconfigs and Secret manifests as values', () => {
     expect(holdsSecretManifest('{"apiVersion":"v1","kind":"Secret"}')).toBe(true);
     expect(holdsSecretManifest("{'apiVersion':'v1','kind': 'secret'}")).toBe(true);
     expect(holdsSecretManifest('apiVersion: v1\nkind:\n  Secret\n')).toBe(true);
+    expect(holdsSecretManifest('apiVersion: v1\nkind : Secret\n')).toBe(true);
     expect(holdsSecretManifest('kind: "Secret\nstringData: {a: b}')).toBe(true);
     expect(holdsSecretManifest('apiVersion: v1\nkind: SecretProviderClass\n')).toBe(false);
     expect(holdsSecretManifest('apiVersion: v1\nkind: ConfigMap # Secret\n')).toBe(false);
@@ -401,6 +419,9 @@ describe('certificates only (what may stay public)', () => {
     expect(isCertificatesOnly(pemOf(hex(tlv('30', BIG + BIG))))).toBe(false);
     expect(isCertificatesOnly(pemOf(hex(tlv('30', tlv('30', RSA_ALG + BIG) + BIG))))).toBe(false);
     expect(isCertificatesOnly(pemOf(hex(tlv('30', '3082ffff' + BIG))))).toBe(false);
+    // A SET, or a TBS that is an OCTET STRING, shaped like a certificate otherwise.
+    expect(isCertificatesOnly(pemOf(hex(tlv('31', tlv('30', INT(1) + BIG)))))).toBe(false);
+    expect(isCertificatesOnly(pemOf(hex(tlv('30', tlv('04', INT(1) + BIG)))))).toBe(false);
   });
 
   it('Secret data: base64 of PEM certificates, or of DER certificates back to back', () => {
@@ -412,6 +433,7 @@ describe('certificates only (what may stay public)', () => {
     expect(isCertificatesOnlyBase64(b64(Buffer.concat([der, Buffer.from([0x30])])))).toBe(false);
     expect(isCertificatesOnlyBase64(b64(Buffer.concat([der, Buffer.from([0x02, 0x01, 0x00])])))).toBe(false);
     expect(isCertificatesOnlyBase64(b64(Buffer.concat([der, hex(tlv('30', BIG))])))).toBe(false);
+    expect(isCertificatesOnlyBase64(b64(Buffer.concat([der, hex(tlv('31', tlv('30', INT(1) + BIG)))])))).toBe(false);
     expect(isCertificatesOnlyBase64(b64(Buffer.concat([der, hex(tlv('30', tlv('30', '0500') + BIG))])))).toBe(false);
     expect(isCertificatesOnlyBase64(b64(derOf(M.rsaPkcs1!)))).toBe(false);
     expect(isCertificatesOnlyBase64(b64(derOf(M.encryptedPkcs8!)))).toBe(false);
@@ -426,5 +448,6 @@ describe('certificates only (what may stay public)', () => {
     expect(b64(tiny)).toHaveLength(40);
     expect(isCertificatesOnlyBase64(b64(tiny))).toBe(true);
     expect(isCertificatesOnlyBase64(b64(tiny.subarray(0, 27)))).toBe(false);
+    expect(isCertificatesOnlyBase64(b64(hex(tlv('30', tlv('30', INT(1))))))).toBe(false);
   });
 });

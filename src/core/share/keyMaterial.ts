@@ -169,7 +169,8 @@ export function holdsPrivateKey(value: string): boolean {
 function mostlyBase64HoldsKey(value: string): boolean {
   const compact = withoutSpace(value);
   const alphabet = compact.replace(/[^A-Za-z0-9+/=_-]/g, '');
-  if (alphabet.length === value.length || alphabet.length < compact.length * 0.9) return false;
+  // No fast path for values that are all base64: padding typed inside one splits its runs too.
+  if (alphabet.length < compact.length * 0.9) return false;
   const bytes = decodeBase64Loose(alphabet.replace(/=+(?=.)/g, ''));
   return !!bytes && bytesHoldKey(bytes, 1);
 }
