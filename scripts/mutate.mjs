@@ -31,19 +31,19 @@ if (!reportOnly) {
     // Stryker's vitest runner finds the project's vitest by walking up; --legacy-peer-deps keeps a second copy out.
     run('npm', ['install', '--no-audit', '--no-fund', '--legacy-peer-deps'], { cwd: TOOLS });
   }
-  // Stryker runs the tests in a copy under .stryker-tmp/sandbox-*; the corpus tests read ../shared from there.
-  const tmp = join(ROOT, '.stryker-tmp');
-  mkdirSync(tmp, { recursive: true });
-  const link = join(tmp, 'shared');
   const shared = resolve(ROOT, '..', 'shared');
   if (!existsSync(shared)) {
     console.error(`The shared corpus (${shared}) is missing; the conformance part of the mutation run needs it.`);
     process.exit(66);
   }
-  try { lstatSync(link); rmSync(link); } catch { /* not there yet */ }
-  symlinkSync(shared, link);
   const stryker = join(TOOLS, 'node_modules', '@stryker-mutator', 'core', 'bin', 'stryker.js');
   for (const folder of chosen) {
+    // Stryker runs the tests in a copy under .stryker-tmp-<folder>/sandbox-*; the corpus tests read ../shared from there.
+    const tmp = join(ROOT, `.stryker-tmp-${folder}`);
+    mkdirSync(tmp, { recursive: true });
+    const link = join(tmp, 'shared');
+    try { lstatSync(link); rmSync(link); } catch { /* not there yet */ }
+    symlinkSync(shared, link);
     console.log(`\n== mutating ${folder}`);
     run(process.execPath, [stryker, 'run', join('tools', 'mutate', 'stryker.config.mjs')], { cwd: ROOT, env: { ...process.env, MUTATE_FOLDER: folder } });
   }

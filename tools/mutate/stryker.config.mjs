@@ -51,7 +51,8 @@ export default {
   // Reruns only the mutants whose code or covering tests changed since the last run of the folder.
   incremental: true,
   incrementalFile: `reports/mutation/${folder}.incremental.json`,
-  tempDirName: '.stryker-tmp',
+  // One temp folder per folder, so runs of two folders at once never clean each other's sandboxes.
+  tempDirName: `.stryker-tmp-${folder}`,
   cleanTempDir: true,
   ignorePatterns: ['/.stryker-tmp*', '/oracle', 'reports', 'test-results', 'playwright-report', 'dist', 'dist-cli', '.vite', 'tools/mutate/node_modules'],
   thresholds: { high: 90, low: 85, break: null },
