@@ -7,7 +7,7 @@
 // Secret or a kubeconfig, where an item is listed, and that no line moves.
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, redact } from '../../src/core/share/redact.ts';
+import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, findSecrets, redact } from '../../src/core/share/redact.ts';
 
 const M = JSON.parse(readFileSync(new URL('../fixtures/share/secret-material.json', import.meta.url), 'utf8')) as Record<string, string>;
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
@@ -123,6 +123,13 @@ extra: value # a comment
     // A key inside a Secret gets the Secret's marker, not the private-key one, and its lines stay as blank lines.
     expect(r.text).toContain(`tls.key: ${S}\n${'\n'.repeat(M.ecSec1!.trimEnd().split('\n').length)}`);
     expect(r.text).not.toContain(PRIVATE_KEY_MARKER);
+  });
+
+  it('inside any other field: nested maps masked key by key (keys that are not plain names too), metadata maps but labels and annotations masked', () => {
+    const text = `kind: Secret\nmetadata:\n  name: s\n  other: {k: v}\nextra:\n  "some secret key": v\n  plain: w\n`;
+    const r = one(text);
+    expect(r.text).toBe(`kind: Secret\nmetadata:\n  name: s\n  other: {k: ${S}}\nextra:\n  ${S}: ${S}\n  plain: ${S}\n`);
+    expect(r.items.map((i) => i.what)).toEqual(['Secret s metadata.other', 'Secret s extra', 'Secret s extra', 'Secret s extra']);
   });
 
   it('a data or stringData that is not a mapping is masked as a whole', () => {
@@ -257,6 +264,12 @@ describe('key material outside Secrets', () => {
     expect(one(`kind: ConfigMap\n# ${key30}\n`).text).toBe(`kind: ConfigMap\n# ${DATA_MARKER}\n`);
   });
 
+  it('a commented-out key two lines below the words that joined its run: the cut starts at the key', () => {
+    const lines = b64(M.ed25519Pkcs8!).match(/.{1,24}/g)!;
+    const text = `kind: ConfigMap\n# backup\n${lines.map((l) => `# ${l}`).join('\n')}\n`;
+    expect(one(text).text).toBe(`kind: ConfigMap\n# backup\n# ${DATA_MARKER}${'\n'.repeat(lines.length)}`);
+  });
+
   it('a comment holding a base64 key is cut from the raw text', () => {
     const text = `# ${b64(M.ed25519Pkcs8!)}\nkind: ConfigMap\n`;
     const r = one(text);
@@ -338,6 +351,8 @@ describe('the check across documents', () => {
   });
 
   it('a masked value written as a key elsewhere: the whole file is masked, keys too (bug: the key stayed)', () => {
+    // Every line but its indentation, blank lines and document markers.
+    expect(one(`${secret}---\nkind: ConfigMap\ndata:\n\n  ${pw}: x\n`).text).toBe('REDACTED\nREDACTED\nREDACTED\n  REDACTED\n---\nREDACTED\nREDACTED\n\n  REDACTED\n');
     for (const text of [`${secret}---\nkind: ConfigMap\ndata:\n  ${pw}: x\n`, `kind: ConfigMap\ndata:\n  ${pw}: x\n---\n${secret}`]) {
       const r = one(text);
       expect(r.text).not.toContain(pw);
@@ -350,6 +365,18 @@ describe('the check across documents', () => {
   it('items come in line order, also after the check added some', () => {
     const r = one(`kind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${pw}\n---\n${secret}`);
     expect(r.items.map((i) => i.line)).toEqual([1, 9]);
+  });
+});
+
+describe('the API', () => {
+  it('a file without secrets is returned as the same object; findSecrets lists what redact replaces', () => {
+    const plain = { path: 'a.yaml', text: 'kind: ConfigMap\ndata: {a: b}\n' };
+    const secret = { path: 'b.yaml', text: 'kind: Secret\nstringData: {pw: hunter2}\n' };
+    const r = redact([plain, secret]);
+    expect(r.files[0]).toBe(plain);
+    expect(r.files[1]).not.toBe(secret);
+    expect(findSecrets([plain, secret])).toEqual(r.items);
+    expect(findSecrets([plain, secret])).toEqual([{ file: 'b.yaml', line: 2, what: 'Secret stringData["pw"]' }]);
   });
 });
 
