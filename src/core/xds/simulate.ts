@@ -235,14 +235,15 @@ function filterNamed(fc: Chain, name: string): Json | undefined {
   return undefined;
 }
 
-function splitHostPort(h: string): string | undefined {
-  if (h.startsWith('[')) {
-    const end = h.indexOf(']');
-    return end > 0 && /^:\d*$/.test(h.slice(end + 1)) ? h.slice(1, end) : undefined;
-  }
-  const i = h.lastIndexOf(':');
-  if (i < 0 || h.indexOf(':') !== i) return undefined;
-  return h.slice(0, i);
+/**
+ * Envoy's HeaderUtility::getPortStart (source/common/http/header_utility.cc), as
+ * RouteMatcher::findVirtualHost uses it under ignore_port_in_host_matching: the Host up to its
+ * last ':', unless a ']' comes after that ':' (an IPv6 literal without a port). The brackets stay,
+ * as in the domains Istio writes for IPv6 addresses (util.IPv6Compliant in httproute.go).
+ */
+function stripPort(h: string): string {
+  const colon = h.lastIndexOf(':');
+  return h.lastIndexOf(']') < colon ? h.slice(0, colon) : h;
 }
 
 /** ASCII lower case (absl::AsciiStrToLower): host names are case-insensitive. */
@@ -255,10 +256,10 @@ const asciiLower = (s: string): string => s.replace(/[A-Z]+/g, (m) => m.toLowerC
  */
 function matchVirtualHost(rc: Json, hostIn: string): Json | undefined {
   let host = hostIn;
-  if (rc.ignorePortInHostMatching === true) host = splitHostPort(host) ?? host;
+  if (rc.ignorePortInHostMatching === true) host = stripPort(host);
   host = asciiLower(host);
   const vhosts = arr(rc.virtualHosts).filter(isObj) as Json[];
-  const domains = (vh: Json) => arr(vh.domains).filter((d): d is string => typeof d === 'string' && d !== '').map(asciiLower);
+  const domains = (vh: Json) => arr(vh.domains).filter((d): d is string => typeof d === 'string').map(asciiLower);
   for (const vh of vhosts) if (domains(vh).includes(host)) return vh;
   let best: Json | undefined;
   let longest = 0;
