@@ -404,11 +404,25 @@ func proxyNode(p *corev1.Pod, typ model.NodeType, istioVersion string, m *meshco
 	if p.Spec.NodeName != "" {
 		meta["NODE_NAME"] = p.Spec.NodeName
 	}
-	if pm := m.GetDefaultConfig().GetProxyMetadata(); pm != nil {
-		for k, v := range pm {
-			if strings.HasPrefix(k, "ISTIO_META_") {
-				meta[strings.TrimPrefix(k, "ISTIO_META_")] = v
+	// ISTIO_META_* of the proxy's environment become metadata (istio-agent does this): from the
+	// mesh's defaultConfig.proxyMetadata, overridden by the pod's proxy.istio.io/config annotation.
+	proxyMetadata := map[string]string{}
+	for k, v := range m.GetDefaultConfig().GetProxyMetadata() {
+		proxyMetadata[k] = v
+	}
+	if ann := p.Annotations["proxy.istio.io/config"]; ann != "" {
+		var pc struct {
+			ProxyMetadata map[string]string `json:"proxyMetadata"`
+		}
+		if err := yaml.Unmarshal([]byte(ann), &pc); err == nil {
+			for k, v := range pc.ProxyMetadata {
+				proxyMetadata[k] = v
 			}
+		}
+	}
+	for k, v := range proxyMetadata {
+		if strings.HasPrefix(k, "ISTIO_META_") {
+			meta[strings.TrimPrefix(k, "ISTIO_META_")] = v
 		}
 	}
 	st, err := structpb.NewStruct(meta)
