@@ -1,4 +1,5 @@
-// `npm run mutate -- [pki|share|simulate|ambient ...]`: mutation testing with Stryker (not in CI).
+// `npm run mutate -- [pki|share|simulate|ambient ...] [--no-fuzz] [--report] [--survivors]`: mutation
+// testing with Stryker (not in CI). --report prints the table from the last reports only.
 // Stryker lives in tools/mutate with its own package.json, installed here on first use, so the
 // main install (and CI) never pulls it. Each folder's report lands in reports/mutation/, and the
 // scores are printed as the table docs/testing.md keeps.
@@ -13,6 +14,7 @@ const FOLDERS = ['pki', 'share', 'simulate', 'ambient'];
 
 const args = process.argv.slice(2);
 const reportOnly = args.includes('--report');
+const noFuzz = args.includes('--no-fuzz');
 const folders = args.filter((a) => !a.startsWith('--'));
 for (const f of folders) if (!FOLDERS.includes(f)) {
   console.error(`Unknown folder "${f}"; choose from ${FOLDERS.join(', ')}.`);
@@ -45,29 +47,30 @@ if (!reportOnly) {
     try { lstatSync(link); rmSync(link); } catch { /* not there yet */ }
     symlinkSync(shared, link);
     console.log(`\n== mutating ${folder}`);
-    run(process.execPath, [stryker, 'run', join('tools', 'mutate', 'stryker.config.mjs')], { cwd: ROOT, env: { ...process.env, MUTATE_FOLDER: folder } });
+    run(process.execPath, [stryker, 'run', join('tools', 'mutate', 'stryker.config.mjs')], { cwd: ROOT, env: { ...process.env, MUTATE_FOLDER: folder, ...(noFuzz ? { MUTATE_NO_FUZZ: '1' } : {}) } });
   }
 }
 
 // Score as Stryker defines it: detected (killed + timeout) / valid mutants (detected + survived + no coverage).
-console.log('\n| folder | mutants | killed | timeout | survived | no coverage | score |');
-console.log('|---|---|---|---|---|---|---|');
-for (const folder of chosen) {
-  const file = join(ROOT, 'reports', 'mutation', `${folder}.json`);
-  if (!existsSync(file)) { console.log(`| ${folder} | (no report) | | | | | |`); continue; }
+console.log('\n| folder | tests | mutants | killed | timeout | survived | no coverage | score |');
+console.log('|---|---|---|---|---|---|---|---|');
+for (const folder of chosen) for (const kind of ['', '.nofuzz']) {
+  const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
+  const tests = kind ? 'without fuzz smoke' : 'all CI runs';
+  if (!existsSync(file)) continue;
   const report = JSON.parse(readFileSync(file, 'utf8'));
   const count = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, other: 0 };
   for (const f of Object.values(report.files)) for (const m of f.mutants) count[m.status in count ? m.status : 'other']++;
   const valid = count.Killed + count.Timeout + count.Survived + count.NoCoverage;
   const score = valid ? (100 * (count.Killed + count.Timeout)) / valid : 0;
-  console.log(`| ${folder} | ${valid} | ${count.Killed} | ${count.Timeout} | ${count.Survived} | ${count.NoCoverage} | ${score.toFixed(1)}% |`);
+  console.log(`| ${folder} | ${tests} | ${valid} | ${count.Killed} | ${count.Timeout} | ${count.Survived} | ${count.NoCoverage} | ${score.toFixed(1)}% |`);
 }
 
 // --survivors: every surviving (or uncovered) mutant of the chosen folders, with its line, as
 // reports/mutation/<folder>-survivors.txt (the list docs/testing.md explains).
 if (args.includes('--survivors')) {
-  for (const folder of chosen) {
-    const file = join(ROOT, 'reports', 'mutation', `${folder}.json`);
+  for (const folder of chosen) for (const kind of ['', '.nofuzz']) {
+    const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
     if (!existsSync(file)) continue;
     const report = JSON.parse(readFileSync(file, 'utf8'));
     const out = [];
@@ -80,7 +83,7 @@ if (args.includes('--survivors')) {
         out.push(`${path}:${start.line}:${start.column} ${m.status} ${m.mutatorName}: ${original.trim().slice(0, 120)} -> ${String(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80)}`);
       }
     }
-    writeFileSync(join(ROOT, 'reports', 'mutation', `${folder}-survivors.txt`), `${out.join('\n')}\n`);
-    console.log(`${folder}: ${out.length} survivors in reports/mutation/${folder}-survivors.txt`);
+    writeFileSync(join(ROOT, 'reports', 'mutation', `${folder}${kind}-survivors.txt`), `${out.join('\n')}\n`);
+    console.log(`${folder}${kind}: ${out.length} survivors in reports/mutation/${folder}${kind}-survivors.txt`);
   }
 }
