@@ -1,6 +1,9 @@
-// The proxy-config tables on our own dumps: a sidecar dump written by hand (tests/fixtures/xds;
-// its expected tables were checked row by row against istioctl's writer code, see the comments
-// below) and small dumps for the corner cases of istioctl's rules.
+// The proxy-config tables on our own dumps: a sidecar dump written by hand (tests/fixtures/xds)
+// and small dumps for the corner cases of istioctl's rules. The sidecar-*.txt tables are what
+// the real istioctl prints for that dump (`istioctl proxy-config <command> -f
+// sidecar-config-dump.json`, `bootstrap -o short`, `all --with-headers`; istioctl built from the
+// Istio module by `npm run oracle`, 2026-12-06), byte for byte, except the secret's VALID column:
+// istioctl judges it against the real clock, these tests at NOW (inside the certificate's window).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { configDumpFromValue, readConfigDump, type ConfigDump } from '../../../src/core/xds/configdump/dump.ts';
