@@ -272,6 +272,15 @@ describe('HTTP connection manager (traffic.go:344-388)', () => {
     }
   });
 
+  // traffic.go:374: `vh.RequireTls == route.VirtualHost_ALL && input.TLS == Plaintext` → ErrTLSRedirect only then.
+  it('redirects only plaintext calls, and only when the virtual host requires TLS for ALL', () => {
+    const tlsChain = { ...hcmChain(rds('rc'), 'tls'), transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: {} } };
+    const routes = (requireTls: string) => [{ name: 'rc', virtualHosts: [vh([{ name: 'r', match: { prefix: '/' }, route: { cluster: 'x' } }], { requireTls })] }];
+    expect(http(hcmChain(rds('rc')), routes('ALL')).error).toBe('ErrTLSRedirect');
+    expect(http(tlsChain, routes('ALL'), { tls: 'tls' })).toMatchObject({ route: 'r', cluster: 'x' });
+    expect(http(hcmChain(rds('rc')), routes('EXTERNAL_ONLY'))).toMatchObject({ route: 'r', cluster: 'x' });
+  });
+
   // matchRoute (traffic.go:417-450).
   it('treats path_separated_prefix as a plain prefix', () => {
     const routes = [{ name: 'sep', match: { pathSeparatedPrefix: '/api' } }, { name: 'rest', match: { prefix: '/b' } }];
@@ -309,6 +318,12 @@ describe('HTTP connection manager (traffic.go:344-388)', () => {
       expect(re('(?is)^/A.B$', '/a\nb')).toBe('hit');
       expect(re('(?U)^/a+$', '/aa')).toBe('hit');
     });
+    it('sets only the flags the group names', () => {
+      expect(re('(?s)^/a$', '/A')).toBe('ErrNoRoute');
+      expect(re('(?i)^/a.b$', '/a\nb')).toBe('ErrNoRoute');
+      expect(re('(?i)^/b$', '/a\n/b')).toBe('ErrNoRoute');
+      expect(re('(?U)^/a$', '/A')).toBe('ErrNoRoute');
+    });
     it('keeps (?i) that does not lead the pattern as Go text', () => {
       expect(re('^/[(?i)]$', '/i')).toBe('hit');
     });
@@ -325,6 +340,7 @@ describe('TCP proxy (traffic.go:389-391)', () => {
     expect(pick([tcpChain('t')], {})).toBe('t');
     const weighted = one([{ name: 'w', filters: [{ name: TCP, typedConfig: { weightedClusters: { clusters: [{ name: 'a', weight: 1 }] } } }] }]);
     expect(weighted).toEqual({ listener: 'l', filterChain: 'w', filterChainIndex: 0, trace: ['listener l', 'filter chain w'] });
+    expect('cluster' in weighted).toBe(false);
     expect(one([{ name: 'empty' }])).toEqual({ listener: 'l', filterChain: 'empty', filterChainIndex: 0, trace: ['listener l', 'filter chain empty'] });
   });
 });
@@ -401,6 +417,10 @@ describe('virtual host domains', () => {
     expect(vhost('api.foo.com', [['api.*'], ['api.f*']])).toBe('vh1');
     expect(vhost('api.foo.com', [['api.f*'], ['api.*']])).toBe('vh0');
     expect(vhost('api.foo.com', [['x*', 'api.*']])).toBe('vh0');
+  });
+  // traffic.go:469: only a domain starting with '*' is a suffix wildcard.
+  it('does not take a domain starting with a letter as a suffix wildcard', () => {
+    expect(vhost('ba.com', [['xa.com']])).toBe('ErrNoVirtualHost');
   });
   it('does not take a domain ending in a letter as a prefix wildcard', () => {
     expect(vhost('api.foo.com', [['api.x'], ['*']])).toBe('vh1');
