@@ -115,14 +115,31 @@ describe('circuit breakers', () => {
 
 describe('outlier detection', () => {
   // cluster_traffic_policy.go applyOutlierDetection: `if outlier == nil { return }`; and
-  // applyLoadBalancer sets HealthyPanicThreshold 0 only when svc.SupportsUnhealthyEndpoints(),
-  // which at 1.30.3 (pilot/pkg/model/service.go) is PILOT_SEND_UNHEALTHY_ENDPOINTS (default false)
-  // or a TrafficDistribution. (Master after 1.30 adds PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS, default
-  // true, which puts a 0 panic threshold on every cluster: 1.31 behaviour, not asserted here.)
-  it('is absent, with no panic threshold, without outlierDetection', () => {
+  // applyLoadBalancer (cluster_traffic_policy.go:323-327 at the oracle's module
+  // istio@v0.0.0-20260827124520-eed52ebb66ad) sets HealthyPanicThreshold 0 when it is unset and
+  // svc.SupportsUnhealthyEndpoints(), which pilot/pkg/model/service.go:166-174 makes true whenever
+  // features.DefaultSendUnhealthyEndpoints, i.e. PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS, default true
+  // (pilot/pkg/features/experimental.go:45-47). (1.30.3 has no such flag and leaves it unset.)
+  it('is absent, with a 0 panic threshold, without outlierDetection', () => {
     const c = webCluster(MESH);
     expect(c.outlierDetection).toBeUndefined();
+    const hpt = at(c, 'commonLbConfig', 'healthyPanicThreshold');
+    expect(hpt).toBeDefined();
+    expect(percent(hpt)).toBe(0);
+  });
+
+  // service.go:166-174 with PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS=false and no forcing
+  // (PILOT_SEND_UNHEALTHY_ENDPOINTS false, no traffic distribution): no panic threshold at all.
+  it('has no panic threshold without outlierDetection when PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS is off', () => {
+    const c = byName(generateFor(viewOf(MESH), 'client-1', 'app', { features: { PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS: false } }).clusters, WEB);
     expect(at(c, 'commonLbConfig', 'healthyPanicThreshold')).toBeUndefined();
+  });
+
+  // service.go:177-181 ForcesSupportUnhealthyEndpoints: PILOT_SEND_UNHEALTHY_ENDPOINTS forces it.
+  it('has a 0 panic threshold when PILOT_SEND_UNHEALTHY_ENDPOINTS forces it', () => {
+    const features = { PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS: false, PILOT_SEND_UNHEALTHY_ENDPOINTS: true };
+    const c = byName(generateFor(viewOf(withDr('{outlierDetection: {minHealthPercent: 30}}')), 'client-1', 'app', { features }).clusters, WEB);
+    expect(percent(at(c, 'commonLbConfig', 'healthyPanicThreshold'))).toBe(0);
   });
 
   // applyOutlierDetection: Consecutive_5Xx = v; EnforcingConsecutive_5Xx = 100 if v > 0 else v (0).
@@ -202,29 +219,34 @@ describe('outlier detection', () => {
   });
 });
 
-// Known disagreement, not fixed: a Service's spec.trafficDistribution (or the
-// networking.istio.io/traffic-distribution annotation) is not modeled by generation.
-// pilot/pkg/model/service.go GetTrafficDistribution maps PreferClose to
-// TrafficDistributionPreferSameZone, and then (1.30.3 SupportsUnhealthyEndpoints; master
-// ForcesSupportUnhealthyEndpoints) the service sends unhealthy endpoints, so
-// applyOutlierDetection forces minHealthPercent to 0 and applyLoadBalancer sets a 0 panic
-// threshold when none is set. Fixing it means modeling trafficDistribution (endpoints and
-// locality failover too), which is beyond a minimal fix.
-describe('panic threshold with trafficDistribution (not modeled yet)', () => {
+// pilot/pkg/model/service.go GetTrafficDistribution (:841-885) maps a Service's PreferClose to
+// TrafficDistributionPreferSameZone (spec field, then the networking.istio.io/traffic-distribution
+// annotation on the service, then on its namespace); ForcesSupportUnhealthyEndpoints (:177-191) is
+// then true, so applyOutlierDetection (cluster_traffic_policy.go:543-551) forces minHealthPercent to
+// 0 and applyLoadBalancer (:323-327) sets 0 when none is set. Only the panic threshold is modeled:
+// the traffic distribution's endpoint and locality effects are not.
+describe('panic threshold with trafficDistribution', () => {
   const preferClose = (yaml: string) => yaml.replace('  clusterIP: 10.96.1.10\n', '  clusterIP: 10.96.1.10\n  trafficDistribution: PreferClose\n');
+  const nsAnnotated = (yaml: string) => yaml.replace('metadata: {name: app, labels: {istio-injection: enabled}}', 'metadata: {name: app, labels: {istio-injection: enabled}, annotations: {networking.istio.io/traffic-distribution: PreferSameZone}}');
 
-  it('(the meshes of the expected failures generate, with the field on the Service)', () => {
+  it('(the meshes of these tests generate, with the field on the Service)', () => {
     expect(preferClose(MESH)).toContain('  trafficDistribution: PreferClose\n');
+    expect(nsAnnotated(MESH)).toContain('networking.istio.io/traffic-distribution: PreferSameZone');
     expect(webCluster(preferClose(MESH)).name).toBe(WEB);
     expect(webCluster(preferClose(withDr('{outlierDetection: {minHealthPercent: 30}}'))).outlierDetection).toBeDefined();
   });
 
-  it.fails('forces healthyPanicThreshold to 0 despite minHealthPercent', () => {
+  it('forces healthyPanicThreshold to 0 despite minHealthPercent', () => {
     const c = webCluster(preferClose(withDr('{outlierDetection: {consecutive5xxErrors: 5, minHealthPercent: 30}}')));
     expect(percent(at(c, 'commonLbConfig', 'healthyPanicThreshold'))).toBe(0);
   });
 
-  it.fails('sets healthyPanicThreshold 0 without outlier detection', () => {
+  it('forces it from the namespace annotation too', () => {
+    const c = webCluster(nsAnnotated(withDr('{outlierDetection: {consecutive5xxErrors: 5, minHealthPercent: 30}}')));
+    expect(percent(at(c, 'commonLbConfig', 'healthyPanicThreshold'))).toBe(0);
+  });
+
+  it('sets healthyPanicThreshold 0 without outlier detection', () => {
     expect(percent(at(webCluster(preferClose(MESH)), 'commonLbConfig', 'healthyPanicThreshold'))).toBe(0);
   });
 });

@@ -24,6 +24,7 @@ import { builtin, mark, ref } from './provenance.ts';
 import type { ServiceTarget } from './proxy.ts';
 import { parseProtocol as parseProtocolSafe } from '../config/protocol.ts';
 import { listAt } from '../model/maps.ts';
+import { forcesSupportUnhealthyEndpoints, supportsUnhealthyEndpoints } from './unhealthy.ts';
 
 const MAX_UINT32 = 4294967295;
 
@@ -281,7 +282,7 @@ function shouldH2Upgrade(ctx: GenContext, port: ServicePortInfo | undefined, cp:
   return ctx.mesh.h2UpgradePolicy === 'UPGRADE';
 }
 
-function applyOutlierDetection(svc: Service, c: Json, od: Json | undefined): void {
+function applyOutlierDetection(ctx: GenContext, svc: Service, c: Json, od: Json | undefined): void {
   if (!od) return;
   const out: Json = {};
   // Only consecutive5xxErrors: Istio ignores the deprecated consecutiveErrors here (it is a validation warning).
@@ -313,8 +314,8 @@ function applyOutlierDetection(svc: Service, c: Json, od: Json | undefined): voi
   }
   c.outlierDetection = out;
   const mhp = typeof od.minHealthPercent === 'number' ? od.minHealthPercent : 0;
-  if (mhp >= 0) (c.commonLbConfig as Json).healthyPanicThreshold = { value: mhp };
-  void svc;
+  // cluster_traffic_policy.go:543-551: a service that must get unhealthy endpoints gets panic threshold 0.
+  if (mhp >= 0) (c.commonLbConfig as Json).healthyPanicThreshold = { value: forcesSupportUnhealthyEndpoints(ctx.push.view, ctx.features, svc) ? 0 : mhp };
 }
 
 function slowStart(lb: Json): Json | undefined {
@@ -332,8 +333,12 @@ function slowStart(lb: Json): Json | undefined {
 }
 
 /** applyLoadBalancer: LEAST_REQUEST by default; the DR's simple/consistent-hash policy; locality weighting. */
-function applyLoadBalancer(ctx: GenContext, c: Json, lb: Json | undefined): void {
+function applyLoadBalancer(ctx: GenContext, svc: Service, c: Json, lb: Json | undefined): void {
   if (c.lbPolicy === 'CLUSTER_PROVIDED') return;
+  // cluster_traffic_policy.go:323-327: an unset panic threshold becomes 0 when the service supports
+  // unhealthy endpoints (always, with PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS' default true).
+  const common = c.commonLbConfig as Json;
+  if (common.healthyPanicThreshold === undefined && supportsUnhealthyEndpoints(ctx.push.view, ctx.features, svc)) common.healthyPanicThreshold = { value: 0 };
   const setting = effectiveLocalitySetting(ctx, lb);
   if (setting) {
     const enableFailover = c.outlierDetection !== undefined;
@@ -517,8 +522,8 @@ function applyTrafficPolicy(ctx: GenContext, w: ClusterWrapper, svc: Service | u
   if (o.direction !== 'inbound' && shouldH2Upgrade(ctx, o.port, cp)) setH2(w);
   applyConnectionPool(ctx, w, cp, p.retryBudget);
   if (o.direction !== 'inbound' && svc) {
-    applyOutlierDetection(svc, w.c, p.outlierDetection);
-    applyLoadBalancer(ctx, w.c, p.loadBalancer);
+    applyOutlierDetection(ctx, svc, w.c, p.outlierDetection);
+    applyLoadBalancer(ctx, svc, w.c, p.loadBalancer);
     if (o.mode !== 'sni-dnat') {
       const choice = upstreamTlsSettings(p.tls, o.serviceAccounts, o.sni, ctx.mesh.enableAutoMtls, o.meshExternal, o.serviceMtlsMode);
       applyUpstreamTls(ctx, w, choice, { isDrWithSelector: o.isDrWithSelector, registry: o.registry, serviceAccounts: o.serviceAccounts });
@@ -842,8 +847,8 @@ function waypointVipCluster(ctx: GenContext, svc: Service, port: ServicePortInfo
   const cp = policy?.connectionPool ?? {};
   applyConnectionPool(ctx, w, cp, policy?.retryBudget);
   if (shouldH2Upgrade(ctx, port, cp)) setH2(w);
-  applyOutlierDetection(svc, w.c, policy?.outlierDetection);
-  applyLoadBalancer(ctx, w.c, policy?.loadBalancer);
+  applyOutlierDetection(ctx, svc, w.c, policy?.outlierDetection);
+  applyLoadBalancer(ctx, svc, w.c, policy?.loadBalancer);
   if (w.c.type === 'ORIGINAL_DST') w.c.lbPolicy = 'CLUSTER_PROVIDED';
   edsConfig(w.c);
   // buildWaypointTLSContext: only SIMPLE and MUTUAL originate TLS (ISTIO_MUTUAL is HBONE's job).

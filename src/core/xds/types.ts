@@ -91,6 +91,10 @@ export interface FeatureFlags {
   PILOT_ENDPOINT_TELEMETRY_LABEL: boolean;
   PILOT_ENABLE_MONGO_FILTER: boolean;
   PILOT_ENABLE_IP_AUTOALLOCATE: boolean;
+  /** pilot/pkg/features/experimental.go: send unhealthy endpoints for every service (default true). */
+  PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS: boolean;
+  /** pilot/pkg/features/experimental.go: force sending unhealthy endpoints process-wide (default false). */
+  PILOT_SEND_UNHEALTHY_ENDPOINTS: boolean;
 }
 
 export const DEFAULT_FEATURES: FeatureFlags = {
@@ -109,6 +113,8 @@ export const DEFAULT_FEATURES: FeatureFlags = {
   PILOT_ENDPOINT_TELEMETRY_LABEL: true,
   PILOT_ENABLE_MONGO_FILTER: true,
   PILOT_ENABLE_IP_AUTOALLOCATE: true,
+  PILOT_AUTO_SEND_UNHEALTHY_ENDPOINTS: true,
+  PILOT_SEND_UNHEALTHY_ENDPOINTS: false,
 };
 
 /** Where a piece of generated config comes from: a resource, and the field that made it. */
