@@ -69,6 +69,18 @@ export function injectorProxyImage(cm: Resource): string {
 }
 
 /**
+ * A string under `global` of an injector ConfigMap's values (`meshID`, `trustDomain`): '' when
+ * unset or when `values` does not decode.
+ */
+export function injectorGlobalString(cm: Resource, field: string): string {
+  const values = injectorValues(cm);
+  if (!isObj(values)) return '';
+  const global = goStruct(values, 'global');
+  const v = goString(global.value, field);
+  return global.ok && v.ok ? v.value : '';
+}
+
+/**
  * `sidecarInjectorWebhook.enableNamespacesByDefault` of an injector ConfigMap. Istio panics
  * when the key is missing or not a boolean; we treat that as false.
  */

@@ -40,8 +40,12 @@ export interface ServicePortInfo {
   targetPort: number | string;
 }
 
-/** Istio's endpoint health (model.HealthStatus). */
-export type EndpointHealth = 'HEALTHY' | 'UNHEALTHY' | 'DRAINING' | 'TERMINATING';
+/**
+ * Istio's endpoint health (model.HealthStatus). UNKNOWN is its zero value, which ServiceEntry
+ * endpoints and WorkloadEntries keep (serviceentry/conversion.go never sets HealthStatus), so
+ * Envoy's health_status is left out for them.
+ */
+export type EndpointHealth = 'HEALTHY' | 'UNHEALTHY' | 'DRAINING' | 'TERMINATING' | 'UNKNOWN';
 
 export interface Endpoint {
   address: string;
@@ -369,7 +373,7 @@ function entryEndpoint(view: ConfigView, namespace: string, name: string, we: Wo
     tlsMode: labels[TLS_MODE_LABEL] ?? (sa !== '' ? 'istio' : 'disabled'),
     workloadName: name,
     namespace,
-    health: 'HEALTHY',
+    health: 'UNKNOWN',
     weight: we.weight,
     nodeName: '',
   };
@@ -418,7 +422,7 @@ function serviceEntries(view: ConfigView): MeshService[] {
         for (const p of ports) mapped[p.name] = typeof p.targetPort === 'number' && p.targetPort ? p.targetPort : p.port;
         return [{
           address: hostname, ports: mapped, labels: {}, workload: undefined, serviceAccount: '', identity: '', network: '', locality: '',
-          tlsMode: 'disabled', workloadName: se.name, namespace: se.namespace, health: 'HEALTHY', weight: 0, nodeName: '',
+          tlsMode: 'disabled', workloadName: se.name, namespace: se.namespace, health: 'UNKNOWN', weight: 0, nodeName: '',
         }];
       }
       return spec.endpoints.map((e, i) => entryEndpoint(view, se.namespace, `${se.name}-${i}`, e, ports, undefined));

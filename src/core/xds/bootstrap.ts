@@ -123,7 +123,7 @@ export function bootstrapNode(proxy: Proxy, mesh: MeshSettings, clusterId: strin
     NAMESPACE: proxy.namespace,
     NAME: proxy.id.split('.')[0] ?? proxy.id,
     LABELS: { ...proxy.labels },
-    MESH_ID: mesh.meshId || mesh.trustDomain,
+    MESH_ID: proxy.metadata.meshId || mesh.meshId || mesh.trustDomain,
     SERVICE_ACCOUNT: proxy.serviceAccount,
     WORKLOAD_NAME: proxy.workloadName,
     INTERCEPTION_MODE: proxy.interceptionMode,

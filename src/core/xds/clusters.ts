@@ -713,7 +713,9 @@ export function passthroughCluster(ctx: GenContext): Json {
 
 export function inboundPassthroughCluster(ctx: GenContext): Json {
   const c = passthroughCluster(ctx);
-  const out: Json = { ...c, name: INBOUND_PASSTHROUGH_CLUSTER, altStatName: `${INBOUND_PASSTHROUGH_CLUSTER};` };
+  // cluster_builder.go:761-762: only the name changes; AltStatName stays buildDefaultPassthroughCluster's
+  // DelimitedStatsPrefix(PassthroughCluster) (:803).
+  const out: Json = { ...c, name: INBOUND_PASSTHROUGH_CLUSTER };
   delete out.filters;
   const v4 = ctx.proxy.ipAddresses.length === 0 || ctx.proxy.ipAddresses.some(isIPv4);
   const v6 = ctx.proxy.ipAddresses.some(isIPv6);

@@ -17,7 +17,8 @@ import { mark, ref } from './provenance.ts';
 import { waypointResources } from './waypoint/resources.ts';
 import { GATEWAY_MANAGED_LABEL, MESH_GATEWAY_CONTROLLER } from '../config/wellKnown.ts';
 
-const HEALTH: Readonly<Record<string, string>> = { HEALTHY: 'HEALTHY', UNHEALTHY: 'UNHEALTHY', DRAINING: 'DRAINING', TERMINATING: 'UNKNOWN' };
+// endpoint_builder.go buildEnvoyLbEndpoint: HealthStatus = corev3.HealthStatus(e.HealthStatus); Istio's 0 is Envoy's UNKNOWN (omitted).
+const HEALTH: Readonly<Record<string, string>> = { HEALTHY: 'HEALTHY', UNHEALTHY: 'UNHEALTHY', DRAINING: 'DRAINING', TERMINATING: 'UNKNOWN', UNKNOWN: 'UNKNOWN' };
 
 function subsetPolicy(dr: DestinationRuleSpec | undefined, subset: string): TrafficPolicy | undefined {
   if (!dr) return undefined;

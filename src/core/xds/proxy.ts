@@ -15,6 +15,7 @@ import { nodeLocality, splitLocality } from '../config/locality.ts';
 import { assumedGatewayDeployments, DEFAULT_CLUSTER_ID, podWorkloadName, type ServicePortInfo } from '../config/services.ts';
 import { GATEWAY_MANAGED_LABEL, GATEWAY_NAME_LABEL, MESH_GATEWAY_CONTROLLER, PROXY_CONFIG_ANNOTATION, TOPOLOGY_NETWORK_LABEL } from '../config/wellKnown.ts';
 import { isObj, str } from '../model/read.ts';
+import { injectorConfigMapName, injectorGlobalString } from '../config/injector.ts';
 import { loadYaml } from '../model/yamlSchema.ts';
 import type { PushContext, Service } from './model.ts';
 import type { InterceptionMode, Proxy, ProxyType } from './types.ts';
@@ -129,6 +130,29 @@ function proxyConfigOf(view: ConfigView, pod: Resource): Record<string, unknown>
   return out;
 }
 
+/**
+ * The proxy's MESH_ID node metadata. An injected pod's istio-proxy env is what istio-agent reads
+ * (pkg/bootstrap/config.go GetNodeMetaData: env ISTIO_META_* over proxyMetadata). For a pod the
+ * injector has still to inject: injection-template.yaml:335-341 sets ISTIO_META_MESH_ID to
+ * values.global.meshID, else valueOrDefault(meshConfig.trustDomain, values.global.trustDomain),
+ * and the ProxyConfig's proxyMetadata env entries (:357) come after it and win.
+ */
+function meshIdOf(view: ConfigView, pod: Resource, meta: Record<string, unknown>): string {
+  for (const c of podSpec(pod).containers) {
+    if (c.name !== 'istio-proxy') continue;
+    const e = c.env.filter((x) => x.name === 'ISTIO_META_MESH_ID').pop();
+    if (e && e.value) return e.value;
+  }
+  const fromMeta = str(meta.ISTIO_META_MESH_ID);
+  if (fromMeta !== '') return fromMeta;
+  const cmName = injectorConfigMapName(pod.labels['istio.io/rev'] ?? '');
+  const cms = view.list(KINDS.ConfigMap).filter((c) => c.name === cmName);
+  const cm = cms.find((c) => c.namespace === 'istio-system') ?? cms[0];
+  const meshId = cm ? injectorGlobalString(cm, 'meshID') : '';
+  if (meshId !== '') return meshId;
+  return view.meshConfig.trustDomain || (cm ? injectorGlobalString(cm, 'trustDomain') : '');
+}
+
 /** The proxy of a pod as istiod sees it when the pod's proxy connects. */
 export function proxyForPod(view: ConfigView, ref: ProxyRef): Proxy {
   const pod = ref.pod;
@@ -165,6 +189,7 @@ export function proxyForPod(view: ConfigView, ref: ProxyRef): Proxy {
       envoyStatusPort: 15021,
       envoyPrometheusPort: 15090,
       ...(str(meta.ISTIO_META_UNPRIVILEGED_POD) !== '' ? { unprivileged: true } : {}),
+      meshId: meshIdOf(view, pod, meta),
     },
   };
 }

@@ -47,6 +47,8 @@ export interface Proxy {
     envoyPrometheusPort?: number;
     /** UNPRIVILEGED_POD: the proxy cannot bind ports below 1024. */
     unprivileged?: boolean;
+    /** MESH_ID (ISTIO_META_MESH_ID, which the injector sets to global.meshID or the trust domain). */
+    meshId?: string;
   };
 }
 

@@ -54,7 +54,8 @@ function tracing(ctx: GenContext): Json | undefined {
   const tags = [
     literalTag('istio.canonical_revision', labels['service.istio.io/canonical-revision'] || 'latest'),
     literalTag('istio.canonical_service', labels['service.istio.io/canonical-name'] || 'unknown'),
-    literalTag('istio.mesh_id', ctx.mesh.meshId || 'unknown'),
+    // tracing.go:642-645: node.Metadata.MeshID, else "unknown".
+    literalTag('istio.mesh_id', ctx.proxy.metadata.meshId || 'unknown'),
     literalTag('istio.namespace', ctx.proxy.namespace || 'default'),
     literalTag('istio.cluster_id', ctx.proxy.clusterId || 'unknown'),
     dryRunTag('istio.authorization.dry_run.allow_policy.name', 'istio_dry_run_allow_shadow_effective_policy_id'),

@@ -1,0 +1,136 @@
+// Defaults the xDS oracle (`npm run oracle -- xds`, real istiod at the module
+// istio@v0.0.0-20260827124520-eed52ebb66ad) showed we had wrong, each asserted from Istio's source
+// at that version; the Go file and line are in each test's comment.
+import { describe, expect, it } from 'vitest';
+import { at, byName, generateFor, list, viewOf } from './helpers.ts';
+import type { Json } from '../../src/core/xds/types.ts';
+
+const MESH = `apiVersion: v1
+kind: Namespace
+metadata: {name: app, labels: {istio-injection: enabled}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: app}
+spec:
+  clusterIP: 10.96.1.10
+  selector: {app: web}
+  ports: [{name: http, port: 8080}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: client-1, namespace: app, labels: {app: client}}
+spec:
+  containers: [{name: c, image: c}]
+status: {podIP: 10.1.1.1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: app, labels: {app: web}}
+spec:
+  containers: [{name: w, image: w, ports: [{containerPort: 8080}]}]
+status: {podIP: 10.1.1.2}
+`;
+
+const SE = `${MESH}---
+apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: ext, namespace: app}
+spec:
+  hosts: [ext.example.com]
+  ports: [{name: http, number: 80, protocol: HTTP}]
+  location: MESH_EXTERNAL
+  resolution: DNS
+  endpoints: [{address: ext-1.example.com}]
+---
+apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: self, namespace: app}
+spec:
+  hosts: [self.example.com]
+  ports: [{name: http, number: 80, protocol: HTTP}]
+  location: MESH_EXTERNAL
+  resolution: DNS
+`;
+
+/** Every `istio.mesh_id` tracing tag value in the proxy's listeners. */
+function meshIdTags(listeners: readonly Json[]): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) walk(x);
+    else if (v !== null && typeof v === 'object') {
+      const o = v as Json;
+      if (o.tag === 'istio.mesh_id') out.push(String(at(o, 'literal', 'value')));
+      for (const x of Object.values(o)) walk(x);
+    }
+  };
+  walk(listeners);
+  return out;
+}
+
+describe('InboundPassthroughCluster', () => {
+  // cluster_builder.go buildInboundPassthroughCluster (:761-762) starts from
+  // buildDefaultPassthroughCluster, whose AltStatName is DelimitedStatsPrefix(PassthroughCluster)
+  // (:803), and changes only the name: the stat name stays "PassthroughCluster;".
+  it('keeps the PassthroughCluster; alt stat name', () => {
+    const c = byName(generateFor(viewOf(MESH), 'web-1', 'app').clusters, 'InboundPassthroughCluster');
+    expect(c.altStatName).toBe('PassthroughCluster;');
+  });
+});
+
+describe('ServiceEntry endpoints in static load assignments', () => {
+  // serviceentry/conversion.go builds IstioEndpoints (:364, :484) without a HealthStatus, so it is
+  // model.HealthStatus 0, which buildEnvoyLbEndpoint (xds/endpoints/endpoint_builder.go:766-772)
+  // passes on as Envoy's UNKNOWN: no health_status in the dump. (Pods keep Healthy:
+  // kube/controller/pod.go:201-206.)
+  const gen = generateFor(viewOf(SE), 'client-1', 'app');
+  const lbEndpoints = (name: string) => list(at(byName(gen.clusters, name), 'loadAssignment', 'endpoints', 0, 'lbEndpoints'));
+
+  it('writes no healthStatus for a ServiceEntry endpoint', () => {
+    const eps = lbEndpoints('outbound|80||ext.example.com');
+    expect(eps.length).toBe(1);
+    expect(at(eps[0], 'endpoint', 'address', 'socketAddress', 'address')).toBe('ext-1.example.com');
+    expect(eps[0]?.healthStatus).toBeUndefined();
+  });
+
+  it('writes none for the host a DNS ServiceEntry without endpoints resolves', () => {
+    const eps = lbEndpoints('outbound|80||self.example.com');
+    expect(eps.length).toBe(1);
+    expect(eps[0]?.healthStatus).toBeUndefined();
+  });
+});
+
+describe('istio.mesh_id tracing tag', () => {
+  // tracing.go:642-645 takes node.Metadata.MeshID ("unknown" when empty); the injector sets
+  // ISTIO_META_MESH_ID (injection-template.yaml:335-341) to values.global.meshID, else the mesh
+  // config's trust domain (cluster.local by default).
+  it('is the trust domain by default', () => {
+    const tags = meshIdTags(generateFor(viewOf(MESH), 'client-1', 'app').listeners);
+    expect(tags.length).toBeGreaterThan(0);
+    expect(new Set(tags)).toEqual(new Set(['cluster.local']));
+  });
+
+  it('follows meshConfig.trustDomain', () => {
+    const tags = meshIdTags(generateFor(viewOf(MESH, { trustDomain: 'example.org' }), 'client-1', 'app').listeners);
+    expect(new Set(tags)).toEqual(new Set(['example.org']));
+  });
+
+  it('takes the injector values\' global.meshID over the trust domain', () => {
+    const cm = `${MESH}---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: istio-sidecar-injector, namespace: istio-system}
+data:
+  values: '{"global": {"meshID": "mesh-a"}}'
+`;
+    expect(new Set(meshIdTags(generateFor(viewOf(cm), 'client-1', 'app').listeners))).toEqual(new Set(['mesh-a']));
+  });
+
+  // injection-template.yaml:357: the ProxyConfig's proxyMetadata are env entries after it, and win.
+  it('takes ISTIO_META_MESH_ID of the proxy config\'s proxyMetadata over both', () => {
+    const annotated = MESH.replace('metadata: {name: client-1, namespace: app, labels: {app: client}}',
+      'metadata: {name: client-1, namespace: app, labels: {app: client}, annotations: {proxy.istio.io/config: "proxyMetadata: {ISTIO_META_MESH_ID: mesh-b}"}}');
+    expect(annotated).toContain('mesh-b');
+    expect(new Set(meshIdTags(generateFor(viewOf(annotated), 'client-1', 'app').listeners))).toEqual(new Set(['mesh-b']));
+  });
+});
