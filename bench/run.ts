@@ -195,8 +195,10 @@ for (const m of cli.meshes) {
   cliRow(`node reading and loading the ${n}-service mesh with js-yaml`, m.jsyaml, `(${mb(m.bytes)})`);
   cliRow(`mesh-workbench analyze -o json, ${n} services${m.withPods ? ' and their Pods' : ''}`, m.cli, `${x(m.cli, m.jsyaml)} the js-yaml process (${m.messages} messages)`);
   if (m.before) cliRow(`  the same before the mesh model (${BEFORE_MESH_MODEL})`, m.before.ms, `main takes ${x(m.cli, m.before.ms)} as long (it gave ${m.before.messages} messages)`);
+  if (m.istioctl) cliRow(`  istioctl analyze --use-kube=false -o json, the same file`, m.istioctl.ms, `ours takes ${x(m.cli, m.istioctl.ms)} as long (istioctl gave ${m.istioctl.messages} messages)`);
 }
 if (cli.beforeSkipped) console.log(`  (the CLI before the mesh model was not timed: ${cli.beforeSkipped})`);
+if (cli.istioctlSkipped) console.log(`  (istioctl was not timed: ${cli.istioctlSkipped})`);
 const startup = cli.list - cli.bareNode;
 console.log(`\n  Where analyze -o json spends its time (startup: analyze -L minus bare Node; the rest: median of 3 cold processes):`);
 for (const p of cli.phases) {

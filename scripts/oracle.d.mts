@@ -1,0 +1,5 @@
+export declare const ROOT: string;
+/** Where `npm run oracle -- build` puts istioctl and xds-oracle (outside the repository). */
+export declare const BIN: string;
+export declare const ISTIOCTL: string;
+export declare const XDS_ORACLE: string;
