@@ -3,38 +3,13 @@
 // `git show` at tag 1.30.3 (the project's DEFAULT_ISTIO_VERSION is 1.30) and at master
 // 86c9f01f; every expectation holds at both unless its comment says otherwise.
 import { describe, expect, it } from 'vitest';
-import { at, byName, generateFor, list, obj, viewOf } from './helpers.ts';
+import { at, byName, CLIENT_WEB_MESH, generateFor, list, obj, viewOf } from './helpers.ts';
 import type { Json } from '../../src/core/xds/types.ts';
 
 const MAX_UINT32 = 4294967295;
 const WEB = 'outbound|8080||web.app.svc.cluster.local';
 
-const MESH = `apiVersion: v1
-kind: Namespace
-metadata: {name: app, labels: {istio-injection: enabled}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: web, namespace: app}
-spec:
-  clusterIP: 10.96.1.10
-  selector: {app: web}
-  ports: [{name: http, port: 8080}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: client-1, namespace: app, labels: {app: client}}
-spec:
-  containers: [{name: c, image: c}]
-status: {podIP: 10.1.1.1}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-1, namespace: app, labels: {app: web}}
-spec:
-  containers: [{name: w, image: w, ports: [{containerPort: 8080}]}]
-status: {podIP: 10.1.1.2}
-`;
+const MESH = CLIENT_WEB_MESH;
 
 /** The mesh above plus a DestinationRule for web with the given trafficPolicy (YAML flow style). */
 function withDr(trafficPolicy: string): string {

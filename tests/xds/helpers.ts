@@ -44,3 +44,31 @@ export function list(v: unknown): Json[] {
   if (!Array.isArray(v)) throw new Error(`not a list: ${JSON.stringify(v)}`);
   return v as Json[];
 }
+
+/** Namespace `app` (injected): Service web:8080 (10.96.1.10) with pod web-1 (10.1.1.2), and a client pod client-1 (10.1.1.1). */
+export const CLIENT_WEB_MESH = `apiVersion: v1
+kind: Namespace
+metadata: {name: app, labels: {istio-injection: enabled}}
+---
+apiVersion: v1
+kind: Service
+metadata: {name: web, namespace: app}
+spec:
+  clusterIP: 10.96.1.10
+  selector: {app: web}
+  ports: [{name: http, port: 8080}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: client-1, namespace: app, labels: {app: client}}
+spec:
+  containers: [{name: c, image: c}]
+status: {podIP: 10.1.1.1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: web-1, namespace: app, labels: {app: web}}
+spec:
+  containers: [{name: w, image: w, ports: [{containerPort: 8080}]}]
+status: {podIP: 10.1.1.2}
+`;

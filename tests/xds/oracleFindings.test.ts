@@ -2,35 +2,10 @@
 // istio@v0.0.0-20260827124520-eed52ebb66ad) showed we had wrong, each asserted from Istio's source
 // at that version; the Go file and line are in each test's comment.
 import { describe, expect, it } from 'vitest';
-import { at, byName, generateFor, list, viewOf } from './helpers.ts';
+import { at, byName, CLIENT_WEB_MESH, generateFor, list, viewOf } from './helpers.ts';
 import type { Json } from '../../src/core/xds/types.ts';
 
-const MESH = `apiVersion: v1
-kind: Namespace
-metadata: {name: app, labels: {istio-injection: enabled}}
----
-apiVersion: v1
-kind: Service
-metadata: {name: web, namespace: app}
-spec:
-  clusterIP: 10.96.1.10
-  selector: {app: web}
-  ports: [{name: http, port: 8080}]
----
-apiVersion: v1
-kind: Pod
-metadata: {name: client-1, namespace: app, labels: {app: client}}
-spec:
-  containers: [{name: c, image: c}]
-status: {podIP: 10.1.1.1}
----
-apiVersion: v1
-kind: Pod
-metadata: {name: web-1, namespace: app, labels: {app: web}}
-spec:
-  containers: [{name: w, image: w, ports: [{containerPort: 8080}]}]
-status: {podIP: 10.1.1.2}
-`;
+const MESH = CLIENT_WEB_MESH;
 
 const SE = `${MESH}---
 apiVersion: networking.istio.io/v1

@@ -4,30 +4,11 @@
 // Listeners and routes are written by hand so each rule is tested on its own; the expected
 // results are what the Go code does, read from the source.
 import { describe, expect, it } from 'vitest';
-import { simulate, type SimCall } from '../../src/core/xds/simulate.ts';
+import type { SimCall } from '../../src/core/xds/simulate.ts';
 import { listenerPredicateExclude } from '../../src/core/xds/listeners/inbound.ts';
 import type { Json } from '../../src/core/xds/types.ts';
+import { HCM, HTTP_INSPECTOR, TLS_INSPECTOR, listener, run, tcpChain } from './simulatorFixtures.ts';
 
-const HCM = 'envoy.filters.network.http_connection_manager';
-const TCP = 'envoy.filters.network.tcp_proxy';
-const TLS_INSPECTOR = 'envoy.filters.listener.tls_inspector';
-const HTTP_INSPECTOR = 'envoy.filters.listener.http_inspector';
-
-const tcpChain = (name: string, match: Json = {}, extra: Json = {}): Json => ({
-  name,
-  filterChainMatch: match,
-  filters: [{ name: TCP, typedConfig: { cluster: name } }],
-  ...extra,
-});
-
-const listener = (name: string, address: string, port: number, chains: Json[], extra: Json = {}): Json => ({
-  name,
-  address: { socketAddress: { address, portValue: port } },
-  filterChains: chains,
-  ...extra,
-});
-
-const run = (listeners: Json[], call: SimCall, routes: Json[] = []) => simulate({ listeners, routes }, call);
 
 describe('listener matching (traffic.go matchListener / matchAddress)', () => {
   const ls = [

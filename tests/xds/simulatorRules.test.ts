@@ -6,27 +6,10 @@
 // (source/common/http/header_utility.cc) as RouteMatcher::findVirtualHost uses it.
 // Listeners and routes are written by hand, as in simulatorEdges.test.ts.
 import { describe, expect, it } from 'vitest';
-import { simulate, type SimCall } from '../../src/core/xds/simulate.ts';
+import type { SimCall } from '../../src/core/xds/simulate.ts';
 import type { Json } from '../../src/core/xds/types.ts';
+import { HCM, HTTP_INSPECTOR, TCP, TLS_INSPECTOR, listener, run, tcpChain } from './simulatorFixtures.ts';
 
-const HCM = 'envoy.filters.network.http_connection_manager';
-const TCP = 'envoy.filters.network.tcp_proxy';
-const TLS_INSPECTOR = 'envoy.filters.listener.tls_inspector';
-const HTTP_INSPECTOR = 'envoy.filters.listener.http_inspector';
-
-const tcpChain = (name: string, match: Json = {}, extra: Json = {}): Json => ({
-  name,
-  filterChainMatch: match,
-  filters: [{ name: TCP, typedConfig: { cluster: name } }],
-  ...extra,
-});
-const listener = (name: string, address: string, port: number, chains: Json[], extra: Json = {}): Json => ({
-  name,
-  address: { socketAddress: { address, portValue: port } },
-  filterChains: chains,
-  ...extra,
-});
-const run = (listeners: Json[], call: SimCall, routes: Json[] = []) => simulate({ listeners, routes }, call);
 const withFilters = (...names: string[]): Json => ({ listenerFilters: names.map((name) => ({ name })) });
 const one = (chains: Json[], call: Partial<SimCall> = {}, extra: Json = {}) => run([listener('l', '0.0.0.0', 80, chains, extra)], { port: 80, ...call });
 /** The chain (named after its cluster) a call lands on, or the error. */
