@@ -11,8 +11,13 @@ export interface AnalysisSettings {
   defaultNamespace: string;
   /** When set, only messages on resources of this namespace are kept (istioctl `-n`). */
   namespaceFilter?: string;
+  /**
+   * Report what the API server would refuse (CRD schema and CEL findings, duplicate mapping
+   * keys) as MWB-API-SERVER-REJECTS. istioctl never reports these: false drops them all.
+   */
+  schemaFindings: boolean;
 }
 
 export function defaultAnalysisSettings(): AnalysisSettings {
-  return { suppressions: [], analyzers: [], includePlaceholders: true, defaultNamespace: 'default' };
+  return { suppressions: [], analyzers: [], includePlaceholders: true, defaultNamespace: 'default', schemaFindings: true };
 }
