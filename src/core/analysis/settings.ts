@@ -16,8 +16,14 @@ export interface AnalysisSettings {
    * keys) as MWB-API-SERVER-REJECTS. istioctl never reports these: false drops them all.
    */
   schemaFindings: boolean;
+  /**
+   * `workbench` (default): the files are the cluster, and an analyzer runs when the files hold
+   * its inputs. `istioctl`: exactly what `istioctl analyze --use-kube=false` reads and reports
+   * (its reader's kinds, the analyzers it skips, no schema findings; see istioctlMode.ts).
+   */
+  mode: 'workbench' | 'istioctl';
 }
 
 export function defaultAnalysisSettings(): AnalysisSettings {
-  return { suppressions: [], analyzers: [], includePlaceholders: true, defaultNamespace: 'default', schemaFindings: true };
+  return { suppressions: [], analyzers: [], includePlaceholders: true, defaultNamespace: 'default', schemaFindings: true, mode: 'workbench' };
 }
