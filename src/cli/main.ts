@@ -24,6 +24,7 @@ Usage:
   mesh-workbench proxy-config <command> <pod>[.<namespace>] [flags] FILES…
   mesh-workbench simulate <pod>[.<namespace>] --host <host> --port <port> [flags] FILES…
   mesh-workbench route-test TESTS.yaml [-o json] FILES…
+  mesh-workbench validate -f <file|directory|->... [flags]
   mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] <file|directory|->...
   mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] <file|directory|->...
   mesh-workbench --version
@@ -36,6 +37,7 @@ Commands:
                    files, as istioctl proxy-config does (alias: pc)
   simulate         Simulate a request from a proxy through its generated config
   route-test       Run route tests (requests and where they should go) against the generated config
+  validate         Validate Istio resources as the webhook would, like istioctl validate (alias: v)
   ztunnel-config   Print what a ztunnel receives (ambient), simulated from the files
   trace            Trace a request through the ambient data plane, hop by hop
 
@@ -99,6 +101,13 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   if (argv[0] === 'simulate') {
     try {
       return await (await import('./generate.ts')).runSimulate(argv.slice(1), io);
+    } catch (e) {
+      return failure(io, e);
+    }
+  }
+  if (argv[0] === 'validate' || argv[0] === 'v') {
+    try {
+      return await (await import('./validate.ts')).runValidate(argv.slice(1), io);
     } catch (e) {
       return failure(io, e);
     }
