@@ -311,6 +311,42 @@ async function analyzeCommand(opts) {
   console.log(`\nanalyze${opts.allNamespaces ? ' (-A)' : ''}: ${agree} agree, ${results.length - agree} differ (${results.length} workspaces, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)})`);
 }
 
+// ---- validate ------------------------------------------------------------------------------
+
+/**
+ * `npm run oracle -- validate [--limit N] [--jobs N]`: istioctl validate -f FILE against ours on
+ * every file of the analyze workspaces (conformance cases and samples), one file per run; the
+ * outputs (stdout, stderr, exit code) must be identical. Differences are sorted by cause.
+ */
+async function validateCommand(opts) {
+  ensureBuilt();
+  let files = [...new Set(analyzeWorkspaces().flatMap((ws) => ws.files))].map((f) => relative(ROOT, f));
+  if (opts.limit) files = files.slice(0, opts.limit);
+  const t0 = Date.now();
+  const causeOfDiff = (theirs, ours) => {
+    if (/cannot parse proto message/.test(theirs.stderr) && !/cannot parse proto message/.test(ours.stderr)) return "istioctl's jsonpb decode error (cannot parse proto message), not reproduced";
+    const reason = (s) => s.replace(/(yaml: line \d+: )[^\n]*/g, '$1…');
+    if (theirs.code === ours.code && reason(theirs.stderr) === reason(ours.stderr) && theirs.stdout === ours.stdout) return "YAML syntax error: our parser's reason, not go-yaml's";
+    if (theirs.code === 2 && /panic:/.test(theirs.stderr)) return 'istioctl panics';
+    return theirs.code !== ours.code ? `exit code ${theirs.code} vs ${ours.code}` : 'output differs';
+  };
+  const results = await pool(files, opts.jobs, async (file) => {
+    const [theirs, ours] = await Promise.all([run(ISTIOCTL, ['validate', '-f', file]), run('node', [CLI, 'validate', '-f', file])]);
+    const agree = theirs.code === ours.code && theirs.stdout === ours.stdout && theirs.stderr === ours.stderr;
+    return { file, agree, ...(agree ? {} : { cause: causeOfDiff(theirs, ours), istioctl: theirs, ours }) };
+  });
+  const agree = results.filter((r) => r.agree).length;
+  const byCause = new Map();
+  for (const r of results) if (!r.agree) byCause.set(r.cause, [...(byCause.get(r.cause) ?? []), r.file]);
+  mkdirSync(REPORTS, { recursive: true });
+  const out = join(REPORTS, 'validate.json');
+  writeFileSync(out, JSON.stringify({ when: new Date().toISOString(), agree, differ: results.length - agree, byCause: Object.fromEntries(byCause), results }, null, 1));
+  for (const r of results) if (!r.agree) console.log(`DIFFER ${r.file}: ${r.cause}`);
+  console.log('\nDifferences by cause (files):');
+  for (const [c, fs] of [...byCause].sort((a, b) => b[1].length - a[1].length)) console.log(`  ${String(fs.length).padStart(3)}  ${c}`);
+  console.log(`\nvalidate: ${agree} agree, ${results.length - agree} differ (${results.length} files, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)})`);
+}
+
 // ---- main ----------------------------------------------------------------------------------
 
 function parseOptions(argv) {
@@ -339,6 +375,7 @@ async function main() {
       return;
     case 'analyze':
       return analyzeCommand(opts);
+    case 'validate': return validateCommand(opts);
     case 'xds': {
       ensureBuilt();
       const r = spawnSync('node', ['--import', 'tsx', join(ROOT, 'scripts', 'oracle', 'xds.ts'), ...rest], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, XDS_ORACLE } });
