@@ -16,6 +16,8 @@ import { isObj, type Obj } from '../core/model/read.ts';
 import { goQuote } from '../core/go/fmt.ts';
 import { validateWebhook, WEBHOOK_VALIDATORS } from '../core/validation/webhook.ts';
 import { parseProtocol } from '../core/validation/webhook/common.ts';
+import { apiKind } from '../core/config/api/crd/index.ts';
+import type { Schema } from '../core/config/shape.ts';
 
 export const VALIDATE_EXIT_OK = 0;
 export const VALIDATE_EXIT_ERROR = 1;
@@ -176,6 +178,38 @@ export function pilotKindId(apiVersion: string, kind: string): string | undefine
   return info.id;
 }
 
+/** The proto message of each kind's spec, as jsonpb names it in its errors. */
+const SPEC_MESSAGES: Readonly<Record<string, string>> = {
+  'networking.istio.io/ProxyConfig': 'istio.networking.v1beta1.ProxyConfig',
+  'security.istio.io/AuthorizationPolicy': 'istio.security.v1beta1.AuthorizationPolicy',
+  'security.istio.io/PeerAuthentication': 'istio.security.v1beta1.PeerAuthentication',
+  'security.istio.io/RequestAuthentication': 'istio.security.v1beta1.RequestAuthentication',
+  'telemetry.istio.io/Telemetry': 'istio.telemetry.v1alpha1.Telemetry',
+  'extensions.istio.io/WasmPlugin': 'istio.extensions.v1alpha1.WasmPlugin',
+  'extensions.istio.io/TrafficExtension': 'istio.extensions.v1alpha1.TrafficExtension',
+};
+
+const snakeCase = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/**
+ * The part of istioctl's strict jsonpb decode we reproduce: a key of `spec` that is no field of
+ * its message (by JSON or proto name) is `unknown field "k" in <message>`. Type errors, bad enum
+ * values and unknown fields deeper down are not reproduced (they go on to the webhook's rules).
+ */
+function specDecodeError(kindId: string, spec: unknown): string | undefined {
+  if (!isObj(spec)) return undefined;
+  const slash = kindId.indexOf('/');
+  const group = kindId.slice(0, slash);
+  const kind = kindId.slice(slash + 1);
+  const props = (apiKind(group, kind)?.spec?.schema as Schema | undefined)?.properties;
+  if (!props) return undefined;
+  const known = new Set(Object.keys(props).flatMap((k) => [k, snakeCase(k)]));
+  const unknown = Object.keys(spec).find((k) => !known.has(k));
+  if (unknown === undefined) return undefined;
+  const message = SPEC_MESSAGES[kindId] ?? `istio.networking.v1alpha3.${kind}`;
+  return `cannot parse proto message: unknown field ${goQuote(unknown)} in ${message}`;
+}
+
 export interface ValidateOptions {
   /** -n: the namespace of Istio resources without one ("default" when empty). */
   defaultNamespace: string;
@@ -250,7 +284,9 @@ export function validateObject(un: Obj, opts: ValidateOptions): ResourceVerdict 
   const kindId = pilotKindId(apiVersion, kind);
   if (kindId) {
     // istioctl decodes the spec with the legacy jsonpb decoder first ("cannot parse proto
-    // message: ..."); that decoder is not reproduced here (see docs/reference.md).
+    // message: ..."); only its unknown top-level spec fields are reproduced (see specDecodeError).
+    const decodeError = specDecodeError(kindId, un.spec);
+    if (decodeError) return { errors: [decodeError], warnings: [] };
     const unknown = Object.keys(un).filter((k) => !VALID_FIELDS.has(k));
     if (unknown.length > 0) return { errors: unknown.map((k) => `unknown field ${goQuote(k)}`), warnings: [] };
     const meta = isObj(un.metadata) ? un.metadata : {};

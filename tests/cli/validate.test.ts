@@ -115,6 +115,17 @@ describe('validate: decoding and kinds', () => {
     });
   });
 
+  it('an unknown top-level spec field: jsonpb\'s error, and the webhook does not run; proto names are accepted', async () => {
+    expect(await run(['-f', 'spec-fields.yaml'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Error: 2 errors occurred:\n' +
+        '\t* VirtualService/shop/typo: cannot parse proto message: unknown field "htp" in istio.networking.v1alpha3.VirtualService\n' +
+        '\t* EnvoyFilter/istio-system/old-filters: cannot parse proto message: unknown field "filters" in istio.networking.v1alpha3.EnvoyFilter\n\n\n',
+    });
+  });
+
   it('Services: port names and appProtocol; Deployments: app/version labels notice', async () => {
     expect(await run(['-f', 'k8s.yaml'])).toEqual({
       code: 1,
