@@ -98,8 +98,8 @@ test.describe('schema validation and editing help', () => {
     expect(unknown).toMatchObject({ line: key.line, severity: 'Error' });
     expect(unknown!.col).toBeLessThanOrEqual(key.col);
     expect(unknown!.endCol).toBeGreaterThanOrEqual(key.endCol);
-    // The Problems list shows them as Istio's schema validation errors.
-    const rows = page.getByTestId('problem-row').filter({ hasText: 'IST0106' });
+    // The Problems list shows them as what the API server refuses (our code; istioctl never reports them).
+    const rows = page.getByTestId('problem-row').filter({ hasText: 'MWB-API-SERVER-REJECTS' });
     await expect(rows.filter({ hasText: 'must be a valid duration greater than 1ms' })).toHaveCount(1);
     await expect(rows.filter({ hasText: 'subsetz' })).toHaveCount(1);
   });

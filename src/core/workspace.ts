@@ -2,15 +2,16 @@
 // and the benchmark: incremental parse → store → analyzers → located diagnostics.
 import { KINDS } from './model/kinds.ts';
 import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './model/types.ts';
+import { PARSER_CODES } from './model/parse.ts';
 import { WorkspaceModel } from './model/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
-import { ResourceStore } from './config/store.ts';
+import { placeholderOverlay, ResourceStore } from './config/store.ts';
 import { AnalysisCanceled } from './analysis/run.ts';
 import { Lookups } from './config/lookups.ts';
 import { AnalysisSession } from './analysis/session.ts';
 import { selectAnalyzers } from './analysis/analyzers/index.ts';
 import { parseSuppressions } from './analysis/suppress.ts';
-import { messageByCode } from './analysis/messages.ts';
+import { messageByCode, OWN_MESSAGES } from './analysis/messages.ts';
 import { meshInputsFromResources } from './config/mesh/fromWorkspace.ts';
 import { missingInputNotes } from './analysis/assumedInputs.ts';
 import { attachFixes, fixContext } from './analysis/fixes/index.ts';
@@ -84,7 +85,16 @@ export class WorkspaceAnalyzer {
    */
   analyzedState(): { view: ConfigView; document: (file: string, index: number) => SourceDocument | undefined; files: () => string[] } | undefined {
     if (this.storeState !== 'ready' || !this.store || !this.index) return undefined;
-    this.readView ??= configView(this.store, this.index);
+    if (!this.readView) {
+      // Analysis assumes istioctl's placeholder gateway; the generated Envoy config of the
+      // assumed gateway comes from the chart's (its Service's ports are the listeners').
+      const swap = this.store.placeholderSwap('chart');
+      if (swap.size === 0) this.readView = configView(this.store, this.index);
+      else {
+        const overlay = placeholderOverlay(this.store, swap);
+        this.readView = configView(overlay, this.index.fork(overlay, new Set([...swap.keys()].map((r) => r.kindId))));
+      }
+    }
     return { view: this.readView, document: (f, i) => this.model.document(f, i), files: () => this.model.fileList().map((f) => f.path) };
   }
 
@@ -133,6 +143,7 @@ export class WorkspaceAnalyzer {
         mode: 'cli',
         defaultNamespace: settings.defaultNamespace,
         includePlaceholders: settings.includePlaceholders,
+        placeholderFlavor: 'istio',
         deriveWorkloads: true,
         meshConfig: mesh.meshConfig,
         meshNetworks: mesh.meshNetworks,
@@ -176,11 +187,15 @@ export class WorkspaceAnalyzer {
       throw e;
     }
     this.unanalyzedKinds.clear();
+    // The view for queries may hold other placeholders than the run's (see analyzedState).
+    this.readView = undefined;
+    // What the API server would refuse, which istioctl never reports (settings.schemaFindings).
+    if (!settings.schemaFindings) diagnostics = diagnostics.filter((d) => d.code !== OWN_MESSAGES.ApiServerRejects.code);
     if (options.fixes === true) this.attachFixes(diagnostics);
-    const problems = this.model.problems().sort(byFileAndLine);
+    const problems = (settings.schemaFindings ? this.model.problems() : this.model.problems().filter((d) => d.code !== PARSER_CODES.duplicateKey)).sort(byFileAndLine);
     const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings, ...missingInputNotes(store)];
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {
-      assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod (labels app=istio-ingressgateway, istio=ingressgateway) and Service istio-system/${mesh.meshConfig.ingressService} (ports 15021, 80 → 8080, 443 → 8443) are assumed, as Istio's default ingress chart installs them; a Service of that name in your files replaces the assumed one.`);
+      assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod (label istio=ingressgateway) and Service istio-system/${mesh.meshConfig.ingressService} (ports http2 80, https 443, tcp 31400, tls 15443, each to the same target port) are assumed for analysis, as istioctl's analysis adds them; its generated Envoy config follows Istio's default ingress chart (labels app=istio-ingressgateway, istio=ingressgateway; ports 15021, 80 → 8080, 443 → 8443). A Service of that name in your files replaces the assumed one.`);
     }
     // Gateways name a class; istiod's class controller creates the built-in ones (istio, istio-remote, istio-waypoint) when missing.
     const classNote = assumedGatewayClassesNote(configView(store, index));

@@ -88,8 +88,8 @@ describe('dist-cli bundle', () => {
     const bundled = run(['analyze', '-o', 'json', '.'], dir, runner);
     expect(bundled).toEqual(fromSources(['analyze', '-o', 'json', '.'], dir));
     const messages = (JSON.parse(bundled.stdout) as Array<{ message: string }>).map((m) => m.message);
-    expect(messages).toContain('Schema validation error: spec.ports: Invalid value: "array": port number cannot be duplicated');
-    expect(messages).toContain('Schema validation error: spec: Invalid value: "object": CIDR addresses are allowed only for NONE/STATIC resolution types');
+    expect(messages).toContain('The API server would reject this object (kubectl apply fails): spec.ports: Invalid value: "array": port number cannot be duplicated');
+    expect(messages).toContain('The API server would reject this object (kubectl apply fails): spec: Invalid value: "object": CIDR addresses are allowed only for NONE/STATIC resolution types');
   });
 
   it('comes with a code cache made from this very bundle (its first 20 bytes are the bundle\'s SHA-1)', () => {

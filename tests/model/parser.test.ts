@@ -109,14 +109,15 @@ describe('parser problems', () => {
     expect(p?.range?.startCol).toBeGreaterThan(1);
   });
 
-  it('flags duplicate keys and keeps the later value', () => {
+  it("keeps the later value of a duplicate key; outside Istio's kinds the earlier key gets a warning", () => {
     const text = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: first', '  name: second', ''].join('\n');
     const m = model({ 'd.yaml': text });
     expect(m.resources().map((r) => r.name)).toEqual(['second']);
     const [p] = m.problems();
     expect(p?.code).toBe(PARSER_CODES.duplicateKey);
-    expect(p?.line).toBe(5);
-    expect(p?.message).toMatch(/Duplicate key name/);
+    expect(p?.level).toBe('Warning');
+    expect(p?.line).toBe(4);
+    expect(p?.message).toBe('The API server would reject this object (as YAML with strict field validation; kubectl apply -f keeps the later value): strict decoding error: yaml: unmarshal errors:\n  line 5: key "name" already set in map');
   });
 
   it('rejects an alias bomb with a clear message', () => {

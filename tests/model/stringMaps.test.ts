@@ -61,7 +61,7 @@ spec:
     expect(model(text.replace('name: 1234', 'name: "1234"').replace('namespace: no', "namespace: 'no'")).resources().map((r) => `${r.namespace}/${r.name}`)).toEqual(['no/1234']);
     expect(model(text.replace('name: 1234', 'name: {toString: x}').replace('namespace: no', 'namespace: shop')).problems()[0]!.message).toContain('metadata.name must be a string, and the value is a mapping.');
     expect(model(text.replace('name: 1234', 'generateName: web-').replace('namespace: no', 'namespace:')).problems()).toEqual([]);
-    // Istio's own kinds are left to the schema layer (IST0106), as for their labels.
+    // Istio's own kinds are left to the schema layer (MWB-API-SERVER-REJECTS), as for their labels.
     expect(model('apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: r, namespace: n}\nspec: {host: r}\n').problems()).toEqual([]);
   });
 
@@ -77,14 +77,15 @@ spec:
     expect(list.problems().map((p) => p.line)).toEqual([11]);
   });
 
-  it('leaves Istio kinds to the schema layer (IST0106), which keeps them in the analysis', async () => {
+  it('leaves Istio kinds to the schema layer (MWB-API-SERVER-REJECTS, not IST0106), which keeps them in the analysis', async () => {
     const text = 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: v\n  namespace: shop\n  labels: {enabled: yes}\nspec:\n  hosts: [x]\n  http:\n  - route:\n    - destination: {host: x}\n';
     expect(model(text).problems()).toEqual([]);
     const w = new WorkspaceAnalyzer();
     w.update([{ path: 'f.yaml', text }], []);
     const r = await w.run(defaultAnalysisSettings(), { fixes: false });
     if (r === 'canceled') throw new Error('canceled');
-    const schema = r.diagnostics.filter((d) => d.code === 'IST0106');
-    expect(schema.map((d) => d.message)).toEqual(['Schema validation error: metadata.labels[enabled]: Invalid value: "boolean": metadata.labels[enabled] in body must be of type string: "boolean"']);
+    expect(r.diagnostics.filter((d) => d.code === 'IST0106')).toEqual([]);
+    const schema = r.diagnostics.filter((d) => d.code === 'MWB-API-SERVER-REJECTS');
+    expect(schema.map((d) => d.message)).toEqual(['The API server would reject this object (kubectl apply fails): metadata.labels[enabled]: Invalid value: "boolean": metadata.labels[enabled] in body must be of type string: "boolean"']);
   });
 });

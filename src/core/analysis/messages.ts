@@ -163,19 +163,43 @@ export const MESSAGES = {
 
 export type MessageName = keyof typeof MESSAGES;
 
+/**
+ * Our own analysis messages (MWB- codes, as the parser's): not in Istio's catalog, never
+ * printed by istioctl, no page on istio.io. Reported, suppressed (`-S CODE=Kind ns/name`, the
+ * annotation) and formatted like Istio's.
+ */
+export const OWN_MESSAGES = {
+  /**
+   * A finding of the CRD schema layer (structural schema or CEL rule, `layer: 'schema'`) or a
+   * duplicate mapping key: the API server refuses the object. istioctl never reports these
+   * (it decodes with legacy jsonpb and runs only the webhook's rules), so they are not IST0106.
+   */
+  ApiServerRejects: msg("MWB-API-SERVER-REJECTS", "ApiServerRejects", "Error", "The API server would reject this object (%s): %v", [["consequence", "string"], ["err", "error"]],
+    'The Kubernetes API server would refuse this object before Istio sees it: the field breaks the CRD\'s schema (a wrong type, an unknown field, a value out of range, a CEL rule) or the mapping repeats a key. istioctl analyze does not report this. Correct the field named in the message.'),
+};
+
+/** The consequence ApiServerRejects names for a schema or CEL failure. */
+export const APPLY_FAILS = 'kubectl apply fails';
+
 const byCode = new Map<string, AnyMessageType>();
-for (const m of Object.values(MESSAGES) as AnyMessageType[]) byCode.set(m.code, m);
+for (const m of [...Object.values(MESSAGES), ...Object.values(OWN_MESSAGES)] as AnyMessageType[]) byCode.set(m.code, m);
 
 export function messageByCode(code: string): AnyMessageType | undefined {
   return byCode.get(code);
 }
 
+/** Istio's message types (messages.yaml), not our own. */
 export const ALL_MESSAGE_TYPES: readonly AnyMessageType[] = Object.values(MESSAGES);
+
+/** Our own message types (MWB- codes). */
+export const OWN_MESSAGE_TYPES: readonly AnyMessageType[] = Object.values(OWN_MESSAGES);
 
 /** Documentation page of a code; istioctl adds `?ref=istioctl-analyze` in CLI output. */
 const docUrls = new Map<string, string>();
 
-export function docUrl(code: string, ref?: string): string {
+/** Istio's page of an IST code; undefined for our own codes, which have none on istio.io. */
+export function docUrl(code: string, ref?: string): string | undefined {
+  if (!/^IST\d+$/.test(code)) return undefined;
   let base = docUrls.get(code);
   if (!base) {
     base = `https://istio.io/latest/docs/reference/config/analysis/${code.toLowerCase()}/`;

@@ -1,7 +1,7 @@
 // Turns analyzer messages into located diagnostics: rendered text, origin, istioctl's
 // reference line, and the exact range of the field for the editor.
 import type { Diagnostic, Resource, SourceDocument, SourceRange } from '../model/types.ts';
-import { locateInDocument, parseFieldPath, trimmedStartLine } from '../model/locate.ts';
+import { locateInDocument, locateWithParser, parseFieldPath, trimmedStartLine } from '../model/locate.ts';
 import type { AnalysisMessage } from './types.ts';
 import { goSprintf } from '../go/fmt.ts';
 import { docUrl } from './messages.ts';
@@ -22,10 +22,10 @@ function lineRange(line: number): SourceRange {
  * istioctl's line and our editor range for a field of a resource. `highlightPath`, when
  * given, decides the range (the line stays istioctl's, from `fieldPath`).
  */
-export function locateResourceField(resource: Resource, fieldPath: string | undefined, lookup: DocumentLookup, highlightPath?: string): Location {
+export function locateResourceField(resource: Resource, fieldPath: string | undefined, lookup: DocumentLookup, highlightPath?: string, highlightOccurrence?: number): Location {
   const at = locateIstioField(resource, fieldPath, lookup);
   if (!highlightPath) return at;
-  const precise = locateIstioField(resource, highlightPath, lookup);
+  const precise = locateIstioField(resource, highlightPath, lookup, highlightOccurrence);
   return precise.matched && precise.range ? { line: at.line, range: precise.range } : { line: at.line, range: at.range };
 }
 
@@ -40,7 +40,7 @@ function templateField(fieldPath: string | undefined, templatePath: readonly str
   return mapped ? `${templatePath.join('.')}.${fieldPath}` : undefined;
 }
 
-function locateIstioField(resource: Resource, path: string | undefined, lookup: DocumentLookup): Location & { matched?: boolean } {
+function locateIstioField(resource: Resource, path: string | undefined, lookup: DocumentLookup, occurrence?: number): Location & { matched?: boolean } {
   const src = resource.source;
   if (!src) return {};
   const fieldPath = src.templatePath ? templateField(path, src.templatePath) : path;
@@ -61,7 +61,8 @@ function locateIstioField(resource: Resource, path: string | undefined, lookup: 
   }
   const jsonLine = (l: number | undefined) => (doc.isJson ? undefined : l);
   if (!fieldPath) return { line: jsonLine(refLine), range: docRange };
-  const loc = locateInDocument(doc, prefix.length > 0 ? [...prefix, ...parseFieldPath(fieldPath)] : parseFieldPath(fieldPath));
+  const segs = prefix.length > 0 ? [...prefix, ...parseFieldPath(fieldPath)] : parseFieldPath(fieldPath);
+  const loc = occurrence === undefined ? locateInDocument(doc, segs) : locateWithParser(doc, segs, occurrence);
   if (!loc) return { line: jsonLine(refLine), range: docRange };
   const range: SourceRange = loc.key && loc.scalar
     ? { startLine: loc.key.startLine, startCol: loc.key.startCol, endLine: loc.value.endLine, endCol: loc.value.endCol }
@@ -88,7 +89,7 @@ export function rememberMessage(d: Diagnostic, m: AnalysisMessage): void {
 
 export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, lookup: DocumentLookup): Diagnostic {
   const r = m.resource;
-  const loc = r?.source ? locateResourceField(r, m.fieldPath, lookup, m.highlightPath) : undefined;
+  const loc = r?.source ? locateResourceField(r, m.fieldPath, lookup, m.highlightPath, m.highlightOccurrence) : undefined;
   // One literal with every field (absent ones undefined): a fixed shape keeps each of the
   // thousands of kept diagnostics compact and fast to read.
   const d: Diagnostic = {

@@ -65,6 +65,7 @@ export function contextFor(store: StoreView, index: Lookups, sink: Reported[], a
       const highlightPath = place?.highlightPath ?? message.highlightPath;
       if (fieldPath !== undefined) message.fieldPath = internFieldPath(fieldPath);
       if (highlightPath !== undefined) message.highlightPath = internFieldPath(highlightPath);
+      if (place?.highlightOccurrence !== undefined) message.highlightOccurrence = place.highlightOccurrence;
       sink.push({ message, analyzer });
     },
     canceled,

@@ -44,12 +44,18 @@ export interface AnalysisMessage {
    * printed line still comes from `fieldPath`.
    */
   highlightPath?: string;
+  /**
+   * When the mapping repeats the last key of `highlightPath`: which of its occurrences the
+   * editor points at (0 = the first). By default the last, whose value is the one read.
+   */
+  highlightOccurrence?: number;
 }
 
 /** Where in its resource a message points (see AnalysisMessage). */
 export interface MessagePlace {
   fieldPath?: string;
   highlightPath?: string;
+  highlightOccurrence?: number;
 }
 
 export interface AnalyzerMetadata {

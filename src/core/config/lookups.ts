@@ -70,6 +70,18 @@ export class Lookups {
     }
   }
 
+  /**
+   * Lookups over `store`, a view that differs from this one's only in `kinds` (see
+   * placeholderOverlay): it starts with this one's lookups that read none of them.
+   */
+  fork(store: StoreView, kinds: ReadonlySet<string>): Lookups {
+    const l = new Lookups(store);
+    for (const [name, e] of this.memo) {
+      if (!e.any && ![...e.kinds].some((k) => kinds.has(k))) l.memo.set(name, e);
+    }
+    return l;
+  }
+
   /** Resources of a kind grouped by namespace. */
   byNamespace(kind: KindInfo): Map<string, Resource[]> {
     return this.cached(`byNamespace:${kind.id}`, (s) => {

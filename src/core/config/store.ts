@@ -20,6 +20,11 @@ export interface StoreOptions {
   /** Only keep these kind ids (the harness loads only the analyzer's inputs). */
   kindFilter?: ReadonlySet<string>;
   includePlaceholders: boolean;
+  /**
+   * Which placeholder gateway (see placeholderResources); default `istio` in the harness,
+   * `chart` in `cli` mode. The workspace analyzes with `istio` (istioctl's).
+   */
+  placeholderFlavor?: 'istio' | 'chart';
   /** Derive pods from controllers whose pods are absent (not in Istio's test harness). */
   deriveWorkloads?: boolean;
   meshConfig: MeshConfig;
@@ -42,9 +47,11 @@ function syntheticResource(info: KindInfo, namespace: string, name: string, body
 
 /**
  * The ingress gateway assumed when the workspace has none. `istio` is the Pod and Service
- * that istioctl's file analysis adds (pkg/config/analysis/local/defaults.go), used in
- * Istio's test harness; `chart` is the gateway as Istio's default ingress chart installs
- * it (Service ports 15021, 80 → 8080 and 443 → 8443), what we assume everywhere else.
+ * that istioctl's file analysis adds (pkg/config/analysis/local/defaults.go: ports http2 80,
+ * https 443, tcp 31400, tls 15443, each to the same target port), what analysis assumes (in
+ * Istio's test harness and in the workspace); `chart` is the gateway as Istio's default
+ * ingress chart installs it (Service ports 15021, 80 → 8080 and 443 → 8443), the source of
+ * the generated Envoy config of the assumed gateway (see ResourceStore.placeholderSwap).
  */
 export function placeholderResources(mesh: MeshConfig, flavor: 'istio' | 'chart' = 'chart'): Resource[] {
   const svc = mesh.ingressService || 'istio-ingressgateway';
@@ -108,7 +115,7 @@ export class ResourceStore implements StoreView {
   private lastInput: readonly Resource[] | undefined;
 
   constructor(resources: Iterable<Resource>, readonly options: StoreOptions) {
-    this.placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig, options.mode === 'harness' ? 'istio' : 'chart') : [];
+    this.placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig, this.placeholderFlavor) : [];
     if (options.mode === 'cli') for (const p of this.placeholders) this.add(p);
     const input = [...resources];
     this.lastInput = input;
@@ -117,6 +124,26 @@ export class ResourceStore implements StoreView {
     this.add(meshConfigResource(options.meshConfig));
     this.add(meshNetworksResource(options.meshNetworks));
     this.addDerivedPods();
+  }
+
+  private get placeholderFlavor(): 'istio' | 'chart' {
+    return this.options.placeholderFlavor ?? (this.options.mode === 'harness' ? 'istio' : 'chart');
+  }
+
+  /**
+   * The placeholders of another flavor, keyed by the ones this store holds (same keys), for
+   * a view that shows `flavor` instead (see placeholderOverlay). Empty when the store has
+   * that flavor or no placeholders; a placeholder replaced by a file's object is not in it.
+   */
+  placeholderSwap(flavor: 'istio' | 'chart'): Map<Resource, Resource> {
+    const swap = new Map<Resource, Resource>();
+    if (this.placeholders.length === 0 || flavor === this.placeholderFlavor) return swap;
+    const other = placeholderResources(this.options.meshConfig, flavor);
+    this.placeholders.forEach((p, i) => {
+      const o = other[i];
+      if (o && o.key === p.key && this.byKey.get(p.key) === p) swap.set(p, o);
+    });
+    return swap;
   }
 
   /** Pods derived from controllers (see derivedWorkloads.ts), in derivation order. */
@@ -300,4 +327,32 @@ export class ResourceStore implements StoreView {
   get size(): number {
     return this.byKey.size;
   }
+}
+
+/**
+ * `base` with some of its objects shown as others (the placeholder gateway of another flavor,
+ * see ResourceStore.placeholderSwap): same kinds, keys and order.
+ */
+export function placeholderOverlay(base: StoreView, swap: ReadonlyMap<Resource, Resource>): StoreView {
+  if (swap.size === 0) return base;
+  const kinds = new Set([...swap.keys()].map((r) => r.kindId));
+  const lists = new WeakMap<readonly Resource[], readonly Resource[]>();
+  const swapped = (list: readonly Resource[]): readonly Resource[] => {
+    let out = lists.get(list);
+    if (!out) {
+      out = list.map((r) => swap.get(r) ?? r);
+      lists.set(list, out);
+    }
+    return out;
+  };
+  return {
+    options: base.options,
+    list: (kind) => (kinds.has(kind.id) ? swapped(base.list(kind)) : base.list(kind)),
+    find: (kind, ns, name) => {
+      const r = base.find(kind, ns, name);
+      return r ? (swap.get(r) ?? r) : r;
+    },
+    all: () => base.all().map((r) => swap.get(r) ?? r),
+    setAside: (kind) => base.setAside?.(kind) ?? [],
+  };
 }

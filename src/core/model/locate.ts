@@ -86,8 +86,12 @@ export function locateInDocument(doc: SourceDocument, path: Array<string | numbe
   return fastLocate(doc, path) ?? locateWithParser(doc, path);
 }
 
-/** Finds a field with the full YAML parser (positions of every node). */
-export function locateWithParser(doc: SourceDocument, path: Array<string | number>): FieldLocation | undefined {
+/**
+ * Finds a field with the full YAML parser (positions of every node). A repeated key is found
+ * where it is last written (its value is the one read), or, with `lastOccurrence`, where it
+ * is written for that time (0 = the first) as the path's last segment.
+ */
+export function locateWithParser(doc: SourceDocument, path: Array<string | number>, lastOccurrence?: number): FieldLocation | undefined {
   const parsed = positioned(doc.text);
   if (!parsed || !parsed.contents) return undefined;
   let node: unknown = parsed.contents;
@@ -100,6 +104,7 @@ export function locateWithParser(doc: SourceDocument, path: Array<string | numbe
     let next: unknown;
     keyNode = undefined;
     if (isMap(node) && typeof seg === 'string') {
+      let seen = 0;
       for (const item of node.items) {
         if (!isPair(item)) continue;
         const k = item.key;
@@ -107,6 +112,7 @@ export function locateWithParser(doc: SourceDocument, path: Array<string | numbe
         if (kv === seg) {
           keyNode = k as YamlNode;
           next = item.value;
+          if (lastOccurrence !== undefined && i === path.length - 1 && seen++ === lastOccurrence) break;
           // keep going: the last duplicate wins, as in the value model
         }
       }

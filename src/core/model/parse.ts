@@ -3,7 +3,7 @@
 // rest. When js-yaml refuses a document, the `yaml` package, which keeps positions, names
 // the first problem; one message per document. Source ranges of fields are resolved later
 // and only on demand (see locate.ts).
-import { parseDocument as parseYamlDocument } from 'yaml';
+import { parseDocument as parseYamlDocument, isMap, isPair, isScalar, isSeq, type Node as YamlNode } from 'yaml';
 import type { Diagnostic, SourceDocument } from './types.ts';
 import { lineIndex } from './lines.ts';
 import { parseFastYaml, NOT_HANDLED } from './fastYaml.ts';
@@ -31,6 +31,35 @@ export interface ParsedDocument {
   /** The parsed value, or undefined when the document could not be read. */
   value: unknown;
   problems: Diagnostic[];
+  /**
+   * Keys a mapping repeats. The value holds the later one, as sigs.k8s.io/yaml reads it (and
+   * so kubectl and istioctl); the duplicate is not a read error but a finding on the resource
+   * (see DuplicateKey).
+   */
+  duplicateKeys?: DuplicateKey[];
+}
+
+/**
+ * A mapping key written again later in the same mapping. kubectl converts YAML to JSON with
+ * sigs.k8s.io/yaml's non-strict reader (cli-runtime's StreamVisitor, apimachinery's
+ * YAMLToJSONDecoder): the later value wins and the request carries no duplicate. The API
+ * server, given the YAML itself with strict field validation, refuses it: its serializer
+ * runs sigs.k8s.io/yaml.YAMLToJSONStrict, whose go-yaml v2 decoder reports
+ * `line N: key "k" already set in map` (N: the line of the later value), and the error
+ * reads `strict decoding error: yaml: unmarshal errors:\n  line N: …`
+ * (k8s.io/apimachinery pkg/runtime/serializer/json/json.go, pkg/runtime/error.go). For a
+ * JSON body it is sigs.k8s.io/json's `duplicate field "spec.hosts"`.
+ */
+export interface DuplicateKey {
+  /** Where the earlier key is in the document's value (`['spec', 'hosts']`); undefined when not found. */
+  path?: ReadonlyArray<string | number>;
+  /** The API server's strict decoding error. */
+  message: string;
+  /** Offsets of the earlier key in the document text. */
+  start: number;
+  end: number;
+  /** Which occurrence of the key in its mapping the earlier one is (0 = the first). */
+  occurrence?: number;
 }
 
 function problem(doc: SourceDocument, code: string, message: string, relStart: number, relEnd: number): Diagnostic {
@@ -126,7 +155,9 @@ function rejected(doc: SourceDocument, e: unknown, kube?: string): ParsedDocumen
     // Kubernetes' readers keep the later value; js-yaml does too in its JSON mode.
     try {
       const value = loadYaml(kube ?? doc.text, { filename: doc.file, json: true });
-      return checkAliases(doc, value, duplicateKeyProblems(doc, e));
+      const checked = checkAliases(doc, value, []);
+      if (checked.value !== undefined) checked.duplicateKeys = duplicateKeys(doc, e);
+      return checked;
     } catch (again) {
       e = again;
     }
@@ -168,24 +199,102 @@ function syntaxProblem(doc: SourceDocument, e: unknown): Diagnostic {
   return problem(doc, PARSER_CODES.syntax, `YAML syntax error: ${reasonOf(e)}${hint}`, jsAt, jsAt + 1);
 }
 
-/** Where the duplicated keys are (the `yaml` package finds them all; js-yaml stops at the first). */
-function duplicateKeyProblems(doc: SourceDocument, e: unknown): Diagnostic[] {
-  const out: Diagnostic[] = [];
-  let starts: number[] = [];
-  try {
-    const parsed = parseYamlDocument(doc.text, { uniqueKeys: true, merge: true, prettyErrors: false, strict: false });
-    starts = parsed.errors.filter((err) => err.code === 'DUPLICATE_KEY').map((err) => err.pos[0]);
-  } catch {
-    starts = [];
+/** Go's strconv.Quote for the keys of a manifest (what `%#v` prints for a string). */
+function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const c = ch.codePointAt(0) as number;
+    if (ch === '"' || ch === '\\') out += `\\${ch}`;
+    else if (ch === '\n') out += '\\n';
+    else if (ch === '\t') out += '\\t';
+    else if (ch === '\r') out += '\\r';
+    else if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
+    else out += ch;
   }
-  if (starts.length === 0) starts = [markOffset(doc, e)];
-  for (const start of starts) {
+  return `${out}"`;
+}
+
+/** A key as go-yaml's `%#v` prints it in "key … already set in map". */
+function goKey(v: unknown): string {
+  if (typeof v === 'string') return goQuote(v);
+  if (v === null || v === undefined) return '<nil>';
+  return String(v);
+}
+
+/** The JSON field path sigs.k8s.io/json names a duplicate with (`spec.http[0].timeout`). */
+function jsonFieldPath(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const seg of path) out += typeof seg === 'number' ? `[${seg}]` : out ? `.${seg}` : seg;
+  return out;
+}
+
+/**
+ * Every repeated key of the document with the API server's error for it (see DuplicateKey),
+ * found on the `yaml` package's tree (it keeps positions; js-yaml stops at the first).
+ */
+function duplicateKeys(doc: SourceDocument, e: unknown): DuplicateKey[] {
+  const out: DuplicateKey[] = [];
+  const idx = lineIndex(doc.text);
+  const json = doc.isJson && /^\ufeff?\s*\{/.test(doc.text);
+  const message = (path: ReadonlyArray<string | number>, key: unknown, laterAt: number) =>
+    json
+      ? `strict decoding error: duplicate field ${goQuote(jsonFieldPath(path))}`
+      : `strict decoding error: yaml: unmarshal errors:\n  line ${idx.position(laterAt).line}: key ${goKey(key)} already set in map`;
+  const walk = (node: unknown, path: Array<string | number>, depth: number): void => {
+    if (depth > MAX_YAML_DEPTH) return;
+    if (isMap(node)) {
+      const seen = new Map<string, { key: YamlNode; value: unknown; count: number }>();
+      for (const item of node.items) {
+        if (!isPair(item) || !isScalar(item.key)) continue;
+        const k = item.key.value;
+        if (k === '<<') continue;
+        const id = `${typeof k}:${String(k)}`;
+        const earlier = seen.get(id);
+        if (earlier) {
+          const [ks, ke] = earlier.key.range ?? [0, 0];
+          // go-yaml names the line of the later value (of its key when the value is empty).
+          const v = item.value as YamlNode | null;
+          const laterAt = v && v.range && !(isScalar(v) && v.value === null && (v as { source?: string }).source === '') ? v.range[0] : (item.key.range?.[0] ?? 0);
+          out.push({ path: [...path, String(k)], message: message([...path, String(k)], k, laterAt), start: ks, end: ke, occurrence: earlier.count - 1 });
+        }
+        seen.set(id, { key: item.key, value: item.value, count: (earlier?.count ?? 0) + 1 });
+        walk(item.value, [...path, String(k)], depth + 1);
+      }
+    } else if (isSeq(node)) {
+      node.items.forEach((item, i) => walk(item, [...path, i], depth + 1));
+    }
+  };
+  try {
+    const parsed = parseYamlDocument(doc.text, { uniqueKeys: false, merge: true, prettyErrors: false, strict: false });
+    walk(parsed.contents, [], 0);
+  } catch {
+    out.length = 0;
+  }
+  if (out.length === 0) {
+    // Not found on the tree (keys the readers resolve differently): js-yaml's place, no path.
+    const start = markOffset(doc, e);
     const eol = doc.text.indexOf('\n', start);
     const rest = doc.text.slice(start, eol < 0 ? undefined : eol);
     const keyText = (/^("[^"]*"|'[^']*'|[^:]*)/.exec(rest)?.[1] ?? rest).trim();
-    out.push(problem(doc, PARSER_CODES.duplicateKey, `Duplicate key ${keyText}: the later value wins, which is rarely what was meant`, start, start + Math.max(keyText.length, 1)));
+    out.push({ message: `strict decoding error: yaml: unmarshal errors:\n  line ${idx.position(start).line}: key ${goQuote(keyText.replace(/^["']|["']$/g, ''))} already set in map`, start, end: start + Math.max(keyText.length, 1) });
   }
   return out;
+}
+
+/**
+ * What a duplicate key means for the user: the API server refuses it only in a body that still
+ * has it, under strict field validation; `kubectl apply -f` sends JSON with the later value.
+ */
+export const DUPLICATE_KEY_CONSEQUENCE = 'as YAML with strict field validation; kubectl apply -f keeps the later value';
+
+/**
+ * A duplicate key outside the objects whose validation reports it (kinds other than Istio's,
+ * a List's own fields): a parser warning with the same words.
+ */
+export function duplicateKeyNotice(doc: SourceDocument, d: DuplicateKey): Diagnostic {
+  const p = problem(doc, PARSER_CODES.duplicateKey, `The API server would reject this object (${DUPLICATE_KEY_CONSEQUENCE}): ${d.message}`, d.start, d.end);
+  p.level = 'Warning';
+  return p;
 }
 
 /**

@@ -1,7 +1,7 @@
 // Turns parsed documents into resources: kind lookup, `List` expansion, metadata.
 import type { Diagnostic, GroupVersionKind, Resource, SourceDocument } from './types.ts';
 import { kindByGroupKind, splitApiVersion, versionAccepted } from './kinds.ts';
-import { PARSER_CODES, type ParsedDocument } from './parse.ts';
+import { duplicateKeyNotice, PARSER_CODES, type DuplicateKey, type ParsedDocument } from './parse.ts';
 import { str, stringMap } from './read.ts';
 import { kindProblems } from './kindProblems.ts';
 import { PairCache } from './maps.ts';
@@ -80,8 +80,49 @@ function isListKind(kind: string): boolean {
   return kind === 'List' || (kind.endsWith('List') && kind.length > 4);
 }
 
+/** The editor path of a field (`spec.http[0].timeout`, `metadata.labels["app.kubernetes.io/name"]`). */
+function editorPathOf(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const seg of path) {
+    if (typeof seg === 'number') out += `[${seg}]`;
+    else if (/^[^.[\]"']+$/.test(seg)) out += out ? `.${seg}` : seg;
+    else out += `["${seg}"]`;
+  }
+  return out;
+}
+
+/**
+ * Gives the document's duplicate keys to the resources they are in (Istio's kinds, whose
+ * validation reports them); the others become parser warnings.
+ */
+function placeDuplicates(parsed: ParsedDocument, out: { resources: Resource[]; problems: Diagnostic[] }): { resources: Resource[]; problems: Diagnostic[] } {
+  const dups = parsed.duplicateKeys;
+  if (!dups || dups.length === 0) return out;
+  const left: DuplicateKey[] = [];
+  for (const d of dups) {
+    const p = d.path;
+    const r = p === undefined
+      ? (out.resources.length === 1 && out.resources[0]?.source?.itemIndex === undefined ? out.resources[0] : undefined)
+      : out.resources.find((x) => (x.source?.itemIndex === undefined ? true : p[0] === 'items' && p[1] === x.source.itemIndex));
+    if (!r || r.kindId.startsWith('unknown:') || !r.gvk.group.endsWith('istio.io')) {
+      left.push(d);
+      continue;
+    }
+    const rel = p === undefined ? undefined : r.source?.itemIndex === undefined ? p : p.slice(2);
+    const entry = rel === undefined || rel.length === 0 ? { message: d.message } : { path: editorPathOf(rel), occurrence: d.occurrence, message: d.message };
+    r.duplicateKeys = [...(r.duplicateKeys ?? []), entry];
+  }
+  if (left.length === 0) return out;
+  return { resources: out.resources, problems: [...out.problems, ...left.map((d) => duplicateKeyNotice(parsed.doc, d))] };
+}
+
 /** Resources of one parsed document, plus problems about its shape. */
 export function resourcesOf(parsed: ParsedDocument): { resources: Resource[]; problems: Diagnostic[] } {
+  const shaped = shapeOf(parsed);
+  return parsed.duplicateKeys ? placeDuplicates(parsed, shaped) : shaped;
+}
+
+function shapeOf(parsed: ParsedDocument): { resources: Resource[]; problems: Diagnostic[] } {
   const { doc, value } = parsed;
   if (value === undefined || value === null) return { resources: [], problems: [] };
   if (!isObject(value)) return { resources: [], problems: [notK8s(doc, 'This document')] };

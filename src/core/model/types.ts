@@ -96,6 +96,12 @@ export interface Resource {
   derivedFrom?: { kind: string; namespace: string; name: string };
   /** Multi-cluster analysis: the cluster the resource belongs to. */
   cluster?: string;
+  /**
+   * Keys its document repeats inside this object (the later value is in `body`), with the
+   * API server's strict decoding error and the editor path of the earlier key. Set on Istio's
+   * kinds, whose validation reports them (see parse.ts DuplicateKey).
+   */
+  duplicateKeys?: ReadonlyArray<{ path?: string; occurrence?: number; message: string }>;
 }
 
 export type Level = 'Error' | 'Warning' | 'Info';

@@ -16,7 +16,7 @@
 // covers comments and files that are not YAML at all. No line moves.
 import { Parser, isAlias, isMap, isScalar, isSeq, visit, type Document, type Node as YamlNode, type YAMLMap } from 'yaml';
 import { splitDocuments } from '../model/split.ts';
-import { parseSourceDocument, PARSER_CODES } from '../model/parse.ts';
+import { parseSourceDocument } from '../model/parse.ts';
 import { positionedDocument, withLoneCrAsLf } from '../model/locate.ts';
 import { isObj, str } from '../model/read.ts';
 import type { SourceDocument } from '../model/types.ts';
@@ -563,7 +563,7 @@ function redactDocument(doc: SourceDocument): DocumentResult {
   findTargets(parsed.value, [], targets);
   const secrets = secretStrings(parsed.value);
   const publicText = secrets.length > 0 ? publicTextOf(parsed.value) : '';
-  const duplicates = parsed.problems.some((p) => p.code === PARSER_CODES.duplicateKey);
+  const duplicates = (parsed.duplicateKeys?.length ?? 0) > 0;
   if (targets.length === 0 && secrets.length === 0 && !duplicates) return { cuts: [], secrets, publicText, conservative: false, readClean: doc.text };
   const ydoc = positionedDocument(doc.text);
   if (!ydoc || ydoc.errors.length > 0) return { cuts: [], secrets, publicText, conservative: true };

@@ -3,6 +3,7 @@ import type { Resource } from '../model/types.ts';
 import type { ValidationFinding } from './types.ts';
 import { schemaFindings } from './schema.ts';
 import { webhookFindings } from './webhook.ts';
+import { DUPLICATE_KEY_CONSEQUENCE } from '../model/parse.ts';
 
 export type { ValidationFinding } from './types.ts';
 
@@ -11,9 +12,19 @@ function within(path: string, at: string): boolean {
   return path === at || path.startsWith(`${at}.`) || path.startsWith(`${at}[`);
 }
 
+/**
+ * The keys the resource's document repeats (see model/parse.ts DuplicateKey): the API server's
+ * strict decoding error, on the earlier key. Schema layer: istioctl's reader takes the later
+ * value without a word.
+ */
+export function duplicateKeyFindings(r: Resource): ValidationFinding[] {
+  if (!r.duplicateKeys || r.synthetic) return [];
+  return r.duplicateKeys.map((d) => ({ level: 'error', message: d.message, layer: 'schema', consequence: DUPLICATE_KEY_CONSEQUENCE, ...(d.path ? { path: d.path, occurrence: d.occurrence } : {}) }));
+}
+
 /** Every finding of both layers on a resource: the schema's, then the webhook's. */
 export function validateResource(r: Resource): ValidationFinding[] {
-  return [...schemaFindings(r), ...webhookFindings(r)];
+  return [...duplicateKeyFindings(r), ...schemaFindings(r), ...webhookFindings(r)];
 }
 
 /**
@@ -25,5 +36,5 @@ export function findingsToReport(r: Resource): ValidationFinding[] {
   const webhook = webhookFindings(r);
   const covered = webhook.filter((f) => f.level === 'error' && f.path !== undefined).map((f) => f.path as string);
   const schema = schemaFindings(r).filter((f) => f.path === undefined || !covered.some((at) => within(f.path as string, at)));
-  return [...schema, ...webhook];
+  return [...duplicateKeyFindings(r), ...schema, ...webhook];
 }
