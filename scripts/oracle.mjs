@@ -26,6 +26,8 @@ const REPORTS = join(ROOT, 'reports', 'oracle');
 const CONFORMANCE = resolve(ROOT, '..', 'shared', 'conformance', 'analyzers');
 const SAMPLES = join(ROOT, 'public', 'samples');
 const CLI = join(ROOT, 'bin', 'mesh-workbench.js');
+// Our CLI runs in the mode that promises istioctl's output byte for byte (issue #30).
+const OURS_MODE = ['--istioctl'];
 
 // ---- build ---------------------------------------------------------------------------------
 
@@ -221,8 +223,8 @@ async function compareWorkspace(ws, opts) {
   const [ij, iv, oj, ol] = await Promise.all([
     run(ISTIOCTL, ['analyze', '--use-kube=false', '-o', 'json', ...common, ...mesh, ...ws.files]),
     run(ISTIOCTL, ['analyze', '--use-kube=false', '-v', ...common, ...mesh, ...ws.files]),
-    run('node', [CLI, 'analyze', '-o', 'json', ...common, ...mesh, ...ws.files]),
-    run('node', [CLI, 'analyze', ...common, ...mesh, ...ws.files]),
+    run('node', [CLI, 'analyze', ...OURS_MODE, '-o', 'json', ...common, ...mesh, ...ws.files]),
+    run('node', [CLI, 'analyze', ...OURS_MODE, ...common, ...mesh, ...ws.files]),
   ]);
   const theirs = parseJsonArray(ij.stdout);
   const ours = parseJsonArray(oj.stdout);
@@ -266,7 +268,7 @@ async function compareWorkspace(ws, opts) {
   let restrictedOurs = ours;
   if (skipped.length > 0) {
     const ran = executedAnalyzers(iv.stdout + iv.stderr).filter((a) => !skipped.includes(a));
-    const r = await run('node', [CLI, 'analyze', '-o', 'json', ...ran.flatMap((a) => ['--analyzer', a]), ...common, ...mesh, ...ws.files]);
+    const r = await run('node', [CLI, 'analyze', ...OURS_MODE, '-o', 'json', ...ran.flatMap((a) => ['--analyzer', a]), ...common, ...mesh, ...ws.files]);
     restrictedOurs = parseJsonArray(r.stdout) ?? ours;
   }
   const restricted = multisetDiff(theirs, restrictedOurs, msgKey);

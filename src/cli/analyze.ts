@@ -16,6 +16,7 @@ import { InputTooLargeError, readCapped } from './readCapped.ts';
 import { PARSER_CODES } from '../core/model/parse.ts';
 import { decodeFileBytes } from '../core/model/encoding.ts';
 import { goDurationError } from '../core/go/duration.ts';
+import { addingFilesError, meshValidationLog, skipWarning, withIstioctlDocs, type IstioctlReport } from '../core/analysis/istioctlMode.ts';
 
 /** Parser notices about the app's editor (large-file mode), which mean nothing in the CLI. */
 const EDITOR_NOTICES: ReadonlySet<string> = new Set([PARSER_CODES.largeFile]);
@@ -55,6 +56,7 @@ export const ANALYZE_FLAGS: FlagSpec[] = [
   { long: 'meshConfigFile', kind: 'string', arg: 'file', help: 'Overrides the mesh config values to use for analysis.' },
   { long: 'meshNetworksFile', kind: 'string', arg: 'file', help: 'Mesh networks configuration to use for analysis.' },
   { long: 'ignore-unknown', kind: 'bool', help: "Don't fail (exit 65) on input documents that cannot be parsed." },
+  { long: 'istioctl', kind: 'bool', help: 'Print exactly what "istioctl analyze --use-kube=false" prints: only the kinds its file reader\nknows, the analyzers it runs, its messages, errors and exit codes (see "Modes" below).' },
   { long: 'no-placeholders', kind: 'bool', help: "Don't assume istioctl's placeholder ingress gateway Pod and Service in istio-system." },
   { long: 'use-kube', short: 'k', kind: 'bool', help: 'Only --use-kube=false is supported: mesh-workbench analyzes files offline.' },
   { long: 'color', kind: 'bool', help: "Color the level in log output. Default: on when stdout is a terminal and $TERM is not 'dumb'." },
@@ -93,11 +95,17 @@ Examples:
 Flags:
 ${flagHelp(ANALYZE_FLAGS)}
 
+Modes:
+  By default the files are the cluster: every kind in them is read, and an analyzer runs
+  when the files hold its inputs. --istioctl prints exactly what istioctl analyze
+  --use-kube=false prints (it reads no Pods, Services, Namespaces, Nodes or Secrets from
+  files and skips the analyzers that need them).
+
 Namespaces:
-  Without -n or -A, resources without a namespace are put in "default" and messages
-  from every namespace are reported. (istioctl would report only namespace "default";
-  this is a deliberate difference.) -n NS puts them in NS and reports only NS; -A leaves
-  them without a namespace.
+  Without -n or -A, resources without a namespace are put in "default". By default
+  messages from every namespace are reported; with --istioctl only namespace "default",
+  as istioctl does. -n NS puts them in NS and reports only NS; -A leaves them without a
+  namespace.
 
 Exit codes:
   0   no message at or above --failure-threshold
@@ -192,8 +200,9 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     io.stdout(analyzeHelp());
     return EXIT_OK;
   }
+  const istioctlMode = bool(args, 'istioctl') === true;
   const format = (str(args, 'output') ?? 'log').toLowerCase();
-  if (!isOutputFormat(format)) throw new UsageError(`${format} not a valid option for format. See mesh-workbench analyze --help`);
+  if (!isOutputFormat(format) || (istioctlMode && format === 'sarif')) throw new UsageError(`${format} not a valid option for format. See ${istioctlMode ? 'istioctl' : 'mesh-workbench'} analyze --help`);
   const outputThreshold = parseLevel('output-threshold', str(args, 'output-threshold') ?? 'Info');
   const failureThreshold = parseLevel('failure-threshold', str(args, 'failure-threshold') ?? 'Error');
   if (bool(args, 'use-kube') === true) {
@@ -222,11 +231,16 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   const target = allNamespaces ? 'all namespaces' : `namespace: ${selectedNamespace}`;
 
   // Warnings about flag values go to stderr first, as istioctl does.
-  for (const w of parseSuppressions(suppressItems, (c) => messageByCode(c) !== undefined).warnings) io.stderr(`Warning: ${w}\n`);
+  // (istioctl warns only about unknown message codes, and says nothing of unknown analyzers.)
+  for (const w of parseSuppressions(suppressItems, (c) => messageByCode(c) !== undefined).warnings) {
+    if (!istioctlMode || w.startsWith('Supplied message code ')) io.stderr(`Warning: ${w}\n`);
+  }
   const analyzerNames = list(args, 'analyzer');
   const unknownAnalyzers = analyzerNames.filter((n) => !analyzerByName(n));
-  for (const n of unknownAnalyzers) io.stderr(`Warning: unknown analyzer "${n}" (see --list-analyzers).\n`);
-  if (analyzerNames.length > 0 && unknownAnalyzers.length === analyzerNames.length) io.stderr('Warning: none of the requested analyzers exist; running all analyzers.\n');
+  if (!istioctlMode) {
+    for (const n of unknownAnalyzers) io.stderr(`Warning: unknown analyzer "${n}" (see --list-analyzers).\n`);
+    if (analyzerNames.length > 0 && unknownAnalyzers.length === analyzerNames.length) io.stderr('Warning: none of the requested analyzers exist; running all analyzers.\n');
+  }
 
   const meshConfigFile = str(args, 'meshConfigFile');
   const meshNetworksFile = str(args, 'meshNetworksFile');
@@ -254,7 +268,7 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     }
     throw e;
   }
-  if (meshConfigText !== undefined || meshNetworksText !== undefined) {
+  if (!istioctlMode && (meshConfigText !== undefined || meshNetworksText !== undefined)) {
     for (const p of meshInputsFromResources([], { meshConfigText, meshNetworksText }).problems) io.stderr(`Warning: ${p}\n`);
   }
 
@@ -266,6 +280,13 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     defaultNamespace: selectedNamespace,
   };
   if (!allNamespaces && namespaceFlag) settings.namespaceFilter = namespaceFlag;
+  if (istioctlMode) {
+    settings.mode = 'istioctl';
+    // istioctl never reports what only the API server would refuse.
+    settings.schemaFindings = false;
+    // Without -A istioctl reports one namespace: -n's, else "default".
+    if (!allNamespaces) settings.namespaceFilter = selectedNamespace;
+  }
 
   const workspace = new WorkspaceAnalyzer();
   // The same file named twice is analyzed once (its resources would only replace themselves).
@@ -275,6 +296,15 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   // Quick fixes are for the editor; the CLI prints none.
   const result = await workspace.run(settings, { meshConfigText, meshNetworksText, fixes: false });
   if (result === 'canceled') throw new Error('analysis was canceled');
+
+  if (istioctlMode) {
+    const report: IstioctlReport = result.istioctl ?? { selected: [], skipped: [], errors: [] };
+    const tooLargeErrors = [...tooLarge.values()].map((d) => ({ file: d.file ?? '', chunk: 0, text: `error processing ${d.file ?? ''}[0]: ${d.message}`, line: 1 }));
+    return printAsIstioctl(io, { ...report, errors: [...tooLargeErrors, ...report.errors] }, result.diagnostics.filter((d) => d.source !== 'parser'), {
+      format, color, version: ctx.version, outputThreshold, failureThreshold, target,
+      files: files.map((f) => f.name), meshConfigText, verbose: bool(args, 'verbose') === true, ignoreUnknown: bool(args, 'ignore-unknown') === true,
+    });
+  }
 
   const parserDiags = [...tooLarge.values(), ...result.diagnostics.filter((d) => d.source === 'parser' && !EDITOR_NOTICES.has(d.code))].sort(byFileAndLine);
   const analyzerDiags = result.diagnostics.filter((d) => d.source !== 'parser');
@@ -328,3 +358,50 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   return EXIT_OK;
 }
 
+
+/**
+ * The output of istioctl analyze --use-kube=false after its analysis (istioctl/pkg/analyze/analyze.go):
+ * the reader's warnings (its log, on stdout), "Error(s) adding files", the -v lists, the
+ * messages, the "No validation issues" line and the exit code (79 and 65 only with -o log).
+ */
+function printAsIstioctl(
+  io: CliIo,
+  report: IstioctlReport,
+  messages: readonly Diagnostic[],
+  o: { meshConfigText: string | undefined; format: string; color: boolean; version: string; outputThreshold: Level; failureThreshold: Level; target: string; files: string[]; verbose: boolean; ignoreUnknown: boolean },
+): number {
+  const now = new Date();
+  if (o.meshConfigText !== undefined) io.stdout(meshValidationLog(meshInputsFromResources([], { meshConfigText: o.meshConfigText }).meshConfig, now));
+  for (const e of report.errors) io.stdout(skipWarning(e, now));
+  const adding = addingFilesError(report.errors);
+  // istioctl counts one parse error for all files together.
+  const parseErrors = adding === undefined ? 0 : 1;
+  if (adding !== undefined) io.stderr(`Error(s) adding files: ${adding}`);
+  if (o.verbose) {
+    io.stderr(`Analyzed resources in ${o.target}\n`);
+    if (report.skipped.length > 0) io.stderr(`Skipped analyzers:\n${report.skipped.map((n) => `\t ${n}\n`).join('')}`);
+    if (report.selected.length > 0) io.stderr(`Executed analyzers:\n${report.selected.map((n) => `\t ${n}\n`).join('')}`);
+    io.stderr('\n');
+  }
+  const shown = messages.filter((d) => atOrAbove(d.level, o.outputThreshold));
+  io.stdout(withIstioctlDocs(formatDiagnostics(o.format as 'log' | 'json' | 'yaml', shown, { color: o.color, toolVersion: o.version })));
+  if (shown.length === 0) {
+    if (parseErrors === 0) {
+      if (o.files.length > 1) io.stderr(`\u2714 No validation issues found when analyzing:\n${o.files.map((f) => `  - ${f}\n`).join('')}`);
+      else if (o.files.length === 1) io.stderr(`\u2714 No validation issues found when analyzing ${o.files[0]}.\n`);
+      else io.stderr(`\u2714 No validation issues found when analyzing ${o.target}.\n`);
+    } else {
+      io.stderr(`No validation issues found when analyzing ${o.target} (but ${parseErrors} file could not be parsed).\n`);
+    }
+  }
+  if (o.format !== 'log') return EXIT_OK;
+  if (messages.some((d) => atOrAbove(d.level, o.failureThreshold))) {
+    io.stderr(withIstioctlDocs(`Error: Analyzers found issues when analyzing ${o.target}.\nSee ${CONFIG_ANALYSIS_URL} for more information about causes and resolutions.\n`));
+    return EXIT_ISSUES;
+  }
+  if (parseErrors > 0 && !o.ignoreUnknown) {
+    io.stderr("Error: Some files couldn't be parsed.\n");
+    return EXIT_PARSE;
+  }
+  return EXIT_OK;
+}

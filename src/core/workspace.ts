@@ -10,6 +10,7 @@ import { AnalysisCanceled } from './analysis/run.ts';
 import { Lookups } from './config/lookups.ts';
 import { AnalysisSession } from './analysis/session.ts';
 import { selectAnalyzers } from './analysis/analyzers/index.ts';
+import { isIstioCode, istioctlRun, type IstioctlReport } from './analysis/istioctlMode.ts';
 import { parseSuppressions } from './analysis/suppress.ts';
 import { messageByCode, OWN_MESSAGES } from './analysis/messages.ts';
 import { meshInputsFromResources } from './config/mesh/fromWorkspace.ts';
@@ -28,6 +29,8 @@ export interface WorkspaceResult {
   executed: string[];
   /** Analyzers not run because the workspace holds no object of a kind they need. */
   skipped: SkippedAnalyzer[];
+  /** In istioctl mode: the analyzers selected and skipped as istioctl lists them, and the documents it could not add. */
+  istioctl?: IstioctlReport;
   /** How each analyzer ran: reused ('cached'), re-checked changed resources ('incremental'), or 'full'. */
   modes: Record<string, 'cached' | 'incremental' | 'full'>;
   stats: { files: number; documents: number; resources: number; parseMs: number; analyzeMs: number; reparsedDocuments: number };
@@ -127,24 +130,26 @@ export class WorkspaceAnalyzer {
     const parseMs = this.pendingParseMs;
     this.pendingParseMs = 0;
     const t0 = performance.now();
-    const resources = this.model.resources();
+    // istioctl mode: only what istioctl's file reader takes (see analysis/istioctlMode.ts).
+    const istioctl = settings.mode === 'istioctl' ? istioctlRun(this.model.fileList(), settings.analyzers) : undefined;
+    const resources = istioctl ? istioctl.resources : this.model.resources();
     for (const k of this.model.takeChangedKinds()) this.unanalyzedKinds.add(k);
     // The mesh config comes from one ConfigMap: unless ConfigMaps or the overrides changed, it is the same.
-    const meshKey = JSON.stringify([options.meshConfigText, options.meshNetworksText]);
+    const meshKey = JSON.stringify([options.meshConfigText, options.meshNetworksText, !istioctl]);
     if (!this.mesh || this.mesh.key !== meshKey || this.unanalyzedKinds.has(KINDS.ConfigMap.id)) {
-      this.mesh = { key: meshKey, inputs: meshInputsFromResources(resources, { meshConfigText: options.meshConfigText, meshNetworksText: options.meshNetworksText }) };
+      this.mesh = { key: meshKey, inputs: meshInputsFromResources(istioctl ? [] : resources, { meshConfigText: options.meshConfigText, meshNetworksText: options.meshNetworksText }) };
     }
     const mesh = this.mesh.inputs;
     // Mesh config and namespace/placeholder settings shape the whole store: rebuild on change.
-    const storeKey = JSON.stringify([settings.defaultNamespace, settings.includePlaceholders, mesh.meshConfig, mesh.meshNetworks]);
+    const storeKey = JSON.stringify([settings.defaultNamespace, settings.includePlaceholders, mesh.meshConfig, mesh.meshNetworks, settings.mode, istioctl ? settings.analyzers : null]);
     let changedKinds: ReadonlySet<string> | 'all';
     if (!this.store || !this.index || storeKey !== this.storeKey) {
       this.store = new ResourceStore(resources, {
         mode: 'cli',
         defaultNamespace: settings.defaultNamespace,
-        includePlaceholders: settings.includePlaceholders,
+        includePlaceholders: settings.includePlaceholders && !istioctl,
         placeholderFlavor: 'istio',
-        deriveWorkloads: true,
+        deriveWorkloads: !istioctl,
         meshConfig: mesh.meshConfig,
         meshNetworks: mesh.meshNetworks,
       });
@@ -171,7 +176,7 @@ export class WorkspaceAnalyzer {
           lastYield = performance.now();
         }
       : undefined;
-    const { run: analyzers, skipped } = partitionByInputs(selectAnalyzers(settings.analyzers), absentKinds(store));
+    const { run: analyzers, skipped } = istioctl ? istioctl.partition : partitionByInputs(selectAnalyzers(settings.analyzers), absentKinds(store));
     let diagnostics: Diagnostic[];
     try {
       diagnostics = await this.session.run(store, index, analyzers, changedKinds, (f, i) => this.model.document(f, i), {
@@ -187,6 +192,7 @@ export class WorkspaceAnalyzer {
       throw e;
     }
     this.unanalyzedKinds.clear();
+    if (istioctl) diagnostics = diagnostics.filter((d) => isIstioCode(d.code));
     // The view for queries may hold other placeholders than the run's (see analyzedState).
     this.readView = undefined;
     // What the API server would refuse, which istioctl never reports (settings.schemaFindings).
@@ -201,11 +207,12 @@ export class WorkspaceAnalyzer {
     const classNote = assumedGatewayClassesNote(configView(store, index));
     if (classNote) assumptions.push(classNote);
     return {
-      diagnostics: [...problems, ...diagnostics],
+      diagnostics: [...(istioctl ? istioctl.problems : problems), ...diagnostics],
       resources: store.all(),
       assumptions,
       executed: analyzers.map((a) => a.metadata.name),
       skipped,
+      ...(istioctl ? { istioctl: istioctl.report } : {}),
       modes: Object.fromEntries(this.session.lastModes),
       stats: {
         files: this.model.fileList().length,

@@ -27,6 +27,13 @@ export interface ModelDocument {
   doc: SourceDocument;
   resources: Resource[];
   problems: Diagnostic[];
+  /**
+   * The parsed value (undefined when the document could not be read): the same object as
+   * the resource's body for a single object. The istioctl reader (analysis/istioctlMode.ts)
+   * looks at it for what the resources leave out: a List's own kind and items, a document that
+   * is no Kubernetes object.
+   */
+  value?: unknown;
 }
 
 export interface ModelFile {
@@ -100,7 +107,7 @@ function buildDocument(doc: SourceDocument): ModelDocument {
   const parsed = parseSourceDocument(doc);
   const shaped = resourcesOf(parsed);
   const problems = parsed.problems.length + shaped.problems.length === 0 ? NO_PROBLEMS : [...parsed.problems, ...shaped.problems];
-  return { doc, resources: shaped.resources, problems };
+  return { doc, resources: shaped.resources, problems, value: parsed.value };
 }
 
 /**

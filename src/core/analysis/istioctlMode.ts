@@ -1,0 +1,409 @@
+// The `istioctl` analysis mode: what `istioctl analyze --use-kube=false` reads, runs and prints.
+// The documents are the model's (src/core/model): this is a filter and decoder on top of them,
+// following pilot/pkg/config/file/store.go (parseContent, parseChunk, the List handling) and
+// pkg/config/analysis/local/istiod_analyze.go at the Istio commit we follow:
+//
+// - the file reader knows only the kinds of the selected analyzers' inputs
+//   (kuberesource.ConvertInputsToSchemas) minus kuberesource.DefaultExcludedSchemas (Service,
+//   Namespace, Node, Pod, Secret); a document of any other kind is skipped without a word,
+//   and so are the placeholder ingress Pod and Service, which go through the same reader;
+// - an analyzer one of whose inputs the reader does not know is skipped (RemoveSkipped);
+// - `kind: List` is all or nothing: an item the reader skips skips the whole List;
+// - a document istioctl cannot decode is not analyzed, and its error is collected for the
+//   "Error(s) adding files" report (a hashicorp multierror per file, inside one for all files).
+import type { Diagnostic, Resource } from '../model/types.ts';
+import type { ModelDocument, ModelFile } from '../model/workspaceModel.ts';
+import { KINDS, type KindInfo } from '../model/kinds.ts';
+import { kindIdOf } from '../model/resources.ts';
+import { splitApiVersion } from '../model/kinds.ts';
+import { PARSER_CODES } from '../model/parse.ts';
+import { ALL_ANALYZERS } from './analyzers/index.ts';
+import type { AnalysisContext, Analyzer } from './types.ts';
+import { KINDS_NOT_READ_FROM_FILES } from './skipped.ts';
+
+import { istioctlDecodeError } from '../validation/jsonpb/decode.ts';
+
+/** istioctl's decoding of the documents of Istio's kinds (legacy jsonpb; validation/jsonpb/decode.ts). */
+const ISTIOCTL_DECODER: IstioctlDecoder = istioctlDecodeError;
+
+/**
+ * istioctl's decoding of a document of a kind it reads: the error it prints after
+ * `error processing <file>[<n>]: `, or undefined when the document decodes.
+ */
+export type IstioctlDecoder = (kind: string, group: string, object: unknown) => string | undefined;
+
+/** Kinds every analyzer may read that come from istioctl's internal store, not from files. */
+const INTERNAL_KINDS: readonly KindInfo[] = [KINDS.MeshConfig, KINDS.MeshNetworks];
+
+/**
+ * Where our analyzer declares an input Istio's does not: virtualservice.GatewayAnalyzer also
+ * reads Gateway API Gateways (to not call a VirtualService's gateway missing); Istio's reads
+ * only Istio Gateways and VirtualServices (pkg/config/analysis/analyzers/virtualservice/gateways.go).
+ */
+const ISTIO_INPUTS: Readonly<Record<string, readonly KindInfo[]>> = {
+  'virtualservice.GatewayAnalyzer': [KINDS.Gateway, KINDS.VirtualService],
+};
+
+export function istioInputs(a: Analyzer): readonly KindInfo[] {
+  return ISTIO_INPUTS[a.metadata.name] ?? a.metadata.inputs;
+}
+
+/** A context in which the kinds `hidden` hold nothing. */
+function hiding(ctx: AnalysisContext, hidden: ReadonlySet<string>): AnalysisContext {
+  const view = Object.create(ctx) as AnalysisContext;
+  view.find = (k, ns, name) => (hidden.has(k.id) ? undefined : ctx.find(k, ns, name));
+  view.list = (k) => (hidden.has(k.id) ? [] : ctx.list(k));
+  view.exists = (k, ns, name) => (hidden.has(k.id) ? false : ctx.exists(k, ns, name));
+  return view;
+}
+
+/** The analyzer as Istio's: it sees nothing of the inputs Istio's does not declare. */
+function asIstios(a: Analyzer): Analyzer {
+  const own = ISTIO_INPUTS[a.metadata.name];
+  if (!own) return a;
+  const hidden = new Set(a.metadata.inputs.filter((k) => !own.includes(k)).map((k) => k.id));
+  const views = new WeakMap<AnalysisContext, AnalysisContext>();
+  const hide = (ctx: AnalysisContext) => {
+    let v = views.get(ctx);
+    if (!v) views.set(ctx, (v = hiding(ctx, hidden)));
+    return v;
+  };
+  const parts = a.perResource;
+  return {
+    metadata: { ...a.metadata, inputs: [...own] },
+    analyze: (ctx) => a.analyze(hide(ctx)),
+    ...(parts ? { perResource: { kind: parts.kind, check: (ctx: AnalysisContext, r: Resource) => parts.check(hide(ctx), r), ...(parts.global ? { global: (ctx: AnalysisContext) => parts.global?.(hide(ctx)) } : {}) } } : {}),
+  };
+}
+
+/** All() as istioctl runs it. */
+const ISTIOCTL_ALL: readonly Analyzer[] = ALL_ANALYZERS.map(asIstios);
+
+/** analyzers.NamedCombined: the named analyzers of All(), in All()'s order; all when none match. */
+export function istioctlAnalyzers(names: readonly string[]): Analyzer[] {
+  const wanted = new Set(names);
+  const picked = ISTIOCTL_ALL.filter((a) => wanted.has(a.metadata.name));
+  return picked.length > 0 ? picked : [...ISTIOCTL_ALL];
+}
+
+/** The kind ids istioctl's file reader knows for these analyzers. */
+export function istioctlReadKinds(analyzers: readonly Analyzer[]): Set<string> {
+  const excluded = new Set(KINDS_NOT_READ_FROM_FILES.map((k) => k.id));
+  const out = new Set<string>();
+  for (const a of analyzers) for (const k of istioInputs(a)) if (!k.synthetic && !excluded.has(k.id)) out.add(k.id);
+  return out;
+}
+
+/** RemoveSkipped: the analyzers to run, and those with an input the reader does not know. */
+export function istioctlPartition(analyzers: readonly Analyzer[], readKinds: ReadonlySet<string>): { run: Analyzer[]; skipped: Array<{ analyzer: string; missing: string[] }> } {
+  const known = new Set([...readKinds, ...INTERNAL_KINDS.map((k) => k.id)]);
+  const run: Analyzer[] = [];
+  const skipped: Array<{ analyzer: string; missing: string[] }> = [];
+  for (const a of analyzers) {
+    const missing = istioInputs(a).filter((k) => !known.has(k.id));
+    if (missing.length === 0) run.push(a);
+    else skipped.push({ analyzer: a.metadata.name, missing: [...new Set(missing.map((k) => k.kind))] });
+  }
+  return { run, skipped };
+}
+
+/** One document istioctl could not add: its chunk index, the error text and where it is. */
+export interface IstioctlReadError {
+  file: string;
+  /** istioctl's chunk index (`<file>[<n>]`), which counts empty chunks too. */
+  chunk: number;
+  /** The whole error: `error processing <file>[<n>]: …`. */
+  text: string;
+  /** The document's line, for the editor. */
+  line: number;
+}
+
+export interface IstioctlRead {
+  resources: Resource[];
+  /** Per file, in the order istioctl reads them. */
+  errors: IstioctlReadError[];
+}
+
+/** Offsets [start, end) of the chunks istioctl's YAML reader (kubeyaml.YAMLReader) returns. */
+export function istioctlChunks(text: string): Array<{ start: number; end: number }> {
+  const chunks: Array<{ start: number; end: number }> = [];
+  let bufStart = -1;
+  let pos = 0;
+  while (pos < text.length) {
+    let eol = text.indexOf('\n', pos);
+    const next = eol < 0 ? text.length : eol + 1;
+    if (eol < 0) eol = text.length;
+    const sep = text.startsWith('---', pos) && /^\s*$/.test(text.slice(pos + 3, eol));
+    if (sep && bufStart >= 0) {
+      chunks.push({ start: bufStart, end: pos });
+      bufStart = -1;
+    } else if (bufStart < 0) {
+      // A separator with nothing before it is written into the chunk (it then reads as null).
+      bufStart = pos;
+    }
+    pos = next;
+  }
+  if (bufStart >= 0) chunks.push({ start: bufStart, end: text.length });
+  return chunks;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** encoding/json's name for a JSON value's type in an UnmarshalTypeError. */
+function jsonType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'string') return 'string';
+  return 'object';
+}
+
+const TYPE_META = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
+
+/** kubeJson.DefaultMetaFactory.Interpret's error, or the apiVersion and kind it reads. */
+function interpret(value: unknown): { error: string } | { apiVersion: string; kind: string } {
+  const fail = (what: string) => ({ error: `failed interpreting jsonChunk: couldn't get version/kind; json parse error: json: cannot unmarshal ${what}` });
+  if (!isObject(value)) return fail(`${jsonType(value)} into Go value of type ${TYPE_META}`);
+  // sigs.k8s.io/yaml marshals the object with sorted keys: apiVersion is decoded before kind.
+  for (const field of ['apiVersion', 'kind']) {
+    const v = value[field];
+    if (v !== undefined && v !== null && typeof v !== 'string') return fail(`${jsonType(v)} into Go struct field .${field} of type string`);
+  }
+  return { apiVersion: typeof value.apiVersion === 'string' ? value.apiVersion : '', kind: typeof value.kind === 'string' ? value.kind : '' };
+}
+
+type ChunkOutcome = { keep: Resource[] } | { unknown: true } | { error: string };
+
+const UNPARSED = new Set<string>([PARSER_CODES.syntax, PARSER_CODES.json, PARSER_CODES.aliasLimit]);
+
+/**
+ * parseChunk on one object (a document's value or a List item): what istioctl keeps, skips as
+ * an unknown schema, or fails with. `resources` gives the model's resource for the object.
+ */
+function parseObject(value: unknown, readKinds: ReadonlySet<string>, decode: IstioctlDecoder | undefined, resourceFor: () => Resource | undefined, fallback: () => string | undefined, itemsOf: (list: Record<string, unknown>) => Array<{ value: unknown; resource: () => Resource | undefined }> | undefined): ChunkOutcome {
+  if (value === undefined || value === null) return { keep: [] };
+  const gvk = interpret(value);
+  if ('error' in gvk) return gvk;
+  const obj = value as Record<string, unknown>;
+  if (gvk.kind === 'List') {
+    const items = itemsOf(obj);
+    if (!items) return { error: 'failed extracting resource chunks from list yaml chunk: failed parsing yamlChunk: malformed items field' };
+    const keep: Resource[] = [];
+    for (const item of items) {
+      // A List inside a List: the model expands one level only, so its items have no resources.
+      const out = parseObject(item.value, readKinds, decode, item.resource, fallback, () => undefined);
+      if ('error' in out) return { error: `failed parsing resource chunk: ${out.error}` };
+      if ('unknown' in out) return out;
+      keep.push(...out.keep);
+    }
+    return { keep };
+  }
+  if (!gvk.apiVersion && !gvk.kind) return { error: 'unable to parse resource with no group, version and kind' };
+  const { kindId, known } = kindIdOf(gvk.apiVersion, gvk.kind);
+  if (!known || !readKinds.has(kindId)) return { unknown: true };
+  const problem = decode?.(gvk.kind, splitApiVersion(gvk.apiVersion).group, value);
+  if (problem !== undefined) return { error: problem };
+  const r = resourceFor();
+  if (r) return { keep: [r] };
+  // The model refused the object (a name or label that is not a string): istioctl's decoder does too.
+  return { error: `failed parsing JSON for built-in type: ${fallback() ?? 'the object could not be decoded'}` };
+}
+
+/** Line of offset `at` in `text` (1-based). */
+function lineAt(text: string, at: number): number {
+  let n = 1;
+  for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/**
+ * go-yaml v2's words for a document it cannot read, from our parser's problem (`yaml: line N:
+ * …`, N counted from the chunk's first line after trimming). Settled against istioctl for
+ * the common mistakes; others keep our reason.
+ */
+function goYamlError(md: ModelDocument, fileText: string, chunkStart: number, chunkEnd: number): string {
+  const p = md.problems.find((d) => UNPARSED.has(d.code));
+  let first = chunkStart;
+  while (first < chunkEnd && /\s/.test(fileText[first] ?? '')) first++;
+  let last = chunkEnd;
+  while (last > first && /\s/.test(fileText[last - 1] ?? '')) last--;
+  const firstLine = lineAt(fileText, first);
+  const rel = (fileLine: number) => Math.max(1, fileLine - firstLine + 1);
+  const reason = (p?.message ?? '').replace(/^YAML syntax error( \(as kubectl reads YAML\))?: /, '').replace(/^JSON syntax error: /, '');
+  const at = p?.range?.startLine ?? p?.line ?? firstLine;
+  let words: string;
+  let line = rel(at);
+  if (/Missing closing .?quote|unexpected end of the stream within a (double|single) quoted scalar/i.test(reason)) {
+    words = 'found unexpected end of stream';
+    line = rel(lineAt(fileText, last));
+  } else if (/flow sequence|end with a \]|did not find expected ',' or '\]'/i.test(reason)) {
+    words = "did not find expected ',' or ']'";
+  } else if (/flow map|flow mapping|end with a \}|did not find expected ',' or '\}'/i.test(reason)) {
+    words = "did not find expected ',' or '}'";
+  } else if (/Nested mappings are not allowed|Implicit keys need to be|bad indentation of a mapping entry|mapping values are not allowed/i.test(reason)) {
+    // go-yaml stops at the value indicator, on the first line from the problem on with one.
+    words = 'mapping values are not allowed in this context';
+    const lines = fileText.split('\n');
+    let l = at;
+    while (l < lines.length && !/:(\s|$)/.test(lines[l - 1]?.slice(l === at ? (p?.range?.startCol ?? 1) - 1 : 0) ?? '')) l++;
+    line = rel(l);
+  } else if (/All mapping items must start at the same column|A block sequence may not be used as an implicit map key/i.test(reason)) {
+    // go-yaml notices the missing key at the end of the line before.
+    words = 'did not find expected key';
+    const lines = fileText.split('\n');
+    let l = at - 1;
+    while (l > firstLine && !/\S/.test(lines[l - 1] ?? '')) l--;
+    line = rel(l);
+  } else if (/tab/i.test(reason)) {
+    words = 'found character that cannot start any token';
+  } else {
+    words = reason.replace(/\s*\(\d+:\d+\)$/, '');
+  }
+  return `failed converting YAML to JSON: yaml: line ${line}: ${words}`;
+}
+
+/**
+ * What istioctl's file reader takes from the files (in the model's file order, which is the
+ * order the files were given): the resources it keeps and the errors of the documents it
+ * cannot add.
+ */
+export function readAsIstioctl(files: readonly ModelFile[], readKinds: ReadonlySet<string>, decode?: IstioctlDecoder): IstioctlRead {
+  const resources: Resource[] = [];
+  const errors: IstioctlReadError[] = [];
+  for (const f of files) {
+    const name = f.path;
+    if (f.documents.length === 0) {
+      // A file the model refused whole (binary, too large, misread UTF-16).
+      const p = f.problems.find((d) => d.level === 'Error');
+      if (p) errors.push({ file: name, chunk: 0, text: `error processing ${name}[0]: ${p.message}`, line: 1 });
+      continue;
+    }
+    const chunks = istioctlChunks(f.text);
+    for (const md of f.documents) {
+      const doc = md.doc;
+      const lead = doc.text.search(/\S/);
+      const at = doc.startOffset + Math.max(lead, 0);
+      let chunk = chunks.findIndex((c) => c.start <= at && at < c.end);
+      if (chunk < 0) chunk = doc.index;
+      const c = chunks[chunk] ?? { start: doc.startOffset, end: doc.startOffset + doc.text.length };
+      const fail = (e: string) => errors.push({ file: name, chunk, text: `error processing ${name}[${chunk}]: ${e}`, line: doc.referenceLine });
+      if (md.value === undefined && md.problems.some((d) => UNPARSED.has(d.code))) {
+        fail(goYamlError(md, f.text, c.start, c.end));
+        continue;
+      }
+      const firstError = () => md.problems.find((d) => d.level === 'Error')?.message;
+      const outcome = parseObject(
+        md.value,
+        readKinds,
+        decode,
+        () => md.resources.find((r) => r.source?.itemIndex === undefined),
+        firstError,
+        (list) => {
+          const items = list.items;
+          if (!Array.isArray(items) || !items.every(isObject)) return undefined;
+          return items.map((value, i) => ({ value, resource: () => md.resources.find((r) => r.source?.itemIndex === i) }));
+        },
+      );
+      if ('error' in outcome) fail(outcome.error);
+      else if ('keep' in outcome) resources.push(...outcome.keep);
+    }
+  }
+  return { resources, errors };
+}
+
+/** hashicorp/go-multierror's ListFormatFunc. */
+export function multierrorText(errors: readonly string[]): string {
+  if (errors.length === 1) return `1 error occurred:\n\t* ${errors[0]}\n\n`;
+  return `${errors.length} errors occurred:\n\t${errors.map((e) => `* ${e}`).join('\n\t')}\n\n`;
+}
+
+/** Go's %q of a file name (strconv.Quote; JSON's escaping agrees for printable text). */
+function goQuote(s: string): string {
+  return JSON.stringify(s);
+}
+
+/**
+ * The error istioctl prints after "Error(s) adding files: ": one multierror over the files,
+ * each `errors parsing content "<file>": ` and a multierror over its documents.
+ * Undefined when every document was added.
+ */
+export function addingFilesError(errors: readonly IstioctlReadError[]): string | undefined {
+  if (errors.length === 0) return undefined;
+  const byFile = new Map<string, string[]>();
+  for (const e of errors) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e.text]);
+  return multierrorText([...byFile].map(([file, errs]) => `errors parsing content ${goQuote(file)}: ${multierrorText(errs)}`));
+}
+
+/** istio's log time stamp: `2006-01-02T15:04:05.000000Z` (UTC, microseconds). */
+export function istioLogTime(d: Date): string {
+  return d.toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+/** The warning istioctl logs (on stdout) for a document it skips. */
+export function skipWarning(e: IstioctlReadError, now: Date): string {
+  return `${istioLogTime(now)}\twarn\tfile\t${e.text} - skipping\n`;
+}
+
+/** What the CLI prints in istioctl mode besides the messages. */
+export interface IstioctlReport {
+  /** The selected analyzers in istioctl's order (its "Executed analyzers:" list names them all). */
+  selected: string[];
+  /** Those RemoveSkipped removed ("Skipped analyzers:"). */
+  skipped: string[];
+  errors: IstioctlReadError[];
+}
+
+/** Diagnostic code of a document istioctl could not add (shown in the app's Problems list). */
+export const ISTIOCTL_READ_ERROR = 'MWB-ISTIOCTL-READ';
+
+/** Everything the workspace needs for an istioctl-mode run. */
+export function istioctlRun(files: readonly ModelFile[], analyzerNames: readonly string[], decode: IstioctlDecoder | undefined = ISTIOCTL_DECODER) {
+  const selected = istioctlAnalyzers(analyzerNames);
+  const readKinds = istioctlReadKinds(selected);
+  const read = readAsIstioctl(files, readKinds, decode);
+  const partition = istioctlPartition(selected, readKinds);
+  const problems: Diagnostic[] = read.errors.map((e) => ({
+    level: 'Error',
+    code: ISTIOCTL_READ_ERROR,
+    message: `istioctl skips this document: ${e.text}`,
+    file: e.file,
+    line: e.line,
+    range: { startLine: e.line, startCol: 1, endLine: e.line, endCol: 200 },
+    source: 'parser',
+  }));
+  const report: IstioctlReport = { selected: selected.map((a) => a.metadata.name), skipped: partition.skipped.map((s) => s.analyzer), errors: read.errors };
+  return { resources: read.resources, partition, problems, report };
+}
+
+/**
+ * istioctl links the documentation of its own release (pkg/url: `https://istio.io/v<minor>/docs/`,
+ * from operator/version's OperatorCodeBaseVersion, "1.30.0" at the commit we follow); the
+ * workbench links /latest/.
+ */
+export const ISTIOCTL_DOCS_URL = 'https://istio.io/v1.30/docs/';
+
+/** Our output with istioctl's documentation links. */
+export function withIstioctlDocs(text: string): string {
+  return text.replaceAll('https://istio.io/latest/docs/', ISTIOCTL_DOCS_URL);
+}
+
+/**
+ * What istioctl logs (on stdout) when it reads a mesh config file whose validation warns
+ * (mesh.ApplyMeshConfig → agent.ValidateMeshConfig). Only the one warning settled against
+ * istioctl: a proxyMetadata ISTIO_META_DNS_AUTO_ALLOCATE.
+ */
+export function meshValidationLog(meshConfig: { defaultConfig: Record<string, unknown> }, now: Date): string {
+  const metadata = meshConfig.defaultConfig.proxyMetadata;
+  const warnings: string[] = [];
+  if (isObject(metadata) && 'ISTIO_META_DNS_AUTO_ALLOCATE' in metadata) {
+    warnings.push("'ISTIO_META_DNS_AUTO_ALLOCATE' is deprecated; review https://istio.io/latest/docs/ops/configuration/traffic-management/dns-proxy/#dns-auto-allocation-v2 for information about replacement functionality");
+  }
+  return warnings.length === 0 ? '' : `${istioLogTime(now)}\twarn\twarnings occurred during mesh validation: ${multierrorText(warnings)}\n`;
+}
+
+/** istioctl prints only its own message codes. */
+export function isIstioCode(code: string): boolean {
+  return /^IST\d{4}$/.test(code);
+}
