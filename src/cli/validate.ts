@@ -16,8 +16,8 @@ import { isObj, type Obj } from '../core/model/read.ts';
 import { goQuote } from '../core/go/fmt.ts';
 import { validateWebhook, WEBHOOK_VALIDATORS } from '../core/validation/webhook.ts';
 import { parseProtocol } from '../core/validation/webhook/common.ts';
-import { apiKind } from '../core/config/api/crd/index.ts';
-import type { Schema } from '../core/config/shape.ts';
+import { istioctlDecodeError } from '../core/validation/jsonpb/decode.ts';
+import { ISTIO_KINDS, MESSAGES } from '../core/validation/jsonpb/istioProtos.gen.ts';
 
 export const VALIDATE_EXIT_OK = 0;
 export const VALIDATE_EXIT_ERROR = 1;
@@ -178,37 +178,65 @@ export function pilotKindId(apiVersion: string, kind: string): string | undefine
   return info.id;
 }
 
-/** The proto message of each kind's spec, as jsonpb names it in its errors. */
-const SPEC_MESSAGES: Readonly<Record<string, string>> = {
-  'networking.istio.io/ProxyConfig': 'istio.networking.v1beta1.ProxyConfig',
-  'security.istio.io/AuthorizationPolicy': 'istio.security.v1beta1.AuthorizationPolicy',
-  'security.istio.io/PeerAuthentication': 'istio.security.v1beta1.PeerAuthentication',
-  'security.istio.io/RequestAuthentication': 'istio.security.v1beta1.RequestAuthentication',
-  'telemetry.istio.io/Telemetry': 'istio.telemetry.v1alpha1.Telemetry',
-  'extensions.istio.io/WasmPlugin': 'istio.extensions.v1alpha1.WasmPlugin',
-  'extensions.istio.io/TrafficExtension': 'istio.extensions.v1alpha1.TrafficExtension',
-};
-
-const snakeCase = (k: string): string => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+/** The proto message of each kind's spec (jsonpb names it in its errors). */
+const SPEC_MESSAGES: ReadonlyMap<string, string> = new Map(ISTIO_KINDS.map((k) => [`${k.group}/${k.kind}`, k.spec]));
 
 /**
- * The part of istioctl's strict jsonpb decode we reproduce: a key of `spec` that is no field of
- * its message (by JSON or proto name) is `unknown field "k" in <message>`. Type errors, bad enum
- * values and unknown fields deeper down are not reproduced (they go on to the webhook's rules).
+ * Strict jsonpb's unknown-field check (AllowUnknownFields false): the first key, in jsonpb's
+ * visiting order (fields in .proto order, nested messages as they are reached, then the
+ * message's own leftover keys), that is no field of its message by proto or JSON name.
+ */
+function unknownField(message: string, v: unknown, depth = 0): string | undefined {
+  const fields = MESSAGES[message];
+  if (!fields || !isObj(v) || depth > 100) return undefined;
+  const left = new Set(Object.keys(v));
+  for (const f of fields) {
+    const names = f[1] === 0 ? [f[0]] : [f[0], f[1]];
+    for (const name of names) {
+      if (!left.has(name)) continue;
+      left.delete(name);
+      const value = v[name];
+      if (f[2] === 'map') {
+        if (isObj(value)) for (const x of Object.values(value)) {
+          const r = unknownField(f[4] as string, x, depth + 1);
+          if (r) return r;
+        }
+      } else if (f[2] === 'repeated') {
+        if (Array.isArray(value)) for (const x of value) {
+          const r = unknownField(f[3], x, depth + 1);
+          if (r) return r;
+        }
+      } else {
+        const r = unknownField(f[3], value, depth + 1);
+        if (r) return r;
+      }
+    }
+  }
+  // Go ranges over a map here: with several leftovers, istioctl names any one; we the first.
+  const [first] = left;
+  return first === undefined ? undefined : `unknown field ${goQuote(first)} in ${message}`;
+}
+
+/**
+ * What istioctl's config.ApplyJSONStrict says of the spec (legacy jsonpb, strict): a type or
+ * enum error, as the jsonpb decoder of src/core/validation/jsonpb words it (in istioctl
+ * analyze's context, re-worded for a bare spec), else an unknown field; undefined when it decodes.
  */
 function specDecodeError(kindId: string, spec: unknown): string | undefined {
-  if (!isObj(spec)) return undefined;
+  if (spec === undefined || spec === null) return undefined;
   const slash = kindId.indexOf('/');
   const group = kindId.slice(0, slash);
   const kind = kindId.slice(slash + 1);
-  const props = (apiKind(group, kind)?.spec?.schema as Schema | undefined)?.properties;
-  if (!props) return undefined;
-  const known = new Set(Object.keys(props).flatMap((k) => [k, snakeCase(k)]));
-  const unknown = Object.keys(spec).find((k) => !known.has(k));
-  if (unknown === undefined) return undefined;
-  const message = SPEC_MESSAGES[kindId] ?? `istio.networking.v1alpha3.${kind}`;
-  return `cannot parse proto message: unknown field ${goQuote(unknown)} in ${message}`;
+  const analyzeText = istioctlDecodeError(kind, group, { spec });
+  const typeError = analyzeText?.startsWith(ANALYZE_PREFIX)
+    ? analyzeText.slice(ANALYZE_PREFIX.length).replace(/ into Go struct field \S+ of type /, ' into Go value of type ')
+    : undefined;
+  const message = SPEC_MESSAGES.get(kindId);
+  const err = typeError ?? (message ? unknownField(message, spec) : undefined);
+  return err === undefined ? undefined : `cannot parse proto message: ${err}`;
 }
+
+const ANALYZE_PREFIX = 'failed parsing JSON for built-in type: ';
 
 export interface ValidateOptions {
   /** -n: the namespace of Istio resources without one ("default" when empty). */
@@ -284,7 +312,7 @@ export function validateObject(un: Obj, opts: ValidateOptions): ResourceVerdict 
   const kindId = pilotKindId(apiVersion, kind);
   if (kindId) {
     // istioctl decodes the spec with the legacy jsonpb decoder first ("cannot parse proto
-    // message: ..."); only its unknown top-level spec fields are reproduced (see specDecodeError).
+    // message: ...") and stops there.
     const decodeError = specDecodeError(kindId, un.spec);
     if (decodeError) return { errors: [decodeError], warnings: [] };
     const unknown = Object.keys(un).filter((k) => !VALID_FIELDS.has(k));

@@ -126,6 +126,22 @@ describe('validate: decoding and kinds', () => {
     });
   });
 
+  it('jsonpb decode errors (types, enum values, nested unknown fields); labels that are not strings do not matter', async () => {
+    expect(await run(['-f', 'decode.yaml'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr:
+        'Error: 7 errors occurred:\n' +
+        '\t* DestinationRule//t2: cannot parse proto message: json: cannot unmarshal number into Go value of type string\n' +
+        '\t* DestinationRule//t3: cannot parse proto message: unknown value "\\"NOPE\\"" for enum istio.networking.v1alpha3.ClientTLSSettings.TLSmode\n' +
+        "\t* VirtualService//t8: cannot parse proto message: invalid character 'x' looking for beginning of value\n" +
+        '\t* VirtualService//t9: cannot parse proto message: unknown field "bogus" in istio.networking.v1alpha3.Destination\n' +
+        '\t* VirtualService//t10: cannot parse proto message: json: cannot unmarshal string into Go value of type []json.RawMessage\n' +
+        '\t* ServiceEntry//t11: cannot parse proto message: json: cannot unmarshal number 99999999999 into Go value of type uint32\n' +
+        '\t* DestinationRule/ns/dr: cannot parse proto message: unknown field "bogusNested" in istio.networking.v1alpha3.ConnectionPoolSettings.TCPSettings\n\n\n',
+    });
+  });
+
   it('Services: port names and appProtocol; Deployments: app/version labels notice', async () => {
     expect(await run(['-f', 'k8s.yaml'])).toEqual({
       code: 1,
