@@ -9,6 +9,8 @@ import { refuseWhenReadOnly } from './workspace.ts';
 export interface UserSettings {
   includePlaceholders: boolean;
   suppressions: string[];
+  /** Analyze as istioctl analyze --use-kube=false does (AnalysisSettings.mode 'istioctl'). */
+  istioctlMode: boolean;
 }
 
 export interface ProblemFilters {
@@ -53,7 +55,7 @@ export interface AnalysisState {
   toggleLevel(level: Level): void;
 }
 
-export const defaultUserSettings = (): UserSettings => ({ includePlaceholders: true, suppressions: [] });
+export const defaultUserSettings = (): UserSettings => ({ includePlaceholders: true, suppressions: [], istioctlMode: false });
 
 export const useAnalysis = create<AnalysisState>()((set) => ({
   diagnostics: [],
@@ -84,7 +86,9 @@ export const useAnalysis = create<AnalysisState>()((set) => ({
 }));
 
 export function toAnalysisSettings(u: UserSettings): AnalysisSettings {
-  return { ...defaultAnalysisSettings(), includePlaceholders: u.includePlaceholders, suppressions: [...u.suppressions] };
+  const base = { ...defaultAnalysisSettings(), includePlaceholders: u.includePlaceholders, suppressions: [...u.suppressions] };
+  // istioctl never reports what only the API server refuses.
+  return u.istioctlMode ? { ...base, mode: 'istioctl', schemaFindings: false } : base;
 }
 
 export function filterDiagnostics(list: Diagnostic[], f: ProblemFilters): Diagnostic[] {

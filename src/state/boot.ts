@@ -56,6 +56,7 @@ function restoreSettings(): void {
     settings: {
       includePlaceholders: typeof s.includePlaceholders === 'boolean' ? s.includePlaceholders : d.includePlaceholders,
       suppressions: Array.isArray(s.suppressions) ? s.suppressions.filter((x) => typeof x === 'string') : d.suppressions,
+      istioctlMode: typeof s.istioctlMode === 'boolean' ? s.istioctlMode : d.istioctlMode,
     },
   });
 }

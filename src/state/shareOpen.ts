@@ -57,7 +57,7 @@ export function openShareLink(hash: string): boolean {
   enterReviewMode();
   const s = state.settings ?? {};
   const d = defaultUserSettings();
-  const settings: UserSettings = { includePlaceholders: s.includePlaceholders ?? d.includePlaceholders, suppressions: [...(s.suppressions ?? d.suppressions)] };
+  const settings: UserSettings = { includePlaceholders: s.includePlaceholders ?? d.includePlaceholders, suppressions: [...(s.suppressions ?? d.suppressions)], istioctlMode: s.istioctlMode ?? d.istioctlMode };
   useAnalysis.setState({ settings: { ...settings, suppressions: [...settings.suppressions] } });
   useSelections.getState().replace(state.view?.selections ?? {});
   const view = state.view;
@@ -104,7 +104,7 @@ export async function copySharedToMyWorkspaces(): Promise<boolean> {
       files,
       openTabs: ws.openTabs.filter((p) => paths.has(p)),
       active: ws.active !== null && paths.has(ws.active) ? ws.active : null,
-      settings: { includePlaceholders: review.settings.includePlaceholders, suppressions: [...review.settings.suppressions] },
+      settings: { includePlaceholders: review.settings.includePlaceholders, suppressions: [...review.settings.suppressions], istioctlMode: review.settings.istioctlMode },
       selections: useSelections.getState().selections,
       ...(review.before ? { baseline: { files: review.before, pinnedAt: Date.now() } } : {}),
     },

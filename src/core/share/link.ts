@@ -16,7 +16,8 @@
 // Meta JSON (every key optional; the last meta record wins):
 //   openTabs   string[]                       paths of files in the link (others are dropped)
 //   view       { file?, line?, diagnostic?: { code, file, line? }, selections?: { panel: value } }
-//   settings   { includePlaceholders?: boolean, suppressions?: string[] }
+//   settings   { includePlaceholders?: boolean, suppressions?: string[], istioctlMode?: boolean }
+//              (istioctlMode is written only when true, so other links read as before)
 //   title      string
 //   redacted   { file: string, line: number, what: string }[]
 //   hasBefore  true                           the link has a "before" side (maybe empty)
@@ -101,6 +102,8 @@ export interface RedactedItem {
 export interface ShareSettings {
   includePlaceholders?: boolean;
   suppressions?: string[];
+  /** Analyze as istioctl analyze --use-kube=false (absent: false). */
+  istioctlMode?: boolean;
 }
 
 export interface ShareState {
@@ -166,7 +169,10 @@ function metaJson(state: ShareState): Uint8Array | undefined {
   const meta: Record<string, unknown> = {};
   if (state.openTabs?.length) meta.openTabs = state.openTabs;
   if (state.view && Object.keys(state.view).length > 0) meta.view = state.view;
-  if (state.settings) meta.settings = state.settings;
+  if (state.settings) {
+    const { istioctlMode, ...rest } = state.settings;
+    meta.settings = istioctlMode ? state.settings : rest;
+  }
   if (state.title) meta.title = state.title;
   if (state.redacted?.length) meta.redacted = state.redacted;
   if (state.before) meta.hasBefore = true;
@@ -496,6 +502,8 @@ function readSettings(v: unknown): ShareSettings | undefined {
   const out: ShareSettings = {};
   const placeholders = own(v, 'includePlaceholders');
   if (typeof placeholders === 'boolean') out.includePlaceholders = placeholders;
+  const istioctlMode = own(v, 'istioctlMode');
+  if (typeof istioctlMode === 'boolean') out.istioctlMode = istioctlMode;
   const sup = own(v, 'suppressions');
   if (Array.isArray(sup)) {
     if (sup.length > MAX_SUPPRESSIONS) tooMany(sup.length, MAX_SUPPRESSIONS, 'suppressions');

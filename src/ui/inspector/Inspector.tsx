@@ -70,6 +70,7 @@ export function Inspector() {
 function Assumptions() {
   const assumptions = useAnalysis((s) => s.assumptions);
   const includePlaceholders = useAnalysis((s) => s.settings.includePlaceholders);
+  const istioctlMode = useAnalysis((s) => s.settings.istioctlMode);
   // A shared link carries its settings (read-only): the reader sees what it was shared with.
   const readOnly = useWorkspace((s) => s.readOnly);
   return (
@@ -86,6 +87,18 @@ function Assumptions() {
           onChange={(e) => useAnalysis.getState().setSettings({ includePlaceholders: e.target.checked })}
         />
         <span>Assume an ingress gateway (Istio's default chart) when the workspace has none</span>
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={istioctlMode}
+          disabled={readOnly}
+          data-testid="istioctl-mode"
+          onChange={(e) => useAnalysis.getState().setSettings({ istioctlMode: e.target.checked })}
+        />
+        <span>
+          istioctl file mode: report exactly what <code>istioctl analyze --use-kube=false</code> reports (no Pods, Services, Namespaces, Nodes or Secrets read from the files, the analyzers that need them skipped, no schema findings)
+        </span>
       </label>
       {assumptions.length === 0 ? (
         <p className="muted">Nothing assumed: the analysis uses only your files.</p>
