@@ -330,6 +330,8 @@ async function validateCommand(opts) {
     const reason = (s) => s.replace(/(yaml: line \d+: )[^\n]*/g, '$1…');
     if (theirs.code === ours.code && reason(theirs.stderr) === reason(ours.stderr) && theirs.stdout === ours.stdout) return "YAML syntax error: our parser's reason, not go-yaml's";
     if (theirs.code === 2 && /panic:/.test(theirs.stderr)) return 'istioctl panics';
+    const anyField = (s) => s.replace(/(unknown field )"[^"]*"( in \S+)/g, '$1"…"$2');
+    if (theirs.code === ours.code && anyField(theirs.stderr) === anyField(ours.stderr)) return 'several unknown fields in one message: istioctl names any one (Go map order), ours the first';
     if (/Envoy filter: unknown field/.test(theirs.stderr) && !/Envoy filter: unknown field/.test(ours.stderr)) return "EnvoyFilter patch values decoded into Envoy's protos (istioctl's strict-decoding warnings), not reproduced";
     return theirs.code !== ours.code ? `exit code ${theirs.code} vs ${ours.code}` : 'output differs';
   };
