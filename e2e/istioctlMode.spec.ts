@@ -58,6 +58,7 @@ test('ticking istioctl file mode hides the findings istioctl does not make; unti
   await expect(missingHost).toHaveCount(0);
   await expect(schema).toHaveCount(0);
   await expect(page.getByTestId('skipped-analyzers')).toContainText('virtualservice.DestinationHostAnalyzer');
+  await expect(page.getByTestId('skipped-analyzers')).toContainText('istioctl reads no Namespaces, Services, Pods, Nodes, Secrets from files');
 
   await box.uncheck();
   await expect(missingHost).toHaveCount(1);

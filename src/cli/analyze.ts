@@ -117,6 +117,7 @@ Exit codes:
       --meshNetworksFile over the limit always gives 65.
   79  a message is at or above --failure-threshold. This applies to every output
       format; istioctl only does this for -o log and exits 0 with -o json/yaml.
+      With --istioctl, 79 and 65 are given for -o log only, as istioctl does.
 `;
 }
 

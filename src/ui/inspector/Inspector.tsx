@@ -115,6 +115,7 @@ function Assumptions() {
 
 function SkippedAnalyzers() {
   const skipped = useAnalysis((s) => s.skipped);
+  const istioctlMode = useAnalysis((s) => s.settings.istioctlMode);
   if (skipped.length === 0) return null;
   const kinds = [...new Set(skipped.flatMap((s) => s.missing))];
   return (
@@ -122,10 +123,16 @@ function SkippedAnalyzers() {
       <h3 id="skipped-title" className="section-title">
         Skipped analyzers ({skipped.length})
       </h3>
-      <p className="muted">
-        Your files hold no {kinds.map((k) => `${k}s`).join(', ')}. Like istioctl, these analyzers need them and were not run; add the
-        objects (for example <code>kubectl get {kinds.map((k) => `${k.toLowerCase()}s`).join(',')} -A -o yaml</code>) to run them.
-      </p>
+      {istioctlMode ? (
+        <p className="muted">
+          istioctl file mode: istioctl reads no {kinds.map((k) => `${k}s`).join(', ')} from files, so it skips these analyzers whatever the files hold.
+        </p>
+      ) : (
+        <p className="muted">
+          Your files hold no {kinds.map((k) => `${k}s`).join(', ')}. Like istioctl, these analyzers need them and were not run; add the
+          objects (for example <code>kubectl get {kinds.map((k) => `${k.toLowerCase()}s`).join(',')} -A -o yaml</code>) to run them.
+        </p>
+      )}
       <ul className="assumption-list">
         {skipped.map((s) => (
           <li key={s.analyzer}>
