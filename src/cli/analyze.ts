@@ -202,10 +202,24 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     return EXIT_OK;
   }
   const istioctlMode = bool(args, 'istioctl') === true;
+  // istioctl prints a bad command line as `Error: <text>` alone (cobra's usage is silenced).
+  const refuse = (e: UsageError, exit = EXIT_USAGE): number => {
+    if (!istioctlMode) throw e;
+    io.stderr(`Error: ${e.message}\n`);
+    return exit;
+  };
   const format = (str(args, 'output') ?? 'log').toLowerCase();
-  if (!isOutputFormat(format) || (istioctlMode && format === 'sarif')) throw new UsageError(`${format} not a valid option for format. See ${istioctlMode ? 'istioctl' : 'mesh-workbench'} analyze --help`);
-  const outputThreshold = parseLevel('output-threshold', str(args, 'output-threshold') ?? 'Info');
-  const failureThreshold = parseLevel('failure-threshold', str(args, 'failure-threshold') ?? 'Error');
+  if (!isOutputFormat(format) || (istioctlMode && format === 'sarif')) return refuse(new UsageError(`${format} not a valid option for format. See ${istioctlMode ? 'istioctl' : 'mesh-workbench'} analyze --help`));
+  let outputThreshold: Level;
+  let failureThreshold: Level;
+  try {
+    outputThreshold = parseLevel('output-threshold', str(args, 'output-threshold') ?? 'Info');
+    failureThreshold = parseLevel('failure-threshold', str(args, 'failure-threshold') ?? 'Error');
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    // pflag's error for istioctl's level flags (diag.Level's Set).
+    return refuse(new UsageError(e.message.replace(/flag: .*$/, 'flag: invalid level option')));
+  }
   if (bool(args, 'use-kube') === true) {
     throw new UsageError('--use-kube=true is not supported: mesh-workbench only analyzes files, offline. Leave the flag out or pass --use-kube=false.');
   }
@@ -215,7 +229,8 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   if (timeoutError !== undefined) throw new UsageError(`invalid argument "${timeout}" for "--timeout" flag: ${timeoutError}`);
   const suppressItems = list(args, 'suppress');
   for (const s of suppressItems) {
-    if (s.split('=').length !== 2) throw new UsageError(`${s} is not a valid suppression value. See mesh-workbench analyze --help`);
+    // istioctl returns this one as a plain error: exit 1.
+    if (s.split('=').length !== 2) return refuse(new UsageError(`${s} is not a valid suppression value. See ${istioctlMode ? 'istioctl' : 'mesh-workbench'} analyze --help`), EXIT_ERROR);
   }
   const env = io.env;
   const colorFlag = bool(args, 'color');

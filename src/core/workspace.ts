@@ -165,6 +165,8 @@ export class WorkspaceAnalyzer {
     const store = this.store;
     const index = this.index;
     const suppressions = parseSuppressions(settings.suppressions, (c) => messageByCode(c) !== undefined);
+    // istioctl matches each -S resource as written: the legacy `name.namespace` form then matches nothing.
+    if (istioctl) suppressions.rules = suppressions.rules.filter((r) => r.pattern === r.raw.slice(r.raw.indexOf('=') + 1).trim());
     let lastYield = performance.now();
     const every = options.yieldEveryMs ?? 0;
     const probe = options.probe;

@@ -218,6 +218,66 @@ const CASES: Case[] = [
     stderr: "Error(s) adding files: 1 error occurred:\n\t* errors parsing content \"syntax.yaml\": 4 errors occurred:\n\t* error processing syntax.yaml[1]: failed converting YAML to JSON: yaml: line 5: mapping values are not allowed in this context\n\t* error processing syntax.yaml[2]: failed converting YAML to JSON: yaml: line 6: did not find expected ',' or ']'\n\t* error processing syntax.yaml[3]: failed interpreting jsonChunk: couldn't get version/kind; json parse error: json: cannot unmarshal array into Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }\n\t* error processing syntax.yaml[4]: failed interpreting jsonChunk: couldn't get version/kind; json parse error: json: cannot unmarshal number into Go struct field .apiVersion of type string\n\n\n\nNo validation issues found when analyzing namespace: default (but 1 file could not be parsed).\nError: Some files couldn't be parsed.\n",
     exit: 65,
   },
+  {
+    name: "Kubernetes kinds istioctl reads are decoded as client-go types: the first type error of their string fields and maps",
+    files: {
+      "kube.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d\nspec:\n  selector: {matchLabels: {app: on}}\n  template:\n    metadata: {labels: {app: d, v: 2}}\n    spec:\n      nodeSelector: {x: yes}\n      containers: [{name: c, image: i}]\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: d2\nspec:\n  selector: {matchLabels: {app: d}}\n  template:\n    metadata: {labels: {app: d}, annotations: {a: 1}}\n    spec:\n      nodeSelector: {x: yes}\n      containers: [{name: c, image: i}]\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels: [a]\n---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata:\n  name: 12\n---\napiVersion: admissionregistration.k8s.io/v1\nkind: MutatingWebhookConfiguration\nmetadata:\n  name: m\n  annotations: {x: true}\n---\napiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata:\n  name: r\n  labels: {a: 1.5}\n"
+    },
+    args: ["kube.yaml"],
+    stdout: "<TS>\twarn\tfile\terror processing kube.yaml[0]: failed parsing JSON for built-in type: json: cannot unmarshal bool into Go struct field LabelSelector.spec.selector.matchLabels of type string - skipping\n<TS>\twarn\tfile\terror processing kube.yaml[1]: failed parsing JSON for built-in type: json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.annotations of type string - skipping\n<TS>\twarn\tfile\terror processing kube.yaml[2]: failed parsing JSON for built-in type: json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string - skipping\n<TS>\twarn\tfile\terror processing kube.yaml[3]: failed parsing JSON for built-in type: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string - skipping\n<TS>\twarn\tfile\terror processing kube.yaml[4]: failed parsing JSON for built-in type: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string - skipping\n<TS>\twarn\tfile\terror processing kube.yaml[5]: failed parsing JSON for built-in type: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string - skipping\n\n",
+    stderr: "Error(s) adding files: 1 error occurred:\n\t* errors parsing content \"kube.yaml\": 6 errors occurred:\n\t* error processing kube.yaml[0]: failed parsing JSON for built-in type: json: cannot unmarshal bool into Go struct field LabelSelector.spec.selector.matchLabels of type string\n\t* error processing kube.yaml[1]: failed parsing JSON for built-in type: json: cannot unmarshal number into Go struct field ObjectMeta.spec.template.metadata.annotations of type string\n\t* error processing kube.yaml[2]: failed parsing JSON for built-in type: json: cannot unmarshal array into Go struct field ObjectMeta.metadata.labels of type map[string]string\n\t* error processing kube.yaml[3]: failed parsing JSON for built-in type: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.name of type string\n\t* error processing kube.yaml[4]: failed parsing JSON for built-in type: json: cannot unmarshal bool into Go struct field ObjectMeta.metadata.annotations of type string\n\t* error processing kube.yaml[5]: failed parsing JSON for built-in type: json: cannot unmarshal number into Go struct field ObjectMeta.metadata.labels of type string\n\n\n\nNo validation issues found when analyzing namespace: default (but 1 file could not be parsed).\nError: Some files couldn't be parsed.\n",
+    exit: 65,
+  },
+  {
+    name: "-S matches the resource as written: the legacy name.namespace form suppresses nothing",
+    files: {
+      "dup.yaml": "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: dr\nspec:\n  host: reviews\n  trafficPolicy:\n    tls:\n      mode: DISABLE\n    tls:\n      mode: SIMPLE\n"
+    },
+    args: ["-S","IST0128=DestinationRule dr.default","dup.yaml"],
+    stdout: "Warning [IST0128] (DestinationRule default/dr dup.yaml:1) DestinationRule default/dr in namespace default has TLS mode set to SIMPLE but no caCertificates are set to validate server identity for host: reviews\n",
+    stderr: "",
+    exit: 0,
+  },
+  {
+    name: "-S with a glob over Kind namespace/name",
+    files: {
+      "dup.yaml": "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: dr\nspec:\n  host: reviews\n  trafficPolicy:\n    tls:\n      mode: DISABLE\n    tls:\n      mode: SIMPLE\n"
+    },
+    args: ["-S","IST0128=DestinationRule default/*","dup.yaml"],
+    stdout: "\n",
+    stderr: "✔ No validation issues found when analyzing dup.yaml.\n",
+    exit: 0,
+  },
+  {
+    name: "a -S value that is not CODE=RESOURCE: a plain error, exit 1",
+    files: {
+      "dup.yaml": "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: dr\nspec:\n  host: reviews\n  trafficPolicy:\n    tls:\n      mode: DISABLE\n    tls:\n      mode: SIMPLE\n"
+    },
+    args: ["-S","bad","dup.yaml"],
+    stdout: "",
+    stderr: "Error: bad is not a valid suppression value. See istioctl analyze --help\n",
+    exit: 1,
+  },
+  {
+    name: "an output format istioctl does not have",
+    files: {
+      "dup.yaml": "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: dr\nspec:\n  host: reviews\n  trafficPolicy:\n    tls:\n      mode: DISABLE\n    tls:\n      mode: SIMPLE\n"
+    },
+    args: ["-o","sarif","dup.yaml"],
+    stdout: "",
+    stderr: "Error: sarif not a valid option for format. See istioctl analyze --help\n",
+    exit: 64,
+  },
+  {
+    name: "a bad level",
+    files: {
+      "dup.yaml": "apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: dr\nspec:\n  host: reviews\n  trafficPolicy:\n    tls:\n      mode: DISABLE\n    tls:\n      mode: SIMPLE\n"
+    },
+    args: ["--failure-threshold","bogus","dup.yaml"],
+    stdout: "",
+    stderr: "Error: invalid argument \"bogus\" for \"--failure-threshold\" flag: invalid level option\n",
+    exit: 64,
+  },
 ];
 
 describe('analyze --istioctl: what istioctl analyze --use-kube=false prints', () => {

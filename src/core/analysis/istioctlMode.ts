@@ -14,7 +14,7 @@
 import type { Diagnostic, Resource } from '../model/types.ts';
 import type { ModelDocument, ModelFile } from '../model/workspaceModel.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
-import { kindIdOf } from '../model/resources.ts';
+import { kindIdOf, makeResource } from '../model/resources.ts';
 import { splitApiVersion } from '../model/kinds.ts';
 import { PARSER_CODES } from '../model/parse.ts';
 import { ALL_ANALYZERS } from './analyzers/index.ts';
@@ -23,8 +23,64 @@ import { KINDS_NOT_READ_FROM_FILES } from './skipped.ts';
 
 import { istioctlDecodeError } from '../validation/jsonpb/decode.ts';
 
-/** istioctl's decoding of the documents of Istio's kinds (legacy jsonpb; validation/jsonpb/decode.ts). */
-const ISTIOCTL_DECODER: IstioctlDecoder = istioctlDecodeError;
+/**
+ * How Go's encoding/json decodes the string fields and string maps of the Kubernetes kinds
+ * istioctl reads (the fields the model checks, model/stringMaps.ts), as typed client-go
+ * structs: a tree of struct fields, each a nested struct, a string or a map[string]string.
+ */
+interface GoStruct {
+  name: string;
+  fields: Readonly<Record<string, GoStruct | 'string' | 'map'>>;
+}
+
+const OBJECT_META: GoStruct = { name: 'ObjectMeta', fields: { annotations: 'map', generateName: 'string', labels: 'map', name: 'string', namespace: 'string' } };
+const WORKLOAD_SPEC = (name: string): GoStruct => ({
+  name,
+  fields: {
+    selector: { name: 'LabelSelector', fields: { matchLabels: 'map' } },
+    template: { name: 'PodTemplateSpec', fields: { metadata: OBJECT_META, spec: { name: 'PodSpec', fields: { nodeSelector: 'map' } } } },
+  },
+});
+const KUBE_STRUCTS: Readonly<Record<string, Readonly<Record<string, GoStruct | 'string' | 'map'>>>> = {
+  'apps/Deployment': { spec: WORKLOAD_SPEC('DeploymentSpec') },
+  'core/ConfigMap': { data: 'map' },
+};
+
+/**
+ * encoding/json's first UnmarshalTypeError on those fields (it visits keys in the order
+ * sigs.k8s.io/yaml wrote them, sorted, and keeps the first type error), as istioctl prints it.
+ */
+export function kubeDecodeError(kind: string, group: string, object: unknown): string | undefined {
+  if (!isObject(object)) return undefined;
+  const root: GoStruct = { name: kind, fields: { metadata: OBJECT_META, ...(KUBE_STRUCTS[`${group || 'core'}/${kind}`] ?? {}) } };
+  const fail = (v: unknown, struct: string, path: readonly string[], goType: string) =>
+    `failed parsing JSON for built-in type: json: cannot unmarshal ${jsonType(v)} into Go struct field ${struct}.${path.join('.')} of type ${goType}`;
+  const visit = (value: Record<string, unknown>, struct: GoStruct, path: readonly string[]): string | undefined => {
+    for (const key of Object.keys(value).sort()) {
+      const field = struct.fields[key];
+      const v = value[key];
+      if (field === undefined || v === null || v === undefined) continue;
+      const at = [...path, key];
+      if (field === 'string') {
+        if (typeof v !== 'string') return fail(v, struct.name, at, 'string');
+      } else if (field === 'map') {
+        if (!isObject(v)) return fail(v, struct.name, at, 'map[string]string');
+        for (const k of Object.keys(v).sort()) {
+          const x = v[k];
+          if (x !== null && typeof x !== 'string') return fail(x, struct.name, at, 'string');
+        }
+      } else if (isObject(v)) {
+        const inner = visit(v, field, at);
+        if (inner !== undefined) return inner;
+      }
+    }
+    return undefined;
+  };
+  return visit(object, root, []);
+}
+
+/** istioctl's decoding of a document of a kind it reads: Istio's kinds (legacy jsonpb; validation/jsonpb/decode.ts), then Kubernetes'. */
+const ISTIOCTL_DECODER: IstioctlDecoder = (kind, group, object) => istioctlDecodeError(kind, group, object) ?? kubeDecodeError(kind, group, object);
 
 /**
  * istioctl's decoding of a document of a kind it reads: the error it prints after
@@ -176,13 +232,25 @@ function interpret(value: unknown): { error: string } | { apiVersion: string; ki
 
 type ChunkOutcome = { keep: Resource[] } | { unknown: true } | { error: string };
 
+type ListItems = Array<{ value: unknown; resource: () => Resource | undefined; nested: (body: Record<string, unknown>) => Resource }>;
+
+/** extractResourceChunksFromListYamlChunk: the items, when `items` is a list of mappings. */
+function listItems(list: Record<string, unknown>): unknown[] | undefined {
+  const items = list.items;
+  return Array.isArray(items) && items.every(isObject) ? items : undefined;
+}
+
+function nestedItems(list: Record<string, unknown>, make: (body: Record<string, unknown>) => Resource): ListItems | undefined {
+  return listItems(list)?.map((value) => ({ value, resource: () => make(value as Record<string, unknown>), nested: make }));
+}
+
 const UNPARSED = new Set<string>([PARSER_CODES.syntax, PARSER_CODES.json, PARSER_CODES.aliasLimit]);
 
 /**
  * parseChunk on one object (a document's value or a List item): what istioctl keeps, skips as
  * an unknown schema, or fails with. `resources` gives the model's resource for the object.
  */
-function parseObject(value: unknown, readKinds: ReadonlySet<string>, decode: IstioctlDecoder | undefined, resourceFor: () => Resource | undefined, fallback: () => string | undefined, itemsOf: (list: Record<string, unknown>) => Array<{ value: unknown; resource: () => Resource | undefined }> | undefined): ChunkOutcome {
+function parseObject(value: unknown, readKinds: ReadonlySet<string>, decode: IstioctlDecoder | undefined, resourceFor: () => Resource | undefined, fallback: () => string | undefined, itemsOf: (list: Record<string, unknown>) => ListItems | undefined): ChunkOutcome {
   if (value === undefined || value === null) return { keep: [] };
   const gvk = interpret(value);
   if ('error' in gvk) return gvk;
@@ -192,8 +260,8 @@ function parseObject(value: unknown, readKinds: ReadonlySet<string>, decode: Ist
     if (!items) return { error: 'failed extracting resource chunks from list yaml chunk: failed parsing yamlChunk: malformed items field' };
     const keep: Resource[] = [];
     for (const item of items) {
-      // A List inside a List: the model expands one level only, so its items have no resources.
-      const out = parseObject(item.value, readKinds, decode, item.resource, fallback, () => undefined);
+      // A List inside a List: the model expands one level only; its items are made here.
+      const out = parseObject(item.value, readKinds, decode, item.resource, fallback, (inner) => nestedItems(inner, item.nested));
       if ('error' in out) return { error: `failed parsing resource chunk: ${out.error}` };
       if ('unknown' in out) return out;
       keep.push(...out.keep);
@@ -301,9 +369,8 @@ export function readAsIstioctl(files: readonly ModelFile[], readKinds: ReadonlyS
         () => md.resources.find((r) => r.source?.itemIndex === undefined),
         firstError,
         (list) => {
-          const items = list.items;
-          if (!Array.isArray(items) || !items.every(isObject)) return undefined;
-          return items.map((value, i) => ({ value, resource: () => md.resources.find((r) => r.source?.itemIndex === i) }));
+          const nested = (body: Record<string, unknown>) => makeResource(body, doc);
+          return listItems(list)?.map((value, i) => ({ value, resource: () => md.resources.find((r) => r.source?.itemIndex === i), nested }));
         },
       );
       if ('error' in outcome) fail(outcome.error);
