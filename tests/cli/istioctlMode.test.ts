@@ -278,6 +278,16 @@ const CASES: Case[] = [
     stderr: "Error: invalid argument \"bogus\" for \"--failure-threshold\" flag: invalid level option\n",
     exit: 64,
   },
+  {
+    name: "more YAML syntax errors: go-yaml counts a parser error's line from 0, a scanner error's from 1",
+    files: {
+      "syntax2.yaml": "apiVersion: v1\nkind: Service\nmetadata:\n  name: broken\n  labels: [unclosed\nspec: {}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    x: @b\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels:\n    x: y\n   bad: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n labels: x\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n\tname: a\n---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: \"a\n  x: b\n"
+    },
+    args: ["syntax2.yaml"],
+    stdout: "<TS>\twarn\tfile\terror processing syntax2.yaml[0]: failed converting YAML to JSON: yaml: line 5: did not find expected ',' or ']' - skipping\n<TS>\twarn\tfile\terror processing syntax2.yaml[1]: failed converting YAML to JSON: yaml: line 6: found character that cannot start any token - skipping\n<TS>\twarn\tfile\terror processing syntax2.yaml[2]: failed converting YAML to JSON: yaml: line 6: did not find expected key - skipping\n<TS>\twarn\tfile\terror processing syntax2.yaml[3]: failed converting YAML to JSON: yaml: line 4: did not find expected key - skipping\n<TS>\twarn\tfile\terror processing syntax2.yaml[4]: failed converting YAML to JSON: yaml: line 4: found character that cannot start any token - skipping\n<TS>\twarn\tfile\terror processing syntax2.yaml[5]: failed converting YAML to JSON: yaml: line 5: found unexpected end of stream - skipping\n\n",
+    stderr: "Error(s) adding files: 1 error occurred:\n\t* errors parsing content \"syntax2.yaml\": 6 errors occurred:\n\t* error processing syntax2.yaml[0]: failed converting YAML to JSON: yaml: line 5: did not find expected ',' or ']'\n\t* error processing syntax2.yaml[1]: failed converting YAML to JSON: yaml: line 6: found character that cannot start any token\n\t* error processing syntax2.yaml[2]: failed converting YAML to JSON: yaml: line 6: did not find expected key\n\t* error processing syntax2.yaml[3]: failed converting YAML to JSON: yaml: line 4: did not find expected key\n\t* error processing syntax2.yaml[4]: failed converting YAML to JSON: yaml: line 4: found character that cannot start any token\n\t* error processing syntax2.yaml[5]: failed converting YAML to JSON: yaml: line 5: found unexpected end of stream\n\n\n\nNo validation issues found when analyzing namespace: default (but 1 file could not be parsed).\nError: Some files couldn't be parsed.\n",
+    exit: 65,
+  },
 ];
 
 describe('analyze --istioctl: what istioctl analyze --use-kube=false prints', () => {

@@ -303,28 +303,32 @@ function goYamlError(md: ModelDocument, fileText: string, chunkStart: number, ch
   const at = p?.range?.startLine ?? p?.line ?? firstLine;
   let words: string;
   let line = rel(at);
+  // go-yaml prints a parser error's line 0-based (a scanner error's 1-based): the line before the
+  // token it stopped at, or, at the end of the text, the last line (the scanner ends the stream
+  // on a new line).
+  const lines = fileText.split('\n');
+  const offset = lines.slice(0, at - 1).reduce((n, l) => n + l.length + 1, 0) + (p?.range?.startCol ?? 1) - 1;
+  const atEnd = !/\S/.test(fileText.slice(offset + 1, chunkEnd));
+  const parserLine = atEnd ? rel(lineAt(fileText, last)) : rel(at) - 1;
   if (/Missing closing .?quote|unexpected end of the stream within a (double|single) quoted scalar/i.test(reason)) {
     words = 'found unexpected end of stream';
     line = rel(lineAt(fileText, last));
   } else if (/flow sequence|end with a \]|did not find expected ',' or '\]'/i.test(reason)) {
     words = "did not find expected ',' or ']'";
+    line = parserLine;
   } else if (/flow map|flow mapping|end with a \}|did not find expected ',' or '\}'/i.test(reason)) {
     words = "did not find expected ',' or '}'";
+    line = parserLine;
   } else if (/Nested mappings are not allowed|Implicit keys need to be|bad indentation of a mapping entry|mapping values are not allowed/i.test(reason)) {
     // go-yaml stops at the value indicator, on the first line from the problem on with one.
     words = 'mapping values are not allowed in this context';
-    const lines = fileText.split('\n');
     let l = at;
     while (l < lines.length && !/:(\s|$)/.test(lines[l - 1]?.slice(l === at ? (p?.range?.startCol ?? 1) - 1 : 0) ?? '')) l++;
     line = rel(l);
   } else if (/All mapping items must start at the same column|A block sequence may not be used as an implicit map key/i.test(reason)) {
-    // go-yaml notices the missing key at the end of the line before.
     words = 'did not find expected key';
-    const lines = fileText.split('\n');
-    let l = at - 1;
-    while (l > firstLine && !/\S/.test(lines[l - 1] ?? '')) l--;
-    line = rel(l);
-  } else if (/tab/i.test(reason)) {
+    line = parserLine;
+  } else if (/tab|Plain value cannot start with (directive indicator|reserved) character/i.test(reason)) {
     words = 'found character that cannot start any token';
   } else {
     words = reason.replace(/\s*\(\d+:\d+\)$/, '');
