@@ -308,8 +308,12 @@ function goYamlError(md: ModelDocument, fileText: string, chunkStart: number, ch
   // on a new line).
   const lines = fileText.split('\n');
   const offset = lines.slice(0, at - 1).reduce((n, l) => n + l.length + 1, 0) + (p?.range?.startCol ?? 1) - 1;
-  const atEnd = !/\S/.test(fileText.slice(offset + 1, chunkEnd));
-  const parserLine = atEnd ? rel(lineAt(fileText, last)) : rel(at) - 1;
+  // The token go-yaml's parser stopped at: the first one from our problem's place on.
+  const rest = fileText.slice(offset, chunkEnd);
+  const next = rest.search(/\S/);
+  const tokenAtEnd = next < 0 || offset + next >= last - 1;
+  const parserLine = tokenAtEnd ? rel(lineAt(fileText, last)) : rel(lineAt(fileText, offset + next)) - 1;
+  const problemLine = lines[at - 1] ?? '';
   if (/Missing closing .?quote|unexpected end of the stream within a (double|single) quoted scalar/i.test(reason)) {
     words = 'found unexpected end of stream';
     line = rel(lineAt(fileText, last));
@@ -319,14 +323,31 @@ function goYamlError(md: ModelDocument, fileText: string, chunkStart: number, ch
   } else if (/flow map|flow mapping|end with a \}|did not find expected ',' or '\}'/i.test(reason)) {
     words = "did not find expected ',' or '}'";
     line = parserLine;
+  } else if (/Implicit map keys need to be followed by map values/i.test(reason) || (/Implicit keys need to be on a single line/i.test(reason) && /^\s*[\w.-]+\s*$/.test(problemLine))) {
+    // A key without its ':' (a plain word on its own line): go-yaml's scanner says so on the next line.
+    words = "could not find expected ':'";
+    line = rel(at) + 1;
   } else if (/Nested mappings are not allowed|Implicit keys need to be|bad indentation of a mapping entry|mapping values are not allowed/i.test(reason)) {
     // go-yaml stops at the value indicator, on the first line from the problem on with one.
     words = 'mapping values are not allowed in this context';
     let l = at;
     while (l < lines.length && !/:(\s|$)/.test(lines[l - 1]?.slice(l === at ? (p?.range?.startCol ?? 1) - 1 : 0) ?? '')) l++;
     line = rel(l);
-  } else if (/All mapping items must start at the same column|A block sequence may not be used as an implicit map key/i.test(reason)) {
-    words = 'did not find expected key';
+  } else if (/All mapping items must start at the same column|A block sequence may not be used as an implicit map key|Sequence item without - indicator|All sequence items must start at the same column/i.test(reason)) {
+    // go-yaml's parser is in a block sequence or a block mapping at the token it stopped at:
+    // the collection of the nearest line above at that token's indentation or less.
+    const tokenLine = next < 0 ? at : lineAt(fileText, offset + next);
+    const indent = (l: string) => l.length - l.trimStart().length;
+    const own = indent(lines[tokenLine - 1] ?? '');
+    let above = '';
+    for (let l = tokenLine - 1; l >= firstLine; l--) {
+      const t = lines[l - 1] ?? '';
+      if (!/\S/.test(t) || t.trimStart().startsWith('#') || indent(t) > own) continue;
+      above = t;
+      break;
+    }
+    // A `- ` line whose item content starts right of the token: the sequence is what is open.
+    words = /^\s*- /.test(above) && indent(above) + 2 > own ? "did not find expected '-' indicator" : 'did not find expected key';
     line = parserLine;
   } else if (/tab|Plain value cannot start with (directive indicator|reserved) character/i.test(reason)) {
     words = 'found character that cannot start any token';
