@@ -288,6 +288,16 @@ const CASES: Case[] = [
     stderr: "Error(s) adding files: 1 error occurred:\n\t* errors parsing content \"syntax2.yaml\": 6 errors occurred:\n\t* error processing syntax2.yaml[0]: failed converting YAML to JSON: yaml: line 5: did not find expected ',' or ']'\n\t* error processing syntax2.yaml[1]: failed converting YAML to JSON: yaml: line 6: found character that cannot start any token\n\t* error processing syntax2.yaml[2]: failed converting YAML to JSON: yaml: line 6: did not find expected key\n\t* error processing syntax2.yaml[3]: failed converting YAML to JSON: yaml: line 4: did not find expected key\n\t* error processing syntax2.yaml[4]: failed converting YAML to JSON: yaml: line 4: found character that cannot start any token\n\t* error processing syntax2.yaml[5]: failed converting YAML to JSON: yaml: line 5: found unexpected end of stream\n\n\n\nNo validation issues found when analyzing namespace: default (but 1 file could not be parsed).\nError: Some files couldn't be parsed.\n",
     exit: 65,
   },
+  {
+    name: "a key without its colon, and misindented items (did not find expected key or '-' indicator, by the collection open there)",
+    files: {
+      "syntax3.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: a\n  labels\n    app: web\n---\napiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: gw\nspec:\n  servers:\n   - port:\n      number: 443\n      name: https\n      protocol: HTTPS\n    tls:\n      mode: SIMPLE\n---\napiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: gw2\nspec:\n  servers:\n  - port:\n      number: 443\n    hosts:\n    - a\n     - b\n"
+    },
+    args: ["syntax3.yaml"],
+    stdout: "<TS>\twarn\tfile\terror processing syntax3.yaml[0]: failed converting YAML to JSON: yaml: line 6: could not find expected ':' - skipping\n<TS>\twarn\tfile\terror processing syntax3.yaml[1]: failed converting YAML to JSON: yaml: line 10: did not find expected '-' indicator - skipping\nError [IST0106] (Gateway default/gw2 syntax3.yaml:21) Schema validation error: domain name \"a - b\" invalid (label \"a - b\" invalid)\nError [IST0106] (Gateway default/gw2 syntax3.yaml:21) Schema validation error: invalid protocol \"\", supported protocols are HTTP, HTTP2, GRPC, GRPC-WEB, MONGO, REDIS, MYSQL, TCP\nError [IST0106] (Gateway default/gw2 syntax3.yaml:21) Schema validation error: port name must be set: number:443\nError [IST0106] (Gateway default/gw2 syntax3.yaml:21) Schema validation error: short names (non FQDN) are not allowed\n",
+    stderr: "Error(s) adding files: 1 error occurred:\n\t* errors parsing content \"syntax3.yaml\": 2 errors occurred:\n\t* error processing syntax3.yaml[0]: failed converting YAML to JSON: yaml: line 6: could not find expected ':'\n\t* error processing syntax3.yaml[1]: failed converting YAML to JSON: yaml: line 10: did not find expected '-' indicator\n\n\n\nError: Analyzers found issues when analyzing namespace: default.\nSee https://istio.io/v1.30/docs/reference/config/analysis for more information about causes and resolutions.\n",
+    exit: 79,
+  },
 ];
 
 describe('analyze --istioctl: what istioctl analyze --use-kube=false prints', () => {
