@@ -198,12 +198,18 @@ spec:
   rules:
   - backendRefs: [{name: products, port: 80}]
 `;
-  const files = [...readdirSync(sampleDir).filter((f) => f.endsWith('.yaml')).map((f) => ({ path: f, text: readFileSync(new URL(f, sampleDir), 'utf8') })), { path: 'ingress.yaml', text: ingress }];
-  const { view } = loadMesh(files);
-  const m = buildAmbientModel(view, {});
-  const gateway = m.cluster.pods.find((p) => p.namespace === 'shop' && p.name.startsWith('web-istio-'));
+  // Built inside each test, not while the file is collected: work done at collection time is
+  // "static" to Stryker's per-test coverage, and every mutant it touches would run every test.
+  const setup = () => {
+    const files = [...readdirSync(sampleDir).filter((f) => f.endsWith('.yaml')).map((f) => ({ path: f, text: readFileSync(new URL(f, sampleDir), 'utf8') })), { path: 'ingress.yaml', text: ingress }];
+    const { view } = loadMesh(files);
+    const m = buildAmbientModel(view, {});
+    const gateway = m.cluster.pods.find((p) => p.namespace === 'shop' && p.name.startsWith('web-istio-'));
+    return { view, m, gateway };
+  };
 
   it('places the gateway pod the proxy list shows, with the same name and address, and its Service', () => {
+    const { view, m, gateway } = setup();
     expect(gateway).toBeDefined();
     expect(gateway!.role).toBe('gateway');
     expect(gateway!.resource.derivedFrom).toEqual({ kind: 'Gateway', namespace: 'shop', name: 'web' });
@@ -220,6 +226,7 @@ spec:
   });
 
   it('traces from the gateway: it skips the waypoint without istio.io/ingress-use-waypoint, so ztunnel\'s L4 policy decides', () => {
+    const { view, m, gateway } = setup();
     const r = traceRequest(view, m, { from: gateway!.key, to: 'products.shop.svc.cluster.local:80' });
     expect(r.source).toEqual({ pod: gateway!.key, class: 'gateway' });
     expect(r.waypointUsed).toBeNull();

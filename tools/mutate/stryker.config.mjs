@@ -23,7 +23,7 @@ const FOLDERS = {
   },
   ambient: {
     mutate: ['src/core/ambient/**/*.ts'],
-    tests: ['tests/fuzz/corpus.test.ts', 'tests/ambient/**/*.test.ts', 'tests/queries/**/*.test.ts'],
+    tests: ['tests/fuzz/corpus.test.ts', 'tests/ambient/**/*.test.ts', 'tests/queries/**/*.test.ts', 'tests/cli/dataplane.test.ts', 'tests/xds/waypoint.test.ts', 'tests/xds/authz/**/*.test.ts'],
     parts: ['ambient'],
     fuzz: ['ambient'],
   },
@@ -38,7 +38,10 @@ process.env.MUTATE_PARTS = spec.parts.join(',');
 // bound; a surviving mutant costs a whole smoke run (10 s or more) otherwise. Its report is <folder>.nofuzz.json.
 const noFuzz = Boolean(process.env.MUTATE_NO_FUZZ);
 process.env.MUTATE_FUZZ = noFuzz ? '' : spec.fuzz.join(',');
-const reportName = `${folder}${noFuzz ? '.nofuzz' : ''}`;
+// MUTATE_IGNORE_STATIC: leave out mutants of code run while test files load (Stryker's "static"
+// mutants, which run every test); a survey of the rest, never the score. Report <folder>[.nofuzz].nostatic.json.
+const ignoreStatic = Boolean(process.env.MUTATE_IGNORE_STATIC);
+const reportName = `${folder}${noFuzz ? '.nofuzz' : ''}${ignoreStatic ? '.nostatic' : ''}`;
 
 export default {
   $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
@@ -47,6 +50,7 @@ export default {
   vitest: { configFile: 'tools/mutate/vitest.config.ts', related: false },
   mutate: spec.mutate,
   coverageAnalysis: 'perTest',
+  ignoreStatic,
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
   timeoutMS: 60000,
   reporters: ['clear-text', 'progress', 'json', 'html'],
