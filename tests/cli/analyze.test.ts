@@ -142,8 +142,8 @@ describe('mesh-workbench analyze: exit codes and stderr', () => {
     }
     const bad = await cli(['analyze', '-o', 'xml', 'clean.yaml']);
     expect(bad.stderr).toContain('Error: xml not a valid option for format. See mesh-workbench analyze --help\n');
-    const unknown = await cli(['validate']);
-    expect(unknown.stderr).toContain('unknown command "validate"');
+    const unknown = await cli(['upgrade']);
+    expect(unknown.stderr).toContain('unknown command "upgrade"');
   });
 
   it('reads --timeout as pflag does (time.ParseDuration) and prints its error', async () => {
