@@ -89,8 +89,8 @@ export class WorkspaceAnalyzer {
   analyzedState(): { view: ConfigView; document: (file: string, index: number) => SourceDocument | undefined; files: () => string[] } | undefined {
     if (this.storeState !== 'ready' || !this.store || !this.index) return undefined;
     if (!this.readView) {
-      // Analysis assumes istioctl's placeholder gateway; the generated Envoy config of the
-      // assumed gateway comes from the chart's (its Service's ports are the listeners').
+      // Analysis assumes the chart's gateway plus istioctl's extra ports; the generated Envoy
+      // config of the assumed gateway comes from the chart's alone (its Service's ports are the listeners').
       const swap = this.store.placeholderSwap('chart');
       if (swap.size === 0) this.readView = configView(this.store, this.index);
       else {
@@ -148,7 +148,7 @@ export class WorkspaceAnalyzer {
         mode: 'cli',
         defaultNamespace: settings.defaultNamespace,
         includePlaceholders: settings.includePlaceholders && !istioctl,
-        placeholderFlavor: 'istio',
+        placeholderFlavor: 'workbench',
         deriveWorkloads: !istioctl,
         meshConfig: mesh.meshConfig,
         meshNetworks: mesh.meshNetworks,
@@ -203,7 +203,7 @@ export class WorkspaceAnalyzer {
     const problems = (settings.schemaFindings ? this.model.problems() : this.model.problems().filter((d) => d.code !== PARSER_CODES.duplicateKey)).sort(byFileAndLine);
     const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings, ...missingInputNotes(store)];
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {
-      assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod (label istio=ingressgateway) and Service istio-system/${mesh.meshConfig.ingressService} (ports http2 80, https 443, tcp 31400, tls 15443, each to the same target port) are assumed for analysis, as istioctl's analysis adds them; its generated Envoy config follows Istio's default ingress chart (labels app=istio-ingressgateway, istio=ingressgateway; ports 15021, 80 → 8080, 443 → 8443). A Service of that name in your files replaces the assumed one.`);
+      assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod and Service istio-system/${mesh.meshConfig.ingressService} (labels app=istio-ingressgateway, istio=ingressgateway) are assumed, as Istio's default ingress chart installs them (ports 15021, 80 → 8080, 443 → 8443); analysis also assumes the two ports istioctl's placeholder has that the chart lacks (tcp 31400, tls 15443), so a Gateway on any of them is not reported as missing from the Service. The generated Envoy config follows the chart. A Service of that name in your files replaces the assumed one.`);
     }
     // Gateways name a class; istiod's class controller creates the built-in ones (istio, istio-remote, istio-waypoint) when missing.
     const classNote = assumedGatewayClassesNote(configView(store, index));

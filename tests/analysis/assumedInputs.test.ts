@@ -36,13 +36,16 @@ describe('assumed inputs', () => {
 
 describe('the assumed ingress gateway', () => {
   // Istio's samples/tcp-echo gateway: port 31400 is on istioctl's placeholder Service
-  // (pkg/config/analysis/local/defaults.go: http2 80, https 443, tcp 31400, tls 15443).
+  // (pkg/config/analysis/local/defaults.go: http2 80, https 443, tcp 31400, tls 15443), not on
+  // the default ingress chart's (15021, 80 → 8080, 443 → 8443). IngressGatewayPortAnalyzer
+  // (pkg/config/analysis/analyzers/gateway/gateway.go) accepts a server port that is a target
+  // port or a port of the Service.
   // With the sample's Service and Deployment, so that the analyzer runs (it is skipped when the
   // files hold no Service or Pod: the assumed gateway never counts as one).
   const echoApp = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: tcp-echo\n  namespace: default\nspec:\n  ports:\n  - {name: tcp, port: 9000}\n  selector: {app: tcp-echo}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: tcp-echo\n  namespace: default\nspec:\n  selector:\n    matchLabels: {app: tcp-echo}\n  template:\n    metadata:\n      labels: {app: tcp-echo}\n    spec:\n      containers:\n      - {name: tcp-echo, image: docker.io/istio/tcp-echo-server:1.3}\n';
   const tcpEcho = 'apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: tcp-echo-gateway\n  namespace: default\nspec:\n  selector:\n    istio: ingressgateway\n  servers:\n  - port:\n      number: 31400\n      name: tcp\n      protocol: TCP\n    hosts:\n    - "*"\n';
 
-  it("is istioctl's for analysis: a Gateway on port 31400 with no Service in the files gets no IST0162", async () => {
+  it("accepts both the chart's and istioctl's ports: a Gateway on 31400 or 8080 with no gateway Service in the files gets no IST0162, one on 9000 does", async () => {
     const w = new WorkspaceAnalyzer();
     w.update([{ path: 'gw.yaml', text: tcpEcho }, { path: 'app.yaml', text: echoApp }], []);
     const r = await w.run(defaultAnalysisSettings());
@@ -50,14 +53,21 @@ describe('the assumed ingress gateway', () => {
     expect(r.executed).toContain('gateway.IngressGatewayPortAnalyzer');
     expect(r.diagnostics.filter((d) => d.code === 'IST0162')).toEqual([]);
     const svc = r.resources.find((x) => x.synthetic === 'placeholder' && x.gvk.kind === 'Service');
-    expect((svc?.body.spec as { ports: Array<{ port: number; targetPort: number }> }).ports.map((p) => `${p.port}:${p.targetPort}`)).toEqual(['80:80', '443:443', '31400:31400', '15443:15443']);
-    expect(r.assumptions.find((n) => n.startsWith('Placeholder ingress gateway'))).toContain('ports http2 80, https 443, tcp 31400, tls 15443');
-    // Port 8080, not on istioctl's placeholder, still is.
-    const w2 = new WorkspaceAnalyzer();
-    w2.update([{ path: 'gw.yaml', text: tcpEcho.replace('number: 31400', 'number: 8080') }, { path: 'app.yaml', text: echoApp }], []);
-    const r2 = await w2.run(defaultAnalysisSettings());
-    if (r2 === 'canceled') throw new Error('canceled');
-    expect(r2.diagnostics.filter((d) => d.code === 'IST0162').map((d) => d.origin)).toEqual(['Gateway default/tcp-echo-gateway']);
+    expect((svc?.body.spec as { ports: Array<{ port: number; targetPort: number }> }).ports.map((p) => `${p.port}:${p.targetPort}`)).toEqual(['15021:15021', '80:8080', '443:8443', '31400:31400', '15443:15443']);
+    expect(r.assumptions.find((n) => n.startsWith('Placeholder ingress gateway'))).toContain('tcp 31400, tls 15443');
+    const ist0162 = async (port: number) => {
+      const w2 = new WorkspaceAnalyzer();
+      w2.update([{ path: 'gw.yaml', text: tcpEcho.replace('number: 31400', `number: ${port}`) }, { path: 'app.yaml', text: echoApp }], []);
+      const r2 = await w2.run(defaultAnalysisSettings());
+      if (r2 === 'canceled') throw new Error('canceled');
+      return r2.diagnostics.filter((d) => d.code === 'IST0162').map((d) => d.origin);
+    };
+    // Bookinfo's gateway listens on 8080, the chart's target port behind 80.
+    expect(await ist0162(8080)).toEqual([]);
+    expect(await ist0162(15443)).toEqual([]);
+    expect(await ist0162(80)).toEqual([]);
+    // A port neither gateway offers is still reported.
+    expect(await ist0162(9000)).toEqual(['Gateway default/tcp-echo-gateway']);
   });
 
   it("keeps the chart's gateway for the generated config (queries): ports 15021, 80 → 8080, 443 → 8443", async () => {

@@ -22,9 +22,9 @@ export interface StoreOptions {
   includePlaceholders: boolean;
   /**
    * Which placeholder gateway (see placeholderResources); default `istio` in the harness,
-   * `chart` in `cli` mode. The workspace analyzes with `istio` (istioctl's).
+   * `chart` in `cli` mode. The workspace analyzes with `workbench`.
    */
-  placeholderFlavor?: 'istio' | 'chart';
+  placeholderFlavor?: PlaceholderFlavor;
   /** Derive pods from controllers whose pods are absent (not in Istio's test harness). */
   deriveWorkloads?: boolean;
   meshConfig: MeshConfig;
@@ -48,15 +48,21 @@ function syntheticResource(info: KindInfo, namespace: string, name: string, body
 /**
  * The ingress gateway assumed when the workspace has none. `istio` is the Pod and Service
  * that istioctl's file analysis adds (pkg/config/analysis/local/defaults.go: ports http2 80,
- * https 443, tcp 31400, tls 15443, each to the same target port), what analysis assumes (in
- * Istio's test harness and in the workspace); `chart` is the gateway as Istio's default
- * ingress chart installs it (Service ports 15021, 80 → 8080 and 443 → 8443), the source of
- * the generated Envoy config of the assumed gateway (see ResourceStore.placeholderSwap).
+ * https 443, tcp 31400, tls 15443, each to the same target port), what Istio's test harness
+ * assumes; `chart` is the gateway as Istio's default ingress chart installs it (Service ports
+ * 15021, 80 → 8080 and 443 → 8443), the source of the generated Envoy config of the assumed
+ * gateway (see ResourceStore.placeholderSwap); `workbench`, what the workspace analyzes with,
+ * is the chart's plus istioctl's tcp 31400 and tls 15443, so that a Gateway on a port either
+ * of them offers (Bookinfo's 8080, tcp-echo's 31400) is not reported as missing from a
+ * Service nobody wrote (IST0162).
  */
-export function placeholderResources(mesh: MeshConfig, flavor: 'istio' | 'chart' = 'chart'): Resource[] {
+export type PlaceholderFlavor = 'istio' | 'chart' | 'workbench';
+
+export function placeholderResources(mesh: MeshConfig, flavor: PlaceholderFlavor = 'chart'): Resource[] {
+  const chartLike = flavor !== 'istio';
   const svc = mesh.ingressService || 'istio-ingressgateway';
   const ns = 'istio-system';
-  const labels: Record<string, string> = flavor === 'chart' ? { app: 'istio-ingressgateway', istio: 'ingressgateway' } : { istio: 'ingressgateway' };
+  const labels: Record<string, string> = chartLike ? { app: 'istio-ingressgateway', istio: 'ingressgateway' } : { istio: 'ingressgateway' };
   const pod = syntheticResource(KINDS.Pod, ns, `${svc}-dummypod`, {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -64,14 +70,17 @@ export function placeholderResources(mesh: MeshConfig, flavor: 'istio' | 'chart'
     spec: { containers: [{ name: 'istio-proxy', args: null }] },
   }, 'placeholder');
   const port = (name: string, p: number, target: number, nodePort?: number) => ({ name, ...(nodePort ? { nodePort } : {}), port: p, protocol: 'TCP', targetPort: target });
+  const chartPorts = [port('status-port', 15021, 15021), port('http2', 80, 8080), port('https', 443, 8443)];
   const ports = flavor === 'chart'
-    ? [port('status-port', 15021, 15021), port('http2', 80, 8080), port('https', 443, 8443)]
-    : [port('http2', 80, 80, 31380), port('https', 443, 443, 31390), port('tcp', 31400, 31400, 31400), port('tls', 15443, 15443, 31447)];
+    ? chartPorts
+    : flavor === 'workbench'
+      ? [...chartPorts, port('tcp', 31400, 31400), port('tls', 15443, 15443)]
+      : [port('http2', 80, 80, 31380), port('https', 443, 443, 31390), port('tcp', 31400, 31400, 31400), port('tls', 15443, 15443, 31447)];
   const service = syntheticResource(KINDS.Service, ns, svc, {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: svc, namespace: ns, ...(flavor === 'chart' ? { labels } : {}) },
-    spec: { ports, selector: flavor === 'chart' ? labels : { istio: 'ingressgateway' } },
+    metadata: { name: svc, namespace: ns, ...(chartLike ? { labels } : {}) },
+    spec: { ports, selector: chartLike ? labels : { istio: 'ingressgateway' } },
   }, 'placeholder');
   return [pod, service];
 }
@@ -126,7 +135,7 @@ export class ResourceStore implements StoreView {
     this.addDerivedPods();
   }
 
-  private get placeholderFlavor(): 'istio' | 'chart' {
+  private get placeholderFlavor(): PlaceholderFlavor {
     return this.options.placeholderFlavor ?? (this.options.mode === 'harness' ? 'istio' : 'chart');
   }
 
@@ -135,7 +144,7 @@ export class ResourceStore implements StoreView {
    * a view that shows `flavor` instead (see placeholderOverlay). Empty when the store has
    * that flavor or no placeholders; a placeholder replaced by a file's object is not in it.
    */
-  placeholderSwap(flavor: 'istio' | 'chart'): Map<Resource, Resource> {
+  placeholderSwap(flavor: PlaceholderFlavor): Map<Resource, Resource> {
     const swap = new Map<Resource, Resource>();
     if (this.placeholders.length === 0 || flavor === this.placeholderFlavor) return swap;
     const other = placeholderResources(this.options.meshConfig, flavor);
