@@ -94,6 +94,18 @@ describe('document splitting and reference lines', () => {
     expect(d.range?.startLine).toBe(lineOf(text, 'name: p1'));
     expect(m.problems()).toEqual([]);
   });
+
+  // kubectl decodes a document with `items` as an UnstructuredList (apimachinery
+  // meta/v1/unstructured/helpers.go decodeToList, `Items []json.RawMessage`): items that are not
+  // a list make it refuse the document; `items: null` is an empty list.
+  it('refuses a List whose items is not a list, with the decoding error kubectl gives, and reads items: null as empty', () => {
+    const m = model({ 'l.yaml': 'apiVersion: v1\nkind: List\nitems: 5\n---\napiVersion: v1\nkind: ServiceList\nitems: {a: 1}\n---\napiVersion: v1\nkind: List\nitems: null\n' });
+    expect(m.resources()).toEqual([]);
+    const problems = m.problems();
+    expect(problems.map((p) => [p.code, p.line])).toEqual([[PARSER_CODES.badList, 1], [PARSER_CODES.badList, 5]]);
+    expect(problems[0]!.message).toContain('json: cannot unmarshal number into Go struct field decodeList.items of type []json.RawMessage');
+    expect(problems[1]!.message).toContain('cannot unmarshal object into Go struct field decodeList.items');
+  });
 });
 
 describe('parser problems', () => {

@@ -69,6 +69,32 @@ function notK8s(doc: SourceDocument, what: string): Diagnostic {
   };
 }
 
+/** Go's encoding/json name of a JSON value's type, as its UnmarshalTypeError prints it. */
+function goJsonType(v: unknown): string {
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string') return 'string';
+  return Array.isArray(v) ? 'array' : 'object';
+}
+
+/**
+ * A List whose `items` is not a list. kubectl decodes a document with `items` as an
+ * UnstructuredList (apimachinery unstructured/helpers.go decodeToList: `Items
+ * []json.RawMessage`), so it refuses the whole document (cli-runtime's visitor: `unable to
+ * decode "FILE": …`) and applies nothing in it.
+ */
+function badListItems(doc: SourceDocument, items: unknown): Diagnostic {
+  return {
+    level: 'Error',
+    code: PARSER_CODES.badList,
+    message: `This List's "items" is a ${goJsonType(items)}, not a list: kubectl refuses the document (unable to decode "${doc.file}": json: cannot unmarshal ${goJsonType(items)} into Go struct field decodeList.items of type []json.RawMessage). Nothing in it was analyzed.`,
+    file: doc.file,
+    line: doc.referenceLine,
+    range: { startLine: doc.referenceLine, startCol: 1, endLine: doc.referenceLine, endCol: 200 },
+    source: 'parser',
+  };
+}
+
 /** `{configs: [{"@type": "type.googleapis.com/envoy.admin.v3.…ConfigDump"}, …]}`: Envoy's /config_dump or istioctl proxy-config all -o json. */
 export function isEnvoyConfigDump(value: Record<string, unknown>): boolean {
   const configs = value.configs;
@@ -132,6 +158,11 @@ function shapeOf(parsed: ParsedDocument): { resources: Resource[]; problems: Dia
     if (isEnvoyConfigDump(value)) return { resources: [], problems: [] };
     return { resources: [], problems: [notK8s(doc, 'This document')] };
   }
+  if (isListKind(kind) && value.items !== undefined && value.items !== null && !Array.isArray(value.items)) {
+    return { resources: [], problems: [badListItems(doc, value.items)] };
+  }
+  // `items: null` is an empty list to kubectl (the decoded Items slice is nil).
+  if (isListKind(kind) && value.items === null) return { resources: [], problems: [] };
   if (isListKind(kind) && Array.isArray(value.items)) {
     const resources: Resource[] = [];
     const problems: Diagnostic[] = [];
