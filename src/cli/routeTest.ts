@@ -24,7 +24,7 @@ Examples:
   mesh-workbench route-test samples/bookinfo/route-tests.yaml samples/bookinfo
   mesh-workbench route-test -o json tests.yaml mesh/
 
-The test file format is described in the README (Route tests).
+The test file format is described in docs/reference.md (Route tests).
 
 Flags:
 ${flagHelp(FLAGS)}

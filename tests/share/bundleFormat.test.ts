@@ -1,4 +1,4 @@
-// Workspace bundles against their formats: the YAML bundle as the README documents it (a
+// Workspace bundles against their formats: the YAML bundle as docs/sharing.md documents it (a
 // `# mesh-workbench-file: "<path>"` line before each file, `---` between them, so kubectl
 // applies it as it is), and zips as APPNOTE.TXT defines them (signatures, the local and
 // central directory headers, compression methods 0 and 8 only), with the import caps (64 MB

@@ -1,4 +1,4 @@
-// Share links against their documented format (README "Format", the top of link.ts): magic
+// Share links against their documented format (docs/sharing.md "Format", the top of link.ts): magic
 // 0x4D, version 1, CRC-32 big-endian, LEB128 payload length, raw deflate (RFC 1951) with the
 // version-1 dictionary, tagged records. Links are built here by an independent writer (Node's
 // zlib and CRC-32, LEB128 by hand, RFC 1951 stored blocks), and every refusal is checked for
@@ -433,7 +433,7 @@ describe('the writer refuses what no reader would open, naming the cap', () => {
   });
 });
 
-describe('link size verdicts (README: a warning above 8 KB, no link above 2 MiB)', () => {
+describe('link size verdicts (docs/sharing.md: a warning above 8 KB, no link above 2 MiB)', () => {
   it('rates each side of both limits', () => {
     expect(linkSizeVerdict(8192)).toBe('ok');
     expect(linkSizeVerdict(8193)).toBe('long');

@@ -1,4 +1,4 @@
-// The documented redaction rules (README "Sharing and privacy", the head of redact.ts), one
+// The documented redaction rules (docs/sharing.md, the head of redact.ts), one
 // by one, with the exact text a share link must carry: what a Secret keeps (its identity:
 // apiVersion, kind, type, immutable; metadata name, namespace and the fields the API server
 // sets; labels and annotations but kubectl's last-applied copy; data keys; empty values,
@@ -279,7 +279,7 @@ describe('key material outside Secrets', () => {
 });
 
 describe('a document the app cannot read', () => {
-  // README: masked conservatively "when it could hold a secret at all (it mentions a Secret,
+  // docs/sharing.md: masked conservatively "when it could hold a secret at all (it mentions a Secret,
   // has a data key, armour, base64 long enough for a key, an escape or an alias)".
   const broken = (sign: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nspec:\n  x: [unclosed\n${sign}\n`;
   const masked = (sign: string) => one(broken(sign)).items.some((i) => i.what === CONSERVATIVE);

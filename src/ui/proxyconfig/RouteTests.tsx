@@ -25,7 +25,7 @@ export function RouteTestsView() {
   if (files.data && list.length === 0) {
     return (
       <p className="muted" data-testid="route-tests-none">
-        No route-test file in the workspace. Add a YAML file with <code>apiVersion: mesh-workbench.dev/v1alpha1</code> and <code>kind: RouteTests</code> (see the README, Route tests).
+        No route-test file in the workspace. Add a YAML file with <code>apiVersion: mesh-workbench.dev/v1alpha1</code> and <code>kind: RouteTests</code> (see docs/reference.md, Route tests).
       </p>
     );
   }
