@@ -68,6 +68,11 @@ describe('time.ParseDuration (go/duration.ts)', () => {
     expect(goDurationError('2\u00b5sx')).toBe('time: unknown unit "\\xc2\\xb5sx" in duration "2\\xc2\\xb5sx"');
     expect(goDurationError('1"q\\')).toBe('time: unknown unit "\\"q\\\\" in duration "1\\"q\\\\"');
     expect(goDurationError('9223372036854775808ns')).toBe('time: invalid duration "9223372036854775808ns"');
+    // A unit named like an Object.prototype member is just an unknown unit (Go 1.26 says so);
+    // jsonpb's former copy looked units up in a plain object and threw here.
+    expect(goDurationError('1constructor')).toBe('time: unknown unit "constructor" in duration "1constructor"');
+    expect(goDurationError('1__proto__')).toBe('time: unknown unit "__proto__" in duration "1__proto__"');
+    expect(goDurationError('1.5toString')).toBe('time: unknown unit "toString" in duration "1.5toString"');
   });
 
   it('a Duration field must be a string: numbers and lists are not durations', () => {

@@ -4,6 +4,8 @@
 // time.ParseDuration), the Gateway API conversion parses timeouts with it, and so does CEL's
 // `duration()`. Nanoseconds are bigints: Go's int64 range and rounding are part of the rule.
 
+import { timeQuote } from './time.ts';
+
 // A Map, not an object: a unit such as `constructor` must not find a prototype's member.
 const UNIT_NS: ReadonlyMap<string, bigint> = new Map([
   ['ns', 1n],
@@ -105,23 +107,6 @@ export function goDurationError(text: string): string | undefined {
   if (r === 'invalid') return `time: invalid duration ${timeQuote(text)}`;
   if (r === 'missing unit') return `time: missing unit in duration ${timeQuote(text)}`;
   return `time: unknown unit ${timeQuote(r.unknownUnit)} in duration ${timeQuote(text)}`;
-}
-
-const UTF8 = new TextEncoder();
-
-/**
- * The time package's own quoting: printable ASCII as is (`"` and `\` escaped), any other
- * character as \xNN escapes of its UTF-8 bytes.
- */
-function timeQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const c = ch.codePointAt(0) as number;
-    if (c < 0x20 || c >= 0x80) {
-      for (const byte of UTF8.encode(ch)) out += `\\x${byte.toString(16).padStart(2, '0')}`;
-    } else out += ch === '"' || ch === '\\' ? `\\${ch}` : ch;
-  }
-  return `${out}"`;
 }
 
 /**

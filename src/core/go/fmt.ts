@@ -7,8 +7,9 @@ const GO_PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S}]$/u;
 /**
  * Go's strconv.Quote: escapes quotes, backslashes and what unicode.IsPrint calls unprintable
  * (controls, format characters such as U+200B and U+FEFF, spaces other than ASCII's, line and
- * paragraph separators). U+FFFD is escaped too: in our text it stands for bytes that were not
- * UTF-8, which Go would show escaped.
+ * paragraph separators). U+FFFD is printable and written as is (strconv.Quote("\uFFFD") is
+ * `"�"`); a lone surrogate, which Go's decoders turn into U+FFFD (see go/strings.ts), is
+ * written as that character too.
  */
 export function goQuote(s: string): string {
   let out = '"';
@@ -26,9 +27,8 @@ export function goQuote(s: string): string {
       case '\v': out += '\\v'; continue;
     }
     if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
-    else if (c === 0x20 || (c !== 0xfffd && GO_PRINTABLE.test(ch))) out += ch;
-    // A lone surrogate reaches Go as U+FFFD (see go/strings.ts).
-    else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
+    else if (c === 0x20 || GO_PRINTABLE.test(ch)) out += ch;
+    else if (c >= 0xd800 && c <= 0xdfff) out += '\ufffd';
     else out += c > 0xffff ? `\\U${c.toString(16).padStart(8, '0')}` : `\\u${c.toString(16).padStart(4, '0')}`;
   }
   return out + '"';

@@ -21,14 +21,11 @@
 
 import { goJSONSyntaxError } from '../webhook/goJson.ts';
 import { ENUMS, ISTIO_KINDS, MESSAGES, type ProtoField } from './istioProtos.gen.ts';
-import {
-  goBase64Error,
-  goJSONNumber,
-  goJSONString,
-  goParseDurationError,
-  goParseRFC3339Error,
-  goQuote,
-} from './goText.ts';
+import { goBase64Error } from '../../go/base64.ts';
+import { goDurationError } from '../../go/duration.ts';
+import { goQuote } from '../../go/fmt.ts';
+import { goJsonFloat, goJsonString } from '../../go/format.ts';
+import { goParseRFC3339Error } from '../../go/time.ts';
 
 /** A Go error: an encoding/json UnmarshalTypeError (which gets context), or any other text. */
 type GoError = { value: string; goType: string; field?: string; struct?: string } | { text: string };
@@ -73,9 +70,9 @@ function rawScalar(v: unknown): string {
     case 'bool':
       return v ? 'true' : 'false';
     case 'number':
-      return typeof v === 'bigint' ? v.toString() : goJSONNumber(v as number);
+      return typeof v === 'bigint' ? v.toString() : goJsonFloat(v as number);
     case 'string':
-      return goJSONString(v as string);
+      return goJsonString(v as string);
     default:
       return '';
   }
@@ -321,7 +318,7 @@ function unmarshalWellKnown(name: string, v: unknown): boolean {
   switch (name) {
     case 'google.protobuf.Duration': {
       storeScalar(litOf(v), 'string'); // unquoteString: json.Unmarshal(in, &string)
-      const err = goParseDurationError(v as string);
+      const err = goDurationError(v as string);
       if (err !== undefined) throw textError(`bad Duration: ${err}`);
       return true;
     }
