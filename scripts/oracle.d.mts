@@ -3,3 +3,4 @@ export declare const ROOT: string;
 export declare const BIN: string;
 export declare const ISTIOCTL: string;
 export declare const XDS_ORACLE: string;
+export declare const ANALYZE_ORACLE: string;
