@@ -130,10 +130,13 @@ export function workloadNameOf(pod: Resource, labels: StringMap): string {
   if (!controller) return pod.name;
   const kind = String(controller.kind ?? '');
   const name = String(controller.name ?? '');
+  // strings.HasSuffix(name, hash), then strings.TrimSuffix(name, "-"+hash): a name ending in the
+  // hash without the dash is kept whole.
+  const trim = (suffix: string) => (name.endsWith(`-${suffix}`) ? name.slice(0, name.length - suffix.length - 1) : name);
   const hash = labels['pod-template-hash'];
-  if (kind === 'ReplicaSet' && hash && name.endsWith(hash)) return name.slice(0, name.length - hash.length - 1);
+  if (kind === 'ReplicaSet' && hash && name.endsWith(hash)) return trim(hash);
   const rollout = labels['rollouts-pod-template-hash'];
-  if (kind === 'ReplicaSet' && rollout && name.endsWith(rollout)) return name.slice(0, name.length - rollout.length - 1);
+  if (kind === 'ReplicaSet' && rollout && name.endsWith(rollout)) return trim(rollout);
   if (kind === 'ReplicationController' && labels.deploymentconfig) return labels.deploymentconfig;
   if (kind === 'Job') {
     const m = /^(.+)-\d{8,10}$/.exec(name);
@@ -341,7 +344,10 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
     if (supportsTunnel(labels)) protocol = 'HBONE';
     const sa = spec.serviceAccount || 'default';
     const isIp = /^[0-9.]+$/.test(spec.address) || spec.address.includes(':');
-    const canon = canonical(labels, we.name);
+    // kubelabels.WorkloadNameFromWorkloadEntry: the auto-registration group, then the label, then the name.
+    const weName = we.annotations['istio.io/autoRegistrationGroup'] ?? labels['service.istio.io/workload-name'] ?? we.name;
+    // CanonicalService(wle.Labels, w.WorkloadName).
+    const canon = canonical(labels, weName);
     const json: WorkloadJson = {
       uid: `${CLUSTER_ID}/networking.istio.io/WorkloadEntry/${we.namespace}/${we.name}`,
       workloadIps: isIp && spec.address ? [spec.address] : [],
@@ -352,7 +358,7 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
       namespace: we.namespace,
       trustDomain: cluster.trustDomain,
       serviceAccount: sa,
-      workloadName: labels['service.istio.io/workload-name'] ?? we.name,
+      workloadName: weName,
       workloadType: 'pod',
       canonicalName: canon.name,
       canonicalRevision: canon.revision,
