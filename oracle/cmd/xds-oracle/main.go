@@ -8,13 +8,30 @@
 // Usage:
 //
 //	xds-oracle --proxy NAME.NAMESPACE [--type sidecar|router] [--mesh FILE] [--istio-version V] [--log-level L] FILE...
+//	xds-oracle --serve [--istio-version V] [--log-level L]
+//
+// --serve answers many workspaces in one process (start-up and Istio's module initialisation
+// happen once): one JSON request a line on stdin,
+//
+//	{"id": ANY, "files": [{"name": "a.yaml", "text": "..."}], "proxies": [{"name": "x.ns", "type": "sidecar|router"}], "mesh": "MeshConfig YAML or the istio ConfigMap"}
+//
+// and one JSON line on stdout for each, in order:
+//
+//	{"id": ANY, "proxies": [{"name": "x.ns", "type": "sidecar", "clusters": [...], "listeners": [...], "routes": [...], "endpoints": [...]}]}
+//
+// with "error" on a proxy the harness could not generate, or on the whole answer when the
+// workspace could not be loaded, and "rejected": [{kind, namespace, name, error}] listing the
+// Istio config objects left out because Istio's validation refuses them (the validating webhook
+// would not admit them; both modes leave such an object out and go on, the CLI says so on stderr). Each request gets its own test discovery server, built from
+// its files alone (nothing carries over from one request to the next); a failure of the
+// harness fails that request only, unless it happens on one of istiod's own goroutines.
 //
 // Istio config (networking, security, telemetry, extensions) goes to the config store; the
 // Kubernetes objects (Pods, Services, Namespaces, EndpointSlices, Gateway API…) go to the
 // fake Kubernetes client. A later object with the same kind, namespace and name replaces an
 // earlier one (as kubectl apply would). Two things a live cluster does on its own are done
 // here, because the fake client has no controllers:
-//   - a Pod without status conditions is taken as Running and Ready (the files list running
+//   - a Pod without status conditions (and with no phase or Running) is taken as Running and Ready (the files list running
 //     pods; istiod ignores pods that are not Ready), and a Pod without a service account gets
 //     "default" (the API server's ServiceAccount admission plugin sets it);
 //   - a Service port without targetPort targets its port, and without protocol is TCP (the API
@@ -59,6 +76,7 @@ import (
 	"istio.io/istio/pilot/pkg/model"
 	labelutil "istio.io/istio/pilot/pkg/serviceregistry/util/label"
 	"istio.io/istio/pilot/test/xds"
+	"istio.io/istio/pkg/config"
 	"istio.io/istio/pkg/config/mesh"
 	kubelib "istio.io/istio/pkg/kube"
 	"istio.io/istio/pkg/log"
@@ -70,7 +88,12 @@ import (
 // process exits 1; cleanups run in reverse order at the end.
 type failer struct {
 	cleanups []func()
+	// serve: a failure panics with a failure (recovered by the request) instead of exiting.
+	serve bool
 }
+
+// failure is what a failer panics with in --serve mode.
+type failure struct{ msg string }
 
 func (f *failer) Fail()             { f.FailNow() }
 func (f *failer) FailNow()          { f.exit("harness failure") }
@@ -93,8 +116,19 @@ func (f *failer) TempDir() string {
 }
 
 func (f *failer) exit(msg string) {
+	if f.serve {
+		panic(failure{msg})
+	}
 	fmt.Fprintln(os.Stderr, "xds-oracle: "+msg)
 	os.Exit(1)
+}
+
+// runCleanups runs the cleanups registered so far, last first, and forgets them.
+func (f *failer) runCleanups() {
+	for i := len(f.cleanups) - 1; i >= 0; i-- {
+		f.cleanups[i]()
+	}
+	f.cleanups = nil
 }
 
 // ---- input -------------------------------------------------------------------------------
@@ -116,8 +150,27 @@ func isIstioConfig(apiVersion string) bool {
 	return strings.HasSuffix(group, ".istio.io")
 }
 
+// inputFile is one file of a workspace: its name (for messages) and its text.
+type inputFile struct {
+	Name string `json:"name"`
+	Text string `json:"text"`
+}
+
+// readFiles reads the files named on the command line.
+func readFiles(paths []string) ([]inputFile, error) {
+	out := make([]inputFile, 0, len(paths))
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, inputFile{Name: p, Text: string(data)})
+	}
+	return out, nil
+}
+
 // readObjects reads every document of every file (Lists expanded), later duplicates winning.
-func readObjects(files []string) ([]object, error) {
+func readObjects(files []inputFile) ([]object, error) {
 	var out []object
 	index := map[string]int{}
 	add := func(raw map[string]any) error {
@@ -141,12 +194,9 @@ func readObjects(files []string) ([]object, error) {
 		}
 		return addObject(raw, &out, index)
 	}
-	for _, f := range files {
-		data, err := os.ReadFile(f)
-		if err != nil {
-			return nil, err
-		}
-		r := k8syaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
+	for _, file := range files {
+		f := file.Name
+		r := k8syaml.NewYAMLReader(bufio.NewReader(strings.NewReader(file.Text)))
 		for {
 			doc, err := r.Read()
 			if errors.Is(err, io.EOF) {
@@ -204,16 +254,13 @@ func addObject(raw map[string]any, out *[]object, index map[string]int) error {
 	return nil
 }
 
-// meshFrom reads --mesh (a MeshConfig, or a ConfigMap with data.mesh), else the workspace's
-// istio-system/istio ConfigMap, else Istio's defaults.
-func meshFrom(path string, objs []object) (*meshconfig.MeshConfig, error) {
+// meshFrom reads --mesh's text (a MeshConfig, or a ConfigMap with data.mesh), else the
+// workspace's istio-system/istio ConfigMap, else Istio's defaults.
+func meshFrom(meshText string, objs []object) (*meshconfig.MeshConfig, error) {
 	text := ""
-	if path != "" {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return nil, err
-		}
-		text = string(data)
+	if meshText != "" {
+		data := []byte(meshText)
+		text = meshText
 		var cm struct {
 			Kind string            `json:"kind"`
 			Data map[string]string `json:"data"`
@@ -255,7 +302,9 @@ func readyPod(p *corev1.Pod) {
 	if p.Spec.ServiceAccountName == "" {
 		p.Spec.ServiceAccountName = "default"
 	}
-	if len(p.Status.Conditions) == 0 && p.Status.Phase == "" {
+	// A pod listed without conditions (a dump trimmed to the fields the analysis reads, like
+	// `phase: Running` alone) is a running pod whose kubelet reports it Ready.
+	if len(p.Status.Conditions) == 0 && (p.Status.Phase == "" || p.Status.Phase == corev1.PodRunning) {
 		p.Status.Phase = corev1.PodRunning
 		p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue}}
 	}
@@ -486,57 +535,46 @@ func named(items []proto.Message, name func(proto.Message) string) ([]any, error
 	return out, nil
 }
 
-func main() {
-	proxyFlag := flag.String("proxy", "", "the proxy: NAME.NAMESPACE of a Pod in the files")
-	typeFlag := flag.String("type", "sidecar", "sidecar or router")
-	meshFlag := flag.String("mesh", "", "mesh config file (MeshConfig YAML, or the istio ConfigMap)")
-	versionFlag := flag.String("istio-version", "1.30.0", "ISTIO_VERSION in the proxy's metadata")
-	logFlag := flag.String("log-level", "none", "istiod's log level on stderr (none, error, warn, info, debug); harness failures are always reported")
-	flag.Parse()
-	f := &failer{}
-	defer func() {
-		for i := len(f.cleanups) - 1; i >= 0; i-- {
-			f.cleanups[i]()
-		}
-	}()
-	if *proxyFlag == "" || flag.NArg() == 0 {
-		fmt.Fprintln(os.Stderr, "usage: xds-oracle --proxy NAME.NAMESPACE [--type sidecar|router] [--mesh FILE] FILE...")
-		os.Exit(64)
-	}
-	var typ model.NodeType
-	switch *typeFlag {
-	case "sidecar":
-		typ = model.SidecarProxy
-	case "router":
-		typ = model.Router
-	default:
-		f.exit("--type must be sidecar or router")
-	}
-	// Istio logs to stdout by default; keep stdout for the JSON and only errors on stderr.
-	lo := log.DefaultOptions()
-	lo.OutputPaths = []string{"stderr"}
-	lo.ErrorOutputPaths = []string{"stderr"}
-	level, ok := map[string]log.Level{"none": log.NoneLevel, "error": log.ErrorLevel, "warn": log.WarnLevel, "info": log.InfoLevel, "debug": log.DebugLevel}[*logFlag]
-	if !ok {
-		f.exit("--log-level must be none, error, warn, info or debug")
-	}
-	lo.SetDefaultOutputLevel(log.OverrideScopeName, level)
-	lo.SetDefaultOutputLevel("all", level)
-	if err := log.Configure(lo); err != nil {
-		f.exit(err.Error())
-	}
-	runtime.GOMAXPROCS(2)
+// proxyRequest names a proxy: NAME.NAMESPACE of a Pod in the files, and its type.
+type proxyRequest struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
 
-	objs, err := readObjects(flag.Args())
+func nodeType(t string) (model.NodeType, error) {
+	switch t {
+	case "sidecar", "":
+		return model.SidecarProxy, nil
+	case "router":
+		return model.Router, nil
+	}
+	return "", fmt.Errorf("proxy type must be sidecar or router, not %q", t)
+}
+
+// workspace is a workspace loaded into a test discovery server.
+type workspace struct {
+	s        *xds.FakeDiscoveryServer
+	mesh     *meshconfig.MeshConfig
+	pods     []*corev1.Pod
+	rejected []rejection
+}
+
+// load reads the files into a test discovery server (failures through f).
+func load(f *failer, files []inputFile, meshText string) *workspace {
+	objs, err := readObjects(files)
 	if err != nil {
 		f.exit(err.Error())
 	}
-	m, err := meshFrom(*meshFlag, objs)
+	m, err := meshFrom(meshText, objs)
 	if err != nil {
 		f.exit("mesh config: " + err.Error())
 	}
 
-	var configDocs []string
+	type configDoc struct {
+		obj  object
+		yaml string
+	}
+	var configDocs []configDoc
 	var kube []kuberuntime.Object
 	var pods []*corev1.Pod
 	var services []*corev1.Service
@@ -548,7 +586,7 @@ func main() {
 			if err != nil {
 				f.exit(err.Error())
 			}
-			configDocs = append(configDocs, string(y))
+			configDocs = append(configDocs, configDoc{obj: o, yaml: string(y)})
 			continue
 		}
 		obj, _, err := decode(o.json, nil, nil)
@@ -578,32 +616,24 @@ func main() {
 	}
 	kube = append(kube, endpointSlices(services, pods, haveSlices)...)
 
-	name, ns := *proxyFlag, "default"
-	if i := strings.LastIndex(name, "."); i > 0 {
-		name, ns = name[:i], name[i+1:]
-	}
-	var pod *corev1.Pod
-	for _, p := range pods {
-		if p.Name == name && p.Namespace == ns {
-			pod = p
-		}
-	}
-	if pod == nil {
-		f.exit(fmt.Sprintf("no Pod %s in namespace %s in the files", name, ns))
-	}
-	node, err := proxyNode(pod, typ, *versionFlag, m)
-	if err != nil {
-		f.exit(err.Error())
-	}
-
 	// The config as istiod's Kubernetes config store gives it: short hosts resolve against
 	// the cluster's domain suffix (config.Meta.Domain; the test harness leaves it empty, which
 	// would make "reviews" reviews.NS instead of reviews.NS.svc.cluster.local), and objects
 	// written without a creation time get one shared, fixed time (as the harness gives them
 	// one shared time.Now()), so the output does not depend on the clock.
-	configs, _, err := crd.ParseInputs(strings.Join(configDocs, "\n---\n"))
-	if err != nil {
-		f.exit("config: " + err.Error())
+	// Each object is parsed and validated on its own, as the API server's validating webhook
+	// (istiod's) admits or refuses each object: an invalid one is left out and reported
+	// (rejected), the others are loaded.
+	var configs []config.Config
+	var rejected []rejection
+	for _, d := range configDocs {
+		cs, _, err := crd.ParseInputs(d.yaml)
+		if err != nil {
+			rejected = append(rejected, rejection{Kind: d.obj.kind, Namespace: d.obj.namespace, Name: d.obj.name, Error: err.Error()})
+			fmt.Fprintf(os.Stderr, "xds-oracle: rejected %s %s/%s (the validating webhook would refuse it): %v\n", d.obj.kind, d.obj.namespace, d.obj.name, err)
+			continue
+		}
+		configs = append(configs, cs...)
 	}
 	for i := range configs {
 		c := &configs[i]
@@ -621,17 +651,52 @@ func main() {
 		KubernetesObjects: kube,
 		MeshConfig:        m,
 	})
+	return &workspace{s: s, mesh: m, pods: pods, rejected: rejected}
+}
+
+// rejection is a config object left out because Istio's validation refuses it.
+type rejection struct {
+	Kind      string `json:"kind"`
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	Error     string `json:"error"`
+}
+
+// generate builds one proxy of a loaded workspace as istiod does and returns its resources.
+func (w *workspace) generate(pr proxyRequest, istioVersion string) (map[string]any, error) {
+	typ, err := nodeType(pr.Type)
+	if err != nil {
+		return nil, err
+	}
+	name, ns := pr.Name, "default"
+	if i := strings.LastIndex(name, "."); i > 0 {
+		name, ns = name[:i], name[i+1:]
+	}
+	var pod *corev1.Pod
+	for _, p := range w.pods {
+		if p.Name == name && p.Namespace == ns {
+			pod = p
+		}
+	}
+	if pod == nil {
+		return nil, fmt.Errorf("no Pod %s in namespace %s in the files", name, ns)
+	}
+	node, err := proxyNode(pod, typ, istioVersion, w.mesh)
+	if err != nil {
+		return nil, err
+	}
+	s := w.s
 
 	// The proxy as istiod initialises a connecting one (initProxyMetadata, then computeProxyState):
 	// metadata and id from the node, workload labels from the registry, topology labels, then
 	// service targets, sidecar scope and gateways (SetupProxy).
 	meta, err := model.ParseMetadata(node.Metadata)
 	if err != nil {
-		f.exit(err.Error())
+		return nil, err
 	}
 	p, err := model.ParseServiceNodeWithMetadata(node.Id, meta)
 	if err != nil {
-		f.exit(err.Error())
+		return nil, err
 	}
 	p.ConfigNamespace = model.GetProxyConfigNamespace(p)
 	p.XdsNode = node
@@ -653,16 +718,166 @@ func main() {
 	endpoints := s.Endpoints(p)
 
 	out := map[string]any{}
-	if out["clusters"], err = named(asMessages(clusters), func(c proto.Message) string { return c.(interface{ GetName() string }).GetName() }); err != nil {
-		f.exit(err.Error())
+	getName := func(c proto.Message) string { return c.(interface{ GetName() string }).GetName() }
+	if out["clusters"], err = named(asMessages(clusters), getName); err != nil {
+		return nil, err
 	}
-	if out["listeners"], err = named(asMessages(listeners), func(c proto.Message) string { return c.(interface{ GetName() string }).GetName() }); err != nil {
-		f.exit(err.Error())
+	if out["listeners"], err = named(asMessages(listeners), getName); err != nil {
+		return nil, err
 	}
-	if out["routes"], err = named(asMessages(routes), func(c proto.Message) string { return c.(interface{ GetName() string }).GetName() }); err != nil {
-		f.exit(err.Error())
+	if out["routes"], err = named(asMessages(routes), getName); err != nil {
+		return nil, err
 	}
 	if out["endpoints"], err = named(asMessages(endpoints), func(c proto.Message) string { return c.(interface{ GetClusterName() string }).GetClusterName() }); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// ---- --serve -------------------------------------------------------------------------------
+
+type serveRequest struct {
+	ID      json.RawMessage `json:"id"`
+	Files   []inputFile     `json:"files"`
+	Proxies []proxyRequest  `json:"proxies"`
+	Mesh    string          `json:"mesh"`
+}
+
+// catch runs fn, turning a failer's failure (or any panic on this goroutine) into an error.
+func catch(fn func()) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			if fl, ok := r.(failure); ok {
+				err = errors.New(fl.msg)
+			} else {
+				err = fmt.Errorf("panic: %v", r)
+			}
+		}
+	}()
+	fn()
+	return nil
+}
+
+// answer handles one --serve request: a fresh test discovery server for its files, then each proxy.
+func answer(req serveRequest, istioVersion string) map[string]any {
+	f := &failer{serve: true}
+	defer func() { _ = catch(f.runCleanups) }()
+	id := req.ID
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	resp := map[string]any{"id": id}
+	var w *workspace
+	if err := catch(func() { w = load(f, req.Files, req.Mesh) }); err != nil {
+		resp["error"] = err.Error()
+		return resp
+	}
+	results := make([]map[string]any, 0, len(req.Proxies))
+	for _, pr := range req.Proxies {
+		var out map[string]any
+		var genErr error
+		if err := catch(func() { out, genErr = w.generate(pr, istioVersion) }); err != nil {
+			genErr = err
+		}
+		if genErr != nil {
+			out = map[string]any{"error": genErr.Error()}
+		}
+		out["name"] = pr.Name
+		out["type"] = pr.Type
+		results = append(results, out)
+	}
+	resp["proxies"] = results
+	if len(w.rejected) > 0 {
+		resp["rejected"] = w.rejected
+	}
+	return resp
+}
+
+func serve(istioVersion string) {
+	in := bufio.NewReaderSize(os.Stdin, 1<<20)
+	out := bufio.NewWriter(os.Stdout)
+	enc := json.NewEncoder(out)
+	for {
+		line, err := in.ReadBytes('\n')
+		if len(bytes.TrimSpace(line)) > 0 {
+			var req serveRequest
+			var resp map[string]any
+			if jerr := json.Unmarshal(line, &req); jerr != nil {
+				resp = map[string]any{"id": nil, "error": "request: " + jerr.Error()}
+			} else {
+				resp = answer(req, istioVersion)
+			}
+			if eerr := enc.Encode(resp); eerr != nil {
+				fmt.Fprintln(os.Stderr, "xds-oracle: "+eerr.Error())
+				os.Exit(1)
+			}
+			_ = out.Flush()
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				fmt.Fprintln(os.Stderr, "xds-oracle: stdin: "+err.Error())
+				os.Exit(1)
+			}
+			return
+		}
+	}
+}
+
+func main() {
+	proxyFlag := flag.String("proxy", "", "the proxy: NAME.NAMESPACE of a Pod in the files")
+	typeFlag := flag.String("type", "sidecar", "sidecar or router")
+	meshFlag := flag.String("mesh", "", "mesh config file (MeshConfig YAML, or the istio ConfigMap)")
+	versionFlag := flag.String("istio-version", "1.30.0", "ISTIO_VERSION in the proxy's metadata")
+	logFlag := flag.String("log-level", "none", "istiod's log level on stderr (none, error, warn, info, debug); harness failures are always reported")
+	serveFlag := flag.Bool("serve", false, "answer JSON-lines requests on stdin (see the package comment)")
+	flag.Parse()
+	f := &failer{}
+	defer f.runCleanups()
+	if !*serveFlag && (*proxyFlag == "" || flag.NArg() == 0) {
+		fmt.Fprintln(os.Stderr, "usage: xds-oracle --proxy NAME.NAMESPACE [--type sidecar|router] [--mesh FILE] FILE...\n       xds-oracle --serve")
+		os.Exit(64)
+	}
+	if _, err := nodeType(*typeFlag); err != nil {
+		f.exit("--type must be sidecar or router")
+	}
+	// Istio logs to stdout by default; keep stdout for the JSON and only errors on stderr.
+	lo := log.DefaultOptions()
+	lo.OutputPaths = []string{"stderr"}
+	lo.ErrorOutputPaths = []string{"stderr"}
+	level, ok := map[string]log.Level{"none": log.NoneLevel, "error": log.ErrorLevel, "warn": log.WarnLevel, "info": log.InfoLevel, "debug": log.DebugLevel}[*logFlag]
+	if !ok {
+		f.exit("--log-level must be none, error, warn, info or debug")
+	}
+	lo.SetDefaultOutputLevel(log.OverrideScopeName, level)
+	lo.SetDefaultOutputLevel("all", level)
+	if err := log.Configure(lo); err != nil {
+		f.exit(err.Error())
+	}
+	runtime.GOMAXPROCS(2)
+
+	if *serveFlag {
+		serve(*versionFlag)
+		return
+	}
+
+	files, err := readFiles(flag.Args())
+	if err != nil {
+		f.exit(err.Error())
+	}
+	meshText := ""
+	if *meshFlag != "" {
+		data, err := os.ReadFile(*meshFlag)
+		if err != nil {
+			f.exit(err.Error())
+		}
+		meshText = string(data)
+		if strings.TrimSpace(meshText) == "" {
+			meshText = " " // an empty --mesh file: Istio's defaults, not the workspace's ConfigMap
+		}
+	}
+	w := load(f, files, meshText)
+	out, err := w.generate(proxyRequest{Name: *proxyFlag, Type: *typeFlag}, *versionFlag)
+	if err != nil {
 		f.exit(err.Error())
 	}
 	enc := json.NewEncoder(os.Stdout)

@@ -1,0 +1,351 @@
+// The comparison of the xds oracle (issue #29), shared by `npm run oracle -- xds`
+// (scripts/oracle/xds.ts) and the `oracle-xds` fuzz target: both sides' resources of one proxy
+// matched by name and compared field by field after normalisation (xdsNormalise.ts), each
+// differing resource put under a known cause when one explains every differing field.
+//
+// Both sides must see the same workloads. Our analysis gives every pod without `status.podIP` an
+// address of ours, derives pods from Deployments whose pods are not in the files, and assumes
+// Istio's ingress gateway Pod and Service; istiod, which reads a cluster, would see those pods
+// with their addresses. So the oracle gets the workspace's files followed by one more file
+// (workloadsFile) that writes out every Pod of our view (with its address) and every Service we
+// assumed; the oracle takes a later object over an earlier one of the same kind, namespace and name.
+import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
+import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
+import type { QueryState } from '../../src/core/queries/index.ts';
+import { KINDS } from '../../src/core/model/kinds.ts';
+import { podAddress, podShape } from '../../src/core/config/workloads.ts';
+import { sidecarInjected } from '../../src/core/config/workloadState.ts';
+import { assumedServiceIps } from '../../src/core/config/services.ts';
+import type { ProtoSchema } from '../../src/core/xds/configdump/protoSchema.ts';
+import { parseAllDocuments } from 'yaml';
+import { normalise, type Normalisation } from './xdsNormalise.ts';
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type Obj = { [k: string]: Json };
+export const TYPES = ['clusters', 'listeners', 'routes', 'endpoints'] as const;
+export type ResourceType = (typeof TYPES)[number];
+export type Resources = Record<ResourceType, Map<string, Obj>>;
+
+export function isObj(v: unknown): v is Obj {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export async function analyze(files: { path: string; text: string }[]): Promise<QueryState> {
+  const w = new WorkspaceAnalyzer();
+  w.update(files, []);
+  await w.run(defaultAnalysisSettings());
+  const s = w.analyzedState();
+  if (!s) throw new Error('the files could not be analyzed');
+  return s;
+}
+
+/** The Pods of our view with their addresses, and the Services we assumed, as Kubernetes YAML (JSON documents). */
+export function workloadsFile(state: QueryState): string {
+  const docs: unknown[] = [];
+  for (const pod of state.view.list(KINDS.Pod)) {
+    const body = pod.body;
+    const meta = isObj(body.metadata) ? body.metadata : {};
+    const status = isObj(body.status) ? body.status : {};
+    // A pod our model takes as injected carries the label the injector gives the pods it
+    // injects (security.istio.io/tlsMode: istio), as it would once admitted.
+    const labels: Record<string, string> = { ...pod.labels };
+    if (labels['security.istio.io/tlsMode'] === undefined && sidecarInjected(state.view, podShape(pod)).inject) labels['security.istio.io/tlsMode'] = 'istio';
+    docs.push({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { ...meta, name: pod.name, namespace: pod.namespace, labels, annotations: { ...pod.annotations } },
+      spec: isObj(body.spec) ? body.spec : {},
+      status: { ...status, podIP: podAddress(state.view, pod) },
+    });
+  }
+  // Services: the ones we assumed, and every Service written without a cluster IP, with the one
+  // we allocated (the API server would have given it one; istiod reads it from the Service).
+  const ips = assumedServiceIps(state.view);
+  for (const svc of state.view.list(KINDS.Service)) {
+    const ip = ips.get(svc);
+    if (svc.synthetic !== 'placeholder' && ip === undefined) continue;
+    const spec = isObj(svc.body.spec) ? svc.body.spec : {};
+    docs.push({
+      ...svc.body,
+      metadata: { ...(isObj(svc.body.metadata) ? svc.body.metadata : {}), name: svc.name, namespace: svc.namespace },
+      spec: ip === undefined ? spec : { ...spec, clusterIP: ip, clusterIPs: [ip] },
+    });
+  }
+  return docs.map((d) => JSON.stringify(d)).join('\n---\n') + '\n';
+}
+
+function byName(list: Json[] | undefined, name: (o: Obj) => string): Map<string, Obj> {
+  const m = new Map<string, Obj>();
+  for (const x of list ?? []) {
+    if (!isObj(x)) continue;
+    const { ['@type']: _t, ...rest } = x;
+    m.set(name(x), rest);
+  }
+  return m;
+}
+
+/** The dynamic resources of our config dump (what istiod sends; the static ones come from the bootstrap). */
+export function oursFromDump(dump: unknown): Resources {
+  const configs = isObj(dump) && Array.isArray(dump.configs) ? dump.configs.filter(isObj) : [];
+  const of = (t: string) => configs.find((c) => c['@type'] === `type.googleapis.com/envoy.admin.v3.${t}`) ?? {};
+  const pick = (list: Json | undefined, ...path: string[]): Json[] =>
+    (Array.isArray(list) ? list : []).map((x) => path.reduce<Json>((v, k) => (isObj(v) ? (v[k] ?? null) : null), x)).filter((x) => x !== null);
+  const name = (o: Obj) => String(o.name ?? '');
+  return {
+    clusters: byName(pick(of('ClustersConfigDump').dynamicActiveClusters, 'cluster'), name),
+    listeners: byName(pick(of('ListenersConfigDump').dynamicListeners, 'activeState', 'listener'), name),
+    routes: byName(pick(of('RoutesConfigDump').dynamicRouteConfigs, 'routeConfig'), name),
+    endpoints: byName(pick(of('EndpointsConfigDump').dynamicEndpointConfigs, 'endpointConfig'), (o) => String(o.clusterName ?? '')),
+  };
+}
+
+export function theirsFromOracle(out: Obj): Resources {
+  const name = (o: Obj) => String(o.name ?? '');
+  const list = (k: string) => (Array.isArray(out[k]) ? (out[k] as Json[]) : []);
+  return {
+    clusters: byName(list('clusters'), name),
+    listeners: byName(list('listeners'), name),
+    routes: byName(list('routes'), name),
+    endpoints: byName(list('endpoints'), (o) => String(o.clusterName ?? '')),
+  };
+}
+
+/** Field paths where two values differ (arrays by index), at most `limit`. */
+export function fieldDiff(a: Json | undefined, b: Json | undefined, path = '', out: { path: string; istiod?: Json; ours?: Json }[] = [], limit = 40): typeof out {
+  if (out.length >= limit) return out;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) fieldDiff(a[i], b[i], `${path}[${i}]`, out, limit);
+    return out;
+  }
+  if (isObj(a) && isObj(b)) {
+    for (const k of [...new Set([...Object.keys(a), ...Object.keys(b)])].sort()) fieldDiff(a[k], b[k], path ? `${path}.${k}` : k, out, limit);
+    return out;
+  }
+  if (JSON.stringify(a) !== JSON.stringify(b)) {
+    const short = (v: Json | undefined) => (v !== undefined && JSON.stringify(v).length > 300 ? `${JSON.stringify(v).slice(0, 297)}...` : v);
+    out.push({ path, istiod: short(a), ours: short(b) });
+  }
+  return out;
+}
+
+/**
+ * Differences whose cause is known and tracked elsewhere. A differing resource is put under the
+ * first cause that explains every one of its differing fields; the rest are reported unexplained.
+ */
+/** What of a workspace's config a known cause needs to know. */
+export interface WorkspaceFacts {
+  /** The `applyTo` values of its EnvoyFilter patches. */
+  applyTo: ReadonlySet<string>;
+  /** The first label of the hosts of DestinationRules whose top-level load balancer is PASSTHROUGH. */
+  passthroughDrHosts: ReadonlySet<string>;
+  /** Hosts written in more than one ServiceEntry of one namespace. */
+  sharedServiceEntryHosts: ReadonlySet<string>;
+}
+
+export interface KnownCause {
+  id: string;
+  why: string;
+  /** True when this cause explains one differing field (its path and both values) of the resource `name`. */
+  explains: (t: ResourceType, path: string, facts: WorkspaceFacts, field: { istiod?: Json; ours?: Json }, name: string) => boolean;
+  /** True when this cause explains a resource only one side has. */
+  explainsMissing?: (t: ResourceType, name: string, side: 'istiod' | 'ours', facts: WorkspaceFacts) => boolean;
+}
+
+/** The host of an outbound cluster name (`outbound|PORT|SUBSET|HOST`), or undefined. */
+const clusterHost = (name: string): string | undefined => /^outbound\|\d+\|[^|]*\|(.+)$/.exec(name)?.[1];
+const clusterSubset = (name: string): string | undefined => /^outbound\|\d+\|([^|]+)\|/.exec(name)?.[1];
+
+/** `name;namespace;canonical name;revision;cluster` of the `istio.workload` endpoint metadata, without the name. */
+const workloadRest = (v: Json | undefined): string | undefined => (typeof v === 'string' && v.includes(';') ? v.slice(v.indexOf(';')) : undefined);
+
+export const KNOWN_CAUSES: KnownCause[] = [
+  {
+    id: 'envoyfilter-http-filter',
+    why: 'an EnvoyFilter HTTP_FILTER patch, which our generator does not apply yet (issue #33)',
+    explains: (t, path, { applyTo }) => applyTo.has('HTTP_FILTER') && t === 'listeners' && /\.httpFilters(\[|$)/.test(path),
+  },
+  {
+    id: 'envoyfilter-network-filter',
+    why: 'an EnvoyFilter NETWORK_FILTER patch, which our generator does not apply yet (issue #33)',
+    explains: (t, path, { applyTo }) => applyTo.has('NETWORK_FILTER') && t === 'listeners' && /\.filters(\[|$)/.test(path),
+  },
+  {
+    id: 'envoyfilter-cluster',
+    why: 'an EnvoyFilter CLUSTER patch, which our generator does not apply yet (issue #33)',
+    explains: (t, _path, { applyTo }) => applyTo.has('CLUSTER') && t === 'clusters',
+  },
+  {
+    // Generator bug (ours), reported for a fix in src/: src/core/config/services.ts podWorkloadName
+    // takes the owner's name (the Deployment behind a ReplicaSet) for any pod with an owner;
+    // Istio's kube.GetWorkloadMetaFromPod (pkg/kube/util.go, used by the endpoint builder)
+    // looks at the owner only when the pod has metadata.generateName and the owner is the
+    // controller, and else keeps the pod's name (the service.istio.io/workload-name label
+    // overrides both). src/core/ambient/ztunnel.ts workloadNameOf already does it Istio's way.
+    id: 'workload-name-without-generatename',
+    why: "ours: a pod written without metadata.generateName (e.g. the bench mesh's pods) gets its Deployment's name as endpoint metadata istio.workload; istiod (kube.GetDeployMetaFromPod) keeps the pod's name unless the pod has generateName. Generator bug, fix in src/core/config/services.ts podWorkloadName",
+    explains: (t, path, _facts, f) =>
+      (t === 'endpoints' || t === 'clusters') && /\.metadata\.filterMetadata\.istio\.workload$/.test(path) && workloadRest(f.istiod) !== undefined && workloadRest(f.istiod) === workloadRest(f.ours),
+  },
+  {
+    // Generator bug (ours), reported for a fix in src/: src/core/config/services.ts entryEndpoint
+    // gives a ServiceEntry endpoint (or WorkloadEntry) without serviceAccount the identity
+    // spiffe://TD/ns/NS/sa/default; Istio's convertWorkloadEntryToWorkloadInstance
+    // (pilot/pkg/serviceregistry/serviceentry/conversion.go) sets ServiceAccount only when
+    // serviceAccount is written, so the cluster's ISTIO_MUTUAL SAN list has no such entry.
+    id: 'serviceentry-endpoint-default-sa',
+    why: "ours: a ServiceEntry/WorkloadEntry endpoint without serviceAccount adds spiffe://…/sa/default to the cluster's matchSubjectAltNames; istiod adds no identity for it. Generator bug, fix in src/core/config/services.ts entryEndpoint",
+    explains: (t, path, _facts, f) =>
+      t === 'clusters' && /combinedValidationContext\.defaultValidationContext\.matchSubjectAltNames/.test(path) && JSON.stringify(f.ours ?? null).includes('/sa/default"') && !JSON.stringify(f.istiod ?? null).includes('/sa/default"'),
+  },
+  {
+    // Generator bug (ours), reported for a fix in src/: Istio's buildSubsetCluster
+    // (pilot/pkg/networking/core/cluster_builder.go) starts a subset cluster from the type of the
+    // service's default cluster after its traffic policy was applied (opts.mutable.cluster.GetType()),
+    // which a top-level loadBalancer PASSTHROUGH made ORIGINAL_DST; only a subset's own PASSTHROUGH
+    // is looked at again. src/core/xds/clusters.ts passes subsetCluster the type from before the
+    // policy (`type`), so a subset whose own policy is not PASSTHROUGH becomes EDS with its own lbPolicy
+    // (and gets a ClusterLoadAssignment istiod does not send). Fix: pass `w.c.type` (after applyTrafficPolicy).
+    id: 'subset-of-passthrough-destinationrule',
+    why: "ours: a subset cluster of a DestinationRule whose top-level loadBalancer is PASSTHROUGH is EDS with the subset's lbPolicy; istiod's buildSubsetCluster inherits the default cluster's ORIGINAL_DST (lbPolicy CLUSTER_PROVIDED, no EDS). Generator bug, fix in src/core/xds/clusters.ts (subsetCluster's parentType)",
+    explains: (t, path, facts, _f, name) => {
+      const host = clusterHost(name);
+      return t === 'clusters' && clusterSubset(name) !== undefined && host !== undefined && facts.passthroughDrHosts.has(host.split('.')[0] as string) &&
+        /^(type|lbPolicy|edsClusterConfig|loadAssignment|leastRequestLbConfig|ringHashLbConfig|maglevLbConfig|roundRobinLbConfig|commonLbConfig|lbSubsetConfig)(\.|\[|$)/.test(path);
+    },
+    explainsMissing: (t, name, side, facts) => {
+      const host = clusterHost(name);
+      return t === 'endpoints' && side === 'ours' && clusterSubset(name) !== undefined && host !== undefined && facts.passthroughDrHosts.has(host.split('.')[0] as string);
+    },
+  },
+  {
+    // Open difference (ours), not yet characterised field by field: with several ServiceEntries
+    // for one host in one namespace, istiod merges them (EDS shards are keyed by host and
+    // namespace, so the endpoints of all of them land in one cluster; which entry's ports and
+    // resolution the cluster takes follows istiod's service merge), where ours takes one entry.
+    id: 'serviceentries-sharing-a-host',
+    why: 'several ServiceEntries of one namespace write the same host: istiod merges their endpoints (and ports) into one service, ours keeps one entry. Open generator difference (see the report)',
+    explains: (t, path, facts, _f, name) => {
+      // A route's virtual host domains: an entry's addresses follow the merged service.
+      if (t === 'routes') return facts.sharedServiceEntryHosts.size > 0 && /^virtualHosts\[\d+\]\.domains(\[|$)/.test(path);
+      const host = t === 'endpoints' || t === 'clusters' ? clusterHost(name) : undefined;
+      return host !== undefined && facts.sharedServiceEntryHosts.has(host);
+    },
+    explainsMissing: (t, name, _side, facts) => {
+      const host = clusterHost(name);
+      return (t === 'endpoints' || t === 'clusters') && host !== undefined && facts.sharedServiceEntryHosts.has(host);
+    },
+  },
+];
+
+/** A listener with its filter chains in a canonical order. */
+function sortedChains(l: Obj): Obj {
+  if (!Array.isArray(l.filterChains)) return l;
+  return { ...l, filterChains: [...l.filterChains].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0)) };
+}
+
+/**
+ * A cause for a whole resource rather than its fields: the same filter chains in another order.
+ * Envoy picks a listener's filter chain by its filter_chain_match (destination port, addresses,
+ * server names, transport and application protocols), never by its position, so the order does
+ * not change what Envoy does; istiod's follows its service order (creation time, then name), in
+ * which the assumed ingress gateway Service (no creationTimestamp) comes before config objects.
+ */
+export const FILTER_CHAIN_ORDER = {
+  id: 'listener-filter-chain-order',
+  why: "the same filter chains in another order: Envoy selects a chain by its match, not its position; istiod orders them by its service order (creation time, then name), ours by another",
+};
+
+/** The `applyTo` values of the EnvoyFilter patches in a sample's files. */
+export function envoyFilterTargets(texts: readonly string[]): Set<string> {
+  const out = new Set<string>();
+  for (const text of texts) {
+    if (!/^kind:\s*EnvoyFilter\b/m.test(text)) continue;
+    for (const m of text.matchAll(/applyTo:\s*([A-Z_]+)/g)) out.add(m[1] as string);
+  }
+  return out;
+}
+
+/** The facts the known causes read, from a workspace's files. */
+export function workspaceFacts(texts: readonly string[]): WorkspaceFacts {
+  const passthroughDrHosts = new Set<string>();
+  const seHosts = new Map<string, number>();
+  for (const text of texts) {
+    if (!/kind["']?:\s*["']?(DestinationRule|ServiceEntry)/.test(text)) continue;
+    let docs: ReturnType<typeof parseAllDocuments>;
+    try {
+      docs = parseAllDocuments(text) as ReturnType<typeof parseAllDocuments>;
+    } catch {
+      continue;
+    }
+    for (const d of Array.isArray(docs) ? docs : [docs]) {
+      let o: unknown;
+      try {
+        o = d.toJS();
+      } catch {
+        continue;
+      }
+      if (!isObj(o) || !isObj(o.spec)) continue;
+      const ns = isObj(o.metadata) && typeof o.metadata.namespace === 'string' ? o.metadata.namespace : 'default';
+      if (o.kind === 'DestinationRule' && typeof o.spec.host === 'string') {
+        const lb = isObj(o.spec.trafficPolicy) && isObj(o.spec.trafficPolicy.loadBalancer) ? o.spec.trafficPolicy.loadBalancer : undefined;
+        if (lb?.simple === 'PASSTHROUGH') passthroughDrHosts.add(o.spec.host.split('.')[0] as string);
+      }
+      if (o.kind === 'ServiceEntry' && Array.isArray(o.spec.hosts)) {
+        for (const h of new Set(o.spec.hosts)) if (typeof h === 'string') seHosts.set(`${ns}/${h}`, (seHosts.get(`${ns}/${h}`) ?? 0) + 1);
+      }
+    }
+  }
+  const sharedServiceEntryHosts = new Set([...seHosts].filter(([, n]) => n > 1).map(([k]) => k.slice(k.indexOf('/') + 1)));
+  return { applyTo: envoyFilterTargets(texts), passthroughDrHosts, sharedServiceEntryHosts };
+}
+
+export function knownCause(t: ResourceType, fields: readonly { path: string; istiod?: Json; ours?: Json }[], facts: WorkspaceFacts, name = ''): string | undefined {
+  return KNOWN_CAUSES.find((c) => fields.length > 0 && fields.every((f) => c.explains(t, f.path, facts, f, name)))?.id;
+}
+
+export function knownMissingCause(t: ResourceType, name: string, side: 'istiod' | 'ours', facts: WorkspaceFacts): string | undefined {
+  return KNOWN_CAUSES.find((c) => c.explainsMissing?.(t, name, side, facts))?.id;
+}
+
+export type FieldDiff = ReturnType<typeof fieldDiff>;
+
+/** One resource type of one proxy: names that agree, differ (with fields and cause), or are on one side only. */
+export interface TypeComparison {
+  agree: string[];
+  differ: { name: string; cause?: string; fields: FieldDiff }[];
+  onlyIstiod: string[];
+  onlyOurs: string[];
+  /** Known causes of the names only one side has. */
+  missingCauses?: Record<string, string>;
+}
+
+/** Compares one proxy's resources, type by type. */
+export function compareResources(theirs: Resources, ours: Resources, facts: WorkspaceFacts, schema: ProtoSchema, normalisations: Map<string, Normalisation>): Record<ResourceType, TypeComparison> {
+  const out = {} as Record<ResourceType, TypeComparison>;
+  for (const t of TYPES) {
+    const cell: TypeComparison = { agree: [], differ: [], onlyIstiod: [], onlyOurs: [] };
+    out[t] = cell;
+    for (const [name, want] of theirs[t]) {
+      const got = ours[t].get(name);
+      if (!got) {
+        cell.onlyIstiod.push(name);
+        continue;
+      }
+      const [w, g] = normalise(t, want, got, schema, normalisations);
+      const fields = fieldDiff(w, g);
+      if (fields.length === 0) cell.agree.push(name);
+      else {
+        const cause = knownCause(t, fields, facts, name) ?? (t === 'listeners' && fieldDiff(sortedChains(w), sortedChains(g)).length === 0 ? FILTER_CHAIN_ORDER.id : undefined);
+        cell.differ.push({ name, ...(cause ? { cause } : {}), fields });
+      }
+    }
+    for (const name of ours[t].keys()) if (!theirs[t].has(name)) cell.onlyOurs.push(name);
+    for (const [list, side] of [[cell.onlyIstiod, 'istiod'], [cell.onlyOurs, 'ours']] as const) {
+      for (const name of list) {
+        const cause = knownMissingCause(t, name, side, facts);
+        if (cause) (cell.missingCauses ??= {})[name] = cause;
+      }
+    }
+  }
+  return out;
+}
