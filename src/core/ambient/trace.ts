@@ -518,7 +518,9 @@ export function traceRequest(view: ConfigView, model: AmbientModel, input: Trace
         const kind = svc.kind === 'ServiceEntry' ? (svc.addressAssumed ? "the ServiceEntry's auto-allocated VIP (approximate)" : "the ServiceEntry's VIP") : svc.headless ? 'the headless Service\'s pod IPs' : 'the Service VIP';
         t.hop({ component: 'dns', actor: zt, node: src.node, pod: src.key, port: 15053, protocol: 'DNS', text: `${src.key} resolves ${target.host}: DNS (udp/53) is redirected to ${zt} :15053, which answers ${answer.join(', ')} (${kind})` });
         dstIp = answer[0] as string;
-        resolvedService = svc;
+        // A headless Service's name resolves to pod IPs: the connection is addressed to a workload,
+        // not a Service (spec §3.4; ztunnel outbound.rs looks the destination IP up).
+        if (svc.vips.length > 0) resolvedService = svc;
       } else {
         t.hop({ component: 'dns', actor: zt, node: src.node, pod: src.key, port: 15053, protocol: 'DNS', text: `${src.key} resolves ${target.host}: ${zt} :15053 does not know it${svc ? ' (no address)' : ''} and forwards the query upstream` });
         if (!kube && !se) {
@@ -538,7 +540,8 @@ export function traceRequest(view: ConfigView, model: AmbientModel, input: Trace
         }
         t.hop({ component: 'dns', actor: 'cluster DNS', pod: src.key, node: src.node, protocol: 'DNS', text: `${src.key} resolves ${target.host} with cluster DNS${cls === 'ambient' ? ' (DNS capture is off for this pod)' : ''}: ${answer.join(', ')}` });
         dstIp = answer[0] as string;
-        resolvedService = kube;
+        // Headless: the pod IP is the destination (kube-proxy and ztunnel see a workload address).
+        if (kube.vips.length > 0) resolvedService = kube;
       } else {
         t.hop({ component: 'dns', actor: 'cluster DNS', pod: src.key, node: src.node, protocol: 'DNS', text: `${src.key} resolves ${target.host} with cluster DNS${se ? `: ServiceEntry ${se.namespace}/${se.name} gives it no DNS record (only ztunnel's or a sidecar's DNS proxy answers for it)` : ''}; it resolves (if at all) to an external address` });
         if (cls === 'sidecar' || cls === 'gateway') {
