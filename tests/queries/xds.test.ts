@@ -123,6 +123,7 @@ describe('xds queries', () => {
     const r = answerQuery('simulate', { proxy: PRODUCTPAGE(s), host: 'reviews', port: 9080, path: '/' }, s);
     expect(r.clusters.map((c) => `${c.name} ${c.weight}`)).toEqual(['outbound|9080|v1|reviews.bookinfo.svc.cluster.local 75', 'outbound|9080||reviews2.bookinfo.svc.cluster.local 25']);
     expect(r.ok).toBe(true);
-    expect(r.steps.filter((x) => x.kind === 'failure').map((x) => x.title)).toEqual(['cluster outbound|9080||reviews2.bookinfo.svc.cluster.local does not exist (no service for the destination): 25% of requests get 503']);
+    expect(r.steps.filter((x) => x.kind === 'failure').map((x) => x.title)).toEqual(['25% of requests get 503 NC: no Service or ServiceEntry reviews2.bookinfo.svc.cluster.local exists, so Istio creates no cluster outbound|9080||reviews2.bookinfo.svc.cluster.local']);
+    expect(r.verdict).toMatchObject({ outcome: 'partial', status: 503, flags: ['NC'], share: 25 });
   });
 });

@@ -9,6 +9,7 @@ import { isObj } from '../model/read.ts';
 import { simulate, SIM_ERRORS, type SimProtocol, type SimTls } from './simulate.ts';
 import { isIP } from './net.ts';
 import { pushContext } from './model.ts';
+import { destinationRuleFor } from './scope.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { selectorMatches } from '../config/labels.ts';
 import { endpointVerdict, policyProvenance, type RbacEndpointVerdict } from './rbacVerdict.ts';
@@ -47,6 +48,33 @@ export interface RequestStep {
   at?: ProvenanceKey;
   /** The resource (and field) behind a step that is not in the proxy's own dump (the RBAC policy). */
   ref?: ProvenanceRef;
+  /** `fail`: the request (or the share of it in `share`) fails at this step. */
+  status?: 'fail';
+  /** On a failing step: the status Envoy answers with, its response flags (%RESPONSE_FLAGS%), and the share of requests in percent. */
+  code?: number;
+  flags?: string[];
+  share?: number;
+}
+
+/**
+ * The verdict, for the top of the simulator's output: the result, the status and response
+ * flags Envoy would log, the step where the request ended, and why.
+ */
+export interface RequestVerdict {
+  /** `partial`: some of the route's weighted clusters fail (share of requests in `share`). */
+  outcome: 'ok' | 'partial' | 'fail';
+  /** One line: "Fails for 20% of requests", "Forwarded", "Fails". */
+  summary: string;
+  status?: number;
+  flags: string[];
+  /** Percent of requests that fail (100 when all do). */
+  share: number;
+  /** Where the request ended: the failing step, or the last step of a forwarded request. */
+  endedAt: string;
+  /** Why it fails, one text per failing cause (empty when it is forwarded). */
+  causes: string[];
+  /** Indices into `steps` of the failing steps. */
+  failingSteps: number[];
 }
 
 export interface WeightedCluster {
@@ -85,6 +113,7 @@ export interface RequestResult {
   /** The RBAC verdict at each destination endpoint that is a sidecar of the mesh. */
   rbac?: RbacEndpointVerdict[];
   steps: RequestStep[];
+  verdict: RequestVerdict;
 }
 
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
@@ -204,25 +233,34 @@ function endpointsOf(gen: GeneratedConfig, cluster: string): EndpointSet {
   return { cluster, addresses };
 }
 
-function clusterStep(gen: GeneratedConfig, res: RequestResult, name: string, weight: number): void {
+function clusterStep(view: ConfigView, gen: GeneratedConfig, res: RequestResult, name: string, weight: number): void {
   res.clusters.push({ name, weight });
   const c = gen.clusters.find((x) => x.name === name);
   const detail = name === 'BlackHoleCluster' ? 'BlackHoleCluster drops the request (no service in the registry for it, REGISTRY_ONLY)'
     : name === 'PassthroughCluster' ? 'PassthroughCluster forwards to the original destination (ALLOW_ANY)'
       : c ? `type ${str(c.type) || (isObj(c.clusterType) ? str(c.clusterType.name) : 'STATIC')}` : 'not among the generated clusters';
-  res.steps.push({ kind: 'cluster', title: `${name}${weight < 100 ? ` (${weight}%)` : ''}`, detail, at: { table: 'clusters', key: name } });
+  const step: RequestStep = { kind: 'cluster', title: `${name}${weight < 100 ? ` (${weight}%)` : ''}`, detail, at: { table: 'clusters', key: name } };
+  res.steps.push(step);
   if (name === 'BlackHoleCluster') {
+    // A STATIC cluster without endpoints: the router finds no healthy upstream (503 UH).
+    Object.assign(step, { status: 'fail', flags: ['UH'], share: weight });
     res.ok = false;
     res.failure = 'BlackHole: the request is dropped';
     return;
   }
   if (!c && name !== 'PassthroughCluster') {
-    // Istio still routes to a destination it has no service for; Envoy answers 503 (NC).
-    const why = `cluster ${name} does not exist (no service for the destination): ${weight < 100 ? `${weight}% of requests get` : 'Envoy answers'} 503`;
-    res.steps.push({ kind: 'failure', title: why });
+    // Istio still routes to a cluster it did not create (a destination without a Service, a
+    // subset no DestinationRule defines); Envoy's router finds no cluster of that name and
+    // answers cluster_not_found_response_code (503 by default) with response flag NC.
+    const reason = missingClusterReason(view, gen, name);
+    step.detail = `not among the generated clusters: ${reason}`;
+    Object.assign(step, { status: 'fail', code: 503, flags: ['NC'], share: weight });
+    const why = `${weight < 100 ? `${weight}% of requests get` : 'Envoy answers'} 503 NC: ${reason}`;
+    res.steps.push({ kind: 'failure', title: why, status: 'fail', code: 503, flags: ['NC'], share: weight });
     if (res.clusters.every((x) => x.name === name || !gen.clusters.some((y) => y.name === x.name))) {
       res.ok = false;
       res.failure = why;
+      res.status = 503;
     }
     return;
   }
@@ -232,9 +270,111 @@ function clusterStep(gen: GeneratedConfig, res: RequestResult, name: string, wei
   res.steps.push({ kind: 'endpoints', title: `${eps.addresses.length} endpoint${eps.addresses.length === 1 ? '' : 's'} of ${name}`, detail: eps.addresses.join(', ') || (name === 'PassthroughCluster' ? 'the original destination' : 'no endpoints: the request fails with 503'), at: { table: 'endpoints', key: name } });
 }
 
+/**
+ * Why the proxy has no cluster of this name, for a route that names it. Istio writes a route's
+ * cluster as `outbound|port|subset|host` (model.BuildSubsetKey) whether or not it creates that
+ * cluster; it creates subset clusters only for the subsets the host's DestinationRule defines
+ * (pilot/pkg/networking/core/cluster_builder.go, buildSubsetCluster over destinationRule.Subsets),
+ * and service clusters only for the ports of services in the proxy's scope.
+ */
+export function missingClusterReason(view: ConfigView, gen: GeneratedConfig, name: string): string {
+  const key = parseSubsetKey(name);
+  if (!key || key.direction !== 'outbound') return `the proxy has no cluster ${name}`;
+  const push = pushContext(view);
+  const byNs = push.hostnameAndNamespace.get(key.host);
+  const services = byNs ? [...byNs.values()] : [];
+  if (services.length === 0) return `no Service or ServiceEntry ${key.host} exists, so Istio creates no cluster ${name}`;
+  const svc = services.find((x) => x.namespace === gen.proxy.configNamespace) ?? services[0]!;
+  if (!svc.ports.some((p) => p.port === key.port)) {
+    return `${key.host} has no port ${key.port} (its ports: ${svc.ports.map((p) => p.port).join(', ') || 'none'}), so Istio creates no cluster ${name}`;
+  }
+  if (key.subset !== '') {
+    const drs = destinationRuleFor(push, gen.proxy.configNamespace, svc) ?? [];
+    const names = [...new Set(drs.flatMap((d) => (d.from.length > 0 ? d.from : [d.rule.meta]).map((m) => `${m.namespace}/${m.name}`)))];
+    if (names.length === 0) return `subset ${key.subset} is not defined: no DestinationRule for ${key.host} applies to this proxy, so Istio creates no cluster ${name}`;
+    return `subset ${key.subset} is not defined in DestinationRule${names.length === 1 ? '' : 's'} ${names.join(', ')}, so Istio creates no cluster ${name}`;
+  }
+  return `the proxy has no cluster ${name}: ${key.host} is not in its scope (Sidecar egress hosts or exportTo)`;
+}
+
+const portOf = (l: Json): { address: string; port: number } | undefined => {
+  const sa = isObj(l.address) && isObj(l.address.socketAddress) ? l.address.socketAddress : undefined;
+  return sa && typeof sa.portValue === 'number' ? { address: str(sa.address), port: sa.portValue } : undefined;
+};
+
+/**
+ * "No listener matched", said with what the proxy does listen on: its listener ports and the
+ * listener nearest the request (the same address first, then the nearest port).
+ */
+export function noListenerReason(gen: GeneratedConfig, address: string | undefined, port: number): string {
+  const bound = gen.listeners.map((l) => ({ name: str(l.name), at: portOf(l) })).filter((x): x is { name: string; at: { address: string; port: number } } => x.at !== undefined);
+  if (bound.length === 0) return `no listener matched: the proxy has no listener on a port (nothing listens on ${port})`;
+  const ports = [...new Set(bound.map((b) => b.at.port))].sort((a, b) => a - b);
+  const score = (b: (typeof bound)[number]) => (b.at.address === address || b.at.address === '0.0.0.0' ? 0 : 100000) + Math.abs(b.at.port - port);
+  const closest = [...bound].sort((a, b) => score(a) - score(b) || a.at.port - b.at.port)[0]!;
+  return `no listener matched: nothing listens on port ${port}; the proxy listens on port${ports.length === 1 ? '' : 's'} ${ports.join(', ')}; the closest listener is ${closest.name} (${closest.at.address}:${closest.at.port})`;
+}
+
+function describeChainMatch(c: Json): string {
+  const m = isObj(c.filterChainMatch) ? c.filterChainMatch : {};
+  const parts: string[] = [];
+  if (typeof m.destinationPort === 'number') parts.push(`port ${m.destinationPort}`);
+  if (arr(m.prefixRanges).length > 0) parts.push(`address ${arr(m.prefixRanges).map((r) => (isObj(r) ? `${str(r.addressPrefix)}/${Number(r.prefixLen ?? 0)}` : '')).join(', ')}`);
+  if (arr(m.serverNames).length > 0) parts.push(`SNI ${arr(m.serverNames).join(', ')}`);
+  if (typeof m.transportProtocol === 'string') parts.push(m.transportProtocol);
+  if (arr(m.applicationProtocols).length > 0) parts.push(`ALPN ${arr(m.applicationProtocols).join(', ')}`);
+  return `${str(c.name) || '(unnamed)'}${parts.length > 0 ? ` [${parts.join('; ')}]` : ''}`;
+}
+
+/** "No filter chain matched", with the chains the listener has. */
+function noFilterChainReason(gen: GeneratedConfig, listener: string | undefined): string {
+  const l = gen.listeners.find((x) => x.name === listener);
+  const chains = arr(l?.filterChains).filter(isObj) as Json[];
+  if (chains.length === 0) return `no filter chain matched: listener ${listener ?? ''} has no filter chains; Envoy closes the connection (NR)`;
+  const shown = chains.slice(0, 5).map(describeChainMatch);
+  return `no filter chain of ${listener ?? ''} matched; Envoy closes the connection (NR). Its chains: ${shown.join('; ')}${chains.length > 5 ? `; and ${chains.length - 5} more` : ''}`;
+}
+
+/** The verdict of a finished simulation, from its result and its failing steps. */
+function verdictOf(res: RequestResult): RequestVerdict {
+  const failingSteps: number[] = [];
+  res.steps.forEach((s, i) => {
+    if (s.status === 'fail' || s.kind === 'failure') failingSteps.push(i);
+  });
+  const failures = res.steps.filter((s) => s.kind === 'failure');
+  const flags = [...new Set(res.steps.flatMap((s) => (s.status === 'fail' || s.kind === 'failure' ? s.flags ?? [] : [])))];
+  const stepName = (s: RequestStep) => `${s.kind === 'filterChain' ? 'filter chain' : s.kind === 'virtualHost' ? 'virtual host' : s.kind === 'routeConfig' ? 'route configuration' : s.kind} ${s.title}`;
+  const firstFail = failingSteps.map((i) => res.steps[i]!).find((s) => s.kind !== 'failure');
+  const lastBefore = (() => {
+    const first = failingSteps[0] ?? res.steps.length;
+    for (let i = first - 1; i >= 0; i--) if (res.steps[i]!.kind !== 'failure') return res.steps[i]!;
+    return undefined;
+  })();
+  if (!res.ok) {
+    const status = res.status ?? failures.find((f) => f.code !== undefined)?.code;
+    const where = firstFail ?? lastBefore;
+    const causes = res.failure ? [res.failure, ...failures.map((f) => f.title).filter((t) => t !== res.failure)] : failures.map((f) => f.title);
+    return { outcome: 'fail', summary: status !== undefined ? `Fails: Envoy answers ${status}` : 'Fails', ...(status !== undefined ? { status } : {}), flags, share: 100, endedAt: where ? stepName(where) : 'before the proxy', causes, failingSteps };
+  }
+  if (failures.length > 0) {
+    const share = Math.min(100, Math.round(failures.reduce((t, f) => t + (f.share ?? 0), 0) * 100) / 100);
+    const status = failures.find((f) => f.code !== undefined)?.code;
+    return { outcome: 'partial', summary: share > 0 ? `Fails for ${share}% of requests${status !== undefined ? ` (${status})` : ''}` : 'Fails for some requests', ...(status !== undefined ? { status } : {}), flags, share, endedAt: firstFail ? stepName(firstFail) : lastBefore ? stepName(lastBefore) : '', causes: failures.map((f) => f.title), failingSteps };
+  }
+  const last = [...res.steps].reverse().find((s) => s.kind === 'endpoints' || s.kind === 'cluster' || s.kind === 'policy' || s.kind === 'route');
+  const summary = res.redirect !== undefined ? `Redirected (${res.status ?? 301})` : res.directResponse !== undefined ? `Answered by the proxy (${res.status ?? 200})` : res.clusters.length > 0 ? `Forwarded to ${res.clusters.length === 1 ? res.clusters[0]!.name : `${res.clusters.length} clusters`}` : 'Forwarded';
+  return { outcome: 'ok', summary, ...(res.status !== undefined ? { status: res.status } : {}), flags: [], share: 0, endedAt: last ? stepName(last) : '', causes: [], failingSteps };
+}
+
 /** Runs one request from the proxy through its generated config. */
 export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput): RequestResult {
-  const res: RequestResult = { ok: true, clusters: [], endpoints: [], steps: [] };
+  const res = runRequest(view, gen, input);
+  res.verdict = verdictOf(res);
+  return res;
+}
+
+function runRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput): RequestResult {
+  const res: RequestResult = { ok: true, clusters: [], endpoints: [], steps: [], verdict: { outcome: 'ok', summary: '', flags: [], share: 0, endedAt: '', causes: [], failingSteps: [] } };
   const protocol = input.protocol ?? 'http';
   const port = Math.trunc(Number(input.port));
   if (!Number.isFinite(port) || port <= 0 || port > 65535) {
@@ -287,19 +427,31 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
     res.routeConfig = sim.routeConfig;
     res.steps.push({ kind: 'routeConfig', title: `route configuration ${sim.routeConfig}`, at: { table: 'routeConfigs', key: sim.routeConfig } });
   }
-  const failWith = (why: string, status?: number) => fail(res, why, status);
+  const failWith = (why: string, status?: number, flags?: string[]) => fail(res, why, status, flags);
   if (sim.error && (sim.virtualHost === undefined || sim.error === 'ErrTLSRedirect')) {
     const text = (SIM_ERRORS as Record<string, string>)[sim.error] ?? sim.error;
+    if (sim.error === 'ErrNoListener') return failWith(noListenerReason(gen, address, listenPort));
+    if (sim.error === 'ErrNoFilterChain') {
+      // Envoy: no matching filter chain closes the connection, response flag NR.
+      const l = [...res.steps].reverse().find((s) => s.kind === 'listener');
+      if (l) l.status = 'fail';
+      return failWith(noFilterChainReason(gen, sim.listener), undefined, ['NR']);
+    }
     const why = sim.error === 'ErrNoVirtualHost' ? `${text}: 404 (no virtual host has the domain ${host})` : sim.error === 'ErrTLSRedirect' ? `${text} (httpsRedirect)` : text;
-    return failWith(why, sim.error === 'ErrNoVirtualHost' ? 404 : sim.error === 'ErrTLSRedirect' ? 301 : undefined);
+    if (sim.error === 'ErrNoVirtualHost') {
+      const rc = [...res.steps].reverse().find((s) => s.kind === 'routeConfig');
+      if (rc) rc.status = 'fail';
+    }
+    // Envoy's router: no route (no virtual host either) is 404 with response flag NR.
+    return failWith(why, sim.error === 'ErrNoVirtualHost' ? 404 : sim.error === 'ErrTLSRedirect' ? 301 : undefined, sim.error === 'ErrNoVirtualHost' ? ['NR'] : undefined);
   }
   if (sim.virtualHost === undefined) {
     // TCP / TLS: the chain's tcp_proxy picked the cluster (or none).
-    if (sim.cluster) clusterStep(gen, res, sim.cluster, 100);
+    if (sim.cluster) clusterStep(view, gen, res, sim.cluster, 100);
     else if (protocol === 'tcp' || protocol === 'tls') {
       const chain = sim.listener ? chainOf(gen, sim.listener, sim.filterChainIndex ?? -1) : undefined;
       const wc = weightedTcp(chain);
-      if (wc.length > 0) for (const w of wc) clusterStep(gen, res, w.name, w.weight);
+      if (wc.length > 0) for (const w of wc) clusterStep(view, gen, res, w.name, w.weight);
       else return failWith('no cluster for this connection');
     }
     rbacSteps(view, gen, res, { http: false, protocol: 'tcp', method: '', path: '', authority: '', headers: new Map() });
@@ -314,11 +466,11 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
 }
 
 /** Marks the simulation failed (with the status Envoy answers, when it answers itself). */
-function fail(res: RequestResult, why: string, status?: number): RequestResult {
+function fail(res: RequestResult, why: string, status?: number, flags?: string[]): RequestResult {
   res.ok = false;
   res.failure = why;
   if (status !== undefined) res.status = status;
-  res.steps.push({ kind: 'failure', title: why });
+  res.steps.push({ kind: 'failure', title: why, status: 'fail', share: 100, ...(status !== undefined ? { code: status } : {}), ...(flags ? { flags } : {}) });
   return res;
 }
 
@@ -344,7 +496,11 @@ function routeRequest(view: ConfigView, gen: GeneratedConfig, res: RequestResult
   const path = input.path || '/';
   const routes = arr(vh?.routes);
   const index = routes.findIndex((r) => isObj(r) && routeMatches(r, path, headers));
-  if (index < 0) return failWith(`no route matched: 404 (${routes.length} route${routes.length === 1 ? '' : 's'} in ${vhName})`, 404);
+  if (index < 0) {
+    const v = [...res.steps].reverse().find((s) => s.kind === 'virtualHost');
+    if (v) v.status = 'fail';
+    return fail(res, `no route matched: 404 (${routes.length} route${routes.length === 1 ? '' : 's'} in ${vhName})`, 404, ['NR']);
+  }
   const route = routes[index] as Json;
   res.routeKey = `${rcName}/${vhName}/${index}`;
   res.routeName = str(route.name);
@@ -374,11 +530,11 @@ function routeRequest(view: ConfigView, gen: GeneratedConfig, res: RequestResult
   res.fault = describeFault(route);
   const policy = [res.timeout !== undefined ? `timeout ${res.timeout === '0s' ? 'none' : res.timeout}` : '', res.retries ? `retries: ${res.retries}` : '', res.fault ? `fault: ${res.fault}` : ''].filter((x) => x !== '');
   if (policy.length > 0) res.steps.push({ kind: 'policy', title: policy.join('; ') });
-  if (typeof action.cluster === 'string') clusterStep(gen, res, action.cluster, 100);
+  if (typeof action.cluster === 'string') clusterStep(view, gen, res, action.cluster, 100);
   else if (isObj(action.weightedClusters)) {
     const wc = arr(action.weightedClusters.clusters).filter(isObj) as Json[];
     const total = wc.reduce((s, c) => s + weightOf(c.weight), 0) || 1;
-    for (const c of wc) clusterStep(gen, res, str(c.name), Math.round((weightOf(c.weight) * 10000) / total) / 100);
+    for (const c of wc) clusterStep(view, gen, res, str(c.name), Math.round((weightOf(c.weight) * 10000) / total) / 100);
   } else if (typeof action.clusterHeader === 'string') {
     res.steps.push({ kind: 'cluster', title: `cluster from header ${action.clusterHeader}` });
   }
@@ -449,7 +605,7 @@ function rbacSteps(view: ConfigView, gen: GeneratedConfig, res: RequestResult, c
     const denied = blocked.some((v) => v.verdict === 'deny');
     res.failure = denied ? 'RBAC: access denied' : (blocked[0] as RbacEndpointVerdict).reason;
     res.status = denied ? 403 : 503;
-    res.steps.push({ kind: 'failure', title: denied ? 'RBAC: access denied (403)' : `connection refused (503): ${(blocked[0] as RbacEndpointVerdict).reason}` });
+    res.steps.push({ kind: 'failure', title: denied ? 'RBAC: access denied (403)' : `connection refused (503): ${(blocked[0] as RbacEndpointVerdict).reason}`, status: 'fail', code: res.status, share: 100 });
   } else if (blocked.length > 0) {
     const share = (() => {
       let total = 0;
@@ -460,7 +616,7 @@ function rbacSteps(view: ConfigView, gen: GeneratedConfig, res: RequestResult, c
       }
       return Math.round(total * 100) / 100;
     })();
-    res.steps.push({ kind: 'failure', title: `about ${share}% of requests are refused (${blocked.length} of ${verdicts.length} endpoints deny or refuse)` });
+    res.steps.push({ kind: 'failure', title: `about ${share}% of requests are refused (${blocked.length} of ${verdicts.length} endpoints deny or refuse)`, status: 'fail', share });
   }
 }
 
@@ -546,11 +702,11 @@ function simulateWaypointRequest(view: ConfigView, gen: GeneratedConfig, input: 
   }
   if (!authorize(view, gen, res, m.chain, false, input, host, address, port)) return res;
   const tcp = filters.find((f) => f.name === 'envoy.filters.network.tcp_proxy');
-  if (tcp && isObj(tcp.typedConfig) && typeof tcp.typedConfig.cluster === 'string') clusterStep(gen, res, tcp.typedConfig.cluster, 100);
+  if (tcp && isObj(tcp.typedConfig) && typeof tcp.typedConfig.cluster === 'string') clusterStep(view, gen, res, tcp.typedConfig.cluster, 100);
   else {
     const wc = weightedTcp(chain);
     if (wc.length === 0) return failWith('no cluster for this connection');
-    for (const w of wc) clusterStep(gen, res, w.name, w.weight);
+    for (const w of wc) clusterStep(view, gen, res, w.name, w.weight);
   }
   return res;
 }

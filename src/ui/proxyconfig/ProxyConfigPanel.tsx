@@ -2,7 +2,7 @@
 // Envoy config istiod would send it, as `istioctl proxy-config` tables (same columns, same
 // order), with each row's JSON and a link to the config line that made it; a request
 // simulator; and "what changes" against a pinned baseline.
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { query } from '../../state/queries.ts';
 import { useWorkspace } from '../../state/workspace.ts';
@@ -381,6 +381,14 @@ function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenanc
   };
   const set = (patch: Partial<Omit<SimulateArgs, 'proxy'>>) => setForm({ ...form, ...patch });
   const sourceOf = (at: ProvenanceKey | undefined) => (at ? bestSource(provenance[at.table][at.key]) : undefined);
+  const stepsRef = useRef<HTMLOListElement>(null);
+  const showStep = (i: number) => {
+    const li = stepsRef.current?.children[i];
+    if (li instanceof HTMLElement) {
+      li.scrollIntoView({ block: 'nearest' });
+      li.focus({ preventScroll: true });
+    }
+  };
   return (
     <div className="proxy-sim" data-testid="proxy-simulator">
       <form
@@ -413,32 +421,90 @@ function Simulator({ proxy, provenance }: { proxy: string; provenance: Provenanc
       {error && <div className="field-error">{error}</div>}
       {result && (
         <div className="sim-result" data-testid="sim-result" data-ok={result.ok ? 'true' : 'false'}>
-          <ol className="sim-steps">
+          <SimVerdict result={result} onShowStep={showStep} />
+          <ol className="sim-steps" aria-label="Steps" ref={stepsRef}>
             {result.steps.map((s, i) => {
               const src = s.source?.file ? s.source : sourceOf(s.at);
+              const failing = s.status === 'fail' || s.kind === 'failure';
               return (
-                <li key={i} className={`sim-step sim-${s.kind}`} data-testid={`sim-step-${s.kind}`}>
-                  <span className="sim-kind">{s.kind}</span>{' '}
-                  {src ? (
-                    <button type="button" className="link-button" title={`From ${describeSource(src)} (${src.file}:${src.line})`} onClick={() => reveal(src)}>
-                      {s.title}
-                    </button>
-                  ) : (
-                    <code>{s.title}</code>
-                  )}
-                  {s.detail && <div className="muted sim-detail">{s.detail}</div>}
+                <li key={i} tabIndex={-1} className={`sim-step sim-${s.kind}${failing ? ' sim-step-failing' : ''}`} data-testid={`sim-step-${s.kind}`} data-status={failing ? 'fail' : 'ok'}>
+                  <span className="sim-step-num" data-testid="sim-step-num" aria-hidden="true">
+                    {i + 1}.
+                  </span>
+                  <div className="sim-step-body">
+                    <span className="sim-kind">{s.kind}</span>{' '}
+                    {failing && <span className="sim-fail-badge">failed</span>}{' '}
+                    {src ? (
+                      <button type="button" className="link-button" title={`From ${describeSource(src)} (${src.file}:${src.line})`} onClick={() => reveal(src)}>
+                        {s.title}
+                      </button>
+                    ) : (
+                      <code>{s.title}</code>
+                    )}
+                    {s.detail && <div className="muted sim-detail">{s.detail}</div>}
+                  </div>
                 </li>
               );
             })}
           </ol>
-          {!result.ok && (
-            <p className="field-error" data-testid="sim-failure">
-              {result.failure}
-            </p>
-          )}
         </div>
       )}
     </div>
+  );
+}
+
+/** The verdict, above the steps: the result, status, response flags, where it ended, and why. */
+function SimVerdict({ result, onShowStep }: { result: SimulateResult; onShowStep: (index: number) => void }) {
+  const v = result.verdict;
+  // The step where it fails, shown here too: the list below may start under the fold.
+  const failAt = v.failingSteps[0];
+  return (
+    <section className={`sim-verdict sim-verdict-${v.outcome}`} data-testid="sim-verdict" data-outcome={v.outcome} aria-label="Verdict">
+      <div className="sim-verdict-head">
+        <strong className="sim-verdict-summary" data-testid="sim-verdict-summary">
+          {v.summary}
+        </strong>
+        {v.status !== undefined && (
+          <span className="sim-verdict-chip" data-testid="sim-verdict-status" title="HTTP status Envoy answers with">
+            {v.status}
+          </span>
+        )}
+        {v.flags.map((f) => (
+          <span key={f} className="sim-verdict-chip" data-testid="sim-verdict-flag" title="Envoy response flag (%RESPONSE_FLAGS% in the access log)">
+            {f}
+          </span>
+        ))}
+      </div>
+      {v.endedAt !== '' && (v.outcome === 'ok' || failAt === undefined) && (
+        <div className="sim-verdict-where" data-testid="sim-verdict-ended">
+          {v.outcome === 'ok' ? 'Ends at' : 'Fails at'} <code>{v.endedAt}</code>
+        </div>
+      )}
+      {v.outcome !== 'ok' && failAt !== undefined && (
+        <div className="sim-verdict-where" data-testid="sim-verdict-ended">
+          Fails at{' '}
+          <button type="button" className="link-button sim-verdict-step sim-step-failing" data-testid="sim-verdict-step" data-status="fail" title="Show this step in the list" onClick={() => onShowStep(failAt)}>
+            step {failAt + 1}: {v.endedAt}
+          </button>
+        </div>
+      )}
+      {!result.ok && (
+        <p className="field-error sim-failure" data-testid="sim-failure">
+          {result.failure}
+        </p>
+      )}
+      {v.causes.filter((c) => result.ok || c !== result.failure).length > 0 && (
+        <ul className="sim-verdict-causes" data-testid="sim-verdict-causes">
+          {v.causes
+            .filter((c) => result.ok || c !== result.failure)
+            .map((c, i) => (
+              <li key={i} data-testid="sim-verdict-cause">
+                {c}
+              </li>
+            ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
