@@ -147,6 +147,22 @@ describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.g
     const m = model([ns('a'), we('vm', { address: '10.1.0.5', labels: { app: 'web' }, ports: { http: 9999 } }), svc('a', 'web')]);
     const w = m.ztunnel.workloads.find((x) => x.json.name === 'vm')!;
     expect(w.services.get('a/web.a.svc.cluster.local')).toEqual([{ servicePort: 80, targetPort: 9999 }]);
+    expect(w.json.services).toEqual(['a/web.a.svc.cluster.local']);
+    expect(m.ztunnel.servicesByKey.get('a/web.a.svc.cluster.local')!.workloads.map((x) => x.json.name)).toEqual(['vm']);
+    // Without a matching port name the Service's numeric target port is used.
+    const plain = model([ns('a'), we('vm', { address: '10.1.0.5', labels: { app: 'web' } }), svc('a', 'web')]).ztunnel.workloads.find((x) => x.json.name === 'vm')!;
+    expect(plain.services.get('a/web.a.svc.cluster.local')).toEqual([{ servicePort: 80, targetPort: 8080 }]);
+    // Not selected: no services.
+    expect(model([ns('a'), we('vm', { address: '10.1.0.5', labels: { app: 'other' } }), svc('a', 'web')]).ztunnel.workloads.find((x) => x.json.name === 'vm')!.json.services).toBeUndefined();
+  });
+
+  it('constructServicesFromWorkloadEntry: a named Service targetPort is looked up in the entry ports by that name; missing, the port is skipped', () => {
+    const named = svc('a', 'web', { ports: [{ name: 'http', port: 80, targetPort: 'web-port' }, { name: 'tcp', port: 81, targetPort: 'absent' }, { name: 'grpc', port: 82, targetPort: 9000 }] });
+    const m = model([ns('a'), we('vm', { address: '10.1.0.5', labels: { app: 'web' }, ports: { 'web-port': 7777, http: 1111 } }), named]);
+    expect(m.ztunnel.workloads.find((x) => x.json.name === 'vm')!.services.get('a/web.a.svc.cluster.local')).toEqual([
+      { servicePort: 80, targetPort: 7777 },
+      { servicePort: 82, targetPort: 9000 },
+    ]);
   });
 
   it('ServiceEntry: one service per host; inline endpoints are workloads with uid …/ServiceEntry/<ns>/<name>/<address>', () => {

@@ -337,7 +337,20 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
     const services = new Map<string, Array<{ servicePort: number; targetPort: number }>>();
     for (const d of byNamespace.get(we.namespace) ?? []) {
       if (!d.selector || !selectorMatches(d.selector, labels)) continue;
-      services.set(d.record.key, d.record.ports.map((p) => ({ servicePort: p.servicePort, targetPort: spec.ports[d.portNames.get(p.servicePort) ?? ''] ?? (p.targetPort || p.servicePort) })));
+      // constructServicesFromWorkloadEntry: a Service's named targetPort is looked up in the
+      // WorkloadEntry's ports (missing: the port is left out); otherwise the entry's port of the
+      // same name overrides the target port.
+      const ports: Array<{ servicePort: number; targetPort: number }> = [];
+      for (const p of d.record.ports) {
+        const named = d.targetPortNames.get(p.servicePort);
+        if (named !== undefined) {
+          const tv = spec.ports[named];
+          if (tv !== undefined) ports.push({ servicePort: p.servicePort, targetPort: tv });
+          continue;
+        }
+        ports.push({ servicePort: p.servicePort, targetPort: spec.ports[d.portNames.get(p.servicePort) ?? ''] ?? (p.targetPort || p.servicePort) });
+      }
+      services.set(d.record.key, ports);
     }
     const binding = workloadWaypoint(cluster.binding, { namespace: we.namespace, labels });
     let protocol: 'TCP' | 'HBONE' = we.annotations[AMBIENT_REDIRECTION_ANNOTATION] === AMBIENT_REDIRECTION_ENABLED || supportsTunnel(labels) ? 'HBONE' : 'TCP';
