@@ -211,17 +211,37 @@ describe('settings defaults (spec §0.1) and cache key', () => {
 
   it('describeAssumptions states the switches and the excluded namespaces', () => {
     const on = describeAssumptions(resolveSettings());
-    expect(on[0]).toContain('enabled');
+    expect(on[0]).toContain('istio-cni with ambient enabled');
+    expect(on[0]).toContain('sidecars with HBONE');
     expect(on[0]).toContain('DNS capture on');
     expect(on[1]).toContain('kube-system');
     expect(on[3]).toContain('PILOT_AUTO_ALLOW_WAYPOINT_POLICY off');
     const off = describeAssumptions(resolveSettings({ cni: { ambientEnabled: false, dnsCapture: false, excludeNamespaces: [] }, sidecarHbone: false, autoAllowWaypointPolicy: true }));
     expect(off[0]).toContain('DISABLED');
     expect(off[0]).toContain('DNS capture off');
-    expect(off[0]).toContain('without');
+    expect(off[0]).toContain('istio-cni with ambient DISABLED');
+    expect(off[0]).toContain('sidecars without HBONE');
     expect(off[1]).toContain('(none)');
     expect(off[3]).toContain('PILOT_AUTO_ALLOW_WAYPOINT_POLICY on');
     expect(describeAssumptions(resolveSettings({ cni: { excludeNamespaces: ['x', 'y'] } }))[1]).toContain('x, y');
+  });
+});
+
+describe('loadMesh options', () => {
+  it('includePlaceholders (default false) assumes Istio\'s ingress gateway pod when the files have none', () => {
+    const text = [AMB, pod('a', 'x')].map((o) => JSON.stringify(o)).join('\n---\n');
+    const without = buildAmbientModel(loadMesh([{ path: 'm.yaml', text }]).view, {});
+    expect(without.cluster.pods.filter((p) => p.origin === 'placeholder')).toEqual([]);
+    const withP = buildAmbientModel(loadMesh([{ path: 'm.yaml', text }], { includePlaceholders: true }).view, {});
+    const ph = withP.cluster.pods.filter((p) => p.origin === 'placeholder');
+    expect(ph.length).toBeGreaterThan(0);
+    for (const p of ph) expect(p.role).toBe('gateway');
+  });
+
+  it('reports unreadable documents as file:line problems', () => {
+    const { problems } = loadMesh([{ path: 'bad.yaml', text: 'a: [\n' }]);
+    expect(problems.length).toBeGreaterThan(0);
+    expect(problems[0]).toMatch(/^bad\.yaml:\d+: /);
   });
 });
 

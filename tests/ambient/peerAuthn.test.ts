@@ -193,6 +193,11 @@ describe('workloadPolicyKeys (convertedSelectorPeerAuthentications; workloads.go
     expect(keys([pa('w2', 'foo', { mode: 'STRICT', selector: A, created: newer }), pa('w1', 'foo', { mode: 'PERMISSIVE', selector: A, created: older })])).toEqual([]);
   });
 
+  it('for a workload in the root namespace, root selector PeerAuthentications are ignored (cfg.Namespace != rootNamespace)', () => {
+    expect(keys([pa('w', 'istio-system', { mode: 'STRICT', selector: A })], 'istio-system')).toEqual([]);
+    expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'istio-system', { mode: 'PERMISSIVE', selector: A })], 'istio-system')).toEqual([STATIC]);
+  });
+
   it('selector AuthorizationPolicies of the workload namespace and the root namespace that select it, sorted, then the PeerAuthentication keys', () => {
     const objs = [
       ap('zeta', 'foo', { selector: { matchLabels: A } }),

@@ -111,6 +111,22 @@ describe('Workload from a Pod (workloads.go)', () => {
     expect(s.ports.map((p) => [p.servicePort, p.targetPort])).toEqual([[80, 0], [81, 0], [82, 82]]);
   });
 
+  it('a host-network pod: networkMode HostNetwork, and it is not addressable as a workload by IP', () => {
+    const host = { ...pod('a', 'h', { ip: '192.168.0.10' }), spec: { nodeName: 'n1', hostNetwork: true, serviceAccountName: 'h', containers: [{ name: 'app', image: 'app' }] } };
+    const m = model([ns('a'), host, pod('a', 'x', { ip: '10.0.0.5' })]);
+    expect(m.ztunnel.workloads.find((w) => w.json.name === 'h')!.json.networkMode).toBe('HostNetwork');
+    expect(m.ztunnel.workloads.find((w) => w.json.name === 'x')!.json.networkMode).toBe('Standard');
+    expect(m.ztunnel.workloadsByIp.has('192.168.0.10')).toBe(false);
+    expect(m.ztunnel.workloadsByIp.get('10.0.0.5')?.json.name).toBe('x');
+  });
+
+  it('subjectAltNames: none for a Kubernetes Service, the spec list for a ServiceEntry host', () => {
+    const m = model([ns('a'), svc('a', 'web'), { apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name: 'e', namespace: 'a' }, spec: { hosts: ['e.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS', subjectAltNames: ['spiffe://x/ns/y/sa/z'] } }]);
+    expect(m.ztunnel.servicesByKey.get('a/web.a.svc.cluster.local')!.subjectAltNames).toEqual([]);
+    expect(m.ztunnel.servicesByKey.get('a/e.example.com')!.subjectAltNames).toEqual(['spiffe://x/ns/y/sa/z']);
+    expect(m.ztunnel.servicesByKey.get('a/web.a.svc.cluster.local')).toMatchObject({ kind: 'Service', hostname: 'web.a.svc.cluster.local', resolution: 'ClientSideLB', passthrough: false, headless: false });
+  });
+
   it('ExternalName Services are not sent; a selector-less Service selects no pod', () => {
     const m = model([AMB, pod('a', 'web'), svc('a', 'ext', { type: 'ExternalName', externalName: 'example.com', selector: undefined }), svc('a', 'nosel', { selector: undefined })]);
     expect(m.ztunnel.servicesByKey.has('a/ext.a.svc.cluster.local')).toBe(false);
