@@ -298,6 +298,26 @@ const CASES: Case[] = [
     stderr: "Error(s) adding files: 1 error occurred:\n\t* errors parsing content \"syntax3.yaml\": 2 errors occurred:\n\t* error processing syntax3.yaml[0]: failed converting YAML to JSON: yaml: line 6: could not find expected ':'\n\t* error processing syntax3.yaml[1]: failed converting YAML to JSON: yaml: line 10: did not find expected '-' indicator\n\n\n\nError: Analyzers found issues when analyzing namespace: default.\nSee https://istio.io/v1.30/docs/reference/config/analysis for more information about causes and resolutions.\n",
     exit: 79,
   },
+  {
+    name: "a key named like an Object.prototype member (constructor) is an unknown field, not a crash",
+    files: {
+      "vs.yaml": "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: proto\nconstructor:\n  constructor: y\nspec:\n  hosts: [a]\n"
+    },
+    args: ["vs.yaml"],
+    stdout: "Error [IST0106] (VirtualService default/proto vs.yaml:1) Schema validation error: http, tcp or tls must be provided in virtual service\n",
+    stderr: "Error: Analyzers found issues when analyzing namespace: default.\nSee https://istio.io/v1.30/docs/reference/config/analysis for more information about causes and resolutions.\n",
+    exit: 79,
+  },
+  {
+    name: "-A: a namespace-less DestinationRule's subsets are found by a namespace-less VirtualService (GetResourceNameFromHost, no FQDN first)",
+    files: {
+      "f.yaml": "apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: details\nspec:\n  hosts:\n  - details\n  http:\n  - route:\n    - destination:\n        host: details\n        subset: v1\n---\napiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: details\nspec:\n  host: details\n  subsets:\n  - name: v1\n    labels:\n      version: v1\n"
+    },
+    args: ["-A", "f.yaml"],
+    stdout: "\n",
+    stderr: "✔ No validation issues found when analyzing f.yaml.\n",
+    exit: 0,
+  },
 ];
 
 describe('analyze --istioctl: what istioctl analyze --use-kube=false prints', () => {

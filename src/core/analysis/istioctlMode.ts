@@ -57,7 +57,8 @@ export function kubeDecodeError(kind: string, group: string, object: unknown): s
     `failed parsing JSON for built-in type: json: cannot unmarshal ${jsonType(v)} into Go struct field ${struct}.${path.join('.')} of type ${goType}`;
   const visit = (value: Record<string, unknown>, struct: GoStruct, path: readonly string[]): string | undefined => {
     for (const key of Object.keys(value).sort()) {
-      const field = struct.fields[key];
+      // Own fields only: a key named `constructor` or `__proto__` is no field of the struct.
+      const field = Object.hasOwn(struct.fields, key) ? struct.fields[key] : undefined;
       const v = value[key];
       if (field === undefined || v === null || v === undefined) continue;
       const at = [...path, key];

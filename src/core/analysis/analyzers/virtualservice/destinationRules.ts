@@ -5,7 +5,7 @@ import { KINDS } from '../../../model/kinds.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { hostToFqdn, resourceNameFromHost } from '../../../config/hosts.ts';
+import { resourceNameFromHost } from '../../../config/hosts.ts';
 import { destinationRule, type Destination } from '../../../config/api/networking.ts';
 import { destinationHostPath, mirrorDestinations, mirrorHostPath, routeDestinations } from './destinations.ts';
 
@@ -19,7 +19,9 @@ function definedSubsets(ctx: AnalysisContext): Set<string> {
     const out = new Set<string>();
     for (const dr of store.list(KINDS.DestinationRule)) {
       const spec = destinationRule(dr);
-      const host = resourceNameFromHost(dr.namespace, hostToFqdn(dr.namespace, spec.host));
+      // The host as written, like the VirtualService's (GetResourceNameFromHost): made fully
+      // qualified first, an empty namespace (-A) would give `details..svc.cluster.local`.
+      const host = resourceNameFromHost(dr.namespace, spec.host);
       for (const ss of spec.subsets) out.add(subsetKey(host.namespace, host.name, ss.name));
     }
     return out;
