@@ -77,6 +77,10 @@ describe('rules → groups → clauses → matches (handleRule)', () => {
     expect(clausesOf({ from: [{ source: { namespaces: ['a'] } }, { source: { principals: ['x'] } }] })).toEqual([[{ namespaces: [{ type: 'exact', value: 'a' }] }, { principals: [{ type: 'exact', value: 'x' }] }]]);
   });
 
+  it('a `from` or `to` entry without source/operation is an empty match', () => {
+    expect(clausesOf({ from: [{}], to: [{}] })).toEqual([[{}], [{}]]);
+  });
+
   it('each rule is a group; an empty rule is a group with no clauses', () => {
     const a = convert({ action: 'DENY', rules: [{}, { to: [{ operation: { ports: ['1'] } }] }] }).authorization!;
     expect(a.rules).toEqual([[], [[{ destinationPorts: [1] }]]]);

@@ -259,6 +259,36 @@ describe('cluster notes (what the model assumed)', () => {
     expect(m.cluster.namespaces).toEqual(['a']);
   });
 
+  it('with no Node object and no pod naming a node, the assumed nodes are reported', () => {
+    const bare = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', namespace: 'a', labels: { app: 'b' } }, spec: { containers: [{ name: 'app', image: 'app' }] } };
+    const { m } = model([AMB, bare]);
+    expect(m.cluster.nodes.every((n) => n.source === 'assumed')).toBe(true);
+    expect(m.cluster.notes.some((n) => n.startsWith('No node is named'))).toBe(true);
+    expect(model([AMB, pod('a', 'x')]).m.cluster.notes.some((n) => n.startsWith('No node is named'))).toBe(false);
+  });
+
+  it('objects without a namespace go to the default namespace', () => {
+    const nons = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', labels: { app: 'x' } }, spec: { nodeName: 'n1', containers: [{ name: 'app', image: 'app' }] }, status: { phase: 'Running', podIP: '10.0.0.1', podIPs: [{ ip: '10.0.0.1' }] } };
+    expect(model([nons]).m.cluster.podsByKey.has('default/x')).toBe(true);
+  });
+
+  it('pod roles from the istio-proxy container arguments (proxy router: gateway; proxy waypoint: waypoint)', () => {
+    const proxyPod = (name: string, args: string[]) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'g', labels: { app: name } }, spec: { nodeName: 'n1', containers: [{ name: 'istio-proxy', image: 'proxyv2', args }] }, status: { phase: 'Running', podIP: `10.0.9.${name.length}`, podIPs: [{ ip: `10.0.9.${name.length}` }] } });
+    const { m } = model([ns('g'), proxyPod('gw', ['proxy', 'router']), proxyPod('wayp', ['proxy', 'waypoint']), proxyPod('other', ['x', 'waypoint']), proxyPod('sidecar', ['proxy', 'sidecar'])]);
+    expect(m.cluster.podsByKey.get('g/gw')!.role).toBe('gateway');
+    expect(m.cluster.podsByKey.get('g/wayp')!.role).toBe('waypoint');
+    expect(m.cluster.podsByKey.get('g/other')!.role).toBe('app');
+    expect(m.cluster.podsByKey.get('g/sidecar')!.role).toBe('app');
+  });
+
+  it('the trust domain comes from meshConfig.trustDomain', () => {
+    const text = [AMB, pod('a', 'x')].map((o) => JSON.stringify(o)).join('\n---\n');
+    const { view } = loadMesh([{ path: 'm.yaml', text }], { meshConfigText: 'trustDomain: example.org\n' });
+    const m = buildAmbientModel(view, {});
+    expect(m.cluster.trustDomain).toBe('example.org');
+    expect(m.cluster.podsByKey.get('a/x')!.identity).toBe('spiffe://example.org/ns/a/sa/x');
+  });
+
   it('nothing is reported when every pod names its node and has a status', () => {
     const { m } = model([AMB, pod('a', 'x')]);
     expect(m.cluster.notes.filter((n) => n.includes('pod(s)'))).toEqual([]);

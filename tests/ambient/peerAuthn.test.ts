@@ -173,6 +173,19 @@ describe('workloadPolicyKeys (convertedSelectorPeerAuthentications; workloads.go
     expect(keys([pa('w', 'foo', { mode: 'PERMISSIVE', selector: A, ports: { '9090': 'PERMISSIVE' } })])).toEqual([]);
   });
 
+  it('any matching port decides (a loop over all ports, not all of them): mixed port modes', () => {
+    expect(keys([pa('w', 'foo', { mode: 'PERMISSIVE', selector: A, ports: { '8080': 'PERMISSIVE', '9090': 'STRICT' } })])).toEqual(['foo/converted_peer_authentication_w']);
+    expect(keys([pa('w', 'foo', { mode: 'STRICT', selector: A, ports: { '8080': 'STRICT', '9090': 'PERMISSIVE' } })])).toEqual(['foo/converted_peer_authentication_w']);
+    expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'foo', { selector: A, ports: { '8080': 'STRICT', '9090': 'PERMISSIVE' } })])).toEqual(['foo/converted_peer_authentication_w']);
+    expect(keys([pa('w', 'foo', { selector: A, ports: { '8080': 'PERMISSIVE', '9090': 'STRICT' } })])).toEqual(['foo/converted_peer_authentication_w']);
+  });
+
+  it('a selector with empty matchLabels is namespace-level (Selector == nil || len(MatchLabels) == 0)', () => {
+    const emptySel = { apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'e', namespace: 'foo' }, spec: { selector: { matchLabels: {} }, mtls: { mode: 'STRICT' } } };
+    expect(keys([emptySel], 'foo', { app: 'anything' })).toEqual([STATIC]);
+    expect(effectiveMtls(policySet([emptySel]), 'foo', { app: 'x' })).toEqual({ mode: 'STRICT', from: 'foo/e' });
+  });
+
   it('UNSET workload under an effective STRICT: a PERMISSIVE port → converted only; a DISABLE port alone → static (only PERMISSIVE is checked)', () => {
     expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'foo', { selector: A, ports: { '9090': 'PERMISSIVE' } })])).toEqual(['foo/converted_peer_authentication_w']);
     expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'foo', { selector: A, ports: { '9090': 'DISABLE' } })])).toEqual([STATIC]);

@@ -142,6 +142,9 @@ describe('waypoint pods and gateways as sources (spec §3.4, §4.6)', () => {
     expect(skip.source?.class).toBe('gateway');
     expect(skip.waypointUsed).toBeNull();
     expect(skip.hops.some((h) => h.component === 'gateway')).toBe(true);
+    // The gateway tunnels HBONE straight to the ambient pod with its own identity (spec §4.6).
+    expect(skip.hops.find((h) => h.component === 'gateway' && h.port === 15008)).toMatchObject({ protocol: 'HBONE mTLS', identity: gwPod(m1).identity });
+    expect(skip.enforcement[0]).toMatchObject({ listener: 15008, sourceIdentity: gwPod(m1).identity });
     const { model: m2 } = trace(base({ 'istio.io/ingress-use-waypoint': 'true' }), { from: 'a/server', to: 'server:80' }, gw);
     const use = trace(base({ 'istio.io/ingress-use-waypoint': 'true' }), { from: gwPod(m2).key, to: 'server.a:80' }, gw).r;
     expect(use.waypointUsed).toBe('a/waypoint');

@@ -248,6 +248,15 @@ describe('through a waypoint (spec §3.5, §3.6, §4.4)', () => {
     expect(trace([...WP, otherGw], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
   });
 
+  it('applies a targetRefs ServiceEntry policy for a ServiceEntry bound to the waypoint', () => {
+    const se = { apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name: 'ext', namespace: 'a', labels: { 'istio.io/use-waypoint': 'waypoint' } }, spec: { hosts: ['ext.example.com'], addresses: ['240.2.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'DNS' } };
+    const deny = (name: string) => ap('deny-se', 'a', { targetRefs: [{ kind: 'ServiceEntry', group: 'networking.istio.io', name }], action: 'DENY', rules: [{}] });
+    const r = trace([...WP, se, deny('ext')], { from: 'a/client', to: 'ext.example.com:80' });
+    expect(r.waypointUsed).toBe('a/waypoint');
+    expect(r.deniedAt).toMatchObject({ point: 'waypoint a/waypoint', policy: 'a/deny-se' });
+    expect(trace([...WP, se, deny('other')], { from: 'a/client', to: 'ext.example.com:80' }).result).toBe('ALLOW');
+  });
+
   it('selector policies are not applied at the waypoint; the destination ztunnel sees the waypoint, not the client', () => {
     // ALLOW only the client's principal at the server: with a waypoint in the path ztunnel sees the waypoint → denied there.
     const allowClient = ap('allow-client', 'a', { selector: { matchLabels: { app: 'server' } }, rules: [{ from: [{ source: { principals: ['cluster.local/ns/a/sa/client'] } }] }] });
@@ -288,6 +297,15 @@ describe('uncaptured client → ambient server (spec §4.6: plaintext to :15006,
     expect(r.deniedAt).toMatchObject({ listener: 15006, layer: 'L4', policy: 'istio-system/istio_converted_static_strict' });
     // Ambient → ambient is HBONE with an identity: STRICT does not block it.
     expect(trace([...PLAIN, ns('istio-system'), peerAuthn('default', 'istio-system', 'STRICT')], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+  });
+
+  it('the converted PeerAuthentication policy is reported with its PeerAuthentication as the resource', () => {
+    const wl = { apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'server-ports', namespace: 'a' }, spec: { selector: { matchLabels: { app: 'server' } }, mtls: { mode: 'STRICT' }, portLevelMtls: { '9090': { mode: 'PERMISSIVE' } } } };
+    const r = trace([...PLAIN, wl], { from: 'p/legacy', to: 'server.a:80' });
+    expect(r.result).toBe('DENY');
+    expect(r.deniedAt?.policy).toBe('a/converted_peer_authentication_server-ports');
+    const check = r.hops.find((h) => h.decision === 'DENY')!.policies!.find((c) => c.key === 'a/converted_peer_authentication_server-ports')!;
+    expect(check.resourceKey).toMatch(/PeerAuthentication.*a\/server-ports$/);
   });
 
   it('bypass-inbound-capture: plaintext reaches the app unchecked, even under STRICT', () => {
@@ -364,6 +382,16 @@ describe('sidecars (spec §4.3 sidecar source, §4.6)', () => {
     expect(r.deniedAt).toMatchObject({ point: 'sidecar s/web', layer: 'L4', policy: 's/default' });
     const h = r.hops.find((x) => x.decision === 'DENY')!;
     expect(h.policies?.[0]).toMatchObject({ key: 's/default', action: 'STRICT', matched: true });
+  });
+
+  it('STRICT only rejects plaintext: Istio mTLS and HBONE from a sidecar are accepted by a STRICT sidecar', () => {
+    expect(trace([...SC, peerAuthn('default', 's', 'STRICT')], { from: 's/sc', to: 'web:80' }, { sidecarHbone: false }).result).toBe('ALLOW');
+    expect(trace([...SC, peerAuthn('default', 's', 'STRICT')], { from: 's/sc', to: 'web:80' }).result).toBe('ALLOW');
+  });
+
+  it('sidecar policies: a selector that does not match the pod does not apply', () => {
+    expect(trace([...SC, ap('deny-other', 's', { selector: { matchLabels: { app: 'other' } }, action: 'DENY', rules: [{}] })], { from: 's/sc', to: 'web:80' }).result).toBe('ALLOW');
+    expect(trace([...SC, ap('deny-web', 's', { selector: { matchLabels: { app: 'web' } }, action: 'DENY', rules: [{}] })], { from: 's/sc', to: 'web:80' }).result).toBe('DENY');
   });
 
   it('a sidecar to an unknown IP passes through; to a pod IP it sends directly', () => {

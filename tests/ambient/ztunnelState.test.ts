@@ -56,6 +56,10 @@ describe('workloadNameOf (GetWorkloadMetaFromPod)', () => {
   it('TrimSuffix("-"+hash) leaves a name that ends with the hash but not with "-hash"', () => {
     expect(name(owner('ReplicaSet', 'web7d4f9'), { 'pod-template-hash': '7d4f9' })).toBe('web7d4f9');
   });
+  it('the CronJob heuristic applies to Job owners only', () => {
+    expect(name(owner('StatefulSet', 'db-12345678'))).toBe('db-12345678');
+    expect(name(owner('ReplicaSet', 'rs-12345678'))).toBe('rs-12345678');
+  });
   it('Argo rollouts-pod-template-hash, OpenShift deploymentconfig, CronJob jobs', () => {
     expect(name(owner('ReplicaSet', 'roll-abc12'), { 'rollouts-pod-template-hash': 'abc12' })).toBe('roll');
     expect(name(owner('ReplicationController', 'dc-1'), { deploymentconfig: 'dc' })).toBe('dc');
@@ -207,6 +211,14 @@ describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.g
     expect(api.json.workloadIps).toEqual([]);
     expect(api.json.services).toEqual(['a/api.example.com']);
     expect(m.ztunnel.servicesByKey.get('a/api.example.com')?.ports[0]?.targetPort).toBe(80);
+  });
+
+  it('a ServiceEntry host without addresses gets an allocated VIP (addressAssumed); spec addresses are not assumed', () => {
+    const m = model([ns('a'), se('auto', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' }), se('fixed', { hosts: ['fixed.example.com'], addresses: ['240.0.0.5'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' })]);
+    const auto = m.ztunnel.servicesByKey.get('a/auto.example.com')!;
+    expect(auto.addressAssumed).toBe(true);
+    expect(auto.vips).toHaveLength(1);
+    expect(m.ztunnel.servicesByKey.get('a/fixed.example.com')).toMatchObject({ addressAssumed: false, vips: ['240.0.0.5'] });
   });
 
   it('resolution NONE (the default) is PASSTHROUGH with no implicit workload', () => {
