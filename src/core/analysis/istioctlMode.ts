@@ -12,7 +12,7 @@
 // - a document istioctl cannot decode is not analyzed, and its error is collected for the
 //   "Error(s) adding files" report (a hashicorp multierror per file, inside one for all files).
 import type { Diagnostic, Resource } from '../model/types.ts';
-import type { ModelDocument, ModelFile } from '../model/workspaceModel.ts';
+import { textFileOf, type ModelDocument, type ModelFile } from '../model/workspaceModel.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
 import { kindIdOf, makeResource } from '../model/resources.ts';
 import { splitApiVersion } from '../model/kinds.ts';
@@ -21,7 +21,8 @@ import { ALL_ANALYZERS } from './analyzers/index.ts';
 import type { AnalysisContext, Analyzer } from './types.ts';
 import { KINDS_NOT_READ_FROM_FILES } from './skipped.ts';
 
-import { istioctlDecodeError } from '../validation/jsonpb/decode.ts';
+import { istioctlDecodeError, istioctlDecodedObject } from '../validation/jsonpb/decode.ts';
+import { goJSONSyntaxError } from '../validation/webhook/goJson.ts';
 
 /**
  * How Go's encoding/json decodes the string fields and string maps of the Kubernetes kinds
@@ -219,16 +220,48 @@ function jsonType(v: unknown): string {
 
 const TYPE_META = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
-/** kubeJson.DefaultMetaFactory.Interpret's error, or the apiVersion and kind it reads. */
-function interpret(value: unknown): { error: string } | { apiVersion: string; kind: string } {
+/** The TypeMeta field encoding/json sets for a key: an exact name, else one equal under its case folding. */
+function typeMetaField(key: string): 'apiVersion' | 'kind' | undefined {
+  if (key === 'apiVersion' || key === 'kind') return key;
+  // ASCII folding plus the two non-ASCII letters that fold to ASCII (U+017F ſ, U+212A K).
+  const folded = key.replace(/\u017f/g, 's').replace(/\u212a/g, 'k').toLowerCase();
+  if (folded === 'apiversion' && /^[\x00-\x7f\u017f\u212a]*$/.test(key)) return 'apiVersion';
+  if (folded === 'kind' && /^[\x00-\x7f\u017f\u212a]*$/.test(key)) return 'kind';
+  return undefined;
+}
+
+/**
+ * kubeJson.DefaultMetaFactory.Interpret's error, or the apiVersion and kind it reads.
+ * encoding/json meets the keys in the order of the JSON: sorted when sigs.k8s.io/yaml wrote
+ * it from YAML, as written for a chunk read as JSON. It keeps the first type error, and a
+ * later key of a field overrides an earlier one.
+ */
+function interpret(value: unknown, sorted = true): { error: string } | { apiVersion: string; kind: string; group: string; version: string } {
   const fail = (what: string) => ({ error: `failed interpreting jsonChunk: couldn't get version/kind; json parse error: json: cannot unmarshal ${what}` });
   if (!isObject(value)) return fail(`${jsonType(value)} into Go value of type ${TYPE_META}`);
-  // sigs.k8s.io/yaml marshals the object with sorted keys: apiVersion is decoded before kind.
-  for (const field of ['apiVersion', 'kind']) {
-    const v = value[field];
-    if (v !== undefined && v !== null && typeof v !== 'string') return fail(`${jsonType(v)} into Go struct field .${field} of type string`);
+  const out = { apiVersion: '', kind: '' };
+  const keys = sorted ? Object.keys(value).sort() : Object.keys(value);
+  let firstError: { error: string } | undefined;
+  for (const key of keys) {
+    const field = typeMetaField(key);
+    if (field === undefined) continue;
+    const v = value[key];
+    if (v === undefined || v === null) continue;
+    if (typeof v !== 'string') firstError ??= fail(`${jsonType(v)} into Go struct field .${field} of type string`);
+    else out[field] = v;
   }
-  return { apiVersion: typeof value.apiVersion === 'string' ? value.apiVersion : '', kind: typeof value.kind === 'string' ? value.kind : '' };
+  if (firstError) return firstError;
+  // schema.ParseGroupVersion.
+  const gv = out.apiVersion;
+  let group = '';
+  let version = '';
+  if (gv !== '' && gv !== '/') {
+    const slashes = gv.split('/').length - 1;
+    if (slashes > 1) return { error: `failed interpreting jsonChunk: unexpected GroupVersion string: ${gv}` };
+    if (slashes === 0) version = gv;
+    else [group, version] = gv.split('/') as [string, string];
+  }
+  return { ...out, group, version };
 }
 
 type ChunkOutcome = { keep: Resource[] } | { unknown: true } | { error: string };
@@ -251,9 +284,9 @@ const UNPARSED = new Set<string>([PARSER_CODES.syntax, PARSER_CODES.json, PARSER
  * parseChunk on one object (a document's value or a List item): what istioctl keeps, skips as
  * an unknown schema, or fails with. `resources` gives the model's resource for the object.
  */
-function parseObject(value: unknown, readKinds: ReadonlySet<string>, decode: IstioctlDecoder | undefined, resourceFor: () => Resource | undefined, fallback: () => string | undefined, itemsOf: (list: Record<string, unknown>) => ListItems | undefined): ChunkOutcome {
+function parseObject(value: unknown, readKinds: ReadonlySet<string>, decode: IstioctlDecoder | undefined, resourceFor: () => Resource | undefined, fallback: () => string | undefined, itemsOf: (list: Record<string, unknown>) => ListItems | undefined, sorted = true): ChunkOutcome {
   if (value === undefined || value === null) return { keep: [] };
-  const gvk = interpret(value);
+  const gvk = interpret(value, sorted);
   if ('error' in gvk) return gvk;
   const obj = value as Record<string, unknown>;
   if (gvk.kind === 'List') {
@@ -269,13 +302,16 @@ function parseObject(value: unknown, readKinds: ReadonlySet<string>, decode: Ist
     }
     return { keep };
   }
-  if (!gvk.apiVersion && !gvk.kind) return { error: 'unable to parse resource with no group, version and kind' };
+  if (!gvk.group && !gvk.version && !gvk.kind) return { error: 'unable to parse resource with no group, version and kind' };
   const { kindId, known } = kindIdOf(gvk.apiVersion, gvk.kind);
   if (!known || !readKinds.has(kindId)) return { unknown: true };
   const problem = decode?.(gvk.kind, splitApiVersion(gvk.apiVersion).group, value);
   if (problem !== undefined) return { error: problem };
   const r = resourceFor();
-  if (r) return { keep: [r] };
+  if (r) {
+    const decoded = istioctlDecodedObject(gvk.kind, gvk.group, r.body);
+    return { keep: [decoded ? { ...r, body: decoded } : r] };
+  }
   // The model refused the object (a name or label that is not a string): istioctl's decoder does too.
   return { error: `failed parsing JSON for built-in type: ${fallback() ?? 'the object could not be decoded'}` };
 }
@@ -358,6 +394,47 @@ function goYamlError(md: ModelDocument, fileText: string, chunkStart: number, ch
   return `failed converting YAML to JSON: yaml: line ${line}: ${words}`;
 }
 
+/** Characters go-yaml's reader does not allow (readerc.go yaml_parser_update_buffer); surrogates are of pairs here. */
+const GO_YAML_DISALLOWED = /[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ud800-\udfff\ue000-\ufffd]/;
+
+/** The line breaks of YAML 1.1 (go-yaml) that are no line breaks to kubeyaml's line reader or to JSON. */
+const YAML_ONLY_BREAKS = /[\u0085\u2028\u2029]/;
+const YAML_ONLY_BREAKS_ALL = /[\u0085\u2028\u2029]/g;
+
+/** Go's unicode.IsSpace. */
+function isGoSpace(c: number): boolean {
+  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+}
+
+/** Go's bytes.TrimSpace. */
+function goTrimSpace(s: string): string {
+  let a = 0;
+  let b = s.length;
+  while (a < b && isGoSpace(s.charCodeAt(a))) a++;
+  while (b > a && isGoSpace(s.charCodeAt(b - 1))) b--;
+  return s.slice(a, b);
+}
+
+/**
+ * The first NaN or ±Inf json.Marshal meets in a value (map keys sorted), as its
+ * UnsupportedValueError names it (strconv.FormatFloat 'g').
+ */
+function firstNonFinite(v: unknown): string | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? undefined : Number.isNaN(v) ? 'NaN' : v > 0 ? '+Inf' : '-Inf';
+  if (Array.isArray(v)) {
+    for (const e of v) {
+      const r = firstNonFinite(e);
+      if (r !== undefined) return r;
+    }
+  } else if (isObject(v)) {
+    for (const k of Object.keys(v).sort()) {
+      const r = firstNonFinite(v[k]);
+      if (r !== undefined) return r;
+    }
+  }
+  return undefined;
+}
+
 /**
  * What istioctl's file reader takes from the files (in the model's file order, which is the
  * order the files were given): the resources it keeps and the errors of the documents it
@@ -366,38 +443,82 @@ function goYamlError(md: ModelDocument, fileText: string, chunkStart: number, ch
 export function readAsIstioctl(files: readonly ModelFile[], readKinds: ReadonlySet<string>, decode?: IstioctlDecoder): IstioctlRead {
   const resources: Resource[] = [];
   const errors: IstioctlReadError[] = [];
-  for (const f of files) {
-    const name = f.path;
+  for (const given of files) {
+    const name = given.path;
+    // A file the model calls binary: istioctl reads it as text (go-yaml and encoding/json then refuse its control characters).
+    const read = given.documents.length === 0 && given.binaryText !== undefined ? textFileOf(name, given.binaryText) : given;
+    // go-yaml breaks lines at U+0085, U+2028 and U+2029 too (is_break): the YAML is read with
+    // them as line ends; JSON chunks keep the text as it is (`original`).
+    const original = read.text;
+    const rewritten = YAML_ONLY_BREAKS.test(original);
+    const f = rewritten ? textFileOf(name, original.replace(YAML_ONLY_BREAKS_ALL, '\n')) : read;
     if (f.documents.length === 0) {
       // A file the model refused whole (binary, too large, misread UTF-16).
       const p = f.problems.find((d) => d.level === 'Error');
       if (p) errors.push({ file: name, chunk: 0, text: `error processing ${name}[0]: ${p.message}`, line: 1 });
       continue;
     }
-    const chunks = istioctlChunks(f.text);
+    const chunks = istioctlChunks(original);
+    let previous = -1;
     for (const md of f.documents) {
       const doc = md.doc;
       const lead = doc.text.search(/\S/);
       const at = doc.startOffset + Math.max(lead, 0);
       let chunk = chunks.findIndex((c) => c.start <= at && at < c.end);
       if (chunk < 0) chunk = doc.index;
+      // A `---` after such a line break starts a second document inside the chunk: go-yaml's
+      // Unmarshal reads only the first.
+      if (rewritten && chunk === previous) continue;
+      previous = chunk;
       const c = chunks[chunk] ?? { start: doc.startOffset, end: doc.startOffset + doc.text.length };
       const fail = (e: string) => errors.push({ file: name, chunk, text: `error processing ${name}[${chunk}]: ${e}`, line: doc.referenceLine });
-      if (md.value === undefined && md.problems.some((d) => UNPARSED.has(d.code))) {
-        fail(goYamlError(md, f.text, c.start, c.end));
-        continue;
+      // yaml.ToJSON: a chunk that starts with '{' is taken as JSON as it is (encoding/json's
+      // errors, from Interpret); any other goes through sigs.k8s.io/yaml (go-yaml, json.Marshal).
+      // kubeyaml's LineReader ends every line with a bare '\n' (bufio ReadLine drops "\r\n").
+      const chunkText = goTrimSpace(original.slice(c.start, c.end).replace(/\r\n/g, '\n'));
+      let value = md.value;
+      let jsonResource: (() => Resource | undefined) | undefined;
+      const asJson = chunkText.startsWith('{');
+      if (asJson) {
+        const syntax = goJSONSyntaxError(chunkText);
+        if (syntax !== undefined) {
+          fail(`failed interpreting jsonChunk: couldn't get version/kind; json parse error: ${syntax}`);
+          continue;
+        }
+        if (value === undefined || rewritten) {
+          // Valid JSON our YAML reader refused (or read with other line ends): the JSON's own value.
+          const parsed: unknown = JSON.parse(chunkText);
+          value = parsed;
+          jsonResource = () => (isObject(parsed) ? makeResource(parsed, doc) : undefined);
+        }
+      } else {
+        if (GO_YAML_DISALLOWED.test(chunkText)) {
+          // go-yaml's reader refuses these characters (readerc.go), with no line.
+          fail('failed converting YAML to JSON: yaml: control characters are not allowed');
+          continue;
+        }
+        if (value === undefined && md.problems.some((d) => UNPARSED.has(d.code))) {
+          fail(goYamlError(md, f.text, c.start, c.end));
+          continue;
+        }
+        const nonFinite = firstNonFinite(value);
+        if (nonFinite !== undefined) {
+          fail(`failed converting YAML to JSON: json: unsupported value: ${nonFinite}`);
+          continue;
+        }
       }
       const firstError = () => md.problems.find((d) => d.level === 'Error')?.message;
       const outcome = parseObject(
-        md.value,
+        value,
         readKinds,
         decode,
-        () => md.resources.find((r) => r.source?.itemIndex === undefined),
+        jsonResource ?? (() => md.resources.find((r) => r.source?.itemIndex === undefined)),
         firstError,
         (list) => {
           const nested = (body: Record<string, unknown>) => makeResource(body, doc);
           return listItems(list)?.map((value, i) => ({ value, resource: () => md.resources.find((r) => r.source?.itemIndex === i), nested }));
         },
+        !asJson,
       );
       if ('error' in outcome) fail(outcome.error);
       else if ('keep' in outcome) resources.push(...outcome.keep);

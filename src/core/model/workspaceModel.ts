@@ -44,6 +44,16 @@ export interface ModelFile {
   problems: Diagnostic[];
   /** Every document's resources in order, made on first use (and patched by an edit). */
   resources?: Resource[];
+  /**
+   * The text of a file refused as binary (not analyzed): `istioctl analyze` reads such a file
+   * as it reads any other, so its mode reads it through {@link textFileOf}.
+   */
+  binaryText?: string;
+}
+
+/** A file's documents as the model reads text, with no binary or size check. */
+export function textFileOf(path: string, text: string): ModelFile {
+  return { path, text, documents: splitDocuments(path, text).map(buildDocument), problems: [] };
 }
 
 /** True for content that is not text: NUL bytes, or many control/replacement characters. */
@@ -183,7 +193,7 @@ export class WorkspaceModel {
     }
     if (looksBinary(f.text)) {
       this.noteKinds(old?.documents);
-      return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.binary, 'This looks like a binary file, not YAML or JSON text. It was not analyzed.')] };
+      return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.binary, 'This looks like a binary file, not YAML or JSON text. It was not analyzed.')], binaryText: f.text };
     }
     if (old && old.text === f.text) return old;
     const built = this.buildTextFile(f, old);

@@ -621,3 +621,57 @@ export function istioctlDecodeError(kind: string, group: string, object: unknown
   }
   return outer.saved === undefined ? undefined : `failed parsing JSON for built-in type: ${errorText(outer.saved)}`;
 }
+
+/** A message legacy jsonpb decodes field by field (not a well-known type). */
+function isPlainMessage(type: string): boolean {
+  return !type.startsWith('google.protobuf.') && MESSAGES[type] !== undefined;
+}
+
+/** `v` (a `name` message) with every null element of a repeated message field as `{}`; `v` itself when it has none. */
+function emptyNullElements(name: string, v: unknown): unknown {
+  const fields = MESSAGES[name];
+  if (fields === undefined || !isObject(v)) return v;
+  let out: Record<string, unknown> | undefined;
+  for (const f of fields) {
+    const type = f[2] === 'map' ? (f[4] as string) : f[3];
+    if (!isPlainMessage(type)) continue;
+    for (const key of new Set([f[0], f[1] === 0 ? f[0] : f[1]])) {
+      if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+      const raw = v[key];
+      let fixed: unknown = raw;
+      if (f[2] === 'repeated' && Array.isArray(raw)) {
+        const elems = raw.map((e) => (e === null ? {} : emptyNullElements(type, e)));
+        if (elems.some((e, i) => e !== raw[i])) fixed = elems;
+      } else if (f[2] === 'map' && isObject(raw)) {
+        let changed = false;
+        const entries = Object.entries(raw).map(([k, e]) => {
+          const x = emptyNullElements(type, e);
+          if (x !== e) changed = true;
+          return [k, x] as const;
+        });
+        if (changed) fixed = Object.fromEntries(entries);
+      } else if (f[2] !== 'repeated' && f[2] !== 'map') {
+        fixed = emptyNullElements(type, raw);
+      }
+      if (fixed !== raw) (out ??= { ...v })[key] = fixed;
+    }
+  }
+  return out ?? v;
+}
+
+/**
+ * The object as istioctl hands it to its analyzers: legacy jsonpb decodes a null element of a
+ * repeated message field (`subsets: [null]`) as an empty message, where the webhook's decoder
+ * keeps nil. Undefined when the object has no such element (or is no Istio kind).
+ */
+export function istioctlDecodedObject(kind: string, group: string, object: unknown): Record<string, unknown> | undefined {
+  const info = KINDS.get(`${group}/${kind}`);
+  if (info === undefined || !isObject(object)) return undefined;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, message] of [['spec', info.spec], ['status', info.status]] as const) {
+    if (message === undefined || !Object.prototype.hasOwnProperty.call(object, key)) continue;
+    const fixed = emptyNullElements(message, object[key]);
+    if (fixed !== object[key]) (out ??= { ...object })[key] = fixed;
+  }
+  return out;
+}

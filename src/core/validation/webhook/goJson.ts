@@ -1,11 +1,22 @@
 // The syntax errors of Go's encoding/json (its scanner's texts), for messages that quote them.
 
+/**
+ * encoding/json's quoteChar: the byte the scanner stopped at (for a non-ASCII character, the
+ * first byte of its UTF-8 form), as strconv.Quote writes string(rune(b)).
+ */
 function quoteChar(c: string): string {
   if (c === "'") return "'\\''";
   if (c === '"') return "'\"'";
   const code = c.codePointAt(0) as number;
-  if (code < 0x20) return `'\\x${code.toString(16).padStart(2, '0')}'`;
-  return `'${c}'`;
+  // A high surrogate stands for a character beyond U+FFFF (its UTF-8 form starts 0xF0–0xF4).
+  const cp = code >= 0xd800 && code <= 0xdbff ? 0x10000 + ((code - 0xd800) << 10) : code;
+  const b = cp < 0x80 ? cp : cp < 0x800 ? 0xc0 | (cp >> 6) : cp < 0x10000 ? 0xe0 | (cp >> 12) : 0xf0 | (cp >> 18);
+  const named: Record<number, string> = { 7: '\\a', 8: '\\b', 9: '\\t', 10: '\\n', 11: '\\v', 12: '\\f', 13: '\\r', 92: '\\\\' };
+  if (named[b] !== undefined) return `'${named[b]}'`;
+  if (b < 0x20 || b === 0x7f) return `'\\x${b.toString(16).padStart(2, '0')}'`;
+  // Latin-1: U+0080–U+00A0 and U+00AD are not printable to strconv.
+  if ((b >= 0x80 && b <= 0xa0) || b === 0xad) return `'\\u${b.toString(16).padStart(4, '0')}'`;
+  return `'${String.fromCharCode(b)}'`;
 }
 
 class JSONError extends Error {}
