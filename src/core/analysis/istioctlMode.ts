@@ -23,29 +23,63 @@ import { KINDS_NOT_READ_FROM_FILES } from './skipped.ts';
 
 import { istioctlDecodeError, istioctlDecodedObject } from '../validation/jsonpb/decode.ts';
 import { goJSONSyntaxError } from '../validation/webhook/goJson.ts';
+import { goJsonFloat } from '../go/format.ts';
 
 /**
- * How Go's encoding/json decodes the string fields and string maps of the Kubernetes kinds
- * istioctl reads (the fields the model checks, model/stringMaps.ts), as typed client-go
- * structs: a tree of struct fields, each a nested struct, a string or a map[string]string.
+ * How Go's encoding/json (sigs.k8s.io/json, case-sensitive) decodes the fields the model checks
+ * of the Kubernetes kinds istioctl reads, as typed client-go structs: a tree of struct fields,
+ * each a nested struct (with its Go type), a slice, a string (or a named string type), an int32
+ * or a map[string]string.
  */
 interface GoStruct {
   name: string;
-  fields: Readonly<Record<string, GoStruct | 'string' | 'map'>>;
+  /** The Go type in an error about the whole struct (`v1.ObjectMeta`). */
+  goType: string;
+  fields: Readonly<Record<string, GoField>>;
 }
+type GoField = 'string' | 'map' | 'int32' | { named: string } | GoStruct | { slice: GoStruct | 'string' };
 
-const OBJECT_META: GoStruct = { name: 'ObjectMeta', fields: { annotations: 'map', generateName: 'string', labels: 'map', name: 'string', namespace: 'string' } };
-const WORKLOAD_SPEC = (name: string): GoStruct => ({
-  name,
+const OBJECT_META: GoStruct = { name: 'ObjectMeta', goType: 'v1.ObjectMeta', fields: { annotations: 'map', generateName: 'string', labels: 'map', name: 'string', namespace: 'string' } };
+const CONTAINER: GoStruct = {
+  name: 'Container',
+  goType: 'v1.Container',
   fields: {
-    selector: { name: 'LabelSelector', fields: { matchLabels: 'map' } },
-    template: { name: 'PodTemplateSpec', fields: { metadata: OBJECT_META, spec: { name: 'PodSpec', fields: { nodeSelector: 'map' } } } },
+    image: 'string',
+    name: 'string',
+    ports: { slice: { name: 'ContainerPort', goType: 'v1.ContainerPort', fields: { containerPort: 'int32', name: 'string', protocol: { named: 'v1.Protocol' } } } },
   },
-});
-const KUBE_STRUCTS: Readonly<Record<string, Readonly<Record<string, GoStruct | 'string' | 'map'>>>> = {
-  'apps/Deployment': { spec: WORKLOAD_SPEC('DeploymentSpec') },
-  'core/ConfigMap': { data: 'map' },
 };
+const POD_SPEC: GoStruct = {
+  name: 'PodSpec',
+  goType: 'v1.PodSpec',
+  fields: { containers: { slice: CONTAINER }, initContainers: { slice: CONTAINER }, nodeSelector: 'map', serviceAccountName: 'string' },
+};
+const DEPLOYMENT_SPEC: GoStruct = {
+  name: 'DeploymentSpec',
+  goType: 'v1.DeploymentSpec',
+  fields: {
+    replicas: 'int32',
+    selector: { name: 'LabelSelector', goType: 'v1.LabelSelector', fields: { matchLabels: 'map' } },
+    template: { name: 'PodTemplateSpec', goType: 'v1.PodTemplateSpec', fields: { metadata: OBJECT_META, spec: POD_SPEC } },
+  },
+};
+const MUTATING_WEBHOOK: GoStruct = {
+  name: 'MutatingWebhook',
+  goType: 'v1.MutatingWebhook',
+  fields: { admissionReviewVersions: { slice: 'string' }, failurePolicy: { named: 'v1.FailurePolicyType' }, name: 'string' },
+};
+const KUBE_STRUCTS: Readonly<Record<string, Readonly<Record<string, GoField>>>> = {
+  'apps/Deployment': { spec: DEPLOYMENT_SPEC },
+  'core/ConfigMap': { data: 'map' },
+  'admissionregistration.k8s.io/MutatingWebhookConfiguration': { webhooks: { slice: MUTATING_WEBHOOK } },
+};
+
+/** The JSON number sigs.k8s.io/yaml writes (json.Marshal), as an UnmarshalTypeError quotes it. */
+function int32Problem(v: unknown): string | undefined {
+  if (typeof v !== 'number') return jsonType(v);
+  if (Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31) return undefined;
+  return `number ${goJsonFloat(v)}`;
+}
 
 /**
  * encoding/json's first UnmarshalTypeError on those fields (it visits keys in the order
@@ -53,28 +87,46 @@ const KUBE_STRUCTS: Readonly<Record<string, Readonly<Record<string, GoStruct | '
  */
 export function kubeDecodeError(kind: string, group: string, object: unknown): string | undefined {
   if (!isObject(object)) return undefined;
-  const root: GoStruct = { name: kind, fields: { metadata: OBJECT_META, ...(KUBE_STRUCTS[`${group || 'core'}/${kind}`] ?? {}) } };
-  const fail = (v: unknown, struct: string, path: readonly string[], goType: string) =>
-    `failed parsing JSON for built-in type: json: cannot unmarshal ${jsonType(v)} into Go struct field ${struct}.${path.join('.')} of type ${goType}`;
-  const visit = (value: Record<string, unknown>, struct: GoStruct, path: readonly string[]): string | undefined => {
-    for (const key of Object.keys(value).sort()) {
-      // Own fields only: a key named `constructor` or `__proto__` is no field of the struct.
-      const field = Object.hasOwn(struct.fields, key) ? struct.fields[key] : undefined;
-      const v = value[key];
-      if (field === undefined || v === null || v === undefined) continue;
-      const at = [...path, key];
-      if (field === 'string') {
-        if (typeof v !== 'string') return fail(v, struct.name, at, 'string');
-      } else if (field === 'map') {
-        if (!isObject(v)) return fail(v, struct.name, at, 'map[string]string');
-        for (const k of Object.keys(v).sort()) {
-          const x = v[k];
-          if (x !== null && typeof x !== 'string') return fail(x, struct.name, at, 'string');
-        }
-      } else if (isObject(v)) {
-        const inner = visit(v, field, at);
+  const root: GoStruct = { name: kind, goType: kind, fields: { metadata: OBJECT_META, ...(KUBE_STRUCTS[`${group || 'core'}/${kind}`] ?? {}) } };
+  const fail = (what: string, struct: string, path: readonly string[], goType: string) =>
+    `failed parsing JSON for built-in type: json: cannot unmarshal ${what} into Go struct field ${struct}.${path.join('.')} of type ${goType}`;
+  // One value of a field (`struct` is the struct decoding it, `path` the field path so far).
+  const value = (field: GoField, v: unknown, struct: string, at: readonly string[]): string | undefined => {
+    if (v === null || v === undefined) return undefined;
+    if (field === 'string') return typeof v === 'string' ? undefined : fail(jsonType(v), struct, at, 'string');
+    if (field === 'int32') {
+      const problem = int32Problem(v);
+      return problem === undefined ? undefined : fail(problem, struct, at, 'int32');
+    }
+    if (field === 'map') {
+      if (!isObject(v)) return fail(jsonType(v), struct, at, 'map[string]string');
+      for (const k of Object.keys(v).sort()) {
+        const x = v[k];
+        if (x !== null && typeof x !== 'string') return fail(jsonType(x), struct, at, 'string');
+      }
+      return undefined;
+    }
+    if ('named' in field) return typeof v === 'string' ? undefined : fail(jsonType(v), struct, at, field.named);
+    if ('slice' in field) {
+      const elem = field.slice;
+      const elemType = elem === 'string' ? 'string' : elem.goType;
+      if (!Array.isArray(v)) return fail(jsonType(v), struct, at, `[]${elemType}`);
+      for (const e of v) {
+        const inner = value(elem, e, struct, at);
         if (inner !== undefined) return inner;
       }
+      return undefined;
+    }
+    if (!isObject(v)) return fail(jsonType(v), struct, at, field.goType);
+    return visit(v, field, at);
+  };
+  const visit = (obj: Record<string, unknown>, struct: GoStruct, path: readonly string[]): string | undefined => {
+    for (const key of Object.keys(obj).sort()) {
+      // Own fields only: a key named `constructor` or `__proto__` is no field of the struct.
+      const field = Object.hasOwn(struct.fields, key) ? struct.fields[key] : undefined;
+      if (field === undefined) continue;
+      const problem = value(field, obj[key], struct.name, [...path, key]);
+      if (problem !== undefined) return problem;
     }
     return undefined;
   };
@@ -386,12 +438,54 @@ function goYamlError(md: ModelDocument, fileText: string, chunkStart: number, ch
     // A `- ` line whose item content starts right of the token: the sequence is what is open.
     words = /^\s*- /.test(above) && indent(above) + 2 > own ? "did not find expected '-' indicator" : 'did not find expected key';
     line = parserLine;
+  } else if (/Missing directives-end/i.test(reason)) {
+    words = 'did not find expected <document start>';
+    line = parserLine;
   } else if (/tab|Plain value cannot start with (directive indicator|reserved) character/i.test(reason)) {
     words = 'found character that cannot start any token';
   } else {
     words = reason.replace(/\s*\(\d+:\d+\)$/, '');
   }
   return `failed converting YAML to JSON: yaml: line ${line}: ${words}`;
+}
+
+/**
+ * A `%` line after the first content of a chunk (go-yaml scans a directive at column 0 there):
+ * where it starts, its line as go-yaml counts it in the chunk, and go-yaml's scanner error
+ * for it, if any (scan_directive: only YAML and TAG are known).
+ */
+function midDirective(text: string, start: number, end: number): { lineStart: number; line: number; error?: string } | undefined {
+  let content = false;
+  let firstLine = 0;
+  let line = lineAt(text, start);
+  for (let pos = start; pos < end; line++) {
+    let eol = text.indexOf('\n', pos);
+    if (eol < 0 || eol > end) eol = end;
+    const l = text.slice(pos, eol);
+    if (content && l.startsWith('%')) {
+      const rel = line - firstLine + 1;
+      const m = /^%([0-9A-Za-z_-]*)(.*)$/.exec(l.replace(/\r$/, '')) as RegExpExecArray;
+      const name = m[1] as string;
+      const rest = m[2] as string;
+      let error: string | undefined;
+      if (name === '') error = 'could not find expected directive name';
+      else if (rest !== '' && !/^[ \t]/.test(rest)) error = 'found unexpected non-alphabetical character';
+      else if (name === 'YAML') {
+        const v = /^[ \t]*([0-9]*)(\.?)([0-9]*)(.*)$/.exec(rest) as RegExpExecArray;
+        if (v[1] === '' || (v[1] as string).length > 9) error = 'did not find expected version number';
+        else if (v[2] === '') error = "did not find expected digit or '.' character";
+        else if (v[3] === '' || (v[3] as string).length > 9) error = 'did not find expected version number';
+        else if (!/^[ \t]*(#.*)?$/.test(v[4] as string)) error = 'did not find expected comment or line break';
+      } else if (name !== 'TAG') error = 'found unknown directive name';
+      return error === undefined ? { lineStart: pos, line: rel } : { lineStart: pos, line: rel, error };
+    }
+    if (!content && /\S/.test(l) && !/^\s*#/.test(l) && !l.startsWith('%')) {
+      content = true;
+    }
+    if (firstLine === 0 && /\S/.test(l)) firstLine = line;
+    pos = eol + 1;
+  }
+  return undefined;
 }
 
 /** Characters go-yaml's reader does not allow (readerc.go yaml_parser_update_buffer); surrogates are of pairs here. */
@@ -477,6 +571,7 @@ export function readAsIstioctl(files: readonly ModelFile[], readKinds: ReadonlyS
       // kubeyaml's LineReader ends every line with a bare '\n' (bufio ReadLine drops "\r\n").
       const chunkText = goTrimSpace(original.slice(c.start, c.end).replace(/\r\n/g, '\n'));
       let value = md.value;
+      let used: ModelDocument | undefined = md;
       let jsonResource: (() => Resource | undefined) | undefined;
       const asJson = chunkText.startsWith('{');
       if (asJson) {
@@ -497,7 +592,22 @@ export function readAsIstioctl(files: readonly ModelFile[], readKinds: ReadonlyS
           fail('failed converting YAML to JSON: yaml: control characters are not allowed');
           continue;
         }
-        if (value === undefined && md.problems.some((d) => UNPARSED.has(d.code))) {
+        // go-yaml ends the document at a directive line; its Unmarshal reads only that first
+        // document (the directive is still scanned). The text before it, on the same lines
+        // (when that text does not parse, the `%` may be inside a flow collection: no directive).
+        const cut = midDirective(f.text, c.start, c.end);
+        const before = cut && textFileOf(name, f.text.slice(0, c.start).replace(/[^\n]/g, ' ') + f.text.slice(c.start, cut.lineStart));
+        const first = before?.documents[before.documents.length - 1];
+        if (cut && first && !first.problems.some((d) => UNPARSED.has(d.code))) {
+          if (cut.error !== undefined) {
+            fail(`failed converting YAML to JSON: yaml: line ${cut.line}: ${cut.error}`);
+            continue;
+          }
+          used = undefined;
+          value = first.value;
+          const v = value;
+          jsonResource = () => (isObject(v) ? makeResource(v, doc) : undefined);
+        } else if (value === undefined && md.problems.some((d) => UNPARSED.has(d.code))) {
           fail(goYamlError(md, f.text, c.start, c.end));
           continue;
         }
@@ -507,16 +617,16 @@ export function readAsIstioctl(files: readonly ModelFile[], readKinds: ReadonlyS
           continue;
         }
       }
-      const firstError = () => md.problems.find((d) => d.level === 'Error')?.message;
+      const firstError = () => used?.problems.find((d) => d.level === 'Error')?.message;
       const outcome = parseObject(
         value,
         readKinds,
         decode,
-        jsonResource ?? (() => md.resources.find((r) => r.source?.itemIndex === undefined)),
+        jsonResource ?? (() => used?.resources.find((r) => r.source?.itemIndex === undefined)),
         firstError,
         (list) => {
           const nested = (body: Record<string, unknown>) => makeResource(body, doc);
-          return listItems(list)?.map((value, i) => ({ value, resource: () => md.resources.find((r) => r.source?.itemIndex === i), nested }));
+          return listItems(list)?.map((value, i) => ({ value, resource: () => (used ? used.resources.find((r) => r.source?.itemIndex === i) : makeResource(value as Record<string, unknown>, doc, i)), nested }));
         },
         !asJson,
       );
