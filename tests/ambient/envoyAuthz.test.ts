@@ -84,6 +84,12 @@ describe('evaluation order (Istio AuthorizationPolicy: CUSTOM, DENY, ALLOW; defa
     expect(evaluateEnvoy([idle, ap('deny-x', { action: 'DENY', rules: [{ to: [{ operation: { paths: ['/x'] } }] }] })], http()).decision).toBe('ALLOW');
   });
 
+  it('a CUSTOM policy without a provider is still only noted', () => {
+    const d = evaluateEnvoy([ap('ext', { action: 'CUSTOM', rules: [{}] })], http());
+    expect(d.decision).toBe('ALLOW');
+    expect(d.notes).toHaveLength(1);
+  });
+
   it('AUDIT policies neither allow nor deny', () => {
     expect(evaluateEnvoy([ap('audit', { action: 'AUDIT', rules: [{}] })], http()).decision).toBe('ALLOW');
   });

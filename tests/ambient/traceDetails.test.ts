@@ -145,6 +145,9 @@ describe('waypoint pods and gateways as sources (spec §3.4, §4.6)', () => {
     // The gateway tunnels HBONE straight to the ambient pod with its own identity (spec §4.6).
     expect(skip.hops.find((h) => h.component === 'gateway' && h.port === 15008)).toMatchObject({ protocol: 'HBONE mTLS', identity: gwPod(m1).identity });
     expect(skip.enforcement[0]).toMatchObject({ listener: 15008, sourceIdentity: gwPod(m1).identity });
+    // Every client-side hop is the gateway's, never a sidecar's.
+    expect(skip.hops.filter((h) => h.component === 'sidecar-outbound')).toEqual([]);
+    expect(skip.hops.filter((h) => h.component === 'gateway').every((h) => h.actor === `gateway ${gwPod(m1).key}`)).toBe(true);
     const { model: m2 } = trace(base({ 'istio.io/ingress-use-waypoint': 'true' }), { from: 'a/server', to: 'server:80' }, gw);
     const use = trace(base({ 'istio.io/ingress-use-waypoint': 'true' }), { from: gwPod(m2).key, to: 'server.a:80' }, gw).r;
     expect(use.waypointUsed).toBe('a/waypoint');

@@ -257,6 +257,26 @@ describe('through a waypoint (spec §3.5, §3.6, §4.4)', () => {
     expect(trace([...WP, se, deny('other')], { from: 'a/client', to: 'ext.example.com:80' }).result).toBe('ALLOW');
   });
 
+  it('targetRefs need the Gateway API group for Gateway/GatewayClass; the legacy singular targetRef also attaches', () => {
+    const wrongGroup = ap('deny-wg', 'a', { targetRefs: [{ kind: 'Gateway', group: 'example.com', name: 'waypoint' }], action: 'DENY', rules: [{}] });
+    expect(trace([...WP, wrongGroup], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    const wrongClassGroup = ap('deny-cg', 'istio-system', { targetRefs: [{ kind: 'GatewayClass', group: 'example.com', name: 'istio-waypoint' }], action: 'DENY', rules: [{}] });
+    expect(trace([...WP, ns('istio-system'), wrongClassGroup], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    const legacy = ap('deny-legacy', 'a', { targetRef: { kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }, action: 'DENY', rules: [{}] });
+    expect(trace([...WP, legacy], { from: 'a/client', to: 'server:80' }).deniedAt?.policy).toBe('a/deny-legacy');
+  });
+
+  it('the chain follows the Service port protocol: explicit TCP is a TCP chain (L4, HTTP rules stripped for DENY); an unnamed port is sniffed', () => {
+    const wpWith = (ports: object[]) => [ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }), CLIENT, SERVER, svc('a', 'server', '10.96.0.2', { ports }), waypoint('a')];
+    const denyAdmin = ap('deny-admin', 'a', { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }], action: 'DENY', rules: [{ to: [{ operation: { paths: ['/admin'] } }] }] });
+    const tcp = trace([...wpWith([{ name: 'tcp-app', port: 80, targetPort: 8080 }]), denyAdmin], { from: 'a/client', to: 'server:80', request: 'GET /' });
+    expect(tcp.enforcement[0]?.layer).toBe('L4');
+    expect(tcp.result).toBe('DENY');
+    const sniffed = trace([...wpWith([{ port: 80, targetPort: 8080 }]), denyAdmin], { from: 'a/client', to: 'server:80', request: 'GET /' });
+    expect(sniffed.enforcement[0]?.layer).toBe('L7');
+    expect(sniffed.result).toBe('ALLOW');
+  });
+
   it('selector policies are not applied at the waypoint; the destination ztunnel sees the waypoint, not the client', () => {
     // ALLOW only the client's principal at the server: with a waypoint in the path ztunnel sees the waypoint → denied there.
     const allowClient = ap('allow-client', 'a', { selector: { matchLabels: { app: 'server' } }, rules: [{ from: [{ source: { principals: ['cluster.local/ns/a/sa/client'] } }] }] });
@@ -392,6 +412,27 @@ describe('sidecars (spec §4.3 sidecar source, §4.6)', () => {
   it('sidecar policies: a selector that does not match the pod does not apply', () => {
     expect(trace([...SC, ap('deny-other', 's', { selector: { matchLabels: { app: 'other' } }, action: 'DENY', rules: [{}] })], { from: 's/sc', to: 'web:80' }).result).toBe('ALLOW');
     expect(trace([...SC, ap('deny-web', 's', { selector: { matchLabels: { app: 'web' } }, action: 'DENY', rules: [{}] })], { from: 's/sc', to: 'web:80' }).result).toBe('DENY');
+  });
+
+  it('a sidecar receives plaintext from an uncaptured client on the app port (PERMISSIVE)', () => {
+    const r = trace([...SC, ns('p'), pod('p', 'legacy', '10.0.5.5')], { from: 'p/legacy', to: 'web.s:80' });
+    expect(r.result).toBe('ALLOW');
+    expect(r.hops.find((h) => h.component === 'sidecar-inbound')).toMatchObject({ port: 8080, protocol: 'plaintext', peerIdentity: null });
+  });
+
+  it('the sidecar evaluates `hosts` against the Service hostname', () => {
+    const deny = (host: string) => ap('deny-host', 's', { selector: { matchLabels: { app: 'web' } }, action: 'DENY', rules: [{ to: [{ operation: { hosts: [host] } }] }] });
+    expect(trace([...SC, deny('web.s.svc.cluster.local')], { from: 's/sc', to: 'web:80' }).result).toBe('DENY');
+    expect(trace([...SC, deny('other.s.svc.cluster.local')], { from: 's/sc', to: 'web:80' }).result).toBe('ALLOW');
+  });
+
+  it('a sidecar resolves a ServiceEntry host and sends to its endpoint itself (no external passthrough hop)', () => {
+    const se = { apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name: 'api', namespace: 's' }, spec: { hosts: ['api.example.com'], addresses: ['240.3.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.7' }] } };
+    const r = trace([...SC, se], { from: 's/sc', to: 'api.example.com:80' });
+    expect(r.hops.some((h) => h.component === 'sidecar-outbound')).toBe(true);
+    const unknown = trace(SC, { from: 's/sc', to: 'unknown.example.net:443' });
+    expect(unknown.hops.at(-1)?.component).toBe('external');
+    expect(unknown.hops.some((h) => h.component === 'sidecar-outbound')).toBe(false);
   });
 
   it('a sidecar to an unknown IP passes through; to a pod IP it sends directly', () => {

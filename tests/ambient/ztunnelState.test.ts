@@ -56,6 +56,9 @@ describe('workloadNameOf (GetWorkloadMetaFromPod)', () => {
   it('TrimSuffix("-"+hash) leaves a name that ends with the hash but not with "-hash"', () => {
     expect(name(owner('ReplicaSet', 'web7d4f9'), { 'pod-template-hash': '7d4f9' })).toBe('web7d4f9');
   });
+  it('the deploymentconfig label counts for ReplicationController owners only', () => {
+    expect(name(owner('ReplicaSet', 'rs-x'), { deploymentconfig: 'dc' })).toBe('rs-x');
+  });
   it('the CronJob heuristic applies to Job owners only', () => {
     expect(name(owner('StatefulSet', 'db-12345678'))).toBe('db-12345678');
     expect(name(owner('ReplicaSet', 'rs-12345678'))).toBe('rs-12345678');
@@ -81,6 +84,11 @@ describe('Workload from a Pod (workloads.go)', () => {
     expect(y.protocol).toBe('TCP');
     expect(y.canonicalName).toBe('y');
     expect(y.canonicalRevision).toBe('latest');
+  });
+
+  it('a pod that no Service selects lists no services', () => {
+    const m = model([AMB, pod('a', 'lonely'), svc('a', 'web')]);
+    expect(m.ztunnel.workloads.find((w) => w.json.name === 'lonely')!.json.services).toBeUndefined();
   });
 
   it('a networking.istio.io/tunnel label containing http → HBONE with nativeTunnel', () => {
