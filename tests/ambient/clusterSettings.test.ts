@@ -81,6 +81,19 @@ describe('istio-cni in-pod redirection (cni/pkg/iptables/testdata/default.golden
 });
 
 describe('pod state and istio-cni marks (spec §1.4; istio-cni writes ambient.istio.io/redirection=enabled)', () => {
+  it('origin: pods from the files are file; a ztunnel DaemonSet\'s pods in the system namespace are infrastructure', () => {
+    const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'ztunnel', namespace: 'istio-system' }, spec: { selector: { matchLabels: { app: 'ztunnel' } }, template: { metadata: { labels: { app: 'ztunnel' } }, spec: { serviceAccountName: 'ztunnel', containers: [{ name: 'istio-proxy', image: 'ztunnel' }] } } } };
+    const other = { ...ds, metadata: { name: 'ztunnel', namespace: 'tools' } };
+    const { m } = model([AMB, pod('a', 'x'), ns('istio-system'), ns('tools'), ds, other]);
+    expect(m.cluster.podsByKey.get('a/x')!.origin).toBe('file');
+    const zt = m.cluster.pods.filter((p) => p.namespace === 'istio-system' && p.resource.derivedFrom?.name === 'ztunnel');
+    expect(zt.length).toBeGreaterThan(0);
+    for (const p of zt) expect(p).toMatchObject({ origin: 'infrastructure', role: 'ztunnel' });
+    const tools = m.cluster.pods.filter((p) => p.namespace === 'tools');
+    expect(tools.length).toBeGreaterThan(0);
+    for (const p of tools) expect(p).toMatchObject({ origin: 'derived', role: 'app' });
+  });
+
   it('an enrolled running pod carries the redirection annotation; a pending one is mode pending (NoPodIP); a terminated one none (Terminated)', () => {
     const { m } = model([AMB, pod('a', 'run'), pod('a', 'pending', { ip: null }), pod('a', 'done', { phase: 'Failed' })]);
     const run = m.cluster.podsByKey.get('a/run')!;
@@ -125,6 +138,16 @@ describe('sidecar injection marks (injection-template.yaml)', () => {
     const y = m.cluster.podsByKey.get('inj/y')!;
     expect(y.labels['service.istio.io/canonical-name']).toBe('why');
     expect(y.labels['service.istio.io/canonical-revision']).toBe('1.0');
+  });
+
+  it('the injector status annotation lists the istio-proxy container; a pod already injected is left as written', () => {
+    const { m } = model([INJ, pod('inj', 'x'), pod('inj', 'pre', { ip: '10.0.0.3', annotations: { 'sidecar.istio.io/status': '{"containers":["istio-proxy"]}' } })]);
+    const status = JSON.parse(m.cluster.podsByKey.get('inj/x')!.annotations['sidecar.istio.io/status']!) as { containers: string[] };
+    expect(status.containers).toContain('istio-proxy');
+    const pre = m.cluster.podsByKey.get('inj/pre')!;
+    expect(pre.mode).toBe('sidecar');
+    expect(pre.enrollment.injection.code).toBe('AlreadyInjected');
+    expect(pre.labels['security.istio.io/tlsMode']).toBeUndefined();
   });
 
   it('without ISTIO_META_ENABLE_HBONE no tunnel label; explicit canonical labels are kept', () => {

@@ -134,6 +134,12 @@ describe('source fields (generator.go principal/namespace/serviceAccount/srcIP/r
     expect(d(ID)).toBe('ALLOW');
   });
 
+  it('a not* field excludes when ANY of its values matches', () => {
+    expect(allowed({ from: [{ source: { notNamespaces: ['other', 'front'] } }] }, http())).toBe('DENY');
+    expect(allowed({ to: [{ operation: { notPorts: ['1', '8080'] } }] }, http())).toBe('DENY');
+    expect(allowed({ to: [{ operation: { notPorts: ['1', '2'] } }] }, http())).toBe('ALLOW');
+  });
+
   it('namespaces come from the /ns/<ns>/sa/ segment of the identity', () => {
     expect(allowed({ from: [{ source: { namespaces: ['front'] } }] }, http())).toBe('ALLOW');
     expect(allowed({ from: [{ source: { namespaces: ['fr*'] } }] }, http())).toBe('ALLOW');

@@ -123,6 +123,13 @@ describe('ambient → ambient through a Service (spec §4.3 steps 1-4)', () => {
     expect(h.policies?.[0]?.resourceKey).toBeDefined();
   });
 
+  it('each policy check links to its own AuthorizationPolicy', () => {
+    const { r, view } = run([...BASE, ap('allow-all', 'a', { rules: [{}] }), ap('deny-client', 'a', { action: 'DENY', rules: [{ from: [{ source: { principals: ['cluster.local/ns/a/sa/client'] } }] }] })], { from: 'a/client', to: 'server:80' });
+    const checks = r.hops.find((h) => h.decision === 'DENY')!.policies!;
+    expect(checks.find((c) => c.key === 'a/deny-client')?.resourceKey).toBe(view.find(KINDS.AuthorizationPolicy, 'a', 'deny-client')?.key);
+    expect(checks.find((c) => c.key === 'a/allow-all')?.resourceKey).toBe(view.find(KINDS.AuthorizationPolicy, 'a', 'allow-all')?.key);
+  });
+
   it('a namespace-wide DENY names its scope; a global one too', () => {
     const r = trace([...BASE, ap('deny-ns', 'a', { action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80' });
     expect(r.deniedAt).toMatchObject({ policy: 'a/deny-ns', scope: 'Namespace' });
@@ -275,6 +282,11 @@ describe('through a waypoint (spec §3.5, §3.6, §4.4)', () => {
     const sniffed = trace([...wpWith([{ port: 80, targetPort: 8080 }]), denyAdmin], { from: 'a/client', to: 'server:80', request: 'GET /' });
     expect(sniffed.enforcement[0]?.layer).toBe('L7');
     expect(sniffed.result).toBe('ALLOW');
+  });
+
+  it('a targetRef must name the Service\'s own kind: kind ServiceEntry with a Service\'s name does not attach', () => {
+    const wrongKind = ap('deny-wk', 'a', { targetRefs: [{ kind: 'ServiceEntry', group: 'networking.istio.io', name: 'server' }], action: 'DENY', rules: [{}] });
+    expect(trace([...WP, wrongKind], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
   });
 
   it('selector policies are not applied at the waypoint; the destination ztunnel sees the waypoint, not the client', () => {

@@ -91,6 +91,11 @@ describe('Workload from a Pod (workloads.go)', () => {
     expect(m.ztunnel.workloads.find((w) => w.json.name === 'lonely')!.json.services).toBeUndefined();
   });
 
+  it('canonical name/revision precedence: service.istio.io labels, then app.kubernetes.io, then app/version', () => {
+    const m = model([ns('plain'), pod('plain', 'c', { labels: { 'service.istio.io/canonical-name': 'cn', 'app.kubernetes.io/name': 'kn', 'service.istio.io/canonical-revision': 'cr', 'app.kubernetes.io/version': 'kv', version: 'v' } })]);
+    expect(m.ztunnel.workloads.find((w) => w.json.name === 'c')!.json).toMatchObject({ canonicalName: 'cn', canonicalRevision: 'cr' });
+  });
+
   it('a networking.istio.io/tunnel label containing http → HBONE with nativeTunnel', () => {
     const m = model([ns('plain'), pod('plain', 't', { labels: { 'networking.istio.io/tunnel': 'h2c, http' } }), pod('plain', 'u', { ip: '10.0.0.2', labels: { 'networking.istio.io/tunnel': 'https' } })]);
     expect(m.ztunnel.workloads.find((w) => w.json.name === 't')!.json).toMatchObject({ protocol: 'HBONE', nativeTunnel: true });
@@ -337,6 +342,7 @@ describe('per node: captured pods, in-pod listeners, certificates (spec §2.7; c
     expect(zt).toHaveLength(1);
     expect(zt[0]).toMatchObject({ namespace: 'istio-system', node: 'n1', serviceAccount: 'ztunnel', origin: 'infrastructure', mode: 'none' });
     expect(zt[0]!.name.startsWith('ztunnel-')).toBe(true);
+    expect(zt[0]!.labels['sidecar.istio.io/inject']).toBe('false');
     expect(nodeView(m.cluster, m.ztunnel, 'n1').capturedPods).toEqual(['a/x']);
   });
 });
