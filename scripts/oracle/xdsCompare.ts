@@ -136,7 +136,7 @@ export function fieldDiff(a: Json | undefined, b: Json | undefined, path = '', o
 export interface WorkspaceFacts {
   /** The `applyTo` values of its EnvoyFilter patches. */
   applyTo: ReadonlySet<string>;
-  /** The first label of the hosts of DestinationRules whose top-level load balancer is PASSTHROUGH. */
+  /** Hosts of DestinationRules whose top-level load balancer is PASSTHROUGH (`host`), or a port's (`host:port`). */
   passthroughDrHosts: ReadonlySet<string>;
   /** Hosts written in more than one ServiceEntry of one namespace. */
   sharedServiceEntryHosts: ReadonlySet<string>;
@@ -154,6 +154,20 @@ export interface KnownCause {
 /** The host of an outbound cluster name (`outbound|PORT|SUBSET|HOST`), or undefined. */
 const clusterHost = (name: string): string | undefined => /^outbound\|\d+\|[^|]*\|(.+)$/.exec(name)?.[1];
 const clusterSubset = (name: string): string | undefined => /^outbound\|\d+\|([^|]+)\|/.exec(name)?.[1];
+
+/** A subset cluster whose service's default cluster a PASSTHROUGH DestinationRule (all ports, or its port) made ORIGINAL_DST. */
+function underPassthrough(name: string, facts: WorkspaceFacts): boolean {
+  const m = /^outbound\|(\d+)\|[^|]+\|(.+)$/.exec(name);
+  if (!m) return false;
+  const [, port, host] = m as unknown as [string, string, string];
+  for (const entry of facts.passthroughDrHosts) {
+    const [dr, drPort] = entry.includes(':') ? [entry.slice(0, entry.lastIndexOf(':')), entry.slice(entry.lastIndexOf(':') + 1)] : [entry, undefined];
+    if (drPort !== undefined && drPort !== port) continue;
+    const hit = dr.startsWith('*') ? host.endsWith(dr.slice(1)) : host === dr || host.split('.')[0] === dr.split('.')[0];
+    if (hit) return true;
+  }
+  return false;
+}
 
 /** `name;namespace;canonical name;revision;cluster` of the `istio.workload` endpoint metadata, without the name. */
 const workloadRest = (v: Json | undefined): string | undefined => (typeof v === 'string' && v.includes(';') ? v.slice(v.indexOf(';')) : undefined);
@@ -206,16 +220,12 @@ export const KNOWN_CAUSES: KnownCause[] = [
     // policy (`type`), so a subset whose own policy is not PASSTHROUGH becomes EDS with its own lbPolicy
     // (and gets a ClusterLoadAssignment istiod does not send). Fix: pass `w.c.type` (after applyTrafficPolicy).
     id: 'subset-of-passthrough-destinationrule',
-    why: "ours: a subset cluster of a DestinationRule whose top-level loadBalancer is PASSTHROUGH is EDS with the subset's lbPolicy; istiod's buildSubsetCluster inherits the default cluster's ORIGINAL_DST (lbPolicy CLUSTER_PROVIDED, no EDS). Generator bug, fix in src/core/xds/clusters.ts (subsetCluster's parentType)",
+    why: "ours: a subset cluster of a DestinationRule whose top-level (or the port's) loadBalancer is PASSTHROUGH is EDS with the subset's lbPolicy; istiod's buildSubsetCluster inherits the default cluster's ORIGINAL_DST (lbPolicy CLUSTER_PROVIDED, no EDS). Generator bug, fix in src/core/xds/clusters.ts (subsetCluster's parentType)",
     explains: (t, path, facts, _f, name) => {
-      const host = clusterHost(name);
-      return t === 'clusters' && clusterSubset(name) !== undefined && host !== undefined && facts.passthroughDrHosts.has(host.split('.')[0] as string) &&
+      return t === 'clusters' && clusterSubset(name) !== undefined && underPassthrough(name, facts) &&
         /^(type|lbPolicy|edsClusterConfig|loadAssignment|leastRequestLbConfig|ringHashLbConfig|maglevLbConfig|roundRobinLbConfig|commonLbConfig|lbSubsetConfig)(\.|\[|$)/.test(path);
     },
-    explainsMissing: (t, name, side, facts) => {
-      const host = clusterHost(name);
-      return t === 'endpoints' && side === 'ours' && clusterSubset(name) !== undefined && host !== undefined && facts.passthroughDrHosts.has(host.split('.')[0] as string);
-    },
+    explainsMissing: (t, name, side, facts) => t === 'endpoints' && side === 'ours' && clusterSubset(name) !== undefined && underPassthrough(name, facts),
   },
   {
     // Open difference (ours), not yet characterised field by field: with several ServiceEntries
@@ -288,7 +298,12 @@ export function workspaceFacts(texts: readonly string[]): WorkspaceFacts {
       const ns = isObj(o.metadata) && typeof o.metadata.namespace === 'string' ? o.metadata.namespace : 'default';
       if (o.kind === 'DestinationRule' && typeof o.spec.host === 'string') {
         const lb = isObj(o.spec.trafficPolicy) && isObj(o.spec.trafficPolicy.loadBalancer) ? o.spec.trafficPolicy.loadBalancer : undefined;
-        if (lb?.simple === 'PASSTHROUGH') passthroughDrHosts.add(o.spec.host.split('.')[0] as string);
+        if (lb?.simple === 'PASSTHROUGH') passthroughDrHosts.add(o.spec.host);
+        // A port's own PASSTHROUGH makes that port's default cluster ORIGINAL_DST too.
+        const ports = isObj(o.spec.trafficPolicy) && Array.isArray(o.spec.trafficPolicy.portLevelSettings) ? o.spec.trafficPolicy.portLevelSettings : [];
+        for (const pl of ports) {
+          if (isObj(pl) && isObj(pl.loadBalancer) && pl.loadBalancer.simple === 'PASSTHROUGH' && isObj(pl.port) && typeof pl.port.number === 'number') passthroughDrHosts.add(`${o.spec.host}:${pl.port.number}`);
+        }
       }
       if (o.kind === 'ServiceEntry' && Array.isArray(o.spec.hosts)) {
         for (const h of new Set(o.spec.hosts)) if (typeof h === 'string') seHosts.set(`${ns}/${h}`, (seHosts.get(`${ns}/${h}`) ?? 0) + 1);
