@@ -16,7 +16,8 @@ import { describe, expect, it } from 'vitest';
 import { loadMesh } from '../../src/core/ambient/load.ts';
 import { buildAmbientModel } from '../../src/core/ambient/model.ts';
 import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
-import { certificatesTable, nodeView, policiesTable, serviceEndpoints, servicesTable, tabwrite, workloadNameOf, workloadsTable } from '../../src/core/ambient/ztunnel.ts';
+import { certificatesTable, nodeView, policiesTable, serviceEndpoints, servicesTable, tabwrite, workloadsTable } from '../../src/core/ambient/ztunnel.ts';
+import { podWorkloadName as workloadNameOf } from '../../src/core/config/services.ts';
 import { makeResource } from '../../src/core/model/resources.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });

@@ -109,3 +109,59 @@ data:
     expect(new Set(meshIdTags(generateFor(viewOf(annotated), 'client-1', 'app').listeners))).toEqual(new Set(['mesh-b']));
   });
 });
+
+// Found by the oracle-xds fuzz target and the generated 100-service mesh (2026-12-06).
+describe('a ServiceEntry endpoint without a service account', () => {
+  // serviceentry/conversion.go convertWorkloadEntryToServiceInstances: `sa := ""; if
+  // we.ServiceAccount != "" { sa = spiffe.MustGenSpiffeURI(...) }`, so the cluster's SANs
+  // (buildClusterOpts serviceAccounts) hold no identity for it.
+  it('adds no spiffe identity of the default service account to the cluster', () => {
+    const text = `${MESH}---
+apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: legacy-db, namespace: app}
+spec:
+  hosts: [legacy-db.internal]
+  ports: [{name: tcp, number: 5432, protocol: TCP}]
+  location: MESH_INTERNAL
+  resolution: STATIC
+  endpoints: [{address: 10.10.0.21}]
+---
+apiVersion: networking.istio.io/v1
+kind: DestinationRule
+metadata: {name: legacy-db, namespace: app}
+spec:
+  host: legacy-db.internal
+  trafficPolicy: {tls: {mode: ISTIO_MUTUAL}}
+`;
+    const c = byName(generateFor(viewOf(text), 'client-1', 'app').clusters, 'outbound|5432||legacy-db.internal');
+    expect(c.transportSocket ?? c.transportSocketMatches).toBeDefined();
+    expect(JSON.stringify(c)).not.toContain('spiffe://cluster.local/ns/app/sa/default');
+  });
+});
+
+describe('a subset of a DestinationRule whose load balancer is PASSTHROUGH', () => {
+  // cluster_builder.go buildSubsetCluster: the subset cluster starts from the default cluster's
+  // discovery type after its traffic policy was applied (PASSTHROUGH made it ORIGINAL_DST), and
+  // an ORIGINAL_DST cluster's lb policy is CLUSTER_PROVIDED (applyLoadBalancer).
+  it('is ORIGINAL_DST with CLUSTER_PROVIDED even when the subset names another load balancer', () => {
+    const text = `${MESH}---
+apiVersion: networking.istio.io/v1
+kind: DestinationRule
+metadata: {name: web, namespace: app}
+spec:
+  host: web.app.svc.cluster.local
+  trafficPolicy: {loadBalancer: {simple: PASSTHROUGH}}
+  subsets:
+  - name: v1
+    labels: {version: v1}
+    trafficPolicy: {loadBalancer: {simple: LEAST_REQUEST}}
+`;
+    const clusters = generateFor(viewOf(text), 'client-1', 'app').clusters;
+    const base = clusters.find((c) => String(c.name).startsWith('outbound|') && String(c.name).endsWith('||web.app.svc.cluster.local'));
+    expect(base?.type).toBe('ORIGINAL_DST');
+    const subset = clusters.find((c) => String(c.name).startsWith('outbound|') && String(c.name).includes('|v1|web.app.svc.cluster.local'));
+    expect(subset?.type).toBe('ORIGINAL_DST');
+    expect(subset?.lbPolicy).toBe('CLUSTER_PROVIDED');
+  });
+});

@@ -17,6 +17,7 @@ import { AMBIENT_REDIRECTION_ANNOTATION, AMBIENT_REDIRECTION_ENABLED } from '../
 import { TUNNEL_LABEL, type Cluster, type SimPod, type SimService } from './cluster.ts';
 import { buildPolicySet, workloadPolicyKeys, type PolicySet, type ZtunnelAuthorization } from './authz.ts';
 import { listAt } from '../model/maps.ts';
+import { podWorkloadName } from '../config/services.ts';
 
 export const CLUSTER_ID = 'Kubernetes';
 
@@ -119,32 +120,6 @@ function canonical(labels: StringMap, workloadName: string): { name: string; rev
   return { name: pick(['service.istio.io/canonical-name', 'app.kubernetes.io/name', 'app']) ?? workloadName, revision: pick(['service.istio.io/canonical-revision', 'app.kubernetes.io/version', 'version']) ?? 'latest' };
 }
 
-/** Istio's GetDeployMetaFromPod plus the workload-name label: the pod's workload name. */
-export function workloadNameOf(pod: Resource, labels: StringMap): string {
-  if (Object.prototype.hasOwnProperty.call(labels, 'service.istio.io/workload-name')) return labels['service.istio.io/workload-name'] as string;
-  const meta = (pod.body.metadata ?? {}) as Record<string, unknown>;
-  const generateName = typeof meta.generateName === 'string' ? meta.generateName : '';
-  if (generateName === '') return pod.name;
-  const refs = Array.isArray(meta.ownerReferences) ? (meta.ownerReferences as Array<Record<string, unknown>>) : [];
-  const controller = refs.find((r) => r && typeof r === 'object' && r.controller === true);
-  if (!controller) return pod.name;
-  const kind = String(controller.kind ?? '');
-  const name = String(controller.name ?? '');
-  // strings.HasSuffix(name, hash), then strings.TrimSuffix(name, "-"+hash): a name ending in the
-  // hash without the dash is kept whole.
-  const trim = (suffix: string) => (name.endsWith(`-${suffix}`) ? name.slice(0, name.length - suffix.length - 1) : name);
-  const hash = labels['pod-template-hash'];
-  if (kind === 'ReplicaSet' && hash && name.endsWith(hash)) return trim(hash);
-  const rollout = labels['rollouts-pod-template-hash'];
-  if (kind === 'ReplicaSet' && rollout && name.endsWith(rollout)) return trim(rollout);
-  if (kind === 'ReplicationController' && labels.deploymentconfig) return labels.deploymentconfig;
-  if (kind === 'Job') {
-    const m = /^(.+)-\d{8,10}$/.exec(name);
-    if (m) return m[1] as string;
-  }
-  return name || pod.name;
-}
-
 function supportsTunnel(labels: StringMap): boolean {
   const v = labels[TUNNEL_LABEL];
   return v !== undefined && v.split(',').map((s) => s.trim()).includes('http');
@@ -155,7 +130,7 @@ function waypointJson(b: WaypointBinding): GatewayAddressJson | undefined {
 }
 
 function podWorkload(cluster: Cluster, pod: SimPod, policies: PolicySet, services: Map<string, Array<{ servicePort: number; targetPort: number }>>): WorkloadRecord {
-  const workloadName = workloadNameOf(pod.resource, pod.labels);
+  const workloadName = podWorkloadName(pod.resource, pod.labels);
   const canon = canonical(pod.labels, workloadName);
   let protocol: 'TCP' | 'HBONE' = 'TCP';
   let nativeTunnel = false;

@@ -138,26 +138,34 @@ function podTargetPort(pod: Resource, port: ServicePortInfo): number | undefined
 }
 
 /**
- * Istio's workload name of a pod (kube.GetDeployMetaFromPod): the Deployment behind a
- * ReplicaSet owner, the CronJob behind a Job owner, another owner's name, or the pod's name.
+ * The pod's workload name, as Istio's GetWorkloadMetaFromPod gives it (pkg/kube/util.go): the
+ * `service.istio.io/workload-name` label, else GetDeployMetaFromPod: the pod's own name unless
+ * the name was generated (`generateName`) and a controller owns the pod; then the controller's
+ * name, less the `-<pod-template-hash>` of a ReplicaSet (or Argo Rollouts' hash), a
+ * DeploymentConfig's name for an OpenShift ReplicationController, or a CronJob's name for a Job
+ * named `<cronjob>-<8 to 10 digits>`. xDS endpoint metadata and ztunnel's workloads use it.
  */
-export function podWorkloadName(pod: Resource): string {
+export function podWorkloadName(pod: Resource, labels: Readonly<Record<string, string>> = pod.labels): string {
+  if (Object.prototype.hasOwnProperty.call(labels, 'service.istio.io/workload-name')) return labels['service.istio.io/workload-name'] as string;
   const meta = isObj(pod.body.metadata) ? pod.body.metadata : {};
-  const refs = arr(meta.ownerReferences).filter(isObj);
-  const owner = refs.find((r) => r.controller === true) ?? refs[0];
-  if (!owner) return pod.name;
-  const kind = str(owner.kind);
-  const name = str(owner.name);
-  if (kind === 'ReplicaSet') {
-    const hash = pod.labels['pod-template-hash'];
-    if (hash && name.endsWith(`-${hash}`)) return name.slice(0, -hash.length - 1);
-    return name;
-  }
+  if (str(meta.generateName) === '') return pod.name;
+  const controller = arr(meta.ownerReferences).filter(isObj).find((r) => r.controller === true);
+  if (!controller) return pod.name;
+  const kind = str(controller.kind);
+  const name = str(controller.name);
+  // strings.HasSuffix(name, hash), then strings.TrimSuffix(name, "-"+hash): a name ending in the
+  // hash without the dash is kept whole.
+  const trim = (suffix: string) => (name.endsWith(`-${suffix}`) ? name.slice(0, name.length - suffix.length - 1) : name);
+  const hash = labels['pod-template-hash'];
+  if (kind === 'ReplicaSet' && hash && name.endsWith(hash)) return trim(hash);
+  const rollout = labels['rollouts-pod-template-hash'];
+  if (kind === 'ReplicaSet' && rollout && name.endsWith(rollout)) return trim(rollout);
+  if (kind === 'ReplicationController' && labels.deploymentconfig) return labels.deploymentconfig;
   if (kind === 'Job') {
-    const m = /^(.+)-\d+$/.exec(name);
-    return m && m[1] ? m[1] : name;
+    const m = /^(.+)-\d{8,10}$/.exec(name);
+    if (m) return m[1] as string;
   }
-  return name === '' ? pod.name : name;
+  return name || pod.name;
 }
 
 /** Istio's kube.CanonicalService: the canonical name and revision of a workload's labels. */
@@ -366,7 +374,9 @@ function entryEndpoint(view: ConfigView, namespace: string, name: string, we: Wo
     labels,
     workload,
     serviceAccount: sa || 'default',
-    identity: spiffeId(view.meshConfig.trustDomain, namespace, sa || 'default'),
+    // convertWorkloadEntryToServiceInstances: a SPIFFE identity only when a service account is
+    // written (serviceentry/conversion.go), so no subject alt name is expected of the others.
+    identity: sa ? spiffeId(view.meshConfig.trustDomain, namespace, sa) : '',
     network: we.network,
     locality: we.locality,
     // getTLSModeFromWorkloadEntry: the label, else istio when a service account is set.

@@ -637,7 +637,9 @@ function outboundPortClusters(ctx: GenContext, svc: Service, port: ServicePortIn
   }
   const out = [finish(w)];
   for (const subset of dr?.spec.subsets ?? []) {
-    const sc = subsetCluster(ctx, svc, port, mode, subset, dr as DestinationRuleConfig, base, type);
+    // buildSubsetCluster takes the default cluster's type after its traffic policy was applied
+    // (a PASSTHROUGH load balancer made it ORIGINAL_DST), not the discovery type.
+    const sc = subsetCluster(ctx, svc, port, mode, subset, dr as DestinationRuleConfig, base, typeof w.c.type === 'string' ? w.c.type : type);
     if (sc) {
       carry(sc.c, ref(svc.resource.key), ...drRefs(cdr), ref(dr?.meta.resource.key ?? '', `spec.subsets[${dr?.spec.subsets.indexOf(subset)}]`));
       out.push(finish(sc));
