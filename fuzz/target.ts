@@ -29,6 +29,11 @@ export interface Target<I> {
    */
   stackFrames?: number;
   /**
+   * Runs only when named with --target (the oracle's targets: a development tool CI never builds),
+   * never in the default set or the CI smoke run.
+   */
+  onlyWhenNamed?: boolean;
+  /**
    * Why the target cannot run on this machine (a tool it compares against is missing), or
    * undefined. The runner then reports it as SKIPPED (not run), never as passed.
    */

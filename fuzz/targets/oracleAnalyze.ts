@@ -239,6 +239,7 @@ export const oracleAnalyzeTarget: Target<OracleAnalyzeCase> = {
   check,
   async: true,
   smokeRuns: 200,
+  onlyWhenNamed: true,
   unavailable: () => (AnalyzeServer.available() ? undefined : `the analyze server is not built (${ANALYZE_ORACLE}; run npm run oracle -- build, which needs Go)`),
   report,
 };

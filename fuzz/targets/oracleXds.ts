@@ -515,6 +515,7 @@ export const oracleXdsTarget: Target<OracleXdsCase> = {
   check,
   async: true,
   smokeRuns: 50,
+  onlyWhenNamed: true,
   unavailable: () => (XdsServer.available() ? undefined : `xds-oracle is not built (${XDS_ORACLE_BIN}; run npm run oracle -- build, which needs Go)`),
   report,
 };
