@@ -4,26 +4,12 @@
 // log time stamps replaced by <TS>). Workbench-mode expectations follow the API server and
 // kubectl (cited per case); the workbench text of those findings is tested in
 // tests/analysis/apiServerRejects.test.ts.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.ts';
+import { analyzeIn, filesDir, LOG_TIME_STAMP, type AnalyzeRun } from './analyzeFiles.ts';
 
-async function analyze(files: Record<string, string>, args: string[]): Promise<{ stdout: string; stderr: string; exit: number }> {
-  const dir = mkdtempSync(join(tmpdir(), 'mw-modes-'));
-  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  let stdout = '';
-  let stderr = '';
-  const exit = await runCli(['analyze', ...args, ...Object.keys(files)], {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    stdin: async () => '',
-    cwd: dir,
-    isTTY: false,
-    env: {},
-  });
-  return { stdout: stdout.replace(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z(?=\t)/gm, '<TS>'), stderr, exit };
+async function analyze(files: Record<string, string>, args: string[]): Promise<AnalyzeRun> {
+  const r = await analyzeIn(filesDir(files), [...args, ...Object.keys(files)]);
+  return { ...r, stdout: r.stdout.replace(LOG_TIME_STAMP, '<TS>') };
 }
 
 const URI = 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: vs\nspec:\n  hosts: [reviews]\n  http:\n  - match:\n    - ignoreUriCase: "true"\n    route:\n    - destination:\n        host: reviews\n';

@@ -3,39 +3,10 @@
 // Istio commit we follow (istio.io/istio v0.0.0-20260827124520-eed52ebb66ad, built by
 // `npm run oracle -- build`), run on the same files in the same directory; only the time stamps
 // of its log lines are replaced by <TS> (ours are the current time in the same format).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.ts';
+import { analyzeIn, expectIstioctlOutput, filesDir, type IstioctlCase } from './analyzeFiles.ts';
 
-async function run(args: string[], cwd: string): Promise<{ stdout: string; stderr: string; exit: number }> {
-  let stdout = '';
-  let stderr = '';
-  const exit = await runCli(['analyze', '--istioctl', ...args], {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    stdin: async () => '',
-    cwd,
-    isTTY: false,
-    env: {},
-  });
-  return { stdout, stderr, exit };
-}
-
-/** istio's log time stamp (UTC, microseconds), as istioctl prints it. */
-const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z(?=\t)/gm;
-
-interface Case {
-  name: string;
-  files: Record<string, string>;
-  args: string[];
-  stdout: string;
-  stderr: string;
-  exit: number;
-}
-
-const CASES: Case[] = [
+const CASES: IstioctlCase[] = [
   {
     name: "quoted integers, an unknown field, a numeric enum and a null decode: no message, exit 0",
     files: {
@@ -322,19 +293,13 @@ const CASES: Case[] = [
 
 describe('analyze --istioctl: what istioctl analyze --use-kube=false prints', () => {
   for (const c of CASES) {
-    it(c.name, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mwb-istioctl-'));
-      for (const [name, text] of Object.entries(c.files)) writeFileSync(join(dir, name), text);
-      const got = await run(c.args, dir);
-      expect({ stdout: got.stdout.replace(TS, '<TS>'), stderr: got.stderr, exit: got.exit }).toEqual({ stdout: c.stdout, stderr: c.stderr, exit: c.exit });
-    });
+    it(c.name, () => expectIstioctlOutput(c));
   }
 
   it('stamps its log lines with the current time, as istio logs do', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mwb-istioctl-'));
-    writeFileSync(join(dir, 'bad.yaml'), 'apiVersion: v1\nkind: List\nitems: 3\n');
+    const dir = filesDir({ 'bad.yaml': 'apiVersion: v1\nkind: List\nitems: 3\n' });
     const before = Date.now();
-    const got = await run(['bad.yaml'], dir);
+    const got = await analyzeIn(dir, ['--istioctl', 'bad.yaml']);
     const stamp = /^(\S+)\twarn\tfile\t/.exec(got.stdout)?.[1] ?? '';
     expect(stamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}000Z$/);
     expect(Date.parse(stamp)).toBeGreaterThanOrEqual(before - 1);
@@ -342,11 +307,8 @@ describe('analyze --istioctl: what istioctl analyze --use-kube=false prints', ()
   });
 
   it('the default (workbench) mode still reads every kind: the same files give their findings', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'mwb-istioctl-'));
     const vs = CASES.find((c) => c.args.join(' ') === 'vs.yaml')!;
-    for (const [name, text] of Object.entries(vs.files)) writeFileSync(join(dir, name), text);
-    let stdout = '';
-    const exit = await runCli(['analyze', 'vs.yaml'], { stdout: (s) => void (stdout += s), stderr: () => {}, stdin: async () => '', cwd: dir, isTTY: false, env: {} });
+    const { stdout, exit } = await analyzeIn(filesDir(vs.files), ['vs.yaml']);
     expect(stdout).toContain('Error [IST0101] (VirtualService default/reviews vs.yaml:19) Referenced host not found: "ratings"');
     expect(exit).toBe(79);
   });

@@ -7,39 +7,10 @@
 // we follow (istio.io/istio v0.0.0-20260827124520-eed52ebb66ad, built by `npm run oracle --
 // build`), run on the same files in the same directory; only the time stamps
 // of its log lines are replaced by <TS> (ours are the current time in the same format).
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.ts';
+import { describe, it } from 'vitest';
+import { expectIstioctlOutput, type IstioctlCase } from './analyzeFiles.ts';
 
-async function run(args: string[], cwd: string): Promise<{ stdout: string; stderr: string; exit: number }> {
-  let stdout = '';
-  let stderr = '';
-  const exit = await runCli(['analyze', '--istioctl', ...args], {
-    stdout: (s) => void (stdout += s),
-    stderr: (s) => void (stderr += s),
-    stdin: async () => '',
-    cwd,
-    isTTY: false,
-    env: {},
-  });
-  return { stdout, stderr, exit };
-}
-
-/** istio's log time stamp (UTC, microseconds), as istioctl prints it. */
-const TS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z(?=\t)/gm;
-
-interface Case {
-  name: string;
-  files: Record<string, string>;
-  args: string[];
-  stdout: string;
-  stderr: string;
-  exit: number;
-}
-
-const CASES: Case[] = [
+const CASES: IstioctlCase[] = [
   {
     name: "a Helm template (a chunk starting with '{{') is read as JSON: encoding/json's syntax error",
     files: {
@@ -178,11 +149,6 @@ const CASES: Case[] = [
 
 describe('analyze --istioctl: JSON-looking chunks, .nan/.inf, control characters and typed Kubernetes fields as istioctl reads them', () => {
   for (const c of CASES) {
-    it(c.name, async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'mwb-istioctl-'));
-      for (const [name, text] of Object.entries(c.files)) writeFileSync(join(dir, name), text);
-      const got = await run(c.args, dir);
-      expect({ stdout: got.stdout.replace(TS, '<TS>'), stderr: got.stderr, exit: got.exit }).toEqual({ stdout: c.stdout, stderr: c.stderr, exit: c.exit });
-    });
+    it(c.name, () => expectIstioctlOutput(c));
   }
 });
