@@ -9,11 +9,11 @@
 // command-line paths (by default every file's name; a directory, or the files without a mesh
 // config file passed by --meshConfigFile), and the arguments after `analyze`. Both sides see
 // the same relative names, so references (`a.yaml:7`) print alike.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { JsonLinesProcess } from './jsonLinesProcess.ts';
 import { runCli } from '../../src/cli/main.ts';
 
 export interface OracleFile {
@@ -72,81 +72,44 @@ export async function runOurs(dir: string, ws: OracleWorkspace, args: readonly s
 
 /** istioctl's analyze in one long-lived Go process (analyze-oracle), one request at a time. */
 export class AnalyzeServer {
-  private child: ChildProcessWithoutNullStreams | undefined;
-  private next = 0;
-  private readonly pending = new Map<number, { resolve: (r: RunResult) => void }>();
-  private stderrTail = '';
-  private runsOnChild = 0;
-  runs = 0;
-  restarts = 0;
-  /** Fresh processes started to bound memory (see recycleEvery). */
-  recycled = 0;
+  private readonly process: JsonLinesProcess<RunResult>;
 
   /**
    * The Go process grows by about 100 KB per run (istioctl's command tree and what it registers
-   * are not all collected), so it is replaced, between requests, after this many runs.
+   * are not all collected), so it is replaced, between requests, after `recycleEvery` runs.
    */
-  constructor(private readonly bin = ANALYZE_ORACLE, private readonly recycleEvery = 500) {}
+  constructor(bin = ANALYZE_ORACLE, recycleEvery = 500) {
+    this.process = new JsonLinesProcess<RunResult>({
+      bin,
+      args: [],
+      recycleEvery,
+      answer: (m) => (m.error ? { stdout: '', stderr: `analyze-oracle: ${String(m.error)}`, exit: -1 } : { stdout: m.stdout as string, stderr: m.stderr as string, exit: m.exit as number }),
+      // A crash of the whole process (a panic in a goroutine istioctl started): fail what was asked.
+      died: (how, tail) => ({ stdout: '', stderr: `analyze-oracle exited (${how}): ${tail}`, exit: -2 }),
+    });
+  }
 
   static available(bin = ANALYZE_ORACLE): boolean {
     return existsSync(bin);
   }
 
-  private start(): ChildProcessWithoutNullStreams {
-    const child = spawn(this.bin, [], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env } });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (this.stderrTail = (this.stderrTail + d).slice(-4000)));
-    const lines = createInterface({ input: child.stdout, crlfDelay: Infinity });
-    lines.on('line', (line) => {
-      let msg: { id: number; stdout: string; stderr: string; exit: number; error?: string };
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      this.pending.delete(msg.id);
-      p.resolve(msg.error ? { stdout: '', stderr: `analyze-oracle: ${msg.error}`, exit: -1 } : { stdout: msg.stdout, stderr: msg.stderr, exit: msg.exit });
-    });
-    child.on('exit', (code, signal) => {
-      if (this.child === child) this.child = undefined;
-      // A crash of the whole process (a panic in a goroutine istioctl started): fail what was asked.
-      for (const [id, p] of this.pending) {
-        this.pending.delete(id);
-        p.resolve({ stdout: '', stderr: `analyze-oracle exited (${signal ?? code}): ${this.stderrTail}`, exit: -2 });
-      }
-      this.restarts++;
-    });
-    child.stdin.on('error', () => {
-      // the exit handler answers what was pending
-    });
-    return child;
+  get runs(): number {
+    return this.process.runs;
+  }
+  get restarts(): number {
+    return this.process.restarts;
+  }
+  /** Fresh processes started to bound memory. */
+  get recycled(): number {
+    return this.process.recycled;
   }
 
   run(ws: OracleWorkspace, args: readonly string[]): Promise<RunResult> {
-    if (this.child && this.runsOnChild >= this.recycleEvery && this.pending.size === 0) {
-      const old = this.child;
-      this.child = undefined;
-      old.removeAllListeners('exit');
-      old.stdin.end();
-      this.recycled++;
-    }
-    if (!this.child) {
-      this.child = this.start();
-      this.runsOnChild = 0;
-    }
-    this.runsOnChild++;
-    const id = this.next++;
-    this.runs++;
-    return new Promise((resolvePromise) => {
-      this.pending.set(id, { resolve: resolvePromise });
-      this.child!.stdin.write(`${JSON.stringify({ id, files: ws.files, paths: pathsOf(ws), args })}\n`);
-    });
+    return this.process.request({ files: ws.files, paths: pathsOf(ws), args });
   }
 
   close(): void {
-    this.child?.stdin.end();
-    this.child = undefined;
+    this.process.close();
   }
 }
 

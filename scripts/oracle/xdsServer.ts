@@ -4,11 +4,10 @@
 // listeners, routes and endpoints as Envoy proto JSON, or why the harness could not make them.
 // Process start and Istio's module initialisation (about 40 ms, and the page faults of a 200 MB
 // binary) happen once; each request still gets its own test discovery server.
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
+import { JsonLinesProcess } from './jsonLinesProcess.ts';
 
 const CACHE = process.env.MESH_WORKBENCH_ORACLE_CACHE || join(homedir(), '.cache', 'mesh-workbench-oracle');
 export const XDS_ORACLE_BIN = process.env.XDS_ORACLE || join(CACHE, 'bin', 'xds-oracle');
@@ -54,80 +53,39 @@ export interface XdsAnswer {
 
 /** `xds-oracle --serve`, one request at a time, restarted after a crash and recycled to bound memory. */
 export class XdsServer {
-  private child: ChildProcessWithoutNullStreams | undefined;
-  private next = 0;
-  private readonly pending = new Map<number, (a: XdsAnswer) => void>();
-  private stderrTail = '';
-  private runsOnChild = 0;
-  runs = 0;
-  restarts = 0;
-  recycled = 0;
+  private readonly process: JsonLinesProcess<XdsAnswer>;
 
   /** Each request starts a test discovery server (informers, a push queue) whose memory Go does not all give back: a fresh process every `recycleEvery` requests. */
-  constructor(private readonly bin = XDS_ORACLE_BIN, private readonly recycleEvery = 300) {}
+  constructor(bin = XDS_ORACLE_BIN, recycleEvery = 300) {
+    this.process = new JsonLinesProcess<XdsAnswer>({
+      bin,
+      args: ['--serve'],
+      recycleEvery,
+      answer: (m) => ({ ...(m.error ? { error: String(m.error) } : {}), proxies: (m.proxies as XdsProxyAnswer[] | undefined) ?? [], rejected: (m.rejected as XdsRejected[] | undefined) ?? [] }),
+      // A panic on one of istiod's own goroutines ends the process: fail what was asked.
+      died: (how, tail) => ({ error: `xds-oracle exited (${how}): ${tail.trim().split('\n').slice(-3).join(' | ')}`, proxies: [], rejected: [] }),
+    });
+  }
 
   static available(bin = XDS_ORACLE_BIN): boolean {
     return existsSync(bin);
   }
 
-  private start(): ChildProcessWithoutNullStreams {
-    const child = spawn(this.bin, ['--serve'], { stdio: ['pipe', 'pipe', 'pipe'] });
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (this.stderrTail = (this.stderrTail + d).slice(-4000)));
-    createInterface({ input: child.stdout, crlfDelay: Infinity }).on('line', (line) => {
-      let msg: { id: number; error?: string; proxies?: XdsProxyAnswer[]; rejected?: XdsRejected[] };
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        return;
-      }
-      const p = this.pending.get(msg.id);
-      if (!p) return;
-      this.pending.delete(msg.id);
-      p({ ...(msg.error ? { error: msg.error } : {}), proxies: msg.proxies ?? [], rejected: msg.rejected ?? [] });
-    });
-    child.on('exit', (code, signal) => {
-      if (this.child === child) this.child = undefined;
-      // A panic on one of istiod's own goroutines ends the process: fail what was asked.
-      for (const [id, p] of this.pending) {
-        this.pending.delete(id);
-        p({ error: `xds-oracle exited (${signal ?? code}): ${this.stderrTail.trim().split('\n').slice(-3).join(' | ')}`, proxies: [], rejected: [] });
-      }
-      this.restarts++;
-    });
-    child.stdin.on('error', () => {
-      // the exit handler answers what was pending
-    });
-    return child;
+  get runs(): number {
+    return this.process.runs;
+  }
+  get restarts(): number {
+    return this.process.restarts;
+  }
+  get recycled(): number {
+    return this.process.recycled;
   }
 
   generate(files: readonly XdsFile[], proxies: readonly XdsProxyRequest[], mesh?: string): Promise<XdsAnswer> {
-    if (this.child && this.runsOnChild >= this.recycleEvery && this.pending.size === 0) {
-      const old = this.child;
-      this.child = undefined;
-      old.removeAllListeners('exit');
-      old.stdin.end();
-      this.recycled++;
-    }
-    if (!this.child) {
-      this.stderrTail = '';
-      this.child = this.start();
-      this.runsOnChild = 0;
-    }
-    this.runsOnChild++;
-    this.runs++;
-    const id = this.next++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.child!.stdin.write(`${JSON.stringify({ id, files, proxies, ...(mesh !== undefined ? { mesh } : {}) })}\n`);
-    });
+    return this.process.request({ files, proxies, ...(mesh !== undefined ? { mesh } : {}) });
   }
 
   close(): void {
-    const c = this.child;
-    this.child = undefined;
-    if (c) {
-      c.removeAllListeners('exit');
-      c.stdin.end();
-    }
+    this.process.close();
   }
 }
