@@ -23,7 +23,7 @@ import { KINDS_NOT_READ_FROM_FILES } from './skipped.ts';
 
 import { istioctlDecodeError, istioctlDecodedObject } from '../validation/jsonpb/decode.ts';
 import { goJSONSyntaxError } from '../validation/webhook/goJson.ts';
-import { goJsonFloat } from '../go/format.ts';
+import { goJsonFloat, goJsonValueType } from '../go/format.ts';
 
 /**
  * How Go's encoding/json (sigs.k8s.io/json, case-sensitive) decodes the fields the model checks
@@ -76,7 +76,7 @@ const KUBE_STRUCTS: Readonly<Record<string, Readonly<Record<string, GoField>>>> 
 
 /** The JSON number sigs.k8s.io/yaml writes (json.Marshal), as an UnmarshalTypeError quotes it. */
 function int32Problem(v: unknown): string | undefined {
-  if (typeof v !== 'number') return jsonType(v);
+  if (typeof v !== 'number') return goJsonValueType(v);
   if (Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31) return undefined;
   return `number ${goJsonFloat(v)}`;
 }
@@ -93,31 +93,31 @@ export function kubeDecodeError(kind: string, group: string, object: unknown): s
   // One value of a field (`struct` is the struct decoding it, `path` the field path so far).
   const value = (field: GoField, v: unknown, struct: string, at: readonly string[]): string | undefined => {
     if (v === null || v === undefined) return undefined;
-    if (field === 'string') return typeof v === 'string' ? undefined : fail(jsonType(v), struct, at, 'string');
+    if (field === 'string') return typeof v === 'string' ? undefined : fail(goJsonValueType(v), struct, at, 'string');
     if (field === 'int32') {
       const problem = int32Problem(v);
       return problem === undefined ? undefined : fail(problem, struct, at, 'int32');
     }
     if (field === 'map') {
-      if (!isObject(v)) return fail(jsonType(v), struct, at, 'map[string]string');
+      if (!isObject(v)) return fail(goJsonValueType(v), struct, at, 'map[string]string');
       for (const k of Object.keys(v).sort()) {
         const x = v[k];
-        if (x !== null && typeof x !== 'string') return fail(jsonType(x), struct, at, 'string');
+        if (x !== null && typeof x !== 'string') return fail(goJsonValueType(x), struct, at, 'string');
       }
       return undefined;
     }
-    if ('named' in field) return typeof v === 'string' ? undefined : fail(jsonType(v), struct, at, field.named);
+    if ('named' in field) return typeof v === 'string' ? undefined : fail(goJsonValueType(v), struct, at, field.named);
     if ('slice' in field) {
       const elem = field.slice;
       const elemType = elem === 'string' ? 'string' : elem.goType;
-      if (!Array.isArray(v)) return fail(jsonType(v), struct, at, `[]${elemType}`);
+      if (!Array.isArray(v)) return fail(goJsonValueType(v), struct, at, `[]${elemType}`);
       for (const e of v) {
         const inner = value(elem, e, struct, at);
         if (inner !== undefined) return inner;
       }
       return undefined;
     }
-    if (!isObject(v)) return fail(jsonType(v), struct, at, field.goType);
+    if (!isObject(v)) return fail(goJsonValueType(v), struct, at, field.goType);
     return visit(v, field, at);
   };
   const visit = (obj: Record<string, unknown>, struct: GoStruct, path: readonly string[]): string | undefined => {
@@ -261,14 +261,6 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** encoding/json's name for a JSON value's type in an UnmarshalTypeError. */
-function jsonType(v: unknown): string {
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'string') return 'string';
-  return 'object';
-}
 
 const TYPE_META = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
@@ -290,7 +282,7 @@ function typeMetaField(key: string): 'apiVersion' | 'kind' | undefined {
  */
 function interpret(value: unknown, sorted = true): { error: string } | { apiVersion: string; kind: string; group: string; version: string } {
   const fail = (what: string) => ({ error: `failed interpreting jsonChunk: couldn't get version/kind; json parse error: json: cannot unmarshal ${what}` });
-  if (!isObject(value)) return fail(`${jsonType(value)} into Go value of type ${TYPE_META}`);
+  if (!isObject(value)) return fail(`${goJsonValueType(value)} into Go value of type ${TYPE_META}`);
   const out = { apiVersion: '', kind: '' };
   const keys = sorted ? Object.keys(value).sort() : Object.keys(value);
   let firstError: { error: string } | undefined;
@@ -299,7 +291,7 @@ function interpret(value: unknown, sorted = true): { error: string } | { apiVers
     if (field === undefined) continue;
     const v = value[key];
     if (v === undefined || v === null) continue;
-    if (typeof v !== 'string') firstError ??= fail(`${jsonType(v)} into Go struct field .${field} of type string`);
+    if (typeof v !== 'string') firstError ??= fail(`${goJsonValueType(v)} into Go struct field .${field} of type string`);
     else out[field] = v;
   }
   if (firstError) return firstError;

@@ -149,3 +149,12 @@ export function goFixed(x: number): string {
   if (!Number.isFinite(x)) return formatFloatG(x);
   return x.toFixed(6);
 }
+
+/** encoding/json's name for a JSON value's type in an UnmarshalTypeError (`cannot unmarshal X into …`). */
+export function goJsonValueType(v: unknown): string {
+  if (Array.isArray(v)) return 'array';
+  if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'number') return 'number';
+  if (typeof v === 'string') return 'string';
+  return 'object';
+}

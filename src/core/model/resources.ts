@@ -6,6 +6,7 @@ import { str, stringMap } from './read.ts';
 import { kindProblems } from './kindProblems.ts';
 import { PairCache } from './maps.ts';
 import { stringMapProblems } from './stringMaps.ts';
+import { goJsonValueType } from '../go/format.ts';
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -69,13 +70,6 @@ function notK8s(doc: SourceDocument, what: string): Diagnostic {
   };
 }
 
-/** Go's encoding/json name of a JSON value's type, as its UnmarshalTypeError prints it. */
-function goJsonType(v: unknown): string {
-  if (typeof v === 'number') return 'number';
-  if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'string') return 'string';
-  return Array.isArray(v) ? 'array' : 'object';
-}
 
 /**
  * A List whose `items` is not a list. kubectl decodes a document with `items` as an
@@ -87,7 +81,7 @@ function badListItems(doc: SourceDocument, items: unknown): Diagnostic {
   return {
     level: 'Error',
     code: PARSER_CODES.badList,
-    message: `This List's "items" is a ${goJsonType(items)}, not a list: kubectl refuses the document (unable to decode "${doc.file}": json: cannot unmarshal ${goJsonType(items)} into Go struct field decodeList.items of type []json.RawMessage). Nothing in it was analyzed.`,
+    message: `This List's "items" is a ${goJsonValueType(items)}, not a list: kubectl refuses the document (unable to decode "${doc.file}": json: cannot unmarshal ${goJsonValueType(items)} into Go struct field decodeList.items of type []json.RawMessage). Nothing in it was analyzed.`,
     file: doc.file,
     line: doc.referenceLine,
     range: { startLine: doc.referenceLine, startCol: 1, endLine: doc.referenceLine, endCol: 200 },

@@ -4,6 +4,7 @@
 // check the parts of that which need no Envoy schema: deprecated filter names, v2 type URLs
 // (no longer known), filters named without a typed_config, and a `name` that is not a string.
 import { utf8Length } from '../../go/strings.ts';
+import { goJsonValueType } from '../../go/format.ts';
 import { goRegexpError } from './goRegexp.ts';
 import { validateAlphaWorkloadSelector } from './names.ts';
 import { at, enumv, get, idx, items, msg, s, strEntries, type Obj } from './read.ts';
@@ -34,13 +35,6 @@ function listenerMatchName(name: string, path: string, v: V): void {
   if (canonical) v.warn(`using deprecated filter name ${JSON.stringify(name)}; use ${JSON.stringify(canonical)} instead`, path);
 }
 
-/** The JSON type Go's decoder names in "cannot unmarshal X into Go value of type string". */
-function jsonType(x: unknown): string {
-  if (typeof x === 'boolean') return 'bool';
-  if (typeof x === 'number') return 'number';
-  if (Array.isArray(x)) return 'array';
-  return 'object';
-}
 
 /** Type URLs under typed_config/typedConfig anywhere in the value. */
 function typeUrls(x: unknown, out: string[], depth = 0): void {
@@ -88,7 +82,7 @@ function validatePatchValue(applyTo: string, value: unknown, path: string, v: V)
   const o = value as Obj;
   const name = get(o, 'name');
   if (name !== undefined && name !== null && typeof name !== 'string') {
-    v.err(`Envoy filter: json: cannot unmarshal ${jsonType(name)} into Go value of type string`, path);
+    v.err(`Envoy filter: json: cannot unmarshal ${goJsonValueType(name)} into Go value of type string`, path);
     return;
   }
   const urls: string[] = [];
