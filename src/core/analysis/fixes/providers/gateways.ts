@@ -12,6 +12,7 @@ import { gateway, virtualService } from '../../../config/api/networking.ts';
 import { serviceSpec } from '../../../config/api/kube.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
 import { num, str } from '../../../model/read.ts';
+import { isIstioProxyPort } from '../reservedPorts.ts';
 
 /** Plain hosts a gateway serves to VirtualServices of `namespace`. */
 function gatewayHosts(gw: Resource, namespace: string): string[] {
@@ -113,6 +114,8 @@ export const gatewayPortFixes: FixProvider = ({ message }, ctx) => {
         // The analyzer only counts TCP ports (an absent protocol is TCP, as the API server defaults it).
         if ((p.protocol || 'TCP') !== 'TCP') continue;
         const n = p.port;
+        // The gateway's own health (15021) and other proxy ports are the Service's, not for servers.
+        if (isIstioProxyPort(n) || isIstioProxyPort(num(p.targetPort))) continue;
         if (n > 0 && !used.has(n) && !offered.some((o) => o.port === n)) offered.push({ port: n, name: p.name.toLowerCase() });
       }
     }

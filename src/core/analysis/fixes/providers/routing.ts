@@ -8,6 +8,7 @@ import { editorFor, fix, type FixProvider } from '../context.ts';
 import { portsOfHost, routableHosts, subsetsOfHost } from '../mesh.ts';
 import { num, str } from '../../../model/read.ts';
 import { virtualService, type Destination } from '../../../config/api/networking.ts';
+import { isIstioProxyPort } from '../reservedPorts.ts';
 
 /**
  * The destination at a field path of a VirtualService (`spec.http[0].route[1].destination`,
@@ -48,7 +49,8 @@ export const destinationReferenceFixes: FixProvider = ({ message }, ctx) => {
     return closest(host, routableHosts(ctx, vs.namespace), (h) => h).flatMap(({ value }) => fix(`Change host to "${value}"`, ed.replaceScalar([...dest, 'host'], value)));
   }
   if (reftype === 'host:port' || reftype === 'mirror host:port') {
-    const ports = portsOfHost(ctx, vs.namespace, host) ?? [];
+    // A gateway's Service lists its health port (15021); traffic is never routed there.
+    const ports = (portsOfHost(ctx, vs.namespace, host) ?? []).filter((p) => !isIstioProxyPort(p));
     return ports.slice(0, MAX_PORT_FIXES).flatMap((p) => fix(`Change port to ${p}`, ed.replaceScalar([...dest, 'port', 'number'], p)));
   }
   if (reftype.endsWith('+subset in destinationrule')) {
@@ -67,7 +69,7 @@ export const destinationPortFixes: FixProvider = ({ message }, ctx) => {
   if (!vs || !dest) return [];
   const ed = editorFor(vs, ctx);
   if (!ed) return [];
-  const ports = Array.isArray(message.params[1]) ? (message.params[1] as unknown[]).map(num).filter((n) => n > 0) : [];
+  const ports = Array.isArray(message.params[1]) ? (message.params[1] as unknown[]).map(num).filter((n) => n > 0 && !isIstioProxyPort(n)) : [];
   const out: QuickFix[] = [];
   for (const p of ports.slice(0, MAX_PORT_FIXES)) {
     out.push(...fix(`Route to port ${p}`, ed.addMapEntry(dest, 'port', { number: p })));
