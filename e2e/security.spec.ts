@@ -48,7 +48,7 @@ test('the built page has a strict CSP, Monaco workers load under it, and no requ
   await page.getByTestId('review-button').click();
   await page.getByTestId('pin-baseline').click();
   await expect(page.getByTestId('review-summary')).toBeVisible();
-  await page.getByTestId('modal-close').click();
+  await page.getByTestId('view-close').click();
   await page.getByTestId('workspace-menu-button').click();
   const download = page.waitForEvent('download');
   await page.getByTestId('ws-export-zip').click();
@@ -129,7 +129,7 @@ test('script and markup payloads in a shared workspace stay text', async ({ page
   await expect(page.getByTestId('problem-row').first()).toBeVisible();
   await page.getByTestId('inspector-tab-share').click();
   await page.getByTestId('review-button').click();
-  await page.getByTestId('modal-close').click();
+  await page.getByTestId('view-close').click();
   await page.getByTestId('file-item').nth(3).click();
   await page.waitForTimeout(500);
   expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();

@@ -159,7 +159,7 @@ test('the review summary lists an added IST0101 after a host is broken', async (
   await page.getByTestId('review-button').click();
   await page.getByTestId('pin-baseline').click();
   await expect(page.getByTestId('diagnostics-added')).toContainText('Diagnostics added (0)');
-  await page.getByTestId('modal-close').click();
+  await page.getByTestId('view-close').click();
   await goToText(page, 'networking.yaml', 'host: ratings');
   await page.keyboard.type('-gone');
   await expect(page.getByTestId('problem-row').filter({ hasText: '"ratings-gone"' })).toHaveCount(1);

@@ -74,7 +74,7 @@ test('sharing with the pinned baseline and "keep secrets": the before side holds
   await page.getByTestId('review-button').click();
   await page.getByTestId('pin-baseline').click();
   await expect(page.getByTestId('unpin-baseline')).toBeVisible();
-  await page.getByTestId('modal-close').click();
+  await page.getByTestId('view-close').click();
 
   await page.getByTestId('share-button').click();
   const dialog = page.getByTestId('share-dialog');

@@ -5,6 +5,8 @@ import { useRoving } from '../common/roving.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { useAnalysis } from '../../state/analysis.ts';
 import { MAX_EDITOR_BYTES, formatBytes } from '../../state/fileKind.ts';
+import { useViews } from '../../state/views.ts';
+import { ViewPanel, ViewTab } from '../views/ViewHost.tsx';
 
 const MonacoEditor = lazy(() => import('./MonacoEditor.tsx'));
 
@@ -19,15 +21,24 @@ export function EditorArea() {
   // Arrow keys, Home and End move along the tabs (and open the file, as a click would).
   const strip = useRoving({ items: '[role="tab"]', orientation: 'horizontal', activateOnMove: true });
   const activeIndex = openTabs.indexOf(active ?? '');
+  const views = useViews((s) => s.open);
+  const activeView = useViews((s) => s.active);
+  const split = useViews((s) => s.split);
+  // A full-size view covers the editor (which stays mounted, keeping its models and undo).
+  const viewCovers = activeView !== null && !split;
 
   return (
     <div className="editor-area" data-pane="editor" aria-label="Editor" role="region">
-      <div className="tabs" role="tablist" aria-label="Open files" data-testid="editor-tabs" ref={strip}>
+      <div className="tabs" role="tablist" aria-label="Open files and views" data-testid="editor-tabs" ref={strip}>
         {openTabs.map((p, i) => (
-          <Tab key={p} path={p} index={i} active={p === active} />
+          <Tab key={p} path={p} index={i} active={p === active && !viewCovers} />
+        ))}
+        {views.map((v, i) => (
+          <ViewTab key={v} id={v} index={i} active={v === activeView} />
         ))}
       </div>
-      <div className="editor-body" role="tabpanel" id="editor-tabpanel" {...(activeIndex >= 0 ? { 'aria-labelledby': `editor-tab-${activeIndex}` } : { 'aria-label': 'Editor' })}>
+      <div className={`editor-split${split && activeView ? ' split' : ''}`} data-testid="editor-split">
+      <div className="editor-body" role="tabpanel" id="editor-tabpanel" hidden={viewCovers} {...(activeIndex >= 0 ? { 'aria-labelledby': `editor-tab-${activeIndex}` } : { 'aria-label': 'Editor' })}>
         {hasTextFile && (
           <Suspense fallback={<div className="editor-loading">Loading editor…</div>}>
             <MonacoEditor />
@@ -64,6 +75,11 @@ export function EditorArea() {
           </div>
         )}
       </div>
+      {activeView && split && <div className="view-divider" aria-hidden="true" />}
+      {views.map((v, i) => (
+        <ViewPanel key={v} id={v} index={i} shown={v === activeView} />
+      ))}
+      </div>
     </div>
   );
 }
@@ -84,14 +100,14 @@ function Tab({ path, index, active }: { path: string; index: number; active: boo
         aria-selected={active}
         aria-controls="editor-tabpanel"
         title={path}
-        onClick={() => useWorkspace.getState().setActive(path)}
+        onClick={() => showFile(path)}
         onKeyDown={(e) => {
           if (e.key === 'Delete') {
             e.preventDefault();
             useWorkspace.getState().closeTab(path);
           } else if (e.key === 'Enter' || e.key === ' ') {
             e.preventDefault();
-            useWorkspace.getState().setActive(path);
+            showFile(path);
           }
         }}
         onMouseDown={(e) => {
@@ -120,4 +136,10 @@ function Tab({ path, index, active }: { path: string; index: number; active: boo
       </button>
     </div>
   );
+}
+
+/** A file tab chosen: the file shows (a full-size view steps aside). */
+function showFile(path: string): void {
+  useWorkspace.getState().setActive(path);
+  useViews.getState().showFile();
 }

@@ -2,7 +2,7 @@
 // ways on: copy it to my workspaces (a fork), review its change, or leave.
 import { useState } from 'react';
 import { copySharedToMyWorkspaces, leaveSharedLink, useShareView } from '../../state/shareOpen.ts';
-import { useDialogs } from './dialogs.ts';
+import { useViews } from '../../state/views.ts';
 
 /** Rows of the list of removed values shown; a link may list up to MAX_REDACTED_ITEMS (10,000). */
 export const BANNER_REDACTED_ROWS = 50;
@@ -42,7 +42,7 @@ export function ReviewBanner() {
       </div>
       <div className="review-banner-actions">
         {review.before && (
-          <button type="button" className="button" data-testid="review-show-changes" onClick={() => useDialogs.getState().show('review')}>
+          <button type="button" className="button" data-testid="review-show-changes" onClick={() => useViews.getState().openView('review')}>
             Review changes
           </button>
         )}

@@ -1,12 +1,11 @@
-// The share/review dialogs, mounted once by the app shell.
+// The share dialog, mounted once by the app shell; Review opens as a view in the main area.
 import { useDialogs } from './dialogs.ts';
 import { ShareDialog } from './ShareDialog.tsx';
-import { ReviewDialog } from '../review/ReviewDialog.tsx';
+import { useViews } from '../../state/views.ts';
 
 export function ShareLayer() {
   const open = useDialogs((s) => s.open);
   if (open === 'share') return <ShareDialog />;
-  if (open === 'review') return <ReviewDialog />;
   return null;
 }
 
@@ -17,7 +16,7 @@ export function ShareButtons() {
       <button type="button" className="button" data-testid="share-button" onClick={() => show('share')}>
         Share…
       </button>
-      <button type="button" className="button" data-testid="review-button" onClick={() => show('review')}>
+      <button type="button" className="button" data-testid="review-button" onClick={() => useViews.getState().openView('review')}>
         Review…
       </button>
     </>

@@ -1,6 +1,7 @@
-// Review changes: a workspace against a pinned baseline, another workspace, or the "before"
+// The Review view: a workspace against a pinned baseline, another workspace, or the "before"
 // a shared link carries; the files side by side in Monaco's diff editor and a summary of what
-// the change does (diagnostics added and removed, then each contributor's section).
+// the change does (diagnostics added and removed, then each contributor's section). It opens
+// in the main area beside the files; "Compare again" takes the files as they are now.
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { fileText, useWorkspace } from '../../state/workspace.ts';
 import { useAnalysis } from '../../state/analysis.ts';
@@ -10,9 +11,8 @@ import { summarize, type ReviewSummary } from '../../state/review.ts';
 import * as idb from '../../state/idb.ts';
 import type { Diagnostic } from '../../core/model/types.ts';
 import type { FileLike } from '../../core/review/summary.ts';
-import { Modal } from '../share/Modal.tsx';
-import { useDialogs } from '../share/dialogs.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';
+import { useViews } from '../../state/views.ts';
 
 const DiffView = lazy(() => import('./DiffView.tsx'));
 
@@ -22,8 +22,7 @@ function currentFiles(): FileLike[] {
   return useWorkspace.getState().files.map((f) => ({ path: f.path, text: fileText(f.path) ?? '' }));
 }
 
-export function ReviewDialog() {
-  const close = () => useDialogs.getState().show(null);
+export default function ReviewView() {
   const mode = useWorkspaces((s) => s.mode);
   const baseline = useWorkspaces((s) => s.baseline);
   const list = useWorkspaces((s) => s.list);
@@ -31,7 +30,12 @@ export function ReviewDialog() {
   const linkBefore = useShareView((s) => s.review?.before);
   const [source, setSource] = useState<Source | null>(linkBefore ? { kind: 'link' } : baseline ? { kind: 'baseline' } : null);
   const [before, setBefore] = useState<FileLike[] | null>(null);
-  const [after] = useState<FileLike[]>(currentFiles);
+  const [after, setAfter] = useState<FileLike[]>(currentFiles);
+  // Shown again (the view stays mounted while hidden): compare the files as they are now.
+  const shown = useViews((s) => s.active === 'review');
+  useEffect(() => {
+    if (shown) setAfter(currentFiles());
+  }, [shown]);
   const [summary, setSummary] = useState<ReviewSummary | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [selected, setSelected] = useState<string | null>(null);
@@ -72,7 +76,7 @@ export function ReviewDialog() {
 
   const value = source ? (source.kind === 'workspace' ? `ws:${source.id}` : source.kind) : '';
   return (
-    <Modal title="Review changes" onClose={close} testId="review-dialog" wide>
+    <div className="review-view" data-testid="review-dialog">
       <div className="review-toolbar">
         <label>
           Compare the open workspace with{' '}
@@ -98,6 +102,9 @@ export function ReviewDialog() {
               ))}
           </select>
         </label>
+        <button type="button" className="button" data-testid="review-refresh" title="Compare the files as they are now" onClick={() => setAfter(currentFiles())}>
+          Compare again
+        </button>
         {mode === 'local' && (
           <>
             <button type="button" className="button" data-testid="pin-baseline" onClick={() => void pinBaseline().then(() => setSource({ kind: 'baseline' }))}>
@@ -158,7 +165,7 @@ export function ReviewDialog() {
           </section>
         </div>
       )}
-    </Modal>
+    </div>
   );
 }
 

@@ -1,0 +1,117 @@
+// The capability views in the main area: a tab per open view beside the file tabs, and the
+// view itself over the editor or split beside it. Each view keeps its own state in its store,
+// so showing, hiding or splitting it never loses a selection.
+import { lazy, Suspense, type ReactNode } from 'react';
+import { useViews, VIEW_TITLES, type ViewId } from '../../state/views.ts';
+import { ProxyConfigPanel } from '../proxyconfig/ProxyConfigPanel.tsx';
+import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
+import { CertificatesPanel } from '../certs/CertificatesPanel.tsx';
+
+const ReviewView = lazy(() => import('../review/ReviewView.tsx'));
+
+function body(id: ViewId): ReactNode {
+  switch (id) {
+    case 'proxy':
+      return <ProxyConfigPanel />;
+    case 'dataplane':
+      return <DataPlanePanel />;
+    case 'certs':
+      return <CertificatesPanel />;
+    case 'review':
+      return (
+        <Suspense fallback={<p className="muted view-loading">Loading the review…</p>}>
+          <ReviewView />
+        </Suspense>
+      );
+  }
+}
+
+/**
+ * An open view's panel (the editor area places it over the editor or beside it). Every open
+ * view stays mounted, hidden when another shows, so its state (a form, an open row) survives.
+ */
+export function ViewPanel({ id, index, shown }: { id: ViewId; index: number; shown: boolean }) {
+  const split = useViews((s) => s.split);
+  return (
+    <section
+      className={`view-panel view-${id}${split ? ' view-split' : ''}`}
+      role="tabpanel"
+      id={`view-tabpanel-${id}`}
+      aria-labelledby={`view-tab-${index}`}
+      data-testid={`view-${id}`}
+      hidden={!shown}
+    >
+      <div className="view-toolbar">
+        <h2 className="view-title">{VIEW_TITLES[id]}</h2>
+        <button
+          type="button"
+          className="button view-split-button"
+          data-testid="view-split"
+          aria-pressed={split}
+          title={split ? 'Show the view over the editor' : 'Show the view beside the active file'}
+          onClick={() => useViews.getState().setSplit(!split)}
+        >
+          {split ? 'Full width' : 'Split beside the file'}
+        </button>
+        <button type="button" className="icon-button" aria-label={`Close ${VIEW_TITLES[id]}`} title={`Close ${VIEW_TITLES[id]}`} data-testid="view-close" onClick={() => useViews.getState().closeView(id)}>
+          ×
+        </button>
+      </div>
+      <div className="view-content">{body(id)}</div>
+    </section>
+  );
+}
+
+/** A view's tab in the editor's tab strip (Delete or the × closes it, as with a file). */
+export function ViewTab({ id, index, active }: { id: ViewId; index: number; active: boolean }) {
+  return (
+    <div className={`tab view-tab${active ? ' active' : ''}`} role="presentation">
+      <div
+        className="tab-label"
+        role="tab"
+        id={`view-tab-${index}`}
+        data-testid="view-tab"
+        data-view={id}
+        aria-selected={active}
+        aria-controls={`view-tabpanel-${id}`}
+        title={`${VIEW_TITLES[id]} (view)`}
+        onClick={() => useViews.getState().openView(id)}
+        onKeyDown={(e) => {
+          if (e.key === 'Delete') {
+            e.preventDefault();
+            useViews.getState().closeView(id);
+          } else if (e.key === 'Enter' || e.key === ' ') {
+            e.preventDefault();
+            useViews.getState().openView(id);
+          }
+        }}
+        onMouseDown={(e) => {
+          if (e.button === 1) {
+            e.preventDefault();
+            useViews.getState().closeView(id);
+          }
+        }}
+      >
+        <svg className="view-tab-icon" viewBox="0 0 16 16" aria-hidden="true">
+          <rect x="2" y="3" width="12" height="10" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.2" />
+          <path d="M2 6h12" stroke="currentColor" strokeWidth="1.2" />
+        </svg>
+        <span className="tab-name">{VIEW_TITLES[id]}</span>
+      </div>
+      <button
+        type="button"
+        className="tab-close"
+        tabIndex={-1}
+        aria-hidden="true"
+        title={`Close ${VIEW_TITLES[id]} (Delete on the tab)`}
+        data-testid="view-tab-close"
+        onClick={(e) => {
+          e.stopPropagation();
+          useViews.getState().closeView(id);
+        }}
+      >
+        ×
+      </button>
+    </div>
+  );
+}
