@@ -13,3 +13,4 @@ export { renderProxyConfig, defaultOutput, PROXY_CONFIG_COMMANDS, type ProxyConf
 export { envoyProtoSchema, loadProtoSchema, type ProtoSchema, type ProtoField } from './protoSchema.ts';
 export { marshalJsonpb, messageSliceJson, goJsonIndent } from './protoJson.ts';
 export { jsonToYaml } from './goYaml.ts';
+export { tableFindings, findingsByRow, formatShare, type TableFinding, type FindingFlag } from './tableFindings.ts';
