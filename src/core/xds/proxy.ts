@@ -60,12 +60,27 @@ function isAgentgateway(pod: Resource): boolean {
   return pod.labels[GATEWAY_CLASS_NAME_LABEL] === 'istio-agentgateway-waypoint';
 }
 
+/**
+ * Whether the workspace runs an ingress gateway of its own: a pod from the files (or derived
+ * from a Deployment in them) labelled `istio: ingressgateway`, the label Istio's ingress
+ * chart gives its pods, the placeholder carries and Istio Gateways select by default. Such a
+ * pod takes every role the placeholder plays, so the placeholder is no proxy of its own then
+ * ("Assume an ingress gateway … when the workspace has none"). The analysis keeps the
+ * placeholder as istioctl does (it adds its dummy pod whatever the files hold).
+ */
+export function workspaceHasIngressGateway(pods: readonly Resource[]): boolean {
+  return pods.some((p) => p.synthetic !== 'placeholder' && p.labels.istio === 'ingressgateway');
+}
+
 /** Every proxy of the mesh: gateways, waypoints and injected pods, in pod order. */
 export function listProxies(view: ConfigView): ProxyRef[] {
   return view.lookups.cached('xds.proxies', () => {
     const out: ProxyRef[] = [];
     const addrs = podAddresses(view);
-    for (const pod of podIndex(view).all) {
+    const pods = podIndex(view).all;
+    const skipPlaceholder = workspaceHasIngressGateway(pods);
+    for (const pod of pods) {
+      if (skipPlaceholder && pod.synthetic === 'placeholder') continue;
       let type: ProxyType | undefined;
       if (isWaypointPod(pod)) {
         if (isAgentgateway(pod)) continue;
