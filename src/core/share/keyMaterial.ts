@@ -132,21 +132,45 @@ function base64RunsHoldKey(text: string, depth: number): boolean {
 
 /** Lines of other words a run may open with before a key (see keyStartInRun). */
 const LEADING_LINES = 4;
+/**
+ * Lines further down that are tried too: where the width of the run's lines changes. A
+ * wrapped key keeps one width, so it starts at such a change below any number of short
+ * words (host names one per line, each long enough to read as base64). Bounded, and each
+ * read only as far as KEY_WINDOW, so that a long run costs little more than before.
+ */
+const WIDTH_CHANGES = 64;
+/**
+ * How much of a run a line further down is read for (base64 characters, white space
+ * included): a key gives itself away by its first elements (isPrivateKeyDer reads a
+ * truncated one), its armour line or its first line of base64 once more.
+ */
+const KEY_WINDOW = 1024;
 
 /**
  * Where a key starts in a run of base64: 0 when the run holds one; else the start of one of
- * its first lines, when the words above the key joined the run (`kind: ConfigMap` on the
- * line above a commented-out key: `ConfigMap` reads as base64 too and puts the key out of
- * step); -1 for none.
+ * its lines, when the words above the key joined the run (`kind: ConfigMap` on the line
+ * above a commented-out key: `ConfigMap` reads as base64 too and puts the key out of step):
+ * one of its first lines, or a line where the width of its lines changes; -1 for none.
  */
 export function keyStartInRun(run: string, depth = 0): number {
+  const lineBreak = /\r\n|\r|\n/g;
   let at = 0;
-  for (let line = 0; line <= LEADING_LINES && run.length - at >= MIN_KEY_CHARS; line++) {
-    const bytes = decodeBase64Loose(run.slice(at));
-    if (bytes && bytesHoldKey(bytes, depth)) return at;
-    const next = /\r\n|\r|\n/.exec(run.slice(at));
+  let lastWidth = -1;
+  let changes = 0;
+  for (let line = 0; run.length - at >= MIN_KEY_CHARS; line++) {
+    lineBreak.lastIndex = at;
+    const next = lineBreak.exec(run);
+    const end = next ? next.index : run.length;
+    const width = run.slice(at, end).replace(/[\s#]/g, '').length;
+    const changed = line > 0 && width !== lastWidth;
+    if (line > LEADING_LINES && changed) changes++;
+    if (line <= LEADING_LINES || (changed && changes <= WIDTH_CHANGES)) {
+      const bytes = decodeBase64Loose(line <= LEADING_LINES ? run.slice(at) : run.slice(at, at + KEY_WINDOW));
+      if (bytes && bytesHoldKey(bytes, depth)) return at;
+    } else if (changes > WIDTH_CHANGES) return -1;
+    lastWidth = width;
     if (!next) return -1;
-    at += next.index + next[0].length;
+    at = end + next[0].length;
   }
   return -1;
 }
