@@ -26,11 +26,13 @@ test('uploaded Deployments show as derived pods, and skipped analyzers say what 
   await page.goto('./');
   await expect(page.getByTestId('last-analysis')).toBeVisible();
   // Remove the sample's files, then upload a namespace and a Deployment without pods.
-  page.on('dialog', (d) => void d.accept());
   while ((await page.getByTestId('file-item').count()) > 0) {
     const first = page.getByTestId('file-item').first();
+    const count = await page.getByTestId('file-item').count();
     await first.hover();
     await first.getByRole('button', { name: /^Delete/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete file' }).click();
+    await expect(page.getByTestId('file-item')).toHaveCount(count - 1);
   }
   await page.getByTestId('upload-input').setInputFiles([
     { name: 'namespace.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(NAMESPACE) },

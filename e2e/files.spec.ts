@@ -16,9 +16,9 @@ test('rename a file, then delete it; its problems go with it', async ({ page }) 
   await expect(row('networking.yaml')).toHaveCount(0);
   await expect(page.getByTestId('problem-row').filter({ hasText: 'routes.yaml' }).first()).toBeVisible();
 
-  page.once('dialog', (d) => void d.accept());
   await row('routes.yaml').hover();
   await row('routes.yaml').getByTestId('delete-file').click();
+  await page.getByRole('dialog', { name: 'Delete routes.yaml?' }).getByRole('button', { name: 'Delete file' }).click();
   await expect(row('routes.yaml')).toHaveCount(0);
   await expect(page.getByTestId('problem-row').filter({ hasText: 'routes.yaml' })).toHaveCount(0);
 });

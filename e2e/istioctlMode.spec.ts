@@ -39,11 +39,13 @@ spec:
 test('ticking istioctl file mode hides the findings istioctl does not make; unticking brings them back', async ({ page }) => {
   await page.goto('./');
   await expect(page.getByTestId('last-analysis')).toBeVisible();
-  page.on('dialog', (d) => void d.accept());
   while ((await page.getByTestId('file-item').count()) > 0) {
     const first = page.getByTestId('file-item').first();
+    const count = await page.getByTestId('file-item').count();
     await first.hover();
     await first.getByRole('button', { name: /^Delete/ }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Delete file' }).click();
+    await expect(page.getByTestId('file-item')).toHaveCount(count - 1);
   }
   await page.getByTestId('upload-input').setInputFiles([{ name: 'mesh.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(FILES) }]);
   const rows = page.getByTestId('problem-row');

@@ -2,14 +2,17 @@
 import { expect, type Page } from '@playwright/test';
 
 /**
- * Opens the app and loads `sample` from the Samples menu, as a person would (accepting the
- * question whether to replace the workspace), then waits until the file list shows `file`.
+ * Opens the app and loads `sample` from the Samples menu, as a person would: the sample opens
+ * as a workspace of its own (the switcher lists one more), and the file list shows `file`.
  */
 export async function openSample(page: Page, sample: string | RegExp, file: string): Promise<void> {
   await page.goto('./');
   await expect(page.getByTestId('last-analysis')).toBeVisible();
-  page.once('dialog', (d) => void d.accept());
+  const workspaces = page.getByTestId('workspace-select').locator('option');
+  await expect(workspaces.first()).toBeAttached();
+  const before = await workspaces.count();
   await page.getByTestId('samples-button').click();
   await page.getByTestId('sample-item').filter({ hasText: sample }).click();
+  await expect(workspaces).toHaveCount(before + 1);
   await expect(page.locator(`[data-testid="file-item"][data-path="${file}"]`)).toBeVisible();
 }

@@ -43,22 +43,27 @@ test('named workspaces: create, rename, switch back, delete', async ({ page }) =
   await openApp(page);
   const select = page.getByTestId('workspace-select');
   await expect(select.locator('option')).toHaveCount(1);
-  page.once('dialog', (d) => void d.accept('Scratch'));
   await page.getByTestId('workspace-menu-button').click();
   await page.getByTestId('ws-new').click();
+  const create = page.getByRole('dialog', { name: 'New workspace' });
+  await create.getByRole('textbox', { name: 'Name' }).fill('Scratch');
+  await create.getByRole('button', { name: 'Create workspace' }).click();
   await expect(select.locator('option:checked')).toHaveText('Scratch');
   await expect(page.getByTestId('file-item')).toHaveCount(0);
-  page.once('dialog', (d) => void d.accept('Scratch 2'));
   await page.getByTestId('workspace-menu-button').click();
   await page.getByTestId('ws-rename').click();
+  const rename = page.getByRole('dialog', { name: 'Rename workspace' });
+  await rename.getByRole('textbox', { name: 'Name' }).fill('Scratch 2');
+  await rename.getByRole('button', { name: 'Rename', exact: true }).click();
   await expect(select.locator('option:checked')).toHaveText('Scratch 2');
-  await select.selectOption({ label: 'My workspace' });
+  // The first visit's workspace is named after the sample it holds.
+  await select.selectOption({ label: 'Bookinfo with mistakes' });
   await expect(page.locator('[data-testid="file-item"][data-path="networking.yaml"]')).toBeVisible();
   await select.selectOption({ label: 'Scratch 2' });
   await expect(page.getByTestId('file-item')).toHaveCount(0);
-  page.once('dialog', (d) => void d.accept());
   await page.getByTestId('workspace-menu-button').click();
   await page.getByTestId('ws-delete').click();
+  await page.getByRole('dialog', { name: /^Delete workspace/ }).getByRole('button', { name: 'Delete workspace' }).click();
   await expect(select.locator('option')).toHaveCount(1);
   await expect(page.locator('[data-testid="file-item"][data-path="networking.yaml"]')).toBeVisible();
 });
@@ -66,11 +71,10 @@ test('named workspaces: create, rename, switch back, delete', async ({ page }) =
 test('uploading a file with an existing name asks before replacing it', async ({ page }) => {
   await openApp(page);
   const before = await page.getByTestId('file-item').count();
-  page.once('dialog', (d) => {
-    expect(d.message()).toContain('platform.yaml');
-    void d.dismiss();
-  });
   await page.getByTestId('upload-input').setInputFiles([{ name: 'platform.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from('kind: ConfigMap\n') }]);
+  const ask = page.getByRole('dialog', { name: 'Replace platform.yaml?' });
+  await expect(ask).toContainText('A file named platform.yaml is already in the workspace');
+  await ask.getByRole('button', { name: 'Keep both' }).click();
   await expect(page.locator('[data-testid="file-item"][data-path="platform (2).yaml"]')).toBeVisible();
   await expect(page.getByTestId('file-item')).toHaveCount(before + 1);
   expect(await editorText(page, 'platform.yaml') ?? (await page.evaluate(() => 'store'))).not.toBe('kind: ConfigMap\n');

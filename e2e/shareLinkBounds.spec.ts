@@ -80,8 +80,8 @@ test('sharing with the pinned baseline and "keep secrets": the before side holds
   const dialog = page.getByTestId('share-dialog');
   await expect(dialog.getByTestId('share-before')).toBeChecked();
   await dialog.locator('[data-testid="share-file"][data-path="networking.yaml"]').uncheck();
-  page.once('dialog', (d) => void d.accept());
-  await dialog.getByTestId('share-keep-secrets').check();
+  await dialog.getByTestId('share-keep-secrets').click();
+  await page.getByRole('dialog', { name: 'Share private keys and Secret values?' }).getByRole('button', { name: 'Share secrets' }).click();
   await expect(dialog.getByTestId('share-keep-secrets')).toBeChecked();
 
   const decoded = async () => {

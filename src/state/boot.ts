@@ -8,8 +8,7 @@ import { MAX_PERSIST_BYTES, formatBytes } from './fileKind.ts';
 import { utf8Length } from '../core/go/strings.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
 import { fetchSampleFiles, fetchSampleIndex } from './samples.ts';
-import { useTitle } from './title.ts';
-import { startLocalWorkspaces } from './workspaces.ts';
+import { createWorkspace, startLocalWorkspaces, useWorkspaces } from './workspaces.ts';
 import { isShareFragment } from '../core/share/link.ts';
 import { openShareLink } from './shareOpen.ts';
 
@@ -18,15 +17,35 @@ const SAVE_DELAY_MS = 300;
 const LARGE_SAVE_DELAY_MS = 1500;
 const LARGE_WORKSPACE_CHARS = 1024 * 1024;
 
+/**
+ * Opens a sample. With named workspaces it becomes a new workspace named after it ("Bookinfo",
+ * "Bookinfo (2)" when that name is taken) and the open one stays as it was, in the switcher.
+ * Without IndexedDB there is one workspace only: the sample replaces its files (the caller
+ * asks first).
+ */
 export async function loadSample(id: string): Promise<void> {
   // Not into a shared link's read-only workspace.
   if (refuseWhenReadOnly()) return;
+  if (useWorkspaces.getState().mode === 'loading') await boot();
   const idx = await fetchSampleIndex();
   const sample = idx.samples.find((s) => s.id === id);
   if (!sample) throw new Error(`Unknown sample ${id}`);
   const files = await fetchSampleFiles(sample);
-  useWorkspace.getState().replaceAll(files, sample.open ?? [files.find((f) => f.path === 'networking.yaml')?.path ?? files[0]?.path ?? '']);
-  useTitle.getState().setName(sample.title, true);
+  const open = sample.open ?? [files.find((f) => f.path === 'networking.yaml')?.path ?? files[0]?.path ?? ''];
+  if (useWorkspaces.getState().mode === 'local') {
+    await createWorkspace(sample.title, files, { open });
+    return;
+  }
+  useWorkspace.getState().replaceAll(files, open);
+  setLegacyName(sample.title);
+}
+
+/** Without IndexedDB, the one workspace's name is kept in localStorage beside its files. */
+const LEGACY_TITLE_KEY = 'mesh-workbench/title/v1';
+
+function setLegacyName(name: string): void {
+  useWorkspaces.setState({ currentName: name });
+  writeJson(LEGACY_TITLE_KEY, { name });
 }
 
 /**
@@ -135,15 +154,14 @@ export function boot(): Promise<void> {
   return bootPromise;
 }
 
-async function firstVisitFiles(): Promise<{ files: { path: string; text: string }[]; open?: string[] }> {
+async function firstVisitFiles(): Promise<{ files: { path: string; text: string }[]; open?: string[]; name?: string }> {
   try {
     const idx = await fetchSampleIndex();
     const sample = idx.samples.find((s) => s.id === (idx.default ?? idx.samples[0]?.id));
     if (!sample) return { files: [] };
     const files = await fetchSampleFiles(sample);
-    useTitle.getState().setName(sample.title, true);
     revealFirstError();
-    return { files, open: sample.open ?? [files.find((f) => f.path === 'networking.yaml')?.path ?? files[0]?.path ?? ''] };
+    return { files, name: sample.title, open: sample.open ?? [files.find((f) => f.path === 'networking.yaml')?.path ?? files[0]?.path ?? ''] };
   } catch (e) {
     useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load the default sample: ${e instanceof Error ? e.message : String(e)}` });
     return { files: [] };
@@ -168,6 +186,8 @@ async function doBoot(): Promise<void> {
 async function bootLegacy(): Promise<void> {
   restoreSettings();
   const saved = loadWorkspace();
+  const savedName = readJson<{ name?: unknown }>(LEGACY_TITLE_KEY)?.name;
+  if (typeof savedName === 'string' && savedName) useWorkspaces.setState({ currentName: savedName });
   if (saved) {
     useWorkspace.getState().replaceAll(saved.files, saved.openTabs);
     if (saved.active && saved.openTabs.includes(saved.active)) useWorkspace.getState().setActive(saved.active);

@@ -354,10 +354,11 @@ async function migrateLegacy(): Promise<void> {
 
 /**
  * Starts the person's own workspaces: migrates the old localStorage workspace once, opens the
- * tab's last workspace (or creates one with `firstFiles` on a first visit) and keeps it saved.
+ * tab's last workspace (or creates one with `firstFiles`, named `name`, on a first visit) and
+ * keeps it saved.
  * False when the browser has no IndexedDB (the caller falls back to localStorage).
  */
-export async function startLocalWorkspaces(firstFiles: () => Promise<{ files: idb.StoredFile[]; open?: string[] }>): Promise<boolean> {
+export async function startLocalWorkspaces(firstFiles: () => Promise<{ files: idb.StoredFile[]; open?: string[]; name?: string }>): Promise<boolean> {
   if (!(await idb.openDb())) {
     useWorkspaces.setState({ mode: 'none' });
     return false;
@@ -371,7 +372,8 @@ export async function startLocalWorkspaces(firstFiles: () => Promise<{ files: id
   if (id) await open(id);
   else {
     const first = await firstFiles();
-    const created = await createWorkspace('My workspace', first.files, { open: first.open, switchTo: false });
+    // Named after what it holds (the default sample), which is what the title bar shows.
+    const created = await createWorkspace(first.name ?? 'My workspace', first.files, { open: first.open, switchTo: false });
     if (!created || !(await open(created))) return false;
     await refreshList();
   }

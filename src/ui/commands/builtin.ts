@@ -10,6 +10,7 @@ import { useUi } from '../../state/ui.ts';
 import { cyclePane, focusEditor, focusPane } from '../focus.ts';
 import { downloadText } from '../share/download.ts';
 import { addFilesAsking } from '../workspace/addFilesAsking.ts';
+import { confirmDialog } from '../common/Dialog.tsx';
 import { SHARE_COMMANDS } from '../share/dialogs.ts';
 import { readFiles } from '../workspace/readFiles.ts';
 
@@ -94,10 +95,14 @@ function downloadFile(path: string): void {
   if (text !== undefined) downloadText(path.slice(path.lastIndexOf('/') + 1), text);
 }
 
-function deleteFile(path: string): void {
-  if (window.confirm(`Delete ${path}? This cannot be undone.`)) {
+async function deleteFile(path: string): Promise<void> {
+  const ok = await confirmDialog({ title: `Delete ${path}?`, message: 'This cannot be undone.', confirmLabel: 'Delete file', destructive: true, testId: 'delete-file-dialog' });
+  if (ok) {
     useWorkspace.getState().remove(path);
     requestAnimationFrame(() => focusPane('workspace'));
+  } else if (document.activeElement === document.body) {
+    // Asked from the palette, which has closed: back to the editor rather than nowhere.
+    focusEditor();
   }
 }
 

@@ -11,6 +11,7 @@ import { exportYamlBundle } from '../../core/share/bundle.ts';
 import { Modal } from './Modal.tsx';
 import { downloadText } from './download.ts';
 import { useDialogs } from './dialogs.ts';
+import { confirmDialog } from '../common/Dialog.tsx';
 
 function appUrl(): string {
   return location.origin + location.pathname + location.search;
@@ -127,7 +128,15 @@ export function ShareDialog() {
                 data-testid="share-keep-secrets"
                 checked={keepSecrets}
                 onChange={(e) => {
-                  if (!e.target.checked || window.confirm('Share private keys and Secret values? Anyone who gets the link can read them, and chat tools keep links for years.')) setKeepSecrets(e.target.checked);
+                  if (!e.target.checked) return setKeepSecrets(false);
+                  void confirmDialog({
+                    title: 'Share private keys and Secret values?',
+                    message: 'Anyone who gets the link can read them, and chat tools keep links for years.',
+                    confirmLabel: 'Share secrets',
+                    cancelLabel: 'Keep them out',
+                    destructive: true,
+                    testId: 'share-secrets-dialog',
+                  }).then((ok) => ok && setKeepSecrets(true));
                 }}
               />
               <span>Share them anyway (not recommended)</span>

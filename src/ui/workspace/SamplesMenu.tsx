@@ -1,4 +1,4 @@
-// "Samples" menu: lists public/samples/index.json and replaces the workspace with one. The
+// "Samples" menu: lists public/samples/index.json and opens one as a new workspace. The
 // menu takes focus, moves with the arrow keys and gives focus back to its button on Escape;
 // the "Open a sample…" command opens it too. On a shared link (read-only) it is disabled: a
 // sample would replace the link's files.
@@ -9,6 +9,8 @@ import { READ_ONLY_NOTICE, useWorkspace } from '../../state/workspace.ts';
 import { useUi } from '../../state/ui.ts';
 import { Menu } from '../common/Menu.tsx';
 import { focusEditor } from '../focus.ts';
+import { confirmDialog } from '../common/Dialog.tsx';
+import { useWorkspaces } from '../../state/workspaces.ts';
 
 export function SamplesMenu() {
   const open = useUi((s) => s.samplesOpen);
@@ -29,9 +31,20 @@ export function SamplesMenu() {
     );
   }, [open]);
 
-  const choose = (s: SampleInfo) => {
+  const choose = async (s: SampleInfo) => {
+    // With named workspaces a sample opens as a new one and nothing is lost. Without
+    // IndexedDB there is one workspace: the sample would replace its files, so ask.
     const n = useWorkspace.getState().files.length;
-    if (n > 0 && !window.confirm(`Replace the ${n} file${n === 1 ? '' : 's'} in your workspace with the "${s.title}" sample?`)) return;
+    if (useWorkspaces.getState().mode === 'none' && n > 0) {
+      const ok = await confirmDialog({
+        title: `Replace your files with "${s.title}"?`,
+        message: `This browser keeps one workspace only: the ${n === 1 ? 'file' : `${n} files`} in it will be replaced by the sample's.`,
+        confirmLabel: 'Replace files',
+        destructive: true,
+        returnFocus: button.current,
+      });
+      if (!ok) return;
+    }
     loadSample(s.id).then(
       () => requestAnimationFrame(() => focusEditor()),
       (e: unknown) => useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load sample: ${e instanceof Error ? e.message : String(e)}` }),
@@ -60,7 +73,7 @@ export function SamplesMenu() {
           testId="samples-menu"
           className="samples-menu"
           note={error ? `Could not list samples: ${error}` : samples ? undefined : 'Loading…'}
-          items={(samples ?? []).map((s) => ({ label: s.title, ...(s.description ? { description: s.description } : {}), testId: 'sample-item', onSelect: () => choose(s) }))}
+          items={(samples ?? []).map((s) => ({ label: s.title, ...(s.description ? { description: s.description } : {}), testId: 'sample-item', onSelect: () => void choose(s) }))}
           onClose={() => setOpen(false)}
         />
       )}

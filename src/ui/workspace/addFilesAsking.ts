@@ -1,7 +1,9 @@
 // Adding uploaded or dropped files: a file with the name of one already in the workspace
-// replaces it only when the person says so; otherwise the new one gets a free name.
+// replaces it only when the person says so (in the app's dialog); otherwise the new one gets a
+// free name.
 import { normalizePath, useWorkspace } from '../../state/workspace.ts';
 import type { ReadFile } from './readFiles.ts';
+import { confirmDialog } from '../common/Dialog.tsx';
 
 function freeName(path: string, taken: Set<string>): string {
   const dot = path.lastIndexOf('.');
@@ -14,25 +16,37 @@ function freeName(path: string, taken: Set<string>): string {
 }
 
 export function addFilesAsking(read: ReadFile[]): void {
+  void addAsking(read);
+}
+
+async function addAsking(read: ReadFile[]): Promise<void> {
   if (read.length === 0) return;
-  const ws = useWorkspace.getState();
-  const taken = new Set(ws.files.map((f) => f.path));
+  const taken = new Set(useWorkspace.getState().files.map((f) => f.path));
   const clashes = read.filter((f) => taken.has(normalizePath(f.path)));
   let files = read;
   if (clashes.length > 0) {
     const names = clashes.map((f) => normalizePath(f.path));
-    const replace = window.confirm(
-      `${names.length === 1 ? `A file named ${names[0]} is` : `Files named ${names.join(', ')} are`} already in the workspace.\n\nOK replaces ${names.length === 1 ? 'it' : 'them'}; Cancel keeps both (the new ${names.length === 1 ? 'file gets' : 'files get'} another name).`,
-    );
+    const one = names.length === 1;
+    // Escape or "Keep both" keeps every file (the default of the question before it was the app's).
+    const replace = await confirmDialog({
+      title: one ? `Replace ${names[0]}?` : `Replace ${names.length} files?`,
+      message: `${one ? `A file named ${names[0]} is` : `Files named ${names.join(', ')} are`} already in the workspace. Replace ${one ? 'it' : 'them'}, or keep both (the new ${one ? 'file gets' : 'files get'} another name)?`,
+      confirmLabel: one ? 'Replace file' : 'Replace files',
+      cancelLabel: 'Keep both',
+      destructive: true,
+      testId: 'replace-files-dialog',
+    });
     if (!replace) {
+      // The workspace may have changed while the question was open: names are free as of now.
+      const now = new Set(useWorkspace.getState().files.map((f) => f.path));
       files = read.map((f) => {
         const p = normalizePath(f.path);
-        if (!taken.has(p)) return f;
-        const free = freeName(p, taken);
-        taken.add(free);
+        if (!now.has(p)) return f;
+        const free = freeName(p, now);
+        now.add(free);
         return { ...f, path: free };
       });
     }
   }
-  ws.addFiles(files);
+  useWorkspace.getState().addFiles(files);
 }

@@ -1,11 +1,12 @@
 // Titlebar: the named workspaces (switch, new, rename, delete), export and import, and
-// whether the open one is saved.
+// whether the open one is saved. New, rename and delete ask in the app's own dialogs.
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { createWorkspace, removeWorkspace, renameWorkspace, switchWorkspace, useWorkspaces } from '../../state/workspaces.ts';
 import { fileText, useWorkspace } from '../../state/workspace.ts';
 import { exportYamlBundle, exportZip, importBundle, ImportError } from '../../core/share/bundle.ts';
 import { downloadBlob, downloadText } from '../share/download.ts';
 import { SHARE_COMMANDS } from '../share/dialogs.ts';
+import { confirmDialog, promptDialog } from '../common/Dialog.tsx';
 
 function currentFiles() {
   return useWorkspace.getState().files.map((f) => ({ path: f.path, text: fileText(f.path) ?? '' }));
@@ -18,6 +19,7 @@ export function WorkspaceSwitcher() {
   const [open, setOpen] = useState(false);
   const root = useRef<HTMLDivElement>(null);
   const importInput = useRef<HTMLInputElement>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   useEffect(() => {
     if (!open) return;
@@ -36,6 +38,37 @@ export function WorkspaceSwitcher() {
   }, [open]);
 
   if (mode !== 'local') return null;
+  // The menu item that opened a dialog is gone once the menu closes: focus goes back to ⋯.
+  const back = { returnFocus: menuButton.current };
+  const nameTaken = (except: string | null) => (v: string) => {
+    const n = v.trim();
+    if (!n) return 'A workspace needs a name.';
+    return list.some((w) => w.id !== except && w.name === n) ? `A workspace named ${n} already exists.` : null;
+  };
+  const newWorkspace = async () => {
+    const name = await promptDialog({ title: 'New workspace', label: 'Name', value: 'New workspace', confirmLabel: 'Create workspace', validate: nameTaken(null), testId: 'new-workspace-dialog', ...back });
+    if (name !== null) await createWorkspace(name);
+  };
+  const rename = async () => {
+    if (!currentId) return;
+    const name = await promptDialog({ title: 'Rename workspace', label: 'Name', value: currentName, confirmLabel: 'Rename', validate: nameTaken(currentId), testId: 'rename-workspace-dialog', ...back });
+    if (name === null) return;
+    const err = await renameWorkspace(currentId, name);
+    if (err) useWorkspace.getState().notify({ id: 'rename-ws', level: 'error', text: err });
+  };
+  const remove = async () => {
+    if (!currentId) return;
+    const n = useWorkspace.getState().files.length;
+    const ok = await confirmDialog({
+      title: `Delete workspace "${currentName}"?`,
+      message: `${n === 0 ? 'It has no files.' : `Its ${n === 1 ? 'file' : `${n} files`} will be deleted from this browser.`} This cannot be undone.`,
+      confirmLabel: 'Delete workspace',
+      destructive: true,
+      testId: 'delete-workspace-dialog',
+      ...back,
+    });
+    if (ok) await removeWorkspace(currentId);
+  };
   const act = (fn: () => void | Promise<unknown>) => () => {
     setOpen(false);
     void fn();
@@ -61,7 +94,7 @@ export function WorkspaceSwitcher() {
           </option>
         ))}
       </select>
-      <button type="button" className="button" aria-haspopup="menu" aria-expanded={open} data-testid="workspace-menu-button" onClick={() => setOpen((o) => !o)}>
+      <button ref={menuButton} type="button" className="button" aria-haspopup="menu" aria-expanded={open} data-testid="workspace-menu-button" onClick={() => setOpen((o) => !o)}>
         ⋯
       </button>
       <span className="save-status" data-testid="save-status" data-status={status} aria-live="polite">
@@ -69,25 +102,14 @@ export function WorkspaceSwitcher() {
       </span>
       {open && (
         <div className="menu-popup" role="menu" data-testid="workspace-menu">
-          <button type="button" role="menuitem" className="menu-item" data-testid="ws-new" onClick={act(() => createWorkspace(window.prompt('Name of the new workspace', 'New workspace') ?? ''))}>
-            New workspace
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-new" onClick={act(newWorkspace)}>
+            New workspace…
           </button>
-          <button
-            type="button"
-            role="menuitem"
-            className="menu-item"
-            data-testid="ws-rename"
-            onClick={act(async () => {
-              const n = window.prompt('New name', currentName);
-              if (n === null || !currentId) return;
-              const err = await renameWorkspace(currentId, n);
-              if (err) useWorkspace.getState().notify({ id: 'rename-ws', level: 'error', text: err });
-            })}
-          >
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-rename" onClick={act(rename)}>
             Rename workspace…
           </button>
-          <button type="button" role="menuitem" className="menu-item" data-testid="ws-delete" onClick={act(() => (currentId && window.confirm(`Delete the workspace "${currentName}" and its files? This cannot be undone.`) ? removeWorkspace(currentId) : undefined))}>
-            Delete workspace
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-delete" onClick={act(remove)}>
+            Delete workspace…
           </button>
           <button type="button" role="menuitem" className="menu-item" data-testid="ws-export-yaml" onClick={act(() => downloadText(`${currentName || 'workspace'}.yaml`, exportYamlBundle(currentFiles(), currentName)))}>
             Export as one YAML file
