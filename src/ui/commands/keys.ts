@@ -12,6 +12,8 @@ export function installKeybindings(): void {
     'keydown',
     (e) => {
       if (e.defaultPrevented || e.isComposing) return;
+      // A modal dialog (a question, Share) has the keyboard: no command runs behind it.
+      if (document.querySelector('dialog:modal')) return;
       const c = commandForKey(e);
       if (!c) return;
       e.preventDefault();
