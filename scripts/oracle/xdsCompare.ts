@@ -149,6 +149,8 @@ export interface KnownCause {
   explains: (t: ResourceType, path: string, facts: WorkspaceFacts, field: { istiod?: Json; ours?: Json }, name: string) => boolean;
   /** True when this cause explains a resource only one side has. */
   explainsMissing?: (t: ResourceType, name: string, side: 'istiod' | 'ours', facts: WorkspaceFacts) => boolean;
+  /** True when this cause explains the whole difference of a resource both sides have (both normalised), where no field-by-field rule can. */
+  explainsResource?: (t: ResourceType, name: string, istiod: Obj, ours: Obj, facts: WorkspaceFacts) => boolean;
 }
 
 /** The host of an outbound cluster name (`outbound|PORT|SUBSET|HOST`), or undefined. */
@@ -167,6 +169,41 @@ function underPassthrough(name: string, facts: WorkspaceFacts): boolean {
     if (hit) return true;
   }
   return false;
+}
+
+/** The host of a virtual host name (`host:port`, or `host`). */
+const vhostHost = (name: string): string => (/:\d+$/.test(name) ? name.slice(0, name.lastIndexOf(':')) : name);
+
+/** An IP address or CIDR, with or without `:port` (a service address among a virtual host's domains). */
+const isAddressDomain = (d: string): boolean => /^(\d{1,3}(\.\d{1,3}){3}(\/\d+)?(:\d+)?|\[?[0-9a-fA-F:]*:[0-9a-fA-F:.]*\]?(\/\d+)?(:\d+)?)$/.test(d);
+
+/**
+ * True when two routes have the same virtual hosts (names, order and all but domains) and the
+ * same domains in all, and only addresses sit in another virtual host's domains.
+ */
+function onlyAddressesMoved(a: Obj, b: Obj): boolean {
+  const va = Array.isArray(a.virtualHosts) ? a.virtualHosts.filter(isObj) : [];
+  const vb = Array.isArray(b.virtualHosts) ? b.virtualHosts.filter(isObj) : [];
+  if (va.length !== vb.length) return false;
+  const noDomains = (r: Obj, vs: Obj[]): Obj => ({ ...r, virtualHosts: vs.map(({ domains: _d, ...rest }) => rest) });
+  if (fieldDiff(noDomains(a, va), noDomains(b, vb)).length > 0) return false;
+  const domains = (v: Obj): string[] => (Array.isArray(v.domains) ? v.domains.filter((d): d is string => typeof d === 'string') : []);
+  let moved = 0;
+  for (let i = 0; i < va.length; i++) {
+    const da = domains(va[i] as Obj);
+    const db = domains(vb[i] as Obj);
+    const setB = new Set(db);
+    const setA = new Set(da);
+    // The host's own names keep their order; only addresses come and go.
+    if (JSON.stringify(da.filter((d) => setB.has(d))) !== JSON.stringify(db.filter((d) => setA.has(d)))) return false;
+    for (const d of [...da.filter((x) => !setB.has(x)), ...db.filter((x) => !setA.has(x))]) {
+      if (!isAddressDomain(d)) return false;
+      moved++;
+    }
+  }
+  if (moved === 0) return false;
+  const all = (vs: Obj[]) => vs.flatMap(domains).sort();
+  return JSON.stringify(all(va)) === JSON.stringify(all(vb));
 }
 
 /** `name;namespace;canonical name;revision;cluster` of the `istio.workload` endpoint metadata, without the name. */
@@ -228,15 +265,29 @@ export const KNOWN_CAUSES: KnownCause[] = [
     explainsMissing: (t, name, side, facts) => t === 'endpoints' && side === 'ours' && clusterSubset(name) !== undefined && underPassthrough(name, facts),
   },
   {
-    // Open difference (ours), not yet characterised field by field: with several ServiceEntries
-    // for one host in one namespace, istiod merges them (EDS shards are keyed by host and
-    // namespace, so the endpoints of all of them land in one cluster; which entry's ports and
-    // resolution the cluster takes follows istiod's service merge), where ours takes one entry.
+    // Not a generator difference: istiod's choice among ServiceEntries writing one host in one
+    // namespace follows the services' order, oldest first (SortServicesByCreationTime in
+    // pilot/pkg/model/push_context.go initServiceRegistry; sidecar.go appendSidecarServices keeps
+    // the first, merging ports only when canMergeServices), and ties on creation time, hostname
+    // and namespace keep the registry's order, which is Go map order (the ServiceEntry
+    // controller's krt collection List, pkg/kube/krt/collection.go maps.Values). xds-oracle
+    // gives every config object one creation time, so istiod picks either entry from run to run;
+    // ours keeps load order. What follows from the pick: the cluster of the host and its
+    // endpoints (port, resolution), a route's virtual host of the host (BuildSidecarOutboundVirtualHosts
+    // keys services by hostname, the last one wins), and a route's cluster name for the host
+    // (its port). Listeners are built from both entries (the egress listener keeps both), so
+    // only their chain order follows the pick (listener-filter-chain-order); the endpoints a
+    // resolution NONE entry borrows from the other (ServiceEndpointsByPort) do not depend on it
+    // and are generated as istiod does (src/core/xds/model.ts serviceEndpointsByPort).
     id: 'serviceentries-sharing-a-host',
-    why: 'several ServiceEntries of one namespace write the same host: istiod merges their endpoints (and ports) into one service, ours keeps one entry. Open generator difference (see the report)',
-    explains: (t, path, facts, _f, name) => {
-      // A route's virtual host domains: an entry's addresses follow the merged service.
-      if (t === 'routes') return facts.sharedServiceEntryHosts.size > 0 && /^virtualHosts\[\d+\]\.domains(\[|$)/.test(path);
+    why: "several ServiceEntries of one namespace write the same host with one creation time: istiod picks the one its cluster, endpoints and route virtual host follow in Go map order (run to run), ours in load order",
+    explains: (t, path, facts, f, name) => {
+      // A route's cluster for the host: the port of the entry picked.
+      if (t === 'routes') {
+        const hostOf = (v: Json | undefined) => (typeof v === 'string' ? clusterHost(v) : undefined);
+        const hi = hostOf(f.istiod);
+        return /(\.cluster|\.weightedClusters\.clusters\[\d+\]\.name)$/.test(path) && hi !== undefined && hi === hostOf(f.ours) && facts.sharedServiceEntryHosts.has(hi);
+      }
       const host = t === 'endpoints' || t === 'clusters' ? clusterHost(name) : undefined;
       return host !== undefined && facts.sharedServiceEntryHosts.has(host);
     },
@@ -244,6 +295,27 @@ export const KNOWN_CAUSES: KnownCause[] = [
       const host = clusterHost(name);
       return (t === 'endpoints' || t === 'clusters') && host !== undefined && facts.sharedServiceEntryHosts.has(host);
     },
+    // A route whose virtual hosts of the shared hosts differ (present on one side, other domains,
+    // routes or clusters), everything else equal.
+    explainsResource: (t, _name, istiod, ours, facts) => {
+      if (t !== 'routes' || facts.sharedServiceEntryHosts.size === 0) return false;
+      const without = (r: Obj): Obj => ({ ...r, virtualHosts: (Array.isArray(r.virtualHosts) ? r.virtualHosts : []).filter((v) => !(isObj(v) && typeof v.name === 'string' && facts.sharedServiceEntryHosts.has(vhostHost(v.name)))) });
+      return fieldDiff(without(istiod), without(ours)).length === 0;
+    },
+  },
+  {
+    // Not a generator difference: with two services on a route's port that share an address (a
+    // ServiceEntry with one address and two hosts, say), istiod's BuildSidecarOutboundVirtualHosts
+    // (pilot/pkg/networking/core/httproute.go) gives the address to the virtual host built
+    // first and dedupeDomains drops it from the other; the virtual hosts of services without a
+    // VirtualService are built in the Go map order of servicesByName
+    // (route.BuildSidecarVirtualHostWrapper, pilot/pkg/networking/core/route/route.go ranges
+    // over the map), so which host gets it changes from run to run. Ours gives it to the first in
+    // service order, one of istiod's outcomes.
+    id: 'vhost-address-in-go-map-order',
+    why: "an address two services of a route share sits in the domains of whichever virtual host istiod builds first, in Go map order (route.BuildSidecarVirtualHostWrapper ranges over a map; dedupeDomains keeps the first); ours gives it to the first service",
+    explains: () => false,
+    explainsResource: (t, _name, istiod, ours) => t === 'routes' && onlyAddressesMoved(istiod, ours),
   },
 ];
 
@@ -318,6 +390,11 @@ export function knownCause(t: ResourceType, fields: readonly { path: string; ist
   return KNOWN_CAUSES.find((c) => fields.length > 0 && fields.every((f) => c.explains(t, f.path, facts, f, name)))?.id;
 }
 
+/** A known cause that explains a differing resource as a whole (KnownCause.explainsResource). */
+export function knownResourceCause(t: ResourceType, name: string, istiod: Obj, ours: Obj, facts: WorkspaceFacts): string | undefined {
+  return KNOWN_CAUSES.find((c) => c.explainsResource?.(t, name, istiod, ours, facts))?.id;
+}
+
 export function knownMissingCause(t: ResourceType, name: string, side: 'istiod' | 'ours', facts: WorkspaceFacts): string | undefined {
   return KNOWN_CAUSES.find((c) => c.explainsMissing?.(t, name, side, facts))?.id;
 }
@@ -350,7 +427,7 @@ export function compareResources(theirs: Resources, ours: Resources, facts: Work
       const fields = fieldDiff(w, g);
       if (fields.length === 0) cell.agree.push(name);
       else {
-        const cause = knownCause(t, fields, facts, name) ?? (t === 'listeners' && fieldDiff(sortedChains(w), sortedChains(g)).length === 0 ? FILTER_CHAIN_ORDER.id : undefined);
+        const cause = knownCause(t, fields, facts, name) ?? (isObj(w) && isObj(g) ? knownResourceCause(t, name, w, g, facts) : undefined) ?? (t === 'listeners' && fieldDiff(sortedChains(w), sortedChains(g)).length === 0 ? FILTER_CHAIN_ORDER.id : undefined);
         cell.differ.push({ name, ...(cause ? { cause } : {}), fields });
       }
     }

@@ -165,3 +165,131 @@ spec:
     expect(subset?.lbPolicy).toBe('CLUSTER_PROVIDED');
   });
 });
+
+describe('ServiceEntries writing one host in one namespace', () => {
+  // The expected values are istiod's (xds-oracle on these workspaces, several runs: istiod picks
+  // the entry a cluster follows in Go map order when creation times tie, but these do not depend
+  // on the pick).
+  const outbound = (text: string) => generateFor(viewOf(`${MESH}---\n${text}`), 'client-1', 'app');
+  const chainsOf = (l: Json) => list(l.filterChains).map((c) => ({
+    match: c.filterChainMatch ?? null,
+    cluster: at(c, 'filters', list(c.filters).length - 1, 'typedConfig', 'cluster') ?? null,
+  }));
+
+  // listener.go buildSidecarOutboundListeners: a resolution NONE service without an address on a
+  // TCP/TLS port gets the wildcard listener only when push.ServiceEndpointsByPort has no
+  // endpoint for it; else one listener per endpoint IP. ServiceEndpointsByPort reads
+  // ServiceIndex.instancesByPort, keyed by namespace/hostname (push_context.go
+  // initServiceRegistry) and filled from the endpoint shards every ServiceEntry of that host and
+  // namespace writes into (serviceentry/conversion.go mergeServicesInstancesByNamespaceHost;
+  // EndpointShards.CopyEndpoints maps a ServiceEntry endpoint by its port number,
+  // LegacyClusterPortKey). A DNS entry without endpoints has one endpoint per port at its host
+  // name (convertServiceEntryToInstances), which is no IP: the NONE entry gets no chain at all.
+  it('a NONE entry sharing its host with a DNS entry on the port adds no chain (TCP: istiod passes through)', () => {
+    const l = byName(outbound(`apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: ext-dns, namespace: app}
+spec:
+  hosts: [api.example.org]
+  location: MESH_EXTERNAL
+  resolution: DNS
+  ports: [{number: 443, name: tls, protocol: TLS}]
+---
+apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: ext-none, namespace: app}
+spec:
+  hosts: [api.example.org]
+  location: MESH_EXTERNAL
+  resolution: NONE
+  ports: [{number: 443, name: tcp-443, protocol: TCP}]
+`).listeners, '0.0.0.0_443');
+    expect(chainsOf(l)).toEqual([{ match: { serverNames: ['api.example.org'] }, cluster: 'outbound|443||api.example.org' }]);
+    expect(at(l, 'defaultFilterChain', 'name')).toBe('PassthroughFilterChain');
+    expect(at(l, 'defaultFilterChain', 'filters', 0, 'typedConfig', 'cluster')).toBe('PassthroughCluster');
+  });
+
+  it('a NONE entry with a TLS port beside a DNS HTTP entry of its host: the HTTP chain, and TLS only for its other host', () => {
+    const l = byName(outbound(`apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: httpbin, namespace: app}
+spec:
+  hosts: [httpbin.example.org]
+  location: MESH_EXTERNAL
+  resolution: DNS
+  ports: [{number: 80, name: http, protocol: HTTP, targetPort: 443}]
+---
+apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: ext-none, namespace: app}
+spec:
+  hosts: [httpbin.example.org, api.example.org]
+  location: MESH_INTERNAL
+  resolution: NONE
+  ports: [{number: 443, name: http2-443, protocol: HTTP2}, {number: 80, name: tls-80, protocol: TLS}]
+`).listeners, '0.0.0.0_80');
+    const chains = chainsOf(l);
+    // istiod's order is HTTP first (its ingress gateway Service, created earlier, comes first): Envoy picks by match.
+    expect(chains).toHaveLength(2);
+    expect(chains).toContainEqual({ match: { transportProtocol: 'raw_buffer', applicationProtocols: ['http/1.1', 'h2c'] }, cluster: null });
+    expect(chains).toContainEqual({ match: { serverNames: ['api.example.org'] }, cluster: 'outbound|80||api.example.org' });
+    expect(list(l.listenerFilters).map((f) => f.name)).toEqual(['envoy.filters.listener.tls_inspector', 'envoy.filters.listener.http_inspector']);
+  });
+
+  // sidecar.go appendSidecarServices: a later service of the hostname merges its ports into the
+  // first when canMergeServices (same namespace, resolution, registry, labels, workload selector
+  // and exportTo as written); CDS then has a cluster per merged port. A DNS cluster's inline
+  // endpoints come from ServiceEndpointsByPort (endpoint_builder.go FromServiceEndpoints): both
+  // entries' endpoints on port 80, the older entry's first (then by name), only shop-b's on 9090.
+  it('two DNS entries merge their ports, and a DNS cluster holds both entries\' endpoints', () => {
+    const clusters = outbound(`apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: shop-a, namespace: app}
+spec:
+  hosts: [shop.example.org]
+  location: MESH_EXTERNAL
+  resolution: DNS
+  ports: [{number: 80, name: http, protocol: HTTP}]
+  endpoints: [{address: a.shop.example.org}]
+---
+apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: shop-b, namespace: app}
+spec:
+  hosts: [shop.example.org]
+  location: MESH_EXTERNAL
+  resolution: DNS
+  ports: [{number: 80, name: http, protocol: HTTP}, {number: 9090, name: tcp-admin, protocol: TCP}]
+  endpoints: [{address: b.shop.example.org}]
+`).clusters;
+    const addresses = (name: string) => list(at(byName(clusters, name), 'loadAssignment', 'endpoints')).flatMap((g) => list(g.lbEndpoints).map((e) => at(e, 'endpoint', 'address', 'socketAddress', 'address')));
+    expect(byName(clusters, 'outbound|80||shop.example.org').type).toBe('STRICT_DNS');
+    expect(addresses('outbound|80||shop.example.org')).toEqual(['a.shop.example.org', 'b.shop.example.org']);
+    expect(addresses('outbound|9090||shop.example.org')).toEqual(['b.shop.example.org']);
+  });
+
+  // push_context.go SortServicesByCreationTime puts the older entry first; canMergeServices
+  // refuses another resolution, so the younger entry's ports are not added.
+  it('entries that differ in resolution do not merge: the older keeps its own ports', () => {
+    const clusters = outbound(`apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: shop-a, namespace: app, creationTimestamp: "2026-01-02T00:00:00Z"}
+spec:
+  hosts: [shop.example.org]
+  location: MESH_EXTERNAL
+  resolution: DNS
+  ports: [{number: 80, name: http, protocol: HTTP}]
+---
+apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: shop-b, namespace: app, creationTimestamp: "2026-01-01T00:00:00Z"}
+spec:
+  hosts: [shop.example.org]
+  location: MESH_EXTERNAL
+  resolution: STATIC
+  ports: [{number: 9090, name: tcp-admin, protocol: TCP}]
+  endpoints: [{address: 10.2.0.1}]
+`).clusters;
+    expect(clusters.map((c) => c.name).filter((n) => String(n).endsWith('||shop.example.org'))).toEqual(['outbound|9090||shop.example.org']);
+  });
+});

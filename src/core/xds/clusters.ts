@@ -538,7 +538,8 @@ function inferServiceMtlsMode(ctx: GenContext, tp: TrafficPolicy | undefined, sv
   if (svc.meshExternal) return 'UNKNOWN';
   const lb = tp?.loadBalancer;
   if (svc.resolution === 'Passthrough' || (lb && str(lb.simple) === 'PASSTHROUGH')) {
-    const eps = ctx.push.endpointsByPort(svc, port);
+    // push_context.go BestEffortInferServiceMTLSMode: ServiceEndpointsByPort.
+    const eps = ctx.push.serviceEndpointsByPort(svc, port);
     if (eps.length === 0) return 'DISABLE';
     if (eps.some((e) => e.ep.tlsMode === 'disabled')) return 'DISABLE';
   }

@@ -228,7 +228,10 @@ export function localityLbEndpoints(ctx: GenContext, svc: Service, port: number,
   const cdr = scopeDestinationRule(ctx.scope, tunnel ? 'inbound' : 'outbound', ctx.proxy, svc.hostname);
   const dr = cdr?.rule.spec;
   const labels = subset !== '' ? dr?.subsets.find((s) => s.name === subset)?.labels ?? {} : {};
-  let eps = ctx.push.endpointsByPort(svc, port, labels);
+  // CDS (forDns) reads the push context's endpoints by service key and port
+  // (endpoint_builder.go FromServiceEndpoints: ServiceEndpointsByPort); EDS matches the shards by
+  // port name (BuildClusterLoadAssignment).
+  let eps = forDns ? ctx.push.serviceEndpointsByPort(svc, port, labels) : ctx.push.endpointsByPort(svc, port, labels);
   if (!forDns) eps = eps.filter((pe) => !(pe.ep.address !== '' && pe.port !== 0 && !isIP(pe.ep.address)));
   const tp = subsetPolicy(dr, subset);
   const pp = portPolicy(tp, port);

@@ -181,6 +181,13 @@ export interface PushContext {
   globalMtlsMode: MtlsMode;
   /** Endpoints of a service port, optionally those whose labels hold `labels`. */
   endpointsByPort(svc: Service, port: number, labels?: LabelMap): readonly PortEndpoint[];
+  /**
+   * Istio's PushContext.ServiceEndpointsByPort: the endpoints of every service with the
+   * service's hostname and namespace (ServiceEntries sharing a host merge theirs), by port.
+   * The outbound listeners of resolution NONE services, DNS clusters' inline endpoints and the
+   * mTLS mode inference read it; EDS keeps endpointsByPort (it matches by port name).
+   */
+  serviceEndpointsByPort(svc: Service, port: number, labels?: LabelMap): readonly PortEndpoint[];
   /** The service accounts (SPIFFE ids) behind a service, sorted (ServiceAccounts). */
   serviceAccounts(svc: Service): readonly string[];
 }
@@ -367,6 +374,64 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
     }
     return f;
   };
+  // ServiceIndex.instancesByPort (push_context.go initServiceRegistry): keyed by Service.Key(),
+  // namespace/hostname, and filled from the endpoint shards of that hostname and namespace,
+  // which hold the endpoints of every ServiceEntry writing the host there
+  // (serviceentry/conversion.go mergeServicesInstancesByNamespaceHost: entries oldest first,
+  // then by name; a DNS_ROUND_ROBIN entry's endpoints are left out on a port an earlier entry
+  // already has) beside a Kubernetes Service's. EndpointShards.CopyEndpoints
+  // (model/endpointshards.go) maps a ServiceEntry endpoint to the port of its entry's port
+  // number (LegacyClusterPortKey, when the service has that port), a Kubernetes one by port
+  // name; each service of the key, in creation order, sets the ports it finds endpoints for.
+  const byKey = new Map<string, Service[]>();
+  for (const s of services) listAt(byKey, `${s.namespace}/${s.hostname}`).push(s);
+  const merged = new Map<string, Map<number, PortEndpoint[]>>();
+  const instancesByPort = (key: string, group: readonly Service[]): Map<number, PortEndpoint[]> => {
+    let m = merged.get(key);
+    if (m) return m;
+    m = new Map();
+    merged.set(key, m);
+    // One service per resource (a ServiceEntry with several addresses gives several).
+    const owners: Service[] = [];
+    for (const s of group) if (!owners.some((o) => o.resource === s.resource)) owners.push(s);
+    const external = owners.filter((s) => s.registry !== 'Kubernetes').sort((a, b) => a.creationTime - b.creationTime || cmp(a.name, b.name) || cmp(a.namespace, b.namespace) || cmp(a.resource.name, b.resource.name));
+    const shard: { pe: PortEndpoint; legacyPort: number }[] = [];
+    for (const s of owners) {
+      if (s.registry !== 'Kubernetes') continue;
+      for (const ep of s.endpoints) for (const sp of s.ports) if (ep.ports[sp.name] !== undefined) shard.push({ pe: { ep, port: ep.ports[sp.name] as number, portName: sp.name }, legacyPort: 0 });
+    }
+    const seen = new Set<number>();
+    for (const s of external) {
+      for (const ep of s.endpoints) {
+        for (const sp of s.ports) {
+          if (ep.ports[sp.name] === undefined) continue;
+          if (s.resolution === 'DNSRoundRobin' && seen.has(sp.port)) continue;
+          shard.push({ pe: { ep, port: ep.ports[sp.name] as number, portName: sp.name }, legacyPort: sp.port });
+          seen.add(sp.port);
+        }
+      }
+    }
+    for (const s of group) {
+      const portNumbers = new Set(s.ports.map((p) => p.port));
+      const portMap = new Map(s.ports.map((p) => [p.name, p.port] as const));
+      const found = new Map<number, PortEndpoint[]>();
+      for (const i of shard) {
+        const port = i.legacyPort !== 0 ? (portNumbers.has(i.legacyPort) ? i.legacyPort : undefined) : portMap.get(i.pe.portName);
+        if (port !== undefined) listAt(found, port).push(i.pe);
+      }
+      for (const [port, l] of found) m.set(port, l);
+    }
+    return m;
+  };
+  const serviceEndpointsByPort = (svc: Service, port: number, labels?: LabelMap): readonly PortEndpoint[] => {
+    const key = `${svc.namespace}/${svc.hostname}`;
+    const group = byKey.get(key) ?? [];
+    // A host written by one resource only: its own endpoints (the same list).
+    if (group.every((s) => s.resource === svc.resource)) return endpointsByPort(svc, port, labels);
+    const l = instancesByPort(key, group).get(port) ?? [];
+    if (!labels || Object.keys(labels).length === 0) return l;
+    return l.filter((e) => selectorMatches(labels, e.ep.labels));
+  };
   const saCache = new WeakMap<Service, string[]>();
   const serviceAccounts = (svc: Service): readonly string[] => {
     let out = saCache.get(svc);
@@ -403,6 +468,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
     namespaceMtlsMode,
     globalMtlsMode,
     endpointsByPort,
+    serviceEndpointsByPort,
     serviceAccounts,
   };
 }
@@ -744,4 +810,8 @@ export function rawObj(v: unknown): Record<string, unknown> | undefined {
 
 export function rawStr(v: unknown): string {
   return str(v);
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }

@@ -332,12 +332,43 @@ function appendService(list: Service[], byHost: Map<string, Service>, added: Map
     return;
   }
   if (existing.ports.length === s.ports.length && existing.ports.every((p, i) => p.port === s.ports[i]?.port && p.name === s.ports[i]?.name && p.protocol === s.ports[i]?.protocol)) return;
-  if (existing.namespace !== s.namespace || existing.resolution !== s.resolution || existing.registry !== s.registry || existing.resource !== s.resource) return;
+  if (!canMergeServices(existing, s)) return;
   const ports = [...existing.ports];
   for (const p of s.ports) if (!ports.some((x) => x.port === p.port)) ports.push(p);
   const merged = { ...existing, ports };
   list[at] = merged;
   byHost.set(s.hostname, merged);
+}
+
+/**
+ * canMergeServices (pilot/pkg/model/sidecar.go): two services of one hostname merge their ports
+ * when they share namespace, resolution, registry, labels, workload selector and the exportTo
+ * as written (two ServiceEntries of one namespace writing one host, for instance); else the
+ * first one seen (the oldest) is kept alone.
+ */
+function canMergeServices(a: Service, b: Service): boolean {
+  if (a.namespace !== b.namespace || a.resolution !== b.resolution || a.registry !== b.registry) return false;
+  if (!sameMap(a.labels, b.labels) || !sameMap(a.labelSelectors ?? {}, b.labelSelectors ?? {})) return false;
+  return sameSet(writtenExportTo(a), writtenExportTo(b));
+}
+
+function sameMap(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  const sa = new Set(a);
+  const sb = new Set(b);
+  return sa.size === sb.size && [...sa].every((x) => sb.has(x));
+}
+
+/** Attributes.ExportTo as Istio keeps it: a ServiceEntry's spec.exportTo as written (`.` kept, nothing when empty). */
+function writtenExportTo(s: Service): readonly string[] {
+  if (s.registry === 'Kubernetes') return s.exportTo;
+  const spec = s.resource.body.spec;
+  const raw = spec !== null && typeof spec === 'object' && !Array.isArray(spec) ? (spec as Record<string, unknown>).exportTo : undefined;
+  return Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
 }
 
 /** SelectVirtualServices: private, exported, then public `mesh` VirtualServices matching the imports. */

@@ -404,7 +404,12 @@ function outboundForEgressListener(ctx: GenContext, el: EgressListenerScope, non
       if (!canBind(ctx, bind, port)) continue;
       const opts: Opts = { bind: { ...bind, binds: [...bind.binds] }, port, service: svc };
       if (primary(bind) === '' && svc.resolution === 'Passthrough' && saddress === '0.0.0.0' && (isTcp(sp.protocol) || isUnsupported(sp.protocol))) {
-        const instances = ctx.push.endpointsByPort(svc, sp.port);
+        // listener.go buildSidecarOutboundListeners: push.ServiceEndpointsByPort, the endpoints of
+        // the service's key (namespace/hostname). Another ServiceEntry writing the same host in the
+        // namespace lends its endpoints here: a DNS entry's host-name endpoint on this port number
+        // means no wildcard listener for this entry (a host name is no IP to bind), so istiod
+        // sends no chain for it (its chains come from the other entry alone).
+        const instances = ctx.push.serviceEndpointsByPort(svc, sp.port);
         if (svc.registry !== 'Kubernetes' && instances.length === 0 && !svc.labelSelectors) {
           buildOutboundListener(ctx, opts, map, vsIndex);
           continue;
