@@ -96,6 +96,14 @@ describe('kubeconfigs', () => {
     expect(r.items).toEqual(['4 kubeconfig users', '5 kubeconfig users', '8 kubeconfig users', '9 kubeconfig users']);
   });
 
+  it('users pulled in by a merge key are not masked where they stand: the check reads them and masks the document conservatively', () => {
+    // A token shorter than the pieces searched for (12 characters): only the reading can tell.
+    const text = 'kind: Config\nbase: &b\n  users:\n  - name: a\n    user: {token: abc123}\n<<: *b\nclusters: []\n';
+    const r = one(text);
+    expect(r.text).toBe('kind: REDACTED\nbase: REDACTED\n  users:\n  - name: REDACTED\n    user: REDACTED\nREDACTED\nclusters: REDACTED\n');
+    expect(r.items).toEqual([`1 ${CONSERVATIVE}`]);
+  });
+
   it('kind Config without a users list, a users list alone, clusters alone: no kubeconfig, comments and values stay', () => {
     for (const text of [
       'apiVersion: example.com/v1\nkind: Config\nspec:\n  users: 3 # how many users\n',
@@ -174,11 +182,21 @@ describe('a Secret: empty values and values that are not text', () => {
 
   it('a data value is a marker only when it decodes to one and is no longer than 64 characters; wrapped base64 counts', () => {
     const long = b64(`${STRING_MARKER}${' '.repeat(50)}`);
+    // Base64 of the data marker itself, padded: decoded, it reads as the marker too.
+    const longData = b64(`${DATA_MARKER}${' '.repeat(50)}`);
     expect(long.length).toBeGreaterThan(64);
-    const text = `kind: Secret\nmetadata: {name: s}\ndata:\n  wrapped: |\n    UkVEQUNU\n    RUQ=\n  long: ${long}\n`;
+    expect(longData.length).toBeGreaterThan(64);
+    const text = `kind: Secret\nmetadata: {name: s}\ndata:\n  wrapped: |\n    UkVEQUNU\n    RUQ=\n  long: ${long}\n  longData: ${longData}\n`;
     const r = one(text);
-    expect(r.text).toBe(`kind: Secret\nmetadata: {name: s}\ndata:\n  wrapped: |\n    UkVEQUNU\n    RUQ=\n  long: ${D}\n`);
-    expect(r.items).toEqual(['7 Secret s data["long"]']);
+    expect(r.text).toBe(`kind: Secret\nmetadata: {name: s}\ndata:\n  wrapped: |\n    UkVEQUNU\n    RUQ=\n  long: ${D}\n  longData: ${D}\n`);
+    expect(r.items).toEqual(['7 Secret s data["long"]', '8 Secret s data["longData"]']);
+  });
+
+  it('a value an alias pulls into the Secret is masked where its anchor stands; the alias stays', () => {
+    const text = 'apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  labels: {copy: &v hunter2-correct-horse}\nstringData:\n  pw: *v\n';
+    const r = one(text);
+    expect(r.text).toBe(text.replace('&v hunter2-correct-horse', `&v ${S}`));
+    expect(r.items).toEqual(['5 Secret s stringData["pw"]']);
   });
 });
 
@@ -294,7 +312,40 @@ describe('duplicated kind keys: any kind that names a Secret', () => {
   });
 });
 
+describe('documents read as nothing, and targets the positioned parse does not place', () => {
+  it('a document of comments only (read as nothing, without a complaint) stays as written: the raw scan covers it', () => {
+    const text = 'kind: ConfigMap\n---\n# the Secret and its data: key are in the vault\n# users: see the wiki\n';
+    const r = one(text);
+    expect(r.text).toBe(text);
+    expect(r.items).toEqual([]);
+  });
+
+  it('List items that come in through a merge key: the Secret is not where the reading found it, so the document is masked conservatively', () => {
+    const text = 'base: &b\n  items:\n  - kind: Secret\n    stringData: {pw: hunter2}\nkind: List\n<<: *b\n';
+    const r = one(text);
+    expect(r.text).toBe('base: REDACTED\n  items:\n  - kind: REDACTED\n    stringData: REDACTED\nkind: REDACTED\nREDACTED\n');
+    expect(r.items).toEqual([`1 ${CONSERVATIVE}`]);
+  });
+});
+
+describe('a quote that may have swallowed lines: only quoted values, and only their lines after the first', () => {
+  it('a block value over lines that read as mapping entries, or a one-line quoted value that reads as one, stays as written', () => {
+    const text = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  app.conf: |\n    listen: 8080\n    - item: x\n  note: "a: b" # it's quoted, one quote left open on this line\n`;
+    const r = one(text);
+    expect(r.text).toBe(text);
+    expect(r.items).toEqual([]);
+  });
+});
+
 describe('values outside Secrets', () => {
+  it('keys without a value (? key) are walked without failing', () => {
+    for (const lonely of ['? lonely\n', '? lonely\n:\n', '? [a, b]\n']) {
+      const text = `kind: ConfigMap\nmetadata: {name: c}\n${lonely}data:\n  k: ${M.rsaDerBase64}\n`;
+      const r = one(text);
+      expect(r.text, lonely).toBe(`kind: ConfigMap\nmetadata: {name: c}\n${lonely}data:\n  k: ${D}\n`);
+    }
+  });
+
   it('a base64 key in a sequence gets the data marker where it stands', () => {
     const text = `kind: ConfigMap\nmetadata: {name: c}\nkeys:\n- ${M.rsaDerBase64}\n- plain\n`;
     const r = one(text);
@@ -330,15 +381,26 @@ describe('raw text', () => {
     const r = one(text, 'tls.pem');
     expect(r.text).toBe(`${M.leafCert!}${PRIVATE_KEY_MARKER}${'\n'.repeat(pem.split('\n').length)}`);
     expect(r.items).toEqual([`${M.leafCert!.split('\n').length} ec private key`]);
+    // White space the cut ran into on its last line stays (the next line would keep its place).
+    const indented = one(`${M.leafCert!}${pem}\n   `, 'tls.pem');
+    expect(indented.text).toBe(`${M.leafCert!}${PRIVATE_KEY_MARKER}${'\n'.repeat(pem.split('\n').length)}   `);
+  });
+
+  it('a wrapped base64 key alone in a file (read as one plain scalar): the marker and its line breaks, nothing of its last line', () => {
+    const lines = Buffer.from(M.ecSec1!).toString('base64').match(/.{1,64}/g)!;
+    const r = one(`${lines.join('\n')}\n`, 'key.b64');
+    expect(r.text).toBe(`${D}${'\n'.repeat(lines.length)}`);
+    expect(r.items).toEqual(['1 private key (encoded)']);
   });
 });
 
 describe('the last resort: every line masked', () => {
   it('keeps indentation, blank and white-space-only lines, and document markers alone on their line', () => {
     const pw = 'correct-horse-battery-staple-0123456789';
-    const text = `kind: Secret\nmetadata: {name: s}\nstringData:\n  pw: ${pw}\n---  \nkind: ConfigMap\ndata:\n    \n  ${pw}: x ---\n  --- x\n...\n`;
+    // An indented `---` or one after a sequence dash is no document marker.
+    const text = `kind: Secret\nmetadata: {name: s}\nstringData:\n  pw: ${pw}\n---  \nkind: ConfigMap\ndata:\n    \n  ${pw}: x ---\n  --- x\n  ---\n- ---\n...\n`;
     const r = one(text);
-    expect(r.text).toBe('REDACTED\nREDACTED\nREDACTED\n  REDACTED\n---  \nREDACTED\nREDACTED\n    \n  REDACTED\n  REDACTED\n...\n');
+    expect(r.text).toBe('REDACTED\nREDACTED\nREDACTED\n  REDACTED\n---  \nREDACTED\nREDACTED\n    \n  REDACTED\n  REDACTED\n  REDACTED\nREDACTED\n...\n');
     expect(r.items.at(-1)).toBe('1 the whole file: every value masked');
   });
 });
