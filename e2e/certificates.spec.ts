@@ -1,18 +1,19 @@
-// The Certificates tab, used as an operator would: paste the cacerts files, see the chain
+// The Certificates view, used as an operator would: paste the cacerts files, see the chain
 // verify; paste a key that is not the CA's, see it on the CA's card; open a gateway whose
-// credential expired and see the error in the editor and in the tab; generate a test PKI
-// and inspect it.
+// credential expired and see the error in the editor and in the view; generate a test PKI
+// and inspect it. The view opens in the main area from the inspector's summary.
 import { generateKeyPairSync } from 'node:crypto';
 import { test, expect, type Page, type Locator, type APIRequestContext } from '@playwright/test';
 import { openSample } from './samples.ts';
+import { openView } from './views.ts';
 
 const CACERTS = ['ca-cert.pem', 'ca-key.pem', 'cert-chain.pem', 'root-cert.pem'];
 
 async function openCertificates(page: Page): Promise<void> {
   await page.goto('./');
   await expect(page.getByTestId('last-analysis')).toBeVisible();
-  await page.getByTestId('inspector-tab-certs').click();
-  await expect(page.getByTestId('certs-panel')).toBeVisible();
+  const view = await openView(page, 'certs');
+  await expect(view.getByTestId('certs-panel')).toBeVisible();
 }
 
 /** Pastes `text` into the tab under a file name, as a person copying a file would. */
@@ -38,6 +39,27 @@ function card(page: Page, subject: string): Locator {
 }
 
 test.describe('Certificates', () => {
+  test("the inspector's tab sums up the workspace's certificates and opens the view beside the files", async ({ page }) => {
+    await openSample(page, 'Certificates', 'gateway.yaml');
+    await page.getByTestId('inspector-tab-certs').click();
+    // The sample's gateway credential has expired: its error is counted in the summary.
+    await expect(page.getByTestId('certs-summary-counts')).toContainText(/Workspace: \d+ certificates?/);
+    await expect(page.getByTestId('certs-summary-panel')).toContainText(/[1-9]\d* errors?/);
+    const open = page.getByTestId('open-view-certs');
+    await expect(open).toHaveText('Open Certificates');
+    await open.click();
+    const view = page.getByTestId('view-certs');
+    await expect(view).toBeVisible();
+    await expect(page.getByTestId('view-tab').filter({ hasText: 'Certificates' })).toHaveAttribute('aria-selected', 'true');
+    // The whole view is in the main area, none of it in the inspector.
+    await expect(view.getByTestId('certs-panel')).toBeVisible();
+    await expect(page.getByTestId('certs-panel')).toHaveCount(1);
+    // It uses the main area's width and scrolls inside it.
+    const viewBox = (await view.boundingBox())!;
+    const panelBox = (await view.getByTestId('certs-panel').boundingBox())!;
+    expect(panelBox.width).toBeGreaterThan(viewBox.width * 0.85);
+  });
+
   test('pasting the sample cacerts files shows a verified chain', async ({ page, request }) => {
     await openCertificates(page);
     for (const f of CACERTS) await paste(page, f, await sampleFile(request, f));
@@ -83,7 +105,7 @@ test.describe('Certificates', () => {
     await expect(page.getByTestId('certs-key')).toContainText('KEY_MISMATCH');
   });
 
-  test('a Gateway whose credential expired shows the error in the editor and in the Certificates tab', async ({ page }) => {
+  test('a Gateway whose credential expired shows the error in the editor and in the Certificates view', async ({ page }) => {
     await openSample(page, 'Certificates', 'gateway.yaml');
 
     // In the editor: IST0161 on the Gateway's credentialName.
@@ -97,8 +119,8 @@ test.describe('Certificates', () => {
     await line.locator('span', { hasText: 'shop-credential' }).last().hover();
     await expect(page.locator('.monaco-hover').filter({ hasText: 'The credential referenced by the Gateway shop-gateway' })).toBeVisible();
 
-    // In the Certificates tab: the credential's check fails with the same code, and why.
-    await page.getByTestId('inspector-tab-certs').click();
+    // In the Certificates view: the credential's check fails with the same code, and why.
+    await openView(page, 'certs');
     const gw = scenario(page, 'gateway-credential');
     await expect(gw).toHaveAttribute('data-ok', 'false');
     await expect(gw.getByTestId('certs-verdict')).toContainText('IST0161');

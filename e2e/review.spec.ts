@@ -10,6 +10,7 @@ import { encodeShareFragment } from '../src/core/share/link.ts';
 import { redact } from '../src/core/share/redact.ts';
 import { encodePem } from '../src/core/pki/pem.ts';
 import { cacertsSecretYaml } from '../src/core/pki/generate.ts';
+import { openView } from './views.ts';
 
 x509.cryptoProvider.set(webcrypto as unknown as Crypto);
 
@@ -159,8 +160,7 @@ test('a cacerts Secret whose CA key was redacted before sharing: the key is "red
   expect(shared.items.map((i) => i.what)).toEqual(['Secret istio-system/cacerts data["ca-key.pem"]']);
   await openLink(page, shared.files, 'Redacted CA', 'cacerts.yaml');
   await expect.poll(() => editorText(page, 'cacerts.yaml')).not.toContain(keyBody);
-  await page.getByTestId('inspector-tab-certs').click();
-  const panel = page.getByTestId('certs-panel');
+  const panel = (await openView(page, 'certs')).getByTestId('certs-panel');
   await expect(panel).toBeVisible();
   const plugin = page.locator('[data-testid="certs-scenario"][data-kind="plugin-ca"]');
   await expect(plugin).toHaveAttribute('data-ok', 'true');

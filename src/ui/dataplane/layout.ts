@@ -2,6 +2,9 @@
 // node is a box holding its ztunnel and its pods; Services sit outside the nodes with an
 // edge to the waypoint they are bound to. The result is plain geometry in absolute
 // coordinates for the SVG. elkjs is loaded on first use, so it stays out of the first load.
+// Labels are never cut: a name too long for its box wraps (at `/`, `.` and `-` first) and
+// the box grows to hold its lines. The nodes are packed for the width the diagram has, so
+// a wider window or panel gets a wider, flatter diagram.
 import type { ElkNode, ElkExtendedEdge } from 'elkjs/lib/elk-api';
 import type { DataPlaneOverview } from '../../core/queries/dataplaneViews.ts';
 
@@ -28,8 +31,96 @@ export interface DiagramLayout {
 export const POD_W = 150;
 export const POD_H = 34;
 const ZT_H = 26;
-const SVC_W = 150;
+export const SVC_W = 150;
 const SVC_H = 30;
+/** Distance between two baselines of a box's text (11px and 10px type). */
+export const LINE_H = 13;
+const LABEL_PX = 11;
+const SUB_PX = 10;
+/** Room for text in a box: its width less the text's left inset and a right margin. */
+const POD_TEXT_W = POD_W - 12;
+const SVC_TEXT_W = SVC_W - 18;
+
+/** Width of `text` set at `px` pixels in the diagram's font. */
+export type TextMeasure = (text: string, px: number) => number;
+
+/** A box's text: its label (the name) and the line(s) under it, already wrapped. */
+export interface BoxText {
+  label: string[];
+  sub: string[];
+}
+
+/**
+ * Breaks `text` into lines no wider than `max`: after `/`, `.` or `-` where it can (a
+ * Kubernetes name's own joints), inside a part only when the part alone is too wide.
+ */
+export function wrapText(text: string, max: number, px: number, measure: TextMeasure): string[] {
+  const parts = text.match(/[^/.-]+[/.-]*|[/.-]+/g) ?? [text];
+  const lines: string[] = [];
+  let cur = '';
+  for (const part of parts) {
+    if (measure(cur + part, px) <= max) {
+      cur += part;
+      continue;
+    }
+    if (cur) lines.push(cur);
+    cur = '';
+    let rest = part;
+    while (measure(rest, px) > max) {
+      let n = rest.length - 1;
+      while (n > 1 && measure(rest.slice(0, n), px) > max) n--;
+      lines.push(rest.slice(0, n));
+      rest = rest.slice(n);
+    }
+    cur = rest;
+  }
+  if (cur || lines.length === 0) lines.push(cur);
+  return lines;
+}
+
+/** The wrapped text of every pod and Service box, by box id. */
+export function labelLines(o: DataPlaneOverview, measure: TextMeasure): Map<string, BoxText> {
+  const out = new Map<string, BoxText>();
+  for (const p of o.pods) {
+    if (p.role === 'ztunnel') continue;
+    const name = p.role === 'waypoint' ? (p.waypointOf ?? p.name) : `${p.namespace}/${p.name}`;
+    const sub = `${p.role === 'waypoint' ? 'waypoint' : p.mode}${p.overridden ? ' · what if' : ''}`;
+    out.set(podId(p.key), { label: wrapText(name, POD_TEXT_W, LABEL_PX, measure), sub: wrapText(sub, POD_TEXT_W, SUB_PX, measure) });
+  }
+  for (const s of o.services) {
+    const sub = s.waypoint ? `→ ${s.waypoint}` : s.kind === 'ServiceEntry' ? 'ServiceEntry' : 'no waypoint';
+    out.set(serviceId(s.key), { label: wrapText(s.name, SVC_TEXT_W, LABEL_PX, measure), sub: wrapText(sub, SVC_TEXT_W, SUB_PX, measure) });
+  }
+  return out;
+}
+
+/** A pod box's height for its lines of text (34 for a name and a mode on one line each). */
+const podHeight = (t: BoxText | undefined) => (t ? 8 + LINE_H * (t.label.length + t.sub.length) : POD_H);
+const serviceHeight = (t: BoxText | undefined) => (t ? 5 + LINE_H * (t.label.length + t.sub.length) : SVC_H);
+
+export interface LayoutOptions {
+  /** The diagram's width on screen: the nodes are packed to share it. */
+  availableWidth?: number;
+  /** Wrapped box text (labelLines): boxes grow to hold it. */
+  labels?: ReadonlyMap<string, BoxText>;
+}
+
+/** Space ELK leaves around and between boxes (the layout options below). */
+const ROOT_PAD = 16;
+const NODE_GAP = 24;
+const NODE_PAD_X = 20;
+const BOX_GAP = 8;
+
+/**
+ * The width/height ratio to pack a node's boxes at, so the nodes side by side fill
+ * `available` (their boxes' area over the width each node gets). ELK's rectpacking reads it.
+ */
+function nodeAspect(available: number | undefined, nodes: number, boxes: ReadonlyArray<{ width: number; height: number }>): number {
+  if (!available || nodes === 0) return 1.2;
+  const area = boxes.reduce((a, b) => a + (b.width + BOX_GAP) * (b.height + BOX_GAP), 0);
+  const width = Math.max(POD_W * 2 + BOX_GAP * 2, (available - ROOT_PAD - NODE_GAP * (nodes - 1)) / nodes - NODE_PAD_X);
+  return Math.min(12, Math.max(0.3, (width * width) / Math.max(area, 1)));
+}
 /** Above this many pods on a node, the rest are counted, not drawn. */
 export const MAX_PODS_PER_NODE = 60;
 
@@ -50,7 +141,7 @@ function loadElk(): Promise<ElkLike> {
 }
 
 /** Builds the ELK graph for an overview (exported for tests of the graph's shape). */
-export function buildGraph(o: DataPlaneOverview): { graph: ElkNode; hidden: number; binds: Array<{ id: string; from: string; to: string }> } {
+export function buildGraph(o: DataPlaneOverview, opts: LayoutOptions = {}): { graph: ElkNode; hidden: number; binds: Array<{ id: string; from: string; to: string }> } {
   let hidden = 0;
   const drawn = new Set<string>();
   const roles = new Map(o.pods.map((p) => [p.key, p.role]));
@@ -59,16 +150,17 @@ export function buildGraph(o: DataPlaneOverview): { graph: ElkNode; hidden: numb
     const shown = pods.slice(0, MAX_PODS_PER_NODE);
     hidden += pods.length - shown.length;
     for (const k of shown) drawn.add(k);
+    const boxes = [{ id: ztunnelId(n.name), width: POD_W * 2 + BOX_GAP, height: ZT_H }, ...shown.map((k) => ({ id: podId(k), width: POD_W, height: podHeight(opts.labels?.get(podId(k))) }))];
     return {
       id: nodeId(n.name),
       layoutOptions: {
         'elk.layered.layering.layerConstraint': 'LAST',
         'elk.algorithm': 'rectpacking',
         'elk.padding': '[top=26,left=10,bottom=10,right=10]',
-        'elk.spacing.nodeNode': '8',
-        'elk.aspectRatio': '1.2',
+        'elk.spacing.nodeNode': String(BOX_GAP),
+        'elk.aspectRatio': nodeAspect(opts.availableWidth, o.nodes.length, boxes).toFixed(2),
       },
-      children: [{ id: ztunnelId(n.name), width: POD_W * 2 + 8, height: ZT_H }, ...shown.map((k) => ({ id: podId(k), width: POD_W, height: POD_H }))],
+      children: boxes,
     };
   });
   const waypointPod = new Map<string, string>();
@@ -80,7 +172,7 @@ export function buildGraph(o: DataPlaneOverview): { graph: ElkNode; hidden: numb
   for (const n of o.nodes) for (const k of n.pods) nodeOf.set(k, n.name);
   for (const s of o.services) {
     if (o.waypoints.some((w) => w.key === `${s.namespace}/${s.name}`)) continue; // the waypoint's own Service
-    services.push({ id: serviceId(s.key), width: SVC_W, height: SVC_H, layoutOptions: { 'elk.layered.layering.layerConstraint': 'FIRST' } });
+    services.push({ id: serviceId(s.key), width: SVC_W, height: serviceHeight(opts.labels?.get(serviceId(s.key))), layoutOptions: { 'elk.layered.layering.layerConstraint': 'FIRST' } });
     const wp = s.waypoint ? waypointPod.get(s.waypoint) : undefined;
     if (wp) binds.push({ id: `bind:${s.key}`, from: serviceId(s.key), to: podId(wp) });
     // ELK sees the Service above the node that runs its waypoint or its first endpoint (an
@@ -94,7 +186,7 @@ export function buildGraph(o: DataPlaneOverview): { graph: ElkNode; hidden: numb
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.direction': 'DOWN',
-      'elk.spacing.nodeNode': '24',
+      'elk.spacing.nodeNode': String(NODE_GAP),
       'elk.layered.spacing.nodeNodeBetweenLayers': '36',
       'elk.padding': '[top=8,left=8,bottom=8,right=8]',
     },
@@ -105,8 +197,8 @@ export function buildGraph(o: DataPlaneOverview): { graph: ElkNode; hidden: numb
 }
 
 /** Runs ELK and flattens its nested coordinates. */
-export async function layoutDiagram(o: DataPlaneOverview): Promise<DiagramLayout> {
-  const { graph, hidden, binds } = buildGraph(o);
+export async function layoutDiagram(o: DataPlaneOverview, opts: LayoutOptions = {}): Promise<DiagramLayout> {
+  const { graph, hidden, binds } = buildGraph(o, opts);
   const laid = await (await loadElk()).layout(graph);
   const out: DiagramLayout = { width: laid.width ?? 0, height: laid.height ?? 0, nodes: [], ztunnels: [], pods: [], services: [], edges: [], hidden };
   const abs = new Map<string, Box>();
