@@ -1,8 +1,12 @@
 // Accessibility: axe-core finds no serious or critical violation in the light and the dark
-// theme (landmarks, one h1, contrast including the editor's colours, no nested controls),
-// and the Inspector's tabs follow the ARIA tab pattern.
+// theme (landmarks, one h1, contrast including the editor's colours, no nested controls,
+// accessible names that contain the visible text), also with the Data plane and the
+// Certificates views open in the main area, and the Inspector's tabs follow the ARIA tab
+// pattern. The app follows the OS colour scheme (prefers-color-scheme), emulated here.
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { openSample } from './samples.ts';
+import { openView } from './views.ts';
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
@@ -31,6 +35,53 @@ for (const scheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('main')).toHaveCount(1);
       await expect(page.getByRole('complementary', { name: 'Workspace' })).toBeVisible();
       await expect(page.getByRole('complementary', { name: 'Inspector' })).toBeVisible();
+    });
+
+    test("the level toggles' accessible names start with their visible text", async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openApp(page);
+      for (const [id, word] of [['filter-error', 'Errors'], ['filter-warning', 'Warnings'], ['filter-info', 'Info']] as const) {
+        const toggle = page.getByTestId(id);
+        const visible = ((await toggle.innerText()) ?? '').replace(/\s+/g, ' ').trim();
+        expect(visible).toMatch(new RegExp(`^${word} \\d+$`));
+        await expect(toggle).toHaveAccessibleName(visible);
+      }
+      const results = await new AxeBuilder({ page }).withRules(['label-content-name-mismatch']).analyze();
+      expect(results.violations.map((v) => v.nodes.map((n) => n.target.join(' ')))).toEqual([]);
+    });
+
+    test('no serious or critical violations with the Data plane view open (diagram, a trace, the wide view)', async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openSample(page, 'Ambient shop', 'waypoint.yaml');
+      const view = await openView(page, 'dataplane');
+      await expect(view.getByTestId('dp-diagram')).toBeVisible();
+      await view.getByTestId('dp-trace-run').click();
+      await expect(view.getByTestId('dp-trace-verdict')).toBeVisible();
+      await view.getByTestId('dp-nodeview').locator('summary').click();
+      await expect(view.getByTestId('dp-ztunnel-table')).toBeVisible();
+      await view.getByTestId('dp-pod').first().hover();
+      await expect(view.getByTestId('dp-why')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await view.getByTestId('dataplane-wide').click();
+      await expect(view.getByTestId('dataplane')).toHaveClass(/dataplane-wide/);
+      expect(await seriousViolations(page)).toEqual([]);
+      // The inspector's summary of it.
+      await page.keyboard.press('Escape');
+      await page.getByTestId('inspector-tab-dataplane').click();
+      await expect(page.getByTestId('dataplane-summary-counts')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test('no serious or critical violations with the Certificates view open (scenarios, chains, cards)', async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openSample(page, 'Certificates', 'gateway.yaml');
+      const view = await openView(page, 'certs');
+      await expect(view.getByTestId('certs-scenario').first()).toBeVisible();
+      await expect(view.getByTestId('certs-card').first()).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await page.getByTestId('inspector-tab-certs').click();
+      await expect(page.getByTestId('certs-summary-counts')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
     });
 
     test('no serious or critical violations with a menu, the palette and hover actions open', async ({ page }) => {

@@ -10,8 +10,11 @@ import { LevelIcon } from '../common/LevelIcon.tsx';
 import { menuItems, useCommandRegistry } from '../../state/commands.ts';
 import { Menu, commandMenuItems } from '../common/Menu.tsx';
 import { useRoving } from '../common/roving.ts';
+import './problems.css';
 
 const LEVELS: Level[] = ['Error', 'Warning', 'Info'];
+/** The level toggles' visible words: "Errors", "Warnings", "Info". */
+const levelLabel = (l: Level) => (l === 'Info' ? 'Info' : `${l}s`);
 const MAX_ROWS = 2000;
 /**
  * Rows rendered per task: a new result shows its first rows at once and the rest in further
@@ -86,12 +89,15 @@ export function ProblemsPanel() {
               aria-pressed={filters.levels[l]}
               data-testid={`filter-${l.toLowerCase()}`}
               title={`${filters.levels[l] ? 'Hide' : 'Show'} ${l.toLowerCase()} messages`}
-              aria-label={`${l === 'Info' ? 'Info' : `${l}s`}: ${counts[l]}`}
+              // The accessible name starts with the visible text, word for word (WCAG 2.5.3,
+              // axe's label-content-name-mismatch): "Errors 3", with a space between the two
+              // spans, so a speech user saying what they see ("click Errors 3") hits it. When
+              // the panel is narrow only the count shows, and "3" is still in the name.
+              aria-label={`${levelLabel(l)} ${counts[l]}`}
               onClick={() => toggleLevel(l)}
             >
               <LevelIcon level={l} />
-              <span className="toggle-label">{l === 'Info' ? 'Info' : `${l}s`}</span>
-              <span className="toggle-count">{counts[l]}</span>
+              <span className="toggle-label">{levelLabel(l)}</span> <span className="toggle-count">{counts[l]}</span>
             </button>
           ))}
           <select className="select" aria-label="Filter by code" data-testid="filter-code" value={filters.code} onChange={(e) => setFilters({ code: e.target.value })}>
@@ -166,10 +172,15 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
   // Both menus list the command registry's entries for this diagnostic.
   const fixes = editable && !readOnly ? menuItems('problem.fix', d) : [];
   const loc = d.file ? `${d.file}${d.line ? `:${d.line}` : ''}` : '';
-  // The location is the line istioctl prints; where the marked field starts elsewhere (a
-  // mapping's key, or a document below a `---` istioctl's reader keeps), the tooltip says so.
+  // The location is the line istioctl prints, so the row reads as `istioctl analyze` does. A
+  // click selects the field the message is about, which can start on another line: istioctl
+  // points some messages at another field than the one they name (IST0162 at the Gateway's
+  // selector, while the port is the problem), at a mapping's key, or at a `---` above the
+  // document its reader keeps. Then the row shows where the click lands too (→ line) and says why.
   const fieldLine = d.range?.startLine;
-  const locTitle = d.line && fieldLine !== undefined && fieldLine !== d.line ? `istioctl prints line ${d.line}; the field starts on line ${fieldLine}` : undefined;
+  const moved = !!d.line && fieldLine !== undefined && fieldLine !== d.line;
+  const locTitle = moved ? `istioctl prints line ${d.line}; the field starts on line ${fieldLine}` : undefined;
+  const fieldTitle = moved ? `A click selects the field the message is about, which starts on line ${fieldLine}; istioctl prints line ${d.line}` : undefined;
   const suppressItems = () =>
     commandMenuItems(menuItems('problem.suppress', d), (i) => (i.command.id === 'problems.suppressWithAnnotation' ? 'suppress-annotation' : i.command.id === 'problems.suppressWithRule' ? 'suppress-rule' : i.command.id));
   return (
@@ -180,7 +191,7 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
       ref={isLinked ? (el) => el?.scrollIntoView({ block: 'nearest' }) : undefined}
       data-level={d.level}
       data-code={d.code}
-      aria-label={`${d.level} ${d.code}: ${d.message}${loc ? ` (${loc})` : ''}`}
+      aria-label={`${d.level} ${d.code}: ${d.message}${loc ? ` (${loc}${moved ? `, the field on line ${fieldLine}` : ''})` : ''}`}
       tabIndex={-1}
       onClick={() => openDiagnostic(d)}
       onKeyDown={(e) => {
@@ -230,6 +241,11 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
         <span className="loc-text" data-testid="problem-location" title={locTitle}>
           {loc}
         </span>
+        {moved && (
+          <span className="loc-field" data-testid="problem-field-line" title={fieldTitle}>
+            {' '}→ {fieldLine}
+          </span>
+        )}
       </td>
       <td className="col-actions">
         {d.origin && !readOnly && (
