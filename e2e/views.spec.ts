@@ -56,6 +56,13 @@ test('a view opens as a tab beside the files, splits beside a file, and is back 
 test("the editor's context menu shows the Envoy config of the workload at the cursor", async ({ page }) => {
   await openApp(page);
   await page.locator('[data-testid="file-item"][data-path="pods.yaml"]').click();
+  // The reviews-v2 pod is an item of a List, further down: go to its line.
+  await page.locator('.monaco-editor .view-line').first().click();
+  const lineNo = await page.evaluate(() => (window.__meshWorkbench?.editor?.value('pods.yaml') ?? '').split('\n').findIndex((l) => l.includes('name: reviews-v2-')) + 1);
+  expect(lineNo).toBeGreaterThan(0);
+  await page.keyboard.press('Control+g');
+  await page.keyboard.type(String(lineNo));
+  await page.keyboard.press('Enter');
   const line = page.locator('.monaco-editor .view-line').filter({ hasText: 'name: reviews-v2-' });
   await expect(line).toBeVisible();
   await line.click();

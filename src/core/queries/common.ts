@@ -4,6 +4,7 @@
 import type { Resource, SourceDocument } from '../model/types.ts';
 import type { ConfigView } from '../config/configView.ts';
 import type { Page, SourceLocation } from './views.ts';
+import { locateInDocument } from '../model/locate.ts';
 
 /** The analyzed state a query reads. */
 export interface QueryState {
@@ -81,6 +82,14 @@ export function sourceLocation(r: Resource, state: QueryState): SourceLocation |
   // A document's text ends with its last line's newline (or at the end of the file).
   const endLine = doc ? Math.max(startLine, startLine + countLines(doc.text) - (doc.text.endsWith('\n') ? 1 : 0)) : s.line;
   const out: SourceLocation = { file: s.file, line: s.line, startLine, endLine };
+  // A List's item: its own lines, so "the resource at this line" tells the items apart.
+  if (doc && s.itemIndex !== undefined) {
+    const item = locateInDocument(doc, ['items', s.itemIndex]);
+    if (item?.exact) {
+      out.startLine = item.value.startLine;
+      out.endLine = Math.max(item.value.startLine, item.value.endLine);
+    }
+  }
   if (s.templatePath) out.templatePath = s.templatePath.join('.');
   return out;
 }

@@ -5,7 +5,7 @@ export interface SourceLocation {
   file: string;
   /** The line istioctl prints for the resource (for a derived pod: its controller's). */
   line: number;
-  /** The first and last line of the YAML document that holds it. */
+  /** The first and last line of the YAML document that holds it (of the item, for a `kind: List` item). */
   startLine: number;
   endLine: number;
   /** For a pod derived from a controller: where its template sits (`spec.template`). */
