@@ -312,6 +312,15 @@ describe('duplicated kind keys: any kind that names a Secret', () => {
   });
 });
 
+describe('a document the app cannot read', () => {
+  it('armour spelled with blanks between every letter, the last two too, is a sign of a secret: masked conservatively', () => {
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\nspec:\n  x: [unclosed\n  note: b e g i n\n';
+    const r = one(text);
+    expect(r.text).toBe('apiVersion: REDACTED\nkind: REDACTED\nmetadata:\n  name: REDACTED\nspec:\n  x: REDACTED\n  note: REDACTED\n');
+    expect(r.items).toEqual([`1 ${CONSERVATIVE}`]);
+  });
+});
+
 describe('documents read as nothing, and targets the positioned parse does not place', () => {
   it('a document of comments only (read as nothing, without a complaint) stays as written: the raw scan covers it', () => {
     const text = 'kind: ConfigMap\n---\n# the Secret and its data: key are in the vault\n# users: see the wiki\n';
