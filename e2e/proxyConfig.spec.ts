@@ -1,8 +1,9 @@
-// The "Proxy config" tab: the Envoy config istiod would send the productpage sidecar of
+// The Proxy config view: the Envoy config istiod would send the productpage sidecar of
 // Bookinfo, a route traced back to its VirtualService line, a simulated request, and what an
-// edit of the route weights changes.
+// edit of the route weights changes against the Review baseline.
 import { test, expect, type Page } from '@playwright/test';
 import { openSample } from './samples.ts';
+import { openView } from './views.ts';
 
 async function loadBookinfo(page: Page): Promise<void> {
   await openSample(page, /^Bookinfo(?! with)/, 'networking.yaml');
@@ -15,10 +16,15 @@ function reviewsLine(text: string, needle: string): number {
   return start + lines.slice(start).findIndex((l) => l.includes(needle)) + 1;
 }
 
+/** Back to the view after the editor showed a file (its tab beside the files). */
+async function showView(page: Page): Promise<void> {
+  await page.locator('[data-testid="view-tab"][data-view="proxy"]').click();
+  await expect(page.getByTestId('view-proxy')).toBeVisible();
+}
+
 test('productpage sidecar: reviews route weights, jump to the VirtualService, simulate, and what changes after an edit', async ({ page }) => {
   await loadBookinfo(page);
-  await page.getByTestId('inspector-tab-proxy').click();
-  const panel = page.getByTestId('proxy-config');
+  const panel = await openView(page, 'proxy');
   const picker = panel.getByTestId('proxy-picker');
   const productpage = await picker.locator('option', { hasText: 'productpage-v1' }).getAttribute('value');
   await picker.selectOption(productpage!);
@@ -27,16 +33,20 @@ test('productpage sidecar: reviews route weights, jump to the VirtualService, si
   // Routes: the reviews virtual host on 9080 routes 75/25 to subsets v1 and v2.
   await panel.getByTestId('proxy-tab-routes').click();
   const table = panel.getByTestId('proxy-table-routes');
-  await expect(table.locator('th')).toHaveText(['NAME', 'VHOST NAME', 'DOMAINS', 'MATCH', 'VIRTUAL SERVICE', 'ROUTE TO', '']);
+  await expect(table.locator('th')).toHaveText(['NAME', 'VHOST NAME', 'DOMAINS', 'MATCH', 'VIRTUAL SERVICE', 'ROUTE TO']);
   const reviews = table.getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo.svc.cluster.local:9080' });
   await expect(reviews).toHaveCount(1);
   await expect(reviews).toContainText('reviews.bookinfo');
   await expect(reviews).toContainText('outbound|9080|v1|reviews.bookinfo.svc.cluster.local 75%');
   await expect(reviews).toContainText('outbound|9080|v2|reviews.bookinfo.svc.cluster.local 25%');
 
-  // Clicking the route opens networking.yaml at the reviews VirtualService's rule.
-  await page.locator('[data-testid="file-item"][data-path="pods.yaml"]').click();
+  // A click selects the route: its JSON shows the weighted clusters, and its sources the VirtualService.
   await reviews.click();
+  await expect(panel.getByTestId('proxy-json')).toContainText('"weightedClusters"');
+  await expect(panel.getByTestId('proxy-sources')).toContainText('VirtualService bookinfo/reviews');
+
+  // "Go to config" opens networking.yaml at the reviews VirtualService's rule.
+  await panel.getByTestId('proxy-goto').click();
   await expect(page.getByTestId('tab').filter({ hasText: 'networking.yaml' })).toHaveAttribute('aria-selected', 'true');
   const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('networking.yaml') ?? '');
   const cursor = await page.getByTestId('cursor-position').textContent();
@@ -46,12 +56,8 @@ test('productpage sidecar: reviews route weights, jump to the VirtualService, si
   expect(line).toBeGreaterThan(vsStart);
   expect(line).toBeLessThan(vsEnd);
 
-  // Its JSON shows the weighted clusters.
-  await reviews.getByTestId('proxy-row-json').click();
-  await expect(table.getByTestId('proxy-json')).toContainText('"weightedClusters"');
-  await expect(table.getByTestId('proxy-sources')).toContainText('VirtualService bookinfo/reviews');
-
   // Simulate GET /reviews/1 from productpage.
+  await showView(page);
   await panel.getByTestId('proxy-tab-simulate').click();
   await panel.getByTestId('sim-method').selectOption('GET');
   await panel.getByTestId('sim-host').fill('reviews');
@@ -64,10 +70,12 @@ test('productpage sidecar: reviews route weights, jump to the VirtualService, si
   await expect(result.getByTestId('sim-step-virtualHost')).toContainText('reviews.bookinfo.svc.cluster.local:9080');
   await expect(result.getByTestId('sim-step-cluster')).toHaveText([/outbound\|9080\|v1\|reviews\.bookinfo\.svc\.cluster\.local \(75%\)/, /outbound\|9080\|v2\|reviews\.bookinfo\.svc\.cluster\.local \(25%\)/]);
 
-  // What changes: pin the current config as the baseline, then edit the weights in the editor.
+  // What changes: no baseline yet; pin the current files as the Review baseline, then edit the weights in the editor.
   await panel.getByTestId('proxy-tab-changes').click();
+  await expect(panel.getByTestId('changes-no-baseline')).toBeVisible();
   await panel.getByTestId('changes-pin').click();
   await expect(panel.getByTestId('changes-none')).toBeVisible();
+  await page.getByTestId('tab').filter({ hasText: 'networking.yaml' }).click();
   const weightLine = reviewsLine(text, 'weight: 75');
   await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+Home');
@@ -77,6 +85,7 @@ test('productpage sidecar: reviews route weights, jump to the VirtualService, si
   await page.keyboard.press('Backspace');
   await page.keyboard.type('50');
   await expect.poll(() => page.evaluate(() => /weight: 50\n/.test(window.__meshWorkbench?.editor?.value('networking.yaml') ?? ''))).toBe(true);
+  await showView(page);
 
   const changed = panel.locator('[data-testid="change-row"][data-type="route"][data-change="changed"]').filter({ hasText: '9080' });
   await expect(changed).toBeVisible();
@@ -103,8 +112,7 @@ test('a mesh with hundreds of proxies: the picker lists the first ones and a fil
   }
   await page.getByTestId('upload-input').setInputFiles([{ name: 'shop.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(docs.join('---\n')) }]);
   await expect(page.locator('[data-testid="file-item"][data-path="shop.yaml"]')).toBeVisible();
-  await page.getByTestId('inspector-tab-proxy').click();
-  const panel = page.getByTestId('proxy-config');
+  const panel = await openView(page, 'proxy');
   const picker = panel.getByTestId('proxy-picker');
   await expect(panel.getByTestId('proxy-choose')).toContainText('in the workspace');
   // At most 200 proxies are listed, and the list says how many more the filter can find.
@@ -133,8 +141,7 @@ test('a Gateway API gateway from just its Gateway and HTTPRoute: the gateway ist
   ].join('---\n');
   await page.getByTestId('upload-input').setInputFiles([{ name: 'gateway.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(text) }]);
   await expect(page.locator('[data-testid="file-item"][data-path="gateway.yaml"]')).toBeVisible();
-  await page.getByTestId('inspector-tab-proxy').click();
-  const panel = page.getByTestId('proxy-config');
+  const panel = await openView(page, 'proxy');
   const picker = panel.getByTestId('proxy-picker');
   const option = picker.locator('option', { hasText: 'web-istio-' });
   await expect(option).toHaveCount(1);
@@ -152,11 +159,11 @@ test('a Gateway API gateway from just its Gateway and HTTPRoute: the gateway ist
   await expect(panel.locator('.proxy-notes')).toContainText(/reviews\.shop\.svc\.cluster\.local 10\.96\./);
 });
 
-test('the proxy picker fits the inspector: a long proxy name neither hides the list arrow nor scrolls the panel sideways', async ({ page }) => {
+test("the inspector's proxy picker fits: a long proxy name neither hides the list arrow nor scrolls the panel sideways", async ({ page }) => {
   await page.setViewportSize({ width: 1500, height: 900 });
   await loadBookinfo(page);
   await page.getByTestId('inspector-tab-proxy').click();
-  const panel = page.getByTestId('proxy-config');
+  const panel = page.getByTestId('proxy-summary');
   const picker = panel.getByTestId('proxy-picker');
   // The longest option (a gateway pod with its namespace) is wider than the panel.
   await picker.selectOption({ index: 1 });

@@ -5,16 +5,18 @@
 import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { openSample } from './samples.ts';
+import { openView } from './views.ts';
 
 const CORPUS = '/work/shared/conformance/xds/istioctl/pkg/';
 const ROUTE_DUMP = `${CORPUS}writer/envoy/configdump/testdata/routes/istio-gateway-http-route-prefix/configdump.json`;
 const WAYPOINT_DUMP = `${CORPUS}proxyconfig/testdata/config_dump.json`;
 const GATEWAY = 'istio-ingressgateway-5d8f7c9b4-x2k7q.istio-system';
 
+/** The Certificates sample, and the Proxy config view on its ingress gateway. */
 async function openGatewaySample(page: Page): Promise<void> {
   await openSample(page, /^Certificates/, 'gateway.yaml');
-  await page.getByTestId('inspector-tab-proxy').click();
-  await page.getByTestId('proxy-config').getByTestId('proxy-picker').selectOption(GATEWAY);
+  const view = await openView(page, 'proxy');
+  await view.getByTestId('proxy-picker').selectOption(GATEWAY);
 }
 
 test('gateway secrets: the credential from the workspace Secret, Istio certificates issued at run time', async ({ page }) => {
@@ -22,7 +24,7 @@ test('gateway secrets: the credential from the workspace Secret, Istio certifica
   const panel = page.getByTestId('proxy-config');
   await panel.getByTestId('proxy-tab-secrets').click();
   const table = panel.getByTestId('proxy-table-secrets');
-  await expect(table.locator('th')).toHaveText(['RESOURCE NAME', 'TYPE', 'STATUS', 'VALID CERT', 'SERIAL NUMBER', 'NOT AFTER', 'NOT BEFORE', 'SOURCE', '']);
+  await expect(table.locator('th')).toHaveText(['RESOURCE NAME', 'TYPE', 'STATUS', 'VALID CERT', 'SERIAL NUMBER', 'NOT AFTER', 'NOT BEFORE', 'SOURCE']);
   const credential = table.getByTestId('proxy-row').filter({ hasText: 'kubernetes://shop-credential' });
   await expect(credential).toHaveCount(1);
   const cells = credential.locator('td');
@@ -36,18 +38,18 @@ test('gateway secrets: the credential from the workspace Secret, Istio certifica
   const root = table.getByTestId('proxy-row').filter({ hasText: 'ROOTCA' });
   await expect(root).toContainText('issued at run time by istiod (not in the workspace)');
 
-  // The row leads to the Secret in gateway.yaml.
+  // A click shows its JSON: the certificate, but never the private key.
   await credential.click();
+  await expect(panel.getByTestId('proxy-json')).toContainText('"certificateChain"');
+  await expect(panel.getByTestId('proxy-json')).toContainText('W3JlZGFjdGVkXQ==');
+
+  // A double-click leads to the Secret in gateway.yaml.
+  await credential.dblclick();
   await expect(page.getByTestId('tab').filter({ hasText: 'gateway.yaml' })).toHaveAttribute('aria-selected', 'true');
   const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('gateway.yaml') ?? '');
   const line = Number(/^Ln (\d+)/.exec((await page.getByTestId('cursor-position').textContent()) ?? '')?.[1]);
   const secretAt = text.split('\n').findIndex((l) => l === '  name: shop-credential') + 1;
   expect(Math.abs(line - secretAt)).toBeLessThanOrEqual(3);
-
-  // Its JSON carries the certificate but never the private key.
-  await credential.getByTestId('proxy-row-json').click();
-  await expect(table.getByTestId('proxy-json')).toContainText('"certificateChain"');
-  await expect(table.getByTestId('proxy-json')).toContainText('W3JlZGFjdGVkXQ==');
 });
 
 test('compare a pasted and an uploaded config dump with the generated gateway config', async ({ page }) => {

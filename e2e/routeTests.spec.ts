@@ -4,10 +4,17 @@
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { openSample } from './samples.ts';
+import { openView } from './views.ts';
 
 async function loadBookinfo(page: Page): Promise<void> {
   await openSample(page, /^Bookinfo(?! with)/, 'route-tests.yaml');
   await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+}
+
+/** Back to the view after the editor showed a file (its tab beside the files). */
+async function showView(page: Page): Promise<void> {
+  await page.locator('[data-testid="view-tab"][data-view="proxy"]').click();
+  await expect(page.getByTestId('view-proxy')).toBeVisible();
 }
 
 async function cursorLine(page: Page): Promise<number> {
@@ -17,8 +24,7 @@ async function cursorLine(page: Page): Promise<number> {
 
 test('run the Bookinfo route tests, see them pass, break the reviews split and see which test fails and why', async ({ page }) => {
   await loadBookinfo(page);
-  await page.getByTestId('inspector-tab-proxy').click();
-  const panel = page.getByTestId('proxy-config');
+  const panel = await openView(page, 'proxy');
   await panel.getByTestId('proxy-tab-routeTests').click();
   const view = panel.getByTestId('route-tests');
   await expect(view.getByTestId('route-tests-file')).toHaveValue('route-tests.yaml');
@@ -54,6 +60,7 @@ test('run the Bookinfo route tests, see them pass, break the reviews split and s
   await expect.poll(() => page.evaluate(() => (window.__meshWorkbench?.editor?.value('networking.yaml') ?? '').match(/weight: 50\n/g)?.length ?? 0)).toBe(2);
 
   // The results follow the edit: the split test fails, with the weights it got.
+  await showView(page);
   await expect(summary).toHaveText('1 failed, 4 passed, 5 total');
   const failed = view.locator('[data-testid="route-test"][data-passed="false"]');
   await expect(failed).toHaveCount(1);
@@ -108,10 +115,10 @@ test('the simulator gives the RBAC verdict at the destination and links to the p
   await loadBookinfo(page);
   await page.getByTestId('upload-input').setInputFiles([{ name: 'authz.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(POLICY) }]);
   await expect(page.locator('[data-testid="file-item"][data-path="authz.yaml"]')).toBeVisible();
-  await page.getByTestId('inspector-tab-proxy').click();
-  const panel = page.getByTestId('proxy-config');
+  const panel = await openView(page, 'proxy');
   const picker = panel.getByTestId('proxy-picker');
   const simulateFrom = async (who: string, method: string) => {
+    await showView(page);
     const id = await picker.locator('option', { hasText: who }).first().getAttribute('value');
     await picker.selectOption(id!);
     await panel.getByTestId('proxy-tab-simulate').click();

@@ -7,6 +7,7 @@
 // marked; step numbers of two digits are whole.
 import { test, expect, type Page } from '@playwright/test';
 import { openSample } from './samples.ts';
+import { openView } from './views.ts';
 
 const V3 = 'outbound|9080|v3|reviews.bookinfo.svc.cluster.local';
 
@@ -63,8 +64,7 @@ test('a 20% route to a subset no DestinationRule defines: the verdict on top nam
   );
 
   // Proxy config for the productpage sidecar, which calls reviews.
-  await page.getByTestId('inspector-tab-proxy').click();
-  const panel = page.getByTestId('proxy-config');
+  const panel = await openView(page, 'proxy');
   const picker = panel.getByTestId('proxy-picker');
   const productpage = await picker.locator('option', { hasText: 'productpage-v1' }).getAttribute('value');
   await picker.selectOption(productpage!);

@@ -1,9 +1,10 @@
-// The "Proxy config" tab for a waypoint: on the ambient sample, pick the shop's waypoint and
+// The Proxy config view for a waypoint: on the ambient sample, pick the shop's waypoint and
 // see its main_internal listener with a chain per Service it serves (the L7 policy on the
 // products chain), its inbound-vip clusters, the endpoints reached over HBONE, and a simulated
 // request through it.
 import { test, expect, type Page } from '@playwright/test';
 import { openSample } from './samples.ts';
+import { openView } from './views.ts';
 
 async function loadAmbientSample(page: Page): Promise<void> {
   await openSample(page, 'Ambient shop', 'waypoint.yaml');
@@ -11,8 +12,7 @@ async function loadAmbientSample(page: Page): Promise<void> {
 
 test('the shop waypoint: main_internal chains per Service, inbound-vip clusters, HBONE endpoints', async ({ page }) => {
   await loadAmbientSample(page);
-  await page.getByTestId('inspector-tab-proxy').click();
-  const panel = page.getByTestId('proxy-config');
+  const panel = await openView(page, 'proxy');
   const picker = panel.getByTestId('proxy-picker');
   const option = picker.locator('option', { hasText: '(waypoint)' });
   await expect(option).toHaveCount(1);
@@ -23,7 +23,7 @@ test('the shop waypoint: main_internal chains per Service, inbound-vip clusters,
   // Listeners: istioctl's --waypoint view.
   await panel.getByTestId('proxy-tab-listeners').click();
   const listeners = panel.getByTestId('proxy-table-listeners');
-  await expect(listeners.locator('th')).toHaveText(['LISTENER', 'CHAIN', 'MATCH', 'DESTINATION', '']);
+  await expect(listeners.locator('th')).toHaveText(['LISTENER', 'CHAIN', 'MATCH', 'DESTINATION']);
   const products = listeners.getByTestId('proxy-row').filter({ hasText: 'inbound-vip|80|http|products.shop.svc.cluster.local' });
   await expect(products).toHaveCount(1);
   await expect(products).toContainText('envoy://main_internal');
@@ -32,9 +32,9 @@ test('the shop waypoint: main_internal chains per Service, inbound-vip clusters,
   await expect(listeners.getByTestId('proxy-row').filter({ hasText: 'inbound-vip|9090|http|cart.shop.svc.cluster.local' })).toHaveCount(1);
 
   // The products chain carries the DENY policy that targets the products Service.
-  await products.getByTestId('proxy-row-json').click();
-  await expect(listeners.getByTestId('proxy-json')).toContainText('envoy.filters.http.rbac');
-  await expect(listeners.getByTestId('proxy-sources')).toContainText('AuthorizationPolicy shop/products-read-only');
+  await products.click();
+  await expect(panel.getByTestId('proxy-json')).toContainText('envoy.filters.http.rbac');
+  await expect(panel.getByTestId('proxy-sources')).toContainText('AuthorizationPolicy shop/products-read-only');
 
   // Clusters: inbound-vip per service port; HBONE plumbing; no BlackHole.
   await panel.getByTestId('proxy-tab-clusters').click();

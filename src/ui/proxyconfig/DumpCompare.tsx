@@ -7,15 +7,14 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { useWorkspace, fileText } from '../../state/workspace.ts';
-import { useEditorUi } from '../../state/analysis.ts';
 import { parseDumpText } from '../../core/xds/configdump/dump.ts';
 import type { ProxyConfigResult, ResolvedProvenance } from '../../core/queries/views.ts';
 import type { DumpDifference } from '../../core/xds/dumpDiff.ts';
 import { RUNTIME_ONLY_FIELDS } from '../../core/xds/dumpDiff.ts';
+import { reveal, type TableTab } from './shared.ts';
 
 const STATUS_LABEL: Record<DumpDifference['status'], string> = { 'only-in-dump': 'only in dump', 'only-generated': 'only generated', differs: 'differs' };
 const TYPES = ['listener', 'route', 'cluster', 'endpoints'] as const;
-type TableTab = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'secrets';
 const TABLES: { id: TableTab; label: string }[] = [
   { id: 'listeners', label: 'Listeners' },
   { id: 'routes', label: 'Routes' },
@@ -24,12 +23,6 @@ const TABLES: { id: TableTab; label: string }[] = [
   { id: 'secrets', label: 'Secrets' },
 ];
 const NO_PROVENANCE: ProxyConfigResult['provenance'] = { listeners: {}, filterChains: {}, clusters: {}, routeConfigs: {}, virtualHosts: {}, routes: {}, endpoints: {} };
-
-function reveal(src: ResolvedProvenance): void {
-  if (!src.file) return;
-  useWorkspace.getState().openFile(src.file);
-  useEditorUi.getState().requestReveal(src.file, undefined, src.line);
-}
 
 function sourceText(r: ResolvedProvenance): string {
   return `${r.kind ? `${r.kind} ${r.namespace}/${r.name}` : r.resourceKey}${r.fieldPath ? ` ${r.fieldPath}` : ''} (${r.file}:${r.line})`;

@@ -1,0 +1,63 @@
+// The inspector's Proxy config tab: the proxy picker, what the picked proxy gets in one line
+// (listeners, routes, clusters, endpoints, and how many rows fail requests), and the button
+// that opens the full view in the main area. The picked proxy is the view's.
+import { useMemo } from 'react';
+import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { useProxyView } from '../../state/proxyView.ts';
+import { useViews } from '../../state/views.ts';
+import { configDumpFromValue, summaryCounts } from './summaryCounts.ts';
+import { ProxyPicker } from './ProxyPicker.tsx';
+import { useProxyConfigData } from './useProxyData.ts';
+import './proxyConfig.css';
+
+const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
+
+export function ProxyConfigSummary() {
+  const proxies = useWorkerQuery('proxies', {});
+  const picked = useProxyView((s) => s.proxy);
+  const items = proxies.data?.items ?? [];
+  const proxy = items.some((p) => p.id === picked) ? picked : '';
+  const { data, error } = useProxyConfigData(proxy);
+  const counts = useMemo(() => {
+    if (!data) return undefined;
+    const read = configDumpFromValue(data.dump);
+    return read.ok ? summaryCounts(read.dump) : undefined;
+  }, [data]);
+  return (
+    <div className="proxy-summary" data-testid="proxy-summary">
+      {proxies.error && <div className="field-error">{proxies.error}</div>}
+      {proxies.data && items.length === 0 ? (
+        <p className="empty-line" data-testid="proxy-none">
+          No proxies: add pods (or Deployments) in a namespace with sidecar injection, or a gateway.
+        </p>
+      ) : (
+        <ProxyPicker items={items} proxy={proxy} />
+      )}
+      {proxy === '' && items.length > 0 && (
+        <p className="muted" data-testid="proxy-choose">
+          Pick a sidecar, gateway or waypoint to see the Envoy config istiod would send it ({items.length} in the workspace).
+        </p>
+      )}
+      {error && <div className="field-error">{error}</div>}
+      {proxy !== '' && !data && !error && <p className="muted">Generating…</p>}
+      {counts && (
+        <p className="proxy-summary-counts" data-testid="proxy-summary-counts">
+          {plural(counts.listeners, 'listener')}, {plural(counts.routes, 'route')}, {plural(counts.clusters, 'cluster')}, {plural(counts.endpoints, 'endpoint')}
+          {counts.findings > 0 ? (
+            <>
+              ,{' '}
+              <strong className="proxy-summary-findings" data-testid="proxy-summary-findings">
+                {plural(counts.findings, 'row')} failing requests
+              </strong>
+            </>
+          ) : (
+            ', no row failing requests'
+          )}
+        </p>
+      )}
+      <button type="button" className="button primary" data-testid="open-view-proxy" onClick={() => useViews.getState().openView('proxy')}>
+        Open Proxy config
+      </button>
+    </div>
+  );
+}

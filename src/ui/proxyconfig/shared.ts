@@ -1,0 +1,53 @@
+// What the Proxy config view's parts share: the sub-tabs, where a piece of config comes from,
+// and the jump to its line.
+import { useWorkspace } from '../../state/workspace.ts';
+import { useEditorUi } from '../../state/analysis.ts';
+import type { ProxySubTab } from '../../state/proxyView.ts';
+import type { ProxyConfigResult, ResolvedProvenance } from '../../core/queries/views.ts';
+
+export type TabId = ProxySubTab;
+export type TableTab = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'secrets';
+
+export const TABS: { id: TabId; label: string }[] = [
+  { id: 'listeners', label: 'Listeners' },
+  { id: 'routes', label: 'Routes' },
+  { id: 'clusters', label: 'Clusters' },
+  { id: 'endpoints', label: 'Endpoints' },
+  { id: 'secrets', label: 'Secrets' },
+  { id: 'simulate', label: 'Simulate' },
+  { id: 'changes', label: 'What changes' },
+  { id: 'dump', label: 'Compare dump' },
+  { id: 'routeTests', label: 'Route tests' },
+];
+
+export const TABLE_TABS: readonly TableTab[] = ['listeners', 'routes', 'clusters', 'endpoints', 'secrets'];
+
+export function isTableTab(t: string): t is TableTab {
+  return (TABLE_TABS as readonly string[]).includes(t);
+}
+
+export const TYPE_LABEL = { sidecar: 'sidecar', router: 'gateway', waypoint: 'waypoint' } as const;
+
+export type Provenance = ProxyConfigResult['provenance'];
+
+/** What a table needs: a dump, and (for generated config) provenance and the secrets' sources. */
+export type TableData = Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'> & { proxy?: Pick<ProxyConfigResult['proxy'], 'type'> };
+
+/** The best source of a piece of config: a resource line, preferring a field over a whole resource. */
+export function bestSource(refs: readonly ResolvedProvenance[] | undefined): ResolvedProvenance | undefined {
+  if (!refs) return undefined;
+  const located = refs.filter((r) => r.file && r.line);
+  return located.find((r) => r.fieldPath) ?? located[0];
+}
+
+/** Opens the source's file at its line in the editor. */
+export function reveal(src: ResolvedProvenance): void {
+  if (!src.file) return;
+  useWorkspace.getState().openFile(src.file);
+  useEditorUi.getState().requestReveal(src.file, undefined, src.line);
+}
+
+export function describeSource(r: ResolvedProvenance): string {
+  if (r.kind) return `${r.kind} ${r.namespace}/${r.name}${r.fieldPath ? ` ${r.fieldPath}` : ''}`;
+  return r.note ?? 'built in';
+}
