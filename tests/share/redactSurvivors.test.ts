@@ -395,6 +395,15 @@ describe('raw text', () => {
     expect(indented.text).toBe(`${M.leafCert!}${PRIVATE_KEY_MARKER}${'\n'.repeat(pem.split('\n').length)}   `);
   });
 
+  it('two key blocks back to back (the first without its final line break, as `cat a.key b.key` gives): each is cut and listed', () => {
+    const first = M.ecSec1!.trim();
+    const text = `${first}${M.ed25519Pkcs8!}`;
+    const r = one(text, 'keys.pem');
+    const breaks = (s: string) => s.split('\n').length - 1;
+    expect(r.text).toBe(`${PRIVATE_KEY_MARKER}${'\n'.repeat(breaks(first))}${PRIVATE_KEY_MARKER}${'\n'.repeat(breaks(M.ed25519Pkcs8!))}`);
+    expect(r.items).toEqual(['1 ec private key', `${breaks(first) + 1} private key`]);
+  });
+
   it('a wrapped base64 key alone in a file (read as one plain scalar): the marker and its line breaks, nothing of its last line', () => {
     const lines = Buffer.from(M.ecSec1!).toString('base64').match(/.{1,64}/g)!;
     const r = one(`${lines.join('\n')}\n`, 'key.b64');
