@@ -5,7 +5,7 @@
 // Labels are never cut: a name too long for its box wraps (at `/`, `.` and `-` first) and
 // the box grows to hold its lines. The nodes are packed for the width the diagram has, so
 // a wider window or panel gets a wider, flatter diagram.
-import type { ElkNode, ElkExtendedEdge } from 'elkjs/lib/elk-api';
+import type { ElkNode } from 'elkjs/lib/elk-api';
 import type { DataPlaneOverview } from '../../core/queries/dataplaneViews.ts';
 
 export interface Box {
@@ -112,15 +112,14 @@ const NODE_PAD_X = 20;
 const BOX_GAP = 8;
 
 /**
- * The width/height ratio to pack a node's boxes at, so the nodes side by side fill
- * `available` (their boxes' area over the width each node gets). ELK's rectpacking reads it.
+ * The width of a node's insides when the nodes sit side by side in the width `available`
+ * (never narrower than the ztunnel box, two pods wide). ELK's rectpacking packs to it.
  */
-function nodeAspect(available: number | undefined, nodes: number, boxes: ReadonlyArray<{ width: number; height: number }>): number {
-  if (!available || nodes === 0) return 1.2;
-  const area = boxes.reduce((a, b) => a + (b.width + BOX_GAP) * (b.height + BOX_GAP), 0);
-  const width = Math.max(POD_W * 2 + BOX_GAP * 2, (available - ROOT_PAD - NODE_GAP * (nodes - 1)) / nodes - NODE_PAD_X);
-  return Math.min(12, Math.max(0.3, (width * width) / Math.max(area, 1)));
+function nodeContentWidth(available: number, nodes: number): number {
+  const share = (available - ROOT_PAD - NODE_GAP * Math.max(0, nodes - 1)) / Math.max(1, nodes) - NODE_PAD_X;
+  return Math.max(POD_W * 2 + BOX_GAP, Math.floor(share));
 }
+
 /** Above this many pods on a node, the rest are counted, not drawn. */
 export const MAX_PODS_PER_NODE = 60;
 
@@ -154,11 +153,12 @@ export function buildGraph(o: DataPlaneOverview, opts: LayoutOptions = {}): { gr
     return {
       id: nodeId(n.name),
       layoutOptions: {
-        'elk.layered.layering.layerConstraint': 'LAST',
         'elk.algorithm': 'rectpacking',
         'elk.padding': '[top=26,left=10,bottom=10,right=10]',
         'elk.spacing.nodeNode': String(BOX_GAP),
-        'elk.aspectRatio': nodeAspect(opts.availableWidth, o.nodes.length, boxes).toFixed(2),
+        ...(opts.availableWidth
+          ? { 'elk.rectpacking.widthApproximation.strategy': 'TARGET_WIDTH', 'elk.rectpacking.widthApproximation.targetWidth': String(nodeContentWidth(opts.availableWidth, o.nodes.length)) }
+          : { 'elk.aspectRatio': '1.2' }),
       },
       children: boxes,
     };
@@ -166,32 +166,39 @@ export function buildGraph(o: DataPlaneOverview, opts: LayoutOptions = {}): { gr
   const waypointPod = new Map<string, string>();
   for (const p of o.pods) if (p.waypointOf && drawn.has(p.key) && !waypointPod.has(p.waypointOf)) waypointPod.set(p.waypointOf, p.key);
   const services: ElkNode[] = [];
-  const edges: ElkExtendedEdge[] = [];
   const binds: Array<{ id: string; from: string; to: string }> = [];
-  const nodeOf = new Map<string, string>();
-  for (const n of o.nodes) for (const k of n.pods) nodeOf.set(k, n.name);
   for (const s of o.services) {
     if (o.waypoints.some((w) => w.key === `${s.namespace}/${s.name}`)) continue; // the waypoint's own Service
-    services.push({ id: serviceId(s.key), width: SVC_W, height: serviceHeight(opts.labels?.get(serviceId(s.key))), layoutOptions: { 'elk.layered.layering.layerConstraint': 'FIRST' } });
+    services.push({ id: serviceId(s.key), width: SVC_W, height: serviceHeight(opts.labels?.get(serviceId(s.key))) });
     const wp = s.waypoint ? waypointPod.get(s.waypoint) : undefined;
     if (wp) binds.push({ id: `bind:${s.key}`, from: serviceId(s.key), to: podId(wp) });
-    // ELK sees the Service above the node that runs its waypoint or its first endpoint (an
-    // edge between top-level boxes: the nodes' insides are packed by another algorithm).
-    const anchor = wp ?? s.endpoints.find((k) => drawn.has(k));
-    const node = anchor ? nodeOf.get(anchor) : undefined;
-    if (node) edges.push({ id: `place:${s.key}`, sources: [serviceId(s.key)], targets: [nodeId(node)] });
   }
+  // Two rows, each packed to the width the diagram has: the Services on top, the nodes under
+  // them (wrapping to a further row when they do not fit side by side). A layered layout of
+  // Services and nodes together put a node under a Service that points at another node.
+  const row = (id: string, boxes: ElkNode[]): ElkNode => ({
+    id,
+    layoutOptions: {
+      'elk.algorithm': 'rectpacking',
+      'elk.padding': '[top=0,left=0,bottom=0,right=0]',
+      'elk.spacing.nodeNode': String(NODE_GAP),
+      ...(opts.availableWidth
+        ? { 'elk.rectpacking.widthApproximation.strategy': 'TARGET_WIDTH', 'elk.rectpacking.widthApproximation.targetWidth': String(Math.max(POD_W * 2, opts.availableWidth - ROOT_PAD)) }
+        : {}),
+    },
+    children: boxes,
+  });
+  const rows = [...(services.length > 0 ? [row('row:services', services)] : []), row('row:nodes', children)];
   const graph: ElkNode = {
     id: 'root',
     layoutOptions: {
       'elk.algorithm': 'layered',
       'elk.direction': 'DOWN',
-      'elk.spacing.nodeNode': String(NODE_GAP),
       'elk.layered.spacing.nodeNodeBetweenLayers': '36',
       'elk.padding': '[top=8,left=8,bottom=8,right=8]',
     },
-    children: [...services, ...children],
-    edges,
+    children: rows,
+    edges: rows.length === 2 ? [{ id: 'rows', sources: ['row:services'], targets: ['row:nodes'] }] : [],
   };
   return { graph, hidden, binds };
 }
