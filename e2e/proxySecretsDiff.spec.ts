@@ -94,9 +94,11 @@ test('compare a pasted and an uploaded config dump with the generated gateway co
 test("the review summary lists the gateway's Envoy config an edit changes", async ({ page }) => {
   await openGatewaySample(page);
   await page.getByTestId('review-button').click();
-  await page.getByTestId('pin-baseline').click();
-  await expect(page.getByTestId('review-section-xds')).toContainText('None.');
-  await page.getByTestId('modal-close').click();
+  const review = page.getByTestId('view-review');
+  await review.getByTestId('pin-baseline').click();
+  await expect(review.getByTestId('review-section-xds')).toContainText('None.');
+  // Back to the file.
+  await page.getByTestId('tab').filter({ hasText: 'gateway.yaml' }).click();
 
   // Serve another host: edit gateway.yaml's `- shop.example.com` to `- shop.example.org`.
   const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('gateway.yaml') ?? '');
@@ -111,8 +113,8 @@ test("the review summary lists the gateway's Envoy config an edit changes", asyn
   await expect.poll(() => page.evaluate(() => (window.__meshWorkbench?.editor?.value('gateway.yaml') ?? '').includes('- shop.example.org\n'))).toBe(true);
 
   await page.getByTestId('review-button').click();
-  await page.getByTestId('review-source').selectOption('baseline');
-  const xds = page.getByTestId('review-section-xds');
+  await review.getByTestId('review-source').selectOption('baseline');
+  const xds = review.getByTestId('review-section-xds');
   // The TLS filter chain now matches the new SNI; nothing else of the gateway changes.
   await expect(xds).toContainText(`~ ${GATEWAY}: listener 0.0.0.0_8443: filterChains[0].filterChainMatch.serverNames[0]: "shop.example.com" → "shop.example.org"`);
   await expect(xds.locator('li').filter({ hasText: GATEWAY })).toHaveCount(1);

@@ -38,7 +38,8 @@ test('run the Bookinfo route tests, see them pass, break the reviews split and s
   await expect(view.locator('[data-testid="route-test"][data-passed="true"]')).toHaveCount(5);
   await expect(rows.first()).toContainText('reviews is split 75/25 between v1 and v2');
 
-  // Edit the reviews VirtualService: 75/25 becomes 50/50.
+  // Edit the reviews VirtualService beside the view: 75/25 becomes 50/50.
+  await panel.getByTestId('view-split').click();
   await page.locator('[data-testid="file-item"][data-path="networking.yaml"]').click();
   await expect(page.getByTestId('tab').filter({ hasText: 'networking.yaml' })).toHaveAttribute('aria-selected', 'true');
   const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('networking.yaml') ?? '');
@@ -60,7 +61,6 @@ test('run the Bookinfo route tests, see them pass, break the reviews split and s
   await expect.poll(() => page.evaluate(() => (window.__meshWorkbench?.editor?.value('networking.yaml') ?? '').match(/weight: 50\n/g)?.length ?? 0)).toBe(2);
 
   // The results follow the edit: the split test fails, with the weights it got.
-  await showView(page);
   await expect(summary).toHaveText('1 failed, 4 passed, 5 total');
   const failed = view.locator('[data-testid="route-test"][data-passed="false"]');
   await expect(failed).toHaveCount(1);

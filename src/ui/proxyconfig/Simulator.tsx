@@ -37,7 +37,8 @@ export function Simulator({ proxy, provenance }: { proxy: string; provenance: Pr
   const showStep = (i: number) => {
     const li = stepsRef.current?.children[i];
     if (li instanceof HTMLElement) {
-      li.scrollIntoView({ block: 'nearest' });
+      // Centred: at an edge a fraction of a pixel may stay cut off.
+      li.scrollIntoView({ block: 'center' });
       li.focus({ preventScroll: true });
     }
   };
