@@ -1,5 +1,7 @@
 // Bottom panel: every diagnostic, filterable by level, code and free text.
-// Clicking a row opens the file and selects the offending field in the editor.
+// Clicking a row opens the file and selects the offending field in the editor. A finding on a
+// workload with a proxy (a pod, the Deployment or other controller of injected pods, a
+// Gateway's deployed pods) offers that proxy's generated Envoy config.
 import { useShareView } from '../../state/shareOpen.ts';
 import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, Level } from '../../core/model/types.ts';
@@ -10,6 +12,10 @@ import { LevelIcon } from '../common/LevelIcon.tsx';
 import { menuItems, useCommandRegistry } from '../../state/commands.ts';
 import { Menu, commandMenuItems } from '../common/Menu.tsx';
 import { useRoving } from '../common/roving.ts';
+import { useWorkerQuery } from '../common/useWorkerQuery.ts';
+import { useViews } from '../../state/views.ts';
+import { useProxyView } from '../../state/proxyView.ts';
+import type { ProxySummary } from '../../core/queries/views.ts';
 import './problems.css';
 
 const LEVELS: Level[] = ['Error', 'Warning', 'Info'];
@@ -40,6 +46,28 @@ export function openDiagnostic(d: Diagnostic): void {
   useEditorUi.getState().requestReveal(d.file, d.range, d.line);
 }
 
+/**
+ * The proxy whose Envoy config shows a finding's resource, by the finding's origin (istioctl's
+ * `Kind namespace/name`): a pod is its own proxy; a Deployment, StatefulSet, DaemonSet, Job…
+ * or a Kubernetes Gateway istiod deploys is the proxy of its first pod. Resources that only
+ * configure proxies (VirtualServices, Istio Gateways…) have none of their own.
+ */
+function proxiesByOrigin(items: readonly ProxySummary[]): Map<string, ProxySummary> {
+  const out = new Map<string, ProxySummary>();
+  for (const p of items) {
+    const own = `Pod ${p.namespace}/${p.name}`;
+    if (!p.derived && !out.has(own)) out.set(own, p);
+    if (p.derivedFrom && !out.has(p.derivedFrom)) out.set(p.derivedFrom, p);
+  }
+  return out;
+}
+
+/** Opens the Proxy config view on a proxy (src/state/proxyView.ts keeps which one). */
+function showEnvoyConfig(proxyId: string): void {
+  useProxyView.getState().setProxy(proxyId);
+  useViews.getState().openView('proxy');
+}
+
 export function ProblemsPanel() {
   const diagnostics = useAnalysis((s) => s.diagnostics);
   const filters = useAnalysis((s) => s.filters);
@@ -57,6 +85,9 @@ export function ProblemsPanel() {
     () => sortDiagnostics(filterDiagnostics(diagnostics, { ...filters, text: deferredText })),
     [diagnostics, filters, deferredText],
   );
+  // Only asked when there is something to show it for.
+  const proxies = useWorkerQuery('proxies', {}, diagnostics.length > 0);
+  const proxyOf = useMemo(() => proxiesByOrigin(proxies.data?.items ?? []), [proxies.data]);
   const [limit, setLimit] = useState(ROW_CHUNK);
   // A new list starts again from the first chunk; the rest follows, a chunk per task.
   const [rowsSeen, setRowsSeen] = useState(rows);
@@ -143,7 +174,7 @@ export function ProblemsPanel() {
             </thead>
             <tbody ref={body} data-pane-focus="">
               {shown.map((d, i) => (
-                <ProblemRow key={`${d.code}|${d.file}|${d.line}|${d.origin}|${i}`} d={d} />
+                <ProblemRow key={`${d.code}|${d.file}|${d.line}|${d.origin}|${i}`} d={d} proxy={d.origin ? proxyOf.get(d.origin)?.id : undefined} />
               ))}
             </tbody>
           </table>
@@ -159,7 +190,7 @@ export function ProblemsPanel() {
   );
 }
 
-const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
+const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy: string | undefined }) {
   const [menu, setMenu] = useState<'fix' | 'suppress' | null>(null);
   const fixButton = useRef<HTMLButtonElement>(null);
   const suppressButton = useRef<HTMLButtonElement>(null);
@@ -248,6 +279,23 @@ const ProblemRow = memo(function ProblemRow({ d }: { d: Diagnostic }) {
         )}
       </td>
       <td className="col-actions">
+        {proxy && (
+          <button
+            type="button"
+            tabIndex={-1}
+            className="row-action"
+            data-testid="envoy-config-button"
+            data-proxy={proxy}
+            title={`Show the Envoy config of this workload (proxy ${proxy})`}
+            aria-label={`Show the Envoy config of ${d.origin} (proxy ${proxy})`}
+            onClick={(e) => {
+              e.stopPropagation();
+              showEnvoyConfig(proxy);
+            }}
+          >
+            Envoy config
+          </button>
+        )}
         {d.origin && !readOnly && (
           <button
             type="button"
