@@ -5,6 +5,7 @@
 // moves through rows; a route that sends 20% of requests to a subset the DestinationRule lacks
 // is marked with its 503 NC share; header matches istioctl's MATCH omits are shown under it.
 import { test, expect, type Page, type Locator } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import { openSample } from './samples.ts';
 import { openView } from './views.ts';
 
@@ -82,6 +83,8 @@ for (const size of [
     await page.setViewportSize({ width: 1400, height: 900 });
     await reporterWorkspace(page);
     const view = await productpageRoutes(page);
+    // The inspector's summary counts the rows that fail requests.
+    await expect(page.getByTestId('proxy-summary').getByTestId('proxy-summary-findings')).toHaveText(/^\d+ rows? failing requests$/);
     await page.setViewportSize(size);
     const table = view.getByTestId('proxy-table-routes');
 
@@ -120,6 +123,8 @@ for (const size of [
     // The detail pane is not inside the table.
     await expect(table.getByTestId('proxy-json')).toHaveCount(0);
     await page.screenshot({ path: test.info().outputPath(`proxy-view-${size.width}.png`) });
+    const axe = await new AxeBuilder({ page }).include('[data-testid="view-proxy"]').analyze();
+    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
 
     // The finding leads to the VirtualService that made the route.
     await finding.getByRole('button').click();

@@ -144,7 +144,6 @@ function FindingMark({ f, src }: { f: TableFinding; src: ResolvedProvenance | un
       ) : (
         <span>{f.consequence}</span>
       )}
-      {f.target && f.table !== 'clusters' && <span className="muted pc-finding-target"> {f.flag === 'NR' ? '' : f.target}</span>}
     </div>
   );
 }

@@ -42,12 +42,14 @@ export function ProxyConfigView() {
     <div className="proxy-view" data-testid="view-proxy-root">
       {content ?? (
         <div className="proxy-config" data-testid="proxy-config">
-          <ProxyPicker items={items} proxy={proxy} />
-          {summary && (summary.syntheticAddress || summary.derived) && (
-            <p className="muted proxy-note" data-testid="proxy-synthetic">
-              {[summary.derived ? `Pod derived from ${summary.derivedFrom ?? 'its controller'} (not in your files).` : '', summary.syntheticAddress ? 'The pod has no IP in your files, so it gets a deterministic synthetic one.' : ''].filter((x) => x !== '').join(' ')}
-            </p>
-          )}
+          <div className="pc-head">
+            <ProxyPicker items={items} proxy={proxy} />
+            {summary && (summary.syntheticAddress || summary.derived) && (
+              <p className="muted proxy-note" data-testid="proxy-synthetic">
+                {[summary.derived ? `Pod derived from ${summary.derivedFrom ?? 'its controller'} (not in your files).` : '', summary.syntheticAddress ? 'The pod has no IP in your files, so it gets a deterministic synthetic one.' : ''].filter((x) => x !== '').join(' ')}
+              </p>
+            )}
+          </div>
           <div className="proxy-tabs" role="tablist" aria-label="Proxy config views">
             {TABS.map((t) => (
               <button
