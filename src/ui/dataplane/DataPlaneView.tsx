@@ -74,7 +74,7 @@ function DataPlaneContent() {
           {data.counts.pods} pods: {data.counts.ambient} ambient, {data.counts.sidecar} sidecar, {data.counts.none} none
           {data.counts.pending > 0 && `, ${data.counts.pending} pending`}
         </span>
-        <button type="button" ref={wideButton} className="link-button" data-testid="dataplane-wide" aria-pressed={wide} onClick={() => setWide(!wide)} title={wide ? 'Close the wide view (Escape)' : 'Show the data plane over the whole window'}>
+        <button type="button" ref={wideButton} className="link-button" data-testid="dataplane-wide" onClick={() => setWide(!wide)} title={wide ? 'Close the wide view (Escape)' : 'Show the data plane over the whole window'}>
           {wide ? 'Close wide view' : 'Wide view'}
         </button>
       </div>
