@@ -1,5 +1,5 @@
-// Right pane: views that arrive in later releases (honest empty states), the inputs the
-// analysis assumed, and the user's suppressions.
+// Right pane: short summaries of the capability views (each opens its full view in the main
+// area), the Share tab, the inputs the analysis assumed, and the user's suppressions.
 import { useState } from 'react';
 import { useRoving } from '../common/roving.ts';
 import { useSelections } from '../../state/selections.ts';
@@ -9,15 +9,15 @@ import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
-import { ProxyConfigPanel } from '../proxyconfig/ProxyConfigPanel.tsx';
-import { CertificatesPanel } from '../certs/CertificatesPanel.tsx';
-import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
+import { ProxyConfigSummary } from '../proxyconfig/ProxyConfigSummary.tsx';
+import { CertificatesSummary } from '../certs/CertificatesPanel.tsx';
+import { DataPlaneSummary } from '../dataplane/DataPlanePanel.tsx';
 
 const TABS = [
-  { id: 'proxy', label: 'Proxy config', empty: 'Proxy (xDS) config views arrive in a later release.' },
-  { id: 'certs', label: 'Certificates', empty: 'Certificate inspection arrives in a later release.' },
-  { id: 'dataplane', label: 'Data plane', empty: 'Data plane (sidecar and ambient) views arrive in a later release.' },
-  { id: 'share', label: 'Share', empty: 'Sharing a workspace arrives in a later release.' },
+  { id: 'proxy', label: 'Proxy config' },
+  { id: 'certs', label: 'Certificates' },
+  { id: 'dataplane', label: 'Data plane' },
+  { id: 'share', label: 'Share' },
 ] as const;
 
 export function Inspector() {
@@ -48,13 +48,13 @@ export function Inspector() {
       </div>
       <div className={`inspector-tabpanel${tab === 'certs' ? ' certs-tabpanel' : ''}`} role="tabpanel" id="inspector-tabpanel" aria-labelledby={`inspector-tab-${current.id}`} tabIndex={0}>
         {tab === 'proxy' ? (
-          <ProxyConfigPanel />
+          <ProxyConfigSummary />
         ) : tab === 'share' ? (
           <SharePanel />
         ) : tab === 'certs' ? (
-          <CertificatesPanel />
+          <CertificatesSummary />
         ) : (
-          <DataPlanePanel />
+          <DataPlaneSummary />
         )}
       </div>
       <div className="inspector-scroll">

@@ -3,20 +3,20 @@
 // so showing, hiding or splitting it never loses a selection.
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useViews, VIEW_TITLES, type ViewId } from '../../state/views.ts';
-import { ProxyConfigPanel } from '../proxyconfig/ProxyConfigPanel.tsx';
-import { DataPlanePanel } from '../dataplane/DataPlanePanel.tsx';
-import { CertificatesPanel } from '../certs/CertificatesPanel.tsx';
+import { ProxyConfigView } from '../proxyconfig/ProxyConfigView.tsx';
+import { DataPlaneView } from '../dataplane/DataPlaneView.tsx';
+import { CertificatesView } from '../certs/CertificatesView.tsx';
 
 const ReviewView = lazy(() => import('../review/ReviewView.tsx'));
 
 function body(id: ViewId): ReactNode {
   switch (id) {
     case 'proxy':
-      return <ProxyConfigPanel />;
+      return <ProxyConfigView />;
     case 'dataplane':
-      return <DataPlanePanel />;
+      return <DataPlaneView />;
     case 'certs':
-      return <CertificatesPanel />;
+      return <CertificatesView />;
     case 'review':
       return (
         <Suspense fallback={<p className="muted view-loading">Loading the review…</p>}>
