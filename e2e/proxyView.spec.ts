@@ -3,7 +3,8 @@
 // 1400×900 and at 1024×768; one click on a route shows its JSON beside or below it; each
 // sub-tab keeps its own selected row, filter and scroll (also after a reload); the keyboard
 // moves through rows; a route that sends 20% of requests to a subset the DestinationRule lacks
-// is marked with its 503 NC share; header matches istioctl's MATCH omits are shown under it.
+// is marked with its 503 NC share, a Service without pods with 503 UH; header matches
+// istioctl's MATCH omits are shown under it.
 import { test, expect, type Page, type Locator } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { openSample } from './samples.ts';
@@ -236,4 +237,28 @@ test("header conditions istioctl's MATCH leaves out are shown under it, so two p
   expect(await found.count()).toBeLessThan(all);
   await expect(found.filter({ hasNot: page.getByText('header end-user = jason') })).toHaveCount(0);
   await expect(found.filter({ hasText: 'productpage.bookinfo.svc.cluster.local:9080' })).toHaveCount(1);
+});
+
+test('a Service no pod backs: its cluster and route are marked 503 UH, and Endpoints says which cluster has none', async ({ page }) => {
+  await openSample(page, /^Bookinfo(?! with)/, 'networking.yaml');
+  const orders = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: orders\n  namespace: bookinfo\nspec:\n  selector:\n    app: orders\n  ports:\n  - name: http\n    port: 8080\n';
+  await page.getByTestId('upload-input').setInputFiles([{ name: 'orders.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(orders) }]);
+  await expect(page.locator('[data-testid="file-item"][data-path="orders.yaml"]')).toBeVisible();
+  const view = await productpageRoutes(page);
+  const cluster = 'outbound|8080||orders.bookinfo.svc.cluster.local';
+
+  const route = view.getByTestId('proxy-table-routes').getByTestId('proxy-row').filter({ hasText: 'orders.bookinfo.svc.cluster.local:8080' });
+  await expect(route.getByTestId('proxy-row-finding')).toHaveText(/503 UH \(no healthy upstream\) for 100% of requests/);
+
+  await view.getByTestId('proxy-tab-clusters').click();
+  const row = view.getByTestId('proxy-table-clusters').getByTestId('proxy-row').filter({ hasText: 'orders.bookinfo.svc.cluster.local' });
+  await expect(row.getByTestId('proxy-row-finding')).toHaveText(/503 UH: no healthy upstream/);
+  await row.click();
+  await expect(view.getByTestId('proxy-detail-finding')).toContainText('EDS cluster with no endpoint');
+  // Other clusters have their pods: not marked.
+  await expect(view.getByTestId('proxy-table-clusters').getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo' }).getByTestId('proxy-row-finding')).toHaveCount(0);
+
+  await view.getByTestId('proxy-tab-endpoints').click();
+  await expect(view.getByTestId('proxy-table-note')).toContainText(`1 EDS cluster has no endpoint, so requests to it get 503 UH (no healthy upstream): ${cluster}`);
+  await expect(view.getByTestId('proxy-table-endpoints').getByTestId('proxy-row').filter({ hasText: cluster })).toHaveCount(0);
 });

@@ -94,6 +94,12 @@ export function ConfigTable({ tab, data, scope }: { tab: TableTab; data: TableDa
             {rows.length === model.rows.length ? `${rows.length} row${rows.length === 1 ? '' : 's'}` : `${rows.length} of ${model.rows.length}`}
           </span>
         </div>
+        {model.notes?.map((n, i) => (
+          <p key={i} className="pc-table-note" role="note" data-testid="proxy-table-note">
+            <span aria-hidden="true">⚠ </span>
+            {n}
+          </p>
+        ))}
         <div className="pc-table-scroll" ref={scroller} onScroll={(e) => setUi({ scrollTop: Math.round(e.currentTarget.scrollTop) })}>
           <table className="proxy-table" data-testid={`proxy-table-${tab}`} aria-label={`${tab[0]!.toUpperCase()}${tab.slice(1)}`}>
             <colgroup>

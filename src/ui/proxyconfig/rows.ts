@@ -21,6 +21,8 @@ export interface TableModel {
   rows: RowModel[];
   /** Relative column widths (table-layout: fixed). */
   widths: number[];
+  /** Findings that have no row of their own in this table (said above it). */
+  notes?: string[];
 }
 
 /** Where a secret's certificate comes from, in a few words (the row's SOURCE column). */
@@ -172,7 +174,10 @@ export function tableModel(tab: TableTab, dump: ConfigDump, prov: Provenance, se
     case 'endpoints': {
       const t = edsTable(dump);
       const rows = t.rows.map((r, i) => ({ key: `${r.entry.clusterName}/${r.name}`, cells: t.cells[i]!, json: r.lbEndpoint, sources: [...refs('endpoints', r.entry.clusterName), ...refs('clusters', r.entry.clusterName)], findings: [] }));
-      return { columns: t.columns, rows: uniqueKeys(rows), widths: widthsOf(t.columns, ['CLUSTER']) };
+      // istioctl lists no row for a cluster without endpoints: say which EDS clusters have none.
+      const empty = [...findings.clusters.values()].flat().filter((f) => f.flag === 'UH').map((f) => f.target);
+      const notes = empty.length > 0 ? [`${empty.length} EDS cluster${empty.length === 1 ? ' has' : 's have'} no endpoint, so requests to ${empty.length === 1 ? 'it' : 'them'} get 503 UH (no healthy upstream): ${empty.join(', ')}`] : [];
+      return { columns: t.columns, rows: uniqueKeys(rows), widths: widthsOf(t.columns, ['CLUSTER']), notes };
     }
     case 'secrets': {
       const summary = secretSummary(dump, { now: new Date() });
