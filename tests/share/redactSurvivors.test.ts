@@ -338,6 +338,15 @@ describe('documents read as nothing, and targets the positioned parse does not p
 });
 
 describe('a quote that may have swallowed lines: only quoted values, and only their lines after the first', () => {
+  it('a quoted value running over a line that reads as a mapping entry: blanks after a sequence dash or before the colon, nothing after the colon', () => {
+    for (const q of ['"', "'"]) {
+      for (const line of ['    -  item: x', '    key : x', '    key:']) {
+        const text = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${q}first line\n${line}\n    last line${q}\n  other: plain\n`;
+        expect(one(text).items, `${q} ${line}`).toEqual([`1 ${CONSERVATIVE}`]);
+      }
+    }
+  });
+
   it('a block value over lines that read as mapping entries, or a one-line quoted value that reads as one, stays as written', () => {
     const text = `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  app.conf: |\n    listen: 8080\n    - item: x\n  note: "a: b" # it's quoted, one quote left open on this line\n`;
     const r = one(text);
