@@ -1,12 +1,8 @@
 // The inspector's "Certificates" tab: what the workspace's certificate material comes to, in
 // a few lines, and a button that opens the full view in the main area (CertificatesView).
-import { useLayoutEffect, useRef, useState } from 'react';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { useViews } from '../../state/views.ts';
-import { CertificatesView } from './CertificatesView.tsx';
 import './certs.css';
-
-export { certName } from './CertificatesView.tsx';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -41,17 +37,4 @@ export function CertificatesSummary() {
       <p className="muted">Paste or upload certificates, keys or dumps, check Istio’s CA setups and chains, or generate a test PKI in the main area, beside the files.</p>
     </div>
   );
-}
-
-/**
- * The name the inspector and the main area's view host import. In the inspector it is the
- * summary; inside a main-area view panel it is the whole view. (Transitional: once the host
- * renders CertificatesView and the inspector CertificatesSummary, this may go.)
- */
-export function CertificatesPanel() {
-  const probe = useRef<HTMLSpanElement>(null);
-  const [inView, setInView] = useState<boolean | null>(null);
-  useLayoutEffect(() => setInView(!!probe.current?.closest('.view-panel')), []);
-  if (inView === null) return <span ref={probe} hidden />;
-  return inView ? <CertificatesView /> : <CertificatesSummary />;
 }

@@ -1,9 +1,7 @@
 // The inspector's "Data plane" tab: a few lines about the simulated data plane and a button
 // that opens the full view in the main area (DataPlaneView, src/state/views.ts).
-import { useLayoutEffect, useRef, useState } from 'react';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { useViews } from '../../state/views.ts';
-import { DataPlaneView } from './DataPlaneView.tsx';
 import './dataplane.css';
 
 export function DataPlaneSummary() {
@@ -43,17 +41,4 @@ export function DataPlaneSummary() {
       <p className="muted">The diagram, request traces, “what if” labels and each node’s ztunnel tables open in the main area, beside the files.</p>
     </div>
   );
-}
-
-/**
- * The name the inspector and the main area's view host import. In the inspector it is the
- * summary; inside a main-area view panel it is the whole view. (Transitional: once the host
- * renders DataPlaneView and the inspector DataPlaneSummary, this may go.)
- */
-export function DataPlanePanel() {
-  const probe = useRef<HTMLSpanElement>(null);
-  const [inView, setInView] = useState<boolean | null>(null);
-  useLayoutEffect(() => setInView(!!probe.current?.closest('.view-panel')), []);
-  if (inView === null) return <span ref={probe} hidden />;
-  return inView ? <DataPlaneView /> : <DataPlaneSummary />;
 }
