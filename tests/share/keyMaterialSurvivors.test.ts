@@ -56,6 +56,15 @@ describe('binary keys', () => {
   });
 });
 
+describe('a truncated EncryptedPrivateKeyInfo (16 bytes: SEQUENCE, SEQUENCE, OID)', () => {
+  const hex = (h: string) => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ''), 'hex'));
+
+  it('counts when the OID holds a whole scheme prefix (PKCS#5, 1.2.840.113549.1.5), not when it is cut inside one (PKCS#12 PBE, 1.2.840.113549.1.12.1)', () => {
+    expect(isPrivateKeyDer(hex('30820100 300e 0609 2a864886f70d0105'))).toBe(true);
+    expect(isPrivateKeyDer(hex('30820100 300e 0609 2a864886f70d010c'))).toBe(false);
+  });
+});
+
 describe('kubeconfig credentials', () => {
   const users = (user: string) => `apiVersion: v1\nkind: Config\nusers:\n- name: a\n  user:\n${user}`;
 
