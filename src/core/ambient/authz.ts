@@ -240,7 +240,10 @@ export function convertAuthorizationPolicy(r: Resource, rootNamespace: string): 
     for (const f of found) http.add(f);
   }
   const authorization: ZtunnelAuthorization = { name: r.name, namespace: r.namespace, scope, action, rules: groups, dryRun: false };
-  const selector = hasSelector ? spec.selector?.matchLabels : undefined;
+  // istiod attaches a WORKLOAD_SELECTOR policy by GetSelector().GetMatchLabels(): a selector
+  // without matchLabels is nil there and selects no workload (buildWorkloadPolicies).
+  const rawSelector = hasSelector ? ((r.body.spec as Record<string, unknown>).selector as Record<string, unknown>) : undefined;
+  const selector = rawSelector && isObj(rawSelector.matchLabels) ? spec.selector?.matchLabels : undefined;
   const droppedHttp = [...http].sort();
   let condition: Condition = { type: 'ZtunnelAccepted', status: 'True', reason: 'Accepted', message: 'attached to ztunnel' };
   if (droppedHttp.length > 0) {

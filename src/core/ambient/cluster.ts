@@ -116,8 +116,8 @@ function derivedSidecar(pod: Resource): boolean {
   return status !== undefined && pod.synthetic === 'derived' && status.includes('"derived":true');
 }
 
-/** The controller a derived pod comes from, and its template's labels. */
-function templateLabelsOf(view: ResourceReader, pod: Resource): StringMap | undefined {
+/** The controller a derived pod comes from, and its template's labels and annotations. */
+function templateMetaOf(view: ResourceReader, pod: Resource): { labels: StringMap; annotations: StringMap } | undefined {
   const from = pod.derivedFrom;
   if (!from) return undefined;
   const c = CONTROLLER_KINDS.find((k) => k.kind.kind === from.kind);
@@ -127,7 +127,8 @@ function templateLabelsOf(view: ResourceReader, pod: Resource): StringMap | unde
   let cur: unknown = controller.body;
   for (const k of c.templatePath) cur = isObj(cur) ? cur[k] : undefined;
   const meta = isObj(cur) && isObj(cur.metadata) ? cur.metadata : {};
-  return isObj(meta.labels) ? Object.fromEntries(Object.entries(meta.labels).map(([k, v]) => [k, str(v)])) : EMPTY_STRING_MAP;
+  const strings = (m: unknown): StringMap => (isObj(m) ? Object.fromEntries(Object.entries(m).map(([k, v]) => [k, str(v)])) : EMPTY_STRING_MAP);
+  return { labels: strings(meta.labels), annotations: strings(meta.annotations) };
 }
 
 /** A pod's labels and annotations as it was submitted, before the injector and istio-cni marked it. */
@@ -137,9 +138,14 @@ function submitted(view: ResourceReader, pod: Resource): { labels: Record<string
   // istio-cni's mark is an output, never an input.
   delete annotations[AMBIENT_REDIRECTION_ANNOTATION];
   if (derivedSidecar(pod)) {
-    const template = templateLabelsOf(view, pod) ?? EMPTY_STRING_MAP;
-    delete annotations[SIDECAR_STATUS_ANNOTATION];
-    for (const l of INJECTED_LABELS) if (!Object.prototype.hasOwnProperty.call(template, l)) delete labels[l];
+    const template = templateMetaOf(view, pod);
+    const templateLabels = template?.labels ?? EMPTY_STRING_MAP;
+    // A template that was injected already (kube-inject output) keeps its own status: the
+    // derivation only replaced it with its mark.
+    const own = template?.annotations[SIDECAR_STATUS_ANNOTATION];
+    if (own !== undefined) annotations[SIDECAR_STATUS_ANNOTATION] = own;
+    else delete annotations[SIDECAR_STATUS_ANNOTATION];
+    for (const l of INJECTED_LABELS) if (!Object.prototype.hasOwnProperty.call(templateLabels, l)) delete labels[l];
   }
   return { labels, annotations };
 }
