@@ -230,8 +230,10 @@ interface Delivery {
 function waypointPod(model: AmbientModel, w: Waypoint): { pod: SimPod; ip: string } | undefined {
   const dest = waypointDestination(w.address);
   const svc = model.ztunnel.servicesByKey.get(dest) ?? (w.address.ip ? serviceByVip(model, w.address.ip, w.namespace) : undefined);
+  // ztunnel (state.rs fetch_waypoint, load_balance) connects to a healthy endpoint of the waypoint's
+  // Service: a running pod that is not ready is no upstream. Without a Service, its running pod.
   const fromService = svc ? serviceEndpoints(svc).map((e) => e.pod).find((p): p is SimPod => p !== undefined && p.state === 'running') : undefined;
-  const pod = fromService ?? model.cluster.pods.find((p) => p.waypointOf === `${w.namespace}/${w.name}` && p.state === 'running');
+  const pod = svc ? fromService : model.cluster.pods.find((p) => p.waypointOf === `${w.namespace}/${w.name}` && p.state === 'running');
   return pod && pod.ips[0] ? { pod, ip: pod.ips[0] } : undefined;
 }
 
@@ -302,10 +304,6 @@ function deliver(t: Tracer, d: Delivery): void {
   const { model, view, req } = t;
   const pod = podOfWorkload(d.workload);
   const port = d.service ? portOf(d.service, d.servicePort) : undefined;
-  if (d.workload.kind === 'ServiceEntry' && d.workload.json.hostname) {
-    // Already handled by the sender (external DNS resolution).
-    return;
-  }
   if (!pod) {
     t.hop({ component: 'external', actor: wlName(d.workload), text: `${wlName(d.workload)} is not a pod of the cluster: no destination ztunnel, no policy.` });
     t.clientSees = req.http ? 'the upstream response' : 'the connection';
@@ -392,8 +390,8 @@ function viaWaypoint(t: Tracer, w: Waypoint, client: { actor: string; node?: str
   t.waypointUsed = wpKey;
   const wp = waypointPod(model, w);
   if (!wp) {
-    t.hop({ component: 'waypoint', actor: `waypoint ${wpKey}`, waypoint: wpKey, text: `waypoint ${wpKey} has no running pod: ${client.actor} cannot connect (no healthy upstream)` });
-    t.error(`waypoint ${wpKey} has no running pod`);
+    t.hop({ component: 'waypoint', actor: `waypoint ${wpKey}`, waypoint: wpKey, text: `waypoint ${wpKey} has no running, ready pod: ${client.actor} cannot connect (no healthy upstream)` });
+    t.error(`waypoint ${wpKey} has no running, ready pod`);
     return;
   }
   const dest = waypointDestination(w.address);
@@ -522,8 +520,12 @@ export function traceRequest(view: ConfigView, model: AmbientModel, input: Trace
         // not a Service (spec §3.4; ztunnel outbound.rs looks the destination IP up).
         if (svc.vips.length > 0) resolvedService = svc;
       } else {
-        t.hop({ component: 'dns', actor: zt, node: src.node, pod: src.key, port: 15053, protocol: 'DNS', text: `${src.key} resolves ${target.host}: ${zt} :15053 does not know it${svc ? ' (no address)' : ''} and forwards the query upstream` });
-        if (!kube && !se) {
+        // dns/server.rs find_server: a service without a VIP is dropped, so the query is forwarded
+        // upstream as if it were not in the mesh, unless its host is in the cluster domain (a
+        // headless Service): then ztunnel answers itself, with no records.
+        const answersEmpty = svc !== undefined && clusterLocalName(svc.hostname);
+        t.hop({ component: 'dns', actor: zt, node: src.node, pod: src.key, port: 15053, protocol: 'DNS', text: answersEmpty ? `${src.key} resolves ${target.host}: ${zt} :15053 knows ${svc.kind} ${svc.namespace}/${svc.name} but has no address for it (no ready endpoint) and answers with no records` : `${src.key} resolves ${target.host}: ${zt} :15053 does not know it${svc ? ` (${svc.kind} ${svc.namespace}/${svc.name} has no address)` : ''} and forwards the query upstream` });
+        if (!answersEmpty) {
           t.hop({ component: 'external', actor: src.key, text: `${target.host} is not in the mesh: it resolves to an external address we do not know, and ztunnel passes the connection through (plain TCP, no policy)` });
           t.clientSees = 'whatever the external host answers';
           return finish();
@@ -669,7 +671,7 @@ export function traceRequest(view: ConfigView, model: AmbientModel, input: Trace
     }
     const epIp = ep.w.json.workloadIps[0] as string;
     const skip = svc.binding.waypoint ? ` (the Service's waypoint ${svc.binding.waypoint.namespace}/${svc.binding.waypoint.name} is skipped: ztunnel never hairpins uncaptured traffic to it)` : '';
-    t.hop({ component: 'kube-proxy', actor: src.key, node: src.node, pod: src.key, port: ep.targetPort, protocol: 'plaintext', text: `${src.key} is not captured: plain TCP to ${dstIp}:${port}, kube-proxy DNATs to ${epIp}:${ep.targetPort}${skip}` });
+    t.hop({ component: 'kube-proxy', actor: src.key, node: src.node, pod: src.key, port: ep.targetPort, protocol: 'plaintext', text: `${src.key} is not captured: plain TCP to ${dstIp}:${port} (Service ${svc.namespace}/${svc.name}), kube-proxy DNATs to ${epIp}:${ep.targetPort}${skip}` });
     deliver(t, { from: src.key, workload: ep.w, targetIp: epIp, targetPort: ep.targetPort, transport: 'plaintext', peerIdentity: null, srcIp, service: svc, servicePort: port });
     return finish();
   }
@@ -689,6 +691,13 @@ function sidecarSend(t: Tracer, src: SimPod, actor: string, w: WorkloadRecord, t
   const ip = w.json.workloadIps[0] ?? '';
   const srcIp = src.ips[0] as string;
   const destPod = w.pod;
+  if (w.json.workloadIps.length === 0 && w.json.hostname) {
+    // A ServiceEntry endpoint given by host name (resolution DNS): Envoy's STRICT_DNS cluster
+    // resolves it and connects to what it gets, outside the mesh (no ztunnel, no policy).
+    t.hop({ component: 'external', actor, node: src.node, pod: src.key, port: targetPort, protocol: 'plaintext', text: `${actor} resolves ${w.json.hostname} with DNS (its STRICT_DNS cluster for ${wlName(w)}) and connects to <resolved IP>:${targetPort}: no destination ztunnel, no policy` });
+    t.clientSees = t.req.http ? 'the external response' : 'an open connection';
+    return;
+  }
   if (w.protocol === 'HBONE' && srcHbone) {
     t.hop({ component: src.role === 'gateway' ? 'gateway' : 'sidecar-outbound', actor, node: src.node, pod: src.key, port: 15008, protocol: 'HBONE mTLS', identity: src.identity, peerIdentity: w.identity, text: `${wlName(w)} is ${destPod?.mode === 'sidecar' ? 'a sidecar with HBONE' : 'ambient (HBONE capable)'} so the ${src.role === 'gateway' ? 'gateway' : 'sidecar'} tunnels: HBONE -> ${ip}:15008 as ${src.identity}` });
     deliver(t, { from: actor, workload: w, targetIp: ip, targetPort, transport: 'hbone', peerIdentity: src.identity, srcIp, ...(svc ? { service: svc } : {}), servicePort });

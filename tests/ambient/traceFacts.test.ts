@@ -1,0 +1,931 @@
+// Facts each hop of the request trace (src/core/ambient/trace.ts) must carry, and the name, endpoint
+// and policy look-ups behind them. Expected values come from ztunnel (src/proxy/outbound.rs: a VIP is
+// a Service, a pod IP a workload, the endpoint's port map gives the target port; src/proxy/inbound.rs:
+// HBONE on :15008, plaintext on :15006; src/dns/server.rs: the DNS proxy answers Service and
+// ServiceEntry hosts, wildcards by suffix, and forwards what it does not know), istiod
+// (pilot/pkg/model/policyattachment.go for waypoint policies; a ServiceEntry host is looked up in the
+// client's namespace first), and the trace's contract (trace.ts header comment and TraceHop docs):
+// every hop names who acts, the port, the identities, the policies and the verdict. Hop texts are our
+// own prose: tests assert the facts a text must carry (names, ports, verdicts), never whole sentences.
+import { describe, expect, it } from 'vitest';
+import { istioGateway } from '../helpers/gatewayApi.ts';
+import { loadMesh } from '../../src/core/ambient/load.ts';
+import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
+import { traceRequest, type TraceHop, type TraceInput, type TraceResult } from '../../src/core/ambient/trace.ts';
+
+const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
+const pod = (namespace: string, name: string, ip: string, o: { labels?: Record<string, string>; annotations?: Record<string, string>; node?: string; ready?: boolean; sa?: string } = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace, labels: { app: name, ...o.labels }, annotations: o.annotations ?? {} },
+  spec: { nodeName: o.node ?? 'n1', serviceAccountName: o.sa ?? name, containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }] },
+  status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
+});
+const svc = (namespace: string, name: string, ip: string, o: { labels?: Record<string, string>; ports?: object[]; selector?: Record<string, string> } = {}) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels: o.labels ?? {} }, spec: { clusterIP: ip, selector: o.selector ?? { app: name }, ports: o.ports ?? [{ name: 'http', port: 80, targetPort: 8080 }] } });
+const waypoint = (namespace: string, name = 'waypoint', waypointFor?: string) => ({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name, namespace, labels: waypointFor ? { 'istio.io/waypoint-for': waypointFor } : {} }, spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] } });
+const ap = (name: string, namespace: string, spec: object) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace }, spec });
+const se = (name: string, namespace: string, spec: object, labels: Record<string, string> = {}) => ({ apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name, namespace, labels }, spec });
+const peerAuthn = (name: string, namespace: string, mode: string) => ({ apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name, namespace }, spec: { mtls: { mode } } });
+
+function trace(objects: object[], input: Partial<TraceInput> & { from: string; to: string }, settings: AmbientSettings = {}, extraYaml = ''): TraceResult {
+  const text = objects.map((o) => JSON.stringify(o)).join('\n---\n') + (extraYaml ? `\n---\n${extraYaml}` : '');
+  const { view, problems } = loadMesh([{ path: 'm.yaml', text }]);
+  expect(problems).toEqual([]);
+  return traceRequest(view, buildAmbientModel(view, settings), input);
+}
+const one = (r: TraceResult, pred: (h: TraceHop) => boolean): TraceHop => {
+  const l = r.hops.filter(pred);
+  expect(l.length, JSON.stringify(r.hops.map((h) => h.text))).toBe(1);
+  return l[0]!;
+};
+const decided = (r: TraceResult, component?: string) => one(r, (h) => h.decision !== undefined && (component === undefined || h.component === component));
+
+const AMB_LABELS = { 'istio.io/dataplane-mode': 'ambient' };
+const WP_LABELS = { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' };
+const CLIENT_ID = 'spiffe://cluster.local/ns/a/sa/client';
+const SERVER_ID = 'spiffe://cluster.local/ns/a/sa/server';
+const WP_ID = 'spiffe://cluster.local/ns/a/sa/waypoint';
+// Built inside each test (never at load time).
+const base = () => [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2')];
+const withWaypoint = (ports?: object[]) => [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2', ports ? { ports } : {}), waypoint('a')];
+const wpPolicy = (name: string, spec: object) => ap(name, 'a', { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }], ...spec });
+
+describe('where a request was denied (deniedAt)', () => {
+  it('names the point and layer; the policy only when one denied; the scope only when it is not WorkloadSelector', () => {
+    const byDefault = trace([...base(), ap('allow-none', 'a', { rules: [{ from: [{ source: { namespaces: ['x'] } }] }] })], { from: 'a/client', to: 'server:80' });
+    expect(byDefault.deniedAt?.text).toContain('ztunnel@n2 inbound');
+    expect(byDefault.deniedAt?.text).toContain('L4');
+    expect(byDefault.deniedAt?.text).not.toContain('policy');
+    const selector = trace([...base(), ap('deny-sel', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80' });
+    expect(selector.deniedAt?.text).toContain('a/deny-sel');
+    expect(selector.deniedAt?.text).not.toContain('scope');
+    expect(selector.deniedAt?.text).not.toContain('WorkloadSelector');
+    const nsWide = trace([...base(), ap('deny-ns', 'a', { action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80' });
+    expect(nsWide.deniedAt?.text).toContain('a/deny-ns');
+    expect(nsWide.deniedAt?.text).toContain('scope Namespace');
+  });
+
+  it('a waypoint deny has no listener and no scope key at all', () => {
+    const r = trace([...withWaypoint(), wpPolicy('deny', { action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80' });
+    expect(r.deniedAt && 'listener' in r.deniedAt).toBe(false);
+    expect(r.deniedAt && 'scope' in r.deniedAt).toBe(false);
+    expect(r.deniedAt?.text).toContain('waypoint a/waypoint');
+    expect(r.deniedAt?.text).toContain('L7');
+    expect(r.deniedAt?.text).toContain('a/deny');
+  });
+
+  it('a plain ALLOW trace has no notes, and the client sees the application response', () => {
+    const r = trace(base(), { from: 'a/client', to: 'server:80' });
+    expect(r.notes).toEqual([]);
+    expect(r.clientSees).toContain('application response');
+    expect(r.clientSees).toContain('200');
+    expect(trace(base(), { from: 'a/client', to: 'server:80', request: 'TCP' }).clientSees).toBe('an open connection');
+  });
+});
+
+describe('name resolution (kubeServiceFor, serviceEntryFor)', () => {
+  it('only svc, svc.ns, svc.ns.svc and the FQDN name a Service: three labels are an external name', () => {
+    const r = trace(base(), { from: 'a/client', to: 'server.a.example:80' });
+    expect(r.hops.some((h) => h.pod === 'a/server')).toBe(false);
+    expect(r.hops.at(-1)?.component).toBe('external');
+    expect(r.hops[0]?.text).toContain('server.a.example');
+    expect(r.hops[0]?.text).not.toContain('10.96.0.2');
+  });
+
+  it('a ServiceEntry is not a Service: its name alone does not resolve (NXDOMAIN)', () => {
+    const r = trace([...base(), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })], { from: 'a/client', to: 'api:80' });
+    expect(r.result).toBe('ERROR');
+    expect(r.error).toContain('NXDOMAIN');
+    expect(r.error).toContain('api');
+    expect(r.hops[0]?.text).toContain('NXDOMAIN');
+    expect(r.hops[0]?.text).toContain('ztunnel@n1 :15053');
+  });
+
+  it('the host picks its own ServiceEntry among several; the source namespace wins for a shared host', () => {
+    const objs = [
+      ...base(),
+      ns('b', AMB_LABELS),
+      pod('b', 'client', '10.0.1.1'),
+      se('first', 'b', { hosts: ['one.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] }),
+      se('shared-b', 'b', { hosts: ['shared.example.com'], addresses: ['240.1.0.2'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.2' }] }),
+      se('shared-a', 'a', { hosts: ['shared.example.com'], addresses: ['240.1.0.3'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.3' }] }),
+      se('second', 'a', { hosts: ['two.example.com'], addresses: ['240.1.0.4'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.4' }] }),
+    ];
+    const two = trace(objs, { from: 'a/client', to: 'two.example.com:80' });
+    expect(two.hops[0]?.text).toContain('240.1.0.4');
+    const fromA = trace(objs, { from: 'a/client', to: 'shared.example.com:80' });
+    expect(fromA.hops[0]?.text).toContain('240.1.0.3');
+    expect(fromA.hops[0]?.text).not.toContain('240.1.0.2');
+    const fromB = trace(objs, { from: 'b/client', to: 'shared.example.com:80' });
+    expect(fromB.hops[0]?.text).toContain('240.1.0.2');
+    // A host only another namespace defines is still answered (exportTo defaults to all).
+    const onlyB = trace(objs, { from: 'a/client', to: 'one.example.com:80' });
+    expect(onlyB.hops[0]?.text).toContain('240.1.0.1');
+    expect(one(onlyB, (h) => h.component === 'ztunnel-outbound' && h.text.includes('picks')).text).toContain('b/first');
+  });
+
+  it('a wildcard host matches names under its suffix (case-insensitive), and only those', () => {
+    const objs = [...base(), se('wild', 'a', { hosts: ['*.Example.org'], addresses: ['240.1.0.3'], ports: [{ number: 443, name: 'tls', protocol: 'TLS' }] }), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.9'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })];
+    const hit = trace(objs, { from: 'a/client', to: 'www.example.org:443' });
+    expect(hit.hops[0]).toMatchObject({ component: 'dns', port: 15053 });
+    expect(hit.hops[0]?.text).toContain('240.1.0.3');
+    expect(hit.hops.at(-1)?.text).toContain('PASSTHROUGH');
+    expect(hit.hops.at(-1)?.text).toContain('a/wild');
+    const miss = trace(objs, { from: 'a/client', to: 'www.example.net:443' });
+    expect(miss.hops[0]?.text).not.toContain('240.1.0.3');
+    // A plain host is not a suffix pattern: 'xpi.example.com' is not api.example.com.
+    const notSuffix = trace(objs, { from: 'a/client', to: 'xpi.example.com:80' });
+    expect(notSuffix.hops[0]?.text).not.toContain('240.1.0.9');
+    expect(notSuffix.hops.some((h) => h.text.includes('203.0.113.1'))).toBe(false);
+  });
+});
+
+describe('endpoints (pickEndpoint) and workload names', () => {
+  it('only healthy endpoints; the first by namespace/name whatever the file order; named by pod name', () => {
+    const objs = [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'srv-c', '10.0.0.5', { labels: { app: 'server' } }), pod('a', 'srv-a', '10.0.0.6', { labels: { app: 'server' }, ready: false }), pod('a', 'srv-b', '10.0.0.4', { labels: { app: 'server' } }), pod('a', 'srv-d', '10.0.0.3', { labels: { app: 'server' } }), svc('a', 'server', '10.96.0.2')];
+    const r = trace(objs, { from: 'a/client', to: 'server:80' });
+    expect(r.hops.at(-1)?.pod).toBe('a/srv-b');
+    const pick = one(r, (h) => h.component === 'ztunnel-outbound' && h.text.includes('10.0.0.4') && h.protocol === undefined);
+    expect(pick.text).toContain('srv-b');
+    expect(pick.text).toContain('a/server');
+    expect(pick.text).toContain('8080');
+    expect(pick.text).toContain('HBONE');
+    expect(pick.text).not.toContain('(Pod)');
+    const onlyUnready = [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'srv-a', '10.0.0.6', { labels: { app: 'server' }, ready: false }), svc('a', 'server', '10.96.0.2')];
+    expect(trace(onlyUnready, { from: 'a/client', to: 'server:80' }).result).toBe('ERROR');
+  });
+
+  it('a non-pod endpoint is named with its kind', () => {
+    const objs = [...base(), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })];
+    const r = trace(objs, { from: 'a/client', to: 'api.example.com:80' });
+    const pick = one(r, (h) => h.component === 'ztunnel-outbound' && h.text.includes('picks'));
+    expect(pick.text).toContain('api (ServiceEntry)');
+    const ext = one(r, (h) => h.component === 'external');
+    expect(ext.text).toContain('api (ServiceEntry)');
+    expect(ext.text).toContain('not a pod');
+    expect(r.clientSees).toBe('the upstream response');
+    expect(trace(objs, { from: 'a/client', to: 'api.example.com:80', request: 'TCP' }).clientSees).toBe('the connection');
+  });
+});
+
+describe('waypoint policy attachment (policyattachment.go)', () => {
+  const denyAll = (name: string, namespace: string, ref: object) => ap(name, namespace, { targetRefs: [ref], action: 'DENY', rules: [{}] });
+  const seBound = () => se('ext', 'a', { hosts: ['ext.example.com'], addresses: ['240.2.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.9' }] }, { 'istio.io/use-waypoint': 'waypoint' });
+
+  it('a Gateway or Service reference attaches only from the referent\'s namespace', () => {
+    const objs = [...withWaypoint(), ns('b')];
+    expect(trace([...objs, denyAll('d', 'b', { kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    expect(trace([...objs, denyAll('d', 'b', { kind: 'Service', group: '', name: 'server' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    expect(trace([...objs, denyAll('d', 'a', { kind: 'Service', group: '', name: 'server' })], { from: 'a/client', to: 'server:80' }).deniedAt?.policy).toBe('a/d');
+  });
+
+  it('a GatewayClass reference attaches from the root namespace and only for the waypoint\'s class', () => {
+    const objs = [...withWaypoint(), ns('istio-system')];
+    expect(trace([...objs, denyAll('d', 'istio-system', { kind: 'GatewayClass', group: 'gateway.networking.k8s.io', name: 'other-class' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    // A root-namespace reference of another kind named like the class is no GatewayClass reference.
+    expect(trace([...objs, denyAll('d', 'istio-system', { kind: 'Service', group: '', name: 'istio-waypoint' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    expect(trace([...objs, denyAll('d', 'istio-system', { kind: 'GatewayClass', group: 'gateway.networking.k8s.io', name: 'istio-waypoint' })], { from: 'a/client', to: 'server:80' }).result).toBe('DENY');
+  });
+
+  it('a Service reference needs kind Service and the core group; other kinds with the core group do not attach', () => {
+    const objs = withWaypoint();
+    expect(trace([...objs, denyAll('d', 'a', { kind: 'Service', group: 'example.com', name: 'server' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    expect(trace([...objs, denyAll('d', 'a', { kind: 'Pod', group: '', name: 'server' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+  });
+
+  it('a ServiceEntry reference needs kind ServiceEntry, the networking.istio.io group and the entry\'s namespace', () => {
+    const objs = [...withWaypoint(), seBound(), ns('b')];
+    const to = { from: 'a/client', to: 'ext.example.com:80' };
+    expect(trace([...objs, denyAll('d', 'a', { kind: 'ServiceEntry', group: 'networking.istio.io', name: 'ext' })], to).deniedAt?.policy).toBe('a/d');
+    expect(trace([...objs, denyAll('d', 'a', { kind: 'ServiceEntry', group: 'example.com', name: 'ext' })], to).result).toBe('ALLOW');
+    expect(trace([...objs, denyAll('d', 'a', { kind: 'Pod', group: 'networking.istio.io', name: 'ext' })], to).result).toBe('ALLOW');
+    expect(trace([...objs, denyAll('d', 'b', { kind: 'ServiceEntry', group: 'networking.istio.io', name: 'ext' })], to).result).toBe('ALLOW');
+    // kind Service does not name a ServiceEntry.
+    expect(trace([...objs, denyAll('d', 'a', { kind: 'Service', group: '', name: 'ext' })], to).result).toBe('ALLOW');
+  });
+
+  it('through a workload waypoint (no Service), Service references never attach', () => {
+    const objs = [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), waypoint('a', 'waypoint', 'all')];
+    const r = trace([...objs, denyAll('d', 'a', { kind: 'Service', group: '', name: 'server' })], { from: 'a/client', to: '10.0.0.2:8080' });
+    expect(r.waypointUsed).toBe('a/waypoint');
+    expect(r.result).toBe('ALLOW');
+    const atWp = one(r, (h) => h.component === 'waypoint' && h.text.includes('terminates HBONE'));
+    expect(atWp.text).toContain('workload server');
+    expect(atWp.text).toContain('10.0.0.2:8080');
+    const toWp = one(r, (h) => h.component === 'ztunnel-outbound' && h.text.includes('workload waypoint'));
+    expect(toWp.text).toContain('a/waypoint');
+    expect(toWp.text).toContain('10.0.0.2');
+    expect(toWp).toMatchObject({ actor: 'ztunnel@n1', node: 'n1' });
+    expect(r.notes.some((n) => n.includes('a/waypoint') && n.includes('workload'))).toBe(true);
+  });
+});
+
+describe('sidecar inbound policies (selector, namespace and root)', () => {
+  const SC = () => [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'web', '10.0.3.2', { node: 'n3' }), svc('s', 'web', '10.96.3.2')];
+
+  it('an empty selector selects every pod of the namespace', () => {
+    const r = trace([...SC(), ap('deny-empty', 's', { selector: {}, action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'web.s:80' });
+    expect(r.deniedAt).toMatchObject({ point: 'sidecar s/web', policy: 's/deny-empty' });
+  });
+
+  it('the authorization hop lists the policies, the principal, the request and the verdict', () => {
+    const r = trace([...SC(), ap('deny-post', 's', { action: 'DENY', rules: [{ to: [{ operation: { methods: ['POST'] } }] }] }), ap('allow-all', 's', { rules: [{}] })], { from: 'a/client', to: 'web.s:80', request: 'POST /orders' });
+    const h = decided(r);
+    expect(h).toMatchObject({ component: 'sidecar-inbound', actor: 'sidecar s/web', node: 'n3', pod: 's/web', decision: 'DENY' });
+    expect(h.text).toContain('s/deny-post');
+    expect(h.text).toContain('s/allow-all');
+    expect(h.text).toContain('principal cluster.local/ns/a/sa/client');
+    expect(h.text).not.toContain('spiffe://');
+    expect(h.text).toContain('method POST');
+    expect(h.text).toContain('path /orders');
+    expect(h.text).toContain('DENY');
+    expect(h.policies?.map((p) => [p.key, p.action, p.matched])).toEqual(expect.arrayContaining([['s/deny-post', 'DENY', true]]));
+    expect(h.policies?.find((p) => p.key === 's/deny-post')?.resourceKey).toContain('s/deny-post');
+    expect(r.enforcement).toEqual([{ point: 'sidecar s/web', layer: 'L7', sourceIdentity: CLIENT_ID, policies: expect.arrayContaining(['s/deny-post', 's/allow-all']), decision: 'DENY', why: expect.any(String) }]);
+    expect(r.clientSees).toContain('403');
+    expect(r.clientSees).toContain('sidecar');
+    const none = trace(SC(), { from: 'a/client', to: 'web.s:80', request: 'TCP' });
+    const nh = decided(none);
+    expect(nh.text).toContain('no policies');
+    expect(nh.text).toContain('TCP');
+    expect(nh.text).toContain('ALLOW');
+    expect(one(none, (h) => h.component === 'app').text).toContain('127.0.0.1:8080');
+    expect(none.clientSees).toBe('an open connection');
+    expect(trace(SC(), { from: 'a/client', to: 'web.s:80' }).clientSees).toContain('200');
+  });
+});
+
+describe('destination ztunnel (inbound.rs): what each hop says', () => {
+  it('HBONE arrival: the listener, both identities, the source IP and the CONNECT target', () => {
+    const r = trace(base(), { from: 'a/client', to: 'server:80' });
+    const arrive = one(r, (h) => h.component === 'ztunnel-inbound' && h.protocol === 'HBONE mTLS');
+    expect(arrive.text).toContain(':15008');
+    expect(arrive.text).toContain(SERVER_ID);
+    expect(arrive.text).toContain(CLIENT_ID);
+    expect(arrive.text).toContain('10.0.0.1');
+    expect(arrive.text).toContain('10.0.0.2:8080');
+    const authz = decided(r);
+    expect(authz).toMatchObject({ component: 'ztunnel-inbound', actor: 'ztunnel@n2', node: 'n2', pod: 'a/server', port: 15008, peerIdentity: CLIENT_ID, decision: 'ALLOW', policies: [] });
+    expect(authz.text).toContain('a/server');
+    expect(authz.text).toContain(CLIENT_ID);
+    expect(authz.text).toContain('10.0.0.1');
+    expect(authz.text).toContain('8080');
+    expect(authz.text).toContain('[]');
+    expect(authz.text).toContain('ALLOW');
+    const app = r.hops.at(-1)!;
+    expect(app).toMatchObject({ component: 'app', actor: 'a/server', node: 'n2', pod: 'a/server', port: 8080 });
+    expect(app.text).toContain('10.0.0.2:8080');
+    expect(app.text).toContain('10.0.0.1');
+    expect(app.text).toContain('200');
+  });
+
+  it('the L4 hop lists each policy with its action, its scope unless WorkloadSelector, and whether it matched', () => {
+    const objs = [...base(), ap('deny-sel', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{ from: [{ source: { principals: ['cluster.local/ns/a/sa/client'] } }] }] }), ap('deny-ns', 'a', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['zzz'] } }] }] })];
+    const r = trace(objs, { from: 'a/client', to: 'server:80' });
+    const h = decided(r);
+    expect(h.decision).toBe('DENY');
+    expect(h.text).toContain('a/deny-sel (DENY): matches');
+    expect(h.text).toContain('a/deny-ns (DENY, Namespace): no match');
+    expect(h.text).toContain('-> DENY (');
+    // One entry per policy, separated.
+    expect(h.text).toMatch(/(matches|no match); a\/deny-/);
+    expect(h.text).not.toContain('WorkloadSelector');
+    expect(r.enforcement[0]?.policies).toEqual(expect.arrayContaining(['a/deny-sel', 'a/deny-ns']));
+    expect(r.clientSees).toContain('401');
+    expect(r.clientSees).toContain('56');
+    const allowed = trace([...base(), ap('allow-client', 'a', { rules: [{ from: [{ source: { principals: ['cluster.local/ns/a/sa/client'] } }] }] })], { from: 'a/client', to: 'server:80' });
+    expect(decided(allowed).text).toContain('a/allow-client (ALLOW, Namespace): matches');
+    expect(decided(allowed).text).toMatch(/-> ALLOW$/);
+  });
+
+  it('plaintext arrival on :15006: no identity, and a deny closes the connection', () => {
+    const objs = [...base(), ns('p'), pod('p', 'legacy', '10.0.5.5'), ap('deny-p', 'a', { action: 'DENY', rules: [{ from: [{ source: { ipBlocks: ['10.0.5.5'] } }] }] })];
+    const r = trace(objs, { from: 'p/legacy', to: 'server.a:80' });
+    const arrive = one(r, (h) => h.component === 'ztunnel-inbound' && h.protocol === 'plaintext');
+    expect(arrive).toMatchObject({ actor: 'ztunnel@n2', node: 'n2', pod: 'a/server', port: 15006, peerIdentity: null });
+    expect(arrive.text).toContain(':15006');
+    expect(arrive.text).toContain('10.0.0.2:8080');
+    expect(arrive.text).toContain('10.0.5.5');
+    const h = decided(r);
+    expect(h.text).toContain('no identity');
+    expect(h.text).toContain('10.0.5.5');
+    expect(r.deniedAt).toMatchObject({ point: 'ztunnel@n2 inbound plaintext :15006', listener: 15006, policy: 'a/deny-p' });
+    expect(r.clientSees).toContain('closed');
+    expect(r.clientSees).toContain('56');
+    const ok = trace(objs.slice(0, -1), { from: 'p/legacy', to: 'server.a:80' });
+    expect(ok.hops.at(-1)?.text).not.toContain('CONNECT');
+    const kp = one(ok, (h) => h.component === 'kube-proxy');
+    expect(kp).toMatchObject({ actor: 'p/legacy', pod: 'p/legacy' });
+    expect(kp.text).toContain('10.96.0.2:80');
+    expect(kp.text).toContain('10.0.0.2:8080');
+  });
+
+  it('bypass-inbound-capture: the hop says so and the client sees the application', () => {
+    const objs = [ns('a', AMB_LABELS), pod('a', 'server', '10.0.0.2', { annotations: { 'ambient.istio.io/bypass-inbound-capture': 'true' } }), svc('a', 'server', '10.96.0.2'), ns('p'), pod('p', 'legacy', '10.0.5.5')];
+    const r = trace(objs, { from: 'p/legacy', to: 'server.a:80' });
+    const app = r.hops.at(-1)!;
+    expect(app).toMatchObject({ component: 'app', actor: 'a/server', pod: 'a/server', port: 8080 });
+    expect(app.text).toContain('bypass-inbound-capture');
+    expect(app.text).toContain('10.0.0.2:8080');
+    expect(r.clientSees).toContain('application response');
+    expect(trace(objs, { from: 'p/legacy', to: 'server.a:80', request: 'TCP' }).clientSees).toBe('an open connection');
+  });
+
+  it('through a waypoint, a TCP deny at the destination ztunnel resets the client\'s connection', () => {
+    const r = trace([...withWaypoint(), ap('d', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80', request: 'TCP' });
+    expect(r.deniedAt).toMatchObject({ point: 'ztunnel@n2 inbound', policy: 'a/d' });
+    expect(r.clientSees).toBe('the connection is reset');
+    const http = trace([...withWaypoint(), ap('d', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80' });
+    expect(http.clientSees).toContain('a/waypoint');
+    expect(http.clientSees).toContain('401');
+  });
+});
+
+describe('destination sidecar: what each hop says', () => {
+  const INJ = () => [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'sc', '10.0.3.1'), pod('s', 'web', '10.0.3.2', { node: 'n3' }), svc('s', 'web', '10.96.3.2'), ns('p'), pod('p', 'legacy', '10.0.5.5')];
+
+  it('names how the connection arrives: HBONE on :15008, Istio mTLS or plaintext on the target port', () => {
+    const hb = one(trace(INJ(), { from: 's/sc', to: 'web:80' }), (h) => h.component === 'sidecar-inbound' && h.protocol !== undefined);
+    expect(hb).toMatchObject({ actor: 'sidecar s/web', node: 'n3', pod: 's/web', identity: 'spiffe://cluster.local/ns/s/sa/web' });
+    expect(hb.text).toContain('HBONE');
+    expect(hb.text).toContain('10.0.3.2:15008');
+    expect(hb.text).toContain('spiffe://cluster.local/ns/s/sa/sc');
+    const mtls = one(trace(INJ(), { from: 's/sc', to: 'web:80' }, { sidecarHbone: false }), (h) => h.component === 'sidecar-inbound' && h.protocol !== undefined);
+    expect(mtls.text).toContain('Istio mTLS');
+    expect(mtls.text).toContain('10.0.3.2:8080');
+    const plain = one(trace(INJ(), { from: 'p/legacy', to: 'web.s:80' }), (h) => h.component === 'sidecar-inbound' && h.protocol !== undefined);
+    expect(plain.text).toContain('plaintext');
+    expect(plain.text).toContain('10.0.3.2:8080');
+    expect(plain.text).toContain('none');
+    expect(one(trace(INJ(), { from: 'p/legacy', to: 'web.s:80' }), (h) => h.decision !== undefined).text).toContain('no principal');
+  });
+
+  it('STRICT rejects plaintext: the check, the hop, the enforcement and what the client sees', () => {
+    const r = trace([...INJ(), peerAuthn('strict', 's', 'STRICT')], { from: 'p/legacy', to: 'web.s:80' });
+    const h = decided(r);
+    expect(h).toMatchObject({ component: 'sidecar-inbound', actor: 'sidecar s/web', node: 'n3', pod: 's/web', decision: 'DENY' });
+    expect(h.policies).toEqual([{ key: 's/strict', resourceKey: expect.stringMatching(/PeerAuthentication\/s\/strict$/), action: 'STRICT', matched: true, why: expect.stringContaining('STRICT') }]);
+    expect(h.text).toContain('s/strict');
+    expect(h.text).toContain('s/web');
+    expect(h.text).toContain('STRICT');
+    expect(r.enforcement).toEqual([{ point: 'sidecar s/web', layer: 'L4', sourceIdentity: null, policies: ['s/strict'], decision: 'DENY', why: expect.stringContaining('STRICT') }]);
+    expect(r.clientSees).toContain('TLS required');
+  });
+
+  it('a TCP deny closes the connection; the chain follows the port: TCP ports give L4', () => {
+    const objs = [...INJ(), ap('deny-all', 's', { action: 'DENY', rules: [{}] })];
+    const r = trace(objs, { from: 's/sc', to: 'web:80', request: 'TCP' });
+    expect(r.deniedAt).toMatchObject({ point: 'sidecar s/web', layer: 'L4', policy: 's/deny-all' });
+    expect(r.clientSees).toBe('connection closed');
+    expect(decided(r).text).toContain('s/deny-all');
+  });
+
+  it('an uncaptured destination: the app gets the connection unchecked', () => {
+    const r = trace([...INJ(), pod('p', 'db', '10.0.5.6', { node: 'n4' }), svc('p', 'db', '10.96.5.6')], { from: 'p/legacy', to: 'db:80' });
+    const app = r.hops.at(-1)!;
+    expect(app).toMatchObject({ component: 'app', actor: 'p/db', node: 'n4', pod: 'p/db', port: 8080, protocol: 'plaintext' });
+    expect(app.text).toContain('10.0.5.6:8080');
+    expect(app.text).toContain('10.0.5.5');
+    expect(app.text).toContain('not captured');
+    expect(r.clientSees).toContain('application response');
+    expect(trace([...INJ(), pod('p', 'db', '10.0.5.6'), svc('p', 'db', '10.96.5.6')], { from: 'p/legacy', to: 'db:80', request: 'TCP' }).clientSees).toBe('an open connection');
+  });
+});
+
+describe('through a waypoint: what each hop says', () => {
+  it('the client\'s HBONE to the waypoint: its address, its host name, both identities, the CONNECT authority', () => {
+    const r = trace(withWaypoint(), { from: 'a/client', to: 'server:80' });
+    const bound = one(r, (h) => h.component === 'ztunnel-outbound' && h.text.includes('has waypoint'));
+    expect(bound).toMatchObject({ actor: 'ztunnel@n1', node: 'n1' });
+    expect(bound.text).toContain('a/server');
+    expect(bound.text).toContain('a/waypoint');
+    expect(bound.text).toContain('waypoint.a.svc.cluster.local:15008');
+    const toWp = one(r, (h) => h.component === 'waypoint' && h.actor === 'ztunnel@n1');
+    const wpPod = one(r, (h) => h.component === 'waypoint' && h.text.includes('terminates HBONE'));
+    expect(toWp.text).toMatch(/-> 10\.\d+\.\d+\.\d+:15008/);
+    expect(toWp.text).toContain('(waypoint waypoint.a.svc.cluster.local)');
+    expect(toWp.text).toContain(CLIENT_ID);
+    expect(toWp.text).toContain(WP_ID);
+    expect(toWp.text).toContain(':authority 10.96.0.2:80');
+    expect(toWp.text).toContain('service VIP');
+    expect(wpPod).toMatchObject({ actor: 'waypoint a/waypoint', waypoint: 'a/waypoint', port: 15008, protocol: 'HBONE mTLS' });
+    expect(wpPod.pod).toMatch(/^a\/waypoint/);
+    expect(wpPod.text).toContain('10.96.0.2:80');
+    expect(wpPod.text).toContain("service server port 'http' (HTTP)");
+    expect(wpPod.text).toContain('HTTP chain');
+    const authz = decided(r, 'waypoint');
+    expect(authz).toMatchObject({ component: 'waypoint', actor: 'waypoint a/waypoint', waypoint: 'a/waypoint', decision: 'ALLOW', policies: [] });
+    expect(authz.node).toBe(wpPod.node);
+    expect(authz.text).toContain('L7');
+    expect(authz.text).toContain('no policy attached');
+    expect(authz.text).toContain('principal cluster.local/ns/a/sa/client');
+    expect(authz.text).not.toContain('spiffe://');
+    expect(authz.text).toContain('method GET, path /');
+    expect(authz.text).toMatch(/-> ALLOW$/);
+    const route = one(r, (h) => h.component === 'waypoint' && h.text.includes('routes to'));
+    expect(route).toMatchObject({ actor: 'waypoint a/waypoint', port: 15008, protocol: 'HBONE mTLS', identity: WP_ID, peerIdentity: SERVER_ID });
+    expect(route.text).toContain('server');
+    expect(route.text).toContain('10.0.0.2:15008');
+    expect(route.text).toContain(WP_ID);
+    expect(route.text).toContain(':authority 10.0.0.2:8080');
+    expect(r.notes.some((n) => n.includes('a/waypoint') && n.includes("service's endpoints"))).toBe(true);
+  });
+
+  it('the authorization hop names the policies, the namespace of the source and the verdict with its reason', () => {
+    const objs = [...withWaypoint(), ns('web', AMB_LABELS), pod('web', 'shop', '10.0.7.1'), wpPolicy('deny-shop', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['web'] } }] }] }), wpPolicy('allow-any', { rules: [{}] })];
+    const r = trace(objs, { from: 'web/shop', to: 'server.a:80', request: 'POST /cart' });
+    const h = decided(r, 'waypoint');
+    expect(h.decision).toBe('DENY');
+    expect(h.text).toContain('a/deny-shop');
+    expect(h.text).toContain('a/allow-any');
+    expect(h.text).toContain('namespace web');
+    expect(h.text).toContain('principal cluster.local/ns/web/sa/shop');
+    expect(h.text).toContain('method POST, path /cart');
+    expect(h.text).toContain('-> DENY (');
+    expect(h.policies?.find((p) => p.key === 'a/deny-shop')).toMatchObject({ action: 'DENY', matched: true });
+    expect(r.enforcement[0]).toMatchObject({ point: 'waypoint a/waypoint', layer: 'L7', policies: expect.arrayContaining(['a/deny-shop', 'a/allow-any']), decision: 'DENY' });
+    expect(r.clientSees).toContain('403');
+    expect(r.clientSees).toContain('waypoint');
+    const tcp = trace(objs, { from: 'web/shop', to: 'server.a:80', request: 'TCP' });
+    expect(decided(tcp, 'waypoint').text).toContain('L4');
+    expect(decided(tcp, 'waypoint').text).toContain('TCP');
+    expect(tcp.clientSees).toBe('connection closed by the waypoint');
+  });
+
+  it('the chain: explicit TCP, sniffed HTTP, sniffed TCP', () => {
+    const wpHop = (r: TraceResult) => one(r, (h) => h.component === 'waypoint' && h.text.includes('terminates HBONE')).text;
+    const tcpPort = trace(withWaypoint([{ name: 'tcp-db', port: 80, targetPort: 8080 }]), { from: 'a/client', to: 'server:80' });
+    expect(wpHop(tcpPort)).toContain("port 'tcp-db' (TCP)");
+    expect(wpHop(tcpPort)).toContain('TCP chain');
+    expect(decided(tcpPort, 'waypoint').text).toContain('TCP');
+    expect(decided(tcpPort, 'waypoint').text).not.toContain('method');
+    const sniffed = withWaypoint([{ port: 80, targetPort: 8080 }]);
+    expect(wpHop(trace(sniffed, { from: 'a/client', to: 'server:80' }))).toMatch(/sniffing.*HTTP chain/);
+    expect(wpHop(trace(sniffed, { from: 'a/client', to: 'server:80', request: 'TCP' }))).toMatch(/sniffing.*TCP chain/);
+  });
+
+  it('a port the Service does not declare: the waypoint still gets it, names it by number, and finds no endpoint (503)', () => {
+    const r = trace(withWaypoint(), { from: 'a/client', to: 'server:81' });
+    expect(r.waypointUsed).toBe('a/waypoint');
+    expect(r.result).toBe('ERROR');
+    expect(r.error).toContain('503');
+    expect(one(r, (h) => h.component === 'waypoint' && h.text.includes('terminates HBONE')).text).toContain("port '81' (unknown)");
+    const last = r.hops.at(-1)!;
+    expect(last).toMatchObject({ component: 'waypoint', actor: 'waypoint a/waypoint', waypoint: 'a/waypoint' });
+    expect(last.text).toContain('a/waypoint');
+    expect(last.text).toContain('server:81');
+  });
+
+  it('to a ServiceEntry: a host endpoint is resolved by the waypoint; an IP endpoint gets plain TCP', () => {
+    const dns = se('ext', 'a', { hosts: ['ext.example.com'], addresses: ['240.2.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'DNS' }, { 'istio.io/use-waypoint': 'waypoint' });
+    const r = trace([...withWaypoint(), dns], { from: 'a/client', to: 'ext.example.com:80' });
+    expect(r.result).toBe('ALLOW');
+    const out = r.hops.at(-1)!;
+    expect(out).toMatchObject({ component: 'external', actor: 'waypoint a/waypoint', waypoint: 'a/waypoint', port: 80 });
+    expect(out.text).toContain('ext.example.com');
+    expect(out.text).toContain('HTTP');
+    expect(out.text).toContain(':80');
+    expect(r.clientSees).toBe('the external response');
+    const tcp = trace([...withWaypoint(), dns], { from: 'a/client', to: 'ext.example.com:80', request: 'TCP' });
+    expect(tcp.clientSees).toBe('an open connection');
+    expect(tcp.hops.at(-1)?.text).toContain('plain TCP');
+    const byIp = se('ext', 'a', { hosts: ['ext.example.com'], addresses: ['240.2.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.9' }] }, { 'istio.io/use-waypoint': 'waypoint' });
+    const ip = trace([...withWaypoint(), byIp], { from: 'a/client', to: 'ext.example.com:80' });
+    const route = one(ip, (h) => h.component === 'waypoint' && h.text.includes('routes to'));
+    expect(route).toMatchObject({ actor: 'waypoint a/waypoint', waypoint: 'a/waypoint', port: 80, protocol: 'plaintext' });
+    expect(route.node).toBeDefined();
+    expect(route.text).toContain('ext (ServiceEntry)');
+    expect(route.text).toContain('203.0.113.9:80');
+    expect(ip.hops.at(-1)).toMatchObject({ component: 'external' });
+    expect(ip.hops.at(-1)?.text).toContain('ext (ServiceEntry)');
+  });
+});
+
+describe('the source (resolveSourcePod) and its state', () => {
+  const dep = (name: string, replicas: number) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'a' }, spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app' }] } } } });
+
+  it('a controller is traced from its own first pod by name, whatever order the pods were made in', () => {
+    const r = trace([...base(), dep('aaa', 1), dep('api', 3)], { from: 'a/api', to: 'server:80' });
+    const src = r.source?.pod ?? '';
+    expect(src.startsWith('a/api-')).toBe(true);
+    expect(r.notes.some((n) => n.includes('a/api') && n.includes(src))).toBe(true);
+    // Every pod of the Deployment sorts after the one picked.
+    const hop = r.hops.find((h) => h.pod === src);
+    expect(hop).toBeDefined();
+    const again = trace([...base(), dep('api', 3), dep('aaa', 1)], { from: 'a/api', to: 'server:80' });
+    expect(again.source?.pod).toBe(src);
+    const { view } = loadMesh([{ path: 'm.yaml', text: [...base(), dep('api', 3)].map((o) => JSON.stringify(o)).join('\n---\n') }]);
+    const pods = buildAmbientModel(view, {}).cluster.pods.filter((p) => p.name.startsWith('api-')).map((p) => p.key);
+    expect(pods.length).toBe(3);
+    // Pods are made in another order than by name (their first is not the smallest).
+    expect(pods[0]).not.toBe([...pods].sort()[0]);
+    expect(src).toBe([...pods].sort()[0]);
+  });
+
+  it('a source that has ended is terminated, not pending', () => {
+    const done = { ...pod('a', 'job', '10.0.0.9'), status: { phase: 'Succeeded', podIP: '10.0.0.9', podIPs: [{ ip: '10.0.0.9' }] } };
+    const r = trace([...base(), done], { from: 'a/job', to: 'server:80' });
+    expect(r.result).toBe('ERROR');
+    expect(r.error).toContain('a/job');
+    expect(r.error).toContain('terminated');
+    expect(r.error).not.toContain('pending');
+  });
+
+  it('errors name what is wrong', () => {
+    expect(trace(base(), { from: 'a/nobody', to: 'server:80' }).error).toContain('a/nobody');
+    expect(trace(base(), { from: 'a/client', to: 'server' }).error).toContain('"server"');
+  });
+});
+
+describe('name resolution hops', () => {
+  it('NXDOMAIN: through ztunnel\'s DNS proxy, or straight from cluster DNS without capture', () => {
+    const captured = trace(base(), { from: 'a/client', to: 'nope:80' });
+    expect(captured.hops).toHaveLength(1);
+    expect(captured.hops[0]).toMatchObject({ component: 'dns', actor: 'ztunnel@n1', node: 'n1', pod: 'a/client', port: 15053, protocol: 'DNS' });
+    expect(captured.hops[0]?.text).toContain('nope');
+    expect(captured.hops[0]?.text).toContain('cluster DNS');
+    expect(captured.error).toContain('nope');
+    expect(captured.error).toContain('curl exits 6');
+    const plain = trace([...base(), ns('p'), pod('p', 'legacy', '10.0.5.5')], { from: 'p/legacy', to: 'nope:80' });
+    expect(plain.hops[0]).toMatchObject({ component: 'dns', actor: 'cluster DNS', node: 'n1', pod: 'p/legacy', protocol: 'DNS' });
+    expect(plain.hops[0] && 'port' in plain.hops[0]).toBe(false);
+    expect(plain.hops[0]?.text).toContain('NXDOMAIN');
+    expect(plain.hops[0]?.text).not.toContain('15053');
+  });
+
+  it('the DNS proxy says what it answered: a Service VIP, a ServiceEntry VIP (given or auto-allocated), pod IPs', () => {
+    const objs = [
+      ...base(),
+      se('given', 'a', { hosts: ['given.example.com'], addresses: ['240.1.0.7'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.7' }] }),
+      se('auto', 'a', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' }),
+      svc('a', 'hl', 'None', { selector: { app: 'server' } }),
+    ];
+    const vip = trace(objs, { from: 'a/client', to: 'server:80' }).hops[0]!;
+    expect(vip).toMatchObject({ component: 'dns', actor: 'ztunnel@n1', node: 'n1', pod: 'a/client', port: 15053, protocol: 'DNS' });
+    expect(vip.text).toContain('10.96.0.2');
+    expect(vip.text).toContain('Service VIP');
+    const given = trace(objs, { from: 'a/client', to: 'given.example.com:80' }).hops[0]!.text;
+    expect(given).toContain("ServiceEntry's VIP");
+    expect(given).not.toContain('auto-allocated');
+    const auto = trace(objs, { from: 'a/client', to: 'auto.example.com:80' });
+    expect(auto.hops[0]?.text).toContain('auto-allocated');
+    const headless = trace(objs, { from: 'a/client', to: 'hl:8080' }).hops[0]!.text;
+    expect(headless).toContain('10.0.0.2');
+    expect(headless).toContain('pod IPs');
+    // The name resolves to pod IPs, so the connection is addressed to the pod (no Service port mapping).
+    expect(trace(objs, { from: 'a/client', to: 'hl:8080' }).hops.at(-1)).toMatchObject({ component: 'app', pod: 'a/server', port: 8080 });
+  });
+
+  it('a DNS ServiceEntry without endpoints: ztunnel resolves the host itself and sends plain TCP out', () => {
+    const auto = trace([...base(), se('auto', 'a', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' })], { from: 'a/client', to: 'auto.example.com:80' });
+    const implicit = one(auto, (h) => h.component === 'ztunnel-outbound' && h.text.includes('implicit'));
+    expect(implicit).toMatchObject({ actor: 'ztunnel@n1', node: 'n1' });
+    expect(implicit.text).toContain('a/auto');
+    expect(implicit.text).toContain('auto.example.com');
+    const out = auto.hops.filter((h) => h.component === 'external');
+    expect(out[0]).toMatchObject({ actor: 'ztunnel@n1', node: 'n1', port: 80, protocol: 'plaintext' });
+    expect(out[0]?.text).toContain('auto.example.com');
+    expect(out[0]?.text).toContain('10.0.0.1');
+    expect(out[1]).toMatchObject({ actor: 'a/client' });
+    expect(out[1]?.text).toContain('no policy');
+    expect(auto.clientSees).toBe('the external response');
+    expect(trace([...base(), se('auto', 'a', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' })], { from: 'a/client', to: 'auto.example.com:80', request: 'TCP' }).clientSees).toBe('an open connection');
+  });
+
+  it('bug fix: a ServiceEntry without an address is forwarded upstream and passed through (dns/server.rs drops services without a VIP)', () => {
+    const objs = [...base(), se('wild', 'a', { hosts: ['*.example.org'], ports: [{ number: 443, name: 'tls', protocol: 'TLS' }] })];
+    const r = trace(objs, { from: 'a/client', to: 'www.example.org:443' });
+    expect(r.result).toBe('ALLOW');
+    expect(r.hops[0]).toMatchObject({ component: 'dns', actor: 'ztunnel@n1', port: 15053 });
+    expect(r.hops[0]?.text).toContain('a/wild');
+    expect(r.hops[0]?.text).toContain('upstream');
+    expect(r.hops.at(-1)).toMatchObject({ component: 'external', actor: 'a/client' });
+    expect(r.hops.at(-1)?.text).toContain('www.example.org');
+    expect(r.clientSees).toBe('whatever the external host answers');
+    expect(r.enforcement).toEqual([]);
+    // A headless Service without ready endpoints is in the cluster domain: ztunnel answers no records.
+    const hl = trace([...base(), svc('a', 'hl', 'None', { selector: { app: 'nothing' } })], { from: 'a/client', to: 'hl:80' });
+    expect(hl.result).toBe('ERROR');
+    expect(hl.hops).toHaveLength(1);
+    expect(hl.hops[0]?.text).toContain('a/hl');
+    expect(hl.hops[0]?.text).toContain('no records');
+    expect(hl.error).toContain('hl');
+  });
+
+  it('without DNS capture: cluster DNS answers Services; a headless one without endpoints is an error; a ServiceEntry host gets no record', () => {
+    const noCapture = { annotations: { 'ambient.istio.io/dns-capture': 'false' } };
+    const objs = [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1', noCapture), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), svc('a', 'hl', 'None', { selector: { app: 'nothing' } }), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })];
+    const ok = trace(objs, { from: 'a/client', to: 'server:80' });
+    expect(ok.hops[0]).toMatchObject({ component: 'dns', actor: 'cluster DNS', node: 'n1', pod: 'a/client', protocol: 'DNS' });
+    expect(ok.hops[0]?.text).toContain('10.96.0.2');
+    expect(ok.hops[0]?.text).toContain('DNS capture is off');
+    const hl = trace(objs, { from: 'a/client', to: 'hl:80' });
+    expect(hl.result).toBe('ERROR');
+    expect(hl.error).toContain('a/hl');
+    const hlOk = trace([...objs, svc('a', 'hl2', 'None', { selector: { app: 'server' } })], { from: 'a/client', to: 'hl2:8080' });
+    expect(hlOk.hops[0]?.text).toContain('10.0.0.2');
+    expect(hlOk.hops.at(-1)).toMatchObject({ component: 'app', pod: 'a/server', port: 8080 });
+    expect(hl.hops).toEqual([]);
+    const ext = trace(objs, { from: 'a/client', to: 'api.example.com:80' });
+    expect(ext.hops[0]).toMatchObject({ component: 'dns', actor: 'cluster DNS', pod: 'a/client', node: 'n1', protocol: 'DNS' });
+    expect(ext.hops[0]?.text).toContain('a/api');
+    expect(ext.hops.at(-1)).toMatchObject({ component: 'external', actor: 'a/client' });
+    expect(ext.hops.at(-1)?.text).toContain('api.example.com:80');
+    expect(ext.hops.some((h) => h.text.includes('240.1.0.1'))).toBe(false);
+    expect(ext.clientSees).toBe('whatever the external host answers');
+    // An uncaptured client's cluster DNS lookup does not mention DNS capture.
+    const legacy = trace([...objs, ns('p'), pod('p', 'legacy', '10.0.5.5')], { from: 'p/legacy', to: 'server.a:80' });
+    expect(legacy.hops[0]?.text).not.toContain('capture');
+    expect(legacy.hops[0]?.text).toContain('10.96.0.2');
+  });
+});
+
+describe('client side: the source ztunnel (outbound.rs)', () => {
+  it('the redirect to :15001 and the HBONE leg name the addresses, the identities and the CONNECT authority', () => {
+    const r = trace(base(), { from: 'a/client', to: 'server:80' });
+    const redirect = one(r, (h) => h.port === 15001);
+    expect(redirect).toMatchObject({ component: 'ztunnel-outbound', actor: 'ztunnel@n1', node: 'n1', pod: 'a/client' });
+    expect(redirect.text).toContain('10.96.0.2:80');
+    expect(redirect.text).toContain('client');
+    const hbone = one(r, (h) => h.component === 'ztunnel-outbound' && h.port === 15008);
+    expect(hbone).toMatchObject({ actor: 'ztunnel@n1', node: 'n1', protocol: 'HBONE mTLS' });
+    expect(hbone.text).toContain('10.0.0.2:15008');
+    expect(hbone.text).toContain(CLIENT_ID);
+    expect(hbone.text).toContain(SERVER_ID);
+    expect(hbone.text).toContain(':authority 10.0.0.2:8080');
+  });
+
+  it('no endpoint: the hop names the Service and says whether the port is undeclared or unserved', () => {
+    const undeclared = trace(base(), { from: 'a/client', to: 'server:81' });
+    const h = undeclared.hops.at(-1)!;
+    expect(h).toMatchObject({ component: 'ztunnel-outbound', actor: 'ztunnel@n1', node: 'n1' });
+    expect(h.text).toContain('a/server');
+    expect(h.text).toContain('declares no port 81');
+    expect(undeclared.error).toContain('server:81');
+    expect(undeclared.error).toContain('ztunnel@n1');
+    const empty = trace([ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), svc('a', 'empty', '10.96.0.9')], { from: 'a/client', to: 'empty:80' });
+    expect(empty.hops.at(-1)?.text).toContain('no healthy endpoint serves port 80');
+  });
+
+  it('PASSTHROUGH (resolution NONE): plain TCP to the original address, named', () => {
+    const r = trace([...base(), se('pt', 'a', { hosts: ['pt.example.com'], addresses: ['240.1.0.2'], ports: [{ number: 443, name: 'tls', protocol: 'TLS' }] })], { from: 'a/client', to: 'pt.example.com:443' });
+    const h = r.hops.at(-1)!;
+    expect(h).toMatchObject({ component: 'external', actor: 'ztunnel@n1', node: 'n1', port: 443, protocol: 'plaintext' });
+    expect(h.text).toContain('a/pt');
+    expect(h.text).toContain('240.1.0.2:443');
+    expect(h.text).toContain('10.0.0.1');
+    expect(r.clientSees).toBe('whatever the destination answers');
+  });
+
+  it('a plain-TCP endpoint: ztunnel opens TCP with the source IP', () => {
+    const objs = [...base(), ns('p'), pod('p', 'legacy', '10.0.5.5', { node: 'n5' }), svc('p', 'legacy', '10.96.5.5')];
+    const r = trace(objs, { from: 'a/client', to: 'legacy.p:80' });
+    const h = one(r, (x) => x.component === 'ztunnel-outbound' && x.protocol === 'plaintext');
+    expect(h).toMatchObject({ actor: 'ztunnel@n1', node: 'n1', port: 8080 });
+    expect(h.text).toContain('10.0.5.5:8080');
+    expect(h.text).toContain('10.0.0.1');
+    expect(r.hops.at(-1)).toMatchObject({ component: 'app', pod: 'p/legacy', node: 'n5' });
+  });
+
+  it('addressed by pod IP: the hop says so, with the workload and its protocol', () => {
+    const r = trace([...base(), ns('p'), pod('p', 'legacy', '10.0.5.5')], { from: 'a/client', to: '10.0.0.2:8080' });
+    const lookup = one(r, (h) => h.component === 'ztunnel-outbound' && h.text.includes('workload'));
+    expect(lookup).toMatchObject({ actor: 'ztunnel@n1', node: 'n1' });
+    expect(lookup.text).toContain('server');
+    expect(lookup.text).toContain('HBONE');
+    const hbone = one(r, (h) => h.component === 'ztunnel-outbound' && h.port === 15008);
+    expect(hbone).toMatchObject({ actor: 'ztunnel@n1', node: 'n1' });
+    expect(hbone.text).toContain('10.0.0.2:15008');
+    expect(hbone.text).toContain(CLIENT_ID);
+    expect(hbone.text).toContain(SERVER_ID);
+    expect(hbone.text).toContain(':authority 10.0.0.2:8080');
+    const plain = trace([...base(), ns('p'), pod('p', 'legacy', '10.0.5.5')], { from: 'a/client', to: '10.0.5.5:8080' });
+    const ph = one(plain, (h) => h.component === 'ztunnel-outbound' && h.protocol === 'plaintext');
+    expect(ph).toMatchObject({ actor: 'ztunnel@n1', node: 'n1' });
+    expect(ph.text).toContain('10.0.5.5:8080');
+    expect(ph.text).toContain('10.0.0.1');
+    const unknown = trace(base(), { from: 'a/client', to: '192.0.2.1:443' }).hops.at(-1)!;
+    expect(unknown).toMatchObject({ actor: 'ztunnel@n1', node: 'n1' });
+    expect(unknown.text).toContain('192.0.2.1:443');
+    expect(unknown.text).toContain('10.0.0.1');
+    expect(trace(base(), { from: 'a/client', to: '192.0.2.1:443' }).clientSees).toBe('whatever the destination answers');
+  });
+
+  it('a waypoint pod addressed by its IP is not sent to its own waypoint', () => {
+    const objs = [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), waypoint('a', 'waypoint', 'all')];
+    const { view } = loadMesh([{ path: 'm.yaml', text: objs.map((o) => JSON.stringify(o)).join('\n---\n') }]);
+    const model = buildAmbientModel(view, {});
+    const wp = model.cluster.pods.find((p) => p.waypointOf === 'a/waypoint')!;
+    const r = traceRequest(view, model, { from: 'a/client', to: `${wp.ips[0]}:15008` });
+    expect(r.waypointUsed).toBeNull();
+  });
+
+  it('bug fix: a waypoint whose only pod is not ready is no upstream (ztunnel load-balances over healthy endpoints)', () => {
+    const wpPod = pod('a', 'waypoint-abc', '10.0.0.9', { ready: false, sa: 'waypoint', labels: { 'gateway.networking.k8s.io/gateway-name': 'waypoint' } });
+    const r = trace([...withWaypoint(), wpPod], { from: 'a/client', to: 'server:80' });
+    expect(r.waypointUsed).toBe('a/waypoint');
+    expect(r.result).toBe('ERROR');
+    expect(r.error).toContain('a/waypoint');
+    const h = r.hops.at(-1)!;
+    expect(h).toMatchObject({ component: 'waypoint', actor: 'waypoint a/waypoint', waypoint: 'a/waypoint' });
+    expect(h.text).toContain('ztunnel@n1');
+    expect(r.enforcement).toEqual([]);
+    // Ready, it is used.
+    const ready = trace([...withWaypoint(), pod('a', 'waypoint-abc', '10.0.0.9', { sa: 'waypoint', labels: { 'gateway.networking.k8s.io/gateway-name': 'waypoint' } })], { from: 'a/client', to: 'server:80' });
+    expect(ready.result).toBe('ALLOW');
+    expect(one(ready, (x) => x.component === 'waypoint' && x.actor === 'ztunnel@n1').text).toContain('10.0.0.9:15008');
+  });
+});
+
+describe('client side: a sidecar or a gateway', () => {
+  const SC = () => [...base(), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'sc', '10.0.3.1'), pod('s', 'web', '10.0.3.2', { node: 'n3' }), svc('s', 'web', '10.96.3.2')];
+  const SC_ID = 'spiffe://cluster.local/ns/s/sa/sc';
+
+  it('the sidecar picks the endpoint from its own EDS and tunnels HBONE to an ambient pod', () => {
+    const r = trace(SC(), { from: 's/sc', to: 'server.a:80' });
+    const pick = one(r, (h) => h.component === 'sidecar-outbound' && h.text.includes('picks'));
+    expect(pick).toMatchObject({ actor: 'sidecar s/sc', node: 'n1', pod: 's/sc' });
+    expect(pick.text).toContain('sc');
+    expect(pick.text).toContain('server');
+    expect(pick.text).not.toContain('waypoint');
+    const tunnel = one(r, (h) => h.component === 'sidecar-outbound' && h.port === 15008);
+    expect(tunnel).toMatchObject({ actor: 'sidecar s/sc', node: 'n1', pod: 's/sc' });
+    expect(tunnel.text).toContain('ambient');
+    expect(tunnel.text).toContain('10.0.0.2:15008');
+    expect(tunnel.text).toContain(SC_ID);
+    expect(tunnel.text).toContain('sidecar');
+    expect(r.notes.some((n) => n.includes('sidecar') && n.includes('not simulated'))).toBe(true);
+    expect(r.notes.some((n) => n.includes('gateway'))).toBe(false);
+  });
+
+  it('to a sidecar: HBONE names a sidecar with HBONE; Istio mTLS and plaintext legs name the address and the identity', () => {
+    const hb = one(trace(SC(), { from: 's/sc', to: 'web:80' }), (h) => h.component === 'sidecar-outbound' && h.port === 15008);
+    expect(hb.text).toContain('a sidecar with HBONE');
+    const mtls = one(trace(SC(), { from: 's/sc', to: 'web:80' }, { sidecarHbone: false }), (h) => h.protocol === 'Istio mTLS' && h.component === 'sidecar-outbound');
+    expect(mtls).toMatchObject({ actor: 'sidecar s/sc', node: 'n1', pod: 's/sc', port: 8080, identity: SC_ID, peerIdentity: 'spiffe://cluster.local/ns/s/sa/web' });
+    expect(mtls.text).toContain('10.0.3.2:8080');
+    expect(mtls.text).toContain(SC_ID);
+    const toAmbient = one(trace(SC(), { from: 's/sc', to: 'server.a:80' }, { sidecarHbone: false }), (h) => h.protocol === 'plaintext' && h.component === 'sidecar-outbound');
+    expect(toAmbient).toMatchObject({ actor: 'sidecar s/sc', node: 'n1', pod: 's/sc' });
+    expect(toAmbient.text).toContain('ambient but this proxy has no HBONE');
+    expect(toAmbient.text).toContain('10.0.0.2:8080');
+    const toPlain = one(trace([...SC(), ns('p'), pod('p', 'legacy', '10.0.5.5'), svc('p', 'legacy', '10.96.5.5')], { from: 's/sc', to: 'legacy.p:80' }), (h) => h.protocol === 'plaintext' && h.component === 'sidecar-outbound');
+    expect(toPlain.text).toContain('not in the mesh');
+    expect(toPlain.text).toContain('legacy');
+  });
+
+  it('the destination sidecar sees the Service (host attribute) on HBONE and on Istio mTLS legs', () => {
+    const deny = ap('deny-host', 's', { selector: { matchLabels: { app: 'web' } }, action: 'DENY', rules: [{ to: [{ operation: { hosts: ['web.s.svc.cluster.local'] } }] }] });
+    expect(trace([...SC(), deny], { from: 's/sc', to: 'web:80' }).deniedAt?.policy).toBe('s/deny-host');
+    expect(trace([...SC(), deny], { from: 's/sc', to: 'web:80' }, { sidecarHbone: false }).deniedAt?.policy).toBe('s/deny-host');
+  });
+
+  it('istio.io/ingress-use-waypoint is for gateways: a sidecar still skips the waypoint', () => {
+    const objs = [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2', { labels: { 'istio.io/ingress-use-waypoint': 'true' } }), waypoint('a'), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'sc', '10.0.3.1')];
+    expect(trace(objs, { from: 's/sc', to: 'server.a:80' }).waypointUsed).toBeNull();
+  });
+
+  it('a Service waypoint is skipped, and the hop says why', () => {
+    const objs = [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), waypoint('a'), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'sc', '10.0.3.1')];
+    const pick = one(trace(objs, { from: 's/sc', to: 'server.a:80' }), (h) => h.component === 'sidecar-outbound' && h.text.includes('picks'));
+    expect(pick.text).toContain('a/waypoint');
+    expect(pick.text).toContain('sidecars never use waypoints');
+  });
+
+  it('no endpoint is an HTTP 503 from the sidecar; an IP is sent to directly; an unknown one passes through', () => {
+    const err = trace(SC(), { from: 's/sc', to: 'web:81' });
+    expect(err.error).toContain('sidecar s/sc');
+    expect(err.error).toContain('web:81');
+    expect(err.error).toContain('503');
+    const byIp = trace(SC(), { from: 's/sc', to: '10.0.0.2:8080' });
+    const h = one(byIp, (x) => x.component === 'sidecar-outbound' && x.protocol === undefined);
+    expect(h).toMatchObject({ actor: 'sidecar s/sc', node: 'n1', pod: 's/sc' });
+    expect(h.text).toContain('10.0.0.2:8080');
+    expect(h.text).toContain('server');
+    const unknown = trace(SC(), { from: 's/sc', to: '192.0.2.1:80' });
+    expect(unknown.hops.at(-1)).toMatchObject({ component: 'external', actor: 'sidecar s/sc', node: 'n1' });
+    expect(unknown.hops.at(-1)?.text).toContain('192.0.2.1:80');
+    expect(unknown.clientSees).toBe('whatever the destination answers');
+    const ext = trace(SC(), { from: 's/sc', to: 'unknown.example.net:443' });
+    expect(ext.hops.at(-1)).toMatchObject({ component: 'external', actor: 's/sc' });
+    expect(ext.hops.at(-1)?.text).toContain('unknown.example.net');
+    expect(ext.clientSees).toBe('whatever the external host answers');
+  });
+
+  it('a ServiceEntry host: the sidecar uses the entry\'s VIP and endpoints', () => {
+    const objs = [...SC(), se('api', 's', { hosts: ['api.example.com'], addresses: ['240.3.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.7' }] })];
+    const r = trace(objs, { from: 's/sc', to: 'api.example.com:80' });
+    expect(one(r, (h) => h.component === 'sidecar-outbound' && h.text.includes('picks')).text).toContain('api (ServiceEntry)');
+    expect(one(r, (h) => h.component === 'sidecar-outbound' && h.protocol === 'plaintext').text).toContain('203.0.113.7:80');
+  });
+
+  it('bug fix: a DNS ServiceEntry endpoint named by host is resolved by the sidecar and reached outside the mesh', () => {
+    const objs = [...SC(), se('api', 's', { hosts: ['api.example.com'], addresses: ['240.3.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'DNS' })];
+    const r = trace(objs, { from: 's/sc', to: 'api.example.com:80' });
+    expect(r.result).toBe('ALLOW');
+    const out = r.hops.at(-1)!;
+    expect(out).toMatchObject({ component: 'external', actor: 'sidecar s/sc', node: 'n1', pod: 's/sc', port: 80, protocol: 'plaintext' });
+    expect(out.text).toContain('api.example.com');
+    expect(out.text).toContain(':80');
+    expect(r.clientSees).toBe('the external response');
+    expect(r.enforcement).toEqual([]);
+    expect(trace(objs, { from: 's/sc', to: 'api.example.com:80', request: 'TCP' }).clientSees).toBe('an open connection');
+  });
+});
+
+describe('client side: an uncaptured pod', () => {
+  const PLAIN = () => [...base(), ns('p'), pod('p', 'legacy', '10.0.5.5')];
+
+  it('a ServiceEntry address goes out as plain egress, named', () => {
+    const objs = [...PLAIN(), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })];
+    const r = trace(objs, { from: 'p/legacy', to: '240.1.0.1:80' });
+    expect(r.hops).toHaveLength(1);
+    expect(r.hops[0]).toMatchObject({ component: 'external', actor: 'p/legacy' });
+    expect(r.hops[0]?.text).toContain('240.1.0.1:80');
+    expect(r.hops[0]?.text).toContain('api.example.com');
+    expect(r.clientSees).toBe('whatever the destination answers');
+  });
+
+  it('no endpoint: kube-proxy refuses; the Service waypoint is named as skipped; a pod IP and an outside IP are named', () => {
+    expect(trace(PLAIN(), { from: 'p/legacy', to: 'server.a:81' }).error).toContain('server:81');
+    const objs = [ns('a', WP_LABELS), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), waypoint('a'), ns('p'), pod('p', 'legacy', '10.0.5.5')];
+    const kp = one(trace(objs, { from: 'p/legacy', to: 'server.a:80' }), (h) => h.component === 'kube-proxy');
+    expect(kp).toMatchObject({ node: 'n1', pod: 'p/legacy', port: 8080, protocol: 'plaintext' });
+    expect(kp.text).toContain('a/waypoint');
+    const byIp = trace(PLAIN(), { from: 'p/legacy', to: '10.0.0.2:8080' });
+    expect(byIp.hops[0]).toMatchObject({ component: 'client', actor: 'p/legacy', node: 'n1', pod: 'p/legacy' });
+    expect(byIp.hops[0]?.text).toContain('10.0.0.2:8080');
+    const out = trace(PLAIN(), { from: 'p/legacy', to: '192.0.2.1:80' });
+    expect(out.hops.at(-1)).toMatchObject({ component: 'external', actor: 'p/legacy' });
+    expect(out.hops.at(-1)?.text).toContain('192.0.2.1:80');
+    expect(out.clientSees).toBe('whatever the destination answers');
+  });
+});
+
+describe('the kube-proxy hop names its Service (the diagram draws the path through the Service box by it)', () => {
+  it('bug fix: the hop text carries namespace/name of the Service it DNATs for', () => {
+    const r = trace([...base(), ns('p'), pod('p', 'legacy', '10.0.5.5')], { from: 'p/legacy', to: 'server.a:80' });
+    expect(one(r, (h) => h.component === 'kube-proxy').text).toContain('a/server');
+  });
+});
+
+describe('client side: an ingress gateway', () => {
+  const gwObjs = (svcLabels: Record<string, string>) => [ns('a', WP_LABELS), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2', { labels: svcLabels }), waypoint('a')];
+  const run = (svcLabels: Record<string, string>, to = 'server.a:80', extra: object[] = []) => {
+    const text = [...gwObjs(svcLabels), ...extra].map((o) => JSON.stringify(o)).join('\n---\n') + `\n---\n${istioGateway('a', 'web', [['http', 80]])}`;
+    const { view } = loadMesh([{ path: 'm.yaml', text }]);
+    const model = buildAmbientModel(view, {});
+    const gw = model.cluster.pods.find((p) => p.role === 'gateway' && p.namespace === 'a')!;
+    return { gw, r: traceRequest(view, model, { from: gw.key, to }) };
+  };
+
+  it('a ServiceEntry host: the gateway uses the entry (its own DNS view), not plain egress', () => {
+    const { r } = run({}, 'api.example.com:80', [se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })]);
+    expect(one(r, (h) => h.component === 'gateway' && h.text.includes('picks')).text).toContain('api (ServiceEntry)');
+  });
+
+  it('without istio.io/ingress-use-waypoint the waypoint is skipped, and the hops say gateway, never sidecar', () => {
+    const { gw, r } = run({});
+    const pick = one(r, (h) => h.component === 'gateway' && h.text.includes('picks'));
+    expect(pick).toMatchObject({ actor: `gateway ${gw.key}`, node: gw.node, pod: gw.key });
+    expect(pick.text).toContain('gateway Envoy');
+    expect(pick.text).toContain('a/waypoint');
+    expect(pick.text).toContain('no istio.io/ingress-use-waypoint=true');
+    expect(pick.text).not.toContain('sidecar');
+    const tunnel = one(r, (h) => h.component === 'gateway' && h.port === 15008);
+    expect(tunnel.text).toContain('gateway tunnels');
+    expect(tunnel.text).toContain('10.0.0.2:15008');
+    expect(tunnel.text).toContain(gw.identity);
+    expect(r.notes.some((n) => n.includes('The gateway'))).toBe(true);
+    expect(r.notes.some((n) => n.includes('sidecar'))).toBe(false);
+  });
+
+  it('with istio.io/ingress-use-waypoint=true the gateway sends to the waypoint with its own identity', () => {
+    const { gw, r } = run({ 'istio.io/ingress-use-waypoint': 'true' });
+    const h = one(r, (x) => x.component === 'gateway' && x.text.includes('ingress-use-waypoint'));
+    expect(h).toMatchObject({ actor: `gateway ${gw.key}`, node: gw.node, pod: gw.key });
+    expect(h.text).toContain('a/server');
+    expect(h.text).toContain('a/waypoint');
+    const toWp = one(r, (x) => x.component === 'waypoint' && x.actor === `gateway ${gw.key}`);
+    expect(toWp).toMatchObject({ identity: gw.identity, peerIdentity: WP_ID });
+    expect(toWp.text).toContain(':authority 10.96.0.2:80');
+    expect(r.enforcement[0]).toMatchObject({ point: 'waypoint a/waypoint', sourceIdentity: gw.identity });
+  });
+});
+
+describe('policy checks link to their own resource (l4Checks)', () => {
+  it('same-named policies of two namespaces, and converted PeerAuthentications, each link to their own', () => {
+    const paPorts = { apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'server-ports', namespace: 'a' }, spec: { selector: { matchLabels: { app: 'server' } }, mtls: { mode: 'STRICT' }, portLevelMtls: { '9090': { mode: 'PERMISSIVE' } } } };
+    const paOther = { apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'zz-other', namespace: 'a' }, spec: { selector: { matchLabels: { app: 'server' } }, mtls: { mode: 'STRICT' }, portLevelMtls: { '9191': { mode: 'PERMISSIVE' } } } };
+    const objs = [...base(), ns('istio-system'), ns('p'), pod('p', 'legacy', '10.0.5.5'), ap('p', 'istio-system', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['nowhere'] } }] }] }), ap('p', 'a', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['nowhere'] } }] }] }), paPorts, paOther];
+    const r = trace(objs, { from: 'p/legacy', to: 'server.a:80' });
+    const checks = decided(r).policies ?? [];
+    const byKey = new Map(checks.map((c) => [c.key, c.resourceKey]));
+    expect(byKey.get('a/p')).toMatch(/AuthorizationPolicy\/a\/p$/);
+    expect(byKey.get('istio-system/p')).toMatch(/AuthorizationPolicy\/istio-system\/p$/);
+    const converted = checks.filter((c) => c.key.includes('converted_peer_authentication'));
+    expect(converted.length).toBeGreaterThan(0);
+    for (const c of converted) expect(c.resourceKey).toMatch(new RegExp(`PeerAuthentication/a/${c.key.split('converted_peer_authentication_')[1]}$`));
+  });
+});
