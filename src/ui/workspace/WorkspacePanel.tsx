@@ -2,6 +2,7 @@
 // link, which is read-only: its files can be opened and downloaded).
 import { useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { fileText, normalizePath, refuseWhenReadOnly, useWorkspace, type WsFile } from '../../state/workspace.ts';
+import { useViews } from '../../state/views.ts';
 import { useAnalysis } from '../../state/analysis.ts';
 import { formatBytes } from '../../state/fileKind.ts';
 import { readFiles } from './readFiles.ts';
@@ -118,7 +119,11 @@ export function WorkspacePanel() {
 function FileRow({ file, active, counts, readOnly, onRename }: { file: WsFile; active: boolean; counts?: Counts | undefined; readOnly: boolean; onRename: () => void }) {
   const row = useRef<HTMLLIElement>(null);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
-  const open = () => useWorkspace.getState().openFile(file.path);
+  // Opening a file shows it, even when it is already the active one under a full-size view.
+  const open = () => {
+    useWorkspace.getState().openFile(file.path);
+    useViews.getState().showFile();
+  };
   const del = () => void runCommand('file.delete', file.path);
   const onKey = (e: KeyboardEvent<HTMLLIElement>) => {
     if (e.target !== e.currentTarget) return;
