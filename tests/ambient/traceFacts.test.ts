@@ -929,3 +929,11 @@ describe('policy checks link to their own resource (l4Checks)', () => {
     for (const c of converted) expect(c.resourceKey).toMatch(new RegExp(`PeerAuthentication/a/${c.key.split('converted_peer_authentication_')[1]}$`));
   });
 });
+
+describe('a name resolves to its own Service even when its VIP is shared', () => {
+  it('server.b from namespace a reaches b/server although a/server has the same ClusterIP (with and without DNS capture)', () => {
+    const objs = (clientAnnotations: Record<string, string>) => [ns('a', AMB_LABELS), ns('b', AMB_LABELS), pod('a', 'client', '10.0.0.1', { annotations: clientAnnotations }), pod('a', 'server', '10.0.0.2'), pod('b', 'server', '10.0.1.2'), svc('a', 'server', '10.96.0.2'), svc('b', 'server', '10.96.0.2')];
+    expect(trace(objs({}), { from: 'a/client', to: 'server.b:80' }).hops.at(-1)?.pod).toBe('b/server');
+    expect(trace(objs({ 'ambient.istio.io/dns-capture': 'false' }), { from: 'a/client', to: 'server.b:80' }).hops.at(-1)?.pod).toBe('b/server');
+  });
+});
