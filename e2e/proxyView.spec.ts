@@ -78,6 +78,7 @@ async function productpageRoutes(page: Page): Promise<Locator> {
 for (const size of [
   { width: 1400, height: 900 },
   { width: 1024, height: 768 },
+  { width: 1920, height: 1080 },
 ]) {
   test(`at ${size.width}×${size.height}: istioctl's route columns fit, one click shows a route's JSON, and the 20% route to a missing subset is marked 503 NC`, async ({ page }) => {
     // The workspace is edited in a wide window (below 1,100 px the file list is a drawer), then the window takes its size.
@@ -121,8 +122,13 @@ for (const size of [
     await expect(view.getByTestId('proxy-detail-finding')).toContainText('503 NC (no cluster) for 20% of requests');
     await expect(view.getByTestId('proxy-detail-finding')).toContainText('Istio routes to subset v3 of reviews.bookinfo.svc.cluster.local');
     await expect(view.getByTestId('proxy-sources')).toContainText('VirtualService bookinfo/reviews');
-    // The detail pane is not inside the table.
+    // The detail pane is not inside the table: beside it in a view of 1,100 px or more, else below it.
     await expect(table.getByTestId('proxy-json')).toHaveCount(0);
+    const tableBox = (await table.locator('xpath=..').boundingBox())!;
+    const detailBox = (await view.getByTestId('proxy-detail').boundingBox())!;
+    const viewWidth = (await view.getByTestId('proxy-config').boundingBox())!.width;
+    if (viewWidth >= 1100) expect(detailBox.x).toBeGreaterThanOrEqual(tableBox.x + tableBox.width);
+    else expect(detailBox.y).toBeGreaterThanOrEqual(tableBox.y + tableBox.height);
     await page.screenshot({ path: test.info().outputPath(`proxy-view-${size.width}.png`) });
     const axe = await new AxeBuilder({ page }).include('[data-testid="view-proxy"]').analyze();
     expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
@@ -144,10 +150,15 @@ test('each sub-tab keeps its own selected row and filter, after a reload too; ar
   const view = await productpageRoutes(page);
   const routes = view.getByTestId('proxy-table-routes').getByTestId('proxy-row');
 
-  // Routes: the third row is opened.
+  // Routes: the third row is opened, and the table scrolled down with the mouse wheel.
   await routes.nth(2).click();
   await expect(routes.nth(2)).toHaveAttribute('aria-selected', 'true');
   const routeJson = await view.getByTestId('proxy-json').textContent();
+  const scroller = view.getByTestId('proxy-pane-routes').locator('.pc-table-scroll');
+  await routes.nth(1).hover();
+  await page.mouse.wheel(0, 120);
+  await expect.poll(() => scroller.evaluate((el) => el.scrollTop)).toBeGreaterThan(0);
+  const scrolled = await scroller.evaluate((el) => el.scrollTop);
 
   // Clusters: nothing is open there; open the reviews v2 cluster and filter.
   await view.getByTestId('proxy-tab-clusters').click();
@@ -160,9 +171,10 @@ test('each sub-tab keeps its own selected row and filter, after a reload too; ar
   await v2.click();
   await expect(view.getByTestId('proxy-json')).toContainText('outbound|9080|v2|reviews.bookinfo.svc.cluster.local');
 
-  // Back to Routes: its own row is still the open one, with no filter.
+  // Back to Routes: its own row is still the open one, scrolled as it was, with no filter.
   await view.getByTestId('proxy-tab-routes').click();
   await expect(routes.nth(2)).toHaveAttribute('aria-selected', 'true');
+  expect(await scroller.evaluate((el) => el.scrollTop)).toBe(scrolled);
   await expect(view.getByTestId('proxy-json')).toHaveText(routeJson!);
   await expect(view.getByTestId('proxy-filter')).toHaveValue('');
 

@@ -40,10 +40,14 @@ export function ConfigTable({ tab, data, scope }: { tab: TableTab; data: TableDa
     scroller.current.scrollTop = useProxyView.getState().tables[scope]?.scrollTop ?? 0;
   }, [model, scope]);
 
-  // The detail pane takes room from the table when a row opens: keep the selected row in sight.
+  // The detail pane takes room from the table when a row opens: keep the selected row in sight
+  // (not when the table is shown again: then it is where it was left).
   const selectedKey = selected?.key;
+  const shown = useRef(false);
   useLayoutEffect(() => {
-    if (selectedKey === undefined) return;
+    const first = !shown.current;
+    shown.current = true;
+    if (first || selectedKey === undefined) return;
     body.current?.querySelector<HTMLElement>(`tr[data-key="${CSS.escape(selectedKey)}"]`)?.scrollIntoView({ block: 'nearest' });
   }, [selectedKey]);
 
