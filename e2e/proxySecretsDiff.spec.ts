@@ -37,6 +37,8 @@ test('gateway secrets: the credential from the workspace Secret, Istio certifica
   await expect(cells.nth(7)).toHaveText('Secret istio-system/shop-credential');
   const root = table.getByTestId('proxy-row').filter({ hasText: 'ROOTCA' });
   await expect(root).toContainText('issued at run time by istiod (not in the workspace)');
+  // Its certificate does not exist before the proxy runs: not "false" (invalid), but said so.
+  await expect(root.locator('td').nth(3)).toHaveText('issued at run time');
 
   // A click shows its JSON: the certificate, but never the private key.
   await credential.click();
