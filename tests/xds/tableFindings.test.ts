@@ -155,3 +155,15 @@ describe('the generated config of Bookinfo with the reporter mistake', () => {
     expect(formatShare(100 / 3)).toBe('33.3');
   });
 });
+
+describe('inline route configurations (waypoints, some gateways)', () => {
+  it('puts a missing cluster of an inline route on the listener chain, with the route it is on', () => {
+    const inline = {
+      name: 'envoy.filters.network.http_connection_manager',
+      typedConfig: { routeConfig: { name: 'inline', virtualHosts: [{ name: 'inbound|http|9080', domains: ['*'], routes: [{ match: { prefix: '/api' }, route: { weightedClusters: { clusters: [{ name: V1, weight: 90 }, { name: V3, weight: 10 }] } } }] }] } },
+    };
+    const dump = dumpOf({ clusters: [eds(V1)], endpoints: [cla(V1, ['10.0.0.1'])], listeners: [{ name: 'main_internal', filterChains: [{ filters: [inline] }] }] });
+    const f = tableFindings(dump);
+    expect(f.map((x) => [x.table, x.key, x.flag, x.share, x.consequence])).toEqual([['listeners', 'main_internal/0', 'NC', 10, '503 NC (no cluster) for 10% of requests on inbound|http|9080 /api*']]);
+  });
+});

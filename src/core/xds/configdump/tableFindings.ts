@@ -15,6 +15,7 @@ import { ConfigDump, SECTION, asObject, field, list, objAt, str, toNumber, wrapp
 import { clusterType } from './clusters.ts';
 import { filterChains, HTTP_CONNECTION_MANAGER } from './listeners.ts';
 import { parseSubsetKey } from './names.ts';
+import { describeMatch } from './routes.ts';
 
 export type FindingFlag = 'NC' | 'UH' | 'NR';
 
@@ -149,6 +150,20 @@ export function tableFindings(dump: ConfigDump): TableFinding[] {
       if (rc) routeConfigs.push(rc);
     }
   }
+  /** The findings of one route's targets (an RDS route's row, or an inline route of a listener chain). */
+  const routeFindings = (action: JsonObject, on: string): Omit<TableFinding, 'table' | 'key'>[] => {
+    const found: Omit<TableFinding, 'table' | 'key'>[] = [];
+    for (const t of routeTargets(action)) {
+      if (!clusters.has(t.cluster)) {
+        const status = clusterNotFoundStatus(action);
+        found.push({ flag: 'NC', status, share: t.share, target: t.cluster, consequence: `${status} NC (${FLAG_WORDS.NC}) for ${share(t.share)}${on}`, detail: missingClusterDetail(t.cluster, clusters, status) });
+      } else if (empty.has(t.cluster)) {
+        found.push({ flag: 'UH', status: 503, share: t.share, target: t.cluster, consequence: `503 UH (${FLAG_WORDS.UH}) for ${share(t.share)}${on}`, detail: `Cluster ${t.cluster} has no endpoint: Envoy finds no healthy host and answers 503 with response flag UH.` });
+      }
+    }
+    return found;
+  };
+
   if (haveClusters) {
     for (const rc of routeConfigs) {
       const rcName = str(rc, 'name');
@@ -156,49 +171,52 @@ export function tableFindings(dump: ConfigDump): TableFinding[] {
         const vhName = str(v, 'name');
         list(v, 'routes').forEach((r, i) => {
           const action = asObject(field(r, 'route'));
-          if (!action) return;
-          const key = `${rcName}/${vhName}/${i}`;
-          for (const t of routeTargets(action)) {
-            if (!clusters.has(t.cluster)) {
-              const status = clusterNotFoundStatus(action);
-              out.push({ table: 'routes', key, flag: 'NC', status, share: t.share, target: t.cluster, consequence: `${status} NC (${FLAG_WORDS.NC}) for ${share(t.share)}`, detail: missingClusterDetail(t.cluster, clusters, status) });
-            } else if (empty.has(t.cluster)) {
-              out.push({ table: 'routes', key, flag: 'UH', status: 503, share: t.share, target: t.cluster, consequence: `503 UH (${FLAG_WORDS.UH}) for ${share(t.share)}`, detail: `Cluster ${t.cluster} has no endpoint: Envoy finds no healthy host and answers 503 with response flag UH.` });
-            }
-          }
+          if (action) for (const f of routeFindings(action, '')) out.push({ table: 'routes', key: `${rcName}/${vhName}/${i}`, ...f });
         });
       }
     }
   }
 
-  if (routeSection) {
-    const names = new Set(routeConfigs.map((rc) => str(rc, 'name')));
-    const section = dump.optionalSection(SECTION.listeners);
-    const listeners = [...list(section, 'dynamic_listeners').map((l) => objAt(l, 'active_state', 'listener')), ...list(section, 'static_listeners').map((l) => asObject(field(l, 'listener')))].filter((l): l is JsonObject => l !== undefined);
-    for (const l of listeners) {
-      const lName = str(l, 'name');
-      const regular = list(l, 'filter_chains').length;
-      filterChains(l).forEach((chain, i) => {
-        for (const f of list(chain, 'filters')) {
-          if (str(f, 'name') !== HTTP_CONNECTION_MANAGER) continue;
-          const rds = objAt(field(f, 'typed_config'), 'rds');
-          const rcName = str(rds, 'route_config_name');
-          if (!rds || rcName === '' || names.has(rcName)) continue;
-          const fetch = str(objAt(rds, 'config_source'), 'initial_fetch_timeout');
-          const waits = fetch !== '' && toNumber(fetch.replace(/s$/, '')) === 0;
-          out.push({
-            table: 'listeners',
-            key: `${lName}/${i < regular ? i : 'default'}`,
-            flag: 'NR',
-            status: 404,
-            share: 100,
-            target: rcName,
-            consequence: `404 NR: route config ${rcName} missing`,
-            detail: `The HTTP connection manager takes its routes from RDS route config ${rcName}, which the dump does not have: Envoy finds no route and answers 404 with response flag NR.${waits ? ' Its initial_fetch_timeout is 0s (as Istio sets it), so a listener that has not had the route config yet stays warming and takes no traffic.' : ''}`,
-          });
+  const names = new Set(routeConfigs.map((rc) => str(rc, 'name')));
+  const section = dump.optionalSection(SECTION.listeners);
+  const listeners = [...list(section, 'dynamic_listeners').map((l) => objAt(l, 'active_state', 'listener')), ...list(section, 'static_listeners').map((l) => asObject(field(l, 'listener')))].filter((l): l is JsonObject => l !== undefined);
+  for (const l of listeners) {
+    const lName = str(l, 'name');
+    const regular = list(l, 'filter_chains').length;
+    filterChains(l).forEach((chain, i) => {
+      const key = `${lName}/${i < regular ? i : 'default'}`;
+      for (const f of list(chain, 'filters')) {
+        if (str(f, 'name') !== HTTP_CONNECTION_MANAGER) continue;
+        const hcm = field(f, 'typed_config');
+        // Inline routes (waypoints, some gateways): the chain's row carries their findings.
+        const inline = asObject(field(hcm, 'route_config'));
+        if (inline && haveClusters) {
+          for (const v of list(inline, 'virtual_hosts')) {
+            for (const r of list(v, 'routes')) {
+              const action = asObject(field(r, 'route'));
+              const match = describeMatch(field(r, 'match')) || 'any path';
+              if (action) for (const x of routeFindings(action, ` on ${str(v, 'name') || 'its virtual host'} ${match}`)) out.push({ table: 'listeners', key, ...x });
+            }
+          }
         }
-      });
-    }
+        const rds = objAt(hcm, 'rds');
+        const rcName = str(rds, 'route_config_name');
+        // Without a routes section (a dump of listeners only) nothing can be said of RDS names.
+        if (!routeSection || !rds || rcName === '' || names.has(rcName)) continue;
+        const fetch = str(objAt(rds, 'config_source'), 'initial_fetch_timeout');
+        const waits = fetch !== '' && toNumber(fetch.replace(/s$/, '')) === 0;
+        out.push({
+          table: 'listeners',
+          key,
+          flag: 'NR',
+          status: 404,
+          share: 100,
+          target: rcName,
+          consequence: `404 NR: route config ${rcName} missing`,
+          detail: `The HTTP connection manager takes its routes from RDS route config ${rcName}, which the dump does not have: Envoy finds no route and answers 404 with response flag NR.${waits ? ' Its initial_fetch_timeout is 0s (as Istio sets it), so a listener that has not had the route config yet stays warming and takes no traffic.' : ''}`,
+        });
+      }
+    });
   }
   return out;
 }
