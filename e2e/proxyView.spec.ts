@@ -130,8 +130,13 @@ for (const size of [
     if (viewWidth >= 1100) expect(detailBox.x).toBeGreaterThanOrEqual(tableBox.x + tableBox.width);
     else expect(detailBox.y).toBeGreaterThanOrEqual(tableBox.y + tableBox.height);
     await page.screenshot({ path: test.info().outputPath(`proxy-view-${size.width}.png`) });
-    const axe = await new AxeBuilder({ page }).include('[data-testid="view-proxy"]').analyze();
-    expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    // No serious or critical accessibility problem, in either theme.
+    for (const colorScheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme });
+      const axe = await new AxeBuilder({ page }).include('[data-testid="view-proxy"]').analyze();
+      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
 
     // The finding leads to the VirtualService that made the route.
     await finding.getByRole('button').click();
