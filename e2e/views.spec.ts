@@ -81,3 +81,24 @@ test('Ctrl+G goes to a line', async ({ page }) => {
   await page.keyboard.press('Enter');
   await expect(page.getByTestId('cursor-position')).toContainText('Ln 12,');
 });
+
+test('a quick fix from the Problems list shows the line it changed', async ({ page }) => {
+  await openApp(page);
+  // Another file is on screen when the fix is applied.
+  await page.locator('[data-testid="file-item"][data-path="bookinfo.yaml"]').click();
+  await expect(page.getByTestId('tab').filter({ hasText: 'bookinfo.yaml' })).toHaveAttribute('aria-selected', 'true');
+  const before = await page.evaluate(() => window.__meshWorkbench?.editor?.value('networking.yaml') ?? '');
+  const changed = before.split('\n').findIndex((l) => l.trimEnd() === '            host: reviews2') + 1;
+  expect(changed).toBeGreaterThan(30);
+  const row = page.getByTestId('problem-row').filter({ hasText: 'IST0101' }).filter({ hasText: 'reviews2' });
+  await row.getByTestId('fix-button').click();
+  await page.getByRole('menuitem').filter({ hasText: 'Change host to "reviews"' }).click();
+  await expect(row).toHaveCount(0);
+  // The fixed file is shown, at the changed line.
+  await expect(page.getByTestId('tab').filter({ hasText: 'networking.yaml' })).toHaveAttribute('aria-selected', 'true');
+  const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('networking.yaml') ?? '');
+  expect(text.split('\n')[changed - 1]).toBe('            host: reviews');
+  await expect(page.getByTestId('cursor-position')).toContainText(`Ln ${changed},`);
+  // The cursor's line is on screen (Monaco draws the current line's highlight only there).
+  await expect(page.locator('.monaco-editor .current-line').first()).toBeInViewport();
+});
