@@ -54,9 +54,10 @@ if (!reportOnly) {
 // Score as Stryker defines it: detected (killed + timeout) / valid mutants (detected + survived + no coverage).
 console.log('\n| folder | tests | mutants | killed | timeout | survived | no coverage | score |');
 console.log('|---|---|---|---|---|---|---|---|');
-for (const folder of chosen) for (const kind of ['', '.nofuzz']) {
+for (const folder of chosen) for (const kind of ['', '.nofuzz', '.nostatic', '.nofuzz.nostatic']) {
   const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
-  const tests = kind ? 'without fuzz smoke' : 'all CI runs';
+  // .nostatic: Stryker's static mutants (code run while test files load) left out (MUTATE_IGNORE_STATIC).
+  const tests = [kind.includes('nofuzz') ? 'without fuzz smoke' : 'all CI runs', kind.includes('nostatic') ? 'static mutants ignored' : ''].filter(Boolean).join(', ');
   if (!existsSync(file)) continue;
   const report = JSON.parse(readFileSync(file, 'utf8'));
   const count = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, other: 0 };
@@ -69,7 +70,7 @@ for (const folder of chosen) for (const kind of ['', '.nofuzz']) {
 // --survivors: every surviving (or uncovered) mutant of the chosen folders, with its line, as
 // reports/mutation/<folder>-survivors.txt (the list docs/testing.md explains).
 if (args.includes('--survivors')) {
-  for (const folder of chosen) for (const kind of ['', '.nofuzz']) {
+  for (const folder of chosen) for (const kind of ['', '.nofuzz', '.nostatic', '.nofuzz.nostatic']) {
     const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
     if (!existsSync(file)) continue;
     const report = JSON.parse(readFileSync(file, 'utf8'));
