@@ -67,7 +67,12 @@ test("the editor's context menu shows the Envoy config of the workload at the cu
   await expect(line).toBeVisible();
   await line.click();
   await line.click({ button: 'right' });
-  await page.locator('.monaco-menu .action-label', { hasText: 'Show the Envoy config of this workload' }).click();
+  // Point at the item first, as a person does: Monaco's menu takes a click once the item it
+  // is on has the focus (a click right after the menu opens can be taken for the right-click's release).
+  const item = page.locator('.monaco-menu .action-item').filter({ has: page.locator('.action-label', { hasText: 'Show the Envoy config of this workload' }) });
+  await item.hover();
+  await expect(item).toHaveClass(/\bfocused\b/);
+  await item.click();
   const view = page.getByTestId('view-proxy');
   await expect(view).toBeVisible();
   await expect(view.getByTestId('proxy-picker')).toHaveValue(/^reviews-v2-.*\.bookinfo$/);
@@ -84,21 +89,20 @@ test('Ctrl+G goes to a line', async ({ page }) => {
 
 test('a quick fix from the Problems list shows the line it changed', async ({ page }) => {
   await openApp(page);
-  // Another file is on screen when the fix is applied.
-  await page.locator('[data-testid="file-item"][data-path="bookinfo.yaml"]').click();
-  await expect(page.getByTestId('tab').filter({ hasText: 'bookinfo.yaml' })).toHaveAttribute('aria-selected', 'true');
-  const before = await page.evaluate(() => window.__meshWorkbench?.editor?.value('networking.yaml') ?? '');
-  const changed = before.split('\n').findIndex((l) => l.trimEnd() === '            host: reviews2') + 1;
-  expect(changed).toBeGreaterThan(30);
-  const row = page.getByTestId('problem-row').filter({ hasText: 'IST0101' }).filter({ hasText: 'reviews2' });
+  await page.locator('[data-testid="file-item"][data-path="networking.yaml"]').click();
+  // The top of the file is on screen; the fix adds a host to a Gateway further down.
+  await page.locator('.monaco-editor .view-line').first().click();
+  await page.keyboard.press('Control+Home');
+  await expect(page.getByTestId('cursor-position')).toContainText('Ln 1,');
+  const row = page.getByTestId('problem-row').filter({ hasText: 'IST0132' }).filter({ hasText: 'reviews-admin' });
   await row.getByTestId('fix-button').click();
-  await page.getByRole('menuitem').filter({ hasText: 'Change host to "reviews"' }).click();
+  await page.getByTestId('fix-menu').getByTestId('fix-item').filter({ hasText: 'Add "reviews.bookinfo.example.com" to the hosts of Gateway bookinfo/admin-gateway' }).click();
   await expect(row).toHaveCount(0);
-  // The fixed file is shown, at the changed line.
-  await expect(page.getByTestId('tab').filter({ hasText: 'networking.yaml' })).toHaveAttribute('aria-selected', 'true');
   const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('networking.yaml') ?? '');
-  expect(text.split('\n')[changed - 1]).toBe('            host: reviews');
-  await expect(page.getByTestId('cursor-position')).toContainText(`Ln ${changed},`);
-  // The cursor's line is on screen (Monaco draws the current line's highlight only there).
+  const changed = text.split('\n').findIndex((l) => l.trim() === '- reviews.bookinfo.example.com') + 1;
+  expect(changed).toBeGreaterThan(40);
+  // The cursor is at the changed line, on screen (Monaco draws the current line's highlight only there).
+  await expect(page.getByTestId('cursor-position')).toContainText(new RegExp(`^Ln (${changed - 1}|${changed}),`));
   await expect(page.locator('.monaco-editor .current-line').first()).toBeInViewport();
+  await expect(page.getByTestId('tab').filter({ hasText: 'networking.yaml' })).toHaveAttribute('aria-selected', 'true');
 });

@@ -55,13 +55,14 @@ function applyEdits(fix: QuickFix): boolean {
     const text = fileText(path);
     if (text !== undefined) useWorkspace.getState().replaceText(path, applyTextEdits(text, edits));
   }
-  // Show what changed: the editor scrolls to the first changed line (the earliest edit's start
-  // line is where it was, since nothing before it moved), without taking focus from a menu.
-  const [firstPath, firstEdits] = [...byFile][0] ?? [];
-  if (firstPath && firstEdits) {
-    const line = Math.min(...firstEdits.map((e) => e.range.startLine));
-    useWorkspace.getState().openFile(firstPath);
-    useEditorUi.getState().requestReveal(firstPath, undefined, line, { focus: false });
+  // Show what changed in the file on screen: the editor scrolls to the first changed line (the
+  // earliest edit's start line is where it was, since nothing before it moved), without taking
+  // focus from a menu. A fix in another file is not navigation: the file on screen stays.
+  const active = useWorkspace.getState().active;
+  const edits = active ? byFile.get(active) : undefined;
+  if (active && edits) {
+    const line = Math.min(...edits.map((e) => e.range.startLine));
+    useEditorUi.getState().requestReveal(active, undefined, line, { focus: false });
   }
   return true;
 }
