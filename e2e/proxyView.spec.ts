@@ -80,7 +80,7 @@ for (const size of [
   { width: 1024, height: 768 },
   { width: 1920, height: 1080 },
 ]) {
-  test(`at ${size.width}×${size.height}: istioctl's route columns fit, one click shows a route's JSON, and the 20% route to a missing subset is marked 503 NC`, async ({ page }) => {
+  test(`at ${size.width}×${size.height}: istioctl's route columns fit, one click shows a route's JSON, the 20% route to a missing subset is marked 503 NC, and each sub-tab keeps its own open row`, async ({ page }) => {
     // The workspace is edited in a wide window (below 1,100 px the file list is a drawer), then the window takes its size.
     await page.setViewportSize({ width: 1400, height: 900 });
     await reporterWorkspace(page);
@@ -137,6 +137,20 @@ for (const size of [
       expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
+
+    // Sub-tabs keep their own open row at this size too: Clusters opens one of its own, and
+    // back on Routes the reviews route is still the open one (and Clusters' row, on return).
+    await view.getByTestId('proxy-tab-clusters').click();
+    await expect(view.locator('[data-testid="proxy-row"][aria-selected="true"]')).toHaveCount(0);
+    const cluster = view.getByTestId('proxy-table-clusters').getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo.svc.cluster.local' }).filter({ hasText: 'v1' }).first();
+    await cluster.click();
+    await expect(cluster).toHaveAttribute('aria-selected', 'true');
+    await view.getByTestId('proxy-tab-routes').click();
+    await expect(reviews).toHaveAttribute('aria-selected', 'true');
+    await expect(view.getByTestId('proxy-json')).toContainText(V3);
+    await view.getByTestId('proxy-tab-clusters').click();
+    await expect(cluster).toHaveAttribute('aria-selected', 'true');
+    await view.getByTestId('proxy-tab-routes').click();
 
     // The finding leads to the VirtualService that made the route.
     await finding.getByRole('button').click();
