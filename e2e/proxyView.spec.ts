@@ -9,60 +9,9 @@ import { test, expect, type Page, type Locator } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { openSample } from './samples.ts';
 import { openView } from './views.ts';
+import { fileText, missingSubsetWorkspace, V3 } from './missingSubset.ts';
 
-const V3 = 'outbound|9080|v3|reviews.bookinfo.svc.cluster.local';
 const REVIEWS_VHOST = 'reviews.bookinfo.svc.cluster.local:9080';
-
-async function fileText(page: Page, path: string): Promise<string> {
-  return page.evaluate((p) => window.__meshWorkbench?.editor?.value(p) ?? '', path);
-}
-
-/** Puts the cursor at the end of the first line of `path` that `match` accepts (after `from`), with the keyboard. */
-async function goToLine(page: Page, path: string, match: (line: string) => boolean, from = 0): Promise<void> {
-  const lines = (await fileText(page, path)).split('\n');
-  const index = lines.findIndex((l, i) => i >= from && match(l));
-  expect(index, `a line of ${path}`).toBeGreaterThanOrEqual(0);
-  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
-  await page.keyboard.press('ControlOrMeta+Home');
-  for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('End');
-}
-
-async function openFile(page: Page, path: string): Promise<void> {
-  await page.locator(`[data-testid="file-item"][data-path="${path}"]`).click();
-  await expect(page.getByTestId('tab').filter({ hasText: path })).toHaveAttribute('aria-selected', 'true');
-}
-
-/**
- * The reporter's workspace: Bookinfo with mistakes, the reviews DestinationRule without subset
- * v3, and the reviews VirtualService sending 80% to v1 and 20% to v3 (typed in the editor).
- */
-async function reporterWorkspace(page: Page): Promise<void> {
-  await openSample(page, 'Bookinfo with mistakes', 'networking.yaml');
-  await openFile(page, 'destination-rules.yaml');
-  await goToLine(page, 'destination-rules.yaml', (l) => l === '    - name: v3');
-  await page.keyboard.press('Home');
-  await page.keyboard.press('Home');
-  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
-  await page.keyboard.press('Delete');
-  await expect.poll(() => fileText(page, 'destination-rules.yaml')).not.toContain('v3');
-
-  await openFile(page, 'networking.yaml');
-  const start = (await fileText(page, 'networking.yaml')).split('\n').findIndex((l) => l === '  name: reviews');
-  await goToLine(page, 'networking.yaml', (l) => l.trim() === 'weight: 25', start);
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type('20');
-  await goToLine(page, 'networking.yaml', (l) => l.trim() === 'host: reviews2', start);
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Enter');
-  await page.keyboard.type('subset: v3');
-  await goToLine(page, 'networking.yaml', (l) => l.trim() === 'weight: 75', start);
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type('80');
-  await expect.poll(() => fileText(page, 'networking.yaml')).toContain('            subset: v1\n          weight: 80\n        - destination:\n            host: reviews\n            subset: v3\n          weight: 20\n');
-}
 
 /** Opens the view on the productpage sidecar's Routes. */
 async function productpageRoutes(page: Page): Promise<Locator> {
@@ -83,7 +32,7 @@ for (const size of [
   test(`at ${size.width}×${size.height}: istioctl's route columns fit, one click shows a route's JSON, the 20% route to a missing subset is marked 503 NC, and each sub-tab keeps its own open row`, async ({ page }) => {
     // The workspace is edited in a wide window (below 1,100 px the file list is a drawer), then the window takes its size.
     await page.setViewportSize({ width: 1400, height: 900 });
-    await reporterWorkspace(page);
+    await missingSubsetWorkspace(page);
     const view = await productpageRoutes(page);
     // The inspector's summary counts the rows that fail requests.
     await expect(page.getByTestId('proxy-summary').getByTestId('proxy-summary-findings')).toHaveText(/^\d+ rows? failing requests$/);

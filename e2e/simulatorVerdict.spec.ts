@@ -5,63 +5,13 @@
 // router finds no cluster and answers 503 with response flag NC for that share. The verdict
 // sits above the steps and names the subset and the DestinationRule; the failing step is
 // marked; step numbers of two digits are whole.
-import { test, expect, type Page } from '@playwright/test';
-import { openSample } from './samples.ts';
+import { test, expect } from '@playwright/test';
 import { openView } from './views.ts';
-
-const V3 = 'outbound|9080|v3|reviews.bookinfo.svc.cluster.local';
-
-async function fileText(page: Page, path: string): Promise<string> {
-  return page.evaluate((p) => window.__meshWorkbench?.editor?.value(p) ?? '', path);
-}
-
-/** Puts the cursor at the end of the first line of `path` that `match` accepts (after `from`), with the keyboard. */
-async function goToLine(page: Page, path: string, match: (line: string) => boolean, from = 0): Promise<void> {
-  const lines = (await fileText(page, path)).split('\n');
-  const index = lines.findIndex((l, i) => i >= from && match(l));
-  expect(index, `a line of ${path}`).toBeGreaterThanOrEqual(0);
-  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
-  await page.keyboard.press('ControlOrMeta+Home');
-  for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
-  await page.keyboard.press('End');
-}
-
-async function openFile(page: Page, path: string): Promise<void> {
-  await page.locator(`[data-testid="file-item"][data-path="${path}"]`).click();
-  await expect(page.getByTestId('tab').filter({ hasText: path })).toHaveAttribute('aria-selected', 'true');
-}
+import { missingSubsetWorkspace, V3 } from './missingSubset.ts';
 
 test('a 20% route to a subset no DestinationRule defines: the verdict on top names subset v3 and DestinationRule bookinfo/reviews', async ({ page }) => {
   await page.setViewportSize({ width: 1500, height: 1000 });
-  await openSample(page, 'Bookinfo with mistakes', 'networking.yaml');
-
-  // The reporter's workspace: the reviews DestinationRule defines v1 and v2 only…
-  await openFile(page, 'destination-rules.yaml');
-  await goToLine(page, 'destination-rules.yaml', (l) => l === '    - name: v3');
-  await page.keyboard.press('Home');
-  await page.keyboard.press('Home');
-  for (let i = 0; i < 3; i++) await page.keyboard.press('Shift+ArrowDown');
-  await page.keyboard.press('Delete');
-  await expect.poll(() => fileText(page, 'destination-rules.yaml')).not.toContain('v3');
-
-  // …and the reviews VirtualService sends 80% to v1 and 20% to v3 (edited bottom up).
-  await openFile(page, 'networking.yaml');
-  const start = (await fileText(page, 'networking.yaml')).split('\n').findIndex((l) => l === '  name: reviews');
-  await goToLine(page, 'networking.yaml', (l) => l.trim() === 'weight: 25', start);
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type('20');
-  await goToLine(page, 'networking.yaml', (l) => l.trim() === 'host: reviews2', start);
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Enter');
-  await page.keyboard.type('subset: v3');
-  await goToLine(page, 'networking.yaml', (l) => l.trim() === 'weight: 75', start);
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.type('80');
-  await expect.poll(() => fileText(page, 'networking.yaml')).toContain(
-    '        - destination:\n            host: reviews\n            subset: v1\n          weight: 80\n        - destination:\n            host: reviews\n            subset: v3\n          weight: 20\n',
-  );
+  await missingSubsetWorkspace(page);
 
   // Proxy config for the productpage sidecar, which calls reviews.
   const panel = await openView(page, 'proxy');

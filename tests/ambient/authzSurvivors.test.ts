@@ -15,23 +15,13 @@ import { describe, expect, it } from 'vitest';
 import { buildPolicySet, cidrContains, convertAuthorizationPolicy, effectiveMtls, evaluateL4, policyMatches, workloadPolicyKeys, type L4Connection, type PolicySet, type RbacMatch, type ZtunnelAuthorization } from '../../src/core/ambient/authz.ts';
 import { loadMesh } from '../../src/core/ambient/load.ts';
 import { makeResource } from '../../src/core/model/resources.ts';
+import { pa } from './manifests.ts';
 
 const apRes = (name: string, namespace: string, spec: object, meta: { labels?: Record<string, string>; annotations?: Record<string, string> } = {}) =>
   makeResource({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace, ...meta }, spec }, undefined);
 const convert = (spec: object, namespace = 'shop') => convertAuthorizationPolicy(apRes('p', namespace, spec), 'istio-system');
 const groupsOf = (rule: object, action = 'DENY') => convert({ action, rules: [rule] }).authorization?.rules;
 
-type Mode = 'STRICT' | 'PERMISSIVE' | 'DISABLE' | 'UNSET';
-const pa = (name: string, namespace: string, o: { mode?: Mode; selector?: Record<string, string>; ports?: Record<string, Mode>; created?: string } = {}) => ({
-  apiVersion: 'security.istio.io/v1',
-  kind: 'PeerAuthentication',
-  metadata: { name, namespace, ...(o.created ? { creationTimestamp: o.created } : {}) },
-  spec: {
-    ...(o.selector ? { selector: { matchLabels: o.selector } } : {}),
-    ...(o.mode ? { mtls: { mode: o.mode } } : {}),
-    ...(o.ports ? { portLevelMtls: Object.fromEntries(Object.entries(o.ports).map(([p, m]) => [p, { mode: m }])) } : {}),
-  },
-});
 const ap = (name: string, namespace: string, spec: object, labels?: Record<string, string>) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace, ...(labels ? { labels } : {}) }, spec });
 function policySet(objects: object[]): PolicySet {
   const { view, problems } = loadMesh([{ path: 'm.yaml', text: objects.map((o) => JSON.stringify(o)).join('\n---\n') }]);

@@ -11,18 +11,8 @@
 import { describe, expect, it } from 'vitest';
 import { buildPolicySet, effectiveMtls, workloadPolicyKeys, type PolicySet } from '../../src/core/ambient/authz.ts';
 import { loadMesh } from '../../src/core/ambient/load.ts';
+import { pa } from './manifests.ts';
 
-type Mode = 'STRICT' | 'PERMISSIVE' | 'DISABLE' | 'UNSET';
-const pa = (name: string, namespace: string, o: { mode?: Mode; selector?: Record<string, string>; ports?: Record<string, Mode>; created?: string } = {}) => ({
-  apiVersion: 'security.istio.io/v1',
-  kind: 'PeerAuthentication',
-  metadata: { name, namespace, ...(o.created ? { creationTimestamp: o.created } : {}) },
-  spec: {
-    ...(o.selector ? { selector: { matchLabels: o.selector } } : {}),
-    ...(o.mode ? { mtls: { mode: o.mode } } : {}),
-    ...(o.ports ? { portLevelMtls: Object.fromEntries(Object.entries(o.ports).map(([p, m]) => [p, { mode: m }])) } : {}),
-  },
-});
 const ap = (name: string, namespace: string, spec: object) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace }, spec });
 
 function policySet(objects: object[]): PolicySet {

@@ -7,6 +7,7 @@ import { useAnalysis } from '../../state/analysis.ts';
 import { MAX_EDITOR_BYTES, formatBytes } from '../../state/fileKind.ts';
 import { useViews } from '../../state/views.ts';
 import { ViewPanel, ViewTab } from '../views/ViewHost.tsx';
+import { TabShell } from './TabShell.tsx';
 
 const MonacoEditor = lazy(() => import('./MonacoEditor.tsx'));
 
@@ -87,54 +88,22 @@ export function EditorArea() {
 function Tab({ path, index, active }: { path: string; index: number; active: boolean }) {
   const errors = useAnalysis((s) => s.diagnostics.reduce((n, d) => (d.file === path && d.level === 'Error' ? n + 1 : n), 0));
   const name = path.slice(path.lastIndexOf('/') + 1);
-  // The close button sits beside the tab, not in it (no control inside a control); the
-  // keyboard closes a tab with Delete.
   return (
-    <div className={`tab${active ? ' active' : ''}`} role="presentation">
-      <div
-        className="tab-label"
-        data-testid="tab"
-        data-path={path}
-        role="tab"
-        id={`editor-tab-${index}`}
-        aria-selected={active}
-        aria-controls="editor-tabpanel"
-        title={path}
-        onClick={() => showFile(path)}
-        onKeyDown={(e) => {
-          if (e.key === 'Delete') {
-            e.preventDefault();
-            useWorkspace.getState().closeTab(path);
-          } else if (e.key === 'Enter' || e.key === ' ') {
-            e.preventDefault();
-            showFile(path);
-          }
-        }}
-        onMouseDown={(e) => {
-          if (e.button === 1) {
-            e.preventDefault();
-            useWorkspace.getState().closeTab(path);
-          }
-        }}
-      >
-        <span className={`tab-name${errors > 0 ? ' has-errors' : ''}`}>{name}</span>
-        {errors > 0 && <span className="visually-hidden">, {errors} error{errors === 1 ? '' : 's'}</span>}
-      </div>
-      <button
-        type="button"
-        className="tab-close"
-        tabIndex={-1}
-        aria-hidden="true"
-        title={`Close ${path} (Delete on the tab)`}
-        data-testid="tab-close"
-        onClick={(e) => {
-          e.stopPropagation();
-          useWorkspace.getState().closeTab(path);
-        }}
-      >
-        ×
-      </button>
-    </div>
+    <TabShell
+      id={`editor-tab-${index}`}
+      active={active}
+      controls="editor-tabpanel"
+      title={path}
+      closeTitle={`Close ${path} (Delete on the tab)`}
+      testId="tab"
+      closeTestId="tab-close"
+      data={{ 'data-path': path }}
+      onActivate={() => showFile(path)}
+      onClose={() => useWorkspace.getState().closeTab(path)}
+    >
+      <span className={`tab-name${errors > 0 ? ' has-errors' : ''}`}>{name}</span>
+      {errors > 0 && <span className="visually-hidden">, {errors} error{errors === 1 ? '' : 's'}</span>}
+    </TabShell>
   );
 }
 

@@ -3,6 +3,7 @@
 // so showing, hiding or splitting it never loses a selection.
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useViews, VIEW_TITLES, type ViewId } from '../../state/views.ts';
+import { TabShell } from '../editor/TabShell.tsx';
 import { ProxyConfigView } from '../proxyconfig/ProxyConfigView.tsx';
 import { DataPlaneView } from '../dataplane/DataPlaneView.tsx';
 import { CertificatesView } from '../certs/CertificatesView.tsx';
@@ -65,53 +66,24 @@ export function ViewPanel({ id, index, shown }: { id: ViewId; index: number; sho
 /** A view's tab in the editor's tab strip (Delete or the × closes it, as with a file). */
 export function ViewTab({ id, index, active }: { id: ViewId; index: number; active: boolean }) {
   return (
-    <div className={`tab view-tab${active ? ' active' : ''}`} role="presentation">
-      <div
-        className="tab-label"
-        role="tab"
-        id={`view-tab-${index}`}
-        data-testid="view-tab"
-        data-view={id}
-        aria-selected={active}
-        aria-controls={`view-tabpanel-${id}`}
-        title={`${VIEW_TITLES[id]} (view)`}
-        onClick={() => useViews.getState().openView(id)}
-        onKeyDown={(e) => {
-          if (e.key === 'Delete') {
-            e.preventDefault();
-            useViews.getState().closeView(id);
-          } else if (e.key === 'Enter' || e.key === ' ') {
-            e.preventDefault();
-            useViews.getState().openView(id);
-          }
-        }}
-        onMouseDown={(e) => {
-          if (e.button === 1) {
-            e.preventDefault();
-            useViews.getState().closeView(id);
-          }
-        }}
-      >
-        <svg className="view-tab-icon" viewBox="0 0 16 16" aria-hidden="true">
-          <rect x="2" y="3" width="12" height="10" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.2" />
-          <path d="M2 6h12" stroke="currentColor" strokeWidth="1.2" />
-        </svg>
-        <span className="tab-name">{VIEW_TITLES[id]}</span>
-      </div>
-      <button
-        type="button"
-        className="tab-close"
-        tabIndex={-1}
-        aria-hidden="true"
-        title={`Close ${VIEW_TITLES[id]} (Delete on the tab)`}
-        data-testid="view-tab-close"
-        onClick={(e) => {
-          e.stopPropagation();
-          useViews.getState().closeView(id);
-        }}
-      >
-        ×
-      </button>
-    </div>
+    <TabShell
+      id={`view-tab-${index}`}
+      active={active}
+      controls={`view-tabpanel-${id}`}
+      title={`${VIEW_TITLES[id]} (view)`}
+      closeTitle={`Close ${VIEW_TITLES[id]} (Delete on the tab)`}
+      className="view-tab"
+      testId="view-tab"
+      closeTestId="view-tab-close"
+      data={{ 'data-view': id }}
+      onActivate={() => useViews.getState().openView(id)}
+      onClose={() => useViews.getState().closeView(id)}
+    >
+      <svg className="view-tab-icon" viewBox="0 0 16 16" aria-hidden="true">
+        <rect x="2" y="3" width="12" height="10" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.2" />
+        <path d="M2 6h12" stroke="currentColor" strokeWidth="1.2" />
+      </svg>
+      <span className="tab-name">{VIEW_TITLES[id]}</span>
+    </TabShell>
   );
 }
