@@ -4,7 +4,7 @@
 import type { Resource, SourceDocument } from '../model/types.ts';
 import type { ConfigView } from '../config/configView.ts';
 import type { Page, SourceLocation } from './views.ts';
-import { locateInDocument } from '../model/locate.ts';
+import { locateWithParser } from '../model/locate.ts';
 
 /** The analyzed state a query reads. */
 export interface QueryState {
@@ -73,18 +73,32 @@ function countLines(text: string): number {
   return n;
 }
 
+/** Each document's last line, counted once: every item of a large List asks for it. */
+const endLines = new WeakMap<SourceDocument, number>();
+
+function documentEndLine(doc: SourceDocument): number {
+  let end = endLines.get(doc);
+  if (end === undefined) {
+    // A document's text ends with its last line's newline (or at the end of the file).
+    end = Math.max(doc.startLine, doc.startLine + countLines(doc.text) - (doc.text.endsWith('\n') ? 1 : 0));
+    endLines.set(doc, end);
+  }
+  return end;
+}
+
 /** Where a resource is written, from its source and the document that holds it. */
 export function sourceLocation(r: Resource, state: QueryState): SourceLocation | undefined {
   const s = r.source;
   if (!s) return undefined;
   const doc = state.document(s.file, s.docIndex);
   const startLine = doc ? doc.startLine : s.line;
-  // A document's text ends with its last line's newline (or at the end of the file).
-  const endLine = doc ? Math.max(startLine, startLine + countLines(doc.text) - (doc.text.endsWith('\n') ? 1 : 0)) : s.line;
+  const endLine = doc ? documentEndLine(doc) : s.line;
   const out: SourceLocation = { file: s.file, line: s.line, startLine, endLine };
   // A List's item: its own lines, so "the resource at this line" tells the items apart.
   if (doc && s.itemIndex !== undefined) {
-    const item = locateInDocument(doc, ['items', s.itemIndex]);
+    // The positioned parse (one per text, cached) finds item i at once; the line scanner would
+    // read the List from its top for every item.
+    const item = locateWithParser(doc, ['items', s.itemIndex]);
     if (item?.exact) {
       out.startLine = item.value.startLine;
       out.endLine = Math.max(item.value.startLine, item.value.endLine);
