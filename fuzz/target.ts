@@ -8,6 +8,8 @@ export interface CheckOptions {
   timeLimitMs: number;
   /** Crash signatures to count rather than fail on (known analyzer crashes, pipeline target). */
   knownCrashes?: ReadonlySet<string>;
+  /** The run's first seed (a target that writes its own counts names the run by it). */
+  seed?: number;
 }
 
 /** What a check saw, for the run's counters. */

@@ -54,7 +54,7 @@ function failed(e: unknown): never {
   throw e;
 }
 
-const options = { timeLimitMs: job.timeLimitMs, knownCrashes: known };
+const options = { timeLimitMs: job.timeLimitMs, knownCrashes: known, seed: job.seed };
 const checked = target;
 const arbitrary = target.arbitrary(seeds);
 const isAsync = target.async;

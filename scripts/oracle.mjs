@@ -631,8 +631,13 @@ async function main() {
       process.exit(r.status ?? 1);
       return;
     }
+    case 'xds-fuzz-runs': {
+      const r = spawnSync('node', ['--import', 'tsx', join(ROOT, 'scripts', 'oracle', 'xdsFuzzRuns.ts')], { cwd: ROOT, stdio: 'inherit' });
+      process.exit(r.status ?? 1);
+      return;
+    }
     default:
-      console.error('usage: npm run oracle -- build [--force] | analyze [--limit N] [-A] [--jobs N] [--fuzzed N] [--seed S] [--no-server] [--verbose] | server-check [--limit N] [--all] | validate [--limit N] | xds [--limit N]');
+      console.error('usage: npm run oracle -- build [--force] | analyze [--limit N] [-A] [--jobs N] [--fuzzed N] [--seed S] [--no-server] [--verbose] | server-check [--limit N] [--all] | validate [--limit N] | xds [--limit N] | xds-fuzz-runs');
       process.exit(64);
   }
 }

@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { parse as parseYaml } from 'yaml';
 import type { Seeds } from '../gen/seeds.ts';
-import type { CheckOutcome, Target, TargetReport } from '../target.ts';
+import type { CheckOptions, CheckOutcome, Target, TargetReport } from '../target.ts';
 import { answerQuery, type QueryState } from '../../src/core/queries/index.ts';
 import { envoyProtoSchema } from '../../src/core/xds/configdump/protoSchema.ts';
 import type { ProtoSchema } from '../../src/core/xds/configdump/protoSchema.ts';
@@ -28,9 +28,16 @@ import type { Normalisation } from '../../scripts/oracle/xdsNormalise.ts';
 import { analyze, compareResources, workspaceFacts, oursFromDump, theirsFromOracle, TYPES, workloadsFile, type Obj } from '../../scripts/oracle/xdsCompare.ts';
 import { XdsServer, XDS_ORACLE_BIN, type XdsRejected } from '../../scripts/oracle/xdsServer.ts';
 import { xdsMesh } from '../../scripts/oracle/xdsMesh.ts';
+import { RUNS_DIR } from '../../scripts/oracle/xdsFuzzRuns.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const REPORT_FILE = join(ROOT, 'reports', 'oracle', 'fuzz-oracle-xds.json');
+/**
+ * Each run's counts go to RUNS_DIR, rewritten every CHECKPOINT_EVERY inputs and at its end: a run
+ * of 100,000 inputs takes about 10 hours on a 2-core machine, longer than a working session, so
+ * the counts of a run stopped early are kept; `npm run oracle -- xds-fuzz-runs` adds them up.
+ */
+const CHECKPOINT_EVERY = 100;
 const SAMPLES = join(ROOT, 'public', 'samples');
 
 type Base = 'bookinfo' | 'routes' | 'mesh';
@@ -445,7 +452,12 @@ const t0 = Date.now();
 const MINIMISE_LIMIT = 12;
 let minimised = 0;
 
-async function check(c: OracleXdsCase): Promise<CheckOutcome> {
+let runSeed: number | undefined;
+const runStarted = new Date().toISOString();
+
+async function check(c: OracleXdsCase, options: CheckOptions): Promise<CheckOutcome> {
+  runSeed ??= options.seed;
+  if (inputs > 0 && inputs % CHECKPOINT_EVERY === 0) writeRunCounts(true);
   inputs++;
   const r = await compareCase(c);
   if (r.rejected) {
@@ -485,7 +497,38 @@ async function check(c: OracleXdsCase): Promise<CheckOutcome> {
   return 'ok';
 }
 
+/** What one run counted so far (no examples: those are in REPORT_FILE); `partial` until its end. */
+export interface OracleXdsRunCounts {
+  seed: number | null;
+  started: string;
+  updated: string;
+  partial: boolean;
+  seconds: number;
+  inputs: number;
+  compared: number;
+  comparedProxies: number;
+  comparedResources: number;
+  identical: number;
+  rejectedObjects: number;
+  inputsWithRejected: number;
+  skipped: Record<string, number>;
+  causes: Record<string, { inputs: number; count: number; known: boolean }>;
+}
+
+function writeRunCounts(partial: boolean): void {
+  const counts: OracleXdsRunCounts = {
+    seed: runSeed ?? null, started: runStarted, updated: new Date().toISOString(), partial, seconds: Math.round((Date.now() - t0) / 1000),
+    // A checkpoint is written before the next input starts: every input counted is finished.
+    inputs, compared, comparedProxies, comparedResources, identical, rejectedObjects, inputsWithRejected,
+    skipped: Object.fromEntries(skipped),
+    causes: Object.fromEntries([...causes].map(([c, e]) => [c, { inputs: e.inputs, count: e.count, known: e.known }])),
+  };
+  mkdirSync(RUNS_DIR, { recursive: true });
+  writeFileSync(join(RUNS_DIR, `seed-${runSeed ?? 'none'}-${runStarted.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(counts, null, 1)}\n`);
+}
+
 function report(): TargetReport {
+  writeRunCounts(false);
   const seconds = (Date.now() - t0) / 1000;
   const list = [...causes].sort((a, b) => b[1].inputs - a[1].inputs);
   const unknown = list.filter(([, e]) => !e.known);

@@ -1,0 +1,73 @@
+// `npm run oracle -- xds-fuzz-runs`: the `oracle-xds` fuzz target's runs added up. Each run writes
+// its counts to reports/oracle/oracle-xds-runs/ as it goes (fuzz/targets/oracleXds.ts), so runs
+// stopped before their end (a session ending) still count every input they finished. Runs of
+// different seeds are different inputs; two runs of one seed repeat inputs, so only the longest
+// run of each seed is counted.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { OracleXdsRunCounts } from '../../fuzz/targets/oracleXds.ts';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+export const RUNS_DIR = join(ROOT, 'reports', 'oracle', 'oracle-xds-runs');
+
+export interface RunTotals {
+  runs: OracleXdsRunCounts[];
+  inputs: number;
+  compared: number;
+  comparedProxies: number;
+  comparedResources: number;
+  identical: number;
+  rejectedObjects: number;
+  inputsWithRejected: number;
+  seconds: number;
+  causes: Map<string, { inputs: number; count: number; known: boolean }>;
+}
+
+/** The longest run of each seed, added up. */
+export function addUpRuns(all: readonly OracleXdsRunCounts[]): RunTotals {
+  const bySeed = new Map<string, OracleXdsRunCounts>();
+  for (const r of all) {
+    const key = String(r.seed);
+    const had = bySeed.get(key);
+    if (!had || r.inputs > had.inputs) bySeed.set(key, r);
+  }
+  const runs = [...bySeed.values()].sort((a, b) => a.started.localeCompare(b.started));
+  const t: RunTotals = { runs, inputs: 0, compared: 0, comparedProxies: 0, comparedResources: 0, identical: 0, rejectedObjects: 0, inputsWithRejected: 0, seconds: 0, causes: new Map() };
+  for (const r of runs) {
+    t.inputs += r.inputs;
+    t.compared += r.compared;
+    t.comparedProxies += r.comparedProxies;
+    t.comparedResources += r.comparedResources;
+    t.identical += r.identical;
+    t.rejectedObjects += r.rejectedObjects;
+    t.inputsWithRejected += r.inputsWithRejected;
+    t.seconds += r.seconds;
+    for (const [cause, e] of Object.entries(r.causes)) {
+      const had = t.causes.get(cause) ?? { inputs: 0, count: 0, known: e.known };
+      had.inputs += e.inputs;
+      had.count += e.count;
+      had.known &&= e.known;
+      t.causes.set(cause, had);
+    }
+  }
+  return t;
+}
+
+function main(): void {
+  const files = existsSync(RUNS_DIR) ? readdirSync(RUNS_DIR).filter((f) => f.endsWith('.json')) : [];
+  if (files.length === 0) {
+    console.log(`No oracle-xds runs in ${RUNS_DIR} (npm run fuzz -- --target oracle-xds --runs N --seed S writes them).`);
+    return;
+  }
+  const t = addUpRuns(files.map((f) => JSON.parse(readFileSync(join(RUNS_DIR, f), 'utf8')) as OracleXdsRunCounts));
+  const n = (x: number) => x.toLocaleString('en-US');
+  for (const r of t.runs) console.log(`seed ${r.seed}: ${n(r.inputs)} inputs in ${n(r.seconds)} s${r.partial ? ' (stopped before its end; counts up to its last checkpoint)' : ''}, ${n(r.identical)} identical, started ${r.started}`);
+  console.log(`\noracle-xds, ${t.runs.length} runs: ${n(t.inputs)} inputs (${n(t.compared)} compared: ${n(t.comparedProxies)} proxies, ${n(t.comparedResources)} resources; ${n(t.identical)} identical), ${n(t.seconds)} s`);
+  console.log(`  Istio config refused by Istio's validation, left out on both sides: ${n(t.rejectedObjects)} objects in ${n(t.inputsWithRejected)} inputs`);
+  for (const [cause, e] of [...t.causes].sort((a, b) => b[1].inputs - a[1].inputs)) console.log(`  ${e.known ? 'known' : 'differ'}: ${n(e.inputs)} inputs, ${n(e.count)} resources  ${cause}`);
+  const unknown = [...t.causes.values()].filter((e) => !e.known).length;
+  if (unknown) console.log(`\n${unknown} causes not known (a run's report lists their minimised inputs: reports/oracle/fuzz-oracle-xds.json)`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
