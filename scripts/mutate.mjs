@@ -1,26 +1,44 @@
-// `npm run mutate -- [pki|share|simulate|ambient ...] [--no-fuzz] [--report] [--survivors]`: mutation
-// testing with Stryker (not in CI). --report prints the table from the last reports only.
+// `npm run mutate -- [pki|share|simulate|ambient ...] [--group G] [--no-fuzz] [--report] [--survivors]`:
+// mutation testing with Stryker (not in CI). --report prints the table from the last reports only.
+// --group runs one group of a large folder's files (tools/mutate/folders.mjs); once every group of a
+// folder has a report, the table merges them into the folder's report.
 // Stryker lives in tools/mutate with its own package.json, installed here on first use, so the
 // main install (and CI) never pulls it. Each folder's report lands in reports/mutation/, and the
 // scores are printed as the table docs/testing.md keeps.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, symlinkSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, lstatSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOOLS = join(ROOT, 'tools', 'mutate');
-const FOLDERS = ['pki', 'share', 'simulate', 'ambient'];
+import { FOLDERS as SPECS } from '../tools/mutate/folders.mjs';
+const FOLDERS = Object.keys(SPECS);
 
 const args = process.argv.slice(2);
 const reportOnly = args.includes('--report');
 const noFuzz = args.includes('--no-fuzz');
-const folders = args.filter((a) => !a.startsWith('--'));
+const groupAt = args.indexOf('--group');
+const group = groupAt >= 0 ? args[groupAt + 1] : undefined;
+const folders = args.filter((a, i) => !a.startsWith('--') && i !== groupAt + 1);
 for (const f of folders) if (!FOLDERS.includes(f)) {
   console.error(`Unknown folder "${f}"; choose from ${FOLDERS.join(', ')}.`);
   process.exit(64);
 }
 const chosen = folders.length ? folders : FOLDERS;
+if (groupAt >= 0 && (chosen.length !== 1 || !SPECS[chosen[0]].groups?.[group])) {
+  console.error(`--group needs one folder and one of its groups (${FOLDERS.map((f) => `${f}: ${Object.keys(SPECS[f].groups ?? {}).join(', ') || 'none'}`).join('; ')}).`);
+  process.exit(64);
+}
+// A folder's groups must name each of its files once: a file left out would never be mutated.
+for (const [name, spec] of Object.entries(SPECS)) if (spec.groups) {
+  const inGroups = Object.values(spec.groups).flat().sort();
+  const files = readdirSync(join(ROOT, 'src', 'core', name)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
+  if (JSON.stringify(inGroups) !== JSON.stringify(files)) {
+    console.error(`tools/mutate/folders.mjs: the groups of ${name} must name each file of src/core/${name} once (files: ${files.join(', ')}; groups: ${inGroups.join(', ')}).`);
+    process.exit(65);
+  }
+}
 
 function run(cmd, argv, opts = {}) {
   const r = spawnSync(cmd, argv, { stdio: 'inherit', ...opts });
@@ -47,14 +65,35 @@ if (!reportOnly) {
     try { lstatSync(link); rmSync(link); } catch { /* not there yet */ }
     symlinkSync(shared, link);
     console.log(`\n== mutating ${folder}`);
-    run(process.execPath, [stryker, 'run', join('tools', 'mutate', 'stryker.config.mjs')], { cwd: ROOT, env: { ...process.env, MUTATE_FOLDER: folder, ...(noFuzz ? { MUTATE_NO_FUZZ: '1' } : {}) } });
+    run(process.execPath, [stryker, 'run', join('tools', 'mutate', 'stryker.config.mjs')], { cwd: ROOT, env: { ...process.env, MUTATE_FOLDER: folder, ...(noFuzz ? { MUTATE_NO_FUZZ: '1' } : {}), ...(group ? { MUTATE_GROUP: group } : {}) } });
+  }
+}
+
+// A folder whose every group has a report of a kind: the group reports merged into the folder's
+// report (and incremental file, so a later whole-folder run reuses them).
+const KINDS = ['', '.nofuzz', '.nostatic', '.nofuzz.nostatic'];
+for (const folder of chosen) {
+  const groups = Object.keys(SPECS[folder].groups ?? {});
+  if (!groups.length) continue;
+  for (const kind of KINDS) for (const suffix of ['.json', '.incremental.json']) {
+    const parts = groups.map((g) => join(ROOT, 'reports', 'mutation', `${folder}${kind}.group-${g}${suffix}`));
+    const present = parts.filter((p) => existsSync(p));
+    if (present.length === 0) continue;
+    if (present.length < parts.length) {
+      if (suffix === '.json') console.log(`${folder}${kind}: groups ${groups.filter((_, i) => existsSync(parts[i])).join(', ')} of ${groups.join(', ')} have reports; the folder's score waits for the rest.`);
+      continue;
+    }
+    const reports = present.map((p) => JSON.parse(readFileSync(p, 'utf8')));
+    const merged = { ...reports[0], files: Object.assign({}, ...reports.map((r) => r.files)) };
+    if (reports.some((r) => r.testFiles)) merged.testFiles = Object.assign({}, ...reports.map((r) => r.testFiles ?? {}));
+    writeFileSync(join(ROOT, 'reports', 'mutation', `${folder}${kind}${suffix}`), JSON.stringify(merged));
   }
 }
 
 // Score as Stryker defines it: detected (killed + timeout) / valid mutants (detected + survived + no coverage).
 console.log('\n| folder | tests | mutants | killed | timeout | survived | no coverage | score |');
 console.log('|---|---|---|---|---|---|---|---|');
-for (const folder of chosen) for (const kind of ['', '.nofuzz', '.nostatic', '.nofuzz.nostatic']) {
+for (const folder of chosen) for (const kind of KINDS) {
   const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
   // .nostatic: Stryker's static mutants (code run while test files load) left out (MUTATE_IGNORE_STATIC).
   const tests = [kind.includes('nofuzz') ? 'without fuzz smoke' : 'all CI runs', kind.includes('nostatic') ? 'static mutants ignored' : ''].filter(Boolean).join(', ');
@@ -70,7 +109,7 @@ for (const folder of chosen) for (const kind of ['', '.nofuzz', '.nostatic', '.n
 // --survivors: every surviving (or uncovered) mutant of the chosen folders, with its line, as
 // reports/mutation/<folder>-survivors.txt (the list docs/testing.md explains).
 if (args.includes('--survivors')) {
-  for (const folder of chosen) for (const kind of ['', '.nofuzz', '.nostatic', '.nofuzz.nostatic']) {
+  for (const folder of chosen) for (const kind of KINDS) {
     const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
     if (!existsSync(file)) continue;
     const report = JSON.parse(readFileSync(file, 'utf8'));

@@ -2,32 +2,7 @@
 // Each folder is mutated against what CI runs on it: the unit tests that exercise it, the fuzz
 // regression corpus, the conformance suites (tools/mutate/tests/corpus.test.ts) and the fuzz
 // smoke runs (tools/mutate/tests/fuzzSmoke.test.ts). A surviving mutant is a bug CI lets through.
-const FOLDERS = {
-  pki: {
-    mutate: ['src/core/pki/**/*.ts'],
-    tests: ['tests/fuzz/corpus.test.ts', 'tests/pki/**/*.test.ts', 'tests/analyzers/gateways/pki.test.ts', 'tests/queries/**/*.test.ts'],
-    parts: ['certs'],
-    fuzz: ['pki-decode', 'pki-inspect', 'pki-verify'],
-  },
-  share: {
-    mutate: ['src/core/share/**/*.ts'],
-    tests: ['tests/fuzz/corpus.test.ts', 'tests/share/**/*.test.ts', 'tests/pki/redactedInLink.test.ts', 'tests/state/reviewMode.test.ts'],
-    parts: [],
-    fuzz: ['redact', 'share-link'],
-  },
-  simulate: {
-    mutate: ['src/core/xds/simulate.ts'],
-    tests: ['tests/fuzz/corpus.test.ts', 'tests/xds/*.test.ts', 'tests/xds/authz/**/*.test.ts', 'tests/queries/**/*.test.ts'],
-    parts: ['xds/simulation', 'xds/istioctl'],
-    fuzz: ['xds-simulate'],
-  },
-  ambient: {
-    mutate: ['src/core/ambient/**/*.ts'],
-    tests: ['tests/fuzz/corpus.test.ts', 'tests/ambient/**/*.test.ts', 'tests/queries/**/*.test.ts', 'tests/cli/dataplane.test.ts', 'tests/xds/waypoint.test.ts', 'tests/xds/authz/**/*.test.ts'],
-    parts: ['ambient'],
-    fuzz: ['ambient'],
-  },
-};
+import { FOLDERS } from './folders.mjs';
 
 const folder = process.env.MUTATE_FOLDER;
 const spec = FOLDERS[folder];
@@ -37,18 +12,23 @@ process.env.MUTATE_PARTS = spec.parts.join(',');
 // MUTATE_NO_FUZZ (npm run mutate -- --no-fuzz): leave the fuzz smoke runs out, for a quick lower
 // bound; a surviving mutant costs a whole smoke run (10 s or more) otherwise. Its report is <folder>.nofuzz.json.
 const noFuzz = Boolean(process.env.MUTATE_NO_FUZZ);
+// MUTATE_GROUP: one group of the folder's files (a run that fits in a working session); its report
+// is <report>.group-<name>.json, and `npm run mutate -- FOLDER --report` merges a complete set.
+const group = process.env.MUTATE_GROUP;
+if (group && !spec.groups?.[group]) throw new Error(`${folder} has no group "${group}" (groups: ${Object.keys(spec.groups ?? {}).join(', ') || 'none'})`);
+const mutate = group ? spec.groups[group].map((name) => `src/core/${folder}/${name}.ts`) : spec.mutate;
 process.env.MUTATE_FUZZ = noFuzz ? '' : spec.fuzz.join(',');
 // MUTATE_IGNORE_STATIC: leave out mutants of code run while test files load (Stryker's "static"
 // mutants, which run every test); a survey of the rest, never the score. Report <folder>[.nofuzz].nostatic.json.
 const ignoreStatic = Boolean(process.env.MUTATE_IGNORE_STATIC);
-const reportName = `${folder}${noFuzz ? '.nofuzz' : ''}${ignoreStatic ? '.nostatic' : ''}`;
+const reportName = `${folder}${noFuzz ? '.nofuzz' : ''}${ignoreStatic ? '.nostatic' : ''}${group ? `.group-${group}` : ''}`;
 
 export default {
   $schema: './node_modules/@stryker-mutator/core/schema/stryker-schema.json',
   testRunner: 'vitest',
   plugins: ['@stryker-mutator/vitest-runner'],
   vitest: { configFile: 'tools/mutate/vitest.config.ts', related: false },
-  mutate: spec.mutate,
+  mutate,
   coverageAnalysis: 'perTest',
   ignoreStatic,
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
