@@ -51,7 +51,8 @@ export interface MeshSpec {
   withPods?: boolean;
 }
 
-export async function measureCli(specs: MeshSpec[], rounds: number): Promise<CliFigures> {
+/** `comparisons: false` leaves out the CLI before the mesh model and istioctl (the budgets need neither). */
+export async function measureCli(specs: MeshSpec[], rounds: number, { comparisons = true }: { comparisons?: boolean } = {}): Promise<CliFigures> {
   // The bin runs the bundle only when it is current; build it so that is what we time.
   await buildCli();
   const dir = mkdtempSync(join(tmpdir(), 'mwb-bench-cli-'));
@@ -59,7 +60,7 @@ export async function measureCli(specs: MeshSpec[], rounds: number): Promise<Cli
     const loader = join(dir, 'jsyaml-load.mjs');
     const jsyamlUrl = import.meta.resolve('js-yaml');
     writeFileSync(loader, `import { readFileSync } from 'node:fs';\nimport jsyaml from ${JSON.stringify(jsyamlUrl)};\njsyaml.loadAll(readFileSync(process.argv[2], 'utf8'));\n`);
-    const before = await buildBeforeMeshModelCli(ROOT, dir);
+    const before = comparisons ? await buildBeforeMeshModelCli(ROOT, dir) : { skipped: 'not asked for (--budgets)' };
     const beforeArgs = 'args' in before ? before.args : undefined;
     const messagesOf = (args: string[], exe: string = process.execPath) => {
       const out = spawnSync(exe, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
@@ -67,7 +68,7 @@ export async function measureCli(specs: MeshSpec[], rounds: number): Promise<Cli
       const text = out.stdout.slice(Math.max(0, out.stdout.indexOf('[')));
       return (JSON.parse(text) as unknown[]).length;
     };
-    const istioctl = existsSync(ISTIOCTL) ? ISTIOCTL : undefined;
+    const istioctl = comparisons && existsSync(ISTIOCTL) ? ISTIOCTL : undefined;
     const istioctlArgs = (file: string) => ['analyze', '--use-kube=false', '-o', 'json', file];
     const meshes = specs.map(({ services, withPods = false }) => {
       const mesh = generateMesh(services, { withPods });
@@ -123,7 +124,7 @@ export async function measureCli(specs: MeshSpec[], rounds: number): Promise<Cli
         ...(mesh.istioctlMessages !== undefined ? { istioctl: { ms: m(`istioctl-${mesh.key}`), messages: mesh.istioctlMessages } } : {}),
       })),
       ...('skipped' in before ? { beforeSkipped: before.skipped } : {}),
-      ...(istioctl ? {} : { istioctlSkipped: `no ${ISTIOCTL}; npm run oracle -- build makes it` }),
+      ...(istioctl ? {} : { istioctlSkipped: comparisons ? `no ${ISTIOCTL}; npm run oracle -- build makes it` : 'not asked for (--budgets)' }),
       phases,
     };
   } finally {
