@@ -22,6 +22,9 @@ import { AUTHZ_NOT_IMPLEMENTED } from './authzHook.ts';
 import type { MeshSettings } from './mesh.ts';
 import type { Service } from './model.ts';
 import { ASSUMED_VIP_PREFIX } from '../config/services.ts';
+import { envoyFiltersForProxy } from './envoyfilter/select.ts';
+import { newRun, type PatchRun } from './envoyfilter/run.ts';
+import { patchGatewayClusters, patchGatewayListeners, patchNotes, patchRouteConfigs, patchSidecarClusters, patchSidecarListeners, patchWaypointClusters } from './envoyfilter/apply.ts';
 
 export interface GeneratedConfig {
   proxy: Proxy;
@@ -56,39 +59,49 @@ function rdsNames(listeners: readonly Json[], includeDefaultChains: boolean): st
   return out;
 }
 
-/** BuildListeners. */
-export function buildListeners(ctx: GenContext, mg: MergedGateway | undefined): Json[] {
+/** BuildListeners, then the EnvoyFilter listener patches (patchListeners) when `run` has any. */
+export function buildListeners(ctx: GenContext, mg: MergedGateway | undefined, run?: PatchRun): Json[] {
   switch (ctx.proxy.type) {
     case 'sidecar': {
       if (ctx.mesh.proxyListenPort <= 0) return [];
       const inbound = sidecarInboundListeners(ctx);
       const outbound = sidecarOutboundListeners(ctx);
-      const out = [...outbound];
       const hp = httpProxyListener(ctx);
-      if (hp) out.push(hp);
       const vo = virtualOutboundListener(ctx);
+      if (run) return patchSidecarListeners(run, { outbound, httpProxy: hp, virtualOutbound: vo, inbound }, false);
+      const out = [...outbound];
+      if (hp) out.push(hp);
       if (vo) out.push(vo);
       out.push(...inbound);
       return out;
     }
-    case 'router':
-      return gatewayListeners(ctx, mg);
-    case 'waypoint':
-      return waypointListeners(ctx, waypointResources(ctx.push, ctx.proxy));
+    case 'router': {
+      const out = gatewayListeners(ctx, mg);
+      return run ? patchGatewayListeners(run, out) : out;
+    }
+    case 'waypoint': {
+      const out = waypointListeners(ctx, waypointResources(ctx.push, ctx.proxy));
+      return run ? patchSidecarListeners(run, { outbound: [], httpProxy: undefined, virtualOutbound: undefined, inbound: out }, true) : out;
+    }
     default:
       return [];
   }
 }
 
-/** BuildHTTPRoutes for the route names the listeners ask for. */
-export function buildRoutes(ctx: GenContext, mg: MergedGateway | undefined, names: readonly string[]): Json[] {
-  if (ctx.proxy.type === 'router') return names.map((n) => gatewayRouteConfig(ctx, mg, n));
-  const cache = new Map<number, Json[]>();
-  return names.map((n) => sidecarOutboundRouteConfig(ctx.push, ctx.proxy, ctx.scope, n, cache));
+/** BuildHTTPRoutes for the route names the listeners ask for, EnvoyFilter-patched when `run` has patches. */
+export function buildRoutes(ctx: GenContext, mg: MergedGateway | undefined, names: readonly string[], run?: PatchRun): Json[] {
+  let out: Json[];
+  if (ctx.proxy.type === 'router') out = names.map((n) => gatewayRouteConfig(ctx, mg, n));
+  else {
+    const cache = new Map<number, Json[]>();
+    out = names.map((n) => sidecarOutboundRouteConfig(ctx.push, ctx.proxy, ctx.scope, n, cache));
+  }
+  return run ? patchRouteConfigs(run, ctx, mg, out) : out;
 }
 
-/** BuildClusters. */
-export function buildClusters(ctx: GenContext, mg: MergedGateway | undefined): Json[] {
+/** BuildClusters, with the EnvoyFilter cluster patches when `run` has any. */
+export function buildClusters(ctx: GenContext, mg: MergedGateway | undefined, run?: PatchRun): Json[] {
+  if (run) return patchedClusters(ctx, mg, run);
   if (ctx.proxy.type === 'sidecar') {
     return normalizeClusters([
       ...outboundClusters(ctx, ctx.scope.services),
@@ -104,6 +117,25 @@ export function buildClusters(ctx: GenContext, mg: MergedGateway | undefined): J
     return normalizeClusters(out);
   }
   if (ctx.proxy.type === 'waypoint') return normalizeClusters(waypointClusters(ctx, waypointResources(ctx.push, ctx.proxy)));
+  return [];
+}
+
+function patchedClusters(ctx: GenContext, mg: MergedGateway | undefined, run: PatchRun): Json[] {
+  if (ctx.proxy.type === 'sidecar') {
+    return normalizeClusters(
+      patchSidecarClusters(run, ctx, {
+        outbound: outboundClusters(ctx, ctx.scope.services),
+        outboundDefaults: [blackHoleCluster(ctx), passthroughCluster(ctx)],
+        inbound: inboundClusters(ctx),
+        inboundPassthrough: inboundPassthroughCluster(ctx),
+      }),
+    );
+  }
+  if (ctx.proxy.type === 'router') {
+    const sniDnat = mg?.containsAutoPassthrough ? outboundClusters(ctx, ctx.scope.services, 'sni-dnat') : [];
+    return normalizeClusters(patchGatewayClusters(run, outboundClusters(ctx, ctx.scope.services), blackHoleCluster(ctx), sniDnat));
+  }
+  if (ctx.proxy.type === 'waypoint') return normalizeClusters(patchWaypointClusters(run, waypointClusters(ctx, waypointResources(ctx.push, ctx.proxy))));
   return [];
 }
 
@@ -125,14 +157,16 @@ export function generateForProxy(view: ConfigView, proxy: Proxy, opts: GenerateO
   const notes: string[] = [];
   if (proxy.type === 'waypoint') notes.push(...waypointNotes(push, proxy));
   if (AUTHZ_NOT_IMPLEMENTED && proxy.type !== 'waypoint') notes.push('AuthorizationPolicy and RequestAuthentication filters are not generated yet.');
-  notes.push('EnvoyFilter patches are not applied.');
+  const efs = envoyFiltersForProxy(view, proxy, push.mesh.rootNamespace);
+  const run = efs.filters.length > 0 ? newRun(efs) : undefined;
   const assumedVips = assumedVipNote(ctx.scope.services, proxy.namespace);
   if (assumedVips) notes.push(assumedVips);
   const mg = proxy.type === 'router' ? mergedGateway(push, proxy, ctx.targets) : undefined;
-  const listeners = buildListeners(ctx, mg);
-  const routes = buildRoutes(ctx, mg, rdsNames(listeners, true));
-  const clusters = buildClusters(ctx, mg);
+  const listeners = buildListeners(ctx, mg, run);
+  const routes = buildRoutes(ctx, mg, rdsNames(listeners, true), run);
+  const clusters = buildClusters(ctx, mg, run);
   const endpoints = buildEndpoints(ctx, clusters);
+  if (run) notes.push(...patchNotes(run));
   return { proxy, mesh: push.mesh, listeners, routes, clusters, endpoints, notes };
 }
 

@@ -67,3 +67,17 @@ export interface ProvenanceTable {
 export function emptyProvenance(): ProvenanceTable {
   return { listeners: {}, filterChains: {}, clusters: {}, routeConfigs: {}, virtualHosts: {}, routes: {}, endpoints: {} };
 }
+
+/** What an EnvoyFilter patch did to a generated object. */
+export type PatchAction = 'added' | 'merged' | 'replaced' | 'inserted' | 'removed';
+
+/** A reference to patch `index` of an EnvoyFilter (`fullName` is `namespace/name`), saying what it did. */
+export function patchRef(resourceKey: string, fullName: string, index: number, action: PatchAction, what?: string): ProvenanceRef {
+  return { resourceKey, fieldPath: `spec.configPatches[${index}]`, note: `${what ? `${what} ` : ''}${action} by EnvoyFilter ${fullName}, patch ${index}` };
+}
+
+/** Gives `to` the marks of `from` (a copy of a generated object keeps its provenance). */
+export function copyMarks(from: object, to: object): void {
+  const cur = marks.get(from);
+  if (cur) mark(to, ...cur);
+}
