@@ -10,7 +10,7 @@
 //   - MergeAnyWithAny merges two Any payloads of the same type as their messages.
 // Types the descriptors lack are kept opaque: their JSON is merged without a schema (objects
 // recurse, arrays append, the rest replaces) and the caller is told.
-import type { DescField, DescMessage } from '@bufbuild/protobuf';
+import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { envoyProtos } from '../proto/registry.ts';
 
 export type Json = Record<string, unknown>;
@@ -129,9 +129,9 @@ function readField(v: unknown, f: DescField, path: string, opaque: string[]): un
   const implicit = f.presence === 2 && f.oneof === undefined;
   switch (f.fieldKind) {
     case 'scalar': {
-      if (typeof v === 'object') throw new ValueError(`${path}: expected a scalar`);
-      if (implicit && isZeroScalar(v)) return undefined;
-      return v;
+      const x = readScalar(v, f.scalar, path);
+      if (implicit && isZeroScalar(x)) return undefined;
+      return x;
     }
     case 'enum': {
       const val = typeof v === 'number' ? f.enum.values.find((e) => e.number === v) : f.enum.values.find((e) => e.name === v);
@@ -151,8 +151,7 @@ function readField(v: unknown, f: DescField, path: string, opaque: string[]): un
           if (!val) throw new ValueError(`${path}[${i}]: not a ${f.enum.typeName} value`);
           return val.name;
         }
-        if (typeof item === 'object') throw new ValueError(`${path}[${i}]: expected a scalar`);
-        return item;
+        return readScalar(item, f.scalar, `${path}[${i}]`);
       });
     }
     case 'map': {
@@ -167,7 +166,30 @@ function readField(v: unknown, f: DescField, path: string, opaque: string[]): un
   }
 }
 
+const NUMBER_WRAPPERS: Record<string, ScalarType> = {
+  'google.protobuf.DoubleValue': ScalarType.DOUBLE,
+  'google.protobuf.FloatValue': ScalarType.FLOAT,
+  'google.protobuf.Int32Value': ScalarType.INT32,
+  'google.protobuf.UInt32Value': ScalarType.UINT32,
+  'google.protobuf.Int64Value': ScalarType.INT64,
+  'google.protobuf.UInt64Value': ScalarType.UINT64,
+};
+
+// 32-bit integers and floats are JSON numbers; 64-bit integers are decimal strings (the form
+// Go's marshaller writes); protojson accepts either spelling on input.
+const NUMBER_SCALARS = new Set([ScalarType.DOUBLE, ScalarType.FLOAT, ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.FIXED32, ScalarType.SFIXED32]);
+const LONG_SCALARS = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
+
+function readScalar(v: unknown, t: ScalarType, path: string): unknown {
+  if (typeof v === 'object' && v !== null) throw new ValueError(`${path}: expected a scalar`);
+  if (NUMBER_SCALARS.has(t) && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
+  if (LONG_SCALARS.has(t) && typeof v === 'number') return String(v);
+  return v;
+}
+
 function readMsgValue(v: unknown, desc: DescMessage, path: string, opaque: string[]): unknown {
+  const wrapped = NUMBER_WRAPPERS[desc.typeName];
+  if (wrapped !== undefined) return readScalar(v, wrapped, path);
   if (SPECIAL_JSON.has(desc.typeName)) return cloneJson(v);
   return readMsg(v, desc, path, opaque);
 }
@@ -314,7 +336,9 @@ export function mergeAnyWithAny(dst: Json, src: Json, opts: MergeOptions = {}): 
   const dt = dst['@type'];
   const st = src['@type'];
   if (typeof dt !== 'string' || typeof st !== 'string') return { ok: false, reason: 'Any without @type' };
-  if (dt !== st) return { ok: false, reason: `cannot merge ${st} into ${dt}` };
+  // Both are unpacked by the message name their URL ends with, so only that has to agree.
+  const name = (u: string) => u.slice(u.lastIndexOf('/') + 1);
+  if (name(dt) !== name(st)) return { ok: false, reason: `cannot merge ${st} into ${dt}` };
   const desc = messageForTypeUrl(dt);
   const strip = (o: Json): Json => {
     const r: Json = {};
