@@ -24,6 +24,14 @@ function finding(f: RawFinding): ValidationFinding {
   return { level: 'error', message: f.message, layer: 'schema', ...(path ? { path } : {}) };
 }
 
+/** A body kind's schema as a document's root: one object per kind, as the walk keeps what it learns of a schema by its identity. */
+const bodyRoots = new WeakMap<Schema, Schema>();
+function bodyRoot(s: Schema): Schema {
+  let root = bodyRoots.get(s);
+  if (root === undefined) bodyRoots.set(s, (root = { ...s, preserveUnknown: true }));
+  return root;
+}
+
 /** The schema findings of one resource: structural errors first, then CEL rule failures. */
 export function schemaFindings(r: Resource): ValidationFinding[] {
   if (r.synthetic) return [];
@@ -42,7 +50,7 @@ export function schemaFindings(r: Resource): ValidationFinding[] {
   }
   if (body.metadata !== undefined) walk(body.metadata, ObjectMeta.schema as Schema, root('metadata'), out);
   if (info.body) {
-    walk(body, { ...(info.body.schema as Schema), preserveUnknown: true }, undefined, out);
+    walk(body, bodyRoot(info.body.schema as Schema), undefined, out);
   } else if (info.spec) {
     const has = Object.prototype.hasOwnProperty.call(body, 'spec') && body.spec !== undefined;
     if (has) walk(body.spec, info.spec.schema as Schema, root('spec'), out);
