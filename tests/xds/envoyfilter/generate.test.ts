@@ -1,0 +1,162 @@
+// EnvoyFilters through generateForProxy on the Bookinfo sample. Expected values follow
+// istiod's behaviour as read in listener_patch.go / cluster_patch.go / rc_patch.go and the
+// Istio docs' Lua example: the inbound listener is the virtual one, so `portNumber` selects
+// its filter chains by destination port; INSERT_BEFORE puts the value right before the first
+// HTTP filter the subFilter names; workloadSelector limits the filter to matching pods.
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { viewOf, generateFor, byName } from '../helpers.ts';
+import { provenanceOf } from '../../../src/core/xds/dump.ts';
+import type { Json } from '../../../src/core/xds/types.ts';
+
+const BOOKINFO = ['platform.yaml', 'bookinfo.yaml', 'destination-rules.yaml', 'pods.yaml', 'networking.yaml']
+  .map((f) => readFileSync(new URL(`../../../public/samples/bookinfo/${f}`, import.meta.url), 'utf8'))
+  .join('\n---\n');
+
+const LUA_TYPE = 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua';
+const LUA_FILTER = `
+apiVersion: networking.istio.io/v1alpha3
+kind: EnvoyFilter
+metadata: {name: productpage-lua, namespace: bookinfo}
+spec:
+  workloadSelector:
+    labels: {app: productpage}
+  configPatches:
+  - applyTo: HTTP_FILTER
+    match:
+      context: SIDECAR_INBOUND
+      listener:
+        portNumber: 9080
+        filterChain:
+          filter:
+            name: envoy.filters.network.http_connection_manager
+            subFilter: {name: envoy.filters.http.router}
+    patch:
+      operation: INSERT_BEFORE
+      value:
+        name: envoy.lua
+        typed_config:
+          "@type": ${LUA_TYPE}
+          inlineCode: |
+            function envoy_on_request(request_handle)
+              request_handle:headers():add("x-lua", "1")
+            end
+`;
+
+function hcmOf(chain: Json): Json | undefined {
+  const filters = Array.isArray(chain.filters) ? (chain.filters as Json[]) : [];
+  const f = filters.find((x) => x.name === 'envoy.filters.network.http_connection_manager');
+  return f ? (f.typedConfig as Json) : undefined;
+}
+
+function httpFilterNames(chain: Json): string[] {
+  const hcm = hcmOf(chain);
+  return Array.isArray(hcm?.httpFilters) ? (hcm.httpFilters as Json[]).map((f) => String(f.name)) : [];
+}
+
+function chainsOf(l: Json): Json[] {
+  return Array.isArray(l.filterChains) ? (l.filterChains as Json[]) : [];
+}
+
+describe('EnvoyFilter through generateForProxy (Bookinfo)', () => {
+  const view = viewOf(`${BOOKINFO}\n---\n${LUA_FILTER}`);
+  const gen = generateFor(view, 'productpage-v1', 'bookinfo');
+
+  it('inserts the Lua filter before the router on every inbound HTTP chain of port 9080', () => {
+    const vi = byName(gen.listeners, 'virtualInbound');
+    const on9080 = chainsOf(vi).filter((c) => (c.filterChainMatch as Json | undefined)?.destinationPort === 9080 && hcmOf(c));
+    expect(on9080.length).toBeGreaterThan(0);
+    for (const c of on9080) {
+      const names = httpFilterNames(c);
+      const router = names.indexOf('envoy.filters.http.router');
+      expect(router).toBeGreaterThan(0);
+      expect(names[router - 1]).toBe('envoy.lua');
+      expect(names.filter((n) => n === 'envoy.lua')).toHaveLength(1);
+      const lua = ((hcmOf(c) as Json).httpFilters as Json[])[router - 1] as Json;
+      // The value is read as an HttpFilter: typed_config becomes typedConfig, the Lua message keeps its fields.
+      expect(lua).toEqual({ name: 'envoy.lua', typedConfig: { '@type': LUA_TYPE, inlineCode: 'function envoy_on_request(request_handle)\n  request_handle:headers():add("x-lua", "1")\nend\n' } });
+    }
+  });
+
+  it('leaves chains of other ports and other listeners alone', () => {
+    for (const l of gen.listeners) {
+      for (const c of chainsOf(l)) {
+        const isTarget = l.name === 'virtualInbound' && (c.filterChainMatch as Json | undefined)?.destinationPort === 9080;
+        if (!isTarget) expect(httpFilterNames(c)).not.toContain('envoy.lua');
+      }
+    }
+  });
+
+  it('records the patch in the provenance of the chains it changed, and says so in the notes', () => {
+    const table = provenanceOf(gen);
+    const vi = byName(gen.listeners, 'virtualInbound');
+    chainsOf(vi).forEach((c, i) => {
+      const refs = table.filterChains[`virtualInbound/${i}`] ?? [];
+      const patched = refs.filter((r) => r.fieldPath === 'spec.configPatches[0]' && r.resourceKey.endsWith('/bookinfo/productpage-lua'));
+      expect(patched.length > 0).toBe(httpFilterNames(c).includes('envoy.lua'));
+    });
+    const anyRef = Object.values(table.filterChains).flat().find((r) => r.fieldPath === 'spec.configPatches[0]');
+    expect(anyRef?.note).toBe('HTTP filter envoy.lua inserted by EnvoyFilter bookinfo/productpage-lua, patch 0');
+    expect(gen.notes).toContain('EnvoyFilter patches applied: 1 of 1 matched (1 in 1 EnvoyFilter selecting this proxy: bookinfo/productpage-lua).');
+    expect(gen.notes.join('\n')).not.toContain('not applied');
+  });
+
+  it('does not touch a pod the workloadSelector does not select', () => {
+    const reviews = generateFor(view, 'reviews-v1', 'bookinfo');
+    for (const l of reviews.listeners) for (const c of chainsOf(l)) expect(httpFilterNames(c)).not.toContain('envoy.lua');
+    expect(reviews.notes.join('\n')).not.toContain('EnvoyFilter');
+  });
+});
+
+describe('EnvoyFilter cluster and route patches through generateForProxy (Bookinfo)', () => {
+  const filters = `
+apiVersion: networking.istio.io/v1alpha3
+kind: EnvoyFilter
+metadata: {name: tweaks, namespace: istio-system}
+spec:
+  configPatches:
+  - applyTo: CLUSTER
+    match:
+      context: SIDECAR_OUTBOUND
+      cluster: {service: reviews.bookinfo.svc.cluster.local, portNumber: 9080}
+    patch:
+      operation: MERGE
+      value: {connect_timeout: 3s, lb_policy: LEAST_REQUEST}
+  - applyTo: CLUSTER
+    match: {context: SIDECAR_OUTBOUND}
+    patch:
+      operation: ADD
+      value: {name: extra-cluster, type: STRICT_DNS, connect_timeout: 1s}
+  - applyTo: CLUSTER
+    match: {context: SIDECAR_OUTBOUND, cluster: {service: details.bookinfo.svc.cluster.local}}
+    patch: {operation: REMOVE}
+  - applyTo: ROUTE_CONFIGURATION
+    match: {context: SIDECAR_OUTBOUND, routeConfiguration: {portNumber: 9080}}
+    patch:
+      operation: MERGE
+      value: {request_headers_to_add: [{header: {key: x-mesh, value: "1"}}]}
+`;
+  const view = viewOf(`${BOOKINFO}\n---\n${filters}`);
+  const gen = generateFor(view, 'productpage-v1', 'bookinfo');
+
+  it('merges into every reviews cluster of port 9080 (default and subsets), adds and removes', () => {
+    const reviews = gen.clusters.filter((c) => String(c.name).startsWith('outbound|9080|') && String(c.name).endsWith('|reviews.bookinfo.svc.cluster.local'));
+    expect(reviews.length).toBeGreaterThan(1);
+    for (const c of reviews) {
+      expect(c.connectTimeout).toBe('3s');
+      expect(c.lbPolicy).toBe('LEAST_REQUEST');
+    }
+    expect(gen.clusters.filter((c) => String(c.name).endsWith('|details.bookinfo.svc.cluster.local'))).toEqual([]);
+    expect(byName(gen.clusters, 'extra-cluster')).toEqual({ name: 'extra-cluster', type: 'STRICT_DNS', connectTimeout: '1s' });
+    // Inbound clusters are another context.
+    const inbound = gen.clusters.find((c) => String(c.name).startsWith('inbound|'));
+    expect(inbound?.lbPolicy).not.toBe('LEAST_REQUEST');
+  });
+
+  it('merges into the outbound route configuration of port 9080 only', () => {
+    const rc = byName(gen.routes, '9080');
+    expect(rc.requestHeadersToAdd).toEqual([{ header: { key: 'x-mesh', value: '1' } }]);
+    for (const other of gen.routes.filter((r) => r.name !== '9080')) expect(other.requestHeadersToAdd).toBeUndefined();
+    expect(gen.notes).toContain('EnvoyFilter patches applied: 4 of 4 matched (4 in 1 EnvoyFilter selecting this proxy: istio-system/tweaks).');
+  });
+});
