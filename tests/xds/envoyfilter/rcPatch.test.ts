@@ -1,10 +1,11 @@
 // ROUTE_CONFIGURATION / VIRTUAL_HOST / HTTP_ROUTE patches, transcribed from Istio's
-// pilot/pkg/networking/core/envoyfilter/rc_patch_test.go: Test_routeConfigurationMatch,
+// pilot/pkg/networking/core/envoyfilter/rc_patch_test.go: Test_virtualHostMatch, Test_routeMatch,
+// TestPatchHTTPRoute, Test_routeConfigurationMatch,
 // TestApplyRouteConfigurationPatches (sidecar outbound, sidecar inbound, gateway, array insert),
 // TestReplaceVhost and TestMergeAndReplaceListVhost. Go structs written as proto3 JSON; the
 // tests' redirect codes 301/404 are enum numbers Go keeps as numbers.
 import { describe, expect, it } from 'vitest';
-import { applyRouteConfigurationPatches, routeConfigurationMatch } from '../../../src/core/xds/envoyfilter/routes.ts';
+import { applyRouteConfigurationPatches, routeConfigurationMatch, routeMatch, virtualHostMatch } from '../../../src/core/xds/envoyfilter/routes.ts';
 import { envoyFilterWrapper } from '../../../src/core/xds/envoyfilter/wrapper.ts';
 import type { Json } from '../../../src/core/xds/types.ts';
 import type { Resource } from '../../../src/core/model/types.ts';
@@ -132,4 +133,59 @@ describe('TestMergeAndReplaceListVhost', () => {
       expect(rc).toEqual({ name: 'inbound|http|80', virtualHosts: [{ name: 'vhost1', domains: c.want }] });
     });
   }
+});
+
+describe('Test_virtualHostMatch', () => {
+  const vh = { name: 'scoobydoo', domains: ['*.scooby', '*.com'] };
+  const cases: { name: string; vhost: unknown; vh: Json | undefined; want: boolean }[] = [
+    { name: 'vh is nil', vhost: {}, vh: undefined, want: false },
+    { name: 'full match', vhost: { name: 'scooby' }, vh: { name: 'scooby' }, want: true },
+    { name: 'mismatch', vhost: { name: 'scooby' }, vh: { name: 'scoobydoo' }, want: false },
+    { name: 'domain name match', vhost: { domainName: '*.scooby' }, vh, want: true },
+    { name: 'vhost name match and domain name match', vhost: { domainName: '*.scooby', name: 'scoobydoo' }, vh, want: true },
+    { name: 'domain name mismatch', vhost: { domainName: '*.in' }, vh, want: false },
+    { name: 'vhost name mismatch and domain name match', vhost: { domainName: '*.scooby', name: 'scooby' }, vh, want: false },
+    { name: 'vhost name match but domain name mismatch', vhost: { domainName: '*.in', name: 'scoobydoo' }, vh, want: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(virtualHostMatch(c.vh, patchWithMatch({ routeConfiguration: { vhost: c.vhost } }))).toBe(c.want);
+    });
+  }
+});
+
+describe('Test_routeMatch', () => {
+  const cases: { name: string; route: unknown; r: Json | null; want: boolean }[] = [
+    { name: 'route is nil', route: {}, r: null, want: false },
+    { name: 'full match by name', route: { name: 'scooby' }, r: { name: 'scooby' }, want: true },
+    { name: 'full match by action', route: { action: 'REDIRECT' }, r: { redirect: {} }, want: true },
+    { name: 'mismatch by action', route: { action: 'ROUTE' }, r: { redirect: {} }, want: false },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      expect(routeMatch(c.r, patchWithMatch({ routeConfiguration: { vhost: { route: c.route } } }))).toBe(c.want);
+    });
+  }
+});
+
+describe('TestPatchHTTPRoute', () => {
+  const patch = (vhost: string) => ({
+    applyTo: 'HTTP_ROUTE',
+    match: { routeConfiguration: { vhost: { name: vhost, route: { action: 'ROUTE' } } } },
+    patch: { operation: 'MERGE', value: { route: { prefix_rewrite: '/foo' } } },
+  });
+  it('normal', () => {
+    const run = runFor([patch('normal')], proxyOf({ type: 'router' }));
+    const rc = applyRouteConfigurationPatches(run, 'GATEWAY', { name: 'normal', virtualHosts: [{ name: 'normal', domains: ['*'], routes: [routeTo('normal', '/normal')] }] });
+    expect(rc.virtualHosts).toEqual([{ name: 'normal', domains: ['*'], routes: [routeTo('normal', '/foo')] }]);
+  });
+  it('shared: routes shared with another virtual host are not changed there', () => {
+    const run = runFor([patch('shared')], proxyOf({ type: 'router' }));
+    const shared = [routeTo('shared', '/shared')];
+    const other = { name: 'foo', domains: ['bar'], routes: shared };
+    const saved = clone(other);
+    const rc = applyRouteConfigurationPatches(run, 'GATEWAY', { name: 'normal', virtualHosts: [{ name: 'shared', domains: ['*'], routes: shared }, other] });
+    expect((rc.virtualHosts as Json[])[0]).toEqual({ name: 'shared', domains: ['*'], routes: [routeTo('shared', '/foo')] });
+    expect(other).toEqual(saved);
+  });
 });

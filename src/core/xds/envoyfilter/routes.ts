@@ -65,7 +65,7 @@ export function routeConfigurationMatch(pctx: PatchContext, rc: Json, p: PatchWr
   return true;
 }
 
-function virtualHostMatch(vh: Json | undefined, p: PatchWrapper): boolean {
+export function virtualHostMatch(vh: Json | undefined, p: PatchWrapper): boolean {
   const m = p.match.routeConfiguration?.vhost;
   if (!m) return true;
   if (!vh) return false;
@@ -77,7 +77,7 @@ function hasRouteMatch(p: PatchWrapper): boolean {
   return p.match.routeConfiguration?.vhost?.route !== undefined;
 }
 
-function routeMatch(r: Json | null, p: PatchWrapper): boolean {
+export function routeMatch(r: Json | null, p: PatchWrapper): boolean {
   const m = p.match.routeConfiguration?.vhost?.route;
   if (!m) return true;
   if (!r) return false;
