@@ -9,8 +9,7 @@ import { utf8Length } from '../core/go/strings.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
 import { fetchSampleFiles, fetchSampleIndex } from './samples.ts';
 import { createWorkspace, startLocalWorkspaces, useWorkspaces } from './workspaces.ts';
-import { isShareFragment } from '../core/share/link.ts';
-import { openShareLink } from './shareOpen.ts';
+import { isShareFragment } from '../core/share/fragment.ts';
 
 const SAVE_DELAY_MS = 300;
 /** With a large file in the workspace, saving costs more: wait for a longer pause, then idle time. */
@@ -175,6 +174,8 @@ async function doBoot(): Promise<void> {
   });
   if (isShareFragment(location.hash)) {
     restoreSettings();
+    // The decoder loads only here, for an address that is a share link.
+    const { openShareLink } = await import('./shareLink.ts');
     openShareLink(location.hash);
     return;
   }

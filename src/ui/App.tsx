@@ -1,4 +1,4 @@
-import { useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useRef, useSyncExternalStore, type ReactNode } from 'react';
 import { useLayout } from '../state/layout.ts';
 import { useUi, type DrawerPane } from '../state/ui.ts';
 import { useTitle } from '../state/title.ts';
@@ -6,20 +6,28 @@ import { useWorkspace } from '../state/workspace.ts';
 import { Splitter } from './layout/Splitter.tsx';
 import { WorkspacePanel } from './workspace/WorkspacePanel.tsx';
 import { DropZone } from './workspace/DropZone.tsx';
-import { SamplesMenu } from './workspace/SamplesMenu.tsx';
 import { EditorArea } from './editor/EditorArea.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { StatusBar } from './statusbar/StatusBar.tsx';
-import { Inspector } from './inspector/Inspector.tsx';
 import { Notices } from './common/Notices.tsx';
-import { WorkspaceSwitcher } from './workspaces/WorkspaceSwitcher.tsx';
 import { ConflictBanner } from './workspaces/ConflictBanner.tsx';
-import { ReviewBanner } from './share/ReviewBanner.tsx';
-import { LinkErrorPage } from './share/LinkErrorPage.tsx';
 import { ShareButtons, ShareLayer } from './share/ShareLayer.tsx';
 import { useShareView } from '../state/shareOpen.ts';
-import { CommandPalette } from './commands/CommandPalette.tsx';
 import { firstTabbable } from './focus.ts';
+import { useFirstResults } from '../state/firstResults.ts';
+import { deferredComponent } from './deferred.ts';
+
+// What the first diagnostics do not need loads after them (state/firstResults.ts): the
+// inspector (its worker queries wait for the first analysis anyway), the titlebar menus and
+// the palette's window. Keys and commands stay in this chunk, so a key pressed early works,
+// and so does the file list, which is on screen (and used) from the start.
+const Inspector = deferredComponent('Inspector');
+const WorkspaceSwitcher = deferredComponent('WorkspaceSwitcher');
+const SamplesMenu = deferredComponent('SamplesMenu');
+const CommandPalette = deferredComponent('CommandPalette');
+// Only for a shared link.
+const ReviewBanner = lazy(() => import('./share/ReviewBanner.tsx').then((m) => ({ default: m.ReviewBanner })));
+const LinkErrorPage = lazy(() => import('./share/LinkErrorPage.tsx').then((m) => ({ default: m.LinkErrorPage })));
 
 /** Below this window width the side panes fold to icon rails that open as drawers. */
 export const NARROW_BREAKPOINT = 1100;
@@ -50,8 +58,14 @@ export function App() {
   }, [narrow, drawer]);
 
   const linkError = useShareView((s) => s.linkError);
+  const inReview = useShareView((s) => s.review !== null);
   const columns = narrow ? 'var(--rail) minmax(0, 1fr) var(--rail)' : `${left}px 4px minmax(200px, 1fr) 4px ${right}px`;
-  if (linkError) return <LinkErrorPage />;
+  if (linkError)
+    return (
+      <Suspense fallback={null}>
+        <LinkErrorPage />
+      </Suspense>
+    );
   return (
     <div className={`app${narrow ? ' narrow' : ''}`} data-testid="app">
       <header className="titlebar">
@@ -87,9 +101,13 @@ export function App() {
           >
             Commands
           </button>
-          <WorkspaceSwitcher />
+          <AfterFirstResults>
+            <WorkspaceSwitcher />
+          </AfterFirstResults>
           <ShareButtons />
-          <SamplesMenu />
+          <AfterFirstResults>
+            <SamplesMenu />
+          </AfterFirstResults>
         </div>
       </header>
       <div className="main" style={{ gridTemplateColumns: columns }}>
@@ -99,7 +117,11 @@ export function App() {
         {!narrow && <Splitter orientation="col" direction={1} size={left} onResize={(v) => resize('left', v)} label="Resize workspace panel" testId="splitter-left" />}
         <main className="pane pane-center" style={{ gridTemplateRows: `auto minmax(80px, 1fr) 4px ${bottom}px` }}>
           <div className="pane-notices">
-            <ReviewBanner />
+            {inReview && (
+              <Suspense fallback={null}>
+                <ReviewBanner />
+              </Suspense>
+            )}
             <ConflictBanner />
             <Notices />
           </div>
@@ -109,14 +131,40 @@ export function App() {
         </main>
         {!narrow && <Splitter orientation="col" direction={-1} size={right} onResize={(v) => resize('right', v)} label="Resize inspector" testId="splitter-right" />}
         <SidePane id="inspector" label="Inspector" narrow={narrow} icon={INSPECTOR_ICON}>
-          <Inspector />
+          <DeferredInspector />
         </SidePane>
       </div>
       <StatusBar />
       <DropZone />
-      <CommandPalette />
+      <DeferredPalette />
       <ShareLayer />
     </div>
+  );
+}
+
+/** Renders its children once the first results are in (their code loads then). */
+function AfterFirstResults({ children, waiting = null }: { children: ReactNode; waiting?: ReactNode }) {
+  const open = useFirstResults((s) => s.open);
+  return open ? <Suspense fallback={waiting}>{children}</Suspense> : waiting;
+}
+
+function DeferredInspector() {
+  return (
+    <AfterFirstResults waiting={<div className="panel inspector" data-testid="inspector-loading" aria-busy="true" />}>
+      <Inspector />
+    </AfterFirstResults>
+  );
+}
+
+/** The palette's window: after the first results, or at once when a key opens it earlier. */
+function DeferredPalette() {
+  const open = useFirstResults((s) => s.open);
+  const asked = useUi((s) => s.palette !== null);
+  if (!open && !asked) return null;
+  return (
+    <Suspense fallback={null}>
+      <CommandPalette />
+    </Suspense>
   );
 }
 

@@ -2,6 +2,7 @@
 import { useWorkspace } from '../state/workspace.ts';
 import { useAnalysis, useEditorUi } from '../state/analysis.ts';
 import { query } from '../state/queries.ts';
+import { useFirstResults } from '../state/firstResults.ts';
 
 export interface EditorDebug {
   /** 1-based cursor position in the active editor. */
@@ -18,6 +19,8 @@ export interface MeshWorkbenchDebug {
   editorUi: typeof useEditorUi.getState;
   /** Ask the analysis worker a typed query (see src/core/queries). */
   query: typeof query;
+  /** Whether the editor and side panes may load yet, and why (state/firstResults.ts). */
+  firstResults: typeof useFirstResults.getState;
   editor?: EditorDebug;
 }
 
@@ -33,6 +36,7 @@ export function installDebugHook(): void {
     analysis: useAnalysis.getState,
     editorUi: useEditorUi.getState,
     query,
+    firstResults: useFirstResults.getState,
   };
 }
 

@@ -10,6 +10,7 @@ import { registerViewCommands } from './commands/viewCommands.ts';
 import { followReveals } from '../state/views.ts';
 import { useEditorUi } from '../state/analysis.ts';
 import { useWorkspace } from '../state/workspace.ts';
+import { startFirstResultsGate } from '../state/firstResults.ts';
 import './app.css';
 
 installDebugHook();
@@ -20,6 +21,7 @@ followReveals((cb) => useEditorUi.subscribe((s, prev) => (s.reveal !== prev.reve
 // (Only a change of the active file among the same files: loading a workspace keeps the view.)
 followReveals((cb) => useWorkspace.subscribe((s, prev) => (s.active !== prev.active && prev.ready && s.files === prev.files ? cb() : undefined)));
 installKeybindings();
+startFirstResultsGate();
 startEngine();
 void boot();
 

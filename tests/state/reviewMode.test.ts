@@ -8,7 +8,8 @@ import { READ_ONLY_NOTICE, fileText, useWorkspace } from '../../src/state/worksp
 import { commandForKey, menuItems, paletteItems, registerCommands, runCommand } from '../../src/state/commands.ts';
 import { applyQuickFix, suppressWithAnnotation } from '../../src/state/fixes.ts';
 import { useAnalysis } from '../../src/state/analysis.ts';
-import { copySharedToMyWorkspaces, openShareLink, useShareView } from '../../src/state/shareOpen.ts';
+import { useShareView } from '../../src/state/shareOpen.ts';
+import { copySharedToMyWorkspaces, openShareLink } from '../../src/state/shareLink.ts';
 import { getMeta, getWorkspace } from '../../src/state/idb.ts';
 import { encodeShareFragment } from '../../src/core/share/link.ts';
 import type { Diagnostic, QuickFix } from '../../src/core/model/types.ts';

@@ -47,8 +47,9 @@
 import { Inflate, deflateSync } from 'fflate';
 import { ByteReadError, ByteReader, ByteWriter, crc32, encodeUtf8, fromBase64Url, toBase64Url, utf8 } from './bytes.ts';
 import { dictionaryV1 } from './dictionary.ts';
+import { SHARE_PREFIX } from './fragment.ts';
 
-export const SHARE_PREFIX = 'share=';
+export { SHARE_PREFIX, isShareFragment } from './fragment.ts';
 export const FORMAT_VERSION = 1;
 const MAGIC = 0x4d;
 
@@ -134,11 +135,6 @@ export class ShareLinkError extends Error {
 export interface DecodeOptions {
   maxDecompressedBytes?: number;
   maxLinkChars?: number;
-}
-
-/** True when a location hash (with or without `#`) is a share link. */
-export function isShareFragment(hash: string): boolean {
-  return hash.replace(/^#/, '').startsWith(SHARE_PREFIX);
 }
 
 function encodePayload(state: ShareState, meta: Uint8Array | undefined): Uint8Array {

@@ -4,15 +4,13 @@
 import type { Diagnostic, QuickFix } from '../../core/model/types.ts';
 import { registerCommands, type Command } from '../../state/commands.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
-import { applyQuickFix, suppressWithAnnotation } from '../../state/fixes.ts';
 import { fileText, useWorkspace } from '../../state/workspace.ts';
 import { useUi } from '../../state/ui.ts';
 import { cyclePane, focusEditor, focusPane } from '../focus.ts';
 import { downloadText } from '../share/download.ts';
-import { addFilesAsking } from '../workspace/addFilesAsking.ts';
+import { addFileList } from '../workspace/addFiles.ts';
 import { confirmDialog } from '../common/Dialog.tsx';
 import { SHARE_COMMANDS } from '../share/dialogs.ts';
-import { readFiles } from '../workspace/readFiles.ts';
 
 export interface FixArg {
   d: Diagnostic;
@@ -85,7 +83,7 @@ function pickUpload(): void {
   input.accept = '.yaml,.yml,.json,.txt,text/*,application/json,application/x-yaml';
   input.addEventListener('change', () => {
     const list = Array.from(input.files ?? []);
-    if (list.length > 0) void readFiles(list).then(addFilesAsking);
+    if (list.length > 0) void addFileList(list);
   });
   input.click();
 }
@@ -117,7 +115,9 @@ const fixCommand: Command<FixArg> = {
   forDiagnostic: (d) => (editable(d.file) ? (d.fixes ?? []).map((fix) => ({ d, fix })) : []),
   paletteArgs: () => diagnosticsNearCursor().flatMap((d) => (editable(d.file) ? (d.fixes ?? []).map((fix) => ({ d, fix })) : [])),
   preferred: ({ fix }) => fix.isPreferred === true,
-  perform({ fix }) {
+  // The fix code (and the suppression writer) loads at the first fix.
+  async perform({ fix }) {
+    const { applyQuickFix } = await import('../../state/fixes.ts');
     const ok = applyQuickFix(fix);
     backToEditor();
     return ok;
@@ -135,6 +135,7 @@ const suppressAnnotation: Command<Diagnostic> = {
   when: (d) => !!d && d.source === 'analyzer' && !!d.origin && editable(d.file),
   paletteArgs: () => atCursorList(),
   async perform(d) {
+    const { suppressWithAnnotation } = await import('../../state/fixes.ts');
     const ok = await suppressWithAnnotation(d);
     backToEditor();
     return ok;

@@ -6,19 +6,9 @@
 // e.g. to the editor after a fix).
 import { useCallback, useEffect, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { createPortal } from 'react-dom';
-import type { CommandItem } from '../../state/commands.ts';
-import { runCommand } from '../../state/commands.ts';
+import type { MenuItem } from './menuItems.ts';
 
-export interface MenuItem {
-  label: string;
-  testId: string;
-  preferred?: boolean;
-  /** Keybinding shown on the right. */
-  hint?: string;
-  /** A second, quieter line. */
-  description?: string;
-  onSelect(): void;
-}
+export { commandMenuItems, type MenuItem } from './menuItems.ts';
 
 interface Props {
   /** The button that opened the menu (focus returns there). */
@@ -32,17 +22,6 @@ interface Props {
   note?: string;
   className?: string;
   onClose(): void;
-}
-
-/** Menu entries for registry items (Problems row menus, file context menu). */
-export function commandMenuItems(items: CommandItem[], testId: (i: CommandItem) => string): MenuItem[] {
-  return items.map((i) => ({
-    label: i.title,
-    testId: testId(i),
-    preferred: i.preferred,
-    ...(i.command.keybinding ? { hint: i.command.keybinding } : {}),
-    onSelect: () => void runCommand(i.command, i.arg),
-  }));
 }
 
 export function Menu({ anchor, at, label, testId, items, note, className, onClose }: Props) {

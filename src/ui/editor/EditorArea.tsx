@@ -1,15 +1,21 @@
 // Centre pane: one tab per open file, the (lazy) Monaco editor, and notices for files
-// that cannot be edited (binary, too large).
+// that cannot be edited (binary, too large). Monaco loads after the first diagnostics (see
+// state/firstResults.ts); until then a read-only placeholder shows the file's text.
 import { lazy, Suspense } from 'react';
 import { useRoving } from '../common/roving.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { useAnalysis } from '../../state/analysis.ts';
 import { MAX_EDITOR_BYTES, formatBytes } from '../../state/fileKind.ts';
-import { useViews } from '../../state/views.ts';
-import { ViewPanel, ViewTab } from '../views/ViewHost.tsx';
+import { useViews, VIEW_TITLES, type ViewId } from '../../state/views.ts';
+import { ViewTab } from '../views/ViewTab.tsx';
 import { TabShell } from './TabShell.tsx';
+import { EditorPlaceholder } from './EditorPlaceholder.tsx';
+import { useFirstResults } from '../../state/firstResults.ts';
+import { deferredComponent, loadDeferredUi } from '../deferred.ts';
 
-const MonacoEditor = lazy(() => import('./MonacoEditor.tsx'));
+// Once the editor is on screen the whole page is: it also waits for the deferred UI.
+const MonacoEditor = lazy(() => Promise.all([import('./MonacoEditor.tsx'), loadDeferredUi()]).then(([m]) => m));
+const ViewPanel = deferredComponent('ViewPanel');
 
 export function EditorArea() {
   const openTabs = useWorkspace((s) => s.openTabs);
@@ -27,6 +33,7 @@ export function EditorArea() {
   const split = useViews((s) => s.split);
   // A full-size view covers the editor (which stays mounted, keeping its models and undo).
   const viewCovers = activeView !== null && !split;
+  const editorWanted = useFirstResults((s) => s.open);
 
   return (
     <div className="editor-area" data-pane="editor" aria-label="Editor" role="region">
@@ -40,11 +47,14 @@ export function EditorArea() {
       </div>
       <div className={`editor-split${split && activeView ? ' split' : ''}`} data-testid="editor-split">
       <div className="editor-body" role="tabpanel" id="editor-tabpanel" hidden={viewCovers} {...(activeIndex >= 0 ? { 'aria-labelledby': `editor-tab-${activeIndex}` } : { 'aria-label': 'Editor' })}>
-        {hasTextFile && (
-          <Suspense fallback={<div className="editor-loading">Loading editor…</div>}>
-            <MonacoEditor />
-          </Suspense>
-        )}
+        {hasTextFile &&
+          (editorWanted ? (
+            <Suspense fallback={<EditorPlaceholder />}>
+              <MonacoEditor />
+            </Suspense>
+          ) : (
+            <EditorPlaceholder />
+          ))}
         {activeFile && activeFile.kind !== 'text' && (
           <div className="editor-overlay" data-testid="file-notice">
             <div className="file-notice">
@@ -78,7 +88,7 @@ export function EditorArea() {
       </div>
       {activeView && split && <div className="view-divider" aria-hidden="true" />}
       {views.map((v, i) => (
-        <ViewPanel key={v} id={v} index={i} shown={v === activeView} />
+        <DeferredViewPanel key={v} id={v} index={i} shown={v === activeView} />
       ))}
       </div>
     </div>
@@ -104,6 +114,26 @@ function Tab({ path, index, active }: { path: string; index: number; active: boo
       <span className={`tab-name${errors > 0 ? ' has-errors' : ''}`}>{name}</span>
       {errors > 0 && <span className="visually-hidden">, {errors} error{errors === 1 ? '' : 's'}</span>}
     </TabShell>
+  );
+}
+
+/**
+ * A view's panel: its code loads with the rest of the page after the first results (a view
+ * left open at the last visit waits for them too; its worker queries would anyway).
+ */
+function DeferredViewPanel(props: { id: ViewId; index: number; shown: boolean }) {
+  const open = useFirstResults((s) => s.open);
+  const waiting = (
+    <section className={`view-panel view-${props.id}`} hidden={!props.shown} aria-busy="true">
+      <p className="muted view-loading">Loading {VIEW_TITLES[props.id]}…</p>
+    </section>
+  );
+  return open ? (
+    <Suspense fallback={waiting}>
+      <ViewPanel {...props} />
+    </Suspense>
+  ) : (
+    waiting
   );
 }
 

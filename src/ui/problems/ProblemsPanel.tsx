@@ -3,20 +3,24 @@
 // workload with a proxy (a pod, the Deployment or other controller of injected pods, a
 // Gateway's deployed pods) offers that proxy's generated Envoy config.
 import { useShareView } from '../../state/shareOpen.ts';
-import { memo, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, Level } from '../../core/model/types.ts';
 import { LEVEL_ORDER } from '../../core/model/types.ts';
 import { filterDiagnostics, useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';
 import { menuItems, useCommandRegistry } from '../../state/commands.ts';
-import { Menu, commandMenuItems } from '../common/Menu.tsx';
+import { commandMenuItems } from '../common/menuItems.ts';
+import { deferredComponent } from '../deferred.ts';
 import { useRoving } from '../common/roving.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { useViews } from '../../state/views.ts';
 import { useProxyView } from '../../state/proxyView.ts';
 import type { ProxySummary } from '../../core/queries/views.ts';
 import './problems.css';
+
+// The popup menu's code comes with the rest of the page after the first results (ui/deferred.ts).
+const Menu = deferredComponent('Menu');
 
 const LEVELS: Level[] = ['Error', 'Warning', 'Info'];
 /** The level toggles' visible words: "Errors", "Warnings", "Info". */
@@ -265,7 +269,11 @@ const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy
             </button>
           )}
         </div>
-        {menu === 'fix' && <Menu anchor={fixButton} label={`Fixes for ${d.code}`} testId="fix-menu" items={commandMenuItems(fixes, () => 'fix-item')} onClose={() => setMenu(null)} />}
+        {menu === 'fix' && (
+          <Suspense fallback={null}>
+            <Menu anchor={fixButton} label={`Fixes for ${d.code}`} testId="fix-menu" items={commandMenuItems(fixes, () => 'fix-item')} onClose={() => setMenu(null)} />
+          </Suspense>
+        )}
       </td>
       <td className="col-origin">{d.origin ?? ''}</td>
       <td className="col-loc">
@@ -315,7 +323,11 @@ const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy
             Suppress
           </button>
         )}
-        {menu === 'suppress' && <Menu anchor={suppressButton} label={`Suppress ${d.code}`} testId="suppress-menu" items={suppressItems()} onClose={() => setMenu(null)} />}
+        {menu === 'suppress' && (
+          <Suspense fallback={null}>
+            <Menu anchor={suppressButton} label={`Suppress ${d.code}`} testId="suppress-menu" items={suppressItems()} onClose={() => setMenu(null)} />
+          </Suspense>
+        )}
       </td>
     </tr>
   );

@@ -1,16 +1,38 @@
 // The inspector's Proxy config tab: the proxy picker, what the picked proxy gets in one line
 // (listeners, routes, clusters, endpoints, and how many rows fail requests), and the button
 // that opens the full view in the main area. The picked proxy is the view's.
-import { useMemo } from 'react';
+import { useEffect, useState } from 'react';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { useProxyView } from '../../state/proxyView.ts';
 import { useViews } from '../../state/views.ts';
-import { configDumpFromValue, summaryCounts } from './summaryCounts.ts';
+import type { SummaryCounts } from './summaryCounts.ts';
 import { ProxyPicker } from './ProxyPicker.tsx';
 import { useProxyConfigData } from './useProxyData.ts';
 import './proxyConfig.css';
 
 const plural = (n: number, word: string) => `${n.toLocaleString('en')} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The summary's numbers. Counting reads the dump with the config-dump tables, which load
+ * here on first use (not with the page). The last numbers of the same proxy stay on screen
+ * while a newer dump is counted.
+ */
+function useSummaryCounts(proxy: string, dump: unknown): SummaryCounts | undefined {
+  const [shown, setShown] = useState<{ proxy: string; counts: SummaryCounts | undefined } | null>(null);
+  useEffect(() => {
+    if (dump === undefined) return;
+    let live = true;
+    void import('./summaryCounts.ts').then(({ configDumpFromValue, summaryCounts }) => {
+      if (!live) return;
+      const read = configDumpFromValue(dump);
+      setShown({ proxy, counts: read.ok ? summaryCounts(read.dump) : undefined });
+    });
+    return () => {
+      live = false;
+    };
+  }, [proxy, dump]);
+  return dump !== undefined && shown?.proxy === proxy ? shown.counts : undefined;
+}
 
 export function ProxyConfigSummary() {
   const proxies = useWorkerQuery('proxies', {});
@@ -18,11 +40,7 @@ export function ProxyConfigSummary() {
   const items = proxies.data?.items ?? [];
   const proxy = items.some((p) => p.id === picked) ? picked : '';
   const { data, error } = useProxyConfigData(proxy);
-  const counts = useMemo(() => {
-    if (!data) return undefined;
-    const read = configDumpFromValue(data.dump);
-    return read.ok ? summaryCounts(read.dump) : undefined;
-  }, [data]);
+  const counts = useSummaryCounts(proxy, data?.dump);
   return (
     <div className="proxy-summary" data-testid="proxy-summary">
       {proxies.error && <div className="field-error">{proxies.error}</div>}

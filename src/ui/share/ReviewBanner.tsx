@@ -1,7 +1,7 @@
 // The banner over a shared link: read-only, the person's own workspaces untouched, and the
 // ways on: copy it to my workspaces (a fork), review its change, or leave.
 import { useState } from 'react';
-import { copySharedToMyWorkspaces, leaveSharedLink, useShareView } from '../../state/shareOpen.ts';
+import { leaveSharedLink, useShareView } from '../../state/shareOpen.ts';
 import { useViews } from '../../state/views.ts';
 
 /** Rows of the list of removed values shown; a link may list up to MAX_REDACTED_ITEMS (10,000). */
@@ -17,6 +17,7 @@ export function ReviewBanner() {
   const hidden = removed - Math.min(removed, BANNER_REDACTED_ROWS);
   const fork = async () => {
     setBusy(true);
+    const { copySharedToMyWorkspaces } = await import('../../state/shareLink.ts');
     if (await copySharedToMyWorkspaces()) leaveSharedLink();
     else setBusy(false);
   };

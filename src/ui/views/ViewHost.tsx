@@ -1,16 +1,17 @@
 // The capability views in the main area: a tab per open view beside the file tabs, and the
 // view itself over the editor or split beside it. Each view keeps its own state in its store,
-// so showing, hiding or splitting it never loses a selection.
+// so showing, hiding or splitting it never loses a selection. The tabs are in ViewTab.tsx.
 import { lazy, Suspense, type ReactNode } from 'react';
 import { useViews, VIEW_TITLES, type ViewId } from '../../state/views.ts';
-import { TabShell } from '../editor/TabShell.tsx';
-import { ProxyConfigView } from '../proxyconfig/ProxyConfigView.tsx';
-import { DataPlaneView } from '../dataplane/DataPlaneView.tsx';
-import { CertificatesView } from '../certs/CertificatesView.tsx';
 
+// Each view (and the engine it brings: config-dump tables, ELK, the PKI code, the diff
+// editor) loads the first time it opens, not with the page.
+const ProxyConfigView = lazy(() => import('../proxyconfig/ProxyConfigView.tsx').then((m) => ({ default: m.ProxyConfigView })));
+const DataPlaneView = lazy(() => import('../dataplane/DataPlaneView.tsx').then((m) => ({ default: m.DataPlaneView })));
+const CertificatesView = lazy(() => import('../certs/CertificatesView.tsx').then((m) => ({ default: m.CertificatesView })));
 const ReviewView = lazy(() => import('../review/ReviewView.tsx'));
 
-function body(id: ViewId): ReactNode {
+function view(id: ViewId): ReactNode {
   switch (id) {
     case 'proxy':
       return <ProxyConfigView />;
@@ -19,12 +20,17 @@ function body(id: ViewId): ReactNode {
     case 'certs':
       return <CertificatesView />;
     case 'review':
-      return (
-        <Suspense fallback={<p className="muted view-loading">Loading the review…</p>}>
-          <ReviewView />
-        </Suspense>
-      );
+      return <ReviewView />;
   }
+}
+
+function body(id: ViewId): ReactNode {
+  const what = id === 'review' ? 'the review' : VIEW_TITLES[id];
+  return (
+    <Suspense fallback={<p className="muted view-loading" data-testid="view-loading">Loading {what}…</p>}>
+      {view(id)}
+    </Suspense>
+  );
 }
 
 /**
@@ -60,30 +66,5 @@ export function ViewPanel({ id, index, shown }: { id: ViewId; index: number; sho
       </div>
       <div className="view-content">{body(id)}</div>
     </section>
-  );
-}
-
-/** A view's tab in the editor's tab strip (Delete or the × closes it, as with a file). */
-export function ViewTab({ id, index, active }: { id: ViewId; index: number; active: boolean }) {
-  return (
-    <TabShell
-      id={`view-tab-${index}`}
-      active={active}
-      controls={`view-tabpanel-${id}`}
-      title={`${VIEW_TITLES[id]} (view)`}
-      closeTitle={`Close ${VIEW_TITLES[id]} (Delete on the tab)`}
-      className="view-tab"
-      testId="view-tab"
-      closeTestId="view-tab-close"
-      data={{ 'data-view': id }}
-      onActivate={() => useViews.getState().openView(id)}
-      onClose={() => useViews.getState().closeView(id)}
-    >
-      <svg className="view-tab-icon" viewBox="0 0 16 16" aria-hidden="true">
-        <rect x="2" y="3" width="12" height="10" rx="1.5" fill="none" stroke="currentColor" strokeWidth="1.2" />
-        <path d="M2 6h12" stroke="currentColor" strokeWidth="1.2" />
-      </svg>
-      <span className="tab-name">{VIEW_TITLES[id]}</span>
-    </TabShell>
   );
 }

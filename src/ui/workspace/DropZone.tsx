@@ -2,8 +2,7 @@
 // shared link (read-only) a drop adds nothing and says why; the browser does not open the
 // dropped file in place of the link either.
 import { useEffect, useState } from 'react';
-import { readFiles } from './readFiles.ts';
-import { addFilesAsking } from './addFilesAsking.ts';
+import { addFileList } from './addFiles.ts';
 import { isReadOnly, refuseWhenReadOnly } from '../../state/workspace.ts';
 
 function hasFiles(e: DragEvent): boolean {
@@ -40,7 +39,7 @@ export function DropZone() {
       if (refuseWhenReadOnly()) return;
       const files = Array.from(e.dataTransfer?.files ?? []);
       if (files.length === 0) return;
-      void readFiles(files).then(addFilesAsking);
+      void addFileList(files);
     };
     window.addEventListener('dragenter', enter);
     window.addEventListener('dragover', overH);

@@ -1,17 +1,20 @@
 // Left pane: the workspace's files, with new / upload / rename / delete (not on a shared
 // link, which is read-only: its files can be opened and downloaded).
-import { useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from 'react';
+import { Suspense, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { fileText, normalizePath, refuseWhenReadOnly, useWorkspace, type WsFile } from '../../state/workspace.ts';
 import { useViews } from '../../state/views.ts';
 import { useAnalysis } from '../../state/analysis.ts';
 import { formatBytes } from '../../state/fileKind.ts';
-import { readFiles } from './readFiles.ts';
-import { addFilesAsking } from './addFilesAsking.ts';
+import { addFileList } from './addFiles.ts';
 import { downloadText } from '../share/download.ts';
 import { useUi } from '../../state/ui.ts';
 import { menuItems, runCommand } from '../../state/commands.ts';
-import { Menu, commandMenuItems } from '../common/Menu.tsx';
+import { commandMenuItems } from '../common/menuItems.ts';
 import { useRoving } from '../common/roving.ts';
+import { deferredComponent } from '../deferred.ts';
+
+// The popup menu's code comes with the rest of the page after the first results (ui/deferred.ts).
+const Menu = deferredComponent('Menu');
 
 /** Focus a file's row (after a rename or an Escape from it), once it is rendered. */
 function focusFileRow(path: string): void {
@@ -54,7 +57,7 @@ export function WorkspacePanel() {
   const onUpload = async (e: ChangeEvent<HTMLInputElement>) => {
     const list = Array.from(e.target.files ?? []);
     e.target.value = '';
-    if (list.length > 0) addFilesAsking(await readFiles(list));
+    if (list.length > 0) await addFileList(list);
   };
 
   return (
@@ -174,14 +177,16 @@ function FileRow({ file, active, counts, readOnly, onRename }: { file: WsFile; a
         {!readOnly && <FileActionButton title="Delete" label={`Delete ${file.path}`} testId="delete-file" onClick={del} path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />}
       </span>
       {menuAt && (
-        <Menu
-          anchor={row}
-          at={menuAt}
-          label={`Actions for ${file.path}`}
-          testId="file-menu"
-          items={commandMenuItems(menuItems('file', file.path), (i) => `file-menu-${i.command.id.replace(/^file\./, '')}`)}
-          onClose={() => setMenuAt(null)}
-        />
+        <Suspense fallback={null}>
+          <Menu
+            anchor={row}
+            at={menuAt}
+            label={`Actions for ${file.path}`}
+            testId="file-menu"
+            items={commandMenuItems(menuItems('file', file.path), (i) => `file-menu-${i.command.id.replace(/^file\./, '')}`)}
+            onClose={() => setMenuAt(null)}
+          />
+        </Suspense>
       )}
     </li>
   );

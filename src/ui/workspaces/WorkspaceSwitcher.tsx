@@ -3,10 +3,12 @@
 import { useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { createWorkspace, removeWorkspace, renameWorkspace, switchWorkspace, useWorkspaces } from '../../state/workspaces.ts';
 import { fileText, useWorkspace } from '../../state/workspace.ts';
-import { exportYamlBundle, exportZip, importBundle, ImportError } from '../../core/share/bundle.ts';
 import { downloadBlob, downloadText } from '../share/download.ts';
 import { SHARE_COMMANDS } from '../share/dialogs.ts';
 import { confirmDialog, promptDialog } from '../common/Dialog.tsx';
+
+/** The bundle reader and writers (zip, YAML), loaded at the first export or import. */
+const loadBundle = () => import('../../core/share/bundle.ts');
 
 function currentFiles() {
   return useWorkspace.getState().files.map((f) => ({ path: f.path, text: fileText(f.path) ?? '' }));
@@ -73,15 +75,25 @@ export function WorkspaceSwitcher() {
     setOpen(false);
     void fn();
   };
+  // The files as they are at the click; the writer loads after.
+  const exportAs = async (format: 'yaml' | 'zip') => {
+    const files = currentFiles();
+    const name = currentName || 'workspace';
+    const bundle = await loadBundle();
+    if (format === 'yaml') downloadText(`${name}.yaml`, bundle.exportYamlBundle(files, currentName));
+    else downloadBlob(`${name}.zip`, new Blob([bundle.exportZip(files) as Uint8Array<ArrayBuffer>], { type: 'application/zip' }));
+  };
   const onImport = async (e: ChangeEvent<HTMLInputElement>) => {
     const f = e.target.files?.[0];
     e.target.value = '';
     if (!f) return;
+    let bundle;
     try {
-      const files = importBundle(f.name, new Uint8Array(await f.arrayBuffer()));
+      bundle = await loadBundle();
+      const files = bundle.importBundle(f.name, new Uint8Array(await f.arrayBuffer()));
       await createWorkspace(f.name.replace(/\.(zip|ya?ml|json)$/i, ''), files);
     } catch (err) {
-      useWorkspace.getState().notify({ id: 'import', level: 'error', text: err instanceof ImportError ? err.message : `Could not import ${f.name}: ${String(err)}` });
+      useWorkspace.getState().notify({ id: 'import', level: 'error', text: bundle && err instanceof bundle.ImportError ? err.message : `Could not import ${f.name}: ${String(err)}` });
     }
   };
 
@@ -111,10 +123,10 @@ export function WorkspaceSwitcher() {
           <button type="button" role="menuitem" className="menu-item" data-testid="ws-delete" onClick={act(remove)}>
             Delete workspace…
           </button>
-          <button type="button" role="menuitem" className="menu-item" data-testid="ws-export-yaml" onClick={act(() => downloadText(`${currentName || 'workspace'}.yaml`, exportYamlBundle(currentFiles(), currentName)))}>
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-export-yaml" onClick={act(() => exportAs('yaml'))}>
             Export as one YAML file
           </button>
-          <button type="button" role="menuitem" className="menu-item" data-testid="ws-export-zip" onClick={act(() => downloadBlob(`${currentName || 'workspace'}.zip`, new Blob([exportZip(currentFiles()) as Uint8Array<ArrayBuffer>], { type: 'application/zip' })))}>
+          <button type="button" role="menuitem" className="menu-item" data-testid="ws-export-zip" onClick={act(() => exportAs('zip'))}>
             Export as zip
           </button>
           <button type="button" role="menuitem" className="menu-item" data-testid="ws-import" onClick={() => importInput.current?.click()}>
