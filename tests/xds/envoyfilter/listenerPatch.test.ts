@@ -1,7 +1,7 @@
 // LISTENER / LISTENER_FILTER / FILTER_CHAIN / NETWORK_FILTER / HTTP_FILTER patches, transcribed
 // from Istio's TestApplyListenerPatches (pilot/pkg/networking/core/envoyfilter/
-// listener_patch_test.go): cases "gateway lds", "gateway lds with priority", "sidecar outbound
-// lds - skip adds" and "sidecar inbound virtual", with the test's sidecarProxy/gatewayProxy
+// listener_patch_test.go): all five cases, "gateway lds", "gateway lds with priority", "sidecar
+// outbound lds", "sidecar outbound lds - skip adds" and "sidecar inbound virtual", with the test's sidecarProxy/gatewayProxy
 // (Istio 1.2.2, metadata foo=sidecar, bar=proxy). Go structs are written as proto3 JSON.
 import { describe, expect, it } from 'vitest';
 import { applyListenerPatches } from '../../../src/core/xds/envoyfilter/listeners.ts';
@@ -85,6 +85,79 @@ const sidecarOutboundOutNoAdd: Json[] = [
   { name: 'another-listener' },
 ];
 
+const ALTS_SOCKET: Json = {
+  name: 'transport_sockets.alts',
+  typedConfig: { '@type': `${T}udpa.type.v1.TypedStruct`, typeUrl: `${T}envoy.extensions.transport_sockets.alts.v3.Alts`, value: { handshaker_service: '1.2.3.4' } },
+};
+const REDIS_REPLACED: Json = { name: 'envoy.redis_proxy', typedConfig: { '@type': `${T}envoy.extensions.filters.network.redis_proxy.v3.RedisProxy`, statPrefix: 'redis_stats', prefixRoutes: { catchAllRoute: { cluster: 'custom-redis-cluster' } } } };
+const redisWithTimeout = (opTimeout: string): Json => ({ name: 'envoy.filters.network.redis_proxy', typedConfig: { '@type': `${T}envoy.extensions.filters.network.redis_proxy.v3.RedisProxy`, settings: { opTimeout } } });
+const httpListener = (name: string, filters: string[]): Json => ({ name, filterChains: [{ filterChainMatch: { destinationPort: 80 }, filters: [hcm(named(...filters))] }] });
+
+const sidecarOutboundIn: Json[] = [
+  {
+    name: '12345',
+    address: port(12345),
+    filterChains: [
+      {
+        filterChainMatch: { transportProtocol: 'tls' },
+        transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { tlsParams: { ecdhCurves: ['X25519'], tlsMaximumProtocolVersion: 'TLSv1_1' } } } },
+        filters: named('envoy.transport_sockets.tls'),
+      },
+      { filterChainMatch: { applicationProtocols: ['http/1.1', 'h2c'] }, filters: named('filter1') },
+      { filters: named('filter1', 'filter2') },
+    ],
+  },
+  { name: 'network-filter-to-be-replaced', address: port(6379), filterChains: [{ filters: named('filter1', 'filter2') }] },
+  { name: 'redis-proxy', filterChains: [{ filterChainMatch: { destinationPort: 9999 }, filters: [redisWithTimeout('5s')] }] },
+  { name: 'network-filter-to-be-replaced-not-found', address: port(6380), filterChains: [{ filters: named('network-filter-should-not-be-replaced') }] },
+  {
+    name: 'default-filter-chain',
+    address: port(6381),
+    filterChains: [{ filters: named('network-filter') }],
+    defaultFilterChain: { filters: named('default-network-filter', 'default-network-filter-removed') },
+    listenerFilters: named('filter-to-be-removed', 'filter-before-replace'),
+  },
+  { name: 'another-listener' },
+  httpListener('listener-http-filter-to-be-replaced', ['http-filter-to-be-replaced', 'another-http-filter']),
+  httpListener('listener-http-filter-to-be-replaced-not-found', ['http-filter-should-not-be-replaced', 'another-http-filter']),
+  { name: 'custom-tls-replacement', address: port(7777), filterChains: [{ transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { tlsParams: {} } } }, filters: named('filter') }] },
+  { name: 'custom-tls-addition', address: port(7778), filterChains: [{ filters: named('filter') }] },
+];
+const sidecarOutboundOut: Json[] = [
+  {
+    name: '12345',
+    address: port(12345),
+    filterChains: [
+      {
+        filterChainMatch: { transportProtocol: 'tls' },
+        transportSocket: {
+          name: 'envoy.transport_sockets.tls',
+          typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { tlsParams: { ecdhCurves: ['X25519'], tlsMaximumProtocolVersion: 'TLSv1_3', tlsMinimumProtocolVersion: 'TLSv1_2' } } },
+        },
+        filters: named('envoy.transport_sockets.tls'),
+      },
+      { filters: named('filter0', 'filter1') },
+    ],
+    listenerFilters: named('http-filter-to-be-removed-then-add', 'before proxy_protocol', 'envoy.filters.listener.proxy_protocol', 'after proxy_protocol'),
+  },
+  { name: 'network-filter-to-be-replaced', address: port(6379), filterChains: [{ filters: [REDIS_REPLACED, { name: 'filter2' }] }] },
+  { name: 'redis-proxy', filterChains: [{ filterChainMatch: { destinationPort: 9999 }, filters: [redisWithTimeout('0.2s')] }] },
+  { name: 'network-filter-to-be-replaced-not-found', address: port(6380), filterChains: [{ filters: named('network-filter-should-not-be-replaced') }] },
+  {
+    name: 'default-filter-chain',
+    address: port(6381),
+    filterChains: [{ filters: named('network-filter') }],
+    defaultFilterChain: { filters: named('default-network-filter-replaced') },
+    listenerFilters: named('filter-after-replace'),
+  },
+  { name: 'another-listener' },
+  httpListener('listener-http-filter-to-be-replaced', ['http-filter-replaced', 'another-http-filter']),
+  httpListener('listener-http-filter-to-be-replaced-not-found', ['http-filter-should-not-be-replaced', 'another-http-filter']),
+  { name: 'custom-tls-replacement', address: port(7777), filterChains: [{ transportSocket: ALTS_SOCKET, filters: named('filter') }] },
+  { name: 'custom-tls-addition', address: port(7778), filterChains: [{ transportSocket: ALTS_SOCKET, filters: named('filter') }] },
+  { name: 'new-outbound-listener1' },
+];
+
 const FAULT = `${T}envoy.extensions.filters.http.fault.v3.HTTPFault`;
 const TCP_PROXY = `${T}envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy`;
 const REDIS = `${T}envoy.extensions.filters.network.redis_proxy.v3.RedisProxy`;
@@ -138,6 +211,7 @@ describe('TestApplyListenerPatches', () => {
   const cases = [
     { name: 'gateway lds', ctx: 'GATEWAY' as const, proxy: gatewayProxy, priorities: false, input: gatewayIn, skipAdds: false, want: gatewayOut },
     { name: 'gateway lds with priority', ctx: 'GATEWAY' as const, proxy: gatewayProxy, priorities: true, input: gatewayPriorityIn, skipAdds: false, want: gatewayPriorityOut },
+    { name: 'sidecar outbound lds', ctx: 'SIDECAR_OUTBOUND' as const, proxy: sidecarProxy, priorities: false, input: sidecarOutboundIn, skipAdds: false, want: sidecarOutboundOut },
     { name: 'sidecar outbound lds - skip adds', ctx: 'SIDECAR_OUTBOUND' as const, proxy: sidecarProxy, priorities: false, input: sidecarOutboundInNoAdd, skipAdds: true, want: sidecarOutboundOutNoAdd },
     { name: 'sidecar inbound virtual', ctx: 'SIDECAR_INBOUND' as const, proxy: sidecarProxy, priorities: false, input: sidecarVirtualInboundIn, skipAdds: false, want: sidecarVirtualInboundOut },
   ];
