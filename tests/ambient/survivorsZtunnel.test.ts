@@ -4,6 +4,8 @@
 //    to a waypoint (istio.io/use-waypoint) carries the waypoint's address, as a pod does.
 //  - istioctl/pkg/writer/ztunnel/configdump (workload.go): WAYPOINT names the first service of the
 //    dump's list whose namespace/hostname, or whose VIP, is the waypoint's address.
+//  - pkg/kube/labels CanonicalService: the revision is service.istio.io/canonical-revision, else
+//    app.kubernetes.io/version, else version, else "latest".
 import { describe, expect, it } from 'vitest';
 import { loadMesh } from '../../src/core/ambient/load.ts';
 import { buildAmbientModel } from '../../src/core/ambient/model.ts';
@@ -62,5 +64,13 @@ describe('WAYPOINT: the first service of the list at the address', () => {
     const matching = m.ztunnel.services.filter((s) => s.vips.includes('10.96.0.50')).map((s) => s.name);
     expect(matching).toHaveLength(2);
     expect(rowOf(m, 'x')[4]).toBe(matching[0]);
+  });
+});
+
+describe('canonical revision', () => {
+  it('app.kubernetes.io/version comes before version', () => {
+    const m = model([ns('a'), pod('x', '10.0.0.1', { labels: { 'app.kubernetes.io/version': 'v2', version: 'v1' } }), pod('y', '10.0.0.2', { labels: { 'app.kubernetes.io/version': 'v3' } })]);
+    expect(m.ztunnel.workloads.find((w) => w.json.name === 'x')!.json.canonicalRevision).toBe('v2');
+    expect(m.ztunnel.workloads.find((w) => w.json.name === 'y')!.json.canonicalRevision).toBe('v3');
   });
 });
