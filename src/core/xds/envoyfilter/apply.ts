@@ -144,6 +144,11 @@ export function patchWaypointClusters(run: PatchRun, clusters: readonly Json[]):
 // applyTo kinds this engine applies (EXTENSION_CONFIG and BOOTSTRAP patch resources we do not generate).
 const IMPLEMENTED = new Set<ApplyTo>(['LISTENER', 'LISTENER_FILTER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION', 'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER']);
 
+const WHY_NOT: Partial<Record<ApplyTo, string>> = {
+  EXTENSION_CONFIG: 'ECDS resources are not generated yet',
+  BOOTSTRAP: 'the bootstrap is not patched yet',
+};
+
 /** What to tell the user about the EnvoyFilters of this proxy (empty when none select it). */
 export function patchNotes(run: PatchRun): string[] {
   const { merged } = run;
@@ -155,7 +160,7 @@ export function patchNotes(run: PatchRun): string[] {
   const out = [`EnvoyFilter patches applied: ${applied} of ${reaching} matched (${total} in ${names.length} EnvoyFilter${names.length === 1 ? '' : 's'} selecting this proxy: ${names.join(', ')}).`];
   const missing = new Set<ApplyTo>();
   for (const x of merged.all) if (x.proxyMatched && x.patch.applyTo !== 'INVALID' && !IMPLEMENTED.has(x.patch.applyTo)) missing.add(x.patch.applyTo);
-  if (missing.size > 0) out.push(`EnvoyFilter patches not applied here: ${APPLY_TO.filter((a) => missing.has(a)).join(', ')} (not implemented yet).`);
+  if (missing.size > 0) out.push(`EnvoyFilter patches not applied here: ${APPLY_TO.filter((a) => missing.has(a)).map((a) => `${a} (${WHY_NOT[a] ?? 'not implemented yet'})`).join(', ')}.`);
   for (const f of merged.filters) {
     for (const d of f.dropped) out.push(`EnvoyFilter ${f.namespace}/${f.name} patch ${d.index} is ignored by istiod: ${d.reason}.`);
   }

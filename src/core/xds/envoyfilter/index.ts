@@ -8,4 +8,5 @@ export { applyClusterMerge, insertedClusters, clusterMatch, parseSubsetKey } fro
 export { applyListenerPatches } from './listeners.ts';
 export { applyRouteConfigurationPatches, parseGatewayRdsRouteName } from './routes.ts';
 export { patchSidecarListeners, patchGatewayListeners, patchRouteConfigs, patchSidecarClusters, patchGatewayClusters, patchWaypointClusters, patchNotes } from './apply.ts';
+export { insertedExtensionConfigurations } from './extensions.ts';
 export { mergeMessage, mergeAnyWithAny, readMessage } from './protoJson.ts';
