@@ -160,3 +160,32 @@ spec:
     expect(gen.notes).toContain('EnvoyFilter patches applied: 4 of 4 matched (4 in 1 EnvoyFilter selecting this proxy: istio-system/tweaks).');
   });
 });
+
+describe('EnvoyFilter notes', () => {
+  const filters = `
+apiVersion: networking.istio.io/v1alpha3
+kind: EnvoyFilter
+metadata: {name: mixed, namespace: bookinfo}
+spec:
+  configPatches:
+  - applyTo: CLUSTER
+    match:
+      proxy: {proxyVersion: '^1\\.9.*'}
+    patch: {operation: MERGE, value: {connect_timeout: 7s}}
+  - applyTo: BOOTSTRAP
+    patch: {operation: MERGE, value: {stats_flush_interval: 10s}}
+  - applyTo: CLUSTER
+    match: {context: SIDECAR_OUTBOUND, cluster: {name: no-such-cluster}}
+    patch: {operation: MERGE, value: {connect_timeout: 9s}}
+`;
+  const view = viewOf(`${BOOKINFO}\n---\n${filters}`);
+  const gen = generateFor(view, 'productpage-v1', 'bookinfo');
+
+  it('counts what applied, names what the proxy match left out and what is not implemented', () => {
+    // The proxyVersion regex does not match the proxy's version, so istiod never hands that patch to the cluster patcher.
+    expect(gen.clusters.some((c) => c.connectTimeout === '7s')).toBe(false);
+    expect(gen.notes).toContain('EnvoyFilter patches applied: 0 of 2 matched (3 in 1 EnvoyFilter selecting this proxy: bookinfo/mixed).');
+    expect(gen.notes.some((n) => n.startsWith("1 EnvoyFilter patch left out by match.proxy (proxyVersion against this proxy's version") && n.endsWith('bookinfo/mixed patch 0.'))).toBe(true);
+    expect(gen.notes).toContain('EnvoyFilter patches not applied here: BOOTSTRAP (the bootstrap is not patched yet).');
+  });
+});

@@ -158,6 +158,11 @@ export function patchNotes(run: PatchRun): string[] {
   const applied = merged.all.filter((x) => run.applied.has(x.patch)).length;
   const names = merged.filters.map((f) => `${f.namespace}/${f.name}`);
   const out = [`EnvoyFilter patches applied: ${applied} of ${reaching} matched (${total} in ${names.length} EnvoyFilter${names.length === 1 ? '' : 's'} selecting this proxy: ${names.join(', ')}).`];
+  const skipped = merged.all.filter((x) => !x.proxyMatched);
+  if (skipped.length > 0) {
+    const which = skipped.slice(0, 5).map((x) => `${x.patch.fullName} patch ${x.patch.index}`).join(', ');
+    out.push(`${skipped.length} EnvoyFilter patch${skipped.length === 1 ? '' : 'es'} left out by match.proxy (proxyVersion against this proxy's version ${merged.proxyVersion || '(none)'}, or metadata): ${which}${skipped.length > 5 ? ', …' : ''}.`);
+  }
   const missing = new Set<ApplyTo>();
   for (const x of merged.all) if (x.proxyMatched && x.patch.applyTo !== 'INVALID' && !IMPLEMENTED.has(x.patch.applyTo)) missing.add(x.patch.applyTo);
   if (missing.size > 0) out.push(`EnvoyFilter patches not applied here: ${APPLY_TO.filter((a) => missing.has(a)).map((a) => `${a} (${WHY_NOT[a] ?? 'not implemented yet'})`).join(', ')}.`);

@@ -16,6 +16,8 @@ export interface MergedPatches {
   byApplyTo: Map<ApplyTo, PatchWrapper[]>;
   /** Every patch of the selected filters, with whether its proxy match let it through. */
   all: { patch: PatchWrapper; proxyMatched: boolean }[];
+  /** The version the proxy matches were made against. */
+  proxyVersion: string;
 }
 
 const wrappers = new WeakMap<object, EnvoyFilterWrapper>();
@@ -154,7 +156,7 @@ export function mergeFromIndex(
       byApplyTo.set(p.applyTo, list);
     }
   }
-  return { filters: matched, byApplyTo, all };
+  return { filters: matched, byApplyTo, all, proxyVersion: proxy.istioVersion };
 }
 
 /** The patches of one applyTo (empty when none). */
