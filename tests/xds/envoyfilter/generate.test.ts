@@ -189,3 +189,50 @@ spec:
     expect(gen.notes).toContain('EnvoyFilter patches not applied here: BOOTSTRAP (the bootstrap is not patched yet).');
   });
 });
+
+describe('EnvoyFilter on an ingress gateway (GATEWAY context)', () => {
+  const GATEWAY = readFileSync(new URL('../fixtures/gateway.yaml', import.meta.url), 'utf8');
+  const filters = `
+apiVersion: networking.istio.io/v1alpha3
+kind: EnvoyFilter
+metadata: {name: gw, namespace: istio-system}
+spec:
+  workloadSelector: {labels: {istio: ingressgateway}}
+  configPatches:
+  - applyTo: ROUTE_CONFIGURATION
+    match: {context: GATEWAY, routeConfiguration: {portNumber: 80}}
+    patch: {operation: MERGE, value: {response_headers_to_remove: [server]}}
+  - applyTo: ROUTE_CONFIGURATION
+    match: {context: GATEWAY, routeConfiguration: {gateway: shop/web, portName: https}}
+    patch: {operation: MERGE, value: {request_headers_to_remove: [x-debug]}}
+  - applyTo: HTTP_FILTER
+    match:
+      context: GATEWAY
+      listener: {portNumber: 8080, filterChain: {filter: {name: envoy.filters.network.http_connection_manager}}}
+    patch: {operation: INSERT_FIRST, value: {name: first.filter}}
+  - applyTo: LISTENER
+    match: {context: GATEWAY}
+    patch: {operation: ADD, value: {name: extra-listener, address: {socket_address: {address: 0.0.0.0, port_value: 9999}}}}
+  - applyTo: CLUSTER
+    patch: {operation: ADD, value: {name: extra-cluster}}
+`;
+  const gen = generateFor(viewOf(`${GATEWAY}\n---\n${filters}`), 'istio-ingressgateway-1', 'istio-system');
+
+  it('matches route configurations by server port through the gateway port map, and by gateway and port name', () => {
+    // http.8080 serves the Gateway's port 80 (rc_patch.go anyPortMatches); https.443.https.web.shop is port 443 of shop/web.
+    expect(byName(gen.routes, 'http.8080').responseHeadersToRemove).toEqual(['server']);
+    expect(byName(gen.routes, 'http.8080').requestHeadersToRemove).toBeUndefined();
+    expect(byName(gen.routes, 'https.443.https.web.shop').requestHeadersToRemove).toEqual(['x-debug']);
+    expect(byName(gen.routes, 'https.443.https.web.shop').responseHeadersToRemove).toBeUndefined();
+  });
+
+  it('inserts the HTTP filter first on the 8080 listener only, and adds the listener and the cluster', () => {
+    expect(httpFilterNames(chainsOf(byName(gen.listeners, '0.0.0.0_8080'))[0] as Json)[0]).toBe('first.filter');
+    for (const c of chainsOf(byName(gen.listeners, '0.0.0.0_8443'))) expect(httpFilterNames(c)).not.toContain('first.filter');
+    expect(gen.listeners.map((l) => l.name)).toEqual(['0.0.0.0_8080', '0.0.0.0_8443', 'extra-listener']);
+    expect(byName(gen.listeners, 'extra-listener')).toEqual({ name: 'extra-listener', address: { socketAddress: { address: '0.0.0.0', portValue: 9999 } } });
+    // A CLUSTER ADD without a context is added for gateways (and sidecar outbound).
+    expect(byName(gen.clusters, 'extra-cluster')).toEqual({ name: 'extra-cluster' });
+    expect(gen.notes).toContain('EnvoyFilter patches applied: 5 of 5 matched (5 in 1 EnvoyFilter selecting this proxy: istio-system/gw).');
+  });
+});
