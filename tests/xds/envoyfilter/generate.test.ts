@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { viewOf, generateFor, byName } from '../helpers.ts';
 import { provenanceOf } from '../../../src/core/xds/dump.ts';
+import { generateForProxy } from '../../../src/core/xds/generate.ts';
+import { listProxies, proxyForPod } from '../../../src/core/xds/proxy.ts';
 import type { Json } from '../../../src/core/xds/types.ts';
 
 const BOOKINFO = ['platform.yaml', 'bookinfo.yaml', 'destination-rules.yaml', 'pods.yaml', 'networking.yaml']
@@ -234,5 +236,49 @@ spec:
     // A CLUSTER ADD without a context is added for gateways (and sidecar outbound).
     expect(byName(gen.clusters, 'extra-cluster')).toEqual({ name: 'extra-cluster' });
     expect(gen.notes).toContain('EnvoyFilter patches applied: 5 of 5 matched (5 in 1 EnvoyFilter selecting this proxy: istio-system/gw).');
+  });
+});
+
+describe('EnvoyFilter on a waypoint', () => {
+  const FIXTURE = readFileSync(new URL('../fixtures/waypoint.yaml', import.meta.url), 'utf8');
+  const filters = `
+apiVersion: networking.istio.io/v1alpha3
+kind: EnvoyFilter
+metadata: {name: by-ref, namespace: store}
+spec:
+  targetRefs: [{group: gateway.networking.k8s.io, kind: Gateway, name: waypoint}]
+  configPatches:
+  - applyTo: HTTP_FILTER
+    match: {context: SIDECAR_INBOUND}
+    patch: {operation: INSERT_FIRST, value: {name: wp.inbound}}
+  - applyTo: HTTP_FILTER
+    match: {context: SIDECAR_OUTBOUND}
+    patch: {operation: INSERT_FIRST, value: {name: wp.outbound}}
+---
+apiVersion: networking.istio.io/v1alpha3
+kind: EnvoyFilter
+metadata: {name: by-selector, namespace: store}
+spec:
+  workloadSelector: {labels: {gateway.networking.k8s.io/gateway-name: waypoint}}
+  configPatches:
+  - applyTo: HTTP_FILTER
+    patch: {operation: INSERT_FIRST, value: {name: wp.selector}}
+`;
+  const view = viewOf(`${FIXTURE}\n---\n${filters}`);
+  const ref = listProxies(view).find((p) => p.type === 'waypoint' && p.pod.name.startsWith('waypoint-'));
+  if (!ref) throw new Error('no waypoint');
+  const gen = generateForProxy(view, proxyForPod(view, ref));
+  const hcmChains = gen.listeners.flatMap((l) => chainsOf(l)).filter((c) => hcmOf(c)?.['@type'] !== undefined);
+
+  it('patches its listeners as SIDECAR_INBOUND, and only from the EnvoyFilter whose targetRefs name it', () => {
+    // Waypoint listeners are the inbound set (listener.go buildWaypointListeners); a waypoint never uses workloadSelector.
+    expect(hcmChains.length).toBeGreaterThan(0);
+    for (const c of hcmChains) {
+      const names = httpFilterNames(c);
+      expect(names[0]).toBe('wp.inbound');
+      expect(names).not.toContain('wp.outbound');
+      expect(names).not.toContain('wp.selector');
+    }
+    expect(gen.notes).toContain('EnvoyFilter patches applied: 1 of 2 matched (2 in 1 EnvoyFilter selecting this proxy: store/by-ref).');
   });
 });
