@@ -235,6 +235,18 @@ describe('WorkloadEntry endpoints', () => {
     expect(r.result).toBe('ERROR');
     expect(r.error).toContain('kube-proxy');
   });
+  it('kube-proxy has none with an IP either: EndpointSlices of a selector Service list Pods, never WorkloadEntries', () => {
+    const objs = [ns('a'), pod('a', 'client', '10.0.0.1'), svc('a', 'vm', '10.96.0.7'), we('vm-1', '10.0.7.1', { app: 'vm' })];
+    const r = trace(objs, { from: 'a/client', to: 'vm:80' });
+    expect(r.result).toBe('ERROR');
+    expect(r.error).toContain('kube-proxy has no ready endpoint');
+    expect(r.hops.some((h) => h.text.includes('10.0.7.1'))).toBe(false);
+  });
+  it('with a Pod beside the WorkloadEntry, kube-proxy DNATs to the Pod', () => {
+    const objs = [ns('a'), pod('a', 'client', '10.0.0.1'), svc('a', 'vm', '10.96.0.7'), we('a-first', '10.0.7.1', { app: 'vm' }), pod('a', 'vm', '10.0.0.9')];
+    const r = trace(objs, { from: 'a/client', to: 'vm:80' });
+    expect(one(r, (h) => h.component === 'kube-proxy').text).toContain('DNATs to 10.0.0.9:8080');
+  });
   it('a gateway tunnels to an HBONE WorkloadEntry, which has no pod: no destination ztunnel', () => {
     const objs = [ns('a', AMB), svc('a', 'vm', '10.96.0.7'), we('vm-1', '10.0.7.1', { app: 'vm', 'networking.istio.io/tunnel': 'http' }), ns('g'), pod('g', 'gw', '10.0.9.1', { labels: { istio: 'ingressgateway' } })];
     const r = trace(objs, { from: 'g/gw', to: 'vm.a:80' });

@@ -195,9 +195,14 @@ function portOf(s: ServiceRecord, port: number) {
   return s.ports.find((p) => p.servicePort === port);
 }
 
-/** An endpoint of a service that serves the port: the one asked for, else the first (by namespace/name). */
-function pickEndpoint(s: ServiceRecord, port: number, prefer: string | undefined, all = false): { w: WorkloadRecord; targetPort: number } | undefined {
+/**
+ * An endpoint of a service that serves the port: the one asked for, else the first (by
+ * namespace/name). `podsOnly`: kube-proxy's view, the EndpointSlices Kubernetes fills from Pods
+ * (a WorkloadEntry is an endpoint only to Istio).
+ */
+function pickEndpoint(s: ServiceRecord, port: number, prefer: string | undefined, all = false, podsOnly = false): { w: WorkloadRecord; targetPort: number } | undefined {
   const eps = (all ? s.workloads : serviceEndpoints(s))
+    .filter((w) => !podsOnly || w.kind === 'Pod')
     .map((w) => ({ w, p: w.services.get(s.key)?.find((x) => x.servicePort === port) }))
     .filter((x): x is { w: WorkloadRecord; p: { servicePort: number; targetPort: number } } => x.p !== undefined)
     .sort((a, b) => (`${a.w.json.namespace}/${a.w.json.name}` < `${b.w.json.namespace}/${b.w.json.name}` ? -1 : 1));
@@ -664,7 +669,7 @@ export function traceRequest(view: ConfigView, model: AmbientModel, input: Trace
       t.clientSees = 'whatever the destination answers';
       return finish();
     }
-    const ep = portOf(svc, port) ? pickEndpoint(svc, port, input.endpoint) : undefined;
+    const ep = portOf(svc, port) ? pickEndpoint(svc, port, input.endpoint, false, true) : undefined;
     if (!ep || ep.w.json.workloadIps.length === 0) {
       t.error(`kube-proxy has no ready endpoint for ${svc.name}:${port} (connection refused)`);
       return finish();
