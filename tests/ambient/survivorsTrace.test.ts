@@ -86,6 +86,21 @@ describe('a waypoint addressed by an IP that no Service has (waypointPod)', () =
     expect(toWaypoint.text).toContain('10.0.0.9:15008');
     expect(r.hops.filter((h) => h.component === 'waypoint' && h.pod !== undefined).every((h) => h.pod === 'a/wp-run')).toBe(true);
   });
+  it('of two running pods of the waypoint, is the one at the address, not the first', () => {
+    const objs = [
+      ns('a', { ...AMB, 'istio.io/use-waypoint': 'wp' }),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2'),
+      svc('a', 'server', '10.96.0.2'),
+      wpPod('wp-a', '10.0.0.8'),
+      wpPod('wp-b', '10.0.0.9'),
+      waypoint('a', 'wp', { ip: '10.0.0.9' }),
+    ];
+    const r = trace(objs, { from: 'a/client', to: 'server:80' });
+    const toWaypoint = one(r, (h) => h.component === 'waypoint' && h.actor === 'ztunnel@n1');
+    expect(toWaypoint.text).toContain('10.0.0.9:15008');
+    expect(toWaypoint.peerIdentity).toBe('spiffe://cluster.local/ns/a/sa/wp-b');
+  });
 });
 
 describe('waypoint policies (waypointPolicies)', () => {

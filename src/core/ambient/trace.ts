@@ -238,7 +238,11 @@ function waypointPod(model: AmbientModel, w: Waypoint): { pod: SimPod; ip: strin
   // ztunnel (state.rs fetch_waypoint, load_balance) connects to a healthy endpoint of the waypoint's
   // Service: a running pod that is not ready is no upstream. Without a Service, its running pod.
   const fromService = svc ? serviceEndpoints(svc).map((e) => e.pod).find((p): p is SimPod => p !== undefined && p.state === 'running') : undefined;
-  const pod = svc ? fromService : model.cluster.pods.find((p) => p.waypointOf === `${w.namespace}/${w.name}` && p.state === 'running');
+  // Without a Service at the address, ztunnel looks the IP up as a workload address: the pod
+  // at that IP. Only when no pod has it (an address we derived for a waypoint whose Service no
+  // file wrote) is the waypoint's own running pod taken.
+  const atIp = !svc && w.address.ip ? model.cluster.pods.find((p) => p.ips.includes(w.address.ip as string) && p.state === 'running') : undefined;
+  const pod = svc ? fromService : (atIp ?? model.cluster.pods.find((p) => p.waypointOf === `${w.namespace}/${w.name}` && p.state === 'running'));
   return pod && pod.ips[0] ? { pod, ip: pod.ips[0] } : undefined;
 }
 
