@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOOLS = join(ROOT, 'tools', 'mutate');
-import { FOLDERS as SPECS } from '../tools/mutate/folders.mjs';
+import { FOLDERS as SPECS, groupEntry } from '../tools/mutate/folders.mjs';
 const FOLDERS = Object.keys(SPECS);
 
 const args = process.argv.slice(2);
@@ -30,12 +30,31 @@ if (groupAt >= 0 && (chosen.length !== 1 || !SPECS[chosen[0]].groups?.[group])) 
   console.error(`--group needs one folder and one of its groups (${FOLDERS.map((f) => `${f}: ${Object.keys(SPECS[f].groups ?? {}).join(', ') || 'none'}`).join('; ')}).`);
   process.exit(64);
 }
-// A folder's groups must name each of its files once: a file left out would never be mutated.
+// A folder's groups must cover each of its files whole, each line once: a line left out would
+// never be mutated.
 for (const [name, spec] of Object.entries(SPECS)) if (spec.groups) {
-  const inGroups = Object.values(spec.groups).flat().sort();
-  const files = readdirSync(join(ROOT, 'src', 'core', name)).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3)).sort();
-  if (JSON.stringify(inGroups) !== JSON.stringify(files)) {
-    console.error(`tools/mutate/folders.mjs: the groups of ${name} must name each file of src/core/${name} once (files: ${files.join(', ')}; groups: ${inGroups.join(', ')}).`);
+  const dir = join(ROOT, 'src', 'core', name);
+  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
+  const ranges = new Map(files.map((f) => [f, []]));
+  const problems = [];
+  for (const entry of Object.values(spec.groups).flat()) {
+    const r = groupEntry(entry);
+    if (!ranges.has(r.name)) problems.push(`${entry}: no such file`);
+    else ranges.get(r.name).push(r);
+  }
+  for (const [file, rs] of ranges) {
+    const lines = readFileSync(join(dir, `${file}.ts`), 'utf8').split('\n').length;
+    rs.sort((x, y) => x.from - y.from);
+    let next = 1;
+    for (const r of rs) {
+      if (r.from !== next) problems.push(`${file}: lines ${next}-${r.from - 1} in no group, or lines from ${r.from} in two`);
+      next = r.to + 1;
+    }
+    if (rs.length === 0) problems.push(`${file}: in no group`);
+    else if (next <= lines) problems.push(`${file}: lines ${next}-${lines} in no group`);
+  }
+  if (problems.length) {
+    console.error(`tools/mutate/folders.mjs: the groups of ${name} must cover each file of src/core/${name} whole, once:\n  ${problems.join('\n  ')}`);
     process.exit(65);
   }
 }

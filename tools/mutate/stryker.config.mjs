@@ -2,7 +2,8 @@
 // Each folder is mutated against what CI runs on it: the unit tests that exercise it, the fuzz
 // regression corpus, the conformance suites (tools/mutate/tests/corpus.test.ts) and the fuzz
 // smoke runs (tools/mutate/tests/fuzzSmoke.test.ts). A surviving mutant is a bug CI lets through.
-import { FOLDERS } from './folders.mjs';
+import { readFileSync } from 'node:fs';
+import { FOLDERS, groupEntry } from './folders.mjs';
 
 const folder = process.env.MUTATE_FOLDER;
 const spec = FOLDERS[folder];
@@ -16,7 +17,15 @@ const noFuzz = Boolean(process.env.MUTATE_NO_FUZZ);
 // is <report>.group-<name>.json, and `npm run mutate -- FOLDER --report` merges a complete set.
 const group = process.env.MUTATE_GROUP;
 if (group && !spec.groups?.[group]) throw new Error(`${folder} has no group "${group}" (groups: ${Object.keys(spec.groups ?? {}).join(', ') || 'none'})`);
-const mutate = group ? spec.groups[group].map((name) => `src/core/${folder}/${name}.ts`) : spec.mutate;
+const mutate = group
+  ? spec.groups[group].map((entry) => {
+      const { name, from, to } = groupEntry(entry);
+      const file = `src/core/${folder}/${name}.ts`;
+      if (from === 1 && to === Infinity) return file;
+      const lines = readFileSync(file, 'utf8').split('\n').length;
+      return `${file}:${from}-${Math.min(to, lines)}`;
+    })
+  : spec.mutate;
 process.env.MUTATE_FUZZ = noFuzz ? '' : spec.fuzz.join(',');
 // MUTATE_IGNORE_STATIC: leave out mutants of code run while test files load (Stryker's "static"
 // mutants, which run every test); a survey of the rest, never the score. Report <folder>[.nofuzz].nostatic.json.
