@@ -65,8 +65,14 @@ describe('reading a patch value (protojson, unknown fields discarded)', () => {
     const { value } = readMessage({ name: 'f', typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua', inline_code: 'x' } }, 'envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter');
     expect(value).toEqual({ name: 'f', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua', inlineCode: 'x' } });
   });
-  it('refuses a value of the wrong JSON type, as protojson does', () => {
+  it('refuses a value of the wrong JSON type, as protojson does (istiod then drops the patch)', () => {
     expect(() => readMessage({ name: { nested: true } }, CLUSTER)).toThrow();
+    expect(() => readMessage({ name: 1 }, CLUSTER)).toThrow();
+    expect(() => readMessage({ respect_dns_ttl: 'true' }, CLUSTER)).toThrow();
+    expect(() => readMessage({ per_connection_buffer_limit_bytes: 1.5 }, CLUSTER)).toThrow();
+  });
+  it('discards an unknown enum name like an unknown field', () => {
+    expect(readMessage({ name: 'x', lb_policy: 'NOT_A_POLICY' }, CLUSTER).value).toEqual({ name: 'x' });
   });
 });
 

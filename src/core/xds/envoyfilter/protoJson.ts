@@ -42,6 +42,7 @@ const SPECIAL_JSON = new Set([
   'google.protobuf.BoolValue', 'google.protobuf.StringValue', 'google.protobuf.BytesValue',
 ]);
 const ANY = 'google.protobuf.Any';
+const DISCARDED = Symbol('discarded');
 const KNOWN_PACKAGES = ['envoy.', 'xds.', 'udpa.', 'istio.', 'google.', 'io.prometheus.', 'opencensus.', 'opentelemetry.', 'validate.'];
 
 interface Plan {
@@ -134,25 +135,34 @@ function readField(v: unknown, f: DescField, path: string, opaque: string[]): un
       return x;
     }
     case 'enum': {
-      const val = typeof v === 'number' ? f.enum.values.find((e) => e.number === v) : f.enum.values.find((e) => e.name === v);
-      if (!val) throw new ValueError(`${path}: ${String(v)} is not a ${f.enum.typeName} value`);
-      if (implicit && val.number === 0) return undefined;
+      if (typeof v === 'number') {
+        if (!Number.isInteger(v)) throw new ValueError(`${path}: ${v} is not an enum number`);
+        // Numbers outside the enum are kept (proto3 enums are open), as numbers.
+        const byNumber = f.enum.values.find((e) => e.number === v);
+        if (implicit && v === 0) return undefined;
+        return byNumber ? byNumber.name : v;
+      }
+      if (typeof v !== 'string') throw new ValueError(`${path}: ${JSON.stringify(v)} is not a ${f.enum.typeName} value`);
+      const val = f.enum.values.find((e) => e.name === v);
+      // An unknown name is discarded, like an unknown field.
+      if (!val || (implicit && val.number === 0)) return undefined;
       return val.name;
     }
     case 'message':
       return readMsgValue(v, f.message, path, opaque);
     case 'list': {
       if (!Array.isArray(v)) throw new ValueError(`${path}: expected a list`);
-      if (v.length === 0) return undefined;
-      return v.map((item, i) => {
+      const items = v.map((item, i) => {
         if (f.listKind === 'message') return readMsgValue(item, f.message, `${path}[${i}]`, opaque);
         if (f.listKind === 'enum') {
           const val = typeof item === 'number' ? f.enum.values.find((e) => e.number === item) : f.enum.values.find((e) => e.name === item);
-          if (!val) throw new ValueError(`${path}[${i}]: not a ${f.enum.typeName} value`);
-          return val.name;
+          if (typeof item !== 'number' && typeof item !== 'string') throw new ValueError(`${path}[${i}]: ${JSON.stringify(item)} is not a ${f.enum.typeName} value`);
+          // Unknown names are discarded (marked here, dropped below); unknown numbers are kept.
+          return val ? val.name : typeof item === 'number' ? item : DISCARDED;
         }
         return readScalar(item, f.scalar, `${path}[${i}]`);
-      });
+      }).filter((x) => x !== DISCARDED);
+      return items.length === 0 ? undefined : items;
     }
     case 'map': {
       if (!isPlain(v)) throw new ValueError(`${path}: expected a map`);
@@ -180,10 +190,30 @@ const NUMBER_WRAPPERS: Record<string, ScalarType> = {
 const NUMBER_SCALARS = new Set([ScalarType.DOUBLE, ScalarType.FLOAT, ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.FIXED32, ScalarType.SFIXED32]);
 const LONG_SCALARS = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 
+const INT_SCALARS = new Set([ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.FIXED32, ScalarType.SFIXED32]);
+
+/** A scalar as protojson reads it: the JSON type must fit the field, else the value is refused. */
 function readScalar(v: unknown, t: ScalarType, path: string): unknown {
-  if (typeof v === 'object' && v !== null) throw new ValueError(`${path}: expected a scalar`);
-  if (NUMBER_SCALARS.has(t) && typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
-  if (LONG_SCALARS.has(t) && typeof v === 'number') return String(v);
+  const bad = (what: string) => new ValueError(`${path}: ${JSON.stringify(v)} is not ${what}`);
+  if (t === ScalarType.BOOL) {
+    if (typeof v !== 'boolean') throw bad('a bool');
+    return v;
+  }
+  if (t === ScalarType.STRING || t === ScalarType.BYTES) {
+    if (typeof v !== 'string') throw bad('a string');
+    return v;
+  }
+  const n = typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+  if (NUMBER_SCALARS.has(t)) {
+    if (typeof v === 'string' && (v === 'NaN' || v === 'Infinity' || v === '-Infinity') && !INT_SCALARS.has(t)) return v;
+    if (!Number.isFinite(n) || (INT_SCALARS.has(t) && !Number.isInteger(n))) throw bad('a number of this field');
+    return n;
+  }
+  if (LONG_SCALARS.has(t)) {
+    if (typeof v === 'number' && Number.isInteger(v)) return String(v);
+    if (typeof v === 'string' && /^-?\d+$/.test(v)) return v;
+    throw bad('a 64-bit integer');
+  }
   return v;
 }
 
