@@ -149,6 +149,7 @@ spec:
       expect(c.lbPolicy).toBe('LEAST_REQUEST');
     }
     expect(gen.clusters.filter((c) => String(c.name).endsWith('|details.bookinfo.svc.cluster.local'))).toEqual([]);
+    expect(gen.notes.some((n) => n.startsWith('Removed by EnvoyFilter: ') && n.includes('outbound|9080||details.bookinfo.svc.cluster.local (istio-system/tweaks patch 2)'))).toBe(true);
     expect(byName(gen.clusters, 'extra-cluster')).toEqual({ name: 'extra-cluster', type: 'STRICT_DNS', connectTimeout: '1s' });
     // Inbound clusters are another context.
     const inbound = gen.clusters.find((c) => String(c.name).startsWith('inbound|'));

@@ -163,6 +163,12 @@ export function patchNotes(run: PatchRun): string[] {
     const which = skipped.slice(0, 5).map((x) => `${x.patch.fullName} patch ${x.patch.index}`).join(', ');
     out.push(`${skipped.length} EnvoyFilter patch${skipped.length === 1 ? '' : 'es'} left out by match.proxy (proxyVersion against this proxy's version ${merged.proxyVersion || '(none)'}, or metadata): ${which}${skipped.length > 5 ? ', …' : ''}.`);
   }
+  for (const kind of ['listener', 'cluster'] as const) {
+    const gone = run.removed.filter((r) => r.kind === kind);
+    if (gone.length === 0) continue;
+    const shown = gone.slice(0, 5).map((r) => `${r.name} (${r.patch.fullName} patch ${r.patch.index})`).join(', ');
+    out.push(`Removed by EnvoyFilter: ${gone.length} ${kind}${gone.length === 1 ? '' : 's'}: ${shown}${gone.length > 5 ? ', …' : ''}.`);
+  }
   const missing = new Set<ApplyTo>();
   for (const x of merged.all) if (x.proxyMatched && x.patch.applyTo !== 'INVALID' && !IMPLEMENTED.has(x.patch.applyTo)) missing.add(x.patch.applyTo);
   if (missing.size > 0) out.push(`EnvoyFilter patches not applied here: ${APPLY_TO.filter((a) => missing.has(a)).map((a) => `${a} (${WHY_NOT[a] ?? 'not implemented yet'})`).join(', ')}.`);

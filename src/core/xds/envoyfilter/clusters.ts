@@ -102,6 +102,7 @@ export function applyClusterMerge(run: PatchRun, pctx: PatchContext, cluster: Js
   for (const p of patchesFor(run.merged, 'CLUSTER')) {
     if (p.operation === 'REMOVE' && contextMatches(pctx, p) && clusterMatch(c, p, hosts)) {
       hit(run, p);
+      run.removed.push({ kind: 'cluster', name: String(c.name ?? ''), patch: p });
       return undefined;
     }
     if (p.operation !== 'MERGE' && p.operation !== 'MERGE_AND_REPLACE_LIST') continue;

@@ -197,6 +197,7 @@ function patchListener(run: PatchRun, pctx: PatchContext, l: Json, removed: Set<
     if (!contextMatches(pctx, p) || !listenerMatch(l, p)) continue;
     if (p.operation === 'REMOVE') {
       hit(run, p);
+      run.removed.push({ kind: 'listener', name: String(l.name), patch: p });
       removed.add(l);
       return;
     }

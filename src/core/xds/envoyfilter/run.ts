@@ -11,10 +11,12 @@ export interface PatchRun {
   applied: Set<PatchWrapper>;
   /** Things worth telling (a merge that istiod would have failed, a schema we lack). */
   notes: Set<string>;
+  /** Whole resources a REMOVE took out (they have no place left to carry provenance). */
+  removed: { kind: 'listener' | 'cluster'; name: string; patch: PatchWrapper }[];
 }
 
 export function newRun(merged: MergedPatches): PatchRun {
-  return { merged, applied: new Set(), notes: new Set() };
+  return { merged, applied: new Set(), notes: new Set(), removed: [] };
 }
 
 /** Records that `p` took effect, marking `on` (when given) with what it did. */
