@@ -1,6 +1,8 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { readmeToHtml } from './scripts/readmePage.ts';
 
 /** dist/readme.html: the README as a page the app links to (the privacy note). */
@@ -46,11 +48,40 @@ function contentSecurityPolicy(): Plugin {
   };
 }
 
+/**
+ * Modules the worker's analysis gets a stand-in for, which loads the real one on demand: the
+ * CEL library (celLib.lazy.ts, before a run with a rule only CEL can judge) and certificate
+ * parsing (credential.lazy.ts, for the analyzers, before a run with a Secret); see
+ * src/worker/libGates.ts. The worker's first chunk then holds only what diagnostics need.
+ * `importers` limits a swap to the modules under a folder (the queries keep the real one).
+ */
+const projectFile = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const STAND_INS = [
+  { real: projectFile('./src/core/validation/schema/celLib.ts'), standIn: projectFile('./src/core/validation/schema/celLib.lazy.ts'), importers: projectFile('./src/core/') },
+  { real: projectFile('./src/core/pki/credential.ts'), standIn: projectFile('./src/worker/credential.lazy.ts'), importers: projectFile('./src/core/analysis/') },
+];
+
+function lazyModules(): Plugin {
+  return {
+    name: 'mesh-workbench-lazy-modules',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer || !/(?:celLib|credential)\.ts$/.test(source)) return null;
+      const from = importer.split('?')[0] as string;
+      const target = resolve(dirname(from), source);
+      const swap = STAND_INS.find((s) => s.real === target && from.startsWith(s.importers) && from !== s.standIn);
+      return swap ? swap.standIn : null;
+    },
+  };
+}
+
 // The app is a static single page; `npm start` serves dist/ on this fixed port.
 export default defineConfig({
   plugins: [react(), contentSecurityPolicy(), readmePage()],
   base: './',
-  worker: { format: 'es' },
+  // Only the worker's build: the page loads no CEL, and its certificate code (generation,
+  // the Share dialog) uses the libraries directly. The dev server keeps the real modules.
+  worker: { format: 'es', plugins: () => [lazyModules()] },
   build: {
     target: 'es2022',
     outDir: 'dist',

@@ -58,6 +58,11 @@ export interface RunOptions {
    * the CLI has no use for them).
    */
   fixes?: boolean;
+  /**
+   * Awaited with the resources to analyze before any analyzer runs: the browser worker loads
+   * the CEL library and certificate parsing there when they could need them (src/worker/libGates.ts).
+   */
+  prepare?: (resources: readonly Resource[]) => Promise<void> | void;
 }
 
 function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
@@ -133,6 +138,7 @@ export class WorkspaceAnalyzer {
     // istioctl mode: only what istioctl's file reader takes (see analysis/istioctlMode.ts).
     const istioctl = settings.mode === 'istioctl' ? istioctlRun(this.model.fileList(), settings.analyzers) : undefined;
     const resources = istioctl ? istioctl.resources : this.model.resources();
+    if (options.prepare) await options.prepare(resources);
     for (const k of this.model.takeChangedKinds()) this.unanalyzedKinds.add(k);
     // The mesh config comes from one ConfigMap: unless ConfigMaps or the overrides changed, it is the same.
     const meshKey = JSON.stringify([options.meshConfigText, options.meshNetworksText, !istioctl]);

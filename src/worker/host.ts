@@ -10,17 +10,43 @@
 // - Nothing here throws out of `handle`: a failed run is reported as `failed` and the next
 //   run rebuilds the analyzer from the texts it held; changes that do not fit the worker's
 //   copy make it ask for every file whole (`resync`).
+// - The first diagnostics need only the analysis: the query module (xDS, config dumps,
+//   certificates, ambient) is imported on the first query or once the first result is out,
+//   and the CEL and certificate libraries before a run whose resources could need them
+//   (libGates.ts) or after the first result. None of them is in the worker's first chunk.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
-import type { Diagnostic } from '../core/model/types.ts';
+import type { Diagnostic, Resource } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
-import { answerQuery, answerQueryAsync, isAsyncQueryView } from '../core/queries/index.ts';
+import { celLibLoaded, loadCelLib } from '../core/validation/schema/celLib.lazy.ts';
+import { credentialsLoaded, loadCredentials } from './credential.lazy.ts';
+import { resourcesNeedCel, resourcesNeedPki } from './libGates.ts';
 import { applyTextChanges } from './textChanges.ts';
 import type { DiagnosticsReuse, FileEdits, FromWorker, ToWorker } from './protocol.ts';
+
+export type QueriesModule = typeof import('../core/queries/index.ts');
+
+/** A module the worker build loads on demand (celLib.lazy.ts, credential.lazy.ts). */
+export interface LazyLib {
+  loaded(): boolean;
+  load(): Promise<void>;
+}
 
 export interface HostOptions {
   /** Yield to the event loop this often during a run (ms), so newer messages are seen. */
   yieldEveryMs?: number;
+  /** Imports the query module (default: a dynamic import; tests hold it back). */
+  loadQueries?: () => Promise<QueriesModule>;
+  /** The CEL library (default: celLib.lazy.ts, which the worker build uses for celLib.ts). */
+  cel?: LazyLib;
+  /** Certificate parsing (default: credential.lazy.ts, which the worker build gives the analyzers for pki/credential.ts). */
+  pki?: LazyLib;
+  /** Load the query module and the libraries once the first result is posted (default true). */
+  preload?: boolean;
 }
+
+const importQueries = (): Promise<QueriesModule> => import('../core/queries/index.ts');
+const lazyCel: LazyLib = { loaded: celLibLoaded, load: loadCelLib };
+const lazyPki: LazyLib = { loaded: credentialsLoaded, load: loadCredentials };
 
 interface QueuedQuery {
   id: number;
@@ -87,11 +113,22 @@ export class AnalysisHost {
   private lastAnswers = new Map<string, string>();
   /** The diagnostics of the last result posted (the page holds the same list). */
   private lastPosted: readonly Diagnostic[] = [];
+  /** The query module once imported, and the import while it is under way. */
+  private queryModule?: QueriesModule;
+  private queryModuleLoading?: Promise<QueriesModule>;
+  private preloaded = false;
+  /** The imports this host started (settled() waits for them). */
+  private loads: Promise<unknown>[] = [];
+  private readonly cel: LazyLib;
+  private readonly pki: LazyLib;
 
   constructor(
     private readonly post: (msg: FromWorker) => void,
     private readonly options: HostOptions = {},
-  ) {}
+  ) {
+    this.cel = options.cel ?? lazyCel;
+    this.pki = options.pki ?? lazyPki;
+  }
 
   /** Handles one message from the page; never throws. */
   handle(data: unknown): void {
@@ -107,6 +144,19 @@ export class AnalysisHost {
   /** True while a run is in flight (for tests). */
   get busy(): boolean {
     return this.looping;
+  }
+
+  /** Resolves once every import the host started has settled, and what waited on it ran (for tests). */
+  async settled(): Promise<void> {
+    while (this.loads.length > 0) {
+      const loads = this.loads.splice(0);
+      await Promise.allSettled(loads);
+    }
+  }
+
+  private track<T>(p: Promise<T>): Promise<T> {
+    this.loads.push(p);
+    return p;
   }
 
   private safePost(msg: FromWorker): void {
@@ -247,6 +297,7 @@ export class AnalysisHost {
             canceled: () => this.latestVersion !== version || this.cancelRequested,
             yieldEveryMs: this.options.yieldEveryMs ?? 8,
             yieldToEventLoop,
+            prepare: (resources) => this.prepareLibs(resources),
           });
           this.lastFailure = null;
           if (result === 'canceled' || this.latestVersion !== version) {
@@ -277,6 +328,7 @@ export class AnalysisHost {
             });
             if (fixes.length > 0) this.post({ type: 'fixes', version, fixes });
           }
+          this.preload();
         } catch (e) {
           this.rebuild = true;
           this.lastFailure = errorText(e);
@@ -289,9 +341,42 @@ export class AnalysisHost {
     }
   }
 
+  /** Before a run: loads the libraries its resources could need (the run waits for them). */
+  private prepareLibs(resources: readonly Resource[]): Promise<void> | void {
+    const loads: Promise<void>[] = [];
+    if (!this.cel.loaded() && resourcesNeedCel(resources)) loads.push(this.track(this.cel.load()));
+    if (!this.pki.loaded() && resourcesNeedPki(resources)) loads.push(this.track(this.pki.load()));
+    if (loads.length > 0) return Promise.all(loads).then(() => undefined);
+  }
+
   /**
-   * Answers the queued queries if there is an analyzed state to read (not mid-run). After a
-   * failed run they fail with its message; before the first analysis they keep waiting.
+   * After the first result: what later runs and queries may need, imported while the user
+   * reads the diagnostics rather than when they first ask. A failure here is retried on use.
+   */
+  private preload(): void {
+    if (this.preloaded || this.options.preload === false) return;
+    this.preloaded = true;
+    void this.queriesModule().catch(() => undefined);
+    if (!this.cel.loaded()) void this.track(this.cel.load()).catch(() => undefined);
+    if (!this.pki.loaded()) void this.track(this.pki.load()).catch(() => undefined);
+  }
+
+  /** The query module, imported once; a failed import is tried again on the next call. */
+  private queriesModule(): Promise<QueriesModule> {
+    this.queryModuleLoading ??= this.track((this.options.loadQueries ?? importQueries)()).then(
+      (m) => (this.queryModule = m),
+      (e: unknown) => {
+        this.queryModuleLoading = undefined;
+        throw e;
+      },
+    );
+    return this.queryModuleLoading;
+  }
+
+  /**
+   * Answers the queued queries if there is an analyzed state to read (not mid-run) and the
+   * query module is loaded (else they wait for it). After a failed run they fail with its
+   * message; before the first analysis they keep waiting.
    */
   private answerQueries(): void {
     if (this.queries.length === 0) return;
@@ -302,6 +387,25 @@ export class AnalysisHost {
       for (const q of this.queries.splice(0)) this.safePost({ type: 'queryFailed', id: q.id, message: `The analysis failed (${failure}); queries are answered again after the next successful analysis.` });
       return;
     }
+    const queries = this.queryModule;
+    if (!queries) {
+      // Answered when it arrives, against the state analyzed by then.
+      const failAll = (message: string) => {
+        for (const q of this.queries.splice(0)) this.safePost({ type: 'queryFailed', id: q.id, message });
+      };
+      this.track(this.queriesModule()).then(
+        () => {
+          try {
+            this.answerQueries();
+          } catch (e) {
+            failAll(errorText(e));
+          }
+        },
+        (e: unknown) => failAll(`The query module did not load (${errorText(e)}).`),
+      );
+      return;
+    }
+    const { answerQuery, answerQueryAsync, isAsyncQueryView } = queries;
     for (const q of this.queries.splice(0)) {
       if (isAsyncQueryView(q.view)) {
         // Answered when ready; a newer analysis does not cancel it (it answers the state asked).

@@ -82,9 +82,10 @@ class Harness {
     return version;
   }
 
-  /** Waits until the host is idle (all runs done). */
+  /** Waits until the host is idle (all runs done, and the modules it imports on demand loaded). */
   async idle(): Promise<void> {
     for (let i = 0; i < 1000 && this.host.busy; i++) await new Promise((r) => setTimeout(r, 1));
+    await this.host.settled();
     await new Promise((r) => setTimeout(r, 0));
   }
 

@@ -51,6 +51,9 @@ const programs = new Map<string, Program | { compileError: string }>();
 function program(rule: string): Program | { compileError: string } {
   let p = programs.get(rule);
   if (!p) {
+    // The browser worker loads the library on demand (celLib.lazy.ts): without it a rule is
+    // not judged at all, rather than judged wrongly (and the verdict cached).
+    if (cel === undefined) throw new Error('The CEL library is not loaded');
     try {
       const run = cel.plan(celEnvironment(), cel.parse(rule));
       p = (self: unknown) => run({ self } as never);
@@ -135,6 +138,157 @@ const PRESENCE_RULES = new Map<string, (v: unknown) => boolean | undefined>([
   ],
 ]);
 
+/**
+ * The object, unless one of the fields holds null: CEL's `has()` is false for a null field
+ * here, unlike has() above, so the rules below leave such values to CEL.
+ */
+function withoutNulls(v: unknown, ...keys: string[]): Record<string, unknown> | undefined {
+  const o = asObject(v);
+  return o && keys.every((k) => o[k] !== null) ? o : undefined;
+}
+
+/** A field's value as CEL's `has(self.f) ? self.f : fallback` reads it, when it is a string. */
+function stringOr(o: Record<string, unknown>, key: string, fallback: string): string | undefined {
+  if (!has(o, key)) return fallback;
+  const v = o[key];
+  return typeof v === 'string' ? v : undefined;
+}
+
+const PORT_NAME = /^[a-zA-Z0-9](?:[-a-zA-Z0-9]*[a-zA-Z0-9])?$/;
+
+/**
+ * The other rules on fields most workspaces set (every PeerAuthentication, ServiceEntry and
+ * its endpoints, EnvoyFilter patch, WorkloadEntry), so that a run seldom needs CEL at all:
+ * the browser worker then does not load the library before the first diagnostics. Each
+ * answers only for the value shapes it is sure of (undefined hands the rule to CEL), and
+ * tests/validation/celNatives.test.ts checks each against CEL.
+ */
+const SHAPE_RULES = new Map<string, (v: unknown) => boolean | undefined>([
+  [
+    'has(self.portLevelMtls) ? (((has(self.selector) && has(self.selector.matchLabels)) ? self.selector.matchLabels : {}).size() > 0) : true',
+    (v) => {
+      const o = withoutNulls(v, 'portLevelMtls', 'selector');
+      if (!o) return undefined;
+      if (!has(o, 'portLevelMtls')) return true;
+      if (!has(o, 'selector')) return false;
+      const sel = withoutNulls(o.selector, 'matchLabels');
+      if (!sel) return undefined;
+      if (!has(sel, 'matchLabels')) return false;
+      const labels = withoutNulls(sel.matchLabels, ...Object.keys(asObject(sel.matchLabels) ?? {}));
+      return labels ? Object.keys(labels).some((k) => labels[k] !== undefined) : undefined;
+    },
+  ],
+  ['self != "*"', (v) => (typeof v === 'string' ? v !== '*' : undefined)],
+  [
+    'self.all(l1, self.exists_one(l2, l1.number == l2.number))',
+    (v) => {
+      if (!Array.isArray(v)) return undefined;
+      const seen = new Set<number>();
+      let unique = true;
+      for (const x of v) {
+        const n = asObject(x)?.number;
+        if (typeof n !== 'number' || !Number.isSafeInteger(n)) return undefined;
+        if (seen.has(n)) unique = false;
+        seen.add(n);
+      }
+      return unique;
+    },
+  ],
+  [
+    '!((has(self.addresses) ? self.addresses : []).exists(k, k.contains("/")) && !((has(self.resolution) ? self.resolution : "NONE") in ["STATIC", "NONE"]))',
+    (v) => {
+      const o = withoutNulls(v, 'addresses', 'resolution');
+      if (!o) return undefined;
+      const addresses = has(o, 'addresses') ? o.addresses : [];
+      if (!Array.isArray(addresses) || !addresses.every((a) => typeof a === 'string')) return undefined;
+      const resolution = stringOr(o, 'resolution', 'NONE');
+      if (resolution === undefined) return undefined;
+      return !(addresses.some((a: string) => a.includes('/')) && !(resolution === 'STATIC' || resolution === 'NONE'));
+    },
+  ],
+  [
+    '((has(self.resolution) ? self.resolution : "NONE") == "NONE") ? !has(self.endpoints) : true',
+    (v) => {
+      const o = withoutNulls(v, 'resolution', 'endpoints');
+      const resolution = o && stringOr(o, 'resolution', 'NONE');
+      if (!o || resolution === undefined) return undefined;
+      return resolution === 'NONE' ? !has(o, 'endpoints') : true;
+    },
+  ],
+  [
+    '((has(self.resolution) ? self.resolution : "") == "DNS_ROUND_ROBIN") ? ((has(self.endpoints) ? self.endpoints : []).size() <= 1) : true',
+    (v) => {
+      const o = withoutNulls(v, 'resolution', 'endpoints');
+      const resolution = o && stringOr(o, 'resolution', '');
+      if (!o || resolution === undefined) return undefined;
+      if (resolution !== 'DNS_ROUND_ROBIN') return true;
+      const endpoints = has(o, 'endpoints') ? o.endpoints : [];
+      return Array.isArray(endpoints) ? endpoints.length <= 1 : undefined;
+    },
+  ],
+  [
+    'has(self.context) ? ((self.context == "WAYPOINT") ? has(self.waypoint) : !has(self.waypoint)) : !has(self.waypoint)',
+    (v) => {
+      const o = withoutNulls(v, 'context', 'waypoint');
+      if (!o) return undefined;
+      if (!has(o, 'context')) return !has(o, 'waypoint');
+      if (typeof o.context !== 'string') return undefined;
+      return o.context === 'WAYPOINT' ? has(o, 'waypoint') : !has(o, 'waypoint');
+    },
+  ],
+  ['self.startsWith("unix://") ? !self.endsWith("/") : true', (v) => (typeof v === 'string' ? !v.startsWith('unix://') || !v.endsWith('/') : undefined)],
+  [
+    'self.startsWith("unix://") ? (self.substring(7, 8) == "/" || self.substring(7, 8) == "@") : true',
+    (v) => {
+      if (typeof v !== 'string') return undefined;
+      if (!v.startsWith('unix://')) return true;
+      // substring(7, 8) of "unix://" alone is out of range: CEL's error, not ours to word.
+      const c = [...v][7];
+      return c === undefined ? undefined : c === '/' || c === '@';
+    },
+  ],
+  [
+    'has(self.address) || has(self.network)',
+    (v) => {
+      const o = withoutNulls(v, 'address', 'network');
+      return o ? has(o, 'address') || has(o, 'network') : undefined;
+    },
+  ],
+  [
+    '(has(self.address) ? self.address : "").startsWith("unix://") ? !has(self.ports) : true',
+    (v) => {
+      const o = withoutNulls(v, 'address', 'ports');
+      const address = o && stringOr(o, 'address', '');
+      if (!o || address === undefined) return undefined;
+      return address.startsWith('unix://') ? !has(o, 'ports') : true;
+    },
+  ],
+  [
+    'self.all(key, size(key) < 63 && key.matches("^[a-zA-Z0-9](?:[-a-zA-Z0-9]*[a-zA-Z0-9])?$"))',
+    (v) => {
+      const o = withoutNulls(v, ...Object.keys(asObject(v) ?? {}));
+      // CEL's size() counts code points.
+      return o ? Object.keys(o).every((k) => o[k] === undefined || ([...k].length < 63 && PORT_NAME.test(k))) : undefined;
+    },
+  ],
+  [
+    '((has(self.operation) ? self.operation : "") == "REMOVE") ? !has(self.value) : true',
+    (v) => {
+      const o = withoutNulls(v, 'operation', 'value');
+      const operation = o && stringOr(o, 'operation', '');
+      if (!o || operation === undefined) return undefined;
+      return operation === 'REMOVE' ? !has(o, 'value') : true;
+    },
+  ],
+  [
+    'has(self.wasm) != has(self.lua)',
+    (v) => {
+      const o = withoutNulls(v, 'wasm', 'lua');
+      return o ? has(o, 'wasm') !== has(o, 'lua') : undefined;
+    },
+  ],
+]);
+
 /** `(has(self.a) ? 1 : 0) + (has(self.b) ? 1 : 0) <= 1`, for any fields a, b, …. */
 function atMostOneOf(text: string): ((v: unknown) => boolean | undefined) | undefined {
   if (!/^\(has\(self\.\w+\) \? 1 : 0\)( \+ \(has\(self\.\w+\) \? 1 : 0\))+ <= 1$/.test(text)) return undefined;
@@ -154,10 +308,15 @@ function presenceRule(rule: string): ((v: unknown) => boolean | undefined) | und
   let fn = presenceByRule.get(rule);
   if (fn === undefined) {
     const text = rule.replace(/\s+/g, ' ').trim();
-    fn = PRESENCE_RULES.get(text) ?? atMostOneOf(text) ?? null;
+    fn = PRESENCE_RULES.get(text) ?? SHAPE_RULES.get(text) ?? atMostOneOf(text) ?? null;
     presenceByRule.set(rule, fn);
   }
   return fn ?? undefined;
+}
+
+/** Whether evalRule needs the CEL library for this rule and value (no native evaluation decides it). */
+export function needsCelLibrary(rule: CelRule, v: unknown): boolean {
+  return native(rule.rule, v) === undefined;
 }
 
 /** Runs one rule on a value; `useNative: false` forces CEL (for tests). */

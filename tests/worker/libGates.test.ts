@@ -1,0 +1,215 @@
+// The libraries the browser worker loads on demand, as the worker build arranges them
+// (vite.config.ts): cel.ts reads the CEL library from celLib.lazy.ts, empty until loaded, and
+// the analyzers' certificate parsing refuses to run until loaded. The host must load each
+// before a run that could need it (src/worker/libGates.ts), so that the diagnostics are the
+// ones of eagerly loaded libraries; and it must not load them for a workspace that does not
+// need them. The tests run in order: the first ones need CEL not loaded yet.
+import { describe, expect, it, vi } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { AnalysisHost, type LazyLib } from '../../src/worker/host.ts';
+import { resourceNeedsCel, resourcesNeedPki } from '../../src/worker/libGates.ts';
+import { celLibLoaded, loadCelLib } from '../../src/core/validation/schema/celLib.lazy.ts';
+import { schemaFindings } from '../../src/core/validation/schema.ts';
+import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
+import { defaultAnalysisSettings, type AnalysisSettings } from '../../src/core/analysis/settings.ts';
+import type { Diagnostic, WorkspaceFile } from '../../src/core/model/types.ts';
+import type { FromWorker } from '../../src/worker/protocol.ts';
+import { yamlFiles } from '../helpers/files.ts';
+
+// The worker build's celLib.ts.
+vi.mock('../../src/core/validation/schema/celLib.ts', () => import('../../src/core/validation/schema/celLib.lazy.ts'));
+
+// The worker build gives the analyzers a credential.ts that throws until loaded
+// (src/worker/credential.lazy.ts); this one does the same, loaded through `pki` below.
+const pkiState = vi.hoisted(() => ({ loaded: false, loads: 0 }));
+vi.mock('../../src/core/pki/credential.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/core/pki/credential.ts')>();
+  const guard = <A extends unknown[], R>(f: (...a: A) => R) => (...a: A): R => {
+    if (!pkiState.loaded) throw new Error('The certificate libraries are not loaded');
+    return f(...a);
+  };
+  return { ...real, extractCertInfo: guard(real.extractCertInfo), validateGatewayCredential: guard(real.validateGatewayCredential) };
+});
+const pki: LazyLib = {
+  loaded: () => pkiState.loaded,
+  load: async () => {
+    pkiState.loads++;
+    pkiState.loaded = true;
+  },
+};
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+function sample(id: string): WorkspaceFile[] {
+  const index = JSON.parse(readFileSync(`${ROOT}public/samples/index.json`, 'utf8')) as { samples: Array<{ id: string; files: string[] }> };
+  const s = index.samples.find((x) => x.id === id);
+  if (!s) throw new Error(`no sample ${id}`);
+  return s.files.map((f) => ({ path: f, text: readFileSync(`${ROOT}public/samples/${id}/${f}`, 'utf8') }));
+}
+
+/** Every document we have: the samples, the fixtures and the fuzzers' saved pipeline inputs. */
+function corpus(): WorkspaceFile[] {
+  const files = [...yamlFiles(`${ROOT}public/samples`), ...yamlFiles(`${ROOT}tests/fixtures`)].map((p) => ({ path: p, text: readFileSync(p, 'utf8') }));
+  for (const name of ['pipeline.json', 'metamorphic.json']) {
+    try {
+      const saved = JSON.parse(readFileSync(`${ROOT}tests/fuzz-corpus/${name}`, 'utf8')) as { entries?: Array<{ input?: { files?: WorkspaceFile[] } }> };
+      (saved.entries ?? []).forEach((e, i) => {
+        for (const f of e.input?.files ?? []) if (typeof f.text === 'string') files.push({ path: `${name}/${i}/${f.path}`, text: f.text });
+      });
+    } catch {
+      // A corpus file that is not there is no input.
+    }
+  }
+  return files;
+}
+
+/** A RequestAuthentication whose jwksUri rule only CEL judges (url()), next to a plain VirtualService. */
+const NEEDS_CEL = `apiVersion: security.istio.io/v1
+kind: RequestAuthentication
+metadata:
+  name: jwt
+  namespace: shop
+spec:
+  jwtRules:
+  - issuer: https://issuer.example.com
+    jwksUri: ftp://keys.example.com/jwks.json
+---
+apiVersion: security.istio.io/v1
+kind: PeerAuthentication
+metadata:
+  name: ports
+  namespace: shop
+spec:
+  selector:
+    matchLabels: {app: cart}
+  portLevelMtls:
+    "8080": {mode: DISABLE}
+    "70000": {mode: STRICT}
+`;
+
+const PLAIN = `apiVersion: networking.istio.io/v1
+kind: VirtualService
+metadata:
+  name: reviews
+  namespace: shop
+spec:
+  hosts: [reviews]
+  http:
+  - route:
+    - destination: {host: reviews}
+`;
+
+interface Run {
+  diagnostics: Diagnostic[];
+  /** Whether CEL / certificate parsing were loaded when the result was posted. */
+  celAtResult: boolean;
+  pkiAtResult: boolean;
+}
+
+/** The host's first result for the files (nothing loaded after it: no preload). */
+async function hostRun(files: WorkspaceFile[], settings: AnalysisSettings = defaultAnalysisSettings()): Promise<Run> {
+  let run: Run | undefined;
+  let failure: string | undefined;
+  const host = new AnalysisHost(
+    (m: FromWorker) => {
+      if (m.type === 'result') run = { diagnostics: structuredClone(m.diagnostics), celAtResult: celLibLoaded(), pkiAtResult: pkiState.loaded };
+      if (m.type === 'failed') failure = m.message;
+    },
+    { yieldEveryMs: 0, preload: false, pki },
+  );
+  host.handle({ type: 'sync', version: 1, full: true, changed: files, edits: [], removed: [], settings });
+  for (let i = 0; i < 10_000 && host.busy; i++) await new Promise((r) => setTimeout(r, 1));
+  await host.settled();
+  if (failure) throw new Error(failure);
+  if (!run) throw new Error('no result');
+  return run;
+}
+
+/** The same workspace analyzed directly (with whatever is loaded by now). */
+async function directRun(files: WorkspaceFile[], settings: AnalysisSettings = defaultAnalysisSettings()): Promise<Diagnostic[]> {
+  const a = new WorkspaceAnalyzer();
+  a.update(files, []);
+  const r = await a.run(settings);
+  if (r === 'canceled') throw new Error('canceled');
+  return r.diagnostics;
+}
+
+const key = (d: Diagnostic) => `${d.file}:${d.line} ${d.code} ${d.message}`;
+
+describe('libraries loaded on demand by the worker', () => {
+  it('the CEL gate says no only where validation runs no rule through CEL (every document we have)', () => {
+    expect(celLibLoaded()).toBe(false);
+    const model = new WorkspaceModel();
+    model.update(corpus(), []);
+    let unneeded = 0;
+    for (const r of model.resources()) {
+      if (resourceNeedsCel(r)) continue;
+      unneeded++;
+      // With the library absent, a rule that needs it throws.
+      expect(() => schemaFindings(r), `${r.source?.file ?? ''} ${r.kindId} ${r.name}`).not.toThrow();
+    }
+    expect(unneeded).toBeGreaterThan(100);
+    expect(celLibLoaded()).toBe(false);
+  });
+
+  it('without CEL, a rule only CEL judges throws rather than passes', () => {
+    const model = new WorkspaceModel();
+    model.update([{ path: 'ra.yaml', text: NEEDS_CEL }], []);
+    const ra = model.resources().find((r) => r.name === 'jwt')!;
+    expect(resourceNeedsCel(ra)).toBe(true);
+    expect(() => schemaFindings(ra)).toThrow(/CEL library is not loaded/);
+  });
+
+  it('analyzes the samples without loading CEL, or certificate parsing unless a Secret is there', async () => {
+    for (const id of ['bookinfo-mistakes', 'bookinfo', 'ambient', 'many-mistakes']) {
+      const run = await hostRun(sample(id));
+      expect(run.celAtResult, id).toBe(false);
+      expect(run.pkiAtResult, id).toBe(false);
+      expect(run.diagnostics.filter((d) => d.code === 'IST0001'), id).toEqual([]);
+      if (id !== 'bookinfo') expect(run.diagnostics.length, id).toBeGreaterThan(0);
+    }
+    expect(celLibLoaded()).toBe(false);
+    expect(pkiState.loads).toBe(0);
+  });
+
+  it('loads certificate parsing before analyzing a workspace with Secrets; the verdicts are those of a direct analysis', async () => {
+    const files = sample('certificates');
+    const run = await hostRun(files);
+    expect(run.pkiAtResult).toBe(true);
+    expect(run.celAtResult).toBe(false);
+    expect(run.diagnostics.filter((d) => d.code === 'IST0001')).toEqual([]);
+    expect(run.diagnostics.map(key)).toEqual((await directRun(files)).map(key));
+  });
+
+  it('loads CEL before validating a document with a rule only CEL judges; the diagnostics are those of a direct analysis', async () => {
+    expect(celLibLoaded()).toBe(false);
+    const files = [...sample('bookinfo-mistakes'), { path: 'auth.yaml', text: NEEDS_CEL }, { path: 'vs.yaml', text: PLAIN }];
+    const run = await hostRun(files);
+    expect(run.celAtResult).toBe(true);
+    expect(run.diagnostics.filter((d) => d.code === 'IST0001')).toEqual([]);
+    // The rules CEL judged (the webhook's findings on the same fields are what the analysis shows).
+    const model = new WorkspaceModel();
+    model.update([{ path: 'auth.yaml', text: NEEDS_CEL }], []);
+    const messages = model.resources().flatMap((r) => schemaFindings(r).map((f) => f.message));
+    expect(messages.some((m) => /url must have scheme/.test(m))).toBe(true);
+    expect(messages.some((m) => /port must be between 1-65535/.test(m))).toBe(true);
+    expect(run.diagnostics.map(key)).toEqual((await directRun(files)).map(key));
+    // The same in istioctl mode, which reads the files itself.
+    const istioctl: AnalysisSettings = { ...defaultAnalysisSettings(), mode: 'istioctl', schemaFindings: false };
+    expect((await hostRun(files, istioctl)).diagnostics.map(key)).toEqual((await directRun(files, istioctl)).map(key));
+  });
+
+  it('the PKI gate answers yes for any Secret', () => {
+    const model = new WorkspaceModel();
+    model.update([{ path: 's.yaml', text: 'apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: a}\n' }, { path: 'vs.yaml', text: PLAIN }], []);
+    expect(resourcesNeedPki(model.resources())).toBe(true);
+    expect(resourcesNeedPki(model.resources().filter((r) => r.kindId !== model.resources()[0]!.kindId))).toBe(false);
+  });
+
+  it('the lazy CEL module loads once', async () => {
+    await loadCelLib();
+    await loadCelLib();
+    expect(celLibLoaded()).toBe(true);
+  });
+});
