@@ -11,7 +11,7 @@
 // Types the descriptors lack are kept opaque: their JSON is merged without a schema (objects
 // recurse, arrays append, the rest replaces) and the caller is told.
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
-import { envoyProtos } from '../proto/registry.ts';
+import { envoyMessage } from './schemaSource.ts';
 
 export type Json = Record<string, unknown>;
 
@@ -26,11 +26,11 @@ export function cloneJson<T>(v: T): T {
 /** The message a type URL names, if the descriptors have it. */
 export function messageForTypeUrl(typeUrl: string): DescMessage | undefined {
   const slash = typeUrl.lastIndexOf('/');
-  return envoyProtos().message(slash >= 0 ? typeUrl.slice(slash + 1) : typeUrl);
+  return envoyMessage(slash >= 0 ? typeUrl.slice(slash + 1) : typeUrl);
 }
 
 export function messageNamed(typeName: string): DescMessage | undefined {
-  return envoyProtos().message(typeName);
+  return envoyMessage(typeName);
 }
 
 // Well-known types whose JSON form is not an object of their fields.
