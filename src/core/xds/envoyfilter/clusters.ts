@@ -57,7 +57,7 @@ export function clusterMatch(cluster: Json, p: PatchWrapper, hosts: readonly str
  * mergeTransportSocketCluster. Returns undefined when the patch has no transport socket (merge
  * the value as usual), else the cluster after the socket handling (the value is not merged).
  */
-function mergeTransportSocket(run: PatchRun, c: Json, p: PatchWrapper): Json | undefined {
+function mergeTransportSocket(run: PatchRun, c: Json, p: PatchWrapper): Json | 'panic' | undefined {
   const pts = p.value?.transportSocket;
   if (!isObj(pts)) return undefined;
   const tsms = Array.isArray(c.transportSocketMatches) ? (c.transportSocketMatches as unknown[]) : [];
@@ -86,7 +86,11 @@ function mergeTransportSocket(run: PatchRun, c: Json, p: PatchWrapper): Json | u
     const schemaless: string[] = [];
     const r = mergeAnyWithAny(dst, src, { schemaless });
     if (!r.ok) {
-      note(run, p, `istiod's merge of the transport socket of cluster ${String(c.name)} fails (${r.reason}); nothing merged`);
+      if (r.panics) {
+        note(run, p, `istiod's merge of the transport socket of cluster ${String(c.name)} panics (${r.reason}); the cluster keeps what earlier patches did and no later patch applies to it`);
+        return 'panic';
+      }
+      note(run, p, `istiod cannot unpack the transport socket of cluster ${String(c.name)} (${r.reason}); the patch is skipped there`);
       return c;
     }
     if (schemaless.length > 0) note(run, p, `merged ${schemaless.join(', ')} without its schema`);
@@ -112,6 +116,7 @@ export function applyClusterMerge(run: PatchRun, pctx: PatchContext, cluster: Js
       continue;
     }
     const ts = mergeTransportSocket(run, c, p);
+    if (ts === 'panic') return c;
     if (ts) c = ts;
     else {
       const schemaless: string[] = [];

@@ -163,8 +163,13 @@ function mergeFilter(run: PatchRun, p: PatchWrapper, f: Json, renames: boolean):
   if (isObj(v.typedConfig)) {
     const schemaless: string[] = [];
     const r = mergeAnyWithAny(f.typedConfig, v.typedConfig, { schemaless });
-    if (!r.ok) note(run, p, `istiod's merge into ${String(f.name)} fails (${r.reason}): a type mismatch makes istiod panic and drop the rest of this context's listener patches; here the filter is left as is`);
-    else merged = r.value;
+    if (!r.ok && r.panics) {
+      // istiod recovers from the panic by keeping the listeners as they were at that point.
+      note(run, p, `istiod's merge into ${String(f.name)} panics (${r.reason}) and the rest of this context's listener patches are dropped; here only this filter is left as is`);
+      return;
+    }
+    // Otherwise a payload istiod cannot unpack keeps the filter's own; the name still changes.
+    if (r.ok) merged = r.value;
     if (schemaless.length > 0) note(run, p, `merged ${schemaless.join(', ')} without its schema`);
   }
   if (renames && typeof v.name === 'string' && v.name !== '') f.name = v.name;

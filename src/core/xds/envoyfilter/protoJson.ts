@@ -356,7 +356,7 @@ function mergeSchemaless(dst: Json, src: Json): Json {
   return out;
 }
 
-export type AnyMergeResult = { ok: true; value: Json } | { ok: false; reason: string };
+export type AnyMergeResult = { ok: true; value: Json } | { ok: false; reason: string; /** Payload types differ: istiod's merge panics. */ panics: boolean };
 
 /**
  * util.MergeAnyWithAny: both payloads unpacked as their messages, merged, packed again.
@@ -365,10 +365,10 @@ export type AnyMergeResult = { ok: true; value: Json } | { ok: false; reason: st
 export function mergeAnyWithAny(dst: Json, src: Json, opts: MergeOptions = {}): AnyMergeResult {
   const dt = dst['@type'];
   const st = src['@type'];
-  if (typeof dt !== 'string' || typeof st !== 'string') return { ok: false, reason: 'Any without @type' };
+  if (typeof dt !== 'string' || typeof st !== 'string') return { ok: false, reason: 'Any without @type', panics: false };
   // Both are unpacked by the message name their URL ends with, so only that has to agree.
   const name = (u: string) => u.slice(u.lastIndexOf('/') + 1);
-  if (name(dt) !== name(st)) return { ok: false, reason: `cannot merge ${st} into ${dt}` };
+  if (name(dt) !== name(st)) return { ok: false, reason: `cannot merge ${st} into ${dt}`, panics: true };
   const desc = messageForTypeUrl(dt);
   const strip = (o: Json): Json => {
     const r: Json = {};
