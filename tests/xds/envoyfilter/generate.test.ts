@@ -283,3 +283,42 @@ spec:
     expect(gen.notes).toContain('EnvoyFilter patches applied: 1 of 2 matched (2 in 1 EnvoyFilter selecting this proxy: store/by-ref).');
   });
 });
+
+describe('EnvoyFilter on inbound route configurations (inline in the HTTP connection manager)', () => {
+  const filters = `
+apiVersion: networking.istio.io/v1alpha3
+kind: EnvoyFilter
+metadata: {name: inbound-routes, namespace: bookinfo}
+spec:
+  workloadSelector: {labels: {app: productpage}}
+  configPatches:
+  - applyTo: HTTP_ROUTE
+    match: {context: SIDECAR_INBOUND, routeConfiguration: {vhost: {name: "inbound|http|9080"}}}
+    patch: {operation: MERGE, value: {route: {timeout: 5s}}}
+  - applyTo: ROUTE_CONFIGURATION
+    match: {context: SIDECAR_INBOUND, routeConfiguration: {portNumber: 9080}}
+    patch: {operation: MERGE, value: {response_headers_to_add: [{header: {key: x-inbound, value: "9080"}}]}}
+`;
+  const gen = generateFor(viewOf(`${BOOKINFO}\n---\n${filters}`), 'productpage-v1', 'bookinfo');
+  const inlineRoutes = chainsOf(byName(gen.listeners, 'virtualInbound'))
+    .map((c) => hcmOf(c)?.routeConfig as Json | undefined)
+    .filter((rc): rc is Json => rc !== undefined);
+
+  it('patches the route configuration istiod builds for the port (buildSidecarInboundHTTPRouteConfig), not the passthrough one', () => {
+    // The inbound route configuration is named after the inbound cluster, inbound|9080||, whose port the match reads.
+    const rc9080 = inlineRoutes.filter((rc) => rc.name === 'inbound|9080||');
+    const passthrough = inlineRoutes.filter((rc) => rc.name === 'InboundPassthroughCluster');
+    expect(rc9080.length).toBeGreaterThan(0);
+    expect(passthrough.length).toBeGreaterThan(0);
+    for (const rc of rc9080) {
+      expect(rc.responseHeadersToAdd).toEqual([{ header: { key: 'x-inbound', value: '9080' } }]);
+      const route = ((rc.virtualHosts as Json[])[0]!.routes as Json[])[0]!;
+      expect((route.route as Json).timeout).toBe('5s');
+      expect((route.route as Json).cluster).toBe('inbound|9080||');
+    }
+    for (const rc of passthrough) {
+      expect(rc.responseHeadersToAdd).toBeUndefined();
+      expect((((rc.virtualHosts as Json[])[0]!.routes as Json[])[0]!.route as Json).timeout).toBe('0s');
+    }
+  });
+});
