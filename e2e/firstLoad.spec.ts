@@ -61,6 +61,26 @@ test.describe('first load', () => {
     await expect(rows.filter({ hasText: '"reviews2"' })).toHaveCount(0);
   });
 
+  test('a problem clicked before the editor has loaded is shown in it once it has', async ({ page }) => {
+    let releaseEditor!: () => void;
+    const editorHeld = new Promise<void>((resolve) => (releaseEditor = resolve));
+    await page.route(/\/MonacoEditor-[^/]*\.js$/, async (route) => {
+      await editorHeld;
+      await route.continue();
+    });
+    await page.goto('./');
+    // istioctl puts IST0162 on line 100; a click selects the field on line 103.
+    const row = page.getByTestId('problem-row').filter({ hasText: 'IST0162' });
+    await expect(row.getByTestId('problem-location')).toHaveText('networking.yaml:100');
+    await expect(page.getByTestId('editor-placeholder')).toBeVisible();
+    await row.click();
+
+    releaseEditor();
+    await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+    await expect(page.getByTestId('cursor-position')).toHaveText(/^Ln 103, Col \d+$/);
+    await expect(page.locator('.monaco-editor .view-line').filter({ hasText: 'number: 9000' })).toBeInViewport();
+  });
+
   test('no editor script is requested before the first Problems row is on the page', async ({ page }) => {
     await watchFirstRow(page);
     const requests: Array<{ url: string; at: number }> = [];
