@@ -322,3 +322,19 @@ spec:
     }
   });
 });
+
+describe('EnvoyFilter of the many-mistakes sample', () => {
+  // istiod, through xds-oracle (docs/testing.md, oracle table: cause envoyfilter-http-filter),
+  // puts example.header first in cart's inbound HTTP chains: INSERT_BEFORE without a subFilter
+  // match inserts at the front of every HTTP connection manager of the context.
+  const files = ['platform.yaml', 'networking.yaml', 'policies.yaml'].map((f) => readFileSync(new URL(`../../../public/samples/many-mistakes/${f}`, import.meta.url), 'utf8'));
+  const view = viewOf(files.join('\n---\n'));
+
+  it("puts example.header first in every inbound HTTP chain of cart, nowhere else", () => {
+    const gen = generateFor(view, 'cart-7d9f8c6b5-abcde', 'shop');
+    const inbound = chainsOf(byName(gen.listeners, 'virtualInbound')).filter((c) => hcmOf(c));
+    expect(inbound.length).toBeGreaterThan(0);
+    for (const c of inbound) expect(httpFilterNames(c)[0]).toBe('example.header');
+    for (const l of gen.listeners.filter((x) => x.name !== 'virtualInbound')) for (const c of chainsOf(l)) expect(httpFilterNames(c)).not.toContain('example.header');
+  });
+});
