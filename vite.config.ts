@@ -49,16 +49,20 @@ function contentSecurityPolicy(): Plugin {
 }
 
 /**
- * Modules the worker's analysis gets a stand-in for, which loads the real one on demand: the
- * CEL library (celLib.lazy.ts, before a run with a rule only CEL can judge) and certificate
- * parsing (credential.lazy.ts, for the analyzers, before a run with a Secret); see
- * src/worker/libGates.ts. The worker's first chunk then holds only what diagnostics need.
- * `importers` limits a swap to the modules under a folder (the queries keep the real one).
+ * Modules the worker's analysis gets a stand-in for, which the host loads the real one of on
+ * demand (src/worker/host.ts): the CEL library (celLib.lazy.ts, before a run with a rule only
+ * CEL can judge) and certificate parsing (credential.lazy.ts, before a run with a Secret),
+ * see src/worker/libGates.ts; the quick fixes (after the first diagnostics) and istioctl
+ * mode's reader (before a run in that mode). The worker's first chunk then holds only what
+ * diagnostics need. `importers` limits a swap to the modules under a folder, or one module
+ * (the queries keep the real ones).
  */
 const projectFile = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const STAND_INS = [
   { real: projectFile('./src/core/validation/schema/celLib.ts'), standIn: projectFile('./src/core/validation/schema/celLib.lazy.ts'), importers: projectFile('./src/core/') },
   { real: projectFile('./src/core/pki/credential.ts'), standIn: projectFile('./src/worker/credential.lazy.ts'), importers: projectFile('./src/core/analysis/') },
+  { real: projectFile('./src/core/analysis/fixes/index.ts'), standIn: projectFile('./src/worker/fixes.lazy.ts'), importers: projectFile('./src/core/workspace.ts') },
+  { real: projectFile('./src/core/analysis/istioctlMode.ts'), standIn: projectFile('./src/worker/istioctl.lazy.ts'), importers: projectFile('./src/core/workspace.ts') },
 ];
 
 function lazyModules(): Plugin {
@@ -66,7 +70,7 @@ function lazyModules(): Plugin {
     name: 'mesh-workbench-lazy-modules',
     enforce: 'pre',
     resolveId(source, importer) {
-      if (!importer || !/(?:celLib|credential)\.ts$/.test(source)) return null;
+      if (!importer || !source.startsWith('.')) return null;
       const from = importer.split('?')[0] as string;
       const target = resolve(dirname(from), source);
       const swap = STAND_INS.find((s) => s.real === target && from.startsWith(s.importers) && from !== s.standIn);

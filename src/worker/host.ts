@@ -11,21 +11,24 @@
 //   run rebuilds the analyzer from the texts it held; changes that do not fit the worker's
 //   copy make it ask for every file whole (`resync`).
 // - The first diagnostics need only the analysis: the query module (xDS, config dumps,
-//   certificates, ambient) is imported on the first query or once the first result is out,
-//   and the CEL and certificate libraries before a run whose resources could need them
-//   (libGates.ts) or after the first result. None of them is in the worker's first chunk.
+//   certificates, ambient) is imported on the first query or once the first result is out;
+//   the CEL and certificate libraries before a run whose resources could need them
+//   (libGates.ts), istioctl mode's reader before a run in that mode, the quick fixes before
+//   the first fixes, and all of them after the first result. None is in the first chunk.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import type { Diagnostic, Resource } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import { celLibLoaded, loadCelLib } from '../core/validation/schema/celLib.lazy.ts';
-import { credentialsLoaded, loadCredentials } from './credential.lazy.ts';
+import { credentials } from './credential.lazy.ts';
+import { fixes } from './fixes.lazy.ts';
+import { istioctlMode } from './istioctl.lazy.ts';
 import { resourcesNeedCel, resourcesNeedPki } from './libGates.ts';
 import { applyTextChanges } from './textChanges.ts';
 import type { DiagnosticsReuse, FileEdits, FromWorker, ToWorker } from './protocol.ts';
 
 export type QueriesModule = typeof import('../core/queries/index.ts');
 
-/** A module the worker build loads on demand (celLib.lazy.ts, credential.lazy.ts). */
+/** A module the worker build loads on demand (celLib.lazy.ts and the stand-ins of onDemand.ts). */
 export interface LazyLib {
   loaded(): boolean;
   load(): Promise<void>;
@@ -40,13 +43,16 @@ export interface HostOptions {
   cel?: LazyLib;
   /** Certificate parsing (default: credential.lazy.ts, which the worker build gives the analyzers for pki/credential.ts). */
   pki?: LazyLib;
+  /** The quick fixes (default: fixes.lazy.ts, which the worker build gives workspace.ts). */
+  fixes?: LazyLib;
+  /** istioctl mode's reader (default: istioctl.lazy.ts, which the worker build gives workspace.ts). */
+  istioctl?: LazyLib;
   /** Load the query module and the libraries once the first result is posted (default true). */
   preload?: boolean;
 }
 
 const importQueries = (): Promise<QueriesModule> => import('../core/queries/index.ts');
 const lazyCel: LazyLib = { loaded: celLibLoaded, load: loadCelLib };
-const lazyPki: LazyLib = { loaded: credentialsLoaded, load: loadCredentials };
 
 interface QueuedQuery {
   id: number;
@@ -121,13 +127,17 @@ export class AnalysisHost {
   private loads: Promise<unknown>[] = [];
   private readonly cel: LazyLib;
   private readonly pki: LazyLib;
+  private readonly fixes: LazyLib;
+  private readonly istioctl: LazyLib;
 
   constructor(
     private readonly post: (msg: FromWorker) => void,
     private readonly options: HostOptions = {},
   ) {
     this.cel = options.cel ?? lazyCel;
-    this.pki = options.pki ?? lazyPki;
+    this.pki = options.pki ?? credentials;
+    this.fixes = options.fixes ?? fixes;
+    this.istioctl = options.istioctl ?? istioctlMode;
   }
 
   /** Handles one message from the page; never throws. */
@@ -290,6 +300,8 @@ export class AnalysisHost {
           continue;
         }
         try {
+          // istioctl mode reads the files with its own module (settings may change meanwhile).
+          while (this.settings.mode === 'istioctl' && !this.istioctl.loaded()) await this.track(this.istioctl.load());
           this.applyPending();
           this.post({ type: 'started', version });
           this.stateVersion = version;
@@ -320,7 +332,14 @@ export class AnalysisHost {
           this.lastPosted = result.diagnostics;
           this.answerQueries();
           // Fixes come second: diagnostics show at once, the lightbulbs a moment later.
-          if (this.latestVersion === version && !this.runRequested) {
+          if (this.latestVersion === version && !this.runRequested && !this.fixes.loaded()) {
+            try {
+              await this.track(this.fixes.load());
+            } catch {
+              // No lightbulbs for this result; the next one tries again.
+            }
+          }
+          if (this.latestVersion === version && !this.runRequested && this.fixes.loaded()) {
             this.analyzer.attachFixes(result.diagnostics);
             const fixes: Array<[number, NonNullable<Diagnostic['fixes']>]> = [];
             result.diagnostics.forEach((d, i) => {
@@ -358,7 +377,7 @@ export class AnalysisHost {
     this.preloaded = true;
     void this.queriesModule().catch(() => undefined);
     if (!this.cel.loaded()) void this.track(this.cel.load()).catch(() => undefined);
-    if (!this.pki.loaded()) void this.track(this.pki.load()).catch(() => undefined);
+    for (const m of [this.pki, this.fixes, this.istioctl]) if (!m.loaded()) void this.track(m.load()).catch(() => undefined);
   }
 
   /** The query module, imported once; a failed import is tried again on the next call. */

@@ -1,9 +1,10 @@
-// The libraries the browser worker loads on demand, as the worker build arranges them
-// (vite.config.ts): cel.ts reads the CEL library from celLib.lazy.ts, empty until loaded, and
-// the analyzers' certificate parsing refuses to run until loaded. The host must load each
-// before a run that could need it (src/worker/libGates.ts), so that the diagnostics are the
-// ones of eagerly loaded libraries; and it must not load them for a workspace that does not
-// need them. The tests run in order: the first ones need CEL not loaded yet.
+// The modules the browser worker loads on demand, as the worker build arranges them
+// (vite.config.ts): cel.ts reads the CEL library from celLib.lazy.ts, empty until loaded;
+// the analyzers' certificate parsing, WorkspaceAnalyzer's quick fixes and istioctl mode refuse
+// to run until loaded. The host must load each before it is used (CEL and certificates before
+// a run that could need them, src/worker/libGates.ts), so that the diagnostics are the ones
+// of eagerly loaded modules; and it must not load them for a workspace that does not need
+// them. The tests run in order: the first ones need nothing loaded yet.
 import { describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { AnalysisHost, type LazyLib } from '../../src/worker/host.ts';
@@ -20,24 +21,38 @@ import { yamlFiles } from '../helpers/files.ts';
 // The worker build's celLib.ts.
 vi.mock('../../src/core/validation/schema/celLib.ts', () => import('../../src/core/validation/schema/celLib.lazy.ts'));
 
-// The worker build gives the analyzers a credential.ts that throws until loaded
-// (src/worker/credential.lazy.ts); this one does the same, loaded through `pki` below.
-const pkiState = vi.hoisted(() => ({ loaded: false, loads: 0 }));
-vi.mock('../../src/core/pki/credential.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/core/pki/credential.ts')>();
-  const guard = <A extends unknown[], R>(f: (...a: A) => R) => (...a: A): R => {
-    if (!pkiState.loaded) throw new Error('The certificate libraries are not loaded');
+// The worker build gives the analyzers a credential.ts, and WorkspaceAnalyzer a quick-fix
+// module and an istioctl mode, that throw until loaded (src/worker/*.lazy.ts); these do the
+// same, loaded through the host options below.
+const on = vi.hoisted(() => {
+  const loaded = { pki: false, fixes: false, istioctl: false };
+  const loads = { pki: 0, fixes: 0, istioctl: 0 };
+  const guard = <A extends unknown[], R>(which: keyof typeof loaded, f: (...a: A) => R) => (...a: A): R => {
+    if (!loaded[which]) throw new Error(`${which} is not loaded`);
     return f(...a);
   };
-  return { ...real, extractCertInfo: guard(real.extractCertInfo), validateGatewayCredential: guard(real.validateGatewayCredential) };
+  return { loaded, loads, guard };
 });
-const pki: LazyLib = {
-  loaded: () => pkiState.loaded,
+vi.mock('../../src/core/pki/credential.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/core/pki/credential.ts')>();
+  return { ...real, extractCertInfo: on.guard('pki', real.extractCertInfo), validateGatewayCredential: on.guard('pki', real.validateGatewayCredential) };
+});
+vi.mock('../../src/core/analysis/fixes/index.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/core/analysis/fixes/index.ts')>();
+  return { ...real, attachFixes: on.guard('fixes', real.attachFixes), fixContext: on.guard('fixes', real.fixContext) };
+});
+vi.mock('../../src/core/analysis/istioctlMode.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/core/analysis/istioctlMode.ts')>();
+  return { ...real, istioctlRun: on.guard('istioctl', real.istioctlRun), isIstioCode: on.guard('istioctl', real.isIstioCode) };
+});
+const lib = (which: keyof typeof on.loaded): LazyLib => ({
+  loaded: () => on.loaded[which],
   load: async () => {
-    pkiState.loads++;
-    pkiState.loaded = true;
+    on.loads[which]++;
+    on.loaded[which] = true;
   },
-};
+});
+const modules = { pki: lib('pki'), fixes: lib('fixes'), istioctl: lib('istioctl') };
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -102,9 +117,13 @@ spec:
 
 interface Run {
   diagnostics: Diagnostic[];
-  /** Whether CEL / certificate parsing were loaded when the result was posted. */
+  /** Whether CEL / certificate parsing / quick fixes / istioctl mode were loaded when the result was posted. */
   celAtResult: boolean;
   pkiAtResult: boolean;
+  fixesAtResult: boolean;
+  istioctlAtResult: boolean;
+  /** How many diagnostics got quick fixes (the `fixes` message). */
+  fixed: number;
 }
 
 /** The host's first result for the files (nothing loaded after it: no preload). */
@@ -113,10 +132,14 @@ async function hostRun(files: WorkspaceFile[], settings: AnalysisSettings = defa
   let failure: string | undefined;
   const host = new AnalysisHost(
     (m: FromWorker) => {
-      if (m.type === 'result') run = { diagnostics: structuredClone(m.diagnostics), celAtResult: celLibLoaded(), pkiAtResult: pkiState.loaded };
+      if (m.type === 'result') run = { diagnostics: structuredClone(m.diagnostics), celAtResult: celLibLoaded(), pkiAtResult: on.loaded.pki, fixesAtResult: on.loaded.fixes, istioctlAtResult: on.loaded.istioctl, fixed: 0 };
+      if (m.type === 'fixes' && run) {
+        expect(on.loaded.fixes).toBe(true);
+        run.fixed = m.fixes.length;
+      }
       if (m.type === 'failed') failure = m.message;
     },
-    { yieldEveryMs: 0, preload: false, pki },
+    { yieldEveryMs: 0, preload: false, ...modules },
   );
   host.handle({ type: 'sync', version: 1, full: true, changed: files, edits: [], removed: [], settings });
   for (let i = 0; i < 10_000 && host.busy; i++) await new Promise((r) => setTimeout(r, 1));
@@ -161,16 +184,21 @@ describe('libraries loaded on demand by the worker', () => {
     expect(() => schemaFindings(ra)).toThrow(/CEL library is not loaded/);
   });
 
-  it('analyzes the samples without loading CEL, or certificate parsing unless a Secret is there', async () => {
-    for (const id of ['bookinfo-mistakes', 'bookinfo', 'ambient', 'many-mistakes']) {
+  it('analyzes the samples without loading CEL, istioctl mode, or certificate parsing unless a Secret is there; quick fixes load after the first result', async () => {
+    for (const id of ['many-mistakes', 'bookinfo-mistakes', 'bookinfo', 'ambient']) {
       const run = await hostRun(sample(id));
+      if (id === 'many-mistakes') {
+        expect(run.fixesAtResult).toBe(false);
+        expect(run.fixed).toBeGreaterThan(0);
+      }
       expect(run.celAtResult, id).toBe(false);
       expect(run.pkiAtResult, id).toBe(false);
+      expect(run.istioctlAtResult, id).toBe(false);
       expect(run.diagnostics.filter((d) => d.code === 'IST0001'), id).toEqual([]);
       if (id !== 'bookinfo') expect(run.diagnostics.length, id).toBeGreaterThan(0);
     }
     expect(celLibLoaded()).toBe(false);
-    expect(pkiState.loads).toBe(0);
+    expect(on.loads).toEqual({ pki: 0, fixes: 1, istioctl: 0 });
   });
 
   it('loads certificate parsing before analyzing a workspace with Secrets; the verdicts are those of a direct analysis', async () => {
@@ -197,7 +225,9 @@ describe('libraries loaded on demand by the worker', () => {
     expect(run.diagnostics.map(key)).toEqual((await directRun(files)).map(key));
     // The same in istioctl mode, which reads the files itself.
     const istioctl: AnalysisSettings = { ...defaultAnalysisSettings(), mode: 'istioctl', schemaFindings: false };
-    expect((await hostRun(files, istioctl)).diagnostics.map(key)).toEqual((await directRun(files, istioctl)).map(key));
+    const inIstioctlMode = await hostRun(files, istioctl);
+    expect(inIstioctlMode.istioctlAtResult).toBe(true);
+    expect(inIstioctlMode.diagnostics.map(key)).toEqual((await directRun(files, istioctl)).map(key));
   });
 
   it('the PKI gate answers yes for any Secret', () => {
