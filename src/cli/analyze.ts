@@ -309,8 +309,9 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   const unique = new Map<string, InputFile>();
   for (const f of files) if (!unique.has(f.name)) unique.set(f.name, f);
   workspace.update([...unique.values()].map((f) => ({ path: f.name, text: f.text })), []);
-  // Quick fixes are for the editor; the CLI prints none.
-  const result = await workspace.run(settings, { meshConfigText, meshNetworksText, fixes: false });
+  // Quick fixes are for the editor; the CLI prints none. Of the formats, only SARIF (and
+  // istioctl's error lines) print a diagnostic's range; the others print its line alone.
+  const result = await workspace.run(settings, { meshConfigText, meshNetworksText, fixes: false, ranges: istioctlMode || format === 'sarif' });
   if (result === 'canceled') throw new Error('analysis was canceled');
 
   if (istioctlMode) {

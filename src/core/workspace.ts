@@ -50,6 +50,8 @@ export interface RunOptions {
   meshConfigText?: string;
   meshNetworksText?: string;
   timing?: Map<string, number>;
+  /** Locate messages' highlighted fields for their ranges (default true; see RunAnalyzersOptions.ranges). */
+  ranges?: boolean;
   /** Called between analysis steps (the benchmark samples the heap there). */
   probe?: () => void;
   /**
@@ -193,6 +195,7 @@ export class WorkspaceAnalyzer {
         canceled: options.canceled,
         yieldNow,
         timing: options.timing,
+        ranges: options.ranges,
         renderEpoch: this.model.layoutVersion,
       });
     } catch (e) {

@@ -87,9 +87,10 @@ export function rememberMessage(d: Diagnostic, m: AnalysisMessage): void {
   sourceMessages.set(d, m);
 }
 
-export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, lookup: DocumentLookup): Diagnostic {
+/** `ranges` false: the diagnostic's line only (its range is what locating the highlighted field costs). */
+export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, lookup: DocumentLookup, ranges = true): Diagnostic {
   const r = m.resource;
-  const loc = r?.source ? locateResourceField(r, m.fieldPath, lookup, m.highlightPath, m.highlightOccurrence) : undefined;
+  const loc = !r?.source ? undefined : ranges ? locateResourceField(r, m.fieldPath, lookup, m.highlightPath, m.highlightOccurrence) : { line: locateIstioField(r, m.fieldPath, lookup).line };
   // One literal with every field (absent ones undefined): a fixed shape keeps each of the
   // thousands of kept diagnostics compact and fast to read.
   const d: Diagnostic = {

@@ -24,6 +24,11 @@ export interface RunAnalyzersOptions {
    * incremental session reuses messages it rendered under the same epoch. Omitted, nothing is reused.
    */
   renderEpoch?: number;
+  /**
+   * Locate each message's highlighted field for the editor's range (default true). The CLI's
+   * json, yaml and log output print only the line, which does not depend on it.
+   */
+  ranges?: boolean;
 }
 
 export class AnalysisCanceled extends Error {

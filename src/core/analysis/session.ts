@@ -17,6 +17,8 @@ interface RenderedMessage {
   d: Diagnostic;
   doc: SourceDocument | undefined;
   startLine: number;
+  /** Rendered with its range (see RunAnalyzersOptions.ranges). */
+  ranged: boolean;
 }
 
 function shiftLines(d: Diagnostic, delta: number): Diagnostic {
@@ -103,7 +105,8 @@ export class AnalysisSession {
     const canceled = options.canceled ?? (() => false);
     const lists: SortItem[][] = [];
     const epoch = options.renderEpoch ?? `run ${++this.unkeyedRuns}`;
-    const postKey = JSON.stringify([epoch, options.suppressions ?? null, options.namespaceFilter ?? null]);
+    const ranges = options.ranges !== false;
+    const postKey = JSON.stringify([epoch, options.suppressions ?? null, options.namespaceFilter ?? null, ranges]);
     const live = new Set<string>();
     this.lastModes.clear();
     this.deltas.clear();
@@ -128,7 +131,7 @@ export class AnalysisSession {
         const reported: Reported[] = [];
         for (const m of cache.rest) reported.push({ message: m, analyzer: name });
         if (cache.byResource) for (const list of cache.byResource.values()) for (const m of list) reported.push({ message: m, analyzer: name });
-        processed = { key: postKey, rank, items: processMessages(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup), rank) };
+        processed = { key: postKey, rank, items: processMessages(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup, ranges), rank) };
         this.processed.set(cache, processed);
       }
       lists.push(processed.items);
@@ -147,8 +150,10 @@ export class AnalysisSession {
     return out;
   }
 
-  private render(m: AnalysisMessage, analyzer: string, lookup: DocumentLookup): Diagnostic {
-    const hit = this.rendered.get(m);
+  private render(m: AnalysisMessage, analyzer: string, lookup: DocumentLookup, ranges: boolean): Diagnostic {
+    const got = this.rendered.get(m);
+    // A diagnostic rendered without its range is not reused where one is wanted.
+    const hit = got && (got.ranged || !ranges) ? got : undefined;
     // A kept message means a kept resource, whose document object is kept too: it can only
     // have moved (documents are relocated in place).
     if (hit) {
@@ -156,13 +161,13 @@ export class AnalysisSession {
       if (hit.startLine === startLine) return hit.d;
       const moved = shiftLines(hit.d, startLine - hit.startLine);
       rememberMessage(moved, m);
-      this.rendered.set(m, { d: moved, doc: hit.doc, startLine });
+      this.rendered.set(m, { d: moved, doc: hit.doc, startLine, ranged: hit.ranged });
       return moved;
     }
     const src = m.resource?.source;
     const doc = src ? lookup(src.file, src.docIndex) : undefined;
-    const d = renderMessage(m, analyzer, lookup);
-    this.rendered.set(m, { d, doc, startLine: doc?.startLine ?? 0 });
+    const d = renderMessage(m, analyzer, lookup, ranges);
+    this.rendered.set(m, { d, doc, startLine: doc?.startLine ?? 0, ranged: ranges });
     return d;
   }
 
