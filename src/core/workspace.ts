@@ -18,7 +18,7 @@ import { missingInputNotes } from './analysis/assumedInputs.ts';
 import { attachFixes, fixContext } from './analysis/fixes/index.ts';
 import { absentKinds, partitionByInputs, type SkippedAnalyzer } from './analysis/skipped.ts';
 import { configView, type ConfigView } from './config/configView.ts';
-import { assumedGatewayClassesNote } from './config/gatewayApi/index.ts';
+import { assumedGatewayClassesNote } from './config/gatewayApi/builtins.ts';
 
 export interface WorkspaceResult {
   diagnostics: Diagnostic[];

@@ -9,7 +9,7 @@ import type { ConfigView } from '../configView.ts';
 import { DOMAIN_SUFFIX, meshServices } from '../services.ts';
 import { serviceSpec } from '../api/kube.ts';
 import {
-  builtinGatewayClasses, convertGatewayApi, type ConvertOptions, type IstioConfig, type RegistryService, type StatusWrite,
+  convertGatewayApi, type ConvertOptions, type IstioConfig, type RegistryService, type StatusWrite,
 } from './convert.ts';
 import type { GwObject } from './model.ts';
 import { listAt } from '../../model/maps.ts';
@@ -142,11 +142,4 @@ export function gatewayApiConfig(view: ConfigView): GatewayApiConfig {
   });
 }
 
-/** The note for the assumptions list: built-in GatewayClasses istiod creates when missing. */
-export function assumedGatewayClassesNote(view: ConfigView): string | undefined {
-  if (view.list(KINDS.KubernetesGateway).length === 0) return undefined;
-  const present = new Set(view.list(KINDS.GatewayClass).map((c) => c.name));
-  const assumed = [...builtinGatewayClasses()].filter(([name]) => !present.has(name));
-  if (assumed.length === 0) return undefined;
-  return `GatewayClasses ${assumed.map(([n, c]) => `${n} (${c})`).join(', ')} are assumed, as istiod's class controller creates them when missing; a GatewayClass of that name in your files replaces the assumed one.`;
-}
+export { assumedGatewayClassesNote } from './builtins.ts';
