@@ -5,6 +5,7 @@ import type { FromWorker } from './protocol.ts';
 
 declare const self: DedicatedWorkerGlobalScope;
 
-const host = new AnalysisHost((msg: FromWorker) => self.postMessage(msg));
+// Preloads wait for the page's `warm` (sent once its first results are painted).
+const host = new AnalysisHost((msg: FromWorker) => self.postMessage(msg), { preloadOnWarm: true });
 
 self.onmessage = (ev: MessageEvent<unknown>) => host.handle(ev.data);

@@ -131,6 +131,11 @@ export class AnalysisClient {
     this.send({ type: 'cancel', version });
   }
 
+  /** The first results are painted: the worker may load what later work needs. */
+  warm(): void {
+    this.send({ type: 'warm' });
+  }
+
   /**
    * Asks the worker one query; resolves with the view's result, from the latest analysis
    * (waiting for the first one if none has run yet). Rejects with QueryFailedError when the

@@ -49,6 +49,11 @@ export interface HostOptions {
   istioctl?: LazyLib;
   /** Load the query module and the libraries once the first result is posted (default true). */
   preload?: boolean;
+  /**
+   * Wait for the page's `warm` message before preloading (the worker entry sets this: the page
+   * sends it once the first results are painted, so the imports never delay them).
+   */
+  preloadOnWarm?: boolean;
 }
 
 const importQueries = (): Promise<QueriesModule> => import('../core/queries/index.ts');
@@ -123,6 +128,10 @@ export class AnalysisHost {
   private queryModule?: QueriesModule;
   private queryModuleLoading?: Promise<QueriesModule>;
   private preloaded = false;
+  /** The page said its first results are painted (see preloadOnWarm). */
+  private warmed = false;
+  /** A result (with its fixes, when there are any) has been posted. */
+  private resultPosted = false;
   /** The imports this host started (settled() waits for them). */
   private loads: Promise<unknown>[] = [];
   private readonly cel: LazyLib;
@@ -185,6 +194,12 @@ export class AnalysisHost {
         break;
       case 'cancel':
         if (typeof msg.version === 'number' && msg.version >= this.latestVersion) this.cancelRequested = true;
+        break;
+      case 'warm':
+        this.warmed = true;
+        // Before any result (the page stopped waiting for a slow first run), the preload waits
+        // for that result, so it never slows the run down.
+        if (this.resultPosted) this.preload();
         break;
       case 'query':
         if (typeof msg.id !== 'number') return;
@@ -347,6 +362,7 @@ export class AnalysisHost {
             });
             if (fixes.length > 0) this.post({ type: 'fixes', version, fixes });
           }
+          this.resultPosted = true;
           this.preload();
         } catch (e) {
           this.rebuild = true;
@@ -374,6 +390,7 @@ export class AnalysisHost {
    */
   private preload(): void {
     if (this.preloaded || this.options.preload === false) return;
+    if (this.options.preloadOnWarm && !this.warmed) return;
     this.preloaded = true;
     void this.queriesModule().catch(() => undefined);
     if (!this.cel.loaded()) void this.track(this.cel.load()).catch(() => undefined);

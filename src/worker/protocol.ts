@@ -48,6 +48,11 @@ export type ToWorker =
     }
   | { type: 'cancel'; version: number }
   /**
+   * The page has painted its first results (or gave up waiting for them): the worker may now
+   * import what later runs and queries need, without competing with the first diagnostics.
+   */
+  | { type: 'warm' }
+  /**
    * `known`: the page still holds its last answer to this view and args, so the worker may
    * answer `unchanged` instead of sending an equal result again.
    */

@@ -55,14 +55,18 @@ class Harness {
   /** loadQueries calls made by the time each result was posted. */
   readonly importsAtResult: number[] = [];
 
-  constructor(readonly held: HeldImport, preload = true) {
+  constructor(readonly held: HeldImport, preload = true, preloadOnWarm = false) {
     this.host = new AnalysisHost(
       (m) => {
         if (m.type === 'result') this.importsAtResult.push(held.calls);
         this.out.push(structuredClone(m));
       },
-      { yieldEveryMs: 0, loadQueries: held.load, preload, cel: unusedLib, pki: unusedLib },
+      { yieldEveryMs: 0, loadQueries: held.load, preload, preloadOnWarm, cel: unusedLib, pki: unusedLib },
     );
+  }
+
+  warm(): void {
+    this.host.handle({ type: 'warm' });
   }
 
   sync(text: string, full = false): number {
@@ -99,6 +103,40 @@ describe('the query module, imported on demand', () => {
     expect(h.held.calls).toBe(1);
     await h.held.release();
     await h.host.settled();
+  });
+
+  it("with preloadOnWarm (the app's worker), the preload waits for the page's warm after the first result", async () => {
+    const h = new Harness(new HeldImport(), true, true);
+    h.sync(DEPLOYMENT);
+    await h.runsDone();
+    expect(h.held.calls).toBe(0);
+    h.warm();
+    expect(h.held.calls).toBe(1);
+    await h.held.release();
+    await h.host.settled();
+  });
+
+  it('a warm before any result (the page stopped waiting) preloads only once the first result is out', async () => {
+    const h = new Harness(new HeldImport(), true, true);
+    h.warm();
+    expect(h.held.calls).toBe(0);
+    h.sync(DEPLOYMENT);
+    await h.runsDone();
+    expect(h.importsAtResult).toEqual([0]);
+    expect(h.held.calls).toBe(1);
+    await h.held.release();
+    await h.host.settled();
+  });
+
+  it('a query before the warm is still answered (it imports the module itself)', async () => {
+    const h = new Harness(new HeldImport(), true, true);
+    const v1 = h.sync(DEPLOYMENT);
+    await h.runsDone();
+    h.query(1);
+    expect(h.held.calls).toBe(1);
+    await h.held.release();
+    await h.host.settled();
+    expect(h.answers()).toEqual([{ id: 1, version: v1, total: 3 }]);
   });
 
   it('answers a query sent before the first analysis once both the analysis and the import are done', async () => {

@@ -6,6 +6,7 @@ import { useProxyView } from '../../state/proxyView.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { query } from '../../state/queries.ts';
+import { useFirstResults } from '../../state/firstResults.ts';
 import type { ProxySummary } from '../../core/queries/views.ts';
 
 /**
@@ -28,10 +29,21 @@ function watchProxies(): void {
       },
     );
   };
-  useAnalysis.subscribe((s, prev) => {
-    if (s.resultVersion !== prev.resultVersion) refresh();
-  });
-  refresh();
+  const start = () => {
+    useAnalysis.subscribe((s, prev) => {
+      if (s.resultVersion !== prev.resultVersion) refresh();
+    });
+    refresh();
+  };
+  // Not before the first results are painted: the query makes the worker load its query module.
+  if (useFirstResults.getState().open) start();
+  else {
+    const unsub = useFirstResults.subscribe((s) => {
+      if (!s.open) return;
+      unsub();
+      start();
+    });
+  }
 }
 
 /** The proxy that runs from the YAML document at the cursor (a Pod, a Deployment's pod, a gateway). */
