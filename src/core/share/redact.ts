@@ -19,6 +19,7 @@ import { splitDocuments } from '../model/split.ts';
 import { parseSourceDocument } from '../model/parse.ts';
 import { positionedDocument, withLoneCrAsLf } from '../model/locate.ts';
 import { isObj, str } from '../model/read.ts';
+import { MAX_YAML_DEPTH } from '../model/yamlSchema.ts';
 import type { SourceDocument } from '../model/types.ts';
 import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from './markers.ts';
 import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isKubeconfigWithCredentials, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial, keyStartInRun } from './keyMaterial.ts';
@@ -97,9 +98,13 @@ function targetName(kind: string, o: Record<string, unknown>): string {
   return `${kind} ${ns ? `${ns}/` : ''}${str(meta.name)}`.trimEnd();
 }
 
-/** Secrets and kubeconfigs in a value as the app read it: the root, List items, a sequence of objects. */
+/**
+ * Secrets and kubeconfigs in a value as the app read it: the root, List items, a sequence of
+ * objects; and what a careful reader takes for one beyond that: a List's `items` written as a
+ * single object, and Lists inside Lists at any depth the reader reads.
+ */
 function findTargets(value: unknown, path: Path, out: Target[], depth = 0): void {
-  if (depth > 8) return;
+  if (depth > MAX_YAML_DEPTH) return;
   if (Array.isArray(value)) {
     value.forEach((v, i) => findTargets(v, [...path, i], out, depth + 1));
     return;
@@ -107,7 +112,7 @@ function findTargets(value: unknown, path: Path, out: Target[], depth = 0): void
   if (!isObj(value)) return;
   if (couldBeSecret(value)) out.push({ kind: 'secret', path, who: targetName('Secret', value) });
   else if (isKubeconfig(value)) out.push({ kind: 'kubeconfig', path, who: 'kubeconfig' });
-  if (Array.isArray(value.items)) findTargets(value.items, [...path, 'items'], out, depth + 1);
+  if (isObj(value.items) || Array.isArray(value.items)) findTargets(value.items, [...path, 'items'], out, depth + 1);
 }
 
 /** Every string in a value (keys too, unless `valuesOnly`), depth-first; stops when `visit` returns true. */
@@ -455,7 +460,7 @@ class DocumentRedactor {
   /** Maps whose `kind` key, any of its duplicates, names a Secret: what a duplicate may hide from the app. */
   secretMapsByAnyKind(node: unknown, out: YAMLMap[], depth = 0): void {
     const n = this.resolve(node);
-    if (depth > 8) return;
+    if (depth > MAX_YAML_DEPTH) return;
     if (isSeq(n)) {
       for (const item of n.items) this.secretMapsByAnyKind(item, out, depth + 1);
       return;
@@ -531,15 +536,19 @@ const MAPPING_LINE = /^[ \t]*(?:-[ \t]+)?["']?[\w.\/-]+["']?[ \t]*:(?:[ \t]|$)/;
  * that reads as a mapping entry.
  */
 function quoteSwallowsLines(text: string): boolean {
-  if (!text.split(/\r\n|\r|\n/).some((l) => (l.match(/"/g)?.length ?? 0) % 2 === 1 || (l.match(/'/g)?.length ?? 0) % 2 === 1)) return false;
+  // An escaped quote (`\"`) inside a double-quoted scalar closes nothing: it is left out of the count.
+  if (!text.split(/\r\n|\r|\n/).some((l) => (l.replace(/\\./g, '').match(/"/g)?.length ?? 0) % 2 === 1 || (l.match(/'/g)?.length ?? 0) % 2 === 1)) return false;
   const ydoc = positionedDocument(text);
   if (!ydoc || ydoc.errors.length > 0) return true;
   let swallowed = false;
   visit(ydoc, {
     Scalar(_key, node) {
       if ((node.type !== 'QUOTE_DOUBLE' && node.type !== 'QUOTE_SINGLE') || !node.range) return undefined;
-      const lines = text.slice(node.range[0], node.range[1]).split(/\r\n|\r|\n/).slice(1);
-      if (lines.some((l) => MAPPING_LINE.test(l))) {
+      const source = text.slice(node.range[0], node.range[1]);
+      const lines = source.split(/\r\n|\r|\n/).slice(1);
+      // A quote the positioned parse closed at the end of the line, where the value reader reads on.
+      const closed = node.type === 'QUOTE_DOUBLE' ? /^"(?:[^"\\]|\\[\s\S])*"$/.test(source) : /^'(?:[^']|'')*'$/.test(source);
+      if (!closed || lines.some((l) => MAPPING_LINE.test(l))) {
         swallowed = true;
         return visit.BREAK;
       }

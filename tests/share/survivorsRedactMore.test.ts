@@ -1,0 +1,91 @@
+// Redaction rules behind issue #28's last redact.ts survivors (run without fuzz smoke runs),
+// with expected values from docs/sharing.md: a Secret is what a careful reader would take for
+// one; its values become markers; redaction checks its own result with the app's reader (no
+// Secret value but markers, empty values and certificates, no piece of anything masked) and masks
+// a document that fails conservatively (every value `REDACTED`, keys and indentation kept), as it
+// does a document the app cannot read (an open quote while typing).
+//
+// Writing them found three leaks, fixed with them: a Secret inside five or more nested Lists, a
+// Secret written as a List's `items` object, and a Secret whose name opens a double quote that an
+// escaped quote keeps open (the value reader reads the lines below into the name, which the list
+// of redacted items then carried into the link).
+import { describe, expect, it } from 'vitest';
+import { redact } from '../../src/core/share/redact.ts';
+
+const pw = 'hunter2-correct-horse-battery-staple';
+const b64 = Buffer.from(pw).toString('base64');
+const one = (text: string) => {
+  const r = redact([{ path: 'p.yaml', text }]);
+  return { text: r.files[0]!.text, items: r.items, what: r.items.map((i) => i.what).join('\n') };
+};
+const secretFlow = (extra = '') => `{apiVersion: v1, kind: Secret,${extra} metadata: {name: s}, stringData: {password: ${pw}}}`;
+const nested = (n: number, inner: string) => {
+  let s = inner;
+  for (let i = 0; i < n; i++) s = `{apiVersion: v1, kind: List, items: [${s}]}`;
+  return `${s}\n`;
+};
+
+describe('Secrets inside Lists', () => {
+  it.each([1, 4, 5, 12])('a Secret inside %i nested Lists has its value masked', (n) => {
+    const r = one(nested(n, secretFlow()));
+    expect(r.text).not.toContain(pw);
+    expect(r.text).toContain('password: "REDACTED"');
+    expect(r.items).toEqual([{ file: 'p.yaml', line: 1, what: 'Secret s stringData["password"]' }]);
+  });
+
+  it('with a duplicated kind, deep in nested Lists too', () => {
+    const r = one(`apiVersion: v1\nkind: List\nkind: List\nitems:\n- ${nested(9, secretFlow(' kind: Secret,'))}`);
+    expect(r.text).not.toContain(pw);
+  });
+
+  it("a List's items written as one object (kubectl refuses it; a careful reader still sees a Secret)", () => {
+    const text = `apiVersion: v1\nkind: List\nitems:\n  apiVersion: v1\n  kind: Secret\n  metadata: {name: s}\n  stringData:\n    password: ${pw}\n`;
+    expect(one(text).text).toBe(text.replace(pw, '"REDACTED"'));
+  });
+
+  it('with duplicated keys, a map under another field is no Secret: only the root, sequences and List items are', () => {
+    // docs/sharing.md: any of a duplicated `kind` key counts, for the maps the app reads as resources.
+    const text = `apiVersion: v1\nkind: ConfigMap\nkind: ConfigMap\nmetadata: {name: c}\nspec:\n  kind: Secret\n  stringData:\n    note: just-a-setting-not-a-secret\n`;
+    expect(one(text).text).toBe(text);
+  });
+});
+
+describe('secret fields that are not mappings', () => {
+  it('a data field written as a list fails the check (a list is no marker, empty value or certificate): masked conservatively', () => {
+    const r = one(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata: [${b64}]\n`);
+    expect(r.text).toBe('apiVersion: REDACTED\nkind: REDACTED\nmetadata: REDACTED\ndata: REDACTED\n');
+  });
+
+  it.each([
+    ['data', b64],
+    ['stringData', pw],
+  ])('a %s field written as one string is masked, and so is a copy of it in another document', (field, value) => {
+    const r = one(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n${field}: ${value}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  copy: ${value}\n`);
+    expect(r.text).not.toContain(value);
+    expect(r.text.split('---\n')[0]).toBe(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n${field}: "REDACTED"\n`);
+  });
+});
+
+describe('a quote kept open by an escaped quote', () => {
+  // `"s \"` opens a double-quoted scalar that `\"` does not close: the value reader reads the
+  // lines below into the name, up to the next quote (here in a comment).
+  const text = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: "s \\"\nstringData:\n  password: ${pw}\n  x: y" # "\n`;
+
+  it('the document is masked conservatively, and no item names what the quote swallowed', () => {
+    const r = one(text);
+    expect(r.text).toBe('apiVersion: REDACTED\nkind: REDACTED\nmetadata:\n  name: REDACTED\nstringData:\n  password: REDACTED\n  x: REDACTED\n');
+    expect(r.what).not.toContain(pw);
+  });
+
+  it('the same with single quotes: a doubled quote does not close either', () => {
+    const single = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: 's '''\nstringData:\n  password: ${pw}\n  x: y' # '\n`;
+    const r = one(single);
+    expect(r.text).not.toContain(pw);
+    expect(r.what).not.toContain(pw);
+  });
+
+  it('a quote closed on its line changes nothing', () => {
+    const closed = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: "s \\" t"\nstringData:\n  password: ${pw}\n`;
+    expect(one(closed).text).toBe(closed.replace(pw, '"REDACTED"'));
+  });
+});
