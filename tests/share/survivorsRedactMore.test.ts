@@ -5,10 +5,11 @@
 // a document that fails conservatively (every value `REDACTED`, keys and indentation kept), as it
 // does a document the app cannot read (an open quote while typing).
 //
-// Writing them found three leaks, fixed with them: a Secret inside five or more nested Lists, a
-// Secret written as a List's `items` object, and a Secret whose name opens a double quote that an
+// Writing them found four leaks, fixed with them: a Secret inside five or more nested Lists, a
+// Secret written as a List's `items` object, a Secret whose name opens a double quote that an
 // escaped quote keeps open (the value reader reads the lines below into the name, which the list
-// of redacted items then carried into the link).
+// of redacted items then carried into the link), and a comment more than about 65 levels down in
+// a Secret (the comment walk stopped at token depth 200).
 import { describe, expect, it } from 'vitest';
 import { redact } from '../../src/core/share/redact.ts';
 
@@ -47,6 +48,21 @@ describe('Secrets inside Lists', () => {
     // docs/sharing.md: any of a duplicated `kind` key counts, for the maps the app reads as resources.
     const text = `apiVersion: v1\nkind: ConfigMap\nkind: ConfigMap\nmetadata: {name: c}\nspec:\n  kind: Secret\n  stringData:\n    note: just-a-setting-not-a-secret\n`;
     expect(one(text).text).toBe(text);
+  });
+});
+
+describe("a Secret's comments", () => {
+  it('a comment 90 levels down in a Secret is masked (the reader reads up to 100 levels)', () => {
+    let body = '';
+    for (let i = 0; i < 90; i++) body += `${'  '.repeat(i + 1)}k${i}:\n`;
+    const r = one(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nextra:\n${body}${'  '.repeat(91)}v: x # the password is ${pw}\n`);
+    expect(r.text).not.toContain(pw);
+    expect(r.items.map((i) => i.what)).toContain('Secret s comment');
+  });
+
+  it('comments after an explicit key with no key text (`? # …`) are masked too', () => {
+    const r = one(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData:\n  ? # one ${pw}\n  : x\n  password: ${pw} # two ${pw}\n# three ${pw}\n`);
+    expect(r.text).toBe('apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nstringData:\n  ? #\n  : "REDACTED"\n  password: "REDACTED" #\n#\n');
   });
 });
 

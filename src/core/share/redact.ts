@@ -276,8 +276,9 @@ function mergeCuts(cuts: Cut[]): Cut[] {
 /** Comments of a document text, from the `yaml` package's token stream (offsets in the text). */
 function commentRanges(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
+  // A token nests about four deep for each level of the document, which the reader reads to MAX_YAML_DEPTH levels.
   const walk = (o: unknown, depth: number): void => {
-    if (depth > 200 || typeof o !== 'object' || o === null) return;
+    if (depth > 8 * MAX_YAML_DEPTH || typeof o !== 'object' || o === null) return;
     if (Array.isArray(o)) {
       for (const x of o) walk(x, depth + 1);
       return;
