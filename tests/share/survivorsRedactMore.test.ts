@@ -26,6 +26,31 @@ const nested = (n: number, inner: string) => {
   return `${s}\n`;
 };
 
+describe("what a Secret is, not what it holds, stays", () => {
+  it('immutable, and the metadata fields the API server sets or that name the object', () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: Secret',
+      'type: Opaque',
+      'immutable: true',
+      'metadata:',
+      '  name: s',
+      '  namespace: ns',
+      '  generateName: s-',
+      '  uid: 0b7c5b9e-3f0a-4f6e-9a57-5d0c7a8f1e21',
+      '  resourceVersion: "123456"',
+      "  creationTimestamp: '2026-12-06T10:00:00Z'",
+      '  generation: 3',
+      "  deletionTimestamp: '2026-12-06T11:00:00Z'",
+      '  deletionGracePeriodSeconds: 30',
+      'stringData:',
+      `  password: ${pw}`,
+      '',
+    ].join('\n');
+    expect(one(text).text).toBe(text.replace(pw, '"REDACTED"'));
+  });
+});
+
 describe('Secrets inside Lists', () => {
   it.each([1, 4, 5, 12])('a Secret inside %i nested Lists has its value masked', (n) => {
     const r = one(nested(n, secretFlow()));
