@@ -107,6 +107,38 @@ describe('secret fields that are not mappings', () => {
   });
 });
 
+describe('a quoted value over several lines: masked conservatively when one of its lines reads as a mapping entry', () => {
+  // redact.ts: a quoted scalar that runs over a line reading as a mapping entry (`key:` or
+  // `- key:`, the key plain or quoted, blanks around) may have swallowed the lines below.
+  const doc = (quote: string, line: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${quote}first\n${line}\n    last${quote}\n`;
+
+  it.each([
+    ['"', '    key: v'],
+    ['"', '    - key: v'],
+    ['"', '    -   key: v'],
+    ["'", '    "key": v'],
+    ['"', "    'key': v"],
+    ['"', '    key : v'],
+    ['"', '    key:'],
+    ['"', '    a.b/c-d_e: v'],
+    ['"', '    key:\tv'],
+  ])('%s…%s', (quote, line) => {
+    // Every value masked, apiVersion and kind too: what a normal redaction keeps.
+    const r = one(doc(quote, line));
+    expect(r.text.startsWith('apiVersion: REDACTED\nkind: REDACTED\nmetadata: REDACTED\ndata:\n  note: REDACTED\n')).toBe(true);
+    expect(r.text.split('\n')).toHaveLength(doc(quote, line).split('\n').length);
+  });
+
+  it.each([
+    ['"', '    some words here: x'],
+    ['"', '    key:value'],
+    ['"', '    see http://example.com/a'],
+  ])('not %s…%s', (quote, line) => {
+    const text = doc(quote, line);
+    expect(one(text).text).toBe(text);
+  });
+});
+
 describe('a quote kept open by an escaped quote', () => {
   // `"s \"` opens a double-quoted scalar that `\"` does not close: the value reader reads the
   // lines below into the name, up to the next quote (here in a comment).
