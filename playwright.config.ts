@@ -13,7 +13,8 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
-  timeout: 120_000,
+  // A test waits for the app by named readiness signals (e2e/ready.ts), which allow 120 s each.
+  timeout: 180_000,
   // Generous: the editor chunk is large, and a busy 2-core machine loads it slowly.
   expect: { timeout: 30_000 },
   reporter: process.env.CI ? [['list']] : [['list']],

@@ -1,6 +1,7 @@
 // The inspector says what the analysis assumed: pods derived from Deployments (in its
 // Workloads list), and the analyzers skipped because the files hold no object of a kind they need.
 import { test, expect } from '@playwright/test';
+import { analysisReady } from './ready.ts';
 
 const NAMESPACE = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels:\n    istio-injection: enabled\n';
 
@@ -24,7 +25,7 @@ spec:
 
 test('uploaded Deployments show as derived pods, and skipped analyzers say what to add', async ({ page }) => {
   await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await analysisReady(page);
   // Remove the sample's files, then upload a namespace and a Deployment without pods.
   while ((await page.getByTestId('file-item').count()) > 0) {
     const first = page.getByTestId('file-item').first();

@@ -2,10 +2,11 @@
 // the workspace keeps its diagnostics, and the page keeps answering clicks and typing.
 import { test, expect, type Page } from '@playwright/test';
 import { pasteIntoNewFile } from './editorPaste.ts';
+import { editorReady } from './ready.ts';
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
-  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+  await editorReady(page);
   await expect(page.getByTestId('last-analysis')).toBeVisible();
   await expect(page.getByTestId('problem-row').first()).toBeVisible();
 }

@@ -6,12 +6,13 @@ import { generateKeyPairSync } from 'node:crypto';
 import { test, expect, type Page, type Locator, type APIRequestContext } from '@playwright/test';
 import { openSample } from './samples.ts';
 import { openView } from './views.ts';
+import { analysisReady } from './ready.ts';
 
 const CACERTS = ['ca-cert.pem', 'ca-key.pem', 'cert-chain.pem', 'root-cert.pem'];
 
 async function openCertificates(page: Page): Promise<void> {
   await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await analysisReady(page);
   const view = await openView(page, 'certs');
   await expect(view.getByTestId('certs-panel')).toBeVisible();
 }

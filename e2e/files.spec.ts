@@ -1,9 +1,10 @@
 // Renaming and deleting workspace files from their row buttons.
 import { test, expect } from '@playwright/test';
+import { analysisReady } from './ready.ts';
 
 test('rename a file, then delete it; its problems go with it', async ({ page }) => {
   await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await analysisReady(page);
   const row = (path: string) => page.locator(`[data-testid="file-item"][data-path="${path}"]`);
   await expect(page.getByTestId('problem-row').filter({ hasText: 'networking.yaml' }).first()).toBeVisible();
 

@@ -3,6 +3,7 @@
 // the analyzer that needs them (virtualservice.DestinationHostAnalyzer) is skipped, and it makes
 // no CRD-schema findings.
 import { test, expect } from '@playwright/test';
+import { analysisReady } from './ready.ts';
 
 const FILES = `apiVersion: v1
 kind: Service
@@ -38,7 +39,7 @@ spec:
 
 test('ticking istioctl file mode hides the findings istioctl does not make; unticking brings them back', async ({ page }) => {
   await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await analysisReady(page);
   while ((await page.getByTestId('file-item').count()) > 0) {
     const first = page.getByTestId('file-item').first();
     const count = await page.getByTestId('file-item').count();

@@ -2,10 +2,11 @@
 // the editor keeps at least half the width, the Problems filters stay on one row and at least
 // three problems are in view; at 1280×720 the full layout fits the same way.
 import { test, expect, type Page } from '@playwright/test';
+import { editorReady } from './ready.ts';
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
-  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+  await editorReady(page);
   await expect(page.getByTestId('last-analysis')).toBeVisible();
   await expect(page.getByTestId('problem-row').first()).toBeVisible();
 }

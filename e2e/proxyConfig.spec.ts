@@ -4,6 +4,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { openSample } from './samples.ts';
 import { openView } from './views.ts';
+import { analysisReady } from './ready.ts';
 
 async function loadBookinfo(page: Page): Promise<void> {
   await openSample(page, /^Bookinfo(?! with)/, 'networking.yaml');
@@ -104,7 +105,7 @@ test('productpage sidecar: reviews route weights, jump to the VirtualService, si
 
 test('a mesh with hundreds of proxies: the picker lists the first ones and a filter box finds the rest', async ({ page }) => {
   await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await analysisReady(page);
   // 260 Deployments in an injected namespace: 260 derived sidecars, more than the picker lists at once.
   const docs = ['apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels:\n    istio-injection: enabled\n'];
   for (let i = 0; i < 260; i++) {
@@ -133,7 +134,7 @@ test('a mesh with hundreds of proxies: the picker lists the first ones and a fil
 
 test('a Gateway API gateway from just its Gateway and HTTPRoute: the gateway istiod would deploy, with its routes', async ({ page }) => {
   await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await analysisReady(page);
   const text = [
     'apiVersion: gateway.networking.k8s.io/v1\nkind: Gateway\nmetadata: {name: web, namespace: shop}\nspec:\n  gatewayClassName: istio\n  listeners:\n  - {name: http, port: 80, protocol: HTTP}\n',
     'apiVersion: gateway.networking.k8s.io/v1\nkind: HTTPRoute\nmetadata: {name: reviews, namespace: shop}\nspec:\n  parentRefs: [{name: web}]\n  hostnames: [shop.example.com]\n  rules:\n  - matches: [{path: {type: PathPrefix, value: /reviews}}]\n    backendRefs: [{name: reviews, port: 9080}]\n',

@@ -1,5 +1,6 @@
 // Shared by the specs that start from one of the app's samples.
 import { expect, type Page } from '@playwright/test';
+import { analysisReady } from './ready.ts';
 
 /**
  * Opens the app and loads `sample` from the Samples menu, as a person would: the sample opens
@@ -7,7 +8,7 @@ import { expect, type Page } from '@playwright/test';
  */
 export async function openSample(page: Page, sample: string | RegExp, file: string): Promise<void> {
   await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await analysisReady(page);
   const workspaces = page.getByTestId('workspace-select').locator('option');
   await expect(workspaces.first()).toBeAttached();
   const before = await workspaces.count();

@@ -3,6 +3,7 @@
 // inside trafficPolicy.tls.mode; hovering a field explains it.
 import { test, expect, type Page, type Locator } from '@playwright/test';
 import { pasteIntoNewFile } from './editorPaste.ts';
+import { editorReady } from './ready.ts';
 
 const MANIFEST = [
   'apiVersion: networking.istio.io/v1',
@@ -32,7 +33,7 @@ const FILE = 'untitled-1.yaml';
 
 async function openWithManifest(page: Page): Promise<void> {
   await page.goto('./');
-  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+  await editorReady(page);
   await expect(page.getByTestId('last-analysis')).toBeVisible();
   await pasteIntoNewFile(page, MANIFEST);
   await expect.poll(() => editorText(page)).toBe(MANIFEST);

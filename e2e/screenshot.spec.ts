@@ -1,12 +1,13 @@
 // Regenerates docs/screenshot.png: SCREENSHOT=1 npx playwright test e2e/screenshot.spec.ts
 import { test, expect } from '@playwright/test';
+import { editorReady } from './ready.ts';
 
 test.skip(!process.env.SCREENSHOT, 'set SCREENSHOT=1 to regenerate docs/screenshot.png');
 
 test('screenshot of the mistakes sample', async ({ page }) => {
   await page.setViewportSize({ width: 1600, height: 960 });
   await page.goto('./');
-  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+  await editorReady(page);
   await expect(page.getByTestId('last-analysis')).toBeVisible();
   // The Proxy config view of productpage's sidecar beside the YAML, on its Routes.
   await page.getByTestId('inspector-tab-proxy').click();

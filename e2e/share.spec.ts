@@ -3,10 +3,11 @@
 // private key, a link made by the first version of the format, and the review summary.
 import { test, expect, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
+import { editorReady } from './ready.ts';
 
 async function openApp(page: Page, url = './'): Promise<void> {
   await page.goto(url);
-  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+  await editorReady(page);
   await expect(page.getByTestId('last-analysis')).toBeVisible();
 }
 

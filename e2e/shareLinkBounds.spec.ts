@@ -5,10 +5,11 @@
 // files on its "before" side.
 import { test, expect, type Page } from '@playwright/test';
 import { decodeShareFragment, encodeShareFragment, type RedactedItem } from '../src/core/share/link.ts';
+import { editorReady } from './ready.ts';
 
 async function openApp(page: Page, url = './'): Promise<void> {
   await page.goto(url);
-  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+  await editorReady(page);
   await expect(page.getByTestId('last-analysis')).toBeVisible();
 }
 

@@ -2,10 +2,11 @@
 // follows edits made in the editor; edits reach the worker as content changes and survive a
 // reload.
 import { test, expect, type Page } from '@playwright/test';
+import { editorReady } from './ready.ts';
 
 async function openApp(page: Page): Promise<void> {
   await page.goto('./');
-  await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
+  await editorReady(page);
   await expect(page.getByTestId('last-analysis')).toBeVisible();
 }
 

@@ -3,6 +3,7 @@
 // workspace menu asks its questions in the app's own dialogs, never the browser's.
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { analysisReady } from './ready.ts';
 
 async function openApp(page: Page): Promise<string[]> {
   // Any native confirm/prompt would be a regression: note it (and dismiss it so nothing hangs).
@@ -12,7 +13,7 @@ async function openApp(page: Page): Promise<string[]> {
     void d.dismiss();
   });
   await page.goto('./');
-  await expect(page.getByTestId('last-analysis')).toBeVisible();
+  await analysisReady(page);
   return native;
 }
 

@@ -30,7 +30,28 @@ declare global {
   }
 }
 
+/**
+ * Named readiness signals on <html>, for tests and tools that must wait for the app rather than
+ * for a fixed time: `data-analysis` is `ready` once the first result (or a failure) arrived,
+ * `data-editor` is `ready` while Monaco is mounted.
+ */
+function markAnalysisReadiness(): void {
+  const mark = () => {
+    const s = useAnalysis.getState();
+    if (s.resultVersion > 0 || s.failure !== null) {
+      document.documentElement.dataset.analysis = 'ready';
+      return true;
+    }
+    return false;
+  };
+  if (mark()) return;
+  const unsub = useAnalysis.subscribe(() => {
+    if (mark()) unsub();
+  });
+}
+
 export function installDebugHook(): void {
+  markAnalysisReadiness();
   window.__meshWorkbench = {
     workspace: useWorkspace.getState,
     analysis: useAnalysis.getState,
@@ -42,4 +63,6 @@ export function installDebugHook(): void {
 
 export function registerEditorDebug(d: EditorDebug | undefined): void {
   if (window.__meshWorkbench) window.__meshWorkbench.editor = d;
+  if (d) document.documentElement.dataset.editor = 'ready';
+  else delete document.documentElement.dataset.editor;
 }
