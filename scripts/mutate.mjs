@@ -128,7 +128,7 @@ for (const folder of chosen) for (const kind of KINDS) {
 // --survivors: every surviving (or uncovered) mutant of the chosen folders, with its line, as
 // reports/mutation/<folder>-survivors.txt (the list docs/testing.md explains).
 if (args.includes('--survivors')) {
-  for (const folder of chosen) for (const kind of KINDS) {
+  for (const folder of chosen) for (const kind of [...KINDS, ...KINDS.flatMap((k) => Object.keys(SPECS[folder].groups ?? {}).map((g) => `${k}.group-${g}`))]) {
     const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
     if (!existsSync(file)) continue;
     const report = JSON.parse(readFileSync(file, 'utf8'));
