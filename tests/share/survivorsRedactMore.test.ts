@@ -5,11 +5,12 @@
 // a document that fails conservatively (every value `REDACTED`, keys and indentation kept), as it
 // does a document the app cannot read (an open quote while typing).
 //
-// Writing them found four leaks, fixed with them: a Secret inside five or more nested Lists, a
+// Writing them found five leaks, fixed with them: a Secret inside five or more nested Lists, a
 // Secret written as a List's `items` object, a Secret whose name opens a double quote that an
 // escaped quote keeps open (the value reader reads the lines below into the name, which the list
-// of redacted items then carried into the link), and a comment more than about 65 levels down in
-// a Secret (the comment walk stopped at token depth 200).
+// of redacted items then carried into the link), a comment more than about 65 levels down in a
+// Secret (the comment walk stopped at token depth 200), and a private key's base64 written as a
+// simple key in a document masked conservatively (conservative masking keeps simple keys).
 import { describe, expect, it } from 'vitest';
 import { redact } from '../../src/core/share/redact.ts';
 
@@ -136,6 +137,16 @@ describe('a quoted value over several lines: masked conservatively when one of i
   ])('not %s…%s', (quote, line) => {
     const text = doc(quote, line);
     expect(one(text).text).toBe(text);
+  });
+});
+
+describe('conservative masking keeps simple keys, but no key that is key material', () => {
+  it('a simple key that is the start of a base64 private key does not survive (docs/sharing.md: no key material in the result)', () => {
+    // The first 60 characters of a PKCS#8 RSA key's base64: SEQUENCE, INTEGER 0, SEQUENCE {rsaEncryption}…
+    const prefix = 'MIIEvgIBADANBgkqhkiG9w0BAQEFAASCBKgwggSkAgEAAoIBAQCVUeuWOQqV';
+    // An open quote: the document cannot be read, so it is masked conservatively, simple keys kept.
+    const r = one(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: "c}\ndata:\n  ${prefix}: x\n`);
+    expect(r.text).not.toContain(prefix.slice(0, 40));
   });
 });
 

@@ -681,7 +681,7 @@ function redactFile(f: ShareFile): { text: string; items: RedactedItem[] } {
   let at = 0;
   for (const c of all) {
     // A document masked conservatively keeps its shape; any other cut becomes its marker.
-    const body = c.what === CONSERVATIVE_WHAT ? maskConservatively(f.text.slice(c.start, c.end)) : applyCuts(f.text.slice(c.start, c.end), [{ ...c, start: 0, end: c.end - c.start }]);
+    const body = c.what === CONSERVATIVE_WHAT ? maskedConservatively(f.text.slice(c.start, c.end)) : applyCuts(f.text.slice(c.start, c.end), [{ ...c, start: 0, end: c.end - c.start }]);
     text += f.text.slice(at, c.start) + body;
     at = c.end;
   }
@@ -705,7 +705,7 @@ function checkedFile(path: string, text: string, items: RedactedItem[], readClea
     const parsed = parseSourceDocument(doc);
     const clean = (parsed.value === undefined || readingIsClean(parsed.value)) && !shows;
     if (clean) continue;
-    out += text.slice(at, doc.startOffset) + maskConservatively(doc.text);
+    out += text.slice(at, doc.startOffset) + maskedConservatively(doc.text);
     at = doc.startOffset + doc.text.length;
     changed = true;
     items.push({ file: path, line: doc.startLine, what: CONSERVATIVE_WHAT });
@@ -719,6 +719,16 @@ function checkedFile(path: string, text: string, items: RedactedItem[], readClea
   }
   items.sort((a, b) => a.line - b.line);
   return { text: out, items };
+}
+
+/**
+ * Conservative masking, or every line masked when what it keeps still holds a private key: it
+ * keeps simple keys, and a key can be a private key's base64 (the raw scan's cut of it is
+ * merged into the document's conservative cut).
+ */
+function maskedConservatively(text: string): string {
+  const masked = maskConservatively(text);
+  return holdsPrivateKey(masked) ? maskEveryLine(masked) : masked;
 }
 
 /** The last resort: every line but its indentation and document markers, keys too. Line breaks stay. */
