@@ -211,21 +211,6 @@ const workloadRest = (v: Json | undefined): string | undefined => (typeof v === 
 
 export const KNOWN_CAUSES: KnownCause[] = [
   {
-    id: 'envoyfilter-http-filter',
-    why: 'an EnvoyFilter HTTP_FILTER patch, which our generator does not apply yet (issue #33)',
-    explains: (t, path, { applyTo }) => applyTo.has('HTTP_FILTER') && t === 'listeners' && /\.httpFilters(\[|$)/.test(path),
-  },
-  {
-    id: 'envoyfilter-network-filter',
-    why: 'an EnvoyFilter NETWORK_FILTER patch, which our generator does not apply yet (issue #33)',
-    explains: (t, path, { applyTo }) => applyTo.has('NETWORK_FILTER') && t === 'listeners' && /\.filters(\[|$)/.test(path),
-  },
-  {
-    id: 'envoyfilter-cluster',
-    why: 'an EnvoyFilter CLUSTER patch, which our generator does not apply yet (issue #33)',
-    explains: (t, _path, { applyTo }) => applyTo.has('CLUSTER') && t === 'clusters',
-  },
-  {
     // Generator bug (ours), reported for a fix in src/: src/core/config/services.ts podWorkloadName
     // takes the owner's name (the Deployment behind a ReplicaSet) for any pod with an owner;
     // Istio's kube.GetWorkloadMetaFromPod (pkg/kube/util.go, used by the endpoint builder)
