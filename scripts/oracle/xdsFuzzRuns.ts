@@ -10,6 +10,11 @@ import type { OracleXdsRunCounts } from '../../fuzz/targets/oracleXds.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const RUNS_DIR = join(ROOT, 'reports', 'oracle', 'oracle-xds-runs');
+/**
+ * Runs kept in the repository (copied from RUNS_DIR when a session ends), so the total survives
+ * machines and clones; a run in both places is counted once (the longest run of its seed).
+ */
+export const RECORDED_DIR = join(ROOT, 'fuzz', 'records', 'oracle-xds');
 
 export interface RunTotals {
   runs: OracleXdsRunCounts[];
@@ -55,12 +60,12 @@ export function addUpRuns(all: readonly OracleXdsRunCounts[]): RunTotals {
 }
 
 function main(): void {
-  const files = existsSync(RUNS_DIR) ? readdirSync(RUNS_DIR).filter((f) => f.endsWith('.json')) : [];
+  const files = [RUNS_DIR, RECORDED_DIR].flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)) : []));
   if (files.length === 0) {
-    console.log(`No oracle-xds runs in ${RUNS_DIR} (npm run fuzz -- --target oracle-xds --runs N --seed S writes them).`);
+    console.log(`No oracle-xds runs in ${RUNS_DIR} or ${RECORDED_DIR} (npm run fuzz -- --target oracle-xds --runs N --seed S writes them).`);
     return;
   }
-  const t = addUpRuns(files.map((f) => JSON.parse(readFileSync(join(RUNS_DIR, f), 'utf8')) as OracleXdsRunCounts));
+  const t = addUpRuns(files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as OracleXdsRunCounts));
   const n = (x: number) => x.toLocaleString('en-US');
   for (const r of t.runs) console.log(`seed ${r.seed}: ${n(r.inputs)} inputs in ${n(r.seconds)} s${r.partial ? ' (stopped before its end; counts up to its last checkpoint)' : ''}, ${n(r.identical)} identical, started ${r.started}`);
   console.log(`\noracle-xds, ${t.runs.length} runs: ${n(t.inputs)} inputs (${n(t.compared)} compared: ${n(t.comparedProxies)} proxies, ${n(t.comparedResources)} resources; ${n(t.identical)} identical), ${n(t.seconds)} s`);
