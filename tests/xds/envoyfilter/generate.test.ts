@@ -324,7 +324,7 @@ spec:
 });
 
 describe('EnvoyFilter of the many-mistakes sample', () => {
-  // istiod, through xds-oracle (docs/testing.md, oracle table: cause envoyfilter-http-filter),
+  // istiod, through xds-oracle (docs/testing.md, the xds oracle results: this listener agrees since the patches are applied),
   // puts example.header first in cart's inbound HTTP chains: INSERT_BEFORE without a subFilter
   // match inserts at the front of every HTTP connection manager of the context.
   const files = ['platform.yaml', 'networking.yaml', 'policies.yaml'].map((f) => readFileSync(new URL(`../../../public/samples/many-mistakes/${f}`, import.meta.url), 'utf8'));
