@@ -90,6 +90,7 @@ export interface GoVerifyResult {
 }
 
 const MAX_SIGNATURE_CHECKS = 100;
+const SIGNATURE_LIMIT = 'x509: signature check attempts limit reached while verifying certificate chain';
 
 function goTime(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -303,6 +304,16 @@ export function goNameConstraintsError(ca: Certificate, below: Certificate[]): s
 }
 
 /**
+ * A key Go's parser leaves nil: getPublicKeyAlgorithmFromOID (x509.go) knows only rsaEncryption,
+ * DSA, ecPublicKey and Ed25519, so an RSASSA-PSS, X25519, X448, Ed448 or unknown SPKI is
+ * UnknownPublicKeyAlgorithm and cert.PublicKey stays nil (parser.go).
+ */
+function goUnknownKey(c: Certificate): boolean {
+  const t = c.facts.publicKey.type;
+  return t === 'unknown' || t === 'RSA-PSS' || t === 'X25519' || t === 'X448' || t === 'Ed448';
+}
+
+/**
  * Go's CheckSignatureFrom: the parent's right to sign (v3 without BasicConstraints, cA
  * false, or a KeyUsage without keyCertSign refuse it), Go's algorithm policy (SHA-1 and MD5
  * are insecure, RSA under 1024 bits too), then the signature. The Go error, or undefined.
@@ -311,10 +322,12 @@ export async function goCheckSignatureFrom(child: Certificate, parent: Certifica
   const p = parent.facts;
   if ((p.version === 3 && !p.basicConstraints.present) || (p.basicConstraints.present && !p.basicConstraints.ca)) return { error: 'x509: invalid signature: parent certificate cannot sign this kind of certificate' };
   if (p.keyUsage.present && p.keyUsage.usages.length > 0 && !p.keyUsage.usages.includes('keyCertSign')) return { error: 'x509: invalid signature: parent certificate cannot sign this kind of certificate' };
-  if (p.publicKey.type === 'unknown') return { error: 'x509: cannot verify signature: algorithm unimplemented' };
+  if (goUnknownKey(parent)) return { error: 'x509: cannot verify signature: algorithm unimplemented' };
   const alg = SIGNATURE_ALGORITHMS[child.facts.signatureAlgorithmOid];
-  if (!alg) return { error: 'x509: cannot verify signature: algorithm unimplemented' };
-  if (alg.hash === 'SHA-1' || alg.hash === 'MD5' || alg.hash === 'MD2') return { error: `x509: cannot verify signature: insecure algorithm ${alg.go}` };
+  // MD2 is not in Go's signatureAlgorithmDetails: an MD2 certificate parses as
+  // UnknownSignatureAlgorithm, which checkSignature refuses as unimplemented (x509.go:992-996).
+  if (!alg || alg.hash === 'MD2') return { error: 'x509: cannot verify signature: algorithm unimplemented' };
+  if (alg.hash === 'SHA-1' || alg.hash === 'MD5') return { error: `x509: cannot verify signature: insecure algorithm ${alg.go}` };
   const signature = await signatures.certificate(child, parent);
   if (signature.status === 'key-type-mismatch') {
     const want = alg.key === 'EC' ? 'ECDSA' : alg.key === 'RSA-PSS' ? 'RSA' : alg.key;
@@ -370,14 +383,20 @@ async function buildChains(c: Certificate, current: Certificate[], st: BuildStat
   const consider = async (certType: 'root' | 'intermediate', candidate: Certificate) => {
     const trace: CandidateTrace = { child: c, parent: candidate, pool: certType === 'root' ? 'roots' : 'intermediates', outcome: 'ok' };
     st.trace.push(trace);
-    if (alreadyInChain(candidate, current)) {
-      trace.outcome = 'skipped: already in the chain (same subject, key and SANs)';
-      return;
-    }
+    // verify.go considerCandidate: the count goes up before the nil-key and alreadyInChain
+    // skips, so skipped candidates use up the budget too.
     st.sigChecks++;
     if (st.sigChecks > MAX_SIGNATURE_CHECKS) {
-      err = 'x509: signature check attempts limit reached while verifying certificate chain';
+      err = SIGNATURE_LIMIT;
       trace.outcome = err;
+      return;
+    }
+    if (goUnknownKey(candidate)) {
+      trace.outcome = 'skipped: Go does not parse its public key (candidate.cert.PublicKey == nil)';
+      return;
+    }
+    if (alreadyInChain(candidate, current)) {
+      trace.outcome = 'skipped: already in the chain (same subject, key and SANs)';
       return;
     }
     const sig = await goCheckSignatureFrom(c, candidate, st.opts.signatures);
@@ -406,8 +425,12 @@ async function buildChains(c: Certificate, current: Certificate[], st: BuildStat
       chains.push(...sub.chains);
     }
   };
-  for (const root of st.opts.roots.potentialParents(c)) await consider('root', root);
-  for (const inter of st.opts.intermediates.potentialParents(c)) await consider('intermediate', inter);
+  // verify.go candidateLoop: roots, then intermediates; the signature limit ends the loop.
+  const candidates = [...st.opts.roots.potentialParents(c).map((p) => ['root', p] as const), ...st.opts.intermediates.potentialParents(c).map((p) => ['intermediate', p] as const)];
+  for (const [certType, candidate] of candidates) {
+    await consider(certType, candidate);
+    if (err === SIGNATURE_LIMIT) break;
+  }
   if (chains.length > 0) err = undefined;
   if (chains.length === 0 && err === undefined) err = unknownAuthority(hintErr, hintCert);
   return { chains, err };
