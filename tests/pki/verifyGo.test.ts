@@ -5,13 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import * as asn1 from '@peculiar/asn1-schema';
 import * as asnX509 from '@peculiar/asn1-x509';
-import { CertPool, goIsValid, goNameConstraintsError } from '../../src/core/pki/verify.ts';
-import { DAY, EKU, KU, NOW, SIG_OIDS, intermediate, issue, keys, leaf, parse, resign, root, verify, type Issued, type NameSpec } from './pkiBuilder.ts';
+import { CertPool, goIsValid } from '../../src/core/pki/verify.ts';
+import type { Certificate } from '../../src/core/pki/cert.ts';
+import { DAY, EKU, KU, NOW, SIG_OIDS, intermediate, keys, leaf, parse, resign, root, verify, type Issued, type Keys, type NameSpec } from './pkiBuilder.ts';
 
 const unknownAuthority = (hint: string, name: string) => `x509: certificate signed by unknown authority (possibly because of ${JSON.stringify(hint)} while trying to verify candidate authority certificate ${JSON.stringify(name)})`;
 const CANNOT_SIGN = 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
 const UNIMPLEMENTED = 'x509: cannot verify signature: algorithm unimplemented';
-const NAME_PREFIX = 'x509: a root or intermediate certificate is not authorized to sign for this name: ';
 const LIMIT = 'x509: signature check attempts limit reached while verifying certificate chain';
 
 describe('CertPool — cert_pool.go (AddCert dedups by the raw certificate; findPotentialParents orders by AKID/SKID)', () => {
@@ -162,6 +162,45 @@ describe('CheckSignatureFrom / checkSignature — x509.go:928-1040', () => {
     expect(r.cert.facts.keyUsage.present).toBe(true);
     expect(r.cert.facts.keyUsage.usages).toEqual([]);
     expect((await verify(await leaf(r), { roots: [r] })).error).toBeNull();
+  });
+});
+
+describe('Ed25519 — x509.go checkSignature (PureEd25519: hash 0 with an Ed25519 key; ed25519.Verify)', () => {
+  const ED25519 = '1.3.101.112';
+  async function edKeys(): Promise<Keys> {
+    const kp = (await globalThis.crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+    return { kind: 'P-256', publicKey: kp.publicKey, privateKey: kp.privateKey };
+  }
+  /** A self-signed CA (signature never checked) whose SPKI is `k`'s Ed25519 key. */
+  async function edRoot(k: Keys): Promise<Issued> {
+    const base = await root({ subject: 'CN=Ed Root' });
+    const spki = new Uint8Array(await globalThis.crypto.subtle.exportKey('spki', k.publicKey));
+    const der = await resign(base.der, base.keys, SIG_OIDS.ecdsaWithSHA256, 'sha256', (tbs) => {
+      tbs.subjectPublicKeyInfo = asn1.AsnConvert.parse(spki, asnX509.SubjectPublicKeyInfo);
+    });
+    return { ...base, keys: k, der, cert: await parse(der) };
+  }
+  /** A leaf named as issued by CN=Ed Root, signed with Ed25519 by `k`. */
+  async function edLeaf(k: Keys): Promise<Certificate> {
+    const base = await leaf(await root({ subject: 'CN=Ed Root' }), { noAki: true });
+    return parse(await resign(base.der, k, ED25519, null as unknown as string));
+  }
+
+  it('an Ed25519 signature verifies; one by another Ed25519 key: "x509: Ed25519 verification failure"', async () => {
+    const k = await edKeys();
+    const r = await edRoot(k);
+    expect(r.cert.facts.publicKey.type).toBe('Ed25519');
+    expect((await verify(await edLeaf(k), { roots: [r] })).error).toBeNull();
+    expect((await verify(await edLeaf(await edKeys()), { roots: [r] })).error).toBe(unknownAuthority('x509: Ed25519 verification failure', 'Ed Root'));
+  });
+
+  it('Ed25519 against an ECDSA key and ECDSA against an Ed25519 key: the mismatch error with Go\'s key types', async () => {
+    const k = await edKeys();
+    const r = await edRoot(k);
+    const ecRoot = await root({ subject: 'CN=Ed Root' });
+    const ecSigned = await leaf(ecRoot, { noAki: true });
+    expect((await verify(ecSigned, { roots: [r] })).error).toBe(unknownAuthority('x509: signature algorithm specifies an ECDSA public key, but have public key of type ed25519.PublicKey', 'Ed Root'));
+    expect((await verify(await edLeaf(k), { roots: [ecRoot] })).error).toBe(unknownAuthority('x509: signature algorithm specifies an Ed25519 public key, but have public key of type *ecdsa.PublicKey', 'Ed Root'));
   });
 });
 
