@@ -103,6 +103,11 @@ describe('URI hosts — parseURIs (constraints.go:577-602) over url.Parse\'s Hos
     expect(await constrained(permitted, [{ uri: 'urn:x:y' }])).toBe(`${NAME_PREFIX}URI with empty host ("urn:x:y") cannot be matched against constraints`);
     expect(await constrained(permitted, [{ uri: 'spiffe:///ns/a' }])).toBe(`${NAME_PREFIX}URI with empty host ("spiffe:///ns/a") cannot be matched against constraints`);
   });
+  // url.Parse accepts a "]" in a host that does not start with "[" (net/url encodeHost), and
+  // parseURIs only calls "[…]" an IP when both brackets are there.
+  it('a host ending in "]" without "[" is a name, not an IP', async () => {
+    expect(await constrained({ excluded: [{ uri: 'other.org' }] }, [{ uri: 'spiffe://a]/x' }])).toBeNull();
+  });
   it('a bracketed IPv6 host, with or without a port: URI with IP', async () => {
     expect(await constrained(permitted, [{ uri: 'spiffe://[::1]/x' }])).toBe(`${NAME_PREFIX}URI with IP ("spiffe://[::1]/x") cannot be matched against constraints`);
     expect(await constrained(permitted, [{ uri: 'spiffe://[::1]:8443/x' }])).toBe(`${NAME_PREFIX}URI with IP ("spiffe://[::1]:8443/x") cannot be matched against constraints`);
