@@ -5,9 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import * as asn1 from '@peculiar/asn1-schema';
 import * as asnX509 from '@peculiar/asn1-x509';
-import { CertPool, goIsValid } from '../../src/core/pki/verify.ts';
+import * as nodeCrypto from 'node:crypto';
+import { CertPool, goCheckSignatureFrom, goIsValid, goNameConstraintsError } from '../../src/core/pki/verify.ts';
 import type { Certificate } from '../../src/core/pki/cert.ts';
-import { DAY, EKU, KU, NOW, SIG_OIDS, intermediate, keys, leaf, parse, resign, root, verify, type Issued, type Keys, type NameSpec } from './pkiBuilder.ts';
+import { DAY, EKU, KU, NOW, SIG_OIDS, intermediate, issue, keys, leaf, parse, resign, root, signatures, verify, type Issued, type Keys, type NameSpec } from './pkiBuilder.ts';
 
 const unknownAuthority = (hint: string, name: string) => `x509: certificate signed by unknown authority (possibly because of ${JSON.stringify(hint)} while trying to verify candidate authority certificate ${JSON.stringify(name)})`;
 const CANNOT_SIGN = 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
@@ -324,4 +325,78 @@ describe('maxChainSignatureChecks = 100 — verify.go:716-806 (counted before th
     expect((await verify(l, { roots: [...(await decoysUpTo(95)), r], intermediates: [i2, i] })).error).toBeNull();
     expect((await verify(l, { roots: [...(await decoysUpTo(96)), r], intermediates: [i2, i] })).error).toBe(LIMIT);
   }, 60000);
+});
+
+/** `base` (self-signed, so its own signature is never checked) with its SPKI replaced. */
+async function withSpki(base: Issued, spki: Uint8Array): Promise<Issued> {
+  const der = await resign(base.der, base.keys, SIG_OIDS.ecdsaWithSHA256, 'sha256', (tbs) => {
+    tbs.subjectPublicKeyInfo = asn1.AsnConvert.parse(spki, asnX509.SubjectPublicKeyInfo);
+  });
+  return { ...base, der, cert: await parse(der) };
+}
+
+describe('issuer keys Go does not verify with — parser.go (PublicKey nil), x509.go CheckSignatureFrom / checkSignature', () => {
+  // getPublicKeyAlgorithmFromOID knows rsaEncryption, DSA, ecPublicKey and Ed25519 only.
+  it('X25519, X448, Ed448 and unknown SPKIs: the candidate is skipped, no hint', async () => {
+    const spkis: Array<[string, number, string]> = [
+      ['1.3.101.110', 32, 'X25519'],
+      ['1.3.101.111', 56, 'X448'],
+      ['1.3.101.113', 57, 'Ed448'],
+      ['1.3.6.1.4.1.99999.3', 32, 'unknown'],
+    ];
+    for (const [oid, size, type] of spkis) {
+      const spki = new asnX509.SubjectPublicKeyInfo({ algorithm: new asnX509.AlgorithmIdentifier({ algorithm: oid }), subjectPublicKey: new Uint8Array(size).fill(7).buffer });
+      const base = await root();
+      const odd = await withSpki(base, new Uint8Array(asn1.AsnConvert.serialize(spki)));
+      expect(odd.cert.facts.publicKey.type).toBe(type);
+      const res = await verify(await leaf(base), { roots: [odd] });
+      expect(res.error).toBe('x509: certificate signed by unknown authority');
+      expect(res.trace.map((t) => t.outcome.startsWith('skipped'))).toEqual([true]);
+      // CheckSignatureFrom itself: `parent.PublicKeyAlgorithm == UnknownPublicKeyAlgorithm` → ErrUnsupportedAlgorithm.
+      expect((await goCheckSignatureFrom((await leaf(base)).cert, odd.cert, signatures)).error).toBe(UNIMPLEMENTED);
+    }
+  });
+
+  it('a DSA issuer key: checkSignature has no DSA case, ErrUnsupportedAlgorithm', async () => {
+    const { publicKey } = nodeCrypto.generateKeyPairSync('dsa', { modulusLength: 2048, divisorLength: 256 });
+    const base = await root();
+    const dsa = await withSpki(base, new Uint8Array(publicKey.export({ type: 'spki', format: 'der' })));
+    expect(dsa.cert.facts.publicKey.type).toBe('DSA');
+    expect((await verify(await leaf(base), { roots: [dsa] })).error).toBe(unknownAuthority(UNIMPLEMENTED, 'Test Root'));
+  }, 60000);
+});
+
+describe('more of buildChains', () => {
+  // alreadyInChain needs the same subject too: a leaf sharing its issuer's key (and, like it,
+  // without SANs) does not make the issuer "already in the chain".
+  it('a leaf with its issuer\'s key and no SAN still chains to that issuer', async () => {
+    const r = await root();
+    const l = await issue({ subject: 'CN=leaf', issuer: r, keys: r.keys, eku: [EKU.serverAuth] });
+    expect(r.cert.sanDer).toBeNull();
+    expect(l.cert.sanDer).toBeNull();
+    expect((await verify(l, { roots: [r] })).error).toBeNull();
+  });
+
+  // candidateLoop: `if err == errSignatureLimit { break candidateLoop }` — no candidate after it.
+  it('after the 101st check no further candidate is looked at', async () => {
+    const r = await root();
+    const i = await intermediate(r, 'CN=Intermediate', { noAki: true });
+    const l = await leaf(i);
+    const ds: Issued[] = [];
+    for (let k = 0; k < 100; k++) ds.push(await root());
+    const res = await verify(l, { roots: [...ds, r], intermediates: [i] });
+    expect(res.error).toBe(LIMIT);
+    // I, then the decoys up to the 100th, which is the 101st check; the real root is never reached.
+    expect(res.trace.length).toBe(101);
+    expect(res.trace[100]!.outcome).toBe(LIMIT);
+    expect(res.trace.some((t) => t.parent === r.cert)).toBe(false);
+  }, 60000);
+});
+
+describe('goNameConstraintsError without constraints', () => {
+  it('a CA without name constraints does not even parse the URIs below it', async () => {
+    const r = await root();
+    const l = await leaf(r, { san: [{ uri: 'urn:x:y' }] });
+    expect(goNameConstraintsError(r.cert, [l.cert])).toBeUndefined();
+  });
 });

@@ -328,13 +328,15 @@ export async function goCheckSignatureFrom(child: Certificate, parent: Certifica
   // UnknownSignatureAlgorithm, which checkSignature refuses as unimplemented (x509.go:992-996).
   if (!alg || alg.hash === 'MD2') return { error: 'x509: cannot verify signature: algorithm unimplemented' };
   if (alg.hash === 'SHA-1' || alg.hash === 'MD5') return { error: `x509: cannot verify signature: insecure algorithm ${alg.go}` };
+  // checkSignature's key switch has no *dsa.PublicKey case: a DSA parent ends in ErrUnsupportedAlgorithm.
+  if (p.publicKey.type === 'DSA') return { error: 'x509: cannot verify signature: algorithm unimplemented' };
   const signature = await signatures.certificate(child, parent);
   if (signature.status === 'key-type-mismatch') {
     const want = alg.key === 'EC' ? 'ECDSA' : alg.key === 'RSA-PSS' ? 'RSA' : alg.key;
     const have = p.publicKey.type === 'EC' ? '*ecdsa.PublicKey' : p.publicKey.type === 'RSA' ? '*rsa.PublicKey' : p.publicKey.type === 'Ed25519' ? 'ed25519.PublicKey' : p.publicKey.type;
     return { error: `x509: signature algorithm specifies an ${want} public key, but have public key of type ${have}`, signature };
   }
-  if ((p.publicKey.type === 'RSA' || p.publicKey.type === 'RSA-PSS') && p.publicKey.bits < 1024) return { error: `crypto/rsa: ${p.publicKey.bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)`, signature };
+  if (p.publicKey.type === 'RSA' && p.publicKey.bits < 1024) return { error: `crypto/rsa: ${p.publicKey.bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)`, signature };
   if (signature.status === 'verified') return { signature };
   if (signature.status === 'unverifiable') return { error: `(not checked: ${signature.reason})`, signature };
   const failure = alg.key === 'EC' ? 'x509: ECDSA verification failure' : alg.key === 'Ed25519' ? 'x509: Ed25519 verification failure' : 'crypto/rsa: verification error';
