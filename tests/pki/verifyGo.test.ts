@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import * as asn1 from '@peculiar/asn1-schema';
 import * as asnX509 from '@peculiar/asn1-x509';
+import * as asnRsa from '@peculiar/asn1-rsa';
 import * as nodeCrypto from 'node:crypto';
 import { CertPool, goCheckSignatureFrom, goIsValid, goNameConstraintsError } from '../../src/core/pki/verify.ts';
 import type { Certificate } from '../../src/core/pki/cert.ts';
@@ -398,5 +399,39 @@ describe('goNameConstraintsError without constraints', () => {
     const r = await root();
     const l = await leaf(r, { san: [{ uri: 'urn:x:y' }] });
     expect(goNameConstraintsError(r.cert, [l.cert])).toBeUndefined();
+  });
+});
+
+describe('signatures we cannot check, and RSASSA-PSS against an ECDSA key', () => {
+  // Go verifies ECDSA over P-224; WebCrypto cannot. The hint must say the signature was not
+  // checked, never that it failed.
+  it('an issuer key on P-224: "(not checked: …)", not an ECDSA verification failure', async () => {
+    const { publicKey } = nodeCrypto.generateKeyPairSync('ec', { namedCurve: 'secp224r1' });
+    const base = await root();
+    const p224 = await withSpki(base, new Uint8Array(publicKey.export({ type: 'spki', format: 'der' })));
+    expect(p224.cert.facts.publicKey.curve).toBe('P-224');
+    const res = await verify(await leaf(base), { roots: [p224] });
+    expect(res.error).toMatch(/^x509: certificate signed by unknown authority \(possibly because of "\(not checked: .*P-224.*\)" while trying to verify candidate authority certificate "Test Root"\)$/);
+    expect(res.trace[0]!.signature?.status).toBe('unverifiable');
+  });
+
+  // SHA256WithRSAPSS has pubKeyAlgo RSA (signatureAlgorithmDetails), so against an ECDSA key the
+  // mismatch error says "an RSA public key".
+  it('an RSASSA-PSS (SHA-256) signature against an ECDSA issuer: "specifies an RSA public key"', async () => {
+    const r = await root();
+    const l = await leaf(r);
+    const sha256 = () => new asnX509.AlgorithmIdentifier({ algorithm: '2.16.840.1.101.3.4.2.1', parameters: null });
+    const params = new asnRsa.RsaSaPssParams({
+      hashAlgorithm: sha256(),
+      maskGenAlgorithm: new asnX509.AlgorithmIdentifier({ algorithm: '1.2.840.113549.1.1.8', parameters: asn1.AsnConvert.serialize(sha256()) }),
+      saltLength: 32,
+    });
+    const algId = new asnX509.AlgorithmIdentifier({ algorithm: '1.2.840.113549.1.1.10', parameters: asn1.AsnConvert.serialize(params) });
+    const cert = asn1.AsnConvert.parse(l.der, asnX509.Certificate);
+    cert.tbsCertificate.signature = algId;
+    cert.signatureAlgorithm = algId;
+    cert.signatureValue = new Uint8Array(256).fill(1).buffer;
+    const pss = await parse(new Uint8Array(asn1.AsnConvert.serialize(cert)));
+    expect((await verify(pss, { roots: [r] })).error).toBe(unknownAuthority('x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey', 'Test Root'));
   });
 });
