@@ -6,13 +6,12 @@
 // machine moves every figure here. Run on its own: node --import tsx bench/firstLoad.ts [runs]
 import { existsSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import { join, dirname } from 'node:path';
+import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { ROOT, withServedApp, type Browser } from './chromium.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const dist = join(root, 'dist');
+const dist = join(ROOT, 'dist');
 
 export interface FirstLoadRun {
   /** Navigation start → the first Problems row in the DOM (the page's clock). */
@@ -42,43 +41,22 @@ function gzipOf(path: string): number {
   return existsSync(file) ? gzipSync(readFileSync(file), { level: 9 }).length : 0;
 }
 
-export function ensureBuilt(): void {
-  if (existsSync(join(dist, 'index.html'))) return;
-  const r = spawnSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
-  if (r.status !== 0) throw new Error('vite build failed');
-}
-
 /** `runs` fresh browser contexts; undefined when no Chromium can be launched. */
 export async function measureFirstLoad(runs = 5, port = Number(process.env.BENCH_PORT ?? 4175)): Promise<FirstLoadResult | undefined> {
-  ensureBuilt();
-  const { chromium } = await import('@playwright/test');
-  const server = spawn(process.execPath, [join(root, 'scripts/serve.js')], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
   const loadStart = loadavg()[0] as number;
-  try {
-    await new Promise((r) => setTimeout(r, 500));
-    const exe = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
-    const browser = await chromium
-      .launch({ ...(exe ? { executablePath: exe } : {}), args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'] })
-      .catch(() => undefined);
-    if (!browser) return undefined;
-    const out: FirstLoadRun[] = [];
-    try {
-      // One unmeasured visit first: the server's and the OS's file caches, as for any later visitor.
-      for (let i = 0; i <= runs; i++) {
-        const r = await oneVisit(browser, port);
-        if (i > 0) out.push(r);
-      }
-    } finally {
-      await browser.close();
+  const out = await withServedApp(port, async (browser) => {
+    const visits: FirstLoadRun[] = [];
+    // One unmeasured visit first: the server's and the OS's file caches, as for any later visitor.
+    for (let i = 0; i <= runs; i++) {
+      const r = await oneVisit(browser, port);
+      if (i > 0) visits.push(r);
     }
-    const sorted = [...out].sort((a, b) => a.firstDiagnosticsMs - b.firstDiagnosticsMs);
-    return { runs: out, median: sorted[Math.floor(sorted.length / 2)] as FirstLoadRun, loadAverage: [loadStart, loadavg()[0] as number] };
-  } finally {
-    server.kill();
-  }
+    return visits;
+  });
+  if (!out) return undefined;
+  const sorted = [...out].sort((a, b) => a.firstDiagnosticsMs - b.firstDiagnosticsMs);
+  return { runs: out, median: sorted[Math.floor(sorted.length / 2)] as FirstLoadRun, loadAverage: [loadStart, loadavg()[0] as number] };
 }
-
-type Browser = Awaited<ReturnType<typeof import('@playwright/test').chromium.launch>>;
 
 async function oneVisit(browser: Browser, port: number): Promise<FirstLoadRun> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });

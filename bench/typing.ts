@@ -4,14 +4,13 @@
 // Timing) and the time from the last key to the Problems row that names the edited host.
 // Also the longest task while the file loads. Run on its own:
 //   node --import tsx bench/typing.ts [services=2000] [runs=3]
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, dirname } from 'node:path';
-import { spawn, spawnSync } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateMesh } from './generateMesh.ts';
+import { ROOT, withServedApp, type Browser } from './chromium.ts';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 export interface TypingRun {
   /** Longest main-thread task from the first key until the Problems row appeared (+ 500 ms). */
@@ -53,57 +52,22 @@ const TYPED = 'abcdefghijklmnopqrstuvwxyzabcdefghijklmn'; // 40 keys
 
 /** Measures typing into the generated mesh of `services` services; undefined when no Chromium can be launched. */
 export async function measureTyping(services = 2000, runs = 3, port = Number(process.env.BENCH_PORT ?? 4176)): Promise<TypingResult | undefined> {
-  if (!existsSync(join(root, 'dist', 'index.html'))) {
-    const r = spawnSync('npx', ['vite', 'build'], { cwd: root, stdio: 'inherit' });
-    if (r.status !== 0) throw new Error('vite build failed');
-  }
   const mesh = generateMesh(services);
-  const { chromium } = await import('@playwright/test');
   // BENCH_SERVE_ROOT: serve another build (a copy of dist/ with scripts/serve.js beside it) to compare.
-  const serveRoot = process.env.BENCH_SERVE_ROOT ?? root;
-  const server = spawn(process.execPath, [join(serveRoot, 'scripts/serve.js')], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore' });
-  try {
-    await new Promise((r) => setTimeout(r, 500));
-    const exe = existsSync('/usr/bin/chromium') ? '/usr/bin/chromium' : undefined;
-    const browser = await chromium
-      .launch({
-        ...(exe ? { executablePath: exe } : {}),
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
-      })
-      .catch(() => undefined);
-    if (!browser) return undefined;
-    const out: TypingRun[] = [];
-    try {
-      for (let i = 0; i < runs; i++) out.push(await oneRun(browser, port, mesh.text));
-    } finally {
-      await browser.close();
-    }
-    const m = (f: (r: TypingRun) => number) => median(out.map(f));
-    return {
-      services,
-      bytes: Buffer.byteLength(mesh.text),
-      runs: out,
-      median: {
-        maxLongTaskMs: m((r) => r.maxLongTaskMs),
-        maxTypingTaskMs: m((r) => r.maxTypingTaskMs),
-        maxLandingTaskMs: m((r) => r.maxLandingTaskMs),
-        longTasks: m((r) => r.longTasks),
-        longTaskTotalMs: m((r) => r.longTaskTotalMs),
-        maxKeyEventMs: m((r) => r.maxKeyEventMs),
-        lastKeyToProblemsMs: m((r) => r.lastKeyToProblemsMs),
-        lastKeyToFrameMs: m((r) => r.lastKeyToFrameMs),
-        loadMaxLongTaskMs: m((r) => r.loadMaxLongTaskMs),
-        loadMs: m((r) => r.loadMs),
-        workerParseMs: m((r) => r.workerParseMs),
-        workerAnalyzeMs: m((r) => r.workerAnalyzeMs),
-      },
-    };
-  } finally {
-    server.kill();
-  }
+  const out = await withServedApp(
+    port,
+    async (browser) => {
+      const done: TypingRun[] = [];
+      for (let i = 0; i < runs; i++) done.push(await oneRun(browser, port, mesh.text));
+      return done;
+    },
+    process.env.BENCH_SERVE_ROOT ?? ROOT,
+  );
+  if (!out) return undefined;
+  const keys = Object.keys(out[0]!) as (keyof TypingRun)[];
+  const med = Object.fromEntries(keys.map((k) => [k, median(out.map((r) => r[k]))])) as unknown as TypingRun;
+  return { services, bytes: Buffer.byteLength(mesh.text), runs: out, median: med };
 }
-
-type Browser = Awaited<ReturnType<typeof import('@playwright/test').chromium.launch>>;
 
 interface PageProbe {
   longTasks: Array<{ start: number; duration: number }>;

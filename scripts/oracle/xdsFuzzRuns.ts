@@ -16,18 +16,13 @@ export const RUNS_DIR = join(ROOT, 'reports', 'oracle', 'oracle-xds-runs');
  */
 export const RECORDED_DIR = join(ROOT, 'fuzz', 'records', 'oracle-xds');
 
-export interface RunTotals {
+/** The counts of a run that add up across runs. */
+const SUMMED = ['inputs', 'compared', 'comparedProxies', 'comparedResources', 'identical', 'rejectedObjects', 'inputsWithRejected', 'seconds'] as const;
+
+export type RunTotals = Pick<OracleXdsRunCounts, (typeof SUMMED)[number]> & {
   runs: OracleXdsRunCounts[];
-  inputs: number;
-  compared: number;
-  comparedProxies: number;
-  comparedResources: number;
-  identical: number;
-  rejectedObjects: number;
-  inputsWithRejected: number;
-  seconds: number;
-  causes: Map<string, { inputs: number; count: number; known: boolean }>;
-}
+  causes: Map<string, OracleXdsRunCounts['causes'][string]>;
+};
 
 /** The longest run of each seed, added up. */
 export function addUpRuns(all: readonly OracleXdsRunCounts[]): RunTotals {
@@ -38,16 +33,10 @@ export function addUpRuns(all: readonly OracleXdsRunCounts[]): RunTotals {
     if (!had || r.inputs > had.inputs) bySeed.set(key, r);
   }
   const runs = [...bySeed.values()].sort((a, b) => a.started.localeCompare(b.started));
-  const t: RunTotals = { runs, inputs: 0, compared: 0, comparedProxies: 0, comparedResources: 0, identical: 0, rejectedObjects: 0, inputsWithRejected: 0, seconds: 0, causes: new Map() };
+  const zero = Object.fromEntries(SUMMED.map((k) => [k, 0])) as Record<(typeof SUMMED)[number], number>;
+  const t: RunTotals = { ...zero, runs, causes: new Map() };
   for (const r of runs) {
-    t.inputs += r.inputs;
-    t.compared += r.compared;
-    t.comparedProxies += r.comparedProxies;
-    t.comparedResources += r.comparedResources;
-    t.identical += r.identical;
-    t.rejectedObjects += r.rejectedObjects;
-    t.inputsWithRejected += r.inputsWithRejected;
-    t.seconds += r.seconds;
+    for (const k of SUMMED) t[k] += r[k];
     for (const [cause, e] of Object.entries(r.causes)) {
       const had = t.causes.get(cause) ?? { inputs: 0, count: 0, known: e.known };
       had.inputs += e.inputs;

@@ -22,6 +22,16 @@ export const FALLBACK_MS = 1500;
 /** From the page's start: opens the gate even if no analysis was ever asked for (boot stuck). */
 export const LAST_RESORT_MS = 5000;
 
+/** Runs `fn` once the gate is open: now if it is, else when it opens. */
+export function afterFirstResults(fn: () => void): void {
+  if (useFirstResults.getState().open) return fn();
+  const unsub = useFirstResults.subscribe((s) => {
+    if (!s.open) return;
+    unsub();
+    fn();
+  });
+}
+
 export function openAfterFirstResults(reason: GateReason): void {
   if (useFirstResults.getState().open) return;
   useFirstResults.setState({ open: true, reason });

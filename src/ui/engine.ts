@@ -3,7 +3,7 @@ import { AnalysisClient } from '../worker/client.ts';
 import { startSync, type SyncEngine } from '../state/sync.ts';
 import { useAnalysis } from '../state/analysis.ts';
 import { setQueryTransport } from '../state/queries.ts';
-import { useFirstResults } from '../state/firstResults.ts';
+import { afterFirstResults } from '../state/firstResults.ts';
 
 let engine: SyncEngine | null = null;
 
@@ -20,15 +20,7 @@ export function startEngine(): SyncEngine {
   eng = startSync(client);
   setQueryTransport((view, args) => client.query(view, args));
   // The worker's preloads (queries, certificates, CEL) wait until the first results are painted.
-  const warm = () => client.warm();
-  if (useFirstResults.getState().open) warm();
-  else {
-    const unsub = useFirstResults.subscribe((s) => {
-      if (!s.open) return;
-      unsub();
-      warm();
-    });
-  }
+  afterFirstResults(() => client.warm());
   engine = eng;
   return eng;
 }

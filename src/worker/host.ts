@@ -18,7 +18,7 @@
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import type { Diagnostic, Resource } from '../core/model/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
-import { celLibLoaded, loadCelLib } from '../core/validation/schema/celLib.lazy.ts';
+import { celLibrary } from './celLib.lazy.ts';
 import { credentials } from './credential.lazy.ts';
 import { fixes } from './fixes.lazy.ts';
 import { istioctlMode } from './istioctl.lazy.ts';
@@ -57,7 +57,7 @@ export interface HostOptions {
 }
 
 const importQueries = (): Promise<QueriesModule> => import('../core/queries/index.ts');
-const lazyCel: LazyLib = { loaded: celLibLoaded, load: loadCelLib };
+const lazyCel: LazyLib = celLibrary;
 
 interface QueuedQuery {
   id: number;

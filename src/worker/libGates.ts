@@ -1,5 +1,5 @@
 // Whether analyzing some resources could need a library the worker loads on demand: the
-// CEL library (core/validation/schema/celLib.lazy.ts) or certificate parsing
+// CEL library (src/worker/celLib.lazy.ts) or certificate parsing
 // (credential.lazy.ts). The host awaits them before a run whose resources answer yes, so the
 // diagnostics are those of eagerly loaded libraries. Saying yes too often only loads a
 // library early; saying no wrongly would be an analyzer failure or a wrong verdict, which

@@ -9,7 +9,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { AnalysisHost, type LazyLib } from '../../src/worker/host.ts';
 import { resourceNeedsCel, resourcesNeedPki } from '../../src/worker/libGates.ts';
-import { celLibLoaded, loadCelLib } from '../../src/core/validation/schema/celLib.lazy.ts';
+import { celLibLoaded, loadCelLib } from '../../src/worker/celLib.lazy.ts';
 import { schemaFindings } from '../../src/core/validation/schema.ts';
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
@@ -19,7 +19,7 @@ import type { FromWorker } from '../../src/worker/protocol.ts';
 import { yamlFiles } from '../helpers/files.ts';
 
 // The worker build's celLib.ts.
-vi.mock('../../src/core/validation/schema/celLib.ts', () => import('../../src/core/validation/schema/celLib.lazy.ts'));
+vi.mock('../../src/core/validation/schema/celLib.ts', () => import('../../src/worker/celLib.lazy.ts'));
 
 // The worker build gives the analyzers a credential.ts, and WorkspaceAnalyzer a quick-fix
 // module and an istioctl mode, that throw until loaded (src/worker/*.lazy.ts); these do the

@@ -6,7 +6,7 @@ import { useProxyView } from '../../state/proxyView.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { query } from '../../state/queries.ts';
-import { useFirstResults } from '../../state/firstResults.ts';
+import { afterFirstResults } from '../../state/firstResults.ts';
 import type { ProxySummary } from '../../core/queries/views.ts';
 
 /**
@@ -36,14 +36,7 @@ function watchProxies(): void {
     refresh();
   };
   // Not before the first results are painted: the query makes the worker load its query module.
-  if (useFirstResults.getState().open) start();
-  else {
-    const unsub = useFirstResults.subscribe((s) => {
-      if (!s.open) return;
-      unsub();
-      start();
-    });
-  }
+  afterFirstResults(start);
 }
 
 /** The proxy that runs from the YAML document at the cursor (a Pod, a Deployment's pod, a gateway). */

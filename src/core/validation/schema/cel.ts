@@ -51,7 +51,7 @@ const programs = new Map<string, Program | { compileError: string }>();
 function program(rule: string): Program | { compileError: string } {
   let p = programs.get(rule);
   if (!p) {
-    // The browser worker loads the library on demand (celLib.lazy.ts): without it a rule is
+    // The browser worker loads the library on demand (src/worker/celLib.lazy.ts): without it a rule is
     // not judged at all, rather than judged wrongly (and the verdict cached).
     if (cel === undefined) throw new Error('The CEL library is not loaded');
     try {
@@ -208,12 +208,7 @@ const SHAPE_RULES = new Map<string, (v: unknown) => boolean | undefined>([
   ],
   [
     '((has(self.resolution) ? self.resolution : "NONE") == "NONE") ? !has(self.endpoints) : true',
-    (v) => {
-      const o = withoutNulls(v, 'resolution', 'endpoints');
-      const resolution = o && stringOr(o, 'resolution', 'NONE');
-      if (!o || resolution === undefined) return undefined;
-      return resolution === 'NONE' ? !has(o, 'endpoints') : true;
-    },
+    absentWhen('resolution', 'NONE', (r) => r === 'NONE', 'endpoints'),
   ],
   [
     '((has(self.resolution) ? self.resolution : "") == "DNS_ROUND_ROBIN") ? ((has(self.endpoints) ? self.endpoints : []).size() <= 1) : true',
@@ -256,12 +251,7 @@ const SHAPE_RULES = new Map<string, (v: unknown) => boolean | undefined>([
   ],
   [
     '(has(self.address) ? self.address : "").startsWith("unix://") ? !has(self.ports) : true',
-    (v) => {
-      const o = withoutNulls(v, 'address', 'ports');
-      const address = o && stringOr(o, 'address', '');
-      if (!o || address === undefined) return undefined;
-      return address.startsWith('unix://') ? !has(o, 'ports') : true;
-    },
+    absentWhen('address', '', (a) => a.startsWith('unix://'), 'ports'),
   ],
   [
     'self.all(key, size(key) < 63 && key.matches("^[a-zA-Z0-9](?:[-a-zA-Z0-9]*[a-zA-Z0-9])?$"))',
@@ -273,12 +263,7 @@ const SHAPE_RULES = new Map<string, (v: unknown) => boolean | undefined>([
   ],
   [
     '((has(self.operation) ? self.operation : "") == "REMOVE") ? !has(self.value) : true',
-    (v) => {
-      const o = withoutNulls(v, 'operation', 'value');
-      const operation = o && stringOr(o, 'operation', '');
-      if (!o || operation === undefined) return undefined;
-      return operation === 'REMOVE' ? !has(o, 'value') : true;
-    },
+    absentWhen('operation', '', (op) => op === 'REMOVE', 'value'),
   ],
   [
     'has(self.wasm) != has(self.lua)',
@@ -288,6 +273,16 @@ const SHAPE_RULES = new Map<string, (v: unknown) => boolean | undefined>([
     },
   ],
 ]);
+
+/** `when(has(self.field) ? self.field : fallback) ? !has(self.absent) : true`, natively. */
+function absentWhen(field: string, fallback: string, when: (value: string) => boolean, absent: string): (v: unknown) => boolean | undefined {
+  return (v) => {
+    const o = withoutNulls(v, field, absent);
+    const value = o && stringOr(o, field, fallback);
+    if (!o || value === undefined) return undefined;
+    return when(value) ? !has(o, absent) : true;
+  };
+}
 
 /** `(has(self.a) ? 1 : 0) + (has(self.b) ? 1 : 0) <= 1`, for any fields a, b, …. */
 function atMostOneOf(text: string): ((v: unknown) => boolean | undefined) | undefined {

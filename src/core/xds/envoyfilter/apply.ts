@@ -12,10 +12,7 @@ import { applyRouteConfigurationPatches, parseGatewayRdsRouteName, type GatewayP
 import { cloneMarked, type PatchRun } from './run.ts';
 import type { PatchContext } from './wrapper.ts';
 import { APPLY_TO, type ApplyTo } from './wrapper.ts';
-
-function isObj(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+import { isObj } from '../../model/read.ts';
 
 /** The sidecar's listeners in the groups istiod patches separately. */
 export interface SidecarListenerGroups {

@@ -9,34 +9,15 @@ import { contextMatches, patchesFor } from './select.ts';
 import { hit, note, valueCopy, type PatchRun } from './run.ts';
 import type { PatchContext, PatchWrapper } from './wrapper.ts';
 import { mark, patchRef } from '../provenance.ts';
+import { parseSubsetKey as parseDumpSubsetKey } from '../configdump/names.ts';
+import { isObj } from '../../model/read.ts';
 
 const CLUSTER = 'envoy.config.cluster.v3.Cluster';
 
-function isObj(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** model.ParseSubsetKey: direction, subset, hostname, port of `dir|port|subset|host` (or the `_.` DNS SRV form). */
+/** model.ParseSubsetKey (configdump/names.ts reads it as istioctl does), with the port as a number. */
 export function parseSubsetKey(s: string): { direction: string; subset: string; hostname: string; port: number } {
-  const out = { direction: '', subset: '', hostname: '', port: 0 };
-  const sep = s.startsWith('outbound_.') || s.startsWith('inbound_.') ? '_.' : '|';
-  const cut = (x: string): [string, string] | undefined => {
-    const i = x.indexOf(sep);
-    return i < 0 ? undefined : [x.slice(0, i), x.slice(i + sep.length)];
-  };
-  let c = cut(s);
-  if (!c) return out;
-  out.direction = c[0];
-  c = cut(c[1]);
-  if (!c) return out;
-  // strconv.Atoi: anything but a plain decimal leaves the port 0.
-  out.port = /^[+-]?\d+$/.test(c[0]) ? Number(c[0]) : 0;
-  c = cut(c[1]);
-  if (!c) return out;
-  out.subset = c[0];
-  if (c[1].includes(sep)) return out;
-  out.hostname = c[1];
-  return out;
+  const k = parseDumpSubsetKey(s);
+  return { ...k, port: Number(k.port) };
 }
 
 /** clusterMatch: by name alone when given, else subset, service (the inbound cluster's services) and port. */

@@ -12,13 +12,10 @@ import { mergeAnyWithAny, mergeMessage } from './protoJson.ts';
 import { contextMatches, patchesFor } from './select.ts';
 import { hit, note, valueCopy, type PatchRun } from './run.ts';
 import type { PatchContext, PatchWrapper } from './wrapper.ts';
+import { isObj } from '../../model/read.ts';
 
 const LISTENER = 'envoy.config.listener.v3.Listener';
 const FILTER_CHAIN = 'envoy.config.listener.v3.FilterChain';
-
-function isObj(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function objs(v: unknown): Json[] {
   return Array.isArray(v) ? v.filter(isObj) : [];

@@ -10,6 +10,7 @@ import { contextMatches, patchesFor } from './select.ts';
 import { hit, valueCopy, type PatchRun } from './run.ts';
 import { parseSubsetKey } from './clusters.ts';
 import type { PatchContext, PatchWrapper } from './wrapper.ts';
+import { isObj } from '../../model/read.ts';
 
 const ROUTE_CONFIGURATION = 'envoy.config.route.v3.RouteConfiguration';
 const VIRTUAL_HOST = 'envoy.config.route.v3.VirtualHost';
@@ -17,10 +18,6 @@ const ROUTE = 'envoy.config.route.v3.Route';
 
 /** Gateway listener port → the server ports behind it (model.GatewayPortMap). */
 export type GatewayPortMap = ReadonlyMap<number, ReadonlySet<number>>;
-
-function isObj(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function isMerge(p: PatchWrapper): boolean {
   return p.operation === 'MERGE' || p.operation === 'MERGE_AND_REPLACE_LIST';
