@@ -17,20 +17,9 @@
 //  - The trace's contract (TraceHop docs): each hop names who acts (component), the protocol, and the
 //    policies and addresses it lists, one by one.
 import { describe, expect, it } from 'vitest';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
-import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
-import { traceRequest, type TraceHop, type TraceInput, type TraceResult } from '../../src/core/ambient/trace.ts';
+import type { TraceResult } from '../../src/core/ambient/trace.ts';
+import { ap, ns, one, pod, svc, trace } from './traceHelpers.ts';
 
-const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
-const pod = (namespace: string, name: string, ip: string | null, o: { labels?: Record<string, string>; annotations?: Record<string, string>; node?: string } = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace, labels: { app: name, ...o.labels }, annotations: o.annotations ?? {} },
-  spec: { nodeName: o.node ?? 'n1', serviceAccountName: name, containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }] },
-  status: ip === null ? { phase: 'Pending' } : { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True' }] },
-});
-const svc = (namespace: string, name: string, ip: string, o: { labels?: Record<string, string>; ports?: object[] } = {}) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels: o.labels ?? {} }, spec: { clusterIP: ip, selector: { app: name }, ports: o.ports ?? [{ name: 'http', port: 80, targetPort: 8080 }] } });
 const waypoint = (namespace: string, name = 'waypoint', o: { waypointFor?: string; ip?: string } = {}) => ({
   apiVersion: 'gateway.networking.k8s.io/v1',
   kind: 'Gateway',
@@ -38,20 +27,9 @@ const waypoint = (namespace: string, name = 'waypoint', o: { waypointFor?: strin
   spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] },
   ...(o.ip ? { status: { addresses: [{ type: 'IPAddress', value: o.ip }] } } : {}),
 });
-const ap = (name: string, namespace: string, spec: object) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace }, spec });
 const strict = (namespace: string) => ({ apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'default', namespace }, spec: { mtls: { mode: 'STRICT' } } });
 const wpRef = { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }] };
 
-function trace(objects: object[], input: Partial<TraceInput> & { from: string; to: string }, settings: AmbientSettings = {}): TraceResult {
-  const { view, problems } = loadMesh([{ path: 'm.yaml', text: objects.map((o) => JSON.stringify(o)).join('\n---\n') }]);
-  expect(problems).toEqual([]);
-  return traceRequest(view, buildAmbientModel(view, settings), input);
-}
-const one = (r: TraceResult, pred: (h: TraceHop) => boolean): TraceHop => {
-  const l = r.hops.filter(pred);
-  expect(l.length, JSON.stringify(r.hops.map((h) => h.text))).toBe(1);
-  return l[0]!;
-};
 /** The words of a text: names and addresses listed one by one come out whole. */
 const words = (text: string) => text.split(/[\s,;()]+/).filter(Boolean);
 

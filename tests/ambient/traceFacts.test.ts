@@ -11,34 +11,13 @@ import { describe, expect, it } from 'vitest';
 import { istioGateway } from '../helpers/gatewayApi.ts';
 import { loadMesh } from '../../src/core/ambient/load.ts';
 import { buildAmbientModel } from '../../src/core/ambient/model.ts';
-import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
-import { traceRequest, type TraceHop, type TraceInput, type TraceResult } from '../../src/core/ambient/trace.ts';
+import { traceRequest, type TraceResult } from '../../src/core/ambient/trace.ts';
+import { ap, ns, one, pod, svc, trace } from './traceHelpers.ts';
 
-const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
-const pod = (namespace: string, name: string, ip: string, o: { labels?: Record<string, string>; annotations?: Record<string, string>; node?: string; ready?: boolean; sa?: string } = {}) => ({
-  apiVersion: 'v1',
-  kind: 'Pod',
-  metadata: { name, namespace, labels: { app: name, ...o.labels }, annotations: o.annotations ?? {} },
-  spec: { nodeName: o.node ?? 'n1', serviceAccountName: o.sa ?? name, containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }] },
-  status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
-});
-const svc = (namespace: string, name: string, ip: string, o: { labels?: Record<string, string>; ports?: object[]; selector?: Record<string, string> } = {}) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels: o.labels ?? {} }, spec: { clusterIP: ip, selector: o.selector ?? { app: name }, ports: o.ports ?? [{ name: 'http', port: 80, targetPort: 8080 }] } });
 const waypoint = (namespace: string, name = 'waypoint', waypointFor?: string) => ({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name, namespace, labels: waypointFor ? { 'istio.io/waypoint-for': waypointFor } : {} }, spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] } });
-const ap = (name: string, namespace: string, spec: object) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace }, spec });
 const se = (name: string, namespace: string, spec: object, labels: Record<string, string> = {}) => ({ apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name, namespace, labels }, spec });
 const peerAuthn = (name: string, namespace: string, mode: string) => ({ apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name, namespace }, spec: { mtls: { mode } } });
 
-function trace(objects: object[], input: Partial<TraceInput> & { from: string; to: string }, settings: AmbientSettings = {}, extraYaml = ''): TraceResult {
-  const text = objects.map((o) => JSON.stringify(o)).join('\n---\n') + (extraYaml ? `\n---\n${extraYaml}` : '');
-  const { view, problems } = loadMesh([{ path: 'm.yaml', text }]);
-  expect(problems).toEqual([]);
-  return traceRequest(view, buildAmbientModel(view, settings), input);
-}
-const one = (r: TraceResult, pred: (h: TraceHop) => boolean): TraceHop => {
-  const l = r.hops.filter(pred);
-  expect(l.length, JSON.stringify(r.hops.map((h) => h.text))).toBe(1);
-  return l[0]!;
-};
 const decided = (r: TraceResult, component?: string) => one(r, (h) => h.decision !== undefined && (component === undefined || h.component === component));
 
 const AMB_LABELS = { 'istio.io/dataplane-mode': 'ambient' };

@@ -8,6 +8,7 @@ import { generateMesh } from '../../bench/generateMesh.ts';
 import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
+import { DEPLOYMENT } from './fixtures.ts';
 
 const settings = defaultAnalysisSettings();
 
@@ -31,25 +32,6 @@ spec:
   - route:
     - destination:
         host: ${host}
-`;
-
-const DEPLOYMENT = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: cart
-  namespace: shop
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: cart}
-  template:
-    metadata:
-      labels: {app: cart}
-    spec:
-      serviceAccountName: cart
-      containers:
-      - name: cart
-        image: example.org/cart:1
 `;
 
 class Harness {

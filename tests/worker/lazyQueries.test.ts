@@ -6,25 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { AnalysisHost, type LazyLib, type QueriesModule } from '../../src/worker/host.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import type { FromWorker } from '../../src/worker/protocol.ts';
-
-const DEPLOYMENT = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: cart
-  namespace: shop
-spec:
-  replicas: 2
-  selector:
-    matchLabels: {app: cart}
-  template:
-    metadata:
-      labels: {app: cart}
-    spec:
-      serviceAccountName: cart
-      containers:
-      - name: cart
-        image: example.org/cart:1
-`;
+import { DEPLOYMENT } from './fixtures.ts';
 
 /** CEL and certificate parsing: nothing here needs them. */
 const unusedLib: LazyLib = { loaded: () => false, load: () => Promise.resolve() };
