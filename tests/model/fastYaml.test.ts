@@ -91,6 +91,22 @@ describe('fast YAML reader', () => {
     }
   });
 
+  it("leaves keys Object.prototype has (toString, constructor) to js-yaml, whose value is the document's own key", () => {
+    // The reader's duplicate-key check is a plain lookup (values are never undefined), which
+    // also finds Object's members: such keys must go to the full parser, never be misread.
+    for (const t of ['toString: x\n', 'a: 1\nconstructor: y\n', 'spec:\n  valueOf: 3\n', 'm:\n  hasOwnProperty: [a]\n']) {
+      expect(parseFastYaml(t), JSON.stringify(t)).toBe(NOT_HANDLED);
+    }
+    // A key that merely starts like one is read here, as js-yaml reads it.
+    expect(checkAgainstJsYaml(['toStrings: x\nconstructors: [1]\n'])).toEqual({ answered: 1, total: 1 });
+  });
+
+  it('gives lists of every length the items js-yaml gives, in order', () => {
+    // Short lists are copied to their exact size (see sequence()); the copy must keep every item.
+    const texts = [1, 2, 15, 16, 17, 40].map((n) => `items:\n${Array.from({ length: n }, (_, i) => `- i${i}\n`).join('')}`);
+    expect(checkAgainstJsYaml(texts)).toEqual({ answered: texts.length, total: texts.length });
+  });
+
   it('resolves plain words and decimal integers as js-yaml with the project schema does (its shortcuts for them agree with the resolvers)', () => {
     const scalars = ['null', 'Null', 'NULL', 'nULL', 'nil', 'true', 'True', 'TRUE', 'tRUE', 'yes', 'false', 'False', 'FALSE', 'no', 'off', 'on', 'n', 't', 'f', 'ns-7', 'tcp', 'x1',
       '0', '1', '7', '9080', '123456789012345', '1234567890123456', '12345678901234567890', '01', '0x1F', '0o17', '1_000', '+1', '-1', '1.5', '1e3', '1:20', '9080a', '.inf', '.NaN', '~'];

@@ -7,7 +7,7 @@
 // at the controller's template in the file.
 import type { Resource, ResourceSource } from '../model/types.ts';
 import { KINDS, type KindInfo } from '../model/kinds.ts';
-import { EMPTY_STRING_MAP, isObj, objOrUndefined, str, valueAt, type Obj } from '../model/read.ts';
+import { EMPTY_STRING_MAP, isObj, newStringMap, objOrUndefined, str, valueAt, type Obj } from '../model/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { Container, cronJobSpec, podSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodSpec as PodSpecView, type PodTemplate } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector, type CompiledSelector } from './labelSelector.ts';
@@ -406,8 +406,8 @@ function podParts(
   // A controller has one or a few such groups: a scan beats a map of maps.
   for (const m of memo) if (m.extraLabels === plan.extraLabels && m.nodeName === plan.nodeName) return m.parts;
   const rawSpec = isObj(template.raw.spec) ? template.raw.spec : {};
-  const labels: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.labels, plan.extraLabels);
-  const annotations: Record<string, string> = Object.assign(Object.create(null) as Record<string, string>, template.typed.metadata?.annotations);
+  const labels: Record<string, string> = Object.assign(newStringMap(), template.typed.metadata?.labels, plan.extraLabels);
+  const annotations: Record<string, string> = Object.assign(newStringMap(), template.typed.metadata?.annotations);
   const spec: Obj = { ...rawSpec };
   if (plan.nodeName !== '') spec.nodeName = plan.nodeName;
   // The container injection wrote (replaced or added), for the spec's typed view.

@@ -3,7 +3,7 @@
 // list field of the wrong type (or absent) has its zero value, a nested message of the wrong
 // type is absent, and fields the shape does not name are not copied. So code reading a view
 // can use `vs.hosts` or `route.destination?.host` directly, and no input shape can throw.
-import { isObj, num, str, type StringMap, stringMap } from '../model/read.ts';
+import { isObj, newStringMap, num, str, type StringMap, stringMap } from '../model/read.ts';
 
 export interface Shape<T> {
   read(v: unknown): T;
@@ -164,7 +164,7 @@ export function map<T>(value: Shape<T>): Shape<Readonly<Record<string, T>>> {
       return { type: 'object', values: value.schema ?? ANY };
     },
     read: (v) => {
-      const out = Object.create(null) as Record<string, T>;
+      const out = newStringMap<T>();
       if (isObj(v)) for (const k of Object.keys(v)) out[k] = value.read(v[k]);
       return out;
     },

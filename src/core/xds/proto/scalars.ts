@@ -2,13 +2,14 @@
 // structural check (check.ts) and the protoc-gen-validate rules (validate.ts).
 import { ScalarType } from '@bufbuild/protobuf';
 import { MAX_PROTO_DURATION_SECONDS, splitProtoDuration } from '../../go/protoDuration.ts';
+import { STRING_MAP_PROTOTYPE } from '../../model/read.ts';
 
 export type JsonObject = Record<string, unknown>;
 
 export function isPlainObject(v: unknown): v is JsonObject {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v);
-  return proto === Object.prototype || proto === null;
+  return proto === Object.prototype || proto === null || proto === STRING_MAP_PROTOTYPE;
 }
 
 export function describe(v: unknown): string {
