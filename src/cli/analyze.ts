@@ -4,7 +4,7 @@ import type { Diagnostic, Level } from '../core/model/types.ts';
 import { LEVEL_ORDER } from '../core/model/types.ts';
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
-import { ALL_ANALYZERS, OPTIONAL_ANALYZERS, analyzerByName } from '../core/analysis/analyzers/index.ts';
+import { ALL_ANALYZERS, OPTIONAL_ANALYZERS, WORKBENCH_ANALYZERS, analyzerByName } from '../core/analysis/analyzers/index.ts';
 import { parseSuppressions } from '../core/analysis/suppress.ts';
 import { messageByCode } from '../core/analysis/messages.ts';
 import { skippedNotice } from '../core/analysis/skipped.ts';
@@ -135,9 +135,10 @@ export function atOrAbove(level: Level, threshold: Level): boolean {
 }
 
 /** istioctl's -L listing: `* <name>:\n    <description>\n`, in name order. */
-export function listAnalyzers(): string {
+/** The analyzers -L lists: Istio's, and in the workbench's mode its own too. */
+export function listAnalyzers(istioctlMode = false): string {
   const optional = new Set(OPTIONAL_ANALYZERS.map((a) => a.metadata.name));
-  const all = [...ALL_ANALYZERS, ...OPTIONAL_ANALYZERS].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  const all = [...ALL_ANALYZERS, ...OPTIONAL_ANALYZERS, ...(istioctlMode ? [] : WORKBENCH_ANALYZERS)].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
   let out = '';
   for (const a of all) {
     out += `* ${a.metadata.name}:\n`;
@@ -237,7 +238,7 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   const color = colorFlag ?? (io.isTTY && env.TERM !== 'dumb');
 
   if (bool(args, 'list-analyzers')) {
-    io.stdout(listAnalyzers());
+    io.stdout(listAnalyzers(istioctlMode));
     return EXIT_OK;
   }
 

@@ -22,7 +22,8 @@ import { celLibrary } from './celLib.lazy.ts';
 import { credentials } from './credential.lazy.ts';
 import { fixes } from './fixes.lazy.ts';
 import { istioctlMode } from './istioctl.lazy.ts';
-import { resourcesNeedCel, resourcesNeedPki } from './libGates.ts';
+import { resourcesNeedCel, resourcesNeedPki, resourcesNeedXds } from './libGates.ts';
+import { envoyFilterReachModule } from './envoyFilterReach.lazy.ts';
 import { applyTextChanges } from './textChanges.ts';
 import type { DiagnosticsReuse, FileEdits, FromWorker, ToWorker } from './protocol.ts';
 
@@ -45,6 +46,8 @@ export interface HostOptions {
   pki?: LazyLib;
   /** The quick fixes (default: fixes.lazy.ts, which the worker build gives workspace.ts). */
   fixes?: LazyLib;
+  /** The xDS generator for envoyfilter.PatchReachAnalyzer (default: envoyFilterReach.lazy.ts). */
+  xds?: LazyLib;
   /** istioctl mode's reader (default: istioctl.lazy.ts, which the worker build gives workspace.ts). */
   istioctl?: LazyLib;
   /** Load the query module and the libraries once the first result is posted (default true). */
@@ -138,6 +141,7 @@ export class AnalysisHost {
   private readonly pki: LazyLib;
   private readonly fixes: LazyLib;
   private readonly istioctl: LazyLib;
+  private readonly xds: LazyLib;
 
   constructor(
     private readonly post: (msg: FromWorker) => void,
@@ -147,6 +151,7 @@ export class AnalysisHost {
     this.pki = options.pki ?? credentials;
     this.fixes = options.fixes ?? fixes;
     this.istioctl = options.istioctl ?? istioctlMode;
+    this.xds = options.xds ?? envoyFilterReachModule;
   }
 
   /** Handles one message from the page; never throws. */
@@ -381,6 +386,7 @@ export class AnalysisHost {
     const loads: Promise<void>[] = [];
     if (!this.cel.loaded() && resourcesNeedCel(resources)) loads.push(this.track(this.cel.load()));
     if (!this.pki.loaded() && resourcesNeedPki(resources)) loads.push(this.track(this.pki.load()));
+    if (!this.xds.loaded() && resourcesNeedXds(resources)) loads.push(this.track(this.xds.load()));
     if (loads.length > 0) return Promise.all(loads).then(() => undefined);
   }
 
@@ -394,7 +400,7 @@ export class AnalysisHost {
     this.preloaded = true;
     void this.queriesModule().catch(() => undefined);
     if (!this.cel.loaded()) void this.track(this.cel.load()).catch(() => undefined);
-    for (const m of [this.pki, this.fixes, this.istioctl]) if (!m.loaded()) void this.track(m.load()).catch(() => undefined);
+    for (const m of [this.pki, this.fixes, this.istioctl, this.xds]) if (!m.loaded()) void this.track(m.load()).catch(() => undefined);
   }
 
   /** The query module, imported once; a failed import is tried again on the next call. */

@@ -1,6 +1,6 @@
 // Whether analyzing some resources could need a library the worker loads on demand: the
-// CEL library (src/worker/celLib.lazy.ts) or certificate parsing
-// (credential.lazy.ts). The host awaits them before a run whose resources answer yes, so the
+// CEL library (src/worker/celLib.lazy.ts), certificate parsing (credential.lazy.ts) or the
+// xDS generator (envoyFilterReach.lazy.ts). The host awaits them before a run whose resources answer yes, so the
 // diagnostics are those of eagerly loaded libraries. Saying yes too often only loads a
 // library early; saying no wrongly would be an analyzer failure or a wrong verdict, which
 // tests/worker/libGates.test.ts guards against over the samples.
@@ -68,6 +68,16 @@ export function resourceNeedsCel(r: Resource): boolean {
 /** Whether any of the resources could need CEL. */
 export function resourcesNeedCel(resources: readonly Resource[]): boolean {
   for (const r of resources) if (resourceNeedsCel(r)) return true;
+  return false;
+}
+
+/**
+ * Whether the xDS generator could be needed: only envoyfilter.PatchReachAnalyzer generates
+ * config during analysis, and only when there is an EnvoyFilter.
+ */
+export function resourcesNeedXds(resources: readonly Resource[]): boolean {
+  const envoyFilter = KINDS.EnvoyFilter.id;
+  for (const r of resources) if (r.kindId === envoyFilter) return true;
   return false;
 }
 

@@ -8,7 +8,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { AnalysisHost, type LazyLib } from '../../src/worker/host.ts';
-import { resourceNeedsCel, resourcesNeedPki } from '../../src/worker/libGates.ts';
+import { resourceNeedsCel, resourcesNeedPki, resourcesNeedXds } from '../../src/worker/libGates.ts';
 import { celLibLoaded, loadCelLib } from '../../src/worker/celLib.lazy.ts';
 import { schemaFindings } from '../../src/core/validation/schema.ts';
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
@@ -25,8 +25,8 @@ vi.mock('../../src/core/validation/schema/celLib.ts', () => import('../../src/wo
 // module and an istioctl mode, that throw until loaded (src/worker/*.lazy.ts); these do the
 // same, loaded through the host options below.
 const on = vi.hoisted(() => {
-  const loaded = { pki: false, fixes: false, istioctl: false };
-  const loads = { pki: 0, fixes: 0, istioctl: 0 };
+  const loaded = { pki: false, fixes: false, istioctl: false, xds: false };
+  const loads = { pki: 0, fixes: 0, istioctl: 0, xds: 0 };
   const guard = <A extends unknown[], R>(which: keyof typeof loaded, f: (...a: A) => R) => (...a: A): R => {
     if (!loaded[which]) throw new Error(`${which} is not loaded`);
     return f(...a);
@@ -45,6 +45,10 @@ vi.mock('../../src/core/analysis/istioctlMode.ts', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../src/core/analysis/istioctlMode.ts')>();
   return { ...real, istioctlRun: on.guard('istioctl', real.istioctlRun), isIstioCode: on.guard('istioctl', real.isIstioCode) };
 });
+vi.mock('../../src/core/xds/envoyFilterReach.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/core/xds/envoyFilterReach.ts')>();
+  return { ...real, envoyFilterReach: on.guard('xds', real.envoyFilterReach) };
+});
 const lib = (which: keyof typeof on.loaded): LazyLib => ({
   loaded: () => on.loaded[which],
   load: async () => {
@@ -52,7 +56,7 @@ const lib = (which: keyof typeof on.loaded): LazyLib => ({
     on.loaded[which] = true;
   },
 });
-const modules = { pki: lib('pki'), fixes: lib('fixes'), istioctl: lib('istioctl') };
+const modules = { pki: lib('pki'), fixes: lib('fixes'), istioctl: lib('istioctl'), xds: lib('xds') };
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -115,6 +119,34 @@ spec:
     - destination: {host: reviews}
 `;
 
+/** A Lua filter for productpage's inbound HTTP, on a listener name no sidecar has. */
+const MISTYPED_ENVOYFILTER = `apiVersion: networking.istio.io/v1alpha3
+kind: EnvoyFilter
+metadata:
+  name: lua-on-productpage
+  namespace: default
+spec:
+  workloadSelector:
+    labels: {app: productpage}
+  configPatches:
+  - applyTo: HTTP_FILTER
+    match:
+      context: SIDECAR_INBOUND
+      listener:
+        name: virtualInbond
+        filterChain:
+          filter:
+            name: envoy.filters.network.http_connection_manager
+            subFilter: {name: envoy.filters.http.router}
+    patch:
+      operation: INSERT_BEFORE
+      value:
+        name: envoy.filters.http.lua
+        typed_config:
+          "@type": type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua
+          default_source_code: {inline_string: "function envoy_on_request(h) end"}
+`;
+
 interface Run {
   diagnostics: Diagnostic[];
   /** Whether CEL / certificate parsing / quick fixes / istioctl mode were loaded when the result was posted. */
@@ -122,6 +154,7 @@ interface Run {
   pkiAtResult: boolean;
   fixesAtResult: boolean;
   istioctlAtResult: boolean;
+  xdsAtResult: boolean;
   /** How many diagnostics got quick fixes (the `fixes` message). */
   fixed: number;
 }
@@ -132,7 +165,7 @@ async function hostRun(files: WorkspaceFile[], settings: AnalysisSettings = defa
   let failure: string | undefined;
   const host = new AnalysisHost(
     (m: FromWorker) => {
-      if (m.type === 'result') run = { diagnostics: structuredClone(m.diagnostics), celAtResult: celLibLoaded(), pkiAtResult: on.loaded.pki, fixesAtResult: on.loaded.fixes, istioctlAtResult: on.loaded.istioctl, fixed: 0 };
+      if (m.type === 'result') run = { diagnostics: structuredClone(m.diagnostics), celAtResult: celLibLoaded(), pkiAtResult: on.loaded.pki, fixesAtResult: on.loaded.fixes, istioctlAtResult: on.loaded.istioctl, xdsAtResult: on.loaded.xds, fixed: 0 };
       if (m.type === 'fixes' && run) {
         expect(on.loaded.fixes).toBe(true);
         run.fixed = m.fixes.length;
@@ -184,7 +217,7 @@ describe('libraries loaded on demand by the worker', () => {
     expect(() => schemaFindings(ra)).toThrow(/CEL library is not loaded/);
   });
 
-  it('analyzes the samples without loading CEL, istioctl mode, or certificate parsing unless a Secret is there; quick fixes load after the first result', async () => {
+  it('analyzes the samples without loading CEL, istioctl mode, certificate parsing unless a Secret is there, or the xDS generator unless an EnvoyFilter is there; quick fixes load after the first result', async () => {
     for (const id of ['many-mistakes', 'bookinfo-mistakes', 'bookinfo', 'ambient']) {
       const run = await hostRun(sample(id));
       if (id === 'many-mistakes') {
@@ -194,11 +227,14 @@ describe('libraries loaded on demand by the worker', () => {
       expect(run.celAtResult, id).toBe(false);
       expect(run.pkiAtResult, id).toBe(false);
       expect(run.istioctlAtResult, id).toBe(false);
+      // many-mistakes (the first) holds an EnvoyFilter, for which envoyfilter.PatchReachAnalyzer
+      // generates config; the others hold none (the module, once loaded, stays: loads counts below).
+      if (id === 'many-mistakes') expect(run.xdsAtResult, id).toBe(true);
       expect(run.diagnostics.filter((d) => d.code === 'IST0001'), id).toEqual([]);
       if (id !== 'bookinfo') expect(run.diagnostics.length, id).toBeGreaterThan(0);
     }
     expect(celLibLoaded()).toBe(false);
-    expect(on.loads).toEqual({ pki: 0, fixes: 1, istioctl: 0 });
+    expect(on.loads).toEqual({ pki: 0, fixes: 1, istioctl: 0, xds: 1 });
   });
 
   it('loads certificate parsing before analyzing a workspace with Secrets; the verdicts are those of a direct analysis', async () => {
@@ -228,6 +264,19 @@ describe('libraries loaded on demand by the worker', () => {
     const inIstioctlMode = await hostRun(files, istioctl);
     expect(inIstioctlMode.istioctlAtResult).toBe(true);
     expect(inIstioctlMode.diagnostics.map(key)).toEqual((await directRun(files, istioctl)).map(key));
+  });
+
+  it('loads the xDS generator before analyzing a workspace with an EnvoyFilter; the findings are those of a direct analysis', async () => {
+    const files = [...sample('bookinfo'), { path: 'lua.yaml', text: MISTYPED_ENVOYFILTER }];
+    const run = await hostRun(files);
+    expect(run.xdsAtResult).toBe(true);
+    expect(run.diagnostics.filter((d) => d.code === 'IST0001')).toEqual([]);
+    expect(run.diagnostics.filter((d) => d.code === 'MWB-ENVOYFILTER-NO-PROXY')).toHaveLength(1);
+    expect(run.diagnostics.map(key)).toEqual((await directRun(files)).map(key));
+    const model = new WorkspaceModel();
+    model.update(files, []);
+    expect(resourcesNeedXds(model.resources())).toBe(true);
+    expect(resourcesNeedXds(model.resources().filter((r) => r.name !== 'lua-on-productpage'))).toBe(false);
   });
 
   it('the PKI gate answers yes for any Secret', () => {

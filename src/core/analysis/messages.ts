@@ -176,6 +176,12 @@ export const OWN_MESSAGES = {
    */
   ApiServerRejects: msg("MWB-API-SERVER-REJECTS", "ApiServerRejects", "Error", "The API server would reject this object (%s): %v", [["consequence", "string"], ["err", "error"]],
     'The Kubernetes API server would refuse this object before Istio sees it: the field breaks the CRD\'s schema (a wrong type, an unknown field, a value out of range, a CEL rule) or the mapping repeats a key. istioctl analyze does not report this. Correct the field named in the message.'),
+  /**
+   * An EnvoyFilter config patch that changes the config of no proxy (envoyfilter.PatchReachAnalyzer):
+   * istiod applies what matches and silently skips the rest, so a mistyped match does nothing.
+   */
+  EnvoyFilterPatchAppliesToNoProxy: msg("MWB-ENVOYFILTER-NO-PROXY", "EnvoyFilterPatchAppliesToNoProxy", "Warning", "This EnvoyFilter patch (configPatches[%d], %s) applies to no proxy: %s", [["index", "int"], ["patch", "string"], ["reason", "string"]],
+    'istiod applies an EnvoyFilter patch only where its match finds something in the config it generates; anything else is skipped without a word, so a mistyped listener name, port, context or filter name means the patch silently does nothing. The workbench generated the config of the proxies this EnvoyFilter selects and the patch changed none of them. Check the match against the listeners, routes and clusters in the Proxy config view.'),
 };
 
 /** The consequence ApiServerRejects names for a schema or CEL failure. */

@@ -152,6 +152,11 @@ export function buildEndpoints(ctx: GenContext, clusters: readonly Json[]): Json
 
 /** Everything istiod would send a proxy. */
 export function generateForProxy(view: ConfigView, proxy: Proxy, opts: GenerateOptions = {}): GeneratedConfig {
+  return generateWithPatches(view, proxy, opts).config;
+}
+
+/** generateForProxy, with the EnvoyFilter patching pass when some EnvoyFilter selects the proxy (which patches took effect). */
+export function generateWithPatches(view: ConfigView, proxy: Proxy, opts: GenerateOptions = {}): { config: GeneratedConfig; patches?: PatchRun } {
   const push = pushContext(view, opts);
   const ctx = genContext(push, proxy);
   const notes: string[] = [];
@@ -167,7 +172,7 @@ export function generateForProxy(view: ConfigView, proxy: Proxy, opts: GenerateO
   const clusters = buildClusters(ctx, mg, run);
   const endpoints = buildEndpoints(ctx, clusters);
   if (run) notes.push(...patchNotes(run));
-  return { proxy, mesh: push.mesh, listeners, routes, clusters, endpoints, notes };
+  return { config: { proxy, mesh: push.mesh, listeners, routes, clusters, endpoints, notes }, ...(run ? { patches: run } : {}) };
 }
 
 /**

@@ -48,6 +48,8 @@ export function reveal(src: ResolvedProvenance): void {
 }
 
 export function describeSource(r: ResolvedProvenance): string {
+  // An EnvoyFilter patch's mark says what it did ("HTTP filter … inserted by EnvoyFilter ns/name, patch 0").
+  if (r.kind && r.note) return r.note;
   if (r.kind) return `${r.kind} ${r.namespace}/${r.name}${r.fieldPath ? ` ${r.fieldPath}` : ''}`;
   return r.note ?? 'built in';
 }

@@ -10,6 +10,7 @@ import { applyListenerPatches } from './listeners.ts';
 import { applyClusterMerge, insertedClusters, parseSubsetKey } from './clusters.ts';
 import { applyRouteConfigurationPatches, parseGatewayRdsRouteName, type GatewayPortMap } from './routes.ts';
 import { cloneMarked, type PatchRun } from './run.ts';
+import { describePatch } from './describe.ts';
 import type { PatchContext } from './wrapper.ts';
 import { APPLY_TO, type ApplyTo } from './wrapper.ts';
 import { isObj } from '../../model/read.ts';
@@ -139,7 +140,8 @@ export function patchWaypointClusters(run: PatchRun, clusters: readonly Json[]):
 }
 
 // applyTo kinds this engine applies (EXTENSION_CONFIG and BOOTSTRAP patch resources we do not generate).
-const IMPLEMENTED = new Set<ApplyTo>(['LISTENER', 'LISTENER_FILTER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION', 'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER']);
+/** The applyTo values generation patches (the others are noted as not applied). */
+export const IMPLEMENTED = new Set<ApplyTo>(['LISTENER', 'LISTENER_FILTER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION', 'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER']);
 
 const WHY_NOT: Partial<Record<ApplyTo, string>> = {
   EXTENSION_CONFIG: 'ECDS resources are not generated yet',
@@ -159,6 +161,12 @@ export function patchNotes(run: PatchRun): string[] {
   if (skipped.length > 0) {
     const which = skipped.slice(0, 5).map((x) => `${x.patch.fullName} patch ${x.patch.index}`).join(', ');
     out.push(`${skipped.length} EnvoyFilter patch${skipped.length === 1 ? '' : 'es'} left out by match.proxy (proxyVersion against this proxy's version ${merged.proxyVersion || '(none)'}, or metadata): ${which}${skipped.length > 5 ? ', …' : ''}.`);
+  }
+  // A wrong match silently does nothing in istiod: name the patches that found nothing here.
+  const unused = merged.all.filter((x) => x.proxyMatched && IMPLEMENTED.has(x.patch.applyTo) && !run.applied.has(x.patch));
+  if (unused.length > 0) {
+    const shown = unused.slice(0, 5).map((x) => `${x.patch.fullName} patch ${x.patch.index}: ${describePatch(x.patch)}`).join('; ');
+    out.push(`EnvoyFilter patch${unused.length === 1 ? '' : 'es'} that matched nothing on this proxy: ${shown}${unused.length > 5 ? '; …' : ''}.`);
   }
   for (const kind of ['listener', 'cluster'] as const) {
     const gone = run.removed.filter((r) => r.kind === kind);

@@ -22,7 +22,8 @@ export interface MergedPatches {
 
 const wrappers = new WeakMap<object, EnvoyFilterWrapper>();
 
-function wrapperOf(r: Parameters<typeof envoyFilterWrapper>[0]): EnvoyFilterWrapper {
+/** The EnvoyFilter as istiod reads it, made once per body. */
+export function wrapperOf(r: Parameters<typeof envoyFilterWrapper>[0]): EnvoyFilterWrapper {
   let w = wrappers.get(r.body);
   if (!w || w.resource !== r) {
     w = envoyFilterWrapper(r);

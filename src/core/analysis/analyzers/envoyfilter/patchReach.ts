@@ -1,0 +1,47 @@
+// envoyfilter.PatchReachAnalyzer, the workbench's own (istioctl has no such check): an
+// EnvoyFilter config patch that changes the config of no proxy. istiod skips a patch whose
+// match finds nothing, without a word; this generates the config of the proxies each filter
+// selects, with its patches (xds/envoyFilterReach.ts), and reports a patch that took effect on
+// none, at its `match`. A patch it could not decide (more proxies than it generates, or an
+// applyTo generation does not patch yet) is not reported: a false alarm costs more than a miss.
+import { KINDS, type KindInfo } from '../../../model/kinds.ts';
+import type { Analyzer } from '../../types.ts';
+import { OWN_MESSAGES } from '../../messages.ts';
+import { isWritten } from '../../../config/views.ts';
+import { envoyFilterReach, type PatchReachResult } from '../../../xds/envoyFilterReach.ts';
+
+function reason(r: PatchReachResult): string | undefined {
+  switch (r.reach) {
+    case 'no-proxy':
+      return 'the EnvoyFilter selects no proxy in the files (its namespace, workloadSelector or targetRefs)';
+    case 'proxy-mismatch':
+      return 'its match.proxy (proxy version or metadata) fits none of the proxies the EnvoyFilter selects';
+    case 'no-match':
+      return `nothing in the config generated for the ${r.proxies === 1 ? 'proxy' : `${r.proxies} proxies`} it reaches matches it`;
+    default:
+      return undefined;
+  }
+}
+
+const OTHER_KINDS: KindInfo[] = Object.values(KINDS).filter((k) => k !== KINDS.EnvoyFilter);
+
+export const patchReachAnalyzer: Analyzer = {
+  metadata: {
+    name: 'envoyfilter.PatchReachAnalyzer',
+    description: "Reports EnvoyFilter patches that change no proxy's generated config (Mesh Workbench's own; not in istioctl)",
+    // Any object can change what a proxy's config holds: every kind is an input, none required.
+    inputs: [KINDS.EnvoyFilter, ...OTHER_KINDS],
+    optionalInputs: OTHER_KINDS,
+  },
+  analyze(ctx) {
+    if (ctx.list(KINDS.EnvoyFilter).length === 0) return;
+    for (const [ef, results] of envoyFilterReach(ctx)) {
+      for (const r of results) {
+        const why = reason(r);
+        if (why === undefined) continue;
+        const at = `spec.configPatches[${r.index}]`;
+        ctx.report(OWN_MESSAGES.EnvoyFilterPatchAppliesToNoProxy.at(ef, r.index, r.summary, why), { highlightPath: isWritten(ef, ['spec', 'configPatches', r.index, 'match']) ? `${at}.match` : at });
+      }
+    }
+  },
+};

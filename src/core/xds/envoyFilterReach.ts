@@ -1,0 +1,133 @@
+// Whether each EnvoyFilter patch takes effect on some proxy of the mesh. istiod applies what
+// matches and silently skips the rest (its only trace is the pilot_envoy_filter_status
+// metric), so a mistyped listener name or context does nothing at all. This generates the
+// config of the proxies a filter selects, with its patches, until every patch has taken
+// effect somewhere; a patch that took effect on none is reported (analysis, envoyfilter.PatchReachAnalyzer).
+import type { ConfigView } from '../config/configView.ts';
+import type { Resource } from '../model/types.ts';
+import { KINDS } from '../model/kinds.ts';
+import { podServiceAccount } from '../config/workloads.ts';
+import { listProxies, proxyForPod, type ProxyRef } from './proxy.ts';
+import { pushContext } from './model.ts';
+import { envoyFiltersForProxy, rawProxyMetadata, wrapperOf } from './envoyfilter/select.ts';
+import { generateWithPatches } from './generate.ts';
+import { IMPLEMENTED } from './envoyfilter/apply.ts';
+import type { PatchWrapper } from './envoyfilter/wrapper.ts';
+import { describePatch } from './envoyfilter/describe.ts';
+
+/**
+ * What became of one patch over the mesh:
+ * - `applied`: it changed the config of some proxy;
+ * - `no-proxy`: its EnvoyFilter selects no proxy of the files;
+ * - `proxy-mismatch`: its `match.proxy` (version or metadata) fits none of the proxies selected;
+ * - `no-match`: it reached proxies (`proxies` of them) and matched nothing in their config;
+ * - `unknown`: not decided (generation left out, or more proxies than the limit).
+ */
+export type PatchReach = 'applied' | 'no-proxy' | 'proxy-mismatch' | 'no-match' | 'unknown';
+
+export interface PatchReachResult {
+  index: number;
+  reach: PatchReach;
+  /** Proxies whose config was generated with the patch in reach (for no-match). */
+  proxies: number;
+  /** The patch in a few words (applyTo, operation and its match). */
+  summary: string;
+}
+
+/** Proxies generated at most per check: beyond, an undecided patch is `unknown` (never a false "applies to no proxy"). */
+export const REACH_PROXY_LIMIT = 24;
+
+/**
+ * Replicas of one workload get the same config but for their addresses: one stands for all.
+ * Metadata a patch matches on (NODE_NAME, …) is part of the key when some patch reads it.
+ */
+function representativeKey(ref: ProxyRef, metadataKeys: readonly string[], metadata: () => Record<string, string>): string {
+  const pod = ref.pod;
+  const meta = metadataKeys.length > 0 ? metadata() : {};
+  return JSON.stringify([
+    ref.type,
+    pod.namespace,
+    pod.derivedFrom ? `${pod.derivedFrom.kind}/${pod.derivedFrom.name}` : pod.name,
+    Object.entries(pod.labels).sort(),
+    Object.entries(pod.annotations).sort(),
+    podServiceAccount(pod),
+    metadataKeys.map((k) => meta[k] ?? ''),
+  ]);
+}
+
+/** Each EnvoyFilter of the view with what became of each of its patches (by spec.configPatches index). */
+export function envoyFilterReach(view: ConfigView, limit = REACH_PROXY_LIMIT): Map<Resource, PatchReachResult[]> {
+  const out = new Map<Resource, PatchReachResult[]>();
+  const filters = view.list(KINDS.EnvoyFilter);
+  if (filters.length === 0) return out;
+  interface State { patch?: PatchWrapper; selected: boolean; proxyMatched: boolean; applied: boolean; proxies: number; undecided: boolean }
+  const states = new Map<string, State>();
+  const stateOf = (p: PatchWrapper): State => {
+    const key = `${p.resourceKey}#${p.index}`;
+    let s = states.get(key);
+    if (!s) states.set(key, (s = { patch: p, selected: false, proxyMatched: false, applied: false, proxies: 0, undecided: false }));
+    return s;
+  };
+  const rootNamespace = pushContext(view).mesh.rootNamespace;
+  const metadataKeys = [...new Set(filters.flatMap((f) => envoyFilterMetadataKeys(f)))].sort();
+  const seen = new Set<string>();
+  let generated = 0;
+  for (const ref of listProxies(view)) {
+    const proxy = proxyForPod(view, ref);
+    const key = representativeKey(ref, metadataKeys, () => rawProxyMetadata(proxy));
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const merged = envoyFiltersForProxy(view, proxy, rootNamespace);
+    if (merged.all.length === 0) continue;
+    // Only a proxy some undecided patch reaches is worth generating.
+    let worth = false;
+    for (const { patch, proxyMatched } of merged.all) {
+      const s = stateOf(patch);
+      s.selected = true;
+      if (proxyMatched) s.proxyMatched = true;
+      if (proxyMatched && !s.applied && IMPLEMENTED.has(patch.applyTo)) worth = true;
+    }
+    if (!worth) continue;
+    if (generated >= limit) {
+      for (const { patch, proxyMatched } of merged.all) if (proxyMatched && !stateOf(patch).applied) stateOf(patch).undecided = true;
+      continue;
+    }
+    generated++;
+    const run = generateWithPatches(view, proxy).patches;
+    for (const { patch, proxyMatched } of merged.all) {
+      if (!proxyMatched) continue;
+      const s = stateOf(patch);
+      s.proxies++;
+      if (run?.applied.has(patch)) s.applied = true;
+    }
+  }
+  for (const f of filters) {
+    const results: PatchReachResult[] = [];
+    for (const p of wrapperOf(f).patches) {
+      const s = states.get(`${p.resourceKey}#${p.index}`);
+      const summary = describePatch(p);
+      let reach: PatchReach;
+      if (!IMPLEMENTED.has(p.applyTo)) reach = 'unknown';
+      else if (!s || !s.selected) reach = 'no-proxy';
+      else if (s.applied) reach = 'applied';
+      else if (s.undecided) reach = 'unknown';
+      else if (!s.proxyMatched) reach = 'proxy-mismatch';
+      else reach = 'no-match';
+      results.push({ index: p.index, reach, proxies: s?.proxies ?? 0, summary });
+    }
+    out.set(f, results);
+  }
+  return out;
+}
+
+/** The metadata keys the filter's patches match on (`match.proxy.metadata`). */
+function envoyFilterMetadataKeys(f: Resource): string[] {
+  const spec = f.body.spec;
+  const patches = typeof spec === 'object' && spec !== null && Array.isArray((spec as Record<string, unknown>).configPatches) ? ((spec as Record<string, unknown>).configPatches as unknown[]) : [];
+  const keys: string[] = [];
+  for (const cp of patches) {
+    const meta = (cp as { match?: { proxy?: { metadata?: unknown } } } | null)?.match?.proxy?.metadata;
+    if (typeof meta === 'object' && meta !== null) keys.push(...Object.keys(meta));
+  }
+  return keys;
+}
