@@ -45,12 +45,14 @@ export function istioctlSecretTables(dumps: readonly EnvoyDump[], ctx: PkiContex
     const notes: string[] = [];
     const ordered = [...d.secrets.filter((s) => s.status === 'WARMING'), ...d.secrets.filter((s) => s.status === 'ACTIVE')];
     for (const s of ordered) {
-      const row = (m: Meta | undefined, td: string) => ({ 'RESOURCE NAME': s.name, TYPE: m?.type ?? '', STATUS: s.status, 'VALID CERT': m?.valid ?? false, 'SERIAL NUMBER': m?.serial ?? '', 'NOT AFTER': m?.notAfter ?? '', 'NOT BEFORE': m?.notBefore ?? '', 'TRUST DOMAIN': m?.trustDomain ?? td });
+      // Build(): without a parsed certificate SecretMeta stays empty, its TrustDomain too (the
+      // validator's trust domain only goes to SecretItem.TrustDomain, which the table does not print).
+      const row = (m: Meta | undefined) => ({ 'RESOURCE NAME': s.name, TYPE: m?.type ?? '', STATUS: s.status, 'VALID CERT': m?.valid ?? false, 'SERIAL NUMBER': m?.serial ?? '', 'NOT AFTER': m?.notAfter ?? '', 'NOT BEFORE': m?.notBefore ?? '', 'TRUST DOMAIN': m?.trustDomain ?? '' });
       if (s.status === 'ACTIVE' && s.versionInfo === 'uninitialized') notes.push(`${s.name}: istioctl prints ACTIVE, but Envoy never initialised it (version_info "uninitialized")`);
-      if (s.certificateChain && s.certificateChain.bytes.length > 0) rows.push(row(meta(ctx, s.certificateChain, '', now), ''));
-      else if (s.trustedCa && s.trustedCa.bytes.length > 0) rows.push(row(meta(ctx, s.trustedCa, '', now), ''));
-      else if (s.spiffe.length > 0) for (const b of s.spiffe) rows.push(row(meta(ctx, b.bundle, b.trustDomain, now), b.trustDomain));
-      else rows.push(row(undefined, ''));
+      if (s.certificateChain && s.certificateChain.bytes.length > 0) rows.push(row(meta(ctx, s.certificateChain, '', now)));
+      else if (s.trustedCa && s.trustedCa.bytes.length > 0) rows.push(row(meta(ctx, s.trustedCa, '', now)));
+      else if (s.spiffe.length > 0) for (const b of s.spiffe) rows.push(row(meta(ctx, b.bundle, b.trustDomain, now)));
+      else rows.push(row(undefined));
     }
     const withTd = rows.length > 0 && rows.every((r) => r['TRUST DOMAIN'] !== '');
     const columns = withTd ? [...SECRET_COLUMNS, 'TRUST DOMAIN'] : SECRET_COLUMNS;
@@ -70,12 +72,13 @@ function validZ(from: string, to: string, now: Date): boolean {
 
 const ZTUNNEL_COLUMNS = ['CERTIFICATE NAME', 'TYPE', 'STATUS', 'VALID CERT', 'SERIAL NUMBER', 'NOT AFTER', 'NOT BEFORE'];
 
+/**
+ * `new(big.Int).SetString(dec, 10)` printed with `%x`: an optional sign and decimal digits only
+ * (BigInt() would also take "", whitespace and 0x/0o/0b prefixes); otherwise the *big.Int is nil,
+ * which big.Int's Format prints as `<nil>`.
+ */
 function hexOfDecimal(dec: string): string {
-  try {
-    return BigInt(dec).toString(16);
-  } catch {
-    return '%!x(<nil>)';
-  }
+  return /^[+-]?[0-9]+$/.test(dec) ? BigInt(dec).toString(16) : '<nil>';
 }
 
 export function ztunnelTables(dumps: readonly ZtunnelDump[], now: Date): IstioctlTable[] {
