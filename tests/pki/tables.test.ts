@@ -110,6 +110,17 @@ describe('proxy-config secret', () => {
     expect(t.text.split('\n')[0]).toMatch(/NOT BEFORE {15}TRUST DOMAIN$/);
     expect(t.text.split('\n')[1]).toMatch(/ {5}cluster\.local$/);
   });
+  // url.Parse lowercases the scheme ("SPIFFE://" is scheme spiffe) and gives an opaque
+  // "spiffe:x" URI an empty Host (checked with Go 1.26's net/url).
+  it('the scheme is matched case-insensitively, and the last spiffe URI wins even when it has no host', async () => {
+    const { ca } = await pki();
+    const upper = await leaf(ca, { notBefore: NB, notAfter: NA, san: [{ uri: 'SPIFFE://Cluster.Local/ns/a/sa/b' }] });
+    expect(secretTable([secret({ name: 'default', certificateChain: pem(upper) })]).rows[0]!['TRUST DOMAIN']).toBe('Cluster.Local');
+    const opaque = await leaf(ca, { notBefore: NB, notAfter: NA, san: [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'spiffe:opaque' }] });
+    const t = secretTable([secret({ name: 'default', certificateChain: pem(opaque) })]);
+    expect(t.rows[0]!.TYPE).toBe('Cert Chain');
+    expect(t.columns).not.toContain('TRUST DOMAIN');
+  });
   it('the chain wins over the trusted CA; an empty chain falls back to the trusted CA (len(...) > 0)', async () => {
     const { ca, plain } = await pki();
     expect(secretTable([secret({ name: 'x', certificateChain: pem(plain), trustedCa: pem(ca) })]).rows[0]!.TYPE).toBe('Cert Chain');

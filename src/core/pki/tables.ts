@@ -32,7 +32,9 @@ function meta(ctx: PkiContext, v: Value | undefined, trustDomain: string, now: D
   const { cert } = ctx.goParse(block.bytes);
   if (!cert) return undefined;
   let td = trustDomain;
-  if (td === '') for (const u of cert.facts.subjectAltName.uri) if (u.startsWith('spiffe://')) td = spiffeHost(u);
+  // `uri.Scheme == "spiffe"` then `uri.Host`: url.Parse lowercases the scheme, and an opaque
+  // `spiffe:…` URI has an empty host.
+  if (td === '') for (const u of cert.facts.subjectAltName.uri) if (/^spiffe:/i.test(u)) td = /^spiffe:\/\//i.test(u) ? spiffeHost(u) : '';
   const t = now.getTime();
   return { type: cert.facts.isCA ? 'CA' : 'Cert Chain', valid: t > cert.notBefore.getTime() && t < cert.notAfter.getTime(), serial: cert.facts.serialIstioctl ?? '', notAfter: cert.facts.notAfter, notBefore: cert.facts.notBefore, trustDomain: td };
 }
