@@ -120,6 +120,14 @@ describe('proxy-config secret', () => {
     const t = secretTable([secret({ name: 'default', certificateChain: pem(opaque) })]);
     expect(t.rows[0]!.TYPE).toBe('Cert Chain');
     expect(t.columns).not.toContain('TRUST DOMAIN');
+    // Only the scheme decides: "spiffe:" inside another URI is not one, and an opaque spiffe: URI
+    // stays hostless whatever its opaque part contains.
+    const inside = await leaf(ca, { notBefore: NB, notAfter: NA, san: [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'https://example.com/spiffe:x' }] });
+    expect(secretTable([secret({ name: 'default', certificateChain: pem(inside) })]).rows[0]!['TRUST DOMAIN']).toBe('cluster.local');
+    const nested = await leaf(ca, { notBefore: NB, notAfter: NA, san: [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'spiffe:x/spiffe://other.local' }] });
+    const n = secretTable([secret({ name: 'default', certificateChain: pem(nested) })]);
+    expect(n.rows[0]!.TYPE).toBe('Cert Chain');
+    expect(n.columns).not.toContain('TRUST DOMAIN');
   });
   it('the chain wins over the trusted CA; an empty chain falls back to the trusted CA (len(...) > 0)', async () => {
     const { ca, plain } = await pki();
