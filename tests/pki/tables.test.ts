@@ -260,6 +260,26 @@ describe('ztunnel-config certificates', () => {
     const row = table([id({ certChain: [cert('1', '', to)] })]).rows[0]!;
     expect([row['NOT BEFORE'], row['NOT AFTER']]).toEqual(['NA', to]);
   });
+  // certNotExpired parses both times with time.Parse(time.RFC3339, …); results of Go 1.26 for
+  // these strings: refused "2026-05-01", "2026-05-01T00:00:00", "2026-05-01 00:00:00Z",
+  // "2026-05-01T00:00:00+0000", "2026-02-30T00:00:00Z", "2026-05-01t00:00:00z",
+  // "2026-05-01T24:00:00Z", "+002026-05-01T00:00:00Z", "2026-05-01T00:00Z", an RFC 1123 date;
+  // accepted "2026-05-01T00:00:00,5Z" (comma fraction) and "2026-05-01T02:00:00+02:00".
+  it('VALID CERT is false for any time Go\'s RFC 3339 parser refuses', () => {
+    const to = '2026-07-01T00:00:00Z';
+    const valid = (from: string, exp = to) => table([id({ certChain: [cert('1', from, exp)] })]).rows[0]!['VALID CERT'];
+    const refused = ['2026-05-01', '2026-05-01T00:00:00', '2026-05-01 00:00:00Z', '2026-05-01T00:00:00+0000', '2026-02-30T00:00:00Z', '2026-05-01t00:00:00z', '2026-05-01T24:00:00Z', '+002026-05-01T00:00:00Z', '2026-05-01T00:00Z', 'Fri, 01 May 2026 00:00:00 GMT'];
+    for (const bad of refused) expect(valid(bad)).toBe(false);
+    // The same forms as the expiry (after NOW), 31 September for the day out of range.
+    const refusedTo = ['2026-08-01', '2026-08-01T00:00:00', '2026-08-01 00:00:00Z', '2026-08-01T00:00:00+0000', '2026-09-31T00:00:00Z', '2026-08-01t00:00:00z', '2026-08-01T24:00:00Z', '+002026-08-01T00:00:00Z', '2026-08-01T00:00Z', 'Sat, 01 Aug 2026 00:00:00 GMT'];
+    for (const bad of refusedTo) expect(valid('2026-05-01T00:00:00Z', bad)).toBe(false);
+    expect(valid('2026-05-01T00:00:00,5Z')).toBe(true);
+    expect(valid('2026-05-01T02:00:00+02:00')).toBe(true);
+    expect(valid('2026-05-01T00:00:00Z', '2026-08-01T00:00:00,5Z')).toBe(true);
+    // The comma fraction counts: NOW is 2026-06-01T12:00:00Z.
+    expect(valid('2026-06-01T11:59:59,999Z', '2026-06-01T12:00:00,001Z')).toBe(true);
+    expect(valid('2026-06-01T12:00:00,001Z')).toBe(false);
+  });
   // `n, _ = new(big.Int).SetString(s, 10)` then `%x`: an optional sign and decimal digits only;
   // otherwise n is a nil *big.Int, which big.Int.Format prints as "<nil>" (math/big/intconv.go).
   // Checked with Go 1.26: "" "abc" "0x1f" "  12" "12 " "1_0" "0b1" "-" -> <nil>; "+12" -> c; "-255" -> -ff; "007" -> 7.

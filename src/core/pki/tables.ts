@@ -4,6 +4,7 @@
 // including what it gets wrong (an uninitialised active secret still says ACTIVE).
 import type { EnvoyDump, Value, ZtunnelDump } from './input.ts';
 import type { PkiContext } from './istio.ts';
+import { goParseRFC3339Error } from '../go/time.ts';
 import { decodePem } from './pem.ts';
 import type { IstioctlTable } from './report.ts';
 import { spiffeHost } from './spiffe.ts';
@@ -64,12 +65,14 @@ export function istioctlSecretTables(dumps: readonly EnvoyDump[], ctx: PkiContex
   });
 }
 
+/**
+ * certNotExpired: false unless both times pass time.Parse(time.RFC3339, …) (which also covers its
+ * early return for two empty times), then strictly between them. Date.parse alone would take
+ * dates without a time or zone, `t`/`z`, hour 24 or 30 February; Go's comma fraction it would not.
+ */
 function validZ(from: string, to: string, now: Date): boolean {
-  if (from === '' && to === '') return false;
-  const a = Date.parse(from);
-  const b = Date.parse(to);
-  if (Number.isNaN(a) || Number.isNaN(b)) return false;
-  return now.getTime() > a && now.getTime() < b;
+  if (goParseRFC3339Error(to, false) !== undefined || goParseRFC3339Error(from, false) !== undefined) return false;
+  return now.getTime() > Date.parse(from.replace(',', '.')) && now.getTime() < Date.parse(to.replace(',', '.'));
 }
 
 const ZTUNNEL_COLUMNS = ['CERTIFICATE NAME', 'TYPE', 'STATUS', 'VALID CERT', 'SERIAL NUMBER', 'NOT AFTER', 'NOT BEFORE'];
