@@ -91,6 +91,12 @@ async function main(): Promise<void> {
   const schema = await envoyProtoSchema();
   const t0 = Date.now();
   const workspaces = sampleWorkspaces();
+  // Kubernetes Ingresses beside Bookinfo (istiod's ingress controller runs in its test server too): the ingress gateway.
+  const bookinfo = workspaces.find((w) => w.name === 'bookinfo');
+  if (bookinfo) {
+    const fixture = join(ROOT, 'tests', 'fixtures', 'ingress', 'bookinfo-ingress.yaml');
+    workspaces.push({ name: 'bookinfo+ingress', files: [...bookinfo.files, { path: relative(ROOT, fixture), text: readFileSync(fixture, 'utf8') }], pick: (ps) => ps.filter((p) => p.type === 'router') });
+  }
   if (meshSize > 0) workspaces.push({ name: `generated-mesh-${meshSize}`, files: xdsMesh(meshSize), ...(allMeshProxies ? {} : { pick: meshSample }) });
   const perWorkspace: { name: string; proxies: number; of: number; seconds: number }[] = [];
   try {

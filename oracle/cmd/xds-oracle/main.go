@@ -224,13 +224,20 @@ func readObjects(files []inputFile) ([]object, error) {
 	return out, nil
 }
 
+// clusterScoped are the kinds of the files that have no namespace in a cluster: they keep
+// none (a namespaced IngressClass or GatewayClass is one istiod's lookups by name never find).
+var clusterScoped = map[string]bool{
+	"Namespace": true, "Node": true, "IngressClass": true, "GatewayClass": true,
+	"MutatingWebhookConfiguration": true, "ValidatingWebhookConfiguration": true, "CustomResourceDefinition": true,
+}
+
 func addObject(raw map[string]any, out *[]object, index map[string]int) error {
 	api, _ := raw["apiVersion"].(string)
 	kind, _ := raw["kind"].(string)
 	meta, _ := raw["metadata"].(map[string]any)
 	ns, _ := meta["namespace"].(string)
 	name, _ := meta["name"].(string)
-	if ns == "" && kind != "Namespace" {
+	if ns == "" && !clusterScoped[kind] {
 		ns = "default"
 		if meta == nil {
 			meta = map[string]any{}

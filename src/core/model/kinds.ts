@@ -74,6 +74,7 @@ export const KINDS = {
   Job: kind('batch', 'Job', 'v1'),
   CronJob: kind('batch', 'CronJob', 'v1'),
   Ingress: kind('networking.k8s.io', 'Ingress', 'v1'),
+  IngressClass: kind('networking.k8s.io', 'IngressClass', 'v1', [], true),
   MutatingWebhookConfiguration: kind('admissionregistration.k8s.io', 'MutatingWebhookConfiguration', 'v1', [], true),
   ValidatingWebhookConfiguration: kind('admissionregistration.k8s.io', 'ValidatingWebhookConfiguration', 'v1', [], true),
   CustomResourceDefinition: kind('apiextensions.k8s.io', 'CustomResourceDefinition', 'v1', [], true),

@@ -30,6 +30,7 @@ import { resolveGatewayName, resolveShortname } from './hostname.ts';
 import { isWildcardHost } from '../config/hosts.ts';
 import { DEFAULT_FEATURES, type FeatureFlags, type GenerateOptions, type ProvenanceRef } from './types.ts';
 import { gatewayApiConfig } from '../config/gatewayApi/index.ts';
+import { ingressConfig } from '../config/ingress.ts';
 import { listAt, mapAt } from '../model/maps.ts';
 
 export const MESH_GATEWAY = 'mesh';
@@ -229,6 +230,7 @@ function withAssumedVips(view: ConfigView, services: readonly MeshService[]): Me
 function buildPushContext(view: ConfigView, configDomainSuffix: string, features: FeatureFlags, assumeClusterIps: boolean, assumeGatewayDeployments: boolean): PushContext {
   const mesh = meshSettings(view.meshConfig);
   const converted = gatewayApiConfig(view);
+  const fromIngress = ingressConfig(view);
 
   // Services, in creation order, with aliases resolved.
   const written = assumeClusterIps ? withAssumedVips(view, meshServices(view)) : meshServices(view);
@@ -256,7 +258,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   }
 
   // VirtualServices.
-  const vsResources = [...view.list(KINDS.VirtualService), ...converted.virtualServices];
+  const vsResources = [...view.list(KINDS.VirtualService), ...converted.virtualServices, ...fromIngress.virtualServices];
   const virtualServices = mergeVirtualServices(vsResources, mesh, configDomainSuffix);
   const vsPublicByGateway = new Map<string, VirtualServiceConfig[]>();
   const vsPrivate = new Map<string, VirtualServiceConfig[]>();
@@ -320,7 +322,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   const rootSidecar = ordered.find((s) => s.meta.namespace === mesh.rootNamespace && s.spec.workloadSelector === undefined);
 
   // Gateways.
-  const gateways = [...view.list(KINDS.Gateway), ...converted.gateways]
+  const gateways = [...view.list(KINDS.Gateway), ...converted.gateways, ...fromIngress.gateways]
     .map((r) => ({ meta: metaOf(r, KINDS.Gateway), spec: gateway(r) }))
     .sort((a, b) => compareConfigs(a.meta, b.meta));
 
