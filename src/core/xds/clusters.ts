@@ -21,6 +21,7 @@ import { isIPv4, isIPv6 } from './net.ts';
 import type { ServicePortInfo } from '../config/services.ts';
 import type { MtlsMode } from './model.ts';
 import { builtin, mark, ref } from './provenance.ts';
+import { ALLOW_ANY_DYNAMIC_DNS_CLUSTER, dnsCacheConfig } from './dynamicDns.ts';
 import type { ServiceTarget } from './proxy.ts';
 import { parseProtocol as parseProtocolSafe } from '../config/protocol.ts';
 import { listAt } from '../model/maps.ts';
@@ -712,6 +713,24 @@ export function passthroughCluster(ctx: GenContext): Json {
   metadataExchange(ctx, w.c);
   const out = finish(w);
   return mark(out, builtin('PassthroughCluster (outbound traffic policy ALLOW_ANY)'));
+}
+
+/** buildAllowAnyDFPCluster: where the dynamic forward proxy sends plaintext HTTP to unknown hosts (ALLOW_ANY_DYNAMIC_DNS). */
+export function allowAnyDynamicDnsCluster(ctx: GenContext): Json {
+  const w: ClusterWrapper = {
+    c: {
+      name: ALLOW_ANY_DYNAMIC_DNS_CLUSTER,
+      clusterType: { name: 'envoy.clusters.dynamic_forward_proxy', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.clusters.dynamic_forward_proxy.v3.ClusterConfig', dnsCacheConfig: dnsCacheConfig(ctx), allowInsecureClusterOptions: true } },
+      connectTimeout: ctx.mesh.connectTimeout,
+      lbPolicy: 'CLUSTER_PROVIDED',
+      typedExtensionProtocolOptions: passthroughHttpOptions(),
+      altStatName: `${ALLOW_ANY_DYNAMIC_DNS_CLUSTER};`,
+    },
+  };
+  // Istio's high circuit-breaker defaults, as on PassthroughCluster (an empty pool, not the mesh's).
+  applyConnectionPool(ctx, w, {}, undefined);
+  metadataExchange(ctx, w.c);
+  return mark(finish(w), builtin('AllowAnyDynamicDNSCluster (outbound traffic policy ALLOW_ANY_DYNAMIC_DNS)'));
 }
 
 export function inboundPassthroughCluster(ctx: GenContext): Json {

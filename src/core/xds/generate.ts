@@ -9,7 +9,7 @@ import { sidecarInboundListeners } from './listeners/inbound.ts';
 import { gatewayListeners } from './listeners/gateway.ts';
 import { sidecarOutboundRouteConfig } from './routes/sidecar.ts';
 import { gatewayRouteConfig } from './routes/gateway.ts';
-import { blackHoleCluster, inboundClusters, inboundPassthroughCluster, normalizeClusters, outboundClusters, passthroughCluster } from './clusters.ts';
+import { allowAnyDynamicDnsCluster, blackHoleCluster, inboundClusters, inboundPassthroughCluster, normalizeClusters, outboundClusters, passthroughCluster } from './clusters.ts';
 import { clusterLoadAssignment } from './endpoints.ts';
 import { mergedGateway, type MergedGateway } from './gateway.ts';
 import { HCM_NAME } from './filters.ts';
@@ -23,6 +23,7 @@ import type { MeshSettings } from './mesh.ts';
 import type { Service } from './model.ts';
 import { ASSUMED_VIP_PREFIX } from '../config/services.ts';
 import { envoyFiltersForProxy } from './envoyfilter/select.ts';
+import { allowAnyDynamicDns } from './dynamicDns.ts';
 import { newRun, type PatchRun } from './envoyfilter/run.ts';
 import { patchGatewayClusters, patchGatewayListeners, patchNotes, patchRouteConfigs, patchSidecarClusters, patchSidecarListeners, patchWaypointClusters } from './envoyfilter/apply.ts';
 
@@ -107,6 +108,7 @@ export function buildClusters(ctx: GenContext, mg: MergedGateway | undefined, ru
       ...outboundClusters(ctx, ctx.scope.services),
       blackHoleCluster(ctx),
       passthroughCluster(ctx),
+      ...(allowAnyDynamicDns(ctx) ? [allowAnyDynamicDnsCluster(ctx)] : []),
       ...inboundClusters(ctx),
       inboundPassthroughCluster(ctx),
     ]);
@@ -125,7 +127,7 @@ function patchedClusters(ctx: GenContext, mg: MergedGateway | undefined, run: Pa
     return normalizeClusters(
       patchSidecarClusters(run, ctx, {
         outbound: outboundClusters(ctx, ctx.scope.services),
-        outboundDefaults: [blackHoleCluster(ctx), passthroughCluster(ctx)],
+        outboundDefaults: [blackHoleCluster(ctx), passthroughCluster(ctx), ...(allowAnyDynamicDns(ctx) ? [allowAnyDynamicDnsCluster(ctx)] : [])],
         inbound: inboundClusters(ctx),
         inboundPassthrough: inboundPassthroughCluster(ctx),
       }),

@@ -19,6 +19,7 @@ import { waypointAuthzFor, waypointPolicyResources } from './waypoint/policies.t
 import { evaluateEnvoy } from '../ambient/envoyAuthz.ts';
 import { parseSubsetKey } from './names.ts';
 import { fullRegex, headerMatches, stringMatches } from './envoyMatchers.ts';
+import { ALLOW_ANY_DYNAMIC_DNS_CLUSTER } from './dynamicDns.ts';
 
 export type RequestProtocol = 'http' | 'http2' | 'grpc' | 'tcp' | 'tls';
 export const REQUEST_PROTOCOLS: readonly RequestProtocol[] = ['http', 'http2', 'grpc', 'tcp', 'tls'];
@@ -233,6 +234,8 @@ function endpointsOf(gen: GeneratedConfig, cluster: string): EndpointSet {
   return { cluster, addresses };
 }
 
+const DYNAMIC_FORWARD_PROXY = 'envoy.clusters.dynamic_forward_proxy';
+
 function clusterStep(view: ConfigView, gen: GeneratedConfig, res: RequestResult, name: string, weight: number): void {
   res.clusters.push({ name, weight });
   const c = gen.clusters.find((x) => x.name === name);
@@ -265,6 +268,12 @@ function clusterStep(view: ConfigView, gen: GeneratedConfig, res: RequestResult,
     return;
   }
   if (!c) return;
+  if (isObj(c.clusterType) && c.clusterType.name === DYNAMIC_FORWARD_PROXY) {
+    // No endpoints of its own: the dynamic forward proxy resolves the request's Host by DNS.
+    step.detail = `${name === ALLOW_ANY_DYNAMIC_DNS_CLUSTER ? 'ALLOW_ANY_DYNAMIC_DNS: ' : ''}the dynamic forward proxy resolves the Host of the request by DNS and connects there`;
+    res.steps.push({ kind: 'endpoints', title: `endpoints of ${name} resolved at request time`, detail: 'from the Host header, by DNS (the DNS cache of the dynamic forward proxy)', at: { table: 'clusters', key: name } });
+    return;
+  }
   const eps = endpointsOf(gen, name);
   res.endpoints.push(eps);
   res.steps.push({ kind: 'endpoints', title: `${eps.addresses.length} endpoint${eps.addresses.length === 1 ? '' : 's'} of ${name}`, detail: eps.addresses.join(', ') || (name === 'PassthroughCluster' ? 'the original destination' : 'no endpoints: the request fails with 503'), at: { table: 'endpoints', key: name } });
@@ -460,7 +469,8 @@ function runRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput)
   res.virtualHost = sim.virtualHost;
   const rcName = sim.routeConfig ?? '';
   res.steps.push({ kind: 'virtualHost', title: sim.virtualHost, detail: `matched the Host ${host}`, at: { table: 'virtualHosts', key: `${rcName}/${sim.virtualHost}` } });
-  const rc = gen.routes.find((r) => r.name === rcName);
+  // RDS, else the chain's own (an inline route configuration: the dynamic forward proxy's chain).
+  const rc = gen.routes.find((r) => r.name === rcName) ?? inlineRouteConfig(sim.listener ? chainOf(gen, sim.listener, sim.filterChainIndex ?? -1) : undefined, rcName);
   const vh = arr(rc?.virtualHosts).find((v) => isObj(v) && v.name === sim.virtualHost) as Json | undefined;
   return routeRequest(view, gen, res, input, host, protocol, rcName, sim.virtualHost, vh, true);
 }
@@ -624,6 +634,15 @@ function weightOf(w: unknown): number {
   if (typeof w === 'number') return w;
   if (isObj(w)) return Number(w.value ?? 0);
   return 0;
+}
+
+/** The route configuration an HCM of the chain carries inline, by name ('' for any: the simulation names only RDS ones). */
+function inlineRouteConfig(chain: Json | undefined, name: string): Json | undefined {
+  for (const f of arr(chain?.filters)) {
+    if (!isObj(f) || !isObj(f.typedConfig) || !isObj(f.typedConfig.routeConfig)) continue;
+    if (name === '' || str(f.typedConfig.routeConfig.name) === name) return f.typedConfig.routeConfig;
+  }
+  return undefined;
 }
 
 function chainOf(gen: GeneratedConfig, listener: string, index: number): Json | undefined {

@@ -2,6 +2,7 @@
 // codec, stat prefix, RDS or inline routes, Istio's HTTP filter chain, tracing, request id.
 import type { Json } from '../types.ts';
 import type { GenContext } from '../context.ts';
+import { allowAnyDynamicDns, dynamicForwardProxyHttpFilter } from '../dynamicDns.ts';
 import type { IstioProtocol } from '../../config/protocol.ts';
 import { ALPN, CORS, FAULT, GRPC_STATS, GRPC_WEB, HCM_NAME, HCM_TYPE, SIDECAR_INBOUND_MX, SIDECAR_OUTBOUND_MX, SIDECAR_OUTBOUND_MX_SKIP_HEADERS, UUID_REQUEST_ID, routerFilter, statsFilter } from '../filters.ts';
 import { isObj, str } from '../../model/read.ts';
@@ -83,6 +84,8 @@ function httpFilters(ctx: GenContext, o: HttpOpts): Json[] {
   if (ctx.features.PILOT_ENABLE_ALPN_FILTER && o.class !== 'inbound') f.push(ALPN);
   f.push(FAULT, CORS);
   if (ctx.mesh.prometheusMetrics) f.push(statsFilter(o.class !== 'outbound'));
+  // listener_builder.go: every sidecar outbound HCM, since each route configuration ends in the catch-all virtual host.
+  if (o.class === 'outbound' && allowAnyDynamicDns(ctx)) f.push(dynamicForwardProxyHttpFilter(ctx));
   f.push(routerFilter(proxyHeaders(ctx, o.class).suppressDebugHeaders));
   return f;
 }

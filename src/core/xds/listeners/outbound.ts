@@ -11,7 +11,8 @@ import type { Service, VirtualServiceConfig } from '../model.ts';
 import { scopeDestinationRule, type EgressListenerScope } from '../scope.ts';
 import { isHttp, isTcp, isTls, isUnsupported, listenerProtocol } from '../protocol.ts';
 import { addressForProxy, altVirtualHosts, extraAddressesForProxy } from '../routes/domains.ts';
-import { domainFlags, domainProxy } from '../routes/sidecar.ts';
+import { catchAllVirtualHost, domainFlags, domainProxy } from '../routes/sidecar.ts';
+import { ALLOW_ANY_DYNAMIC_DNS, allowAnyDynamicDns } from '../dynamicDns.ts';
 import { BLACKHOLE_CLUSTER, listenerName, PASSTHROUGH_CLUSTER, PASSTHROUGH_FILTER_CHAIN, subsetKey, VIRTUAL_OUTBOUND, VIRTUAL_OUTBOUND_BLACKHOLE_CHAIN, VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN, RDS_HTTP_PROXY } from '../names.ts';
 import { hostMatches, isWildcardHost } from '../../config/hosts.ts';
 import { isIP, isIPv6 } from '../net.ts';
@@ -442,12 +443,36 @@ export function virtualOutboundListener(ctx: GenContext): Json | undefined {
     address: buildAddress(ctx.wildcards[0] as string, ctx.mesh.proxyListenPort),
   };
   if (ctx.features.ISTIO_DUAL_STACK && ctx.wildcards.length > 1) l.additionalAddresses = additionalAddresses(ctx.wildcards.slice(1), ctx.mesh.proxyListenPort);
-  l.filterChains = [blackhole, catchAll];
+  const dynamicDns = allowAnyDynamicDns(ctx);
+  l.filterChains = dynamicDns ? [blackhole, dynamicDnsHttpChain(ctx), catchAll] : [blackhole, catchAll];
   l.useOriginalDst = true;
   l.trafficDirection = 'OUTBOUND';
   if (ctx.proxy.interceptionMode === 'TPROXY') l.transparent = true;
   l.maxConnectionsToAcceptPerSocketEvent = 1;
+  // The HTTP inspector tells plaintext HTTP, for the dynamic forward proxy's chain.
+  if (dynamicDns) l.listenerFilters = [HTTP_INSPECTOR];
   return mark(l, builtin('traffic capture (iptables redirect to 15001)'));
+}
+
+/**
+ * buildAllowAnyDynamicDNSHTTPFilterChain: plaintext HTTP to an unknown address, on the
+ * virtualOutbound listener, through an HCM whose inline route configuration sends every host to
+ * the AllowAnyDynamicDNSCluster.
+ */
+function dynamicDnsHttpChain(ctx: GenContext): Json {
+  const ph = proxyHeaders(ctx, 'outbound');
+  const routeConfig: Json = {
+    name: ALLOW_ANY_DYNAMIC_DNS,
+    virtualHosts: [catchAllVirtualHost(ctx.proxy, ctx.scope)],
+    validateClusters: false,
+    maxDirectResponseBodySizeBytes: 1048576,
+    ignorePortInHostMatching: true,
+  };
+  const extra: Json = {};
+  if (ph.serverName !== '') extra.serverName = ph.serverName;
+  if (ctx.features.PILOT_HTTP10 || ctx.proxy.metadata.http10) extra.httpProtocolOptions = { acceptHttp10: true };
+  const hcm = hcmFilter(ctx, { routeConfig, statPrefix: `outbound_${VIRTUAL_OUTBOUND}_${ALLOW_ANY_DYNAMIC_DNS};`, protocol: 'HTTP', class: 'outbound', useRemoteAddress: false, extra });
+  return mark({ filterChainMatch: { applicationProtocols: ctx.features.PILOT_HTTP10 ? PLAINTEXT_HTTP_ALPNS_HTTP10 : PLAINTEXT_HTTP_ALPNS }, filters: [hcm], name: `${VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN}-http` }, builtin('outbound traffic policy ALLOW_ANY_DYNAMIC_DNS'));
 }
 
 /** buildHTTPProxy: the `http_proxy` listener when mesh `proxyHttpPort` (or proxy metadata) sets a port. */
