@@ -168,6 +168,21 @@ function generalNameText(g: asnX509.GeneralName): { kind: keyof Omit<SanFacts, '
   return { kind: 'other', text: 'unsupported name' };
 }
 
+/**
+ * The GeneralNames of a SAN value. Go's forEachSAN (parser.go) skips the kinds it does not use;
+ * @peculiar/asn1-x509 cannot decode an x400Address [3] or ediPartyName [5], so when it fails the
+ * elements are read one by one and those two kept as empty names ('unsupported name').
+ */
+function sanGeneralNames(value: Uint8Array): asnX509.GeneralName[] {
+  try {
+    return [...asn1.AsnConvert.parse(value, asnX509.SubjectAlternativeName)];
+  } catch (e) {
+    const top = readTlv(value, 0);
+    if (top.tag !== TAG.SEQUENCE) throw e;
+    return children(value, top).map((t) => (t.tag === 0xa3 || t.tag === 0xa5 ? new asnX509.GeneralName() : asn1.AsnConvert.parse(value.subarray(t.offset, t.next), asnX509.GeneralName)));
+  }
+}
+
 const SAN_LABEL: Record<string, string> = { dns: 'DNS', uri: 'URI', ip: 'IP Address', email: 'email', other: '' };
 
 function generalNameLine(g: asnX509.GeneralName): string {
@@ -199,6 +214,37 @@ export function publicKeyFacts(spkiDer: Uint8Array): PublicKeyFacts {
   if (alg === OID.x448) return { ...base, type: 'X448', bits: 448 };
   if (alg === OID.dsa) return { ...base, type: 'DSA', bits: 0 };
   return { ...base, type: 'unknown', bits: key.length * 8 };
+}
+
+/** Go's namedCurveFromOID (x509.go): the curves crypto/x509 accepts in a certificate. */
+const GO_NAMED_CURVES: ReadonlySet<string> = new Set(['1.3.132.0.33', '1.2.840.10045.3.1.7', '1.3.132.0.34', '1.3.132.0.35']);
+
+/**
+ * Why Go's parsePublicKey (parser.go) refuses the key, making ParseCertificate fail, or null.
+ * Go parses only rsaEncryption, DSA, id-ecPublicKey and Ed25519 keys (getPublicKeyAlgorithmFromOID).
+ * Not modelled: DSA parameters, non-minimal INTEGERs, and whether an EC point is on its curve.
+ */
+function goPublicKeyProblem(spkiDer: Uint8Array): string | null {
+  const spki = asn1.AsnConvert.parse(spkiDer, asnX509.SubjectPublicKeyInfo);
+  const alg = spki.algorithm.algorithm;
+  // The parameters as written (the library reads a NULL as no parameters).
+  const p = children(spkiDer, children(spkiDer, readTlv(spkiDer, 0))[0]!)[1];
+  const params = p ? spkiDer.subarray(p.offset, p.next) : new Uint8Array(0);
+  const key = new Uint8Array(spki.subjectPublicKey);
+  if (alg === OID.rsaEncryption) {
+    // A two-octet element is a tag and a zero length (the DER walk refuses a truncated one).
+    if (params.length !== 2 || params[0] !== TAG.NULL) return 'RSA key missing NULL parameters';
+    const rsa = asn1.AsnConvert.parse(key, asnRsa.RSAPublicKey);
+    if (bigFromBytes(new Uint8Array(rsa.modulus), true) <= 0n) return 'RSA modulus is not a positive number';
+    if (bigFromBytes(new Uint8Array(rsa.publicExponent), true) <= 0n) return 'RSA public exponent is not a positive number';
+  } else if (alg === OID.ecPublicKey) {
+    if (params[0] !== TAG.OID) return 'invalid ECDSA parameters';
+    if (!GO_NAMED_CURVES.has(readOid(params, readTlv(params, 0)))) return 'unsupported elliptic curve';
+  } else if (alg === OID.ed25519) {
+    if (params.length > 0) return 'Ed25519 key encoded with illegal parameters';
+    if (key.length !== 32) return 'wrong Ed25519 public key size';
+  }
+  return null;
 }
 
 interface RawTbs {
@@ -340,6 +386,8 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
   const ekuOids: string[] = [];
   const goProblems: string[] = [];
   if (serial.negative) goProblems.push('negative serial; Go >= 1.23 default x509negativeserial=0');
+  const keyProblem = goPublicKeyProblem(raw.spki);
+  if (keyProblem) goProblems.push(keyProblem);
   if (new Set(raw.extensionOids).size !== raw.extensionOids.length) goProblems.push('duplicate extension');
 
   for (const ext of tbs.extensions ?? []) {
@@ -375,14 +423,14 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
         }
         case OID.subjectAltName: {
           sanDer = value;
-          const san = asn1.AsnConvert.parse(value, asnX509.SubjectAlternativeName);
+          const san = sanGeneralNames(value);
           const out: SanFacts = { present: true, critical, dns: [], uri: [], ip: [], email: [], other: [] };
           for (const g of san) {
             const { kind, text } = generalNameText(g);
             out[kind].push(text);
           }
           facts.subjectAltName = out;
-          e.text = [...san].map(generalNameLine).join(', ');
+          e.text = san.map(generalNameLine).join(', ');
           break;
         }
         case OID.subjectKeyIdentifier: {
