@@ -109,6 +109,8 @@ describe('parseCertificatesDer (Go x509.ParseCertificates)', () => {
     expect(() => parseCertificatesDer(cat(a, bytes(0x30, 0x05, 0x02)))).toThrow(CertParseError);
   });
 
+  // Not Go's behaviour (Go's Certificate.Raw is a slice of the caller's bytes): parseCertificateDer
+  // copies its input (`input.slice()`), so a caller may reuse its read buffer afterwards.
   it('each certificate keeps its own bytes: changing the input afterwards changes nothing', () => {
     const a = cert();
     const input = a.slice();
