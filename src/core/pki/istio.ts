@@ -15,6 +15,7 @@ import { istioKeyVerdict, KeyParseError, parsePrivateKeyDer, privateKeyFacts, x5
 import { CertPool, goVerify, type GoVerifyResult, type KeyUsageRequest } from './verify.ts';
 import type { SignatureChecker } from './sig.ts';
 import { completeCertificate } from './digest.ts';
+import { SIGNATURE_ALGORITHMS } from './oids.ts';
 
 export interface IstioVerdict {
   ok: boolean;
@@ -129,14 +130,20 @@ export async function x509KeyPair(ctx: PkiContext, certPem: Uint8Array, keyPem: 
   const blocks = decodePemBundle(certPem);
   const certBlocks = blocks.filter((b) => b.type === 'CERTIFICATE');
   if (certBlocks.length === 0) {
-    const hasKey = blocks.some((b) => b.type.endsWith('PRIVATE KEY'));
-    return { error: hasKey ? 'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched' : 'tls: failed to find any PEM data in certificate input' };
+    // crypto/tls X509KeyPair: the error depends on the block types it skipped.
+    const skipped = blocks.map((b) => b.type);
+    if (skipped.length === 0) return { error: 'tls: failed to find any PEM data in certificate input' };
+    if (skipped.length === 1 && skipped[0]!.endsWith('PRIVATE KEY')) return { error: 'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched' };
+    return { error: `tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [${skipped.join(' ')}]` };
   }
   const keyBlocks = decodePemBundle(keyPem);
-  const keyBlock = keyBlocks.find((b) => b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY'));
+  const keyAt = keyBlocks.findIndex((b) => b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY'));
+  const keyBlock = keyBlocks[keyAt];
   if (!keyBlock) {
-    const hasCert = keyBlocks.some((b) => b.type === 'CERTIFICATE');
-    return { error: hasCert ? 'tls: found a certificate rather than a key in the PEM for the private key' : 'tls: failed to find any PEM data in key input' };
+    const skipped = keyBlocks.map((b) => b.type);
+    if (skipped.length === 0) return { error: 'tls: failed to find any PEM data in key input' };
+    if (skipped.length === 1 && skipped[0] === 'CERTIFICATE') return { error: 'tls: found a certificate rather than a key in the PEM for the private key' };
+    return { error: `tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: [${skipped.join(' ')}]` };
   }
   const leaf = ctx.goParse(certBlocks[0]!.bytes);
   if (!leaf.cert) return { error: leaf.error ?? 'x509: malformed certificate' };
@@ -147,8 +154,12 @@ export async function x509KeyPair(ctx: PkiContext, certPem: Uint8Array, keyPem: 
     if (e instanceof KeyParseError) return { error: 'tls: failed to parse private key' };
     throw e;
   }
+  // Its switch on the certificate's public key knows RSA, ECDSA and Ed25519 only (Go leaves an
+  // RSA-PSS, X25519 or unknown SubjectPublicKeyInfo's key nil, and a DSA key has no case).
+  const certKeyType = leaf.cert.facts.publicKey.type;
+  if (certKeyType !== 'RSA' && certKeyType !== 'EC' && certKeyType !== 'Ed25519') return { error: 'tls: unknown public key algorithm', keyFacts };
   const spki = hex(await sha256(leaf.cert.spkiDer));
-  const err = x509KeyPairError(leaf.cert.facts.publicKey.type === 'RSA-PSS' ? 'RSA' : leaf.cert.facts.publicKey.type, keyFacts, spki);
+  const err = x509KeyPairError(certKeyType, keyFacts, spki);
   return { error: err, keyFacts };
 }
 
@@ -317,9 +328,15 @@ export async function crlSignedBy(ctx: PkiContext, crl: Crl, parent: Certificate
   const p = parent.facts;
   if ((p.version === 3 && !p.basicConstraints.present) || (p.basicConstraints.present && !p.basicConstraints.ca)) return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
   if (p.keyUsage.present && p.keyUsage.usages.length > 0 && !p.keyUsage.usages.includes('cRLSign')) return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
-  if (/md[25]/i.test(crl.facts.signatureAlgorithm)) return `x509: cannot verify signature: insecure algorithm`;
+  // checkSignature (x509.go): MD2 is not in signatureAlgorithmDetails (unimplemented), MD5 is
+  // insecure (SHA-1 is allowed for CRLs); a bad signature fails with the key type's error.
+  const alg = SIGNATURE_ALGORITHMS[crl.facts.signatureAlgorithmOid];
+  if (!alg || alg.hash === 'MD2') return 'x509: cannot verify signature: algorithm unimplemented';
+  if (alg.hash === 'MD5') return `x509: cannot verify signature: insecure algorithm ${alg.go}`;
   const r = await ctx.signatures.crl({ der: crl.der, sigOid: crl.facts.signatureAlgorithmOid }, parent);
-  return r.status === 'verified' ? undefined : r.status === 'failed' ? 'crypto/rsa: verification error' : (r.reason ?? r.status);
+  if (r.status === 'verified') return undefined;
+  if (r.status === 'failed') return alg.key === 'EC' ? 'x509: ECDSA verification failure' : alg.key === 'Ed25519' ? 'x509: Ed25519 verification failure' : 'crypto/rsa: verification error';
+  return r.reason ?? r.status;
 }
 
 export interface PluggedCaResult extends KeyCertBundleResult {
