@@ -420,12 +420,17 @@ export async function workloadVerify(ctx: PkiContext, input: WorkloadInput): Pro
   const steps: CheckStep[] = [];
   const fail = (check: string, error: string): IstioVerdict => ({ ok: false, failingCheck: check, error });
   const roots = new CertPool();
-  if (input.root !== undefined && input.root.length > 0 && ctx.appendCertsFromPem(roots, input.root).added === 0) {
+  // `if rootCertPem != nil`: a root file that was given, even an empty one, must add a certificate.
+  if (input.root !== undefined && ctx.appendCertsFromPem(roots, input.root).added === 0) {
     steps.push({ name: 'roots parse', status: 'fail', detail: 'no certificate Go can use in the roots', error: 'failed to parse root certificate', source: ISTIO_SRC.workload });
     return { verdict: fail('root parse', 'failed to parse root certificate'), steps };
   }
   const intermediates = new CertPool();
-  ctx.appendCertsFromPem(intermediates, concatBytes(input.cert, new Uint8Array([10]), input.chain));
+  if (ctx.appendCertsFromPem(intermediates, concatBytes(input.cert, new Uint8Array([10]), input.chain)).added === 0) {
+    // intermediates.AppendCertsFromPEM(certChainPem) must add a certificate too.
+    steps.push({ name: 'leaf parses', status: 'fail', detail: 'no certificate Go can use in the certificate and chain files', error: 'failed to parse certificate chain', source: ISTIO_SRC.workload });
+    return { verdict: fail('leaf parse', 'failed to parse certificate chain'), steps };
+  }
   const parsed = ctx.parsePemEncodedCertificate(input.cert);
   if (!parsed.cert) {
     steps.push({ name: 'leaf parses', status: 'fail', detail: 'the first block must be a certificate', error: parsed.error, source: ISTIO_SRC.workload });
