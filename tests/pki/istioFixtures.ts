@@ -38,8 +38,8 @@ export function context(now: Date = NOW): PkiContext {
 }
 
 /** A CRL named as issued by `issuer`, signed with `signer` (default: the issuer's key), as DER. */
-export async function crlDer(issuer: Issued, signer: Keys = issuer.keys): Promise<Uint8Array> {
-  const alg = signer.kind.startsWith('RSA') ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } : { name: 'ECDSA', hash: 'SHA-256' };
+export async function crlDer(issuer: Issued, signer: Keys = issuer.keys, algorithm?: Algorithm): Promise<Uint8Array> {
+  const alg = algorithm ?? (signer.kind.startsWith('RSA') ? { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } : { name: 'ECDSA', hash: 'SHA-256' });
   const crl = await x509.X509CrlGenerator.create({
     issuer: issuer.x.subject,
     thisUpdate: new Date(NOW.getTime() - 86400000),
@@ -65,6 +65,12 @@ export async function resignCrl(der: Uint8Array, signer: Keys, sigOid: string, n
   const key = nodeCrypto.createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' });
   list.signature = new Uint8Array(nodeCrypto.sign(nodeHash, tbs, key)).buffer;
   return new Uint8Array(asn1.AsnConvert.serialize(list));
+}
+
+/** An Ed25519 key pair (WebCrypto), typed as Keys for pkiBuilder's issue(); never a signer there. */
+export async function ed25519Keys(): Promise<Keys> {
+  const kp = (await globalThis.crypto.subtle.generateKey({ name: 'Ed25519' }, true, ['sign', 'verify'])) as CryptoKeyPair;
+  return { kind: 'P-256', publicKey: kp.publicKey, privateKey: kp.privateKey };
 }
 
 /** `base` with a negative serial number (Go >= 1.23 refuses it: parser.go "x509: negative serial number"). */

@@ -11,7 +11,7 @@ import { parseCrlDer } from '../../src/core/pki/crl.ts';
 import { encodePem } from '../../src/core/pki/pem.ts';
 import { CertPool } from '../../src/core/pki/verify.ts';
 import { KU, SIG_OIDS, intermediate, issue, keys, leaf, root } from './pkiBuilder.ts';
-import { asV1, bytes, context, crlDer, keyPem, negativeSerial, pem, pemBytes, resignCrl } from './istioFixtures.ts';
+import { asV1, bytes, context, crlDer, ed25519Keys, keyPem, negativeSerial, pem, pemBytes, resignCrl } from './istioFixtures.ts';
 
 describe('PkiContext.cert / goParse — Go x509.ParseCertificate', () => {
   it('bytes that are no certificate throw a CertParseError, every time (the failure is remembered)', () => {
@@ -158,6 +158,7 @@ describe('x509KeyPair — crypto/tls X509KeyPair (tls.go)', () => {
     const params = encodePem('EC PARAMETERS', new Uint8Array([6, 8, 42, 134, 72, 206, 61, 3, 1, 7]));
     expect((await x509KeyPair(ctx, bytes(params), kp)).error).toBe('tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [EC PARAMETERS]');
     expect((await x509KeyPair(ctx, bytes(params + sec1), kp)).error).toBe('tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [EC PARAMETERS EC PRIVATE KEY]');
+    expect((await x509KeyPair(ctx, bytes(sec1 + params), kp)).error).toBe('tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [EC PRIVATE KEY EC PARAMETERS]');
   });
 
   // The key is the first block whose type is "PRIVATE KEY" or ends in " PRIVATE KEY"; none: no
@@ -212,6 +213,17 @@ describe('x509KeyPair — crypto/tls X509KeyPair (tls.go)', () => {
     expect((await x509KeyPair(context(), rsa.certPem, bytes(await keyPem(otherEc)))).error).toBe('tls: private key type does not match public key type');
     expect((await x509KeyPair(context(), certPem, bytes(await keyPem(otherEc)))).error).toBe('tls: private key does not match public key');
     expect((await x509KeyPair(context(), rsa.certPem, bytes(await keyPem(rsa.k, 'pkcs1')))).error).toBeUndefined();
+  });
+
+  // case ed25519.PublicKey: priv.Public().(ed25519.PublicKey).Equal(pub).
+  it('an Ed25519 certificate with its PKCS#8 key: no error', async () => {
+    const rootCa = await root();
+    const ed = await ed25519Keys();
+    const c = await leaf(rootCa, { keys: ed });
+    expect(c.cert.facts.publicKey.type).toBe('Ed25519');
+    const res = await x509KeyPair(context(), pemBytes(c), bytes(await keyPem(ed)));
+    expect(res.error).toBeUndefined();
+    expect(res.keyFacts?.publicKey?.type).toBe('Ed25519');
   });
 
   // getPublicKeyAlgorithmFromOID knows rsaEncryption, DSA, ECDSA, Ed25519 only: an id-RSASSA-PSS
@@ -346,11 +358,54 @@ describe('crlSignedBy — x509.go RevocationList.CheckSignatureFrom', () => {
     expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), ecOther.cert)).toBe('x509: ECDSA verification failure');
   });
 
-  it('an EC parent for an RSA-signed CRL: an error (the key types differ)', async () => {
+  // checkSignature: an ed25519.Verify failure is "x509: Ed25519 verification failure".
+  it('an Ed25519 CA: its own CRL verifies, another Ed25519 key fails', async () => {
+    const rootCa = await root();
+    const ed = await ed25519Keys();
+    const edCa = await issue({ subject: 'CN=Ed CA', issuer: rootCa, ca: true, keys: ed });
+    const edOther = await issue({ subject: 'CN=Ed CA', issuer: rootCa, ca: true, keys: await ed25519Keys() });
+    const crl = parseCrlDer(await crlDer(edCa, ed, { name: 'Ed25519' }));
+    expect(await crlSignedBy(context(), crl, edCa.cert)).toBeUndefined();
+    expect(await crlSignedBy(context(), crl, edOther.cert)).toBe('x509: Ed25519 verification failure');
+  });
+
+  // checkSignature: the algorithm's public key type differs from the parent's →
+  // signaturePublicKeyAlgoMismatchError ("… specifies an RSA public key, but have public key of type *ecdsa.PublicKey").
+  it('an EC parent for an RSA-signed CRL, and the other way round: Go\'s key type mismatch error', async () => {
     const rsaCa = await root({ keys: await keys('RSA-2048', 'istio-crl'), subject: 'CN=Mixed' });
     const ecCa = await root({ subject: 'CN=Mixed' });
-    const err = await crlSignedBy(context(), parseCrlDer(await crlDer(rsaCa)), ecCa.cert);
-    expect(err).toBeTruthy();
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(rsaCa)), ecCa.cert)).toBe('x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey');
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), rsaCa.cert)).toBe('x509: signature algorithm specifies an ECDSA public key, but have public key of type *rsa.PublicKey');
+  });
+
+  // CheckSignatureFrom: parent.PublicKeyAlgorithm == UnknownPublicKeyAlgorithm → ErrUnsupportedAlgorithm
+  // (an id-RSASSA-PSS SubjectPublicKeyInfo is unknown to getPublicKeyAlgorithmFromOID).
+  it('a parent whose public key Go does not know: "algorithm unimplemented"', async () => {
+    const k = await keys('RSA-2048', 'istio-crl');
+    const ca = await root({ keys: k, subject: 'CN=PSS CA' });
+    const { resign } = await import('./pkiBuilder.ts');
+    const { AsnConvert } = await import('@peculiar/asn1-schema');
+    const der = await resign(ca.der, k, SIG_OIDS.sha256WithRSA, 'sha256', (tbs) => {
+      const spki = tbs.subjectPublicKeyInfo;
+      spki.algorithm.algorithm = '1.2.840.113549.1.1.10';
+      spki.algorithm.parameters = undefined;
+      tbs.subjectPublicKeyInfo = AsnConvert.parse(AsnConvert.serialize(spki), spki.constructor as never);
+    });
+    const pss = context().goParse(der).cert!;
+    expect(pss.facts.publicKey.type).toBe('RSA-PSS');
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ca)), pss)).toBe('x509: cannot verify signature: algorithm unimplemented');
+  });
+
+  // SHA-224 is one Go verifies and WebCrypto cannot: the answer is that it was not checked, with
+  // the reason (not a bare status word, and not a verdict either way).
+  it('a CRL signature the browser cannot check: the reason, not a verdict', async () => {
+    const k = await keys('RSA-2048', 'istio-crl');
+    const ca = await root({ keys: k, subject: 'CN=RSA CRL CA' });
+    const sha224 = parseCrlDer(await resignCrl(await crlDer(ca), k, '1.2.840.113549.1.1.14', 'sha224'));
+    const err = await crlSignedBy(context(), sha224, ca.cert);
+    expect(err).toBeDefined();
+    expect(err).not.toBe('unverifiable');
+    expect(err).toMatch(/SHA-224/);
   });
 });
 

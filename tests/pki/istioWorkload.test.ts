@@ -6,6 +6,7 @@
 // KeyUsages [ExtKeyUsageAny] ("failed to verify certificate: %v"), then the private key by
 // ParsePemEncodedKey (its error as it is) and the RSA / EC key comparison with its three errors.
 import { describe, expect, it } from 'vitest';
+import * as nodeCrypto from 'node:crypto';
 import { FAILING_CHECK, workloadVerify, type WorkloadInput } from '../../src/core/pki/istio.ts';
 import { encodePem } from '../../src/core/pki/pem.ts';
 import { EKU, intermediate, issue, keys, leaf, root, type Issued, type Keys } from './pkiBuilder.ts';
@@ -105,6 +106,7 @@ describe('workloadVerify — verify_cert.go VerifyCertificate', () => {
     expect(r.verdict).toEqual({ ok: false, failingCheck: 'leaf parse', error: 'failed to parse certificate chain' });
     expect(stepStates(r.steps)).toEqual([['leaf parses', 'fail']]);
     expect(r.steps[0]!.error).toBe('failed to parse certificate chain');
+    expect(r.steps[0]!.detail).not.toBe('');
   });
 
   // cert, err := ParsePemEncodedCertificate(certChainPem); return err as it is.
@@ -223,6 +225,18 @@ describe('workloadVerify — verify_cert.go VerifyCertificate', () => {
     const other = await keys('RSA-2048', 'istio-workload-other');
     const r2 = await workloadVerify(context(), { ...rsa.input, key: bytes(await keyPem(other, 'pkcs1')) });
     expect(r2.verdict.error).toBe("the generated private RSA key and cert doesn't match");
+  });
+
+  // ParsePKCS8PrivateKey knows RSA, ECDSA, Ed25519 and X25519 keys only: Go fails a DSA key
+  // (wrapped as PKCS#8) one way or another, and so must we, without throwing.
+  it('a DSA private key: a failed key step', async () => {
+    const { input } = await workload();
+    const { privateKey } = nodeCrypto.generateKeyPairSync('dsa', { modulusLength: 2048, divisorLength: 256 });
+    const der = new Uint8Array(privateKey.export({ format: 'der', type: 'pkcs8' }));
+    const r = await workloadVerify(context(), { ...input, key: bytes(encodePem('PRIVATE KEY', der)) });
+    expect(r.verdict.ok).toBe(false);
+    expect(r.steps.at(-1)).toMatchObject({ name: KEY, status: 'fail' });
+    expect(r.keyMatchesCert).not.toBe(true);
   });
 
   it('an RSA leaf with its PKCS#1 key, an EC leaf with its SEC1 key: match', async () => {

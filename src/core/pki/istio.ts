@@ -333,8 +333,15 @@ export async function crlSignedBy(ctx: PkiContext, crl: Crl, parent: Certificate
   const alg = SIGNATURE_ALGORITHMS[crl.facts.signatureAlgorithmOid];
   if (!alg || alg.hash === 'MD2') return 'x509: cannot verify signature: algorithm unimplemented';
   if (alg.hash === 'MD5') return `x509: cannot verify signature: insecure algorithm ${alg.go}`;
+  // parent.PublicKeyAlgorithm == UnknownPublicKeyAlgorithm → ErrUnsupportedAlgorithm.
+  if (['unknown', 'RSA-PSS', 'X25519', 'X448', 'Ed448'].includes(p.publicKey.type)) return 'x509: cannot verify signature: algorithm unimplemented';
   const r = await ctx.signatures.crl({ der: crl.der, sigOid: crl.facts.signatureAlgorithmOid }, parent);
   if (r.status === 'verified') return undefined;
+  if (r.status === 'key-type-mismatch') {
+    const want = alg.key === 'EC' ? 'ECDSA' : alg.key === 'RSA-PSS' ? 'RSA' : alg.key;
+    const have = p.publicKey.type === 'EC' ? '*ecdsa.PublicKey' : p.publicKey.type === 'RSA' ? '*rsa.PublicKey' : p.publicKey.type === 'Ed25519' ? 'ed25519.PublicKey' : '*dsa.PublicKey';
+    return `x509: signature algorithm specifies an ${want} public key, but have public key of type ${have}`;
+  }
   if (r.status === 'failed') return alg.key === 'EC' ? 'x509: ECDSA verification failure' : alg.key === 'Ed25519' ? 'x509: Ed25519 verification failure' : 'crypto/rsa: verification error';
   return r.reason ?? r.status;
 }
