@@ -81,6 +81,22 @@ export async function negativeSerial(base: Issued, signer: Keys): Promise<Issued
   return { ...base, der, cert: await parse(der) };
 }
 
+/** `base` with another SubjectPublicKeyInfo (e.g. one node:crypto made), re-signed by `signer` (ECDSA). */
+export async function withSpki(base: Issued, signer: Keys, spki: Uint8Array): Promise<Issued> {
+  const der = await resign(base.der, signer, SIG_OIDS.ecdsaWithSHA256, 'sha256', (tbs) => {
+    tbs.subjectPublicKeyInfo = asn1.AsnConvert.parse(spki, asnX509.SubjectPublicKeyInfo);
+  });
+  return { ...base, der, cert: await parse(der) };
+}
+
+/** The CRL with another signature algorithm named in it (the signature is left as it was). */
+export function relabelCrl(der: Uint8Array, algorithm: asnX509.AlgorithmIdentifier): Uint8Array {
+  const list = asn1.AsnConvert.parse(der, asnX509.CertificateList);
+  list.tbsCertList.signature = algorithm;
+  list.signatureAlgorithm = algorithm;
+  return new Uint8Array(asn1.AsnConvert.serialize(list));
+}
+
 /** `base` as an X.509 v1 certificate (no extensions), re-signed by `signer`. */
 export async function asV1(base: Issued, signer: Keys): Promise<Issued> {
   const der = await resign(base.der, signer, SIG_OIDS.ecdsaWithSHA256, 'sha256', (tbs) => {

@@ -5,13 +5,17 @@
 // crypto/x509 (cert_pool.go AppendCertsFromPEM, parser.go, x509.go RevocationList.CheckSignatureFrom
 // and checkSignature) and crypto/tls (tls.go X509KeyPair, parsePrivateKey).
 import { describe, expect, it } from 'vitest';
+import * as nodeCrypto from 'node:crypto';
+import * as asn1 from '@peculiar/asn1-schema';
+import * as asnX509 from '@peculiar/asn1-x509';
+import * as asnRsa from '@peculiar/asn1-rsa';
 import { CertParseError } from '../../src/core/pki/cert.ts';
 import { crlSignedBy, parsePemEncodedKey, parseRootCerts, x509KeyPair } from '../../src/core/pki/istio.ts';
 import { parseCrlDer } from '../../src/core/pki/crl.ts';
 import { encodePem } from '../../src/core/pki/pem.ts';
 import { CertPool } from '../../src/core/pki/verify.ts';
 import { KU, SIG_OIDS, intermediate, issue, keys, leaf, root } from './pkiBuilder.ts';
-import { asV1, bytes, context, crlDer, ed25519Keys, keyPem, negativeSerial, pem, pemBytes, resignCrl } from './istioFixtures.ts';
+import { asV1, bytes, context, crlDer, ed25519Keys, keyPem, relabelCrl, withSpki, negativeSerial, pem, pemBytes, resignCrl } from './istioFixtures.ts';
 
 describe('PkiContext.cert / goParse — Go x509.ParseCertificate', () => {
   it('bytes that are no certificate throw a CertParseError, every time (the failure is remembered)', () => {
@@ -299,6 +303,7 @@ describe('parseRootCerts — crypto.go ParseRootCerts (bytes.TrimSpace, then pem
 
 describe('crlSignedBy — x509.go RevocationList.CheckSignatureFrom', () => {
   const CANNOT_SIGN = 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
+  const UNIMPLEMENTED = 'x509: cannot verify signature: algorithm unimplemented';
 
   it('the CA that signed the CRL: no error', async () => {
     const ca = await root({ subject: 'CN=CRL CA' });
@@ -396,16 +401,83 @@ describe('crlSignedBy — x509.go RevocationList.CheckSignatureFrom', () => {
     expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ca)), pss)).toBe('x509: cannot verify signature: algorithm unimplemented');
   });
 
-  // SHA-224 is one Go verifies and WebCrypto cannot: the answer is that it was not checked, with
-  // the reason (not a bare status word, and not a verdict either way).
-  it('a CRL signature the browser cannot check: the reason, not a verdict', async () => {
+  // getSignatureAlgorithmFromAI: SHA-224 (RSA or ECDSA) and Ed448 are not in
+  // signatureAlgorithmDetails → UnknownSignatureAlgorithm → checkSignature's ErrUnsupportedAlgorithm.
+  it('a CRL algorithm Go does not know (SHA-224, Ed448): "algorithm unimplemented"', async () => {
     const k = await keys('RSA-2048', 'istio-crl');
     const ca = await root({ keys: k, subject: 'CN=RSA CRL CA' });
     const sha224 = parseCrlDer(await resignCrl(await crlDer(ca), k, '1.2.840.113549.1.1.14', 'sha224'));
-    const err = await crlSignedBy(context(), sha224, ca.cert);
+    expect(await crlSignedBy(context(), sha224, ca.cert)).toBe(UNIMPLEMENTED);
+    const ed448 = parseCrlDer(relabelCrl(await crlDer(ca), new asnX509.AlgorithmIdentifier({ algorithm: '1.3.101.113' })));
+    expect(await crlSignedBy(context(), ed448, ca.cert)).toBe(UNIMPLEMENTED);
+  });
+
+  /** A CA certificate under an EC root whose public key is `spki` (made by node:crypto). */
+  async function caWithKey(spki: Uint8Array) {
+    const rootCa = await root();
+    return (await withSpki(await intermediate(rootCa, 'CN=Odd CA'), rootCa.keys, spki)).cert;
+  }
+  const nodeSpki = (type: 'x25519' | 'x448' | 'ed448' | 'dsa' | 'ec', opts: object = {}): Uint8Array => {
+    const generate = nodeCrypto.generateKeyPairSync as unknown as (t: string, o: object) => { publicKey: nodeCrypto.KeyObject };
+    return new Uint8Array(generate(type, opts).publicKey.export({ type: 'spki', format: 'der' }));
+  };
+
+  // CheckSignatureFrom: parent.PublicKeyAlgorithm == UnknownPublicKeyAlgorithm → ErrUnsupportedAlgorithm,
+  // before the algorithm is looked at (getPublicKeyAlgorithmFromOID knows RSA, DSA, ECDSA, Ed25519).
+  it('a parent key Go does not know (X25519, X448, Ed448, an unknown OID): "algorithm unimplemented", even for MD5', async () => {
+    const ecCa = await root({ subject: 'CN=Odd CA' });
+    const md5 = parseCrlDer(relabelCrl(await crlDer(ecCa), new asnX509.AlgorithmIdentifier({ algorithm: SIG_OIDS.md5WithRSA, parameters: new Uint8Array([5, 0]).buffer })));
+    const unknown = asn1.AsnConvert.parse(nodeSpki('x25519'), asnX509.SubjectPublicKeyInfo);
+    unknown.algorithm = new asnX509.AlgorithmIdentifier({ algorithm: '1.3.6.1.4.1.99999.9' });
+    for (const spki of [nodeSpki('x25519'), nodeSpki('x448'), nodeSpki('ed448'), new Uint8Array(asn1.AsnConvert.serialize(unknown))]) {
+      const parent = await caWithKey(spki);
+      expect(parent.facts.basicConstraints.ca).toBe(true);
+      expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), parent)).toBe(UNIMPLEMENTED);
+      expect(await crlSignedBy(context(), md5, parent)).toBe(UNIMPLEMENTED);
+    }
+  });
+
+  // A DSA parent is known (PublicKeyAlgorithm DSA), so the algorithm checks come first (MD5 is
+  // insecure); then checkSignature's key switch has no *dsa.PublicKey case → ErrUnsupportedAlgorithm.
+  it('a DSA parent: MD5 still insecure, anything else "algorithm unimplemented"', async () => {
+    const ecCa = await root({ subject: 'CN=Odd CA' });
+    const parent = await caWithKey(nodeSpki('dsa', { modulusLength: 2048, divisorLength: 256 }));
+    expect(parent.facts.publicKey.type).toBe('DSA');
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), parent)).toBe(UNIMPLEMENTED);
+    const md5 = parseCrlDer(relabelCrl(await crlDer(ecCa), new asnX509.AlgorithmIdentifier({ algorithm: SIG_OIDS.md5WithRSA, parameters: new Uint8Array([5, 0]).buffer })));
+    expect(await crlSignedBy(context(), md5, parent)).toBe('x509: cannot verify signature: insecure algorithm MD5-RSA');
+  });
+
+  // Go verifies ECDSA over P-224; WebCrypto cannot: the answer says it was not checked, with the
+  // reason (not a bare status word, and no verdict either way).
+  it('a P-224 parent: not checked, with the reason', async () => {
+    const ecCa = await root({ subject: 'CN=Odd CA' });
+    const parent = await caWithKey(nodeSpki('ec', { namedCurve: 'secp224r1' }));
+    const err = await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), parent);
     expect(err).toBeDefined();
     expect(err).not.toBe('unverifiable');
-    expect(err).toMatch(/SHA-224/);
+    expect(err).toMatch(/P-224/);
+  });
+
+  // signaturePublicKeyAlgoMismatchError names the algorithm's PublicKeyAlgorithm (RSA for
+  // RSASSA-PSS, ECDSA, Ed25519) and the parent key's Go type.
+  it('mismatches name Go\'s key algorithm and type: Ed25519 CRL / RSA parent, ECDSA CRL / Ed25519 parent, RSASSA-PSS CRL / ECDSA parent', async () => {
+    const rootCa = await root();
+    const ed = await ed25519Keys();
+    const edCa = await issue({ subject: 'CN=Mixed', issuer: rootCa, ca: true, keys: ed });
+    const rsaCa = await root({ keys: await keys('RSA-2048', 'istio-crl'), subject: 'CN=Mixed' });
+    const ecCa = await root({ subject: 'CN=Mixed' });
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(edCa, ed, { name: 'Ed25519' })), rsaCa.cert)).toBe('x509: signature algorithm specifies an Ed25519 public key, but have public key of type *rsa.PublicKey');
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), edCa.cert)).toBe('x509: signature algorithm specifies an ECDSA public key, but have public key of type ed25519.PublicKey');
+    // SHA256WithRSAPSS as Go recognises it: SHA-256, MGF1 with SHA-256, salt 32, trailer 1.
+    const sha256 = new asnX509.AlgorithmIdentifier({ algorithm: '2.16.840.1.101.3.4.2.1', parameters: null });
+    const pss = new asnRsa.RsaSaPssParams({
+      hashAlgorithm: sha256,
+      maskGenAlgorithm: new asnX509.AlgorithmIdentifier({ algorithm: '1.2.840.113549.1.1.8', parameters: asn1.AsnConvert.serialize(sha256) }),
+      saltLength: 32,
+    });
+    const pssCrl = parseCrlDer(relabelCrl(await crlDer(rsaCa), new asnX509.AlgorithmIdentifier({ algorithm: '1.2.840.113549.1.1.10', parameters: asn1.AsnConvert.serialize(pss) })));
+    expect(await crlSignedBy(context(), pssCrl, ecCa.cert)).toBe('x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey');
   });
 });
 

@@ -323,25 +323,28 @@ export async function keyCertBundleVerify(ctx: PkiContext, input: KeyCertBundleI
   return { verdict: { ok: true, failingCheck: null, error: null }, steps, go, leaf, ...keyFacts, rootsIgnored: rootRead.skipped };
 }
 
+/** The parent key types checkSignature has a case for, as Go's %T names them. */
+const GO_CRL_SIGNER_KEYS: Record<string, string> = { RSA: '*rsa.PublicKey', EC: '*ecdsa.PublicKey', Ed25519: 'ed25519.PublicKey' };
+
 /** Go's RevocationList.CheckSignatureFrom: the Go error, or undefined when the CA signed it. */
 export async function crlSignedBy(ctx: PkiContext, crl: Crl, parent: Certificate): Promise<string | undefined> {
   const p = parent.facts;
   if ((p.version === 3 && !p.basicConstraints.present) || (p.basicConstraints.present && !p.basicConstraints.ca)) return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
   if (p.keyUsage.present && p.keyUsage.usages.length > 0 && !p.keyUsage.usages.includes('cRLSign')) return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
-  // checkSignature (x509.go): MD2 is not in signatureAlgorithmDetails (unimplemented), MD5 is
-  // insecure (SHA-1 is allowed for CRLs); a bad signature fails with the key type's error.
+  // A parent key Go does not know (PublicKeyAlgorithm unknown: all but RSA, ECDSA, Ed25519, DSA).
+  const have = GO_CRL_SIGNER_KEYS[p.publicKey.type];
+  if (!have && p.publicKey.type !== 'DSA') return 'x509: cannot verify signature: algorithm unimplemented';
+  // checkSignature (x509.go): an algorithm that is not in signatureAlgorithmDetails (MD2,
+  // SHA-224, Ed448) is unimplemented, MD5 insecure (SHA-1 is allowed for CRLs), then its key
+  // switch has no case for a DSA key.
   const alg = SIGNATURE_ALGORITHMS[crl.facts.signatureAlgorithmOid];
-  if (!alg || alg.hash === 'MD2') return 'x509: cannot verify signature: algorithm unimplemented';
+  if (!alg || alg.hash === 'MD2' || alg.hash === 'SHA-224' || alg.key === 'Ed448') return 'x509: cannot verify signature: algorithm unimplemented';
   if (alg.hash === 'MD5') return `x509: cannot verify signature: insecure algorithm ${alg.go}`;
-  // parent.PublicKeyAlgorithm == UnknownPublicKeyAlgorithm → ErrUnsupportedAlgorithm.
-  if (['unknown', 'RSA-PSS', 'X25519', 'X448', 'Ed448'].includes(p.publicKey.type)) return 'x509: cannot verify signature: algorithm unimplemented';
+  if (!have) return 'x509: cannot verify signature: algorithm unimplemented';
   const r = await ctx.signatures.crl({ der: crl.der, sigOid: crl.facts.signatureAlgorithmOid }, parent);
   if (r.status === 'verified') return undefined;
-  if (r.status === 'key-type-mismatch') {
-    const want = alg.key === 'EC' ? 'ECDSA' : alg.key === 'RSA-PSS' ? 'RSA' : alg.key;
-    const have = p.publicKey.type === 'EC' ? '*ecdsa.PublicKey' : p.publicKey.type === 'RSA' ? '*rsa.PublicKey' : p.publicKey.type === 'Ed25519' ? 'ed25519.PublicKey' : '*dsa.PublicKey';
-    return `x509: signature algorithm specifies an ${want} public key, but have public key of type ${have}`;
-  }
+  // signaturePublicKeyAlgoMismatchError, with Go's PublicKeyAlgorithm name and key type.
+  if (r.status === 'key-type-mismatch') return `x509: signature algorithm specifies an ${alg.key === 'EC' ? 'ECDSA' : alg.key === 'RSA-PSS' ? 'RSA' : alg.key} public key, but have public key of type ${have}`;
   if (r.status === 'failed') return alg.key === 'EC' ? 'x509: ECDSA verification failure' : alg.key === 'Ed25519' ? 'x509: Ed25519 verification failure' : 'crypto/rsa: verification error';
   return r.reason ?? r.status;
 }
