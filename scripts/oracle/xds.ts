@@ -97,6 +97,8 @@ async function main(): Promise<void> {
     const fixture = join(ROOT, 'tests', 'fixtures', 'ingress', 'bookinfo-ingress.yaml');
     const dynamicDns = join(ROOT, 'tests', 'fixtures', 'xds', 'mesh-allow-any-dynamic-dns.yaml');
     workspaces.push({ name: 'bookinfo+dynamic-dns', files: [...bookinfo.files, { path: relative(ROOT, dynamicDns), text: readFileSync(dynamicDns, 'utf8') }], pick: (ps) => ps.filter((p) => p.type === 'sidecar').slice(0, 2) });
+    const externalSds = join(ROOT, 'tests', 'fixtures', 'xds', 'external-sds.yaml');
+    workspaces.push({ name: 'bookinfo+external-sds', files: [...bookinfo.files, { path: relative(ROOT, externalSds), text: readFileSync(externalSds, 'utf8') }], pick: (ps) => ps.filter((p) => p.type === 'router' || p.id.startsWith('productpage')) });
     workspaces.push({ name: 'bookinfo+ingress', files: [...bookinfo.files, { path: relative(ROOT, fixture), text: readFileSync(fixture, 'utf8') }], pick: (ps) => ps.filter((p) => p.type === 'router') });
   }
   if (meshSize > 0) workspaces.push({ name: `generated-mesh-${meshSize}`, files: xdsMesh(meshSize), ...(allMeshProxies ? {} : { pick: meshSample }) });

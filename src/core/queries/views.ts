@@ -233,7 +233,7 @@ export interface ProxyConfigResult {
 /** One SDS resource of a generated proxy: istiod's own certificate, a mounted file, or a credential from the workspace. */
 export interface ProxySecretInfo {
   name: string;
-  source: 'istiod' | 'credential' | 'file' | 'invalid' | 'unknown';
+  source: 'istiod' | 'credential' | 'file' | 'external' | 'invalid' | 'unknown';
   role: 'cert' | 'root';
   /** Whether istiod would send it (a credential it cannot read stays warming in Envoy). */
   served: boolean;

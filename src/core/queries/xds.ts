@@ -4,7 +4,7 @@
 import { listProxies, findProxy, proxyForPod, type ProxyRef } from '../xds/proxy.ts';
 import { generateForProxy, type GeneratedConfig } from '../xds/generate.ts';
 import { configDump } from '../xds/dump.ts';
-import { resolveProxySecret, type ProxySecret } from '../xds/secrets.ts';
+import { externalSdsResources, resolveProxySecret, type ProxySecret } from '../xds/secrets.ts';
 import { simulateRequest, REQUEST_PROTOCOLS, type RequestProtocol } from '../xds/request.ts';
 import type { ProvenanceRef } from '../xds/types.ts';
 import type { ProvenanceTable } from '../xds/provenance.ts';
@@ -80,9 +80,10 @@ export function answerProxyConfig(raw: unknown, state: QueryState): ProxyConfigR
   const p = proxyArg(raw, state, 'proxyConfig');
   const gen = generated(state.view, p);
   const secrets = new Map<string, ProxySecret>();
+  const external = externalSdsResources(gen.listeners, gen.clusters);
   const d = configDump(gen, {
     secret: (name) => {
-      const s = resolveProxySecret(state.view, gen.proxy, name);
+      const s = resolveProxySecret(state.view, gen.proxy, name, external);
       secrets.set(name, s);
       return { secret: s.secret, warming: !s.served };
     },

@@ -13,7 +13,7 @@ import { dnsSrvSubsetKey, inboundClusterName, subsetKey, BLACKHOLE_CLUSTER, PASS
 import { isHttp, isHttp2, isTcp, isUnsupported } from './protocol.ts';
 import { durationJson, durationSeconds } from './duration.ts';
 import { HTTP_PROTOCOL_OPTIONS_KEY, HTTP_PROTOCOL_OPTIONS_TYPE, RAW_BUFFER_SOCKET, TCP_CLUSTER_MX, UPSTREAM_TLS_TYPE } from './filters.ts';
-import { sdsSecretConfig, credentialSdsConfig, SDS_DEFAULT, SDS_ROOT, orderCommon } from './tlsContext.ts';
+import { sdsSecretConfig, credentialSdsConfig, credentialSdsConfigs, SDS_DEFAULT, SDS_ROOT, orderCommon } from './tlsContext.ts';
 import { localityLbEndpoints, effectiveLocalitySetting } from './endpoints.ts';
 import { namespaceMtlsMode } from './peerAuthn.ts';
 import { isObj, str } from '../model/read.ts';
@@ -446,11 +446,11 @@ function upstreamTlsContext(ctx: GenContext, w: ClusterWrapper, tls: ClientTLSSe
     let sans = tls.subjectAltNames;
     if (opts.registry === 'External' && sans.length === 0) sans = opts.serviceAccounts;
     if (tls.credentialName !== '') {
-      if (tls.mode === 'MUTUAL') common.tlsCertificateSdsSecretConfigs = [credentialSdsConfig(tls.credentialName)];
+      if (tls.mode === 'MUTUAL') common.tlsCertificateSdsSecretConfigs = credentialSdsConfigs([tls.credentialName], ctx.push.externalSds);
       if (tls.insecureSkipVerify !== true) {
         const dvc: Json = {};
         if (sans.length > 0) dvc.matchSubjectAltNames = sans.map((s) => ({ exact: s }));
-        common.combinedValidationContext = { defaultValidationContext: dvc, validationContextSdsSecretConfig: credentialSdsConfig(`${tls.credentialName}-cacert`) };
+        common.combinedValidationContext = { defaultValidationContext: dvc, validationContextSdsSecretConfig: credentialSdsConfig(`${tls.credentialName}-cacert`, ctx.push.externalSds) };
       }
     } else {
       const ca = tls.caCertificates || 'system';

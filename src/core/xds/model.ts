@@ -31,6 +31,7 @@ import { isWildcardHost } from '../config/hosts.ts';
 import { DEFAULT_FEATURES, type FeatureFlags, type GenerateOptions, type ProvenanceRef } from './types.ts';
 import { gatewayApiConfig } from '../config/gatewayApi/index.ts';
 import { ingressConfig } from '../config/ingress.ts';
+import { externalSdsOf, type ExternalSds } from './externalSds.ts';
 import { listAt, mapAt } from '../model/maps.ts';
 
 export const MESH_GATEWAY = 'mesh';
@@ -191,6 +192,8 @@ export interface PushContext {
   serviceEndpointsByPort(svc: Service, port: number, labels?: LabelMap): readonly PortEndpoint[];
   /** The service accounts (SPIFFE ids) behind a service, sorted (ServiceAccounts). */
   serviceAccounts(svc: Service): readonly string[];
+  /** The mesh's first SDS extension provider, as its cluster (`sds://` credential names are fetched there). */
+  externalSds: ExternalSds | undefined;
 }
 
 export type MtlsMode = 'UNKNOWN' | 'DISABLE' | 'PERMISSIVE' | 'STRICT';
@@ -472,6 +475,7 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
     endpointsByPort,
     serviceEndpointsByPort,
     serviceAccounts,
+    externalSds: externalSdsOf(view, services),
   };
 }
 

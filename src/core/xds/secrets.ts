@@ -21,7 +21,7 @@ const SECRET_TYPE = 'type.googleapis.com/envoy.extensions.transport_sockets.tls.
 export const REDACTED_BYTES = 'W3JlZGFjdGVkXQ==';
 const CA_SUFFIX = '-cacert';
 
-export type SecretSource = 'istiod' | 'credential' | 'file' | 'invalid' | 'unknown';
+export type SecretSource = 'istiod' | 'credential' | 'file' | 'external' | 'invalid' | 'unknown';
 
 /** One SDS resource of a proxy and where its content comes from. */
 export interface ProxySecret {
@@ -122,9 +122,17 @@ function credentialSecret(view: ConfigView, name: string, p: Parsed): ProxySecre
   return { ...base, ref, resourceKey: secret.key, served: true, note: `Certificate chain and key from Secret ${p.namespace}/${p.name} (keys ${info.value.keys.cert}, ${info.value.keys.key}); the key is shown redacted, as Envoy does.`, secret: { ...nameOnly, tlsCertificate: tls } };
 }
 
-/** What istiod would send for one SDS resource name requested by `proxy`. */
-export function resolveProxySecret(view: ConfigView, proxy: Pick<Proxy, 'namespace'>, name: string): ProxySecret {
+/**
+ * What istiod would send for one SDS resource name requested by `proxy`. `external`: the
+ * resources the proxy fetches from an SDS extension provider (externalSdsResources), by the
+ * cluster of that server; istiod sends none of those.
+ */
+export function resolveProxySecret(view: ConfigView, proxy: Pick<Proxy, 'namespace'>, name: string, external?: ReadonlyMap<string, string>): ProxySecret {
   const nameOnly = { '@type': SECRET_TYPE, name };
+  const server = external?.get(name);
+  if (server !== undefined) {
+    return { name, source: 'external', role: name.endsWith('-cacert') ? 'root' : 'cert', served: true, note: `Fetched by the proxy from the SDS extension provider's server (cluster ${server}) at run time, not from istiod (not in the workspace).`, secret: nameOnly };
+  }
   if (name === SDS_DEFAULT) {
     return { name, source: 'istiod', role: 'cert', served: true, note: "The workload certificate: the proxy's key and a certificate istiod's CA signs at run time (not in the workspace).", secret: nameOnly };
   }
@@ -145,6 +153,23 @@ export function resolveProxySecret(view: ConfigView, proxy: Pick<Proxy, 'namespa
   if (!parsed) return { name, source: 'unknown', role: 'cert', served: false, note: 'Not a resource name istiod resolves from the cluster.', secret: nameOnly };
   if ('error' in parsed) return { name, source: 'credential', role: 'cert', served: false, note: `istiod refuses it: ${parsed.error}.`, secret: nameOnly };
   return credentialSecret(view, name, parsed);
+}
+
+/** The SDS resources asked for over gRPC from a server other than istio-agent's (sds-grpc): an SDS extension provider's, by its cluster. */
+export function externalSdsResources(listeners: readonly Json[], clusters: readonly Json[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) visit(x);
+    else if (isObj(v)) {
+      const api = isObj(v.sdsConfig) && isObj(v.sdsConfig.apiConfigSource) ? v.sdsConfig.apiConfigSource : undefined;
+      const grpc = api && Array.isArray(api.grpcServices) && isObj(api.grpcServices[0]) && isObj(api.grpcServices[0].envoyGrpc) ? api.grpcServices[0].envoyGrpc : undefined;
+      if (typeof v.name === 'string' && grpc && typeof grpc.clusterName === 'string' && grpc.clusterName !== 'sds-grpc') out.set(v.name, grpc.clusterName);
+      for (const x of Object.values(v)) visit(x);
+    }
+  };
+  visit(listeners);
+  visit(clusters);
+  return out;
 }
 
 /** SDS resource names the listeners' chains and the clusters' transport sockets ask for, in first-seen order. */

@@ -4,6 +4,7 @@ import type { Json, Proxy } from './types.ts';
 import type { MeshSettings } from './mesh.ts';
 import type { ServerTLSSettings } from '../config/api/networking.ts';
 import { DOWNSTREAM_TLS_TYPE, TLS_TRANSPORT_SOCKET } from './filters.ts';
+import type { ExternalSds } from './externalSds.ts';
 
 export const SDS_DEFAULT = 'default';
 export const SDS_ROOT = 'ROOTCA';
@@ -35,13 +36,33 @@ export function credentialResourceName(name: string): string {
   return `kubernetes://${name}`;
 }
 
-/** ConstructSdsSecretConfigForCredential: credentials are fetched over ADS. */
-export function credentialSdsConfig(name: string): Json | undefined {
+/**
+ * ConstructSdsSecretConfigForCredential: credentials are fetched over ADS, but `sds://<resource>`
+ * from the mesh's SDS extension provider when it has one (see externalSds.ts).
+ */
+export function credentialSdsConfig(name: string, externalSds?: ExternalSds): Json | undefined {
   if (name === '') return undefined;
   if (name === 'builtin://') return sdsSecretConfig(SDS_DEFAULT);
   if (name === 'builtin://-cacert') return sdsSecretConfig(SDS_ROOT);
-  if (name.startsWith('sds://')) name = name.slice('sds://'.length);
+  if (name.startsWith('sds://')) {
+    name = name.slice('sds://'.length);
+    if (externalSds) {
+      if ('error' in externalSds) return undefined;
+      return {
+        name,
+        sdsConfig: {
+          apiConfigSource: { apiType: 'GRPC', transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName: externalSds.cluster, authority: externalSds.hostname } }], setNodeOnFirstMessageOnly: true },
+          resourceApiVersion: 'V3',
+        },
+      };
+    }
+  }
   return { name: credentialResourceName(name), sdsConfig: { ads: {}, resourceApiVersion: 'V3' } };
+}
+
+/** The SDS configs of credentials; one istiod makes none for is a nil entry, which protojson prints as `{}`. */
+export function credentialSdsConfigs(names: readonly string[], externalSds: ExternalSds | undefined): Json[] {
+  return names.map((n) => credentialSdsConfig(n, externalSds) ?? {});
 }
 
 function exactMatchers(sans: readonly string[]): Json[] {
@@ -101,7 +122,7 @@ function tlsVersion(v: string): string | undefined {
 }
 
 /** BuildListenerTLSContext: a gateway server's (or Sidecar ingress) DownstreamTlsContext. */
-export function listenerTlsContext(tls: ServerTLSSettings, proxy: Proxy, mesh: MeshSettings, gatewayTcpServerWithTermination: boolean, metadataExchange: boolean): Json {
+export function listenerTlsContext(tls: ServerTLSSettings, proxy: Proxy, mesh: MeshSettings, gatewayTcpServerWithTermination: boolean, metadataExchange: boolean, externalSds?: ExternalSds): Json {
   let alpn = ['h2', 'http/1.1'];
   if (tls.mode === 'ISTIO_MUTUAL' && gatewayTcpServerWithTermination) alpn = metadataExchange ? ['istio-peer-exchange', 'h2', 'http/1.1'] : ['h2', 'http/1.1'];
   const common: Json = { alpnProtocols: alpn };
@@ -112,9 +133,9 @@ export function listenerTlsContext(tls: ServerTLSSettings, proxy: Proxy, mesh: M
   } else if (tls.credentialNames.length > 0 || tls.credentialName !== '') {
     let caCert = `${tls.credentialName}-cacert`;
     if (tls.credentialNames.length > 0) {
-      common.tlsCertificateSdsSecretConfigs = tls.credentialNames.map((n) => credentialSdsConfig(n));
+      common.tlsCertificateSdsSecretConfigs = credentialSdsConfigs(tls.credentialNames, externalSds);
       caCert = `${tls.credentialNames[0]}-cacert`;
-    } else common.tlsCertificateSdsSecretConfigs = [credentialSdsConfig(tls.credentialName)];
+    } else common.tlsCertificateSdsSecretConfigs = credentialSdsConfigs([tls.credentialName], externalSds);
     if (tls.caCertCredentialName !== '') caCert = tls.caCertCredentialName;
     if (tls.mode === 'MUTUAL' || tls.mode === 'OPTIONAL_MUTUAL') {
       const dvc: Json = {};
@@ -122,7 +143,7 @@ export function listenerTlsContext(tls: ServerTLSSettings, proxy: Proxy, mesh: M
       if (tls.verifyCertificateSpki.length > 0) dvc.verifyCertificateSpki = tls.verifyCertificateSpki;
       if (tls.verifyCertificateHash.length > 0) dvc.verifyCertificateHash = tls.verifyCertificateHash;
       if (tls.insecureSkipVerify === true) dvc.trustChainVerification = 'ACCEPT_UNTRUSTED';
-      common.combinedValidationContext = { defaultValidationContext: dvc, validationContextSdsSecretConfig: credentialSdsConfig(caCert) };
+      common.combinedValidationContext = { defaultValidationContext: dvc, validationContextSdsSecretConfig: credentialSdsConfig(caCert, externalSds) };
     } else if (tls.subjectAltNames.length > 0) {
       common.validationContext = { matchSubjectAltNames: exactMatchers(tls.subjectAltNames) };
     }

@@ -191,7 +191,7 @@ export function tableModel(tab: TableTab, dump: ConfigDump, prov: Provenance, se
         // A secret the proxy gets at run time has no certificate in the generated config:
         // istioctl would print VALID CERT false, which reads as a broken certificate.
         const valid = t.columns.indexOf('VALID CERT');
-        if (r.data === '' && valid >= 0 && (info?.source === 'istiod' || info?.source === 'file')) cells[valid] = info.source === 'istiod' ? 'issued at run time' : 'read from a file at run time';
+        if (r.data === '' && valid >= 0 && (info?.source === 'istiod' || info?.source === 'file' || info?.source === 'external')) cells[valid] = info.source === 'istiod' ? 'issued at run time' : info.source === 'file' ? 'read from a file at run time' : 'from the SDS provider at run time';
         return { key: r.name, cells: [...cells, secretSource(info)], json: info ? { ...r.secret, source: info.note } : r.secret, sources: info?.from ? [info.from] : [], findings: [] };
       });
       return { columns, rows: uniqueKeys(rows), widths: widthsOf(columns, ['RESOURCE NAME', 'SERIAL NUMBER', 'SOURCE']) };

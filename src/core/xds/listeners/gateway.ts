@@ -48,7 +48,7 @@ function httpChain(ctx: GenContext, mg: MergedGateway, server: Server | undefine
   const info = mg.tlsServerInfo.get(server);
   return {
     sniHosts: info?.sniHosts ?? [],
-    ...(server.tls && !isPassthroughServer(server) ? { tlsContext: listenerTlsContext(server.tls, ctx.proxy, ctx.mesh, isTcpServerWithTlsTermination(server), ctx.features.PILOT_ENABLE_METADATA_EXCHANGE) } : {}),
+    ...(server.tls && !isPassthroughServer(server) ? { tlsContext: listenerTlsContext(server.tls, ctx.proxy, ctx.mesh, isTcpServerWithTlsTermination(server), ctx.features.PILOT_ENABLE_METADATA_EXCHANGE, ctx.push.externalSds) } : {}),
     httpOpts: { ...base, statPrefix: server.name },
     prov: serverProv(mg, server),
   };
@@ -145,7 +145,7 @@ function tcpChains(ctx: GenContext, mg: MergedGateway, server: Server, listenerP
     if (!f) return [];
     return [{
       sniHosts: mg.tlsServerInfo.get(server)?.sniHosts ?? [],
-      tlsContext: listenerTlsContext(server.tls, ctx.proxy, ctx.mesh, isTcpServerWithTlsTermination(server), ctx.features.PILOT_ENABLE_METADATA_EXCHANGE),
+      tlsContext: listenerTlsContext(server.tls, ctx.proxy, ctx.mesh, isTcpServerWithTlsTermination(server), ctx.features.PILOT_ENABLE_METADATA_EXCHANGE, ctx.push.externalSds),
       networkFilters: f.filters,
       prov: [...serverProv(mg, server), ...f.prov],
     }];
