@@ -12,6 +12,7 @@ import { parseGoDuration } from '../../go/duration.ts';
 import { formatProtoDuration } from '../../go/protoDuration.ts';
 import { hostIntersection } from './hostnames.ts';
 import { hostMatches, hostSubsetOf, isWildcardHost } from '../hosts.ts';
+import { inferencePoolStatus } from './inferencePoolStatus.ts';
 import { EASTWEST_CONTROLLER, GATEWAY_CONTROLLER, KUBERNETES_GATEWAY_NAME, MESH_CONTROLLER, UNMANAGED_CONTROLLER, builtinGatewayClasses, internalGatewayName } from './builtins.ts';
 import { listAt, mapAt } from '../../model/maps.ts';
 
@@ -181,7 +182,6 @@ function gkString(gk: GK): string {
 }
 
 const VERSIONS: Record<string, string> = {
-  [`${GW_GROUP}/TCPRoute`]: 'v1alpha2',
   [`${GW_GROUP}/TLSRoute`]: 'v1',
   [`${GW_GROUP}/ReferenceGrant`]: 'v1beta1',
   [`${GWX_GROUP}/XBackend`]: 'v1alpha1',
@@ -356,6 +356,10 @@ class Converter {
     vs.push(...mergeHTTPRoutes(base));
     const drs = this.destinationRules();
     this.finalStatuses();
+    if (this.opts.inferenceExtension) {
+      const inputs = { httpRoutes: this.all('HTTPRoute'), findGateway: (ns: string, name: string) => this.find('Gateway', ns, name), findService: (ns: string, name: string) => this.find('Service', ns, name), builtinClasses: this.builtin, now: this.now };
+      for (const pool of this.all('InferencePool')) this.writeStatus(pool, inferencePoolStatus(pool, inputs));
+    }
     const gateways = this.gatewayEntries.filter((g) => g.valid).map((g) => g.config);
     const byCreation = (xs: IstioConfig[]) =>
       xs.sort((a, b) => a.created - b.created || cmp(a.metadata.namespace, b.metadata.namespace) || cmp(a.metadata.name, b.metadata.name));
@@ -2312,9 +2316,19 @@ function mergeAncestors(existing: Json[], incoming: Json[], max: number): Json[]
   return [...out, ...inc].slice(0, max);
 }
 
+/** metadata.uid ('' when the file has none). */
+function uidOf(o: GwObject): string {
+  return str(obj(o.body.metadata).uid);
+}
+
+/**
+ * btlsIsConflicted. istiod skips the policy itself by UID, so objects without one (as files
+ * usually are; the API server gives every object its own) are never in conflict, as in
+ * Istio's conversion goldens.
+ */
 function btlsConflict(p: GwObject, t: Json, all: GwObject[]): string | undefined {
   for (const other of all) {
-    if (other === p) continue;
+    if (other === p || uidOf(other) === uidOf(p)) continue;
     const match = list(spec(other).targetRefs).map(obj).some((o) =>
       str(o.group) === str(t.group) && str(o.kind) === str(t.kind) && str(o.name) === str(t.name) && (o.sectionName ?? null) === (t.sectionName ?? null));
     if (!match || other.namespace !== p.namespace) continue;
