@@ -26,6 +26,8 @@ export const DUMP_TYPES = {
   clusterLoadAssignment: `${T}envoy.config.endpoint.v3.ClusterLoadAssignment`,
   secret: `${T}envoy.extensions.transport_sockets.tls.v3.Secret`,
   bootstrapConfig: `${T}envoy.config.bootstrap.v3.Bootstrap`,
+  ecds: `${T}envoy.admin.v3.EcdsConfigDump`,
+  typedExtensionConfig: `${T}envoy.config.core.v3.TypedExtensionConfig`,
 } as const;
 
 export interface DumpOptions {
@@ -128,6 +130,9 @@ export function configDump(gen: GeneratedConfig, opts: DumpOptions = {}): Genera
     dynamicListeners: gen.listeners.map((l) => ({ name: l.name, activeState: { versionInfo, listener: typed(DUMP_TYPES.listener, l), lastUpdated } })),
   }));
   configs.push(typed(DUMP_TYPES.scopedRoutes, {}));
+  // ECDS: the extension configs the listeners' filters ask for by name (EnvoyFilter EXTENSION_CONFIG patches).
+  const ecds = gen.extensionConfigs ?? [];
+  if (ecds.length > 0) configs.push(typed(DUMP_TYPES.ecds, { ecdsFilters: ecds.map((e) => ({ versionInfo, ecdsFilter: typed(DUMP_TYPES.typedExtensionConfig, e), lastUpdated })) }));
   const staticRoutes: Json[] = [];
   for (const l of staticListeners) {
     for (const c of Array.isArray(l.filterChains) ? (l.filterChains as Json[]) : []) {

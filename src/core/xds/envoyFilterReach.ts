@@ -21,9 +21,11 @@ import { describePatch } from './envoyfilter/describe.ts';
  * - `no-proxy`: its EnvoyFilter selects no proxy of the files;
  * - `proxy-mismatch`: its `match.proxy` (version or metadata) fits none of the proxies selected;
  * - `no-match`: it reached proxies (`proxies` of them) and matched nothing in their config;
- * - `unknown`: not decided (generation left out, or more proxies than the limit).
+ * - `bootstrap`: a BOOTSTRAP patch, which istiod no longer applies to any proxy (it removed
+ *   bootstrap discovery in Istio 1.21, commit f6337a9d "agent: remove BDS");
+ * - `unknown`: not decided (more proxies than the limit).
  */
-export type PatchReach = 'applied' | 'no-proxy' | 'proxy-mismatch' | 'no-match' | 'unknown';
+export type PatchReach = 'applied' | 'no-proxy' | 'proxy-mismatch' | 'no-match' | 'bootstrap' | 'unknown';
 
 export interface PatchReachResult {
   index: number;
@@ -32,6 +34,7 @@ export interface PatchReachResult {
   proxies: number;
   /** The patch in a few words (applyTo, operation and its match). */
   summary: string;
+  applyTo: PatchWrapper['applyTo'];
 }
 
 /** Proxies generated at most per check: beyond, an undecided patch is `unknown` (never a false "applies to no proxy"). */
@@ -107,13 +110,14 @@ export function envoyFilterReach(view: ConfigView, limit = REACH_PROXY_LIMIT): M
       const s = states.get(`${p.resourceKey}#${p.index}`);
       const summary = describePatch(p);
       let reach: PatchReach;
-      if (!IMPLEMENTED.has(p.applyTo)) reach = 'unknown';
+      if (p.applyTo === 'BOOTSTRAP') reach = 'bootstrap';
+      else if (!IMPLEMENTED.has(p.applyTo)) reach = 'unknown';
       else if (!s || !s.selected) reach = 'no-proxy';
       else if (s.applied) reach = 'applied';
       else if (s.undecided) reach = 'unknown';
       else if (!s.proxyMatched) reach = 'proxy-mismatch';
       else reach = 'no-match';
-      results.push({ index: p.index, reach, proxies: s?.proxies ?? 0, summary });
+      results.push({ index: p.index, reach, proxies: s?.proxies ?? 0, summary, applyTo: p.applyTo });
     }
     out.set(f, results);
   }

@@ -25,6 +25,7 @@ import { ASSUMED_VIP_PREFIX } from '../config/services.ts';
 import { envoyFiltersForProxy } from './envoyfilter/select.ts';
 import { allowAnyDynamicDns } from './dynamicDns.ts';
 import { newRun, type PatchRun } from './envoyfilter/run.ts';
+import { insertedExtensionConfigurations } from './envoyfilter/extensions.ts';
 import { patchGatewayClusters, patchGatewayListeners, patchNotes, patchRouteConfigs, patchSidecarClusters, patchSidecarListeners, patchWaypointClusters } from './envoyfilter/apply.ts';
 
 export interface GeneratedConfig {
@@ -37,6 +38,8 @@ export interface GeneratedConfig {
   endpoints: Json[];
   /** What generation does not model yet, for this proxy. */
   notes: string[];
+  /** ECDS: the extension configs the listeners' filters ask for by name, from EnvoyFilter EXTENSION_CONFIG patches. */
+  extensionConfigs?: Json[];
 }
 
 function rdsNames(listeners: readonly Json[], includeDefaultChains: boolean): string[] {
@@ -141,6 +144,20 @@ function patchedClusters(ctx: GenContext, mg: MergedGateway | undefined, run: Pa
   return [];
 }
 
+/** The names of the filters that take their config from ECDS (`configDiscovery`), in first-seen order. */
+export function extensionConfigNames(listeners: readonly Json[]): string[] {
+  const out: string[] = [];
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) for (const x of v) visit(x);
+    else if (isObj(v)) {
+      if (isObj(v.configDiscovery) && typeof v.name === 'string' && !out.includes(v.name)) out.push(v.name);
+      for (const x of Object.values(v)) visit(x);
+    }
+  };
+  visit(listeners);
+  return out;
+}
+
 /** EDS for every EDS cluster. */
 export function buildEndpoints(ctx: GenContext, clusters: readonly Json[]): Json[] {
   const out: Json[] = [];
@@ -173,8 +190,12 @@ export function generateWithPatches(view: ConfigView, proxy: Proxy, opts: Genera
   const routes = buildRoutes(ctx, mg, rdsNames(listeners, true), run);
   const clusters = buildClusters(ctx, mg, run);
   const endpoints = buildEndpoints(ctx, clusters);
+  // The ECDS generator answers the names the proxy's filters request (xds/ecds.go, InsertedExtensionConfigurations).
+  const extensionConfigs = run ? insertedExtensionConfigurations(run, extensionConfigNames(listeners)) : [];
   if (run) notes.push(...patchNotes(run));
-  return { config: { proxy, mesh: push.mesh, listeners, routes, clusters, endpoints, notes }, ...(run ? { patches: run } : {}) };
+  const config: GeneratedConfig = { proxy, mesh: push.mesh, listeners, routes, clusters, endpoints, notes };
+  if (extensionConfigs.length > 0) config.extensionConfigs = extensionConfigs;
+  return { config, ...(run ? { patches: run } : {}) };
 }
 
 /**

@@ -184,12 +184,15 @@ spec:
   const view = viewOf(`${BOOKINFO}\n---\n${filters}`);
   const gen = generateFor(view, 'productpage-v1', 'bookinfo');
 
-  it('counts what applied, names what the proxy match left out and what is not implemented', () => {
+  it('counts what applied, names what the proxy match left out, what matched nothing and what istiod does not apply', () => {
     // The proxyVersion regex does not match the proxy's version, so istiod never hands that patch to the cluster patcher.
     expect(gen.clusters.some((c) => c.connectTimeout === '7s')).toBe(false);
     expect(gen.notes).toContain('EnvoyFilter patches applied: 0 of 2 matched (3 in 1 EnvoyFilter selecting this proxy: bookinfo/mixed).');
     expect(gen.notes.some((n) => n.startsWith("1 EnvoyFilter patch left out by match.proxy (proxyVersion against this proxy's version") && n.endsWith('bookinfo/mixed patch 0.'))).toBe(true);
-    expect(gen.notes).toContain('EnvoyFilter patches not applied here: BOOTSTRAP (the bootstrap is not patched yet).');
+    // istiod removed bootstrap discovery in Istio 1.21 (commit f6337a9d, "agent: remove BDS"): no BOOTSTRAP patch applies.
+    expect(gen.notes).toContain('EnvoyFilter patches not applied here: BOOTSTRAP (istiod no longer applies these: it removed bootstrap discovery in Istio 1.21).');
+    // The cluster patch whose match finds nothing is named, with its match.
+    expect(gen.notes.some((n) => n.startsWith('EnvoyFilter patch that matched nothing on this proxy: bookinfo/mixed patch 2: CLUSTER MERGE') && n.includes('"no-such-cluster"'))).toBe(true);
   });
 });
 

@@ -102,9 +102,11 @@ describe('EnvoyFilter patches that apply to no proxy', () => {
     expect(diagnostics[0]!.message).toContain('configPatches[1]');
   });
 
-  it('leaves undecided what it does not generate (BOOTSTRAP) and what lies past the proxy limit', async () => {
+  it('reports a BOOTSTRAP patch, which istiod no longer applies (Istio commit f6337a9d "agent: remove BDS"), and leaves undecided what lies past the proxy limit', async () => {
     const bootstrap = `  - applyTo: BOOTSTRAP\n    patch:\n      operation: MERGE\n      value: {stats_flush_interval: 10s}\n`;
-    expect((await findings(envoyFilter(bootstrap))).diagnostics).toEqual([]);
+    const boot = (await findings(envoyFilter(bootstrap))).diagnostics;
+    expect(boot).toHaveLength(1);
+    expect(boot[0]!.message).toMatch(/no longer applies BOOTSTRAP/);
     // A root-namespace filter reaches every sidecar; with room for one generated proxy, a patch
     // that fits none is not decided, so not reported.
     const a = new WorkspaceAnalyzer();

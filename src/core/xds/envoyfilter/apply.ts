@@ -141,11 +141,10 @@ export function patchWaypointClusters(run: PatchRun, clusters: readonly Json[]):
 
 // applyTo kinds this engine applies (EXTENSION_CONFIG and BOOTSTRAP patch resources we do not generate).
 /** The applyTo values generation patches (the others are noted as not applied). */
-export const IMPLEMENTED = new Set<ApplyTo>(['LISTENER', 'LISTENER_FILTER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION', 'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER']);
+export const IMPLEMENTED = new Set<ApplyTo>(['LISTENER', 'LISTENER_FILTER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION', 'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER', 'EXTENSION_CONFIG']);
 
 const WHY_NOT: Partial<Record<ApplyTo, string>> = {
-  EXTENSION_CONFIG: 'ECDS resources are not generated yet',
-  BOOTSTRAP: 'the bootstrap is not patched yet',
+  BOOTSTRAP: 'istiod no longer applies these: it removed bootstrap discovery in Istio 1.21',
 };
 
 /** What to tell the user about the EnvoyFilters of this proxy (empty when none select it). */

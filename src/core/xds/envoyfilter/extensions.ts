@@ -1,7 +1,7 @@
 // EXTENSION_CONFIG patches (pilot/pkg/networking/core/envoyfilter/
 // extension_configuration_patch.go): the ADDed TypedExtensionConfigs a proxy asks for by name
-// over ECDS. Only ADD counts and the patch context is not consulted. Generation does not
-// produce ECDS resources yet, so nothing calls this outside the tests.
+// over ECDS. Only ADD counts and the patch context is not consulted. Generation asks for the
+// names the listeners' filters take from ECDS (generate.ts extensionConfigNames).
 import type { Json } from '../types.ts';
 import { patchesFor } from './select.ts';
 import { valueCopy, type PatchRun } from './run.ts';

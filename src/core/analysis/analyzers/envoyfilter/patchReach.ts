@@ -2,8 +2,9 @@
 // EnvoyFilter config patch that changes the config of no proxy. istiod skips a patch whose
 // match finds nothing, without a word; this generates the config of the proxies each filter
 // selects, with its patches (xds/envoyFilterReach.ts), and reports a patch that took effect on
-// none, at its `match`. A patch it could not decide (more proxies than it generates, or an
-// applyTo generation does not patch yet) is not reported: a false alarm costs more than a miss.
+// none, at its `match`; and a BOOTSTRAP patch, which istiod no longer applies at all. A patch
+// it could not decide (more proxies than it generates) is not reported: a false alarm costs
+// more than a miss.
 import { KINDS, type KindInfo } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { OWN_MESSAGES } from '../../messages.ts';
@@ -14,10 +15,16 @@ function reason(r: PatchReachResult): string | undefined {
   switch (r.reach) {
     case 'no-proxy':
       return 'the EnvoyFilter selects no proxy in the files (its namespace, workloadSelector or targetRefs)';
+    case 'bootstrap':
+      return 'istiod no longer applies BOOTSTRAP patches (bootstrap discovery was removed in Istio 1.21)';
     case 'proxy-mismatch':
       return 'its match.proxy (proxy version or metadata) fits none of the proxies the EnvoyFilter selects';
-    case 'no-match':
-      return `nothing in the config generated for the ${r.proxies === 1 ? 'proxy' : `${r.proxies} proxies`} it reaches matches it`;
+    case 'no-match': {
+      const proxies = r.proxies === 1 ? 'the proxy' : `the ${r.proxies} proxies`;
+      // An extension config is sent only when a filter asks for it by name (ECDS).
+      if (r.applyTo === 'EXTENSION_CONFIG') return `no filter of ${proxies} it reaches takes its config by that name over ECDS (configDiscovery)`;
+      return `nothing in the config generated for ${proxies} it reaches matches it`;
+    }
     default:
       return undefined;
   }
