@@ -11,3 +11,4 @@ import { onDemand } from './onDemand.ts';
 export const envoyFilterReachModule = onDemand('The xDS generator', () => import('../core/xds/envoyFilterReach.ts'));
 
 export const envoyFilterReach: typeof Reach.envoyFilterReach = (...args) => envoyFilterReachModule.get().envoyFilterReach(...args);
+export const envoyFilterValueProblems: typeof Reach.envoyFilterValueProblems = (...args) => envoyFilterReachModule.get().envoyFilterValueProblems(...args);

@@ -182,6 +182,15 @@ export const OWN_MESSAGES = {
    */
   EnvoyFilterPatchAppliesToNoProxy: msg("MWB-ENVOYFILTER-NO-PROXY", "EnvoyFilterPatchAppliesToNoProxy", "Warning", "This EnvoyFilter patch (configPatches[%d], %s) applies to no proxy: %s", [["index", "int"], ["patch", "string"], ["reason", "string"]],
     'istiod applies an EnvoyFilter patch only where its match finds something in the config it generates; anything else is skipped without a word, so a mistyped listener name, port, context or filter name means the patch silently does nothing. The workbench generated the config of the proxies this EnvoyFilter selects and the patch changed none of them. Check the match against the listeners, routes and clusters in the Proxy config view.'),
+  /**
+   * An EnvoyFilter patch value that does not decode as the Envoy message its applyTo names, under
+   * the strict proto3-JSON check (envoyfilter.PatchReachAnalyzer).
+   */
+  EnvoyFilterValueInvalid: msg("MWB-ENVOYFILTER-VALUE", "EnvoyFilterValueInvalid", "Error", "This EnvoyFilter patch value (configPatches[%d]) is not a valid %s: %s", [["index", "int"], ["type", "string"], ["problem", "string"]],
+    'The patch value must be the Envoy message its applyTo names, written in proto3 JSON: every key a field of that message (by its JSON or proto name), every value of the field\'s type, enums by name, durations as "1.5s", Any with a known @type. istiod decodes the value so: one that does not decode is refused by the validating webhook (or, when it gets in, the patch is dropped), and an unknown field is ignored with a warning. Correct the field named in the message.'),
+  /** An EnvoyFilter patch value with a key its Envoy message does not have (istiod ignores it, with a warning). */
+  EnvoyFilterValueUnknownField: msg("MWB-ENVOYFILTER-UNKNOWN-FIELD", "EnvoyFilterValueUnknownField", "Warning", "This EnvoyFilter patch value (configPatches[%d]) has a field %s does not have: %s", [["index", "int"], ["type", "string"], ["problem", "string"]],
+    'A key of the patch value is no field of the Envoy message its applyTo names (by its JSON or proto name), often a misspelling or a field of another message. istiod decodes the value ignoring unknown fields, so the patch applies without it and the setting silently does nothing; istioctl warns about it. Correct or remove the field.'),
 };
 
 /** The consequence ApiServerRejects names for a schema or CEL failure. */

@@ -14,6 +14,8 @@ import { generateWithPatches } from './generate.ts';
 import { IMPLEMENTED } from './envoyfilter/apply.ts';
 import type { PatchWrapper } from './envoyfilter/wrapper.ts';
 import { describePatch } from './envoyfilter/describe.ts';
+import { VALUE_TYPES, type ApplyTo } from './envoyfilter/wrapper.ts';
+import { checkEnvoyResource, type ProtoProblem } from './proto/check.ts';
 
 /**
  * What became of one patch over the mesh:
@@ -134,4 +136,37 @@ function envoyFilterMetadataKeys(f: Resource): string[] {
     if (typeof meta === 'object' && meta !== null) keys.push(...Object.keys(meta));
   }
   return keys;
+}
+
+/** A patch value's problems under the strict proto3-JSON check (proto/check.ts) against the message its applyTo names. */
+export interface PatchValueProblems {
+  index: number;
+  /** The Envoy message the value is read as (`envoy.config.cluster.v3.Cluster`). */
+  type: string;
+  problems: ProtoProblem[];
+}
+
+/**
+ * Every config patch value of the EnvoyFilter checked as Envoy reads it. istiod's webhook
+ * decodes each value into its message (pkg/config/xds BuildXDSObjectFromStruct): a value that
+ * does not decode is refused, unknown fields are warned about; this names each problem and
+ * where it is. Deprecations and the protos' validation rules are left out (not the decoding).
+ */
+export function envoyFilterValueProblems(f: Resource): PatchValueProblems[] {
+  const spec = f.body.spec;
+  const patches = typeof spec === 'object' && spec !== null && Array.isArray((spec as Record<string, unknown>).configPatches) ? ((spec as Record<string, unknown>).configPatches as unknown[]) : [];
+  const out: PatchValueProblems[] = [];
+  patches.forEach((raw, index) => {
+    if (typeof raw !== 'object' || raw === null) return;
+    const cp = raw as Record<string, unknown>;
+    const applyTo = (cp.applyTo ?? cp.apply_to) as ApplyTo | undefined;
+    const patch = cp.patch;
+    if (typeof applyTo !== 'string' || typeof patch !== 'object' || patch === null) return;
+    const value = (patch as Record<string, unknown>).value;
+    const type = VALUE_TYPES[applyTo];
+    if (!type || typeof value !== 'object' || value === null || Array.isArray(value)) return;
+    const problems = checkEnvoyResource(value, type, { constraints: false, deprecations: false, maxProblems: 20 });
+    if (problems.length > 0) out.push({ index, type, problems });
+  });
+  return out;
 }

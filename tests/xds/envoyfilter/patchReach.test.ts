@@ -121,4 +121,33 @@ describe('EnvoyFilter patches that apply to no proxy', () => {
     expect(full!.map((p) => p.reach)).toEqual(['no-match']);
     expect(full![0]!.proxies).toBeGreaterThan(1);
   });
+
+  it('checks each patch value against the Envoy message its applyTo names (pkg/config/xds BuildXDSObjectFromStruct: a value that does not decode is refused, an unknown field warned about)', async () => {
+    const cluster = `  - applyTo: CLUSTER
+    match: {context: SIDECAR_OUTBOUND}
+    patch:
+      operation: MERGE
+      value:
+        connect_timeout: 5
+        no_such_field: true
+`;
+    const a = new WorkspaceAnalyzer();
+    const text = envoyFilter(cluster);
+    a.update([...bookinfo(), { path: 'ef.yaml', text }], []);
+    const r = await a.run(defaultAnalysisSettings());
+    if (r === 'canceled') throw new Error('canceled');
+    const invalid = r.diagnostics.filter((d) => d.code === 'MWB-ENVOYFILTER-VALUE');
+    const unknown = r.diagnostics.filter((d) => d.code === 'MWB-ENVOYFILTER-UNKNOWN-FIELD');
+    // google.protobuf.Duration's JSON form is a string ("5s"); a number does not decode.
+    expect(invalid.map((d) => [d.level, d.range?.startLine])).toEqual([['Error', lineOf(text, 'connect_timeout: 5')]]);
+    expect(invalid[0]!.message).toContain('envoy.config.cluster.v3.Cluster');
+    expect(unknown.map((d) => [d.level, d.range?.startLine])).toEqual([['Warning', lineOf(text, 'no_such_field')]]);
+    // A value that fits says nothing.
+    expect((await findings(envoyFilter(luaBeforeRouter('        name: virtualInbound\n')))).diagnostics).toEqual([]);
+    const clean = new WorkspaceAnalyzer();
+    clean.update([...bookinfo(), { path: 'ef.yaml', text: envoyFilter(luaBeforeRouter('        name: virtualInbound\n')) }], []);
+    const cr = await clean.run(defaultAnalysisSettings());
+    if (cr === 'canceled') throw new Error('canceled');
+    expect(cr.diagnostics.filter((d) => d.code.startsWith('MWB-ENVOYFILTER-'))).toEqual([]);
+  });
 });

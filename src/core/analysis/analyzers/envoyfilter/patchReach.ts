@@ -9,7 +9,7 @@ import { KINDS, type KindInfo } from '../../../model/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { OWN_MESSAGES } from '../../messages.ts';
 import { isWritten } from '../../../config/views.ts';
-import { envoyFilterReach, type PatchReachResult } from '../../../xds/envoyFilterReach.ts';
+import { envoyFilterReach, envoyFilterValueProblems, type PatchReachResult } from '../../../xds/envoyFilterReach.ts';
 
 function reason(r: PatchReachResult): string | undefined {
   switch (r.reach) {
@@ -42,6 +42,15 @@ export const patchReachAnalyzer: Analyzer = {
   },
   analyze(ctx) {
     if (ctx.list(KINDS.EnvoyFilter).length === 0) return;
+    // Values that do not fit their Envoy message, at the field (unknown fields as warnings, as istiod warns of them).
+    for (const ef of ctx.list(KINDS.EnvoyFilter)) {
+      for (const v of envoyFilterValueProblems(ef)) {
+        for (const p of v.problems) {
+          const type = p.code === 'unknown-field' ? OWN_MESSAGES.EnvoyFilterValueUnknownField : OWN_MESSAGES.EnvoyFilterValueInvalid;
+          ctx.report(type.at(ef, v.index, v.type, `${p.path.replace(/^\$/, 'value')}: ${p.message}`), { highlightPath: `spec.configPatches[${v.index}].patch.value${p.path.slice(1)}` });
+        }
+      }
+    }
     for (const [ef, results] of envoyFilterReach(ctx)) {
       for (const r of results) {
         const why = reason(r);
