@@ -1,11 +1,11 @@
 // Gateway API → Istio conversion (src/core/config/gatewayApi): one behaviour per test, each
 // checked against what istiod's pilot/pkg/config/kube/gateway produces for it.
 import { describe, expect, it } from 'vitest';
-import jsyaml from 'js-yaml';
+import { gwObjects } from '../helpers/gatewayApi.ts';
 import { convertGatewayApi, internalGatewayName, isInternalGatewayName, sortHTTPRoutes, type GatewayApiResult, type RegistryService } from '../../src/core/config/gatewayApi/convert.ts';
 import { hostIntersection } from '../../src/core/config/gatewayApi/hostnames.ts';
 import { hostMatches, hostSubsetOf } from '../../src/core/config/hosts.ts';
-import { type GwObject, type Json } from '../../src/core/config/gatewayApi/model.ts';
+import { type Json } from '../../src/core/config/gatewayApi/model.ts';
 import { sha256Hex } from '../../src/core/config/gatewayApi/sha256.ts';
 import { isInternalGatewayReference } from '../../src/core/analysis/analyzers/virtualservice/gateways.ts';
 import { gatewayApiConfig, assumedGatewayClassesNote } from '../../src/core/config/gatewayApi/index.ts';
@@ -16,22 +16,7 @@ import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/me
 
 const SUFFIX = 'cluster.local';
 
-function objects(text: string): GwObject[] {
-  const out: GwObject[] = [];
-  jsyaml.loadAll(text, (d) => {
-    if (!d || typeof d !== 'object') return;
-    const doc = d as Record<string, unknown>;
-    const md = (doc.metadata ?? {}) as Record<string, unknown>;
-    const kind = String(doc.kind);
-    out.push({
-      apiVersion: String(doc.apiVersion), kind, name: String(md.name),
-      namespace: kind === 'GatewayClass' || kind === 'Namespace' ? '' : String(md.namespace ?? 'default'),
-      labels: (md.labels ?? {}) as Record<string, string>, annotations: (md.annotations ?? {}) as Record<string, string>,
-      body: doc, created: typeof md.creationTimestamp === 'string' ? Date.parse(md.creationTimestamp) : 0, generation: 0,
-    });
-  }, { schema: jsyaml.CORE_SCHEMA });
-  return out;
-}
+const objects = gwObjects;
 
 const INGRESS: RegistryService = {
   hostname: `ingress.istio-system.svc.${SUFFIX}`, namespace: 'istio-system', ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443 }, { name: 'tcp', port: 9000 }],

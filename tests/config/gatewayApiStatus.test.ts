@@ -4,24 +4,11 @@
 // itself by UID), and the kind a listener does not allow, named with istiod's GVK version
 // (pkg/config/schema/gvk: TCPRoute is gateway.networking.k8s.io/v1).
 import { describe, expect, it } from 'vitest';
-import jsyaml from 'js-yaml';
+import { gwObjects } from '../helpers/gatewayApi.ts';
 import { convertGatewayApi, type GatewayApiResult } from '../../src/core/config/gatewayApi/convert.ts';
-import type { GwObject, Json } from '../../src/core/config/gatewayApi/model.ts';
+import type { Json } from '../../src/core/config/gatewayApi/model.ts';
 
-function objects(text: string): GwObject[] {
-  const out: GwObject[] = [];
-  jsyaml.loadAll(text, (d) => {
-    if (!d || typeof d !== 'object') return;
-    const doc = d as Record<string, unknown>;
-    const md = (doc.metadata ?? {}) as Record<string, unknown>;
-    const kind = String(doc.kind);
-    out.push({
-      apiVersion: String(doc.apiVersion), kind, name: String(md.name), namespace: kind === 'GatewayClass' ? '' : String(md.namespace ?? 'default'),
-      labels: {}, annotations: {}, body: doc, created: typeof md.creationTimestamp === 'string' ? Date.parse(md.creationTimestamp) : 0, generation: 0,
-    });
-  }, { schema: jsyaml.CORE_SCHEMA });
-  return out;
-}
+const objects = gwObjects;
 
 function convert(text: string, inferenceExtension = false): GatewayApiResult {
   return convertGatewayApi(objects(text), { domainSuffix: 'cluster.local', now: 'now', inferenceExtension, registry: { byHostname: () => [] } });

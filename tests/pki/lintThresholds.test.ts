@@ -11,23 +11,13 @@ import * as asn1 from '@peculiar/asn1-schema';
 import * as asnX509 from '@peculiar/asn1-x509';
 import { describe, expect, it } from 'vitest';
 import type { Certificate } from '../../src/core/pki/cert.ts';
-import { bundleOrder, lintCertificate, type CertRole, type Profile } from '../../src/core/pki/lints.ts';
-import { DAY, EKU, KU, NOW, SIG_OIDS, issue, keys, leaf, parse, resign, root, type CertSpec, type Issued, type Keys, type NameSpec } from './pkiBuilder.ts';
+import { bundleOrder, lintCertificate } from '../../src/core/pki/lints.ts';
+import { DAY, EKU, KU, SIG_OIDS, issue, keys, leaf, lintFindings, parse, resign, root, type CertSpec, type Issued, type Keys, type LintOpts, type NameSpec } from './pkiBuilder.ts';
 
-interface LintOpts {
-  roles?: CertRole[];
-  now?: Date;
-  profile?: Profile;
-  trustDomain?: string;
-  aliases?: string[];
-}
 
 type Out = ReturnType<typeof lintCertificate>;
 
-function run(c: Issued | Certificate, o: LintOpts = {}): Out {
-  const cert = 'cert' in c ? c.cert : c;
-  return lintCertificate(cert, { now: o.now ?? NOW, roles: new Set(o.roles ?? []), profile: o.profile ?? 'default', trustDomain: o.trustDomain, aliases: o.aliases });
-}
+const run = (c: Issued | Certificate, o: LintOpts = {}): Out => lintFindings(c, o);
 const ids = (c: Issued | Certificate, o: LintOpts = {}) => run(c, o).map((f) => f.id);
 const sev = (c: Issued | Certificate, id: string, o: LintOpts = {}) => run(c, o).find((f) => f.id === id)?.severity;
 const detail = (c: Issued | Certificate, id: string, o: LintOpts = {}) => run(c, o).find((f) => f.id === id)?.detail;

@@ -5,22 +5,13 @@
 // at /usr/local/go/src), Istio's sources, RFC 5280, or — where no upstream value exists — the
 // comment in lints.ts that states our own choice.
 import { describe, expect, it } from 'vitest';
-import { lintCertificate, type CertRole, type Profile } from '../../src/core/pki/lints.ts';
+import { lintCertificate } from '../../src/core/pki/lints.ts';
 import type { Certificate } from '../../src/core/pki/cert.ts';
-import { DAY, EKU, KU, NOW, SIG_OIDS, issue, keys, leaf, parse, resign, root, type CertSpec, type Issued } from './pkiBuilder.ts';
+import { DAY, EKU, KU, NOW, SIG_OIDS, issue, keys, leaf, lintFindings, parse, resign, root, type CertSpec, type Issued, type LintOpts } from './pkiBuilder.ts';
 
-interface LintOpts {
-  roles?: CertRole[];
-  now?: Date;
-  profile?: Profile;
-  trustDomain?: string;
-  aliases?: string[];
-}
 
 function lints(c: Issued | Certificate, o: LintOpts = {}): Map<string, string> {
-  const cert = 'cert' in c ? c.cert : c;
-  const out = lintCertificate(cert, { now: o.now ?? NOW, roles: new Set(o.roles ?? []), profile: o.profile ?? 'default', trustDomain: o.trustDomain, aliases: o.aliases });
-  return new Map(out.map((f) => [f.id, f.severity]));
+  return new Map(lintFindings(c, o).map((f) => [f.id, f.severity]));
 }
 
 /** Severity of one lint (undefined when it did not fire). */

@@ -13,6 +13,7 @@ import { parseCertificateDer, type Certificate } from '../../src/core/pki/cert.t
 import { completeCertificate } from '../../src/core/pki/digest.ts';
 import { SignatureChecker } from '../../src/core/pki/sig.ts';
 import { CertPool, goVerify, type GoVerifyResult, type KeyUsageRequest } from '../../src/core/pki/verify.ts';
+import { lintCertificate, type CertRole, type Profile } from '../../src/core/pki/lints.ts';
 
 const subtle = globalThis.crypto.subtle;
 export const DAY = 86400000;
@@ -230,4 +231,19 @@ export function intermediate(issuer: Issued, subject: string, extra: Partial<Cer
 /** An end-entity certificate under `issuer` (SAN dns:leaf.example.com, EKU serverAuth+clientAuth unless given). */
 export function leaf(issuer: Issued, extra: Partial<CertSpec> = {}): Promise<Issued> {
   return issue({ subject: 'CN=leaf', issuer, san: [{ dns: 'leaf.example.com' }], eku: [EKU.serverAuth, EKU.clientAuth], ...extra });
+}
+
+/** What the lint tests vary (lintCertificate's options, with the tests' defaults). */
+export interface LintOpts {
+  roles?: CertRole[];
+  now?: Date;
+  profile?: Profile;
+  trustDomain?: string;
+  aliases?: string[];
+}
+
+/** lintCertificate at NOW, with no roles and the default profile unless given. */
+export function lintFindings(c: Issued | Certificate, o: LintOpts = {}): ReturnType<typeof lintCertificate> {
+  const cert = 'cert' in c ? c.cert : c;
+  return lintCertificate(cert, { now: o.now ?? NOW, roles: new Set(o.roles ?? []), profile: o.profile ?? 'default', trustDomain: o.trustDomain, aliases: o.aliases });
 }
