@@ -15,12 +15,12 @@ const BEGIN = '-----BEGIN ';
 const END = '-----END ';
 const DASHES = '-----';
 
-/** One line without its terminator and trailing spaces/tabs/CRs, and what follows it. */
+/** One line without its terminator (`\n`, or `\r\n`: one CR only) and trailing spaces/tabs, and what follows it (Go's getLine). */
 function takeLine(s: string): [string, string] {
   const nl = s.indexOf('\n');
-  const line = nl < 0 ? s : s.slice(0, nl);
+  const line = nl < 0 ? s : s.slice(0, nl > 0 && s[nl - 1] === '\r' ? nl - 1 : nl);
   const rest = nl < 0 ? '' : s.slice(nl + 1);
-  return [line.replace(/[ \t\r]+$/, ''), rest];
+  return [line.replace(/[ \t]+$/, ''), rest];
 }
 
 /** Decodes the first PEM block; `rest` is the text after it (the whole input when none). */
