@@ -32,6 +32,8 @@ const GO_DECODE: [string, string, GoBlock[], string][] = [
   ["crSpaceNl", "-----BEGIN X-----\r \nQUJD\n-----END X-----\n", [], "-----BEGIN X-----\r \nQUJD\n-----END X-----\n"],
   ["spaceCrNl", "-----BEGIN X----- \r\nQUJD\n-----END X-----\t\r\n", [{"type":"X","headers":{},"hex":"414243"}], ""],
   ["crOnlyLines", "-----BEGIN X-----\rQUJD\r-----END X-----\r", [], "-----BEGIN X-----\rQUJD\r-----END X-----\r"],
+  ["dashLineBeforeBegin", "A-----\n-----BEGIN B:C-----\nQUJD\n-----END A-----\n", [], "A-----\n-----BEGIN B:C-----\nQUJD\n-----END A-----\n"],
+  ["typeLineNoDashes", "-----BEGIN ABCDEFGHIJ\nQUJD\n-----END ABCDE-----\n", [], "-----BEGIN ABCDEFGHIJ\nQUJD\n-----END ABCDE-----\n"],
   ["midLineBegin", "x-----BEGIN X-----\nQUJD\n-----END X-----\n", [], "x-----BEGIN X-----\nQUJD\n-----END X-----\n"],
 ];
 

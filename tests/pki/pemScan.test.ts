@@ -25,8 +25,10 @@ describe('scanPem positions', () => {
 
   it('a text that starts with a line break still has its block on line 2', () => {
     const text = '\n-----BEGIN A-----\nQUJD\n-----END A-----\n';
-    const [b] = scanPem(text).blocks;
+    const s = scanPem(text);
+    const [b] = s.blocks;
     expect([b?.type, b?.line, b?.offset, b?.end]).toEqual(['A', 2, 1, text.length]);
+    expect(s.textOutside).toBe(false);
   });
 
   it('blank and whitespace-only lines outside blocks are not text', () => {
