@@ -308,6 +308,28 @@ describe('istioKeyVerdict (Istio ParsePemEncodedKey switch on the block type)', 
   });
 });
 
+describe('istioKeyVerdict for keys our parser reads but Go refuses (Go 1.26 ParseECPrivateKey / ParsePKCS8PrivateKey on node\'s exports)', () => {
+  // Errors printed by a Go program calling crypto/x509 on these exact encodings.
+  it.each([
+    ['secp256k1 SEC1', 'EC PRIVATE KEY', () => sec1Of(ec('secp256k1')), 'failed to parse the ECDSA private key: x509: unknown elliptic curve'],
+    ['brainpoolP256r1 SEC1', 'EC PRIVATE KEY', () => sec1Of(ec('brainpoolP256r1')), 'failed to parse the ECDSA private key: x509: unknown elliptic curve'],
+    ['secp256k1 PKCS#8', 'PRIVATE KEY', () => pkcs8Of(ec('secp256k1')), 'failed to parse the PKCS8 private key: x509: failed to parse EC private key embedded in PKCS#8: x509: unknown elliptic curve'],
+    ['Ed448', 'PRIVATE KEY', () => pkcs8Of(nodeCrypto.generateKeyPairSync('ed448')), 'failed to parse the PKCS8 private key: x509: PKCS#8 wrapping contained private key with unknown algorithm: 1.3.101.113'],
+    ['X448', 'PRIVATE KEY', () => pkcs8Of(nodeCrypto.generateKeyPairSync('x448')), 'failed to parse the PKCS8 private key: x509: PKCS#8 wrapping contained private key with unknown algorithm: 1.3.101.111'],
+    ['DSA', 'PRIVATE KEY', () => pkcs8Of(nodeCrypto.generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 })), 'failed to parse the PKCS8 private key: x509: PKCS#8 wrapping contained private key with unknown algorithm: 1.2.840.10040.4.1'],
+  ])('%s', (_n, type, make, verdict) => {
+    expect(istioKeyVerdict(type, make())).toBe(verdict);
+  });
+
+  it.each([
+    ['P-224 SEC1', 'EC PRIVATE KEY', () => sec1Of(p224)],
+    ['X25519 PKCS#8', 'PRIVATE KEY', () => pkcs8Of(nodeCrypto.generateKeyPairSync('x25519'))],
+    ['Ed25519 PKCS#8', 'PRIVATE KEY', () => pkcs8Of(nodeCrypto.generateKeyPairSync('ed25519'))],
+  ])('%s is accepted by Go', (_n, type, make) => {
+    expect(istioKeyVerdict(type, make())).toBe('supported');
+  });
+});
+
 describe('x509KeyPairError (crypto/tls X509KeyPair: type, then public key equality)', () => {
   const f = (type: string | undefined, digest = 'aa'): PrivateKeyFacts => ({ encoding: 'PKCS#8', pemType: 'PRIVATE KEY', istioParsePemEncodedKey: 'supported', publicKey: type ? ({ type, spkiSha256: digest } as PrivateKeyFacts['publicKey']) : null });
   it('a key with no public half is an error distinct from a type mismatch', () => {

@@ -121,12 +121,27 @@ export function parsePrivateKeyDer(der: Uint8Array, pemType: string | null = nul
   throw new KeyParseError(`not a private key (PKCS#1, PKCS#8 or SEC1): ${firstError}`);
 }
 
+/** Curves Go's crypto/x509 namedCurveFromOID knows; any other is "x509: unknown elliptic curve". */
+const GO_CURVES = ['P-224', 'P-256', 'P-384', 'P-521'];
+
+/** Go's error for a key our parser reads but crypto/x509 refuses (sec1.go, pkcs8.go), if any. */
+function goRefusal(k: Omit<PrivateKey, 'pemType'>): string | undefined {
+  if (k.algorithm === OID.ecPublicKey && !GO_CURVES.includes(CURVES[k.curveOid!]?.name ?? '')) {
+    return k.encoding === 'PKCS#8' ? 'x509: failed to parse EC private key embedded in PKCS#8: x509: unknown elliptic curve' : 'x509: unknown elliptic curve';
+  }
+  if (k.encoding === 'PKCS#8' && !([OID.rsaEncryption, OID.ecPublicKey, OID.ed25519, OID.x25519] as string[]).includes(k.algorithm)) {
+    return `x509: PKCS#8 wrapping contained private key with unknown algorithm: ${k.algorithm}`;
+  }
+  return undefined;
+}
+
 /** Istio's ParsePemEncodedKey verdict for a block of this type (crypto.go): `supported` or the error. */
 export function istioKeyVerdict(pemType: string, der: Uint8Array): string {
   const enc = BY_PEM_TYPE[pemType];
   if (!enc) return `unsupported PEM block type for a private key: ${pemType}`;
   try {
-    PARSERS[enc](der.slice());
+    const refused = goRefusal(PARSERS[enc](der.slice()));
+    if (refused) throw new KeyParseError(refused);
     return 'supported';
   } catch (e) {
     const what = enc === 'SEC1' ? 'the ECDSA private key' : enc === 'PKCS#1' ? 'the RSA private key' : 'the PKCS8 private key';
