@@ -34,6 +34,7 @@ const GO_DECODE: [string, string, GoBlock[], string][] = [
   ["crOnlyLines", "-----BEGIN X-----\rQUJD\r-----END X-----\r", [], "-----BEGIN X-----\rQUJD\r-----END X-----\r"],
   ["dashLineBeforeBegin", "A-----\n-----BEGIN B:C-----\nQUJD\n-----END A-----\n", [], "A-----\n-----BEGIN B:C-----\nQUJD\n-----END A-----\n"],
   ["typeLineNoDashes", "-----BEGIN ABCDEFGHIJ\nQUJD\n-----END ABCDE-----\n", [], "-----BEGIN ABCDEFGHIJ\nQUJD\n-----END ABCDE-----\n"],
+  ["emptyTypeLine", "-----BEGIN \n-----BEGIN X-----\nQUJD\n-----END X-----\n", [{"type":"X","headers":{},"hex":"414243"}], ""],
   ["midLineBegin", "x-----BEGIN X-----\nQUJD\n-----END X-----\n", [], "x-----BEGIN X-----\nQUJD\n-----END X-----\n"],
 ];
 
