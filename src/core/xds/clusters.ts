@@ -17,7 +17,7 @@ import { sdsSecretConfig, credentialSdsConfig, credentialSdsConfigs, SDS_DEFAULT
 import { localityLbEndpoints, effectiveLocalitySetting } from './endpoints.ts';
 import { namespaceMtlsMode } from './peerAuthn.ts';
 import { isObj, str } from '../model/read.ts';
-import { isIPv4, isIPv6 } from './net.ts';
+import { isIPv4, isIPv6, selectDnsLookupFamily } from './net.ts';
 import type { ServicePortInfo } from '../config/services.ts';
 import type { MtlsMode } from './model.ts';
 import { builtin, mark, ref } from './provenance.ts';
@@ -38,10 +38,7 @@ interface ClusterWrapper {
 }
 
 function dnsLookupFamily(ctx: GenContext): string {
-  const ips = ctx.proxy.ipAddresses;
-  if (ips.length === 0 || ips.every(isIPv4)) return 'V4_ONLY';
-  if (ips.every(isIPv6)) return 'V6_ONLY';
-  return ctx.features.ISTIO_DUAL_STACK ? 'ALL' : 'V4_ONLY';
+  return selectDnsLookupFamily(ctx.proxy.ipAddresses, ctx.features.ISTIO_DUAL_STACK);
 }
 
 /** convertResolution. */

@@ -6,7 +6,7 @@
 // all virtual host (routes/sidecar.ts) and the AllowAnyDynamicDNSCluster (clusters.ts).
 import type { Json, Proxy } from './types.ts';
 import type { GenContext } from './context.ts';
-import { isIPv4, isIPv6 } from './net.ts';
+import { selectDnsLookupFamily } from './net.ts';
 
 export const ALLOW_ANY_DYNAMIC_DNS_CLUSTER = 'AllowAnyDynamicDNSCluster';
 /** util.AllowAnyDynamicDNS: the virtual host, route and inline route configuration name. */
@@ -27,16 +27,9 @@ export function allowAnyDynamicDns(ctx: GenContext): boolean {
   return isAllowAnyDynamicDns(ctx.proxy, ctx.scope.outboundTrafficPolicy.mode);
 }
 
-/** util.SelectDNSLookupFamily (without the IPv6-only extra IPv4 listener feature). */
-function dnsLookupFamily(ips: readonly string[]): string {
-  if (ips.length === 0 || ips.every(isIPv4)) return 'V4_ONLY';
-  if (ips.every(isIPv6)) return 'V6_ONLY';
-  return 'ALL';
-}
-
 /** buildAllowAnyDynamicDNSDNSCacheConfig: the shared cache; through istio-agent's DNS proxy when DNS capture is on. */
 export function dnsCacheConfig(ctx: GenContext): Json {
-  const cfg: Json = { name: DNS_CACHE_NAME, dnsLookupFamily: dnsLookupFamily(ctx.proxy.ipAddresses), maxHosts: MAX_HOSTS };
+  const cfg: Json = { name: DNS_CACHE_NAME, dnsLookupFamily: selectDnsLookupFamily(ctx.proxy.ipAddresses, ctx.features.ISTIO_DUAL_STACK), maxHosts: MAX_HOSTS };
   if (ctx.proxy.metadata.dnsCapture) {
     cfg.typedDnsResolverConfig = {
       name: 'envoy.network.dns_resolver.cares',

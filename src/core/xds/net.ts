@@ -130,3 +130,10 @@ export function cidrRange(addr: string): { addressPrefix: string; prefixLen: num
   const p = parsePrefix(addr);
   return p ? { addressPrefix: p.address, prefixLen: p.bits } : undefined;
 }
+
+/** util.SelectDNSLookupFamily: by the proxy's addresses; a dual-stack proxy gets ALL only with dual stack enabled. */
+export function selectDnsLookupFamily(ips: readonly string[], dualStack: boolean): 'V4_ONLY' | 'V6_ONLY' | 'ALL' {
+  if (ips.length === 0 || ips.every(isIPv4)) return 'V4_ONLY';
+  if (ips.every(isIPv6)) return 'V6_ONLY';
+  return dualStack ? 'ALL' : 'V4_ONLY';
+}
