@@ -9,6 +9,7 @@ import type { ConfigView } from './configView.ts';
 import { creationTime, DOMAIN_SUFFIX } from './services.ts';
 import { serviceSpec } from './api/kube.ts';
 import { isObj, newStringMap, num, str, type Obj } from '../model/read.ts';
+import { utf8Length } from '../go/strings.ts';
 
 /** Where istiod puts the Gateways (K8S_INGRESS_NS, istio-system by default). */
 export const INGRESS_NAMESPACE = 'istio-system';
@@ -151,8 +152,8 @@ function uriLength(route: Obj): { length: number; exact: boolean } {
   const match = Array.isArray(route.match) ? (route.match[0] as Obj | undefined) : undefined;
   if (!match) return { length: 0, exact: false };
   const uri = isObj(match.uri) ? match.uri : {};
-  if (typeof uri.exact === 'string') return { length: new TextEncoder().encode(uri.exact).length, exact: true };
-  if (typeof uri.prefix === 'string') return { length: new TextEncoder().encode(uri.prefix).length, exact: false };
+  if (typeof uri.exact === 'string') return { length: utf8Length(uri.exact), exact: true };
+  if (typeof uri.prefix === 'string') return { length: utf8Length(uri.prefix), exact: false };
   return { length: -1, exact: false };
 }
 

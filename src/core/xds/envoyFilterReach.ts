@@ -5,6 +5,7 @@
 // effect somewhere; a patch that took effect on none is reported (analysis, envoyfilter.PatchReachAnalyzer).
 import type { ConfigView } from '../config/configView.ts';
 import type { Resource } from '../model/types.ts';
+import type { Proxy } from './types.ts';
 import { KINDS } from '../model/kinds.ts';
 import { podServiceAccount } from '../config/workloads.ts';
 import { listProxies, proxyForPod, type ProxyRef } from './proxy.ts';
@@ -65,24 +66,25 @@ export function envoyFilterReach(view: ConfigView, limit = REACH_PROXY_LIMIT): M
   const out = new Map<Resource, PatchReachResult[]>();
   const filters = view.list(KINDS.EnvoyFilter);
   if (filters.length === 0) return out;
-  interface State { patch?: PatchWrapper; selected: boolean; proxyMatched: boolean; applied: boolean; proxies: number; undecided: boolean }
-  const states = new Map<string, State>();
+  // By patch: the wrappers are made once per EnvoyFilter body (select.ts wrapperOf), so every proxy's selection hands back the same objects.
+  interface State { selected: boolean; proxyMatched: boolean; applied: boolean; proxies: number; undecided: boolean }
+  const states = new Map<PatchWrapper, State>();
   const stateOf = (p: PatchWrapper): State => {
-    const key = `${p.resourceKey}#${p.index}`;
-    let s = states.get(key);
-    if (!s) states.set(key, (s = { patch: p, selected: false, proxyMatched: false, applied: false, proxies: 0, undecided: false }));
+    let s = states.get(p);
+    if (!s) states.set(p, (s = { selected: false, proxyMatched: false, applied: false, proxies: 0, undecided: false }));
     return s;
   };
   const rootNamespace = pushContext(view).mesh.rootNamespace;
-  const metadataKeys = [...new Set(filters.flatMap((f) => envoyFilterMetadataKeys(f)))].sort();
+  const metadataKeys = [...new Set(filters.flatMap((f) => wrapperOf(f).patches.flatMap((p) => Object.keys(p.match.proxy?.metadata ?? {}))))].sort();
   const seen = new Set<string>();
   let generated = 0;
   for (const ref of listProxies(view)) {
-    const proxy = proxyForPod(view, ref);
-    const key = representativeKey(ref, metadataKeys, () => rawProxyMetadata(proxy));
+    let proxy: Proxy | undefined;
+    const proxyOf = (): Proxy => (proxy ??= proxyForPod(view, ref));
+    const key = representativeKey(ref, metadataKeys, () => rawProxyMetadata(proxyOf()));
     if (seen.has(key)) continue;
     seen.add(key);
-    const merged = envoyFiltersForProxy(view, proxy, rootNamespace);
+    const merged = envoyFiltersForProxy(view, proxyOf(), rootNamespace);
     if (merged.all.length === 0) continue;
     // Only a proxy some undecided patch reaches is worth generating.
     let worth = false;
@@ -98,7 +100,7 @@ export function envoyFilterReach(view: ConfigView, limit = REACH_PROXY_LIMIT): M
       continue;
     }
     generated++;
-    const run = generateWithPatches(view, proxy).patches;
+    const run = generateWithPatches(view, proxyOf()).patches;
     for (const { patch, proxyMatched } of merged.all) {
       if (!proxyMatched) continue;
       const s = stateOf(patch);
@@ -109,7 +111,7 @@ export function envoyFilterReach(view: ConfigView, limit = REACH_PROXY_LIMIT): M
   for (const f of filters) {
     const results: PatchReachResult[] = [];
     for (const p of wrapperOf(f).patches) {
-      const s = states.get(`${p.resourceKey}#${p.index}`);
+      const s = states.get(p);
       const summary = describePatch(p);
       let reach: PatchReach;
       if (p.applyTo === 'BOOTSTRAP') reach = 'bootstrap';
@@ -124,18 +126,6 @@ export function envoyFilterReach(view: ConfigView, limit = REACH_PROXY_LIMIT): M
     out.set(f, results);
   }
   return out;
-}
-
-/** The metadata keys the filter's patches match on (`match.proxy.metadata`). */
-function envoyFilterMetadataKeys(f: Resource): string[] {
-  const spec = f.body.spec;
-  const patches = typeof spec === 'object' && spec !== null && Array.isArray((spec as Record<string, unknown>).configPatches) ? ((spec as Record<string, unknown>).configPatches as unknown[]) : [];
-  const keys: string[] = [];
-  for (const cp of patches) {
-    const meta = (cp as { match?: { proxy?: { metadata?: unknown } } } | null)?.match?.proxy?.metadata;
-    if (typeof meta === 'object' && meta !== null) keys.push(...Object.keys(meta));
-  }
-  return keys;
 }
 
 /** A patch value's problems under the strict proto3-JSON check (proto/check.ts) against the message its applyTo names. */

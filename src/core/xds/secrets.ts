@@ -155,40 +155,15 @@ export function resolveProxySecret(view: ConfigView, proxy: Pick<Proxy, 'namespa
   return credentialSecret(view, name, parsed);
 }
 
-/** The SDS resources asked for over gRPC from a server other than istio-agent's (sds-grpc): an SDS extension provider's, by its cluster. */
-export function externalSdsResources(listeners: readonly Json[], clusters: readonly Json[]): Map<string, string> {
-  const out = new Map<string, string>();
-  const visit = (v: unknown): void => {
-    if (Array.isArray(v)) for (const x of v) visit(x);
-    else if (isObj(v)) {
-      const api = isObj(v.sdsConfig) && isObj(v.sdsConfig.apiConfigSource) ? v.sdsConfig.apiConfigSource : undefined;
-      const grpc = api && Array.isArray(api.grpcServices) && isObj(api.grpcServices[0]) && isObj(api.grpcServices[0].envoyGrpc) ? api.grpcServices[0].envoyGrpc : undefined;
-      if (typeof v.name === 'string' && grpc && typeof grpc.clusterName === 'string' && grpc.clusterName !== 'sds-grpc') out.set(v.name, grpc.clusterName);
-      for (const x of Object.values(v)) visit(x);
-    }
-  };
-  visit(listeners);
-  visit(clusters);
-  return out;
-}
-
-/** SDS resource names the listeners' chains and the clusters' transport sockets ask for, in first-seen order. */
-export function sdsResourceNames(listeners: readonly Json[], clusters: readonly Json[]): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const add = (c: unknown) => {
-    if (isObj(c) && typeof c.name === 'string' && !seen.has(c.name)) {
-      seen.add(c.name);
-      out.push(c.name);
-    }
-  };
+/** Every SDS secret config the listeners' chains and the clusters' transport sockets hold, in order. */
+function forEachSdsConfig(listeners: readonly Json[], clusters: readonly Json[], visit: (config: Json) => void): void {
   const fromSocket = (socket: unknown) => {
     if (!isObj(socket) || !isObj(socket.typedConfig)) return;
     const common = socket.typedConfig.commonTlsContext;
     if (!isObj(common)) return;
-    for (const c of Array.isArray(common.tlsCertificateSdsSecretConfigs) ? common.tlsCertificateSdsSecretConfigs : []) add(c);
-    add(common.validationContextSdsSecretConfig);
-    if (isObj(common.combinedValidationContext)) add(common.combinedValidationContext.validationContextSdsSecretConfig);
+    for (const c of Array.isArray(common.tlsCertificateSdsSecretConfigs) ? common.tlsCertificateSdsSecretConfigs : []) if (isObj(c)) visit(c);
+    if (isObj(common.validationContextSdsSecretConfig)) visit(common.validationContextSdsSecretConfig);
+    if (isObj(common.combinedValidationContext) && isObj(common.combinedValidationContext.validationContextSdsSecretConfig)) visit(common.combinedValidationContext.validationContextSdsSecretConfig);
   };
   for (const l of listeners) {
     for (const c of Array.isArray(l.filterChains) ? l.filterChains : []) if (isObj(c)) fromSocket(c.transportSocket);
@@ -198,5 +173,24 @@ export function sdsResourceNames(listeners: readonly Json[], clusters: readonly 
     fromSocket(c.transportSocket);
     for (const m of Array.isArray(c.transportSocketMatches) ? c.transportSocketMatches : []) if (isObj(m)) fromSocket(m.transportSocket);
   }
+}
+
+/** The SDS resources asked for over gRPC from a server other than istio-agent's (sds-grpc): an SDS extension provider's, by its cluster. */
+export function externalSdsResources(listeners: readonly Json[], clusters: readonly Json[]): Map<string, string> {
+  const out = new Map<string, string>();
+  forEachSdsConfig(listeners, clusters, (c) => {
+    const api = isObj(c.sdsConfig) && isObj(c.sdsConfig.apiConfigSource) ? c.sdsConfig.apiConfigSource : undefined;
+    const grpc = api && Array.isArray(api.grpcServices) && isObj(api.grpcServices[0]) && isObj(api.grpcServices[0].envoyGrpc) ? api.grpcServices[0].envoyGrpc : undefined;
+    if (typeof c.name === 'string' && grpc && typeof grpc.clusterName === 'string' && grpc.clusterName !== 'sds-grpc') out.set(c.name, grpc.clusterName);
+  });
   return out;
+}
+
+/** SDS resource names the listeners' chains and the clusters' transport sockets ask for, in first-seen order. */
+export function sdsResourceNames(listeners: readonly Json[], clusters: readonly Json[]): string[] {
+  const out = new Set<string>();
+  forEachSdsConfig(listeners, clusters, (c) => {
+    if (typeof c.name === 'string') out.add(c.name);
+  });
+  return [...out];
 }

@@ -9,10 +9,15 @@ import type { ExternalSds } from './externalSds.ts';
 export const SDS_DEFAULT = 'default';
 export const SDS_ROOT = 'ROOTCA';
 
-const SDS_GRPC_SOURCE: Json = {
-  apiConfigSource: { apiType: 'GRPC', transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName: 'sds-grpc' } }], setNodeOnFirstMessageOnly: true },
-  resourceApiVersion: 'V3',
-};
+/** An SDS config source over gRPC to a cluster (istio-agent's sds-grpc, or an SDS extension provider's, with its host as the authority). */
+function grpcSdsSource(clusterName: string, authority?: string): Json {
+  return {
+    apiConfigSource: { apiType: 'GRPC', transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName, ...(authority !== undefined ? { authority } : {}) } }], setNodeOnFirstMessageOnly: true },
+    resourceApiVersion: 'V3',
+  };
+}
+
+const SDS_GRPC_SOURCE: Json = grpcSdsSource('sds-grpc');
 
 /** model.ConstructSdsSecretConfig: `default`/`ROOTCA` (with a 0s initial fetch timeout) or a file resource via sds-grpc. */
 export function sdsSecretConfig(name: string): Json | undefined {
@@ -48,13 +53,7 @@ export function credentialSdsConfig(name: string, externalSds?: ExternalSds): Js
     name = name.slice('sds://'.length);
     if (externalSds) {
       if ('error' in externalSds) return undefined;
-      return {
-        name,
-        sdsConfig: {
-          apiConfigSource: { apiType: 'GRPC', transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName: externalSds.cluster, authority: externalSds.hostname } }], setNodeOnFirstMessageOnly: true },
-          resourceApiVersion: 'V3',
-        },
-      };
+      return { name, sdsConfig: grpcSdsSource(externalSds.cluster, externalSds.hostname) };
     }
   }
   return { name: credentialResourceName(name), sdsConfig: { ads: {}, resourceApiVersion: 'V3' } };

@@ -4,8 +4,7 @@
 // status written on the objects, not this conversion's), with Accepted from that route status
 // and ResolvedRefs from the endpoint picker's Service; parents written by other controllers
 // are kept. With no Gateway parent the status is empty.
-import type { CondSpec } from './model.ts';
-import { setConditions, type Condition, type GwObject, type Json } from './model.ts';
+import { list, obj, setConditions, str, type CondSpec, type Condition, type GwObject, type Json } from './model.ts';
 
 const INFERENCE_GROUP = 'inference.networking.k8s.io';
 const GATEWAY_GROUP = 'gateway.networking.k8s.io';
@@ -18,10 +17,6 @@ export interface InferencePoolStatusInputs {
   builtinClasses: ReadonlyMap<string, string>;
   now: string;
 }
-
-const obj = (v: unknown): Json => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {});
-const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
 /** routeReferencesInferencePool. */
 function routeReferences(route: GwObject, pool: GwObject): boolean {

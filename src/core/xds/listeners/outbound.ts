@@ -472,7 +472,7 @@ function dynamicDnsHttpChain(ctx: GenContext): Json {
   if (ph.serverName !== '') extra.serverName = ph.serverName;
   if (ctx.features.PILOT_HTTP10 || ctx.proxy.metadata.http10) extra.httpProtocolOptions = { acceptHttp10: true };
   const hcm = hcmFilter(ctx, { routeConfig, statPrefix: `outbound_${VIRTUAL_OUTBOUND}_${ALLOW_ANY_DYNAMIC_DNS};`, protocol: 'HTTP', class: 'outbound', useRemoteAddress: false, extra });
-  return mark({ filterChainMatch: { applicationProtocols: ctx.features.PILOT_HTTP10 ? PLAINTEXT_HTTP_ALPNS_HTTP10 : PLAINTEXT_HTTP_ALPNS }, filters: [hcm], name: `${VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN}-http` }, builtin('outbound traffic policy ALLOW_ANY_DYNAMIC_DNS'));
+  return mark({ filterChainMatch: { applicationProtocols: plaintextHttpAlpns(ctx) }, filters: [hcm], name: `${VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN}-http` }, builtin('outbound traffic policy ALLOW_ANY_DYNAMIC_DNS'));
 }
 
 /** buildHTTPProxy: the `http_proxy` listener when mesh `proxyHttpPort` (or proxy metadata) sets a port. */
