@@ -63,7 +63,7 @@ const STAND_INS = [
   { real: projectFile('./src/core/pki/credential.ts'), standIn: projectFile('./src/worker/credential.lazy.ts'), importers: projectFile('./src/core/analysis/') },
   { real: projectFile('./src/core/analysis/fixes/index.ts'), standIn: projectFile('./src/worker/fixes.lazy.ts'), importers: projectFile('./src/core/workspace.ts') },
   { real: projectFile('./src/core/analysis/istioctlMode.ts'), standIn: projectFile('./src/worker/istioctl.lazy.ts'), importers: projectFile('./src/core/workspace.ts') },
-  { real: projectFile('./src/core/xds/envoyFilterReach.ts'), standIn: projectFile('./src/worker/envoyFilterReach.lazy.ts'), importers: projectFile('./src/core/analysis/') },
+  { real: projectFile('./src/core/xds/envoyFilterReach.ts'), standIn: projectFile('./src/worker/envoyFilterReach.lazy.ts'), importers: projectFile('./src/core/xds/envoyfilter/patchReachAnalyzer.ts') },
 ];
 
 function lazyModules(): Plugin {

@@ -10,6 +10,7 @@ import { splitDocuments } from '../src/core/model/split.ts';
 import { parseSourceDocument } from '../src/core/model/parse.ts';
 import { resourcesOf } from '../src/core/model/resources.ts';
 import type { Resource } from '../src/core/model/types.ts';
+import { kindProblems } from '../src/core/validation/kindProblems.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
@@ -26,7 +27,7 @@ export interface ValidationBench {
 export async function benchValidation(services = 1000, runs = 5): Promise<ValidationBench> {
   const mesh = generateMesh(services);
   const resources: Resource[] = [];
-  for (const doc of splitDocuments('mesh.yaml', mesh.text)) resources.push(...resourcesOf(parseSourceDocument(doc)).resources);
+  for (const doc of splitDocuments('mesh.yaml', mesh.text)) resources.push(...resourcesOf(parseSourceDocument(doc), kindProblems).resources);
   // Validation alone, every resource (Kubernetes kinds get their structural checks too).
   const alone: number[] = [];
   let findings = 0;

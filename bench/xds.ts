@@ -15,6 +15,7 @@ import { generateForProxy } from '../src/core/xds/generate.ts';
 import { configDump } from '../src/core/xds/dump.ts';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { kindProblems } from '../src/core/validation/kindProblems.ts';
 
 const SIZES = [100, 1000, 5000];
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
@@ -35,7 +36,7 @@ function median(xs: number[]): number {
 }
 
 function viewOf(text: string): ConfigView {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update([{ path: 'mesh.yaml', text }], []);
   return configView(new ResourceStore(model.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: true, deriveWorkloads: true, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() }));
 }

@@ -16,7 +16,7 @@ import type { KindInfo } from '../src/core/model/kinds.ts';
 import type { Diagnostic, Resource } from '../src/core/model/types.ts';
 import { ResourceStore } from '../src/core/config/store.ts';
 import { runAnalyzersSync } from '../src/core/analysis/run.ts';
-import { analyzerByName, MULTICLUSTER_ANALYZERS } from '../src/core/analysis/analyzers/index.ts';
+import { istioAnalyzerByName, MULTICLUSTER_ANALYZERS } from '../src/core/analysis/analyzers/index.ts';
 import { MultiClusterStoreView, type ClusterStore } from '../src/core/config/multiCluster.ts';
 import type { Analyzer } from '../src/core/analysis/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from '../src/core/config/mesh/meshconfig.ts';
@@ -24,6 +24,7 @@ import { CORPUS_DIR, runWebhookCorpus } from './conformance/webhookCorpus.ts';
 import { formatManifest, listFiles, readKnownFailures, readManifest, suiteOf } from './conformance/manifest.ts';
 import type { CaseResult } from './conformance/types.ts';
 import { SUITES, SUITE_PARTS } from './conformance/parts.ts';
+import { kindProblems } from '../src/core/validation/kindProblems.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ROOT = resolve(PROJECT_ROOT, '..', 'shared', 'conformance');
@@ -76,7 +77,7 @@ export function loadMeshNetworks(file: string | null | undefined, baseDir: strin
 
 /** Loads files (paths relative to baseDir) in order through the workspace model. */
 function loadFiles(files: readonly string[], baseDir: string): WorkspaceModel {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update(files.map((f) => ({ path: f, text: readText(join(baseDir, f)) })), []);
   return model;
 }
@@ -165,13 +166,13 @@ function multiClusterDiagnostics(c: AnalyzerCase, analyzer: Analyzer, baseDir: s
 
 /** The diagnostics we give for a case (single- or multi-cluster); throws for an analyzer we lack. */
 export function caseDiagnostics(c: AnalyzerCase, baseDir: string): Diagnostic[] {
-  const analyzer = analyzerByName(c.analyzer);
+  const analyzer = istioAnalyzerByName(c.analyzer);
   if (!analyzer) throw new Error(`${NOT_IMPLEMENTED}: ${c.analyzer}`);
   return c.clusters ? multiClusterDiagnostics(c, analyzer, baseDir) : singleClusterDiagnostics(c, analyzer, baseDir);
 }
 
 function runCase(c: AnalyzerCase, baseDir: string, suite: string): CaseResult {
-  if (!analyzerByName(c.analyzer)) return result(suite, c, { error: NOT_IMPLEMENTED, missing: c.expected.map((e) => `${e.code} ${e.origin}`) });
+  if (!istioAnalyzerByName(c.analyzer)) return result(suite, c, { error: NOT_IMPLEMENTED, missing: c.expected.map((e) => `${e.code} ${e.origin}`) });
   try {
     return result(suite, c, compareMessages(c.expected, caseDiagnostics(c, baseDir)));
   } catch (e) {

@@ -9,6 +9,7 @@ import { configView, type ConfigView } from '../../src/core/config/configView.ts
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../src/core/config/mesh/meshconfig.ts';
 import { describeProxy } from '../../src/core/xds/proxy.ts';
 import type { Proxy } from '../../src/core/xds/types.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 /** The one creation time the harness gives config objects without one (it is `time.Now()` there). */
 export const HARNESS_NOW = '2030-01-01T00:00:00Z';
@@ -33,7 +34,7 @@ export interface HarnessInput {
 
 /** The workspace view the harness would build from the case's YAML. */
 export function harnessView(c: HarnessInput): ConfigView {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   const files = [];
   if (c.config) files.push({ path: 'config.yaml', text: stampConfig(c.config) });
   if (c.kubeConfig) files.push({ path: 'kube.yaml', text: c.kubeConfig });

@@ -9,7 +9,7 @@ import { placeholderOverlay, ResourceStore } from './config/store.ts';
 import { AnalysisCanceled } from './analysis/run.ts';
 import { Lookups } from './config/lookups.ts';
 import { AnalysisSession } from './analysis/session.ts';
-import { selectAnalyzers } from './analysis/analyzers/index.ts';
+import { selectAnalyzers } from './analyzerSets.ts';
 import { isIstioCode, istioctlRun, type IstioctlReport } from './analysis/istioctlMode.ts';
 import { parseSuppressions } from './analysis/suppress.ts';
 import { messageByCode, OWN_MESSAGES } from './analysis/messages.ts';
@@ -19,6 +19,7 @@ import { attachFixes, fixContext } from './analysis/fixes/index.ts';
 import { absentKinds, partitionByInputs, type SkippedAnalyzer } from './analysis/skipped.ts';
 import { configView, type ConfigView } from './config/configView.ts';
 import { assumedGatewayClassesNote } from './config/gatewayApi/builtins.ts';
+import { kindProblems } from './validation/kindProblems.ts';
 
 export interface WorkspaceResult {
   diagnostics: Diagnostic[];
@@ -73,7 +74,7 @@ function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
 }
 
 export class WorkspaceAnalyzer {
-  readonly model = new WorkspaceModel();
+  readonly model = new WorkspaceModel(kindProblems);
   private pendingParseMs = 0;
   /** Kept across runs: only the kinds that changed are reloaded and re-analyzed. */
   private store?: ResourceStore;

@@ -10,6 +10,7 @@ import { MESSAGES } from '../../src/core/analysis/messages.ts';
 import { KINDS } from '../../src/core/model/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import type { Analyzer } from '../../src/core/analysis/types.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 const rule = (name: string) => `apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n  host: ${name}\n`;
 
@@ -36,7 +37,7 @@ const steady: Analyzer = {
 
 describe('a failing analyzer', () => {
   it('reports IST0001 on the resource it failed on, once for its global part, and analyzes the rest', async () => {
-    const m = new WorkspaceModel();
+    const m = new WorkspaceModel(kindProblems);
     m.update([{ path: 'dr.yaml', text: [rule('good'), rule('bad'), rule('fine')].join('---\n') }], []);
     const store = new ResourceStore(m.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() });
     const ds = await new AnalysisSession().run(store, new Lookups(store), [fragile, steady], 'all', (f, i) => m.document(f, i));

@@ -6,6 +6,7 @@ import { MESSAGES } from '../../src/core/analysis/messages.ts';
 import { KINDS } from '../../src/core/model/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import type { Analyzer } from '../../src/core/analysis/types.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 const text = ['# a rule', 'apiVersion: networking.istio.io/v1', 'kind: DestinationRule', 'metadata:', '  name: r', '  namespace: n', 'spec:', '  host: r', '  subsets:', '  - name: v2', '    labels: {version: v2}', ''].join('\n');
 
@@ -19,7 +20,7 @@ function analyzerReporting(fieldPath: string | undefined, highlightPath: string 
 }
 
 function run(a: Analyzer) {
-  const m = new WorkspaceModel();
+  const m = new WorkspaceModel(kindProblems);
   m.update([{ path: 'dr.yaml', text }], []);
   const store = new ResourceStore(m.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() });
   return runAnalyzersSync(store, [a], (f, i) => m.document(f, i))[0]!;

@@ -6,6 +6,7 @@ import type { Analyzer } from '../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../src/core/model/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import { logLine } from '../../src/core/analysis/format/log.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 export interface RunOptions {
   mode?: 'harness' | 'cli';
@@ -13,7 +14,7 @@ export interface RunOptions {
 }
 
 export function analyze(analyzer: Analyzer, files: Record<string, string>, opts: RunOptions = {}): Diagnostic[] {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
   const mode = opts.mode ?? 'harness';
   const store = new ResourceStore(model.resources(), {

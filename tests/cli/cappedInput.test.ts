@@ -14,6 +14,7 @@ import { tooLargeMessage } from '../../src/core/model/workspaceModel.ts';
 import { MAX_FILE_CHARS, WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
 import { PARSER_CODES } from '../../src/core/model/parse.ts';
 import { cli, REPO } from './helpers.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 const BIN = `${REPO}bin/mesh-workbench.js`;
 const HANG_GUARD_MS = 20000;
@@ -137,7 +138,7 @@ describe('readCapped', () => {
     expect(err.bytes).toBe(MAX_INPUT_BYTES + 1);
     expect(err.message).toBe(`over.yaml: ${err.detail}`);
     // The message the model gives a text of as many characters.
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update([{ path: 'over.yaml', text: 'a'.repeat(MAX_INPUT_BYTES + 1) }], []);
     const problem = model.problems().find((p) => p.code === PARSER_CODES.tooLarge);
     expect(problem?.message).toBe(err.detail);

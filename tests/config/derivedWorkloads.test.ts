@@ -13,13 +13,14 @@ import { PodSpec, PodTemplate, podSpec, podStatus } from '../../src/core/config/
 import { templateFingerprintHash } from '../../src/core/config/derivedWorkloads.ts';
 import { fnv32a } from '../../src/core/config/fnv.ts';
 import { yamlFiles } from '../helpers/files.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 function storeOptions(derive = true): StoreOptions {
   return { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: derive, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() };
 }
 
 function storeOf(files: Record<string, string>, derive = true): ResourceStore {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
   return new ResourceStore(model.resources(), storeOptions(derive));
 }
@@ -100,7 +101,7 @@ status: {podIP: ${first[0]}}
   });
 
   it('keeps a derived pod the same object across a refresh that leaves its controller and inputs alone', () => {
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     const web = deployment('web', 'shop', { replicas: 2 });
     const api = deployment('api', 'shop');
     model.update([{ path: 'a.yaml', text: web }, { path: 'b.yaml', text: api }], []);

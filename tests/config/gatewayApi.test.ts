@@ -13,6 +13,7 @@ import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
 import { ResourceStore } from '../../src/core/config/store.ts';
 import { configView, type ConfigView } from '../../src/core/config/configView.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 const SUFFIX = 'cluster.local';
 
@@ -322,7 +323,7 @@ spec:
 
 describe('gatewayApiConfig(view)', () => {
   function viewOf(text: string): ConfigView {
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update([{ path: 'm.yaml', text }], []);
     return configView(new ResourceStore(model.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: true, deriveWorkloads: true, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() }));
   }

@@ -5,9 +5,10 @@ import { configView, type ConfigView } from '../../src/core/config/configView.ts
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import { meshServices, servicesVisibleFrom } from '../../src/core/config/services.ts';
 import { kubePortProtocol } from '../../src/core/config/protocol.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 function viewOf(text: string): ConfigView {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update([{ path: 'm.yaml', text }], []);
   return configView(new ResourceStore(model.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: true, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() }));
 }

@@ -3,6 +3,7 @@ import { ResourceStore, type StoreOptions } from '../../src/core/config/store.ts
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
 import { KINDS, kindById } from '../../src/core/model/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 // refreshKinds must leave the store exactly as a store built from scratch, whether it swaps
 // changed objects in place (same keys, same order) or reloads the kind.
@@ -45,7 +46,7 @@ describe('ResourceStore.refreshKinds', () => {
   for (const [label, before, after, how] of cases) {
     it(`${label}: equals a store built from scratch (${how})`, () => {
       // The model re-parses only the edited documents and says which kinds changed, as in the app.
-      const model = new WorkspaceModel();
+      const model = new WorkspaceModel(kindProblems);
       model.update([{ path: 'mesh.yaml', text: before.join('---\n') }], []);
       model.takeChangedKinds();
       const store = new ResourceStore(model.resources(), options);

@@ -12,9 +12,10 @@ import { templateShape } from '../../src/core/config/workloads.ts';
 import { workloadControllerSpec } from '../../src/core/config/api/kube.ts';
 import { istioWebhookSelects } from '../../src/core/config/webhooks.ts';
 import { isIstioControlPlane } from '../../src/core/config/workloadState.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 function resourcesOf(docs: unknown[]): Resource[] {
-  const m = new WorkspaceModel();
+  const m = new WorkspaceModel(kindProblems);
   m.update([{ path: 'a.yaml', text: docs.map((d) => jsyaml.dump(d)).join('---\n') }], []);
   return m.resources();
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 // Every incremental update must give exactly what a fresh parse of the same text gives.
 function signature(m: WorkspaceModel) {
@@ -35,7 +36,7 @@ const edits: Array<[string, (t: string) => string]> = [
 describe('incremental parsing', () => {
   it('matches a full parse after each edit and re-parses only what changed', () => {
     let text = base;
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update([{ path: 'f.yaml', text }], []);
     for (const [label, edit] of edits) {
       const edited = edit(text);
@@ -43,7 +44,7 @@ describe('incremental parsing', () => {
       expect(edited, label).not.toBe(text);
       text = edited;
       model.update([{ path: 'f.yaml', text }], []);
-      const fresh = new WorkspaceModel();
+      const fresh = new WorkspaceModel(kindProblems);
       fresh.update([{ path: 'f.yaml', text }], []);
       expect(signature(model), label).toEqual(signature(fresh));
       expect(model.lastReparsed, label).toBeLessThanOrEqual(2);
@@ -53,7 +54,7 @@ describe('incremental parsing', () => {
   it('re-parses exactly one document when one document of a large file changes', () => {
     const docs = Array.from({ length: 300 }, (_, i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: s${i}\n  namespace: ns\nspec:\n  ports:\n  - port: 80\n`);
     const text = docs.join('---\n');
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update([{ path: 'big.yaml', text }], []);
     expect(model.lastReparsed).toBe(300);
     const edited = text.replace('name: s150\n', 'name: s150-renamed\n  labels: {a: b}\n');
@@ -62,7 +63,7 @@ describe('incremental parsing', () => {
     const names = model.resources().map((r) => r.name);
     expect(names[150]).toBe('s150-renamed');
     const last = model.resources()[299]!;
-    const fresh = new WorkspaceModel();
+    const fresh = new WorkspaceModel(kindProblems);
     fresh.update([{ path: 'big.yaml', text: edited }], []);
     expect(last.source).toEqual(fresh.resources()[299]!.source);
   });

@@ -5,9 +5,10 @@ import { PARSER_CODES, jsonErrorOffset } from '../../src/core/model/parse.ts';
 import { renderMessage } from '../../src/core/analysis/render.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
 import type { Resource } from '../../src/core/model/types.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 function model(files: Record<string, string>): WorkspaceModel {
-  const m = new WorkspaceModel();
+  const m = new WorkspaceModel(kindProblems);
   m.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
   return m;
 }
@@ -182,7 +183,7 @@ describe('parser problems', () => {
 describe('incremental parsing', () => {
   it('re-parses only the edited document', () => {
     const docsText = Array.from({ length: 20 }, (_, i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: s${i}\n`);
-    const m = new WorkspaceModel();
+    const m = new WorkspaceModel(kindProblems);
     m.update([{ path: 'm.yaml', text: docsText.join('---\n') }], []);
     expect(m.lastReparsed).toBe(20);
     m.update([{ path: 'other.yaml', text: 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n' }], []);

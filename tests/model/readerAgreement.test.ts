@@ -12,6 +12,7 @@ import { renderMessage } from '../../src/core/analysis/render.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
 import type { Resource, SourceDocument } from '../../src/core/model/types.ts';
 import { sameValue } from '../../fuzz/compare.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 function doc(text: string, file = 'm.yaml'): SourceDocument {
   return { file, index: 0, text, startOffset: 0, startLine: 1, referenceLine: 1, isJson: file.endsWith('.json') };
@@ -112,7 +113,7 @@ describe('JSON files are read as istioctl reads them', () => {
 describe('one clear error per broken document', () => {
   it('gives a template one error naming the first problem, with a hint', () => {
     const template = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: {{ include "name" . }}', '  labels:', '{{- if .Values.labels }}', '{{ toYaml .Values.labels | indent 4 }}', '{{- end }}', 'spec:', '  ports:', '  {{- range .Values.ports }}', '  - port: {{ .port }}', '  {{- end }}', ''].join('\n');
-    const m = new WorkspaceModel();
+    const m = new WorkspaceModel(kindProblems);
     m.update([{ path: 'chart.yaml', text: `${template}---\n${template}` }], []);
     const problems = m.problems();
     expect(problems).toHaveLength(2); // one per document
@@ -144,7 +145,7 @@ describe('one clear error per broken document', () => {
 
 describe('the line of a field', () => {
   function model(text: string): { m: WorkspaceModel; vs: Resource } {
-    const m = new WorkspaceModel();
+    const m = new WorkspaceModel(kindProblems);
     m.update([{ path: 'f.yaml', text }], []);
     return { m, vs: m.resources().find((r) => r.gvk.kind === 'VirtualService') as Resource };
   }

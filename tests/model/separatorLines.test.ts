@@ -11,6 +11,7 @@ import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
 import { renderMessage } from '../../src/core/analysis/render.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
 import { locateResources } from '../conformance/goldenLog.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 type Piece = { kind: 'doc' } | { kind: 'list' } | { kind: 'blank' } | { kind: 'spaces' } | { kind: 'comment' } | { kind: 'separator'; trailing: string };
 
@@ -63,7 +64,7 @@ describe("reference and field lines around separators, as istioctl's reader give
           if (names.length === 0) return;
           writeFileSync(join(dir, 'f.yaml'), text);
           const istio = locateResources(dir, ['f.yaml']);
-          const model = new WorkspaceModel();
+          const model = new WorkspaceModel(kindProblems);
           model.update([{ path: 'f.yaml', text }], []);
           for (const name of names) {
             const r = model.resources().find((x) => x.name === name);

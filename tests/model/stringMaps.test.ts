@@ -6,9 +6,10 @@ import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
 import { STRING_EXPECTED_CODE } from '../../src/core/model/stringMaps.ts';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 function model(text: string): WorkspaceModel {
-  const m = new WorkspaceModel();
+  const m = new WorkspaceModel(kindProblems);
   m.update([{ path: 'f.yaml', text }], []);
   return m;
 }

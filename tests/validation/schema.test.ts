@@ -171,7 +171,7 @@ describe('Gateway API and Kubernetes core kinds', () => {
 
 describe('kind problems on documents', () => {
   it('puts an unknown kind on its line, as a warning that does not stop the file', async () => {
-    const { kindProblems } = await import('../../src/core/model/kindProblems.ts');
+    const { kindProblems } = await import('../../src/core/validation/kindProblems.ts');
     const text = 'apiVersion: networking.istio.io/v1\nkind: VirtualSevice\nmetadata: {name: x}\n';
     const doc = { file: 'f.yaml', index: 0, text, startOffset: 0, startLine: 1, referenceLine: 1, isJson: false };
     expect(kindProblems(doc, 'networking.istio.io/v1', 'VirtualSevice')).toEqual([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { validateWebhook, WEBHOOK_VALIDATORS } from '../../src/core/validation/webhook.ts';
 import { goRegexpError } from '../../src/core/validation/webhook/goRegexp.ts';
-import { parsePrefixError } from '../../src/core/validation/webhook/net.ts';
+import { parsePrefixError } from '../../src/core/go/netip.ts';
 import { formatFloatG } from '../../src/core/go/format.ts';
 import { validateResource } from '../../src/core/validation/index.ts';
 import type { Resource } from '../../src/core/model/types.ts';

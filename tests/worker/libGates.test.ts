@@ -17,6 +17,7 @@ import { defaultAnalysisSettings, type AnalysisSettings } from '../../src/core/a
 import type { Diagnostic, WorkspaceFile } from '../../src/core/model/types.ts';
 import type { FromWorker } from '../../src/worker/protocol.ts';
 import { yamlFiles } from '../helpers/files.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 // The worker build's celLib.ts.
 vi.mock('../../src/core/validation/schema/celLib.ts', () => import('../../src/worker/celLib.lazy.ts'));
@@ -196,7 +197,7 @@ const key = (d: Diagnostic) => `${d.file}:${d.line} ${d.code} ${d.message}`;
 describe('libraries loaded on demand by the worker', () => {
   it('the CEL gate says no only where validation runs no rule through CEL (every document we have)', () => {
     expect(celLibLoaded()).toBe(false);
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update(corpus(), []);
     let unneeded = 0;
     for (const r of model.resources()) {
@@ -210,7 +211,7 @@ describe('libraries loaded on demand by the worker', () => {
   });
 
   it('without CEL, a rule only CEL judges throws rather than passes', () => {
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update([{ path: 'ra.yaml', text: NEEDS_CEL }], []);
     const ra = model.resources().find((r) => r.name === 'jwt')!;
     expect(resourceNeedsCel(ra)).toBe(true);
@@ -253,7 +254,7 @@ describe('libraries loaded on demand by the worker', () => {
     expect(run.celAtResult).toBe(true);
     expect(run.diagnostics.filter((d) => d.code === 'IST0001')).toEqual([]);
     // The rules CEL judged (the webhook's findings on the same fields are what the analysis shows).
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update([{ path: 'auth.yaml', text: NEEDS_CEL }], []);
     const messages = model.resources().flatMap((r) => schemaFindings(r).map((f) => f.message));
     expect(messages.some((m) => /url must have scheme/.test(m))).toBe(true);
@@ -273,14 +274,14 @@ describe('libraries loaded on demand by the worker', () => {
     expect(run.diagnostics.filter((d) => d.code === 'IST0001')).toEqual([]);
     expect(run.diagnostics.filter((d) => d.code === 'MWB-ENVOYFILTER-NO-PROXY')).toHaveLength(1);
     expect(run.diagnostics.map(key)).toEqual((await directRun(files)).map(key));
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update(files, []);
     expect(resourcesNeedXds(model.resources())).toBe(true);
     expect(resourcesNeedXds(model.resources().filter((r) => r.name !== 'lua-on-productpage'))).toBe(false);
   });
 
   it('the PKI gate answers yes for any Secret', () => {
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update([{ path: 's.yaml', text: 'apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: a}\n' }, { path: 'vs.yaml', text: PLAIN }], []);
     expect(resourcesNeedPki(model.resources())).toBe(true);
     expect(resourcesNeedPki(model.resources().filter((r) => r.kindId !== model.resources()[0]!.kindId))).toBe(false);

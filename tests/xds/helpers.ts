@@ -6,9 +6,10 @@ import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../s
 import { findProxy, proxyForPod } from '../../src/core/xds/proxy.ts';
 import { generateForProxy, type GeneratedConfig } from '../../src/core/xds/generate.ts';
 import type { GenerateOptions, Json } from '../../src/core/xds/types.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 export function viewOf(text: string, mesh: Record<string, unknown> = {}, placeholders = false): ConfigView {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update([{ path: 'mesh.yaml', text }], []);
   return configView(new ResourceStore(model.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: placeholders, deriveWorkloads: true, meshConfig: mergeMeshConfig(defaultMeshConfig(), mesh), meshNetworks: defaultMeshNetworks() }));
 }

@@ -12,6 +12,7 @@ import { generateForProxy } from '../../src/core/xds/generate.ts';
 import { configDump, DUMP_TYPES } from '../../src/core/xds/dump.ts';
 import { checkConfigDump, checkEnvoyResource, formatProblems, type ProtoProblem } from '../../src/core/xds/proto/index.ts';
 import type { Json } from '../../src/core/xds/types.ts';
+import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 const SAMPLES = resolve(__dirname, '../../public/samples');
 // Deprecated fields Istio itself still sets (Envoy accepts them with a warning). Every other
@@ -44,7 +45,7 @@ const cases = [
 ];
 
 function sampleView(dir: string, files: string[]): ConfigView {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update(files.map((f) => ({ path: f, text: readFileSync(join(dir, f), 'utf8') })), []);
   return configView(new ResourceStore(model.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: true, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() }));
 }

@@ -10,7 +10,7 @@ import { authorizationPolicy, peerAuthentication, type Rule } from '../config/ap
 import { selectorMatches } from '../config/labels.ts';
 import { REVISION_LABEL } from '../config/wellKnown.ts';
 import { parseIpv4 } from '../config/addresses.ts';
-import { ipv6Value } from '../xds/authz/netip.ts';
+import { ipv6Value } from '../go/netip.ts';
 
 export type L4StringMatch = { type: 'exact' | 'prefix' | 'suffix'; value: string } | { type: 'presence' };
 

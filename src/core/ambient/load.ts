@@ -5,6 +5,7 @@ import { WorkspaceModel } from '../model/workspaceModel.ts';
 import { ResourceStore } from '../config/store.ts';
 import { configView, type ConfigView } from '../config/configView.ts';
 import { meshInputsFromResources } from '../config/mesh/fromWorkspace.ts';
+import { kindProblems } from '../validation/kindProblems.ts';
 
 export interface LoadOptions {
   /** Assume Istio's ingress gateway Pod and Service when the files have none (default false). */
@@ -20,7 +21,7 @@ export interface LoadedMesh {
 }
 
 export function loadMesh(files: readonly WorkspaceFile[], opts: LoadOptions = {}): LoadedMesh {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update([...files], []);
   const resources = model.resources();
   const mesh = meshInputsFromResources(resources, { meshConfigText: opts.meshConfigText });

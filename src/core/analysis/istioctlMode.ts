@@ -24,6 +24,7 @@ import { KINDS_NOT_READ_FROM_FILES } from './skipped.ts';
 import { istioctlDecodeError, istioctlDecodedObject } from '../validation/jsonpb/decode.ts';
 import { goJSONSyntaxError } from '../validation/webhook/goJson.ts';
 import { goJsonFloat, goJsonValueType } from '../go/format.ts';
+import { kindProblems } from '../validation/kindProblems.ts';
 
 /**
  * How Go's encoding/json (sigs.k8s.io/json, case-sensitive) decodes the fields the model checks
@@ -532,12 +533,12 @@ export function readAsIstioctl(files: readonly ModelFile[], readKinds: ReadonlyS
   for (const given of files) {
     const name = given.path;
     // A file the model calls binary: istioctl reads it as text (go-yaml and encoding/json then refuse its control characters).
-    const read = given.documents.length === 0 && given.binaryText !== undefined ? textFileOf(name, given.binaryText) : given;
+    const read = given.documents.length === 0 && given.binaryText !== undefined ? textFileOf(name, given.binaryText, kindProblems) : given;
     // go-yaml breaks lines at U+0085, U+2028 and U+2029 too (is_break): the YAML is read with
     // them as line ends; JSON chunks keep the text as it is (`original`).
     const original = read.text;
     const rewritten = YAML_ONLY_BREAKS.test(original);
-    const f = rewritten ? textFileOf(name, original.replace(YAML_ONLY_BREAKS_ALL, '\n')) : read;
+    const f = rewritten ? textFileOf(name, original.replace(YAML_ONLY_BREAKS_ALL, '\n'), kindProblems) : read;
     if (f.documents.length === 0) {
       // A file the model refused whole (binary, too large, misread UTF-16).
       const p = f.problems.find((d) => d.level === 'Error');
@@ -588,7 +589,7 @@ export function readAsIstioctl(files: readonly ModelFile[], readKinds: ReadonlyS
         // document (the directive is still scanned). The text before it, on the same lines
         // (when that text does not parse, the `%` may be inside a flow collection: no directive).
         const cut = midDirective(f.text, c.start, c.end);
-        const before = cut && textFileOf(name, f.text.slice(0, c.start).replace(/[^\n]/g, ' ') + f.text.slice(c.start, cut.lineStart));
+        const before = cut && textFileOf(name, f.text.slice(0, c.start).replace(/[^\n]/g, ' ') + f.text.slice(c.start, cut.lineStart), kindProblems);
         const first = before?.documents[before.documents.length - 1];
         if (cut && first && !first.problems.some((d) => UNPARSED.has(d.code))) {
           if (cut.error !== undefined) {

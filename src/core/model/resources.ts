@@ -1,9 +1,8 @@
 // Turns parsed documents into resources: kind lookup, `List` expansion, metadata.
-import type { Diagnostic, GroupVersionKind, Resource, SourceDocument } from './types.ts';
+import type { Diagnostic, GroupVersionKind, KindJudge, Resource, SourceDocument } from './types.ts';
 import { kindByGroupKind, splitApiVersion, versionAccepted } from './kinds.ts';
 import { duplicateKeyNotice, PARSER_CODES, type DuplicateKey, type ParsedDocument } from './parse.ts';
 import { str, stringMap } from './read.ts';
-import { kindProblems } from './kindProblems.ts';
 import { PairCache } from './maps.ts';
 import { stringMapProblems } from './stringMaps.ts';
 import { goJsonValueType } from '../go/format.ts';
@@ -137,12 +136,12 @@ function placeDuplicates(parsed: ParsedDocument, out: { resources: Resource[]; p
 }
 
 /** Resources of one parsed document, plus problems about its shape. */
-export function resourcesOf(parsed: ParsedDocument): { resources: Resource[]; problems: Diagnostic[] } {
-  const shaped = shapeOf(parsed);
+export function resourcesOf(parsed: ParsedDocument, judgeKind: KindJudge): { resources: Resource[]; problems: Diagnostic[] } {
+  const shaped = shapeOf(parsed, judgeKind);
   return parsed.duplicateKeys ? placeDuplicates(parsed, shaped) : shaped;
 }
 
-function shapeOf(parsed: ParsedDocument): { resources: Resource[]; problems: Diagnostic[] } {
+function shapeOf(parsed: ParsedDocument, judgeKind: KindJudge): { resources: Resource[]; problems: Diagnostic[] } {
   const { doc, value } = parsed;
   if (value === undefined || value === null) return { resources: [], problems: [] };
   if (!isObject(value)) return { resources: [], problems: [notK8s(doc, 'This document')] };
@@ -173,7 +172,7 @@ function shapeOf(parsed: ParsedDocument): { resources: Resource[]; problems: Dia
   }
   const rejected = stringMapProblemsOf(doc, value, []);
   if (rejected.length > 0) return { resources: [], problems: rejected };
-  return { resources: [makeResource(value, doc)], problems: kindProblems(doc, value.apiVersion, kind) };
+  return { resources: [makeResource(value, doc)], problems: judgeKind(doc, value.apiVersion, kind) };
 }
 
 /** Problems of an object kubectl would refuse for a non-string value in a string map (see stringMaps.ts). */

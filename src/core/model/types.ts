@@ -139,6 +139,12 @@ export interface Diagnostic {
   fixes?: QuickFix[];
 }
 
+/**
+ * Problems with a document's apiVersion/kind (validation/kindProblems.ts). The document layer
+ * is given it rather than importing it: it knows no API schemas.
+ */
+export type KindJudge = (doc: SourceDocument, apiVersion: string, kind: string) => Diagnostic[];
+
 /** One text replacement in a workspace file (an insertion when the range is empty). */
 export interface TextEdit {
   file: string;

@@ -1,6 +1,6 @@
 // The parsed workspace, kept up to date incrementally: files are split at document
 // boundaries and a document whose text did not change is not parsed again.
-import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './types.ts';
+import type { Diagnostic, KindJudge, Resource, SourceDocument, WorkspaceFile } from './types.ts';
 import { splitDocuments, commonPrefixLength, commonSuffixLength, countNewlines, isJsonPath, separatorKept } from './split.ts';
 import { parseSourceDocument, PARSER_CODES } from './parse.ts';
 import { resourcesOf } from './resources.ts';
@@ -52,8 +52,8 @@ export interface ModelFile {
 }
 
 /** A file's documents as the model reads text, with no binary or size check. */
-export function textFileOf(path: string, text: string): ModelFile {
-  return { path, text, documents: splitDocuments(path, text).map(buildDocument), problems: [] };
+export function textFileOf(path: string, text: string, judgeKind: KindJudge): ModelFile {
+  return { path, text, documents: splitDocuments(path, text).map((d) => buildDocument(d, judgeKind)), problems: [] };
 }
 
 /** True for content that is not text: NUL bytes, or many control/replacement characters. */
@@ -113,9 +113,9 @@ function patchedResources(oldList: readonly Resource[], oldDocs: readonly ModelD
 /** Shared by every document without problems (never mutated: relocation skips empty lists). */
 const NO_PROBLEMS: Diagnostic[] = [];
 
-function buildDocument(doc: SourceDocument): ModelDocument {
+function buildDocument(doc: SourceDocument, judgeKind: KindJudge): ModelDocument {
   const parsed = parseSourceDocument(doc);
-  const shaped = resourcesOf(parsed);
+  const shaped = resourcesOf(parsed, judgeKind);
   const problems = parsed.problems.length + shaped.problems.length === 0 ? NO_PROBLEMS : [...parsed.problems, ...shaped.problems];
   return { doc, resources: shaped.resources, problems, value: parsed.value };
 }
@@ -150,6 +150,8 @@ function relocate(md: ModelDocument, index: number, offsetDelta: number, lineDel
 
 export class WorkspaceModel {
   private files = new Map<string, ModelFile>();
+  /** @param judgeKind problems of a document's apiVersion/kind (validation/kindProblems.ts). */
+  constructor(private readonly judgeKind: KindJudge) {}
   /** Documents parsed by the last update (the rest were reused). */
   lastReparsed = 0;
   /**
@@ -206,7 +208,7 @@ export class WorkspaceModel {
 
   private buildTextFile(f: WorkspaceFile, old: ModelFile | undefined): ModelFile {
     if (!old || old.documents.length === 0 || old.text === '' || isJsonPath(f.path)) {
-      const documents = splitDocuments(f.path, f.text).map(buildDocument);
+      const documents = splitDocuments(f.path, f.text).map((d) => buildDocument(d, this.judgeKind));
       this.lastReparsed += documents.length;
       this.noteKinds(old?.documents);
       this.noteKinds(documents);
@@ -269,7 +271,7 @@ export class WorkspaceModel {
         continue;
       }
       this.lastReparsed++;
-      const built = buildDocument({ ...doc, index: documents.length, text: detached(doc.text) });
+      const built = buildDocument({ ...doc, index: documents.length, text: detached(doc.text) }, this.judgeKind);
       this.noteKinds([built]);
       documents.push(built);
     }

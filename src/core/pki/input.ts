@@ -15,7 +15,7 @@ import { readTlv } from './der.ts';
 import { KeyParseError, parsePrivateKeyDer, type PrivateKey } from './keys.ts';
 import { decodePemBundle, scanPem, type PemScan, type ScannedBlock } from './pem.ts';
 import { x509 } from './lib.ts';
-import { isRedactionMarker, PRIVATE_KEY_MARKER } from '../share/markers.ts';
+import { isRedactionMarker, PRIVATE_KEY_MARKER } from '../model/redactionMarkers.ts';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -41,7 +41,7 @@ export interface ObjectRef {
 /**
  * How a value was written. `redacted`: Envoy's `[redacted]` in place of a key (a config dump);
  * `redacted-in-link`: a share link's redaction marker in place of the value (see
- * share/markers.ts), so whatever it held is not in the input.
+ * model/redactionMarkers.ts), so whatever it held is not in the input.
  */
 export type ValueEncoding = 'pem' | 'der' | 'base64-der' | 'base64-pem' | 'hex' | 'json-string' | 'empty' | 'redacted' | 'redacted-in-link' | 'text' | 'binary' | 'structured';
 

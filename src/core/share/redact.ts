@@ -21,14 +21,14 @@ import { positionedDocument, withLoneCrAsLf } from '../model/locate.ts';
 import { isObj, str } from '../model/read.ts';
 import { MAX_YAML_DEPTH } from '../model/yamlSchema.ts';
 import type { SourceDocument } from '../model/types.ts';
-import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from './markers.ts';
+import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from '../model/redactionMarkers.ts';
 import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isKubeconfigWithCredentials, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial, keyStartInRun } from './keyMaterial.ts';
 import { maskConservatively } from './conservative.ts';
 import { SecretPieces } from './pieces.ts';
 import { bytesToLatin1, decodeBase64Std } from '../pki/base64.ts';
 import type { RedactedItem, ShareFile } from './link.ts';
 
-export { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from './markers.ts';
+export { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from '../model/redactionMarkers.ts';
 
 export interface RedactionResult {
   files: ShareFile[];

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { multiClusterServiceAnalyzer } from '../../../src/core/analysis/analyzers/multicluster/service.ts';
 import { meshNetworksAnalyzer } from '../../../src/core/analysis/analyzers/multicluster/meshNetworks.ts';
-import { MULTICLUSTER_ANALYZERS, ALL_ANALYZERS, analyzerByName } from '../../../src/core/analysis/analyzers/index.ts';
+import { MULTICLUSTER_ANALYZERS, ALL_ANALYZERS, istioAnalyzerByName } from '../../../src/core/analysis/analyzers/index.ts';
 import { runCasesFile } from '../../../scripts/conformance.ts';
 import { docs, pairs } from '../helpers.ts';
 import { analyzeClusters, analyzeWith, lineOf } from './run.ts';
@@ -22,7 +22,7 @@ describe('services.MultiClusterServiceAnalyzer', () => {
   it('is registered as Istio does: in AllMultiCluster() and in All()', () => {
     expect(MULTICLUSTER_ANALYZERS).toContain(multiClusterServiceAnalyzer);
     expect(ALL_ANALYZERS).toContain(multiClusterServiceAnalyzer);
-    expect(analyzerByName('services.MultiClusterServiceAnalyzer')).toBe(multiClusterServiceAnalyzer);
+    expect(istioAnalyzerByName('services.MultiClusterServiceAnalyzer')).toBe(multiClusterServiceAnalyzer);
   });
 
   it('reports a Service defined differently in two clusters, once, with every reason', () => {

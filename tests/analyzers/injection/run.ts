@@ -7,6 +7,7 @@ import { MultiClusterStoreView } from '../../../src/core/config/multiCluster.ts'
 import type { Analyzer } from '../../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../../src/core/model/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshNetworks } from '../../../src/core/config/mesh/meshconfig.ts';
+import { kindProblems } from '../../../src/core/validation/kindProblems.ts';
 
 export interface MeshOptions {
   mesh?: Record<string, unknown>;
@@ -14,7 +15,7 @@ export interface MeshOptions {
 }
 
 export function analyzeWith(analyzer: Analyzer, files: Record<string, string>, opts: MeshOptions = {}): Diagnostic[] {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
   const store = new ResourceStore(model.resources(), {
     mode: 'harness',
@@ -32,7 +33,7 @@ export function analyzeClusters(analyzers: readonly Analyzer[], clusters: Record
   const options = { mode: 'harness', defaultNamespace: '', includePlaceholders: false, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() } as const;
   const models = new Map<string, WorkspaceModel>();
   const stores = Object.entries(clusters).map(([cluster, files]) => {
-    const model = new WorkspaceModel();
+    const model = new WorkspaceModel(kindProblems);
     model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
     for (const f of Object.keys(files)) models.set(f, model);
     return { cluster, store: new ResourceStore(model.resources().map((r) => ({ ...r, cluster })), options) };

@@ -3,7 +3,7 @@ import { validationAnalyzer } from '../../../src/core/analysis/analyzers/schema/
 import { KINDS } from '../../../src/core/model/kinds.ts';
 
 const virtualServiceValidationAnalyzer = validationAnalyzer(KINDS.VirtualService);
-import { analyzerByName } from '../../../src/core/analysis/analyzers/index.ts';
+import { istioAnalyzerByName } from '../../../src/core/analysis/analyzers/index.ts';
 import { analyze, docs, lines } from '../helpers.ts';
 import { vs } from './util.ts';
 
@@ -11,7 +11,7 @@ const dest = `    route:\n    - destination:\n        host: app\n`;
 
 describe('schema.ValidationAnalyzer.VirtualService (route rules)', () => {
   it('is registered under Istio\'s name and runs by default', () => {
-    expect(analyzerByName('schema.ValidationAnalyzer.VirtualService')?.metadata).toEqual(virtualServiceValidationAnalyzer.metadata);
+    expect(istioAnalyzerByName('schema.ValidationAnalyzer.VirtualService')?.metadata).toEqual(virtualServiceValidationAnalyzer.metadata);
   });
 
   it('reports duplicate http matches (ignoring match names) and the rule they make unreachable', () => {

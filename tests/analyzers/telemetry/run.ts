@@ -6,9 +6,10 @@ import { runAnalyzersSync } from '../../../src/core/analysis/run.ts';
 import type { Analyzer } from '../../../src/core/analysis/types.ts';
 import type { Diagnostic } from '../../../src/core/model/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../../src/core/config/mesh/meshconfig.ts';
+import { kindProblems } from '../../../src/core/validation/kindProblems.ts';
 
 export function run(analyzer: Analyzer, files: Record<string, string>, mesh?: Record<string, unknown>): Diagnostic[] {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
   const store = new ResourceStore(model.resources(), {
     mode: 'harness',

@@ -1,7 +1,7 @@
 // Matcher helpers, IP canonicalisation, trust-domain bundles and durations.
 import { describe, expect, it } from 'vitest';
 import { headerMatcher, hostMatcher, pathTemplateMatcher, quoteMeta, stringMatcherWithPrefix, stringOrMatcher } from '../../../src/core/xds/authz/matcher.ts';
-import { addrToCidrRange } from '../../../src/core/xds/authz/netip.ts';
+import { addrToCidrRange } from '../../../src/core/xds/authz/cidrRange.ts';
 import { expandTrustDomainAliases, newBundle, replaceTrustDomainAliases } from '../../../src/core/xds/authz/trustDomain.ts';
 import { formatProtoDuration, parseProtoDuration } from '../../../src/core/go/protoDuration.ts';
 

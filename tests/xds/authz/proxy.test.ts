@@ -6,9 +6,10 @@ import { ResourceStore } from '../../../src/core/config/store.ts';
 import { configView, type ConfigView } from '../../../src/core/config/configView.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../../src/core/config/mesh/meshconfig.ts';
 import { buildProxyAuthz, proxyAuthzInputsFromView, type PolicyProxy } from '../../../src/core/xds/authz/index.ts';
+import { kindProblems } from '../../../src/core/validation/kindProblems.ts';
 
 function viewOf(text: string, mesh: Record<string, unknown> = {}): ConfigView {
-  const model = new WorkspaceModel();
+  const model = new WorkspaceModel(kindProblems);
   model.update([{ path: 'm.yaml', text }], []);
   return configView(
     new ResourceStore(model.resources(), {

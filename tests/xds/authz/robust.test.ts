@@ -1,7 +1,7 @@
 // Odd input never throws: any value where a policy, a provider or an address is expected.
 import { describe, expect, it } from 'vitest';
 import { buildProxyAuthz, type ProxyAuthzInputs } from '../../../src/core/xds/authz/index.ts';
-import { addrToCidrRange } from '../../../src/core/xds/authz/netip.ts';
+import { addrToCidrRange } from '../../../src/core/xds/authz/cidrRange.ts';
 
 // A small deterministic generator (mulberry32).
 function rng(seed: number): () => number {

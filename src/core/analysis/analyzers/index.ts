@@ -40,7 +40,6 @@ import { telemetrySelectorAnalyzer } from './telemetry/selector.ts';
 import { telemetryDefaultSelectorAnalyzer } from './telemetry/defaultSelector.ts';
 import { telemetryLightstepAnalyzer } from './telemetry/lightstep.ts';
 import { VALIDATION_ANALYZERS } from './schema/validation.ts';
-import { patchReachAnalyzer } from './envoyfilter/patchReach.ts';
 
 /** Istio's All(): what `istioctl analyze` runs by default. */
 export const ALL_ANALYZERS: readonly Analyzer[] = [
@@ -83,25 +82,13 @@ export const ALL_ANALYZERS: readonly Analyzer[] = [
   ...VALIDATION_ANALYZERS,
 ];
 
-/**
- * The workbench's own analyzers: run by default in the workbench's mode, never in istioctl's
- * (which runs exactly Istio's). Their messages have MWB- codes.
- */
-export const WORKBENCH_ANALYZERS: readonly Analyzer[] = [patchReachAnalyzer];
-
 /** Known to Istio but not run unless selected (annotations.AlphaAnalyzer is too noisy for the default set). */
 export const OPTIONAL_ANALYZERS: readonly Analyzer[] = [alphaAnnotationsAnalyzer];
 
 /** Istio's AllMultiCluster(). */
 export const MULTICLUSTER_ANALYZERS: readonly Analyzer[] = [multiClusterServiceAnalyzer];
 
-export function analyzerByName(name: string): Analyzer | undefined {
-  return ALL_ANALYZERS.find((a) => a.metadata.name === name) ?? OPTIONAL_ANALYZERS.find((a) => a.metadata.name === name) ?? WORKBENCH_ANALYZERS.find((a) => a.metadata.name === name);
-}
-
-/** The analyzers selected by name (istioctl --analyzer); all when none match. */
-export function selectAnalyzers(names: readonly string[]): Analyzer[] {
-  if (names.length === 0) return [...ALL_ANALYZERS, ...WORKBENCH_ANALYZERS];
-  const picked = names.map(analyzerByName).filter((a): a is Analyzer => a !== undefined);
-  return picked.length > 0 ? picked : [...ALL_ANALYZERS, ...WORKBENCH_ANALYZERS];
+/** Istio's analyzer of that name (those of ALL_ANALYZERS and OPTIONAL_ANALYZERS); the workbench's own are in core/analyzerSets.ts. */
+export function istioAnalyzerByName(name: string): Analyzer | undefined {
+  return ALL_ANALYZERS.find((a) => a.metadata.name === name) ?? OPTIONAL_ANALYZERS.find((a) => a.metadata.name === name);
 }

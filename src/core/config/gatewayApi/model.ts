@@ -1,6 +1,6 @@
 // Shared pieces of the Gateway API conversion: the plain objects it reads and writes, Go-style
 // accessors for untyped bodies, status conditions as istiod sets them, and proto3 JSON helpers.
-import { isRedactionMarker } from '../../share/markers.ts';
+import { isRedactionMarker } from '../../model/redactionMarkers.ts';
 
 /** A Kubernetes object as the conversion reads it (any kind). */
 export interface GwObject {

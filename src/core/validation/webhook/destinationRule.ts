@@ -2,7 +2,7 @@
 // detection, client TLS, port-level settings, tunnels), subsets, exportTo and the selector.
 import { goQuote } from '../../go/fmt.ts';
 import { validateExportTo, validateFQDN, validateLabels, validatePort, validateWildcardDomain } from './names.ts';
-import { validateIPAddress } from './net.ts';
+import { validateIPAddress } from './addresses.ts';
 import { at, b, enumv, get, has, idx, items, list, msg, msgEntries, n, s, strEntries, strs, wrappedNum, type Obj } from './read.ts';
 import { one, V } from './result.ts';
 import { durationOf, SPEC, validateClientTLS, validateDuration, validatePercent, validateSubsetName, workloadSelector, type Cfg } from './common.ts';

@@ -1,7 +1,7 @@
 // ValidateGateway and the server TLS rules it shares with Sidecar ingress listeners.
 import { goQuote } from '../../go/fmt.ts';
 import { isDNS1123Label, validateNamespaceSlashWildcardHostname, validatePort } from './names.ts';
-import { validateIPAddress } from './net.ts';
+import { validateIPAddress } from './addresses.ts';
 import { at, b, enumv, idx, items, list, msg, n, s, strs, type Obj } from './read.ts';
 import { one, V } from './result.ts';
 import { isHTTP, isTLS, parseProtocol, SPEC, type Cfg } from './common.ts';

@@ -3,7 +3,7 @@
 import { goQuote } from '../../go/fmt.ts';
 import { atoi } from '../../go/strconv.ts';
 import { utf8Length } from '../../go/strings.ts';
-import { isValidIP } from './net.ts';
+import { isValidIP } from '../../go/netip.ts';
 import { V } from './result.ts';
 
 const DNS1123_LABEL = /^[a-zA-Z0-9](?:[-a-zA-Z0-9]*[a-zA-Z0-9])?$/;

@@ -4,7 +4,7 @@ import { goQuote } from '../../go/fmt.ts';
 import { numError, parseUint10 } from '../../go/strconv.ts';
 import { goJSONSyntaxError } from './goJson.ts';
 import { goParseURL, urlPort } from './goUrl.ts';
-import { parseAddr, parsePrefixError } from './net.ts';
+import { parseAddr, parsePrefixError } from '../../go/netip.ts';
 import { at, entries, get, has, idx, items, list, msg, s, strs, type Obj } from './read.ts';
 import { V } from './result.ts';
 import { policyTargeting, selectorLabels, SPEC, validateDuration, validateStrictHTTPHeaderName, type Cfg } from './common.ts';

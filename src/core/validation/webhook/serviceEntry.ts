@@ -2,7 +2,8 @@
 import { goQuote } from '../../go/fmt.ts';
 import { validateAlphaWorkloadSelector, validateExportTo, validateFQDN, validateLabels, validatePartialWildcard, validatePort, validatePortName, validateWildcardDomain } from './names.ts';
 import { isWildcardHost } from '../../config/hosts.ts';
-import { isValidIP, validateIPSubnet } from './net.ts';
+import { isValidIP } from '../../go/netip.ts';
+import { validateIPSubnet } from './addresses.ts';
 import { at, enumv, idx, items, list, msg, n, s, strEntries, strs, type Obj } from './read.ts';
 import { V } from './result.ts';
 import { isHTTP, isTCP, isTLS, parseProtocol, SPEC, validateProbeHeaderName, validateProtocol, type Cfg } from './common.ts';

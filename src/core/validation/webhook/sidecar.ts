@@ -3,7 +3,8 @@
 import { goQuote } from '../../go/fmt.ts';
 import { atoi, atoiError } from '../../go/strconv.ts';
 import { validateAlphaWorkloadSelector, validateNamespaceSlashWildcardHostname, validatePort, validatePortName, validateFQDN } from './names.ts';
-import { splitHostPort, validateIPAddress } from './net.ts';
+import { splitHostPort } from '../../go/netip.ts';
+import { validateIPAddress } from './addresses.ts';
 import { at, enumv, get, idx, items, msg, n, s, strEntries, strs, type Obj } from './read.ts';
 import { V } from './result.ts';
 import { isHTTP, isTLS, parseProtocol, SPEC, validateDestination, validateProtocol, type Cfg } from './common.ts';

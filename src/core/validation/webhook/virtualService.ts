@@ -7,7 +7,8 @@ import { goFixed } from '../../go/format.ts';
 import { utf8Length } from '../../go/strings.ts';
 import { isDNS1123Label, validateExportTo, validateLabels, validatePort, validateWildcardDomain, validateWildcardDomainForGatewayVS } from './names.ts';
 import { hostMatches, hostSubsetOf } from '../../config/hosts.ts';
-import { isValidIP, validateIPSubnet } from './net.ts';
+import { isValidIP } from '../../go/netip.ts';
+import { validateIPSubnet } from './addresses.ts';
 import { at, entries, get, has, idx, items, list, msg, msgEntries, n, s, strEntries, strs, wrappedNum, type Obj } from './read.ts';
 import { one, V } from './result.ts';
 import {

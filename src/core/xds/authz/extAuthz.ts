@@ -6,7 +6,7 @@ import { goQuote } from '../../go/fmt.ts';
 import { parseInt10 } from '../../go/strconv.ts';
 import { bool, int, list, message, optional, string, strings } from '../../config/shape.ts';
 import { validateFQDN, validateNamespaceSlashWildcardHostname } from '../../validation/webhook/names.ts';
-import { validateIPAddress } from '../../validation/webhook/net.ts';
+import { validateIPAddress } from '../../validation/webhook/addresses.ts';
 import { goParseURL } from '../../validation/webhook/goUrl.ts';
 import { cloneJson, type JsonObject } from './matcher.ts';
 import { durationJson } from '../duration.ts';

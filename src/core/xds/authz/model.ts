@@ -32,7 +32,7 @@ import {
 } from './matcher.ts';
 import { goQuote } from '../../go/fmt.ts';
 import { numError, parseUint10 } from '../../go/strconv.ts';
-import { addrToCidrRange, type CidrRange } from './netip.ts';
+import { addrToCidrRange, type CidrRange } from './cidrRange.ts';
 import { expandTrustDomainAliases, replaceTrustDomainAliases, type TrustDomainBundle } from './trustDomain.ts';
 
 /** envoy.config.rbac.v3.Permission / Principal / Policy in proto3 JSON. */

@@ -16,7 +16,7 @@ import { firstPodSelectedBy } from '../../../config/workloads.ts';
 import { secretData } from '../../../config/secrets.ts';
 import { extractCertInfo, validateGatewayCredential } from '../../../pki/credential.ts';
 import { utf8Text } from '../../../pki/bytes.ts';
-import { isRedactionMarker } from '../../../share/markers.ts';
+import { isRedactionMarker } from '../../../model/redactionMarkers.ts';
 
 export const secretAnalyzer: Analyzer = perResourceAnalyzer(
   {

@@ -4,12 +4,13 @@
 // selects, with its patches (xds/envoyFilterReach.ts), and reports a patch that took effect on
 // none, at its `match`; and a BOOTSTRAP patch, which istiod no longer applies at all. A patch
 // it could not decide (more proxies than it generates) is not reported: a false alarm costs
-// more than a miss.
-import { KINDS, type KindInfo } from '../../../model/kinds.ts';
-import type { Analyzer } from '../../types.ts';
-import { OWN_MESSAGES } from '../../messages.ts';
-import { isWritten } from '../../../config/views.ts';
-import { envoyFilterReach, envoyFilterValueProblems, type PatchReachResult } from '../../../xds/envoyFilterReach.ts';
+// more than a miss. It lives with the xDS generator it runs (analysis sits below xds); the
+// analyzer sets (core/analyzerSets.ts) add it to Istio's.
+import { KINDS, type KindInfo } from '../../model/kinds.ts';
+import type { Analyzer } from '../../analysis/types.ts';
+import { OWN_MESSAGES } from '../../analysis/messages.ts';
+import { isWritten } from '../../config/views.ts';
+import { envoyFilterReach, envoyFilterValueProblems, type PatchReachResult } from '../envoyFilterReach.ts';
 
 function reason(r: PatchReachResult): string | undefined {
   switch (r.reach) {

@@ -2,10 +2,11 @@
 // analysis would otherwise pass over in silence: a kind that does not exist in an Istio or
 // Gateway API group (named, with the closest kind), a version the API server does not serve,
 // and deprecated versions (with the version to move to). The wording comes from
-// validation/schema/kinds.ts; here it becomes a document problem on the offending line.
-import type { Diagnostic, SourceDocument } from './types.ts';
-import { kindFindings } from '../validation/schema/kinds.ts';
-import { PairCache } from './maps.ts';
+// validation/schema/kinds.ts; here it becomes a document problem on the offending line. The
+// document layer (model/) calls it through the KindJudge it is given, as it knows no schemas.
+import type { Diagnostic, KindJudge, SourceDocument } from '../model/types.ts';
+import { kindFindings } from './schema/kinds.ts';
+import { PairCache } from '../model/maps.ts';
 
 export const KIND_PROBLEM_CODES = { unknownKind: 'MWB-UNKNOWN-KIND', deprecatedApi: 'MWB-DEPRECATED-API' } as const;
 
@@ -30,7 +31,7 @@ function fieldLine(doc: SourceDocument, field: string): { line: number; startCol
 }
 
 /** Problems of one resource's apiVersion/kind (only for documents read from a file). */
-export function kindProblems(doc: SourceDocument, apiVersion: string, kind: string): Diagnostic[] {
+export const kindProblems: KindJudge = (doc: SourceDocument, apiVersion: string, kind: string): Diagnostic[] => {
   const found = findingsOf(apiVersion, kind);
   if (found.length === 0) return [];
   return found.map((f) => {
@@ -46,4 +47,4 @@ export function kindProblems(doc: SourceDocument, apiVersion: string, kind: stri
       source: 'parser',
     } satisfies Diagnostic;
   });
-}
+};
