@@ -23,6 +23,8 @@ export interface HostTable {
   byKey: Map<string, HostTarget>;
   /** Wildcard entries by the part after `*` (e.g. `.eu.example.com`; `` for `*`). */
   wildcardsBySuffix: Map<string, Array<{ scope: string; target: HostTarget }>>;
+  /** The lengths of those suffixes, longest first: a lookup tries only these. */
+  wildcardSuffixLengths: number[];
 }
 
 function buildHostTable(list: (k: typeof KINDS.ServiceEntry) => readonly Resource[]): HostTable {
@@ -66,7 +68,8 @@ function buildHostTable(list: (k: typeof KINDS.ServiceEntry) => readonly Resourc
     const suffix = host.slice(1);
     listAt(wildcardsBySuffix, suffix).push({ scope, target });
   }
-  return { byKey, wildcardsBySuffix };
+  const wildcardSuffixLengths = [...new Set([...wildcardsBySuffix.keys()].map((k) => k.length))].sort((a, b) => b - a);
+  return { byKey, wildcardsBySuffix, wildcardSuffixLengths };
 }
 
 export function hostTable(ctx: ConfigView): HostTable {
@@ -94,10 +97,12 @@ export function resolveDestinationHost(table: HostTable, sourceNs: string, expor
   }
   if (table.wildcardsBySuffix.size === 0) return undefined;
   // A wildcard entry `*<suffix>` covers the host when the host (without its own `*`) ends
-  // with <suffix>. Try every suffix of the host so the check stays linear in its length.
+  // with <suffix>. Try the host's suffixes of the lengths some entry has, longest first (the
+  // order of trying every suffix from the host's start), so the check stays linear.
   const bare = host.startsWith('*') ? host.slice(1) : host;
-  for (let i = 0; i <= bare.length; i++) {
-    const entries = table.wildcardsBySuffix.get(bare.slice(i));
+  for (const length of table.wildcardSuffixLengths) {
+    if (length > bare.length) continue;
+    const entries = table.wildcardsBySuffix.get(bare.slice(bare.length - length));
     if (!entries) continue;
     for (const e of entries) {
       if (e.scope === EXPORT_TO_ALL || e.scope === sourceNs) return e.target;
