@@ -93,6 +93,10 @@ export function readOid(bytes: Uint8Array, t: Tlv): string {
   let v = 0;
   for (let i = t.start; i < t.end; i++) {
     const b = bytes[i]!;
+    // X.690 §8.19.2: fewest octets, so no subidentifier starts with 0x80; the last octet of
+    // each has bit 8 clear. Go (cryptobyte readBase128Int) refuses both.
+    if (b === 0x80 && v === 0) throw new DerError('malformed OBJECT IDENTIFIER');
+    if (b & 0x80 && i === t.end - 1) throw new DerError('malformed OBJECT IDENTIFIER');
     v = v * 128 + (b & 0x7f);
     if (!(b & 0x80)) {
       parts.push(v);
