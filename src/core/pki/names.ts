@@ -6,6 +6,7 @@
 import { asn1, asnX509 } from './lib.ts';
 import { DN_SHORT_NAMES, GO_DN_NAMES } from './oids.ts';
 import { hex } from './bytes.ts';
+import { readTlv } from './der.ts';
 
 export interface NameAttribute {
   oid: string;
@@ -19,6 +20,8 @@ export interface NameAttribute {
 
 /** A name as its relative distinguished names (each one or more attributes), in DER order. */
 export type ParsedName = NameAttribute[][];
+
+const NUMERIC_STRING = 0x12;
 
 const STRING_FIELDS = ['printableString', 'utf8String', 'ia5String', 'teletexString', 'bmpString', 'universalString'] as const;
 
@@ -42,12 +45,23 @@ export function fromAsnName(name: asnX509.Name): ParsedName {
           break;
         }
       }
+      if (!found && v.anyValue) found = numericString(atv.type, new Uint8Array(v.anyValue));
       if (!found) found = v.anyValue ? { oid: atv.type, stringType: 'other', raw: new Uint8Array(v.anyValue) } : { oid: atv.type, text: '', stringType: 'other' };
       attrs.push(found);
     }
     out.push(attrs);
   }
   return out;
+}
+
+/**
+ * A NumericString value (X.680 §41.2: digits and space), which the library leaves as an
+ * opaque value. Go's x509 (parser.go parseASN1String) and openssl read it as a string.
+ */
+function numericString(oid: string, der: Uint8Array): NameAttribute | undefined {
+  if (der[0] !== NUMERIC_STRING) return undefined;
+  const t = readTlv(der, 0);
+  return { oid, text: String.fromCharCode(...der.subarray(t.start, t.end)), stringType: 'numericString' };
 }
 
 function escape2253(value: string): string {
@@ -73,11 +87,14 @@ export function opensslName(name: ParsedName): string {
   return name.map((rdn) => rdn.map(opensslAttr).join(' + ')).join(', ');
 }
 
-/** openssl `-nameopt RFC2253`: reversed order, `,` between RDNs, `+` inside one. */
+/**
+ * openssl `-nameopt RFC2253`: reversed order, `,` between RDNs, `+` inside one. openssl
+ * reverses the attributes inside a multi-valued RDN too (it walks all entries backwards).
+ */
 export function rfc2253Name(name: ParsedName): string {
   return [...name]
     .reverse()
-    .map((rdn) => rdn.map(opensslAttr).join('+'))
+    .map((rdn) => [...rdn].reverse().map(opensslAttr).join('+'))
     .join(',');
 }
 
@@ -94,9 +111,14 @@ export function firstValue(name: ParsedName, oid: string): string | undefined {
 
 // ---- Go's pkix.Name.String() --------------------------------------------------------
 
-/** Go's asn1 PrintableString alphabet (with the `*` and `&` it tolerates). */
+/**
+ * Whether Go's asn1.Marshal writes a string as a PrintableString: every character in the
+ * PrintableString alphabet. Go tolerates `*` and `&` when parsing, but Marshal rejects them
+ * (marshal.go makeField: isPrintable(…, rejectAsterisk, rejectAmpersand)) and writes a
+ * UTF8String instead.
+ */
 function goPrintable(s: string): boolean {
-  return /^[a-zA-Z0-9 '()+,\-./:=?*&]*$/.test(s);
+  return /^[a-zA-Z0-9 '()+,\-./:=?]*$/.test(s);
 }
 
 function derLength(n: number): number[] {
@@ -151,6 +173,9 @@ export function goNameString(name: ParsedName): string {
     const values: NameAttribute[] = [];
     for (const rdn of name) for (const a of rdn) if (a.oid === oid && a.text !== undefined) values.push(a);
     if (values.length === 0) continue;
+    // Go keeps the last CommonName / SerialNumber and leaves it out when it is empty
+    // (pkix.Name.ToRDNSequence: `if len(n.CommonName) > 0`).
+    if (mode === 'last' && values[values.length - 1]!.text === '') continue;
     rdns.push(mode === 'last' ? [values[values.length - 1]!] : values);
   }
   const parts: string[] = [];
