@@ -8,8 +8,8 @@ export const FOLDERS = {
     // Groups of about 500 lines (`file` or `file:from-to`, `file:from-` to its end), each a run of
     // 30 to 60 minutes on an otherwise idle machine.
     groups: {
-      a: ['inspect:1-540'],
-      b: ['inspect:541-'],
+      a: ['inspect', 'inspection', 'collect', 'chains', 'reportBuild'],
+      b: ['scenarios', 'scenarioDetection'],
       c: ['input:1-450'],
       d: ['input:451-'],
       e: ['verify'],
