@@ -41,7 +41,7 @@ export async function missingSubsetWorkspace(page: Page): Promise<void> {
 
   // …and the reviews VirtualService sends 80% to v1 and 20% to v3.
   await openFile(page, 'networking.yaml');
-  const start = (await fileText(page, 'networking.yaml')).split('\n').findIndex((l) => l === '  name: reviews');
+  const start = (await fileText(page, 'networking.yaml')).split('\n').indexOf('  name: reviews');
   await goToLine(page, 'networking.yaml', (l) => l.trim() === 'weight: 25', start);
   await page.keyboard.press('Backspace');
   await page.keyboard.press('Backspace');

@@ -50,7 +50,7 @@ test('gateway secrets: the credential from the workspace Secret, Istio certifica
   await expect(page.getByTestId('tab').filter({ hasText: 'gateway.yaml' })).toHaveAttribute('aria-selected', 'true');
   const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('gateway.yaml') ?? '');
   const line = Number(/^Ln (\d+)/.exec((await page.getByTestId('cursor-position').textContent()) ?? '')?.[1]);
-  const secretAt = text.split('\n').findIndex((l) => l === '  name: shop-credential') + 1;
+  const secretAt = text.split('\n').indexOf('  name: shop-credential') + 1;
   expect(Math.abs(line - secretAt)).toBeLessThanOrEqual(3);
 });
 
@@ -104,7 +104,7 @@ test("the review summary lists the gateway's Envoy config an edit changes", asyn
 
   // Serve another host: edit gateway.yaml's `- shop.example.com` to `- shop.example.org`.
   const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('gateway.yaml') ?? '');
-  const hostLine = text.split('\n').findIndex((l) => l === '    - shop.example.com') + 1;
+  const hostLine = text.split('\n').indexOf('    - shop.example.com') + 1;
   expect(hostLine).toBeGreaterThan(0);
   await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
   await page.keyboard.press('ControlOrMeta+Home');

@@ -107,9 +107,9 @@ for (const size of [
     const cursor = await page.getByTestId('cursor-position').textContent();
     const line = Number(/^Ln (\d+)/.exec(cursor ?? '')?.[1]);
     const lines = (await fileText(page, 'networking.yaml')).split('\n');
-    const vsStart = lines.findIndex((l) => l === '  name: reviews') + 1;
+    const vsStart = lines.indexOf('  name: reviews') + 1;
     expect(line).toBeGreaterThan(vsStart);
-    expect(line).toBeLessThan(vsStart + lines.slice(vsStart).findIndex((l) => l === '---') + 1);
+    expect(line).toBeLessThan(vsStart + lines.slice(vsStart).indexOf('---') + 1);
   });
 }
 

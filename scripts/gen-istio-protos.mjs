@@ -304,7 +304,7 @@ for (const block of collections.split(/\n\t[A-Za-z0-9]+ = resource\.Builder\{/).
   const body = block.slice(0, block.indexOf('}.MustBuild()'));
   const str = (key) => body.match(new RegExp(`\\b${key}:\\s*"([^"]*)"`))?.[1];
   const proto = str('Proto');
-  if (!proto || !proto.startsWith("istio.") || !str("Group")?.endsWith(".istio.io")) continue;
+  if (!proto?.startsWith("istio.") || !str("Group")?.endsWith(".istio.io")) continue;
   const aliases = [...(body.match(/VersionAliases:\s*\[\]string\{([^}]*)\}/)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1]);
   const versions = [...new Set([str('Version'), ...aliases])].sort();
   kinds.push({ group: str('Group'), kind: str('Kind'), versions, spec: proto, status: str('StatusProto') });

@@ -31,7 +31,6 @@ const CONFORMANCE = resolve(ROOT, '..', 'shared', 'conformance', 'analyzers');
 const SAMPLES = join(ROOT, 'public', 'samples');
 const CLI = join(ROOT, 'bin', 'mesh-workbench.js');
 // Our CLI runs in the mode that promises istioctl's output byte for byte (issue #30).
-const OURS_MODE = ['--istioctl'];
 // The seed of the fuzzed workspaces (`--fuzzed N`, `--seed S`).
 const FUZZED_SEED = 20261206;
 

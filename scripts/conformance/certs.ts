@@ -193,7 +193,7 @@ function fileFacts(c: Corpus, file: string, e: Json): CaseResult {
     const path = pathToRoot(c, got.cv);
     k.eq(`${where}.pathToRoot`, path, w.pathToRoot);
     const top = path.length > 0 ? c.cert.get(path[path.length - 1]!) : got.cv.facts.selfSigned ? got.cv : undefined;
-    const chainsToRoot = top && top.facts.selfSigned ? { sha256: top.id, subject: top.facts.subject, files: c.filesOf.get(top.id) ?? [] } : null;
+    const chainsToRoot = top?.facts.selfSigned ? { sha256: top.id, subject: top.facts.subject, files: c.filesOf.get(top.id) ?? [] } : null;
     k.eq(`${where}.chainsToRoot`, chainsToRoot, w.chainsToRoot);
     k.set(`${where}.alsoFoundIn`, (c.filesOf.get(got.cv.id) ?? []).filter((x) => x !== file), w.alsoFoundIn as string[]);
     // istioctl's row for it.

@@ -78,7 +78,7 @@ function byName(list: Json[] | undefined, name: (o: Obj) => string): Map<string,
   const m = new Map<string, Obj>();
   for (const x of list ?? []) {
     if (!isObj(x)) continue;
-    const { ['@type']: _t, ...rest } = x;
+    const { '@type': _t, ...rest } = x;
     m.set(name(x), rest);
   }
   return m;

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { parseArgs, parseBool, UsageError, flagHelp, type FlagSpec, type ParsedArgs } from './args.ts';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, type CliIo } from './analyze.ts';
 import { InputError, readCapped } from './readCapped.ts';
-import { ConfigDump, UNMARSHAL_PREFIX, configDumpFromValue, parseDumpText } from '../core/xds/configdump/dump.ts';
+import { type ConfigDump, UNMARSHAL_PREFIX, configDumpFromValue, parseDumpText } from '../core/xds/configdump/dump.ts';
 import { isClustersStatus } from '../core/xds/configdump/endpoints.ts';
 import { rawDump } from '../core/xds/configdump/output.ts';
 import { envoyProtoSchema } from '../core/xds/configdump/protoSchema.ts';

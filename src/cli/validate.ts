@@ -126,7 +126,7 @@ function goTypeAndValue(v: unknown): [string, string] {
 function nestedStringMap(o: unknown, fields: readonly string[]): { map?: Record<string, string>; error?: string } {
   let cur: unknown = o;
   for (const f of fields) {
-    if (!isObj(cur) || !Object.prototype.hasOwnProperty.call(cur, f)) return {};
+    if (!isObj(cur) || !Object.hasOwn(cur, f)) return {};
     cur = cur[f];
   }
   const path = `.${fields.join('.')}`;
@@ -298,7 +298,7 @@ function deploymentLabelErrors(un: Obj, opts: ValidateOptions): string[] {
     if (r.error) return [r.error];
     labels = r.map;
   }
-  const hasAny = (keys: string[]) => keys.some((k) => labels !== undefined && Object.prototype.hasOwnProperty.call(labels, k));
+  const hasAny = (keys: string[]) => keys.some((k) => labels !== undefined && Object.hasOwn(labels, k));
   if (!hasAny(NAME_LABELS) || !hasAny(REVISION_LABELS)) {
     opts.notice(`deployment ${goQuote(`${name}/${ns}:`)} may not provide Istio metrics and telemetry labels: ${goQuotedMap(labels)}. See ${DEPLOYMENT_REQUIREMENTS}\n`);
   }

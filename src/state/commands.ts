@@ -71,6 +71,7 @@ export const useCommandRegistry = create<{ version: number }>()(() => ({ version
 
 /** Registers commands (replacing any with the same id); returns a function that removes them. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each command has its own argument type
+// biome-ignore lint/suspicious/noExplicitAny: commands of different argument types share one registry
 export function registerCommands(...commands: Command<any>[]): () => void {
   for (const c of commands) registry.set(c.id, c as unknown as Command<unknown>);
   useCommandRegistry.setState((s) => ({ version: s.version + 1 }));

@@ -75,7 +75,7 @@ export async function suppressWithAnnotation(d: Diagnostic): Promise<boolean> {
   if (refuseWhenReadOnly()) return false;
   const ws = useWorkspace.getState();
   const file = d.file ? ws.files.find((f) => f.path === d.file) : undefined;
-  if (!file || file.kind !== 'text') return false;
+  if (file?.kind !== 'text') return false;
   const { suppressionForText } = await import('../core/analysis/fixes/suppression.ts');
   const text = fileText(file.path);
   const fix = text !== undefined ? suppressionForText(file.path, text, d) : undefined;
@@ -88,7 +88,7 @@ export async function suppressWithAnnotation(d: Diagnostic): Promise<boolean> {
   const edit = fix.edits[0];
   if (edit) {
     const lines = edit.text.split('\n').length - 1;
-    const line = edit.range.startLine + (lines > 0 ? lines : 0);
+    const line = edit.range.startLine + (Math.max(lines , 0));
     useWorkspace.getState().openFile(edit.file);
     useEditorUi.getState().requestReveal(edit.file, undefined, line);
   }

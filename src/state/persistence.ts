@@ -52,7 +52,7 @@ export function writeJson(key: string, value: unknown): boolean {
 
 export function loadWorkspace(): PersistedWorkspace | null {
   const w = readJson<PersistedWorkspace>(WORKSPACE_KEY);
-  if (!w || w.v !== 1 || !Array.isArray(w.files)) return null;
+  if (w?.v !== 1 || !Array.isArray(w.files)) return null;
   const files = w.files.filter((f) => f && typeof f.path === 'string' && typeof f.text === 'string');
   return {
     v: 1,

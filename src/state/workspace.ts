@@ -303,7 +303,7 @@ function checkKindAfterEdit(e: TextEdited): void {
   // After the editor's change event has run its course: the model may be closed as a result.
   queueMicrotask(() => {
     const f = getFile(e.path);
-    if (!f || f.kind !== 'text' || f.text !== undefined) return;
+    if (f?.kind !== 'text' || f.text !== undefined) return;
     const text = textModel(e.path)?.getValue();
     if (text === undefined) return;
     const bytes = utf8Length(text);

@@ -50,7 +50,7 @@ export function focusPane(pane: HTMLElement | string | null): boolean {
   const last = lastInPane.get(el);
   const preferred = [...el.querySelectorAll<HTMLElement>('[data-pane-focus]')].find(visible);
   const target =
-    (last && last.isConnected && el.contains(last) && visible(last) && last.tabIndex >= 0 ? last : null) ??
+    (last?.isConnected && el.contains(last) && visible(last) && last.tabIndex >= 0 ? last : null) ??
     (preferred ? (preferred.matches(TABBABLE) ? preferred : firstTabbable(preferred)) : null) ??
     firstTabbable(el) ??
     el;
@@ -89,12 +89,12 @@ export function rememberFocus(): () => void {
   return () => {
     const now = document.activeElement;
     if (now && now !== document.body && now.isConnected && !now.closest('[data-transient-focus]')) return;
-    if (el && el.isConnected && el !== document.body) {
+    if (el?.isConnected && el !== document.body) {
       if (el.closest('.monaco-editor') && focusEditor()) return;
       el.focus();
       if (document.activeElement === el) return;
     }
-    if (pane && pane.isConnected && focusPane(pane)) return;
+    if (pane?.isConnected && focusPane(pane)) return;
     focusEditor();
   };
 }

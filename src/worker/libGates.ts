@@ -35,7 +35,7 @@ export function valueNeedsCel(v: unknown, s: Schema): boolean {
     const props = s.properties;
     const values = s.values;
     for (const k in o) {
-      if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+      if (!Object.hasOwn(o, k)) continue;
       const x = o[k];
       if (x === undefined) continue;
       const sub = props ? props[k] : undefined;

@@ -357,7 +357,7 @@ describe('which controllers already have their pods in the workspace', () => {
     const matchLabels = written ? (c.matchLabels ?? {}) : c.templateLabels;
     const exprs = written ? (c.matchExpressions ?? []) : [];
     if (Object.keys(matchLabels).length === 0 && exprs.length === 0) return undefined;
-    const has = (k: string) => Object.prototype.hasOwnProperty.call(podLabels, k);
+    const has = (k: string) => Object.hasOwn(podLabels, k);
     return (
       Object.entries(matchLabels).every(([k, v]) => podLabels[k] === v) &&
       exprs.every((e) => {

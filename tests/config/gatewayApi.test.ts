@@ -5,7 +5,7 @@ import { gwObjects } from '../helpers/gatewayApi.ts';
 import { convertGatewayApi, internalGatewayName, isInternalGatewayName, sortHTTPRoutes, type GatewayApiResult, type RegistryService } from '../../src/core/config/gatewayApi/convert.ts';
 import { hostIntersection } from '../../src/core/config/gatewayApi/hostnames.ts';
 import { hostMatches, hostSubsetOf } from '../../src/core/config/hosts.ts';
-import { type Json } from '../../src/core/config/gatewayApi/model.ts';
+import type { Json } from '../../src/core/config/gatewayApi/model.ts';
 import { sha256Hex } from '../../src/core/config/gatewayApi/sha256.ts';
 import { isInternalGatewayReference } from '../../src/core/analysis/analyzers/virtualservice/gateways.ts';
 import { gatewayApiConfig, assumedGatewayClassesNote } from '../../src/core/config/gatewayApi/index.ts';

@@ -29,7 +29,7 @@ const Outer = message(fields);
 /** The view as message() built it before it learned zero values: every field through its shape. */
 function fieldByField(v: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, sh] of Object.entries(fields)) out[k] = (sh as Shape<unknown>).read(Object.prototype.hasOwnProperty.call(v, k) ? v[k] : undefined);
+  for (const [k, sh] of Object.entries(fields)) out[k] = (sh as Shape<unknown>).read(Object.hasOwn(v, k) ? v[k] : undefined);
   return out;
 }
 

@@ -22,10 +22,10 @@ describe('string maps', () => {
 
   it('keep a __proto__ key written into a new map as an entry, not as the prototype', () => {
     const m = newStringMap();
-    m['__proto__'] = 'x';
+    m.__proto__ = 'x';
     expect(Object.keys(m)).toEqual(['__proto__']);
-    expect(m['__proto__']).toBe('x');
-    expect(Object.assign(newStringMap(), m)['__proto__']).toBe('x');
+    expect(m.__proto__).toBe('x');
+    expect(Object.assign(newStringMap(), m).__proto__).toBe('x');
   });
 
   it('read values as text, as kubectl prints them', () => {

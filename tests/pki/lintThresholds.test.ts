@@ -11,7 +11,7 @@ import * as asn1 from '@peculiar/asn1-schema';
 import * as asnX509 from '@peculiar/asn1-x509';
 import { describe, expect, it } from 'vitest';
 import type { Certificate } from '../../src/core/pki/cert.ts';
-import { bundleOrder, lintCertificate } from '../../src/core/pki/lints.ts';
+import { bundleOrder, type lintCertificate } from '../../src/core/pki/lints.ts';
 import { DAY, EKU, KU, SIG_OIDS, issue, keys, leaf, lintFindings, parse, resign, root, type CertSpec, type Issued, type Keys, type LintOpts, type NameSpec } from './pkiBuilder.ts';
 
 

@@ -30,7 +30,7 @@ async function caFiles(): Promise<CaFiles> {
 
 /** The cacerts Secret written with `stringData` (generate.ts writes the `data` form). */
 function cacertsStringData(f: CaFiles, keyValue: string): string {
-  return cacertsSecretYaml(f).replace(/^data:$/m, 'stringData:').replace(/^  ([\w.-]+): (\S+)$/gm, (_, k: string, v: string) => `  ${k}: ${k === 'ca-key.pem' ? keyValue : JSON.stringify(Buffer.from(v, 'base64').toString())}`);
+  return cacertsSecretYaml(f).replace(/^data:$/m, 'stringData:').replace(/^ {2}([\w.-]+): (\S+)$/gm, (_, k: string, v: string) => `  ${k}: ${k === 'ca-key.pem' ? keyValue : JSON.stringify(Buffer.from(v, 'base64').toString())}`);
 }
 
 const scenario = (r: CertsReport, kind: ScenarioView['kind']) => r.scenarios.find((s) => s.kind === kind)!;

@@ -84,7 +84,7 @@ describe('xds queries', () => {
     expect(unknown.clusters.map((c) => c.name)).toEqual(['PassthroughCluster']);
     expect(() => answerQuery('simulate', { proxy: 'nope.bookinfo', host: 'reviews', port: 9080 }, s)).toThrow(QueryError);
     expect(() => answerQuery('proxyConfig', {} as never, s)).toThrow(QueryError);
-    const only = await analyzed(files((f, t) => (f === 'networking.yaml' ? t.replace(/(  name: ratings\n  namespace: bookinfo\nspec:\n  hosts:\n    - ratings\n  http:\n    - )route:/, '$1match:\n        - uri:\n            prefix: /ratings\n      route:') : t)));
+    const only = await analyzed(files((f, t) => (f === 'networking.yaml' ? t.replace(/( {2}name: ratings\n {2}namespace: bookinfo\nspec:\n {2}hosts:\n {4}- ratings\n {2}http:\n {4}- )route:/, '$1match:\n        - uri:\n            prefix: /ratings\n      route:') : t)));
     const ok = answerQuery('simulate', { proxy: PRODUCTPAGE(only), host: 'ratings', port: 9080, path: '/ratings/1' }, only);
     expect(ok.clusters.map((c) => c.name)).toEqual(['outbound|9080|v1|ratings.bookinfo.svc.cluster.local']);
     const missing = answerQuery('simulate', { proxy: PRODUCTPAGE(only), host: 'ratings', port: 9080, path: '/health' }, only);
@@ -95,7 +95,7 @@ describe('xds queries', () => {
   });
 
   it('routes by method and headers, as Envoy matches them', async () => {
-    const s = await analyzed(files((f, t) => f === 'networking.yaml' ? t.replace(/(  name: reviews\n  namespace: bookinfo\nspec:\n  hosts:\n    - reviews\n  http:\n)/, `$1    - match:\n        - method:\n            exact: POST\n          headers:\n            end-user:\n              exact: jason\n      route:\n        - destination:\n            host: reviews\n            subset: v3\n`) : t));
+    const s = await analyzed(files((f, t) => f === 'networking.yaml' ? t.replace(/( {2}name: reviews\n {2}namespace: bookinfo\nspec:\n {2}hosts:\n {4}- reviews\n {2}http:\n)/, `$1    - match:\n        - method:\n            exact: POST\n          headers:\n            end-user:\n              exact: jason\n      route:\n        - destination:\n            host: reviews\n            subset: v3\n`) : t));
     const id = PRODUCTPAGE(s);
     const post = answerQuery('simulate', { proxy: id, host: 'reviews:9080', port: 9080, method: 'POST', path: '/reviews/1', headers: { 'End-User': 'jason' } }, s);
     expect(post.clusters.map((c) => c.name)).toEqual(['outbound|9080|v3|reviews.bookinfo.svc.cluster.local']);

@@ -52,7 +52,7 @@ describe('review summary: xDS section', () => {
     const before = await side(files());
     const after = await side(
       files((f, t) => {
-        if (f === 'destination-rules.yaml') return t.replace(/(  subsets:\n(\s+)- name: v1\n(\s+)labels:\n\s+version: v1\n)/, '$1$2- name: canary\n$3labels:\n$3  version: canary\n');
+        if (f === 'destination-rules.yaml') return t.replace(/( {2}subsets:\n(\s+)- name: v1\n(\s+)labels:\n\s+version: v1\n)/, '$1$2- name: canary\n$3labels:\n$3  version: canary\n');
         return t;
       }),
     );

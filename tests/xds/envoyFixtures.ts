@@ -4,6 +4,7 @@
 export const T = 'type.googleapis.com/';
 
 /** A cluster as istiod writes it for a sidecar (proto3 JSON names). */
+// biome-ignore lint/suspicious/noExplicitAny: tests edit these Envoy fixtures at any depth
 export function cluster(): Record<string, any> {
   return {
     '@type': `${T}envoy.config.cluster.v3.Cluster`,
@@ -31,6 +32,7 @@ export function cluster(): Record<string, any> {
 }
 
 /** An outbound HTTP listener with its HTTP connection manager. */
+// biome-ignore lint/suspicious/noExplicitAny: tests edit these Envoy fixtures at any depth
 export function listener(): Record<string, any> {
   return {
     '@type': `${T}envoy.config.listener.v3.Listener`,
@@ -73,6 +75,7 @@ export function listener(): Record<string, any> {
   };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: tests edit these Envoy fixtures at any depth
 export function routeConfig(): Record<string, any> {
   return {
     '@type': `${T}envoy.config.route.v3.RouteConfiguration`,

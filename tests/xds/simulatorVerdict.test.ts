@@ -34,7 +34,7 @@ function sample(edit: Partial<Record<string, (t: string) => string>> = {}): stri
 const dropV3 = (t: string) => t.replace('    - name: v3\n      labels:\n        version: v3\n', '');
 /** The reviews VirtualService routing `weights` to the subsets given. */
 const reviewsTo = (routes: [string, number][]) => (t: string) =>
-  t.replace(/    - route:\n        - destination:\n            host: reviews\n            subset: v1\n          weight: 75\n        - destination:\n            host: reviews2\n          weight: 25\n/,
+  t.replace(/ {4}- route:\n {8}- destination:\n {12}host: reviews\n {12}subset: v1\n {10}weight: 75\n {8}- destination:\n {12}host: reviews2\n {10}weight: 25\n/,
     `    - route:\n${routes.map(([s, w]) => `        - destination:\n            host: reviews\n            subset: ${s}\n          weight: ${w}\n`).join('')}`);
 
 function fromProductpage(text: string, input: { host?: string; port?: number; path?: string } = {}) {
@@ -83,7 +83,7 @@ describe('a route to a subset no DestinationRule defines (503 NC for its share)'
   });
 
   it('says that no DestinationRule for the host exists, and fails the whole request when every cluster is missing', () => {
-    const noReviewsDr = (t: string) => t.replace(/---\napiVersion: networking.istio.io\/v1\nkind: DestinationRule\nmetadata:\n  name: reviews\n[\s\S]*?(?=---)/, '');
+    const noReviewsDr = (t: string) => t.replace(/---\napiVersion: networking.istio.io\/v1\nkind: DestinationRule\nmetadata:\n {2}name: reviews\n[\s\S]*?(?=---)/, '');
     const { gen, res } = fromProductpage(sample({ 'destination-rules.yaml': noReviewsDr, 'networking.yaml': reviewsTo([['v3', 100]]) }));
     expect(gen.clusters.map((c) => String(c.name)).filter((n) => n.endsWith('|reviews.bookinfo.svc.cluster.local'))).toEqual(['outbound|9080||reviews.bookinfo.svc.cluster.local']);
     expect(res.ok).toBe(false);

@@ -137,7 +137,7 @@ describe('the generated config of Bookinfo with the reporter mistake', () => {
       .map((f) => {
         const t = readFileSync(join(dir, f), 'utf8');
         if (f === 'destination-rules.yaml') return t.replace('    - name: v3\n      labels:\n        version: v3\n', '');
-        if (f === 'networking.yaml') return t.replace(/            host: reviews\n            subset: v1\n          weight: 75\n        - destination:\n            host: reviews2\n          weight: 25\n/, '            host: reviews\n            subset: v1\n          weight: 80\n        - destination:\n            host: reviews\n            subset: v3\n          weight: 20\n');
+        if (f === 'networking.yaml') return t.replace(/ {12}host: reviews\n {12}subset: v1\n {10}weight: 75\n {8}- destination:\n {12}host: reviews2\n {10}weight: 25\n/, '            host: reviews\n            subset: v1\n          weight: 80\n        - destination:\n            host: reviews\n            subset: v3\n          weight: 20\n');
         return t;
       })
       .join('\n---\n');

@@ -145,7 +145,7 @@ function submitted(view: ResourceReader, pod: Resource): { labels: Record<string
     const own = template?.annotations[SIDECAR_STATUS_ANNOTATION];
     if (own !== undefined) annotations[SIDECAR_STATUS_ANNOTATION] = own;
     else delete annotations[SIDECAR_STATUS_ANNOTATION];
-    for (const l of INJECTED_LABELS) if (!Object.prototype.hasOwnProperty.call(templateLabels, l)) delete labels[l];
+    for (const l of INJECTED_LABELS) if (!Object.hasOwn(templateLabels, l)) delete labels[l];
   }
   return { labels, annotations };
 }
@@ -154,7 +154,7 @@ function roleOf(pod: Resource, labels: StringMap, waypoints: ReadonlyMap<string,
   const gwName = labels[GATEWAY_NAME_LABEL];
   if (gwName) {
     const w = waypoints.get(`${pod.namespace}/${gwName}`);
-    if (w && w.waypointClass) return { role: 'waypoint', waypointOf: `${pod.namespace}/${gwName}` };
+    if (w?.waypointClass) return { role: 'waypoint', waypointOf: `${pod.namespace}/${gwName}` };
     return { role: 'gateway' };
   }
   if (pod.namespace === systemNs && labels.app === 'ztunnel') return { role: 'ztunnel' };

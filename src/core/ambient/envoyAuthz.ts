@@ -40,7 +40,7 @@ const HTTP_SOURCE = ['requestPrincipals', 'notRequestPrincipals'] as const;
 const HTTP_OPERATION = ['hosts', 'notHosts', 'methods', 'notMethods', 'paths', 'notPaths'] as const;
 
 function principalOf(id: string | null): string {
-  return id && id.startsWith('spiffe://') ? id.slice('spiffe://'.length) : '';
+  return id?.startsWith('spiffe://') ? id.slice('spiffe://'.length) : '';
 }
 
 function namespaceOf(id: string | null): string {

@@ -243,7 +243,7 @@ function waypointPod(model: AmbientModel, w: Waypoint): { pod: SimPod; ip: strin
   // file wrote) is the waypoint's own running pod taken.
   const atIp = !svc && w.address.ip ? model.cluster.pods.find((p) => p.ips.includes(w.address.ip as string) && p.state === 'running') : undefined;
   const pod = svc ? fromService : (atIp ?? model.cluster.pods.find((p) => p.waypointOf === `${w.namespace}/${w.name}` && p.state === 'running'));
-  return pod && pod.ips[0] ? { pod, ip: pod.ips[0] } : undefined;
+  return pod?.ips[0] ? { pod, ip: pod.ips[0] } : undefined;
 }
 
 /** AuthorizationPolicies a waypoint applies for traffic to a service (policyattachment.go). */

@@ -114,7 +114,7 @@ export interface ZtunnelState {
 
 function canonical(labels: StringMap, workloadName: string): { name: string; revision: string } {
   const pick = (keys: string[]) => {
-    for (const k of keys) if (Object.prototype.hasOwnProperty.call(labels, k)) return labels[k] as string;
+    for (const k of keys) if (Object.hasOwn(labels, k)) return labels[k] as string;
     return undefined;
   };
   return { name: pick(['service.istio.io/canonical-name', 'app.kubernetes.io/name', 'app']) ?? workloadName, revision: pick(['service.istio.io/canonical-revision', 'app.kubernetes.io/version', 'version']) ?? 'latest' };

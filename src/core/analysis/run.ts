@@ -85,7 +85,7 @@ export function runAnalyzersSync(store: StoreView, analyzers: readonly Analyzer[
 }
 
 function keepForNamespace(r: Resource | undefined, ns: string | undefined): boolean {
-  if (!ns || !r || !r.namespace) return true;
+  if (!ns || !r?.namespace) return true;
   return r.namespace === ns;
 }
 

@@ -73,7 +73,7 @@ export function compiledMatches(sel: CompiledSelector, labels: Readonly<Record<s
   if (sel === null) return false;
   const l = labels ?? {};
   for (const r of sel) {
-    const has = Object.prototype.hasOwnProperty.call(l, r.key);
+    const has = Object.hasOwn(l, r.key);
     switch (r.op) {
       case 'In':
         if (!has || !r.values.includes(l[r.key] as string)) return false;

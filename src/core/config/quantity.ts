@@ -56,8 +56,8 @@ function splitQuantity(s: string): QuantityParts | 'format' {
 
 /** How a suffix scales the number: a power of 10 or of 2, or undefined when apimachinery knows no such suffix. */
 function interpretSuffix(suffix: string): { base: 10 | 2; exponent: number } | undefined {
-  if (Object.prototype.hasOwnProperty.call(DECIMAL_SUFFIXES, suffix)) return { base: 10, exponent: DECIMAL_SUFFIXES[suffix] as number };
-  if (Object.prototype.hasOwnProperty.call(BINARY_SUFFIXES, suffix)) return { base: 2, exponent: BINARY_SUFFIXES[suffix] as number };
+  if (Object.hasOwn(DECIMAL_SUFFIXES, suffix)) return { base: 10, exponent: DECIMAL_SUFFIXES[suffix] as number };
+  if (Object.hasOwn(BINARY_SUFFIXES, suffix)) return { base: 2, exponent: BINARY_SUFFIXES[suffix] as number };
   if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E')) {
     // strconv.ParseInt(rest, 10, 64): an optional sign, then decimal digits within int64.
     if (!/^[+-]?[0-9]+$/.test(suffix.slice(1))) return undefined;

@@ -15,7 +15,7 @@ const cache = new WeakMap<object, SecretData | null>();
 export function secretData(secret: Resource): SecretData | undefined {
   let v = cache.get(secret.body);
   if (v === undefined) {
-    v = decode(Object.prototype.hasOwnProperty.call(secret.body, 'data') ? secret.body.data : undefined);
+    v = decode(Object.hasOwn(secret.body, 'data') ? secret.body.data : undefined);
     cache.set(secret.body, v);
   }
   return v ?? undefined;

@@ -146,7 +146,7 @@ function podTargetPort(pod: Resource, port: ServicePortInfo): number | undefined
  * named `<cronjob>-<8 to 10 digits>`. xDS endpoint metadata and ztunnel's workloads use it.
  */
 export function podWorkloadName(pod: Resource, labels: Readonly<Record<string, string>> = pod.labels): string {
-  if (Object.prototype.hasOwnProperty.call(labels, 'service.istio.io/workload-name')) return labels['service.istio.io/workload-name'] as string;
+  if (Object.hasOwn(labels, 'service.istio.io/workload-name')) return labels['service.istio.io/workload-name'] as string;
   const meta = isObj(pod.body.metadata) ? pod.body.metadata : {};
   if (str(meta.generateName) === '') return pod.name;
   const controller = arr(meta.ownerReferences).filter(isObj).find((r) => r.controller === true);

@@ -210,9 +210,9 @@ export function message<F extends Fields>(fields: F, opts: MessageOptions = {}):
     const out: Record<string, unknown> = { ...blank };
     for (let i = 0; i < names.length; i++) {
       const name = names[i] as string;
-      let v = Object.prototype.hasOwnProperty.call(o, name) ? o[name] : undefined;
+      let v = Object.hasOwn(o, name) ? o[name] : undefined;
       const alias = aliases?.[i];
-      if (v === undefined && alias !== undefined && Object.prototype.hasOwnProperty.call(o, alias)) v = o[alias];
+      if (v === undefined && alias !== undefined && Object.hasOwn(o, alias)) v = o[alias];
       out[name] = (shapes[i] as Shape<unknown>).read(v);
     }
     return out as MessageOf<F>;

@@ -28,7 +28,7 @@ export function bodyReader<F extends Fields>(shape: MessageShape<F>, field: stri
   let lastView: MessageOf<F> | undefined;
   const read = (r: Resource): MessageOf<F> => {
     if (r.body === lastBody) return lastView as MessageOf<F>;
-    const raw = Object.prototype.hasOwnProperty.call(r.body, field) ? r.body[field] : undefined;
+    const raw = Object.hasOwn(r.body, field) ? r.body[field] : undefined;
     // Keyed by the field's own object when it has one: the pods derived from one controller
     // share their spec, and so share its view (the view depends on nothing else).
     const key = typeof raw === 'object' && raw !== null ? raw : r.body;
@@ -72,7 +72,7 @@ export function writtenAt(r: Resource, path: readonly (string | number)[]): Writ
       if (!Array.isArray(v) || seg < 0 || seg >= v.length) return 'absent';
       v = v[seg];
     } else {
-      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.prototype.hasOwnProperty.call(v, seg)) return 'absent';
+      if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, seg)) return 'absent';
       v = (v as Record<string, unknown>)[seg];
     }
   }

@@ -261,11 +261,11 @@ export function recognizeWaypoints(
     const cls = classOf(view, spec.gatewayClassName);
     let trafficType: TrafficType = 'service';
     let trafficTypeFrom: Waypoint['trafficTypeFrom'] = 'default';
-    if (cls && Object.prototype.hasOwnProperty.call(cls.labels, WAYPOINT_FOR_LABEL)) {
+    if (cls && Object.hasOwn(cls.labels, WAYPOINT_FOR_LABEL)) {
       trafficType = cls.labels[WAYPOINT_FOR_LABEL] as string;
       trafficTypeFrom = 'GatewayClass';
     }
-    if (Object.prototype.hasOwnProperty.call(gw.labels, WAYPOINT_FOR_LABEL)) {
+    if (Object.hasOwn(gw.labels, WAYPOINT_FOR_LABEL)) {
       trafficType = gw.labels[WAYPOINT_FOR_LABEL] as string;
       trafficTypeFrom = 'Gateway';
     }
@@ -327,11 +327,11 @@ interface ObjectMeta {
   labels: StringMap;
 }
 
-function useWaypoint(labels: StringMap, fallbackNamespace: string): { none: true } | { none: false; ref?: string } {
-  if (!Object.prototype.hasOwnProperty.call(labels, USE_WAYPOINT_LABEL)) return { none: false };
+function waypointFromLabels(labels: StringMap, fallbackNamespace: string): { none: true } | { none: false; ref?: string } {
+  if (!Object.hasOwn(labels, USE_WAYPOINT_LABEL)) return { none: false };
   const value = labels[USE_WAYPOINT_LABEL] as string;
   if (value === 'none') return { none: true };
-  const ns = Object.prototype.hasOwnProperty.call(labels, USE_WAYPOINT_NAMESPACE_LABEL) ? (labels[USE_WAYPOINT_NAMESPACE_LABEL] as string) : fallbackNamespace;
+  const ns = Object.hasOwn(labels, USE_WAYPOINT_NAMESPACE_LABEL) ? (labels[USE_WAYPOINT_NAMESPACE_LABEL] as string) : fallbackNamespace;
   return { none: false, ref: ref(ns, value) };
 }
 
@@ -352,7 +352,7 @@ const unsupported = (r: string, t: string) => ({ reason: 'UnsupportedTrafficType
 
 /** istiod's fetchWaypointForTarget: the object's own label (`none` opts out), else its namespace's. */
 function waypointForTarget(ctx: BindingContext, o: ObjectMeta): WaypointBinding {
-  const own = useWaypoint(o.labels, o.namespace);
+  const own = waypointFromLabels(o.labels, o.namespace);
   if (own.none) return { via: 'optOut', explanation: `${USE_WAYPOINT_LABEL}=none opts out; the namespace's label is not consulted.` };
   const nsLabels = ctx.namespaceLabels(o.namespace);
   if (own.ref) {
@@ -362,7 +362,7 @@ function waypointForTarget(ctx: BindingContext, o: ObjectMeta): WaypointBinding 
     return { via: 'object', requested: own.ref, waypoint: w, explanation: `The object's ${USE_WAYPOINT_LABEL} label names ${own.ref}.` };
   }
   if (nsLabels) {
-    const fromNs = useWaypoint(nsLabels, o.namespace);
+    const fromNs = waypointFromLabels(nsLabels, o.namespace);
     if (!fromNs.none && fromNs.ref) {
       const w = ctx.waypoints.get(fromNs.ref);
       if (!w) return { via: 'namespace', requested: fromNs.ref, error: notReady(fromNs.ref), explanation: `Namespace ${o.namespace}'s ${USE_WAYPOINT_LABEL} label names ${fromNs.ref}, which is missing or has no address (not ready).` };
@@ -417,8 +417,8 @@ export function workloadWaypoint(ctx: BindingContext, pod: ObjectMeta): Waypoint
 /** `istio.io/ingress-use-waypoint` on the Service, else its namespace: whether it is present, and its value as istiod reads it. */
 export function ingressUseWaypoint(svcLabels: StringMap, nsLabels: StringMap | undefined): { present: boolean; value: boolean } {
   let v: string | undefined;
-  if (Object.prototype.hasOwnProperty.call(svcLabels, INGRESS_USE_WAYPOINT_LABEL)) v = svcLabels[INGRESS_USE_WAYPOINT_LABEL];
-  else if (nsLabels && Object.prototype.hasOwnProperty.call(nsLabels, INGRESS_USE_WAYPOINT_LABEL)) v = nsLabels[INGRESS_USE_WAYPOINT_LABEL];
+  if (Object.hasOwn(svcLabels, INGRESS_USE_WAYPOINT_LABEL)) v = svcLabels[INGRESS_USE_WAYPOINT_LABEL];
+  else if (nsLabels && Object.hasOwn(nsLabels, INGRESS_USE_WAYPOINT_LABEL)) v = nsLabels[INGRESS_USE_WAYPOINT_LABEL];
   if (v === undefined) return { present: false, value: false };
   return { present: true, value: parseBool(v) === true };
 }

@@ -92,7 +92,6 @@ export function goSprintf(template: string, args: readonly unknown[]): string {
 }
 
 function formatVerb(verb: string, a: unknown): string {
-  {
     switch (verb) {
       case 'q':
         if (Array.isArray(a)) return `[${a.map((x) => goQuote(String(x))).join(' ')}]`;
@@ -106,5 +105,4 @@ function formatVerb(verb: string, a: unknown): string {
       default:
         return goValue(a);
     }
-  }
 }

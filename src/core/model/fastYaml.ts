@@ -301,7 +301,7 @@ class Reader {
         const ke = this.scanEnd;
         if (typeof k !== 'string' || this.code(ke) !== 58) throw BAIL;
         key = k;
-        if (key === '__proto__' || key === '<<' || Object.prototype.hasOwnProperty.call(map, key)) throw BAIL;
+        if (key === '__proto__' || key === '<<' || Object.hasOwn(map, key)) throw BAIL;
         i = this.skipSpaces(ke + 1);
       }
       let value: unknown;

@@ -93,7 +93,7 @@ export function locateInDocument(doc: SourceDocument, path: Array<string | numbe
  */
 export function locateWithParser(doc: SourceDocument, path: Array<string | number>, lastOccurrence?: number): FieldLocation | undefined {
   const parsed = positioned(doc.text);
-  if (!parsed || !parsed.contents) return undefined;
+  if (!parsed?.contents) return undefined;
   let node: unknown = parsed.contents;
   let keyNode: YamlNode | undefined;
   let best: FieldLocation | undefined;
@@ -145,7 +145,7 @@ export function locateWithParser(doc: SourceDocument, path: Array<string | numbe
 export function fieldRangeMap(doc: SourceDocument, itemIndex?: number): Map<string, SourceRange> {
   const out = new Map<string, SourceRange>();
   const parsed = positioned(doc.text);
-  if (!parsed || !parsed.contents) return out;
+  if (!parsed?.contents) return out;
   let root: unknown = parsed.contents;
   if (itemIndex !== undefined) {
     const items = isMap(root) ? root.items.find((p) => isPair(p) && isScalar(p.key) && p.key.value === 'items')?.value : undefined;

@@ -254,7 +254,7 @@ function duplicateKeys(doc: SourceDocument, e: unknown): DuplicateKey[] {
           const [ks, ke] = earlier.key.range ?? [0, 0];
           // go-yaml names the line of the later value (of its key when the value is empty).
           const v = item.value as YamlNode | null;
-          const laterAt = v && v.range && !(isScalar(v) && v.value === null && (v as { source?: string }).source === '') ? v.range[0] : (item.key.range?.[0] ?? 0);
+          const laterAt = v?.range && !(isScalar(v) && v.value === null && (v as { source?: string }).source === '') ? v.range[0] : (item.key.range?.[0] ?? 0);
           out.push({ path: [...path, String(k)], message: message([...path, String(k)], k, laterAt), start: ks, end: ke, occurrence: earlier.count - 1 });
         }
         seen.set(id, { key: item.key, value: item.value, count: (earlier?.count ?? 0) + 1 });

@@ -78,7 +78,7 @@ export function stringMap(v: unknown): StringMap {
 
 /** Own-property lookup, safe for any key on any object. */
 export function has(o: object, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key);
+  return  Object.hasOwn(o, key);
 }
 
 /** The raw `spec` mapping of a resource ({} when absent). Prefer the typed views in config/api. */
@@ -96,7 +96,7 @@ export function keySegment(key: string): string {
 export function valueAt(o: Obj, path: readonly string[]): unknown {
   let cur: unknown = o;
   for (const k of path) {
-    if (!isObj(cur) || !Object.prototype.hasOwnProperty.call(cur, k)) return undefined;
+    if (!isObj(cur) || !Object.hasOwn(cur, k)) return undefined;
     cur = cur[k];
   }
   return cur;

@@ -805,7 +805,7 @@ function str(v: unknown): string {
 }
 
 function pick(o: Obj, ...keys: string[]): unknown {
-  for (const k of keys) if (Object.prototype.hasOwnProperty.call(o, k)) return o[k];
+  for (const k of keys) if (Object.hasOwn(o, k)) return o[k];
   return undefined;
 }
 

@@ -365,7 +365,7 @@ export async function pluggedCaLoad(ctx: PkiContext, input: KeyCertBundleInput):
     return { ...r, load: r.verdict };
   }
   const first = ctx.parsePemEncodedCertificate(input.cert);
-  if (!first.cert || !first.cert.facts.isCA) {
+  if (!first.cert?.facts.isCA) {
     const error = first.error ?? 'certificate is not authorized to sign other certificates';
     r.steps.push({
       name: 'signing cert is a CA',

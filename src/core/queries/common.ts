@@ -36,7 +36,7 @@ export function argBag(args: unknown): Bag {
 }
 
 function own(bag: Bag, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(bag, key) ? bag[key] : undefined;
+  return  Object.hasOwn(bag, key) ? bag[key] : undefined;
 }
 
 export function optString(bag: Bag, key: string): string | undefined {

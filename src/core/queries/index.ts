@@ -42,7 +42,7 @@ const ASYNC_HANDLERS: AsyncHandlers = {
 
 /** Whether a view is answered asynchronously (answerQueryAsync). */
 export function isAsyncQueryView(name: unknown): name is AsyncView {
-  return typeof name === 'string' && Object.prototype.hasOwnProperty.call(ASYNC_HANDLERS, name);
+  return typeof name === 'string' && Object.hasOwn(ASYNC_HANDLERS, name);
 }
 
 /** Answers any view, the asynchronous ones included. */

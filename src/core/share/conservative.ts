@@ -10,7 +10,7 @@ export const MASKED = 'REDACTED';
 
 const LINE_BREAK = /\r\n|\r|\n|\u0085|\u2028|\u2029/g;
 /** A key a reviewer may see: plain or double-quoted, made of the characters Kubernetes keys use. */
-const SIMPLE_KEY = /^(?:"[A-Za-z0-9_][A-Za-z0-9_.\/-]{0,62}"|[A-Za-z0-9_][A-Za-z0-9_.\/-]{0,62})[ \t]*:(?=[ \t]|$)/;
+const SIMPLE_KEY = /^(?:"[A-Za-z0-9_][A-Za-z0-9_./-]{0,62}"|[A-Za-z0-9_][A-Za-z0-9_./-]{0,62})[ \t]*:(?=[ \t]|$)/;
 
 function maskLine(line: string): string {
   const lead = /^[ \t]*(?:-[ \t]+)*/.exec(line)![0];

@@ -426,7 +426,7 @@ function isObject(v: unknown): v is Record<string, unknown> {
 
 /** An own property only: `toString`, `constructor` and friends never come from the prototype. */
 function own(o: Record<string, unknown>, key: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, key) ? o[key] : undefined;
+  return  Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
 function tooMany(count: number, cap: number, what: string): never {

@@ -60,7 +60,7 @@ const METADATA_IDENTITY = new Set(['name', 'namespace', 'generateName', 'uid', '
 /** kubectl keeps the whole object, Secret data included, in this annotation. */
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** Keys shown as they are (`<<`, a merge key, too: what it pulls in is masked where it comes from). */
-const SIMPLE_KEY = /^(?:[A-Za-z0-9_.\/-]{1,253}|<<)$/;
+const SIMPLE_KEY = /^(?:[A-Za-z0-9_./-]{1,253}|<<)$/;
 /**
  * Masked values shorter than this are not searched for in the redacted text: short ones
  * (`admin`, a namespace) also stand in public fields. They are still checked by reading.
@@ -204,7 +204,7 @@ function valueAtPath(value: unknown, path: Path): unknown {
   let cur = value;
   for (const seg of path) {
     if (typeof seg === 'number') cur = Array.isArray(cur) ? cur[seg] : undefined;
-    else cur = isObj(cur) && Object.prototype.hasOwnProperty.call(cur, seg) ? cur[seg] : undefined;
+    else cur = isObj(cur) && Object.hasOwn(cur, seg) ? cur[seg] : undefined;
   }
   return cur;
 }
@@ -527,7 +527,7 @@ function mayHoldSecrets(text: string): boolean {
 }
 
 /** A line of a mapping (`key:` or `- key:`), as it looks in the lines a quote swallowed. */
-const MAPPING_LINE = /^[ \t]*(?:-[ \t]+)?["']?[\w.\/-]+["']?[ \t]*:(?:[ \t]|$)/;
+const MAPPING_LINE = /^[ \t]*(?:-[ \t]+)?["']?[\w./-]+["']?[ \t]*:(?:[ \t]|$)/;
 
 /**
  * True when an open quote may have swallowed the lines below it: a quote opened and not

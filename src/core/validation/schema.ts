@@ -40,7 +40,7 @@ export function schemaFindings(r: Resource): ValidationFinding[] {
   const kind = typeof body.kind === 'string' ? body.kind : '';
   const { group, version } = splitApiVersion(apiVersion);
   const info = apiKind(group, kind);
-  if (!info || !info.versions.includes(version)) return [];
+  if (!info?.versions.includes(version)) return [];
   const out: WalkResult = { structural: [], cel: [] };
   const root = (seg: string): PathNode => ({ parent: undefined, seg });
   if (info.crd) {
@@ -52,7 +52,7 @@ export function schemaFindings(r: Resource): ValidationFinding[] {
   if (info.body) {
     walk(body, bodyRoot(info.body.schema as Schema), undefined, out);
   } else if (info.spec) {
-    const has = Object.prototype.hasOwnProperty.call(body, 'spec') && body.spec !== undefined;
+    const has = Object.hasOwn(body, 'spec') && body.spec !== undefined;
     if (has) walk(body.spec, info.spec.schema as Schema, root('spec'), out);
     else if (info.specRequired) out.structural.push({ message: 'spec: Required value', path: root('spec') });
   }

@@ -53,7 +53,7 @@ const DRY_RUN = 'istio.io/dry-run';
 
 /** validateMetadata: the annotation checks Istio runs before every kind's rules. */
 function validateMetadata(input: WebhookInput, annotations: Readonly<Record<string, string>>, spec: Record<string, unknown>): V | undefined {
-  const has = (k: string) => Object.prototype.hasOwnProperty.call(annotations, k);
+  const has = (k: string) => Object.hasOwn(annotations, k);
   const isAuthz = input.kindId === 'security.istio.io/AuthorizationPolicy';
   if (has(DRY_RUN)) {
     const val = annotations[DRY_RUN] as string;

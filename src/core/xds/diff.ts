@@ -35,7 +35,7 @@ const MAX_FIELDS = 20;
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 function own(o: Record<string, unknown>, k: string): unknown {
-  return Object.prototype.hasOwnProperty.call(o, k) ? o[k] : undefined;
+  return  Object.hasOwn(o, k) ? o[k] : undefined;
 }
 
 function show(v: unknown): string {
@@ -73,7 +73,7 @@ function walk(a: unknown, b: unknown, path: string, out: FieldChange[], count: {
   if (isObj(a) && isObj(b)) {
     // Own keys only: a key such as `toString` must not read Object.prototype's.
     for (const k of Object.keys(a)) walk(a[k], own(b, k), path ? `${path}.${k}` : k, out, count);
-    for (const k of Object.keys(b)) if (!Object.prototype.hasOwnProperty.call(a, k)) walk(undefined, b[k], path ? `${path}.${k}` : k, out, count);
+    for (const k of Object.keys(b)) if (!Object.hasOwn(a, k)) walk(undefined, b[k], path ? `${path}.${k}` : k, out, count);
     return;
   }
   if (JSON.stringify(a) === JSON.stringify(b)) return;
@@ -114,7 +114,7 @@ export function resourcesOfDump(dump: unknown): ResourceSet {
   const out = { listeners: [] as Json[], routes: [] as Json[], clusters: [] as Json[], endpoints: [] as Json[] };
   const strip = (v: unknown): Json | undefined => {
     if (!isObj(v)) return undefined;
-    const { ['@type']: _t, ...rest } = v;
+    const { '@type': _t, ...rest } = v;
     return rest;
   };
   for (const c of arr(isObj(dump) ? dump.configs : undefined)) {

@@ -7,7 +7,7 @@
 // endpoint sets are matched by name (diff.ts) and the differing fields listed. Fields that
 // only the running proxy knows are left out first: version_info, last_updated (entries'
 // bookkeeping, not resources) and the endpoints' health_status.
-import { ConfigDump, SECTION, asObject, field, list, str, typeUrlOf, type JsonObject, type JsonValue } from './configdump/dump.ts';
+import { type ConfigDump, SECTION, asObject, field, list, str, typeUrlOf, type JsonObject, type JsonValue } from './configdump/dump.ts';
 import { marshalJsonpb } from './configdump/protoJson.ts';
 import type { ProtoSchema } from './configdump/protoSchema.ts';
 import { diffResources, type FieldChange, type ResourceSet, type ResourceType } from './diff.ts';
@@ -94,7 +94,7 @@ function strip(v: unknown): unknown {
 export function canonicalResource(res: JsonObject, type: ResourceType, schema: ProtoSchema): Json {
   // Names key the comparison; one that is not text is compared as written (the caller's fallback).
   for (const k of ['name', 'clusterName', 'cluster_name']) {
-    if (Object.prototype.hasOwnProperty.call(res, k) && res[k] !== undefined && res[k] !== null && typeof res[k] !== 'string') throw new Error(`${k} is not text`);
+    if (Object.hasOwn(res, k) && res[k] !== undefined && res[k] !== null && typeof res[k] !== 'string') throw new Error(`${k} is not text`);
   }
   const typeUrl = typeUrlOf(res) || `type.googleapis.com/${TYPE_NAMES[type]}`;
   const text = marshalJsonpb({ ...res, '@type': typeUrl } as JsonValue, 'google.protobuf.Any', schema);

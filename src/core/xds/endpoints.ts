@@ -271,7 +271,7 @@ export function clusterLoadAssignment(ctx: GenContext, clusterName: string): Jso
   const key = parseSubsetKey(clusterName);
   if (!key) return { clusterName };
   const svc = ctx.scope.servicesByHostname.get(key.host);
-  if (!svc || !svc.ports.some((p) => p.port === key.port)) return { clusterName };
+  if (!svc?.ports.some((p) => p.port === key.port)) return { clusterName };
   if (svc.resolution === 'DNS' || svc.resolution === 'DNSRoundRobin') return { clusterName };
   // Waypoint `inbound-vip|port|http/v1|host`: the subset after the protocol, endpoints over HBONE where the pod supports it.
   const vip = key.direction === 'inbound-vip';

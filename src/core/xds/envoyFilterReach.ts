@@ -116,7 +116,7 @@ export function envoyFilterReach(view: ConfigView, limit = REACH_PROXY_LIMIT): M
       let reach: PatchReach;
       if (p.applyTo === 'BOOTSTRAP') reach = 'bootstrap';
       else if (!IMPLEMENTED.has(p.applyTo)) reach = 'unknown';
-      else if (!s || !s.selected) reach = 'no-proxy';
+      else if (!s?.selected) reach = 'no-proxy';
       else if (s.applied) reach = 'applied';
       else if (s.undecided) reach = 'unknown';
       else if (!s.proxyMatched) reach = 'proxy-mismatch';

@@ -759,7 +759,7 @@ function selectorsEqual(a: LabelMap | undefined, b: LabelMap | undefined): boole
   const ak = Object.keys(a ?? {});
   const bk = Object.keys(b ?? {});
   if (ak.length !== bk.length) return false;
-  return ak.every((k) => (a as LabelMap)[k] === (b ?? {})[k]);
+  return ak.every((k) => (a as LabelMap)[k] === b?.[k]);
 }
 
 /** mergeDestinationRule (ENABLE_ENHANCED_DESTINATIONRULE_MERGE on). */

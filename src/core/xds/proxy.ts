@@ -156,7 +156,7 @@ function meshIdOf(view: ConfigView, pod: Resource, meta: Record<string, unknown>
   for (const c of podSpec(pod).containers) {
     if (c.name !== 'istio-proxy') continue;
     const e = c.env.filter((x) => x.name === 'ISTIO_META_MESH_ID').pop();
-    if (e && e.value) return e.value;
+    if (e?.value) return e.value;
   }
   const fromMeta = str(meta.ISTIO_META_MESH_ID);
   if (fromMeta !== '') return fromMeta;
@@ -247,7 +247,7 @@ export function canBindToPort(p: Proxy, bindToPort: boolean, bind: string, port:
   } else if (!http) return true;
   const m = p.metadata;
   if ((m.envoyStatusPort ?? 0) === port || (m.envoyPrometheusPort ?? 0) === port) return false;
-  if (virtualPorts && virtualPorts.includes(port)) return false;
+  if (virtualPorts?.includes(port)) return false;
   return true;
 }
 

@@ -288,7 +288,7 @@ function clusterStep(view: ConfigView, gen: GeneratedConfig, res: RequestResult,
  */
 export function missingClusterReason(view: ConfigView, gen: GeneratedConfig, name: string): string {
   const key = parseSubsetKey(name);
-  if (!key || key.direction !== 'outbound') return `the proxy has no cluster ${name}`;
+  if (key?.direction !== 'outbound') return `the proxy has no cluster ${name}`;
   const push = pushContext(view);
   const byNs = push.hostnameAndNamespace.get(key.host);
   const services = byNs ? [...byNs.values()] : [];

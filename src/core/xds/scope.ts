@@ -354,7 +354,7 @@ function canMergeServices(a: Service, b: Service): boolean {
 
 function sameMap(a: Readonly<Record<string, string>>, b: Readonly<Record<string, string>>): boolean {
   const ka = Object.keys(a);
-  return ka.length === Object.keys(b).length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && a[k] === b[k]);
+  return ka.length === Object.keys(b).length && ka.every((k) => Object.hasOwn(b, k) && a[k] === b[k]);
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {
@@ -494,7 +494,7 @@ export function scopeDestinationRule(scope: SidecarScope, direction: 'outbound' 
 /** GetEgressListenerForRDS: the egress listener of a port (or the catch-all). */
 export function egressListenerForRds(scope: SidecarScope, port: number, bind: string): EgressListenerScope | undefined {
   for (const e of scope.egressListeners) {
-    if (!e.listener || !e.listener.port || (e.listener.port.number ?? 0) === 0) return e;
+    if (!e.listener?.port || (e.listener.port.number ?? 0) === 0) return e;
     if (e.listener.port.number === port) {
       if (port === 0) {
         if (e.listener.bind === bind) return e;

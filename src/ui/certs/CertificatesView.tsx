@@ -352,7 +352,7 @@ function Scenario({ s, report, byId }: { s: ScenarioView; report: CertsReport; b
           <ol className="certs-steps">
             {s.steps.map((st, i) => (
               <li key={i} className={`step-${st.status}`} data-testid="certs-step" data-status={st.status} title={st.source ? `Istio: ${st.source}` : undefined}>
-                <span className="certs-mark" aria-label={st.status}>
+                <span className="certs-mark" role="img" aria-label={st.status}>
                   {MARK[st.status]}
                 </span>{' '}
                 <strong>{st.name}</strong>: {st.detail}

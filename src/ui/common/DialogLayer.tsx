@@ -63,7 +63,6 @@ function QuestionDialog({ q }: { q: Asked }) {
       ref={ref}
       className="modal"
       style={{ width: 'min(460px, 92vw)' }}
-      role="dialog"
       aria-modal="true"
       aria-labelledby={titleId}
       aria-describedby={q.message ? messageId : undefined}

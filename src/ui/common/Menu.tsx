@@ -39,7 +39,7 @@ export function Menu({ anchor, at, label, testId, items, note, className, onClos
       return true;
     }
     const el = anchor.current;
-    if (!el || !el.isConnected) return false;
+    if (!el?.isConnected) return false;
     const a = el.getBoundingClientRect();
     if (a.width === 0 || a.bottom < 0 || a.top > window.innerHeight) return false;
     const top = a.bottom + 2 + h <= window.innerHeight ? a.bottom + 2 : Math.max(4, a.top - 2 - h);

@@ -49,7 +49,7 @@ export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void
     const normalize = () => {
       queued = false;
       if (lazy) {
-        if (!current || !current.isConnected || !root.contains(current)) current = initialItem(list()) ?? null;
+        if (!current?.isConnected || !root.contains(current)) current = initialItem(list()) ?? null;
         if (applied && applied !== current && applied.isConnected) setStop(applied, false);
         // The current item's controls may have changed (a Fix button arriving later).
         if (current) setStop(current, true);
@@ -57,7 +57,7 @@ export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void
         return;
       }
       const items = list();
-      if (!current || !current.isConnected || !root.contains(current) || !items.includes(current)) {
+      if (!current?.isConnected || !root.contains(current) || !items.includes(current)) {
         current = initialItem(items) ?? null;
       }
       for (const it of items) {

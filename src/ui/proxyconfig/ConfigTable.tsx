@@ -245,7 +245,7 @@ function DetailPane({ row }: { row: RowModel | undefined }) {
         ))}
         <SourceList sources={row.sources} />
       </div>
-      <pre className="proxy-json" data-testid="proxy-json" tabIndex={0} aria-label="JSON of the selected row">
+      <pre className="proxy-json" data-testid="proxy-json" tabIndex={0} role="region" aria-label="JSON of the selected row">
         {JSON.stringify(row.json, null, 2)}
       </pre>
     </section>

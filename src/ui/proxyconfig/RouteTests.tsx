@@ -72,7 +72,7 @@ export function RouteTestsView() {
           <ul className="route-test-list">
             {data.results.map((r, i) => (
               <li key={i} className={`route-test ${r.passed ? 'passed' : 'failed'}`} data-testid="route-test" data-passed={r.passed ? 'true' : 'false'}>
-                <span className="route-test-mark" aria-label={r.passed ? 'passed' : 'failed'}>
+                <span className="route-test-mark" role="img" aria-label={r.passed ? 'passed' : 'failed'}>
                   {r.passed ? '✓' : '✗'}
                 </span>{' '}
                 <button type="button" className="link-button" title={`${r.file}:${r.line}`} onClick={() => reveal(r.file, r.line)}>

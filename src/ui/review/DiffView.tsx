@@ -30,5 +30,5 @@ export default function DiffView({ path, before, after }: { path: string; before
       modified.dispose();
     };
   }, [path, before, after]);
-  return <div className="diff-view" ref={host} data-testid="diff-view" aria-label={`Changes in ${path}`} />;
+  return <div className="diff-view" ref={host} data-testid="diff-view" role="region" aria-label={`Changes in ${path}`} />;
 }

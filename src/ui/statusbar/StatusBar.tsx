@@ -39,9 +39,9 @@ export function StatusBar() {
   for (const d of diagnostics) counts[d.level]++;
 
   return (
-    <footer className="statusbar" data-testid="statusbar" aria-label="Status">
+    <footer className="statusbar" data-testid="statusbar" role="contentinfo" aria-label="Status">
       <div className="status-left">
-        <span className="status-counts" data-testid="status-counts" aria-label={`${counts.Error} errors, ${counts.Warning} warnings, ${counts.Info} info`}>
+        <span className="status-counts" data-testid="status-counts" role="img" aria-label={`${counts.Error} errors, ${counts.Warning} warnings, ${counts.Info} info`}>
           {(['Error', 'Warning', 'Info'] as Level[]).map((l) => (
             <span key={l} className="status-count" data-testid={`status-${l.toLowerCase()}`}>
               <LevelIcon level={l} /> {counts[l]}

@@ -166,7 +166,7 @@ function FileRow({ file, active, counts, readOnly, onRename }: { file: WsFile; a
         {file.path.slice(slash + 1)}
       </span>
       {counts && (counts.e > 0 || counts.w > 0) && (
-        <span className="file-counts" aria-label={`${counts.e} errors, ${counts.w} warnings`}>
+        <span className="file-counts" role="img" aria-label={`${counts.e} errors, ${counts.w} warnings`}>
           {counts.e > 0 && <span className="badge badge-Error">{counts.e}</span>}
           {counts.w > 0 && <span className="badge badge-Warning">{counts.w}</span>}
         </span>

@@ -71,7 +71,7 @@ export function WorkspaceSwitcher() {
     });
     if (ok) await removeWorkspace(currentId);
   };
-  const act = (fn: () => void | Promise<unknown>) => () => {
+  const act = (fn: () => unknown) => () => {
     setOpen(false);
     void fn();
   };

@@ -117,7 +117,7 @@ export class DocumentEditor {
   /** An editor for a document that parses without errors (undefined otherwise). */
   static for(doc: SourceDocument): DocumentEditor | undefined {
     const parsed = positionedDocument(doc.text);
-    if (!parsed || !parsed.contents || parsed.errors.length > 0) return undefined;
+    if (!parsed?.contents || parsed.errors.length > 0) return undefined;
     return new DocumentEditor(doc, parsed);
   }
 
@@ -226,7 +226,7 @@ export class DocumentEditor {
     const text = renderScalar(value, style);
     if (f.node === null || (isNullScalar(f.node) && (f.node.range as number[])[0] === (f.node.range as number[])[1])) {
       // `key:` without a value: write it after the colon.
-      const at = f.pair && f.pair.key ? ((f.pair.key as YamlNode).range as number[])[1] as number : undefined;
+      const at = f.pair?.key ? ((f.pair.key as YamlNode).range as number[])[1] as number : undefined;
       if (at === undefined) return undefined;
       const colon = this.text.indexOf(':', at);
       if (colon < 0) return undefined;
@@ -241,7 +241,7 @@ export class DocumentEditor {
   renameKey(path: YamlPath, newKey: string): TextEdit | undefined {
     const f = this.find(path);
     const key = f?.pair?.key as YamlNode | undefined;
-    if (!key || !key.range) return undefined;
+    if (!key?.range) return undefined;
     const style = this.json ? 'double' : this.styleOf(key);
     return this.edit(key.range[0], key.range[1], renderScalar(newKey, style));
   }
@@ -292,7 +292,7 @@ export class DocumentEditor {
   /** `key:` with no value (or `~`/`null`) gets an indented block (or a flow value in JSON). */
   private fillEmptyKey(f: Found, key: string, value: YamlValue, asSequenceItem = false): TextEdit | undefined {
     const keyNode = f.pair?.key as YamlNode | undefined;
-    if (!keyNode || !keyNode.range) return undefined;
+    if (!keyNode?.range) return undefined;
     const keyStart = keyNode.range[0];
     const colon = this.text.indexOf(':', keyNode.range[1]);
     if (colon < 0) return undefined;
@@ -318,7 +318,7 @@ export class DocumentEditor {
 
   private pairEnd(p: Pair<unknown, unknown>): number {
     const v = p.value as YamlNode | null;
-    if (v && v.range && !(isNullScalar(v) && v.range[0] === v.range[1])) return this.contentEnd(v);
+    if (v?.range && !(isNullScalar(v) && v.range[0] === v.range[1])) return this.contentEnd(v);
     return this.contentEnd(p.key as YamlNode);
   }
 
@@ -341,7 +341,7 @@ export class DocumentEditor {
     if (seq.flow || this.json) {
       const text = this.json ? JSON.stringify(value) : renderInline(value, false);
       const lastItem = items[items.length - 1];
-      if (!lastItem || !lastItem.range) {
+      if (!lastItem?.range) {
         const open = (seq.range as number[])[0] as number;
         if (this.text[open] !== '[') return undefined;
         return this.edit(open + 1, open + 1, text);
@@ -369,7 +369,7 @@ export class DocumentEditor {
   /** Removes `key: value` (whole lines in block style). */
   removeMapEntry(path: YamlPath): TextEdit | undefined {
     const f = this.find(path);
-    if (!f || !f.pair || !f.parent || !isMap(f.parent)) return undefined;
+    if (!f?.pair || !f.parent || !isMap(f.parent)) return undefined;
     const keyNode = f.pair.key as YamlNode;
     if (!keyNode.range) return undefined;
     const keyStart = keyNode.range[0];

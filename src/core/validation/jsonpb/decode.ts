@@ -254,7 +254,7 @@ function unmarshalSingular(type: string, v: unknown): void {
     if (kindOf(v) === 'string') {
       const raw = rawScalar(v);
       const name = trimQuote(raw);
-      if (!Object.prototype.hasOwnProperty.call(ENUMS[full] ?? {}, name)) {
+      if (!Object.hasOwn(ENUMS[full] ?? {}, name)) {
         throw textError(`unknown value ${goQuote(raw)} for enum ${full}`);
       }
       return;
@@ -387,14 +387,14 @@ function unmarshalAny(v: unknown): void {
   expectContainer(v, 'object');
   if (v === null) return;
   const obj = v as Record<string, unknown>;
-  if (!Object.prototype.hasOwnProperty.call(obj, '@type')) throw textError("Any JSON doesn't have '@type'");
+  if (!Object.hasOwn(obj, '@type')) throw textError("Any JSON doesn't have '@type'");
   const t = obj['@type'];
   if (typeof t !== 'string') throw textError(`can't unmarshal Any's '@type': ${goQuote(rawScalar(t))}`);
   const name = t.slice(t.lastIndexOf('/') + 1);
   const known = MESSAGES[name] !== undefined || WRAPPERS[name] !== undefined || name.startsWith('google.protobuf.');
   if (!known) throw textError(`could not resolve Any message type: ${t}`);
   const wellKnown = name.startsWith('google.protobuf.') && name !== 'google.protobuf.Empty';
-  if (wellKnown && !Object.prototype.hasOwnProperty.call(obj, 'value')) throw textError("Any JSON doesn't have 'value'");
+  if (wellKnown && !Object.hasOwn(obj, 'value')) throw textError("Any JSON doesn't have 'value'");
   try {
     if (wellKnown) {
       unmarshalMessage(name, obj.value);
@@ -416,7 +416,7 @@ function unmarshalMessage(name: string, v: unknown): void {
   if (fields === undefined) throw new Error(`jsonpb: no message ${name}`);
   expectContainer(v, 'object');
   const obj = v as Record<string, unknown>;
-  const has = (k: string) => Object.prototype.hasOwnProperty.call(obj, k);
+  const has = (k: string) => Object.hasOwn(obj, k);
   for (const f of fields) {
     let raw: unknown;
     let found = false;
@@ -636,7 +636,7 @@ function emptyNullElements(name: string, v: unknown): unknown {
     const type = f[2] === 'map' ? (f[4] as string) : f[3];
     if (!isPlainMessage(type)) continue;
     for (const key of new Set([f[0], f[1] === 0 ? f[0] : f[1]])) {
-      if (!Object.prototype.hasOwnProperty.call(v, key)) continue;
+      if (!Object.hasOwn(v, key)) continue;
       const raw = v[key];
       let fixed: unknown = raw;
       if (f[2] === 'repeated' && Array.isArray(raw)) {
@@ -669,7 +669,7 @@ export function istioctlDecodedObject(kind: string, group: string, object: unkno
   if (info === undefined || !isObject(object)) return undefined;
   let out: Record<string, unknown> | undefined;
   for (const [key, message] of [['spec', info.spec], ['status', info.status]] as const) {
-    if (message === undefined || !Object.prototype.hasOwnProperty.call(object, key)) continue;
+    if (message === undefined || !Object.hasOwn(object, key)) continue;
     const fixed = emptyNullElements(message, object[key]);
     if (fixed !== object[key]) (out ??= { ...object })[key] = fixed;
   }

@@ -20,9 +20,8 @@ function urlValue(s: string): CelResult | ReturnType<typeof cel.celMap> {
 
 function urlPart(part: string) {
   return function (this: unknown): string {
-    const m = this;
-    if (!cel.isCelMap(m) || m.get(URL_MARK) !== '1') throw new Error('no such overload');
-    const v = m.get(part);
+    if (!cel.isCelMap(this) || this.get(URL_MARK) !== '1') throw new Error('no such overload');
+    const v = this.get(part);
     return typeof v === 'string' ? v : '';
   };
 }
@@ -114,7 +113,7 @@ function native(rule: string, v: unknown): boolean | undefined {
 
 /** `has(self.x)` as CEL sees our values: the key is there (toCel drops undefined). */
 function has(o: Record<string, unknown>, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, key) && o[key] !== undefined;
+  return  Object.hasOwn(o, key) && o[key] !== undefined;
 }
 
 function asObject(v: unknown): Record<string, unknown> | undefined {

@@ -14,7 +14,7 @@ export function documentSchema(apiVersion: string, kind: string): Schema | undef
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
     const k = apiKind(group, kind);
-    if (!k || !k.versions.includes(version)) s = null;
+    if (!k?.versions.includes(version)) s = null;
     else {
       const props: Record<string, Schema> = {
         apiVersion: { type: 'string', help: `The API group and version: ${k.group ? `${k.group}/` : ''}${k.versions[0]}.` },

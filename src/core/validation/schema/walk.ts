@@ -125,7 +125,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
   if (Array.isArray(a)) return a.length === (b as unknown[]).length && a.every((x, i) => deepEqual(x, (b as unknown[])[i]));
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && deepEqual((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
 }
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
@@ -307,7 +307,7 @@ function walkObject(o: Record<string, unknown>, s: Node, out: WalkResult): void 
   const values = s.values();
   let count = 0;
   for (const k in o) {
-    if (!Object.prototype.hasOwnProperty.call(o, k)) continue;
+    if (!Object.hasOwn(o, k)) continue;
     const x = o[k];
     if (x === undefined) continue;
     count++;
@@ -323,7 +323,7 @@ function walkObject(o: Record<string, unknown>, s: Node, out: WalkResult): void 
   }
   if (s.required) {
     for (const k of s.required) {
-      if (!Object.prototype.hasOwnProperty.call(o, k) || o[k] === undefined) {
+      if (!Object.hasOwn(o, k) || o[k] === undefined) {
         const path = child(here(), k);
         out.structural.push({ message: `${apiPath(path)}: Required value`, path });
       }
@@ -341,7 +341,7 @@ function walkObject(o: Record<string, unknown>, s: Node, out: WalkResult): void 
   }
   if (s.oneOf) {
     for (const group of s.oneOf) {
-      const set = group.filter((k) => Object.prototype.hasOwnProperty.call(o, k) && o[k] !== undefined);
+      const set = group.filter((k) => Object.hasOwn(o, k) && o[k] !== undefined);
       if (set.length > 1) {
         const path = here();
         const p = apiPath(path);

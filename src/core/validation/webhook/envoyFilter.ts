@@ -31,7 +31,7 @@ const DEPRECATED_NAMES: Record<string, string> = {
 };
 
 function listenerMatchName(name: string, path: string, v: V): void {
-  const canonical = Object.prototype.hasOwnProperty.call(DEPRECATED_NAMES, name) ? DEPRECATED_NAMES[name] : undefined;
+  const canonical = Object.hasOwn(DEPRECATED_NAMES, name) ? DEPRECATED_NAMES[name] : undefined;
   if (canonical) v.warn(`using deprecated filter name ${JSON.stringify(name)}; use ${JSON.stringify(canonical)} instead`, path);
 }
 

@@ -136,7 +136,7 @@ function parse(whole: string): void {
     if (s[after] === '?') after++;
     if (lastRepeat >= 0) throw new SyntaxError_('invalidRepeatOp', s.slice(lastRepeat, after));
     const t = top();
-    if (!t || t.kind !== 'item') throw new SyntaxError_('missingRepeatArgument', s.slice(before, after));
+    if (t?.kind !== 'item') throw new SyntaxError_('missingRepeatArgument', s.slice(before, after));
     const node: Node = { kind: 'item', subs: [t], repeat: isBrace ? { min, max } : undefined };
     stack[stack.length - 1] = node;
     if (isBrace && (min >= 2 || max >= 2) && !repeatIsValid(node, 1000)) throw new SyntaxError_('invalidRepeatSize', s.slice(before, after));

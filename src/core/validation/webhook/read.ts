@@ -18,7 +18,7 @@ function snake(name: string): string {
   return s;
 }
 
-const hasOwn = (o: object, k: string): boolean => Object.prototype.hasOwnProperty.call(o, k);
+const hasOwn = (o: object, k: string): boolean => Object.hasOwn(o, k);
 const PROTOTYPE_KEYS = new Set(Object.getOwnPropertyNames(Object.prototype));
 /**
  * Whether a field is written. Decoded JSON and YAML hold no `undefined` values, so a value

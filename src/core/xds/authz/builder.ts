@@ -66,7 +66,7 @@ export const DRY_RUN_ANNOTATION = 'istio.io/dry-run';
 
 /** isDryRun: the `istio.io/dry-run` annotation as a Go bool; unparsable is false, with an error. */
 export function isDryRun(policy: AuthzPolicy, log?: AuthzLogger): boolean {
-  const val = Object.prototype.hasOwnProperty.call(policy.annotations, DRY_RUN_ANNOTATION) ? policy.annotations[DRY_RUN_ANNOTATION] : undefined;
+  const val = Object.hasOwn(policy.annotations, DRY_RUN_ANNOTATION) ? policy.annotations[DRY_RUN_ANNOTATION] : undefined;
   if (val === undefined) return false;
   const b = parseBool(val);
   if (b === undefined) {

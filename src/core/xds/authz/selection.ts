@@ -70,7 +70,7 @@ export function labelsSubsetOf(i: Readonly<Record<string, string>>, that: Readon
   const thatKeys = Object.keys(that);
   if (thatKeys.length === 0 || thatKeys.length < keys.length) return false;
   for (const k of keys) {
-    if (!Object.prototype.hasOwnProperty.call(that, k) || that[k] !== i[k]) return false;
+    if (!Object.hasOwn(that, k) || that[k] !== i[k]) return false;
   }
   return true;
 }
@@ -109,7 +109,7 @@ function isSelected(m: WorkloadPolicyMatcher, p: TargetablePolicy): boolean {
  * waypoint never does.
  */
 export function shouldAttachPolicy(m: WorkloadPolicyMatcher, policyNamespace: string, policy: TargetablePolicy, flags: SelectionFlags = {}): boolean {
-  const gatewayName = Object.prototype.hasOwnProperty.call(m.workloadLabels, GATEWAY_NAME_LABEL) ? m.workloadLabels[GATEWAY_NAME_LABEL] : undefined;
+  const gatewayName = Object.hasOwn(m.workloadLabels, GATEWAY_NAME_LABEL) ? m.workloadLabels[GATEWAY_NAME_LABEL] : undefined;
   const refs = targetRefsOf(policy);
   if (gatewayName === undefined) {
     if (refs.length > 0) return false;

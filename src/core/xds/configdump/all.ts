@@ -3,7 +3,7 @@
 // followed by a blank line, optionally under `------ X INFO ------` banners. Like istioctl, an
 // error stops the output where it happens: what was printed before it stays.
 import { clusterTable, type ClusterFilter } from './clusters.ts';
-import { ConfigDump, ConfigDumpError } from './dump.ts';
+import { type ConfigDump, ConfigDumpError } from './dump.ts';
 import { versionSummary, versionSummaryText } from './ecds.ts';
 import { edsTable, type EndpointFilter } from './endpoints.ts';
 import { listenerTable, type ListenerFilter } from './listeners.ts';

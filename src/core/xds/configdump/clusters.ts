@@ -1,5 +1,5 @@
 // `istioctl proxy-config clusters` (istioctl/pkg/writer/envoy/configdump/cluster.go).
-import { ConfigDump, ConfigDumpError, SECTION, asObject, field, list, str, type JsonObject } from './dump.ts';
+import { type ConfigDump, ConfigDumpError, SECTION, asObject, field, list, str, type JsonObject } from './dump.ts';
 import { goSortSlice } from './goSort.ts';
 import { describeManagement, parseSubsetKey, safelyParseSubsetKey, subsetKeyLess } from './names.ts';
 import type { SummaryOptions, Table } from './table.ts';

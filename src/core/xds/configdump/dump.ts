@@ -194,9 +194,9 @@ export function jsonName(protoName: string): string {
 /** A field by its proto name, also found under its JSON name. */
 export function field(o: unknown, protoName: string): JsonValue | undefined {
   if (!isObject(o)) return undefined;
-  if (Object.prototype.hasOwnProperty.call(o, protoName)) return o[protoName];
+  if (Object.hasOwn(o, protoName)) return o[protoName];
   const j = jsonName(protoName);
-  return j !== protoName && Object.prototype.hasOwnProperty.call(o, j) ? o[j] : undefined;
+  return j !== protoName && Object.hasOwn(o, j) ? o[j] : undefined;
 }
 
 export function asObject(v: unknown): JsonObject | undefined {

@@ -1,6 +1,6 @@
 // `istioctl proxy-config ecds` (ecds.go) and the bootstrap summary (configdump.go
 // PrintBootstrapSummary, the first part of `proxy-config all`).
-import { ConfigDump, ConfigDumpError, SECTION, asObject, field, list, objAt, str, typeUrlOf, type JsonObject, type JsonValue } from './dump.ts';
+import { type ConfigDump, ConfigDumpError, SECTION, asObject, field, list, objAt, str, typeUrlOf, type JsonObject, type JsonValue } from './dump.ts';
 import { goSortSlice } from './goSort.ts';
 import { goLess, type Table } from './table.ts';
 import { tabwriteRows } from './tabwriter.ts';
@@ -58,7 +58,7 @@ function structString(v: JsonValue | undefined): string {
 }
 
 function hasKey(o: JsonObject | undefined, k: string): o is JsonObject {
-  return !!o && Object.prototype.hasOwnProperty.call(o, k);
+  return !!o && Object.hasOwn(o, k);
 }
 
 /** The Istio and Envoy versions of the bootstrap section (getIstioVersionInfo, getUserAgentVersionInfo). */

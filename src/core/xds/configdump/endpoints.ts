@@ -3,7 +3,7 @@
 //   dump taken with `?include_eds` (istioctl/pkg/writer/envoy/configdump/endpoint.go);
 // - `proxy-config endpoints --file`: Envoy's `/clusters?format=json`
 //   (istioctl/pkg/writer/envoy/clusters/clusters.go).
-import { ConfigDump, SECTION, asObject, field, jsonName, list, num, objAt, str, type JsonObject, type JsonValue } from './dump.ts';
+import { type ConfigDump, SECTION, asObject, field, jsonName, list, num, objAt, str, type JsonObject, type JsonValue } from './dump.ts';
 import { goSortSlice } from './goSort.ts';
 import { safelyParseSubsetKey, subsetKeyLess } from './names.ts';
 import { goLess, type SummaryOptions, type Table } from './table.ts';
@@ -89,7 +89,7 @@ export interface ClaEntry {
 
 /** A copy of `o` with the field `protoName` (under whichever name it has) set to `value`. */
 function withField(o: JsonObject, protoName: string, value: JsonValue): JsonObject {
-  const key = Object.prototype.hasOwnProperty.call(o, protoName) ? protoName : jsonName(protoName);
+  const key = Object.hasOwn(o, protoName) ? protoName : jsonName(protoName);
   return { ...o, [key]: value };
 }
 

@@ -226,7 +226,7 @@ function isBase60Float(s: string): boolean {
 
 // ---- the emitter ----------------------------------------------------------------------------
 
-const enum Style {
+enum Style {
   Plain,
   Single,
   Double,

@@ -1,5 +1,5 @@
 // `istioctl proxy-config listeners` (istioctl/pkg/writer/envoy/configdump/listener.go).
-import { ConfigDump, ConfigDumpError, SECTION, asObject, field, list, num, objAt, str, typeUrlOf, wrapped, type JsonObject, type JsonValue } from './dump.ts';
+import { type ConfigDump, ConfigDumpError, SECTION, asObject, field, list, num, objAt, str, typeUrlOf, wrapped, type JsonObject, type JsonValue } from './dump.ts';
 import { goSortSlice } from './goSort.ts';
 import { describeMatch } from './routes.ts';
 import { goLess, type SummaryOptions, type Table } from './table.ts';

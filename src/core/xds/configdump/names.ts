@@ -66,9 +66,9 @@ export function describeManagement(metadata: unknown): string {
   const md = asObject(metadata);
   if (!md) return '';
   const fm = asObject(field(md, 'filter_metadata'));
-  if (!fm || !Object.prototype.hasOwnProperty.call(fm, 'istio')) return '';
+  if (!fm || !Object.hasOwn(fm, 'istio')) return '';
   const istio = asObject(fm.istio);
-  if (!istio || !Object.prototype.hasOwnProperty.call(istio, 'config')) return '';
+  if (!istio || !Object.hasOwn(istio, 'config')) return '';
   const v = istio.config;
   // GetStringValue of a non-string Value is ''.
   return renderConfigPath(typeof v === 'string' ? v : '');

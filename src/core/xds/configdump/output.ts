@@ -1,7 +1,7 @@
 // `proxy-config … -o json|yaml`: what istioctl prints for each command, byte for byte. Needs
 // the proto schema (field order, JSON names, types), which the caller passes in.
 import { filteredClusters, type ClusterFilter } from './clusters.ts';
-import { ConfigDump, ConfigDumpError, SECTION, type JsonValue } from './dump.ts';
+import { type ConfigDump, ConfigDumpError, SECTION, type JsonValue } from './dump.ts';
 import { ecdsFilters } from './ecds.ts';
 import { filteredClusterStatuses, sortedEndpointConfigs, type EndpointFilter } from './endpoints.ts';
 import { jsonToYaml } from './goYaml.ts';

@@ -38,7 +38,7 @@ function isObject(v: unknown): v is JsonObject {
 }
 
 function own(o: JsonObject, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k);
+  return  Object.hasOwn(o, k);
 }
 
 function rawField(o: JsonObject, f: ProtoField): JsonValue | undefined {

@@ -61,7 +61,7 @@ export function loadProtoSchema(json: string): ProtoSchema {
     message(fullName) {
       let m = messages.get(fullName);
       if (m) return m;
-      const fields = Object.prototype.hasOwnProperty.call(raw.messages, fullName) ? raw.messages[fullName] : undefined;
+      const fields = Object.hasOwn(raw.messages, fullName) ? raw.messages[fullName] : undefined;
       if (!fields) return undefined;
       m = fields.map((f) => ({
         name: f.n,

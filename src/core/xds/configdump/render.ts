@@ -4,7 +4,7 @@
 // `Error: <error>` and exits 1), never throwing for bad dump content.
 import { renderAll, renderSafely, type RenderResult } from './all.ts';
 import { clusterTable, type ClusterFilter } from './clusters.ts';
-import { ConfigDump } from './dump.ts';
+import type { ConfigDump } from './dump.ts';
 import { ecdsTable, versionSummary, versionSummaryText } from './ecds.ts';
 import { edsTable, hostTable, type EndpointFilter } from './endpoints.ts';
 import { listenerTable, waypointListenerTable, type ListenerFilter } from './listeners.ts';

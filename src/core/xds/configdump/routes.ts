@@ -1,5 +1,5 @@
 // `istioctl proxy-config routes` (istioctl/pkg/writer/envoy/configdump/route.go).
-import { ConfigDump, SECTION, asObject, field, list, str, ConfigDumpError, type JsonObject } from './dump.ts';
+import { type ConfigDump, SECTION, asObject, field, list, str, ConfigDumpError, type JsonObject } from './dump.ts';
 import { goSortSlice } from './goSort.ts';
 import { describeManagement } from './names.ts';
 import { goAtoi, type SummaryOptions, type Table } from './table.ts';

@@ -4,7 +4,7 @@
 import { decodeBase64Std } from '../../pki/base64.ts';
 import { decodePem } from '../../pki/pem.ts';
 import { certFacts, uriSchemeHost } from './certInfo.ts';
-import { ConfigDump, ConfigDumpError, SECTION, asObject, field, list, objAt, str, typeUrlOf, type JsonObject, type JsonValue } from './dump.ts';
+import { type ConfigDump, ConfigDumpError, SECTION, asObject, field, list, objAt, str, typeUrlOf, type JsonObject, type JsonValue } from './dump.ts';
 import { tabwriteRows } from './tabwriter.ts';
 import type { SummaryOptions, Table } from './table.ts';
 

@@ -11,7 +11,7 @@
 //  - NR "no route configured": the connection manager finds no route; the router answers 404.
 // A weighted entry gets weight / (sum of the weights) of the requests (total_weight is
 // deprecated; Envoy uses the sum).
-import { ConfigDump, SECTION, asObject, field, list, objAt, str, toNumber, wrapped, type JsonObject } from './dump.ts';
+import { type ConfigDump, SECTION, asObject, field, list, objAt, str, toNumber, wrapped, type JsonObject } from './dump.ts';
 import { clusterType } from './clusters.ts';
 import { filterChains, HTTP_CONNECTION_MANAGER } from './listeners.ts';
 import { parseSubsetKey } from './names.ts';

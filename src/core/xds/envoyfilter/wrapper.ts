@@ -193,7 +193,7 @@ const MAX_PROXY_VERSION_LEN = 1024;
 
 function compileVersion(v: string): PatchWrapper['proxyVersion'] {
   if (v === '') return { kind: 'any' };
-  const prefix = Object.prototype.hasOwnProperty.call(WELL_KNOWN_VERSIONS, v) ? WELL_KNOWN_VERSIONS[v] : undefined;
+  const prefix = Object.hasOwn(WELL_KNOWN_VERSIONS, v) ? WELL_KNOWN_VERSIONS[v] : undefined;
   if (prefix !== undefined) return { kind: 'prefix', prefix };
   if (v.length > MAX_PROXY_VERSION_LEN) return { kind: 'never' };
   try {

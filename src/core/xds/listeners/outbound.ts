@@ -389,7 +389,7 @@ function outboundForEgressListener(ctx: GenContext, el: EgressListenerScope, non
   }
   if (l && l.bind !== '') bind.binds = [l.bind];
   else if (bind.bindToPort) bind.binds = [...ctx.localhosts];
-  if (l && l.port && l.port.number !== 0) {
+  if (l?.port && l.port.number !== 0) {
     const port: Port = { port: l.port.number, protocol: parseProtocol(l.port.protocol), name: l.port.name };
     if (!canBind(ctx, bind, port)) return;
     for (const svc of el.services) buildOutboundListener(ctx, { bind: { ...bind, binds: [...bind.binds] }, port, service: svc }, map, vsIndex);

@@ -54,7 +54,7 @@ export function messageValidationDisabled(protos: EnvoyProtos, desc: DescMessage
 }
 
 function has(r: Rules, key: string): boolean {
-  return Object.prototype.hasOwnProperty.call(r, key);
+  return  Object.hasOwn(r, key);
 }
 
 type Sink = RuleSink<unknown>;
@@ -232,7 +232,7 @@ function formatNanos(n: bigint): string {
   return `${neg ? '-' : ''}${s}${frac ? `.${frac}` : ''}s`;
 }
 
-function applyToSingular(elem: DescEnum | ScalarType, kind: string | undefined, r: Rules, v: unknown, path: unknown, fail: (p: unknown, m: string) => void, sink: Sink): void {
+function applyToSingular(elem: DescEnum | ScalarType, kind: string | undefined, r: Rules, v: unknown, path: unknown, fail: (p: unknown, m: string) => void, _sink: Sink): void {
   if (kind === undefined) return;
   if (typeof elem === 'object') {
     if (kind !== 'enum') return;

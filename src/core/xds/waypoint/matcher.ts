@@ -47,7 +47,7 @@ function evaluate(matcher: Json, c: MatcherConnection, trace: string[], depth: n
     if (input) {
       if (isObj(tree.exactMatchMap) && isObj(tree.exactMatchMap.map)) {
         const map = tree.exactMatchMap.map;
-        if (Object.prototype.hasOwnProperty.call(map, input.value)) {
+        if (Object.hasOwn(map, input.value)) {
           trace.push(`${input.name} ${input.value || '(none)'} matched`);
           next = map[input.value];
         } else trace.push(`${input.name} ${input.value || '(none)'}: no entry`);

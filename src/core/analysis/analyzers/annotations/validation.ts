@@ -55,7 +55,7 @@ function isIPv6(s: string): boolean {
   // Accepts the textual forms Go accepts: groups of up to 4 hex digits, one `::`, and an
   // optional trailing dotted IPv4 part.
   let rest = s;
-  let groups = 8;
+  const groups = 8;
   const lastColon = rest.lastIndexOf(':');
   const tail = rest.slice(lastColon + 1);
   if (tail.includes('.')) {
@@ -185,6 +185,6 @@ export const ANNOTATION_VALIDATION: Readonly<Record<string, Validator>> = {
 
 /** The validation error for an annotation value, or undefined (also for unvalidated keys). */
 export function annotationValueError(key: string, value: string): string | undefined {
-  const v = Object.prototype.hasOwnProperty.call(ANNOTATION_VALIDATION, key) ? ANNOTATION_VALIDATION[key] : undefined;
+  const v = Object.hasOwn(ANNOTATION_VALIDATION, key) ? ANNOTATION_VALIDATION[key] : undefined;
   return v ? v(value) : undefined;
 }

@@ -55,7 +55,7 @@ export const conditionAnalyzer: Analyzer = {
         for (const placed of conditionsOf(r, kind)) {
           const c = placed.condition;
           const params = [c.type, c.reason, c.message] as const;
-          if (Object.prototype.hasOwnProperty.call(negative, c.type) && negative[c.type] === c.status) {
+          if (Object.hasOwn(negative, c.type) && negative[c.type] === c.status) {
             ctx.report(MESSAGES.NegativeConditionStatus.at(r, ...params), { highlightPath: conditionField(placed, 'status') });
           }
           if (kind === KINDS.AuthorizationPolicy && c.type === 'WaypointAccepted' && c.reason === 'PartiallyInvalid') {

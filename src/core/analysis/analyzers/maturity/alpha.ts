@@ -27,7 +27,7 @@ function checkAlpha(ctx: AnalysisContext, r: Resource): void {
   for (const key of Object.keys(r.annotations)) {
     if (!isIstioAnnotation(key)) continue;
     const def = lookupAnnotation(key);
-    if (!def || def.status !== 'Alpha') continue;
+    if (def?.status !== 'Alpha') continue;
     if (SET_BY_ISTIO.has(def.name)) continue;
     if (skipDefaults && IGNORED_WITH_CNI.has(def.name)) continue;
     // istioctl prints the resource's line (see annotations/k8s.ts); the editor points at the annotation.

@@ -178,7 +178,7 @@ function checkIngressSubsets(ctx: AnalysisContext, vs: Resource, byHost: Map<str
   spec.http.forEach((rule, i) => {
     rule.route.forEach((rd, j) => {
       const dest = rd.destination;
-      if (!dest || dest.subset !== '') return;
+      if (dest?.subset !== '') return;
       for (const other of byHost.get(dest.host) ?? []) {
         // Istio builds this key from the rule's *name*, so it rarely resolves (then the
         // message points at the resource); we keep the same key to print the same line.

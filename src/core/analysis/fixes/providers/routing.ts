@@ -19,7 +19,7 @@ function destinationAt(vs: Resource, path: ReadonlyArray<string | number>): Dest
   let v: unknown = virtualService(vs);
   for (const seg of path.slice(1)) {
     if (typeof seg === 'number') v = Array.isArray(v) ? v[seg] : undefined;
-    else v = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.prototype.hasOwnProperty.call(v, seg) ? (v as Record<string, unknown>)[seg] : undefined;
+    else v = typeof v === 'object' && v !== null && !Array.isArray(v) && Object.hasOwn(v, seg) ? (v as Record<string, unknown>)[seg] : undefined;
   }
   // Only a Destination message has a `host` (string) field at the end of such a path.
   return typeof v === 'object' && v !== null && typeof (v as { host?: unknown }).host === 'string' ? (v as Destination) : undefined;
