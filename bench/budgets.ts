@@ -1,6 +1,7 @@
 // Issue #32's budgets: what each one measures, its target, and how the README shows them. The
-// README's performance block is written from a bench run (npm run bench -- --budgets
-// --write-readme), never by hand, between the two marker comments below.
+// README's performance block, and the same block in docs/performance.md, are written from a
+// bench run (npm run bench -- --budgets --write-readme), never by hand, between the two marker
+// comments below.
 
 export interface Budget {
   label: string;
@@ -50,10 +51,23 @@ export function budgetsBlock(budgets: readonly Budget[], c: BlockContext): strin
   ].join('\n');
 }
 
-/** `readme` with its block replaced by `block`; an error when the markers are missing or out of order. */
-export function replaceBudgetsBlock(readme: string, block: string): string {
-  const start = readme.indexOf(BLOCK_START);
-  const end = readme.indexOf(BLOCK_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no performance block (${BLOCK_START} … ${BLOCK_END})`);
-  return readme.slice(0, start) + block + readme.slice(end + BLOCK_END.length);
+/** The files that carry the block, relative to the repository root. */
+export const BLOCK_FILES = ['README.md', 'docs/performance.md'] as const;
+
+/** `text` with its block replaced by `block`; an error naming `file` when the markers are missing or out of order. */
+export function replaceBudgetsBlock(text: string, block: string, file = 'README.md'): string {
+  const start = text.indexOf(BLOCK_START);
+  const end = text.indexOf(BLOCK_END);
+  if (start < 0 || end < start) throw new Error(`${file} has no performance block (${BLOCK_START} … ${BLOCK_END})`);
+  return text.slice(0, start) + block + text.slice(end + BLOCK_END.length);
+}
+
+/**
+ * Writes `block` into every file of BLOCK_FILES. Every file is read and checked first, so a file
+ * without the markers leaves all of them as they were. Returns the files written.
+ */
+export function rewriteBudgetsBlocks(block: string, io: { read: (file: string) => string; write: (file: string, text: string) => void }): string[] {
+  const next = BLOCK_FILES.map((file) => ({ file, text: replaceBudgetsBlock(io.read(file), block, file) }));
+  for (const n of next) io.write(n.file, n.text);
+  return next.map((n) => n.file);
 }

@@ -3,7 +3,8 @@
 // typing into a large file, and whole CLI processes against bare Node and js-yaml.
 //   --cli-only       just the CLI processes
 //   --budgets        just the first-load, typing and CLI budgets (issue #32), printed PASS/FAIL
-//   --write-readme   also rewrite the README's performance block from the budgets measured
+//   --write-readme   also rewrite the performance block of the README and docs/performance.md
+//                    from the budgets measured
 //   --no-browser     leave Chromium out
 import jsyaml from 'js-yaml';
 import { generateMesh } from './generateMesh.ts';
@@ -11,7 +12,7 @@ import { WorkspaceAnalyzer } from '../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { formatTyping, measureTyping } from './typing.ts';
 import { formatFirstLoad, measureFirstLoad } from './firstLoad.ts';
-import { BUDGET_TARGETS, budgetsBlock, replaceBudgetsBlock, type Budget } from './budgets.ts';
+import { BUDGET_TARGETS, budgetsBlock, rewriteBudgetsBlocks, type Budget } from './budgets.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { measureCli, SMALL_FILE } from './cli.ts';
@@ -259,10 +260,10 @@ for (const b of budgets) {
   if (!pass) ok = false;
 }
 if (process.argv.includes('--write-readme')) {
-  const readmePath = fileURLToPath(new URL('../README.md', import.meta.url));
   const block = budgetsBlock(budgets, { date: new Date().toISOString().slice(0, 10), node: process.version, load: [loadAtStart, loadAtEnd], command: `npm run bench${budgetsOnly ? ' -- --budgets --write-readme' : ' -- --write-readme'}` });
-  writeFileSync(readmePath, replaceBudgetsBlock(readFileSync(readmePath, 'utf8'), block));
-  console.log(`README.md: the performance block rewritten from these budgets.`);
+  const root = (file: string) => fileURLToPath(new URL(`../${file}`, import.meta.url));
+  const written = rewriteBudgetsBlocks(block, { read: (file) => readFileSync(root(file), 'utf8'), write: (file, text) => writeFileSync(root(file), text) });
+  console.log(`${written.join(', ')}: the performance block rewritten from these budgets.`);
 }
 
 console.log('\nTargets:');

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { BLOCK_END, BLOCK_START, BUDGET_TARGETS, budgetsBlock, replaceBudgetsBlock, type Budget } from '../../bench/budgets.ts';
+import { BLOCK_END, BLOCK_FILES, BLOCK_START, BUDGET_TARGETS, budgetsBlock, replaceBudgetsBlock, rewriteBudgetsBlocks, type Budget } from '../../bench/budgets.ts';
 
 const ctx = { date: '2026-12-06', node: 'v20.0.0', load: [0.2, 0.3] as [number, number], command: 'npm run bench -- --budgets --write-readme' };
 
-describe("the README's performance block", () => {
+describe("the performance block of the README and docs/performance.md", () => {
   it('holds the targets issue #32 set', () => {
     expect(BUDGET_TARGETS.firstDiagnostics.target).toBe(800);
     expect(BUDGET_TARGETS.firstJs.target).toBe(300);
@@ -34,9 +34,36 @@ describe("the README's performance block", () => {
     expect(() => replaceBudgetsBlock('# no block\n', 'x')).toThrow(/no performance block/);
   });
 
-  it('the README has the block', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    expect(readme.indexOf(BLOCK_START)).toBeGreaterThan(0);
-    expect(readme.indexOf(BLOCK_END)).toBeGreaterThan(readme.indexOf(BLOCK_START));
+  it('names the file that lacks the markers', () => {
+    expect(() => replaceBudgetsBlock('# no block\n', 'x', 'docs/performance.md')).toThrow(/^docs\/performance\.md has no performance block/);
+  });
+
+  it('the README and docs/performance.md have the block, and the same one', () => {
+    expect(BLOCK_FILES).toEqual(['README.md', 'docs/performance.md']);
+    const blocks = BLOCK_FILES.map((file) => {
+      const text = readFileSync(new URL(`../../${file}`, import.meta.url), 'utf8');
+      const start = text.indexOf(BLOCK_START);
+      const end = text.indexOf(BLOCK_END);
+      expect(start, file).toBeGreaterThan(0);
+      expect(end, file).toBeGreaterThan(start);
+      return text.slice(start, end + BLOCK_END.length);
+    });
+    expect(blocks[1]).toBe(blocks[0]);
+  });
+
+  it('--write-readme rewrites the block in every file, or in none when one lacks the markers', () => {
+    const block = `${BLOCK_START}\nnew\n${BLOCK_END}`;
+    const files: Record<string, string> = { 'README.md': `a\n${BLOCK_START}\nold\n${BLOCK_END}\n`, 'docs/performance.md': `b\n${BLOCK_START}\nold\n${BLOCK_END}\nc\n` };
+    const written: string[] = [];
+    const io = { read: (f: string) => files[f]!, write: (f: string, t: string) => void (written.push(f), (files[f] = t)) };
+    expect(rewriteBudgetsBlocks(block, io)).toEqual(['README.md', 'docs/performance.md']);
+    expect(files['README.md']).toBe(`a\n${block}\n`);
+    expect(files['docs/performance.md']).toBe(`b\n${block}\nc\n`);
+
+    files['docs/performance.md'] = 'no markers\n';
+    written.length = 0;
+    expect(() => rewriteBudgetsBlocks(`${BLOCK_START}\nnewer\n${BLOCK_END}`, io)).toThrow(/^docs\/performance\.md has no performance block/);
+    expect(written).toEqual([]);
+    expect(files['README.md']).toBe(`a\n${block}\n`);
   });
 });
