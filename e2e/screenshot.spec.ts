@@ -1,8 +1,9 @@
-// Regenerates docs/screenshot.png: SCREENSHOT=1 npx playwright test e2e/screenshot.spec.ts
+// Regenerates docs/screenshot.png from the current build: npm run docs:screenshots (which builds
+// the app and runs this spec with SCREENSHOT=1). Skipped in ordinary end-to-end runs.
 import { test, expect } from '@playwright/test';
 import { editorReady } from './ready.ts';
 
-test.skip(!process.env.SCREENSHOT, 'set SCREENSHOT=1 to regenerate docs/screenshot.png');
+test.skip(!process.env.SCREENSHOT, 'npm run docs:screenshots regenerates docs/screenshot.png');
 
 test('screenshot of the mistakes sample', async ({ page }) => {
   await page.setViewportSize({ width: 1600, height: 960 });
