@@ -1,6 +1,7 @@
 // Build step: README.md as a plain HTML page (dist/readme.html), so the app can link to its
 // sections (e.g. the privacy note links to #sharing-and-privacy) without leaving the origin.
-// Headings get GitHub-style anchors; code blocks, lists and tables are kept as text.
+// Headings get GitHub-style anchors; code blocks, lists and tables are kept as text; links to
+// files of the repository keep their text only, and images are left out.
 
 const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
@@ -14,10 +15,16 @@ export function slug(heading: string): string {
 }
 
 function inline(s: string): string {
-  return esc(s)
-    .replace(/`([^`]+)`/g, '<code>$1</code>')
-    .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
-    .replace(/\[([^\]]+)\]\((https?:[^)\s]+|#[^)\s]+)\)/g, '<a href="$2">$1</a>');
+  return (
+    esc(s)
+      .replace(/`([^`]+)`/g, '<code>$1</code>')
+      .replace(/\*\*([^*]+)\*\*/g, '<strong>$1</strong>')
+      // Images and links into the repository (docs/…) point at files the app does not serve:
+      // an image is left out, a link keeps its text.
+      .replace(/!\[[^\]]*\]\([^)\s]+\)/g, '')
+      .replace(/\[([^\]]+)\]\((https?:[^)\s]+|#[^)\s]+)\)/g, '<a href="$2">$1</a>')
+      .replace(/\[([^\]]+)\]\((?!https?:|#)[^)\s]+\)/g, '$1')
+  );
 }
 
 export function readmeToHtml(md: string): string {
@@ -45,7 +52,7 @@ export function readmeToHtml(md: string): string {
       const block: string[] = [l];
       while (i + 1 < lines.length && /^\s*([-*]|\d+\.)\s|^\||^\s{2,}\S/.test(lines[i + 1] as string)) block.push(lines[++i] as string);
       out.push(`<pre class="block">${block.map(inline).join('\n')}</pre>`);
-    } else if (l.trim() === '') flush();
+    } else if (l.trim() === '' || /^!\[[^\]]*\]\([^)\s]+\)\s*$/.test(l)) flush();
     else para.push(l);
   }
   flush();
