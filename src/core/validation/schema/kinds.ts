@@ -4,6 +4,7 @@
 // know nothing of (other projects' CRDs) are not judged.
 import { API_KINDS, apiKind, kindsOfGroup, type ApiKind } from '../../config/api/crd/index.ts';
 import type { ValidationFinding } from '../types.ts';
+import { editDistance } from '../../model/editDistance.ts';
 
 /** Groups whose kinds we know completely: an unknown kind there is a mistake. */
 const JUDGED_GROUPS = new Set(['networking.istio.io', 'security.istio.io', 'telemetry.istio.io', 'extensions.istio.io', 'gateway.networking.k8s.io']);
@@ -13,18 +14,9 @@ function splitApiVersion(apiVersion: string): { group: string; version: string }
   return slash < 0 ? { group: '', version: apiVersion } : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
 }
 
+/** Edit distance ignoring case (kinds are ASCII). */
 function distance(a: string, b: string): number {
-  const prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0] as number;
-    prev[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const up = prev[j] as number;
-      prev[j] = Math.min(up + 1, (prev[j - 1] as number) + 1, diag + (a[i - 1]?.toLowerCase() === b[j - 1]?.toLowerCase() ? 0 : 1));
-      diag = up;
-    }
-  }
-  return prev[b.length] as number;
+  return editDistance(a.toLowerCase(), b.toLowerCase());
 }
 
 function served(k: ApiKind): string {

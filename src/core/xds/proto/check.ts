@@ -21,6 +21,7 @@ import { envoyProtos, type EnvoyProtos } from './registry.ts';
 import { allowedTypedConfig } from './istioSchemas.ts';
 import { describe, isErr, isPlainObject, parseDuration, parseScalar, SCALAR_NAME, timestampError, typeNameOf, type JsonObject } from './scalars.ts';
 import { applyFieldRules, fieldRulesOf, messageValidationDisabled, oneofRequired, skipsNested, type FieldRules, type RuleSink } from './validate.ts';
+import { editDistance } from '../../model/editDistance.ts';
 
 export type ProtoProblemCode =
   /** A key that is no field of the message. */
@@ -254,7 +255,7 @@ function suggestion(desc: DescMessage, key: string): string {
   let best: DescField | undefined;
   let bestD = Infinity;
   for (const f of desc.fields) {
-    const d = editDistance(k, norm(f.name));
+    const d = nearDistance(k, norm(f.name));
     if (d < bestD) {
       bestD = d;
       best = f;
@@ -263,15 +264,9 @@ function suggestion(desc: DescMessage, key: string): string {
   return best && bestD <= Math.max(1, Math.floor(k.length / 4)) ? ` (did you mean "${best.jsonName}"?)` : '';
 }
 
-function editDistance(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > 3) return 99;
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
-    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = cur;
-  }
-  return prev[b.length]!;
+/** Edit distance, or 99 when the lengths alone differ by more than 3. */
+function nearDistance(a: string, b: string): number {
+  return Math.abs(a.length - b.length) > 3 ? 99 : editDistance(a, b);
 }
 
 // --- Scalars --------------------------------------------------------------------------------
