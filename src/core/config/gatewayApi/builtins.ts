@@ -1,6 +1,6 @@
-// What analysis needs to know about Gateway API without loading the conversion (convert.ts, a
-// large module only xDS and the views use): the names of the Istio Gateways istiod generates from
-// Gateway API listeners, and the GatewayClasses istiod creates when they are missing.
+// What analysis needs to know about Gateway API without loading the conversion (convert.ts and
+// the modules it loads, which only xDS and the views use): the names of the Istio Gateways istiod
+// generates from Gateway API listeners, and the GatewayClasses istiod creates when they are missing.
 import { KINDS } from '../../model/kinds.ts';
 import type { ConfigView } from '../configView.ts';
 
@@ -20,7 +20,7 @@ export function isInternalGatewayName(name: string): boolean {
   return name.includes(`~${KUBERNETES_GATEWAY_NAME}~`);
 }
 
-/** Which built-in classes istiod creates (ConvertOptions' fields of the same names; convert.ts imports this module). */
+/** Which built-in classes istiod creates (ConvertOptions' fields of the same names; the conversion imports this module). */
 export interface BuiltinClassOptions {
   multiNetwork?: boolean;
   waypoints?: boolean;

@@ -84,6 +84,13 @@ export interface ConfigError {
   message: string;
 }
 
+/** conversion.go joinErrors: the first error's reason, both messages. */
+export function joinErrors(a: ConfigError | undefined, b: ConfigError | undefined): ConfigError | undefined {
+  if (!b) return a;
+  if (!a) return b;
+  return { reason: a.reason, message: `${a.message}; ${b.message}` };
+}
+
 /** What istiod means to set for one condition type (gatewaycommon.ListenerStatusCondition). */
 export interface CondSpec {
   reason?: string;
