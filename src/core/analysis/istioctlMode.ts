@@ -25,6 +25,7 @@ import { istioctlDecodeError, istioctlDecodedObject } from '../validation/jsonpb
 import { goJSONSyntaxError } from '../validation/webhook/goJson.ts';
 import { goJsonFloat, goJsonValueType } from '../go/format.ts';
 import { kindProblems } from '../validation/kindProblems.ts';
+import { isObj as isObject } from '../model/read.ts';
 
 /**
  * How Go's encoding/json (sigs.k8s.io/json, case-sensitive) decodes the fields the model checks
@@ -258,9 +259,6 @@ export function istioctlChunks(text: string): Array<{ start: number; end: number
   return chunks;
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 
 const TYPE_META = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';

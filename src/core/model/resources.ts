@@ -6,10 +6,8 @@ import { str, stringMap } from './read.ts';
 import { PairCache } from './maps.ts';
 import { stringMapProblems } from './stringMaps.ts';
 import { goJsonValueType } from '../go/format.ts';
+import { isObj as isObject } from './read.ts';
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** One shared GroupVersionKind object per apiVersion and kind. */
 const gvkCache = new PairCache<{ gvk: GroupVersionKind; kindId: string; known: boolean }>(4096);

@@ -16,6 +16,7 @@ import { KeyParseError, parsePrivateKeyDer, type PrivateKey } from './keys.ts';
 import { decodePemBundle, scanPem, type PemScan, type ScannedBlock } from './pem.ts';
 import { x509 } from './lib.ts';
 import { isRedactionMarker, PRIVATE_KEY_MARKER } from '../model/redactionMarkers.ts';
+import { isObj } from '../model/read.ts';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -796,9 +797,6 @@ class Decoder {
 
 type Obj = Record<string, unknown>;
 
-function isObj(v: unknown): v is Obj {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';

@@ -48,6 +48,7 @@ import { Inflate, deflateSync } from 'fflate';
 import { ByteReadError, ByteReader, ByteWriter, crc32, encodeUtf8, fromBase64Url, toBase64Url, utf8 } from './bytes.ts';
 import { dictionaryV1 } from './dictionary.ts';
 import { SHARE_PREFIX } from './fragment.ts';
+import { isObj as isObject } from '../model/read.ts';
 
 export { SHARE_PREFIX, isShareFragment } from './fragment.ts';
 export const FORMAT_VERSION = 1;
@@ -420,9 +421,6 @@ function readMetaJson(bytes: Uint8Array): Record<string, unknown> {
   return isObject(parsed) ? parsed : {};
 }
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** An own property only: `toString`, `constructor` and friends never come from the prototype. */
 function own(o: Record<string, unknown>, key: string): unknown {

@@ -7,10 +7,8 @@ import type { Diagnostic, QuickFix } from '../../model/types.ts';
 import { splitDocuments } from '../../model/split.ts';
 import { SUPPRESS_ANNOTATION } from '../suppress.ts';
 import { DocumentEditor, Quoted, type YamlPath } from './yamlEdit.ts';
+import { isObj } from '../../model/read.ts';
 
-function isObj(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** `Kind ns/name` or `Kind name` → name. */
 function nameFromOrigin(origin: string | undefined): string | undefined {

@@ -1,6 +1,7 @@
 // Shared pieces of the Gateway API conversion: the plain objects it reads and writes, Go-style
 // accessors for untyped bodies, status conditions as istiod sets them, and proto3 JSON helpers.
 import { isRedactionMarker } from '../../model/redactionMarkers.ts';
+import { isObj } from '../../model/read.ts';
 
 /** A Kubernetes object as the conversion reads it (any kind). */
 export interface GwObject {
@@ -23,9 +24,8 @@ export function obj(v: unknown): Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};
 }
 
-export function isObject(v: unknown): v is Json {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+/** A JSON object (not null, not an array). */
+export const isObject: (v: unknown) => v is Json = isObj;
 
 export function list(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [];

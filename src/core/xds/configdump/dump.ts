@@ -4,6 +4,10 @@
 // fields through the accessors below, which accept proto field names (`dynamic_active_clusters`,
 // what Envoy writes) and lowerCamel JSON names (`dynamicActiveClusters`) alike, as protojson does.
 import { parse as parseYaml } from 'yaml';
+import { isObj } from '../../model/read.ts';
+
+/** A JSON object (not null, not an array). */
+const isObject = isObj as (v: unknown) => v is JsonObject;
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
 export interface JsonObject {
@@ -135,9 +139,6 @@ export function parseDumpText(text: string): { ok: true; value: unknown } | { ok
   return { ok: true, value };
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * A config dump from a parsed value: `{configs: [...]}` as Envoy writes it; also a bare list

@@ -14,6 +14,10 @@ import { formatProtoDuration, parseProtoDuration } from '../../go/protoDuration.
 import { jsonName, type JsonObject, type JsonValue } from './dump.ts';
 import type { ProtoField, ProtoSchema } from './protoSchema.ts';
 import { goLess } from './table.ts';
+import { isObj } from '../../model/read.ts';
+
+/** A JSON object (not null, not an array). */
+const isObject = isObj as (v: unknown) => v is JsonObject;
 
 export interface ProtoJsonOptions {
   /** jsonpb's Indent ('' = compact). */
@@ -33,9 +37,6 @@ function asText(v: JsonValue): string {
   return typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function own(o: JsonObject, k: string): boolean {
   return  Object.hasOwn(o, k);
