@@ -6,7 +6,6 @@ import { convertGatewayApi, internalGatewayName, isInternalGatewayName, sortHTTP
 import { hostIntersection } from '../../src/core/config/gatewayApi/hostnames.ts';
 import { hostMatches, hostSubsetOf } from '../../src/core/config/hosts.ts';
 import type { Json } from '../../src/core/config/gatewayApi/model.ts';
-import { sha256Hex } from '../../src/core/config/gatewayApi/sha256.ts';
 import { isInternalGatewayReference } from '../../src/core/analysis/analyzers/virtualservice/gateways.ts';
 import { gatewayApiConfig, assumedGatewayClassesNote } from '../../src/core/config/gatewayApi/index.ts';
 import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
@@ -69,9 +68,6 @@ describe('hostnames and durations', () => {
     expect(hostSubsetOf('*.example.com', '*.com')).toBe(true);
     expect(hostSubsetOf('*.com', '*.example.com')).toBe(false);
     expect(hostIntersection(['*.com'], ['*.example.com'])).toEqual(['*.example.com']);
-  });
-  it('hashes like sha256', () => {
-    expect(sha256Hex('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
   });
 });
 

@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { gwObjects } from '../helpers/gatewayApi.ts';
 import { convertGatewayApi, type GatewayApiResult } from '../../src/core/config/gatewayApi/convert.ts';
 import type { Json } from '../../src/core/config/gatewayApi/model.ts';
+import { createHash } from 'node:crypto';
+import { inferencePoolServiceName } from '../../src/core/config/gatewayApi/backendRefs.ts';
 
 const objects = gwObjects;
 
@@ -125,5 +127,22 @@ spec:
     const parent = (status(r, 'TCPRoute', 't').parents as Json[])[0]!;
     const acc = (parent.conditions as Json[]).find((c) => c.type === 'Accepted');
     expect(acc).toMatchObject({ reason: 'NotAllowedByListeners', message: 'kind gateway.networking.k8s.io/v1/TCPRoute is not allowed' });
+  });
+});
+
+describe('InferencePool shadow Service names (inferencepool_collection.go InferencePoolServiceName)', () => {
+  // `<pool>-ip-<first 8 hex digits of SHA-256(pool)>`, the pool's name cut so the whole fits in
+  // 63 characters; the hash computed here with Node's own SHA-256, apart from ours.
+  const hash8 = (s: string) => createHash('sha256').update(s, 'utf8').digest('hex').slice(0, 8);
+  it('appends the hash of the pool name', () => {
+    expect(inferencePoolServiceName('infpool-gen')).toBe(`infpool-gen-ip-${hash8('infpool-gen')}`);
+  });
+  it('cuts a long pool name to 51 characters and keeps the hash of the whole name', () => {
+    const long = 'p'.repeat(60);
+    const name = inferencePoolServiceName(long);
+    expect(name).toBe(`${'p'.repeat(51)}-ip-${hash8(long)}`);
+    expect(name.length).toBe(63);
+    const fits = 'q'.repeat(51);
+    expect(inferencePoolServiceName(fits)).toBe(`${fits}-ip-${hash8(fits)}`);
   });
 });

@@ -6,7 +6,8 @@ import type { ConversionContext } from './context.ts';
 import { type RouteKind, GK_INFERENCEPOOL, GK_SERVICE, GK_XBACKEND, GW_GROUP, ISTIO_NET_GROUP, MCS_GROUP, gkEq, normalizeRef } from './groupKinds.ts';
 import { createHeadersFilter } from './httpFilters.ts';
 import { grantAllows } from './referenceGrants.ts';
-import { sha256Hex } from './sha256.ts';
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
 export function buildHTTPDestination(ctx: ConversionContext, forwardTo: Json[], ns: string, enforce: boolean, kind: RouteKind): { route?: Json[]; backendError?: ConfigError } | { error: ConfigError } {
   if (forwardTo.length === 0) return {};
@@ -143,7 +144,7 @@ export function weightSum(refs: Json[]): number {
 
 /** InferencePoolServiceName: the shadow Service istiod creates for a pool (`<pool>-ip-<sha256[:8]>`, at most 63 characters). */
 export function inferencePoolServiceName(pool: string): string {
-  const hash = sha256Hex(pool).slice(0, 8);
+  const hash = bytesToHex(sha256(utf8ToBytes(pool))).slice(0, 8);
   const name = `${pool}-ip-${hash}`;
   return name.length > 63 ? `${pool.slice(0, 63 - 4 - 8)}-ip-${hash}` : name;
 }
