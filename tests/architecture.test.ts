@@ -43,7 +43,7 @@ for (const f of files) {
  */
 const CORE_LAYERS: Record<string, number> = {
   go: 0,
-  model: 1,
+  document: 1,
   pki: 2,
   config: 3,
   validation: 4,
@@ -53,6 +53,7 @@ const CORE_LAYERS: Record<string, number> = {
   xds: 7,
   queries: 8,
   analyzerSets: 8,
+  meshLoader: 8,
   review: 9,
   workspace: 9,
 };
@@ -78,8 +79,8 @@ const PAGE_CORE_VALUES = new Set([
   'analysis/settings.ts',
   'analysis/suppress.ts',
   'go/strings.ts',
-  'model/encoding.ts',
-  'model/types.ts',
+  'document/encoding.ts',
+  'document/types.ts',
   'pki/base64.ts',
   'pki/bytes.ts',
   'pki/generate.ts',

@@ -1,7 +1,7 @@
 // `mesh-workbench analyze`: istioctl analyze --use-kube=false, on files.
 import { resolve } from 'node:path';
-import type { Diagnostic, Level } from '../core/model/types.ts';
-import { LEVEL_ORDER } from '../core/model/types.ts';
+import type { Diagnostic, Level } from '../core/document/types.ts';
+import { LEVEL_ORDER } from '../core/document/types.ts';
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import { ALL_ANALYZERS, OPTIONAL_ANALYZERS } from '../core/analysis/analyzers/index.ts';
@@ -14,8 +14,8 @@ import { formatDiagnostics, isOutputFormat, OUTPUT_FORMATS } from '../core/analy
 import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts';
 import { gatherFiles, InputError, type InputFile } from './files.ts';
 import { InputTooLargeError, readCapped } from './readCapped.ts';
-import { PARSER_CODES } from '../core/model/parse.ts';
-import { decodeFileBytes } from '../core/model/encoding.ts';
+import { PARSER_CODES } from '../core/document/parse.ts';
+import { decodeFileBytes } from '../core/document/encoding.ts';
 import { goDurationError } from '../core/go/duration.ts';
 import { addingFilesError, meshValidationLog, skipWarning, withIstioctlDocs, type IstioctlReport } from '../core/analysis/istioctlMode.ts';
 

@@ -4,8 +4,8 @@
 import { flagHelp, parseArgs, UsageError, type FlagSpec } from './args.ts';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, type CliIo } from './analyze.ts';
 import { gatherFiles, InputError } from './files.ts';
-import { loadMesh } from '../core/ambient/load.ts';
-import { buildAmbientModel } from '../core/ambient/model.ts';
+import { loadMesh } from '../core/meshLoader.ts';
+import { buildAmbientModel } from '../core/ambient/dataPlane.ts';
 import { certificatesTable, nodeView, policiesTable, servicesTable, tabwrite, workloadsTable, type Table } from '../core/ambient/ztunnel.ts';
 import { traceRequest } from '../core/ambient/trace.ts';
 import type { AmbientSettings } from '../core/ambient/settings.ts';

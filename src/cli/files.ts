@@ -4,7 +4,7 @@
 // with istioctl's notice on stderr.
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { decodeFileBytes } from '../core/model/encoding.ts';
+import { decodeFileBytes } from '../core/document/encoding.ts';
 import { InputError, InputTooLargeError, readCapped } from './readCapped.ts';
 
 export { InputError, InputTooLargeError } from './readCapped.ts';

@@ -4,7 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, runAnalyze, type CliIo } from './analyze.ts';
 import { runProxyConfig } from './proxyConfig.ts';
-import { decodeFileBytes } from '../core/model/encoding.ts';
+import { decodeFileBytes } from '../core/document/encoding.ts';
 import { InputError, readCappedStream } from './readCapped.ts';
 
 export type { CliIo } from './analyze.ts';

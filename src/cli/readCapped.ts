@@ -7,7 +7,7 @@
 // a FIFO or a device reports size 0.
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { MAX_FILE_CHARS, tooLargeMessage } from '../core/model/workspaceModel.ts';
+import { MAX_FILE_CHARS, tooLargeMessage } from '../core/document/workspaceModel.ts';
 
 /**
  * The most bytes an input may have: as many as the model's limit in characters.

@@ -1,9 +1,9 @@
 // The whole pipeline from workspace files to diagnostics, shared by the worker, the CLI
 // and the benchmark: incremental parse → store → analyzers → located diagnostics.
-import { KINDS } from './model/kinds.ts';
-import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './model/types.ts';
-import { PARSER_CODES } from './model/parse.ts';
-import { WorkspaceModel } from './model/workspaceModel.ts';
+import { KINDS } from './document/kinds.ts';
+import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './document/types.ts';
+import { PARSER_CODES } from './document/parse.ts';
+import { WorkspaceModel } from './document/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
 import { placeholderOverlay, ResourceStore } from './config/store.ts';
 import { AnalysisCanceled } from './analysis/run.ts';

@@ -1,6 +1,6 @@
 // Analysis store: the latest result from the worker, run state, settings and filters.
 import { create } from 'zustand';
-import type { Diagnostic, Level, SourceRange } from '../core/model/types.ts';
+import type { Diagnostic, Level, SourceRange } from '../core/document/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import type { AnalysisStats } from '../worker/protocol.ts';
 import type { SkippedAnalyzer } from '../core/analysis/skipped.ts';

@@ -13,7 +13,7 @@
 // link is open read-only (menus, the palette, the lightbulb), and running it anyway (a key,
 // a stale menu) does nothing but say why. The workspace store refuses such changes too.
 import { create } from 'zustand';
-import type { Diagnostic } from '../core/model/types.ts';
+import type { Diagnostic } from '../core/document/types.ts';
 import { isReadOnly, refuseWhenReadOnly } from './workspace.ts';
 
 /** Where a command shows up besides the palette. */

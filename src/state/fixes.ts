@@ -3,7 +3,7 @@
 // workspace store; either way the store ends up with the new text and analysis follows.
 // Neither happens while a shared link is open read-only (the editor's model would otherwise
 // take the edit even though the editor itself is read-only).
-import type { Diagnostic, QuickFix, TextEdit } from '../core/model/types.ts';
+import type { Diagnostic, QuickFix, TextEdit } from '../core/document/types.ts';
 import { applyTextEdits } from '../core/analysis/fixes/apply.ts';
 import { fileText, refuseWhenReadOnly, textStamp, useWorkspace } from './workspace.ts';
 import { useAnalysis, useEditorUi } from './analysis.ts';

@@ -5,7 +5,7 @@
 // changes plug in here with `registerReviewContributor`.
 import { AnalysisClient } from '../worker/client.ts';
 import type { FromWorker } from '../worker/protocol.ts';
-import type { Diagnostic } from '../core/model/types.ts';
+import type { Diagnostic } from '../core/document/types.ts';
 import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
 import type { DataPlanePod, DataPlaneService } from '../core/queries/dataplaneViews.ts';
 import { diffDiagnostics, diffFiles, diffKeyed, type ChangeItem, type ChangeSection, type DiagnosticDiff, type FileChange, type FileLike } from '../core/review/summary.ts';

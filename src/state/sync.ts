@@ -4,7 +4,7 @@
 // worker can drop a superseded run, and results for older versions are ignored. No whole
 // text is built per keystroke: only files that need to go whole are read at flush time.
 import type { FileEdits, FromWorker, TextChange } from '../worker/protocol.ts';
-import type { WorkspaceFile } from '../core/model/types.ts';
+import type { WorkspaceFile } from '../core/document/types.ts';
 import { fileText, textStamp, useWorkspace } from './workspace.ts';
 import { onTextEdited, type TextEdited } from './texts.ts';
 import { toAnalysisSettings, useAnalysis } from './analysis.ts';

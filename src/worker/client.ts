@@ -1,10 +1,10 @@
 // Typed wrapper around the analysis worker, used by the UI state layer: syncs, cancels and
 // typed queries (`query('workloads', {...})` resolves to that view's result type).
-import type { WorkspaceFile } from '../core/model/types.ts';
+import type { WorkspaceFile } from '../core/document/types.ts';
 import type { AnalysisSettings } from '../core/analysis/settings.ts';
 import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
 import type { DiagnosticsReuse, FileEdits, FromWorker, QueryRequest, ToWorker } from './protocol.ts';
-import type { Diagnostic } from '../core/model/types.ts';
+import type { Diagnostic } from '../core/document/types.ts';
 
 export interface AnalysisClientOptions {
   onMessage: (msg: FromWorker) => void;

@@ -16,7 +16,7 @@
 //   (libGates.ts), istioctl mode's reader before a run in that mode, the quick fixes before
 //   the first fixes, and all of them after the first result. None is in the first chunk.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
-import type { Diagnostic, Resource } from '../core/model/types.ts';
+import type { Diagnostic, Resource } from '../core/document/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import { celLibrary } from './celLib.lazy.ts';
 import { credentials } from './credential.lazy.ts';

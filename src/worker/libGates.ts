@@ -9,11 +9,11 @@
 // schema/walk.ts walk) but answers for a superset of what it evaluates: it ignores the
 // structural checks that make walk() skip a node's rules, and it looks at every kind with a
 // schema, not only those the validation analyzers check.
-import type { Resource } from '../core/model/types.ts';
+import type { Resource } from '../core/document/types.ts';
 import type { Schema } from '../core/config/shape.ts';
 import { apiKind, ObjectMeta } from '../core/config/api/crd/index.ts';
 import { needsCelLibrary } from '../core/validation/schema/cel.ts';
-import { KINDS } from '../core/model/kinds.ts';
+import { KINDS } from '../core/document/kinds.ts';
 
 /** Bodies already found to need no CEL (resources of unchanged documents are the same objects). */
 const noCel = new WeakSet<object>();

@@ -1,5 +1,5 @@
 // Typed messages between the UI thread and the analysis worker.
-import type { Diagnostic, WorkspaceFile } from '../core/model/types.ts';
+import type { Diagnostic, WorkspaceFile } from '../core/document/types.ts';
 import type { AnalysisSettings } from '../core/analysis/settings.ts';
 import type { SkippedAnalyzer } from '../core/analysis/skipped.ts';
 import type { QueryArgs, QueryView } from '../core/queries/views.ts';

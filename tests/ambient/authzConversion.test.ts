@@ -13,8 +13,8 @@
 //    "attached to ztunnel" when there is no status message.
 import { describe, expect, it } from 'vitest';
 import { buildPolicySet, convertAuthorizationPolicy, hasEffectiveRules, isEmptyMatch, matchText, type RbacMatch } from '../../src/core/ambient/authz.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
 
 const ap = (name: string, namespace: string, spec: object, meta: { labels?: Record<string, string>; annotations?: Record<string, string> } = {}) =>
   makeResource({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace, ...meta }, spec }, undefined);

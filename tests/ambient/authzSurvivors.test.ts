@@ -13,8 +13,8 @@
 //  - The explanations (`why`) are what the trace view prints for each policy.
 import { describe, expect, it } from 'vitest';
 import { buildPolicySet, cidrContains, convertAuthorizationPolicy, effectiveMtls, evaluateL4, policyMatches, workloadPolicyKeys, type L4Connection, type PolicySet, type RbacMatch, type ZtunnelAuthorization } from '../../src/core/ambient/authz.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
 import { pa } from './manifests.ts';
 
 const apRes = (name: string, namespace: string, spec: object, meta: { labels?: Record<string, string>; annotations?: Record<string, string> } = {}) =>

@@ -14,11 +14,11 @@
 //    gets only TLS filter chains (inboundStrict*FilterChainMatchOptions), so plaintext to a
 //    STRICT sidecar matches no chain and is refused.
 import { describe, expect, it } from 'vitest';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import { traceRequest } from '../../src/core/ambient/trace.ts';
 import { cidrContains, convertAuthorizationPolicy, evaluateL4, type ZtunnelAuthorization } from '../../src/core/ambient/authz.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
 const pod = (namespace: string, name: string, ip: string, labels: Record<string, string> = {}) => ({

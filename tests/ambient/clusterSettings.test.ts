@@ -13,8 +13,8 @@
 //    PILOT_AUTO_ALLOW_WAYPOINT_POLICY false) and §1.4 (a pod without an IP or terminated is not redirected).
 import { describe, expect, it } from 'vitest';
 import { redirectionRules, HOST_PROBE_SNAT_IP } from '../../src/core/ambient/cni.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { ambientModel, buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { ambientModel, buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import { describeAssumptions, resolveSettings, settingsKey, withOverrides, type AmbientSettings } from '../../src/core/ambient/settings.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });

@@ -11,8 +11,8 @@
 //  - Kubernetes: a container port's protocol defaults to TCP.
 //  - The notes are the assumptions the view and the CLI print.
 import { describe, expect, it } from 'vitest';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
 import { BYPASS_INBOUND_ANNOTATION, DNS_CAPTURE_ANNOTATION, TUNNEL_LABEL } from '../../src/core/ambient/cluster.ts';
 

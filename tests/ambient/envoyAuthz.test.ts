@@ -13,8 +13,8 @@
 //  - istio.io/dry-run annotation: the policy is evaluated in shadow mode and never enforces.
 import { describe, expect, it } from 'vitest';
 import { evaluateEnvoy, type EnvoyRequest } from '../../src/core/ambient/envoyAuthz.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
-import type { Resource } from '../../src/core/model/types.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
+import type { Resource } from '../../src/core/document/types.ts';
 
 const ap = (name: string, spec: object, opts: { ns?: string; annotations?: Record<string, string> } = {}): Resource =>
   makeResource({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace: opts.ns ?? 'shop', annotations: opts.annotations ?? {} }, spec }, undefined);

@@ -10,7 +10,7 @@
 //    exists only while some PeerAuthentication exists.
 import { describe, expect, it } from 'vitest';
 import { buildPolicySet, effectiveMtls, workloadPolicyKeys, type PolicySet } from '../../src/core/ambient/authz.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
 import { pa } from './manifests.ts';
 
 const ap = (name: string, namespace: string, spec: object) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace }, spec });

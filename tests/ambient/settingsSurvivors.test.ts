@@ -7,8 +7,8 @@
 //  - loadMesh reports a document it cannot read as `file:line: message`.
 import { describe, expect, it } from 'vitest';
 import { redirectionRules } from '../../src/core/ambient/cni.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { ambientModel, buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { ambientModel, buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import { describeAssumptions, resolveSettings, settingsKey } from '../../src/core/ambient/settings.ts';
 
 const AMB = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a', labels: { 'istio.io/dataplane-mode': 'ambient' } } };

@@ -4,8 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { istioGateway } from '../helpers/gatewayApi.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
 import { redirectionRules } from '../../src/core/ambient/cni.ts';
 import { traceRequest } from '../../src/core/ambient/trace.ts';

@@ -15,10 +15,10 @@
 import { describe, expect, it } from 'vitest';
 import { buildPolicySet, workloadPolicyKeys, type PolicySet } from '../../src/core/ambient/authz.ts';
 import { evaluateEnvoy } from '../../src/core/ambient/envoyAuthz.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { ambientModel, buildAmbientModel } from '../../src/core/ambient/model.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { ambientModel, buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
 import { pa } from './manifests.ts';
 
 const y = (objs: object[]) => objs.map((o) => JSON.stringify(o)).join('\n---\n');

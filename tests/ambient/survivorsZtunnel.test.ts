@@ -7,8 +7,8 @@
 //  - pkg/kube/labels CanonicalService: the revision is service.istio.io/canonical-revision, else
 //    app.kubernetes.io/version, else version, else "latest".
 import { describe, expect, it } from 'vitest';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import { workloadsTable } from '../../src/core/ambient/ztunnel.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });

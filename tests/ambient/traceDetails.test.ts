@@ -7,8 +7,8 @@
 // `METHOD /path` or `TCP`).
 import { describe, expect, it } from 'vitest';
 import { istioGateway } from '../helpers/gatewayApi.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import { parseRequest, parseTarget, traceRequest, type TraceInput } from '../../src/core/ambient/trace.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });

@@ -9,8 +9,8 @@
 // own prose: tests assert the facts a text must carry (names, ports, verdicts), never whole sentences.
 import { describe, expect, it } from 'vitest';
 import { istioGateway } from '../helpers/gatewayApi.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import { traceRequest, type TraceResult } from '../../src/core/ambient/trace.ts';
 import { ap, ns, one, pod, svc, trace } from './traceHelpers.ts';
 

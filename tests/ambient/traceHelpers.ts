@@ -1,7 +1,7 @@
 // Builders and the trace runner the request-trace tests share (traceFacts, survivorsTrace).
 import { expect } from 'vitest';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
 import { traceRequest, type TraceHop, type TraceInput, type TraceResult } from '../../src/core/ambient/trace.ts';
 

@@ -9,9 +9,9 @@
 // Hop texts are our own prose: only facts (component, actor, port, protocol, identities, decisions) are
 // asserted.
 import { describe, expect, it } from 'vitest';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
 import { parseRequest, parseTarget, policyResourceKey, resolveSourcePod, traceRequest, type TraceInput } from '../../src/core/ambient/trace.ts';
 

@@ -13,12 +13,12 @@
 //    headers, sort order, WAYPOINT None/NA, ENDPOINTS healthy/total), tabwriter padding 1 (3 for certificates
 //    is not asserted here); the spec /work/shared/specs/ambient-spec.md §2.7-2.8.
 import { describe, expect, it } from 'vitest';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
 import { certificatesTable, nodeView, policiesTable, serviceEndpoints, servicesTable, tabwrite, workloadsTable } from '../../src/core/ambient/ztunnel.ts';
 import { podWorkloadName as workloadNameOf } from '../../src/core/config/services.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
 const pod = (namespace: string, name: string, o: { labels?: Record<string, string>; ip?: string; node?: string; sa?: string; ready?: boolean; ports?: Array<{ name?: string; containerPort: number }> } = {}) => ({

@@ -16,8 +16,8 @@
 //    a Root row per identity (serials and dates not simulated: "—").
 //  - ztunnel cert_fetcher.rs: a node's ztunnel holds certificates only for its HBONE pods.
 import { describe, expect, it } from 'vitest';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import type { AmbientSettings } from '../../src/core/ambient/settings.ts';
 import { CLUSTER_ID, certificatesTable, nodeView, servicesTable, tabwrite, workloadsTable } from '../../src/core/ambient/ztunnel.ts';
 

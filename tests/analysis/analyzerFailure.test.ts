@@ -1,13 +1,13 @@
 // An analyzer that throws on one resource becomes IST0001 on that resource; the other
 // resources and analyzers are still analyzed (istioctl's analyzers run guarded the same way).
 import { describe, expect, it } from 'vitest';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../../src/core/config/store.ts';
 import { Lookups } from '../../src/core/config/lookups.ts';
 import { AnalysisSession } from '../../src/core/analysis/session.ts';
 import { perResourceAnalyzer } from '../../src/core/analysis/perResource.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import type { Analyzer } from '../../src/core/analysis/types.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';

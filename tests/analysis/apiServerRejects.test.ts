@@ -22,7 +22,7 @@ import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../../src/core/analysis/settings.ts';
 import { messageByCode, OWN_MESSAGES } from '../../src/core/analysis/messages.ts';
 import { documentationUrl } from '../../src/core/analysis/format/json.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 import { cli } from '../cli/helpers.ts';
 
 const CODE = 'MWB-API-SERVER-REJECTS';

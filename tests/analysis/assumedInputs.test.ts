@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
 
 async function assumptions(text: string): Promise<string[]> {
   const w = new WorkspaceAnalyzer();

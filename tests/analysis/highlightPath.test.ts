@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../../src/core/config/store.ts';
 import { runAnalyzersSync } from '../../src/core/analysis/run.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import type { Analyzer } from '../../src/core/analysis/types.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { mergeProcessed, postProcess, processMessages, type Reported } from '../../src/core/analysis/run.ts';
 import type { AnalysisMessage } from '../../src/core/analysis/types.ts';
-import type { Diagnostic, Level, Resource } from '../../src/core/model/types.ts';
+import type { Diagnostic, Level, Resource } from '../../src/core/document/types.ts';
 
 // An incremental run sorts each analyzer's messages once and merges the lists; the result
 // must be exactly what sorting every message together gives (istioctl's order, equal

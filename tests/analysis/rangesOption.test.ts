@@ -6,7 +6,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 
 const DIR = 'public/samples/many-mistakes';
 const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).map((f) => ({ path: f, text: readFileSync(join(DIR, f), 'utf8') }));

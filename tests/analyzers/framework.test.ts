@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ResourceStore, type StoreOptions } from '../../src/core/config/store.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
-import type { Resource } from '../../src/core/model/types.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
+import type { Resource } from '../../src/core/document/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../src/core/config/mesh/meshconfig.ts';
 import { parseSuppressions, suppressedByAnnotation, suppressedBySettings } from '../../src/core/analysis/suppress.ts';
 import { goQuote, goSprintf } from '../../src/core/go/fmt.ts';

@@ -1,9 +1,9 @@
 // Runs analyzers over inline YAML files the way the conformance harness does, or as the CLI.
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../../src/core/config/store.ts';
 import { runAnalyzersSync } from '../../src/core/analysis/run.ts';
 import type { Analyzer } from '../../src/core/analysis/types.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import { logLine } from '../../src/core/analysis/format/log.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { ingressGatewayPortAnalyzer } from '../../src/core/analysis/analyzers/gateway/ingressGatewayPort.ts';
 import { destinationHostAnalyzer } from '../../src/core/analysis/analyzers/virtualservice/destinationHosts.ts';
 import { gatewayAnalyzer } from '../../src/core/analysis/analyzers/virtualservice/gateways.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 import { analyze, docs } from './helpers.ts';
 import { lineOf, vs } from './routing/util.ts';
 

@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputTooLargeError, MAX_INPUT_BYTES, readCapped, readCappedStream } from '../../src/cli/readCapped.ts';
-import { tooLargeMessage } from '../../src/core/model/workspaceModel.ts';
-import { MAX_FILE_CHARS, WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
-import { PARSER_CODES } from '../../src/core/model/parse.ts';
+import { tooLargeMessage } from '../../src/core/document/workspaceModel.ts';
+import { MAX_FILE_CHARS, WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
+import { PARSER_CODES } from '../../src/core/document/parse.ts';
 import { cli, REPO } from './helpers.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 

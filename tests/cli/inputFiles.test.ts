@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { cli } from './helpers.ts';
-import { decodeFileBytes, detectEncoding, looksLikeMisreadUtf16 } from '../../src/core/model/encoding.ts';
-import { LARGE_FILE_CHARS } from '../../src/core/model/workspaceModel.ts';
+import { decodeFileBytes, detectEncoding, looksLikeMisreadUtf16 } from '../../src/core/document/encoding.ts';
+import { LARGE_FILE_CHARS } from '../../src/core/document/workspaceModel.ts';
 
 // The Service makes the host check run (without any Service it is skipped, as istioctl does).
 const VS = 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: reviews\n  namespace: default\nspec:\n  hosts: [reviews]\n  http:\n  - route:\n    - destination:\n        host: reviews-typo\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: reviews\n  namespace: default\nspec:\n  ports: [{name: http, port: 9080}]\n';

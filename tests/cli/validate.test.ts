@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { cli, FIXTURES } from './helpers.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
 import { loadCorpus } from '../../scripts/conformance/webhookCorpus.ts';
 
 // `mesh-workbench validate`: istioctl validate -f. Every expected text below is what the real

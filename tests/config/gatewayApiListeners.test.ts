@@ -11,7 +11,7 @@
 import { describe, expect, it } from 'vitest';
 import { gwObjects } from '../helpers/gatewayApi.ts';
 import { convertGatewayApi, internalGatewayName, type GatewayApiResult, type RegistryService } from '../../src/core/config/gatewayApi/convert.ts';
-import type { Json } from '../../src/core/config/gatewayApi/model.ts';
+import type { Json } from '../../src/core/config/gatewayApi/objects.ts';
 
 const SUFFIX = 'cluster.local';
 

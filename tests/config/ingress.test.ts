@@ -9,7 +9,7 @@ import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import type { ConfigView } from '../../src/core/config/configView.ts';
 import { ingressConfig, processesIngress } from '../../src/core/config/ingress.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
 
 async function viewOf(text: string, meshConfigText = 'ingressControllerMode: DEFAULT'): Promise<ConfigView> {
   const a = new WorkspaceAnalyzer();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResourceStore } from '../../src/core/config/store.ts';
 import { configView } from '../../src/core/config/configView.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 
 const store = new ResourceStore([], { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() });

@@ -3,7 +3,7 @@
 // workloads both use it.
 import { describe, expect, it } from 'vitest';
 import { podWorkloadName } from '../../src/core/config/services.ts';
-import type { Resource } from '../../src/core/model/types.ts';
+import type { Resource } from '../../src/core/document/types.ts';
 
 function pod(meta: Record<string, unknown>, labels: Record<string, string> = {}): Resource {
   const metadata = { name: 'web-v1-abc12-xyz', namespace: 'demo', labels, ...meta };

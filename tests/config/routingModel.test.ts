@@ -4,7 +4,7 @@ import { resourceNameFromHost } from '../../src/core/config/hosts.ts';
 import { message, nullable, list, protoEnum, string } from '../../src/core/config/shape.ts';
 import { meshAutoAllocatesAddresses } from '../../src/core/config/dnsProxy.ts';
 import { envoyFilter, serviceEntry, sidecar } from '../../src/core/config/api/networking.ts';
-import type { Resource } from '../../src/core/model/types.ts';
+import type { Resource } from '../../src/core/document/types.ts';
 
 const resource = (spec: unknown) => ({ body: { spec } }) as unknown as Resource;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Resource } from '../../src/core/model/types.ts';
+import type { Resource } from '../../src/core/document/types.ts';
 import { secretData } from '../../src/core/config/secrets.ts';
 import { writtenAt } from '../../src/core/config/views.ts';
 

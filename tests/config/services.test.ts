@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../../src/core/config/store.ts';
 import { configView, type ConfigView } from '../../src/core/config/configView.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';

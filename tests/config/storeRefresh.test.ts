@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ResourceStore, type StoreOptions } from '../../src/core/config/store.ts';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
-import { KINDS, kindById } from '../../src/core/model/kinds.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
+import { KINDS, kindById } from '../../src/core/document/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 

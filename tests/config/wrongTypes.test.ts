@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import jsyaml from 'js-yaml';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 import { yamlFiles } from '../helpers/files.ts';
 
 /** An independent resource with a message of its own (IST0118: port name without protocol). */

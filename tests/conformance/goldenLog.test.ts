@@ -32,7 +32,7 @@ describe('golden log generator (Istio side)', () => {
 /**
  * Cases where our output differs from what Istio prints, found by these golden files and
  * not fixed yet. Each runs as a test that must fail. (The last one, field lines in a file
- * that starts with `---`, is fixed: see separatorKept in src/core/model/split.ts.)
+ * that starts with `---`, is fixed: see separatorKept in src/core/document/split.ts.)
  */
 const KNOWN_DIFFERENCES: Record<string, string> = {};
 

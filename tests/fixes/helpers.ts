@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import { applyTextEdits } from '../../src/core/analysis/fixes/apply.ts';
-import type { Diagnostic, QuickFix } from '../../src/core/model/types.ts';
+import type { Diagnostic, QuickFix } from '../../src/core/document/types.ts';
 
 export type Files = Record<string, string>;
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 import { analyzeFiles, applyFix, sampleFiles, type Files } from './helpers.ts';
 
 async function run(w: WorkspaceAnalyzer, files: Files): Promise<Diagnostic[]> {

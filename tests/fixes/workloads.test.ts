@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeFiles, applyFix, expectFixResolves, yaml } from './helpers.ts';
 import { suppressionForText } from '../../src/core/analysis/fixes/suppression.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 
 const service = (...portLines: string[]) =>
   yaml('apiVersion: v1', 'kind: Service', 'metadata:', '  name: web', '  namespace: shop', 'spec:', '  selector:', '    app: web', '  ports:', ...portLines);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentEditor, Quoted, plainSafe, type YamlPath, type YamlValue } from '../../src/core/analysis/fixes/yamlEdit.ts';
 import { applyTextEdits } from '../../src/core/analysis/fixes/apply.ts';
 import { editDistance, closest } from '../../src/core/analysis/fixes/distance.ts';
-import type { SourceDocument, TextEdit } from '../../src/core/model/types.ts';
+import type { SourceDocument, TextEdit } from '../../src/core/document/types.ts';
 
 function docOf(text: string, opts: { startLine?: number; isJson?: boolean } = {}): SourceDocument {
   const startLine = opts.startLine ?? 1;

@@ -1,5 +1,5 @@
 // Diagnostics shared by the formatter tests.
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 
 /** The istio.io docs' example: a Gateway whose selector matches no pod. */
 export const gatewayMsg: Diagnostic = {

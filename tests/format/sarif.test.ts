@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 import { artifactUri, buildSarif, formatSarif } from '../../src/core/analysis/format/sarif.ts';
 
 const vsMsg: Diagnostic = {

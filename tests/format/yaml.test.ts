@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { load } from 'js-yaml';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 import { gatewayMsg } from './fixtures.ts';
 import { formatYaml, scalarStyle, yamlMappingEntry } from '../../src/core/analysis/format/yaml.ts';
 

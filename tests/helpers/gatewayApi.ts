@@ -1,6 +1,6 @@
 // Gateway API objects as YAML text, for tests that paste them, and read into the conversion's input.
 import jsyaml from 'js-yaml';
-import type { GwObject } from '../../src/core/config/gatewayApi/model.ts';
+import type { GwObject } from '../../src/core/config/gatewayApi/objects.ts';
 
 /** The documents of a YAML text as the conversion's objects (cluster-scoped kinds without a namespace). */
 export function gwObjects(text: string): GwObject[] {

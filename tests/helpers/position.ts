@@ -1,6 +1,6 @@
 // Where a piece of text sits in a fixture, for tests that check editor ranges.
 import { expect } from 'vitest';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 
 /** 1-based line and column where `needle` starts (searching from the line holding `from`). */
 export function pos(text: string, needle: string, from?: string): { line: number; col: number } {

@@ -1,4 +1,4 @@
-// Values a share link redacted (model/redactionMarkers.ts) are not read as broken input: a CA key
+// Values a share link redacted (document/redactionMarkers.ts) are not read as broken input: a CA key
 // replaced by the marker is "redacted in this link", its checks are skipped, and the bundle
 // is not refused because of it. Envoy's own `[redacted]` keeps its own label, and a key that
 // really is broken is still reported.
@@ -6,8 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { cacertsSecretYaml, generateGatewayCredential, generatePki } from '../../src/core/pki/generate.ts';
 import { inspect } from '../../src/core/pki/index.ts';
 import type { CertsReport, ScenarioView } from '../../src/core/pki/report.ts';
-import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER } from '../../src/core/model/redactionMarkers.ts';
-import { x509KeyPairError, bundleHasCertificate } from '../../src/core/config/gatewayApi/model.ts';
+import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER } from '../../src/core/document/redactionMarkers.ts';
+import { x509KeyPairError, bundleHasCertificate } from '../../src/core/config/gatewayApi/objects.ts';
 import { secretAnalyzer } from '../../src/core/analysis/analyzers/gateway/secret.ts';
 import { analyze, docs, pairs } from '../analyzers/helpers.ts';
 

@@ -3,7 +3,7 @@
 // of its self-check.
 import { describe, expect, it } from 'vitest';
 import { MASKED, maskConservatively } from '../../src/core/share/conservative.ts';
-import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from '../../src/core/model/redactionMarkers.ts';
+import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from '../../src/core/document/redactionMarkers.ts';
 import { PIECE_CHARS, SecretPieces } from '../../src/core/share/pieces.ts';
 
 describe('conservative masking, line by line', () => {

@@ -14,7 +14,7 @@ import {
   useCommandRegistry,
   type Command,
 } from '../../src/state/commands.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 
 function key(init: Partial<KeyboardEvent> & { key: string; code?: string }): KeyboardEvent {
   return { ctrlKey: false, metaKey: false, shiftKey: false, altKey: false, code: '', ...init } as KeyboardEvent;

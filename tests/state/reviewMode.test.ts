@@ -12,7 +12,7 @@ import { useShareView } from '../../src/state/shareOpen.ts';
 import { copySharedToMyWorkspaces, openShareLink } from '../../src/state/shareLink.ts';
 import { getMeta, getWorkspace } from '../../src/state/idb.ts';
 import { encodeShareFragment } from '../../src/core/share/link.ts';
-import type { Diagnostic, QuickFix } from '../../src/core/model/types.ts';
+import type { Diagnostic, QuickFix } from '../../src/core/document/types.ts';
 
 const SHARED = 'apiVersion: v1\r\nkind: Namespace\r\nmetadata:\r\n  name: shop\r\n';
 const OTHER = 'kind: ConfigMap\n';

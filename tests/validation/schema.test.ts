@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import jsyaml from 'js-yaml';
 import { schemaFindings, kindFindings } from '../../src/core/validation/schema.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
 import { evalRule } from '../../src/core/validation/schema/cel.ts';
 import { parseRequestUri } from '../../src/core/validation/schema/goUrl.ts';
 import type { Schema } from '../../src/core/config/shape.ts';

@@ -14,7 +14,7 @@
 import { describe, expect, it } from 'vitest';
 import jsyaml from 'js-yaml';
 import { schemaFindings } from '../../src/core/validation/schema.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
 
 function check(yaml: string): string[] {
   return schemaFindings(makeResource(jsyaml.load(yaml) as Record<string, unknown>, undefined)).map((f) => `${f.path ?? ''} | ${f.message}`);

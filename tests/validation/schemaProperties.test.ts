@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { validateResource } from '../../src/core/validation/index.ts';
 import { schemaFindings } from '../../src/core/validation/schema.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
 import { API_KINDS } from '../../src/core/config/api/crd/index.ts';
 
 const kinds = API_KINDS.map((k) => ({ apiVersion: k.group ? `${k.group}/${k.versions[0]}` : (k.versions[0] as string), kind: k.kind }));

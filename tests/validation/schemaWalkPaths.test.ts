@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import jsyaml from 'js-yaml';
 import { schemaFindings } from '../../src/core/validation/schema.ts';
-import { makeResource } from '../../src/core/model/resources.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
 import { apiPath, editorPath, walk, type WalkResult } from '../../src/core/validation/schema/walk.ts';
 import { describe as describeShape, int, list, map, message, string } from '../../src/core/config/shape.ts';
 import type { Schema } from '../../src/core/config/shape.ts';

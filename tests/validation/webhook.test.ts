@@ -4,7 +4,7 @@ import { goRegexpError } from '../../src/core/validation/webhook/goRegexp.ts';
 import { parsePrefixError } from '../../src/core/go/netip.ts';
 import { formatFloatG } from '../../src/core/go/format.ts';
 import { validateResource } from '../../src/core/validation/index.ts';
-import type { Resource } from '../../src/core/model/types.ts';
+import type { Resource } from '../../src/core/document/types.ts';
 
 const run = (kind: string, spec: unknown, name = 'foo', namespace = 'bar') => {
   const id = Object.keys(WEBHOOK_VALIDATORS).find((k) => k.endsWith(`/${kind}`)) as string;

@@ -2,7 +2,7 @@
 // the worker's message, and are rejected (not left hanging) when the worker crashes.
 import { describe, expect, it } from 'vitest';
 import { AnalysisClient, QueryFailedError, rebuildDiagnostics, type WorkerLike } from '../../src/worker/client.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AnalysisHost } from '../../src/worker/host.ts';
 import { rebuildDiagnostics } from '../../src/worker/client.ts';
-import type { Diagnostic } from '../../src/core/model/types.ts';
+import type { Diagnostic } from '../../src/core/document/types.ts';
 import { generateMesh } from '../../bench/generateMesh.ts';
 import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';

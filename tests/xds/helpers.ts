@@ -1,5 +1,5 @@
 // Building workspaces and proxies for generator tests.
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../../src/core/config/store.ts';
 import { configView, type ConfigView } from '../../src/core/config/configView.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../src/core/config/mesh/meshconfig.ts';

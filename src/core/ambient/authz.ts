@@ -2,9 +2,9 @@
 // into ztunnel's Authorization resources (pilot/pkg/serviceregistry/ambient/authorization.go,
 // policies.go), which of them apply to a workload (workloads.go buildWorkloadPolicies), and
 // how ztunnel evaluates them for a connection (ztunnel src/state.rs assert_rbac, src/rbac.rs).
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
-import { isObj, num, str, type StringMap } from '../model/read.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
+import { isObj, num, str, type StringMap } from '../document/read.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { authorizationPolicy, peerAuthentication, type Rule } from '../config/api/security.ts';
 import { selectorMatches } from '../config/labels.ts';

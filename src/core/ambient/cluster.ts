@@ -2,9 +2,9 @@
 // in Kubernetes' own namespaces, and the waypoint pods istiod would deploy) with its node,
 // IPs, how it joins the mesh and why (after the user's what-if overrides), the Services with
 // their addresses, and the waypoints.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
-import { EMPTY_STRING_MAP, isObj, str, type StringMap } from '../model/read.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
+import { EMPTY_STRING_MAP, isObj, str, type StringMap } from '../document/read.ts';
 import type { ConfigView } from '../config/configView.ts';
 import type { ResourceReader } from '../config/resourceReader.ts';
 import { podSpec } from '../config/api/kube.ts';

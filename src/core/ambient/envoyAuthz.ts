@@ -2,7 +2,7 @@
 // request: Istio's documented semantics (CUSTOM, then DENY, then ALLOW; a rule matches when
 // all its parts do; on a TCP chain, ALLOW rules with HTTP-only conditions never match and
 // DENY rules lose them). Which policies attach where is decided by the caller.
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import { authorizationPolicy, type Rule } from '../config/api/security.ts';
 import { cidrContains } from './authz.ts';
 

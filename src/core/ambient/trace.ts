@@ -6,9 +6,9 @@
 // builder for sidecars and gateways. Envoy's L7 routing (VirtualService, HTTPRoute,
 // DestinationRule) is not simulated here: waypoints and sidecars are taken to send to the
 // addressed Service's endpoints.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
-import { isObj } from '../model/read.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
+import { isObj } from '../document/read.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { authorizationPolicy } from '../config/api/security.ts';
 import { isHttpProtocol, type IstioProtocol } from '../config/protocol.ts';
@@ -19,7 +19,7 @@ import { applicablePolicies, effectiveMtls, evaluateL4, type L4Decision, type Rb
 import { parseIpv4 } from '../config/addresses.ts';
 import { evaluateEnvoy, type EnvoyDecision } from './envoyAuthz.ts';
 import { serviceEndpoints, type ServiceRecord, type WorkloadRecord } from './ztunnel.ts';
-import type { AmbientModel } from './model.ts';
+import type { AmbientModel } from './dataPlane.ts';
 
 export interface TraceInput {
   /** Source pod, `namespace/name`. */

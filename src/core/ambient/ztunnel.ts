@@ -3,9 +3,9 @@
 // and policies tables with istioctl's columns, order and tabwriter layout
 // (istioctl/pkg/writer/ztunnel/configdump), and per node the pods it captures and the
 // certificates it holds.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
-import { isObj, type StringMap } from '../model/read.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
+import { isObj, type StringMap } from '../document/read.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { serviceSpec } from '../config/api/kube.ts';
 import { serviceEntry, workloadEntry } from '../config/api/networking.ts';
@@ -16,7 +16,7 @@ import { ingressUseWaypoint, serviceWaypoint, waypointBoundCondition, waypointDe
 import { AMBIENT_REDIRECTION_ANNOTATION, AMBIENT_REDIRECTION_ENABLED } from '../config/wellKnown.ts';
 import { TUNNEL_LABEL, type Cluster, type SimPod, type SimService } from './cluster.ts';
 import { buildPolicySet, workloadPolicyKeys, type PolicySet, type ZtunnelAuthorization } from './authz.ts';
-import { listAt } from '../model/maps.ts';
+import { listAt } from '../document/maps.ts';
 import { podWorkloadName } from '../config/services.ts';
 
 export const CLUSTER_ID = 'Kubernetes';

@@ -1,6 +1,6 @@
 // Notes on analyzer inputs the workspace does not hold, so the UI can say what was assumed.
 // Each analyzer behaves as Istio's does when its input is missing; these notes only explain it.
-import { KINDS } from '../model/kinds.ts';
+import { KINDS } from '../document/kinds.ts';
 import type { StoreView } from '../config/store.ts';
 import { gateway } from '../config/api/networking.ts';
 

@@ -1,8 +1,8 @@
 // Following a kind's resource list across runs by slot. The store swaps an edited resource in
 // place, so comparing the old and new list slot by slot finds what an edit changed without
 // hashing (or even reading) the thousands of resources that did not change.
-import type { Resource } from '../model/types.ts';
-import type { KindInfo } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import type { KindInfo } from '../document/kinds.ts';
 import type { AnalysisContext } from './types.ts';
 
 /** The slots whose resource differs, or undefined when the lists differ in length. */

@@ -1,5 +1,5 @@
 // The `istioctl` analysis mode: what `istioctl analyze --use-kube=false` reads, runs and prints.
-// The documents are the model's (src/core/model): this is a filter and decoder on top of them,
+// The documents are the document layer's (src/core/document): this is a filter and decoder on top of them,
 // following pilot/pkg/config/file/store.go (parseContent, parseChunk, the List handling) and
 // pkg/config/analysis/local/istiod_analyze.go at the Istio commit we follow:
 //
@@ -11,12 +11,12 @@
 // - `kind: List` is all or nothing: an item the reader skips skips the whole List;
 // - a document istioctl cannot decode is not analyzed, and its error is collected for the
 //   "Error(s) adding files" report (a hashicorp multierror per file, inside one for all files).
-import type { Diagnostic, Resource } from '../model/types.ts';
-import { textFileOf, type ModelDocument, type ModelFile } from '../model/workspaceModel.ts';
-import { KINDS, type KindInfo } from '../model/kinds.ts';
-import { kindIdOf, makeResource } from '../model/resources.ts';
-import { splitApiVersion } from '../model/kinds.ts';
-import { PARSER_CODES } from '../model/parse.ts';
+import type { Diagnostic, Resource } from '../document/types.ts';
+import { textFileOf, type ModelDocument, type ModelFile } from '../document/workspaceModel.ts';
+import { KINDS, type KindInfo } from '../document/kinds.ts';
+import { kindIdOf, makeResource } from '../document/resources.ts';
+import { splitApiVersion } from '../document/kinds.ts';
+import { PARSER_CODES } from '../document/parse.ts';
 import { ALL_ANALYZERS } from './analyzers/index.ts';
 import type { AnalysisContext, Analyzer } from './types.ts';
 import { KINDS_NOT_READ_FROM_FILES } from './skipped.ts';
@@ -25,7 +25,7 @@ import { istioctlDecodeError, istioctlDecodedObject } from '../validation/jsonpb
 import { goJSONSyntaxError } from '../validation/webhook/goJson.ts';
 import { goJsonFloat, goJsonValueType } from '../go/format.ts';
 import { kindProblems } from '../validation/kindProblems.ts';
-import { isObj as isObject } from '../model/read.ts';
+import { isObj as isObject } from '../document/read.ts';
 
 /**
  * How Go's encoding/json (sigs.k8s.io/json, case-sensitive) decodes the fields the model checks

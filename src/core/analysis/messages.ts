@@ -1,7 +1,7 @@
 // Istio's analysis message catalog (codes, names, levels and Go fmt templates identical to
 // pkg/config/analysis/msg/messages.yaml, so rendered text matches istioctl byte for byte).
 // The descriptions are our own short explanations, shown on hover in the editor.
-import type { Level } from '../model/types.ts';
+import type { Level } from '../document/types.ts';
 import type { AnyMessageType, MessageType } from './types.ts';
 
 /** The TypeScript type of a parameter, from its Go type in Istio's catalog. */

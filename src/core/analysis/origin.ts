@@ -1,5 +1,5 @@
 // istioctl's names for resources in messages.
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 
 /** `Kind namespace/name`, or `Kind name` when the namespace is empty (FriendlyName). */
 export function friendlyName(r: Pick<Resource, 'gvk' | 'namespace' | 'name'>): string {

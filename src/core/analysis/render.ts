@@ -1,7 +1,7 @@
 // Turns analyzer messages into located diagnostics: rendered text, origin, istioctl's
 // reference line, and the exact range of the field for the editor.
-import type { Diagnostic, Resource, SourceDocument, SourceRange } from '../model/types.ts';
-import { locateInDocument, locateWithParser, parseFieldPath, trimmedStartLine } from '../model/locate.ts';
+import type { Diagnostic, Resource, SourceDocument, SourceRange } from '../document/types.ts';
+import { locateInDocument, locateWithParser, parseFieldPath, trimmedStartLine } from '../document/locate.ts';
 import type { AnalysisMessage } from './types.ts';
 import { goSprintf } from '../go/fmt.ts';
 import { docUrl } from './messages.ts';

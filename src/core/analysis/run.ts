@@ -1,7 +1,7 @@
 // Runs analyzers over a store and post-processes their messages the way istioctl does:
 // suppression, namespace filter, rendering, de-duplication and ordering.
-import type { Diagnostic, Resource } from '../model/types.ts';
-import { LEVEL_ORDER } from '../model/types.ts';
+import type { Diagnostic, Resource } from '../document/types.ts';
+import { LEVEL_ORDER } from '../document/types.ts';
 import type { AnalysisContext, AnalysisMessage, Analyzer } from './types.ts';
 import type { StoreView } from '../config/store.ts';
 import { Lookups } from '../config/lookups.ts';

@@ -1,17 +1,17 @@
 // Incremental analysis across workspace versions. An analyzer none of whose input kinds
 // changed keeps its messages; a per-resource analyzer whose only changed input is its own
 // kind re-checks just the resources that are new or changed. Everything else re-runs.
-import type { Diagnostic, Resource } from '../model/types.ts';
+import type { Diagnostic, Resource } from '../document/types.ts';
 import type { AnalysisContext, AnalysisMessage, Analyzer } from './types.ts';
 import { MESSAGES } from './messages.ts';
 import type { StoreView } from '../config/store.ts';
 import type { Lookups } from '../config/lookups.ts';
-import { KINDS, type KindInfo } from '../model/kinds.ts';
+import { KINDS, type KindInfo } from '../document/kinds.ts';
 import { contextFor, mergeProcessed, processMessages, AnalysisCanceled, type Reported, type RunAnalyzersOptions, type SortItem } from './run.ts';
 import { rememberMessage, renderMessage, type DocumentLookup } from './render.ts';
-import { clearLocateCaches } from '../model/locate.ts';
+import { clearLocateCaches } from '../document/locate.ts';
 import { changedSlots } from './followList.ts';
-import type { SourceDocument } from '../model/types.ts';
+import type { SourceDocument } from '../document/types.ts';
 
 interface RenderedMessage {
   d: Diagnostic;

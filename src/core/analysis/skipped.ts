@@ -4,7 +4,7 @@
 // those kinds from files; an analyzer is skipped only when the workspace holds no object of
 // a kind it needs (Pods derived from controllers count; the assumed ingress gateway does
 // not), since it would otherwise report every reference to them as missing.
-import { KINDS, type KindInfo } from '../model/kinds.ts';
+import { KINDS, type KindInfo } from '../document/kinds.ts';
 import type { ResourceReader } from '../config/resourceReader.ts';
 import type { Analyzer } from './types.ts';
 

@@ -1,6 +1,6 @@
 // Message suppression: the `galley.istio.io/analyze-suppress` annotation on the resource,
 // and `-S CODE=RESOURCE` settings (go-glob over the origin, legacy `name.namespace` accepted).
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 
 export const SUPPRESS_ANNOTATION = 'galley.istio.io/analyze-suppress';
 

@@ -1,6 +1,6 @@
 // Contracts of the analysis framework, modelled on Istio's pkg/config/analysis.
-import type { Level, Resource } from '../model/types.ts';
-import type { KindInfo } from '../model/kinds.ts';
+import type { Level, Resource } from '../document/types.ts';
+import type { KindInfo } from '../document/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
 
 export interface MessageArg {

@@ -2,9 +2,9 @@
 // which nodes there are and which node each pod runs on, the pods' IPs, Services' cluster
 // IPs and ServiceEntries' allocated addresses. What the files say wins; what we assume is
 // deterministic (the same files give the same cluster) and marked as assumed.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
-import { arr, isObj, str, type StringMap, EMPTY_STRING_MAP } from '../model/read.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
+import { arr, isObj, str, type StringMap, EMPTY_STRING_MAP } from '../document/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import type { ConfigView } from './configView.ts';
 import { allocateClusterIps, assumedServiceIps, needsAssumedClusterIp, writtenClusterIps } from './services.ts';

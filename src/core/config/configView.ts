@@ -4,8 +4,8 @@ import type { ResourceReader } from './resourceReader.ts';
 import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
 import { Lookups } from './lookups.ts';
 import type { StoreView } from './store.ts';
-import type { KindInfo } from '../model/kinds.ts';
-import type { Resource } from '../model/types.ts';
+import type { KindInfo } from '../document/kinds.ts';
+import type { Resource } from '../document/types.ts';
 
 export interface ConfigView extends ResourceReader {
   readonly meshConfig: MeshConfig;

@@ -5,9 +5,9 @@
 // with Kubernetes' naming, a deterministic IP, and the sidecar the injector would add or the
 // ambient mark istio-cni would write. They are marked `synthetic: 'derived'` and point back
 // at the controller's template in the file.
-import type { Resource, ResourceSource } from '../model/types.ts';
-import { KINDS, type KindInfo } from '../model/kinds.ts';
-import { EMPTY_STRING_MAP, isObj, newStringMap, objOrUndefined, str, valueAt, type Obj } from '../model/read.ts';
+import type { Resource, ResourceSource } from '../document/types.ts';
+import { KINDS, type KindInfo } from '../document/kinds.ts';
+import { EMPTY_STRING_MAP, isObj, newStringMap, objOrUndefined, str, valueAt, type Obj } from '../document/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { Container, cronJobSpec, podSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodSpec as PodSpecView, type PodTemplate } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector, type CompiledSelector } from './labelSelector.ts';
@@ -25,7 +25,7 @@ import {
   TLS_MODE_LABEL,
 } from './wellKnown.ts';
 import { fnv32a, FNV32A_OFFSET, fnv32aCode, fnv32aFrom, freeSlotAtHash, SAFE_ALPHABET, slotAddress } from './fnv.ts';
-import { listAt } from '../model/maps.ts';
+import { listAt } from '../document/maps.ts';
 
 /** The controller kinds whose pods we derive, and where their pod template sits. */
 export const CONTROLLER_KINDS: ReadonlyArray<{ kind: KindInfo; templatePath: readonly string[] }> = [

@@ -1,6 +1,6 @@
 // Workload identities: the SPIFFE id Istio's CA issues for a service account
 // (`spiffe://<trust domain>/ns/<namespace>/sa/<service account>`).
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import type { MeshConfig } from './mesh/meshconfig.ts';
 import { podServiceAccount } from './workloads.ts';
 

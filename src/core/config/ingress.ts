@@ -3,12 +3,12 @@
 // rules of all of them, grouped by host, become one VirtualService per host with Ingress route
 // semantics. The generator reads the results like written config; the analyzers do not see
 // them (istioctl's do not either).
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
 import type { ConfigView } from './configView.ts';
 import { creationTime, DOMAIN_SUFFIX } from './services.ts';
 import { serviceSpec } from './api/kube.ts';
-import { isObj, newStringMap, num, str, type Obj } from '../model/read.ts';
+import { isObj, newStringMap, num, str, type Obj } from '../document/read.ts';
 import { utf8Length } from '../go/strings.ts';
 
 /** Where istiod puts the Gateways (K8S_INGRESS_NS, istio-system by default). */

@@ -1,9 +1,9 @@
 // The sidecar injector's configuration: which ConfigMap a revision uses, and reading its
 // `values` JSON the way Go does (the proxy image, namespaces enabled by default).
-import type { Resource } from '../model/types.ts';
-import { isObj, str, type Obj } from '../model/read.ts';
+import type { Resource } from '../document/types.ts';
+import { isObj, str, type Obj } from '../document/read.ts';
 import { INJECTOR_CONFIGMAP } from './wellKnown.ts';
-import { KINDS } from '../model/kinds.ts';
+import { KINDS } from '../document/kinds.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import type { InjectorSettings } from './workloadState.ts';
 

@@ -1,7 +1,7 @@
 // Kubernetes metav1.LabelSelector (matchLabels + matchExpressions) as webhooks use it:
 // converted the way LabelSelectorAsSelector does (invalid selectors match nothing) and
 // evaluated against a label set.
-import { isObj, arr, str } from '../model/read.ts';
+import { isObj, arr, str } from '../document/read.ts';
 
 type Op = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist';
 

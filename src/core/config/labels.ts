@@ -1,5 +1,5 @@
 // Equality-based label selectors (what Kubernetes builds from a plain label map).
-import { str } from '../model/read.ts';
+import { str } from '../document/read.ts';
 
 export type LabelMap = Readonly<Record<string, string>>;
 
@@ -33,4 +33,4 @@ export function firstSelectorKey(selector: string): string {
   return eq < 0 ? '' : selector.slice(0, eq);
 }
 
-export { keySegment } from '../model/read.ts';
+export { keySegment } from '../document/read.ts';

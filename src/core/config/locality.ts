@@ -2,8 +2,8 @@
 // labels Istio's service registry gives its endpoints, which add that locality, the node's
 // hostname, and the cluster and network to the pod's own labels (pilot's AugmentLabels).
 // Subsets and locality-aware routing select endpoints by these labels, not by pod labels.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
 import type { ConfigView } from './configView.ts';
 import type { LabelMap } from './labels.ts';
 import { podSpec } from './api/kube.ts';

@@ -2,10 +2,10 @@
 // first use, and shared by every reader. Each lookup records which kinds it read, directly
 // or through other lookups and ConfigView reads made while it was being built, so an
 // incremental run keeps exactly the lookups whose kinds did not change.
-import type { Resource } from '../model/types.ts';
-import type { KindInfo } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import type { KindInfo } from '../document/kinds.ts';
 import type { StoreView } from './store.ts';
-import { listAt } from '../model/maps.ts';
+import { listAt } from '../document/maps.ts';
 
 interface MemoEntry {
   value: unknown;

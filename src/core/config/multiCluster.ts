@@ -2,8 +2,8 @@
 // AllMultiCluster()). Each cluster keeps its own ResourceStore (so same-named resources of
 // different clusters do not replace each other); resources carry their `cluster`. Synthetic
 // kinds (mesh config and networks) come from the separate default store only.
-import type { Resource } from '../model/types.ts';
-import type { KindInfo } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import type { KindInfo } from '../document/kinds.ts';
 import type { StoreView } from './store.ts';
 
 export interface ClusterStore {

@@ -1,14 +1,14 @@
 // The host table the VirtualService analyzers resolve destinations against: every
 // ServiceEntry host and every Kubernetes Service FQDN, keyed by the namespace scope that can
 // see it (Istio's InitServiceEntryHostMap / GetDestinationHost). Built once per run.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
 import type { ConfigView } from './configView.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, scopedFqdn } from './hosts.ts';
 import { serviceEntry } from './api/networking.ts';
 import { serviceSpec } from './api/kube.ts';
 import { EXPORT_TO_ANNOTATION } from './wellKnown.ts';
-import { listAt } from '../model/maps.ts';
+import { listAt } from '../document/maps.ts';
 
 export { EXPORT_TO_ANNOTATION };
 

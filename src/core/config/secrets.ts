@@ -1,7 +1,7 @@
 // Kubernetes Secrets as the API server would load them: `data` values are base64 (Go's
 // StdEncoding); a Secret whose data is not a mapping of base64 strings never loads.
-import type { Resource } from '../model/types.ts';
-import { isObj } from '../model/read.ts';
+import type { Resource } from '../document/types.ts';
+import { isObj } from '../document/read.ts';
 import { decodeBase64Std } from '../pki/base64.ts';
 import type { SecretData } from '../pki/credential.ts';
 

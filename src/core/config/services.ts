@@ -5,9 +5,9 @@
 //
 // pilot/pkg/serviceregistry/kube/conversion.go (ConvertService) and
 // pilot/pkg/serviceregistry/serviceentry/conversion.go (convertServices, endpoints).
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
-import { isObj, str, arr } from '../model/read.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
+import { isObj, str, arr } from '../document/read.ts';
 import type { ConfigView } from './configView.ts';
 import { serviceSpec } from './api/kube.ts';
 import { serviceEntry, serviceEntryStatus, workloadEntry, type WorkloadEntrySpec } from './api/networking.ts';
@@ -23,7 +23,7 @@ import { podSpec, podStatus } from './api/kube.ts';
 import { nodeLocality } from './locality.ts';
 import { CANONICAL_NAME_LABEL, CANONICAL_REVISION_LABEL, EXPORT_TO_ANNOTATION, TLS_MODE_LABEL, TOPOLOGY_NETWORK_LABEL } from './wellKnown.ts';
 import { hashedAddress } from './fnv.ts';
-import { listAt } from '../model/maps.ts';
+import { listAt } from '../document/maps.ts';
 
 /** The cluster's DNS domain (istiod's --domain); Istio's default. */
 export const DOMAIN_SUFFIX = 'cluster.local';

@@ -3,7 +3,7 @@
 // list field of the wrong type (or absent) has its zero value, a nested message of the wrong
 // type is absent, and fields the shape does not name are not copied. So code reading a view
 // can use `vs.hosts` or `route.destination?.host` directly, and no input shape can throw.
-import { isObj, newStringMap, num, str, type StringMap, stringMap } from '../model/read.ts';
+import { isObj, newStringMap, num, str, type StringMap, stringMap } from '../document/read.ts';
 
 export interface Shape<T> {
   read(v: unknown): T;

@@ -1,10 +1,10 @@
 // The store of the mesh: resources by kind, after Istio's loading rules (kind filter,
 // namespace defaulting, ignored namespaces, placeholders, synthetic mesh config), plus the
 // pods derived from controllers whose pods the workspace does not hold.
-import type { Resource } from '../model/types.ts';
-import { KINDS, kindById, IGNORED_NAMESPACES, type KindInfo } from '../model/kinds.ts';
-import { stringMap } from '../model/read.ts';
-import { listAt, mapAt } from '../model/maps.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS, kindById, IGNORED_NAMESPACES, type KindInfo } from '../document/kinds.ts';
+import { stringMap } from '../document/read.ts';
+import { listAt, mapAt } from '../document/maps.ts';
 import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { DERIVED_POD_INPUTS, DerivedPodCache, derivePods } from './derivedWorkloads.ts';

@@ -1,6 +1,6 @@
 // Typed, cached views of resource bodies: each resource's spec is read through its shape
 // once, on first use, and shared by every reader of that resource.
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import type { Fields, MessageOf, MessageShape } from './shape.ts';
 
 /** A reader of one top-level field of resource bodies through a shape, with a cache of its views. */

@@ -2,10 +2,10 @@
 // controller creates for them when the files do not hold them, and which waypoint (if any)
 // serves each Service, ServiceEntry and pod, with the status istiod would write
 // (after pilot/pkg/serviceregistry/ambient/waypoints.go, services.go and status.go).
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import { parseBool } from '../go/strconv.ts';
-import { KINDS } from '../model/kinds.ts';
-import { EMPTY_STRING_MAP, arr, isObj, str, type StringMap } from '../model/read.ts';
+import { KINDS } from '../document/kinds.ts';
+import { EMPTY_STRING_MAP, arr, isObj, str, type StringMap } from '../document/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import { chainedSuffix, hashedAddress } from './fnv.ts';
 import { POD_CIDR_PREFIX } from './derivedWorkloads.ts';

@@ -1,7 +1,7 @@
 // Istio's admission webhooks: which webhook configurations are Istio's (by the names its
 // charts give them), and which pods Istio's sidecar-injection webhooks would be called for.
-import { KINDS } from '../model/kinds.ts';
-import type { StringMap } from '../model/read.ts';
+import { KINDS } from '../document/kinds.ts';
+import type { StringMap } from '../document/read.ts';
 import type { ConfigView } from './configView.ts';
 import { webhookConfiguration } from './api/kube.ts';
 import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from './labelSelector.ts';

@@ -1,9 +1,9 @@
 // Whether a workload is part of the mesh, and how: one predicate each for sidecar injection,
 // Istio's analyzers' "in mesh" test, and ambient enrollment. Everything that asks these
 // questions (analyzers, derived workloads, xDS, the ambient view) asks here.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
-import { EMPTY_STRING_MAP, has, type StringMap } from '../model/read.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
+import { EMPTY_STRING_MAP, has, type StringMap } from '../document/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
 import type { Container } from './api/kube.ts';
 import {

@@ -2,11 +2,11 @@
 // label selector picks. One index serves every question "which pods match this selector",
 // built once per mesh version: pods by namespace and by `key=value` label pair, so a
 // selector only looks at the pods carrying its rarest pair.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
 import type { ConfigView } from './configView.ts';
-import { EMPTY_STRING_MAP } from '../model/read.ts';
-import { listAt, mapAt } from '../model/maps.ts';
+import { EMPTY_STRING_MAP } from '../document/read.ts';
+import { listAt, mapAt } from '../document/maps.ts';
 import { podSpec, podStatus, type Container, type PodTemplate } from './api/kube.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import type { WorkloadShape } from './workloadState.ts';

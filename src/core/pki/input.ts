@@ -6,7 +6,7 @@
 // hex; at most four containers deep. Nothing here throws on bad input: every problem is a
 // message naming the value, the block and the offset.
 import jsyaml from 'js-yaml';
-import { YAML_LOAD_OPTIONS } from '../model/yamlSchema.ts';
+import { YAML_LOAD_OPTIONS } from '../document/yamlSchema.ts';
 import { decodeBase64Std } from './base64.ts';
 import { equalBytes, fromHex, isPrintableUtf8, toArrayBuffer, utf8, utf8Text } from './bytes.ts';
 import { CertParseError, parseCertificateDer, type Certificate } from './cert.ts';
@@ -15,8 +15,8 @@ import { readTlv } from './der.ts';
 import { KeyParseError, parsePrivateKeyDer, type PrivateKey } from './keys.ts';
 import { decodePemBundle, scanPem, type PemScan, type ScannedBlock } from './pem.ts';
 import { x509 } from './lib.ts';
-import { isRedactionMarker, PRIVATE_KEY_MARKER } from '../model/redactionMarkers.ts';
-import { isObj } from '../model/read.ts';
+import { isRedactionMarker, PRIVATE_KEY_MARKER } from '../document/redactionMarkers.ts';
+import { isObj } from '../document/read.ts';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -42,7 +42,7 @@ export interface ObjectRef {
 /**
  * How a value was written. `redacted`: Envoy's `[redacted]` in place of a key (a config dump);
  * `redacted-in-link`: a share link's redaction marker in place of the value (see
- * model/redactionMarkers.ts), so whatever it held is not in the input.
+ * document/redactionMarkers.ts), so whatever it held is not in the input.
  */
 export type ValueEncoding = 'pem' | 'der' | 'base64-der' | 'base64-pem' | 'hex' | 'json-string' | 'empty' | 'redacted' | 'redacted-in-link' | 'text' | 'binary' | 'structured';
 

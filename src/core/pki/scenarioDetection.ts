@@ -10,7 +10,7 @@ import type { Inspection } from './inspection.ts';
 import type { CheckStep } from './istio.ts';
 import type { ScenarioView } from './report.ts';
 import { checkGatewayCa, checkGatewayCredential, checkMutualTrust, checkPluginCa, checkSelfSignedCa, checkTrustBundle, checkWorkload, credentialSecretName } from './scenarios.ts';
-import { mapAt } from '../model/maps.ts';
+import { mapAt } from '../document/maps.ts';
 
 /** The keys of istiod's cacerts Secret (named in a generic Secret's hint). */
 const CACERTS_KEYS = ['ca-cert.pem', 'ca-key.pem', 'cert-chain.pem', 'root-cert.pem'];

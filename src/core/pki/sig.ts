@@ -7,7 +7,7 @@ import { x509 } from './lib.ts';
 import { hex, toArrayBuffer } from './bytes.ts';
 import type { Certificate, PublicKeyFacts } from './cert.ts';
 import { SIGNATURE_ALGORITHMS } from './oids.ts';
-import { mapAt } from '../model/maps.ts';
+import { mapAt } from '../document/maps.ts';
 
 export type SignatureStatus = 'verified' | 'failed' | 'unverifiable' | 'key-type-mismatch';
 

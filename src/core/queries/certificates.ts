@@ -3,8 +3,8 @@
 // DestinationRule names with credentialName), or for every Secret and ConfigMap of the
 // workspace that holds certificate material. Pasted material stays in the worker: it is
 // read here and nowhere else. Answered asynchronously (signatures go through WebCrypto).
-import { KINDS } from '../model/kinds.ts';
-import type { Resource } from '../model/types.ts';
+import { KINDS } from '../document/kinds.ts';
+import type { Resource } from '../document/types.ts';
 import { gateway, destinationRule } from '../config/api/networking.ts';
 import { firstPodSelectedBy } from '../config/workloads.ts';
 import { decodeInputs, decodeKubeObject, type Decoded, type InputFile } from '../pki/input.ts';

@@ -1,10 +1,10 @@
 // What every query view reads (the analyzed mesh and its source documents), and safe readers
 // for arguments: they arrive from another thread and may have any shape, so nothing here
 // trusts a type, and nothing throws except QueryError for a request that makes no sense.
-import type { Resource, SourceDocument } from '../model/types.ts';
+import type { Resource, SourceDocument } from '../document/types.ts';
 import type { ConfigView } from '../config/configView.ts';
 import type { Page, SourceLocation } from './views.ts';
-import { locateWithParser } from '../model/locate.ts';
+import { locateWithParser } from '../document/locate.ts';
 
 /** The analyzed state a query reads. */
 export interface QueryState {

@@ -1,8 +1,8 @@
 // The data-plane views: the ambient overview (nodes, pods with their mode and why, waypoints,
 // Services with their binding), one ztunnel's config tables, and request traces.
-import { KINDS } from '../model/kinds.ts';
-import type { Resource } from '../model/types.ts';
-import { ambientModel, type AmbientModel } from '../ambient/model.ts';
+import { KINDS } from '../document/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { ambientModel, type AmbientModel } from '../ambient/dataPlane.ts';
 import { describeAssumptions, type AmbientSettings } from '../ambient/settings.ts';
 import { certificatesTable, nodeView, policiesTable, servicesTable, tabwrite, workloadsTable } from '../ambient/ztunnel.ts';
 import { redirectionRules } from '../ambient/cni.ts';

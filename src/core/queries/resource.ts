@@ -1,6 +1,6 @@
 // The `resource` view: one resource by its store key — kind, name, labels, where it is
 // written (file and lines), and whether the analysis derived or assumed it.
-import { kindById } from '../model/kinds.ts';
+import { kindById } from '../document/kinds.ts';
 import { argBag, optString, plainMap, QueryError, sourceLocation, type QueryState } from './common.ts';
 import type { ResourceDetail } from './views.ts';
 

@@ -1,7 +1,7 @@
 // Route tests over the analyzed workspace: the files that hold RouteTests documents, and the
 // report of running one of them (or a text given by the caller, as the CLI does).
 import { readRouteTestDocuments, readRouteTests, runRouteTests, looksLikeRouteTests, type RouteTestsReport } from '../xds/routeTests/index.ts';
-import type { SourceDocument } from '../model/types.ts';
+import type { SourceDocument } from '../document/types.ts';
 import { argBag, optString, QueryError, type QueryState } from './common.ts';
 import type { RouteTestFilesResult } from './views.ts';
 

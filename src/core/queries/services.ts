@@ -1,7 +1,7 @@
 // The `services` view: Kubernetes Services and ServiceEntries with their hosts (FQDNs), ports,
 // visibility, and the pods their selectors pick (from the files and derived).
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
 import { serviceSpec } from '../config/api/kube.ts';
 import { serviceEntry } from '../config/api/networking.ts';
 import { hostToFqdn } from '../config/hosts.ts';
@@ -11,7 +11,7 @@ import { podsSelectedBy } from '../config/workloads.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { argBag, containsText, optOneOf, optString, page, plainMap, sourceLocation, type QueryState } from './common.ts';
 import type { ServicesArgs, ServicesResult, ServiceSummary } from './views.ts';
-import { listAt } from '../model/maps.ts';
+import { listAt } from '../document/maps.ts';
 
 /** Pod names listed per service (the total is always given). */
 export const MAX_POD_NAMES = 50;

@@ -1,6 +1,6 @@
 // The `workloads` view: every pod of the mesh, from the files and derived from controllers,
 // with its address, node, service account, SPIFFE identity and how it joins the mesh.
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import { podIndex, podIp, podServiceAccount, podShape, podContainers } from '../config/workloads.ts';
 import { podIdentity } from '../config/identity.ts';
 import { ambientEnrolled, inAmbientForAnalysis } from '../config/workloadState.ts';

@@ -8,8 +8,8 @@ import { externalSdsResources, resolveProxySecret, type ProxySecret } from '../x
 import { simulateRequest, REQUEST_PROTOCOLS, type RequestProtocol } from '../xds/request.ts';
 import type { ProvenanceRef } from '../xds/types.ts';
 import type { ProvenanceTable } from '../xds/provenance.ts';
-import { kindById } from '../model/kinds.ts';
-import { locateInDocument, parseFieldPath } from '../model/locate.ts';
+import { kindById } from '../document/kinds.ts';
+import { locateInDocument, parseFieldPath } from '../document/locate.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { argBag, optOneOf, optString, QueryError, sourceLocation, type QueryState } from './common.ts';
 import { parseResourceKey } from './resource.ts';

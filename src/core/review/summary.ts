@@ -2,7 +2,7 @@
 // matched on what they say (code, level, resource, message), not on their line, so an edit
 // that moves text does not count as a fix plus a new problem. Sections for other views
 // (xDS listeners/routes/clusters, ambient enrollment) use `diffKeyed`.
-import type { Diagnostic } from '../model/types.ts';
+import type { Diagnostic } from '../document/types.ts';
 
 export interface FileLike {
   path: string;

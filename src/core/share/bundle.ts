@@ -2,7 +2,7 @@
 // `# mesh-workbench-file: "<path>"` comment line), or a zip of the files. Import reads either,
 // with caps, so a hostile zip (a bomb, thousands of entries) is refused with a message.
 import { strToU8, unzipSync, zipSync } from 'fflate';
-import { decodeFileBytes } from '../model/encoding.ts';
+import { decodeFileBytes } from '../document/encoding.ts';
 import type { ShareFile } from './link.ts';
 
 export const BUNDLE_MARKER = '# mesh-workbench-file: ';

@@ -48,7 +48,7 @@ import { Inflate, deflateSync } from 'fflate';
 import { ByteReadError, ByteReader, ByteWriter, crc32, encodeUtf8, fromBase64Url, toBase64Url, utf8 } from './bytes.ts';
 import { dictionaryV1 } from './dictionary.ts';
 import { SHARE_PREFIX } from './fragment.ts';
-import { isObj as isObject } from '../model/read.ts';
+import { isObj as isObject } from '../document/read.ts';
 
 export { SHARE_PREFIX, isShareFragment } from './fragment.ts';
 export const FORMAT_VERSION = 1;

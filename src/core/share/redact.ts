@@ -15,20 +15,20 @@
 // conservatively. Private-key armour and base64 keys are also cut from the raw text, which
 // covers comments and files that are not YAML at all. No line moves.
 import { Parser, isAlias, isMap, isScalar, isSeq, visit, type Document, type Node as YamlNode, type YAMLMap } from 'yaml';
-import { splitDocuments } from '../model/split.ts';
-import { parseSourceDocument } from '../model/parse.ts';
-import { positionedDocument, withLoneCrAsLf } from '../model/locate.ts';
-import { isObj, str } from '../model/read.ts';
-import { MAX_YAML_DEPTH } from '../model/yamlSchema.ts';
-import type { SourceDocument } from '../model/types.ts';
-import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from '../model/redactionMarkers.ts';
+import { splitDocuments } from '../document/split.ts';
+import { parseSourceDocument } from '../document/parse.ts';
+import { positionedDocument, withLoneCrAsLf } from '../document/locate.ts';
+import { isObj, str } from '../document/read.ts';
+import { MAX_YAML_DEPTH } from '../document/yamlSchema.ts';
+import type { SourceDocument } from '../document/types.ts';
+import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from '../document/redactionMarkers.ts';
 import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isKubeconfigWithCredentials, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial, keyStartInRun } from './keyMaterial.ts';
 import { maskConservatively } from './conservative.ts';
 import { SecretPieces } from './pieces.ts';
 import { bytesToLatin1, decodeBase64Std } from '../pki/base64.ts';
 import type { RedactedItem, ShareFile } from './link.ts';
 
-export { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from '../model/redactionMarkers.ts';
+export { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from '../document/redactionMarkers.ts';
 
 export interface RedactionResult {
   files: ShareFile[];

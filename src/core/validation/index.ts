@@ -1,9 +1,9 @@
 // Validation of Istio resources: the CRD schema layer and the webhook layer (see types.ts).
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import type { ValidationFinding } from './types.ts';
 import { schemaFindings } from './schema.ts';
 import { webhookFindings } from './webhook.ts';
-import { DUPLICATE_KEY_CONSEQUENCE } from '../model/parse.ts';
+import { DUPLICATE_KEY_CONSEQUENCE } from '../document/parse.ts';
 
 export type { ValidationFinding } from './types.ts';
 
@@ -13,7 +13,7 @@ function within(path: string, at: string): boolean {
 }
 
 /**
- * The keys the resource's document repeats (see model/parse.ts DuplicateKey): the API server's
+ * The keys the resource's document repeats (see document/parse.ts DuplicateKey): the API server's
  * strict decoding error, on the earlier key. Schema layer: istioctl's reader takes the later
  * value without a word.
  */

@@ -3,10 +3,10 @@
 // Gateway API group (named, with the closest kind), a version the API server does not serve,
 // and deprecated versions (with the version to move to). The wording comes from
 // validation/schema/kinds.ts; here it becomes a document problem on the offending line. The
-// document layer (model/) calls it through the KindJudge it is given, as it knows no schemas.
-import type { Diagnostic, KindJudge, SourceDocument } from '../model/types.ts';
+// document layer (document/) calls it through the KindJudge it is given, as it knows no schemas.
+import type { Diagnostic, KindJudge, SourceDocument } from '../document/types.ts';
 import { kindFindings } from './schema/kinds.ts';
-import { PairCache } from '../model/maps.ts';
+import { PairCache } from '../document/maps.ts';
 
 export const KIND_PROBLEM_CODES = { unknownKind: 'MWB-UNKNOWN-KIND', deprecatedApi: 'MWB-DEPRECATED-API' } as const;
 

@@ -4,7 +4,7 @@
 // the API server's wording and the field's path. Kubernetes core kinds get structural checks
 // of the fields the analyzers read. Kinds we have no schema for give nothing here (their
 // apiVersion/kind problems are reported by kindFindings, see schema/kinds.ts).
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import type { ValidationFinding } from './types.ts';
 import { apiKind, ObjectMeta } from '../config/api/crd/index.ts';
 import type { Schema } from '../config/shape.ts';

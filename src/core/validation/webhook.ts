@@ -3,9 +3,9 @@
 // kind, name, namespace, labels, annotations and the spec); `webhookFindings` runs it on a
 // resource the way istioctl analyze does: with the name and namespace only, so the rules that
 // read labels or annotations (dry-run, gateway semantics, IP auto-allocation opt-out) see none.
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import type { ValidationFinding } from './types.ts';
-import { isObj } from '../model/read.ts';
+import { isObj } from '../document/read.ts';
 import { goQuote } from '../go/fmt.ts';
 import { numError, parseBool } from '../go/strconv.ts';
 import { V } from './webhook/result.ts';

@@ -3,8 +3,8 @@
 //
 // src/core/xds/authz/ builds the filters (buildProxyAuthz); this module gives it the proxy's
 // inputs and splits the result the way the listener builders place it.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { authorizationPolicy, requestAuthentication } from '../config/api/security.ts';
 import { selectorMatches } from '../config/labels.ts';

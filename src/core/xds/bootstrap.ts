@@ -5,7 +5,7 @@
 // (`0.0.0.0_15090` Prometheus, `0.0.0.0_15021` health).
 import type { Json, Proxy } from './types.ts';
 import type { MeshSettings } from './mesh.ts';
-import { isObj, str } from '../model/read.ts';
+import { isObj, str } from '../document/read.ts';
 import { HCM_NAME, HCM_TYPE } from './filters.ts';
 import { canonicalService } from '../config/services.ts';
 import { supportsIPv4 } from './proxy.ts';

@@ -6,8 +6,8 @@
 import type { Json } from './types.ts';
 import type { GenContext } from './context.ts';
 import type { ClientTLSSettings, Subset, TrafficPolicy } from '../config/api/networking.ts';
-import type { ConsolidatedDestRule, DestinationRuleConfig, Service } from './model.ts';
-import { configInfoPath } from './model.ts';
+import type { ConsolidatedDestRule, DestinationRuleConfig, Service } from './pushContext.ts';
+import { configInfoPath } from './pushContext.ts';
 import { scopeDestinationRule } from './scope.ts';
 import { dnsSrvSubsetKey, inboundClusterName, subsetKey, BLACKHOLE_CLUSTER, PASSTHROUGH_CLUSTER, INBOUND_PASSTHROUGH_CLUSTER } from './names.ts';
 import { isHttp, isHttp2, isTcp, isUnsupported } from './protocol.ts';
@@ -16,15 +16,15 @@ import { HTTP_PROTOCOL_OPTIONS_KEY, HTTP_PROTOCOL_OPTIONS_TYPE, RAW_BUFFER_SOCKE
 import { sdsSecretConfig, credentialSdsConfig, credentialSdsConfigs, SDS_DEFAULT, SDS_ROOT, orderCommon } from './tlsContext.ts';
 import { localityLbEndpoints, effectiveLocalitySetting } from './endpoints.ts';
 import { namespaceMtlsMode } from './peerAuthn.ts';
-import { isObj, str } from '../model/read.ts';
+import { isObj, str } from '../document/read.ts';
 import { isIPv4, isIPv6, selectDnsLookupFamily } from './net.ts';
 import type { ServicePortInfo } from '../config/services.ts';
-import type { MtlsMode } from './model.ts';
+import type { MtlsMode } from './pushContext.ts';
 import { builtin, mark, ref } from './provenance.ts';
 import { ALLOW_ANY_DYNAMIC_DNS_CLUSTER, dnsCacheConfig } from './dynamicDns.ts';
 import type { ServiceTarget } from './proxy.ts';
 import { parseProtocol as parseProtocolSafe } from '../config/protocol.ts';
-import { listAt } from '../model/maps.ts';
+import { listAt } from '../document/maps.ts';
 import { forcesSupportUnhealthyEndpoints, supportsUnhealthyEndpoints } from './unhealthy.ts';
 
 const MAX_UINT32 = 4294967295;

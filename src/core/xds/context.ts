@@ -1,6 +1,6 @@
 // Everything a builder needs while generating for one proxy.
 import type { Proxy, FeatureFlags } from './types.ts';
-import type { PushContext } from './model.ts';
+import type { PushContext } from './pushContext.ts';
 import type { MeshSettings } from './mesh.ts';
 import { sidecarScope, type SidecarScope } from './scope.ts';
 import { serviceTargets, wildcardsAndLocalhost, type ServiceTarget } from './proxy.ts';

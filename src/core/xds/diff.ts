@@ -3,7 +3,7 @@
 // the leaf fields that differ (objects in lists are matched by `name` where they have one, so a
 // virtual host or filter reads by name rather than by position).
 import type { Json } from './types.ts';
-import { isObj } from '../model/read.ts';
+import { isObj } from '../document/read.ts';
 
 export type ChangeKind = 'added' | 'removed' | 'changed';
 export type ResourceType = 'listener' | 'route' | 'cluster' | 'endpoints';

@@ -7,7 +7,7 @@ import type { GeneratedConfig } from './generate.ts';
 import { marksOf, emptyProvenance, type ProvenanceTable } from './provenance.ts';
 import type { ProvenanceRef } from './types.ts';
 import { bootstrapNode, bootstrapStaticClusters, bootstrapStaticListeners } from './bootstrap.ts';
-import { isObj } from '../model/read.ts';
+import { isObj } from '../document/read.ts';
 import { SDS_DEFAULT, SDS_ROOT } from './tlsContext.ts';
 import { sdsResourceNames } from './secrets.ts';
 

@@ -4,14 +4,14 @@
 // failover priorities when the DestinationRule enables outlier detection.
 import type { Json } from './types.ts';
 import type { GenContext } from './context.ts';
-import type { PortEndpoint, Service } from './model.ts';
+import type { PortEndpoint, Service } from './pushContext.ts';
 import { parseSubsetKey } from './names.ts';
 import { scopeDestinationRule } from './scope.ts';
 import { composePeerAuthentication, mtlsModeForPort, type MergedPeerAuthentication } from './peerAuthn.ts';
 import { canonicalService, DEFAULT_CLUSTER_ID, type Endpoint } from '../config/services.ts';
 import { isIP } from './net.ts';
 import { splitLocality } from '../config/locality.ts';
-import { isObj, str, arr } from '../model/read.ts';
+import { isObj, str, arr } from '../document/read.ts';
 import type { DestinationRuleSpec, TrafficPolicy } from '../config/api/networking.ts';
 import { mark, ref } from './provenance.ts';
 import { waypointResources } from './waypoint/resources.ts';

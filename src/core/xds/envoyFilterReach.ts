@@ -4,12 +4,12 @@
 // config of the proxies a filter selects, with its patches, until every patch has taken
 // effect somewhere; a patch that took effect on none is reported (analysis, envoyfilter.PatchReachAnalyzer).
 import type { ConfigView } from '../config/configView.ts';
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import type { Proxy } from './types.ts';
-import { KINDS } from '../model/kinds.ts';
+import { KINDS } from '../document/kinds.ts';
 import { podServiceAccount } from '../config/workloads.ts';
 import { listProxies, proxyForPod, type ProxyRef } from './proxy.ts';
-import { pushContext } from './model.ts';
+import { pushContext } from './pushContext.ts';
 import { envoyFiltersForProxy, rawProxyMetadata, wrapperOf } from './envoyfilter/select.ts';
 import { generateWithPatches } from './generate.ts';
 import { IMPLEMENTED } from './envoyfilter/apply.ts';

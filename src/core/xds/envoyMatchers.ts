@@ -1,7 +1,7 @@
 // Envoy's matchers as routing and RBAC both apply them: StringMatcher, HeaderMatcher and
 // RE2 regexes (a safe_regex matches the whole value). One implementation, so a route and an
 // AuthorizationPolicy read the same header the same way.
-import { isObj } from '../model/read.ts';
+import { isObj } from '../document/read.ts';
 
 type Json = Record<string, unknown>;
 

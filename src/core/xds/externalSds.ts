@@ -5,7 +5,7 @@
 // Kubernetes Secret (ADS); with one whose service cannot be found istiod logs an error and
 // sends no SDS config for it.
 import type { ConfigView } from '../config/configView.ts';
-import { isObj, num, str } from '../model/read.ts';
+import { isObj, num, str } from '../document/read.ts';
 import { lookupCluster } from './authz/extAuthz.ts';
 
 export type ExternalSds = { cluster: string; hostname: string } | { error: string };

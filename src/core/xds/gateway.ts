@@ -5,12 +5,12 @@
 import type { Server } from '../config/api/networking.ts';
 import { parseProtocol } from '../config/protocol.ts';
 import { selectorMatches } from '../config/labels.ts';
-import type { ConfigMeta, PushContext } from './model.ts';
-import { GATEWAY_SERVICE_ANNOTATION } from './model.ts';
+import type { ConfigMeta, PushContext } from './pushContext.ts';
+import { GATEWAY_SERVICE_ANNOTATION } from './pushContext.ts';
 import type { Proxy } from './types.ts';
 import type { ServiceTarget } from './proxy.ts';
 import { isHttp } from './protocol.ts';
-import { mapAt } from '../model/maps.ts';
+import { mapAt } from '../document/maps.ts';
 
 export interface ServerPort {
   number: number;

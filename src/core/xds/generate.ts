@@ -2,7 +2,7 @@
 // BuildListeners, BuildHTTPRoutes, BuildClusters; xds/eds.go).
 import type { Json, Proxy, GenerateOptions } from './types.ts';
 import type { ConfigView } from '../config/configView.ts';
-import { pushContext } from './model.ts';
+import { pushContext } from './pushContext.ts';
 import { genContext, type GenContext } from './context.ts';
 import { sidecarOutboundListeners, virtualOutboundListener, httpProxyListener } from './listeners/outbound.ts';
 import { sidecarInboundListeners } from './listeners/inbound.ts';
@@ -13,14 +13,14 @@ import { allowAnyDynamicDnsCluster, blackHoleCluster, inboundClusters, inboundPa
 import { clusterLoadAssignment } from './endpoints.ts';
 import { mergedGateway, type MergedGateway } from './gateway.ts';
 import { HCM_NAME } from './filters.ts';
-import { isObj } from '../model/read.ts';
+import { isObj } from '../document/read.ts';
 import { waypointResources } from './waypoint/resources.ts';
 import { waypointListeners } from './waypoint/listeners.ts';
 import { waypointClusters } from './waypoint/clusters.ts';
 import { waypointNotes } from './waypoint/notes.ts';
 import { AUTHZ_NOT_IMPLEMENTED } from './authzHook.ts';
 import type { MeshSettings } from './mesh.ts';
-import type { Service } from './model.ts';
+import type { Service } from './pushContext.ts';
 import { ASSUMED_VIP_PREFIX } from '../config/services.ts';
 import { envoyFiltersForProxy } from './envoyfilter/select.ts';
 import { allowAnyDynamicDns } from './dynamicDns.ts';

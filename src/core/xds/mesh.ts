@@ -1,7 +1,7 @@
 // Mesh config as the generator reads it: Istio's defaults (pkg/config/mesh/mesh.go, spec §0.3)
 // for the fields that shape generated config, read once per mesh config object.
 import type { MeshConfig } from '../config/mesh/meshconfig.ts';
-import { isObj, str } from '../model/read.ts';
+import { isObj, str } from '../document/read.ts';
 import { durationJson } from './duration.ts';
 import type { Json } from './types.ts';
 

@@ -3,8 +3,8 @@
 // (root namespace) > PERMISSIVE; UNSET inherits; the oldest policy wins at each level.
 import { peerAuthentication } from '../config/api/security.ts';
 import { selectorMatches, type LabelMap } from '../config/labels.ts';
-import { isObj, str } from '../model/read.ts';
-import { convertMtlsMode, type ConfigMeta, type MtlsMode, type PushContext } from './model.ts';
+import { isObj, str } from '../document/read.ts';
+import { convertMtlsMode, type ConfigMeta, type MtlsMode, type PushContext } from './pushContext.ts';
 import type { ProvenanceRef } from './types.ts';
 
 export interface MergedPeerAuthentication {

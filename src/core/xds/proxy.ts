@@ -3,8 +3,8 @@
 // every pod an Istio Gateway selects, and waypoints (listed; generation for them is a TODO until
 // the Gateway API branch lands). Service targets: the (service, port) pairs whose endpoints are
 // the proxy's address.
-import type { Resource } from '../model/types.ts';
-import { KINDS } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS } from '../document/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { podIndex, podAddress, podIp, podShape, podServiceAccount, podAddresses } from '../config/workloads.ts';
 import { sidecarInjected } from '../config/workloadState.ts';
@@ -14,13 +14,13 @@ import { podSpec } from '../config/api/kube.ts';
 import { nodeLocality, splitLocality } from '../config/locality.ts';
 import { assumedGatewayDeployments, DEFAULT_CLUSTER_ID, podWorkloadName, type ServicePortInfo } from '../config/services.ts';
 import { GATEWAY_MANAGED_LABEL, GATEWAY_NAME_LABEL, MESH_GATEWAY_CONTROLLER, PROXY_CONFIG_ANNOTATION, TOPOLOGY_NETWORK_LABEL } from '../config/wellKnown.ts';
-import { isObj, str } from '../model/read.ts';
+import { isObj, str } from '../document/read.ts';
 import { injectorConfigMapName, injectorGlobalString } from '../config/injector.ts';
-import { loadYaml } from '../model/yamlSchema.ts';
-import type { PushContext, Service } from './model.ts';
+import { loadYaml } from '../document/yamlSchema.ts';
+import type { PushContext, Service } from './pushContext.ts';
 import type { InterceptionMode, Proxy, ProxyType } from './types.ts';
 import { isIPv4, isIPv6 } from './net.ts';
-import { ambientModel } from '../ambient/model.ts';
+import { ambientModel } from '../ambient/dataPlane.ts';
 import { GATEWAY_CLASS_NAME_LABEL, waypointInfrastructure } from '../config/waypoints.ts';
 
 /** The Istio version the generated config targets (gates a few version-dependent fields). */

@@ -3,7 +3,7 @@
 // principals match; an ALLOW engine denies when no policy matched, a DENY engine denies when
 // one matched, a LOG engine never denies; shadow rules are evaluated for their verdict but
 // never enforce. Works on the generated filters in proto3 JSON (what a config dump holds).
-import { isObj } from '../model/read.ts';
+import { isObj } from '../document/read.ts';
 import { parsePrefix, prefixContains, isIP } from './net.ts';
 import { headerMatches, stringMatches } from './envoyMatchers.ts';
 

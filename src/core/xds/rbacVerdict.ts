@@ -8,8 +8,8 @@
 // `ns[<ns>]-policy[<name>]-rule[<i>]`.
 import type { ConfigView } from '../config/configView.ts';
 import { spiffeId } from '../config/identity.ts';
-import { KINDS } from '../model/kinds.ts';
-import { isObj } from '../model/read.ts';
+import { KINDS } from '../document/kinds.ts';
+import { isObj } from '../document/read.ts';
 import type { GeneratedConfig } from './generate.ts';
 import { generateForProxy } from './generate.ts';
 import { listProxies, proxyForPod, type ProxyRef } from './proxy.ts';

@@ -5,10 +5,10 @@
 // clusters, endpoints, timeouts, retries, faults, redirects and direct responses in effect.
 import type { Json } from './types.ts';
 import type { GeneratedConfig } from './generate.ts';
-import { isObj } from '../model/read.ts';
+import { isObj } from '../document/read.ts';
 import { simulate, SIM_ERRORS, type SimProtocol, type SimTls } from './simulate.ts';
 import { isIP } from './net.ts';
-import { pushContext } from './model.ts';
+import { pushContext } from './pushContext.ts';
 import { destinationRuleFor } from './scope.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { selectorMatches } from '../config/labels.ts';

@@ -5,10 +5,10 @@ import type { SidecarSpec, Destination } from '../config/api/networking.ts';
 import { selectorMatches } from '../config/labels.ts';
 import { mostSpecificHostMatch } from './hostname.ts';
 import { hostMatches, hostSubsetOf, isWildcardHost } from '../config/hosts.ts';
-import { MESH_GATEWAY, type ConfigMeta, type ConsolidatedDestRule, type PushContext, type Service, type VirtualServiceConfig } from './model.ts';
+import { MESH_GATEWAY, type ConfigMeta, type ConsolidatedDestRule, type PushContext, type Service, type VirtualServiceConfig } from './pushContext.ts';
 import type { Proxy } from './types.ts';
 import { parseProtocol } from '../config/protocol.ts';
-import { mapAt, setAt } from '../model/maps.ts';
+import { mapAt, setAt } from '../document/maps.ts';
 
 /** A Sidecar egress listener as written. */
 export type IstioEgressListener = SidecarSpec['egress'][number];

@@ -8,9 +8,9 @@
 // appear by name only. A credential istiod cannot serve stays warming, as in Envoy.
 import type { ConfigView } from '../config/configView.ts';
 import { secretData } from '../config/secrets.ts';
-import { KINDS } from '../model/kinds.ts';
-import type { Resource } from '../model/types.ts';
-import { isObj } from '../model/read.ts';
+import { KINDS } from '../document/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { isObj } from '../document/read.ts';
 import { encodeBase64Std } from '../pki/base64.ts';
 import { extractCertInfo, extractRoot, type SecretData } from '../pki/credential.ts';
 import type { Json, Proxy } from './types.ts';

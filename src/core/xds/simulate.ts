@@ -4,7 +4,7 @@
 // transcribed expectations mean the same thing here: Go-regexp path matching without anchors,
 // header matchers ignored, `path_separated_prefix` treated as a prefix.
 import type { Json } from './types.ts';
-import { isObj } from '../model/read.ts';
+import { isObj } from '../document/read.ts';
 import { HCM_NAME, TCP_PROXY_NAME, TLS_INSPECTOR_NAME, HTTP_INSPECTOR_NAME } from './filters.ts';
 import { VIRTUAL_INBOUND, VIRTUAL_OUTBOUND } from './names.ts';
 import { hostSubsetOf } from '../config/hosts.ts';

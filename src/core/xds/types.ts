@@ -1,7 +1,7 @@
 // Shared types of the xDS generator: plain JSON objects in Envoy's proto3 JSON form
 // (lowerCamelCase field names, enum names as strings, `@type` on Any), the proxy being
 // generated for, and the generation options.
-import type { Resource } from '../model/types.ts';
+import type { Resource } from '../document/types.ts';
 import type { LabelMap } from '../config/labels.ts';
 
 /** A JSON object as Envoy's proto3 JSON mapping writes it. */

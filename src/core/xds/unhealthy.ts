@@ -2,10 +2,10 @@
 // threshold (pilot/pkg/model/service.go SupportsUnhealthyEndpoints / ForcesSupportUnhealthyEndpoints,
 // and GetTrafficDistribution for the Kubernetes-native traffic distribution that forces it).
 import type { ConfigView } from '../config/configView.ts';
-import { KINDS } from '../model/kinds.ts';
-import { isObj } from '../model/read.ts';
+import { KINDS } from '../document/kinds.ts';
+import { isObj } from '../document/read.ts';
 import type { FeatureFlags } from './types.ts';
-import type { Service } from './model.ts';
+import type { Service } from './pushContext.ts';
 
 export type TrafficDistribution = 'Any' | 'PreferSameZone' | 'PreferSameNode';
 

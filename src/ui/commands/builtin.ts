@@ -1,7 +1,7 @@
 // The workbench's own commands: quick fixes and suppressions, files, samples, panes, the
 // palette and the editor's Tab focus mode. Panels register theirs the same way (one
 // registerCommands call, see src/state/commands.ts).
-import type { Diagnostic, QuickFix } from '../../core/model/types.ts';
+import type { Diagnostic, QuickFix } from '../../core/document/types.ts';
 import { registerCommands, type Command } from '../../state/commands.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { fileText, useWorkspace } from '../../state/workspace.ts';

@@ -1,4 +1,4 @@
-import type { Level } from '../../core/model/types.ts';
+import type { Level } from '../../core/document/types.ts';
 
 /** Small level glyph; colour comes from CSS (`.lvl-Error` etc.). */
 export function LevelIcon({ level }: { level: Level }) {

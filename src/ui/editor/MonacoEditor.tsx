@@ -7,7 +7,7 @@ import { READ_ONLY_NOTICE, isReadOnly, useWorkspace, type WsFile } from '../../s
 import { emitTextEdited, registerTextModel, unregisterTextModel } from '../../state/texts.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { registerModelEditor } from '../../state/fixes.ts';
-import type { Diagnostic, TextEdit } from '../../core/model/types.ts';
+import type { Diagnostic, TextEdit } from '../../core/document/types.ts';
 import { allCommands, blockedByReadOnly, commandTitle, menuItems, runCommand, useCommandRegistry } from '../../state/commands.ts';
 import { useUi } from '../../state/ui.ts';
 import { registerEditorFocus } from '../focus.ts';

@@ -4,8 +4,8 @@
 // Gateway's deployed pods) offers that proxy's generated Envoy config.
 import { useShareView } from '../../state/shareOpen.ts';
 import { memo, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
-import type { Diagnostic, Level } from '../../core/model/types.ts';
-import { LEVEL_ORDER } from '../../core/model/types.ts';
+import type { Diagnostic, Level } from '../../core/document/types.ts';
+import { LEVEL_ORDER } from '../../core/document/types.ts';
 import { filterDiagnostics, useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';

@@ -9,7 +9,7 @@ import { pinBaseline, clearBaseline, useWorkspaces } from '../../state/workspace
 import { useShareView } from '../../state/shareOpen.ts';
 import { summarize, type ReviewSummary } from '../../state/review.ts';
 import * as idb from '../../state/idb.ts';
-import type { Diagnostic } from '../../core/model/types.ts';
+import type { Diagnostic } from '../../core/document/types.ts';
 import type { FileLike } from '../../core/review/summary.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';
 import { useViews } from '../../state/views.ts';

@@ -1,6 +1,6 @@
 // Bottom status bar: counts by level, run state (with Cancel), cursor position, last run.
 import { useEffect, useState } from 'react';
-import type { Level } from '../../core/model/types.ts';
+import type { Level } from '../../core/document/types.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';

@@ -1,5 +1,5 @@
 // Read user-supplied files (upload or drop) into workspace files.
-import { decodeFileBytes } from '../../core/model/encoding.ts';
+import { decodeFileBytes } from '../../core/document/encoding.ts';
 
 export interface ReadFile {
   path: string;

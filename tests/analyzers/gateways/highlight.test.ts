@@ -8,7 +8,7 @@ import { k8sGatewaySelectorAnalyzer } from '../../../src/core/analysis/analyzers
 import { crdVersionAnalyzer } from '../../../src/core/analysis/analyzers/k8sgateway/crdVersion.ts';
 import { blockedCidrsAnalyzer } from '../../../src/core/analysis/analyzers/authn/blockedCidrs.ts';
 import { authorizationPoliciesAnalyzer } from '../../../src/core/analysis/analyzers/authz/authorizationPolicies.ts';
-import type { Diagnostic } from '../../../src/core/model/types.ts';
+import type { Diagnostic } from '../../../src/core/document/types.ts';
 import { analyze, docs } from '../helpers.ts';
 
 /** Line and column (1-based) of the `nth` occurrence of `needle` in `text`. */

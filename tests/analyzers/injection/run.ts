@@ -1,11 +1,11 @@
 // Runs one analyzer over inline files in harness mode, with optional mesh config / networks,
 // or a multi-cluster analysis over per-cluster files.
-import { WorkspaceModel } from '../../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../../../src/core/config/store.ts';
 import { runAnalyzersSync } from '../../../src/core/analysis/run.ts';
 import { MultiClusterStoreView } from '../../../src/core/config/multiCluster.ts';
 import type { Analyzer } from '../../../src/core/analysis/types.ts';
-import type { Diagnostic } from '../../../src/core/model/types.ts';
+import type { Diagnostic } from '../../../src/core/document/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshNetworks } from '../../../src/core/config/mesh/meshconfig.ts';
 import { kindProblems } from '../../../src/core/validation/kindProblems.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compileLabelSelector, compiledMatches, webhookSelectorMatches } from '../../../src/core/config/labelSelector.ts';
 import { goParseIP, goUrlHostname } from '../../../src/core/config/addresses.ts';
 import { injectorConfigMapName, injectorProxyImage } from '../../../src/core/config/injector.ts';
-import type { Resource } from '../../../src/core/model/types.ts';
+import type { Resource } from '../../../src/core/document/types.ts';
 
 describe('webhook label selectors', () => {
   it('matches like Kubernetes: absent selects all, empty selects all, invalid selects nothing', () => {

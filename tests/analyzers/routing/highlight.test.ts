@@ -5,13 +5,13 @@ import { caCertificateAnalyzer } from '../../../src/core/analysis/analyzers/dest
 import { subsetSelectPodAnalyzer } from '../../../src/core/analysis/analyzers/destinationrule/subsetSelectPods.ts';
 import { envoyPatchAnalyzer } from '../../../src/core/analysis/analyzers/envoyfilter/envoyPatch.ts';
 import { validationAnalyzer } from '../../../src/core/analysis/analyzers/schema/validation.ts';
-import { KINDS } from '../../../src/core/model/kinds.ts';
+import { KINDS } from '../../../src/core/document/kinds.ts';
 
 const virtualServiceValidationAnalyzer = validationAnalyzer(KINDS.VirtualService);
 import { conflictingMeshGatewayHostsAnalyzer } from '../../../src/core/analysis/analyzers/virtualservice/conflictingMeshGatewayHosts.ts';
 import { destinationRuleAnalyzer } from '../../../src/core/analysis/analyzers/virtualservice/destinationRules.ts';
 import { jwtClaimRouteAnalyzer } from '../../../src/core/analysis/analyzers/virtualservice/jwtClaimRoute.ts';
-import type { Diagnostic } from '../../../src/core/model/types.ts';
+import type { Diagnostic } from '../../../src/core/document/types.ts';
 import { analyze, docs } from '../helpers.ts';
 import { lineOf, vs } from './util.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { validationAnalyzer } from '../../../src/core/analysis/analyzers/schema/validation.ts';
-import { KINDS } from '../../../src/core/model/kinds.ts';
+import { KINDS } from '../../../src/core/document/kinds.ts';
 
 const virtualServiceValidationAnalyzer = validationAnalyzer(KINDS.VirtualService);
 import { istioAnalyzerByName } from '../../../src/core/analysis/analyzers/index.ts';

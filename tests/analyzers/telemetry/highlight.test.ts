@@ -8,7 +8,7 @@ import { telemetryProviderAnalyzer } from '../../../src/core/analysis/analyzers/
 import { telemetrySelectorAnalyzer } from '../../../src/core/analysis/analyzers/telemetry/selector.ts';
 import { telemetryDefaultSelectorAnalyzer } from '../../../src/core/analysis/analyzers/telemetry/defaultSelector.ts';
 import { telemetryLightstepAnalyzer } from '../../../src/core/analysis/analyzers/telemetry/lightstep.ts';
-import type { Diagnostic } from '../../../src/core/model/types.ts';
+import type { Diagnostic } from '../../../src/core/document/types.ts';
 import { docs } from '../helpers.ts';
 import { lineOf, run } from './run.ts';
 

@@ -1,10 +1,10 @@
 // Runs one analyzer over inline YAML like the conformance harness, with an optional mesh
 // config merged over Istio's defaults.
-import { WorkspaceModel } from '../../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../../../src/core/config/store.ts';
 import { runAnalyzersSync } from '../../../src/core/analysis/run.ts';
 import type { Analyzer } from '../../../src/core/analysis/types.ts';
-import type { Diagnostic } from '../../../src/core/model/types.ts';
+import type { Diagnostic } from '../../../src/core/document/types.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../../src/core/config/mesh/meshconfig.ts';
 import { kindProblems } from '../../../src/core/validation/kindProblems.ts';
 

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { istioctlDecodeError } from '../../../src/core/validation/jsonpb/decode.ts';
 import { MESSAGES } from '../../../src/core/validation/jsonpb/istioProtos.gen.ts';
-import { loadYaml } from '../../../src/core/model/yamlSchema.ts';
+import { loadYaml } from '../../../src/core/document/yamlSchema.ts';
 
 // Go sources, relative to the Go module cache (~/go/pkg/mod) or GOROOT/src.
 const STORE = 'istio.io/istio/pilot/pkg/config/file/store.go (parseChunk)';

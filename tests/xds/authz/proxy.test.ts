@@ -1,7 +1,7 @@
 // buildProxyAuthz over a workspace: the filters one proxy gets, in istiod's order, from the
 // policies, mesh config and service registry read through a ConfigView.
 import { describe, expect, it } from 'vitest';
-import { WorkspaceModel } from '../../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../../../src/core/config/store.ts';
 import { configView, type ConfigView } from '../../../src/core/config/configView.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../../src/core/config/mesh/meshconfig.ts';

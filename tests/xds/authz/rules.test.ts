@@ -1,7 +1,7 @@
 // AuthorizationPolicy rule families → Envoy RBAC permissions and principals, value by value,
 // as pilot/pkg/security/authz/model builds them.
 import { describe, expect, it } from 'vitest';
-import { Model, Refusal, type RbacAction, type RbacPolicy, type RuleInput, type SourceInput, type OperationInput } from '../../../src/core/xds/authz/model.ts';
+import { Model, Refusal, type RbacAction, type RbacPolicy, type RuleInput, type SourceInput, type OperationInput } from '../../../src/core/xds/authz/rbacRule.ts';
 import { newBundle, type TrustDomainBundle } from '../../../src/core/xds/authz/trustDomain.ts';
 
 const EMPTY_SOURCE: SourceInput = {

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { applyClusterMerge, clusterMatch, insertedClusters } from '../../../src/core/xds/envoyfilter/clusters.ts';
 import { envoyFilterWrapper } from '../../../src/core/xds/envoyfilter/wrapper.ts';
 import type { Json } from '../../../src/core/xds/types.ts';
-import type { Resource } from '../../../src/core/model/types.ts';
+import type { Resource } from '../../../src/core/document/types.ts';
 import { clone, proxyOf, runFor, UPSTREAM_TLS } from './helpers.ts';
 
 function patchOf(match: unknown): ReturnType<typeof envoyFilterWrapper>['patches'][number] {

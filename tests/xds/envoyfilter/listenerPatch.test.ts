@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyListenerPatches } from '../../../src/core/xds/envoyfilter/listeners.ts';
 import type { Json } from '../../../src/core/xds/types.ts';
-import type { Resource } from '../../../src/core/model/types.ts';
+import type { Resource } from '../../../src/core/document/types.ts';
 import { clone, HCM, proxyOf, runFor } from './helpers.ts';
 import { LISTENER_PATCHES, PRIORITIES, PRIORITY_PATCHES } from './listenerPatchData.ts';
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { WorkspaceAnalyzer } from '../../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../../src/core/analysis/settings.ts';
-import type { Diagnostic, WorkspaceFile } from '../../../src/core/model/types.ts';
+import type { Diagnostic, WorkspaceFile } from '../../../src/core/document/types.ts';
 import { envoyFilterReach } from '../../../src/core/xds/envoyFilterReach.ts';
 
 const ROOT = new URL('../../../', import.meta.url).pathname;

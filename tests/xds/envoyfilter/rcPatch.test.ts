@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { applyRouteConfigurationPatches, routeConfigurationMatch, routeMatch, virtualHostMatch } from '../../../src/core/xds/envoyfilter/routes.ts';
 import { envoyFilterWrapper } from '../../../src/core/xds/envoyfilter/wrapper.ts';
 import type { Json } from '../../../src/core/xds/types.ts';
-import type { Resource } from '../../../src/core/model/types.ts';
+import type { Resource } from '../../../src/core/document/types.ts';
 import { clone, proxyOf, runFor } from './helpers.ts';
 
 function patchWithMatch(match: unknown) {

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { envoyFilterWrapper, type EnvoyFilterWrapper } from '../../../src/core/xds/envoyfilter/wrapper.ts';
 import { mergeEnvoyFilters, mergeFromIndex, proxyMatches } from '../../../src/core/xds/envoyfilter/select.ts';
-import type { Resource } from '../../../src/core/model/types.ts';
+import type { Resource } from '../../../src/core/document/types.ts';
 import { proxyOf } from './helpers.ts';
 
 function resource(name: string, namespace: string, spec: unknown, creationTimestamp?: string): Resource {

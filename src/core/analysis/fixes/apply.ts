@@ -1,6 +1,6 @@
 // Applies text edits (1-based line/column ranges, end exclusive) to a text. Pure, so the
 // UI (files without an editor model) and the tests share it.
-import type { SourceRange } from '../../model/types.ts';
+import type { SourceRange } from '../../document/types.ts';
 
 export interface RangeEdit {
   range: SourceRange;

@@ -1,7 +1,7 @@
 // What fix providers see: the analyzed mesh (typed reads, and lookups shared by many
 // diagnostics), the source documents, and an editor for the document a resource came from
 // (List items are addressed through their `items[i]` path).
-import type { Diagnostic, QuickFix, Resource, SourceDocument, TextEdit } from '../../model/types.ts';
+import type { Diagnostic, QuickFix, Resource, SourceDocument, TextEdit } from '../../document/types.ts';
 import type { ConfigView } from '../../config/configView.ts';
 import type { AnalysisMessage } from '../types.ts';
 import { DocumentEditor, type YamlPath, type YamlValue } from './yamlEdit.ts';

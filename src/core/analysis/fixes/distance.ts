@@ -1,5 +1,5 @@
-// "Did you mean" candidate ranking for quick fixes, by edit distance (model/editDistance.ts).
-import { editDistance } from '../../model/editDistance.ts';
+// "Did you mean" candidate ranking for quick fixes, by edit distance (document/editDistance.ts).
+import { editDistance } from '../../document/editDistance.ts';
 
 export { editDistance };
 

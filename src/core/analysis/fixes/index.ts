@@ -1,7 +1,7 @@
 // Quick fixes: after an analysis run, each diagnostic whose code has a provider gets the
 // fixes it offers (best first). Work is capped so a huge mesh stays fast. (Suppression by
 // annotation is computed on demand from the file text: see suppression.ts.)
-import type { Diagnostic, QuickFix } from '../../model/types.ts';
+import type { Diagnostic, QuickFix } from '../../document/types.ts';
 import { messageBehind } from '../render.ts';
 import type { FixContext, FixProvider } from './context.ts';
 import type { StoreView } from '../../config/store.ts';

@@ -1,13 +1,13 @@
 // Lookups fix providers share: the hosts a namespace can route to, the ports behind a host,
 // and the subsets DestinationRules define. Each is built once per mesh version through the
 // config lookups.
-import { KINDS } from '../../model/kinds.ts';
-import type { Resource } from '../../model/types.ts';
+import { KINDS } from '../../document/kinds.ts';
+import type { Resource } from '../../document/types.ts';
 import { KUBE_SERVICE_DOMAIN, hostToFqdn, isWildcardHost } from '../../config/hosts.ts';
 import { serviceSpec } from '../../config/api/kube.ts';
 import { destinationRule, serviceEntry } from '../../config/api/networking.ts';
 import type { FixContext } from './context.ts';
-import { listAt } from '../../model/maps.ts';
+import { listAt } from '../../document/maps.ts';
 
 export function serviceFqdn(svc: Resource): string {
   return `${svc.name}.${svc.namespace}.${KUBE_SERVICE_DOMAIN}`;

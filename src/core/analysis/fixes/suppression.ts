@@ -2,12 +2,12 @@
 // `galley.istio.io/analyze-suppress` annotation, creating the annotation (and the
 // annotations map) when missing. Items are joined with a bare comma, as Istio compares them
 // exactly. Works on the current text of a file, so the UI can compute it on demand.
-import { str } from '../../model/read.ts';
-import type { Diagnostic, QuickFix } from '../../model/types.ts';
-import { splitDocuments } from '../../model/split.ts';
+import { str } from '../../document/read.ts';
+import type { Diagnostic, QuickFix } from '../../document/types.ts';
+import { splitDocuments } from '../../document/split.ts';
 import { SUPPRESS_ANNOTATION } from '../suppress.ts';
 import { DocumentEditor, Quoted, type YamlPath } from './yamlEdit.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 
 
 /** `Kind ns/name` or `Kind name` → name. */

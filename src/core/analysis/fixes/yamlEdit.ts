@@ -1,11 +1,11 @@
 // Small, layout-preserving YAML edits for quick fixes: each helper returns one text edit
 // (in file coordinates) that changes a single value, key or collection of a document and
 // leaves every other character as it was. JSON documents get JSON-shaped edits.
-import { resolveKubeScalar } from '../../model/yamlSchema.ts';
+import { resolveKubeScalar } from '../../document/yamlSchema.ts';
 import { isMap, isPair, isScalar, isSeq, type Document, type Node as YamlNode, type Pair, type Scalar, type YAMLMap, type YAMLSeq } from 'yaml';
-import type { SourceDocument, TextEdit } from '../../model/types.ts';
-import { positionedDocument } from '../../model/locate.ts';
-import { lineIndex } from '../../model/lines.ts';
+import type { SourceDocument, TextEdit } from '../../document/types.ts';
+import { positionedDocument } from '../../document/locate.ts';
+import { lineIndex } from '../../document/lines.ts';
 
 export type YamlPath = Array<string | number>;
 /** A string that is always written in double quotes (annotation values, say). */

@@ -1,6 +1,6 @@
 // Output formats for analysis results. log/json/yaml are istioctl analyze's formats
 // byte for byte (except documentation links, which point at /latest/); sarif is ours.
-import type { Diagnostic } from '../../model/types.ts';
+import type { Diagnostic } from '../../document/types.ts';
 import { formatLog } from './log.ts';
 import { formatJson } from './json.ts';
 import { formatYaml } from './yaml.ts';

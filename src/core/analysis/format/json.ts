@@ -1,7 +1,7 @@
 // istioctl's `-o json` format. istioctl marshals every message as a map with
 // json.MarshalIndent(messages, "", "\t"), so keys come out in alphabetical order, the
 // indent is one TAB per level, and strings use Go's HTML-safe escaping. Pure: no Node APIs.
-import type { Diagnostic } from '../../model/types.ts';
+import type { Diagnostic } from '../../document/types.ts';
 import { reference } from '../render.ts';
 import { docUrl } from '../messages.ts';
 import { goJsonString } from '../../go/format.ts';

@@ -1,5 +1,5 @@
 // istioctl's `-o log` format: `<Level> [<CODE>] (<Kind ns/name> <file:line>) <message>`.
-import type { Diagnostic } from '../../model/types.ts';
+import type { Diagnostic } from '../../document/types.ts';
 import { reference } from '../render.ts';
 
 const COLORS: Record<string, string> = { Error: '\u001b[1;31m', Warning: '\u001b[33m' };

@@ -1,9 +1,9 @@
 // SARIF 2.1.0 output (`-o sarif`), for code-scanning tools. Not an istioctl format: it
 // carries everything we know, including parser problems (MWB-… codes) and exact ranges.
 // Pure: no Node APIs.
-import type { Diagnostic, Level } from '../../model/types.ts';
+import type { Diagnostic, Level } from '../../document/types.ts';
 import { docUrl, messageByCode } from '../messages.ts';
-import { PARSER_CODES } from '../../model/parse.ts';
+import { PARSER_CODES } from '../../document/parse.ts';
 
 export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 export const TOOL_NAME = 'mesh-workbench';

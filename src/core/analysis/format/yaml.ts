@@ -10,7 +10,7 @@
 //   - istioctl prints the result with Fprintln, so the output ends with an empty line.
 // This file re-implements that logic for string values (the only kind we emit).
 // Pure: no Node APIs.
-import type { Diagnostic } from '../../model/types.ts';
+import type { Diagnostic } from '../../document/types.ts';
 import { messageFields } from './json.ts';
 
 const BEST_WIDTH = 80;

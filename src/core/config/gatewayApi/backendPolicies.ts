@@ -3,7 +3,7 @@
 import {
   type CondSpec, type GwObject, type Json, extractRoot, humanJoin, isObject, list, num, obj, optNum, optStr,
   readConditions, setConditions, spec, str, stringRecord,
-} from './model.ts';
+} from './objects.ts';
 import { GATEWAY_CONTROLLER, KUBERNETES_GATEWAY_NAME, MESH_CONTROLLER } from './builtins.ts';
 import type { ConversionContext } from './context.ts';
 import { GK_NONE, GWX_GROUP, GW_GROUP, ISTIO_NET_GROUP, normalizeRef } from './groupKinds.ts';
@@ -11,7 +11,7 @@ import { ANNOTATION_PARENTS, clone, cmp, istioConfig, stableSortBy } from './ist
 import type { IstioConfig } from './types.ts';
 import { parseGoDuration } from '../../go/duration.ts';
 import { formatProtoDuration } from '../../go/protoDuration.ts';
-import { listAt } from '../../model/maps.ts';
+import { listAt } from '../../document/maps.ts';
 
 interface BackendPolicy {
   sourceKind: string;

@@ -1,7 +1,7 @@
 // backendRefs → route destinations (conversion.go buildDestination, buildHTTPDestination,
 // buildTCPDestination): Services, Hostnames, ServiceImports, XBackends and InferencePools, with
 // ReferenceGrants for other namespaces.
-import { type ConfigError, type Json, isObject, list, num, obj, optNum, optStr, spec, str } from './model.ts';
+import { type ConfigError, type Json, isObject, list, num, obj, optNum, optStr, spec, str } from './objects.ts';
 import type { ConversionContext } from './context.ts';
 import { type RouteKind, GK_INFERENCEPOOL, GK_SERVICE, GK_XBACKEND, GW_GROUP, ISTIO_NET_GROUP, MCS_GROUP, gkEq, normalizeRef } from './groupKinds.ts';
 import { createHeadersFilter } from './httpFilters.ts';

@@ -2,12 +2,12 @@
 // what each step leaves for the later ones (handled GatewayClasses, the parents routes attach to,
 // attachment counts, the Gateways backends are reached from, statuses). convertGatewayApi (convert.ts)
 // makes one and passes it to each step; the steps are in the modules next to this one.
-import type { GwObject, Json } from './model.ts';
+import type { GwObject, Json } from './objects.ts';
 import { builtinGatewayClasses } from './builtins.ts';
 import { type ClassInfo, classInfos } from './classInfo.ts';
 import { type GK, GWX_GROUP, GW_GROUP } from './groupKinds.ts';
 import type { ConvertOptions, IstioConfig, RegistryService, StatusWrite } from './types.ts';
-import { listAt } from '../../model/maps.ts';
+import { listAt } from '../../document/maps.ts';
 
 export interface ParentKey {
   kind: GK;

@@ -20,7 +20,7 @@
 //   backendPolicies.ts   BackendTLSPolicy, XBackendTrafficPolicy, XBackend → DestinationRules (backend_policies.go)
 // and the shared pieces: types.ts (inputs and outputs), groupKinds.ts, classInfo.ts, istioConfig.ts,
 // labelSelectors.ts, model.ts.
-import type { GwObject } from './model.ts';
+import type { GwObject } from './objects.ts';
 import { destinationRules } from './backendPolicies.ts';
 import { ConversionContext } from './context.ts';
 import { writeFinalGatewayStatuses } from './gatewayStatus.ts';

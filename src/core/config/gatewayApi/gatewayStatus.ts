@@ -6,7 +6,7 @@
 import {
   type CondSpec, type ConfigError, type GwObject, type Json, humanJoin, isObject, list, num, obj, readConditions,
   setConditions, spec, str,
-} from './model.ts';
+} from './objects.ts';
 import type { ClassInfo } from './classInfo.ts';
 import type { ConversionContext } from './context.ts';
 

@@ -5,7 +5,7 @@
 import {
   type ConfigError, type GwObject, type Json, isObject, list, nsName, num, obj, optStr, readConditions, setConditions,
   spec, str,
-} from './model.ts';
+} from './objects.ts';
 import { EASTWEST_CONTROLLER, MESH_CONTROLLER, internalGatewayName } from './builtins.ts';
 import type { ClassInfo } from './classInfo.ts';
 import { type ConversionContext, type GatewayEntry, type ParentKey, parentKeyString } from './context.ts';
@@ -18,7 +18,7 @@ import {
 import { conflictsFor, listenerEntryPort, namespaceAcceptedByAllowListeners } from './listenerConflicts.ts';
 import { validateBackendClientCertificateRef } from './listenerTls.ts';
 import { buildListener, reportListenerConflict, supportedKinds } from './listeners.ts';
-import { listAt } from '../../model/maps.ts';
+import { listAt } from '../../document/maps.ts';
 
 /** GatewayClass status: Accepted for each class one of istiod's controllers handles; ctx.fetchClass finds these first. */
 export function convertGatewayClasses(ctx: ConversionContext): void {

@@ -1,5 +1,5 @@
 // GRPCRoute rules → Istio HTTP routes (conversion.go convertGRPCRoute, createGRPCURIMatch).
-import { type ConfigError, type GwObject, type Json, isObject, list, obj, optStr, str } from './model.ts';
+import { type ConfigError, type GwObject, type Json, isObject, list, obj, optStr, str } from './objects.ts';
 import { buildHTTPDestination, weightSum } from './backendRefs.ts';
 import type { ConversionContext } from './context.ts';
 import { createHeadersFilter } from './httpFilters.ts';

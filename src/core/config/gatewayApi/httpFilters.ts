@@ -1,6 +1,6 @@
 // HTTPRoute and GRPCRoute filters that need no lookups (conversion.go createHeadersFilter,
 // createRedirectFilter, createRewriteFilter, createCorsFilter).
-import { type ConfigError, type Json, isObject, list, num, obj, optNum, optStr, str } from './model.ts';
+import { type ConfigError, type Json, isObject, list, num, obj, optNum, optStr, str } from './objects.ts';
 
 export function createHeadersFilter(f: unknown): { ops?: Json } | { error: ConfigError } {
   if (!isObject(f)) return {};

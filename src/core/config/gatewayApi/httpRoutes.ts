@@ -1,6 +1,6 @@
 // HTTPRoute rules → Istio HTTP routes (conversion.go convertHTTPRoute, createURIMatch, createHeadersMatch,
 // createMirrorFilter, augmentPortMatch, sortHTTPRoutes).
-import { type ConfigError, type GwObject, type Json, isObject, joinErrors, list, num, obj, optNum, optStr, str } from './model.ts';
+import { type ConfigError, type GwObject, type Json, isObject, joinErrors, list, num, obj, optNum, optStr, str } from './objects.ts';
 import { buildDestination, buildHTTPDestination, weightSum } from './backendRefs.ts';
 import type { ConversionContext } from './context.ts';
 import type { RouteKind } from './groupKinds.ts';

@@ -3,22 +3,22 @@
 // like any other), the status istiod would write back, and the GatewayClasses in play
 // (including the built-in ones assumed when the workspace has none). These objects are not
 // in the analyzer store: istioctl's analyzers do not see them either.
-import type { Resource } from '../../model/types.ts';
-import { KINDS, type KindInfo } from '../../model/kinds.ts';
+import type { Resource } from '../../document/types.ts';
+import { KINDS, type KindInfo } from '../../document/kinds.ts';
 import type { ConfigView } from '../configView.ts';
 import { DOMAIN_SUFFIX, meshServices } from '../services.ts';
 import { serviceSpec } from '../api/kube.ts';
 import {
   convertGatewayApi, type ConvertOptions, type IstioConfig, type RegistryService, type StatusWrite,
 } from './convert.ts';
-import type { GwObject } from './model.ts';
-import { listAt } from '../../model/maps.ts';
+import type { GwObject } from './objects.ts';
+import { listAt } from '../../document/maps.ts';
 
 export {
   builtinGatewayClasses, convertGatewayApi, internalGatewayName, isInternalGatewayName, KUBERNETES_GATEWAY_NAME,
 } from './convert.ts';
 export type { ConvertOptions, GatewayApiResult, IstioConfig, RegistryService, ServiceRegistry, StatusWrite } from './convert.ts';
-export type { GwObject } from './model.ts';
+export type { GwObject } from './objects.ts';
 
 export interface GatewayApiConfig {
   gateways: readonly Resource[];

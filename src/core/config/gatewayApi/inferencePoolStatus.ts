@@ -4,7 +4,7 @@
 // status written on the objects, not this conversion's), with Accepted from that route status
 // and ResolvedRefs from the endpoint picker's Service; parents written by other controllers
 // are kept. With no Gateway parent the status is empty.
-import { list, obj, setConditions, str, type CondSpec, type Condition, type GwObject, type Json } from './model.ts';
+import { list, obj, setConditions, str, type CondSpec, type Condition, type GwObject, type Json } from './objects.ts';
 
 const INFERENCE_GROUP = 'inference.networking.k8s.io';
 const GATEWAY_GROUP = 'gateway.networking.k8s.io';

@@ -1,7 +1,7 @@
 // The Istio config the conversion generates: the internal annotations istiod sets on it, its metadata,
 // and the creation order istiod sorts it in (conversion.go sortConfigByCreationTime); with the deep copy
 // and stable sort the conversion steps use.
-import type { GwObject, Json } from './model.ts';
+import type { GwObject, Json } from './objects.ts';
 import type { IstioConfig } from './types.ts';
 
 export const ANNOTATION_PARENTS = 'internal.istio.io/parents';

@@ -1,6 +1,6 @@
 // Label selectors (metav1.LabelSelector) over namespaces, as allowedRoutes and allowedListeners use
 // them, with the kubernetes.io/metadata.name label implied (gatewaycommon toNamespaceSet).
-import { type Json, list, obj, str, stringRecord } from './model.ts';
+import { type Json, list, obj, str, stringRecord } from './objects.ts';
 
 export function withNameLabel(name: string, labels: Record<string, string>): Record<string, string> {
   return { ...labels, 'kubernetes.io/metadata.name': labels['kubernetes.io/metadata.name'] === name ? name : name };

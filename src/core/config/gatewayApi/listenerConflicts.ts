@@ -1,11 +1,11 @@
 // Listeners of a Gateway and its ListenerSets that conflict with an earlier one
 // (gatewaycommon/listener_conflict.go, listener_conflict_collection.go), and which ListenerSets a Gateway
 // allows (gatewaycommon/gateway_utils.go NamespaceAcceptedByAllowListeners, ListenerEntryPortNumber).
-import { type GwObject, type Json, isObject, list, num, obj, optStr, spec, str } from './model.ts';
+import { type GwObject, type Json, isObject, list, num, obj, optStr, spec, str } from './objects.ts';
 import type { ConversionContext } from './context.ts';
 import { cmp } from './istioConfig.ts';
 import { selectorMatches, withNameLabel } from './labelSelectors.ts';
-import { mapAt } from '../../model/maps.ts';
+import { mapAt } from '../../document/maps.ts';
 
 /** gatewaycommon.GatewayListenerConflictCollection for one Gateway: owner key → listener → reason. */
 export function conflictsFor(ctx: ConversionContext, gw: GwObject): Map<string, Map<string, string>> {

@@ -5,7 +5,7 @@
 import {
   type ConfigError, type GwObject, type Json, bundleHasCertificate, extractCertInfo, extractRoot, isObject, joinErrors,
   list, num, obj, optStr, secretData, spec, str, stringRecord, x509KeyPairError,
-} from './model.ts';
+} from './objects.ts';
 import type { ConversionContext } from './context.ts';
 import { GK_CONFIGMAP, GK_GATEWAY, GK_LISTENERSET, GK_NONE, GK_SECRET, gkEq, normalizeRef } from './groupKinds.ts';
 import { secretAllowed } from './referenceGrants.ts';

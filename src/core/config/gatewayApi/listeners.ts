@@ -4,7 +4,7 @@
 import {
   type CondSpec, type GwObject, type Json, isObject, list, num, obj, optStr, readConditions, setConditions, str,
   stringRecord,
-} from './model.ts';
+} from './objects.ts';
 import { EASTWEST_CONTROLLER, MESH_CONTROLLER } from './builtins.ts';
 import type { ConversionContext, RouteGroupKind } from './context.ts';
 import { GW_GROUP } from './groupKinds.ts';

@@ -1,6 +1,6 @@
 // ReferenceGrants (gatewaycommon/references.go ReferenceGrants.SecretAllowed, BackendAllowed): whether
 // a Gateway, ListenerSet or route in one namespace may refer to a Secret, ConfigMap or backend in another.
-import { list, obj, optStr, spec, str } from './model.ts';
+import { list, obj, optStr, spec, str } from './objects.ts';
 import type { ConversionContext } from './context.ts';
 import {
   type GK, GK_CONFIGMAP, GK_GATEWAY, GK_INFERENCEPOOL, GK_LISTENERSET, GK_NONE, GK_SECRET, GK_SERVICE, GK_XBACKEND,

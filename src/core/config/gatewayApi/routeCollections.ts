@@ -2,7 +2,7 @@
 // the parents it refers to, its rules converted once for the mesh and once for gateways, one
 // VirtualService per parent and host, the route's status and the attachments it adds; the HTTP ones of
 // one gateway host are merged afterwards (mergeHTTPRoutes).
-import { type ConfigError, type GwObject, type Json, list, nsName, obj, optNum, optStr, spec, str } from './model.ts';
+import { type ConfigError, type GwObject, type Json, list, nsName, obj, optNum, optStr, spec, str } from './objects.ts';
 import { KUBERNETES_GATEWAY_NAME } from './builtins.ts';
 import type { ConversionContext } from './context.ts';
 import { type RouteKind, GK_GATEWAY, GK_LISTENERSET, GK_SERVICE, GK_SERVICEENTRY, KNOWN_GK, gkEq, normalizeRef } from './groupKinds.ts';
@@ -16,7 +16,7 @@ import {
   augmentTCPPortMatch, augmentTLSPortMatch, compatibleRoutesForHost, constrainTLSRoutesToListenerHost, translateL4Rules,
 } from './tcpTlsRoutes.ts';
 import type { IstioConfig } from './types.ts';
-import { listAt, mapAt } from '../../model/maps.ts';
+import { listAt, mapAt } from '../../document/maps.ts';
 
 export interface RouteWithKey {
   config: IstioConfig;

@@ -1,7 +1,7 @@
 // The parents a route refers to, and whether each lets it attach (conversion.go
 // extractParentReferenceInfo, referenceAllowed, waypointManagedByAnotherController, filteredReferences,
 // hostnameAllowedByIsolation, parentRefString).
-import { type ConfigError, type GwObject, type Json, list, num, obj, optStr, spec, str } from './model.ts';
+import { type ConfigError, type GwObject, type Json, list, num, obj, optStr, spec, str } from './objects.ts';
 import { GATEWAY_CONTROLLER, MESH_CONTROLLER } from './builtins.ts';
 import { type ConversionContext, type ParentInfo, type ParentKey, parentKeyString } from './context.ts';
 import {

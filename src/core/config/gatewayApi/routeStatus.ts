@@ -1,10 +1,10 @@
 // A route's status.parents (conditions.go createRouteStatus).
-import { type CondSpec, type ConfigError, type Json, obj, readConditions, setConditions, str } from './model.ts';
+import { type CondSpec, type ConfigError, type Json, obj, readConditions, setConditions, str } from './objects.ts';
 import { GATEWAY_CONTROLLER } from './builtins.ts';
 import type { ConversionContext } from './context.ts';
 import { cmp } from './istioConfig.ts';
 import { type ParentError, type RouteParentRef, parentRefString } from './routeParents.ts';
-import { listAt } from '../../model/maps.ts';
+import { listAt } from '../../document/maps.ts';
 
 /** createRouteStatus: one status.parents entry per parentRef as written, keeping other controllers' entries. */
 export function createRouteStatus(

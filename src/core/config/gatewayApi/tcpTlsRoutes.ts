@@ -1,6 +1,6 @@
 // TCPRoute and TLSRoute rules → Istio TCP and TLS routes (conversion.go convertTCPRoute, convertTLSRoute,
 // augmentTCPPortMatch, augmentTLSPortMatch, compatibleRoutesForHost, constrainTLSRoutesToListenerHost).
-import { type ConfigError, type GwObject, type Json, list, obj, str } from './model.ts';
+import { type ConfigError, type GwObject, type Json, list, obj, str } from './objects.ts';
 import { buildTCPDestination, weightSum } from './backendRefs.ts';
 import type { ConversionContext } from './context.ts';
 import { hostIntersection } from './hostnames.ts';

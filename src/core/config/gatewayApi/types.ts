@@ -1,6 +1,6 @@
 // The Gateway API conversion's inputs and outputs (convert.ts exports them): the options and service
 // registry it reads, and the Istio config and statuses it writes.
-import type { Json } from './model.ts';
+import type { Json } from './objects.ts';
 
 /** A service as istiod's registry knows it (model.Service plus its endpoints). */
 export interface RegistryService {

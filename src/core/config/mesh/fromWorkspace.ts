@@ -1,8 +1,8 @@
 // Mesh config and mesh networks as found in the workspace: the `istio` ConfigMap in
 // `istio-system` (keys `mesh` and `meshNetworks`), merged over Istio's defaults.
-import { loadYaml } from '../../model/yamlSchema.ts';
-import type { Resource } from '../../model/types.ts';
-import { KINDS } from '../../model/kinds.ts';
+import { loadYaml } from '../../document/yamlSchema.ts';
+import type { Resource } from '../../document/types.ts';
+import { KINDS } from '../../document/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig, type MeshConfig, type MeshNetworks } from './meshconfig.ts';
 
 export interface MeshInputs {

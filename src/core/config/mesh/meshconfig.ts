@@ -1,6 +1,6 @@
 // Mesh config as the analyzers see it: Istio's defaults, with the workspace's `istio`
 // ConfigMap (or a --meshConfigFile) merged over them the way istiod does.
-import { strList } from '../../model/read.ts';
+import { strList } from '../../document/read.ts';
 
 export interface ExtensionProvider {
   name: string;

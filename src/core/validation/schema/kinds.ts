@@ -4,7 +4,7 @@
 // know nothing of (other projects' CRDs) are not judged.
 import { API_KINDS, apiKind, kindsOfGroup, type ApiKind } from '../../config/api/crd/index.ts';
 import type { ValidationFinding } from '../types.ts';
-import { editDistance } from '../../model/editDistance.ts';
+import { editDistance } from '../../document/editDistance.ts';
 
 /** Groups whose kinds we know completely: an unknown kind there is a mistake. */
 const JUDGED_GROUPS = new Set(['networking.istio.io', 'security.istio.io', 'telemetry.istio.io', 'extensions.istio.io', 'gateway.networking.k8s.io']);

@@ -26,7 +26,7 @@ export function apiPath(p: PathNode | undefined): string {
   return out;
 }
 
-/** The editor's rendering (see model/locate.ts): map keys as `.key`, or `["key"]` when they hold dots or brackets. */
+/** The editor's rendering (see document/locate.ts): map keys as `.key`, or `["key"]` when they hold dots or brackets. */
 export function editorPath(p: PathNode | undefined): string {
   const segs: PathNode[] = [];
   for (let n = p; n; n = n.parent) segs.push(n);

@@ -3,7 +3,7 @@
 // message or list that is absent (Go's nil) from one written empty, and a null list item
 // (a nil pointer). Fields are found under their JSON (camelCase) or proto (snake_case) name;
 // a value of the wrong type reads as its zero value (the schema layer reports the type).
-import { isObj, num } from '../../model/read.ts';
+import { isObj, num } from '../../document/read.ts';
 
 export type Obj = Record<string, unknown>;
 

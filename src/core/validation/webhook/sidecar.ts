@@ -10,7 +10,7 @@ import { V } from './result.ts';
 import { isHTTP, isTLS, parseProtocol, SPEC, validateDestination, validateProtocol, type Cfg } from './common.ts';
 import { SERVER_TLS_MODES, validateServerTLS, validateUnixAddress } from './gateway.ts';
 import { validateConnectionPool } from './destinationRule.ts';
-import { mapAt } from '../../model/maps.ts';
+import { mapAt } from '../../document/maps.ts';
 
 const CAPTURE_MODES = ['DEFAULT', 'IPTABLES', 'NONE'] as const;
 const OUTBOUND_MODES = ['REGISTRY_ONLY', 'ALLOW_ANY', 'ALLOW_ANY_DYNAMIC_DNS'] as const;

@@ -29,7 +29,7 @@ import {
   principalNot,
   type RbacAction,
   type RbacPolicy,
-} from './model.ts';
+} from './rbacRule.ts';
 import type { AuthorizationPoliciesResult, AuthzPolicy } from './policies.ts';
 import type { TrustDomainBundle } from './trustDomain.ts';
 

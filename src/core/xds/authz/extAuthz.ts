@@ -10,7 +10,7 @@ import { validateIPAddress } from '../../validation/webhook/addresses.ts';
 import { goParseURL } from '../../validation/webhook/goUrl.ts';
 import { cloneJson, type JsonObject } from './matcher.ts';
 import { durationJson } from '../duration.ts';
-import { RBAC_EXT_AUTHZ_SHADOW_RULES_STAT_PREFIX, RBAC_SHADOW_EFFECTIVE_POLICY_ID } from './model.ts';
+import { RBAC_EXT_AUTHZ_SHADOW_RULES_STAT_PREFIX, RBAC_SHADOW_EFFECTIVE_POLICY_ID } from './rbacRule.ts';
 
 export const EXT_AUTHZ_MATCH_PREFIX = 'istio-ext-authz';
 export const BAD_CUSTOM_ACTION_SUFFIX = '-deny-due-to-bad-CUSTOM-action';

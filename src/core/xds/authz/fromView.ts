@@ -2,9 +2,9 @@
 // RequestAuthentications, the mesh config, and the service registry of config/services.ts.
 import type { ConfigView } from '../../config/configView.ts';
 import { servicesByHostname } from '../../config/services.ts';
-import { KINDS } from '../../model/kinds.ts';
-import type { Resource } from '../../model/types.ts';
-import { isObj, str, strList } from '../../model/read.ts';
+import { KINDS } from '../../document/kinds.ts';
+import type { Resource } from '../../document/types.ts';
+import { isObj, str, strList } from '../../document/read.ts';
 import type { ServiceLookup } from './extAuthz.ts';
 import type { AuthzMeshSettings, ProxyAuthzInputs } from './inputs.ts';
 import type { PolicyProxy } from './selection.ts';

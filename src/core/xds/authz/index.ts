@@ -77,7 +77,7 @@ export { policyMatcherForProxy, shouldAttachPolicy, labelsSubsetOf } from './sel
 export type { PolicyProxy, PolicyService, WorkloadPolicyMatcher, TargetablePolicy, PolicyTargetRef, SelectionFlags } from './selection.ts';
 export { newBundle, replaceTrustDomainAliases, expandTrustDomainAliases } from './trustDomain.ts';
 export type { TrustDomainBundle } from './trustDomain.ts';
-export { JWT_FILTER_NAME } from './model.ts';
+export { JWT_FILTER_NAME } from './rbacRule.ts';
 
 export interface ProxyAuthzOptions {
   /** Waypoints: the service a chain is built for (policies with a targetRef to it apply). */

@@ -7,13 +7,13 @@
 // HTTP filter RequestAuthentication produces.
 import { goQuote } from '../../go/fmt.ts';
 import { RequestAuthenticationSpec } from '../../config/api/security.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 import { goParseURL } from '../../validation/webhook/goUrl.ts';
 import { durationJson } from '../duration.ts';
 import { lookupCluster, type ServiceLookup } from './extAuthz.ts';
 import type { AuthzLogger, EnvoyFilter } from './builder.ts';
 import type { JsonObject } from './matcher.ts';
-import { JWT_FILTER_NAME, JWT_FILTER_PAYLOAD } from './model.ts';
+import { JWT_FILTER_NAME, JWT_FILTER_PAYLOAD } from './rbacRule.ts';
 import { targetingOf } from './policies.ts';
 import { compareByCreationTime, shouldAttachPolicy, uniqueInOrder, type SelectionFlags, type WorkloadPolicyMatcher } from './selection.ts';
 

@@ -3,10 +3,10 @@
 import { list, message, nullable, raw, string, type Infer } from '../../config/shape.ts';
 import { PolicyTargetReference, WorkloadSelector } from '../../config/api/common.ts';
 import { Rule } from '../../config/api/security.ts';
-import { isObj } from '../../model/read.ts';
-import type { RuleInput } from './model.ts';
+import { isObj } from '../../document/read.ts';
+import type { RuleInput } from './rbacRule.ts';
 import { compareByCreationTime, shouldAttachPolicy, uniqueInOrder, type PolicyTargetRef, type SelectionFlags, type TargetablePolicy, type WorkloadPolicyMatcher } from './selection.ts';
-import { listAt } from '../../model/maps.ts';
+import { listAt } from '../../document/maps.ts';
 
 /** An AuthorizationPolicy as plain input: metadata and the spec as parsed (YAML/JSON). */
 export interface AuthorizationPolicyInput {

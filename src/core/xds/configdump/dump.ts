@@ -4,7 +4,7 @@
 // fields through the accessors below, which accept proto field names (`dynamic_active_clusters`,
 // what Envoy writes) and lowerCamel JSON names (`dynamicActiveClusters`) alike, as protojson does.
 import { parse as parseYaml } from 'yaml';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 
 /** A JSON object (not null, not an array). */
 const isObject = isObj as (v: unknown) => v is JsonObject;

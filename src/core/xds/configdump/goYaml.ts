@@ -6,7 +6,7 @@
 
 import { goSortSlice } from './goSort.ts';
 import { utf8Length } from '../../go/strings.ts';
-import { resolveKubeScalar } from '../../model/yamlSchema.ts';
+import { resolveKubeScalar } from '../../document/yamlSchema.ts';
 
 type Node =
   | { t: 'map'; entries: [string, Node][] }
@@ -210,7 +210,7 @@ function isTimestamp(s: string): boolean {
 
 /**
  * Whether go-yaml would read `s` written plain back as something other than this string: the
- * resolution kubectl's reader uses (model/yamlSchema.ts: nulls, booleans, numbers), plus the
+ * resolution kubectl's reader uses (document/yamlSchema.ts: nulls, booleans, numbers), plus the
  * two tags it hands back as text when decoding but that still make the encoder quote (merge
  * keys and timestamps).
  */

@@ -14,7 +14,7 @@ import { formatProtoDuration, parseProtoDuration } from '../../go/protoDuration.
 import { jsonName, type JsonObject, type JsonValue } from './dump.ts';
 import type { ProtoField, ProtoSchema } from './protoSchema.ts';
 import { goLess } from './table.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 
 /** A JSON object (not null, not an array). */
 const isObject = isObj as (v: unknown) => v is JsonObject;

@@ -13,7 +13,7 @@ import { cloneMarked, type PatchRun } from './run.ts';
 import { describePatch } from './describe.ts';
 import type { PatchContext } from './wrapper.ts';
 import { APPLY_TO, type ApplyTo } from './wrapper.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 
 /** The sidecar's listeners in the groups istiod patches separately. */
 export interface SidecarListenerGroups {

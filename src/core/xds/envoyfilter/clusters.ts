@@ -10,7 +10,7 @@ import { hit, note, valueCopy, type PatchRun } from './run.ts';
 import type { PatchContext, PatchWrapper } from './wrapper.ts';
 import { mark, patchRef } from '../provenance.ts';
 import { parseSubsetKey as parseDumpSubsetKey } from '../configdump/names.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 
 const CLUSTER = 'envoy.config.cluster.v3.Cluster';
 

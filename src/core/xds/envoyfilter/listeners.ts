@@ -12,7 +12,7 @@ import { mergeAnyWithAny, mergeMessage } from './protoJson.ts';
 import { contextMatches, patchesFor } from './select.ts';
 import { hit, note, valueCopy, type PatchRun } from './run.ts';
 import type { PatchContext, PatchWrapper } from './wrapper.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 
 const LISTENER = 'envoy.config.listener.v3.Listener';
 const FILTER_CHAIN = 'envoy.config.listener.v3.FilterChain';

@@ -6,7 +6,7 @@
 // it could not decide (more proxies than it generates) is not reported: a false alarm costs
 // more than a miss. It lives with the xDS generator it runs (analysis sits below xds); the
 // analyzer sets (core/analyzerSets.ts) add it to Istio's.
-import { KINDS, type KindInfo } from '../../model/kinds.ts';
+import { KINDS, type KindInfo } from '../../document/kinds.ts';
 import type { Analyzer } from '../../analysis/types.ts';
 import { OWN_MESSAGES } from '../../analysis/messages.ts';
 import { isWritten } from '../../config/views.ts';

@@ -10,7 +10,7 @@ import { contextMatches, patchesFor } from './select.ts';
 import { hit, valueCopy, type PatchRun } from './run.ts';
 import { parseSubsetKey } from './clusters.ts';
 import type { PatchContext, PatchWrapper } from './wrapper.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 
 const ROUTE_CONFIGURATION = 'envoy.config.route.v3.RouteConfiguration';
 const VIRTUAL_HOST = 'envoy.config.route.v3.VirtualHost';

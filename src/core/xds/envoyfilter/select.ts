@@ -4,7 +4,7 @@
 // API gateways and waypoints), ordered by priority, root namespace first, creation time, then
 // name.namespace; then each patch whose proxy match (version regex, metadata) fits.
 import type { ConfigView } from '../../config/configView.ts';
-import { KINDS } from '../../model/kinds.ts';
+import { KINDS } from '../../document/kinds.ts';
 import type { Proxy } from '../types.ts';
 import { policyMatcherForProxy, shouldAttachPolicy } from '../authz/selection.ts';
 import { envoyFilterWrapper, type ApplyTo, type EnvoyFilterWrapper, type PatchWrapper } from './wrapper.ts';

@@ -2,7 +2,7 @@
 // convertToEnvoyFilterWrapper): each config patch with its match, its value read as the Envoy
 // message its applyTo names, and its proxy version match compiled. Read from the raw spec
 // (either field spelling, enums by name or number) so every operation istiod knows is kept.
-import type { Resource } from '../../model/types.ts';
+import type { Resource } from '../../document/types.ts';
 import { creationTime } from '../../config/services.ts';
 import { readMessage, ValueError, type Json } from './protoJson.ts';
 

@@ -7,12 +7,12 @@ import type { DestinationRuleSpec, RouteDestination } from '../../config/api/net
 import { TCP_LISTENER_MX, TCP_PROXY_NAME, TCP_PROXY_TYPE, networkFilter, statsFilter } from '../filters.ts';
 import { cidrRange, maskedPrefix, parsePrefix } from '../net.ts';
 import { durationJson } from '../duration.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 import type { ProvenanceRef } from '../types.ts';
 import { scopeDestinationRule } from '../scope.ts';
 import { destinationCluster } from '../routes/translate.ts';
-import type { ConfigMeta } from '../model.ts';
-import { configInfoPath } from '../model.ts';
+import type { ConfigMeta } from '../pushContext.ts';
+import { configInfoPath } from '../pushContext.ts';
 import type { HttpOpts } from './hcm.ts';
 
 /** filterChainOpts: one filter chain before it becomes Envoy JSON. */

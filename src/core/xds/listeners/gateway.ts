@@ -15,10 +15,10 @@ import { dnsSrvSubsetKey, listenerName } from '../names.ts';
 import { PROXY_PROTOCOL, TLS_INSPECTOR } from '../filters.ts';
 import { hcmFilter, proxyHeaders } from './hcm.ts';
 import { buildAddress, configMetadata, filterChainMatch, outboundNetworkFilters, singleDestinationFilters, type ChainOpts } from './common.ts';
-import type { VirtualServiceConfig } from '../model.ts';
+import type { VirtualServiceConfig } from '../pushContext.ts';
 import { mark, ref } from '../provenance.ts';
-import { isObj } from '../../model/read.ts';
-import { mapAt } from '../../model/maps.ts';
+import { isObj } from '../../document/read.ts';
+import { mapAt } from '../../document/maps.ts';
 
 const ALL_ISTIO_MTLS_ALPNS = ['istio', 'istio-peer-exchange', 'istio-http/1.0', 'istio-http/1.1', 'istio-h2'];
 

@@ -5,7 +5,7 @@ import type { GenContext } from '../context.ts';
 import { allowAnyDynamicDns, dynamicForwardProxyHttpFilter } from '../dynamicDns.ts';
 import type { IstioProtocol } from '../../config/protocol.ts';
 import { ALPN, CORS, FAULT, GRPC_STATS, GRPC_WEB, HCM_NAME, HCM_TYPE, SIDECAR_INBOUND_MX, SIDECAR_OUTBOUND_MX, SIDECAR_OUTBOUND_MX_SKIP_HEADERS, UUID_REQUEST_ID, routerFilter, statsFilter } from '../filters.ts';
-import { isObj, str } from '../../model/read.ts';
+import { isObj, str } from '../../document/read.ts';
 
 export type ListenerClass = 'outbound' | 'inbound' | 'gateway';
 

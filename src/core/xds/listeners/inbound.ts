@@ -8,7 +8,7 @@ import { parseProtocol } from '../../config/protocol.ts';
 import { afterTlsTermination, isGrpc, isHttp, isHttp2, listenerProtocol, type ListenerProtocol } from '../protocol.ts';
 import { canBindToPort, ipMode } from '../proxy.ts';
 import { composePeerAuthentication, mtlsModeForPort } from '../peerAuthn.ts';
-import type { MtlsMode, Service } from '../model.ts';
+import type { MtlsMode, Service } from '../pushContext.ts';
 import { trustDomainsForValidation } from '../mesh.ts';
 import { inboundMtlsContext, listenerTlsContext } from '../tlsContext.ts';
 import { HTTP_INSPECTOR, HTTP_INSPECTOR_NAME, ORIGINAL_DST, ORIGINAL_SRC, TCP_LISTENER_MX, TCP_PROXY_NAME, TCP_PROXY_TYPE, TLS_INSPECTOR, TLS_INSPECTOR_NAME, networkFilter, tcpProxyFilter } from '../filters.ts';

@@ -7,7 +7,7 @@ import type { Json } from '../types.ts';
 import type { GenContext } from '../context.ts';
 import type { IstioProtocol } from '../../config/protocol.ts';
 import { parseProtocol } from '../../config/protocol.ts';
-import type { Service, VirtualServiceConfig } from '../model.ts';
+import type { Service, VirtualServiceConfig } from '../pushContext.ts';
 import { scopeDestinationRule, type EgressListenerScope } from '../scope.ts';
 import { isHttp, isTcp, isTls, isUnsupported, listenerProtocol } from '../protocol.ts';
 import { addressForProxy, altVirtualHosts, extraAddressesForProxy } from '../routes/domains.ts';
@@ -24,7 +24,7 @@ import { additionalAddresses, buildAddress, chainsConflict, configMetadata, filt
 import { builtin, mark, ref } from '../provenance.ts';
 import { canBindToPort, ipMode } from '../proxy.ts';
 import type { ProvenanceRef } from '../types.ts';
-import { listAt } from '../../model/maps.ts';
+import { listAt } from '../../document/maps.ts';
 
 const PLAINTEXT_HTTP_ALPNS = ['http/1.1', 'h2c'];
 const PLAINTEXT_HTTP_ALPNS_HTTP10 = ['http/1.0', 'http/1.1', 'h2c'];

@@ -21,7 +21,7 @@ import { envoyProtos, type EnvoyProtos } from './registry.ts';
 import { allowedTypedConfig } from './istioSchemas.ts';
 import { describe, isErr, isPlainObject, parseDuration, parseScalar, SCALAR_NAME, timestampError, typeNameOf, type JsonObject } from './scalars.ts';
 import { applyFieldRules, fieldRulesOf, messageValidationDisabled, oneofRequired, skipsNested, type FieldRules, type RuleSink } from './validate.ts';
-import { editDistance } from '../../model/editDistance.ts';
+import { editDistance } from '../../document/editDistance.ts';
 
 export type ProtoProblemCode =
   /** A key that is no field of the message. */

@@ -2,7 +2,7 @@
 // structural check (check.ts) and the protoc-gen-validate rules (validate.ts).
 import { ScalarType } from '@bufbuild/protobuf';
 import { MAX_PROTO_DURATION_SECONDS, splitProtoDuration } from '../../go/protoDuration.ts';
-import { STRING_MAP_PROTOTYPE } from '../../model/read.ts';
+import { STRING_MAP_PROTOTYPE } from '../../document/read.ts';
 
 export type JsonObject = Record<string, unknown>;
 

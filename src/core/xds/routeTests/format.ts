@@ -19,11 +19,11 @@
 //
 // `host`, `method` and `path` may be lists: every combination is checked. Reading never throws;
 // every problem names the file line of the offending field.
-import type { SourceDocument } from '../../model/types.ts';
-import { splitDocuments } from '../../model/split.ts';
-import { parseSourceDocument } from '../../model/parse.ts';
-import { locateInDocument } from '../../model/locate.ts';
-import { isObj } from '../../model/read.ts';
+import type { SourceDocument } from '../../document/types.ts';
+import { splitDocuments } from '../../document/split.ts';
+import { parseSourceDocument } from '../../document/parse.ts';
+import { locateInDocument } from '../../document/locate.ts';
+import { isObj } from '../../document/read.ts';
 import { REQUEST_PROTOCOLS, type RequestProtocol } from '../request.ts';
 import { parseGoDuration } from '../../go/duration.ts';
 

@@ -3,7 +3,7 @@
 // rewrite, fault, timeout, status (RBAC included) — is compared with the expectation. Nothing
 // here matches routes itself.
 import type { ConfigView } from '../../config/configView.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 import { parseGoDuration } from '../../go/duration.ts';
 import { listProxies, findProxy, type ProxyRef } from '../proxy.ts';
 import { generatedFor } from '../rbacVerdict.ts';

@@ -3,7 +3,7 @@
 // gateway, httpsRedirect, collapse of identical route lists, a 404 `blackhole` vhost when empty.
 import type { Json, Proxy } from '../types.ts';
 import type { GenContext } from '../context.ts';
-import type { Service, VirtualServiceConfig } from '../model.ts';
+import type { Service, VirtualServiceConfig } from '../pushContext.ts';
 import type { MergedGateway } from '../gateway.ts';
 import { virtualServicesForGateway, isServiceVisible } from '../scope.ts';
 import { buildRoutesForVirtualService, sortVHostRoutes, type RouteOptions } from './translate.ts';
@@ -13,7 +13,7 @@ import { hostSubsetOf } from '../../config/hosts.ts';
 import { domainName } from '../names.ts';
 import { mark, ref } from '../provenance.ts';
 import { proxyHeaders } from '../listeners/hcm.ts';
-import { mapAt } from '../../model/maps.ts';
+import { mapAt } from '../../document/maps.ts';
 
 function namesForNamespace(hosts: readonly string[], ns: string): string[] {
   const out: string[] = [];

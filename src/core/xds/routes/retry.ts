@@ -1,7 +1,7 @@
 // VirtualService retries → Envoy RetryPolicy (pilot/pkg/networking/core/route/retry).
 import type { Json } from '../types.ts';
 import { durationJson } from '../duration.ts';
-import { isObj, str } from '../../model/read.ts';
+import { isObj, str } from '../../document/read.ts';
 
 const DEFAULT_RETRY_ON = 'connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes';
 const DEFAULT_INBOUND_RETRY_ON = 'reset-before-request';

@@ -3,8 +3,8 @@
 // inline inbound route configuration.
 import type { Json, Proxy } from '../types.ts';
 import type { HTTPRouteDestination } from '../../config/api/networking.ts';
-import type { PushContext, Service, VirtualServiceConfig } from '../model.ts';
-import { MESH_GATEWAY } from '../model.ts';
+import type { PushContext, Service, VirtualServiceConfig } from '../pushContext.ts';
+import { MESH_GATEWAY } from '../pushContext.ts';
 import { egressListenerForRds, scopeDestinationRule, type SidecarScope } from '../scope.ts';
 import { domainName, PASSTHROUGH_CLUSTER, subsetKey } from '../names.ts';
 import { hostMatches, isWildcardHost } from '../../config/hosts.ts';
@@ -12,9 +12,9 @@ import { isHttpOrSniffed } from '../protocol.ts';
 import { buildRoutesForVirtualService, defaultOutboundRoute, destinationCluster, type RouteOptions } from './translate.ts';
 import { addressForProxy, virtualHostDomains, type DomainFlags, type DomainProxy } from './domains.ts';
 import { builtin, mark, ref } from '../provenance.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 import { parseProtocol } from '../../config/protocol.ts';
-import { listAt } from '../../model/maps.ts';
+import { listAt } from '../../document/maps.ts';
 
 export const MAX_DIRECT_RESPONSE_BODY = 1048576;
 

@@ -4,11 +4,11 @@
 // consistent-hash policies. Used by sidecars and gateways alike.
 import type { Json, Proxy } from '../types.ts';
 import type { Destination, HTTPMatchRequest, HTTPRouteDestination } from '../../config/api/networking.ts';
-import { configInfoPath, type HttpRule, type Service, type VirtualServiceConfig } from '../model.ts';
+import { configInfoPath, type HttpRule, type Service, type VirtualServiceConfig } from '../pushContext.ts';
 import { isValidSubsetKey, parseSubsetKey, subsetKey, UNKNOWN_SERVICE_CLUSTER } from '../names.ts';
 import { durationJson, isZeroDuration } from '../duration.ts';
 import { convertInboundRetryPolicy, convertRetryPolicy, retryFromRaw, type HttpRetry } from './retry.ts';
-import { isObj, str, arr } from '../../model/read.ts';
+import { isObj, str, arr } from '../../document/read.ts';
 import { mark } from '../provenance.ts';
 import type { MeshSettings } from '../mesh.ts';
 

@@ -6,7 +6,7 @@
 // (filterWaypointOutboundServices).
 import type { Json } from '../types.ts';
 import type { GenContext } from '../context.ts';
-import type { Service } from '../model.ts';
+import type { Service } from '../pushContext.ts';
 import { HTTP_PROTOCOL_OPTIONS_KEY, HTTP_PROTOCOL_OPTIONS_TYPE, RAW_BUFFER_SOCKET, UPSTREAM_TLS_TYPE } from '../filters.ts';
 import { builtin, mark } from '../provenance.ts';
 import { outboundClusters, waypointInboundVipClusters } from '../clusters.ts';

@@ -7,7 +7,7 @@
 // (`inbound-vip|<port>|<tcp|http>|<host>`) and carry the service's authorization policies.
 import type { Json } from '../types.ts';
 import type { GenContext } from '../context.ts';
-import type { Service, VirtualServiceConfig } from '../model.ts';
+import type { Service, VirtualServiceConfig } from '../pushContext.ts';
 import type { RouteDestination, TCPRoute, TLSRoute } from '../../config/api/networking.ts';
 import type { ServicePortInfo } from '../../config/services.ts';
 import { DOWNSTREAM_TLS_TYPE, GRPC_STATS, GRPC_WEB, FAULT, CORS, HCM_NAME, HCM_TYPE, HTTP_INSPECTOR, HTTP_INSPECTOR_NAME, ORIGINAL_DST, TCP_LISTENER_MX, TCP_PROXY_NAME, TCP_PROXY_TYPE, TLS_INSPECTOR, TLS_INSPECTOR_NAME, networkFilter, routerFilter } from '../filters.ts';
@@ -22,7 +22,7 @@ import { cidrRange } from '../net.ts';
 import { defaultOutboundRoute, isCatchAllRoute, translateRoute, type RouteOptions } from '../routes/translate.ts';
 import { hashForDestination, MAX_DIRECT_RESPONSE_BODY } from '../routes/sidecar.ts';
 import { builtin, mark, ref } from '../provenance.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 import { hostMatches } from '../../config/hosts.ts';
 import type { ProxyAuthzFilters } from '../authz/index.ts';
 import { waypointAuthzFor, waypointPolicyResources } from './policies.ts';
@@ -42,7 +42,7 @@ import {
   toMatcher,
   waypointStatsFilter,
 } from './filters.ts';
-import { mapAt } from '../../model/maps.ts';
+import { mapAt } from '../../document/maps.ts';
 
 export const CONNECT_TERMINATE = 'connect_terminate';
 export const MAIN_INTERNAL = 'main_internal';

@@ -3,7 +3,7 @@
 // (exact map), application protocol (exact map, `'http/1.1'` / `'h2c'` from the HTTP
 // inspector), each with its on_no_match fallback. Used by the request simulator for waypoints.
 import type { Json } from '../types.ts';
-import { isObj } from '../../model/read.ts';
+import { isObj } from '../../document/read.ts';
 import { parsePrefix, prefixContains } from '../net.ts';
 
 export interface MatcherConnection {

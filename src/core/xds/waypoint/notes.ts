@@ -1,6 +1,6 @@
 // What the waypoint generator does not model, said in the dump's notes.
 import type { Proxy } from '../types.ts';
-import type { PushContext } from '../model.ts';
+import type { PushContext } from '../pushContext.ts';
 import { waypointResources } from './resources.ts';
 
 export function waypointNotes(push: PushContext, proxy: Proxy): string[] {

@@ -1,11 +1,11 @@
 // The authorization of a waypoint's chains: policies attached to the waypoint itself, or to the
 // Service a chain is for (targetRefs to the Service or ServiceEntry), built by xds/authz with
 // peers matched by filter state. Shared by the listener builder and the request simulator.
-import type { Resource } from '../../model/types.ts';
-import { KINDS } from '../../model/kinds.ts';
+import type { Resource } from '../../document/types.ts';
+import { KINDS } from '../../document/kinds.ts';
 import type { ConfigView } from '../../config/configView.ts';
 import type { Proxy } from '../types.ts';
-import type { Service } from '../model.ts';
+import type { Service } from '../pushContext.ts';
 import { buildProxyAuthz, proxyAuthzInputsFromView, type ProxyAuthzFilters, type ProxyAuthzInputs } from '../authz/index.ts';
 
 const cache = new WeakMap<Proxy, { inputs: ProxyAuthzInputs; byService: Map<string, ProxyAuthzFilters> }>();

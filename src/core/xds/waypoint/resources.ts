@@ -4,11 +4,11 @@
 // `istio.io/waypoint-for`, allowedRoutes) is decided once, in config/waypoints.ts, and read here
 // through the ambient model, so the Data plane tab and the waypoint's xDS agree.
 import type { Proxy } from '../types.ts';
-import type { PushContext, Service } from '../model.ts';
-import { ambientModel } from '../../ambient/model.ts';
+import type { PushContext, Service } from '../pushContext.ts';
+import { ambientModel } from '../../ambient/dataPlane.ts';
 import type { Waypoint } from '../../config/waypoints.ts';
 import { GATEWAY_NAME_LABEL } from '../../config/wellKnown.ts';
-import { mapAt } from '../../model/maps.ts';
+import { mapAt } from '../../document/maps.ts';
 
 export interface WaypointResources {
   /** The waypoint (`namespace/name` of its Gateway), when the proxy is one istiod knows. */

@@ -1,12 +1,12 @@
 // annotations.K8sAnalyzer: Istio annotations on Namespaces, Services, Pods and Deployments
 // must be known (IST0108), set on a kind they apply to (IST0107), not deprecated (IST0135)
 // and, for the few Istio validates, hold a valid value (IST0125).
-import { KINDS, type KindInfo } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS, type KindInfo } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
-import { has } from '../../../model/read.ts';
+import { has } from '../../../document/read.ts';
 import { annotationFieldPath, isIstioAnnotation, lookupAnnotation, SET_BY_ISTIO } from '../../../config/annotations.ts';
 import { SIDECAR_INJECT } from '../../../config/wellKnown.ts';
 import { annotationValueError } from './validation.ts';

@@ -1,10 +1,10 @@
 // authn.BlockedCIDRsAnalyzer: when RequestAuthentication resources exist, each istiod
 // Deployment (label app=istiod) should set BLOCKED_CIDRS_IN_JWKS_URIS on a container so JWKS
 // fetches cannot reach arbitrary networks (IST0175 on the Deployment).
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import type { Resource } from '../../../model/types.ts';
+import type { Resource } from '../../../document/types.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 import { workloadControllerSpec, type Container } from '../../../config/api/kube.ts';
 import { writtenAt } from '../../../config/views.ts';

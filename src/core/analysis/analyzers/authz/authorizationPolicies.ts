@@ -3,8 +3,8 @@
 // selector, in its namespace otherwise (IST0127) — and every namespace named in a source's
 // namespaces / notNamespaces (exact, `*`, `prefix*` or `*suffix`) should match an existing
 // Namespace (IST0101).
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

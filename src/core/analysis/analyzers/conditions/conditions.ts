@@ -1,8 +1,8 @@
 // conditions.ConditionAnalyzer: reports status conditions that Istio or the Gateway API
 // controllers set to their negative value (IST0171), plus an AuthorizationPolicy accepted by
 // its waypoint only in part.
-import { KINDS, type KindInfo } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS, type KindInfo } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { statusConditions, type Condition } from '../../../config/api/kube.ts';

@@ -4,8 +4,8 @@
 // Deployments are checked through their pod template. (Some older Istio file stores also
 // added a synthetic Pod per Deployment; the current one does not, and the conformance cases
 // expect messages on the Deployment only, so no such Pods exist in our store either.)
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

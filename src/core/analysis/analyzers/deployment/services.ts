@@ -1,9 +1,9 @@
 // deployment.MultiServiceAnalyzer: the Services selecting a mesh Deployment's pods must not
 // expose one port with different protocols (IST0116), nor send one targetPort through
 // different service ports (IST0137).
-import { listAt, mapAt } from '../../../model/maps.ts';
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { listAt, mapAt } from '../../../document/maps.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import type { StoreView } from '../../../config/store.ts';
 import { MESSAGES } from '../../messages.ts';

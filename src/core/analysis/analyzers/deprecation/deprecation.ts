@@ -1,6 +1,6 @@
 // deprecation.DeprecationAnalyzer: deprecated or ignored fields of VirtualServices and
 // Sidecars, and CustomResourceDefinitions of Istio types that were removed (IST0002).
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
 import { MESSAGES } from '../../messages.ts';

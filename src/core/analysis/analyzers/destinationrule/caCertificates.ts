@@ -2,7 +2,7 @@
 // MUTUAL), at the top level or for a port, should give caCertificates so the server's
 // certificate is verified. A credentialName on a rule with a workloadSelector counts too.
 // (A mode spelled as its enum number reads as its name, as protobuf JSON allows.)
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

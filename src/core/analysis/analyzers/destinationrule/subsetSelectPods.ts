@@ -2,7 +2,7 @@
 // (Service or ServiceEntry visible from its namespace), and each subset must select at
 // least one pod. Subsets are matched against the pods' endpoint labels, which add the
 // node's locality and hostname as Istio's registry does (pilot's AugmentLabels).
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

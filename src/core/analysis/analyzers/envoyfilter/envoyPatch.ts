@@ -4,11 +4,11 @@
 // When an earlier patch with a proxyVersion match used the same filter name, the warning
 // becomes the proxy-version one. That memory spans EnvoyFilters, in load order, as Istio's
 // single pass does, so this analyzer runs over all of them at once.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer, MessageType } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { has, isObj, str } from '../../../model/read.ts';
+import { has, isObj, str } from '../../../document/read.ts';
 import { envoyFilter, type EnvoyConfigObjectPatch } from '../../../config/api/networking.ts';
 
 /** A canonical text for a protobuf Value, so that equal values compare equal. */

@@ -4,8 +4,8 @@
 //
 // Like Istio (since istio/istio#50528), no DNS lookup is made: only a URL that does not
 // parse, or whose host is an IP address, is reported.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { webhookConfiguration } from '../../../config/api/kube.ts';

@@ -2,14 +2,14 @@
 // Gateway's selector includes all of this one's labels, or this one selects everything) must
 // not serve the same certificate: the same credentialName, or the same serverCertificate and
 // privateKey files (IST0138, on metadata.name).
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { selectorMatches, type LabelMap } from '../../../config/labels.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 import { gateway, type ServerTLSSettings } from '../../../config/api/networking.ts';
-import { listAt } from '../../../model/maps.ts';
+import { listAt } from '../../../document/maps.ts';
 
 /** How a TLS server identifies its certificate, or undefined when it can never match another. */
 function certificateKey(tls: ServerTLSSettings): string | undefined {

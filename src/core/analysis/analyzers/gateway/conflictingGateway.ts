@@ -6,15 +6,15 @@
 // Istio's CheckDuplicates also records the hosts of a non-conflicting server into the other
 // Gateway's host table, which makes its result depend on Go's random map iteration order;
 // we report the order-independent pairwise conflicts.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { firstSelectorKey, keySegment, selectorMatches, selectorString, type LabelMap } from '../../../config/labels.ts';
 import { fullNameString } from '../../../config/hosts.ts';
 import { gateway, type Server } from '../../../config/api/networking.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
-import { listAt, mapAt, setAt } from '../../../model/maps.ts';
+import { listAt, mapAt, setAt } from '../../../document/maps.ts';
 
 /** One selector text seen on Gateways with servers, and what Istio parses back from it. */
 interface SelectorEntry {

@@ -1,8 +1,8 @@
 // gateway.IngressGatewayPortAnalyzer: a Gateway's server ports must be reachable through a
 // Kubernetes Service that selects the gateway's pods (IST0162), and its selector must match
 // at least one pod (IST0101).
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
@@ -10,7 +10,7 @@ import { firstSelectorKey, keySegment, selectorMatches, selectorString, type Lab
 import { gateway } from '../../../config/api/networking.ts';
 import { serviceSpec } from '../../../config/api/kube.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
-import { listAt } from '../../../model/maps.ts';
+import { listAt } from '../../../document/maps.ts';
 
 export const ingressGatewayPortAnalyzer: Analyzer = perResourceAnalyzer(
   {

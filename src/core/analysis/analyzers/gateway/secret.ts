@@ -4,8 +4,8 @@
 // made of DER certificates that are all currently valid (IST0161). A Gateway whose selector
 // matches no pod gets IST0101 for the selector instead. A certificate a share link redacted
 // (its marker in place of the value) is not in the input: it is not checked, so no IST0161.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
@@ -16,7 +16,7 @@ import { firstPodSelectedBy } from '../../../config/workloads.ts';
 import { secretData } from '../../../config/secrets.ts';
 import { extractCertInfo, validateGatewayCredential } from '../../../pki/credential.ts';
 import { utf8Text } from '../../../pki/bytes.ts';
-import { isRedactionMarker } from '../../../model/redactionMarkers.ts';
+import { isRedactionMarker } from '../../../document/redactionMarkers.ts';
 
 export const secretAnalyzer: Analyzer = perResourceAnalyzer(
   {

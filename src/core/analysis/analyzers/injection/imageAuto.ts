@@ -1,7 +1,7 @@
 // injection.ImageAutoAnalyzer: `image: auto` on an istio-proxy container only works when the
 // injector rewrites it. A Pod with it was never injected (IST0147); a Deployment whose pods
 // no Istio injection webhook selects will not be (IST0146).
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { podSpec, workloadControllerSpec, type PodSpec } from '../../../config/api/kube.ts';

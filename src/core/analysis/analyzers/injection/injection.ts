@@ -1,11 +1,11 @@
 // injection.Analyzer: namespaces without an injection label (IST0102, or IST0148 when the
 // injector enables namespaces by default), namespaces with conflicting injection labels
 // (IST0123), and pods in injected namespaces that run without the proxy (IST0103).
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { has } from '../../../model/read.ts';
+import { has } from '../../../document/read.ts';
 import { keySegment } from '../../../config/labels.ts';
 import { podSpec, type Container, type PodSpec } from '../../../config/api/kube.ts';
 import { isWritten } from '../../../config/views.ts';

@@ -1,12 +1,12 @@
 // injection.ImageAnalyzer: pods in injected namespaces whose istio-proxy image differs from
 // the one the namespace's injector ConfigMap would inject now (IST0158, one per namespace).
 // The image variant (e.g. `distroless`) comes from the effective ProxyConfig, as in Istio.
-import { loadYaml } from '../../../model/yamlSchema.ts';
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { loadYaml } from '../../../document/yamlSchema.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { has, isObj, str } from '../../../model/read.ts';
+import { has, isObj, str } from '../../../document/read.ts';
 import { keySegment, selectorMatches, type LabelMap } from '../../../config/labels.ts';
 import { ProxyConfigSpec, proxyConfig } from '../../../config/api/networking.ts';
 import { injectorConfigMapName, injectorProxyImage } from '../../../config/injector.ts';
@@ -20,7 +20,7 @@ import {
   PROXY_IMAGE_ANNOTATION,
   REVISION_LABEL,
 } from '../../../config/wellKnown.ts';
-import { listAt } from '../../../model/maps.ts';
+import { listAt } from '../../../document/maps.ts';
 
 export const injectionImageAnalyzer: Analyzer = {
   metadata: {

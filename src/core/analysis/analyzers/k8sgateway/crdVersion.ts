@@ -1,7 +1,7 @@
 // k8sgateway.CRDVersionAnalyzer: a Gateway API CRD whose bundle-version annotation (prerelease
 // ignored) is below the minimum this Istio needs is not watched, so its resources are
 // ignored (IST0176). CRDs without the annotation or with an unparsable version are skipped.
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

@@ -2,10 +2,10 @@
 // Telemetry, WasmPlugin) without targetRef whose workload selector matches a pod of a
 // Kubernetes Gateway (a pod labelled gateway.networking.k8s.io/gateway-name) in its namespace
 // has no effect there: IST0166, once per such pod, naming the gateway.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
-import type { KindInfo } from '../../../model/kinds.ts';
+import type { KindInfo } from '../../../document/kinds.ts';
 import { MESSAGES } from '../../messages.ts';
 import { authorizationPolicy, requestAuthentication } from '../../../config/api/security.ts';
 import { telemetry, wasmPlugin } from '../../../config/api/telemetry.ts';

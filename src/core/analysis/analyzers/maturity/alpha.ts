@@ -1,7 +1,7 @@
 // annotations.AlphaAnalyzer (Istio's maturity package): reports Istio annotations whose
 // feature is still alpha (IST0136). Like Istio, it is not part of the default set.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

@@ -1,7 +1,7 @@
 // meshnetworks.MeshNetworksAnalyzer: every `fromRegistry` endpoint of the mesh networks must
 // name a known service registry: Mock, Kubernetes, External, or a cluster of a remote
 // secret (a key of a Secret labelled istio/multiCluster=true) (IST0126).
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { secret } from '../../../config/api/kube.ts';

@@ -1,13 +1,13 @@
 // services.MultiClusterServiceAnalyzer: a Service with the same namespace/name in several
 // clusters must agree on headless mode, type and ports (IST0170, one message per Service).
 // Only resources that carry a cluster (multi-cluster runs) are compared.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { serviceSpec, type KubeServicePort, type ServiceSpec } from '../../../config/api/kube.ts';
 import { isWritten } from '../../../config/views.ts';
-import { mapAt } from '../../../model/maps.ts';
+import { mapAt } from '../../../document/maps.ts';
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 

@@ -6,7 +6,7 @@
 // Findings of the CRD schema layer (and duplicate keys) are what the API server refuses, which
 // istioctl never reports: they get our own MWB-API-SERVER-REJECTS, never IST0106
 // (AnalysisSettings.schemaFindings drops them).
-import { KINDS, type KindInfo } from '../../../model/kinds.ts';
+import { KINDS, type KindInfo } from '../../../document/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { APPLY_FAILS, MESSAGES, OWN_MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

@@ -1,8 +1,8 @@
 // service.PortNameAnalyzer: each Service port must let Istio infer its protocol from the
 // port name or appProtocol (IST0118); ExternalName Services get IST0150 instead, also for a
 // port named plainly `tcp`. Istio's control plane and gateway-controller Services are skipped.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

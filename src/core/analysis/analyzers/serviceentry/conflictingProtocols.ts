@@ -2,8 +2,8 @@
 // scope that declare the same host and port with different protocols (IST0177). Entries
 // exported to all namespaces take part in every namespace scope. Each ServiceEntry is
 // reported once, for the first conflict found.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { fullNameString, EXPORT_TO_ALL, EXPORT_TO_LOCAL } from '../../../config/hosts.ts';

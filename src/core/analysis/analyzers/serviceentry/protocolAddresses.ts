@@ -2,8 +2,8 @@
 // protocol-less) port (IST0134), unless the mesh auto-allocates addresses (DNS capture
 // with auto-allocation in the default proxy metadata) or the status already holds
 // allocated addresses.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

@@ -2,15 +2,15 @@
 // namespace (IST0101); no pod may be selected by two Sidecars (IST0110); a namespace may
 // hold only one Sidecar without a selector (IST0111). Sidecars that only reach ambient-mode
 // workloads (or sit selector-less in an ambient namespace) have no effect (IST0167).
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { firstSelectorKey, keySegment, selectorString } from '../../../config/labels.ts';
 import { sidecar } from '../../../config/api/networking.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
 import { inAmbientForAnalysis, namespaceInAmbientMode } from '../../../config/workloadState.ts';
-import { listAt } from '../../../model/maps.ts';
+import { listAt } from '../../../document/maps.ts';
 import { sortedNames } from '../telemetry/names.ts';
 
 const AMBIENT_POD_REASON = 'selected workload is in ambient mode, the policy has no impact';

@@ -1,12 +1,12 @@
 // telemetry.DefaultSelectorAnalyzer: a namespace may hold only one Telemetry without a
 // selector, its namespace-wide default (IST0160).
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { telemetry } from '../../../config/api/telemetry.ts';
 import { sortedNames } from './names.ts';
-import { listAt } from '../../../model/maps.ts';
+import { listAt } from '../../../document/maps.ts';
 
 export const telemetryDefaultSelectorAnalyzer: Analyzer = {
   metadata: {

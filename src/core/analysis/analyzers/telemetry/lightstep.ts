@@ -1,6 +1,6 @@
 // telemetry.LightstepAnalyzer: Telemetry tracing that uses a mesh extension provider of the
 // deprecated Lightstep type (IST0002).
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import type { AnalysisContext } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';

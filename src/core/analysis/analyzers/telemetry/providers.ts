@@ -1,6 +1,6 @@
 // telemetry.ProviderAnalyzer: when the mesh config names no default access-log provider,
 // an enabled accessLogging entry of a Telemetry must name its providers (IST0157).
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

@@ -1,7 +1,7 @@
 // telemetry.SelectorAnalyzer: a Telemetry's selector must match a pod of its own namespace
 // (IST0101), and no pod may be selected by two Telemetries (IST0159).
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { firstSelectorKey, keySegment, selectorString } from '../../../config/labels.ts';

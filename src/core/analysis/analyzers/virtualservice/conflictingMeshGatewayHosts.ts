@@ -2,14 +2,14 @@
 // gateway (no gateways, or `mesh` among them) must not claim the same host in the same
 // visibility scope. A host exported to a few namespaces also conflicts with overlapping
 // hosts exported to all. Each VirtualService is reported at most once.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { EXPORT_TO_ALL, EXPORT_TO_LOCAL, MESH_GATEWAY, fullNameString, hostToFqdn, hostMatches, isWildcardHost } from '../../../config/hosts.ts';
 import { virtualService } from '../../../config/api/networking.ts';
 import { followList } from '../../followList.ts';
-import { listAt } from '../../../model/maps.ts';
+import { listAt } from '../../../document/maps.ts';
 
 interface ScopedHost {
   /** `scope/fqdn`, as Istio's ScopedFqdn prints. */

@@ -1,8 +1,8 @@
 // virtualservice.DestinationHostAnalyzer: every route and mirror destination of a
 // VirtualService must be a host some Service or ServiceEntry provides (as seen from the
 // VirtualService's namespace), on a port it exposes; and subsets on ingress routes.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

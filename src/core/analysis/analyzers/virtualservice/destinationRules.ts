@@ -1,7 +1,7 @@
 // virtualservice.DestinationRuleAnalyzer: a route or mirror destination that names a subset
 // needs a DestinationRule for that host defining the subset. Hosts are compared as Istio
 // does: short names resolve in the VirtualService's (or DestinationRule's) namespace.
-import { KINDS } from '../../../model/kinds.ts';
+import { KINDS } from '../../../document/kinds.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

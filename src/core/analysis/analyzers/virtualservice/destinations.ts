@@ -1,5 +1,5 @@
 // The destinations a VirtualService routes or mirrors to, with where each one sits.
-import type { Resource } from '../../../model/types.ts';
+import type { Resource } from '../../../document/types.ts';
 import { virtualService, type Destination } from '../../../config/api/networking.ts';
 
 export interface RouteDestination {

@@ -1,8 +1,8 @@
 // virtualservice.GatewayAnalyzer: each gateway a VirtualService binds to must exist (an
 // Istio Gateway, or a Kubernetes Gateway API Gateway), must not be one of Istio's generated
 // internal gateways, and must expose at least one of the VirtualService's hosts.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';

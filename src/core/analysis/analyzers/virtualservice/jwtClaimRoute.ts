@@ -1,8 +1,8 @@
 // virtualservice.JWTClaimRouteAnalyzer: routing on JWT claims (`@request.auth.claims.*`
 // headers) only works when a RequestAuthentication applies to the gateway pods that serve
 // the VirtualService; each selected gateway pod without one is reported.
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { AnalysisContext, Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
 import { perResourceAnalyzer } from '../../perResource.ts';
@@ -12,7 +12,7 @@ import { gateway, virtualService } from '../../../config/api/networking.ts';
 import { requestAuthentication } from '../../../config/api/security.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
 import { ISTIO_SYSTEM_NAMESPACE } from '../../../config/wellKnown.ts';
-import { listAt } from '../../../model/maps.ts';
+import { listAt } from '../../../document/maps.ts';
 
 /** The header prefix Istio uses for JWT claim based routing. */
 const JWT_CLAIM_HEADER = '@request.auth.claims';

@@ -1,11 +1,11 @@
 // webhook.Analyzer: Istio's sidecar-injector webhooks must not overlap (for any combination
 // of the usual namespace/object injection labels, at most one webhook may match) and must
 // point at a Service that exists (IST0139).
-import { KINDS } from '../../../model/kinds.ts';
-import type { Resource } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
 import type { Analyzer } from '../../types.ts';
 import { MESSAGES } from '../../messages.ts';
-import { has } from '../../../model/read.ts';
+import { has } from '../../../document/read.ts';
 import { LabelSelector, webhookConfiguration, type Webhook } from '../../../config/api/kube.ts';
 import { compileWebhookSelector, webhookSelectorAccepts, type WebhookSelector } from '../../../config/labelSelector.ts';
 import { isIstioWebhookName } from '../../../config/webhooks.ts';

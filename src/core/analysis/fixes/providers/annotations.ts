@@ -1,10 +1,10 @@
 // Fixes for Istio annotations: an unknown one is most likely a misspelt known one (IST0108);
 // the deprecated `sidecar.istio.io/inject` annotation becomes the label of the same name (IST0135).
-import type { QuickFix, Resource } from '../../../model/types.ts';
+import type { QuickFix, Resource } from '../../../document/types.ts';
 import { ANNOTATIONS, type AnnotationDef } from '../../../config/annotations.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fixOf, fix, type FixProvider } from '../context.ts';
-import { str } from '../../../model/read.ts';
+import { str } from '../../../document/read.ts';
 import { SIDECAR_INJECT } from '../../../config/wellKnown.ts';
 
 /** Annotations a resource kind may carry (`Any` counts); hidden ones last. */

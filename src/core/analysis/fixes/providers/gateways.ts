@@ -1,9 +1,9 @@
 // Fixes around Istio Gateways: a VirtualService bound to a gateway that does not exist
 // (IST0101 gateway), a VirtualService host the gateway does not serve (IST0132), and a
 // gateway port the gateway's Service does not expose (IST0162).
-import { KINDS } from '../../../model/kinds.ts';
-import type { QuickFix, Resource } from '../../../model/types.ts';
-import { parseFieldPath } from '../../../model/locate.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { QuickFix, Resource } from '../../../document/types.ts';
+import { parseFieldPath } from '../../../document/locate.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fix, type FixContext, type FixProvider } from '../context.ts';
 import { fullNameString, hostMatches, hostsVisibleFromNamespace, shortOrFullName } from '../../../config/hosts.ts';
@@ -11,7 +11,7 @@ import { selectorMatches } from '../../../config/labels.ts';
 import { gateway, virtualService } from '../../../config/api/networking.ts';
 import { serviceSpec } from '../../../config/api/kube.ts';
 import { podsSelectedBy } from '../../../config/workloads.ts';
-import { num, str } from '../../../model/read.ts';
+import { num, str } from '../../../document/read.ts';
 import { isIstioProxyPort } from '../reservedPorts.ts';
 
 /** Plain hosts a gateway serves to VirtualServices of `namespace`. */

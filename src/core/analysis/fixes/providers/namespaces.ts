@@ -1,9 +1,9 @@
 // Fixes for namespace injection labels: label a namespace for injection (IST0102), or keep
 // one of several competing injection labels (IST0123).
-import { KINDS } from '../../../model/kinds.ts';
-import type { QuickFix } from '../../../model/types.ts';
+import { KINDS } from '../../../document/kinds.ts';
+import type { QuickFix } from '../../../document/types.ts';
 import { editorFor, fix, type FixProvider } from '../context.ts';
-import { str } from '../../../model/read.ts';
+import { str } from '../../../document/read.ts';
 import { INJECTION_ENABLED, INJECTION_LABEL } from '../../../config/wellKnown.ts';
 
 /** IST0102: `istio-injection: enabled` (or `disabled`, to opt out explicitly) on the Namespace. */

@@ -1,9 +1,9 @@
 // Fixes for Service port names Istio cannot read a protocol from: prefix the name with a
 // protocol (IST0118), or give an ExternalName Service's port an HTTP-family name (IST0150).
-import type { QuickFix, Resource } from '../../../model/types.ts';
-import { parseFieldPath } from '../../../model/locate.ts';
+import type { QuickFix, Resource } from '../../../document/types.ts';
+import { parseFieldPath } from '../../../document/locate.ts';
 import { editorFor, fix, type FixProvider, type ResourceEditor } from '../context.ts';
-import { num, str } from '../../../model/read.ts';
+import { num, str } from '../../../document/read.ts';
 import { serviceSpec, type KubeServicePort } from '../../../config/api/kube.ts';
 import { protocolUnsupported } from '../../../config/protocol.ts';
 import { isMappingAt } from '../../../config/views.ts';

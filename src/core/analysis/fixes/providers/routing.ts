@@ -1,12 +1,12 @@
 // Fixes for VirtualService destinations: a host that does not exist (IST0101 host), a port
 // the host does not expose (IST0101 host:port), a subset no DestinationRule defines
 // (IST0101 host+subset), and a missing port on a multi-port host (IST0112).
-import type { QuickFix, Resource } from '../../../model/types.ts';
-import { parseFieldPath } from '../../../model/locate.ts';
+import type { QuickFix, Resource } from '../../../document/types.ts';
+import { parseFieldPath } from '../../../document/locate.ts';
 import { closest } from '../distance.ts';
 import { editorFor, fix, type FixProvider } from '../context.ts';
 import { portsOfHost, routableHosts, subsetsOfHost } from '../mesh.ts';
-import { num, str } from '../../../model/read.ts';
+import { num, str } from '../../../document/read.ts';
 import { virtualService, type Destination } from '../../../config/api/networking.ts';
 import { isIstioProxyPort } from '../reservedPorts.ts';
 

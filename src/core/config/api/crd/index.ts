@@ -1,7 +1,7 @@
 // Every kind whose schema we know, by API group and kind: the versions the API server serves,
 // the deprecated ones (with the API server's warning), and the shapes of `spec` (or of the
 // whole body, for kinds without a spec).
-import { listAt, mapAt } from '../../../model/maps.ts';
+import { listAt, mapAt } from '../../../document/maps.ts';
 import type { MessageShape, Fields } from '../../shape.ts';
 import { CRDS as NETWORKING } from './networking.ts';
 import { CRDS as SECURITY } from './security.ts';

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { splitDocuments } from '../../src/core/model/split.ts';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
-import { PARSER_CODES, jsonErrorOffset } from '../../src/core/model/parse.ts';
+import { splitDocuments } from '../../src/core/document/split.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
+import { PARSER_CODES, jsonErrorOffset } from '../../src/core/document/parse.ts';
 import { renderMessage } from '../../src/core/analysis/render.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
-import type { Resource } from '../../src/core/model/types.ts';
+import type { Resource } from '../../src/core/document/types.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 function model(files: Record<string, string>): WorkspaceModel {

@@ -3,8 +3,8 @@
 // Services in creation order with their aliases and visibility; VirtualServices merged with
 // their delegates, short names resolved and indexed by gateway and visibility; DestinationRules
 // consolidated per namespace; Sidecars, Gateways and PeerAuthentications in precedence order.
-import type { Resource } from '../model/types.ts';
-import { KINDS, type KindInfo } from '../model/kinds.ts';
+import type { Resource } from '../document/types.ts';
+import { KINDS, type KindInfo } from '../document/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { assumedClusterIps, assumedGatewayDeployments, creationTime, meshServices, sortServicesByCreationTime, type Endpoint, type MeshService } from '../config/services.ts';
 import {
@@ -23,7 +23,7 @@ import {
   type Destination,
 } from '../config/api/networking.ts';
 import { peerAuthentication } from '../config/api/security.ts';
-import { isObj, str } from '../model/read.ts';
+import { isObj, str } from '../document/read.ts';
 import { selectorMatches, type LabelMap } from '../config/labels.ts';
 import { meshSettings, type MeshSettings } from './mesh.ts';
 import { resolveGatewayName, resolveShortname } from './hostname.ts';
@@ -32,7 +32,7 @@ import { DEFAULT_FEATURES, type FeatureFlags, type GenerateOptions, type Provena
 import { gatewayApiConfig } from '../config/gatewayApi/index.ts';
 import { ingressConfig } from '../config/ingress.ts';
 import { externalSdsOf, type ExternalSds } from './externalSds.ts';
-import { listAt, mapAt } from '../model/maps.ts';
+import { listAt, mapAt } from '../document/maps.ts';
 
 export const MESH_GATEWAY = 'mesh';
 export const ROUTE_SEMANTICS_ANNOTATION = 'internal.istio.io/route-semantics';

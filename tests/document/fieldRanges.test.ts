@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { splitDocuments } from '../../src/core/model/split.ts';
-import { fieldRangeMap } from '../../src/core/model/locate.ts';
+import { splitDocuments } from '../../src/core/document/split.ts';
+import { fieldRangeMap } from '../../src/core/document/locate.ts';
 
 const text = [
   'apiVersion: networking.istio.io/v1', // 1

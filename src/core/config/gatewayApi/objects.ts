@@ -1,7 +1,7 @@
 // Shared pieces of the Gateway API conversion: the plain objects it reads and writes, Go-style
 // accessors for untyped bodies, status conditions as istiod sets them, and proto3 JSON helpers.
-import { isRedactionMarker } from '../../model/redactionMarkers.ts';
-import { isObj } from '../../model/read.ts';
+import { isRedactionMarker } from '../../document/redactionMarkers.ts';
+import { isObj } from '../../document/read.ts';
 
 /** A Kubernetes object as the conversion reads it (any kind). */
 export interface GwObject {

@@ -1,11 +1,11 @@
 // A mesh from files, without running the analyzers: what the CLI's ztunnel-config and trace
 // commands, the conformance runner and the benchmark read.
-import type { WorkspaceFile } from '../model/types.ts';
-import { WorkspaceModel } from '../model/workspaceModel.ts';
-import { ResourceStore } from '../config/store.ts';
-import { configView, type ConfigView } from '../config/configView.ts';
-import { meshInputsFromResources } from '../config/mesh/fromWorkspace.ts';
-import { kindProblems } from '../validation/kindProblems.ts';
+import type { WorkspaceFile } from './document/types.ts';
+import { WorkspaceModel } from './document/workspaceModel.ts';
+import { ResourceStore } from './config/store.ts';
+import { configView, type ConfigView } from './config/configView.ts';
+import { meshInputsFromResources } from './config/mesh/fromWorkspace.ts';
+import { kindProblems } from './validation/kindProblems.ts';
 
 export interface LoadOptions {
   /** Assume Istio's ingress gateway Pod and Service when the files have none (default false). */

@@ -1,8 +1,8 @@
 // String maps (labels, annotations, selectors) are read onto objects whose prototype has no
-// members (model/read.ts): a key a user writes is the only thing a lookup can find.
+// members (document/read.ts): a key a user writes is the only thing a lookup can find.
 import { describe, expect, it } from 'vitest';
-import { EMPTY_STRING_MAP, newStringMap, stringMap } from '../../src/core/model/read.ts';
-import { parseFastYaml } from '../../src/core/model/fastYaml.ts';
+import { EMPTY_STRING_MAP, newStringMap, stringMap } from '../../src/core/document/read.ts';
+import { parseFastYaml } from '../../src/core/document/fastYaml.ts';
 
 describe('string maps', () => {
   it("find no Object members: absent keys read undefined, and keys named like them are the map's own", () => {

@@ -2,11 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { sharedTest } from '../helpers/shared.ts';
 import { yamlFiles } from '../helpers/files.ts';
-import { splitDocuments } from '../../src/core/model/split.ts';
-import { fieldRangeMap, locateWithParser, parseFieldPath } from '../../src/core/model/locate.ts';
-import { fastLocate } from '../../src/core/model/fastLocate.ts';
+import { splitDocuments } from '../../src/core/document/split.ts';
+import { fieldRangeMap, locateWithParser, parseFieldPath } from '../../src/core/document/locate.ts';
+import { fastLocate } from '../../src/core/document/fastLocate.ts';
 import { generateMesh } from '../../bench/generateMesh.ts';
-import type { SourceDocument } from '../../src/core/model/types.ts';
+import type { SourceDocument } from '../../src/core/document/types.ts';
 
 /** Checks the fast locator against the full parser on every field of every document. */
 function compareAll(docs: SourceDocument[]): { answered: number; total: number } {

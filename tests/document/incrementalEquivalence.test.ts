@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 // Every incremental update must give exactly what a fresh parse of the same text gives.

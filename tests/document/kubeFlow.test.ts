@@ -2,9 +2,9 @@
 // a colon that ends a plain scalar stays in it, and a `?` ends the scalar or starts a key.
 import { describe, expect, it } from 'vitest';
 import jsyaml from 'js-yaml';
-import { kubeFlowText } from '../../src/core/model/kubeFlow.ts';
-import { parseSourceDocument } from '../../src/core/model/parse.ts';
-import type { SourceDocument } from '../../src/core/model/types.ts';
+import { kubeFlowText } from '../../src/core/document/kubeFlow.ts';
+import { parseSourceDocument } from '../../src/core/document/parse.ts';
+import type { SourceDocument } from '../../src/core/document/types.ts';
 
 function docOf(text: string): SourceDocument {
   return { file: 'm.yaml', index: 0, text, startOffset: 0, startLine: 1, referenceLine: 1, isJson: false };

@@ -2,8 +2,8 @@
 // data) holds a value YAML turned into something else: reported on the value, left out of
 // the analysis as istioctl leaves them out.
 import { describe, expect, it } from 'vitest';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
-import { STRING_EXPECTED_CODE } from '../../src/core/model/stringMaps.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
+import { STRING_EXPECTED_CODE } from '../../src/core/document/stringMaps.ts';
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';

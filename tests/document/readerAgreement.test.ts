@@ -2,15 +2,15 @@
 // gives js-yaml's value, or an error where js-yaml errors, and the line istioctl prints.
 import { describe, expect, it } from 'vitest';
 import jsyaml from 'js-yaml';
-import { parseSourceDocument } from '../../src/core/model/parse.ts';
-import { parseFastYaml, NOT_HANDLED } from '../../src/core/model/fastYaml.ts';
-import { YAML_LOAD_OPTIONS } from '../../src/core/model/yamlSchema.ts';
-import { fastLocate } from '../../src/core/model/fastLocate.ts';
-import { locateWithParser, parseFieldPath } from '../../src/core/model/locate.ts';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { parseSourceDocument } from '../../src/core/document/parse.ts';
+import { parseFastYaml, NOT_HANDLED } from '../../src/core/document/fastYaml.ts';
+import { YAML_LOAD_OPTIONS } from '../../src/core/document/yamlSchema.ts';
+import { fastLocate } from '../../src/core/document/fastLocate.ts';
+import { locateWithParser, parseFieldPath } from '../../src/core/document/locate.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { renderMessage } from '../../src/core/analysis/render.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
-import type { Resource, SourceDocument } from '../../src/core/model/types.ts';
+import type { Resource, SourceDocument } from '../../src/core/document/types.ts';
 import { sameValue } from '../../fuzz/compare.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 

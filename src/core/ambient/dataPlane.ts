@@ -1,7 +1,7 @@
 // The ambient data-plane model of one mesh version under one set of settings: the cluster
 // (pods, enrollment, waypoints) and ztunnel's view of it. Built on first use and kept with
 // the version's lookups (a few settings variants at a time, for the what-if controls).
-import { KINDS, type KindInfo } from '../model/kinds.ts';
+import { KINDS, type KindInfo } from '../document/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { buildCluster, type Cluster } from './cluster.ts';
 import { buildZtunnelState, type ZtunnelState } from './ztunnel.ts';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { renderMessage } from '../../src/core/analysis/render.ts';
 import { MESSAGES } from '../../src/core/analysis/messages.ts';
 import { locateResources } from '../conformance/goldenLog.ts';

@@ -4,8 +4,8 @@
 // where a YAML 1.2 reader such as js-yaml's core schema differs, the test says so.
 import { describe, expect, it } from 'vitest';
 import jsyaml from 'js-yaml';
-import { loadYaml, resolveKubeScalar } from '../../src/core/model/yamlSchema.ts';
-import { NOT_HANDLED, parseFastYaml } from '../../src/core/model/fastYaml.ts';
+import { loadYaml, resolveKubeScalar } from '../../src/core/document/yamlSchema.ts';
+import { NOT_HANDLED, parseFastYaml } from '../../src/core/document/fastYaml.ts';
 
 const CASES: Array<[string, unknown]> = [
   // YAML 1.1 booleans (text for YAML 1.2).
