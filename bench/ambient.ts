@@ -2,12 +2,12 @@
 // to compute enrollment (the cluster model), ztunnel's views (the records and the
 // `ztunnel-config` tables of every node) and 100 request traces. Target: under 500 ms in total.
 // Run alone: node --expose-gc --import tsx bench/ambient.ts
-import { loadMesh } from '../src/core/ambient/load.ts';
+import { loadMesh } from '../src/core/meshLoader.ts';
 import { buildCluster } from '../src/core/ambient/cluster.ts';
 import { resolveSettings } from '../src/core/ambient/settings.ts';
 import { buildZtunnelState, certificatesTable, nodeView, policiesTable, servicesTable, tabwrite, workloadsTable } from '../src/core/ambient/ztunnel.ts';
 import { traceRequest } from '../src/core/ambient/trace.ts';
-import type { AmbientModel } from '../src/core/ambient/model.ts';
+import type { AmbientModel } from '../src/core/ambient/dataPlane.ts';
 import { fileURLToPath } from 'node:url';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});

@@ -6,10 +6,10 @@ import { WorkspaceAnalyzer } from '../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { ALL_ANALYZERS } from '../src/core/analysis/analyzers/index.ts';
 import { validateResource } from '../src/core/validation/index.ts';
-import { splitDocuments } from '../src/core/model/split.ts';
-import { parseSourceDocument } from '../src/core/model/parse.ts';
-import { resourcesOf } from '../src/core/model/resources.ts';
-import type { Resource } from '../src/core/model/types.ts';
+import { splitDocuments } from '../src/core/document/split.ts';
+import { parseSourceDocument } from '../src/core/document/parse.ts';
+import { resourcesOf } from '../src/core/document/resources.ts';
+import type { Resource } from '../src/core/document/types.ts';
 import { kindProblems } from '../src/core/validation/kindProblems.ts';
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});

@@ -6,7 +6,7 @@
 // Sidecar that imports only the proxy's namespace (1 of 20), so cost follows what is in scope.
 // `npm run bench` includes it (benchXds); `npm run bench:xds` runs it alone.
 import { generateMesh } from './generateMesh.ts';
-import { WorkspaceModel } from '../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../src/core/config/store.ts';
 import { configView, type ConfigView } from '../src/core/config/configView.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../src/core/config/mesh/meshconfig.ts';

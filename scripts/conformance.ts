@@ -11,9 +11,9 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'no
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import jsyaml from 'js-yaml';
-import { WorkspaceModel } from '../src/core/model/workspaceModel.ts';
-import type { KindInfo } from '../src/core/model/kinds.ts';
-import type { Diagnostic, Resource } from '../src/core/model/types.ts';
+import { WorkspaceModel } from '../src/core/document/workspaceModel.ts';
+import type { KindInfo } from '../src/core/document/kinds.ts';
+import type { Diagnostic, Resource } from '../src/core/document/types.ts';
 import { ResourceStore } from '../src/core/config/store.ts';
 import { runAnalyzersSync } from '../src/core/analysis/run.ts';
 import { istioAnalyzerByName, MULTICLUSTER_ANALYZERS } from '../src/core/analysis/analyzers/index.ts';

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { splitDocuments } from '../../src/core/model/split.ts';
+import { splitDocuments } from '../../src/core/document/split.ts';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 export const SHARED_TESTDATA = resolve(ROOT, '../shared/conformance/analyzers/testdata');

@@ -5,10 +5,10 @@
 // and where it ends for scalars and for collections without a key.
 import fc from 'fast-check';
 import jsyaml from 'js-yaml';
-import { fastLocate } from '../../src/core/model/fastLocate.ts';
-import { locateWithParser } from '../../src/core/model/locate.ts';
-import { YAML_LOAD_OPTIONS } from '../../src/core/model/yamlSchema.ts';
-import type { FieldLocation, SourceDocument } from '../../src/core/model/types.ts';
+import { fastLocate } from '../../src/core/document/fastLocate.ts';
+import { locateWithParser } from '../../src/core/document/locate.ts';
+import { YAML_LOAD_OPTIONS } from '../../src/core/document/yamlSchema.ts';
+import type { FieldLocation, SourceDocument } from '../../src/core/document/types.ts';
 import { cleanYaml, mutatedSeed, structuredYaml } from '../gen/yamlText.ts';
 import { FuzzFailure, guarded } from '../failure.ts';
 import type { CheckOutcome, CheckOptions, Target } from '../target.ts';

@@ -12,8 +12,8 @@
 import { X509Certificate } from 'node:crypto';
 import { redact } from '../../src/core/share/redact.ts';
 import { decodeShareFragment, encodeShareFragment } from '../../src/core/share/link.ts';
-import { splitDocuments } from '../../src/core/model/split.ts';
-import { parseSourceDocument } from '../../src/core/model/parse.ts';
+import { splitDocuments } from '../../src/core/document/split.ts';
+import { parseSourceDocument } from '../../src/core/document/parse.ts';
 import { FuzzFailure, guarded } from '../failure.ts';
 import { publicMaterial, secretWorkspaceArb, type SecretWorkspace } from '../gen/secretWorkspace.ts';
 import type { CheckOptions, CheckOutcome, Target } from '../target.ts';

@@ -5,11 +5,11 @@
 // difference: documents whose aliases expand enormously, cyclically or too deep are refused.
 import fc from 'fast-check';
 import jsyaml from 'js-yaml';
-import { parseFastYaml, NOT_HANDLED } from '../../src/core/model/fastYaml.ts';
-import { parseSourceDocument, PARSER_CODES } from '../../src/core/model/parse.ts';
-import { YAML_LOAD_OPTIONS, MAX_YAML_DEPTH } from '../../src/core/model/yamlSchema.ts';
-import { kubeFlowProblem, kubeFlowText } from '../../src/core/model/kubeFlow.ts';
-import type { SourceDocument } from '../../src/core/model/types.ts';
+import { parseFastYaml, NOT_HANDLED } from '../../src/core/document/fastYaml.ts';
+import { parseSourceDocument, PARSER_CODES } from '../../src/core/document/parse.ts';
+import { YAML_LOAD_OPTIONS, MAX_YAML_DEPTH } from '../../src/core/document/yamlSchema.ts';
+import { kubeFlowProblem, kubeFlowText } from '../../src/core/document/kubeFlow.ts';
+import type { SourceDocument } from '../../src/core/document/types.ts';
 import { yamlTexts } from '../gen/yamlText.ts';
 import { FuzzFailure, guarded } from '../failure.ts';
 import { sameValue, show } from '../compare.ts';

@@ -17,8 +17,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CaseResult } from './types.ts';
-import { loadMesh } from '../../src/core/ambient/load.ts';
-import { buildAmbientModel, type AmbientModel } from '../../src/core/ambient/model.ts';
+import { loadMesh } from '../../src/core/meshLoader.ts';
+import { buildAmbientModel, type AmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import { nodeView, policiesTable, servicesTable, workloadsTable, type Table } from '../../src/core/ambient/ztunnel.ts';
 import { matchText, type RbacMatch } from '../../src/core/ambient/authz.ts';
 import { traceRequest, type TraceResult } from '../../src/core/ambient/trace.ts';

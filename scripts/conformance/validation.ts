@@ -5,9 +5,9 @@
 // path for the same reason.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { makeResource } from '../../src/core/model/resources.ts';
-import { splitDocuments } from '../../src/core/model/split.ts';
-import { parseSourceDocument } from '../../src/core/model/parse.ts';
+import { makeResource } from '../../src/core/document/resources.ts';
+import { splitDocuments } from '../../src/core/document/split.ts';
+import { parseSourceDocument } from '../../src/core/document/parse.ts';
 import { validateResource, type ValidationFinding } from '../../src/core/validation/index.ts';
 import jsyaml from 'js-yaml';
 import { documentIds } from './manifest.ts';

@@ -13,7 +13,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jsyaml from 'js-yaml';
-import { KINDS } from '../../src/core/model/kinds.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
 import { validateWebhook } from '../../src/core/validation/webhook.ts';
 import type { CaseResult } from './types.ts';
 import { documentIds } from './manifest.ts';

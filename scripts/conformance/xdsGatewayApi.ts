@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import type { CaseResult } from './types.ts';
 import { convertGatewayApi, inferencePoolServiceName, type RegistryService, type GatewayApiResult } from '../../src/core/config/gatewayApi/convert.ts';
-import { encodeBase64, type GwObject } from '../../src/core/config/gatewayApi/model.ts';
+import { encodeBase64, type GwObject } from '../../src/core/config/gatewayApi/objects.ts';
 
 const DIR = (root: string) => join(root, 'xds', 'pilot', 'pkg', 'config', 'kube', 'gateway', 'testdata');
 const SUFFIX = 'domain.suffix';

@@ -3,7 +3,7 @@
 // creation time unless they set one, and expand short hosts with an empty domain suffix;
 // Kubernetes objects come from a cluster named `Kubernetes` with suffix `cluster.local`.
 import jsyaml from 'js-yaml';
-import { WorkspaceModel } from '../../src/core/model/workspaceModel.ts';
+import { WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { ResourceStore } from '../../src/core/config/store.ts';
 import { configView, type ConfigView } from '../../src/core/config/configView.ts';
 import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../src/core/config/mesh/meshconfig.ts';

@@ -12,7 +12,7 @@
 import { WorkspaceAnalyzer } from '../../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import type { QueryState } from '../../src/core/queries/index.ts';
-import { KINDS } from '../../src/core/model/kinds.ts';
+import { KINDS } from '../../src/core/document/kinds.ts';
 import { podAddress, podShape } from '../../src/core/config/workloads.ts';
 import { sidecarInjected } from '../../src/core/config/workloadState.ts';
 import { assumedServiceIps } from '../../src/core/config/services.ts';
