@@ -307,7 +307,7 @@ function ReportView({ result, loading }: { result: CertificatesResult; loading: 
         <section key={c.id} className="certs-section" data-testid="certs-csr">
           <h4>Certificate request · {c.origin.label}</h4>
           <p className="muted">
-            subject {c.facts.subject || '(empty)'}; {c.facts.publicKey.type} {c.facts.publicKey.type === 'EC' ? c.facts.publicKey.curve : c.facts.publicKey.bits}; requested SANs {c.facts.requestedSans.join(', ') || 'none'}; signature {c.signatureValid === null ? 'not checked' : c.signatureValid ? 'valid' : 'INVALID'}
+            subject {c.facts.subject || '(empty)'}; {c.facts.publicKey.type} {c.facts.publicKey.type === 'EC' ? c.facts.publicKey.curve : c.facts.publicKey.bits}; requested SANs {c.facts.requestedSans.join(', ') || 'none'}{'; '}signature {c.signatureValid === null ? 'not checked' : c.signatureValid ? 'valid' : 'INVALID'}
           </p>
         </section>
       ))}

@@ -146,7 +146,7 @@ function resolveGatewayInstances(ctx: ConversionContext, namespace: string, gwsv
         warnings.push(`port ${port} not found for hostname ${JSON.stringify(g)} (hint: the service port should be specified, not the workload port. Did you mean one of these ports: [${[...hint].sort().join(' ')}]?)`);
         unusable = true;
       } else {
-        const managed = Object.prototype.hasOwnProperty.call(svc.labels, 'gateway.istio.io/managed');
+        const managed = Object.hasOwn(svc.labels, 'gateway.istio.io/managed');
         const portExists = svc.ports.some((p) => p.port === port);
         if (!managed || !portExists) {
           warnings.push(`port ${port} not found for hostname ${JSON.stringify(g)}`);

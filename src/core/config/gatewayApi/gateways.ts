@@ -212,7 +212,7 @@ function extractGatewayServices(ctx: ConversionContext, gw: GwObject, info: Clas
     services.push(fqdn);
   }
   if (skipped.length > 0) return { services, error: { reason: 'UnsupportedAddress', message: `only Hostname is supported, ignoring [${skipped.join(' ')}]` } };
-  if (Object.prototype.hasOwnProperty.call(gw.annotations, 'networking.istio.io/service-type')) {
+  if (Object.hasOwn(gw.annotations, 'networking.istio.io/service-type')) {
     return { services, error: { reason: 'DeprecatedField', message: 'annotation networking.istio.io/service-type is deprecated, use Spec.Infrastructure.Routeability' } };
   }
   return { services };

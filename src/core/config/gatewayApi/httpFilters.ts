@@ -33,7 +33,7 @@ function headerListToMap(hl: unknown[]): Record<string, string> | undefined {
   for (const raw of hl) {
     const e = obj(raw);
     const k = str(e.name).toLowerCase();
-    if (Object.prototype.hasOwnProperty.call(res, k)) continue;
+    if (Object.hasOwn(res, k)) continue;
     res[k] = str(e.value);
   }
   return res;

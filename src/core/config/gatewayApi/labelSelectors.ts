@@ -23,7 +23,7 @@ export function selectorMatches(sel: Json, labels: Record<string, string>): bool
   for (const e of list(sel.matchExpressions).map(obj)) {
     const key = str(e.key);
     const vals = list(e.values).map(str);
-    const has = Object.prototype.hasOwnProperty.call(labels, key);
+    const has = Object.hasOwn(labels, key);
     switch (str(e.operator)) {
       case 'In': if (!has || !vals.includes(labels[key] as string)) return false; break;
       case 'NotIn': if (has && vals.includes(labels[key] as string)) return false; break;

@@ -152,7 +152,7 @@ function unexpectedEastWestListener(l: Json): boolean {
 function isAutoPassthrough(gwLabels: Readonly<Record<string, string>>, l: Json): boolean {
   if (!isObject(l.tls)) return false;
   if (stringRecord(l.tls.options)['gateway.istio.io/listener-protocol'] === 'auto-passthrough') return true;
-  if (!Object.prototype.hasOwnProperty.call(gwLabels, 'topology.istio.io/network')) return false;
+  if (!Object.hasOwn(gwLabels, 'topology.istio.io/network')) return false;
   const expected = gwLabels['networking.istio.io/gatewayPort'] ?? '15443';
   return String(num(l.port)) === expected;
 }

@@ -212,7 +212,7 @@ export function encodeBase64(s: string): string {
 }
 
 function hasKeys(d: Record<string, string>, ...keys: string[]): boolean {
-  return keys.every((k) => Object.prototype.hasOwnProperty.call(d, k));
+  return keys.every((k) => Object.hasOwn(d, k));
 }
 
 function hasValue(d: Record<string, string>, ...keys: string[]): boolean {
