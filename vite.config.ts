@@ -60,10 +60,26 @@ function contentSecurityPolicy(): Plugin {
 const projectFile = (p: string) => fileURLToPath(new URL(p, import.meta.url));
 const STAND_INS = [
   { real: projectFile('./src/core/validation/schema/celLib.ts'), standIn: projectFile('./src/worker/celLib.lazy.ts'), importers: projectFile('./src/core/') },
-  { real: projectFile('./src/core/pki/credential.ts'), standIn: projectFile('./src/worker/credential.lazy.ts'), importers: projectFile('./src/core/analysis/') },
-  { real: projectFile('./src/core/analysis/fixes/index.ts'), standIn: projectFile('./src/worker/fixes.lazy.ts'), importers: projectFile('./src/core/workspace.ts') },
-  { real: projectFile('./src/core/analysis/istioctlMode.ts'), standIn: projectFile('./src/worker/istioctl.lazy.ts'), importers: projectFile('./src/core/workspace.ts') },
-  { real: projectFile('./src/core/xds/envoyFilterReach.ts'), standIn: projectFile('./src/worker/envoyFilterReach.lazy.ts'), importers: projectFile('./src/core/xds/envoyfilter/patchReachAnalyzer.ts') },
+  {
+    real: projectFile('./src/core/pki/credential.ts'),
+    standIn: projectFile('./src/worker/credential.lazy.ts'),
+    importers: projectFile('./src/core/analysis/'),
+  },
+  {
+    real: projectFile('./src/core/analysis/fixes/index.ts'),
+    standIn: projectFile('./src/worker/fixes.lazy.ts'),
+    importers: projectFile('./src/core/workspace.ts'),
+  },
+  {
+    real: projectFile('./src/core/analysis/istioctlMode.ts'),
+    standIn: projectFile('./src/worker/istioctl.lazy.ts'),
+    importers: projectFile('./src/core/workspace.ts'),
+  },
+  {
+    real: projectFile('./src/core/xds/envoyFilterReach.ts'),
+    standIn: projectFile('./src/worker/envoyFilterReach.lazy.ts'),
+    importers: projectFile('./src/core/xds/envoyfilter/patchReachAnalyzer.ts'),
+  },
 ];
 
 function lazyModules(): Plugin {

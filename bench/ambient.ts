@@ -29,9 +29,19 @@ export function generateAmbientMesh(namespaces = 10, apps = 20, replicas = 5): s
     const ns = `team-${n}`;
     const sidecar = n % 10 === 9;
     const waypoint = n % 2 === 0 && !sidecar;
-    const labels = sidecar ? { 'istio-injection': 'enabled' } : { 'istio.io/dataplane-mode': 'ambient', ...(waypoint ? { 'istio.io/use-waypoint': 'waypoint' } : {}) };
+    const labels = sidecar
+      ? { 'istio-injection': 'enabled' }
+      : { 'istio.io/dataplane-mode': 'ambient', ...(waypoint ? { 'istio.io/use-waypoint': 'waypoint' } : {}) };
     docs.push(JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns, labels } }));
-    if (waypoint) docs.push(JSON.stringify({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'waypoint', namespace: ns, labels: { 'istio.io/waypoint-for': 'service' } }, spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] } }));
+    if (waypoint)
+      docs.push(
+        JSON.stringify({
+          apiVersion: 'gateway.networking.k8s.io/v1',
+          kind: 'Gateway',
+          metadata: { name: 'waypoint', namespace: ns, labels: { 'istio.io/waypoint-for': 'service' } },
+          spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] },
+        }),
+      );
     for (let a = 0; a < apps; a++) {
       const app = `app-${a}`;
       const optOut = a % 10 === 7;
@@ -40,15 +50,54 @@ export function generateAmbientMesh(namespaces = 10, apps = 20, replicas = 5): s
           apiVersion: 'apps/v1',
           kind: 'Deployment',
           metadata: { name: app, namespace: ns },
-          spec: { replicas, selector: { matchLabels: { app } }, template: { metadata: { labels: { app, ...(optOut ? { 'istio.io/dataplane-mode': 'none' } : {}) } }, spec: { serviceAccountName: app, containers: [{ name: app, image: `example/${app}:1`, ports: [{ containerPort: 8080 }] }] } } },
+          spec: {
+            replicas,
+            selector: { matchLabels: { app } },
+            template: {
+              metadata: { labels: { app, ...(optOut ? { 'istio.io/dataplane-mode': 'none' } : {}) } },
+              spec: { serviceAccountName: app, containers: [{ name: app, image: `example/${app}:1`, ports: [{ containerPort: 8080 }] }] },
+            },
+          },
         }),
-        JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: app, namespace: ns }, spec: { selector: { app }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] } }),
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Service',
+          metadata: { name: app, namespace: ns },
+          spec: { selector: { app }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] },
+        }),
       );
     }
-    docs.push(JSON.stringify({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name: 'allow-team', namespace: ns }, spec: { action: 'ALLOW', rules: [{ from: [{ source: { namespaces: [ns, `team-${(n + 1) % namespaces}`] } }, { source: { principals: [`cluster.local/ns/${ns}/sa/waypoint`] } }] }] } }));
-    if (waypoint) docs.push(JSON.stringify({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name: 'no-post', namespace: ns }, spec: { targetRefs: [{ kind: 'Service', group: '', name: 'app-0' }], action: 'DENY', rules: [{ to: [{ operation: { methods: ['POST'] } }] }] } }));
+    docs.push(
+      JSON.stringify({
+        apiVersion: 'security.istio.io/v1',
+        kind: 'AuthorizationPolicy',
+        metadata: { name: 'allow-team', namespace: ns },
+        spec: {
+          action: 'ALLOW',
+          rules: [
+            { from: [{ source: { namespaces: [ns, `team-${(n + 1) % namespaces}`] } }, { source: { principals: [`cluster.local/ns/${ns}/sa/waypoint`] } }] },
+          ],
+        },
+      }),
+    );
+    if (waypoint)
+      docs.push(
+        JSON.stringify({
+          apiVersion: 'security.istio.io/v1',
+          kind: 'AuthorizationPolicy',
+          metadata: { name: 'no-post', namespace: ns },
+          spec: { targetRefs: [{ kind: 'Service', group: '', name: 'app-0' }], action: 'DENY', rules: [{ to: [{ operation: { methods: ['POST'] } }] }] },
+        }),
+      );
   }
-  docs.push(JSON.stringify({ apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'default', namespace: 'istio-system' }, spec: { mtls: { mode: 'STRICT' } } }));
+  docs.push(
+    JSON.stringify({
+      apiVersion: 'security.istio.io/v1',
+      kind: 'PeerAuthentication',
+      metadata: { name: 'default', namespace: 'istio-system' },
+      spec: { mtls: { mode: 'STRICT' } },
+    }),
+  );
   return docs.join('\n---\n');
 }
 
@@ -113,7 +162,16 @@ export function benchAmbient(runs = 5): AmbientBench {
     `  100 traces                                           ${median(traces).toFixed(1).padStart(7)} ms  (${denied} denied)`,
     `  total                                                ${total.toFixed(1).padStart(7)} ms`,
   ];
-  return { lines, checks: [{ label: 'ambient: enrollment + ztunnel views + 100 traces, 1,000 pods on 20 nodes < 500 ms', pass: total < 500 && pods === 1000, detail: `${total.toFixed(0)} ms for ${pods} pods` }] };
+  return {
+    lines,
+    checks: [
+      {
+        label: 'ambient: enrollment + ztunnel views + 100 traces, 1,000 pods on 20 nodes < 500 ms',
+        pass: total < 500 && pods === 1000,
+        detail: `${total.toFixed(0)} ms for ${pods} pods`,
+      },
+    ],
+  };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

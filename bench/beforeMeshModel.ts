@@ -52,6 +52,9 @@ export async function buildBeforeMeshModelCli(root: string, dir: string): Promis
  */
 export function writeBundleRunner(root: string, runner: string, bundle: string): string {
   const loader = pathToFileURL(join(root, 'bin/load-compiled.js')).href;
-  writeFileSync(runner, `import { loadCompiledCli } from ${JSON.stringify(loader)};\nconst { main } = loadCompiledCli(${JSON.stringify(bundle)});\nawait main(process.argv.slice(2));\n`);
+  writeFileSync(
+    runner,
+    `import { loadCompiledCli } from ${JSON.stringify(loader)};\nconst { main } = loadCompiledCli(${JSON.stringify(bundle)});\nawait main(process.argv.slice(2));\n`,
+  );
   return runner;
 }

@@ -23,12 +23,30 @@ export interface CliFigures {
   list: number;
   small: number;
   /** `before`: the same run by the CLI before the mesh model (see beforeMeshModel.ts), when it could be built. */
-  meshes: Array<{ services: number; withPods: boolean; bytes: number; jsyaml: number; cli: number; messages: number; before?: { ms: number; messages: number }; istioctl?: { ms: number; messages: number } }>;
+  meshes: Array<{
+    services: number;
+    withPods: boolean;
+    bytes: number;
+    jsyaml: number;
+    cli: number;
+    messages: number;
+    before?: { ms: number; messages: number };
+    istioctl?: { ms: number; messages: number };
+  }>;
   /** Why istioctl was not timed (not built). */
   istioctlSkipped?: string;
   /** Why the CLI before the mesh model was not timed. */
   beforeSkipped?: string;
-  phases: Array<{ services: number; withPods: boolean; readMs: number; parseMs: number; analyzeMs: number; formatMs: number; writeMs: number; outputBytes: number }>;
+  phases: Array<{
+    services: number;
+    withPods: boolean;
+    readMs: number;
+    parseMs: number;
+    analyzeMs: number;
+    formatMs: number;
+    writeMs: number;
+    outputBytes: number;
+  }>;
 }
 
 function median(xs: number[]): number {
@@ -59,7 +77,10 @@ export async function measureCli(specs: MeshSpec[], rounds: number, { comparison
   try {
     const loader = join(dir, 'jsyaml-load.mjs');
     const jsyamlUrl = import.meta.resolve('js-yaml');
-    writeFileSync(loader, `import { readFileSync } from 'node:fs';\nimport jsyaml from ${JSON.stringify(jsyamlUrl)};\njsyaml.loadAll(readFileSync(process.argv[2], 'utf8'));\n`);
+    writeFileSync(
+      loader,
+      `import { readFileSync } from 'node:fs';\nimport jsyaml from ${JSON.stringify(jsyamlUrl)};\njsyaml.loadAll(readFileSync(process.argv[2], 'utf8'));\n`,
+    );
     const before = comparisons ? await buildBeforeMeshModelCli(ROOT, dir) : { skipped: 'not asked for (--budgets)' };
     const beforeArgs = 'args' in before ? before.args : undefined;
     const messagesOf = (args: string[], exe: string = process.execPath) => {
@@ -78,7 +99,16 @@ export async function measureCli(specs: MeshSpec[], rounds: number, { comparison
       // The before-the-mesh-model CLI's first run also writes its code cache.
       const beforeMessages = beforeArgs ? messagesOf([...beforeArgs, 'analyze', '-o', 'json', file]) : undefined;
       const istioctlMessages = istioctl ? messagesOf(istioctlArgs(file), istioctl) : undefined;
-      return { services, withPods, key, file, bytes: Buffer.byteLength(mesh.text), messages: messagesOf([BIN, 'analyze', '-o', 'json', file]), beforeMessages, istioctlMessages };
+      return {
+        services,
+        withPods,
+        key,
+        file,
+        bytes: Buffer.byteLength(mesh.text),
+        messages: messagesOf([BIN, 'analyze', '-o', 'json', file]),
+        beforeMessages,
+        istioctlMessages,
+      };
     });
 
     const commands: Array<{ key: string; args: string[]; ok: number[]; exe?: string }> = [
@@ -102,12 +132,25 @@ export async function measureCli(specs: MeshSpec[], rounds: number, { comparison
     const phases = meshes.map((mesh) => {
       const runs: Phases[] = [];
       for (let i = 0; i < 3; i++) {
-        const out = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/cliPhases.ts'), mesh.file], { cwd: ROOT, encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+        const out = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/cliPhases.ts'), mesh.file], {
+          cwd: ROOT,
+          encoding: 'utf8',
+          maxBuffer: 16 * 1024 * 1024,
+        });
         if (out.status !== 0) throw new Error(`cliPhases failed: ${out.stderr}`);
         runs.push(JSON.parse(out.stdout.trim().split('\n').pop() as string) as Phases);
       }
       const phase = (k: keyof Phases) => median(runs.map((r) => r[k]));
-      return { services: mesh.services, withPods: mesh.withPods, readMs: phase('readMs'), parseMs: phase('parseMs'), analyzeMs: phase('analyzeMs'), formatMs: phase('formatMs'), writeMs: phase('writeMs'), outputBytes: phase('outputBytes') };
+      return {
+        services: mesh.services,
+        withPods: mesh.withPods,
+        readMs: phase('readMs'),
+        parseMs: phase('parseMs'),
+        analyzeMs: phase('analyzeMs'),
+        formatMs: phase('formatMs'),
+        writeMs: phase('writeMs'),
+        outputBytes: phase('outputBytes'),
+      };
     });
     return {
       bareNode: m('bare'),

@@ -19,11 +19,16 @@ const t2 = performance.now();
 const result = await workspace.run(defaultAnalysisSettings(), { fixes: false });
 if (result === 'canceled') throw new Error('unexpected cancel');
 const t3 = performance.now();
-const output = formatDiagnostics('json', result.diagnostics.filter((d) => d.source !== 'parser'));
+const output = formatDiagnostics(
+  'json',
+  result.diagnostics.filter((d) => d.source !== 'parser'),
+);
 const t4 = performance.now();
 const fd = openSync('/dev/null', 'w');
 writeSync(fd, output);
 closeSync(fd);
 const t5 = performance.now();
 
-console.log(JSON.stringify({ readMs: t1 - t0, parseMs: t2 - t1, analyzeMs: t3 - t2, formatMs: t4 - t3, writeMs: t5 - t4, outputBytes: Buffer.byteLength(output) }));
+console.log(
+  JSON.stringify({ readMs: t1 - t0, parseMs: t2 - t1, analyzeMs: t3 - t2, formatMs: t4 - t3, writeMs: t5 - t4, outputBytes: Buffer.byteLength(output) }),
+);

@@ -69,7 +69,10 @@ async function oneVisit(browser: Browser, port: number): Promise<FirstLoadRun> {
     if (!/\.m?js(\?|$)/.test(url)) return;
     const e = { kind: 'response' as const, url, sent: 0 };
     events.push(e);
-    void res.body().then((b) => (e.sent = b.length), () => undefined);
+    void res.body().then(
+      (b) => (e.sent = b.length),
+      () => undefined,
+    );
   });
   await page.exposeBinding('__benchFirstRow', () => {
     events.push({ kind: 'row' });
@@ -102,7 +105,9 @@ async function oneVisit(browser: Browser, port: number): Promise<FirstLoadRun> {
   await page.waitForTimeout(200);
   await context.close();
   const rowIndex = events.findIndex((e) => e.kind === 'row');
-  const before = events.slice(0, rowIndex < 0 ? events.length : rowIndex).filter((e): e is { kind: 'response'; url: string; sent: number } => e.kind === 'response');
+  const before = events
+    .slice(0, rowIndex < 0 ? events.length : rowIndex)
+    .filter((e): e is { kind: 'response'; url: string; sent: number } => e.kind === 'response');
   const scripts = before.map((e) => {
     const path = new URL(e.url).pathname.replace(/^\//, '');
     return { path, gzipBytes: gzipOf(path), sentBytes: e.sent };

@@ -28,7 +28,9 @@ function option(name: string): string | undefined {
 function buildAt(commit: string, dir: string): string {
   const src = join(dir, `at-${commit}`);
   mkdirSync(src, { recursive: true });
-  const archive = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', commit, 'src', 'scripts', 'bin', 'package.json', 'public/samples'], { maxBuffer: 512 * 1024 * 1024 });
+  const archive = execFileSync('git', ['-C', ROOT, 'archive', '--format=tar', commit, 'src', 'scripts', 'bin', 'package.json', 'public/samples'], {
+    maxBuffer: 512 * 1024 * 1024,
+  });
   execFileSync('tar', ['-x', '-C', src], { input: archive });
   // Its dependencies are ours (package versions rarely move between the commits compared).
   symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'));
@@ -39,7 +41,9 @@ function buildAt(commit: string, dir: string): string {
 /** Instructions of one run of `node --single-threaded ...args` under callgrind. */
 function countInstructions(args: readonly string[]): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('valgrind', ['--tool=callgrind', '--callgrind-out-file=/dev/null', process.execPath, '--single-threaded', ...args], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);

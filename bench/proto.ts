@@ -29,14 +29,20 @@ function cluster(i: number): Record<string, unknown> {
     edsClusterConfig: { edsConfig: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' }, serviceName: name },
     connectTimeout: '10s',
     lbPolicy: 'LEAST_REQUEST',
-    circuitBreakers: { thresholds: [{ maxConnections: 4294967295, maxPendingRequests: 4294967295, maxRequests: 4294967295, maxRetries: 4294967295, trackRemaining: true }] },
+    circuitBreakers: {
+      thresholds: [{ maxConnections: 4294967295, maxPendingRequests: 4294967295, maxRequests: 4294967295, maxRetries: 4294967295, trackRemaining: true }],
+    },
     outlierDetection: i % 4 === 0 ? { consecutive5xx: 5, interval: '10s', baseEjectionTime: '30s', maxEjectionPercent: 100 } : undefined,
     commonLbConfig: {},
     metadata: { filterMetadata: { istio: { services: [{ host, name: `svc-${i}`, namespace: `ns-${i % 50}` }], default_original_port: 8000 + (i % 20) } } },
     filters: [
       {
         name: 'istio.metadata_exchange',
-        typedConfig: { '@type': 'type.googleapis.com/udpa.type.v1.TypedStruct', typeUrl: 'type.googleapis.com/envoy.tcp.metadataexchange.config.MetadataExchange', value: { protocol: 'istio-peer-exchange', enable_discovery: true } },
+        typedConfig: {
+          '@type': 'type.googleapis.com/udpa.type.v1.TypedStruct',
+          typeUrl: 'type.googleapis.com/envoy.tcp.metadataexchange.config.MetadataExchange',
+          value: { protocol: 'istio-peer-exchange', enable_discovery: true },
+        },
       },
     ],
     transportSocketMatches: [
@@ -50,17 +56,52 @@ function cluster(i: number): Record<string, unknown> {
             commonTlsContext: {
               tlsParams: { tlsMinimumProtocolVersion: 'TLSv1_2', tlsMaximumProtocolVersion: 'TLSv1_3' },
               alpnProtocols: ['istio-peer-exchange', 'istio'],
-              tlsCertificateSdsSecretConfigs: [{ name: 'default', sdsConfig: { apiConfigSource: { apiType: 'GRPC', transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName: 'sds-grpc' } }], setNodeOnFirstMessageOnly: true }, initialFetchTimeout: '0s', resourceApiVersion: 'V3' } }],
+              tlsCertificateSdsSecretConfigs: [
+                {
+                  name: 'default',
+                  sdsConfig: {
+                    apiConfigSource: {
+                      apiType: 'GRPC',
+                      transportApiVersion: 'V3',
+                      grpcServices: [{ envoyGrpc: { clusterName: 'sds-grpc' } }],
+                      setNodeOnFirstMessageOnly: true,
+                    },
+                    initialFetchTimeout: '0s',
+                    resourceApiVersion: 'V3',
+                  },
+                },
+              ],
               combinedValidationContext: {
-                defaultValidationContext: { matchTypedSubjectAltNames: [{ sanType: 'URI', matcher: { exact: `spiffe://cluster.local/ns/ns-${i % 50}/sa/svc-${i}` } }] },
-                validationContextSdsSecretConfig: { name: 'ROOTCA', sdsConfig: { apiConfigSource: { apiType: 'GRPC', transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName: 'sds-grpc' } }], setNodeOnFirstMessageOnly: true }, initialFetchTimeout: '0s', resourceApiVersion: 'V3' } },
+                defaultValidationContext: {
+                  matchTypedSubjectAltNames: [{ sanType: 'URI', matcher: { exact: `spiffe://cluster.local/ns/ns-${i % 50}/sa/svc-${i}` } }],
+                },
+                validationContextSdsSecretConfig: {
+                  name: 'ROOTCA',
+                  sdsConfig: {
+                    apiConfigSource: {
+                      apiType: 'GRPC',
+                      transportApiVersion: 'V3',
+                      grpcServices: [{ envoyGrpc: { clusterName: 'sds-grpc' } }],
+                      setNodeOnFirstMessageOnly: true,
+                    },
+                    initialFetchTimeout: '0s',
+                    resourceApiVersion: 'V3',
+                  },
+                },
               },
             },
             sni: `outbound_.${8000 + (i % 20)}_._.${host}`,
           },
         },
       },
-      { name: 'tlsMode-disabled', match: {}, transportSocket: { name: 'envoy.transport_sockets.raw_buffer', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer' } } },
+      {
+        name: 'tlsMode-disabled',
+        match: {},
+        transportSocket: {
+          name: 'envoy.transport_sockets.raw_buffer',
+          typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer' },
+        },
+      },
     ],
     typedExtensionProtocolOptions: {
       'envoy.extensions.upstreams.http.v3.HttpProtocolOptions': {
@@ -104,12 +145,17 @@ async function coldChild(): Promise<void> {
 async function main(): Promise<void> {
   const { checkConfigDump, envoyProtos, formatProblems } = await import('../src/core/xds/proto/index.ts');
   const src = envoyProtos().source;
-  console.log(`Envoy protos: ${src.package} ${src.version}, ${src.files} files, ${kb(src.bytes)} descriptors (binary, no source info); ${src.omitted.length} files omitted`);
+  console.log(
+    `Envoy protos: ${src.package} ${src.version}, ${src.files} files, ${kb(src.bytes)} descriptors (binary, no source info); ${src.omitted.length} files omitted`,
+  );
 
   // Cold load, in fresh processes (tsx compiles our sources there, so import time includes that).
   const cold = [] as { importMs: number; registryMs: number; firstCheckMs: number; firstCdsMs: number }[];
-  for (let i = 0; i < RUNS; i++) cold.push(JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', SELF, '--cold-child'], { cwd: ROOT, encoding: 'utf8' })));
-  console.log(`cold: import ${ms(median(cold.map((c) => c.importMs)))} (tsx included), decode + registry ${ms(median(cold.map((c) => c.registryMs)))}, first check ${ms(median(cold.map((c) => c.firstCheckMs)))}, then a first 1,000-cluster CDS ${ms(median(cold.map((c) => c.firstCdsMs)))} (median of ${RUNS})`);
+  for (let i = 0; i < RUNS; i++)
+    cold.push(JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', SELF, '--cold-child'], { cwd: ROOT, encoding: 'utf8' })));
+  console.log(
+    `cold: import ${ms(median(cold.map((c) => c.importMs)))} (tsx included), decode + registry ${ms(median(cold.map((c) => c.registryMs)))}, first check ${ms(median(cold.map((c) => c.firstCheckMs)))}, then a first 1,000-cluster CDS ${ms(median(cold.map((c) => c.firstCdsMs)))} (median of ${RUNS})`,
+  );
 
   // Warm: a 1,000-cluster CDS.
   for (const n of [1000, 5000]) {
@@ -128,7 +174,16 @@ async function main(): Promise<void> {
 
   // What the worker would load: the check bundled for the browser.
   const { build } = await import('esbuild');
-  const out = await build({ entryPoints: [`${ROOT}src/core/xds/proto/index.ts`], bundle: true, write: false, minify: true, format: 'esm', platform: 'browser', target: 'es2022', logLevel: 'silent' });
+  const out = await build({
+    entryPoints: [`${ROOT}src/core/xds/proto/index.ts`],
+    bundle: true,
+    write: false,
+    minify: true,
+    format: 'esm',
+    platform: 'browser',
+    target: 'es2022',
+    logLevel: 'silent',
+  });
   const bytes = out.outputFiles[0]!.contents;
   console.log(`browser bundle of src/core/xds/proto: ${kb(bytes.length)} minified, ${kb(gzipSync(bytes).length)} gzipped (descriptors included)`);
 }

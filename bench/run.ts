@@ -151,18 +151,33 @@ if (!cliOnly) {
     console.log(
       `${String(r.services).padEnd(9)} ${mb(r.sizeBytes).padEnd(9)} ${String(r.documents).padEnd(7)} ${String(r.resources).padEnd(10)} ` +
         `${r.jsyamlMs.toFixed(0).padStart(5)} ms  ${r.parseMs.toFixed(0).padStart(5)} ms  ${r.analyzeMs.toFixed(0).padStart(5)} ms  ${r.totalMs.toFixed(0).padStart(5)} ms  ` +
-        `${ratio.toFixed(2).padStart(5)}   ${Math.round(r.resources / (r.totalMs / 1000)).toString().padEnd(10)} ${String(r.diagnostics).padEnd(6)} ${mb(r.peakHeap)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`,
+        `${ratio.toFixed(2).padStart(5)}   ${Math.round(r.resources / (r.totalMs / 1000))
+          .toString()
+          .padEnd(10)} ${String(r.diagnostics).padEnd(6)} ${mb(r.peakHeap)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`,
     );
   }
   const r1k = rows.find((r) => r.services === 1000)!;
   const r5k = rows.find((r) => r.services === 5000)!;
-  check('1,000 services, full analysis <= 2x js-yaml load', r1k.totalMs <= 2 * r1k.jsyamlMs, `${r1k.totalMs.toFixed(0)} ms vs ${r1k.jsyamlMs.toFixed(0)} ms (${(r1k.totalMs / r1k.jsyamlMs).toFixed(2)}x)`);
-  check('5,000 services, full analysis <= 2x js-yaml load', r5k.totalMs <= 2 * r5k.jsyamlMs, `${r5k.totalMs.toFixed(0)} ms vs ${r5k.jsyamlMs.toFixed(0)} ms (${(r5k.totalMs / r5k.jsyamlMs).toFixed(2)}x)`);
+  check(
+    '1,000 services, full analysis <= 2x js-yaml load',
+    r1k.totalMs <= 2 * r1k.jsyamlMs,
+    `${r1k.totalMs.toFixed(0)} ms vs ${r1k.jsyamlMs.toFixed(0)} ms (${(r1k.totalMs / r1k.jsyamlMs).toFixed(2)}x)`,
+  );
+  check(
+    '5,000 services, full analysis <= 2x js-yaml load',
+    r5k.totalMs <= 2 * r5k.jsyamlMs,
+    `${r5k.totalMs.toFixed(0)} ms vs ${r5k.jsyamlMs.toFixed(0)} ms (${(r5k.totalMs / r5k.jsyamlMs).toFixed(2)}x)`,
+  );
   check('1,000 -> 5,000 services costs <= 6x', r5k.totalMs <= 6 * r1k.totalMs, `${(r5k.totalMs / r1k.totalMs).toFixed(2)}x`);
   check('edit one document of the 5,000-service mesh < 50 ms', (r5k.editMs ?? Infinity) < 50, `${r5k.editMs?.toFixed(1)} ms`);
   // Checked at 1,000 and 5,000 services; at 100 services fixed costs (indexes, placeholders,
   // caches) weigh more than the input, so that row is shown for reference only.
-  for (const r of rows.filter((x) => x.services >= 1000)) check(`peak heap < 10x input (${r.services} services)`, r.peakHeap < 10 * r.sizeBytes, `${mb(r.peakHeap)} for ${mb(r.sizeBytes)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`);
+  for (const r of rows.filter((x) => x.services >= 1000))
+    check(
+      `peak heap < 10x input (${r.services} services)`,
+      r.peakHeap < 10 * r.sizeBytes,
+      `${mb(r.peakHeap)} for ${mb(r.sizeBytes)} (${(r.peakHeap / r.sizeBytes).toFixed(1)}x)`,
+    );
 
   if (analyzerTime.size > 0) {
     const sum = [...analyzerTime.values()].reduce((a, b) => a + b, 0);
@@ -193,7 +208,11 @@ if (!cliOnly) for (const c of benchShare()) check(c.label, c.pass, c.detail);
 // The 5,000-service mesh also with its Pods written out: then both CLIs analyze the same pods
 // (the one before the mesh model derived none from Deployments), and the comparison shows what
 // the mesh model and validation cost apart from deriving pods.
-const cli = await measureCli(budgetsOnly ? [{ services: 5000 }, { services: 5000, withPods: true }] : [{ services: 1000 }, { services: 5000 }, { services: 5000, withPods: true }], budgetsOnly ? 5 : CLI_ROUNDS, { comparisons: !budgetsOnly });
+const cli = await measureCli(
+  budgetsOnly ? [{ services: 5000 }, { services: 5000, withPods: true }] : [{ services: 1000 }, { services: 5000 }, { services: 5000, withPods: true }],
+  budgetsOnly ? 5 : CLI_ROUNDS,
+  { comparisons: !budgetsOnly },
+);
 const x = (a: number, b: number) => `${(a / b).toFixed(2)}x`;
 const ms = (v: number) => `${v.toFixed(0).padStart(5)} ms`;
 console.log(`\nCLI, whole process (wall time, median of ${budgetsOnly ? 5 : CLI_ROUNDS} interleaved rounds; Node ${process.version})\n`);
@@ -205,9 +224,23 @@ for (const m of cli.meshes) {
   const n = m.services.toLocaleString('en-US');
   if (m.withPods) console.log(`  The ${n}-service mesh with each Deployment's Pods written out (no pods to derive):`);
   cliRow(`node reading and loading the ${n}-service mesh with js-yaml`, m.jsyaml, `(${mb(m.bytes)})`);
-  cliRow(`mesh-workbench analyze -o json, ${n} services${m.withPods ? ' and their Pods' : ''}`, m.cli, `${x(m.cli, m.jsyaml)} the js-yaml process (${m.messages} messages)`);
-  if (m.before) cliRow(`  the same before the mesh model (${BEFORE_MESH_MODEL})`, m.before.ms, `main takes ${x(m.cli, m.before.ms)} as long (it gave ${m.before.messages} messages)`);
-  if (m.istioctl) cliRow(`  istioctl analyze --use-kube=false -o json, the same file`, m.istioctl.ms, `ours takes ${x(m.cli, m.istioctl.ms)} as long (istioctl gave ${m.istioctl.messages} messages)`);
+  cliRow(
+    `mesh-workbench analyze -o json, ${n} services${m.withPods ? ' and their Pods' : ''}`,
+    m.cli,
+    `${x(m.cli, m.jsyaml)} the js-yaml process (${m.messages} messages)`,
+  );
+  if (m.before)
+    cliRow(
+      `  the same before the mesh model (${BEFORE_MESH_MODEL})`,
+      m.before.ms,
+      `main takes ${x(m.cli, m.before.ms)} as long (it gave ${m.before.messages} messages)`,
+    );
+  if (m.istioctl)
+    cliRow(
+      `  istioctl analyze --use-kube=false -o json, the same file`,
+      m.istioctl.ms,
+      `ours takes ${x(m.cli, m.istioctl.ms)} as long (istioctl gave ${m.istioctl.messages} messages)`,
+    );
 }
 if (cli.beforeSkipped) console.log(`  (the CLI before the mesh model was not timed: ${cli.beforeSkipped})`);
 if (cli.istioctlSkipped) console.log(`  (istioctl was not timed: ${cli.istioctlSkipped})`);
@@ -220,16 +253,32 @@ for (const p of cli.phases) {
   );
 }
 const cli5k = cli.meshes.find((m) => m.services === 5000 && !m.withPods)!;
-check('CLI: analyze -L <= 3x bare Node start', cli.list <= 3 * cli.bareNode, `${cli.list.toFixed(0)} ms vs ${cli.bareNode.toFixed(0)} ms (${x(cli.list, cli.bareNode)})`);
-check('CLI: analyze one small file <= 3x bare Node start', cli.small <= 3 * cli.bareNode, `${cli.small.toFixed(0)} ms vs ${cli.bareNode.toFixed(0)} ms (${x(cli.small, cli.bareNode)})`);
+check(
+  'CLI: analyze -L <= 3x bare Node start',
+  cli.list <= 3 * cli.bareNode,
+  `${cli.list.toFixed(0)} ms vs ${cli.bareNode.toFixed(0)} ms (${x(cli.list, cli.bareNode)})`,
+);
+check(
+  'CLI: analyze one small file <= 3x bare Node start',
+  cli.small <= 3 * cli.bareNode,
+  `${cli.small.toFixed(0)} ms vs ${cli.bareNode.toFixed(0)} ms (${x(cli.small, cli.bareNode)})`,
+);
 const cli5kPods = cli.meshes.find((m) => m.services === 5000 && m.withPods)!;
 budgets.push({ ...BUDGET_TARGETS.cliDeployments, value: cli5k.cli / cli5k.jsyaml, detail: `${cli5k.cli.toFixed(0)} ms vs ${cli5k.jsyaml.toFixed(0)} ms` });
-budgets.push({ ...BUDGET_TARGETS.cliPods, value: cli5kPods.cli / cli5kPods.jsyaml, detail: `${cli5kPods.cli.toFixed(0)} ms vs ${cli5kPods.jsyaml.toFixed(0)} ms` });
+budgets.push({
+  ...BUDGET_TARGETS.cliPods,
+  value: cli5kPods.cli / cli5kPods.jsyaml,
+  detail: `${cli5kPods.cli.toFixed(0)} ms vs ${cli5kPods.jsyaml.toFixed(0)} ms`,
+});
 // Issue #6: the mesh model must not slow the CLI down beyond noise, taken as 10% (how far these
 // medians move between bench runs on this machine).
 if (cli5k.before) {
   const before = cli5k.before.ms;
-  check(`CLI: analyze -o json, 5,000 services, no slower than before the mesh model (${BEFORE_MESH_MODEL}) beyond noise (<= 1.10x)`, cli5k.cli <= 1.1 * before, `${cli5k.cli.toFixed(0)} ms vs ${before.toFixed(0)} ms (${x(cli5k.cli, before)})`);
+  check(
+    `CLI: analyze -o json, 5,000 services, no slower than before the mesh model (${BEFORE_MESH_MODEL}) beyond noise (<= 1.10x)`,
+    cli5k.cli <= 1.1 * before,
+    `${cli5k.cli.toFixed(0)} ms vs ${before.toFixed(0)} ms (${x(cli5k.cli, before)})`,
+  );
 }
 
 const skipBrowser = process.argv.includes('--no-browser') || (cliOnly && !budgetsOnly);
@@ -238,17 +287,37 @@ if (!skipBrowser) {
   if (first) {
     console.log('');
     for (const l of formatFirstLoad(first)) console.log(l);
-    budgets.push({ ...BUDGET_TARGETS.firstDiagnostics, value: first.median.firstDiagnosticsMs, detail: `runs ${first.runs.map((r) => r.firstDiagnosticsMs.toFixed(0)).join(', ')} ms` });
-    budgets.push({ ...BUDGET_TARGETS.firstJs, value: first.median.gzipBytes / 1024, detail: `${first.median.scripts.length} scripts${first.median.monacoBefore ? ', Monaco among them' : ''}` });
+    budgets.push({
+      ...BUDGET_TARGETS.firstDiagnostics,
+      value: first.median.firstDiagnosticsMs,
+      detail: `runs ${first.runs.map((r) => r.firstDiagnosticsMs.toFixed(0)).join(', ')} ms`,
+    });
+    budgets.push({
+      ...BUDGET_TARGETS.firstJs,
+      value: first.median.gzipBytes / 1024,
+      detail: `${first.median.scripts.length} scripts${first.median.monacoBefore ? ', Monaco among them' : ''}`,
+    });
   } else console.log('First load: skipped (no Chromium found)');
   // Typing into the generated 2,000-service mesh in Chromium (issue #32's budgets).
   const typing = await measureTyping(2000, 3);
   if (typing) {
     console.log('');
     for (const l of formatTyping(typing)) console.log(l);
-    budgets.push({ ...BUDGET_TARGETS.typingTask, value: typing.median.maxTypingTaskMs, detail: `runs ${typing.runs.map((r) => r.maxTypingTaskMs.toFixed(0)).join(', ')} ms` });
-    budgets.push({ ...BUDGET_TARGETS.landingTask, value: typing.median.maxLandingTaskMs, detail: `runs ${typing.runs.map((r) => r.maxLandingTaskMs.toFixed(0)).join(', ')} ms` });
-    check('typing, 2,000 services: last key -> Problems updated <= 150 ms', typing.median.lastKeyToProblemsMs <= 150, `${typing.median.lastKeyToProblemsMs.toFixed(0)} ms`);
+    budgets.push({
+      ...BUDGET_TARGETS.typingTask,
+      value: typing.median.maxTypingTaskMs,
+      detail: `runs ${typing.runs.map((r) => r.maxTypingTaskMs.toFixed(0)).join(', ')} ms`,
+    });
+    budgets.push({
+      ...BUDGET_TARGETS.landingTask,
+      value: typing.median.maxLandingTaskMs,
+      detail: `runs ${typing.runs.map((r) => r.maxLandingTaskMs.toFixed(0)).join(', ')} ms`,
+    });
+    check(
+      'typing, 2,000 services: last key -> Problems updated <= 150 ms',
+      typing.median.lastKeyToProblemsMs <= 150,
+      `${typing.median.lastKeyToProblemsMs.toFixed(0)} ms`,
+    );
   } else console.log('Typing bench: skipped (no Chromium found)');
 }
 
@@ -260,7 +329,12 @@ for (const b of budgets) {
   if (!pass) ok = false;
 }
 if (process.argv.includes('--write-readme')) {
-  const block = budgetsBlock(budgets, { date: new Date().toISOString().slice(0, 10), node: process.version, load: [loadAtStart, loadAtEnd], command: `npm run bench${budgetsOnly ? ' -- --budgets --write-readme' : ' -- --write-readme'}` });
+  const block = budgetsBlock(budgets, {
+    date: new Date().toISOString().slice(0, 10),
+    node: process.version,
+    load: [loadAtStart, loadAtEnd],
+    command: `npm run bench${budgetsOnly ? ' -- --budgets --write-readme' : ' -- --write-readme'}`,
+  });
   const root = (file: string) => fileURLToPath(new URL(`../${file}`, import.meta.url));
   const written = rewriteBudgetsBlocks(block, { read: (file) => readFileSync(root(file), 'utf8'), write: (file, text) => writeFileSync(root(file), text) });
   console.log(`${written.join(', ')}: the performance block rewritten from these budgets.`);

@@ -11,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import { generateMesh } from './generateMesh.ts';
 import { ROOT, withServedApp, type Browser } from './chromium.ts';
 
-
 export interface TypingRun {
   /** Longest main-thread task from the first key until the Problems row appeared (+ 500 ms). */
   maxLongTaskMs: number;
@@ -117,7 +116,11 @@ async function oneRun(browser: Browser, port: number, text: string): Promise<Typ
     p.found = undefined;
   });
   const cdp = process.env.BENCH_PROFILE ? await context.newCDPSession(page) : undefined;
-  if (cdp) { await cdp.send('Profiler.enable'); await cdp.send('Profiler.setSamplingInterval', { interval: 200 }); await cdp.send('Profiler.start'); }
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   // By path: Playwright hands a local browser the file itself, where a buffer would be sent
   // through the page as base64 (a second-long task of Playwright's own, counted as ours).
   const meshFile = join(mkdtempSync(join(tmpdir(), 'mwb-typing-')), 'mesh.yaml');
@@ -126,7 +129,10 @@ async function oneRun(browser: Browser, port: number, text: string): Promise<Typ
   await page.waitForFunction(() => (window as unknown as { __probe: PageProbe }).__probe.frame !== undefined, undefined, { timeout: 120_000 });
   await page.locator('.monaco-editor .view-lines').filter({ hasText: 'kind: Namespace' }).waitFor({ timeout: 60_000 });
   await page.waitForTimeout(1000);
-  if (cdp) { const { profile } = await cdp.send('Profiler.stop'); (await import('node:fs')).writeFileSync(`${process.env.BENCH_PROFILE}-load.cpuprofile`, JSON.stringify(profile)); }
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    (await import('node:fs')).writeFileSync(`${process.env.BENCH_PROFILE}-load.cpuprofile`, JSON.stringify(profile));
+  }
   const load = await page.evaluate((start) => {
     const p = (window as unknown as { __probe: PageProbe }).__probe;
     const tasks = p.longTasks.filter((t) => t.start >= start);
@@ -164,12 +170,17 @@ async function oneRun(browser: Browser, port: number, text: string): Promise<Typ
   if (process.env.BENCH_DEBUG) await page.waitForTimeout(3000), await page.screenshot({ path: '/tmp/typing.png' });
   await page.waitForFunction(() => (window as unknown as { __probe: PageProbe }).__probe.frame !== undefined, undefined, { timeout: 60_000 });
   await page.waitForTimeout(500);
-  if (cdp) { const { profile } = await cdp.send('Profiler.stop'); (await import('node:fs')).writeFileSync(`${process.env.BENCH_PROFILE}-type.cpuprofile`, JSON.stringify(profile)); }
+  if (cdp) {
+    const { profile } = await cdp.send('Profiler.stop');
+    (await import('node:fs')).writeFileSync(`${process.env.BENCH_PROFILE}-type.cpuprofile`, JSON.stringify(profile));
+  }
   const r = await page.evaluate((s) => {
     const p = (window as unknown as { __probe: PageProbe }).__probe;
     const end = (p.frame ?? performance.now()) + 500;
     const tasks = p.longTasks.filter((t) => t.start >= s && t.start <= end);
-    const keyEvents = p.events.filter((e) => e.start >= s && (e.name === 'keydown' || e.name === 'keypress' || e.name === 'input' || e.name === 'keyup' || e.name === 'beforeinput'));
+    const keyEvents = p.events.filter(
+      (e) => e.start >= s && (e.name === 'keydown' || e.name === 'keypress' || e.name === 'input' || e.name === 'keyup' || e.name === 'beforeinput'),
+    );
     const last = p.keys[p.keys.length - 1] ?? s;
     const typingEnd = last + 50;
     return {
@@ -186,7 +197,11 @@ async function oneRun(browser: Browser, port: number, text: string): Promise<Typ
   }, start);
   if (r.keys !== TYPED.length) throw new Error(`expected ${TYPED.length} keys, saw ${r.keys}`);
   // The worker's own account of the last run (the status bar's tooltip): where the time went.
-  const lastRun = (await page.getByTestId('last-analysis').getAttribute('title').catch(() => null)) ?? '';
+  const lastRun =
+    (await page
+      .getByTestId('last-analysis')
+      .getAttribute('title')
+      .catch(() => null)) ?? '';
   const numberAfter = (label: string) => Number(new RegExp(`${label} ([0-9.]+) ms`).exec(lastRun)?.[1] ?? NaN);
   await context.close();
   return {

@@ -80,6 +80,8 @@ export async function benchValidation(services = 1000, runs = 5): Promise<Valida
       `  analysis of the mesh: ${median(withMs).toFixed(0)} ms with validation, ${median(withoutMs).toFixed(0)} ms without: +${(added * 100).toFixed(1)}%`,
       `  (the schema.ValidationAnalyzer.* analyzers take ${(analyzerShare * 100).toFixed(1)}% of the other analyzers' own time)`,
     ],
-    checks: [{ label: `validation adds <= 50% to analysis (${services.toLocaleString('en')} services)`, pass: added <= 0.5, detail: `${(added * 100).toFixed(1)}%` }],
+    checks: [
+      { label: `validation adds <= 50% to analysis (${services.toLocaleString('en')} services)`, pass: added <= 0.5, detail: `${(added * 100).toFixed(1)}%` },
+    ],
   };
 }

@@ -20,7 +20,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const results = await new AxeBuilder({ page }).analyze();
   return results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`).join('\n  ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes
+          .slice(0, 5)
+          .map((n) => `${n.target.join(' ')} ${n.failureSummary?.split('\n').slice(1, 2).join('') ?? ''}`)
+          .join('\n  ')}`,
+    );
 }
 
 for (const scheme of ['light', 'dark'] as const) {
@@ -40,7 +46,11 @@ for (const scheme of ['light', 'dark'] as const) {
     test("the level toggles' accessible names start with their visible text", async ({ page }) => {
       await page.emulateMedia({ colorScheme: scheme });
       await openApp(page);
-      for (const [id, word] of [['filter-error', 'Errors'], ['filter-warning', 'Warnings'], ['filter-info', 'Info']] as const) {
+      for (const [id, word] of [
+        ['filter-error', 'Errors'],
+        ['filter-warning', 'Warnings'],
+        ['filter-info', 'Info'],
+      ] as const) {
         const toggle = page.getByTestId(id);
         const visible = ((await toggle.innerText()) ?? '').replace(/\s+/g, ' ').trim();
         expect(visible).toMatch(new RegExp(`^${word} \\d+$`));

@@ -57,7 +57,8 @@ test.describe('bad input', () => {
   test('a 20 MB paste is analyzed in the background while the page stays usable', async ({ page }) => {
     test.setTimeout(180_000);
     await openApp(page);
-    const doc = (i: number) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: svc-${i}\n  namespace: bulk\nspec:\n  selector:\n    app: svc-${i}\n  ports:\n  - name: http\n    port: 80\n    targetPort: 8080\n`;
+    const doc = (i: number) =>
+      `apiVersion: v1\nkind: Service\nmetadata:\n  name: svc-${i}\n  namespace: bulk\nspec:\n  selector:\n    app: svc-${i}\n  ports:\n  - name: http\n    port: 80\n    targetPort: 8080\n`;
     const parts: string[] = [];
     let size = 0;
     for (let i = 0; size < 20 * 1024 * 1024; i++) {

@@ -148,9 +148,13 @@ test.describe('Certificates', () => {
     // The workloads carry SPIFFE identities, broken down.
     const sleep = page.getByTestId('certs-spiffe').filter({ hasText: 'spiffe://cluster.local/ns/default/sa/sleep' }).first();
     await expect(sleep).toContainText('service account sleep');
-    await expect(page.getByTestId('certs-chain').filter({ hasText: 'spiffe://cluster.local/ns/default/sa/httpbin' }).first().getByTestId('certs-chain-verdict')).toHaveText('verified');
+    await expect(
+      page.getByTestId('certs-chain').filter({ hasText: 'spiffe://cluster.local/ns/default/sa/httpbin' }).first().getByTestId('certs-chain-verdict'),
+    ).toHaveText('verified');
     // The agent's side of the CA flow: the CSRs, decoded, carry the identities they ask for.
-    await expect(page.getByTestId('certs-csr').filter({ hasText: 'requested SANs URI:spiffe://cluster.local/ns/default/sa/sleep' })).toContainText('signature valid');
+    await expect(page.getByTestId('certs-csr').filter({ hasText: 'requested SANs URI:spiffe://cluster.local/ns/default/sa/sleep' })).toContainText(
+      'signature valid',
+    );
 
     // Broken on purpose: the CA key belongs to no certificate.
     await page.getByTestId('certs-clear').click();

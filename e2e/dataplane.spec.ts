@@ -45,7 +45,9 @@ test('the ambient sample shows nodes, ztunnels and pods with their modes, and wh
 test('a POST from the client through the waypoint is denied at L7, with the policy named', async ({ page }) => {
   await loadAmbientSample(page);
   const form = page.getByTestId('dp-trace-form');
-  await form.getByTestId('dp-trace-from').selectOption({ label: (await form.getByTestId('dp-trace-from').locator('option', { hasText: 'client/curl-' }).textContent())! });
+  await form
+    .getByTestId('dp-trace-from')
+    .selectOption({ label: (await form.getByTestId('dp-trace-from').locator('option', { hasText: 'client/curl-' }).textContent())! });
   await form.getByTestId('dp-trace-to').fill('products.shop.svc.cluster.local:80');
   await form.getByTestId('dp-trace-method').selectOption('POST');
   await form.getByTestId('dp-trace-path-input').fill('/items');
@@ -65,10 +67,12 @@ test('a POST from the client through the waypoint is denied at L7, with the poli
   await form.getByTestId('dp-trace-method').selectOption('GET');
   await form.getByTestId('dp-trace-run').click();
   await expect(page.getByTestId('dp-trace-verdict')).toHaveText('ALLOW');
-  await expect(page.locator('[data-testid="dp-hop"][data-component="ztunnel-inbound"]').first()).toContainText('peer spiffe://cluster.local/ns/shop/sa/waypoint');
+  await expect(page.locator('[data-testid="dp-hop"][data-component="ztunnel-inbound"]').first()).toContainText(
+    'peer spiffe://cluster.local/ns/shop/sa/waypoint',
+  );
 });
 
-test('editing the namespace label in the YAML changes a pod\'s mode; a what-if toggle does too, without editing', async ({ page }) => {
+test("editing the namespace label in the YAML changes a pod's mode; a what-if toggle does too, without editing", async ({ page }) => {
   await loadAmbientSample(page);
   await expect(pod(page, 'outside/batch-')).toHaveAttribute('data-mode', 'none');
   // What if: label the outside namespace for ambient (a temporary override).
@@ -99,7 +103,9 @@ test('editing the namespace label in the YAML changes a pod\'s mode; a what-if t
   await page.keyboard.press('End');
   await page.keyboard.press('Shift+ControlOrMeta+ArrowLeft');
   await page.keyboard.type('none');
-  await expect.poll(() => page.evaluate(() => window.__meshWorkbench?.editor?.value('namespaces.yaml') ?? '')).toContain('name: client\n  labels:\n    istio.io/dataplane-mode: none');
+  await expect
+    .poll(() => page.evaluate(() => window.__meshWorkbench?.editor?.value('namespaces.yaml') ?? ''))
+    .toContain('name: client\n  labels:\n    istio.io/dataplane-mode: none');
   await expect(pod(page, 'client/curl-')).toHaveAttribute('data-mode', 'none');
   await pod(page, 'client/curl-').hover();
   await expect(page.getByTestId('dp-why')).toContainText('NotSelected');
@@ -116,7 +122,9 @@ test('an ingress Gateway added to the ambient sample: its pod appears, and a tra
   // The pod istiod's deployment controller would run for the Gateway.
   await expect(pod(page, 'shop/web-istio-')).toHaveAttribute('data-role', 'gateway');
   const form = page.getByTestId('dp-trace-form');
-  await form.getByTestId('dp-trace-from').selectOption({ label: (await form.getByTestId('dp-trace-from').locator('option', { hasText: 'shop/web-istio-' }).textContent())! });
+  await form
+    .getByTestId('dp-trace-from')
+    .selectOption({ label: (await form.getByTestId('dp-trace-from').locator('option', { hasText: 'shop/web-istio-' }).textContent())! });
   await form.getByTestId('dp-trace-to').fill('products.shop.svc.cluster.local:80');
   await form.getByTestId('dp-trace-run').click();
   // No istio.io/ingress-use-waypoint on the Service: the gateway goes straight to the pods,
@@ -164,7 +172,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
     const pairs = await boxes.evaluateAll((gs) =>
       gs.flatMap((g) => {
         const fill = getComputedStyle(g.querySelector('rect')!).fill;
-        return [...g.querySelectorAll('text')].map((t) => ({ what: `${g.getAttribute('data-pod') ?? g.getAttribute('data-service') ?? g.getAttribute('data-node')} ${t.getAttribute('class')}`, text: getComputedStyle(t).fill, fill }));
+        return [...g.querySelectorAll('text')].map((t) => ({
+          what: `${g.getAttribute('data-pod') ?? g.getAttribute('data-service') ?? g.getAttribute('data-node')} ${t.getAttribute('class')}`,
+          text: getComputedStyle(t).fill,
+          fill,
+        }));
       }),
     );
     expect(pairs.length).toBeGreaterThan(10);
@@ -182,9 +194,19 @@ test('names are shown whole: a long pod name wraps inside its box instead of bei
   const box = page.locator(`[data-testid="dp-pod"][data-pod="shop/${long}"]`);
   await expect(box).toBeVisible();
   // Every pod's and Service's label, its lines put together, is its full name (no "…").
-  const labels = await page.locator('[data-testid="dp-pod"]').evaluateAll((gs) => gs.map((g) => ({ pod: g.getAttribute('data-pod')!, role: g.getAttribute('data-role'), text: [...g.querySelectorAll('.dp-box-label tspan')].map((t) => t.textContent).join('') })));
+  const labels = await page.locator('[data-testid="dp-pod"]').evaluateAll((gs) =>
+    gs.map((g) => ({
+      pod: g.getAttribute('data-pod')!,
+      role: g.getAttribute('data-role'),
+      text: [...g.querySelectorAll('.dp-box-label tspan')].map((t) => t.textContent).join(''),
+    })),
+  );
   for (const l of labels.filter((x) => x.role !== 'waypoint')) expect(l.text).toBe(l.pod);
-  const services = await page.locator('[data-testid="dp-service"]').evaluateAll((gs) => gs.map((g) => ({ key: g.getAttribute('data-service')!, text: [...g.querySelectorAll('.dp-box-label tspan')].map((t) => t.textContent).join('') })));
+  const services = await page
+    .locator('[data-testid="dp-service"]')
+    .evaluateAll((gs) =>
+      gs.map((g) => ({ key: g.getAttribute('data-service')!, text: [...g.querySelectorAll('.dp-box-label tspan')].map((t) => t.textContent).join('') })),
+    );
   for (const s of services) expect(s.text).toBe(s.key.split('/')[1]);
   expect(await page.locator('[data-testid="dp-diagram"] text').allTextContents()).not.toContainEqual(expect.stringContaining('…'));
   // The long one takes several lines, each inside the box.

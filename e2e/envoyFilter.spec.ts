@@ -47,7 +47,9 @@ test.describe('EnvoyFilter', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   });
 
-  test('a Lua filter before the router on productpage: shown with its patch, listed in What changes; a mistyped listener applies to no proxy', async ({ page }) => {
+  test('a Lua filter before the router on productpage: shown with its patch, listed in What changes; a mistyped listener applies to no proxy', async ({
+    page,
+  }) => {
     await openSample(page, /^Bookinfo(?! with)/, 'networking.yaml');
     await expect(page.locator('.monaco-editor .view-lines')).toBeVisible();
     const panel = await openView(page, 'proxy');
@@ -73,7 +75,12 @@ test.describe('EnvoyFilter', () => {
     // Listeners: the inbound listener's JSON holds the filter, and its sources name the patch.
     await panel.getByTestId('proxy-tab-listeners').click();
     // The inbound chain to productpage's port (istioctl's row: 15006, Trans: tls; Addr: *:9080; mTLS is STRICT here).
-    const inbound = panel.getByTestId('proxy-table-listeners').getByTestId('proxy-row').filter({ hasText: '15006' }).filter({ hasText: 'Addr: *:9080' }).first();
+    const inbound = panel
+      .getByTestId('proxy-table-listeners')
+      .getByTestId('proxy-row')
+      .filter({ hasText: '15006' })
+      .filter({ hasText: 'Addr: *:9080' })
+      .first();
     await inbound.click();
     await expect(panel.getByTestId('proxy-json')).toContainText('envoy.filters.http.lua');
     await expect(panel.getByTestId('proxy-sources')).toContainText('EnvoyFilter bookinfo/lua-productpage, patch 0');

@@ -96,9 +96,7 @@ test.describe('first load', () => {
     expect(firstRowAt).not.toBeNull();
 
     // The page's own clock says when each script was asked for.
-    const started = await page.evaluate(() =>
-      performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime })),
-    );
+    const started = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => ({ url: e.name, start: e.startTime })));
     const startOf = (url: string) => started.find((s) => s.url === url)?.start;
     // A script is Monaco's if its text sets up Monaco (the editor API's environment hook).
     const isMonaco = async (url: string) => {

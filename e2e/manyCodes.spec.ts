@@ -67,7 +67,10 @@ test('the "Many mistakes" sample shows 15+ IST codes, each on the right line, an
   }
   for (const [code, origin, where] of EXPECTED) {
     const line = expectedLine(texts.get(where.file)!, where);
-    const row = rows.filter({ hasText: code }).filter({ hasText: origin }).filter({ has: page.getByTestId('problem-location').getByText(`${where.file}:${line}`, { exact: true }) });
+    const row = rows
+      .filter({ hasText: code })
+      .filter({ hasText: origin })
+      .filter({ has: page.getByTestId('problem-location').getByText(`${where.file}:${line}`, { exact: true }) });
     await expect(row.first(), `${code} on ${origin} at ${where.file}:${line}`).toBeVisible();
   }
 
@@ -75,7 +78,9 @@ test('the "Many mistakes" sample shows 15+ IST codes, each on the right line, an
   const missing = rows.filter({ hasText: 'IST0101' }).filter({ hasText: 'cart-v2' });
   await expect(missing).toHaveCount(1);
   await missing.click();
-  await expect(page.getByTestId('cursor-position')).toHaveText(new RegExp(`^Ln ${expectedLine(texts.get('networking.yaml')!, { file: 'networking.yaml', at: 'field', snippet: 'host: cart-v2' })}, `));
+  await expect(page.getByTestId('cursor-position')).toHaveText(
+    new RegExp(`^Ln ${expectedLine(texts.get('networking.yaml')!, { file: 'networking.yaml', at: 'field', snippet: 'host: cart-v2' })}, `),
+  );
   await page.keyboard.press('ControlOrMeta+.');
   const fix = page.locator('.action-widget').getByText('Change host to "cart"');
   await expect(fix).toBeVisible();

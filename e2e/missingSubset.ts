@@ -54,7 +54,9 @@ export async function missingSubsetWorkspace(page: Page): Promise<void> {
   await page.keyboard.press('Backspace');
   await page.keyboard.press('Backspace');
   await page.keyboard.type('80');
-  await expect.poll(() => fileText(page, 'networking.yaml')).toContain(
-    '        - destination:\n            host: reviews\n            subset: v1\n          weight: 80\n        - destination:\n            host: reviews\n            subset: v3\n          weight: 20\n',
-  );
+  await expect
+    .poll(() => fileText(page, 'networking.yaml'))
+    .toContain(
+      '        - destination:\n            host: reviews\n            subset: v1\n          weight: 80\n        - destination:\n            host: reviews\n            subset: v3\n          weight: 20\n',
+    );
 }

@@ -36,7 +36,10 @@ test("IST0162: the row shows istioctl's line and the line a click selects, and t
   // server's port 9000 (line 103), which is what a click selects.
   await expect(row.getByTestId('problem-location')).toHaveText('networking.yaml:100');
   await expect(row.getByTestId('problem-field-line')).toHaveText('→ 103');
-  await expect(row.getByTestId('problem-field-line')).toHaveAttribute('title', 'A click selects the field the message is about, which starts on line 103; istioctl prints line 100');
+  await expect(row.getByTestId('problem-field-line')).toHaveAttribute(
+    'title',
+    'A click selects the field the message is about, which starts on line 103; istioctl prints line 100',
+  );
   await row.click();
   await expect(page.getByTestId('cursor-position')).toHaveText(/^Ln 103, Col \d+$/);
   // A row whose field is on the line shown says nothing more, and its click lands on that line.
@@ -70,5 +73,7 @@ test("a finding on a Deployment with sidecars opens its proxy's Envoy config; on
   await expect(page.getByTestId('view-proxy')).toBeVisible();
   await expect(page.getByTestId('view-tab').filter({ hasText: 'Proxy config' })).toHaveAttribute('aria-selected', 'true');
   // The view's picked proxy is that workload's (the Proxy config view keeps it in localStorage).
-  await expect.poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem('mesh-workbench/proxy-view/v1') ?? '{}') as { proxy?: string }).proxy)).toBe(proxy);
+  await expect
+    .poll(() => page.evaluate(() => (JSON.parse(localStorage.getItem('mesh-workbench/proxy-view/v1') ?? '{}') as { proxy?: string }).proxy))
+    .toBe(proxy);
 });

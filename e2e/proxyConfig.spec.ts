@@ -69,7 +69,10 @@ test('productpage sidecar: reviews route weights, jump to the VirtualService, si
   await expect(result).toHaveAttribute('data-ok', 'true');
   await expect(result.getByTestId('sim-step-listener')).toContainText('0.0.0.0_9080');
   await expect(result.getByTestId('sim-step-virtualHost')).toContainText('reviews.bookinfo.svc.cluster.local:9080');
-  await expect(result.getByTestId('sim-step-cluster')).toHaveText([/outbound\|9080\|v1\|reviews\.bookinfo\.svc\.cluster\.local \(75%\)/, /outbound\|9080\|v2\|reviews\.bookinfo\.svc\.cluster\.local \(25%\)/]);
+  await expect(result.getByTestId('sim-step-cluster')).toHaveText([
+    /outbound\|9080\|v1\|reviews\.bookinfo\.svc\.cluster\.local \(75%\)/,
+    /outbound\|9080\|v2\|reviews\.bookinfo\.svc\.cluster\.local \(25%\)/,
+  ]);
 
   // What changes: no baseline yet; pin the current files as the Review baseline, then edit the weights in the editor.
   await panel.getByTestId('proxy-tab-changes').click();
@@ -97,7 +100,9 @@ test('productpage sidecar: reviews route weights, jump to the VirtualService, si
 
   // The routes table follows the edit; pinning the edited config as the baseline clears the list.
   await panel.getByTestId('proxy-tab-routes').click();
-  await expect(table.getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo.svc.cluster.local:9080' })).toContainText('outbound|9080|v1|reviews.bookinfo.svc.cluster.local 50%');
+  await expect(table.getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo.svc.cluster.local:9080' })).toContainText(
+    'outbound|9080|v1|reviews.bookinfo.svc.cluster.local 50%',
+  );
   await panel.getByTestId('proxy-tab-changes').click();
   await panel.getByTestId('changes-pin').click();
   await expect(panel.getByTestId('changes-none')).toBeVisible();
@@ -109,7 +114,9 @@ test('a mesh with hundreds of proxies: the picker lists the first ones and a fil
   // 260 Deployments in an injected namespace: 260 derived sidecars, more than the picker lists at once.
   const docs = ['apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n  labels:\n    istio-injection: enabled\n'];
   for (let i = 0; i < 260; i++) {
-    docs.push(`apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-${i}\n  namespace: shop\nspec:\n  selector:\n    matchLabels: {app: app-${i}}\n  template:\n    metadata:\n      labels: {app: app-${i}}\n    spec:\n      containers: [{name: app, image: app}]\n`);
+    docs.push(
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: app-${i}\n  namespace: shop\nspec:\n  selector:\n    matchLabels: {app: app-${i}}\n  template:\n    metadata:\n      labels: {app: app-${i}}\n    spec:\n      containers: [{name: app, image: app}]\n`,
+    );
   }
   await page.getByTestId('upload-input').setInputFiles([{ name: 'shop.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(docs.join('---\n')) }]);
   await expect(page.locator('[data-testid="file-item"][data-path="shop.yaml"]')).toBeVisible();

@@ -118,6 +118,8 @@ test("the review summary lists the gateway's Envoy config an edit changes", asyn
   await review.getByTestId('review-source').selectOption('baseline');
   const xds = review.getByTestId('review-section-xds');
   // The TLS filter chain now matches the new SNI; nothing else of the gateway changes.
-  await expect(xds).toContainText(`~ ${GATEWAY}: listener 0.0.0.0_8443: filterChains[0].filterChainMatch.serverNames[0]: "shop.example.com" → "shop.example.org"`);
+  await expect(xds).toContainText(
+    `~ ${GATEWAY}: listener 0.0.0.0_8443: filterChains[0].filterChainMatch.serverNames[0]: "shop.example.com" → "shop.example.org"`,
+  );
   await expect(xds.locator('li').filter({ hasText: GATEWAY })).toHaveCount(1);
 });

@@ -29,7 +29,9 @@ for (const size of [
   { width: 1024, height: 768 },
   { width: 1920, height: 1080 },
 ]) {
-  test(`at ${size.width}×${size.height}: istioctl's route columns fit, one click shows a route's JSON, the 20% route to a missing subset is marked 503 NC, and each sub-tab keeps its own open row`, async ({ page }) => {
+  test(`at ${size.width}×${size.height}: istioctl's route columns fit, one click shows a route's JSON, the 20% route to a missing subset is marked 503 NC, and each sub-tab keeps its own open row`, async ({
+    page,
+  }) => {
     // The workspace is edited in a wide window (below 1,100 px the file list is a drawer), then the window takes its size.
     await page.setViewportSize({ width: 1400, height: 900 });
     await missingSubsetWorkspace(page);
@@ -83,7 +85,11 @@ for (const size of [
     for (const colorScheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme });
       const axe = await new AxeBuilder({ page }).include('[data-testid="view-proxy"]').analyze();
-      expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${colorScheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+      expect(
+        axe.violations
+          .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+          .map((v) => `${colorScheme} ${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
+      ).toEqual([]);
     }
     await page.emulateMedia({ colorScheme: 'light' });
 
@@ -91,7 +97,12 @@ for (const size of [
     // back on Routes the reviews route is still the open one (and Clusters' row, on return).
     await view.getByTestId('proxy-tab-clusters').click();
     await expect(view.locator('[data-testid="proxy-row"][aria-selected="true"]')).toHaveCount(0);
-    const cluster = view.getByTestId('proxy-table-clusters').getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo.svc.cluster.local' }).filter({ hasText: 'v1' }).first();
+    const cluster = view
+      .getByTestId('proxy-table-clusters')
+      .getByTestId('proxy-row')
+      .filter({ hasText: 'reviews.bookinfo.svc.cluster.local' })
+      .filter({ hasText: 'v1' })
+      .first();
     await cluster.click();
     await expect(cluster).toHaveAttribute('aria-selected', 'true');
     await view.getByTestId('proxy-tab-routes').click();
@@ -221,7 +232,8 @@ test("header conditions istioctl's MATCH leaves out are shown under it, so two p
 
 test('a Service no pod backs: its cluster and route are marked 503 UH, and Endpoints says which cluster has none', async ({ page }) => {
   await openSample(page, /^Bookinfo(?! with)/, 'networking.yaml');
-  const orders = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: orders\n  namespace: bookinfo\nspec:\n  selector:\n    app: orders\n  ports:\n  - name: http\n    port: 8080\n';
+  const orders =
+    'apiVersion: v1\nkind: Service\nmetadata:\n  name: orders\n  namespace: bookinfo\nspec:\n  selector:\n    app: orders\n  ports:\n  - name: http\n    port: 8080\n';
   await page.getByTestId('upload-input').setInputFiles([{ name: 'orders.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(orders) }]);
   await expect(page.locator('[data-testid="file-item"][data-path="orders.yaml"]')).toBeVisible();
   const view = await productpageRoutes(page);
@@ -236,9 +248,13 @@ test('a Service no pod backs: its cluster and route are marked 503 UH, and Endpo
   await row.click();
   await expect(view.getByTestId('proxy-detail-finding')).toContainText('EDS cluster with no endpoint');
   // Other clusters have their pods: not marked.
-  await expect(view.getByTestId('proxy-table-clusters').getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo' }).getByTestId('proxy-row-finding')).toHaveCount(0);
+  await expect(
+    view.getByTestId('proxy-table-clusters').getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo' }).getByTestId('proxy-row-finding'),
+  ).toHaveCount(0);
 
   await view.getByTestId('proxy-tab-endpoints').click();
-  await expect(view.getByTestId('proxy-table-note')).toContainText(`1 EDS cluster has no endpoint, so requests to it get 503 UH (no healthy upstream): ${cluster}`);
+  await expect(view.getByTestId('proxy-table-note')).toContainText(
+    `1 EDS cluster has no endpoint, so requests to it get 503 UH (no healthy upstream): ${cluster}`,
+  );
   await expect(view.getByTestId('proxy-table-endpoints').getByTestId('proxy-row').filter({ hasText: cluster })).toHaveCount(0);
 });

@@ -103,7 +103,9 @@ test.describe('Quick fixes', () => {
     await expect(row).toHaveCount(0);
     // The annotation is in the Gateway's metadata, in the editor.
     await expect(page.locator('.monaco-editor .view-lines')).toContainText('galley.istio.io/analyze-suppress: "IST0162"');
-    expect(await editorText(page)).toContain('  name: admin-gateway\n  namespace: bookinfo\n  annotations:\n    galley.istio.io/analyze-suppress: "IST0162"\nspec:');
+    expect(await editorText(page)).toContain(
+      '  name: admin-gateway\n  namespace: bookinfo\n  annotations:\n    galley.istio.io/analyze-suppress: "IST0162"\nspec:',
+    );
     // No settings rule was added for it.
     await expect(page.getByTestId('suppressions')).not.toContainText('IST0162');
 
@@ -113,7 +115,9 @@ test.describe('Quick fixes', () => {
     await second.getByTestId('suppress-button').click();
     await page.getByTestId('suppress-menu').getByTestId('suppress-annotation').click();
     await expect(second).toHaveCount(0);
-    expect(await editorText(page)).toContain('  name: ratings-public\n  namespace: bookinfo\n  annotations:\n    galley.istio.io/analyze-suppress: "IST0101"\nspec:');
+    expect(await editorText(page)).toContain(
+      '  name: ratings-public\n  namespace: bookinfo\n  annotations:\n    galley.istio.io/analyze-suppress: "IST0101"\nspec:',
+    );
   });
 
   test('a settings rule in the legacy name.namespace form also suppresses', async ({ page }) => {

@@ -8,12 +8,18 @@ export const READY_TIMEOUT_MS = 120_000;
 
 /** The first analysis result (or a failure) has reached the page. */
 export async function analysisReady(page: Page): Promise<void> {
-  await expect(page.locator('html'), `the first analysis result did not reach the page within ${READY_TIMEOUT_MS / 1000} s (html[data-analysis="ready"])`).toHaveAttribute('data-analysis', 'ready', { timeout: READY_TIMEOUT_MS });
+  await expect(
+    page.locator('html'),
+    `the first analysis result did not reach the page within ${READY_TIMEOUT_MS / 1000} s (html[data-analysis="ready"])`,
+  ).toHaveAttribute('data-analysis', 'ready', { timeout: READY_TIMEOUT_MS });
 }
 
 /** The first analysis is in and Monaco is mounted, showing text. */
 export async function editorReady(page: Page): Promise<void> {
   await analysisReady(page);
-  await expect(page.locator('html'), `the editor (Monaco) was not mounted within ${READY_TIMEOUT_MS / 1000} s of the first results (html[data-editor="ready"])`).toHaveAttribute('data-editor', 'ready', { timeout: READY_TIMEOUT_MS });
+  await expect(
+    page.locator('html'),
+    `the editor (Monaco) was not mounted within ${READY_TIMEOUT_MS / 1000} s of the first results (html[data-editor="ready"])`,
+  ).toHaveAttribute('data-editor', 'ready', { timeout: READY_TIMEOUT_MS });
   await expect(page.locator('.monaco-editor .view-lines').first()).toBeVisible();
 }

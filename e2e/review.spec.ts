@@ -57,7 +57,15 @@ async function openLink(page: Page, files: { path: string; text: string }[], tit
 }
 
 test('a shared link is read-only: no fix, no suppression, no typing, no new file; the copy holds exactly what was shared', async ({ page }) => {
-  await openLink(page, [{ path: 'reviews.yaml', text: REVIEWS }, { path: 'namespace.yaml', text: NAMESPACE }], 'Review mode', 'reviews.yaml');
+  await openLink(
+    page,
+    [
+      { path: 'reviews.yaml', text: REVIEWS },
+      { path: 'namespace.yaml', text: NAMESPACE },
+    ],
+    'Review mode',
+    'reviews.yaml',
+  );
   await expect.poll(() => editorText(page, 'reviews.yaml')).toBe(REVIEWS);
   const row = page.getByTestId('problem-row').filter({ hasText: 'IST0101' }).filter({ hasText: 'reviews2' });
   await expect(row).toHaveCount(1);

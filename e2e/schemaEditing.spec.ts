@@ -70,7 +70,7 @@ test.describe('schema validation and editing help', () => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   });
 
-  test('an invalid duration and an unknown field get the API server\'s message on their token', async ({ page }) => {
+  test("an invalid duration and an unknown field get the API server's message on their token", async ({ page }) => {
     await openWithManifest(page);
     // Edit the timeout into something that is not a duration.
     await endOf(page, 'timeout: 5s');
@@ -83,7 +83,8 @@ test.describe('schema validation and editing help', () => {
     await page.keyboard.type('subsetz: v1');
     await expect.poll(async () => (await editorText(page))?.includes('        subsetz: v1')).toBe(true);
 
-    const durationMsg = 'spec.http[0].timeout: Invalid value: "string": type conversion error from \'string\' to \'google.protobuf.Duration\' evaluating rule: must be a valid duration greater than 1ms';
+    const durationMsg =
+      "spec.http[0].timeout: Invalid value: \"string\": type conversion error from 'string' to 'google.protobuf.Duration' evaluating rule: must be a valid duration greater than 1ms";
     const unknownMsg = 'unknown field "spec.http[0].route[0].destination.subsetz"';
     await expect.poll(async () => (await markers(page)).map((m) => m.message).join('\n')).toContain(durationMsg);
     await expect.poll(async () => (await markers(page)).map((m) => m.message).join('\n')).toContain(unknownMsg);

@@ -141,7 +141,8 @@ test('script and markup payloads in a shared workspace stay text', async ({ page
 
 test('broken and hostile links give an error page, never a blank one, and the tab stays responsive', async ({ page }) => {
   const good = encodeShareFragment({ files: [{ path: 'a.yaml', text: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n'.repeat(40) }] });
-  const bomb = SHARE_PREFIX + toBase64Url(Uint8Array.from([0x4d, 1, 0, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x04, ...deflateRawSync(Buffer.alloc(16 * 1024 * 1024))]));
+  const bomb =
+    SHARE_PREFIX + toBase64Url(Uint8Array.from([0x4d, 1, 0, 0, 0, 0, 0x80, 0x80, 0x80, 0x80, 0x04, ...deflateRawSync(Buffer.alloc(16 * 1024 * 1024))]));
   const liar = SHARE_PREFIX + toBase64Url(Uint8Array.from([0x4d, 1, 0, 0, 0, 0, 0x80, 0x08, ...deflateRawSync(Buffer.alloc(16 * 1024 * 1024))]));
   const cases: Array<[string, string, RegExp]> = [
     ['truncated', good.slice(0, Math.floor(good.length / 2)), /incomplete|cut off/i],

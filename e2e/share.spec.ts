@@ -64,7 +64,10 @@ test('named workspaces: create, rename, switch back, delete', async ({ page }) =
   await expect(page.getByTestId('file-item')).toHaveCount(0);
   await page.getByTestId('workspace-menu-button').click();
   await page.getByTestId('ws-delete').click();
-  await page.getByRole('dialog', { name: /^Delete workspace/ }).getByRole('button', { name: 'Delete workspace' }).click();
+  await page
+    .getByRole('dialog', { name: /^Delete workspace/ })
+    .getByRole('button', { name: 'Delete workspace' })
+    .click();
   await expect(select.locator('option')).toHaveCount(1);
   await expect(page.locator('[data-testid="file-item"][data-path="networking.yaml"]')).toBeVisible();
 });
@@ -78,7 +81,7 @@ test('uploading a file with an existing name asks before replacing it', async ({
   await ask.getByRole('button', { name: 'Keep both' }).click();
   await expect(page.locator('[data-testid="file-item"][data-path="platform (2).yaml"]')).toBeVisible();
   await expect(page.getByTestId('file-item')).toHaveCount(before + 1);
-  expect(await editorText(page, 'platform.yaml') ?? (await page.evaluate(() => 'store'))).not.toBe('kind: ConfigMap\n');
+  expect((await editorText(page, 'platform.yaml')) ?? (await page.evaluate(() => 'store'))).not.toBe('kind: ConfigMap\n');
 });
 
 test('share a workspace, open the link in another browser: the same problems, read-only', async ({ page, browser }) => {
@@ -119,7 +122,24 @@ test('share a workspace, open the link in another browser: the same problems, re
 test('sharing redacts a Secret with a private key, and lists what it removed', async ({ page, browser }) => {
   await openApp(page);
   const key = ['-----BEGIN PRIVATE KEY-----', 'MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgSECRETSECRET', '-----END PRIVATE KEY-----', ''].join('\n');
-  const secret = ['apiVersion: v1', 'kind: Secret', 'metadata:', '  name: shop-cert', '  namespace: bookinfo', 'type: kubernetes.io/tls', 'data:', `  tls.key: ${Buffer.from(key).toString('base64')}`, 'stringData:', '  password: hunter2', '  key.pem: |', ...key.trimEnd().split('\n').map((l) => `    ${l}`), ''].join('\n');
+  const secret = [
+    'apiVersion: v1',
+    'kind: Secret',
+    'metadata:',
+    '  name: shop-cert',
+    '  namespace: bookinfo',
+    'type: kubernetes.io/tls',
+    'data:',
+    `  tls.key: ${Buffer.from(key).toString('base64')}`,
+    'stringData:',
+    '  password: hunter2',
+    '  key.pem: |',
+    ...key
+      .trimEnd()
+      .split('\n')
+      .map((l) => `    ${l}`),
+    '',
+  ].join('\n');
   await page.getByTestId('upload-input').setInputFiles([{ name: 'secret.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(secret) }]);
   await expect(page.locator('[data-testid="file-item"][data-path="secret.yaml"]')).toBeVisible();
   await page.getByTestId('share-button').click();

@@ -16,7 +16,11 @@ async function openApp(page: Page, url = './'): Promise<void> {
 const secretsFile = { path: 'secrets.yaml', text: 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n' };
 
 test('a link listing 5,000 removed values: the banner counts them all and shows 50 rows, then "and 4,950 more"', async ({ page }) => {
-  const redacted: RedactedItem[] = Array.from({ length: 5000 }, (_, i) => ({ file: 'secrets.yaml', line: i + 1, what: `Secret shop/db-${i} stringData["password"]` }));
+  const redacted: RedactedItem[] = Array.from({ length: 5000 }, (_, i) => ({
+    file: 'secrets.yaml',
+    line: i + 1,
+    what: `Secret shop/db-${i} stringData["password"]`,
+  }));
   const frag = encodeShareFragment({ files: [secretsFile], title: 'many secrets', redacted });
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
@@ -53,7 +57,9 @@ test('a crafted link whose removed-values list names a file that is not text ope
     await expect(err, name).toBeVisible();
     await expect(err, name).toHaveAttribute('data-code', 'corrupt');
     await expect(err.locator('h1'), name).toHaveText('This link is damaged');
-    await expect(page.getByTestId('link-error-message'), name).toHaveText('The link is damaged: its list of removed secrets is malformed (entry 1 has no file name). Ask for the link again.');
+    await expect(page.getByTestId('link-error-message'), name).toHaveText(
+      'The link is damaged: its list of removed secrets is malformed (entry 1 has no file name). Ask for the link again.',
+    );
     await expect(page.getByTestId('review-banner'), name).toHaveCount(0);
   }
   await page.getByTestId('link-error-home').click();
@@ -65,7 +71,18 @@ test('a crafted link whose removed-values list names a file that is not text ope
 test('sharing with the pinned baseline and "keep secrets": the before side holds only the chosen files', async ({ page }) => {
   await openApp(page);
   const key = ['-----BEGIN PRIVATE KEY-----', 'MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgSECRETSECRET', '-----END PRIVATE KEY-----'].join('\n');
-  const secret = ['apiVersion: v1', 'kind: Secret', 'metadata:', '  name: shop-cert', '  namespace: bookinfo', 'stringData:', '  password: hunter2', '  key.pem: |', ...key.split('\n').map((l) => `    ${l}`), ''].join('\n');
+  const secret = [
+    'apiVersion: v1',
+    'kind: Secret',
+    'metadata:',
+    '  name: shop-cert',
+    '  namespace: bookinfo',
+    'stringData:',
+    '  password: hunter2',
+    '  key.pem: |',
+    ...key.split('\n').map((l) => `    ${l}`),
+    '',
+  ].join('\n');
   await page.getByTestId('upload-input').setInputFiles([{ name: 'secret.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(secret) }]);
   await expect(page.locator('[data-testid="file-item"][data-path="secret.yaml"]')).toBeVisible();
   const workspaceFiles = await page.getByTestId('file-item').evaluateAll((els) => els.map((e) => e.getAttribute('data-path') ?? ''));

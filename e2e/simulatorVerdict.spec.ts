@@ -19,7 +19,9 @@ test('a 20% route to a subset no DestinationRule defines: the verdict on top nam
   const productpage = await picker.locator('option', { hasText: 'productpage-v1' }).getAttribute('value');
   await picker.selectOption(productpage!);
   await panel.getByTestId('proxy-tab-routes').click();
-  await expect(panel.getByTestId('proxy-table-routes').getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo.svc.cluster.local:9080' })).toContainText(`${V3} 20%`);
+  await expect(panel.getByTestId('proxy-table-routes').getByTestId('proxy-row').filter({ hasText: 'reviews.bookinfo.svc.cluster.local:9080' })).toContainText(
+    `${V3} 20%`,
+  );
 
   // Simulate GET /reviews/1 to reviews:9080, typed in as a person would.
   await panel.getByTestId('proxy-tab-simulate').click();
@@ -41,7 +43,9 @@ test('a 20% route to a subset no DestinationRule defines: the verdict on top nam
   await expect(verdict.getByTestId('sim-verdict-summary')).toHaveText('Fails for 20% of requests (503)');
   await expect(verdict.getByTestId('sim-verdict-status')).toHaveText('503');
   await expect(verdict.getByTestId('sim-verdict-flag')).toHaveText(['NC']);
-  await expect(verdict.getByTestId('sim-verdict-cause')).toHaveText([`20% of requests get 503 NC: subset v3 is not defined in DestinationRule bookinfo/reviews, so Istio creates no cluster ${V3}`]);
+  await expect(verdict.getByTestId('sim-verdict-cause')).toHaveText([
+    `20% of requests get 503 NC: subset v3 is not defined in DestinationRule bookinfo/reviews, so Istio creates no cluster ${V3}`,
+  ]);
   await expect(verdict).not.toContainText('no service');
 
   // It comes first, above the steps, and is on screen without scrolling.
@@ -63,7 +67,10 @@ test('a 20% route to a subset no DestinationRule defines: the verdict on top nam
   await expect(v3Step).toContainText('failed');
   await expect(v3Step).toContainText('subset v3 is not defined in DestinationRule bookinfo/reviews');
   const color = await v3Step.locator('.sim-kind').evaluate((el) => getComputedStyle(el).color);
-  const muted = await result.getByTestId('sim-step-listener').locator('.sim-kind').evaluate((el) => getComputedStyle(el).color);
+  const muted = await result
+    .getByTestId('sim-step-listener')
+    .locator('.sim-kind')
+    .evaluate((el) => getComputedStyle(el).color);
   expect(color).not.toBe(muted);
   await expect(v3Step.getByTestId('sim-step-num')).toHaveText('10.');
   // The verdict's step takes you to it.

@@ -58,7 +58,9 @@ test("the editor's context menu shows the Envoy config of the workload at the cu
   await page.locator('[data-testid="file-item"][data-path="pods.yaml"]').click();
   // The reviews-v2 pod is an item of a List, further down: go to its line.
   await page.locator('.monaco-editor .view-line').first().click();
-  const lineNo = await page.evaluate(() => (window.__meshWorkbench?.editor?.value('pods.yaml') ?? '').split('\n').findIndex((l) => l.includes('name: reviews-v2-')) + 1);
+  const lineNo = await page.evaluate(
+    () => (window.__meshWorkbench?.editor?.value('pods.yaml') ?? '').split('\n').findIndex((l) => l.includes('name: reviews-v2-')) + 1,
+  );
   expect(lineNo).toBeGreaterThan(0);
   await page.keyboard.press('Control+g');
   await page.keyboard.type(String(lineNo));
@@ -96,7 +98,11 @@ test('a quick fix from the Problems list shows the line it changed', async ({ pa
   await expect(page.getByTestId('cursor-position')).toContainText('Ln 1,');
   const row = page.getByTestId('problem-row').filter({ hasText: 'IST0132' }).filter({ hasText: 'reviews-admin' });
   await row.getByTestId('fix-button').click();
-  await page.getByTestId('fix-menu').getByTestId('fix-item').filter({ hasText: 'Add "reviews.bookinfo.example.com" to the hosts of Gateway bookinfo/admin-gateway' }).click();
+  await page
+    .getByTestId('fix-menu')
+    .getByTestId('fix-item')
+    .filter({ hasText: 'Add "reviews.bookinfo.example.com" to the hosts of Gateway bookinfo/admin-gateway' })
+    .click();
   await expect(row).toHaveCount(0);
   const text = await page.evaluate(() => window.__meshWorkbench?.editor?.value('networking.yaml') ?? '');
   const changed = text.split('\n').findIndex((l) => l.trim() === '- reviews.bookinfo.example.com') + 1;

@@ -43,7 +43,8 @@ test('the shop waypoint: main_internal chains per Service, inbound-vip clusters,
   await expect(vip).toHaveCount(1);
   await expect(vip).toContainText('inbound-vip');
   await expect(vip).toContainText('http');
-  for (const name of ['main_internal', 'encap', 'connect_originate']) await expect(clusters.getByTestId('proxy-row').filter({ hasText: name })).not.toHaveCount(0);
+  for (const name of ['main_internal', 'encap', 'connect_originate'])
+    await expect(clusters.getByTestId('proxy-row').filter({ hasText: name })).not.toHaveCount(0);
   await expect(clusters.getByTestId('proxy-row').filter({ hasText: 'BlackHoleCluster' })).toHaveCount(0);
 
   // Endpoints: the ambient products pods through connect_originate (HBONE).

@@ -77,7 +77,14 @@ test.describe('Mesh Workbench', () => {
     // The editor shows an error squiggle, and the marker sits on that line.
     await expect(page.locator('.monaco-editor .squiggly-error').first()).toBeVisible();
     await expect
-      .poll(() => page.evaluate(() => window.__meshWorkbench?.editor?.markers().filter((m) => m.message.includes('host not found: "reviewz"')).map((m) => `${m.severity}@${m.line}`)))
+      .poll(() =>
+        page.evaluate(() =>
+          window.__meshWorkbench?.editor
+            ?.markers()
+            .filter((m) => m.message.includes('host not found: "reviewz"'))
+            .map((m) => `${m.severity}@${m.line}`),
+        ),
+      )
       .toEqual([`Error@${line}`]);
   });
 
@@ -105,7 +112,24 @@ test.describe('Mesh Workbench', () => {
   test("a file that starts with --- lists istioctl's line, and the tooltip and a click give the field's", async ({ page, context }) => {
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await openApp(page);
-    const text = ['---', 'apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: edge', '  namespace: bookinfo', 'spec:', '  hosts:', '  - edge.example.com', '  gateways:', '  - missing-gateway', '  http:', '  - route:', '    - destination:', '        host: productpage', ''].join('\n');
+    const text = [
+      '---',
+      'apiVersion: networking.istio.io/v1',
+      'kind: VirtualService',
+      'metadata:',
+      '  name: edge',
+      '  namespace: bookinfo',
+      'spec:',
+      '  hosts:',
+      '  - edge.example.com',
+      '  gateways:',
+      '  - missing-gateway',
+      '  http:',
+      '  - route:',
+      '    - destination:',
+      '        host: productpage',
+      '',
+    ].join('\n');
     await pasteIntoNewFile(page, text);
     const fieldLine = text.split('\n').indexOf('  - missing-gateway') + 1;
     const row = problemRows(page).filter({ hasText: 'Referenced gateway not found: "missing-gateway"' });
@@ -121,7 +145,18 @@ test.describe('Mesh Workbench', () => {
 
   test('uploading files adds them to the workspace, and they survive a reload', async ({ page }) => {
     await openApp(page);
-    const yaml = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: extra', '  namespace: bookinfo', 'spec:', '  ports:', '    - name: http', '      port: 80', ''].join('\n');
+    const yaml = [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: extra',
+      '  namespace: bookinfo',
+      'spec:',
+      '  ports:',
+      '    - name: http',
+      '      port: 80',
+      '',
+    ].join('\n');
     await page.getByTestId('upload-input').setInputFiles([
       { name: 'extra.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(yaml) },
       { name: 'blob.bin', mimeType: 'application/octet-stream', buffer: Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 1, 2, 0, 0, 0, 3, 4]) },
@@ -175,9 +210,7 @@ test.describe('Mesh Workbench', () => {
     // The other files' problems are still listed.
     await expect(otherRows).toHaveCount(before);
     // The editor marks the error on that line.
-    await expect
-      .poll(() => page.evaluate(() => window.__meshWorkbench?.editor?.markers().map((m) => `${m.severity}@${m.line}`)))
-      .toEqual([`Error@${errLine}`]);
+    await expect.poll(() => page.evaluate(() => window.__meshWorkbench?.editor?.markers().map((m) => `${m.severity}@${m.line}`))).toEqual([`Error@${errLine}`]);
 
     // Clicking it moves the cursor to that line.
     await page.keyboard.press('ControlOrMeta+Home');
@@ -200,7 +233,10 @@ test.describe('Mesh Workbench', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await expect.poll(async () => luminance(await bg())).toBeLessThan(0.2);
     await expect(page.locator('.monaco-editor').first()).toHaveClass(/vs-dark/);
-    const editorBg = await page.locator('.monaco-editor .monaco-editor-background').first().evaluate((el) => getComputedStyle(el).backgroundColor);
+    const editorBg = await page
+      .locator('.monaco-editor .monaco-editor-background')
+      .first()
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(luminance(editorBg)).toBeLessThan(0.2);
   });
 
@@ -209,7 +245,10 @@ test.describe('Mesh Workbench', () => {
     const checkbox = page.getByTestId('include-placeholders');
     await expect(checkbox).toBeChecked();
     await expect(page.getByTestId('assumptions')).toContainText(/placeholder/i);
-    const placeholderNote = page.getByTestId('assumptions').locator('li').filter({ hasText: /placeholder/i });
+    const placeholderNote = page
+      .getByTestId('assumptions')
+      .locator('li')
+      .filter({ hasText: /placeholder/i });
     await expect(placeholderNote).toHaveCount(1);
     await checkbox.uncheck();
     await expect(placeholderNote).toHaveCount(0);
@@ -230,7 +269,10 @@ test.describe('Mesh Workbench', () => {
     await expect(problemRows(page).first()).toBeVisible();
     page.once('dialog', (d) => void d.accept());
     await page.getByTestId('samples-button').click();
-    await page.getByTestId('sample-item').filter({ hasText: /^Bookinfo(?! with)/ }).click();
+    await page
+      .getByTestId('sample-item')
+      .filter({ hasText: /^Bookinfo(?! with)/ })
+      .click();
     await expect(page.getByTestId('problems-empty')).toHaveText('No problems found in the workspace.');
     await expect(problemRows(page)).toHaveCount(0);
     await expect(page.getByTestId('status-error')).toHaveText('0');

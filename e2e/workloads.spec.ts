@@ -35,7 +35,9 @@ test('the Workloads list shows each pod with its identity, and follows a multi-c
 
   // The same worker answers other typed queries, e.g. which pods a Service selects.
   const reviews = await page.evaluate(() => window.__meshWorkbench!.query('services', { text: 'reviews.bookinfo' }));
-  expect(reviews.items.map((s) => `${s.kind} ${s.namespace}/${s.name} ${s.hosts.join(',')}`)).toEqual(['Service bookinfo/reviews reviews.bookinfo.svc.cluster.local']);
+  expect(reviews.items.map((s) => `${s.kind} ${s.namespace}/${s.name} ${s.hosts.join(',')}`)).toEqual([
+    'Service bookinfo/reviews reviews.bookinfo.svc.cluster.local',
+  ]);
   expect(reviews.items[0]!.pods.total).toBe(3);
 
   // Rename the reviews service account in all three pods at once (one edit, three changes).
@@ -47,7 +49,9 @@ test('the Workloads list shows each pod with its identity, and follows a multi-c
   await page.keyboard.press('Escape');
   await page.keyboard.press('ControlOrMeta+Shift+L');
   await page.keyboard.type('serviceAccountName: critic');
-  await expect.poll(() => page.evaluate(() => (window.__meshWorkbench?.editor?.value('pods.yaml')?.match(/serviceAccountName: critic\n/g) ?? []).length)).toBe(3);
+  await expect
+    .poll(() => page.evaluate(() => (window.__meshWorkbench?.editor?.value('pods.yaml')?.match(/serviceAccountName: critic\n/g) ?? []).length))
+    .toBe(3);
 
   for (const row of await workloadRow(page, 'bookinfo/reviews-').all()) await expect(row).toContainText('spiffe://cluster.local/ns/bookinfo/sa/critic');
   // The other pods kept theirs: the worker applied the changes at the right places.
@@ -56,14 +60,18 @@ test('the Workloads list shows each pod with its identity, and follows a multi-c
   await expect(workloadRow(page, 'bookinfo/ratings-')).toContainText('spiffe://cluster.local/ns/bookinfo/sa/bookinfo-ratings');
 
   // Undo goes to the worker the same way (typing is undone in steps: a word at a time).
-  const original = () => page.evaluate(() => (window.__meshWorkbench?.editor?.value('pods.yaml')?.match(/serviceAccountName: bookinfo-reviews\n/g) ?? []).length);
+  const original = () =>
+    page.evaluate(() => (window.__meshWorkbench?.editor?.value('pods.yaml')?.match(/serviceAccountName: bookinfo-reviews\n/g) ?? []).length);
   for (let i = 0; i < 5 && (await original()) < 3; i++) await page.keyboard.press('ControlOrMeta+Z');
   expect(await original()).toBe(3);
-  for (const row of await workloadRow(page, 'bookinfo/reviews-').all()) await expect(row).toContainText('spiffe://cluster.local/ns/bookinfo/sa/bookinfo-reviews');
+  for (const row of await workloadRow(page, 'bookinfo/reviews-').all())
+    await expect(row).toContainText('spiffe://cluster.local/ns/bookinfo/sa/bookinfo-reviews');
 
   // A workload's name opens its pod in the editor.
   await page.locator('[data-testid="file-item"][data-path="networking.yaml"]').click();
-  await workloadRow(page, 'bookinfo/details-').getByRole('button', { name: /bookinfo\/details-/ }).click();
+  await workloadRow(page, 'bookinfo/details-')
+    .getByRole('button', { name: /bookinfo\/details-/ })
+    .click();
   await expect(page.getByTestId('tab').filter({ hasText: 'pods.yaml' })).toHaveAttribute('aria-selected', 'true');
   const line = await page.evaluate(() => {
     const text = window.__meshWorkbench?.editor?.value('pods.yaml') ?? '';
@@ -122,7 +130,10 @@ test('after many kinds of edits, the problems are those of a fresh analysis of t
   await page.keyboard.press('ControlOrMeta+Alt+ArrowDown');
   await page.keyboard.type('# é€😀 ');
   await page.keyboard.press('Escape');
-  await page.evaluate((t) => navigator.clipboard.writeText(t), '---\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: pasted\n  namespace: bookinfo\nspec:\n  hosts: [pasted]\n  http:\n  - route:\n    - destination:\n        host: nowhere\n');
+  await page.evaluate(
+    (t) => navigator.clipboard.writeText(t),
+    '---\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: pasted\n  namespace: bookinfo\nspec:\n  hosts: [pasted]\n  http:\n  - route:\n    - destination:\n        host: nowhere\n',
+  );
   await page.keyboard.press('ControlOrMeta+End');
   await page.keyboard.press('Enter');
   await page.keyboard.press('ControlOrMeta+V');
@@ -131,10 +142,14 @@ test('after many kinds of edits, the problems are those of a fresh analysis of t
   await expect.poll(() => page.evaluate(() => window.__meshWorkbench?.editor?.value('networking.yaml')?.includes('host: nowhere'))).toBe(true);
   // Let the debounced sync go out, then wait for its analysis.
   await page.waitForTimeout(500);
-  await expect.poll(() => page.evaluate(() => {
-    const a = window.__meshWorkbench!.analysis();
-    return a.requestedVersion > 0 && a.resultVersion === a.requestedVersion && !a.running;
-  })).toBe(true);
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const a = window.__meshWorkbench!.analysis();
+        return a.requestedVersion > 0 && a.resultVersion === a.requestedVersion && !a.running;
+      }),
+    )
+    .toBe(true);
   await expect(page.getByTestId('problem-row').filter({ hasText: '"ratingz"' }).first()).toBeVisible();
   const before = await problems();
   expect(before.length).toBeGreaterThan(3);

@@ -78,7 +78,11 @@ test('the title bar and the tab name the open workspace: new, rename, switch bac
 test('a sample opens as a new workspace; the one before keeps its files', async ({ page }) => {
   const native = await openApp(page);
   await newWorkspace(page, 'Staging');
-  await page.getByTestId('upload-input').setInputFiles([{ name: 'staging.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: staging\n') }]);
+  await page
+    .getByTestId('upload-input')
+    .setInputFiles([
+      { name: 'staging.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from('apiVersion: v1\nkind: Namespace\nmetadata:\n  name: staging\n') },
+    ]);
   await expect(fileItem(page, 'staging.yaml')).toBeVisible();
   await expect(page.getByTestId('save-status')).toHaveAttribute('data-status', 'saved');
 

@@ -32,5 +32,7 @@ export function show(v: unknown, depth = 0): string {
   if (typeof v !== 'object' || v === null) return JSON.stringify(v);
   if (depth > 6) return '…';
   if (Array.isArray(v)) return `[${v.map((x) => show(x, depth + 1)).join(', ')}]`;
-  return `{${Object.keys(v).map((k) => `${JSON.stringify(k)}: ${show(Object.getOwnPropertyDescriptor(v, k)?.value, depth + 1)}`).join(', ')}}`;
+  return `{${Object.keys(v)
+    .map((k) => `${JSON.stringify(k)}: ${show(Object.getOwnPropertyDescriptor(v, k)?.value, depth + 1)}`)
+    .join(', ')}}`;
 }

@@ -53,5 +53,7 @@ export function addToCorpus(target: string, entry: CorpusEntry): boolean {
 
 /** Signatures of the crashes recorded as known analyzer crashes. */
 export function knownCrashSignatures(target: string): string[] {
-  return readCorpus(target).entries.filter((e) => e.status === 'known-analyzer-crash' && e.signature).map((e) => e.signature as string);
+  return readCorpus(target)
+    .entries.filter((e) => e.status === 'known-analyzer-crash' && e.signature)
+    .map((e) => e.signature as string);
 }

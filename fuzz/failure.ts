@@ -3,7 +3,10 @@
 export type FailureKind = 'divergence' | 'crash' | 'hang';
 
 export class FuzzFailure extends Error {
-  constructor(readonly kind: FailureKind, detail: string) {
+  constructor(
+    readonly kind: FailureKind,
+    detail: string,
+  ) {
     super(`${kind}: ${detail}`);
   }
 }
@@ -67,7 +70,11 @@ export async function retryingHangsAsync<T>(check: () => Promise<T>): Promise<T>
 
 export function describeError(e: unknown): string {
   if (e instanceof Error) {
-    const frames = (e.stack ?? '').split('\n').slice(1, 4).map((l) => l.trim()).join(' | ');
+    const frames = (e.stack ?? '')
+      .split('\n')
+      .slice(1, 4)
+      .map((l) => l.trim())
+      .join(' | ');
     return `${e.name}: ${e.message}${frames ? ` (${frames})` : ''}`;
   }
   return String(e);

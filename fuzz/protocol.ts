@@ -34,4 +34,3 @@ export interface WorkerResult {
 
 /** Layout of the heartbeat buffer: [0] inputs started, [8] start time (epoch ms), [16] input length, [24…] input JSON. */
 export const HEARTBEAT_BYTES = 24 + 4 * 1024 * 1024;
-

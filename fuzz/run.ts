@@ -135,7 +135,9 @@ function runTarget(name: string, runs: number, o: Options): Promise<{ result: Wo
 async function main(): Promise<void> {
   const o = parseOptions(process.argv.slice(2));
   const seeds = loadSeeds();
-  process.stdout.write(`Fuzzing (seed ${o.seed}, time limit ${o.timeLimitMs} ms per input${o.smoke ? ', smoke run' : ''})\nSeed manifests: ${seeds.documents.length} documents from ${seeds.sources.join(', ') || 'nowhere'}\n`);
+  process.stdout.write(
+    `Fuzzing (seed ${o.seed}, time limit ${o.timeLimitMs} ms per input${o.smoke ? ', smoke run' : ''})\nSeed manifests: ${seeds.documents.length} documents from ${seeds.sources.join(', ') || 'nowhere'}\n`,
+  );
   const summaries: Summary[] = [];
   let failedAny = false;
   for (const name of o.targets) {
@@ -145,7 +147,18 @@ async function main(): Promise<void> {
     const notRun = target.unavailable?.();
     if (notRun) {
       process.stdout.write(`  SKIPPED, not run: ${notRun}\n`);
-      summaries.push({ target: name, inputs: 0, skipped: 0, divergences: 0, crashes: 0, hangs: 0, newAnalyzerCrashes: 0, knownCrashInputs: 0, seconds: 0, notRun });
+      summaries.push({
+        target: name,
+        inputs: 0,
+        skipped: 0,
+        divergences: 0,
+        crashes: 0,
+        hangs: 0,
+        newAnalyzerCrashes: 0,
+        knownCrashInputs: 0,
+        seconds: 0,
+        notRun,
+      });
       continue;
     }
     let outcome: { result: WorkerResult; stopped?: Counterexample };
@@ -178,7 +191,8 @@ async function main(): Promise<void> {
       process.stdout.write(`  ${label}: ${c.detail.slice(0, 2000)}\n  input: ${JSON.stringify(c.input).slice(0, 4000)}\n`);
       // The corpus is ours: Istio's test inputs in ../shared must not end up in it.
       const borrowed = sharedLinesIn(c.input, seeds);
-      if (borrowed >= 3) process.stdout.write(`  NOTE: ${borrowed} lines of this input come from ../shared: replace it in the corpus with an equivalent input of our own\n`);
+      if (borrowed >= 3)
+        process.stdout.write(`  NOTE: ${borrowed} lines of this input come from ../shared: replace it in the corpus with an equivalent input of our own\n`);
       if (o.record) {
         const added = addToCorpus(name, {
           input: c.input,
@@ -198,7 +212,9 @@ async function main(): Promise<void> {
       process.stdout.write(`  FAILED: ${result.report.failure}\n`);
       failedAny = true;
     }
-    process.stdout.write(`  ${s.inputs.toLocaleString('en-US')} inputs${s.skipped ? ` (${s.skipped.toLocaleString('en-US')} not valid YAML, skipped)` : ''} in ${s.seconds.toFixed(1)} s: ${s.divergences} divergences, ${s.crashes} crashes, ${s.hangs} hangs${s.newAnalyzerCrashes + s.knownCrashInputs > 0 ? `; analyzer crashes: ${s.newAnalyzerCrashes} new (recorded as known), ${s.knownCrashInputs} inputs hit recorded ones` : ''}\n`);
+    process.stdout.write(
+      `  ${s.inputs.toLocaleString('en-US')} inputs${s.skipped ? ` (${s.skipped.toLocaleString('en-US')} not valid YAML, skipped)` : ''} in ${s.seconds.toFixed(1)} s: ${s.divergences} divergences, ${s.crashes} crashes, ${s.hangs} hangs${s.newAnalyzerCrashes + s.knownCrashInputs > 0 ? `; analyzer crashes: ${s.newAnalyzerCrashes} new (recorded as known), ${s.knownCrashInputs} inputs hit recorded ones` : ''}\n`,
+    );
   }
   process.stdout.write('\ntarget      inputs      divergences  crashes  hangs  seconds\n');
   for (const s of summaries) {
@@ -206,7 +222,9 @@ async function main(): Promise<void> {
       process.stdout.write(`${s.target.padEnd(10)}  SKIPPED (not run): ${s.notRun}\n`);
       continue;
     }
-    process.stdout.write(`${s.target.padEnd(10)}${s.inputs.toLocaleString('en-US').padStart(10)}  ${String(s.divergences).padStart(11)}  ${String(s.crashes).padStart(7)}  ${String(s.hangs).padStart(5)}  ${s.seconds.toFixed(0).padStart(7)}\n`);
+    process.stdout.write(
+      `${s.target.padEnd(10)}${s.inputs.toLocaleString('en-US').padStart(10)}  ${String(s.divergences).padStart(11)}  ${String(s.crashes).padStart(7)}  ${String(s.hangs).padStart(5)}  ${s.seconds.toFixed(0).padStart(7)}\n`,
+    );
   }
   const notRun = summaries.filter((s) => s.notRun).map((s) => s.target);
   if (notRun.length) process.stdout.write(`SKIPPED, not run on this machine: ${notRun.join(', ')} (see above); these targets did not pass, they did not run\n`);

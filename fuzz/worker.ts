@@ -119,5 +119,14 @@ while (remaining > 0) {
   restarts++;
 }
 const report = target.report?.();
-const result: WorkerResult = { target: job.target, inputs, skipped, knownCrashInputs, restarts, counterexamples, ms: Date.now() - t0, ...(report ? { report } : {}) };
+const result: WorkerResult = {
+  target: job.target,
+  inputs,
+  skipped,
+  knownCrashInputs,
+  restarts,
+  counterexamples,
+  ms: Date.now() - t0,
+  ...(report ? { report } : {}),
+};
 port.postMessage({ type: 'done', result });

@@ -120,7 +120,12 @@ function trainCodeCache(bundle) {
   `;
   const env = { ...process.env };
   delete env.NODE_OPTIONS;
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, bundle, JSON.stringify(TRAINING_RUNS)], { cwd: PROJECT_ROOT, env, encoding: 'utf8', timeout: 120_000 });
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', script, bundle, JSON.stringify(TRAINING_RUNS)], {
+    cwd: PROJECT_ROOT,
+    env,
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
   if (run.status !== 0) console.warn(`build-cli: the code-cache training run failed (the CLI works, only starts slower):\n${run.stderr ?? run.error}`);
 }
 

@@ -38,13 +38,29 @@ const MOUNTS = {
 /** Files compiled (with everything they import): the v3 resources, extensions and admin dumps. */
 const TARGET_DIRS = ['envoy/admin/v3', 'envoy/annotations', 'envoy/config', 'envoy/extensions', 'envoy/type', 'udpa/type', 'xds/type', 'xds/core'];
 /** v2-era folders that only describe the retired v2 API. */
-const SKIP = (file) => file.startsWith('envoy/config/filter/') || /\/v2(alpha\d*|beta\d*)?\//.test(file) || /\/v1alpha\d*\//.test(file) && !file.startsWith('udpa/') && !file.startsWith('xds/');
+const SKIP = (file) =>
+  file.startsWith('envoy/config/filter/') ||
+  /\/v2(alpha\d*|beta\d*)?\//.test(file) ||
+  (/\/v1alpha\d*\//.test(file) && !file.startsWith('udpa/') && !file.startsWith('xds/'));
 
 /** Upstream PGV field numbers of the `ignore_empty` rule missing from the shipped validate.proto. */
 const IGNORE_EMPTY = {
-  FloatRules: 8, DoubleRules: 8, Int32Rules: 8, Int64Rules: 8, UInt32Rules: 8, UInt64Rules: 8,
-  SInt32Rules: 8, SInt64Rules: 8, Fixed32Rules: 8, Fixed64Rules: 8, SFixed32Rules: 8, SFixed64Rules: 8,
-  StringRules: 26, BytesRules: 14, RepeatedRules: 5, MapRules: 6,
+  FloatRules: 8,
+  DoubleRules: 8,
+  Int32Rules: 8,
+  Int64Rules: 8,
+  UInt32Rules: 8,
+  UInt64Rules: 8,
+  SInt32Rules: 8,
+  SInt64Rules: 8,
+  Fixed32Rules: 8,
+  Fixed64Rules: 8,
+  SFixed32Rules: 8,
+  SFixed64Rules: 8,
+  StringRules: 26,
+  BytesRules: 14,
+  RepeatedRules: 5,
+  MapRules: 6,
 };
 
 const require = createRequire(import.meta.url);
@@ -166,7 +182,10 @@ async function main() {
     const r = buildEnvoyDescriptors({ ifStale });
     const rel = relative(process.cwd(), r.output) || r.output;
     if (!r.built) console.log(`build-envoy-protos: ${rel} is up to date`);
-    else console.log(`build-envoy-protos: ${rel} (${r.files} files, ${(r.bytes / 1024).toFixed(0)} KB descriptors, ${r.omitted.length} omitted, ${Math.round(r.ms)} ms)`);
+    else
+      console.log(
+        `build-envoy-protos: ${rel} (${r.files} files, ${(r.bytes / 1024).toFixed(0)} KB descriptors, ${r.omitted.length} omitted, ${Math.round(r.ms)} ms)`,
+      );
   } catch (e) {
     const msg = `build-envoy-protos: could not build the Envoy descriptors: ${e instanceof Error ? e.message : String(e)}`;
     if (!soft) {

@@ -53,7 +53,8 @@ export function runCheckEnvoy(argv: readonly string[], io: CheckEnvoyIo): number
       errors++;
       continue;
     }
-    const isDump = typeUrl === undefined && doc !== null && typeof doc === 'object' && !Array.isArray(doc) && Array.isArray((doc as { configs?: unknown }).configs);
+    const isDump =
+      typeUrl === undefined && doc !== null && typeof doc === 'object' && !Array.isArray(doc) && Array.isArray((doc as { configs?: unknown }).configs);
     const docs = Array.isArray(doc) ? doc : [doc];
     const problems: ProtoProblem[] = [];
     docs.forEach((d, i) => {
@@ -64,7 +65,9 @@ export function runCheckEnvoy(argv: readonly string[], io: CheckEnvoyIo): number
     errors += problems.filter((p) => p.severity === 'error').length;
     warnings += problems.filter((p) => p.severity === 'warning').length;
   }
-  io.stderr(`check-envoy: ${files.length} file${files.length === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`);
+  io.stderr(
+    `check-envoy: ${files.length} file${files.length === 1 ? '' : 's'}, ${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}\n`,
+  );
   return errors > 0 ? 1 : 0;
 }
 

@@ -78,7 +78,10 @@ export function loadMeshNetworks(file: string | null | undefined, baseDir: strin
 /** Loads files (paths relative to baseDir) in order through the workspace model. */
 function loadFiles(files: readonly string[], baseDir: string): WorkspaceModel {
   const model = new WorkspaceModel(kindProblems);
-  model.update(files.map((f) => ({ path: f, text: readText(join(baseDir, f)) })), []);
+  model.update(
+    files.map((f) => ({ path: f, text: readText(join(baseDir, f)) })),
+    [],
+  );
   return model;
 }
 
@@ -249,7 +252,12 @@ function pad(s: string, n: number): string {
 }
 
 export function readBaseline(file: string): Set<string> {
-  return new Set(readText(file).split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#')));
+  return new Set(
+    readText(file)
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !l.startsWith('#')),
+  );
 }
 
 /** The manifests' folder and the known-failures file for these options. */
@@ -326,7 +334,9 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
   const failLines: string[] = [];
   for (const r of failing) {
     const k = known.get(r.id);
-    failLines.push(`FAIL ${r.id} (${r.analyzer})${r.error === NOT_IMPLEMENTED ? `: ${NOT_IMPLEMENTED}` : ''}${k !== undefined ? ` [known failure: ${k}]` : ''}`);
+    failLines.push(
+      `FAIL ${r.id} (${r.analyzer})${r.error === NOT_IMPLEMENTED ? `: ${NOT_IMPLEMENTED}` : ''}${k !== undefined ? ` [known failure: ${k}]` : ''}`,
+    );
     if (r.error && r.error !== NOT_IMPLEMENTED) failLines.push(`  ${r.error.split('\n').join('\n  ')}`);
     if (r.error !== NOT_IMPLEMENTED) {
       for (const m of r.missing) failLines.push(`  missing: ${m}`);
@@ -402,7 +412,10 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
       const listed = [...(baseline ?? []), ...known.keys()].filter((id) => suiteOf(id) === suite);
       const manifestFile = join(paths.manifests, `${suite}.txt`);
       const manifest = existsSync(manifestFile) ? readManifest(manifestFile) : undefined;
-      if (!manifest && listed.length > 0) missing.manifests.push(`MISSING manifest: ${manifestFile} (the baseline or known failures list ${listed.length} ${suite} case(s); write it with --write-baseline)`);
+      if (!manifest && listed.length > 0)
+        missing.manifests.push(
+          `MISSING manifest: ${manifestFile} (the baseline or known failures list ${listed.length} ${suite} case(s); write it with --write-baseline)`,
+        );
       const expected = [...new Set([...(manifest?.cases ?? []), ...listed])];
       const dir = suiteDir(suite, root, webhookDir);
       if (!isDir(dir)) {
@@ -420,14 +433,17 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
       }
       for (const id of manifest.cases) {
         if (ran.has(id)) continue;
-        missing.cases.push(`MISSING case (in the manifest${baseline?.has(id) ? ' and the baseline' : known.has(id) ? ' and the known failures' : ''}, not in the corpus): ${id}`);
+        missing.cases.push(
+          `MISSING case (in the manifest${baseline?.has(id) ? ' and the baseline' : known.has(id) ? ' and the known failures' : ''}, not in the corpus): ${id}`,
+        );
         named.add(id);
       }
       const inManifest = new Set(manifest.cases);
       for (const r of results) if (r.suite === suite && !inManifest.has(r.id)) notes.push(`new case (not in the manifest; --write-baseline adds it): ${r.id}`);
     }
     for (const id of baseline ?? []) if (inScope(id) && !ran.has(id) && !named.has(id)) missing.notRun.push(`NOT RUN (in baseline, no such case ran): ${id}`);
-    for (const id of known.keys()) if (inScope(id) && !ran.has(id) && !named.has(id)) missing.notRun.push(`NOT RUN (in known failures, no such case ran): ${id}`);
+    for (const id of known.keys())
+      if (inScope(id) && !ran.has(id) && !named.has(id)) missing.notRun.push(`NOT RUN (in known failures, no such case ran): ${id}`);
   }
 
   const notRunCount = missing.cases.length + missing.notRun.length;
@@ -442,8 +458,12 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
     for (const id of knownAndBaselined) lines.push(`ERROR: ${id} is both in the baseline and a known failure`);
     lines.push(...knownErrors.map((e) => `ERROR: ${e}`), ...duplicates);
     lines.push(...missing.manifests, ...missing.parts, ...missing.files, ...missing.cases, ...missing.notRun);
-    if (baseline) lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${notRunCount} not run, ${newlyPassing.length} newly passing`);
-    if (known.size > 0) lines.push(`known failures: ${known.size} listed, ${results.filter((r) => !r.passed && known.has(r.id)).length} failing as known, ${knownNowPassing.length} now passing`);
+    if (baseline)
+      lines.push(`baseline: ${baseline.size} listed, ${regressions.length} regressed, ${notRunCount} not run, ${newlyPassing.length} newly passing`);
+    if (known.size > 0)
+      lines.push(
+        `known failures: ${known.size} listed, ${results.filter((r) => !r.passed && known.has(r.id)).length} failing as known, ${knownNowPassing.length} now passing`,
+      );
   }
   for (const file of absent) lines.push(`${strict ? 'ERROR' : 'warning'}: cases file is absent: ${file}`);
   if (strict) {

@@ -13,8 +13,7 @@ import { chromiumLaunchOptions, findSystemChromium } from './browser.mjs';
 
 const PREFIX = 'e2e browser:';
 
-export const INSTRUCTION =
-  `${PREFIX} no Chromium found and none could be installed. Install one (Debian/Ubuntu: \`sudo apt-get install -y chromium\`; elsewhere: \`npx playwright install --with-deps chromium\`) and run the tests again.`;
+export const INSTRUCTION = `${PREFIX} no Chromium found and none could be installed. Install one (Debian/Ubuntu: \`sudo apt-get install -y chromium\`; elsewhere: \`npx playwright install --with-deps chromium\`) and run the tests again.`;
 
 /**
  * The decision, with every effect passed in so tests can drive it.
@@ -76,7 +75,11 @@ async function launchProblem(systemChromium) {
     await browser.close();
     return undefined;
   } catch (e) {
-    return String(e?.message ?? e).split('\n').find((l) => l.trim()) ?? 'unknown error';
+    return (
+      String(e?.message ?? e)
+        .split('\n')
+        .find((l) => l.trim()) ?? 'unknown error'
+    );
   }
 }
 

@@ -28,7 +28,9 @@ const opt = (name) => {
 function newestModule(prefix) {
   const dir = join(homedir(), 'go/pkg/mod/istio.io');
   if (!existsSync(dir)) throw new Error(`no Go module cache at ${dir}; pass --api and --istio`);
-  const names = readdirSync(dir).filter((n) => n.startsWith(prefix + '@')).sort();
+  const names = readdirSync(dir)
+    .filter((n) => n.startsWith(prefix + '@'))
+    .sort();
   if (names.length === 0) throw new Error(`no ${prefix}@* in ${dir}`);
   return join(dir, names[names.length - 1]);
 }
@@ -265,16 +267,39 @@ for (const f of protoFiles) {
 }
 
 const SCALARS = new Set([
-  'double', 'float', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64',
-  'fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'bool', 'string', 'bytes',
+  'double',
+  'float',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+  'bool',
+  'string',
+  'bytes',
 ]);
 /** Well-known messages whose JSON form legacy jsonpb special-cases (decode.ts handles each). */
 const WKT = new Set([
-  '.google.protobuf.Any', '.google.protobuf.Duration', '.google.protobuf.Timestamp',
-  '.google.protobuf.Struct', '.google.protobuf.Value', '.google.protobuf.ListValue',
-  '.google.protobuf.BoolValue', '.google.protobuf.BytesValue', '.google.protobuf.StringValue',
-  '.google.protobuf.Int32Value', '.google.protobuf.UInt32Value', '.google.protobuf.FloatValue',
-  '.google.protobuf.Int64Value', '.google.protobuf.UInt64Value', '.google.protobuf.DoubleValue',
+  '.google.protobuf.Any',
+  '.google.protobuf.Duration',
+  '.google.protobuf.Timestamp',
+  '.google.protobuf.Struct',
+  '.google.protobuf.Value',
+  '.google.protobuf.ListValue',
+  '.google.protobuf.BoolValue',
+  '.google.protobuf.BytesValue',
+  '.google.protobuf.StringValue',
+  '.google.protobuf.Int32Value',
+  '.google.protobuf.UInt32Value',
+  '.google.protobuf.FloatValue',
+  '.google.protobuf.Int64Value',
+  '.google.protobuf.UInt64Value',
+  '.google.protobuf.DoubleValue',
 ]);
 
 /** Protobuf name resolution: innermost scope outwards. */
@@ -304,7 +329,7 @@ for (const block of collections.split(/\n\t[A-Za-z0-9]+ = resource\.Builder\{/).
   const body = block.slice(0, block.indexOf('}.MustBuild()'));
   const str = (key) => body.match(new RegExp(`\\b${key}:\\s*"([^"]*)"`))?.[1];
   const proto = str('Proto');
-  if (!proto?.startsWith("istio.") || !str("Group")?.endsWith(".istio.io")) continue;
+  if (!proto?.startsWith('istio.') || !str('Group')?.endsWith('.istio.io')) continue;
   const aliases = [...(body.match(/VersionAliases:\s*\[\]string\{([^}]*)\}/)?.[1] ?? '').matchAll(/"([^"]+)"/g)].map((m) => m[1]);
   const versions = [...new Set([str('Version'), ...aliases])].sort();
   kinds.push({ group: str('Group'), kind: str('Kind'), versions, spec: proto, status: str('StatusProto') });

@@ -21,43 +21,49 @@ const noFuzz = args.includes('--no-fuzz');
 const groupAt = args.indexOf('--group');
 const group = groupAt >= 0 ? args[groupAt + 1] : undefined;
 const folders = args.filter((a, i) => !a.startsWith('--') && i !== groupAt + 1);
-for (const f of folders) if (!FOLDERS.includes(f)) {
-  console.error(`Unknown folder "${f}"; choose from ${FOLDERS.join(', ')}.`);
-  process.exit(64);
-}
+for (const f of folders)
+  if (!FOLDERS.includes(f)) {
+    console.error(`Unknown folder "${f}"; choose from ${FOLDERS.join(', ')}.`);
+    process.exit(64);
+  }
 const chosen = folders.length ? folders : FOLDERS;
 if (groupAt >= 0 && (chosen.length !== 1 || !SPECS[chosen[0]].groups?.[group])) {
-  console.error(`--group needs one folder and one of its groups (${FOLDERS.map((f) => `${f}: ${Object.keys(SPECS[f].groups ?? {}).join(', ') || 'none'}`).join('; ')}).`);
+  console.error(
+    `--group needs one folder and one of its groups (${FOLDERS.map((f) => `${f}: ${Object.keys(SPECS[f].groups ?? {}).join(', ') || 'none'}`).join('; ')}).`,
+  );
   process.exit(64);
 }
 // A folder's groups must cover each of its files whole, each line once: a line left out would
 // never be mutated.
-for (const [name, spec] of Object.entries(SPECS)) if (spec.groups) {
-  const dir = join(ROOT, 'src', 'core', name);
-  const files = readdirSync(dir).filter((f) => f.endsWith('.ts')).map((f) => f.slice(0, -3));
-  const ranges = new Map(files.map((f) => [f, []]));
-  const problems = [];
-  for (const entry of Object.values(spec.groups).flat()) {
-    const r = groupEntry(entry);
-    if (!ranges.has(r.name)) problems.push(`${entry}: no such file`);
-    else ranges.get(r.name).push(r);
-  }
-  for (const [file, rs] of ranges) {
-    const lines = readFileSync(join(dir, `${file}.ts`), 'utf8').split('\n').length;
-    rs.sort((x, y) => x.from - y.from);
-    let next = 1;
-    for (const r of rs) {
-      if (r.from !== next) problems.push(`${file}: lines ${next}-${r.from - 1} in no group, or lines from ${r.from} in two`);
-      next = r.to + 1;
+for (const [name, spec] of Object.entries(SPECS))
+  if (spec.groups) {
+    const dir = join(ROOT, 'src', 'core', name);
+    const files = readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => f.slice(0, -3));
+    const ranges = new Map(files.map((f) => [f, []]));
+    const problems = [];
+    for (const entry of Object.values(spec.groups).flat()) {
+      const r = groupEntry(entry);
+      if (!ranges.has(r.name)) problems.push(`${entry}: no such file`);
+      else ranges.get(r.name).push(r);
     }
-    if (rs.length === 0) problems.push(`${file}: in no group`);
-    else if (next <= lines) problems.push(`${file}: lines ${next}-${lines} in no group`);
+    for (const [file, rs] of ranges) {
+      const lines = readFileSync(join(dir, `${file}.ts`), 'utf8').split('\n').length;
+      rs.sort((x, y) => x.from - y.from);
+      let next = 1;
+      for (const r of rs) {
+        if (r.from !== next) problems.push(`${file}: lines ${next}-${r.from - 1} in no group, or lines from ${r.from} in two`);
+        next = r.to + 1;
+      }
+      if (rs.length === 0) problems.push(`${file}: in no group`);
+      else if (next <= lines) problems.push(`${file}: lines ${next}-${lines} in no group`);
+    }
+    if (problems.length) {
+      console.error(`tools/mutate/folders.mjs: the groups of ${name} must cover each file of src/core/${name} whole, once:\n  ${problems.join('\n  ')}`);
+      process.exit(65);
+    }
   }
-  if (problems.length) {
-    console.error(`tools/mutate/folders.mjs: the groups of ${name} must cover each file of src/core/${name} whole, once:\n  ${problems.join('\n  ')}`);
-    process.exit(65);
-  }
-}
 
 function run(cmd, argv, opts = {}) {
   const r = spawnSync(cmd, argv, { stdio: 'inherit', ...opts });
@@ -81,10 +87,18 @@ if (!reportOnly) {
     const tmp = join(ROOT, `.stryker-tmp-${folder}`);
     mkdirSync(tmp, { recursive: true });
     const link = join(tmp, 'shared');
-    try { lstatSync(link); rmSync(link); } catch { /* not there yet */ }
+    try {
+      lstatSync(link);
+      rmSync(link);
+    } catch {
+      /* not there yet */
+    }
     symlinkSync(shared, link);
     console.log(`\n== mutating ${folder}`);
-    run(process.execPath, [stryker, 'run', join('tools', 'mutate', 'stryker.config.mjs')], { cwd: ROOT, env: { ...process.env, MUTATE_FOLDER: folder, ...(noFuzz ? { MUTATE_NO_FUZZ: '1' } : {}), ...(group ? { MUTATE_GROUP: group } : {}) } });
+    run(process.execPath, [stryker, 'run', join('tools', 'mutate', 'stryker.config.mjs')], {
+      cwd: ROOT,
+      env: { ...process.env, MUTATE_FOLDER: folder, ...(noFuzz ? { MUTATE_NO_FUZZ: '1' } : {}), ...(group ? { MUTATE_GROUP: group } : {}) },
+    });
   }
 }
 
@@ -94,55 +108,70 @@ const KINDS = ['', '.nofuzz', '.nostatic', '.nofuzz.nostatic'];
 for (const folder of chosen) {
   const groups = Object.keys(SPECS[folder].groups ?? {});
   if (!groups.length) continue;
-  for (const kind of KINDS) for (const suffix of ['.json', '.incremental.json']) {
-    const parts = groups.map((g) => join(ROOT, 'reports', 'mutation', `${folder}${kind}.group-${g}${suffix}`));
-    const present = parts.filter((p) => existsSync(p));
-    if (present.length === 0) continue;
-    if (present.length < parts.length) {
-      if (suffix === '.json') console.log(`${folder}${kind}: groups ${groups.filter((_, i) => existsSync(parts[i])).join(', ')} of ${groups.join(', ')} have reports; the folder's score waits for the rest.`);
-      continue;
+  for (const kind of KINDS)
+    for (const suffix of ['.json', '.incremental.json']) {
+      const parts = groups.map((g) => join(ROOT, 'reports', 'mutation', `${folder}${kind}.group-${g}${suffix}`));
+      const present = parts.filter((p) => existsSync(p));
+      if (present.length === 0) continue;
+      if (present.length < parts.length) {
+        if (suffix === '.json')
+          console.log(
+            `${folder}${kind}: groups ${groups.filter((_, i) => existsSync(parts[i])).join(', ')} of ${groups.join(', ')} have reports; the folder's score waits for the rest.`,
+          );
+        continue;
+      }
+      const reports = present.map((p) => JSON.parse(readFileSync(p, 'utf8')));
+      const merged = { ...reports[0], files: Object.assign({}, ...reports.map((r) => r.files)) };
+      if (reports.some((r) => r.testFiles)) merged.testFiles = Object.assign({}, ...reports.map((r) => r.testFiles ?? {}));
+      writeFileSync(join(ROOT, 'reports', 'mutation', `${folder}${kind}${suffix}`), JSON.stringify(merged));
     }
-    const reports = present.map((p) => JSON.parse(readFileSync(p, 'utf8')));
-    const merged = { ...reports[0], files: Object.assign({}, ...reports.map((r) => r.files)) };
-    if (reports.some((r) => r.testFiles)) merged.testFiles = Object.assign({}, ...reports.map((r) => r.testFiles ?? {}));
-    writeFileSync(join(ROOT, 'reports', 'mutation', `${folder}${kind}${suffix}`), JSON.stringify(merged));
-  }
 }
 
 // Score as Stryker defines it: detected (killed + timeout) / valid mutants (detected + survived + no coverage).
 console.log('\n| folder | tests | mutants | killed | timeout | survived | no coverage | score |');
 console.log('|---|---|---|---|---|---|---|---|');
-for (const folder of chosen) for (const kind of KINDS) {
-  const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
-  // .nostatic: Stryker's static mutants (code run while test files load) left out (MUTATE_IGNORE_STATIC).
-  const tests = [kind.includes('nofuzz') ? 'without fuzz smoke' : 'all CI runs', kind.includes('nostatic') ? 'static mutants ignored' : ''].filter(Boolean).join(', ');
-  if (!existsSync(file)) continue;
-  const report = JSON.parse(readFileSync(file, 'utf8'));
-  const count = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, other: 0 };
-  for (const f of Object.values(report.files)) for (const m of f.mutants) count[m.status in count ? m.status : 'other']++;
-  const valid = count.Killed + count.Timeout + count.Survived + count.NoCoverage;
-  const score = valid ? (100 * (count.Killed + count.Timeout)) / valid : 0;
-  console.log(`| ${folder} | ${tests} | ${valid} | ${count.Killed} | ${count.Timeout} | ${count.Survived} | ${count.NoCoverage} | ${score.toFixed(1)}% |`);
-}
+for (const folder of chosen)
+  for (const kind of KINDS) {
+    const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
+    // .nostatic: Stryker's static mutants (code run while test files load) left out (MUTATE_IGNORE_STATIC).
+    const tests = [kind.includes('nofuzz') ? 'without fuzz smoke' : 'all CI runs', kind.includes('nostatic') ? 'static mutants ignored' : '']
+      .filter(Boolean)
+      .join(', ');
+    if (!existsSync(file)) continue;
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    const count = { Killed: 0, Timeout: 0, Survived: 0, NoCoverage: 0, other: 0 };
+    for (const f of Object.values(report.files)) for (const m of f.mutants) count[m.status in count ? m.status : 'other']++;
+    const valid = count.Killed + count.Timeout + count.Survived + count.NoCoverage;
+    const score = valid ? (100 * (count.Killed + count.Timeout)) / valid : 0;
+    console.log(`| ${folder} | ${tests} | ${valid} | ${count.Killed} | ${count.Timeout} | ${count.Survived} | ${count.NoCoverage} | ${score.toFixed(1)}% |`);
+  }
 
 // --survivors: every surviving (or uncovered) mutant of the chosen folders, with its line, as
 // reports/mutation/<folder>-survivors.txt (the list docs/testing.md explains).
 if (args.includes('--survivors')) {
-  for (const folder of chosen) for (const kind of [...KINDS, ...KINDS.flatMap((k) => Object.keys(SPECS[folder].groups ?? {}).map((g) => `${k}.group-${g}`))]) {
-    const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
-    if (!existsSync(file)) continue;
-    const report = JSON.parse(readFileSync(file, 'utf8'));
-    const out = [];
-    for (const [path, f] of Object.entries(report.files)) {
-      const lines = f.source.split('\n');
-      const left = f.mutants.filter((m) => m.status === 'Survived' || m.status === 'NoCoverage').sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
-      for (const m of left) {
-        const { start, end } = m.location;
-        const original = start.line === end.line ? lines[start.line - 1].slice(start.column - 1, end.column - 1) : `${lines[start.line - 1].slice(start.column - 1)}…`;
-        out.push(`${path}:${start.line}:${start.column} ${m.status} ${m.mutatorName}: ${original.trim().slice(0, 120)} -> ${String(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80)}`);
+  for (const folder of chosen)
+    for (const kind of [...KINDS, ...KINDS.flatMap((k) => Object.keys(SPECS[folder].groups ?? {}).map((g) => `${k}.group-${g}`))]) {
+      const file = join(ROOT, 'reports', 'mutation', `${folder}${kind}.json`);
+      if (!existsSync(file)) continue;
+      const report = JSON.parse(readFileSync(file, 'utf8'));
+      const out = [];
+      for (const [path, f] of Object.entries(report.files)) {
+        const lines = f.source.split('\n');
+        const left = f.mutants
+          .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+          .sort((a, b) => a.location.start.line - b.location.start.line || a.location.start.column - b.location.start.column);
+        for (const m of left) {
+          const { start, end } = m.location;
+          const original =
+            start.line === end.line ? lines[start.line - 1].slice(start.column - 1, end.column - 1) : `${lines[start.line - 1].slice(start.column - 1)}…`;
+          out.push(
+            `${path}:${start.line}:${start.column} ${m.status} ${m.mutatorName}: ${original.trim().slice(0, 120)} -> ${String(m.replacement ?? '')
+              .replace(/\s+/g, ' ')
+              .slice(0, 80)}`,
+          );
+        }
       }
+      writeFileSync(join(ROOT, 'reports', 'mutation', `${folder}${kind}-survivors.txt`), `${out.join('\n')}\n`);
+      console.log(`${folder}${kind}: ${out.length} survivors in reports/mutation/${folder}${kind}-survivors.txt`);
     }
-    writeFileSync(join(ROOT, 'reports', 'mutation', `${folder}${kind}-survivors.txt`), `${out.join('\n')}\n`);
-    console.log(`${folder}${kind}: ${out.length} survivors in reports/mutation/${folder}${kind}-survivors.txt`);
-  }
 }

@@ -49,8 +49,10 @@ function goFiles(dir) {
 function goVersion() {
   const r = spawnSync('go', ['version'], { encoding: 'utf8' });
   if (r.error) {
-    console.error('oracle: `go` was not found on PATH. The oracle needs Go 1.26 (https://go.dev/dl/) and the Go module proxy\n' +
-      '(GOPROXY, by default https://proxy.golang.org) to fetch istio.io/istio and its dependencies.');
+    console.error(
+      'oracle: `go` was not found on PATH. The oracle needs Go 1.26 (https://go.dev/dl/) and the Go module proxy\n' +
+        '(GOPROXY, by default https://proxy.golang.org) to fetch istio.io/istio and its dependencies.',
+    );
     process.exit(2);
   }
   return r.stdout.trim();
@@ -80,7 +82,9 @@ export function ensureBuilt({ force = false } = {}) {
   }
   if (!force && old === stamp && existsSync(ISTIOCTL) && existsSync(XDS_ORACLE) && existsSync(ANALYZE_ORACLE)) return;
   mkdirSync(BIN, { recursive: true });
-  console.log(`oracle: building istioctl, xds-oracle and analyze-oracle with ${version} into ${BIN} (the first build downloads Istio's modules and compiles them: about 15 minutes on a busy 2-core machine; later builds take seconds)`);
+  console.log(
+    `oracle: building istioctl, xds-oracle and analyze-oracle with ${version} into ${BIN} (the first build downloads Istio's modules and compiles them: about 15 minutes on a busy 2-core machine; later builds take seconds)`,
+  );
   const t0 = Date.now();
   const builds = [
     ['istioctl', 'istio.io/istio/istioctl/cmd/istioctl'],
@@ -91,7 +95,9 @@ export function ensureBuilt({ force = false } = {}) {
     const t = Date.now();
     const r = spawnSync('go', ['build', '-mod=readonly', '-o', join(BIN, name), pkg], { cwd: ORACLE, stdio: 'inherit' });
     if (r.status !== 0) {
-      console.error(`oracle: go build ${pkg} failed (exit ${r.status}). If a module could not be downloaded, the Go module proxy did not serve it: see the go error above.`);
+      console.error(
+        `oracle: go build ${pkg} failed (exit ${r.status}). If a module could not be downloaded, the Go module proxy did not serve it: see the go error above.`,
+      );
       process.exit(1);
     }
     console.log(`oracle: built ${name} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
@@ -119,12 +125,14 @@ export function run(cmd, args, opts = {}) {
 export async function pool(items, n, fn) {
   const out = new Array(items.length);
   let next = 0;
-  await Promise.all(Array.from({ length: Math.min(n, items.length) }, async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i], i);
-    }
-  }));
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await fn(items[i], i);
+      }
+    }),
+  );
   return out;
 }
 
@@ -155,7 +163,10 @@ function analyzeWorkspaces() {
   for (const d of readdirSync(SAMPLES).sort()) {
     const dir = join(SAMPLES, d);
     if (!statSync(dir).isDirectory()) continue;
-    const files = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'route-tests.yaml').sort().map((f) => join(dir, f));
+    const files = readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f) && f !== 'route-tests.yaml')
+      .sort()
+      .map((f) => join(dir, f));
     if (files.length > 0) out.push({ id: `samples/${d}`, files });
   }
   return out;
@@ -196,12 +207,22 @@ function multisetDiff(a, b, key) {
 
 function skippedAnalyzers(verboseLog) {
   const m = /Skipped analyzers:\n((?:\t.*\n)*)/.exec(verboseLog);
-  return m ? m[1].split('\n').map((l) => l.trim()).filter(Boolean) : [];
+  return m
+    ? m[1]
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : [];
 }
 
 function executedAnalyzers(verboseLog) {
   const m = /Executed analyzers:\n((?:\t.*\n)*)/.exec(verboseLog);
-  return m ? m[1].split('\n').map((l) => l.trim()).filter(Boolean) : [];
+  return m
+    ? m[1]
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+    : [];
 }
 
 // Messages istioctl writes in Go map order: which conflict IST0109/IST0177 name for a resource in
@@ -219,7 +240,8 @@ function causeOf(side, m, other, allNamespaces) {
   if (same && same.level !== m.level) return `level differs (${m.code})`;
   if (side === 'ours' && m.code === 'IST0106') return 'IST0106 schema finding istioctl does not make';
   const ns = /^\S+ ([^/]+)\//.exec(m.origin ?? '')?.[1];
-  if (side === 'ours' && !allNamespaces && ns && ns !== 'default') return 'namespace filter: without -A istioctl reports only namespace "default", ours every namespace (a documented choice)';
+  if (side === 'ours' && !allNamespaces && ns && ns !== 'default')
+    return 'namespace filter: without -A istioctl reports only namespace "default", ours every namespace (a documented choice)';
   return `${side === 'ours' ? 'only ours' : 'only istioctl'}: ${m.code}`;
 }
 
@@ -291,13 +313,18 @@ async function analyzeSources(opts, fuzz) {
       add('istio-samples/dir', { id: `istio-${name(d)}/`, files, paths: [name(d)] });
     }
   } else {
-    console.log(`oracle: Istio's samples (${istio ?? 'istio.io/istio not in oracle/go.mod'}) are not in the Go module cache: run npm run oracle -- build first; skipped`);
+    console.log(
+      `oracle: Istio's samples (${istio ?? 'istio.io/istio not in oracle/go.mod'}) are not in the Go module cache: run npm run oracle -- build first; skipped`,
+    );
   }
   // Dedupe by content.
   const seen = new Set();
   const out = [];
   const dropped = new Map();
-  const keyOf = (ws) => createHash('sha256').update(JSON.stringify([ws.files.map((f) => [f.name, f.text]), ws.paths ?? null, ws.args])).digest('hex');
+  const keyOf = (ws) =>
+    createHash('sha256')
+      .update(JSON.stringify([ws.files.map((f) => [f.name, f.text]), ws.paths ?? null, ws.args]))
+      .digest('hex');
   for (const ws of sources) {
     const k = keyOf(ws);
     if (seen.has(k)) {
@@ -320,7 +347,10 @@ async function analyzeSources(opts, fuzz) {
       for (const c of fc.sample(arb, { seed: opts.seed + round, numRuns: want })) {
         if (got >= want) break;
         // The case's workspace, namespace, suppressions and mesh config; the output flags are ours to choose.
-        const { ws, args } = fuzz.toOracleRun({ ...c, flags: { format: 'log', verbose: false, allNamespaces: c.flags.allNamespaces, outputThreshold: null, failureThreshold: null } });
+        const { ws, args } = fuzz.toOracleRun({
+          ...c,
+          flags: { format: 'log', verbose: false, allNamespaces: c.flags.allNamespaces, outputThreshold: null, failureThreshold: null },
+        });
         const w = { source: 'fuzzed', id: `fuzzed/${opts.seed}+${round}/${got}`, files: ws.files, paths: ws.paths, args };
         const k = keyOf(w);
         if (seen.has(k)) {
@@ -354,7 +384,8 @@ async function compareWorkspace(ws, opts, sides, lib) {
   try {
     const rec = await compareIn(dir, ws, common, opts, sides, lib);
     // The input of a difference, for scripts/oracle/minimise.ts (not the large sample directories).
-    if (!rec.agree && ws.files.reduce((n, f) => n + f.text.length, 0) < 200_000) rec.input = { workspace: { files: ws.files, paths: ws.paths ?? ws.files.map((f) => f.name) }, args: common };
+    if (!rec.agree && ws.files.reduce((n, f) => n + f.text.length, 0) < 200_000)
+      rec.input = { workspace: { files: ws.files, paths: ws.paths ?? ws.files.map((f) => f.name) }, args: common };
     return rec;
   } finally {
     lib.server.removeDir(dir);
@@ -415,7 +446,13 @@ async function compareIn(dir, ws, common, opts, sides, lib) {
     if (stdoutPrefix) rec.note = `istioctl logged before its JSON: ${stdoutPrefix.split('\n')[0]}`;
     return rec;
   }
-  if (!bytesSame) rec.outputDiffers = { json: !bytesJson.same, log: !bytesLog.same, cause: byteCause, ...(!bytesLog.same ? { istioctlLog: ivr, oursLog: ovr } : { istioctlJson: ijr, oursJson: ojr }) };
+  if (!bytesSame)
+    rec.outputDiffers = {
+      json: !bytesJson.same,
+      log: !bytesLog.same,
+      cause: byteCause,
+      ...(!bytesLog.same ? { istioctlLog: ivr, oursLog: ovr } : { istioctlJson: ijr, oursJson: ojr }),
+    };
   rec.onlyIstioctl = onlyTheirs;
   rec.onlyOurs = onlyOurs;
   const causes = new Set();
@@ -440,7 +477,10 @@ async function compareIn(dir, ws, common, opts, sides, lib) {
     if (/Error\(s\) adding files/.test(ij.stderr + iv.stderr) && byteCause) causes.add(byteCause);
     if (rec.docUrlDiffers) causes.add('documentation URL differs beyond the release');
     if (!logSame && messagesSame) {
-      const differing = theirLog.filter((l) => !ourLog.includes(l)).concat(ourLog.filter((l) => !theirLog.includes(l))).map((l) => /\[(IST\d+)\]/.exec(l)?.[1]);
+      const differing = theirLog
+        .filter((l) => !ourLog.includes(l))
+        .concat(ourLog.filter((l) => !theirLog.includes(l)))
+        .map((l) => /\[(IST\d+)\]/.exec(l)?.[1]);
       causes.add(differing.length > 0 && differing.every((c) => MAP_ORDER_CODES.has(c ?? '')) ? MAP_ORDER_CAUSE : 'log output differs (same JSON messages)');
     }
     // An exit code is a cause of its own only when the messages agree; otherwise it follows from them.
@@ -460,7 +500,9 @@ async function analyzeCommand(opts) {
   const { workspaces: all, dropped } = await analyzeSources(opts, lib.fuzz);
   const workspaces = opts.limit ? all.slice(0, opts.limit) : all;
   const sides = makeSides(lib.server, opts);
-  console.log(`oracle: ${workspaces.length} distinct workspaces (${[...countBy(workspaces, (w) => w.source)].map(([s, n]) => `${s} ${n}`).join(', ')}; duplicates dropped: ${[...dropped].map(([s, n]) => `${s} ${n}`).join(', ') || 'none'}); istioctl through ${sides.how}`);
+  console.log(
+    `oracle: ${workspaces.length} distinct workspaces (${[...countBy(workspaces, (w) => w.source)].map(([s, n]) => `${s} ${n}`).join(', ')}; duplicates dropped: ${[...dropped].map(([s, n]) => `${s} ${n}`).join(', ') || 'none'}); istioctl through ${sides.how}`,
+  );
   let results;
   try {
     results = await pool(workspaces, opts.jobs, (ws) => compareWorkspace(ws, opts, sides, lib));
@@ -471,14 +513,43 @@ async function analyzeCommand(opts) {
   const byCause = new Map();
   for (const r of results) for (const c of r.causes) byCause.set(c, [...(byCause.get(c) ?? []), r.id]);
   const unattributed = results.filter((r) => !r.agree && r.causes.length === 0).map((r) => r.id);
-  const perSource = [...countBy(results, (r) => r.source)].map(([s, n]) => ({ source: s, workspaces: n, agree: results.filter((r) => r.source === s && r.agree).length }));
-  const ignoredKnown = countBy(results.flatMap((r) => (r.agree ? r.ignoredKnownCause ?? [] : [])), (c) => c);
+  const perSource = [...countBy(results, (r) => r.source)].map(([s, n]) => ({
+    source: s,
+    workspaces: n,
+    agree: results.filter((r) => r.source === s && r.agree).length,
+  }));
+  const ignoredKnown = countBy(
+    results.flatMap((r) => (r.agree ? (r.ignoredKnownCause ?? []) : [])),
+    (c) => c,
+  );
   mkdirSync(REPORTS, { recursive: true });
   const out = join(REPORTS, opts.allNamespaces ? 'analyze-all-namespaces.json' : 'analyze.json');
-  writeFileSync(out, JSON.stringify({ when: new Date().toISOString(), allNamespaces: !!opts.allNamespaces, fuzzSeed: opts.seed, istioctl: sides.how, perSource, agree, differ: results.length - agree, agreeIgnoringKnownCauses: Object.fromEntries(ignoredKnown), byCause: Object.fromEntries(byCause), unattributed, results }, null, 1));
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        when: new Date().toISOString(),
+        allNamespaces: !!opts.allNamespaces,
+        fuzzSeed: opts.seed,
+        istioctl: sides.how,
+        perSource,
+        agree,
+        differ: results.length - agree,
+        agreeIgnoringKnownCauses: Object.fromEntries(ignoredKnown),
+        byCause: Object.fromEntries(byCause),
+        unattributed,
+        results,
+      },
+      null,
+      1,
+    ),
+  );
   for (const r of results) {
     if (r.agree || (r.source === 'fuzzed' && !opts.verbose)) continue;
-    const sample = [...(r.onlyIstioctl ?? []).slice(0, 2).map((m) => `  - istioctl: ${m.code} ${m.origin ?? ''}: ${m.message}`), ...(r.onlyOurs ?? []).slice(0, 2).map((m) => `  + ours:     ${m.code} ${m.origin ?? ''}: ${m.message}`)];
+    const sample = [
+      ...(r.onlyIstioctl ?? []).slice(0, 2).map((m) => `  - istioctl: ${m.code} ${m.origin ?? ''}: ${m.message}`),
+      ...(r.onlyOurs ?? []).slice(0, 2).map((m) => `  + ours:     ${m.code} ${m.origin ?? ''}: ${m.message}`),
+    ];
     console.log(`DIFFER ${r.id}: ${r.causes.join('; ')}`);
     for (const l of sample) console.log(l.length > 200 ? `${l.slice(0, 197)}...` : l);
   }
@@ -487,8 +558,11 @@ async function analyzeCommand(opts) {
   if (unattributed.length) console.log(`  ${String(unattributed.length).padStart(4)}  NO CAUSE FOUND: ${unattributed.join(', ')}`);
   if (ignoredKnown.size) console.log(`Agreeing only once a known cause is set aside: ${[...ignoredKnown].map(([c, n]) => `${n} (${c})`).join(', ')}`);
   console.log('\nBy source:');
-  for (const s of perSource) console.log(`  ${s.source.padEnd(20)} ${String(s.workspaces).padStart(5)} workspaces: ${s.agree} agree, ${s.workspaces - s.agree} differ`);
-  console.log(`\nanalyze${opts.allNamespaces ? ' (-A)' : ''}: ${agree} agree, ${results.length - agree} differ (${results.length} workspaces, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)})`);
+  for (const s of perSource)
+    console.log(`  ${s.source.padEnd(20)} ${String(s.workspaces).padStart(5)} workspaces: ${s.agree} agree, ${s.workspaces - s.agree} differ`);
+  console.log(
+    `\nanalyze${opts.allNamespaces ? ' (-A)' : ''}: ${agree} agree, ${results.length - agree} differ (${results.length} workspaces, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)})`,
+  );
 }
 
 function countBy(items, key) {
@@ -508,7 +582,15 @@ async function serverCheckCommand(opts) {
   const lib = await loadTs();
   const { workspaces: all } = await analyzeSources({ ...opts, fuzzed: opts.fuzzed ?? 0 }, lib.fuzz);
   const workspaces = all.filter((w) => opts.all || w.source === 'conformance' || w.source === 'samples').slice(0, opts.limit ?? Infinity);
-  const ARGS = [['-o', 'json'], ['-v'], [], ['--failure-threshold', 'Info', '-o', 'yaml', '-A'], [], ['--output-threshold', 'Error', '-S', 'IST0101=*'], ['-o', 'json']];
+  const ARGS = [
+    ['-o', 'json'],
+    ['-v'],
+    [],
+    ['--failure-threshold', 'Info', '-o', 'yaml', '-A'],
+    [],
+    ['--output-threshold', 'Error', '-S', 'IST0101=*'],
+    ['-o', 'json'],
+  ];
   const srv = new lib.server.AnalyzeServer(ANALYZE_ORACLE);
   const t0 = Date.now();
   let same = 0;
@@ -545,9 +627,26 @@ async function serverCheckCommand(opts) {
     srv.close();
   }
   mkdirSync(REPORTS, { recursive: true });
-  writeFileSync(join(REPORTS, 'server-check.json'), JSON.stringify({ when: new Date().toISOString(), workspaces: workspaces.length, runs: same + differ.length, same, ignoredTimestamps, unknownFieldMapOrder: mapOrder, differ }, null, 1));
+  writeFileSync(
+    join(REPORTS, 'server-check.json'),
+    JSON.stringify(
+      {
+        when: new Date().toISOString(),
+        workspaces: workspaces.length,
+        runs: same + differ.length,
+        same,
+        ignoredTimestamps,
+        unknownFieldMapOrder: mapOrder,
+        differ,
+      },
+      null,
+      1,
+    ),
+  );
   for (const d of differ) console.log(`DIFFER ${d.id} ${JSON.stringify(d.args)}: exit ${d.server.exit} vs ${d.binary.exit}`);
-  console.log(`server-check: ${same} of ${same + differ.length} runs identical (${ignoredTimestamps} once log time stamps are set aside, ${mapOrder.length} once the unknown field istioctl names in Go map order is), ${differ.length} differ; ${workspaces.length} workspaces x ${ARGS.length} argument lists, ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  console.log(
+    `server-check: ${same} of ${same + differ.length} runs identical (${ignoredTimestamps} once log time stamps are set aside, ${mapOrder.length} once the unknown field istioctl names in Go map order is), ${differ.length} differ; ${workspaces.length} workspaces x ${ARGS.length} argument lists, ${((Date.now() - t0) / 1000).toFixed(0)} s`,
+  );
 }
 
 // ---- validate ------------------------------------------------------------------------------
@@ -563,13 +662,17 @@ async function validateCommand(opts) {
   if (opts.limit) files = files.slice(0, opts.limit);
   const t0 = Date.now();
   const causeOfDiff = (theirs, ours) => {
-    if (/cannot parse proto message/.test(theirs.stderr) && !/cannot parse proto message/.test(ours.stderr)) return "istioctl's jsonpb decode error (cannot parse proto message), not reproduced";
+    if (/cannot parse proto message/.test(theirs.stderr) && !/cannot parse proto message/.test(ours.stderr))
+      return "istioctl's jsonpb decode error (cannot parse proto message), not reproduced";
     const reason = (s) => s.replace(/(yaml: line \d+: )[^\n]*/g, '$1…');
-    if (theirs.code === ours.code && reason(theirs.stderr) === reason(ours.stderr) && theirs.stdout === ours.stdout) return "YAML syntax error: our parser's reason, not go-yaml's";
+    if (theirs.code === ours.code && reason(theirs.stderr) === reason(ours.stderr) && theirs.stdout === ours.stdout)
+      return "YAML syntax error: our parser's reason, not go-yaml's";
     if (theirs.code === 2 && /panic:/.test(theirs.stderr)) return 'istioctl panics';
     const anyField = (s) => s.replace(/(unknown field )"[^"]*"( in \S+)/g, '$1"…"$2');
-    if (theirs.code === ours.code && anyField(theirs.stderr) === anyField(ours.stderr)) return 'several unknown fields in one message: istioctl names any one (Go map order), ours the first';
-    if (/Envoy filter: unknown field/.test(theirs.stderr) && !/Envoy filter: unknown field/.test(ours.stderr)) return "EnvoyFilter patch values decoded into Envoy's protos (istioctl's strict-decoding warnings), not reproduced";
+    if (theirs.code === ours.code && anyField(theirs.stderr) === anyField(ours.stderr))
+      return 'several unknown fields in one message: istioctl names any one (Go map order), ours the first';
+    if (/Envoy filter: unknown field/.test(theirs.stderr) && !/Envoy filter: unknown field/.test(ours.stderr))
+      return "EnvoyFilter patch values decoded into Envoy's protos (istioctl's strict-decoding warnings), not reproduced";
     return theirs.code !== ours.code ? `exit code ${theirs.code} vs ${ours.code}` : 'output differs';
   };
   const results = await pool(files, opts.jobs, async (file) => {
@@ -582,11 +685,16 @@ async function validateCommand(opts) {
   for (const r of results) if (!r.agree) byCause.set(r.cause, [...(byCause.get(r.cause) ?? []), r.file]);
   mkdirSync(REPORTS, { recursive: true });
   const out = join(REPORTS, 'validate.json');
-  writeFileSync(out, JSON.stringify({ when: new Date().toISOString(), agree, differ: results.length - agree, byCause: Object.fromEntries(byCause), results }, null, 1));
+  writeFileSync(
+    out,
+    JSON.stringify({ when: new Date().toISOString(), agree, differ: results.length - agree, byCause: Object.fromEntries(byCause), results }, null, 1),
+  );
   for (const r of results) if (!r.agree) console.log(`DIFFER ${r.file}: ${r.cause}`);
   console.log('\nDifferences by cause (files):');
   for (const [c, fs] of [...byCause].sort((a, b) => b[1].length - a[1].length)) console.log(`  ${String(fs.length).padStart(3)}  ${c}`);
-  console.log(`\nvalidate: ${agree} agree, ${results.length - agree} differ (${results.length} files, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)})`);
+  console.log(
+    `\nvalidate: ${agree} agree, ${results.length - agree} differ (${results.length} files, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)})`,
+  );
 }
 
 // ---- main ----------------------------------------------------------------------------------
@@ -622,11 +730,17 @@ async function main() {
       return;
     case 'analyze':
       return analyzeCommand(opts);
-    case 'validate': return validateCommand(opts);
-    case 'server-check': return serverCheckCommand(opts);
+    case 'validate':
+      return validateCommand(opts);
+    case 'server-check':
+      return serverCheckCommand(opts);
     case 'xds': {
       ensureBuilt();
-      const r = spawnSync('node', ['--import', 'tsx', join(ROOT, 'scripts', 'oracle', 'xds.ts'), ...rest], { cwd: ROOT, stdio: 'inherit', env: { ...process.env, XDS_ORACLE } });
+      const r = spawnSync('node', ['--import', 'tsx', join(ROOT, 'scripts', 'oracle', 'xds.ts'), ...rest], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, XDS_ORACLE },
+      });
       process.exit(r.status ?? 1);
       return;
     }
@@ -636,7 +750,9 @@ async function main() {
       return;
     }
     default:
-      console.error('usage: npm run oracle -- build [--force] | analyze [--limit N] [-A] [--jobs N] [--fuzzed N] [--seed S] [--no-server] [--verbose] | server-check [--limit N] [--all] | validate [--limit N] | xds [--limit N] | xds-fuzz-runs');
+      console.error(
+        'usage: npm run oracle -- build [--force] | analyze [--limit N] [-A] [--jobs N] [--fuzzed N] [--seed S] [--no-server] [--verbose] | server-check [--limit N] [--all] | validate [--limit N] | xds [--limit N] | xds-fuzz-runs',
+      );
       process.exit(64);
   }
 }

@@ -100,7 +100,8 @@ const PAGE_CORE_VALUES = new Set([
 /** Value imports (not `import type`, not `{ type X }`-only) of a file: the specifiers. */
 function valueSpecifiers(text: string): string[] {
   const out: string[] = [];
-  const re = /(?:^|\n)\s*(import|export)(\s+type)?\s*(\{[^}]*\}|\*\s+as\s+\w+|\w+(?:\s*,\s*\{[^}]*\})?)\s*from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
+  const re =
+    /(?:^|\n)\s*(import|export)(\s+type)?\s*(\{[^}]*\}|\*\s+as\s+\w+|\w+(?:\s*,\s*\{[^}]*\})?)\s*from\s*['"]([^'"]+)['"]|\bimport\(\s*['"]([^'"]+)['"]\s*\)/g;
   for (const m of text.matchAll(re)) {
     if (m[5]) {
       out.push(m[5]);
@@ -109,7 +110,11 @@ function valueSpecifiers(text: string): string[] {
     if (m[2]) continue;
     const clause = m[3] as string;
     if (clause.startsWith('{')) {
-      const names = clause.slice(1, -1).split(',').map((n) => n.trim()).filter((n) => n !== '');
+      const names = clause
+        .slice(1, -1)
+        .split(',')
+        .map((n) => n.trim())
+        .filter((n) => n !== '');
       if (names.length > 0 && names.every((n) => n.startsWith('type '))) continue;
     }
     out.push(m[4] as string);

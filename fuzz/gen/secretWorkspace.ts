@@ -43,7 +43,10 @@ function base64With(whole: string, part: string, secrets: string[]): string {
 }
 
 function keyBody(text: string): string {
-  return keyBlock(text).split('\n').filter((l) => !l.startsWith('-----') && !/^[A-Za-z-]+: /.test(l)).join('');
+  return keyBlock(text)
+    .split('\n')
+    .filter((l) => !l.startsWith('-----') && !/^[A-Za-z-]+: /.test(l))
+    .join('');
 }
 
 /** A value of a Secret or ConfigMap, with what is secret in it. */
@@ -84,7 +87,10 @@ function renderValue(v: ValueSpec, token: string, secrets: string[], inData: boo
       if (v.encoding === 'json') return { text, yaml: JSON.stringify(text) };
       if (v.encoding === 'folded') {
         // A plain scalar folded over lines: the armour breaks between its words.
-        const words = text.trim().replace(/-----(BEGIN|END) /g, '-----$1\n').split(/\s+/);
+        const words = text
+          .trim()
+          .replace(/-----(BEGIN|END) /g, '-----$1\n')
+          .split(/\s+/);
         return { text: words.join(' '), yaml: words.join('\n    ') };
       }
       return { text };
@@ -105,7 +111,9 @@ function renderValue(v: ValueSpec, token: string, secrets: string[], inData: boo
     case 'kubeconfig': {
       secrets.push(token, keyBody(MATERIAL.ecSec1!));
       const keyData = base64With(MATERIAL.ecSec1!, keyBlock(MATERIAL.ecSec1!), secrets);
-      return { text: `apiVersion: v1\nkind: Config\nclusters:\n- name: east\n  cluster:\n    server: https://east.example:6443\n    certificate-authority-data: ${b64(ROOT)}\nusers:\n- name: admin\n  user:\n    token: ${token}\n    client-key-data: ${keyData}\ncontexts:\n- name: east\n  context: {cluster: east, user: admin}\n` };
+      return {
+        text: `apiVersion: v1\nkind: Config\nclusters:\n- name: east\n  cluster:\n    server: https://east.example:6443\n    certificate-authority-data: ${b64(ROOT)}\nusers:\n- name: admin\n  user:\n    token: ${token}\n    client-key-data: ${keyData}\ncontexts:\n- name: east\n  context: {cluster: east, user: admin}\n`,
+      };
     }
   }
 }
@@ -115,7 +123,11 @@ function yamlValue(r: Rendered, indent: number, quote: number): string {
   if (r.yaml !== undefined) return r.yaml;
   if (r.text.includes('\n')) {
     const pad = ' '.repeat(indent + 2);
-    const body = r.text.replace(/\n$/, '').split('\n').map((l) => (l === '' ? '' : pad + l)).join('\n');
+    const body = r.text
+      .replace(/\n$/, '')
+      .split('\n')
+      .map((l) => (l === '' ? '' : pad + l))
+      .join('\n');
     return `|${r.text.endsWith('\n') ? '' : '-'}\n${body}`;
   }
   if (quote % 3 === 1) return JSON.stringify(r.text);
@@ -139,13 +151,22 @@ const NAMES = ['payments', 'ingress-cert', 'cacerts', 'db', 'api'];
 
 function renderDoc(d: DocSpec, tokens: () => string, secrets: string[], n: number): string {
   const name = `${NAMES[n % NAMES.length]}-${n}`;
-  if (d.kind === 'service') return `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n  selector: {app: ${name}}\n  ports:\n  - name: http\n    port: 80\n`;
-  if (d.kind === 'virtualService') return `apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n  hosts: [${name}]\n  http:\n  - route:\n    - destination: {host: ${name}, subset: v1}\n`;
-  if (d.kind === 'publicCerts') return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}-ca\ndata:\n  root-cert.pem: |\n${(CERT + ROOT).trimEnd().split('\n').map((l) => '    ' + l).join('\n')}\n`;
+  if (d.kind === 'service')
+    return `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n  selector: {app: ${name}}\n  ports:\n  - name: http\n    port: 80\n`;
+  if (d.kind === 'virtualService')
+    return `apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n  hosts: [${name}]\n  http:\n  - route:\n    - destination: {host: ${name}, subset: v1}\n`;
+  if (d.kind === 'publicCerts')
+    return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}-ca\ndata:\n  root-cert.pem: |\n${(CERT + ROOT)
+      .trimEnd()
+      .split('\n')
+      .map((l) => '    ' + l)
+      .join('\n')}\n`;
   const isSecret = d.kind === 'secret' || d.kind === 'remote';
   // Outside a Secret only key material and credentials are secret: a token in a ConfigMap is
   // just text to any reader, so a ConfigMap gets certificates in its place.
-  const values = (d.values.length ? d.values : [{ t: 'token' } as ValueSpec]).map((v): ValueSpec => (isSecret || !['token', 'config', 'certAndToken'].includes(v.t) ? v : { t: 'cert' }));
+  const values = (d.values.length ? d.values : [{ t: 'token' } as ValueSpec]).map(
+    (v): ValueSpec => (isSecret || !['token', 'config', 'certAndToken'].includes(v.t) ? v : { t: 'cert' }),
+  );
   const entries = values.map((v, i) => {
     const inData = isSecret && i % 2 === 0;
     const spec: ValueSpec = d.kind === 'remote' ? { t: 'kubeconfig', wrapWidth: 0 } : v;
@@ -164,7 +185,7 @@ function renderDoc(d: DocSpec, tokens: () => string, secrets: string[], n: numbe
     const obj: Record<string, unknown> = { apiVersion: 'v1', kind, metadata: { name, namespace: 'istio-system' } };
     for (const e of entries) {
       const field = isSecret ? e.field : 'data';
-      (obj[field] ??= {} as Record<string, string>);
+      obj[field] ??= {} as Record<string, string>;
       (obj[field] as Record<string, string>)[e.key] = e.value.text;
     }
     return JSON.stringify(obj, null, d.quote % 2 ? 2 : undefined) + '\n';
@@ -187,7 +208,9 @@ function renderDoc(d: DocSpec, tokens: () => string, secrets: string[], n: numbe
     const mine = entries.filter((e) => (isSecret ? e.field === field : field === 'data'));
     if (mine.length === 0) continue;
     if (d.style === 1) {
-      lines.push(`${field}: {${mine.map((e) => `${JSON.stringify(e.key)}: ${e.value.text.includes('\n') || e.value.yaml ? JSON.stringify(e.value.text) : yamlValue(e.value, 2, d.quote)}`).join(', ')}}`);
+      lines.push(
+        `${field}: {${mine.map((e) => `${JSON.stringify(e.key)}: ${e.value.text.includes('\n') || e.value.yaml ? JSON.stringify(e.value.text) : yamlValue(e.value, 2, d.quote)}`).join(', ')}}`,
+      );
     } else {
       lines.push(`${field}:`);
       for (const e of mine) lines.push(`  ${e.key}: ${yamlValue(e.value, 2, d.quote)}`);
@@ -243,7 +266,12 @@ function lines(text: string): string[] {
   return text.split('\n');
 }
 
-function applyEdit(docs: string[], edit: Edit, tokens: () => string, secrets: string[]): { docs: string[]; endings?: number; separator?: number; bom?: boolean } {
+function applyEdit(
+  docs: string[],
+  edit: Edit,
+  tokens: () => string,
+  secrets: string[],
+): { docs: string[]; endings?: number; separator?: number; bom?: boolean } {
   const pick = (n: number) => n % docs.length;
   switch (edit.e) {
     case 'quote': {
@@ -253,7 +281,10 @@ function applyEdit(docs: string[], edit: Edit, tokens: () => string, secrets: st
       const l = ls[i]!;
       // After the colon or at the end of a line: half-typed text, never inside a key.
       const colon = l.indexOf(': ');
-      ls[i] = colon >= 0 && edit.char % 2 === 0 ? `${l.slice(0, colon + 2)}${edit.char % 4 === 0 ? '"' : "'"}${l.slice(colon + 2)}` : `${l}${edit.char % 3 === 0 ? '"' : "'"}`;
+      ls[i] =
+        colon >= 0 && edit.char % 2 === 0
+          ? `${l.slice(0, colon + 2)}${edit.char % 4 === 0 ? '"' : "'"}${l.slice(colon + 2)}`
+          : `${l}${edit.char % 3 === 0 ? '"' : "'"}`;
       docs[d] = ls.join('\n');
       return { docs };
     }
@@ -279,12 +310,21 @@ function applyEdit(docs: string[], edit: Edit, tokens: () => string, secrets: st
       return { docs: docs.map((t) => t.replace(/^kind: Secret$/m, `kind: ${KIND_SPELLINGS[edit.how % KIND_SPELLINGS.length]}`)) };
     case 'kindAlias':
       // `kind: *k`, the anchor on an annotation written before it.
-      return { docs: docs.map((t) => (/^kind: Secret$/m.test(t) && /^apiVersion: v1$/m.test(t) ? t.replace(/^kind: Secret$/m, 'kind: *k').replace(/^apiVersion: v1$/m, 'apiVersion: v1\nx-kind: &k Secret') : t)) };
+      return {
+        docs: docs.map((t) =>
+          /^kind: Secret$/m.test(t) && /^apiVersion: v1$/m.test(t)
+            ? t.replace(/^kind: Secret$/m, 'kind: *k').replace(/^apiVersion: v1$/m, 'apiVersion: v1\nx-kind: &k Secret')
+            : t,
+        ),
+      };
     case 'listAlias': {
       // A List whose item is an alias of the Secret, written (anchored) under another key.
       const d = pick(edit.doc);
       if (!/^kind: Secret$/m.test(docs[d]!) || docs[d]!.trimStart().startsWith('{')) return { docs };
-      const body = docs[d]!.trimEnd().split('\n').map((l) => `  ${l}`).join('\n');
+      const body = docs[d]!.trimEnd()
+        .split('\n')
+        .map((l) => `  ${l}`)
+        .join('\n');
       docs[d] = `apiVersion: v1\nkind: List\nx-stash:\n- &s\n${body}\nitems:\n- *s\n`;
       return { docs };
     }
@@ -293,14 +333,24 @@ function applyEdit(docs: string[], edit: Edit, tokens: () => string, secrets: st
       const from = edit.from % docs.length;
       const items = docs.slice(from).filter((t) => !t.trimStart().startsWith('{'));
       if (items.length === 0) return { docs };
-      const list = `apiVersion: v1\nkind: List\nitems:\n${items.map((t) => t.trimEnd().split('\n').map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)).join('\n')).join('\n')}\n`;
+      const list = `apiVersion: v1\nkind: List\nitems:\n${items
+        .map((t) =>
+          t
+            .trimEnd()
+            .split('\n')
+            .map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`))
+            .join('\n'),
+        )
+        .join('\n')}\n`;
       return { docs: [...docs.slice(0, from), ...docs.slice(from).filter((t) => t.trimStart().startsWith('{')), list] };
     }
     case 'bom':
       return { docs, bom: true };
     case 'trailing': {
       const d = pick(edit.line);
-      docs[d] = lines(docs[d]!).map((l, i) => (i % 3 === edit.line % 3 ? `${l} \t` : l)).join('\n');
+      docs[d] = lines(docs[d]!)
+        .map((l, i) => (i % 3 === edit.line % 3 ? `${l} \t` : l))
+        .join('\n');
       return { docs };
     }
   }
@@ -309,7 +359,12 @@ function applyEdit(docs: string[], edit: Edit, tokens: () => string, secrets: st
 const valueArb: fc.Arbitrary<ValueSpec> = fc.oneof(
   fc.constant({ t: 'token' as const }),
   fc.constant({ t: 'config' as const }),
-  fc.record({ t: fc.constant('key' as const), key: fc.nat(KEY_TEXTS.length - 1), encoding: fc.constantFrom('pem' as const, 'base64' as const, 'wrapped' as const, 'json' as const, 'folded' as const), width: fc.integer({ min: 16, max: 90 }) }),
+  fc.record({
+    t: fc.constant('key' as const),
+    key: fc.nat(KEY_TEXTS.length - 1),
+    encoding: fc.constantFrom('pem' as const, 'base64' as const, 'wrapped' as const, 'json' as const, 'folded' as const),
+    width: fc.integer({ min: 16, max: 90 }),
+  }),
   fc.constant({ t: 'der' as const }),
   fc.constant({ t: 'p12' as const }),
   fc.constant({ t: 'cert' as const }),
@@ -342,7 +397,10 @@ const editArb: fc.Arbitrary<Edit> = fc.oneof(
 
 export const secretWorkspaceArb: fc.Arbitrary<SecretWorkspace> = fc
   .record({
-    files: fc.array(fc.record({ docs: fc.array(docArb, { minLength: 1, maxLength: 4 }), edits: fc.array(editArb, { maxLength: 4 }), json: fc.nat(7) }), { minLength: 1, maxLength: 2 }),
+    files: fc.array(fc.record({ docs: fc.array(docArb, { minLength: 1, maxLength: 4 }), edits: fc.array(editArb, { maxLength: 4 }), json: fc.nat(7) }), {
+      minLength: 1,
+      maxLength: 2,
+    }),
     tokenSeed: fc.array(fc.stringMatching(/^[A-Za-z0-9]{18}$/), { minLength: 8, maxLength: 8 }),
   })
   .map(({ files, tokenSeed }) => {
@@ -365,7 +423,12 @@ export const secretWorkspaceArb: fc.Arbitrary<SecretWorkspace> = fc
       let text = docs.join(`${SEPARATORS[separator]}\n`);
       if (endings === 1) text = text.replace(/\n/g, '\r\n');
       else if (endings === 2) text = text.replace(/\n/g, '\r');
-      else if (endings === 3) text = text.split('\n').map((l, k) => l + (k % 2 ? '\r\n' : '\n')).join('').slice(0, -1);
+      else if (endings === 3)
+        text = text
+          .split('\n')
+          .map((l, k) => l + (k % 2 ? '\r\n' : '\n'))
+          .join('')
+          .slice(0, -1);
       if (bom) text = '\ufeff' + text;
       return { path: `ws${i}.${f.json === 0 && docs.length === 1 ? 'json' : 'yaml'}`, text };
     });

@@ -68,7 +68,44 @@ const unknown = (why: string): never => {
 
 // ---- regexes: RE2 read by JavaScript only where both read it the same --------------------
 
-const SAFE_ESCAPES = new Set(['d', 'D', 'w', 'W', '.', '/', '-', '\\', '(', ')', '[', ']', '{', '}', '*', '+', '?', '|', '^', '$', ':', '_', '=', '&', '!', '@', '%', ',', ';', '~', '#', "'", '"', '<', '>', ' ']);
+const SAFE_ESCAPES = new Set([
+  'd',
+  'D',
+  'w',
+  'W',
+  '.',
+  '/',
+  '-',
+  '\\',
+  '(',
+  ')',
+  '[',
+  ']',
+  '{',
+  '}',
+  '*',
+  '+',
+  '?',
+  '|',
+  '^',
+  '$',
+  ':',
+  '_',
+  '=',
+  '&',
+  '!',
+  '@',
+  '%',
+  ',',
+  ';',
+  '~',
+  '#',
+  "'",
+  '"',
+  '<',
+  '>',
+  ' ',
+]);
 
 /**
  * An RE2 regex as a JavaScript RegExp that full-matches (Envoy's safe_regex matches the whole
@@ -156,7 +193,9 @@ export function headerMatcherMatches(h: unknown, req: RouterRequest): boolean {
   const invert = h.invertMatch === true;
   const missingAsEmpty = h.treatMissingHeaderAsEmpty === true;
   const present = typeof h.presentMatch === 'boolean' ? h.presentMatch : undefined;
-  const isPresentType = present !== undefined || !['exactMatch', 'safeRegexMatch', 'rangeMatch', 'prefixMatch', 'suffixMatch', 'containsMatch', 'stringMatch'].some((k) => h[k] !== undefined);
+  const isPresentType =
+    present !== undefined ||
+    !['exactMatch', 'safeRegexMatch', 'rangeMatch', 'prefixMatch', 'suffixMatch', 'containsMatch', 'stringMatch'].some((k) => h[k] !== undefined);
   const presentValue = present ?? true;
   let value = headerValue(req, name);
   if (value === undefined) {
@@ -250,12 +289,26 @@ function actionOf(route: Obj): RouteActionOutcome {
     const a = route.route;
     if (typeof a.cluster === 'string') return { kind: 'clusters', clusters: [a.cluster] };
     if (isObj(a.weightedClusters)) {
-      const names = list(a.weightedClusters.clusters).filter((c): c is Obj => isObj(c) && typeof c.name === 'string' && uint(c.weight) > 0).map((c) => c.name as string);
+      const names = list(a.weightedClusters.clusters)
+        .filter((c): c is Obj => isObj(c) && typeof c.name === 'string' && uint(c.weight) > 0)
+        .map((c) => c.name as string);
       return { kind: 'clusters', clusters: names };
     }
-    return { kind: 'other', what: `route action ${Object.keys(a).filter((k) => /cluster/i.test(k)).join(', ') || 'without a cluster'}` };
+    return {
+      kind: 'other',
+      what: `route action ${
+        Object.keys(a)
+          .filter((k) => /cluster/i.test(k))
+          .join(', ') || 'without a cluster'
+      }`,
+    };
   }
-  return { kind: 'other', what: `action ${Object.keys(route).filter((k) => k !== 'match' && k !== 'name').join(', ')}` };
+  return {
+    kind: 'other',
+    what: `action ${Object.keys(route)
+      .filter((k) => k !== 'match' && k !== 'name')
+      .join(', ')}`,
+  };
 }
 
 // ---- virtual hosts -----------------------------------------------------------------------
@@ -322,10 +375,12 @@ export function findVirtualHost(rc: unknown, authority: string): Obj | undefined
   let host = authority;
   if (boolValue(rc.ignorePortInHostMatching, false)) host = stripPort(host);
   host = asciiLower(host);
-  return ix.exact.get(host)
-    ?? longestWildcard(host, ix.suffixes, (h, n) => h.slice(h.length - n))
-    ?? longestWildcard(host, ix.prefixes, (h, n) => h.slice(0, n))
-    ?? ix.dflt;
+  return (
+    ix.exact.get(host) ??
+    longestWildcard(host, ix.suffixes, (h, n) => h.slice(h.length - n)) ??
+    longestWildcard(host, ix.prefixes, (h, n) => h.slice(0, n)) ??
+    ix.dflt
+  );
 }
 
 /** The whole decision for a plaintext HTTP request: virtual host, first matching route, its action. */

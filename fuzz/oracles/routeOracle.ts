@@ -112,7 +112,8 @@ function tableOfChain(res: SimulatorAnswer, dump: DumpResources): { name: string
   const chain = idx === 'default' ? l.defaultFilterChain : list(l.filterChains)[Number(idx)];
   if (!isObj(chain)) return `DIVERGENCE: listener ${listenerName} has no filter chain ${idx}`;
   const hcm = list(chain.filters).find((f) => isObj(f) && f.name === HCM);
-  if (!isObj(hcm) || !isObj(hcm.typedConfig)) return `DIVERGENCE: the simulator routes with table ${res.routeConfig} but chain ${key} has no HTTP connection manager`;
+  if (!isObj(hcm) || !isObj(hcm.typedConfig))
+    return `DIVERGENCE: the simulator routes with table ${res.routeConfig} but chain ${key} has no HTTP connection manager`;
   const tc = hcm.typedConfig;
   if (isObj(tc.routeConfig)) return { name: typeof tc.routeConfig.name === 'string' ? tc.routeConfig.name : '', table: tc.routeConfig };
   const rds = isObj(tc.rds) && typeof tc.rds.routeConfigName === 'string' ? tc.rds.routeConfigName : undefined;
@@ -136,17 +137,24 @@ export function disagreement(expected: RouteOutcome, res: SimulatorAnswer, table
     case 'no-virtual-host':
       return res.virtualHost === undefined && res.status === 404 ? undefined : `Envoy matches no virtual host in ${table} (404); ${said}`;
     case 'tls-redirect':
-      return res.virtualHost === undefined && res.status === 301 ? undefined : `Envoy redirects to TLS (virtual host ${expected.virtualHost} requires TLS); ${said}`;
+      return res.virtualHost === undefined && res.status === 301
+        ? undefined
+        : `Envoy redirects to TLS (virtual host ${expected.virtualHost} requires TLS); ${said}`;
     case 'no-route':
-      return res.virtualHost === expected.virtualHost && res.routeKey === undefined && res.status === 404 ? undefined : `Envoy picks virtual host ${expected.virtualHost} and no route (404); ${said}`;
+      return res.virtualHost === expected.virtualHost && res.routeKey === undefined && res.status === 404
+        ? undefined
+        : `Envoy picks virtual host ${expected.virtualHost} and no route (404); ${said}`;
     case 'route': {
       const want = `${table}/${expected.virtualHost}/${expected.index}`;
-      if (res.virtualHost !== expected.virtualHost || res.routeKey !== want) return `Envoy picks virtual host ${expected.virtualHost}, route #${expected.index} (${want}); ${said}`;
+      if (res.virtualHost !== expected.virtualHost || res.routeKey !== want)
+        return `Envoy picks virtual host ${expected.virtualHost}, route #${expected.index} (${want}); ${said}`;
       const a = expected.action;
       const positive = res.clusters.filter((c) => c.weight > 0).map((c) => c.name);
-      if (a.kind === 'clusters' && !(sameSet(positive, a.clusters) && res.redirect === undefined && res.directResponse === undefined)) return `route ${want}: Envoy sends to ${JSON.stringify(a.clusters)}; ${said}`;
+      if (a.kind === 'clusters' && !(sameSet(positive, a.clusters) && res.redirect === undefined && res.directResponse === undefined))
+        return `route ${want}: Envoy sends to ${JSON.stringify(a.clusters)}; ${said}`;
       if (a.kind === 'redirect' && !(res.redirect !== undefined && res.clusters.length === 0)) return `route ${want}: Envoy redirects; ${said}`;
-      if (a.kind === 'direct' && !(res.directResponse !== undefined && res.directResponse.split(' ')[0] === String(a.status) && res.clusters.length === 0)) return `route ${want}: Envoy answers ${a.status} itself; ${said}`;
+      if (a.kind === 'direct' && !(res.directResponse !== undefined && res.directResponse.split(' ')[0] === String(a.status) && res.clusters.length === 0))
+        return `route ${want}: Envoy answers ${a.status} itself; ${said}`;
       return undefined;
     }
   }
@@ -157,7 +165,12 @@ export function compareWithRouteOracle(input: OracleInput, res: SimulatorAnswer,
   if (input.protocol !== 'http' && input.protocol !== 'http2' && input.protocol !== 'grpc') return skip(`protocol ${input.protocol} (not HTTP routing)`);
   const req = routerRequest(input);
   if (typeof req === 'string') return skip(req);
-  if (res.routeConfig === undefined) return skip(res.listener === undefined ? 'no listener on the simulator\'s path (or an invalid port)' : 'the simulator did not reach an HTTP route table (TCP chain, or a waypoint policy denied first)');
+  if (res.routeConfig === undefined)
+    return skip(
+      res.listener === undefined
+        ? "no listener on the simulator's path (or an invalid port)"
+        : 'the simulator did not reach an HTTP route table (TCP chain, or a waypoint policy denied first)',
+    );
   const t = tableOfChain(res, dump);
   if (typeof t === 'string') return t.startsWith('DIVERGENCE: ') ? t.slice(12) : skip(t);
   if (t.name !== res.routeConfig) return `the chain's HCM names route table ${t.name}; the simulator used ${res.routeConfig}`;
@@ -173,9 +186,16 @@ export function compareWithRouteOracle(input: OracleInput, res: SimulatorAnswer,
 export function routeOracleReport(): TargetReport {
   const total = [...compared.values()].reduce((a, b) => a + b, 0);
   const skips = [...skipped.values()].reduce((a, b) => a + b, 0);
-  const fmt = (m: Map<string, number>) => [...m.entries()].sort((a, b) => b[1] - a[1]).map(([k, n]) => `${n.toLocaleString('en-US')} ${k}`).join('; ');
+  const fmt = (m: Map<string, number>) =>
+    [...m.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .map(([k, n]) => `${n.toLocaleString('en-US')} ${k}`)
+      .join('; ');
   return {
-    lines: [`route oracle: ${total.toLocaleString('en-US')} compared (${fmt(compared) || 'none'})`, `route oracle: ${skips.toLocaleString('en-US')} skipped (${fmt(skipped) || 'none'})`],
+    lines: [
+      `route oracle: ${total.toLocaleString('en-US')} compared (${fmt(compared) || 'none'})`,
+      `route oracle: ${skips.toLocaleString('en-US')} skipped (${fmt(skipped) || 'none'})`,
+    ],
     ...(total === 0 ? { failure: 'the route oracle compared no input' } : {}),
   };
 }

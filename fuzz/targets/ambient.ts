@@ -33,16 +33,76 @@ function seeds(): unknown[][] {
   if (!seedDocs) {
     const texts: string[] = [];
     const sample = join(ROOT, 'public', 'samples', 'ambient');
-    texts.push(readdirSync(sample).sort().map((f) => readFileSync(join(sample, f), 'utf8')).join('\n---\n'));
+    texts.push(
+      readdirSync(sample)
+        .sort()
+        .map((f) => readFileSync(join(sample, f), 'utf8'))
+        .join('\n---\n'),
+    );
     const scenarios = resolve(ROOT, '../shared/conformance/ambient/scenarios.json');
-    if (existsSync(scenarios)) for (const s of JSON.parse(readFileSync(scenarios, 'utf8')) as Array<{ manifests?: string }>) if (typeof s.manifests === 'string') texts.push(s.manifests);
+    if (existsSync(scenarios))
+      for (const s of JSON.parse(readFileSync(scenarios, 'utf8')) as Array<{ manifests?: string }>)
+        if (typeof s.manifests === 'string') texts.push(s.manifests);
     seedDocs = texts.map((t) => jsyaml.loadAll(t).filter((d) => d && typeof d === 'object'));
   }
   return seedDocs;
 }
 
-const WRONG: unknown[] = [0, -1, 1.5, 65536, true, null, '', 'x', '*', 'none', 'ambient', 'enabled', 'false', 'true', 'http', 'default', '10.0.0.1', '::1', '240.240.0.1', 'a/b', '__proto__', 'toString', [], {}, ['x'], [{}], { a: 'b' }, 'a'.repeat(300), 'istio-waypoint', 'service', 'workload', 'all', 15008];
-const ODD_KEYS = ['toString', '__proto__', 'constructor', 'istio.io/dataplane-mode', 'istio.io/use-waypoint', 'istio.io/use-waypoint-namespace', 'istio.io/waypoint-for', 'istio.io/ingress-use-waypoint', 'sidecar.istio.io/inject', 'istio-injection', 'istio.io/rev', 'hostNetwork', 'nodeName', 'podIP', 'replicas', 'targetRefs', 'selector', 'ports'];
+const WRONG: unknown[] = [
+  0,
+  -1,
+  1.5,
+  65536,
+  true,
+  null,
+  '',
+  'x',
+  '*',
+  'none',
+  'ambient',
+  'enabled',
+  'false',
+  'true',
+  'http',
+  'default',
+  '10.0.0.1',
+  '::1',
+  '240.240.0.1',
+  'a/b',
+  '__proto__',
+  'toString',
+  [],
+  {},
+  ['x'],
+  [{}],
+  { a: 'b' },
+  'a'.repeat(300),
+  'istio-waypoint',
+  'service',
+  'workload',
+  'all',
+  15008,
+];
+const ODD_KEYS = [
+  'toString',
+  '__proto__',
+  'constructor',
+  'istio.io/dataplane-mode',
+  'istio.io/use-waypoint',
+  'istio.io/use-waypoint-namespace',
+  'istio.io/waypoint-for',
+  'istio.io/ingress-use-waypoint',
+  'sidecar.istio.io/inject',
+  'istio-injection',
+  'istio.io/rev',
+  'hostNetwork',
+  'nodeName',
+  'podIP',
+  'replicas',
+  'targetRefs',
+  'selector',
+  'ports',
+];
 
 type Container = Record<string, unknown> | unknown[];
 
@@ -54,20 +114,59 @@ function slots(value: unknown): Array<[Container, string | number]> {
     if (typeof v !== 'object' || v === null) continue;
     const c = v as Container;
     if (Array.isArray(c)) c.forEach((x, i) => (out.push([c, i]), stack.push(x)));
-    else for (const k of Object.keys(c)) (out.push([c, k]), stack.push(c[k]));
+    else for (const k of Object.keys(c)) out.push([c, k]), stack.push(c[k]);
   }
   return out;
 }
 
 const mutationArb = fc.record({ op: fc.constantFrom('replace', 'replace', 'delete', 'add'), at: fc.nat(), pick: fc.nat(), w: word });
 
-const stringish = fc.oneof(word, fc.constantFrom('', '/', 'a/', '/b', 'ns/pod', ':80', 'host:', 'host:0', 'host:99999', '[::1]:80', '10.0.0.1:8080', 'x.y.svc.cluster.local:80', 'GET', 'POST /a b', 'TCP', 'tcp', ' GET  / '));
+const stringish = fc.oneof(
+  word,
+  fc.constantFrom(
+    '',
+    '/',
+    'a/',
+    '/b',
+    'ns/pod',
+    ':80',
+    'host:',
+    'host:0',
+    'host:99999',
+    '[::1]:80',
+    '10.0.0.1:8080',
+    'x.y.svc.cluster.local:80',
+    'GET',
+    'POST /a b',
+    'TCP',
+    'tcp',
+    ' GET  / ',
+  ),
+);
 
 const inputArb: fc.Arbitrary<AmbientInput> = fc
   .record({
     seed: fc.nat(),
     mutations: fc.array(mutationArb, { maxLength: 6 }),
-    settings: fc.oneof(fc.constant(undefined), fc.jsonValue({ maxDepth: 3 }), fc.record({ settings: fc.record({ cluster: fc.record({ nodes: fc.array(word, { maxLength: 4 }) }), cni: fc.record({ excludeNamespaces: fc.array(word, { maxLength: 3 }), ambientEnabled: fc.boolean() }), overrides: fc.record({ namespaceLabels: fc.dictionary(word, fc.dictionary(fc.constantFrom('istio.io/dataplane-mode', 'istio.io/use-waypoint', 'x'), fc.oneof(word, fc.constant(null)))) }) }, { requiredKeys: [] }) })),
+    settings: fc.oneof(
+      fc.constant(undefined),
+      fc.jsonValue({ maxDepth: 3 }),
+      fc.record({
+        settings: fc.record(
+          {
+            cluster: fc.record({ nodes: fc.array(word, { maxLength: 4 }) }),
+            cni: fc.record({ excludeNamespaces: fc.array(word, { maxLength: 3 }), ambientEnabled: fc.boolean() }),
+            overrides: fc.record({
+              namespaceLabels: fc.dictionary(
+                word,
+                fc.dictionary(fc.constantFrom('istio.io/dataplane-mode', 'istio.io/use-waypoint', 'x'), fc.oneof(word, fc.constant(null))),
+              ),
+            }),
+          },
+          { requiredKeys: [] },
+        ),
+      }),
+    ),
     traces: fc.array(fc.record({ from: stringish, to: stringish, request: stringish }), { maxLength: 3 }),
     pickPods: fc.array(fc.nat(), { maxLength: 2 }),
   })
@@ -84,7 +183,13 @@ const inputArb: fc.Arbitrary<AmbientInput> = fc
         else if (m.op === 'add') c.push(wrong);
         else c[k as number] = wrong;
       } else if (m.op === 'delete') delete c[k as string];
-      else Object.defineProperty(c, m.op === 'add' ? ODD_KEYS[m.pick % ODD_KEYS.length]! : (k as string), { value: wrong, enumerable: true, writable: true, configurable: true });
+      else
+        Object.defineProperty(c, m.op === 'add' ? ODD_KEYS[m.pick % ODD_KEYS.length]! : (k as string), {
+          value: wrong,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
     const text = docs.map((d) => JSON.stringify(d) ?? 'null').join('\n---\n');
     // Traces from real pods too (named by index; resolved in the check), so the deep paths run.
@@ -123,7 +228,8 @@ export function checkAmbient(input: AmbientInput, options: CheckOptions): CheckO
 
 export const ambientTarget: Target<AmbientInput> = {
   name: 'ambient',
-  description: 'ambient simulation: cluster model, ztunnel-config tables, node views, redirection rules and traces never throw; a trace is ALLOW, DENY (with where) or ERROR',
+  description:
+    'ambient simulation: cluster model, ztunnel-config tables, node views, redirection rules and traces never throw; a trace is ALLOW, DENY (with where) or ERROR',
   arbitrary: () => inputArb,
   check: checkAmbient,
   async: false,

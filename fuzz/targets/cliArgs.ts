@@ -15,13 +15,48 @@ export interface CliArgsInput {
 /** The flags runCli parses with. */
 const SPECS: FlagSpec[] = [...ANALYZE_FLAGS, { long: 'version', kind: 'bool', help: '' }];
 
-const VALUES = ['json', 'log', 'Error', 'info', 'x', '', ' ', '=', '==', 'a=b', '-', '--', '-x', '--x', 'IST0101=Pod *', 'é', '😀', 'true', 'false', 'T', '0', '1', 'nope', 'a b', '\n', '\u0000', '1s', '-o', '-L'];
+const VALUES = [
+  'json',
+  'log',
+  'Error',
+  'info',
+  'x',
+  '',
+  ' ',
+  '=',
+  '==',
+  'a=b',
+  '-',
+  '--',
+  '-x',
+  '--x',
+  'IST0101=Pod *',
+  'é',
+  '😀',
+  'true',
+  'false',
+  'T',
+  '0',
+  '1',
+  'nope',
+  'a b',
+  '\n',
+  '\u0000',
+  '1s',
+  '-o',
+  '-L',
+];
 
 const tokenArb: fc.Arbitrary<string> = fc.oneof(
   { weight: 4, arbitrary: fc.constantFrom(...SPECS.map((s) => `--${s.long}`)) },
   { weight: 3, arbitrary: fc.tuple(fc.constantFrom(...SPECS.map((s) => s.long)), fc.constantFrom(...VALUES)).map(([l, v]) => `--${l}=${v}`) },
   { weight: 3, arbitrary: fc.constantFrom(...SPECS.filter((s) => s.short).map((s) => `-${s.short}`)) },
-  { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...SPECS.filter((s) => s.short).map((s) => s.short as string)), fc.constantFrom(...VALUES)).map(([s, v]) => `-${s}${v}`) },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...SPECS.filter((s) => s.short).map((s) => s.short as string)), fc.constantFrom(...VALUES))
+      .map(([s, v]) => `-${s}${v}`),
+  },
   { weight: 2, arbitrary: fc.array(fc.constantFrom(...'ALvhRkoSnrx='), { minLength: 1, maxLength: 4 }).map((cs) => `-${cs.join('')}`) },
   { weight: 3, arbitrary: fc.constantFrom(...VALUES, 'analyze', 'help', 'file.yaml', 'dir/', '--', '-', '---', '--=', '-=', '--nope', '-Z') },
   { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
@@ -54,14 +89,20 @@ export function checkCliArgs(input: CliArgsInput, options: CheckOptions): CheckO
   const ms = performance.now() - t0;
   if (ms > options.timeLimitMs) throw new FuzzFailure('hang', `parseArgs took ${ms.toFixed(0)} ms`);
   if (usage || !parsed) {
-    if (!usage?.message || /undefined|\[object/.test(usage.message)) throw new FuzzFailure('divergence', `usage error without a sane message: ${JSON.stringify(usage?.message)}`);
+    if (!usage?.message || /undefined|\[object/.test(usage.message))
+      throw new FuzzFailure('divergence', `usage error without a sane message: ${JSON.stringify(usage?.message)}`);
     return 'ok';
   }
   const byLong = new Map(SPECS.map((s) => [s.long, s]));
   for (const [name, v] of parsed.values) {
     const spec = byLong.get(name);
     if (!spec) throw new FuzzFailure('divergence', `undeclared flag ${name} in the result`);
-    const ok = spec.kind === 'bool' ? typeof v === 'boolean' : spec.kind === 'string' ? typeof v === 'string' : Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
+    const ok =
+      spec.kind === 'bool'
+        ? typeof v === 'boolean'
+        : spec.kind === 'string'
+          ? typeof v === 'string'
+          : Array.isArray(v) && v.length > 0 && v.every((x) => typeof x === 'string');
     if (!ok) throw new FuzzFailure('divergence', `--${name} (${spec.kind}) has ${JSON.stringify(v)}`);
   }
   // Positionals come from argv, in order.

@@ -48,8 +48,68 @@ function seeds(): unknown[] {
   return seedValues;
 }
 
-const WRONG: unknown[] = [0, -1, 1.5, 4294967296, 1e300, -0, true, false, null, '', 'x', '0', '-1', '1e3', 'NaN', 'Infinity', '1.5s', 'STATIC', 'EDS', 'HEALTHY', 'bad base64!', [], {}, ['x'], [1], [null], [{}], { a: 'b' }, { '@type': 'type.googleapis.com/unknown.Type', x: 1 }, { '@type': '' }, { value: 1 }, 'a'.repeat(300), 'BlackHoleCluster', 'PassthroughCluster', 'outbound|80||a', 'a|b|c|d|e'];
-const ODD_KEYS = ['toString', '__proto__', 'constructor', 'valueOf', '@type', 'name', 'cluster', 'routes', 'virtual_hosts', 'domains', 'filter_chains', 'filters', 'typed_config', 'address', 'socket_address', 'port_value', 'metadata', 'secret', 'inline_bytes', 'endpoints', 'lb_endpoints', 'configs'];
+const WRONG: unknown[] = [
+  0,
+  -1,
+  1.5,
+  4294967296,
+  1e300,
+  -0,
+  true,
+  false,
+  null,
+  '',
+  'x',
+  '0',
+  '-1',
+  '1e3',
+  'NaN',
+  'Infinity',
+  '1.5s',
+  'STATIC',
+  'EDS',
+  'HEALTHY',
+  'bad base64!',
+  [],
+  {},
+  ['x'],
+  [1],
+  [null],
+  [{}],
+  { a: 'b' },
+  { '@type': 'type.googleapis.com/unknown.Type', x: 1 },
+  { '@type': '' },
+  { value: 1 },
+  'a'.repeat(300),
+  'BlackHoleCluster',
+  'PassthroughCluster',
+  'outbound|80||a',
+  'a|b|c|d|e',
+];
+const ODD_KEYS = [
+  'toString',
+  '__proto__',
+  'constructor',
+  'valueOf',
+  '@type',
+  'name',
+  'cluster',
+  'routes',
+  'virtual_hosts',
+  'domains',
+  'filter_chains',
+  'filters',
+  'typed_config',
+  'address',
+  'socket_address',
+  'port_value',
+  'metadata',
+  'secret',
+  'inline_bytes',
+  'endpoints',
+  'lb_endpoints',
+  'configs',
+];
 
 interface Mutation {
   op: 'replace' | 'delete' | 'add' | 'dup' | 'word';
@@ -75,7 +135,7 @@ function slots(value: unknown, max = 3000): Array<[Container, string | number]> 
     if (typeof v !== 'object' || v === null || depth > 60) continue;
     const c = v as Container;
     if (Array.isArray(c)) c.forEach((x, i) => (out.push([c, i]), stack.push([x, depth + 1])));
-    else for (const k of Object.keys(c)) (out.push([c, k]), stack.push([c[k], depth + 1]));
+    else for (const k of Object.keys(c)) out.push([c, k]), stack.push([c[k], depth + 1]);
   }
   return out;
 }

@@ -29,7 +29,8 @@ function referenceDump(): ConfigDump {
 
 function consistent(r: DumpDiffResult, what: string): void {
   for (const d of r.differences) {
-    if (typeof d.name !== 'string' || !['only-in-dump', 'only-generated', 'differs'].includes(d.status)) throw new FuzzFailure('divergence', `${what}: bad difference ${JSON.stringify(d).slice(0, 200)}`);
+    if (typeof d.name !== 'string' || !['only-in-dump', 'only-generated', 'differs'].includes(d.status))
+      throw new FuzzFailure('divergence', `${what}: bad difference ${JSON.stringify(d).slice(0, 200)}`);
   }
   for (const [t, c] of Object.entries(r.counts)) {
     const listed = r.differences.filter((d) => d.type === t);
@@ -47,7 +48,10 @@ export function checkDumpDiff(input: ConfigDumpInput, options: CheckOptions): Ch
   const self = guarded('diff with itself', options.timeLimitMs, () => diffDumpWithGenerated(read.dump, read.dump, s));
   if (self.differences.length > 0) throw new FuzzFailure('divergence', `a dump differs from itself: ${JSON.stringify(self.differences[0]).slice(0, 300)}`);
   const ref = referenceDump();
-  for (const [a, b, what] of [[read.dump, ref, 'dump vs reference'], [ref, read.dump, 'reference vs dump']] as const) {
+  for (const [a, b, what] of [
+    [read.dump, ref, 'dump vs reference'],
+    [ref, read.dump, 'reference vs dump'],
+  ] as const) {
     const r = guarded(what, options.timeLimitMs, () => diffDumpWithGenerated(a, b, s));
     consistent(r, what);
     const text = dumpDiffText(r, 'proxy.ns');

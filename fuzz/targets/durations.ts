@@ -15,7 +15,14 @@ export interface DurationsInput {
 }
 
 const UNIT_NS = new Map<string, bigint>([
-  ['ns', 1n], ['us', 1_000n], ['\u00b5s', 1_000n], ['\u03bcs', 1_000n], ['ms', 1_000_000n], ['s', 1_000_000_000n], ['m', 60_000_000_000n], ['h', 3_600_000_000_000n],
+  ['ns', 1n],
+  ['us', 1_000n],
+  ['\u00b5s', 1_000n],
+  ['\u03bcs', 1_000n],
+  ['ms', 1_000_000n],
+  ['s', 1_000_000_000n],
+  ['m', 60_000_000_000n],
+  ['h', 3_600_000_000_000n],
 ]);
 const TERM = /(\d*)(?:\.(\d*))?([^\d.]+)/y;
 const GO_GRAMMAR = /^[-+]?(?:0|(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)$/;
@@ -48,7 +55,10 @@ function exactGoValue(text: string): { num: bigint; den: bigint; terms: number }
 function checkGo(text: string, limitMs: number): void {
   const ns = guarded(`parseGoDuration(${JSON.stringify(text)})`, limitMs, () => parseGoDuration(text));
   const error = guarded(`goDurationError(${JSON.stringify(text)})`, limitMs, () => goDurationError(text));
-  if ((error === undefined) !== (ns !== undefined) || (error !== undefined && !/^time: (?:invalid duration|missing unit in duration|unknown unit ".*" in duration) "/.test(error))) {
+  if (
+    (error === undefined) !== (ns !== undefined) ||
+    (error !== undefined && !/^time: (?:invalid duration|missing unit in duration|unknown unit ".*" in duration) "/.test(error))
+  ) {
     throw new FuzzFailure('divergence', `parseGoDuration(${JSON.stringify(text)}) = ${ns} but the error is ${JSON.stringify(error)}`);
   }
   if (!GO_GRAMMAR.test(text)) {
@@ -76,7 +86,8 @@ function checkProto(text: string, limitMs: number): void {
   if (ns === undefined) return;
   if (!PROTO_GRAMMAR.test(text)) throw new FuzzFailure('divergence', `parseProtoDuration accepted ${JSON.stringify(text)}, which protojson refuses`);
   const printed = formatProtoDuration(ns);
-  if (parseProtoDuration(printed) !== ns) throw new FuzzFailure('divergence', `${JSON.stringify(text)} printed as ${printed}, which does not read back as ${ns}`);
+  if (parseProtoDuration(printed) !== ns)
+    throw new FuzzFailure('divergence', `${JSON.stringify(text)} printed as ${printed}, which does not read back as ${ns}`);
 }
 
 export function checkDurations(input: DurationsInput, options: CheckOptions): CheckOutcome {
@@ -89,22 +100,54 @@ export function checkDurations(input: DurationsInput, options: CheckOptions): Ch
 const piece = fc.oneof(
   { weight: 6, arbitrary: fc.constantFrom('0', '1', '5', '9', '.', 'ns', 'us', '\u00b5s', '\u03bcs', 'ms', 's', 'm', 'h', '-', '+') },
   { weight: 2, arbitrary: fc.stringMatching(/^\d{1,22}$/) },
-  { weight: 1, arbitrary: fc.constantFrom('9223372036854775807', '9223372036854775808', '2562047', '315576000000', '00', 'n', 'u', 'µ', 'S', ' ', 'x', 'constructor', '__proto__', 'e3') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom(
+      '9223372036854775807',
+      '9223372036854775808',
+      '2562047',
+      '315576000000',
+      '00',
+      'n',
+      'u',
+      'µ',
+      'S',
+      ' ',
+      'x',
+      'constructor',
+      '__proto__',
+      'e3',
+    ),
+  },
   { weight: 1, arbitrary: fc.string({ maxLength: 3 }) },
 );
 
 // Well-formed terms (`12.5ms`), often long enough to reach int64's edge, with a sign.
 const digits = fc.oneof(fc.stringMatching(/^\d{0,4}$/), fc.stringMatching(/^\d{0,21}$/));
-const term = fc.tuple(digits, fc.option(digits, { nil: undefined }), fc.constantFrom(...UNIT_NS.keys())).map(([w, f, u]) => `${w}${f === undefined ? '' : `.${f}`}${u}`);
+const term = fc
+  .tuple(digits, fc.option(digits, { nil: undefined }), fc.constantFrom(...UNIT_NS.keys()))
+  .map(([w, f, u]) => `${w}${f === undefined ? '' : `.${f}`}${u}`);
 const wellFormed = fc.tuple(fc.constantFrom('', '-', '+'), fc.array(term, { minLength: 1, maxLength: 4 })).map(([sign, ts]) => sign + ts.join(''));
 // protojson's form, with its edges (no leading zeros, at most 9 fraction digits, the range).
-const protoForm = fc.tuple(fc.constantFrom('', '-', '+'), fc.oneof(fc.constantFrom('', '0', '00', '315576000000', '315576000001'), fc.stringMatching(/^[1-9]\d{0,12}$/)), fc.option(fc.stringMatching(/^\d{0,10}$/), { nil: undefined }))
+const protoForm = fc
+  .tuple(
+    fc.constantFrom('', '-', '+'),
+    fc.oneof(fc.constantFrom('', '0', '00', '315576000000', '315576000001'), fc.stringMatching(/^[1-9]\d{0,12}$/)),
+    fc.option(fc.stringMatching(/^\d{0,10}$/), { nil: undefined }),
+  )
   .map(([sign, whole, frac]) => `${sign}${whole}${frac === undefined ? '' : `.${frac}`}s`);
 
 export const durationsTarget: Target<DurationsInput> = {
   name: 'durations',
   description: "Go's time.ParseDuration against exact arithmetic; protojson Duration grammar and round trip",
-  arbitrary: () => fc.oneof(fc.array(piece, { maxLength: 8 }).map((ps) => ps.join('')), wellFormed, protoForm).map((text) => ({ text })),
+  arbitrary: () =>
+    fc
+      .oneof(
+        fc.array(piece, { maxLength: 8 }).map((ps) => ps.join('')),
+        wellFormed,
+        protoForm,
+      )
+      .map((text) => ({ text })),
   check: checkDurations,
   async: false,
   smokeRuns: 5000,

@@ -19,7 +19,27 @@ import { metamorphicTarget } from './metamorphic.ts';
 import { oracleAnalyzeTarget } from './oracleAnalyze.ts';
 import { oracleXdsTarget } from './oracleXds.ts';
 
-export const TARGETS: ReadonlyArray<Target<never>> = [yamlTarget, locateTarget, cliArgsTarget, configDumpTarget, xdsSimulateTarget, pkiDecodeTarget, pkiInspectTarget, pkiVerifyTarget, shareLinkTarget, ambientTarget, dumpDiffTarget, routeTestsTarget, durationsTarget, quantitiesTarget, redactTarget, pipelineTarget, metamorphicTarget, oracleAnalyzeTarget, oracleXdsTarget] as unknown as Array<Target<never>>;
+export const TARGETS: ReadonlyArray<Target<never>> = [
+  yamlTarget,
+  locateTarget,
+  cliArgsTarget,
+  configDumpTarget,
+  xdsSimulateTarget,
+  pkiDecodeTarget,
+  pkiInspectTarget,
+  pkiVerifyTarget,
+  shareLinkTarget,
+  ambientTarget,
+  dumpDiffTarget,
+  routeTestsTarget,
+  durationsTarget,
+  quantitiesTarget,
+  redactTarget,
+  pipelineTarget,
+  metamorphicTarget,
+  oracleAnalyzeTarget,
+  oracleXdsTarget,
+] as unknown as Array<Target<never>>;
 
 export function targetByName(name: string): Target<never> | undefined {
   return TARGETS.find((t) => t.name === name);

@@ -30,7 +30,9 @@ export function pathsOf(value: unknown, max = 60): Path[] {
     const [v, path] = queue.shift() as [unknown, Path];
     if (typeof v !== 'object' || v === null || seen.has(v)) continue;
     seen.add(v);
-    const children: Array<[string | number, unknown]> = Array.isArray(v) ? v.map((c, i) => [i, c]) : Object.keys(v).map((k) => [k, Object.getOwnPropertyDescriptor(v, k)?.value]);
+    const children: Array<[string | number, unknown]> = Array.isArray(v)
+      ? v.map((c, i) => [i, c])
+      : Object.keys(v).map((k) => [k, Object.getOwnPropertyDescriptor(v, k)?.value]);
     for (const [k, c] of children) {
       out.push([...path, k]);
       queue.push([c, [...path, k]]);
@@ -61,7 +63,15 @@ export function checkLocate(input: LocateInput, options: CheckOptions): CheckOut
   } catch {
     return 'skipped'; // documents that do not parse carry no messages
   }
-  const doc: SourceDocument = { file: 'fuzz.yaml', index: 0, text: input.text, startOffset: 0, startLine: input.startLine, referenceLine: input.startLine, isJson: false };
+  const doc: SourceDocument = {
+    file: 'fuzz.yaml',
+    index: 0,
+    text: input.text,
+    startOffset: 0,
+    startLine: input.startLine,
+    referenceLine: input.startLine,
+    isJson: false,
+  };
   const paths = pathsOf(value);
   guarded('locating', options.timeLimitMs, () => {
     for (const path of paths) {
@@ -82,7 +92,12 @@ export const locateTarget: Target<LocateInput> = {
   arbitrary: (seeds) =>
     fc.record({
       // Clean documents mostly; noisy ones (anchors, aliases, tags, tabs, CRs) now and then.
-      text: fc.oneof({ weight: 4, arbitrary: cleanYaml }, { weight: 3, arbitrary: mutatedSeed(seeds.documents, true) }, { weight: 1, arbitrary: mutatedSeed(seeds.documents) }, { weight: 1, arbitrary: structuredYaml }),
+      text: fc.oneof(
+        { weight: 4, arbitrary: cleanYaml },
+        { weight: 3, arbitrary: mutatedSeed(seeds.documents, true) },
+        { weight: 1, arbitrary: mutatedSeed(seeds.documents) },
+        { weight: 1, arbitrary: structuredYaml },
+      ),
       startLine: fc.constantFrom(1, 1, 5, 40),
     }),
   check: checkLocate,

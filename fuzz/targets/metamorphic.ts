@@ -93,7 +93,9 @@ function seedFileValues(seeds: Seeds): SeedFile[] {
 
 /** Keys to sort by → the permutation they give (stable for equal keys), never the identity for two or more. */
 function permutation(n: number, keys: readonly number[]): number[] {
-  const p = Array.from({ length: n }, (_, i) => i).sort((a, b) => (keys[a % Math.max(keys.length, 1)] ?? 0) - (keys[b % Math.max(keys.length, 1)] ?? 0) || a - b);
+  const p = Array.from({ length: n }, (_, i) => i).sort(
+    (a, b) => (keys[a % Math.max(keys.length, 1)] ?? 0) - (keys[b % Math.max(keys.length, 1)] ?? 0) || a - b,
+  );
   // Never the order it was: then every input with two documents moves something.
   return p.every((x, i) => x === i) ? p.reverse() : p;
 }
@@ -106,7 +108,10 @@ function caseArb(seeds: Seeds): fc.Arbitrary<MetamorphicCase> {
       seedFiles: fc.array(fc.nat(), { minLength: 1, maxLength: 2 }),
       mutations: fc.array(fc.record({ doc: fc.nat(), ops: fc.array(mutationArb, { minLength: 1, maxLength: 2 }) }), { maxLength: 3 }),
       /** A copy of one document, perhaps mutated: duplicates are what Istio itself orders. */
-      duplicate: fc.oneof({ arbitrary: fc.constant(null), weight: 6 }, { arbitrary: fc.record({ doc: fc.nat(), ops: fc.array(mutationArb, { maxLength: 1 }) }), weight: 1 }),
+      duplicate: fc.oneof(
+        { arbitrary: fc.constant(null), weight: 6 },
+        { arbitrary: fc.record({ doc: fc.nat(), ops: fc.array(mutationArb, { maxLength: 1 }) }), weight: 1 },
+      ),
       fileCount: fc.integer({ min: 1, max: 4 }),
       assign: fc.array(fc.nat(), { minLength: 1, maxLength: MAX_DOCS }),
       json: fc.boolean(),
@@ -159,7 +164,12 @@ function caseArb(seeds: Seeds): fc.Arbitrary<MetamorphicCase> {
       return {
         files,
         fileOrder: permutation(files.length, r.fileKeys),
-        docOrder: files.map((f, i) => permutation(f.docs.length, r.docKeys.map((k) => k + i))),
+        docOrder: files.map((f, i) =>
+          permutation(
+            f.docs.length,
+            r.docKeys.map((k) => k + i),
+          ),
+        ),
         renamePick: r.renamePick,
         includePlaceholders: r.includePlaceholders,
       };
@@ -342,7 +352,8 @@ export function reorderExclusion(c: MetamorphicCase): string | undefined {
   //    names of patches that match a proxy version across EnvoyFilters, in ForEach order, and
   //    a later relative patch of that name gets the proxy-version message instead.
   const filters = ofKind('EnvoyFilter');
-  if (filters.length > 1 && filters.some((f) => JSON.stringify(f.value.spec ?? null).includes('"proxyVersion"'))) return 'EnvoyFilters with a proxyVersion match (EnvoyPatchAnalyzer remembers names in list order)';
+  if (filters.length > 1 && filters.some((f) => JSON.stringify(f.value.spec ?? null).includes('"proxyVersion"')))
+    return 'EnvoyFilters with a proxyVersion match (EnvoyPatchAnalyzer remembers names in list order)';
   return undefined;
 }
 
@@ -365,7 +376,8 @@ export function analyzedExclusion(r: WorkspaceResult): string | undefined {
     if (!servers.some((s) => isObj(s) && isObj(s.tls) && text(s.tls.credentialName) !== '')) continue;
     const selector = isObj(spec.selector) ? spec.selector : {};
     const namespaces = new Set(pods.filter((p) => Object.keys(selector).every((k) => p.labels[k] === plain(selector[k]))).map((p) => p.namespace));
-    if (namespaces.size > 1) return `Gateway ${gw.namespace}/${gw.name} selects pods in ${[...namespaces].sort().join(', ')} (SecretAnalyzer takes the first pod's namespace)`;
+    if (namespaces.size > 1)
+      return `Gateway ${gw.namespace}/${gw.name} selects pods in ${[...namespaces].sort().join(', ')} (SecretAnalyzer takes the first pod's namespace)`;
   }
   return undefined;
 }
@@ -536,7 +548,11 @@ export function renamable(c: MetamorphicCase): string[] {
 /** A new name of the same length and shape that appears nowhere in the texts. */
 function newNameFor(ns: string, texts: readonly string[], globs: readonly string[]): string | undefined {
   for (let shift = 1; shift < 26; shift++) {
-    const name = [...ns].map((ch) => (/[a-z]/.test(ch) ? String.fromCharCode(97 + ((ch.charCodeAt(0) - 97 + shift) % 26)) : /[0-9]/.test(ch) ? String((Number(ch) + shift) % 10) : ch)).join('');
+    const name = [...ns]
+      .map((ch) =>
+        /[a-z]/.test(ch) ? String.fromCharCode(97 + ((ch.charCodeAt(0) - 97 + shift) % 26)) : /[0-9]/.test(ch) ? String((Number(ch) + shift) % 10) : ch,
+      )
+      .join('');
     if (name !== ns && !SPECIAL_NAMESPACES.has(name) && !globTouches(globs, name) && texts.every((t) => !t.includes(name))) return name;
   }
   return undefined;
@@ -586,25 +602,38 @@ function category(why: string): string {
 
 function metamorphicReport(): TargetReport {
   const n = (x: number) => x.toLocaleString('en-US');
-  const left = [...excluded.entries()].sort((a, b) => b[1] - a[1]).map(([k, v]) => `${n(v)} ${k}`).join('; ');
+  const left = [...excluded.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${n(v)} ${k}`)
+    .join('; ');
   return {
     lines: [
       `reordering: ${n(counts.reordered)} inputs compared (${n(counts.findings)} findings); left out as Istio orders them: ${left || 'none'}`,
       `renaming: ${n(counts.renamed)} inputs compared (${n(counts.renameFindings)} findings); ${n(counts.noName)} with no namespace that may be renamed`,
     ],
-    ...(counts.reordered === 0 || counts.renamed === 0 ? { failure: `a property compared no input (reordering ${counts.reordered}, renaming ${counts.renamed})` } : {}),
+    ...(counts.reordered === 0 || counts.renamed === 0
+      ? { failure: `a property compared no input (reordering ${counts.reordered}, renaming ${counts.renamed})` }
+      : {}),
   };
 }
 
 function describe(diff: { onlyA: string[]; onlyB: string[] }, a: string, b: string): string {
-  const show = (xs: string[]) => xs.slice(0, 6).map((x) => `    ${x.slice(0, 300)}`).join('\n');
+  const show = (xs: string[]) =>
+    xs
+      .slice(0, 6)
+      .map((x) => `    ${x.slice(0, 300)}`)
+      .join('\n');
   return `only ${a} (${diff.onlyA.length}):\n${show(diff.onlyA)}\n  only ${b} (${diff.onlyB.length}):\n${show(diff.onlyB)}`;
 }
 
 export async function checkMetamorphic(c: MetamorphicCase, options: CheckOptions): Promise<CheckOutcome> {
   const t0 = performance.now();
   const identity = c.files.map((_, i) => i);
-  const first = layOut(c.files, identity, c.files.map((f) => f.docs.map((_, i) => i)));
+  const first = layOut(
+    c.files,
+    identity,
+    c.files.map((f) => f.docs.map((_, i) => i)),
+  );
   let base: WorkspaceResult;
   try {
     base = await analyze(first, c.includePlaceholders);
@@ -618,7 +647,8 @@ export async function checkMetamorphic(c: MetamorphicCase, options: CheckOptions
   if (why !== undefined) bump(excluded, category(why));
   else {
     const loose = mapOrderMessages(c);
-    const keyOf = (layout: Layout) => (d: Diagnostic) => `${d.code} | ${d.origin ?? '-'} | ${loose.get(d.code)?.(d.message) ?? d.message} | ${placeOf(layout, d)}`;
+    const keyOf = (layout: Layout) => (d: Diagnostic) =>
+      `${d.code} | ${d.origin ?? '-'} | ${loose.get(d.code)?.(d.message) ?? d.message} | ${placeOf(layout, d)}`;
     const second = layOut(c.files, c.fileOrder, c.docOrder);
     let moved: WorkspaceResult;
     try {
@@ -627,7 +657,8 @@ export async function checkMetamorphic(c: MetamorphicCase, options: CheckOptions
       throw new FuzzFailure('crash', `reordered: ${crashSignature(e)} :: ${describeError(e)}`);
     }
     const diff = difference(base.diagnostics.map(keyOf(first)), moved.diagnostics.map(keyOf(second)));
-    if (diff.onlyA.length + diff.onlyB.length > 0) throw new FuzzFailure('divergence', `reordering changed the findings:\n  ${describe(diff, 'in the first order', 'after reordering')}`);
+    if (diff.onlyA.length + diff.onlyB.length > 0)
+      throw new FuzzFailure('divergence', `reordering changed the findings:\n  ${describe(diff, 'in the first order', 'after reordering')}`);
     counts.reordered++;
     counts.findings += base.diagnostics.length;
     checked = true;
@@ -638,11 +669,19 @@ export async function checkMetamorphic(c: MetamorphicCase, options: CheckOptions
   if (names.length === 0) counts.noName++;
   else {
     const ns = names[c.renamePick % names.length]!;
-    const to = newNameFor(ns, c.files.flatMap((f) => f.docs), namespaceGlobs(c));
+    const to = newNameFor(
+      ns,
+      c.files.flatMap((f) => f.docs),
+      namespaceGlobs(c),
+    );
     if (to !== undefined) {
       const re = tokenRe(ns);
       const renamedCase = { ...c, files: c.files.map((f) => ({ path: f.path, docs: f.docs.map((t) => t.replace(re, to)) })) };
-      const layout = layOut(renamedCase.files, identity, c.files.map((f) => f.docs.map((_, i) => i)));
+      const layout = layOut(
+        renamedCase.files,
+        identity,
+        c.files.map((f) => f.docs.map((_, i) => i)),
+      );
       let renamed: WorkspaceResult;
       try {
         renamed = await analyze(layout, c.includePlaceholders);
@@ -655,11 +694,16 @@ export async function checkMetamorphic(c: MetamorphicCase, options: CheckOptions
       // word too ("Prefer other APIs"), which the renamed run prints unchanged.
       const toRe = tokenRe(to);
       const mark = (s: string) => s.replace(re, '<ns>').replace(toRe, '<ns>');
-      const keyOf = (names: ReadonlyArray<[string, string]>) => (d: Diagnostic) => sortLists(mark(withDerivedNames(`${d.code} | ${d.origin ?? '-'} | ${d.message} | ${d.file ?? '-'}:${d.line ?? '-'}`, names)));
+      const keyOf = (names: ReadonlyArray<[string, string]>) => (d: Diagnostic) =>
+        sortLists(mark(withDerivedNames(`${d.code} | ${d.origin ?? '-'} | ${d.message} | ${d.file ?? '-'}:${d.line ?? '-'}`, names)));
       const baseKey = keyOf(baseNames);
       const renamedKey = keyOf(renamedNames);
       const diff = difference(base.diagnostics.map(baseKey), renamed.diagnostics.map(renamedKey));
-      if (diff.onlyA.length + diff.onlyB.length > 0) throw new FuzzFailure('divergence', `renaming namespace ${ns} to ${to} changed the findings:\n  ${describe(diff, 'before (renamed)', 'after renaming')}`);
+      if (diff.onlyA.length + diff.onlyB.length > 0)
+        throw new FuzzFailure(
+          'divergence',
+          `renaming namespace ${ns} to ${to} changed the findings:\n  ${describe(diff, 'before (renamed)', 'after renaming')}`,
+        );
       counts.renamed++;
       counts.renameFindings += base.diagnostics.length;
       checked = true;

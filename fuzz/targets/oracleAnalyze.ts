@@ -96,7 +96,8 @@ const DECODING = /error processing \S+\[\d+\]: (.*?)(?: - skipping)?$/;
 
 /** The kind of a decoding error, from its text. */
 function decodingFamily(d: string): string {
-  if (/^failed interpreting jsonChunk: couldn't get version\/kind; json parse error/.test(d)) return "JSON syntax (istioctl reads a document that starts with '{' with encoding/json)";
+  if (/^failed interpreting jsonChunk: couldn't get version\/kind; json parse error/.test(d))
+    return "JSON syntax (istioctl reads a document that starts with '{' with encoding/json)";
   if (/^failed interpreting jsonChunk/.test(d)) return `jsonChunk: ${general(d.replace(/^failed interpreting jsonChunk: /, ''), 45)}`;
   if (/json: unsupported value/.test(d)) return "YAML .nan/.inf (sigs.k8s.io/yaml's conversion to JSON refuses them)";
   if (/^failed converting YAML to JSON: yaml:/.test(d)) return 'YAML syntax (go-yaml)';
@@ -207,7 +208,14 @@ async function check(c: OracleAnalyzeCase): Promise<CheckOutcome> {
     seen.count++;
     if (size < seen.size) Object.assign(seen, { size, workspace: ws, args, istioctl: theirs, ours });
   } else if (byCause.details.size < EXAMPLES_PER_CAUSE) byCause.details.set(detail, example);
-  else byCause.details.set(detail, { ...example, workspace: { files: [] }, istioctl: { stdout: '', stderr: '', exit: 0 }, ours: { stdout: '', stderr: '', exit: 0 }, size: Infinity });
+  else
+    byCause.details.set(detail, {
+      ...example,
+      workspace: { files: [] },
+      istioctl: { stdout: '', stderr: '', exit: 0 },
+      ours: { stdout: '', stderr: '', exit: 0 },
+      size: Infinity,
+    });
   return 'ok';
 }
 
@@ -219,13 +227,34 @@ function report(): TargetReport {
     `compared ${compared.toLocaleString('en-US')} inputs with istioctl in ${((Date.now() - t0) / 1000).toFixed(0)} s (${server?.runs ?? 0} analyze-oracle runs, ${server?.recycled ?? 0} fresh server processes, ${server?.restarts ?? 0} server crashes): ${identical.toLocaleString('en-US')} identical, ${ignoredCount.toLocaleString('en-US')} the same but for a known cause, ${differ.toLocaleString('en-US')} differ`,
     `inputs istioctl decoded whole (no decoding error): ${cleanCompared.toLocaleString('en-US')}, of which ${cleanDiffer.toLocaleString('en-US')} differ`,
     ...[...ignored].map(([c, n]) => `  ignored (known cause): ${n}  ${c}`),
-    ...[...differences].sort((a, b) => b[1].count - a[1].count).map(([c, e]) => `  differ: ${e.count} (${e.clean} decoded whole, ${e.details.size} distinct lines)  ${c}`),
+    ...[...differences]
+      .sort((a, b) => b[1].count - a[1].count)
+      .map(([c, e]) => `  differ: ${e.count} (${e.clean} decoded whole, ${e.details.size} distinct lines)  ${c}`),
   ];
   mkdirSync(join(ROOT, 'reports', 'oracle'), { recursive: true });
   const causes = Object.fromEntries(
-    [...differences].sort((a, b) => b[1].count - a[1].count).map(([c, e]) => [c, { count: e.count, decodedWhole: e.clean, details: Object.fromEntries([...e.details].sort((a, b) => b[1].count - a[1].count)) }]),
+    [...differences]
+      .sort((a, b) => b[1].count - a[1].count)
+      .map(([c, e]) => [c, { count: e.count, decodedWhole: e.clean, details: Object.fromEntries([...e.details].sort((a, b) => b[1].count - a[1].count)) }]),
   );
-  writeFileSync(REPORT_FILE, JSON.stringify({ when: new Date().toISOString(), seconds: (Date.now() - t0) / 1000, compared, identical, ignored: Object.fromEntries(ignored), decodedWhole: cleanCompared, decodedWholeDiffer: cleanDiffer, differ, byCause: causes }, null, 1));
+  writeFileSync(
+    REPORT_FILE,
+    JSON.stringify(
+      {
+        when: new Date().toISOString(),
+        seconds: (Date.now() - t0) / 1000,
+        compared,
+        identical,
+        ignored: Object.fromEntries(ignored),
+        decodedWhole: cleanCompared,
+        decodedWholeDiffer: cleanDiffer,
+        differ,
+        byCause: causes,
+      },
+      null,
+      1,
+    ),
+  );
   lines.push(`counts, and the smallest input of each difference with both outputs: ${REPORT_FILE}`);
   const failure =
     compared === 0 ? 'compared nothing' : differ > 0 ? `${differ} inputs differ from istioctl for ${differences.size} causes not in the known list` : undefined;
@@ -234,12 +263,13 @@ function report(): TargetReport {
 
 export const oracleAnalyzeTarget: Target<OracleAnalyzeCase> = {
   name: 'oracle-analyze',
-  description: 'analyze --istioctl against istioctl\'s analyze (analyze-oracle) on mutated workspaces: same stdout, stderr and exit code',
+  description: "analyze --istioctl against istioctl's analyze (analyze-oracle) on mutated workspaces: same stdout, stderr and exit code",
   arbitrary: oracleCaseArb,
   check,
   async: true,
   smokeRuns: 200,
   onlyWhenNamed: true,
-  unavailable: () => (AnalyzeServer.available() ? undefined : `the analyze server is not built (${ANALYZE_ORACLE}; run npm run oracle -- build, which needs Go)`),
+  unavailable: () =>
+    AnalyzeServer.available() ? undefined : `the analyze server is not built (${ANALYZE_ORACLE}; run npm run oracle -- build, which needs Go)`,
   report,
 };

@@ -78,9 +78,17 @@ function baseInfo(base: Base, meshSize: number): BaseInfo {
   if (b) return b;
   if (base === 'mesh') {
     const files = xdsMesh(meshSize);
-    b = { files, namespaces: Array.from({ length: Math.min(meshSize, 20) }, (_, i) => `ns-${i}`), hosts: Array.from({ length: meshSize }, (_, i) => `svc-${i}.ns-${i % 20}.svc.cluster.local`), subsets: ['v1', 'v2'] };
+    b = {
+      files,
+      namespaces: Array.from({ length: Math.min(meshSize, 20) }, (_, i) => `ns-${i}`),
+      hosts: Array.from({ length: meshSize }, (_, i) => `svc-${i}.ns-${i % 20}.svc.cluster.local`),
+      subsets: ['v1', 'v2'],
+    };
   } else {
-    const names = base === 'routes' ? ['platform.yaml', 'bookinfo.yaml', 'destination-rules.yaml', 'pods.yaml'] : ['platform.yaml', 'bookinfo.yaml', 'networking.yaml', 'destination-rules.yaml', 'pods.yaml'];
+    const names =
+      base === 'routes'
+        ? ['platform.yaml', 'bookinfo.yaml', 'destination-rules.yaml', 'pods.yaml']
+        : ['platform.yaml', 'bookinfo.yaml', 'networking.yaml', 'destination-rules.yaml', 'pods.yaml'];
     const files = names.map((f) => ({ path: f, text: readFileSync(join(SAMPLES, 'bookinfo', f), 'utf8') }));
     if (base === 'routes') files.push({ path: 'networking.yaml', text: readFileSync(join(ROOT, 'fuzz', 'oracles', 'routes-networking.yaml'), 'utf8') });
     b = { files, namespaces: ['bookinfo'], hosts: ['productpage', 'reviews', 'ratings', 'details'], subsets: ['v1', 'v2', 'v3'] };
@@ -92,7 +100,11 @@ function baseInfo(base: Base, meshSize: number): BaseInfo {
 // ---- generated config ------------------------------------------------------------------------
 
 /** Hosts a generated document refers to: the base's, and a few outside it. */
-const hostArb = (b: BaseInfo) => fc.oneof({ weight: 6, arbitrary: fc.constantFrom(...b.hosts) }, { weight: 1, arbitrary: fc.constantFrom('api.example.org', '*.example.org', 'httpbin.example.org', 'unknown.svc') });
+const hostArb = (b: BaseInfo) =>
+  fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...b.hosts) },
+    { weight: 1, arbitrary: fc.constantFrom('api.example.org', '*.example.org', 'httpbin.example.org', 'unknown.svc') },
+  );
 const nsArb = (b: BaseInfo) => fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...b.namespaces) }, { weight: 1, arbitrary: fc.constant('istio-system') });
 const nameArb = fc.stringMatching(/^[a-z][a-z0-9-]{0,6}[a-z0-9]$/);
 const durationArb = fc.constantFrom('1s', '0.5s', '2s', '10s', '250ms', '1m');
@@ -106,140 +118,380 @@ function stringMatchArb() {
 }
 
 function httpRouteArb(b: BaseInfo) {
-  const dest = fc.record({ host: hostArb(b), subset: fc.option(fc.constantFrom(...b.subsets), { nil: undefined }), port: fc.option(fc.record({ number: fc.constantFrom(80, 9080, 8080) }), { nil: undefined }) }, { requiredKeys: ['host'] });
+  const dest = fc.record(
+    {
+      host: hostArb(b),
+      subset: fc.option(fc.constantFrom(...b.subsets), { nil: undefined }),
+      port: fc.option(fc.record({ number: fc.constantFrom(80, 9080, 8080) }), { nil: undefined }),
+    },
+    { requiredKeys: ['host'] },
+  );
   const routeList = fc.oneof(
     dest.map((d) => [{ destination: d }]),
-    fc.tuple(dest, dest, fc.integer({ min: 0, max: 100 })).map(([a, c, w]) => [{ destination: a, weight: w }, { destination: c, weight: 100 - w }]),
+    fc.tuple(dest, dest, fc.integer({ min: 0, max: 100 })).map(([a, c, w]) => [
+      { destination: a, weight: w },
+      { destination: c, weight: 100 - w },
+    ]),
   );
-  const match = fc.record({ uri: stringMatchArb(), headers: fc.dictionary(fc.constantFrom('end-user', 'x-canary'), stringMatchArb(), { maxKeys: 1 }), method: stringMatchArb(), ignoreUriCase: fc.boolean(), queryParams: fc.dictionary(fc.constantFrom('v', 'debug'), stringMatchArb(), { maxKeys: 1 }) }, { requiredKeys: [] });
-  const extras = fc.record({
-    timeout: durationArb,
-    retries: fc.record({ attempts: fc.integer({ min: 0, max: 5 }), perTryTimeout: durationArb, retryOn: fc.constantFrom('5xx', 'connect-failure,refused-stream', 'gateway-error') }, { requiredKeys: ['attempts'] }),
-    fault: fc.oneof(
-      fc.record({ delay: fc.record({ fixedDelay: durationArb, percentage: fc.record({ value: fc.constantFrom(0, 10, 50, 100) }) }) }),
-      fc.record({ abort: fc.record({ httpStatus: fc.constantFrom(400, 503), percentage: fc.record({ value: fc.constantFrom(10, 100) }) }) }),
+  const match = fc.record(
+    {
+      uri: stringMatchArb(),
+      headers: fc.dictionary(fc.constantFrom('end-user', 'x-canary'), stringMatchArb(), { maxKeys: 1 }),
+      method: stringMatchArb(),
+      ignoreUriCase: fc.boolean(),
+      queryParams: fc.dictionary(fc.constantFrom('v', 'debug'), stringMatchArb(), { maxKeys: 1 }),
+    },
+    { requiredKeys: [] },
+  );
+  const extras = fc.record(
+    {
+      timeout: durationArb,
+      retries: fc.record(
+        {
+          attempts: fc.integer({ min: 0, max: 5 }),
+          perTryTimeout: durationArb,
+          retryOn: fc.constantFrom('5xx', 'connect-failure,refused-stream', 'gateway-error'),
+        },
+        { requiredKeys: ['attempts'] },
+      ),
+      fault: fc.oneof(
+        fc.record({ delay: fc.record({ fixedDelay: durationArb, percentage: fc.record({ value: fc.constantFrom(0, 10, 50, 100) }) }) }),
+        fc.record({ abort: fc.record({ httpStatus: fc.constantFrom(400, 503), percentage: fc.record({ value: fc.constantFrom(10, 100) }) }) }),
+      ),
+      mirror: fc.record({ host: hostArb(b) }),
+      rewrite: fc.record({ uri: fc.constantFrom('/', '/v2', '/new') }),
+      headers: fc.record({
+        request: fc.record(
+          { set: fc.dictionary(fc.constantFrom('x-a', 'x-b'), fc.constantFrom('1', 'v')), remove: fc.constantFrom(['x-c']) },
+          { requiredKeys: [] },
+        ),
+      }),
+      corsPolicy: fc.record(
+        { allowOrigins: fc.constant([{ exact: 'https://example.org' }]), allowMethods: fc.constant(['GET', 'POST']), maxAge: durationArb },
+        { requiredKeys: ['allowOrigins'] },
+      ),
+    },
+    { requiredKeys: [] },
+  );
+  const redirect = fc.record({
+    redirect: fc.record(
+      { uri: fc.constantFrom('/x', '/'), authority: fc.constantFrom('example.org'), redirectCode: fc.constantFrom(301, 302) },
+      { requiredKeys: ['uri'] },
     ),
-    mirror: fc.record({ host: hostArb(b) }),
-    rewrite: fc.record({ uri: fc.constantFrom('/', '/v2', '/new') }),
-    headers: fc.record({ request: fc.record({ set: fc.dictionary(fc.constantFrom('x-a', 'x-b'), fc.constantFrom('1', 'v')), remove: fc.constantFrom(['x-c']) }, { requiredKeys: [] }) }),
-    corsPolicy: fc.record({ allowOrigins: fc.constant([{ exact: 'https://example.org' }]), allowMethods: fc.constant(['GET', 'POST']), maxAge: durationArb }, { requiredKeys: ['allowOrigins'] }),
-  }, { requiredKeys: [] });
-  const redirect = fc.record({ redirect: fc.record({ uri: fc.constantFrom('/x', '/'), authority: fc.constantFrom('example.org'), redirectCode: fc.constantFrom(301, 302) }, { requiredKeys: ['uri'] }) });
-  const direct = fc.record({ directResponse: fc.record({ status: fc.constantFrom(200, 404, 503), body: fc.record({ string: fc.constantFrom('ok', 'nope') }) }, { requiredKeys: ['status'] }) });
-  return fc.tuple(fc.option(fc.array(match, { minLength: 1, maxLength: 2 }), { nil: undefined }), fc.oneof({ weight: 6, arbitrary: fc.tuple(routeList, extras).map(([route, e]) => ({ route, ...e })) }, { weight: 1, arbitrary: redirect }, { weight: 1, arbitrary: direct }))
+  });
+  const direct = fc.record({
+    directResponse: fc.record(
+      { status: fc.constantFrom(200, 404, 503), body: fc.record({ string: fc.constantFrom('ok', 'nope') }) },
+      { requiredKeys: ['status'] },
+    ),
+  });
+  return fc
+    .tuple(
+      fc.option(fc.array(match, { minLength: 1, maxLength: 2 }), { nil: undefined }),
+      fc.oneof(
+        { weight: 6, arbitrary: fc.tuple(routeList, extras).map(([route, e]) => ({ route, ...e })) },
+        { weight: 1, arbitrary: redirect },
+        { weight: 1, arbitrary: direct },
+      ),
+    )
     .map(([m, r]) => ({ ...(m ? { match: m } : {}), ...r }));
 }
 
 function virtualServiceArb(b: BaseInfo) {
-  return fc.record({
-    name: nameArb,
-    namespace: nsArb(b),
-    hosts: fc.array(hostArb(b), { minLength: 1, maxLength: 2 }),
-    gateways: fc.option(fc.constantFrom(['mesh'], ['bookinfo-gateway'], ['mesh', 'gw'], ['gw']), { nil: undefined }),
-    http: fc.array(httpRouteArb(b), { minLength: 1, maxLength: 3 }),
-    exportTo: fc.option(fc.constantFrom(['.'], ['*']), { nil: undefined }),
-  }).map((v) => ({ apiVersion: 'networking.istio.io/v1', kind: 'VirtualService', metadata: { name: `vs-${v.name}`, namespace: v.namespace }, spec: { hosts: [...new Set(v.hosts)], ...(v.gateways ? { gateways: v.gateways } : {}), http: v.http, ...(v.exportTo ? { exportTo: v.exportTo } : {}) } }));
+  return fc
+    .record({
+      name: nameArb,
+      namespace: nsArb(b),
+      hosts: fc.array(hostArb(b), { minLength: 1, maxLength: 2 }),
+      gateways: fc.option(fc.constantFrom(['mesh'], ['bookinfo-gateway'], ['mesh', 'gw'], ['gw']), { nil: undefined }),
+      http: fc.array(httpRouteArb(b), { minLength: 1, maxLength: 3 }),
+      exportTo: fc.option(fc.constantFrom(['.'], ['*']), { nil: undefined }),
+    })
+    .map((v) => ({
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'VirtualService',
+      metadata: { name: `vs-${v.name}`, namespace: v.namespace },
+      spec: { hosts: [...new Set(v.hosts)], ...(v.gateways ? { gateways: v.gateways } : {}), http: v.http, ...(v.exportTo ? { exportTo: v.exportTo } : {}) },
+    }));
 }
 
 function trafficPolicyArb() {
-  return fc.record({
-    loadBalancer: fc.oneof(fc.record({ simple: fc.constantFrom('ROUND_ROBIN', 'LEAST_REQUEST', 'RANDOM', 'PASSTHROUGH') }), fc.record({ consistentHash: fc.oneof(fc.record({ httpHeaderName: fc.constant('x-user') }), fc.record({ useSourceIp: fc.constant(true) }), fc.record({ httpCookie: fc.record({ name: fc.constant('c'), ttl: durationArb }) })) })),
-    connectionPool: fc.record({ tcp: fc.record({ maxConnections: fc.integer({ min: 1, max: 1000 }), connectTimeout: durationArb }, { requiredKeys: [] }), http: fc.record({ http1MaxPendingRequests: fc.integer({ min: 1, max: 100 }), http2MaxRequests: fc.integer({ min: 1, max: 1000 }), maxRequestsPerConnection: fc.integer({ min: 0, max: 10 }), idleTimeout: durationArb, h2UpgradePolicy: fc.constantFrom('UPGRADE', 'DO_NOT_UPGRADE') }, { requiredKeys: [] }) }, { requiredKeys: [] }),
-    outlierDetection: fc.record({ consecutive5xxErrors: fc.integer({ min: 0, max: 10 }), interval: durationArb, baseEjectionTime: durationArb, maxEjectionPercent: fc.integer({ min: 0, max: 100 }) }, { requiredKeys: [] }),
-    tls: fc.oneof(fc.record({ mode: fc.constantFrom('ISTIO_MUTUAL', 'DISABLE') }), fc.record({ mode: fc.constant('SIMPLE'), sni: fc.constantFrom('example.org', 'api.example.org') }, { requiredKeys: ['mode'] })),
-  }, { requiredKeys: [] });
+  return fc.record(
+    {
+      loadBalancer: fc.oneof(
+        fc.record({ simple: fc.constantFrom('ROUND_ROBIN', 'LEAST_REQUEST', 'RANDOM', 'PASSTHROUGH') }),
+        fc.record({
+          consistentHash: fc.oneof(
+            fc.record({ httpHeaderName: fc.constant('x-user') }),
+            fc.record({ useSourceIp: fc.constant(true) }),
+            fc.record({ httpCookie: fc.record({ name: fc.constant('c'), ttl: durationArb }) }),
+          ),
+        }),
+      ),
+      connectionPool: fc.record(
+        {
+          tcp: fc.record({ maxConnections: fc.integer({ min: 1, max: 1000 }), connectTimeout: durationArb }, { requiredKeys: [] }),
+          http: fc.record(
+            {
+              http1MaxPendingRequests: fc.integer({ min: 1, max: 100 }),
+              http2MaxRequests: fc.integer({ min: 1, max: 1000 }),
+              maxRequestsPerConnection: fc.integer({ min: 0, max: 10 }),
+              idleTimeout: durationArb,
+              h2UpgradePolicy: fc.constantFrom('UPGRADE', 'DO_NOT_UPGRADE'),
+            },
+            { requiredKeys: [] },
+          ),
+        },
+        { requiredKeys: [] },
+      ),
+      outlierDetection: fc.record(
+        {
+          consecutive5xxErrors: fc.integer({ min: 0, max: 10 }),
+          interval: durationArb,
+          baseEjectionTime: durationArb,
+          maxEjectionPercent: fc.integer({ min: 0, max: 100 }),
+        },
+        { requiredKeys: [] },
+      ),
+      tls: fc.oneof(
+        fc.record({ mode: fc.constantFrom('ISTIO_MUTUAL', 'DISABLE') }),
+        fc.record({ mode: fc.constant('SIMPLE'), sni: fc.constantFrom('example.org', 'api.example.org') }, { requiredKeys: ['mode'] }),
+      ),
+    },
+    { requiredKeys: [] },
+  );
 }
 
 function destinationRuleArb(b: BaseInfo) {
-  return fc.record({
-    name: nameArb,
-    namespace: nsArb(b),
-    host: hostArb(b),
-    trafficPolicy: fc.option(trafficPolicyArb(), { nil: undefined }),
-    portLevel: fc.option(fc.tuple(fc.constantFrom(80, 9080, 8080), trafficPolicyArb()), { nil: undefined }),
-    subsets: fc.subarray(b.subsets).chain((names) => fc.array(fc.option(trafficPolicyArb(), { nil: undefined }), { minLength: names.length, maxLength: names.length }).map((tps) => names.map((n, i) => ({ name: n, labels: { version: n }, ...(tps[i] ? { trafficPolicy: tps[i] } : {}) })))),
-  }).map((d) => {
-    const tp = d.trafficPolicy || d.portLevel ? { ...(d.trafficPolicy ?? {}), ...(d.portLevel ? { portLevelSettings: [{ port: { number: d.portLevel[0] }, ...(({ loadBalancer, connectionPool, outlierDetection, tls }) => ({ ...(loadBalancer ? { loadBalancer } : {}), ...(connectionPool ? { connectionPool } : {}), ...(outlierDetection ? { outlierDetection } : {}), ...(tls ? { tls } : {}) }))(d.portLevel[1]) }] } : {}) } : undefined;
-    return { apiVersion: 'networking.istio.io/v1', kind: 'DestinationRule', metadata: { name: `dr-${d.name}`, namespace: d.namespace }, spec: { host: d.host, ...(tp ? { trafficPolicy: tp } : {}), ...(d.subsets.length ? { subsets: d.subsets } : {}) } };
-  });
+  return fc
+    .record({
+      name: nameArb,
+      namespace: nsArb(b),
+      host: hostArb(b),
+      trafficPolicy: fc.option(trafficPolicyArb(), { nil: undefined }),
+      portLevel: fc.option(fc.tuple(fc.constantFrom(80, 9080, 8080), trafficPolicyArb()), { nil: undefined }),
+      subsets: fc
+        .subarray(b.subsets)
+        .chain((names) =>
+          fc
+            .array(fc.option(trafficPolicyArb(), { nil: undefined }), { minLength: names.length, maxLength: names.length })
+            .map((tps) => names.map((n, i) => ({ name: n, labels: { version: n }, ...(tps[i] ? { trafficPolicy: tps[i] } : {}) }))),
+        ),
+    })
+    .map((d) => {
+      const tp =
+        d.trafficPolicy || d.portLevel
+          ? {
+              ...(d.trafficPolicy ?? {}),
+              ...(d.portLevel
+                ? {
+                    portLevelSettings: [
+                      {
+                        port: { number: d.portLevel[0] },
+                        ...(({ loadBalancer, connectionPool, outlierDetection, tls }) => ({
+                          ...(loadBalancer ? { loadBalancer } : {}),
+                          ...(connectionPool ? { connectionPool } : {}),
+                          ...(outlierDetection ? { outlierDetection } : {}),
+                          ...(tls ? { tls } : {}),
+                        }))(d.portLevel[1]),
+                      },
+                    ],
+                  }
+                : {}),
+            }
+          : undefined;
+      return {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'DestinationRule',
+        metadata: { name: `dr-${d.name}`, namespace: d.namespace },
+        spec: { host: d.host, ...(tp ? { trafficPolicy: tp } : {}), ...(d.subsets.length ? { subsets: d.subsets } : {}) },
+      };
+    });
 }
 
 function sidecarArb(b: BaseInfo) {
-  return fc.record({
-    namespace: fc.constantFrom(...b.namespaces),
-    selector: fc.option(fc.constantFrom({ app: 'reviews' }, { app: 'productpage' }, { app: 'svc-0' }, { app: 'svc-1' }, { version: 'v1' }), { nil: undefined }),
-    hosts: fc.array(fc.constantFrom('./*', '*/*', 'istio-system/*', `${b.namespaces[0]}/*`, './reviews.bookinfo.svc.cluster.local', '*/api.example.org', `ns-1/*`), { minLength: 1, maxLength: 3 }),
-    mode: fc.option(fc.constantFrom('REGISTRY_ONLY', 'ALLOW_ANY'), { nil: undefined }),
-    egressPort: fc.option(fc.record({ number: fc.constantFrom(80, 9080, 8080), protocol: fc.constantFrom('HTTP', 'TCP'), name: fc.constant('p') }), { nil: undefined }),
-  }).map((s) => ({
-    apiVersion: 'networking.istio.io/v1',
-    kind: 'Sidecar',
-    metadata: { name: s.selector ? `sc-${Object.values(s.selector)[0]}` : 'default', namespace: s.namespace },
-    spec: { ...(s.selector ? { workloadSelector: { labels: s.selector } } : {}), egress: [{ ...(s.egressPort ? { port: s.egressPort } : {}), hosts: [...new Set(s.hosts)] }], ...(s.mode ? { outboundTrafficPolicy: { mode: s.mode } } : {}) },
-  }));
+  return fc
+    .record({
+      namespace: fc.constantFrom(...b.namespaces),
+      selector: fc.option(fc.constantFrom({ app: 'reviews' }, { app: 'productpage' }, { app: 'svc-0' }, { app: 'svc-1' }, { version: 'v1' }), {
+        nil: undefined,
+      }),
+      hosts: fc.array(
+        fc.constantFrom('./*', '*/*', 'istio-system/*', `${b.namespaces[0]}/*`, './reviews.bookinfo.svc.cluster.local', '*/api.example.org', `ns-1/*`),
+        { minLength: 1, maxLength: 3 },
+      ),
+      mode: fc.option(fc.constantFrom('REGISTRY_ONLY', 'ALLOW_ANY'), { nil: undefined }),
+      egressPort: fc.option(fc.record({ number: fc.constantFrom(80, 9080, 8080), protocol: fc.constantFrom('HTTP', 'TCP'), name: fc.constant('p') }), {
+        nil: undefined,
+      }),
+    })
+    .map((s) => ({
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'Sidecar',
+      metadata: { name: s.selector ? `sc-${Object.values(s.selector)[0]}` : 'default', namespace: s.namespace },
+      spec: {
+        ...(s.selector ? { workloadSelector: { labels: s.selector } } : {}),
+        egress: [{ ...(s.egressPort ? { port: s.egressPort } : {}), hosts: [...new Set(s.hosts)] }],
+        ...(s.mode ? { outboundTrafficPolicy: { mode: s.mode } } : {}),
+      },
+    }));
 }
 
 function peerAuthenticationArb(b: BaseInfo) {
-  return fc.record({
-    namespace: nsArb(b),
-    selector: fc.option(fc.constantFrom({ app: 'reviews' }, { app: 'ratings' }, { app: 'svc-0' }, { app: 'svc-1' }), { nil: undefined }),
-    mode: fc.constantFrom('STRICT', 'PERMISSIVE', 'DISABLE', 'UNSET'),
-    port: fc.option(fc.tuple(fc.constantFrom(9080, 8080), fc.constantFrom('STRICT', 'PERMISSIVE', 'DISABLE')), { nil: undefined }),
-  }).map((p) => ({
-    apiVersion: 'security.istio.io/v1',
-    kind: 'PeerAuthentication',
-    metadata: { name: p.selector ? `pa-${p.selector.app}` : 'default', namespace: p.namespace },
-    spec: { ...(p.selector ? { selector: { matchLabels: p.selector } } : {}), mtls: { mode: p.mode }, ...(p.port && p.selector ? { portLevelMtls: { [p.port[0]]: { mode: p.port[1] } } } : {}) },
-  }));
+  return fc
+    .record({
+      namespace: nsArb(b),
+      selector: fc.option(fc.constantFrom({ app: 'reviews' }, { app: 'ratings' }, { app: 'svc-0' }, { app: 'svc-1' }), { nil: undefined }),
+      mode: fc.constantFrom('STRICT', 'PERMISSIVE', 'DISABLE', 'UNSET'),
+      port: fc.option(fc.tuple(fc.constantFrom(9080, 8080), fc.constantFrom('STRICT', 'PERMISSIVE', 'DISABLE')), { nil: undefined }),
+    })
+    .map((p) => ({
+      apiVersion: 'security.istio.io/v1',
+      kind: 'PeerAuthentication',
+      metadata: { name: p.selector ? `pa-${p.selector.app}` : 'default', namespace: p.namespace },
+      spec: {
+        ...(p.selector ? { selector: { matchLabels: p.selector } } : {}),
+        mtls: { mode: p.mode },
+        ...(p.port && p.selector ? { portLevelMtls: { [p.port[0]]: { mode: p.port[1] } } } : {}),
+      },
+    }));
 }
 
 function serviceEntryArb(b: BaseInfo) {
-  return fc.record({
-    name: nameArb,
-    namespace: nsArb(b),
-    hosts: fc.array(fc.constantFrom('api.example.org', '*.example.org', 'httpbin.example.org', 'db.internal', 'legacy.svc'), { minLength: 1, maxLength: 2 }),
-    ports: fc.array(fc.record({ number: fc.constantFrom(80, 443, 8080, 5432), protocol: fc.constantFrom('HTTP', 'HTTPS', 'TLS', 'TCP', 'GRPC', 'HTTP2'), targetPort: fc.option(fc.constantFrom(8443, 9000), { nil: undefined }) }, { requiredKeys: ['number', 'protocol'] }), { minLength: 1, maxLength: 2 }),
-    location: fc.constantFrom('MESH_EXTERNAL', 'MESH_INTERNAL'),
-    resolution: fc.constantFrom('DNS', 'STATIC', 'NONE', 'DNS_ROUND_ROBIN'),
-    endpoints: fc.array(fc.record({ address: fc.constantFrom('10.10.0.1', '10.10.0.2', '192.168.1.5'), labels: fc.constantFrom({ version: 'v1' }, { version: 'v2' }, {}), serviceAccount: fc.option(fc.constantFrom('db', 'default'), { nil: undefined }) }, { requiredKeys: ['address'] }), { maxLength: 2 }),
-    addresses: fc.option(fc.constantFrom(['10.96.200.10'], ['240.0.0.1']), { nil: undefined }),
-    exportTo: fc.option(fc.constantFrom(['.'], ['*']), { nil: undefined }),
-  }).map((s) => {
-    const ports = [...new Map(s.ports.map((p) => [p.number, p])).values()].map((p) => ({ number: p.number, name: `${p.protocol.toLowerCase()}-${p.number}`, protocol: p.protocol, ...(p.targetPort ? { targetPort: p.targetPort } : {}) }));
-    // STATIC needs endpoints; a wildcard host cannot be resolved by DNS (both are refused by validation).
-    const resolution = s.resolution === 'STATIC' && s.endpoints.length === 0 ? 'NONE' : s.hosts.some((h) => h.startsWith('*')) && s.resolution.startsWith('DNS') ? 'NONE' : s.resolution;
-    const endpoints = resolution === 'NONE' ? [] : s.endpoints.map((e) => ({ address: e.address, ...(e.labels && Object.keys(e.labels).length ? { labels: e.labels } : {}), ...(e.serviceAccount ? { serviceAccount: e.serviceAccount } : {}) }));
-    return { apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name: `se-${s.name}`, namespace: s.namespace }, spec: { hosts: [...new Set(s.hosts)], ...(s.addresses && resolution !== 'NONE' ? { addresses: s.addresses } : {}), ports, location: s.location, resolution, ...(endpoints.length ? { endpoints } : {}), ...(s.exportTo ? { exportTo: s.exportTo } : {}) } };
-  });
+  return fc
+    .record({
+      name: nameArb,
+      namespace: nsArb(b),
+      hosts: fc.array(fc.constantFrom('api.example.org', '*.example.org', 'httpbin.example.org', 'db.internal', 'legacy.svc'), { minLength: 1, maxLength: 2 }),
+      ports: fc.array(
+        fc.record(
+          {
+            number: fc.constantFrom(80, 443, 8080, 5432),
+            protocol: fc.constantFrom('HTTP', 'HTTPS', 'TLS', 'TCP', 'GRPC', 'HTTP2'),
+            targetPort: fc.option(fc.constantFrom(8443, 9000), { nil: undefined }),
+          },
+          { requiredKeys: ['number', 'protocol'] },
+        ),
+        { minLength: 1, maxLength: 2 },
+      ),
+      location: fc.constantFrom('MESH_EXTERNAL', 'MESH_INTERNAL'),
+      resolution: fc.constantFrom('DNS', 'STATIC', 'NONE', 'DNS_ROUND_ROBIN'),
+      endpoints: fc.array(
+        fc.record(
+          {
+            address: fc.constantFrom('10.10.0.1', '10.10.0.2', '192.168.1.5'),
+            labels: fc.constantFrom({ version: 'v1' }, { version: 'v2' }, {}),
+            serviceAccount: fc.option(fc.constantFrom('db', 'default'), { nil: undefined }),
+          },
+          { requiredKeys: ['address'] },
+        ),
+        { maxLength: 2 },
+      ),
+      addresses: fc.option(fc.constantFrom(['10.96.200.10'], ['240.0.0.1']), { nil: undefined }),
+      exportTo: fc.option(fc.constantFrom(['.'], ['*']), { nil: undefined }),
+    })
+    .map((s) => {
+      const ports = [...new Map(s.ports.map((p) => [p.number, p])).values()].map((p) => ({
+        number: p.number,
+        name: `${p.protocol.toLowerCase()}-${p.number}`,
+        protocol: p.protocol,
+        ...(p.targetPort ? { targetPort: p.targetPort } : {}),
+      }));
+      // STATIC needs endpoints; a wildcard host cannot be resolved by DNS (both are refused by validation).
+      const resolution =
+        s.resolution === 'STATIC' && s.endpoints.length === 0
+          ? 'NONE'
+          : s.hosts.some((h) => h.startsWith('*')) && s.resolution.startsWith('DNS')
+            ? 'NONE'
+            : s.resolution;
+      const endpoints =
+        resolution === 'NONE'
+          ? []
+          : s.endpoints.map((e) => ({
+              address: e.address,
+              ...(e.labels && Object.keys(e.labels).length ? { labels: e.labels } : {}),
+              ...(e.serviceAccount ? { serviceAccount: e.serviceAccount } : {}),
+            }));
+      return {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'ServiceEntry',
+        metadata: { name: `se-${s.name}`, namespace: s.namespace },
+        spec: {
+          hosts: [...new Set(s.hosts)],
+          ...(s.addresses && resolution !== 'NONE' ? { addresses: s.addresses } : {}),
+          ports,
+          location: s.location,
+          resolution,
+          ...(endpoints.length ? { endpoints } : {}),
+          ...(s.exportTo ? { exportTo: s.exportTo } : {}),
+        },
+      };
+    });
 }
 
 function gatewayArb(b: BaseInfo) {
-  return fc.record({
-    namespace: nsArb(b),
-    servers: fc.array(fc.record({
-      port: fc.constantFrom({ number: 80, name: 'http', protocol: 'HTTP' }, { number: 443, name: 'https', protocol: 'HTTPS' }, { number: 443, name: 'tls', protocol: 'TLS' }, { number: 8080, name: 'http2', protocol: 'HTTP2' }, { number: 31400, name: 'tcp', protocol: 'TCP' }),
-      hosts: fc.array(fc.constantFrom('*', '*.example.org', 'bookinfo.example.com', `${b.namespaces[0]}/*`, 'api.example.org'), { minLength: 1, maxLength: 2 }),
-    }), { minLength: 1, maxLength: 2 }),
-  }).map((g) => ({
-    apiVersion: 'networking.istio.io/v1',
-    kind: 'Gateway',
-    metadata: { name: 'gw', namespace: g.namespace },
-    spec: {
-      selector: { istio: 'ingressgateway' },
-      servers: g.servers.map((s) => ({ port: s.port, hosts: [...new Set(s.hosts)], ...(s.port.protocol === 'HTTPS' ? { tls: { mode: 'SIMPLE', credentialName: 'gw-cert' } } : s.port.protocol === 'TLS' ? { tls: { mode: 'PASSTHROUGH' } } : {}) })),
-    },
-  }));
+  return fc
+    .record({
+      namespace: nsArb(b),
+      servers: fc.array(
+        fc.record({
+          port: fc.constantFrom(
+            { number: 80, name: 'http', protocol: 'HTTP' },
+            { number: 443, name: 'https', protocol: 'HTTPS' },
+            { number: 443, name: 'tls', protocol: 'TLS' },
+            { number: 8080, name: 'http2', protocol: 'HTTP2' },
+            { number: 31400, name: 'tcp', protocol: 'TCP' },
+          ),
+          hosts: fc.array(fc.constantFrom('*', '*.example.org', 'bookinfo.example.com', `${b.namespaces[0]}/*`, 'api.example.org'), {
+            minLength: 1,
+            maxLength: 2,
+          }),
+        }),
+        { minLength: 1, maxLength: 2 },
+      ),
+    })
+    .map((g) => ({
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'Gateway',
+      metadata: { name: 'gw', namespace: g.namespace },
+      spec: {
+        selector: { istio: 'ingressgateway' },
+        servers: g.servers.map((s) => ({
+          port: s.port,
+          hosts: [...new Set(s.hosts)],
+          ...(s.port.protocol === 'HTTPS'
+            ? { tls: { mode: 'SIMPLE', credentialName: 'gw-cert' } }
+            : s.port.protocol === 'TLS'
+              ? { tls: { mode: 'PASSTHROUGH' } }
+              : {}),
+        })),
+      },
+    }));
 }
 
 function addedArb(b: BaseInfo): fc.Arbitrary<string[]> {
-  const doc = fc.oneof({ weight: 4, arbitrary: virtualServiceArb(b) }, { weight: 3, arbitrary: destinationRuleArb(b) }, { weight: 1, arbitrary: sidecarArb(b) }, { weight: 1, arbitrary: peerAuthenticationArb(b) }, { weight: 2, arbitrary: serviceEntryArb(b) }, { weight: 1, arbitrary: gatewayArb(b) });
+  const doc = fc.oneof(
+    { weight: 4, arbitrary: virtualServiceArb(b) },
+    { weight: 3, arbitrary: destinationRuleArb(b) },
+    { weight: 1, arbitrary: sidecarArb(b) },
+    { weight: 1, arbitrary: peerAuthenticationArb(b) },
+    { weight: 2, arbitrary: serviceEntryArb(b) },
+    { weight: 1, arbitrary: gatewayArb(b) },
+  );
   return fc.array(doc, { maxLength: 5 }).map((docs) => docs.map((d) => JSON.stringify(d, null, 1)));
 }
 
 /** The seed corpus's Istio networking and security config documents (not EnvoyFilters: their patches are not applied yet, issue #33). */
 let seedPool: string[] | undefined;
 function seedConfig(seeds: Seeds): string[] {
-  seedPool ??= seeds.documents.filter((d) => /^apiVersion:\s*(networking|security)\.istio\.io\//m.test(d) && /^kind:\s*(VirtualService|DestinationRule|ServiceEntry|Sidecar|PeerAuthentication|Gateway|AuthorizationPolicy|RequestAuthentication|WorkloadEntry)\s*$/m.test(d) && d.length < 4000);
+  seedPool ??= seeds.documents.filter(
+    (d) =>
+      /^apiVersion:\s*(networking|security)\.istio\.io\//m.test(d) &&
+      /^kind:\s*(VirtualService|DestinationRule|ServiceEntry|Sidecar|PeerAuthentication|Gateway|AuthorizationPolicy|RequestAuthentication|WorkloadEntry)\s*$/m.test(
+        d,
+      ) &&
+      d.length < 4000,
+  );
   return seedPool;
 }
 
@@ -271,7 +523,9 @@ export function caseFiles(c: OracleXdsCase): { path: string; text: string }[] {
     files.set(d.path, [...(files.get(d.path) ?? []), d.text]);
   });
   const ns = b.namespaces[0] as string;
-  const moved = c.seedDocs.map((d) => (/^ {2}namespace:/m.test(d) ? d.replace(/^ {2}namespace:.*$/m, `  namespace: ${ns}`) : d.replace(/^metadata:\s*$/m, `metadata:\n  namespace: ${ns}`)));
+  const moved = c.seedDocs.map((d) =>
+    /^ {2}namespace:/m.test(d) ? d.replace(/^ {2}namespace:.*$/m, `  namespace: ${ns}`) : d.replace(/^metadata:\s*$/m, `metadata:\n  namespace: ${ns}`),
+  );
   const extra = [...c.added, ...moved];
   const out = [...files].map(([path, ds]) => ({ path, text: ds.map((d) => (d.endsWith('\n') ? d : `${d}\n`)).join('---\n') }));
   if (extra.length) out.push({ path: 'added.yaml', text: extra.map((d) => (d.endsWith('\n') ? d : `${d}\n`)).join('---\n') });
@@ -314,15 +568,18 @@ function withoutRejected(files: { path: string; text: string }[], rejected: read
   const keys = new Set(rejected.map((r) => `${r.kind}/${r.namespace}/${r.name}`));
   return files.map((f) => ({
     path: f.path,
-    text: docsOf(f.text).filter((d) => {
-      let o: { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } } | undefined;
-      try {
-        o = parseYaml(d) as typeof o;
-      } catch {
-        return true;
-      }
-      return !keys.has(`${String(o?.kind)}/${String(o?.metadata?.namespace ?? 'default')}/${String(o?.metadata?.name)}`);
-    }).map((d) => (d.endsWith('\n') ? d : `${d}\n`)).join('---\n'),
+    text: docsOf(f.text)
+      .filter((d) => {
+        let o: { kind?: unknown; metadata?: { name?: unknown; namespace?: unknown } } | undefined;
+        try {
+          o = parseYaml(d) as typeof o;
+        } catch {
+          return true;
+        }
+        return !keys.has(`${String(o?.kind)}/${String(o?.metadata?.namespace ?? 'default')}/${String(o?.metadata?.name)}`);
+      })
+      .map((d) => (d.endsWith('\n') ? d : `${d}\n`))
+      .join('---\n'),
   }));
 }
 
@@ -373,12 +630,24 @@ export async function compareCase(c: OracleXdsCase): Promise<Compared> {
       out.resources += cell.agree.length + cell.differ.length + cell.onlyIstiod.length + cell.onlyOurs.length;
       for (const d of cell.differ) {
         const first = d.fields[0]!;
-        out.differences.push({ cause: d.cause ?? signature(t, first.path), known: d.cause !== undefined, proxy: p.id, type: t, name: d.name, istiod: theirs[t].get(d.name), ours: ours[t].get(d.name), fields: d.fields.slice(0, 8) });
+        out.differences.push({
+          cause: d.cause ?? signature(t, first.path),
+          known: d.cause !== undefined,
+          proxy: p.id,
+          type: t,
+          name: d.name,
+          istiod: theirs[t].get(d.name),
+          ours: ours[t].get(d.name),
+          fields: d.fields.slice(0, 8),
+        });
       }
       const kindOf = (name: string) => name.replace(/\|[^|]*$/, '|HOST').replace(/\d+/g, 'N');
-      const missing = (n: string, fallback: string) => (cell.missingCauses?.[n] ? { cause: cell.missingCauses[n] as string, known: true } : { cause: fallback, known: false });
-      for (const n of cell.onlyIstiod) out.differences.push({ ...missing(n, `${t} only istiod's: ${kindOf(n)}`), proxy: p.id, type: t, name: n, istiod: theirs[t].get(n) });
-      for (const n of cell.onlyOurs) out.differences.push({ ...missing(n, `${t} only ours: ${kindOf(n)}`), proxy: p.id, type: t, name: n, ours: ours[t].get(n) });
+      const missing = (n: string, fallback: string) =>
+        cell.missingCauses?.[n] ? { cause: cell.missingCauses[n] as string, known: true } : { cause: fallback, known: false };
+      for (const n of cell.onlyIstiod)
+        out.differences.push({ ...missing(n, `${t} only istiod's: ${kindOf(n)}`), proxy: p.id, type: t, name: n, istiod: theirs[t].get(n) });
+      for (const n of cell.onlyOurs)
+        out.differences.push({ ...missing(n, `${t} only ours: ${kindOf(n)}`), proxy: p.id, type: t, name: n, ours: ours[t].get(n) });
     }
   }
   return out;
@@ -517,9 +786,19 @@ export interface OracleXdsRunCounts {
 
 function writeRunCounts(partial: boolean): void {
   const counts: OracleXdsRunCounts = {
-    seed: runSeed ?? null, started: runStarted, updated: new Date().toISOString(), partial, seconds: Math.round((Date.now() - t0) / 1000),
+    seed: runSeed ?? null,
+    started: runStarted,
+    updated: new Date().toISOString(),
+    partial,
+    seconds: Math.round((Date.now() - t0) / 1000),
     // A checkpoint is written before the next input starts: every input counted is finished.
-    inputs, compared, comparedProxies, comparedResources, identical, rejectedObjects, inputsWithRejected,
+    inputs,
+    compared,
+    comparedProxies,
+    comparedResources,
+    identical,
+    rejectedObjects,
+    inputsWithRejected,
     skipped: Object.fromEntries(skipped),
     causes: Object.fromEntries([...causes].map(([c, e]) => [c, { inputs: e.inputs, count: e.count, known: e.known }])),
   };
@@ -536,18 +815,42 @@ function report(): TargetReport {
   const lines = [
     `oracle-xds: ${inputs.toLocaleString('en-US')} inputs in ${seconds.toFixed(0)} s (${(inputs / Math.max(seconds, 1)).toFixed(2)}/s), ${compared.toLocaleString('en-US')} compared (${comparedProxies.toLocaleString('en-US')} proxies, ${comparedResources.toLocaleString('en-US')} resources), ${identical.toLocaleString('en-US')} identical, ${differInputs.toLocaleString('en-US')} with a difference; ${server?.runs ?? 0} xds-oracle requests, ${server?.recycled ?? 0} fresh processes, ${server?.restarts ?? 0} crashes`,
     `  Istio config refused by Istio's validation (left out on both sides, as the webhook would refuse it): ${rejectedObjects} objects in ${inputsWithRejected} inputs`,
-    ...[...skipped].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([w, n]) => `  skipped: ${n}  ${w}`),
+    ...[...skipped]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 8)
+      .map(([w, n]) => `  skipped: ${n}  ${w}`),
     ...list.map(([c, e]) => `  ${e.known ? 'known' : 'differ'}: ${e.inputs} inputs, ${e.count} resources  ${c}`),
   ];
   mkdirSync(join(ROOT, 'reports', 'oracle'), { recursive: true });
-  writeFileSync(REPORT_FILE, JSON.stringify({
-    when: new Date().toISOString(), seconds, inputs, rejectedObjects, inputsWithRejected, compared, comparedProxies, comparedResources, identical,
-    skipped: Object.fromEntries(skipped), normalisations: [...normalisations.values()],
-    causes: Object.fromEntries(list.map(([c, e]) => [c, e])),
-  }, null, 1));
+  writeFileSync(
+    REPORT_FILE,
+    JSON.stringify(
+      {
+        when: new Date().toISOString(),
+        seconds,
+        inputs,
+        rejectedObjects,
+        inputsWithRejected,
+        compared,
+        comparedProxies,
+        comparedResources,
+        identical,
+        skipped: Object.fromEntries(skipped),
+        normalisations: [...normalisations.values()],
+        causes: Object.fromEntries(list.map(([c, e]) => [c, e])),
+      },
+      null,
+      1,
+    ),
+  );
   lines.push(`counts, and the (minimised) first input of each cause with both sides' resource: ${REPORT_FILE}`);
   server?.close();
-  const failure = compared === 0 ? 'compared nothing' : unknown.length > 0 ? `${unknown.reduce((n, [, e]) => n + e.inputs, 0)} inputs differ from istiod for ${unknown.length} causes not in KNOWN_CAUSES` : undefined;
+  const failure =
+    compared === 0
+      ? 'compared nothing'
+      : unknown.length > 0
+        ? `${unknown.reduce((n, [, e]) => n + e.inputs, 0)} inputs differ from istiod for ${unknown.length} causes not in KNOWN_CAUSES`
+        : undefined;
   return { lines, ...(failure ? { failure } : {}) };
 }
 

@@ -31,12 +31,73 @@ export interface PipelineCase {
 
 /** Values that are wrong almost anywhere in a manifest. */
 const WRONG: unknown[] = [
-  0, -1, 1.5, 65536, 1e300, -0, Number.NaN, Number.POSITIVE_INFINITY, true, false, null, '', 'x', '*', '0', ' ', '80', '-1', 'toString', '__proto__',
-  [], {}, ['x'], [1], [[]], [null], [{}], { a: 'b' }, { toString: 'x' }, { valueOf: 1 }, { constructor: 'y' }, { length: 5 }, { hasOwnProperty: 1 },
-  'a'.repeat(300), [['x', ['y', ['z']]]], { name: { name: { name: 'n' } } }, '${x}', 'http://', 'a/b/c', '*.', '.*', 'IST0101', '~',
+  0,
+  -1,
+  1.5,
+  65536,
+  1e300,
+  -0,
+  Number.NaN,
+  Number.POSITIVE_INFINITY,
+  true,
+  false,
+  null,
+  '',
+  'x',
+  '*',
+  '0',
+  ' ',
+  '80',
+  '-1',
+  'toString',
+  '__proto__',
+  [],
+  {},
+  ['x'],
+  [1],
+  [[]],
+  [null],
+  [{}],
+  { a: 'b' },
+  { toString: 'x' },
+  { valueOf: 1 },
+  { constructor: 'y' },
+  { length: 5 },
+  { hasOwnProperty: 1 },
+  'a'.repeat(300),
+  [['x', ['y', ['z']]]],
+  { name: { name: { name: 'n' } } },
+  '${x}',
+  'http://',
+  'a/b/c',
+  '*.',
+  '.*',
+  'IST0101',
+  '~',
 ];
 
-const ODD_KEYS = ['toString', 'valueOf', '__proto__', 'constructor', 'hasOwnProperty', 'length', '0', '', ' ', '*', 'spec', 'metadata', 'name', 'namespace', 'hosts', 'selector', 'ports', 'items', 'kind', 'apiVersion'];
+const ODD_KEYS = [
+  'toString',
+  'valueOf',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  'length',
+  '0',
+  '',
+  ' ',
+  '*',
+  'spec',
+  'metadata',
+  'name',
+  'namespace',
+  'hosts',
+  'selector',
+  'ports',
+  'items',
+  'kind',
+  'apiVersion',
+];
 
 export interface Mutation {
   op: 'replace' | 'delete' | 'add' | 'dup';
@@ -59,7 +120,7 @@ function slots(value: unknown, max = 400): Array<[Container, string | number]> {
     if (out.length >= max || depth > 40 || typeof v !== 'object' || v === null) return;
     const c = v as Container;
     if (Array.isArray(c)) c.forEach((x, i) => (out.push([c, i]), walk(x, depth + 1)));
-    else for (const k of Object.keys(c)) (out.push([c, k]), walk(c[k], depth + 1));
+    else for (const k of Object.keys(c)) out.push([c, k]), walk(c[k], depth + 1);
   };
   walk(value, 0);
   return out;
@@ -99,7 +160,19 @@ export function mutate(value: unknown, m: Mutation): unknown {
   return value;
 }
 
-const MESH_CONFIGS = ['', 'a: [', 'defaultConfig: 5', 'ingressControllerMode: 7', 'rootNamespace: {}', '{}', '[]', 'meshNetworks: x', 'defaultConfig:\n  proxyMetadata: [1]\n', 'ingressService: [a]\ningressSelector: {}\n', 'trustDomain: 3\n'];
+const MESH_CONFIGS = [
+  '',
+  'a: [',
+  'defaultConfig: 5',
+  'ingressControllerMode: 7',
+  'rootNamespace: {}',
+  '{}',
+  '[]',
+  'meshNetworks: x',
+  'defaultConfig:\n  proxyMetadata: [1]\n',
+  'ingressService: [a]\ningressSelector: {}\n',
+  'trustDomain: 3\n',
+];
 const SUPPRESSIONS = ['IST0101=*', 'IST0102=Namespace default', 'IST0103=Pod *', 'IST0118=Service bookinfo/*', 'IST0101=VirtualService x.y', 'X=Y'];
 
 let parsedSeeds: unknown[] | undefined;
@@ -138,7 +211,11 @@ const fileArb = fc.record({
   noise: fc.option(fc.array(noiseArb, { minLength: 1, maxLength: 2 }), { freq: 6 }),
 });
 
-function buildFile(seeds: Seeds, f: { name: string; docs: Array<{ seed: number; mutations: Mutation[] }>; noise: Noise[] | null }, index: number): WorkspaceFile {
+function buildFile(
+  seeds: Seeds,
+  f: { name: string; docs: Array<{ seed: number; mutations: Mutation[] }>; noise: Noise[] | null },
+  index: number,
+): WorkspaceFile {
   const json = f.name.endsWith('.json');
   const texts = f.docs.map((d) => docText(seeds, d.seed, d.mutations, json));
   const text = json ? (texts[0] as string) : texts.join('---\n');
@@ -159,7 +236,12 @@ function caseArb(seeds: Seeds): fc.Arbitrary<PipelineCase> {
     })
     .map((r) => {
       const files = r.files.map((f, i) => buildFile(seeds, f, i));
-      const settings: AnalysisSettings = { ...defaultAnalysisSettings(), defaultNamespace: r.defaultNamespace, includePlaceholders: r.includePlaceholders, suppressions: r.suppressions };
+      const settings: AnalysisSettings = {
+        ...defaultAnalysisSettings(),
+        defaultNamespace: r.defaultNamespace,
+        includePlaceholders: r.includePlaceholders,
+        suppressions: r.suppressions,
+      };
       if (r.namespaceFilter) settings.namespaceFilter = r.namespaceFilter;
       const out: PipelineCase = { files, settings, applyFix: r.applyFix };
       if (r.meshConfig !== null) out.meshConfigText = r.meshConfig;
@@ -211,8 +293,8 @@ export async function checkPipeline(c: PipelineCase, options: CheckOptions): Pro
     }
     const fixes = c.applyFix ? firstFix(r.diagnostics) : undefined;
     if (fixes) {
-      const byFile = new Map<string, typeof fixes[number]['edits']>();
-      for (const e of (fixes[0] as typeof fixes[number]).edits) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
+      const byFile = new Map<string, (typeof fixes)[number]['edits']>();
+      for (const e of (fixes[0] as (typeof fixes)[number]).edits) byFile.set(e.file, [...(byFile.get(e.file) ?? []), e]);
       const changed = [...byFile].map(([path, edits]) => ({ path, text: applyTextEdits(current.get(path) ?? '', edits) }));
       w.update(changed, []);
       r = await w.run(c.settings, runOptions);

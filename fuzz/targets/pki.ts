@@ -57,11 +57,27 @@ const utf8 = (s: string) => new Uint8Array(Buffer.from(s, 'utf8'));
 /** DER of every CERTIFICATE block of a PEM text (the wrappers that need bytes). */
 function pemDers(text: string): Uint8Array[] {
   const out: Uint8Array[] = [];
-  for (const m of text.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g)) out.push(new Uint8Array(Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64')));
+  for (const m of text.matchAll(/-----BEGIN CERTIFICATE-----([\s\S]*?)-----END CERTIFICATE-----/g))
+    out.push(new Uint8Array(Buffer.from(m[1]!.replace(/\s+/g, ''), 'base64')));
   return out;
 }
 
-const WRAPPERS = ['raw', 'der', 'base64-der', 'base64-pem', 'hex', 'json-string', 'crlf', 'indented', 'secret-data', 'secret-stringdata', 'configmap', 'config-dump', 'istioctl-secret', 'ztunnel'] as const;
+const WRAPPERS = [
+  'raw',
+  'der',
+  'base64-der',
+  'base64-pem',
+  'hex',
+  'json-string',
+  'crlf',
+  'indented',
+  'secret-data',
+  'secret-stringdata',
+  'configmap',
+  'config-dump',
+  'istioctl-secret',
+  'ztunnel',
+] as const;
 type Wrapper = (typeof WRAPPERS)[number];
 const KEYS = ['tls.crt', 'ca.crt', 'cert', 'cacert', 'ca-cert.pem', 'root-cert.pem', 'cert-chain.pem', 'tls.key', 'key', 'ca-key.pem', 'ca.crl', 'other'];
 
@@ -88,11 +104,29 @@ function wrap(name: string, text: string, w: Wrapper, key: string): { name: stri
       // Indenting YAML changes what it means; PEM pasted indented does not.
       return /^-----BEGIN/m.test(text) && !/^(apiVersion|kind):/m.test(text) ? { name, bytes: utf8(text.replace(/^/gm, '    ')) } : undefined;
     case 'secret-data':
-      return { name: 'secret.yaml', bytes: utf8(`apiVersion: v1\nkind: Secret\nmetadata:\n  name: fuzz\n  namespace: istio-system\ndata:\n  ${key}: ${inline}\n`) };
+      return {
+        name: 'secret.yaml',
+        bytes: utf8(`apiVersion: v1\nkind: Secret\nmetadata:\n  name: fuzz\n  namespace: istio-system\ndata:\n  ${key}: ${inline}\n`),
+      };
     case 'secret-stringdata':
-      return { name: 'secret.yaml', bytes: utf8(`apiVersion: v1\nkind: Secret\nmetadata:\n  name: fuzz\n  namespace: istio-system\nstringData:\n  ${key}: |\n${text.replace(/^(?=.)/gm, '    ')}`) };
+      return {
+        name: 'secret.yaml',
+        bytes: utf8(
+          `apiVersion: v1\nkind: Secret\nmetadata:\n  name: fuzz\n  namespace: istio-system\nstringData:\n  ${key}: |\n${text.replace(/^(?=.)/gm, '    ')}`,
+        ),
+      };
     case 'configmap':
-      return { name: 'configmap.json', bytes: utf8(JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'istio-ca-root-cert', namespace: 'default' }, data: { 'root-cert.pem': text } })) };
+      return {
+        name: 'configmap.json',
+        bytes: utf8(
+          JSON.stringify({
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: { name: 'istio-ca-root-cert', namespace: 'default' },
+            data: { 'root-cert.pem': text },
+          }),
+        ),
+      };
     case 'config-dump':
       return {
         name: 'config_dump.json',
@@ -101,16 +135,59 @@ function wrap(name: string, text: string, w: Wrapper, key: string): { name: stri
             configs: [
               {
                 '@type': 'type.googleapis.com/envoy.admin.v3.SecretsConfigDump',
-                dynamic_active_secrets: [{ name: 'default', version_info: 'v1', last_updated: '2026-01-01T00:00:00Z', secret: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret', name: 'default', tls_certificate: { certificate_chain: { inline_bytes: inline }, private_key: { inline_bytes: b64(utf8('[redacted]')) } } } }],
+                dynamic_active_secrets: [
+                  {
+                    name: 'default',
+                    version_info: 'v1',
+                    last_updated: '2026-01-01T00:00:00Z',
+                    secret: {
+                      '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret',
+                      name: 'default',
+                      tls_certificate: { certificate_chain: { inline_bytes: inline }, private_key: { inline_bytes: b64(utf8('[redacted]')) } },
+                    },
+                  },
+                ],
               },
             ],
           }),
         ),
       };
     case 'istioctl-secret':
-      return { name: 'secret.json', bytes: utf8(JSON.stringify({ dynamicActiveSecrets: [{ name: 'ROOTCA', versionInfo: 'v1', lastUpdated: '2026-01-01T00:00:00Z', secret: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret', name: 'ROOTCA', validationContext: { trustedCa: { inlineBytes: inline } } } }] })) };
+      return {
+        name: 'secret.json',
+        bytes: utf8(
+          JSON.stringify({
+            dynamicActiveSecrets: [
+              {
+                name: 'ROOTCA',
+                versionInfo: 'v1',
+                lastUpdated: '2026-01-01T00:00:00Z',
+                secret: {
+                  '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret',
+                  name: 'ROOTCA',
+                  validationContext: { trustedCa: { inlineBytes: inline } },
+                },
+              },
+            ],
+          }),
+        ),
+      };
     case 'ztunnel':
-      return ders.length > 0 ? { name: 'certificates.json', bytes: utf8(JSON.stringify([{ identity: 'spiffe://cluster.local/ns/default/sa/fuzz', state: 'Available', certChain: [{ pem: inline, serialNumber: '1', validFrom: '2026-01-01T00:00:00Z', expirationTime: '2027-01-01T00:00:00Z' }], rootCerts: [] }])) } : undefined;
+      return ders.length > 0
+        ? {
+            name: 'certificates.json',
+            bytes: utf8(
+              JSON.stringify([
+                {
+                  identity: 'spiffe://cluster.local/ns/default/sa/fuzz',
+                  state: 'Available',
+                  certChain: [{ pem: inline, serialNumber: '1', validFrom: '2026-01-01T00:00:00Z', expirationTime: '2027-01-01T00:00:00Z' }],
+                  rootCerts: [],
+                },
+              ]),
+            ),
+          }
+        : undefined;
   }
 }
 
@@ -153,7 +230,8 @@ const inputArb: fc.Arbitrary<PkiInput> = fc
   });
 
 function sane(message: unknown, what: string): void {
-  if (typeof message !== 'string' || !message.trim() || /undefined|\[object |NaN/.test(message)) throw new FuzzFailure('divergence', `${what}: not a sane message: ${JSON.stringify(message)}`);
+  if (typeof message !== 'string' || !message.trim() || /undefined|\[object |NaN/.test(message))
+    throw new FuzzFailure('divergence', `${what}: not a sane message: ${JSON.stringify(message)}`);
 }
 
 /**
@@ -167,15 +245,20 @@ function seedCertificates(seed: { name: string; text: string }): Set<string> {
     for (const doc of jsyaml.loadAll(seed.text)) {
       if (!doc || typeof doc !== 'object') continue;
       const o = doc as Record<string, unknown>;
-      for (const [field, decode] of [['data', true], ['stringData', false]] as const) {
+      for (const [field, decode] of [
+        ['data', true],
+        ['stringData', false],
+      ] as const) {
         const m = o[field];
         if (!m || typeof m !== 'object') continue;
-        for (const v of Object.values(m as Record<string, unknown>)) if (typeof v === 'string') texts.push(decode && o.kind === 'Secret' ? Buffer.from(v, 'base64').toString('latin1') : v);
+        for (const v of Object.values(m as Record<string, unknown>))
+          if (typeof v === 'string') texts.push(decode && o.kind === 'Secret' ? Buffer.from(v, 'base64').toString('latin1') : v);
       }
     }
   } else texts.push(seed.text);
   const out = new Set<string>();
-  for (const t of texts) for (const m of t.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)) out.add(new X509Certificate(m[0]).raw.toString('hex'));
+  for (const t of texts)
+    for (const m of t.matchAll(/-----BEGIN CERTIFICATE-----[\s\S]*?-----END CERTIFICATE-----/g)) out.add(new X509Certificate(m[0]).raw.toString('hex'));
   return out;
 }
 
@@ -203,7 +286,8 @@ export function checkPkiDecode(input: PkiInput, options: CheckOptions): CheckOut
     const got = certDers(d);
     const missing = [...want].filter((x) => !got.has(x)).length;
     const extra = [...got].filter((x) => !want.has(x)).length;
-    if (missing || extra) throw new FuzzFailure('divergence', `${input.name} (from ${seed.name}): ${missing} certificate(s) of the seed not found, ${extra} extra`);
+    if (missing || extra)
+      throw new FuzzFailure('divergence', `${input.name} (from ${seed.name}): ${missing} certificate(s) of the seed not found, ${extra} extra`);
   }
   return 'ok';
 }
@@ -237,7 +321,8 @@ export async function checkPkiInspect(input: PkiInput, options: CheckOptions): P
 
 export const pkiDecodeTarget: Target<PkiInput> = {
   name: 'pki-decode',
-  description: 'certificate readers (PEM/DER/base64/hex, Secrets, ConfigMaps, config dumps, istioctl and ztunnel JSON): no exception, sane problems, every wrapper finds the seed certificates',
+  description:
+    'certificate readers (PEM/DER/base64/hex, Secrets, ConfigMaps, config dumps, istioctl and ztunnel JSON): no exception, sane problems, every wrapper finds the seed certificates',
   arbitrary: () => inputArb,
   check: checkPkiDecode,
   async: false,

@@ -100,7 +100,7 @@ export const GO_OPENSSL_DIFFERENCES = [
   {
     id: 'leaf-key-usage-purpose',
     how: 'avoided',
-    rule: 'OpenSSL\'s sslserver/sslclient purposes check the leaf\'s keyUsage (v3_purp.c: ku_reject(x, KU_TLS)) and Netscape cert types; Go ignores KeyUsage on the leaf. The leaf here always has keyUsage digitalSignature and no Netscape extension.',
+    rule: "OpenSSL's sslserver/sslclient purposes check the leaf's keyUsage (v3_purp.c: ku_reject(x, KU_TLS)) and Netscape cert types; Go ignores KeyUsage on the leaf. The leaf here always has keyUsage digitalSignature and no Netscape extension.",
   },
   {
     id: 'path-len-on-non-ca',
@@ -115,7 +115,7 @@ export const GO_OPENSSL_DIFFERENCES = [
   {
     id: 'root-signature',
     how: 'same',
-    rule: 'Neither checks the root\'s own signature: Go never calls CheckSignatureFrom on a root for itself (buildChains checks a child against a candidate), OpenSSL only with X509_V_FLAG_CHECK_SS_SIGNATURE (internal_verify), which openssl verify does not set. A corrupted or wrong-key root self-signature is generated and must pass on both sides.',
+    rule: "Neither checks the root's own signature: Go never calls CheckSignatureFrom on a root for itself (buildChains checks a child against a candidate), OpenSSL only with X509_V_FLAG_CHECK_SS_SIGNATURE (internal_verify), which openssl verify does not set. A corrupted or wrong-key root self-signature is generated and must pass on both sides.",
   },
   {
     id: 'sgc',
@@ -168,10 +168,17 @@ const KEY_KINDS = ['P-256', 'P-256', 'P-256', 'P-384', 'RSA-2048', 'RSA-2048'] a
 const DOMAINS = ['example.com', '.example.com', 'a.example.com', '.a.example.com', 'other.org', '.other.org', 'xample.com', '.xample.com'];
 const SANS = ['example.com', 'a.example.com', 'b.a.example.com', 'A.Example.COM', 'x.other.org', 'other.org', 'badexample.com', 'xample.com'];
 
-const hashArb: fc.Arbitrary<Hash> = fc.oneof({ arbitrary: fc.constant('SHA-256' as const), weight: 6 }, { arbitrary: fc.constantFrom<Hash>('SHA-384', 'SHA-512'), weight: 3 }, { arbitrary: fc.constant('SHA-1' as const), weight: 1 });
+const hashArb: fc.Arbitrary<Hash> = fc.oneof(
+  { arbitrary: fc.constant('SHA-256' as const), weight: 6 },
+  { arbitrary: fc.constantFrom<Hash>('SHA-384', 'SHA-512'), weight: 3 },
+  { arbitrary: fc.constant('SHA-1' as const), weight: 1 },
+);
 const notBeforeArb = fc.oneof({ arbitrary: fc.constant(-40 * DAY), weight: 8 }, { arbitrary: fc.constantFrom(-DAY, -1, 0, 1, DAY, 60 * DAY), weight: 3 });
 const notAfterArb = fc.oneof({ arbitrary: fc.constant(40 * DAY), weight: 8 }, { arbitrary: fc.constantFrom(DAY, 1, 0, -1, -DAY, -60 * DAY), weight: 3 });
-const ekuArb: fc.Arbitrary<Eku[] | null> = fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.subarray<Eku>(['serverAuth', 'clientAuth', 'any'], { minLength: 1 }), weight: 2 });
+const ekuArb: fc.Arbitrary<Eku[] | null> = fc.oneof(
+  { arbitrary: fc.constant(null), weight: 3 },
+  { arbitrary: fc.subarray<Eku>(['serverAuth', 'clientAuth', 'any'], { minLength: 1 }), weight: 2 },
+);
 const ncArb = fc.oneof(
   { arbitrary: fc.constant(null), weight: 1 },
   {
@@ -194,17 +201,34 @@ function shapeArb(role: 'root' | 'intermediate' | 'leaf'): fc.Arbitrary<CertShap
         ? fc.oneof({ arbitrary: fc.constant('ca' as const), weight: 10 }, { arbitrary: fc.constantFrom('noca' as const, 'absent' as const), weight: 1 })
         : fc.oneof({ arbitrary: fc.constant('noca' as const), weight: 6 }, { arbitrary: fc.constantFrom('absent' as const, 'ca' as const), weight: 2 }),
       pathLen: ca ? fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.constantFrom(0, 1, 2), weight: 2 }) : fc.constant(null),
-      ku: ca ? fc.oneof({ arbitrary: fc.constant('certsign' as const), weight: 10 }, { arbitrary: fc.constantFrom('nocertsign' as const, 'absent' as const), weight: 1 }) : fc.constant('certsign' as const),
+      ku: ca
+        ? fc.oneof(
+            { arbitrary: fc.constant('certsign' as const), weight: 10 },
+            { arbitrary: fc.constantFrom('nocertsign' as const, 'absent' as const), weight: 1 },
+          )
+        : fc.constant('certsign' as const),
       eku: ekuArb,
-      sig: fc.oneof({ arbitrary: fc.constant('good' as const), weight: 14 }, { arbitrary: fc.constantFrom('wrongKey' as const, 'corrupt' as const), weight: 1 }),
-      issuer: role === 'root' ? fc.constant('parent' as const) : fc.oneof({ arbitrary: fc.constant('parent' as const), weight: 20 }, { arbitrary: fc.constantFrom('elsewhere' as const, 'grandparent' as const), weight: 1 }),
+      sig: fc.oneof(
+        { arbitrary: fc.constant('good' as const), weight: 14 },
+        { arbitrary: fc.constantFrom('wrongKey' as const, 'corrupt' as const), weight: 1 },
+      ),
+      issuer:
+        role === 'root'
+          ? fc.constant('parent' as const)
+          : fc.oneof(
+              { arbitrary: fc.constant('parent' as const), weight: 20 },
+              { arbitrary: fc.constantFrom('elsewhere' as const, 'grandparent' as const), weight: 1 },
+            ),
       nc: ca ? ncArb : fc.constant(null),
     })
     .map((s) => (s.bc === 'ca' ? s : { ...s, pathLen: null }));
 }
 
 const usageArb = fc.constantFrom<Usage>('default', 'serverAuth', 'clientAuth', 'any');
-const atArb = fc.oneof({ arbitrary: fc.constant(0), weight: 4 }, { arbitrary: fc.constantFrom(-1, 1, -DAY, DAY, 40 * DAY, 40 * DAY + 1, -40 * DAY, -40 * DAY - 1, 50 * DAY), weight: 3 });
+const atArb = fc.oneof(
+  { arbitrary: fc.constant(0), weight: 4 },
+  { arbitrary: fc.constantFrom(-1, 1, -DAY, DAY, 40 * DAY, 40 * DAY + 1, -40 * DAY, -40 * DAY - 1, 50 * DAY), weight: 3 },
+);
 
 /** Which kind of fault an input may carry: one (so reason classes can be compared), none, or any mix. */
 type Focus = 'none' | 'time' | 'chain' | 'ca' | 'pathlen' | 'usage' | 'names' | 'mixed';
@@ -238,11 +262,16 @@ export const pkiVerifyArb: fc.Arbitrary<PkiVerifyInput> = fc
     fc.record({
       focus: focusArb,
       input: fc.record({
-        certs: fc.tuple(shapeArb('root'), fc.array(shapeArb('intermediate'), { minLength: n, maxLength: n }), shapeArb('leaf')).map(([r, i, l]) => [r, ...i, l]),
+        certs: fc
+          .tuple(shapeArb('root'), fc.array(shapeArb('intermediate'), { minLength: n, maxLength: n }), shapeArb('leaf'))
+          .map(([r, i, l]) => [r, ...i, l]),
         leafCn: fc.constantFrom('leaf', 'Fuzz Leaf', 'host.example.com', 'host.evil.net'),
         leafSans: fc.subarray(SANS, { maxLength: 2 }),
         checks: fc.array(fc.record({ at: atArb, usage: usageArb }), { minLength: 1, maxLength: 3 }),
-        decoy: fc.oneof({ arbitrary: fc.constant(null), weight: 3 }, { arbitrary: fc.record({ of: fc.nat(5), kind: fc.constantFrom('otherKey' as const, 'expired' as const), first: fc.boolean() }), weight: 1 }),
+        decoy: fc.oneof(
+          { arbitrary: fc.constant(null), weight: 3 },
+          { arbitrary: fc.record({ of: fc.nat(5), kind: fc.constantFrom('otherKey' as const, 'expired' as const), first: fc.boolean() }), weight: 1 },
+        ),
       }),
     }),
   )
@@ -265,7 +294,9 @@ let pool: Promise<PoolKey[]> | undefined;
 function keyPool(): Promise<PoolKey[]> {
   pool ??= Promise.all(
     KEY_KINDS.map(async (kind) => {
-      const alg = kind.startsWith('RSA') ? { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' } : { name: 'ECDSA', namedCurve: kind };
+      const alg = kind.startsWith('RSA')
+        ? { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }
+        : { name: 'ECDSA', namedCurve: kind };
       const kp = (await subtle.generateKey(alg, true, ['sign', 'verify'])) as CryptoKeyPair;
       return { kind, publicKey: kp.publicKey, pkcs8: await subtle.exportKey('pkcs8', kp.privateKey), signing: new Map() };
     }),
@@ -298,7 +329,10 @@ function decoyShape(input: PkiVerifyInput): { index: number; shape: CertShape } 
   if (!d || n < 3) return undefined;
   const index = 1 + (d.of % (n - 2));
   const real = input.certs[index]!;
-  const shape: CertShape = d.kind === 'otherKey' ? { ...real, key: (real.key + 2) % KEY_KINDS.length, sig: 'good', issuer: 'parent' } : { ...real, notBefore: -90 * DAY, notAfter: -55 * DAY, sig: 'good', issuer: 'parent' };
+  const shape: CertShape =
+    d.kind === 'otherKey'
+      ? { ...real, key: (real.key + 2) % KEY_KINDS.length, sig: 'good', issuer: 'parent' }
+      : { ...real, notBefore: -90 * DAY, notAfter: -55 * DAY, sig: 'good', issuer: 'parent' };
   return { index, shape };
 }
 
@@ -332,10 +366,21 @@ async function buildOne(input: PkiVerifyInput, i: number, s: CertShape, forOpens
     const parent = i === 0 ? own : keys[input.certs[i - 1]!.key % keys.length]!;
     const signer = s.sig === 'wrongKey' ? keys[(keys.indexOf(parent) + 1) % keys.length]! : parent;
     const subject = subjectOf(i, n, forOpenssl && leaf ? 'Fuzz Leaf' : input.leafCn);
-    const issuer = i === 0 ? subject : s.issuer === 'elsewhere' || (s.issuer === 'grandparent' && i < 2) ? 'CN=Fuzz Elsewhere' : subjectOf(s.issuer === 'grandparent' ? i - 2 : i - 1, n, input.leafCn);
+    const issuer =
+      i === 0
+        ? subject
+        : s.issuer === 'elsewhere' || (s.issuer === 'grandparent' && i < 2)
+          ? 'CN=Fuzz Elsewhere'
+          : subjectOf(s.issuer === 'grandparent' ? i - 2 : i - 1, n, input.leafCn);
     const ext: x509.Extension[] = [];
     if (s.bc !== 'absent') ext.push(new x509.BasicConstraintsExtension(s.bc === 'ca', s.pathLen ?? undefined, true));
-    let ku: number | null = leaf ? x509.KeyUsageFlags.digitalSignature : s.ku === 'certsign' ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign : s.ku === 'nocertsign' ? x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.cRLSign : null;
+    let ku: number | null = leaf
+      ? x509.KeyUsageFlags.digitalSignature
+      : s.ku === 'certsign'
+        ? x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign
+        : s.ku === 'nocertsign'
+          ? x509.KeyUsageFlags.digitalSignature | x509.KeyUsageFlags.cRLSign
+          : null;
     if (ku === null && forOpenssl && s.bc === 'ca') ku = x509.KeyUsageFlags.keyCertSign | x509.KeyUsageFlags.cRLSign;
     if (ku !== null) ext.push(new x509.KeyUsagesExtension(ku, true));
     if (s.eku) {
@@ -350,7 +395,8 @@ async function buildOne(input: PkiVerifyInput, i: number, s: CertShape, forOpens
       ext.push(new x509.Extension('2.5.29.17', false, asn1.AsnConvert.serialize(san)));
     }
     if (s.nc) {
-      const subtrees = (list: string[]) => (list.length ? new asnX509.GeneralSubtrees(list.map((d) => new asnX509.GeneralSubtree({ base: new asnX509.GeneralName({ dNSName: d }) }))) : undefined);
+      const subtrees = (list: string[]) =>
+        list.length ? new asnX509.GeneralSubtrees(list.map((d) => new asnX509.GeneralSubtree({ base: new asnX509.GeneralName({ dNSName: d }) }))) : undefined;
       const nc = new asnX509.NameConstraints({ permittedSubtrees: subtrees(s.nc.permitted), excludedSubtrees: subtrees(s.nc.excluded) });
       ext.push(new x509.Extension('2.5.29.30', true, asn1.AsnConvert.serialize(nc)));
     }
@@ -415,7 +461,8 @@ function dir(): string {
   return workDir;
 }
 
-const pem = (der: Uint8Array) => `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END CERTIFICATE-----\n`;
+const pem = (der: Uint8Array) =>
+  `-----BEGIN CERTIFICATE-----\n${Buffer.from(der).toString('base64').replace(/.{64}/g, '$&\n').replace(/\n?$/, '\n')}-----END CERTIFICATE-----\n`;
 
 export interface OpensslVerdict {
   ok: boolean;
@@ -442,7 +489,20 @@ function opensslVerify(built: BuiltChain, checks: PkiVerifyInput['checks']): Ope
   const script = checks
     .map((c) => {
       const purpose = PURPOSE[c.usage];
-      const args = ['verify', '-x509_strict', '-auth_level', '2', '-partial_chain', '-attime', String(T0 + c.at), '-CAfile', 'root.pem', ...(inters.length ? ['-untrusted', 'inters.pem'] : []), ...(purpose ? ['-purpose', purpose] : []), 'leaf.pem'];
+      const args = [
+        'verify',
+        '-x509_strict',
+        '-auth_level',
+        '2',
+        '-partial_chain',
+        '-attime',
+        String(T0 + c.at),
+        '-CAfile',
+        'root.pem',
+        ...(inters.length ? ['-untrusted', 'inters.pem'] : []),
+        ...(purpose ? ['-purpose', purpose] : []),
+        'leaf.pem',
+      ];
       return `${q(OPENSSL)} ${args.join(' ')} 2>&1; echo "@@rc=$?"`;
     })
     .join('\n');
@@ -528,18 +588,25 @@ export function faultKinds(input: PkiVerifyInput, check: { at: number; usage: Us
 }
 
 function describe(input: PkiVerifyInput): string {
-  return input.certs
-    .map((s, i) => {
-      const role = i === 0 ? 'root' : i === input.certs.length - 1 ? 'leaf' : `int${i}`;
-      const bits = [`${KEY_KINDS[s.key % KEY_KINDS.length]}/${s.hash}`, `[${s.notBefore},${s.notAfter}]`, `bc=${s.bc}${s.pathLen !== null ? `/${s.pathLen}` : ''}`];
-      if (role !== 'leaf') bits.push(`ku=${s.ku}`);
-      if (s.eku) bits.push(`eku=${s.eku.join('+')}`);
-      if (s.sig !== 'good') bits.push(`sig=${s.sig}`);
-      if (s.issuer !== 'parent') bits.push(`issuer=${s.issuer}`);
-      if (s.nc) bits.push(`nc=+${s.nc.permitted.join('|')}-${s.nc.excluded.join('|')}`);
-      return `${role}(${bits.join(' ')})`;
-    })
-    .join(' > ') + ` cn=${input.leafCn} san=${input.leafSans.join(',')}${input.decoy ? ` decoy=${input.decoy.kind}@${input.decoy.of}${input.decoy.first ? ' first' : ''}` : ''}`;
+  return (
+    input.certs
+      .map((s, i) => {
+        const role = i === 0 ? 'root' : i === input.certs.length - 1 ? 'leaf' : `int${i}`;
+        const bits = [
+          `${KEY_KINDS[s.key % KEY_KINDS.length]}/${s.hash}`,
+          `[${s.notBefore},${s.notAfter}]`,
+          `bc=${s.bc}${s.pathLen !== null ? `/${s.pathLen}` : ''}`,
+        ];
+        if (role !== 'leaf') bits.push(`ku=${s.ku}`);
+        if (s.eku) bits.push(`eku=${s.eku.join('+')}`);
+        if (s.sig !== 'good') bits.push(`sig=${s.sig}`);
+        if (s.issuer !== 'parent') bits.push(`issuer=${s.issuer}`);
+        if (s.nc) bits.push(`nc=+${s.nc.permitted.join('|')}-${s.nc.excluded.join('|')}`);
+        return `${role}(${bits.join(' ')})`;
+      })
+      .join(' > ') +
+    ` cn=${input.leafCn} san=${input.leafSans.join(',')}${input.decoy ? ` decoy=${input.decoy.kind}@${input.decoy.of}${input.decoy.first ? ' first' : ''}` : ''}`
+  );
 }
 
 /** What the checks of this process compared (for the docs and a look at the generator's spread). */
@@ -570,7 +637,11 @@ export async function checkPkiVerify(input: PkiVerifyInput, options: CheckOption
     if (ms > options.timeLimitMs) throw new FuzzFailure('hang', `goVerify took ${ms.toFixed(0)} ms`);
     const o = ssl[i]!;
     const where = `at T0${check.at >= 0 ? '+' : ''}${check.at}s usage=${check.usage}: ${describe(input)}`;
-    if (go.ok !== o.ok) throw new FuzzFailure('divergence', `ours says ${go.ok ? 'valid' : `invalid (${go.error})`}, openssl says ${o.ok ? 'valid' : `invalid (${o.output.replace(/\s+/g, ' ')})`} ${where}`);
+    if (go.ok !== o.ok)
+      throw new FuzzFailure(
+        'divergence',
+        `ours says ${go.ok ? 'valid' : `invalid (${go.error})`}, openssl says ${o.ok ? 'valid' : `invalid (${o.output.replace(/\s+/g, ' ')})`} ${where}`,
+      );
     pkiVerifyStats.checks++;
     if (go.ok) pkiVerifyStats.bothValid++;
     else pkiVerifyStats.bothInvalid++;
@@ -579,7 +650,11 @@ export async function checkPkiVerify(input: PkiVerifyInput, options: CheckOption
       pkiVerifyStats.classCompared++;
       pkiVerifyStats.classes[a] = (pkiVerifyStats.classes[a] ?? 0) + 1;
       const b = opensslClasses(o);
-      if (!b.has(a)) throw new FuzzFailure('divergence', `both refuse, for different reasons: ours ${a} (${go.error}), openssl ${[...b].join('+')} (${o.output.replace(/\s+/g, ' ')}) ${where}`);
+      if (!b.has(a))
+        throw new FuzzFailure(
+          'divergence',
+          `both refuse, for different reasons: ours ${a} (${go.error}), openssl ${[...b].join('+')} (${o.output.replace(/\s+/g, ' ')}) ${where}`,
+        );
     }
   }
   return 'ok';
@@ -587,7 +662,8 @@ export async function checkPkiVerify(input: PkiVerifyInput, options: CheckOption
 
 export const pkiVerifyTarget: Target<PkiVerifyInput> = {
   name: 'pki-verify',
-  description: 'Go Verify port vs openssl verify on generated chains (validity edges, CA flags, pathLen, key usages, EKU nesting, name constraints, bad signatures, SHA-1): same verdict and reason class, modulo the written Go/OpenSSL differences',
+  description:
+    'Go Verify port vs openssl verify on generated chains (validity edges, CA flags, pathLen, key usages, EKU nesting, name constraints, bad signatures, SHA-1): same verdict and reason class, modulo the written Go/OpenSSL differences',
   arbitrary: () => pkiVerifyArb,
   check: checkPkiVerify,
   async: true,
@@ -600,7 +676,9 @@ export const pkiVerifyTarget: Target<PkiVerifyInput> = {
       .map(([c, k]) => `${c} ${k.toLocaleString('en-US')}`)
       .join(', ');
     return {
-      lines: [`${st.checks.toLocaleString('en-US')} (time, usage) checks compared with openssl: ${st.bothValid.toLocaleString('en-US')} valid on both sides, ${st.bothInvalid.toLocaleString('en-US')} refused by both; reason compared on ${st.classCompared.toLocaleString('en-US')} (${classes || 'none'})`],
+      lines: [
+        `${st.checks.toLocaleString('en-US')} (time, usage) checks compared with openssl: ${st.bothValid.toLocaleString('en-US')} valid on both sides, ${st.bothInvalid.toLocaleString('en-US')} refused by both; reason compared on ${st.classCompared.toLocaleString('en-US')} (${classes || 'none'})`,
+      ],
       ...(st.checks === 0 ? { failure: 'no check was compared with openssl' } : {}),
     };
   },

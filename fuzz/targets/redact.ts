@@ -87,7 +87,8 @@ function checkRedaction(input: SecretWorkspace, options: CheckOptions): CheckOut
       for (let at = 0; at + PIECE <= secretFlat.length; at += PIECE / 2) {
         const piece = secretFlat.slice(at, at + PIECE);
         if (piece.includes('-----') || PUBLIC.includes(piece)) continue;
-        if (flat.includes(piece)) throw new FuzzFailure('divergence', `leak in ${f.path}: ${JSON.stringify(piece)} of secret ${JSON.stringify(s.slice(0, 40))}…`);
+        if (flat.includes(piece))
+          throw new FuzzFailure('divergence', `leak in ${f.path}: ${JSON.stringify(piece)} of secret ${JSON.stringify(s.slice(0, 40))}…`);
       }
     }
     for (const v of appSecretValues(f.path, f.text)) {

@@ -62,15 +62,20 @@ function mutate(bytes: Uint8Array, ms: Mutation[]): Uint8Array {
 const mutationArb: fc.Arbitrary<Mutation> = fc.record({ op: fc.constantFrom('flip', 'cut', 'insert', 'set'), at: fc.nat(), value: fc.nat(255) });
 
 function filesArb(seeds: Seeds): fc.Arbitrary<ShareFile[]> {
-  const file = fc.record({ path: fc.oneof(fc.constantFrom('a.yaml', 'dir/b.yaml', '<img src=x onerror=alert(1)>.yaml'), fc.string({ minLength: 1, maxLength: 12 })), text: fc.oneof(fc.constantFrom(...seeds.documents.slice(0, 200)), fc.string({ maxLength: 200 })) });
+  const file = fc.record({
+    path: fc.oneof(fc.constantFrom('a.yaml', 'dir/b.yaml', '<img src=x onerror=alert(1)>.yaml'), fc.string({ minLength: 1, maxLength: 12 })),
+    text: fc.oneof(fc.constantFrom(...seeds.documents.slice(0, 200)), fc.string({ maxLength: 200 })),
+  });
   return fc.uniqueArray(file, { maxLength: 4, selector: (f) => f.path }).map((fs) => fs.filter((f) => !/[\u0000-\u001f\u007f]/.test(f.path)));
 }
 
 function stateArb(seeds: Seeds): fc.Arbitrary<ShareState> {
-  return fc.record({
-    files: filesArb(seeds),
-    view: fc.option(fc.record({ file: fc.constant('a.yaml'), line: fc.nat(50) }), { nil: undefined }),
-  }).map((s) => ({ files: s.files, ...(s.view && s.view.line > 0 ? { view: s.view } : {}) }));
+  return fc
+    .record({
+      files: filesArb(seeds),
+      view: fc.option(fc.record({ file: fc.constant('a.yaml'), line: fc.nat(50) }), { nil: undefined }),
+    })
+    .map((s) => ({ files: s.files, ...(s.view && s.view.line > 0 ? { view: s.view } : {}) }));
 }
 
 // ---- Crafted meta JSON, written as text (a `__proto__` key in an object literal would set
@@ -82,7 +87,22 @@ const str = (s: string): J => JSON.stringify(s);
 const obj = (entries: ReadonlyArray<readonly [string, J]>): J => `{${entries.map(([k, v]) => `${str(k)}:${v}`).join(',')}}`;
 const arr = (items: readonly J[]): J => `[${items.join(',')}]`;
 
-const HOSTILE_KEYS = ['__proto__', 'toString', 'valueOf', 'constructor', 'hasOwnProperty', 'toJSON', 'then', 'length', 'prototype', 'file', 'line', 'what', 'code', ''];
+const HOSTILE_KEYS = [
+  '__proto__',
+  'toString',
+  'valueOf',
+  'constructor',
+  'hasOwnProperty',
+  'toJSON',
+  'then',
+  'length',
+  'prototype',
+  'file',
+  'line',
+  'what',
+  'code',
+  '',
+];
 const keyArb = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...HOSTILE_KEYS) }, { weight: 1, arbitrary: fc.string({ maxLength: 8 }) });
 
 const scalarArb: fc.Arbitrary<J> = fc.oneof(
@@ -95,7 +115,18 @@ const scalarArb: fc.Arbitrary<J> = fc.oneof(
 );
 
 /** Objects whose `toString`/`valueOf` are not functions: `String(x)` and `x + ''` throw on them. */
-const unprintableArb: fc.Arbitrary<J> = fc.constantFrom('{"toString":1}', '{"toString":null,"valueOf":null}', '{"valueOf":{}, "toString":[]}', '[{"toString":1}]', '{"__proto__":null}', '{"__proto__":{"toString":1}}', '{"constructor":{"prototype":1}}', '[[[]]]', '{}', '[]');
+const unprintableArb: fc.Arbitrary<J> = fc.constantFrom(
+  '{"toString":1}',
+  '{"toString":null,"valueOf":null}',
+  '{"valueOf":{}, "toString":[]}',
+  '[{"toString":1}]',
+  '{"__proto__":null}',
+  '{"__proto__":{"toString":1}}',
+  '{"constructor":{"prototype":1}}',
+  '[[[]]]',
+  '{}',
+  '[]',
+);
 
 const valueArb: fc.Arbitrary<J> = fc.letrec<{ value: J; object: J; array: J }>((tie) => ({
   value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalarArb, unprintableArb, tie('object'), tie('array')),
@@ -104,7 +135,9 @@ const valueArb: fc.Arbitrary<J> = fc.letrec<{ value: J; object: J; array: J }>((
 })).value;
 
 /** Deep nesting around a value. */
-const deepArb: fc.Arbitrary<J> = fc.tuple(fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(10_000, 100_000)), fc.boolean(), valueArb).map(([d, inArray, v]) => (inArray ? '['.repeat(d) + v + ']'.repeat(d) : '{"a":'.repeat(d) + v + '}'.repeat(d)));
+const deepArb: fc.Arbitrary<J> = fc
+  .tuple(fc.oneof(fc.integer({ min: 1, max: 100 }), fc.constantFrom(10_000, 100_000)), fc.boolean(), valueArb)
+  .map(([d, inArray, v]) => (inArray ? '['.repeat(d) + v + ']'.repeat(d) : '{"a":'.repeat(d) + v + '}'.repeat(d)));
 
 /** The most bytes a generated list may take: a little over MAX_META_BYTES, so that cap is hit too. */
 const LIST_BYTES = MAX_META_BYTES + 64 * 1024;
@@ -116,11 +149,29 @@ function hugeList(item: J, n: number): J {
 }
 const countArb = fc.oneof(
   { weight: 12, arbitrary: fc.nat(60) },
-  { weight: 3, arbitrary: fc.constantFrom(MAX_REDACTED_ITEMS - 1, MAX_REDACTED_ITEMS, MAX_REDACTED_ITEMS + 1, MAX_OPEN_TABS + 1, MAX_SUPPRESSIONS, MAX_SUPPRESSIONS + 1, MAX_SELECTIONS + 1, MAX_FILES) },
+  {
+    weight: 3,
+    arbitrary: fc.constantFrom(
+      MAX_REDACTED_ITEMS - 1,
+      MAX_REDACTED_ITEMS,
+      MAX_REDACTED_ITEMS + 1,
+      MAX_OPEN_TABS + 1,
+      MAX_SUPPRESSIONS,
+      MAX_SUPPRESSIONS + 1,
+      MAX_SELECTIONS + 1,
+      MAX_FILES,
+    ),
+  },
   { weight: 1, arbitrary: fc.constantFrom(200_000, 900_000) },
 );
 
-const goodRedactedArb: fc.Arbitrary<J> = fc.record({ file: fc.constantFrom('a.yaml', 'dir/b.yaml', 'gone.yaml'), line: fc.integer({ min: 1, max: 500 }), what: fc.constantFrom('private key', 'Secret shop/db stringData["password"]') }).map((r) => JSON.stringify(r));
+const goodRedactedArb: fc.Arbitrary<J> = fc
+  .record({
+    file: fc.constantFrom('a.yaml', 'dir/b.yaml', 'gone.yaml'),
+    line: fc.integer({ min: 1, max: 500 }),
+    what: fc.constantFrom('private key', 'Secret shop/db stringData["password"]'),
+  })
+  .map((r) => JSON.stringify(r));
 /** A redacted entry with each of file, line and what well formed, crafted or missing. */
 const redactedEntryArb: fc.Arbitrary<J> = fc
   .tuple(
@@ -129,9 +180,20 @@ const redactedEntryArb: fc.Arbitrary<J> = fc
     fc.option(fc.oneof(fc.constant(str('private key')), valueArb), { nil: undefined }),
     fc.array(fc.tuple(keyArb, valueArb), { maxLength: 2 }),
   )
-  .map(([file, line, what, extra]) => obj([...(file === undefined ? [] : [['file', file] as const]), ...(line === undefined ? [] : [['line', line] as const]), ...(what === undefined ? [] : [['what', what] as const]), ...extra]));
+  .map(([file, line, what, extra]) =>
+    obj([
+      ...(file === undefined ? [] : [['file', file] as const]),
+      ...(line === undefined ? [] : [['line', line] as const]),
+      ...(what === undefined ? [] : [['what', what] as const]),
+      ...extra,
+    ]),
+  );
 const redactedArb: fc.Arbitrary<J> = fc.oneof(
-  fc.array(fc.oneof({ weight: 3, arbitrary: goodRedactedArb }, { weight: 1, arbitrary: redactedEntryArb }, { weight: 1, arbitrary: valueArb }), { maxLength: 6 }).map(arr),
+  fc
+    .array(fc.oneof({ weight: 3, arbitrary: goodRedactedArb }, { weight: 1, arbitrary: redactedEntryArb }, { weight: 1, arbitrary: valueArb }), {
+      maxLength: 6,
+    })
+    .map(arr),
   fc.tuple(fc.oneof(goodRedactedArb, redactedEntryArb, fc.constantFrom('{}', '0', 'null')), countArb).map(([item, n]) => hugeList(item, n)),
   valueArb,
 );
@@ -145,20 +207,40 @@ const stringListArb = (good: fc.Arbitrary<string>): fc.Arbitrary<J> =>
 
 const selectionsArb: fc.Arbitrary<J> = fc.oneof(
   fc.array(fc.tuple(keyArb, fc.oneof(fc.constant(str('productpage-v1')), valueArb)), { maxLength: 5 }).map(obj),
-  fc.tuple(fc.constantFrom(MAX_SELECTIONS, MAX_SELECTIONS + 1, 5000), fc.oneof(fc.constant(str('x')), valueArb)).map(([n, v]) => obj(Array.from({ length: n }, (_, i) => [`panel${i}`, v] as const))),
+  fc
+    .tuple(fc.constantFrom(MAX_SELECTIONS, MAX_SELECTIONS + 1, 5000), fc.oneof(fc.constant(str('x')), valueArb))
+    .map(([n, v]) => obj(Array.from({ length: n }, (_, i) => [`panel${i}`, v] as const))),
   valueArb,
 );
 
 const viewArb: fc.Arbitrary<J> = fc.oneof(
   fc
-    .record({ file: fc.oneof(fc.constant(str('a.yaml')), valueArb), line: fc.oneof(fc.constant('4'), valueArb), diagnostic: fc.oneof(fc.constant('{"code":"IST0101","file":"a.yaml","line":2}'), fc.record({ code: valueArb, file: valueArb, line: valueArb }).map((d) => obj(Object.entries(d))), valueArb), selections: selectionsArb, extra: fc.array(fc.tuple(keyArb, valueArb), { maxLength: 2 }) }, { requiredKeys: [] })
+    .record(
+      {
+        file: fc.oneof(fc.constant(str('a.yaml')), valueArb),
+        line: fc.oneof(fc.constant('4'), valueArb),
+        diagnostic: fc.oneof(
+          fc.constant('{"code":"IST0101","file":"a.yaml","line":2}'),
+          fc.record({ code: valueArb, file: valueArb, line: valueArb }).map((d) => obj(Object.entries(d))),
+          valueArb,
+        ),
+        selections: selectionsArb,
+        extra: fc.array(fc.tuple(keyArb, valueArb), { maxLength: 2 }),
+      },
+      { requiredKeys: [] },
+    )
     .map(({ extra, ...v }) => obj([...Object.entries(v), ...(extra ?? [])])),
   valueArb,
   deepArb,
 );
 
 const settingsArb: fc.Arbitrary<J> = fc.oneof(
-  fc.record({ includePlaceholders: fc.oneof(fc.constant('false'), valueArb), suppressions: stringListArb(fc.constantFrom('IST0103=Pod *', 'IST0101')) }, { requiredKeys: [] }).map((s) => obj(Object.entries(s))),
+  fc
+    .record(
+      { includePlaceholders: fc.oneof(fc.constant('false'), valueArb), suppressions: stringListArb(fc.constantFrom('IST0103=Pod *', 'IST0101')) },
+      { requiredKeys: [] },
+    )
+    .map((s) => obj(Object.entries(s))),
   valueArb,
 );
 
@@ -189,11 +271,25 @@ const metaTextArb: fc.Arbitrary<J> = fc.oneof(
 /** A meta record as bytes: JSON text, or text that is not UTF-8. */
 const metaBytesArb: fc.Arbitrary<string | Uint8Array> = fc.oneof(
   { weight: 12, arbitrary: metaTextArb },
-  { weight: 1, arbitrary: fc.tuple(metaTextArb, fc.nat(), fc.constantFrom(0x80, 0xc0, 0xff, 0xed)).map(([t, at, b]) => { const u = new TextEncoder().encode(t); const out = new Uint8Array(u.length + 1); const i = at % (u.length + 1); out.set(u.subarray(0, i)); out[i] = b; out.set(u.subarray(i), i + 1); return out; }) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(metaTextArb, fc.nat(), fc.constantFrom(0x80, 0xc0, 0xff, 0xed)).map(([t, at, b]) => {
+      const u = new TextEncoder().encode(t);
+      const out = new Uint8Array(u.length + 1);
+      const i = at % (u.length + 1);
+      out.set(u.subarray(0, i));
+      out[i] = b;
+      out.set(u.subarray(i), i + 1);
+      return out;
+    }),
+  },
 );
 
 function craftedLinkArb(seeds: Seeds): fc.Arbitrary<ShareLinkInput> {
-  return fc.tuple(filesArb(seeds), fc.option(filesArb(seeds), { nil: undefined }), metaBytesArb).map(([files, before, meta]) => ({ kind: 'link' as const, data: SHARE_PREFIX + toBase64Url(encodeShareBytesWithRawMeta({ files, ...(before ? { before } : {}) }, meta)) }));
+  return fc.tuple(filesArb(seeds), fc.option(filesArb(seeds), { nil: undefined }), metaBytesArb).map(([files, before, meta]) => ({
+    kind: 'link' as const,
+    data: SHARE_PREFIX + toBase64Url(encodeShareBytesWithRawMeta({ files, ...(before ? { before } : {}) }, meta)),
+  }));
 }
 
 // ---- The property ----
@@ -202,10 +298,18 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 const isString = (v: unknown, max = MAX_META_STRING_CHARS): v is string => typeof v === 'string' && v.length <= max;
 const isPosInt = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 const onlyKeys = (o: Record<string, unknown>, keys: readonly string[]): boolean => Object.keys(o).every((k) => keys.includes(k) && o[k] !== undefined);
-const isList = (v: unknown, max: number, item: (x: unknown) => boolean): boolean => Array.isArray(v) && Object.getPrototypeOf(v) === Array.prototype && v.length <= max && v.every(item);
+const isList = (v: unknown, max: number, item: (x: unknown) => boolean): boolean =>
+  Array.isArray(v) && Object.getPrototypeOf(v) === Array.prototype && v.length <= max && v.every(item);
 
 function fileProblem(f: unknown): boolean {
-  return !(isPlainObject(f) && onlyKeys(f, ['path', 'text']) && isString(f.path, MAX_PATH_CHARS) && f.path.length > 0 && !/[\u0000-\u001f\u007f]/.test(f.path) && typeof f.text === 'string');
+  return !(
+    isPlainObject(f) &&
+    onlyKeys(f, ['path', 'text']) &&
+    isString(f.path, MAX_PATH_CHARS) &&
+    f.path.length > 0 &&
+    !/[\u0000-\u001f\u007f]/.test(f.path) &&
+    typeof f.text === 'string'
+  );
 }
 
 /** What is wrong with a decoded state's types or sizes, or null: the shape ShareState promises, within the documented caps. */
@@ -217,16 +321,30 @@ export function shareStateProblem(s: unknown): string | null {
   if ((s.files as unknown[]).length + ((s.before as unknown[] | undefined)?.length ?? 0) > MAX_FILES) return 'over MAX_FILES';
   const paths = new Set((s.files as ShareFile[]).map((f) => f.path));
   if (paths.size !== (s.files as unknown[]).length) return 'a path twice';
-  if (s.openTabs !== undefined && !(isList(s.openTabs, MAX_OPEN_TABS, (t) => typeof t === 'string' && paths.has(t)) && (s.openTabs as unknown[]).length > 0)) return 'openTabs';
+  if (s.openTabs !== undefined && !(isList(s.openTabs, MAX_OPEN_TABS, (t) => typeof t === 'string' && paths.has(t)) && (s.openTabs as unknown[]).length > 0))
+    return 'openTabs';
   if (s.view !== undefined) {
     const v = s.view;
     if (!isPlainObject(v) || !onlyKeys(v, ['file', 'line', 'diagnostic', 'selections']) || Object.keys(v).length === 0) return 'view';
     if (v.file !== undefined && !isString(v.file)) return 'view.file';
     if (v.line !== undefined && !isPosInt(v.line)) return 'view.line';
     const d = v.diagnostic;
-    if (d !== undefined && !(isPlainObject(d) && onlyKeys(d, ['code', 'file', 'line']) && isString(d.code) && isString(d.file) && (d.line === undefined || isPosInt(d.line)))) return 'view.diagnostic';
+    if (
+      d !== undefined &&
+      !(isPlainObject(d) && onlyKeys(d, ['code', 'file', 'line']) && isString(d.code) && isString(d.file) && (d.line === undefined || isPosInt(d.line)))
+    )
+      return 'view.diagnostic';
     const sel = v.selections;
-    if (sel !== undefined && !(isPlainObject(sel) && Object.keys(sel).length > 0 && Object.keys(sel).length <= MAX_SELECTIONS && Object.entries(sel).every(([k, x]) => k.length <= MAX_META_STRING_CHARS && isString(x)))) return 'view.selections';
+    if (
+      sel !== undefined &&
+      !(
+        isPlainObject(sel) &&
+        Object.keys(sel).length > 0 &&
+        Object.keys(sel).length <= MAX_SELECTIONS &&
+        Object.entries(sel).every(([k, x]) => k.length <= MAX_META_STRING_CHARS && isString(x))
+      )
+    )
+      return 'view.selections';
   }
   if (s.settings !== undefined) {
     const st = s.settings;
@@ -235,7 +353,17 @@ export function shareStateProblem(s: unknown): string | null {
     if (st.suppressions !== undefined && !isList(st.suppressions, MAX_SUPPRESSIONS, (x) => isString(x))) return 'settings.suppressions';
   }
   if (s.title !== undefined && !(isString(s.title, MAX_TITLE_CHARS) && s.title.length > 0)) return 'title';
-  if (s.redacted !== undefined && !(isList(s.redacted, MAX_REDACTED_ITEMS, (r) => isPlainObject(r) && onlyKeys(r, ['file', 'line', 'what']) && isString(r.file) && isPosInt(r.line) && isString(r.what)) && (s.redacted as unknown[]).length > 0)) return 'redacted';
+  if (
+    s.redacted !== undefined &&
+    !(
+      isList(
+        s.redacted,
+        MAX_REDACTED_ITEMS,
+        (r) => isPlainObject(r) && onlyKeys(r, ['file', 'line', 'what']) && isString(r.file) && isPosInt(r.line) && isString(r.what),
+      ) && (s.redacted as unknown[]).length > 0
+    )
+  )
+    return 'redacted';
   return null;
 }
 
@@ -270,7 +398,8 @@ export function checkShareLink(input: ShareLinkInput, options: CheckOptions): Ch
   const out = guarded('decodeShareFragment', options.timeLimitMs, () => decodeOrError(input.data, FUZZ_CAP));
   if ('error' in out) {
     const e = out.error;
-    if (!e.message || /undefined|NaN|\[object/.test(e.message)) throw new FuzzFailure('divergence', `link error without a sane message: ${JSON.stringify(e.message)}`);
+    if (!e.message || /undefined|NaN|\[object/.test(e.message))
+      throw new FuzzFailure('divergence', `link error without a sane message: ${JSON.stringify(e.message)}`);
     return 'ok';
   }
   const state = out.state;
@@ -301,14 +430,34 @@ function fromB64(s: string): Uint8Array {
 
 export const shareLinkTarget: Target<ShareLinkInput> = {
   name: 'share-link',
-  description: 'share-link decoder and workspace import: a well-typed state or a typed error only, caps hold, decode∘encode round-trips; crafted meta inside valid links',
+  description:
+    'share-link decoder and workspace import: a well-typed state or a typed error only, caps hold, decode∘encode round-trips; crafted meta inside valid links',
   arbitrary: (seeds) =>
     fc.oneof(
-      { weight: 5, arbitrary: fc.tuple(stateArb(seeds), fc.array(mutationArb, { maxLength: 3 })).map(([s, ms]) => ({ kind: 'link' as const, data: SHARE_PREFIX + toBase64Url(mutate(encodeShareBytes(s), ms)) })) },
-      { weight: 2, arbitrary: fc.tuple(stateArb(seeds), fc.nat(), fc.constantFrom('!', '%', '=', ' ', 'A', '%zz', '\u00e9')).map(([s, at, c]) => { const f = encodeShareFragment(s); const i = SHARE_PREFIX.length + (at % Math.max(1, f.length - SHARE_PREFIX.length)); return { kind: 'link' as const, data: f.slice(0, i) + c + f.slice(i + 1) }; }) },
+      {
+        weight: 5,
+        arbitrary: fc
+          .tuple(stateArb(seeds), fc.array(mutationArb, { maxLength: 3 }))
+          .map(([s, ms]) => ({ kind: 'link' as const, data: SHARE_PREFIX + toBase64Url(mutate(encodeShareBytes(s), ms)) })),
+      },
+      {
+        weight: 2,
+        arbitrary: fc.tuple(stateArb(seeds), fc.nat(), fc.constantFrom('!', '%', '=', ' ', 'A', '%zz', '\u00e9')).map(([s, at, c]) => {
+          const f = encodeShareFragment(s);
+          const i = SHARE_PREFIX.length + (at % Math.max(1, f.length - SHARE_PREFIX.length));
+          return { kind: 'link' as const, data: f.slice(0, i) + c + f.slice(i + 1) };
+        }),
+      },
       { weight: 1, arbitrary: fc.string({ maxLength: 40 }).map((s) => ({ kind: 'link' as const, data: SHARE_PREFIX + s })) },
       { weight: 6, arbitrary: craftedLinkArb(seeds) },
-      { weight: 2, arbitrary: fc.tuple(stateArb(seeds), fc.boolean(), fc.array(mutationArb, { maxLength: 3 })).map(([s, zip, ms]) => ({ kind: 'import' as const, name: zip ? 'w.zip' : 'w.yaml', data: toBase64Url(mutate(zip ? exportZip(s.files) : new TextEncoder().encode(exportYamlBundle(s.files)), ms)) })) },
+      {
+        weight: 2,
+        arbitrary: fc.tuple(stateArb(seeds), fc.boolean(), fc.array(mutationArb, { maxLength: 3 })).map(([s, zip, ms]) => ({
+          kind: 'import' as const,
+          name: zip ? 'w.zip' : 'w.yaml',
+          data: toBase64Url(mutate(zip ? exportZip(s.files) : new TextEncoder().encode(exportYamlBundle(s.files)), ms)),
+        })),
+      },
     ),
   check: checkShareLink,
   async: false,

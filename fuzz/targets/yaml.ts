@@ -82,7 +82,8 @@ export function checkYaml(input: YamlInput, options: CheckOptions): CheckOutcome
   }
   if (ref.ok) {
     if (errors.length === 1 && errors[0]?.code === PARSER_CODES.aliasLimit) {
-      if (!explodes(ref.value, Math.max(100_000, text.length))) throw new FuzzFailure('divergence', `alias limit on a value that does not explode: ${errors[0].message}`);
+      if (!explodes(ref.value, Math.max(100_000, text.length)))
+        throw new FuzzFailure('divergence', `alias limit on a value that does not explode: ${errors[0].message}`);
       return 'ok';
     }
     if (errors.length > 0) throw new FuzzFailure('divergence', `js-yaml accepts but we report: ${errors.map((e) => e.message).join(' | ')}`);
@@ -93,7 +94,8 @@ export function checkYaml(input: YamlInput, options: CheckOptions): CheckOutcome
   if (ref.reason === 'duplicated mapping key' && errors.length === 0 && ours.value !== undefined && (ours.duplicateKeys?.length ?? 0) > 0) return 'ok';
   if (errors.length === 0) throw new FuzzFailure('divergence', `js-yaml rejects (${ref.reason}) but we accept ${clip(show(ours.value))}`);
   if (ours.value !== undefined) throw new FuzzFailure('divergence', `js-yaml rejects (${ref.reason}) but we keep a value ${clip(show(ours.value))}`);
-  if (ours.problems.length !== 1) throw new FuzzFailure('divergence', `${ours.problems.length} messages for one broken document: ${ours.problems.map((p) => p.message).join(' | ')}`);
+  if (ours.problems.length !== 1)
+    throw new FuzzFailure('divergence', `${ours.problems.length} messages for one broken document: ${ours.problems.map((p) => p.message).join(' | ')}`);
   return 'ok';
 }
 

@@ -32,7 +32,22 @@ export interface Scenario {
 }
 
 const PROSE = new Set(['reason', 'explanation', 'note', 'traceConsequence', 'clientSees', 'why']);
-const REASON_CODES = ['WaypointIsNotReady', 'AttachmentDenied', 'UnsupportedTrafficType', 'CrossNamespaceWaypointForbidden', 'ExcludedNamespace', 'CniAgent', 'HostNetwork', 'SidecarPresent', 'PodLabelAmbient', 'NamespaceLabelAmbient', 'PodOptOut', 'NotSelected', 'Terminated', 'NoPodIP'];
+const REASON_CODES = [
+  'WaypointIsNotReady',
+  'AttachmentDenied',
+  'UnsupportedTrafficType',
+  'CrossNamespaceWaypointForbidden',
+  'ExcludedNamespace',
+  'CniAgent',
+  'HostNetwork',
+  'SidecarPresent',
+  'PodLabelAmbient',
+  'NamespaceLabelAmbient',
+  'PodOptOut',
+  'NotSelected',
+  'Terminated',
+  'NoPodIP',
+];
 
 const show = (v: unknown) => JSON.stringify(v);
 
@@ -42,7 +57,12 @@ function deepEqual(a: unknown, b: unknown): boolean {
 
 function normalize(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(normalize);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, normalize((v as Record<string, unknown>)[k])]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, normalize((v as Record<string, unknown>)[k])]),
+    );
   return v;
 }
 
@@ -117,7 +137,12 @@ function answer(model: AmbientModel, view: Parameters<typeof traceRequest>[0], s
       const pod = model.cluster.podsByKey.get(String(q.pod));
       if (!pod) throw new Error(`no pod ${String(q.pod)}`);
       const w = st.workloads.find((x) => x.pod === pod);
-      return { mode: pod.mode, reasonCode: pod.stateCode ?? pod.enrollment.code, reasonText: pod.enrollment.reason, ...(w ? { ztunnelProtocol: w.protocol } : {}) };
+      return {
+        mode: pod.mode,
+        reasonCode: pod.stateCode ?? pod.enrollment.code,
+        reasonText: pod.enrollment.reason,
+        ...(w ? { ztunnelProtocol: w.protocol } : {}),
+      };
     }
     case 'ztunnel-workloads': {
       const f = parseCommand(String(q.command ?? ''));
@@ -136,7 +161,13 @@ function answer(model: AmbientModel, view: Parameters<typeof traceRequest>[0], s
     }
     case 'ztunnel-node-view': {
       const v = nodeView(model.cluster, st, String(q.node));
-      return { capturedPods: v.capturedPods, inPodListeners: v.inPodListeners, certificates: v.certificates.map((c) => c.identity), workloadsKnown: v.workloadsKnown, servicesKnown: v.servicesKnown };
+      return {
+        capturedPods: v.capturedPods,
+        inPodListeners: v.inPodListeners,
+        certificates: v.certificates.map((c) => c.identity),
+        workloadsKnown: v.workloadsKnown,
+        servicesKnown: v.servicesKnown,
+      };
     }
     case 'ztunnel-policies': {
       const f = parseCommand(String(q.command ?? ''));
@@ -154,7 +185,12 @@ function answer(model: AmbientModel, view: Parameters<typeof traceRequest>[0], s
       const only = t.records.length === 1 ? t.records[0] : undefined;
       if (only) {
         const w = only.binding.waypoint;
-        out.wdsWaypoint = w ? { ...(w.address.hostname ? { hostname: w.address.hostname } : { address: { network: '', address: w.address.ip } }), hboneMtlsPort: w.address.hboneMtlsPort } : null;
+        out.wdsWaypoint = w
+          ? {
+              ...(w.address.hostname ? { hostname: w.address.hostname } : { address: { network: '', address: w.address.ip } }),
+              hboneMtlsPort: w.address.hboneMtlsPort,
+            }
+          : null;
         out.condition = only.condition;
       }
       return out;
@@ -177,7 +213,12 @@ function answer(model: AmbientModel, view: Parameters<typeof traceRequest>[0], s
       const svc = st.services.find((x) => x.namespace === ns && x.name === name && x.kind === (kind === 'ServiceEntry' ? 'ServiceEntry' : 'Service'));
       if (!svc) throw new Error(`no ${kind} ${key}`);
       const b = svc.binding;
-      return { waypoint: b.waypoint ? `${b.waypoint.namespace}/${b.waypoint.name}` : null, condition: svc.condition, wdsIngressUseWaypoint: svc.ingress.value, reasonCode: b.error?.reason ?? null };
+      return {
+        waypoint: b.waypoint ? `${b.waypoint.namespace}/${b.waypoint.name}` : null,
+        condition: svc.condition,
+        wdsIngressUseWaypoint: svc.ingress.value,
+        reasonCode: b.error?.reason ?? null,
+      };
     }
     case 'trace': {
       const r = traceRequest(view, model, { from: String(q.from), to: String(q.to), request: q.request === undefined ? undefined : String(q.request) });
@@ -204,15 +245,18 @@ function compareTrace(model: AmbientModel, s: Scenario, r: TraceResult, diffs: s
       }
       case 'enforcement': {
         const list = v as Array<Record<string, unknown>>;
-        if (list.length !== r.enforcement.length) diffs.push(`enforcement: expected ${list.length} points, got ${r.enforcement.length}: ${show(r.enforcement.map((x) => x.point))}`);
+        if (list.length !== r.enforcement.length)
+          diffs.push(`enforcement: expected ${list.length} points, got ${r.enforcement.length}: ${show(r.enforcement.map((x) => x.point))}`);
         list.forEach((ex, i) => {
           const ours = r.enforcement[i];
           if (!ours) return;
           for (const [fk, fv] of Object.entries(ex)) {
             if (PROSE.has(fk)) continue;
             if (fk === 'point') {
-              if (!pointMatches(String(fv), ours.point, ours.listener)) diffs.push(`enforcement[${i}].point: expected ${show(fv)}, got ${show(ours.point)} (listener ${ours.listener ?? '-'})`);
-            } else if (!deepEqual(fv, (ours as unknown as Record<string, unknown>)[fk])) diffs.push(`enforcement[${i}].${fk}: expected ${show(fv)}, got ${show((ours as unknown as Record<string, unknown>)[fk])}`);
+              if (!pointMatches(String(fv), ours.point, ours.listener))
+                diffs.push(`enforcement[${i}].point: expected ${show(fv)}, got ${show(ours.point)} (listener ${ours.listener ?? '-'})`);
+            } else if (!deepEqual(fv, (ours as unknown as Record<string, unknown>)[fk]))
+              diffs.push(`enforcement[${i}].${fk}: expected ${show(fv)}, got ${show((ours as unknown as Record<string, unknown>)[fk])}`);
           }
         });
         break;
@@ -224,7 +268,11 @@ function compareTrace(model: AmbientModel, s: Scenario, r: TraceResult, diffs: s
           diffs.push(`deniedAt: expected ${show(v)}, got ${show(d?.text)}`);
           break;
         }
-        const ok = pointMatches(m[1] as string, d.point, d.listener) && d.layer === m[2] && (m[3] === undefined || d.policy === m[3]) && (m[4] === undefined || d.scope === m[4]);
+        const ok =
+          pointMatches(m[1] as string, d.point, d.listener) &&
+          d.layer === m[2] &&
+          (m[3] === undefined || d.policy === m[3]) &&
+          (m[4] === undefined || d.scope === m[4]);
         if (!ok) diffs.push(`deniedAt: expected ${show(v)}, got ${show(d.text)}`);
         break;
       }
@@ -292,7 +340,9 @@ export function runScenario(s: Scenario): CaseResult {
           continue;
         }
         if (k === 'workloadPolicies' || k === 'serviceCondition') {
-          for (const [wk, wv] of Object.entries(v as object)) if (!deepEqual(wv, (actual[k] as Record<string, unknown>)[wk])) diffs.push(`${k}.${wk}: expected ${show(wv)}, got ${show((actual[k] as Record<string, unknown>)[wk])}`);
+          for (const [wk, wv] of Object.entries(v as object))
+            if (!deepEqual(wv, (actual[k] as Record<string, unknown>)[wk]))
+              diffs.push(`${k}.${wk}: expected ${show(wv)}, got ${show((actual[k] as Record<string, unknown>)[wk])}`);
           continue;
         }
         if (!deepEqual(v, actual[k])) diffs.push(`${k}: expected ${show(v)}, got ${show(actual[k])}`);

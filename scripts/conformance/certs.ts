@@ -38,13 +38,23 @@ export function certCaseCount(root: string): number {
   const p = join(root, 'certs', 'expected.json');
   if (!existsSync(p)) return 0;
   const e = JSON.parse(readFileSync(p, 'utf8')) as Partial<Expected>;
-  return Object.keys(e.files ?? {}).length + (e.chainChecks?.length ?? 0) + Object.keys(e.derived ?? {}).length + (e.keyMatches?.length ?? 0) + (e.istioRootBundleParsing?.length ?? 0);
+  return (
+    Object.keys(e.files ?? {}).length +
+    (e.chainChecks?.length ?? 0) +
+    Object.keys(e.derived ?? {}).length +
+    (e.keyMatches?.length ?? 0) +
+    (e.istioRootBundleParsing?.length ?? 0)
+  );
 }
 
 /** A deterministic rendering for comparisons (object keys sorted). */
 function canon(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canon).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canon((v as Json)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canon((v as Json)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
@@ -69,7 +79,15 @@ class Case {
   }
 
   result(analyzer: string, error?: string): CaseResult {
-    return { suite: 'certs', id: this.id, analyzer, passed: this.missing.length === 0 && this.extra.length === 0 && !error, missing: this.missing, extra: this.extra, ...(error ? { error } : {}) };
+    return {
+      suite: 'certs',
+      id: this.id,
+      analyzer,
+      passed: this.missing.length === 0 && this.extra.length === 0 && !error,
+      missing: this.missing,
+      extra: this.extra,
+      ...(error ? { error } : {}),
+    };
   }
 }
 
@@ -148,16 +166,24 @@ function fileFacts(c: Corpus, file: string, e: Json): CaseResult {
   const known = new Set(['CERTIFICATE', 'X509 CRL', 'PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY']);
   const status = scan.blocks.map((b) => {
     if (!known.has(b.type)) return 'not-a-known-type';
-    const found = certsHere.some((x) => x.block === b.index) || keysHere.some((x) => x.origin.block === b.index && x.publicKey) || crlsHere.some((x) => x.origin.block === b.index);
+    const found =
+      certsHere.some((x) => x.block === b.index) ||
+      keysHere.some((x) => x.origin.block === b.index && x.publicKey) ||
+      crlsHere.some((x) => x.origin.block === b.index);
     return found ? 'ok' : 'error';
   });
-  k.eq('pemBlocks[].parse', status, (e.pemBlocks as Json[]).map((b) => b.parse));
+  k.eq(
+    'pemBlocks[].parse',
+    status,
+    (e.pemBlocks as Json[]).map((b) => b.parse),
+  );
   for (const [i, b] of (e.pemBlocks as Json[]).entries()) {
     if (b.error === 'base64 decode failed (strict)' && scan.blocks[i]?.base64Strict !== false) k.eq(`pemBlocks[${i}].error`, 'base64 ok', b.error);
   }
   const kind = (() => {
     if (bytes.length === 0 || scan.blocks.length === 0) return 'empty';
-    if (status.some((s) => s !== 'ok')) return keysHere.length === 0 && scan.blocks.every((b) => b.type.endsWith('PRIVATE KEY')) ? 'invalid-private-key' : 'partially-invalid';
+    if (status.some((s) => s !== 'ok'))
+      return keysHere.length === 0 && scan.blocks.every((b) => b.type.endsWith('PRIVATE KEY')) ? 'invalid-private-key' : 'partially-invalid';
     if (certsHere.length === 1 && scan.blocks.length === 1) return 'certificate';
     if (certsHere.length > 1) return 'certificate-bundle';
     if (keysHere.length > 0 && certsHere.length === 0) return 'private-key';
@@ -195,13 +221,26 @@ function fileFacts(c: Corpus, file: string, e: Json): CaseResult {
     const top = path.length > 0 ? c.cert.get(path[path.length - 1]!) : got.cv.facts.selfSigned ? got.cv : undefined;
     const chainsToRoot = top?.facts.selfSigned ? { sha256: top.id, subject: top.facts.subject, files: c.filesOf.get(top.id) ?? [] } : null;
     k.eq(`${where}.chainsToRoot`, chainsToRoot, w.chainsToRoot);
-    k.set(`${where}.alsoFoundIn`, (c.filesOf.get(got.cv.id) ?? []).filter((x) => x !== file), w.alsoFoundIn as string[]);
+    k.set(
+      `${where}.alsoFoundIn`,
+      (c.filesOf.get(got.cv.id) ?? []).filter((x) => x !== file),
+      w.alsoFoundIn as string[],
+    );
     // istioctl's row for it.
     const wantRow = w.istioctl as Json | null;
     const row = got.cv.istioctl;
     k.eq(
       `${where}.istioctl`,
-      row ? { TYPE: row.TYPE, 'SERIAL NUMBER': row['SERIAL NUMBER'], 'NOT AFTER': row['NOT AFTER'], 'NOT BEFORE': row['NOT BEFORE'], 'VALID CERT (at referenceTime)': row['VALID CERT'], 'TRUST DOMAIN (last spiffe URI SAN; shown only if every row has one)': row['TRUST DOMAIN'] ?? '' } : null,
+      row
+        ? {
+            TYPE: row.TYPE,
+            'SERIAL NUMBER': row['SERIAL NUMBER'],
+            'NOT AFTER': row['NOT AFTER'],
+            'NOT BEFORE': row['NOT BEFORE'],
+            'VALID CERT (at referenceTime)': row['VALID CERT'],
+            'TRUST DOMAIN (last spiffe URI SAN; shown only if every row has one)': row['TRUST DOMAIN'] ?? '',
+          }
+        : null,
       wantRow,
     );
     // Lints, role-free as the corpus lists them (roles change severities, not the ids).
@@ -223,7 +262,19 @@ function fileFacts(c: Corpus, file: string, e: Json): CaseResult {
     }
     k.eq(`${where}.encoding`, got.encoding, w.encoding);
     k.eq(`${where}.pemType`, got.pemType, w.pemType);
-    k.eq(`${where}.publicKey`, got.publicKey ? { type: got.publicKey.type, bits: got.publicKey.bits, ...(got.publicKey.exponent !== undefined ? { exponent: got.publicKey.exponent } : {}), ...(got.publicKey.curve ? { curve: got.publicKey.curve } : {}), spkiSha256: got.publicKey.spkiSha256 } : null, stripCurveOid(w.publicKey as Json));
+    k.eq(
+      `${where}.publicKey`,
+      got.publicKey
+        ? {
+            type: got.publicKey.type,
+            bits: got.publicKey.bits,
+            ...(got.publicKey.exponent !== undefined ? { exponent: got.publicKey.exponent } : {}),
+            ...(got.publicKey.curve ? { curve: got.publicKey.curve } : {}),
+            spkiSha256: got.publicKey.spkiSha256,
+          }
+        : null,
+      stripCurveOid(w.publicKey as Json),
+    );
     k.eq(`${where}.istioParsePemEncodedKey`, got.istio, w.istioParsePemEncodedKey);
     const files = [...new Set(got.matches.flatMap((id) => c.filesOf.get(id) ?? []))];
     k.set(`${where}.matchesCertificatesIn`, files, w.matchesCertificatesIn as string[]);
@@ -237,14 +288,42 @@ function fileFacts(c: Corpus, file: string, e: Json): CaseResult {
       continue;
     }
     const f = got.facts;
-    k.eq(`${where}`, { issuer: f.issuer, thisUpdate: f.thisUpdate, nextUpdate: f.nextUpdate, crlNumber: f.crlNumber, authorityKeyIdentifier: f.authorityKeyIdentifier, revokedSerials: f.revokedSerials, signatureAlgorithm: f.signatureAlgorithm }, { issuer: w.issuer, thisUpdate: w.thisUpdate, nextUpdate: w.nextUpdate, crlNumber: w.crlNumber, authorityKeyIdentifier: w.authorityKeyIdentifier, revokedSerials: w.revokedSerials, signatureAlgorithm: w.signatureAlgorithm });
-    k.eq(`${where}.signedBy`, sortBy(got.signedBy.map((s) => ({ sha256: s.id, subject: s.subject, files: c.filesOf.get(s.id) ?? [] }))), sortBy(w.signedBy as Json[]));
+    k.eq(
+      `${where}`,
+      {
+        issuer: f.issuer,
+        thisUpdate: f.thisUpdate,
+        nextUpdate: f.nextUpdate,
+        crlNumber: f.crlNumber,
+        authorityKeyIdentifier: f.authorityKeyIdentifier,
+        revokedSerials: f.revokedSerials,
+        signatureAlgorithm: f.signatureAlgorithm,
+      },
+      {
+        issuer: w.issuer,
+        thisUpdate: w.thisUpdate,
+        nextUpdate: w.nextUpdate,
+        crlNumber: w.crlNumber,
+        authorityKeyIdentifier: w.authorityKeyIdentifier,
+        revokedSerials: w.revokedSerials,
+        signatureAlgorithm: w.signatureAlgorithm,
+      },
+    );
+    k.eq(
+      `${where}.signedBy`,
+      sortBy(got.signedBy.map((s) => ({ sha256: s.id, subject: s.subject, files: c.filesOf.get(s.id) ?? [] }))),
+      sortBy(w.signedBy as Json[]),
+    );
   }
   // Bundle order.
   if (e.bundle) {
     const b = r.bundles.find((x) => x.origin.input === file);
     const w = e.bundle as Json;
-    k.eq('bundle', b ? { adjacentLinks: b.order.adjacentLinks, order: b.order.order, duplicateFingerprints: b.order.duplicateFingerprints, lints: b.order.lints } : null, { adjacentLinks: w.adjacentLinks, order: w.order, duplicateFingerprints: w.duplicateFingerprints, lints: w.lints });
+    k.eq(
+      'bundle',
+      b ? { adjacentLinks: b.order.adjacentLinks, order: b.order.order, duplicateFingerprints: b.order.duplicateFingerprints, lints: b.order.lints } : null,
+      { adjacentLinks: w.adjacentLinks, order: w.order, duplicateFingerprints: w.duplicateFingerprints, lints: w.lints },
+    );
   }
   return k.result('certs/files');
 }
@@ -258,7 +337,9 @@ function stripCurveOid(pk: Json): Json {
 }
 
 function sortBy(list: Json[]): Json[] {
-  return [...list].map((x) => ({ ...x, files: Array.isArray(x.files) ? [...(x.files as string[])].sort() : x.files })).sort((a, b) => canon(a).localeCompare(canon(b)));
+  return [...list]
+    .map((x) => ({ ...x, files: Array.isArray(x.files) ? [...(x.files as string[])].sort() : x.files }))
+    .sort((a, b) => canon(a).localeCompare(canon(b)));
 }
 
 /** The first-found issuer path up to a self-signed certificate (verified signatures). */
@@ -303,8 +384,20 @@ async function chainCheck(c: Corpus, e: Json, ctx: PkiContext): Promise<CaseResu
   // OpenSSL's verdict (for the note next to Istio's).
   for (const c2 of [...rootPool.certs, ...interPool.certs]) await completeCertificate(c2, ctx.signatures);
   const o = e.opensslVerify as Json;
-  const at = await opensslVerify(leaf, rootPool.certs, interPool.certs.filter((x) => x !== leaf), c.now, ctx.signatures);
-  const noTime = await opensslVerify(leaf, rootPool.certs, interPool.certs.filter((x) => x !== leaf), null, ctx.signatures);
+  const at = await opensslVerify(
+    leaf,
+    rootPool.certs,
+    interPool.certs.filter((x) => x !== leaf),
+    c.now,
+    ctx.signatures,
+  );
+  const noTime = await opensslVerify(
+    leaf,
+    rootPool.certs,
+    interPool.certs.filter((x) => x !== leaf),
+    null,
+    ctx.signatures,
+  );
   const ov = (v: { ok: boolean; error: { code: number; depth: number; message: string } | null }) => ({ ok: v.ok, opensslError: v.error });
   k.eq('opensslVerify.atReferenceTime', ov(at), o.atReferenceTime);
   k.eq('opensslVerify.ignoringTime', ov(noTime), o.ignoringTime);
@@ -316,8 +409,10 @@ async function chainCheck(c: Corpus, e: Json, ctx: PkiContext): Promise<CaseResu
     const kcb = await keyCertBundleVerify(ctx, bundleInput);
     const want = e.istioKeyCertBundleVerify as Json;
     k.eq('istioKeyCertBundleVerify', verdict(kcb.verdict), { ...want, error: crlNote(want.error) });
-    if (e.keyParses !== undefined) k.eq('keyParses', kcb.keyParses ?? (kcb.verdict.failingCheck === 'chain verification' ? keyParses(read(inputs.key!)) : undefined), e.keyParses);
-    if (e.crlCoverage) k.set('crlCoverage.certsInCertChainWithoutCrl', kcb.certsWithoutCrl ?? [], (e.crlCoverage as Json).certsInCertChainWithoutCrl as string[]);
+    if (e.keyParses !== undefined)
+      k.eq('keyParses', kcb.keyParses ?? (kcb.verdict.failingCheck === 'chain verification' ? keyParses(read(inputs.key!)) : undefined), e.keyParses);
+    if (e.crlCoverage)
+      k.set('crlCoverage.certsInCertChainWithoutCrl', kcb.certsWithoutCrl ?? [], (e.crlCoverage as Json).certsInCertChainWithoutCrl as string[]);
     if (e.istioPluggedCaLoad) {
       const load = await pluggedCaLoad(ctx, bundleInput);
       const w = e.istioPluggedCaLoad as Json;
@@ -325,7 +420,12 @@ async function chainCheck(c: Corpus, e: Json, ctx: PkiContext): Promise<CaseResu
     }
   }
   if (e.istioWorkloadStyleVerify) {
-    const wv = await workloadVerify(ctx, { cert: read(inputs.cert), key: inputs.key ? read(inputs.key) : undefined, chain, root: inputs.roots.length ? roots : undefined });
+    const wv = await workloadVerify(ctx, {
+      cert: read(inputs.cert),
+      key: inputs.key ? read(inputs.key) : undefined,
+      chain,
+      root: inputs.roots.length ? roots : undefined,
+    });
     k.eq('istioWorkloadStyleVerify', verdict(wv.verdict), e.istioWorkloadStyleVerify);
   }
   if (e.keyMatchesCert !== undefined && inputs.key) {
@@ -346,7 +446,14 @@ async function derivedCase(c: Corpus, path: string, e: Json): Promise<CaseResult
   const r = await inspect([{ name: `derived/${path}`, bytes }], { now: c.now });
   const ids = new Set(r.certificates.filter((x) => x.occurrences.length > 0).map((x) => x.id));
   const sameAs = e.sameAs;
-  const filesOfSame = typeof sameAs === 'string' ? [sameAs] : Array.isArray(sameAs) ? (sameAs as string[]) : sameAs && typeof sameAs === 'object' ? Object.values(sameAs as Json).map(String) : [];
+  const filesOfSame =
+    typeof sameAs === 'string'
+      ? [sameAs]
+      : Array.isArray(sameAs)
+        ? (sameAs as string[])
+        : sameAs && typeof sameAs === 'object'
+          ? Object.values(sameAs as Json).map(String)
+          : [];
   const expectCerts = new Set<string>((e.certificates as string[] | undefined) ?? []);
   for (const f of filesOfSame) {
     if (f.startsWith('k8s/') || f.startsWith('envoy/')) {
@@ -357,34 +464,78 @@ async function derivedCase(c: Corpus, path: string, e: Json): Promise<CaseResult
     }
   }
   if (expectCerts.size > 0) k.set('certificates', [...ids], [...expectCerts]);
-  if (r.problems.some((p) => p.severity === 'error')) k.eq('problems', r.problems.filter((p) => p.severity === 'error').map((p) => p.message), []);
+  if (r.problems.some((p) => p.severity === 'error'))
+    k.eq(
+      'problems',
+      r.problems.filter((p) => p.severity === 'error').map((p) => p.message),
+      [],
+    );
   const verdicts = r.scenarios.map((s) => s.verdict.text).join(' | ');
   const expect = typeof e.expect === 'string' ? e.expect : '';
-  if (/cert does not match the key/.test(expect)) k.eq('verdict', /the cert does not match the key: tls: private key does not match public key/.test(verdicts), true);
+  if (/cert does not match the key/.test(expect))
+    k.eq('verdict', /the cert does not match the key: tls: private key does not match public key/.test(verdicts), true);
   else if (/Istio Verify OK|Verify OK|chain verifies/.test(expect)) k.eq('verdict', r.scenarios.length > 0 && r.scenarios.every((s) => s.verdict.ok), true);
   const quoted = /Istio: (found .*?)(; analyzer|$)/.exec(expect)?.[1];
   if (quoted) k.eq('istio error', r.scenarios.flatMap((s) => s.steps.map((x) => x.error)).includes(quoted), true);
-  if (/IST0161/.test(expect)) k.eq('IST0161 cause', r.scenarios.some((s) => s.kind === 'gateway-credential' && !s.verdict.ok), true);
-  if (/NOT signed by this CA/.test(expect)) k.eq('CRL_NOT_SIGNED_BY_CHAIN', r.findings.some((f) => f.id === 'CRL_NOT_SIGNED_BY_CHAIN'), true);
-  if (/key matches first certificate/.test(expect)) k.eq('key matches first certificate', r.keys[0]?.matches.includes(r.certificates.find((x) => x.occurrences.some((o) => o.block === 1))?.id ?? ''), true);
+  if (/IST0161/.test(expect))
+    k.eq(
+      'IST0161 cause',
+      r.scenarios.some((s) => s.kind === 'gateway-credential' && !s.verdict.ok),
+      true,
+    );
+  if (/NOT signed by this CA/.test(expect))
+    k.eq(
+      'CRL_NOT_SIGNED_BY_CHAIN',
+      r.findings.some((f) => f.id === 'CRL_NOT_SIGNED_BY_CHAIN'),
+      true,
+    );
+  if (/key matches first certificate/.test(expect))
+    k.eq('key matches first certificate', r.keys[0]?.matches.includes(r.certificates.find((x) => x.occurrences.some((o) => o.block === 1))?.id ?? ''), true);
   if (/two roots/.test(expect)) k.eq('roots in the bundle', r.certificates.filter((x) => x.roles.includes('trust-bundle')).length, 2);
   if (/two Secrets/.test(expect) || /cacerts Secret \+ istio-ca-root-cert ConfigMap/.test(expect)) k.eq('objects', r.scenarios.length, 2);
   if (/self-signed EC P-256 root/.test(expect)) {
     const s = r.scenarios.find((x) => x.kind === 'self-signed-ca');
     const root = r.certificates.find((x) => x.roles.includes('root'));
-    k.eq('self-signed CA', { scenario: s?.verdict.ok, key: root?.facts.publicKey.curve, selfSigned: root?.facts.selfSigned }, { scenario: true, key: 'P-256', selfSigned: true });
+    k.eq(
+      'self-signed CA',
+      { scenario: s?.verdict.ok, key: root?.facts.publicKey.curve, selfSigned: root?.facts.selfSigned },
+      { scenario: true, key: 'P-256', selfSigned: true },
+    );
   }
-  if (/generic keys take precedence/.test(expect)) k.eq('generic keys first', r.scenarios.some((s) => s.steps.some((x) => /certificate from "cert"/.test(x.detail))), true);
+  if (/generic keys take precedence/.test(expect))
+    k.eq(
+      'generic keys first',
+      r.scenarios.some((s) => s.steps.some((x) => /certificate from "cert"/.test(x.detail))),
+      true,
+    );
   // The role the file plays: the Istio scenario we check it as.
   if (typeof e.role === 'string') {
     const role = e.role;
-    const kind = /^plug-in CA/.test(role) ? 'plugin-ca' : /^self-signed Istio CA/.test(role) ? 'self-signed-ca' : /-cacert' secret/.test(role) ? 'gateway-ca' : /^gateway credential/.test(role) ? 'gateway-credential' : /^istio-ca-root-cert/.test(role) ? 'trust-bundle' : undefined;
-    if (kind) k.eq('role (scenario)', r.scenarios.some((s) => s.kind === kind), true);
+    const kind = /^plug-in CA/.test(role)
+      ? 'plugin-ca'
+      : /^self-signed Istio CA/.test(role)
+        ? 'self-signed-ca'
+        : /-cacert' secret/.test(role)
+          ? 'gateway-ca'
+          : /^gateway credential/.test(role)
+            ? 'gateway-credential'
+            : /^istio-ca-root-cert/.test(role)
+              ? 'trust-bundle'
+              : undefined;
+    if (kind)
+      k.eq(
+        'role (scenario)',
+        r.scenarios.some((s) => s.kind === kind),
+        true,
+      );
     else k.eq('role (known to the suite)', role, 'a role the suite maps to a scenario');
   }
   // The data keys the file's Secret carries certificates and keys under.
   if (Array.isArray(e.keys)) {
-    const keys = [...r.certificates.flatMap((x) => x.occurrences.filter((o) => o.input === `derived/${path}`).map((o) => o.key)), ...r.keys.map((x) => x.origin.key)].filter((x): x is string => typeof x === 'string');
+    const keys = [
+      ...r.certificates.flatMap((x) => x.occurrences.filter((o) => o.input === `derived/${path}`).map((o) => o.key)),
+      ...r.keys.map((x) => x.origin.key),
+    ].filter((x): x is string => typeof x === 'string');
     k.set('keys', keys, e.keys as string[]);
   }
   const table = (e.istioctlProxyConfigSecret ?? e.istioctlZtunnelConfigCertificates) as Json | undefined;
@@ -415,7 +566,8 @@ export async function runCertsAsync(rootDir: string): Promise<CaseResult[]> {
     filesOf.set(cv.id, [...new Set(cv.occurrences.map((o) => o.input))].sort());
   }
   const c: Corpus = { root, now, expected, report, filesOf, cert };
-  for (const f of Object.values(expected.files)) for (const ce of (f.certificates as Json[]) ?? []) for (const l of ce.lintsAtReferenceTime as string[]) CORPUS_LINTS.add(l);
+  for (const f of Object.values(expected.files))
+    for (const ce of (f.certificates as Json[]) ?? []) for (const l of ce.lintsAtReferenceTime as string[]) CORPUS_LINTS.add(l);
   const results: CaseResult[] = [];
   for (const f of files) {
     try {
@@ -465,12 +617,27 @@ const SELF = fileURLToPath(import.meta.url);
 export function runCerts(rootDir: string): CaseResult[] {
   if (!existsSync(join(rootDir, 'certs', 'expected.json'))) return [];
   try {
-    const out = execFileSync(process.execPath, ['--import', 'tsx', SELF, '--child', resolve(rootDir)], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024, cwd: resolve(SELF, '..', '..', '..'), stdio: ['ignore', 'pipe', 'pipe'] });
+    const out = execFileSync(process.execPath, ['--import', 'tsx', SELF, '--child', resolve(rootDir)], {
+      encoding: 'utf8',
+      maxBuffer: 256 * 1024 * 1024,
+      cwd: resolve(SELF, '..', '..', '..'),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     return JSON.parse(out) as CaseResult[];
   } catch (e) {
     // The suite could not run at all: one failing result says why (its cases then show as not run).
     const stderr = (e as { stderr?: string }).stderr;
-    return [{ suite: 'certs', id: 'certs/(suite did not run)', analyzer: 'certs/expected', passed: false, missing: [], extra: [], error: `${(e as Error).message}${stderr ? `\n${stderr}` : ''}` }];
+    return [
+      {
+        suite: 'certs',
+        id: 'certs/(suite did not run)',
+        analyzer: 'certs/expected',
+        passed: false,
+        missing: [],
+        extra: [],
+        error: `${(e as Error).message}${stderr ? `\n${stderr}` : ''}`,
+      },
+    ];
   }
 }
 

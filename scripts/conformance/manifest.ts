@@ -20,7 +20,10 @@ export function canonicalJson(v: unknown): string {
   if (v instanceof Date) return JSON.stringify(v.toISOString());
   if (v && typeof v === 'object') {
     const o = v as Record<string, unknown>;
-    return `{${Object.keys(o).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`).join(',')}}`;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson(o[k])}`)
+      .join(',')}}`;
   }
   if (typeof v === 'bigint') return v.toString();
   return JSON.stringify(v) ?? 'null';
@@ -90,15 +93,17 @@ export function readKnownFailures(file: string): { known: Map<string, string>; e
   const known = new Map<string, string>();
   const errors: string[] = [];
   if (!existsSync(file)) return { known, errors };
-  readFileSync(file, 'utf8').split('\n').forEach((raw, i) => {
-    const line = raw.replace(/\r$/, '');
-    if (line.trim() === '' || line.startsWith('#')) return;
-    const at = line.indexOf(' | ');
-    const id = at < 0 ? line.trim() : line.slice(0, at).trim();
-    const reason = at < 0 ? '' : line.slice(at + 3).trim();
-    if (!reason) errors.push(`${file}:${i + 1}: known failure ${id} has no reason ('<id> | <reason>')`);
-    known.set(id, reason);
-  });
+  readFileSync(file, 'utf8')
+    .split('\n')
+    .forEach((raw, i) => {
+      const line = raw.replace(/\r$/, '');
+      if (line.trim() === '' || line.startsWith('#')) return;
+      const at = line.indexOf(' | ');
+      const id = at < 0 ? line.trim() : line.slice(0, at).trim();
+      const reason = at < 0 ? '' : line.slice(at + 3).trim();
+      if (!reason) errors.push(`${file}:${i + 1}: known failure ${id} has no reason ('<id> | <reason>')`);
+      known.set(id, reason);
+    });
   return { known, errors };
 }
 

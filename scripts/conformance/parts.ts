@@ -104,19 +104,47 @@ export const SUITE_PARTS: SuitePart[] = [
       let count = 0;
       const dir = join(root, 'validation', 'crds');
       for (const f of filesIn(dir, (n) => /\.ya?ml$/.test(n))) {
-        jsyaml.loadAll(readFileSync(join(dir, f), 'utf8'), (d) => {
-          if (d && typeof d === 'object') count++;
-        }, { schema: jsyaml.CORE_SCHEMA });
+        jsyaml.loadAll(
+          readFileSync(join(dir, f), 'utf8'),
+          (d) => {
+            if (d && typeof d === 'object') count++;
+          },
+          { schema: jsyaml.CORE_SCHEMA },
+        );
       }
       return count;
     },
   },
   { suite: 'xds', part: 'istioctl', note: 'one per golden proxy-config render', count: (root) => istioctlChecks(root).length, run: runIstioctlChecks },
   { suite: 'xds', part: 'authz', note: 'one per AuthorizationPolicy builder input', count: (root) => authzCases(root).length, run: runAuthz },
-  { suite: 'xds', part: 'gateway-api', note: 'one per Gateway API conversion case', count: (root) => gatewayApiCases(root).length, run: (root) => runGatewayApi(root, gatewayApiCases(root)) },
-  { suite: 'xds', part: 'simulation', note: 'one per entry of simulation-cases.json', count: (root) => casesIn(join(XDS(root), 'simulation-cases.json')).length, run: runSimulation },
-  { suite: 'xds', part: 'sidecar-routes', note: 'one per entry of sidecar-routes-cases.json', count: (root) => casesIn(join(XDS(root), 'sidecar-routes-cases.json')).length, run: runSidecarRoutes },
-  { suite: 'xds', part: 'vhost-domains', note: 'one per entry of vhost-domains-cases.json', count: (root) => casesIn(join(XDS(root), 'vhost-domains-cases.json')).length, run: runVhostDomains },
+  {
+    suite: 'xds',
+    part: 'gateway-api',
+    note: 'one per Gateway API conversion case',
+    count: (root) => gatewayApiCases(root).length,
+    run: (root) => runGatewayApi(root, gatewayApiCases(root)),
+  },
+  {
+    suite: 'xds',
+    part: 'simulation',
+    note: 'one per entry of simulation-cases.json',
+    count: (root) => casesIn(join(XDS(root), 'simulation-cases.json')).length,
+    run: runSimulation,
+  },
+  {
+    suite: 'xds',
+    part: 'sidecar-routes',
+    note: 'one per entry of sidecar-routes-cases.json',
+    count: (root) => casesIn(join(XDS(root), 'sidecar-routes-cases.json')).length,
+    run: runSidecarRoutes,
+  },
+  {
+    suite: 'xds',
+    part: 'vhost-domains',
+    note: 'one per entry of vhost-domains-cases.json',
+    count: (root) => casesIn(join(XDS(root), 'vhost-domains-cases.json')).length,
+    run: runVhostDomains,
+  },
   {
     suite: 'certs',
     part: 'expected',

@@ -47,7 +47,9 @@ export function loadValidationCases(dir: string): ValidationCase[] {
   const crds = join(dir, 'crds');
   if (!existsSync(crds)) return [];
   const cases: ValidationCase[] = [];
-  for (const file of readdirSync(crds).filter((n) => /\.ya?ml$/.test(n)).sort()) {
+  for (const file of readdirSync(crds)
+    .filter((n) => /\.ya?ml$/.test(n))
+    .sort()) {
     // Read as the workbench reads files (our YAML reader), document by document.
     const docs: Array<Omit<ValidationCase, 'id'> & { content: unknown; name: string }> = [];
     for (const source of splitDocuments(file, readFileSync(join(crds, file), 'utf8'))) {

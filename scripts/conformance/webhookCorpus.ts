@@ -52,9 +52,14 @@ export interface CorpusResult {
 
 export function loadCorpus(dir = CORPUS_DIR): CorpusCase[] {
   const out: CorpusCase[] = [];
-  for (const f of readdirSync(dir).filter((x) => x.endsWith('.yaml')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((x) => x.endsWith('.yaml'))
+    .sort()) {
     const docs = jsyaml.loadAll(readFileSync(join(dir, f), 'utf8')).filter((d) => d !== null && d !== undefined) as Omit<CorpusCase, 'file' | 'id'>[];
-    const ids = documentIds(`webhook-corpus/${f}`, docs.map((d) => ({ content: d, name: String(d.case ?? '') })));
+    const ids = documentIds(
+      `webhook-corpus/${f}`,
+      docs.map((d) => ({ content: d, name: String(d.case ?? '') })),
+    );
     docs.forEach((doc, i) => out.push({ ...doc, file: f, id: ids[i] as string }));
   }
   return out;
@@ -66,7 +71,14 @@ export function runCorpusCase(c: CorpusCase): CorpusResult {
   const problems: string[] = [];
   const info = (KINDS as Record<string, { id: string } | undefined>)[c.kind];
   if (!info) return { c, passed: false, problems: [`unknown kind ${c.kind}`], errors: [], warnings: [] };
-  const findings = validateWebhook({ kindId: info.id, name: c.name ?? 'foo', namespace: c.namespace ?? 'bar', labels: c.labels, annotations: c.annotations, spec: c.spec });
+  const findings = validateWebhook({
+    kindId: info.id,
+    name: c.name ?? 'foo',
+    namespace: c.namespace ?? 'bar',
+    labels: c.labels,
+    annotations: c.annotations,
+    spec: c.spec,
+  });
   const errors = findings.filter((f) => f.level === 'error').map((f) => f.message);
   const warnings = findings.filter((f) => f.level === 'warning').map((f) => f.message);
   if (c.valid && errors.length > 0) problems.push('expected valid, got errors');

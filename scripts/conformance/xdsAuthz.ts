@@ -101,8 +101,18 @@ const HTTP_SUBTESTS: Subtest[] = [
     input: 'custom-simple-http-in.yaml',
     want: ['custom-grpc-provider-no-namespace-out1.yaml', 'custom-grpc-provider-no-namespace-out2.yaml'],
   },
-  { name: 'custom-grpc-provider', mesh: 'grpc', input: 'custom-simple-http-in.yaml', want: ['custom-grpc-provider-out1.yaml', 'custom-grpc-provider-out2.yaml'] },
-  { name: 'custom-http-provider', mesh: 'http', input: 'custom-simple-http-in.yaml', want: ['custom-http-provider-out1.yaml', 'custom-http-provider-out2.yaml'] },
+  {
+    name: 'custom-grpc-provider',
+    mesh: 'grpc',
+    input: 'custom-simple-http-in.yaml',
+    want: ['custom-grpc-provider-out1.yaml', 'custom-grpc-provider-out2.yaml'],
+  },
+  {
+    name: 'custom-http-provider',
+    mesh: 'http',
+    input: 'custom-simple-http-in.yaml',
+    want: ['custom-http-provider-out1.yaml', 'custom-http-provider-out2.yaml'],
+  },
   {
     name: 'custom-bad-multiple-providers',
     mesh: 'http',
@@ -117,7 +127,12 @@ const HTTP_SUBTESTS: Subtest[] = [
   { name: 'dry-run-mix', input: 'dry-run-mix-in.yaml', want: ['dry-run-mix-out.yaml'] },
   { name: 'multiple-policies', input: 'multiple-policies-in.yaml', want: ['multiple-policies-out.yaml'] },
   { name: 'single-policy', input: 'single-policy-in.yaml', want: ['single-policy-out.yaml'] },
-  { name: 'trust-domain-one-alias', bundle: ['td1', ['cluster.local']], input: 'simple-policy-td-aliases-in.yaml', want: ['simple-policy-td-aliases-out.yaml'] },
+  {
+    name: 'trust-domain-one-alias',
+    bundle: ['td1', ['cluster.local']],
+    input: 'simple-policy-td-aliases-in.yaml',
+    want: ['simple-policy-td-aliases-out.yaml'],
+  },
   {
     name: 'trust-domain-multiple-aliases',
     bundle: ['td1', ['cluster.local', 'some-td']],
@@ -143,7 +158,12 @@ const TCP_SUBTESTS: Subtest[] = [
   { name: 'allow-both-http-tcp', input: 'allow-both-http-tcp-in.yaml', want: ['allow-both-http-tcp-out.yaml'] },
   { name: 'allow-only-http', input: 'allow-only-http-in.yaml', want: ['allow-only-http-out.yaml'] },
   { name: 'audit-both-http-tcp', input: 'audit-both-http-tcp-in.yaml', want: ['audit-both-http-tcp-out.yaml'] },
-  { name: 'custom-both-http-tcp', mesh: 'grpc', input: 'custom-both-http-tcp-in.yaml', want: ['custom-both-http-tcp-out1.yaml', 'custom-both-http-tcp-out2.yaml'] },
+  {
+    name: 'custom-both-http-tcp',
+    mesh: 'grpc',
+    input: 'custom-both-http-tcp-in.yaml',
+    want: ['custom-both-http-tcp-out1.yaml', 'custom-both-http-tcp-out2.yaml'],
+  },
   { name: 'custom-only-http', mesh: 'http', input: 'custom-only-http-in.yaml', want: [] },
   { name: 'deny-both-http-tcp', input: 'deny-both-http-tcp-in.yaml', want: ['deny-both-http-tcp-out.yaml'] },
   { name: 'dry-run-mix', input: 'dry-run-mix-in.yaml', want: ['dry-run-mix-out.yaml'] },
@@ -156,8 +176,7 @@ const KNOWN: Record<string, string> = {
     'string_match + ignore_case (pilot/pkg/security/authz/matcher/header.go HostMatcher)',
 };
 
-const SERVICES: ServiceLookup = (hostname) =>
-  hostname === 'my-custom-ext-authz.foo.svc.cluster.local' ? [{ hostname, namespace: 'foo' }] : [];
+const SERVICES: ServiceLookup = (hostname) => (hostname === 'my-custom-ext-authz.foo.svc.cluster.local' ? [{ hostname, namespace: 'foo' }] : []);
 
 const EMPTY_BUNDLE: TrustDomainBundle = { trustDomains: [] };
 

@@ -13,10 +13,21 @@ import { encodeBase64, type GwObject } from '../../src/core/config/gatewayApi/ob
 const DIR = (root: string) => join(root, 'xds', 'pilot', 'pkg', 'config', 'kube', 'gateway', 'testdata');
 const SUFFIX = 'domain.suffix';
 
-const PORTS = [{ name: 'http', port: 80 }, { name: 'tcp', port: 34000 }, { name: 'tcp-other', port: 34001 }];
+const PORTS = [
+  { name: 'http', port: 80 },
+  { name: 'tcp', port: 34000 },
+  { name: 'tcp-other', port: 34001 },
+];
 
 /** The services of `var services` in conversion_test.go: [hostname, namespace, name?, labels?, ports?]. */
-function fixtureServices(): { hostname: string; namespace: string; name?: string; labels?: Record<string, string>; ports?: { name: string; port: number }[]; external?: string[] }[] {
+function fixtureServices(): {
+  hostname: string;
+  namespace: string;
+  name?: string;
+  labels?: Record<string, string>;
+  ports?: { name: string; port: number }[];
+  external?: string[];
+}[] {
   const d = (h: string, ns: string, name?: string) => ({ hostname: h, namespace: ns, ...(name ? { name } : {}) });
   const pool = (pool: string, ext: string, ports: { name: string; port: number }[]) => ({
     hostname: `${inferencePoolServiceName(pool)}.default.svc.${SUFFIX}`,
@@ -31,8 +42,16 @@ function fixtureServices(): { hostname: string; namespace: string; name?: string
   const ipPorts = [{ name: 'http', port: 54321 }];
   return [
     {
-      hostname: `istio-ingressgateway.istio-system.svc.${SUFFIX}`, namespace: 'istio-system', name: 'istio-ingressgateway', external: ['1.2.3.4'],
-      ports: [{ name: 'http', port: 80 }, { name: 'https', port: 443 }, { name: 'tcp', port: 34000 }, { name: 'tcp-other', port: 34001 }],
+      hostname: `istio-ingressgateway.istio-system.svc.${SUFFIX}`,
+      namespace: 'istio-system',
+      name: 'istio-ingressgateway',
+      external: ['1.2.3.4'],
+      ports: [
+        { name: 'http', port: 80 },
+        { name: 'https', port: 443 },
+        { name: 'tcp', port: 34000 },
+        { name: 'tcp-other', port: 34001 },
+      ],
     },
     d('example.com', 'istio-system'),
     d(`httpbin.default.svc.${SUFFIX}`, 'default'),
@@ -105,8 +124,25 @@ D2lWusoe2/nEqfDVVWGWlyJ7yOmqaVm/iNUN9B2N2g==
 -----END RSA PRIVATE KEY-----
 `;
 
-function object(apiVersion: string, kind: string, namespace: string, name: string, body: Record<string, unknown>, labels: Record<string, string> = {}): GwObject {
-  return { apiVersion, kind, namespace, name, labels, annotations: {}, body: { apiVersion, kind, metadata: { name, namespace, labels }, ...body }, created: 0, generation: 0 };
+function object(
+  apiVersion: string,
+  kind: string,
+  namespace: string,
+  name: string,
+  body: Record<string, unknown>,
+  labels: Record<string, string> = {},
+): GwObject {
+  return {
+    apiVersion,
+    kind,
+    namespace,
+    name,
+    labels,
+    annotations: {},
+    body: { apiVersion, kind, metadata: { name, namespace, labels }, ...body },
+    created: 0,
+    generation: 0,
+  };
 }
 
 function fixtureObjects(): GwObject[] {
@@ -154,9 +190,13 @@ function toObject(doc: Record<string, unknown>): GwObject {
 
 function loadDocs(text: string): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  jsyaml.loadAll(text, (d) => {
-    if (d && typeof d === 'object' && !Array.isArray(d)) out.push(d as Record<string, unknown>);
-  }, { schema: jsyaml.CORE_SCHEMA });
+  jsyaml.loadAll(
+    text,
+    (d) => {
+      if (d && typeof d === 'object' && !Array.isArray(d)) out.push(d as Record<string, unknown>);
+    },
+    { schema: jsyaml.CORE_SCHEMA },
+  );
   return out;
 }
 
@@ -204,8 +244,14 @@ const STATUS_ORDER = ['GatewayClass', 'Gateway', 'HTTPRoute', 'GRPCRoute', 'TLSR
  * namespace and name (the dump's objects carry no creation time).
  */
 export function statusDocs(r: GatewayApiResult): Record<string, unknown>[] {
-  const sorted = r.statuses.slice().sort((a, b) =>
-    STATUS_ORDER.indexOf(a.kind) - STATUS_ORDER.indexOf(b.kind) || (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const sorted = r.statuses
+    .slice()
+    .sort(
+      (a, b) =>
+        STATUS_ORDER.indexOf(a.kind) - STATUS_ORDER.indexOf(b.kind) ||
+        (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : 0) ||
+        (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    );
   return sorted.map((s) => ({
     apiVersion: s.apiVersion,
     kind: s.kind,
@@ -217,7 +263,12 @@ export function statusDocs(r: GatewayApiResult): Record<string, unknown>[] {
 }
 
 export function configDocs(r: GatewayApiResult): Record<string, unknown>[] {
-  return [...r.gateways, ...r.virtualServices, ...r.destinationRules].map((c) => ({ apiVersion: c.apiVersion, kind: c.kind, metadata: c.metadata, spec: c.spec }));
+  return [...r.gateways, ...r.virtualServices, ...r.destinationRules].map((c) => ({
+    apiVersion: c.apiVersion,
+    kind: c.kind,
+    metadata: c.metadata,
+    spec: c.spec,
+  }));
 }
 
 function canonical(v: unknown): unknown {
@@ -270,7 +321,15 @@ export function runGatewayApi(root: string, cases: readonly string[]): CaseResul
       const extra = [...cfg.extra, ...st.extra.map((m) => `status ${m}`)];
       out.push({ suite: 'xds', id, analyzer: 'xds/gateway-api', passed: missing.length === 0 && extra.length === 0, missing, extra });
     } catch (e) {
-      out.push({ suite: 'xds', id, analyzer: 'xds/gateway-api', passed: false, missing: [], extra: [], error: e instanceof Error ? e.stack ?? e.message : String(e) });
+      out.push({
+        suite: 'xds',
+        id,
+        analyzer: 'xds/gateway-api',
+        passed: false,
+        missing: [],
+        extra: [],
+        error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+      });
     }
   }
   return out;

@@ -40,7 +40,16 @@ export function harnessView(c: HarnessInput): ConfigView {
   if (c.kubeConfig) files.push({ path: 'kube.yaml', text: c.kubeConfig });
   model.update(files, []);
   const meshConfig = mergeMeshConfig(defaultMeshConfig(), c.meshConfig ?? {});
-  return configView(new ResourceStore(model.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: false, meshConfig, meshNetworks: defaultMeshNetworks() }));
+  return configView(
+    new ResourceStore(model.resources(), {
+      mode: 'cli',
+      defaultNamespace: 'default',
+      includePlaceholders: false,
+      deriveWorkloads: false,
+      meshConfig,
+      meshNetworks: defaultMeshNetworks(),
+    }),
+  );
 }
 
 export interface HarnessProxy {

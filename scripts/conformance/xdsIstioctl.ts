@@ -41,7 +41,10 @@ export function renderIstioctlCheck(root: string, check: string): { got: string;
   const [group, rest = ''] = check.split(/\/(.*)/s) as [string, string?];
   switch (group) {
     case 'routes':
-      return { got: tableText(routeTable(load(join(cd, 'routes', rest, 'configdump.json')), { verbose: true })), goldenPath: join(cd, 'routes', rest, 'output.txt') };
+      return {
+        got: tableText(routeTable(load(join(cd, 'routes', rest, 'configdump.json')), { verbose: true })),
+        goldenPath: join(cd, 'routes', rest, 'output.txt'),
+      };
     case 'endpoint': {
       const m = /^(\w+)_output\.(txt|json|yaml)$/.exec(rest);
       if (!m || !FILTERS[m[1]!]) throw new Error(`unknown endpoint golden ${rest}`);
@@ -51,7 +54,10 @@ export function renderIstioctlCheck(root: string, check: string): { got: string;
       return { got, goldenPath: join(cd, 'endpoint', rest) };
     }
     case 'secret':
-      return { got: secretSummaryText(secretSummary(load(join(cd, 'secret', rest, 'config_dump.json')), { now: PINNED_NOW })), goldenPath: join(cd, 'secret', rest, 'output') };
+      return {
+        got: secretSummaryText(secretSummary(load(join(cd, 'secret', rest, 'config_dump.json')), { now: PINNED_NOW })),
+        goldenPath: join(cd, 'secret', rest, 'output'),
+      };
     case 'ecds': {
       const dump = load(join(cd, 'ecds', 'configdump.json'));
       const format = rest.split('.').pop();

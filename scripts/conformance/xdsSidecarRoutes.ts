@@ -43,7 +43,11 @@ export function runSidecarRoutesCase(c: RoutesCase): CaseResult {
   const id = `xds/sidecar-routes/${c.name}`;
   const base = { suite: 'xds', id, analyzer: 'xds/sidecar-routes', missing: [], extra: [] };
   if (c.skipped) {
-    return { ...base, passed: false, error: `not runnable: upstream skips this entry (t.Skipf in vsArgs.Config, sidecar_simulation_test.go:1950/1953: ${c.skipped}); it has no config, so its expectation was never produced by Istio and cannot be checked here` };
+    return {
+      ...base,
+      passed: false,
+      error: `not runnable: upstream skips this entry (t.Skipf in vsArgs.Config, sidecar_simulation_test.go:1950/1953: ${c.skipped}); it has no config, so its expectation was never produced by Istio and cannot be checked here`,
+    };
   }
   try {
     // Upstream passes the whole text both as Istio config and as Kubernetes objects.
@@ -62,7 +66,7 @@ export function runSidecarRoutesCase(c: RoutesCase): CaseResult {
     if (problems.length === 0) return { ...base, passed: true };
     return { ...base, passed: false, error: `${problems.join('; ')}\nvirtual hosts: ${[...got.keys()].join(', ')}` };
   } catch (e) {
-    return { ...base, passed: false, error: `threw: ${e instanceof Error ? e.stack ?? e.message : String(e)}` };
+    return { ...base, passed: false, error: `threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}` };
   }
 }
 

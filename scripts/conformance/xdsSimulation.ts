@@ -41,7 +41,15 @@ export function runSimulationCase(c: SimCase): CaseResult {
     const names = new Set(routeNamesFromListeners(gen.listeners));
     got = simulate({ listeners: gen.listeners, routes: gen.routes.filter((r) => names.has(String(r.name))) }, c.call);
   } catch (e) {
-    return { suite: 'xds', id, analyzer: 'xds/simulation', passed: false, missing: [], extra: [], error: `threw: ${e instanceof Error ? e.stack ?? e.message : String(e)}` };
+    return {
+      suite: 'xds',
+      id,
+      analyzer: 'xds/simulation',
+      passed: false,
+      missing: [],
+      extra: [],
+      error: `threw: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`,
+    };
   }
   const problems = compareSimulation(c.expected, got);
   const passed = problems.length === 0;

@@ -83,7 +83,10 @@ export class AnalyzeServer {
       bin,
       args: [],
       recycleEvery,
-      answer: (m) => (m.error ? { stdout: '', stderr: `analyze-oracle: ${String(m.error)}`, exit: -1 } : { stdout: m.stdout as string, stderr: m.stderr as string, exit: m.exit as number }),
+      answer: (m) =>
+        m.error
+          ? { stdout: '', stderr: `analyze-oracle: ${String(m.error)}`, exit: -1 }
+          : { stdout: m.stdout as string, stderr: m.stderr as string, exit: m.exit as number },
       // A crash of the whole process (a panic in a goroutine istioctl started): fail what was asked.
       died: (how, tail) => ({ stdout: '', stderr: `analyze-oracle exited (${how}): ${tail}`, exit: -2 }),
     });
@@ -135,7 +138,7 @@ export const stripTimestamps = (s: string): string => s.replace(TIMESTAMP, 'TIME
 /** Codes whose message text istioctl builds in Go map order (varies from run to run). */
 export const MAP_ORDER_CODES = ['IST0109', 'IST0175', 'IST0177'];
 export const MAP_ORDER_CAUSE = "Go map order in istioctl's message text (IST0109/IST0175/IST0177 vary from run to run)";
-export const TIMESTAMP_CAUSE = "log time stamps";
+export const TIMESTAMP_CAUSE = 'log time stamps';
 
 /** The output with the text of map-order messages blanked, in log and JSON/YAML output. */
 export function blankMapOrder(s: string): string {
@@ -158,6 +161,7 @@ export function compareRuns(theirs: RunResult, ours: RunResult): Verdict {
   const t = { ...theirs, stdout: stripTimestamps(theirs.stdout), stderr: stripTimestamps(theirs.stderr) };
   const o = { ...ours, stdout: stripTimestamps(ours.stdout), stderr: stripTimestamps(ours.stderr) };
   if (t.exit === o.exit && t.stdout === o.stdout && t.stderr === o.stderr) return { same: true, ignored: TIMESTAMP_CAUSE };
-  if (t.exit === o.exit && blankMapOrder(t.stdout) === blankMapOrder(o.stdout) && blankMapOrder(t.stderr) === blankMapOrder(o.stderr)) return { same: true, ignored: MAP_ORDER_CAUSE };
+  if (t.exit === o.exit && blankMapOrder(t.stdout) === blankMapOrder(o.stdout) && blankMapOrder(t.stderr) === blankMapOrder(o.stderr))
+    return { same: true, ignored: MAP_ORDER_CAUSE };
   return { same: false };
 }

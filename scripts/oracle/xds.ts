@@ -16,7 +16,20 @@ import { fileURLToPath } from 'node:url';
 import { answerQuery } from '../../src/core/queries/index.ts';
 import { envoyProtoSchema } from '../../src/core/xds/configdump/protoSchema.ts';
 import type { Normalisation } from './xdsNormalise.ts';
-import { analyze, compareResources, FILTER_CHAIN_ORDER, KNOWN_CAUSES, workspaceFacts, oursFromDump, theirsFromOracle, TYPES, workloadsFile, type Obj, type ResourceType, type TypeComparison } from './xdsCompare.ts';
+import {
+  analyze,
+  compareResources,
+  FILTER_CHAIN_ORDER,
+  KNOWN_CAUSES,
+  workspaceFacts,
+  oursFromDump,
+  theirsFromOracle,
+  TYPES,
+  workloadsFile,
+  type Obj,
+  type ResourceType,
+  type TypeComparison,
+} from './xdsCompare.ts';
 import { XdsServer } from './xdsServer.ts';
 import { xdsMesh } from './xdsMesh.ts';
 
@@ -42,7 +55,10 @@ function sampleWorkspaces(): Workspace[] {
   for (const d of readdirSync(SAMPLES).sort()) {
     const dir = join(SAMPLES, d);
     if (!statSync(dir).isDirectory()) continue;
-    const paths = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f) && f !== 'route-tests.yaml').sort().map((f) => join(dir, f));
+    const paths = readdirSync(dir)
+      .filter((f) => /\.ya?ml$/.test(f) && f !== 'route-tests.yaml')
+      .sort()
+      .map((f) => join(dir, f));
     const files = paths.map((p) => ({ path: relative(ROOT, p), text: readFileSync(p, 'utf8') }));
     if (!files.some((f) => /^kind:\s*(Pod|Deployment)\b/m.test(f.text) || /kind:\s*Pod\b/.test(f.text))) continue;
     out.push({ name: d, files });
@@ -96,10 +112,22 @@ async function main(): Promise<void> {
   if (bookinfo) {
     const fixture = join(ROOT, 'tests', 'fixtures', 'ingress', 'bookinfo-ingress.yaml');
     const dynamicDns = join(ROOT, 'tests', 'fixtures', 'xds', 'mesh-allow-any-dynamic-dns.yaml');
-    workspaces.push({ name: 'bookinfo+dynamic-dns', files: [...bookinfo.files, { path: relative(ROOT, dynamicDns), text: readFileSync(dynamicDns, 'utf8') }], pick: (ps) => ps.filter((p) => p.type === 'sidecar').slice(0, 2) });
+    workspaces.push({
+      name: 'bookinfo+dynamic-dns',
+      files: [...bookinfo.files, { path: relative(ROOT, dynamicDns), text: readFileSync(dynamicDns, 'utf8') }],
+      pick: (ps) => ps.filter((p) => p.type === 'sidecar').slice(0, 2),
+    });
     const externalSds = join(ROOT, 'tests', 'fixtures', 'xds', 'external-sds.yaml');
-    workspaces.push({ name: 'bookinfo+external-sds', files: [...bookinfo.files, { path: relative(ROOT, externalSds), text: readFileSync(externalSds, 'utf8') }], pick: (ps) => ps.filter((p) => p.type === 'router' || p.id.startsWith('productpage')) });
-    workspaces.push({ name: 'bookinfo+ingress', files: [...bookinfo.files, { path: relative(ROOT, fixture), text: readFileSync(fixture, 'utf8') }], pick: (ps) => ps.filter((p) => p.type === 'router') });
+    workspaces.push({
+      name: 'bookinfo+external-sds',
+      files: [...bookinfo.files, { path: relative(ROOT, externalSds), text: readFileSync(externalSds, 'utf8') }],
+      pick: (ps) => ps.filter((p) => p.type === 'router' || p.id.startsWith('productpage')),
+    });
+    workspaces.push({
+      name: 'bookinfo+ingress',
+      files: [...bookinfo.files, { path: relative(ROOT, fixture), text: readFileSync(fixture, 'utf8') }],
+      pick: (ps) => ps.filter((p) => p.type === 'router'),
+    });
   }
   if (meshSize > 0) workspaces.push({ name: `generated-mesh-${meshSize}`, files: xdsMesh(meshSize), ...(allMeshProxies ? {} : { pick: meshSample }) });
   const perWorkspace: { name: string; proxies: number; of: number; seconds: number }[] = [];
@@ -133,48 +161,75 @@ async function main(): Promise<void> {
     server.close();
   }
   mkdirSync(REPORTS, { recursive: true });
-  const totalsOf = (results: readonly ProxyResult[]) => Object.fromEntries(TYPES.map((t) => {
-    let agree = 0;
-    let differ = 0;
-    let onlyIstiod = 0;
-    let onlyOurs = 0;
-    for (const r of results) {
-      const c = r.resources[t];
-      if (!c) continue;
-      agree += c.agree.length;
-      differ += c.differ.length;
-      onlyIstiod += c.onlyIstiod.length;
-      onlyOurs += c.onlyOurs.length;
-    }
-    return [t, { agree, differ, onlyIstiod, onlyOurs }];
-  })) as Record<ResourceType, { agree: number; differ: number; onlyIstiod: number; onlyOurs: number }>;
+  const totalsOf = (results: readonly ProxyResult[]) =>
+    Object.fromEntries(
+      TYPES.map((t) => {
+        let agree = 0;
+        let differ = 0;
+        let onlyIstiod = 0;
+        let onlyOurs = 0;
+        for (const r of results) {
+          const c = r.resources[t];
+          if (!c) continue;
+          agree += c.agree.length;
+          differ += c.differ.length;
+          onlyIstiod += c.onlyIstiod.length;
+          onlyOurs += c.onlyOurs.length;
+        }
+        return [t, { agree, differ, onlyIstiod, onlyOurs }];
+      }),
+    ) as Record<ResourceType, { agree: number; differ: number; onlyIstiod: number; onlyOurs: number }>;
   const totals = totalsOf(results);
   const isMesh = (r: ProxyResult) => r.sample.startsWith('generated-mesh-');
   const byGroup = { samples: totalsOf(results.filter((r) => !isMesh(r))), generatedMesh: totalsOf(results.filter(isMesh)) };
   // The differing field paths, with indexes and names folded, counted over every proxy: the causes.
   const paths = new Map<string, number>();
-  for (const r of results) for (const t of TYPES) for (const d of r.resources[t]?.differ ?? []) {
-    for (const p of new Set(d.fields.map((f) => `${t}: ${f.path.replace(/\[\d+\]/g, '[]')}`))) paths.set(p, (paths.get(p) ?? 0) + 1);
-  }
+  for (const r of results)
+    for (const t of TYPES)
+      for (const d of r.resources[t]?.differ ?? []) {
+        for (const p of new Set(d.fields.map((f) => `${t}: ${f.path.replace(/\[\d+\]/g, '[]')}`))) paths.set(p, (paths.get(p) ?? 0) + 1);
+      }
   // Differing resources (with different fields) by known cause; the rest are unexplained.
   const byCause = new Map<string, string[]>();
-  for (const r of results) for (const t of TYPES) for (const d of r.resources[t]?.differ ?? []) {
-    const key = d.cause ?? 'unexplained';
-    byCause.set(key, [...(byCause.get(key) ?? []), `${r.sample} ${r.proxy} ${t} ${d.name}`]);
-  }
+  for (const r of results)
+    for (const t of TYPES)
+      for (const d of r.resources[t]?.differ ?? []) {
+        const key = d.cause ?? 'unexplained';
+        byCause.set(key, [...(byCause.get(key) ?? []), `${r.sample} ${r.proxy} ${t} ${d.name}`]);
+      }
   // Resources only one side has, by known cause too.
-  for (const r of results) for (const t of TYPES) {
-    const c = r.resources[t];
-    if (!c) continue;
-    for (const [list, side] of [[c.onlyIstiod, "only istiod's"], [c.onlyOurs, 'only ours']] as const) {
-      for (const name of list) {
-        const key = c.missingCauses?.[name] ?? 'unexplained';
-        byCause.set(key, [...(byCause.get(key) ?? []), `${r.sample} ${r.proxy} ${t} ${name} (${side})`]);
+  for (const r of results)
+    for (const t of TYPES) {
+      const c = r.resources[t];
+      if (!c) continue;
+      for (const [list, side] of [
+        [c.onlyIstiod, "only istiod's"],
+        [c.onlyOurs, 'only ours'],
+      ] as const) {
+        for (const name of list) {
+          const key = c.missingCauses?.[name] ?? 'unexplained';
+          byCause.set(key, [...(byCause.get(key) ?? []), `${r.sample} ${r.proxy} ${t} ${name} (${side})`]);
+        }
       }
     }
-  }
   const out = join(REPORTS, 'xds.json');
-  writeFileSync(out, JSON.stringify({ when: new Date().toISOString(), totals, byGroup, workspaces: perWorkspace, normalisations: [...normalisations.values()], byCause: Object.fromEntries(byCause), fieldPaths: Object.fromEntries([...paths].sort((a, b) => b[1] - a[1])), results }, null, 1));
+  writeFileSync(
+    out,
+    JSON.stringify(
+      {
+        when: new Date().toISOString(),
+        totals,
+        byGroup,
+        workspaces: perWorkspace,
+        normalisations: [...normalisations.values()],
+        byCause: Object.fromEntries(byCause),
+        fieldPaths: Object.fromEntries([...paths].sort((a, b) => b[1] - a[1])),
+        results,
+      },
+      null,
+      1,
+    ),
+  );
   for (const r of results) {
     if (r.error) continue;
     const bits = TYPES.map((t) => {
@@ -191,21 +246,27 @@ async function main(): Promise<void> {
   }
   if (byCause.size > 0) {
     console.log('\nDiffering resources by cause:');
-    for (const c of [...KNOWN_CAUSES, FILTER_CHAIN_ORDER]) if (byCause.has(c.id)) {
-      const list = byCause.get(c.id) ?? [];
-      console.log(`  ${c.id}: ${list.length} (${c.why}): ${list.slice(0, 3).join('; ')}${list.length > 3 ? `; … ${list.length - 3} more` : ''}`);
-    }
+    for (const c of [...KNOWN_CAUSES, FILTER_CHAIN_ORDER])
+      if (byCause.has(c.id)) {
+        const list = byCause.get(c.id) ?? [];
+        console.log(`  ${c.id}: ${list.length} (${c.why}): ${list.slice(0, 3).join('; ')}${list.length > 3 ? `; … ${list.length - 3} more` : ''}`);
+      }
     if (byCause.has('unexplained')) console.log(`  unexplained: ${byCause.get('unexplained')?.length}`);
   }
   console.log('');
   const errors = results.filter((r) => r.error).length;
   for (const w of perWorkspace) console.log(`workspace ${w.name}: ${w.proxies} of ${w.of} proxies, ${w.seconds.toFixed(1)} s`);
-  for (const [g, tt] of Object.entries(byGroup)) console.log(`${g}: ${TYPES.map((t) => `${t} ${tt[t].agree}/${tt[t].differ + tt[t].onlyIstiod + tt[t].onlyOurs}`).join(', ')} (agree/differ)`);
+  for (const [g, tt] of Object.entries(byGroup))
+    console.log(`${g}: ${TYPES.map((t) => `${t} ${tt[t].agree}/${tt[t].differ + tt[t].onlyIstiod + tt[t].onlyOurs}`).join(', ')} (agree/differ)`);
   for (const t of TYPES) {
     const c = totals[t];
-    console.log(`xds ${t}: ${c.agree} agree, ${c.differ + c.onlyIstiod + c.onlyOurs} differ (${c.differ} with different fields, ${c.onlyIstiod} only istiod's, ${c.onlyOurs} only ours)`);
+    console.log(
+      `xds ${t}: ${c.agree} agree, ${c.differ + c.onlyIstiod + c.onlyOurs} differ (${c.differ} with different fields, ${c.onlyIstiod} only istiod's, ${c.onlyOurs} only ours)`,
+    );
   }
-  console.log(`xds: ${results.length} proxies${errors ? ` (${errors} the oracle could not generate)` : ''}, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)}`);
+  console.log(
+    `xds: ${results.length} proxies${errors ? ` (${errors} the oracle could not generate)` : ''}, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)}`,
+  );
 }
 
 await main();

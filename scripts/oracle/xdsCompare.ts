@@ -111,7 +111,13 @@ export function theirsFromOracle(out: Obj): Resources {
 }
 
 /** Field paths where two values differ (arrays by index), at most `limit`. */
-export function fieldDiff(a: Json | undefined, b: Json | undefined, path = '', out: { path: string; istiod?: Json; ours?: Json }[] = [], limit = 40): typeof out {
+export function fieldDiff(
+  a: Json | undefined,
+  b: Json | undefined,
+  path = '',
+  out: { path: string; istiod?: Json; ours?: Json }[] = [],
+  limit = 40,
+): typeof out {
   if (out.length >= limit) return out;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) fieldDiff(a[i], b[i], `${path}[${i}]`, out, limit);
@@ -220,7 +226,10 @@ export const KNOWN_CAUSES: KnownCause[] = [
     id: 'workload-name-without-generatename',
     why: "ours: a pod written without metadata.generateName (e.g. the bench mesh's pods) gets its Deployment's name as endpoint metadata istio.workload; istiod (kube.GetDeployMetaFromPod) keeps the pod's name unless the pod has generateName. Generator bug, fix in src/core/config/services.ts podWorkloadName",
     explains: (t, path, _facts, f) =>
-      (t === 'endpoints' || t === 'clusters') && /\.metadata\.filterMetadata\.istio\.workload$/.test(path) && workloadRest(f.istiod) !== undefined && workloadRest(f.istiod) === workloadRest(f.ours),
+      (t === 'endpoints' || t === 'clusters') &&
+      /\.metadata\.filterMetadata\.istio\.workload$/.test(path) &&
+      workloadRest(f.istiod) !== undefined &&
+      workloadRest(f.istiod) === workloadRest(f.ours),
   },
   {
     // Generator bug (ours), reported for a fix in src/: src/core/config/services.ts entryEndpoint
@@ -231,7 +240,10 @@ export const KNOWN_CAUSES: KnownCause[] = [
     id: 'serviceentry-endpoint-default-sa',
     why: "ours: a ServiceEntry/WorkloadEntry endpoint without serviceAccount adds spiffe://…/sa/default to the cluster's matchSubjectAltNames; istiod adds no identity for it. Generator bug, fix in src/core/config/services.ts entryEndpoint",
     explains: (t, path, _facts, f) =>
-      t === 'clusters' && /combinedValidationContext\.defaultValidationContext\.matchSubjectAltNames/.test(path) && JSON.stringify(f.ours ?? null).includes('/sa/default"') && !JSON.stringify(f.istiod ?? null).includes('/sa/default"'),
+      t === 'clusters' &&
+      /combinedValidationContext\.defaultValidationContext\.matchSubjectAltNames/.test(path) &&
+      JSON.stringify(f.ours ?? null).includes('/sa/default"') &&
+      !JSON.stringify(f.istiod ?? null).includes('/sa/default"'),
   },
   {
     // Generator bug (ours), reported for a fix in src/: Istio's buildSubsetCluster
@@ -244,8 +256,14 @@ export const KNOWN_CAUSES: KnownCause[] = [
     id: 'subset-of-passthrough-destinationrule',
     why: "ours: a subset cluster of a DestinationRule whose top-level (or the port's) loadBalancer is PASSTHROUGH is EDS with the subset's lbPolicy; istiod's buildSubsetCluster inherits the default cluster's ORIGINAL_DST (lbPolicy CLUSTER_PROVIDED, no EDS). Generator bug, fix in src/core/xds/clusters.ts (subsetCluster's parentType)",
     explains: (t, path, facts, _f, name) => {
-      return t === 'clusters' && clusterSubset(name) !== undefined && underPassthrough(name, facts) &&
-        /^(type|lbPolicy|edsClusterConfig|loadAssignment|leastRequestLbConfig|ringHashLbConfig|maglevLbConfig|roundRobinLbConfig|commonLbConfig|lbSubsetConfig)(\.|\[|$)/.test(path);
+      return (
+        t === 'clusters' &&
+        clusterSubset(name) !== undefined &&
+        underPassthrough(name, facts) &&
+        /^(type|lbPolicy|edsClusterConfig|loadAssignment|leastRequestLbConfig|ringHashLbConfig|maglevLbConfig|roundRobinLbConfig|commonLbConfig|lbSubsetConfig)(\.|\[|$)/.test(
+          path,
+        )
+      );
     },
     explainsMissing: (t, name, side, facts) => t === 'endpoints' && side === 'ours' && clusterSubset(name) !== undefined && underPassthrough(name, facts),
   },
@@ -265,13 +283,18 @@ export const KNOWN_CAUSES: KnownCause[] = [
     // resolution NONE entry borrows from the other (ServiceEndpointsByPort) do not depend on it
     // and are generated as istiod does (src/core/xds/model.ts serviceEndpointsByPort).
     id: 'serviceentries-sharing-a-host',
-    why: "several ServiceEntries of one namespace write the same host with one creation time: istiod picks the one its cluster, endpoints and route virtual host follow in Go map order (run to run), ours in load order",
+    why: 'several ServiceEntries of one namespace write the same host with one creation time: istiod picks the one its cluster, endpoints and route virtual host follow in Go map order (run to run), ours in load order',
     explains: (t, path, facts, f, name) => {
       // A route's cluster for the host: the port of the entry picked.
       if (t === 'routes') {
         const hostOf = (v: Json | undefined) => (typeof v === 'string' ? clusterHost(v) : undefined);
         const hi = hostOf(f.istiod);
-        return /(\.cluster|\.weightedClusters\.clusters\[\d+\]\.name)$/.test(path) && hi !== undefined && hi === hostOf(f.ours) && facts.sharedServiceEntryHosts.has(hi);
+        return (
+          /(\.cluster|\.weightedClusters\.clusters\[\d+\]\.name)$/.test(path) &&
+          hi !== undefined &&
+          hi === hostOf(f.ours) &&
+          facts.sharedServiceEntryHosts.has(hi)
+        );
       }
       const host = t === 'endpoints' || t === 'clusters' ? clusterHost(name) : undefined;
       return host !== undefined && facts.sharedServiceEntryHosts.has(host);
@@ -284,7 +307,12 @@ export const KNOWN_CAUSES: KnownCause[] = [
     // routes or clusters), everything else equal.
     explainsResource: (t, _name, istiod, ours, facts) => {
       if (t !== 'routes' || facts.sharedServiceEntryHosts.size === 0) return false;
-      const without = (r: Obj): Obj => ({ ...r, virtualHosts: (Array.isArray(r.virtualHosts) ? r.virtualHosts : []).filter((v) => !(isObj(v) && typeof v.name === 'string' && facts.sharedServiceEntryHosts.has(vhostHost(v.name)))) });
+      const without = (r: Obj): Obj => ({
+        ...r,
+        virtualHosts: (Array.isArray(r.virtualHosts) ? r.virtualHosts : []).filter(
+          (v) => !(isObj(v) && typeof v.name === 'string' && facts.sharedServiceEntryHosts.has(vhostHost(v.name))),
+        ),
+      });
       return fieldDiff(without(istiod), without(ours)).length === 0;
     },
   },
@@ -298,7 +326,7 @@ export const KNOWN_CAUSES: KnownCause[] = [
     // over the map), so which host gets it changes from run to run. Ours gives it to the first in
     // service order, one of istiod's outcomes.
     id: 'vhost-address-in-go-map-order',
-    why: "an address two services of a route share sits in the domains of whichever virtual host istiod builds first, in Go map order (route.BuildSidecarVirtualHostWrapper ranges over a map; dedupeDomains keeps the first); ours gives it to the first service",
+    why: 'an address two services of a route share sits in the domains of whichever virtual host istiod builds first, in Go map order (route.BuildSidecarVirtualHostWrapper ranges over a map; dedupeDomains keeps the first); ours gives it to the first service',
     explains: () => false,
     explainsResource: (t, _name, istiod, ours) => t === 'routes' && onlyAddressesMoved(istiod, ours),
   },
@@ -307,7 +335,10 @@ export const KNOWN_CAUSES: KnownCause[] = [
 /** A listener with its filter chains in a canonical order. */
 function sortedChains(l: Obj): Obj {
   if (!Array.isArray(l.filterChains)) return l;
-  return { ...l, filterChains: [...l.filterChains].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0)) };
+  return {
+    ...l,
+    filterChains: [...l.filterChains].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : JSON.stringify(a) > JSON.stringify(b) ? 1 : 0)),
+  };
 }
 
 /**
@@ -319,7 +350,7 @@ function sortedChains(l: Obj): Obj {
  */
 export const FILTER_CHAIN_ORDER = {
   id: 'listener-filter-chain-order',
-  why: "the same filter chains in another order: Envoy selects a chain by its match, not its position; istiod orders them by its service order (creation time, then name), ours by another",
+  why: 'the same filter chains in another order: Envoy selects a chain by its match, not its position; istiod orders them by its service order (creation time, then name), ours by another',
 };
 
 /** The `applyTo` values of the EnvoyFilter patches in a sample's files. */
@@ -359,7 +390,8 @@ export function workspaceFacts(texts: readonly string[]): WorkspaceFacts {
         // A port's own PASSTHROUGH makes that port's default cluster ORIGINAL_DST too.
         const ports = isObj(o.spec.trafficPolicy) && Array.isArray(o.spec.trafficPolicy.portLevelSettings) ? o.spec.trafficPolicy.portLevelSettings : [];
         for (const pl of ports) {
-          if (isObj(pl) && isObj(pl.loadBalancer) && pl.loadBalancer.simple === 'PASSTHROUGH' && isObj(pl.port) && typeof pl.port.number === 'number') passthroughDrHosts.add(`${o.spec.host}:${pl.port.number}`);
+          if (isObj(pl) && isObj(pl.loadBalancer) && pl.loadBalancer.simple === 'PASSTHROUGH' && isObj(pl.port) && typeof pl.port.number === 'number')
+            passthroughDrHosts.add(`${o.spec.host}:${pl.port.number}`);
         }
       }
       if (o.kind === 'ServiceEntry' && Array.isArray(o.spec.hosts)) {
@@ -371,7 +403,12 @@ export function workspaceFacts(texts: readonly string[]): WorkspaceFacts {
   return { applyTo: envoyFilterTargets(texts), passthroughDrHosts, sharedServiceEntryHosts };
 }
 
-export function knownCause(t: ResourceType, fields: readonly { path: string; istiod?: Json; ours?: Json }[], facts: WorkspaceFacts, name = ''): string | undefined {
+export function knownCause(
+  t: ResourceType,
+  fields: readonly { path: string; istiod?: Json; ours?: Json }[],
+  facts: WorkspaceFacts,
+  name = '',
+): string | undefined {
   return KNOWN_CAUSES.find((c) => fields.length > 0 && fields.every((f) => c.explains(t, f.path, facts, f, name)))?.id;
 }
 
@@ -397,7 +434,13 @@ export interface TypeComparison {
 }
 
 /** Compares one proxy's resources, type by type. */
-export function compareResources(theirs: Resources, ours: Resources, facts: WorkspaceFacts, schema: ProtoSchema, normalisations: Map<string, Normalisation>): Record<ResourceType, TypeComparison> {
+export function compareResources(
+  theirs: Resources,
+  ours: Resources,
+  facts: WorkspaceFacts,
+  schema: ProtoSchema,
+  normalisations: Map<string, Normalisation>,
+): Record<ResourceType, TypeComparison> {
   const out = {} as Record<ResourceType, TypeComparison>;
   for (const t of TYPES) {
     const cell: TypeComparison = { agree: [], differ: [], onlyIstiod: [], onlyOurs: [] };
@@ -412,12 +455,18 @@ export function compareResources(theirs: Resources, ours: Resources, facts: Work
       const fields = fieldDiff(w, g);
       if (fields.length === 0) cell.agree.push(name);
       else {
-        const cause = knownCause(t, fields, facts, name) ?? (isObj(w) && isObj(g) ? knownResourceCause(t, name, w, g, facts) : undefined) ?? (t === 'listeners' && fieldDiff(sortedChains(w), sortedChains(g)).length === 0 ? FILTER_CHAIN_ORDER.id : undefined);
+        const cause =
+          knownCause(t, fields, facts, name) ??
+          (isObj(w) && isObj(g) ? knownResourceCause(t, name, w, g, facts) : undefined) ??
+          (t === 'listeners' && fieldDiff(sortedChains(w), sortedChains(g)).length === 0 ? FILTER_CHAIN_ORDER.id : undefined);
         cell.differ.push({ name, ...(cause ? { cause } : {}), fields });
       }
     }
     for (const name of ours[t].keys()) if (!theirs[t].has(name)) cell.onlyOurs.push(name);
-    for (const [list, side] of [[cell.onlyIstiod, 'istiod'], [cell.onlyOurs, 'ours']] as const) {
+    for (const [list, side] of [
+      [cell.onlyIstiod, 'istiod'],
+      [cell.onlyOurs, 'ours'],
+    ] as const) {
       for (const name of list) {
         const cause = knownMissingCause(t, name, side, facts);
         if (cause) (cell.missingCauses ??= {})[name] = cause;

@@ -49,17 +49,29 @@ export function addUpRuns(all: readonly OracleXdsRunCounts[]): RunTotals {
 }
 
 function main(): void {
-  const files = [RUNS_DIR, RECORDED_DIR].flatMap((dir) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => join(dir, f)) : []));
+  const files = [RUNS_DIR, RECORDED_DIR].flatMap((dir) =>
+    existsSync(dir)
+      ? readdirSync(dir)
+          .filter((f) => f.endsWith('.json'))
+          .map((f) => join(dir, f))
+      : [],
+  );
   if (files.length === 0) {
     console.log(`No oracle-xds runs in ${RUNS_DIR} or ${RECORDED_DIR} (npm run fuzz -- --target oracle-xds --runs N --seed S writes them).`);
     return;
   }
   const t = addUpRuns(files.map((f) => JSON.parse(readFileSync(f, 'utf8')) as OracleXdsRunCounts));
   const n = (x: number) => x.toLocaleString('en-US');
-  for (const r of t.runs) console.log(`seed ${r.seed}: ${n(r.inputs)} inputs in ${n(r.seconds)} s${r.partial ? ' (stopped before its end; counts up to its last checkpoint)' : ''}, ${n(r.identical)} identical, started ${r.started}`);
-  console.log(`\noracle-xds, ${t.runs.length} runs: ${n(t.inputs)} inputs (${n(t.compared)} compared: ${n(t.comparedProxies)} proxies, ${n(t.comparedResources)} resources; ${n(t.identical)} identical), ${n(t.seconds)} s`);
+  for (const r of t.runs)
+    console.log(
+      `seed ${r.seed}: ${n(r.inputs)} inputs in ${n(r.seconds)} s${r.partial ? ' (stopped before its end; counts up to its last checkpoint)' : ''}, ${n(r.identical)} identical, started ${r.started}`,
+    );
+  console.log(
+    `\noracle-xds, ${t.runs.length} runs: ${n(t.inputs)} inputs (${n(t.compared)} compared: ${n(t.comparedProxies)} proxies, ${n(t.comparedResources)} resources; ${n(t.identical)} identical), ${n(t.seconds)} s`,
+  );
   console.log(`  Istio config refused by Istio's validation, left out on both sides: ${n(t.rejectedObjects)} objects in ${n(t.inputsWithRejected)} inputs`);
-  for (const [cause, e] of [...t.causes].sort((a, b) => b[1].inputs - a[1].inputs)) console.log(`  ${e.known ? 'known' : 'differ'}: ${n(e.inputs)} inputs, ${n(e.count)} resources  ${cause}`);
+  for (const [cause, e] of [...t.causes].sort((a, b) => b[1].inputs - a[1].inputs))
+    console.log(`  ${e.known ? 'known' : 'differ'}: ${n(e.inputs)} inputs, ${n(e.count)} resources  ${cause}`);
   const unknown = [...t.causes.values()].filter((e) => !e.known).length;
   if (unknown) console.log(`\n${unknown} causes not known (a run's report lists their minimised inputs: reports/oracle/fuzz-oracle-xds.json)`);
 }

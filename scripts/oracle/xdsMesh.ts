@@ -77,7 +77,8 @@ spec:
 }
 
 function peerAuthentications(services: number): string[] {
-  const out = [`apiVersion: security.istio.io/v1
+  const out = [
+    `apiVersion: security.istio.io/v1
 kind: PeerAuthentication
 metadata:
   name: default
@@ -85,7 +86,8 @@ metadata:
 spec:
   mtls:
     mode: STRICT
-`, `apiVersion: security.istio.io/v1
+`,
+    `apiVersion: security.istio.io/v1
 kind: PeerAuthentication
 metadata:
   name: default
@@ -93,7 +95,8 @@ metadata:
 spec:
   mtls:
     mode: PERMISSIVE
-`];
+`,
+  ];
   if (services > 5) {
     out.push(`apiVersion: security.istio.io/v1
 kind: PeerAuthentication
@@ -115,7 +118,8 @@ spec:
 }
 
 function serviceEntries(): string[] {
-  return [`apiVersion: networking.istio.io/v1
+  return [
+    `apiVersion: networking.istio.io/v1
 kind: ServiceEntry
 metadata:
   name: external-api
@@ -129,7 +133,8 @@ spec:
   - number: 443
     name: https
     protocol: TLS
-`, `apiVersion: networking.istio.io/v1
+`,
+    `apiVersion: networking.istio.io/v1
 kind: ServiceEntry
 metadata:
   name: httpbin
@@ -144,7 +149,8 @@ spec:
     name: http
     protocol: HTTP
     targetPort: 443
-`, `apiVersion: networking.istio.io/v1
+`,
+    `apiVersion: networking.istio.io/v1
 kind: DestinationRule
 metadata:
   name: httpbin
@@ -160,7 +166,8 @@ spec:
     tls:
       mode: SIMPLE
       sni: httpbin.example.org
-`, `apiVersion: networking.istio.io/v1
+`,
+    `apiVersion: networking.istio.io/v1
 kind: ServiceEntry
 metadata:
   name: legacy-db
@@ -185,7 +192,8 @@ spec:
   - address: 10.10.0.22
     labels:
       version: v2
-`];
+`,
+  ];
 }
 
 function trafficPolicies(services: number): string[] {
@@ -226,7 +234,8 @@ ${policy}  subsets:
 function richVirtualService(services: number): string[] {
   if (services < 4) return [];
   // svc-2's VirtualService, in place of the benchmark's, with more of the HTTP route's fields.
-  return [`apiVersion: networking.istio.io/v1
+  return [
+    `apiVersion: networking.istio.io/v1
 kind: VirtualService
 metadata:
   name: svc-2
@@ -262,7 +271,8 @@ spec:
   - route:
     - destination:
         host: svc-3.ns-3.svc.cluster.local
-`];
+`,
+  ];
 }
 
 /** The oracle's generated mesh of `services` services, as files (the bench mesh with its Pods, then the additions). */
@@ -274,7 +284,9 @@ export function xdsMesh(services: number): { path: string; text: string }[] {
   // out, so that no object is written twice.
   const id = (doc: string) => `${/^kind: (\S+)/m.exec(doc)?.[1]}/${/^ {2}namespace: (\S+)/m.exec(doc)?.[1]}/${/^ {2}name: (\S+)/m.exec(doc)?.[1]}`;
   const replaced = new Set(extra.map(id));
-  const base = generateMesh(services, { withPods: true }).text.split(/^---\n/m).filter((d) => !replaced.has(id(d)));
+  const base = generateMesh(services, { withPods: true })
+    .text.split(/^---\n/m)
+    .filter((d) => !replaced.has(id(d)));
   return [
     { path: `generated-mesh-${services}/mesh.yaml`, text: base.join('---\n') },
     { path: `generated-mesh-${services}/additions.yaml`, text: extra.join('---\n') },

@@ -72,7 +72,7 @@ const RULES: Rule[] = [
     why: "the order of endpoints inside a locality follows the EndpointSlices, whose order Kubernetes does not define (the oracle's slices are written by xds-oracle); sorted by address on both sides",
     applies: (t) => t === 'endpoints' || t === 'clusters',
     apply: (a, b) => {
-      const key = (e: Json) => JSON.stringify(isObj(e) && isObj(e.endpoint) ? e.endpoint.address ?? null : null);
+      const key = (e: Json) => JSON.stringify(isObj(e) && isObj(e.endpoint) ? (e.endpoint.address ?? null) : null);
       const sort = (l: Obj) => {
         if (!Array.isArray(l.lbEndpoints) || l.lbEndpoints.length < 2) return false;
         const before = JSON.stringify(l.lbEndpoints);

@@ -61,7 +61,11 @@ export class XdsServer {
       bin,
       args: ['--serve'],
       recycleEvery,
-      answer: (m) => ({ ...(m.error ? { error: String(m.error) } : {}), proxies: (m.proxies as XdsProxyAnswer[] | undefined) ?? [], rejected: (m.rejected as XdsRejected[] | undefined) ?? [] }),
+      answer: (m) => ({
+        ...(m.error ? { error: String(m.error) } : {}),
+        proxies: (m.proxies as XdsProxyAnswer[] | undefined) ?? [],
+        rejected: (m.rejected as XdsRejected[] | undefined) ?? [],
+      }),
       // A panic on one of istiod's own goroutines ends the process: fail what was asked.
       died: (how, tail) => ({ error: `xds-oracle exited (${how}): ${tail.trim().split('\n').slice(-3).join(' | ')}`, proxies: [], rejected: [] }),
     });

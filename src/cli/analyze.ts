@@ -47,9 +47,25 @@ export interface CliIo {
 
 export const ANALYZE_FLAGS: FlagSpec[] = [
   { long: 'output', short: 'o', kind: 'string', arg: 'format', help: `Output format: one of [${OUTPUT_FORMATS.join(' ')}] (default "log")` },
-  { long: 'output-threshold', kind: 'string', arg: 'level', help: 'The severity level of analysis at which to display messages. Valid values: [Info Warning Error] (default Info)' },
-  { long: 'failure-threshold', kind: 'string', arg: 'level', help: 'The severity level of analysis at which to set a non-zero exit code (79). Valid values: [Info Warning Error] (default Error)' },
-  { long: 'suppress', short: 'S', kind: 'list', arg: 'CODE=RESOURCE', help: 'Suppress reporting a message code on a specific resource, e.g. -S "IST0102=Namespace default".\nRESOURCE is "Kind namespace/name" and may use the wildcard \'*\' (e.g. "IST0103=Pod *").\nThe legacy "Kind name.namespace" form is also accepted, with a warning. Can be repeated.' },
+  {
+    long: 'output-threshold',
+    kind: 'string',
+    arg: 'level',
+    help: 'The severity level of analysis at which to display messages. Valid values: [Info Warning Error] (default Info)',
+  },
+  {
+    long: 'failure-threshold',
+    kind: 'string',
+    arg: 'level',
+    help: 'The severity level of analysis at which to set a non-zero exit code (79). Valid values: [Info Warning Error] (default Error)',
+  },
+  {
+    long: 'suppress',
+    short: 'S',
+    kind: 'list',
+    arg: 'CODE=RESOURCE',
+    help: 'Suppress reporting a message code on a specific resource, e.g. -S "IST0102=Namespace default".\nRESOURCE is "Kind namespace/name" and may use the wildcard \'*\' (e.g. "IST0103=Pod *").\nThe legacy "Kind name.namespace" form is also accepted, with a warning. Can be repeated.',
+  },
   { long: 'analyzer', kind: 'list', arg: 'name', help: 'Run only this analyzer (see --list-analyzers). Can be repeated. If none match, all run.' },
   { long: 'list-analyzers', short: 'L', kind: 'bool', help: 'List the analyzers available to run. Suppresses normal execution.' },
   { long: 'namespace', short: 'n', kind: 'string', arg: 'ns', help: 'Namespace for resources without one, and only report messages in this namespace.' },
@@ -57,7 +73,11 @@ export const ANALYZE_FLAGS: FlagSpec[] = [
   { long: 'meshConfigFile', kind: 'string', arg: 'file', help: 'Overrides the mesh config values to use for analysis.' },
   { long: 'meshNetworksFile', kind: 'string', arg: 'file', help: 'Mesh networks configuration to use for analysis.' },
   { long: 'ignore-unknown', kind: 'bool', help: "Don't fail (exit 65) on input documents that cannot be parsed." },
-  { long: 'istioctl', kind: 'bool', help: 'Print exactly what "istioctl analyze --use-kube=false" prints: only the kinds its file reader\nknows, the analyzers it runs, its messages, errors and exit codes (see "Modes" below).' },
+  {
+    long: 'istioctl',
+    kind: 'bool',
+    help: 'Print exactly what "istioctl analyze --use-kube=false" prints: only the kinds its file reader\nknows, the analyzers it runs, its messages, errors and exit codes (see "Modes" below).',
+  },
   { long: 'no-placeholders', kind: 'bool', help: "Don't assume istioctl's placeholder ingress gateway Pod and Service in istio-system." },
   { long: 'use-kube', short: 'k', kind: 'bool', help: 'Only --use-kube=false is supported: mesh-workbench analyzes files offline.' },
   { long: 'color', kind: 'bool', help: "Color the level in log output. Default: on when stdout is a terminal and $TERM is not 'dumb'." },
@@ -139,7 +159,9 @@ export function atOrAbove(level: Level, threshold: Level): boolean {
 /** The analyzers -L lists: Istio's, and in the workbench's mode its own too. */
 export function listAnalyzers(istioctlMode = false): string {
   const optional = new Set(OPTIONAL_ANALYZERS.map((a) => a.metadata.name));
-  const all = [...ALL_ANALYZERS, ...OPTIONAL_ANALYZERS, ...(istioctlMode ? [] : WORKBENCH_ANALYZERS)].sort((a, b) => (a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0));
+  const all = [...ALL_ANALYZERS, ...OPTIONAL_ANALYZERS, ...(istioctlMode ? [] : WORKBENCH_ANALYZERS)].sort((a, b) =>
+    a.metadata.name < b.metadata.name ? -1 : a.metadata.name > b.metadata.name ? 1 : 0,
+  );
   let out = '';
   for (const a of all) {
     out += `* ${a.metadata.name}:\n`;
@@ -152,7 +174,14 @@ export function listAnalyzers(istioctlMode = false): string {
 
 /** Parser problems as `file:line:col: level: message (CODE)`. */
 export function parseProblemLine(d: Diagnostic): string {
-  const where = d.file === undefined ? '' : d.range ? `${d.file}:${d.range.startLine}:${d.range.startCol}: ` : d.line !== undefined ? `${d.file}:${d.line}: ` : `${d.file}: `;
+  const where =
+    d.file === undefined
+      ? ''
+      : d.range
+        ? `${d.file}:${d.range.startLine}:${d.range.startCol}: `
+        : d.line !== undefined
+          ? `${d.file}:${d.line}: `
+          : `${d.file}: `;
   return `${where}${d.level.toLowerCase()}: ${d.message} (${d.code})`;
 }
 
@@ -173,7 +202,15 @@ function list(args: ParsedArgs, name: string): string[] {
 
 /** The parser diagnostic the model gives a file over the limit, for one the reader refused. */
 function tooLargeDiagnostic(e: InputTooLargeError): Diagnostic {
-  return { level: 'Error', code: PARSER_CODES.tooLarge, message: e.detail, file: e.input, line: 1, range: { startLine: 1, startCol: 1, endLine: 1, endCol: 2 }, source: 'parser' };
+  return {
+    level: 'Error',
+    code: PARSER_CODES.tooLarge,
+    message: e.detail,
+    file: e.input,
+    line: 1,
+    range: { startLine: 1, startCol: 1, endLine: 1, endCol: 2 },
+    source: 'parser',
+  };
 }
 
 /** The order of the workspace's parser problems (src/core/workspace.ts): by file, then line. */
@@ -211,7 +248,8 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     return exit;
   };
   const format = (str(args, 'output') ?? 'log').toLowerCase();
-  if (!isOutputFormat(format) || (istioctlMode && format === 'sarif')) return refuse(new UsageError(`${format} not a valid option for format. See ${istioctlMode ? 'istioctl' : 'mesh-workbench'} analyze --help`));
+  if (!isOutputFormat(format) || (istioctlMode && format === 'sarif'))
+    return refuse(new UsageError(`${format} not a valid option for format. See ${istioctlMode ? 'istioctl' : 'mesh-workbench'} analyze --help`));
   let outputThreshold: Level;
   let failureThreshold: Level;
   try {
@@ -232,7 +270,8 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   const suppressItems = list(args, 'suppress');
   for (const s of suppressItems) {
     // istioctl returns this one as a plain error: exit 1.
-    if (s.split('=').length !== 2) return refuse(new UsageError(`${s} is not a valid suppression value. See ${istioctlMode ? 'istioctl' : 'mesh-workbench'} analyze --help`), EXIT_ERROR);
+    if (s.split('=').length !== 2)
+      return refuse(new UsageError(`${s} is not a valid suppression value. See ${istioctlMode ? 'istioctl' : 'mesh-workbench'} analyze --help`), EXIT_ERROR);
   }
   const env = io.env;
   const colorFlag = bool(args, 'color');
@@ -257,7 +296,8 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   const unknownAnalyzers = analyzerNames.filter((n) => !analyzerByName(n));
   if (!istioctlMode) {
     for (const n of unknownAnalyzers) io.stderr(`Warning: unknown analyzer "${n}" (see --list-analyzers).\n`);
-    if (analyzerNames.length > 0 && unknownAnalyzers.length === analyzerNames.length) io.stderr('Warning: none of the requested analyzers exist; running all analyzers.\n');
+    if (analyzerNames.length > 0 && unknownAnalyzers.length === analyzerNames.length)
+      io.stderr('Warning: none of the requested analyzers exist; running all analyzers.\n');
   }
 
   const meshConfigFile = str(args, 'meshConfigFile');
@@ -310,7 +350,10 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   // The same file named twice is analyzed once (its resources would only replace themselves).
   const unique = new Map<string, InputFile>();
   for (const f of files) if (!unique.has(f.name)) unique.set(f.name, f);
-  workspace.update([...unique.values()].map((f) => ({ path: f.name, text: f.text })), []);
+  workspace.update(
+    [...unique.values()].map((f) => ({ path: f.name, text: f.text })),
+    [],
+  );
   // Quick fixes are for the editor; the CLI prints none. Of the formats, only SARIF (and
   // istioctl's error lines) print a diagnostic's range; the others print its line alone.
   const result = await workspace.run(settings, { meshConfigText, meshNetworksText, fixes: false, ranges: istioctlMode || format === 'sarif' });
@@ -318,11 +361,29 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
 
   if (istioctlMode) {
     const report: IstioctlReport = result.istioctl ?? { selected: [], skipped: [], errors: [] };
-    const tooLargeErrors = [...tooLarge.values()].map((d) => ({ file: d.file ?? '', chunk: 0, text: `error processing ${d.file ?? ''}[0]: ${d.message}`, line: 1 }));
-    return printAsIstioctl(io, { ...report, errors: [...tooLargeErrors, ...report.errors] }, result.diagnostics.filter((d) => d.source !== 'parser'), {
-      format, color, version: ctx.version, outputThreshold, failureThreshold, target,
-      files: files.map((f) => f.name), meshConfigText, verbose: bool(args, 'verbose') === true, ignoreUnknown: bool(args, 'ignore-unknown') === true,
-    });
+    const tooLargeErrors = [...tooLarge.values()].map((d) => ({
+      file: d.file ?? '',
+      chunk: 0,
+      text: `error processing ${d.file ?? ''}[0]: ${d.message}`,
+      line: 1,
+    }));
+    return printAsIstioctl(
+      io,
+      { ...report, errors: [...tooLargeErrors, ...report.errors] },
+      result.diagnostics.filter((d) => d.source !== 'parser'),
+      {
+        format,
+        color,
+        version: ctx.version,
+        outputThreshold,
+        failureThreshold,
+        target,
+        files: files.map((f) => f.name),
+        meshConfigText,
+        verbose: bool(args, 'verbose') === true,
+        ignoreUnknown: bool(args, 'ignore-unknown') === true,
+      },
+    );
   }
 
   const parserDiags = [...tooLarge.values(), ...result.diagnostics.filter((d) => d.source === 'parser' && !EDITOR_NOTICES.has(d.code))].sort(byFileAndLine);
@@ -377,7 +438,6 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   return EXIT_OK;
 }
 
-
 /**
  * The output of istioctl analyze --use-kube=false after its analysis (istioctl/pkg/analyze/analyze.go):
  * the reader's warnings (its log, on stdout), "Error(s) adding files", the -v lists, the
@@ -387,7 +447,18 @@ function printAsIstioctl(
   io: CliIo,
   report: IstioctlReport,
   messages: readonly Diagnostic[],
-  o: { meshConfigText: string | undefined; format: string; color: boolean; version: string; outputThreshold: Level; failureThreshold: Level; target: string; files: string[]; verbose: boolean; ignoreUnknown: boolean },
+  o: {
+    meshConfigText: string | undefined;
+    format: string;
+    color: boolean;
+    version: string;
+    outputThreshold: Level;
+    failureThreshold: Level;
+    target: string;
+    files: string[];
+    verbose: boolean;
+    ignoreUnknown: boolean;
+  },
 ): number {
   const now = new Date();
   if (o.meshConfigText !== undefined) io.stdout(meshValidationLog(meshInputsFromResources([], { meshConfigText: o.meshConfigText }).meshConfig, now));
@@ -415,7 +486,11 @@ function printAsIstioctl(
   }
   if (o.format !== 'log') return EXIT_OK;
   if (messages.some((d) => atOrAbove(d.level, o.failureThreshold))) {
-    io.stderr(withIstioctlDocs(`Error: Analyzers found issues when analyzing ${o.target}.\nSee ${CONFIG_ANALYSIS_URL} for more information about causes and resolutions.\n`));
+    io.stderr(
+      withIstioctlDocs(
+        `Error: Analyzers found issues when analyzing ${o.target}.\nSee ${CONFIG_ANALYSIS_URL} for more information about causes and resolutions.\n`,
+      ),
+    );
     return EXIT_ISSUES;
   }
   if (parseErrors > 0 && !o.ignoreUnknown) {

@@ -106,11 +106,13 @@ export function parseArgs(argv: readonly string[], specs: readonly FlagSpec[]): 
 
 /** Help lines for the flags, aligned like cobra's. */
 export function flagHelp(specs: readonly FlagSpec[]): string {
-  const rows = specs.filter((s) => !s.hidden).map((s) => {
-    const names = s.short ? `-${s.short}, --${s.long}` : `    --${s.long}`;
-    const arg = s.kind === 'bool' ? '' : ` ${s.arg ?? (s.kind === 'list' ? 'stringArray' : 'string')}`;
-    return [`  ${names}${arg}`, s.help] as const;
-  });
+  const rows = specs
+    .filter((s) => !s.hidden)
+    .map((s) => {
+      const names = s.short ? `-${s.short}, --${s.long}` : `    --${s.long}`;
+      const arg = s.kind === 'bool' ? '' : ` ${s.arg ?? (s.kind === 'list' ? 'stringArray' : 'string')}`;
+      return [`  ${names}${arg}`, s.help] as const;
+    });
   const width = Math.max(...rows.map(([l]) => l.length)) + 3;
   return rows.map(([l, h]) => `${l.padEnd(width)}${h.replace(/\n/g, `\n${' '.repeat(width)}`)}`).join('\n');
 }

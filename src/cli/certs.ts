@@ -53,7 +53,8 @@ cannot be read.
 export function parseAt(value: string): Date {
   const v = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
   const d = new Date(v);
-  if (!/^\d{4}-\d{2}-\d{2}(T|$)/.test(value) || Number.isNaN(d.getTime())) throw new UsageError(`invalid argument "${value}" for "--at" flag: use RFC 3339 (2026-12-01T00:00:00Z) or YYYY-MM-DD`);
+  if (!/^\d{4}-\d{2}-\d{2}(T|$)/.test(value) || Number.isNaN(d.getTime()))
+    throw new UsageError(`invalid argument "${value}" for "--at" flag: use RFC 3339 (2026-12-01T00:00:00Z) or YYYY-MM-DD`);
   return d;
 }
 
@@ -101,12 +102,17 @@ function chainText(ch: ChainView, byId: Map<string, CertView>): string[] {
     const link = ch.links[i];
     if (link) {
       const bad = link.checks.filter((c) => c.status !== 'ok' && c.status !== 'info');
-      lines.push(`      ↑ ${link.status === 'ok' ? 'ok' : link.status}${bad.length ? `: ${bad.map((c) => `${c.name}: ${c.detail}`).join('; ')}` : ` (${link.checks.map((c) => c.name).join(', ')})`}`);
+      lines.push(
+        `      ↑ ${link.status === 'ok' ? 'ok' : link.status}${bad.length ? `: ${bad.map((c) => `${c.name}: ${c.detail}`).join('; ')}` : ` (${link.checks.map((c) => c.name).join(', ')})`}`,
+      );
     }
   });
   if (ch.anchor) lines.push(`      ${ch.anchor.trusted ? `trusted: ${ch.anchor.where ?? 'in the roots supplied'}` : 'NOT in the supplied trust bundle'}`);
   lines.push(`    Go (${ch.go.usages.join(', ')}): ${ch.go.ok ? 'verified' : ch.go.error}`);
-  if (ch.opensslNote && ch.openssl) lines.push(`    openssl verify: ${ch.openssl.ok ? 'OK' : `error ${ch.openssl.error!.code} at depth ${ch.openssl.error!.depth}: ${ch.openssl.error!.message}`} — ${ch.opensslNote}`);
+  if (ch.opensslNote && ch.openssl)
+    lines.push(
+      `    openssl verify: ${ch.openssl.ok ? 'OK' : `error ${ch.openssl.error!.code} at depth ${ch.openssl.error!.depth}: ${ch.openssl.error!.message}`} — ${ch.opensslNote}`,
+    );
   return lines;
 }
 
@@ -125,7 +131,9 @@ function scenarioText(s: ScenarioView, r: CertsReport, byId: Map<string, CertVie
 export function formatCertsText(r: CertsReport): string {
   const byId = new Map(r.certificates.map((c) => [c.id, c]));
   const out: string[] = [];
-  out.push(`Checked at ${r.at}, trust domain ${r.trustDomain}${r.aliases.length ? ` (aliases ${r.aliases.join(', ')})` : ''}${r.profile === 'production' ? ', production profile' : ''}.`);
+  out.push(
+    `Checked at ${r.at}, trust domain ${r.trustDomain}${r.aliases.length ? ` (aliases ${r.aliases.join(', ')})` : ''}${r.profile === 'production' ? ', production profile' : ''}.`,
+  );
   if (r.privateKeys) out.push('The input holds private keys: they are described below, never printed.');
   for (const s of r.scenarios) out.push('', ...scenarioText(s, r, byId));
   const shown = new Set(r.scenarios.flatMap((s) => s.chains));
@@ -133,17 +141,28 @@ export function formatCertsText(r: CertsReport): string {
   for (const t of r.tables) out.push('', `istioctl view of ${t.source}:`, t.text.trimEnd(), ...t.notes.map((n) => `note: ${n}`));
   if (r.remotes.length > 0) {
     out.push('', 'Remote clusters:');
-    for (const rc of r.remotes) out.push(`  ${rc.secret} cluster "${rc.clusterId}": ${rc.server || '(no server)'}, ${rc.auth}${rc.error ? ` — ERROR: ${rc.error}` : rc.caVerifiesClient === true ? ', CA verifies the client certificate' : ''}`);
+    for (const rc of r.remotes)
+      out.push(
+        `  ${rc.secret} cluster "${rc.clusterId}": ${rc.server || '(no server)'}, ${rc.auth}${rc.error ? ` — ERROR: ${rc.error}` : rc.caVerifiesClient === true ? ', CA verifies the client certificate' : ''}`,
+      );
   }
   out.push('', `Certificates (${r.certificates.length}):`);
   for (const c of r.certificates) {
     const f = c.facts;
     out.push(`  ${f.subject || '(empty subject)'}`);
     out.push(`    issuer ${f.issuer || '(empty)'}; serial ${f.serialHex}; ${f.notBefore} → ${f.notAfter} (${c.expiresIn})`);
-    out.push(`    ${f.publicKey.type === 'EC' ? `EC ${f.publicKey.curve}` : `${f.publicKey.type} ${f.publicKey.bits} bits`}, ${f.signatureAlgorithm}; SHA-256 ${f.sha256Fingerprint}`);
-    const sans = [...f.subjectAltName.dns.map((d) => `DNS:${d}`), ...f.subjectAltName.uri.map((u) => `URI:${u}`), ...f.subjectAltName.ip.map((i) => `IP:${i}`), ...f.subjectAltName.email.map((e) => `email:${e}`)];
+    out.push(
+      `    ${f.publicKey.type === 'EC' ? `EC ${f.publicKey.curve}` : `${f.publicKey.type} ${f.publicKey.bits} bits`}, ${f.signatureAlgorithm}; SHA-256 ${f.sha256Fingerprint}`,
+    );
+    const sans = [
+      ...f.subjectAltName.dns.map((d) => `DNS:${d}`),
+      ...f.subjectAltName.uri.map((u) => `URI:${u}`),
+      ...f.subjectAltName.ip.map((i) => `IP:${i}`),
+      ...f.subjectAltName.email.map((e) => `email:${e}`),
+    ];
     if (sans.length) out.push(`    SAN ${sans.join(', ')}`);
-    for (const s of f.spiffe) if (s.istioIdentityFormat) out.push(`    SPIFFE trust domain ${s.trustDomain}, namespace ${s.namespace}, service account ${s.serviceAccount}`);
+    for (const s of f.spiffe)
+      if (s.istioIdentityFormat) out.push(`    SPIFFE trust domain ${s.trustDomain}, namespace ${s.namespace}, service account ${s.serviceAccount}`);
     out.push(`    found in ${c.occurrences.map((o) => o.label).join('; ') || '(derived)'}`);
     for (const l of c.findings) out.push(`    ${l.severity.padEnd(7)} ${l.id}: ${l.message}`);
   }
@@ -151,10 +170,16 @@ export function formatCertsText(r: CertsReport): string {
     out.push('', `Private keys (${r.keys.length}):`);
     for (const k of r.keys) {
       const pk = k.publicKey;
-      out.push(`  ${k.origin.label}: ${k.state === 'redacted' ? 'redacted by Envoy' : k.state === 'redacted-in-link' ? 'redacted in this link' : k.state === 'encrypted' ? 'encrypted (Istio cannot read it)' : pk ? `${pk.type} ${pk.type === 'EC' ? pk.curve : `${pk.bits} bits`} (${k.encoding}), ${k.matches.length ? `matches ${k.matches.map((m) => byId.get(m)?.facts.subjectCommonName ?? byId.get(m)?.facts.spiffe[0]?.uri ?? m.slice(0, 16)).join(', ')}` : 'matches no certificate of the input'}` : 'unreadable'} ${k.masked}`);
+      out.push(
+        `  ${k.origin.label}: ${k.state === 'redacted' ? 'redacted by Envoy' : k.state === 'redacted-in-link' ? 'redacted in this link' : k.state === 'encrypted' ? 'encrypted (Istio cannot read it)' : pk ? `${pk.type} ${pk.type === 'EC' ? pk.curve : `${pk.bits} bits`} (${k.encoding}), ${k.matches.length ? `matches ${k.matches.map((m) => byId.get(m)?.facts.subjectCommonName ?? byId.get(m)?.facts.spiffe[0]?.uri ?? m.slice(0, 16)).join(', ')}` : 'matches no certificate of the input'}` : 'unreadable'} ${k.masked}`,
+      );
     }
   }
-  for (const c of r.crls) out.push('', `CRL ${c.origin.label}: issuer ${c.facts.issuer}, next update ${c.facts.nextUpdate ?? 'none'}${c.expired ? ' (expired)' : ''}, ${c.facts.revokedSerials.length} revoked, ${c.signedBy.length ? `signed by ${c.signedBy.map((s) => s.subject).join(', ')}` : 'signed by no certificate of the input'}`);
+  for (const c of r.crls)
+    out.push(
+      '',
+      `CRL ${c.origin.label}: issuer ${c.facts.issuer}, next update ${c.facts.nextUpdate ?? 'none'}${c.expired ? ' (expired)' : ''}, ${c.facts.revokedSerials.length} revoked, ${c.signedBy.length ? `signed by ${c.signedBy.map((s) => s.subject).join(', ')}` : 'signed by no certificate of the input'}`,
+    );
   const other = r.findings.filter((f) => f.subject.kind !== 'certificate');
   if (other.length || r.problems.length) {
     out.push('', 'Findings:');

@@ -16,7 +16,12 @@ export const EXIT_DENIED = 3;
 const COMMON: FlagSpec[] = [
   { long: 'help', short: 'h', kind: 'bool', help: 'Help for this command.' },
   { long: 'file', short: 'f', kind: 'list', arg: 'path', help: 'A manifest file or directory (- for stdin); repeatable, and positional paths work too.' },
-  { long: 'nodes', kind: 'string', arg: 'names', help: 'Comma-separated node list for pods that name no node (default: the nodes your files name, else node-a,node-b).' },
+  {
+    long: 'nodes',
+    kind: 'string',
+    arg: 'names',
+    help: 'Comma-separated node list for pods that name no node (default: the nodes your files name, else node-a,node-b).',
+  },
   { long: 'exclude-namespaces', kind: 'string', arg: 'names', help: "istio-cni's excludeNamespaces (default kube-system)." },
   { long: 'placeholders', kind: 'bool', help: "Assume Istio's ingress gateway Pod and Service when the files have none." },
   { long: 'output', short: 'o', kind: 'string', arg: 'format', help: 'Output format: short (default) or json.' },
@@ -24,7 +29,12 @@ const COMMON: FlagSpec[] = [
 
 export const ZTUNNEL_CONFIG_FLAGS: FlagSpec[] = [
   ...COMMON,
-  { long: 'node', kind: 'string', arg: 'name', help: "The ztunnel to ask: the one on this node (every ztunnel holds the same workloads, services and policies; certificates are per node)." },
+  {
+    long: 'node',
+    kind: 'string',
+    arg: 'name',
+    help: 'The ztunnel to ask: the one on this node (every ztunnel holds the same workloads, services and policies; certificates are per node).',
+  },
   { long: 'workload-namespace', kind: 'string', arg: 'ns', help: 'workloads: only this namespace.' },
   { long: 'workload-node', kind: 'string', arg: 'name', help: 'workloads: only workloads on this node.' },
   { long: 'address', kind: 'string', arg: 'ip', help: 'workloads: only the workload with this IP.' },
@@ -68,7 +78,13 @@ ${flagHelp(TRACE_FLAGS)}
 }
 
 function settingsFrom(values: Map<string, string | boolean | string[]>): AmbientSettings {
-  const list = (k: string) => (typeof values.get(k) === 'string' ? (values.get(k) as string).split(',').map((s) => s.trim()).filter((s) => s !== '') : undefined);
+  const list = (k: string) =>
+    typeof values.get(k) === 'string'
+      ? (values.get(k) as string)
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '')
+      : undefined;
   const nodes = list('nodes');
   const exclude = list('exclude-namespaces');
   return { ...(nodes ? { cluster: { nodes } } : {}), ...(exclude ? { cni: { excludeNamespaces: exclude } } : {}) };
@@ -79,7 +95,10 @@ async function load(positional: readonly string[], values: Map<string, string | 
   const inputs = [...(Array.isArray(flagged) ? flagged : []), ...positional];
   if (inputs.length === 0) throw new UsageError('no input files (give files, directories or - for stdin)');
   const files = await gatherFiles(inputs, { cwd: io.cwd, stdin: io.stdin, stderr: io.stderr });
-  const mesh = loadMesh(files.map((f) => ({ path: f.name, text: f.text })), { includePlaceholders: values.get('placeholders') === true });
+  const mesh = loadMesh(
+    files.map((f) => ({ path: f.name, text: f.text })),
+    { includePlaceholders: values.get('placeholders') === true },
+  );
   for (const p of mesh.problems) io.stderr(`Warning: ${p}\n`);
   return mesh;
 }
@@ -116,16 +135,29 @@ export async function runDataPlaneCommand(command: 'ztunnel-config' | 'trace', a
 }
 
 const KINDS = ['workloads', 'services', 'policies', 'certificates', 'all'] as const;
-const ALIASES: Record<string, (typeof KINDS)[number]> = { workload: 'workloads', service: 'services', policy: 'policies', certificate: 'certificates', certs: 'certificates', secret: 'certificates', secrets: 'certificates' };
+const ALIASES: Record<string, (typeof KINDS)[number]> = {
+  workload: 'workloads',
+  service: 'services',
+  policy: 'policies',
+  certificate: 'certificates',
+  certs: 'certificates',
+  secret: 'certificates',
+  secrets: 'certificates',
+};
 
 async function runZtunnelConfig(positionals: string[], values: Map<string, string | boolean | string[]>, format: 'short' | 'json', io: CliIo): Promise<number> {
   const [kindArg, ...inputs] = positionals;
   const kind = kindArg === undefined ? undefined : (KINDS as readonly string[]).includes(kindArg) ? (kindArg as (typeof KINDS)[number]) : ALIASES[kindArg];
-  if (!kind) throw new UsageError(kindArg === undefined ? 'say which table: workloads, services, policies, certificates or all' : `unknown ztunnel-config type "${kindArg}" (workloads, services, policies, certificates, all)`);
+  if (!kind)
+    throw new UsageError(
+      kindArg === undefined
+        ? 'say which table: workloads, services, policies, certificates or all'
+        : `unknown ztunnel-config type "${kindArg}" (workloads, services, policies, certificates, all)`,
+    );
   const { view } = await load(inputs, values, io);
   const model = buildAmbientModel(view, settingsFrom(values));
   const nodes = model.cluster.nodes.map((n) => n.name);
-  const node = typeof values.get('node') === 'string' ? (values.get('node') as string) : nodes[0] ?? '';
+  const node = typeof values.get('node') === 'string' ? (values.get('node') as string) : (nodes[0] ?? '');
   if (!nodes.includes(node)) {
     io.stderr(`Error: no node "${node}" (nodes: ${nodes.join(', ')})\n`);
     return EXIT_ERROR;
@@ -147,8 +179,28 @@ async function runZtunnelConfig(positionals: string[], values: Map<string, strin
         hostname: s.hostname,
         vips: s.vips.map((ip) => `/${ip}`),
         ports: Object.fromEntries(s.ports.map((p) => [p.servicePort, p.targetPort])),
-        endpoints: Object.fromEntries(s.workloads.filter((w) => s.allowAll || w.healthy).map((w) => [w.json.uid, { workloadUid: w.json.uid, service: `${s.namespace}/${s.hostname}`, port: Object.fromEntries((w.services.get(s.key) ?? []).map((p) => [p.servicePort, p.targetPort])) }])),
-        ...(s.binding.waypoint ? { waypoint: { destination: s.binding.waypoint.address.hostname ? `${s.binding.waypoint.address.hostname.namespace}/${s.binding.waypoint.address.hostname.hostname}` : `/${s.binding.waypoint.address.ip ?? ''}`, hboneMtlsPort: 15008 } } : {}),
+        endpoints: Object.fromEntries(
+          s.workloads
+            .filter((w) => s.allowAll || w.healthy)
+            .map((w) => [
+              w.json.uid,
+              {
+                workloadUid: w.json.uid,
+                service: `${s.namespace}/${s.hostname}`,
+                port: Object.fromEntries((w.services.get(s.key) ?? []).map((p) => [p.servicePort, p.targetPort])),
+              },
+            ]),
+        ),
+        ...(s.binding.waypoint
+          ? {
+              waypoint: {
+                destination: s.binding.waypoint.address.hostname
+                  ? `${s.binding.waypoint.address.hostname.namespace}/${s.binding.waypoint.address.hostname.hostname}`
+                  : `/${s.binding.waypoint.address.ip ?? ''}`,
+                hboneMtlsPort: 15008,
+              },
+            }
+          : {}),
         subjectAltNames: s.subjectAltNames,
         canonical: true,
       }));
@@ -158,7 +210,8 @@ async function runZtunnelConfig(positionals: string[], values: Map<string, strin
     io.stdout(`${JSON.stringify(kind === 'all' ? out : Object.values(out)[0], null, 4)}\n`);
     return EXIT_OK;
   }
-  const section = (title: string, t: Table, padding = 1) => (kind === 'all' && values.get('with-headers') === true ? `------ ${title} ------\n` : '') + tabwrite(t, padding);
+  const section = (title: string, t: Table, padding = 1) =>
+    (kind === 'all' && values.get('with-headers') === true ? `------ ${title} ------\n` : '') + tabwrite(t, padding);
   const parts: string[] = [];
   if (kind === 'workloads' || kind === 'all') parts.push(section('WORKLOAD INFO', workloads));
   if (kind === 'services' || kind === 'all') parts.push(section('SERVICE INFO', services));
@@ -187,7 +240,10 @@ async function runTrace(inputs: string[], values: Map<string, string | boolean |
     });
     if (r.enforcement.length > 0) {
       lines.push('', 'Enforcement:');
-      for (const e of r.enforcement) lines.push(`  ${e.point}${e.listener ? ` (:${e.listener})` : ''} ${e.layer}: ${e.decision} — source ${e.sourceIdentity ?? 'no identity'}; policies ${e.policies.length > 0 ? e.policies.join(', ') : 'none'}; ${e.why}`);
+      for (const e of r.enforcement)
+        lines.push(
+          `  ${e.point}${e.listener ? ` (:${e.listener})` : ''} ${e.layer}: ${e.decision} — source ${e.sourceIdentity ?? 'no identity'}; policies ${e.policies.length > 0 ? e.policies.join(', ') : 'none'}; ${e.why}`,
+        );
     }
     if (r.waypointUsed) lines.push('', `Waypoint: ${r.waypointUsed}`);
     if (r.clientSees) lines.push(`The client sees: ${r.clientSees}`);

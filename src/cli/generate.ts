@@ -28,7 +28,10 @@ export async function analyzeFiles(inputs: readonly string[], io: CliIo): Promis
     throw e;
   }
   const w = new WorkspaceAnalyzer();
-  w.update(files.map((f) => ({ path: f.name, text: f.text })), []);
+  w.update(
+    files.map((f) => ({ path: f.name, text: f.text })),
+    [],
+  );
   await w.run(defaultAnalysisSettings());
   const state = w.analyzedState();
   if (!state) return { ok: false, error: 'the files could not be analyzed' };
@@ -111,9 +114,11 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
   const host = s('host');
   if (!host) return usage(io, 'simulate requires --host');
   const port = Number(s('port') ?? '');
-  if (!Number.isInteger(port) || port <= 0 || port > 65535) return usage(io, `invalid --port ${JSON.stringify(s('port') ?? '')}: a port number from 1 to 65535`);
+  if (!Number.isInteger(port) || port <= 0 || port > 65535)
+    return usage(io, `invalid --port ${JSON.stringify(s('port') ?? '')}: a port number from 1 to 65535`);
   const protocol = (s('protocol') ?? 'http').toLowerCase();
-  if (!(REQUEST_PROTOCOLS as readonly string[]).includes(protocol)) return usage(io, `invalid --protocol ${JSON.stringify(protocol)}: one of ${REQUEST_PROTOCOLS.join(', ')}`);
+  if (!(REQUEST_PROTOCOLS as readonly string[]).includes(protocol))
+    return usage(io, `invalid --protocol ${JSON.stringify(protocol)}: one of ${REQUEST_PROTOCOLS.join(', ')}`);
   const output = s('output') ?? 'text';
   if (output !== 'text' && output !== 'json') return usage(io, `output format ${JSON.stringify(output)} not supported (text or json)`);
   const headers: Record<string, string> = {};
@@ -129,7 +134,20 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
   }
   let r;
   try {
-    r = answerQuery('simulate', { proxy: target, host, port, protocol: protocol as RequestProtocol, method: s('method') ?? 'GET', path: s('path') ?? '/', headers, ...(s('sni') ? { sni: s('sni')! } : {}) }, a.state);
+    r = answerQuery(
+      'simulate',
+      {
+        proxy: target,
+        host,
+        port,
+        protocol: protocol as RequestProtocol,
+        method: s('method') ?? 'GET',
+        path: s('path') ?? '/',
+        headers,
+        ...(s('sni') ? { sni: s('sni')! } : {}),
+      },
+      a.state,
+    );
   } catch (e) {
     if (e instanceof QueryError) {
       io.stderr(`Error: ${e.message}\n${proxyList(a.state)}\n`);
@@ -143,7 +161,10 @@ export async function runSimulate(argv: readonly string[], io: CliIo): Promise<n
     for (const step of r.steps) {
       io.stdout(`${step.kind.padEnd(width)}  ${step.title}\n`);
       if (step.detail) io.stdout(`${''.padEnd(width)}  ${step.detail}\n`);
-      if (step.source?.file) io.stdout(`${''.padEnd(width)}  from ${step.source.kind ?? ''} ${step.source.namespace ?? ''}/${step.source.name ?? ''}${step.source.fieldPath ? ` ${step.source.fieldPath}` : ''} (${step.source.file}:${step.source.line ?? 1})\n`);
+      if (step.source?.file)
+        io.stdout(
+          `${''.padEnd(width)}  from ${step.source.kind ?? ''} ${step.source.namespace ?? ''}/${step.source.name ?? ''}${step.source.fieldPath ? ` ${step.source.fieldPath}` : ''} (${step.source.file}:${step.source.line ?? 1})\n`,
+        );
     }
     io.stdout(r.ok ? 'result: reaches the cluster(s) above\n' : `result: fails: ${r.failure}\n`);
   }
@@ -156,7 +177,13 @@ function usage(io: CliIo, message: string): number {
 }
 
 const DIFF_FLAGS: FlagSpec[] = [
-  { long: 'file', short: 'f', kind: 'string', arg: 'string', help: 'Envoy config dump JSON or YAML file (- for stdin): /config_dump?include_eds or istioctl proxy-config all -o json' },
+  {
+    long: 'file',
+    short: 'f',
+    kind: 'string',
+    arg: 'string',
+    help: 'Envoy config dump JSON or YAML file (- for stdin): /config_dump?include_eds or istioctl proxy-config all -o json',
+  },
   { long: 'output', short: 'o', kind: 'string', arg: 'format', help: 'Output format: text (default) or json' },
   { long: 'help', short: 'h', kind: 'bool', help: 'Help for diff' },
 ];

@@ -11,24 +11,52 @@ import { type ConfigDump, UNMARSHAL_PREFIX, configDumpFromValue, parseDumpText }
 import { isClustersStatus } from '../core/xds/configdump/endpoints.ts';
 import { rawDump } from '../core/xds/configdump/output.ts';
 import { envoyProtoSchema } from '../core/xds/configdump/protoSchema.ts';
-import { defaultOutput, renderProxyConfig, type OutputFormat, type ProxyConfigCommand, type ProxyConfigInput, type ProxyConfigRequest } from '../core/xds/configdump/render.ts';
+import {
+  defaultOutput,
+  renderProxyConfig,
+  type OutputFormat,
+  type ProxyConfigCommand,
+  type ProxyConfigInput,
+  type ProxyConfigRequest,
+} from '../core/xds/configdump/render.ts';
 
 /** Subcommand names and istioctl's aliases. */
 export const PROXY_CONFIG_ALIASES: Record<string, ProxyConfigCommand> = {
-  cluster: 'clusters', clusters: 'clusters', c: 'clusters',
-  listener: 'listeners', listeners: 'listeners', l: 'listeners',
-  route: 'routes', routes: 'routes', r: 'routes',
-  endpoint: 'endpoints', endpoints: 'endpoints', ep: 'endpoints',
+  cluster: 'clusters',
+  clusters: 'clusters',
+  c: 'clusters',
+  listener: 'listeners',
+  listeners: 'listeners',
+  l: 'listeners',
+  route: 'routes',
+  routes: 'routes',
+  r: 'routes',
+  endpoint: 'endpoints',
+  endpoints: 'endpoints',
+  ep: 'endpoints',
   eds: 'eds',
-  secret: 'secret', secrets: 'secret', s: 'secret',
-  ecds: 'ecds', ec: 'ecds',
-  bootstrap: 'bootstrap', b: 'bootstrap',
-  all: 'all', a: 'all',
+  secret: 'secret',
+  secrets: 'secret',
+  s: 'secret',
+  ecds: 'ecds',
+  ec: 'ecds',
+  bootstrap: 'bootstrap',
+  b: 'bootstrap',
+  all: 'all',
+  a: 'all',
 };
 
 /** The name istioctl uses in "<name> requires pod name or --file parameter". */
 const USE_NAME: Record<ProxyConfigCommand, string> = {
-  clusters: 'cluster', listeners: 'listener', routes: 'route', endpoints: 'endpoints', eds: 'eds', secret: 'secret', ecds: 'ecds', bootstrap: 'bootstrap', all: 'all',
+  clusters: 'cluster',
+  listeners: 'listener',
+  routes: 'route',
+  endpoints: 'endpoints',
+  eds: 'eds',
+  secret: 'secret',
+  ecds: 'ecds',
+  bootstrap: 'bootstrap',
+  all: 'all',
 };
 
 const F = {
@@ -147,11 +175,16 @@ function intFlag(parsed: ParsedArgs, name: string): number {
     const abs = hex !== undefined ? parseInt(hex, 16) : bin !== undefined ? parseInt(bin, 2) : oct !== undefined ? parseInt(oct, 8) : Number(dec);
     n = sign === '-' ? -abs : abs;
   }
-  if (!Number.isSafeInteger(n)) throw new UsageError(`invalid argument "${v}" for "--${name}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
+  if (!Number.isSafeInteger(n))
+    throw new UsageError(`invalid argument "${v}" for "--${name}" flag: strconv.ParseInt: parsing ${JSON.stringify(v)}: invalid syntax`);
   return n;
 }
 
-const VALUE_FLAGS = new Set(Object.values(F).filter((f) => f.kind !== 'bool').flatMap((f) => ['--' + f.long, ...('short' in f && f.short ? ['-' + f.short] : [])]));
+const VALUE_FLAGS = new Set(
+  Object.values(F)
+    .filter((f) => f.kind !== 'bool')
+    .flatMap((f) => ['--' + f.long, ...('short' in f && f.short ? ['-' + f.short] : [])]),
+);
 
 /** The subcommand word: the first argument that is neither a flag nor a flag's value. */
 function findCommand(argv: readonly string[]): number {
@@ -202,11 +235,18 @@ export async function runProxyConfig(argv: readonly string[], io: CliIo, deps: P
     (wantsHelp ? io.stdout : io.stderr)(proxyConfigHelp());
     return wantsHelp ? EXIT_OK : EXIT_USAGE;
   }
-  if (first === 'diff' && deps.diff) return deps.diff(argv.filter((_, i) => i !== at), io);
+  if (first === 'diff' && deps.diff)
+    return deps.diff(
+      argv.filter((_, i) => i !== at),
+      io,
+    );
   if (!command) return usage(io, `unknown command "${first}" for "mesh-workbench proxy-config"`);
   let parsed: ParsedArgs;
   try {
-    parsed = parseArgs(argv.filter((_, i) => i !== at), PROXY_CONFIG_FLAGS[command]);
+    parsed = parseArgs(
+      argv.filter((_, i) => i !== at),
+      PROXY_CONFIG_FLAGS[command],
+    );
   } catch (e) {
     if (e instanceof UsageError) return usage(io, e.message, command);
     throw e;
@@ -232,7 +272,7 @@ export async function runProxyConfig(argv: readonly string[], io: CliIo, deps: P
   const args = parsed.positionals;
   // With a proxy named, --file names workspace manifests (like the positional FILES).
   const generating = args.length >= 1 && deps.generateDump !== undefined;
-  if (!generating && (args.length >= 1) === (file !== '')) {
+  if (!generating && args.length >= 1 === (file !== '')) {
     return usage(io, `${USE_NAME[command]} requires pod name or --file parameter`, command);
   }
   if (!['short', 'json', 'yaml'].includes(request.output!)) {

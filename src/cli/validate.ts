@@ -40,9 +40,21 @@ Example resource specifications include:
    '--filename=rsrc.json'`;
 
 export const VALIDATE_FLAGS: FlagSpec[] = [
-  { long: 'filename', short: 'f', kind: 'list', arg: 'strings', help: 'Files or directories to validate ("-" reads stdin). Repeat the flag or\nseparate names with commas. Directories are walked for .json, .yaml and .yml files.' },
+  {
+    long: 'filename',
+    short: 'f',
+    kind: 'list',
+    arg: 'strings',
+    help: 'Files or directories to validate ("-" reads stdin). Repeat the flag or\nseparate names with commas. Directories are walked for .json, .yaml and .yml files.',
+  },
   { long: 'namespace', short: 'n', kind: 'string', arg: 'string', help: 'Namespace given to Istio resources that have none (default "default").' },
-  { long: 'istioNamespace', short: 'i', kind: 'string', arg: 'string', help: 'Istio system namespace: its Services and Deployments are not checked (default "istio-system").' },
+  {
+    long: 'istioNamespace',
+    short: 'i',
+    kind: 'string',
+    arg: 'string',
+    help: 'Istio system namespace: its Services and Deployments are not checked (default "istio-system").',
+  },
   { long: 'help', short: 'h', kind: 'bool', help: 'Help for validate.' },
   // Accepted for istioctl compatibility; they change nothing offline.
   { long: 'referential', short: 'x', kind: 'bool', help: '', hidden: true },
@@ -197,15 +209,17 @@ function unknownField(message: string, v: unknown, depth = 0): string | undefine
       left.delete(name);
       const value = v[name];
       if (f[2] === 'map') {
-        if (isObj(value)) for (const x of Object.values(value)) {
-          const r = unknownField(f[4] as string, x, depth + 1);
-          if (r) return r;
-        }
+        if (isObj(value))
+          for (const x of Object.values(value)) {
+            const r = unknownField(f[4] as string, x, depth + 1);
+            if (r) return r;
+          }
       } else if (f[2] === 'repeated') {
-        if (Array.isArray(value)) for (const x of value) {
-          const r = unknownField(f[3], x, depth + 1);
-          if (r) return r;
-        }
+        if (Array.isArray(value))
+          for (const x of value) {
+            const r = unknownField(f[3], x, depth + 1);
+            if (r) return r;
+          }
       } else {
         const r = unknownField(f[3], value, depth + 1);
         if (r) return r;
@@ -300,7 +314,9 @@ function deploymentLabelErrors(un: Obj, opts: ValidateOptions): string[] {
   }
   const hasAny = (keys: string[]) => keys.some((k) => labels !== undefined && Object.hasOwn(labels, k));
   if (!hasAny(NAME_LABELS) || !hasAny(REVISION_LABELS)) {
-    opts.notice(`deployment ${goQuote(`${name}/${ns}:`)} may not provide Istio metrics and telemetry labels: ${goQuotedMap(labels)}. See ${DEPLOYMENT_REQUIREMENTS}\n`);
+    opts.notice(
+      `deployment ${goQuote(`${name}/${ns}:`)} may not provide Istio metrics and telemetry labels: ${goQuotedMap(labels)}. See ${DEPLOYMENT_REQUIREMENTS}\n`,
+    );
   }
   return [];
 }
@@ -436,7 +452,9 @@ export function validateText(path: string, text: string, opts: ValidateOptions):
     const value = parsed.value;
     if (value === null || value === undefined) continue;
     if (!isObj(value)) {
-      errors.push(`failed to decode file ${path}:  error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type map[string]interface {}`);
+      errors.push(
+        `failed to decode file ${path}:  error unmarshaling JSON: while decoding JSON: json: cannot unmarshal ${jsonTypeName(value)} into Go value of type map[string]interface {}`,
+      );
       break;
     }
     const v = validateObject(value, opts);

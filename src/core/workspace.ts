@@ -119,7 +119,10 @@ export class WorkspaceAnalyzer {
   attachFixes(diagnostics: readonly Diagnostic[]): void {
     if (!this.store) return;
     // The fixes share the analysis run's lookups (indexes built once per version).
-    attachFixes(diagnostics, fixContext(this.store, (f, i) => this.model.document(f, i), this.index));
+    attachFixes(
+      diagnostics,
+      fixContext(this.store, (f, i) => this.model.document(f, i), this.index),
+    );
   }
 
   async run(settings: AnalysisSettings, options: RunOptions = {}): Promise<WorkspaceResult | 'canceled'> {
@@ -146,11 +149,21 @@ export class WorkspaceAnalyzer {
     // The mesh config comes from one ConfigMap: unless ConfigMaps or the overrides changed, it is the same.
     const meshKey = JSON.stringify([options.meshConfigText, options.meshNetworksText, !istioctl]);
     if (!this.mesh || this.mesh.key !== meshKey || this.unanalyzedKinds.has(KINDS.ConfigMap.id)) {
-      this.mesh = { key: meshKey, inputs: meshInputsFromResources(istioctl ? [] : resources, { meshConfigText: options.meshConfigText, meshNetworksText: options.meshNetworksText }) };
+      this.mesh = {
+        key: meshKey,
+        inputs: meshInputsFromResources(istioctl ? [] : resources, { meshConfigText: options.meshConfigText, meshNetworksText: options.meshNetworksText }),
+      };
     }
     const mesh = this.mesh.inputs;
     // Mesh config and namespace/placeholder settings shape the whole store: rebuild on change.
-    const storeKey = JSON.stringify([settings.defaultNamespace, settings.includePlaceholders, mesh.meshConfig, mesh.meshNetworks, settings.mode, istioctl ? settings.analyzers : null]);
+    const storeKey = JSON.stringify([
+      settings.defaultNamespace,
+      settings.includePlaceholders,
+      mesh.meshConfig,
+      mesh.meshNetworks,
+      settings.mode,
+      istioctl ? settings.analyzers : null,
+    ]);
     let changedKinds: ReadonlySet<string> | 'all';
     if (!this.store || !this.index || storeKey !== this.storeKey) {
       this.store = new ResourceStore(resources, {
@@ -179,14 +192,15 @@ export class WorkspaceAnalyzer {
     let lastYield = performance.now();
     const every = options.yieldEveryMs ?? 0;
     const probe = options.probe;
-    const yieldNow = every > 0 || probe
-      ? async () => {
-          probe?.();
-          if (every <= 0 || performance.now() - lastYield < every) return;
-          await (options.yieldToEventLoop ? options.yieldToEventLoop() : new Promise((r) => setTimeout(r, 0)));
-          lastYield = performance.now();
-        }
-      : undefined;
+    const yieldNow =
+      every > 0 || probe
+        ? async () => {
+            probe?.();
+            if (every <= 0 || performance.now() - lastYield < every) return;
+            await (options.yieldToEventLoop ? options.yieldToEventLoop() : new Promise((r) => setTimeout(r, 0)));
+            lastYield = performance.now();
+          }
+        : undefined;
     const { run: analyzers, skipped } = istioctl ? istioctl.partition : partitionByInputs(selectAnalyzers(settings.analyzers), absentKinds(store));
     let diagnostics: Diagnostic[];
     try {
@@ -210,10 +224,14 @@ export class WorkspaceAnalyzer {
     // What the API server would refuse, which istioctl never reports (settings.schemaFindings).
     if (!settings.schemaFindings) diagnostics = diagnostics.filter((d) => d.code !== OWN_MESSAGES.ApiServerRejects.code);
     if (options.fixes === true) this.attachFixes(diagnostics);
-    const problems = (settings.schemaFindings ? this.model.problems() : this.model.problems().filter((d) => d.code !== PARSER_CODES.duplicateKey)).sort(byFileAndLine);
+    const problems = (settings.schemaFindings ? this.model.problems() : this.model.problems().filter((d) => d.code !== PARSER_CODES.duplicateKey)).sort(
+      byFileAndLine,
+    );
     const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings, ...missingInputNotes(store)];
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {
-      assumptions.push(`Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod and Service istio-system/${mesh.meshConfig.ingressService} (labels app=istio-ingressgateway, istio=ingressgateway) are assumed, as Istio's default ingress chart installs them (ports 15021, 80 → 8080, 443 → 8443); analysis also assumes the two ports istioctl's placeholder has that the chart lacks (tcp 31400, tls 15443), so a Gateway on any of them is not reported as missing from the Service. The generated Envoy config follows the chart. A Service of that name in your files replaces the assumed one.`);
+      assumptions.push(
+        `Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod and Service istio-system/${mesh.meshConfig.ingressService} (labels app=istio-ingressgateway, istio=ingressgateway) are assumed, as Istio's default ingress chart installs them (ports 15021, 80 → 8080, 443 → 8443); analysis also assumes the two ports istioctl's placeholder has that the chart lacks (tcp 31400, tls 15443), so a Gateway on any of them is not reported as missing from the Service. The generated Envoy config follows the chart. A Service of that name in your files replaces the assumed one.`,
+      );
     }
     // Gateways name a class; istiod's class controller creates the built-in ones (istio, istio-remote, istio-waypoint) when missing.
     const classNote = assumedGatewayClassesNote(configView(store, index));

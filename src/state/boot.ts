@@ -206,7 +206,9 @@ async function bootLegacy(): Promise<void> {
       revealFirstError();
     } catch (e) {
       useWorkspace.getState().replaceAll([]);
-      useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load the default sample: ${e instanceof Error ? e.message : String(e)}` });
+      useWorkspace
+        .getState()
+        .notify({ id: 'sample', level: 'error', text: `Could not load the default sample: ${e instanceof Error ? e.message : String(e)}` });
     }
   }
 
@@ -220,15 +222,21 @@ async function bootLegacy(): Promise<void> {
   const scheduleSave = () => {
     if (timer) clearTimeout(timer);
     cancelIdle();
-    timer = setTimeout(() => {
-      timer = null;
-      if (largeWorkspace && typeof requestIdleCallback === 'function') {
-        idle = requestIdleCallback(() => {
-          idle = null;
-          saveWorkspace();
-        }, { timeout: 2000 });
-      } else saveWorkspace();
-    }, largeWorkspace ? LARGE_SAVE_DELAY_MS : SAVE_DELAY_MS);
+    timer = setTimeout(
+      () => {
+        timer = null;
+        if (largeWorkspace && typeof requestIdleCallback === 'function') {
+          idle = requestIdleCallback(
+            () => {
+              idle = null;
+              saveWorkspace();
+            },
+            { timeout: 2000 },
+          );
+        } else saveWorkspace();
+      },
+      largeWorkspace ? LARGE_SAVE_DELAY_MS : SAVE_DELAY_MS,
+    );
   };
   // What changes the saved workspace: files added, removed, renamed or replaced (their rev),
   // tabs, and every edit in the editor. Not a size measured by the save itself.

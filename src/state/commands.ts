@@ -122,7 +122,9 @@ function byOrder(a: Command<unknown>, b: Command<unknown>): number {
 /** What a menu offers for a diagnostic or a file (preferred entries first). */
 export function menuItems(menu: CommandMenu, target?: Diagnostic | string): CommandItem[] {
   const out: CommandItem[] = [];
-  for (const c of allCommands().filter((x) => x.menus?.includes(menu)).sort(byOrder)) {
+  for (const c of allCommands()
+    .filter((x) => x.menus?.includes(menu))
+    .sort(byOrder)) {
     let args: unknown[];
     if (typeof target === 'string') args = c.forFile ? c.forFile(target) : [target];
     else if (target) args = c.forDiagnostic ? c.forDiagnostic(target) : [target];

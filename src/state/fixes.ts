@@ -28,7 +28,9 @@ export function applyQuickFix(fix: QuickFix): boolean {
   for (const e of fix.edits) {
     const now = textStamp(e.file);
     if (analyzed && now !== undefined && analyzed.get(e.file) !== now) {
-      useWorkspace.getState().notify({ id: 'quickfix', level: 'info', text: `${e.file} changed since it was analyzed; apply the fix again once the analysis has caught up.` });
+      useWorkspace
+        .getState()
+        .notify({ id: 'quickfix', level: 'info', text: `${e.file} changed since it was analyzed; apply the fix again once the analysis has caught up.` });
       return false;
     }
   }
@@ -80,7 +82,11 @@ export async function suppressWithAnnotation(d: Diagnostic): Promise<boolean> {
   const text = fileText(file.path);
   const fix = text !== undefined ? suppressionForText(file.path, text, d) : undefined;
   if (!fix) {
-    ws.notify({ id: 'quickfix', level: 'warning', text: `Could not add the suppression annotation for ${d.code} on ${d.origin ?? 'this resource'}: the resource was not found as written (it may have changed, or already suppress ${d.code}).` });
+    ws.notify({
+      id: 'quickfix',
+      level: 'warning',
+      text: `Could not add the suppression annotation for ${d.code} on ${d.origin ?? 'this resource'}: the resource was not found as written (it may have changed, or already suppress ${d.code}).`,
+    });
     return false;
   }
   if (!applyEdits(fix)) return false;
@@ -88,7 +94,7 @@ export async function suppressWithAnnotation(d: Diagnostic): Promise<boolean> {
   const edit = fix.edits[0];
   if (edit) {
     const lines = edit.text.split('\n').length - 1;
-    const line = edit.range.startLine + (Math.max(lines , 0));
+    const line = edit.range.startLine + Math.max(lines, 0);
     useWorkspace.getState().openFile(edit.file);
     useEditorUi.getState().requestReveal(edit.file, undefined, line);
   }

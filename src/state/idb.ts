@@ -123,7 +123,14 @@ export async function saveWorkspace(ws: Omit<StoredWorkspace, 'rev' | 'updatedAt
     return await done(tx, () => result);
   } catch (e) {
     const name = e instanceof DOMException ? e.name : '';
-    return { ok: false, reason: 'error', message: name === 'QuotaExceededError' ? 'Browser storage is full: free some space (delete a workspace) to keep saving.' : `Saving failed: ${e instanceof Error ? e.message : String(e)}` };
+    return {
+      ok: false,
+      reason: 'error',
+      message:
+        name === 'QuotaExceededError'
+          ? 'Browser storage is full: free some space (delete a workspace) to keep saving.'
+          : `Saving failed: ${e instanceof Error ? e.message : String(e)}`,
+    };
   }
 }
 

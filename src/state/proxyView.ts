@@ -68,7 +68,14 @@ function readSim(v: unknown): SimForm {
   const x = v as Record<string, unknown>;
   const s = (k: keyof SimForm, d: string) => (typeof x[k] === 'string' ? (x[k] as string) : d);
   const protocol = ['http', 'http2', 'grpc', 'tcp', 'tls'].includes(x.protocol as string) ? (x.protocol as SimForm['protocol']) : DEFAULT_SIM.protocol;
-  return { protocol, method: s('method', DEFAULT_SIM.method), host: s('host', ''), path: s('path', '/'), headers: s('headers', ''), port: typeof x.port === 'number' && Number.isFinite(x.port) ? x.port : DEFAULT_SIM.port };
+  return {
+    protocol,
+    method: s('method', DEFAULT_SIM.method),
+    host: s('host', ''),
+    path: s('path', '/'),
+    headers: s('headers', ''),
+    port: typeof x.port === 'number' && Number.isFinite(x.port) ? x.port : DEFAULT_SIM.port,
+  };
 }
 
 function initial(): Saved {

@@ -8,7 +8,16 @@ import type { FromWorker } from '../worker/protocol.ts';
 import type { Diagnostic } from '../core/document/types.ts';
 import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
 import type { DataPlanePod, DataPlaneService } from '../core/queries/dataplaneViews.ts';
-import { diffDiagnostics, diffFiles, diffKeyed, type ChangeItem, type ChangeSection, type DiagnosticDiff, type FileChange, type FileLike } from '../core/review/summary.ts';
+import {
+  diffDiagnostics,
+  diffFiles,
+  diffKeyed,
+  type ChangeItem,
+  type ChangeSection,
+  type DiagnosticDiff,
+  type FileChange,
+  type FileLike,
+} from '../core/review/summary.ts';
 import { collectXds, diffXds, xdsNote, type XdsSnapshot } from '../core/review/xds.ts';
 import { toAnalysisSettings, type UserSettings } from './analysis.ts';
 
@@ -51,9 +60,19 @@ registerReviewContributor<{ pods: Map<string, DataPlanePod>; services: Map<strin
   },
   diff(before, after) {
     const pod = (p: DataPlanePod) => `${p.mode}${p.waypoint ? `, waypoint ${p.waypoint}` : ''}`;
-    const pods = diffKeyed(before.pods, after.pods, (b, a) => (pod(b) === pod(a) ? undefined : `${pod(b)} → ${pod(a)}`), (k) => `Pod ${k}`);
+    const pods = diffKeyed(
+      before.pods,
+      after.pods,
+      (b, a) => (pod(b) === pod(a) ? undefined : `${pod(b)} → ${pod(a)}`),
+      (k) => `Pod ${k}`,
+    );
     const svc = (x: DataPlaneService) => x.waypoint ?? 'no waypoint';
-    const services = diffKeyed(before.services, after.services, (b, a) => (svc(b) === svc(a) ? undefined : `${svc(b)} → ${svc(a)}`), (k) => `Service ${k}`).filter((i) => i.kind === 'changed');
+    const services = diffKeyed(
+      before.services,
+      after.services,
+      (b, a) => (svc(b) === svc(a) ? undefined : `${svc(b)} → ${svc(a)}`),
+      (k) => `Service ${k}`,
+    ).filter((i) => i.kind === 'changed');
     return [...pods, ...services];
   },
 });

@@ -15,12 +15,20 @@ export function openShareLink(hash: string): boolean {
   try {
     state = decodeShareFragment(hash);
   } catch (e) {
-    return showLinkError(e instanceof ShareLinkError ? { code: e.code, message: e.message } : { code: 'unexpected', message: `The link could not be opened (${e instanceof Error ? e.message : String(e)}).` });
+    return showLinkError(
+      e instanceof ShareLinkError
+        ? { code: e.code, message: e.message }
+        : { code: 'unexpected', message: `The link could not be opened (${e instanceof Error ? e.message : String(e)}).` },
+    );
   }
   enterReviewMode();
   const s = state.settings ?? {};
   const d = defaultUserSettings();
-  const settings: UserSettings = { includePlaceholders: s.includePlaceholders ?? d.includePlaceholders, suppressions: [...(s.suppressions ?? d.suppressions)], istioctlMode: s.istioctlMode ?? d.istioctlMode };
+  const settings: UserSettings = {
+    includePlaceholders: s.includePlaceholders ?? d.includePlaceholders,
+    suppressions: [...(s.suppressions ?? d.suppressions)],
+    istioctlMode: s.istioctlMode ?? d.istioctlMode,
+  };
   useAnalysis.setState({ settings: { ...settings, suppressions: [...settings.suppressions] } });
   useSelections.getState().replace(state.view?.selections ?? {});
   const view = state.view;
@@ -76,7 +84,11 @@ export async function copySharedToMyWorkspaces(): Promise<boolean> {
       files,
       openTabs: ws.openTabs.filter((p) => paths.has(p)),
       active: ws.active !== null && paths.has(ws.active) ? ws.active : null,
-      settings: { includePlaceholders: review.settings.includePlaceholders, suppressions: [...review.settings.suppressions], istioctlMode: review.settings.istioctlMode },
+      settings: {
+        includePlaceholders: review.settings.includePlaceholders,
+        suppressions: [...review.settings.suppressions],
+        istioctlMode: review.settings.istioctlMode,
+      },
       selections: useSelections.getState().selections,
       ...(review.before ? { baseline: { files: review.before, pinnedAt: Date.now() } } : {}),
     },

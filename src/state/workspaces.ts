@@ -133,13 +133,16 @@ function schedule(): void {
   if (st.status !== 'pending') useWorkspaces.setState({ status: 'pending' });
   if (st.conflict) return;
   if (timer) clearTimeout(timer);
-  timer = setTimeout(() => {
-    timer = null;
-    whenIdle(() => {
-      // An edit meanwhile has scheduled its own save.
-      if (!timer && dirty) void saveNow();
-    });
-  }, workspaceBytes() > LARGE_WORKSPACE_BYTES ? LARGE_SAVE_DELAY_MS : SAVE_DELAY_MS);
+  timer = setTimeout(
+    () => {
+      timer = null;
+      whenIdle(() => {
+        // An edit meanwhile has scheduled its own save.
+        if (!timer && dirty) void saveNow();
+      });
+    },
+    workspaceBytes() > LARGE_WORKSPACE_BYTES ? LARGE_SAVE_DELAY_MS : SAVE_DELAY_MS,
+  );
 }
 
 /** The workspace's size (a file being edited counts with its size at the last save). */
@@ -249,11 +252,26 @@ async function open(id: string): Promise<boolean> {
   return true;
 }
 
-export async function createWorkspace(name: string, files: idb.StoredFile[] = [], opts: { open?: string[]; switchTo?: boolean; settings?: UserSettings } = {}): Promise<string | null> {
+export async function createWorkspace(
+  name: string,
+  files: idb.StoredFile[] = [],
+  opts: { open?: string[]; switchTo?: boolean; settings?: UserSettings } = {},
+): Promise<string | null> {
   const id = idb.newWorkspaceId();
   const tabs = opts.open?.filter((p) => files.some((f) => f.path === p)) ?? [];
   if (tabs.length === 0 && files[0]) tabs.push(files[0].path);
-  const res = await idb.saveWorkspace({ id, name: uniqueName(name), files, openTabs: tabs, active: tabs[tabs.length - 1] ?? null, settings: opts.settings ?? defaultUserSettings(), selections: {} }, 0);
+  const res = await idb.saveWorkspace(
+    {
+      id,
+      name: uniqueName(name),
+      files,
+      openTabs: tabs,
+      active: tabs[tabs.length - 1] ?? null,
+      settings: opts.settings ?? defaultUserSettings(),
+      selections: {},
+    },
+    0,
+  );
   if (!res.ok) {
     useWorkspace.getState().notify({ id: 'storage', level: 'error', text: res.reason === 'error' ? res.message : 'Could not create the workspace.' });
     return null;
@@ -338,11 +356,20 @@ async function migrateLegacy(): Promise<void> {
   const old = loadWorkspace();
   if (old && old.files.length > 0) {
     const s = readJson<Partial<UserSettings>>(SETTINGS_KEY);
-    const settings = { ...defaultUserSettings(), ...(s && typeof s.includePlaceholders === 'boolean' ? { includePlaceholders: s.includePlaceholders } : {}), ...(s && Array.isArray(s.suppressions) ? { suppressions: s.suppressions.filter((x) => typeof x === 'string') } : {}) };
+    const settings = {
+      ...defaultUserSettings(),
+      ...(s && typeof s.includePlaceholders === 'boolean' ? { includePlaceholders: s.includePlaceholders } : {}),
+      ...(s && Array.isArray(s.suppressions) ? { suppressions: s.suppressions.filter((x) => typeof x === 'string') } : {}),
+    };
     const id = await createWorkspace('My workspace', old.files, { open: old.openTabs, switchTo: false, settings });
     if (!id) return;
     await idb.setMeta('current', id);
-    if (old.skipped?.length) useWorkspace.getState().notify({ id: 'restored-skipped', level: 'warning', text: `Not kept by the previous version of this app (it stored at most 5 MB per file): ${old.skipped.join(', ')}. Upload them again.` });
+    if (old.skipped?.length)
+      useWorkspace.getState().notify({
+        id: 'restored-skipped',
+        level: 'warning',
+        text: `Not kept by the previous version of this app (it stored at most 5 MB per file): ${old.skipped.join(', ')}. Upload them again.`,
+      });
   }
   await idb.setMeta(LEGACY_MIGRATED, true);
   try {
@@ -407,7 +434,9 @@ export async function startLocalWorkspaces(firstFiles: () => Promise<{ files: id
         timer = null;
       } else {
         // Nothing of ours unsaved: follow the other tab.
-        void open(m.id).then(() => useWorkspace.getState().notify({ id: 'other-tab', level: 'info', text: 'This workspace was changed in another tab; showing its latest version.' }));
+        void open(m.id).then(() =>
+          useWorkspace.getState().notify({ id: 'other-tab', level: 'info', text: 'This workspace was changed in another tab; showing its latest version.' }),
+        );
       }
     };
   }

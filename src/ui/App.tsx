@@ -40,7 +40,11 @@ function subscribeResize(cb: () => void): () => void {
 }
 
 function useNarrow(): boolean {
-  return useSyncExternalStore(subscribeResize, () => window.innerWidth < NARROW_BREAKPOINT, () => false);
+  return useSyncExternalStore(
+    subscribeResize,
+    () => window.innerWidth < NARROW_BREAKPOINT,
+    () => false,
+  );
 }
 
 export function App() {
@@ -114,7 +118,9 @@ export function App() {
         <SidePane id="workspace" label="Workspace" narrow={narrow} icon={FILES_ICON}>
           <WorkspacePanel />
         </SidePane>
-        {!narrow && <Splitter orientation="col" direction={1} size={left} onResize={(v) => resize('left', v)} label="Resize workspace panel" testId="splitter-left" />}
+        {!narrow && (
+          <Splitter orientation="col" direction={1} size={left} onResize={(v) => resize('left', v)} label="Resize workspace panel" testId="splitter-left" />
+        )}
         <main className="pane pane-center" style={{ gridTemplateRows: `auto minmax(80px, 1fr) 4px ${bottom}px` }}>
           <div className="pane-notices">
             {inReview && (
@@ -126,10 +132,19 @@ export function App() {
             <Notices />
           </div>
           <EditorArea />
-          <Splitter orientation="row" direction={-1} size={bottom} onResize={(v) => resize('bottom', v)} label="Resize problems panel" testId="splitter-bottom" />
+          <Splitter
+            orientation="row"
+            direction={-1}
+            size={bottom}
+            onResize={(v) => resize('bottom', v)}
+            label="Resize problems panel"
+            testId="splitter-bottom"
+          />
           <ProblemsPanel />
         </main>
-        {!narrow && <Splitter orientation="col" direction={-1} size={right} onResize={(v) => resize('right', v)} label="Resize inspector" testId="splitter-right" />}
+        {!narrow && (
+          <Splitter orientation="col" direction={-1} size={right} onResize={(v) => resize('right', v)} label="Resize inspector" testId="splitter-right" />
+        )}
         <SidePane id="inspector" label="Inspector" narrow={narrow} icon={INSPECTOR_ICON}>
           <DeferredInspector />
         </SidePane>
@@ -248,12 +263,7 @@ function SidePane({ id, label, narrow, icon, children }: { id: DrawerPane; label
           </button>
         </div>
       )}
-      <div
-        ref={drawer}
-        id={`drawer-${id}`}
-        className="pane-content"
-        hidden={narrow && !open}
-      >
+      <div ref={drawer} id={`drawer-${id}`} className="pane-content" hidden={narrow && !open}>
         {children}
       </div>
     </aside>

@@ -2,7 +2,8 @@
 // after a menu, the palette or an action. Panes are the elements with `data-pane`, in DOM
 // order; a pane remembers the last element focused in it.
 
-const TABBABLE = 'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+const TABBABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
 
 let editorFocus: (() => boolean) | undefined;
 const lastInPane = new WeakMap<Element, HTMLElement>();
@@ -99,4 +100,4 @@ export function rememberFocus(): () => void {
   };
 }
 
-if (typeof document !== "undefined") trackFocus();
+if (typeof document !== 'undefined') trackFocus();

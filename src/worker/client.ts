@@ -124,7 +124,15 @@ export class AnalysisClient {
   }
 
   sync(version: number, changes: { changed: WorkspaceFile[]; edits: FileEdits[]; removed: string[]; full?: boolean }, settings: AnalysisSettings): void {
-    this.send({ type: 'sync', version, changed: changes.changed, edits: changes.edits, removed: changes.removed, ...(changes.full ? { full: true } : {}), settings });
+    this.send({
+      type: 'sync',
+      version,
+      changed: changes.changed,
+      edits: changes.edits,
+      removed: changes.removed,
+      ...(changes.full ? { full: true } : {}),
+      settings,
+    });
   }
 
   cancel(version: number): void {

@@ -426,7 +426,12 @@ export class AnalysisHost {
     if (!state) {
       if (this.lastFailure === null || this.looping) return;
       const failure = this.lastFailure;
-      for (const q of this.queries.splice(0)) this.safePost({ type: 'queryFailed', id: q.id, message: `The analysis failed (${failure}); queries are answered again after the next successful analysis.` });
+      for (const q of this.queries.splice(0))
+        this.safePost({
+          type: 'queryFailed',
+          id: q.id,
+          message: `The analysis failed (${failure}); queries are answered again after the next successful analysis.`,
+        });
       return;
     }
     const queries = this.queryModule;

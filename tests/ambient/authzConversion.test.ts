@@ -46,13 +46,21 @@ describe('scope and action (convertAuthorizationPolicy)', () => {
     for (const action of ['CUSTOM', 'AUDIT']) {
       const c = convert({ action, rules: [{}] });
       expect(c.authorization).toBeUndefined();
-      expect(c.condition).toEqual({ type: 'ZtunnelAccepted', status: 'False', reason: 'UnsupportedValue', message: `ztunnel does not support the ${action} action` });
+      expect(c.condition).toEqual({
+        type: 'ZtunnelAccepted',
+        status: 'False',
+        reason: 'UnsupportedValue',
+        message: `ztunnel does not support the ${action} action`,
+      });
       expect(c.excluded).toContain(action);
     }
   });
 
   it('targetRef / targetRefs policies are never sent and get no ztunnel condition', () => {
-    for (const spec of [{ targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'wp' }] }, { targetRef: { kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'wp' } }]) {
+    for (const spec of [
+      { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'wp' }] },
+      { targetRef: { kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'wp' } },
+    ]) {
       const c = convert({ ...spec, action: 'DENY', rules: [{}] });
       expect(c.authorization).toBeUndefined();
       expect(c.condition).toBeUndefined();
@@ -63,18 +71,37 @@ describe('scope and action (convertAuthorizationPolicy)', () => {
   });
 
   it('a policy without HTTP attributes: ZtunnelAccepted True, reason Accepted, "attached to ztunnel"', () => {
-    expect(convert({ rules: [{ from: [{ source: { namespaces: ['a'] } }] }] }).condition).toEqual({ type: 'ZtunnelAccepted', status: 'True', reason: 'Accepted', message: 'attached to ztunnel' });
+    expect(convert({ rules: [{ from: [{ source: { namespaces: ['a'] } }] }] }).condition).toEqual({
+      type: 'ZtunnelAccepted',
+      status: 'True',
+      reason: 'Accepted',
+      message: 'attached to ztunnel',
+    });
   });
 });
 
 describe('rules → groups → clauses → matches (handleRule)', () => {
   it('`to`, `from` and each `when` become separate clauses, in that order', () => {
-    const g = clausesOf({ from: [{ source: { namespaces: ['a'] } }], to: [{ operation: { ports: ['80'] } }], when: [{ key: 'source.ip', values: ['10.0.0.1'] }, { key: 'destination.port', notValues: ['9090'] }] });
-    expect(g).toEqual([[{ destinationPorts: [80] }], [{ namespaces: [{ type: 'exact', value: 'a' }] }], [{ sourceIps: ['10.0.0.1/32'] }], [{ notDestinationPorts: [9090] }]]);
+    const g = clausesOf({
+      from: [{ source: { namespaces: ['a'] } }],
+      to: [{ operation: { ports: ['80'] } }],
+      when: [
+        { key: 'source.ip', values: ['10.0.0.1'] },
+        { key: 'destination.port', notValues: ['9090'] },
+      ],
+    });
+    expect(g).toEqual([
+      [{ destinationPorts: [80] }],
+      [{ namespaces: [{ type: 'exact', value: 'a' }] }],
+      [{ sourceIps: ['10.0.0.1/32'] }],
+      [{ notDestinationPorts: [9090] }],
+    ]);
   });
 
   it('several `from` sources are OR-ed matches of one clause', () => {
-    expect(clausesOf({ from: [{ source: { namespaces: ['a'] } }, { source: { principals: ['x'] } }] })).toEqual([[{ namespaces: [{ type: 'exact', value: 'a' }] }, { principals: [{ type: 'exact', value: 'x' }] }]]);
+    expect(clausesOf({ from: [{ source: { namespaces: ['a'] } }, { source: { principals: ['x'] } }] })).toEqual([
+      [{ namespaces: [{ type: 'exact', value: 'a' }] }, { principals: [{ type: 'exact', value: 'x' }] }],
+    ]);
   });
 
   it('a `from` or `to` entry without source/operation is an empty match', () => {
@@ -88,27 +115,52 @@ describe('rules → groups → clauses → matches (handleRule)', () => {
 
   it('stringToMatch: `*` presence, `*x` suffix, `x*` prefix, else exact (principals, namespaces and their negations)', () => {
     expect(clausesOf({ from: [{ source: { principals: ['*', '*/sa/web', 'cluster.local/ns/a/*', 'cluster.local/ns/a/sa/b'] } }] })).toEqual([
-      [{ principals: [{ type: 'presence' }, { type: 'suffix', value: '/sa/web' }, { type: 'prefix', value: 'cluster.local/ns/a/' }, { type: 'exact', value: 'cluster.local/ns/a/sa/b' }] }],
+      [
+        {
+          principals: [
+            { type: 'presence' },
+            { type: 'suffix', value: '/sa/web' },
+            { type: 'prefix', value: 'cluster.local/ns/a/' },
+            { type: 'exact', value: 'cluster.local/ns/a/sa/b' },
+          ],
+        },
+      ],
     ]);
-    expect(clausesOf({ from: [{ source: { notNamespaces: ['*', 'kube-*', '*-system'] } }] })).toEqual([[{ notNamespaces: [{ type: 'presence' }, { type: 'prefix', value: 'kube-' }, { type: 'suffix', value: '-system' }] }]]);
+    expect(clausesOf({ from: [{ source: { notNamespaces: ['*', 'kube-*', '*-system'] } }] })).toEqual([
+      [{ notNamespaces: [{ type: 'presence' }, { type: 'prefix', value: 'kube-' }, { type: 'suffix', value: '-system' }] }],
+    ]);
     expect(clausesOf({ from: [{ source: { notPrincipals: ['*'] } }] })).toEqual([[{ notPrincipals: [{ type: 'presence' }] }]]);
   });
 
   it('stringToServiceAccountMatch: ns/sa, or a bare name in the policy namespace (both polarities)', () => {
     expect(clausesOf({ from: [{ source: { serviceAccounts: ['front/web', 'api'], notServiceAccounts: ['x/y/z'] } }] })).toEqual([
-      [{ serviceAccounts: [{ namespace: 'front', serviceAccount: 'web' }, { namespace: 'shop', serviceAccount: 'api' }], notServiceAccounts: [{ namespace: 'x', serviceAccount: 'y/z' }] }],
+      [
+        {
+          serviceAccounts: [
+            { namespace: 'front', serviceAccount: 'web' },
+            { namespace: 'shop', serviceAccount: 'api' },
+          ],
+          notServiceAccounts: [{ namespace: 'x', serviceAccount: 'y/z' }],
+        },
+      ],
     ]);
   });
 
   it('stringToPort: decimal ports up to 65535; names, signs and out-of-range values are dropped', () => {
-    expect(clausesOf({ to: [{ operation: { ports: ['80', '65535', '65536', 'http', '-1', '8o', ' 80', '080', '0'] } }] })).toEqual([[{ destinationPorts: [80, 65535, 80, 0] }]]);
+    expect(clausesOf({ to: [{ operation: { ports: ['80', '65535', '65536', 'http', '-1', '8o', ' 80', '080', '0'] } }] })).toEqual([
+      [{ destinationPorts: [80, 65535, 80, 0] }],
+    ]);
     expect(clausesOf({ to: [{ operation: { notPorts: ['9090', 'x'] } }] })).toEqual([[{ notDestinationPorts: [9090] }]]);
   });
 
   it('stringToIP: a bare IPv4 is /32, a bare IPv6 /128; prefixes keep their length; invalid and empty values are dropped', () => {
-    expect(clausesOf({ from: [{ source: { ipBlocks: ['10.0.0.1', '10.0.0.0/8', '', 'fd00::1', 'fd00::/64', '10.0.0.0/33', 'fd00::/129', 'nope', '10.0.0.0/x', '300.1.1.1'] } }] })).toEqual([
-      [{ sourceIps: ['10.0.0.1/32', '10.0.0.0/8', 'fd00::1/128', 'fd00::/64'] }],
-    ]);
+    expect(
+      clausesOf({
+        from: [
+          { source: { ipBlocks: ['10.0.0.1', '10.0.0.0/8', '', 'fd00::1', 'fd00::/64', '10.0.0.0/33', 'fd00::/129', 'nope', '10.0.0.0/x', '300.1.1.1'] } },
+        ],
+      }),
+    ).toEqual([[{ sourceIps: ['10.0.0.1/32', '10.0.0.0/8', 'fd00::1/128', 'fd00::/64'] }]]);
     expect(clausesOf({ from: [{ source: { notIpBlocks: ['192.168.0.0/16'] } }] })).toEqual([[{ notSourceIps: ['192.168.0.0/16'] }]]);
     expect(clausesOf({ from: [{ source: { ipBlocks: ['0.0.0.0/0'] } }] })).toEqual([[{ sourceIps: ['0.0.0.0/0'] }]]);
   });
@@ -124,23 +176,62 @@ describe('rules → groups → clauses → matches (handleRule)', () => {
 });
 
 describe('HTTP attributes (handleRule; httpRuleFmt and its boilerplates)', () => {
-  const prefix = (found: string) => `ztunnel does not support HTTP attributes (found: ${found}). In ambient mode you must use a waypoint proxy to enforce HTTP rules. `;
+  const prefix = (found: string) =>
+    `ztunnel does not support HTTP attributes (found: ${found}). In ambient mode you must use a waypoint proxy to enforce HTTP rules. `;
 
   it('ALLOW: a rule with any HTTP attribute is dropped whole; rules without are kept; the found list is sorted', () => {
-    const c = convert({ rules: [{ to: [{ operation: { methods: ['GET'], paths: ['/x'] } }], from: [{ source: { requestPrincipals: ['*'] } }] }, { from: [{ source: { namespaces: ['a'] } }] }] });
+    const c = convert({
+      rules: [
+        { to: [{ operation: { methods: ['GET'], paths: ['/x'] } }], from: [{ source: { requestPrincipals: ['*'] } }] },
+        { from: [{ source: { namespaces: ['a'] } }] },
+      ],
+    });
     expect(c.authorization?.rules).toEqual([[[{ namespaces: [{ type: 'exact', value: 'a' }] }]]]);
     expect(c.droppedHttp).toEqual(['methods', 'paths', 'requestPrincipals']);
-    expect(c.condition).toEqual({ type: 'ZtunnelAccepted', status: 'True', reason: 'UnsupportedValue', message: `${prefix('methods, paths, requestPrincipals')}Within an ALLOW policy, rules matching HTTP attributes are omitted. This will be more restrictive than requested.` });
+    expect(c.condition).toEqual({
+      type: 'ZtunnelAccepted',
+      status: 'True',
+      reason: 'UnsupportedValue',
+      message: `${prefix('methods, paths, requestPrincipals')}Within an ALLOW policy, rules matching HTTP attributes are omitted. This will be more restrictive than requested.`,
+    });
   });
 
   it('every HTTP operation and source field is detected', () => {
-    const c = convert({ rules: [{ to: [{ operation: { hosts: ['h'], notHosts: ['h'], methods: ['m'], notMethods: ['m'], paths: ['/'], notPaths: ['/'] } }], from: [{ source: { remoteIpBlocks: ['1.1.1.1'], notRemoteIpBlocks: ['1.1.1.1'], requestPrincipals: ['r'], notRequestPrincipals: ['r'] } }] }] });
-    expect(c.droppedHttp).toEqual(['hosts', 'methods', 'notHosts', 'notMethods', 'notPaths', 'notRemoteIpBlocks', 'notRequestPrincipals', 'paths', 'remoteIpBlocks', 'requestPrincipals']);
+    const c = convert({
+      rules: [
+        {
+          to: [{ operation: { hosts: ['h'], notHosts: ['h'], methods: ['m'], notMethods: ['m'], paths: ['/'], notPaths: ['/'] } }],
+          from: [{ source: { remoteIpBlocks: ['1.1.1.1'], notRemoteIpBlocks: ['1.1.1.1'], requestPrincipals: ['r'], notRequestPrincipals: ['r'] } }],
+        },
+      ],
+    });
+    expect(c.droppedHttp).toEqual([
+      'hosts',
+      'methods',
+      'notHosts',
+      'notMethods',
+      'notPaths',
+      'notRemoteIpBlocks',
+      'notRequestPrincipals',
+      'paths',
+      'remoteIpBlocks',
+      'requestPrincipals',
+    ]);
     expect(c.authorization?.rules).toEqual([]);
   });
 
   it('a non-L4 `when` key is an HTTP attribute, named by its key; the L4 keys are not', () => {
-    const c = convert({ rules: [{ when: [{ key: 'request.headers[x]', values: ['1'] }, { key: 'connection.sni', values: ['a'] }, { key: 'remote.ip', values: ['1.1.1.1'] }] }] });
+    const c = convert({
+      rules: [
+        {
+          when: [
+            { key: 'request.headers[x]', values: ['1'] },
+            { key: 'connection.sni', values: ['a'] },
+            { key: 'remote.ip', values: ['1.1.1.1'] },
+          ],
+        },
+      ],
+    });
     expect(c.droppedHttp).toEqual(['connection.sni', 'remote.ip', 'request.headers[x]']);
     for (const key of ['source.ip', 'source.namespace', 'source.principal', 'destination.ip', 'destination.port']) {
       const k = convert({ rules: [{ when: [{ key, values: ['10.0.0.1'] }] }] });
@@ -151,7 +242,16 @@ describe('HTTP attributes (handleRule; httpRuleFmt and its boilerplates)', () =>
   });
 
   it('DENY: the rule is kept without its HTTP parts (an L7 `when` leaves an empty match)', () => {
-    const c = convert({ action: 'DENY', rules: [{ from: [{ source: { namespaces: ['a'], requestPrincipals: ['*'] } }], to: [{ operation: { ports: ['80'], methods: ['GET'] } }], when: [{ key: 'request.headers[x]', values: ['1'] }] }] });
+    const c = convert({
+      action: 'DENY',
+      rules: [
+        {
+          from: [{ source: { namespaces: ['a'], requestPrincipals: ['*'] } }],
+          to: [{ operation: { ports: ['80'], methods: ['GET'] } }],
+          when: [{ key: 'request.headers[x]', values: ['1'] }],
+        },
+      ],
+    });
     expect(c.authorization?.rules).toEqual([[[{ destinationPorts: [80] }], [{ namespaces: [{ type: 'exact', value: 'a' }] }], [{}]]]);
     expect(c.droppedHttp).toEqual(['methods', 'request.headers[x]', 'requestPrincipals']);
     expect(c.condition?.reason).toBe('UnsupportedValue');
@@ -159,8 +259,13 @@ describe('HTTP attributes (handleRule; httpRuleFmt and its boilerplates)', () =>
   });
 
   it('DENY with an L4 part left: the "enforced without the HTTP rules" boilerplate', () => {
-    const c = convert({ action: 'DENY', rules: [{ from: [{ source: { namespaces: ['a'] } }], to: [{ operation: { methods: ['GET'] } }] }, { from: [{ source: { namespaces: ['b'] } }] }] });
-    expect(c.condition?.message).toBe(`${prefix('methods')}DENY policy with HTTP attributes is enforced without the HTTP rules. This will be more restrictive than requested.`);
+    const c = convert({
+      action: 'DENY',
+      rules: [{ from: [{ source: { namespaces: ['a'] } }], to: [{ operation: { methods: ['GET'] } }] }, { from: [{ source: { namespaces: ['b'] } }] }],
+    });
+    expect(c.condition?.message).toBe(
+      `${prefix('methods')}DENY policy with HTTP attributes is enforced without the HTTP rules. This will be more restrictive than requested.`,
+    );
   });
 });
 
@@ -179,7 +284,12 @@ describe('hasEffectiveRules / isEmptyMatch (ztunnel rbac.rs skips empty matches)
 
 describe('istio.io/rev (an AuthorizationPolicy labelled for another revision is left to that istiod)', () => {
   const policies = (labels: Record<string, string>) => {
-    const doc = { apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name: 'p', namespace: 'shop', labels }, spec: { action: 'DENY', rules: [{}] } };
+    const doc = {
+      apiVersion: 'security.istio.io/v1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name: 'p', namespace: 'shop', labels },
+      spec: { action: 'DENY', rules: [{}] },
+    };
     const { view } = loadMesh([{ path: 'p.yaml', text: JSON.stringify(doc) }]);
     return buildPolicySet(view);
   };
@@ -197,7 +307,17 @@ describe('istio.io/rev (an AuthorizationPolicy labelled for another revision is 
 
 describe('matchText (a match shown in AuthorizationPolicy notation)', () => {
   it('renders each populated field with its values: presence, prefix x*, suffix *x, ns/sa, ports and CIDRs', () => {
-    const m: RbacMatch = { namespaces: [{ type: 'exact', value: 'a' }, { type: 'prefix', value: 'kube-' }, { type: 'suffix', value: '-system' }], notPrincipals: [{ type: 'presence' }], serviceAccounts: [{ namespace: 'front', serviceAccount: 'web' }], destinationPorts: [80, 443], sourceIps: ['10.0.0.0/8'] };
+    const m: RbacMatch = {
+      namespaces: [
+        { type: 'exact', value: 'a' },
+        { type: 'prefix', value: 'kube-' },
+        { type: 'suffix', value: '-system' },
+      ],
+      notPrincipals: [{ type: 'presence' }],
+      serviceAccounts: [{ namespace: 'front', serviceAccount: 'web' }],
+      destinationPorts: [80, 443],
+      sourceIps: ['10.0.0.0/8'],
+    };
     const t = matchText(m);
     expect(t.split('; ')).toContain('namespaces: a, kube-*, *-system');
     expect(t.split('; ')).toContain('notPrincipals: presence');

@@ -12,7 +12,19 @@
 //    not-fields fail when any value matches; IpNet::contains for bad prefixes.
 //  - The explanations (`why`) are what the trace view prints for each policy.
 import { describe, expect, it } from 'vitest';
-import { buildPolicySet, cidrContains, convertAuthorizationPolicy, effectiveMtls, evaluateL4, policyMatches, workloadPolicyKeys, type L4Connection, type PolicySet, type RbacMatch, type ZtunnelAuthorization } from '../../src/core/ambient/authz.ts';
+import {
+  buildPolicySet,
+  cidrContains,
+  convertAuthorizationPolicy,
+  effectiveMtls,
+  evaluateL4,
+  policyMatches,
+  workloadPolicyKeys,
+  type L4Connection,
+  type PolicySet,
+  type RbacMatch,
+  type ZtunnelAuthorization,
+} from '../../src/core/ambient/authz.ts';
 import { loadMesh } from '../../src/core/meshLoader.ts';
 import { makeResource } from '../../src/core/document/resources.ts';
 import { pa } from './manifests.ts';
@@ -22,7 +34,12 @@ const apRes = (name: string, namespace: string, spec: object, meta: { labels?: R
 const convert = (spec: object, namespace = 'shop') => convertAuthorizationPolicy(apRes('p', namespace, spec), 'istio-system');
 const groupsOf = (rule: object, action = 'DENY') => convert({ action, rules: [rule] }).authorization?.rules;
 
-const ap = (name: string, namespace: string, spec: object, labels?: Record<string, string>) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace, ...(labels ? { labels } : {}) }, spec });
+const ap = (name: string, namespace: string, spec: object, labels?: Record<string, string>) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'AuthorizationPolicy',
+  metadata: { name, namespace, ...(labels ? { labels } : {}) },
+  spec,
+});
 function policySet(objects: object[]): PolicySet {
   const { view, problems } = loadMesh([{ path: 'm.yaml', text: objects.map((o) => JSON.stringify(o)).join('\n---\n') }]);
   expect(problems).toEqual([]);
@@ -32,8 +49,22 @@ const presence = { type: 'presence' };
 const A = { app: 'a' };
 const NO_ID = { notPrincipals: [presence] };
 
-const conn = (o: Partial<L4Connection> = {}): L4Connection => ({ srcIp: '10.0.0.1', dstIp: '10.0.0.2', dstPort: 8080, srcIdentity: 'spiffe://cluster.local/ns/front/sa/web', ...o });
-const pol = (rules: RbacMatch[][][], o: Partial<ZtunnelAuthorization> = {}): ZtunnelAuthorization => ({ name: 'p', namespace: 'back', scope: 'WorkloadSelector', action: 'Allow', rules, dryRun: false, ...o });
+const conn = (o: Partial<L4Connection> = {}): L4Connection => ({
+  srcIp: '10.0.0.1',
+  dstIp: '10.0.0.2',
+  dstPort: 8080,
+  srcIdentity: 'spiffe://cluster.local/ns/front/sa/web',
+  ...o,
+});
+const pol = (rules: RbacMatch[][][], o: Partial<ZtunnelAuthorization> = {}): ZtunnelAuthorization => ({
+  name: 'p',
+  namespace: 'back',
+  scope: 'WorkloadSelector',
+  action: 'Allow',
+  rules,
+  dryRun: false,
+  ...o,
+});
 const matches = (m: RbacMatch, c: L4Connection = conn()) => policyMatches(pol([[[m]]]), c);
 
 describe('handleRule: L4 when keys and HTTP attributes', () => {
@@ -53,7 +84,8 @@ describe('handleRule: L4 when keys and HTTP attributes', () => {
     }
   });
 
-  const prefix = (found: string) => `ztunnel does not support HTTP attributes (found: ${found}). In ambient mode you must use a waypoint proxy to enforce HTTP rules. `;
+  const prefix = (found: string) =>
+    `ztunnel does not support HTTP attributes (found: ${found}). In ambient mode you must use a waypoint proxy to enforce HTTP rules. `;
   it('the three ZtunnelAccepted messages', () => {
     expect(convert({ action: 'ALLOW', rules: [{ to: [{ operation: { methods: ['GET'] } }] }] }).condition?.message).toBe(
       `${prefix('methods')}Within an ALLOW policy, rules matching HTTP attributes are omitted. This will be more restrictive than requested.`,
@@ -75,7 +107,18 @@ describe('stringToIP, stringToServiceAccountMatch', () => {
     expect(ips(['10.0.0.0/x3'])).toEqual([[[{}]]]);
   });
   it('"/sa" is the service account "sa" of namespace ""; "sa" is in the rule namespace', () => {
-    expect(groupsOf({ from: [{ source: { serviceAccounts: ['/sa', 'b'] } }] })).toEqual([[[{ serviceAccounts: [{ namespace: '', serviceAccount: 'sa' }, { namespace: 'shop', serviceAccount: 'b' }] }]]]);
+    expect(groupsOf({ from: [{ source: { serviceAccounts: ['/sa', 'b'] } }] })).toEqual([
+      [
+        [
+          {
+            serviceAccounts: [
+              { namespace: '', serviceAccount: 'sa' },
+              { namespace: 'shop', serviceAccount: 'b' },
+            ],
+          },
+        ],
+      ],
+    ]);
   });
 });
 
@@ -110,7 +153,12 @@ describe('convertAuthorizationPolicy: what is not sent', () => {
 
 describe('buildPolicySet: revisions and selector policies', () => {
   it('the default revision takes unlabelled and istio.io/rev="" policies, not another revision\'s', () => {
-    const s = policySet([ap('none', 'a', {}), ap('empty', 'a', {}, { 'istio.io/rev': '' }), ap('canary', 'a', {}, { 'istio.io/rev': 'canary' }), ap('def', 'a', {}, { 'istio.io/rev': 'default' })]);
+    const s = policySet([
+      ap('none', 'a', {}),
+      ap('empty', 'a', {}, { 'istio.io/rev': '' }),
+      ap('canary', 'a', {}, { 'istio.io/rev': 'canary' }),
+      ap('def', 'a', {}, { 'istio.io/rev': 'default' }),
+    ]);
     expect([...s.byKey.keys()].sort()).toEqual(['a/def', 'a/empty', 'a/none']);
     const c = s.conversions.find((x) => x.resource.name === 'canary')!;
     expect(c.excluded).toBe("labelled istio.io/rev=canary: another revision's istiod handles it");
@@ -144,7 +192,10 @@ describe('PeerAuthentication reading and conversion', () => {
     expect(s.peerAuthns[0]?.ports).toEqual([]);
     expect(converted([W({ mode: 'STRICT', ports: { '0': 'PERMISSIVE' } })])).toBeUndefined();
     const sorted = policySet([W({ mode: 'STRICT', ports: { '8080': 'PERMISSIVE', '090': 'PERMISSIVE' } })]);
-    expect(sorted.peerAuthns[0]?.ports).toEqual([{ port: 90, mode: 'PERMISSIVE' }, { port: 8080, mode: 'PERMISSIVE' }]);
+    expect(sorted.peerAuthns[0]?.ports).toEqual([
+      { port: 90, mode: 'PERMISSIVE' },
+      { port: 8080, mode: 'PERMISSIVE' },
+    ]);
     expect(sorted.convertedPeerAuthns.get('foo/w')?.rules).toEqual([[[NO_ID], [{ notDestinationPorts: [90] }], [{ notDestinationPorts: [8080] }]]]);
   });
 
@@ -156,11 +207,20 @@ describe('PeerAuthentication reading and conversion', () => {
 
   it('the converted policy: name, and a STRICT port under a STRICT workload policy adds nothing', () => {
     const c = converted([W({ mode: 'STRICT', ports: { '8080': 'STRICT', '9090': 'PERMISSIVE' } })]);
-    expect(c).toEqual({ name: 'converted_peer_authentication_w', namespace: 'foo', scope: 'WorkloadSelector', action: 'Deny', rules: [[[NO_ID], [{ notDestinationPorts: [9090] }]]], dryRun: false });
+    expect(c).toEqual({
+      name: 'converted_peer_authentication_w',
+      namespace: 'foo',
+      scope: 'WorkloadSelector',
+      action: 'Deny',
+      rules: [[[NO_ID], [{ notDestinationPorts: [9090] }]]],
+      dryRun: false,
+    });
   });
 
   it('a STRICT port under UNSET inherits a STRICT root when the namespace policy is UNSET', () => {
-    expect(converted([pa('root', 'istio-system', { mode: 'STRICT' }), pa('n', 'foo', { mode: 'UNSET' }), W({ mode: 'UNSET', ports: { '8080': 'STRICT' } })])).toBeUndefined();
+    expect(
+      converted([pa('root', 'istio-system', { mode: 'STRICT' }), pa('n', 'foo', { mode: 'UNSET' }), W({ mode: 'UNSET', ports: { '8080': 'STRICT' } })]),
+    ).toBeUndefined();
   });
 
   it('a port without a mode is no exception', () => {
@@ -172,7 +232,9 @@ describe('PeerAuthentication reading and conversion', () => {
   });
 
   it('a PERMISSIVE port under UNSET with a STRICT root and no namespace policy: an exception, merged with strict', () => {
-    expect(converted([pa('root', 'istio-system', { mode: 'STRICT' }), W({ mode: 'UNSET', ports: { '8080': 'PERMISSIVE' } })])?.rules).toEqual([[[{ notDestinationPorts: [8080] }], [NO_ID]]]);
+    expect(converted([pa('root', 'istio-system', { mode: 'STRICT' }), W({ mode: 'UNSET', ports: { '8080': 'PERMISSIVE' } })])?.rules).toEqual([
+      [[{ notDestinationPorts: [8080] }], [NO_ID]],
+    ]);
   });
 
   it('merging strict follows the namespace policy, else the root', () => {
@@ -188,15 +250,26 @@ describe('PeerAuthentication reading and conversion', () => {
 
   it('the static strict policy', () => {
     const s = policySet([pa('n', 'foo', { mode: 'STRICT' })]);
-    expect(s.byKey.get('istio-system/istio_converted_static_strict')).toEqual({ name: 'istio_converted_static_strict', namespace: 'istio-system', scope: 'WorkloadSelector', action: 'Deny', rules: [[[{ notPrincipals: [{ type: 'presence' }] }]]], dryRun: false });
+    expect(s.byKey.get('istio-system/istio_converted_static_strict')).toEqual({
+      name: 'istio_converted_static_strict',
+      namespace: 'istio-system',
+      scope: 'WorkloadSelector',
+      action: 'Deny',
+      rules: [[[{ notPrincipals: [{ type: 'presence' }] }]]],
+      dryRun: false,
+    });
   });
 });
 
 describe('the oldest PeerAuthentication of a level decides (creationTimestamp, then the order read)', () => {
   const from = (objects: object[]) => effectiveMtls(policySet(objects), 'foo', {}).from;
   it('by creation time, whichever is listed first', () => {
-    expect(from([pa('a', 'foo', { mode: 'STRICT', created: '2024-01-02T00:00:00Z' }), pa('b', 'foo', { mode: 'PERMISSIVE', created: '2024-01-01T00:00:00Z' })])).toBe('foo/b');
-    expect(from([pa('a', 'foo', { mode: 'STRICT', created: '2024-01-01T00:00:00Z' }), pa('b', 'foo', { mode: 'PERMISSIVE', created: '2024-01-02T00:00:00Z' })])).toBe('foo/a');
+    expect(
+      from([pa('a', 'foo', { mode: 'STRICT', created: '2024-01-02T00:00:00Z' }), pa('b', 'foo', { mode: 'PERMISSIVE', created: '2024-01-01T00:00:00Z' })]),
+    ).toBe('foo/b');
+    expect(
+      from([pa('a', 'foo', { mode: 'STRICT', created: '2024-01-01T00:00:00Z' }), pa('b', 'foo', { mode: 'PERMISSIVE', created: '2024-01-02T00:00:00Z' })]),
+    ).toBe('foo/a');
   });
   it('without a time on either side, the first read', () => {
     expect(from([pa('a', 'foo', { mode: 'STRICT', created: '2024-01-02T00:00:00Z' }), pa('b', 'foo', { mode: 'PERMISSIVE' })])).toBe('foo/a');
@@ -210,7 +283,7 @@ describe('the oldest PeerAuthentication of a level decides (creationTimestamp, t
     expect(keys([pa('n1', 'foo', { mode: 'STRICT' }), pa('n2', 'foo', { mode: 'PERMISSIVE' })])).toEqual([STATIC]);
     expect(keys([pa('w1', 'foo', { mode: 'STRICT', selector: A }), pa('w2', 'foo', { mode: 'PERMISSIVE', selector: A })])).toEqual([STATIC]);
   });
-  it('another namespace\'s policy and a root selector policy are not inherited', () => {
+  it("another namespace's policy and a root selector policy are not inherited", () => {
     const s = policySet([pa('n', 'bar', { mode: 'STRICT' }), pa('sel', 'istio-system', { mode: 'STRICT', selector: A })]);
     expect(workloadPolicyKeys(s, 'foo', A)).toEqual([]);
     expect(effectiveMtls(s, 'foo', A)).toEqual({ mode: 'UNSET' });

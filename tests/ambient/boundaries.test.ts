@@ -28,9 +28,24 @@ const pod = (namespace: string, name: string, ip: string, labels: Record<string,
   spec: { nodeName: 'n1', serviceAccountName: name, containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }] },
   status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True' }] },
 });
-const svc = (namespace: string, name: string) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { selector: { app: name }, ports: [{ name: 'tcp', port: 80, targetPort: 8080 }] } });
-const authz = (name: string, namespace: string, spec: object, annotations: Record<string, string> = {}) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace, annotations }, spec });
-const peerAuthn = (name: string, namespace: string, mode: string, selector?: Record<string, string>) => ({ apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name, namespace }, spec: { ...(selector ? { selector: { matchLabels: selector } } : {}), mtls: { mode } } });
+const svc = (namespace: string, name: string) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace },
+  spec: { selector: { app: name }, ports: [{ name: 'tcp', port: 80, targetPort: 8080 }] },
+});
+const authz = (name: string, namespace: string, spec: object, annotations: Record<string, string> = {}) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'AuthorizationPolicy',
+  metadata: { name, namespace, annotations },
+  spec,
+});
+const peerAuthn = (name: string, namespace: string, mode: string, selector?: Record<string, string>) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'PeerAuthentication',
+  metadata: { name, namespace },
+  spec: { ...(selector ? { selector: { matchLabels: selector } } : {}), mtls: { mode } },
+});
 
 function trace(objects: object[], from: string, to: string) {
   const text = objects.map((o) => JSON.stringify(o)).join('\n---\n');
@@ -46,19 +61,31 @@ const onServer = { selector: { matchLabels: { app: 'server' } } };
 
 describe('CIDR /0 (ztunnel rbac.rs IpNet::contains; istiod stringToIP keeps the prefix length)', () => {
   it('a DENY on ipBlocks 0.0.0.0/0 denies every IPv4 source at ztunnel', () => {
-    const r = trace([...AMBIENT, authz('deny-all-v4', 'a', { ...onServer, action: 'DENY', rules: [{ from: [{ source: { ipBlocks: ['0.0.0.0/0'] } }] }] })], 'a/client', TO_SERVER);
+    const r = trace(
+      [...AMBIENT, authz('deny-all-v4', 'a', { ...onServer, action: 'DENY', rules: [{ from: [{ source: { ipBlocks: ['0.0.0.0/0'] } }] }] })],
+      'a/client',
+      TO_SERVER,
+    );
     expect(r.result).toBe('DENY');
     expect(r.deniedAt?.policy).toBe('a/deny-all-v4');
   });
 
   it('an ALLOW on notIpBlocks 0.0.0.0/0 matches no IPv4 source, so ztunnel denies (NotAllowed)', () => {
-    const r = trace([...AMBIENT, authz('allow-none', 'a', { ...onServer, action: 'ALLOW', rules: [{ from: [{ source: { notIpBlocks: ['0.0.0.0/0'] } }] }] })], 'a/client', TO_SERVER);
+    const r = trace(
+      [...AMBIENT, authz('allow-none', 'a', { ...onServer, action: 'ALLOW', rules: [{ from: [{ source: { notIpBlocks: ['0.0.0.0/0'] } }] }] })],
+      'a/client',
+      TO_SERVER,
+    );
     expect(r.result).toBe('DENY');
     expect(r.enforcement.at(-1)?.why).toContain('none matches');
   });
 
   it('an ALLOW on ipBlocks 0.0.0.0/0 admits a source far from 0.0.0.0, and a when destination.ip 0.0.0.0/0 matches any destination', () => {
-    const objs = [...AMBIENT, pod('a', 'far', '203.0.113.9'), authz('allow-any', 'a', { ...onServer, action: 'ALLOW', rules: [{ from: [{ source: { ipBlocks: ['0.0.0.0/0'] } }] }] })];
+    const objs = [
+      ...AMBIENT,
+      pod('a', 'far', '203.0.113.9'),
+      authz('allow-any', 'a', { ...onServer, action: 'ALLOW', rules: [{ from: [{ source: { ipBlocks: ['0.0.0.0/0'] } }] }] }),
+    ];
     expect(trace(objs, 'a/far', TO_SERVER).result).toBe('ALLOW');
     const dst = [...AMBIENT, authz('deny-dst', 'a', { ...onServer, action: 'DENY', rules: [{ when: [{ key: 'destination.ip', values: ['0.0.0.0/0'] }] }] })];
     expect(trace(dst, 'a/client', TO_SERVER).result).toBe('DENY');
@@ -108,10 +135,20 @@ describe('IPv6 CIDRs (ztunnel rbac.rs: IpNet is Ipv4Net | Ipv6Net; IpNet::contai
 describe('CIDR /0 at a sidecar (Envoy CidrRange::isInRange: length 0 holds every address)', () => {
   // Sidecar server in `s`; an uncaptured client in `plain`. Envoy's RBAC source_ip/remote_ip
   // principals (istio pilot/pkg/security/authz/model/generator.go srcIPGenerator/remoteIPGenerator).
-  const SIDECAR = [ns('s'), ns('plain'), pod('s', 'server', '10.0.1.2', { 'sidecar.istio.io/inject': 'true' }), svc('s', 'server'), pod('plain', 'client', '10.0.2.1')];
+  const SIDECAR = [
+    ns('s'),
+    ns('plain'),
+    pod('s', 'server', '10.0.1.2', { 'sidecar.istio.io/inject': 'true' }),
+    svc('s', 'server'),
+    pod('plain', 'client', '10.0.2.1'),
+  ];
   for (const field of ['ipBlocks', 'remoteIpBlocks']) {
     it(`a DENY on ${field} 0.0.0.0/0 denies any source`, () => {
-      const r = trace([...SIDECAR, authz('deny', 's', { ...onServer, action: 'DENY', rules: [{ from: [{ source: { [field]: ['0.0.0.0/0'] } }] }] })], 'plain/client', 'server.s.svc.cluster.local:80');
+      const r = trace(
+        [...SIDECAR, authz('deny', 's', { ...onServer, action: 'DENY', rules: [{ from: [{ source: { [field]: ['0.0.0.0/0'] } }] }] })],
+        'plain/client',
+        'server.s.svc.cluster.local:80',
+      );
       expect(r.result).toBe('DENY');
       expect(r.deniedAt?.policy).toBe('s/deny');
     });
@@ -119,7 +156,15 @@ describe('CIDR /0 at a sidecar (Envoy CidrRange::isInRange: length 0 holds every
 });
 
 describe('IPv6 at a sidecar (Envoy CidrRange; istio util.AddrStrToCidrRange makes a bare address a /128)', () => {
-  const V6 = [ns('s'), ns('plain'), pod('s', 'server', 'fd00:1::2', { 'sidecar.istio.io/inject': 'true' }), svc('s', 'server'), pod('plain', 'near', 'fd00:1::1'), pod('plain', 'mid', 'fd00:1::9'), pod('plain', 'far', 'fd00:2::1')];
+  const V6 = [
+    ns('s'),
+    ns('plain'),
+    pod('s', 'server', 'fd00:1::2', { 'sidecar.istio.io/inject': 'true' }),
+    svc('s', 'server'),
+    pod('plain', 'near', 'fd00:1::1'),
+    pod('plain', 'mid', 'fd00:1::9'),
+    pod('plain', 'far', 'fd00:2::1'),
+  ];
   it('a bare IPv6 ipBlocks entry matches only that address; a /32 matches its prefix; ::/0 everything', () => {
     const deny = (blocks: string[]) => authz('deny', 's', { ...onServer, action: 'DENY', rules: [{ from: [{ source: { ipBlocks: blocks } }] }] });
     expect(trace([...V6, deny(['fd00:1::1'])], 'plain/near', '[fd00:1::2]:8080').result).toBe('DENY');
@@ -132,7 +177,8 @@ describe('IPv6 at a sidecar (Envoy CidrRange; istio util.AddrStrToCidrRange make
 });
 
 describe('dry-run AuthorizationPolicies (istiod convertAuthorizationPolicy; ztunnel state.rs assert_rbac)', () => {
-  const denyAll = (annotations: Record<string, string>) => authz('deny-all', 'a', { ...onServer, action: 'DENY', rules: [{ from: [{ source: { ipBlocks: ['0.0.0.0/0'] } }] }] }, annotations);
+  const denyAll = (annotations: Record<string, string>) =>
+    authz('deny-all', 'a', { ...onServer, action: 'DENY', rules: [{ from: [{ source: { ipBlocks: ['0.0.0.0/0'] } }] }] }, annotations);
 
   it('a dry-run DENY that matches does not deny at ztunnel; the same policy enforced does', () => {
     expect(trace([...AMBIENT, denyAll({ 'istio.io/dry-run': 'true' })], 'a/client', TO_SERVER).result).toBe('ALLOW');
@@ -140,7 +186,8 @@ describe('dry-run AuthorizationPolicies (istiod convertAuthorizationPolicy; ztun
   });
 
   it('a dry-run ALLOW that matches nothing does not turn on default deny', () => {
-    const allowNobody = (annotations: Record<string, string>) => authz('allow-nobody', 'a', { ...onServer, action: 'ALLOW', rules: [{ from: [{ source: { namespaces: ['nowhere'] } }] }] }, annotations);
+    const allowNobody = (annotations: Record<string, string>) =>
+      authz('allow-nobody', 'a', { ...onServer, action: 'ALLOW', rules: [{ from: [{ source: { namespaces: ['nowhere'] } }] }] }, annotations);
     expect(trace([...AMBIENT, allowNobody({ 'istio.io/dry-run': 'true' })], 'a/client', TO_SERVER).result).toBe('ALLOW');
     expect(trace([...AMBIENT, allowNobody({})], 'a/client', TO_SERVER).result).toBe('DENY');
   });
@@ -150,7 +197,12 @@ describe('dry-run AuthorizationPolicies (istiod convertAuthorizationPolicy; ztun
     for (const v of ['1', 't', 'T', 'TRUE', 'true', 'True']) {
       const c = convertAuthorizationPolicy(res(v), 'istio-system');
       expect(c.authorization).toBeUndefined();
-      expect(c.condition).toEqual({ type: 'ZtunnelAccepted', status: 'False', reason: 'UnsupportedValue', message: 'found policy "a/deny-all" using dry-run annotation, but support for ambient dry-run authorizationPolicies isn\'t enabled' });
+      expect(c.condition).toEqual({
+        type: 'ZtunnelAccepted',
+        status: 'False',
+        reason: 'UnsupportedValue',
+        message: 'found policy "a/deny-all" using dry-run annotation, but support for ambient dry-run authorizationPolicies isn\'t enabled',
+      });
     }
     // ParseBool fails on these (or returns false): dryRun stays false and the policy is sent.
     for (const v of ['yes', 'on', 'tRUE', '0', 'false', 'F']) {
@@ -162,7 +214,14 @@ describe('dry-run AuthorizationPolicies (istiod convertAuthorizationPolicy; ztun
 
   it('ztunnel (when istiod sends dry-run policies) never enforces them: a matching dry-run DENY allows, a dry-run-only ALLOW set allows', () => {
     const conn = { srcIp: '10.0.0.1', dstIp: '10.0.0.2', dstPort: 8080, srcIdentity: 'spiffe://cluster.local/ns/a/sa/client' };
-    const pol = (action: 'Allow' | 'Deny', dryRun: boolean, ns: string): ZtunnelAuthorization => ({ name: `${action}-${dryRun}`, namespace: 'a', scope: 'WorkloadSelector', action, dryRun, rules: [[[{ namespaces: [{ type: 'exact', value: ns }] }]]] });
+    const pol = (action: 'Allow' | 'Deny', dryRun: boolean, ns: string): ZtunnelAuthorization => ({
+      name: `${action}-${dryRun}`,
+      namespace: 'a',
+      scope: 'WorkloadSelector',
+      action,
+      dryRun,
+      rules: [[[{ namespaces: [{ type: 'exact', value: ns }] }]]],
+    });
     expect(evaluateL4([pol('Deny', true, 'a')], conn).decision).toBe('ALLOW');
     expect(evaluateL4([pol('Deny', false, 'a')], conn).decision).toBe('DENY');
     // Only dry-run ALLOWs: `allow.is_empty()` → allow, even though none matches.
@@ -173,7 +232,14 @@ describe('dry-run AuthorizationPolicies (istiod convertAuthorizationPolicy; ztun
 });
 
 describe('STRICT PeerAuthentication at a sidecar (filterchain_options.go: STRICT has only TLS filter chains)', () => {
-  const MESH = [ns('istio-system'), ns('s'), ns('plain'), pod('s', 'server', '10.0.1.2', { 'sidecar.istio.io/inject': 'true' }), svc('s', 'server'), pod('plain', 'client', '10.0.2.1')];
+  const MESH = [
+    ns('istio-system'),
+    ns('s'),
+    ns('plain'),
+    pod('s', 'server', '10.0.1.2', { 'sidecar.istio.io/inject': 'true' }),
+    svc('s', 'server'),
+    pod('plain', 'client', '10.0.2.1'),
+  ];
   const TO = 'server.s.svc.cluster.local:80';
 
   it('refuses a plaintext client when the namespace is STRICT', () => {
@@ -188,12 +254,16 @@ describe('STRICT PeerAuthentication at a sidecar (filterchain_options.go: STRICT
   });
 
   it('refuses it when a workload policy makes the server STRICT inside a PERMISSIVE namespace', () => {
-    expect(trace([...MESH, peerAuthn('default', 's', 'PERMISSIVE'), peerAuthn('server', 's', 'STRICT', { app: 'server' })], 'plain/client', TO).result).toBe('DENY');
+    expect(trace([...MESH, peerAuthn('default', 's', 'PERMISSIVE'), peerAuthn('server', 's', 'STRICT', { app: 'server' })], 'plain/client', TO).result).toBe(
+      'DENY',
+    );
   });
 
   it('accepts plaintext under PERMISSIVE, DISABLE, or a workload PERMISSIVE that overrides a STRICT namespace', () => {
     expect(trace([...MESH, peerAuthn('default', 's', 'PERMISSIVE')], 'plain/client', TO).result).toBe('ALLOW');
     expect(trace([...MESH, peerAuthn('default', 's', 'DISABLE')], 'plain/client', TO).result).toBe('ALLOW');
-    expect(trace([...MESH, peerAuthn('default', 's', 'STRICT'), peerAuthn('server', 's', 'PERMISSIVE', { app: 'server' })], 'plain/client', TO).result).toBe('ALLOW');
+    expect(trace([...MESH, peerAuthn('default', 's', 'STRICT'), peerAuthn('server', 's', 'PERMISSIVE', { app: 'server' })], 'plain/client', TO).result).toBe(
+      'ALLOW',
+    );
   });
 });

@@ -18,12 +18,19 @@ import { ambientModel, buildAmbientModel } from '../../src/core/ambient/dataPlan
 import { describeAssumptions, resolveSettings, settingsKey, withOverrides, type AmbientSettings } from '../../src/core/ambient/settings.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
-const pod = (namespace: string, name: string, o: { labels?: Record<string, string>; annotations?: Record<string, string>; ip?: string | null; phase?: string; node?: string } = {}) => ({
+const pod = (
+  namespace: string,
+  name: string,
+  o: { labels?: Record<string, string>; annotations?: Record<string, string>; ip?: string | null; phase?: string; node?: string } = {},
+) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace, labels: { app: name, ...o.labels }, annotations: o.annotations ?? {} },
   spec: { nodeName: o.node ?? 'n1', serviceAccountName: name, containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }] },
-  status: o.ip === null ? { phase: o.phase ?? 'Pending' } : { phase: o.phase ?? 'Running', podIP: o.ip ?? '10.0.0.1', podIPs: [{ ip: o.ip ?? '10.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] },
+  status:
+    o.ip === null
+      ? { phase: o.phase ?? 'Pending' }
+      : { phase: o.phase ?? 'Running', podIP: o.ip ?? '10.0.0.1', podIPs: [{ ip: o.ip ?? '10.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] },
 });
 function model(objects: object[], settings: AmbientSettings = {}) {
   const { view, problems } = loadMesh([{ path: 'm.yaml', text: objects.map((o) => JSON.stringify(o)).join('\n---\n') }]);
@@ -69,7 +76,9 @@ describe('istio-cni in-pod redirection (cni/pkg/iptables/testdata/default.golden
     const p = m.cluster.podsByKey.get('a/x')!;
     expect(p.bypassInboundCapture).toBe(true);
     expect(iptables(redirectionRules(p))).toEqual(GOLDEN_NAT.filter((l) => !l.includes('--to-ports 15006')));
-    expect(model([AMB, pod('a', 'y', { annotations: { 'ambient.istio.io/bypass-inbound-capture': 'false' } })]).m.cluster.podsByKey.get('a/y')!.bypassInboundCapture).toBe(false);
+    expect(
+      model([AMB, pod('a', 'y', { annotations: { 'ambient.istio.io/bypass-inbound-capture': 'false' } })]).m.cluster.podsByKey.get('a/y')!.bypassInboundCapture,
+    ).toBe(false);
   });
 
   it('no rules for a pod that is not enrolled, pending (no IP) or terminated', () => {
@@ -81,8 +90,19 @@ describe('istio-cni in-pod redirection (cni/pkg/iptables/testdata/default.golden
 });
 
 describe('pod state and istio-cni marks (spec §1.4; istio-cni writes ambient.istio.io/redirection=enabled)', () => {
-  it('origin: pods from the files are file; a ztunnel DaemonSet\'s pods in the system namespace are infrastructure', () => {
-    const ds = { apiVersion: 'apps/v1', kind: 'DaemonSet', metadata: { name: 'ztunnel', namespace: 'istio-system' }, spec: { selector: { matchLabels: { app: 'ztunnel' } }, template: { metadata: { labels: { app: 'ztunnel' } }, spec: { serviceAccountName: 'ztunnel', containers: [{ name: 'istio-proxy', image: 'ztunnel' }] } } } };
+  it("origin: pods from the files are file; a ztunnel DaemonSet's pods in the system namespace are infrastructure", () => {
+    const ds = {
+      apiVersion: 'apps/v1',
+      kind: 'DaemonSet',
+      metadata: { name: 'ztunnel', namespace: 'istio-system' },
+      spec: {
+        selector: { matchLabels: { app: 'ztunnel' } },
+        template: {
+          metadata: { labels: { app: 'ztunnel' } },
+          spec: { serviceAccountName: 'ztunnel', containers: [{ name: 'istio-proxy', image: 'ztunnel' }] },
+        },
+      },
+    };
     const other = { ...ds, metadata: { name: 'ztunnel', namespace: 'tools' } };
     const { m } = model([AMB, pod('a', 'x'), ns('istio-system'), ns('tools'), ds, other]);
     expect(m.cluster.podsByKey.get('a/x')!.origin).toBe('file');
@@ -107,7 +127,11 @@ describe('pod state and istio-cni marks (spec §1.4; istio-cni writes ambient.is
   });
 
   it('a pasted redirection annotation is an output, never an input', () => {
-    const { m } = model([ns('plain'), pod('plain', 'x', { annotations: { 'ambient.istio.io/redirection': 'enabled' } }), pod('plain', 'y', { ip: '10.0.0.2', annotations: { 'ambient.istio.io/redirection': 'disabled' } })]);
+    const { m } = model([
+      ns('plain'),
+      pod('plain', 'x', { annotations: { 'ambient.istio.io/redirection': 'enabled' } }),
+      pod('plain', 'y', { ip: '10.0.0.2', annotations: { 'ambient.istio.io/redirection': 'disabled' } }),
+    ]);
     const x = m.cluster.podsByKey.get('plain/x')!;
     expect(x.mode).toBe('none');
     expect(x.annotations['ambient.istio.io/redirection']).toBeUndefined();
@@ -116,7 +140,9 @@ describe('pod state and istio-cni marks (spec §1.4; istio-cni writes ambient.is
     const y = m.cluster.podsByKey.get('plain/y')!;
     expect(y.redirectionNote).toContain('disabled');
     // An enrolled pod with the annotation pasted: consistent, no note.
-    expect(model([AMB, pod('a', 'z', { annotations: { 'ambient.istio.io/redirection': 'enabled' } })]).m.cluster.podsByKey.get('a/z')!.redirectionNote).toBeUndefined();
+    expect(
+      model([AMB, pod('a', 'z', { annotations: { 'ambient.istio.io/redirection': 'enabled' } })]).m.cluster.podsByKey.get('a/z')!.redirectionNote,
+    ).toBeUndefined();
   });
 
   it('identity is spiffe://<trust domain>/ns/<ns>/sa/<service account>', () => {
@@ -127,7 +153,11 @@ describe('pod state and istio-cni marks (spec §1.4; istio-cni writes ambient.is
 describe('sidecar injection marks (injection-template.yaml)', () => {
   const INJ = ns('inj', { 'istio-injection': 'enabled' });
   it('an injected pod gets tlsMode istio, canonical name/revision and, with HBONE, tunnel=http', () => {
-    const { m } = model([INJ, pod('inj', 'x', { labels: { version: 'v3' } }), pod('inj', 'y', { ip: '10.0.0.2', labels: { 'app.kubernetes.io/name': 'why', 'app.kubernetes.io/version': '1.0' } })]);
+    const { m } = model([
+      INJ,
+      pod('inj', 'x', { labels: { version: 'v3' } }),
+      pod('inj', 'y', { ip: '10.0.0.2', labels: { 'app.kubernetes.io/name': 'why', 'app.kubernetes.io/version': '1.0' } }),
+    ]);
     const x = m.cluster.podsByKey.get('inj/x')!;
     expect(x.mode).toBe('sidecar');
     expect(x.labels['security.istio.io/tlsMode']).toBe('istio');
@@ -141,7 +171,11 @@ describe('sidecar injection marks (injection-template.yaml)', () => {
   });
 
   it('the injector status annotation lists the istio-proxy container; a pod already injected is left as written', () => {
-    const { m } = model([INJ, pod('inj', 'x'), pod('inj', 'pre', { ip: '10.0.0.3', annotations: { 'sidecar.istio.io/status': '{"containers":["istio-proxy"]}' } })]);
+    const { m } = model([
+      INJ,
+      pod('inj', 'x'),
+      pod('inj', 'pre', { ip: '10.0.0.3', annotations: { 'sidecar.istio.io/status': '{"containers":["istio-proxy"]}' } }),
+    ]);
     const status = JSON.parse(m.cluster.podsByKey.get('inj/x')!.annotations['sidecar.istio.io/status']!) as { containers: string[] };
     expect(status.containers).toContain('istio-proxy');
     const pre = m.cluster.podsByKey.get('inj/pre')!;
@@ -151,7 +185,9 @@ describe('sidecar injection marks (injection-template.yaml)', () => {
   });
 
   it('without ISTIO_META_ENABLE_HBONE no tunnel label; explicit canonical labels are kept', () => {
-    const { m } = model([INJ, pod('inj', 'x', { labels: { 'service.istio.io/canonical-name': 'keep', 'service.istio.io/canonical-revision': 'r1' } })], { sidecarHbone: false });
+    const { m } = model([INJ, pod('inj', 'x', { labels: { 'service.istio.io/canonical-name': 'keep', 'service.istio.io/canonical-revision': 'r1' } })], {
+      sidecarHbone: false,
+    });
     const x = m.cluster.podsByKey.get('inj/x')!;
     expect(x.labels['networking.istio.io/tunnel']).toBeUndefined();
     expect(x.labels['service.istio.io/canonical-name']).toBe('keep');
@@ -159,20 +195,40 @@ describe('sidecar injection marks (injection-template.yaml)', () => {
   });
 
   it('a Deployment in an injection namespace: its derived pods are sidecars with the same marks, judged from the template', () => {
-    const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'inj' }, spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app' }] } } } };
+    const dep = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'inj' },
+      spec: {
+        replicas: 1,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app' }] } },
+      },
+    };
     const { m } = model([INJ, dep]);
     const p = m.cluster.pods.find((x) => x.namespace === 'inj' && x.resource.derivedFrom?.name === 'web')!;
     expect(p.origin).toBe('derived');
     expect(p.mode).toBe('sidecar');
     expect(p.labels['security.istio.io/tlsMode']).toBe('istio');
     expect(p.labels['networking.istio.io/tunnel']).toBe('http');
-    const noHbone = buildAmbientModel(loadMesh([{ path: 'm.yaml', text: [INJ, dep].map((o) => JSON.stringify(o)).join('\n---\n') }]).view, { sidecarHbone: false });
+    const noHbone = buildAmbientModel(loadMesh([{ path: 'm.yaml', text: [INJ, dep].map((o) => JSON.stringify(o)).join('\n---\n') }]).view, {
+      sidecarHbone: false,
+    });
     const q = noHbone.cluster.pods.find((x) => x.namespace === 'inj' && x.resource.derivedFrom?.name === 'web')!;
     expect(q.labels['networking.istio.io/tunnel']).toBeUndefined();
   });
 
   it('a Deployment in an ambient namespace: derived pods are ambient', () => {
-    const dep = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', namespace: 'a' }, spec: { replicas: 2, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app' }] } } } };
+    const dep = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'a' },
+      spec: {
+        replicas: 2,
+        selector: { matchLabels: { app: 'web' } },
+        template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'app', image: 'app' }] } },
+      },
+    };
     const { m } = model([AMB, dep]);
     const pods = m.cluster.pods.filter((x) => x.namespace === 'a' && x.resource.derivedFrom?.name === 'web');
     expect(pods.length).toBe(2);
@@ -191,7 +247,9 @@ describe('what-if overrides (settings.ts withOverrides; the user files are untou
   });
 
   it('a namespace override enrolls its pods, and a namespace that has no object still gets labels', () => {
-    const { m } = model([ns('plain'), pod('plain', 'x'), pod('ghost', 'y', { ip: '10.0.0.2' })], { overrides: { namespaceLabels: { plain: { 'istio.io/dataplane-mode': 'ambient' }, ghost: { 'istio.io/dataplane-mode': 'ambient' } } } });
+    const { m } = model([ns('plain'), pod('plain', 'x'), pod('ghost', 'y', { ip: '10.0.0.2' })], {
+      overrides: { namespaceLabels: { plain: { 'istio.io/dataplane-mode': 'ambient' }, ghost: { 'istio.io/dataplane-mode': 'ambient' } } },
+    });
     expect(m.cluster.podsByKey.get('plain/x')).toMatchObject({ mode: 'ambient', overridden: true });
     expect(m.cluster.namespaceLabels('plain')?.['istio.io/dataplane-mode']).toBe('ambient');
     expect(m.cluster.namespaceLabels('ghost')?.['istio.io/dataplane-mode']).toBe('ambient');
@@ -199,7 +257,9 @@ describe('what-if overrides (settings.ts withOverrides; the user files are untou
   });
 
   it('a pod override (dataplane-mode none) opts one pod out; others are not marked overridden', () => {
-    const { m } = model([AMB, pod('a', 'x'), pod('a', 'y', { ip: '10.0.0.2' })], { overrides: { podLabels: { 'a/x': { 'istio.io/dataplane-mode': 'none' } } } });
+    const { m } = model([AMB, pod('a', 'x'), pod('a', 'y', { ip: '10.0.0.2' })], {
+      overrides: { podLabels: { 'a/x': { 'istio.io/dataplane-mode': 'none' } } },
+    });
     expect(m.cluster.podsByKey.get('a/x')).toMatchObject({ mode: 'none', overridden: true });
     expect(m.cluster.podsByKey.get('a/y')).toMatchObject({ mode: 'ambient', overridden: false });
   });
@@ -207,12 +267,40 @@ describe('what-if overrides (settings.ts withOverrides; the user files are untou
 
 describe('settings defaults (spec §0.1) and cache key', () => {
   it('resolveSettings fills the ambient profile defaults', () => {
-    expect(resolveSettings()).toEqual({ nodes: undefined, excludeNamespaces: ['kube-system'], ambientEnabled: true, dnsCapture: true, systemNamespace: 'istio-system', notReadyWaypoints: [], sidecarHbone: true, autoAllowWaypointPolicy: false, infrastructure: false, overrides: {} });
+    expect(resolveSettings()).toEqual({
+      nodes: undefined,
+      excludeNamespaces: ['kube-system'],
+      ambientEnabled: true,
+      dnsCapture: true,
+      systemNamespace: 'istio-system',
+      notReadyWaypoints: [],
+      sidecarHbone: true,
+      autoAllowWaypointPolicy: false,
+      infrastructure: false,
+      overrides: {},
+    });
   });
 
   it('keeps given values and trims node names, dropping empty ones', () => {
-    const r = resolveSettings({ cluster: { nodes: [' n1 ', '', '  ', 'n2'] }, cni: { excludeNamespaces: [], ambientEnabled: false, dnsCapture: false, systemNamespace: 'sys' }, notReadyWaypoints: ['a/w'], sidecarHbone: false, autoAllowWaypointPolicy: true, infrastructure: true });
-    expect(r).toMatchObject({ nodes: ['n1', 'n2'], excludeNamespaces: [], ambientEnabled: false, dnsCapture: false, systemNamespace: 'sys', notReadyWaypoints: ['a/w'], sidecarHbone: false, autoAllowWaypointPolicy: true, infrastructure: true });
+    const r = resolveSettings({
+      cluster: { nodes: [' n1 ', '', '  ', 'n2'] },
+      cni: { excludeNamespaces: [], ambientEnabled: false, dnsCapture: false, systemNamespace: 'sys' },
+      notReadyWaypoints: ['a/w'],
+      sidecarHbone: false,
+      autoAllowWaypointPolicy: true,
+      infrastructure: true,
+    });
+    expect(r).toMatchObject({
+      nodes: ['n1', 'n2'],
+      excludeNamespaces: [],
+      ambientEnabled: false,
+      dnsCapture: false,
+      systemNamespace: 'sys',
+      notReadyWaypoints: ['a/w'],
+      sidecarHbone: false,
+      autoAllowWaypointPolicy: true,
+      infrastructure: true,
+    });
     expect(resolveSettings({ cluster: { nodes: ['', ' '] } }).nodes).toBeUndefined();
   });
 
@@ -239,7 +327,9 @@ describe('settings defaults (spec §0.1) and cache key', () => {
     expect(on[0]).toContain('DNS capture on');
     expect(on[1]).toContain('kube-system');
     expect(on[3]).toContain('PILOT_AUTO_ALLOW_WAYPOINT_POLICY off');
-    const off = describeAssumptions(resolveSettings({ cni: { ambientEnabled: false, dnsCapture: false, excludeNamespaces: [] }, sidecarHbone: false, autoAllowWaypointPolicy: true }));
+    const off = describeAssumptions(
+      resolveSettings({ cni: { ambientEnabled: false, dnsCapture: false, excludeNamespaces: [] }, sidecarHbone: false, autoAllowWaypointPolicy: true }),
+    );
     expect(off[0]).toContain('DISABLED');
     expect(off[0]).toContain('DNS capture off');
     expect(off[0]).toContain('istio-cni with ambient DISABLED');
@@ -251,7 +341,7 @@ describe('settings defaults (spec §0.1) and cache key', () => {
 });
 
 describe('loadMesh options', () => {
-  it('includePlaceholders (default false) assumes Istio\'s ingress gateway pod when the files have none', () => {
+  it("includePlaceholders (default false) assumes Istio's ingress gateway pod when the files have none", () => {
     const text = [AMB, pod('a', 'x')].map((o) => JSON.stringify(o)).join('\n---\n');
     const without = buildAmbientModel(loadMesh([{ path: 'm.yaml', text }]).view, {});
     expect(without.cluster.pods.filter((p) => p.origin === 'placeholder')).toEqual([]);
@@ -270,7 +360,12 @@ describe('loadMesh options', () => {
 
 describe('cluster notes (what the model assumed)', () => {
   it('pods without a node or status, and Services without a clusterIP, are reported', () => {
-    const bare = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', namespace: 'a', labels: { app: 'b' } }, spec: { containers: [{ name: 'app', image: 'app' }] } };
+    const bare = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'b', namespace: 'a', labels: { app: 'b' } },
+      spec: { containers: [{ name: 'app', image: 'app' }] },
+    };
     const svc = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'b', namespace: 'a' }, spec: { selector: { app: 'b' }, ports: [{ port: 80 }] } };
     const { m } = model([AMB, bare, svc]);
     const p = m.cluster.podsByKey.get('a/b')!;
@@ -283,7 +378,12 @@ describe('cluster notes (what the model assumed)', () => {
   });
 
   it('with no Node object and no pod naming a node, the assumed nodes are reported', () => {
-    const bare = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'b', namespace: 'a', labels: { app: 'b' } }, spec: { containers: [{ name: 'app', image: 'app' }] } };
+    const bare = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'b', namespace: 'a', labels: { app: 'b' } },
+      spec: { containers: [{ name: 'app', image: 'app' }] },
+    };
     const { m } = model([AMB, bare]);
     expect(m.cluster.nodes.every((n) => n.source === 'assumed')).toBe(true);
     expect(m.cluster.notes.some((n) => n.startsWith('No node is named'))).toBe(true);
@@ -291,13 +391,31 @@ describe('cluster notes (what the model assumed)', () => {
   });
 
   it('objects without a namespace go to the default namespace', () => {
-    const nons = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x', labels: { app: 'x' } }, spec: { nodeName: 'n1', containers: [{ name: 'app', image: 'app' }] }, status: { phase: 'Running', podIP: '10.0.0.1', podIPs: [{ ip: '10.0.0.1' }] } };
+    const nons = {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'x', labels: { app: 'x' } },
+      spec: { nodeName: 'n1', containers: [{ name: 'app', image: 'app' }] },
+      status: { phase: 'Running', podIP: '10.0.0.1', podIPs: [{ ip: '10.0.0.1' }] },
+    };
     expect(model([nons]).m.cluster.podsByKey.has('default/x')).toBe(true);
   });
 
   it('pod roles from the istio-proxy container arguments (proxy router: gateway; proxy waypoint: waypoint)', () => {
-    const proxyPod = (name: string, args: string[]) => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'g', labels: { app: name } }, spec: { nodeName: 'n1', containers: [{ name: 'istio-proxy', image: 'proxyv2', args }] }, status: { phase: 'Running', podIP: `10.0.9.${name.length}`, podIPs: [{ ip: `10.0.9.${name.length}` }] } });
-    const { m } = model([ns('g'), proxyPod('gw', ['proxy', 'router']), proxyPod('wayp', ['proxy', 'waypoint']), proxyPod('other', ['x', 'waypoint']), proxyPod('sidecar', ['proxy', 'sidecar'])]);
+    const proxyPod = (name: string, args: string[]) => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'g', labels: { app: name } },
+      spec: { nodeName: 'n1', containers: [{ name: 'istio-proxy', image: 'proxyv2', args }] },
+      status: { phase: 'Running', podIP: `10.0.9.${name.length}`, podIPs: [{ ip: `10.0.9.${name.length}` }] },
+    });
+    const { m } = model([
+      ns('g'),
+      proxyPod('gw', ['proxy', 'router']),
+      proxyPod('wayp', ['proxy', 'waypoint']),
+      proxyPod('other', ['x', 'waypoint']),
+      proxyPod('sidecar', ['proxy', 'sidecar']),
+    ]);
     expect(m.cluster.podsByKey.get('g/gw')!.role).toBe('gateway');
     expect(m.cluster.podsByKey.get('g/wayp')!.role).toBe('waypoint');
     expect(m.cluster.podsByKey.get('g/other')!.role).toBe('app');

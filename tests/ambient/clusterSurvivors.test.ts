@@ -23,23 +23,48 @@ function model(objects: object[], settings: AmbientSettings = {}, opts: { includ
   return buildAmbientModel(view, settings);
 }
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
-const controller = (namespace: string, name: string, kind = 'Deployment', labels: Record<string, string> = { app: name }, o: { annotations?: Record<string, string>; containers?: object[] } = {}) => ({
+const controller = (
+  namespace: string,
+  name: string,
+  kind = 'Deployment',
+  labels: Record<string, string> = { app: name },
+  o: { annotations?: Record<string, string>; containers?: object[] } = {},
+) => ({
   apiVersion: 'apps/v1',
   kind,
   metadata: { name, namespace },
-  spec: { selector: { matchLabels: labels }, template: { metadata: { labels, ...(o.annotations ? { annotations: o.annotations } : {}) }, spec: { containers: o.containers ?? [{ name: 'app', image: 'x', ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP', name: 'dns' }] }] } } },
+  spec: {
+    selector: { matchLabels: labels },
+    template: {
+      metadata: { labels, ...(o.annotations ? { annotations: o.annotations } : {}) },
+      spec: { containers: o.containers ?? [{ name: 'app', image: 'x', ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP', name: 'dns' }] }] },
+    },
+  },
 });
-const pod = (namespace: string, name: string, o: { labels?: Record<string, string>; annotations?: Record<string, string>; containers?: object[]; ip?: string | null; node?: string } = {}) => ({
+const pod = (
+  namespace: string,
+  name: string,
+  o: { labels?: Record<string, string>; annotations?: Record<string, string>; containers?: object[]; ip?: string | null; node?: string } = {},
+) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace, labels: { app: name, ...o.labels }, annotations: o.annotations ?? {} },
   spec: { nodeName: o.node ?? 'n1', serviceAccountName: name, containers: o.containers ?? [{ name: 'app', image: 'app' }] },
-  status: o.ip === null ? { phase: 'Pending' } : { phase: 'Running', podIP: o.ip ?? '10.0.0.1', podIPs: [{ ip: o.ip ?? '10.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] },
+  status:
+    o.ip === null
+      ? { phase: 'Pending' }
+      : { phase: 'Running', podIP: o.ip ?? '10.0.0.1', podIPs: [{ ip: o.ip ?? '10.0.0.1' }], conditions: [{ type: 'Ready', status: 'True' }] },
 });
 const INJ = ns('inj', { 'istio-injection': 'enabled' });
-const JOB = { apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'jb', namespace: 'inj' }, spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'x' }] } } } };
+const JOB = {
+  apiVersion: 'batch/v1',
+  kind: 'Job',
+  metadata: { name: 'jb', namespace: 'inj' },
+  spec: { template: { spec: { restartPolicy: 'Never', containers: [{ name: 'a', image: 'x' }] } } },
+};
 const NO_INJECTION: AmbientSettings = { overrides: { namespaceLabels: { inj: { 'istio-injection': null } } } };
-const byName = (m: ReturnType<typeof model>, namespace: string, prefix: string) => m.cluster.pods.find((p) => p.namespace === namespace && p.name.startsWith(prefix))!;
+const byName = (m: ReturnType<typeof model>, namespace: string, prefix: string) =>
+  m.cluster.pods.find((p) => p.namespace === namespace && p.name.startsWith(prefix))!;
 
 describe('the exported names', () => {
   it('are the Istio label and annotations', () => {
@@ -64,7 +89,10 @@ describe('what the injector adds to a pod', () => {
   });
 
   it('turning injection off gives derived pods their template labels back (Deployment, StatefulSet, Job without template metadata)', () => {
-    const m = model([INJ, controller('inj', 'web', 'Deployment', { app: 'web', 'service.istio.io/canonical-name': 'custom' }), controller('inj', 'st', 'StatefulSet'), JOB], NO_INJECTION);
+    const m = model(
+      [INJ, controller('inj', 'web', 'Deployment', { app: 'web', 'service.istio.io/canonical-name': 'custom' }), controller('inj', 'st', 'StatefulSet'), JOB],
+      NO_INJECTION,
+    );
     for (const prefix of ['web-', 'st-', 'jb-']) {
       const p = byName(m, 'inj', prefix);
       expect(p.mode).toBe('none');
@@ -81,7 +109,22 @@ describe('what the injector adds to a pod', () => {
   });
 
   it('a template that already carries the sidecar status is taken as injected', () => {
-    const m = model([ns('plain'), controller('plain', 'pre', 'Deployment', { app: 'pre' }, { annotations: { 'sidecar.istio.io/status': '{"containers":["istio-proxy"]}' }, containers: [{ name: 'app', image: 'x' }, { name: 'istio-proxy', image: 'proxyv2', args: ['proxy', 'sidecar'] }] })]);
+    const m = model([
+      ns('plain'),
+      controller(
+        'plain',
+        'pre',
+        'Deployment',
+        { app: 'pre' },
+        {
+          annotations: { 'sidecar.istio.io/status': '{"containers":["istio-proxy"]}' },
+          containers: [
+            { name: 'app', image: 'x' },
+            { name: 'istio-proxy', image: 'proxyv2', args: ['proxy', 'sidecar'] },
+          ],
+        },
+      ),
+    ]);
     const p = byName(m, 'plain', 'pre-');
     expect(p.mode).toBe('sidecar');
     expect(p.annotations['sidecar.istio.io/status']).toBe('{"containers":["istio-proxy"]}');
@@ -112,7 +155,11 @@ describe('roles', () => {
   });
 
   it('the placeholder ingress gateway is a gateway; its Service a placeholder', () => {
-    const m = model([ns('a'), { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'a' }, spec: { selector: { app: 's' }, ports: [{ port: 80 }] } }], {}, { includePlaceholders: true });
+    const m = model(
+      [ns('a'), { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'a' }, spec: { selector: { app: 's' }, ports: [{ port: 80 }] } }],
+      {},
+      { includePlaceholders: true },
+    );
     const ph = m.cluster.pods.find((p) => p.origin === 'placeholder');
     expect(ph?.role).toBe('gateway');
     expect(m.cluster.services.find((s) => s.key === 'a/s')?.origin).toBe('file');
@@ -140,7 +187,13 @@ describe('ztunnel pods', () => {
     expect(z.resource.body).toEqual({
       apiVersion: 'v1',
       kind: 'Pod',
-      metadata: { name: z.name, namespace: 'istio-system', generateName: 'ztunnel-', labels: { app: 'ztunnel', 'sidecar.istio.io/inject': 'false' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ztunnel', controller: true }] },
+      metadata: {
+        name: z.name,
+        namespace: 'istio-system',
+        generateName: 'ztunnel-',
+        labels: { app: 'ztunnel', 'sidecar.istio.io/inject': 'false' },
+        ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ztunnel', controller: true }],
+      },
       spec: { nodeName: 'n1', serviceAccountName: 'ztunnel', containers: [{ name: 'istio-proxy', image: 'istio/ztunnel' }] },
     });
   });
@@ -157,7 +210,7 @@ describe('ztunnel pods', () => {
 });
 
 describe('pods', () => {
-  it('istio-cni\'s annotation: no note without it, a note for another value', () => {
+  it("istio-cni's annotation: no note without it, a note for another value", () => {
     const m = model([ns('a'), pod('a', 'plain'), pod('a', 'odd', { annotations: { 'ambient.istio.io/redirection': 'disabled' } })]);
     expect(m.cluster.podsByKey.get('a/plain')!.redirectionNote).toBeUndefined();
     expect(m.cluster.podsByKey.get('a/odd')!.redirectionNote).toBe("ambient.istio.io/redirection=disabled is istio-cni's output, not an input; it is ignored.");
@@ -176,8 +229,14 @@ describe('pods', () => {
   });
 
   it('container ports default to TCP', () => {
-    const m = model([ns('a'), pod('a', 'x', { containers: [{ name: 'app', image: 'x', ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP', name: 'dns' }] }] })]);
-    expect(m.cluster.podsByKey.get('a/x')!.containerPorts).toEqual([{ name: '', port: 80, protocol: 'TCP' }, { name: 'dns', port: 53, protocol: 'UDP' }]);
+    const m = model([
+      ns('a'),
+      pod('a', 'x', { containers: [{ name: 'app', image: 'x', ports: [{ containerPort: 80 }, { containerPort: 53, protocol: 'UDP', name: 'dns' }] }] }),
+    ]);
+    expect(m.cluster.podsByKey.get('a/x')!.containerPorts).toEqual([
+      { name: '', port: 80, protocol: 'TCP' },
+      { name: 'dns', port: 53, protocol: 'UDP' },
+    ]);
   });
 
   it('a pod in a namespace without a Namespace object is not enrolled', () => {
@@ -189,11 +248,24 @@ describe('pods', () => {
 
 describe('the cluster', () => {
   it('the root namespace follows meshConfig', () => {
-    const m = model([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'istio', namespace: 'istio-system' }, data: { mesh: 'rootNamespace: mesh-root\ntrustDomain: td.example\n' } }, ns('a'), pod('a', 'x')]);
+    const m = model([
+      {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'istio', namespace: 'istio-system' },
+        data: { mesh: 'rootNamespace: mesh-root\ntrustDomain: td.example\n' },
+      },
+      ns('a'),
+      pod('a', 'x'),
+    ]);
     expect(m.cluster.rootNamespace).toBe('mesh-root');
     expect(m.cluster.trustDomain).toBe('td.example');
     // Empty values read as Istio's defaults.
-    const empty = model([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'istio', namespace: 'istio-system' }, data: { mesh: 'rootNamespace: ""\ntrustDomain: ""\n' } }, ns('a'), pod('a', 'x')]);
+    const empty = model([
+      { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'istio', namespace: 'istio-system' }, data: { mesh: 'rootNamespace: ""\ntrustDomain: ""\n' } },
+      ns('a'),
+      pod('a', 'x'),
+    ]);
     expect(empty.cluster.rootNamespace).toBe('istio-system');
     expect(empty.cluster.trustDomain).toBe('cluster.local');
     expect(empty.cluster.podsByKey.get('a/x')!.identity).toBe('spiffe://cluster.local/ns/a/sa/x');
@@ -213,12 +285,23 @@ describe('the cluster', () => {
   it('the placement note lists only the nodes pods were placed on', () => {
     const y = pod('a', 'y');
     delete (y.spec as { nodeName?: string }).nodeName;
-    const m = model([{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }, ns('a'), pod('a', 'x', { node: 'n1' }), y], { cluster: { nodes: ['alpha'] } });
+    const m = model([{ apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } }, ns('a'), pod('a', 'x', { node: 'n1' }), y], {
+      cluster: { nodes: ['alpha'] },
+    });
     expect(m.cluster.notes).toContain('1 pod(s) name no node: spread round-robin over alpha.');
   });
 
-  it('pods in Kubernetes\' own namespaces are system pods', () => {
-    const m = model([ns('kube-system'), pod('kube-system', 'coredns'), { apiVersion: 'v1', kind: 'Service', metadata: { name: 'kube-dns', namespace: 'kube-system' }, spec: { clusterIP: '10.96.0.10', selector: { app: 'coredns' }, ports: [{ port: 53 }] } }]);
+  it("pods in Kubernetes' own namespaces are system pods", () => {
+    const m = model([
+      ns('kube-system'),
+      pod('kube-system', 'coredns'),
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 'kube-dns', namespace: 'kube-system' },
+        spec: { clusterIP: '10.96.0.10', selector: { app: 'coredns' }, ports: [{ port: 53 }] },
+      },
+    ]);
     expect(m.cluster.podsByKey.get('kube-system/coredns')?.origin).toBe('system');
     expect(m.cluster.services.find((s) => s.key === 'kube-system/kube-dns')?.origin).toBe('system');
   });
@@ -229,7 +312,17 @@ describe('the cluster', () => {
   });
 
   it('the notes say what was assumed', () => {
-    const m = model([INJ, controller('inj', 'web'), { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'waypoint', namespace: 'inj' }, spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] } }, { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'inj' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } }]);
+    const m = model([
+      INJ,
+      controller('inj', 'web'),
+      {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'Gateway',
+        metadata: { name: 'waypoint', namespace: 'inj' },
+        spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] },
+      },
+      { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'inj' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } },
+    ]);
     const wp = m.cluster.pods.find((p) => p.origin === 'waypoint')!;
     expect(m.cluster.notes).toEqual([
       'No node is named by a Node object or a pod: assumed nodes node-a, node-b.',
@@ -239,7 +332,10 @@ describe('the cluster', () => {
       `Waypoint objects istiod's deployment controller would create and the files do not hold: Service inj/waypoint, Pod ${wp.key}.`,
       'Gateway inj/waypoint has no status: assumed ready, with the addresses istiod writes (waypoint.inj.svc.cluster.local).',
     ]);
-    expect(m.cluster.services.map((s) => [s.key, s.origin])).toEqual([['inj/s', 'file'], ['inj/waypoint', 'waypoint']]);
+    expect(m.cluster.services.map((s) => [s.key, s.origin])).toEqual([
+      ['inj/s', 'file'],
+      ['inj/waypoint', 'waypoint'],
+    ]);
   });
 
   it('no notes for a fully described cluster; a Gateway of another class is noted', () => {
@@ -247,17 +343,29 @@ describe('the cluster', () => {
       { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } },
       ns('a'),
       pod('a', 'x'),
-      { apiVersion: 'v1', kind: 'Service', metadata: { name: 's', namespace: 'a' }, spec: { clusterIP: '10.96.0.10', selector: { app: 'x' }, ports: [{ port: 80 }] } },
+      {
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: { name: 's', namespace: 'a' },
+        spec: { clusterIP: '10.96.0.10', selector: { app: 'x' }, ports: [{ port: 80 }] },
+      },
     ]);
     expect(m.cluster.notes).toEqual([]);
     const gw = model([
       { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1' } },
       ns('a'),
-      { apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name: 'gw', namespace: 'a' }, spec: { gatewayClassName: 'istio', listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] }, status: { addresses: [{ type: 'IPAddress', value: '10.96.1.1' }] } },
+      {
+        apiVersion: 'gateway.networking.k8s.io/v1',
+        kind: 'Gateway',
+        metadata: { name: 'gw', namespace: 'a' },
+        spec: { gatewayClassName: 'istio', listeners: [{ name: 'http', port: 80, protocol: 'HTTP' }] },
+        status: { addresses: [{ type: 'IPAddress', value: '10.96.1.1' }] },
+      },
     ]);
     expect(gw.cluster.notes).toEqual([
       '1 pod(s) name no node: spread round-robin over n1.',
       '1 Service(s) name no clusterIP: allocated from 10.96.0.0/16.',
-      'Gateway a/gw (class istio) has a status address, so istiod would bind to it if asked, but its class does not deploy an HBONE waypoint: traffic sent to it would fail.']);
+      'Gateway a/gw (class istio) has a status address, so istiod would bind to it if asked, but its class does not deploy an HBONE waypoint: traffic sent to it would fail.',
+    ]);
   });
 });

@@ -17,11 +17,37 @@ import { makeResource } from '../../src/core/document/resources.ts';
 import type { Resource } from '../../src/core/document/types.ts';
 
 const ap = (name: string, spec: object, opts: { ns?: string; annotations?: Record<string, string> } = {}): Resource =>
-  makeResource({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace: opts.ns ?? 'shop', annotations: opts.annotations ?? {} }, spec }, undefined);
+  makeResource(
+    {
+      apiVersion: 'security.istio.io/v1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name, namespace: opts.ns ?? 'shop', annotations: opts.annotations ?? {} },
+      spec,
+    },
+    undefined,
+  );
 
 const ID = 'spiffe://cluster.local/ns/front/sa/web';
-const http = (o: Partial<EnvoyRequest> = {}): EnvoyRequest => ({ http: true, method: 'GET', path: '/api/items', host: 'cart.shop.svc.cluster.local:8080', headers: { 'X-Team': 'blue' }, sourceIdentity: ID, sourceIp: '10.0.0.5', destinationIp: '10.0.1.7', destinationPort: 8080, ...o });
-const tcp = (o: Partial<EnvoyRequest> = {}): EnvoyRequest => ({ http: false, sourceIdentity: ID, sourceIp: '10.0.0.5', destinationIp: '10.0.1.7', destinationPort: 8080, ...o });
+const http = (o: Partial<EnvoyRequest> = {}): EnvoyRequest => ({
+  http: true,
+  method: 'GET',
+  path: '/api/items',
+  host: 'cart.shop.svc.cluster.local:8080',
+  headers: { 'X-Team': 'blue' },
+  sourceIdentity: ID,
+  sourceIp: '10.0.0.5',
+  destinationIp: '10.0.1.7',
+  destinationPort: 8080,
+  ...o,
+});
+const tcp = (o: Partial<EnvoyRequest> = {}): EnvoyRequest => ({
+  http: false,
+  sourceIdentity: ID,
+  sourceIp: '10.0.0.5',
+  destinationIp: '10.0.1.7',
+  destinationPort: 8080,
+  ...o,
+});
 
 const allowIf = (rule: object) => ap('allow', { action: 'ALLOW', rules: [rule] });
 const denyIf = (rule: object) => ap('deny', { action: 'DENY', rules: [rule] });
@@ -258,7 +284,17 @@ describe('conditions (generator.go: request.headers HTTP only; source.ip, remote
   });
 
   it('every condition must hold (AND)', () => {
-    expect(allowed({ when: [{ key: 'source.namespace', values: ['front'] }, { key: 'destination.port', values: ['80'] }] }, tcp())).toBe('DENY');
+    expect(
+      allowed(
+        {
+          when: [
+            { key: 'source.namespace', values: ['front'] },
+            { key: 'destination.port', values: ['80'] },
+          ],
+        },
+        tcp(),
+      ),
+    ).toBe('DENY');
   });
 });
 
@@ -288,7 +324,14 @@ describe('TCP filter chains (builder.go: ALLOW rules with HTTP fields are ignore
     expect(deny({ to: [{ operation: { methods: ['POST'], ports: ['9090'] } }] })).toBe('ALLOW');
     expect(deny({ from: [{ source: { namespaces: ['front'], requestPrincipals: ['*'] } }] })).toBe('DENY');
     expect(deny({ when: [{ key: 'request.headers[x-team]', values: ['red'] }] })).toBe('DENY');
-    expect(deny({ when: [{ key: 'request.headers[x-team]', values: ['red'] }, { key: 'destination.port', values: ['9090'] }] })).toBe('ALLOW');
+    expect(
+      deny({
+        when: [
+          { key: 'request.headers[x-team]', values: ['red'] },
+          { key: 'destination.port', values: ['9090'] },
+        ],
+      }),
+    ).toBe('ALLOW');
     // On HTTP the same DENY keeps its HTTP fields and does not match a GET.
     expect(evaluateEnvoy([denyIf({ to: [{ operation: { methods: ['POST'], ports: ['8080'] } }] })], http()).decision).toBe('ALLOW');
   });

@@ -16,11 +16,37 @@ import { makeResource } from '../../src/core/document/resources.ts';
 import type { Resource } from '../../src/core/document/types.ts';
 
 const ap = (name: string, spec: object, opts: { ns?: string; annotations?: Record<string, string> } = {}): Resource =>
-  makeResource({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace: opts.ns ?? 'shop', annotations: opts.annotations ?? {} }, spec }, undefined);
+  makeResource(
+    {
+      apiVersion: 'security.istio.io/v1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name, namespace: opts.ns ?? 'shop', annotations: opts.annotations ?? {} },
+      spec,
+    },
+    undefined,
+  );
 
 const ID = 'spiffe://cluster.local/ns/front/sa/web';
-const http = (o: Partial<EnvoyRequest> = {}): EnvoyRequest => ({ http: true, method: 'GET', path: '/api/items', host: 'cart.shop', headers: { 'X-Team': 'blue' }, sourceIdentity: ID, sourceIp: '10.0.0.5', destinationIp: '10.0.1.7', destinationPort: 8080, ...o });
-const tcp = (o: Partial<EnvoyRequest> = {}): EnvoyRequest => ({ http: false, sourceIdentity: ID, sourceIp: '10.0.0.5', destinationIp: '10.0.1.7', destinationPort: 8080, ...o });
+const http = (o: Partial<EnvoyRequest> = {}): EnvoyRequest => ({
+  http: true,
+  method: 'GET',
+  path: '/api/items',
+  host: 'cart.shop',
+  headers: { 'X-Team': 'blue' },
+  sourceIdentity: ID,
+  sourceIp: '10.0.0.5',
+  destinationIp: '10.0.1.7',
+  destinationPort: 8080,
+  ...o,
+});
+const tcp = (o: Partial<EnvoyRequest> = {}): EnvoyRequest => ({
+  http: false,
+  sourceIdentity: ID,
+  sourceIp: '10.0.0.5',
+  destinationIp: '10.0.1.7',
+  destinationPort: 8080,
+  ...o,
+});
 const allow = (rules: object[], name = 'allow') => ap(name, { action: 'ALLOW', rules });
 const deny = (rules: object[], name = 'deny') => ap(name, { action: 'DENY', rules });
 const decide = (p: Resource, r: EnvoyRequest) => evaluateEnvoy([p], r);
@@ -83,7 +109,13 @@ describe('TCP chain: ALLOW rules with only L4 from/to fields are kept', () => {
     const a = allow([{ from: [{ source: { requestPrincipals: ['*'] } }] }]);
     const d = decide(a, tcp());
     expect(d.decision).toBe('DENY');
-    expect(d.evaluated[0]).toEqual({ key: 'shop/allow', resourceKey: a.key, action: 'ALLOW', matched: false, why: 'has HTTP-only conditions, which never match on a TCP chain' });
+    expect(d.evaluated[0]).toEqual({
+      key: 'shop/allow',
+      resourceKey: a.key,
+      action: 'ALLOW',
+      matched: false,
+      why: 'has HTTP-only conditions, which never match on a TCP chain',
+    });
   });
 });
 
@@ -102,7 +134,9 @@ describe('explanations', () => {
     expect(whyOf(allow([]), http())).toBe('no rules: matches nothing');
     expect(decide(allow([]), http()).evaluated[0]?.matched).toBe(false);
     expect(whyOf(allow([{ to: [{ operation: { ports: ['1'] } }] }]), http())).toBe('no `to` operation matches');
-    expect(whyOf(allow([{ to: [{ operation: { ports: ['1'] } }] }, { from: [{ source: { namespaces: ['x'] } }] }]), http())).toBe('no rule matches (no `from` source matches)');
+    expect(whyOf(allow([{ to: [{ operation: { ports: ['1'] } }] }, { from: [{ source: { namespaces: ['x'] } }] }]), http())).toBe(
+      'no rule matches (no `from` source matches)',
+    );
   });
   it('the decision explains itself', () => {
     expect(evaluateEnvoy([], http()).why).toBe('no policy attached');
@@ -111,7 +145,11 @@ describe('explanations', () => {
     expect(evaluateEnvoy([allow([{}], 'a1')], http()).why).toBe('ALLOW policy shop/a1 matches');
     const none = evaluateEnvoy([allow([], 'a1'), allow([], 'a2')], http());
     expect(none).toMatchObject({ decision: 'DENY', policy: undefined, why: 'no ALLOW policy matches (shop/a1, shop/a2): denied by default' });
-    expect(evaluateEnvoy([allow([], 'a1')], http())).toMatchObject({ decision: 'DENY', policy: 'shop/a1', why: 'no ALLOW policy matches (shop/a1): denied by default' });
+    expect(evaluateEnvoy([allow([], 'a1')], http())).toMatchObject({
+      decision: 'DENY',
+      policy: 'shop/a1',
+      why: 'no ALLOW policy matches (shop/a1): denied by default',
+    });
   });
   it('a dry-run policy is only logged', () => {
     const d = evaluateEnvoy([ap('dry', { action: 'DENY', rules: [{}] }, { annotations: { 'istio.io/dry-run': 'true' } })], http());

@@ -9,10 +9,32 @@
 //    namespace, global ones, then the workload's `authorization_policies`; DENY first
 //    (ExplicitlyDenied), no ALLOW → allow, an ALLOW matches → allow, else NotAllowed.
 import { describe, expect, it } from 'vitest';
-import { applicablePolicies, evaluateL4, policyMatches, type L4Connection, type PolicySet, type RbacMatch, type ZtunnelAuthorization } from '../../src/core/ambient/authz.ts';
+import {
+  applicablePolicies,
+  evaluateL4,
+  policyMatches,
+  type L4Connection,
+  type PolicySet,
+  type RbacMatch,
+  type ZtunnelAuthorization,
+} from '../../src/core/ambient/authz.ts';
 
-const conn = (o: Partial<L4Connection> = {}): L4Connection => ({ srcIp: '10.0.0.1', dstIp: '10.0.0.2', dstPort: 8080, srcIdentity: 'spiffe://cluster.local/ns/front/sa/web', ...o });
-const pol = (rules: RbacMatch[][][], o: Partial<ZtunnelAuthorization> = {}): ZtunnelAuthorization => ({ name: 'p', namespace: 'back', scope: 'WorkloadSelector', action: 'Allow', rules, dryRun: false, ...o });
+const conn = (o: Partial<L4Connection> = {}): L4Connection => ({
+  srcIp: '10.0.0.1',
+  dstIp: '10.0.0.2',
+  dstPort: 8080,
+  srcIdentity: 'spiffe://cluster.local/ns/front/sa/web',
+  ...o,
+});
+const pol = (rules: RbacMatch[][][], o: Partial<ZtunnelAuthorization> = {}): ZtunnelAuthorization => ({
+  name: 'p',
+  namespace: 'back',
+  scope: 'WorkloadSelector',
+  action: 'Allow',
+  rules,
+  dryRun: false,
+  ...o,
+});
 /** One group, one clause, one match. */
 const one = (m: RbacMatch, o: Partial<ZtunnelAuthorization> = {}) => pol([[[m]]], o);
 const matches = (m: RbacMatch, c: L4Connection = conn()) => policyMatches(one(m), c);
@@ -72,7 +94,9 @@ describe('rbac.rs field predicates', () => {
     expect(matches({ notServiceAccounts: [{ namespace: 'front', serviceAccount: 'web' }] })).toBe(false);
     expect(matches({ notServiceAccounts: [{ namespace: 'front', serviceAccount: 'web' }] }, conn({ srcIdentity: null }))).toBe(true);
     // The trust domain is ignored.
-    expect(matches({ serviceAccounts: [{ namespace: 'front', serviceAccount: 'web' }] }, conn({ srcIdentity: 'spiffe://other.domain/ns/front/sa/web' }))).toBe(true);
+    expect(matches({ serviceAccounts: [{ namespace: 'front', serviceAccount: 'web' }] }, conn({ srcIdentity: 'spiffe://other.domain/ns/front/sa/web' }))).toBe(
+      true,
+    );
   });
 
   it('principals: spiffe:// stripped, exact/prefix/suffix/presence; no identity fails, notPrincipals presence matches it', () => {
@@ -114,7 +138,10 @@ describe('state.rs assert_rbac: decision and reason', () => {
   it('a matching DENY: ExplicitlyDenied, naming the policy and its scope, even when an ALLOW matches', () => {
     const d = evaluateL4([allow(yes), deny(yes)], conn());
     expect(d).toMatchObject({ decision: 'DENY', code: 'ExplicitlyDenied', policy: 'back/d', policyScope: 'WorkloadSelector' });
-    expect(evaluateL4([one(yes, { action: 'Deny', name: 'g', namespace: 'istio-system', scope: 'Global' })], conn())).toMatchObject({ policy: 'istio-system/g', policyScope: 'Global' });
+    expect(evaluateL4([one(yes, { action: 'Deny', name: 'g', namespace: 'istio-system', scope: 'Global' })], conn())).toMatchObject({
+      policy: 'istio-system/g',
+      policyScope: 'Global',
+    });
   });
 
   it('only non-matching DENYs: allow (NoAllowPolicies)', () => {
@@ -122,7 +149,11 @@ describe('state.rs assert_rbac: decision and reason', () => {
   });
 
   it('ALLOWs present: the first matching allows (AllowMatched); none matching → NotAllowed', () => {
-    expect(evaluateL4([allow(no, 'a1'), allow(yes, 'a2'), allow(yes, 'a3')], conn())).toMatchObject({ decision: 'ALLOW', code: 'AllowMatched', policy: 'back/a2' });
+    expect(evaluateL4([allow(no, 'a1'), allow(yes, 'a2'), allow(yes, 'a3')], conn())).toMatchObject({
+      decision: 'ALLOW',
+      code: 'AllowMatched',
+      policy: 'back/a2',
+    });
     const d = evaluateL4([allow(no, 'a1'), allow(no, 'a2')], conn());
     expect(d.decision).toBe('DENY');
     expect(d.code).toBe('NotAllowed');
@@ -145,7 +176,14 @@ describe('state.rs assert_rbac: decision and reason', () => {
 });
 
 describe('state/policy.rs: which policies a destination workload gets, and in what order', () => {
-  const set = (list: ZtunnelAuthorization[]): PolicySet => ({ byKey: new Map(list.map((p) => [`${p.namespace}/${p.name}`, p])), conversions: [], selectorPolicies: [], peerAuthns: [], convertedPeerAuthns: new Map(), rootNamespace: 'istio-system' });
+  const set = (list: ZtunnelAuthorization[]): PolicySet => ({
+    byKey: new Map(list.map((p) => [`${p.namespace}/${p.name}`, p])),
+    conversions: [],
+    selectorPolicies: [],
+    peerAuthns: [],
+    convertedPeerAuthns: new Map(),
+    rootNamespace: 'istio-system',
+  });
   const ns1 = pol([[]], { name: 'ns1', namespace: 'back', scope: 'Namespace' });
   const nsOther = pol([[]], { name: 'ns2', namespace: 'other', scope: 'Namespace' });
   const global = pol([[]], { name: 'g', namespace: 'istio-system', scope: 'Global' });

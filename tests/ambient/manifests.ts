@@ -3,7 +3,11 @@
 export type Mode = 'STRICT' | 'PERMISSIVE' | 'DISABLE' | 'UNSET';
 
 /** A PeerAuthentication: mesh/namespace/workload mode, port-level modes, a creation time. */
-export const pa = (name: string, namespace: string, o: { mode?: Mode; selector?: Record<string, string>; ports?: Record<string, Mode>; created?: string } = {}) => ({
+export const pa = (
+  name: string,
+  namespace: string,
+  o: { mode?: Mode; selector?: Record<string, string>; ports?: Record<string, Mode>; created?: string } = {},
+) => ({
   apiVersion: 'security.istio.io/v1',
   kind: 'PeerAuthentication',
   metadata: { name, namespace, ...(o.created ? { creationTimestamp: o.created } : {}) },

@@ -13,7 +13,12 @@ import { buildPolicySet, effectiveMtls, workloadPolicyKeys, type PolicySet } fro
 import { loadMesh } from '../../src/core/meshLoader.ts';
 import { pa } from './manifests.ts';
 
-const ap = (name: string, namespace: string, spec: object) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace }, spec });
+const ap = (name: string, namespace: string, spec: object) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'AuthorizationPolicy',
+  metadata: { name, namespace },
+  spec,
+});
 
 function policySet(objects: object[]): PolicySet {
   const { view, problems } = loadMesh([{ path: 'm.yaml', text: objects.map((o) => JSON.stringify(o)).join('\n---\n') }]);
@@ -29,11 +34,20 @@ describe('convertPeerAuthentication (golden files in ambient/testdata)', () => {
 
   it('peer-authn-strict-and-permissive-port-mtls: STRICT with 9090 PERMISSIVE → one group: no identity AND port ≠ 9090', () => {
     const c = converted([pa('workload', 'foo', { mode: 'STRICT', selector: A, ports: { '9090': 'PERMISSIVE' } })]);
-    expect(c).toEqual({ name: 'converted_peer_authentication_workload', namespace: 'foo', scope: 'WorkloadSelector', action: 'Deny', rules: [[[{ notPrincipals: [presence] }], [{ notDestinationPorts: [9090] }]]], dryRun: false });
+    expect(c).toEqual({
+      name: 'converted_peer_authentication_workload',
+      namespace: 'foo',
+      scope: 'WorkloadSelector',
+      action: 'Deny',
+      rules: [[[{ notPrincipals: [presence] }], [{ notDestinationPorts: [9090] }]]],
+      dryRun: false,
+    });
   });
 
   it('peer-authn-strict-and-disable-port-mtls: DISABLE ports are exempted like PERMISSIVE ones', () => {
-    expect(converted([pa('workload', 'foo', { mode: 'STRICT', selector: A, ports: { '9090': 'DISABLE' } })])?.rules).toEqual([[[{ notPrincipals: [presence] }], [{ notDestinationPorts: [9090] }]]]);
+    expect(converted([pa('workload', 'foo', { mode: 'STRICT', selector: A, ports: { '9090': 'DISABLE' } })])?.rules).toEqual([
+      [[{ notPrincipals: [presence] }], [{ notDestinationPorts: [9090] }]],
+    ]);
   });
 
   it('peer-authn-strict-and-strict-port-mtls: STRICT with only STRICT ports converts to nothing (the static policy covers it)', () => {
@@ -41,15 +55,21 @@ describe('convertPeerAuthentication (golden files in ambient/testdata)', () => {
   });
 
   it('peer-authn-permissive-port-mtls-strict-and-permissive: PERMISSIVE with 9090 STRICT → a group per strict port', () => {
-    expect(converted([pa('workload', 'foo', { mode: 'PERMISSIVE', selector: A, ports: { '9090': 'STRICT', '8080': 'PERMISSIVE' } })])?.rules).toEqual([[[{ notPrincipals: [presence], destinationPorts: [9090] }]]]);
+    expect(converted([pa('workload', 'foo', { mode: 'PERMISSIVE', selector: A, ports: { '9090': 'STRICT', '8080': 'PERMISSIVE' } })])?.rules).toEqual([
+      [[{ notPrincipals: [presence], destinationPorts: [9090] }]],
+    ]);
   });
 
   it('peer-authn-disable-port-mtls-strict: DISABLE with 9090 STRICT → same shape', () => {
-    expect(converted([pa('workload', 'foo', { mode: 'DISABLE', selector: A, ports: { '9090': 'STRICT' } })])?.rules).toEqual([[[{ notPrincipals: [presence], destinationPorts: [9090] }]]]);
+    expect(converted([pa('workload', 'foo', { mode: 'DISABLE', selector: A, ports: { '9090': 'STRICT' } })])?.rules).toEqual([
+      [[{ notPrincipals: [presence], destinationPorts: [9090] }]],
+    ]);
   });
 
   it('peer-authn-unset-port-mtls-strict: UNSET (nothing inherited) with 8080 STRICT', () => {
-    expect(converted([pa('workload', 'foo', { mode: 'UNSET', selector: A, ports: { '8080': 'STRICT' } })])?.rules).toEqual([[[{ notPrincipals: [presence], destinationPorts: [8080] }]]]);
+    expect(converted([pa('workload', 'foo', { mode: 'UNSET', selector: A, ports: { '8080': 'STRICT' } })])?.rules).toEqual([
+      [[{ notPrincipals: [presence], destinationPorts: [8080] }]],
+    ]);
   });
 
   it('two STRICT ports under PERMISSIVE are two groups (OR), in port order', () => {
@@ -60,7 +80,10 @@ describe('convertPeerAuthentication (golden files in ambient/testdata)', () => {
   });
 
   it('peer-authn-strict-root-unset-workload-port-mtls-strict-and-permissive: mesh STRICT merges into the workload policy', () => {
-    const c = converted([pa('default-mesh', 'istio-system', { mode: 'STRICT' }), pa('workload', 'foo', { selector: A, ports: { '9090': 'PERMISSIVE', '8080': 'STRICT' } })]);
+    const c = converted([
+      pa('default-mesh', 'istio-system', { mode: 'STRICT' }),
+      pa('workload', 'foo', { selector: A, ports: { '9090': 'PERMISSIVE', '8080': 'STRICT' } }),
+    ]);
     expect(c?.rules).toEqual([[[{ notDestinationPorts: [9090] }], [{ notPrincipals: [presence] }]]]);
   });
 
@@ -70,7 +93,11 @@ describe('convertPeerAuthentication (golden files in ambient/testdata)', () => {
   });
 
   it('peer-authn-strict-root-permissive-namespace-strict-workload: a PERMISSIVE namespace overrides a STRICT mesh, so the STRICT port gets its own group', () => {
-    const c = converted([pa('default-mesh', 'istio-system', { mode: 'STRICT' }), pa('default-foo', 'foo', { mode: 'PERMISSIVE' }), pa('workload', 'foo', { selector: A, ports: { '9090': 'STRICT' } })]);
+    const c = converted([
+      pa('default-mesh', 'istio-system', { mode: 'STRICT' }),
+      pa('default-foo', 'foo', { mode: 'PERMISSIVE' }),
+      pa('workload', 'foo', { selector: A, ports: { '9090': 'STRICT' } }),
+    ]);
     expect(c?.rules).toEqual([[[{ notPrincipals: [presence], destinationPorts: [9090] }]]]);
   });
 
@@ -80,7 +107,11 @@ describe('convertPeerAuthentication (golden files in ambient/testdata)', () => {
   });
 
   it('peer-authn-permissive-root-unset-namespace-mixed-workload-ports: PERMISSIVE mesh, UNSET namespace → only the STRICT port', () => {
-    const c = converted([pa('default-mesh', 'istio-system', { mode: 'PERMISSIVE' }), pa('default-foo', 'foo', { mode: 'UNSET' }), pa('workload', 'foo', { selector: A, ports: { '9090': 'STRICT', '8080': 'PERMISSIVE' } })]);
+    const c = converted([
+      pa('default-mesh', 'istio-system', { mode: 'PERMISSIVE' }),
+      pa('default-foo', 'foo', { mode: 'UNSET' }),
+      pa('workload', 'foo', { selector: A, ports: { '9090': 'STRICT', '8080': 'PERMISSIVE' } }),
+    ]);
     expect(c?.rules).toEqual([[[{ notPrincipals: [presence], destinationPorts: [9090] }]]]);
   });
 
@@ -111,13 +142,28 @@ describe('convertPeerAuthentication (golden files in ambient/testdata)', () => {
 describe('the static strict policy (ambient/policies.go)', () => {
   it('exists with any PeerAuthentication: DENY, WorkloadSelector, notPrincipals presence, in the root namespace', () => {
     const s = policySet([pa('default', 'foo', { mode: 'PERMISSIVE' })]);
-    expect(s.byKey.get(STATIC)).toEqual({ name: 'istio_converted_static_strict', namespace: 'istio-system', scope: 'WorkloadSelector', action: 'Deny', rules: [[[{ notPrincipals: [presence] }]]], dryRun: false });
+    expect(s.byKey.get(STATIC)).toEqual({
+      name: 'istio_converted_static_strict',
+      namespace: 'istio-system',
+      scope: 'WorkloadSelector',
+      action: 'Deny',
+      rules: [[[{ notPrincipals: [presence] }]]],
+      dryRun: false,
+    });
   });
   it('does not exist without PeerAuthentications', () => {
     expect(policySet([ap('x', 'foo', {})]).byKey.has(STATIC)).toBe(false);
   });
   it('follows meshConfig.rootNamespace', () => {
-    const text = [JSON.stringify(pa('default', 'foo', { mode: 'STRICT' })), JSON.stringify({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'istio', namespace: 'istio-system' }, data: { mesh: 'rootNamespace: mesh-root\n' } })].join('\n---\n');
+    const text = [
+      JSON.stringify(pa('default', 'foo', { mode: 'STRICT' })),
+      JSON.stringify({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'istio', namespace: 'istio-system' },
+        data: { mesh: 'rootNamespace: mesh-root\n' },
+      }),
+    ].join('\n---\n');
     const { view } = loadMesh([{ path: 'm.yaml', text }]);
     const s = buildPolicySet(view);
     expect(s.byKey.has('mesh-root/istio_converted_static_strict')).toBe(true);
@@ -164,20 +210,33 @@ describe('workloadPolicyKeys (convertedSelectorPeerAuthentications; workloads.go
   });
 
   it('any matching port decides (a loop over all ports, not all of them): mixed port modes', () => {
-    expect(keys([pa('w', 'foo', { mode: 'PERMISSIVE', selector: A, ports: { '8080': 'PERMISSIVE', '9090': 'STRICT' } })])).toEqual(['foo/converted_peer_authentication_w']);
-    expect(keys([pa('w', 'foo', { mode: 'STRICT', selector: A, ports: { '8080': 'STRICT', '9090': 'PERMISSIVE' } })])).toEqual(['foo/converted_peer_authentication_w']);
-    expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'foo', { selector: A, ports: { '8080': 'STRICT', '9090': 'PERMISSIVE' } })])).toEqual(['foo/converted_peer_authentication_w']);
+    expect(keys([pa('w', 'foo', { mode: 'PERMISSIVE', selector: A, ports: { '8080': 'PERMISSIVE', '9090': 'STRICT' } })])).toEqual([
+      'foo/converted_peer_authentication_w',
+    ]);
+    expect(keys([pa('w', 'foo', { mode: 'STRICT', selector: A, ports: { '8080': 'STRICT', '9090': 'PERMISSIVE' } })])).toEqual([
+      'foo/converted_peer_authentication_w',
+    ]);
+    expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'foo', { selector: A, ports: { '8080': 'STRICT', '9090': 'PERMISSIVE' } })])).toEqual([
+      'foo/converted_peer_authentication_w',
+    ]);
     expect(keys([pa('w', 'foo', { selector: A, ports: { '8080': 'PERMISSIVE', '9090': 'STRICT' } })])).toEqual(['foo/converted_peer_authentication_w']);
   });
 
   it('a selector with empty matchLabels is namespace-level (Selector == nil || len(MatchLabels) == 0)', () => {
-    const emptySel = { apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'e', namespace: 'foo' }, spec: { selector: { matchLabels: {} }, mtls: { mode: 'STRICT' } } };
+    const emptySel = {
+      apiVersion: 'security.istio.io/v1',
+      kind: 'PeerAuthentication',
+      metadata: { name: 'e', namespace: 'foo' },
+      spec: { selector: { matchLabels: {} }, mtls: { mode: 'STRICT' } },
+    };
     expect(keys([emptySel], 'foo', { app: 'anything' })).toEqual([STATIC]);
     expect(effectiveMtls(policySet([emptySel]), 'foo', { app: 'x' })).toEqual({ mode: 'STRICT', from: 'foo/e' });
   });
 
   it('UNSET workload under an effective STRICT: a PERMISSIVE port → converted only; a DISABLE port alone → static (only PERMISSIVE is checked)', () => {
-    expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'foo', { selector: A, ports: { '9090': 'PERMISSIVE' } })])).toEqual(['foo/converted_peer_authentication_w']);
+    expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'foo', { selector: A, ports: { '9090': 'PERMISSIVE' } })])).toEqual([
+      'foo/converted_peer_authentication_w',
+    ]);
     expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'foo', { selector: A, ports: { '9090': 'DISABLE' } })])).toEqual([STATIC]);
     expect(keys([pa('m', 'istio-system', { mode: 'STRICT' }), pa('w', 'foo', { selector: A, ports: { '9090': 'STRICT' } })])).toEqual([STATIC]);
   });
@@ -192,8 +251,12 @@ describe('workloadPolicyKeys (convertedSelectorPeerAuthentications; workloads.go
     const newer = '2025-01-01T00:00:00Z';
     expect(keys([pa('b', 'foo', { mode: 'PERMISSIVE', created: newer }), pa('a', 'foo', { mode: 'STRICT', created: older })])).toEqual([STATIC]);
     expect(keys([pa('b', 'foo', { mode: 'STRICT', created: newer }), pa('a', 'foo', { mode: 'PERMISSIVE', created: older })])).toEqual([]);
-    expect(keys([pa('m2', 'istio-system', { mode: 'PERMISSIVE', created: newer }), pa('m1', 'istio-system', { mode: 'STRICT', created: older })])).toEqual([STATIC]);
-    expect(keys([pa('w2', 'foo', { mode: 'STRICT', selector: A, created: newer }), pa('w1', 'foo', { mode: 'PERMISSIVE', selector: A, created: older })])).toEqual([]);
+    expect(keys([pa('m2', 'istio-system', { mode: 'PERMISSIVE', created: newer }), pa('m1', 'istio-system', { mode: 'STRICT', created: older })])).toEqual([
+      STATIC,
+    ]);
+    expect(
+      keys([pa('w2', 'foo', { mode: 'STRICT', selector: A, created: newer }), pa('w1', 'foo', { mode: 'PERMISSIVE', selector: A, created: older })]),
+    ).toEqual([]);
   });
 
   it('for a workload in the root namespace, root selector PeerAuthentications are ignored (cfg.Namespace != rootNamespace)', () => {
@@ -217,7 +280,12 @@ describe('workloadPolicyKeys (convertedSelectorPeerAuthentications; workloads.go
 
 describe('effectiveMtls (workload > namespace > mesh; UNSET inherits)', () => {
   it('reads each level and names the deciding policy', () => {
-    const s = policySet([pa('m', 'istio-system', { mode: 'STRICT' }), pa('n', 'foo', { mode: 'PERMISSIVE' }), pa('w', 'foo', { mode: 'DISABLE', selector: A }), pa('u', 'baz', { mode: 'UNSET' })]);
+    const s = policySet([
+      pa('m', 'istio-system', { mode: 'STRICT' }),
+      pa('n', 'foo', { mode: 'PERMISSIVE' }),
+      pa('w', 'foo', { mode: 'DISABLE', selector: A }),
+      pa('u', 'baz', { mode: 'UNSET' }),
+    ]);
     expect(effectiveMtls(s, 'foo', A)).toEqual({ mode: 'DISABLE', from: 'foo/w' });
     expect(effectiveMtls(s, 'foo', { app: 'b' })).toEqual({ mode: 'PERMISSIVE', from: 'foo/n' });
     expect(effectiveMtls(s, 'bar', A)).toEqual({ mode: 'STRICT', from: 'istio-system/m' });

@@ -50,7 +50,8 @@ describe('istio-cni rules (cni.ts)', () => {
     const rules = redirectionRules(m.cluster.podsByKey.get('a/x')!);
     expect(rules[2]).toEqual({
       chain: 'PREROUTING (inbound)',
-      description: "ambient.istio.io/bypass-inbound-capture=true: inbound plaintext is NOT redirected (it reaches the app unchecked); HBONE to :15008 is still accepted by ztunnel's in-pod listener.",
+      description:
+        "ambient.istio.io/bypass-inbound-capture=true: inbound plaintext is NOT redirected (it reaches the app unchecked); HBONE to :15008 is still accepted by ztunnel's in-pod listener.",
       iptables: '(no REDIRECT to 15006)',
     });
     expect(rules[3]?.chain).toBe('PREROUTING (inbound)');
@@ -63,13 +64,17 @@ describe('settings', () => {
     expect(resolveSettings({ cluster: {} }).nodes).toBeUndefined();
   });
   it('settingsKey sorts object keys', () => {
-    expect(settingsKey(resolveSettings())).toBe('{"ambientEnabled":true,"autoAllowWaypointPolicy":false,"dnsCapture":true,"excludeNamespaces":["kube-system"],"infrastructure":false,"notReadyWaypoints":[],"overrides":{},"sidecarHbone":true,"systemNamespace":"istio-system"}');
+    expect(settingsKey(resolveSettings())).toBe(
+      '{"ambientEnabled":true,"autoAllowWaypointPolicy":false,"dnsCapture":true,"excludeNamespaces":["kube-system"],"infrastructure":false,"notReadyWaypoints":[],"overrides":{},"sidecarHbone":true,"systemNamespace":"istio-system"}',
+    );
     const a = settingsKey(resolveSettings({ overrides: { podLabels: { 'a/z': { b: '1', a: '2' }, 'a/y': { c: null } } } }));
     const b = settingsKey(resolveSettings({ overrides: { podLabels: { 'a/y': { c: null }, 'a/z': { a: '2', b: '1' } } } }));
     expect(a).toBe(b);
   });
   it('the assumptions name the installation', () => {
-    expect(describeAssumptions(resolveSettings())[2]).toBe('Cluster ID Kubernetes, one network, cluster domain cluster.local; every ztunnel receives every Workload, Service and policy (no on-demand xDS).');
+    expect(describeAssumptions(resolveSettings())[2]).toBe(
+      'Cluster ID Kubernetes, one network, cluster domain cluster.local; every ztunnel receives every Workload, Service and policy (no on-demand xDS).',
+    );
   });
 });
 

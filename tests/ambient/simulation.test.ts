@@ -15,14 +15,28 @@ import { generateForProxy } from '../../src/core/xds/generate.ts';
 import { findProxy, listProxies, proxyForPod } from '../../src/core/xds/proxy.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
-const pod = (namespace: string, name: string, opts: { labels?: Record<string, string>; annotations?: Record<string, string>; node?: string; ip?: string; sa?: string; hostNetwork?: boolean } = {}) => ({
+const pod = (
+  namespace: string,
+  name: string,
+  opts: { labels?: Record<string, string>; annotations?: Record<string, string>; node?: string; ip?: string; sa?: string; hostNetwork?: boolean } = {},
+) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace, labels: { app: name, ...opts.labels }, annotations: opts.annotations ?? {} },
-  spec: { ...(opts.node ? { nodeName: opts.node } : {}), ...(opts.hostNetwork ? { hostNetwork: true } : {}), serviceAccountName: opts.sa ?? name, containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }] },
+  spec: {
+    ...(opts.node ? { nodeName: opts.node } : {}),
+    ...(opts.hostNetwork ? { hostNetwork: true } : {}),
+    serviceAccountName: opts.sa ?? name,
+    containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }],
+  },
   ...(opts.ip ? { status: { phase: 'Running', podIP: opts.ip, podIPs: [{ ip: opts.ip }], conditions: [{ type: 'Ready', status: 'True' }] } } : {}),
 });
-const svc = (namespace: string, name: string, port = 80, targetPort = 8080) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace }, spec: { selector: { app: name }, ports: [{ name: 'http', port, targetPort }] } });
+const svc = (namespace: string, name: string, port = 80, targetPort = 8080) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace },
+  spec: { selector: { app: name }, ports: [{ name: 'http', port, targetPort }] },
+});
 
 function model(objects: object[], settings: AmbientSettings = {}) {
   const text = objects.map((o) => JSON.stringify(o)).join('\n---\n');
@@ -66,7 +80,9 @@ describe('enrollment', () => {
     expect(p.mode).toBe('ambient');
     expect(p.overridden).toBe(true);
     // Removing the label again with an override.
-    const off = model([ns('a', { 'istio.io/dataplane-mode': 'ambient' }), pod('a', 'x')], { overrides: { namespaceLabels: { a: { 'istio.io/dataplane-mode': null } } } });
+    const off = model([ns('a', { 'istio.io/dataplane-mode': 'ambient' }), pod('a', 'x')], {
+      overrides: { namespaceLabels: { a: { 'istio.io/dataplane-mode': null } } },
+    });
     expect(off.model.cluster.podsByKey.get('a/x')!.mode).toBe('none');
   });
 });
@@ -105,7 +121,10 @@ describe('CNI redirection rules', () => {
       pod('a', 'nodns', { annotations: { 'ambient.istio.io/dns-capture': 'false' } }),
       pod('a', 'out', { labels: { 'istio.io/dataplane-mode': 'none' } }),
     ]);
-    const rules = (k: string) => redirectionRules(m.cluster.podsByKey.get(k)!).map((r) => r.iptables).join('\n');
+    const rules = (k: string) =>
+      redirectionRules(m.cluster.podsByKey.get(k)!)
+        .map((r) => r.iptables)
+        .join('\n');
     expect(rules('a/plain')).toContain('--to-ports 15006');
     expect(rules('a/plain')).toContain('--to-port 15053');
     expect(rules('a/plain')).toContain('--to-ports 15001');
@@ -136,7 +155,12 @@ describe('traces', () => {
   });
 
   it('matches ztunnel port rules against the target port, not the service port', () => {
-    const deny = (port: number) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name: `deny-${port}`, namespace: 'a' }, spec: { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{ to: [{ operation: { ports: [String(port)] } }] }] } });
+    const deny = (port: number) => ({
+      apiVersion: 'security.istio.io/v1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name: `deny-${port}`, namespace: 'a' },
+      spec: { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{ to: [{ operation: { ports: [String(port)] } }] }] },
+    });
     const svcPort = model([...base, deny(80)]);
     expect(traceRequest(svcPort.view, svcPort.model, { from: 'a/client', to: 'server.a.svc.cluster.local:80' }).result).toBe('ALLOW');
     const target = model([...base, deny(8080)]);
@@ -164,7 +188,13 @@ describe('traces', () => {
 
 describe('assumed Service addresses', () => {
   it('gives a Service written without a clusterIP the same address in the ambient view and in xDS', () => {
-    const objects = [ns('a', { 'istio-injection': 'enabled' }), pod('a', 'client-1', { labels: { app: 'client' }, ip: '10.244.0.5' }), svc('a', 'reviews'), svc('a', 'ratings'), { ...svc('a', 'fixed'), spec: { ...svc('a', 'fixed').spec, clusterIP: '10.96.7.7' } }];
+    const objects = [
+      ns('a', { 'istio-injection': 'enabled' }),
+      pod('a', 'client-1', { labels: { app: 'client' }, ip: '10.244.0.5' }),
+      svc('a', 'reviews'),
+      svc('a', 'ratings'),
+      { ...svc('a', 'fixed'), spec: { ...svc('a', 'fixed').spec, clusterIP: '10.96.7.7' } },
+    ];
     const { view, model: m } = model(objects);
     const ambient = new Map(m.cluster.services.map((s) => [s.key, s.addresses]));
     const xds = assumedClusterIps(view);
@@ -201,7 +231,12 @@ spec:
   // Built inside each test, not while the file is collected: work done at collection time is
   // "static" to Stryker's per-test coverage, and every mutant it touches would run every test.
   const setup = () => {
-    const files = [...readdirSync(sampleDir).filter((f) => f.endsWith('.yaml')).map((f) => ({ path: f, text: readFileSync(new URL(f, sampleDir), 'utf8') })), { path: 'ingress.yaml', text: ingress }];
+    const files = [
+      ...readdirSync(sampleDir)
+        .filter((f) => f.endsWith('.yaml'))
+        .map((f) => ({ path: f, text: readFileSync(new URL(f, sampleDir), 'utf8') })),
+      { path: 'ingress.yaml', text: ingress },
+    ];
     const { view } = loadMesh(files);
     const m = buildAmbientModel(view, {});
     const gateway = m.cluster.pods.find((p) => p.namespace === 'shop' && p.name.startsWith('web-istio-'));
@@ -225,7 +260,7 @@ spec:
     expect(others).not.toContain(service.addresses.vips[0]);
   });
 
-  it('traces from the gateway: it skips the waypoint without istio.io/ingress-use-waypoint, so ztunnel\'s L4 policy decides', () => {
+  it("traces from the gateway: it skips the waypoint without istio.io/ingress-use-waypoint, so ztunnel's L4 policy decides", () => {
     const { view, m, gateway } = setup();
     const r = traceRequest(view, m, { from: gateway!.key, to: 'products.shop.svc.cluster.local:80' });
     expect(r.source).toEqual({ pod: gateway!.key, class: 'gateway' });

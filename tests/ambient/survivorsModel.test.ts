@@ -28,9 +28,18 @@ function load(objects: object[]) {
   return view;
 }
 const policySet = (objects: object[], revision?: string): PolicySet => buildPolicySet(load(objects), revision);
-const ap = (name: string, namespace: string, labels?: Record<string, string>) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace, ...(labels ? { labels } : {}) }, spec: { rules: [{}] } });
+const ap = (name: string, namespace: string, labels?: Record<string, string>) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'AuthorizationPolicy',
+  metadata: { name, namespace, ...(labels ? { labels } : {}) },
+  spec: { rules: [{}] },
+});
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
-const pod = (namespace: string, name: string, o: { labels?: Record<string, string>; annotations?: Record<string, string>; containers?: object[]; phase?: string } = {}) => ({
+const pod = (
+  namespace: string,
+  name: string,
+  o: { labels?: Record<string, string>; annotations?: Record<string, string>; containers?: object[]; phase?: string } = {},
+) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace, labels: { app: name, ...o.labels }, annotations: o.annotations ?? {} },
@@ -41,16 +50,35 @@ const NO_ID = { notPrincipals: [{ type: 'presence' }] };
 
 describe('convertPeerAuthentication: a PERMISSIVE port under UNSET', () => {
   it('is an exception under a STRICT namespace policy even when the root policy is not STRICT', () => {
-    const s = policySet([pa('root', 'istio-system', { mode: 'PERMISSIVE' }), pa('n', 'foo', { mode: 'STRICT' }), pa('w', 'foo', { selector: { app: 'a' }, ports: { '8080': 'PERMISSIVE' } })]);
+    const s = policySet([
+      pa('root', 'istio-system', { mode: 'PERMISSIVE' }),
+      pa('n', 'foo', { mode: 'STRICT' }),
+      pa('w', 'foo', { selector: { app: 'a' }, ports: { '8080': 'PERMISSIVE' } }),
+    ]);
     // DENY when the port is not 8080 and the peer has no identity: STRICT except on 8080.
-    expect(s.convertedPeerAuthns.get('foo/w')).toEqual({ name: 'converted_peer_authentication_w', namespace: 'foo', scope: 'WorkloadSelector', action: 'Deny', rules: [[[{ notDestinationPorts: [8080] }], [NO_ID]]], dryRun: false });
+    expect(s.convertedPeerAuthns.get('foo/w')).toEqual({
+      name: 'converted_peer_authentication_w',
+      namespace: 'foo',
+      scope: 'WorkloadSelector',
+      action: 'Deny',
+      rules: [[[{ notDestinationPorts: [8080] }], [NO_ID]]],
+      dryRun: false,
+    });
     expect(workloadPolicyKeys(s, 'foo', { app: 'a' })).toEqual(['foo/converted_peer_authentication_w']);
   });
 });
 
 describe('buildPolicySet for a revision other than default', () => {
   it('takes policies labelled with that revision and unlabelled ones, not those labelled istio.io/rev=""', () => {
-    const s = policySet([ap('none', 'a'), ap('empty', 'a', { 'istio.io/rev': '' }), ap('canary', 'a', { 'istio.io/rev': 'canary' }), ap('def', 'a', { 'istio.io/rev': 'default' })], 'canary');
+    const s = policySet(
+      [
+        ap('none', 'a'),
+        ap('empty', 'a', { 'istio.io/rev': '' }),
+        ap('canary', 'a', { 'istio.io/rev': 'canary' }),
+        ap('def', 'a', { 'istio.io/rev': 'default' }),
+      ],
+      'canary',
+    );
     expect([...s.byKey.keys()].sort()).toEqual(['a/canary', 'a/none']);
     expect(s.conversions.find((c) => c.resource.name === 'empty')?.excluded).toBe("labelled istio.io/rev=: another revision's istiod handles it");
   });
@@ -59,8 +87,14 @@ describe('buildPolicySet for a revision other than default', () => {
 describe('pods from the files keep their sidecar status', () => {
   it('a pod written with a status that holds "derived":true is no derived pod: its status and labels stay', () => {
     const status = '{"containers":["istio-proxy"],"derived":true}';
-    const containers = [{ name: 'app', image: 'x' }, { name: 'istio-proxy', image: 'proxyv2', args: ['proxy', 'sidecar'] }];
-    const view = load([ns('plain'), pod('plain', 'exported', { annotations: { 'sidecar.istio.io/status': status }, labels: { 'security.istio.io/tlsMode': 'istio' }, containers })]);
+    const containers = [
+      { name: 'app', image: 'x' },
+      { name: 'istio-proxy', image: 'proxyv2', args: ['proxy', 'sidecar'] },
+    ];
+    const view = load([
+      ns('plain'),
+      pod('plain', 'exported', { annotations: { 'sidecar.istio.io/status': status }, labels: { 'security.istio.io/tlsMode': 'istio' }, containers }),
+    ]);
     const p = buildAmbientModel(view).cluster.podsByKey.get('plain/exported')!;
     expect(p.origin).toBe('file');
     expect(p.annotations['sidecar.istio.io/status']).toBe(status);
@@ -70,7 +104,12 @@ describe('pods from the files keep their sidecar status', () => {
 
 describe('the mode of a pod that ended', () => {
   it('a terminated sidecar pod stays sidecar, with no state code; a terminated ambient pod is none (Terminated)', () => {
-    const view = load([ns('inj', { 'istio-injection': 'enabled' }), ns('amb', { 'istio.io/dataplane-mode': 'ambient' }), pod('inj', 'job', { phase: 'Succeeded' }), pod('amb', 'job', { phase: 'Failed' })]);
+    const view = load([
+      ns('inj', { 'istio-injection': 'enabled' }),
+      ns('amb', { 'istio.io/dataplane-mode': 'ambient' }),
+      pod('inj', 'job', { phase: 'Succeeded' }),
+      pod('amb', 'job', { phase: 'Failed' }),
+    ]);
     const m = buildAmbientModel(view);
     const side = m.cluster.podsByKey.get('inj/job')!;
     expect(side.state).toBe('terminated');
@@ -82,8 +121,25 @@ describe('the mode of a pod that ended', () => {
 
 describe('sidecar and waypoint policies: hosts with a port', () => {
   it('match case-insensitively', () => {
-    const policy = makeResource({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name: 'p', namespace: 'shop' }, spec: { rules: [{ to: [{ operation: { hosts: ['Cart.Shop.svc.cluster.local:8080'] } }] }] } }, undefined);
-    const req = { http: true, method: 'GET', path: '/', host: 'cart.shop.svc.cluster.local:8080', sourceIdentity: null, sourceIp: '10.0.0.5', destinationIp: '10.0.1.7', destinationPort: 8080 };
+    const policy = makeResource(
+      {
+        apiVersion: 'security.istio.io/v1',
+        kind: 'AuthorizationPolicy',
+        metadata: { name: 'p', namespace: 'shop' },
+        spec: { rules: [{ to: [{ operation: { hosts: ['Cart.Shop.svc.cluster.local:8080'] } }] }] },
+      },
+      undefined,
+    );
+    const req = {
+      http: true,
+      method: 'GET',
+      path: '/',
+      host: 'cart.shop.svc.cluster.local:8080',
+      sourceIdentity: null,
+      sourceIp: '10.0.0.5',
+      destinationIp: '10.0.1.7',
+      destinationPort: 8080,
+    };
     expect(evaluateEnvoy([policy], req).decision).toBe('ALLOW');
     expect(evaluateEnvoy([policy], { ...req, host: 'cart.shop.svc.cluster.local:9090' }).decision).toBe('DENY');
   });

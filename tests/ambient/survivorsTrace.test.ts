@@ -27,7 +27,12 @@ const waypoint = (namespace: string, name = 'waypoint', o: { waypointFor?: strin
   spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] },
   ...(o.ip ? { status: { addresses: [{ type: 'IPAddress', value: o.ip }] } } : {}),
 });
-const strict = (namespace: string) => ({ apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'default', namespace }, spec: { mtls: { mode: 'STRICT' } } });
+const strict = (namespace: string) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'PeerAuthentication',
+  metadata: { name: 'default', namespace },
+  spec: { mtls: { mode: 'STRICT' } },
+});
 const wpRef = { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }] };
 
 /** The words of a text: names and addresses listed one by one come out whole. */
@@ -36,7 +41,13 @@ const words = (text: string) => text.split(/[\s,;()]+/).filter(Boolean);
 const AMB = { 'istio.io/dataplane-mode': 'ambient' };
 const WP_NS = { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' };
 const base = () => [ns('a', AMB), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2')];
-const withWaypoint = (ports?: object[]) => [ns('a', WP_NS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2', ports ? { ports } : {}), waypoint('a')];
+const withWaypoint = (ports?: object[]) => [
+  ns('a', WP_NS),
+  pod('a', 'client', '10.0.0.1'),
+  pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+  svc('a', 'server', '10.96.0.2', ports ? { ports } : {}),
+  waypoint('a'),
+];
 /** A namespace whose pods get a sidecar (injection on). */
 const INJ = () => ns('s', { 'istio-injection': 'enabled' });
 const TCP_PORT = [{ name: 'tcp', port: 80, targetPort: 8080, protocol: 'TCP' }];
@@ -83,7 +94,12 @@ describe('a waypoint addressed by an IP that no Service has (waypointPod)', () =
 
 describe('waypoint policies (waypointPolicies)', () => {
   it('a root-namespace targetRef of another kind in the gateway API group is no GatewayClass reference', () => {
-    const ref = (kind: string) => ap(`deny-${kind.toLowerCase()}`, 'istio-system', { targetRefs: [{ kind, group: 'gateway.networking.k8s.io', name: 'istio-waypoint' }], action: 'DENY', rules: [{}] });
+    const ref = (kind: string) =>
+      ap(`deny-${kind.toLowerCase()}`, 'istio-system', {
+        targetRefs: [{ kind, group: 'gateway.networking.k8s.io', name: 'istio-waypoint' }],
+        action: 'DENY',
+        rules: [{}],
+      });
     const objs = [...withWaypoint(), ns('istio-system')];
     expect(trace([...objs, ref('HTTPRoute')], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
     const byClass = trace([...objs, ref('GatewayClass')], { from: 'a/client', to: 'server:80' });
@@ -100,7 +116,13 @@ describe('waypoint policies (waypointPolicies)', () => {
 
 describe('HBONE at a pod that bypasses inbound capture', () => {
   it('still ends at its ztunnel, which enforces the policies', () => {
-    const objs = [ns('a', AMB), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2', annotations: { 'ambient.istio.io/bypass-inbound-capture': 'true' } }), svc('a', 'server', '10.96.0.2'), ap('deny', 'a', { action: 'DENY', rules: [{}] })];
+    const objs = [
+      ns('a', AMB),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2', { node: 'n2', annotations: { 'ambient.istio.io/bypass-inbound-capture': 'true' } }),
+      svc('a', 'server', '10.96.0.2'),
+      ap('deny', 'a', { action: 'DENY', rules: [{}] }),
+    ];
     const r = trace(objs, { from: 'a/client', to: 'server:80' });
     expect(r.result).toBe('DENY');
     expect(r.deniedAt?.point).toBe('ztunnel@n2 inbound');
@@ -122,7 +144,13 @@ describe('the host an Envoy sees (hosts: ["*"] matches any request)', () => {
     expect(r.result).toBe('ALLOW');
   });
   it('at a workload waypoint, for a request to the pod IP', () => {
-    const objs = [ns('a', AMB), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { labels: { 'istio.io/use-waypoint': 'waypoint' } }), waypoint('a', 'waypoint', { waypointFor: 'workload' }), anyHost('a', wpRef)];
+    const objs = [
+      ns('a', AMB),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2', { labels: { 'istio.io/use-waypoint': 'waypoint' } }),
+      waypoint('a', 'waypoint', { waypointFor: 'workload' }),
+      anyHost('a', wpRef),
+    ];
     const r = trace(objs, { from: 'a/client', to: '10.0.0.2:8080' });
     expect(r.waypointUsed).toBe('a/waypoint');
     expect(r.enforcement.find((e) => e.point === 'waypoint a/waypoint')?.decision).toBe('ALLOW');
@@ -132,18 +160,43 @@ describe('the host an Envoy sees (hosts: ["*"] matches any request)', () => {
 
 describe('sidecar authorization hop', () => {
   it('names each policy', () => {
-    const objs = [ns('a', AMB), pod('a', 'client', '10.0.0.1'), INJ(), pod('s', 'web', '10.0.3.2'), svc('s', 'web', '10.96.3.2'), ap('p1', 's', { rules: [{}] }), ap('p2', 's', { rules: [{}] })];
+    const objs = [
+      ns('a', AMB),
+      pod('a', 'client', '10.0.0.1'),
+      INJ(),
+      pod('s', 'web', '10.0.3.2'),
+      svc('s', 'web', '10.96.3.2'),
+      ap('p1', 's', { rules: [{}] }),
+      ap('p2', 's', { rules: [{}] }),
+    ];
     const hop = one(trace(objs, { from: 'a/client', to: 'web.s:80' }), (h) => h.component === 'sidecar-inbound' && h.decision !== undefined);
     expect(words(hop.text)).toEqual(expect.arrayContaining(['s/p1', 's/p2']));
   });
 });
 
 describe('a waypoint sending to a sidecar endpoint of a TCP Service port', () => {
-  const objs = () => [ns('a', AMB), pod('a', 'client', '10.0.0.1'), ns('s', { 'istio-injection': 'enabled', 'istio.io/use-waypoint': 'waypoint' }), pod('s', 'web', '10.0.3.2'), svc('s', 'web', '10.96.3.2', { ports: TCP_PORT }), waypoint('s')];
+  const objs = () => [
+    ns('a', AMB),
+    pod('a', 'client', '10.0.0.1'),
+    ns('s', { 'istio-injection': 'enabled', 'istio.io/use-waypoint': 'waypoint' }),
+    pod('s', 'web', '10.0.3.2'),
+    svc('s', 'web', '10.96.3.2', { ports: TCP_PORT }),
+    waypoint('s'),
+  ];
   it('over HBONE: the sidecar uses a TCP chain (L4)', () => {
     const r = trace(objs(), { from: 'a/client', to: 'web.s:80' });
     expect(r.waypointUsed).toBe('s/waypoint');
-    expect(one(r, (h) => h.component === 'waypoint' && h.pod === undefined && h.protocol !== undefined && h.port === 15008 && h.peerIdentity === 'spiffe://cluster.local/ns/s/sa/web').protocol).toBe('HBONE mTLS');
+    expect(
+      one(
+        r,
+        (h) =>
+          h.component === 'waypoint' &&
+          h.pod === undefined &&
+          h.protocol !== undefined &&
+          h.port === 15008 &&
+          h.peerIdentity === 'spiffe://cluster.local/ns/s/sa/web',
+      ).protocol,
+    ).toBe('HBONE mTLS');
     expect(r.enforcement.find((e) => e.point === 'sidecar s/web')?.layer).toBe('L4');
   });
   it('without HBONE: both ends of the leg agree on its protocol, and a TCP chain (L4)', () => {
@@ -156,7 +209,16 @@ describe('a waypoint sending to a sidecar endpoint of a TCP Service port', () =>
 });
 
 describe('plain TCP to a STRICT sidecar is refused', () => {
-  const objs = () => [ns('a', AMB), pod('a', 'client', '10.0.0.1'), ns('p'), pod('p', 'legacy', '10.0.5.5'), INJ(), pod('s', 'web', '10.0.3.2'), svc('s', 'web', '10.96.3.2'), strict('s')];
+  const objs = () => [
+    ns('a', AMB),
+    pod('a', 'client', '10.0.0.1'),
+    ns('p'),
+    pod('p', 'legacy', '10.0.5.5'),
+    INJ(),
+    pod('s', 'web', '10.0.3.2'),
+    svc('s', 'web', '10.96.3.2'),
+    strict('s'),
+  ];
   const refused = (r: TraceResult) => {
     expect(r.result).toBe('DENY');
     expect(r.deniedAt?.point).toBe('sidecar s/web');
@@ -170,7 +232,14 @@ describe('plain TCP to a STRICT sidecar is refused', () => {
 
 describe('a sidecar without HBONE to an ambient pod that bypasses inbound capture', () => {
   it('sends plaintext, which reaches the app without ztunnel', () => {
-    const objs = [ns('a', AMB), pod('a', 'server', '10.0.0.2', { annotations: { 'ambient.istio.io/bypass-inbound-capture': 'true' } }), svc('a', 'server', '10.96.0.2'), INJ(), pod('s', 'sc', '10.0.3.1'), ap('deny', 'a', { action: 'DENY', rules: [{}] })];
+    const objs = [
+      ns('a', AMB),
+      pod('a', 'server', '10.0.0.2', { annotations: { 'ambient.istio.io/bypass-inbound-capture': 'true' } }),
+      svc('a', 'server', '10.96.0.2'),
+      INJ(),
+      pod('s', 'sc', '10.0.3.1'),
+      ap('deny', 'a', { action: 'DENY', rules: [{}] }),
+    ];
     const r = trace(objs, { from: 's/sc', to: 'server.a:80' }, { sidecarHbone: false });
     expect(r.result).toBe('ALLOW');
     expect(r.hops.some((h) => h.component === 'ztunnel-inbound')).toBe(false);
@@ -187,8 +256,16 @@ describe('name resolution hops', () => {
     expect(r.hops[0]?.text).toContain('cluster DNS');
   });
   it('a headless Service answers each ready pod IP, with and without capture', () => {
-    const objs = [...base(), pod('a', 'hl-1', '10.0.0.21', { labels: { app: 'hl' } }), pod('a', 'hl-2', '10.0.0.22', { labels: { app: 'hl' } }), svc('a', 'hl', 'None')];
-    for (const [settings, actor] of [[{}, 'ztunnel@n1'], [{ cni: { dnsCapture: false } }, 'cluster DNS']] as const) {
+    const objs = [
+      ...base(),
+      pod('a', 'hl-1', '10.0.0.21', { labels: { app: 'hl' } }),
+      pod('a', 'hl-2', '10.0.0.22', { labels: { app: 'hl' } }),
+      svc('a', 'hl', 'None'),
+    ];
+    for (const [settings, actor] of [
+      [{}, 'ztunnel@n1'],
+      [{ cni: { dnsCapture: false } }, 'cluster DNS'],
+    ] as const) {
       const dns = trace(objs, { from: 'a/client', to: 'hl:8080' }, settings).hops[0]!;
       expect(dns.component).toBe('dns');
       expect(dns.actor).toBe(actor);
@@ -221,7 +298,12 @@ describe('who acts for a sidecar or a gateway client', () => {
 });
 
 describe('WorkloadEntry endpoints', () => {
-  const we = (name: string, address: string, labels: Record<string, string>) => ({ apiVersion: 'networking.istio.io/v1', kind: 'WorkloadEntry', metadata: { name, namespace: 'a' }, spec: { address, labels } });
+  const we = (name: string, address: string, labels: Record<string, string>) => ({
+    apiVersion: 'networking.istio.io/v1',
+    kind: 'WorkloadEntry',
+    metadata: { name, namespace: 'a' },
+    spec: { address, labels },
+  });
   it('kube-proxy has none: an uncaptured client to a Service whose only endpoint is a WorkloadEntry host name is refused', () => {
     const objs = [ns('a'), pod('a', 'client', '10.0.0.1'), svc('a', 'vm', '10.96.0.7'), we('vm-1', 'vm.example.com', { app: 'vm' })];
     const r = trace(objs, { from: 'a/client', to: 'vm:80' });
@@ -241,7 +323,13 @@ describe('WorkloadEntry endpoints', () => {
     expect(one(r, (h) => h.component === 'kube-proxy').text).toContain('DNATs to 10.0.0.9:8080');
   });
   it('a gateway tunnels to an HBONE WorkloadEntry, which has no pod: no destination ztunnel', () => {
-    const objs = [ns('a', AMB), svc('a', 'vm', '10.96.0.7'), we('vm-1', '10.0.7.1', { app: 'vm', 'networking.istio.io/tunnel': 'http' }), ns('g'), pod('g', 'gw', '10.0.9.1', { labels: { istio: 'ingressgateway' } })];
+    const objs = [
+      ns('a', AMB),
+      svc('a', 'vm', '10.96.0.7'),
+      we('vm-1', '10.0.7.1', { app: 'vm', 'networking.istio.io/tunnel': 'http' }),
+      ns('g'),
+      pod('g', 'gw', '10.0.9.1', { labels: { istio: 'ingressgateway' } }),
+    ];
     const r = trace(objs, { from: 'g/gw', to: 'vm.a:80' });
     expect(r.result).toBe('ALLOW');
     expect(one(r, (h) => h.component === 'gateway' && h.protocol === 'HBONE mTLS').text).toContain('10.0.7.1');

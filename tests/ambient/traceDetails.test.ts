@@ -12,16 +12,41 @@ import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import { parseRequest, parseTarget, traceRequest, type TraceInput } from '../../src/core/ambient/trace.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
-const pod = (namespace: string, name: string, ip: string, o: { labels?: Record<string, string>; node?: string; ports?: Array<{ name?: string; containerPort: number }> } = {}) => ({
+const pod = (
+  namespace: string,
+  name: string,
+  ip: string,
+  o: { labels?: Record<string, string>; node?: string; ports?: Array<{ name?: string; containerPort: number }> } = {},
+) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace, labels: { app: name, ...o.labels } },
   spec: { nodeName: o.node ?? 'n1', serviceAccountName: name, containers: [{ name: 'app', image: 'app', ports: o.ports ?? [{ containerPort: 8080 }] }] },
   status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: 'True' }] },
 });
-const svc = (namespace: string, name: string, ip: string, o: { labels?: Record<string, string>; ports?: object[]; selector?: Record<string, string> } = {}) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels: o.labels ?? {} }, spec: { clusterIP: ip, selector: o.selector ?? { app: name }, ports: o.ports ?? [{ name: 'http', port: 80, targetPort: 8080 }] } });
-const waypoint = (namespace: string, name = 'waypoint') => ({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name, namespace }, spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] } });
-const ap = (name: string, namespace: string, spec: object) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace }, spec });
+const svc = (
+  namespace: string,
+  name: string,
+  ip: string,
+  o: { labels?: Record<string, string>; ports?: object[]; selector?: Record<string, string> } = {},
+) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace, labels: o.labels ?? {} },
+  spec: { clusterIP: ip, selector: o.selector ?? { app: name }, ports: o.ports ?? [{ name: 'http', port: 80, targetPort: 8080 }] },
+});
+const waypoint = (namespace: string, name = 'waypoint') => ({
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'Gateway',
+  metadata: { name, namespace },
+  spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] },
+});
+const ap = (name: string, namespace: string, spec: object) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'AuthorizationPolicy',
+  metadata: { name, namespace },
+  spec,
+});
 
 function trace(objects: object[], input: Partial<TraceInput> & { from: string; to: string }, extraYaml = '') {
   const text = objects.map((o) => JSON.stringify(o)).join('\n---\n') + (extraYaml ? `\n---\n${extraYaml}` : '');
@@ -60,18 +85,41 @@ describe('VIP-addressed traffic (outbound.rs: the destination IP is a Service VI
   });
 
   it('dialling a ClusterIP of a Service with a waypoint goes to the waypoint', () => {
-    const objs = [ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2'), svc('a', 'server', '10.96.0.2'), waypoint('a')];
+    const objs = [
+      ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2'),
+      svc('a', 'server', '10.96.0.2'),
+      waypoint('a'),
+    ];
     expect(trace(objs, { from: 'a/client', to: '10.96.0.2:80' }).r.waypointUsed).toBe('a/waypoint');
   });
 
   it('colliding VIPs: the Service of the source namespace wins', () => {
-    const objs = [AMB, ns('b', { 'istio.io/dataplane-mode': 'ambient' }), pod('a', 'client', '10.0.0.1'), pod('b', 'client', '10.0.1.1'), pod('a', 'server', '10.0.0.2'), pod('b', 'server', '10.0.1.2'), svc('a', 'server', '10.96.0.2'), svc('b', 'server', '10.96.0.2')];
+    const objs = [
+      AMB,
+      ns('b', { 'istio.io/dataplane-mode': 'ambient' }),
+      pod('a', 'client', '10.0.0.1'),
+      pod('b', 'client', '10.0.1.1'),
+      pod('a', 'server', '10.0.0.2'),
+      pod('b', 'server', '10.0.1.2'),
+      svc('a', 'server', '10.96.0.2'),
+      svc('b', 'server', '10.96.0.2'),
+    ];
     expect(trace(objs, { from: 'a/client', to: '10.96.0.2:80' }).r.hops.at(-1)?.pod).toBe('a/server');
     expect(trace(objs, { from: 'b/client', to: '10.96.0.2:80' }).r.hops.at(-1)?.pod).toBe('b/server');
   });
 
   it('svc.ns names another namespace; a bare name is the source namespace', () => {
-    const objs = [AMB, ns('b', { 'istio.io/dataplane-mode': 'ambient' }), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2'), pod('b', 'server', '10.0.1.2'), svc('a', 'server', '10.96.0.2'), svc('b', 'server', '10.96.1.2')];
+    const objs = [
+      AMB,
+      ns('b', { 'istio.io/dataplane-mode': 'ambient' }),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2'),
+      pod('b', 'server', '10.0.1.2'),
+      svc('a', 'server', '10.96.0.2'),
+      svc('b', 'server', '10.96.1.2'),
+    ];
     expect(trace(objs, { from: 'a/client', to: 'server.b:80' }).r.hops.at(-1)?.pod).toBe('b/server');
     expect(trace(objs, { from: 'a/client', to: 'server:80' }).r.hops.at(-1)?.pod).toBe('a/server');
   });
@@ -79,7 +127,17 @@ describe('VIP-addressed traffic (outbound.rs: the destination IP is a Service VI
 
 describe('target ports (the endpoint port map; L4 policy sees the target port)', () => {
   it('a named targetPort resolves per pod; a Service port without a target port uses the port', () => {
-    const objs = [AMB, pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { ports: [{ name: 'web', containerPort: 9000 }] }), svc('a', 'server', '10.96.0.2', { ports: [{ name: 'http', port: 80, targetPort: 'web' }, { name: 'tcp', port: 7000 }] })];
+    const objs = [
+      AMB,
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2', { ports: [{ name: 'web', containerPort: 9000 }] }),
+      svc('a', 'server', '10.96.0.2', {
+        ports: [
+          { name: 'http', port: 80, targetPort: 'web' },
+          { name: 'tcp', port: 7000 },
+        ],
+      }),
+    ];
     expect(trace(objs, { from: 'a/client', to: 'server:80' }).r.hops.at(-1)?.port).toBe(9000);
     expect(trace(objs, { from: 'a/client', to: 'server:7000' }).r.hops.at(-1)?.port).toBe(7000);
     const deny = ap('deny-9000', 'a', { action: 'DENY', rules: [{ to: [{ operation: { ports: ['9000'] } }] }] });
@@ -88,7 +146,13 @@ describe('target ports (the endpoint port map; L4 policy sees the target port)',
   });
 
   it('only endpoints that serve the port are picked', () => {
-    const objs = [AMB, pod('a', 'client', '10.0.0.1'), pod('a', 'aaa', '10.0.0.3', { labels: { app: 'server' }, ports: [{ name: 'other', containerPort: 1 }] }), pod('a', 'server', '10.0.0.2', { ports: [{ name: 'web', containerPort: 9000 }] }), svc('a', 'server', '10.96.0.2', { ports: [{ name: 'http', port: 80, targetPort: 'web' }] })];
+    const objs = [
+      AMB,
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'aaa', '10.0.0.3', { labels: { app: 'server' }, ports: [{ name: 'other', containerPort: 1 }] }),
+      pod('a', 'server', '10.0.0.2', { ports: [{ name: 'web', containerPort: 9000 }] }),
+      svc('a', 'server', '10.96.0.2', { ports: [{ name: 'http', port: 80, targetPort: 'web' }] }),
+    ];
     expect(trace(objs, { from: 'a/client', to: 'server:80' }).r.hops.at(-1)?.pod).toBe('a/server');
   });
 });
@@ -97,7 +161,14 @@ describe('deny facts: listener only at ztunnel, scope only for L4 policies', () 
   it('a ztunnel deny carries its listener; a waypoint deny none', () => {
     const z = trace([...BASE, ap('d', 'a', { action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80' }).r;
     expect(z.deniedAt?.listener).toBe(15008);
-    const objs = [ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2'), svc('a', 'server', '10.96.0.2'), waypoint('a'), ap('d', 'a', { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }], action: 'DENY', rules: [{}] })];
+    const objs = [
+      ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2'),
+      svc('a', 'server', '10.96.0.2'),
+      waypoint('a'),
+      ap('d', 'a', { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }], action: 'DENY', rules: [{}] }),
+    ];
     const w = trace(objs, { from: 'a/client', to: 'server:80', request: 'TCP' }).r;
     expect(w.deniedAt).toMatchObject({ point: 'waypoint a/waypoint', layer: 'L4', policy: 'a/d' });
     expect(w.deniedAt?.listener).toBeUndefined();
@@ -112,8 +183,15 @@ describe('deny facts: listener only at ztunnel, scope only for L4 policies', () 
     expect(r.deniedAt?.listener).toBe(15008);
   });
 
-  it('through a waypoint, a deny at the destination ztunnel is seen by the client as the waypoint\'s error (HTTP 503 for HTTP)', () => {
-    const objs = [ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2'), svc('a', 'server', '10.96.0.2'), waypoint('a'), ap('d', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })];
+  it("through a waypoint, a deny at the destination ztunnel is seen by the client as the waypoint's error (HTTP 503 for HTTP)", () => {
+    const objs = [
+      ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2'),
+      svc('a', 'server', '10.96.0.2'),
+      waypoint('a'),
+      ap('d', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] }),
+    ];
     const r = trace(objs, { from: 'a/client', to: 'server:80' }).r;
     expect(r.deniedAt).toMatchObject({ layer: 'L4', listener: 15008, policy: 'a/d' });
     expect(r.clientSees).toContain('503');
@@ -122,7 +200,13 @@ describe('deny facts: listener only at ztunnel, scope only for L4 policies', () 
 
 describe('waypoint pods and gateways as sources (spec §3.4, §4.6)', () => {
   it('a waypoint pod is role waypoint, not captured, and traces as a gateway-class source', () => {
-    const objs = [ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2'), svc('a', 'server', '10.96.0.2'), waypoint('a')];
+    const objs = [
+      ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2'),
+      svc('a', 'server', '10.96.0.2'),
+      waypoint('a'),
+    ];
     const { model } = trace(objs, { from: 'a/client', to: 'server:80' });
     const wp = model.cluster.pods.find((p) => p.waypointOf === 'a/waypoint')!;
     expect(wp).toBeDefined();
@@ -134,7 +218,12 @@ describe('waypoint pods and gateways as sources (spec §3.4, §4.6)', () => {
   });
 
   it('an ingress gateway uses the Service waypoint only with istio.io/ingress-use-waypoint=true', () => {
-    const base = (label: Record<string, string>) => [ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }), pod('a', 'server', '10.0.0.2'), svc('a', 'server', '10.96.0.2', { labels: label }), waypoint('a')];
+    const base = (label: Record<string, string>) => [
+      ns('a', { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' }),
+      pod('a', 'server', '10.0.0.2'),
+      svc('a', 'server', '10.96.0.2', { labels: label }),
+      waypoint('a'),
+    ];
     const gw = istioGateway('a', 'web', [['http', 80]]);
     const gwPod = (m: ReturnType<typeof trace>['model']) => m.cluster.pods.find((p) => p.role === 'gateway' && p.namespace === 'a')!;
     const { model: m1 } = trace(base({}), { from: 'a/server', to: 'server:80' }, gw);

@@ -14,9 +14,24 @@ import { buildAmbientModel } from '../../src/core/ambient/dataPlane.ts';
 import { traceRequest, type TraceResult } from '../../src/core/ambient/trace.ts';
 import { ap, ns, one, pod, svc, trace } from './traceHelpers.ts';
 
-const waypoint = (namespace: string, name = 'waypoint', waypointFor?: string) => ({ apiVersion: 'gateway.networking.k8s.io/v1', kind: 'Gateway', metadata: { name, namespace, labels: waypointFor ? { 'istio.io/waypoint-for': waypointFor } : {} }, spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] } });
-const se = (name: string, namespace: string, spec: object, labels: Record<string, string> = {}) => ({ apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name, namespace, labels }, spec });
-const peerAuthn = (name: string, namespace: string, mode: string) => ({ apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name, namespace }, spec: { mtls: { mode } } });
+const waypoint = (namespace: string, name = 'waypoint', waypointFor?: string) => ({
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'Gateway',
+  metadata: { name, namespace, labels: waypointFor ? { 'istio.io/waypoint-for': waypointFor } : {} },
+  spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] },
+});
+const se = (name: string, namespace: string, spec: object, labels: Record<string, string> = {}) => ({
+  apiVersion: 'networking.istio.io/v1',
+  kind: 'ServiceEntry',
+  metadata: { name, namespace, labels },
+  spec,
+});
+const peerAuthn = (name: string, namespace: string, mode: string) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'PeerAuthentication',
+  metadata: { name, namespace },
+  spec: { mtls: { mode } },
+});
 
 const decided = (r: TraceResult, component?: string) => one(r, (h) => h.decision !== undefined && (component === undefined || h.component === component));
 
@@ -27,16 +42,29 @@ const SERVER_ID = 'spiffe://cluster.local/ns/a/sa/server';
 const WP_ID = 'spiffe://cluster.local/ns/a/sa/waypoint';
 // Built inside each test (never at load time).
 const base = () => [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2')];
-const withWaypoint = (ports?: object[]) => [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2', ports ? { ports } : {}), waypoint('a')];
-const wpPolicy = (name: string, spec: object) => ap(name, 'a', { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }], ...spec });
+const withWaypoint = (ports?: object[]) => [
+  ns('a', WP_LABELS),
+  pod('a', 'client', '10.0.0.1'),
+  pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+  svc('a', 'server', '10.96.0.2', ports ? { ports } : {}),
+  waypoint('a'),
+];
+const wpPolicy = (name: string, spec: object) =>
+  ap(name, 'a', { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }], ...spec });
 
 describe('where a request was denied (deniedAt)', () => {
   it('names the point and layer; the policy only when one denied; the scope only when it is not WorkloadSelector', () => {
-    const byDefault = trace([...base(), ap('allow-none', 'a', { rules: [{ from: [{ source: { namespaces: ['x'] } }] }] })], { from: 'a/client', to: 'server:80' });
+    const byDefault = trace([...base(), ap('allow-none', 'a', { rules: [{ from: [{ source: { namespaces: ['x'] } }] }] })], {
+      from: 'a/client',
+      to: 'server:80',
+    });
     expect(byDefault.deniedAt?.text).toContain('ztunnel@n2 inbound');
     expect(byDefault.deniedAt?.text).toContain('L4');
     expect(byDefault.deniedAt?.text).not.toContain('policy');
-    const selector = trace([...base(), ap('deny-sel', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80' });
+    const selector = trace([...base(), ap('deny-sel', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })], {
+      from: 'a/client',
+      to: 'server:80',
+    });
     expect(selector.deniedAt?.text).toContain('a/deny-sel');
     expect(selector.deniedAt?.text).not.toContain('scope');
     expect(selector.deniedAt?.text).not.toContain('WorkloadSelector');
@@ -73,7 +101,19 @@ describe('name resolution (kubeServiceFor, serviceEntryFor)', () => {
   });
 
   it('a ServiceEntry is not a Service: its name alone does not resolve (NXDOMAIN)', () => {
-    const r = trace([...base(), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })], { from: 'a/client', to: 'api:80' });
+    const r = trace(
+      [
+        ...base(),
+        se('api', 'a', {
+          hosts: ['api.example.com'],
+          addresses: ['240.1.0.1'],
+          ports: [{ number: 80, name: 'http', protocol: 'HTTP' }],
+          resolution: 'STATIC',
+          endpoints: [{ address: '203.0.113.1' }],
+        }),
+      ],
+      { from: 'a/client', to: 'api:80' },
+    );
     expect(r.result).toBe('ERROR');
     expect(r.error).toContain('NXDOMAIN');
     expect(r.error).toContain('api');
@@ -86,10 +126,34 @@ describe('name resolution (kubeServiceFor, serviceEntryFor)', () => {
       ...base(),
       ns('b', AMB_LABELS),
       pod('b', 'client', '10.0.1.1'),
-      se('first', 'b', { hosts: ['one.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] }),
-      se('shared-b', 'b', { hosts: ['shared.example.com'], addresses: ['240.1.0.2'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.2' }] }),
-      se('shared-a', 'a', { hosts: ['shared.example.com'], addresses: ['240.1.0.3'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.3' }] }),
-      se('second', 'a', { hosts: ['two.example.com'], addresses: ['240.1.0.4'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.4' }] }),
+      se('first', 'b', {
+        hosts: ['one.example.com'],
+        addresses: ['240.1.0.1'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.1' }],
+      }),
+      se('shared-b', 'b', {
+        hosts: ['shared.example.com'],
+        addresses: ['240.1.0.2'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.2' }],
+      }),
+      se('shared-a', 'a', {
+        hosts: ['shared.example.com'],
+        addresses: ['240.1.0.3'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.3' }],
+      }),
+      se('second', 'a', {
+        hosts: ['two.example.com'],
+        addresses: ['240.1.0.4'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.4' }],
+      }),
     ];
     const two = trace(objs, { from: 'a/client', to: 'two.example.com:80' });
     expect(two.hops[0]?.text).toContain('240.1.0.4');
@@ -105,7 +169,17 @@ describe('name resolution (kubeServiceFor, serviceEntryFor)', () => {
   });
 
   it('a wildcard host matches names under its suffix (case-insensitive), and only those', () => {
-    const objs = [...base(), se('wild', 'a', { hosts: ['*.Example.org'], addresses: ['240.1.0.3'], ports: [{ number: 443, name: 'tls', protocol: 'TLS' }] }), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.9'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })];
+    const objs = [
+      ...base(),
+      se('wild', 'a', { hosts: ['*.Example.org'], addresses: ['240.1.0.3'], ports: [{ number: 443, name: 'tls', protocol: 'TLS' }] }),
+      se('api', 'a', {
+        hosts: ['api.example.com'],
+        addresses: ['240.1.0.9'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.1' }],
+      }),
+    ];
     const hit = trace(objs, { from: 'a/client', to: 'www.example.org:443' });
     expect(hit.hops[0]).toMatchObject({ component: 'dns', port: 15053 });
     expect(hit.hops[0]?.text).toContain('240.1.0.3');
@@ -122,7 +196,15 @@ describe('name resolution (kubeServiceFor, serviceEntryFor)', () => {
 
 describe('endpoints (pickEndpoint) and workload names', () => {
   it('only healthy endpoints; the first by namespace/name whatever the file order; named by pod name', () => {
-    const objs = [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'srv-c', '10.0.0.5', { labels: { app: 'server' } }), pod('a', 'srv-a', '10.0.0.6', { labels: { app: 'server' }, ready: false }), pod('a', 'srv-b', '10.0.0.4', { labels: { app: 'server' } }), pod('a', 'srv-d', '10.0.0.3', { labels: { app: 'server' } }), svc('a', 'server', '10.96.0.2')];
+    const objs = [
+      ns('a', AMB_LABELS),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'srv-c', '10.0.0.5', { labels: { app: 'server' } }),
+      pod('a', 'srv-a', '10.0.0.6', { labels: { app: 'server' }, ready: false }),
+      pod('a', 'srv-b', '10.0.0.4', { labels: { app: 'server' } }),
+      pod('a', 'srv-d', '10.0.0.3', { labels: { app: 'server' } }),
+      svc('a', 'server', '10.96.0.2'),
+    ];
     const r = trace(objs, { from: 'a/client', to: 'server:80' });
     expect(r.hops.at(-1)?.pod).toBe('a/srv-b');
     const pick = one(r, (h) => h.component === 'ztunnel-outbound' && h.text.includes('10.0.0.4') && h.protocol === undefined);
@@ -131,12 +213,26 @@ describe('endpoints (pickEndpoint) and workload names', () => {
     expect(pick.text).toContain('8080');
     expect(pick.text).toContain('HBONE');
     expect(pick.text).not.toContain('(Pod)');
-    const onlyUnready = [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'srv-a', '10.0.0.6', { labels: { app: 'server' }, ready: false }), svc('a', 'server', '10.96.0.2')];
+    const onlyUnready = [
+      ns('a', AMB_LABELS),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'srv-a', '10.0.0.6', { labels: { app: 'server' }, ready: false }),
+      svc('a', 'server', '10.96.0.2'),
+    ];
     expect(trace(onlyUnready, { from: 'a/client', to: 'server:80' }).result).toBe('ERROR');
   });
 
   it('a non-pod endpoint is named with its kind', () => {
-    const objs = [...base(), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })];
+    const objs = [
+      ...base(),
+      se('api', 'a', {
+        hosts: ['api.example.com'],
+        addresses: ['240.1.0.1'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.1' }],
+      }),
+    ];
     const r = trace(objs, { from: 'a/client', to: 'api.example.com:80' });
     const pick = one(r, (h) => h.component === 'ztunnel-outbound' && h.text.includes('picks'));
     expect(pick.text).toContain('api (ServiceEntry)');
@@ -150,30 +246,61 @@ describe('endpoints (pickEndpoint) and workload names', () => {
 
 describe('waypoint policy attachment (policyattachment.go)', () => {
   const denyAll = (name: string, namespace: string, ref: object) => ap(name, namespace, { targetRefs: [ref], action: 'DENY', rules: [{}] });
-  const seBound = () => se('ext', 'a', { hosts: ['ext.example.com'], addresses: ['240.2.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.9' }] }, { 'istio.io/use-waypoint': 'waypoint' });
+  const seBound = () =>
+    se(
+      'ext',
+      'a',
+      {
+        hosts: ['ext.example.com'],
+        addresses: ['240.2.0.1'],
+        ports: [{ number: 80, name: 'http', protocol: 'HTTP' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.9' }],
+      },
+      { 'istio.io/use-waypoint': 'waypoint' },
+    );
 
-  it('a Gateway or Service reference attaches only from the referent\'s namespace', () => {
+  it("a Gateway or Service reference attaches only from the referent's namespace", () => {
     const objs = [...withWaypoint(), ns('b')];
-    expect(trace([...objs, denyAll('d', 'b', { kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    expect(
+      trace([...objs, denyAll('d', 'b', { kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' })], { from: 'a/client', to: 'server:80' })
+        .result,
+    ).toBe('ALLOW');
     expect(trace([...objs, denyAll('d', 'b', { kind: 'Service', group: '', name: 'server' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
-    expect(trace([...objs, denyAll('d', 'a', { kind: 'Service', group: '', name: 'server' })], { from: 'a/client', to: 'server:80' }).deniedAt?.policy).toBe('a/d');
+    expect(trace([...objs, denyAll('d', 'a', { kind: 'Service', group: '', name: 'server' })], { from: 'a/client', to: 'server:80' }).deniedAt?.policy).toBe(
+      'a/d',
+    );
   });
 
-  it('a GatewayClass reference attaches from the root namespace and only for the waypoint\'s class', () => {
+  it("a GatewayClass reference attaches from the root namespace and only for the waypoint's class", () => {
     const objs = [...withWaypoint(), ns('istio-system')];
-    expect(trace([...objs, denyAll('d', 'istio-system', { kind: 'GatewayClass', group: 'gateway.networking.k8s.io', name: 'other-class' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    expect(
+      trace([...objs, denyAll('d', 'istio-system', { kind: 'GatewayClass', group: 'gateway.networking.k8s.io', name: 'other-class' })], {
+        from: 'a/client',
+        to: 'server:80',
+      }).result,
+    ).toBe('ALLOW');
     // A root-namespace reference of another kind named like the class is no GatewayClass reference.
-    expect(trace([...objs, denyAll('d', 'istio-system', { kind: 'Service', group: '', name: 'istio-waypoint' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
-    expect(trace([...objs, denyAll('d', 'istio-system', { kind: 'GatewayClass', group: 'gateway.networking.k8s.io', name: 'istio-waypoint' })], { from: 'a/client', to: 'server:80' }).result).toBe('DENY');
+    expect(
+      trace([...objs, denyAll('d', 'istio-system', { kind: 'Service', group: '', name: 'istio-waypoint' })], { from: 'a/client', to: 'server:80' }).result,
+    ).toBe('ALLOW');
+    expect(
+      trace([...objs, denyAll('d', 'istio-system', { kind: 'GatewayClass', group: 'gateway.networking.k8s.io', name: 'istio-waypoint' })], {
+        from: 'a/client',
+        to: 'server:80',
+      }).result,
+    ).toBe('DENY');
   });
 
   it('a Service reference needs kind Service and the core group; other kinds with the core group do not attach', () => {
     const objs = withWaypoint();
-    expect(trace([...objs, denyAll('d', 'a', { kind: 'Service', group: 'example.com', name: 'server' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
+    expect(trace([...objs, denyAll('d', 'a', { kind: 'Service', group: 'example.com', name: 'server' })], { from: 'a/client', to: 'server:80' }).result).toBe(
+      'ALLOW',
+    );
     expect(trace([...objs, denyAll('d', 'a', { kind: 'Pod', group: '', name: 'server' })], { from: 'a/client', to: 'server:80' }).result).toBe('ALLOW');
   });
 
-  it('a ServiceEntry reference needs kind ServiceEntry, the networking.istio.io group and the entry\'s namespace', () => {
+  it("a ServiceEntry reference needs kind ServiceEntry, the networking.istio.io group and the entry's namespace", () => {
     const objs = [...withWaypoint(), seBound(), ns('b')];
     const to = { from: 'a/client', to: 'ext.example.com:80' };
     expect(trace([...objs, denyAll('d', 'a', { kind: 'ServiceEntry', group: 'networking.istio.io', name: 'ext' })], to).deniedAt?.policy).toBe('a/d');
@@ -185,7 +312,13 @@ describe('waypoint policy attachment (policyattachment.go)', () => {
   });
 
   it('through a workload waypoint (no Service), Service references never attach', () => {
-    const objs = [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), waypoint('a', 'waypoint', 'all')];
+    const objs = [
+      ns('a', WP_LABELS),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+      svc('a', 'server', '10.96.0.2'),
+      waypoint('a', 'waypoint', 'all'),
+    ];
     const r = trace([...objs, denyAll('d', 'a', { kind: 'Service', group: '', name: 'server' })], { from: 'a/client', to: '10.0.0.2:8080' });
     expect(r.waypointUsed).toBe('a/waypoint');
     expect(r.result).toBe('ALLOW');
@@ -201,7 +334,13 @@ describe('waypoint policy attachment (policyattachment.go)', () => {
 });
 
 describe('sidecar inbound policies (selector, namespace and root)', () => {
-  const SC = () => [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'web', '10.0.3.2', { node: 'n3' }), svc('s', 'web', '10.96.3.2')];
+  const SC = () => [
+    ns('a', AMB_LABELS),
+    pod('a', 'client', '10.0.0.1'),
+    ns('s', { 'istio-injection': 'enabled' }),
+    pod('s', 'web', '10.0.3.2', { node: 'n3' }),
+    svc('s', 'web', '10.96.3.2'),
+  ];
 
   it('an empty selector selects every pod of the namespace', () => {
     const r = trace([...SC(), ap('deny-empty', 's', { selector: {}, action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'web.s:80' });
@@ -209,7 +348,10 @@ describe('sidecar inbound policies (selector, namespace and root)', () => {
   });
 
   it('the authorization hop lists the policies, the principal, the request and the verdict', () => {
-    const r = trace([...SC(), ap('deny-post', 's', { action: 'DENY', rules: [{ to: [{ operation: { methods: ['POST'] } }] }] }), ap('allow-all', 's', { rules: [{}] })], { from: 'a/client', to: 'web.s:80', request: 'POST /orders' });
+    const r = trace(
+      [...SC(), ap('deny-post', 's', { action: 'DENY', rules: [{ to: [{ operation: { methods: ['POST'] } }] }] }), ap('allow-all', 's', { rules: [{}] })],
+      { from: 'a/client', to: 'web.s:80', request: 'POST /orders' },
+    );
     const h = decided(r);
     expect(h).toMatchObject({ component: 'sidecar-inbound', actor: 'sidecar s/web', node: 'n3', pod: 's/web', decision: 'DENY' });
     expect(h.text).toContain('s/deny-post');
@@ -221,7 +363,16 @@ describe('sidecar inbound policies (selector, namespace and root)', () => {
     expect(h.text).toContain('DENY');
     expect(h.policies?.map((p) => [p.key, p.action, p.matched])).toEqual(expect.arrayContaining([['s/deny-post', 'DENY', true]]));
     expect(h.policies?.find((p) => p.key === 's/deny-post')?.resourceKey).toContain('s/deny-post');
-    expect(r.enforcement).toEqual([{ point: 'sidecar s/web', layer: 'L7', sourceIdentity: CLIENT_ID, policies: expect.arrayContaining(['s/deny-post', 's/allow-all']), decision: 'DENY', why: expect.any(String) }]);
+    expect(r.enforcement).toEqual([
+      {
+        point: 'sidecar s/web',
+        layer: 'L7',
+        sourceIdentity: CLIENT_ID,
+        policies: expect.arrayContaining(['s/deny-post', 's/allow-all']),
+        decision: 'DENY',
+        why: expect.any(String),
+      },
+    ]);
     expect(r.clientSees).toContain('403');
     expect(r.clientSees).toContain('sidecar');
     const none = trace(SC(), { from: 'a/client', to: 'web.s:80', request: 'TCP' });
@@ -245,7 +396,16 @@ describe('destination ztunnel (inbound.rs): what each hop says', () => {
     expect(arrive.text).toContain('10.0.0.1');
     expect(arrive.text).toContain('10.0.0.2:8080');
     const authz = decided(r);
-    expect(authz).toMatchObject({ component: 'ztunnel-inbound', actor: 'ztunnel@n2', node: 'n2', pod: 'a/server', port: 15008, peerIdentity: CLIENT_ID, decision: 'ALLOW', policies: [] });
+    expect(authz).toMatchObject({
+      component: 'ztunnel-inbound',
+      actor: 'ztunnel@n2',
+      node: 'n2',
+      pod: 'a/server',
+      port: 15008,
+      peerIdentity: CLIENT_ID,
+      decision: 'ALLOW',
+      policies: [],
+    });
     expect(authz.text).toContain('a/server');
     expect(authz.text).toContain(CLIENT_ID);
     expect(authz.text).toContain('10.0.0.1');
@@ -260,7 +420,15 @@ describe('destination ztunnel (inbound.rs): what each hop says', () => {
   });
 
   it('the L4 hop lists each policy with its action, its scope unless WorkloadSelector, and whether it matched', () => {
-    const objs = [...base(), ap('deny-sel', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{ from: [{ source: { principals: ['cluster.local/ns/a/sa/client'] } }] }] }), ap('deny-ns', 'a', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['zzz'] } }] }] })];
+    const objs = [
+      ...base(),
+      ap('deny-sel', 'a', {
+        selector: { matchLabels: { app: 'server' } },
+        action: 'DENY',
+        rules: [{ from: [{ source: { principals: ['cluster.local/ns/a/sa/client'] } }] }],
+      }),
+      ap('deny-ns', 'a', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['zzz'] } }] }] }),
+    ];
     const r = trace(objs, { from: 'a/client', to: 'server:80' });
     const h = decided(r);
     expect(h.decision).toBe('DENY');
@@ -273,13 +441,21 @@ describe('destination ztunnel (inbound.rs): what each hop says', () => {
     expect(r.enforcement[0]?.policies).toEqual(expect.arrayContaining(['a/deny-sel', 'a/deny-ns']));
     expect(r.clientSees).toContain('401');
     expect(r.clientSees).toContain('56');
-    const allowed = trace([...base(), ap('allow-client', 'a', { rules: [{ from: [{ source: { principals: ['cluster.local/ns/a/sa/client'] } }] }] })], { from: 'a/client', to: 'server:80' });
+    const allowed = trace([...base(), ap('allow-client', 'a', { rules: [{ from: [{ source: { principals: ['cluster.local/ns/a/sa/client'] } }] }] })], {
+      from: 'a/client',
+      to: 'server:80',
+    });
     expect(decided(allowed).text).toContain('a/allow-client (ALLOW, Namespace): matches');
     expect(decided(allowed).text).toMatch(/-> ALLOW$/);
   });
 
   it('plaintext arrival on :15006: no identity, and a deny closes the connection', () => {
-    const objs = [...base(), ns('p'), pod('p', 'legacy', '10.0.5.5'), ap('deny-p', 'a', { action: 'DENY', rules: [{ from: [{ source: { ipBlocks: ['10.0.5.5'] } }] }] })];
+    const objs = [
+      ...base(),
+      ns('p'),
+      pod('p', 'legacy', '10.0.5.5'),
+      ap('deny-p', 'a', { action: 'DENY', rules: [{ from: [{ source: { ipBlocks: ['10.0.5.5'] } }] }] }),
+    ];
     const r = trace(objs, { from: 'p/legacy', to: 'server.a:80' });
     const arrive = one(r, (h) => h.component === 'ztunnel-inbound' && h.protocol === 'plaintext');
     expect(arrive).toMatchObject({ actor: 'ztunnel@n2', node: 'n2', pod: 'a/server', port: 15006, peerIdentity: null });
@@ -301,7 +477,13 @@ describe('destination ztunnel (inbound.rs): what each hop says', () => {
   });
 
   it('bypass-inbound-capture: the hop says so and the client sees the application', () => {
-    const objs = [ns('a', AMB_LABELS), pod('a', 'server', '10.0.0.2', { annotations: { 'ambient.istio.io/bypass-inbound-capture': 'true' } }), svc('a', 'server', '10.96.0.2'), ns('p'), pod('p', 'legacy', '10.0.5.5')];
+    const objs = [
+      ns('a', AMB_LABELS),
+      pod('a', 'server', '10.0.0.2', { annotations: { 'ambient.istio.io/bypass-inbound-capture': 'true' } }),
+      svc('a', 'server', '10.96.0.2'),
+      ns('p'),
+      pod('p', 'legacy', '10.0.5.5'),
+    ];
     const r = trace(objs, { from: 'p/legacy', to: 'server.a:80' });
     const app = r.hops.at(-1)!;
     expect(app).toMatchObject({ component: 'app', actor: 'a/server', pod: 'a/server', port: 8080 });
@@ -311,18 +493,34 @@ describe('destination ztunnel (inbound.rs): what each hop says', () => {
     expect(trace(objs, { from: 'p/legacy', to: 'server.a:80', request: 'TCP' }).clientSees).toBe('an open connection');
   });
 
-  it('through a waypoint, a TCP deny at the destination ztunnel resets the client\'s connection', () => {
-    const r = trace([...withWaypoint(), ap('d', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80', request: 'TCP' });
+  it("through a waypoint, a TCP deny at the destination ztunnel resets the client's connection", () => {
+    const r = trace([...withWaypoint(), ap('d', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })], {
+      from: 'a/client',
+      to: 'server:80',
+      request: 'TCP',
+    });
     expect(r.deniedAt).toMatchObject({ point: 'ztunnel@n2 inbound', policy: 'a/d' });
     expect(r.clientSees).toBe('the connection is reset');
-    const http = trace([...withWaypoint(), ap('d', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })], { from: 'a/client', to: 'server:80' });
+    const http = trace([...withWaypoint(), ap('d', 'a', { selector: { matchLabels: { app: 'server' } }, action: 'DENY', rules: [{}] })], {
+      from: 'a/client',
+      to: 'server:80',
+    });
     expect(http.clientSees).toContain('a/waypoint');
     expect(http.clientSees).toContain('401');
   });
 });
 
 describe('destination sidecar: what each hop says', () => {
-  const INJ = () => [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1'), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'sc', '10.0.3.1'), pod('s', 'web', '10.0.3.2', { node: 'n3' }), svc('s', 'web', '10.96.3.2'), ns('p'), pod('p', 'legacy', '10.0.5.5')];
+  const INJ = () => [
+    ns('a', AMB_LABELS),
+    pod('a', 'client', '10.0.0.1'),
+    ns('s', { 'istio-injection': 'enabled' }),
+    pod('s', 'sc', '10.0.3.1'),
+    pod('s', 'web', '10.0.3.2', { node: 'n3' }),
+    svc('s', 'web', '10.96.3.2'),
+    ns('p'),
+    pod('p', 'legacy', '10.0.5.5'),
+  ];
 
   it('names how the connection arrives: HBONE on :15008, Istio mTLS or plaintext on the target port', () => {
     const hb = one(trace(INJ(), { from: 's/sc', to: 'web:80' }), (h) => h.component === 'sidecar-inbound' && h.protocol !== undefined);
@@ -330,7 +528,10 @@ describe('destination sidecar: what each hop says', () => {
     expect(hb.text).toContain('HBONE');
     expect(hb.text).toContain('10.0.3.2:15008');
     expect(hb.text).toContain('spiffe://cluster.local/ns/s/sa/sc');
-    const mtls = one(trace(INJ(), { from: 's/sc', to: 'web:80' }, { sidecarHbone: false }), (h) => h.component === 'sidecar-inbound' && h.protocol !== undefined);
+    const mtls = one(
+      trace(INJ(), { from: 's/sc', to: 'web:80' }, { sidecarHbone: false }),
+      (h) => h.component === 'sidecar-inbound' && h.protocol !== undefined,
+    );
     expect(mtls.text).toContain('Istio mTLS');
     expect(mtls.text).toContain('10.0.3.2:8080');
     const plain = one(trace(INJ(), { from: 'p/legacy', to: 'web.s:80' }), (h) => h.component === 'sidecar-inbound' && h.protocol !== undefined);
@@ -344,11 +545,21 @@ describe('destination sidecar: what each hop says', () => {
     const r = trace([...INJ(), peerAuthn('strict', 's', 'STRICT')], { from: 'p/legacy', to: 'web.s:80' });
     const h = decided(r);
     expect(h).toMatchObject({ component: 'sidecar-inbound', actor: 'sidecar s/web', node: 'n3', pod: 's/web', decision: 'DENY' });
-    expect(h.policies).toEqual([{ key: 's/strict', resourceKey: expect.stringMatching(/PeerAuthentication\/s\/strict$/), action: 'STRICT', matched: true, why: expect.stringContaining('STRICT') }]);
+    expect(h.policies).toEqual([
+      {
+        key: 's/strict',
+        resourceKey: expect.stringMatching(/PeerAuthentication\/s\/strict$/),
+        action: 'STRICT',
+        matched: true,
+        why: expect.stringContaining('STRICT'),
+      },
+    ]);
     expect(h.text).toContain('s/strict');
     expect(h.text).toContain('s/web');
     expect(h.text).toContain('STRICT');
-    expect(r.enforcement).toEqual([{ point: 'sidecar s/web', layer: 'L4', sourceIdentity: null, policies: ['s/strict'], decision: 'DENY', why: expect.stringContaining('STRICT') }]);
+    expect(r.enforcement).toEqual([
+      { point: 'sidecar s/web', layer: 'L4', sourceIdentity: null, policies: ['s/strict'], decision: 'DENY', why: expect.stringContaining('STRICT') },
+    ]);
     expect(r.clientSees).toContain('TLS required');
   });
 
@@ -368,12 +579,14 @@ describe('destination sidecar: what each hop says', () => {
     expect(app.text).toContain('10.0.5.5');
     expect(app.text).toContain('not captured');
     expect(r.clientSees).toContain('application response');
-    expect(trace([...INJ(), pod('p', 'db', '10.0.5.6'), svc('p', 'db', '10.96.5.6')], { from: 'p/legacy', to: 'db:80', request: 'TCP' }).clientSees).toBe('an open connection');
+    expect(trace([...INJ(), pod('p', 'db', '10.0.5.6'), svc('p', 'db', '10.96.5.6')], { from: 'p/legacy', to: 'db:80', request: 'TCP' }).clientSees).toBe(
+      'an open connection',
+    );
   });
 });
 
 describe('through a waypoint: what each hop says', () => {
-  it('the client\'s HBONE to the waypoint: its address, its host name, both identities, the CONNECT authority', () => {
+  it("the client's HBONE to the waypoint: its address, its host name, both identities, the CONNECT authority", () => {
     const r = trace(withWaypoint(), { from: 'a/client', to: 'server:80' });
     const bound = one(r, (h) => h.component === 'ztunnel-outbound' && h.text.includes('has waypoint'));
     expect(bound).toMatchObject({ actor: 'ztunnel@n1', node: 'n1' });
@@ -412,7 +625,13 @@ describe('through a waypoint: what each hop says', () => {
   });
 
   it('the authorization hop names the policies, the namespace of the source and the verdict with its reason', () => {
-    const objs = [...withWaypoint(), ns('web', AMB_LABELS), pod('web', 'shop', '10.0.7.1'), wpPolicy('deny-shop', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['web'] } }] }] }), wpPolicy('allow-any', { rules: [{}] })];
+    const objs = [
+      ...withWaypoint(),
+      ns('web', AMB_LABELS),
+      pod('web', 'shop', '10.0.7.1'),
+      wpPolicy('deny-shop', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['web'] } }] }] }),
+      wpPolicy('allow-any', { rules: [{}] }),
+    ];
     const r = trace(objs, { from: 'web/shop', to: 'server.a:80', request: 'POST /cart' });
     const h = decided(r, 'waypoint');
     expect(h.decision).toBe('DENY');
@@ -423,7 +642,12 @@ describe('through a waypoint: what each hop says', () => {
     expect(h.text).toContain('method POST, path /cart');
     expect(h.text).toContain('-> DENY (');
     expect(h.policies?.find((p) => p.key === 'a/deny-shop')).toMatchObject({ action: 'DENY', matched: true });
-    expect(r.enforcement[0]).toMatchObject({ point: 'waypoint a/waypoint', layer: 'L7', policies: expect.arrayContaining(['a/deny-shop', 'a/allow-any']), decision: 'DENY' });
+    expect(r.enforcement[0]).toMatchObject({
+      point: 'waypoint a/waypoint',
+      layer: 'L7',
+      policies: expect.arrayContaining(['a/deny-shop', 'a/allow-any']),
+      decision: 'DENY',
+    });
     expect(r.clientSees).toContain('403');
     expect(r.clientSees).toContain('waypoint');
     const tcp = trace(objs, { from: 'web/shop', to: 'server.a:80', request: 'TCP' });
@@ -457,7 +681,12 @@ describe('through a waypoint: what each hop says', () => {
   });
 
   it('to a ServiceEntry: a host endpoint is resolved by the waypoint; an IP endpoint gets plain TCP', () => {
-    const dns = se('ext', 'a', { hosts: ['ext.example.com'], addresses: ['240.2.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'DNS' }, { 'istio.io/use-waypoint': 'waypoint' });
+    const dns = se(
+      'ext',
+      'a',
+      { hosts: ['ext.example.com'], addresses: ['240.2.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'DNS' },
+      { 'istio.io/use-waypoint': 'waypoint' },
+    );
     const r = trace([...withWaypoint(), dns], { from: 'a/client', to: 'ext.example.com:80' });
     expect(r.result).toBe('ALLOW');
     const out = r.hops.at(-1)!;
@@ -469,7 +698,18 @@ describe('through a waypoint: what each hop says', () => {
     const tcp = trace([...withWaypoint(), dns], { from: 'a/client', to: 'ext.example.com:80', request: 'TCP' });
     expect(tcp.clientSees).toBe('an open connection');
     expect(tcp.hops.at(-1)?.text).toContain('plain TCP');
-    const byIp = se('ext', 'a', { hosts: ['ext.example.com'], addresses: ['240.2.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.9' }] }, { 'istio.io/use-waypoint': 'waypoint' });
+    const byIp = se(
+      'ext',
+      'a',
+      {
+        hosts: ['ext.example.com'],
+        addresses: ['240.2.0.1'],
+        ports: [{ number: 80, name: 'http', protocol: 'HTTP' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.9' }],
+      },
+      { 'istio.io/use-waypoint': 'waypoint' },
+    );
     const ip = trace([...withWaypoint(), byIp], { from: 'a/client', to: 'ext.example.com:80' });
     const route = one(ip, (h) => h.component === 'waypoint' && h.text.includes('routes to'));
     expect(route).toMatchObject({ actor: 'waypoint a/waypoint', waypoint: 'a/waypoint', port: 80, protocol: 'plaintext' });
@@ -482,7 +722,16 @@ describe('through a waypoint: what each hop says', () => {
 });
 
 describe('the source (resolveSourcePod) and its state', () => {
-  const dep = (name: string, replicas: number) => ({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name, namespace: 'a' }, spec: { replicas, selector: { matchLabels: { app: name } }, template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app' }] } } } });
+  const dep = (name: string, replicas: number) => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'a' },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'app' }] } },
+    },
+  });
 
   it('a controller is traced from its own first pod by name, whatever order the pods were made in', () => {
     const r = trace([...base(), dep('aaa', 1), dep('api', 3)], { from: 'a/api', to: 'server:80' });
@@ -495,7 +744,9 @@ describe('the source (resolveSourcePod) and its state', () => {
     const again = trace([...base(), dep('api', 3), dep('aaa', 1)], { from: 'a/api', to: 'server:80' });
     expect(again.source?.pod).toBe(src);
     const { view } = loadMesh([{ path: 'm.yaml', text: [...base(), dep('api', 3)].map((o) => JSON.stringify(o)).join('\n---\n') }]);
-    const pods = buildAmbientModel(view, {}).cluster.pods.filter((p) => p.name.startsWith('api-')).map((p) => p.key);
+    const pods = buildAmbientModel(view, {})
+      .cluster.pods.filter((p) => p.name.startsWith('api-'))
+      .map((p) => p.key);
     expect(pods.length).toBe(3);
     // Pods are made in another order than by name (their first is not the smallest).
     expect(pods[0]).not.toBe([...pods].sort()[0]);
@@ -518,7 +769,7 @@ describe('the source (resolveSourcePod) and its state', () => {
 });
 
 describe('name resolution hops', () => {
-  it('NXDOMAIN: through ztunnel\'s DNS proxy, or straight from cluster DNS without capture', () => {
+  it("NXDOMAIN: through ztunnel's DNS proxy, or straight from cluster DNS without capture", () => {
     const captured = trace(base(), { from: 'a/client', to: 'nope:80' });
     expect(captured.hops).toHaveLength(1);
     expect(captured.hops[0]).toMatchObject({ component: 'dns', actor: 'ztunnel@n1', node: 'n1', pod: 'a/client', port: 15053, protocol: 'DNS' });
@@ -536,7 +787,13 @@ describe('name resolution hops', () => {
   it('the DNS proxy says what it answered: a Service VIP, a ServiceEntry VIP (given or auto-allocated), pod IPs', () => {
     const objs = [
       ...base(),
-      se('given', 'a', { hosts: ['given.example.com'], addresses: ['240.1.0.7'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.7' }] }),
+      se('given', 'a', {
+        hosts: ['given.example.com'],
+        addresses: ['240.1.0.7'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.7' }],
+      }),
       se('auto', 'a', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' }),
       svc('a', 'hl', 'None', { selector: { app: 'server' } }),
     ];
@@ -557,7 +814,10 @@ describe('name resolution hops', () => {
   });
 
   it('a DNS ServiceEntry without endpoints: ztunnel resolves the host itself and sends plain TCP out', () => {
-    const auto = trace([...base(), se('auto', 'a', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' })], { from: 'a/client', to: 'auto.example.com:80' });
+    const auto = trace([...base(), se('auto', 'a', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' })], {
+      from: 'a/client',
+      to: 'auto.example.com:80',
+    });
     const implicit = one(auto, (h) => h.component === 'ztunnel-outbound' && h.text.includes('implicit'));
     expect(implicit).toMatchObject({ actor: 'ztunnel@n1', node: 'n1' });
     expect(implicit.text).toContain('a/auto');
@@ -569,7 +829,13 @@ describe('name resolution hops', () => {
     expect(out[1]).toMatchObject({ actor: 'a/client' });
     expect(out[1]?.text).toContain('no policy');
     expect(auto.clientSees).toBe('the external response');
-    expect(trace([...base(), se('auto', 'a', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' })], { from: 'a/client', to: 'auto.example.com:80', request: 'TCP' }).clientSees).toBe('an open connection');
+    expect(
+      trace([...base(), se('auto', 'a', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' })], {
+        from: 'a/client',
+        to: 'auto.example.com:80',
+        request: 'TCP',
+      }).clientSees,
+    ).toBe('an open connection');
   });
 
   it('bug fix: a ServiceEntry without an address is forwarded upstream and passed through (dns/server.rs drops services without a VIP)', () => {
@@ -594,7 +860,20 @@ describe('name resolution hops', () => {
 
   it('without DNS capture: cluster DNS answers Services; a headless one without endpoints is an error; a ServiceEntry host gets no record', () => {
     const noCapture = { annotations: { 'ambient.istio.io/dns-capture': 'false' } };
-    const objs = [ns('a', AMB_LABELS), pod('a', 'client', '10.0.0.1', noCapture), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), svc('a', 'hl', 'None', { selector: { app: 'nothing' } }), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })];
+    const objs = [
+      ns('a', AMB_LABELS),
+      pod('a', 'client', '10.0.0.1', noCapture),
+      pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+      svc('a', 'server', '10.96.0.2'),
+      svc('a', 'hl', 'None', { selector: { app: 'nothing' } }),
+      se('api', 'a', {
+        hosts: ['api.example.com'],
+        addresses: ['240.1.0.1'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.1' }],
+      }),
+    ];
     const ok = trace(objs, { from: 'a/client', to: 'server:80' });
     expect(ok.hops[0]).toMatchObject({ component: 'dns', actor: 'cluster DNS', node: 'n1', pod: 'a/client', protocol: 'DNS' });
     expect(ok.hops[0]?.text).toContain('10.96.0.2');
@@ -648,7 +927,10 @@ describe('client side: the source ztunnel (outbound.rs)', () => {
   });
 
   it('PASSTHROUGH (resolution NONE): plain TCP to the original address, named', () => {
-    const r = trace([...base(), se('pt', 'a', { hosts: ['pt.example.com'], addresses: ['240.1.0.2'], ports: [{ number: 443, name: 'tls', protocol: 'TLS' }] })], { from: 'a/client', to: 'pt.example.com:443' });
+    const r = trace(
+      [...base(), se('pt', 'a', { hosts: ['pt.example.com'], addresses: ['240.1.0.2'], ports: [{ number: 443, name: 'tls', protocol: 'TLS' }] })],
+      { from: 'a/client', to: 'pt.example.com:443' },
+    );
     const h = r.hops.at(-1)!;
     expect(h).toMatchObject({ component: 'external', actor: 'ztunnel@n1', node: 'n1', port: 443, protocol: 'plaintext' });
     expect(h.text).toContain('a/pt');
@@ -692,7 +974,13 @@ describe('client side: the source ztunnel (outbound.rs)', () => {
   });
 
   it('a waypoint pod addressed by its IP is not sent to its own waypoint', () => {
-    const objs = [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), waypoint('a', 'waypoint', 'all')];
+    const objs = [
+      ns('a', WP_LABELS),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+      svc('a', 'server', '10.96.0.2'),
+      waypoint('a', 'waypoint', 'all'),
+    ];
     const { view } = loadMesh([{ path: 'm.yaml', text: objs.map((o) => JSON.stringify(o)).join('\n---\n') }]);
     const model = buildAmbientModel(view, {});
     const wp = model.cluster.pods.find((p) => p.waypointOf === 'a/waypoint')!;
@@ -711,14 +999,23 @@ describe('client side: the source ztunnel (outbound.rs)', () => {
     expect(h.text).toContain('ztunnel@n1');
     expect(r.enforcement).toEqual([]);
     // Ready, it is used.
-    const ready = trace([...withWaypoint(), pod('a', 'waypoint-abc', '10.0.0.9', { sa: 'waypoint', labels: { 'gateway.networking.k8s.io/gateway-name': 'waypoint' } })], { from: 'a/client', to: 'server:80' });
+    const ready = trace(
+      [...withWaypoint(), pod('a', 'waypoint-abc', '10.0.0.9', { sa: 'waypoint', labels: { 'gateway.networking.k8s.io/gateway-name': 'waypoint' } })],
+      { from: 'a/client', to: 'server:80' },
+    );
     expect(ready.result).toBe('ALLOW');
     expect(one(ready, (x) => x.component === 'waypoint' && x.actor === 'ztunnel@n1').text).toContain('10.0.0.9:15008');
   });
 });
 
 describe('client side: a sidecar or a gateway', () => {
-  const SC = () => [...base(), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'sc', '10.0.3.1'), pod('s', 'web', '10.0.3.2', { node: 'n3' }), svc('s', 'web', '10.96.3.2')];
+  const SC = () => [
+    ...base(),
+    ns('s', { 'istio-injection': 'enabled' }),
+    pod('s', 'sc', '10.0.3.1'),
+    pod('s', 'web', '10.0.3.2', { node: 'n3' }),
+    svc('s', 'web', '10.96.3.2'),
+  ];
   const SC_ID = 'spiffe://cluster.local/ns/s/sa/sc';
 
   it('the sidecar picks the endpoint from its own EDS and tunnels HBONE to an ambient pod', () => {
@@ -741,32 +1038,68 @@ describe('client side: a sidecar or a gateway', () => {
   it('to a sidecar: HBONE names a sidecar with HBONE; Istio mTLS and plaintext legs name the address and the identity', () => {
     const hb = one(trace(SC(), { from: 's/sc', to: 'web:80' }), (h) => h.component === 'sidecar-outbound' && h.port === 15008);
     expect(hb.text).toContain('a sidecar with HBONE');
-    const mtls = one(trace(SC(), { from: 's/sc', to: 'web:80' }, { sidecarHbone: false }), (h) => h.protocol === 'Istio mTLS' && h.component === 'sidecar-outbound');
-    expect(mtls).toMatchObject({ actor: 'sidecar s/sc', node: 'n1', pod: 's/sc', port: 8080, identity: SC_ID, peerIdentity: 'spiffe://cluster.local/ns/s/sa/web' });
+    const mtls = one(
+      trace(SC(), { from: 's/sc', to: 'web:80' }, { sidecarHbone: false }),
+      (h) => h.protocol === 'Istio mTLS' && h.component === 'sidecar-outbound',
+    );
+    expect(mtls).toMatchObject({
+      actor: 'sidecar s/sc',
+      node: 'n1',
+      pod: 's/sc',
+      port: 8080,
+      identity: SC_ID,
+      peerIdentity: 'spiffe://cluster.local/ns/s/sa/web',
+    });
     expect(mtls.text).toContain('10.0.3.2:8080');
     expect(mtls.text).toContain(SC_ID);
-    const toAmbient = one(trace(SC(), { from: 's/sc', to: 'server.a:80' }, { sidecarHbone: false }), (h) => h.protocol === 'plaintext' && h.component === 'sidecar-outbound');
+    const toAmbient = one(
+      trace(SC(), { from: 's/sc', to: 'server.a:80' }, { sidecarHbone: false }),
+      (h) => h.protocol === 'plaintext' && h.component === 'sidecar-outbound',
+    );
     expect(toAmbient).toMatchObject({ actor: 'sidecar s/sc', node: 'n1', pod: 's/sc' });
     expect(toAmbient.text).toContain('ambient but this proxy has no HBONE');
     expect(toAmbient.text).toContain('10.0.0.2:8080');
-    const toPlain = one(trace([...SC(), ns('p'), pod('p', 'legacy', '10.0.5.5'), svc('p', 'legacy', '10.96.5.5')], { from: 's/sc', to: 'legacy.p:80' }), (h) => h.protocol === 'plaintext' && h.component === 'sidecar-outbound');
+    const toPlain = one(
+      trace([...SC(), ns('p'), pod('p', 'legacy', '10.0.5.5'), svc('p', 'legacy', '10.96.5.5')], { from: 's/sc', to: 'legacy.p:80' }),
+      (h) => h.protocol === 'plaintext' && h.component === 'sidecar-outbound',
+    );
     expect(toPlain.text).toContain('not in the mesh');
     expect(toPlain.text).toContain('legacy');
   });
 
   it('the destination sidecar sees the Service (host attribute) on HBONE and on Istio mTLS legs', () => {
-    const deny = ap('deny-host', 's', { selector: { matchLabels: { app: 'web' } }, action: 'DENY', rules: [{ to: [{ operation: { hosts: ['web.s.svc.cluster.local'] } }] }] });
+    const deny = ap('deny-host', 's', {
+      selector: { matchLabels: { app: 'web' } },
+      action: 'DENY',
+      rules: [{ to: [{ operation: { hosts: ['web.s.svc.cluster.local'] } }] }],
+    });
     expect(trace([...SC(), deny], { from: 's/sc', to: 'web:80' }).deniedAt?.policy).toBe('s/deny-host');
     expect(trace([...SC(), deny], { from: 's/sc', to: 'web:80' }, { sidecarHbone: false }).deniedAt?.policy).toBe('s/deny-host');
   });
 
   it('istio.io/ingress-use-waypoint is for gateways: a sidecar still skips the waypoint', () => {
-    const objs = [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2', { labels: { 'istio.io/ingress-use-waypoint': 'true' } }), waypoint('a'), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'sc', '10.0.3.1')];
+    const objs = [
+      ns('a', WP_LABELS),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+      svc('a', 'server', '10.96.0.2', { labels: { 'istio.io/ingress-use-waypoint': 'true' } }),
+      waypoint('a'),
+      ns('s', { 'istio-injection': 'enabled' }),
+      pod('s', 'sc', '10.0.3.1'),
+    ];
     expect(trace(objs, { from: 's/sc', to: 'server.a:80' }).waypointUsed).toBeNull();
   });
 
   it('a Service waypoint is skipped, and the hop says why', () => {
-    const objs = [ns('a', WP_LABELS), pod('a', 'client', '10.0.0.1'), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), waypoint('a'), ns('s', { 'istio-injection': 'enabled' }), pod('s', 'sc', '10.0.3.1')];
+    const objs = [
+      ns('a', WP_LABELS),
+      pod('a', 'client', '10.0.0.1'),
+      pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+      svc('a', 'server', '10.96.0.2'),
+      waypoint('a'),
+      ns('s', { 'istio-injection': 'enabled' }),
+      pod('s', 'sc', '10.0.3.1'),
+    ];
     const pick = one(trace(objs, { from: 's/sc', to: 'server.a:80' }), (h) => h.component === 'sidecar-outbound' && h.text.includes('picks'));
     expect(pick.text).toContain('a/waypoint');
     expect(pick.text).toContain('sidecars never use waypoints');
@@ -792,15 +1125,27 @@ describe('client side: a sidecar or a gateway', () => {
     expect(ext.clientSees).toBe('whatever the external host answers');
   });
 
-  it('a ServiceEntry host: the sidecar uses the entry\'s VIP and endpoints', () => {
-    const objs = [...SC(), se('api', 's', { hosts: ['api.example.com'], addresses: ['240.3.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.7' }] })];
+  it("a ServiceEntry host: the sidecar uses the entry's VIP and endpoints", () => {
+    const objs = [
+      ...SC(),
+      se('api', 's', {
+        hosts: ['api.example.com'],
+        addresses: ['240.3.0.1'],
+        ports: [{ number: 80, name: 'http', protocol: 'HTTP' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.7' }],
+      }),
+    ];
     const r = trace(objs, { from: 's/sc', to: 'api.example.com:80' });
     expect(one(r, (h) => h.component === 'sidecar-outbound' && h.text.includes('picks')).text).toContain('api (ServiceEntry)');
     expect(one(r, (h) => h.component === 'sidecar-outbound' && h.protocol === 'plaintext').text).toContain('203.0.113.7:80');
   });
 
   it('bug fix: a DNS ServiceEntry endpoint named by host is resolved by the sidecar and reached outside the mesh', () => {
-    const objs = [...SC(), se('api', 's', { hosts: ['api.example.com'], addresses: ['240.3.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'DNS' })];
+    const objs = [
+      ...SC(),
+      se('api', 's', { hosts: ['api.example.com'], addresses: ['240.3.0.1'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'DNS' }),
+    ];
     const r = trace(objs, { from: 's/sc', to: 'api.example.com:80' });
     expect(r.result).toBe('ALLOW');
     const out = r.hops.at(-1)!;
@@ -817,7 +1162,16 @@ describe('client side: an uncaptured pod', () => {
   const PLAIN = () => [...base(), ns('p'), pod('p', 'legacy', '10.0.5.5')];
 
   it('a ServiceEntry address goes out as plain egress, named', () => {
-    const objs = [...PLAIN(), se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })];
+    const objs = [
+      ...PLAIN(),
+      se('api', 'a', {
+        hosts: ['api.example.com'],
+        addresses: ['240.1.0.1'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.1' }],
+      }),
+    ];
     const r = trace(objs, { from: 'p/legacy', to: '240.1.0.1:80' });
     expect(r.hops).toHaveLength(1);
     expect(r.hops[0]).toMatchObject({ component: 'external', actor: 'p/legacy' });
@@ -828,7 +1182,14 @@ describe('client side: an uncaptured pod', () => {
 
   it('no endpoint: kube-proxy refuses; the Service waypoint is named as skipped; a pod IP and an outside IP are named', () => {
     expect(trace(PLAIN(), { from: 'p/legacy', to: 'server.a:81' }).error).toContain('server:81');
-    const objs = [ns('a', WP_LABELS), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2'), waypoint('a'), ns('p'), pod('p', 'legacy', '10.0.5.5')];
+    const objs = [
+      ns('a', WP_LABELS),
+      pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+      svc('a', 'server', '10.96.0.2'),
+      waypoint('a'),
+      ns('p'),
+      pod('p', 'legacy', '10.0.5.5'),
+    ];
     const kp = one(trace(objs, { from: 'p/legacy', to: 'server.a:80' }), (h) => h.component === 'kube-proxy');
     expect(kp).toMatchObject({ node: 'n1', pod: 'p/legacy', port: 8080, protocol: 'plaintext' });
     expect(kp.text).toContain('a/waypoint');
@@ -850,7 +1211,12 @@ describe('the kube-proxy hop names its Service (the diagram draws the path throu
 });
 
 describe('client side: an ingress gateway', () => {
-  const gwObjs = (svcLabels: Record<string, string>) => [ns('a', WP_LABELS), pod('a', 'server', '10.0.0.2', { node: 'n2' }), svc('a', 'server', '10.96.0.2', { labels: svcLabels }), waypoint('a')];
+  const gwObjs = (svcLabels: Record<string, string>) => [
+    ns('a', WP_LABELS),
+    pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+    svc('a', 'server', '10.96.0.2', { labels: svcLabels }),
+    waypoint('a'),
+  ];
   const run = (svcLabels: Record<string, string>, to = 'server.a:80', extra: object[] = []) => {
     const text = [...gwObjs(svcLabels), ...extra].map((o) => JSON.stringify(o)).join('\n---\n') + `\n---\n${istioGateway('a', 'web', [['http', 80]])}`;
     const { view } = loadMesh([{ path: 'm.yaml', text }]);
@@ -860,7 +1226,15 @@ describe('client side: an ingress gateway', () => {
   };
 
   it('a ServiceEntry host: the gateway uses the entry (its own DNS view), not plain egress', () => {
-    const { r } = run({}, 'api.example.com:80', [se('api', 'a', { hosts: ['api.example.com'], addresses: ['240.1.0.1'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', endpoints: [{ address: '203.0.113.1' }] })]);
+    const { r } = run({}, 'api.example.com:80', [
+      se('api', 'a', {
+        hosts: ['api.example.com'],
+        addresses: ['240.1.0.1'],
+        ports: [{ number: 80, name: 'http' }],
+        resolution: 'STATIC',
+        endpoints: [{ address: '203.0.113.1' }],
+      }),
+    ]);
     expect(one(r, (h) => h.component === 'gateway' && h.text.includes('picks')).text).toContain('api (ServiceEntry)');
   });
 
@@ -895,9 +1269,28 @@ describe('client side: an ingress gateway', () => {
 
 describe('policy checks link to their own resource (l4Checks)', () => {
   it('same-named policies of two namespaces, and converted PeerAuthentications, each link to their own', () => {
-    const paPorts = { apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'server-ports', namespace: 'a' }, spec: { selector: { matchLabels: { app: 'server' } }, mtls: { mode: 'STRICT' }, portLevelMtls: { '9090': { mode: 'PERMISSIVE' } } } };
-    const paOther = { apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'zz-other', namespace: 'a' }, spec: { selector: { matchLabels: { app: 'server' } }, mtls: { mode: 'STRICT' }, portLevelMtls: { '9191': { mode: 'PERMISSIVE' } } } };
-    const objs = [...base(), ns('istio-system'), ns('p'), pod('p', 'legacy', '10.0.5.5'), ap('p', 'istio-system', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['nowhere'] } }] }] }), ap('p', 'a', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['nowhere'] } }] }] }), paPorts, paOther];
+    const paPorts = {
+      apiVersion: 'security.istio.io/v1',
+      kind: 'PeerAuthentication',
+      metadata: { name: 'server-ports', namespace: 'a' },
+      spec: { selector: { matchLabels: { app: 'server' } }, mtls: { mode: 'STRICT' }, portLevelMtls: { '9090': { mode: 'PERMISSIVE' } } },
+    };
+    const paOther = {
+      apiVersion: 'security.istio.io/v1',
+      kind: 'PeerAuthentication',
+      metadata: { name: 'zz-other', namespace: 'a' },
+      spec: { selector: { matchLabels: { app: 'server' } }, mtls: { mode: 'STRICT' }, portLevelMtls: { '9191': { mode: 'PERMISSIVE' } } },
+    };
+    const objs = [
+      ...base(),
+      ns('istio-system'),
+      ns('p'),
+      pod('p', 'legacy', '10.0.5.5'),
+      ap('p', 'istio-system', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['nowhere'] } }] }] }),
+      ap('p', 'a', { action: 'DENY', rules: [{ from: [{ source: { namespaces: ['nowhere'] } }] }] }),
+      paPorts,
+      paOther,
+    ];
     const r = trace(objs, { from: 'p/legacy', to: 'server.a:80' });
     const checks = decided(r).policies ?? [];
     const byKey = new Map(checks.map((c) => [c.key, c.resourceKey]));
@@ -911,7 +1304,15 @@ describe('policy checks link to their own resource (l4Checks)', () => {
 
 describe('a name resolves to its own Service even when its VIP is shared', () => {
   it('server.b from namespace a reaches b/server although a/server has the same ClusterIP (with and without DNS capture)', () => {
-    const objs = (clientAnnotations: Record<string, string>) => [ns('a', AMB_LABELS), ns('b', AMB_LABELS), pod('a', 'client', '10.0.0.1', { annotations: clientAnnotations }), pod('a', 'server', '10.0.0.2'), pod('b', 'server', '10.0.1.2'), svc('a', 'server', '10.96.0.2'), svc('b', 'server', '10.96.0.2')];
+    const objs = (clientAnnotations: Record<string, string>) => [
+      ns('a', AMB_LABELS),
+      ns('b', AMB_LABELS),
+      pod('a', 'client', '10.0.0.1', { annotations: clientAnnotations }),
+      pod('a', 'server', '10.0.0.2'),
+      pod('b', 'server', '10.0.1.2'),
+      svc('a', 'server', '10.96.0.2'),
+      svc('b', 'server', '10.96.0.2'),
+    ];
     expect(trace(objs({}), { from: 'a/client', to: 'server.b:80' }).hops.at(-1)?.pod).toBe('b/server');
     expect(trace(objs({ 'ambient.istio.io/dns-capture': 'false' }), { from: 'a/client', to: 'server.b:80' }).hops.at(-1)?.pod).toBe('b/server');
   });

@@ -8,20 +8,48 @@ import { traceRequest, type TraceHop, type TraceInput, type TraceResult } from '
 export const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
 
 /** A pod on node n1 (or `node`); `ip: null` is a Pending pod without an address. */
-export const pod = (namespace: string, name: string, ip: string | null, o: { labels?: Record<string, string>; annotations?: Record<string, string>; node?: string; ready?: boolean; sa?: string } = {}) => ({
+export const pod = (
+  namespace: string,
+  name: string,
+  ip: string | null,
+  o: { labels?: Record<string, string>; annotations?: Record<string, string>; node?: string; ready?: boolean; sa?: string } = {},
+) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace, labels: { app: name, ...o.labels }, annotations: o.annotations ?? {} },
   spec: { nodeName: o.node ?? 'n1', serviceAccountName: o.sa ?? name, containers: [{ name: 'app', image: 'app', ports: [{ containerPort: 8080 }] }] },
-  status: ip === null ? { phase: 'Pending' } : { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
+  status:
+    ip === null
+      ? { phase: 'Pending' }
+      : { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
 });
 
-export const svc = (namespace: string, name: string, ip: string, o: { labels?: Record<string, string>; ports?: object[]; selector?: Record<string, string> } = {}) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels: o.labels ?? {} }, spec: { clusterIP: ip, selector: o.selector ?? { app: name }, ports: o.ports ?? [{ name: 'http', port: 80, targetPort: 8080 }] } });
+export const svc = (
+  namespace: string,
+  name: string,
+  ip: string,
+  o: { labels?: Record<string, string>; ports?: object[]; selector?: Record<string, string> } = {},
+) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace, labels: o.labels ?? {} },
+  spec: { clusterIP: ip, selector: o.selector ?? { app: name }, ports: o.ports ?? [{ name: 'http', port: 80, targetPort: 8080 }] },
+});
 
-export const ap = (name: string, namespace: string, spec: object) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace }, spec });
+export const ap = (name: string, namespace: string, spec: object) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'AuthorizationPolicy',
+  metadata: { name, namespace },
+  spec,
+});
 
 /** Loads the objects (plus raw YAML) as one file, which must load without problems, and traces the request. */
-export function trace(objects: object[], input: Partial<TraceInput> & { from: string; to: string }, settings: AmbientSettings = {}, extraYaml = ''): TraceResult {
+export function trace(
+  objects: object[],
+  input: Partial<TraceInput> & { from: string; to: string },
+  settings: AmbientSettings = {},
+  extraYaml = '',
+): TraceResult {
   const text = objects.map((o) => JSON.stringify(o)).join('\n---\n') + (extraYaml ? `\n---\n${extraYaml}` : '');
   const { view, problems } = loadMesh([{ path: 'm.yaml', text }]);
   expect(problems).toEqual([]);

@@ -21,14 +21,39 @@ import { podWorkloadName as workloadNameOf } from '../../src/core/config/service
 import { makeResource } from '../../src/core/document/resources.ts';
 
 const ns = (name: string, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels } });
-const pod = (namespace: string, name: string, o: { labels?: Record<string, string>; ip?: string; node?: string; sa?: string; ready?: boolean; ports?: Array<{ name?: string; containerPort: number }> } = {}) => ({
+const pod = (
+  namespace: string,
+  name: string,
+  o: {
+    labels?: Record<string, string>;
+    ip?: string;
+    node?: string;
+    sa?: string;
+    ready?: boolean;
+    ports?: Array<{ name?: string; containerPort: number }>;
+  } = {},
+) => ({
   apiVersion: 'v1',
   kind: 'Pod',
   metadata: { name, namespace, labels: { app: name, ...o.labels } },
-  spec: { nodeName: o.node ?? 'n1', serviceAccountName: o.sa ?? name, containers: [{ name: 'app', image: 'app', ports: o.ports ?? [{ containerPort: 8080 }] }] },
-  status: { phase: 'Running', podIP: o.ip ?? '10.0.0.1', podIPs: [{ ip: o.ip ?? '10.0.0.1' }], conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }] },
+  spec: {
+    nodeName: o.node ?? 'n1',
+    serviceAccountName: o.sa ?? name,
+    containers: [{ name: 'app', image: 'app', ports: o.ports ?? [{ containerPort: 8080 }] }],
+  },
+  status: {
+    phase: 'Running',
+    podIP: o.ip ?? '10.0.0.1',
+    podIPs: [{ ip: o.ip ?? '10.0.0.1' }],
+    conditions: [{ type: 'Ready', status: o.ready === false ? 'False' : 'True' }],
+  },
 });
-const svc = (namespace: string, name: string, spec: object = {}, labels: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'Service', metadata: { name, namespace, labels }, spec: { selector: { app: name }, ports: [{ name: 'http', port: 80, targetPort: 8080 }], ...spec } });
+const svc = (namespace: string, name: string, spec: object = {}, labels: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'Service',
+  metadata: { name, namespace, labels },
+  spec: { selector: { app: name }, ports: [{ name: 'http', port: 80, targetPort: 8080 }], ...spec },
+});
 
 function model(objects: object[], settings: AmbientSettings = {}) {
   const { view, problems } = loadMesh([{ path: 'm.yaml', text: objects.map((o) => JSON.stringify(o)).join('\n---\n') }]);
@@ -38,9 +63,16 @@ function model(objects: object[], settings: AmbientSettings = {}) {
 const AMB = ns('a', { 'istio.io/dataplane-mode': 'ambient' });
 
 describe('workloadNameOf (GetWorkloadMetaFromPod)', () => {
-  const podRes = (meta: object, labels: Record<string, string> = {}) => makeResource({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-7d4f9-abcde', namespace: 'a', labels, ...meta } }, undefined);
-  const owner = (kind: string, name: string, controller = true) => ({ generateName: 'x-', ownerReferences: [{ apiVersion: 'apps/v1', kind, name, controller }] });
-  const name = (meta: object, labels: Record<string, string> = {}) => { const r = podRes(meta, labels); return workloadNameOf(r, r.labels); };
+  const podRes = (meta: object, labels: Record<string, string> = {}) =>
+    makeResource({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-7d4f9-abcde', namespace: 'a', labels, ...meta } }, undefined);
+  const owner = (kind: string, name: string, controller = true) => ({
+    generateName: 'x-',
+    ownerReferences: [{ apiVersion: 'apps/v1', kind, name, controller }],
+  });
+  const name = (meta: object, labels: Record<string, string> = {}) => {
+    const r = podRes(meta, labels);
+    return workloadNameOf(r, r.labels);
+  };
 
   it('the service.istio.io/workload-name label wins', () => {
     expect(name(owner('ReplicaSet', 'web-7d4f9'), { 'service.istio.io/workload-name': 'custom', 'pod-template-hash': '7d4f9' })).toBe('custom');
@@ -77,9 +109,28 @@ describe('workloadNameOf (GetWorkloadMetaFromPod)', () => {
 
 describe('Workload from a Pod (workloads.go)', () => {
   it('uid, protocol HBONE for ambient pods, TCP otherwise, canonical labels and workload fields', () => {
-    const m = model([AMB, ns('plain'), pod('a', 'x', { ip: '10.0.0.1', labels: { version: 'v2', 'app.kubernetes.io/name': 'shop' } }), pod('plain', 'y', { ip: '10.0.0.9' })]);
+    const m = model([
+      AMB,
+      ns('plain'),
+      pod('a', 'x', { ip: '10.0.0.1', labels: { version: 'v2', 'app.kubernetes.io/name': 'shop' } }),
+      pod('plain', 'y', { ip: '10.0.0.9' }),
+    ]);
     const x = m.ztunnel.workloads.find((w) => w.json.name === 'x')!.json;
-    expect(x).toMatchObject({ uid: 'Kubernetes//Pod/a/x', workloadIps: ['10.0.0.1'], protocol: 'HBONE', networkMode: 'Standard', namespace: 'a', serviceAccount: 'x', workloadType: 'pod', canonicalName: 'shop', canonicalRevision: 'v2', node: 'n1', status: 'Healthy', clusterId: 'Kubernetes', capacity: 1 });
+    expect(x).toMatchObject({
+      uid: 'Kubernetes//Pod/a/x',
+      workloadIps: ['10.0.0.1'],
+      protocol: 'HBONE',
+      networkMode: 'Standard',
+      namespace: 'a',
+      serviceAccount: 'x',
+      workloadType: 'pod',
+      canonicalName: 'shop',
+      canonicalRevision: 'v2',
+      node: 'n1',
+      status: 'Healthy',
+      clusterId: 'Kubernetes',
+      capacity: 1,
+    });
     expect(x.nativeTunnel).toBeUndefined();
     const y = m.ztunnel.workloads.find((w) => w.json.name === 'y')!.json;
     expect(y.protocol).toBe('TCP');
@@ -93,23 +144,48 @@ describe('Workload from a Pod (workloads.go)', () => {
   });
 
   it('canonical name/revision precedence: service.istio.io labels, then app.kubernetes.io, then app/version', () => {
-    const m = model([ns('plain'), pod('plain', 'c', { labels: { 'service.istio.io/canonical-name': 'cn', 'app.kubernetes.io/name': 'kn', 'service.istio.io/canonical-revision': 'cr', 'app.kubernetes.io/version': 'kv', version: 'v' } })]);
+    const m = model([
+      ns('plain'),
+      pod('plain', 'c', {
+        labels: {
+          'service.istio.io/canonical-name': 'cn',
+          'app.kubernetes.io/name': 'kn',
+          'service.istio.io/canonical-revision': 'cr',
+          'app.kubernetes.io/version': 'kv',
+          version: 'v',
+        },
+      }),
+    ]);
     expect(m.ztunnel.workloads.find((w) => w.json.name === 'c')!.json).toMatchObject({ canonicalName: 'cn', canonicalRevision: 'cr' });
   });
 
   it('a networking.istio.io/tunnel label containing http → HBONE with nativeTunnel', () => {
-    const m = model([ns('plain'), pod('plain', 't', { labels: { 'networking.istio.io/tunnel': 'h2c, http' } }), pod('plain', 'u', { ip: '10.0.0.2', labels: { 'networking.istio.io/tunnel': 'https' } })]);
+    const m = model([
+      ns('plain'),
+      pod('plain', 't', { labels: { 'networking.istio.io/tunnel': 'h2c, http' } }),
+      pod('plain', 'u', { ip: '10.0.0.2', labels: { 'networking.istio.io/tunnel': 'https' } }),
+    ]);
     expect(m.ztunnel.workloads.find((w) => w.json.name === 't')!.json).toMatchObject({ protocol: 'HBONE', nativeTunnel: true });
     expect(m.ztunnel.workloads.find((w) => w.json.name === 'u')!.json.protocol).toBe('TCP');
   });
 
   it('a pod that is not Ready is Unhealthy and dropped from service endpoints unless publishNotReadyAddresses', () => {
-    const m = model([AMB, pod('a', 'web', { ip: '10.0.0.1' }), pod('a', 'web2', { ip: '10.0.0.2', labels: { app: 'web' }, ready: false }), svc('a', 'web'), svc('a', 'all', { selector: { app: 'web' }, publishNotReadyAddresses: true })]);
+    const m = model([
+      AMB,
+      pod('a', 'web', { ip: '10.0.0.1' }),
+      pod('a', 'web2', { ip: '10.0.0.2', labels: { app: 'web' }, ready: false }),
+      svc('a', 'web'),
+      svc('a', 'all', { selector: { app: 'web' }, publishNotReadyAddresses: true }),
+    ]);
     expect(m.ztunnel.workloads.find((w) => w.json.name === 'web2')!.json.status).toBe('Unhealthy');
     const web = m.ztunnel.servicesByKey.get('a/web.a.svc.cluster.local')!;
     expect(web.workloads).toHaveLength(2);
     expect(serviceEndpoints(web).map((w) => w.json.name)).toEqual(['web']);
-    expect(serviceEndpoints(m.ztunnel.servicesByKey.get('a/all.a.svc.cluster.local')!).map((w) => w.json.name).sort()).toEqual(['web', 'web2']);
+    expect(
+      serviceEndpoints(m.ztunnel.servicesByKey.get('a/all.a.svc.cluster.local')!)
+        .map((w) => w.json.name)
+        .sort(),
+    ).toEqual(['web', 'web2']);
     const rows = servicesTable(m.ztunnel).rows;
     expect(rows.find((r) => r[1] === 'web')?.[4]).toBe('1/1');
     expect(rows.find((r) => r[1] === 'all')?.[4]).toBe('1/2');
@@ -119,18 +195,34 @@ describe('Workload from a Pod (workloads.go)', () => {
     const m = model([
       AMB,
       pod('a', 'web', { ports: [{ name: 'http-web', containerPort: 9000 }] }),
-      svc('a', 'web', { ports: [{ name: 'http', port: 80, targetPort: 'http-web' }, { name: 'grpc', port: 81, targetPort: 'missing' }, { name: 'tcp', port: 82 }] }),
+      svc('a', 'web', {
+        ports: [
+          { name: 'http', port: 80, targetPort: 'http-web' },
+          { name: 'grpc', port: 81, targetPort: 'missing' },
+          { name: 'tcp', port: 82 },
+        ],
+      }),
       svc('b', 'web'),
     ]);
     const w = m.ztunnel.workloads.find((x) => x.json.name === 'web')!;
     expect(w.json.services).toEqual(['a/web.a.svc.cluster.local']);
-    expect(w.services.get('a/web.a.svc.cluster.local')).toEqual([{ servicePort: 80, targetPort: 9000 }, { servicePort: 82, targetPort: 82 }]);
+    expect(w.services.get('a/web.a.svc.cluster.local')).toEqual([
+      { servicePort: 80, targetPort: 9000 },
+      { servicePort: 82, targetPort: 82 },
+    ]);
     const s = m.ztunnel.servicesByKey.get('a/web.a.svc.cluster.local')!;
-    expect(s.ports.map((p) => [p.servicePort, p.targetPort])).toEqual([[80, 0], [81, 0], [82, 82]]);
+    expect(s.ports.map((p) => [p.servicePort, p.targetPort])).toEqual([
+      [80, 0],
+      [81, 0],
+      [82, 82],
+    ]);
   });
 
   it('a host-network pod: networkMode HostNetwork, and it is not addressable as a workload by IP', () => {
-    const host = { ...pod('a', 'h', { ip: '192.168.0.10' }), spec: { nodeName: 'n1', hostNetwork: true, serviceAccountName: 'h', containers: [{ name: 'app', image: 'app' }] } };
+    const host = {
+      ...pod('a', 'h', { ip: '192.168.0.10' }),
+      spec: { nodeName: 'n1', hostNetwork: true, serviceAccountName: 'h', containers: [{ name: 'app', image: 'app' }] },
+    };
     const m = model([ns('a'), host, pod('a', 'x', { ip: '10.0.0.5' })]);
     expect(m.ztunnel.workloads.find((w) => w.json.name === 'h')!.json.networkMode).toBe('HostNetwork');
     expect(m.ztunnel.workloads.find((w) => w.json.name === 'x')!.json.networkMode).toBe('Standard');
@@ -139,28 +231,66 @@ describe('Workload from a Pod (workloads.go)', () => {
   });
 
   it('subjectAltNames: none for a Kubernetes Service, the spec list for a ServiceEntry host', () => {
-    const m = model([ns('a'), svc('a', 'web'), { apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name: 'e', namespace: 'a' }, spec: { hosts: ['e.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS', subjectAltNames: ['spiffe://x/ns/y/sa/z'] } }]);
+    const m = model([
+      ns('a'),
+      svc('a', 'web'),
+      {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'ServiceEntry',
+        metadata: { name: 'e', namespace: 'a' },
+        spec: { hosts: ['e.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS', subjectAltNames: ['spiffe://x/ns/y/sa/z'] },
+      },
+    ]);
     expect(m.ztunnel.servicesByKey.get('a/web.a.svc.cluster.local')!.subjectAltNames).toEqual([]);
     expect(m.ztunnel.servicesByKey.get('a/e.example.com')!.subjectAltNames).toEqual(['spiffe://x/ns/y/sa/z']);
-    expect(m.ztunnel.servicesByKey.get('a/web.a.svc.cluster.local')).toMatchObject({ kind: 'Service', hostname: 'web.a.svc.cluster.local', resolution: 'ClientSideLB', passthrough: false, headless: false });
+    expect(m.ztunnel.servicesByKey.get('a/web.a.svc.cluster.local')).toMatchObject({
+      kind: 'Service',
+      hostname: 'web.a.svc.cluster.local',
+      resolution: 'ClientSideLB',
+      passthrough: false,
+      headless: false,
+    });
   });
 
   it('ExternalName Services are not sent; a selector-less Service selects no pod', () => {
-    const m = model([AMB, pod('a', 'web'), svc('a', 'ext', { type: 'ExternalName', externalName: 'example.com', selector: undefined }), svc('a', 'nosel', { selector: undefined })]);
+    const m = model([
+      AMB,
+      pod('a', 'web'),
+      svc('a', 'ext', { type: 'ExternalName', externalName: 'example.com', selector: undefined }),
+      svc('a', 'nosel', { selector: undefined }),
+    ]);
     expect(m.ztunnel.servicesByKey.has('a/ext.a.svc.cluster.local')).toBe(false);
     expect(m.ztunnel.servicesByKey.get('a/nosel.a.svc.cluster.local')?.workloads).toEqual([]);
   });
 });
 
 describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.go UIDs)', () => {
-  const we = (name: string, spec: object, meta: object = {}) => ({ apiVersion: 'networking.istio.io/v1', kind: 'WorkloadEntry', metadata: { name, namespace: 'a', ...meta }, spec });
+  const we = (name: string, spec: object, meta: object = {}) => ({
+    apiVersion: 'networking.istio.io/v1',
+    kind: 'WorkloadEntry',
+    metadata: { name, namespace: 'a', ...meta },
+    spec,
+  });
   const se = (name: string, spec: object) => ({ apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name, namespace: 'a' }, spec });
 
   it('WorkloadEntry: uid, IP address or hostname, service account default, TCP unless tunnel label or redirection annotation', () => {
-    const m = model([AMB, we('vm', { address: '10.1.0.5', labels: { app: 'vm' } }), we('dns', { address: 'vm.example.com', serviceAccount: 'vm-sa', labels: { 'networking.istio.io/tunnel': 'http' } }), we('red', { address: '10.1.0.6' }, { annotations: { 'ambient.istio.io/redirection': 'enabled' } })]);
+    const m = model([
+      AMB,
+      we('vm', { address: '10.1.0.5', labels: { app: 'vm' } }),
+      we('dns', { address: 'vm.example.com', serviceAccount: 'vm-sa', labels: { 'networking.istio.io/tunnel': 'http' } }),
+      we('red', { address: '10.1.0.6' }, { annotations: { 'ambient.istio.io/redirection': 'enabled' } }),
+    ]);
     const vm = m.ztunnel.workloads.find((w) => w.json.name === 'vm')!;
     expect(vm.kind).toBe('WorkloadEntry');
-    expect(vm.json).toMatchObject({ uid: 'Kubernetes/networking.istio.io/WorkloadEntry/a/vm', workloadIps: ['10.1.0.5'], protocol: 'TCP', serviceAccount: 'default', workloadName: 'vm', canonicalName: 'vm', status: 'Healthy' });
+    expect(vm.json).toMatchObject({
+      uid: 'Kubernetes/networking.istio.io/WorkloadEntry/a/vm',
+      workloadIps: ['10.1.0.5'],
+      protocol: 'TCP',
+      serviceAccount: 'default',
+      workloadName: 'vm',
+      canonicalName: 'vm',
+      status: 'Healthy',
+    });
     expect(vm.json.hostname).toBeUndefined();
     expect(vm.identity).toBe('spiffe://cluster.local/ns/a/sa/default');
     const dns = m.ztunnel.workloads.find((w) => w.json.name === 'dns')!;
@@ -170,7 +300,11 @@ describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.g
   });
 
   it('WorkloadEntry workload name: istio.io/autoRegistrationGroup annotation, then service.istio.io/workload-name, then the name', () => {
-    const m = model([ns('a'), we('w1', { address: '10.1.0.1' }, { annotations: { 'istio.io/autoRegistrationGroup': 'group' }, labels: { 'service.istio.io/workload-name': 'lbl' } }), we('w2', { address: '10.1.0.2', labels: { 'service.istio.io/workload-name': 'lbl' } })]);
+    const m = model([
+      ns('a'),
+      we('w1', { address: '10.1.0.1' }, { annotations: { 'istio.io/autoRegistrationGroup': 'group' }, labels: { 'service.istio.io/workload-name': 'lbl' } }),
+      we('w2', { address: '10.1.0.2', labels: { 'service.istio.io/workload-name': 'lbl' } }),
+    ]);
     expect(m.ztunnel.workloads.find((w) => w.json.name === 'w1')!.json.workloadName).toBe('group');
     // CanonicalService falls back to the workload name (no app / canonical-name label).
     expect(m.ztunnel.workloads.find((w) => w.json.name === 'w1')!.json.canonicalName).toBe('group');
@@ -184,14 +318,25 @@ describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.g
     expect(w.json.services).toEqual(['a/web.a.svc.cluster.local']);
     expect(m.ztunnel.servicesByKey.get('a/web.a.svc.cluster.local')!.workloads.map((x) => x.json.name)).toEqual(['vm']);
     // Without a matching port name the Service's numeric target port is used.
-    const plain = model([ns('a'), we('vm', { address: '10.1.0.5', labels: { app: 'web' } }), svc('a', 'web')]).ztunnel.workloads.find((x) => x.json.name === 'vm')!;
+    const plain = model([ns('a'), we('vm', { address: '10.1.0.5', labels: { app: 'web' } }), svc('a', 'web')]).ztunnel.workloads.find(
+      (x) => x.json.name === 'vm',
+    )!;
     expect(plain.services.get('a/web.a.svc.cluster.local')).toEqual([{ servicePort: 80, targetPort: 8080 }]);
     // Not selected: no services.
-    expect(model([ns('a'), we('vm', { address: '10.1.0.5', labels: { app: 'other' } }), svc('a', 'web')]).ztunnel.workloads.find((x) => x.json.name === 'vm')!.json.services).toBeUndefined();
+    expect(
+      model([ns('a'), we('vm', { address: '10.1.0.5', labels: { app: 'other' } }), svc('a', 'web')]).ztunnel.workloads.find((x) => x.json.name === 'vm')!.json
+        .services,
+    ).toBeUndefined();
   });
 
   it('constructServicesFromWorkloadEntry: a named Service targetPort is looked up in the entry ports by that name; missing, the port is skipped', () => {
-    const named = svc('a', 'web', { ports: [{ name: 'http', port: 80, targetPort: 'web-port' }, { name: 'tcp', port: 81, targetPort: 'absent' }, { name: 'grpc', port: 82, targetPort: 9000 }] });
+    const named = svc('a', 'web', {
+      ports: [
+        { name: 'http', port: 80, targetPort: 'web-port' },
+        { name: 'tcp', port: 81, targetPort: 'absent' },
+        { name: 'grpc', port: 82, targetPort: 9000 },
+      ],
+    });
     const m = model([ns('a'), we('vm', { address: '10.1.0.5', labels: { app: 'web' }, ports: { 'web-port': 7777, http: 1111 } }), named]);
     expect(m.ztunnel.workloads.find((x) => x.json.name === 'vm')!.services.get('a/web.a.svc.cluster.local')).toEqual([
       { servicePort: 80, targetPort: 7777 },
@@ -200,7 +345,19 @@ describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.g
   });
 
   it('ServiceEntry: one service per host; inline endpoints are workloads with uid …/ServiceEntry/<ns>/<name>/<address>', () => {
-    const m = model([ns('a'), se('ext', { hosts: ['a.example.com', 'b.example.com'], addresses: ['240.0.0.1'], ports: [{ number: 443, name: 'tls', protocol: 'TLS', targetPort: 8443 }], resolution: 'STATIC', endpoints: [{ address: '1.2.3.4', ports: { tls: 9443 } }, { address: 'host.example.com', serviceAccount: 'ext-sa' }] })]);
+    const m = model([
+      ns('a'),
+      se('ext', {
+        hosts: ['a.example.com', 'b.example.com'],
+        addresses: ['240.0.0.1'],
+        ports: [{ number: 443, name: 'tls', protocol: 'TLS', targetPort: 8443 }],
+        resolution: 'STATIC',
+        endpoints: [
+          { address: '1.2.3.4', ports: { tls: 9443 } },
+          { address: 'host.example.com', serviceAccount: 'ext-sa' },
+        ],
+      }),
+    ]);
     expect(m.ztunnel.servicesByKey.has('a/a.example.com')).toBe(true);
     expect(m.ztunnel.servicesByKey.has('a/b.example.com')).toBe(true);
     const s = m.ztunnel.servicesByKey.get('a/a.example.com')!;
@@ -218,9 +375,15 @@ describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.g
   });
 
   it('DNS resolution without endpoints: one implicit workload per host, hostname set, serving only its host', () => {
-    const m = model([ns('a'), se('api', { hosts: ['api.example.com', 'www.example.com'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'DNS' })]);
+    const m = model([
+      ns('a'),
+      se('api', { hosts: ['api.example.com', 'www.example.com'], ports: [{ number: 80, name: 'http', protocol: 'HTTP' }], resolution: 'DNS' }),
+    ]);
     const ws = m.ztunnel.workloads.filter((w) => w.kind === 'ServiceEntry');
-    expect(ws.map((w) => w.json.uid).sort()).toEqual(['Kubernetes/networking.istio.io/ServiceEntry/a/api/api.example.com', 'Kubernetes/networking.istio.io/ServiceEntry/a/api/www.example.com']);
+    expect(ws.map((w) => w.json.uid).sort()).toEqual([
+      'Kubernetes/networking.istio.io/ServiceEntry/a/api/api.example.com',
+      'Kubernetes/networking.istio.io/ServiceEntry/a/api/www.example.com',
+    ]);
     const api = ws.find((w) => w.json.hostname === 'api.example.com')!;
     expect(api.json.workloadIps).toEqual([]);
     expect(api.json.services).toEqual(['a/api.example.com']);
@@ -228,7 +391,11 @@ describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.g
   });
 
   it('a ServiceEntry host without addresses gets an allocated VIP (addressAssumed); spec addresses are not assumed', () => {
-    const m = model([ns('a'), se('auto', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' }), se('fixed', { hosts: ['fixed.example.com'], addresses: ['240.0.0.5'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' })]);
+    const m = model([
+      ns('a'),
+      se('auto', { hosts: ['auto.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' }),
+      se('fixed', { hosts: ['fixed.example.com'], addresses: ['240.0.0.5'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' }),
+    ]);
     const auto = m.ztunnel.servicesByKey.get('a/auto.example.com')!;
     expect(auto.addressAssumed).toBe(true);
     expect(auto.vips).toHaveLength(1);
@@ -242,7 +409,11 @@ describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.g
   });
 
   it('a workloadSelector ServiceEntry selects pods (by port name) instead of endpoints', () => {
-    const m = model([AMB, pod('a', 'web', { ports: [{ name: 'http', containerPort: 7070 }] }), se('sel', { hosts: ['sel.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', workloadSelector: { labels: { app: 'web' } } })]);
+    const m = model([
+      AMB,
+      pod('a', 'web', { ports: [{ name: 'http', containerPort: 7070 }] }),
+      se('sel', { hosts: ['sel.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'STATIC', workloadSelector: { labels: { app: 'web' } } }),
+    ]);
     const w = m.ztunnel.workloads.find((x) => x.json.name === 'web')!;
     expect(w.services.get('a/sel.example.com')).toEqual([{ servicePort: 80, targetPort: 7070 }]);
     expect(m.ztunnel.workloads.filter((x) => x.kind === 'ServiceEntry')).toEqual([]);
@@ -250,7 +421,15 @@ describe('Workloads from WorkloadEntry and ServiceEntry (workloads.go, helpers.g
 });
 
 describe('istioctl ztunnel-config tables (configdump workload.go, services.go, policies.go, certificates.go)', () => {
-  const objs = () => [AMB, ns('b'), pod('a', 'web', { ip: '10.0.0.1', node: 'n2' }), pod('a', 'api', { ip: '10.0.0.2', node: 'n1' }), pod('b', 'db', { ip: '10.0.0.3', node: 'n1' }), svc('a', 'web', { clusterIP: '10.96.0.10' }), svc('b', 'db', { clusterIP: '10.96.0.11' })];
+  const objs = () => [
+    AMB,
+    ns('b'),
+    pod('a', 'web', { ip: '10.0.0.1', node: 'n2' }),
+    pod('a', 'api', { ip: '10.0.0.2', node: 'n1' }),
+    pod('b', 'db', { ip: '10.0.0.3', node: 'n1' }),
+    svc('a', 'web', { clusterIP: '10.96.0.10' }),
+    svc('b', 'db', { clusterIP: '10.96.0.11' }),
+  ];
 
   it('workloads: header, rows sorted by namespace.name, ADDRESS, NODE, WAYPOINT None, PROTOCOL', () => {
     const t = workloadsTable(model(objs()).ztunnel);
@@ -272,7 +451,18 @@ describe('istioctl ztunnel-config tables (configdump workload.go, services.go, p
   });
 
   it('workloads: byte order of "namespace.name" (a-b.x before a.x), ADDRESS falls back to the hostname', () => {
-    const m = model([ns('a'), ns('a-b'), pod('a', 'x', { ip: '10.0.0.1' }), pod('a-b', 'x', { ip: '10.0.0.2' }), { apiVersion: 'networking.istio.io/v1', kind: 'ServiceEntry', metadata: { name: 'e', namespace: 'a' }, spec: { hosts: ['e.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' } }]);
+    const m = model([
+      ns('a'),
+      ns('a-b'),
+      pod('a', 'x', { ip: '10.0.0.1' }),
+      pod('a-b', 'x', { ip: '10.0.0.2' }),
+      {
+        apiVersion: 'networking.istio.io/v1',
+        kind: 'ServiceEntry',
+        metadata: { name: 'e', namespace: 'a' },
+        spec: { hosts: ['e.example.com'], ports: [{ number: 80, name: 'http' }], resolution: 'DNS' },
+      },
+    ]);
     const t = workloadsTable(m.ztunnel);
     expect(t.rows.map((r) => `${r[0]}/${r[1]}`)).toEqual(['a-b/x', 'a/e', 'a/x']);
     expect(t.rows[1]).toEqual(['a', 'e', 'e.example.com', '', 'None', 'TCP']);
@@ -290,8 +480,19 @@ describe('istioctl ztunnel-config tables (configdump workload.go, services.go, p
   });
 
   it('policies: header, ACTION Allow/Deny, SCOPE, sorted by namespace then name, with the static strict policy; namespace filter', () => {
-    const ap = (name: string, namespace: string, spec: object) => ({ apiVersion: 'security.istio.io/v1', kind: 'AuthorizationPolicy', metadata: { name, namespace }, spec });
-    const m = model([...objs(), ap('z', 'a', { action: 'DENY', rules: [{}] }), ap('m', 'a', { selector: { matchLabels: { app: 'web' } } }), ap('g', 'istio-system', {}), { apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'default', namespace: 'b' }, spec: { mtls: { mode: 'STRICT' } } }]);
+    const ap = (name: string, namespace: string, spec: object) => ({
+      apiVersion: 'security.istio.io/v1',
+      kind: 'AuthorizationPolicy',
+      metadata: { name, namespace },
+      spec,
+    });
+    const m = model([
+      ...objs(),
+      ap('z', 'a', { action: 'DENY', rules: [{}] }),
+      ap('m', 'a', { selector: { matchLabels: { app: 'web' } } }),
+      ap('g', 'istio-system', {}),
+      { apiVersion: 'security.istio.io/v1', kind: 'PeerAuthentication', metadata: { name: 'default', namespace: 'b' }, spec: { mtls: { mode: 'STRICT' } } },
+    ]);
     const t = policiesTable(m.ztunnel);
     expect(t.header).toEqual(['NAMESPACE', 'POLICY NAME', 'ACTION', 'SCOPE']);
     expect(t.rows).toEqual([
@@ -317,7 +518,17 @@ describe('istioctl ztunnel-config tables (configdump workload.go, services.go, p
 
 describe('per node: captured pods, in-pod listeners, certificates (spec §2.7; cert_fetcher.rs; certificates.go)', () => {
   it('captured pods are the running ambient pods of the node, with 15001/15006/15008 and 15053 when DNS capture is on', () => {
-    const m = model([AMB, ns('plain'), pod('a', 'x', { ip: '10.0.0.1', node: 'n1' }), pod('a', 'y', { ip: '10.0.0.2', node: 'n2' }), pod('plain', 'z', { ip: '10.0.0.3', node: 'n1' }), { ...pod('a', 'nodns', { ip: '10.0.0.4', node: 'n1' }), metadata: { name: 'nodns', namespace: 'a', labels: { app: 'nodns' }, annotations: { 'ambient.istio.io/dns-capture': 'false' } } }]);
+    const m = model([
+      AMB,
+      ns('plain'),
+      pod('a', 'x', { ip: '10.0.0.1', node: 'n1' }),
+      pod('a', 'y', { ip: '10.0.0.2', node: 'n2' }),
+      pod('plain', 'z', { ip: '10.0.0.3', node: 'n1' }),
+      {
+        ...pod('a', 'nodns', { ip: '10.0.0.4', node: 'n1' }),
+        metadata: { name: 'nodns', namespace: 'a', labels: { app: 'nodns' }, annotations: { 'ambient.istio.io/dns-capture': 'false' } },
+      },
+    ]);
     const v = nodeView(m.cluster, m.ztunnel, 'n1');
     expect(v.node).toBe('n1');
     expect(v.capturedPods).toEqual(['a/nodns', 'a/x']);
@@ -326,7 +537,14 @@ describe('per node: captured pods, in-pod listeners, certificates (spec §2.7; c
   });
 
   it('one certificate per distinct identity of HBONE workloads on the node; Leaf and Root rows', () => {
-    const m = model([AMB, ns('plain'), pod('a', 'x1', { ip: '10.0.0.1', sa: 'shared' }), pod('a', 'x2', { ip: '10.0.0.2', sa: 'shared' }), pod('a', 'other', { ip: '10.0.0.3', node: 'n2' }), pod('plain', 'p', { ip: '10.0.0.4' })]);
+    const m = model([
+      AMB,
+      ns('plain'),
+      pod('a', 'x1', { ip: '10.0.0.1', sa: 'shared' }),
+      pod('a', 'x2', { ip: '10.0.0.2', sa: 'shared' }),
+      pod('a', 'other', { ip: '10.0.0.3', node: 'n2' }),
+      pod('plain', 'p', { ip: '10.0.0.4' }),
+    ]);
     const v = nodeView(m.cluster, m.ztunnel, 'n1');
     expect(v.certificates).toEqual([{ identity: 'spiffe://cluster.local/ns/a/sa/shared', pods: ['a/x1', 'a/x2'] }]);
     const t = certificatesTable(v);

@@ -12,7 +12,8 @@ import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/me
 import type { Analyzer } from '../../src/core/analysis/types.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
-const rule = (name: string) => `apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n  host: ${name}\n`;
+const rule = (name: string) =>
+  `apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n  host: ${name}\n`;
 
 const fragile: Analyzer = perResourceAnalyzer(
   { name: 'test.Fragile', description: 'throws on one resource', inputs: [KINDS.DestinationRule] },
@@ -39,7 +40,13 @@ describe('a failing analyzer', () => {
   it('reports IST0001 on the resource it failed on, once for its global part, and analyzes the rest', async () => {
     const m = new WorkspaceModel(kindProblems);
     m.update([{ path: 'dr.yaml', text: [rule('good'), rule('bad'), rule('fine')].join('---\n') }], []);
-    const store = new ResourceStore(m.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() });
+    const store = new ResourceStore(m.resources(), {
+      mode: 'cli',
+      defaultNamespace: 'default',
+      includePlaceholders: false,
+      meshConfig: defaultMeshConfig(),
+      meshNetworks: defaultMeshNetworks(),
+    });
     const ds = await new AnalysisSession().run(store, new Lookups(store), [fragile, steady], 'all', (f, i) => m.document(f, i));
     const shown = ds.map((d) => `${d.code} ${d.origin ?? '-'} ${d.code === 'IST0001' ? d.message : ''}`.trim()).sort();
     expect(shown).toEqual([

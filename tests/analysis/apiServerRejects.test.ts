@@ -30,7 +30,10 @@ const REJECTS = 'The API server would reject this object (kubectl apply fails): 
 
 async function analyze(files: Record<string, string>, settings: Partial<AnalysisSettings> = {}) {
   const w = new WorkspaceAnalyzer();
-  w.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  w.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   const r = await w.run({ ...defaultAnalysisSettings(), ...settings }, { fixes: false });
   if (r === 'canceled') throw new Error('canceled');
   return r;
@@ -71,16 +74,20 @@ spec:
       connectionPool: {tcp: {maxConnections: 1}}
 `,
     line: 11,
-    reason: 'spec.trafficPolicy.portLevelSettings[0].port.number: Invalid value: "string": spec.trafficPolicy.portLevelSettings[0].port.number in body must be of type integer: "string"',
+    reason:
+      'spec.trafficPolicy.portLevelSettings[0].port.number: Invalid value: "string": spec.trafficPolicy.portLevelSettings[0].port.number in body must be of type integer: "string"',
   },
   {
     name: 'weight: "50"',
-    text: vs('weight', `  - route:
+    text: vs(
+      'weight',
+      `  - route:
     - destination: {host: a}
       weight: "50"
     - destination: {host: b}
       weight: 50
-`),
+`,
+    ),
     line: 11,
     reason: 'spec.http[0].route[0].weight: Invalid value: "string": spec.http[0].route[0].weight in body must be of type integer: "string"',
   },
@@ -100,19 +107,25 @@ spec:
   },
   {
     name: 'a null field',
-    text: vs('nulled', `  - route:
+    text: vs(
+      'nulled',
+      `  - route:
     - destination: {host: a}
     timeout: null
-`),
+`,
+    ),
     line: 11,
     reason: 'spec.http[0].timeout: Invalid value: "null": spec.http[0].timeout in body must be of type string: "null"',
   },
   {
     name: 'an unknown field',
-    text: vs('unknown', `  - route:
+    text: vs(
+      'unknown',
+      `  - route:
     - destination: {host: a}
       wieght: 100
-`),
+`,
+    ),
     line: 11,
     reason: 'unknown field "spec.http[0].route[0].wieght"',
   },
@@ -134,21 +147,27 @@ spec:
   },
   {
     name: 'timeout: 5',
-    text: vs('timeout', `  - route:
+    text: vs(
+      'timeout',
+      `  - route:
     - destination: {host: a}
     timeout: 5
-`),
+`,
+    ),
     line: 11,
     reason: 'spec.http[0].timeout: Invalid value: "integer": spec.http[0].timeout in body must be of type string: "integer"',
   },
   {
     name: 'ignoreUriCase: "true"',
-    text: vs('ignorecase', `  - match:
+    text: vs(
+      'ignorecase',
+      `  - match:
     - uri: {prefix: /a}
       ignoreUriCase: "true"
     route:
     - destination: {host: a}
-`),
+`,
+    ),
     line: 11,
     reason: 'spec.http[0].match[0].ignoreUriCase: Invalid value: "string": spec.http[0].match[0].ignoreUriCase in body must be of type boolean: "string"',
   },
@@ -181,7 +200,8 @@ describe('MWB-API-SERVER-REJECTS: what the API server refuses, never IST0106', (
   }
 
   it('leaves the webhook errors IST0106 (and its warnings IST0133)', async () => {
-    const text = 'apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: g\n  namespace: default\nspec:\n  selector: {istio: ingressgateway}\n  servers:\n  - hosts: ["*"]\n';
+    const text =
+      'apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: g\n  namespace: default\nspec:\n  selector: {istio: ingressgateway}\n  servers:\n  - hosts: ["*"]\n';
     for (const schemaFindings of [true, false]) {
       const ds = inFile((await analyze({ 'g.yaml': text }, { schemaFindings })).diagnostics, 'g.yaml');
       expect(ds.filter((d) => d.code === 'IST0106').map((d) => d.message)).toEqual(['Schema validation error: port is required']);
@@ -215,22 +235,35 @@ spec:
     expect(ds.filter((d) => d.source === 'parser')).toEqual([]);
     const ours = ds.filter((d) => d.code === CODE);
     expect(ours.map((d) => [d.level, d.origin, d.message])).toEqual([
-      ['Error', 'VirtualService default/dup', `The API server would reject this object (as YAML with strict field validation; kubectl apply -f keeps the later value): ${STRICT}`],
+      [
+        'Error',
+        'VirtualService default/dup',
+        `The API server would reject this object (as YAML with strict field validation; kubectl apply -f keeps the later value): ${STRICT}`,
+      ],
     ]);
     // The squiggle is on the earlier `hosts:` (line 7), whose value is dropped.
     expect(ours[0]?.range).toMatchObject({ startLine: 7, endLine: 7 });
   });
 
   it('give no message at all with schemaFindings false (istioctl takes the later value silently)', async () => {
-    const r = await analyze({ 'dup.yaml': text, 'svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  name: t\n  namespace: default\nspec:\n  ports: [{name: http, port: 80}]\n' }, { schemaFindings: false });
+    const r = await analyze(
+      {
+        'dup.yaml': text,
+        'svc.yaml': 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  name: t\n  namespace: default\nspec:\n  ports: [{name: http, port: 80}]\n',
+      },
+      { schemaFindings: false },
+    );
     expect(r.diagnostics.filter((d) => d.code === CODE || d.code === 'MWB-YAML-DUPLICATE-KEY')).toEqual([]);
     expect(r.resources.find((x) => x.kindId.endsWith('/Service') && x.namespace === 'default')?.name).toBe('t');
   });
 
   it('in a JSON body, name the field path as sigs.k8s.io/json does', async () => {
-    const json = '{"apiVersion": "networking.istio.io/v1", "kind": "VirtualService", "metadata": {"name": "j", "namespace": "default"},\n "spec": {"hosts": ["a"], "http": [{"route": [{"destination": {"host": "a"}}], "timeout": "1s", "timeout": "2s"}]}}\n';
+    const json =
+      '{"apiVersion": "networking.istio.io/v1", "kind": "VirtualService", "metadata": {"name": "j", "namespace": "default"},\n "spec": {"hosts": ["a"], "http": [{"route": [{"destination": {"host": "a"}}], "timeout": "1s", "timeout": "2s"}]}}\n';
     const ds = inFile((await analyze({ 'j.json': json })).diagnostics, 'j.json').filter((d) => d.code === CODE);
-    expect(ds.map((d) => d.message)).toEqual(['The API server would reject this object (as YAML with strict field validation; kubectl apply -f keeps the later value): strict decoding error: duplicate field "spec.http[0].timeout"']);
+    expect(ds.map((d) => d.message)).toEqual([
+      'The API server would reject this object (as YAML with strict field validation; kubectl apply -f keeps the later value): strict decoding error: duplicate field "spec.http[0].timeout"',
+    ]);
   });
 
   it('do not make the CLI exit 65; the message can be suppressed with -S like any other', async () => {

@@ -8,7 +8,20 @@ import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/me
 import type { Analyzer } from '../../src/core/analysis/types.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
-const text = ['# a rule', 'apiVersion: networking.istio.io/v1', 'kind: DestinationRule', 'metadata:', '  name: r', '  namespace: n', 'spec:', '  host: r', '  subsets:', '  - name: v2', '    labels: {version: v2}', ''].join('\n');
+const text = [
+  '# a rule',
+  'apiVersion: networking.istio.io/v1',
+  'kind: DestinationRule',
+  'metadata:',
+  '  name: r',
+  '  namespace: n',
+  'spec:',
+  '  host: r',
+  '  subsets:',
+  '  - name: v2',
+  '    labels: {version: v2}',
+  '',
+].join('\n');
 
 function analyzerReporting(fieldPath: string | undefined, highlightPath: string | undefined): Analyzer {
   return {
@@ -22,7 +35,13 @@ function analyzerReporting(fieldPath: string | undefined, highlightPath: string 
 function run(a: Analyzer) {
   const m = new WorkspaceModel(kindProblems);
   m.update([{ path: 'dr.yaml', text }], []);
-  const store = new ResourceStore(m.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() });
+  const store = new ResourceStore(m.resources(), {
+    mode: 'cli',
+    defaultNamespace: 'default',
+    includePlaceholders: false,
+    meshConfig: defaultMeshConfig(),
+    meshNetworks: defaultMeshNetworks(),
+  });
   return runAnalyzersSync(store, [a], (f, i) => m.document(f, i))[0]!;
 }
 

@@ -11,7 +11,10 @@ async function analyze(w: WorkspaceAnalyzer) {
 
 async function fresh(files: Map<string, string>) {
   const w = new WorkspaceAnalyzer();
-  w.update([...files].map(([path, text]) => ({ path, text })), []);
+  w.update(
+    [...files].map(([path, text]) => ({ path, text })),
+    [],
+  );
   return analyze(w);
 }
 
@@ -35,14 +38,21 @@ describe('incremental analysis', () => {
       ['edge.yaml', gatewayFile],
     ]);
     const w = new WorkspaceAnalyzer();
-    w.update([...files].map(([path, text]) => ({ path, text })), []);
+    w.update(
+      [...files].map(([path, text]) => ({ path, text })),
+      [],
+    );
     await analyze(w);
 
     const edits: Array<{ label: string; apply: () => { changed?: string; removed?: string }; expectModes?: Record<string, string> }> = [
       {
         label: 'a VirtualService routes to a missing host',
         apply: () => (files.set('mesh.yaml', files.get('mesh.yaml')!.replace('host: svc-7\n', 'host: svc-7-missing\n')), { changed: 'mesh.yaml' }),
-        expectModes: { 'virtualservice.DestinationHostAnalyzer': 'incremental', 'virtualservice.GatewayAnalyzer': 'incremental', 'gateway.IngressGatewayPortAnalyzer': 'cached' },
+        expectModes: {
+          'virtualservice.DestinationHostAnalyzer': 'incremental',
+          'virtualservice.GatewayAnalyzer': 'incremental',
+          'gateway.IngressGatewayPortAnalyzer': 'cached',
+        },
       },
       {
         label: 'the gateway moves to a port the ingress Service lacks',
@@ -71,7 +81,13 @@ describe('incremental analysis', () => {
       },
       {
         label: 'mesh config turns the placeholder ingress off',
-        apply: () => (files.set('mesh-config.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio\n  namespace: istio-system\ndata:\n  mesh: |\n    ingressControllerMode: "OFF"\n'), { changed: 'mesh-config.yaml' }),
+        apply: () => (
+          files.set(
+            'mesh-config.yaml',
+            'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio\n  namespace: istio-system\ndata:\n  mesh: |\n    ingressControllerMode: "OFF"\n',
+          ),
+          { changed: 'mesh-config.yaml' }
+        ),
         expectModes: { 'gateway.IngressGatewayPortAnalyzer': 'full' },
       },
     ];
@@ -89,7 +105,10 @@ describe('incremental analysis', () => {
   it('after a canceled run the next run is incremental and gives the same diagnostics as a fresh analysis', async () => {
     const files = new Map<string, string>([['mesh.yaml', generateMesh(60).text]]);
     const w = new WorkspaceAnalyzer();
-    w.update([...files].map(([path, text]) => ({ path, text })), []);
+    w.update(
+      [...files].map(([path, text]) => ({ path, text })),
+      [],
+    );
     await analyze(w);
     const editTo = (from: string, to: string) => {
       files.set('mesh.yaml', files.get('mesh.yaml')!.replace(from, to));
@@ -115,7 +134,8 @@ describe('incremental analysis', () => {
     }
   });
   it('keeps host conflicts, deprecations and message positions right through in-place and line-moving edits', async () => {
-    const vs = (name: string, body: string) => `apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: ${name}\n  namespace: ns-1\nspec:\n${body}`;
+    const vs = (name: string, body: string) =>
+      `apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: ${name}\n  namespace: ns-1\nspec:\n${body}`;
     const route = '  http:\n  - route:\n    - destination:\n        host: reviews\n';
     let text = [
       vs('a', `  hosts: [reviews]\n${route}`),
@@ -133,17 +153,35 @@ describe('incremental analysis', () => {
     w.update([{ path: 'vs.yaml', text }], []);
     await analyze(w);
     const edits: Array<[string, (t: string) => string]> = [
-      ['b claims a\'s host', (t) => t.replace('  name: b\n  namespace: ns-1\nspec:\n  hosts: [ratings]', '  name: b\n  namespace: ns-1\nspec:\n  hosts: [reviews]')],
+      [
+        "b claims a's host",
+        (t) => t.replace('  name: b\n  namespace: ns-1\nspec:\n  hosts: [ratings]', '  name: b\n  namespace: ns-1\nspec:\n  hosts: [reviews]'),
+      ],
       ['a gives it up', (t) => t.replace('  name: a\n  namespace: ns-1\nspec:\n  hosts: [reviews]', '  name: a\n  namespace: ns-1\nspec:\n  hosts: [reviewz]')],
       ['c no longer claims a host twice', (t) => t.replace('hosts: [details, details]', 'hosts: [details, detailz]')],
       ['e joins the mesh gateway', (t) => t.replace('gateways: [edge]', 'gateways: [mesh]')],
-      ['a deprecated field on new lines', (t) => t.replace('  name: a\n  namespace: ns-1\nspec:\n', '  name: a\n  namespace: ns-1\nspec:\n  http:\n  - fault:\n      delay:\n        percent: 5\n        fixedDelay: 1s\n    route:\n    - destination:\n        host: reviews\n').replace('  hosts: [reviewz]\n  http:\n  - route:\n    - destination:\n        host: reviews\n', '  hosts: [reviewz]\n')],
+      [
+        'a deprecated field on new lines',
+        (t) =>
+          t
+            .replace(
+              '  name: a\n  namespace: ns-1\nspec:\n',
+              '  name: a\n  namespace: ns-1\nspec:\n  http:\n  - fault:\n      delay:\n        percent: 5\n        fixedDelay: 1s\n    route:\n    - destination:\n        host: reviews\n',
+            )
+            .replace('  hosts: [reviewz]\n  http:\n  - route:\n    - destination:\n        host: reviews\n', '  hosts: [reviewz]\n'),
+      ],
       ['a comment line at the top moves every message', (t) => `# moved\n${t}`],
       ['d is exported everywhere', (t) => t.replace('exportTo: [ns-2]', 'exportTo: ["*"]')],
       ['g routes to another subset', (t) => t.replace('subset: v0', 'subset: v1')],
-      ['g routes elsewhere, so the gateway route is unaffected', (t) => t.replace('        host: reviews\n        subset: v1', '        host: ratings\n        subset: v1')],
+      [
+        'g routes elsewhere, so the gateway route is unaffected',
+        (t) => t.replace('        host: reviews\n        subset: v1', '        host: ratings\n        subset: v1'),
+      ],
       ['and back', (t) => t.replace('        host: ratings\n        subset: v1', '        host: reviews\n        subset: v1')],
-      ['b gives the host back', (t) => t.replace('  name: b\n  namespace: ns-1\nspec:\n  hosts: [reviews]', '  name: b\n  namespace: ns-1\nspec:\n  hosts: [ratings]')],
+      [
+        'b gives the host back',
+        (t) => t.replace('  name: b\n  namespace: ns-1\nspec:\n  hosts: [reviews]', '  name: b\n  namespace: ns-1\nspec:\n  hosts: [ratings]'),
+      ],
     ];
     for (const [label, edit] of edits) {
       const next = edit(text);

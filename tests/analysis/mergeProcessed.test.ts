@@ -43,7 +43,15 @@ function build(specs: Spec[]) {
   for (const s of specs) {
     const r = s.resource >= 0 ? resources[s.resource] : undefined;
     const message = { type: { code: s.code }, params: [], resource: r } as unknown as AnalysisMessage;
-    const d: Diagnostic = { level: s.level, code: s.code, message: s.text, file: 'mesh.yaml', line: s.line, source: 'analyzer', ...(r ? { origin: `VirtualService ${r.namespace}/${r.name}` } : {}) };
+    const d: Diagnostic = {
+      level: s.level,
+      code: s.code,
+      message: s.text,
+      file: 'mesh.yaml',
+      line: s.line,
+      source: 'analyzer',
+      ...(r ? { origin: `VirtualService ${r.namespace}/${r.name}` } : {}),
+    };
     rendered.set(message, d);
     byAnalyzer[s.analyzer]!.push({ message, analyzer: `a${s.analyzer}` });
   }

@@ -9,7 +9,9 @@ import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
 import type { Diagnostic } from '../../src/core/document/types.ts';
 
 const DIR = 'public/samples/many-mistakes';
-const files = readdirSync(DIR).filter((f) => f.endsWith('.yaml')).map((f) => ({ path: f, text: readFileSync(join(DIR, f), 'utf8') }));
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith('.yaml'))
+  .map((f) => ({ path: f, text: readFileSync(join(DIR, f), 'utf8') }));
 
 async function run(w: WorkspaceAnalyzer, ranges: boolean | undefined): Promise<Diagnostic[]> {
   const r = await w.run(defaultAnalysisSettings(), { fixes: false, ranges });

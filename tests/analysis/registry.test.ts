@@ -11,7 +11,18 @@ describe('analyzer registry', () => {
 
   it("follows Istio's All() order, with schema validation last", () => {
     const names = ALL_ANALYZERS.map((a) => a.metadata.name);
-    const order = ['annotations.K8sAnalyzer', 'authn.BlockedCIDRsAnalyzer', 'auth.AuthorizationPoliciesAnalyzer', 'conditions.ConditionAnalyzer', 'deployment.MultiServiceAnalyzer', 'applicationUID.Analyzer', 'destinationrule.CaCertificateAnalyzer', 'destinationrule.SubsetSelectPodAnalyzer', 'deprecation.DeprecationAnalyzer', 'envoyfilter.EnvoyPatchAnalyzer'];
+    const order = [
+      'annotations.K8sAnalyzer',
+      'authn.BlockedCIDRsAnalyzer',
+      'auth.AuthorizationPoliciesAnalyzer',
+      'conditions.ConditionAnalyzer',
+      'deployment.MultiServiceAnalyzer',
+      'applicationUID.Analyzer',
+      'destinationrule.CaCertificateAnalyzer',
+      'destinationrule.SubsetSelectPodAnalyzer',
+      'deprecation.DeprecationAnalyzer',
+      'envoyfilter.EnvoyPatchAnalyzer',
+    ];
     expect(names.slice(0, order.length)).toEqual(order);
     expect(names.at(-1)).toMatch(/^schema\.ValidationAnalyzer\./);
     expect(names.indexOf('telemetry.LightstepAnalyzer')).toBeLessThan(names.indexOf('schema.ValidationAnalyzer.VirtualService'));

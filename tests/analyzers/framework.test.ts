@@ -25,8 +25,16 @@ function store(resources: Resource[], opts: Partial<StoreOptions> = {}): Resourc
 describe('ResourceStore', () => {
   it('defaults the namespace in CLI mode and keeps it empty in harness mode', () => {
     const svc = res('v1', 'Service', 'a');
-    expect(store([svc]).list(KINDS.Service).map((r) => r.namespace)).toEqual(['default']);
-    expect(store([svc], { mode: 'harness', defaultNamespace: '' }).list(KINDS.Service).map((r) => r.namespace)).toEqual(['']);
+    expect(
+      store([svc])
+        .list(KINDS.Service)
+        .map((r) => r.namespace),
+    ).toEqual(['default']);
+    expect(
+      store([svc], { mode: 'harness', defaultNamespace: '' })
+        .list(KINDS.Service)
+        .map((r) => r.namespace),
+    ).toEqual(['']);
   });
 
   it('clears the namespace of cluster-scoped kinds', () => {
@@ -43,7 +51,12 @@ describe('ResourceStore', () => {
       res('networking.istio.io/v9', 'VirtualService', 'future', 'shop'),
       res('example.com/v1', 'Widget', 'w', 'shop'),
     ]);
-    expect(s.all().map((r) => `${r.gvk.kind}/${r.name}`).sort()).toEqual(['MeshConfig/meshconfig', 'MeshNetworks/meshnetworks', 'Service/ok', 'VirtualService/old-but-fine']);
+    expect(
+      s
+        .all()
+        .map((r) => `${r.gvk.kind}/${r.name}`)
+        .sort(),
+    ).toEqual(['MeshConfig/meshconfig', 'MeshNetworks/meshnetworks', 'Service/ok', 'VirtualService/old-but-fine']);
   });
 
   it('applies the kind filter, and adds placeholders first (CLI) or last (harness)', () => {
@@ -110,7 +123,10 @@ describe('mesh config merge', () => {
     const merged = mergeMeshConfig(base, {
       ingressService: 'my-gw',
       defaultConfig: { image: { imageType: 'distroless' } },
-      extensionProviders: [{ name: 'envoy', envoyOtelAls: {} }, { name: 'new', zipkin: {} }],
+      extensionProviders: [
+        { name: 'envoy', envoyOtelAls: {} },
+        { name: 'new', zipkin: {} },
+      ],
       trustDomainAliases: ['b', 'a'],
     });
     expect(merged.ingressService).toBe('my-gw');

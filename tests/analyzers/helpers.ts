@@ -15,7 +15,10 @@ export interface RunOptions {
 
 export function analyze(analyzer: Analyzer, files: Record<string, string>, opts: RunOptions = {}): Diagnostic[] {
   const model = new WorkspaceModel(kindProblems);
-  model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  model.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   const mode = opts.mode ?? 'harness';
   const store = new ResourceStore(model.resources(), {
     mode,

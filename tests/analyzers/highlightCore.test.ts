@@ -38,7 +38,10 @@ describe('virtualservice.DestinationHostAnalyzer highlight paths', () => {
   it('IST0101 on a mirrors entry points at its host; IST0101 host:port at the port number', () => {
     const text = docs(
       svc('shop', 'web', [80]),
-      vs('shop', 'mirrors', `  http:
+      vs(
+        'shop',
+        'mirrors',
+        `  http:
   - route:
     - destination:
         host: web
@@ -47,7 +50,8 @@ describe('virtualservice.DestinationHostAnalyzer highlight paths', () => {
     mirrors:
     - destination:
         host: ghost
-`),
+`,
+      ),
     );
     const out = analyze(destinationHostAnalyzer, { 'vs.yaml': text });
     expect(out).toHaveLength(2);
@@ -63,7 +67,10 @@ describe('virtualservice.DestinationHostAnalyzer highlight paths', () => {
   it('IST0112 on a mirrors entry points at its host', () => {
     const text = docs(
       svc('shop', 'web', [80, 443]),
-      vs('shop', 'ambiguous', `  http:
+      vs(
+        'shop',
+        'ambiguous',
+        `  http:
   - route:
     - destination:
         host: web
@@ -71,7 +78,8 @@ describe('virtualservice.DestinationHostAnalyzer highlight paths', () => {
     mirrors:
     - destination:
         host: web
-`),
+`,
+      ),
     );
     const out = analyze(destinationHostAnalyzer, { 'vs.yaml': text });
     const d = find(out, 'IST0112');

@@ -10,7 +10,9 @@ metadata:
   namespace: edge
 spec:
   selector:
-${Object.entries(selector).map(([k, v]) => `    ${k}: ${v}`).join('\n')}
+${Object.entries(selector)
+  .map(([k, v]) => `    ${k}: ${v}`)
+  .join('\n')}
   servers:
 ${ports.map((p) => `  - port:\n      number: ${p}\n      name: p${p}\n      protocol: HTTP\n    hosts: ["*"]`).join('\n')}
 `;
@@ -22,7 +24,9 @@ metadata:
   name: ${name}
   namespace: edge
   labels:
-${Object.entries(labels).map(([k, v]) => `    ${k}: ${v}`).join('\n')}
+${Object.entries(labels)
+  .map(([k, v]) => `    ${k}: ${v}`)
+  .join('\n')}
 `;
 
 const service = (name: string, selector: Record<string, string>, ports: string) => `
@@ -33,7 +37,9 @@ metadata:
   namespace: edge
 spec:
   selector:
-${Object.entries(selector).map(([k, v]) => `    ${k}: ${v}`).join('\n')}
+${Object.entries(selector)
+  .map(([k, v]) => `    ${k}: ${v}`)
+  .join('\n')}
   ports:
 ${ports}`;
 
@@ -100,7 +106,11 @@ describe('gateway.IngressGatewayPortAnalyzer', () => {
       });
       expect(pairs(sameNamespace), JSON.stringify(selector)).toEqual([]);
       const otherNamespace = analyze(ingressGatewayPortAnalyzer, {
-        'other.yaml': docs(gateway('gw', { app: 'edge-proxy' }, [8080]), pod('edge-proxy-1', { app: 'edge-proxy' }), selectorless('catch-all', 'elsewhere', selector)),
+        'other.yaml': docs(
+          gateway('gw', { app: 'edge-proxy' }, [8080]),
+          pod('edge-proxy-1', { app: 'edge-proxy' }),
+          selectorless('catch-all', 'elsewhere', selector),
+        ),
       });
       expect(pairs(otherNamespace), JSON.stringify(selector)).toEqual(['IST0162 Gateway edge/gw']);
     }
@@ -109,7 +119,11 @@ describe('gateway.IngressGatewayPortAnalyzer', () => {
   it('checks thousands of gateways, each against its own pods and services', () => {
     const parts: string[] = [];
     for (let i = 0; i < 1500; i++) {
-      parts.push(gateway(`gw-${i}`, { app: `a${i}` }, [80, i % 500 === 0 ? 81 : 80]), pod(`p-${i}`, { app: `a${i}` }), service(`s-${i}`, { app: `a${i}` }, '  - port: 80\n    protocol: TCP\n'));
+      parts.push(
+        gateway(`gw-${i}`, { app: `a${i}` }, [80, i % 500 === 0 ? 81 : 80]),
+        pod(`p-${i}`, { app: `a${i}` }),
+        service(`s-${i}`, { app: `a${i}` }, '  - port: 80\n    protocol: TCP\n'),
+      );
     }
     const out = analyze(ingressGatewayPortAnalyzer, { 'big.yaml': docs(...parts) });
     expect(pairs(out)).toEqual(['IST0162 Gateway edge/gw-0', 'IST0162 Gateway edge/gw-1000', 'IST0162 Gateway edge/gw-500']);
@@ -117,7 +131,11 @@ describe('gateway.IngressGatewayPortAnalyzer', () => {
 
   it('counts a port without a protocol as TCP, the API server default', () => {
     const out = analyze(ingressGatewayPortAnalyzer, {
-      'd.yaml': docs(gateway('gw', { app: 'edge-proxy' }, [8080]), pod('edge-proxy-1', { app: 'edge-proxy' }), service('edge-proxy', { app: 'edge-proxy' }, '  - port: 80\n    targetPort: 8080\n')),
+      'd.yaml': docs(
+        gateway('gw', { app: 'edge-proxy' }, [8080]),
+        pod('edge-proxy-1', { app: 'edge-proxy' }),
+        service('edge-proxy', { app: 'edge-proxy' }, '  - port: 80\n    targetPort: 8080\n'),
+      ),
     });
     expect(pairs(out)).toEqual([]);
   });

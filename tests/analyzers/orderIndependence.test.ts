@@ -32,7 +32,10 @@ describe('order of the documents', () => {
   // Istio's getNames (pkg/config/analysis/analyzers/sidecar/util.go) sorts them, so
   // istioctl prints the same message whatever the order of the files.
   it('IST0111 names the selector-less Sidecars sorted, in either order', () => {
-    for (const order of [['b-default', 'a-default'], ['a-default', 'b-default']]) {
+    for (const order of [
+      ['b-default', 'a-default'],
+      ['a-default', 'b-default'],
+    ]) {
       const out = analyze(sidecarSelectorAnalyzer, { 's.yaml': docs(...order.map((n) => sidecar(n))) });
       expect(out.map((d) => d.message)).toEqual([
         'The Sidecars [a-default b-default] in namespace "ns2" have no workload selector, which can lead to undefined behavior.',
@@ -42,7 +45,10 @@ describe('order of the documents', () => {
   });
 
   it('IST0110 names the Sidecars that select one pod sorted, in either order', () => {
-    for (const order of [['b-web', 'a-web'], ['a-web', 'b-web']]) {
+    for (const order of [
+      ['b-web', 'a-web'],
+      ['a-web', 'b-web'],
+    ]) {
       const out = analyze(sidecarSelectorAnalyzer, { 's.yaml': docs(pod, ...order.map((n) => sidecar(n, 'web'))) });
       expect(out.map((d) => d.message)).toEqual([
         'The Sidecars [a-web b-web] in namespace "ns2" select the same workload pod "web-1", which can lead to undefined behavior.',
@@ -74,6 +80,8 @@ spec:
     const first = analyze(portNameAnalyzer, { 's.yaml': docs(a, b) }, { mode: 'cli' });
     expect(first).toEqual([]);
     const second = analyze(portNameAnalyzer, { 's.yaml': docs(b, a) }, { mode: 'cli' });
-    expect(lines(second)).toEqual([`Info [IST0118] (Service shop/ s.yaml:19) Port name foo (port: 8080, targetPort: 0) doesn't follow the naming convention of Istio port.`]);
+    expect(lines(second)).toEqual([
+      `Info [IST0118] (Service shop/ s.yaml:19) Port name foo (port: 8080, targetPort: 0) doesn't follow the naming convention of Istio port.`,
+    ]);
   });
 });

@@ -4,7 +4,6 @@ import { describe, expect, it } from 'vitest';
 import { cli, FIXTURES, FOUND_ISSUES } from './helpers.ts';
 import { scratchDir } from '../helpers/scratch.ts';
 
-
 const VS_ERROR = 'Error [IST0101] (VirtualService shop/ratings missing-host.yaml:24) Referenced host not found: "ratings-v9"\n';
 
 describe('mesh-workbench analyze: exit codes and stderr', () => {
@@ -16,7 +15,9 @@ describe('mesh-workbench analyze: exit codes and stderr', () => {
   it('says once which analyzers it skipped for lack of input, and what to add', async () => {
     const r = await cli(['analyze', 'clean.yaml']);
     // clean.yaml has a Service but no Pods, Namespaces or Secrets (no analyzer needs Nodes).
-    expect(r.notice).toMatch(/^Notice: Skipped \d+ analyzers that need Namespaces, Pods or Secrets, of which the files hold none \(istioctl analyze skips them too\): /);
+    expect(r.notice).toMatch(
+      /^Notice: Skipped \d+ analyzers that need Namespaces, Pods or Secrets, of which the files hold none \(istioctl analyze skips them too\): /,
+    );
     expect(r.notice).toContain('gateway.IngressGatewayPortAnalyzer');
     expect(r.notice).not.toContain('virtualservice.DestinationHostAnalyzer');
     expect(r.notice).toContain('kubectl get namespaces,pods,secrets -A -o yaml');
@@ -26,7 +27,10 @@ describe('mesh-workbench analyze: exit codes and stderr', () => {
     expect(w.notice).not.toContain('gateway.IngressGatewayPortAnalyzer');
     expect(w.notice).toContain('injection.Analyzer');
     // Without Services, the host checks are skipped, as istioctl skips them: no false alarm.
-    const vsOnly = await cli(['analyze', '-'], { stdin: 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: v, namespace: shop}\nspec:\n  hosts: [a]\n  http: [{route: [{destination: {host: b}}]}]\n' });
+    const vsOnly = await cli(['analyze', '-'], {
+      stdin:
+        'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: v, namespace: shop}\nspec:\n  hosts: [a]\n  http: [{route: [{destination: {host: b}}]}]\n',
+    });
     expect(vsOnly.code).toBe(0);
     expect(vsOnly.notice).toContain('virtualservice.DestinationHostAnalyzer');
   });
@@ -64,7 +68,7 @@ describe('mesh-workbench analyze: exit codes and stderr', () => {
   it('exits 79 with -o yaml and -o sarif', async () => {
     const y = await cli(['analyze', '-o', 'YAML', 'missing-host.yaml']);
     expect(y.code).toBe(79);
-    expect(y.stdout).toContain("  message: 'Referenced host not found: \"ratings-v9\"'\n");
+    expect(y.stdout).toContain('  message: \'Referenced host not found: "ratings-v9"\'\n');
     expect(y.stdout.endsWith('missing-host.yaml:24\n\n')).toBe(true);
     const s = await cli(['analyze', '--output=sarif', 'missing-host.yaml']);
     expect(s.code).toBe(79);

@@ -50,5 +50,9 @@ export interface IstioctlCase {
 /** Runs `analyze --istioctl` on the case's files and expects istioctl's output. */
 export async function expectIstioctlOutput(c: IstioctlCase): Promise<void> {
   const got = await analyzeIn(filesDir(c.files), ['--istioctl', ...c.args]);
-  expect({ stdout: got.stdout.replace(LOG_TIME_STAMP, '<TS>'), stderr: got.stderr, exit: got.exit }).toEqual({ stdout: c.stdout, stderr: c.stderr, exit: c.exit });
+  expect({ stdout: got.stdout.replace(LOG_TIME_STAMP, '<TS>'), stderr: got.stderr, exit: got.exit }).toEqual({
+    stdout: c.stdout,
+    stderr: c.stderr,
+    exit: c.exit,
+  });
 }

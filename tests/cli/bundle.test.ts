@@ -10,7 +10,6 @@ import { b64, makeCredential } from '../analyzers/gateways/certs.ts';
 import { FIXTURES, REPO } from './helpers.ts';
 import { scratchDir } from '../helpers/scratch.ts';
 
-
 interface Run {
   status: number | null;
   stdout: string;
@@ -31,8 +30,12 @@ async function credentialWorkspace(): Promise<string> {
     `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}\n  namespace: istio-system\ntype: kubernetes.io/tls\ndata:\n  tls.crt: ${b64(c.certPem)}\n  tls.key: ${b64(c.keyPem)}\n`;
   const gateway = (name: string, credential: string) =>
     `apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: ${name}\n  namespace: istio-system\nspec:\n  selector:\n    istio: ingressgateway\n  servers:\n  - port:\n      number: 443\n      name: https\n      protocol: HTTPS\n    hosts:\n    - "${name}.example.com"\n    tls:\n      mode: SIMPLE\n      credentialName: ${credential}\n`;
-  const gatewayPod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ingress-1\n  namespace: istio-system\n  labels:\n    istio: ingressgateway\nspec:\n  containers:\n  - name: istio-proxy\n    image: proxyv2\n';
-  writeFileSync(join(dir, 'gateways.yaml'), [gatewayPod, secret('good-cert', valid), secret('old-cert', expired), gateway('good', 'good-cert'), gateway('old', 'old-cert')].join('---\n'));
+  const gatewayPod =
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: ingress-1\n  namespace: istio-system\n  labels:\n    istio: ingressgateway\nspec:\n  containers:\n  - name: istio-proxy\n    image: proxyv2\n';
+  writeFileSync(
+    join(dir, 'gateways.yaml'),
+    [gatewayPod, secret('good-cert', valid), secret('old-cert', expired), gateway('good', 'good-cert'), gateway('old', 'old-cert')].join('---\n'),
+  );
   return dir;
 }
 
@@ -88,11 +91,15 @@ describe('dist-cli bundle', () => {
     const bundled = run(['analyze', '-o', 'json', '.'], dir, runner);
     expect(bundled).toEqual(fromSources(['analyze', '-o', 'json', '.'], dir));
     const messages = (JSON.parse(bundled.stdout) as Array<{ message: string }>).map((m) => m.message);
-    expect(messages).toContain('The API server would reject this object (kubectl apply fails): spec.ports: Invalid value: "array": port number cannot be duplicated');
-    expect(messages).toContain('The API server would reject this object (kubectl apply fails): spec: Invalid value: "object": CIDR addresses are allowed only for NONE/STATIC resolution types');
+    expect(messages).toContain(
+      'The API server would reject this object (kubectl apply fails): spec.ports: Invalid value: "array": port number cannot be duplicated',
+    );
+    expect(messages).toContain(
+      'The API server would reject this object (kubectl apply fails): spec: Invalid value: "object": CIDR addresses are allowed only for NONE/STATIC resolution types',
+    );
   });
 
-  it('comes with a code cache made from this very bundle (its first 20 bytes are the bundle\'s SHA-1)', () => {
+  it("comes with a code cache made from this very bundle (its first 20 bytes are the bundle's SHA-1)", () => {
     const cache = readFileSync(`${bundlePath}.cache`);
     expect(cache.subarray(0, 20).equals(sha1(readFileSync(bundlePath)))).toBe(true);
     // The training run compiled the analysis, not only the top level: far more than a header.
@@ -107,7 +114,9 @@ describe('dist-cli bundle', () => {
       const stale = Buffer.from(good);
       stale.fill(7, 0, 20);
       writeFileSync(cachePath, stale);
-      expect(run(['analyze', '-o', 'json', 'missing-host.yaml'], FIXTURES, runner)).toEqual(fromSources(['analyze', '-o', 'json', 'missing-host.yaml'], FIXTURES));
+      expect(run(['analyze', '-o', 'json', 'missing-host.yaml'], FIXTURES, runner)).toEqual(
+        fromSources(['analyze', '-o', 'json', 'missing-host.yaml'], FIXTURES),
+      );
       const rewritten = readFileSync(cachePath);
       expect(rewritten.subarray(0, 20).equals(sha1(readFileSync(bundlePath)))).toBe(true);
       // No cache at all: the run works and leaves one behind.

@@ -60,7 +60,11 @@ function endlessFifoWriter(path: string): ChildProcess {
 
 /** A process that writes `bytes` to the FIFO, then closes it. */
 function fifoWriter(path: string, bytes: Buffer): ChildProcess {
-  const child = spawn(process.execPath, ['-e', `const fs = require('fs'); const fd = fs.openSync(${JSON.stringify(path)}, 'w'); process.stdin.pipe(fs.createWriteStream(null, { fd }));`], { stdio: ['pipe', 'ignore', 'ignore'] });
+  const child = spawn(
+    process.execPath,
+    ['-e', `const fs = require('fs'); const fd = fs.openSync(${JSON.stringify(path)}, 'w'); process.stdin.pipe(fs.createWriteStream(null, { fd }));`],
+    { stdio: ['pipe', 'ignore', 'ignore'] },
+  );
   children.push(child);
   child.stdin!.end(bytes);
   return child;
@@ -296,13 +300,17 @@ describe('a regular file over the cap', () => {
     const lines = r.stderr.split('\n');
     expect(lines[0]).toBe('Error(s) adding files:');
     expect(lines[1]).toMatch(/^ {2}a\.yaml:1:\d+: error: YAML syntax error/);
-    expect(lines[2]).toBe(`  big.yaml:1:1: error: File is too large to analyze (35.0 MB; the limit is 32 MB). Split it into smaller files. (${PARSER_CODES.tooLarge})`);
+    expect(lines[2]).toBe(
+      `  big.yaml:1:1: error: File is too large to analyze (35.0 MB; the limit is 32 MB). Split it into smaller files. (${PARSER_CODES.tooLarge})`,
+    );
     expect(lines[3]).not.toMatch(/^ {2}/); // nothing else under the heading
     expect(r.stdout).toContain('Info [IST0102] (Namespace shop good.yaml:4)');
     expect(r.stderr).toContain("Error: Some files couldn't be parsed.\n");
     expect(r.code).toBe(65);
     // SARIF carries it as the model's FileTooLarge result.
     const sarif = await cli(['analyze', '-o', 'sarif', 'big.yaml'], { cwd: dir });
-    expect(JSON.parse(sarif.stdout).runs[0].results).toMatchObject([{ ruleId: PARSER_CODES.tooLarge, locations: [{ physicalLocation: { artifactLocation: { uri: 'big.yaml' } } }] }]);
+    expect(JSON.parse(sarif.stdout).runs[0].results).toMatchObject([
+      { ruleId: PARSER_CODES.tooLarge, locations: [{ physicalLocation: { artifactLocation: { uri: 'big.yaml' } } }] },
+    ]);
   });
 });

@@ -36,7 +36,11 @@ describe('mesh-workbench certs', () => {
   it('--at after the certificates expired fails, and -o json carries the verdicts', async () => {
     const r = await cli(['certs', '--at', '2100-01-01', '-o', 'json', ...FILES]);
     expect(r.code).toBe(79);
-    const report = JSON.parse(r.stdout) as { at: string; scenarios: Array<{ kind: string; verdict: { ok: boolean } }>; certificates: Array<{ findings: Array<{ id: string }> }> };
+    const report = JSON.parse(r.stdout) as {
+      at: string;
+      scenarios: Array<{ kind: string; verdict: { ok: boolean } }>;
+      certificates: Array<{ findings: Array<{ id: string }> }>;
+    };
     expect(report.at).toMatch(/^2100-01-01T00:00:00/);
     expect(report.scenarios.find((s) => s.kind === 'plugin-ca')?.verdict.ok).toBe(false);
     expect(report.certificates.some((c) => c.findings.some((f) => f.id === 'CERT_EXPIRED'))).toBe(true);
@@ -45,7 +49,7 @@ describe('mesh-workbench certs', () => {
   it('a bad flag is a usage error, and an input with nothing to read exits 65', async () => {
     const bad = await cli(['certs', '--at', 'yesterday', ...FILES]);
     expect(bad.code).toBe(64);
-    expect(bad.stderr).toContain("mesh-workbench certs --help");
+    expect(bad.stderr).toContain('mesh-workbench certs --help');
     const empty = await cli(['certs', '-'], { stdin: 'hello, no certificates here\n' });
     expect(empty.code).toBe(65);
   });

@@ -19,7 +19,7 @@ describe('mesh-workbench ztunnel-config', () => {
     expect(row('reports-')?.at(-1)).toBe('HBONE'); // sidecar with the HBONE tunnel label
   });
 
-  it('prints services with their waypoint, policies, and one node\'s certificates', async () => {
+  it("prints services with their waypoint, policies, and one node's certificates", async () => {
     const s = await cli(['ztunnel-config', 'services', '-f', SAMPLE]);
     expect(s.stdout).toMatch(/^shop +products +\S+ +waypoint +2\/2$/m);
     const p = await cli(['ztunnel-config', 'policies', '-f', SAMPLE]);
@@ -54,7 +54,7 @@ describe('mesh-workbench trace', () => {
     expect(r.stdout).toContain('Waypoint: shop/waypoint');
   });
 
-  it('lets a GET through the waypoint, and the destination ztunnel sees the waypoint\'s identity', async () => {
+  it("lets a GET through the waypoint, and the destination ztunnel sees the waypoint's identity", async () => {
     const r = await cli(['trace', '--from', 'client/curl', '--to', 'products.shop:80', '-f', SAMPLE]);
     expect(r.code).toBe(0);
     expect(r.stdout.split('\n')[0]).toBe('ALLOW');

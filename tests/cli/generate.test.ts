@@ -37,7 +37,12 @@ describe('proxy-config from workspace files', () => {
   it('takes a deployment name, -f for the manifests, filters and -o json', async () => {
     const r = await cli(['pc', 'clusters', 'reviews-v1.bookinfo', '-f', BOOKINFO, '--fqdn', 'reviews', '--port', '9080']);
     expect(r.code).toBe(0);
-    expect(r.stdout.split('\n').filter((l) => l.startsWith('reviews.bookinfo.svc.cluster.local')).map((l) => l.split(/\s+/).slice(0, 4).join(' '))).toEqual([
+    expect(
+      r.stdout
+        .split('\n')
+        .filter((l) => l.startsWith('reviews.bookinfo.svc.cluster.local'))
+        .map((l) => l.split(/\s+/).slice(0, 4).join(' ')),
+    ).toEqual([
       'reviews.bookinfo.svc.cluster.local 9080 - outbound',
       'reviews.bookinfo.svc.cluster.local 9080 v1 outbound',
       'reviews.bookinfo.svc.cluster.local 9080 v2 outbound',
@@ -63,18 +68,40 @@ describe('simulate', () => {
     expect(r.stdout).toMatch(/^virtualHost\s+reviews\.bookinfo\.svc\.cluster\.local:9080$/m);
     expect(r.stdout).toMatch(/^cluster\s+outbound\|9080\|v1\|reviews\.bookinfo\.svc\.cluster\.local \(75%\)$/m);
     expect(r.stdout).toMatch(/^cluster\s+outbound\|9080\|v2\|reviews\.bookinfo\.svc\.cluster\.local \(25%\)$/m);
-    const json = JSON.parse((await cli(['simulate', await productpage(), '--host', 'reviews', '-p', '9080', '-o', 'json', BOOKINFO])).stdout) as { clusters: { weight: number }[] };
+    const json = JSON.parse((await cli(['simulate', await productpage(), '--host', 'reviews', '-p', '9080', '-o', 'json', BOOKINFO])).stdout) as {
+      clusters: { weight: number }[];
+    };
     expect(json.clusters.map((c) => c.weight)).toEqual([75, 25]);
   });
 
   it('exits 1 with the reason when the request fails, 64 on usage errors', async () => {
     const id = await productpage();
     // Through the assumed ingress gateway (Service port 80 → listener 8080): no route for /nothing.
-    const bad = await cli(['simulate', 'istio-ingressgateway-dummypod.istio-system', '--host', 'bookinfo.example.com', '--port', '80', '--path', '/nothing', BOOKINFO]);
+    const bad = await cli([
+      'simulate',
+      'istio-ingressgateway-dummypod.istio-system',
+      '--host',
+      'bookinfo.example.com',
+      '--port',
+      '80',
+      '--path',
+      '/nothing',
+      BOOKINFO,
+    ]);
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/^listener\s+0\.0\.0\.0_8080$/m);
     expect(bad.stdout).toMatch(/^result: fails: no route matched: 404/m);
-    const good = await cli(['simulate', 'istio-ingressgateway-dummypod.istio-system', '--host', 'bookinfo.example.com', '--port', '80', '--path', '/productpage', BOOKINFO]);
+    const good = await cli([
+      'simulate',
+      'istio-ingressgateway-dummypod.istio-system',
+      '--host',
+      'bookinfo.example.com',
+      '--port',
+      '80',
+      '--path',
+      '/productpage',
+      BOOKINFO,
+    ]);
     expect(good.stdout).toMatch(/^cluster\s+outbound\|9080\|\|productpage\.bookinfo\.svc\.cluster\.local$/m);
     expect((await cli(['simulate', id, '--port', '9080', BOOKINFO])).code).toBe(64);
     expect((await cli(['simulate', id, '--host', 'x', '--port', 'http', BOOKINFO])).stderr).toMatch(/invalid --port/);

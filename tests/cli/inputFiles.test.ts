@@ -9,7 +9,8 @@ import { decodeFileBytes, detectEncoding, looksLikeMisreadUtf16 } from '../../sr
 import { LARGE_FILE_CHARS } from '../../src/core/document/workspaceModel.ts';
 
 // The Service makes the host check run (without any Service it is skipped, as istioctl does).
-const VS = 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: reviews\n  namespace: default\nspec:\n  hosts: [reviews]\n  http:\n  - route:\n    - destination:\n        host: reviews-typo\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: reviews\n  namespace: default\nspec:\n  ports: [{name: http, port: 9080}]\n';
+const VS =
+  'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: reviews\n  namespace: default\nspec:\n  hosts: [reviews]\n  http:\n  - route:\n    - destination:\n        host: reviews-typo\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: reviews\n  namespace: default\nspec:\n  ports: [{name: http, port: 9080}]\n';
 const EXPECTED = 'Error [IST0101] (VirtualService default/reviews f.yaml:11) Referenced host not found: "reviews-typo"\n';
 
 function dirWith(files: Record<string, string | Uint8Array>): string {
@@ -28,7 +29,12 @@ function utf16(text: string, order: 'le' | 'be', bom: boolean): Uint8Array {
 
 describe('input files', () => {
   it('decodes UTF-16 files, with or without a byte-order mark, in either byte order', async () => {
-    for (const [order, bom] of [['le', true], ['be', true], ['le', false], ['be', false]] as const) {
+    for (const [order, bom] of [
+      ['le', true],
+      ['be', true],
+      ['le', false],
+      ['be', false],
+    ] as const) {
       const bytes = utf16(VS, order, bom);
       expect(detectEncoding(bytes)).toBe(`utf-16${order}`);
       expect(decodeFileBytes(bytes)).toBe(VS);
@@ -51,7 +57,8 @@ describe('input files', () => {
   });
 
   it('gives one error per document of a template, naming its first problem', async () => {
-    const template = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\n  labels:\n{{- include "labels" . | nindent 4 }}\nspec:\n  ports:\n  {{- range .Values.ports }}\n  - port: {{ .port }}\n  {{- end }}\n';
+    const template =
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: {{ .Release.Name }}\n  labels:\n{{- include "labels" . | nindent 4 }}\nspec:\n  ports:\n  {{- range .Values.ports }}\n  - port: {{ .port }}\n  {{- end }}\n';
     const r = await cli(['analyze', 't.yaml'], { cwd: dirWith({ 't.yaml': `${template}---\n${template}---\n${VS}` }) });
     const errors = r.stderr.split('\n').filter((l) => l.includes('error:'));
     expect(errors).toHaveLength(2);
@@ -85,7 +92,10 @@ describe('input files', () => {
   });
 
   it('reads .json files as YAML, with a byte-order mark or in flow style', async () => {
-    const dir = dirWith({ 'a.json': `\ufeff${JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } })}`, 'b.json': '{apiVersion: v1, kind: Namespace, metadata: {name: b}}\n' });
+    const dir = dirWith({
+      'a.json': `\ufeff${JSON.stringify({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'a' } })}`,
+      'b.json': '{apiVersion: v1, kind: Namespace, metadata: {name: b}}\n',
+    });
     const r = await cli(['analyze', 'a.json', 'b.json'], { cwd: dir });
     expect(r.stderr).not.toMatch(/error/);
     expect(r.code).toBe(0);

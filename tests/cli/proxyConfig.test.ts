@@ -12,7 +12,11 @@ const fixture = (name: string) => readFileSync(new URL(name, FIX), 'utf8');
 
 describe('mesh-workbench proxy-config', () => {
   it('prints the tables istioctl prints, under istioctl names and aliases', async () => {
-    for (const args of [['proxy-config', 'clusters', '--file', DUMP], ['pc', 'c', '-f', DUMP], ['proxy-config', '-f', DUMP, 'cluster']]) {
+    for (const args of [
+      ['proxy-config', 'clusters', '--file', DUMP],
+      ['pc', 'c', '-f', DUMP],
+      ['proxy-config', '-f', DUMP, 'cluster'],
+    ]) {
       const r = await cli(args);
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout).toBe(fixture('sidecar-clusters.txt'));
@@ -33,7 +37,9 @@ describe('mesh-workbench proxy-config', () => {
     const l = await cli(['pc', 'listeners', '-f', DUMP, '--port=15001', '--verbose=false']);
     expect(l.stdout).toBe('ADDRESSES PORT  TYPE\n0.0.0.0   15001 TCP\n');
     const rt = await cli(['pc', 'routes', '-f', DUMP, '--name', '80']);
-    expect(rt.stdout).toBe('NAME     VHOST NAME             DOMAINS             MATCH     VIRTUAL SERVICE\n80       www.example.com:80     www.example.com     /*        \n');
+    expect(rt.stdout).toBe(
+      'NAME     VHOST NAME             DOMAINS             MATCH     VIRTUAL SERVICE\n80       www.example.com:80     www.example.com     /*        \n',
+    );
     const ep = await cli(['pc', 'eds', '-f', DUMP, '--status', 'draining']);
     expect(ep.stdout.split('\n')[1]).toMatch(/^10\.244\.1\.23:9080 +DRAINING +\/eu-west1-c +outbound\|9080\|\|reviews/);
   });
@@ -58,7 +64,7 @@ describe('mesh-workbench proxy-config', () => {
     const all = await cli(['pc', 'all', '-f', DUMP, '-o', 'json']);
     expect(all.stdout).toBe(fixture('sidecar-config-dump.json') + '\n');
     const ally = await cli(['pc', 'all', '-f', DUMP, '-o', 'yaml']);
-    expect(ally.stdout.startsWith('configs:\n- \'@type\': type.googleapis.com/envoy.admin.v3.BootstrapConfigDump\n')).toBe(true);
+    expect(ally.stdout.startsWith("configs:\n- '@type': type.googleapis.com/envoy.admin.v3.BootstrapConfigDump\n")).toBe(true);
   });
 
   it('reads the dump from stdin with -f -', async () => {
@@ -76,7 +82,11 @@ describe('mesh-workbench proxy-config', () => {
     expect(badJson.code).toBe(1);
     expect(badJson.stderr).toMatch(/^Error: error unmarshalling config dump response from Envoy: invalid JSON/);
     const missing = await cli(['pc', 'secret', '-f', '-'], { stdin: '{"configs": []}' });
-    expect(missing).toMatchObject({ code: 1, stdout: '', stderr: 'Error: config dump has no configuration type type.googleapis.com/envoy.admin.v3.SecretsConfigDump\n' });
+    expect(missing).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'Error: config dump has no configuration type type.googleapis.com/envoy.admin.v3.SecretsConfigDump\n',
+    });
     const notADump = await cli(['pc', 'secret', '-f', CLUSTERS]);
     expect(notADump.stderr).toMatch(/^Error: error unmarshalling config dump response from Envoy: not an Envoy config dump: the object has no "configs" list/);
     const noSuchFile = await cli(['pc', 'clusters', '-f', 'does-not-exist.json']);
@@ -104,12 +114,16 @@ describe('mesh-workbench proxy-config', () => {
     let out = '';
     const r = readConfigDump(fixture('sidecar-config-dump.json'));
     if (!r.ok) throw new Error(r.error);
-    const code = await runProxyConfig(['routes', 'productpage.default', 'bookinfo.yaml'], { stdout: (s) => void (out += s), stderr: () => {}, stdin: async () => '', cwd: '/', isTTY: false, env: {} }, {
-      generateDump: async (target, files) => {
-        expect([target, files]).toEqual(['productpage.default', ['bookinfo.yaml']]);
-        return { ok: true, dump: r.dump };
+    const code = await runProxyConfig(
+      ['routes', 'productpage.default', 'bookinfo.yaml'],
+      { stdout: (s) => void (out += s), stderr: () => {}, stdin: async () => '', cwd: '/', isTTY: false, env: {} },
+      {
+        generateDump: async (target, files) => {
+          expect([target, files]).toEqual(['productpage.default', ['bookinfo.yaml']]);
+          return { ok: true, dump: r.dump };
+        },
       },
-    });
+    );
     expect(code).toBe(0);
     expect(out).toBe(fixture('sidecar-routes.txt'));
   });

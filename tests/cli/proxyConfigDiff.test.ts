@@ -49,7 +49,9 @@ describe('proxy-config secret for a generated gateway', () => {
     expect(r.code).toBe(0);
     const lines = r.stdout.split('\n');
     expect(lines[0]).toMatch(/^RESOURCE NAME\s+TYPE\s+STATUS\s+VALID CERT\s+SERIAL NUMBER\s+NOT AFTER\s+NOT BEFORE$/);
-    expect(lines.find((l) => l.startsWith('kubernetes://shop-credential '))).toMatch(/Cert Chain\s+ACTIVE\s+true\s+[0-9a-f]{32}\s+2024-01-01T00:00:00Z\s+2023-01-01T00:00:00Z/);
+    expect(lines.find((l) => l.startsWith('kubernetes://shop-credential '))).toMatch(
+      /Cert Chain\s+ACTIVE\s+true\s+[0-9a-f]{32}\s+2024-01-01T00:00:00Z\s+2023-01-01T00:00:00Z/,
+    );
     expect(lines.find((l) => l.startsWith('default '))).toMatch(/^default\s+ACTIVE\s+false\s*$/);
     const later = await cli(['pc', 'secret', GW, CERTS, '--now', '2026-01-01T00:00:00Z']);
     expect(later.stdout.split('\n').find((l) => l.startsWith('kubernetes://shop-credential '))).toMatch(/ACTIVE\s+false\s/);

@@ -57,7 +57,9 @@ describe('validate: files', () => {
     const r = await run(['-f', 'dir/notes.txt']);
     expect(r.code).toBe(1);
     // istioctl: `... yaml: line 1: did not find expected ',' or ']'` (the reason is go-yaml's; ours is our parser's).
-    expect(r.stderr).toMatch(/^Error: 1 error occurred:\n\t\* failed to decode file dir\/notes\.txt: {2}error converting YAML to JSON: yaml: line 1: .+\n\n\n$/);
+    expect(r.stderr).toMatch(
+      /^Error: 1 error occurred:\n\t\* failed to decode file dir\/notes\.txt: {2}error converting YAML to JSON: yaml: line 1: .+\n\n\n$/,
+    );
   });
 
   it('stdin: "validation succeed", or the bare warning list; listing stops at stdin', async () => {
@@ -72,7 +74,8 @@ describe('validate: files', () => {
       stdout: '',
       stderr: 'Error: 1 error occurred:\n\t* cannot stat file "nope.yaml": stat nope.yaml: no such file or directory\n\n\n',
     });
-    const none = "Error: error: you must specify resources by --filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n";
+    const none =
+      "Error: error: you must specify resources by --filename.\nExample resource specifications include:\n   '-f rsrc.yaml'\n   '--filename=rsrc.json'\n";
     expect(await run([])).toEqual({ code: 1, stdout: '', stderr: none });
     expect(await run(['-f', ''])).toEqual({ code: 1, stdout: '', stderr: none });
   });
@@ -102,7 +105,8 @@ describe('validate: decoding and kinds', () => {
     expect(await run(['-f', 'duplicate-keys.yaml'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'Error: 1 error occurred:\n\t* failed to decode file duplicate-keys.yaml:  error converting YAML to JSON: yaml: unmarshal errors:\n  line 3: key "kind" already set in map\n\n\n',
+      stderr:
+        'Error: 1 error occurred:\n\t* failed to decode file duplicate-keys.yaml:  error converting YAML to JSON: yaml: unmarshal errors:\n  line 3: key "kind" already set in map\n\n\n',
     });
   });
 
@@ -115,7 +119,7 @@ describe('validate: decoding and kinds', () => {
     });
   });
 
-  it('an unknown top-level spec field: jsonpb\'s error, and the webhook does not run; proto names are accepted', async () => {
+  it("an unknown top-level spec field: jsonpb's error, and the webhook does not run; proto names are accepted", async () => {
     expect(await run(['-f', 'spec-fields.yaml'])).toEqual({
       code: 1,
       stdout: '',
@@ -186,7 +190,8 @@ describe('validate: rules that read labels and annotations', () => {
     expect(await run(['-f', 'use-waypoint.yaml'])).toEqual({
       code: 1,
       stdout: '',
-      stderr: 'Error: 1 error occurred:\n\t* ServiceEntry//se: location MESH_INTERNAL with resolution type DYNAMIC_DNS is not supported when using waypoints\n\n\n',
+      stderr:
+        'Error: 1 error occurred:\n\t* ServiceEntry//se: location MESH_INTERNAL with resolution type DYNAMIC_DNS is not supported when using waypoints\n\n\n',
     });
   });
 
@@ -203,7 +208,12 @@ describe('validate: rules that read labels and annotations', () => {
       const manifest = {
         apiVersion: `${info.group}/${info.version}`,
         kind: c.kind,
-        metadata: { name: c.name ?? 'foo', namespace: c.namespace ?? 'bar', ...(c.labels ? { labels: c.labels } : {}), ...(c.annotations ? { annotations: c.annotations } : {}) },
+        metadata: {
+          name: c.name ?? 'foo',
+          namespace: c.namespace ?? 'bar',
+          ...(c.labels ? { labels: c.labels } : {}),
+          ...(c.annotations ? { annotations: c.annotations } : {}),
+        },
         spec: c.spec,
       };
       const r = await run(['-f', '-'], JSON.stringify(manifest, null, 2));

@@ -34,9 +34,23 @@ describe('schema validation from the CLI (istioctl analyze-file test data)', () 
     const listed = (await cli(['analyze', '-L'])).stdout;
     for (const n of names) expect(listed).toContain(`* ${n}:\n    Runs schema validation as an analyzer on '${n.split('.')[2]}' resources\n`);
     expect(names.map((n) => n.split('.')[2])).toEqual([
-      'AuthorizationPolicy', 'DestinationRule', 'EnvoyFilter', 'Gateway', 'PeerAuthentication', 'ProxyConfig', 'RequestAuthentication',
-      'ServiceEntry', 'Sidecar', 'Telemetry', 'TrafficExtension', 'VirtualService', 'WasmPlugin', 'WorkloadEntry', 'WorkloadGroup',
-      'MeshNetworks', 'MeshConfig',
+      'AuthorizationPolicy',
+      'DestinationRule',
+      'EnvoyFilter',
+      'Gateway',
+      'PeerAuthentication',
+      'ProxyConfig',
+      'RequestAuthentication',
+      'ServiceEntry',
+      'Sidecar',
+      'Telemetry',
+      'TrafficExtension',
+      'VirtualService',
+      'WasmPlugin',
+      'WorkloadEntry',
+      'WorkloadGroup',
+      'MeshNetworks',
+      'MeshConfig',
     ]);
   });
 });

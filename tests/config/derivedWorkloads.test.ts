@@ -16,21 +16,42 @@ import { yamlFiles } from '../helpers/files.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 function storeOptions(derive = true): StoreOptions {
-  return { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: derive, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() };
+  return {
+    mode: 'cli',
+    defaultNamespace: 'default',
+    includePlaceholders: false,
+    deriveWorkloads: derive,
+    meshConfig: defaultMeshConfig(),
+    meshNetworks: defaultMeshNetworks(),
+  };
 }
 
 function storeOf(files: Record<string, string>, derive = true): ResourceStore {
   const model = new WorkspaceModel(kindProblems);
-  model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  model.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   return new ResourceStore(model.resources(), storeOptions(derive));
 }
 
 const derived = (s: ResourceStore) => s.list(KINDS.Pod).filter((p) => p.synthetic === 'derived');
 
-function deployment(name: string, ns: string, extra: { replicas?: number; labels?: Record<string, string>; annotations?: Record<string, string>; hostNetwork?: boolean } = {}): string {
+function deployment(
+  name: string,
+  ns: string,
+  extra: { replicas?: number; labels?: Record<string, string>; annotations?: Record<string, string>; hostNetwork?: boolean } = {},
+): string {
   const labels = extra.labels ?? { app: name };
-  const lbl = (indent: string) => Object.entries(labels).map(([k, v]) => `${indent}${k}: "${v}"`).join('\n');
-  const ann = extra.annotations ? `\n      annotations:\n${Object.entries(extra.annotations).map(([k, v]) => `        ${k}: "${v}"`).join('\n')}` : '';
+  const lbl = (indent: string) =>
+    Object.entries(labels)
+      .map(([k, v]) => `${indent}${k}: "${v}"`)
+      .join('\n');
+  const ann = extra.annotations
+    ? `\n      annotations:\n${Object.entries(extra.annotations)
+        .map(([k, v]) => `        ${k}: "${v}"`)
+        .join('\n')}`
+    : '';
   return `apiVersion: apps/v1
 kind: Deployment
 metadata:
@@ -53,18 +74,28 @@ ${lbl('        ')}${ann}
 }
 
 const namespace = (name: string, labels: Record<string, string> = {}) =>
-  `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n  labels:\n${Object.entries(labels).map(([k, v]) => `    ${k}: ${v}`).join('\n') || '    team: x'}\n`;
+  `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n  labels:\n${
+    Object.entries(labels)
+      .map(([k, v]) => `    ${k}: ${v}`)
+      .join('\n') || '    team: x'
+  }\n`;
 
 describe('pods derived from controllers', () => {
   it('our Bookinfo with Deployments only: IST0173 just for the subsets no Deployment provides, no IST0103, no IST0162 for the gateway port 8080', async () => {
     const files: Record<string, string> = {};
     for (const f of yamlFiles('tests/fixtures/bookinfo-deployments')) files[f] = readFileSync(f, 'utf8');
     const wa = new WorkspaceAnalyzer();
-    wa.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+    wa.update(
+      Object.entries(files).map(([path, text]) => ({ path, text })),
+      [],
+    );
     const result = await wa.run(defaultAnalysisSettings());
     if (result === 'canceled') throw new Error('canceled');
     const codes = result.diagnostics.map((d) => `${d.code} ${d.origin} ${d.message.match(/Subset (\S+)/)?.[1] ?? ''}`.trim());
-    expect(codes.filter((c) => c.startsWith('IST0173')).sort()).toEqual(['IST0173 DestinationRule shop/ratings canary', 'IST0173 DestinationRule shop/reviews v4']);
+    expect(codes.filter((c) => c.startsWith('IST0173')).sort()).toEqual([
+      'IST0173 DestinationRule shop/ratings canary',
+      'IST0173 DestinationRule shop/reviews v4',
+    ]);
     // The assumed gateway is the default ingress chart's, whose Service sends port 80 to the
     // container's 8080, where the shop gateway listens (gateway.go accepts a target port).
     expect(codes.filter((c) => /IST0162|IST0103|IST0101/.test(c))).toEqual([]);
@@ -73,7 +104,12 @@ describe('pods derived from controllers', () => {
   it('names pods as Kubernetes does, as many as the replicas, with unique IPs, deterministically', () => {
     const files = { 'a.yaml': [deployment('web', 'shop', { replicas: 3 }), deployment('api', 'shop')].join('---\n') };
     const pods = derived(storeOf(files));
-    expect(pods.map((p) => p.name.replace(/-[a-z0-9]{10}-[a-z0-9]{5}$/, '-<hash>-<id>'))).toEqual(['web-<hash>-<id>', 'web-<hash>-<id>', 'web-<hash>-<id>', 'api-<hash>-<id>']);
+    expect(pods.map((p) => p.name.replace(/-[a-z0-9]{10}-[a-z0-9]{5}$/, '-<hash>-<id>'))).toEqual([
+      'web-<hash>-<id>',
+      'web-<hash>-<id>',
+      'web-<hash>-<id>',
+      'api-<hash>-<id>',
+    ]);
     expect(new Set(pods.map((p) => p.name)).size).toBe(4);
     const ips = pods.map((p) => podStatus(p).podIP);
     expect(new Set(ips).size).toBe(4);
@@ -104,20 +140,40 @@ status: {podIP: ${first[0]}}
     const model = new WorkspaceModel(kindProblems);
     const web = deployment('web', 'shop', { replicas: 2 });
     const api = deployment('api', 'shop');
-    model.update([{ path: 'a.yaml', text: web }, { path: 'b.yaml', text: api }], []);
+    model.update(
+      [
+        { path: 'a.yaml', text: web },
+        { path: 'b.yaml', text: api },
+      ],
+      [],
+    );
     model.takeChangedKinds();
     const store = new ResourceStore(model.resources(), storeOptions());
     const before = derived(store);
     // A Namespace is an input of the derivation (injection labels), so the pods are re-derived…
     const ns = 'apiVersion: v1\nkind: Namespace\nmetadata: {name: other}\n';
-    model.update([{ path: 'a.yaml', text: web }, { path: 'b.yaml', text: api }, { path: 'c.yaml', text: ns }], []);
+    model.update(
+      [
+        { path: 'a.yaml', text: web },
+        { path: 'b.yaml', text: api },
+        { path: 'c.yaml', text: ns },
+      ],
+      [],
+    );
     store.refreshKinds(model.resources(), new Set(model.takeChangedKinds()));
     const after = derived(store);
     // …and come out as the very same objects.
     expect(after.length).toBe(3);
     after.forEach((p, i) => expect(p).toBe(before[i]));
     // A changed controller gives new pods; the other controller's stay.
-    model.update([{ path: 'a.yaml', text: deployment('web', 'shop', { replicas: 3 }) }, { path: 'b.yaml', text: api }, { path: 'c.yaml', text: ns }], []);
+    model.update(
+      [
+        { path: 'a.yaml', text: deployment('web', 'shop', { replicas: 3 }) },
+        { path: 'b.yaml', text: api },
+        { path: 'c.yaml', text: ns },
+      ],
+      [],
+    );
     store.refreshKinds(model.resources(), new Set(model.takeChangedKinds()));
     const third = derived(store);
     expect(third.length).toBe(4);
@@ -125,7 +181,7 @@ status: {podIP: ${first[0]}}
     expect(third.find((p) => p.derivedFrom?.name === 'api')).toBe(before.find((p) => p.derivedFrom?.name === 'api'));
   });
 
-  it('reads a derived pod\'s spec as PodSpec reads it, though its view is made from the template\'s', () => {
+  it("reads a derived pod's spec as PodSpec reads it, though its view is made from the template's", () => {
     const gateway = `apiVersion: apps/v1
 kind: Deployment
 metadata: {name: gw, namespace: inj}
@@ -148,7 +204,9 @@ spec:
     spec: {nodeName: node-a, serviceAccountName: sa, containers: ${containers}}
 `;
     const files = {
-      'ns.yaml': [namespace('inj', { 'istio-injection': 'enabled' }), namespace('amb', { 'istio.io/dataplane-mode': 'ambient' }), namespace('plain')].join('---\n'),
+      'ns.yaml': [namespace('inj', { 'istio-injection': 'enabled' }), namespace('amb', { 'istio.io/dataplane-mode': 'ambient' }), namespace('plain')].join(
+        '---\n',
+      ),
       'd.yaml': [
         deployment('a', 'inj', { replicas: 2 }),
         deployment('b', 'amb'),
@@ -163,7 +221,10 @@ spec:
     for (const p of pods) expect(podSpec(p), p.name).toEqual(PodSpec.readOrEmpty(p.body.spec));
     // The injected container is there, and the gateway's `image: auto` is filled in.
     const gw = pods.find((p) => p.derivedFrom?.name === 'gw')!;
-    expect(podSpec(gw).containers.map((c) => [c.name, c.image])).toEqual([['istio-proxy', 'docker.io/istio/proxyv2:latest'], ['helper', 'h']]);
+    expect(podSpec(gw).containers.map((c) => [c.name, c.image])).toEqual([
+      ['istio-proxy', 'docker.io/istio/proxyv2:latest'],
+      ['helper', 'h'],
+    ]);
     expect(podSpec(pods.find((p) => p.namespace === 'inj' && p.derivedFrom?.name === 'odd-inj')!).containers.map((c) => c.name)).toEqual(['istio-proxy']);
   });
 
@@ -225,8 +286,16 @@ spec:
 
   it('injects a sidecar in injected namespaces, marks ambient pods, and leaves host-network pods alone', () => {
     const files = {
-      'ns.yaml': [namespace('inj', { 'istio-injection': 'enabled' }), namespace('amb', { 'istio.io/dataplane-mode': 'ambient' }), namespace('plain')].join('---\n'),
-      'd.yaml': [deployment('a', 'inj'), deployment('b', 'amb'), deployment('c', 'plain'), deployment('d', 'inj', { hostNetwork: true }), deployment('e', 'inj', { labels: { app: 'e', 'sidecar.istio.io/inject': 'false' } })].join('---\n'),
+      'ns.yaml': [namespace('inj', { 'istio-injection': 'enabled' }), namespace('amb', { 'istio.io/dataplane-mode': 'ambient' }), namespace('plain')].join(
+        '---\n',
+      ),
+      'd.yaml': [
+        deployment('a', 'inj'),
+        deployment('b', 'amb'),
+        deployment('c', 'plain'),
+        deployment('d', 'inj', { hostNetwork: true }),
+        deployment('e', 'inj', { labels: { app: 'e', 'sidecar.istio.io/inject': 'false' } }),
+      ].join('---\n'),
     };
     const byApp = new Map(derived(storeOf(files)).map((p) => [p.labels.app, p]));
     const proxy = (app: string) => podSpec(byApp.get(app)!).containers.find((c) => c.name === 'istio-proxy');
@@ -258,7 +327,14 @@ spec:
     const wa = new WorkspaceAnalyzer();
     const dr = `apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: web, namespace: shop}\nspec:\n  host: web\n  subsets:\n  - name: v2\n    labels: {version: v2}\n`;
     const svc = `apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: shop}\nspec:\n  selector: {app: web}\n  ports: [{port: 80, name: http}]\n`;
-    wa.update([{ path: 'd.yaml', text: deployment('web', 'shop') }, { path: 'dr.yaml', text: dr }, { path: 's.yaml', text: svc }], []);
+    wa.update(
+      [
+        { path: 'd.yaml', text: deployment('web', 'shop') },
+        { path: 'dr.yaml', text: dr },
+        { path: 's.yaml', text: svc },
+      ],
+      [],
+    );
     const first = await wa.run(defaultAnalysisSettings());
     if (first === 'canceled') throw new Error('canceled');
     expect(first.diagnostics.some((d) => d.code === 'IST0173')).toBe(true);
@@ -268,7 +344,14 @@ spec:
     if (second === 'canceled') throw new Error('canceled');
     expect(second.diagnostics.some((d) => d.code === 'IST0173')).toBe(false);
     const fresh = new WorkspaceAnalyzer();
-    fresh.update([{ path: 'd.yaml', text: v2 }, { path: 'dr.yaml', text: dr }, { path: 's.yaml', text: svc }], []);
+    fresh.update(
+      [
+        { path: 'd.yaml', text: v2 },
+        { path: 'dr.yaml', text: dr },
+        { path: 's.yaml', text: svc },
+      ],
+      [],
+    );
     const again = await fresh.run(defaultAnalysisSettings());
     if (again === 'canceled') throw new Error('canceled');
     expect(second.diagnostics.map((d) => [d.code, d.origin, d.line])).toEqual(again.diagnostics.map((d) => [d.code, d.origin, d.line]));
@@ -292,7 +375,9 @@ spec:
     fresh.update([{ path: 'web.yaml', text }], []);
     const again = await fresh.run(defaultAnalysisSettings());
     if (again === 'canceled') throw new Error('canceled');
-    expect(second.diagnostics.map((d) => [d.code, d.origin, d.line, d.range?.startLine])).toEqual(again.diagnostics.map((d) => [d.code, d.origin, d.line, d.range?.startLine]));
+    expect(second.diagnostics.map((d) => [d.code, d.origin, d.line, d.range?.startLine])).toEqual(
+      again.diagnostics.map((d) => [d.code, d.origin, d.line, d.range?.startLine]),
+    );
   });
 });
 
@@ -309,7 +394,10 @@ describe('pod-template-hash', () => {
     { metadata: { labels: { app: 'reviews', version: 'v1' } }, spec: { containers: [{ name: 'reviews', image: 'example.com/reviews:1.0' }] } },
     { metadata: { labels: { '2': 'int-like key first', a: 'b', '10': 'x' } }, spec: { containers: [] } },
     { metadata: { labels: { 'quote"key': 'back\\slash', tab: 'a\tb', nl: 'x\ny', ctl: '\u0001' } } },
-    { metadata: { labels: { lone: '\ud800', pair: '\ud83d\ude00', accent: 'é' } }, spec: { containers: [{ name: 'a' }, { image: 'b' }, { name: 'c"', image: '\\' }] } },
+    {
+      metadata: { labels: { lone: '\ud800', pair: '\ud83d\ude00', accent: 'é' } },
+      spec: { containers: [{ name: 'a' }, { image: 'b' }, { name: 'c"', image: '\\' }] },
+    },
   ];
   it.each(templates.map((t, i) => [i, t] as const))('template %i: the incremental hash equals the hash of the JSON text', (_, raw) => {
     const t = PodTemplate.readOrEmpty(raw);
@@ -326,21 +414,51 @@ describe('which controllers already have their pods in the workspace', () => {
   const NAMES = ['web', 'api', 'web-v2'];
   const KINDS_UNDER_TEST = ['Deployment', 'StatefulSet', 'CronJob'] as const;
   type Labels = Record<string, string>;
-  interface Expr { key: string; operator: string; values?: string[] }
-  interface Controller { kind: (typeof KINDS_UNDER_TEST)[number]; name: string; namespace: string; matchLabels?: Labels; matchExpressions?: Expr[]; templateLabels: Labels }
-  interface PodDoc { name: string; namespace: string; labels: Labels; owners: Array<{ kind: string; name: string }> }
+  interface Expr {
+    key: string;
+    operator: string;
+    values?: string[];
+  }
+  interface Controller {
+    kind: (typeof KINDS_UNDER_TEST)[number];
+    name: string;
+    namespace: string;
+    matchLabels?: Labels;
+    matchExpressions?: Expr[];
+    templateLabels: Labels;
+  }
+  interface PodDoc {
+    name: string;
+    namespace: string;
+    labels: Labels;
+    owners: Array<{ kind: string; name: string }>;
+  }
 
   const labels = fc.dictionary(fc.constantFrom(...KEYS), fc.constantFrom(...VALUES), { maxKeys: 3 });
   const expr: fc.Arbitrary<Expr> = fc.oneof(
-    fc.record({ key: fc.constantFrom(...KEYS), operator: fc.constantFrom('In', 'NotIn'), values: fc.uniqueArray(fc.constantFrom(...VALUES), { minLength: 1, maxLength: 2 }) }),
+    fc.record({
+      key: fc.constantFrom(...KEYS),
+      operator: fc.constantFrom('In', 'NotIn'),
+      values: fc.uniqueArray(fc.constantFrom(...VALUES), { minLength: 1, maxLength: 2 }),
+    }),
     fc.record({ key: fc.constantFrom(...KEYS), operator: fc.constantFrom('Exists', 'DoesNotExist') }),
   );
   const namespaceName = fc.constantFrom('shop', 'blog');
   const controller: fc.Arbitrary<Controller> = fc.record(
-    { kind: fc.constantFrom(...KINDS_UNDER_TEST), name: fc.constantFrom(...NAMES), namespace: namespaceName, matchLabels: labels, matchExpressions: fc.array(expr, { maxLength: 2 }), templateLabels: labels },
+    {
+      kind: fc.constantFrom(...KINDS_UNDER_TEST),
+      name: fc.constantFrom(...NAMES),
+      namespace: namespaceName,
+      matchLabels: labels,
+      matchExpressions: fc.array(expr, { maxLength: 2 }),
+      templateLabels: labels,
+    },
     { requiredKeys: ['kind', 'name', 'namespace', 'templateLabels'] },
   );
-  const ownerName = fc.oneof(fc.constantFrom(...NAMES), fc.tuple(fc.constantFrom(...NAMES, 'web-v2-x', ''), fc.constantFrom('-5d9f', '-29000000', '-AB', '-a-b', '-', '')).map(([a, b]) => a + b));
+  const ownerName = fc.oneof(
+    fc.constantFrom(...NAMES),
+    fc.tuple(fc.constantFrom(...NAMES, 'web-v2-x', ''), fc.constantFrom('-5d9f', '-29000000', '-AB', '-a-b', '-', '')).map(([a, b]) => a + b),
+  );
   const pod: fc.Arbitrary<PodDoc> = fc.record({
     name: fc.constantFrom('p1', 'p2', 'p3', 'p4'),
     namespace: namespaceName,
@@ -383,23 +501,33 @@ describe('which controllers already have their pods in the workspace', () => {
     const selector = { ...(c.matchLabels ? { matchLabels: c.matchLabels } : {}), ...(c.matchExpressions ? { matchExpressions: c.matchExpressions } : {}) };
     const template = { metadata: { labels: c.templateLabels }, spec: { containers: [{ name: 'app', image: 'example.org/app:1' }] } };
     const metadata = { name: c.name, namespace: c.namespace };
-    if (c.kind === 'CronJob') return { apiVersion: 'batch/v1', kind: 'CronJob', metadata, spec: { schedule: '* * * * *', jobTemplate: { spec: { selector, template } } } };
+    if (c.kind === 'CronJob')
+      return { apiVersion: 'batch/v1', kind: 'CronJob', metadata, spec: { schedule: '* * * * *', jobTemplate: { spec: { selector, template } } } };
     return { apiVersion: 'apps/v1', kind: c.kind, metadata, spec: { replicas: 1, selector, template } };
   }
 
   function podDoc(p: PodDoc): object {
-    return { apiVersion: 'v1', kind: 'Pod', metadata: { name: p.name, namespace: p.namespace, labels: p.labels, ownerReferences: p.owners }, spec: { containers: [{ name: 'app', image: 'x' }] } };
+    return {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: p.name, namespace: p.namespace, labels: p.labels, ownerReferences: p.owners },
+      spec: { containers: [{ name: 'app', image: 'x' }] },
+    };
   }
 
   it('derives pods for exactly the controllers no workspace pod belongs to (2,000 random workspaces)', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(controller, { maxLength: 5, selector: (c) => `${c.kind}/${c.namespace}/${c.name}` }), fc.uniqueArray(pod, { maxLength: 6, selector: (p) => `${p.namespace}/${p.name}` }), (controllers, pods) => {
-        const text = [...controllers.map(controllerDoc), ...pods.map(podDoc)].map((d) => JSON.stringify(d)).join('\n---\n');
-        const store = storeOf({ 'w.yaml': text });
-        const got = new Set(derived(store).map((p) => `${p.derivedFrom?.kind}/${p.derivedFrom?.namespace}/${p.derivedFrom?.name}`));
-        const want = new Set(controllers.filter((c) => !pods.some((p) => ownsPod(c, p))).map((c) => `${c.kind}/${c.namespace}/${c.name}`));
-        expect([...got].sort()).toEqual([...want].sort());
-      }),
+      fc.property(
+        fc.uniqueArray(controller, { maxLength: 5, selector: (c) => `${c.kind}/${c.namespace}/${c.name}` }),
+        fc.uniqueArray(pod, { maxLength: 6, selector: (p) => `${p.namespace}/${p.name}` }),
+        (controllers, pods) => {
+          const text = [...controllers.map(controllerDoc), ...pods.map(podDoc)].map((d) => JSON.stringify(d)).join('\n---\n');
+          const store = storeOf({ 'w.yaml': text });
+          const got = new Set(derived(store).map((p) => `${p.derivedFrom?.kind}/${p.derivedFrom?.namespace}/${p.derivedFrom?.name}`));
+          const want = new Set(controllers.filter((c) => !pods.some((p) => ownsPod(c, p))).map((c) => `${c.kind}/${c.namespace}/${c.name}`));
+          expect([...got].sort()).toEqual([...want].sort());
+        },
+      ),
       { numRuns: 2000, seed: 20261203 },
     );
   });

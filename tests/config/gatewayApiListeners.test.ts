@@ -62,12 +62,13 @@ metadata: {name: gw, namespace: istio-system}
 spec:
   gatewayClassName: istio
   listeners:
-${listener('in', '{matchExpressions: [{key: team, operator: In, values: [x, y]}, {key: env, operator: NotIn, values: [dev]}]}')}${
-  listener('exists', '{matchLabels: {team: x}, matchExpressions: [{key: env, operator: Exists}]}')}${
-  listener('absent', '{matchExpressions: [{key: team, operator: DoesNotExist}]}')}${
-  listener('named', '{matchLabels: {kubernetes.io/metadata.name: b}}')}${
-  listener('invalid', '{matchExpressions: [{key: team, operator: In, values: []}]}')}${
-  listener('nothing', '{matchLabels: {team: z}}')}`);
+${listener('in', '{matchExpressions: [{key: team, operator: In, values: [x, y]}, {key: env, operator: NotIn, values: [dev]}]}')}${listener(
+  'exists',
+  '{matchLabels: {team: x}, matchExpressions: [{key: env, operator: Exists}]}',
+)}${listener('absent', '{matchExpressions: [{key: team, operator: DoesNotExist}]}')}${listener(
+  'named',
+  '{matchLabels: {kubernetes.io/metadata.name: b}}',
+)}${listener('invalid', '{matchExpressions: [{key: team, operator: In, values: []}]}')}${listener('nothing', '{matchLabels: {team: z}}')}`);
     const hosts = (l: string) => r.gateways.find((g) => g.metadata.name === internalGatewayName('gw', l))!.spec.servers as Json[];
     expect(hosts('in')[0]!.hosts).toEqual(['a/in.example.com', 'b/in.example.com']);
     expect(hosts('exists')[0]!.hosts).toEqual(['a/exists.example.com', 'c/exists.example.com']);
@@ -100,10 +101,17 @@ spec:
   const NOT_ALLOWED = "The parent Gateway does not allow this reference; check the 'spec.allowedRoutes'";
 
   it('attaches the ListenerSets of namespaces the Gateway selects, and reports NotAllowed for the others', () => {
-    const r = convert(`${namespace('ok', 'ls: ok')}${namespace('no', 'ls: no')}${gateway('{from: Selector, selector: {matchExpressions: [{key: ls, operator: In, values: [ok]}]}}')}${
-      listenerSet('s', 'ok', '[{name: l, protocol: HTTP, hostname: s.example.com}]')}${
-      listenerSet('s', 'no', '[{name: l, protocol: HTTP, hostname: s.example.com}]')}${
-      listenerSet('s', 'unknown', '[{name: l, protocol: HTTP, hostname: s.example.com}]')}`);
+    const r = convert(
+      `${namespace('ok', 'ls: ok')}${namespace('no', 'ls: no')}${gateway('{from: Selector, selector: {matchExpressions: [{key: ls, operator: In, values: [ok]}]}}')}${listenerSet(
+        's',
+        'ok',
+        '[{name: l, protocol: HTTP, hostname: s.example.com}]',
+      )}${listenerSet('s', 'no', '[{name: l, protocol: HTTP, hostname: s.example.com}]')}${listenerSet(
+        's',
+        'unknown',
+        '[{name: l, protocol: HTTP, hostname: s.example.com}]',
+      )}`,
+    );
     const g = r.gateways.find((x) => x.metadata.namespace === 'ok')!;
     expect(g.metadata.name).toBe(internalGatewayName('s', 'l'));
     expect(g.metadata.annotations).toMatchObject({ 'internal.istio.io/parents': 'ListenerSet/s/l.ok', 'internal.istio.io/parent-namespace': 'istio-system' });
@@ -120,15 +128,23 @@ spec:
     }
   });
 
-  it('allows only the Gateway\'s own namespace with from: Same', () => {
-    const r = convert(`${gateway('{from: Same}')}${listenerSet('same', 'istio-system', '[{name: l, port: 8080, protocol: HTTP}]')}${listenerSet('other', 'default', '[{name: l, port: 8080, protocol: HTTP}]')}`);
+  it("allows only the Gateway's own namespace with from: Same", () => {
+    const r = convert(
+      `${gateway('{from: Same}')}${listenerSet('same', 'istio-system', '[{name: l, port: 8080, protocol: HTTP}]')}${listenerSet('other', 'default', '[{name: l, port: 8080, protocol: HTTP}]')}`,
+    );
     expect(r.gateways.map((g) => g.metadata.name).sort()).toEqual([internalGatewayName('gw', 'main'), internalGatewayName('same', 'l')].sort());
     expect(conditions(status(r, 'ListenerSet', 'other').conditions).Accepted).toMatchObject({ status: 'False', reason: 'NotAllowed' });
   });
 
   it('rejects a listener entry without a port unless it is HTTP or HTTPS, and an HTTPS one without TLS', () => {
-    const r = convert(`${gateway('{from: All}')}${listenerSet('s', 'default', '[{name: tcp, protocol: TCP}, {name: https, port: 443, protocol: HTTPS, hostname: h.example.com}]')}`);
-    expect(listenerConditions(r, 'ListenerSet', 's', 'tcp').Accepted).toMatchObject({ status: 'False', reason: 'UnsupportedProtocol', message: 'protocol TCP requires a port to be set' });
+    const r = convert(
+      `${gateway('{from: All}')}${listenerSet('s', 'default', '[{name: tcp, protocol: TCP}, {name: https, port: 443, protocol: HTTPS, hostname: h.example.com}]')}`,
+    );
+    expect(listenerConditions(r, 'ListenerSet', 's', 'tcp').Accepted).toMatchObject({
+      status: 'False',
+      reason: 'UnsupportedProtocol',
+      message: 'protocol TCP requires a port to be set',
+    });
     const https = listenerConditions(r, 'ListenerSet', 's', 'https');
     expect(https.Accepted).toMatchObject({ status: 'False', reason: 'UnsupportedProtocol', message: 'protocol is HTTPS but no TLS section is defined' });
     expect(https.Programmed).toMatchObject({ status: 'False', reason: 'Invalid', message: 'Bad TLS configuration' });
@@ -171,7 +187,9 @@ spec:
     expect(r.gateways).toEqual([]);
     expect(listenerConditions(r, 'Gateway', 'wp', 'mesh').Accepted).toMatchObject({ status: 'True', reason: 'Accepted' });
     expect(listenerConditions(r, 'Gateway', 'wp', 'http').Accepted).toMatchObject({
-      status: 'False', reason: 'UnsupportedProtocol', message: 'Expected a single listener on port 15008 with protocol "HBONE"',
+      status: 'False',
+      reason: 'UnsupportedProtocol',
+      message: 'Expected a single listener on port 15008 with protocol "HBONE"',
     });
   });
 
@@ -189,17 +207,23 @@ spec:
 
     it('must name a Secret that exists', () => {
       expect(resolvedRefs(convert(gateway('{group: "", kind: ConfigMap, name: cm}')))).toMatchObject({
-        status: 'False', reason: 'InvalidClientCertificateRef', message: 'invalid clientCertificateRef /ConfigMap/cm., only secret is allowed',
+        status: 'False',
+        reason: 'InvalidClientCertificateRef',
+        message: 'invalid clientCertificateRef /ConfigMap/cm., only secret is allowed',
       });
       expect(resolvedRefs(convert(gateway('{name: missing}')))).toMatchObject({
-        status: 'False', reason: 'InvalidClientCertificateRef', message: 'invalid clientCertificateRef //missing., secret istio-system/missing not found',
+        status: 'False',
+        reason: 'InvalidClientCertificateRef',
+        message: 'invalid clientCertificateRef //missing., secret istio-system/missing not found',
       });
     });
 
     it('needs a ReferenceGrant for a Secret in another namespace', () => {
       const text = `${gateway('{name: client, namespace: other}')}${secret('client', 'other')}`;
       expect(resolvedRefs(convert(text))).toMatchObject({
-        status: 'False', reason: 'RefNotPermitted', message: 'clientCertificateRef client/other not accessible to a Gateway in namespace "istio-system" (missing a ReferenceGrant?)',
+        status: 'False',
+        reason: 'RefNotPermitted',
+        message: 'clientCertificateRef client/other not accessible to a Gateway in namespace "istio-system" (missing a ReferenceGrant?)',
       });
       const granted = convert(`${text}
 apiVersion: gateway.networking.k8s.io/v1beta1
@@ -226,7 +250,9 @@ spec:
   listeners: [{name: http, port: 80, protocol: HTTP}]
 `);
     expect(conditions(status(r, 'Gateway', 'gw').conditions).Accepted).toMatchObject({
-      status: 'False', reason: 'DeprecatedField', message: 'annotation networking.istio.io/service-type is deprecated, use Spec.Infrastructure.Routeability',
+      status: 'False',
+      reason: 'DeprecatedField',
+      message: 'annotation networking.istio.io/service-type is deprecated, use Spec.Infrastructure.Routeability',
     });
     expect(r.gateways).toHaveLength(1);
   });
@@ -262,16 +288,25 @@ spec:
 `;
     const host = `ingress.istio-system.svc.${SUFFIX}`;
     const service = (lb: boolean, endpoints: number[]): RegistryService => ({
-      hostname: host, namespace: 'istio-system', ports: [{ name: 'http', port: 80 }], endpointPorts: new Map([[80, endpoints]]),
-      addresses: ['10.0.0.1'], externalAddresses: [], loadBalancer: lb, labels: {},
+      hostname: host,
+      namespace: 'istio-system',
+      ports: [{ name: 'http', port: 80 }],
+      endpointPorts: new Map([[80, endpoints]]),
+      addresses: ['10.0.0.1'],
+      externalAddresses: [],
+      loadBalancer: lb,
+      labels: {},
     });
     const programmed = (s: RegistryService) => conditions(status(convert(text, [s]), 'Gateway', 'gw').conditions).Programmed;
     expect(programmed(service(true, [8080]))).toMatchObject({
-      status: 'False', reason: 'AddressNotAssigned',
+      status: 'False',
+      reason: 'AddressNotAssigned',
       message: `Assigned to service(s) ${host}:80, but failed to assign to all requested addresses: address pending for hostname "${host}"`,
     });
     expect(programmed(service(false, []))).toMatchObject({
-      status: 'False', reason: 'AddressNotAssigned', message: `Failed to assign to any requested addresses: no instances found for hostname "${host}"`,
+      status: 'False',
+      reason: 'AddressNotAssigned',
+      message: `Failed to assign to any requested addresses: no instances found for hostname "${host}"`,
     });
   });
 });

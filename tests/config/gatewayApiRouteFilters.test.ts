@@ -57,7 +57,10 @@ const dest = (name: string, port = 80) => ({ host: `${name}.default.svc.${SUFFIX
 
 describe('HTTPRoute filters', () => {
   it('turns a CORS filter into a corsPolicy: * as an origin regex, exact, trailing-wildcard prefix and other wildcards as anchored regexes', () => {
-    const r = convert(`${GATEWAY}${svc('a')}${route('HTTPRoute', `
+    const r = convert(
+      `${GATEWAY}${svc('a')}${route(
+        'HTTPRoute',
+        `
   - filters:
     - type: CORS
       cors:
@@ -67,7 +70,9 @@ describe('HTTPRoute filters', () => {
         allowHeaders: [x-a]
         exposeHeaders: [x-b]
         maxAge: 600
-    backendRefs: [{name: a, port: 80}]`)}`);
+    backendRefs: [{name: a, port: 80}]`,
+      )}`,
+    );
     expect(http(r)[0]!.corsPolicy).toEqual({
       allowOrigins: [
         { regex: '^[a-zA-Z][a-zA-Z0-9+.-]*://[^/\\s?#]+$' },
@@ -85,11 +90,16 @@ describe('HTTPRoute filters', () => {
   });
 
   it('writes redirect paths, codes, hosts and ports, deriving the port from the request when neither port nor scheme is set', () => {
-    const r = convert(`${GATEWAY}${route('HTTPRoute', `
+    const r = convert(
+      `${GATEWAY}${route(
+        'HTTPRoute',
+        `
   - matches: [{path: {type: Exact, value: /full}}]
     filters: [{type: RequestRedirect, requestRedirect: {path: {type: ReplaceFullPath, replaceFullPath: /new}, statusCode: 301, hostname: b.example.com, port: 8443}}]
   - matches: [{path: {type: Exact, value: /prefix}}]
-    filters: [{type: RequestRedirect, requestRedirect: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /p}}}]`)}`);
+    filters: [{type: RequestRedirect, requestRedirect: {path: {type: ReplacePrefixMatch, replacePrefixMatch: /p}}}]`,
+      )}`,
+    );
     const byPath = Object.fromEntries(http(r).map((h) => [((h.match as Json[])[0]!.uri as Json).exact, h]));
     expect(byPath['/full']!.redirect).toEqual({ uri: '/new', redirectCode: 301, authority: 'b.example.com', port: 8443 });
     expect(byPath['/prefix']!.redirect).toEqual({ prefixRewrite: '/p', derivePort: 'FROM_REQUEST_PORT' });
@@ -98,26 +108,36 @@ describe('HTTPRoute filters', () => {
   });
 
   it('rewrites a full path as a regex rewrite with the authority, and drops a rewrite that changes nothing', () => {
-    const r = convert(`${GATEWAY}${svc('a')}${route('HTTPRoute', `
+    const r = convert(
+      `${GATEWAY}${svc('a')}${route(
+        'HTTPRoute',
+        `
   - matches: [{path: {type: Exact, value: /full}}]
     filters: [{type: URLRewrite, urlRewrite: {path: {type: ReplaceFullPath, replaceFullPath: /x}, hostname: c.example.com}}]
     backendRefs: [{name: a, port: 80}]
   - matches: [{path: {type: Exact, value: /none}}]
     filters: [{type: URLRewrite, urlRewrite: {}}]
-    backendRefs: [{name: a, port: 80}]`)}`);
+    backendRefs: [{name: a, port: 80}]`,
+      )}`,
+    );
     const byPath = Object.fromEntries(http(r).map((h) => [((h.match as Json[])[0]!.uri as Json).exact, h]));
     expect(byPath['/full']!.rewrite).toEqual({ uriRegexRewrite: { match: '/.*', rewrite: '/x' }, authority: 'c.example.com' });
     expect(byPath['/none']!.rewrite).toBeUndefined();
   });
 
   it('mirrors with a percentage from a fraction (denominator 100 by default) or a percent', () => {
-    const r = convert(`${GATEWAY}${svc('a')}${svc('m')}${route('HTTPRoute', `
+    const r = convert(
+      `${GATEWAY}${svc('a')}${svc('m')}${route(
+        'HTTPRoute',
+        `
   - filters:
     - {type: RequestMirror, requestMirror: {backendRef: {name: m, port: 80}, fraction: {numerator: 1, denominator: 4}}}
     - {type: RequestMirror, requestMirror: {backendRef: {name: m, port: 8080}, fraction: {numerator: 5}}}
     - {type: RequestMirror, requestMirror: {backendRef: {name: m, port: 80}, percent: 42}}
     - {type: RequestMirror, requestMirror: {backendRef: {name: m, port: 8080}}}
-    backendRefs: [{name: a, port: 80}]`)}`);
+    backendRefs: [{name: a, port: 80}]`,
+      )}`,
+    );
     expect(http(r)[0]!.mirrors).toEqual([
       { destination: dest('m'), percentage: { value: 25 } },
       { destination: dest('m', 8080), percentage: { value: 5 } },
@@ -127,18 +147,28 @@ describe('HTTPRoute filters', () => {
   });
 
   it('uses backendRequest as the route timeout when there is no retry', () => {
-    const r = convert(`${GATEWAY}${svc('a')}${route('HTTPRoute', `
+    const r = convert(
+      `${GATEWAY}${svc('a')}${route(
+        'HTTPRoute',
+        `
   - timeouts: {backendRequest: 3s}
-    backendRefs: [{name: a, port: 80}]`)}`);
+    backendRefs: [{name: a, port: 80}]`,
+      )}`,
+    );
     const h = http(r)[0]!;
     expect(h.timeout).toBe('3s');
     expect(h.retries).toBeUndefined();
   });
 
   it('refuses a rule with an unsupported filter: no VirtualService, and ResolvedRefs False with InvalidFilter', () => {
-    const r = convert(`${GATEWAY}${svc('a')}${route('HTTPRoute', `
+    const r = convert(
+      `${GATEWAY}${svc('a')}${route(
+        'HTTPRoute',
+        `
   - filters: [{type: ExtensionRef, extensionRef: {group: example.com, kind: Filter, name: f}}]
-    backendRefs: [{name: a, port: 80}]`)}`);
+    backendRefs: [{name: a, port: 80}]`,
+      )}`,
+    );
     expect(r.virtualServices).toEqual([]);
     const c = routeConditions(r, 'HTTPRoute');
     expect(c.Accepted).toMatchObject({ status: 'True', reason: 'Accepted' });
@@ -148,14 +178,19 @@ describe('HTTPRoute filters', () => {
 
 describe('GRPCRoute rules', () => {
   it('matches /<service>/<method>: exact, by service prefix, and by regex for either part missing or a regular expression', () => {
-    const r = convert(`${GATEWAY}${svc('a')}${route('GRPCRoute', `
+    const r = convert(
+      `${GATEWAY}${svc('a')}${route(
+        'GRPCRoute',
+        `
   - matches:
     - method: {service: pkg.Svc, method: Get}
     - method: {service: pkg.Other}
     - method: {type: RegularExpression, service: pkg.Svc, method: "G.*"}
     - method: {type: RegularExpression, service: "pkg.S.*"}
     - method: {method: List}
-    backendRefs: [{name: a, port: 80}]`)}`);
+    backendRefs: [{name: a, port: 80}]`,
+      )}`,
+    );
     // One HTTP route per match, in Gateway API precedence: exact, prefix, then the longer regexes first.
     expect(http(r).map((h) => (h.match as Json[])[0]!.uri)).toEqual([
       { exact: '/pkg.Svc/Get' },
@@ -168,14 +203,19 @@ describe('GRPCRoute rules', () => {
   });
 
   it('converts header modifiers and mirrors, and answers 500 when every backend weighs 0', () => {
-    const r = convert(`${GATEWAY}${svc('a')}${svc('m')}${route('GRPCRoute', `
+    const r = convert(
+      `${GATEWAY}${svc('a')}${svc('m')}${route(
+        'GRPCRoute',
+        `
   - matches: [{method: {service: pkg.Svc, method: A}}]
     filters:
     - {type: ResponseHeaderModifier, responseHeaderModifier: {add: [{name: X-Out, value: "1"}]}}
     - {type: RequestMirror, requestMirror: {backendRef: {name: m, port: 80}}}
     backendRefs: [{name: a, port: 80}]
   - matches: [{method: {service: pkg.Svc, method: B}}]
-    backendRefs: [{name: a, port: 80, weight: 0}]`)}`);
+    backendRefs: [{name: a, port: 80, weight: 0}]`,
+      )}`,
+    );
     const byUri = Object.fromEntries(http(r).map((h) => [((h.match as Json[])[0]!.uri as Json).exact, h]));
     expect(byUri['/pkg.Svc/A']).toEqual({
       name: 'default.r.0',
@@ -189,10 +229,19 @@ describe('GRPCRoute rules', () => {
   });
 
   it('refuses a rule with an unsupported filter', () => {
-    const r = convert(`${GATEWAY}${svc('a')}${route('GRPCRoute', `
+    const r = convert(
+      `${GATEWAY}${svc('a')}${route(
+        'GRPCRoute',
+        `
   - filters: [{type: RequestRedirect, requestRedirect: {scheme: https}}]
-    backendRefs: [{name: a, port: 80}]`)}`);
+    backendRefs: [{name: a, port: 80}]`,
+      )}`,
+    );
     expect(r.virtualServices).toEqual([]);
-    expect(routeConditions(r, 'GRPCRoute').ResolvedRefs).toMatchObject({ status: 'False', reason: 'InvalidFilter', message: 'unsupported filter type "RequestRedirect"' });
+    expect(routeConditions(r, 'GRPCRoute').ResolvedRefs).toMatchObject({
+      status: 'False',
+      reason: 'InvalidFilter',
+      message: 'unsupported filter type "RequestRedirect"',
+    });
   });
 });

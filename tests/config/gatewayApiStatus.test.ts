@@ -57,7 +57,7 @@ spec:
 ---`;
 
 describe('InferencePool status', () => {
-  it('is written only with the inference extension on, and is empty without a Gateway parent in the routes\' status', () => {
+  it("is written only with the inference extension on, and is empty without a Gateway parent in the routes' status", () => {
     expect(convert(`${GW}${POOL}${route('')}`).statuses.some((s) => s.kind === 'InferencePool')).toBe(false);
     expect(status(convert(`${GW}${POOL}${route('')}`, true), 'InferencePool', 'pool')).toEqual({});
   });
@@ -75,13 +75,20 @@ describe('InferencePool status', () => {
     const refused = accepted.replace('status: "True", reason: Accepted, message: ok', 'status: "False", reason: NotAllowedByListeners, message: no');
     const r = convert(`${GW}${POOL.replace('name: picker, port', 'name: gone, port')}${route(refused)}`, true);
     const c = Object.fromEntries(((status(r, 'InferencePool', 'pool').parents as Json[])[0]!.conditions as Json[]).map((x) => [x.type, x]));
-    expect(c.Accepted).toMatchObject({ status: 'False', reason: 'HTTPRouteNotAccepted', message: 'Referenced HTTPRoute default/r not accepted by Gateway istio-system/gw: no' });
+    expect(c.Accepted).toMatchObject({
+      status: 'False',
+      reason: 'HTTPRouteNotAccepted',
+      message: 'Referenced HTTPRoute default/r not accepted by Gateway istio-system/gw: no',
+    });
     expect(c.ResolvedRefs).toMatchObject({ status: 'False', reason: 'InvalidExtensionRef', message: 'Referenced ExtensionRef not found gone' });
   });
 
   it('ignores route status written by other controllers, and keeps their parents in the pool status', () => {
     const foreign = `status:\n  parents:\n  - parentRef: {name: other, namespace: default}\n    controllerName: example.com/other\n    conditions: [{type: Accepted, status: "True", reason: Accepted, message: ok}]\n`;
-    const pool = POOL.replace('  endpointPickerRef: {name: picker, port: {number: 9002}}\n', '  endpointPickerRef: {name: picker, port: {number: 9002}}\nstatus:\n  parents:\n  - parentRef: {name: other, namespace: default, kind: Gateway}\n    conditions: []\n');
+    const pool = POOL.replace(
+      '  endpointPickerRef: {name: picker, port: {number: 9002}}\n',
+      '  endpointPickerRef: {name: picker, port: {number: 9002}}\nstatus:\n  parents:\n  - parentRef: {name: other, namespace: default, kind: Gateway}\n    conditions: []\n',
+    );
     const s = status(convert(`${GW}${pool}${route(foreign)}`, true), 'InferencePool', 'pool');
     expect((s.parents as Json[]).map((p) => (p.parentRef as Json).name)).toEqual(['other']);
   });
@@ -105,7 +112,11 @@ spec:
   it('the newer of two policies on one backend is Conflicted when the objects have their own UIDs', () => {
     const r = convert(`${echo}${policy('old', 'u1', '2026-01-01T00:00:00Z')}${policy('new', 'u2', '2026-02-01T00:00:00Z')}`);
     expect(accepted(r, 'old')).toMatchObject({ status: 'True' });
-    expect(accepted(r, 'new')).toMatchObject({ status: 'False', reason: 'Conflicted', message: 'Conflicts with BackendTLSPolicy "old" targeting the same backend' });
+    expect(accepted(r, 'new')).toMatchObject({
+      status: 'False',
+      reason: 'Conflicted',
+      message: 'Conflicts with BackendTLSPolicy "old" targeting the same backend',
+    });
   });
 
   it('is never Conflicted between objects without UIDs (istiod skips "itself" by UID, as in its goldens)', () => {

@@ -4,7 +4,13 @@ import { configView } from '../../src/core/config/configView.ts';
 import { KINDS } from '../../src/core/document/kinds.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 
-const store = new ResourceStore([], { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() });
+const store = new ResourceStore([], {
+  mode: 'cli',
+  defaultNamespace: 'default',
+  includePlaceholders: false,
+  meshConfig: defaultMeshConfig(),
+  meshNetworks: defaultMeshNetworks(),
+});
 
 describe('lookups record what they read', () => {
   it('a lookup built from another lookup, or from ConfigView reads, depends on their kinds', () => {

@@ -7,7 +7,16 @@ import type { Resource } from '../../src/core/document/types.ts';
 
 function pod(meta: Record<string, unknown>, labels: Record<string, string> = {}): Resource {
   const metadata = { name: 'web-v1-abc12-xyz', namespace: 'demo', labels, ...meta };
-  return { key: 'pod', kindId: 'core/Pod@v1', gvk: { group: '', version: 'v1', kind: 'Pod' }, namespace: 'demo', name: String(metadata.name), labels, annotations: {}, body: { apiVersion: 'v1', kind: 'Pod', metadata } } as unknown as Resource;
+  return {
+    key: 'pod',
+    kindId: 'core/Pod@v1',
+    gvk: { group: '', version: 'v1', kind: 'Pod' },
+    namespace: 'demo',
+    name: String(metadata.name),
+    labels,
+    annotations: {},
+    body: { apiVersion: 'v1', kind: 'Pod', metadata },
+  } as unknown as Resource;
 }
 const rsOwner = { ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web-v1-abc12', controller: true }] };
 
@@ -19,7 +28,9 @@ describe('podWorkloadName (GetWorkloadMetaFromPod)', () => {
     expect(podWorkloadName(pod({ ...rsOwner, generateName: 'web-v1-abc12-' }, { 'pod-template-hash': 'abc12' }))).toBe('web-v1');
   });
   it('needs a controller owner reference; another owner leaves the pod name', () => {
-    expect(podWorkloadName(pod({ generateName: 'x-', ownerReferences: [{ kind: 'ReplicaSet', name: 'web-v1-abc12' }] }, { 'pod-template-hash': 'abc12' }))).toBe('web-v1-abc12-xyz');
+    expect(
+      podWorkloadName(pod({ generateName: 'x-', ownerReferences: [{ kind: 'ReplicaSet', name: 'web-v1-abc12' }] }, { 'pod-template-hash': 'abc12' })),
+    ).toBe('web-v1-abc12-xyz');
   });
   it("takes a CronJob's name from a Job named with 8 to 10 digits only", () => {
     const job = (name: string) => podWorkloadName(pod({ generateName: `${name}-`, ownerReferences: [{ kind: 'Job', name, controller: true }] }));
@@ -27,6 +38,8 @@ describe('podWorkloadName (GetWorkloadMetaFromPod)', () => {
     expect(job('backup-1234567')).toBe('backup-1234567');
   });
   it('prefers the service.istio.io/workload-name label', () => {
-    expect(podWorkloadName(pod({ ...rsOwner, generateName: 'web-v1-abc12-' }, { 'pod-template-hash': 'abc12', 'service.istio.io/workload-name': 'shop' }))).toBe('shop');
+    expect(
+      podWorkloadName(pod({ ...rsOwner, generateName: 'web-v1-abc12-' }, { 'pod-template-hash': 'abc12', 'service.istio.io/workload-name': 'shop' })),
+    ).toBe('shop');
   });
 });

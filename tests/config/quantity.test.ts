@@ -5,7 +5,30 @@ import { QUANTITY_FORMAT_ERROR, QUANTITY_NUMERIC_ERROR, QUANTITY_SUFFIX_ERROR, q
 
 describe('quantityError', () => {
   it('accepts what a Pod spec accepts', () => {
-    for (const q of ['1', '250m', '0.25', '1.5Gi', '128Mi', '2Ti', '1Ei', '4k', '3M', '7G', '1T', '2P', '5E', '1e6', '2E+3', '9e-3', '100n', '3u', '-1', '+2.5', '01', '0.000000001']) {
+    for (const q of [
+      '1',
+      '250m',
+      '0.25',
+      '1.5Gi',
+      '128Mi',
+      '2Ti',
+      '1Ei',
+      '4k',
+      '3M',
+      '7G',
+      '1T',
+      '2P',
+      '5E',
+      '1e6',
+      '2E+3',
+      '9e-3',
+      '100n',
+      '3u',
+      '-1',
+      '+2.5',
+      '01',
+      '0.000000001',
+    ]) {
       expect(quantityError(q), q).toBeUndefined();
     }
   });
@@ -27,12 +50,18 @@ describe('quantityError', () => {
       fc.constantFrom('', '+', '-'),
       fc.stringMatching(/^[0-9]{1,25}$/),
       fc.option(fc.stringMatching(/^[0-9]{0,12}$/), { nil: undefined }),
-      fc.oneof(fc.constantFrom('', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'), fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 99999 })).map(([e, s, n]) => `${e}${s}${n}`)),
+      fc.oneof(
+        fc.constantFrom('', 'n', 'u', 'm', 'k', 'M', 'G', 'T', 'P', 'E', 'Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'),
+        fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), fc.integer({ min: 0, max: 99999 })).map(([e, s, n]) => `${e}${s}${n}`),
+      ),
     )
     .map(([sign, num, frac, suffix]) => `${sign}${num}${frac === undefined ? '' : `.${frac}`}${suffix}`);
 
   it('accepts every number with a known suffix (5,000 random ones)', () => {
-    fc.assert(fc.property(valid, (q) => quantityError(q) === undefined), { numRuns: 5000, seed: 20261203 });
+    fc.assert(
+      fc.property(valid, (q) => quantityError(q) === undefined),
+      { numRuns: 5000, seed: 20261203 },
+    );
   });
 
   it('answers one of its three errors for any text, and a format error for text outside the grammar', () => {

@@ -19,7 +19,10 @@ describe('locality (pilot LocalityToString / SplitLocalityLabel / AugmentLabels)
   });
 
   it('sets non-empty topology values over the pod labels, and the network only when none is set', () => {
-    const out = augmentLabels({ app: 'a', 'topology.kubernetes.io/zone': 'own', 'topology.istio.io/network': 'n0' }, { locality: 'r/z', nodeName: 'node-1', clusterId: 'c1', network: 'n1' });
+    const out = augmentLabels(
+      { app: 'a', 'topology.kubernetes.io/zone': 'own', 'topology.istio.io/network': 'n0' },
+      { locality: 'r/z', nodeName: 'node-1', clusterId: 'c1', network: 'n1' },
+    );
     expect({ ...out }).toEqual({
       app: 'a',
       'topology.kubernetes.io/region': 'r',
@@ -42,7 +45,15 @@ describe('hosts: resourceNameFromHost (Istio GetResourceNameFromHost)', () => {
 describe('shapes for proto enums and nil list items', () => {
   it('protoEnum reads names and numbers; anything else is the zero value', () => {
     const e = protoEnum(['A', 'B', 'C'] as const);
-    expect([e.read('B'), e.read(2), e.read('2'), e.read(7), e.read(1.5), e.read({ toString: 'x' }), e.read(undefined)]).toEqual(['B', 'C', 'A', 'A', 'A', 'A', 'A']);
+    expect([e.read('B'), e.read(2), e.read('2'), e.read(7), e.read(1.5), e.read({ toString: 'x' }), e.read(undefined)]).toEqual([
+      'B',
+      'C',
+      'A',
+      'A',
+      'A',
+      'A',
+      'A',
+    ]);
   });
 
   it('nullable keeps null items and reads others (even wrong-typed) as messages', () => {

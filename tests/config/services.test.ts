@@ -10,7 +10,16 @@ import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 function viewOf(text: string): ConfigView {
   const model = new WorkspaceModel(kindProblems);
   model.update([{ path: 'm.yaml', text }], []);
-  return configView(new ResourceStore(model.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: true, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() }));
+  return configView(
+    new ResourceStore(model.resources(), {
+      mode: 'cli',
+      defaultNamespace: 'default',
+      includePlaceholders: false,
+      deriveWorkloads: true,
+      meshConfig: defaultMeshConfig(),
+      meshNetworks: defaultMeshNetworks(),
+    }),
+  );
 }
 
 const MESH = `apiVersion: v1
@@ -89,7 +98,10 @@ describe('service registry', () => {
 
   it('turns Services into cluster FQDNs with protocols, addresses and resolution', () => {
     const reviews = by('reviews.shop.svc.cluster.local');
-    expect(reviews.ports.map((p) => [p.name, p.port, p.protocol])).toEqual([['http', 9080, 'HTTP'], ['metrics', 9090, 'HTTP']]);
+    expect(reviews.ports.map((p) => [p.name, p.port, p.protocol])).toEqual([
+      ['http', 9080, 'HTTP'],
+      ['metrics', 9090, 'HTTP'],
+    ]);
     expect(reviews.resolution).toBe('ClientSideLB');
     expect(reviews.addresses).toEqual(['10.96.0.10']);
     expect(by('db.shop.svc.cluster.local').resolution).toBe('Passthrough');
@@ -115,7 +127,10 @@ describe('service registry', () => {
   });
 
   it('honours exportTo: the annotation on Services, the field on ServiceEntries', () => {
-    const seen = (ns: string) => servicesVisibleFrom(view, ns).map((s) => s.hostname).sort();
+    const seen = (ns: string) =>
+      servicesVisibleFrom(view, ns)
+        .map((s) => s.hostname)
+        .sort();
     expect(seen('shop')).toContain('db.shop.svc.cluster.local');
     expect(seen('other')).not.toContain('db.shop.svc.cluster.local');
     expect(seen('billing')).toContain('payments.example.com');

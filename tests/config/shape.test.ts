@@ -3,7 +3,24 @@
 // fresh per view.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { bool, double, enumOf, int, intOrString, lazy, list, map, message, nullable, optional, protoEnum, raw, string, strings, type Shape } from '../../src/core/config/shape.ts';
+import {
+  bool,
+  double,
+  enumOf,
+  int,
+  intOrString,
+  lazy,
+  list,
+  map,
+  message,
+  nullable,
+  optional,
+  protoEnum,
+  raw,
+  string,
+  strings,
+  type Shape,
+} from '../../src/core/config/shape.ts';
 
 const Inner = message({ a: string, b: int });
 const fields = {
@@ -79,7 +96,7 @@ describe('message views: proto aliases, odd keys and random objects', () => {
     expect(Proto.readOrEmpty(poisoned)).toEqual({ fooBar: 0, name: '', sub: undefined });
   });
 
-  it('reads a key that is both a JSON name and another field\'s alias both ways', () => {
+  it("reads a key that is both a JSON name and another field's alias both ways", () => {
     // `a_b` is a field of its own and the proto alias of `aB`.
     const Clash = message({ aB: string, a_b: string }, { proto: true });
     expect(Clash.readOrEmpty({ a_b: 'x' })).toEqual({ aB: 'x', a_b: 'x' });
@@ -88,7 +105,14 @@ describe('message views: proto aliases, odd keys and random objects', () => {
 
   it('agrees with field-by-field reading on random objects', () => {
     const keys = [...Object.keys(fields), 'extra', 'a', 'b'];
-    const leaf = fc.oneof(fc.constant(null), fc.boolean(), fc.integer(), fc.double(), fc.string({ maxLength: 3 }), fc.constantFrom('FIRST', 'SECOND', 'ONE', '80'));
+    const leaf = fc.oneof(
+      fc.constant(null),
+      fc.boolean(),
+      fc.integer(),
+      fc.double(),
+      fc.string({ maxLength: 3 }),
+      fc.constantFrom('FIRST', 'SECOND', 'ONE', '80'),
+    );
     const { value } = fc.letrec((tie) => ({
       value: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('value'), { maxLength: 3 }), tie('object')),
       object: fc.dictionary(fc.constantFrom(...keys), tie('value'), { maxKeys: 6 }),

@@ -8,13 +8,21 @@ import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 // refreshKinds must leave the store exactly as a store built from scratch, whether it swaps
 // changed objects in place (same keys, same order) or reloads the kind.
 
-const options: StoreOptions = { mode: 'cli', defaultNamespace: 'default', includePlaceholders: true, deriveWorkloads: true, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() };
+const options: StoreOptions = {
+  mode: 'cli',
+  defaultNamespace: 'default',
+  includePlaceholders: true,
+  deriveWorkloads: true,
+  meshConfig: defaultMeshConfig(),
+  meshNetworks: defaultMeshNetworks(),
+};
 
 function vs(name: string, host: string, namespace = 'default'): string {
   return `apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: ${name}\n  namespace: ${namespace}\nspec:\n  hosts: [${host}]\n`;
 }
 
-const deployment = 'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: web, image: web}]\n';
+const deployment =
+  'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: web\nspec:\n  replicas: 2\n  selector:\n    matchLabels: {app: web}\n  template:\n    metadata:\n      labels: {app: web}\n    spec:\n      containers: [{name: web, image: web}]\n';
 
 function snapshot(store: ResourceStore) {
   const kinds = [KINDS.VirtualService, KINDS.Deployment, KINDS.Pod, KINDS.Service];
@@ -22,11 +30,16 @@ function snapshot(store: ResourceStore) {
     lists: kinds.map((k) => store.list(k).map((r) => [r.key, r.body])),
     aside: kinds.map((k) => store.setAside(k).map((r) => [r.key, r.body])),
     // all() lists by key, in no promised order.
-    all: store.all().map((r) => [r.key, r.body] as const).sort((a, b) => (a[0] < b[0] ? -1 : 1)),
+    all: store
+      .all()
+      .map((r) => [r.key, r.body] as const)
+      .sort((a, b) => (a[0] < b[0] ? -1 : 1)),
     // find() has its own index: it must name the very object all() holds under each key.
     found: store.all().every((r) => store.find(kindById(r.kindId)!, r.namespace, r.name) === r),
     // …and nothing that was dropped (a renamed resource's old name).
-    stale: ['a', 'b', 'c'].filter((n) => store.find(KINDS.VirtualService, 'default', n) !== store.all().find((r) => r.key === `${KINDS.VirtualService.id}/default/${n}`)),
+    stale: ['a', 'b', 'c'].filter(
+      (n) => store.find(KINDS.VirtualService, 'default', n) !== store.all().find((r) => r.key === `${KINDS.VirtualService.id}/default/${n}`),
+    ),
     size: store.size,
   };
 }

@@ -21,7 +21,13 @@ function resourcesOf(docs: unknown[]): Resource[] {
 }
 
 function viewOf(docs: unknown[]) {
-  const store = new ResourceStore(resourcesOf(docs), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() });
+  const store = new ResourceStore(resourcesOf(docs), {
+    mode: 'cli',
+    defaultNamespace: 'default',
+    includePlaceholders: false,
+    meshConfig: defaultMeshConfig(),
+    meshNetworks: defaultMeshNetworks(),
+  });
   return configView(store);
 }
 
@@ -60,7 +66,12 @@ describe('templateShape', () => {
         apiVersion: 'apps/v1',
         kind: 'Deployment',
         metadata: { name: 'd', namespace: 'shop' },
-        spec: { template: { metadata: { labels: { app: 'd' }, annotations: { 'sidecar.istio.io/inject': 'true' } }, spec: { hostNetwork: true, containers: [{ name: 'app' }] } } },
+        spec: {
+          template: {
+            metadata: { labels: { app: 'd' }, annotations: { 'sidecar.istio.io/inject': 'true' } },
+            spec: { hostNetwork: true, containers: [{ name: 'app' }] },
+          },
+        },
       },
       { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'bare', namespace: 'shop' }, spec: { template: 'odd' } },
     ]) as [Resource, Resource];

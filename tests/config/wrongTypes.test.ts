@@ -38,7 +38,10 @@ const ODD_VALUES: Array<[string, unknown]> = [
 
 async function analyzeFiles(files: Record<string, string>): Promise<Diagnostic[]> {
   const wa = new WorkspaceAnalyzer();
-  wa.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  wa.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   const result = await wa.run(defaultAnalysisSettings(), { fixes: true });
   if (result === 'canceled') throw new Error('canceled');
   return result.diagnostics;
@@ -58,12 +61,30 @@ describe('odd values in the fields the analyzers read', () => {
   // The five places fuzzing found crashing, and the issue's example.
   const cases: Array<[string, string]> = [
     ['name with a toString key', 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name:\n    toString: x\n'],
-    ['namespace with a toString key', 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: a\n  namespace:\n    toString: x\nspec:\n  hosts: [a]\n'],
-    ['label value with a toString key', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n    app:\n      toString: x\nspec:\n  containers: [{name: a, image: b}]\n'],
-    ['annotation value with a valueOf key', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  annotations:\n    networking.istio.io/exportTo:\n      valueOf: 1\nspec:\n  ports: [{port: 80}]\n'],
-    ['selector value with a toString key', 'apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: g\nspec:\n  selector:\n    istio:\n      toString: x\n  servers: [{port: {number: 80, name: http, protocol: HTTP}, hosts: ["*"]}]\n'],
-    ['injector values with a toString key', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\n  namespace: istio-system\ndata:\n  values:\n    toString: x\n'],
-    ['Service selector with a __proto__ key', 'apiVersion: v1\nkind: Service\nmetadata:\n  name: s2\nspec:\n  selector:\n    __proto__: {a: b}\n  ports: [{port: 80, name: http}]\n'],
+    [
+      'namespace with a toString key',
+      'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: a\n  namespace:\n    toString: x\nspec:\n  hosts: [a]\n',
+    ],
+    [
+      'label value with a toString key',
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n    app:\n      toString: x\nspec:\n  containers: [{name: a, image: b}]\n',
+    ],
+    [
+      'annotation value with a valueOf key',
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: s\n  annotations:\n    networking.istio.io/exportTo:\n      valueOf: 1\nspec:\n  ports: [{port: 80}]\n',
+    ],
+    [
+      'selector value with a toString key',
+      'apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: g\nspec:\n  selector:\n    istio:\n      toString: x\n  servers: [{port: {number: 80, name: http, protocol: HTTP}, hosts: ["*"]}]\n',
+    ],
+    [
+      'injector values with a toString key',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: istio-sidecar-injector\n  namespace: istio-system\ndata:\n  values:\n    toString: x\n',
+    ],
+    [
+      'Service selector with a __proto__ key',
+      'apiVersion: v1\nkind: Service\nmetadata:\n  name: s2\nspec:\n  selector:\n    __proto__: {a: b}\n  ports: [{port: 80, name: http}]\n',
+    ],
   ];
   for (const [name, text] of cases) {
     it(`${name}: no crash, and another file keeps its message`, async () => {
@@ -81,7 +102,10 @@ describe('odd values in the fields the analyzers read', () => {
     const base: Record<string, string> = { 'sentinel.yaml': SENTINEL };
     for (const f of sampleFiles) base[f] = readFileSync(f, 'utf8');
     const wa = new WorkspaceAnalyzer();
-    wa.update(Object.entries(base).map(([path, text]) => ({ path, text })), []);
+    wa.update(
+      Object.entries(base).map(([path, text]) => ({ path, text })),
+      [],
+    );
     let runs = 0;
     let rotation = 0;
     for (const file of sampleFiles) {
@@ -96,7 +120,10 @@ describe('odd values in the fields the analyzers read', () => {
           runs++;
           const where = `${file} doc ${d} ${path.join('.')} = ${label}`;
           expect(hasSentinel(result.diagnostics), where).toBe(true);
-          expect(result.diagnostics.filter((x) => x.code === 'IST0001').map((x) => x.message), where).toEqual([]);
+          expect(
+            result.diagnostics.filter((x) => x.code === 'IST0001').map((x) => x.message),
+            where,
+          ).toEqual([]);
         }
         wa.update([{ path: file, text: base[file] as string }], []);
       }

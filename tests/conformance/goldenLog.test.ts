@@ -5,7 +5,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { caseDiagnostics, readCasesFile } from '../../scripts/conformance.ts';
 import { formatLog } from '../../src/core/analysis/format/log.ts';
-import { goldenFile, goldenLineChoices, goldenLogText, goQuote, hasAlternatives, goSprintfForGolden, istioChunks, readExpectedMessages, readMessageTemplates } from './goldenLog.ts';
+import {
+  goldenFile,
+  goldenLineChoices,
+  goldenLogText,
+  goQuote,
+  hasAlternatives,
+  goSprintfForGolden,
+  istioChunks,
+  readExpectedMessages,
+  readMessageTemplates,
+} from './goldenLog.ts';
 import { describeWithSharedCorpus, SHARED_ANALYZERS } from './sharedCorpus.ts';
 
 describe('golden log generator (Istio side)', () => {
@@ -65,9 +75,15 @@ describeWithSharedCorpus('conformance cases: our -o log against the golden files
     const known = KNOWN_DIFFERENCES[c.id];
     // A known difference is a test that must fail until it is fixed; then it is taken off the list.
     (known ? it.fails : it)(`${c.id}: -o log matches the golden file${known ? ` (KNOWN DIFFERENCE, expected to fail: ${known})` : ''}`, () => {
-      const ours = formatLog(caseDiagnostics(c, SHARED_ANALYZERS)).split('\n').filter((l) => l !== '');
+      const ours = formatLog(caseDiagnostics(c, SHARED_ANALYZERS))
+        .split('\n')
+        .filter((l) => l !== '');
       if (!hasAlternatives(messages)) {
-        expect(ours).toEqual(readFileSync(goldenFile(c.id), 'utf8').split('\n').filter((l) => l !== ''));
+        expect(ours).toEqual(
+          readFileSync(goldenFile(c.id), 'utf8')
+            .split('\n')
+            .filter((l) => l !== ''),
+        );
         return;
       }
       // Istio's own output varies here (Go map order decides a cluster or an order), so every

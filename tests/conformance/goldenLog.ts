@@ -103,7 +103,14 @@ function keyText(key: unknown, text: string): string {
 }
 
 /** Istio's BuildFieldPathMap: `{.a.b[0].c}` → line, for scalar leaves only. */
-export function fieldLines(node: YamlNode | null | undefined, text: string, lineOf: (offset: number) => number, startLine: number, path = '', out = new Map<string, number>()): Map<string, number> {
+export function fieldLines(
+  node: YamlNode | null | undefined,
+  text: string,
+  lineOf: (offset: number) => number,
+  startLine: number,
+  path = '',
+  out = new Map<string, number>(),
+): Map<string, number> {
   if (!isMap(node)) return out;
   for (const pair of node.items) {
     const p = `${path}.${keyText(pair.key, text)}`;
@@ -153,7 +160,16 @@ function marshaledFieldLines(node: YamlNode, startLine: number): Map<string, num
   return out;
 }
 
-const CLUSTER_SCOPED = new Set(['Namespace', 'Node', 'CustomResourceDefinition', 'MutatingWebhookConfiguration', 'ValidatingWebhookConfiguration', 'ClusterRole', 'ClusterRoleBinding', 'GatewayClass']);
+const CLUSTER_SCOPED = new Set([
+  'Namespace',
+  'Node',
+  'CustomResourceDefinition',
+  'MutatingWebhookConfiguration',
+  'ValidatingWebhookConfiguration',
+  'ClusterRole',
+  'ClusterRoleBinding',
+  'GatewayClass',
+]);
 
 export interface LocatedResource {
   file: string;
@@ -194,7 +210,7 @@ export function locateResources(baseDir: string, files: readonly string[]): Map<
       const meta = metadataOf(value);
       if (!meta) continue;
       if (meta.kind === 'List') {
-        const items = (doc.contents as YamlNode & { get?: (k: string, keep: boolean) => unknown });
+        const items = doc.contents as YamlNode & { get?: (k: string, keep: boolean) => unknown };
         const seq = isMap(items) ? items.get('items', true) : undefined;
         if (!isSeq(seq)) continue;
         for (const item of seq.items) {
@@ -202,11 +218,23 @@ export function locateResources(baseDir: string, files: readonly string[]): Map<
           const itemMeta = metadataOf((node as { toJSON?: () => unknown }).toJSON?.());
           if (!itemMeta) continue;
           const itemLine = lineOf(node.range?.[0] ?? 0) + chunk.startLine;
-          add(originOf(itemMeta.kind, itemMeta.namespace, itemMeta.name), { file, line: itemLine, fields: marshaledFieldLines(node, itemLine), kind: itemMeta.kind, apiVersion: itemMeta.apiVersion });
+          add(originOf(itemMeta.kind, itemMeta.namespace, itemMeta.name), {
+            file,
+            line: itemLine,
+            fields: marshaledFieldLines(node, itemLine),
+            kind: itemMeta.kind,
+            apiVersion: itemMeta.apiVersion,
+          });
         }
         continue;
       }
-      add(originOf(meta.kind, meta.namespace, meta.name), { file, line: chunk.startLine, fields: fieldLines(doc.contents as YamlNode, chunk.text, lineOf, chunk.startLine), kind: meta.kind, apiVersion: meta.apiVersion });
+      add(originOf(meta.kind, meta.namespace, meta.name), {
+        file,
+        line: chunk.startLine,
+        fields: fieldLines(doc.contents as YamlNode, chunk.text, lineOf, chunk.startLine),
+        kind: meta.kind,
+        apiVersion: meta.apiVersion,
+      });
     }
   }
   return byOrigin;
@@ -334,7 +362,9 @@ export function goldenLogText(c: GoldenCase, messages: readonly ExpectedLogMessa
     }
     return located;
   };
-  return goldenLogLines(messages, templates, resources).map((l) => `${l}\n`).join('');
+  return goldenLogLines(messages, templates, resources)
+    .map((l) => `${l}\n`)
+    .join('');
 }
 
 /** Whether Istio's output for these messages can vary between runs (see `alternatives`). */
@@ -343,9 +373,16 @@ export function hasAlternatives(messages: readonly ExpectedLogMessage[]): boolea
 }
 
 /** Every line Istio may print for each message: its own and those of its alternatives. */
-export function goldenLineChoices(c: GoldenCase, messages: readonly ExpectedLogMessage[], analyzersDir: string, templates: Map<string, MessageTemplate>): string[][] {
+export function goldenLineChoices(
+  c: GoldenCase,
+  messages: readonly ExpectedLogMessage[],
+  analyzersDir: string,
+  templates: Map<string, MessageTemplate>,
+): string[][] {
   return messages.map((m) =>
-    [m, ...(m.alternatives ?? []).map((alt) => ({ ...m, ...alt }))].map((variant) => goldenLogText(c, [{ ...variant, alternatives: [] }], analyzersDir, templates).trimEnd()),
+    [m, ...(m.alternatives ?? []).map((alt) => ({ ...m, ...alt }))].map((variant) =>
+      goldenLogText(c, [{ ...variant, alternatives: [] }], analyzersDir, templates).trimEnd(),
+    ),
   );
 }
 

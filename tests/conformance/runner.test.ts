@@ -7,7 +7,6 @@ import { PROJECT_ROOT, compareMessages, isCi, loadMeshConfig, parseArgs, runCase
 import { describeWithSharedCorpus, SHARED_ANALYZERS } from './sharedCorpus.ts';
 import { scratchDir } from '../helpers/scratch.ts';
 
-
 const CASES = resolve(__dirname, '../fixtures/conformance/cases.json');
 
 describe('conformance runner (our fixture)', () => {
@@ -42,12 +41,17 @@ describe('conformance runner (our fixture)', () => {
     const ok = join(dir, 'ok.txt');
     writeFileSync(ok, '# passing cases\nanalyzers/routes-ok-and-missing\n');
     // The known failures are read next to the baseline.
-    writeFileSync(join(dir, 'known-failures.txt'), 'analyzers/wrong-expectation | expects the wrong code on purpose\nanalyzers/unknown-analyzer | no such analyzer\n');
+    writeFileSync(
+      join(dir, 'known-failures.txt'),
+      'analyzers/wrong-expectation | expects the wrong code on purpose\nanalyzers/unknown-analyzer | no such analyzer\n',
+    );
     const r1 = runConformance({ cases: CASES, baseline: ok });
     expect(r1.exitCode).toBe(0);
     expect(r1.newlyPassing).toEqual(['analyzers/gateway-missing']);
     expect(r1.lines.join('\n')).toContain('newly passing (add to baseline): analyzers/gateway-missing');
-    expect(r1.lines.join('\n')).toContain('FAIL analyzers/wrong-expectation (virtualservice.GatewayAnalyzer) [known failure: expects the wrong code on purpose]');
+    expect(r1.lines.join('\n')).toContain(
+      'FAIL analyzers/wrong-expectation (virtualservice.GatewayAnalyzer) [known failure: expects the wrong code on purpose]',
+    );
     writeFileSync(join(dir, 'known-failures.txt'), 'analyzers/unknown-analyzer | no such analyzer\n');
     const r0 = runConformance({ cases: CASES, baseline: ok });
     expect(r0.exitCode).toBe(1);
@@ -70,7 +74,12 @@ describe('conformance runner (our fixture)', () => {
 
   it('parses its arguments and merges a mesh config file over the defaults', () => {
     expect(parseArgs(['--root', 'r', '--cases=c.json', '--baseline', 'b.txt'])).toEqual({ root: 'r', cases: 'c.json', baseline: 'b.txt' });
-    expect(parseArgs(['--write-baseline', '--suite', 'xds', '--suite=certs,ambient', '--known-failures', 'k.txt', '--manifests', 'm'])).toEqual({ writeBaseline: true, suites: ['xds', 'certs', 'ambient'], knownFailures: 'k.txt', manifests: 'm' });
+    expect(parseArgs(['--write-baseline', '--suite', 'xds', '--suite=certs,ambient', '--known-failures', 'k.txt', '--manifests', 'm'])).toEqual({
+      writeBaseline: true,
+      suites: ['xds', 'certs', 'ambient'],
+      knownFailures: 'k.txt',
+      manifests: 'm',
+    });
     expect(() => parseArgs(['--nope'])).toThrow(/unknown argument/);
     const mc = loadMeshConfig('data/mesh.yaml', resolve(__dirname, '../fixtures/conformance'));
     expect(mc.ingressService).toBe('custom-ingress');
@@ -79,7 +88,15 @@ describe('conformance runner (our fixture)', () => {
 
   it('compares with multiplicity', () => {
     const d = (code: string, origin: string) => ({ code, origin, level: 'Error' as const, message: '', source: 'analyzer' as const });
-    expect(compareMessages([{ code: 'A', origin: 'x' }, { code: 'A', origin: 'x' }], [d('A', 'x')])).toEqual({ missing: ['A x'], extra: [] });
+    expect(
+      compareMessages(
+        [
+          { code: 'A', origin: 'x' },
+          { code: 'A', origin: 'x' },
+        ],
+        [d('A', 'x')],
+      ),
+    ).toEqual({ missing: ['A x'], extra: [] });
     expect(compareMessages([], [d('A', 'x')])).toEqual({ missing: [], extra: ['A x'] });
   });
 });
@@ -97,7 +114,10 @@ function fixtureCorpus(): { root: string; baseline: string; suites: string[] } {
   cpSync(resolve(__dirname, '../fixtures/conformance/data'), join(analyzers, 'data'), { recursive: true });
   writeFileSync(join(analyzers, 'multicluster-cases.json'), '[]\n');
   const conf = scratchDir('mwb-corpus-conf-');
-  writeFileSync(join(conf, 'known-failures.txt'), 'analyzers/wrong-expectation | expects the wrong code on purpose\nanalyzers/unknown-analyzer | no such analyzer\n');
+  writeFileSync(
+    join(conf, 'known-failures.txt'),
+    'analyzers/wrong-expectation | expects the wrong code on purpose\nanalyzers/unknown-analyzer | no such analyzer\n',
+  );
   const baseline = join(conf, 'baseline.txt');
   const suites = ['analyzers'];
   expect(writeBaseline({ root, baseline, suites }).exitCode).toBe(0);
@@ -114,7 +134,10 @@ describe('conformance runner: nothing passes by not running', () => {
   });
 
   it('with a baseline (or strict, as under CI), an absent corpus fails with a clear message', () => {
-    for (const options of [{ root: nowhere, baseline: fixtureCorpus().baseline }, { root: nowhere, strict: true }]) {
+    for (const options of [
+      { root: nowhere, baseline: fixtureCorpus().baseline },
+      { root: nowhere, strict: true },
+    ]) {
       const r = runConformance(options);
       expect(r.exitCode).toBe(1);
       expect(r.lines.join('\n')).toContain(`ERROR: conformance corpus is absent (${nowhere})`);
@@ -164,7 +187,9 @@ describe('conformance runner: nothing passes by not running', () => {
     rmSync(join(resolve(baseline, '..'), 'manifest', 'analyzers.txt'));
     const r = runConformance({ root, baseline, suites });
     expect(r.exitCode).toBe(1);
-    expect(r.lines.join('\n')).toMatch(/^MISSING manifest: .*analyzers\.txt \(the baseline or known failures list 4 analyzers case\(s\); write it with --write-baseline\)$/m);
+    expect(r.lines.join('\n')).toMatch(
+      /^MISSING manifest: .*analyzers\.txt \(the baseline or known failures list 4 analyzers case\(s\); write it with --write-baseline\)$/m,
+    );
   });
 
   it('a missing --cases file is an error, not an empty run', () => {
@@ -180,7 +205,12 @@ describe('conformance runner: nothing passes by not running', () => {
 
   it('the command line is strict under CI: an absent corpus exits 1 there, 0 otherwise', () => {
     const runScript = (ci: string) =>
-      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/conformance.ts', '--root', nowhere], { cwd: PROJECT_ROOT, encoding: 'utf8', env: { ...process.env, CI: ci }, timeout: 60000 });
+      spawnSync(process.execPath, ['--import', 'tsx', 'scripts/conformance.ts', '--root', nowhere], {
+        cwd: PROJECT_ROOT,
+        encoding: 'utf8',
+        env: { ...process.env, CI: ci },
+        timeout: 60000,
+      });
     const underCi = runScript('1');
     expect(underCi.stdout).toContain('ERROR: conformance corpus is absent');
     expect(underCi.status).toBe(1);

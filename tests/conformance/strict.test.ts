@@ -12,7 +12,6 @@ import { CORPUS_DIR, loadCorpus } from '../../scripts/conformance/webhookCorpus.
 import { describeWithSharedCorpus } from './sharedCorpus.ts';
 import { scratchDir } from '../helpers/scratch.ts';
 
-
 const readJson = (p: string) => JSON.parse(readFileSync(p, 'utf8')) as unknown;
 const writeJson = (p: string, v: unknown) => writeFileSync(p, JSON.stringify(v, null, 2));
 
@@ -63,7 +62,10 @@ describeWithSharedCorpus('strict conformance: nothing goes missing silently', [D
       const s = setUp('analyzers', build);
       const cases = readJson(join(s.root, 'analyzers', 'cases.json')) as { id: string; inputFiles?: string[] }[];
       const [gone, kept] = [cases[1]!, cases[0]!];
-      writeJson(join(s.root, 'analyzers', 'cases.json'), cases.filter((c) => c !== gone));
+      writeJson(
+        join(s.root, 'analyzers', 'cases.json'),
+        cases.filter((c) => c !== gone),
+      );
       let r = s.strict();
       expect(r.exitCode).toBe(1);
       expect(r.lines).toContain(`MISSING case (in the manifest and the baseline, not in the corpus): analyzers/${gone.id}`);
@@ -94,7 +96,10 @@ describeWithSharedCorpus('strict conformance: nothing goes missing silently', [D
       const text = readFileSync(join(crds(s.root), file), 'utf8');
       const docs = text.split(/^---[ \t]*$/m);
       writeFileSync(join(crds(s.root), file), docs.slice(1).join('---'));
-      const gone = before.filter((c) => c.file === file).map((c) => c.id).filter((id) => !loadValidationCases(join(s.root, 'validation')).some((c) => c.id === id));
+      const gone = before
+        .filter((c) => c.file === file)
+        .map((c) => c.id)
+        .filter((id) => !loadValidationCases(join(s.root, 'validation')).some((c) => c.id === id));
       expect(gone).toHaveLength(1);
       let r = s.strict();
       expect(r.exitCode).toBe(1);
@@ -121,7 +126,9 @@ describeWithSharedCorpus('strict conformance: nothing goes missing silently', [D
       const inserted = 'apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata:\n  name: inserted-first\nspec:\n  host: inserted\n---\n';
       writeFileSync(file, inserted + readFileSync(file, 'utf8'));
       const after = loadValidationCases(join(s.root, 'validation')).map((c) => c.id);
-      expect(after.filter((id) => !before.includes(id))).toEqual([expect.stringMatching(/^validation\/destinationrule-valid\.yaml#[0-9a-f]{10} inserted-first$/)]);
+      expect(after.filter((id) => !before.includes(id))).toEqual([
+        expect.stringMatching(/^validation\/destinationrule-valid\.yaml#[0-9a-f]{10} inserted-first$/),
+      ]);
       expect(before.filter((id) => !after.includes(id))).toEqual([]);
       // Nothing is missing; the new case is named as not in the manifest yet.
       const r = s.strict();
@@ -135,12 +142,13 @@ describeWithSharedCorpus('strict conformance: nothing goes missing silently', [D
       mkdirSync(join(root, 'xds'));
       for (const f of ['vhost-domains-cases.json', 'simulation-cases.json']) {
         const v = readJson(shared('xds', f)) as { cases?: unknown[] } | unknown[];
-        const list = Array.isArray(v) ? v : v.cases ?? [];
+        const list = Array.isArray(v) ? v : (v.cases ?? []);
         writeJson(join(root, 'xds', f), Array.isArray(v) ? list.slice(0, 3) : { ...v, cases: list.slice(0, 3) });
       }
       const authz = join('pilot', 'pkg', 'security', 'authz', 'builder', 'testdata', 'http');
       mkdirSync(join(root, 'xds', authz), { recursive: true });
-      for (const f of ['allow-path-in.yaml', 'allow-path-out.yaml', 'extended-allow-path-out.yaml', 'allow-full-rule-in.yaml']) cpSync(shared('xds', authz, f), join(root, 'xds', authz, f));
+      for (const f of ['allow-path-in.yaml', 'allow-path-out.yaml', 'extended-allow-path-out.yaml', 'allow-full-rule-in.yaml'])
+        cpSync(shared('xds', authz, f), join(root, 'xds', authz, f));
     };
     // allow-full-rule's golden is not in ../shared: a known failure, as in conformance/known-failures.txt.
     const known = 'xds/authz/http/allow-full-rule | golden not in ../shared\n';
@@ -187,9 +195,21 @@ describeWithSharedCorpus('strict conformance: nothing goes missing silently', [D
     const build = (root: string) => {
       copy(shared('certs'), join(root, 'certs'));
       const p = join(root, 'certs', 'expected.json');
-      const e = readJson(p) as { files: Record<string, unknown>; chainChecks: { id: string }[]; derived: Record<string, unknown>; keyMatches: unknown[]; istioRootBundleParsing: unknown[] };
+      const e = readJson(p) as {
+        files: Record<string, unknown>;
+        chainChecks: { id: string }[];
+        derived: Record<string, unknown>;
+        keyMatches: unknown[];
+        istioRootBundleParsing: unknown[];
+      };
       // Every file entry (their facts relate files to each other), a few of the other checks.
-      writeJson(p, { ...e, chainChecks: e.chainChecks.slice(0, 2), derived: Object.fromEntries(Object.entries(e.derived).slice(0, 2)), keyMatches: e.keyMatches.slice(0, 1), istioRootBundleParsing: e.istioRootBundleParsing.slice(0, 1) });
+      writeJson(p, {
+        ...e,
+        chainChecks: e.chainChecks.slice(0, 2),
+        derived: Object.fromEntries(Object.entries(e.derived).slice(0, 2)),
+        keyMatches: e.keyMatches.slice(0, 1),
+        istioRootBundleParsing: e.istioRootBundleParsing.slice(0, 1),
+      });
     };
 
     it('fails naming the missing part, case and file', () => {
@@ -232,7 +252,8 @@ describeWithSharedCorpus('strict conformance: nothing goes missing silently', [D
       writeJson(p, scenarios.slice(5));
       let r = s.strict();
       expect(r.exitCode).toBe(1);
-      for (const sc of scenarios.slice(0, 5)) expect(r.lines).toContain(`MISSING case (in the manifest and the baseline, not in the corpus): ambient/${sc.name}`);
+      for (const sc of scenarios.slice(0, 5))
+        expect(r.lines).toContain(`MISSING case (in the manifest and the baseline, not in the corpus): ambient/${sc.name}`);
       expect(r.lines).toContain('FAILED: 5 manifest case(s) not in the corpus');
 
       rmSync(p);
@@ -292,14 +313,19 @@ describe('strict conformance: the webhook corpus (tests/fixtures/validation)', (
 
 describe('strict conformance: the checked-in manifests, baseline and known failures', () => {
   const manifests = Object.fromEntries(ALL_SUITES.map((s) => [s, readManifest(join(CONFORMANCE_DIR, 'manifest', `${s}.txt`))]));
-  const baseline = readFileSync(join(CONFORMANCE_DIR, 'baseline.txt'), 'utf8').split('\n').filter((l) => l && !l.startsWith('#'));
+  const baseline = readFileSync(join(CONFORMANCE_DIR, 'baseline.txt'), 'utf8')
+    .split('\n')
+    .filter((l) => l && !l.startsWith('#'));
   const { known, errors } = readKnownFailures(join(CONFORMANCE_DIR, 'known-failures.txt'));
 
   it('has a manifest with files and cases for every suite', () => {
     for (const s of ALL_SUITES) {
       expect(manifests[s]!.files.length, s).toBeGreaterThan(0);
       expect(manifests[s]!.cases.length, s).toBeGreaterThan(0);
-      expect(manifests[s]!.cases.every((id) => suiteOf(id) === s), s).toBe(true);
+      expect(
+        manifests[s]!.cases.every((id) => suiteOf(id) === s),
+        s,
+      ).toBe(true);
     }
   });
 
@@ -317,7 +343,9 @@ describe('strict conformance: the checked-in manifests, baseline and known failu
     const ids = loadCorpus().map((c) => c.id);
     expect(new Set(ids).size).toBe(ids.length);
     expect([...ids].sort()).toEqual([...manifests['webhook-corpus']!.cases].sort());
-    const files = readdirSync(CORPUS_DIR).map((f) => `webhook-corpus/${f}`).sort();
+    const files = readdirSync(CORPUS_DIR)
+      .map((f) => `webhook-corpus/${f}`)
+      .sort();
     expect(files).toEqual([...manifests['webhook-corpus']!.files].sort());
     expect(existsSync(CORPUS_DIR)).toBe(true);
   });

@@ -31,12 +31,32 @@ describe('wrapText', () => {
 });
 
 function pod(ns: string, name: string, node: string): DataPlanePod {
-  return { key: `${ns}/${name}`, namespace: ns, name, node, role: 'app', mode: 'ambient', code: 'X', reason: '', ips: [], identity: '' } as unknown as DataPlanePod;
+  return {
+    key: `${ns}/${name}`,
+    namespace: ns,
+    name,
+    node,
+    role: 'app',
+    mode: 'ambient',
+    code: 'X',
+    reason: '',
+    ips: [],
+    identity: '',
+  } as unknown as DataPlanePod;
 }
 
 function overview(pods: DataPlanePod[]): DataPlaneOverview {
   const nodes = [...new Set(pods.map((p) => p.node))].map((n) => ({ name: n, source: 'assumed', pods: pods.filter((p) => p.node === n).map((p) => p.key) }));
-  return { nodes, namespaces: [], pods, waypoints: [], services: [], counts: { pods: pods.length, ambient: pods.length, sidecar: 0, none: 0, pending: 0 }, assumptions: [], policies: [] };
+  return {
+    nodes,
+    namespaces: [],
+    pods,
+    waypoints: [],
+    services: [],
+    counts: { pods: pods.length, ambient: pods.length, sidecar: 0, none: 0, pending: 0 },
+    assumptions: [],
+    policies: [],
+  };
 }
 
 describe('layoutDiagram', () => {

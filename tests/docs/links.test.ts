@@ -60,7 +60,11 @@ interface LinkProblem {
 }
 
 /** Every relative link (inline, image or reference-style) of `file` that does not resolve. */
-function brokenLinks(file: string, read: (abs: string) => string = (p) => readFileSync(p, 'utf8'), exists: (abs: string) => boolean = existsSync): LinkProblem[] {
+function brokenLinks(
+  file: string,
+  read: (abs: string) => string = (p) => readFileSync(p, 'utf8'),
+  exists: (abs: string) => boolean = existsSync,
+): LinkProblem[] {
   const problems: LinkProblem[] = [];
   const lines = proseLines(read(file));
   const anchorCache = new Map<string, Set<string>>();
@@ -105,7 +109,9 @@ const DOCS = readdirSync(join(ROOT, 'docs'))
 describe('README and docs links', () => {
   it('finds the README and the docs', () => {
     expect(existsSync(README)).toBe(true);
-    expect(DOCS.map((f) => relative(ROOT, f))).toEqual(expect.arrayContaining(['docs/architecture.md', 'docs/cli.md', 'docs/contributing.md', 'docs/fidelity.md', 'docs/performance.md']));
+    expect(DOCS.map((f) => relative(ROOT, f))).toEqual(
+      expect.arrayContaining(['docs/architecture.md', 'docs/cli.md', 'docs/contributing.md', 'docs/fidelity.md', 'docs/performance.md']),
+    );
   });
 
   it('every relative link and #anchor of the README resolves', () => {
@@ -168,8 +174,14 @@ describe('the link checker', () => {
   });
 
   it("makes GitHub's anchors", () => {
-    expect([...anchorsOf(files[join(ROOT, 'x/a.md')]!)]).toEqual(['title', 'known-differences-from-istio', 'known-differences-from-istio-1', 'proxy-config-diff', 'explicit']);
-    expect(anchorsOf('## Oracle (istioctl and istiod)\n## The layers of src/core\n## Line numbers of istioctl\'s file reader\n')).toEqual(
+    expect([...anchorsOf(files[join(ROOT, 'x/a.md')]!)]).toEqual([
+      'title',
+      'known-differences-from-istio',
+      'known-differences-from-istio-1',
+      'proxy-config-diff',
+      'explicit',
+    ]);
+    expect(anchorsOf("## Oracle (istioctl and istiod)\n## The layers of src/core\n## Line numbers of istioctl's file reader\n")).toEqual(
       new Set(['oracle-istioctl-and-istiod', 'the-layers-of-srccore', 'line-numbers-of-istioctls-file-reader']),
     );
   });

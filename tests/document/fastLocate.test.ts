@@ -78,7 +78,12 @@ describe('fast locator', () => {
     expect(at(['spec', 'selector', 'tier'])).toEqual([6, 30, 37]);
     expect(at(['spec', 'http', 0, 'route', 0, 'destination', 'host'])).toEqual([12, 15, 18]);
     expect(at(['metadata', 'annotations', 'sidecar.istio.io/inject'])).toEqual([3, 32, 39]);
-    for (const p of [['spec', 'hosts', 1], ['spec', 'selector', 'tier'], ['spec', 'http', 0, 'route', 0, 'destination', 'host'], ['metadata', 'annotations', 'sidecar.istio.io/inject']]) {
+    for (const p of [
+      ['spec', 'hosts', 1],
+      ['spec', 'selector', 'tier'],
+      ['spec', 'http', 0, 'route', 0, 'destination', 'host'],
+      ['metadata', 'annotations', 'sidecar.istio.io/inject'],
+    ]) {
       expect(at(p)).toEqual(parser(p));
     }
     expect(at(['spec', 'http', 0, 'match', 0, 'uri', 'prefix'])).toEqual(parser(['spec', 'http', 0, 'match', 0, 'uri', 'prefix']));

@@ -61,7 +61,7 @@ describe('fast YAML reader', () => {
       'items:\n-\n  a: 1\n- - x\n  - y\n- b: 2\n  c: 3\n-\n- last\n',
       'data:\n  mesh: |-\n    defaultConfig:\n      image: x\n\n    trust: cluster.local\n  keep: |+\n    a\n\n  clip: |\n    line1\n      indented\n    line3\n\n\nnext: 1\n',
       'key: |\n\n  after blank\n',
-      "'quoted key': 1\n\"dq\": 2\nplain key with spaces: 3\n",
+      '\'quoted key\': 1\n"dq": 2\nplain key with spaces: 3\n',
       'a:\n  b:\n    c:\n      d: deep\n  e: 1\n',
       'a: b: c\n',
       'a: [1, 2,\n  3]\n',
@@ -86,7 +86,19 @@ describe('fast YAML reader', () => {
     // ...and it gives up (rather than guessing) on what it does not fully handle.
     const deferred = cases.filter((c) => !handled.includes(c));
     expect(deferred).toHaveLength(12);
-    for (const t of [...deferred, '\ta: 1\n', 'a: b\tc\n', 'a: b\rc: d\n', 'a: \u0001\n', '<<: {a: 1}\n', 'a: - b\n', 'a: [-, b]\n', '@a: 1\n', 'a: |#c\n  x\n', '\ufeffa: 1\n']) {
+    for (const t of [
+      ...deferred,
+      '\ta: 1\n',
+      'a: b\tc\n',
+      'a: b\rc: d\n',
+      'a: \u0001\n',
+      '<<: {a: 1}\n',
+      'a: - b\n',
+      'a: [-, b]\n',
+      '@a: 1\n',
+      'a: |#c\n  x\n',
+      '\ufeffa: 1\n',
+    ]) {
       expect(parseFastYaml(t), JSON.stringify(t)).toBe(NOT_HANDLED);
     }
   });
@@ -108,8 +120,50 @@ describe('fast YAML reader', () => {
   });
 
   it('resolves plain words and decimal integers as js-yaml with the project schema does (its shortcuts for them agree with the resolvers)', () => {
-    const scalars = ['null', 'Null', 'NULL', 'nULL', 'nil', 'true', 'True', 'TRUE', 'tRUE', 'yes', 'false', 'False', 'FALSE', 'no', 'off', 'on', 'n', 't', 'f', 'ns-7', 'tcp', 'x1',
-      '0', '1', '7', '9080', '123456789012345', '1234567890123456', '12345678901234567890', '01', '0x1F', '0o17', '1_000', '+1', '-1', '1.5', '1e3', '1:20', '9080a', '.inf', '.NaN', '~'];
+    const scalars = [
+      'null',
+      'Null',
+      'NULL',
+      'nULL',
+      'nil',
+      'true',
+      'True',
+      'TRUE',
+      'tRUE',
+      'yes',
+      'false',
+      'False',
+      'FALSE',
+      'no',
+      'off',
+      'on',
+      'n',
+      't',
+      'f',
+      'ns-7',
+      'tcp',
+      'x1',
+      '0',
+      '1',
+      '7',
+      '9080',
+      '123456789012345',
+      '1234567890123456',
+      '12345678901234567890',
+      '01',
+      '0x1F',
+      '0o17',
+      '1_000',
+      '+1',
+      '-1',
+      '1.5',
+      '1e3',
+      '1:20',
+      '9080a',
+      '.inf',
+      '.NaN',
+      '~',
+    ];
     const texts = scalars.flatMap((v) => [`k: ${v}\n`, `- ${v}\n`, `k: [${v}]\n`]);
     expect(checkAgainstJsYaml(texts)).toEqual({ answered: texts.length, total: texts.length });
     // As kubectl resolves them (go-yaml v2): underscores are dropped from numbers, YAML 1.1 words are booleans.

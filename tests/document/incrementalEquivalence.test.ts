@@ -11,7 +11,8 @@ function signature(m: WorkspaceModel) {
   };
 }
 
-const base = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n---\n# c\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: c\n';
+const base =
+  'apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n---\n# c\napiVersion: v1\nkind: Service\nmetadata:\n  name: b\n---\napiVersion: v1\nkind: Service\nmetadata:\n  name: c\n';
 
 const edits: Array<[string, (t: string) => string]> = [
   ['rename inside a middle document', (t) => t.replace('name: b', 'name: bb\n  namespace: x')],
@@ -52,7 +53,10 @@ describe('incremental parsing', () => {
   });
 
   it('re-parses exactly one document when one document of a large file changes', () => {
-    const docs = Array.from({ length: 300 }, (_, i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: s${i}\n  namespace: ns\nspec:\n  ports:\n  - port: 80\n`);
+    const docs = Array.from(
+      { length: 300 },
+      (_, i) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: s${i}\n  namespace: ns\nspec:\n  ports:\n  - port: 80\n`,
+    );
     const text = docs.join('---\n');
     const model = new WorkspaceModel(kindProblems);
     model.update([{ path: 'big.yaml', text }], []);

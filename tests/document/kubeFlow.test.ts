@@ -50,7 +50,7 @@ describe('colons before flow indicators, read as Kubernetes reads them', () => {
 
 describe('a `?` in a flow collection, read as Kubernetes reads it', () => {
   // What go-yaml v2 (kubectl) does with each of these, checked against it when written.
-  it('ends a plain scalar there: the document is refused, at the `?`, with go-yaml\'s words', () => {
+  it("ends a plain scalar there: the document is refused, at the `?`, with go-yaml's words", () => {
     for (const [text, col, close] of [
       ['a: [/login?next=1]\n', 11, ']'],
       ['a: [a ?b]\n', 7, ']'],
@@ -78,7 +78,7 @@ describe('a `?` in a flow collection, read as Kubernetes reads it', () => {
   });
 
   it('leaves quoted scalars, block context and explicit keys alone', () => {
-    expect(read("a: ['x?y', \"v?w\"]\n").value).toEqual({ a: ['x?y', 'v?w'] });
+    expect(read('a: [\'x?y\', "v?w"]\n').value).toEqual({ a: ['x?y', 'v?w'] });
     expect(read('a: x?y\nb: |\n  [x?y]\n').value).toEqual({ a: 'x?y', b: '[x?y]\n' });
     expect(read('a: [? b]\n').value).toEqual({ a: [{ b: null }] });
   });

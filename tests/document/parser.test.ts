@@ -9,12 +9,17 @@ import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 function model(files: Record<string, string>): WorkspaceModel {
   const m = new WorkspaceModel(kindProblems);
-  m.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  m.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   return m;
 }
 
 function fieldLine(m: WorkspaceModel, r: Resource, fieldPath?: string): number | undefined {
-  const d = renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['x', 'y'], resource: r, ...(fieldPath ? { fieldPath } : {}) }, 'test', (f, i) => m.document(f, i));
+  const d = renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['x', 'y'], resource: r, ...(fieldPath ? { fieldPath } : {}) }, 'test', (f, i) =>
+    m.document(f, i),
+  );
   return d.line;
 }
 
@@ -22,7 +27,23 @@ const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) 
 
 describe('document splitting and reference lines', () => {
   it('uses the first non-blank line after a separator, comments included', () => {
-    const text = ['apiVersion: v1', 'kind: Service', 'metadata: {name: a}', '---', '', '# about b', 'apiVersion: v1', 'kind: Service', 'metadata: {name: b}', '---   ', '---', 'apiVersion: v1', 'kind: Pod', 'metadata: {name: c}', ''].join('\n');
+    const text = [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata: {name: a}',
+      '---',
+      '',
+      '# about b',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata: {name: b}',
+      '---   ',
+      '---',
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata: {name: c}',
+      '',
+    ].join('\n');
     const docs = splitDocuments('f.yaml', text);
     expect(docs.map((d) => [d.index, d.startLine, d.referenceLine])).toEqual([
       [0, 1, 1],
@@ -32,7 +53,24 @@ describe('document splitting and reference lines', () => {
   });
 
   it('puts a field message on the value line, counted the way istioctl counts it', () => {
-    const text = ['# leading comment', 'apiVersion: v1', 'kind: Service', 'metadata:', '  name: a', '---', '', '# comment first', 'apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', 'spec:', '  hosts:', '  - a.example', ''].join('\n');
+    const text = [
+      '# leading comment',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: a',
+      '---',
+      '',
+      '# comment first',
+      'apiVersion: networking.istio.io/v1',
+      'kind: VirtualService',
+      'metadata:',
+      '  name: vs',
+      'spec:',
+      '  hosts:',
+      '  - a.example',
+      '',
+    ].join('\n');
     const m = model({ 'f.yaml': text });
     const [svc, vs] = m.resources();
     expect(svc?.source?.line).toBe(1);
@@ -59,11 +97,18 @@ describe('document splitting and reference lines', () => {
     // Its reader ends a chunk at a separator only when it has read something since the last
     // one ended; otherwise the separator becomes the next chunk's first line, and field lines
     // (counted in the chunk, plus the reference line, minus one) come out one further down.
-    const vs = (name: string) => ['apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', `  name: ${name}`, 'spec:', '  hosts:', `  - ${name}.example`].join('\n') + '\n';
+    const vs = (name: string) =>
+      ['apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', `  name: ${name}`, 'spec:', '  hosts:', `  - ${name}.example`].join('\n') +
+      '\n';
     const hostLine = (text: string, name: string) => {
       const m = model({ 'f.yaml': text });
       const r = m.resources().find((x) => x.name === name) as Resource;
-      return { ref: r.source?.line, field: fieldLine(m, r, 'spec.hosts[0]'), own: lineOf(text, `- ${name}.example`), kept: m.document('f.yaml', r.source!.docIndex)?.separatorInChunk };
+      return {
+        ref: r.source?.line,
+        field: fieldLine(m, r, 'spec.hosts[0]'),
+        own: lineOf(text, `- ${name}.example`),
+        kept: m.document('f.yaml', r.source!.docIndex)?.separatorInChunk,
+      };
     };
     // The file's first line.
     let text = '---\n' + vs('a') + '---\n' + vs('b');
@@ -86,12 +131,33 @@ describe('document splitting and reference lines', () => {
   });
 
   it('expands kind: List and *List documents into their items', () => {
-    const text = ['apiVersion: v1', 'kind: List', 'items:', '- apiVersion: v1', '  kind: Service', '  metadata: {name: s1}', '- apiVersion: v1', '  kind: Pod', '  metadata:', '    name: p1', '---', 'apiVersion: v1', 'kind: ServiceList', 'items:', '- apiVersion: v1', '  kind: Service', '  metadata: {name: s2}', ''].join('\n');
+    const text = [
+      'apiVersion: v1',
+      'kind: List',
+      'items:',
+      '- apiVersion: v1',
+      '  kind: Service',
+      '  metadata: {name: s1}',
+      '- apiVersion: v1',
+      '  kind: Pod',
+      '  metadata:',
+      '    name: p1',
+      '---',
+      'apiVersion: v1',
+      'kind: ServiceList',
+      'items:',
+      '- apiVersion: v1',
+      '  kind: Service',
+      '  metadata: {name: s2}',
+      '',
+    ].join('\n');
     const m = model({ 'l.yaml': text });
     const rs = m.resources();
     expect(rs.map((r) => `${r.gvk.kind}/${r.name}#${r.source?.itemIndex}`)).toEqual(['Service/s1#0', 'Pod/p1#1', 'Service/s2#0']);
     const pod = rs[1] as Resource;
-    const d = renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['a', 'b'], resource: pod, fieldPath: 'metadata.name' }, undefined, (f, i) => m.document(f, i));
+    const d = renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['a', 'b'], resource: pod, fieldPath: 'metadata.name' }, undefined, (f, i) =>
+      m.document(f, i),
+    );
     expect(d.range?.startLine).toBe(lineOf(text, 'name: p1'));
     expect(m.problems()).toEqual([]);
   });
@@ -100,10 +166,15 @@ describe('document splitting and reference lines', () => {
   // meta/v1/unstructured/helpers.go decodeToList, `Items []json.RawMessage`): items that are not
   // a list make it refuse the document; `items: null` is an empty list.
   it('refuses a List whose items is not a list, with the decoding error kubectl gives, and reads items: null as empty', () => {
-    const m = model({ 'l.yaml': 'apiVersion: v1\nkind: List\nitems: 5\n---\napiVersion: v1\nkind: ServiceList\nitems: {a: 1}\n---\napiVersion: v1\nkind: List\nitems: null\n' });
+    const m = model({
+      'l.yaml': 'apiVersion: v1\nkind: List\nitems: 5\n---\napiVersion: v1\nkind: ServiceList\nitems: {a: 1}\n---\napiVersion: v1\nkind: List\nitems: null\n',
+    });
     expect(m.resources()).toEqual([]);
     const problems = m.problems();
-    expect(problems.map((p) => [p.code, p.line])).toEqual([[PARSER_CODES.badList, 1], [PARSER_CODES.badList, 5]]);
+    expect(problems.map((p) => [p.code, p.line])).toEqual([
+      [PARSER_CODES.badList, 1],
+      [PARSER_CODES.badList, 5],
+    ]);
     expect(problems[0]!.message).toContain('json: cannot unmarshal number into Go struct field decodeList.items of type []json.RawMessage');
     expect(problems[1]!.message).toContain('cannot unmarshal object into Go struct field decodeList.items');
   });
@@ -111,7 +182,18 @@ describe('document splitting and reference lines', () => {
 
 describe('parser problems', () => {
   it('reports a YAML syntax error with its line and column, and still parses the other documents', () => {
-    const text = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: [broken', '---', 'apiVersion: v1', 'kind: Service', 'metadata:', '  name: fine', ''].join('\n');
+    const text = [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: [broken',
+      '---',
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: fine',
+      '',
+    ].join('\n');
     const m = model({ 's.yaml': text });
     expect(m.resources().map((r) => r.name)).toEqual(['fine']);
     const [p] = m.problems();
@@ -130,7 +212,9 @@ describe('parser problems', () => {
     expect(p?.code).toBe(PARSER_CODES.duplicateKey);
     expect(p?.level).toBe('Warning');
     expect(p?.line).toBe(4);
-    expect(p?.message).toBe('The API server would reject this object (as YAML with strict field validation; kubectl apply -f keeps the later value): strict decoding error: yaml: unmarshal errors:\n  line 5: key "name" already set in map');
+    expect(p?.message).toBe(
+      'The API server would reject this object (as YAML with strict field validation; kubectl apply -f keeps the later value): strict decoding error: yaml: unmarshal errors:\n  line 5: key "name" already set in map',
+    );
   });
 
   it('rejects an alias bomb with a clear message', () => {

@@ -58,7 +58,18 @@ describe('the reader agrees with js-yaml', () => {
   });
 
   it('rejects what js-yaml rejects: indicators, control characters, bad block scalar headers', () => {
-    for (const text of ['a: - b\n', 'a: [-, b]\n', '@a: 1\n', '`a: 1\n', 'a: b\u0001c\n', 'a: "b\u0001c"\n', "a: 'b\u0000c'\n", 'a: b\u007f\n', 'a: |#c\n  x\n', 'a: b\na: - c\n']) {
+    for (const text of [
+      'a: - b\n',
+      'a: [-, b]\n',
+      '@a: 1\n',
+      '`a: 1\n',
+      'a: b\u0001c\n',
+      'a: "b\u0001c"\n',
+      "a: 'b\u0000c'\n",
+      'a: b\u007f\n',
+      'a: |#c\n  x\n',
+      'a: b\na: - c\n',
+    ]) {
       rejectedLikeJsYaml(text);
     }
   });
@@ -74,7 +85,7 @@ describe('the reader agrees with js-yaml', () => {
     expect(readsAsJsYaml('base: &b {host: a, port: 1}\nspec:\n  <<: *b\n  host: b\n')).toEqual({ base: { host: 'a', port: 1 }, spec: { host: 'b', port: 1 } });
   });
 
-  it('the fast reader itself answers for plain block-style manifests, with js-yaml\'s value', () => {
+  it("the fast reader itself answers for plain block-style manifests, with js-yaml's value", () => {
     // readsAsJsYaml checks the fast reader only when it answers; here it must answer.
     const texts = [
       'host: reviews\n',
@@ -94,7 +105,9 @@ describe('the reader agrees with js-yaml', () => {
     expect(parsed.value).toEqual({ a: 3, b: 2 });
     // Not a read error: the earlier key (offset 0) is listed with go-yaml's line of the later value.
     expect(parsed.problems).toEqual([]);
-    expect(parsed.duplicateKeys?.map((d) => [d.path, d.start, d.message])).toEqual([[['a'], 0, 'strict decoding error: yaml: unmarshal errors:\n  line 3: key "a" already set in map']]);
+    expect(parsed.duplicateKeys?.map((d) => [d.path, d.start, d.message])).toEqual([
+      [['a'], 0, 'strict decoding error: yaml: unmarshal errors:\n  line 3: key "a" already set in map'],
+    ]);
   });
 });
 
@@ -112,7 +125,22 @@ describe('JSON files are read as istioctl reads them', () => {
 
 describe('one clear error per broken document', () => {
   it('gives a template one error naming the first problem, with a hint', () => {
-    const template = ['apiVersion: v1', 'kind: Service', 'metadata:', '  name: {{ include "name" . }}', '  labels:', '{{- if .Values.labels }}', '{{ toYaml .Values.labels | indent 4 }}', '{{- end }}', 'spec:', '  ports:', '  {{- range .Values.ports }}', '  - port: {{ .port }}', '  {{- end }}', ''].join('\n');
+    const template = [
+      'apiVersion: v1',
+      'kind: Service',
+      'metadata:',
+      '  name: {{ include "name" . }}',
+      '  labels:',
+      '{{- if .Values.labels }}',
+      '{{ toYaml .Values.labels | indent 4 }}',
+      '{{- end }}',
+      'spec:',
+      '  ports:',
+      '  {{- range .Values.ports }}',
+      '  - port: {{ .port }}',
+      '  {{- end }}',
+      '',
+    ].join('\n');
     const m = new WorkspaceModel(kindProblems);
     m.update([{ path: 'chart.yaml', text: `${template}---\n${template}` }], []);
     const problems = m.problems();
@@ -158,7 +186,8 @@ describe('the line of a field', () => {
     const fast = fastLocate(d, parseFieldPath(path));
     if (fast) expect(fast).toMatchObject({ exact: true, scalar: locateWithParser(d, parseFieldPath(path))?.scalar });
   };
-  const head = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: other\n---\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: vs\nspec:\n  http:\n  - route:\n    - destination:\n';
+  const head =
+    'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: other\n---\napiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: vs\nspec:\n  http:\n  - route:\n    - destination:\n';
   const host = 'spec.http[0].route[0].destination.host';
 
   it('the fast finder answers, as the full locator does, for a plain field', () => {
@@ -193,7 +222,11 @@ describe('the line of a field', () => {
     expect(line(m, vs, 'spec.http[1].route[0].destination.host')).toBe(lineOf(text, 'kind: VirtualService') - 1);
     expect(line(m, vs, 'spec.http[1].route[0].destination.host')).not.toBe(1);
     // The editor's range still points at the key on the alias's line.
-    const r = renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['host', 'x'], resource: vs, fieldPath: 'spec.http[1].route[0].destination.host' }, 'test', (f, i) => m.document(f, i));
+    const r = renderMessage(
+      { type: MESSAGES.ReferencedResourceNotFound, params: ['host', 'x'], resource: vs, fieldPath: 'spec.http[1].route[0].destination.host' },
+      'test',
+      (f, i) => m.document(f, i),
+    );
     expect(r.range?.startLine).toBe(lineOf(text, 'host: *h'));
   });
 });

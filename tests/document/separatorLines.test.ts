@@ -22,7 +22,10 @@ const piece: fc.Arbitrary<Piece> = fc.oneof(
   // A line of blanks is not empty for istioctl's reader (it can be a chunk's first line), but the chunk is trimmed before it is parsed.
   { arbitrary: fc.constant<Piece>({ kind: 'spaces' }), weight: 1 },
   { arbitrary: fc.constant<Piece>({ kind: 'comment' }), weight: 1 },
-  { arbitrary: fc.constantFrom<Piece>({ kind: 'separator', trailing: '' }, { kind: 'separator', trailing: ' ' }, { kind: 'separator', trailing: '  \t' }), weight: 3 },
+  {
+    arbitrary: fc.constantFrom<Piece>({ kind: 'separator', trailing: '' }, { kind: 'separator', trailing: ' ' }, { kind: 'separator', trailing: '  \t' }),
+    weight: 3,
+  },
 );
 
 /** The file's lines: two documents always have a separator between them (else they would be one broken document). */
@@ -35,13 +38,34 @@ function fileText(pieces: readonly Piece[]): { text: string; names: string[] } {
       if (needSeparator) lines.push('---');
       const name = `vs${names.length}`;
       names.push(name);
-      lines.push('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', `  name: ${name}`, '  namespace: default', 'spec:', '  hosts:', `  - ${name}.example`);
+      lines.push(
+        'apiVersion: networking.istio.io/v1',
+        'kind: VirtualService',
+        'metadata:',
+        `  name: ${name}`,
+        '  namespace: default',
+        'spec:',
+        '  hosts:',
+        `  - ${name}.example`,
+      );
       needSeparator = true;
     } else if (p.kind === 'list') {
       if (needSeparator) lines.push('---');
       const name = `vs${names.length}`;
       names.push(name);
-      lines.push('apiVersion: v1', 'kind: List', 'items:', '- apiVersion: networking.istio.io/v1', '  kind: VirtualService', '  metadata:', `    name: ${name}`, '    namespace: default', '  spec:', '    hosts:', `    - ${name}.example`);
+      lines.push(
+        'apiVersion: v1',
+        'kind: List',
+        'items:',
+        '- apiVersion: networking.istio.io/v1',
+        '  kind: VirtualService',
+        '  metadata:',
+        `    name: ${name}`,
+        '    namespace: default',
+        '  spec:',
+        '    hosts:',
+        `    - ${name}.example`,
+      );
       needSeparator = true;
     } else if (p.kind === 'blank') lines.push('');
     else if (p.kind === 'spaces') lines.push('   ');
@@ -72,8 +96,16 @@ describe("reference and field lines around separators, as istioctl's reader give
             expect(r, `${name} in\n${text}`).toBeDefined();
             expect(expected, `${name} for istioctl in\n${text}`).toBeDefined();
             // The lines a message prints: on the resource (no field), and on a field.
-            const lineOf = (fieldPath?: string) => renderMessage({ type: MESSAGES.ReferencedResourceNotFound, params: ['host', 'x'], resource: r!, ...(fieldPath ? { fieldPath } : {}) }, 'test', (f, i) => model.document(f, i)).line;
-            expect({ resource: lineOf(), field: lineOf('spec.hosts[0]') }, `${name} in\n${JSON.stringify(text)}`).toEqual({ resource: expected!.line, field: expected!.fields.get('{.spec.hosts[0]}') });
+            const lineOf = (fieldPath?: string) =>
+              renderMessage(
+                { type: MESSAGES.ReferencedResourceNotFound, params: ['host', 'x'], resource: r!, ...(fieldPath ? { fieldPath } : {}) },
+                'test',
+                (f, i) => model.document(f, i),
+              ).line;
+            expect({ resource: lineOf(), field: lineOf('spec.hosts[0]') }, `${name} in\n${JSON.stringify(text)}`).toEqual({
+              resource: expected!.line,
+              field: expected!.fields.get('{.spec.hosts[0]}'),
+            });
           }
         }),
         { seed: 20261202, numRuns: 300 },

@@ -35,7 +35,12 @@ function at(s: string, text = VS): [number, number] {
 describe('yamlContextAt', () => {
   it('finds the kind and the path of a value', () => {
     const [l, c] = at('      mode: ');
-    expect(yamlContextAt(VS, l, c)).toMatchObject({ apiVersion: 'networking.istio.io/v1', kind: 'DestinationRule', path: ['spec', 'trafficPolicy', 'tls', 'mode'], at: 'value' });
+    expect(yamlContextAt(VS, l, c)).toMatchObject({
+      apiVersion: 'networking.istio.io/v1',
+      kind: 'DestinationRule',
+      path: ['spec', 'trafficPolicy', 'tls', 'mode'],
+      at: 'value',
+    });
   });
   it('walks list items, compact or indented', () => {
     const [l, c] = at('      weight: 90');

@@ -11,7 +11,10 @@ export type Files = Record<string, string>;
 
 export async function analyzeFiles(files: Files): Promise<Diagnostic[]> {
   const w = new WorkspaceAnalyzer();
-  w.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  w.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   const res = await w.run(defaultAnalysisSettings(), { fixes: true });
   if (res === 'canceled') throw new Error('unexpected cancel');
   return res.diagnostics;
@@ -45,9 +48,8 @@ export async function expectFixResolves(c: FixCase): Promise<{ files: Files; fix
   expect(target, `diagnostic to fix in:\n${before.map(key).join('\n')}`).toBeDefined();
   const fixes = target!.fixes ?? [];
   expect(fixes.length, `fixes of ${key(target!)}`).toBeGreaterThan(0);
-  const fix = c.title === undefined
-    ? fixes.find((f) => f.isPreferred)
-    : fixes.find((f) => (typeof c.title === 'string' ? f.title === c.title : c.title!.test(f.title)));
+  const fix =
+    c.title === undefined ? fixes.find((f) => f.isPreferred) : fixes.find((f) => (typeof c.title === 'string' ? f.title === c.title : c.title!.test(f.title)));
   expect(fix, `fix ${String(c.title ?? 'preferred')} among ${fixes.map((f) => f.title).join(' | ')}`).toBeDefined();
   const files = applyFix(c.files, fix!);
   const after = await analyzeFiles(files);

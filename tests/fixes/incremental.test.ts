@@ -7,7 +7,10 @@ import type { Diagnostic } from '../../src/core/document/types.ts';
 import { analyzeFiles, applyFix, sampleFiles, type Files } from './helpers.ts';
 
 async function run(w: WorkspaceAnalyzer, files: Files): Promise<Diagnostic[]> {
-  w.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  w.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   const res = await w.run(defaultAnalysisSettings(), { fixes: true });
   if (res === 'canceled') throw new Error('canceled');
   return res.diagnostics;
@@ -23,7 +26,10 @@ describe('quick fixes across incremental runs', () => {
     const ds = await run(w, files);
     for (const [pick, title] of [
       [(d: Diagnostic) => d.code === 'IST0101' && d.message.includes('"reviews2"'), 'Change host to "reviews"'],
-      [(d: Diagnostic) => d.code === 'IST0132' && d.origin === 'VirtualService bookinfo/reviews-admin', 'Add "reviews.bookinfo.example.com" to the hosts of Gateway bookinfo/admin-gateway'],
+      [
+        (d: Diagnostic) => d.code === 'IST0132' && d.origin === 'VirtualService bookinfo/reviews-admin',
+        'Add "reviews.bookinfo.example.com" to the hosts of Gateway bookinfo/admin-gateway',
+      ],
     ] as const) {
       const d = ds.find(pick)!;
       const fix = d.fixes?.find((f) => f.title === title);

@@ -10,13 +10,47 @@ import { ISTIO_PROXY_PORTS, isIstioProxyPort } from '../../src/core/analysis/fix
 
 const podAndService = (ports: string[]) =>
   yaml(
-    'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: ingress-1', '  namespace: gw', '  labels:', '    app: edge', 'spec:', '  containers:', '    - name: istio-proxy', '      image: proxyv2',
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    '  name: ingress-1',
+    '  namespace: gw',
+    '  labels:',
+    '    app: edge',
+    'spec:',
+    '  containers:',
+    '    - name: istio-proxy',
+    '      image: proxyv2',
     '---',
-    'apiVersion: v1', 'kind: Service', 'metadata:', '  name: edge', '  namespace: gw', 'spec:', '  selector:', '    app: edge', '  ports:', ...ports,
+    'apiVersion: v1',
+    'kind: Service',
+    'metadata:',
+    '  name: edge',
+    '  namespace: gw',
+    'spec:',
+    '  selector:',
+    '    app: edge',
+    '  ports:',
+    ...ports,
   );
 
 const gatewayOn = (port: number) =>
-  yaml('apiVersion: networking.istio.io/v1', 'kind: Gateway', 'metadata:', '  name: edge', '  namespace: gw', 'spec:', '  selector:', '    app: edge', '  servers:', '    - port:', `        number: ${port}`, '        name: http', '        protocol: HTTP', '      hosts: ["*"]');
+  yaml(
+    'apiVersion: networking.istio.io/v1',
+    'kind: Gateway',
+    'metadata:',
+    '  name: edge',
+    '  namespace: gw',
+    'spec:',
+    '  selector:',
+    '    app: edge',
+    '  servers:',
+    '    - port:',
+    `        number: ${port}`,
+    '        name: http',
+    '        protocol: HTTP',
+    '      hosts: ["*"]',
+  );
 
 describe("Istio's proxy ports", () => {
   it("are the sidecar/gateway ports of Istio's table, not istiod's", () => {
@@ -30,9 +64,15 @@ describe('IST0162: the Gateway server is never moved onto a proxy port', () => {
   it("offers 80 and 443 of the chart's ingress Service, not its status-port 15021", async () => {
     const files = {
       'ingress.yaml': podAndService([
-        '    - name: status-port', '      port: 15021', '      targetPort: 15021',
-        '    - name: http2', '      port: 80', '      targetPort: 8080',
-        '    - name: https', '      port: 443', '      targetPort: 8443',
+        '    - name: status-port',
+        '      port: 15021',
+        '      targetPort: 15021',
+        '    - name: http2',
+        '      port: 80',
+        '      targetPort: 8080',
+        '    - name: https',
+        '      port: 443',
+        '      targetPort: 8443',
       ]),
       'gw.yaml': gatewayOn(9080),
     };
@@ -45,7 +85,14 @@ describe('IST0162: the Gateway server is never moved onto a proxy port', () => {
 
   it('offers nothing to move to when the Service has only proxy ports', async () => {
     const files = {
-      'ingress.yaml': podAndService(['    - name: status-port', '      port: 15021', '      targetPort: 15021', '    - name: http-envoy-prom', '      port: 15090', '      targetPort: 15090']),
+      'ingress.yaml': podAndService([
+        '    - name: status-port',
+        '      port: 15021',
+        '      targetPort: 15021',
+        '    - name: http-envoy-prom',
+        '      port: 15090',
+        '      targetPort: 15090',
+      ]),
       'gw.yaml': gatewayOn(9080),
     };
     const d = (await analyzeFiles(files)).find((x) => x.code === 'IST0162');
@@ -57,16 +104,39 @@ describe('IST0162: the Gateway server is never moved onto a proxy port', () => {
     // https 443) with istioctl's tcp 31400 and tls 15443.
     const d = (await analyzeFiles(sampleFiles())).find((x) => x.code === 'IST0162');
     expect(d, 'IST0162 for port 9000').toBeDefined();
-    expect((d!.fixes ?? []).map((f) => f.title)).toEqual(['Change the Gateway server port to 80', 'Change the Gateway server port to 443', 'Change the Gateway server port to 31400']);
+    expect((d!.fixes ?? []).map((f) => f.title)).toEqual([
+      'Change the Gateway server port to 80',
+      'Change the Gateway server port to 443',
+      'Change the Gateway server port to 31400',
+    ]);
   });
 });
 
 describe('VirtualService destinations to a gateway Service: no route to its health port', () => {
-  const svc = podAndService(['    - name: status-port', '      port: 15021', '      targetPort: 15021', '    - name: http2', '      port: 80', '      targetPort: 8080']);
+  const svc = podAndService([
+    '    - name: status-port',
+    '      port: 15021',
+    '      targetPort: 15021',
+    '    - name: http2',
+    '      port: 80',
+    '      targetPort: 8080',
+  ]);
   it('IST0112 offers 80 only', async () => {
     const files = {
       'ingress.yaml': svc,
-      'vs.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', '  namespace: gw', 'spec:', '  hosts: [edge]', '  http:', '    - route:', '        - destination:', '            host: edge'),
+      'vs.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: VirtualService',
+        'metadata:',
+        '  name: vs',
+        '  namespace: gw',
+        'spec:',
+        '  hosts: [edge]',
+        '  http:',
+        '    - route:',
+        '        - destination:',
+        '            host: edge',
+      ),
     };
     const d = (await analyzeFiles(files)).find((x) => x.code === 'IST0112');
     expect(d, 'IST0112 for a multi-port host without a port').toBeDefined();
@@ -76,7 +146,21 @@ describe('VirtualService destinations to a gateway Service: no route to its heal
   it('IST0101 host:port offers 80 only', async () => {
     const files = {
       'ingress.yaml': svc,
-      'vs.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', '  namespace: gw', 'spec:', '  hosts: [edge]', '  http:', '    - route:', '        - destination:', '            host: edge', '            port:', '              number: 9090'),
+      'vs.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: VirtualService',
+        'metadata:',
+        '  name: vs',
+        '  namespace: gw',
+        'spec:',
+        '  hosts: [edge]',
+        '  http:',
+        '    - route:',
+        '        - destination:',
+        '            host: edge',
+        '            port:',
+        '              number: 9090',
+      ),
     };
     const d = (await analyzeFiles(files)).find((x) => x.code === 'IST0101' && x.message.includes('host:port'));
     expect(d).toBeDefined();

@@ -3,7 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { expectFixResolves, sampleFiles, yaml } from './helpers.ts';
 
 const svc = (name: string, ns: string, ...ports: number[]) =>
-  yaml('apiVersion: v1', 'kind: Service', 'metadata:', `  name: ${name}`, `  namespace: ${ns}`, 'spec:', '  selector:', `    app: ${name}`, '  ports:', ...ports.flatMap((p) => [`    - name: http-${p}`, `      port: ${p}`]));
+  yaml(
+    'apiVersion: v1',
+    'kind: Service',
+    'metadata:',
+    `  name: ${name}`,
+    `  namespace: ${ns}`,
+    'spec:',
+    '  selector:',
+    `    app: ${name}`,
+    '  ports:',
+    ...ports.flatMap((p) => [`    - name: http-${p}`, `      port: ${p}`]),
+  );
 
 describe('IST0101 host not found', () => {
   it('changes the host to the closest Service in the namespace (mistakes sample)', async () => {
@@ -18,8 +29,38 @@ describe('IST0101 host not found', () => {
   it('offers FQDNs of other namespaces and ServiceEntry hosts', async () => {
     const files = {
       'svc.yaml': svc('ratings', 'shop', 9080),
-      'se.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: ServiceEntry', 'metadata:', '  name: ext', '  namespace: web', 'spec:', '  hosts:', '    - api.example.com', '  ports:', '    - number: 443', '      name: https', '      protocol: HTTPS', '  resolution: DNS'),
-      'vs.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', '  namespace: web', 'spec:', '  hosts:', '    - web', '  http:', '    - route:', '        - destination:', '            host: ratings.shop.svc.cluster.locl', '    - route:', '        - destination:', '            host: api.exampel.com'),
+      'se.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: ServiceEntry',
+        'metadata:',
+        '  name: ext',
+        '  namespace: web',
+        'spec:',
+        '  hosts:',
+        '    - api.example.com',
+        '  ports:',
+        '    - number: 443',
+        '      name: https',
+        '      protocol: HTTPS',
+        '  resolution: DNS',
+      ),
+      'vs.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: VirtualService',
+        'metadata:',
+        '  name: vs',
+        '  namespace: web',
+        'spec:',
+        '  hosts:',
+        '    - web',
+        '  http:',
+        '    - route:',
+        '        - destination:',
+        '            host: ratings.shop.svc.cluster.locl',
+        '    - route:',
+        '        - destination:',
+        '            host: api.exampel.com',
+      ),
     };
     const first = await expectFixResolves({ files, find: (d) => d.code === 'IST0101' && d.message.includes('cluster.locl') });
     expect(first.fix.title).toBe('Change host to "ratings.shop.svc.cluster.local"');
@@ -30,7 +71,21 @@ describe('IST0101 host not found', () => {
   it('changes a port the host does not expose (host:port)', async () => {
     const files = {
       'svc.yaml': svc('reviews', 'shop', 9080),
-      'vs.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', '  namespace: shop', 'spec:', '  hosts: [reviews]', '  http:', '    - route:', '        - destination:', '            host: reviews', '            port:', '              number: 9090'),
+      'vs.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: VirtualService',
+        'metadata:',
+        '  name: vs',
+        '  namespace: shop',
+        'spec:',
+        '  hosts: [reviews]',
+        '  http:',
+        '    - route:',
+        '        - destination:',
+        '            host: reviews',
+        '            port:',
+        '              number: 9090',
+      ),
     };
     const { fix, files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0101' && d.message.includes('host:port') });
     expect(fix.title).toBe('Change port to 9080');
@@ -42,11 +97,26 @@ describe('IST0112 port selector required', () => {
   it('adds port.number for each of the host ports', async () => {
     const files = {
       'svc.yaml': svc('reviews', 'shop', 9080, 9443),
-      'vs.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', '  namespace: shop', 'spec:', '  hosts: [reviews]', '  http:', '    - route:', '        - destination:', '            host: reviews', '          weight: 100'),
+      'vs.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: VirtualService',
+        'metadata:',
+        '  name: vs',
+        '  namespace: shop',
+        'spec:',
+        '  hosts: [reviews]',
+        '  http:',
+        '    - route:',
+        '        - destination:',
+        '            host: reviews',
+        '          weight: 100',
+      ),
     };
     const a = await expectFixResolves({ files, find: (d) => d.code === 'IST0112' });
     expect(a.fix.title).toBe('Route to port 9080');
-    expect(a.files['vs.yaml']).toContain(yaml('        - destination:', '            host: reviews', '            port:', '              number: 9080', '          weight: 100'));
+    expect(a.files['vs.yaml']).toContain(
+      yaml('        - destination:', '            host: reviews', '            port:', '              number: 9080', '          weight: 100'),
+    );
     const b = await expectFixResolves({ files, find: (d) => d.code === 'IST0112', title: 'Route to port 9443' });
     expect(b.files['vs.yaml']).toContain('number: 9443');
   });
@@ -64,8 +134,31 @@ describe('IST0101 gateway not found', () => {
 
   it('writes ns/name for a gateway in another namespace', async () => {
     const files = {
-      'gw.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: Gateway', 'metadata:', '  name: public', '  namespace: edge', 'spec:', '  selector:', '    istio: ingressgateway', '  servers:', '    - port: {number: 80, name: http, protocol: HTTP}', '      hosts: ["*/shop.example.com"]'),
-      'vs.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', '  namespace: shop', 'spec:', '  hosts: [shop.example.com]', '  gateways: [edge/publik]', '  http:', '    - direct_response: {status: 200}'),
+      'gw.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: Gateway',
+        'metadata:',
+        '  name: public',
+        '  namespace: edge',
+        'spec:',
+        '  selector:',
+        '    istio: ingressgateway',
+        '  servers:',
+        '    - port: {number: 80, name: http, protocol: HTTP}',
+        '      hosts: ["*/shop.example.com"]',
+      ),
+      'vs.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: VirtualService',
+        'metadata:',
+        '  name: vs',
+        '  namespace: shop',
+        'spec:',
+        '  hosts: [shop.example.com]',
+        '  gateways: [edge/publik]',
+        '  http:',
+        '    - direct_response: {status: 200}',
+      ),
     };
     const { fix, files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0101' && d.message.includes('publik') });
     expect(fix.title).toBe('Change gateway to "edge/public"');
@@ -85,8 +178,38 @@ describe('IST0132 host not found in gateway', () => {
 
   it("edits the Gateway's own file", async () => {
     const files = {
-      'gateway.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: Gateway', 'metadata:', '  name: gw', '  namespace: shop', 'spec:', '  selector:', '    istio: ingressgateway', '  servers:', '  - port:', '      number: 80', '      name: http', '      protocol: HTTP', '    hosts:', '    - a.example.com'),
-      'routes.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', '  namespace: shop', 'spec:', '  hosts:', '    - b.example.com', '  gateways:', '    - gw', '  http:', '    - direct_response:', '        status: 200'),
+      'gateway.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: Gateway',
+        'metadata:',
+        '  name: gw',
+        '  namespace: shop',
+        'spec:',
+        '  selector:',
+        '    istio: ingressgateway',
+        '  servers:',
+        '  - port:',
+        '      number: 80',
+        '      name: http',
+        '      protocol: HTTP',
+        '    hosts:',
+        '    - a.example.com',
+      ),
+      'routes.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: VirtualService',
+        'metadata:',
+        '  name: vs',
+        '  namespace: shop',
+        'spec:',
+        '  hosts:',
+        '    - b.example.com',
+        '  gateways:',
+        '    - gw',
+        '  http:',
+        '    - direct_response:',
+        '        status: 200',
+      ),
     };
     const { fix, files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0132' });
     expect(fix.edits.map((e) => e.file)).toEqual(['gateway.yaml']);
@@ -105,15 +228,58 @@ describe('IST0162 gateway port not on the Service', () => {
   it('adds the port to a gateway Service that is in the workspace', async () => {
     const files = {
       'ingress.yaml': yaml(
-        'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: ingress-1', '  namespace: gw', '  labels:', '    app: edge', 'spec:', '  containers:', '    - name: istio-proxy', '      image: proxyv2',
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata:',
+        '  name: ingress-1',
+        '  namespace: gw',
+        '  labels:',
+        '    app: edge',
+        'spec:',
+        '  containers:',
+        '    - name: istio-proxy',
+        '      image: proxyv2',
         '---',
-        'apiVersion: v1', 'kind: Service', 'metadata:', '  name: edge', '  namespace: gw', 'spec:', '  selector:', '    app: edge', '  ports:', '    - name: http2', '      port: 80', '      protocol: TCP', '      targetPort: 8080',
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata:',
+        '  name: edge',
+        '  namespace: gw',
+        'spec:',
+        '  selector:',
+        '    app: edge',
+        '  ports:',
+        '    - name: http2',
+        '      port: 80',
+        '      protocol: TCP',
+        '      targetPort: 8080',
       ),
-      'gw.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: Gateway', 'metadata:', '  name: edge', '  namespace: gw', 'spec:', '  selector:', '    app: edge', '  servers:', '    - port:', '        number: 9443', '        name: https', '        protocol: HTTPS', '      hosts: ["*"]', '      tls:', '        mode: PASSTHROUGH'),
+      'gw.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: Gateway',
+        'metadata:',
+        '  name: edge',
+        '  namespace: gw',
+        'spec:',
+        '  selector:',
+        '    app: edge',
+        '  servers:',
+        '    - port:',
+        '        number: 9443',
+        '        name: https',
+        '        protocol: HTTPS',
+        '      hosts: ["*"]',
+        '      tls:',
+        '        mode: PASSTHROUGH',
+      ),
     };
     const { fix, files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0162' });
     expect(fix.title).toBe('Add port 9443 to Service gw/edge');
-    expect(fixed['ingress.yaml']!.endsWith(yaml('      targetPort: 8080', '    - name: https-9443', '      port: 9443', '      protocol: TCP', '      targetPort: 9443'))).toBe(true);
+    expect(
+      fixed['ingress.yaml']!.endsWith(
+        yaml('      targetPort: 8080', '    - name: https-9443', '      port: 9443', '      protocol: TCP', '      targetPort: 9443'),
+      ),
+    ).toBe(true);
     // The other choice moves the server to a port the Service exposes.
     await expectFixResolves({ files, find: (d) => d.code === 'IST0162', title: 'Change the Gateway server port to 80' });
   });
@@ -121,11 +287,47 @@ describe('IST0162 gateway port not on the Service', () => {
   it('offers Service ports without a protocol (TCP by default, as the analyzer counts them)', async () => {
     const files = {
       'ingress.yaml': yaml(
-        'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: ingress-1', '  namespace: gw', '  labels:', '    app: edge', 'spec:', '  containers:', '    - name: istio-proxy', '      image: proxyv2',
+        'apiVersion: v1',
+        'kind: Pod',
+        'metadata:',
+        '  name: ingress-1',
+        '  namespace: gw',
+        '  labels:',
+        '    app: edge',
+        'spec:',
+        '  containers:',
+        '    - name: istio-proxy',
+        '      image: proxyv2',
         '---',
-        'apiVersion: v1', 'kind: Service', 'metadata:', '  name: edge', '  namespace: gw', 'spec:', '  selector:', '    app: edge', '  ports:', '    - name: http2', '      port: 80', '      targetPort: 8080',
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata:',
+        '  name: edge',
+        '  namespace: gw',
+        'spec:',
+        '  selector:',
+        '    app: edge',
+        '  ports:',
+        '    - name: http2',
+        '      port: 80',
+        '      targetPort: 8080',
       ),
-      'gw.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: Gateway', 'metadata:', '  name: edge', '  namespace: gw', 'spec:', '  selector:', '    app: edge', '  servers:', '    - port:', '        number: 9080', '        name: http', '        protocol: HTTP', '      hosts: ["*"]'),
+      'gw.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: Gateway',
+        'metadata:',
+        '  name: edge',
+        '  namespace: gw',
+        'spec:',
+        '  selector:',
+        '    app: edge',
+        '  servers:',
+        '    - port:',
+        '        number: 9080',
+        '        name: http',
+        '        protocol: HTTP',
+        '      hosts: ["*"]',
+      ),
     };
     const { files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0162', title: 'Change the Gateway server port to 80' });
     expect(fixed['gw.yaml']).toContain('        number: 80\n');
@@ -136,8 +338,34 @@ describe('IST0101 subset not found', () => {
   it('changes the subset to the closest one the DestinationRule defines', async () => {
     const files = {
       'svc.yaml': svc('reviews', 'shop', 9080),
-      'dr.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: DestinationRule', 'metadata:', '  name: reviews', '  namespace: shop', 'spec:', '  host: reviews', '  subsets:', '    - name: v1', '      labels: {version: v1}', '    - name: canary', '      labels: {track: canary}'),
-      'vs.yaml': yaml('apiVersion: networking.istio.io/v1', 'kind: VirtualService', 'metadata:', '  name: vs', '  namespace: shop', 'spec:', '  hosts: [reviews]', '  http:', '    - route:', '        - destination:', '            host: reviews', '            subset: canery'),
+      'dr.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: DestinationRule',
+        'metadata:',
+        '  name: reviews',
+        '  namespace: shop',
+        'spec:',
+        '  host: reviews',
+        '  subsets:',
+        '    - name: v1',
+        '      labels: {version: v1}',
+        '    - name: canary',
+        '      labels: {track: canary}',
+      ),
+      'vs.yaml': yaml(
+        'apiVersion: networking.istio.io/v1',
+        'kind: VirtualService',
+        'metadata:',
+        '  name: vs',
+        '  namespace: shop',
+        'spec:',
+        '  hosts: [reviews]',
+        '  http:',
+        '    - route:',
+        '        - destination:',
+        '            host: reviews',
+        '            subset: canery',
+      ),
     };
     const { fix, files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0101' && d.message.includes('subset') });
     expect(fix.title).toBe('Change subset to "canary"');

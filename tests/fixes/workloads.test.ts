@@ -41,7 +41,19 @@ describe('IST0118 port name without protocol', () => {
 describe('IST0150 ExternalName port name', () => {
   it('renames the port to an HTTP-family name', async () => {
     const files = {
-      'ext.yaml': yaml('apiVersion: v1', 'kind: Service', 'metadata:', '  name: ext', '  namespace: shop', 'spec:', '  type: ExternalName', '  externalName: api.example.com', '  ports:', '    - name: tcp', '      port: 8080'),
+      'ext.yaml': yaml(
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata:',
+        '  name: ext',
+        '  namespace: shop',
+        'spec:',
+        '  type: ExternalName',
+        '  externalName: api.example.com',
+        '  ports:',
+        '    - name: tcp',
+        '      port: 8080',
+      ),
     };
     const { fix, files: fixed } = await expectFixResolves({ files, find: (d) => d.code === 'IST0150' });
     expect(fix.title).toBe('Rename port "tcp" to "http-8080"');
@@ -78,7 +90,21 @@ describe('IST0123 several injection labels', () => {
 });
 
 const pod = (...annotationLines: string[]) =>
-  yaml('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: p', '  namespace: shop', '  labels:', '    app: p', '  annotations:', ...annotationLines, 'spec:', '  containers:', '    - name: app', '      image: app:1');
+  yaml(
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    '  name: p',
+    '  namespace: shop',
+    '  labels:',
+    '    app: p',
+    '  annotations:',
+    ...annotationLines,
+    'spec:',
+    '  containers:',
+    '    - name: app',
+    '      image: app:1',
+  );
 
 describe('IST0108 unknown annotation', () => {
   it('renames to the closest known annotation', async () => {
@@ -123,10 +149,33 @@ describe('suppression with the analyze-suppress annotation', () => {
 
   it('finds the resource among several documents and inside a List', async () => {
     const files = {
-      'all.yaml': yaml('apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: shop', '  labels:', '    istio-injection: enabled')
-        + '---\n'
-        + yaml('apiVersion: v1', 'kind: List', 'items:', '  - apiVersion: v1', '    kind: Service', '    metadata:', '      name: a', '      namespace: shop', '    spec:', '      ports:', '        - name: web', '          port: 8080',
-          '  - apiVersion: v1', '    kind: Service', '    metadata:', '      name: b', '      namespace: shop', '      annotations: {team: x}', '    spec:', '      ports:', '        - name: web', '          port: 8080'),
+      'all.yaml':
+        yaml('apiVersion: v1', 'kind: Namespace', 'metadata:', '  name: shop', '  labels:', '    istio-injection: enabled') +
+        '---\n' +
+        yaml(
+          'apiVersion: v1',
+          'kind: List',
+          'items:',
+          '  - apiVersion: v1',
+          '    kind: Service',
+          '    metadata:',
+          '      name: a',
+          '      namespace: shop',
+          '    spec:',
+          '      ports:',
+          '        - name: web',
+          '          port: 8080',
+          '  - apiVersion: v1',
+          '    kind: Service',
+          '    metadata:',
+          '      name: b',
+          '      namespace: shop',
+          '      annotations: {team: x}',
+          '    spec:',
+          '      ports:',
+          '        - name: web',
+          '          port: 8080',
+        ),
     };
     const fix = await suppress(files, 'all.yaml', (d) => d.code === 'IST0118' && d.origin === 'Service shop/b');
     const fixed = applyFix(files, fix!);

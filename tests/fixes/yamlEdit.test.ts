@@ -67,7 +67,18 @@ describe('addSequenceItem', () => {
     const text = lines('spec:', '  ports:', '    - name: http', '      port: 80', '  selector:', '    app: x');
     const value: YamlValue = { name: 'http-8080', port: 8080, protocol: 'TCP', targetPort: 8080 };
     expect(run(text, (ed) => ed.addSequenceItem(['spec', 'ports'], value))).toBe(
-      lines('spec:', '  ports:', '    - name: http', '      port: 80', '    - name: http-8080', '      port: 8080', '      protocol: TCP', '      targetPort: 8080', '  selector:', '    app: x'),
+      lines(
+        'spec:',
+        '  ports:',
+        '    - name: http',
+        '      port: 80',
+        '    - name: http-8080',
+        '      port: 8080',
+        '      protocol: TCP',
+        '      targetPort: 8080',
+        '  selector:',
+        '    app: x',
+      ),
     );
   });
 
@@ -94,18 +105,37 @@ describe('addMapEntry', () => {
   it('creates missing mappings on the way', () => {
     const text = lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: x', 'spec:', '  a: 1');
     const out = run(text, (ed) => ed.addMapEntry(['metadata', 'annotations'], 'galley.istio.io/analyze-suppress', new Quoted('IST0118')));
-    expect(out).toBe(lines('apiVersion: v1', 'kind: Service', 'metadata:', '  name: x', '  annotations:', '    galley.istio.io/analyze-suppress: "IST0118"', 'spec:', '  a: 1'));
+    expect(out).toBe(
+      lines(
+        'apiVersion: v1',
+        'kind: Service',
+        'metadata:',
+        '  name: x',
+        '  annotations:',
+        '    galley.istio.io/analyze-suppress: "IST0118"',
+        'spec:',
+        '  a: 1',
+      ),
+    );
   });
 
   it('handles keys after a sequence dash, empty keys, flow maps and JSON', () => {
     const text = lines('ports:', '  - port: 80', '    name: web', 'x: 1');
-    expect(run(text, (ed) => ed.addMapEntry(['ports', 0], 'protocol', 'TCP'))).toBe(lines('ports:', '  - port: 80', '    name: web', '    protocol: TCP', 'x: 1'));
-    expect(run(lines('meta:', '  labels:', 'x: 1'), (ed) => ed.addMapEntry(['meta', 'labels'], 'a', 'b'))).toBe(lines('meta:', '  labels:', '    a: b', 'x: 1'));
+    expect(run(text, (ed) => ed.addMapEntry(['ports', 0], 'protocol', 'TCP'))).toBe(
+      lines('ports:', '  - port: 80', '    name: web', '    protocol: TCP', 'x: 1'),
+    );
+    expect(run(lines('meta:', '  labels:', 'x: 1'), (ed) => ed.addMapEntry(['meta', 'labels'], 'a', 'b'))).toBe(
+      lines('meta:', '  labels:', '    a: b', 'x: 1'),
+    );
     expect(run(lines('labels: ~'), (ed) => ed.addMapEntry(['labels'], 'a', 'b'))).toBe(lines('labels:', '  a: b'));
     expect(run(lines('labels: {a: b}'), (ed) => ed.addMapEntry(['labels'], 'c', 'd'))).toBe(lines('labels: {a: b, c: d}'));
     expect(run(lines('labels: {}'), (ed) => ed.addMapEntry(['labels'], 'c', 'd'))).toBe(lines('labels: {c: d}'));
-    expect(run('{"metadata": {"name": "x"}}', (ed) => ed.addMapEntry(['metadata', 'labels'], 'a', 'b'), true)).toBe('{"metadata": {"name": "x", "labels": {"a":"b"}}}');
-    expect(run(lines('d:', '  number: 1'), (ed) => ed.addMapEntry(['d'], 'port', { number: 9080 }))).toBe(lines('d:', '  number: 1', '  port:', '    number: 9080'));
+    expect(run('{"metadata": {"name": "x"}}', (ed) => ed.addMapEntry(['metadata', 'labels'], 'a', 'b'), true)).toBe(
+      '{"metadata": {"name": "x", "labels": {"a":"b"}}}',
+    );
+    expect(run(lines('d:', '  number: 1'), (ed) => ed.addMapEntry(['d'], 'port', { number: 9080 }))).toBe(
+      lines('d:', '  number: 1', '  port:', '    number: 9080'),
+    );
   });
 
   it('keeps CRLF line endings', () => {
@@ -116,15 +146,21 @@ describe('addMapEntry', () => {
 
 describe('renameKey and removeMapEntry', () => {
   it('renames a key and keeps its value', () => {
-    expect(run(lines('annotations:', '  sidecar.istio.io/injekt: "false"'), (ed) => ed.renameKey(['annotations', 'sidecar.istio.io/injekt'], 'sidecar.istio.io/inject'))).toBe(
-      lines('annotations:', '  sidecar.istio.io/inject: "false"'),
-    );
+    expect(
+      run(lines('annotations:', '  sidecar.istio.io/injekt: "false"'), (ed) =>
+        ed.renameKey(['annotations', 'sidecar.istio.io/injekt'], 'sidecar.istio.io/inject'),
+      ),
+    ).toBe(lines('annotations:', '  sidecar.istio.io/inject: "false"'));
   });
 
   it('removes whole lines of a block entry, nested values included', () => {
     const text = lines('labels:', '  istio-injection: enabled', '  istio.io/rev: canary', 'spec:', '  a:', '    b: 1', '  c: 2');
-    expect(run(text, (ed) => ed.removeMapEntry(['labels', 'istio-injection']))).toBe(lines('labels:', '  istio.io/rev: canary', 'spec:', '  a:', '    b: 1', '  c: 2'));
-    expect(run(text, (ed) => ed.removeMapEntry(['spec', 'a']))).toBe(lines('labels:', '  istio-injection: enabled', '  istio.io/rev: canary', 'spec:', '  c: 2'));
+    expect(run(text, (ed) => ed.removeMapEntry(['labels', 'istio-injection']))).toBe(
+      lines('labels:', '  istio.io/rev: canary', 'spec:', '  a:', '    b: 1', '  c: 2'),
+    );
+    expect(run(text, (ed) => ed.removeMapEntry(['spec', 'a']))).toBe(
+      lines('labels:', '  istio-injection: enabled', '  istio.io/rev: canary', 'spec:', '  c: 2'),
+    );
   });
 
   it('removes flow entries with their comma', () => {

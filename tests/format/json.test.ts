@@ -3,7 +3,6 @@ import { gatewayMsg } from './fixtures.ts';
 import { formatJson } from '../../src/core/analysis/format/json.ts';
 import { goJsonString } from '../../src/core/go/format.ts';
 
-
 describe('formatJson (istioctl -o json)', () => {
   it('writes MarshalIndent with tabs, sorted keys and a trailing newline', () => {
     expect(formatJson([gatewayMsg])).toBe(

@@ -69,7 +69,10 @@ describe('formatSarif', () => {
   });
 
   it('uses the line alone when there is no range, and no locations without file or origin', () => {
-    const log = buildSarif([{ ...vsMsg, range: undefined }, { level: 'Warning', code: 'IST0002', message: 'x', source: 'analyzer' }]);
+    const log = buildSarif([
+      { ...vsMsg, range: undefined },
+      { level: 'Warning', code: 'IST0002', message: 'x', source: 'analyzer' },
+    ]);
     expect(log.runs[0]!.results[0]!.locations![0]!.physicalLocation!.region).toEqual({ startLine: 12 });
     expect(log.runs[0]!.results[1]!.locations).toBeUndefined();
   });

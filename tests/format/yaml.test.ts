@@ -4,7 +4,6 @@ import type { Diagnostic } from '../../src/core/document/types.ts';
 import { gatewayMsg } from './fixtures.ts';
 import { formatYaml, scalarStyle, yamlMappingEntry } from '../../src/core/analysis/format/yaml.ts';
 
-
 describe('formatYaml (istioctl -o yaml)', () => {
   it('matches sigs.k8s.io/yaml output plus the Fprintln newline', () => {
     expect(formatYaml([gatewayMsg])).toBe(
@@ -26,7 +25,8 @@ describe('formatYaml (istioctl -o yaml)', () => {
     const msg: Diagnostic = {
       level: 'Info',
       code: 'IST0102',
-      message: "The namespace is not enabled for Istio injection. Run 'kubectl label namespace default istio-injection=enabled' to enable it, or 'kubectl label namespace default istio-injection=disabled' to explicitly mark it as not needing injection.",
+      message:
+        "The namespace is not enabled for Istio injection. Run 'kubectl label namespace default istio-injection=enabled' to enable it, or 'kubectl label namespace default istio-injection=disabled' to explicitly mark it as not needing injection.",
       origin: 'Namespace default',
       file: 'ns.yaml',
       line: 1,

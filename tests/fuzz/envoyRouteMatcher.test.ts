@@ -4,7 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { matchRouteConfiguration, re2FullMatcher, type RouterRequest } from '../../fuzz/oracles/envoyRouteMatcher.ts';
 import { disagreement, routeOracleReport, routerRequest } from '../../fuzz/oracles/routeOracle.ts';
 
-const req = (authority: string, path = '/', headers: Record<string, string> = {}, method = 'GET'): RouterRequest => ({ authority, path, method, headers: new Map(Object.entries(headers)) });
+const req = (authority: string, path = '/', headers: Record<string, string> = {}, method = 'GET'): RouterRequest => ({
+  authority,
+  path,
+  method,
+  headers: new Map(Object.entries(headers)),
+});
 const vh = (name: string, domains: string[], routes: unknown[] = [{ match: { prefix: '/' }, route: { cluster: name } }]) => ({ name, domains, routes });
 const rc = (...virtualHosts: unknown[]) => ({ name: 'rc', virtualHosts, ignorePortInHostMatching: true });
 const vhostOf = (c: unknown, authority: string) => {
@@ -88,7 +93,18 @@ describe('routes', () => {
   });
   it('names the action: clusters with weight > 0, redirect, direct response', () => {
     const one = (r: unknown) => matchRouteConfiguration(rc(vh('v', ['*'], [{ match: { prefix: '/' }, ...(r as object) }])), req('h'));
-    expect(one({ route: { weightedClusters: { clusters: [{ name: 'a', weight: 100 }, { name: 'b', weight: 0 }] } } })).toMatchObject({ action: { kind: 'clusters', clusters: ['a'] } });
+    expect(
+      one({
+        route: {
+          weightedClusters: {
+            clusters: [
+              { name: 'a', weight: 100 },
+              { name: 'b', weight: 0 },
+            ],
+          },
+        },
+      }),
+    ).toMatchObject({ action: { kind: 'clusters', clusters: ['a'] } });
     expect(one({ redirect: { pathRedirect: '/x' } })).toMatchObject({ action: { kind: 'redirect' } });
     expect(one({ directResponse: { status: 418 } })).toMatchObject({ action: { kind: 'direct', status: 418 } });
   });

@@ -51,9 +51,33 @@ describe('time.ParseDuration (go/duration.ts)', () => {
 
   it('refuses what Go refuses', () => {
     const refused = [
-      '', '-', '+', '5', '-5', 's', '.', '.s', '-.s', '5 s', ' 5s', '5s ', '1d', '1sec', '5S', '1.2.3s', '1m5',
-      '9223372036854775808ns', '9223372036854775.808us', '-9223372036854775809ns', '99999999999999999999h', '2562048h',
-      'constructor', '1constructor', '1__proto__', '1toString', '\u0085\u0085',
+      '',
+      '-',
+      '+',
+      '5',
+      '-5',
+      's',
+      '.',
+      '.s',
+      '-.s',
+      '5 s',
+      ' 5s',
+      '5s ',
+      '1d',
+      '1sec',
+      '5S',
+      '1.2.3s',
+      '1m5',
+      '9223372036854775808ns',
+      '9223372036854775.808us',
+      '-9223372036854775809ns',
+      '99999999999999999999h',
+      '2562048h',
+      'constructor',
+      '1constructor',
+      '1__proto__',
+      '1toString',
+      '\u0085\u0085',
     ];
     for (const text of refused) expect(parseGoDuration(text), JSON.stringify(text)).toBeUndefined();
   });
@@ -84,41 +108,56 @@ describe('time.ParseDuration (go/duration.ts)', () => {
 
   // Fractions of up to 9 digits of seconds, and whole smaller units, are exact in float64:
   // the result must equal integer arithmetic.
-  const UNITS: Array<[string, bigint]> = [['h', H], ['m', MIN], ['s', S], ['ms', 1_000_000n], ['us', 1_000n], ['ns', 1n]];
+  const UNITS: Array<[string, bigint]> = [
+    ['h', H],
+    ['m', MIN],
+    ['s', S],
+    ['ms', 1_000_000n],
+    ['us', 1_000n],
+    ['ns', 1n],
+  ];
   it('a sum of whole units is their exact total', () => {
-    fc.assert(fc.property(
-      fc.array(fc.tuple(fc.bigInt({ min: 0n, max: 1_000_000n }), fc.constantFrom(...UNITS)), { minLength: 1, maxLength: 6 }),
-      fc.constantFrom('', '-', '+'),
-      (parts, sign) => {
-        const text = sign + parts.map(([n, [u]]) => `${n}${u}`).join('');
-        const total = parts.reduce((sum, [n, [, unit]]) => sum + n * unit, 0n);
-        // int64: down to -2^63, up to 2^63 - 1.
-        const fits = sign === '-' ? total <= 1n << 63n : total <= INT64_MAX;
-        expect(parseGoDuration(text)).toBe(fits ? (sign === '-' ? -total : total) : undefined);
-      },
-    ), { seed: 20261202, numRuns: 3000 });
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.bigInt({ min: 0n, max: 1_000_000n }), fc.constantFrom(...UNITS)), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom('', '-', '+'),
+        (parts, sign) => {
+          const text = sign + parts.map(([n, [u]]) => `${n}${u}`).join('');
+          const total = parts.reduce((sum, [n, [, unit]]) => sum + n * unit, 0n);
+          // int64: down to -2^63, up to 2^63 - 1.
+          const fits = sign === '-' ? total <= 1n << 63n : total <= INT64_MAX;
+          expect(parseGoDuration(text)).toBe(fits ? (sign === '-' ? -total : total) : undefined);
+        },
+      ),
+      { seed: 20261202, numRuns: 3000 },
+    );
   });
 
   it('seconds with a fraction of up to 9 digits are exact', () => {
-    fc.assert(fc.property(
-      fc.bigInt({ min: 0n, max: 9_000_000_000n }),
-      fc.stringMatching(/^\d{0,9}$/),
-      (whole, digits) => {
+    fc.assert(
+      fc.property(fc.bigInt({ min: 0n, max: 9_000_000_000n }), fc.stringMatching(/^\d{0,9}$/), (whole, digits) => {
         const frac = digits === '' ? 0n : BigInt(digits.padEnd(9, '0'));
         expect(parseGoDuration(`${whole}.${digits}s`)).toBe(whole * S + frac);
-      },
-    ), { seed: 20261203, numRuns: 3000 });
+      }),
+      { seed: 20261203, numRuns: 3000 },
+    );
   });
 
   it('never throws, and answers only for text of Go duration grammar within int64', () => {
     const grammar = /^[-+]?(?:0|(?:(?:\d+\.?\d*|\.\d+)(?:ns|us|\u00b5s|\u03bcs|ms|s|m|h))+)$/;
     const alphabet = fc.constantFrom('0', '1', '9', '.', '-', '+', 'n', 's', 'u', 'm', 'h', '\u00b5', '\u03bc', 'x', ' ');
-    fc.assert(fc.property(fc.array(alphabet, { maxLength: 14 }).map((cs) => cs.join('')), (text) => {
-      const ns = parseGoDuration(text);
-      if (ns === undefined) return;
-      expect(text).toMatch(grammar);
-      expect(ns <= INT64_MAX && ns >= -(1n << 63n)).toBe(true);
-    }), { seed: 20261204, numRuns: 20000 });
+    fc.assert(
+      fc.property(
+        fc.array(alphabet, { maxLength: 14 }).map((cs) => cs.join('')),
+        (text) => {
+          const ns = parseGoDuration(text);
+          if (ns === undefined) return;
+          expect(text).toMatch(grammar);
+          expect(ns <= INT64_MAX && ns >= -(1n << 63n)).toBe(true);
+        },
+      ),
+      { seed: 20261204, numRuns: 20000 },
+    );
   });
 });
 
@@ -144,11 +183,14 @@ describe('protojson Duration (go/protoDuration.ts)', () => {
     expect(formatProtoDuration(-500_000_000n)).toBe('-0.500s');
     expect(formatProtoDuration(90n * S)).toBe('90s');
     expect(formatProtoDuration(1_000n)).toBe('0.000001s');
-    fc.assert(fc.property(fc.bigInt({ min: -INT64_MAX, max: INT64_MAX }), (ns) => {
-      const text = formatProtoDuration(ns);
-      expect(text).toMatch(/^-?\d+(?:\.(?:\d{3}|\d{6}|\d{9}))?s$/);
-      expect(parseProtoDuration(text)).toBe(ns);
-      expect(parseGoDuration(text)).toBe(ns);
-    }), { seed: 20261205, numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.bigInt({ min: -INT64_MAX, max: INT64_MAX }), (ns) => {
+        const text = formatProtoDuration(ns);
+        expect(text).toMatch(/^-?\d+(?:\.(?:\d{3}|\d{6}|\d{9}))?s$/);
+        expect(parseProtoDuration(text)).toBe(ns);
+        expect(parseGoDuration(text)).toBe(ns);
+      }),
+      { seed: 20261205, numRuns: 5000 },
+    );
   });
 });

@@ -14,8 +14,16 @@ describe('json.Marshal of a string (go/format.ts goJsonString)', () => {
 describe('json.Marshal of a float64 (go/format.ts goJsonFloat)', () => {
   it("is JS's shortest text for finite numbers, -0 included", () => {
     const cases: Array<[number, string]> = [
-      [0, '0'], [-0, '-0'], [1.5, '1.5'], [1e20, '100000000000000000000'], [1e21, '1e+21'],
-      [1e-6, '0.000001'], [1e-7, '1e-7'], [-1.25e-10, '-1.25e-10'], [5e-324, '5e-324'], [123456789e15, '1.23456789e+23'],
+      [0, '0'],
+      [-0, '-0'],
+      [1.5, '1.5'],
+      [1e20, '100000000000000000000'],
+      [1e21, '1e+21'],
+      [1e-6, '0.000001'],
+      [1e-7, '1e-7'],
+      [-1.25e-10, '-1.25e-10'],
+      [5e-324, '5e-324'],
+      [123456789e15, '1.23456789e+23'],
     ];
     for (const [n, want] of cases) expect(goJsonFloat(n), String(n)).toBe(want);
   });

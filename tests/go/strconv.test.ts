@@ -36,12 +36,15 @@ describe('strconv (go/strconv.ts)', () => {
   });
 
   it('agrees with exact integer arithmetic on any signed digit text', () => {
-    fc.assert(fc.property(fc.constantFrom('', '+', '-'), fc.stringMatching(/^\d{1,22}$/), fc.constantFrom(8, 16, 32, 64), (sign, digits, bits) => {
-      const v = BigInt(sign + digits);
-      const inInt = v >= -(1n << BigInt(bits - 1)) && v < 1n << BigInt(bits - 1);
-      expect(parseInt10(sign + digits, bits)).toBe(inInt ? v : 'value out of range');
-      const inUint = sign === '' && v < 1n << BigInt(bits);
-      expect(parseUint10(sign + digits, bits)).toBe(sign !== '' ? 'invalid syntax' : inUint ? v : 'value out of range');
-    }), { seed: 20261206, numRuns: 5000 });
+    fc.assert(
+      fc.property(fc.constantFrom('', '+', '-'), fc.stringMatching(/^\d{1,22}$/), fc.constantFrom(8, 16, 32, 64), (sign, digits, bits) => {
+        const v = BigInt(sign + digits);
+        const inInt = v >= -(1n << BigInt(bits - 1)) && v < 1n << BigInt(bits - 1);
+        expect(parseInt10(sign + digits, bits)).toBe(inInt ? v : 'value out of range');
+        const inUint = sign === '' && v < 1n << BigInt(bits);
+        expect(parseUint10(sign + digits, bits)).toBe(sign !== '' ? 'invalid syntax' : inUint ? v : 'value out of range');
+      }),
+      { seed: 20261206, numRuns: 5000 },
+    );
   });
 });

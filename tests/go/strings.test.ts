@@ -18,16 +18,22 @@ const text = fc.array(piece, { maxLength: 24 }).map((ps) => ps.join(''));
 describe('Go string measures (go/strings.ts)', () => {
   it('len is the length of the UTF-8 encoding', () => {
     const encoder = new TextEncoder();
-    fc.assert(fc.property(text, (s) => {
-      expect(utf8Length(s)).toBe(encoder.encode(s).length);
-    }), { seed: 20261204, numRuns: 5000 });
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(utf8Length(s)).toBe(encoder.encode(s).length);
+      }),
+      { seed: 20261204, numRuns: 5000 },
+    );
   });
 
   it('the rune count is the number of code points Go decodes', () => {
     const encoder = new TextEncoder();
     const decoder = new TextDecoder();
-    fc.assert(fc.property(text, (s) => {
-      expect(runeCount(s)).toBe([...decoder.decode(encoder.encode(s))].length);
-    }), { seed: 20261205, numRuns: 5000 });
+    fc.assert(
+      fc.property(text, (s) => {
+        expect(runeCount(s)).toBe([...decoder.decode(encoder.encode(s))].length);
+      }),
+      { seed: 20261205, numRuns: 5000 },
+    );
   });
 });

@@ -5,18 +5,27 @@ import type { GwObject } from '../../src/core/config/gatewayApi/objects.ts';
 /** The documents of a YAML text as the conversion's objects (cluster-scoped kinds without a namespace). */
 export function gwObjects(text: string): GwObject[] {
   const out: GwObject[] = [];
-  jsyaml.loadAll(text, (d) => {
-    if (!d || typeof d !== 'object') return;
-    const doc = d as Record<string, unknown>;
-    const md = (doc.metadata ?? {}) as Record<string, unknown>;
-    const kind = String(doc.kind);
-    out.push({
-      apiVersion: String(doc.apiVersion), kind, name: String(md.name),
-      namespace: kind === 'GatewayClass' || kind === 'Namespace' ? '' : String(md.namespace ?? 'default'),
-      labels: (md.labels ?? {}) as Record<string, string>, annotations: (md.annotations ?? {}) as Record<string, string>,
-      body: doc, created: typeof md.creationTimestamp === 'string' ? Date.parse(md.creationTimestamp) : 0, generation: 0,
-    });
-  }, { schema: jsyaml.CORE_SCHEMA });
+  jsyaml.loadAll(
+    text,
+    (d) => {
+      if (!d || typeof d !== 'object') return;
+      const doc = d as Record<string, unknown>;
+      const md = (doc.metadata ?? {}) as Record<string, unknown>;
+      const kind = String(doc.kind);
+      out.push({
+        apiVersion: String(doc.apiVersion),
+        kind,
+        name: String(md.name),
+        namespace: kind === 'GatewayClass' || kind === 'Namespace' ? '' : String(md.namespace ?? 'default'),
+        labels: (md.labels ?? {}) as Record<string, string>,
+        annotations: (md.annotations ?? {}) as Record<string, string>,
+        body: doc,
+        created: typeof md.creationTimestamp === 'string' ? Date.parse(md.creationTimestamp) : 0,
+        generation: 0,
+      });
+    },
+    { schema: jsyaml.CORE_SCHEMA },
+  );
   return out;
 }
 

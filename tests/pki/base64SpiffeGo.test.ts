@@ -60,7 +60,7 @@ describe('spiffeHost = Go url.Parse(u).Host', () => {
 });
 
 describe('parseSpiffeUri (Istio spiffe.ParseIdentity: no spiffe:// prefix is not an identity)', () => {
-  it('a URI without the prefix has no trust domain and is not Istio\'s format', () => {
+  it("a URI without the prefix has no trust domain and is not Istio's format", () => {
     expect(parseSpiffeUri('https://td/ns/a/sa/b')).toEqual({ uri: 'https://td/ns/a/sa/b', istioIdentityFormat: false, trustDomain: '' });
   });
 });

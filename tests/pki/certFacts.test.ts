@@ -87,7 +87,7 @@ describe('RSA key sizes and exponents as openssl reads them', () => {
 // prime192v1 (OID 1.2.840.10045.3.1.1, not in our table); "(256 bit)" and "Field Type:
 // prime-field" (no curve name) for explicit parameters. RFC 5480 §2.1.1: namedCurve is an OID.
 describe('EC keys', () => {
-  it('secp256k1 is named by openssl\'s short name', () => {
+  it("secp256k1 is named by openssl's short name", () => {
     const k = withKey(nodeSpki('ec', { namedCurve: 'secp256k1' })).facts.publicKey;
     expect(k).toMatchObject({ type: 'EC', bits: 256, curve: 'secp256k1', curveOid: 'secp256k1', algorithmOid: OIDS.ecPublicKey });
   });
@@ -133,20 +133,35 @@ function extension(c: Certificate, o: string): ExtensionFacts {
 // "01:02:03:AB" (authority key identifier). Names of the bits and purposes: RFC 5280 §4.2.1.3, §4.2.1.12.
 describe('extension values', () => {
   // Parsed inside each test (not when the file is collected), so that mutation testing sees which test runs what.
-  const c = (): Certificate => parseCertificateDer(
-    cert({
-      extensions: [
-        ext(OIDS.basicConstraints, seq(bytes(1, 1, 0xff), int(0)), true),
-        ext(OIDS.keyUsage, tlv(0x03, bytes(0x05, 0xa0)), true),
-        ext(OIDS.extKeyUsage, seq(oid('1.3.6.1.5.5.7.3.1'), oid('1.3.6.1.5.5.7.3.2'))),
-        ext(OIDS.certificatePolicies, seq(seq(oid('2.23.140.1.2.1')), seq(oid('1.2.3.4.5')))),
-        ext(OIDS.crlDistributionPoints, seq(seq(tlv(0xa0, tlv(0xa0, tlv(0x86, ia5('http://crl.example/a.crl'))))), seq(tlv(0xa0, tlv(0xa0, tlv(0x86, ia5('http://crl.example/b.crl'))))), seq(tlv(0x81, bytes(0x07, 0x80))))),
-        ext(OIDS.authorityInfoAccess, seq(seq(oid('1.3.6.1.5.5.7.48.1'), tlv(0x86, ia5('http://ocsp.example'))), seq(oid('1.3.6.1.5.5.7.48.2'), tlv(0x86, ia5('http://ca.example/ca.der'))), seq(oid('1.3.6.1.5.5.7.48.3'), tlv(0x86, ia5('http://ts.example'))))),
-        ext(OIDS.authorityKeyIdentifier, seq(tlv(0x80, bytes(1, 2, 3, 0xab)))),
-        ext(OIDS.nameConstraints, seq(tlv(0xa0, seq(tlv(0x82, ia5('example.com')))), tlv(0xa1, seq(tlv(0x82, ia5('bad.example.com')))))),
-      ],
-    }),
-  );
+  const c = (): Certificate =>
+    parseCertificateDer(
+      cert({
+        extensions: [
+          ext(OIDS.basicConstraints, seq(bytes(1, 1, 0xff), int(0)), true),
+          ext(OIDS.keyUsage, tlv(0x03, bytes(0x05, 0xa0)), true),
+          ext(OIDS.extKeyUsage, seq(oid('1.3.6.1.5.5.7.3.1'), oid('1.3.6.1.5.5.7.3.2'))),
+          ext(OIDS.certificatePolicies, seq(seq(oid('2.23.140.1.2.1')), seq(oid('1.2.3.4.5')))),
+          ext(
+            OIDS.crlDistributionPoints,
+            seq(
+              seq(tlv(0xa0, tlv(0xa0, tlv(0x86, ia5('http://crl.example/a.crl'))))),
+              seq(tlv(0xa0, tlv(0xa0, tlv(0x86, ia5('http://crl.example/b.crl'))))),
+              seq(tlv(0x81, bytes(0x07, 0x80))),
+            ),
+          ),
+          ext(
+            OIDS.authorityInfoAccess,
+            seq(
+              seq(oid('1.3.6.1.5.5.7.48.1'), tlv(0x86, ia5('http://ocsp.example'))),
+              seq(oid('1.3.6.1.5.5.7.48.2'), tlv(0x86, ia5('http://ca.example/ca.der'))),
+              seq(oid('1.3.6.1.5.5.7.48.3'), tlv(0x86, ia5('http://ts.example'))),
+            ),
+          ),
+          ext(OIDS.authorityKeyIdentifier, seq(tlv(0x80, bytes(1, 2, 3, 0xab)))),
+          ext(OIDS.nameConstraints, seq(tlv(0xa0, seq(tlv(0x82, ia5('example.com')))), tlv(0xa1, seq(tlv(0x82, ia5('bad.example.com')))))),
+        ],
+      }),
+    );
 
   it('Go parses all of them', () => {
     expect(c().facts.goParseExpectation).toBe('ok');
@@ -202,7 +217,16 @@ describe('extension values', () => {
   });
 
   it('every extension is listed, critical ones marked', () => {
-    expect(c().facts.extensions.map((e) => e.oid)).toEqual([OIDS.basicConstraints, OIDS.keyUsage, OIDS.extKeyUsage, OIDS.certificatePolicies, OIDS.crlDistributionPoints, OIDS.authorityInfoAccess, OIDS.authorityKeyIdentifier, OIDS.nameConstraints]);
+    expect(c().facts.extensions.map((e) => e.oid)).toEqual([
+      OIDS.basicConstraints,
+      OIDS.keyUsage,
+      OIDS.extKeyUsage,
+      OIDS.certificatePolicies,
+      OIDS.crlDistributionPoints,
+      OIDS.authorityInfoAccess,
+      OIDS.authorityKeyIdentifier,
+      OIDS.nameConstraints,
+    ]);
     expect(c().facts.extensionsPresent.filter((p) => p.endsWith(' (critical)'))).toHaveLength(2);
     expect(c().facts.unhandledCriticalExtensions).toEqual([]);
   });
@@ -309,7 +333,7 @@ describe('subject alternative names of every kind', () => {
     expect(parts[4]).toBe('email:me@example.com');
   });
 
-  it('the raw SAN value is kept for Go\'s alreadyInChain comparison', () => {
+  it("the raw SAN value is kept for Go's alreadyInChain comparison", () => {
     expect(c().sanDer).toEqual(san);
   });
 });

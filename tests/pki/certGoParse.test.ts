@@ -9,7 +9,8 @@ import { goParses, parseCertificateDer, type Certificate } from '../../src/core/
 import { OIDS, alg, bitString, bytes, cat, cert, ext, ia5, int, nul, oid, seq, set, nodeSpki, spkiOf, tlv, utf8 } from './certDer.ts';
 
 const withKey = (spki: Uint8Array): Certificate => parseCertificateDer(cert({ spki }));
-const rsaSpki = (mod: number[], exp: number[], params: Uint8Array | null) => seq(params ? alg(OIDS.rsaEncryption, params) : alg(OIDS.rsaEncryption), bitString(seq(int(...mod), int(...exp))));
+const rsaSpki = (mod: number[], exp: number[], params: Uint8Array | null) =>
+  seq(params ? alg(OIDS.rsaEncryption, params) : alg(OIDS.rsaEncryption), bitString(seq(int(...mod), int(...exp))));
 
 /** Go's reasons, one per problem (goParseExpectation is `rejected (a; b)`). */
 function reasons(c: Certificate): string[] {

@@ -19,7 +19,10 @@ describe('hex DER', () => {
 
   it('is read with colons and line breaks, as openssl prints it', () => {
     const hex = der.toString('hex');
-    const colons = hex.match(/../g)!.join(':').replace(/(.{45})/g, '$1\n');
+    const colons = hex
+      .match(/../g)!
+      .join(':')
+      .replace(/(.{45})/g, '$1\n');
     expect(certs(decodeInputs([{ name: 'ca-cert.txt', text: colons }]))).toEqual([hex]);
   });
 

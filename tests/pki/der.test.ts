@@ -139,7 +139,7 @@ describe('readTlv: identifier and length octets (X.690 §8.1)', () => {
   });
 });
 
-describe('the reader\'s refusals as the user sees them', () => {
+describe("the reader's refusals as the user sees them", () => {
   // input.ts: a binary value that starts like a SEQUENCE is read as DER; what the reader
   // refuses is reported as "not DER: <reason> at offset 0".
   it('a binary value with an indefinite length', () => {
@@ -168,7 +168,9 @@ describe('the reader\'s refusals as the user sees them', () => {
   });
 
   it('a CERTIFICATE block with a high tag number', () => {
-    expect(pemCertificateProblems(bytes(0x1f, 0x81, 0x00, 0x00)).some((m) => m.endsWith(': malformed certificate: high tag numbers are not supported'))).toBe(true);
+    expect(pemCertificateProblems(bytes(0x1f, 0x81, 0x00, 0x00)).some((m) => m.endsWith(': malformed certificate: high tag numbers are not supported'))).toBe(
+      true,
+    );
   });
 
   it('a certificate whose extension does not start with an OBJECT IDENTIFIER (Go: "x509: malformed extension OID field")', () => {
@@ -253,7 +255,7 @@ describe('readBigInt (X.690 §8.3)', () => {
     expect(at('02 02 80 00')).toBe(-32768n);
   });
 
-  it('reads only the element\'s own octets, wherever it sits in the buffer', () => {
+  it("reads only the element's own octets, wherever it sits in the buffer", () => {
     // 30 05 { 02 01 80 05 00 } ff: the INTEGER -128 at offset 2, other octets around it.
     expect(at('30 05 02 01 80 05 00 ff', 2)).toBe(-128n);
     expect(at('30 04 02 01 7f ff', 2)).toBe(127n);
@@ -302,7 +304,7 @@ describe('readOid (X.690 §8.19)', () => {
     expect(at('06 01 50')).toBe('2.0');
   });
 
-  it('reads only the element\'s own octets', () => {
+  it("reads only the element's own octets", () => {
     // 30 07 { 06 03 55 1d 13 01 00 }: basicConstraints (2.5.29.19) followed by other octets.
     expect(at('30 07 06 03 55 1d 13 01 00', 2)).toBe('2.5.29.19');
   });

@@ -11,7 +11,9 @@ const NOW = new Date('2026-06-01T00:00:00Z');
 
 async function inspectCluster(breakage: Breakage, trustDomain = 'cluster.local'): Promise<CertsReport> {
   const pki = await generatePki({ now: NOW, breakage, clusters: ['east'], workloads: ['shop/cart'] });
-  const files = pki.files.filter((f) => f.path.startsWith('east/') && !f.path.endsWith('.yaml') && !f.path.includes('/workloads/')).map((f) => ({ name: f.path.slice('east/'.length), bytes: enc(f.text) }));
+  const files = pki.files
+    .filter((f) => f.path.startsWith('east/') && !f.path.endsWith('.yaml') && !f.path.includes('/workloads/'))
+    .map((f) => ({ name: f.path.slice('east/'.length), bytes: enc(f.text) }));
   const workload = pki.files.find((f) => f.path === 'east/workloads/shop-cart/cert-chain.pem')!;
   return inspect([...files, { name: 'workload/cert-chain.pem', bytes: enc(workload.text) }], { now: NOW, trustDomain });
 }
@@ -58,10 +60,15 @@ describe('generated PKI', () => {
 describe('files grouped by directory', () => {
   it('two clusters are two plug-in CAs, and a workload cert-chain.pem is not the CA chain', async () => {
     const pki = await generatePki({ now: NOW, clusters: ['east', 'west'], workloads: ['shop/cart', 'shop/web'] });
-    const files = pki.files.filter((f) => !f.path.endsWith('.yaml') && !f.path.endsWith('key.pem') || f.path.endsWith('/ca-key.pem')).map((f) => ({ name: f.path, bytes: enc(f.text) }));
+    const files = pki.files
+      .filter((f) => (!f.path.endsWith('.yaml') && !f.path.endsWith('key.pem')) || f.path.endsWith('/ca-key.pem'))
+      .map((f) => ({ name: f.path, bytes: enc(f.text) }));
     const r = await inspect(files, { now: NOW });
     const cas = r.scenarios.filter((s) => s.kind === 'plugin-ca');
-    expect(cas.map((s) => s.title).sort()).toEqual(['Plug-in CA (files ca-cert.pem, ca-key.pem, cert-chain.pem, root-cert.pem in east/)', 'Plug-in CA (files ca-cert.pem, ca-key.pem, cert-chain.pem, root-cert.pem in west/)']);
+    expect(cas.map((s) => s.title).sort()).toEqual([
+      'Plug-in CA (files ca-cert.pem, ca-key.pem, cert-chain.pem, root-cert.pem in east/)',
+      'Plug-in CA (files ca-cert.pem, ca-key.pem, cert-chain.pem, root-cert.pem in west/)',
+    ]);
     expect(cas.every((s) => s.verdict.ok)).toBe(true);
     expect(r.findings.map((f) => f.id)).not.toContain('CHAIN_FIRST_NOT_SIGNING_CERT');
     // Both workloads' chains are built and verify.
@@ -73,7 +80,13 @@ describe('files grouped by directory', () => {
 
 describe('generated gateway credential', () => {
   it('is valid inside its window and IST0161-invalid after it', async () => {
-    const c = await generateGatewayCredential({ name: 'cred', namespace: 'istio-system', hosts: ['a.example.com'], notBefore: new Date('2025-01-01T00:00:00Z'), notAfter: new Date('2026-01-01T00:00:00Z') });
+    const c = await generateGatewayCredential({
+      name: 'cred',
+      namespace: 'istio-system',
+      hosts: ['a.example.com'],
+      notBefore: new Date('2025-01-01T00:00:00Z'),
+      notAfter: new Date('2026-01-01T00:00:00Z'),
+    });
     const data = new Map([
       ['tls.crt', enc(c.certPem)],
       ['tls.key', enc(c.keyPem)],
@@ -107,9 +120,16 @@ describe('a private key folded onto one line', () => {
   it('never appears in the report, not even in the message about its malformed BEGIN line', async () => {
     const { files } = await generatePki({ trustDomain: 'cluster.local' });
     const key = files.find((f) => f.path.endsWith('ca-key.pem'))!.text;
-    const body = key.split('\n').filter((l) => l && !l.startsWith('-----')).join('');
+    const body = key
+      .split('\n')
+      .filter((l) => l && !l.startsWith('-----'))
+      .join('');
     // A plain (not `|`) YAML scalar folds the PEM lines into one line with spaces.
-    const secret = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: odd\nstringData:\n  ca.crl:\n${key.trim().split('\n').map((l) => `    ${l}`).join('\n')}\n`;
+    const secret = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: odd\nstringData:\n  ca.crl:\n${key
+      .trim()
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n')}\n`;
     const report = await inspect([{ name: 'secret.yaml', text: secret }]);
     const json = JSON.stringify(report);
     for (let i = 0; i + 40 <= body.length; i += 40) expect(json).not.toContain(body.slice(i, i + 40));
@@ -125,13 +145,23 @@ describe('a private key folded into a name', () => {
     it(`is not printed when it is the Secret's ${field}`, async () => {
       const { files } = await generatePki({ trustDomain: 'cluster.local' });
       const key = files.find((f) => f.path.endsWith('ca-key.pem'))!.text;
-      const body = key.split('\n').filter((l) => l && !l.startsWith('-----')).join('');
-      const folded = `x |\n${key.trim().split('\n').map((l) => `    ${l}`).join('\n')}\n`;
+      const body = key
+        .split('\n')
+        .filter((l) => l && !l.startsWith('-----'))
+        .join('');
+      const folded = `x |\n${key
+        .trim()
+        .split('\n')
+        .map((l) => `    ${l}`)
+        .join('\n')}\n`;
       const secret =
-        field === 'namespace' ? `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: ${folded}`
-        : field === 'name' ? `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${folded}`
-        : field === 'type' ? `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ntype: ${folded}`
-        : `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  ${JSON.stringify(key)}: x\n`;
+        field === 'namespace'
+          ? `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\n  namespace: ${folded}`
+          : field === 'name'
+            ? `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${folded}`
+            : field === 'type'
+              ? `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\ntype: ${folded}`
+              : `apiVersion: v1\nkind: Secret\nmetadata:\n  name: s\nstringData:\n  ${JSON.stringify(key)}: x\n`;
       const report = await inspect([{ name: 'secret.yaml', text: secret }]);
       const json = JSON.stringify(report);
       for (let i = 0; i + 40 <= body.length; i += 40) expect(json).not.toContain(body.slice(i, i + 40));

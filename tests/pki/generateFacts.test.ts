@@ -29,7 +29,10 @@ const KU = x509.KeyUsageFlags;
 
 /** The PEM blocks of a text, in order (RFC 7468). */
 function pemBlocks(text: string): { label: string; der: Uint8Array<ArrayBuffer> }[] {
-  return [...text.matchAll(/-----BEGIN ([A-Z ]+)-----\r?\n([\s\S]*?)-----END \1-----/g)].map((m) => ({ label: m[1]!, der: new Uint8Array(Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64')) }));
+  return [...text.matchAll(/-----BEGIN ([A-Z ]+)-----\r?\n([\s\S]*?)-----END \1-----/g)].map((m) => ({
+    label: m[1]!,
+    der: new Uint8Array(Buffer.from(m[2]!.replace(/\s+/g, ''), 'base64')),
+  }));
 }
 
 /** One certificate, read three ways: node:crypto, @peculiar/x509 and its ASN.1 structure. */
@@ -42,7 +45,11 @@ interface Cert {
 function certs(text: string): Cert[] {
   return pemBlocks(text).map((b) => {
     expect(b.label).toBe('CERTIFICATE');
-    return { node: new nodeCrypto.X509Certificate(Buffer.from(b.der)), px: new x509.X509Certificate(b.der), asn: asn1.AsnConvert.parse(b.der, asnX509.Certificate) };
+    return {
+      node: new nodeCrypto.X509Certificate(Buffer.from(b.der)),
+      px: new x509.X509Certificate(b.der),
+      asn: asn1.AsnConvert.parse(b.der, asnX509.Certificate),
+    };
   });
 }
 
@@ -181,7 +188,13 @@ describe('the intermediate CA of each cluster', () => {
 describe('the cacerts Secret', () => {
   it('is a v1 Opaque Secret cacerts in istio-system whose data are the four files of its cluster', async () => {
     const p = await pki({ clusters: ['east'], workloads: [] });
-    const doc = parseYaml(file(p, 'east/cacerts.yaml').text) as { apiVersion: string; kind: string; metadata: { name: string; namespace: string }; type: string; data: Record<string, string> };
+    const doc = parseYaml(file(p, 'east/cacerts.yaml').text) as {
+      apiVersion: string;
+      kind: string;
+      metadata: { name: string; namespace: string };
+      type: string;
+      data: Record<string, string>;
+    };
     expect(doc.apiVersion).toBe('v1');
     expect(doc.kind).toBe('Secret');
     expect(doc.metadata).toEqual({ name: 'cacerts', namespace: 'istio-system' });
@@ -369,7 +382,8 @@ describe('breakage', () => {
   it('none: nothing is reported broken and every cluster key matches its certificate', async () => {
     const p = await pki({ clusters: ['east', 'west'], workloads: [], breakage: 'none' });
     expect(p.broken).toBe('');
-    for (const cl of ['east', 'west']) expect(publicOfPrivatePem(file(p, `${cl}/ca-key.pem`).text).equals(spkiOf(cert(file(p, `${cl}/ca-cert.pem`).text)))).toBe(true);
+    for (const cl of ['east', 'west'])
+      expect(publicOfPrivatePem(file(p, `${cl}/ca-key.pem`).text).equals(spkiOf(cert(file(p, `${cl}/ca-cert.pem`).text)))).toBe(true);
   });
 });
 
@@ -377,7 +391,11 @@ describe('breakage', () => {
 function keyDetails(c: Cert): { type: string | undefined; curve?: string; bits?: number; exponent?: bigint } {
   const k = c.node.publicKey;
   const d = k.asymmetricKeyDetails ?? {};
-  return { type: k.asymmetricKeyType, ...(d.namedCurve ? { curve: d.namedCurve } : {}), ...(d.modulusLength ? { bits: d.modulusLength, exponent: d.publicExponent } : {}) };
+  return {
+    type: k.asymmetricKeyType,
+    ...(d.namedCurve ? { curve: d.namedCurve } : {}),
+    ...(d.modulusLength ? { bits: d.modulusLength, exponent: d.publicExponent } : {}),
+  };
 }
 
 // Key algorithms: P-256 with ecdsa-with-SHA256, P-384 with ecdsa-with-SHA384 (RFC 5480
@@ -390,7 +408,7 @@ describe('key algorithms', () => {
     const cs: Cert[] = [];
     for (const f of p.files) {
       if (!f.text.includes('BEGIN CERTIFICATE-----')) continue;
-      for (const c of certs(f.text)) if (!seen.has(c.node.fingerprint256)) (seen.add(c.node.fingerprint256), cs.push(c));
+      for (const c of certs(f.text)) if (!seen.has(c.node.fingerprint256)) seen.add(c.node.fingerprint256), cs.push(c);
     }
     const keys = p.files.filter((f) => f.path.endsWith('key.pem')).map((f) => nodeCrypto.createPrivateKey(f.text));
     const csrs = p.csrs.map((g) => new x509.Pkcs10CertificateRequest(pemBlocks(g.csrPem)[0]!.der));
@@ -440,7 +458,14 @@ describe('key algorithms', () => {
   });
 
   it('RSA 4096 with SHA-256, for a gateway credential too', async () => {
-    const c = await generateGatewayCredential({ name: 'cred', namespace: 'istio-system', hosts: ['a.example.com'], notBefore: NOW, notAfter: new Date(NOW.getTime() + DAY), keyAlgorithm: 'RSA-4096' });
+    const c = await generateGatewayCredential({
+      name: 'cred',
+      namespace: 'istio-system',
+      hosts: ['a.example.com'],
+      notBefore: NOW,
+      notAfter: new Date(NOW.getTime() + DAY),
+      keyAlgorithm: 'RSA-4096',
+    });
     const [leaf, ca] = certs(c.certPem) as [Cert, Cert];
     for (const x of [leaf, ca]) {
       expect(keyDetails(x)).toEqual({ type: 'rsa', bits: 4096, exponent: 65537n });
@@ -457,7 +482,13 @@ describe('key algorithms', () => {
 // commonName, if present, MUST be one of the SAN values); a `kubernetes.io/tls` Secret
 // (Kubernetes Secret types: tls.crt, tls.key; Istio's credentialName reads ca.crt for mutual TLS).
 describe('a gateway credential', () => {
-  const opts = { name: 'bookinfo-cred', namespace: 'istio-ingress', hosts: ['bookinfo.example.com', 'www.example.com'], notBefore: new Date('2025-01-01T00:00:00Z'), notAfter: new Date('2026-01-01T00:00:00Z') };
+  const opts = {
+    name: 'bookinfo-cred',
+    namespace: 'istio-ingress',
+    hosts: ['bookinfo.example.com', 'www.example.com'],
+    notBefore: new Date('2025-01-01T00:00:00Z'),
+    notAfter: new Date('2026-01-01T00:00:00Z'),
+  };
 
   it('is a server certificate for its hosts, signed by a CA that is valid whenever it is', async () => {
     const c = await generateGatewayCredential(opts);
@@ -476,7 +507,10 @@ describe('a gateway credential', () => {
     expect(caKu.critical).toBe(true);
     expect(caKu.usages & KU.keyCertSign).toBe(KU.keyCertSign);
     expect(subjectRdns(leaf)).toEqual({ CN: 'bookinfo.example.com' });
-    expect(sans(leaf).names).toEqual([{ type: 'dns', value: 'bookinfo.example.com' }, { type: 'dns', value: 'www.example.com' }]);
+    expect(sans(leaf).names).toEqual([
+      { type: 'dns', value: 'bookinfo.example.com' },
+      { type: 'dns', value: 'www.example.com' },
+    ]);
     expect(keyUsage(leaf)).toEqual({ usages: KU.digitalSignature | KU.keyEncipherment, critical: true });
     expect([...leaf.px.getExtension(x509.ExtendedKeyUsageExtension)!.usages]).toEqual([OID.serverAuth]);
     expect(basicConstraints(leaf)).toEqual({ ca: false, pathLen: undefined, critical: true });
@@ -490,7 +524,13 @@ describe('a gateway credential', () => {
 
   it('comes as a v1 kubernetes.io/tls Secret with tls.crt, tls.key and ca.crt', async () => {
     const c = await generateGatewayCredential(opts);
-    const doc = parseYaml(c.secretYaml) as { apiVersion: string; kind: string; metadata: { name: string; namespace: string }; type: string; data: Record<string, string> };
+    const doc = parseYaml(c.secretYaml) as {
+      apiVersion: string;
+      kind: string;
+      metadata: { name: string; namespace: string };
+      type: string;
+      data: Record<string, string>;
+    };
     expect(doc.apiVersion).toBe('v1');
     expect(doc.kind).toBe('Secret');
     expect(doc.metadata).toEqual({ name: 'bookinfo-cred', namespace: 'istio-ingress' });

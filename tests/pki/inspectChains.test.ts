@@ -18,7 +18,8 @@ const chainOf = (r: CertsReport, l: Issued): ChainView => {
   if (!c) throw new Error(`no chain for ${l.spec.subject}`);
   return c;
 };
-const check = (c: ChainView, child: Issued, name: string): LinkCheck | undefined => c.links.find((l) => l.child === id(child))?.checks.find((x) => x.name === name);
+const check = (c: ChainView, child: Issued, name: string): LinkCheck | undefined =>
+  c.links.find((l) => l.child === id(child))?.checks.find((x) => x.name === name);
 const findingIds = (r: CertsReport) => r.findings.map((f) => f.id);
 
 describe('a complete chain in one paste', () => {

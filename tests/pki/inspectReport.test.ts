@@ -34,10 +34,13 @@ describe('CRLs', () => {
     const ca = await root();
     const revoked = await leaf(ca, { subject: 'CN=revoked' });
     const kept = await leaf(ca, { subject: 'CN=kept' });
-    const r = await inspect([
-      { name: 'certs.pem', text: pem(revoked, kept, ca) },
-      { name: 'ca.crl', text: await crl(ca, { revoked: [revoked], nextUpdate: new Date(NOW.getTime() - DAY) }) },
-    ], { now: NOW });
+    const r = await inspect(
+      [
+        { name: 'certs.pem', text: pem(revoked, kept, ca) },
+        { name: 'ca.crl', text: await crl(ca, { revoked: [revoked], nextUpdate: new Date(NOW.getTime() - DAY) }) },
+      ],
+      { now: NOW },
+    );
     expect(r.crls).toHaveLength(1);
     expect(r.crls[0]!.signedBy.map((s) => s.id)).toEqual([ca.cert.facts.sha256FingerprintHex]);
     expect(r.crls[0]!.expired).toBe(true);
@@ -51,10 +54,13 @@ describe('CRLs', () => {
 
   it('a CRL signed by a CA whose KeyUsage lacks cRLSign: the signature verifies, Go refuses the issuer', async () => {
     const ca = await root({ keyUsage: KU.keyCertSign });
-    const r = await inspect([
-      { name: 'ca.pem', text: pem(ca) },
-      { name: 'ca.crl', text: await crl(ca, { nextUpdate: new Date(NOW.getTime() + DAY) }) },
-    ], { now: NOW });
+    const r = await inspect(
+      [
+        { name: 'ca.pem', text: pem(ca) },
+        { name: 'ca.crl', text: await crl(ca, { nextUpdate: new Date(NOW.getTime() + DAY) }) },
+      ],
+      { now: NOW },
+    );
     expect(r.crls[0]!.signedBy.map((s) => s.id)).toEqual([ca.cert.facts.sha256FingerprintHex]);
     expect(r.crls[0]!.expired).toBe(false);
     const f = r.findings.find((x) => x.id === 'CRL_ISSUER_NO_CRLSIGN')!;
@@ -76,7 +82,13 @@ describe('keys', () => {
 
   it('a readable key matches the certificate with its public key, and its body is masked', async () => {
     const ca = await root();
-    const r = await inspect([{ name: 'ca.pem', text: pem(ca) }, { name: 'ca-key.pem', text: await keyPem(ca.keys) }], { now: NOW });
+    const r = await inspect(
+      [
+        { name: 'ca.pem', text: pem(ca) },
+        { name: 'ca-key.pem', text: await keyPem(ca.keys) },
+      ],
+      { now: NOW },
+    );
     expect(r.keys).toHaveLength(1);
     expect(r.keys[0]!.matches).toEqual([ca.cert.facts.sha256FingerprintHex]);
     expect(r.keys[0]!.masked).toMatch(/^-----BEGIN PRIVATE KEY----- •••••••• \([\d,]+ bytes, masked\)$/);

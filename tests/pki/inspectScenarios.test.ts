@@ -22,12 +22,22 @@ const b64 = (s: string) => Buffer.from(s).toString('base64');
 
 /** A Secret with `data` (base64 of the exact texts given). */
 function secret(name: string, data: Record<string, string>, extra: { namespace?: string; type?: string; labels?: Record<string, string> } = {}): string {
-  const labels = extra.labels ? `  labels:\n${Object.entries(extra.labels).map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`).join('\n')}\n` : '';
-  return `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}\n  namespace: ${extra.namespace ?? 'istio-system'}\n${labels}${extra.type ? `type: ${extra.type}\n` : ''}data:\n${Object.entries(data).map(([k, v]) => `  ${k}: ${b64(v)}`).join('\n')}\n`;
+  const labels = extra.labels
+    ? `  labels:\n${Object.entries(extra.labels)
+        .map(([k, v]) => `    ${k}: ${JSON.stringify(v)}`)
+        .join('\n')}\n`
+    : '';
+  return `apiVersion: v1\nkind: Secret\nmetadata:\n  name: ${name}\n  namespace: ${extra.namespace ?? 'istio-system'}\n${labels}${extra.type ? `type: ${extra.type}\n` : ''}data:\n${Object.entries(
+    data,
+  )
+    .map(([k, v]) => `  ${k}: ${b64(v)}`)
+    .join('\n')}\n`;
 }
 
 function configMap(name: string, data: Record<string, string>): string {
-  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: istio-system\ndata:\n${Object.entries(data).map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`).join('\n')}\n`;
+  return `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${name}\n  namespace: istio-system\ndata:\n${Object.entries(data)
+    .map(([k, v]) => `  ${k}: ${JSON.stringify(v)}`)
+    .join('\n')}\n`;
 }
 
 const yaml = (text: string, options: Parameters<typeof inspect>[1] = {}) => inspect([{ name: 'in.yaml', text }], { now: NOW, ...options });
@@ -41,7 +51,13 @@ const step = (s: ScenarioView, name: string) => s.steps.find((x) => x.name === n
 const findingIds = (r: CertsReport) => r.findings.map((f) => f.id);
 
 function gatewayUser(servers: Array<{ hosts: string[]; credentialName: string }>): CredentialUser {
-  return { kind: 'Gateway', namespace: 'default', name: 'gw', secretNamespace: 'istio-system', servers: servers.map((s, index) => ({ index, mode: 'SIMPLE', ...s })) };
+  return {
+    kind: 'Gateway',
+    namespace: 'default',
+    name: 'gw',
+    secretNamespace: 'istio-system',
+    servers: servers.map((s, index) => ({ index, mode: 'SIMPLE', ...s })),
+  };
 }
 
 describe('gateway credential', () => {
@@ -53,7 +69,9 @@ describe('gateway credential', () => {
       { hosts: ['a.b.example.com', 'example.com'], credentialName: 'kubernetes-gateway://istio-system/cred' },
       { hosts: ['a.example.com'], credentialName: 'another' },
     ]);
-    const r = await yaml(secret('cred', { 'tls.crt': pem(server), 'tls.key': await keyPem(server.keys), 'ca.crt': pem(ca) }, { type: 'kubernetes.io/tls' }), { credentialUsers: [user] });
+    const r = await yaml(secret('cred', { 'tls.crt': pem(server), 'tls.key': await keyPem(server.keys), 'ca.crt': pem(ca) }, { type: 'kubernetes.io/tls' }), {
+      credentialUsers: [user],
+    });
     const s = only(r, 'gateway-credential');
     expect(s.verdict).toEqual({ ok: true, text: 'istiod would serve this credential' });
     expect(step(s, 'keys (ExtractCertInfo)')?.status).toBe('pass');
@@ -96,7 +114,9 @@ describe('gateway credential', () => {
   it('an expired certificate: IST0161 on every Gateway using it', async () => {
     const ca = await root();
     const server = await leaf(ca, { notBefore: new Date(NOW.getTime() - 20 * DAY), notAfter: new Date(NOW.getTime() - DAY) });
-    const r = await yaml(secret('cred', { 'tls.crt': pem(server), 'tls.key': await keyPem(server.keys) }), { credentialUsers: [gatewayUser([{ hosts: ['leaf.example.com'], credentialName: 'cred' }])] });
+    const r = await yaml(secret('cred', { 'tls.crt': pem(server), 'tls.key': await keyPem(server.keys) }), {
+      credentialUsers: [gatewayUser([{ hosts: ['leaf.example.com'], credentialName: 'cred' }])],
+    });
     const s = only(r, 'gateway-credential');
     expect(s.verdict.ok).toBe(false);
     expect(s.verdict.text).toMatch(/^invalid gateway credential \(IST0161\): /);
@@ -116,10 +136,14 @@ describe('gateway credential', () => {
 
   it('keys Istio does not read: ExtractCertInfo error, IST0161', async () => {
     const ca = await root();
-    const r = await yaml(secret('cred', { 'tls.cert': pem(ca), 'tls.key': await keyPem(ca.keys) }, { type: 'kubernetes.io/tls' }), { credentialUsers: [gatewayUser([{ hosts: ['a.example.com'], credentialName: 'cred' }])] });
+    const r = await yaml(secret('cred', { 'tls.cert': pem(ca), 'tls.key': await keyPem(ca.keys) }, { type: 'kubernetes.io/tls' }), {
+      credentialUsers: [gatewayUser([{ hosts: ['a.example.com'], credentialName: 'cred' }])],
+    });
     const s = only(r, 'gateway-credential');
     expect(s.verdict.ok).toBe(false);
-    expect(step(s, 'keys (ExtractCertInfo)')?.error).toBe("found secret, but didn't have expected keys (cert and key) or (tls.crt and tls.key); found: tls.cert, tls.key");
+    expect(step(s, 'keys (ExtractCertInfo)')?.error).toBe(
+      "found secret, but didn't have expected keys (cert and key) or (tls.crt and tls.key); found: tls.cert, tls.key",
+    );
     expect(step(s, 'IST0161 on Gateway default/gw')?.status).toBe('fail');
   });
 });
@@ -140,7 +164,8 @@ describe('gateway client CA (a `-cacert` Secret)', () => {
 });
 
 describe('self-signed CA (istio-ca-secret)', () => {
-  const caSecret = async (ca: Issued) => secret('istio-ca-secret', { 'ca-cert.pem': pem(ca), 'ca-key.pem': await keyPem(ca.keys) }, { type: 'istio.io/ca-root' });
+  const caSecret = async (ca: Issued) =>
+    secret('istio-ca-secret', { 'ca-cert.pem': pem(ca), 'ca-key.pem': await keyPem(ca.keys) }, { type: 'istio.io/ca-root' });
 
   it('loads, and is rotated once less than 20% of its life is left', async () => {
     const young = await root({ notBefore: new Date(NOW.getTime() - 50 * DAY), notAfter: new Date(NOW.getTime() + 50 * DAY) });
@@ -165,7 +190,11 @@ describe('plug-in CA (cacerts)', () => {
   async function files(chainOf: (ca: { root: Issued; signing: Issued }) => string, withRoot = true) {
     const r0 = await root();
     const signing = await intermediate(r0, 'CN=Signing CA');
-    const data: Record<string, string> = { 'ca-cert.pem': pem(signing), 'ca-key.pem': await keyPem(signing.keys), 'cert-chain.pem': chainOf({ root: r0, signing }) };
+    const data: Record<string, string> = {
+      'ca-cert.pem': pem(signing),
+      'ca-key.pem': await keyPem(signing.keys),
+      'cert-chain.pem': chainOf({ root: r0, signing }),
+    };
     if (withRoot) data['root-cert.pem'] = pem(r0);
     return secret('cacerts', data);
   }
@@ -259,7 +288,10 @@ describe('mutual trust between pasted workload certificates', () => {
     expect(trust[0]!.steps.map((x) => x.status)).toEqual(['pass', 'pass', 'pass']);
     const withC = trust[1]!;
     expect(withC.verdict.ok).toBe(false);
-    expect(step(withC, 'spiffe://cluster.local/ns/shop/sa/a accepts spiffe://cluster.local/ns/shop/sa/c')).toMatchObject({ status: 'fail', error: 'x509: certificate specifies an incompatible key usage' });
+    expect(step(withC, 'spiffe://cluster.local/ns/shop/sa/a accepts spiffe://cluster.local/ns/shop/sa/c')).toMatchObject({
+      status: 'fail',
+      error: 'x509: certificate specifies an incompatible key usage',
+    });
     expect(step(withC, 'spiffe://cluster.local/ns/shop/sa/c accepts spiffe://cluster.local/ns/shop/sa/a')?.status).toBe('pass');
     expect(step(withC, 'spiffe://cluster.local/ns/shop/sa/c usages')?.status).toBe('fail');
   });
@@ -278,7 +310,11 @@ describe('scenario detection', () => {
     const strangerCa = await root({ subject: 'CN=Stranger CA' });
     const kubeconfig = async (ca: Issued) =>
       `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n    server: https://10.0.0.1:6443\n    certificate-authority-data: ${b64(pem(ca))}\nusers:\n- name: u\n  user:\n    client-certificate-data: ${b64(pem(client))}\n    client-key-data: ${b64(await keyPem(client.keys))}\ncontexts:\n- name: x\n  context:\n    cluster: c\n    user: u\ncurrent-context: x\n`;
-    const text = secret('istio-remote-secret-west', { west: await kubeconfig(clusterCa), north: await kubeconfig(strangerCa) }, { labels: { 'istio/multiCluster': 'true' } });
+    const text = secret(
+      'istio-remote-secret-west',
+      { west: await kubeconfig(clusterCa), north: await kubeconfig(strangerCa) },
+      { labels: { 'istio/multiCluster': 'true' } },
+    );
     const r = await yaml(text);
     expect(scenarios(r, 'generic-secret')).toEqual([]);
     const s = only(r, 'remote-secret');
@@ -290,16 +326,23 @@ describe('scenario detection', () => {
     ]);
     expect(findingIds(r)).toContain('CHAIN_INCOMPLETE');
   });
-  it('an Envoy config dump: each SDS secret, and the workload chain verified against the dump\'s ROOTCA', async () => {
+  it("an Envoy config dump: each SDS secret, and the workload chain verified against the dump's ROOTCA", async () => {
     const ca = await root({ subject: 'CN=Mesh Root' });
     const w = await leaf(ca, { san: [{ uri: 'spiffe://cluster.local/ns/shop/sa/cart' }] });
-    const secretEntry = (name: string, body: object) => ({ name, version_info: '2026-06-01T00:00:00Z/1', last_updated: '2026-06-01T00:00:00Z', secret: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret', name, ...body } });
+    const secretEntry = (name: string, body: object) => ({
+      name,
+      version_info: '2026-06-01T00:00:00Z/1',
+      last_updated: '2026-06-01T00:00:00Z',
+      secret: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret', name, ...body },
+    });
     const dump = {
       configs: [
         {
           '@type': 'type.googleapis.com/envoy.admin.v3.SecretsConfigDump',
           dynamic_active_secrets: [
-            secretEntry('default', { tls_certificate: { certificate_chain: { inline_bytes: b64(pem(w, ca)) }, private_key: { inline_bytes: b64('[redacted]') } } }),
+            secretEntry('default', {
+              tls_certificate: { certificate_chain: { inline_bytes: b64(pem(w, ca)) }, private_key: { inline_bytes: b64('[redacted]') } },
+            }),
             secretEntry('ROOTCA', { validation_context: { trusted_ca: { inline_bytes: b64(pem(ca)) } } }),
           ],
         },

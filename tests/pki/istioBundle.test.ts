@@ -82,7 +82,12 @@ describe('keyCertBundleVerify — keycertbundle.go Verify', () => {
     const rootCa = await root();
     const k = await keys('P-256');
     const signing = await issue({ subject: '', issuer: rootCa, ca: true, keys: k });
-    const r = await keyCertBundleVerify(context(), { cert: pemBytes(signing), key: bytes(await keyPem(k)), chain: pemBytes(signing, rootCa), root: pemBytes(rootCa) });
+    const r = await keyCertBundleVerify(context(), {
+      cert: pemBytes(signing),
+      key: bytes(await keyPem(k)),
+      chain: pemBytes(signing, rootCa),
+      root: pemBytes(rootCa),
+    });
     expect(r.steps[0]!.status).toBe('pass');
     expect(r.steps[0]!.detail).toContain('(empty subject)');
   });
@@ -107,13 +112,15 @@ describe('keyCertBundleVerify — keycertbundle.go Verify', () => {
   });
 
   // chains, err := cert.Verify(opts) with empty KeyUsages (Go: ExtKeyUsageServerAuth).
-  it('a chain that does not verify: Go\'s error wrapped; key and CRL steps skipped', async () => {
+  it("a chain that does not verify: Go's error wrapped; key and CRL steps skipped", async () => {
     const { input } = await cacerts();
     const stranger = await root({ subject: 'CN=Stranger' });
     const r = await keyCertBundleVerify(context(), { ...input, root: pemBytes(stranger) });
     const error = 'cannot verify the cert with the provided root chain and cert pool with error: x509: certificate signed by unknown authority';
     expect(r.verdict.failingCheck).toBe(FAILING_CHECK.chain);
-    expect(r.verdict.error).toMatch(/^cannot verify the cert with the provided root chain and cert pool with error: x509: certificate signed by unknown authority/);
+    expect(r.verdict.error).toMatch(
+      /^cannot verify the cert with the provided root chain and cert pool with error: x509: certificate signed by unknown authority/,
+    );
     expect(r.verdict.ok).toBe(false);
     expect(stepStates(r.steps)).toEqual([
       [PARSE, 'pass'],
@@ -150,7 +157,9 @@ describe('keyCertBundleVerify — keycertbundle.go Verify', () => {
   it('the chain is verified for serverAuth unless other usages are asked for', async () => {
     const { input } = await cacerts({ eku: [EKU.clientAuth] });
     const r = await keyCertBundleVerify(context(), input);
-    expect(r.verdict.error).toBe('cannot verify the cert with the provided root chain and cert pool with error: x509: certificate specifies an incompatible key usage');
+    expect(r.verdict.error).toBe(
+      'cannot verify the cert with the provided root chain and cert pool with error: x509: certificate specifies an incompatible key usage',
+    );
     expect((await keyCertBundleVerify(context(), input, ['clientAuth'])).verdict.ok).toBe(true);
     const server = await cacerts({ eku: [EKU.serverAuth] });
     expect((await keyCertBundleVerify(context(), server.input)).verdict.ok).toBe(true);
@@ -160,7 +169,11 @@ describe('keyCertBundleVerify — keycertbundle.go Verify', () => {
   it('a key that does not parse: the match and CRL steps are skipped', async () => {
     const { input, signing } = await cacerts();
     const r = await keyCertBundleVerify(context(), { ...input, key: pemBytes(signing) });
-    expect(r.verdict).toEqual({ ok: false, failingCheck: FAILING_CHECK.key, error: 'failed to parse private key PEM: unsupported PEM block type for a private key: CERTIFICATE' });
+    expect(r.verdict).toEqual({
+      ok: false,
+      failingCheck: FAILING_CHECK.key,
+      error: 'failed to parse private key PEM: unsupported PEM block type for a private key: CERTIFICATE',
+    });
     expect(stepStates(r.steps)).toEqual([
       [PARSE, 'pass'],
       [CHAIN, 'pass'],
@@ -179,7 +192,11 @@ describe('keyCertBundleVerify — keycertbundle.go Verify', () => {
   it('a key of another certificate: the match fails, CRL skipped', async () => {
     const { input } = await cacerts();
     const r = await keyCertBundleVerify(context(), { ...input, key: bytes(await keyPem(await keys('P-256'))) });
-    expect(r.verdict).toEqual({ ok: false, failingCheck: FAILING_CHECK.match, error: 'the cert does not match the key: tls: private key does not match public key' });
+    expect(r.verdict).toEqual({
+      ok: false,
+      failingCheck: FAILING_CHECK.match,
+      error: 'the cert does not match the key: tls: private key does not match public key',
+    });
     expect(stepStates(r.steps)).toEqual([
       [PARSE, 'pass'],
       [CHAIN, 'pass'],
@@ -258,7 +275,13 @@ describe('keyCertBundleVerify — CRL coverage (keycertbundle.go Verify, `if len
     const k = await keys('P-256');
     const signing = await intermediate(rootCa, 'CN=Zeta Signing', { keys: k });
     const stranger = await root({ subject: 'CN=Stranger' });
-    const r = await keyCertBundleVerify(context(), { cert: pemBytes(signing), key: bytes(await keyPem(k)), chain: pemBytes(signing, rootCa), root: pemBytes(rootCa), crl: crlPem(await crlDer(stranger)) });
+    const r = await keyCertBundleVerify(context(), {
+      cert: pemBytes(signing),
+      key: bytes(await keyPem(k)),
+      chain: pemBytes(signing, rootCa),
+      root: pemBytes(rootCa),
+      crl: crlPem(await crlDer(stranger)),
+    });
     expect(r.verdict.error).toBe('missing CRL signed by certificates: [CN=Alpha Root CN=Zeta Signing]');
     expect(r.certsWithoutCrl).toEqual(['CN=Alpha Root', 'CN=Zeta Signing']);
   });
@@ -366,7 +389,8 @@ describe('pluggedCaLoad — ca.go NewPluggedCertIstioCAOptions, then NewIstioCA 
     const chain = bytes(encodePem('CERTIFICATE', new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01])) + pem(signing, rootCa));
     const r = await pluggedCaLoad(context(), { ...input, chain });
     expect(r.verdict.ok).toBe(true);
-    const error = 'failed to get default cert TTL failed to get cert chain TTL failed to extract cert expiration timestamp: failed to parse the cert: failed to parse X.509 certificate';
+    const error =
+      'failed to get default cert TTL failed to get cert chain TTL failed to extract cert expiration timestamp: failed to parse the cert: failed to parse X.509 certificate';
     expect(r.load).toEqual({ ok: false, failingCheck: FAILING_CHECK.ttl, error });
     expect(r.steps.at(-1)).toMatchObject({ name: TTL, status: 'fail', error });
     expectDetails(r.steps);

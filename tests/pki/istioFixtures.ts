@@ -57,7 +57,10 @@ export function crlPem(...ders: Uint8Array[]): Uint8Array {
 /** The CRL's TBSCertList re-signed by `signer` with another algorithm (node:crypto; e.g. MD5). */
 export async function resignCrl(der: Uint8Array, signer: Keys, sigOid: string, nodeHash: string): Promise<Uint8Array> {
   const list = asn1.AsnConvert.parse(der, asnX509.CertificateList);
-  const algId = new asnX509.AlgorithmIdentifier({ algorithm: sigOid, parameters: sigOid.startsWith('1.2.840.113549') ? new Uint8Array([5, 0]).buffer : undefined });
+  const algId = new asnX509.AlgorithmIdentifier({
+    algorithm: sigOid,
+    parameters: sigOid.startsWith('1.2.840.113549') ? new Uint8Array([5, 0]).buffer : undefined,
+  });
   list.tbsCertList.signature = algId;
   list.signatureAlgorithm = algId;
   const tbs = new Uint8Array(asn1.AsnConvert.serialize(list.tbsCertList));

@@ -156,13 +156,23 @@ describe('x509KeyPair — crypto/tls X509KeyPair (tls.go)', () => {
     const { k, keyPem: kp } = await pair();
     const ctx = context();
     expect((await x509KeyPair(ctx, bytes(''), kp)).error).toBe('tls: failed to find any PEM data in certificate input');
-    expect((await x509KeyPair(ctx, kp, kp)).error).toBe('tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched');
+    expect((await x509KeyPair(ctx, kp, kp)).error).toBe(
+      'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched',
+    );
     const sec1 = await keyPem(k, 'sec1');
-    expect((await x509KeyPair(ctx, bytes(sec1), kp)).error).toBe('tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched');
+    expect((await x509KeyPair(ctx, bytes(sec1), kp)).error).toBe(
+      'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched',
+    );
     const params = encodePem('EC PARAMETERS', new Uint8Array([6, 8, 42, 134, 72, 206, 61, 3, 1, 7]));
-    expect((await x509KeyPair(ctx, bytes(params), kp)).error).toBe('tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [EC PARAMETERS]');
-    expect((await x509KeyPair(ctx, bytes(params + sec1), kp)).error).toBe('tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [EC PARAMETERS EC PRIVATE KEY]');
-    expect((await x509KeyPair(ctx, bytes(sec1 + params), kp)).error).toBe('tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [EC PRIVATE KEY EC PARAMETERS]');
+    expect((await x509KeyPair(ctx, bytes(params), kp)).error).toBe(
+      'tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [EC PARAMETERS]',
+    );
+    expect((await x509KeyPair(ctx, bytes(params + sec1), kp)).error).toBe(
+      'tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [EC PARAMETERS EC PRIVATE KEY]',
+    );
+    expect((await x509KeyPair(ctx, bytes(sec1 + params), kp)).error).toBe(
+      'tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [EC PRIVATE KEY EC PARAMETERS]',
+    );
   });
 
   // The key is the first block whose type is "PRIVATE KEY" or ends in " PRIVATE KEY"; none: no
@@ -173,9 +183,13 @@ describe('x509KeyPair — crypto/tls X509KeyPair (tls.go)', () => {
     const ctx = context();
     expect((await x509KeyPair(ctx, certPem, bytes('nothing'))).error).toBe('tls: failed to find any PEM data in key input');
     expect((await x509KeyPair(ctx, certPem, certPem)).error).toBe('tls: found a certificate rather than a key in the PEM for the private key');
-    expect((await x509KeyPair(ctx, certPem, bytes(pem(r, r)))).error).toBe('tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: [CERTIFICATE CERTIFICATE]');
+    expect((await x509KeyPair(ctx, certPem, bytes(pem(r, r)))).error).toBe(
+      'tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: [CERTIFICATE CERTIFICATE]',
+    );
     const odd = encodePem('PRIVATEKEY', new Uint8Array([1, 2, 3]));
-    expect((await x509KeyPair(ctx, certPem, bytes(odd))).error).toBe('tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: [PRIVATEKEY]');
+    expect((await x509KeyPair(ctx, certPem, bytes(odd))).error).toBe(
+      'tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: [PRIVATEKEY]',
+    );
   });
 
   it('the key block is found after other blocks, and any "… PRIVATE KEY" type will do', async () => {
@@ -206,11 +220,11 @@ describe('x509KeyPair — crypto/tls X509KeyPair (tls.go)', () => {
   it('a key block that does not parse: "tls: failed to parse private key"', async () => {
     const { certPem } = await pair();
     const bad = encodePem('EC PRIVATE KEY', new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01]));
-    expect((await x509KeyPair(context(), certPem, bytes(bad)))).toEqual({ error: 'tls: failed to parse private key' });
+    expect(await x509KeyPair(context(), certPem, bytes(bad))).toEqual({ error: 'tls: failed to parse private key' });
   });
 
   // switch pub := x509Cert.PublicKey.(type): an RSA certificate with an EC key → type mismatch.
-  it('another key type, or another key: Go\'s two mismatch errors', async () => {
+  it("another key type, or another key: Go's two mismatch errors", async () => {
     const { certPem } = await pair();
     const rsa = await pair('RSA-2048');
     const otherEc = await keys('P-256');
@@ -353,7 +367,7 @@ describe('crlSignedBy — x509.go RevocationList.CheckSignatureFrom', () => {
 
   // checkSignature: rsa.VerifyPKCS1v15's error is "crypto/rsa: verification error"; ECDSA's
   // failure is "x509: ECDSA verification failure".
-  it('signed by another key of the same type: the key type\'s verification error', async () => {
+  it("signed by another key of the same type: the key type's verification error", async () => {
     const rk = await keys('RSA-2048', 'istio-crl');
     const rsaCa = await root({ keys: rk, subject: 'CN=RSA CRL CA' });
     const rsaOther = await root({ keys: await keys('RSA-2048', 'istio-crl-other'), subject: 'CN=RSA CRL CA' });
@@ -376,11 +390,15 @@ describe('crlSignedBy — x509.go RevocationList.CheckSignatureFrom', () => {
 
   // checkSignature: the algorithm's public key type differs from the parent's →
   // signaturePublicKeyAlgoMismatchError ("… specifies an RSA public key, but have public key of type *ecdsa.PublicKey").
-  it('an EC parent for an RSA-signed CRL, and the other way round: Go\'s key type mismatch error', async () => {
+  it("an EC parent for an RSA-signed CRL, and the other way round: Go's key type mismatch error", async () => {
     const rsaCa = await root({ keys: await keys('RSA-2048', 'istio-crl'), subject: 'CN=Mixed' });
     const ecCa = await root({ subject: 'CN=Mixed' });
-    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(rsaCa)), ecCa.cert)).toBe('x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey');
-    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), rsaCa.cert)).toBe('x509: signature algorithm specifies an ECDSA public key, but have public key of type *rsa.PublicKey');
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(rsaCa)), ecCa.cert)).toBe(
+      'x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey',
+    );
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), rsaCa.cert)).toBe(
+      'x509: signature algorithm specifies an ECDSA public key, but have public key of type *rsa.PublicKey',
+    );
   });
 
   // CheckSignatureFrom: parent.PublicKeyAlgorithm == UnknownPublicKeyAlgorithm → ErrUnsupportedAlgorithm
@@ -426,7 +444,9 @@ describe('crlSignedBy — x509.go RevocationList.CheckSignatureFrom', () => {
   // before the algorithm is looked at (getPublicKeyAlgorithmFromOID knows RSA, DSA, ECDSA, Ed25519).
   it('a parent key Go does not know (X25519, X448, Ed448, an unknown OID): "algorithm unimplemented", even for MD5', async () => {
     const ecCa = await root({ subject: 'CN=Odd CA' });
-    const md5 = parseCrlDer(relabelCrl(await crlDer(ecCa), new asnX509.AlgorithmIdentifier({ algorithm: SIG_OIDS.md5WithRSA, parameters: new Uint8Array([5, 0]).buffer })));
+    const md5 = parseCrlDer(
+      relabelCrl(await crlDer(ecCa), new asnX509.AlgorithmIdentifier({ algorithm: SIG_OIDS.md5WithRSA, parameters: new Uint8Array([5, 0]).buffer })),
+    );
     const unknown = asn1.AsnConvert.parse(nodeSpki('x25519'), asnX509.SubjectPublicKeyInfo);
     unknown.algorithm = new asnX509.AlgorithmIdentifier({ algorithm: '1.3.6.1.4.1.99999.9' });
     for (const spki of [nodeSpki('x25519'), nodeSpki('x448'), nodeSpki('ed448'), new Uint8Array(asn1.AsnConvert.serialize(unknown))]) {
@@ -444,7 +464,9 @@ describe('crlSignedBy — x509.go RevocationList.CheckSignatureFrom', () => {
     const parent = await caWithKey(nodeSpki('dsa', { modulusLength: 2048, divisorLength: 256 }));
     expect(parent.facts.publicKey.type).toBe('DSA');
     expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), parent)).toBe(UNIMPLEMENTED);
-    const md5 = parseCrlDer(relabelCrl(await crlDer(ecCa), new asnX509.AlgorithmIdentifier({ algorithm: SIG_OIDS.md5WithRSA, parameters: new Uint8Array([5, 0]).buffer })));
+    const md5 = parseCrlDer(
+      relabelCrl(await crlDer(ecCa), new asnX509.AlgorithmIdentifier({ algorithm: SIG_OIDS.md5WithRSA, parameters: new Uint8Array([5, 0]).buffer })),
+    );
     expect(await crlSignedBy(context(), md5, parent)).toBe('x509: cannot verify signature: insecure algorithm MD5-RSA');
   });
 
@@ -461,14 +483,18 @@ describe('crlSignedBy — x509.go RevocationList.CheckSignatureFrom', () => {
 
   // signaturePublicKeyAlgoMismatchError names the algorithm's PublicKeyAlgorithm (RSA for
   // RSASSA-PSS, ECDSA, Ed25519) and the parent key's Go type.
-  it('mismatches name Go\'s key algorithm and type: Ed25519 CRL / RSA parent, ECDSA CRL / Ed25519 parent, RSASSA-PSS CRL / ECDSA parent', async () => {
+  it("mismatches name Go's key algorithm and type: Ed25519 CRL / RSA parent, ECDSA CRL / Ed25519 parent, RSASSA-PSS CRL / ECDSA parent", async () => {
     const rootCa = await root();
     const ed = await ed25519Keys();
     const edCa = await issue({ subject: 'CN=Mixed', issuer: rootCa, ca: true, keys: ed });
     const rsaCa = await root({ keys: await keys('RSA-2048', 'istio-crl'), subject: 'CN=Mixed' });
     const ecCa = await root({ subject: 'CN=Mixed' });
-    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(edCa, ed, { name: 'Ed25519' })), rsaCa.cert)).toBe('x509: signature algorithm specifies an Ed25519 public key, but have public key of type *rsa.PublicKey');
-    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), edCa.cert)).toBe('x509: signature algorithm specifies an ECDSA public key, but have public key of type ed25519.PublicKey');
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(edCa, ed, { name: 'Ed25519' })), rsaCa.cert)).toBe(
+      'x509: signature algorithm specifies an Ed25519 public key, but have public key of type *rsa.PublicKey',
+    );
+    expect(await crlSignedBy(context(), parseCrlDer(await crlDer(ecCa)), edCa.cert)).toBe(
+      'x509: signature algorithm specifies an ECDSA public key, but have public key of type ed25519.PublicKey',
+    );
     // SHA256WithRSAPSS as Go recognises it: SHA-256, MGF1 with SHA-256, salt 32, trailer 1.
     const sha256 = new asnX509.AlgorithmIdentifier({ algorithm: '2.16.840.1.101.3.4.2.1', parameters: null });
     const pss = new asnRsa.RsaSaPssParams({
@@ -476,8 +502,12 @@ describe('crlSignedBy — x509.go RevocationList.CheckSignatureFrom', () => {
       maskGenAlgorithm: new asnX509.AlgorithmIdentifier({ algorithm: '1.2.840.113549.1.1.8', parameters: asn1.AsnConvert.serialize(sha256) }),
       saltLength: 32,
     });
-    const pssCrl = parseCrlDer(relabelCrl(await crlDer(rsaCa), new asnX509.AlgorithmIdentifier({ algorithm: '1.2.840.113549.1.1.10', parameters: asn1.AsnConvert.serialize(pss) })));
-    expect(await crlSignedBy(context(), pssCrl, ecCa.cert)).toBe('x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey');
+    const pssCrl = parseCrlDer(
+      relabelCrl(await crlDer(rsaCa), new asnX509.AlgorithmIdentifier({ algorithm: '1.2.840.113549.1.1.10', parameters: asn1.AsnConvert.serialize(pss) })),
+    );
+    expect(await crlSignedBy(context(), pssCrl, ecCa.cert)).toBe(
+      'x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey',
+    );
   });
 });
 

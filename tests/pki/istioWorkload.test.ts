@@ -29,7 +29,13 @@ async function workload(extra: Parameters<typeof leaf>[1] = {}, kind: 'P-256' | 
   const mid = await intermediate(rootCa, 'CN=Mid');
   const leafKeys = await keys(kind, kind === 'P-256' ? undefined : 'istio-workload');
   const leafCert = await leaf(mid, { keys: leafKeys, ...extra });
-  return { rootCa, mid, leafCert, leafKeys, input: { cert: pemBytes(leafCert), chain: pemBytes(mid), root: pemBytes(rootCa), key: bytes(await keyPem(leafKeys)) } };
+  return {
+    rootCa,
+    mid,
+    leafCert,
+    leafKeys,
+    input: { cert: pemBytes(leafCert), chain: pemBytes(mid), root: pemBytes(rootCa), key: bytes(await keyPem(leafKeys)) },
+  };
 }
 
 describe('workloadVerify — verify_cert.go VerifyCertificate', () => {
@@ -110,7 +116,7 @@ describe('workloadVerify — verify_cert.go VerifyCertificate', () => {
   });
 
   // cert, err := ParsePemEncodedCertificate(certChainPem); return err as it is.
-  it('a certificate file whose first block is not a certificate: ParsePemEncodedCertificate\'s error', async () => {
+  it("a certificate file whose first block is not a certificate: ParsePemEncodedCertificate's error", async () => {
     const { input, leafKeys, leafCert } = await workload();
     const r = await workloadVerify(context(), { ...input, cert: bytes((await keyPem(leafKeys)) + pem(leafCert)) });
     expect(r.verdict).toEqual({ ok: false, failingCheck: 'leaf parse', error: 'failed to parse X.509 certificate' });
@@ -141,7 +147,7 @@ describe('workloadVerify — verify_cert.go VerifyCertificate', () => {
     expect(r.leaf!.facts.sha256FingerprintHex).toBe(await sha256Hex(r.leaf!.der));
   });
 
-  it('no key: the key step is skipped, the verdict is the chain\'s', async () => {
+  it("no key: the key step is skipped, the verdict is the chain's", async () => {
     const { input } = await workload();
     const r = await workloadVerify(context(), { ...input, key: undefined });
     expect(r.verdict.ok).toBe(true);
@@ -166,7 +172,7 @@ describe('workloadVerify — verify_cert.go VerifyCertificate', () => {
   });
 
   // priv, err := ParsePemEncodedKey(privPem); if err != nil { return err }
-  it('a key that does not parse: ParsePemEncodedKey\'s error as it is', async () => {
+  it("a key that does not parse: ParsePemEncodedKey's error as it is", async () => {
     const { input, leafCert } = await workload();
     const r = await workloadVerify(context(), { ...input, key: pemBytes(leafCert) });
     expect(r.verdict).toEqual({ ok: false, failingCheck: FAILING_CHECK.workloadKey, error: 'unsupported PEM block type for a private key: CERTIFICATE' });
@@ -210,7 +216,12 @@ describe('workloadVerify — verify_cert.go VerifyCertificate', () => {
     const l = await leaf(rootCa, { keys: edKeys });
     expect(l.cert.facts.publicKey.type).toBe('Ed25519');
     const pkcs8 = new Uint8Array(await globalThis.crypto.subtle.exportKey('pkcs8', kp.privateKey));
-    const r = await workloadVerify(context(), { cert: pemBytes(l), chain: new Uint8Array(), root: pemBytes(rootCa), key: bytes(encodePem('PRIVATE KEY', pkcs8)) });
+    const r = await workloadVerify(context(), {
+      cert: pemBytes(l),
+      chain: new Uint8Array(),
+      root: pemBytes(rootCa),
+      key: bytes(encodePem('PRIVATE KEY', pkcs8)),
+    });
     expect(r.verdict.error).toBe('algorithms for private key and cert do not match');
   });
 

@@ -12,9 +12,26 @@ import * as asnEcc from '@peculiar/asn1-ecc';
 import * as asnPkcs8 from '@peculiar/asn1-pkcs8';
 import * as asnX509 from '@peculiar/asn1-x509';
 import { describe, expect, it } from 'vitest';
-import { istioKeyVerdict, KeyParseError, parsePrivateKeyDer, privateKeyFacts, publicKeyOf, x509KeyPairError, type PrivateKeyFacts } from '../../src/core/pki/keys.ts';
+import {
+  istioKeyVerdict,
+  KeyParseError,
+  parsePrivateKeyDer,
+  privateKeyFacts,
+  publicKeyOf,
+  x509KeyPairError,
+  type PrivateKeyFacts,
+} from '../../src/core/pki/keys.ts';
 
-const OIDS = { rsa: '1.2.840.113549.1.1.1', ec: '1.2.840.10045.2.1', ed25519: '1.3.101.112', x25519: '1.3.101.110', ed448: '1.3.101.113', x448: '1.3.101.111', dsa: '1.2.840.10040.4.1', p256: '1.2.840.10045.3.1.7' };
+const OIDS = {
+  rsa: '1.2.840.113549.1.1.1',
+  ec: '1.2.840.10045.2.1',
+  ed25519: '1.3.101.112',
+  x25519: '1.3.101.110',
+  ed448: '1.3.101.113',
+  x448: '1.3.101.111',
+  dsa: '1.2.840.10040.4.1',
+  p256: '1.2.840.10045.3.1.7',
+};
 
 type Pair = nodeCrypto.KeyPairKeyObjectResult;
 const der = (b: Buffer): Uint8Array => new Uint8Array(b);
@@ -52,7 +69,11 @@ function sec1Without(p: Pair, drop: { params?: boolean; pub?: boolean }): Uint8A
 /** PKCS#8 PrivateKeyInfo around an inner key; `params` undefined leaves AlgorithmIdentifier.parameters out. */
 function wrapPkcs8(alg: string, params: Uint8Array | undefined, inner: Uint8Array): Uint8Array {
   const algorithm = new asnX509.AlgorithmIdentifier({ algorithm: alg, parameters: params ? params.slice().buffer : undefined });
-  return new Uint8Array(asn1.AsnConvert.serialize(new asnPkcs8.PrivateKeyInfo({ version: 0, privateKeyAlgorithm: algorithm, privateKey: new asnPkcs8.PrivateKey(inner.slice().buffer) })));
+  return new Uint8Array(
+    asn1.AsnConvert.serialize(
+      new asnPkcs8.PrivateKeyInfo({ version: 0, privateKeyAlgorithm: algorithm, privateKey: new asnPkcs8.PrivateKey(inner.slice().buffer) }),
+    ),
+  );
 }
 const P256_OID_DER = new Uint8Array([0x06, 0x08, 0x2a, 0x86, 0x48, 0xce, 0x3d, 0x03, 0x01, 0x07]);
 
@@ -61,7 +82,7 @@ async function facts(d: Uint8Array, pemType: string | null = null): Promise<Priv
 }
 
 describe('PKCS#1 RSAPrivateKey (Go ParsePKCS1PrivateKey: version > 1 is "unsupported private key version")', () => {
-  it('reads node\'s PKCS#1 export; the public half is node\'s SPKI', async () => {
+  it("reads node's PKCS#1 export; the public half is node's SPKI", async () => {
     const k = parsePrivateKeyDer(pkcs1Of(rsa), 'RSA PRIVATE KEY');
     expect(k.encoding).toBe('PKCS#1');
     expect(k.algorithm).toBe(OIDS.rsa);
@@ -111,7 +132,7 @@ describe('SEC1 ECPrivateKey (Go ParseECPrivateKey: version must be 1; no curve i
     ['P-256', p256],
     ['P-384', p384],
     ['P-521', p521],
-  ])('%s without its public point: the public half is derived and equals node\'s SPKI', async (_n, p) => {
+  ])("%s without its public point: the public half is derived and equals node's SPKI", async (_n, p) => {
     const k = parsePrivateKeyDer(sec1Without(p, { pub: true }), 'EC PRIVATE KEY');
     expect(k.encoding).toBe('SEC1');
     expect(k.spki).toBeUndefined();
@@ -124,7 +145,10 @@ describe('SEC1 ECPrivateKey (Go ParseECPrivateKey: version must be 1; no curve i
   it('derives a point whose base64url (JWK) spelling has both "-" and "_" (RFC 7518 §6.2.1)', async () => {
     // Keys are drawn until node's own JWK export of the public point uses both URL-safe characters.
     let p = ec('prime256v1');
-    const url = (k: Pair): string => { const j = k.publicKey.export({ format: 'jwk' }); return `${j.x}${j.y}`; };
+    const url = (k: Pair): string => {
+      const j = k.publicKey.export({ format: 'jwk' });
+      return `${j.x}${j.y}`;
+    };
     while (!/-/.test(url(p)) || !/_/.test(url(p))) p = ec('prime256v1');
     const k = parsePrivateKeyDer(sec1Without(p, { pub: true }), 'EC PRIVATE KEY');
     expect(hexOf((await publicKeyOf(k))!)).toBe(hexOf(spkiOf(p)));
@@ -180,7 +204,7 @@ describe('PKCS#8 PrivateKeyInfo (Go ParsePKCS8PrivateKey)', () => {
     expect(hexOf((await publicKeyOf(k))!)).toBe(hexOf(spkiOf(p256)));
   });
 
-  it('EC without AlgorithmIdentifier parameters: Go falls back to the inner key\'s curve and accepts it', async () => {
+  it("EC without AlgorithmIdentifier parameters: Go falls back to the inner key's curve and accepts it", async () => {
     const d = wrapPkcs8(OIDS.ec, undefined, sec1Of(p256));
     const k = parsePrivateKeyDer(d, 'PRIVATE KEY');
     expect(k.encoding).toBe('PKCS#8');
@@ -197,7 +221,7 @@ describe('PKCS#8 PrivateKeyInfo (Go ParsePKCS8PrivateKey)', () => {
     expect(hexOf((await publicKeyOf(k))!)).toBe(hexOf(spkiOf(p256)));
   });
 
-  it('RSA: encoding PKCS#8, node\'s SPKI', async () => {
+  it("RSA: encoding PKCS#8, node's SPKI", async () => {
     const f = await facts(pkcs8Of(rsa), 'PRIVATE KEY');
     expect(f.encoding).toBe('PKCS#8');
     expect(f.publicKey?.type).toBe('RSA');
@@ -208,7 +232,7 @@ describe('PKCS#8 PrivateKeyInfo (Go ParsePKCS8PrivateKey)', () => {
   it.each([
     ['ed25519', OIDS.ed25519],
     ['x25519', OIDS.x25519],
-  ] as const)('%s (no public key in the file): derived, equal to node\'s SPKI (RFC 8410: parameters absent)', async (type, oid) => {
+  ] as const)("%s (no public key in the file): derived, equal to node's SPKI (RFC 8410: parameters absent)", async (type, oid) => {
     const p = nodeCrypto.generateKeyPairSync(type as 'ed25519');
     const k = parsePrivateKeyDer(pkcs8Of(p), 'PRIVATE KEY');
     expect(k.algorithm).toBe(oid);
@@ -255,14 +279,14 @@ describe('parsePrivateKeyDer tries every encoding, the labelled one first (Go tl
     expect(k.pemType).toBe(label);
   });
 
-  it('when nothing fits, the error carries the labelled encoding\'s reason (here: the SEC1 version)', () => {
+  it("when nothing fits, the error carries the labelled encoding's reason (here: the SEC1 version)", () => {
     const bad = withVersion(sec1Of(p256), 2);
     expect(() => parsePrivateKeyDer(bad, 'EC PRIVATE KEY')).toThrow(KeyParseError);
     expect(() => parsePrivateKeyDer(bad, 'EC PRIVATE KEY')).toThrow(/version/);
     expect(() => parsePrivateKeyDer(withVersion(pkcs1Of(rsa), 2), 'RSA PRIVATE KEY')).toThrow(/version/);
   });
 
-  it('keeps its own copy of the bytes: overwriting the caller\'s buffer afterwards changes nothing', async () => {
+  it("keeps its own copy of the bytes: overwriting the caller's buffer afterwards changes nothing", async () => {
     const d = sec1Of(p256);
     const k = parsePrivateKeyDer(d, 'EC PRIVATE KEY');
     const before = hexOf(k.der);
@@ -308,15 +332,35 @@ describe('istioKeyVerdict (Istio ParsePemEncodedKey switch on the block type)', 
   });
 });
 
-describe('istioKeyVerdict for keys our parser reads but Go refuses (Go 1.26 ParseECPrivateKey / ParsePKCS8PrivateKey on node\'s exports)', () => {
+describe("istioKeyVerdict for keys our parser reads but Go refuses (Go 1.26 ParseECPrivateKey / ParsePKCS8PrivateKey on node's exports)", () => {
   // Errors printed by a Go program calling crypto/x509 on these exact encodings.
   it.each([
     ['secp256k1 SEC1', 'EC PRIVATE KEY', () => sec1Of(ec('secp256k1')), 'failed to parse the ECDSA private key: x509: unknown elliptic curve'],
     ['brainpoolP256r1 SEC1', 'EC PRIVATE KEY', () => sec1Of(ec('brainpoolP256r1')), 'failed to parse the ECDSA private key: x509: unknown elliptic curve'],
-    ['secp256k1 PKCS#8', 'PRIVATE KEY', () => pkcs8Of(ec('secp256k1')), 'failed to parse the PKCS8 private key: x509: failed to parse EC private key embedded in PKCS#8: x509: unknown elliptic curve'],
-    ['Ed448', 'PRIVATE KEY', () => pkcs8Of(nodeCrypto.generateKeyPairSync('ed448')), 'failed to parse the PKCS8 private key: x509: PKCS#8 wrapping contained private key with unknown algorithm: 1.3.101.113'],
-    ['X448', 'PRIVATE KEY', () => pkcs8Of(nodeCrypto.generateKeyPairSync('x448')), 'failed to parse the PKCS8 private key: x509: PKCS#8 wrapping contained private key with unknown algorithm: 1.3.101.111'],
-    ['DSA', 'PRIVATE KEY', () => pkcs8Of(nodeCrypto.generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 })), 'failed to parse the PKCS8 private key: x509: PKCS#8 wrapping contained private key with unknown algorithm: 1.2.840.10040.4.1'],
+    [
+      'secp256k1 PKCS#8',
+      'PRIVATE KEY',
+      () => pkcs8Of(ec('secp256k1')),
+      'failed to parse the PKCS8 private key: x509: failed to parse EC private key embedded in PKCS#8: x509: unknown elliptic curve',
+    ],
+    [
+      'Ed448',
+      'PRIVATE KEY',
+      () => pkcs8Of(nodeCrypto.generateKeyPairSync('ed448')),
+      'failed to parse the PKCS8 private key: x509: PKCS#8 wrapping contained private key with unknown algorithm: 1.3.101.113',
+    ],
+    [
+      'X448',
+      'PRIVATE KEY',
+      () => pkcs8Of(nodeCrypto.generateKeyPairSync('x448')),
+      'failed to parse the PKCS8 private key: x509: PKCS#8 wrapping contained private key with unknown algorithm: 1.3.101.111',
+    ],
+    [
+      'DSA',
+      'PRIVATE KEY',
+      () => pkcs8Of(nodeCrypto.generateKeyPairSync('dsa', { modulusLength: 1024, divisorLength: 160 })),
+      'failed to parse the PKCS8 private key: x509: PKCS#8 wrapping contained private key with unknown algorithm: 1.2.840.10040.4.1',
+    ],
   ])('%s', (_n, type, make, verdict) => {
     expect(istioKeyVerdict(type, make())).toBe(verdict);
   });
@@ -331,14 +375,19 @@ describe('istioKeyVerdict for keys our parser reads but Go refuses (Go 1.26 Pars
 });
 
 describe('x509KeyPairError (crypto/tls X509KeyPair: type, then public key equality)', () => {
-  const f = (type: string | undefined, digest = 'aa'): PrivateKeyFacts => ({ encoding: 'PKCS#8', pemType: 'PRIVATE KEY', istioParsePemEncodedKey: 'supported', publicKey: type ? ({ type, spkiSha256: digest } as PrivateKeyFacts['publicKey']) : null });
+  const f = (type: string | undefined, digest = 'aa'): PrivateKeyFacts => ({
+    encoding: 'PKCS#8',
+    pemType: 'PRIVATE KEY',
+    istioParsePemEncodedKey: 'supported',
+    publicKey: type ? ({ type, spkiSha256: digest } as PrivateKeyFacts['publicKey']) : null,
+  });
   it('a key with no public half is an error distinct from a type mismatch', () => {
     const e = x509KeyPairError('EC', f(undefined), 'aa');
     expect(e).toBeTruthy();
     expect(e).not.toBe('tls: private key type does not match public key type');
     expect(e).not.toBe('tls: private key does not match public key');
   });
-  it('Go\'s two mismatch errors, and a match', () => {
+  it("Go's two mismatch errors, and a match", () => {
     expect(x509KeyPairError('EC', f('RSA'), 'aa')).toBe('tls: private key type does not match public key type');
     expect(x509KeyPairError('EC', f('EC', 'bb'), 'aa')).toBe('tls: private key does not match public key');
     expect(x509KeyPairError('EC', f('EC', 'aa'), 'aa')).toBeUndefined();

@@ -12,8 +12,24 @@ import * as asnX509 from '@peculiar/asn1-x509';
 import { describe, expect, it } from 'vitest';
 import type { Certificate } from '../../src/core/pki/cert.ts';
 import { bundleOrder, type lintCertificate } from '../../src/core/pki/lints.ts';
-import { DAY, EKU, KU, SIG_OIDS, issue, keys, leaf, lintFindings, parse, resign, root, type CertSpec, type Issued, type Keys, type LintOpts, type NameSpec } from './pkiBuilder.ts';
-
+import {
+  DAY,
+  EKU,
+  KU,
+  SIG_OIDS,
+  issue,
+  keys,
+  leaf,
+  lintFindings,
+  parse,
+  resign,
+  root,
+  type CertSpec,
+  type Issued,
+  type Keys,
+  type LintOpts,
+  type NameSpec,
+} from './pkiBuilder.ts';
 
 type Out = ReturnType<typeof lintCertificate>;
 
@@ -320,7 +336,9 @@ describe('CN_NOT_IN_SAN', () => {
     const r = await ca();
     const reg = await edited(await cnLeaf('x', [{ dns: 'leaf.example.com' }]), r.keys, (tbs) => {
       const san = new asnX509.SubjectAlternativeName([new asnX509.GeneralName({ registeredID: '1.3.6.1.4.1.99999.7' })]);
-      tbs.extensions = new asnX509.Extensions(tbs.extensions!.map((e) => (e.extnID === '2.5.29.17' ? extension('2.5.29.17', false, new Uint8Array(asn1.AsnConvert.serialize(san))) : e)));
+      tbs.extensions = new asnX509.Extensions(
+        tbs.extensions!.map((e) => (e.extnID === '2.5.29.17' ? extension('2.5.29.17', false, new Uint8Array(asn1.AsnConvert.serialize(san))) : e)),
+      );
     });
     expect(reg.facts.subjectAltName.other).toHaveLength(1);
     expect(reg.facts.subjectAltName.dns).toHaveLength(0);
@@ -350,7 +368,9 @@ describe('empty subjects', () => {
 // the mesh's and its aliases); lints.ts: MULTIPLE_URI_SANS warning, URI_SAN_NOT_SPIFFE info.
 describe('URI SANs', () => {
   it('the details list the URIs and the count', async () => {
-    const l = await leafWith({ san: [{ dns: 'leaf.example.com' }, { uri: 'istio://a/b' }, { uri: 'https://example.com/x' }, { uri: 'spiffe://cluster.local/ns/a/sa/b' }] });
+    const l = await leafWith({
+      san: [{ dns: 'leaf.example.com' }, { uri: 'istio://a/b' }, { uri: 'https://example.com/x' }, { uri: 'spiffe://cluster.local/ns/a/sa/b' }],
+    });
     expect(sev(l, 'URI_SAN_NOT_SPIFFE')).toBe('info');
     expect(detail(l, 'URI_SAN_NOT_SPIFFE')?.split(', ')).toEqual(['istio://a/b', 'https://example.com/x']);
     expect(detail(l, 'MULTIPLE_URI_SANS')).toMatch(/\b3\b/);
@@ -363,7 +383,10 @@ describe('URI SANs', () => {
       return { td, accepted: rest?.split(' or ') };
     };
     expect(accepted(detail(l, 'TRUST_DOMAIN_MISMATCH', { trustDomain: 'cluster.local' }))).toEqual({ td: 'other.local', accepted: ['cluster.local'] });
-    expect(accepted(detail(l, 'TRUST_DOMAIN_MISMATCH', { trustDomain: 'cluster.local', aliases: ['old.local', 'older.local'] }))).toEqual({ td: 'other.local', accepted: ['cluster.local', 'old.local', 'older.local'] });
+    expect(accepted(detail(l, 'TRUST_DOMAIN_MISMATCH', { trustDomain: 'cluster.local', aliases: ['old.local', 'older.local'] }))).toEqual({
+      td: 'other.local',
+      accepted: ['cluster.local', 'old.local', 'older.local'],
+    });
   });
 });
 

@@ -9,7 +9,6 @@ import { lintCertificate } from '../../src/core/pki/lints.ts';
 import type { Certificate } from '../../src/core/pki/cert.ts';
 import { DAY, EKU, KU, NOW, SIG_OIDS, issue, keys, leaf, lintFindings, parse, resign, root, type CertSpec, type Issued, type LintOpts } from './pkiBuilder.ts';
 
-
 function lints(c: Issued | Certificate, o: LintOpts = {}): Map<string, string> {
   return new Map(lintFindings(c, o).map((f) => [f.id, f.severity]));
 }
@@ -31,7 +30,7 @@ async function leafWith(extra: Partial<CertSpec>): Promise<Issued> {
   return leaf(await ca(), extra);
 }
 
-describe('CERT_EXPIRED / CERT_NOT_YET_VALID — Go\'s window, verify.go:459-471 (Before(NotBefore) / After(NotAfter): both ends valid)', () => {
+describe("CERT_EXPIRED / CERT_NOT_YET_VALID — Go's window, verify.go:459-471 (Before(NotBefore) / After(NotAfter): both ends valid)", () => {
   const NB = new Date('2026-05-01T00:00:00Z');
   const NA = new Date('2026-07-01T00:00:00Z');
   it('at exactly NotBefore and NotAfter neither fires; one second outside fires as an error', async () => {
@@ -179,7 +178,8 @@ describe('CA profile lints', () => {
     expect(sev(await root({ kuCritical: false }), 'CA_KU_NOT_CRITICAL')).toBe('warning');
     expect(sev(await root({ keyUsage: null }), 'CA_KU_MISSING')).toBe('warning');
     const good = lints(await root());
-    for (const id of ['CA_KU_NO_CERTSIGN', 'CA_KU_NO_CRLSIGN', 'CA_KU_NOT_CRITICAL', 'CA_KU_MISSING', 'CA_BC_NOT_CRITICAL']) expect(good.get(id)).toBeUndefined();
+    for (const id of ['CA_KU_NO_CERTSIGN', 'CA_KU_NO_CRLSIGN', 'CA_KU_NOT_CRITICAL', 'CA_KU_MISSING', 'CA_BC_NOT_CRITICAL'])
+      expect(good.get(id)).toBeUndefined();
   });
   it('CA_BC_NOT_CRITICAL is a warning (RFC 5280 §4.2.1.9)', async () => {
     expect(sev(await root({ bcCritical: false }), 'CA_BC_NOT_CRITICAL')).toBe('warning');

@@ -86,7 +86,9 @@ describe('commonName and firstValue', () => {
 describe('opensslName (openssl -nameopt sep_comma_plus_space,sname,esc_2253)', () => {
   it('prints RDNs in certificate order with ", " and the attributes of one RDN with " + "', () => {
     // openssl: subject=C=US, O=a + O=b, CN=c1, CN=c2
-    expect(ossl([atv(C, printable('US'))], [atv(O, printable('a')), atv(O, printable('b'))], [atv(CN, printable('c1'))], [atv(CN, printable('c2'))])).toBe('C=US, O=a + O=b, CN=c1, CN=c2');
+    expect(ossl([atv(C, printable('US'))], [atv(O, printable('a')), atv(O, printable('b'))], [atv(CN, printable('c1'))], [atv(CN, printable('c2'))])).toBe(
+      'C=US, O=a + O=b, CN=c1, CN=c2',
+    );
     // openssl: subject=O=a + O=b + O=c
     expect(ossl([atv(O, printable('a')), atv(O, printable('b')), atv(O, printable('c'))])).toBe('O=a + O=b + O=c');
   });
@@ -94,7 +96,17 @@ describe('opensslName (openssl -nameopt sep_comma_plus_space,sname,esc_2253)', (
   it('uses the short names (openssl sname)', () => {
     // openssl: subject=serialNumber=42, CN=cn, OU=ou, O=o, postalCode=12345, street=street, L=l, ST=st, C=US
     expect(
-      ossl([atv(SERIAL, printable('42'))], [atv(CN, printable('cn'))], [atv(OU, printable('ou'))], [atv(O, printable('o'))], [atv(POSTALCODE, printable('12345'))], [atv(STREET, printable('street'))], [atv(L, printable('l'))], [atv(ST, printable('st'))], [atv(C, printable('US'))]),
+      ossl(
+        [atv(SERIAL, printable('42'))],
+        [atv(CN, printable('cn'))],
+        [atv(OU, printable('ou'))],
+        [atv(O, printable('o'))],
+        [atv(POSTALCODE, printable('12345'))],
+        [atv(STREET, printable('street'))],
+        [atv(L, printable('l'))],
+        [atv(ST, printable('st'))],
+        [atv(C, printable('US'))],
+      ),
     ).toBe('serialNumber=42, CN=cn, OU=ou, O=o, postalCode=12345, street=street, L=l, ST=st, C=US');
     // openssl: subject=GN=g, CN=c, SN=s and subject=emailAddress=a@b.c
     expect(ossl([atv(GN, printable('g'))], [atv(CN, printable('c'))], [atv(SN, printable('s'))])).toBe('GN=g, CN=c, SN=s');
@@ -120,7 +132,9 @@ describe('opensslName (openssl -nameopt sep_comma_plus_space,sname,esc_2253)', (
 describe('rfc2253Name (openssl -nameopt RFC2253)', () => {
   it('reverses the RDNs and the attributes inside a multi-valued RDN, "," and "+" without spaces', () => {
     // openssl: subject=CN=c2,CN=c1,O=b+O=a,C=US
-    expect(r2253([atv(C, printable('US'))], [atv(O, printable('a')), atv(O, printable('b'))], [atv(CN, printable('c1'))], [atv(CN, printable('c2'))])).toBe('CN=c2,CN=c1,O=b+O=a,C=US');
+    expect(r2253([atv(C, printable('US'))], [atv(O, printable('a')), atv(O, printable('b'))], [atv(CN, printable('c1'))], [atv(CN, printable('c2'))])).toBe(
+      'CN=c2,CN=c1,O=b+O=a,C=US',
+    );
     // openssl: subject=O=c+O=b+O=a, and subject=O=o,GN=g+CN=x for { CN=x + GN=g }, { O=o }
     expect(r2253([atv(O, printable('a')), atv(O, printable('b')), atv(O, printable('c'))])).toBe('O=c+O=b+O=a');
     expect(r2253([atv(CN, printable('x')), atv(GN, printable('g'))], [atv(O, printable('o'))])).toBe('O=o,GN=g+CN=x');
@@ -144,13 +158,25 @@ describe('goNameString (Go pkix.Name.String)', () => {
   it('orders the named fields as ToRDNSequence does and prints them in reverse', () => {
     // Go: SERIALNUMBER=42,CN=cn,OU=ou,O=o,POSTALCODE=12345,STREET=street,L=l,ST=st,C=US
     expect(
-      go([atv(SERIAL, printable('42'))], [atv(CN, printable('cn'))], [atv(OU, printable('ou'))], [atv(O, printable('o'))], [atv(POSTALCODE, printable('12345'))], [atv(STREET, printable('street'))], [atv(L, printable('l'))], [atv(ST, printable('st'))], [atv(C, printable('US'))]),
+      go(
+        [atv(SERIAL, printable('42'))],
+        [atv(CN, printable('cn'))],
+        [atv(OU, printable('ou'))],
+        [atv(O, printable('o'))],
+        [atv(POSTALCODE, printable('12345'))],
+        [atv(STREET, printable('street'))],
+        [atv(L, printable('l'))],
+        [atv(ST, printable('st'))],
+        [atv(C, printable('US'))],
+      ),
     ).toBe('SERIALNUMBER=42,CN=cn,OU=ou,O=o,POSTALCODE=12345,STREET=street,L=l,ST=st,C=US');
   });
 
   it('joins the values of a multi-valued field with "+" in one RDN; CN and SERIALNUMBER keep the last value', () => {
     // Go: CN=c2,O=a+O=b,C=US
-    expect(go([atv(C, printable('US'))], [atv(O, printable('a')), atv(O, printable('b'))], [atv(CN, printable('c1'))], [atv(CN, printable('c2'))])).toBe('CN=c2,O=a+O=b,C=US');
+    expect(go([atv(C, printable('US'))], [atv(O, printable('a')), atv(O, printable('b'))], [atv(CN, printable('c1'))], [atv(CN, printable('c2'))])).toBe(
+      'CN=c2,O=a+O=b,C=US',
+    );
     // Go: CN=c,OU=a+OU=b (two OU RDNs become one)
     expect(go([atv(OU, printable('a'))], [atv(CN, printable('c'))], [atv(OU, printable('b'))])).toBe('CN=c,OU=a+OU=b');
     // Go: SERIALNUMBER=2
@@ -218,4 +244,3 @@ describe('goNameString (Go pkix.Name.String)', () => {
     expect(go([atv(CN, utf8s('a\x01b\x1bc\x7fd'))])).toBe('CN=a\x01b\x1bc\x7fd');
   });
 });
-

@@ -117,7 +117,8 @@ export async function issue(spec: CertSpec): Promise<Issued> {
   const k = spec.keys ?? (await keys('P-256'));
   const isCA = spec.ca === true;
   const extensions: x509.Extension[] = [];
-  if (spec.ca !== null && (spec.ca !== undefined || spec.pathLen !== undefined)) extensions.push(new x509.BasicConstraintsExtension(!!spec.ca, spec.pathLen, spec.bcCritical ?? true));
+  if (spec.ca !== null && (spec.ca !== undefined || spec.pathLen !== undefined))
+    extensions.push(new x509.BasicConstraintsExtension(!!spec.ca, spec.pathLen, spec.bcCritical ?? true));
   else if (spec.ca === undefined) extensions.push(new x509.BasicConstraintsExtension(false, undefined, spec.bcCritical ?? true));
   const ku = spec.keyUsage === undefined ? (isCA ? KU.keyCertSign | KU.cRLSign : KU.digitalSignature) : spec.keyUsage;
   if (ku !== null) extensions.push(new x509.KeyUsagesExtension(ku, spec.kuCritical ?? true));
@@ -130,8 +131,12 @@ export async function issue(spec: CertSpec): Promise<Issued> {
   }
   if (spec.nameConstraints) {
     const nc = new asnX509.NameConstraints({
-      permittedSubtrees: spec.nameConstraints.permitted ? new asnX509.GeneralSubtrees(spec.nameConstraints.permitted.map((n) => new asnX509.GeneralSubtree({ base: generalName(n) }))) : undefined,
-      excludedSubtrees: spec.nameConstraints.excluded ? new asnX509.GeneralSubtrees(spec.nameConstraints.excluded.map((n) => new asnX509.GeneralSubtree({ base: generalName(n) }))) : undefined,
+      permittedSubtrees: spec.nameConstraints.permitted
+        ? new asnX509.GeneralSubtrees(spec.nameConstraints.permitted.map((n) => new asnX509.GeneralSubtree({ base: generalName(n) })))
+        : undefined,
+      excludedSubtrees: spec.nameConstraints.excluded
+        ? new asnX509.GeneralSubtrees(spec.nameConstraints.excluded.map((n) => new asnX509.GeneralSubtree({ base: generalName(n) })))
+        : undefined,
     });
     extensions.push(new x509.Extension('2.5.29.30', spec.nameConstraints.critical ?? true, asn1.AsnConvert.serialize(nc)));
   }
@@ -183,7 +188,13 @@ export const SIG_OIDS = {
  * Re-signs a certificate's TBSCertificate with `signer` (node:crypto), after `edit` changed it;
  * the signature algorithm (inside and outside the TBS) becomes `sigOid` signed with `nodeHash`.
  */
-export async function resign(der: Uint8Array, signer: Keys, sigOid: string, nodeHash: string, edit: (tbs: asnX509.TBSCertificate) => void = () => {}): Promise<Uint8Array> {
+export async function resign(
+  der: Uint8Array,
+  signer: Keys,
+  sigOid: string,
+  nodeHash: string,
+  edit: (tbs: asnX509.TBSCertificate) => void = () => {},
+): Promise<Uint8Array> {
   const parsed = asn1.AsnConvert.parse(der, asnX509.Certificate);
   const tbs = parsed.tbsCertificate;
   const rsa = sigOid.startsWith('1.2.840.113549');
@@ -245,5 +256,11 @@ export interface LintOpts {
 /** lintCertificate at NOW, with no roles and the default profile unless given. */
 export function lintFindings(c: Issued | Certificate, o: LintOpts = {}): ReturnType<typeof lintCertificate> {
   const cert = 'cert' in c ? c.cert : c;
-  return lintCertificate(cert, { now: o.now ?? NOW, roles: new Set(o.roles ?? []), profile: o.profile ?? 'default', trustDomain: o.trustDomain, aliases: o.aliases });
+  return lintCertificate(cert, {
+    now: o.now ?? NOW,
+    roles: new Set(o.roles ?? []),
+    profile: o.profile ?? 'default',
+    trustDomain: o.trustDomain,
+    aliases: o.aliases,
+  });
 }

@@ -30,12 +30,20 @@ async function caFiles(): Promise<CaFiles> {
 
 /** The cacerts Secret written with `stringData` (generate.ts writes the `data` form). */
 function cacertsStringData(f: CaFiles, keyValue: string): string {
-  return cacertsSecretYaml(f).replace(/^data:$/m, 'stringData:').replace(/^ {2}([\w.-]+): (\S+)$/gm, (_, k: string, v: string) => `  ${k}: ${k === 'ca-key.pem' ? keyValue : JSON.stringify(Buffer.from(v, 'base64').toString())}`);
+  return cacertsSecretYaml(f)
+    .replace(/^data:$/m, 'stringData:')
+    .replace(
+      /^ {2}([\w.-]+): (\S+)$/gm,
+      (_, k: string, v: string) => `  ${k}: ${k === 'ca-key.pem' ? keyValue : JSON.stringify(Buffer.from(v, 'base64').toString())}`,
+    );
 }
 
 const scenario = (r: CertsReport, kind: ScenarioView['kind']) => r.scenarios.find((s) => s.kind === kind)!;
 const step = (s: ScenarioView, name: string) => s.steps.find((x) => x.name === name);
-const errors = (r: CertsReport) => [...r.findings.filter((f) => f.severity === 'error').map((f) => `${f.id} ${f.message}`), ...r.problems.filter((p) => p.severity === 'error').map((p) => p.message)];
+const errors = (r: CertsReport) => [
+  ...r.findings.filter((f) => f.severity === 'error').map((f) => `${f.id} ${f.message}`),
+  ...r.problems.filter((p) => p.severity === 'error').map((p) => p.message),
+];
 
 describe('a cacerts Secret whose CA key was redacted in a share link', () => {
   it('data: the CA is not refused, the key is listed as redacted in this link (KEY_REDACTED_IN_LINK)', async () => {
@@ -113,7 +121,18 @@ describe('a cacerts Secret whose CA key was redacted in a share link', () => {
 
   it('a self-signed CA Secret (istio-ca-secret) with its key redacted: no retry verdict', async () => {
     const f = await caFiles();
-    const secret = ['apiVersion: v1', 'kind: Secret', 'metadata:', '  name: istio-ca-secret', '  namespace: istio-system', 'type: istio.io/ca-root', 'data:', `  ca-cert.pem: ${b64(f.rootCert)}`, `  ca-key.pem: ${DATA_MARKER}`, ''].join('\n');
+    const secret = [
+      'apiVersion: v1',
+      'kind: Secret',
+      'metadata:',
+      '  name: istio-ca-secret',
+      '  namespace: istio-system',
+      'type: istio.io/ca-root',
+      'data:',
+      `  ca-cert.pem: ${b64(f.rootCert)}`,
+      `  ca-key.pem: ${DATA_MARKER}`,
+      '',
+    ].join('\n');
     const r = await inspect([{ name: 'ca.yaml', text: secret }], { now: NOW });
     const ca = scenario(r, 'self-signed-ca');
     expect(ca.verdict.ok).toBe(true);
@@ -135,7 +154,13 @@ describe('a cacerts Secret whose CA key was redacted in a share link', () => {
 
 describe('gateway credentials redacted in a share link', () => {
   it('tls.key redacted: istiod would serve it, no KEY_MISMATCH; the key check is skipped', async () => {
-    const cred = await generateGatewayCredential({ name: 'shop-cred', namespace: 'istio-system', hosts: ['shop.example.com'], notBefore: new Date(NOW.getTime() - 86400000), notAfter: new Date(NOW.getTime() + 90 * 86400000) });
+    const cred = await generateGatewayCredential({
+      name: 'shop-cred',
+      namespace: 'istio-system',
+      hosts: ['shop.example.com'],
+      notBefore: new Date(NOW.getTime() - 86400000),
+      notAfter: new Date(NOW.getTime() + 90 * 86400000),
+    });
     const secret = cred.secretYaml.replace(/^ {2}tls\.key: .*$/m, `  tls.key: ${DATA_MARKER}`);
     expect(secret).toContain(DATA_MARKER);
     const r = await inspect([{ name: 'cred.yaml', text: secret }], { now: NOW });
@@ -164,12 +189,19 @@ describe('gateway credentials redacted in a share link', () => {
       '    hosts: ["*.example.com"]',
     ].join('\n');
     const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: edge-1\n  namespace: edge-ns\n  labels:\n    app: edge\n';
-    const secret = (crt: string) => `apiVersion: v1\nkind: Secret\nmetadata:\n  name: cred\n  namespace: edge-ns\ntype: kubernetes.io/tls\ndata:\n  tls.crt: ${crt}\n  tls.key: ${DATA_MARKER}\n`;
+    const secret = (crt: string) =>
+      `apiVersion: v1\nkind: Secret\nmetadata:\n  name: cred\n  namespace: edge-ns\ntype: kubernetes.io/tls\ndata:\n  tls.crt: ${crt}\n  tls.key: ${DATA_MARKER}\n`;
     expect(pairs(analyze(secretAnalyzer, { 'a.yaml': docs(pod, secret(DATA_MARKER), gw) }))).toEqual([]);
     // A certificate that is there and broken is still reported.
     expect(pairs(analyze(secretAnalyzer, { 'a.yaml': docs(pod, secret(b64('garbage')), gw) }))).toEqual(['IST0161 Gateway web/gw']);
     // The Gateway API conversion's key-pair check: a redacted key (or certificate) is not a malformed one.
-    const cred = await generateGatewayCredential({ name: 'c', namespace: 'n', hosts: ['a.example.com'], notBefore: new Date(NOW.getTime() - 86400000), notAfter: new Date(NOW.getTime() + 86400000) });
+    const cred = await generateGatewayCredential({
+      name: 'c',
+      namespace: 'n',
+      hosts: ['a.example.com'],
+      notBefore: new Date(NOW.getTime() - 86400000),
+      notAfter: new Date(NOW.getTime() + 86400000),
+    });
     expect(x509KeyPairError(cred.certPem, 'REDACTED')).toBeUndefined();
     expect(x509KeyPairError('REDACTED', 'REDACTED')).toBeUndefined();
     expect(x509KeyPairError(cred.certPem, 'garbage')).toBe('tls: failed to find any PEM data in key input');
@@ -184,7 +216,10 @@ describe('what redaction produces, read back', () => {
     const f = await caFiles();
     const shared = redact([{ path: 'cacerts.yaml', text: cacertsSecretYaml(f) }]).files;
     expect(shared[0]!.text).toContain(DATA_MARKER);
-    const r = await inspect(shared.map((s) => ({ name: s.path, text: s.text })), { now: NOW });
+    const r = await inspect(
+      shared.map((s) => ({ name: s.path, text: s.text })),
+      { now: NOW },
+    );
     const ca = scenario(r, 'plugin-ca');
     expect(ca.verdict.ok).toBe(true);
     expect(ca.verdict.text).not.toContain('istiod would refuse');

@@ -65,9 +65,12 @@ describe('ParseIdentity: exactly five parts (len(split) != 5)', () => {
 });
 
 describe('ParseIdentity: the spiffe:// prefix (strings.HasPrefix, case-sensitive)', () => {
-  it.each(['https://x/ns/a/sa/b', 'SPIFFE://cluster.local/ns/a/sa/b', 'spiffe:/cluster.local/ns/a/sa/b', 'istio://cluster.local/ns/a/sa/b'])('%s is not an Istio identity', (uri) => {
-    expect(istio(uri)).toBeNull();
-  });
+  it.each(['https://x/ns/a/sa/b', 'SPIFFE://cluster.local/ns/a/sa/b', 'spiffe:/cluster.local/ns/a/sa/b', 'istio://cluster.local/ns/a/sa/b'])(
+    '%s is not an Istio identity',
+    (uri) => {
+      expect(istio(uri)).toBeNull();
+    },
+  );
 });
 
 describe('trust domains', () => {
@@ -90,7 +93,9 @@ describe('trust domains', () => {
 describe('certificates: every spiffe:// URI SAN is read with ParseIdentity', () => {
   it('a workload certificate carries the identity; other URIs and a misspelt segment do not', async () => {
     const r = await root();
-    const l = await leaf(r, { san: [{ uri: 'spiffe://cluster.local/ns/shop/sa/cart' }, { uri: 'spiffe://cluster.local/ns/shop/sx/cart' }, { uri: 'https://example.com/ns/a/sa/b' }] });
+    const l = await leaf(r, {
+      san: [{ uri: 'spiffe://cluster.local/ns/shop/sa/cart' }, { uri: 'spiffe://cluster.local/ns/shop/sx/cart' }, { uri: 'https://example.com/ns/a/sa/b' }],
+    });
     const ids = l.cert.facts.spiffe.map((i) => ({ uri: i.uri, ok: i.istioIdentityFormat, ns: i.namespace, sa: i.serviceAccount }));
     expect(ids).toEqual([
       { uri: 'spiffe://cluster.local/ns/shop/sa/cart', ok: true, ns: 'shop', sa: 'cart' },

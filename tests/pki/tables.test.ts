@@ -35,7 +35,13 @@ async function pki() {
   if (pkiCache) return pkiCache;
   const ca = await root({ subject: 'CN=Table Root', notBefore: NB, notAfter: NA, serial: '0abc' });
   // URI SANs: a non-SPIFFE one after the SPIFFE one (istioctl keeps the last spiffe URI's host).
-  const workload = await leaf(ca, { subject: 'CN=w', notBefore: NB, notAfter: NA, serial: '01', san: [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'https://example.com/x' }] });
+  const workload = await leaf(ca, {
+    subject: 'CN=w',
+    notBefore: NB,
+    notAfter: NA,
+    serial: '01',
+    san: [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'https://example.com/x' }],
+  });
   const plain = await leaf(ca, { notBefore: NB, notAfter: NA });
   pkiCache = { ca, workload, plain };
   return pkiCache;
@@ -51,11 +57,27 @@ describe('tabwrite — Go text/tabwriter, padding 5, no flags', () => {
     expect(tabwrite(rows, 5)).toBe('A       BB     C\naaa            x\né       b      \n');
   });
   it('a non-BMP character is one column (utf8.RuneCountInString), and padding 1 works alike', () => {
-    expect(tabwrite([['🔒', 'x'], ['ab', 'y']], 1)).toBe('🔒  x\nab y\n');
+    expect(
+      tabwrite(
+        [
+          ['🔒', 'x'],
+          ['ab', 'y'],
+        ],
+        1,
+      ),
+    ).toBe('🔒  x\nab y\n');
   });
-  it("the last cell of a shorter line does not widen the column (it is not tab-terminated)", () => {
+  it('the last cell of a shorter line does not widen the column (it is not tab-terminated)', () => {
     // Go: "a\tbbbbbbbb\n" + "c\td\te\n"
-    expect(tabwrite([['a', 'bbbbbbbb'], ['c', 'd', 'e']], 5)).toBe('a     bbbbbbbb\nc     d     e\n');
+    expect(
+      tabwrite(
+        [
+          ['a', 'bbbbbbbb'],
+          ['c', 'd', 'e'],
+        ],
+        5,
+      ),
+    ).toBe('a     bbbbbbbb\nc     d     e\n');
   });
   it('no rows: no text', () => {
     expect(tabwrite([], 5)).toBe('');
@@ -69,8 +91,24 @@ describe('proxy-config secret', () => {
     const t = secretTable([secret({ name: 'default', certificateChain: pem(plain) }), secret({ name: 'ROOTCA', trustedCa: pem(ca) })]);
     expect(t.columns).toEqual(BASE);
     expect(t.rows).toEqual([
-      { 'RESOURCE NAME': 'default', TYPE: 'Cert Chain', STATUS: 'ACTIVE', 'VALID CERT': true, 'SERIAL NUMBER': plain.cert.serial.toString(16).padStart(32, '0'), 'NOT AFTER': '2026-07-01T00:00:00Z', 'NOT BEFORE': '2026-05-01T00:00:00Z' },
-      { 'RESOURCE NAME': 'ROOTCA', TYPE: 'CA', STATUS: 'ACTIVE', 'VALID CERT': true, 'SERIAL NUMBER': '00000000000000000000000000000abc', 'NOT AFTER': '2026-07-01T00:00:00Z', 'NOT BEFORE': '2026-05-01T00:00:00Z' },
+      {
+        'RESOURCE NAME': 'default',
+        TYPE: 'Cert Chain',
+        STATUS: 'ACTIVE',
+        'VALID CERT': true,
+        'SERIAL NUMBER': plain.cert.serial.toString(16).padStart(32, '0'),
+        'NOT AFTER': '2026-07-01T00:00:00Z',
+        'NOT BEFORE': '2026-05-01T00:00:00Z',
+      },
+      {
+        'RESOURCE NAME': 'ROOTCA',
+        TYPE: 'CA',
+        STATUS: 'ACTIVE',
+        'VALID CERT': true,
+        'SERIAL NUMBER': '00000000000000000000000000000abc',
+        'NOT AFTER': '2026-07-01T00:00:00Z',
+        'NOT BEFORE': '2026-05-01T00:00:00Z',
+      },
     ]);
     expect(t.notes).toEqual([]);
     const serial = plain.cert.serial.toString(16).padStart(32, '0');
@@ -85,7 +123,11 @@ describe('proxy-config secret', () => {
   });
   it('warming secrets come first, then active ones (GetEnvoySecrets); static ones are not listed', async () => {
     const { plain } = await pki();
-    const t = secretTable([secret({ name: 'a', certificateChain: pem(plain) }), secret({ name: 's', status: 'STATIC', certificateChain: pem(plain) }), secret({ name: 'w', status: 'WARMING', certificateChain: pem(plain) })]);
+    const t = secretTable([
+      secret({ name: 'a', certificateChain: pem(plain) }),
+      secret({ name: 's', status: 'STATIC', certificateChain: pem(plain) }),
+      secret({ name: 'w', status: 'WARMING', certificateChain: pem(plain) }),
+    ]);
     expect(t.rows.map((r) => [r['RESOURCE NAME'], r.STATUS])).toEqual([
       ['w', 'WARMING'],
       ['a', 'ACTIVE'],
@@ -124,7 +166,11 @@ describe('proxy-config secret', () => {
     // stays hostless whatever its opaque part contains.
     const inside = await leaf(ca, { notBefore: NB, notAfter: NA, san: [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'https://example.com/spiffe:x' }] });
     expect(secretTable([secret({ name: 'default', certificateChain: pem(inside) })]).rows[0]!['TRUST DOMAIN']).toBe('cluster.local');
-    const nested = await leaf(ca, { notBefore: NB, notAfter: NA, san: [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'spiffe:x/spiffe://other.local' }] });
+    const nested = await leaf(ca, {
+      notBefore: NB,
+      notAfter: NA,
+      san: [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'spiffe:x/spiffe://other.local' }],
+    });
     const n = secretTable([secret({ name: 'default', certificateChain: pem(nested) })]);
     expect(n.rows[0]!.TYPE).toBe('Cert Chain');
     expect(n.columns).not.toContain('TRUST DOMAIN');
@@ -169,9 +215,25 @@ describe('proxy-config secret', () => {
   it('a SPIFFE bundle that does not parse: an empty row, and no TRUST DOMAIN column', async () => {
     const { ca } = await pki();
     for (const bad of [value(''), value('not pem'), value('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n')]) {
-      const t = secretTable([secret({ name: 'ROOTCA', spiffe: [{ trustDomain: 'cluster.local', bundle: pem(ca) }, { trustDomain: 'foo.org', bundle: bad }] })]);
+      const t = secretTable([
+        secret({
+          name: 'ROOTCA',
+          spiffe: [
+            { trustDomain: 'cluster.local', bundle: pem(ca) },
+            { trustDomain: 'foo.org', bundle: bad },
+          ],
+        }),
+      ]);
       expect(t.columns).toEqual(BASE);
-      expect(t.rows[1]).toEqual({ 'RESOURCE NAME': 'ROOTCA', TYPE: '', STATUS: 'ACTIVE', 'VALID CERT': false, 'SERIAL NUMBER': '', 'NOT AFTER': '', 'NOT BEFORE': '' });
+      expect(t.rows[1]).toEqual({
+        'RESOURCE NAME': 'ROOTCA',
+        TYPE: '',
+        STATUS: 'ACTIVE',
+        'VALID CERT': false,
+        'SERIAL NUMBER': '',
+        'NOT AFTER': '',
+        'NOT BEFORE': '',
+      });
     }
   });
   it('a certificate Go refuses (negative serial) gives an empty row', async () => {
@@ -181,24 +243,32 @@ describe('proxy-config secret', () => {
     });
     expect((await parse(neg)).facts.serialNegative).toBe(true);
     const t = secretTable([secret({ name: 'default', certificateChain: value(encodePem('CERTIFICATE', neg)) })]);
-    expect(t.rows).toEqual([{ 'RESOURCE NAME': 'default', TYPE: '', STATUS: 'ACTIVE', 'VALID CERT': false, 'SERIAL NUMBER': '', 'NOT AFTER': '', 'NOT BEFORE': '' }]);
+    expect(t.rows).toEqual([
+      { 'RESOURCE NAME': 'default', TYPE: '', STATUS: 'ACTIVE', 'VALID CERT': false, 'SERIAL NUMBER': '', 'NOT AFTER': '', 'NOT BEFORE': '' },
+    ]);
   });
   it('a secret without certificate data: an empty row (Build with no data: Valid false)', () => {
     const t = secretTable([secret({ name: 'empty' })]);
     expect(t.columns).toEqual(BASE);
-    expect(t.rows).toEqual([{ 'RESOURCE NAME': 'empty', TYPE: '', STATUS: 'ACTIVE', 'VALID CERT': false, 'SERIAL NUMBER': '', 'NOT AFTER': '', 'NOT BEFORE': '' }]);
+    expect(t.rows).toEqual([
+      { 'RESOURCE NAME': 'empty', TYPE: '', STATUS: 'ACTIVE', 'VALID CERT': false, 'SERIAL NUMBER': '', 'NOT AFTER': '', 'NOT BEFORE': '' },
+    ]);
   });
   // GetEnvoySecrets sets `secret.State = "UNINITIALIZED"` on a loop copy, so the row still says
   // ACTIVE: we keep ACTIVE and add a note, for active secrets only.
   it('an uninitialised active secret still says ACTIVE, with a note naming it; warming ones get no note', async () => {
     const { plain } = await pki();
-    const t = secretTable([secret({ name: 'w', status: 'WARMING', versionInfo: 'uninitialized' }), secret({ name: 'default', versionInfo: 'uninitialized', certificateChain: pem(plain) }), secret({ name: 'ok', certificateChain: pem(plain) })]);
+    const t = secretTable([
+      secret({ name: 'w', status: 'WARMING', versionInfo: 'uninitialized' }),
+      secret({ name: 'default', versionInfo: 'uninitialized', certificateChain: pem(plain) }),
+      secret({ name: 'ok', certificateChain: pem(plain) }),
+    ]);
     expect(t.rows.map((r) => r.STATUS)).toEqual(['WARMING', 'ACTIVE', 'ACTIVE']);
     expect(t.notes).toHaveLength(1);
     expect(t.notes[0]).toMatch(/^default: /);
     expect(t.notes[0]).toContain('uninitialized');
   });
-  it('no active or warming secret: istioctl\'s message (PrintSecretSummary)', () => {
+  it("no active or warming secret: istioctl's message (PrintSecretSummary)", () => {
     expect(secretTable([]).text).toBe('No active or warming secrets found.\n');
     expect(secretTable([secret({ name: 's', status: 'STATIC' })]).text).toBe('No active or warming secrets found.\n');
   });
@@ -207,12 +277,23 @@ describe('proxy-config secret', () => {
 describe('ztunnel-config certificates', () => {
   const COLUMNS = ['CERTIFICATE NAME', 'TYPE', 'STATUS', 'VALID CERT', 'SERIAL NUMBER', 'NOT AFTER', 'NOT BEFORE'];
   const v = value('');
-  const cert = (serialNumber: string, validFrom = '2026-05-01T00:00:00Z', expirationTime = '2026-07-01T00:00:00Z'): ZtunnelCert => ({ value: v, serialNumber, validFrom, expirationTime });
+  const cert = (serialNumber: string, validFrom = '2026-05-01T00:00:00Z', expirationTime = '2026-07-01T00:00:00Z'): ZtunnelCert => ({
+    value: v,
+    serialNumber,
+    validFrom,
+    expirationTime,
+  });
   function table(identities: ZtunnelIdentity[], now: Date = NOW) {
     const dump: ZtunnelDump = { origin, identities };
     return ztunnelTables([dump], now)[0]!;
   }
-  const id = (extra: Partial<ZtunnelIdentity>): ZtunnelIdentity => ({ identity: 'spiffe://cluster.local/ns/a/sa/b', state: 'Available', certChain: [], rootCerts: [], ...extra });
+  const id = (extra: Partial<ZtunnelIdentity>): ZtunnelIdentity => ({
+    identity: 'spiffe://cluster.local/ns/a/sa/b',
+    state: 'Available',
+    certChain: [],
+    rootCerts: [],
+    ...extra,
+  });
   it('leaf, intermediate, then the root certificates; serials in hex; the exact text', () => {
     const t = table([id({ certChain: [cert('255'), cert('4096')], rootCerts: [cert('1')] })]);
     expect(t.columns).toEqual(COLUMNS);
@@ -235,11 +316,26 @@ describe('ztunnel-config certificates', () => {
   it('the legacy format (no root certs): the last certificate of a longer chain is the Root', () => {
     expect(table([id({ certChain: [cert('1'), cert('2'), cert('3')] })]).rows.map((r) => r.TYPE)).toEqual(['Leaf', 'Intermediate', 'Root']);
     expect(table([id({ certChain: [cert('1')] })]).rows.map((r) => r.TYPE)).toEqual(['Leaf']);
-    expect(table([id({ certChain: [cert('1'), cert('2'), cert('3')], rootCerts: [cert('4')] })]).rows.map((r) => r.TYPE)).toEqual(['Leaf', 'Intermediate', 'Intermediate', 'Root']);
+    expect(table([id({ certChain: [cert('1'), cert('2'), cert('3')], rootCerts: [cert('4')] })]).rows.map((r) => r.TYPE)).toEqual([
+      'Leaf',
+      'Intermediate',
+      'Intermediate',
+      'Root',
+    ]);
   });
   it('no certificate: an NA row, not valid; any state containing "Unavailable" prints as Unavailable', () => {
     const t = table([id({ state: 'Unavailable: signing failed' })]);
-    expect(t.rows).toEqual([{ 'CERTIFICATE NAME': 'spiffe://cluster.local/ns/a/sa/b', TYPE: 'NA', STATUS: 'Unavailable', 'VALID CERT': false, 'SERIAL NUMBER': 'NA', 'NOT AFTER': 'NA', 'NOT BEFORE': 'NA' }]);
+    expect(t.rows).toEqual([
+      {
+        'CERTIFICATE NAME': 'spiffe://cluster.local/ns/a/sa/b',
+        TYPE: 'NA',
+        STATUS: 'Unavailable',
+        'VALID CERT': false,
+        'SERIAL NUMBER': 'NA',
+        'NOT AFTER': 'NA',
+        'NOT BEFORE': 'NA',
+      },
+    ]);
     expect(table([id({ state: 'Initializing' })]).rows[0]!.STATUS).toBe('Initializing');
   });
   // certNotExpired: false when both times are empty or either fails time.Parse(RFC3339);
@@ -265,13 +361,35 @@ describe('ztunnel-config certificates', () => {
   // "2026-05-01T00:00:00+0000", "2026-02-30T00:00:00Z", "2026-05-01t00:00:00z",
   // "2026-05-01T24:00:00Z", "+002026-05-01T00:00:00Z", "2026-05-01T00:00Z", an RFC 1123 date;
   // accepted "2026-05-01T00:00:00,5Z" (comma fraction) and "2026-05-01T02:00:00+02:00".
-  it('VALID CERT is false for any time Go\'s RFC 3339 parser refuses', () => {
+  it("VALID CERT is false for any time Go's RFC 3339 parser refuses", () => {
     const to = '2026-07-01T00:00:00Z';
     const valid = (from: string, exp = to) => table([id({ certChain: [cert('1', from, exp)] })]).rows[0]!['VALID CERT'];
-    const refused = ['2026-05-01', '2026-05-01T00:00:00', '2026-05-01 00:00:00Z', '2026-05-01T00:00:00+0000', '2026-02-30T00:00:00Z', '2026-05-01t00:00:00z', '2026-05-01T24:00:00Z', '+002026-05-01T00:00:00Z', '2026-05-01T00:00Z', 'Fri, 01 May 2026 00:00:00 GMT'];
+    const refused = [
+      '2026-05-01',
+      '2026-05-01T00:00:00',
+      '2026-05-01 00:00:00Z',
+      '2026-05-01T00:00:00+0000',
+      '2026-02-30T00:00:00Z',
+      '2026-05-01t00:00:00z',
+      '2026-05-01T24:00:00Z',
+      '+002026-05-01T00:00:00Z',
+      '2026-05-01T00:00Z',
+      'Fri, 01 May 2026 00:00:00 GMT',
+    ];
     for (const bad of refused) expect(valid(bad)).toBe(false);
     // The same forms as the expiry (after NOW), 31 September for the day out of range.
-    const refusedTo = ['2026-08-01', '2026-08-01T00:00:00', '2026-08-01 00:00:00Z', '2026-08-01T00:00:00+0000', '2026-09-31T00:00:00Z', '2026-08-01t00:00:00z', '2026-08-01T24:00:00Z', '+002026-08-01T00:00:00Z', '2026-08-01T00:00Z', 'Sat, 01 Aug 2026 00:00:00 GMT'];
+    const refusedTo = [
+      '2026-08-01',
+      '2026-08-01T00:00:00',
+      '2026-08-01 00:00:00Z',
+      '2026-08-01T00:00:00+0000',
+      '2026-09-31T00:00:00Z',
+      '2026-08-01t00:00:00z',
+      '2026-08-01T24:00:00Z',
+      '+002026-08-01T00:00:00Z',
+      '2026-08-01T00:00Z',
+      'Sat, 01 Aug 2026 00:00:00 GMT',
+    ];
     for (const bad of refusedTo) expect(valid('2026-05-01T00:00:00Z', bad)).toBe(false);
     expect(valid('2026-05-01T00:00:00,5Z')).toBe(true);
     expect(valid('2026-05-01T02:00:00+02:00')).toBe(true);

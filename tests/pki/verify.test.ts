@@ -9,7 +9,8 @@ import { DAY, EKU, KU, NOW, SIG_OIDS, intermediate, issue, keys, leaf, parse, re
 const sec = (d: Date, s: number) => new Date(d.getTime() + s * 1000);
 /** Go's time.RFC3339 rendering of a whole-second UTC time. */
 const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d{3}Z$/, 'Z');
-const unknownAuthority = (hint: string, cn: string) => `x509: certificate signed by unknown authority (possibly because of ${JSON.stringify(hint)} while trying to verify candidate authority certificate ${JSON.stringify(cn)})`;
+const unknownAuthority = (hint: string, cn: string) =>
+  `x509: certificate signed by unknown authority (possibly because of ${JSON.stringify(hint)} while trying to verify candidate authority certificate ${JSON.stringify(cn)})`;
 const CANNOT_SIGN = 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
 const TOO_MANY = 'x509: too many intermediates for path length constraint';
 const INCOMPATIBLE = 'x509: certificate specifies an incompatible key usage';
@@ -61,7 +62,9 @@ describe('validity window — verify.go:459-471 (isValid: now.Before(NotBefore) 
     const rNa = sec(NOW, -1);
     const r = await root({ notBefore: new Date(NOW.getTime() - 400 * DAY), notAfter: rNa });
     const l = await leaf(r, { notBefore: new Date(NOW.getTime() - DAY) });
-    expect((await verify(l, { roots: [r] })).error).toBe(`x509: certificate has expired or is not yet valid: current time ${rfc3339(NOW)} is after ${rfc3339(rNa)}`);
+    expect((await verify(l, { roots: [r] })).error).toBe(
+      `x509: certificate has expired or is not yet valid: current time ${rfc3339(NOW)} is after ${rfc3339(rNa)}`,
+    );
     expect((await verify(l, { roots: [r], now: rNa })).error).toBeNull();
   });
 });
@@ -121,7 +124,9 @@ describe('RSA issuer key size — crypto/rsa/fips.go:373 (VerifyPKCS1v15 → che
   it('a 1023-bit RSA issuer is refused (hint "1023-bit keys are insecure"); 1024 bits verify', async () => {
     const weak = await root({ keys: await keys('RSA-1023') });
     const l = await leaf(weak);
-    expect((await verify(l, { roots: [weak] })).error).toBe(unknownAuthority('crypto/rsa: 1023-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)', 'Test Root'));
+    expect((await verify(l, { roots: [weak] })).error).toBe(
+      unknownAuthority('crypto/rsa: 1023-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)', 'Test Root'),
+    );
     const ok = await root({ keys: await keys('RSA-1024') });
     expect((await verify(await leaf(ok), { roots: [ok] })).error).toBeNull();
   }, 60000);
@@ -339,7 +344,9 @@ describe('name constraints — constraints.go (Go 1.26: checkChainConstraints, a
       expect(await constrained(permitted, [{ dns: 'A.EXAMPLE.COM' }])).toBeNull();
     });
     it('every SAN must be permitted: one good and one outside fails', async () => {
-      expect(await constrained(permitted, [{ dns: 'a.example.com' }, { dns: 'example.org' }])).toBe(`${NAME_PREFIX}DNS name "example.org" is not permitted by any constraint`);
+      expect(await constrained(permitted, [{ dns: 'a.example.com' }, { dns: 'example.org' }])).toBe(
+        `${NAME_PREFIX}DNS name "example.org" is not permitted by any constraint`,
+      );
     });
     it('a wildcard SAN below the permitted domain passes', async () => {
       expect(await constrained(permitted, [{ dns: '*.example.com' }])).toBeNull();
@@ -362,8 +369,12 @@ describe('name constraints — constraints.go (Go 1.26: checkChainConstraints, a
   describe('DNS: excluded subtrees (checkConstraints, constraints.go:453-468; dnsConstraints.query, 369-386)', () => {
     const excluded = { excluded: [{ dns: 'bad.example.com' }] };
     it('excludes the name and its subdomains', async () => {
-      expect(await constrained(excluded, [{ dns: 'bad.example.com' }])).toBe(`${NAME_PREFIX}DNS name "bad.example.com" is excluded by constraint "bad.example.com"`);
-      expect(await constrained(excluded, [{ dns: 'x.bad.example.com' }])).toBe(`${NAME_PREFIX}DNS name "x.bad.example.com" is excluded by constraint "bad.example.com"`);
+      expect(await constrained(excluded, [{ dns: 'bad.example.com' }])).toBe(
+        `${NAME_PREFIX}DNS name "bad.example.com" is excluded by constraint "bad.example.com"`,
+      );
+      expect(await constrained(excluded, [{ dns: 'x.bad.example.com' }])).toBe(
+        `${NAME_PREFIX}DNS name "x.bad.example.com" is excluded by constraint "bad.example.com"`,
+      );
     });
     it('does not exclude notbad.example.com or a sibling', async () => {
       expect(await constrained(excluded, [{ dns: 'notbad.example.com' }, { dns: 'good.example.com' }])).toBeNull();
@@ -376,7 +387,9 @@ describe('name constraints — constraints.go (Go 1.26: checkChainConstraints, a
     // A wildcard SAN is excluded when its parent is the parent of an excluded name: the
     // wildcard could stand for the excluded host (parentConstraints, constraints.go:351-363, 379-385).
     it('a wildcard SAN covering an excluded host is excluded', async () => {
-      expect(await constrained(excluded, [{ dns: '*.example.com' }])).toBe(`${NAME_PREFIX}DNS name "*.example.com" is excluded by constraint "bad.example.com"`);
+      expect(await constrained(excluded, [{ dns: '*.example.com' }])).toBe(
+        `${NAME_PREFIX}DNS name "*.example.com" is excluded by constraint "bad.example.com"`,
+      );
     });
   });
 
@@ -410,10 +423,14 @@ describe('name constraints — constraints.go (Go 1.26: checkChainConstraints, a
       expect((await verify(l, { roots: [r], intermediates: [i], keyUsages: ['clientAuth'] })).error).toBe(INCOMPATIBLE);
       // With the EKU satisfied (clientAuth all the way down), the name constraint is what fails.
       const l2 = await leaf(i, { san: [{ dns: 'evil.org' }], eku: [EKU.clientAuth] });
-      expect((await verify(l2, { roots: [r], intermediates: [i], keyUsages: ['clientAuth'] })).error).toBe(`${NAME_PREFIX}DNS name "evil.org" is not permitted by any constraint`);
+      expect((await verify(l2, { roots: [r], intermediates: [i], keyUsages: ['clientAuth'] })).error).toBe(
+        `${NAME_PREFIX}DNS name "evil.org" is not permitted by any constraint`,
+      );
     });
     it('requesting ExtKeyUsageAny skips the EKU check but not the name constraints', async () => {
-      expect(await constrainedAny({ permitted: [{ dns: 'example.com' }] }, [{ dns: 'evil.org' }])).toBe(`${NAME_PREFIX}DNS name "evil.org" is not permitted by any constraint`);
+      expect(await constrainedAny({ permitted: [{ dns: 'example.com' }] }, [{ dns: 'evil.org' }])).toBe(
+        `${NAME_PREFIX}DNS name "evil.org" is not permitted by any constraint`,
+      );
     });
     it('a URI SAN whose host is an IP cannot be matched once any constraint applies (parseURIs, constraints.go:595-597)', async () => {
       expect(await constrained({ permitted: [{ dns: 'example.com' }] }, [{ dns: 'a.example.com' }, { uri: 'spiffe://10.0.0.1/ns/a/sa/b' }])).toBe(
@@ -427,7 +444,9 @@ describe('name constraints — constraints.go (Go 1.26: checkChainConstraints, a
       expect(await constrained({ permitted: [{ uri: 'cluster.local' }] }, [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }])).toBeNull();
     });
     it('permitted URI domain cluster.local refuses another trust domain', async () => {
-      expect(await constrained({ permitted: [{ uri: 'cluster.local' }] }, [{ uri: 'spiffe://evil.local/ns/a/sa/b' }])).toBe(`${NAME_PREFIX}URI "spiffe://evil.local/ns/a/sa/b" is not permitted by any constraint`);
+      expect(await constrained({ permitted: [{ uri: 'cluster.local' }] }, [{ uri: 'spiffe://evil.local/ns/a/sa/b' }])).toBe(
+        `${NAME_PREFIX}URI "spiffe://evil.local/ns/a/sa/b" is not permitted by any constraint`,
+      );
     });
     it('permitted URI domain cluster.local refuses evilcluster.local (label boundary)', async () => {
       expect(await constrained({ permitted: [{ uri: 'cluster.local' }] }, [{ uri: 'spiffe://evilcluster.local/ns/a/sa/b' }])).toBe(
@@ -436,10 +455,14 @@ describe('name constraints — constraints.go (Go 1.26: checkChainConstraints, a
     });
     it('permitted ".mesh.example" admits east.mesh.example but not mesh.example', async () => {
       expect(await constrained({ permitted: [{ uri: '.mesh.example' }] }, [{ uri: 'spiffe://east.mesh.example/ns/a/sa/b' }])).toBeNull();
-      expect(await constrained({ permitted: [{ uri: '.mesh.example' }] }, [{ uri: 'spiffe://mesh.example/ns/a/sa/b' }])).toBe(`${NAME_PREFIX}URI "spiffe://mesh.example/ns/a/sa/b" is not permitted by any constraint`);
+      expect(await constrained({ permitted: [{ uri: '.mesh.example' }] }, [{ uri: 'spiffe://mesh.example/ns/a/sa/b' }])).toBe(
+        `${NAME_PREFIX}URI "spiffe://mesh.example/ns/a/sa/b" is not permitted by any constraint`,
+      );
     });
     it('excluded URI domain', async () => {
-      expect(await constrained({ excluded: [{ uri: 'legacy.local' }] }, [{ uri: 'spiffe://legacy.local/ns/a/sa/b' }])).toBe(`${NAME_PREFIX}URI "spiffe://legacy.local/ns/a/sa/b" is excluded by constraint "legacy.local"`);
+      expect(await constrained({ excluded: [{ uri: 'legacy.local' }] }, [{ uri: 'spiffe://legacy.local/ns/a/sa/b' }])).toBe(
+        `${NAME_PREFIX}URI "spiffe://legacy.local/ns/a/sa/b" is excluded by constraint "legacy.local"`,
+      );
     });
     it('URI constraints do not constrain DNS SANs', async () => {
       expect(await constrained({ permitted: [{ uri: 'cluster.local' }] }, [{ dns: 'anything.org' }, { uri: 'spiffe://cluster.local/ns/a/sa/b' }])).toBeNull();
@@ -449,14 +472,20 @@ describe('name constraints — constraints.go (Go 1.26: checkChainConstraints, a
   describe('IP: CIDR containment, IPv4 and IPv6 kept apart (ipMatch / ipConstraints, constraints.go:149-205)', () => {
     it('permitted 10.0.0.0/8 admits 10.1.2.3 and refuses 11.0.0.1', async () => {
       expect(await constrained({ permitted: [{ ip: '10.0.0.0/8' }] }, [{ ip: '10.1.2.3' }])).toBeNull();
-      expect(await constrained({ permitted: [{ ip: '10.0.0.0/8' }] }, [{ ip: '11.0.0.1' }])).toBe(`${NAME_PREFIX}IP address "11.0.0.1" is not permitted by any constraint`);
+      expect(await constrained({ permitted: [{ ip: '10.0.0.0/8' }] }, [{ ip: '11.0.0.1' }])).toBe(
+        `${NAME_PREFIX}IP address "11.0.0.1" is not permitted by any constraint`,
+      );
     });
     it('excluded 192.168.1.0/24', async () => {
-      expect(await constrained({ excluded: [{ ip: '192.168.1.0/24' }] }, [{ ip: '192.168.1.7' }])).toBe(`${NAME_PREFIX}IP address "192.168.1.7" is excluded by constraint "192.168.1.0/24"`);
+      expect(await constrained({ excluded: [{ ip: '192.168.1.0/24' }] }, [{ ip: '192.168.1.7' }])).toBe(
+        `${NAME_PREFIX}IP address "192.168.1.7" is excluded by constraint "192.168.1.0/24"`,
+      );
       expect(await constrained({ excluded: [{ ip: '192.168.1.0/24' }] }, [{ ip: '192.168.2.7' }])).toBeNull();
     });
     it('an IPv6 SAN is not permitted by IPv4-only permitted ranges', async () => {
-      expect(await constrained({ permitted: [{ ip: '10.0.0.0/8' }] }, [{ ip: '2001:db8::1' }])).toBe(`${NAME_PREFIX}IP address "2001:db8::1" is not permitted by any constraint`);
+      expect(await constrained({ permitted: [{ ip: '10.0.0.0/8' }] }, [{ ip: '2001:db8::1' }])).toBe(
+        `${NAME_PREFIX}IP address "2001:db8::1" is not permitted by any constraint`,
+      );
     });
     it('IP constraints do not constrain DNS SANs', async () => {
       expect(await constrained({ permitted: [{ ip: '10.0.0.0/8' }] }, [{ dns: 'a.example.com' }])).toBeNull();

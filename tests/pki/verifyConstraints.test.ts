@@ -31,9 +31,11 @@ describe('DNS — newDNSConstraints / dnsConstraints.query (constraints.go:321-3
 
   // parentConstraints (excluded only): trimFirstLabel of each constraint; a wildcard SAN is
   // excluded when its own trimFirstLabel is one of them.
-  it('a wildcard SAN is excluded only when its parent domain is an excluded name\'s parent', async () => {
+  it("a wildcard SAN is excluded only when its parent domain is an excluded name's parent", async () => {
     expect(await constrained({ excluded: [{ dns: 'bad.example.com' }] }, [{ dns: '*.other.org' }])).toBeNull();
-    expect(await constrained({ excluded: [{ dns: 'bad.example.com' }] }, [{ dns: '*.Example.COM' }])).toBe(excludedBy('DNS name', '*.Example.COM', 'bad.example.com'));
+    expect(await constrained({ excluded: [{ dns: 'bad.example.com' }] }, [{ dns: '*.Example.COM' }])).toBe(
+      excludedBy('DNS name', '*.Example.COM', 'bad.example.com'),
+    );
   });
   it('single-label names have no parent: "*" is not excluded by "foo" or "x*"', async () => {
     // trimFirstLabel("foo") == "" is skipped; trimFirstLabel("*") == "" is looked up and not found.
@@ -69,7 +71,9 @@ describe('IP — newIPNetConstraints / ipConstraints.query / net.IPNet.Contains 
   });
   it('an IPv6 address with all eight groups written out', async () => {
     expect(await constrained({ permitted: [{ ip: '2001:db8:1:2:3:4:5:6/128' }] }, [{ ip: '2001:db8:1:2:3:4:5:6' }])).toBeNull();
-    expect(await constrained({ permitted: [{ ip: '2001:db8:1:2:3:4:5:6/128' }] }, [{ ip: '2001:db8:1:2:3:4:5:7' }])).toBe(notPermitted('IP address', '2001:db8:1:2:3:4:5:7'));
+    expect(await constrained({ permitted: [{ ip: '2001:db8:1:2:3:4:5:6/128' }] }, [{ ip: '2001:db8:1:2:3:4:5:7' }])).toBe(
+      notPermitted('IP address', '2001:db8:1:2:3:4:5:7'),
+    );
   });
 });
 
@@ -78,13 +82,13 @@ describe('every SAN is checked — chainConstraints.check (constraints.go:480-50
     expect(await constrained({ permitted: [{ dns: 'example.com' }] }, [{ ip: '10.0.0.1' }, { dns: 'evil.org' }])).toBe(notPermitted('DNS name', 'evil.org'));
   });
   it('the second URI is checked after a permitted first one', async () => {
-    expect(await constrained({ permitted: [{ uri: 'cluster.local' }] }, [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'spiffe://evil.local/ns/a/sa/b' }])).toBe(
-      notPermitted('URI', 'spiffe://evil.local/ns/a/sa/b'),
-    );
+    expect(
+      await constrained({ permitted: [{ uri: 'cluster.local' }] }, [{ uri: 'spiffe://cluster.local/ns/a/sa/b' }, { uri: 'spiffe://evil.local/ns/a/sa/b' }]),
+    ).toBe(notPermitted('URI', 'spiffe://evil.local/ns/a/sa/b'));
   });
 });
 
-describe('URI hosts — parseURIs (constraints.go:577-602) over url.Parse\'s Host', () => {
+describe("URI hosts — parseURIs (constraints.go:577-602) over url.Parse's Host", () => {
   const permitted = { permitted: [{ uri: 'example.com' }] };
   it('a URI without a path: the whole authority is the host', async () => {
     expect(await constrained(permitted, [{ uri: 'spiffe://example.com' }])).toBeNull();
@@ -101,7 +105,9 @@ describe('URI hosts — parseURIs (constraints.go:577-602) over url.Parse\'s Hos
   });
   it('no authority ("urn:…") or an empty one ("spiffe:///…"): URI with empty host', async () => {
     expect(await constrained(permitted, [{ uri: 'urn:x:y' }])).toBe(`${NAME_PREFIX}URI with empty host ("urn:x:y") cannot be matched against constraints`);
-    expect(await constrained(permitted, [{ uri: 'spiffe:///ns/a' }])).toBe(`${NAME_PREFIX}URI with empty host ("spiffe:///ns/a") cannot be matched against constraints`);
+    expect(await constrained(permitted, [{ uri: 'spiffe:///ns/a' }])).toBe(
+      `${NAME_PREFIX}URI with empty host ("spiffe:///ns/a") cannot be matched against constraints`,
+    );
   });
   // url.Parse accepts a "]" in a host that does not start with "[" (net/url encodeHost), and
   // parseURIs only calls "[…]" an IP when both brackets are there.
@@ -109,19 +115,23 @@ describe('URI hosts — parseURIs (constraints.go:577-602) over url.Parse\'s Hos
     expect(await constrained({ excluded: [{ uri: 'other.org' }] }, [{ uri: 'spiffe://a]/x' }])).toBeNull();
   });
   it('a bracketed IPv6 host, with or without a port: URI with IP', async () => {
-    expect(await constrained(permitted, [{ uri: 'spiffe://[::1]/x' }])).toBe(`${NAME_PREFIX}URI with IP ("spiffe://[::1]/x") cannot be matched against constraints`);
-    expect(await constrained(permitted, [{ uri: 'spiffe://[::1]:8443/x' }])).toBe(`${NAME_PREFIX}URI with IP ("spiffe://[::1]:8443/x") cannot be matched against constraints`);
+    expect(await constrained(permitted, [{ uri: 'spiffe://[::1]/x' }])).toBe(
+      `${NAME_PREFIX}URI with IP ("spiffe://[::1]/x") cannot be matched against constraints`,
+    );
+    expect(await constrained(permitted, [{ uri: 'spiffe://[::1]:8443/x' }])).toBe(
+      `${NAME_PREFIX}URI with IP ("spiffe://[::1]:8443/x") cannot be matched against constraints`,
+    );
   });
 });
 
-describe('goNameConstraintsError — one CA\'s constraints over the certificates below it (the link view)', () => {
+describe("goNameConstraintsError — one CA's constraints over the certificates below it (the link view)", () => {
   it('a CA without name constraints refuses nothing', async () => {
     const r = await root();
     const l = await leaf(r, { san: [{ dns: 'evil.org' }] });
     expect(goNameConstraintsError(r.cert, [l.cert])).toBeUndefined();
   });
 
-  it('skips certificates without a SAN extension, reports the first refused name with Go\'s text', async () => {
+  it("skips certificates without a SAN extension, reports the first refused name with Go's text", async () => {
     const r = await root({ nameConstraints: { permitted: [{ dns: 'example.com' }] } });
     const noSan = await issue({ subject: 'CN=evil.org', issuer: r, eku: [EKU.serverAuth] });
     const good = await leaf(r, { san: [{ dns: 'a.example.com' }] });

@@ -9,9 +9,28 @@ import * as asnRsa from '@peculiar/asn1-rsa';
 import * as nodeCrypto from 'node:crypto';
 import { CertPool, goCheckSignatureFrom, goIsValid, goNameConstraintsError } from '../../src/core/pki/verify.ts';
 import type { Certificate } from '../../src/core/pki/cert.ts';
-import { DAY, EKU, KU, NOW, SIG_OIDS, intermediate, issue, keys, leaf, parse, resign, root, signatures, verify, type Issued, type Keys, type NameSpec } from './pkiBuilder.ts';
+import {
+  DAY,
+  EKU,
+  KU,
+  NOW,
+  SIG_OIDS,
+  intermediate,
+  issue,
+  keys,
+  leaf,
+  parse,
+  resign,
+  root,
+  signatures,
+  verify,
+  type Issued,
+  type Keys,
+  type NameSpec,
+} from './pkiBuilder.ts';
 
-const unknownAuthority = (hint: string, name: string) => `x509: certificate signed by unknown authority (possibly because of ${JSON.stringify(hint)} while trying to verify candidate authority certificate ${JSON.stringify(name)})`;
+const unknownAuthority = (hint: string, name: string) =>
+  `x509: certificate signed by unknown authority (possibly because of ${JSON.stringify(hint)} while trying to verify candidate authority certificate ${JSON.stringify(name)})`;
 const CANNOT_SIGN = 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
 const UNIMPLEMENTED = 'x509: cannot verify signature: algorithm unimplemented';
 const LIMIT = 'x509: signature check attempts limit reached while verifying certificate chain';
@@ -45,7 +64,7 @@ describe('CertPool — cert_pool.go (AddCert dedups by the raw certificate; find
     expect(pool.potentialParents(l.cert)).toEqual([noSki.cert, other.cert, r.cert]);
   });
 
-  it('only candidates whose subject is the child\'s issuer', async () => {
+  it("only candidates whose subject is the child's issuer", async () => {
     const r = await root();
     const stranger = await root({ subject: 'CN=Stranger' });
     const l = await leaf(r);
@@ -56,7 +75,10 @@ describe('CertPool — cert_pool.go (AddCert dedups by the raw certificate; find
 /** An extension Go does not handle, marked critical, added to `base`'s TBS and re-signed by `signer`. */
 async function withCriticalExtension(base: Issued, signer: Issued): Promise<Issued> {
   const der = await resign(base.der, signer.keys, SIG_OIDS.ecdsaWithSHA256, 'sha256', (tbs) => {
-    tbs.extensions = new asnX509.Extensions([...(tbs.extensions ?? []), new asnX509.Extension({ extnID: '1.3.6.1.4.1.99999.7', critical: true, extnValue: new asn1.OctetString(new Uint8Array([5, 0])) })]);
+    tbs.extensions = new asnX509.Extensions([
+      ...(tbs.extensions ?? []),
+      new asnX509.Extension({ extnID: '1.3.6.1.4.1.99999.7', critical: true, extnValue: new asn1.OctetString(new Uint8Array([5, 0])) }),
+    ]);
   });
   return { ...base, der, cert: await parse(der) };
 }
@@ -120,8 +142,12 @@ describe('CheckSignatureFrom / checkSignature — x509.go:928-1040', () => {
     const ecRoot = await root();
     const ecSigned = await leaf(ecRoot);
     const rsaSigned = await leaf(rsaRoot);
-    expect((await verify(ecSigned, { roots: [rsaRoot] })).error).toBe(unknownAuthority('x509: signature algorithm specifies an ECDSA public key, but have public key of type *rsa.PublicKey', 'Test Root'));
-    expect((await verify(rsaSigned, { roots: [ecRoot] })).error).toBe(unknownAuthority('x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey', 'Test Root'));
+    expect((await verify(ecSigned, { roots: [rsaRoot] })).error).toBe(
+      unknownAuthority('x509: signature algorithm specifies an ECDSA public key, but have public key of type *rsa.PublicKey', 'Test Root'),
+    );
+    expect((await verify(rsaSigned, { roots: [ecRoot] })).error).toBe(
+      unknownAuthority('x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey', 'Test Root'),
+    );
   }, 60000);
 
   it('a signature algorithm Go does not know: ErrUnsupportedAlgorithm', async () => {
@@ -196,13 +222,17 @@ describe('Ed25519 — x509.go checkSignature (PureEd25519: hash 0 with an Ed2551
     expect((await verify(await edLeaf(await edKeys()), { roots: [r] })).error).toBe(unknownAuthority('x509: Ed25519 verification failure', 'Ed Root'));
   });
 
-  it('Ed25519 against an ECDSA key and ECDSA against an Ed25519 key: the mismatch error with Go\'s key types', async () => {
+  it("Ed25519 against an ECDSA key and ECDSA against an Ed25519 key: the mismatch error with Go's key types", async () => {
     const k = await edKeys();
     const r = await edRoot(k);
     const ecRoot = await root({ subject: 'CN=Ed Root' });
     const ecSigned = await leaf(ecRoot, { noAki: true });
-    expect((await verify(ecSigned, { roots: [r] })).error).toBe(unknownAuthority('x509: signature algorithm specifies an ECDSA public key, but have public key of type ed25519.PublicKey', 'Ed Root'));
-    expect((await verify(await edLeaf(k), { roots: [ecRoot] })).error).toBe(unknownAuthority('x509: signature algorithm specifies an Ed25519 public key, but have public key of type *ecdsa.PublicKey', 'Ed Root'));
+    expect((await verify(ecSigned, { roots: [r] })).error).toBe(
+      unknownAuthority('x509: signature algorithm specifies an ECDSA public key, but have public key of type ed25519.PublicKey', 'Ed Root'),
+    );
+    expect((await verify(await edLeaf(k), { roots: [ecRoot] })).error).toBe(
+      unknownAuthority('x509: signature algorithm specifies an Ed25519 public key, but have public key of type *ecdsa.PublicKey', 'Ed Root'),
+    );
   });
 });
 
@@ -218,7 +248,7 @@ describe('UnknownAuthorityError — verify.go:156-169 (the hint names the CN, el
   });
 
   // considerCandidate keeps the first CheckSignatureFrom error (`if hintErr == nil`).
-  it('with several refused candidates the hint is the first one\'s', async () => {
+  it("with several refused candidates the hint is the first one's", async () => {
     const signer = await root();
     const notCa = await root({ ca: false, keyUsage: KU.keyCertSign });
     const impostor = await root();
@@ -346,7 +376,10 @@ describe('issuer keys Go does not verify with — parser.go (PublicKey nil), x50
       ['1.3.6.1.4.1.99999.3', 32, 'unknown'],
     ];
     for (const [oid, size, type] of spkis) {
-      const spki = new asnX509.SubjectPublicKeyInfo({ algorithm: new asnX509.AlgorithmIdentifier({ algorithm: oid }), subjectPublicKey: new Uint8Array(size).fill(7).buffer });
+      const spki = new asnX509.SubjectPublicKeyInfo({
+        algorithm: new asnX509.AlgorithmIdentifier({ algorithm: oid }),
+        subjectPublicKey: new Uint8Array(size).fill(7).buffer,
+      });
       const base = await root();
       const odd = await withSpki(base, new Uint8Array(asn1.AsnConvert.serialize(spki)));
       expect(odd.cert.facts.publicKey.type).toBe(type);
@@ -370,7 +403,7 @@ describe('issuer keys Go does not verify with — parser.go (PublicKey nil), x50
 describe('more of buildChains', () => {
   // alreadyInChain needs the same subject too: a leaf sharing its issuer's key (and, like it,
   // without SANs) does not make the issuer "already in the chain".
-  it('a leaf with its issuer\'s key and no SAN still chains to that issuer', async () => {
+  it("a leaf with its issuer's key and no SAN still chains to that issuer", async () => {
     const r = await root();
     const l = await issue({ subject: 'CN=leaf', issuer: r, keys: r.keys, eku: [EKU.serverAuth] });
     expect(r.cert.sanDer).toBeNull();
@@ -411,7 +444,9 @@ describe('signatures we cannot check, and RSASSA-PSS against an ECDSA key', () =
     const p224 = await withSpki(base, new Uint8Array(publicKey.export({ type: 'spki', format: 'der' })));
     expect(p224.cert.facts.publicKey.curve).toBe('P-224');
     const res = await verify(await leaf(base), { roots: [p224] });
-    expect(res.error).toMatch(/^x509: certificate signed by unknown authority \(possibly because of "\(not checked: .*P-224.*\)" while trying to verify candidate authority certificate "Test Root"\)$/);
+    expect(res.error).toMatch(
+      /^x509: certificate signed by unknown authority \(possibly because of "\(not checked: .*P-224.*\)" while trying to verify candidate authority certificate "Test Root"\)$/,
+    );
     expect(res.trace[0]!.signature?.status).toBe('unverifiable');
   });
 
@@ -432,6 +467,8 @@ describe('signatures we cannot check, and RSASSA-PSS against an ECDSA key', () =
     cert.signatureAlgorithm = algId;
     cert.signatureValue = new Uint8Array(256).fill(1).buffer;
     const pss = await parse(new Uint8Array(asn1.AsnConvert.serialize(cert)));
-    expect((await verify(pss, { roots: [r] })).error).toBe(unknownAuthority('x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey', 'Test Root'));
+    expect((await verify(pss, { roots: [r] })).error).toBe(
+      unknownAuthority('x509: signature algorithm specifies an RSA public key, but have public key of type *ecdsa.PublicKey', 'Test Root'),
+    );
   });
 });

@@ -11,7 +11,10 @@ const sample = (f: string) => readFileSync(new URL(`../../public/samples/certifi
 
 async function analyzed(files: Record<string, string>): Promise<QueryState> {
   const w = new WorkspaceAnalyzer();
-  w.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  w.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   const r = await w.run(defaultAnalysisSettings());
   expect(r).not.toBe('canceled');
   return w.analyzedState()!;

@@ -42,7 +42,13 @@ items:
 describe('source locations of List items', () => {
   it('gives each item its own first and last line', async () => {
     const w = new WorkspaceAnalyzer();
-    w.update([{ path: 'ns.yaml', text: NAMESPACE }, { path: 'pods.yaml', text: PODS }], []);
+    w.update(
+      [
+        { path: 'ns.yaml', text: NAMESPACE },
+        { path: 'pods.yaml', text: PODS },
+      ],
+      [],
+    );
     expect(await w.run(defaultAnalysisSettings())).not.toBe('canceled');
     const state = w.analyzedState()!;
     const res = answerQuery('workloads', {}, state) as { items: { name: string; source?: unknown }[] };

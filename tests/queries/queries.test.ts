@@ -128,7 +128,10 @@ spec:
 async function analyzed(files: Record<string, string>, includePlaceholders = false): Promise<QueryState> {
   const w = new WorkspaceAnalyzer();
   expect(w.analyzedState()).toBeUndefined();
-  w.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  w.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   const r = await w.run({ ...defaultAnalysisSettings(), includePlaceholders });
   expect(r).not.toBe('canceled');
   const state = w.analyzedState();
@@ -182,7 +185,15 @@ describe('query registry', () => {
 
     // A pod from the files without a sidecar, in an injected namespace: none now, sidecar on restart.
     const legacy = res.items.find((w) => w.name === 'legacy')!;
-    expect(legacy).toMatchObject({ namespace: 'shop', ip: '10.1.2.3', node: 'node-a', mesh: 'none', onRestart: 'sidecar', serviceAccount: 'default', key: 'core/Pod/shop/legacy' });
+    expect(legacy).toMatchObject({
+      namespace: 'shop',
+      ip: '10.1.2.3',
+      node: 'node-a',
+      mesh: 'none',
+      onRestart: 'sidecar',
+      serviceAccount: 'default',
+      key: 'core/Pod/shop/legacy',
+    });
     expect(legacy.derivedFrom).toBeUndefined();
     expect(legacy.source).toMatchObject({ file: 'workloads.yaml', startLine: legacy.source!.line });
 
@@ -219,14 +230,28 @@ describe('query registry', () => {
     const state = await analyzed(FILES);
     const res = answerQuery('services', {}, state);
     expect(res.items.map((s) => `${s.kind} ${s.namespace}/${s.name}`)).toEqual(['Service shop/cart', 'Service shop/manual', 'ServiceEntry shop/payments']);
-    const [cart, manual, payments] = res.items as [typeof res.items[0], typeof res.items[0], typeof res.items[0]];
-    expect(cart).toMatchObject({ hosts: ['cart.shop.svc.cluster.local'], ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }], exportTo: ['*'], selector: { app: 'cart' }, type: 'ClusterIP' });
+    const [cart, manual, payments] = res.items as [(typeof res.items)[0], (typeof res.items)[0], (typeof res.items)[0]];
+    expect(cart).toMatchObject({
+      hosts: ['cart.shop.svc.cluster.local'],
+      ports: [{ name: 'http', port: 80, protocol: 'TCP', targetPort: 8080 }],
+      exportTo: ['*'],
+      selector: { app: 'cart' },
+      type: 'ClusterIP',
+    });
     expect(cart.pods.total).toBe(2);
     expect(cart.pods.names.every((n) => /^shop\/cart-/.test(n))).toBe(true);
     expect(cart.source).toMatchObject({ file: 'services.yaml', line: 1, startLine: 1 });
     // No selector: endpoints by hand, no pods. exportTo `.` is shown as the namespace it means.
     expect(manual).toMatchObject({ selector: null, pods: { total: 0, names: [] }, exportTo: ['shop'] });
-    expect(payments).toMatchObject({ hosts: ['payments.example.com'], ports: [{ name: 'https', port: 443, protocol: 'TLS' }], exportTo: ['shop'], resolution: 'DNS', location: 'MESH_EXTERNAL', endpoints: 0, selector: null });
+    expect(payments).toMatchObject({
+      hosts: ['payments.example.com'],
+      ports: [{ name: 'https', port: 443, protocol: 'TLS' }],
+      exportTo: ['shop'],
+      resolution: 'DNS',
+      location: 'MESH_EXTERNAL',
+      endpoints: 0,
+      selector: null,
+    });
 
     expect(answerQuery('services', { kind: 'ServiceEntry' }, state).items.map((s) => s.name)).toEqual(['payments']);
     expect(answerQuery('services', { text: 'example.com' }, state).items.map((s) => s.name)).toEqual(['payments']);
@@ -256,7 +281,14 @@ spec:
   it('resource: one resource by key, with its location; derived pods say so', async () => {
     const state = await analyzed(FILES);
     const svc = answerQuery('resource', { key: 'core/Service/shop/manual' }, state)!;
-    expect(svc).toMatchObject({ kind: 'Service', apiVersion: 'v1', namespace: 'shop', name: 'manual', derived: false, annotations: { 'networking.istio.io/exportTo': '.' } });
+    expect(svc).toMatchObject({
+      kind: 'Service',
+      apiVersion: 'v1',
+      namespace: 'shop',
+      name: 'manual',
+      derived: false,
+      annotations: { 'networking.istio.io/exportTo': '.' },
+    });
     expect(svc.source).toMatchObject({ file: 'services.yaml' });
     expect(svc.source!.line).toBeGreaterThan(10);
     expect(svc.source!.endLine).toBeGreaterThan(svc.source!.startLine);
@@ -280,7 +312,19 @@ spec:
 
   it('arguments of any shape read as absent and never throw', async () => {
     const state = await analyzed(FILES);
-    const weird: unknown[] = [null, undefined, 42, 'x', [], [1, 2], { toString: 'x' }, { namespace: { toString: 1 }, limit: 'ten', offset: -5 }, JSON.parse('{"__proto__": {"namespace": "shop"}, "constructor": 1}'), { limit: Infinity, offset: NaN }, { mesh: 'weird', derived: 'yes' }];
+    const weird: unknown[] = [
+      null,
+      undefined,
+      42,
+      'x',
+      [],
+      [1, 2],
+      { toString: 'x' },
+      { namespace: { toString: 1 }, limit: 'ten', offset: -5 },
+      JSON.parse('{"__proto__": {"namespace": "shop"}, "constructor": 1}'),
+      { limit: Infinity, offset: NaN },
+      { mesh: 'weird', derived: 'yes' },
+    ];
     for (const args of weird) {
       const w = answerQuery('workloads', args as never, state);
       expect(w.total).toBe(5);
@@ -306,7 +350,11 @@ spec:
     image: b
 `;
     const state = await analyzed({ ...FILES, 'odd.yaml': odd });
-    for (const [view, args] of [['workloads', {}], ['services', {}], ['resource', { key: 'core/Pod/plain/odd' }]] as const) {
+    for (const [view, args] of [
+      ['workloads', {}],
+      ['services', {}],
+      ['resource', { key: 'core/Pod/plain/odd' }],
+    ] as const) {
       const res = answerQuery(view, args as never, state);
       expect(structuredClone(res)).toEqual(res);
       expect(JSON.parse(JSON.stringify(res))).toEqual(res);

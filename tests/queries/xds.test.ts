@@ -46,7 +46,9 @@ describe('xds queries', () => {
     const r = answerQuery('proxyConfig', { proxy: PRODUCTPAGE(s) }, s);
     const routes = resourcesOfDump(r.dump).routes;
     const rc = routes.find((x) => x.name === '9080')!;
-    const vh = (rc.virtualHosts as { name: string; routes: { route: { weightedClusters?: { clusters: { name: string; weight: number }[] } } }[] }[]).find((v) => v.name === 'reviews.bookinfo.svc.cluster.local:9080')!;
+    const vh = (rc.virtualHosts as { name: string; routes: { route: { weightedClusters?: { clusters: { name: string; weight: number }[] } } }[] }[]).find(
+      (v) => v.name === 'reviews.bookinfo.svc.cluster.local:9080',
+    )!;
     expect(vh.routes[0]!.route.weightedClusters!.clusters.map((c) => [c.name, c.weight])).toEqual([
       ['outbound|9080|v1|reviews.bookinfo.svc.cluster.local', 75],
       ['outbound|9080|v2|reviews.bookinfo.svc.cluster.local', 25],
@@ -84,7 +86,16 @@ describe('xds queries', () => {
     expect(unknown.clusters.map((c) => c.name)).toEqual(['PassthroughCluster']);
     expect(() => answerQuery('simulate', { proxy: 'nope.bookinfo', host: 'reviews', port: 9080 }, s)).toThrow(QueryError);
     expect(() => answerQuery('proxyConfig', {} as never, s)).toThrow(QueryError);
-    const only = await analyzed(files((f, t) => (f === 'networking.yaml' ? t.replace(/( {2}name: ratings\n {2}namespace: bookinfo\nspec:\n {2}hosts:\n {4}- ratings\n {2}http:\n {4}- )route:/, '$1match:\n        - uri:\n            prefix: /ratings\n      route:') : t)));
+    const only = await analyzed(
+      files((f, t) =>
+        f === 'networking.yaml'
+          ? t.replace(
+              /( {2}name: ratings\n {2}namespace: bookinfo\nspec:\n {2}hosts:\n {4}- ratings\n {2}http:\n {4}- )route:/,
+              '$1match:\n        - uri:\n            prefix: /ratings\n      route:',
+            )
+          : t,
+      ),
+    );
     const ok = answerQuery('simulate', { proxy: PRODUCTPAGE(only), host: 'ratings', port: 9080, path: '/ratings/1' }, only);
     expect(ok.clusters.map((c) => c.name)).toEqual(['outbound|9080|v1|ratings.bookinfo.svc.cluster.local']);
     const missing = answerQuery('simulate', { proxy: PRODUCTPAGE(only), host: 'ratings', port: 9080, path: '/health' }, only);
@@ -95,11 +106,28 @@ describe('xds queries', () => {
   });
 
   it('routes by method and headers, as Envoy matches them', async () => {
-    const s = await analyzed(files((f, t) => f === 'networking.yaml' ? t.replace(/( {2}name: reviews\n {2}namespace: bookinfo\nspec:\n {2}hosts:\n {4}- reviews\n {2}http:\n)/, `$1    - match:\n        - method:\n            exact: POST\n          headers:\n            end-user:\n              exact: jason\n      route:\n        - destination:\n            host: reviews\n            subset: v3\n`) : t));
+    const s = await analyzed(
+      files((f, t) =>
+        f === 'networking.yaml'
+          ? t.replace(
+              /( {2}name: reviews\n {2}namespace: bookinfo\nspec:\n {2}hosts:\n {4}- reviews\n {2}http:\n)/,
+              `$1    - match:\n        - method:\n            exact: POST\n          headers:\n            end-user:\n              exact: jason\n      route:\n        - destination:\n            host: reviews\n            subset: v3\n`,
+            )
+          : t,
+      ),
+    );
     const id = PRODUCTPAGE(s);
-    const post = answerQuery('simulate', { proxy: id, host: 'reviews:9080', port: 9080, method: 'POST', path: '/reviews/1', headers: { 'End-User': 'jason' } }, s);
+    const post = answerQuery(
+      'simulate',
+      { proxy: id, host: 'reviews:9080', port: 9080, method: 'POST', path: '/reviews/1', headers: { 'End-User': 'jason' } },
+      s,
+    );
     expect(post.clusters.map((c) => c.name)).toEqual(['outbound|9080|v3|reviews.bookinfo.svc.cluster.local']);
-    const get = answerQuery('simulate', { proxy: id, host: 'reviews:9080', port: 9080, method: 'GET', path: '/reviews/1', headers: { 'End-User': 'jason' } }, s);
+    const get = answerQuery(
+      'simulate',
+      { proxy: id, host: 'reviews:9080', port: 9080, method: 'GET', path: '/reviews/1', headers: { 'End-User': 'jason' } },
+      s,
+    );
     expect(get.clusters).toHaveLength(2);
   });
 
@@ -113,7 +141,9 @@ describe('xds queries', () => {
     // selectVirtualServices for listener port 80), so it changes too.
     expect(changes.map((c) => `${c.type} ${c.name} ${c.change}`)).toEqual(['route 9080 changed', 'route 80 changed']);
     const fields = changes[0]!.fields.map((f) => `${f.path}: ${f.before} -> ${f.after}`);
-    expect(fields).toContain('virtualHosts[reviews.bookinfo.svc.cluster.local:9080].routes[0].route.weightedClusters.clusters[outbound|9080|v1|reviews.bookinfo.svc.cluster.local].weight: 75 -> 50');
+    expect(fields).toContain(
+      'virtualHosts[reviews.bookinfo.svc.cluster.local:9080].routes[0].route.weightedClusters.clusters[outbound|9080|v1|reviews.bookinfo.svc.cluster.local].weight: 75 -> 50',
+    );
   });
 
   it('says when a weighted route names a destination with no service (503 for its share)', async () => {
@@ -121,9 +151,14 @@ describe('xds queries', () => {
     const dir = resolve(__dirname, '../../public/samples/bookinfo-mistakes');
     const s = await analyzed(FILES.map((f) => ({ path: f, text: readFileSync(join(dir, f), 'utf8') })));
     const r = answerQuery('simulate', { proxy: PRODUCTPAGE(s), host: 'reviews', port: 9080, path: '/' }, s);
-    expect(r.clusters.map((c) => `${c.name} ${c.weight}`)).toEqual(['outbound|9080|v1|reviews.bookinfo.svc.cluster.local 75', 'outbound|9080||reviews2.bookinfo.svc.cluster.local 25']);
+    expect(r.clusters.map((c) => `${c.name} ${c.weight}`)).toEqual([
+      'outbound|9080|v1|reviews.bookinfo.svc.cluster.local 75',
+      'outbound|9080||reviews2.bookinfo.svc.cluster.local 25',
+    ]);
     expect(r.ok).toBe(true);
-    expect(r.steps.filter((x) => x.kind === 'failure').map((x) => x.title)).toEqual(['25% of requests get 503 NC: no Service or ServiceEntry reviews2.bookinfo.svc.cluster.local exists, so Istio creates no cluster outbound|9080||reviews2.bookinfo.svc.cluster.local']);
+    expect(r.steps.filter((x) => x.kind === 'failure').map((x) => x.title)).toEqual([
+      '25% of requests get 503 NC: no Service or ServiceEntry reviews2.bookinfo.svc.cluster.local exists, so Istio creates no cluster outbound|9080||reviews2.bookinfo.svc.cluster.local',
+    ]);
     expect(r.verdict).toMatchObject({ outcome: 'partial', status: 503, flags: ['NC'], share: 25 });
   });
 });

@@ -52,14 +52,24 @@ describe('review summary: xDS section', () => {
     const before = await side(files());
     const after = await side(
       files((f, t) => {
-        if (f === 'destination-rules.yaml') return t.replace(/( {2}subsets:\n(\s+)- name: v1\n(\s+)labels:\n\s+version: v1\n)/, '$1$2- name: canary\n$3labels:\n$3  version: canary\n');
+        if (f === 'destination-rules.yaml')
+          return t.replace(/( {2}subsets:\n(\s+)- name: v1\n(\s+)labels:\n\s+version: v1\n)/, '$1$2- name: canary\n$3labels:\n$3  version: canary\n');
         return t;
       }),
     );
     const items = diffXds(before, after);
     expect(items.some((i) => i.kind === 'added' && /: cluster outbound\|\d+\|canary\|/.test(i.label))).toBe(true);
     // Fewer proxies after: the one that went is one item.
-    const fewer = await side(files((f, t) => (f === 'pods.yaml' ? t.split('\n---\n').filter((d) => !/name: details-v1/.test(d)).join('\n---\n') : t)));
+    const fewer = await side(
+      files((f, t) =>
+        f === 'pods.yaml'
+          ? t
+              .split('\n---\n')
+              .filter((d) => !/name: details-v1/.test(d))
+              .join('\n---\n')
+          : t,
+      ),
+    );
     const gone = diffXds(before, fewer).filter((i) => i.kind === 'removed' && i.label.startsWith('Proxy details'));
     expect(gone).toHaveLength(1);
     expect(gone[0]!.detail).toMatch(/^\d+ listeners, \d+ routes, \d+ clusters$/);

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { BLOCK_END, BLOCK_FILES, BLOCK_START, BUDGET_TARGETS, budgetsBlock, replaceBudgetsBlock, rewriteBudgetsBlocks, type Budget } from '../../bench/budgets.ts';
+import {
+  BLOCK_END,
+  BLOCK_FILES,
+  BLOCK_START,
+  BUDGET_TARGETS,
+  budgetsBlock,
+  replaceBudgetsBlock,
+  rewriteBudgetsBlocks,
+  type Budget,
+} from '../../bench/budgets.ts';
 
 const ctx = { date: '2026-12-06', node: 'v20.0.0', load: [0.2, 0.3] as [number, number], command: 'npm run bench -- --budgets --write-readme' };
 
-describe("the performance block of the README and docs/performance.md", () => {
+describe('the performance block of the README and docs/performance.md', () => {
   it('holds the targets issue #32 set', () => {
     expect(BUDGET_TARGETS.firstDiagnostics.target).toBe(800);
     expect(BUDGET_TARGETS.firstJs.target).toBe(300);
@@ -53,7 +62,10 @@ describe("the performance block of the README and docs/performance.md", () => {
 
   it('--write-readme rewrites the block in every file, or in none when one lacks the markers', () => {
     const block = `${BLOCK_START}\nnew\n${BLOCK_END}`;
-    const files: Record<string, string> = { 'README.md': `a\n${BLOCK_START}\nold\n${BLOCK_END}\n`, 'docs/performance.md': `b\n${BLOCK_START}\nold\n${BLOCK_END}\nc\n` };
+    const files: Record<string, string> = {
+      'README.md': `a\n${BLOCK_START}\nold\n${BLOCK_END}\n`,
+      'docs/performance.md': `b\n${BLOCK_START}\nold\n${BLOCK_END}\nc\n`,
+    };
     const written: string[] = [];
     const io = { read: (f: string) => files[f]!, write: (f: string, t: string) => void (written.push(f), (files[f] = t)) };
     expect(rewriteBudgetsBlocks(block, io)).toEqual(['README.md', 'docs/performance.md']);

@@ -34,7 +34,9 @@ describe('check-envoy', () => {
   it('lists every problem with its file and path, and exits 1', () => {
     const r = run(['bad.json'], { 'bad.json': JSON.stringify([cluster(), bad]) });
     expect(r.code).toBe(1);
-    expect(r.out).toMatch(/^bad\.json: error \$\[1\]\.lbPolicy: "NOPE" is not a value of envoy\.config\.cluster\.v3\.Cluster\.LbPolicy .*\[bad-enum\] \(Cluster outbound\|9080\|v1\|reviews\.default\.svc\.cluster\.local\)\n$/);
+    expect(r.out).toMatch(
+      /^bad\.json: error \$\[1\]\.lbPolicy: "NOPE" is not a value of envoy\.config\.cluster\.v3\.Cluster\.LbPolicy .*\[bad-enum\] \(Cluster outbound\|9080\|v1\|reviews\.default\.svc\.cluster\.local\)\n$/,
+    );
     expect(r.err).toBe('check-envoy: 1 file, 1 error, 0 warnings\n');
   });
 

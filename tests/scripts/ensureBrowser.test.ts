@@ -5,7 +5,6 @@ import { chromiumLaunchOptions, findSystemChromium, SYSTEM_CHROMIUM_ARGS } from 
 import { ensureBrowser, INSTRUCTION, type BrowserEffects } from '../../scripts/ensure-browser.mjs';
 import { scratchDir } from '../helpers/scratch.ts';
 
-
 /** A machine described by what exists and what works; records every effect used. */
 function machine(opts: {
   system?: string;
@@ -124,7 +123,15 @@ describe('browser.mjs: the Chromium playwright.config.ts launches', () => {
 
   it("launches the system Chromium with the container flags, else Playwright's own", () => {
     expect(chromiumLaunchOptions('/x/chromium')).toEqual({ executablePath: '/x/chromium', args: [...SYSTEM_CHROMIUM_ARGS] });
-    expect(SYSTEM_CHROMIUM_ARGS).toEqual(['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic']);
+    expect(SYSTEM_CHROMIUM_ARGS).toEqual([
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-quic',
+    ]);
     expect(chromiumLaunchOptions(undefined)).toEqual({});
   });
 });

@@ -18,7 +18,9 @@ describe('README page', () => {
   });
 
   it('links sections and web pages, keeps the text of links into the repository, and leaves images out', () => {
-    const html = readmeToHtml('![The app](docs/screenshot.png)\n\nSee [Privacy](#sharing-and-privacy), [Istio](https://istio.io/) and [docs/cli.md](docs/cli.md#analyze).\n');
+    const html = readmeToHtml(
+      '![The app](docs/screenshot.png)\n\nSee [Privacy](#sharing-and-privacy), [Istio](https://istio.io/) and [docs/cli.md](docs/cli.md#analyze).\n',
+    );
     expect(html).toContain('<a href="#sharing-and-privacy">Privacy</a>');
     expect(html).toContain('<a href="https://istio.io/">Istio</a>');
     expect(html).toContain('and docs/cli.md.');

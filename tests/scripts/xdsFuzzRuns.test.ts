@@ -3,7 +3,22 @@ import { addUpRuns } from '../../scripts/oracle/xdsFuzzRuns.ts';
 import type { OracleXdsRunCounts } from '../../fuzz/targets/oracleXds.ts';
 
 function run(seed: number | null, started: string, inputs: number, causes: OracleXdsRunCounts['causes'] = {}): OracleXdsRunCounts {
-  return { seed, started, updated: started, partial: true, seconds: inputs, inputs, compared: inputs - 1, comparedProxies: 2 * inputs, comparedResources: 50 * inputs, identical: inputs - 2, rejectedObjects: 1, inputsWithRejected: 1, skipped: {}, causes };
+  return {
+    seed,
+    started,
+    updated: started,
+    partial: true,
+    seconds: inputs,
+    inputs,
+    compared: inputs - 1,
+    comparedProxies: 2 * inputs,
+    comparedResources: 50 * inputs,
+    identical: inputs - 2,
+    rejectedObjects: 1,
+    inputsWithRejected: 1,
+    skipped: {},
+    causes,
+  };
 }
 
 describe('oracle-xds runs added up', () => {

@@ -40,7 +40,12 @@ describe('no HTML from data', () => {
   });
   it('the built page forbids inline scripts, foreign requests, plugins and <base>', async () => {
     const { CONTENT_SECURITY_POLICY } = await import('../../vite.config.ts');
-    const directives = new Map(CONTENT_SECURITY_POLICY.split(';').map((d: string) => { const [k, ...v] = d.trim().split(/\s+/); return [k!, v.join(' ')] as const; }));
+    const directives = new Map(
+      CONTENT_SECURITY_POLICY.split(';').map((d: string) => {
+        const [k, ...v] = d.trim().split(/\s+/);
+        return [k!, v.join(' ')] as const;
+      }),
+    );
     expect(directives.get('script-src')).toBe("'self'");
     expect(directives.get('connect-src')).toBe("'self'");
     expect(directives.get('object-src')).toBe("'none'");

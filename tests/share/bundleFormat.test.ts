@@ -5,7 +5,16 @@
 // unpacked, 5,000 files).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { strToU8, zipSync } from 'fflate';
-import { BUNDLE_MARKER, exportYamlBundle, exportZip, importBundle, importYaml, ImportError, MAX_IMPORT_BYTES, MAX_IMPORT_FILES } from '../../src/core/share/bundle.ts';
+import {
+  BUNDLE_MARKER,
+  exportYamlBundle,
+  exportZip,
+  importBundle,
+  importYaml,
+  ImportError,
+  MAX_IMPORT_BYTES,
+  MAX_IMPORT_FILES,
+} from '../../src/core/share/bundle.ts';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const MiB = 1024 * 1024;
@@ -53,7 +62,13 @@ function declareSize(zip: Uint8Array, size: number): Uint8Array {
 
 describe('the YAML bundle', () => {
   it('is the documented text: a header, then each file after its marker line, files separated by ---', () => {
-    const text = exportYamlBundle([{ path: 'a.yaml', text: 'kind: A\n' }, { path: 'dir/b.yaml', text: 'kind: B' }], 'my "mesh"');
+    const text = exportYamlBundle(
+      [
+        { path: 'a.yaml', text: 'kind: A\n' },
+        { path: 'dir/b.yaml', text: 'kind: B' },
+      ],
+      'my "mesh"',
+    );
     expect(text).toBe(
       '# Mesh Workbench workspace "my \\"mesh\\"": 2 files.\n' +
         '# Each file starts at a "# mesh-workbench-file:" line; apply it as it is with kubectl, or import it back.\n' +
@@ -70,8 +85,11 @@ describe('the YAML bundle', () => {
 
   it('a marker is exactly the marker prefix and a JSON string naming a path', () => {
     expect(BUNDLE_MARKER).toBe('# mesh-workbench-file: ');
-    const text = '# mesh-workbench-file: "a.yaml"\nx: 1\n---\n# mesh-workbench-fil: "zz.yaml"\n#  mesh-workbench-file: "q.yaml"\n# other-comment-line-xx "b.yaml"\ny: 2\n';
-    expect(importYaml('w.yaml', text)).toEqual([{ path: 'a.yaml', text: 'x: 1\n---\n# mesh-workbench-fil: "zz.yaml"\n#  mesh-workbench-file: "q.yaml"\n# other-comment-line-xx "b.yaml"\ny: 2\n' }]);
+    const text =
+      '# mesh-workbench-file: "a.yaml"\nx: 1\n---\n# mesh-workbench-fil: "zz.yaml"\n#  mesh-workbench-file: "q.yaml"\n# other-comment-line-xx "b.yaml"\ny: 2\n';
+    expect(importYaml('w.yaml', text)).toEqual([
+      { path: 'a.yaml', text: 'x: 1\n---\n# mesh-workbench-fil: "zz.yaml"\n#  mesh-workbench-file: "q.yaml"\n# other-comment-line-xx "b.yaml"\ny: 2\n' },
+    ]);
   });
 
   it('a marker line whose value is not a usable path (not JSON, not a string, blank) is part of the text', () => {
@@ -139,7 +157,9 @@ describe('what importBundle takes for a zip (APPNOTE signatures)', () => {
   });
 
   it('a local file header signature (PK\\3\\4) makes it a zip, even when nothing follows', () => {
-    expect(importError(() => importBundle('x.zip', Uint8Array.from([0x50, 0x4b, 3, 4]))).message).toMatch(/^x\.zip is not a zip file that can be read \(.+\)\.$/);
+    expect(importError(() => importBundle('x.zip', Uint8Array.from([0x50, 0x4b, 3, 4]))).message).toMatch(
+      /^x\.zip is not a zip file that can be read \(.+\)\.$/,
+    );
   });
 
   it('a split archive in one segment (spanning marker PK\\7\\8 first, APPNOTE 8.5.3) is a zip', () => {
@@ -153,7 +173,13 @@ describe('what importBundle takes for a zip (APPNOTE signatures)', () => {
   });
 
   it('other PK pairings, or fewer than four bytes, are plain text', () => {
-    for (const [c, d] of [[3, 6], [5, 4], [3, 8], [1, 2], [7, 4]] as const) {
+    for (const [c, d] of [
+      [3, 6],
+      [5, 4],
+      [3, 8],
+      [1, 2],
+      [7, 4],
+    ] as const) {
       const bytes = Uint8Array.from([0x50, 0x4b, c, d, 0x41]);
       expect(importBundle('x.yaml', bytes)).toEqual([{ path: 'x.yaml', text: String.fromCharCode(0x50, 0x4b, c, d, 0x41) }]);
     }
@@ -222,13 +248,17 @@ describe('zip entries', () => {
   it('takes entries declaring exactly 64 MB in all and refuses one byte more, without unpacking them', () => {
     const z = zipSync({ 'a.yaml': strToU8('k: v\n') }, { level: 0 });
     expect(importBundle('w.zip', declareSize(z, 64 * MiB))).toEqual([{ path: 'a.yaml', text: 'k: v\n' }]);
-    expect(importError(() => importBundle('w.zip', declareSize(z, 64 * MiB + 1))).message).toBe('w.zip unpacks to more than 5000 files or 64 MB; it was not imported.');
+    expect(importError(() => importBundle('w.zip', declareSize(z, 64 * MiB + 1))).message).toBe(
+      'w.zip unpacks to more than 5000 files or 64 MB; it was not imported.',
+    );
     // A deflated entry over the cap whose data is not even deflate: refused for its size, never inflated.
     const d = zipSync({ 'b.yaml': strToU8('k: v\n'.repeat(20)) }, { level: 9 });
     const local = records(d, 3, 4)[0]!;
     const dataAt = local + 30 + u16(d, local + 26) + u16(d, local + 28);
     d.fill(0xff, dataAt, dataAt + 4);
-    expect(importError(() => importBundle('w.zip', declareSize(d, 64 * MiB + 1))).message).toBe('w.zip unpacks to more than 5000 files or 64 MB; it was not imported.');
+    expect(importError(() => importBundle('w.zip', declareSize(d, 64 * MiB + 1))).message).toBe(
+      'w.zip unpacks to more than 5000 files or 64 MB; it was not imported.',
+    );
   });
 });
 

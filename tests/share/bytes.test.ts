@@ -8,7 +8,15 @@ const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
 
 describe('base64url (RFC 4648)', () => {
   // RFC 4648 §10 test vectors, without the padding (the URL form of §5 leaves it out).
-  const vectors: Array<[string, string]> = [['', ''], ['f', 'Zg'], ['fo', 'Zm8'], ['foo', 'Zm9v'], ['foob', 'Zm9vYg'], ['fooba', 'Zm9vYmE'], ['foobar', 'Zm9vYmFy']];
+  const vectors: Array<[string, string]> = [
+    ['', ''],
+    ['f', 'Zg'],
+    ['fo', 'Zm8'],
+    ['foo', 'Zm9v'],
+    ['foob', 'Zm9vYg'],
+    ['fooba', 'Zm9vYmE'],
+    ['foobar', 'Zm9vYmFy'],
+  ];
 
   it('encodes and decodes the RFC 4648 §10 vectors', () => {
     for (const [plain, encoded] of vectors) {
@@ -71,11 +79,13 @@ describe('unsigned LEB128 varints', () => {
   });
 
   it('reads them back', () => {
-    for (const n of [0, 2, 127, 128, 129, 12857, 624485, 2 ** 32, Number.MAX_SAFE_INTEGER]) expect(new ByteReader(Uint8Array.from(written(n))).varint()).toBe(n);
+    for (const n of [0, 2, 127, 128, 129, 12857, 624485, 2 ** 32, Number.MAX_SAFE_INTEGER])
+      expect(new ByteReader(Uint8Array.from(written(n))).varint()).toBe(n);
   });
 
   it('refuses to write a number LEB128 cannot hold exactly (negative, fractional, unsafe)', () => {
-    for (const n of [-1, 0.5, Number.MAX_SAFE_INTEGER + 1, Number.NaN]) expect(() => new ByteWriter().varint(n)).toThrow(new RangeError(`varint out of range: ${n}`));
+    for (const n of [-1, 0.5, Number.MAX_SAFE_INTEGER + 1, Number.NaN])
+      expect(() => new ByteWriter().varint(n)).toThrow(new RangeError(`varint out of range: ${n}`));
   });
 
   it('reads at most 8 bytes (56 bits, more than a safe integer): a ninth is "number too long"', () => {

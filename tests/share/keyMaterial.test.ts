@@ -27,7 +27,16 @@ const b64url = (s: string | Uint8Array) => Buffer.from(s).toString('base64url');
 const hex = (s: string) => Uint8Array.from(Buffer.from(s.replace(/\s+/g, ''), 'hex'));
 const text = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes).toString('latin1') : undefined);
 /** The DER inside a PEM block (RFC 7468: base64 between the encapsulation boundaries). */
-const derOf = (pem: string) => Uint8Array.from(Buffer.from(pem.split('\n').filter((l) => l && !l.startsWith('-----')).join(''), 'base64'));
+const derOf = (pem: string) =>
+  Uint8Array.from(
+    Buffer.from(
+      pem
+        .split('\n')
+        .filter((l) => l && !l.startsWith('-----'))
+        .join(''),
+      'base64',
+    ),
+  );
 /** A DER length octet string (X.690 8.1.3: short form below 128, else long form). */
 function len(n: number): string {
   if (n < 128) return n.toString(16).padStart(2, '0');
@@ -47,7 +56,15 @@ const BIG = tlv('02', '00' + 'c3'.repeat(64)); // a modulus-sized INTEGER
 
 describe('PEM and PGP armour (RFC 7468, RFC 4880 §6.2)', () => {
   it('recognises every private-key label, and no other', () => {
-    for (const label of ['PRIVATE KEY', 'RSA PRIVATE KEY', 'EC PRIVATE KEY', 'DSA PRIVATE KEY', 'ENCRYPTED PRIVATE KEY', 'OPENSSH PRIVATE KEY', 'PGP PRIVATE KEY BLOCK']) {
+    for (const label of [
+      'PRIVATE KEY',
+      'RSA PRIVATE KEY',
+      'EC PRIVATE KEY',
+      'DSA PRIVATE KEY',
+      'ENCRYPTED PRIVATE KEY',
+      'OPENSSH PRIVATE KEY',
+      'PGP PRIVATE KEY BLOCK',
+    ]) {
       expect(hasPrivateKeyArmour(`-----BEGIN ${label}-----\nMIIB\n-----END ${label}-----\n`), label).toBe(true);
     }
     for (const label of ['CERTIFICATE', 'PUBLIC KEY', 'RSA PUBLIC KEY', 'CERTIFICATE REQUEST', 'X509 CRL', 'PGP PUBLIC KEY BLOCK', 'PGP MESSAGE']) {
@@ -75,7 +92,14 @@ describe('PEM and PGP armour (RFC 7468, RFC 4880 §6.2)', () => {
 
 describe('lenient base64 (RFC 4648)', () => {
   it('decodes the test vectors of RFC 4648 §10, with and without padding', () => {
-    const vectors: Array<[string, string]> = [['Zg==', 'f'], ['Zm8=', 'fo'], ['Zm9v', 'foo'], ['Zm9vYg==', 'foob'], ['Zm9vYmE=', 'fooba'], ['Zm9vYmFy', 'foobar']];
+    const vectors: Array<[string, string]> = [
+      ['Zg==', 'f'],
+      ['Zm8=', 'fo'],
+      ['Zm9v', 'foo'],
+      ['Zm9vYg==', 'foob'],
+      ['Zm9vYmE=', 'fooba'],
+      ['Zm9vYmFy', 'foobar'],
+    ];
     for (const [encoded, plain] of vectors) {
       expect(text(decodeBase64Loose(encoded)), encoded).toBe(plain);
       expect(text(decodeBase64Loose(encoded.replace(/=+$/, ''))), `${encoded} unpadded`).toBe(plain);
@@ -195,7 +219,18 @@ describe('DER private keys', () => {
     const magic = Buffer.from('openssh-key-v1\0', 'latin1');
     expect(isPrivateKeyDer(Uint8Array.from(Buffer.concat([magic, Buffer.from([0])])))).toBe(true);
     expect(isPrivateKeyDer(Uint8Array.from(Buffer.concat([Buffer.from('openssh-key-v2\0', 'latin1'), Buffer.alloc(8)])))).toBe(false);
-    expect(isPrivateKeyDer(Uint8Array.from(Buffer.from(M.opensshKey!.split('\n').filter((l) => l && !l.startsWith('-----')).join(''), 'base64')))).toBe(true);
+    expect(
+      isPrivateKeyDer(
+        Uint8Array.from(
+          Buffer.from(
+            M.opensshKey!.split('\n')
+              .filter((l) => l && !l.startsWith('-----'))
+              .join(''),
+            'base64',
+          ),
+        ),
+      ),
+    ).toBe(true);
   });
 
   it('fewer than 16 bytes are no key, whatever their shape', () => {
@@ -205,7 +240,12 @@ describe('DER private keys', () => {
 
   it('OpenPGP secret-key and secret-subkey packets (tags 5 and 7), old and new format, versions 3 to 6', () => {
     // Old format (RFC 4880 §4.2.1): 0b10 tttt ll; length type 0 is one octet, 1 is two octets.
-    for (const [b0, at] of [[0x94, 2], [0x9c, 2], [0x95, 3], [0x9d, 3]] as const) {
+    for (const [b0, at] of [
+      [0x94, 2],
+      [0x9c, 2],
+      [0x95, 3],
+      [0x9d, 3],
+    ] as const) {
       for (const version of [3, 4, 5, 6]) {
         const bytes = padded(b0.toString(16), 24);
         bytes[at] = version;
@@ -235,7 +275,10 @@ describe('DER private keys', () => {
     expect(isPrivateKeyDer(padded('c4 04 04 04', 24))).toBe(false);
     // The real packet of the fixture's armour.
     const armour = M.pgpKey!.split('\n');
-    const body = armour.slice(armour.indexOf('') + 1).filter((l) => l && !l.startsWith('-----') && !l.startsWith('=')).join('');
+    const body = armour
+      .slice(armour.indexOf('') + 1)
+      .filter((l) => l && !l.startsWith('-----') && !l.startsWith('='))
+      .join('');
     expect(isPrivateKeyDer(Uint8Array.from(Buffer.from(body, 'base64')))).toBe(true);
   });
 });
@@ -251,13 +294,15 @@ describe('private keys in any encoding', () => {
   });
 
   it('words above a key that joined its run (bug: the key was missed, and shared from a comment)', () => {
-    const wrapped = b64(M.ecSec1!).match(/.{1,64}/g)!.join('\n');
+    const wrapped = b64(M.ecSec1!)
+      .match(/.{1,64}/g)!
+      .join('\n');
     expect(keyStartInRun(wrapped)).toBe(0);
     expect(keyStartInRun(`ConfigMap\n${wrapped}`)).toBe(10);
     expect(keyStartInRun(`previous\r\nbackup\r\n${wrapped.replace(/\n/g, '\r\n')}`)).toBe(18);
     expect(keyStartInRun(`ConfigMap\n${b64(M.leafCert!)}`)).toBe(-1);
     expect(keyStartInRun('ConfigMap')).toBe(-1);
-    expect(keyStartInRun(`alpha\nbravo\ncharlie\ndelta\n${M.rsaDerBase64!.match(/.{1,64}/g)!.join("\n")}`)).toBe(26);
+    expect(keyStartInRun(`alpha\nbravo\ncharlie\ndelta\n${M.rsaDerBase64!.match(/.{1,64}/g)!.join('\n')}`)).toBe(26);
     expect(holdsPrivateKey(`backup\n${wrapped}`)).toBe(true);
   });
 
@@ -310,7 +355,13 @@ describe('private keys in any encoding', () => {
     expect(holdsPrivateKey(`${body.slice(0, 12)}==,${body.slice(12)}`)).toBe(true);
     // Spaces between groups shorter than a run that could hold a key (bug: such a key was shared).
     expect(holdsPrivateKey(body.match(/.{1,32}/g)!.join(' '))).toBe(true);
-    expect(holdsPrivateKey(b64(M.ecSec1!).match(/.{1,8}/g)!.join(' \t '))).toBe(true);
+    expect(
+      holdsPrivateKey(
+        b64(M.ecSec1!)
+          .match(/.{1,8}/g)!
+          .join(' \t '),
+      ),
+    ).toBe(true);
     // Padding typed inside with nothing else (bug: the key was missed), and exactly one character in ten outside the alphabet.
     expect(holdsPrivateKey(`${body.slice(0, 12)}==${body.slice(12)}`)).toBe(true);
     const tenth = body.slice(0, 900).match(/.{9}/g)!.join(',') + ',';
@@ -334,10 +385,22 @@ describe('private keys in any encoding', () => {
 });
 
 describe('kubeconfigs and Secret manifests as values', () => {
-  const kubeconfig = (user: string) => `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: https://k}\nusers:\n- name: u\n  user:\n${user}\n`;
+  const kubeconfig = (user: string) =>
+    `apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: https://k}\nusers:\n- name: u\n  user:\n${user}\n`;
 
   it('a kubeconfig whose user has a credential field (kubectl config set-credentials)', () => {
-    for (const field of ['token', 'password', 'client-key-data', 'client-key', 'id-token', 'refresh-token', 'client-secret', 'access-token', 'tokenFile', 'username']) {
+    for (const field of [
+      'token',
+      'password',
+      'client-key-data',
+      'client-key',
+      'id-token',
+      'refresh-token',
+      'client-secret',
+      'access-token',
+      'tokenFile',
+      'username',
+    ]) {
       expect(isKubeconfigWithCredentials(kubeconfig(`    ${field}: x`)), field).toBe(true);
       expect(isKubeconfigWithCredentials(kubeconfig(`    "${field}": x`)), `"${field}"`).toBe(true);
     }
@@ -409,7 +472,10 @@ describe('certificates only (what may stay public)', () => {
     expect(isCertificatesOnly(relabel(M.ecSec1!))).toBe(false);
     // A certificate with bytes after it, two certificates in one block, a body that is not base64.
     const der = derOf(M.leafCert!);
-    const pemOf = (bytes: Uint8Array) => `-----BEGIN CERTIFICATE-----\n${b64(bytes).match(/.{1,64}/g)!.join('\n')}\n-----END CERTIFICATE-----\n`;
+    const pemOf = (bytes: Uint8Array) =>
+      `-----BEGIN CERTIFICATE-----\n${b64(bytes)
+        .match(/.{1,64}/g)!
+        .join('\n')}\n-----END CERTIFICATE-----\n`;
     expect(isCertificatesOnly(pemOf(Buffer.concat([der, Buffer.from([0, 0])])))).toBe(false);
     expect(isCertificatesOnly(pemOf(Buffer.concat([der, der])))).toBe(false);
     expect(isCertificatesOnly('-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n')).toBe(false);

@@ -7,11 +7,27 @@
 import { describe, expect, it } from 'vitest';
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { BASE64_RUN, hasPrivateKeyArmour, holdsPrivateKey, isKubeconfigWithCredentials, isPrivateKeyDer, keyStartInRun } from '../../src/core/share/keyMaterial.ts';
+import {
+  BASE64_RUN,
+  hasPrivateKeyArmour,
+  holdsPrivateKey,
+  isKubeconfigWithCredentials,
+  isPrivateKeyDer,
+  keyStartInRun,
+} from '../../src/core/share/keyMaterial.ts';
 import { DATA_MARKER, redact } from '../../src/core/share/redact.ts';
 
 const M = JSON.parse(readFileSync(new URL('../fixtures/share/secret-material.json', import.meta.url), 'utf8')) as Record<string, string>;
-const derOf = (pem: string) => Uint8Array.from(Buffer.from(pem.split('\n').filter((l) => l && !l.startsWith('-----')).join(''), 'base64'));
+const derOf = (pem: string) =>
+  Uint8Array.from(
+    Buffer.from(
+      pem
+        .split('\n')
+        .filter((l) => l && !l.startsWith('-----'))
+        .join(''),
+      'base64',
+    ),
+  );
 const runs = (text: string) => [...text.matchAll(BASE64_RUN)].map((m) => m[0]);
 
 describe('private-key armour', () => {
@@ -69,7 +85,15 @@ describe('kubeconfig credentials', () => {
   const users = (user: string) => `apiVersion: v1\nkind: Config\nusers:\n- name: a\n  user:\n${user}`;
 
   it('a credential field at the start of its line, indented as YAML writes it, quoted or not, with blanks around the colon', () => {
-    for (const user of ['    token: abc\n', '    "token": abc\n', '    token : abc\n', '    token:  abc\n', '    token:\tabc\n', 'token: abc\n', '\t\ttoken: abc\n']) {
+    for (const user of [
+      '    token: abc\n',
+      '    "token": abc\n',
+      '    token : abc\n',
+      '    token:  abc\n',
+      '    token:\tabc\n',
+      'token: abc\n',
+      '\t\ttoken: abc\n',
+    ]) {
       expect(isKubeconfigWithCredentials(users(user)), JSON.stringify(user)).toBe(true);
     }
   });
@@ -106,7 +130,9 @@ describe('words above a key that joined its run: any number of them (bug: a key 
   it('a key below host names in a value: the value is masked', () => {
     const text = `kind: ConfigMap\nmetadata: {name: c}\ndata:\n  notes: |\n${[...hosts, ...keyLines].map((l) => `    ${l}`).join('\n')}\n`;
     const r = redact([{ path: 'p.yaml', text }]);
-    expect(r.files[0]!.text).toBe(`kind: ConfigMap\nmetadata: {name: c}\ndata:\n  notes: ${JSON.stringify(DATA_MARKER)}${'\n'.repeat(hosts.length + keyLines.length + 1)}`);
+    expect(r.files[0]!.text).toBe(
+      `kind: ConfigMap\nmetadata: {name: c}\ndata:\n  notes: ${JSON.stringify(DATA_MARKER)}${'\n'.repeat(hosts.length + keyLines.length + 1)}`,
+    );
     expect(r.items).toEqual([{ file: 'p.yaml', line: 4, what: 'private key (encoded)' }]);
   });
 });

@@ -35,7 +35,10 @@ function codeOf(fn: () => unknown): string {
   return 'no error';
 }
 
-const bookinfo = ['bookinfo.yaml', 'networking.yaml', 'destination-rules.yaml'].map((f) => ({ path: f, text: readFileSync(`public/samples/bookinfo/${f}`, 'utf8') }));
+const bookinfo = ['bookinfo.yaml', 'networking.yaml', 'destination-rules.yaml'].map((f) => ({
+  path: f,
+  text: readFileSync(`public/samples/bookinfo/${f}`, 'utf8'),
+}));
 
 describe('base64url', () => {
   it('round-trips every length and rejects foreign characters', () => {
@@ -172,7 +175,11 @@ describe('share link format', () => {
   });
 
   it('drops view state of the wrong shape instead of failing', () => {
-    const frag = encodeShareFragment({ files: [{ path: 'a.yaml', text: 'x' }], openTabs: ['a.yaml', 'nope.yaml'], view: { line: -3 as number, file: 'a.yaml' } });
+    const frag = encodeShareFragment({
+      files: [{ path: 'a.yaml', text: 'x' }],
+      openTabs: ['a.yaml', 'nope.yaml'],
+      view: { line: -3 as number, file: 'a.yaml' },
+    });
     const s = decodeShareFragment(frag);
     expect(s.openTabs).toEqual(['a.yaml']);
     expect(s.view).toEqual({ file: 'a.yaml' });
@@ -197,7 +204,9 @@ describe('decoding is total: crafted meta in an otherwise valid link', () => {
   // Fuzz counterexample (share-link, seed 7, before the fix): String() on this entry threw
   // "TypeError: Cannot convert object to primitive value".
   it('a redacted entry whose what has no usable toString/valueOf is corrupt, not a TypeError', () => {
-    const link = withMeta('{"redacted":[{"file":"dir/b.yaml","line":425,"what":"private key"},{"what":{"toString":null,"valueOf":null},"line":{"valueOf":{},"toString":[]},"__proto__":true}]}');
+    const link = withMeta(
+      '{"redacted":[{"file":"dir/b.yaml","line":425,"what":"private key"},{"what":{"toString":null,"valueOf":null},"line":{"valueOf":{},"toString":[]},"__proto__":true}]}',
+    );
     expect(errorOf(() => decodeShareFragment(link)).code).toBe('corrupt');
     expect(errorOf(() => decodeShareFragment(link)).message).toMatch(/list of removed secrets is malformed \(entry 2 /);
   });
@@ -211,8 +220,16 @@ describe('decoding is total: crafted meta in an otherwise valid link', () => {
   });
 
   it('a redacted entry without a positive safe-integer line, or not an object, or a list that is not a list: corrupt', () => {
-    for (const line of ['0', '-1', '1.5', '9007199254740993', '"3"', '{"valueOf":3}', 'null']) expect(codeOf(() => decodeShareFragment(withMeta(`{"redacted":[{"file":"a.yaml","line":${line},"what":"x"}]}`))), line).toBe('corrupt');
-    for (const redacted of ['[0]', '[null]', '[["a.yaml",1,"x"]]', '{"0":{"file":"a.yaml","line":1,"what":"x"}}', '"a.yaml"', '{"toString":1}']) expect(codeOf(() => decodeShareFragment(withMeta(`{"redacted":${redacted}}`))), redacted).toBe('corrupt');
+    for (const line of ['0', '-1', '1.5', '9007199254740993', '"3"', '{"valueOf":3}', 'null'])
+      expect(
+        codeOf(() => decodeShareFragment(withMeta(`{"redacted":[{"file":"a.yaml","line":${line},"what":"x"}]}`))),
+        line,
+      ).toBe('corrupt');
+    for (const redacted of ['[0]', '[null]', '[["a.yaml",1,"x"]]', '{"0":{"file":"a.yaml","line":1,"what":"x"}}', '"a.yaml"', '{"toString":1}'])
+      expect(
+        codeOf(() => decodeShareFragment(withMeta(`{"redacted":${redacted}}`))),
+        redacted,
+      ).toBe('corrupt');
     // Inherited properties are not fields: an entry whose only keys are on the prototype has none.
     expect(codeOf(() => decodeShareFragment(withMeta('{"redacted":[{"__proto__":{"file":"a.yaml","line":1,"what":"x"}}]}')))).toBe('corrupt');
   });
@@ -228,7 +245,9 @@ describe('decoding is total: crafted meta in an otherwise valid link', () => {
     expect(link.length).toBeLessThan(120_000);
     const e = errorOf(() => decodeShareFragment(link));
     expect(e.code).toBe('too-large');
-    expect(e.message).toBe(`The link lists 900,000 removed secret values, more than the ${MAX_REDACTED_ITEMS.toLocaleString('en-US')} a link may carry; it was not opened.`);
+    expect(e.message).toBe(
+      `The link lists 900,000 removed secret values, more than the ${MAX_REDACTED_ITEMS.toLocaleString('en-US')} a link may carry; it was not opened.`,
+    );
   });
 
   it('exactly MAX_REDACTED_ITEMS entries open; one more does not', () => {
@@ -240,18 +259,33 @@ describe('decoding is total: crafted meta in an otherwise valid link', () => {
   // Fuzz counterexamples (seed 7, before the fix): these decoded to lists over the caps.
   it('open tabs, suppressions and panel selections over their caps are too large', () => {
     const many = (n: number, item: string) => `[${new Array(n).fill(item).join(',')}]`;
-    expect(errorOf(() => decodeShareFragment(withMeta(`{"openTabs":${many(MAX_OPEN_TABS + 1, '"a.yaml"')}}`))).message).toContain('open tabs, more than the 5,000');
-    expect(errorOf(() => decodeShareFragment(withMeta(`{"settings":{"suppressions":${many(MAX_SUPPRESSIONS + 1, '"IST0101"')}}}`))).message).toContain('suppressions, more than the 1,000');
+    expect(errorOf(() => decodeShareFragment(withMeta(`{"openTabs":${many(MAX_OPEN_TABS + 1, '"a.yaml"')}}`))).message).toContain(
+      'open tabs, more than the 5,000',
+    );
+    expect(errorOf(() => decodeShareFragment(withMeta(`{"settings":{"suppressions":${many(MAX_SUPPRESSIONS + 1, '"IST0101"')}}}`))).message).toContain(
+      'suppressions, more than the 1,000',
+    );
     const sel = Object.fromEntries(Array.from({ length: MAX_SELECTIONS + 1 }, (_, i) => [`panel${i}`, 'x']));
-    expect(errorOf(() => decodeShareFragment(withMeta(JSON.stringify({ view: { selections: sel } })))).message).toContain('panel selections, more than the 100');
+    expect(errorOf(() => decodeShareFragment(withMeta(JSON.stringify({ view: { selections: sel } })))).message).toContain(
+      'panel selections, more than the 100',
+    );
     // Up to the cap they open; repeated tabs are one tab.
     expect(decodeShareFragment(withMeta(`{"openTabs":${many(MAX_OPEN_TABS, '"a.yaml"')}}`)).openTabs).toEqual(['a.yaml']);
   });
 
   it('a string of the view state over MAX_META_STRING_CHARS is too large (fuzz counterexample: a view.file of 4,097 characters)', () => {
     const long = 'x'.repeat(MAX_META_STRING_CHARS + 1);
-    for (const meta of [{ view: { file: long } }, { view: { selections: { proxy: long } } }, { view: { diagnostic: { code: long, file: 'a.yaml' } } }, { settings: { suppressions: [long] } }, { redacted: [{ ...entry, what: long }] }]) {
-      expect(codeOf(() => decodeShareFragment(withMeta(JSON.stringify(meta)))), JSON.stringify(meta).slice(0, 40)).toBe('too-large');
+    for (const meta of [
+      { view: { file: long } },
+      { view: { selections: { proxy: long } } },
+      { view: { diagnostic: { code: long, file: 'a.yaml' } } },
+      { settings: { suppressions: [long] } },
+      { redacted: [{ ...entry, what: long }] },
+    ]) {
+      expect(
+        codeOf(() => decodeShareFragment(withMeta(JSON.stringify(meta)))),
+        JSON.stringify(meta).slice(0, 40),
+      ).toBe('too-large');
     }
     expect(decodeShareFragment(withMeta(JSON.stringify({ view: { file: long.slice(1) } }))).view?.file).toHaveLength(MAX_META_STRING_CHARS);
   });
@@ -271,9 +305,15 @@ describe('decoding is total: crafted meta in an otherwise valid link', () => {
   });
 
   it('view state of the wrong type is dropped; own keys only; a __proto__ panel is dropped', () => {
-    const meta = '{"openTabs":[{"toString":1},"a.yaml",3],"view":{"file":{"toString":1},"line":"4","diagnostic":{"code":{},"file":"a.yaml"},"selections":{"__proto__":"x","toString":"y","proxy":{"valueOf":1}}},"settings":{"includePlaceholders":"no","suppressions":[{"toString":1},"IST0101"]},"title":{"toString":1},"toString":1,"__proto__":{"title":"inherited"}}';
+    const meta =
+      '{"openTabs":[{"toString":1},"a.yaml",3],"view":{"file":{"toString":1},"line":"4","diagnostic":{"code":{},"file":"a.yaml"},"selections":{"__proto__":"x","toString":"y","proxy":{"valueOf":1}}},"settings":{"includePlaceholders":"no","suppressions":[{"toString":1},"IST0101"]},"title":{"toString":1},"toString":1,"__proto__":{"title":"inherited"}}';
     const s = decodeShareFragment(withMeta(meta));
-    expect(s).toEqual({ files: [{ path: 'a.yaml', text: 'kind: Namespace\n' }], openTabs: ['a.yaml'], view: { selections: { toString: 'y' } }, settings: { suppressions: ['IST0101'] } });
+    expect(s).toEqual({
+      files: [{ path: 'a.yaml', text: 'kind: Namespace\n' }],
+      openTabs: ['a.yaml'],
+      view: { selections: { toString: 'y' } },
+      settings: { suppressions: ['IST0101'] },
+    });
     expect(Object.getPrototypeOf(s.view!.selections)).toBe(Object.prototype);
     expect(decodeShareFragment(encodeShareFragment(s))).toEqual(s);
   });

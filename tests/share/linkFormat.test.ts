@@ -114,11 +114,15 @@ function failure(fn: () => unknown): { code: string; message: string } {
   }
   throw new Error('the link opened');
 }
-const open = (payload: ArrayLike<number>, o: Frame = {}, cap?: number) => decodeShareBytes(frame(payload, o), cap === undefined ? {} : { maxDecompressedBytes: cap });
+const open = (payload: ArrayLike<number>, o: Frame = {}, cap?: number) =>
+  decodeShareBytes(frame(payload, o), cap === undefined ? {} : { maxDecompressedBytes: cap });
 const refusal = (payload: ArrayLike<number>, o: Frame = {}, cap?: number) => failure(() => open(payload, o, cap));
 const withMeta = (json: string) => open(concat(fileRec(1, 'a.yaml', 'x'), metaRec(json)));
 const metaRefusal = (json: string) => failure(() => withMeta(json));
-const tooLargeWriter = (what: string) => ({ code: 'too-large', message: `A share link can carry at most ${what}. Share fewer files, or download the workspace and send the file instead.` });
+const tooLargeWriter = (what: string) => ({
+  code: 'too-large',
+  message: `A share link can carry at most ${what}. Share fewer files, or download the workspace and send the file instead.`,
+});
 const writerRefusal = (state: ShareState) => failure(() => encodeShareBytes(state));
 
 describe('what the writer writes (read back with zlib and a hand-written record reader)', () => {
@@ -173,7 +177,9 @@ describe('the fragment', () => {
       code: 'bad-characters',
       message: 'The link contains a character that cannot be part of a share link (at position 6: "#"). It was probably changed or cut on the way.',
     });
-    expect(failure(() => decodeShareFragment('share=Zm9v$A')).message).toBe('The link contains a character that cannot be part of a share link (at position 5: "$"). It was probably changed or cut on the way.');
+    expect(failure(() => decodeShareFragment('share=Zm9v$A')).message).toBe(
+      'The link contains a character that cannot be part of a share link (at position 5: "$"). It was probably changed or cut on the way.',
+    );
   });
 
   it('refuses a link longer than the browser limit, with both numbers; the limit itself opens', () => {
@@ -187,14 +193,25 @@ describe('the fragment', () => {
   });
 
   it('says what is wrong with an empty, cut, padded or %-broken link', () => {
-    expect(failure(() => decodeShareFragment('#share='))).toEqual({ code: 'truncated', message: 'The link ends right after "share=": it was cut off. Ask for the whole link.' });
-    expect(failure(() => decodeShareFragment('#share= \n'))).toEqual({ code: 'truncated', message: 'The link ends right after "share=": it was cut off. Ask for the whole link.' });
+    expect(failure(() => decodeShareFragment('#share='))).toEqual({
+      code: 'truncated',
+      message: 'The link ends right after "share=": it was cut off. Ask for the whole link.',
+    });
+    expect(failure(() => decodeShareFragment('#share= \n'))).toEqual({
+      code: 'truncated',
+      message: 'The link ends right after "share=": it was cut off. Ask for the whole link.',
+    });
     const cut = { code: 'truncated', message: 'The link is cut off: its last characters are missing. Ask for the whole link.' };
     expect(failure(() => decodeShareFragment('share=AAAAA'))).toEqual(cut);
     expect(failure(() => decodeShareFragment('share=AAAAA='))).toEqual(cut);
     expect(failure(() => decodeShareFragment('share=AAAAA=='))).toEqual(cut);
-    expect(failure(() => decodeShareFragment('share=AAAA=A')).message).toBe('The link contains a character that cannot be part of a share link (at position 5: "="). It was probably changed or cut on the way.');
-    expect(failure(() => decodeShareFragment('share=%E0%A4%A'))).toEqual({ code: 'bad-characters', message: `The link contains a broken %-escape: it was changed on the way. ${AGAIN}` });
+    expect(failure(() => decodeShareFragment('share=AAAA=A')).message).toBe(
+      'The link contains a character that cannot be part of a share link (at position 5: "="). It was probably changed or cut on the way.',
+    );
+    expect(failure(() => decodeShareFragment('share=%E0%A4%A'))).toEqual({
+      code: 'bad-characters',
+      message: `The link contains a broken %-escape: it was changed on the way. ${AGAIN}`,
+    });
   });
 });
 
@@ -203,23 +220,39 @@ describe('the header', () => {
 
   it('a link cut inside its header is truncated', () => {
     const full = frame(one);
-    for (const n of [1, 2, 5, 6]) expect(failure(() => decodeShareBytes(full.subarray(0, n)))).toEqual({ code: 'truncated', message: 'The link is cut off before its content starts. Ask for the whole link.' });
+    for (const n of [1, 2, 5, 6])
+      expect(failure(() => decodeShareBytes(full.subarray(0, n)))).toEqual({
+        code: 'truncated',
+        message: 'The link is cut off before its content starts. Ask for the whole link.',
+      });
     expect(failure(() => decodeShareBytes(Uint8Array.from([0x4d, 1, 0, 0, 0, 0, 0x80]))).code).toBe('truncated');
   });
 
   it('a link cut right after its header is truncated before its content', () => {
-    expect(refusal(one, { body: new Uint8Array(0) })).toEqual({ code: 'truncated', message: 'The link is cut off before its content. Ask for the whole link.' });
+    expect(refusal(one, { body: new Uint8Array(0) })).toEqual({
+      code: 'truncated',
+      message: 'The link is cut off before its content. Ask for the whole link.',
+    });
   });
 
   it('names a wrong magic byte, a newer version and a wrong checksum', () => {
     expect(refusal(one, { magic: 0x4e })).toEqual({ code: 'corrupt', message: 'This is not a Mesh Workbench share link (its first bytes are wrong).' });
-    expect(refusal(one, { version: 2 })).toEqual({ code: 'unsupported-version', message: 'The link was made by a newer Mesh Workbench (link format 2; this one reads format 1). Open it with the newer version.' });
-    expect(refusal(one, { crc: (zlib.crc32(Uint8Array.from(one)) ^ 1) >>> 0 })).toEqual({ code: 'corrupt', message: `The link is damaged (its checksum does not match). ${AGAIN}` });
+    expect(refusal(one, { version: 2 })).toEqual({
+      code: 'unsupported-version',
+      message: 'The link was made by a newer Mesh Workbench (link format 2; this one reads format 1). Open it with the newer version.',
+    });
+    expect(refusal(one, { crc: (zlib.crc32(Uint8Array.from(one)) ^ 1) >>> 0 })).toEqual({
+      code: 'corrupt',
+      message: `The link is damaged (its checksum does not match). ${AGAIN}`,
+    });
   });
 
   it('refuses a declared size over the cap before unpacking, in bytes, KB or MB', () => {
     const says = (declared: number, cap: number) => refusal(one, { declared }, cap);
-    expect(says(1024, 1023)).toEqual({ code: 'too-large', message: 'The link says it unpacks to 1.0 KB, more than the 1023 bytes allowed; it was not opened.' });
+    expect(says(1024, 1023)).toEqual({
+      code: 'too-large',
+      message: 'The link says it unpacks to 1.0 KB, more than the 1023 bytes allowed; it was not opened.',
+    });
     expect(says(1000, 999).message).toBe('The link says it unpacks to 1000 bytes, more than the 999 bytes allowed; it was not opened.');
     expect(says(1536 * 1024, 1024 * 1024 - 1).message).toBe('The link says it unpacks to 1.5 MB, more than the 1024.0 KB allowed; it was not opened.');
     expect(says(1024 * 1024, 1024 * 1024 - 1).message).toBe('The link says it unpacks to 1.0 MB, more than the 1024.0 KB allowed; it was not opened.');
@@ -234,8 +267,11 @@ describe('the header', () => {
 describe('the deflate stream (RFC 1951)', () => {
   const big = fileRec(1, 'a.yaml', 'abcdefgh'.repeat(400)); // 3,200+ bytes
 
-  it('a stream that is not deflate is damaged, with the inflater\'s reason', () => {
-    expect(refusal(big, { body: Uint8Array.from([0xff, 0xff, 0xff]) })).toEqual({ code: 'corrupt', message: `The link is damaged and cannot be unpacked (invalid block type). ${AGAIN}` });
+  it("a stream that is not deflate is damaged, with the inflater's reason", () => {
+    expect(refusal(big, { body: Uint8Array.from([0xff, 0xff, 0xff]) })).toEqual({
+      code: 'corrupt',
+      message: `The link is damaged and cannot be unpacked (invalid block type). ${AGAIN}`,
+    });
   });
 
   it('a stream that stops early is truncated', () => {
@@ -248,7 +284,10 @@ describe('the deflate stream (RFC 1951)', () => {
 
   it('a stream with more than it declares is damaged; at the cap it is too large', () => {
     expect(refusal(big, { declared: 1024 }, 1025)).toEqual({ code: 'corrupt', message: `The link is damaged: it unpacks to more than it says. ${AGAIN}` });
-    expect(refusal(big, { declared: 1024 }, 1024)).toEqual({ code: 'too-large', message: 'The link unpacks to more than the 1.0 KB allowed; it was not opened.' });
+    expect(refusal(big, { declared: 1024 }, 1024)).toEqual({
+      code: 'too-large',
+      message: 'The link unpacks to more than the 1.0 KB allowed; it was not opened.',
+    });
     expect(refusal(big, { declared: 1024 })).toEqual({ code: 'corrupt', message: `The link is damaged: it unpacks to more than it says. ${AGAIN}` });
   });
 
@@ -290,7 +329,10 @@ describe('the records', () => {
 
   it('skips records of tags it does not know, wherever they are', () => {
     const unknown = record(7, [0xff, 0xfe, 0x00]);
-    expect(open([...unknown, ...fileRec(1, 'a', '1'), ...metaRec('{"title":"t"}'), ...record(9, enc('{"title":"u"}')), ...unknown])).toStrictEqual({ files: [{ path: 'a', text: '1' }], title: 't' });
+    expect(open([...unknown, ...fileRec(1, 'a', '1'), ...metaRec('{"title":"t"}'), ...record(9, enc('{"title":"u"}')), ...unknown])).toStrictEqual({
+      files: [{ path: 'a', text: '1' }],
+      title: 't',
+    });
   });
 
   it('the last meta record wins', () => {
@@ -300,7 +342,10 @@ describe('the records', () => {
   it('names a record cut short or text that is not UTF-8', () => {
     expect(refusal([1, 50, 1, 0x61])).toEqual({ code: 'corrupt', message: `The link is damaged (unexpected end of data). ${AGAIN}` });
     expect(refusal([1, 3, 1, 0xc0, 0x80])).toEqual({ code: 'corrupt', message: `The link is damaged (text is not valid UTF-8). ${AGAIN}` });
-    expect(refusal([1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01])).toEqual({ code: 'corrupt', message: `The link is damaged (number too long). ${AGAIN}` });
+    expect(refusal([1, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01])).toEqual({
+      code: 'corrupt',
+      message: `The link is damaged (number too long). ${AGAIN}`,
+    });
   });
 
   it('"before" records make a before side even without hasBefore', () => {
@@ -322,7 +367,10 @@ describe('the meta record', () => {
     expect(MAX_META_BYTES).toBe(4 * 1024 * 1024);
     const json = (n: number) => `{"title":"${'t'.repeat(n - 12)}"}`;
     expect(withMeta(json(MAX_META_BYTES)).title).toBe('t'.repeat(200));
-    expect(metaRefusal(json(MAX_META_BYTES + 1))).toEqual({ code: 'too-large', message: "The link's view settings and list of removed secrets take 4.0 MB, more than the 4.0 MB a link may carry; it was not opened." });
+    expect(metaRefusal(json(MAX_META_BYTES + 1))).toEqual({
+      code: 'too-large',
+      message: "The link's view settings and list of removed secrets take 4.0 MB, more than the 4.0 MB a link may carry; it was not opened.",
+    });
   });
 
   it('cuts the title to 200 UTF-16 units, never inside a surrogate pair', () => {
@@ -346,7 +394,9 @@ describe('the meta record', () => {
     expect(state({ view: { file: 'a', line: 1.5 } }).view).toStrictEqual({ file: 'a' });
     expect(state({ view: { file: 'a', line: 0 } }).view).toStrictEqual({ file: 'a' });
     expect(state({ view: { diagnostic: { code: 'IST0101', file: 'a.yaml' } } }).view).toStrictEqual({ diagnostic: { code: 'IST0101', file: 'a.yaml' } });
-    expect(state({ view: { diagnostic: { code: 'IST0101', file: 'a.yaml', line: 4 } } }).view).toStrictEqual({ diagnostic: { code: 'IST0101', file: 'a.yaml', line: 4 } });
+    expect(state({ view: { diagnostic: { code: 'IST0101', file: 'a.yaml', line: 4 } } }).view).toStrictEqual({
+      diagnostic: { code: 'IST0101', file: 'a.yaml', line: 4 },
+    });
     expect(state({ view: { diagnostic: { code: 'IST0101' } } }).view).toBeUndefined();
     expect(state({ view: { diagnostic: { file: 'a.yaml' } } }).view).toBeUndefined();
     expect(state({ view: { selections: {} } }).view).toBeUndefined();
@@ -369,7 +419,10 @@ describe('the meta record', () => {
 
   it('names the string that is over 4,096 characters', () => {
     const long = 'x'.repeat(4097);
-    const over = (what: string) => ({ code: 'too-large', message: `The link holds ${what} of 4,097 characters, more than the 4,096 allowed; it was not opened.` });
+    const over = (what: string) => ({
+      code: 'too-large',
+      message: `The link holds ${what} of 4,097 characters, more than the 4,096 allowed; it was not opened.`,
+    });
     expect(failure(() => state({ view: { file: long } }))).toEqual(over('a file name to open'));
     expect(failure(() => state({ view: { diagnostic: { code: long, file: 'a' } } }))).toEqual(over('a diagnostic code'));
     expect(failure(() => state({ view: { diagnostic: { code: 'c', file: long } } }))).toEqual(over("a diagnostic's file name"));
@@ -405,7 +458,9 @@ describe('the writer refuses what no reader would open, naming the cap', () => {
 
   it('open tabs, suppressions, panel selections', () => {
     expect(writerRefusal({ files, openTabs: new Array(5001).fill('a') })).toEqual(tooLargeWriter('5,000 open tabs (this one would have 5,001)'));
-    expect(writerRefusal({ files, settings: { suppressions: new Array(1001).fill('IST0101') } })).toEqual(tooLargeWriter('1,000 suppressions (this one would have 1,001)'));
+    expect(writerRefusal({ files, settings: { suppressions: new Array(1001).fill('IST0101') } })).toEqual(
+      tooLargeWriter('1,000 suppressions (this one would have 1,001)'),
+    );
     const sel = Object.fromEntries(Array.from({ length: 101 }, (_, i) => [`p${i}`, 'v']));
     expect(writerRefusal({ files, view: { selections: sel } })).toEqual(tooLargeWriter('100 panel selections (this one would have 101)'));
   });
@@ -420,14 +475,18 @@ describe('the writer refuses what no reader would open, naming the cap', () => {
 
   it('a meta record over 4 MB; exactly 4 MB is written', () => {
     const title = (n: number) => 't'.repeat(n - '{"title":""}'.length);
-    expect(writerRefusal({ files, title: title(MAX_META_BYTES + 1) })).toEqual(tooLargeWriter('4.0 MB of view settings and list of removed secrets (this one would have 4.0 MB)'));
+    expect(writerRefusal({ files, title: title(MAX_META_BYTES + 1) })).toEqual(
+      tooLargeWriter('4.0 MB of view settings and list of removed secrets (this one would have 4.0 MB)'),
+    );
     expect(decodeShareBytes(encodeShareBytes({ files, title: title(MAX_META_BYTES) })).title).toBe('t'.repeat(200));
   });
 
   it('a payload over 32 MB; exactly 32 MB is written (the reader takes exactly its cap, above)', () => {
     // Record: tag (1 byte), length (4 bytes of LEB128), path length (1), path "a" (1), then the text.
     const text = (payload: number) => 'k'.repeat(payload - 7);
-    expect(writerRefusal({ files: [{ path: 'a', text: text(MAX_DECOMPRESSED_BYTES + 1) }] })).toEqual(tooLargeWriter('32.0 MB unpacked (this one would be 32.0 MB)'));
+    expect(writerRefusal({ files: [{ path: 'a', text: text(MAX_DECOMPRESSED_BYTES + 1) }] })).toEqual(
+      tooLargeWriter('32.0 MB unpacked (this one would be 32.0 MB)'),
+    );
     const exact = parse(encodeShareBytes({ files: [{ path: 'a', text: text(MAX_DECOMPRESSED_BYTES) }] }), false);
     expect(exact.length).toBe(MAX_DECOMPRESSED_BYTES);
   });

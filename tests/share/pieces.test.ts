@@ -9,7 +9,8 @@ function naive(secrets: string[], publicText: string, min: number, text: string)
   for (const s of secrets) {
     const v = s.replace(/\s+/g, '');
     if (v.length < min) continue;
-    const pieces = v.length < PIECE_CHARS ? [v] : (v.match(new RegExp(`.{${PIECE_CHARS}}`, 'g')) ?? []).filter((p) => !p.includes('-----') && !/^(.)\1*$/.test(p));
+    const pieces =
+      v.length < PIECE_CHARS ? [v] : (v.match(new RegExp(`.{${PIECE_CHARS}}`, 'g')) ?? []).filter((p) => !p.includes('-----') && !/^(.)\1*$/.test(p));
     if (pieces.some((p) => t.includes(p) && !publicText.includes(p))) return true;
   }
   return false;

@@ -10,7 +10,12 @@ import { appSecretValues, certificatesOnly } from '../../fuzz/targets/redact.ts'
 
 const M = JSON.parse(readFileSync(new URL('../fixtures/share/secret-material.json', import.meta.url), 'utf8')) as Record<string, string>;
 const b64 = (s: string) => Buffer.from(s).toString('base64');
-const indent = (s: string, n: number) => s.trimEnd().split('\n').map((l) => ' '.repeat(n) + l).join('\n');
+const indent = (s: string, n: number) =>
+  s
+    .trimEnd()
+    .split('\n')
+    .map((l) => ' '.repeat(n) + l)
+    .join('\n');
 const wrap = (s: string, width: number) => s.match(new RegExp(`.{1,${width}}`, 'g'))!.join('\n');
 const CERT = M.leafCert!;
 const KEY = M.rsaPkcs8!;
@@ -29,7 +34,8 @@ function shared(text: string, secrets: string[], path = 'ws.yaml'): string {
   const flat = out.replace(/\s+/g, '');
   for (const s of secrets) {
     expect(out, `raw ${s.slice(0, 40)}`).not.toContain(s);
-    for (const piece of s.replace(/\s+/g, '').match(/.{24}/g) ?? []) if (!piece.includes('-----')) expect(flat, `piece of ${s.slice(0, 30)}`).not.toContain(piece);
+    for (const piece of s.replace(/\s+/g, '').match(/.{24}/g) ?? [])
+      if (!piece.includes('-----')) expect(flat, `piece of ${s.slice(0, 30)}`).not.toContain(piece);
   }
   for (const v of appSecretValues(path, out)) {
     const plain = v.trim();
@@ -79,7 +85,12 @@ describe('Secrets', () => {
   });
 
   it('keeps a chain of certificates and a DER certificate in data', () => {
-    const der = Buffer.from(CERT.split('\n').filter((l) => !l.startsWith('-----')).join(''), 'base64').toString('base64');
+    const der = Buffer.from(
+      CERT.split('\n')
+        .filter((l) => !l.startsWith('-----'))
+        .join(''),
+      'base64',
+    ).toString('base64');
     const text = `apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  chain: ${b64(CERT + M.rootCert)}\n  der: ${der}\n`;
     expect(shared(text, [])).toBe(text);
   });
@@ -117,7 +128,9 @@ extra: hunter2-correct-horse
   it('masks every value of a broken document that could hold a secret', () => {
     const text = `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typing\n  annotations: {note: "half typed}\ndata:\n  key.pem: ${b64(M.ecSec1!)}\n  mentions: the secret is hunter2-correct-horse\n`;
     const out = shared(text, [b64(M.ecSec1!), 'hunter2-correct-horse']);
-    expect(out).toBe('apiVersion: REDACTED\nkind: REDACTED\nmetadata:\n  name: REDACTED\n  annotations: REDACTED\ndata:\n  key.pem: REDACTED\n  mentions: REDACTED\n');
+    expect(out).toBe(
+      'apiVersion: REDACTED\nkind: REDACTED\nmetadata:\n  name: REDACTED\n  annotations: REDACTED\ndata:\n  key.pem: REDACTED\n  mentions: REDACTED\n',
+    );
   });
 
   it('a quote left open after kind: Secret runs on over the lines below (fuzz counterexample)', () => {
@@ -213,7 +226,10 @@ extra: hunter2-correct-horse
 
   it('a wrapped certificate-plus-key bundle in data, and Secrets inside a SecretList', () => {
     const bundle = wrap(b64(CERT + KEY), 76);
-    shared(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  tls.pem: |\n${indent(bundle, 4)}\n`, [b64(CERT + KEY).slice(900, 1500), ...bodyLines(KEY)]);
+    shared(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\ndata:\n  tls.pem: |\n${indent(bundle, 4)}\n`, [
+      b64(CERT + KEY).slice(900, 1500),
+      ...bodyLines(KEY),
+    ]);
     const list = `apiVersion: v1\nkind: SecretList\nitems:\n- apiVersion: v1\n  kind: Secret\n  metadata: {name: a}\n  stringData: {pw: hunter2-correct-horse}\n`;
     shared(list, ['hunter2-correct-horse']);
   });

@@ -11,7 +11,12 @@ import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, findSecrets, redact } f
 
 const M = JSON.parse(readFileSync(new URL('../fixtures/share/secret-material.json', import.meta.url), 'utf8')) as Record<string, string>;
 const b64 = (s: string | Buffer) => Buffer.from(s).toString('base64');
-const indent = (s: string, n: number) => s.trimEnd().split('\n').map((l) => ' '.repeat(n) + l).join('\n');
+const indent = (s: string, n: number) =>
+  s
+    .trimEnd()
+    .split('\n')
+    .map((l) => ' '.repeat(n) + l)
+    .join('\n');
 const D = JSON.stringify(DATA_MARKER);
 const S = JSON.stringify(STRING_MARKER);
 const CONSERVATIVE = 'a document that could not be read as YAML: every value masked';
@@ -113,7 +118,14 @@ extra: value # a comment
   });
 
   it('keeps certificates: base64 of PEM or DER in data, PEM in stringData; not a key in either', () => {
-    const der = b64(Buffer.from(M.leafCert!.split('\n').filter((l) => l && !l.startsWith('-----')).join(''), 'base64'));
+    const der = b64(
+      Buffer.from(
+        M.leafCert!.split('\n')
+          .filter((l) => l && !l.startsWith('-----'))
+          .join(''),
+        'base64',
+      ),
+    );
     const text = `kind: Secret\nmetadata: {name: s}\ndata:\n  ca.crt: ${b64(M.rootCert!)}\n  der: ${der}\n  k: ${M.rsaDerBase64}\nstringData:\n  tls.crt: |\n${indent(M.leafCert!, 4)}\n  tls.key: |\n${indent(M.ecSec1!, 4)}\n`;
     const r = one(text);
     expect(r.text).toContain(`ca.crt: ${b64(M.rootCert!)}\n`);
@@ -180,7 +192,12 @@ describe('kubeconfigs', () => {
   const masked = (t: string) => t.replace('name: admin\n  user', `name: ${S}\n  user`).replace('token: abcdefgh-token', `token: ${S}`);
 
   it('kind Config, or users with clusters or contexts: clusters and contexts stay, users are masked but certificates', () => {
-    for (const text of [`apiVersion: v1\nkind: Config\n${clusters}${contexts}${users}`, `kind: Config\n${users}`, `${clusters}${users}`, `${contexts}${users}`]) {
+    for (const text of [
+      `apiVersion: v1\nkind: Config\n${clusters}${contexts}${users}`,
+      `kind: Config\n${users}`,
+      `${clusters}${users}`,
+      `${contexts}${users}`,
+    ]) {
       const r = one(text);
       expect(r.text, text).toBe(masked(text));
       expect(r.items.map((i) => i.what)).toEqual(['kubeconfig users', 'kubeconfig users']);
@@ -316,7 +333,8 @@ describe('a document the app cannot read', () => {
 });
 
 describe('a quote that may have swallowed the lines below it', () => {
-  const doc = (open: string, line: string, close: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${open}first line\n${line}${close}\n  other: plain\n`;
+  const doc = (open: string, line: string, close: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${open}first line\n${line}${close}\n  other: plain\n`;
 
   it('a quoted value running over a line that reads as a mapping entry masks the document', () => {
     for (const q of ['"', "'"]) {
@@ -352,7 +370,9 @@ describe('the check across documents', () => {
 
   it('a masked value written as a key elsewhere: the whole file is masked, keys too (bug: the key stayed)', () => {
     // Every line but its indentation, blank lines and document markers.
-    expect(one(`${secret}---\nkind: ConfigMap\ndata:\n\n  ${pw}: x\n`).text).toBe('REDACTED\nREDACTED\nREDACTED\n  REDACTED\n---\nREDACTED\nREDACTED\n\n  REDACTED\n');
+    expect(one(`${secret}---\nkind: ConfigMap\ndata:\n\n  ${pw}: x\n`).text).toBe(
+      'REDACTED\nREDACTED\nREDACTED\n  REDACTED\n---\nREDACTED\nREDACTED\n\n  REDACTED\n',
+    );
     for (const text of [`${secret}---\nkind: ConfigMap\ndata:\n  ${pw}: x\n`, `kind: ConfigMap\ndata:\n  ${pw}: x\n---\n${secret}`]) {
       const r = one(text);
       expect(r.text).not.toContain(pw);
@@ -385,7 +405,10 @@ describe('places and lines', () => {
     for (const nl of ['\n', '\r\n', '\r']) {
       const text = ['kind: Secret', 'metadata: {name: s}', '# note', 'stringData:', '  a: one-value', '  b: two-value', ''].join(nl);
       const r = one(text);
-      expect(r.items.map((i) => i.line), JSON.stringify(nl)).toEqual([3, 5, 6]);
+      expect(
+        r.items.map((i) => i.line),
+        JSON.stringify(nl),
+      ).toEqual([3, 5, 6]);
       expect(r.text).toBe(text.replace('# note', '#').replace('one-value', S).replace('two-value', S));
     }
   });

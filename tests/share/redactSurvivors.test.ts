@@ -21,7 +21,11 @@ function one(text: string, path = 'p.yaml') {
 }
 
 /** The body lines of a PEM block. */
-const body = (pem: string) => pem.trim().split('\n').filter((l) => !l.startsWith('-----'));
+const body = (pem: string) =>
+  pem
+    .trim()
+    .split('\n')
+    .filter((l) => !l.startsWith('-----'));
 
 /**
  * A private key the value rule cannot cut where it is written: its armour folded (as a
@@ -31,7 +35,9 @@ const body = (pem: string) => pem.trim().split('\n').filter((l) => !l.startsWith
  * an escape), so only the check's reading of the result can tell.
  */
 function escapedNarrowKey(pem: string): string {
-  const lines = body(pem).join('').match(/.{1,16}/g)!;
+  const lines = body(pem)
+    .join('')
+    .match(/.{1,16}/g)!;
   const label = /-----BEGIN (.*)-----/.exec(pem)![1]!;
   const folded = `-----BEGIN ${label.replace(/ KEY$/, '')}\n KEY-----\n${lines.join('\n')}\n-----END ${label}-----\n`;
   return JSON.stringify(folded);
@@ -92,7 +98,9 @@ describe('kubeconfigs', () => {
     const cert = b64(M.leafCert!);
     const text = `kind: Config\nclusters: []\nusers:\n- name: a\n- name: b\n  user:\n    token: ""\n    insecure: true\n    port: 6443\n    client-certificate-data: ${cert}\n`;
     const r = one(text);
-    expect(r.text).toBe(`kind: Config\nclusters: []\nusers:\n- name: ${S}\n- name: ${S}\n  user:\n    token: ""\n    insecure: ${S}\n    port: ${S}\n    client-certificate-data: ${cert}\n`);
+    expect(r.text).toBe(
+      `kind: Config\nclusters: []\nusers:\n- name: ${S}\n- name: ${S}\n  user:\n    token: ""\n    insecure: ${S}\n    port: ${S}\n    client-certificate-data: ${cert}\n`,
+    );
     expect(r.items).toEqual(['4 kubeconfig users', '5 kubeconfig users', '8 kubeconfig users', '9 kubeconfig users']);
   });
 
@@ -204,7 +212,9 @@ describe('a Secret: the name of each item', () => {
   it('keys that are not plain names, fields that run over lines, and the Secret named in each', () => {
     const text = `kind: Secret\nmetadata:\n  name: s\n  uid: "0a1b\n    2c3d"\n  "odd key": x\n  labels:\n    "a b": c\n    app: "web\n      tier"\n  annotations:\n    note: "one\n      two"\ntype: "kubernetes.io/tls\n  more"\n? [complex]\n: v\ndata:\n  "k k": ${b64('hunter2-correct-horse')}\n`;
     const r = one(text);
-    expect(r.text).toBe(`kind: Secret\nmetadata:\n  name: s\n  uid: ${S}\n\n  ${S}: ${S}\n  labels:\n    ${S}: ${S}\n    app: ${S}\n\n  annotations:\n    note: ${S}\n\ntype: ${S}\n\n? [${S}]\n: ${S}\ndata:\n  ${S}: ${D}\n`);
+    expect(r.text).toBe(
+      `kind: Secret\nmetadata:\n  name: s\n  uid: ${S}\n\n  ${S}: ${S}\n  labels:\n    ${S}: ${S}\n    app: ${S}\n\n  annotations:\n    note: ${S}\n\ntype: ${S}\n\n? [${S}]\n: ${S}\ndata:\n  ${S}: ${D}\n`,
+    );
     expect(r.items).toEqual([
       '4 Secret s metadata.uid',
       '6 Secret s metadata',
@@ -254,7 +264,9 @@ describe('the check across documents: pieces of what was masked', () => {
     const wrapped = b64(pw).match(/.{1,20}/g)!;
     expect(wrapped.join('')).toBe(b64(pw));
     const secret = `kind: Secret\nmetadata: {name: s}\ndata:\n  pw: ${wrapped.join('\n    ')}\n`;
-    expect(one(`${secret}---\n${configMap(pw)}`).text).toBe(`kind: Secret\nmetadata: {name: s}\ndata:\n  pw: ${D}\n${'\n'.repeat(wrapped.length - 1)}---\n${maskedConfigMap}`);
+    expect(one(`${secret}---\n${configMap(pw)}`).text).toBe(
+      `kind: Secret\nmetadata: {name: s}\ndata:\n  pw: ${D}\n${'\n'.repeat(wrapped.length - 1)}---\n${maskedConfigMap}`,
+    );
     const stringData = `kind: Secret\nmetadata: {name: s}\nstringData:\n  pw: ${b64(pw)}\n`;
     expect(one(`${stringData}---\n${configMap(pw)}`).text).toBe(`kind: Secret\nmetadata: {name: s}\nstringData:\n  pw: ${S}\n---\n${configMap(pw)}`);
   });
@@ -271,7 +283,9 @@ describe('the check across documents: pieces of what was masked', () => {
     expect(one(configMap(copied)).same).toBe(true);
     const keys = `kind: ConfigMap\nmetadata: {name: keys}\ndata:\n  ec: ${JSON.stringify(M.ecSec1!)}\n  rsa: ${JSON.stringify(M.rsaPkcs1!)}\n`;
     const r = one(`${keys}---\n${configMap(copied)}`);
-    expect(r.text).toBe(`kind: ConfigMap\nmetadata: {name: keys}\ndata:\n  ec: "${PRIVATE_KEY_MARKER}\\n"\n  rsa: "${PRIVATE_KEY_MARKER}\\n"\n---\n${maskedConfigMap}`);
+    expect(r.text).toBe(
+      `kind: ConfigMap\nmetadata: {name: keys}\ndata:\n  ec: "${PRIVATE_KEY_MARKER}\\n"\n  rsa: "${PRIVATE_KEY_MARKER}\\n"\n---\n${maskedConfigMap}`,
+    );
   });
 
   it('a kubeconfig user string copied elsewhere counts too, but its field names do not', () => {
@@ -379,14 +393,17 @@ describe('values outside Secrets', () => {
   });
 
   it('a PEM key and a base64 key in one value: the value is masked and named by its armour label (RFC 7468), lower-cased', () => {
-    const value = (pem: string) => `kind: ConfigMap\nmetadata: {name: c}\ndata:\n  k: |\n${[...pem.trim().split('\n'), M.rsaDerBase64!].map((l) => `    ${l}`).join('\n')}\n`;
+    const value = (pem: string) =>
+      `kind: ConfigMap\nmetadata: {name: c}\ndata:\n  k: |\n${[...pem.trim().split('\n'), M.rsaDerBase64!].map((l) => `    ${l}`).join('\n')}\n`;
     for (const [pem, label] of [
       [M.ecSec1!, 'ec private key'],
       [M.ed25519Pkcs8!, 'private key'],
       [M.encryptedPkcs8!, 'encrypted private key'],
     ] as const) {
       const r = one(value(pem));
-      expect(r.text, label).toBe(`kind: ConfigMap\nmetadata: {name: c}\ndata:\n  k: ${JSON.stringify(PRIVATE_KEY_MARKER)}${'\n'.repeat(pem.trim().split('\n').length + 2)}`);
+      expect(r.text, label).toBe(
+        `kind: ConfigMap\nmetadata: {name: c}\ndata:\n  k: ${JSON.stringify(PRIVATE_KEY_MARKER)}${'\n'.repeat(pem.trim().split('\n').length + 2)}`,
+      );
       expect(r.items, label).toEqual([`4 ${label}`]);
     }
   });
@@ -414,7 +431,9 @@ describe('raw text', () => {
   });
 
   it('a wrapped base64 key alone in a file (read as one plain scalar): the marker and its line breaks, nothing of its last line', () => {
-    const lines = Buffer.from(M.ecSec1!).toString('base64').match(/.{1,64}/g)!;
+    const lines = Buffer.from(M.ecSec1!)
+      .toString('base64')
+      .match(/.{1,64}/g)!;
     const r = one(`${lines.join('\n')}\n`, 'key.b64');
     expect(r.text).toBe(`${D}${'\n'.repeat(lines.length)}`);
     expect(r.items).toEqual(['1 private key (encoded)']);

@@ -20,7 +20,10 @@ const keyLines = bodyOf(M.rsaPkcs1!);
 /** Offset of line `n` of a text joined with `\n`. */
 const lineAt = (lines: string[], n: number) => lines.slice(0, n).join('\n').length + (n > 0 ? 1 : 0);
 /** MIME-style base64 (76 characters a line, RFC 2045 §6.8). */
-const mime = (text: string) => Buffer.from(text, 'latin1').toString('base64').match(/.{1,76}/g)!;
+const mime = (text: string) =>
+  Buffer.from(text, 'latin1')
+    .toString('base64')
+    .match(/.{1,76}/g)!;
 
 describe('keyStartInRun: one-word lines above a key', () => {
   it('150 words of one width: the width changes once, at the key, which is found there (1,350 characters down)', () => {
@@ -47,7 +50,8 @@ describe('keyStartInRun: one-word lines above a key', () => {
     // Lines 0–3 seven characters wide, line 4 six (a change among the first lines), then lines
     // 5–67 alternating 7 and 6 (63 changes), and the key on line 68: the 64th change.
     const words: string[] = [];
-    for (let i = 0; i < 68; i++) words.push(i < 4 ? `node-0${i}` : (i - 4) % 2 === 0 ? `web-${String(i).padStart(2, '0')}` : `node-${String(i).padStart(2, '0')}`);
+    for (let i = 0; i < 68; i++)
+      words.push(i < 4 ? `node-0${i}` : (i - 4) % 2 === 0 ? `web-${String(i).padStart(2, '0')}` : `node-${String(i).padStart(2, '0')}`);
     expect(words.map((w) => w.length).slice(0, 8)).toEqual([7, 7, 7, 7, 6, 7, 6, 7]);
     expect(words[67]!.length).toBe(7);
     const lines = [...words, ...keyLines];
@@ -99,7 +103,7 @@ describe('leaks: keys the bounds of keyStartInRun miss (shared as they are)', ()
     expect(shared(commentedOut([...words, ...keyLines]))).not.toContain(keyLines[5]);
   });
 
-  it.fails('a commented-out key below five or more lines as wide as its own (a certificate\'s base64 without its armour) is masked', () => {
+  it.fails("a commented-out key below five or more lines as wide as its own (a certificate's base64 without its armour) is masked", () => {
     const lines = [...bodyOf(M.leafCert!).filter((l) => l.length === 64), ...keyLines];
     expect(holdsPrivateKey(lines.join('\n'))).toBe(true);
     expect(shared(commentedOut(lines))).not.toContain(keyLines[5]);

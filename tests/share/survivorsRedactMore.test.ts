@@ -27,7 +27,7 @@ const nested = (n: number, inner: string) => {
   return `${s}\n`;
 };
 
-describe("what a Secret is, not what it holds, stays", () => {
+describe('what a Secret is, not what it holds, stays', () => {
   it('immutable, and the metadata fields the API server sets or that name the object', () => {
     const text = [
       'apiVersion: v1',
@@ -102,7 +102,9 @@ describe('secret fields that are not mappings', () => {
     ['data', b64],
     ['stringData', pw],
   ])('a %s field written as one string is masked, and so is a copy of it in another document', (field, value) => {
-    const r = one(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n${field}: ${value}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  copy: ${value}\n`);
+    const r = one(
+      `apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n${field}: ${value}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  copy: ${value}\n`,
+    );
     expect(r.text).not.toContain(value);
     expect(r.text.split('---\n')[0]).toBe(`apiVersion: v1\nkind: Secret\nmetadata: {name: s}\n${field}: "REDACTED"\n`);
   });
@@ -111,7 +113,8 @@ describe('secret fields that are not mappings', () => {
 describe('a quoted value over several lines: masked conservatively when one of its lines reads as a mapping entry', () => {
   // redact.ts: a quoted scalar that runs over a line reading as a mapping entry (`key:` or
   // `- key:`, the key plain or quoted, blanks around) may have swallowed the lines below.
-  const doc = (quote: string, line: string) => `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${quote}first\n${line}\n    last${quote}\n`;
+  const doc = (quote: string, line: string) =>
+    `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata:\n  note: ${quote}first\n${line}\n    last${quote}\n`;
 
   it.each([
     ['"', '    key: v'],

@@ -21,7 +21,16 @@ function key(init: Partial<KeyboardEvent> & { key: string; code?: string }): Key
 }
 
 const diag = (over: Partial<Diagnostic> = {}): Diagnostic =>
-  ({ level: 'Error', code: 'IST0101', message: 'Referenced host not found: "reviews2"', source: 'analyzer', file: 'a.yaml', line: 3, origin: 'VirtualService ns/vs', ...over }) as Diagnostic;
+  ({
+    level: 'Error',
+    code: 'IST0101',
+    message: 'Referenced host not found: "reviews2"',
+    source: 'analyzer',
+    file: 'a.yaml',
+    line: 3,
+    origin: 'VirtualService ns/vs',
+    ...over,
+  }) as Diagnostic;
 
 let cleanup: Array<() => void> = [];
 afterEach(() => {
@@ -30,7 +39,7 @@ afterEach(() => {
 });
 
 describe('command registry', () => {
-  it('registers and removes a panel\'s commands with one call, and bumps the version', () => {
+  it("registers and removes a panel's commands with one call, and bumps the version", () => {
     const before = useCommandRegistry.getState().version;
     const off = registerCommands({ id: 't.one', title: 'One', perform: () => 1 }, { id: 't.two', title: 'Two', perform: () => 2 });
     expect(getCommand('t.one')?.title).toBe('One');
@@ -52,7 +61,13 @@ describe('command registry', () => {
       preferred: (a) => a.preferred,
       perform: () => undefined,
     };
-    const suppress: Command<Diagnostic> = { id: 't.sup', title: (d) => `Suppress ${d.code}`, menus: ['problem.suppress'], when: (d) => !!d.origin, perform: () => undefined };
+    const suppress: Command<Diagnostic> = {
+      id: 't.sup',
+      title: (d) => `Suppress ${d.code}`,
+      menus: ['problem.suppress'],
+      when: (d) => !!d.origin,
+      perform: () => undefined,
+    };
     cleanup.push(registerCommands(fixes, suppress));
     expect(menuItems('problem.fix', diag()).map((i) => i.title)).toEqual(['first', 'second']);
     expect(menuItems('problem.suppress', diag()).map((i) => i.title)).toEqual(['Suppress IST0101']);

@@ -61,7 +61,10 @@ describe('IndexedDB workspaces', () => {
   it('a large file comes back exactly, also with characters outside the BMP and as a baseline', async () => {
     const big = `kind: ConfigMap # 😀 é\n${'data: x\n'.repeat(60_000)}`;
     const lone = `a: "\ud800"\n${'b: y\n'.repeat(70_000)}`; // an unpaired surrogate
-    const files = [{ path: 'big.yaml', text: big }, { path: 'lone.yaml', text: lone }];
+    const files = [
+      { path: 'big.yaml', text: big },
+      { path: 'lone.yaml', text: lone },
+    ];
     expect((await saveWorkspace({ id: 'big', ...base, files, baseline: { files, pinnedAt: 1 } }, 0)).ok).toBe(true);
     const back = await getWorkspace('big');
     expect(back?.files).toEqual(files);

@@ -17,13 +17,31 @@ import type { Diagnostic, QuickFix } from '../../src/core/document/types.ts';
 const SHARED = 'apiVersion: v1\r\nkind: Namespace\r\nmetadata:\r\n  name: shop\r\n';
 const OTHER = 'kind: ConfigMap\n';
 
-const diag: Diagnostic = { level: 'Error', code: 'IST0101', message: 'Referenced host not found', source: 'analyzer', file: 'ns.yaml', line: 4, origin: 'Namespace shop' } as Diagnostic;
-const fix: QuickFix = { title: 'Rename', edits: [{ file: 'ns.yaml', range: { startLine: 4, startCol: 9, endLine: 4, endCol: 13 }, text: 'shop2' }] } as QuickFix;
+const diag: Diagnostic = {
+  level: 'Error',
+  code: 'IST0101',
+  message: 'Referenced host not found',
+  source: 'analyzer',
+  file: 'ns.yaml',
+  line: 4,
+  origin: 'Namespace shop',
+} as Diagnostic;
+const fix: QuickFix = {
+  title: 'Rename',
+  edits: [{ file: 'ns.yaml', range: { startLine: 4, startCol: 9, endLine: 4, endCol: 13 }, text: 'shop2' }],
+} as QuickFix;
 
 const readOnlyNotice = () => useWorkspace.getState().notices.find((n) => n.id === 'read-only');
 
 function openLink(): void {
-  const hash = encodeShareFragment({ files: [{ path: 'ns.yaml', text: SHARED }, { path: 'other.yaml', text: OTHER }], title: 'review', settings: { includePlaceholders: false, suppressions: ['IST0102=Namespace default'] } });
+  const hash = encodeShareFragment({
+    files: [
+      { path: 'ns.yaml', text: SHARED },
+      { path: 'other.yaml', text: OTHER },
+    ],
+    title: 'review',
+    settings: { includePlaceholders: false, suppressions: ['IST0102=Namespace default'] },
+  });
   expect(openShareLink(hash)).toBe(true);
 }
 

@@ -91,7 +91,16 @@ describe('sync engine', () => {
     flushDebounce();
     expect(sent).toHaveLength(2);
     expect(sent[1]!.changes.changed).toEqual([]);
-    expect(sent[1]!.changes.edits).toEqual([{ path: 'a.yaml', changes: [{ offset: 7, length: 0, text: 'x' }, { offset: 8, length: 0, text: 'y' }], length: 10 }]);
+    expect(sent[1]!.changes.edits).toEqual([
+      {
+        path: 'a.yaml',
+        changes: [
+          { offset: 7, length: 0, text: 'x' },
+          { offset: 8, length: 0, text: 'y' },
+        ],
+        length: 10,
+      },
+    ]);
     expect(m.getValueCalls).toBe(0);
     // Applied to what the worker had, the changes give the model's text.
     expect(applyTextChanges('kind: A\n', sent[1]!.changes.edits[0]!.changes)).toBe(m.value);
@@ -147,7 +156,15 @@ describe('sync engine', () => {
     flushDebounce();
     const v = sent[sent.length - 1]!.version;
     const stampAtSync = textStamp('a.yaml');
-    engine.onMessage({ type: 'result', version: v, diagnostics: [], resourceCount: 0, assumptions: [], skipped: [], stats: { files: 2, documents: 2, resources: 0, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 } });
+    engine.onMessage({
+      type: 'result',
+      version: v,
+      diagnostics: [],
+      resourceCount: 0,
+      assumptions: [],
+      skipped: [],
+      stats: { files: 2, documents: 2, resources: 0, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 },
+    });
     expect(useAnalysis.getState().resultVersion).toBe(v);
     expect(useAnalysis.getState().analyzedStamps?.get('a.yaml')).toBe(stampAtSync);
     m.edit([{ offset: 0, length: 0, text: '#' }]);
@@ -163,7 +180,15 @@ describe('sync engine', () => {
     m.edit([{ offset: 0, length: 0, text: '#' }]);
     flushDebounce();
     const older = sent[sent.length - 2]!.version;
-    engine.onMessage({ type: 'result', version: older, diagnostics: [{ level: 'Error', code: 'X', message: 'stale', source: 'parser' }], resourceCount: 0, assumptions: [], skipped: [], stats: { files: 0, documents: 0, resources: 0, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 } });
+    engine.onMessage({
+      type: 'result',
+      version: older,
+      diagnostics: [{ level: 'Error', code: 'X', message: 'stale', source: 'parser' }],
+      resourceCount: 0,
+      assumptions: [],
+      skipped: [],
+      stats: { files: 0, documents: 0, resources: 0, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 },
+    });
     expect(useAnalysis.getState().diagnostics.some((d) => d.message === 'stale')).toBe(false);
   });
 });

@@ -60,7 +60,12 @@ describe('the title follows the open workspace', () => {
   });
 
   it('names a shared link by its title, and says when it is loading', () => {
-    expect(titleName({ mode: 'review', currentName: 'Staging' }, { review: { title: 'Prod ingress', redacted: [], files: [], settings: { includePlaceholders: false, suppressions: [], istioctlMode: false } } })).toBe('Prod ingress');
+    expect(
+      titleName(
+        { mode: 'review', currentName: 'Staging' },
+        { review: { title: 'Prod ingress', redacted: [], files: [], settings: { includePlaceholders: false, suppressions: [], istioctlMode: false } } },
+      ),
+    ).toBe('Prod ingress');
     expect(titleName({ mode: 'review', currentName: 'Staging' }, { review: null })).toBe('Shared workspace');
     expect(titleName({ mode: 'loading', currentName: '' }, { review: null })).toBe('Loading…');
   });

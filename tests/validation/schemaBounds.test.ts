@@ -20,10 +20,14 @@ function check(yaml: string): string[] {
   return schemaFindings(makeResource(jsyaml.load(yaml) as Record<string, unknown>, undefined)).map((f) => `${f.path ?? ''} | ${f.message}`);
 }
 
-const dr = (trafficPolicy: string) => `apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: r, namespace: a}\nspec:\n  host: a\n  trafficPolicy: ${trafficPolicy}\n`;
-const telemetry = (pct: number) => `apiVersion: telemetry.istio.io/v1\nkind: Telemetry\nmetadata: {name: t, namespace: a}\nspec:\n  tracing: [{randomSamplingPercentage: ${pct}}]\n`;
-const se = (hosts: string[]) => `apiVersion: networking.istio.io/v1\nkind: ServiceEntry\nmetadata: {name: s, namespace: a}\nspec:\n  hosts: ${JSON.stringify(hosts)}\n  ports: [{number: 80, name: http, protocol: HTTP}]\n  resolution: DNS\n`;
-const gw = (names: string[]) => `apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata: {name: g, namespace: a}\nspec:\n  servers:\n  - port: {number: 443, name: https, protocol: HTTPS}\n    hosts: [a.example.com]\n    tls: {mode: SIMPLE, credentialNames: ${JSON.stringify(names)}}\n`;
+const dr = (trafficPolicy: string) =>
+  `apiVersion: networking.istio.io/v1\nkind: DestinationRule\nmetadata: {name: r, namespace: a}\nspec:\n  host: a\n  trafficPolicy: ${trafficPolicy}\n`;
+const telemetry = (pct: number) =>
+  `apiVersion: telemetry.istio.io/v1\nkind: Telemetry\nmetadata: {name: t, namespace: a}\nspec:\n  tracing: [{randomSamplingPercentage: ${pct}}]\n`;
+const se = (hosts: string[]) =>
+  `apiVersion: networking.istio.io/v1\nkind: ServiceEntry\nmetadata: {name: s, namespace: a}\nspec:\n  hosts: ${JSON.stringify(hosts)}\n  ports: [{number: 80, name: http, protocol: HTTP}]\n  resolution: DNS\n`;
+const gw = (names: string[]) =>
+  `apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata: {name: g, namespace: a}\nspec:\n  servers:\n  - port: {number: 443, name: https, protocol: HTTPS}\n    hosts: [a.example.com]\n    tls: {mode: SIMPLE, credentialNames: ${JSON.stringify(names)}}\n`;
 
 const tooLarge = (path: string, v: number, max: number) => `${path} | ${path}: Invalid value: ${v}: ${path} in body should be less than or equal to ${max}`;
 const tooSmall = (path: string, v: number, min: number) => `${path} | ${path}: Invalid value: ${v}: ${path} in body should be greater than or equal to ${min}`;

@@ -45,7 +45,8 @@ describe('schema walk: paths of findings', () => {
   });
 
   it('gives the same findings for a resource validated again, and for an equal resource', () => {
-    const yaml = 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r, labelz: 1}\nspec:\n  hosts: [a]\n  http:\n  - route:\n    - destination: {host: a, port: {number: 0}}\n      weight: -1\n    - destination: {host: b}\n      wieght: 3\n';
+    const yaml =
+      'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: r, labelz: 1}\nspec:\n  hosts: [a]\n  http:\n  - route:\n    - destination: {host: a, port: {number: 0}}\n      weight: -1\n    - destination: {host: b}\n      wieght: 3\n';
     const first = check(yaml);
     expect(first).toEqual(['metadata.labelz | unknown field "metadata.labelz"', 'spec.http[0].route[1].wieght | unknown field "spec.http[0].route[1].wieght"']);
     expect(check(yaml)).toEqual(first);

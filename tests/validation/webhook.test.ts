@@ -9,7 +9,11 @@ import type { Resource } from '../../src/core/document/types.ts';
 const run = (kind: string, spec: unknown, name = 'foo', namespace = 'bar') => {
   const id = Object.keys(WEBHOOK_VALIDATORS).find((k) => k.endsWith(`/${kind}`)) as string;
   const out = validateWebhook({ kindId: id, name, namespace, spec });
-  return { errors: out.filter((f) => f.level === 'error').map((f) => f.message), warnings: out.filter((f) => f.level === 'warning').map((f) => f.message), findings: out };
+  return {
+    errors: out.filter((f) => f.level === 'error').map((f) => f.message),
+    warnings: out.filter((f) => f.level === 'warning').map((f) => f.message),
+    findings: out,
+  };
 };
 
 describe('webhook rules: Istio texts byte for byte', () => {
@@ -43,7 +47,11 @@ describe('webhook rules: Istio texts byte for byte', () => {
     expect(paths).toContain('spec.http[0].route[0].weight');
     expect(paths).toContain('spec.http[0].timeout');
     expect(paths).toContain('spec.http[1].match[0].uri');
-    expect(r.findings.find((f) => f.analysis)?.analysis).toEqual({ type: 'VirtualServiceUnreachableRule', rule: '#1', reason: 'route without matches defined before' });
+    expect(r.findings.find((f) => f.analysis)?.analysis).toEqual({
+      type: 'VirtualServiceUnreachableRule',
+      rule: '#1',
+      reason: 'route without matches defined before',
+    });
   });
 
   it('reads durations as Istio reads them (time.ParseDuration), so Go forms are checked too', () => {
@@ -57,7 +65,10 @@ describe('webhook rules: Istio texts byte for byte', () => {
   });
 
   it('AuthorizationPolicy errors carry the policy prefix; a DENY of HTTP attributes warns', () => {
-    const r = run('AuthorizationPolicy', { action: 'DENY', rules: [{ to: [{ operation: { methods: ['GET'], ports: ['99999'] } }] }, { to: [{ operation: { paths: ['/a'] } }] }] });
+    const r = run('AuthorizationPolicy', {
+      action: 'DENY',
+      rules: [{ to: [{ operation: { methods: ['GET'], ports: ['99999'] } }] }, { to: [{ operation: { paths: ['/a'] } }] }],
+    });
     expect(r.errors).toEqual(['invalid policy foo.bar: bad port (99999): <nil>']);
     expect(r.warnings).toEqual([
       'configured AuthorizationPolicy will deny all traffic to TCP ports under its scope due to the use of only HTTP attributes in a DENY rule; it is recommended to explicitly specify the port',
@@ -65,12 +76,19 @@ describe('webhook rules: Istio texts byte for byte', () => {
   });
 
   it('DestinationRule: subset traffic policy warnings are dropped as Istio drops them', () => {
-    const r = run('DestinationRule', { host: 'reviews', subsets: [{ name: 'v1', trafficPolicy: { outlierDetection: { consecutiveErrors: 5 } } }], trafficPolicy: { outlierDetection: { consecutiveErrors: 5 } } });
+    const r = run('DestinationRule', {
+      host: 'reviews',
+      subsets: [{ name: 'v1', trafficPolicy: { outlierDetection: { consecutiveErrors: 5 } } }],
+      trafficPolicy: { outlierDetection: { consecutiveErrors: 5 } },
+    });
     expect(r.warnings).toEqual(['outlier detection consecutive errors is deprecated, use consecutiveGatewayErrors or consecutive5xxErrors instead']);
   });
 
   it('accepts snake_case field names and enum numbers as protobuf JSON does', () => {
-    expect(run('DestinationRule', { host: 'reviews', traffic_policy: { tls: { mode: 2 } } }).errors).toEqual(['client certificate required for mutual tls', 'private key required for mutual tls']);
+    expect(run('DestinationRule', { host: 'reviews', traffic_policy: { tls: { mode: 2 } } }).errors).toEqual([
+      'client certificate required for mutual tls',
+      'private key required for mutual tls',
+    ]);
   });
 
   it('Go regexp syntax (RE2), not JavaScript', () => {
@@ -91,11 +109,20 @@ describe('webhook rules: Istio texts byte for byte', () => {
 
   it('validateResource runs the webhook like istioctl analyze: name and namespace only', () => {
     const r = {
-      key: 'k', kindId: 'networking.istio.io/Gateway', gvk: { group: 'networking.istio.io', version: 'v1', kind: 'Gateway' },
-      namespace: 'ns', name: 'Bad_Name', labels: {}, annotations: { 'internal.istio.io/webhook-always-reject': 'x' },
+      key: 'k',
+      kindId: 'networking.istio.io/Gateway',
+      gvk: { group: 'networking.istio.io', version: 'v1', kind: 'Gateway' },
+      namespace: 'ns',
+      name: 'Bad_Name',
+      labels: {},
+      annotations: { 'internal.istio.io/webhook-always-reject': 'x' },
       body: { spec: { servers: [{ hosts: ['a.example.com'], port: { number: 80, name: 'http', protocol: 'HTTP' } }] } },
     } as unknown as Resource;
-    expect(validateResource(r).filter((f) => f.layer === 'webhook').map((f) => f.message)).toEqual(['invalid gateway name: "Bad_Name"']);
+    expect(
+      validateResource(r)
+        .filter((f) => f.layer === 'webhook')
+        .map((f) => f.message),
+    ).toEqual(['invalid gateway name: "Bad_Name"']);
   });
 });
 
@@ -103,22 +130,114 @@ describe('webhook rules: Istio texts byte for byte', () => {
 // validation throw, whatever types and keys they hold.
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
-const KEYS = ['hosts', 'http', 'tcp', 'tls', 'route', 'match', 'destination', 'host', 'port', 'number', 'name', 'servers', 'tls', 'mode', 'rules', 'from', 'to', 'source', 'operation', 'when', 'key', 'values', 'selector', 'matchLabels', 'workloadSelector', 'labels', 'configPatches', 'applyTo', 'patch', 'value', 'ingress', 'egress', 'jwtRules', 'jwks', 'jwksUri', 'trafficPolicy', 'subsets', 'portLevelSettings', 'loadBalancer', 'connectionPool', 'outlierDetection', 'endpoints', 'ports', 'resolution', 'addresses', 'exportTo', 'headers', 'uri', 'regex', 'prefix', 'exact', 'timeout', 'retries', 'fault', 'abort', 'delay', 'mirror', 'mirrors', 'corsPolicy', 'redirect', 'rewrite', 'tracing', 'metrics', 'accessLogging', 'providers', 'filter', 'expression', 'url', 'targetRefs', 'targetRef', 'wasm', 'lua', 'template', 'probe', 'weight', 'action', 'toString', '__proto__', 'constructor', 'portLevelMtls', 'customTags', 'overrides', 'tagOverrides'];
+const KEYS = [
+  'hosts',
+  'http',
+  'tcp',
+  'tls',
+  'route',
+  'match',
+  'destination',
+  'host',
+  'port',
+  'number',
+  'name',
+  'servers',
+  'tls',
+  'mode',
+  'rules',
+  'from',
+  'to',
+  'source',
+  'operation',
+  'when',
+  'key',
+  'values',
+  'selector',
+  'matchLabels',
+  'workloadSelector',
+  'labels',
+  'configPatches',
+  'applyTo',
+  'patch',
+  'value',
+  'ingress',
+  'egress',
+  'jwtRules',
+  'jwks',
+  'jwksUri',
+  'trafficPolicy',
+  'subsets',
+  'portLevelSettings',
+  'loadBalancer',
+  'connectionPool',
+  'outlierDetection',
+  'endpoints',
+  'ports',
+  'resolution',
+  'addresses',
+  'exportTo',
+  'headers',
+  'uri',
+  'regex',
+  'prefix',
+  'exact',
+  'timeout',
+  'retries',
+  'fault',
+  'abort',
+  'delay',
+  'mirror',
+  'mirrors',
+  'corsPolicy',
+  'redirect',
+  'rewrite',
+  'tracing',
+  'metrics',
+  'accessLogging',
+  'providers',
+  'filter',
+  'expression',
+  'url',
+  'targetRefs',
+  'targetRef',
+  'wasm',
+  'lua',
+  'template',
+  'probe',
+  'weight',
+  'action',
+  'toString',
+  '__proto__',
+  'constructor',
+  'portLevelMtls',
+  'customTags',
+  'overrides',
+  'tagOverrides',
+];
 
 function randomValue(r: () => number, depth: number): unknown {
   const k = Math.floor(r() * 10);
   if (depth > 4) return ['x', 1, null, true, -1.5][Math.floor(r() * 5)];
   switch (k) {
-    case 0: return null;
-    case 1: return Math.floor(r() * 200000) - 1000;
-    case 2: return r() * 1e6;
-    case 3: return r() < 0.5;
-    case 4: return ['', '*', 'a.b.c', '1.2.3.4/40', '[', '(?=x)', '5s', '0.0001s', '%', 'unix://', 'ISTIO_MUTUAL', 'DENY', 'CUSTOM', 'HTTP', '::1', 'ns/*'][Math.floor(r() * 16)];
+    case 0:
+      return null;
+    case 1:
+      return Math.floor(r() * 200000) - 1000;
+    case 2:
+      return r() * 1e6;
+    case 3:
+      return r() < 0.5;
+    case 4:
+      return ['', '*', 'a.b.c', '1.2.3.4/40', '[', '(?=x)', '5s', '0.0001s', '%', 'unix://', 'ISTIO_MUTUAL', 'DENY', 'CUSTOM', 'HTTP', '::1', 'ns/*'][
+        Math.floor(r() * 16)
+      ];
     case 5:
-    case 6: return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
+    case 6:
+      return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
       const n = Math.floor(r() * 5);
@@ -145,7 +264,8 @@ describe('webhook rules never throw on bad input', () => {
     const mutate = (v: unknown, depth: number): unknown => {
       if (r() < 0.1) return randomValue(r, depth);
       if (Array.isArray(v)) return v.map((x) => mutate(x, depth + 1));
-      if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [r() < 0.05 ? KEYS[Math.floor(r() * KEYS.length)] : k, mutate(x, depth + 1)]));
+      if (v && typeof v === 'object')
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [r() < 0.05 ? KEYS[Math.floor(r() * KEYS.length)] : k, mutate(x, depth + 1)]));
       return v;
     };
     for (const c of loadCorpus()) {

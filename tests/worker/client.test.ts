@@ -30,14 +30,11 @@ function setup() {
   const workers: FakeWorker[] = [];
   const messages: FromWorker[] = [];
   const crashes: string[] = [];
-  const client = new AnalysisClient(
-    { onMessage: (m) => messages.push(m), onCrash: (m) => crashes.push(m) },
-    () => {
-      const w = new FakeWorker();
-      workers.push(w);
-      return w;
-    },
-  );
+  const client = new AnalysisClient({ onMessage: (m) => messages.push(m), onCrash: (m) => crashes.push(m) }, () => {
+    const w = new FakeWorker();
+    workers.push(w);
+    return w;
+  });
   return { client, workers, messages, crashes };
 }
 
@@ -94,7 +91,12 @@ describe('analysis client', () => {
     const { workers, messages } = setup();
     const w = workers[0]!;
     const d = (n: number) => ({ level: 'Error', code: `IST${n}`, message: `m${n}`, source: 'analyzer' }) as unknown as Diagnostic;
-    const base = { resourceCount: 1, assumptions: [], skipped: [], stats: { files: 1, documents: 1, resources: 1, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 } };
+    const base = {
+      resourceCount: 1,
+      assumptions: [],
+      skipped: [],
+      stats: { files: 1, documents: 1, resources: 1, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 },
+    };
     const first = [d(1), d(2), d(3)];
     w.reply({ type: 'result', version: 1, diagnostics: first, ...base });
     w.reply({ type: 'result', version: 2, diagnostics: [], reuse: { refs: Int32Array.from([2, -1, 0]), added: [d(9)] }, ...base });
@@ -138,7 +140,11 @@ describe('analysis client', () => {
 
   it('forwards analysis messages, sends syncs and cancels, and rejects queries after dispose', async () => {
     const { client, workers, messages } = setup();
-    client.sync(4, { changed: [{ path: 'a', text: 'x' }], edits: [{ path: 'b', changes: [{ offset: 0, length: 0, text: 'y' }], length: 2 }], removed: ['c'], full: true }, defaultAnalysisSettings());
+    client.sync(
+      4,
+      { changed: [{ path: 'a', text: 'x' }], edits: [{ path: 'b', changes: [{ offset: 0, length: 0, text: 'y' }], length: 2 }], removed: ['c'], full: true },
+      defaultAnalysisSettings(),
+    );
     client.cancel(4);
     expect(workers[0]!.sent.map((m) => m.type)).toEqual(['sync', 'cancel']);
     expect(workers[0]!.sent[0]).toMatchObject({ version: 4, full: true, removed: ['c'] });

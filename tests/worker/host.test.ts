@@ -41,18 +41,21 @@ class Harness {
   private version = 0;
 
   constructor(yieldEveryMs = 0) {
-    this.host = new AnalysisHost((m) => {
-      const copy = structuredClone(m);
-      // As the client does: a result that refers to the previous one is rebuilt from it.
-      if (copy.type === 'result') {
-        const diagnostics = copy.reuse ? rebuildDiagnostics(copy.reuse, this.lastDiagnostics) : copy.diagnostics;
-        if (!diagnostics) throw new Error('a result referred to diagnostics the page does not have');
-        this.lastDiagnostics = diagnostics;
-        this.out.push({ ...copy, diagnostics });
-        return;
-      }
-      this.out.push(copy);
-    }, { yieldEveryMs });
+    this.host = new AnalysisHost(
+      (m) => {
+        const copy = structuredClone(m);
+        // As the client does: a result that refers to the previous one is rebuilt from it.
+        if (copy.type === 'result') {
+          const diagnostics = copy.reuse ? rebuildDiagnostics(copy.reuse, this.lastDiagnostics) : copy.diagnostics;
+          if (!diagnostics) throw new Error('a result referred to diagnostics the page does not have');
+          this.lastDiagnostics = diagnostics;
+          this.out.push({ ...copy, diagnostics });
+          return;
+        }
+        this.out.push(copy);
+      },
+      { yieldEveryMs },
+    );
   }
   send(msg: ToWorker | unknown): void {
     this.host.handle(msg);
@@ -81,7 +84,9 @@ class Harness {
   }
 
   hostsNotFound(): string[] {
-    return (this.lastResult()?.diagnostics ?? []).filter((d) => d.code === 'IST0101' && d.message.startsWith('Referenced host not found')).map((d) => d.message);
+    return (this.lastResult()?.diagnostics ?? [])
+      .filter((d) => d.code === 'IST0101' && d.message.startsWith('Referenced host not found'))
+      .map((d) => d.message);
   }
 }
 
@@ -169,7 +174,10 @@ describe('analysis worker host', () => {
     expect(first).toMatchObject({ id: 1, version: v1 });
     const r = first.result as { total: number; items: Array<{ identity: string; derivedFrom?: string }> };
     expect(r.total).toBe(3); // two derived pods and the assumed gateway
-    expect(r.items.filter((w) => w.derivedFrom).map((w) => w.identity)).toEqual(['spiffe://cluster.local/ns/shop/sa/cart', 'spiffe://cluster.local/ns/shop/sa/cart']);
+    expect(r.items.filter((w) => w.derivedFrom).map((w) => w.identity)).toEqual([
+      'spiffe://cluster.local/ns/shop/sa/cart',
+      'spiffe://cluster.local/ns/shop/sa/cart',
+    ]);
 
     // A query during a run waits for that run and answers with its version.
     const at = DEPLOYMENT.indexOf('replicas: 2') + 'replicas: '.length;
@@ -245,7 +253,19 @@ describe('analysis worker host', () => {
 
   it('never throws out of handle, whatever arrives', async () => {
     const h = new Harness();
-    for (const m of [null, undefined, 42, 'sync', [], {}, { type: 'sync' }, { type: 'sync', version: 1, changed: 'x', edits: {}, removed: null }, { type: 'cancel' }, { type: 'query' }, { type: 'query', id: 1 }]) {
+    for (const m of [
+      null,
+      undefined,
+      42,
+      'sync',
+      [],
+      {},
+      { type: 'sync' },
+      { type: 'sync', version: 1, changed: 'x', edits: {}, removed: null },
+      { type: 'cancel' },
+      { type: 'query' },
+      { type: 'query', id: 1 },
+    ]) {
       expect(() => h.send(m)).not.toThrow();
     }
     await h.idle();
@@ -289,7 +309,9 @@ describe('analysis worker host', () => {
   it('cancel stops the run for the latest version', async () => {
     // Big enough that the run yields (every millisecond) before it is done.
     const h = new Harness(1);
-    const v = h.sync({ changed: [{ path: 'vs.yaml', text: Array.from({ length: 400 }, (_, i) => VS(`h${i}`).replace('name: reviews', `name: r${i}`)).join('---\n') }] });
+    const v = h.sync({
+      changed: [{ path: 'vs.yaml', text: Array.from({ length: 400 }, (_, i) => VS(`h${i}`).replace('name: reviews', `name: r${i}`)).join('---\n') }],
+    });
     setTimeout(() => h.send({ type: 'cancel', version: v }), 0);
     await h.idle();
     expect(h.of('result')).toHaveLength(0);

@@ -37,7 +37,11 @@ class Harness {
   /** loadQueries calls made by the time each result was posted. */
   readonly importsAtResult: number[] = [];
 
-  constructor(readonly held: HeldImport, preload = true, preloadOnWarm = false) {
+  constructor(
+    readonly held: HeldImport,
+    preload = true,
+    preloadOnWarm = false,
+  ) {
     this.host = new AnalysisHost(
       (m) => {
         if (m.type === 'result') this.importsAtResult.push(held.calls);

@@ -28,10 +28,12 @@ vi.mock('../../src/core/validation/schema/celLib.ts', () => import('../../src/wo
 const on = vi.hoisted(() => {
   const loaded = { pki: false, fixes: false, istioctl: false, xds: false };
   const loads = { pki: 0, fixes: 0, istioctl: 0, xds: 0 };
-  const guard = <A extends unknown[], R>(which: keyof typeof loaded, f: (...a: A) => R) => (...a: A): R => {
-    if (!loaded[which]) throw new Error(`${which} is not loaded`);
-    return f(...a);
-  };
+  const guard =
+    <A extends unknown[], R>(which: keyof typeof loaded, f: (...a: A) => R) =>
+    (...a: A): R => {
+      if (!loaded[which]) throw new Error(`${which} is not loaded`);
+      return f(...a);
+    };
   return { loaded, loads, guard };
 });
 vi.mock('../../src/core/pki/credential.ts', async (importOriginal) => {
@@ -166,7 +168,16 @@ async function hostRun(files: WorkspaceFile[], settings: AnalysisSettings = defa
   let failure: string | undefined;
   const host = new AnalysisHost(
     (m: FromWorker) => {
-      if (m.type === 'result') run = { diagnostics: structuredClone(m.diagnostics), celAtResult: celLibLoaded(), pkiAtResult: on.loaded.pki, fixesAtResult: on.loaded.fixes, istioctlAtResult: on.loaded.istioctl, xdsAtResult: on.loaded.xds, fixed: 0 };
+      if (m.type === 'result')
+        run = {
+          diagnostics: structuredClone(m.diagnostics),
+          celAtResult: celLibLoaded(),
+          pkiAtResult: on.loaded.pki,
+          fixesAtResult: on.loaded.fixes,
+          istioctlAtResult: on.loaded.istioctl,
+          xdsAtResult: on.loaded.xds,
+          fixed: 0,
+        };
       if (m.type === 'fixes' && run) {
         expect(on.loaded.fixes).toBe(true);
         run.fixed = m.fixes.length;
@@ -231,7 +242,10 @@ describe('libraries loaded on demand by the worker', () => {
       // many-mistakes (the first) holds an EnvoyFilter, for which envoyfilter.PatchReachAnalyzer
       // generates config; the others hold none (the module, once loaded, stays: loads counts below).
       if (id === 'many-mistakes') expect(run.xdsAtResult, id).toBe(true);
-      expect(run.diagnostics.filter((d) => d.code === 'IST0001'), id).toEqual([]);
+      expect(
+        run.diagnostics.filter((d) => d.code === 'IST0001'),
+        id,
+      ).toEqual([]);
       if (id !== 'bookinfo') expect(run.diagnostics.length, id).toBeGreaterThan(0);
     }
     expect(celLibLoaded()).toBe(false);
@@ -282,7 +296,13 @@ describe('libraries loaded on demand by the worker', () => {
 
   it('the PKI gate answers yes for any Secret', () => {
     const model = new WorkspaceModel(kindProblems);
-    model.update([{ path: 's.yaml', text: 'apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: a}\n' }, { path: 'vs.yaml', text: PLAIN }], []);
+    model.update(
+      [
+        { path: 's.yaml', text: 'apiVersion: v1\nkind: Secret\nmetadata: {name: s, namespace: a}\n' },
+        { path: 'vs.yaml', text: PLAIN },
+      ],
+      [],
+    );
     expect(resourcesNeedPki(model.resources())).toBe(true);
     expect(resourcesNeedPki(model.resources().filter((r) => r.kindId !== model.resources()[0]!.kindId))).toBe(false);
   });

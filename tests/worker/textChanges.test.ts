@@ -26,9 +26,21 @@ describe('applyTextChanges', () => {
     expect(applyTextChanges('hello world', [{ offset: 0, length: 6, text: '' }])).toBe('world');
     expect(applyTextChanges('hello world', [{ offset: 6, length: 5, text: 'there' }])).toBe('hello there');
     // Typing "abc" one key at a time.
-    expect(applyTextChanges('x', [{ offset: 1, length: 0, text: 'a' }, { offset: 2, length: 0, text: 'b' }, { offset: 3, length: 0, text: 'c' }])).toBe('xabc');
+    expect(
+      applyTextChanges('x', [
+        { offset: 1, length: 0, text: 'a' },
+        { offset: 2, length: 0, text: 'b' },
+        { offset: 3, length: 0, text: 'c' },
+      ]),
+    ).toBe('xabc');
     // One multi-cursor edit: changes from the end of the text to its start, offsets into the text before it.
-    expect(applyTextChanges('a1 a2 a3', [{ offset: 6, length: 2, text: 'b' }, { offset: 3, length: 2, text: 'b' }, { offset: 0, length: 2, text: 'b' }])).toBe('b b b');
+    expect(
+      applyTextChanges('a1 a2 a3', [
+        { offset: 6, length: 2, text: 'b' },
+        { offset: 3, length: 2, text: 'b' },
+        { offset: 0, length: 2, text: 'b' },
+      ]),
+    ).toBe('b b b');
     expect(applyTextChanges('', [{ offset: 0, length: 0, text: 'new' }])).toBe('new');
     expect(applyTextChanges('gone', [{ offset: 0, length: 4, text: '' }])).toBe('');
     expect(applyTextChanges('same', [])).toBe('same');
@@ -61,7 +73,12 @@ describe('applyTextChanges', () => {
     expect(applyTextChanges('abc', [null as unknown as TextChange])).toBeUndefined();
     expect(applyTextChanges('abc', 'nope' as unknown as TextChange[])).toBeUndefined();
     // The second change is checked against the text after the first.
-    expect(applyTextChanges('abc', [{ offset: 0, length: 3, text: '' }, { offset: 1, length: 0, text: 'x' }])).toBeUndefined();
+    expect(
+      applyTextChanges('abc', [
+        { offset: 0, length: 3, text: '' },
+        { offset: 1, length: 0, text: 'x' },
+      ]),
+    ).toBeUndefined();
   });
 
   it('applies a burst of keystrokes into a large text', () => {

@@ -69,14 +69,21 @@ describe('circuit breakers', () => {
   // !features.DisableTrackRemainingMetrics, and pilot/pkg/features/pilot.go registers
   // DISABLE_TRACK_REMAINING_CB_METRICS with default true, so it is false (left out).
   it('are all MaxUint32 without a DestinationRule, without trackRemaining', () => {
-    expect(at(webCluster(MESH), 'circuitBreakers')).toEqual({ thresholds: [{ maxConnections: MAX_UINT32, maxPendingRequests: MAX_UINT32, maxRequests: MAX_UINT32, maxRetries: MAX_UINT32 }] });
+    expect(at(webCluster(MESH), 'circuitBreakers')).toEqual({
+      thresholds: [{ maxConnections: MAX_UINT32, maxPendingRequests: MAX_UINT32, maxRequests: MAX_UINT32, maxRetries: MAX_UINT32 }],
+    });
   });
 
   // applyConnectionPool: each threshold is set only when > 0 ("FIXME: zero is a valid value if
   // explicitly set"), so 0 keeps the MaxUint32 default.
   it('keep the default when a connection pool field is 0, and take it when > 0', () => {
     const zero = webCluster(withDr('{connectionPool: {tcp: {maxConnections: 0}, http: {http1MaxPendingRequests: 0, http2MaxRequests: 0, maxRetries: 0}}}'));
-    expect(at(zero, 'circuitBreakers', 'thresholds', 0)).toEqual({ maxConnections: MAX_UINT32, maxPendingRequests: MAX_UINT32, maxRequests: MAX_UINT32, maxRetries: MAX_UINT32 });
+    expect(at(zero, 'circuitBreakers', 'thresholds', 0)).toEqual({
+      maxConnections: MAX_UINT32,
+      maxPendingRequests: MAX_UINT32,
+      maxRequests: MAX_UINT32,
+      maxRetries: MAX_UINT32,
+    });
     const set = webCluster(withDr('{connectionPool: {tcp: {maxConnections: 1}, http: {http1MaxPendingRequests: 2, http2MaxRequests: 3, maxRetries: 4}}}'));
     expect(at(set, 'circuitBreakers', 'thresholds', 0)).toEqual({ maxConnections: 1, maxPendingRequests: 2, maxRequests: 3, maxRetries: 4 });
   });
@@ -171,7 +178,7 @@ describe('outlier detection', () => {
   // applyOutlierDetection: "Disable panic threshold by default ... set the healthy_panic_threshold
   // field even if its value is 0 (defaults to 50 in Envoy)": minHealthPercent (an int32, 0 when
   // unset) >= 0 → HealthyPanicThreshold = Percent{Value: minHealthPercent}.
-  it('sets healthyPanicThreshold to 0 when minHealthPercent is unset (not Envoy\'s 50 default)', () => {
+  it("sets healthyPanicThreshold to 0 when minHealthPercent is unset (not Envoy's 50 default)", () => {
     const c = webCluster(withDr('{outlierDetection: {consecutive5xxErrors: 5}}'));
     const hpt = at(c, 'commonLbConfig', 'healthyPanicThreshold');
     expect(hpt).toBeDefined();
@@ -202,7 +209,11 @@ describe('outlier detection', () => {
 // the traffic distribution's endpoint and locality effects are not.
 describe('panic threshold with trafficDistribution', () => {
   const preferClose = (yaml: string) => yaml.replace('  clusterIP: 10.96.1.10\n', '  clusterIP: 10.96.1.10\n  trafficDistribution: PreferClose\n');
-  const nsAnnotated = (yaml: string) => yaml.replace('metadata: {name: app, labels: {istio-injection: enabled}}', 'metadata: {name: app, labels: {istio-injection: enabled}, annotations: {networking.istio.io/traffic-distribution: PreferSameZone}}');
+  const nsAnnotated = (yaml: string) =>
+    yaml.replace(
+      'metadata: {name: app, labels: {istio-injection: enabled}}',
+      'metadata: {name: app, labels: {istio-injection: enabled}, annotations: {networking.istio.io/traffic-distribution: PreferSameZone}}',
+    );
 
   it('(the meshes of these tests generate, with the field on the Service)', () => {
     expect(preferClose(MESH)).toContain('  trafficDistribution: PreferClose\n');
@@ -241,7 +252,7 @@ describe('route defaults', () => {
 
   // route/retry/retry.go cachedDefaultPolicy: NumRetries 2, RetryOn defaultRetryOn,
   // HostSelectionRetryMaxAttempts 5, RetryHostPredicate [previous_hosts].
-  it('has Istio\'s default retry policy', () => {
+  it("has Istio's default retry policy", () => {
     const rp = obj(at(route, 'route', 'retryPolicy'));
     expect(rp.numRetries).toBe(2);
     expect(rp.retryOn).toBe('connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes');
@@ -303,8 +314,10 @@ spec:
 });
 
 describe('inbound route defaults', () => {
-  const grpcMesh = MESH.replace('ports: [{name: http, port: 8080}]', 'ports: [{name: http, port: 8080}, {name: grpc-api, port: 9000}]')
-    .replace('ports: [{containerPort: 8080}]', 'ports: [{containerPort: 8080}, {containerPort: 9000}]');
+  const grpcMesh = MESH.replace('ports: [{name: http, port: 8080}]', 'ports: [{name: http, port: 8080}, {name: grpc-api, port: 9000}]').replace(
+    'ports: [{containerPort: 8080}]',
+    'ports: [{containerPort: 8080}, {containerPort: 9000}]',
+  );
   const gen = generateFor(viewOf(grpcMesh), 'web-1', 'app');
   const inboundRoute = (port: number): Json => {
     const vi = byName(gen.listeners, 'virtualInbound');

@@ -12,7 +12,13 @@ describe('config dump assembly', () => {
 
   it('has the sections of /config_dump?include_eds in Envoy order', () => {
     expect(dump.configs.map((c) => c['@type'])).toEqual([
-      DUMP_TYPES.bootstrap, DUMP_TYPES.clusters, DUMP_TYPES.endpoints, DUMP_TYPES.listeners, DUMP_TYPES.scopedRoutes, DUMP_TYPES.routes, DUMP_TYPES.secrets,
+      DUMP_TYPES.bootstrap,
+      DUMP_TYPES.clusters,
+      DUMP_TYPES.endpoints,
+      DUMP_TYPES.listeners,
+      DUMP_TYPES.scopedRoutes,
+      DUMP_TYPES.routes,
+      DUMP_TYPES.secrets,
     ]);
   });
 
@@ -36,17 +42,28 @@ describe('config dump assembly', () => {
   });
 
   it('says which resources produced each piece', () => {
-    expect(provenance.virtualHosts['9080/reviews.shop.svc.cluster.local:9080']?.map((r) => r.resourceKey)).toEqual(expect.arrayContaining([expect.stringMatching(/VirtualService\/shop\/reviews$/)]));
+    expect(provenance.virtualHosts['9080/reviews.shop.svc.cluster.local:9080']?.map((r) => r.resourceKey)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/VirtualService\/shop\/reviews$/)]),
+    );
     expect(provenance.routes['9080/reviews.shop.svc.cluster.local:9080/0']).toEqual([expect.objectContaining({ fieldPath: 'spec.http[0].match[0]' })]);
     expect(provenance.routes['9080/reviews.shop.svc.cluster.local:9080/1']).toEqual([expect.objectContaining({ fieldPath: 'spec.http[1]' })]);
-    expect(provenance.clusters['outbound|9080|v2|reviews.shop.svc.cluster.local']?.map((r) => r.resourceKey)).toEqual(expect.arrayContaining([expect.stringMatching(/Service\/shop\/reviews$/), expect.stringMatching(/DestinationRule\/shop\/reviews$/)]));
+    expect(provenance.clusters['outbound|9080|v2|reviews.shop.svc.cluster.local']?.map((r) => r.resourceKey)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/Service\/shop\/reviews$/), expect.stringMatching(/DestinationRule\/shop\/reviews$/)]),
+    );
     expect(provenance.listeners['10.96.0.20_5432']?.map((r) => r.resourceKey)).toEqual([expect.stringMatching(/Service\/shop\/db$/)]);
-    expect(provenance.endpoints['outbound|9080|v1|reviews.shop.svc.cluster.local']?.map((r) => r.resourceKey)).toEqual(expect.arrayContaining([expect.stringMatching(/Pod\/shop\/reviews-v1$/)]));
+    expect(provenance.endpoints['outbound|9080|v1|reviews.shop.svc.cluster.local']?.map((r) => r.resourceKey)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/Pod\/shop\/reviews-v1$/)]),
+    );
   });
 
   it('lists gateway credentials among the secrets', () => {
     const gw = configDump(generateFor(viewOf(GATEWAY), 'istio-ingressgateway-1', 'istio-system')).dump;
-    const secrets = list(at(gw.configs.find((c) => c['@type'] === DUMP_TYPES.secrets), 'dynamicActiveSecrets')).map((s) => s.name);
+    const secrets = list(
+      at(
+        gw.configs.find((c) => c['@type'] === DUMP_TYPES.secrets),
+        'dynamicActiveSecrets',
+      ),
+    ).map((s) => s.name);
     expect(secrets).toContain('kubernetes://web-cert');
   });
 });

@@ -104,7 +104,9 @@ describe('config dump against generated config', () => {
     expect(r.nodeId).toMatch(/^waypoint~/);
     expect(r.dumpProxy).toBe('httpbin-istio-waypoint-58f646c5ff-dbfkz.default');
     expect(r.differences).toContainEqual(expect.objectContaining({ type: 'listener', name: 'main_internal', status: 'only-in-dump' }));
-    expect(r.differences).toContainEqual(expect.objectContaining({ type: 'cluster', name: 'inbound-vip|8000|http|httpbin.default.svc.cluster.local', status: 'only-in-dump' }));
+    expect(r.differences).toContainEqual(
+      expect.objectContaining({ type: 'cluster', name: 'inbound-vip|8000|http|httpbin.default.svc.cluster.local', status: 'only-in-dump' }),
+    );
     expect(dumpDiffText(r, GW)).toContain(`the dump comes from httpbin-istio-waypoint-58f646c5ff-dbfkz.default, not ${GW}`);
   });
 
@@ -113,7 +115,11 @@ describe('config dump against generated config', () => {
     const eds = read(EDS_DUMP);
     const value = eds.toJson();
     // The same dump with other push versions and health states is no different.
-    const changed = JSON.parse(JSON.stringify(value).replace(/"HEALTHY"/g, '"UNHEALTHY"').replace(/"version_info":\s*"[^"]*"/g, '"version_info":"other"')) as unknown;
+    const changed = JSON.parse(
+      JSON.stringify(value)
+        .replace(/"HEALTHY"/g, '"UNHEALTHY"')
+        .replace(/"version_info":\s*"[^"]*"/g, '"version_info":"other"'),
+    ) as unknown;
     expect(JSON.stringify(changed)).not.toBe(JSON.stringify(value));
     const other = configDumpFromValue(changed);
     if (!other.ok) throw new Error(other.error);
@@ -132,7 +138,11 @@ describe('config dump against generated config', () => {
   it('compares a field written as its default the same as a field left out', async () => {
     const schema = await envoyProtoSchema();
     const a = canonicalResource({ name: 'c', connect_timeout: '10s', respect_dns_ttl: false, type: 'EDS', lb_policy: 'ROUND_ROBIN' }, 'cluster', schema);
-    const b = canonicalResource({ '@type': 'type.googleapis.com/envoy.config.cluster.v3.Cluster', name: 'c', connectTimeout: '10s', type: 'EDS' }, 'cluster', schema);
+    const b = canonicalResource(
+      { '@type': 'type.googleapis.com/envoy.config.cluster.v3.Cluster', name: 'c', connectTimeout: '10s', type: 'EDS' },
+      'cluster',
+      schema,
+    );
     expect(a).toEqual(b);
     // A wrapper (UInt32Value) has presence: an explicit 0 is not the same as none.
     expect(canonicalResource({ name: 'c', per_connection_buffer_limit_bytes: 0 }, 'cluster', schema)).toEqual({ name: 'c', perConnectionBufferLimitBytes: 0 });
@@ -161,7 +171,13 @@ describe('config dump against generated config', () => {
 
   it('does not report a config dump in the workspace as "not a Kubernetes object"', async () => {
     const w = new WorkspaceAnalyzer();
-    w.update([{ path: 'config_dump.json', text: readFileSync(ROUTE_DUMP, 'utf8') }, { path: 'other.json', text: '{"configs": [{"a": 1}]}' }], []);
+    w.update(
+      [
+        { path: 'config_dump.json', text: readFileSync(ROUTE_DUMP, 'utf8') },
+        { path: 'other.json', text: '{"configs": [{"a": 1}]}' },
+      ],
+      [],
+    );
     const r = await w.run(defaultAnalysisSettings());
     if (r === 'canceled') throw new Error('canceled');
     const files = r.diagnostics.filter((d) => d.message.includes('not a Kubernetes object')).map((d) => d.file);
@@ -172,12 +188,17 @@ describe('config dump against generated config', () => {
 describe('field differences with keys named like Object.prototype members', () => {
   it('compares own keys only and never prints undefined', async () => {
     const { diffResources } = await import('../../src/core/xds/diff.ts');
-    const route = (meta: Record<string, unknown>) => ({ name: '9080', virtualHosts: [{ name: 'r:9080', routes: [{ name: 'a', metadata: { filterMetadata: meta } }] }] });
+    const route = (meta: Record<string, unknown>) => ({
+      name: '9080',
+      virtualHosts: [{ name: 'r:9080', routes: [{ name: 'a', metadata: { filterMetadata: meta } }] }],
+    });
     const before = { listeners: [], routes: [route(JSON.parse('{"toString": {}, "__proto__": {"x": 1}}'))], clusters: [], endpoints: [] };
     const after = { listeners: [], routes: [route({})], clusters: [], endpoints: [] };
     const changes = diffResources(before, after);
     const fields = changes.flatMap((c) => ('fields' in c && Array.isArray(c.fields) ? c.fields : []));
-    expect(fields.map((f: { path: string }) => f.path)).toEqual(expect.arrayContaining([expect.stringContaining('filterMetadata.toString'), expect.stringContaining('filterMetadata.__proto__')]));
+    expect(fields.map((f: { path: string }) => f.path)).toEqual(
+      expect.arrayContaining([expect.stringContaining('filterMetadata.toString'), expect.stringContaining('filterMetadata.__proto__')]),
+    );
     expect(JSON.stringify(changes)).not.toMatch(/undefined|\[object /);
   });
 });
@@ -191,7 +212,9 @@ describe('a resource whose name is not text', () => {
     const { diffDumpWithGenerated, dumpDiffText } = await import('../../src/core/xds/dumpDiff.ts');
     const text = readFileSync(new URL('../fixtures/xds/sidecar-config-dump.json', import.meta.url), 'utf8');
     const json = JSON.parse(text) as { configs: Array<Record<string, unknown>> };
-    const eds = json.configs.find((c) => String(c['@type']).endsWith('EndpointsConfigDump')) as { dynamic_endpoint_configs: Array<{ endpoint_config: Record<string, unknown> }> };
+    const eds = json.configs.find((c) => String(c['@type']).endsWith('EndpointsConfigDump')) as {
+      dynamic_endpoint_configs: Array<{ endpoint_config: Record<string, unknown> }>;
+    };
     eds.dynamic_endpoint_configs[0]!.endpoint_config.cluster_name = [{}];
     const a = readConfigDump(JSON.stringify(json));
     const b = readConfigDump(text);

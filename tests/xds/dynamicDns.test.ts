@@ -15,11 +15,15 @@ const DYNAMIC = { outboundTrafficPolicy: { mode: 'ALLOW_ANY_DYNAMIC_DNS' } };
 
 function httpFilterNames(listener: Json): string[][] {
   const chains = [...list(listener.filterChains ?? []), ...(listener.defaultFilterChain ? [obj(listener.defaultFilterChain)] : [])];
-  return chains.flatMap((c) => list(c.filters ?? []).filter((f) => f.name === 'envoy.filters.network.http_connection_manager').map((f) => list(at(f, 'typedConfig', 'httpFilters')).map((h) => String(h.name))));
+  return chains.flatMap((c) =>
+    list(c.filters ?? [])
+      .filter((f) => f.name === 'envoy.filters.network.http_connection_manager')
+      .map((f) => list(at(f, 'typedConfig', 'httpFilters')).map((h) => String(h.name))),
+  );
 }
 
 describe('ALLOW_ANY_DYNAMIC_DNS', () => {
-  it('adds the dynamic forward proxy cluster with its DNS cache (1024 hosts, the proxy\'s address family)', () => {
+  it("adds the dynamic forward proxy cluster with its DNS cache (1024 hosts, the proxy's address family)", () => {
     const gen = generateFor(viewOf(CLIENT_WEB_MESH, DYNAMIC), 'client-1', 'app');
     const names = gen.clusters.map((c) => c.name);
     // After BlackHoleCluster and PassthroughCluster, before the inbound ones.
@@ -32,8 +36,11 @@ describe('ALLOW_ANY_DYNAMIC_DNS', () => {
     expect(c.altStatName).toBe('AllowAnyDynamicDNSCluster;');
   });
 
-  it('resolves through istio-agent\'s DNS proxy (127.0.0.1:15053) when the proxy captures DNS', () => {
-    const captured = CLIENT_WEB_MESH.replace('metadata: {name: client-1, namespace: app, labels: {app: client}}', 'metadata: {name: client-1, namespace: app, labels: {app: client}, annotations: {proxy.istio.io/config: "proxyMetadata: {ISTIO_META_DNS_CAPTURE: \\"true\\"}"}}');
+  it("resolves through istio-agent's DNS proxy (127.0.0.1:15053) when the proxy captures DNS", () => {
+    const captured = CLIENT_WEB_MESH.replace(
+      'metadata: {name: client-1, namespace: app, labels: {app: client}}',
+      'metadata: {name: client-1, namespace: app, labels: {app: client}, annotations: {proxy.istio.io/config: "proxyMetadata: {ISTIO_META_DNS_CAPTURE: \\"true\\"}"}}',
+    );
     const gen = generateFor(viewOf(captured, DYNAMIC), 'client-1', 'app');
     const cache = at(byName(gen.clusters, 'AllowAnyDynamicDNSCluster'), 'clusterType', 'typedConfig', 'dnsCacheConfig');
     expect(at(cache, 'typedDnsResolverConfig', 'name')).toBe('envoy.network.dns_resolver.cares');
@@ -43,7 +50,11 @@ describe('ALLOW_ANY_DYNAMIC_DNS', () => {
   it('puts plaintext HTTP on virtualOutbound through the forward proxy, and the DFP filter before every outbound router', () => {
     const gen = generateFor(viewOf(CLIENT_WEB_MESH, DYNAMIC), 'client-1', 'app');
     const vo = byName(gen.listeners, 'virtualOutbound');
-    expect(list(vo.filterChains).map((c) => c.name)).toEqual(['virtualOutbound-blackhole', 'virtualOutbound-catchall-tcp-http', 'virtualOutbound-catchall-tcp']);
+    expect(list(vo.filterChains).map((c) => c.name)).toEqual([
+      'virtualOutbound-blackhole',
+      'virtualOutbound-catchall-tcp-http',
+      'virtualOutbound-catchall-tcp',
+    ]);
     expect(list(vo.listenerFilters).map((f) => f.name)).toEqual(['envoy.filters.listener.http_inspector']);
     const http = list(vo.filterChains)[1]!;
     expect(at(http, 'filterChainMatch', 'applicationProtocols')).toEqual(['http/1.1', 'h2c']);
@@ -61,14 +72,21 @@ describe('ALLOW_ANY_DYNAMIC_DNS', () => {
       }
     }
     // Route configurations end in the allow_any_dynamic_dns virtual host.
-    for (const r of gen.routes) expect(list(r.virtualHosts).map((v) => v.name), String(r.name)).toContain('allow_any_dynamic_dns');
+    for (const r of gen.routes)
+      expect(
+        list(r.virtualHosts).map((v) => v.name),
+        String(r.name),
+      ).toContain('allow_any_dynamic_dns');
   });
 
   it('leaves ALLOW_ANY and REGISTRY_ONLY as they were', () => {
     for (const mode of ['ALLOW_ANY', 'REGISTRY_ONLY']) {
       const gen = generateFor(viewOf(CLIENT_WEB_MESH, { outboundTrafficPolicy: { mode } }), 'client-1', 'app');
       expect(gen.clusters.map((c) => c.name)).not.toContain('AllowAnyDynamicDNSCluster');
-      expect(list(byName(gen.listeners, 'virtualOutbound').filterChains).map((c) => c.name)).toEqual(['virtualOutbound-blackhole', 'virtualOutbound-catchall-tcp']);
+      expect(list(byName(gen.listeners, 'virtualOutbound').filterChains).map((c) => c.name)).toEqual([
+        'virtualOutbound-blackhole',
+        'virtualOutbound-catchall-tcp',
+      ]);
       expect(JSON.stringify(gen.listeners)).not.toContain('dynamic_forward_proxy');
     }
   });

@@ -10,16 +10,25 @@ export function cluster(): Record<string, any> {
     '@type': `${T}envoy.config.cluster.v3.Cluster`,
     name: 'outbound|9080|v1|reviews.default.svc.cluster.local',
     type: 'EDS',
-    edsClusterConfig: { edsConfig: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' }, serviceName: 'outbound|9080|v1|reviews.default.svc.cluster.local' },
+    edsClusterConfig: {
+      edsConfig: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' },
+      serviceName: 'outbound|9080|v1|reviews.default.svc.cluster.local',
+    },
     connectTimeout: '10s',
     lbPolicy: 'LEAST_REQUEST',
-    circuitBreakers: { thresholds: [{ maxConnections: 4294967295, maxPendingRequests: 4294967295, maxRequests: 4294967295, maxRetries: 4294967295, trackRemaining: true }] },
+    circuitBreakers: {
+      thresholds: [{ maxConnections: 4294967295, maxPendingRequests: 4294967295, maxRequests: 4294967295, maxRetries: 4294967295, trackRemaining: true }],
+    },
     commonLbConfig: {},
     metadata: { filterMetadata: { istio: { services: [{ host: 'reviews.default.svc.cluster.local', name: 'reviews', namespace: 'default' }], subset: 'v1' } } },
     filters: [
       {
         name: 'istio.metadata_exchange',
-        typedConfig: { '@type': `${T}udpa.type.v1.TypedStruct`, typeUrl: `${T}envoy.tcp.metadataexchange.config.MetadataExchange`, value: { protocol: 'istio-peer-exchange', enable_discovery: true } },
+        typedConfig: {
+          '@type': `${T}udpa.type.v1.TypedStruct`,
+          typeUrl: `${T}envoy.tcp.metadataexchange.config.MetadataExchange`,
+          value: { protocol: 'istio-peer-exchange', enable_discovery: true },
+        },
       },
     ],
     typedExtensionProtocolOptions: {
@@ -51,9 +60,19 @@ export function listener(): Record<string, any> {
               httpFilters: [
                 {
                   name: 'istio.metadata_exchange',
-                  typedConfig: { '@type': `${T}udpa.type.v1.TypedStruct`, typeUrl: `${T}io.istio.http.peer_metadata.Config`, value: { upstream_discovery: [{ istio_headers: {} }, { workload_discovery: {} }], upstream_propagation: [{ istio_headers: {} }] } },
+                  typedConfig: {
+                    '@type': `${T}udpa.type.v1.TypedStruct`,
+                    typeUrl: `${T}io.istio.http.peer_metadata.Config`,
+                    value: { upstream_discovery: [{ istio_headers: {} }, { workload_discovery: {} }], upstream_propagation: [{ istio_headers: {} }] },
+                  },
                 },
-                { name: 'istio.alpn', typedConfig: { '@type': `${T}istio.envoy.config.filter.http.alpn.v2alpha1.FilterConfig`, alpnOverride: [{ alpnOverride: ['istio-http/1.0', 'istio'] }, { upstreamProtocol: 'HTTP11', alpnOverride: ['istio-http/1.1', 'istio'] }] } },
+                {
+                  name: 'istio.alpn',
+                  typedConfig: {
+                    '@type': `${T}istio.envoy.config.filter.http.alpn.v2alpha1.FilterConfig`,
+                    alpnOverride: [{ alpnOverride: ['istio-http/1.0', 'istio'] }, { upstreamProtocol: 'HTTP11', alpnOverride: ['istio-http/1.1', 'istio'] }],
+                  },
+                },
                 { name: 'istio.stats', typedConfig: { '@type': `${T}stats.PluginConfig`, reporter: 'SERVER_GATEWAY', disableHostHeaderFallback: true } },
                 { name: 'envoy.filters.http.router', typedConfig: { '@type': `${T}envoy.extensions.filters.http.router.v3.Router` } },
               ],
@@ -62,14 +81,18 @@ export function listener(): Record<string, any> {
               upgradeConfigs: [{ upgradeType: 'websocket' }],
               streamIdleTimeout: '0s',
               normalizePath: true,
-              requestIdExtension: { typedConfig: { '@type': `${T}envoy.extensions.request_id.uuid.v3.UuidRequestIdConfig`, useRequestIdForTraceSampling: true } },
+              requestIdExtension: {
+                typedConfig: { '@type': `${T}envoy.extensions.request_id.uuid.v3.UuidRequestIdConfig`, useRequestIdForTraceSampling: true },
+              },
               pathWithEscapedSlashesAction: 'KEEP_UNCHANGED',
             },
           },
         ],
       },
     ],
-    listenerFilters: [{ name: 'envoy.filters.listener.tls_inspector', typedConfig: { '@type': `${T}envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector` } }],
+    listenerFilters: [
+      { name: 'envoy.filters.listener.tls_inspector', typedConfig: { '@type': `${T}envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector` } },
+    ],
     trafficDirection: 'OUTBOUND',
     bindToPort: false,
   };
@@ -89,9 +112,24 @@ export function routeConfig(): Record<string, any> {
             name: 'default',
             match: { prefix: '/' },
             route: {
-              weightedClusters: { clusters: [{ name: 'outbound|9080|v1|reviews.default.svc.cluster.local', weight: 80 }, { name: 'outbound|9080|v2|reviews.default.svc.cluster.local', weight: 20 }] },
+              weightedClusters: {
+                clusters: [
+                  { name: 'outbound|9080|v1|reviews.default.svc.cluster.local', weight: 80 },
+                  { name: 'outbound|9080|v2|reviews.default.svc.cluster.local', weight: 20 },
+                ],
+              },
               timeout: '0s',
-              retryPolicy: { retryOn: 'connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes', numRetries: 2, retryHostPredicate: [{ name: 'envoy.retry_host_predicates.previous_hosts', typedConfig: { '@type': `${T}envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate` } }], hostSelectionRetryMaxAttempts: '5' },
+              retryPolicy: {
+                retryOn: 'connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes',
+                numRetries: 2,
+                retryHostPredicate: [
+                  {
+                    name: 'envoy.retry_host_predicates.previous_hosts',
+                    typedConfig: { '@type': `${T}envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate` },
+                  },
+                ],
+                hostSelectionRetryMaxAttempts: '5',
+              },
             },
             decorator: { operation: 'reviews.default.svc.cluster.local:9080/*' },
           },

@@ -49,8 +49,22 @@ describe('virtual host selection ignores case (Envoy RouteMatcher::findVirtualHo
   });
 
   it('compares lower-cased domains in the route configuration too', () => {
-    const listeners = [{ name: '0.0.0.0_80', address: { socketAddress: { address: '0.0.0.0', portValue: 80 } }, filterChains: [{ filters: [{ name: 'envoy.filters.network.http_connection_manager', typedConfig: { rds: { routeConfigName: '80' } } }] }] }];
-    const routes = [{ name: '80', virtualHosts: [{ name: 'a', domains: ['*.Example.COM'], routes: [{ match: { prefix: '/' }, route: { cluster: 'a' } }] }, { name: 'any', domains: ['*'], routes: [{ match: { prefix: '/' }, route: { cluster: 'any' } }] }] }];
+    const listeners = [
+      {
+        name: '0.0.0.0_80',
+        address: { socketAddress: { address: '0.0.0.0', portValue: 80 } },
+        filterChains: [{ filters: [{ name: 'envoy.filters.network.http_connection_manager', typedConfig: { rds: { routeConfigName: '80' } } }] }],
+      },
+    ];
+    const routes = [
+      {
+        name: '80',
+        virtualHosts: [
+          { name: 'a', domains: ['*.Example.COM'], routes: [{ match: { prefix: '/' }, route: { cluster: 'a' } }] },
+          { name: 'any', domains: ['*'], routes: [{ match: { prefix: '/' }, route: { cluster: 'any' } }] },
+        ],
+      },
+    ];
     expect(simulate({ listeners, routes }, { port: 80, protocol: 'http', host: 'www.EXAMPLE.com' })).toMatchObject({ virtualHost: 'a', cluster: 'a' });
   });
 });

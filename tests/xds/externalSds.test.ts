@@ -41,10 +41,20 @@ function serverTls(mesh: Record<string, unknown>): Json {
 describe('credentialName sds://', () => {
   it("is fetched from the SDS extension provider's cluster, the resource name without the prefix", () => {
     const common = serverTls(provider('sds-server.istio-system.svc.cluster.local'));
-    const grpc = { apiType: 'GRPC', transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName: 'outbound|8443||sds-server.istio-system.svc.cluster.local', authority: 'sds-server.istio-system.svc.cluster.local' } }], setNodeOnFirstMessageOnly: true };
+    const grpc = {
+      apiType: 'GRPC',
+      transportApiVersion: 'V3',
+      grpcServices: [
+        { envoyGrpc: { clusterName: 'outbound|8443||sds-server.istio-system.svc.cluster.local', authority: 'sds-server.istio-system.svc.cluster.local' } },
+      ],
+      setNodeOnFirstMessageOnly: true,
+    };
     expect(common.tlsCertificateSdsSecretConfigs).toEqual([{ name: 'bookinfo-cert', sdsConfig: { apiConfigSource: grpc, resourceApiVersion: 'V3' } }]);
     // The client CA of MUTUAL: the same provider, `<resource>-cacert`.
-    expect(at(common, 'combinedValidationContext', 'validationContextSdsSecretConfig')).toEqual({ name: 'bookinfo-cert-cacert', sdsConfig: { apiConfigSource: grpc, resourceApiVersion: 'V3' } });
+    expect(at(common, 'combinedValidationContext', 'validationContextSdsSecretConfig')).toEqual({
+      name: 'bookinfo-cert-cacert',
+      sdsConfig: { apiConfigSource: grpc, resourceApiVersion: 'V3' },
+    });
   });
 
   it('is a Kubernetes Secret over ADS without a provider', () => {
@@ -62,7 +72,10 @@ describe('credentialName sds://', () => {
     const view = viewOf(GATEWAY, provider('sds-server.istio-system.svc.cluster.local'), true);
     const gen = generateFor(view, 'istio-ingressgateway-dummypod', 'istio-system');
     const external = externalSdsResources(gen.listeners, gen.clusters);
-    expect([...external]).toEqual([['bookinfo-cert', 'outbound|8443||sds-server.istio-system.svc.cluster.local'], ['bookinfo-cert-cacert', 'outbound|8443||sds-server.istio-system.svc.cluster.local']]);
+    expect([...external]).toEqual([
+      ['bookinfo-cert', 'outbound|8443||sds-server.istio-system.svc.cluster.local'],
+      ['bookinfo-cert-cacert', 'outbound|8443||sds-server.istio-system.svc.cluster.local'],
+    ]);
     const cert = resolveProxySecret(view, gen.proxy, 'bookinfo-cert', external);
     expect([cert.source, cert.role, cert.served]).toEqual(['external', 'cert', true]);
     expect(resolveProxySecret(view, gen.proxy, 'bookinfo-cert-cacert', external).role).toBe('root');

@@ -27,7 +27,9 @@ describe('ingress gateway generation', () => {
     const tls = at(chain, 'transportSocket', 'typedConfig');
     expect(at(tls, 'requireClientCertificate')).toBe(false);
     expect(at(tls, 'commonTlsContext', 'alpnProtocols')).toEqual(['h2', 'http/1.1']);
-    expect(at(tls, 'commonTlsContext', 'tlsCertificateSdsSecretConfigs')).toEqual([{ name: 'kubernetes://web-cert', sdsConfig: { ads: {}, resourceApiVersion: 'V3' } }]);
+    expect(at(tls, 'commonTlsContext', 'tlsCertificateSdsSecretConfigs')).toEqual([
+      { name: 'kubernetes://web-cert', sdsConfig: { ads: {}, resourceApiVersion: 'V3' } },
+    ]);
   });
 
   it('redirects plaintext to HTTPS and rewrites and redirects as the VirtualService says', () => {
@@ -42,7 +44,10 @@ describe('ingress gateway generation', () => {
   it('simulates requests through the gateway', () => {
     const sim = (call: Parameters<typeof simulate>[1]) => simulate({ listeners: gen.listeners, routes: gen.routes }, call);
     expect(sim({ port: 8080, protocol: 'http', host: 'web.example.com' }).error).toBe('ErrTLSRedirect');
-    expect(sim({ port: 8443, protocol: 'http', tls: 'tls', host: 'web.example.com', path: '/api/items' })).toMatchObject({ routeConfig: 'https.443.https.web.shop', cluster: 'outbound|8000||web.shop.svc.cluster.local' });
+    expect(sim({ port: 8443, protocol: 'http', tls: 'tls', host: 'web.example.com', path: '/api/items' })).toMatchObject({
+      routeConfig: 'https.443.https.web.shop',
+      cluster: 'outbound|8000||web.shop.svc.cluster.local',
+    });
     expect(sim({ port: 8443, protocol: 'http', tls: 'tls', host: 'other.example.com' }).error).toBe('ErrNoFilterChain');
   });
 
@@ -53,7 +58,10 @@ describe('ingress gateway generation', () => {
 });
 
 /** A Gateway of class istio, an HTTPRoute on it to reviews, and the reviews Service. */
-const GATEWAY_AND_ROUTE = `${istioGateway('shop', 'web', [['http', 80], ['http.alt', 8080]])}---
+const GATEWAY_AND_ROUTE = `${istioGateway('shop', 'web', [
+  ['http', 80],
+  ['http.alt', 8080],
+])}---
 apiVersion: gateway.networking.k8s.io/v1
 kind: HTTPRoute
 metadata: {name: reviews, namespace: shop}
@@ -118,7 +126,11 @@ describe('gateways istiod deploys for Kubernetes Gateways', () => {
     // assumed cluster IP, but not in the analyzers' registry (istioctl does not see it).
     const gatewayService = assumedGatewayDeployments(view).services[0]!;
     expect(gatewayService.hostname).toBe('web-istio.shop.svc.cluster.local');
-    expect(gatewayService.ports.map((p) => [p.name, p.port])).toEqual([['status-port', 15021], ['http', 80], ['http-alt', 8080]]);
+    expect(gatewayService.ports.map((p) => [p.name, p.port])).toEqual([
+      ['status-port', 15021],
+      ['http', 80],
+      ['http-alt', 8080],
+    ]);
     expect(gatewayService.defaultAddress).toMatch(/^10\.96\./);
     expect(meshServices(view).some((s) => s.hostname === gatewayService.hostname)).toBe(false);
   });
@@ -126,8 +138,17 @@ describe('gateways istiod deploys for Kubernetes Gateways', () => {
   it('adds nothing for a Gateway whose Service and pods the files hold, or that names an existing Service', () => {
     const written = viewOf(GATEWAY_WITH_DEPLOYMENT);
     expect(assumedGatewayDeployments(written)).toEqual({ services: [], serviceResources: [], pods: [] });
-    expect(listProxies(written).filter((p) => p.type === 'router').map((p) => p.id)).toEqual(['web-istio-1.shop']);
-    const manual = viewOf(GATEWAY_AND_ROUTE.replace('  gatewayClassName: istio\n', '  gatewayClassName: istio\n  addresses: [{type: Hostname, value: ingress.istio-system.svc.cluster.local}]\n'));
+    expect(
+      listProxies(written)
+        .filter((p) => p.type === 'router')
+        .map((p) => p.id),
+    ).toEqual(['web-istio-1.shop']);
+    const manual = viewOf(
+      GATEWAY_AND_ROUTE.replace(
+        '  gatewayClassName: istio\n',
+        '  gatewayClassName: istio\n  addresses: [{type: Hostname, value: ingress.istio-system.svc.cluster.local}]\n',
+      ),
+    );
     expect(assumedGatewayDeployments(manual)).toEqual({ services: [], serviceResources: [], pods: [] });
   });
 
@@ -143,7 +164,7 @@ describe('gateways istiod deploys for Kubernetes Gateways', () => {
     expect(generateFor(viewOf(GATEWAY), 'istio-ingressgateway-1', 'istio-system').notes.some((n) => n.includes('no clusterIP'))).toBe(false);
   });
 
-  it('is left out where Istio\'s own test harness runs no deployment controller', () => {
+  it("is left out where Istio's own test harness runs no deployment controller", () => {
     const view = viewOf(GATEWAY_AND_ROUTE);
     const ref = listProxies(view).find((p) => p.type === 'router')!;
     const gen = generateForProxy(view, proxyForPod(view, ref), { assumeClusterIps: false });

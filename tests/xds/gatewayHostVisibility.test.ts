@@ -71,13 +71,19 @@ spec:
 }
 
 describe('gateway server host namespaces (sanitizeServerHostNamespace, pickMatchingGatewayHosts)', () => {
-  it('./host binds only VirtualServices in the Gateway\'s own namespace (not the proxy\'s, not another)', () => {
-    const got = routesFor(['./a.example.com'], [vs('a-gw', 'gwns', 'a.example.com'), vs('a-other', 'other', 'a.example.com'), vs('a-proxy', 'istio-system', 'a.example.com')]);
+  it("./host binds only VirtualServices in the Gateway's own namespace (not the proxy's, not another)", () => {
+    const got = routesFor(
+      ['./a.example.com'],
+      [vs('a-gw', 'gwns', 'a.example.com'), vs('a-other', 'other', 'a.example.com'), vs('a-proxy', 'istio-system', 'a.example.com')],
+    );
     expect(got).toEqual({ 'a.example.com': ['outbound|80||backend.gwns.svc.cluster.local'] });
   });
 
   it('ns/host binds only VirtualServices in ns', () => {
-    const got = routesFor(['other/b.example.com'], [vs('b-gw', 'gwns', 'b.example.com'), vs('b-other', 'other', 'b.example.com'), vs('b-third', 'third', 'b.example.com')]);
+    const got = routesFor(
+      ['other/b.example.com'],
+      [vs('b-gw', 'gwns', 'b.example.com'), vs('b-other', 'other', 'b.example.com'), vs('b-third', 'third', 'b.example.com')],
+    );
     expect(got).toEqual({ 'b.example.com': ['outbound|80||backend.other.svc.cluster.local'] });
   });
 
@@ -89,13 +95,16 @@ describe('gateway server host namespaces (sanitizeServerHostNamespace, pickMatch
   });
 
   it('mixes the forms on one server, each host with its own namespace rule', () => {
-    const got = routesFor(['./a.example.com', 'other/b.example.com', '*/c.example.com'], [
-      vs('a-other', 'other', 'a.example.com'),
-      vs('a-gw', 'gwns', 'a.example.com'),
-      vs('b-gw', 'gwns', 'b.example.com'),
-      vs('b-other', 'other', 'b.example.com'),
-      vs('c-gw', 'gwns', 'c.example.com'),
-    ]);
+    const got = routesFor(
+      ['./a.example.com', 'other/b.example.com', '*/c.example.com'],
+      [
+        vs('a-other', 'other', 'a.example.com'),
+        vs('a-gw', 'gwns', 'a.example.com'),
+        vs('b-gw', 'gwns', 'b.example.com'),
+        vs('b-other', 'other', 'b.example.com'),
+        vs('c-gw', 'gwns', 'c.example.com'),
+      ],
+    );
     expect(got).toEqual({
       'a.example.com': ['outbound|80||backend.gwns.svc.cluster.local'],
       'b.example.com': ['outbound|80||backend.other.svc.cluster.local'],
@@ -109,7 +118,7 @@ describe('gateway server host namespaces (sanitizeServerHostNamespace, pickMatch
     expect(routesFor(['./d.example.com'], [vs('d-other', 'other', 'd.example.com')])).toEqual({ '*': [] });
   });
 
-  it('*/host is the bare host for TLS duplicate detection: a second Gateway\'s server for the same SNI on the port is skipped', () => {
+  it("*/host is the bare host for TLS duplicate detection: a second Gateway's server for the same SNI on the port is skipped", () => {
     // gateway.go MergeGateways sanitizes first (sanitizeServerHostNamespace), then CheckDuplicates on
     // the server's hosts per resolved port: `*/dup.example.com` and `dup.example.com` are the same host.
     const tlsGateway = (name: string, host: string) => `apiVersion: networking.istio.io/v1

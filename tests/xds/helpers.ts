@@ -11,7 +11,16 @@ import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 export function viewOf(text: string, mesh: Record<string, unknown> = {}, placeholders = false): ConfigView {
   const model = new WorkspaceModel(kindProblems);
   model.update([{ path: 'mesh.yaml', text }], []);
-  return configView(new ResourceStore(model.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: placeholders, deriveWorkloads: true, meshConfig: mergeMeshConfig(defaultMeshConfig(), mesh), meshNetworks: defaultMeshNetworks() }));
+  return configView(
+    new ResourceStore(model.resources(), {
+      mode: 'cli',
+      defaultNamespace: 'default',
+      includePlaceholders: placeholders,
+      deriveWorkloads: true,
+      meshConfig: mergeMeshConfig(defaultMeshConfig(), mesh),
+      meshNetworks: defaultMeshNetworks(),
+    }),
+  );
 }
 
 /** Generates for the pod named `pod` (or the first whose name starts with it). */

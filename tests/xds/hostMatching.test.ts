@@ -52,7 +52,13 @@ describe('host.MoreSpecific', () => {
     expect(moreSpecific('*.foo.com', '*.com')).toBe(true);
     expect(moreSpecific('b.com', 'a.com')).toBe(false);
     expect(moreSpecific('a.com', 'b.com')).toBe(true);
-    expect(['*.com', 'b.com', '*.foo.com', 'a.com', 'long.a.com'].sort(compareHostsSpecificFirst)).toEqual(['long.a.com', 'a.com', 'b.com', '*.foo.com', '*.com']);
+    expect(['*.com', 'b.com', '*.foo.com', 'a.com', 'long.a.com'].sort(compareHostsSpecificFirst)).toEqual([
+      'long.a.com',
+      'a.com',
+      'b.com',
+      '*.foo.com',
+      '*.com',
+    ]);
   });
 });
 

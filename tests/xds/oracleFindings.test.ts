@@ -90,7 +90,7 @@ describe('istio.mesh_id tracing tag', () => {
     expect(new Set(tags)).toEqual(new Set(['example.org']));
   });
 
-  it('takes the injector values\' global.meshID over the trust domain', () => {
+  it("takes the injector values' global.meshID over the trust domain", () => {
     const cm = `${MESH}---
 apiVersion: v1
 kind: ConfigMap
@@ -102,9 +102,11 @@ data:
   });
 
   // injection-template.yaml:357: the ProxyConfig's proxyMetadata are env entries after it, and win.
-  it('takes ISTIO_META_MESH_ID of the proxy config\'s proxyMetadata over both', () => {
-    const annotated = MESH.replace('metadata: {name: client-1, namespace: app, labels: {app: client}}',
-      'metadata: {name: client-1, namespace: app, labels: {app: client}, annotations: {proxy.istio.io/config: "proxyMetadata: {ISTIO_META_MESH_ID: mesh-b}"}}');
+  it("takes ISTIO_META_MESH_ID of the proxy config's proxyMetadata over both", () => {
+    const annotated = MESH.replace(
+      'metadata: {name: client-1, namespace: app, labels: {app: client}}',
+      'metadata: {name: client-1, namespace: app, labels: {app: client}, annotations: {proxy.istio.io/config: "proxyMetadata: {ISTIO_META_MESH_ID: mesh-b}"}}',
+    );
     expect(annotated).toContain('mesh-b');
     expect(new Set(meshIdTags(generateFor(viewOf(annotated), 'client-1', 'app').listeners))).toEqual(new Set(['mesh-b']));
   });
@@ -171,10 +173,11 @@ describe('ServiceEntries writing one host in one namespace', () => {
   // the entry a cluster follows in Go map order when creation times tie, but these do not depend
   // on the pick).
   const outbound = (text: string) => generateFor(viewOf(`${MESH}---\n${text}`), 'client-1', 'app');
-  const chainsOf = (l: Json) => list(l.filterChains).map((c) => ({
-    match: c.filterChainMatch ?? null,
-    cluster: at(c, 'filters', list(c.filters).length - 1, 'typedConfig', 'cluster') ?? null,
-  }));
+  const chainsOf = (l: Json) =>
+    list(l.filterChains).map((c) => ({
+      match: c.filterChainMatch ?? null,
+      cluster: at(c, 'filters', list(c.filters).length - 1, 'typedConfig', 'cluster') ?? null,
+    }));
 
   // listener.go buildSidecarOutboundListeners: a resolution NONE service without an address on a
   // TCP/TLS port gets the wildcard listener only when push.ServiceEndpointsByPort has no
@@ -186,7 +189,8 @@ describe('ServiceEntries writing one host in one namespace', () => {
   // LegacyClusterPortKey). A DNS entry without endpoints has one endpoint per port at its host
   // name (convertServiceEntryToInstances), which is no IP: the NONE entry gets no chain at all.
   it('a NONE entry sharing its host with a DNS entry on the port adds no chain (TCP: istiod passes through)', () => {
-    const l = byName(outbound(`apiVersion: networking.istio.io/v1
+    const l = byName(
+      outbound(`apiVersion: networking.istio.io/v1
 kind: ServiceEntry
 metadata: {name: ext-dns, namespace: app}
 spec:
@@ -203,14 +207,17 @@ spec:
   location: MESH_EXTERNAL
   resolution: NONE
   ports: [{number: 443, name: tcp-443, protocol: TCP}]
-`).listeners, '0.0.0.0_443');
+`).listeners,
+      '0.0.0.0_443',
+    );
     expect(chainsOf(l)).toEqual([{ match: { serverNames: ['api.example.org'] }, cluster: 'outbound|443||api.example.org' }]);
     expect(at(l, 'defaultFilterChain', 'name')).toBe('PassthroughFilterChain');
     expect(at(l, 'defaultFilterChain', 'filters', 0, 'typedConfig', 'cluster')).toBe('PassthroughCluster');
   });
 
   it('a NONE entry with a TLS port beside a DNS HTTP entry of its host: the HTTP chain, and TLS only for its other host', () => {
-    const l = byName(outbound(`apiVersion: networking.istio.io/v1
+    const l = byName(
+      outbound(`apiVersion: networking.istio.io/v1
 kind: ServiceEntry
 metadata: {name: httpbin, namespace: app}
 spec:
@@ -227,7 +234,9 @@ spec:
   location: MESH_INTERNAL
   resolution: NONE
   ports: [{number: 443, name: http2-443, protocol: HTTP2}, {number: 80, name: tls-80, protocol: TLS}]
-`).listeners, '0.0.0.0_80');
+`).listeners,
+      '0.0.0.0_80',
+    );
     const chains = chainsOf(l);
     // istiod's order is HTTP first (its ingress gateway Service, created earlier, comes first): Envoy picks by match.
     expect(chains).toHaveLength(2);
@@ -241,7 +250,7 @@ spec:
   // and exportTo as written); CDS then has a cluster per merged port. A DNS cluster's inline
   // endpoints come from ServiceEndpointsByPort (endpoint_builder.go FromServiceEndpoints): both
   // entries' endpoints on port 80, the older entry's first (then by name), only shop-b's on 9090.
-  it('two DNS entries merge their ports, and a DNS cluster holds both entries\' endpoints', () => {
+  it("two DNS entries merge their ports, and a DNS cluster holds both entries' endpoints", () => {
     const clusters = outbound(`apiVersion: networking.istio.io/v1
 kind: ServiceEntry
 metadata: {name: shop-a, namespace: app}
@@ -262,7 +271,10 @@ spec:
   ports: [{number: 80, name: http, protocol: HTTP}, {number: 9090, name: tcp-admin, protocol: TCP}]
   endpoints: [{address: b.shop.example.org}]
 `).clusters;
-    const addresses = (name: string) => list(at(byName(clusters, name), 'loadAssignment', 'endpoints')).flatMap((g) => list(g.lbEndpoints).map((e) => at(e, 'endpoint', 'address', 'socketAddress', 'address')));
+    const addresses = (name: string) =>
+      list(at(byName(clusters, name), 'loadAssignment', 'endpoints')).flatMap((g) =>
+        list(g.lbEndpoints).map((e) => at(e, 'endpoint', 'address', 'socketAddress', 'address')),
+      );
     expect(byName(clusters, 'outbound|80||shop.example.org').type).toBe('STRICT_DNS');
     expect(addresses('outbound|80||shop.example.org')).toEqual(['a.shop.example.org', 'b.shop.example.org']);
     expect(addresses('outbound|9090||shop.example.org')).toEqual(['b.shop.example.org']);

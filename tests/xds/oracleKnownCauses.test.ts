@@ -33,7 +33,10 @@ describe('vhost-address-in-go-map-order', () => {
     expect(knownResourceCause('routes', '443', istiod, movedName, facts())).toBeUndefined();
     const lost = route(vhost('db.internal', ['db.internal', 'db.internal.']), vhost('legacy.svc', ['legacy.svc', 'legacy.svc.']));
     expect(knownResourceCause('routes', '443', istiod, lost, facts())).toBeUndefined();
-    const otherCluster = route(vhost('db.internal', ['db.internal', 'db.internal.', '10.96.200.10'], 'outbound|443|v1|db.internal'), vhost('legacy.svc', ['legacy.svc', 'legacy.svc.']));
+    const otherCluster = route(
+      vhost('db.internal', ['db.internal', 'db.internal.', '10.96.200.10'], 'outbound|443|v1|db.internal'),
+      vhost('legacy.svc', ['legacy.svc', 'legacy.svc.']),
+    );
     expect(knownResourceCause('routes', '443', istiod, otherCluster, facts())).toBeUndefined();
   });
 });
@@ -43,13 +46,21 @@ describe('serviceentries-sharing-a-host on routes', () => {
   // namespace: BuildSidecarOutboundVirtualHosts keys services by hostname (the last one wins), so
   // istiod has the host's virtual host on route 80 when the HTTP entry came last (this answer),
   // and not when the TLS one did; with one creation time the order is Go map order.
-  const gw = (d: string[]) => ({ name: 'istio-ingressgateway.istio-system.svc.cluster.local:80', domains: d, routes: [{ route: { cluster: 'outbound|80||istio-ingressgateway.istio-system.svc.cluster.local' } }] });
+  const gw = (d: string[]) => ({
+    name: 'istio-ingressgateway.istio-system.svc.cluster.local:80',
+    domains: d,
+    routes: [{ route: { cluster: 'outbound|80||istio-ingressgateway.istio-system.svc.cluster.local' } }],
+  });
   const gwDomains = ['istio-ingressgateway.istio-system.svc.cluster.local', '10.96.65.139'];
-  const httpbin = { name: 'httpbin.example.org:80', domains: ['httpbin.example.org', 'httpbin.example.org.'], routes: [{ route: { cluster: 'outbound|80||httpbin.example.org' } }] };
+  const httpbin = {
+    name: 'httpbin.example.org:80',
+    domains: ['httpbin.example.org', 'httpbin.example.org.'],
+    routes: [{ route: { cluster: 'outbound|80||httpbin.example.org' } }],
+  };
   const istiod: Obj = { name: '80', virtualHosts: [httpbin, gw(gwDomains)] };
   const ours: Obj = { name: '80', virtualHosts: [gw(gwDomains)] };
 
-  it('explains the shared host\'s virtual host on one side only', () => {
+  it("explains the shared host's virtual host on one side only", () => {
     expect(knownResourceCause('routes', '80', istiod, ours, facts(['httpbin.example.org']))).toBe('serviceentries-sharing-a-host');
   });
 
@@ -60,7 +71,13 @@ describe('serviceentries-sharing-a-host on routes', () => {
   });
 
   it('explains a route cluster of the shared host on another port, field by field', () => {
-    const fields = [{ path: 'virtualHosts[0].routes[0].route.weightedClusters.clusters[1].name', istiod: 'outbound|443||httpbin.example.org', ours: 'outbound|80||httpbin.example.org' }];
+    const fields = [
+      {
+        path: 'virtualHosts[0].routes[0].route.weightedClusters.clusters[1].name',
+        istiod: 'outbound|443||httpbin.example.org',
+        ours: 'outbound|80||httpbin.example.org',
+      },
+    ];
     expect(knownCause('routes', fields, facts(['httpbin.example.org']))).toBe('serviceentries-sharing-a-host');
     expect(knownCause('routes', fields, facts())).toBeUndefined();
   });

@@ -62,7 +62,12 @@ function pa(p: Pa): string {
   const spec: string[] = [];
   if (p.selector) spec.push(`  selector: {matchLabels: ${JSON.stringify(p.selector)}}`);
   if (p.mode) spec.push(`  mtls: {mode: ${p.mode}}`);
-  if (p.portLevel) spec.push(`  portLevelMtls: {${Object.entries(p.portLevel).map(([k, v]) => `${k}: {mode: ${v}}`).join(', ')}}`);
+  if (p.portLevel)
+    spec.push(
+      `  portLevelMtls: {${Object.entries(p.portLevel)
+        .map(([k, v]) => `${k}: {mode: ${v}}`)
+        .join(', ')}}`,
+    );
   return `---
 apiVersion: security.istio.io/v1
 kind: PeerAuthentication
@@ -90,22 +95,50 @@ describe('PeerAuthentication precedence', () => {
     it('the oldest by creationTimestamp wins, whatever the order in the files', () => {
       const older = { name: 'z-old', created: '2020-01-01T00:00:00Z' };
       const newer = { name: 'a-new', created: '2021-01-01T00:00:00Z' };
-      expect(effective([{ ...newer, mode: 'PERMISSIVE' }, { ...older, mode: 'STRICT' }])).toBe('STRICT');
-      expect(effective([{ ...older, mode: 'STRICT' }, { ...newer, mode: 'PERMISSIVE' }])).toBe('STRICT');
-      expect(effective([{ ...newer, mode: 'STRICT' }, { ...older, mode: 'PERMISSIVE' }])).toBe('PERMISSIVE');
+      expect(
+        effective([
+          { ...newer, mode: 'PERMISSIVE' },
+          { ...older, mode: 'STRICT' },
+        ]),
+      ).toBe('STRICT');
+      expect(
+        effective([
+          { ...older, mode: 'STRICT' },
+          { ...newer, mode: 'PERMISSIVE' },
+        ]),
+      ).toBe('STRICT');
+      expect(
+        effective([
+          { ...newer, mode: 'STRICT' },
+          { ...older, mode: 'PERMISSIVE' },
+        ]),
+      ).toBe('PERMISSIVE');
     });
 
     // configCompareByCreationTime: equal times → strings.Compare(a.Name, b.Name).
     it('with equal creation times, the first name in order wins', () => {
       const t = '2020-01-01T00:00:00Z';
-      expect(effective([{ name: 'b', created: t, mode: 'PERMISSIVE' }, { name: 'a', created: t, mode: 'STRICT' }])).toBe('STRICT');
-      expect(effective([{ name: 'b', created: t, mode: 'STRICT' }, { name: 'a', created: t, mode: 'PERMISSIVE' }])).toBe('PERMISSIVE');
+      expect(
+        effective([
+          { name: 'b', created: t, mode: 'PERMISSIVE' },
+          { name: 'a', created: t, mode: 'STRICT' },
+        ]),
+      ).toBe('STRICT');
+      expect(
+        effective([
+          { name: 'b', created: t, mode: 'STRICT' },
+          { name: 'a', created: t, mode: 'PERMISSIVE' },
+        ]),
+      ).toBe('PERMISSIVE');
     });
 
     // The discarded newer policy does not count as UNSET-inherits either: an older UNSET
     // policy wins and inherits the mesh's mode.
     it('an older UNSET policy wins over a newer STRICT one and inherits the mesh mode', () => {
-      const ns = [{ name: 'old', created: '2020-01-01T00:00:00Z' }, { name: 'new', created: '2021-01-01T00:00:00Z', mode: 'STRICT' }];
+      const ns = [
+        { name: 'old', created: '2020-01-01T00:00:00Z' },
+        { name: 'new', created: '2021-01-01T00:00:00Z', mode: 'STRICT' },
+      ];
       expect(effective(ns)).toBe('PERMISSIVE');
       expect(effective([...ns, { name: 'default', namespace: 'istio-system', mode: 'STRICT' }])).toBe('STRICT');
     });
@@ -119,10 +152,12 @@ describe('PeerAuthentication precedence', () => {
     });
 
     it('among mesh-level policies the oldest wins', () => {
-      expect(effective([
-        { name: 'a', namespace: 'istio-system', created: '2021-01-01T00:00:00Z', mode: 'STRICT' },
-        { name: 'b', namespace: 'istio-system', created: '2020-01-01T00:00:00Z', mode: 'PERMISSIVE' },
-      ])).toBe('PERMISSIVE');
+      expect(
+        effective([
+          { name: 'a', namespace: 'istio-system', created: '2021-01-01T00:00:00Z', mode: 'STRICT' },
+          { name: 'b', namespace: 'istio-system', created: '2020-01-01T00:00:00Z', mode: 'PERMISSIVE' },
+        ]),
+      ).toBe('PERMISSIVE');
     });
 
     it('a namespace policy overrides the mesh; UNSET inherits it', () => {
@@ -132,7 +167,10 @@ describe('PeerAuthentication precedence', () => {
     });
 
     it('a workload policy (selector) overrides the namespace for the workloads it selects only', () => {
-      const policies = [{ name: 'ns', mode: 'STRICT', created: '2020-01-01T00:00:00Z' }, { name: 'web', selector: { app: 'web' }, mode: 'PERMISSIVE', created: '2021-01-01T00:00:00Z' }];
+      const policies = [
+        { name: 'ns', mode: 'STRICT', created: '2020-01-01T00:00:00Z' },
+        { name: 'web', selector: { app: 'web' }, mode: 'PERMISSIVE', created: '2021-01-01T00:00:00Z' },
+      ];
       expect(effective(policies, 'web-1')).toBe('PERMISSIVE');
       expect(effective(policies, 'api-1')).toBe('STRICT');
       // UNSET at the workload level inherits the namespace's mode.
@@ -140,10 +178,12 @@ describe('PeerAuthentication precedence', () => {
     });
 
     it('among workload policies selecting the same workload the oldest wins', () => {
-      expect(effective([
-        { name: 'a', selector: { app: 'web' }, created: '2021-01-01T00:00:00Z', mode: 'PERMISSIVE' },
-        { name: 'b', selector: { app: 'web' }, created: '2020-01-01T00:00:00Z', mode: 'STRICT' },
-      ])).toBe('STRICT');
+      expect(
+        effective([
+          { name: 'a', selector: { app: 'web' }, created: '2021-01-01T00:00:00Z', mode: 'PERMISSIVE' },
+          { name: 'b', selector: { app: 'web' }, created: '2020-01-01T00:00:00Z', mode: 'STRICT' },
+        ]),
+      ).toBe('STRICT');
     });
 
     // `} else if cfg.Namespace != rootNamespace {`: a selector policy in the root namespace is not a workload policy.
@@ -186,10 +226,25 @@ status: {podIP: 10.1.2.1}
       const older = { name: 'z', created: '2020-01-01T00:00:00Z' };
       const newer = { name: 'a', created: '2021-01-01T00:00:00Z' };
       expect(autoMtls([])).toBe(true);
-      expect(autoMtls([{ ...older, mode: 'DISABLE' }, { ...newer, mode: 'STRICT' }])).toBe(false);
-      expect(autoMtls([{ ...older, mode: 'STRICT' }, { ...newer, mode: 'DISABLE' }])).toBe(true);
+      expect(
+        autoMtls([
+          { ...older, mode: 'DISABLE' },
+          { ...newer, mode: 'STRICT' },
+        ]),
+      ).toBe(false);
+      expect(
+        autoMtls([
+          { ...older, mode: 'STRICT' },
+          { ...newer, mode: 'DISABLE' },
+        ]),
+      ).toBe(true);
       const t = '2020-01-01T00:00:00Z';
-      expect(autoMtls([{ name: 'b', created: t, mode: 'STRICT' }, { name: 'a', created: t, mode: 'DISABLE' }])).toBe(false);
+      expect(
+        autoMtls([
+          { name: 'b', created: t, mode: 'STRICT' },
+          { name: 'a', created: t, mode: 'DISABLE' },
+        ]),
+      ).toBe(false);
     });
   });
 });

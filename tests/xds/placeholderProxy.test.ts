@@ -35,7 +35,10 @@ spec:
         args: [proxy, router]
 `;
 
-const routers = (text: string) => listProxies(viewOf(text, {}, true)).filter((p) => p.type === 'router').map((p) => p.id);
+const routers = (text: string) =>
+  listProxies(viewOf(text, {}, true))
+    .filter((p) => p.type === 'router')
+    .map((p) => p.id);
 
 describe('the placeholder ingress gateway in the proxy list', () => {
   it('is listed when the files have no ingress gateway', () => {

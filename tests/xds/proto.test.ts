@@ -5,7 +5,15 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromJson } from '@bufbuild/protobuf';
-import { checkConfigDump, checkEnvoyResource, envoyProtos, ENVOY_UNSHIPPED_TYPED_CONFIGS, formatProblems, ISTIO_TYPED_CONFIGS, type ProtoProblem } from '../../src/core/xds/proto/index.ts';
+import {
+  checkConfigDump,
+  checkEnvoyResource,
+  envoyProtos,
+  ENVOY_UNSHIPPED_TYPED_CONFIGS,
+  formatProblems,
+  ISTIO_TYPED_CONFIGS,
+  type ProtoProblem,
+} from '../../src/core/xds/proto/index.ts';
 import { DEFAULT_ROOT } from '../../scripts/conformance.ts';
 import { describeWithSharedCorpus } from '../conformance/sharedCorpus.ts';
 import { expectValidConfigDump, expectValidEnvoy } from '../helpers/envoy.ts';
@@ -34,31 +42,77 @@ describe('the Envoy descriptors', () => {
     expect(p.source.package).toBe('@grpc/grpc-js-xds');
     expect(p.source.files).toBeGreaterThan(300);
     // Files that import protos the package does not ship (opencensus, opentelemetry).
-    expect(p.source.omitted).toEqual(['envoy/config/trace/v3/opencensus.proto', 'envoy/config/trace/v3/trace.proto', 'envoy/extensions/access_loggers/open_telemetry/v3/logs_service.proto']);
+    expect(p.source.omitted).toEqual([
+      'envoy/config/trace/v3/opencensus.proto',
+      'envoy/config/trace/v3/trace.proto',
+      'envoy/extensions/access_loggers/open_telemetry/v3/logs_service.proto',
+    ]);
     expect(p.ext.fieldRules?.typeName).toBe('validate.rules');
   });
 
   it('hold every upstream Envoy type Istio emits (the xds spec, section 8), or allow-list it as not shipped', () => {
     const emitted = [
-      'envoy.config.listener.v3.Listener', 'envoy.config.cluster.v3.Cluster', 'envoy.config.route.v3.RouteConfiguration', 'envoy.config.endpoint.v3.ClusterLoadAssignment',
-      'envoy.extensions.transport_sockets.tls.v3.Secret', 'envoy.config.core.v3.TypedExtensionConfig',
-      'envoy.admin.v3.BootstrapConfigDump', 'envoy.admin.v3.ClustersConfigDump', 'envoy.admin.v3.ListenersConfigDump', 'envoy.admin.v3.ScopedRoutesConfigDump', 'envoy.admin.v3.RoutesConfigDump', 'envoy.admin.v3.SecretsConfigDump', 'envoy.admin.v3.EndpointsConfigDump', 'envoy.admin.v3.EcdsConfigDump',
-      'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager', 'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy',
-      'envoy.extensions.filters.network.rbac.v3.RBAC', 'envoy.extensions.filters.network.ext_authz.v3.ExtAuthz', 'envoy.extensions.filters.network.mongo_proxy.v3.MongoProxy',
-      'envoy.extensions.filters.network.redis_proxy.v3.RedisProxy', 'envoy.extensions.filters.network.mysql_proxy.v3.MySQLProxy', 'envoy.extensions.filters.network.sni_dynamic_forward_proxy.v3.FilterConfig',
+      'envoy.config.listener.v3.Listener',
+      'envoy.config.cluster.v3.Cluster',
+      'envoy.config.route.v3.RouteConfiguration',
+      'envoy.config.endpoint.v3.ClusterLoadAssignment',
+      'envoy.extensions.transport_sockets.tls.v3.Secret',
+      'envoy.config.core.v3.TypedExtensionConfig',
+      'envoy.admin.v3.BootstrapConfigDump',
+      'envoy.admin.v3.ClustersConfigDump',
+      'envoy.admin.v3.ListenersConfigDump',
+      'envoy.admin.v3.ScopedRoutesConfigDump',
+      'envoy.admin.v3.RoutesConfigDump',
+      'envoy.admin.v3.SecretsConfigDump',
+      'envoy.admin.v3.EndpointsConfigDump',
+      'envoy.admin.v3.EcdsConfigDump',
+      'envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager',
+      'envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy',
+      'envoy.extensions.filters.network.rbac.v3.RBAC',
+      'envoy.extensions.filters.network.ext_authz.v3.ExtAuthz',
+      'envoy.extensions.filters.network.mongo_proxy.v3.MongoProxy',
+      'envoy.extensions.filters.network.redis_proxy.v3.RedisProxy',
+      'envoy.extensions.filters.network.mysql_proxy.v3.MySQLProxy',
+      'envoy.extensions.filters.network.sni_dynamic_forward_proxy.v3.FilterConfig',
       'envoy.extensions.filters.network.set_filter_state.v3.Config',
-      'envoy.extensions.filters.http.router.v3.Router', 'envoy.extensions.filters.http.fault.v3.HTTPFault', 'envoy.extensions.filters.http.cors.v3.Cors', 'envoy.extensions.filters.http.grpc_stats.v3.FilterConfig',
-      'envoy.extensions.filters.http.grpc_web.v3.GrpcWeb', 'envoy.extensions.filters.http.rbac.v3.RBAC', 'envoy.extensions.filters.http.ext_authz.v3.ExtAuthz', 'envoy.extensions.filters.http.jwt_authn.v3.JwtAuthentication',
-      'envoy.extensions.filters.http.stateful_session.v3.StatefulSession', 'envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor', 'envoy.extensions.filters.http.dynamic_forward_proxy.v3.FilterConfig',
-      'envoy.extensions.filters.http.set_filter_state.v3.Config', 'envoy.extensions.filters.http.header_mutation.v3.HeaderMutation', 'envoy.extensions.filters.http.wasm.v3.Wasm',
-      'envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector', 'envoy.extensions.filters.listener.http_inspector.v3.HttpInspector', 'envoy.extensions.filters.listener.original_dst.v3.OriginalDst',
-      'envoy.extensions.filters.listener.original_src.v3.OriginalSrc', 'envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol',
-      'envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext', 'envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext', 'envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer',
-      'envoy.extensions.transport_sockets.internal_upstream.v3.InternalUpstreamTransport', 'envoy.extensions.transport_sockets.proxy_protocol.v3.ProxyProtocolUpstreamTransport', 'envoy.extensions.transport_sockets.quic.v3.QuicDownstreamTransport',
-      'envoy.extensions.upstreams.http.v3.HttpProtocolOptions', 'envoy.extensions.network.dns_resolver.cares.v3.CaresDnsResolverConfig', 'envoy.extensions.request_id.uuid.v3.UuidRequestIdConfig',
-      'envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate', 'envoy.extensions.retry.priority.previous_priorities.v3.PreviousPrioritiesConfig', 'envoy.extensions.access_loggers.file.v3.FileAccessLog',
-      'envoy.extensions.matching.common_inputs.network.v3.DestinationIPInput', 'envoy.extensions.matching.common_inputs.network.v3.DestinationPortInput', 'envoy.extensions.matching.common_inputs.network.v3.ApplicationProtocolInput',
-      'xds.type.matcher.v3.IPMatcher', 'envoy.extensions.transport_sockets.tls.v3.SPIFFECertValidatorConfig', 'udpa.type.v1.TypedStruct', 'xds.type.v3.TypedStruct',
+      'envoy.extensions.filters.http.router.v3.Router',
+      'envoy.extensions.filters.http.fault.v3.HTTPFault',
+      'envoy.extensions.filters.http.cors.v3.Cors',
+      'envoy.extensions.filters.http.grpc_stats.v3.FilterConfig',
+      'envoy.extensions.filters.http.grpc_web.v3.GrpcWeb',
+      'envoy.extensions.filters.http.rbac.v3.RBAC',
+      'envoy.extensions.filters.http.ext_authz.v3.ExtAuthz',
+      'envoy.extensions.filters.http.jwt_authn.v3.JwtAuthentication',
+      'envoy.extensions.filters.http.stateful_session.v3.StatefulSession',
+      'envoy.extensions.filters.http.ext_proc.v3.ExternalProcessor',
+      'envoy.extensions.filters.http.dynamic_forward_proxy.v3.FilterConfig',
+      'envoy.extensions.filters.http.set_filter_state.v3.Config',
+      'envoy.extensions.filters.http.header_mutation.v3.HeaderMutation',
+      'envoy.extensions.filters.http.wasm.v3.Wasm',
+      'envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector',
+      'envoy.extensions.filters.listener.http_inspector.v3.HttpInspector',
+      'envoy.extensions.filters.listener.original_dst.v3.OriginalDst',
+      'envoy.extensions.filters.listener.original_src.v3.OriginalSrc',
+      'envoy.extensions.filters.listener.proxy_protocol.v3.ProxyProtocol',
+      'envoy.extensions.transport_sockets.tls.v3.DownstreamTlsContext',
+      'envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext',
+      'envoy.extensions.transport_sockets.raw_buffer.v3.RawBuffer',
+      'envoy.extensions.transport_sockets.internal_upstream.v3.InternalUpstreamTransport',
+      'envoy.extensions.transport_sockets.proxy_protocol.v3.ProxyProtocolUpstreamTransport',
+      'envoy.extensions.transport_sockets.quic.v3.QuicDownstreamTransport',
+      'envoy.extensions.upstreams.http.v3.HttpProtocolOptions',
+      'envoy.extensions.network.dns_resolver.cares.v3.CaresDnsResolverConfig',
+      'envoy.extensions.request_id.uuid.v3.UuidRequestIdConfig',
+      'envoy.extensions.retry.host.previous_hosts.v3.PreviousHostsPredicate',
+      'envoy.extensions.retry.priority.previous_priorities.v3.PreviousPrioritiesConfig',
+      'envoy.extensions.access_loggers.file.v3.FileAccessLog',
+      'envoy.extensions.matching.common_inputs.network.v3.DestinationIPInput',
+      'envoy.extensions.matching.common_inputs.network.v3.DestinationPortInput',
+      'envoy.extensions.matching.common_inputs.network.v3.ApplicationProtocolInput',
+      'xds.type.matcher.v3.IPMatcher',
+      'envoy.extensions.transport_sockets.tls.v3.SPIFFECertValidatorConfig',
+      'udpa.type.v1.TypedStruct',
+      'xds.type.v3.TypedStruct',
     ];
     const unshipped = new Set(ENVOY_UNSHIPPED_TYPED_CONFIGS.map((e) => e.typeName));
     const missing = emitted.filter((t) => !envoyProtos().message(t) && !unshipped.has(t));
@@ -76,86 +130,103 @@ describe('the Envoy descriptors', () => {
   });
 });
 
-describeWithSharedCorpus('istioctl corpus config dumps pass the strict check', [CONFIGDUMP, join(ISTIOCTL, 'pkg', 'proxyconfig', 'testdata', 'config_dump.json')], () => {
-  // Real dumps, printed by Envoy's admin endpoint. What fails in them is Envoy's own output, not
-  // config istiod sent; each is listed with the reason.
-  const KNOWN: Record<string, string[]> = {
-    // Envoy prints the static prometheus_stats cluster's locality weight as 0; the field is a
-    // UInt32Value with (validate.rules).uint32.gte = 1, so this JSON would not load as config.
-    'pkg/proxyconfig/testdata/config_dump.json': ['error constraint $.configs[2].static_endpoint_configs[0].endpoint_config.endpoints[0].load_balancing_weight'],
-    // The ROOTCA secret of a SPIFFE validator is printed with an empty trusted_ca DataSource,
-    // whose `specifier` oneof is required.
-    'pkg/writer/envoy/configdump/testdata/secret/spire/config_dump.json': ['error constraint $.configs[0].dynamic_active_secrets[1].secret.validation_context.trusted_ca'],
-    // ECDS entries not (yet) received are printed with their name only; TypedExtensionConfig's
-    // typed_config is required (any.required).
-    'pkg/writer/envoy/configdump/testdata/ecds/configdump.json': [0, 1, 2, 3].map((i) => `error constraint $.configs[${1 + (i >> 1)}].ecds_filters[${i & 1}].ecds_filter.typedConfig`),
-    // Istio still sets RouteAction.max_grpc_timeout, deprecated in Envoy (a warning).
-    'pkg/writer/envoy/configdump/testdata/routes/istio-gateway-http-route-prefix/configdump.json': ['warning deprecated $.configs[0].dynamic_route_configs[0].route_config.virtual_hosts[0].routes[0].route.max_grpc_timeout'],
-    'pkg/writer/envoy/configdump/testdata/routes/k8s-gateway-http-route-path-prefix/configdump.json': ['warning deprecated $.configs[0].dynamic_route_configs[0].route_config.virtual_hosts[0].routes[0].route.max_grpc_timeout'],
-  };
-  const dumps = dumpsUnder(ISTIOCTL);
-
-  it('finds the dumps', () => {
-    expect(dumps.map((d) => relative(ISTIOCTL, d))).toEqual([
-      'pkg/proxyconfig/testdata/config_dump.json',
-      'pkg/writer/envoy/configdump/testdata/configdump.json',
-      'pkg/writer/envoy/configdump/testdata/ecds/configdump.json',
-      'pkg/writer/envoy/configdump/testdata/endpoint/configdump.json',
-      'pkg/writer/envoy/configdump/testdata/routes/empty-gateway/configdump.json',
-      'pkg/writer/envoy/configdump/testdata/routes/istio-gateway-http-route-prefix/configdump.json',
-      'pkg/writer/envoy/configdump/testdata/routes/k8s-gateway-http-route-path-prefix/configdump.json',
-      'pkg/writer/envoy/configdump/testdata/secret/istio/config_dump.json',
-      'pkg/writer/envoy/configdump/testdata/secret/spire/config_dump.json',
-    ]);
-  });
-
-  for (const file of dumpsUnder(ISTIOCTL)) {
-    const name = relative(ISTIOCTL, file);
-    it(name, () => {
-      const problems = checkConfigDump(read(file));
-      expect(brief(problems)).toEqual(KNOWN[name] ?? []);
-    });
-  }
-
-  it('every resource in the dumps passes on its own, by its @type', () => {
-    let resources = 0;
-    const failing: string[] = [];
-    const visit = (v: unknown): void => {
-      if (Array.isArray(v)) return v.forEach(visit);
-      if (v === null || typeof v !== 'object') return;
-      const o = v as Record<string, unknown>;
-      const t = o['@type'];
-      if (typeof t === 'string' && /\.v3\.(Cluster|Listener|RouteConfiguration|ClusterLoadAssignment|Secret)$/.test(t)) {
-        resources++;
-        const errs = checkEnvoyResource(o).filter((p) => p.severity === 'error');
-        if (errs.length) failing.push(...errs.map((p) => `${t} ${p.path} ${p.code}`));
-      }
-      Object.values(o).forEach(visit);
+describeWithSharedCorpus(
+  'istioctl corpus config dumps pass the strict check',
+  [CONFIGDUMP, join(ISTIOCTL, 'pkg', 'proxyconfig', 'testdata', 'config_dump.json')],
+  () => {
+    // Real dumps, printed by Envoy's admin endpoint. What fails in them is Envoy's own output, not
+    // config istiod sent; each is listed with the reason.
+    const KNOWN: Record<string, string[]> = {
+      // Envoy prints the static prometheus_stats cluster's locality weight as 0; the field is a
+      // UInt32Value with (validate.rules).uint32.gte = 1, so this JSON would not load as config.
+      'pkg/proxyconfig/testdata/config_dump.json': [
+        'error constraint $.configs[2].static_endpoint_configs[0].endpoint_config.endpoints[0].load_balancing_weight',
+      ],
+      // The ROOTCA secret of a SPIFFE validator is printed with an empty trusted_ca DataSource,
+      // whose `specifier` oneof is required.
+      'pkg/writer/envoy/configdump/testdata/secret/spire/config_dump.json': [
+        'error constraint $.configs[0].dynamic_active_secrets[1].secret.validation_context.trusted_ca',
+      ],
+      // ECDS entries not (yet) received are printed with their name only; TypedExtensionConfig's
+      // typed_config is required (any.required).
+      'pkg/writer/envoy/configdump/testdata/ecds/configdump.json': [0, 1, 2, 3].map(
+        (i) => `error constraint $.configs[${1 + (i >> 1)}].ecds_filters[${i & 1}].ecds_filter.typedConfig`,
+      ),
+      // Istio still sets RouteAction.max_grpc_timeout, deprecated in Envoy (a warning).
+      'pkg/writer/envoy/configdump/testdata/routes/istio-gateway-http-route-prefix/configdump.json': [
+        'warning deprecated $.configs[0].dynamic_route_configs[0].route_config.virtual_hosts[0].routes[0].route.max_grpc_timeout',
+      ],
+      'pkg/writer/envoy/configdump/testdata/routes/k8s-gateway-http-route-path-prefix/configdump.json': [
+        'warning deprecated $.configs[0].dynamic_route_configs[0].route_config.virtual_hosts[0].routes[0].route.max_grpc_timeout',
+      ],
     };
-    for (const f of dumps) visit(read(f));
-    expect(resources).toBeGreaterThan(50);
-    // The two dump artifacts above, seen from inside their resource.
-    expect(failing).toEqual([
-      `${T}envoy.config.endpoint.v3.ClusterLoadAssignment $.endpoints[0].load_balancing_weight constraint`,
-      `${T}envoy.extensions.transport_sockets.tls.v3.Secret $.validation_context.trusted_ca constraint`,
-    ]);
-  });
+    const dumps = dumpsUnder(ISTIOCTL);
 
-  it('the bootstrap dump and the eds/ecds outputs pass as their types', () => {
-    expect(checkEnvoyResource(read(join(CONFIGDUMP, 'bootstrapdump.json')), `${T}envoy.admin.v3.BootstrapConfigDump`)).toEqual([]);
-    expect(checkEnvoyResource(read(join(CONFIGDUMP, 'ecds', 'output.json')), `${T}envoy.admin.v3.EcdsConfigDump`).filter((p) => !p.path.endsWith('typedConfig'))).toEqual([]);
-    for (const f of ['emptyfilter_output.json', 'portfilter_output.json']) {
-      const clas = read(join(CONFIGDUMP, 'endpoint', f)) as unknown[];
-      expect(clas.length).toBeGreaterThan(0);
-      for (const cla of clas) expect(checkEnvoyResource(cla, 'envoy.config.endpoint.v3.ClusterLoadAssignment')).toEqual([]);
+    it('finds the dumps', () => {
+      expect(dumps.map((d) => relative(ISTIOCTL, d))).toEqual([
+        'pkg/proxyconfig/testdata/config_dump.json',
+        'pkg/writer/envoy/configdump/testdata/configdump.json',
+        'pkg/writer/envoy/configdump/testdata/ecds/configdump.json',
+        'pkg/writer/envoy/configdump/testdata/endpoint/configdump.json',
+        'pkg/writer/envoy/configdump/testdata/routes/empty-gateway/configdump.json',
+        'pkg/writer/envoy/configdump/testdata/routes/istio-gateway-http-route-prefix/configdump.json',
+        'pkg/writer/envoy/configdump/testdata/routes/k8s-gateway-http-route-path-prefix/configdump.json',
+        'pkg/writer/envoy/configdump/testdata/secret/istio/config_dump.json',
+        'pkg/writer/envoy/configdump/testdata/secret/spire/config_dump.json',
+      ]);
+    });
+
+    for (const file of dumpsUnder(ISTIOCTL)) {
+      const name = relative(ISTIOCTL, file);
+      it(name, () => {
+        const problems = checkConfigDump(read(file));
+        expect(brief(problems)).toEqual(KNOWN[name] ?? []);
+      });
     }
-  });
 
-  it('@bufbuild/protobuf fromJson (strict) reads every dump too', () => {
-    const p = envoyProtos();
-    for (const f of dumps) expect(() => fromJson(p.message('envoy.admin.v3.ConfigDump')!, read(f) as never, { registry: p.registry, ignoreUnknownFields: false })).not.toThrow();
-  });
-});
+    it('every resource in the dumps passes on its own, by its @type', () => {
+      let resources = 0;
+      const failing: string[] = [];
+      const visit = (v: unknown): void => {
+        if (Array.isArray(v)) return v.forEach(visit);
+        if (v === null || typeof v !== 'object') return;
+        const o = v as Record<string, unknown>;
+        const t = o['@type'];
+        if (typeof t === 'string' && /\.v3\.(Cluster|Listener|RouteConfiguration|ClusterLoadAssignment|Secret)$/.test(t)) {
+          resources++;
+          const errs = checkEnvoyResource(o).filter((p) => p.severity === 'error');
+          if (errs.length) failing.push(...errs.map((p) => `${t} ${p.path} ${p.code}`));
+        }
+        Object.values(o).forEach(visit);
+      };
+      for (const f of dumps) visit(read(f));
+      expect(resources).toBeGreaterThan(50);
+      // The two dump artifacts above, seen from inside their resource.
+      expect(failing).toEqual([
+        `${T}envoy.config.endpoint.v3.ClusterLoadAssignment $.endpoints[0].load_balancing_weight constraint`,
+        `${T}envoy.extensions.transport_sockets.tls.v3.Secret $.validation_context.trusted_ca constraint`,
+      ]);
+    });
+
+    it('the bootstrap dump and the eds/ecds outputs pass as their types', () => {
+      expect(checkEnvoyResource(read(join(CONFIGDUMP, 'bootstrapdump.json')), `${T}envoy.admin.v3.BootstrapConfigDump`)).toEqual([]);
+      expect(
+        checkEnvoyResource(read(join(CONFIGDUMP, 'ecds', 'output.json')), `${T}envoy.admin.v3.EcdsConfigDump`).filter((p) => !p.path.endsWith('typedConfig')),
+      ).toEqual([]);
+      for (const f of ['emptyfilter_output.json', 'portfilter_output.json']) {
+        const clas = read(join(CONFIGDUMP, 'endpoint', f)) as unknown[];
+        expect(clas.length).toBeGreaterThan(0);
+        for (const cla of clas) expect(checkEnvoyResource(cla, 'envoy.config.endpoint.v3.ClusterLoadAssignment')).toEqual([]);
+      }
+    });
+
+    it('@bufbuild/protobuf fromJson (strict) reads every dump too', () => {
+      const p = envoyProtos();
+      for (const f of dumps)
+        expect(() => fromJson(p.message('envoy.admin.v3.ConfigDump')!, read(f) as never, { registry: p.registry, ignoreUnknownFields: false })).not.toThrow();
+    });
+  },
+);
 
 describe('valid resources', () => {
   it('a cluster, a listener and a route configuration as istiod writes them', () => {
@@ -192,15 +263,27 @@ describe('valid resources', () => {
     expect(checkEnvoyResource(c)).toEqual([]);
     const wasm = {
       '@type': `${T}envoy.extensions.filters.http.wasm.v3.Wasm`,
-      config: { name: 'p', vmConfig: { runtime: 'envoy.wasm.runtime.v8', code: { local: { filename: '/x.wasm' } } }, configuration: { '@type': `${T}google.protobuf.StringValue`, value: '{"a":1}' } },
+      config: {
+        name: 'p',
+        vmConfig: { runtime: 'envoy.wasm.runtime.v8', code: { local: { filename: '/x.wasm' } } },
+        configuration: { '@type': `${T}google.protobuf.StringValue`, value: '{"a":1}' },
+      },
     };
     expect(checkEnvoyResource(wasm)).toEqual([]);
     expect(checkEnvoyResource({ '@type': `${T}google.protobuf.Duration`, value: '1s' })).toEqual([]);
   });
 
   it('Istio-only typed configs: the schema-checked ones are checked, opaque ones accepted', () => {
-    expect(checkEnvoyResource({ '@type': `${T}stats.PluginConfig`, reporter: 'SERVER_GATEWAY', metrics: [{ name: 'requests_total', dimensions: { a: 'b' }, tags_to_remove: ['x'] }] })).toEqual([]);
-    expect(checkEnvoyResource({ '@type': `${T}udpa.type.v1.TypedStruct`, type_url: `${T}istio.workload.BootstrapExtension`, value: { anything: { goes: 1 } } })).toEqual([]);
+    expect(
+      checkEnvoyResource({
+        '@type': `${T}stats.PluginConfig`,
+        reporter: 'SERVER_GATEWAY',
+        metrics: [{ name: 'requests_total', dimensions: { a: 'b' }, tags_to_remove: ['x'] }],
+      }),
+    ).toEqual([]);
+    expect(
+      checkEnvoyResource({ '@type': `${T}udpa.type.v1.TypedStruct`, type_url: `${T}istio.workload.BootstrapExtension`, value: { anything: { goes: 1 } } }),
+    ).toEqual([]);
     expect(checkEnvoyResource({ '@type': `${T}envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig`, logName: 'otel' })).toEqual([]);
   });
 
@@ -225,7 +308,9 @@ describe('broken resources are reported at their path', () => {
   it('unknown field deep inside an Any (HCM in a filter chain)', () => {
     const l = listener();
     l.filterChains[0].filters[0].typedConfig.httpFilters[3].typedConfig.suppressEnvoyHeader = true;
-    expect(brief(checkEnvoyResource(l))).toEqual(['error unknown-field $.filterChains[0].filters[0].typedConfig.httpFilters[3].typedConfig.suppressEnvoyHeader']);
+    expect(brief(checkEnvoyResource(l))).toEqual([
+      'error unknown-field $.filterChains[0].filters[0].typedConfig.httpFilters[3].typedConfig.suppressEnvoyHeader',
+    ]);
   });
 
   it('wrong JSON types', () => {
@@ -262,7 +347,9 @@ describe('broken resources are reported at their path', () => {
     c.lbPolicy = 99;
     const ps = checkEnvoyResource(c);
     expect(brief(ps)).toEqual(['error bad-enum $.type', 'error bad-enum $.lbPolicy']);
-    expect(ps[0]!.message).toMatch(/^"EDSS" is not a value of envoy\.config\.cluster\.v3\.Cluster\.DiscoveryType \(STATIC, STRICT_DNS, LOGICAL_DNS, EDS, ORIGINAL_DST\)$/);
+    expect(ps[0]!.message).toMatch(
+      /^"EDSS" is not a value of envoy\.config\.cluster\.v3\.Cluster\.DiscoveryType \(STATIC, STRICT_DNS, LOGICAL_DNS, EDS, ORIGINAL_DST\)$/,
+    );
   });
 
   it('unknown @type, in an Any and in a TypedStruct', () => {
@@ -312,7 +399,11 @@ describe('broken resources are reported at their path', () => {
     c.maglevLbConfig = {};
     c.metadata.filterMetadata.istio.services.push(null); // inside a Struct: fine
     c.circuitBreakers.thresholds.push(null);
-    expect(brief(checkEnvoyResource(c))).toEqual(['error wrong-type $.circuitBreakers.thresholds[1]', 'error duplicate-field $.connect_timeout', 'error oneof-conflict $.maglevLbConfig']);
+    expect(brief(checkEnvoyResource(c))).toEqual([
+      'error wrong-type $.circuitBreakers.thresholds[1]',
+      'error duplicate-field $.connect_timeout',
+      'error oneof-conflict $.maglevLbConfig',
+    ]);
   });
 
   it('values out of range or malformed', () => {
@@ -378,13 +469,27 @@ describe('broken resources are reported at their path', () => {
     c.circuitBreakers.thresholds[0].maxRetries = 10n;
     c.commonLbConfig = new Map();
     c.altStatName = undefined; // dropped by JSON.stringify: fine
-    expect(brief(checkEnvoyResource(c))).toEqual(['error wrong-type $.circuitBreakers.thresholds[0].maxRetries', 'error wrong-type $.commonLbConfig', 'error bad-value $.metadata.filterMetadata.istio.weight']);
+    expect(brief(checkEnvoyResource(c))).toEqual([
+      'error wrong-type $.circuitBreakers.thresholds[0].maxRetries',
+      'error wrong-type $.commonLbConfig',
+      'error bad-value $.metadata.filterMetadata.istio.weight',
+    ]);
   });
 
   it('checkConfigDump labels problems with the resource they are in', () => {
     const c = cluster();
     c.lbPolicy = 'NOPE';
-    const dump = { configs: [{ '@type': `${T}envoy.admin.v3.ClustersConfigDump`, dynamicActiveClusters: [{ versionInfo: '1', cluster: cluster() }, { cluster: c, lastUpdated: '2024-01-01T00:00:00Z' }] }] };
+    const dump = {
+      configs: [
+        {
+          '@type': `${T}envoy.admin.v3.ClustersConfigDump`,
+          dynamicActiveClusters: [
+            { versionInfo: '1', cluster: cluster() },
+            { cluster: c, lastUpdated: '2024-01-01T00:00:00Z' },
+          ],
+        },
+      ],
+    };
     const ps = checkConfigDump(dump);
     expect(formatProblems(ps)).toBe(
       'error $.configs[0].dynamicActiveClusters[1].cluster.lbPolicy: "NOPE" is not a value of envoy.config.cluster.v3.Cluster.LbPolicy (ROUND_ROBIN, LEAST_REQUEST, RING_HASH, RANDOM, MAGLEV, CLUSTER_PROVIDED, LOAD_BALANCING_POLICY_CONFIG) [bad-enum] (Cluster outbound|9080|v1|reviews.default.svc.cluster.local)',
@@ -397,7 +502,11 @@ describe('broken resources are reported at their path', () => {
     const l = listener();
     const hcm = l.filterChains[0].filters[0].typedConfig;
     delete hcm.rds;
-    hcm.routeConfig = { ...routeConfig(), '@type': undefined, virtualHosts: [{ name: 'x', domains: ['*'], routes: [{ match: { prefix: '/' }, directResponse: { status: 99 } }] }] };
+    hcm.routeConfig = {
+      ...routeConfig(),
+      '@type': undefined,
+      virtualHosts: [{ name: 'x', domains: ['*'], routes: [{ match: { prefix: '/' }, directResponse: { status: 99 } }] }],
+    };
     const ps = checkEnvoyResource(l);
     expect(brief(ps)).toEqual(['error constraint $.filterChains[0].filters[0].typedConfig.routeConfig.virtualHosts[0].routes[0].directResponse.status']);
     expect(ps[0]!.resource).toBe('Listener 0.0.0.0_9080');

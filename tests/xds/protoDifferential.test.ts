@@ -50,7 +50,28 @@ function slots(v: Json, out: Slot[] = []): Slot[] {
   return out;
 }
 
-const NUMBER_EDGES: Json[] = [0, -1, 1.5, 2147483647, 2147483648, 4294967295, 4294967296, -2147483649, 1e20, '12', '-3', '1e2', '1.0', ' 12', '', 'NaN', 'Infinity', '18446744073709551615', '18446744073709551616', '9223372036854775808'];
+const NUMBER_EDGES: Json[] = [
+  0,
+  -1,
+  1.5,
+  2147483647,
+  2147483648,
+  4294967295,
+  4294967296,
+  -2147483649,
+  1e20,
+  '12',
+  '-3',
+  '1e2',
+  '1.0',
+  ' 12',
+  '',
+  'NaN',
+  'Infinity',
+  '18446744073709551615',
+  '18446744073709551616',
+  '9223372036854775808',
+];
 const DURATION_EDGES: Json[] = ['0s', '1.5s', '-5s', '10', '10ms', '1.0000000001s', '315576000000s', '315576000001s', '.5s', '1.s', 's', '1e3s'];
 const STRING_EDGES: Json[] = ['', 'x', '2024-01-01T00:00:00Z', '2024-02-30T00:00:00Z', 'AAEC', 'AAE', '@@'];
 
@@ -87,7 +108,8 @@ function mutate(base: Json, random: () => number): { doc: Json; what: string } {
     set(next);
     return { doc, what: `value ${String(s.key)}: ${JSON.stringify(v).slice(0, 40)} → ${JSON.stringify(next)}` };
   }
-  const swapped: Json = typeof v === 'string' ? true : typeof v === 'number' ? {} : typeof v === 'boolean' ? 'yes' : Array.isArray(v) ? {} : v === null ? 'x' : 'str';
+  const swapped: Json =
+    typeof v === 'string' ? true : typeof v === 'number' ? {} : typeof v === 'boolean' ? 'yes' : Array.isArray(v) ? {} : v === null ? 'x' : 'str';
   set(swapped);
   return { doc, what: `type ${String(s.key)}: ${JSON.stringify(v).slice(0, 40)} → ${JSON.stringify(swapped)}` };
 }
@@ -120,7 +142,8 @@ describe('proto check vs @bufbuild/protobuf fromJson', () => {
   const reference = (doc: Json, typeUrl: string): string | undefined => {
     const desc = p.message(typeUrl.slice(typeUrl.lastIndexOf('/') + 1))!;
     try {
-      if (doc !== null && typeof doc === 'object' && !Array.isArray(doc) && '@type' in doc) fromJson(AnySchema, doc as never, { registry: p.registry, ignoreUnknownFields: false });
+      if (doc !== null && typeof doc === 'object' && !Array.isArray(doc) && '@type' in doc)
+        fromJson(AnySchema, doc as never, { registry: p.registry, ignoreUnknownFields: false });
       else fromJson(desc, doc as never, { registry: p.registry, ignoreUnknownFields: false });
       return undefined;
     } catch (e) {
@@ -149,7 +172,8 @@ describe('proto check vs @bufbuild/protobuf fromJson', () => {
       const ref = reference(doc, typeUrl);
       const mine = ours(doc, typeUrl);
       if (ref !== undefined) rejected++;
-      if ((ref !== undefined) !== (mine.length > 0)) disagreements.push(`${typeUrl} ${what}: fromJson ${ref ?? 'accepts'}; ours ${mine.map((m) => `${m.code} ${m.path}`).join(', ') || 'accepts'}`);
+      if ((ref !== undefined) !== mine.length > 0)
+        disagreements.push(`${typeUrl} ${what}: fromJson ${ref ?? 'accepts'}; ours ${mine.map((m) => `${m.code} ${m.path}`).join(', ') || 'accepts'}`);
     }
     expect(disagreements).toEqual([]);
     // Most mutations make invalid JSON; some land in Structs or string maps, where any JSON goes.

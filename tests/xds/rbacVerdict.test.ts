@@ -270,21 +270,41 @@ describe('simulate CLI', () => {
     const secondRule = DENY_ADMIN.split('\n').findIndex((l, i, all) => l.trim() === '- to:' && all.slice(0, i).some((x) => x.trim() === '- to:')) + 1;
     expect(r.stdout).toContain(`from AuthorizationPolicy bookinfo/deny-admin spec.rules[1] (-:${secondRule})\n`);
     expect(r.stdout).toContain('result: fails: RBAC: access denied');
-    const ok = await cli(args.map((a) => (a === '/admin/x' ? '/reviews/1' : a)), { stdin: DENY_ADMIN });
+    const ok = await cli(
+      args.map((a) => (a === '/admin/x' ? '/reviews/1' : a)),
+      { stdin: DENY_ADMIN },
+    );
     expect(ok.code).toBe(0);
     expect(ok.stdout).toMatch(/^rbac\s+RBAC allowed: no DENY policy matches and no ALLOW policy applies$/m);
   });
 });
 
 describe('Envoy RBAC semantics', () => {
-  const req: RbacRequest = { sourceIp: '10.0.0.1', destinationIp: '10.0.0.2', destinationPort: 8080, headers: new Map([[':path', '/a?b'], [':method', 'GET']]), sni: '', principal: 'spiffe://td/ns/a/sa/b' };
+  const req: RbacRequest = {
+    sourceIp: '10.0.0.1',
+    destinationIp: '10.0.0.2',
+    destinationPort: 8080,
+    headers: new Map([
+      [':path', '/a?b'],
+      [':method', 'GET'],
+    ]),
+    sni: '',
+    principal: 'spiffe://td/ns/a/sa/b',
+  };
   const pol = (permissions: unknown[], principals: unknown[]) => ({ permissions, principals });
 
   it('ALLOW with no matching (or no) policy denies; DENY with a match denies; LOG never denies', () => {
     expect(evaluateRbacFilter({ rules: {} }, req).rules?.denies).toBe(true);
-    expect(evaluateRbacFilter({ rules: { policies: { p: pol([{ any: true }], [{ any: true }]) } } }, req).rules).toMatchObject({ denies: false, matched: ['p'] });
-    expect(evaluateRbacFilter({ rules: { action: 'DENY', policies: { p: pol([{ urlPath: { path: { exact: '/a' } } }], [{ any: true }]) } } }, req).rules?.denies).toBe(true);
-    expect(evaluateRbacFilter({ rules: { action: 'DENY', policies: { p: pol([{ urlPath: { path: { exact: '/a?b' } } }], [{ any: true }]) } } }, req).rules?.denies).toBe(false);
+    expect(evaluateRbacFilter({ rules: { policies: { p: pol([{ any: true }], [{ any: true }]) } } }, req).rules).toMatchObject({
+      denies: false,
+      matched: ['p'],
+    });
+    expect(
+      evaluateRbacFilter({ rules: { action: 'DENY', policies: { p: pol([{ urlPath: { path: { exact: '/a' } } }], [{ any: true }]) } } }, req).rules?.denies,
+    ).toBe(true);
+    expect(
+      evaluateRbacFilter({ rules: { action: 'DENY', policies: { p: pol([{ urlPath: { path: { exact: '/a?b' } } }], [{ any: true }]) } } }, req).rules?.denies,
+    ).toBe(false);
     expect(evaluateRbacFilter({ rules: { action: 'LOG', policies: { p: pol([{ any: true }], [{ any: true }]) } } }, req).rules?.denies).toBe(false);
     expect(evaluateRbacFilter({ shadowRules: { action: 'DENY', policies: { p: pol([{ any: true }], [{ any: true }]) } } }, req).rules).toBeUndefined();
   });

@@ -21,12 +21,15 @@ spec:
 
 describe('route-test file reader', () => {
   it('reads tests, defaults and lists of hosts, methods and paths', () => {
-    const f = readRouteTests('t.yaml', `${HEAD}    - description: one
+    const f = readRouteTests(
+      't.yaml',
+      `${HEAD}    - description: one
       request: {host: [a, b], port: 80, method: [GET, POST], uri: /x, headers: {x-user: 1}}
       expect:
         route: {destination: {host: a, port: {number: 80}}}
         status: 200
-`);
+`,
+    );
     expect(f.problems).toEqual([]);
     const t = f.suites[0]!.tests[0]!;
     expect(t).toMatchObject({ description: 'one', line: 6, namespace: 'shop', wantMatch: true });
@@ -62,12 +65,21 @@ describe('route-test file reader', () => {
 
   it('reports YAML errors, a wrong apiVersion and a file without RouteTests', () => {
     expect(readRouteTests('t.yaml', `${HEAD}    - description: [unclosed\n`).problems[0]).toMatchObject({ file: 't.yaml', line: 6 });
-    expect(readRouteTests('t.yaml', HEAD.replace('v1alpha1', 'v9')).problems[0]).toMatchObject({ line: 1, message: expect.stringContaining('apiVersion: must be mesh-workbench.dev/v1alpha1') });
+    expect(readRouteTests('t.yaml', HEAD.replace('v1alpha1', 'v9')).problems[0]).toMatchObject({
+      line: 1,
+      message: expect.stringContaining('apiVersion: must be mesh-workbench.dev/v1alpha1'),
+    });
     expect(readRouteTests('t.yaml', 'apiVersion: v1\nkind: Service\nmetadata: {name: x}\n').problems[0]?.message).toContain('no RouteTests document');
-    expect(readRouteTests('t.yaml', `${HEAD.replace('  tests:\n', '')}  tests: 3\n`).problems[0]).toMatchObject({ line: 5, message: 'spec.tests: tests must be a list, not number 3' });
+    expect(readRouteTests('t.yaml', `${HEAD.replace('  tests:\n', '')}  tests: 3\n`).problems[0]).toMatchObject({
+      line: 5,
+      message: 'spec.tests: tests must be a list, not number 3',
+    });
     // Fuzz counterexample: a missing apiVersion is named as missing.
-    expect(readRouteTests('t.yaml', '#apiVersion: mesh-workbench.dev/v1alpha1\nkind: RouteTests\n').problems[0]?.message).toBe('apiVersion: must be mesh-workbench.dev/v1alpha1, not nothing');
-    for (const junk of ['', '- a\n- b\n', 'kind: RouteTests\n', 'kind: RouteTests\nspec: []\n', '\u0000\u0001']) expect(() => readRouteTests('t.yaml', junk)).not.toThrow();
+    expect(readRouteTests('t.yaml', '#apiVersion: mesh-workbench.dev/v1alpha1\nkind: RouteTests\n').problems[0]?.message).toBe(
+      'apiVersion: must be mesh-workbench.dev/v1alpha1, not nothing',
+    );
+    for (const junk of ['', '- a\n- b\n', 'kind: RouteTests\n', 'kind: RouteTests\nspec: []\n', '\u0000\u0001'])
+      expect(() => readRouteTests('t.yaml', junk)).not.toThrow();
   });
 
   it('names a field or header whose name is a mapping (a "?" key) as such, at the line of its mapping', () => {
@@ -232,7 +244,9 @@ describe('route tests run through the simulator', () => {
       expect: {timeout: 3}
 `,
     );
-    expect(r.problems.map((p) => `${p.line}: ${p.message}`)).toEqual(['14: spec.tests[2].expect.timeout: must be a duration such as 5s, 250ms or 1m30s, not number 3']);
+    expect(r.problems.map((p) => `${p.line}: ${p.message}`)).toEqual([
+      '14: spec.tests[2].expect.timeout: must be a duration such as 5s, 250ms or 1m30s, not number 3',
+    ]);
     expect(r.results.map((x) => [x.description, x.passed, x.cases.flatMap((c) => c.reasons)])).toEqual([
       ['Go forms', true, []],
       ['minutes', true, []],
@@ -289,10 +303,13 @@ describe('route tests run through the simulator', () => {
 describe('route tests from the workspace and the CLI', () => {
   it('lists the workspace files with route tests and runs one by name', async () => {
     const w = new WorkspaceAnalyzer();
-    w.update([
-      { path: 'mesh.yaml', text: SHOP },
-      { path: 'tests.yaml', text: `${HEAD}    - description: root\n      request: {host: web, port: 80}\n      expect: {timeout: 3s}\n` },
-    ], []);
+    w.update(
+      [
+        { path: 'mesh.yaml', text: SHOP },
+        { path: 'tests.yaml', text: `${HEAD}    - description: root\n      request: {host: web, port: 80}\n      expect: {timeout: 3s}\n` },
+      ],
+      [],
+    );
     await w.run(defaultAnalysisSettings());
     const state = w.analyzedState()!;
     expect(answerQuery('routeTestFiles', {}, state)).toEqual({ files: [{ file: 'tests.yaml', tests: 1, problems: 0 }] });
@@ -309,7 +326,17 @@ describe('route tests from the workspace and the CLI', () => {
       await new Promise((r) => setTimeout(r, 0));
     };
     const tests = `${HEAD}    - description: root\n      request: {host: web, port: 80}\n      expect: {timeout: 3s}\n`;
-    host.handle({ type: 'sync', version: 1, changed: [{ path: 'mesh.yaml', text: SHOP }, { path: 'tests.yaml', text: tests }], edits: [], removed: [], settings: defaultAnalysisSettings() });
+    host.handle({
+      type: 'sync',
+      version: 1,
+      changed: [
+        { path: 'mesh.yaml', text: SHOP },
+        { path: 'tests.yaml', text: tests },
+      ],
+      edits: [],
+      removed: [],
+      settings: defaultAnalysisSettings(),
+    });
     await idle();
     host.handle({ type: 'query', id: 1, view: 'routeTestFiles', args: {} });
     host.handle({ type: 'query', id: 2, view: 'routeTests', args: { file: 'tests.yaml' } });
@@ -317,7 +344,14 @@ describe('route tests from the workspace and the CLI', () => {
     expect(answer(1)).toEqual({ files: [{ file: 'tests.yaml', tests: 1, problems: 0 }] });
     expect((answer(2) as { passed: number }).passed).toBe(1);
     const at = tests.indexOf('3s');
-    host.handle({ type: 'sync', version: 2, changed: [], edits: [{ path: 'tests.yaml', changes: [{ offset: at, length: 1, text: '4' }], length: tests.length }], removed: [], settings: defaultAnalysisSettings() });
+    host.handle({
+      type: 'sync',
+      version: 2,
+      changed: [],
+      edits: [{ path: 'tests.yaml', changes: [{ offset: at, length: 1, text: '4' }], length: tests.length }],
+      removed: [],
+      settings: defaultAnalysisSettings(),
+    });
     await idle();
     host.handle({ type: 'query', id: 3, view: 'routeTests', args: { file: 'tests.yaml' } });
     const r = answer(3) as { failed: number; results: Array<{ cases: Array<{ reasons: string[] }> }> };
@@ -334,11 +368,15 @@ describe('route tests from the workspace and the CLI', () => {
     expect(ok.stdout).toMatch(/Tests: \d+ passed, \d+ total\n$/);
     const json = await cli(['route-test', '-o', 'json', join(sample, 'route-tests.yaml'), sample]);
     expect(JSON.parse(json.stdout)).toMatchObject({ failed: 0, problems: [] });
-    const failing = await cli(['route-test', '-', sample], { stdin: `${HEAD.replace('shop', 'bookinfo')}    - description: reviews only v3\n      request: {host: reviews, port: 9080}\n      expect: {route: {destination: {host: reviews, subset: v3}}}\n` });
+    const failing = await cli(['route-test', '-', sample], {
+      stdin: `${HEAD.replace('shop', 'bookinfo')}    - description: reviews only v3\n      request: {host: reviews, port: 9080}\n      expect: {route: {destination: {host: reviews, subset: v3}}}\n`,
+    });
     expect(failing.code).toBe(1);
     expect(failing.stdout).toContain('  ✗ reviews only v3\n      at -:6\n');
     expect(failing.stdout).toContain('Tests: 1 failed, 0 passed, 1 total');
-    const broken = await cli(['route-test', '-', sample], { stdin: `${HEAD}    - description: x\n      request: {host: a, port: 0}\n      expect: {status: 200}\n` });
+    const broken = await cli(['route-test', '-', sample], {
+      stdin: `${HEAD}    - description: x\n      request: {host: a, port: 0}\n      expect: {status: 200}\n`,
+    });
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain('-:7: spec.tests[0].request.port: must be a port number');
     expect((await cli(['route-test', join(sample, 'route-tests.yaml')])).code).toBe(64);

@@ -41,13 +41,27 @@ const index = JSON.parse(readFileSync(join(SAMPLES, 'index.json'), 'utf8')) as {
 const FIXTURES = resolve(__dirname, 'fixtures');
 const cases = [
   ...index.samples.map((s) => ({ ...s, dir: join(SAMPLES, s.id) })),
-  ...readdirSync(FIXTURES).filter((f) => f.endsWith('.yaml')).map((f) => ({ id: `fixture ${f}`, dir: FIXTURES, files: [f] })),
+  ...readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => ({ id: `fixture ${f}`, dir: FIXTURES, files: [f] })),
 ];
 
 function sampleView(dir: string, files: string[]): ConfigView {
   const model = new WorkspaceModel(kindProblems);
-  model.update(files.map((f) => ({ path: f, text: readFileSync(join(dir, f), 'utf8') })), []);
-  return configView(new ResourceStore(model.resources(), { mode: 'cli', defaultNamespace: 'default', includePlaceholders: false, deriveWorkloads: true, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() }));
+  model.update(
+    files.map((f) => ({ path: f, text: readFileSync(join(dir, f), 'utf8') })),
+    [],
+  );
+  return configView(
+    new ResourceStore(model.resources(), {
+      mode: 'cli',
+      defaultNamespace: 'default',
+      includePlaceholders: false,
+      deriveWorkloads: true,
+      meshConfig: defaultMeshConfig(),
+      meshNetworks: defaultMeshNetworks(),
+    }),
+  );
 }
 
 describe.each(cases)('sample $id', ({ dir, files }) => {
@@ -57,7 +71,6 @@ describe.each(cases)('sample $id', ({ dir, files }) => {
   it('has proxies to check', () => {
     expect(proxies.length).toBeGreaterThan(0);
   });
-
 
   it.each(proxies.map((p) => [p.id, p] as const))('%s: every generated resource passes the Envoy proto check', (_id, ref) => {
     const gen = generateForProxy(view, proxyForPod(view, ref));

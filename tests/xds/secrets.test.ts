@@ -15,7 +15,12 @@ const GW_POD = 'istio-ingressgateway-5d8f7c9b4-x2k7q';
 
 function dumpOf(view: ConfigView, pod: string, ns: string) {
   const gen = generateFor(view, pod, ns);
-  const d = configDump(gen, { secret: (n) => { const s = resolveProxySecret(view, gen.proxy, n); return { secret: s.secret, warming: !s.served }; } });
+  const d = configDump(gen, {
+    secret: (n) => {
+      const s = resolveProxySecret(view, gen.proxy, n);
+      return { secret: s.secret, warming: !s.served };
+    },
+  });
   const read = configDumpFromValue(d.dump);
   if (!read.ok) throw new Error(read.error);
   return { gen, dump: read.dump, raw: d.dump };
@@ -92,10 +97,15 @@ describe('generated SDS secrets', () => {
   });
 
   it('names file certificates of a gateway server that uses mounted files', () => {
-    const files = CERTS_GATEWAY.replace('      mode: SIMPLE\n      credentialName: shop-credential', '      mode: MUTUAL\n      serverCertificate: /etc/istio/gw/cert.pem\n      privateKey: /etc/istio/gw/key.pem\n      caCertificates: /etc/istio/gw/ca.pem');
+    const files = CERTS_GATEWAY.replace(
+      '      mode: SIMPLE\n      credentialName: shop-credential',
+      '      mode: MUTUAL\n      serverCertificate: /etc/istio/gw/cert.pem\n      privateKey: /etc/istio/gw/key.pem\n      caCertificates: /etc/istio/gw/ca.pem',
+    );
     expect(files).toContain('mode: MUTUAL');
     const view = viewOf(files);
     const gen = generateFor(view, GW_POD, 'istio-system');
-    expect(sdsResourceNames(gen.listeners, gen.clusters)).toEqual(expect.arrayContaining(['file-cert:/etc/istio/gw/cert.pem~/etc/istio/gw/key.pem', 'file-root:/etc/istio/gw/ca.pem']));
+    expect(sdsResourceNames(gen.listeners, gen.clusters)).toEqual(
+      expect.arrayContaining(['file-cert:/etc/istio/gw/cert.pem~/etc/istio/gw/key.pem', 'file-root:/etc/istio/gw/ca.pem']),
+    );
   });
 });

@@ -19,17 +19,19 @@ describe('sidecar generation (shop fixture)', () => {
 
   it('names clusters outbound|port|subset|host, with one per DestinationRule subset', () => {
     const names = gen.clusters.map((c) => c.name);
-    expect(names).toEqual(expect.arrayContaining([
-      'outbound|9080||reviews.shop.svc.cluster.local',
-      'outbound|9080|v1|reviews.shop.svc.cluster.local',
-      'outbound|9080|v2|reviews.shop.svc.cluster.local',
-      'outbound|5432||db.shop.svc.cluster.local',
-      'outbound|443||api.payments.example',
-      'BlackHoleCluster',
-      'PassthroughCluster',
-      'InboundPassthroughCluster',
-      'inbound|9080||',
-    ]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'outbound|9080||reviews.shop.svc.cluster.local',
+        'outbound|9080|v1|reviews.shop.svc.cluster.local',
+        'outbound|9080|v2|reviews.shop.svc.cluster.local',
+        'outbound|5432||db.shop.svc.cluster.local',
+        'outbound|443||api.payments.example',
+        'BlackHoleCluster',
+        'PassthroughCluster',
+        'InboundPassthroughCluster',
+        'inbound|9080||',
+      ]),
+    );
   });
 
   it('applies the DestinationRule traffic policy, subset policy over the top-level one', () => {
@@ -37,10 +39,23 @@ describe('sidecar generation (shop fixture)', () => {
     expect(base.type).toBe('EDS');
     expect(base.lbPolicy).toBe('LEAST_REQUEST');
     expect(base.connectTimeout).toBe('3s');
-    expect(at(base, 'circuitBreakers', 'thresholds', 0)).toEqual({ maxConnections: 100, maxPendingRequests: 10, maxRequests: 4294967295, maxRetries: 4294967295 });
-    expect(at(base, 'outlierDetection')).toMatchObject({ consecutive5xx: 7, enforcingConsecutive5xx: 100, interval: '300s', baseEjectionTime: '900s', enforcingSuccessRate: 0 });
+    expect(at(base, 'circuitBreakers', 'thresholds', 0)).toEqual({
+      maxConnections: 100,
+      maxPendingRequests: 10,
+      maxRequests: 4294967295,
+      maxRetries: 4294967295,
+    });
+    expect(at(base, 'outlierDetection')).toMatchObject({
+      consecutive5xx: 7,
+      enforcingConsecutive5xx: 100,
+      interval: '300s',
+      baseEjectionTime: '900s',
+      enforcingSuccessRate: 0,
+    });
     expect(at(base, 'metadata', 'filterMetadata', 'istio', 'config')).toBe('/apis/networking.istio.io/v1/namespaces/shop/destination-rule/reviews');
-    expect(at(base, 'metadata', 'filterMetadata', 'istio', 'services')).toEqual([{ host: 'reviews.shop.svc.cluster.local', name: 'reviews', namespace: 'shop' }]);
+    expect(at(base, 'metadata', 'filterMetadata', 'istio', 'services')).toEqual([
+      { host: 'reviews.shop.svc.cluster.local', name: 'reviews', namespace: 'shop' },
+    ]);
     const v2 = byName(gen.clusters, 'outbound|9080|v2|reviews.shop.svc.cluster.local');
     expect(v2.lbPolicy).toBe('RANDOM');
     expect(at(v2, 'metadata', 'filterMetadata', 'istio', 'subset')).toBe('v2');
@@ -64,7 +79,10 @@ describe('sidecar generation (shop fixture)', () => {
     expect(c.type).toBe('STRICT_DNS');
     expect(at(c, 'transportSocket', 'typedConfig', 'sni')).toBe('api.payments.example');
     expect(c.transportSocketMatches).toBeUndefined();
-    expect(at(c, 'loadAssignment', 'endpoints', 0, 'lbEndpoints', 0, 'endpoint', 'address', 'socketAddress')).toEqual({ address: 'api.payments.example', portValue: 443 });
+    expect(at(c, 'loadAssignment', 'endpoints', 0, 'lbEndpoints', 0, 'endpoint', 'address', 'socketAddress')).toEqual({
+      address: 'api.payments.example',
+      portValue: 443,
+    });
   });
 
   it('gives subset clusters only the endpoints with the subset labels, with tlsMode and workload metadata', () => {
@@ -83,7 +101,14 @@ describe('sidecar generation (shop fixture)', () => {
   it('routes a VirtualService in order with weights, retries, timeouts and faults', () => {
     const rc = byName(gen.routes, '9080');
     const vh = list(rc.virtualHosts).find((v) => v.name === 'reviews.shop.svc.cluster.local:9080');
-    expect(vh?.domains).toEqual(['reviews.shop.svc.cluster.local', 'reviews.shop.svc.cluster.local.', 'reviews', 'reviews.shop.svc', 'reviews.shop', '10.96.0.10']);
+    expect(vh?.domains).toEqual([
+      'reviews.shop.svc.cluster.local',
+      'reviews.shop.svc.cluster.local.',
+      'reviews',
+      'reviews.shop.svc',
+      'reviews.shop',
+      '10.96.0.10',
+    ]);
     const routes = list(vh?.routes);
     expect(routes[0]?.name).toBe('jason');
     expect(at(routes[0], 'match', 'headers')).toEqual([{ name: 'end-user', stringMatch: { exact: 'jason' } }]);
@@ -95,7 +120,10 @@ describe('sidecar generation (shop fixture)', () => {
       { name: 'outbound|9080|v2|reviews.shop.svc.cluster.local', weight: 25 },
     ]);
     expect(at(routes[1], 'decorator', 'operation')).toBe('reviews:9080/*');
-    expect(at(routes[1], 'typedPerFilterConfig', 'envoy.filters.http.fault', 'delay')).toEqual({ fixedDelay: '5s', percentage: { numerator: 100000, denominator: 'MILLION' } });
+    expect(at(routes[1], 'typedPerFilterConfig', 'envoy.filters.http.fault', 'delay')).toEqual({
+      fixedDelay: '5s',
+      percentage: { numerator: 100000, denominator: 'MILLION' },
+    });
     // Istio's default retry policy where the VirtualService sets none.
     expect(at(routes[1], 'route', 'retryPolicy', 'retryOn')).toBe('connect-failure,refused-stream,unavailable,cancelled,retriable-status-codes');
     expect(at(routes[1], 'route', 'timeout')).toBe('0s');
@@ -110,11 +138,24 @@ describe('sidecar generation (shop fixture)', () => {
 
   it('sends traffic through the generated config as Envoy would (simulation)', () => {
     const sim = (call: Parameters<typeof simulate>[1]) => simulate({ listeners: gen.listeners, routes: gen.routes }, call);
-    expect(sim({ port: 9080, protocol: 'http', host: 'reviews', address: '10.96.0.10' })).toMatchObject({ listener: '0.0.0.0_9080', routeConfig: '9080', virtualHost: 'reviews.shop.svc.cluster.local:9080', route: 'jason', cluster: 'outbound|9080|v2|reviews.shop.svc.cluster.local' });
-    expect(sim({ port: 5432, protocol: 'tcp', address: '10.96.0.20' })).toMatchObject({ listener: '10.96.0.20_5432', cluster: 'outbound|5432||db.shop.svc.cluster.local' });
+    expect(sim({ port: 9080, protocol: 'http', host: 'reviews', address: '10.96.0.10' })).toMatchObject({
+      listener: '0.0.0.0_9080',
+      routeConfig: '9080',
+      virtualHost: 'reviews.shop.svc.cluster.local:9080',
+      route: 'jason',
+      cluster: 'outbound|9080|v2|reviews.shop.svc.cluster.local',
+    });
+    expect(sim({ port: 5432, protocol: 'tcp', address: '10.96.0.20' })).toMatchObject({
+      listener: '10.96.0.20_5432',
+      cluster: 'outbound|5432||db.shop.svc.cluster.local',
+    });
     expect(sim({ port: 9999, protocol: 'tcp', address: '8.8.8.8' })).toMatchObject({ listener: 'virtualOutbound', cluster: 'PassthroughCluster' });
     // STRICT is not set in this namespace, so plaintext reaches the inbound cluster.
-    expect(sim({ mode: 'inbound', port: 9080, protocol: 'http' })).toMatchObject({ listener: 'virtualInbound', filterChain: '0.0.0.0_9080', cluster: 'inbound|9080||' });
+    expect(sim({ mode: 'inbound', port: 9080, protocol: 'http' })).toMatchObject({
+      listener: 'virtualInbound',
+      filterChain: '0.0.0.0_9080',
+      cluster: 'inbound|9080||',
+    });
     expect(sim({ mode: 'inbound', port: 9080, protocol: 'http', tls: 'mtls' })).toMatchObject({ cluster: 'inbound|9080||' });
   });
 });

@@ -9,7 +9,6 @@ import { listenerPredicateExclude } from '../../src/core/xds/listeners/inbound.t
 import type { Json } from '../../src/core/xds/types.ts';
 import { HCM, HTTP_INSPECTOR, TLS_INSPECTOR, listener, run, tcpChain } from './simulatorFixtures.ts';
 
-
 describe('listener matching (traffic.go matchListener / matchAddress)', () => {
   const ls = [
     listener('0.0.0.0_80', '0.0.0.0', 80, [tcpChain('wild')]),
@@ -44,13 +43,22 @@ describe('filter chain matching (traffic.go matchFilterChain / filterRank)', () 
   it('gives ErrMultipleFilterChain for two equally good chains', () => {
     expect(one([tcpChain('a', { destinationPort: 80 }), tcpChain('b', { destinationPort: 80 })]).error).toBe('ErrMultipleFilterChain');
     expect(one([tcpChain('a'), tcpChain('b')]).error).toBe('ErrMultipleFilterChain');
-    expect(one([tcpChain('a', { serverNames: ['*.foo.com'] }), tcpChain('b', { serverNames: ['*.bar.foo.com', '*.foo.com'] })], { tls: 'tls', sni: 'x.foo.com' }, { listenerFilters: [{ name: TLS_INSPECTOR }] }).error).toBe('ErrMultipleFilterChain');
+    expect(
+      one(
+        [tcpChain('a', { serverNames: ['*.foo.com'] }), tcpChain('b', { serverNames: ['*.bar.foo.com', '*.foo.com'] })],
+        { tls: 'tls', sni: 'x.foo.com' },
+        { listenerFilters: [{ name: TLS_INSPECTOR }] },
+      ).error,
+    ).toBe('ErrMultipleFilterChain');
   });
 
   // `if len(chains) == 0 { if defaultChain != nil { return defaultChain } ; return ErrNoFilterChain }`.
   it('falls back to the default filter chain, else ErrNoFilterChain', () => {
     expect(one([tcpChain('a', { destinationPort: 81 })]).error).toBe('ErrNoFilterChain');
-    expect(one([tcpChain('a', { destinationPort: 81 })], {}, { defaultFilterChain: tcpChain('dflt') })).toMatchObject({ cluster: 'dflt', filterChainIndex: -1 });
+    expect(one([tcpChain('a', { destinationPort: 81 })], {}, { defaultFilterChain: tcpChain('dflt') })).toMatchObject({
+      cluster: 'dflt',
+      filterChainIndex: -1,
+    });
   });
 
   // filterRank: when some chains set a field and none of them match, the chains that do not set it remain.
@@ -112,7 +120,9 @@ describe('filter chain matching (traffic.go matchFilterChain / filterRank)', () 
   // [p, p+1) ("Range is [start, end)"): the inspector is off on p only.
   describe('listener filter port ranges', () => {
     const chains = [tcpChain('tls', { transportProtocol: 'tls' }), tcpChain('raw', { transportProtocol: 'raw_buffer' })];
-    const vi = (disabled: Json) => [listener('virtualInbound', '0.0.0.0', 15006, chains, { listenerFilters: [{ name: TLS_INSPECTOR, filterDisabled: disabled }] })];
+    const vi = (disabled: Json) => [
+      listener('virtualInbound', '0.0.0.0', 15006, chains, { listenerFilters: [{ name: TLS_INSPECTOR, filterDisabled: disabled }] }),
+    ];
     const inbound = (ls: Json[], port: number) => run(ls, { mode: 'inbound', port, tls: 'tls', sni: 'x' }).cluster;
 
     it('disables a filter from start inclusive to end exclusive', () => {
@@ -155,11 +165,22 @@ describe('filter chain matching (traffic.go matchFilterChain / filterRank)', () 
 });
 
 describe('after the filter chain (traffic.go Run)', () => {
-  const socket = { transportSocket: { name: 'tls', typedConfig: { commonTlsContext: { tlsCertificateSdsSecretConfigs: [{ name: 'default' }] }, requireClientCertificate: true } } };
+  const socket = {
+    transportSocket: {
+      name: 'tls',
+      typedConfig: { commonTlsContext: { tlsCertificateSdsSecretConfigs: [{ name: 'default' }] }, requireClientCertificate: true },
+    },
+  };
   const hcmChain = (extra: Json = {}): Json => ({ name: 'http', filters: [{ name: HCM, typedConfig: { rds: { routeConfigName: 'rc' } } }], ...extra });
   const rc = (vhs: Json[], extra: Json = {}): Json[] => [{ name: 'rc', virtualHosts: vhs, ...extra }];
-  const vh = (name: string, domains: string[], routes: Json[] = [{ name: 'r', match: { prefix: '/' }, route: { cluster: name } }], extra: Json = {}): Json => ({ name, domains, routes, ...extra });
-  const http = (chain: Json, routes: Json[], call: Partial<SimCall>) => run([listener('l', '0.0.0.0', 80, [chain])], { port: 80, protocol: 'http', ...call }, routes);
+  const vh = (name: string, domains: string[], routes: Json[] = [{ name: 'r', match: { prefix: '/' }, route: { cluster: name } }], extra: Json = {}): Json => ({
+    name,
+    domains,
+    routes,
+    ...extra,
+  });
+  const http = (chain: Json, routes: Json[], call: Partial<SimCall>) =>
+    run([listener('l', '0.0.0.0', 80, [chain])], { port: 80, protocol: 'http', ...call }, routes);
 
   it('gives ErrTLSError for plaintext to a chain with a transport socket', () => {
     expect(http(hcmChain(socket), rc([vh('a', ['*'])]), {}).error).toBe('ErrTLSError');

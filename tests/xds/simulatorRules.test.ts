@@ -48,7 +48,10 @@ describe('Call.FillDefaults (traffic.go:133-161)', () => {
 
   // traffic.go:150-153: the address defaults to 1.3.3.7.
   it('calls from 1.3.3.7 when no address is given', () => {
-    const chains = [tcpChain('mine', { prefixRanges: [{ addressPrefix: '1.3.3.7', prefixLen: 32 }] }), tcpChain('other', { prefixRanges: [{ addressPrefix: '10.0.0.0', prefixLen: 8 }] })];
+    const chains = [
+      tcpChain('mine', { prefixRanges: [{ addressPrefix: '1.3.3.7', prefixLen: 32 }] }),
+      tcpChain('other', { prefixRanges: [{ addressPrefix: '10.0.0.0', prefixLen: 8 }] }),
+    ];
     expect(pick(chains, {})).toBe('mine');
     expect(run([listener('exact', '1.3.3.7', 80, [tcpChain('e')]), listener('any', '0.0.0.0', 80, [tcpChain('a')])], { port: 80 }).listener).toBe('exact');
   });
@@ -67,7 +70,9 @@ describe('Call.FillDefaults (traffic.go:133-161)', () => {
   // (each needs len(host) >= len(d), traffic.go:472 and 488) but a "" domain does exactly.
   it('sends no Host header when none is given', () => {
     const hcm = { name: 'h', filters: [{ name: HCM, typedConfig: { rds: { routeConfigName: 'rc' } } }] };
-    const rc = (domains: string[][]) => [{ name: 'rc', virtualHosts: domains.map((d, i) => ({ name: `vh${i}`, domains: d, routes: [{ match: { prefix: '/' }, route: { cluster: `c${i}` } }] })) }];
+    const rc = (domains: string[][]) => [
+      { name: 'rc', virtualHosts: domains.map((d, i) => ({ name: `vh${i}`, domains: d, routes: [{ match: { prefix: '/' }, route: { cluster: `c${i}` } }] })) },
+    ];
     const call = { port: 80, protocol: 'http' as const };
     expect(run([listener('l', '0.0.0.0', 80, [hcm])], call, rc([['s*', '*!', '*e!']])).error).toBe('ErrNoVirtualHost');
     expect(run([listener('l', '0.0.0.0', 80, [hcm])], call, rc([['s*'], ['']])).virtualHost).toBe('vh1');
@@ -77,12 +82,18 @@ describe('Call.FillDefaults (traffic.go:133-161)', () => {
 describe('matchListener / matchAddress (traffic.go:671-710)', () => {
   // l.GetAddress().GetSocketAddress() is "" / 0 when the listener has no socket address.
   it('skips listeners without a socket address and finds virtualOutbound by name', () => {
-    const ls = [{ name: 'noaddr', filterChains: [tcpChain('x')] }, { name: 'virtualOutbound', address: { pipe: { path: '/p' } }, filterChains: [tcpChain('vo')] }];
+    const ls = [
+      { name: 'noaddr', filterChains: [tcpChain('x')] },
+      { name: 'virtualOutbound', address: { pipe: { path: '/p' } }, filterChains: [tcpChain('vo')] },
+    ];
     expect(run(ls, { port: 80 })).toMatchObject({ listener: 'virtualOutbound', cluster: 'vo' });
   });
 
   it('reads a missing address as "" and a missing port as 0', () => {
-    const ls = [{ name: 'noip', address: { socketAddress: { portValue: 80 } }, filterChains: [tcpChain('a')] }, { name: 'noport', address: { socketAddress: { address: '0.0.0.0' } }, filterChains: [tcpChain('b')] }];
+    const ls = [
+      { name: 'noip', address: { socketAddress: { portValue: 80 } }, filterChains: [tcpChain('a')] },
+      { name: 'noport', address: { socketAddress: { address: '0.0.0.0' } }, filterChains: [tcpChain('b')] },
+    ];
     expect(run(ls, { port: 80, address: 'Stryker was here!' }).error).toBe('ErrNoListener');
     expect(run(ls, { port: 0 }).listener).toBe('noport');
   });
@@ -96,7 +107,13 @@ describe('matchListener / matchAddress (traffic.go:671-710)', () => {
 
 describe('listener filter predicates (xdstest.EvaluateListenerFilterPredicates)', () => {
   const chains = [tcpChain('tls', { transportProtocol: 'tls' }), tcpChain('raw', { transportProtocol: 'raw_buffer' })];
-  const inbound = (disabled: unknown, port = 80) => run([listener('virtualInbound', '0.0.0.0', 15006, chains, { listenerFilters: [{ name: TLS_INSPECTOR, filterDisabled: disabled }] })], { mode: 'inbound', port, tls: 'tls', sni: 'x' }).cluster;
+  const inbound = (disabled: unknown, port = 80) =>
+    run([listener('virtualInbound', '0.0.0.0', 15006, chains, { listenerFilters: [{ name: TLS_INSPECTOR, filterDisabled: disabled }] })], {
+      mode: 'inbound',
+      port,
+      tls: 'tls',
+      sni: 'x',
+    }).cluster;
 
   // OrMatch: `matches := false; for … matches = matches || Evaluate(r)`: no rules, no match.
   it('reads an or_match without rules as false (the inspector stays on)', () => {
@@ -121,7 +138,9 @@ describe('filterRank (traffic.go:596-636)', () => {
   it('counts null, "" and [] as unset', () => {
     expect(pick([tcpChain('null', { destinationPort: null }), tcpChain('p81', { destinationPort: 81 })], {})).toBe('null');
     expect(pick([tcpChain('empty', { transportProtocol: '' }), tcpChain('tls', { transportProtocol: 'tls' })], {}, withFilters(TLS_INSPECTOR))).toBe('empty');
-    expect(pick([tcpChain('none', { serverNames: [] }), tcpChain('x', { serverNames: ['x.com'] })], { tls: 'tls', sni: 'y.com' }, withFilters(TLS_INSPECTOR))).toBe('none');
+    expect(
+      pick([tcpChain('none', { serverNames: [] }), tcpChain('x', { serverNames: ['x.com'] })], { tls: 'tls', sni: 'y.com' }, withFilters(TLS_INSPECTOR)),
+    ).toBe('none');
   });
 
   // `best := slices.Max(maps.Keys(resByRank))`: only the best rank stays, whatever the order.
@@ -135,9 +154,11 @@ describe('filterRank (traffic.go:596-636)', () => {
     expect(pick(chains, { address: '10.0.9.9' })).toBe('slash16');
   });
 
-  it('ranks the longest of a chain\'s prefixes, skipping entries that are not prefixes', () => {
+  it("ranks the longest of a chain's prefixes, skipping entries that are not prefixes", () => {
     const chains = [
-      tcpChain('mixed', { prefixRanges: [null, 'x', { addressPrefix: 'bogus', prefixLen: 8 }, { prefixLen: 8 }, { addressPrefix: '10.0.0.0', prefixLen: 24 }] }),
+      tcpChain('mixed', {
+        prefixRanges: [null, 'x', { addressPrefix: 'bogus', prefixLen: 8 }, { prefixLen: 8 }, { addressPrefix: '10.0.0.0', prefixLen: 24 }],
+      }),
       tcpChain('slash16', { prefixRanges: [{ addressPrefix: '10.0.0.0', prefixLen: 16 }] }),
     ];
     expect(pick(chains, { address: '10.0.0.5' })).toBe('mixed');
@@ -176,26 +197,41 @@ describe('ALPN after the listener filters (traffic.go:298-310)', () => {
 describe('the default filter chain and ErrNoFilterChain (traffic.go:571-576)', () => {
   it('says in the trace when the default chain applies, and not otherwise', () => {
     const r = one([tcpChain('a', { destinationPort: 81 })], {}, { defaultFilterChain: tcpChain('dflt') });
-    expect(r.trace).toEqual(['listener l', 'destination port: no chain matched; 0 chain(s) do not set it', 'no filter chain matched: the default filter chain applies', 'filter chain dflt', 'cluster dflt']);
+    expect(r.trace).toEqual([
+      'listener l',
+      'destination port: no chain matched; 0 chain(s) do not set it',
+      'no filter chain matched: the default filter chain applies',
+      'filter chain dflt',
+      'cluster dflt',
+    ]);
     const none = one([tcpChain('a', { destinationPort: 81 })]);
     expect(none).toEqual({ error: 'ErrNoFilterChain', listener: 'l', trace: ['listener l', 'destination port: no chain matched; 0 chain(s) do not set it'] });
   });
 });
 
 describe('requiresMTLS (traffic.go:395-415)', () => {
-  const chain = (typedConfig: Json | undefined) => ({ name: 'c', transportSocket: { name: 'envoy.transport_sockets.tls', ...(typedConfig ? { typedConfig } : {}) }, filters: [{ name: TCP, typedConfig: { cluster: 'c' } }] });
+  const chain = (typedConfig: Json | undefined) => ({
+    name: 'c',
+    transportSocket: { name: 'envoy.transport_sockets.tls', ...(typedConfig ? { typedConfig } : {}) },
+    filters: [{ name: TCP, typedConfig: { cluster: 'c' } }],
+  });
   const sds = (name: string) => ({ commonTlsContext: { tlsCertificateSdsSecretConfigs: [{ name }] } });
-  const verdict = (typedConfig: Json | undefined, call: Partial<SimCall> = {}) => [pick([chain(typedConfig)], { tls: 'tls', sni: 'x', ...call }), pick([chain(typedConfig)], { tls: 'mtls', ...call })];
+  const verdict = (typedConfig: Json | undefined, call: Partial<SimCall> = {}) => [
+    pick([chain(typedConfig)], { tls: 'tls', sni: 'x', ...call }),
+    pick([chain(typedConfig)], { tls: 'mtls', ...call }),
+  ];
 
   it('requires mTLS only with the first certificate named "default" and require_client_certificate true', () => {
     expect(verdict({ ...sds('default'), requireClientCertificate: true })).toEqual(['ErrMTLSError', 'c']);
     expect(verdict({ ...sds('default') })).toEqual(['c', 'ErrMTLSError']);
     expect(verdict({ ...sds('default'), requireClientCertificate: false })).toEqual(['c', 'ErrMTLSError']);
     expect(verdict({ ...sds('other'), requireClientCertificate: true })).toEqual(['c', 'ErrMTLSError']);
-    expect(verdict({ commonTlsContext: { tlsCertificateSdsSecretConfigs: [{ name: 'other' }, { name: 'default' }] }, requireClientCertificate: true })).toEqual(['c', 'ErrMTLSError']);
+    expect(verdict({ commonTlsContext: { tlsCertificateSdsSecretConfigs: [{ name: 'other' }, { name: 'default' }] }, requireClientCertificate: true })).toEqual(
+      ['c', 'ErrMTLSError'],
+    );
   });
 
-  it('compares the first certificate with the call\'s mtlsSecretConfigName', () => {
+  it("compares the first certificate with the call's mtlsSecretConfigName", () => {
     expect(verdict({ ...sds('other'), requireClientCertificate: true }, { mtlsSecretConfigName: 'other' })).toEqual(['ErrMTLSError', 'c']);
   });
 
@@ -210,7 +246,8 @@ describe('HTTP connection manager (traffic.go:344-388)', () => {
   const hcmChain = (typedConfig: Json, name?: string): Json => ({ ...(name === undefined ? {} : { name }), filters: [{ name: HCM, typedConfig }] });
   const rds = (name: string) => ({ rds: { routeConfigName: name } });
   const vh = (routes: unknown[], extra: Json = {}): Json => ({ name: 'vh', domains: ['*'], routes, ...extra });
-  const http = (chain: Json, routes: Json[], call: Partial<SimCall> = {}) => run([listener('l', '0.0.0.0', 80, [chain])], { port: 80, protocol: 'http', host: 'h', ...call }, routes);
+  const http = (chain: Json, routes: Json[], call: Partial<SimCall> = {}) =>
+    run([listener('l', '0.0.0.0', 80, [chain])], { port: 80, protocol: 'http', host: 'h', ...call }, routes);
   const byPath = (routes: unknown[], path: string) => {
     const r = http(hcmChain(rds('rc')), [{ name: 'rc', virtualHosts: [vh(routes)] }], { path });
     return r.error ?? r.route;
@@ -218,13 +255,24 @@ describe('HTTP connection manager (traffic.go:344-388)', () => {
 
   // `if input.Protocol != HTTP && input.Protocol != HTTP2`: HTTP/2 goes through.
   it('accepts HTTP/2 as well as HTTP/1.1', () => {
-    expect(http(hcmChain(rds('rc'), 'c'), [{ name: 'rc', virtualHosts: [vh([{ name: 'r', match: { prefix: '/' }, route: { cluster: 'x' } }])] }], { protocol: 'http2' })).toMatchObject({ route: 'r', cluster: 'x' });
+    expect(
+      http(hcmChain(rds('rc'), 'c'), [{ name: 'rc', virtualHosts: [vh([{ name: 'r', match: { prefix: '/' }, route: { cluster: 'x' } }])] }], {
+        protocol: 'http2',
+      }),
+    ).toMatchObject({ route: 'r', cluster: 'x' });
   });
 
   it('writes each step to the trace, unnamed ones as (unnamed)', () => {
     const r = http(hcmChain(rds('rc')), [{ name: 'rc', virtualHosts: [vh([{ match: { prefix: '/' }, route: { cluster: 'x' } }])] }]);
     expect(r).toEqual({
-      listener: 'l', filterChain: '', filterChainIndex: 0, routeConfig: 'rc', virtualHost: 'vh', route: '', routeIndex: 0, cluster: 'x',
+      listener: 'l',
+      filterChain: '',
+      filterChainIndex: 0,
+      routeConfig: 'rc',
+      virtualHost: 'vh',
+      route: '',
+      routeIndex: 0,
+      cluster: 'x',
       trace: ['listener l', 'filter chain (unnamed)', 'route configuration rc', 'virtual host vh', 'route (unnamed)', 'cluster x'],
     });
     const named = http(hcmChain(rds('rc'), 'fc'), [{ name: 'rc', virtualHosts: [vh([{ name: 'r', match: { prefix: '/' }, route: { cluster: 'x' } }])] }]);
@@ -233,7 +281,14 @@ describe('HTTP connection manager (traffic.go:344-388)', () => {
 
   // hcm.GetRds().RouteConfigName is "" without RDS; no route configuration → no virtual host.
   it('reads a missing RDS name as "" and says a route configuration was not generated', () => {
-    expect(http(hcmChain({}), [])).toEqual({ error: 'ErrNoVirtualHost', listener: 'l', filterChain: '', filterChainIndex: 0, routeConfig: '', trace: ['listener l', 'filter chain (unnamed)', 'route configuration  (not generated)'] });
+    expect(http(hcmChain({}), [])).toEqual({
+      error: 'ErrNoVirtualHost',
+      listener: 'l',
+      filterChain: '',
+      filterChainIndex: 0,
+      routeConfig: '',
+      trace: ['listener l', 'filter chain (unnamed)', 'route configuration  (not generated)'],
+    });
     expect(http(hcmChain({ rds: {} }), []).routeConfig).toBe('');
     expect(http(hcmChain({ rds: { routeConfigName: 5 } }), [{ name: 5, virtualHosts: [vh([])] }]).routeConfig).toBe('');
     expect(http(hcmChain(rds('gone')), []).trace).toEqual(['listener l', 'filter chain (unnamed)', 'route configuration gone (not generated)']);
@@ -247,7 +302,11 @@ describe('HTTP connection manager (traffic.go:344-388)', () => {
 
   // `switch t := r.GetAction().(type) { case *route.Route_Route: … GetCluster() }`: no cluster otherwise.
   it('gives no cluster for routes without a cluster name', () => {
-    for (const action of [{ route: { weightedClusters: { clusters: [{ name: 'a', weight: 1 }] } } }, { redirect: { pathRedirect: '/x' } }, { route: { cluster: 7 } }]) {
+    for (const action of [
+      { route: { weightedClusters: { clusters: [{ name: 'a', weight: 1 }] } } },
+      { redirect: { pathRedirect: '/x' } },
+      { route: { cluster: 7 } },
+    ]) {
       const r = http(hcmChain(rds('rc')), [{ name: 'rc', virtualHosts: [vh([{ name: 'r', match: { prefix: '/' }, ...action }])] }]);
       expect(r.route).toBe('r');
       expect('cluster' in r).toBe(false);
@@ -258,7 +317,9 @@ describe('HTTP connection manager (traffic.go:344-388)', () => {
   // traffic.go:374: `vh.RequireTls == route.VirtualHost_ALL && input.TLS == Plaintext` → ErrTLSRedirect only then.
   it('redirects only plaintext calls, and only when the virtual host requires TLS for ALL', () => {
     const tlsChain = { ...hcmChain(rds('rc'), 'tls'), transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: {} } };
-    const routes = (requireTls: string) => [{ name: 'rc', virtualHosts: [vh([{ name: 'r', match: { prefix: '/' }, route: { cluster: 'x' } }], { requireTls })] }];
+    const routes = (requireTls: string) => [
+      { name: 'rc', virtualHosts: [vh([{ name: 'r', match: { prefix: '/' }, route: { cluster: 'x' } }], { requireTls })] },
+    ];
     expect(http(hcmChain(rds('rc')), routes('ALL')).error).toBe('ErrTLSRedirect');
     expect(http(tlsChain, routes('ALL'), { tls: 'tls' })).toMatchObject({ route: 'r', cluster: 'x' });
     expect(http(hcmChain(rds('rc')), routes('EXTERNAL_ONLY'))).toMatchObject({ route: 'r', cluster: 'x' });
@@ -266,7 +327,10 @@ describe('HTTP connection manager (traffic.go:344-388)', () => {
 
   // matchRoute (traffic.go:417-450).
   it('treats path_separated_prefix as a plain prefix', () => {
-    const routes = [{ name: 'sep', match: { pathSeparatedPrefix: '/api' } }, { name: 'rest', match: { prefix: '/b' } }];
+    const routes = [
+      { name: 'sep', match: { pathSeparatedPrefix: '/api' } },
+      { name: 'rest', match: { prefix: '/b' } },
+    ];
     expect(byPath(routes, '/api/v1')).toBe('sep');
     expect(byPath(routes, '/apix')).toBe('sep');
     expect(byPath(routes, '/v1/api')).toBe('ErrNoRoute');
@@ -319,7 +383,7 @@ describe('HTTP connection manager (traffic.go:344-388)', () => {
 });
 
 describe('TCP proxy (traffic.go:389-391)', () => {
-  it('gives the TCP proxy\'s cluster, and none without a cluster name or without filters', () => {
+  it("gives the TCP proxy's cluster, and none without a cluster name or without filters", () => {
     expect(pick([tcpChain('t')], {})).toBe('t');
     const weighted = one([{ name: 'w', filters: [{ name: TCP, typedConfig: { weightedClusters: { clusters: [{ name: 'a', weight: 1 }] } } }] }]);
     expect(weighted).toEqual({ listener: 'l', filterChain: 'w', filterChainIndex: 0, trace: ['listener l', 'filter chain w'] });
@@ -328,10 +392,16 @@ describe('TCP proxy (traffic.go:389-391)', () => {
   });
 });
 
-describe('the filter chain trace (shown as the filter chain step\'s detail)', () => {
-  it('lists each field that some chain sets, in Envoy\'s order, with how many chains matched', () => {
+describe("the filter chain trace (shown as the filter chain step's detail)", () => {
+  it("lists each field that some chain sets, in Envoy's order, with how many chains matched", () => {
     const chains = [
-      tcpChain('a', { destinationPort: 80, prefixRanges: [{ addressPrefix: '10.0.0.0', prefixLen: 8 }], serverNames: ['x.com'], transportProtocol: 'tls', applicationProtocols: ['h2'] }),
+      tcpChain('a', {
+        destinationPort: 80,
+        prefixRanges: [{ addressPrefix: '10.0.0.0', prefixLen: 8 }],
+        serverNames: ['x.com'],
+        transportProtocol: 'tls',
+        applicationProtocols: ['h2'],
+      }),
       tcpChain('b', { destinationPort: 80, prefixRanges: [{ addressPrefix: '10.0.0.0', prefixLen: 8 }], serverNames: ['x.com'], transportProtocol: 'tls' }),
     ];
     const r = one(chains, { address: '10.1.1.1', tls: 'tls', sni: 'x.com', protocol: 'http2' }, withFilters(TLS_INSPECTOR));
@@ -359,7 +429,9 @@ describe('the filter chain trace (shown as the filter chain step\'s detail)', ()
 describe('the Host without its port (ignore_port_in_host_matching)', () => {
   const hcm = { name: 'h', filters: [{ name: HCM, typedConfig: { rds: { routeConfigName: 'rc' } } }] };
   const vhost = (host: string, domains: string[]) => {
-    const routes = [{ name: 'rc', ignorePortInHostMatching: true, virtualHosts: domains.map((d) => ({ name: d, domains: [d], routes: [{ match: { prefix: '/' } }] })) }];
+    const routes = [
+      { name: 'rc', ignorePortInHostMatching: true, virtualHosts: domains.map((d) => ({ name: d, domains: [d], routes: [{ match: { prefix: '/' } }] })) },
+    ];
     const r = run([listener('l', '0.0.0.0', 80, [hcm])], { port: 80, protocol: 'http', host }, routes);
     return r.error ?? r.virtualHost;
   };

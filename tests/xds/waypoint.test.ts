@@ -39,7 +39,8 @@ function hcmOf(chain: string): Json {
 function ipRanges(): { cidr: string; onMatch: Json }[] {
   const custom = at(mainInternal, 'filterChainMatcher', 'matcherTree', 'customMatch', 'typedConfig');
   const out: { cidr: string; onMatch: Json }[] = [];
-  for (const rm of list(at(custom, 'rangeMatchers') ?? [])) for (const r of list(rm.ranges)) out.push({ cidr: `${r.addressPrefix}/${r.prefixLen}`, onMatch: obj(rm.onMatch) });
+  for (const rm of list(at(custom, 'rangeMatchers') ?? []))
+    for (const r of list(rm.ranges)) out.push({ cidr: `${r.addressPrefix}/${r.prefixLen}`, onMatch: obj(rm.onMatch) });
   return out;
 }
 
@@ -62,7 +63,7 @@ spec:
     expect(listProxies(v)).toEqual([]);
   });
 
-  it('has istiod\'s three listeners: connect_terminate on 15008, main_internal and connect_originate (internal)', () => {
+  it("has istiod's three listeners: connect_terminate on 15008, main_internal and connect_originate (internal)", () => {
     expect(gen.listeners.map((l) => l.name)).toEqual(['connect_terminate', 'main_internal', 'connect_originate']);
     const ct = byName(gen.listeners, 'connect_terminate');
     expect(ct.address).toEqual({ socketAddress: { address: '0.0.0.0', portValue: 15008 } });
@@ -81,7 +82,7 @@ spec:
     expect(at(co, 'filterChains', 0, 'filters', 0, 'typedConfig', 'tunnelingConfig')).toEqual({ hostname: '%DOWNSTREAM_LOCAL_ADDRESS%' });
   });
 
-  it('owns the namespace\'s services and the labelled ServiceEntry, not the opted-out or not-admitted ones', () => {
+  it("owns the namespace's services and the labelled ServiceEntry, not the opted-out or not-admitted ones", () => {
     const owned = new Set(chainNames.filter((n) => String(n).startsWith('inbound-vip')).map((n) => String(n).split('|')[3]));
     expect([...owned].sort()).toEqual(['payments.example.com', 'ratings.store.svc.cluster.local', 'reviews.store.svc.cluster.local']);
     expect(clusterNames.some((n) => n.startsWith('inbound-vip') && n.includes('legacy.store'))).toBe(false);
@@ -89,15 +90,17 @@ spec:
   });
 
   it('names main_internal chains after their cluster, by port protocol (HTTP, TCP, or both when sniffed)', () => {
-    expect(chainNames).toEqual(expect.arrayContaining([
-      'inbound-vip|9080|http|reviews.store.svc.cluster.local',
-      'inbound-vip|3306|tcp|reviews.store.svc.cluster.local',
-      'inbound-vip|7000|tcp|reviews.store.svc.cluster.local',
-      'inbound-vip|7000|http|reviews.store.svc.cluster.local',
-      'inbound-vip|443|tcp|payments.example.com',
-      'direct-tcp',
-      'direct-http',
-    ]));
+    expect(chainNames).toEqual(
+      expect.arrayContaining([
+        'inbound-vip|9080|http|reviews.store.svc.cluster.local',
+        'inbound-vip|3306|tcp|reviews.store.svc.cluster.local',
+        'inbound-vip|7000|tcp|reviews.store.svc.cluster.local',
+        'inbound-vip|7000|http|reviews.store.svc.cluster.local',
+        'inbound-vip|443|tcp|payments.example.com',
+        'direct-tcp',
+        'direct-http',
+      ]),
+    );
     expect(chainNames).not.toContain('inbound-vip|9080|tcp|reviews.store.svc.cluster.local');
     const tcp = byName(chains, 'inbound-vip|3306|tcp|reviews.store.svc.cluster.local');
     const proxy = list(tcp.filters).find((f) => f.name === 'envoy.filters.network.tcp_proxy');
@@ -153,13 +156,13 @@ spec:
     expect(at(v2, 'route', 'maxGrpcTimeout')).toBe('3s');
   });
 
-  it('routes only by VirtualServices of the waypoint\'s or the service\'s namespace, yet builds clusters for any mesh VirtualService of an owned host', () => {
+  it("routes only by VirtualServices of the waypoint's or the service's namespace, yet builds clusters for any mesh VirtualService of an owned host", () => {
     const routes = JSON.stringify(hcmOf('inbound-vip|8080|http|ratings.store.svc.cluster.local').routeConfig);
     expect(routes).not.toContain('legacy.store');
     expect(clusterNames).toContain('outbound|80||legacy.store.svc.cluster.local');
   });
 
-  it('uses a default route to the chain\'s cluster when no route is bound', () => {
+  it("uses a default route to the chain's cluster when no route is bound", () => {
     const rc = obj(hcmOf('inbound-vip|7000|http|reviews.store.svc.cluster.local').routeConfig);
     // The reviews VirtualService has no port match, so it routes port 7000 too.
     expect(list(at(rc, 'virtualHosts', 0, 'routes')).length).toBeGreaterThan(0);
@@ -168,13 +171,14 @@ spec:
     expect(at(direct, 'virtualHosts', 0, 'routes', 0, 'route', 'cluster')).toBe('encap');
   });
 
-  it('attaches an AuthorizationPolicy with targetRefs to its Service\'s chain only, matching peers by filter state', () => {
+  it("attaches an AuthorizationPolicy with targetRefs to its Service's chain only, matching peers by filter state", () => {
     const filters = (chain: string) => list(hcmOf(chain).httpFilters).map((f) => f.name);
     const rbacText = (chain: string) => JSON.stringify(list(hcmOf(chain).httpFilters).filter((x) => x.name === 'envoy.filters.http.rbac'));
     expect(rbacText('inbound-vip|8080|http|ratings.store.svc.cluster.local')).toContain('ns[store]-policy[ratings-get-only]-rule[0]');
     expect(rbacText('inbound-vip|9080|http|reviews.store.svc.cluster.local')).not.toContain('ratings-get-only');
     // A policy attached to the waypoint Gateway is on every chain, the direct ones included.
-    for (const chain of ['inbound-vip|8080|http|ratings.store.svc.cluster.local', 'inbound-vip|9080|http|reviews.store.svc.cluster.local', 'direct-http']) expect(rbacText(chain)).toContain('ns[store]-policy[no-admin]-rule[0]');
+    for (const chain of ['inbound-vip|8080|http|ratings.store.svc.cluster.local', 'inbound-vip|9080|http|reviews.store.svc.cluster.local', 'direct-http'])
+      expect(rbacText(chain)).toContain('ns[store]-policy[no-admin]-rule[0]');
     const f = filters('inbound-vip|9080|http|reviews.store.svc.cluster.local');
     expect(f).not.toContain('istio.metadata_exchange');
     expect(f.indexOf('waypoint_upstream_peer_metadata')).toBeGreaterThan(f.indexOf('envoy.filters.http.cors'));
@@ -183,20 +187,26 @@ spec:
   });
 
   it('has main_internal, encap, connect_originate and inbound-vip clusters per port and subset, and no BlackHole or Passthrough', () => {
-    expect(clusterNames).toEqual(expect.arrayContaining([
-      'main_internal',
-      'encap',
-      'connect_originate',
-      'inbound-vip|9080|http|reviews.store.svc.cluster.local',
-      'inbound-vip|9080|http/v1|reviews.store.svc.cluster.local',
-      'inbound-vip|3306|tcp/v2|reviews.store.svc.cluster.local',
-      'inbound-vip|7000|tcp/v1|reviews.store.svc.cluster.local',
-      'inbound-vip|7000|http/v1|reviews.store.svc.cluster.local',
-    ]));
+    expect(clusterNames).toEqual(
+      expect.arrayContaining([
+        'main_internal',
+        'encap',
+        'connect_originate',
+        'inbound-vip|9080|http|reviews.store.svc.cluster.local',
+        'inbound-vip|9080|http/v1|reviews.store.svc.cluster.local',
+        'inbound-vip|3306|tcp/v2|reviews.store.svc.cluster.local',
+        'inbound-vip|7000|tcp/v1|reviews.store.svc.cluster.local',
+        'inbound-vip|7000|http/v1|reviews.store.svc.cluster.local',
+      ]),
+    );
     expect(clusterNames).not.toContain('BlackHoleCluster');
     expect(clusterNames).not.toContain('PassthroughCluster');
-    expect(at(byName(gen.clusters, 'main_internal'), 'loadAssignment', 'endpoints', 0, 'lbEndpoints', 0, 'endpoint', 'address')).toEqual({ envoyInternalAddress: { serverListenerName: 'main_internal' } });
-    expect(at(byName(gen.clusters, 'encap'), 'loadAssignment', 'endpoints', 0, 'lbEndpoints', 0, 'endpoint', 'address')).toEqual({ envoyInternalAddress: { serverListenerName: 'connect_originate' } });
+    expect(at(byName(gen.clusters, 'main_internal'), 'loadAssignment', 'endpoints', 0, 'lbEndpoints', 0, 'endpoint', 'address')).toEqual({
+      envoyInternalAddress: { serverListenerName: 'main_internal' },
+    });
+    expect(at(byName(gen.clusters, 'encap'), 'loadAssignment', 'endpoints', 0, 'lbEndpoints', 0, 'endpoint', 'address')).toEqual({
+      envoyInternalAddress: { serverListenerName: 'connect_originate' },
+    });
     const co = byName(gen.clusters, 'connect_originate');
     expect(co.type).toBe('ORIGINAL_DST');
     expect(at(co, 'originalDstLbConfig', 'upstreamPortOverride')).toBe(15008);
@@ -228,7 +238,7 @@ spec:
     expect(at(rm, 'onMatch', 'matcher', 'onNoMatch', 'action', 'name')).toBe('direct-tcp');
   });
 
-  it('passes the strict Envoy proto check, and istioctl\'s --waypoint view reads it', () => {
+  it("passes the strict Envoy proto check, and istioctl's --waypoint view reads it", () => {
     const problems = [
       ...gen.listeners.flatMap((l) => checkEnvoyResource(l, DUMP_TYPES.listener)),
       ...gen.clusters.flatMap((c) => checkEnvoyResource(c, DUMP_TYPES.cluster)),
@@ -244,7 +254,13 @@ spec:
   });
 
   it('simulates requests through the waypoint: matcher → chain → inline routes → cluster', () => {
-    const jason = simulateRequest(view, gen, { host: 'reviews.store.svc.cluster.local', port: 9080, protocol: 'http', path: '/', headers: { 'end-user': 'jason' } });
+    const jason = simulateRequest(view, gen, {
+      host: 'reviews.store.svc.cluster.local',
+      port: 9080,
+      protocol: 'http',
+      path: '/',
+      headers: { 'end-user': 'jason' },
+    });
     expect(jason.ok).toBe(true);
     expect(jason.listener).toBe('main_internal');
     expect(jason.filterChain).toBe('inbound-vip|9080|http|reviews.store.svc.cluster.local');

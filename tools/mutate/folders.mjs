@@ -39,7 +39,14 @@ export const FOLDERS = {
   },
   ambient: {
     mutate: ['src/core/ambient/**/*.ts'],
-    tests: ['tests/fuzz/corpus.test.ts', 'tests/ambient/**/*.test.ts', 'tests/queries/**/*.test.ts', 'tests/cli/dataplane.test.ts', 'tests/xds/waypoint.test.ts', 'tests/xds/authz/**/*.test.ts'],
+    tests: [
+      'tests/fuzz/corpus.test.ts',
+      'tests/ambient/**/*.test.ts',
+      'tests/queries/**/*.test.ts',
+      'tests/cli/dataplane.test.ts',
+      'tests/xds/waypoint.test.ts',
+      'tests/xds/authz/**/*.test.ts',
+    ],
     parts: ['ambient'],
     fuzz: ['ambient'],
   },

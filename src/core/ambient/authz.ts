@@ -67,7 +67,8 @@ const HTTP_OPERATION_FIELDS = ['hosts', 'notHosts', 'methods', 'notMethods', 'pa
 const HTTP_SOURCE_FIELDS = ['remoteIpBlocks', 'notRemoteIpBlocks', 'requestPrincipals', 'notRequestPrincipals'] as const;
 const L4_WHEN_KEYS = new Set(['source.ip', 'source.namespace', 'source.principal', 'destination.ip', 'destination.port']);
 
-const HTTP_DENY_NO_EFFECT = 'After omitting unsupported HTTP attributes, this DENY policy has no enforceable rules at ztunnel and will have no effect. Deploy a waypoint proxy and use a targetRef to enforce this policy.';
+const HTTP_DENY_NO_EFFECT =
+  'After omitting unsupported HTTP attributes, this DENY policy has no enforceable rules at ztunnel and will have no effect. Deploy a waypoint proxy and use a targetRef to enforce this policy.';
 const HTTP_DENY_MIXED = 'DENY policy with HTTP attributes is enforced without the HTTP rules. This will be more restrictive than requested.';
 const HTTP_ALLOW = 'Within an ALLOW policy, rules matching HTTP attributes are omitted. This will be more restrictive than requested.';
 
@@ -121,7 +122,7 @@ export function cidrContains(cidr: string, ip: string): boolean {
     const bits = Number(bitsText ?? 32);
     if (bits === 0) return true;
     const mask = bits >= 32 ? 0xffffffff : (0xffffffff << (32 - bits)) >>> 0;
-    return ((a & mask) >>> 0) === ((b & mask) >>> 0);
+    return (a & mask) >>> 0 === (b & mask) >>> 0;
   }
   const a6 = ipv6Value(addr);
   const b6 = ipv6Value(ip);
@@ -220,7 +221,12 @@ export function convertAuthorizationPolicy(r: Resource, rootNamespace: string): 
   const dryRun = dryRunText !== undefined && ['1', 't', 'T', 'TRUE', 'true', 'True'].includes(dryRunText);
   if (dryRun) {
     const message = `found policy "${r.namespace}/${r.name}" using dry-run annotation, but support for ambient dry-run authorizationPolicies isn't enabled`;
-    return { resource: r, condition: { type: 'ZtunnelAccepted', status: 'False', reason: 'UnsupportedValue', message }, excluded: 'dry-run (istio.io/dry-run): not sent to ztunnel unless AMBIENT_ENABLE_DRY_RUN_AUTHORIZATION_POLICY', droppedHttp: [] };
+    return {
+      resource: r,
+      condition: { type: 'ZtunnelAccepted', status: 'False', reason: 'UnsupportedValue', message },
+      excluded: 'dry-run (istio.io/dry-run): not sent to ztunnel unless AMBIENT_ENABLE_DRY_RUN_AUTHORIZATION_POLICY',
+      droppedHttp: [],
+    };
   }
   if (hasTargetRefs(r)) return { resource: r, excluded: 'has targetRefs: never sent to ztunnel (it is for a waypoint or gateway)', droppedHttp: [] };
   const hasSelector = isObj(r.body.spec) && isObj((r.body.spec as Record<string, unknown>).selector);
@@ -229,7 +235,12 @@ export function convertAuthorizationPolicy(r: Resource, rootNamespace: string): 
   const actionText = spec.action || 'ALLOW';
   if (actionText !== 'ALLOW' && actionText !== 'DENY') {
     const message = `ztunnel does not support the ${actionText} action`;
-    return { resource: r, condition: { type: 'ZtunnelAccepted', status: 'False', reason: 'UnsupportedValue', message }, excluded: `${actionText} is not supported by ztunnel (status ZtunnelAccepted=False, '${message}')`, droppedHttp: [] };
+    return {
+      resource: r,
+      condition: { type: 'ZtunnelAccepted', status: 'False', reason: 'UnsupportedValue', message },
+      excluded: `${actionText} is not supported by ztunnel (status ZtunnelAccepted=False, '${message}')`,
+      droppedHttp: [],
+    };
   }
   const action = actionText === 'DENY' ? 'Deny' : 'Allow';
   const groups: RbacMatch[][][] = [];
@@ -248,7 +259,12 @@ export function convertAuthorizationPolicy(r: Resource, rootNamespace: string): 
   let condition: Condition = { type: 'ZtunnelAccepted', status: 'True', reason: 'Accepted', message: 'attached to ztunnel' };
   if (droppedHttp.length > 0) {
     const boilerplate = action === 'Deny' ? (hasEffectiveRules(groups) ? HTTP_DENY_MIXED : HTTP_DENY_NO_EFFECT) : HTTP_ALLOW;
-    condition = { type: 'ZtunnelAccepted', status: 'True', reason: 'UnsupportedValue', message: `ztunnel does not support HTTP attributes (found: ${droppedHttp.join(', ')}). In ambient mode you must use a waypoint proxy to enforce HTTP rules. ${boilerplate}` };
+    condition = {
+      type: 'ZtunnelAccepted',
+      status: 'True',
+      reason: 'UnsupportedValue',
+      message: `ztunnel does not support HTTP attributes (found: ${droppedHttp.join(', ')}). In ambient mode you must use a waypoint proxy to enforce HTTP rules. ${boilerplate}`,
+    };
   }
   return { resource: r, authorization, ...(selector ? { selector } : {}), condition, droppedHttp };
 }
@@ -284,7 +300,14 @@ function readPeerAuthn(r: Resource, order: number): PeerAuthn {
     }
   }
   ports.sort((a, b) => a.port - b.port);
-  return { resource: r, order, created: str(meta.creationTimestamp), selector: sel && Object.keys(sel).length > 0 ? sel : undefined, mode: mode(spec.mtls?.mode), ports };
+  return {
+    resource: r,
+    order,
+    created: str(meta.creationTimestamp),
+    selector: sel && Object.keys(sel).length > 0 ? sel : undefined,
+    mode: mode(spec.mtls?.mode),
+    ports,
+  };
 }
 
 function older(a: PeerAuthn, b: PeerAuthn): boolean {
@@ -303,7 +326,12 @@ export const convertedPeerAuthenticationName = (name: string) => `converted_peer
 const presence: L4StringMatch = { type: 'presence' };
 
 /** istiod's convertPeerAuthentication: the DENY policy that encodes a workload policy's port exceptions (or nothing). */
-function convertPeerAuthentication(pa: PeerAuthn, ns: PeerAuthn | undefined, root: PeerAuthn | undefined, rootNamespace: string): ZtunnelAuthorization | undefined {
+function convertPeerAuthentication(
+  pa: PeerAuthn,
+  ns: PeerAuthn | undefined,
+  root: PeerAuthn | undefined,
+  rootNamespace: string,
+): ZtunnelAuthorization | undefined {
   if (pa.resource.namespace === rootNamespace || !pa.selector || pa.ports.length === 0) return undefined;
   const rules: RbacMatch[][] = [];
   const groups: RbacMatch[][][] = [];
@@ -311,11 +339,22 @@ function convertPeerAuthentication(pa: PeerAuthn, ns: PeerAuthn | undefined, roo
   let foundNonStrict = false;
   for (const { port, mode: pm } of pa.ports) {
     if (pm === 'STRICT') {
-      if (pa.mode === 'STRICT' || (pa.mode === 'UNSET' && ns !== undefined && ns.mode === 'STRICT') || ((ns === undefined || ns.mode === 'UNSET') && root !== undefined && root.mode === 'STRICT')) continue;
+      if (
+        pa.mode === 'STRICT' ||
+        (pa.mode === 'UNSET' && ns !== undefined && ns.mode === 'STRICT') ||
+        ((ns === undefined || ns.mode === 'UNSET') && root !== undefined && root.mode === 'STRICT')
+      )
+        continue;
       groups.push([[{ notPrincipals: [presence], destinationPorts: [port] }]]);
     } else if (pm === 'PERMISSIVE' || pm === 'DISABLE') {
       if (pa.mode === 'PERMISSIVE' || pa.mode === 'DISABLE') continue;
-      if (pa.mode === 'UNSET' && ((ns !== undefined && ns.mode !== 'STRICT') || (ns === undefined && root !== undefined && root.mode !== 'STRICT') || (ns === undefined && root === undefined))) continue;
+      if (
+        pa.mode === 'UNSET' &&
+        ((ns !== undefined && ns.mode !== 'STRICT') ||
+          (ns === undefined && root !== undefined && root.mode !== 'STRICT') ||
+          (ns === undefined && root === undefined))
+      )
+        continue;
       foundNonStrict = true;
       rules.push([{ notDestinationPorts: [port] }]);
     }
@@ -327,7 +366,14 @@ function convertPeerAuthentication(pa: PeerAuthn, ns: PeerAuthn | undefined, roo
   else if (ns !== undefined && ns.mode === 'STRICT') mergeStrict = true;
   if (mergeStrict && foundNonStrict) rules.push([{ notPrincipals: [presence] }]);
   if (rules.length > 0) groups.push(rules);
-  return { name: convertedPeerAuthenticationName(pa.resource.name), namespace: pa.resource.namespace, scope: 'WorkloadSelector', action: 'Deny', rules: groups, dryRun: false };
+  return {
+    name: convertedPeerAuthenticationName(pa.resource.name),
+    namespace: pa.resource.namespace,
+    scope: 'WorkloadSelector',
+    action: 'Deny',
+    rules: groups,
+    dryRun: false,
+  };
 }
 
 // ---- the policy set -------------------------------------------------------------------
@@ -375,7 +421,14 @@ export function buildPolicySet(view: ConfigView, revision = 'default'): PolicySe
     byKey.set(`${converted.namespace}/${converted.name}`, converted);
   }
   if (peerAuthns.length > 0) {
-    byKey.set(`${rootNamespace}/${STATIC_STRICT_POLICY}`, { name: STATIC_STRICT_POLICY, namespace: rootNamespace, scope: 'WorkloadSelector', action: 'Deny', rules: [[[{ notPrincipals: [presence] }]]], dryRun: false });
+    byKey.set(`${rootNamespace}/${STATIC_STRICT_POLICY}`, {
+      name: STATIC_STRICT_POLICY,
+      namespace: rootNamespace,
+      scope: 'WorkloadSelector',
+      action: 'Deny',
+      rules: [[[{ notPrincipals: [presence] }]]],
+      dryRun: false,
+    });
   }
   return { byKey, conversions, selectorPolicies, peerAuthns, convertedPeerAuthns, rootNamespace };
 }
@@ -389,7 +442,11 @@ export interface EffectiveMtls {
 /** istiod's convertedSelectorPeerAuthentications: the PeerAuthentication-derived keys a workload lists. */
 function peerAuthnKeys(set: PolicySet, namespace: string, labels: StringMap): string[] {
   const root = set.rootNamespace;
-  const relevant = set.peerAuthns.filter((p) => (p.resource.namespace === namespace && (!p.selector || selectorMatches(p.selector, labels))) || (namespace !== root && p.resource.namespace === root && !p.selector));
+  const relevant = set.peerAuthns.filter(
+    (p) =>
+      (p.resource.namespace === namespace && (!p.selector || selectorMatches(p.selector, labels))) ||
+      (namespace !== root && p.resource.namespace === root && !p.selector),
+  );
   let mesh: PeerAuthn | undefined;
   let nsCfg: PeerAuthn | undefined;
   let wl: PeerAuthn | undefined;
@@ -439,7 +496,10 @@ export function effectiveMtls(set: PolicySet, namespace: string, labels: StringM
   const pick = (list: PeerAuthn[]) => oldest(list);
   const mesh = pick(set.peerAuthns.filter((p) => p.resource.namespace === root && !p.selector));
   const ns = namespace === root ? undefined : pick(set.peerAuthns.filter((p) => p.resource.namespace === namespace && !p.selector));
-  const wl = namespace === root ? undefined : pick(set.peerAuthns.filter((p) => p.resource.namespace === namespace && p.selector && selectorMatches(p.selector, labels)));
+  const wl =
+    namespace === root
+      ? undefined
+      : pick(set.peerAuthns.filter((p) => p.resource.namespace === namespace && p.selector && selectorMatches(p.selector, labels)));
   let out: EffectiveMtls = { mode: 'UNSET' };
   for (const p of [mesh, ns, wl]) if (p && p.mode !== 'UNSET') out = { mode: p.mode, from: `${p.resource.namespace}/${p.resource.name}` };
   return out;
@@ -447,7 +507,9 @@ export function effectiveMtls(set: PolicySet, namespace: string, labels: StringM
 
 /** The `authorization_policies` istiod lists on a workload: matching selector policies (its namespace or the root namespace), sorted, then the PeerAuthentication-derived keys. */
 export function workloadPolicyKeys(set: PolicySet, namespace: string, labels: StringMap): string[] {
-  const selected = set.selectorPolicies.filter((p) => (p.namespace === namespace || p.namespace === set.rootNamespace) && selectorMatches(p.selector, labels)).map((p) => p.key);
+  const selected = set.selectorPolicies
+    .filter((p) => (p.namespace === namespace || p.namespace === set.rootNamespace) && selectorMatches(p.selector, labels))
+    .map((p) => p.key);
   selected.sort();
   return [...selected, ...peerAuthnKeys(set, namespace, labels)];
 }
@@ -525,7 +587,11 @@ export function policyMatches(p: ZtunnelAuthorization, conn: L4Connection): bool
         ok &&= field(m.destinationIps, m.notDestinationIps, (c) => cidrContains(c, conn.dstIp));
         ok &&= field(m.sourceIps, m.notSourceIps, (c) => cidrContains(c, conn.srcIp));
         ok &&= field(m.destinationPorts, m.notDestinationPorts, (port) => port === conn.dstPort);
-        ok &&= field(m.serviceAccounts, m.notServiceAccounts, (sa) => parsed !== undefined && parsed.namespace === sa.namespace && parsed.serviceAccount === sa.serviceAccount);
+        ok &&= field(
+          m.serviceAccounts,
+          m.notServiceAccounts,
+          (sa) => parsed !== undefined && parsed.namespace === sa.namespace && parsed.serviceAccount === sa.serviceAccount,
+        );
         ok &&= field(m.principals, m.notPrincipals, (s) => id.startsWith('spiffe://') && stringMatches(s, id.slice('spiffe://'.length)));
         ok &&= field(m.namespaces, m.notNamespaces, (s) => stringMatches(s, ns));
         if (ok) {
@@ -572,8 +638,14 @@ export function evaluateL4(policies: readonly ZtunnelAuthorization[], conn: L4Co
   const allows = live.filter((e) => e.action === 'Allow');
   if (allows.length === 0) return { decision: 'ALLOW', code: 'NoAllowPolicies', evaluated, why: 'no DENY matched and no ALLOW policy applies' };
   const allow = allows.find((e) => e.matched);
-  if (allow) return { decision: 'ALLOW', code: 'AllowMatched', policy: allow.key, policyScope: allow.scope, evaluated, why: `ALLOW policy ${allow.key} matches` };
-  return { decision: 'DENY', code: 'NotAllowed', evaluated, why: `ALLOW policies apply (${allows.map((a) => a.key).join(', ')}) and none matches: default deny` };
+  if (allow)
+    return { decision: 'ALLOW', code: 'AllowMatched', policy: allow.key, policyScope: allow.scope, evaluated, why: `ALLOW policy ${allow.key} matches` };
+  return {
+    decision: 'DENY',
+    code: 'NotAllowed',
+    evaluated,
+    why: `ALLOW policies apply (${allows.map((a) => a.key).join(', ')}) and none matches: default deny`,
+  };
 }
 
 /** A match as one line of text: `field: values` for each populated field (`presence` for `*`). */
@@ -581,7 +653,15 @@ export function matchText(m: RbacMatch): string {
   const sm = (s: L4StringMatch) => (s.type === 'presence' ? 'presence' : s.type === 'exact' ? s.value : s.type === 'prefix' ? `${s.value}*` : `*${s.value}`);
   const parts: string[] = [];
   for (const [k, v] of Object.entries(m) as Array<[string, unknown[]]>) {
-    const values = v.map((x) => (typeof x === 'number' ? String(x) : typeof x === 'string' ? x : 'type' in (x as object) ? sm(x as L4StringMatch) : `${(x as { namespace: string }).namespace}/${(x as { serviceAccount: string }).serviceAccount}`));
+    const values = v.map((x) =>
+      typeof x === 'number'
+        ? String(x)
+        : typeof x === 'string'
+          ? x
+          : 'type' in (x as object)
+            ? sm(x as L4StringMatch)
+            : `${(x as { namespace: string }).namespace}/${(x as { serviceAccount: string }).serviceAccount}`,
+    );
     parts.push(`${k}: ${values.join(', ')}`);
   }
   return parts.join('; ');

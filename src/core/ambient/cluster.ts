@@ -13,7 +13,15 @@ import { spiffeId } from '../config/identity.ts';
 import { ambientEnrolled, type EnrollmentDecision, type WorkloadShape } from '../config/workloadState.ts';
 import { injectorSettings } from '../config/injector.ts';
 import { CONTROLLER_KINDS } from '../config/derivedWorkloads.ts';
-import { clusterNodes, placePods, serviceAddresses, serviceEntryAddresses, type ClusterNode, type ServiceAddresses, type ServiceEntryHostAddresses } from '../config/clusterShape.ts';
+import {
+  clusterNodes,
+  placePods,
+  serviceAddresses,
+  serviceEntryAddresses,
+  type ClusterNode,
+  type ServiceAddresses,
+  type ServiceEntryHostAddresses,
+} from '../config/clusterShape.ts';
 import { recognizeWaypoints, waypointInfrastructure, workloadWaypoint, type BindingContext, type Waypoint, type WaypointBinding } from '../config/waypoints.ts';
 import { assumedGatewayDeployments } from '../config/services.ts';
 import { chainedSuffix } from '../config/fnv.ts';
@@ -177,7 +185,18 @@ function ztunnelPods(nodes: readonly ClusterNode[], systemNs: string): Resource[
       name,
       labels,
       annotations: EMPTY_STRING_MAP,
-      body: { apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: systemNs, generateName: 'ztunnel-', labels: { ...labels }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ztunnel', controller: true }] }, spec: { nodeName: n.name, serviceAccountName: 'ztunnel', containers: [{ name: 'istio-proxy', image: 'istio/ztunnel' }] } },
+      body: {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name,
+          namespace: systemNs,
+          generateName: 'ztunnel-',
+          labels: { ...labels },
+          ownerReferences: [{ apiVersion: 'apps/v1', kind: 'DaemonSet', name: 'ztunnel', controller: true }],
+        },
+        spec: { nodeName: n.name, serviceAccountName: 'ztunnel', containers: [{ name: 'istio-proxy', image: 'istio/ztunnel' }] },
+      },
       synthetic: 'derived' as const,
       derivedFrom: { kind: 'DaemonSet', namespace: systemNs, name: 'ztunnel' },
     };
@@ -226,7 +245,15 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
   // The gateways' Services carry the cluster IP the generated config gives them.
   const addresses = serviceAddresses(view, [...systemServices, ...infra.services, ...gateways.serviceResources]);
   const services: SimService[] = [];
-  const push = (r: Resource, origin: SimService['origin']) => services.push({ key: `${r.namespace}/${r.name}`, namespace: r.namespace, name: r.name, resource: r, origin, addresses: addresses.get(r) ?? { vips: [], headless: false, assumed: false } });
+  const push = (r: Resource, origin: SimService['origin']) =>
+    services.push({
+      key: `${r.namespace}/${r.name}`,
+      namespace: r.namespace,
+      name: r.name,
+      resource: r,
+      origin,
+      addresses: addresses.get(r) ?? { vips: [], headless: false, assumed: false },
+    });
   for (const s of storeServices) push(s, s.synthetic === 'placeholder' ? 'placeholder' : 'file');
   for (const s of systemServices) push(s, 'system');
   for (const s of infra.services) push(s, 'waypoint');
@@ -249,7 +276,15 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
     const spec = podSpec(pod);
     // A derived pod is judged as its controller's template is (submitted() took off what the
     // derivation added); a pod from the files as written.
-    const shape: WorkloadShape = { namespace: pod.namespace, labels: labels0, annotations: sub.annotations, containers: spec.containers, initContainers: spec.initContainers, hostNetwork: spec.hostNetwork, name: pod.name };
+    const shape: WorkloadShape = {
+      namespace: pod.namespace,
+      labels: labels0,
+      annotations: sub.annotations,
+      containers: spec.containers,
+      initContainers: spec.initContainers,
+      hostNetwork: spec.hostNetwork,
+      name: pod.name,
+    };
     const enrollment = ambientEnrolled(overlay, shape, cni, injector);
     const labels = Object.assign(Object.create(null) as Record<string, string>, labels0);
     const annotations = Object.assign(Object.create(null) as Record<string, string>, sub.annotations);
@@ -267,11 +302,24 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
     if (enrollment.mode === 'ambient' && state === 'running') annotations[AMBIENT_REDIRECTION_ANNOTATION] = AMBIENT_REDIRECTION_ENABLED;
     let redirectionNote: string | undefined;
     const pasted = pod.annotations[AMBIENT_REDIRECTION_ANNOTATION];
-    if (!pod.synthetic && pasted === AMBIENT_REDIRECTION_ENABLED && enrollment.mode !== 'ambient') redirectionNote = `The pod carries ${AMBIENT_REDIRECTION_ANNOTATION}=enabled, but its labels no longer select it: istio-cni would remove it from the mesh.`;
-    else if (!pod.synthetic && pasted !== undefined && pasted !== AMBIENT_REDIRECTION_ENABLED) redirectionNote = `${AMBIENT_REDIRECTION_ANNOTATION}=${pasted} is istio-cni's output, not an input; it is ignored.`;
+    if (!pod.synthetic && pasted === AMBIENT_REDIRECTION_ENABLED && enrollment.mode !== 'ambient')
+      redirectionNote = `The pod carries ${AMBIENT_REDIRECTION_ANNOTATION}=enabled, but its labels no longer select it: istio-cni would remove it from the mesh.`;
+    else if (!pod.synthetic && pasted !== undefined && pasted !== AMBIENT_REDIRECTION_ENABLED)
+      redirectionNote = `${AMBIENT_REDIRECTION_ANNOTATION}=${pasted} is istio-cni's output, not an input; it is ignored.`;
     const sa = podServiceAccount(pod);
     const { role, waypointOf } = roleOf(pod, labels, waypoints, settings.systemNamespace);
-    const origin: PodOrigin = pod.synthetic === 'placeholder' ? 'placeholder' : infraPodSet.has(pod) ? 'waypoint' : systemPodSet.has(pod) ? 'system' : pod.derivedFrom?.kind === 'DaemonSet' && pod.derivedFrom.name === 'ztunnel' && pod.synthetic === 'derived' && role === 'ztunnel' ? 'infrastructure' : pod.synthetic === 'derived' ? 'derived' : 'file';
+    const origin: PodOrigin =
+      pod.synthetic === 'placeholder'
+        ? 'placeholder'
+        : infraPodSet.has(pod)
+          ? 'waypoint'
+          : systemPodSet.has(pod)
+            ? 'system'
+            : pod.derivedFrom?.kind === 'DaemonSet' && pod.derivedFrom.name === 'ztunnel' && pod.synthetic === 'derived' && role === 'ztunnel'
+              ? 'infrastructure'
+              : pod.synthetic === 'derived'
+                ? 'derived'
+                : 'file';
     const dnsAnn = annotations[DNS_CAPTURE_ANNOTATION];
     pods.push({
       key: `${pod.namespace}/${pod.name}`,
@@ -292,7 +340,8 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
       serviceAccount: sa,
       identity: spiffeId(trustDomain, pod.namespace, sa),
       enrollment,
-      mode: enrollment.mode === 'ambient' && state === 'terminated' ? 'none' : enrollment.mode === 'ambient' && state === 'pending' ? 'pending' : enrollment.mode,
+      mode:
+        enrollment.mode === 'ambient' && state === 'terminated' ? 'none' : enrollment.mode === 'ambient' && state === 'pending' ? 'pending' : enrollment.mode,
       ...(enrollment.mode === 'ambient' && state !== 'running' ? { stateCode: state === 'terminated' ? ('Terminated' as const) : ('NoPodIP' as const) } : {}),
       role,
       ...(waypointOf ? { waypointOf } : {}),
@@ -300,7 +349,9 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
       dnsCapture: dnsAnn === 'true' ? true : dnsAnn === 'false' ? false : settings.dnsCapture,
       bypassInboundCapture: annotations[BYPASS_INBOUND_ANNOTATION] === 'true',
       ...(redirectionNote ? { redirectionNote } : {}),
-      containerPorts: [...spec.containers, ...spec.initContainers].flatMap((c) => c.ports.map((p) => ({ name: p.name, port: p.containerPort, protocol: p.protocol || 'TCP' }))),
+      containerPorts: [...spec.containers, ...spec.initContainers].flatMap((c) =>
+        c.ports.map((p) => ({ name: p.name, port: p.containerPort, protocol: p.protocol || 'TCP' })),
+      ),
       overridden,
     });
   }
@@ -308,17 +359,28 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
   const nsNames = new Set<string>(nsObjects.keys());
   for (const p of pods) nsNames.add(p.namespace);
   for (const s of services) nsNames.add(s.namespace);
-  if (nodes.every((n) => n.source === 'assumed')) notes.push(`No node is named by a Node object or a pod: assumed nodes ${nodes.map((n) => n.name).join(', ')}.`);
+  if (nodes.every((n) => n.source === 'assumed'))
+    notes.push(`No node is named by a Node object or a pod: assumed nodes ${nodes.map((n) => n.name).join(', ')}.`);
   const placed = pods.filter((p) => p.nodeAssumed).length;
-  if (placed > 0) notes.push(`${placed} pod(s) name no node: spread round-robin over ${[...new Set(pods.filter((p) => p.nodeAssumed).map((p) => p.node))].join(', ')}.`);
+  if (placed > 0)
+    notes.push(`${placed} pod(s) name no node: spread round-robin over ${[...new Set(pods.filter((p) => p.nodeAssumed).map((p) => p.node))].join(', ')}.`);
   const ipd = pods.filter((p) => p.ipAssumed).length;
   if (ipd > 0) notes.push(`${ipd} pod(s) have no status: taken as running and ready, with IPs from their node's range (10.244.<node>.0/24).`);
   const vips = services.filter((s) => s.addresses.assumed).length;
   if (vips > 0) notes.push(`${vips} Service(s) name no clusterIP: allocated from 10.96.0.0/16.`);
-  if (infra.pods.length + infra.services.length > 0) notes.push(`Waypoint objects istiod's deployment controller would create and the files do not hold: ${[...infra.services.map((s) => `Service ${s.namespace}/${s.name}`), ...infra.pods.map((p) => `Pod ${p.namespace}/${p.name}`)].join(', ')}.`);
+  if (infra.pods.length + infra.services.length > 0)
+    notes.push(
+      `Waypoint objects istiod's deployment controller would create and the files do not hold: ${[...infra.services.map((s) => `Service ${s.namespace}/${s.name}`), ...infra.pods.map((p) => `Pod ${p.namespace}/${p.name}`)].join(', ')}.`,
+    );
   for (const w of waypoints.values()) {
-    if (w.addressAssumed) notes.push(`Gateway ${w.namespace}/${w.name} has no status: assumed ready, with the addresses istiod writes (${w.address.hostname?.hostname ?? w.address.ip}).`);
-    if (!w.waypointClass) notes.push(`Gateway ${w.namespace}/${w.name} (class ${w.className}) has a status address, so istiod would bind to it if asked, but its class does not deploy an HBONE waypoint: traffic sent to it would fail.`);
+    if (w.addressAssumed)
+      notes.push(
+        `Gateway ${w.namespace}/${w.name} has no status: assumed ready, with the addresses istiod writes (${w.address.hostname?.hostname ?? w.address.ip}).`,
+      );
+    if (!w.waypointClass)
+      notes.push(
+        `Gateway ${w.namespace}/${w.name} (class ${w.className}) has a status address, so istiod would bind to it if asked, but its class does not deploy an HBONE waypoint: traffic sent to it would fail.`,
+      );
   }
   return {
     settings,

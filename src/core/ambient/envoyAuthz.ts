@@ -113,10 +113,13 @@ function ruleMatches(rule: Rule, r: EnvoyRequest, action: string, policyNs: stri
       if (!s) return true;
       if (!field(s.principals, s.notPrincipals, (p) => valueMatches(p, principalOf(r.sourceIdentity)))) return false;
       if (!field(s.namespaces, s.notNamespaces, (p) => valueMatches(p, namespaceOf(r.sourceIdentity)))) return false;
-      if (!field(s.serviceAccounts, s.notServiceAccounts, (p) => {
-        const [ns, sa] = p.includes('/') ? (p.split('/', 2) as [string, string]) : [policyNs, p];
-        return r.sourceIdentity !== null && r.sourceIdentity.endsWith(`/ns/${ns}/sa/${sa}`);
-      })) return false;
+      if (
+        !field(s.serviceAccounts, s.notServiceAccounts, (p) => {
+          const [ns, sa] = p.includes('/') ? (p.split('/', 2) as [string, string]) : [policyNs, p];
+          return r.sourceIdentity !== null && r.sourceIdentity.endsWith(`/ns/${ns}/sa/${sa}`);
+        })
+      )
+        return false;
       if (!field(s.ipBlocks, s.notIpBlocks, (c) => cidrContains(c, r.sourceIp))) return false;
       if (!field(s.remoteIpBlocks, s.notRemoteIpBlocks, (c) => cidrContains(c, r.sourceIp))) return false;
       if (!stripHttp && !field(s.requestPrincipals, s.notRequestPrincipals, () => false)) return false;
@@ -169,17 +172,34 @@ export function evaluateEnvoy(policies: readonly Resource[], r: EnvoyRequest): E
   const byAction = (a: string) => policies.filter((p) => (authorizationPolicy(p).action || 'ALLOW') === a && !isDryRun(p));
   for (const p of policies) {
     const m = policyMatches(p, r);
-    evaluated.push({ key: `${p.namespace}/${p.name}`, resourceKey: p.key, action: authorizationPolicy(p).action || 'ALLOW', matched: m.matched, why: isDryRun(p) ? `dry-run (only logged): ${m.why}` : m.why });
+    evaluated.push({
+      key: `${p.namespace}/${p.name}`,
+      resourceKey: p.key,
+      action: authorizationPolicy(p).action || 'ALLOW',
+      matched: m.matched,
+      why: isDryRun(p) ? `dry-run (only logged): ${m.why}` : m.why,
+    });
   }
   const result = (p: Resource) => evaluated.find((e) => e.resourceKey === p.key) as EnvoyPolicyResult;
   for (const p of byAction('CUSTOM')) {
-    if (result(p).matched) notes.push(`CUSTOM policy ${p.namespace}/${p.name} sends the request to ext-authz provider "${authorizationPolicy(p).provider?.name ?? ''}"; its answer is not simulated (taken as allow).`);
+    if (result(p).matched)
+      notes.push(
+        `CUSTOM policy ${p.namespace}/${p.name} sends the request to ext-authz provider "${authorizationPolicy(p).provider?.name ?? ''}"; its answer is not simulated (taken as allow).`,
+      );
   }
   const deny = byAction('DENY').find((p) => result(p).matched);
   if (deny) return { decision: 'DENY', policy: `${deny.namespace}/${deny.name}`, evaluated, why: `DENY policy ${deny.namespace}/${deny.name} matches`, notes };
   const allows = byAction('ALLOW');
-  if (allows.length === 0) return { decision: 'ALLOW', evaluated, why: policies.length === 0 ? 'no policy attached' : 'no DENY matched and no ALLOW policy applies', notes };
+  if (allows.length === 0)
+    return { decision: 'ALLOW', evaluated, why: policies.length === 0 ? 'no policy attached' : 'no DENY matched and no ALLOW policy applies', notes };
   const allow = allows.find((p) => result(p).matched);
-  if (allow) return { decision: 'ALLOW', policy: `${allow.namespace}/${allow.name}`, evaluated, why: `ALLOW policy ${allow.namespace}/${allow.name} matches`, notes };
-  return { decision: 'DENY', policy: allows.length === 1 ? `${(allows[0] as Resource).namespace}/${(allows[0] as Resource).name}` : undefined, evaluated, why: `no ALLOW policy matches (${allows.map((p) => `${p.namespace}/${p.name}`).join(', ')}): denied by default`, notes };
+  if (allow)
+    return { decision: 'ALLOW', policy: `${allow.namespace}/${allow.name}`, evaluated, why: `ALLOW policy ${allow.namespace}/${allow.name} matches`, notes };
+  return {
+    decision: 'DENY',
+    policy: allows.length === 1 ? `${(allows[0] as Resource).namespace}/${(allows[0] as Resource).name}` : undefined,
+    evaluated,
+    why: `no ALLOW policy matches (${allows.map((p) => `${p.namespace}/${p.name}`).join(', ')}): denied by default`,
+    notes,
+  };
 }

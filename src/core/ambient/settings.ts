@@ -62,7 +62,9 @@ export function resolveSettings(s: AmbientSettings = {}): ResolvedSettings {
 
 /** A stable text of the settings, for caching models per settings. */
 export function settingsKey(s: ResolvedSettings): string {
-  return JSON.stringify(s, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v));
+  return JSON.stringify(s, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
 }
 
 /** Applies label overrides to a label map (a new prototype-less map; the input is untouched). */

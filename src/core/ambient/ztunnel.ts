@@ -12,7 +12,15 @@ import { serviceEntry, workloadEntry } from '../config/api/networking.ts';
 import { kubePortProtocol, parseProtocol, type IstioProtocol } from '../config/protocol.ts';
 import { selectorMatches } from '../config/labels.ts';
 import { spiffeId } from '../config/identity.ts';
-import { ingressUseWaypoint, serviceWaypoint, waypointBoundCondition, waypointDestination, workloadWaypoint, type StatusCondition, type WaypointBinding } from '../config/waypoints.ts';
+import {
+  ingressUseWaypoint,
+  serviceWaypoint,
+  waypointBoundCondition,
+  waypointDestination,
+  workloadWaypoint,
+  type StatusCondition,
+  type WaypointBinding,
+} from '../config/waypoints.ts';
 import { AMBIENT_REDIRECTION_ANNOTATION, AMBIENT_REDIRECTION_ENABLED } from '../config/wellKnown.ts';
 import { TUNNEL_LABEL, type Cluster, type SimPod, type SimService } from './cluster.ts';
 import { buildPolicySet, workloadPolicyKeys, type PolicySet, type ZtunnelAuthorization } from './authz.ts';
@@ -117,19 +125,33 @@ function canonical(labels: StringMap, workloadName: string): { name: string; rev
     for (const k of keys) if (Object.hasOwn(labels, k)) return labels[k] as string;
     return undefined;
   };
-  return { name: pick(['service.istio.io/canonical-name', 'app.kubernetes.io/name', 'app']) ?? workloadName, revision: pick(['service.istio.io/canonical-revision', 'app.kubernetes.io/version', 'version']) ?? 'latest' };
+  return {
+    name: pick(['service.istio.io/canonical-name', 'app.kubernetes.io/name', 'app']) ?? workloadName,
+    revision: pick(['service.istio.io/canonical-revision', 'app.kubernetes.io/version', 'version']) ?? 'latest',
+  };
 }
 
 function supportsTunnel(labels: StringMap): boolean {
   const v = labels[TUNNEL_LABEL];
-  return v !== undefined && v.split(',').map((s) => s.trim()).includes('http');
+  return (
+    v !== undefined &&
+    v
+      .split(',')
+      .map((s) => s.trim())
+      .includes('http')
+  );
 }
 
 function waypointJson(b: WaypointBinding): GatewayAddressJson | undefined {
   return b.waypoint ? { destination: waypointDestination(b.waypoint.address), hboneMtlsPort: b.waypoint.address.hboneMtlsPort } : undefined;
 }
 
-function podWorkload(cluster: Cluster, pod: SimPod, policies: PolicySet, services: Map<string, Array<{ servicePort: number; targetPort: number }>>): WorkloadRecord {
+function podWorkload(
+  cluster: Cluster,
+  pod: SimPod,
+  policies: PolicySet,
+  services: Map<string, Array<{ servicePort: number; targetPort: number }>>,
+): WorkloadRecord {
   const workloadName = podWorkloadName(pod.resource, pod.labels);
   const canon = canonical(pod.labels, workloadName);
   let protocol: 'TCP' | 'HBONE' = 'TCP';
@@ -196,7 +218,13 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
       const named = typeof p.targetPort === 'string' && p.targetPort !== '' && !/^\d+$/.test(p.targetPort) ? p.targetPort : undefined;
       if (named) targetPortNames.set(p.port, named);
       portNames.set(p.port, p.name);
-      const numeric = named ? 0 : typeof p.targetPort === 'number' && p.targetPort > 0 ? p.targetPort : typeof p.targetPort === 'string' && /^\d+$/.test(p.targetPort) ? Number(p.targetPort) : p.port;
+      const numeric = named
+        ? 0
+        : typeof p.targetPort === 'number' && p.targetPort > 0
+          ? p.targetPort
+          : typeof p.targetPort === 'string' && /^\d+$/.test(p.targetPort)
+            ? Number(p.targetPort)
+            : p.port;
       return { name: p.name, servicePort: p.port, targetPort: numeric, protocol: kubePortProtocol(p.port, p.name, p.protocol || 'TCP', p.appProtocol) };
     });
     const hostname = `${s.name}.${s.namespace}.svc.cluster.local`;
@@ -356,7 +384,17 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
       ...(services.size > 0 ? { services: [...services.keys()] } : {}),
       capacity: 1,
     };
-    const w: WorkloadRecord = { json, kind: 'WorkloadEntry', resource: we, services, identity: spiffeId(cluster.trustDomain, we.namespace, sa), healthy: true, protocol, waypoint: binding, labels };
+    const w: WorkloadRecord = {
+      json,
+      kind: 'WorkloadEntry',
+      resource: we,
+      services,
+      identity: spiffeId(cluster.trustDomain, we.namespace, sa),
+      healthy: true,
+      protocol,
+      waypoint: binding,
+      labels,
+    };
     workloads.push(w);
     for (const key of services.keys()) servicesByKey.get(key)?.workloads.push(w);
   }
@@ -365,7 +403,12 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
     const spec = serviceEntry(se);
     if (spec.workloadSelector) continue;
     const resolution = spec.resolution || 'NONE';
-    const entries: Array<{ address: string; labels: StringMap; ports: Record<string, number>; sa: string }> = spec.endpoints.map((e) => ({ address: e.address, labels: e.labels, ports: e.ports, sa: e.serviceAccount }));
+    const entries: Array<{ address: string; labels: StringMap; ports: Record<string, number>; sa: string }> = spec.endpoints.map((e) => ({
+      address: e.address,
+      labels: e.labels,
+      ports: e.ports,
+      sa: e.serviceAccount,
+    }));
     if (entries.length === 0 && (resolution === 'DNS' || resolution === 'DNS_ROUND_ROBIN' || resolution === 'DYNAMIC_DNS')) {
       for (const host of spec.hosts) entries.push({ address: host, labels: {}, ports: {}, sa: '' });
     }
@@ -375,7 +418,10 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
       const implicit = spec.endpoints.length === 0;
       for (const d of list) {
         if (implicit && d.record.hostname !== e.address) continue;
-        services.set(d.record.key, d.record.ports.map((p) => ({ servicePort: p.servicePort, targetPort: e.ports[d.portNames.get(p.servicePort) ?? ''] ?? p.targetPort })));
+        services.set(
+          d.record.key,
+          d.record.ports.map((p) => ({ servicePort: p.servicePort, targetPort: e.ports[d.portNames.get(p.servicePort) ?? ''] ?? p.targetPort })),
+        );
       }
       const protocol: 'TCP' | 'HBONE' = supportsTunnel(e.labels) ? 'HBONE' : 'TCP';
       const json: WorkloadJson = {
@@ -397,13 +443,24 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
         ...(services.size > 0 ? { services: [...services.keys()] } : {}),
         capacity: 1,
       };
-      const w: WorkloadRecord = { json, kind: 'ServiceEntry', resource: se, services, identity: e.sa ? spiffeId(cluster.trustDomain, se.namespace, e.sa) : '', healthy: true, protocol, waypoint: { via: 'none', explanation: 'ServiceEntry endpoints have no workload waypoint.' }, labels: e.labels };
+      const w: WorkloadRecord = {
+        json,
+        kind: 'ServiceEntry',
+        resource: se,
+        services,
+        identity: e.sa ? spiffeId(cluster.trustDomain, se.namespace, e.sa) : '',
+        healthy: true,
+        protocol,
+        waypoint: { via: 'none', explanation: 'ServiceEntry endpoints have no workload waypoint.' },
+        labels: e.labels,
+      };
       workloads.push(w);
       for (const key of services.keys()) servicesByKey.get(key)?.workloads.push(w);
     }
   }
   const workloadsByIp = new Map<string, WorkloadRecord>();
-  for (const w of workloads) if (w.json.networkMode !== 'HostNetwork') for (const ip of w.json.workloadIps) if (!workloadsByIp.has(ip)) workloadsByIp.set(ip, w);
+  for (const w of workloads)
+    if (w.json.networkMode !== 'HostNetwork') for (const ip of w.json.workloadIps) if (!workloadsByIp.has(ip)) workloadsByIp.set(ip, w);
   const servicesByVip = new Map<string, ServiceRecord[]>();
   for (const d of defs) {
     for (const ip of d.record.vips) {
@@ -491,7 +548,14 @@ export function workloadsTable(state: ZtunnelState, f: WorkloadFilter = {}): Tab
   records.sort((a, b) => byteCompare(sortKey.get(a)!, sortKey.get(b)!) || byteCompare(a.json.node ?? '', b.json.node ?? ''));
   return {
     header: ['NAMESPACE', 'POD NAME', 'ADDRESS', 'NODE', 'WAYPOINT', 'PROTOCOL'],
-    rows: records.map((w) => [w.json.namespace, w.json.name, w.json.workloadIps.length > 0 ? w.json.workloadIps.join(',') : (w.json.hostname ?? ''), w.json.node ?? '', waypointName(w.json.waypoint, state), w.json.protocol]),
+    rows: records.map((w) => [
+      w.json.namespace,
+      w.json.name,
+      w.json.workloadIps.length > 0 ? w.json.workloadIps.join(',') : (w.json.hostname ?? ''),
+      w.json.node ?? '',
+      waypointName(w.json.waypoint, state),
+      w.json.protocol,
+    ]),
     records,
   };
 }

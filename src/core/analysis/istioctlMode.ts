@@ -41,14 +41,20 @@ interface GoStruct {
 }
 type GoField = 'string' | 'map' | 'int32' | { named: string } | GoStruct | { slice: GoStruct | 'string' };
 
-const OBJECT_META: GoStruct = { name: 'ObjectMeta', goType: 'v1.ObjectMeta', fields: { annotations: 'map', generateName: 'string', labels: 'map', name: 'string', namespace: 'string' } };
+const OBJECT_META: GoStruct = {
+  name: 'ObjectMeta',
+  goType: 'v1.ObjectMeta',
+  fields: { annotations: 'map', generateName: 'string', labels: 'map', name: 'string', namespace: 'string' },
+};
 const CONTAINER: GoStruct = {
   name: 'Container',
   goType: 'v1.Container',
   fields: {
     image: 'string',
     name: 'string',
-    ports: { slice: { name: 'ContainerPort', goType: 'v1.ContainerPort', fields: { containerPort: 'int32', name: 'string', protocol: { named: 'v1.Protocol' } } } },
+    ports: {
+      slice: { name: 'ContainerPort', goType: 'v1.ContainerPort', fields: { containerPort: 'int32', name: 'string', protocol: { named: 'v1.Protocol' } } },
+    },
   },
 };
 const POD_SPEC: GoStruct = {
@@ -184,7 +190,15 @@ function asIstios(a: Analyzer): Analyzer {
   return {
     metadata: { ...a.metadata, inputs: [...own] },
     analyze: (ctx) => a.analyze(hide(ctx)),
-    ...(parts ? { perResource: { kind: parts.kind, check: (ctx: AnalysisContext, r: Resource) => parts.check(hide(ctx), r), ...(parts.global ? { global: (ctx: AnalysisContext) => parts.global?.(hide(ctx)) } : {}) } } : {}),
+    ...(parts
+      ? {
+          perResource: {
+            kind: parts.kind,
+            check: (ctx: AnalysisContext, r: Resource) => parts.check(hide(ctx), r),
+            ...(parts.global ? { global: (ctx: AnalysisContext) => parts.global?.(hide(ctx)) } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -207,7 +221,10 @@ export function istioctlReadKinds(analyzers: readonly Analyzer[]): Set<string> {
 }
 
 /** RemoveSkipped: the analyzers to run, and those with an input the reader does not know. */
-export function istioctlPartition(analyzers: readonly Analyzer[], readKinds: ReadonlySet<string>): { run: Analyzer[]; skipped: Array<{ analyzer: string; missing: string[] }> } {
+export function istioctlPartition(
+  analyzers: readonly Analyzer[],
+  readKinds: ReadonlySet<string>,
+): { run: Analyzer[]; skipped: Array<{ analyzer: string; missing: string[] }> } {
   const known = new Set([...readKinds, ...INTERNAL_KINDS.map((k) => k.id)]);
   const run: Analyzer[] = [];
   const skipped: Array<{ analyzer: string; missing: string[] }> = [];
@@ -259,15 +276,16 @@ export function istioctlChunks(text: string): Array<{ start: number; end: number
   return chunks;
 }
 
-
-
 const TYPE_META = 'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }';
 
 /** The TypeMeta field encoding/json sets for a key: an exact name, else one equal under its case folding. */
 function typeMetaField(key: string): 'apiVersion' | 'kind' | undefined {
   if (key === 'apiVersion' || key === 'kind') return key;
   // ASCII folding plus the two non-ASCII letters that fold to ASCII (U+017F ſ, U+212A K).
-  const folded = key.replace(/\u017f/g, 's').replace(/\u212a/g, 'k').toLowerCase();
+  const folded = key
+    .replace(/\u017f/g, 's')
+    .replace(/\u212a/g, 'k')
+    .toLowerCase();
   if (folded === 'apiversion' && /^[\x00-\x7f\u017f\u212a]*$/.test(key)) return 'apiVersion';
   if (folded === 'kind' && /^[\x00-\x7f\u017f\u212a]*$/.test(key)) return 'kind';
   return undefined;
@@ -327,7 +345,15 @@ const UNPARSED = new Set<string>([PARSER_CODES.syntax, PARSER_CODES.json, PARSER
  * parseChunk on one object (a document's value or a List item): what istioctl keeps, skips as
  * an unknown schema, or fails with. `resources` gives the model's resource for the object.
  */
-function parseObject(value: unknown, readKinds: ReadonlySet<string>, decode: IstioctlDecoder | undefined, resourceFor: () => Resource | undefined, fallback: () => string | undefined, itemsOf: (list: Record<string, unknown>) => ListItems | undefined, sorted = true): ChunkOutcome {
+function parseObject(
+  value: unknown,
+  readKinds: ReadonlySet<string>,
+  decode: IstioctlDecoder | undefined,
+  resourceFor: () => Resource | undefined,
+  fallback: () => string | undefined,
+  itemsOf: (list: Record<string, unknown>) => ListItems | undefined,
+  sorted = true,
+): ChunkOutcome {
   if (value === undefined || value === null) return { keep: [] };
   const gvk = interpret(value, sorted);
   if ('error' in gvk) return gvk;
@@ -403,7 +429,10 @@ function goYamlError(md: ModelDocument, fileText: string, chunkStart: number, ch
   } else if (/flow map|flow mapping|end with a \}|did not find expected ',' or '\}'/i.test(reason)) {
     words = "did not find expected ',' or '}'";
     line = parserLine;
-  } else if (/Implicit map keys need to be followed by map values/i.test(reason) || (/Implicit keys need to be on a single line/i.test(reason) && /^\s*[\w.-]+\s*$/.test(problemLine))) {
+  } else if (
+    /Implicit map keys need to be followed by map values/i.test(reason) ||
+    (/Implicit keys need to be on a single line/i.test(reason) && /^\s*[\w.-]+\s*$/.test(problemLine))
+  ) {
     // A key without its ':' (a plain word on its own line): go-yaml's scanner says so on the next line.
     words = "could not find expected ':'";
     line = rel(at) + 1;
@@ -413,7 +442,11 @@ function goYamlError(md: ModelDocument, fileText: string, chunkStart: number, ch
     let l = at;
     while (l < lines.length && !/:(\s|$)/.test(lines[l - 1]?.slice(l === at ? (p?.range?.startCol ?? 1) - 1 : 0) ?? '')) l++;
     line = rel(l);
-  } else if (/All mapping items must start at the same column|A block sequence may not be used as an implicit map key|Sequence item without - indicator|All sequence items must start at the same column/i.test(reason)) {
+  } else if (
+    /All mapping items must start at the same column|A block sequence may not be used as an implicit map key|Sequence item without - indicator|All sequence items must start at the same column/i.test(
+      reason,
+    )
+  ) {
     // go-yaml's parser is in a block sequence or a block mapping at the token it stopped at:
     // the collection of the nearest line above at that token's indentation or less.
     const tokenLine = next < 0 ? at : lineAt(fileText, offset + next);
@@ -488,7 +521,19 @@ const YAML_ONLY_BREAKS_ALL = /[\u0085\u2028\u2029]/g;
 
 /** Go's unicode.IsSpace. */
 function isGoSpace(c: number): boolean {
-  return c === 0x20 || (c >= 0x09 && c <= 0x0d) || c === 0x85 || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000;
+  return (
+    c === 0x20 ||
+    (c >= 0x09 && c <= 0x0d) ||
+    c === 0x85 ||
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000
+  );
 }
 
 /** Go's bytes.TrimSpace. */
@@ -617,7 +662,11 @@ export function readAsIstioctl(files: readonly ModelFile[], readKinds: ReadonlyS
         firstError,
         (list) => {
           const nested = (body: Record<string, unknown>) => makeResource(body, doc);
-          return listItems(list)?.map((value, i) => ({ value, resource: () => (used ? used.resources.find((r) => r.source?.itemIndex === i) : makeResource(value as Record<string, unknown>, doc, i)), nested }));
+          return listItems(list)?.map((value, i) => ({
+            value,
+            resource: () => (used ? used.resources.find((r) => r.source?.itemIndex === i) : makeResource(value as Record<string, unknown>, doc, i)),
+            nested,
+          }));
         },
         !asJson,
       );
@@ -713,7 +762,9 @@ export function meshValidationLog(meshConfig: { defaultConfig: Record<string, un
   const metadata = meshConfig.defaultConfig.proxyMetadata;
   const warnings: string[] = [];
   if (isObject(metadata) && 'ISTIO_META_DNS_AUTO_ALLOCATE' in metadata) {
-    warnings.push("'ISTIO_META_DNS_AUTO_ALLOCATE' is deprecated; review https://istio.io/latest/docs/ops/configuration/traffic-management/dns-proxy/#dns-auto-allocation-v2 for information about replacement functionality");
+    warnings.push(
+      "'ISTIO_META_DNS_AUTO_ALLOCATE' is deprecated; review https://istio.io/latest/docs/ops/configuration/traffic-management/dns-proxy/#dns-auto-allocation-v2 for information about replacement functionality",
+    );
   }
   return warnings.length === 0 ? '' : `${istioLogTime(now)}\twarn\twarnings occurred during mesh validation: ${multierrorText(warnings)}\n`;
 }

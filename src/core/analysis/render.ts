@@ -22,7 +22,13 @@ function lineRange(line: number): SourceRange {
  * istioctl's line and our editor range for a field of a resource. `highlightPath`, when
  * given, decides the range (the line stays istioctl's, from `fieldPath`).
  */
-export function locateResourceField(resource: Resource, fieldPath: string | undefined, lookup: DocumentLookup, highlightPath?: string, highlightOccurrence?: number): Location {
+export function locateResourceField(
+  resource: Resource,
+  fieldPath: string | undefined,
+  lookup: DocumentLookup,
+  highlightPath?: string,
+  highlightOccurrence?: number,
+): Location {
   const at = locateIstioField(resource, fieldPath, lookup);
   if (!highlightPath) return at;
   const precise = locateIstioField(resource, highlightPath, lookup, highlightOccurrence);
@@ -64,14 +70,13 @@ function locateIstioField(resource: Resource, path: string | undefined, lookup: 
   const segs = prefix.length > 0 ? [...prefix, ...parseFieldPath(fieldPath)] : parseFieldPath(fieldPath);
   const loc = occurrence === undefined ? locateInDocument(doc, segs) : locateWithParser(doc, segs, occurrence);
   if (!loc) return { line: jsonLine(refLine), range: docRange };
-  const range: SourceRange = loc.key && loc.scalar
-    ? { startLine: loc.key.startLine, startCol: loc.key.startCol, endLine: loc.value.endLine, endCol: loc.value.endCol }
-    : loc.key ?? loc.value;
+  const range: SourceRange =
+    loc.key && loc.scalar
+      ? { startLine: loc.key.startLine, startCol: loc.key.startCol, endLine: loc.value.endLine, endCol: loc.value.endCol }
+      : (loc.key ?? loc.value);
   if (!loc.exact || !loc.scalar) return { line: jsonLine(refLine), range, matched: loc.exact };
   // istioctl maps scalar fields to the value's line, counted from the trimmed chunk.
-  const fieldLine = itemFileLine !== undefined
-    ? loc.value.startLine - itemFileLine + refLine
-    : loc.value.startLine - trimmedStartLine(doc) + doc.referenceLine;
+  const fieldLine = itemFileLine !== undefined ? loc.value.startLine - itemFileLine + refLine : loc.value.startLine - trimmedStartLine(doc) + doc.referenceLine;
   return { line: jsonLine(fieldLine), range, matched: true };
 }
 
@@ -90,7 +95,11 @@ export function rememberMessage(d: Diagnostic, m: AnalysisMessage): void {
 /** `ranges` false: the diagnostic's line only (its range is what locating the highlighted field costs). */
 export function renderMessage(m: AnalysisMessage, analyzer: string | undefined, lookup: DocumentLookup, ranges = true): Diagnostic {
   const r = m.resource;
-  const loc = !r?.source ? undefined : ranges ? locateResourceField(r, m.fieldPath, lookup, m.highlightPath, m.highlightOccurrence) : { line: locateIstioField(r, m.fieldPath, lookup).line };
+  const loc = !r?.source
+    ? undefined
+    : ranges
+      ? locateResourceField(r, m.fieldPath, lookup, m.highlightPath, m.highlightOccurrence)
+      : { line: locateIstioField(r, m.fieldPath, lookup).line };
   // One literal with every field (absent ones undefined): a fixed shape keeps each of the
   // thousands of kept diagnostics compact and fast to read.
   const d: Diagnostic = {

@@ -77,7 +77,12 @@ export function contextFor(store: StoreView, index: Lookups, sink: Reported[], a
   };
 }
 
-export function runAnalyzersSync(store: StoreView, analyzers: readonly Analyzer[], lookup: DocumentLookup, options: Omit<RunAnalyzersOptions, 'yieldNow'> = {}): Diagnostic[] {
+export function runAnalyzersSync(
+  store: StoreView,
+  analyzers: readonly Analyzer[],
+  lookup: DocumentLookup,
+  options: Omit<RunAnalyzersOptions, 'yieldNow'> = {},
+): Diagnostic[] {
   const index = new Lookups(store);
   const reported: Reported[] = [];
   for (const analyzer of analyzers) analyzer.analyze(contextFor(store, index, reported, analyzer.metadata.name, options.canceled ?? (() => false)));
@@ -166,7 +171,13 @@ function dedupeSorted(sorted: readonly SortItem[]): SortItem[] {
  * One analyzer's messages after suppression and the namespace filter, rendered, sorted and
  * without duplicates. `rank` is the analyzer's place in the run (see mergeProcessed).
  */
-export function processMessages(reported: readonly Reported[], lookup: DocumentLookup, options: RunAnalyzersOptions, render: MessageRenderer | undefined, rank: number): SortItem[] {
+export function processMessages(
+  reported: readonly Reported[],
+  lookup: DocumentLookup,
+  options: RunAnalyzersOptions,
+  render: MessageRenderer | undefined,
+  rank: number,
+): SortItem[] {
   const kept: SortItem[] = [];
   for (const { message, analyzer } of reported) {
     const r = message.resource;

@@ -101,7 +101,14 @@ export class AnalysisSession {
    * Runs (or reuses) each analyzer. `changedKinds` are the kind ids whose resources changed
    * since the previous run of this session; 'all' forces every analyzer to run.
    */
-  async run(store: StoreView, index: Lookups, analyzers: readonly Analyzer[], changedKinds: ReadonlySet<string> | 'all', lookup: DocumentLookup, options: RunAnalyzersOptions = {}): Promise<Diagnostic[]> {
+  async run(
+    store: StoreView,
+    index: Lookups,
+    analyzers: readonly Analyzer[],
+    changedKinds: ReadonlySet<string> | 'all',
+    lookup: DocumentLookup,
+    options: RunAnalyzersOptions = {},
+  ): Promise<Diagnostic[]> {
     const canceled = options.canceled ?? (() => false);
     const lists: SortItem[][] = [];
     const epoch = options.renderEpoch ?? `run ${++this.unkeyedRuns}`;

@@ -160,7 +160,11 @@ export function serviceAddresses(view: ConfigView, extra: readonly Resource[] = 
   const assumed = new Map(assumedServiceIps(view));
   const taken = new Set<string>(assumed.values());
   for (const s of services) for (const ip of writtenClusterIps(s)) if (ip !== 'None') taken.add(ip);
-  allocateClusterIps(extra.filter((s) => !assumed.has(s) && needsAssumedClusterIp(s)), taken, assumed);
+  allocateClusterIps(
+    extra.filter((s) => !assumed.has(s) && needsAssumedClusterIp(s)),
+    taken,
+    assumed,
+  );
   const out = new Map<Resource, ServiceAddresses>();
   for (const s of services) {
     if (serviceSpec(s).type === 'ExternalName') {

@@ -9,7 +9,17 @@ import type { Resource, ResourceSource } from '../document/types.ts';
 import { KINDS, type KindInfo } from '../document/kinds.ts';
 import { EMPTY_STRING_MAP, isObj, newStringMap, objOrUndefined, str, valueAt, type Obj } from '../document/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
-import { Container, cronJobSpec, podSpec, podStatus, PodSpec, workloadControllerSpec, type LabelSelector, type PodSpec as PodSpecView, type PodTemplate } from './api/kube.ts';
+import {
+  Container,
+  cronJobSpec,
+  podSpec,
+  podStatus,
+  PodSpec,
+  workloadControllerSpec,
+  type LabelSelector,
+  type PodSpec as PodSpecView,
+  type PodTemplate,
+} from './api/kube.ts';
 import { compiledMatches, compileLabelSelector, type CompiledSelector } from './labelSelector.ts';
 import { parseIpv4 } from './addresses.ts';
 import { injectorConfigMapName, injectorProxyImage, injectorSettings } from './injector.ts';
@@ -48,7 +58,6 @@ export const DEFAULT_PROXY_IMAGE = 'docker.io/istio/proxyv2:latest';
 
 /** Where derived pods get their IPs (Kubernetes' usual pod CIDR in kind and kubeadm). */
 export const POD_CIDR_PREFIX = '10.244';
-
 
 /** Kubernetes' SafeEncodeString over the decimal text of a number. */
 function safeEncode(n: number): string {
@@ -197,7 +206,6 @@ function selectsAny(selector: LabelSelector, podsOfNamespace: NamespacePods): bo
   return compiled !== undefined && podsOfNamespace.anyMatches(compiled);
 }
 
-
 /** A ReplicaSet or Job whose owner (a Deployment or CronJob) is in the workspace derives nothing itself. */
 function ownedByWorkspaceController(r: Resource, view: DerivationInputs['view']): boolean {
   for (const ref of ownerRefs(r)) {
@@ -229,7 +237,8 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
   // `n` replicas named `<prefix>-<suffix>`, as a ReplicaSet or Job controller names them.
   const numbered = (prefix: string, n: number, owner: PodPlan['owner'], extraLabels: Record<string, string>) => {
     const generateName = `${prefix}-`;
-    for (let i = 0; i < n; i++) plans.push({ name: generateName + podSuffix(indexedSeed(seed, HASH, i)), nodeName: templateNode, extraLabels, owner, generateName });
+    for (let i = 0; i < n; i++)
+      plans.push({ name: generateName + podSuffix(indexedSeed(seed, HASH, i)), nodeName: templateNode, extraLabels, owner, generateName });
   };
   switch (kind) {
     case KINDS.Deployment: {
@@ -241,14 +250,20 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
     case KINDS.StatefulSet:
       for (let i = 0; i < count(spec.replicas, 1); i++) {
         const name = `${controller.name}-${i}`;
-        plans.push({ name, nodeName: templateNode, extraLabels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) }, owner: self });
+        plans.push({
+          name,
+          nodeName: templateNode,
+          extraLabels: { 'statefulset.kubernetes.io/pod-name': name, 'apps.kubernetes.io/pod-index': String(i) },
+          owner: self,
+        });
       }
       break;
     case KINDS.DaemonSet: {
       const targets = templateNode !== '' ? [templateNode] : nodes.length > 0 ? nodes.slice(0, MAX_DERIVED_REPLICAS).map((n) => n.name) : [''];
       const generateName = `${controller.name}-`;
       const extraLabels = {};
-      for (const node of targets) plans.push({ name: generateName + podSuffix(fnv32aFrom(fnv32aCode(seed, 64), node)), nodeName: node, extraLabels, owner: self, generateName });
+      for (const node of targets)
+        plans.push({ name: generateName + podSuffix(fnv32aFrom(fnv32aCode(seed, 64), node)), nodeName: node, extraLabels, owner: self, generateName });
       break;
     }
     case KINDS.ReplicaSet:
@@ -357,7 +372,8 @@ function podCidrSlot(ip: string): number | undefined {
 /** Injected proxy image for a pod: the revision's injector ConfigMap, else the default image. */
 function proxyImageFor(view: DerivationInputs['view'], revision: string): string {
   const cmName = injectorConfigMapName(revision);
-  const cm = view.list(KINDS.ConfigMap).find((c) => c.name === cmName && c.namespace === 'istio-system') ?? view.list(KINDS.ConfigMap).find((c) => c.name === cmName);
+  const cm =
+    view.list(KINDS.ConfigMap).find((c) => c.name === cmName && c.namespace === 'istio-system') ?? view.list(KINDS.ConfigMap).find((c) => c.name === cmName);
   const image = cm ? injectorProxyImage(cm) : '';
   return image !== '' && image !== '/:' ? image : DEFAULT_PROXY_IMAGE;
 }
@@ -395,13 +411,7 @@ interface PodParts {
  * Deployments then allocates a fraction of the objects, which the analysis time is mostly
  * made of. Resources are never mutated, so sharing is safe.
  */
-function podParts(
-  controller: Resource,
-  template: { raw: Obj; typed: PodTemplate },
-  plan: PodPlan,
-  mesh: MeshMode,
-  memo: PartsMemo,
-): PodParts {
+function podParts(controller: Resource, template: { raw: Obj; typed: PodTemplate }, plan: PodPlan, mesh: MeshMode, memo: PartsMemo): PodParts {
   // Replicas that share their extra labels share the plan's object for them (see replicaPlans).
   // A controller has one or a few such groups: a scan beats a map of maps.
   for (const m of memo) if (m.extraLabels === plan.extraLabels && m.nodeName === plan.nodeName) return m.parts;
@@ -534,13 +544,26 @@ function podMetadata(controller: Resource, shared: ControllerShared, plan: PodPl
   const metadata: Obj =
     plan.generateName === undefined
       ? { name: plan.name, namespace: controller.namespace, labels: parts.labels, annotations: parts.annotations, ownerReferences: shared.ownerRefs }
-      : { name: plan.name, generateName: plan.generateName, namespace: controller.namespace, labels: parts.labels, annotations: parts.annotations, ownerReferences: shared.ownerRefs };
+      : {
+          name: plan.name,
+          generateName: plan.generateName,
+          namespace: controller.namespace,
+          labels: parts.labels,
+          annotations: parts.annotations,
+          ownerReferences: shared.ownerRefs,
+        };
   for (const [k, v] of shared.otherMeta) metadata[k] = v;
   return metadata;
 }
 
 function buildPod(controller: Resource, shared: ControllerShared, plan: PodPlan, ip: string, parts: PodParts): Resource {
-  const body: Obj = { apiVersion: 'v1', kind: 'Pod', metadata: podMetadata(controller, shared, plan, parts), spec: parts.spec, status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: READY_CONDITIONS } };
+  const body: Obj = {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: podMetadata(controller, shared, plan, parts),
+    spec: parts.spec,
+    status: { phase: 'Running', podIP: ip, podIPs: [{ ip }], conditions: READY_CONDITIONS },
+  };
   const pod: Resource = {
     key: `${KINDS.Pod.id}/${controller.namespace}/${plan.name}`,
     kindId: KINDS.Pod.id,

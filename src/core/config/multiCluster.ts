@@ -15,7 +15,10 @@ export class MultiClusterStoreView implements StoreView {
   readonly options: StoreView['options'];
   private readonly lists = new Map<string, Resource[]>();
 
-  constructor(private readonly defaultStore: StoreView, private readonly clusters: readonly ClusterStore[]) {
+  constructor(
+    private readonly defaultStore: StoreView,
+    private readonly clusters: readonly ClusterStore[],
+  ) {
     this.options = defaultStore.options;
   }
 

@@ -110,4 +110,3 @@ export function resolveDestinationHost(table: HostTable, sourceNs: string, expor
   }
   return undefined;
 }
-

@@ -149,7 +149,9 @@ export function podWorkloadName(pod: Resource, labels: Readonly<Record<string, s
   if (Object.hasOwn(labels, 'service.istio.io/workload-name')) return labels['service.istio.io/workload-name'] as string;
   const meta = isObj(pod.body.metadata) ? pod.body.metadata : {};
   if (str(meta.generateName) === '') return pod.name;
-  const controller = arr(meta.ownerReferences).filter(isObj).find((r) => r.controller === true);
+  const controller = arr(meta.ownerReferences)
+    .filter(isObj)
+    .find((r) => r.controller === true);
   if (!controller) return pod.name;
   const kind = str(controller.kind);
   const name = str(controller.name);
@@ -253,7 +255,9 @@ function sliceEndpoints(view: ConfigView, slices: readonly Resource[], ports: re
     for (const e of arr(slice.body.endpoints).filter(isObj)) {
       const conditions = isObj(e.conditions) ? e.conditions : {};
       const health: EndpointHealth = conditions.terminating === true ? 'TERMINATING' : conditions.ready === false ? 'UNHEALTHY' : 'HEALTHY';
-      for (const address of arr(e.addresses).map(str).filter((a) => a !== '')) {
+      for (const address of arr(e.addresses)
+        .map(str)
+        .filter((a) => a !== '')) {
         const pod = byIp.get(address);
         if (pod) {
           out.push({ ...podEndpoint(view, pod, ports, address), ports: mapped, health });
@@ -294,7 +298,9 @@ function kubeServices(view: ConfigView): MeshService[] {
 export function assumedKubeServices(view: ConfigView, services: readonly Resource[], pods: readonly Resource[]): MeshService[] {
   const meshDefault = meshDefaultExportTo(view);
   const slices = endpointSlicesByService(view);
-  return services.map((svc) => kubeService(view, svc, meshDefault, slices, (selector) => pods.filter((p) => p.namespace === svc.namespace && selectorMatches(selector, p.labels))));
+  return services.map((svc) =>
+    kubeService(view, svc, meshDefault, slices, (selector) => pods.filter((p) => p.namespace === svc.namespace && selectorMatches(selector, p.labels))),
+  );
 }
 
 function kubeService(
@@ -312,7 +318,13 @@ function kubeService(
     targetPort: p.targetPort ?? p.port,
   }));
   const annotation = svc.annotations[EXPORT_TO_ANNOTATION];
-  const raw = annotation === undefined ? [] : annotation.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const raw =
+    annotation === undefined
+      ? []
+      : annotation
+          .split(',')
+          .map((s) => s.trim())
+          .filter((s) => s !== '');
   const externalName = spec.type === 'ExternalName' && spec.externalName !== '' ? spec.externalName : '';
   const headless = spec.clusterIP === 'None';
   let addrs = [UNSPECIFIED_IP];
@@ -358,9 +370,22 @@ function serviceAccountsOf(view: ConfigView, svc: Resource): string[] {
   return out;
 }
 
-const RESOLUTIONS: Readonly<Record<string, Resolution>> = { NONE: 'Passthrough', STATIC: 'ClientSideLB', DNS: 'DNS', DNS_ROUND_ROBIN: 'DNSRoundRobin', DYNAMIC_DNS: 'DynamicDNS' };
+const RESOLUTIONS: Readonly<Record<string, Resolution>> = {
+  NONE: 'Passthrough',
+  STATIC: 'ClientSideLB',
+  DNS: 'DNS',
+  DNS_ROUND_ROBIN: 'DNSRoundRobin',
+  DYNAMIC_DNS: 'DynamicDNS',
+};
 
-function entryEndpoint(view: ConfigView, namespace: string, name: string, we: WorkloadEntrySpec, ports: readonly ServicePortInfo[], workload: Resource | undefined): Endpoint {
+function entryEndpoint(
+  view: ConfigView,
+  namespace: string,
+  name: string,
+  we: WorkloadEntrySpec,
+  ports: readonly ServicePortInfo[],
+  workload: Resource | undefined,
+): Endpoint {
   const mapped: Record<string, number> = {};
   for (const p of ports) {
     const override = we.ports[p.name];
@@ -408,7 +433,12 @@ function serviceEntries(view: ConfigView): MeshService[] {
   const meshDefault = meshDefaultExportTo(view);
   for (const se of view.list(KINDS.ServiceEntry)) {
     const spec = serviceEntry(se);
-    const ports: ServicePortInfo[] = spec.ports.map((p) => ({ name: p.name, port: p.number, protocol: parseProtocol(p.protocol), targetPort: p.targetPort || p.number }));
+    const ports: ServicePortInfo[] = spec.ports.map((p) => ({
+      name: p.name,
+      port: p.number,
+      protocol: parseProtocol(p.protocol),
+      targetPort: p.targetPort || p.number,
+    }));
     const resolution = RESOLUTIONS[spec.resolution] ?? 'Passthrough';
     let passthroughTargetPorts: Record<number, number> | undefined;
     if (resolution === 'Passthrough') {
@@ -430,10 +460,24 @@ function serviceEntries(view: ConfigView): MeshService[] {
         // A DNS ServiceEntry without endpoints resolves its own host name.
         const mapped: Record<string, number> = {};
         for (const p of ports) mapped[p.name] = typeof p.targetPort === 'number' && p.targetPort ? p.targetPort : p.port;
-        return [{
-          address: hostname, ports: mapped, labels: {}, workload: undefined, serviceAccount: '', identity: '', network: '', locality: '',
-          tlsMode: 'disabled', workloadName: se.name, namespace: se.namespace, health: 'UNKNOWN', weight: 0, nodeName: '',
-        }];
+        return [
+          {
+            address: hostname,
+            ports: mapped,
+            labels: {},
+            workload: undefined,
+            serviceAccount: '',
+            identity: '',
+            network: '',
+            locality: '',
+            tlsMode: 'disabled',
+            workloadName: se.name,
+            namespace: se.namespace,
+            health: 'UNKNOWN',
+            weight: 0,
+            nodeName: '',
+          },
+        ];
       }
       return spec.endpoints.map((e, i) => entryEndpoint(view, se.namespace, `${se.name}-${i}`, e, ports, undefined));
     };
@@ -568,7 +612,11 @@ export function assumedClusterIps(view: ConfigView): ReadonlyMap<string, string>
  * list and the ambient data plane use them; the analyzers do not (istioctl does not see them
  * either). `serviceResources` are the Services as objects, their assumed cluster IP written in.
  */
-export function assumedGatewayDeployments(view: ConfigView): { services: readonly MeshService[]; serviceResources: readonly Resource[]; pods: readonly Resource[] } {
+export function assumedGatewayDeployments(view: ConfigView): {
+  services: readonly MeshService[];
+  serviceResources: readonly Resource[];
+  pods: readonly Resource[];
+} {
   return view.lookups.cached('config.assumedGatewayDeployments', () => {
     if (view.list(KINDS.KubernetesGateway).length === 0) return { services: [], serviceResources: [], pods: [] };
     const all = podIndex(view).all;

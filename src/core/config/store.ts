@@ -63,25 +63,44 @@ export function placeholderResources(mesh: MeshConfig, flavor: PlaceholderFlavor
   const svc = mesh.ingressService || 'istio-ingressgateway';
   const ns = 'istio-system';
   const labels: Record<string, string> = chartLike ? { app: 'istio-ingressgateway', istio: 'ingressgateway' } : { istio: 'ingressgateway' };
-  const pod = syntheticResource(KINDS.Pod, ns, `${svc}-dummypod`, {
-    apiVersion: 'v1',
-    kind: 'Pod',
-    metadata: { name: `${svc}-dummypod`, namespace: ns, labels },
-    spec: { containers: [{ name: 'istio-proxy', args: null }] },
-  }, 'placeholder');
-  const port = (name: string, p: number, target: number, nodePort?: number) => ({ name, ...(nodePort ? { nodePort } : {}), port: p, protocol: 'TCP', targetPort: target });
+  const pod = syntheticResource(
+    KINDS.Pod,
+    ns,
+    `${svc}-dummypod`,
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: `${svc}-dummypod`, namespace: ns, labels },
+      spec: { containers: [{ name: 'istio-proxy', args: null }] },
+    },
+    'placeholder',
+  );
+  const port = (name: string, p: number, target: number, nodePort?: number) => ({
+    name,
+    ...(nodePort ? { nodePort } : {}),
+    port: p,
+    protocol: 'TCP',
+    targetPort: target,
+  });
   const chartPorts = [port('status-port', 15021, 15021), port('http2', 80, 8080), port('https', 443, 8443)];
-  const ports = flavor === 'chart'
-    ? chartPorts
-    : flavor === 'workbench'
-      ? [...chartPorts, port('tcp', 31400, 31400), port('tls', 15443, 15443)]
-      : [port('http2', 80, 80, 31380), port('https', 443, 443, 31390), port('tcp', 31400, 31400, 31400), port('tls', 15443, 15443, 31447)];
-  const service = syntheticResource(KINDS.Service, ns, svc, {
-    apiVersion: 'v1',
-    kind: 'Service',
-    metadata: { name: svc, namespace: ns, ...(chartLike ? { labels } : {}) },
-    spec: { ports, selector: chartLike ? labels : { istio: 'ingressgateway' } },
-  }, 'placeholder');
+  const ports =
+    flavor === 'chart'
+      ? chartPorts
+      : flavor === 'workbench'
+        ? [...chartPorts, port('tcp', 31400, 31400), port('tls', 15443, 15443)]
+        : [port('http2', 80, 80, 31380), port('https', 443, 443, 31390), port('tcp', 31400, 31400, 31400), port('tls', 15443, 15443, 31447)];
+  const service = syntheticResource(
+    KINDS.Service,
+    ns,
+    svc,
+    {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: svc, namespace: ns, ...(chartLike ? { labels } : {}) },
+      spec: { ports, selector: chartLike ? labels : { istio: 'ingressgateway' } },
+    },
+    'placeholder',
+  );
   return [pod, service];
 }
 
@@ -123,8 +142,12 @@ export class ResourceStore implements StoreView {
   /** The workspace's resources as of the last build or refresh. */
   private lastInput: readonly Resource[] | undefined;
 
-  constructor(resources: Iterable<Resource>, readonly options: StoreOptions) {
-    this.placeholders = options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig, this.placeholderFlavor) : [];
+  constructor(
+    resources: Iterable<Resource>,
+    readonly options: StoreOptions,
+  ) {
+    this.placeholders =
+      options.includePlaceholders && options.meshConfig.ingressControllerMode !== 'OFF' ? placeholderResources(options.meshConfig, this.placeholderFlavor) : [];
     if (options.mode === 'cli') for (const p of this.placeholders) this.add(p);
     const input = [...resources];
     this.lastInput = input;
@@ -178,7 +201,8 @@ export class ResourceStore implements StoreView {
       const info = kindById(k);
       return info !== undefined && !info.synthetic;
     });
-    if (this.options.deriveWorkloads && touched.some((k) => DERIVED_POD_INPUTS.some((i) => i.id === k)) && !touched.includes(KINDS.Pod.id)) touched.push(KINDS.Pod.id);
+    if (this.options.deriveWorkloads && touched.some((k) => DERIVED_POD_INPUTS.some((i) => i.id === k)) && !touched.includes(KINDS.Pod.id))
+      touched.push(KINDS.Pod.id);
     if (touched.length === 0) return new Set();
     const set = new Set(touched);
     const lastInput = this.lastInput;

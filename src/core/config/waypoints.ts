@@ -11,7 +11,17 @@ import { chainedSuffix, hashedAddress } from './fnv.ts';
 import { POD_CIDR_PREFIX } from './derivedWorkloads.ts';
 import { kubernetesGateway, gatewayClass } from './api/gatewayapi.ts';
 import { compileLabelSelector, compiledMatches, type CompiledSelector } from './labelSelector.ts';
-import { DATAPLANE_MODE_LABEL, GATEWAY_MANAGED_LABEL, GATEWAY_NAME_LABEL, MESH_GATEWAY_CONTROLLER, EASTWEST_GATEWAY_CONTROLLER, SIDECAR_INJECT, CANONICAL_NAME_LABEL, CANONICAL_REVISION_LABEL, USE_WAYPOINT_LABEL } from './wellKnown.ts';
+import {
+  DATAPLANE_MODE_LABEL,
+  GATEWAY_MANAGED_LABEL,
+  GATEWAY_NAME_LABEL,
+  MESH_GATEWAY_CONTROLLER,
+  EASTWEST_GATEWAY_CONTROLLER,
+  SIDECAR_INJECT,
+  CANONICAL_NAME_LABEL,
+  CANONICAL_REVISION_LABEL,
+  USE_WAYPOINT_LABEL,
+} from './wellKnown.ts';
 
 export const USE_WAYPOINT_NAMESPACE_LABEL = 'istio.io/use-waypoint-namespace';
 export const WAYPOINT_FOR_LABEL = 'istio.io/waypoint-for';
@@ -67,11 +77,13 @@ const ref = (ns: string, name: string) => `${ns}/${name}`;
 
 function gatewayStatusAddresses(gw: Resource): Array<{ type: string; value: string }> {
   const status = isObj(gw.body.status) ? gw.body.status : {};
-  return arr(status.addresses)
-    .filter(isObj)
-    // The API server defaults an address's type to IPAddress.
-    .map((a) => ({ type: a.type === undefined || a.type === null ? 'IPAddress' : str(a.type), value: str(a.value) }))
-    .filter((a) => a.value !== '');
+  return (
+    arr(status.addresses)
+      .filter(isObj)
+      // The API server defaults an address's type to IPAddress.
+      .map((a) => ({ type: a.type === undefined || a.type === null ? 'IPAddress' : str(a.type), value: str(a.value) }))
+      .filter((a) => a.value !== '')
+  );
 }
 
 function classOf(view: Pick<ResourceReader, 'find'>, name: string): Resource | undefined {
@@ -131,12 +143,37 @@ export function waypointInfrastructure(view: Pick<ResourceReader, 'list' | 'find
       for (const l of spec.listeners) {
         if (seen.has(l.port) || l.port === 0) continue;
         seen.add(l.port);
-        ports.push({ name: l.name || `port-${l.port}`, port: l.port, targetPort: l.port, protocol: 'TCP', ...(l.protocol === 'HBONE' ? { appProtocol: 'hbone' } : {}) });
+        ports.push({
+          name: l.name || `port-${l.port}`,
+          port: l.port,
+          targetPort: l.port,
+          protocol: 'TCP',
+          ...(l.protocol === 'HBONE' ? { appProtocol: 'hbone' } : {}),
+        });
       }
-      services.push(synthetic(KINDS.Service, gw.namespace, name, { ...gwLabels }, EMPTY_STRING_MAP, { spec: { type: 'ClusterIP', selector: { [GATEWAY_NAME_LABEL]: gw.name }, ports } }, derivedFrom));
+      services.push(
+        synthetic(
+          KINDS.Service,
+          gw.namespace,
+          name,
+          { ...gwLabels },
+          EMPTY_STRING_MAP,
+          { spec: { type: 'ClusterIP', selector: { [GATEWAY_NAME_LABEL]: gw.name }, ports } },
+          derivedFrom,
+        ),
+      );
     }
     if (!hasGatewayPods(gw, pods)) {
-      newPods.push(deployedPod(gw, name, 'waypoint', (hash) => ({ ...gwLabels, 'pod-template-hash': hash, [DATAPLANE_MODE_LABEL]: 'none', [SIDECAR_INJECT]: 'false', [CANONICAL_NAME_LABEL]: name, [CANONICAL_REVISION_LABEL]: 'latest' })));
+      newPods.push(
+        deployedPod(gw, name, 'waypoint', (hash) => ({
+          ...gwLabels,
+          'pod-template-hash': hash,
+          [DATAPLANE_MODE_LABEL]: 'none',
+          [SIDECAR_INJECT]: 'false',
+          [CANONICAL_NAME_LABEL]: name,
+          [CANONICAL_REVISION_LABEL]: 'latest',
+        })),
+      );
     }
   }
   return { services, pods: newPods };
@@ -152,14 +189,31 @@ function hasGatewayPods(gw: Resource, pods: readonly Resource[]): boolean {
  * `istio-proxy` container running `proxy <role>`, and the status `statusFor` gives its name.
  * The labels are the template's for that role, given the template hash.
  */
-function deployedPod(gw: Resource, name: string, role: 'waypoint' | 'router', labelsFor: (hash: string) => Record<string, string>, statusFor?: (podName: string) => Record<string, unknown>): Resource {
+function deployedPod(
+  gw: Resource,
+  name: string,
+  role: 'waypoint' | 'router',
+  labelsFor: (hash: string) => Record<string, string>,
+  statusFor?: (podName: string) => Record<string, unknown>,
+): Resource {
   const hash = chainedSuffix(`${gw.namespace}/${name}`, 9);
   const podName = `${name}-${hash}-${chainedSuffix(`${gw.namespace}/${name}#0`, 5)}`;
   const body = {
     metadata: { generateName: `${name}-${hash}-`, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: `${name}-${hash}`, controller: true }] },
     spec: {
       serviceAccountName: gw.annotations[SERVICE_ACCOUNT_ANNOTATION] || name,
-      containers: [{ name: 'istio-proxy', image: 'auto', args: ['proxy', role], ports: [{ name: 'metrics', containerPort: 15020 }, { name: 'status-port', containerPort: 15021 }, { name: 'http-envoy-prom', containerPort: 15090 }] }],
+      containers: [
+        {
+          name: 'istio-proxy',
+          image: 'auto',
+          args: ['proxy', role],
+          ports: [
+            { name: 'metrics', containerPort: 15020 },
+            { name: 'status-port', containerPort: 15021 },
+            { name: 'http-envoy-prom', containerPort: 15090 },
+          ],
+        },
+      ],
     },
     ...(statusFor ? { status: statusFor(podName) } : {}),
   };
@@ -188,7 +242,11 @@ function isManagedGateway(gw: Resource): boolean {
  * pod's address is allocated outside `taken`. Marked derived from their Gateway. The
  * analyzers never see these (istioctl does not); the generated config does.
  */
-export function managedGatewayInfrastructure(view: Pick<ResourceReader, 'list' | 'find'>, pods: readonly Resource[], taken: Set<string>): { services: Resource[]; pods: Resource[] } {
+export function managedGatewayInfrastructure(
+  view: Pick<ResourceReader, 'list' | 'find'>,
+  pods: readonly Resource[],
+  taken: Set<string>,
+): { services: Resource[]; pods: Resource[] } {
   const services: Resource[] = [];
   const newPods: Resource[] = [];
   for (const gw of view.list(KINDS.KubernetesGateway)) {
@@ -209,22 +267,68 @@ export function managedGatewayInfrastructure(view: Pick<ResourceReader, 'list' |
         used.add(portName);
         ports.push({ name: portName, port: l.port, protocol: 'TCP', appProtocol: l.protocol.toLowerCase() });
       });
-      services.push(synthetic(KINDS.Service, gw.namespace, name, { ...gwLabels }, EMPTY_STRING_MAP, { spec: { type: 'LoadBalancer', selector: { [GATEWAY_NAME_LABEL]: gw.name }, ports } }, derivedFrom));
+      services.push(
+        synthetic(
+          KINDS.Service,
+          gw.namespace,
+          name,
+          { ...gwLabels },
+          EMPTY_STRING_MAP,
+          { spec: { type: 'LoadBalancer', selector: { [GATEWAY_NAME_LABEL]: gw.name }, ports } },
+          derivedFrom,
+        ),
+      );
     }
     if (!hasGatewayPods(gw, pods)) {
-      const labelsFor = (hash: string) => ({ [SIDECAR_INJECT]: 'false', [CANONICAL_NAME_LABEL]: name, [CANONICAL_REVISION_LABEL]: 'latest', ...gwLabels, [GATEWAY_MANAGED_LABEL]: 'istio.io-gateway-controller', 'pod-template-hash': hash });
+      const labelsFor = (hash: string) => ({
+        [SIDECAR_INJECT]: 'false',
+        [CANONICAL_NAME_LABEL]: name,
+        [CANONICAL_REVISION_LABEL]: 'latest',
+        ...gwLabels,
+        [GATEWAY_MANAGED_LABEL]: 'istio.io-gateway-controller',
+        'pod-template-hash': hash,
+      });
       // Addressed by a hash of the pod's own name, as derived pods are.
-      newPods.push(deployedPod(gw, name, 'router', labelsFor, (podName) => ({ phase: 'Running', podIP: hashedAddress(POD_CIDR_PREFIX, `${gw.namespace}/${podName}`, taken) })));
+      newPods.push(
+        deployedPod(gw, name, 'router', labelsFor, (podName) => ({
+          phase: 'Running',
+          podIP: hashedAddress(POD_CIDR_PREFIX, `${gw.namespace}/${podName}`, taken),
+        })),
+      );
     }
   }
   return { services, pods: newPods };
 }
 
-function synthetic(kind: typeof KINDS.Pod, namespace: string, name: string, labels: Record<string, string>, annotations: StringMap, body: Record<string, unknown>, derivedFrom: Resource['derivedFrom']): Resource {
+function synthetic(
+  kind: typeof KINDS.Pod,
+  namespace: string,
+  name: string,
+  labels: Record<string, string>,
+  annotations: StringMap,
+  body: Record<string, unknown>,
+  derivedFrom: Resource['derivedFrom'],
+): Resource {
   const meta = isObj(body.metadata) ? body.metadata : {};
   const l = Object.assign(Object.create(null) as Record<string, string>, labels);
-  const fullBody = { apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version, kind: kind.kind, ...body, metadata: { ...meta, name, namespace, labels: { ...labels } } };
-  return { key: `${kind.id}/${namespace}/${name}`, kindId: kind.id, gvk: { group: kind.group, version: kind.version, kind: kind.kind }, namespace, name, labels: l, annotations, body: fullBody, synthetic: 'derived', derivedFrom };
+  const fullBody = {
+    apiVersion: kind.group ? `${kind.group}/${kind.version}` : kind.version,
+    kind: kind.kind,
+    ...body,
+    metadata: { ...meta, name, namespace, labels: { ...labels } },
+  };
+  return {
+    key: `${kind.id}/${namespace}/${name}`,
+    kindId: kind.id,
+    gvk: { group: kind.group, version: kind.version, kind: kind.kind },
+    namespace,
+    name,
+    labels: l,
+    annotations,
+    body: fullBody,
+    synthetic: 'derived',
+    derivedFrom,
+  };
 }
 
 /**
@@ -257,7 +361,9 @@ export function recognizeWaypoints(
     if (addresses.length === 0) continue;
     const host = addresses.find((a) => a.type === 'Hostname');
     const ip = addresses.find((a) => a.type === 'IPAddress');
-    const address: WaypointAddress = host ? { hostname: { namespace: gw.namespace, hostname: host.value }, hboneMtlsPort: HBONE_PORT } : { ip: ip?.value ?? '', hboneMtlsPort: HBONE_PORT };
+    const address: WaypointAddress = host
+      ? { hostname: { namespace: gw.namespace, hostname: host.value }, hboneMtlsPort: HBONE_PORT }
+      : { ip: ip?.value ?? '', hboneMtlsPort: HBONE_PORT };
     const cls = classOf(view, spec.gatewayClassName);
     let trafficType: TrafficType = 'service';
     let trafficTypeFrom: Waypoint['trafficTypeFrom'] = 'default';
@@ -348,7 +454,10 @@ function admits(w: Waypoint, namespace: string, nsLabels: StringMap | undefined)
 
 const notReady = (r: string) => ({ reason: 'WaypointIsNotReady' as const, message: `waypoint "${r}" is not ready` });
 const denied = (r: string) => ({ reason: 'AttachmentDenied' as const, message: `we are not permitted to attach to waypoint "${r}" (missing allowedRoutes?)` });
-const unsupported = (r: string, t: string) => ({ reason: 'UnsupportedTrafficType' as const, message: `attempting to bind to traffic type "${t}" which the waypoint "${r}" does not support` });
+const unsupported = (r: string, t: string) => ({
+  reason: 'UnsupportedTrafficType' as const,
+  message: `attempting to bind to traffic type "${t}" which the waypoint "${r}" does not support`,
+});
 
 /** istiod's fetchWaypointForTarget: the object's own label (`none` opts out), else its namespace's. */
 function waypointForTarget(ctx: BindingContext, o: ObjectMeta): WaypointBinding {
@@ -357,16 +466,40 @@ function waypointForTarget(ctx: BindingContext, o: ObjectMeta): WaypointBinding 
   const nsLabels = ctx.namespaceLabels(o.namespace);
   if (own.ref) {
     const w = ctx.waypoints.get(own.ref);
-    if (!w) return { via: 'object', requested: own.ref, error: notReady(own.ref), explanation: `The object's ${USE_WAYPOINT_LABEL} label names ${own.ref}, which is missing or has no address (not ready); there is no fallback to the namespace's waypoint.` };
-    if (!admits(w, o.namespace, nsLabels)) return { via: 'object', requested: own.ref, error: denied(own.ref), explanation: `${own.ref} does not admit namespace ${o.namespace}: its HBONE listener's allowedRoutes allow ${w.allowedRoutes.from === 'Same' ? 'only its own namespace' : 'only namespaces matching its selector'}.` };
+    if (!w)
+      return {
+        via: 'object',
+        requested: own.ref,
+        error: notReady(own.ref),
+        explanation: `The object's ${USE_WAYPOINT_LABEL} label names ${own.ref}, which is missing or has no address (not ready); there is no fallback to the namespace's waypoint.`,
+      };
+    if (!admits(w, o.namespace, nsLabels))
+      return {
+        via: 'object',
+        requested: own.ref,
+        error: denied(own.ref),
+        explanation: `${own.ref} does not admit namespace ${o.namespace}: its HBONE listener's allowedRoutes allow ${w.allowedRoutes.from === 'Same' ? 'only its own namespace' : 'only namespaces matching its selector'}.`,
+      };
     return { via: 'object', requested: own.ref, waypoint: w, explanation: `The object's ${USE_WAYPOINT_LABEL} label names ${own.ref}.` };
   }
   if (nsLabels) {
     const fromNs = waypointFromLabels(nsLabels, o.namespace);
     if (!fromNs.none && fromNs.ref) {
       const w = ctx.waypoints.get(fromNs.ref);
-      if (!w) return { via: 'namespace', requested: fromNs.ref, error: notReady(fromNs.ref), explanation: `Namespace ${o.namespace}'s ${USE_WAYPOINT_LABEL} label names ${fromNs.ref}, which is missing or has no address (not ready).` };
-      if (!admits(w, o.namespace, nsLabels)) return { via: 'namespace', requested: fromNs.ref, error: denied(fromNs.ref), explanation: `${fromNs.ref} does not admit namespace ${o.namespace} (allowedRoutes).` };
+      if (!w)
+        return {
+          via: 'namespace',
+          requested: fromNs.ref,
+          error: notReady(fromNs.ref),
+          explanation: `Namespace ${o.namespace}'s ${USE_WAYPOINT_LABEL} label names ${fromNs.ref}, which is missing or has no address (not ready).`,
+        };
+      if (!admits(w, o.namespace, nsLabels))
+        return {
+          via: 'namespace',
+          requested: fromNs.ref,
+          error: denied(fromNs.ref),
+          explanation: `${fromNs.ref} does not admit namespace ${o.namespace} (allowedRoutes).`,
+        };
       return { via: 'namespace', requested: fromNs.ref, waypoint: w, explanation: `Inherited from namespace ${o.namespace}'s ${USE_WAYPOINT_LABEL} label.` };
     }
   }
@@ -382,13 +515,21 @@ function waypointForTarget(ctx: BindingContext, o: ObjectMeta): WaypointBinding 
 export function serviceWaypoint(ctx: BindingContext, svc: ObjectMeta): WaypointBinding {
   const managed = svc.labels[GATEWAY_MANAGED_LABEL];
   if (managed === MESH_GATEWAY_CONTROLLER || managed === EASTWEST_GATEWAY_CONTROLLER) {
-    return { via: 'isWaypoint', explanation: `This is a ${managed === MESH_GATEWAY_CONTROLLER ? "waypoint's" : "east-west gateway's"} own Service (${GATEWAY_MANAGED_LABEL}=${managed}): it never gets a waypoint.` };
+    return {
+      via: 'isWaypoint',
+      explanation: `This is a ${managed === MESH_GATEWAY_CONTROLLER ? "waypoint's" : "east-west gateway's"} own Service (${GATEWAY_MANAGED_LABEL}=${managed}): it never gets a waypoint.`,
+    };
   }
   const b = waypointForTarget(ctx, svc);
   if (!b.waypoint) return b;
   const t = b.waypoint.trafficType;
   if (t !== 'service' && t !== 'all') {
-    return { via: b.via, requested: b.requested, error: unsupported(b.requested ?? '', 'service'), explanation: `${b.requested} is for '${t}' traffic (${WAYPOINT_FOR_LABEL}), not 'service': the Service is not bound, and the error is reported even though ${b.via === 'namespace' ? 'the binding is inherited from the namespace' : 'the label is on the object'}.` };
+    return {
+      via: b.via,
+      requested: b.requested,
+      error: unsupported(b.requested ?? '', 'service'),
+      explanation: `${b.requested} is for '${t}' traffic (${WAYPOINT_FOR_LABEL}), not 'service': the Service is not bound, and the error is reported even though ${b.via === 'namespace' ? 'the binding is inherited from the namespace' : 'the label is on the object'}.`,
+    };
   }
   return b;
 }
@@ -402,16 +543,28 @@ export function serviceWaypoint(ctx: BindingContext, svc: ObjectMeta): WaypointB
 export function workloadWaypoint(ctx: BindingContext, pod: ObjectMeta): WaypointBinding {
   const instanceOf = pod.labels[GATEWAY_NAME_LABEL];
   if (instanceOf && ctx.waypoints.has(ref(pod.namespace, instanceOf))) {
-    return { via: 'instance', explanation: `This pod is an instance of waypoint ${ref(pod.namespace, instanceOf)} (${GATEWAY_NAME_LABEL}): it never gets a waypoint.` };
+    return {
+      via: 'instance',
+      explanation: `This pod is an instance of waypoint ${ref(pod.namespace, instanceOf)} (${GATEWAY_NAME_LABEL}): it never gets a waypoint.`,
+    };
   }
   const b = waypointForTarget(ctx, pod);
   if (!b.waypoint) return b;
   const t = b.waypoint.trafficType;
   if (t === 'workload' || t === 'all') return b;
   if (b.via === 'object') {
-    return { via: b.via, requested: b.requested, error: unsupported(b.requested ?? '', 'workload'), explanation: `The pod names ${b.requested} directly, but that waypoint only accepts '${t}' traffic (${WAYPOINT_FOR_LABEL}): no waypoint, and an UnsupportedTrafficType error that istiod does not write anywhere for pods.` };
+    return {
+      via: b.via,
+      requested: b.requested,
+      error: unsupported(b.requested ?? '', 'workload'),
+      explanation: `The pod names ${b.requested} directly, but that waypoint only accepts '${t}' traffic (${WAYPOINT_FOR_LABEL}): no waypoint, and an UnsupportedTrafficType error that istiod does not write anywhere for pods.`,
+    };
   }
-  return { via: 'namespace', requested: b.requested, explanation: `The namespace's waypoint ${b.requested} is for '${t}' traffic only; pods inherit nothing from it (no error).` };
+  return {
+    via: 'namespace',
+    requested: b.requested,
+    explanation: `The namespace's waypoint ${b.requested} is for '${t}' traffic only; pods inherit nothing from it (no error).`,
+  };
 }
 
 /** `istio.io/ingress-use-waypoint` on the Service, else its namespace: whether it is present, and its value as istiod reads it. */

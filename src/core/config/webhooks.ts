@@ -30,7 +30,8 @@ export function istioMutatingWebhooks(view: ConfigView): readonly CompiledWebhoo
     const out: CompiledWebhook[] = [];
     for (const cfg of store.list(KINDS.MutatingWebhookConfiguration)) {
       for (const wh of webhookConfiguration(cfg).webhooks) {
-        if (isIstioWebhookName(wh.name)) out.push({ namespaceSelector: compileWebhookSelector(wh.namespaceSelector), objectSelector: compileWebhookSelector(wh.objectSelector) });
+        if (isIstioWebhookName(wh.name))
+          out.push({ namespaceSelector: compileWebhookSelector(wh.namespaceSelector), objectSelector: compileWebhookSelector(wh.objectSelector) });
       }
     }
     return out;
@@ -42,5 +43,7 @@ export function istioMutatingWebhooks(view: ConfigView): readonly CompiledWebhoo
  * namespace with these (absent labels match like empty ones; an absent selector matches all).
  */
 export function istioWebhookSelects(view: ConfigView, namespaceLabels: StringMap | undefined, podLabels: StringMap | undefined): boolean {
-  return istioMutatingWebhooks(view).some((w) => webhookSelectorAccepts(w.namespaceSelector, namespaceLabels) && webhookSelectorAccepts(w.objectSelector, podLabels));
+  return istioMutatingWebhooks(view).some(
+    (w) => webhookSelectorAccepts(w.namespaceSelector, namespaceLabels) && webhookSelectorAccepts(w.objectSelector, podLabels),
+  );
 }

@@ -46,7 +46,9 @@ function namespaceLabels(view: Pick<ResourceReader, 'find'>, namespace: string):
  * `istio-injection=enabled`, when the Namespace is known.
  */
 export function inMeshForAnalysis(view: Pick<ResourceReader, 'find'>, w: WorkloadShape, includeInitContainers = true): boolean {
-  const proxy = w.containers.find((c) => c.name === ISTIO_PROXY_CONTAINER) ?? (includeInitContainers ? w.initContainers.find((c) => c.name === ISTIO_PROXY_CONTAINER) : undefined);
+  const proxy =
+    w.containers.find((c) => c.name === ISTIO_PROXY_CONTAINER) ??
+    (includeInitContainers ? w.initContainers.find((c) => c.name === ISTIO_PROXY_CONTAINER) : undefined);
   if (proxy && proxy.image !== '') return true;
   if (has(w.labels, SIDECAR_INJECT)) return w.labels[SIDECAR_INJECT] === 'true';
   if (has(w.annotations, SIDECAR_INJECT)) return w.annotations[SIDECAR_INJECT] === 'true';
@@ -127,8 +129,10 @@ export function sidecarInjected(view: Pick<ResourceReader, 'find'>, w: WorkloadS
     why = 'the injector enables namespaces by default (enableNamespacesByDefault)';
   } else {
     let detail: string;
-    if (nsInj !== undefined) detail = `namespace ${w.namespace} has ${INJECTION_LABEL}=${nsInj}, which only the value "enabled" turns on (any other value turns injection off)`;
-    else if (nsRev !== undefined) detail = `namespace ${w.namespace} has ${REVISION_LABEL}=${nsRev}, which is not an installed revision (installed: ${installed.join(', ')})`;
+    if (nsInj !== undefined)
+      detail = `namespace ${w.namespace} has ${INJECTION_LABEL}=${nsInj}, which only the value "enabled" turns on (any other value turns injection off)`;
+    else if (nsRev !== undefined)
+      detail = `namespace ${w.namespace} has ${REVISION_LABEL}=${nsRev}, which is not an installed revision (installed: ${installed.join(', ')})`;
     else if (podRev !== undefined) detail = `the pod's ${REVISION_LABEL}=${podRev} is not an installed revision (installed: ${installed.join(', ')})`;
     else detail = `neither namespace ${w.namespace} nor the pod asks for injection (no ${INJECTION_LABEL}, ${REVISION_LABEL} or ${SIDECAR_INJECT}=true label)`;
     return { inject: false, code: 'NoWebhook', reason: `No injection webhook receives the pod: ${detail}.` };
@@ -136,7 +140,12 @@ export function sidecarInjected(view: Pick<ResourceReader, 'find'>, w: WorkloadS
   // Inside the webhook: the label (else the legacy annotation) can still veto.
   const objectSelector = podInjLabel ?? (has(w.annotations, SIDECAR_INJECT) ? w.annotations[SIDECAR_INJECT] : '');
   if (objectSelector === 'false') {
-    return { inject: false, code: 'PodOptOut', webhook, reason: `The ${webhook} webhook receives the pod (${why}), but its ${SIDECAR_INJECT}=false annotation vetoes injection.` };
+    return {
+      inject: false,
+      code: 'PodOptOut',
+      webhook,
+      reason: `The ${webhook} webhook receives the pod (${why}), but its ${SIDECAR_INJECT}=false annotation vetoes injection.`,
+    };
   }
   return { inject: true, code: 'Injected', webhook, reason: `The ${webhook} webhook injects the pod: ${why}.` };
 }
@@ -204,7 +213,12 @@ export interface EnrollmentDecision {
  * 6. namespace label `ambient` and the pod label is not `none` → ambient; 7. pod label
  * `none` in an ambient namespace → none (opt-out); 8. otherwise → none.
  */
-export function ambientEnrolled(view: Pick<ResourceReader, 'find'>, w: WorkloadShape, cni: CniSettings = {}, injector: InjectorSettings = {}): EnrollmentDecision {
+export function ambientEnrolled(
+  view: Pick<ResourceReader, 'find'>,
+  w: WorkloadShape,
+  cni: CniSettings = {},
+  injector: InjectorSettings = {},
+): EnrollmentDecision {
   const injection = sidecarInjected(view, w, injector);
   const excluded = cni.excludeNamespaces ?? DEFAULT_CNI_EXCLUDED_NAMESPACES;
   const systemNs = cni.systemNamespace ?? ISTIO_SYSTEM_NAMESPACE;
@@ -213,30 +227,65 @@ export function ambientEnrolled(view: Pick<ResourceReader, 'find'>, w: WorkloadS
   const podMode = has(w.labels, DATAPLANE_MODE_LABEL) ? w.labels[DATAPLANE_MODE_LABEL] : undefined;
   const none = (code: EnrollmentCode, reason: string): EnrollmentDecision => ({ mode: 'none', code, reason, injection });
   if (excluded.includes(w.namespace)) {
-    const labelled = nsMode === DATAPLANE_MODE_AMBIENT || podMode === DATAPLANE_MODE_AMBIENT ? ' The ambient label is ignored there (istio-cni logs a warning).' : '';
-    return none('ExcludedNamespace', `Namespace ${w.namespace} is in istio-cni's excludeNamespaces (${excluded.join(', ')}): the CNI plugin returns before any ambient check and the node agent never enables it.${labelled}`);
+    const labelled =
+      nsMode === DATAPLANE_MODE_AMBIENT || podMode === DATAPLANE_MODE_AMBIENT ? ' The ambient label is ignored there (istio-cni logs a warning).' : '';
+    return none(
+      'ExcludedNamespace',
+      `Namespace ${w.namespace} is in istio-cni's excludeNamespaces (${excluded.join(', ')}): the CNI plugin returns before any ambient check and the node agent never enables it.${labelled}`,
+    );
   }
-  if (w.namespace === systemNs && (w.name ?? '').startsWith('istio-cni-node-')) return none('CniAgent', 'This is the istio-cni node agent itself, which never redirects its own pod.');
-  if (w.namespace === systemNs && w.labels.app === 'ztunnel') return none('Ztunnel', 'ztunnel pods are never handed to ztunnel (istio-cni skips app=ztunnel in the system namespace).');
-  if (w.hostNetwork) return none('HostNetwork', 'Host-network pods are never enrolled: there is no pod network namespace to redirect. istiod still publishes a Workload for it (network mode HOST_NETWORK, protocol TCP).');
-  if (cni.ambientEnabled === false) return injection.inject ? { mode: 'sidecar', code: 'SidecarPresent', reason: injection.reason, injection } : none('AmbientDisabled', 'Ambient is not enabled in istio-cni (cni.ambient.enabled=false).');
+  if (w.namespace === systemNs && (w.name ?? '').startsWith('istio-cni-node-'))
+    return none('CniAgent', 'This is the istio-cni node agent itself, which never redirects its own pod.');
+  if (w.namespace === systemNs && w.labels.app === 'ztunnel')
+    return none('Ztunnel', 'ztunnel pods are never handed to ztunnel (istio-cni skips app=ztunnel in the system namespace).');
+  if (w.hostNetwork)
+    return none(
+      'HostNetwork',
+      'Host-network pods are never enrolled: there is no pod network namespace to redirect. istiod still publishes a Workload for it (network mode HOST_NETWORK, protocol TCP).',
+    );
+  if (cni.ambientEnabled === false)
+    return injection.inject
+      ? { mode: 'sidecar', code: 'SidecarPresent', reason: injection.reason, injection }
+      : none('AmbientDisabled', 'Ambient is not enabled in istio-cni (cni.ambient.enabled=false).');
   if (injection.inject) {
-    const how = injection.code === 'AlreadyInjected' ? `The pod carries ${SIDECAR_STATUS_ANNOTATION}` : `${injection.reason.replace(/\.$/, '')}, so the pod gets ${SIDECAR_STATUS_ANNOTATION}`;
-    return { mode: 'sidecar', code: 'SidecarPresent', reason: `${how}; istio-cni never enrolls a pod with that annotation in ambient (the sidecar takes precedence).`, injection };
+    const how =
+      injection.code === 'AlreadyInjected'
+        ? `The pod carries ${SIDECAR_STATUS_ANNOTATION}`
+        : `${injection.reason.replace(/\.$/, '')}, so the pod gets ${SIDECAR_STATUS_ANNOTATION}`;
+    return {
+      mode: 'sidecar',
+      code: 'SidecarPresent',
+      reason: `${how}; istio-cni never enrolls a pod with that annotation in ambient (the sidecar takes precedence).`,
+      injection,
+    };
   }
   if (podMode === DATAPLANE_MODE_AMBIENT) {
     const nsNote = nsMode === undefined ? '' : ` (the namespace's ${DATAPLANE_MODE_LABEL}=${nsMode} is not consulted by that selector)`;
-    return { mode: 'ambient', code: 'PodLabelAmbient', reason: `The pod label ${DATAPLANE_MODE_LABEL}=ambient matches istio-cni's first default selector, whose namespace selector is empty (every namespace)${nsNote}.`, injection };
+    return {
+      mode: 'ambient',
+      code: 'PodLabelAmbient',
+      reason: `The pod label ${DATAPLANE_MODE_LABEL}=ambient matches istio-cni's first default selector, whose namespace selector is empty (every namespace)${nsNote}.`,
+      injection,
+    };
   }
   if (nsMode === DATAPLANE_MODE_AMBIENT && podMode !== DATAPLANE_MODE_NONE) {
     const podNote = podMode === undefined ? 'has no' : `has ${DATAPLANE_MODE_LABEL}=${podMode}, which is not 'none', so it passes the`;
-    return { mode: 'ambient', code: 'NamespaceLabelAmbient', reason: `Namespace ${w.namespace} has ${DATAPLANE_MODE_LABEL}=ambient and the pod ${podNote}${podMode === undefined ? ` ${DATAPLANE_MODE_LABEL} label` : ' NotIn[none] pod selector'} (istio-cni's second default selector).`, injection };
+    return {
+      mode: 'ambient',
+      code: 'NamespaceLabelAmbient',
+      reason: `Namespace ${w.namespace} has ${DATAPLANE_MODE_LABEL}=ambient and the pod ${podNote}${podMode === undefined ? ` ${DATAPLANE_MODE_LABEL} label` : ' NotIn[none] pod selector'} (istio-cni's second default selector).`,
+      injection,
+    };
   }
   if (podMode === DATAPLANE_MODE_NONE && nsMode === DATAPLANE_MODE_AMBIENT) {
-    return none('PodOptOut', `The pod label ${DATAPLANE_MODE_LABEL}=none fails the NotIn[none] pod selector of the namespace selector entry, and the pod-only selector needs the value 'ambient': the pod opts out of its ambient namespace.`);
+    return none(
+      'PodOptOut',
+      `The pod label ${DATAPLANE_MODE_LABEL}=none fails the NotIn[none] pod selector of the namespace selector entry, and the pod-only selector needs the value 'ambient': the pod opts out of its ambient namespace.`,
+    );
   }
   let detail: string;
-  if (nsMode !== undefined && nsMode !== DATAPLANE_MODE_AMBIENT && nsMode.toLowerCase() === DATAPLANE_MODE_AMBIENT) detail = `namespace ${w.namespace} has ${DATAPLANE_MODE_LABEL}=${nsMode}, but selectors compare exactly: only 'ambient' enrolls`;
+  if (nsMode !== undefined && nsMode !== DATAPLANE_MODE_AMBIENT && nsMode.toLowerCase() === DATAPLANE_MODE_AMBIENT)
+    detail = `namespace ${w.namespace} has ${DATAPLANE_MODE_LABEL}=${nsMode}, but selectors compare exactly: only 'ambient' enrolls`;
   else if (nsMode !== undefined) detail = `namespace ${w.namespace} has ${DATAPLANE_MODE_LABEL}=${nsMode}, not 'ambient'`;
   else detail = `neither namespace ${w.namespace} nor the pod has ${DATAPLANE_MODE_LABEL}=ambient`;
   return none('NotSelected', `No istio-cni enablement selector matches: ${detail}.`);

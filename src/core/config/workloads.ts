@@ -76,7 +76,14 @@ export function podsInNamespace(view: ConfigView, namespace: string): readonly R
 /** What the workload-state predicates need of a pod. */
 export function podShape(pod: Resource): WorkloadShape {
   const spec = podSpec(pod);
-  return { namespace: pod.namespace, labels: pod.labels, annotations: pod.annotations, containers: spec.containers, initContainers: spec.initContainers, hostNetwork: spec.hostNetwork };
+  return {
+    namespace: pod.namespace,
+    labels: pod.labels,
+    annotations: pod.annotations,
+    containers: spec.containers,
+    initContainers: spec.initContainers,
+    hostNetwork: spec.hostNetwork,
+  };
 }
 
 /**
@@ -145,4 +152,3 @@ export function podContainers(pod: Resource, withInit = false): readonly Contain
   const spec = podSpec(pod);
   return withInit ? [...spec.containers, ...spec.initContainers] : spec.containers;
 }
-

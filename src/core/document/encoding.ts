@@ -42,7 +42,12 @@ export function decodeFileBytes(bytes: Uint8Array): string {
  */
 export function looksLikeMisreadUtf16(text: string): boolean {
   let start = 0;
-  while (start < text.length && start < 4 && (text.charCodeAt(start) === 0xfffd || text.charCodeAt(start) === 0xff || text.charCodeAt(start) === 0xfe || text.charCodeAt(start) === 0xfeff)) start++;
+  while (
+    start < text.length &&
+    start < 4 &&
+    (text.charCodeAt(start) === 0xfffd || text.charCodeAt(start) === 0xff || text.charCodeAt(start) === 0xfe || text.charCodeAt(start) === 0xfeff)
+  )
+    start++;
   const sample = text.slice(start, start + 256);
   if (sample.length < 8) return false;
   let zerosEven = 0;

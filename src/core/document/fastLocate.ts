@@ -448,7 +448,12 @@ export function fastLocate(doc: SourceDocument, path: ReadonlyArray<string | num
       // One more step into the flow collection, which must be the last.
       if (p + 2 !== path.length) return null;
       const next = path[p + 1];
-      const item = typeof next === 'number' && c === '[' ? flow.items[next] : typeof next === 'string' && c === '{' ? flow.items.findLast((x) => x.key?.text === next) : undefined;
+      const item =
+        typeof next === 'number' && c === '['
+          ? flow.items[next]
+          : typeof next === 'string' && c === '{'
+            ? flow.items.findLast((x) => x.key?.text === next)
+            : undefined;
       if (!item) return null;
       const itemKey = item.key ? toRange(doc, found.line, item.key.start, item.key.end) : undefined;
       return located(itemKey, toRange(doc, found.line, item.start, item.end), true);

@@ -86,10 +86,16 @@ function scanTokens(text: string): Scan | undefined {
     const question = body.indexOf('?');
     if (question >= 0 && !out.problem) {
       if (question === 0 && afterValueIndicator) {
-        out.problem = { offset: from, message: 'did not find expected node content (kubectl reads a `?` here as the start of a key, not as text; quote the value)' };
+        out.problem = {
+          offset: from,
+          message: 'did not find expected node content (kubectl reads a `?` here as the start of a key, not as text; quote the value)',
+        };
       } else if (question > 0 || body.indexOf('?', 1) > 0 || body.charCodeAt(1) === 58) {
         const at = question > 0 ? question : body.charCodeAt(1) === 58 ? 1 : body.indexOf('?', 1);
-        out.problem = { offset: from + at, message: `did not find expected ',' or '${close}' (kubectl's YAML reader ends a plain scalar at \`?\` inside [ ] and { }; quote the value)` };
+        out.problem = {
+          offset: from + at,
+          message: `did not find expected ',' or '${close}' (kubectl's YAML reader ends a plain scalar at \`?\` inside [ ] and { }; quote the value)`,
+        };
       }
     }
     if (out.problem) continue;
@@ -102,7 +108,11 @@ function scanTokens(text: string): Scan | undefined {
     const after = tokens[k];
     const afterType = after === undefined ? undefined : CST.tokenType(after);
     const colonRule =
-      !body.includes('\n') && !body.includes('\r') && colon !== undefined && CST.tokenType(colon) === 'map-value-ind' && (afterType === 'comma' || afterType === 'flow-seq-end' || afterType === 'flow-map-end');
+      !body.includes('\n') &&
+      !body.includes('\r') &&
+      colon !== undefined &&
+      CST.tokenType(colon) === 'map-value-ind' &&
+      (afterType === 'comma' || afterType === 'flow-seq-end' || afterType === 'flow-map-end');
     const scalar = keyed ? body.slice(1) : body;
     if (colonRule) out.edits.push({ from, to: from + body.length + 1, text: `${keyed ? '? ' : ''}'${`${scalar}:`.replace(/'/g, "''")}'` });
     else if (keyed) out.edits.push({ from, to: from + 1, text: '? ' });

@@ -136,7 +136,11 @@ export function parseSourceDocument(doc: SourceDocument): ParsedDocument {
 
 /** A document kubectl cannot read because of a `?` in a flow collection (kubeFlow.ts). */
 function flowProblem(doc: SourceDocument, p: KubeFlowProblem): ParsedDocument {
-  return { doc, value: undefined, problems: [problem(doc, PARSER_CODES.syntax, `YAML syntax error (as kubectl reads YAML): ${p.message}`, p.offset, p.offset + 1)] };
+  return {
+    doc,
+    value: undefined,
+    problems: [problem(doc, PARSER_CODES.syntax, `YAML syntax error (as kubectl reads YAML): ${p.message}`, p.offset, p.offset + 1)],
+  };
 }
 
 /** js-yaml's error on the text as written (its marks are offsets in that text), else `e`. */
@@ -164,7 +168,19 @@ function rejected(doc: SourceDocument, e: unknown, kube?: string): ParsedDocumen
   }
   if (isStackOverflow(e) || reasonOf(e).startsWith('nesting exceeded maxDepth')) {
     const at = markOffset(doc, e);
-    return { doc, value: undefined, problems: [problem(doc, PARSER_CODES.syntax, `Document is nested too deeply (more than ${MAX_YAML_DEPTH} levels of mappings and sequences); it was not read.`, at, at + 1)] };
+    return {
+      doc,
+      value: undefined,
+      problems: [
+        problem(
+          doc,
+          PARSER_CODES.syntax,
+          `Document is nested too deeply (more than ${MAX_YAML_DEPTH} levels of mappings and sequences); it was not read.`,
+          at,
+          at + 1,
+        ),
+      ],
+    };
   }
   if (doc.isJson && /^\ufeff?\s*[[{]/.test(doc.text)) {
     const jsonProblem = jsonSyntaxProblem(doc);
@@ -276,7 +292,11 @@ function duplicateKeys(doc: SourceDocument, e: unknown): DuplicateKey[] {
     const eol = doc.text.indexOf('\n', start);
     const rest = doc.text.slice(start, eol < 0 ? undefined : eol);
     const keyText = (/^("[^"]*"|'[^']*'|[^:]*)/.exec(rest)?.[1] ?? rest).trim();
-    out.push({ message: `strict decoding error: yaml: unmarshal errors:\n  line ${idx.position(start).line}: key ${goQuote(keyText.replace(/^["']|["']$/g, ''))} already set in map`, start, end: start + Math.max(keyText.length, 1) });
+    out.push({
+      message: `strict decoding error: yaml: unmarshal errors:\n  line ${idx.position(start).line}: key ${goQuote(keyText.replace(/^["']|["']$/g, ''))} already set in map`,
+      start,
+      end: start + Math.max(keyText.length, 1),
+    });
   }
   return out;
 }
@@ -309,16 +329,25 @@ function checkAliases(doc: SourceDocument, value: unknown, problems: Diagnostic[
   const maxSize = Math.max(MAX_ALIAS_EXPANSION, doc.text.length);
   const shape = expandedShape(value, maxSize);
   if (shape === 'ok') return { doc, value, problems };
-  const why = shape === 'cycle'
-    ? 'an alias refers to a mapping or sequence that contains it'
-    : shape === 'deep'
-      ? `its aliases nest it deeper than ${MAX_YAML_DEPTH} levels`
-      : `its aliases expand too much (to more than ${maxSize.toLocaleString('en-US')} values, as in a "billion laughs" attack)`;
+  const why =
+    shape === 'cycle'
+      ? 'an alias refers to a mapping or sequence that contains it'
+      : shape === 'deep'
+        ? `its aliases nest it deeper than ${MAX_YAML_DEPTH} levels`
+        : `its aliases expand too much (to more than ${maxSize.toLocaleString('en-US')} values, as in a "billion laughs" attack)`;
   const firstLineEnd = doc.text.indexOf('\n');
   return {
     doc,
     value: undefined,
-    problems: [problem(doc, PARSER_CODES.aliasLimit, `Document rejected: ${why}. Remove the anchors/aliases or write the values out.`, 0, firstLineEnd < 0 ? doc.text.length : firstLineEnd)],
+    problems: [
+      problem(
+        doc,
+        PARSER_CODES.aliasLimit,
+        `Document rejected: ${why}. Remove the anchors/aliases or write the values out.`,
+        0,
+        firstLineEnd < 0 ? doc.text.length : firstLineEnd,
+      ),
+    ],
   };
 }
 
@@ -329,7 +358,13 @@ function checkAliases(doc: SourceDocument, value: unknown, problems: Diagnostic[
 function expandedShape(root: object, maxSize: number): 'ok' | 'cycle' | 'large' | 'deep' {
   const done = new Map<object, { size: number; height: number }>();
   const open = new Set<object>();
-  interface Frame { node: object; children: unknown[]; next: number; size: number; height: number }
+  interface Frame {
+    node: object;
+    children: unknown[];
+    next: number;
+    size: number;
+    height: number;
+  }
   const childrenOf = (o: object): unknown[] => (Array.isArray(o) ? o : Object.values(o));
   const stack: Frame[] = [{ node: root, children: childrenOf(root), next: 0, size: 1, height: 1 }];
   open.add(root);
@@ -379,7 +414,11 @@ function jsonSyntaxProblem(doc: SourceDocument): Diagnostic | undefined {
     // Engines word (and locate) JSON errors differently; find the offset ourselves.
     const at = jsonErrorOffset(text) + bom;
     // Drop the engine's echo of the input (it may span lines) and its own position text.
-    const reason = msg.replace(/,\s*(?:\.\.\.)?"[\s\S]*is not valid JSON\s*$/, '').replace(/\s*(in JSON )?at position \d+.*$/s, '').trim() || 'invalid JSON';
+    const reason =
+      msg
+        .replace(/,\s*(?:\.\.\.)?"[\s\S]*is not valid JSON\s*$/, '')
+        .replace(/\s*(in JSON )?at position \d+.*$/s, '')
+        .trim() || 'invalid JSON';
     return problem(doc, PARSER_CODES.json, `JSON syntax error: ${firstLineOf(reason)}`, at, at + 1);
   }
 }

@@ -78,7 +78,7 @@ export function stringMap(v: unknown): StringMap {
 
 /** Own-property lookup, safe for any key on any object. */
 export function has(o: object, key: string): boolean {
-  return  Object.hasOwn(o, key);
+  return Object.hasOwn(o, key);
 }
 
 /** The raw `spec` mapping of a resource ({} when absent). Prefer the typed views in config/api. */

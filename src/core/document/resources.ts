@@ -8,7 +8,6 @@ import { stringMapProblems } from './stringMaps.ts';
 import { goJsonValueType } from '../go/format.ts';
 import { isObj as isObject } from './read.ts';
 
-
 /** One shared GroupVersionKind object per apiVersion and kind. */
 const gvkCache = new PairCache<{ gvk: GroupVersionKind; kindId: string; known: boolean }>(4096);
 
@@ -67,7 +66,6 @@ function notK8s(doc: SourceDocument, what: string): Diagnostic {
   };
 }
 
-
 /**
  * A List whose `items` is not a list. kubectl decodes a document with `items` as an
  * UnstructuredList (apimachinery unstructured/helpers.go decodeToList: `Items
@@ -118,9 +116,12 @@ function placeDuplicates(parsed: ParsedDocument, out: { resources: Resource[]; p
   const left: DuplicateKey[] = [];
   for (const d of dups) {
     const p = d.path;
-    const r = p === undefined
-      ? (out.resources.length === 1 && out.resources[0]?.source?.itemIndex === undefined ? out.resources[0] : undefined)
-      : out.resources.find((x) => (x.source?.itemIndex === undefined ? true : p[0] === 'items' && p[1] === x.source.itemIndex));
+    const r =
+      p === undefined
+        ? out.resources.length === 1 && out.resources[0]?.source?.itemIndex === undefined
+          ? out.resources[0]
+          : undefined
+        : out.resources.find((x) => (x.source?.itemIndex === undefined ? true : p[0] === 'items' && p[1] === x.source.itemIndex));
     if (!r || r.kindId.startsWith('unknown:') || !r.gvk.group.endsWith('istio.io')) {
       left.push(d);
       continue;

@@ -78,7 +78,14 @@ function describeValue(v: unknown, written: string | undefined): string {
  * The problems of one object whose string maps hold other values, with the kind as the message
  * names it (`Deployment`). `pathPrefix` leads to the object inside its document (a List item).
  */
-export function stringMapProblems(doc: SourceDocument, body: Record<string, unknown>, kindId: string, kindName: string, group: string, pathPrefix: ReadonlyArray<string | number> = []): Diagnostic[] {
+export function stringMapProblems(
+  doc: SourceDocument,
+  body: Record<string, unknown>,
+  kindId: string,
+  kindName: string,
+  group: string,
+  pathPrefix: ReadonlyArray<string | number> = [],
+): Diagnostic[] {
   if (group.endsWith('istio.io')) return [];
   const out: Diagnostic[] = [];
   const check = (path: Path, v: unknown) => {

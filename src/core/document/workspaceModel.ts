@@ -96,7 +96,13 @@ function shiftDiagnostic(d: Diagnostic, lines: number): Diagnostic {
  * the old list with that stretch swapped, found by identity, so that an edit does not visit
  * the resources of every other document.
  */
-function patchedResources(oldList: readonly Resource[], oldDocs: readonly ModelDocument[], from: number, to: number, region: readonly ModelDocument[]): Resource[] | undefined {
+function patchedResources(
+  oldList: readonly Resource[],
+  oldDocs: readonly ModelDocument[],
+  from: number,
+  to: number,
+  region: readonly ModelDocument[],
+): Resource[] | undefined {
   const firstOf = (k: number): Resource | undefined => {
     for (; k < oldDocs.length; k++) if ((oldDocs[k] as ModelDocument).resources.length > 0) return (oldDocs[k] as ModelDocument).resources[0];
     return undefined;
@@ -107,7 +113,10 @@ function patchedResources(oldList: readonly Resource[], oldDocs: readonly ModelD
   const end = endAt ? oldList.indexOf(endAt) : oldList.length;
   // Not found would mean the list was stale: leave it to be rebuilt from the documents.
   if (start < 0 || end < start) return undefined;
-  return oldList.slice(0, start).concat(region.flatMap((d) => d.resources), oldList.slice(end));
+  return oldList.slice(0, start).concat(
+    region.flatMap((d) => d.resources),
+    oldList.slice(end),
+  );
 }
 
 /** Shared by every document without problems (never mutated: relocation skips empty lists). */
@@ -191,17 +200,43 @@ export class WorkspaceModel {
     }
     if (looksLikeMisreadUtf16(f.text)) {
       this.noteKinds(old?.documents);
-      return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.encoding, 'This file looks like UTF-16 text that was read as UTF-8. Save it as UTF-8 (or open it from a file, which is decoded). It was not analyzed.')] };
+      return {
+        path: f.path,
+        text: '',
+        documents: [],
+        problems: [
+          fileProblem(
+            f.path,
+            PARSER_CODES.encoding,
+            'This file looks like UTF-16 text that was read as UTF-8. Save it as UTF-8 (or open it from a file, which is decoded). It was not analyzed.',
+          ),
+        ],
+      };
     }
     if (looksBinary(f.text)) {
       this.noteKinds(old?.documents);
-      return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.binary, 'This looks like a binary file, not YAML or JSON text. It was not analyzed.')], binaryText: f.text };
+      return {
+        path: f.path,
+        text: '',
+        documents: [],
+        problems: [fileProblem(f.path, PARSER_CODES.binary, 'This looks like a binary file, not YAML or JSON text. It was not analyzed.')],
+        binaryText: f.text,
+      };
     }
     if (old && old.text === f.text) return old;
     const built = this.buildTextFile(f, old);
     if (f.text.length > LARGE_FILE_CHARS) {
       const mb = (f.text.length / (1024 * 1024)).toFixed(1);
-      built.problems = [{ ...fileProblem(f.path, PARSER_CODES.largeFile, `Large file (${mb} MB): it is analyzed in the background, but the editor turns off highlighting and some features for it. Splitting it into smaller files keeps editing fast.`), level: 'Info' }];
+      built.problems = [
+        {
+          ...fileProblem(
+            f.path,
+            PARSER_CODES.largeFile,
+            `Large file (${mb} MB): it is analyzed in the background, but the editor turns off highlighting and some features for it. Splitting it into smaller files keeps editing fast.`,
+          ),
+          level: 'Info',
+        },
+      ];
     }
     return built;
   }
@@ -246,7 +281,11 @@ export class WorkspaceModel {
     // separator lines before it (split.ts, separatorKept): an edit just above that run can
     // change it for the first document after the region, which is then re-split too. (That
     // separator's own text is untouched, so only kept or not can change.)
-    while (j < docs.length && (separatorKept(text, (docs[j] as ModelDocument).doc.startOffset + delta) !== 'no') !== ((docs[j] as ModelDocument).doc.separatorInChunk === true)) j++;
+    while (
+      j < docs.length &&
+      (separatorKept(text, (docs[j] as ModelDocument).doc.startOffset + delta) !== 'no') !== ((docs[j] as ModelDocument).doc.separatorInChunk === true)
+    )
+      j++;
     const regionStart = i >= 0 ? (docs[i] as ModelDocument).doc.startOffset : 0;
     const regionStartLine = i >= 0 ? (docs[i] as ModelDocument).doc.startLine : 1;
     const regionEndOld = j < docs.length ? oldText.lastIndexOf('\n', (docs[j] as ModelDocument).doc.startOffset - 2) + 1 : oldText.length;

@@ -22,7 +22,10 @@ const BOOL_WORDS = new Map<string, boolean>([...TRUE_WORDS.map((w) => [w, true] 
 const NULL_WORDS = new Set(['', '~', 'null', 'Null', 'NULL']);
 
 /** The words a plain scalar starting with a letter can mean something other than text by (no number starts with a letter). */
-export const KUBE_LETTER_WORDS: ReadonlyMap<string, boolean | null> = new Map<string, boolean | null>([...BOOL_WORDS, ...['null', 'Null', 'NULL'].map((w) => [w, null] as const)]);
+export const KUBE_LETTER_WORDS: ReadonlyMap<string, boolean | null> = new Map<string, boolean | null>([
+  ...BOOL_WORDS,
+  ...['null', 'Null', 'NULL'].map((w) => [w, null] as const),
+]);
 
 /** The special floats go-yaml v2 looks up by name. */
 const FLOAT_WORDS = new Map<string, number>([

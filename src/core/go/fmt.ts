@@ -16,15 +16,33 @@ export function goQuote(s: string): string {
   for (const ch of s) {
     const c = ch.codePointAt(0) as number;
     switch (ch) {
-      case '"': out += '\\"'; continue;
-      case '\\': out += '\\\\'; continue;
-      case '\n': out += '\\n'; continue;
-      case '\r': out += '\\r'; continue;
-      case '\t': out += '\\t'; continue;
-      case '\u0007': out += '\\a'; continue;
-      case '\b': out += '\\b'; continue;
-      case '\f': out += '\\f'; continue;
-      case '\v': out += '\\v'; continue;
+      case '"':
+        out += '\\"';
+        continue;
+      case '\\':
+        out += '\\\\';
+        continue;
+      case '\n':
+        out += '\\n';
+        continue;
+      case '\r':
+        out += '\\r';
+        continue;
+      case '\t':
+        out += '\\t';
+        continue;
+      case '\u0007':
+        out += '\\a';
+        continue;
+      case '\b':
+        out += '\\b';
+        continue;
+      case '\f':
+        out += '\\f';
+        continue;
+      case '\v':
+        out += '\\v';
+        continue;
     }
     if (c < 0x20 || c === 0x7f) out += `\\x${c.toString(16).padStart(2, '0')}`;
     else if (c === 0x20 || GO_PRINTABLE.test(ch)) out += ch;
@@ -92,17 +110,17 @@ export function goSprintf(template: string, args: readonly unknown[]): string {
 }
 
 function formatVerb(verb: string, a: unknown): string {
-    switch (verb) {
-      case 'q':
-        if (Array.isArray(a)) return `[${a.map((x) => goQuote(String(x))).join(' ')}]`;
-        return goQuote(String(a));
-      case 'd':
-        return typeof a === 'number' ? String(Math.trunc(a)) : `%!d(${typeof a}=${goValue(a)})`;
-      case 't':
-        return String(Boolean(a));
-      case 'x':
-        return typeof a === 'number' ? a.toString(16) : [...String(a)].map((c) => (c.codePointAt(0) as number).toString(16)).join('');
-      default:
-        return goValue(a);
-    }
+  switch (verb) {
+    case 'q':
+      if (Array.isArray(a)) return `[${a.map((x) => goQuote(String(x))).join(' ')}]`;
+      return goQuote(String(a));
+    case 'd':
+      return typeof a === 'number' ? String(Math.trunc(a)) : `%!d(${typeof a}=${goValue(a)})`;
+    case 't':
+      return String(Boolean(a));
+    case 'x':
+      return typeof a === 'number' ? a.toString(16) : [...String(a)].map((c) => (c.codePointAt(0) as number).toString(16)).join('');
+    default:
+      return goValue(a);
+  }
 }

@@ -27,12 +27,23 @@ export function goJsonString(s: string): string {
     let esc: string | undefined;
     if (c < 0x20) {
       switch (c) {
-        case 0x08: esc = '\\b'; break;
-        case 0x09: esc = '\\t'; break;
-        case 0x0a: esc = '\\n'; break;
-        case 0x0c: esc = '\\f'; break;
-        case 0x0d: esc = '\\r'; break;
-        default: esc = `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
+        case 0x08:
+          esc = '\\b';
+          break;
+        case 0x09:
+          esc = '\\t';
+          break;
+        case 0x0a:
+          esc = '\\n';
+          break;
+        case 0x0c:
+          esc = '\\f';
+          break;
+        case 0x0d:
+          esc = '\\r';
+          break;
+        default:
+          esc = `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
       }
     } else if (c === 0x22) esc = '\\"';
     else if (c === 0x5c) esc = '\\\\';

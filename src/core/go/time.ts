@@ -29,7 +29,7 @@ export function goParseRFC3339Error(value: string, nano: boolean): string | unde
   const cannot = (layoutElem: string, valueElem: string) =>
     `parsing time ${timeQuote(avalue)} as ${timeQuote(layout)}: cannot parse ${timeQuote(valueElem)} as ${timeQuote(layoutElem)}`;
   const withMessage = (msg: string) => `parsing time ${timeQuote(avalue)}${msg}`;
-  const isDigit = (s: string, i: number) => i < s.length && s[i] as string >= '0' && s[i] as string <= '9';
+  const isDigit = (s: string, i: number) => i < s.length && (s[i] as string) >= '0' && (s[i] as string) <= '9';
   const getnum = (s: string, fixed: boolean): [number, string] | undefined => {
     if (!isDigit(s, 0)) return undefined;
     if (!isDigit(s, 1)) return fixed ? undefined : [s.charCodeAt(0) - 48, s.slice(1)];
@@ -37,8 +37,14 @@ export function goParseRFC3339Error(value: string, nano: boolean): string | unde
   };
   // The layout's chunks: [prefix, std element].
   const chunks: [string, string][] = [
-    ['', '2006'], ['-', '01'], ['-', '02'], ['T', '15'], [':', '04'], [':', '05'],
-    ...(nano ? ([['', '.999999999']] as [string, string][]) : []), ['', 'Z07:00'],
+    ['', '2006'],
+    ['-', '01'],
+    ['-', '02'],
+    ['T', '15'],
+    [':', '04'],
+    [':', '05'],
+    ...(nano ? ([['', '.999999999']] as [string, string][]) : []),
+    ['', 'Z07:00'],
   ];
   let v = value;
   let year = 0;

@@ -63,4 +63,3 @@ export function bytesToLatin1(bytes: Uint8Array): string {
   for (let i = 0; i < bytes.length; i += CHUNK) s += String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK) as unknown as number[]);
   return s;
 }
-

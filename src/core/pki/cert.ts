@@ -179,7 +179,9 @@ function sanGeneralNames(value: Uint8Array): asnX509.GeneralName[] {
   } catch (e) {
     const top = readTlv(value, 0);
     if (top.tag !== TAG.SEQUENCE) throw e;
-    return children(value, top).map((t) => (t.tag === 0xa3 || t.tag === 0xa5 ? new asnX509.GeneralName() : asn1.AsnConvert.parse(value.subarray(t.offset, t.next), asnX509.GeneralName)));
+    return children(value, top).map((t) =>
+      t.tag === 0xa3 || t.tag === 0xa5 ? new asnX509.GeneralName() : asn1.AsnConvert.parse(value.subarray(t.offset, t.next), asnX509.GeneralName),
+    );
   }
 }
 
@@ -206,7 +208,9 @@ export function publicKeyFacts(spkiDer: Uint8Array): PublicKeyFacts {
     let curveOid = '';
     if (params && params[0] === TAG.OID) curveOid = readOid(params, readTlv(params, 0));
     const curve = CURVES[curveOid];
-    return curve ? { ...base, type: 'EC', bits: curve.bits, curve: curve.name, curveOid: curve.openssl } : { ...base, type: 'EC', bits: Math.max(0, (key.length - 1) * 4), curve: curveOid || 'explicit parameters', curveOid: curveOid || 'explicit' };
+    return curve
+      ? { ...base, type: 'EC', bits: curve.bits, curve: curve.name, curveOid: curve.openssl }
+      : { ...base, type: 'EC', bits: Math.max(0, (key.length - 1) * 4), curve: curveOid || 'explicit parameters', curveOid: curveOid || 'explicit' };
   }
   if (alg === OID.ed25519) return { ...base, type: 'Ed25519', bits: 256 };
   if (alg === OID.ed448) return { ...base, type: 'Ed448', bits: 456 };
@@ -301,7 +305,7 @@ function encodingOf(tag: number): 'UTCTime' | 'GeneralizedTime' {
 }
 
 function rfc5280Encoding(d: Date, enc: 'UTCTime' | 'GeneralizedTime'): boolean {
-  return (d.getUTCFullYear() >= 2050) === (enc === 'GeneralizedTime');
+  return d.getUTCFullYear() >= 2050 === (enc === 'GeneralizedTime');
 }
 
 /** Parses one DER certificate. Throws CertParseError for anything that is not one. */
@@ -466,7 +470,12 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
         }
         case OID.authorityInfoAccess: {
           const aia = asn1.AsnConvert.parse(value, asnX509.AuthorityInfoAccessSyntax);
-          e.text = [...aia].map((a) => `${a.accessMethod === '1.3.6.1.5.5.7.48.1' ? 'OCSP' : a.accessMethod === '1.3.6.1.5.5.7.48.2' ? 'CA Issuers' : a.accessMethod} - ${generalNameLine(a.accessLocation)}`).join(', ');
+          e.text = [...aia]
+            .map(
+              (a) =>
+                `${a.accessMethod === '1.3.6.1.5.5.7.48.1' ? 'OCSP' : a.accessMethod === '1.3.6.1.5.5.7.48.2' ? 'CA Issuers' : a.accessMethod} - ${generalNameLine(a.accessLocation)}`,
+            )
+            .join(', ');
           break;
         }
         default:

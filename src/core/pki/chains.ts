@@ -14,10 +14,19 @@ import { CertPool, chainAllowsUsages, goNameConstraintsError, goVerify, type GoV
  * the best partial path through the inputs' issuers, each link checked, recorded on the
  * inspection with its findings.
  */
-export async function buildChain(run: Inspection, leaf: Certificate, title: string, roots: Certificate[], intermediates: Certificate[], usages: KeyUsageRequest[], go?: GoVerifyResult): Promise<ChainView> {
+export async function buildChain(
+  run: Inspection,
+  leaf: Certificate,
+  title: string,
+  roots: Certificate[],
+  intermediates: Certificate[],
+  usages: KeyUsageRequest[],
+  go?: GoVerifyResult,
+): Promise<ChainView> {
   const rootPool = new CertPool(roots);
   const interPool = new CertPool(intermediates);
-  const result = go ?? (await goVerify(leaf, { roots: rootPool, intermediates: interPool, now: run.ctx.now, keyUsages: usages, signatures: run.ctx.signatures }));
+  const result =
+    go ?? (await goVerify(leaf, { roots: rootPool, intermediates: interPool, now: run.ctx.now, keyUsages: usages, signatures: run.ctx.signatures }));
   await run.ctx.complete(result.chains);
   for (const c of result.chains.flat()) run.register(c);
   run.register(leaf);
@@ -57,7 +66,15 @@ export async function buildChain(run: Inspection, leaf: Certificate, title: stri
 }
 
 /** The checks of one link of `path` (child at `i`, parent at `i + 1`), the worst of them its status. */
-async function linkChecks(run: Inspection, child: Certificate, parent: Certificate, path: Certificate[], i: number, usages: KeyUsageRequest[], roots: CertPool): Promise<ChainLink> {
+async function linkChecks(
+  run: Inspection,
+  child: Certificate,
+  parent: Certificate,
+  path: Certificate[],
+  i: number,
+  usages: KeyUsageRequest[],
+  roots: CertPool,
+): Promise<ChainLink> {
   const checks: LinkCheck[] = [];
   const cf = child.facts;
   const pf = parent.facts;
@@ -71,7 +88,13 @@ async function linkChecks(run: Inspection, child: Certificate, parent: Certifica
   );
   const aki = cf.authorityKeyIdentifier;
   const ski = pf.subjectKeyIdentifier;
-  checks.push(!aki || !ski ? { name: 'AKI/SKI', status: 'info', detail: `${!aki ? 'no AKI on the child' : 'no SKI on the issuer'}` } : aki === ski ? { name: 'AKI/SKI', status: 'ok', detail: `AKI = SKI ${aki}` } : { name: 'AKI/SKI', status: 'warn', detail: `AKI ${aki} ≠ SKI ${ski} (Go still links them; AKI_SKI_MISMATCH)` });
+  checks.push(
+    !aki || !ski
+      ? { name: 'AKI/SKI', status: 'info', detail: `${!aki ? 'no AKI on the child' : 'no SKI on the issuer'}` }
+      : aki === ski
+        ? { name: 'AKI/SKI', status: 'ok', detail: `AKI = SKI ${aki}` }
+        : { name: 'AKI/SKI', status: 'warn', detail: `AKI ${aki} ≠ SKI ${ski} (Go still links them; AKI_SKI_MISMATCH)` },
+  );
   const sig = await run.ctx.signatures.certificate(child, parent);
   const insecure = /sha1|md5|md2/i.test(cf.signatureAlgorithm) && !parent.facts.selfSigned ? true : /sha1|md5|md2/i.test(cf.signatureAlgorithm);
   checks.push(
@@ -89,7 +112,15 @@ async function linkChecks(run: Inspection, child: Certificate, parent: Certifica
   if (pf.basicConstraints.present && !pf.basicConstraints.ca) mayProblems.push('BasicConstraints CA:FALSE');
   if (pf.keyUsage.present && pf.keyUsage.usages.length > 0 && !pf.keyUsage.usages.includes('keyCertSign')) mayProblems.push('KeyUsage without keyCertSign');
   if (!isAnchor && !pf.isCA) mayProblems.push(pf.version === 1 ? 'a v1 certificate used as an intermediate' : 'not a CA, used as an intermediate');
-  checks.push(mayProblems.length === 0 ? { name: 'issuer may sign', status: 'ok', detail: pf.version === 1 ? 'v1 trust anchor (accepted by Go as a root)' : 'CA:TRUE' + (pf.keyUsage.present ? ', keyCertSign' : '') } : { name: 'issuer may sign', status: 'fail', detail: mayProblems.join('; ') });
+  checks.push(
+    mayProblems.length === 0
+      ? {
+          name: 'issuer may sign',
+          status: 'ok',
+          detail: pf.version === 1 ? 'v1 trust anchor (accepted by Go as a root)' : 'CA:TRUE' + (pf.keyUsage.present ? ', keyCertSign' : ''),
+        }
+      : { name: 'issuer may sign', status: 'fail', detail: mayProblems.join('; ') },
+  );
   const now = run.ctx.now.getTime();
   const inWindow = (c: Certificate) => now >= c.notBefore.getTime() && now <= c.notAfter.getTime();
   const validity: string[] = [];
@@ -107,10 +138,18 @@ async function linkChecks(run: Inspection, child: Certificate, parent: Certifica
     if (vStatus === 'ok') vStatus = 'warn';
   }
   if (child.notBefore.getTime() < parent.notBefore.getTime()) validity.push('the child is valid from before its issuer');
-  checks.push({ name: 'validity', status: vStatus, detail: validity.length ? validity.join('; ') : `both valid at ${run.opts.now.toISOString().replace(/\.\d{3}Z$/, 'Z')}` });
+  checks.push({
+    name: 'validity',
+    status: vStatus,
+    detail: validity.length ? validity.join('; ') : `both valid at ${run.opts.now.toISOString().replace(/\.\d{3}Z$/, 'Z')}`,
+  });
   if (pf.basicConstraints.pathLen !== null) {
     const below = i; // intermediates between the leaf and this issuer
-    checks.push(below > pf.basicConstraints.pathLen ? { name: 'path length', status: 'fail', detail: `${below} intermediate(s) below a CA with pathLen ${pf.basicConstraints.pathLen}` } : { name: 'path length', status: 'ok', detail: `${below} ≤ pathLen ${pf.basicConstraints.pathLen}` });
+    checks.push(
+      below > pf.basicConstraints.pathLen
+        ? { name: 'path length', status: 'fail', detail: `${below} intermediate(s) below a CA with pathLen ${pf.basicConstraints.pathLen}` }
+        : { name: 'path length', status: 'ok', detail: `${below} ≤ pathLen ${pf.basicConstraints.pathLen}` },
+    );
   }
   if (pf.nameConstraints.present) {
     const err = goNameConstraintsError(parent, path.slice(0, i + 1));
@@ -120,7 +159,11 @@ async function linkChecks(run: Inspection, child: Certificate, parent: Certifica
   const wanted = (usages.includes('any') ? [] : usages.length === 0 ? ['serverAuth'] : usages) as Array<'serverAuth' | 'clientAuth'>;
   if (wanted.length > 0) {
     const ok = chainAllowsUsages([...below, parent], wanted);
-    checks.push({ name: 'extended key usage', status: ok ? 'ok' : 'fail', detail: ok ? `${wanted.join(' + ')} allowed through this link` : `the EKUs leave out ${wanted.join(' + ')}` });
+    checks.push({
+      name: 'extended key usage',
+      status: ok ? 'ok' : 'fail',
+      detail: ok ? `${wanted.join(' + ')} allowed through this link` : `the EKUs leave out ${wanted.join(' + ')}`,
+    });
   }
   const worst = checks.some((c) => c.status === 'fail') ? 'fail' : checks.some((c) => c.status === 'warn') ? 'warn' : 'ok';
   return { child: cf.sha256FingerprintHex, parent: pf.sha256FingerprintHex, status: worst, checks };
@@ -131,28 +174,41 @@ function chainFindings(run: Inspection, view: ChainView, go: GoVerifyResult, pat
   const subject = { kind: 'chain' as const, id: view.id, label: view.title };
   for (const l of view.links) {
     for (const c of l.checks) {
-      if (c.name === 'signature' && c.status === 'fail' && !/insecure/.test(c.detail)) run.finding('SIGNATURE_INVALID', 'error', `${view.title}: ${c.detail}`, subject);
+      if (c.name === 'signature' && c.status === 'fail' && !/insecure/.test(c.detail))
+        run.finding('SIGNATURE_INVALID', 'error', `${view.title}: ${c.detail}`, subject);
       if (c.name === 'issuer may sign' && c.status === 'fail') run.finding('ISSUER_NOT_CA', 'error', `${view.title}: ${c.detail}`, subject);
       if (c.name === 'path length' && c.status === 'fail') run.finding('PATHLEN_EXCEEDED', 'error', `${view.title}: ${c.detail}`, subject);
       if (c.name === 'name constraints' && c.status === 'fail') run.finding('NAME_CONSTRAINT_VIOLATION', 'error', `${view.title}: ${c.detail}`, subject);
       if (c.name === 'AKI/SKI' && c.status === 'warn') run.finding('AKI_SKI_MISMATCH', 'warning', `${view.title}: ${c.detail}`, subject);
-      if (c.name === 'validity' && /expires .* before the child/.test(c.detail)) run.finding('ISSUER_EXPIRES_BEFORE_CHILD', 'warning', `${view.title}: ${c.detail.split('; ').find((d) => d.includes('before the child'))}`, subject);
-      if (c.name === 'validity' && /valid from before its issuer/.test(c.detail)) run.finding('CHILD_STARTS_BEFORE_ISSUER', 'info', `${view.title}: the child is valid from before its issuer`, subject);
+      if (c.name === 'validity' && /expires .* before the child/.test(c.detail))
+        run.finding('ISSUER_EXPIRES_BEFORE_CHILD', 'warning', `${view.title}: ${c.detail.split('; ').find((d) => d.includes('before the child'))}`, subject);
+      if (c.name === 'validity' && /valid from before its issuer/.test(c.detail))
+        run.finding('CHILD_STARTS_BEFORE_ISSUER', 'info', `${view.title}: the child is valid from before its issuer`, subject);
     }
   }
   if (!go.ok) {
     const top = path[path.length - 1]!;
     if (go.error?.includes('incompatible key usage')) run.finding('EKU_CHAIN_INCOMPATIBLE', 'error', `${view.title}: ${go.error}`, subject);
     else if (go.error?.includes('unknown authority')) {
-      if (top.facts.selfSigned && !trusted) run.finding('CHAIN_ROOT_NOT_TRUSTED', 'error', `${view.title}: the path ends at ${top.facts.subject}, which is not in the trust bundle`, subject);
-      else run.finding('CHAIN_INCOMPLETE', 'error', `${view.title}: no path to a trusted root; missing the issuer "${top.facts.issuer}"${top.facts.authorityKeyIdentifier ? ` (AKI ${top.facts.authorityKeyIdentifier})` : ''}`, subject);
+      if (top.facts.selfSigned && !trusted)
+        run.finding('CHAIN_ROOT_NOT_TRUSTED', 'error', `${view.title}: the path ends at ${top.facts.subject}, which is not in the trust bundle`, subject);
+      else
+        run.finding(
+          'CHAIN_INCOMPLETE',
+          'error',
+          `${view.title}: no path to a trusted root; missing the issuer "${top.facts.issuer}"${top.facts.authorityKeyIdentifier ? ` (AKI ${top.facts.authorityKeyIdentifier})` : ''}`,
+          subject,
+        );
     }
   }
 }
 
 /** Why OpenSSL's verdict differs from Go's (shown next to the chain). */
 function opensslNote(leaf: Certificate, code: number | undefined, go: GoVerifyResult): string {
-  if (code === 18 && go.ok) return leaf.facts.selfIssued ? "OpenSSL treats a leaf whose subject equals its issuer as self-signed; Go verifies the signature and accepts it." : 'OpenSSL stops at a certificate it takes for self-signed; Go goes on.';
+  if (code === 18 && go.ok)
+    return leaf.facts.selfIssued
+      ? 'OpenSSL treats a leaf whose subject equals its issuer as self-signed; Go verifies the signature and accepts it.'
+      : 'OpenSSL stops at a certificate it takes for self-signed; Go goes on.';
   if (code === 10 || code === 9) return 'OpenSSL checks the validity of every certificate in the chain it built; Go reports the first invalid one it meets.';
   if (go.ok) return 'OpenSSL builds a different chain than Go here.';
   return `OpenSSL accepts a chain Go refuses: ${go.error}`;

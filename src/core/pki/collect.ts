@@ -24,10 +24,29 @@ export async function collectInputs(run: Inspection): Promise<void> {
         } catch {
           facts = null;
         }
-        run.keys.push({ id: `key-${run.keys.length + 1}`, origin, facts, state: facts?.publicKey ? null : 'unsupported', size: a.key.der.length, pemType: a.pemType });
+        run.keys.push({
+          id: `key-${run.keys.length + 1}`,
+          origin,
+          facts,
+          state: facts?.publicKey ? null : 'unsupported',
+          size: a.key.der.length,
+          pemType: a.pemType,
+        });
       } else if (a.kind === 'encrypted-key') {
-        run.keys.push({ id: `key-${run.keys.length + 1}`, origin, facts: null, state: a.reason === 'encrypted private key' ? 'encrypted' : 'unsupported', size: 0, pemType: a.pemType });
-        run.finding(a.reason === 'encrypted private key' ? 'KEY_ENCRYPTED' : 'KEY_UNSUPPORTED_PEM_TYPE', 'error', `${origin.label}: ${a.reason}; Istio cannot read it`, { kind: 'key', id: `key-${run.keys.length}`, label: origin.label });
+        run.keys.push({
+          id: `key-${run.keys.length + 1}`,
+          origin,
+          facts: null,
+          state: a.reason === 'encrypted private key' ? 'encrypted' : 'unsupported',
+          size: 0,
+          pemType: a.pemType,
+        });
+        run.finding(
+          a.reason === 'encrypted private key' ? 'KEY_ENCRYPTED' : 'KEY_UNSUPPORTED_PEM_TYPE',
+          'error',
+          `${origin.label}: ${a.reason}; Istio cannot read it`,
+          { kind: 'key', id: `key-${run.keys.length}`, label: origin.label },
+        );
       } else if (a.kind === 'crl') run.crls.push({ crl: a.crl, origin, id: `crl-${run.crls.length + 1}` });
       else if (a.kind === 'csr') run.csrs.push({ csr: a.csr, origin, id: `csr-${run.csrs.length + 1}` });
     }

@@ -42,7 +42,15 @@ const has = (data: SecretData, ...keys: string[]) => keys.every((k) => data.has(
 /** ExtractCertInfo: `cert`/`key` when both are non-empty, else `tls.crt`/`tls.key`; otherwise istiod's error. */
 export function extractCertInfo(data: SecretData): Result<CertInfo> {
   if (nonEmpty(data, GENERIC_CERT, GENERIC_KEY)) {
-    return { ok: true, value: { cert: data.get(GENERIC_CERT)!, key: data.get(GENERIC_KEY)!, crl: data.get(GENERIC_CRL), keys: { cert: GENERIC_CERT, key: GENERIC_KEY, crl: data.has(GENERIC_CRL) ? GENERIC_CRL : undefined } } };
+    return {
+      ok: true,
+      value: {
+        cert: data.get(GENERIC_CERT)!,
+        key: data.get(GENERIC_KEY)!,
+        crl: data.get(GENERIC_CRL),
+        keys: { cert: GENERIC_CERT, key: GENERIC_KEY, crl: data.has(GENERIC_CRL) ? GENERIC_CRL : undefined },
+      },
+    };
   }
   if (nonEmpty(data, TLS_CERT, TLS_KEY)) {
     return {
@@ -58,13 +66,21 @@ export function extractCertInfo(data: SecretData): Result<CertInfo> {
   }
   if (has(data, GENERIC_CERT, GENERIC_KEY)) return { ok: false, error: `found keys "${GENERIC_CERT}" and "${GENERIC_KEY}", but they were empty` };
   if (has(data, TLS_CERT, TLS_KEY)) return { ok: false, error: `found keys "${TLS_CERT}" and "${TLS_KEY}", but they were empty` };
-  return { ok: false, error: `found secret, but didn't have expected keys (${GENERIC_CERT} and ${GENERIC_KEY}) or (${TLS_CERT} and ${TLS_KEY}); found: ${foundKeys(data)}` };
+  return {
+    ok: false,
+    error: `found secret, but didn't have expected keys (${GENERIC_CERT} and ${GENERIC_KEY}) or (${TLS_CERT} and ${TLS_KEY}); found: ${foundKeys(data)}`,
+  };
 }
 
 /** ExtractRoot: `cacert` (with `crl`), else `ca.crt` (with `ca.crl`); otherwise istiod's error. */
 export function extractRoot(data: SecretData): Result<CertInfo> {
-  if (nonEmpty(data, GENERIC_CA)) return { ok: true, value: { cert: data.get(GENERIC_CA)!, crl: data.get(GENERIC_CRL), keys: { cert: GENERIC_CA, crl: data.has(GENERIC_CRL) ? GENERIC_CRL : undefined } } };
-  if (nonEmpty(data, TLS_CA)) return { ok: true, value: { cert: data.get(TLS_CA)!, crl: data.get(TLS_CRL), keys: { cert: TLS_CA, crl: data.has(TLS_CRL) ? TLS_CRL : undefined } } };
+  if (nonEmpty(data, GENERIC_CA))
+    return {
+      ok: true,
+      value: { cert: data.get(GENERIC_CA)!, crl: data.get(GENERIC_CRL), keys: { cert: GENERIC_CA, crl: data.has(GENERIC_CRL) ? GENERIC_CRL : undefined } },
+    };
+  if (nonEmpty(data, TLS_CA))
+    return { ok: true, value: { cert: data.get(TLS_CA)!, crl: data.get(TLS_CRL), keys: { cert: TLS_CA, crl: data.has(TLS_CRL) ? TLS_CRL : undefined } } };
   if (has(data, GENERIC_CA)) return { ok: false, error: `found key "${GENERIC_CA}", but it was empty` };
   if (has(data, TLS_CA)) return { ok: false, error: `found key "${TLS_CA}", but it was empty` };
   return { ok: false, error: `found secret, but didn't have expected keys ${GENERIC_CA} or ${TLS_CA}; found: ${foundKeys(data)}` };

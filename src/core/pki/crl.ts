@@ -114,7 +114,8 @@ export function parseCsrDer(input: Uint8Array): Csr {
   const exts: string[] = [];
   for (const e of req.extensions) {
     exts.push(e.type);
-    if (e instanceof x509.SubjectAlternativeNameExtension) for (const n of e.names.items) sans.push(`${n.type === 'url' ? 'URI' : n.type.toUpperCase()}:${n.value}`);
+    if (e instanceof x509.SubjectAlternativeNameExtension)
+      for (const n of e.names.items) sans.push(`${n.type === 'url' ? 'URI' : n.type.toUpperCase()}:${n.value}`);
   }
   const sigOid = asn1.AsnConvert.parse(der, asnCsr.CertificationRequest).signatureAlgorithm.algorithm;
   return {

@@ -57,7 +57,10 @@ function algorithms(alg: GenKeyAlgorithm): { gen: object; sign: object } {
       return { gen: { name: 'ECDSA', namedCurve: 'P-384' }, sign: { name: 'ECDSA', hash: 'SHA-384' } };
     case 'RSA-2048':
     case 'RSA-4096':
-      return { gen: { name: 'RSASSA-PKCS1-v1_5', modulusLength: alg === 'RSA-2048' ? 2048 : 4096, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, sign: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' } };
+      return {
+        gen: { name: 'RSASSA-PKCS1-v1_5', modulusLength: alg === 'RSA-2048' ? 2048 : 4096, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+        sign: { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' },
+      };
     default:
       return { gen: { name: 'ECDSA', namedCurve: 'P-256' }, sign: { name: 'ECDSA', hash: 'SHA-256' } };
   }
@@ -259,7 +262,11 @@ export async function generateGatewayCredential(o: GatewayCredentialOptions): Pr
     notAfter: new Date(o.notBefore.getTime() + 3650 * DAY),
     signingAlgorithm: sign,
     keys: caKeys as never,
-    extensions: [new ext.BasicConstraintsExtension(true, undefined, true), new ext.KeyUsagesExtension(ext.KeyUsageFlags.keyCertSign | ext.KeyUsageFlags.cRLSign, true), await ext.SubjectKeyIdentifierExtension.create(caKeys.publicKey as never)],
+    extensions: [
+      new ext.BasicConstraintsExtension(true, undefined, true),
+      new ext.KeyUsagesExtension(ext.KeyUsageFlags.keyCertSign | ext.KeyUsageFlags.cRLSign, true),
+      await ext.SubjectKeyIdentifierExtension.create(caKeys.publicKey as never),
+    ],
   });
   const keys = await keyPair(alg);
   const leaf = await x509.X509CertificateGenerator.create({

@@ -7,7 +7,16 @@ export { decodePem, decodePemBundle, encodePem, scanPem, type PemBlock, type Sca
 export { parseCertificateDer, parseCertificatesDer, CertParseError, type Certificate, type CertificateFacts, type PublicKeyFacts } from './cert.ts';
 export { parsePrivateKeyDer, privateKeyFacts, publicKeyOf, KeyParseError, type PrivateKey, type PrivateKeyFacts } from './keys.ts';
 export { parseCrlDer, parseCsrDer, type Crl, type Csr } from './crl.ts';
-export { extractCertInfo, extractCertAndKey, extractRoot, validateCertificateChain, validateGatewayCredential, checkKeyPair, type SecretData, type Result } from './credential.ts';
+export {
+  extractCertInfo,
+  extractCertAndKey,
+  extractRoot,
+  validateCertificateChain,
+  validateGatewayCredential,
+  checkKeyPair,
+  type SecretData,
+  type Result,
+} from './credential.ts';
 export { SignatureChecker } from './sig.ts';
 export { CertPool, goVerify, type GoVerifyResult, type KeyUsageRequest } from './verify.ts';
 export { PkiContext, keyCertBundleVerify, pluggedCaLoad, workloadVerify, parseRootCerts, type IstioVerdict, type CheckStep } from './istio.ts';

@@ -44,7 +44,19 @@ export interface ObjectRef {
  * `redacted-in-link`: a share link's redaction marker in place of the value (see
  * document/redactionMarkers.ts), so whatever it held is not in the input.
  */
-export type ValueEncoding = 'pem' | 'der' | 'base64-der' | 'base64-pem' | 'hex' | 'json-string' | 'empty' | 'redacted' | 'redacted-in-link' | 'text' | 'binary' | 'structured';
+export type ValueEncoding =
+  | 'pem'
+  | 'der'
+  | 'base64-der'
+  | 'base64-pem'
+  | 'hex'
+  | 'json-string'
+  | 'empty'
+  | 'redacted'
+  | 'redacted-in-link'
+  | 'text'
+  | 'binary'
+  | 'structured';
 
 /** Whether a value is a share link's redaction marker (its content was removed before sharing). */
 export function isRedactedInLink(v: Value | undefined): boolean {
@@ -287,7 +299,11 @@ class Decoder {
       return v;
     }
     // A–C, F: structured documents.
-    if (/^[{[]/.test(trimmed) || /^(apiVersion|kind|items|configs|dynamicActiveSecrets|dynamic_active_secrets|clusters|certificates)\s*:/m.test(trimmed) || /^---\s*$/m.test(trimmed)) {
+    if (
+      /^[{[]/.test(trimmed) ||
+      /^(apiVersion|kind|items|configs|dynamicActiveSecrets|dynamic_active_secrets|clusters|certificates)\s*:/m.test(trimmed) ||
+      /^---\s*$/m.test(trimmed)
+    ) {
       if (this.structured(origin, text, depth)) return undefined;
     }
     // E: PEM.
@@ -303,7 +319,9 @@ class Decoder {
     }
     // I: istioctl's secret table.
     if (/^RESOURCE NAME\s+TYPE\s+STATUS\s+VALID CERT/m.test(text)) {
-      this.out.hints.push(`${label(origin)}: this is the \`istioctl proxy-config secret\` summary; paste \`-o json\` or the Envoy config dump to see the certificates.`);
+      this.out.hints.push(
+        `${label(origin)}: this is the \`istioctl proxy-config secret\` summary; paste \`-o json\` or the Envoy config dump to see the certificates.`,
+      );
       v.encoding = 'text';
       this.out.values.push(v);
       return v;
@@ -329,7 +347,11 @@ class Decoder {
       }
       if (!decoded && /^(MII|MIG|LS0t)/.test(compact)) {
         v.encoding = 'text';
-        this.valueProblem(v, 'error', `looks like base64 (starts with ${compact.slice(0, 4)}) but is not valid base64 (length ${compact.length}, padding or stray characters)`);
+        this.valueProblem(
+          v,
+          'error',
+          `looks like base64 (starts with ${compact.slice(0, 4)}) but is not valid base64 (length ${compact.length}, padding or stray characters)`,
+        );
         this.out.values.push(v);
         return v;
       }
@@ -348,7 +370,8 @@ class Decoder {
 
   private add(v: Value, a: Artefact): void {
     this.artefactCount++;
-    if (this.artefactCount === MAX_ARTEFACTS + 1) this.valueProblem(v, 'warning', `more than ${MAX_ARTEFACTS} certificates, keys and CRLs; the rest are not read`);
+    if (this.artefactCount === MAX_ARTEFACTS + 1)
+      this.valueProblem(v, 'warning', `more than ${MAX_ARTEFACTS} certificates, keys and CRLs; the rest are not read`);
     if (this.artefactCount > MAX_ARTEFACTS) return;
     v.artefacts.push(a);
   }
@@ -413,10 +436,18 @@ class Decoder {
       this.valueProblem(v, 'error', `${where}: no END line (truncated?)`, b.index, b.offset);
       return;
     }
-    if (b.endTypeMismatch !== undefined) this.valueProblem(v, 'error', `${where}: BEGIN says "${label}" but END says "${displayLabel(b.endTypeMismatch)}"; Go's PEM decoder skips this block`, b.index, b.offset);
+    if (b.endTypeMismatch !== undefined)
+      this.valueProblem(
+        v,
+        'error',
+        `${where}: BEGIN says "${label}" but END says "${displayLabel(b.endTypeMismatch)}"; Go's PEM decoder skips this block`,
+        b.index,
+        b.offset,
+      );
     if (!b.base64Strict) this.valueProblem(v, 'error', `${where}: the body is not valid base64 (Go's PEM decoder skips this block)`, b.index, b.offset);
     if (b.indented) this.valueProblem(v, 'warning', `${where}: the markers are indented; Go's PEM decoder does not see this block`, b.index, b.offset);
-    else if (!goSees && b.base64Strict && b.endTypeMismatch === undefined) this.valueProblem(v, 'warning', `${where}: Go's PEM decoder would skip this block (text after the END marker, or a malformed line)`, b.index, b.offset);
+    else if (!goSees && b.base64Strict && b.endTypeMismatch === undefined)
+      this.valueProblem(v, 'warning', `${where}: Go's PEM decoder would skip this block (text after the END marker, or a malformed line)`, b.index, b.offset);
     if (!b.base64Strict || b.endTypeMismatch !== undefined) return;
     const at = { block: b.index, offset: b.offset, pemType: label };
     const encrypted = b.headers['Proc-Type']?.includes('ENCRYPTED') || b.type === 'ENCRYPTED PRIVATE KEY';
@@ -428,8 +459,16 @@ class Decoder {
           let der = b.bytes;
           if (b.type === 'TRUSTED CERTIFICATE') der = der.subarray(0, readTlv(der, 0).next);
           this.add(v, { ...at, kind: 'certificate', cert: parseCertificateDer(der) });
-          if (b.type === 'TRUSTED CERTIFICATE') this.valueProblem(v, 'warning', `${where}: an OpenSSL "TRUSTED CERTIFICATE"; Go ignores it in trust pools and cannot parse it as a signing certificate`, b.index, b.offset);
-          if (Object.keys(b.headers).length > 0) this.valueProblem(v, 'warning', `${where}: a CERTIFICATE block with PEM headers; Go's AppendCertsFromPEM skips it`, b.index, b.offset);
+          if (b.type === 'TRUSTED CERTIFICATE')
+            this.valueProblem(
+              v,
+              'warning',
+              `${where}: an OpenSSL "TRUSTED CERTIFICATE"; Go ignores it in trust pools and cannot parse it as a signing certificate`,
+              b.index,
+              b.offset,
+            );
+          if (Object.keys(b.headers).length > 0)
+            this.valueProblem(v, 'warning', `${where}: a CERTIFICATE block with PEM headers; Go's AppendCertsFromPEM skips it`, b.index, b.offset);
         } catch (e) {
           this.valueProblem(v, 'error', `${where}: ${e instanceof CertParseError ? e.message : 'not a certificate'}`, b.index, b.offset);
         }
@@ -467,7 +506,13 @@ class Decoder {
           }
           if (b.type === 'OPENSSH PRIVATE KEY') {
             this.add(v, { ...at, kind: 'encrypted-key', reason: 'OpenSSH key format' });
-            this.valueProblem(v, 'error', `${where}: an OpenSSH key; Istio reads only PKCS#1, SEC1 and PKCS#8 keys (KEY_UNSUPPORTED_PEM_TYPE)`, b.index, b.offset);
+            this.valueProblem(
+              v,
+              'error',
+              `${where}: an OpenSSH key; Istio reads only PKCS#1, SEC1 and PKCS#8 keys (KEY_UNSUPPORTED_PEM_TYPE)`,
+              b.index,
+              b.offset,
+            );
             return;
           }
           try {
@@ -526,7 +571,9 @@ class Decoder {
     if (!isObj(doc)) return false;
     // A: Envoy /config_dump.
     if (Array.isArray(doc.configs)) {
-      const dumps = (doc.configs as unknown[]).filter((c): c is Obj => isObj(c) && typeof c['@type'] === 'string' && (c['@type'] as string).endsWith('envoy.admin.v3.SecretsConfigDump'));
+      const dumps = (doc.configs as unknown[]).filter(
+        (c): c is Obj => isObj(c) && typeof c['@type'] === 'string' && (c['@type'] as string).endsWith('envoy.admin.v3.SecretsConfigDump'),
+      );
       if (dumps.length === 0) {
         this.problem('info', 'an Envoy config dump without a SecretsConfigDump (no secrets to show)', origin);
         return true;
@@ -535,7 +582,11 @@ class Decoder {
       return true;
     }
     // B: istioctl proxy-config secret -o json / yaml.
-    if (['dynamicActiveSecrets', 'dynamicWarmingSecrets', 'dynamic_active_secrets', 'dynamic_warming_secrets', 'staticSecrets', 'static_secrets'].some((k) => k in doc)) {
+    if (
+      ['dynamicActiveSecrets', 'dynamicWarmingSecrets', 'dynamic_active_secrets', 'dynamic_warming_secrets', 'staticSecrets', 'static_secrets'].some(
+        (k) => k in doc,
+      )
+    ) {
       this.envoy(origin, doc, 'istioctl', depth);
       return true;
     }
@@ -570,14 +621,29 @@ class Decoder {
     const shown = (field: string, value: string): string => {
       if (isKubeWord(value)) return value;
       const placeholder = `(not a valid ${field}: ${value.length} characters)`;
-      this.problem('warning', `${field} is not a valid Kubernetes name (the API server would reject this object); it is shown as "${placeholder}"`, { ...origin, line });
+      this.problem('warning', `${field} is not a valid Kubernetes name (the API server would reject this object); it is shown as "${placeholder}"`, {
+        ...origin,
+        line,
+      });
       return placeholder;
     };
-    const ref: ObjectRef = { kind: doc.kind as string, namespace: shown('metadata.namespace', str(meta.namespace)) || 'default', name: shown('metadata.name', str(meta.name)) };
+    const ref: ObjectRef = {
+      kind: doc.kind as string,
+      namespace: shown('metadata.namespace', str(meta.namespace)) || 'default',
+      name: shown('metadata.name', str(meta.name)),
+    };
     const labels: Record<string, string> = {};
     if (isObj(meta.labels)) for (const [k, val] of Object.entries(meta.labels)) labels[k] = str(val);
     const objOrigin: Origin = { input: origin.input, path: [...origin.path, `${ref.kind} ${ref.namespace}/${ref.name}`], object: ref, line };
-    const obj: KubeObject = { kind: ref.kind as 'Secret' | 'ConfigMap', ref, type: shown('type', str(doc.type)) || (ref.kind === 'Secret' ? 'Opaque' : ''), labels, origin: objOrigin, values: new Map(), badKeys: [] };
+    const obj: KubeObject = {
+      kind: ref.kind as 'Secret' | 'ConfigMap',
+      ref,
+      type: shown('type', str(doc.type)) || (ref.kind === 'Secret' ? 'Opaque' : ''),
+      labels,
+      origin: objOrigin,
+      values: new Map(),
+      badKeys: [],
+    };
     const entries = new Map<string, { bytes?: Uint8Array; text?: string }>();
     const base64Field = ref.kind === 'Secret' ? 'data' : 'binaryData';
     const textField = ref.kind === 'Secret' ? 'stringData' : 'data';
@@ -588,7 +654,11 @@ class Decoder {
         const bytes = s === undefined ? undefined : decodeBase64Std(s.replace(/\s+/g, ''));
         if (!bytes) {
           obj.badKeys.push(k);
-          this.problem('error', `${base64Field}.${k} is not valid base64 (the API server would reject this ${ref.kind})`, { ...objOrigin, key: k, line: keyLine(text, k, line) });
+          this.problem('error', `${base64Field}.${k} is not valid base64 (the API server would reject this ${ref.kind})`, {
+            ...objOrigin,
+            key: k,
+            line: keyLine(text, k, line),
+          });
           continue;
         }
         entries.set(k, { bytes });
@@ -596,7 +666,8 @@ class Decoder {
     }
     if (isObj(doc[textField])) {
       // stringData wins over data on a clash, as the API server merges them.
-      for (const [k, raw] of Object.entries(doc[textField] as Obj)) entries.set(shown(`${textField} key`, k), { text: raw === null || raw === undefined ? '' : str(raw) });
+      for (const [k, raw] of Object.entries(doc[textField] as Obj))
+        entries.set(shown(`${textField} key`, k), { text: raw === null || raw === undefined ? '' : str(raw) });
     }
     const isRemote = ref.kind === 'Secret' && labels['istio/multiCluster'] === 'true';
     for (const [k, e] of entries) {
@@ -626,7 +697,14 @@ class Decoder {
     try {
       cfg = jsyaml.load(text, YAML_LOAD_OPTIONS);
     } catch (e) {
-      this.out.remotes.push({ secret: obj.ref, origin, clusterId: origin.key ?? '', server: '', auth: '', error: `the kubeconfig is not readable YAML: ${(e as Error).message.split('\n')[0]}` });
+      this.out.remotes.push({
+        secret: obj.ref,
+        origin,
+        clusterId: origin.key ?? '',
+        server: '',
+        auth: '',
+        error: `the kubeconfig is not readable YAML: ${(e as Error).message.split('\n')[0]}`,
+      });
       this.problem('error', `remote secret key "${origin.key}": the kubeconfig is not readable YAML`, origin);
       return;
     }
@@ -687,7 +765,11 @@ class Decoder {
   }
 
   private envoy(origin: Origin, dump: Obj, style: 'config_dump' | 'istioctl', depth: number): void {
-    const d: EnvoyDump = { style, origin: { ...origin, path: [...origin.path, style === 'config_dump' ? 'Envoy config dump' : 'istioctl proxy-config secret'] }, secrets: [] };
+    const d: EnvoyDump = {
+      style,
+      origin: { ...origin, path: [...origin.path, style === 'config_dump' ? 'Envoy config dump' : 'istioctl proxy-config secret'] },
+      secrets: [],
+    };
     const lists: Array<[string[], DumpSecret['status']]> = [
       [['dynamic_warming_secrets', 'dynamicWarmingSecrets'], 'WARMING'],
       [['dynamic_active_secrets', 'dynamicActiveSecrets'], 'ACTIVE'],
@@ -705,7 +787,13 @@ class Decoder {
 
   private dumpSecret(origin: Origin, e: Obj, status: DumpSecret['status'], depth: number): DumpSecret {
     const name = str(e.name);
-    const s: DumpSecret = { name, status, versionInfo: str(pick(e, 'version_info', 'versionInfo')), lastUpdated: str(pick(e, 'last_updated', 'lastUpdated')), spiffe: [] };
+    const s: DumpSecret = {
+      name,
+      status,
+      versionInfo: str(pick(e, 'version_info', 'versionInfo')),
+      lastUpdated: str(pick(e, 'last_updated', 'lastUpdated')),
+      spiffe: [],
+    };
     const secret = isObj(e.secret) ? e.secret : undefined;
     const so: Origin = { ...origin, path: [...origin.path, `secret ${name}`], key: name };
     const source = (ds: unknown, field: string): { value?: Value; file?: string } => {
@@ -739,7 +827,8 @@ class Decoder {
           const bytesText = decoded ? utf8Text(decoded) : undefined;
           const inlineString = pick(pk, 'inline_string', 'inlineString');
           const linkRedacted = isRedactedText(bytesText ?? (typeof inlineString === 'string' ? inlineString : ''));
-          s.privateKey = bytesText === '[redacted]' ? 'redacted' : linkRedacted ? 'redacted-in-link' : typeof pick(pk, 'filename') === 'string' ? 'file' : 'inline';
+          s.privateKey =
+            bytesText === '[redacted]' ? 'redacted' : linkRedacted ? 'redacted-in-link' : typeof pick(pk, 'filename') === 'string' ? 'file' : 'inline';
         } else s.privateKey = 'absent';
       }
       const vc = pick(secret, 'validation_context', 'validationContext');
@@ -796,7 +885,6 @@ class Decoder {
 }
 
 type Obj = Record<string, unknown>;
-
 
 function str(v: unknown): string {
   return typeof v === 'string' ? v : typeof v === 'number' || typeof v === 'boolean' ? String(v) : '';
@@ -866,7 +954,13 @@ export function decodeValue(origin: Origin, bytes: Uint8Array, text?: string): {
 /** A Kubernetes object from the workspace store, decoded the same way as a pasted one. */
 export function decodeKubeObject(input: string, body: unknown, line: number | undefined): Decoded {
   const d = new Decoder();
-  (d as unknown as { document(o: Origin, doc: unknown, depth: number, line: number, text: string): boolean }).document({ input, path: [] }, body, 0, line ?? 1, '');
+  (d as unknown as { document(o: Origin, doc: unknown, depth: number, line: number, text: string): boolean }).document(
+    { input, path: [] },
+    body,
+    0,
+    line ?? 1,
+    '',
+  );
   return d.out;
 }
 

@@ -80,7 +80,16 @@ export function reportOrigin(o: Origin, a?: { block: number | null; offset: numb
 /** "in 3 days", "2 years ago". */
 export function humanSpan(ms: number): string {
   const abs = Math.abs(ms);
-  const unit = abs >= 365 * DAY ? [365 * DAY, 'year'] : abs >= 30 * DAY ? [30 * DAY, 'month'] : abs >= DAY ? [DAY, 'day'] : abs >= 3600000 ? [3600000, 'hour'] : [60000, 'minute'];
+  const unit =
+    abs >= 365 * DAY
+      ? [365 * DAY, 'year']
+      : abs >= 30 * DAY
+        ? [30 * DAY, 'month']
+        : abs >= DAY
+          ? [DAY, 'day']
+          : abs >= 3600000
+            ? [3600000, 'hour']
+            : [60000, 'minute'];
   const n = Math.floor(abs / (unit[0] as number));
   const text = `${n} ${unit[1]}${n === 1 ? '' : 's'}`;
   return ms >= 0 ? `in ${text}` : `${text} ago`;
@@ -157,7 +166,8 @@ export class Inspection {
     if (this.redactedKeys.has(v)) return;
     this.redactedKeys.add(v);
     const origin = reportOrigin(v.origin);
-    for (let i = 0; i < count; i++) this.keys.push({ id: `key-${this.keys.length + 1}`, origin, facts: null, state: KEY_REDACTED_IN_LINK, size: 0, pemType: null });
+    for (let i = 0; i < count; i++)
+      this.keys.push({ id: `key-${this.keys.length + 1}`, origin, facts: null, state: KEY_REDACTED_IN_LINK, size: 0, pemType: null });
   }
 
   /** Whether `issuer`'s key signed `child` (names match and the signature verifies). */
@@ -185,7 +195,8 @@ export class Inspection {
 
   /** Gives a certificate a chain passes through an entry, when the inputs did not (every id of a chain has one). */
   register(c: Certificate): void {
-    if (!this.certs.has(c.facts.sha256FingerprintHex)) this.certs.set(c.facts.sha256FingerprintHex, { cert: c, occurrences: [], roles: new Set(), issuers: [], findings: [] });
+    if (!this.certs.has(c.facts.sha256FingerprintHex))
+      this.certs.set(c.facts.sha256FingerprintHex, { cert: c, occurrences: [], roles: new Set(), issuers: [], findings: [] });
   }
 
   /** The id of the next chain view (`chain-1`, `chain-2`, … in the order they are built). */

@@ -133,8 +133,11 @@ export async function x509KeyPair(ctx: PkiContext, certPem: Uint8Array, keyPem: 
     // crypto/tls X509KeyPair: the error depends on the block types it skipped.
     const skipped = blocks.map((b) => b.type);
     if (skipped.length === 0) return { error: 'tls: failed to find any PEM data in certificate input' };
-    if (skipped.length === 1 && skipped[0]!.endsWith('PRIVATE KEY')) return { error: 'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched' };
-    return { error: `tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [${skipped.join(' ')}]` };
+    if (skipped.length === 1 && skipped[0]!.endsWith('PRIVATE KEY'))
+      return { error: 'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched' };
+    return {
+      error: `tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [${skipped.join(' ')}]`,
+    };
   }
   const keyBlocks = decodePemBundle(keyPem);
   const keyAt = keyBlocks.findIndex((b) => b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY'));
@@ -143,7 +146,9 @@ export async function x509KeyPair(ctx: PkiContext, certPem: Uint8Array, keyPem: 
     const skipped = keyBlocks.map((b) => b.type);
     if (skipped.length === 0) return { error: 'tls: failed to find any PEM data in key input' };
     if (skipped.length === 1 && skipped[0] === 'CERTIFICATE') return { error: 'tls: found a certificate rather than a key in the PEM for the private key' };
-    return { error: `tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: [${skipped.join(' ')}]` };
+    return {
+      error: `tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: [${skipped.join(' ')}]`,
+    };
   }
   const leaf = ctx.goParse(certBlocks[0]!.bytes);
   if (!leaf.cert) return { error: leaf.error ?? 'x509: malformed certificate' };
@@ -234,7 +239,13 @@ export async function keyCertBundleVerify(ctx: PkiContext, input: KeyCertBundleI
   const parsed = ctx.parsePemEncodedCertificate(input.cert);
   if (!parsed.cert) {
     const error = `failed to parse cert PEM: ${parsed.error}`;
-    steps.push({ name: 'signing cert parses', status: 'fail', detail: 'the first PEM block of the signing cert must be a certificate Go can parse', error, source: ISTIO_SRC.parse });
+    steps.push({
+      name: 'signing cert parses',
+      status: 'fail',
+      detail: 'the first PEM block of the signing cert must be a certificate Go can parse',
+      error,
+      source: ISTIO_SRC.parse,
+    });
     skipRest(steps, later);
     return { verdict: fail(FAILING_CHECK.parse, error), steps, rootsIgnored: rootRead.skipped };
   }
@@ -255,7 +266,12 @@ export async function keyCertBundleVerify(ctx: PkiContext, input: KeyCertBundleI
     skipRest(steps, later.slice(1));
     return { verdict: fail(FAILING_CHECK.chain, error), steps, go, leaf, rootsIgnored: rootRead.skipped };
   }
-  steps.push({ name: 'chain verification', status: 'pass', detail: `verified: ${go.chains[0]!.map((c) => c.facts.subjectCommonName ?? c.facts.subject).join(' → ')}`, source: ISTIO_SRC.chain });
+  steps.push({
+    name: 'chain verification',
+    status: 'pass',
+    detail: `verified: ${go.chains[0]!.map((c) => c.facts.subjectCommonName ?? c.facts.subject).join(' → ')}`,
+    source: ISTIO_SRC.chain,
+  });
 
   // What the key steps established (nothing when the key was redacted and not read).
   let keyFacts: { keyParses?: boolean; keyMatchesCert?: boolean } = {};
@@ -289,7 +305,13 @@ export async function keyCertBundleVerify(ctx: PkiContext, input: KeyCertBundleI
       const p = ctx.goParse(b.bytes);
       if (!p.cert) {
         const error = `failed to parse cert chain: ${p.error}`;
-        steps.push({ name: 'CRL coverage', status: 'fail', detail: 'with a CRL, every block of cert-chain.pem must be a certificate', error, source: ISTIO_SRC.crl });
+        steps.push({
+          name: 'CRL coverage',
+          status: 'fail',
+          detail: 'with a CRL, every block of cert-chain.pem must be a certificate',
+          error,
+          source: ISTIO_SRC.crl,
+        });
         return { verdict: fail(FAILING_CHECK.crl, error), steps, go, leaf, ...keyFacts, rootsIgnored: rootRead.skipped };
       }
       signers.push(p.cert);
@@ -313,10 +335,21 @@ export async function keyCertBundleVerify(ctx: PkiContext, input: KeyCertBundleI
     if (missing.size > 0) {
       const names = [...missing.keys()].sort();
       const error = `missing CRL signed by certificates: [${names.join(' ')}]`;
-      steps.push({ name: 'CRL coverage', status: 'fail', detail: `${crls.length} CRL(s); Go lists the subjects in random (map) order`, error, source: ISTIO_SRC.crl });
+      steps.push({
+        name: 'CRL coverage',
+        status: 'fail',
+        detail: `${crls.length} CRL(s); Go lists the subjects in random (map) order`,
+        error,
+        source: ISTIO_SRC.crl,
+      });
       return { verdict: fail(FAILING_CHECK.crl, error), steps, go, leaf, ...keyFacts, certsWithoutCrl: names, crls, rootsIgnored: rootRead.skipped };
     }
-    steps.push({ name: 'CRL coverage', status: 'pass', detail: `every certificate of the chain signed one of the ${crls.length} CRL(s)`, source: ISTIO_SRC.crl });
+    steps.push({
+      name: 'CRL coverage',
+      status: 'pass',
+      detail: `every certificate of the chain signed one of the ${crls.length} CRL(s)`,
+      source: ISTIO_SRC.crl,
+    });
     return { verdict: { ok: true, failingCheck: null, error: null }, steps, go, leaf, ...keyFacts, certsWithoutCrl: [], crls, rootsIgnored: rootRead.skipped };
   }
   steps.push({ name: 'CRL coverage', status: 'skipped', detail: 'no CRL supplied' });
@@ -329,8 +362,10 @@ const GO_CRL_SIGNER_KEYS: Record<string, string> = { RSA: '*rsa.PublicKey', EC: 
 /** Go's RevocationList.CheckSignatureFrom: the Go error, or undefined when the CA signed it. */
 export async function crlSignedBy(ctx: PkiContext, crl: Crl, parent: Certificate): Promise<string | undefined> {
   const p = parent.facts;
-  if ((p.version === 3 && !p.basicConstraints.present) || (p.basicConstraints.present && !p.basicConstraints.ca)) return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
-  if (p.keyUsage.present && p.keyUsage.usages.length > 0 && !p.keyUsage.usages.includes('cRLSign')) return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
+  if ((p.version === 3 && !p.basicConstraints.present) || (p.basicConstraints.present && !p.basicConstraints.ca))
+    return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
+  if (p.keyUsage.present && p.keyUsage.usages.length > 0 && !p.keyUsage.usages.includes('cRLSign'))
+    return 'x509: invalid signature: parent certificate cannot sign this kind of certificate';
   // A parent key Go does not know (PublicKeyAlgorithm unknown: all but RSA, ECDSA, Ed25519, DSA).
   const have = GO_CRL_SIGNER_KEYS[p.publicKey.type];
   if (!have && p.publicKey.type !== 'DSA') return 'x509: cannot verify signature: algorithm unimplemented';
@@ -344,8 +379,14 @@ export async function crlSignedBy(ctx: PkiContext, crl: Crl, parent: Certificate
   const r = await ctx.signatures.crl({ der: crl.der, sigOid: crl.facts.signatureAlgorithmOid }, parent);
   if (r.status === 'verified') return undefined;
   // signaturePublicKeyAlgoMismatchError, with Go's PublicKeyAlgorithm name and key type.
-  if (r.status === 'key-type-mismatch') return `x509: signature algorithm specifies an ${alg.key === 'EC' ? 'ECDSA' : alg.key === 'RSA-PSS' ? 'RSA' : alg.key} public key, but have public key of type ${have}`;
-  if (r.status === 'failed') return alg.key === 'EC' ? 'x509: ECDSA verification failure' : alg.key === 'Ed25519' ? 'x509: Ed25519 verification failure' : 'crypto/rsa: verification error';
+  if (r.status === 'key-type-mismatch')
+    return `x509: signature algorithm specifies an ${alg.key === 'EC' ? 'ECDSA' : alg.key === 'RSA-PSS' ? 'RSA' : alg.key} public key, but have public key of type ${have}`;
+  if (r.status === 'failed')
+    return alg.key === 'EC'
+      ? 'x509: ECDSA verification failure'
+      : alg.key === 'Ed25519'
+        ? 'x509: Ed25519 verification failure'
+        : 'crypto/rsa: verification error';
   return r.reason ?? r.status;
 }
 
@@ -361,7 +402,10 @@ export interface PluggedCaResult extends KeyCertBundleResult {
 export async function pluggedCaLoad(ctx: PkiContext, input: KeyCertBundleInput): Promise<PluggedCaResult> {
   const r = await keyCertBundleVerify(ctx, input);
   if (!r.verdict.ok) {
-    r.steps.push({ name: 'signing cert is a CA', status: 'skipped', detail: 'skipped because an earlier step failed' }, { name: 'first chain certificate not expired', status: 'skipped', detail: 'skipped because an earlier step failed' });
+    r.steps.push(
+      { name: 'signing cert is a CA', status: 'skipped', detail: 'skipped because an earlier step failed' },
+      { name: 'first chain certificate not expired', status: 'skipped', detail: 'skipped because an earlier step failed' },
+    );
     return { ...r, load: r.verdict };
   }
   const first = ctx.parsePemEncodedCertificate(input.cert);
@@ -370,7 +414,9 @@ export async function pluggedCaLoad(ctx: PkiContext, input: KeyCertBundleInput):
     r.steps.push({
       name: 'signing cert is a CA',
       status: 'fail',
-      detail: first.cert ? `Go's IsCA is false (${first.cert.facts.version === 1 ? 'a v1 certificate' : first.cert.facts.basicConstraints.present ? 'BasicConstraints CA:FALSE' : 'no BasicConstraints'})` : 'the signing cert does not parse',
+      detail: first.cert
+        ? `Go's IsCA is false (${first.cert.facts.version === 1 ? 'a v1 certificate' : first.cert.facts.basicConstraints.present ? 'BasicConstraints CA:FALSE' : 'no BasicConstraints'})`
+        : 'the signing cert does not parse',
       error,
       source: ISTIO_SRC.isCA,
     });
@@ -379,19 +425,36 @@ export async function pluggedCaLoad(ctx: PkiContext, input: KeyCertBundleInput):
   }
   r.steps.push({ name: 'signing cert is a CA', status: 'pass', detail: 'BasicConstraints CA:TRUE', source: ISTIO_SRC.isCA });
   if (input.chain.length === 0) {
-    r.steps.push({ name: 'first chain certificate not expired', status: 'info', detail: 'no chain: the default workload TTL (24h) is not clamped', source: ISTIO_SRC.ttl });
+    r.steps.push({
+      name: 'first chain certificate not expired',
+      status: 'info',
+      detail: 'no chain: the default workload TTL (24h) is not clamped',
+      source: ISTIO_SRC.ttl,
+    });
     return { ...r, load: { ok: true, failingCheck: null, error: null } };
   }
   const chainFirst = ctx.parsePemEncodedCertificate(input.chain);
   if (!chainFirst.cert) {
     const error = `failed to get default cert TTL failed to get cert chain TTL failed to extract cert expiration timestamp: failed to parse the cert: ${chainFirst.error}`;
-    r.steps.push({ name: 'first chain certificate not expired', status: 'fail', detail: 'the first block of the concatenated chain files does not parse', error, source: ISTIO_SRC.ttl });
+    r.steps.push({
+      name: 'first chain certificate not expired',
+      status: 'fail',
+      detail: 'the first block of the concatenated chain files does not parse',
+      error,
+      source: ISTIO_SRC.ttl,
+    });
     return { ...r, load: { ok: false, failingCheck: FAILING_CHECK.ttl, error } };
   }
   const left = chainFirst.cert.notAfter.getTime() - ctx.now.getTime();
   if (left <= 0) {
     const error = 'failed to get default cert TTL cert chain has expired';
-    r.steps.push({ name: 'first chain certificate not expired', status: 'fail', detail: `expired ${chainFirst.cert.facts.notAfter}`, error, source: ISTIO_SRC.ttl });
+    r.steps.push({
+      name: 'first chain certificate not expired',
+      status: 'fail',
+      detail: `expired ${chainFirst.cert.facts.notAfter}`,
+      error,
+      source: ISTIO_SRC.ttl,
+    });
     return { ...r, load: { ok: false, failingCheck: FAILING_CHECK.ttl, error } };
   }
   const day = 86400000;
@@ -432,13 +495,25 @@ export async function workloadVerify(ctx: PkiContext, input: WorkloadInput): Pro
   const roots = new CertPool();
   // `if rootCertPem != nil`: a root file that was given, even an empty one, must add a certificate.
   if (input.root !== undefined && ctx.appendCertsFromPem(roots, input.root).added === 0) {
-    steps.push({ name: 'roots parse', status: 'fail', detail: 'no certificate Go can use in the roots', error: 'failed to parse root certificate', source: ISTIO_SRC.workload });
+    steps.push({
+      name: 'roots parse',
+      status: 'fail',
+      detail: 'no certificate Go can use in the roots',
+      error: 'failed to parse root certificate',
+      source: ISTIO_SRC.workload,
+    });
     return { verdict: fail('root parse', 'failed to parse root certificate'), steps };
   }
   const intermediates = new CertPool();
   if (ctx.appendCertsFromPem(intermediates, concatBytes(input.cert, new Uint8Array([10]), input.chain)).added === 0) {
     // intermediates.AppendCertsFromPEM(certChainPem) must add a certificate too.
-    steps.push({ name: 'leaf parses', status: 'fail', detail: 'no certificate Go can use in the certificate and chain files', error: 'failed to parse certificate chain', source: ISTIO_SRC.workload });
+    steps.push({
+      name: 'leaf parses',
+      status: 'fail',
+      detail: 'no certificate Go can use in the certificate and chain files',
+      error: 'failed to parse certificate chain',
+      source: ISTIO_SRC.workload,
+    });
     return { verdict: fail('leaf parse', 'failed to parse certificate chain'), steps };
   }
   const parsed = ctx.parsePemEncodedCertificate(input.cert);
@@ -451,13 +526,28 @@ export async function workloadVerify(ctx: PkiContext, input: WorkloadInput): Pro
   await ctx.complete([[leaf], ...go.chains]);
   if (!go.ok) {
     const error = `failed to verify certificate: ${go.error}`;
-    steps.push({ name: 'chain verification', status: 'fail', detail: `Go verification against ${roots.size} root(s), any usage`, error, source: ISTIO_SRC.workload });
+    steps.push({
+      name: 'chain verification',
+      status: 'fail',
+      detail: `Go verification against ${roots.size} root(s), any usage`,
+      error,
+      source: ISTIO_SRC.workload,
+    });
     steps.push({ name: 'key matches the leaf', status: 'skipped', detail: 'skipped because an earlier step failed' });
     return { verdict: fail(FAILING_CHECK.workloadChain, error), steps, go, leaf };
   }
-  steps.push({ name: 'chain verification', status: 'pass', detail: `verified: ${go.chains[0]!.map((c) => c.facts.subjectCommonName ?? (c.facts.subject || '(empty subject)')).join(' → ')}`, source: ISTIO_SRC.workload });
+  steps.push({
+    name: 'chain verification',
+    status: 'pass',
+    detail: `verified: ${go.chains[0]!.map((c) => c.facts.subjectCommonName ?? (c.facts.subject || '(empty subject)')).join(' → ')}`,
+    source: ISTIO_SRC.workload,
+  });
   if (input.key === undefined || input.keyRedacted) {
-    steps.push({ name: 'key matches the leaf', status: 'skipped', detail: input.keyRedacted ? `not checked (${input.keyRedacted})` : 'no private key supplied' });
+    steps.push({
+      name: 'key matches the leaf',
+      status: 'skipped',
+      detail: input.keyRedacted ? `not checked (${input.keyRedacted})` : 'no private key supplied',
+    });
     return { verdict: { ok: true, failingCheck: null, error: null }, steps, go, leaf };
   }
   const key = parsePemEncodedKey(input.key);
@@ -470,7 +560,8 @@ export async function workloadVerify(ctx: PkiContext, input: WorkloadInput): Pro
   const keyType = facts.publicKey?.type;
   let error: string | undefined;
   if (!((certType === 'RSA' && keyType === 'RSA') || (certType === 'EC' && keyType === 'EC'))) error = 'algorithms for private key and cert do not match';
-  else if (facts.publicKey!.spkiSha256 !== leaf.facts.publicKey.spkiSha256) error = certType === 'RSA' ? "the generated private RSA key and cert doesn't match" : "the generated private EC key and cert doesn't match";
+  else if (facts.publicKey!.spkiSha256 !== leaf.facts.publicKey.spkiSha256)
+    error = certType === 'RSA' ? "the generated private RSA key and cert doesn't match" : "the generated private EC key and cert doesn't match";
   if (error) {
     steps.push({ name: 'key matches the leaf', status: 'fail', detail: 'the private key belongs to another certificate', error, source: ISTIO_SRC.workload });
     return { verdict: fail(FAILING_CHECK.workloadMatch, error), steps, go, leaf, keyParses: true, keyMatchesCert: false };

@@ -63,13 +63,23 @@ function ecSpki(curveOid: string, point: Uint8Array): Uint8Array {
 }
 
 function pkcs8Of(algorithm: asnX509.AlgorithmIdentifier, inner: Uint8Array): Uint8Array {
-  return new Uint8Array(asn1.AsnConvert.serialize(new asnPkcs8.PrivateKeyInfo({ version: 0, privateKeyAlgorithm: algorithm, privateKey: new asnPkcs8.PrivateKey(toArrayBuffer(inner)) })));
+  return new Uint8Array(
+    asn1.AsnConvert.serialize(
+      new asnPkcs8.PrivateKeyInfo({ version: 0, privateKeyAlgorithm: algorithm, privateKey: new asnPkcs8.PrivateKey(toArrayBuffer(inner)) }),
+    ),
+  );
 }
 
 function fromPkcs1(der: Uint8Array): Omit<PrivateKey, 'pemType'> {
   const k = asn1.AsnConvert.parse(der, asnRsa.RSAPrivateKey);
   if (k.version !== 0 && k.version !== 1) throw new KeyParseError('unknown RSAPrivateKey version');
-  return { der, encoding: 'PKCS#1', algorithm: OID.rsaEncryption, spki: rsaSpki(k.modulus, k.publicExponent), pkcs8: pkcs8Of(algId(OID.rsaEncryption, NULL_DER), der) };
+  return {
+    der,
+    encoding: 'PKCS#1',
+    algorithm: OID.rsaEncryption,
+    spki: rsaSpki(k.modulus, k.publicExponent),
+    pkcs8: pkcs8Of(algId(OID.rsaEncryption, NULL_DER), der),
+  };
 }
 
 function fromSec1(der: Uint8Array, curveFromAlgorithm?: string, encoding: KeyEncoding = 'SEC1'): Omit<PrivateKey, 'pemType'> {

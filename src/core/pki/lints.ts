@@ -9,7 +9,17 @@ import { trustDomainAccepted } from './spiffe.ts';
 export type Profile = 'default' | 'production';
 
 /** What a certificate is used as, for role-dependent severities. */
-export type CertRole = 'root' | 'intermediate' | 'signing-cert' | 'plugin-ca-path' | 'workload' | 'gateway-server' | 'gateway-client-ca' | 'trust-bundle' | 'leaf' | 'unknown';
+export type CertRole =
+  | 'root'
+  | 'intermediate'
+  | 'signing-cert'
+  | 'plugin-ca-path'
+  | 'workload'
+  | 'gateway-server'
+  | 'gateway-client-ca'
+  | 'trust-bundle'
+  | 'leaf'
+  | 'unknown';
 
 export interface LintInfo {
   title: string;
@@ -21,46 +31,125 @@ export const LINTS: Record<string, LintInfo> = {
   CERT_EXPIRED: { title: 'expired', impact: 'Go rejects it; a gateway credential gets IST0161; istiod reports "cert chain has expired"' },
   CERT_NOT_YET_VALID: { title: 'not yet valid', impact: 'Go rejects it until notBefore (Istio backdates its own certificates by 2 minutes; clock skew?)' },
   VALIDITY_NOT_POSITIVE: { title: 'notAfter is not after notBefore', impact: 'never valid', zlint: 'e_validity_time_not_positive' },
-  TIME_ENCODING_WRONG: { title: 'UTCTime/GeneralizedTime used on the wrong side of 2050', impact: 'strict parsers reject it', zlint: 'e_wrong_time_format_pre2050' },
-  SERIAL_NOT_POSITIVE: { title: 'serial number is zero or negative', impact: 'Go 1.23+ refuses negative serials: the certificate silently drops out of root bundles', zlint: 'e_serial_number_not_positive' },
+  TIME_ENCODING_WRONG: {
+    title: 'UTCTime/GeneralizedTime used on the wrong side of 2050',
+    impact: 'strict parsers reject it',
+    zlint: 'e_wrong_time_format_pre2050',
+  },
+  SERIAL_NOT_POSITIVE: {
+    title: 'serial number is zero or negative',
+    impact: 'Go 1.23+ refuses negative serials: the certificate silently drops out of root bundles',
+    zlint: 'e_serial_number_not_positive',
+  },
   SERIAL_TOO_LONG: { title: 'serial number longer than 20 octets', impact: 'some parsers refuse it', zlint: 'e_serial_number_longer_than_20_octets' },
   SERIAL_LOW_ENTROPY: { title: 'serial number with fewer than 8 significant bytes', impact: 'hints at a hand-made CA (serial 0 or 1)' },
-  NOT_V3: { title: 'not an X.509 v3 certificate', impact: 'Go sets IsCA=false for v1, so istiod refuses it as a signing cert', zlint: 'e_invalid_certificate_version' },
+  NOT_V3: {
+    title: 'not an X.509 v3 certificate',
+    impact: 'Go sets IsCA=false for v1, so istiod refuses it as a signing cert',
+    zlint: 'e_invalid_certificate_version',
+  },
   GO_PARSE_REJECTS: { title: "Go's x509.ParseCertificate refuses it", impact: 'the certificate is invisible to Istio', zlint: 'e_ext_duplicate_extension' },
   SIG_SHA1: { title: 'signed with SHA-1', impact: 'Go refuses to verify it', zlint: 'e_sub_cert_or_sub_ca_using_sha1' },
   SIG_MD5: { title: 'signed with MD5', impact: 'Go refuses to verify it' },
   SIG_SHA1_SELF_SIGNED: { title: 'SHA-1 self-signature on a root', impact: 'never checked by Go; harmless for a trust anchor' },
-  RSA_KEY_LT_2048: { title: 'RSA key under 2048 bits', impact: "Istio won't generate these; Go refuses keys under 1024 bits", zlint: 'e_rsa_mod_less_than_2048_bits' },
-  EC_CURVE_NOT_P256_P384: { title: 'EC curve other than P-256/P-384', impact: 'Istio only generates P-256/P-384; istiod downgrades other CA curves to P-256', zlint: 'e_ec_improper_curves' },
-  KEY_TYPE_NOT_RSA_OR_EC: { title: 'key type other than RSA or ECDSA', impact: "Istio never generates these; an Ed25519 plug-in CA loads but istiod's own cert falls back to RSA-2048" },
+  RSA_KEY_LT_2048: {
+    title: 'RSA key under 2048 bits',
+    impact: "Istio won't generate these; Go refuses keys under 1024 bits",
+    zlint: 'e_rsa_mod_less_than_2048_bits',
+  },
+  EC_CURVE_NOT_P256_P384: {
+    title: 'EC curve other than P-256/P-384',
+    impact: 'Istio only generates P-256/P-384; istiod downgrades other CA curves to P-256',
+    zlint: 'e_ec_improper_curves',
+  },
+  KEY_TYPE_NOT_RSA_OR_EC: {
+    title: 'key type other than RSA or ECDSA',
+    impact: "Istio never generates these; an Ed25519 plug-in CA loads but istiod's own cert falls back to RSA-2048",
+  },
   CA_BC_NOT_CRITICAL: { title: 'CA with non-critical BasicConstraints', impact: 'RFC 5280 requires it critical', zlint: 'e_basic_constraints_not_critical' },
   CA_KU_MISSING: { title: 'CA without KeyUsage', impact: 'RFC/CABF profile', zlint: 'e_ca_key_usage_missing' },
-  CA_KU_NO_CERTSIGN: { title: 'CA KeyUsage without keyCertSign', impact: "Go's CheckSignatureFrom refuses it as an issuer", zlint: 'e_ca_key_cert_sign_not_set' },
-  CA_KU_NO_CRLSIGN: { title: 'CA KeyUsage without cRLSign', impact: 'Go refuses CRLs from it: a plug-in CA with a CRL fails with "missing CRL signed by certificates"', zlint: 'e_ca_crl_sign_not_set' },
+  CA_KU_NO_CERTSIGN: {
+    title: 'CA KeyUsage without keyCertSign',
+    impact: "Go's CheckSignatureFrom refuses it as an issuer",
+    zlint: 'e_ca_key_cert_sign_not_set',
+  },
+  CA_KU_NO_CRLSIGN: {
+    title: 'CA KeyUsage without cRLSign',
+    impact: 'Go refuses CRLs from it: a plug-in CA with a CRL fails with "missing CRL signed by certificates"',
+    zlint: 'e_ca_crl_sign_not_set',
+  },
   CA_KU_NOT_CRITICAL: { title: 'CA KeyUsage not critical', impact: 'profile', zlint: 'e_ca_key_usage_not_critical' },
-  CA_KU_ENCIPHERMENT: { title: 'CA with key/dataEncipherment', impact: "Istio's tools/certs Makefiles produce exactly this", zlint: 'e_rsa_allowed_ku_no_encipherment_ca' },
-  CA_SKI_MISSING: { title: 'CA without Subject Key Identifier', impact: 'path builders and AKI matching need it', zlint: 'e_ext_subject_key_identifier_missing_ca' },
+  CA_KU_ENCIPHERMENT: {
+    title: 'CA with key/dataEncipherment',
+    impact: "Istio's tools/certs Makefiles produce exactly this",
+    zlint: 'e_rsa_allowed_ku_no_encipherment_ca',
+  },
+  CA_SKI_MISSING: {
+    title: 'CA without Subject Key Identifier',
+    impact: 'path builders and AKI matching need it',
+    zlint: 'e_ext_subject_key_identifier_missing_ca',
+  },
   CA_SUBJECT_EMPTY: { title: 'CA with an empty subject', impact: 'RFC 5280 MUST; Go still links it', zlint: 'e_ca_subject_field_empty' },
   CA_EKU_PRESENT: { title: 'CA carries ExtendedKeyUsage', impact: 'constrains everything below it', zlint: 'n_sub_ca_eku_missing' },
-  CA_EKU_EXCLUDES_SERVERAUTH: { title: 'CA EKU without serverAuth', impact: "keycertbundle.Verify checks for serverAuth: istiod won't start with it in the plug-in CA path" },
+  CA_EKU_EXCLUDES_SERVERAUTH: {
+    title: 'CA EKU without serverAuth',
+    impact: "keycertbundle.Verify checks for serverAuth: istiod won't start with it in the plug-in CA path",
+  },
   ROOT_PATHLEN_PRESENT: { title: 'self-signed root with pathLen', impact: 'profile', zlint: 'w_root_ca_basic_constraints_path_len_constraint_field_present' },
   PATHLEN_WITHOUT_CA: { title: 'pathLen on a non-CA', impact: 'RFC 5280', zlint: 'e_path_len_constraint_improperly_included' },
   SELF_SIGNED_WITHOUT_BC: { title: 'v3 self-signed without BasicConstraints', impact: 'Go cannot use it to verify anything' },
   LEAF_KU_CERTSIGN: { title: 'non-CA with keyCertSign or cRLSign', impact: 'RFC 5280', zlint: 'e_sub_cert_key_usage_cert_sign_bit_set' },
-  LEAF_SAN_MISSING: { title: 'leaf without Subject Alternative Name', impact: "Envoy and Go ignore CN for names; Istio's identity lives in the SAN", zlint: 'e_ext_san_missing' },
-  LEAF_EKU_MISSING: { title: 'leaf without ExtendedKeyUsage', impact: 'accepted by Go and Envoy; Istio-issued certs always have serverAuth and clientAuth', zlint: 'e_sub_cert_eku_missing' },
+  LEAF_SAN_MISSING: {
+    title: 'leaf without Subject Alternative Name',
+    impact: "Envoy and Go ignore CN for names; Istio's identity lives in the SAN",
+    zlint: 'e_ext_san_missing',
+  },
+  LEAF_EKU_MISSING: {
+    title: 'leaf without ExtendedKeyUsage',
+    impact: 'accepted by Go and Envoy; Istio-issued certs always have serverAuth and clientAuth',
+    zlint: 'e_sub_cert_eku_missing',
+  },
   LEAF_EKU_NO_SERVERAUTH: { title: 'leaf EKU without serverAuth', impact: 'a mesh certificate is used as a TLS server' },
   LEAF_EKU_NO_CLIENTAUTH: { title: 'leaf EKU without clientAuth', impact: 'mesh mTLS clients present this certificate' },
-  LEAF_EC_KEYENCIPHERMENT: { title: 'EC leaf with keyEncipherment', impact: "meaningless for EC (RFC 8813), but Istio's CA sets it on every ECDSA workload cert", zlint: 'e_ecdsa_allowed_ku' },
-  LEAF_SKI_MISSING: { title: 'leaf without Subject Key Identifier', impact: 'expected for Istio-issued certs', zlint: 'w_ext_subject_key_identifier_missing_sub_cert' },
-  LEAF_VALIDITY_GT_90D: { title: 'leaf valid for more than 90 days', impact: "above Istio's MAX_WORKLOAD_CERT_TTL: Istio's CA would refuse it; file-mounted certs are never rotated" },
-  SAN_NOT_CRITICAL_WITH_EMPTY_SUBJECT: { title: 'empty subject and non-critical SAN', impact: 'RFC 5280 MUST; Istio marks it critical', zlint: 'e_ext_san_not_critical_without_subject' },
+  LEAF_EC_KEYENCIPHERMENT: {
+    title: 'EC leaf with keyEncipherment',
+    impact: "meaningless for EC (RFC 8813), but Istio's CA sets it on every ECDSA workload cert",
+    zlint: 'e_ecdsa_allowed_ku',
+  },
+  LEAF_SKI_MISSING: {
+    title: 'leaf without Subject Key Identifier',
+    impact: 'expected for Istio-issued certs',
+    zlint: 'w_ext_subject_key_identifier_missing_sub_cert',
+  },
+  LEAF_VALIDITY_GT_90D: {
+    title: 'leaf valid for more than 90 days',
+    impact: "above Istio's MAX_WORKLOAD_CERT_TTL: Istio's CA would refuse it; file-mounted certs are never rotated",
+  },
+  SAN_NOT_CRITICAL_WITH_EMPTY_SUBJECT: {
+    title: 'empty subject and non-critical SAN',
+    impact: 'RFC 5280 MUST; Istio marks it critical',
+    zlint: 'e_ext_san_not_critical_without_subject',
+  },
   SUBJECT_AND_SAN_EMPTY: { title: 'no subject and no SAN', impact: 'an identity-less certificate', zlint: 'e_subject_empty_without_san' },
-  AKI_MISSING: { title: 'no Authority Key Identifier', impact: 'slower, ambiguous path building; re-issued CAs become indistinguishable', zlint: 'e_ext_authority_key_identifier_no_key_identifier' },
-  MULTIPLE_URI_SANS: { title: 'more than one URI SAN', impact: "istiod's secure gRPC server rejects such client certs; istioctl shows the last spiffe:// URI's trust domain" },
-  SPIFFE_NOT_ISTIO_FORMAT: { title: 'spiffe:// URI not of the form /ns/<ns>/sa/<sa>', impact: 'Istio cannot parse the identity; authorization cannot match it' },
+  AKI_MISSING: {
+    title: 'no Authority Key Identifier',
+    impact: 'slower, ambiguous path building; re-issued CAs become indistinguishable',
+    zlint: 'e_ext_authority_key_identifier_no_key_identifier',
+  },
+  MULTIPLE_URI_SANS: {
+    title: 'more than one URI SAN',
+    impact: "istiod's secure gRPC server rejects such client certs; istioctl shows the last spiffe:// URI's trust domain",
+  },
+  SPIFFE_NOT_ISTIO_FORMAT: {
+    title: 'spiffe:// URI not of the form /ns/<ns>/sa/<sa>',
+    impact: 'Istio cannot parse the identity; authorization cannot match it',
+  },
   URI_SAN_NOT_SPIFFE: { title: 'URI SAN with another scheme', impact: 'legacy istio: identities, for example' },
-  DNS_SAN_INVALID: { title: 'DNS SAN with characters outside letters, digits, -, _ and a leading *.', impact: 'Envoy SAN matching fails', zlint: 'e_dnsname_bad_character_in_label' },
+  DNS_SAN_INVALID: {
+    title: 'DNS SAN with characters outside letters, digits, -, _ and a leading *.',
+    impact: 'Envoy SAN matching fails',
+    zlint: 'e_dnsname_bad_character_in_label',
+  },
   CN_NOT_IN_SAN: { title: 'CN not among the SANs', impact: 'clients ignore CN', zlint: 'e_subject_common_name_not_from_san' },
   SELF_ISSUED_NOT_SELF_SIGNED: { title: 'subject equals issuer, but signed by another key', impact: 'OpenSSL-based tools misreport it as self-signed' },
   TRUST_DOMAIN_MISMATCH: { title: "SPIFFE trust domain is not the mesh's trust domain or an alias", impact: "authorization policies won't match" },
@@ -74,18 +163,33 @@ export const LINTS: Record<string, LintInfo> = {
   ISSUER_NOT_CA: { title: 'issuer is not a CA', impact: 'Go: "certificate is not authorized to sign other certificates"' },
   PATHLEN_EXCEEDED: { title: 'path length constraint exceeded', impact: 'Go: "too many intermediates for path length constraint"' },
   NAME_CONSTRAINT_VIOLATION: { title: "a name is outside a CA's name constraints", impact: 'Go rejects the chain' },
-  EKU_CHAIN_INCOMPATIBLE: { title: 'EKUs along the chain leave no usable purpose', impact: 'keycertbundle.Verify needs serverAuth; mesh leaves need clientAuth and serverAuth' },
+  EKU_CHAIN_INCOMPATIBLE: {
+    title: 'EKUs along the chain leave no usable purpose',
+    impact: 'keycertbundle.Verify needs serverAuth; mesh leaves need clientAuth and serverAuth',
+  },
   AKI_SKI_MISMATCH: { title: "AKI differs from the issuer's SKI", impact: 'Go still links them; many other path builders do not' },
-  ISSUER_EXPIRES_BEFORE_CHILD: { title: 'issuer expires before the certificate it signed', impact: 'for a plug-in CA, workload certificates are clamped to the CA end' },
+  ISSUER_EXPIRES_BEFORE_CHILD: {
+    title: 'issuer expires before the certificate it signed',
+    impact: 'for a plug-in CA, workload certificates are clamped to the CA end',
+  },
   CHILD_STARTS_BEFORE_ISSUER: { title: 'certificate valid from before its issuer', impact: 'worth knowing' },
   BUNDLE_DUPLICATE_CERT: { title: 'the same certificate twice in one file', impact: 'harmless for Go, confusing for people' },
-  BUNDLE_REVERSE_ORDER: { title: 'root-first chain file', impact: 'Istio takes the first cert of cert-chain.pem as the CA cert for expiry and TTL clamping, and sends the chain in file order' },
+  BUNDLE_REVERSE_ORDER: {
+    title: 'root-first chain file',
+    impact: 'Istio takes the first cert of cert-chain.pem as the CA cert for expiry and TTL clamping, and sends the chain in file order',
+  },
   BUNDLE_UNORDERED_OR_UNRELATED: { title: 'certificates neither leaf-first nor root-first, or unrelated', impact: 'peers receive the chain in file order' },
   ROOT_NOT_SELF_SIGNED: { title: 'trust anchor that is not self-signed', impact: 'Go accepts a partial trust anchor' },
   CHAIN_CONTAINS_ROOT: { title: 'cert-chain.pem includes the root', impact: 'normal for Istio; it is sent on the wire' },
-  CHAIN_MISSING_SIGNING_CERT: { title: 'cert-chain.pem does not contain ca-cert.pem', impact: 'workloads receive leaf + cert-chain.pem + root without their issuer' },
+  CHAIN_MISSING_SIGNING_CERT: {
+    title: 'cert-chain.pem does not contain ca-cert.pem',
+    impact: 'workloads receive leaf + cert-chain.pem + root without their issuer',
+  },
   CHAIN_FIRST_NOT_SIGNING_CERT: { title: 'ca-cert.pem is in cert-chain.pem but not first', impact: 'the metrics and TTL clamp track the wrong certificate' },
-  TLS_CRT_NO_TRAILING_NEWLINE: { title: 'tls.crt does not end with a newline', impact: 'istiod concatenates tls.crt and ca.crt and then finds no PEM block (TTL step fails)' },
+  TLS_CRT_NO_TRAILING_NEWLINE: {
+    title: 'tls.crt does not end with a newline',
+    impact: 'istiod concatenates tls.crt and ca.crt and then finds no PEM block (TTL step fails)',
+  },
   PEM_BLOCK_SKIPPED_BY_GO: { title: "a PEM block Go's decoder skips", impact: 'Istio silently uses the next block or ignores it' },
   // Keys.
   KEY_MISMATCH: { title: 'private key does not match the certificate', impact: 'Istio: "the cert does not match the key"' },
@@ -144,7 +248,8 @@ export function lintCertificate(c: Certificate, ctx: LintContext): Array<{ id: s
   const lifetime = c.notAfter.getTime() - c.notBefore.getTime();
 
   if (now > c.notAfter.getTime()) add('CERT_EXPIRED', 'error', `expired ${f.notAfter}`);
-  if (now < c.notBefore.getTime()) add('CERT_NOT_YET_VALID', 'error', c.notBefore.getTime() - now <= 5 * 60000 ? `valid from ${f.notBefore} (clock skew?)` : `valid from ${f.notBefore}`);
+  if (now < c.notBefore.getTime())
+    add('CERT_NOT_YET_VALID', 'error', c.notBefore.getTime() - now <= 5 * 60000 ? `valid from ${f.notBefore} (clock skew?)` : `valid from ${f.notBefore}`);
   if (lifetime <= 0) add('VALIDITY_NOT_POSITIVE', 'error');
   if (!f.timeEncodingRfc5280) add('TIME_ENCODING_WRONG', 'error');
   if (f.serialNegative) add('SERIAL_NOT_POSITIVE', 'error', `negative serial ${f.serialHex}`);
@@ -229,7 +334,8 @@ export function lintCertificate(c: Certificate, ctx: LintContext): Array<{ id: s
   if (now <= c.notAfter.getTime() && now >= c.notBefore.getTime()) {
     const left = c.notAfter.getTime() - now;
     if (isCA && left < 30 * DAY) add('CERT_EXPIRES_SOON', 'warning', `${Math.ceil(left / DAY)} days left`);
-    else if (!isCA && workload && now > c.notBefore.getTime() + lifetime / 2) add('CERT_EXPIRES_SOON', 'warning', 'past its rotation point (50% of the lifetime)');
+    else if (!isCA && workload && now > c.notBefore.getTime() + lifetime / 2)
+      add('CERT_EXPIRES_SOON', 'warning', 'past its rotation point (50% of the lifetime)');
   }
   if (f.nameConstraints.present && !f.nameConstraints.critical) add('NAME_CONSTRAINTS_NOT_CRITICAL', 'error');
   if (f.unhandledCriticalExtensions.length > 0) add('UNKNOWN_CRITICAL_EXTENSION', 'error', f.unhandledCriticalExtensions.join(', '));

@@ -46,7 +46,8 @@ export function fromAsnName(name: asnX509.Name): ParsedName {
         }
       }
       if (!found && v.anyValue) found = numericString(atv.type, new Uint8Array(v.anyValue));
-      if (!found) found = v.anyValue ? { oid: atv.type, stringType: 'other', raw: new Uint8Array(v.anyValue) } : { oid: atv.type, text: '', stringType: 'other' };
+      if (!found)
+        found = v.anyValue ? { oid: atv.type, stringType: 'other', raw: new Uint8Array(v.anyValue) } : { oid: atv.type, text: '', stringType: 'other' };
       attrs.push(found);
     }
     out.push(attrs);
@@ -181,16 +182,14 @@ export function goNameString(name: ParsedName): string {
   const parts: string[] = [];
   for (let i = rdns.length - 1; i >= 0; i--) {
     parts.push(
-      rdns[i]!
-        .map((a) => {
-          const type = GO_DN_NAMES[a.oid];
-          if (!type) {
-            const der = a.text !== undefined ? goMarshalString(a.text) : (a.raw ?? new Uint8Array());
-            return `${a.oid}=#${hex(der)}`;
-          }
-          return `${type}=${goEscape(a.text ?? '')}`;
-        })
-        .join('+'),
+      rdns[i]!.map((a) => {
+        const type = GO_DN_NAMES[a.oid];
+        if (!type) {
+          const der = a.text !== undefined ? goMarshalString(a.text) : (a.raw ?? new Uint8Array());
+          return `${a.oid}=#${hex(der)}`;
+        }
+        return `${type}=${goEscape(a.text ?? '')}`;
+      }).join('+'),
     );
   }
   return parts.join(',');

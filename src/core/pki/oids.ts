@@ -85,7 +85,17 @@ export const CURVES: Readonly<Record<string, CurveInfo>> = {
 };
 
 /** Key usage bits in order (RFC 5280 §4.2.1.3), as openssl and zlint name them. */
-export const KEY_USAGE_BITS = ['digitalSignature', 'nonRepudiation', 'keyEncipherment', 'dataEncipherment', 'keyAgreement', 'keyCertSign', 'cRLSign', 'encipherOnly', 'decipherOnly'] as const;
+export const KEY_USAGE_BITS = [
+  'digitalSignature',
+  'nonRepudiation',
+  'keyEncipherment',
+  'dataEncipherment',
+  'keyAgreement',
+  'keyCertSign',
+  'cRLSign',
+  'encipherOnly',
+  'decipherOnly',
+] as const;
 export type KeyUsageName = (typeof KEY_USAGE_BITS)[number];
 
 export const EXT_KEY_USAGES: Readonly<Record<string, string>> = {

@@ -52,7 +52,13 @@ function signingAllowed(issuer: Certificate): boolean {
   return !ku.present || ku.usages.length === 0 || ku.usages.includes('keyCertSign');
 }
 
-export async function opensslVerify(leaf: Certificate, trusted: Certificate[], untrusted: Certificate[], now: Date | null, signatures: SignatureChecker): Promise<OpensslVerdict> {
+export async function opensslVerify(
+  leaf: Certificate,
+  trusted: Certificate[],
+  untrusted: Certificate[],
+  now: Date | null,
+  signatures: SignatureChecker,
+): Promise<OpensslVerdict> {
   const chain: Certificate[] = [leaf];
   const isTrusted = (c: Certificate) => trusted.some((t) => t.facts.sha256FingerprintHex === c.facts.sha256FingerprintHex);
   let anchored = false;

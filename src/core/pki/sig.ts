@@ -26,10 +26,12 @@ export function verifiable(sigOid: string, key: PublicKeyFacts): SignatureResult
   if (!alg) return { status: 'unverifiable', reason: `signature algorithm ${sigOid} is not verifiable in the browser` };
   const keyType = key.type === 'RSA-PSS' ? 'RSA' : key.type;
   const algKey = alg.key === 'RSA-PSS' ? 'RSA' : alg.key;
-  if (algKey !== keyType) return { status: 'key-type-mismatch', reason: `the signature algorithm (${alg.name}) needs an ${algKey} key, the issuer has ${key.type}` };
+  if (algKey !== keyType)
+    return { status: 'key-type-mismatch', reason: `the signature algorithm (${alg.name}) needs an ${algKey} key, the issuer has ${key.type}` };
   if (alg.hash && !WEBCRYPTO_HASHES.has(alg.hash)) return { status: 'unverifiable', reason: `${alg.name} (${alg.hash}) is not verifiable in the browser` };
   if (alg.key === 'DSA' || alg.key === 'Ed448') return { status: 'unverifiable', reason: `${alg.name} is not verifiable in the browser` };
-  if (keyType === 'EC' && !WEBCRYPTO_CURVES.has(key.curve ?? '')) return { status: 'unverifiable', reason: `curve ${key.curve} is not verifiable in the browser` };
+  if (keyType === 'EC' && !WEBCRYPTO_CURVES.has(key.curve ?? ''))
+    return { status: 'unverifiable', reason: `curve ${key.curve} is not verifiable in the browser` };
   return undefined;
 }
 
@@ -64,7 +66,12 @@ export class SignatureChecker {
           const o = this.object(s);
           const publicKey = new x509.PublicKey(toArrayBuffer(issuerSpki));
           // A CSR is signed with its own key (Pkcs10CertificateRequest.verify takes no key).
-          const ok = o instanceof x509.X509Certificate ? await o.verify({ publicKey, signatureOnly: true }) : o instanceof x509.X509Crl ? await o.verify({ publicKey }) : await o.verify();
+          const ok =
+            o instanceof x509.X509Certificate
+              ? await o.verify({ publicKey, signatureOnly: true })
+              : o instanceof x509.X509Crl
+                ? await o.verify({ publicKey })
+                : await o.verify();
           return ok ? { status: 'verified' } : { status: 'failed', reason: 'the signature does not verify with the issuer key' };
         } catch (e) {
           return { status: 'unverifiable', reason: `the signature could not be checked: ${e instanceof Error ? e.message : String(e)}` };

@@ -37,7 +37,14 @@ function meta(ctx: PkiContext, v: Value | undefined, trustDomain: string, now: D
   // `spiffe:…` URI has an empty host.
   if (td === '') for (const u of cert.facts.subjectAltName.uri) if (/^spiffe:/i.test(u)) td = /^spiffe:\/\//i.test(u) ? spiffeHost(u) : '';
   const t = now.getTime();
-  return { type: cert.facts.isCA ? 'CA' : 'Cert Chain', valid: t > cert.notBefore.getTime() && t < cert.notAfter.getTime(), serial: cert.facts.serialIstioctl ?? '', notAfter: cert.facts.notAfter, notBefore: cert.facts.notBefore, trustDomain: td };
+  return {
+    type: cert.facts.isCA ? 'CA' : 'Cert Chain',
+    valid: t > cert.notBefore.getTime() && t < cert.notAfter.getTime(),
+    serial: cert.facts.serialIstioctl ?? '',
+    notAfter: cert.facts.notAfter,
+    notBefore: cert.facts.notBefore,
+    trustDomain: td,
+  };
 }
 
 const SECRET_COLUMNS = ['RESOURCE NAME', 'TYPE', 'STATUS', 'VALID CERT', 'SERIAL NUMBER', 'NOT AFTER', 'NOT BEFORE'];
@@ -50,8 +57,18 @@ export function istioctlSecretTables(dumps: readonly EnvoyDump[], ctx: PkiContex
     for (const s of ordered) {
       // Build(): without a parsed certificate SecretMeta stays empty, its TrustDomain too (the
       // validator's trust domain only goes to SecretItem.TrustDomain, which the table does not print).
-      const row = (m: Meta | undefined) => ({ 'RESOURCE NAME': s.name, TYPE: m?.type ?? '', STATUS: s.status, 'VALID CERT': m?.valid ?? false, 'SERIAL NUMBER': m?.serial ?? '', 'NOT AFTER': m?.notAfter ?? '', 'NOT BEFORE': m?.notBefore ?? '', 'TRUST DOMAIN': m?.trustDomain ?? '' });
-      if (s.status === 'ACTIVE' && s.versionInfo === 'uninitialized') notes.push(`${s.name}: istioctl prints ACTIVE, but Envoy never initialised it (version_info "uninitialized")`);
+      const row = (m: Meta | undefined) => ({
+        'RESOURCE NAME': s.name,
+        TYPE: m?.type ?? '',
+        STATUS: s.status,
+        'VALID CERT': m?.valid ?? false,
+        'SERIAL NUMBER': m?.serial ?? '',
+        'NOT AFTER': m?.notAfter ?? '',
+        'NOT BEFORE': m?.notBefore ?? '',
+        'TRUST DOMAIN': m?.trustDomain ?? '',
+      });
+      if (s.status === 'ACTIVE' && s.versionInfo === 'uninitialized')
+        notes.push(`${s.name}: istioctl prints ACTIVE, but Envoy never initialised it (version_info "uninitialized")`);
       if (s.certificateChain && s.certificateChain.bytes.length > 0) rows.push(row(meta(ctx, s.certificateChain, '', now)));
       else if (s.trustedCa && s.trustedCa.bytes.length > 0) rows.push(row(meta(ctx, s.trustedCa, '', now)));
       else if (s.spiffe.length > 0) for (const b of s.spiffe) rows.push(row(meta(ctx, b.bundle, b.trustDomain, now)));
@@ -93,15 +110,40 @@ export function ztunnelTables(dumps: readonly ZtunnelDump[], now: Date): Istioct
     for (const id of z.identities) {
       const state = id.state.includes('Unavailable') ? 'Unavailable' : id.state;
       if (id.certChain.length === 0) {
-        rows.push({ 'CERTIFICATE NAME': id.identity, TYPE: 'NA', STATUS: state, 'VALID CERT': false, 'SERIAL NUMBER': 'NA', 'NOT AFTER': 'NA', 'NOT BEFORE': 'NA' });
+        rows.push({
+          'CERTIFICATE NAME': id.identity,
+          TYPE: 'NA',
+          STATUS: state,
+          'VALID CERT': false,
+          'SERIAL NUMBER': 'NA',
+          'NOT AFTER': 'NA',
+          'NOT BEFORE': 'NA',
+        });
         continue;
       }
       const legacy = id.rootCerts.length === 0;
       id.certChain.forEach((c, i) => {
         const type = i === 0 ? 'Leaf' : i === id.certChain.length - 1 && legacy ? 'Root' : 'Intermediate';
-        rows.push({ 'CERTIFICATE NAME': id.identity, TYPE: type, STATUS: state, 'VALID CERT': validZ(c.validFrom, c.expirationTime, now), 'SERIAL NUMBER': hexOfDecimal(c.serialNumber), 'NOT AFTER': na(c.expirationTime), 'NOT BEFORE': na(c.validFrom) });
+        rows.push({
+          'CERTIFICATE NAME': id.identity,
+          TYPE: type,
+          STATUS: state,
+          'VALID CERT': validZ(c.validFrom, c.expirationTime, now),
+          'SERIAL NUMBER': hexOfDecimal(c.serialNumber),
+          'NOT AFTER': na(c.expirationTime),
+          'NOT BEFORE': na(c.validFrom),
+        });
       });
-      for (const c of id.rootCerts) rows.push({ 'CERTIFICATE NAME': id.identity, TYPE: 'Root', STATUS: state, 'VALID CERT': validZ(c.validFrom, c.expirationTime, now), 'SERIAL NUMBER': hexOfDecimal(c.serialNumber), 'NOT AFTER': na(c.expirationTime), 'NOT BEFORE': na(c.validFrom) });
+      for (const c of id.rootCerts)
+        rows.push({
+          'CERTIFICATE NAME': id.identity,
+          TYPE: 'Root',
+          STATUS: state,
+          'VALID CERT': validZ(c.validFrom, c.expirationTime, now),
+          'SERIAL NUMBER': hexOfDecimal(c.serialNumber),
+          'NOT AFTER': na(c.expirationTime),
+          'NOT BEFORE': na(c.validFrom),
+        });
     }
     const text = tabwrite([ZTUNNEL_COLUMNS, ...rows.map((r) => ZTUNNEL_COLUMNS.map((c) => String(r[c])))], 5);
     return { source: z.origin.input, columns: ZTUNNEL_COLUMNS, rows, text, notes: [] };

@@ -112,8 +112,10 @@ export function goIsValid(c: Certificate, certType: 'leaf' | 'intermediate' | 'r
     const child = chain[chain.length - 1]!;
     if (!equalBytes(child.issuerDer, c.subjectDer)) return 'x509: issuer name does not match subject from issuing certificate';
   }
-  if (now.getTime() < c.notBefore.getTime()) return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is before ${rfc3339(c.facts.notBefore)}`;
-  if (now.getTime() > c.notAfter.getTime()) return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is after ${rfc3339(c.facts.notAfter)}`;
+  if (now.getTime() < c.notBefore.getTime())
+    return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is before ${rfc3339(c.facts.notBefore)}`;
+  if (now.getTime() > c.notAfter.getTime())
+    return `x509: certificate has expired or is not yet valid: current time ${goTime(now)} is after ${rfc3339(c.facts.notAfter)}`;
   if (certType === 'intermediate' && !(bcValid(c) && c.facts.basicConstraints.ca)) return 'x509: certificate is not authorized to sign other certificates';
   if (bcValid(c) && c.facts.basicConstraints.pathLen !== null) {
     const numIntermediates = chain.length - 1;
@@ -238,8 +240,14 @@ function sanUris(cert: Certificate): { uris: Array<{ uri: string; host: string }
  * its own type. The detail of Go's error, or undefined. (rfc822Name constraints are not checked.)
  */
 function sanViolation(lists: ConstraintLists, cert: Certificate, uris: Array<{ uri: string; host: string }>): string | undefined {
-  const check = (type: string, shown: string, query: (l: string[], permitted: boolean) => string | undefined, kind: 'dns' | 'uri' | 'ip'): string | undefined => {
-    if (lists.permitted[kind].length > 0 && query(lists.permitted[kind], true) === undefined) return `${type} ${quoteGo(shown)} is not permitted by any constraint`;
+  const check = (
+    type: string,
+    shown: string,
+    query: (l: string[], permitted: boolean) => string | undefined,
+    kind: 'dns' | 'uri' | 'ip',
+  ): string | undefined => {
+    if (lists.permitted[kind].length > 0 && query(lists.permitted[kind], true) === undefined)
+      return `${type} ${quoteGo(shown)} is not permitted by any constraint`;
     if (lists.excluded[kind].length > 0) {
       const hit = query(lists.excluded[kind], false);
       if (hit !== undefined) return `${type} ${quoteGo(shown)} is excluded by constraint ${quoteGo(hit)}`;
@@ -318,10 +326,16 @@ function goUnknownKey(c: Certificate): boolean {
  * false, or a KeyUsage without keyCertSign refuse it), Go's algorithm policy (SHA-1 and MD5
  * are insecure, RSA under 1024 bits too), then the signature. The Go error, or undefined.
  */
-export async function goCheckSignatureFrom(child: Certificate, parent: Certificate, signatures: SignatureChecker): Promise<{ error?: string; signature?: SignatureResult }> {
+export async function goCheckSignatureFrom(
+  child: Certificate,
+  parent: Certificate,
+  signatures: SignatureChecker,
+): Promise<{ error?: string; signature?: SignatureResult }> {
   const p = parent.facts;
-  if ((p.version === 3 && !p.basicConstraints.present) || (p.basicConstraints.present && !p.basicConstraints.ca)) return { error: 'x509: invalid signature: parent certificate cannot sign this kind of certificate' };
-  if (p.keyUsage.present && p.keyUsage.usages.length > 0 && !p.keyUsage.usages.includes('keyCertSign')) return { error: 'x509: invalid signature: parent certificate cannot sign this kind of certificate' };
+  if ((p.version === 3 && !p.basicConstraints.present) || (p.basicConstraints.present && !p.basicConstraints.ca))
+    return { error: 'x509: invalid signature: parent certificate cannot sign this kind of certificate' };
+  if (p.keyUsage.present && p.keyUsage.usages.length > 0 && !p.keyUsage.usages.includes('keyCertSign'))
+    return { error: 'x509: invalid signature: parent certificate cannot sign this kind of certificate' };
   if (goUnknownKey(parent)) return { error: 'x509: cannot verify signature: algorithm unimplemented' };
   const alg = SIGNATURE_ALGORITHMS[child.facts.signatureAlgorithmOid];
   // MD2 is not in Go's signatureAlgorithmDetails: an MD2 certificate parses as
@@ -333,13 +347,22 @@ export async function goCheckSignatureFrom(child: Certificate, parent: Certifica
   const signature = await signatures.certificate(child, parent);
   if (signature.status === 'key-type-mismatch') {
     const want = alg.key === 'EC' ? 'ECDSA' : alg.key === 'RSA-PSS' ? 'RSA' : alg.key;
-    const have = p.publicKey.type === 'EC' ? '*ecdsa.PublicKey' : p.publicKey.type === 'RSA' ? '*rsa.PublicKey' : p.publicKey.type === 'Ed25519' ? 'ed25519.PublicKey' : p.publicKey.type;
+    const have =
+      p.publicKey.type === 'EC'
+        ? '*ecdsa.PublicKey'
+        : p.publicKey.type === 'RSA'
+          ? '*rsa.PublicKey'
+          : p.publicKey.type === 'Ed25519'
+            ? 'ed25519.PublicKey'
+            : p.publicKey.type;
     return { error: `x509: signature algorithm specifies an ${want} public key, but have public key of type ${have}`, signature };
   }
-  if (p.publicKey.type === 'RSA' && p.publicKey.bits < 1024) return { error: `crypto/rsa: ${p.publicKey.bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)`, signature };
+  if (p.publicKey.type === 'RSA' && p.publicKey.bits < 1024)
+    return { error: `crypto/rsa: ${p.publicKey.bits}-bit keys are insecure (see https://go.dev/pkg/crypto/rsa#hdr-Minimum_key_size)`, signature };
   if (signature.status === 'verified') return { signature };
   if (signature.status === 'unverifiable') return { error: `(not checked: ${signature.reason})`, signature };
-  const failure = alg.key === 'EC' ? 'x509: ECDSA verification failure' : alg.key === 'Ed25519' ? 'x509: Ed25519 verification failure' : 'crypto/rsa: verification error';
+  const failure =
+    alg.key === 'EC' ? 'x509: ECDSA verification failure' : alg.key === 'Ed25519' ? 'x509: Ed25519 verification failure' : 'crypto/rsa: verification error';
   return { error: failure, signature };
 }
 
@@ -428,7 +451,10 @@ async function buildChains(c: Certificate, current: Certificate[], st: BuildStat
     }
   };
   // verify.go candidateLoop: roots, then intermediates; the signature limit ends the loop.
-  const candidates = [...st.opts.roots.potentialParents(c).map((p) => ['root', p] as const), ...st.opts.intermediates.potentialParents(c).map((p) => ['intermediate', p] as const)];
+  const candidates = [
+    ...st.opts.roots.potentialParents(c).map((p) => ['root', p] as const),
+    ...st.opts.intermediates.potentialParents(c).map((p) => ['intermediate', p] as const),
+  ];
   for (const [certType, candidate] of candidates) {
     await consider(certType, candidate);
     if (err === SIGNATURE_LIMIT) break;

@@ -40,12 +40,24 @@ export function credentialUsers(state: QueryState): CredentialUser[] {
     const servers = spec.servers
       .map((s, index) => ({ index, hosts: [...s.hosts], credentialName: s.tls?.credentialName ?? '', mode: s.tls?.mode ?? '' }))
       .filter((s) => s.credentialName !== '');
-    if (servers.length > 0) out.push({ kind: 'Gateway', namespace: gw.namespace, name: gw.name, secretNamespace: podNs, servers, input: gw.source?.file, line: gw.source?.line });
+    if (servers.length > 0)
+      out.push({ kind: 'Gateway', namespace: gw.namespace, name: gw.name, secretNamespace: podNs, servers, input: gw.source?.file, line: gw.source?.line });
   }
   for (const dr of view.list(KINDS.DestinationRule)) {
     const spec = destinationRule(dr);
-    const names = [spec.trafficPolicy?.tls?.credentialName ?? '', ...spec.subsets.map((s) => s.trafficPolicy?.tls?.credentialName ?? '')].filter((n) => n !== '');
-    if (names.length > 0) out.push({ kind: 'DestinationRule', namespace: dr.namespace, name: dr.name, secretNamespace: dr.namespace, servers: names.map((credentialName, index) => ({ index, hosts: [spec.host], credentialName, mode: 'client' })), input: dr.source?.file, line: dr.source?.line });
+    const names = [spec.trafficPolicy?.tls?.credentialName ?? '', ...spec.subsets.map((s) => s.trafficPolicy?.tls?.credentialName ?? '')].filter(
+      (n) => n !== '',
+    );
+    if (names.length > 0)
+      out.push({
+        kind: 'DestinationRule',
+        namespace: dr.namespace,
+        name: dr.name,
+        secretNamespace: dr.namespace,
+        servers: names.map((credentialName, index) => ({ index, hosts: [spec.host], credentialName, mode: 'client' })),
+        input: dr.source?.file,
+        line: dr.source?.line,
+      });
   }
   return out;
 }
@@ -90,7 +102,10 @@ export async function answerCertificates(raw: unknown, state: QueryState): Promi
   const add = (r: Resource) => {
     if (seen.has(r.key)) return;
     seen.add(r.key);
-    const body = { ...r.body, metadata: { ...(r.body.metadata && typeof r.body.metadata === 'object' ? (r.body.metadata as object) : {}), namespace: r.namespace, name: r.name } };
+    const body = {
+      ...r.body,
+      metadata: { ...(r.body.metadata && typeof r.body.metadata === 'object' ? (r.body.metadata as object) : {}), namespace: r.namespace, name: r.name },
+    };
     merge(decoded, decodeKubeObject(r.source?.file ?? r.key, body, r.source?.line));
     sources.push({ key: r.key, kind: r.gvk.kind, namespace: r.namespace, name: r.name, file: r.source?.file, line: r.source?.line });
   };
@@ -109,7 +124,13 @@ export async function answerCertificates(raw: unknown, state: QueryState): Promi
   if (resource !== undefined) {
     const parsed = parseResourceKey(resource);
     const kind = parsed?.kindId;
-    const r = parsed ? (kind === 'core/Secret' ? view.find(KINDS.Secret, parsed.namespace, parsed.name) : kind === 'core/ConfigMap' ? view.find(KINDS.ConfigMap, parsed.namespace, parsed.name) : undefined) : undefined;
+    const r = parsed
+      ? kind === 'core/Secret'
+        ? view.find(KINDS.Secret, parsed.namespace, parsed.name)
+        : kind === 'core/ConfigMap'
+          ? view.find(KINDS.ConfigMap, parsed.namespace, parsed.name)
+          : undefined
+      : undefined;
     if (r) add(r);
     const user = users.find((u) => parsed && `${u.kind}` === parsed.kindId.split('/')[1] && u.namespace === parsed.namespace && u.name === parsed.name);
     if (user) addCredential(user);

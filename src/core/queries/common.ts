@@ -36,7 +36,7 @@ export function argBag(args: unknown): Bag {
 }
 
 function own(bag: Bag, key: string): unknown {
-  return  Object.hasOwn(bag, key) ? bag[key] : undefined;
+  return Object.hasOwn(bag, key) ? bag[key] : undefined;
 }
 
 export function optString(bag: Bag, key: string): string | undefined {
@@ -56,7 +56,8 @@ export function optOneOf<T extends string>(bag: Bag, key: string, values: readon
 
 /** offset and limit, clamped to sane integers. */
 export function page(bag: Bag): Required<Page> {
-  const int = (v: unknown, dflt: number, min: number, max: number) => (typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.trunc(v))) : dflt);
+  const int = (v: unknown, dflt: number, min: number, max: number) =>
+    typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, Math.trunc(v))) : dflt;
   return { offset: int(own(bag, 'offset'), 0, 0, Number.MAX_SAFE_INTEGER), limit: int(own(bag, 'limit'), DEFAULT_LIMIT, 0, MAX_LIMIT) };
 }
 

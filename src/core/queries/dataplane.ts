@@ -13,7 +13,14 @@ import { argBag, optString, QueryError, sourceLocation, type QueryState } from '
 import type { DataPlaneArgs, DataPlaneOverview, DataPlanePod, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigResult } from './dataplaneViews.ts';
 import type { SourceLocation } from './location.ts';
 
-const NAMESPACE_LABELS = [DATAPLANE_MODE_LABEL, USE_WAYPOINT_LABEL, 'istio.io/use-waypoint-namespace', INJECTION_LABEL, REVISION_LABEL, 'istio.io/ingress-use-waypoint'];
+const NAMESPACE_LABELS = [
+  DATAPLANE_MODE_LABEL,
+  USE_WAYPOINT_LABEL,
+  'istio.io/use-waypoint-namespace',
+  INJECTION_LABEL,
+  REVISION_LABEL,
+  'istio.io/ingress-use-waypoint',
+];
 
 /** Settings arrive from another thread: keep only well-formed parts. */
 export function readSettings(raw: unknown): AmbientSettings {
@@ -77,8 +84,18 @@ export function answerDataPlane(raw: unknown, state: QueryState): DataPlaneOverv
       ipAssumed: p.ipAssumed,
       mode: p.mode,
       code: p.stateCode ?? p.enrollment.code,
-      reason: p.stateCode === 'Terminated' ? `The pod has terminated (phase ${p.phase}): istio-cni removes it from the mesh and istiod publishes no Workload.` : p.stateCode === 'NoPodIP' ? `${p.enrollment.reason} But the pod has no IP yet: nothing to redirect (pending; the CNI event is retried).` : p.enrollment.reason,
-      injection: { inject: p.enrollment.injection.inject, code: p.enrollment.injection.code, ...(p.enrollment.injection.webhook ? { webhook: p.enrollment.injection.webhook } : {}), reason: p.enrollment.injection.reason },
+      reason:
+        p.stateCode === 'Terminated'
+          ? `The pod has terminated (phase ${p.phase}): istio-cni removes it from the mesh and istiod publishes no Workload.`
+          : p.stateCode === 'NoPodIP'
+            ? `${p.enrollment.reason} But the pod has no IP yet: nothing to redirect (pending; the CNI event is retried).`
+            : p.enrollment.reason,
+      injection: {
+        inject: p.enrollment.injection.inject,
+        code: p.enrollment.injection.code,
+        ...(p.enrollment.injection.webhook ? { webhook: p.enrollment.injection.webhook } : {}),
+        reason: p.enrollment.injection.reason,
+      },
       role: p.role,
       ...(p.waypointOf ? { waypointOf: p.waypointOf } : {}),
       waypoint: p.waypoint.waypoint ? `${p.waypoint.waypoint.namespace}/${p.waypoint.waypoint.name}` : null,
@@ -154,7 +171,9 @@ export function answerDataPlane(raw: unknown, state: QueryState): DataPlaneOverv
       sent: c.authorization !== undefined,
       ...(c.excluded ? { excluded: c.excluded } : {}),
     })),
-    ...[...ztunnel.policies.byKey.entries()].filter(([k]) => !ztunnel.policies.conversions.some((c) => `${c.resource.namespace}/${c.resource.name}` === k)).map(([k, p]) => ({ key: k, action: p.action, scope: p.scope, sent: true })),
+    ...[...ztunnel.policies.byKey.entries()]
+      .filter(([k]) => !ztunnel.policies.conversions.some((c) => `${c.resource.namespace}/${c.resource.name}` === k))
+      .map(([k, p]) => ({ key: k, action: p.action, scope: p.scope, sent: true })),
   ];
   return {
     nodes: cluster.nodes.map((n) => ({ name: n.name, source: n.source, pods: cluster.pods.filter((p) => p.node === n.name).map((p) => p.key) })),
@@ -188,7 +207,11 @@ export function answerZtunnelConfig(raw: unknown, state: QueryState): ZtunnelCon
     policies: strip(policies),
     certificates,
     text: { workloads: tabwrite(workloads), services: tabwrite(services), policies: tabwrite(policies), certificates: tabwrite(certificates, 5) },
-    capturedPods: nv.capturedPods.map((key) => ({ pod: key, listeners: nv.inPodListeners[key] ?? [], rules: redirectionRules(model.cluster.podsByKey.get(key)!) })),
+    capturedPods: nv.capturedPods.map((key) => ({
+      pod: key,
+      listeners: nv.inPodListeners[key] ?? [],
+      rules: redirectionRules(model.cluster.podsByKey.get(key)!),
+    })),
   };
 }
 

@@ -102,7 +102,15 @@ export interface DataPlaneOverview {
   /** What the simulation assumed (installation, cluster shape, synthesized objects). */
   assumptions: string[];
   /** Every policy as ztunnel receives it, with its ZtunnelAccepted status. */
-  policies: Array<{ key: string; resourceKey?: string; action: string; scope: string; condition?: { status: string; reason: string; message: string }; sent: boolean; excluded?: string }>;
+  policies: Array<{
+    key: string;
+    resourceKey?: string;
+    action: string;
+    scope: string;
+    condition?: { status: string; reason: string; message: string };
+    sent: boolean;
+    excluded?: string;
+  }>;
 }
 
 export interface ZtunnelConfigArgs extends DataPlaneArgs {

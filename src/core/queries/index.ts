@@ -64,7 +64,8 @@ export function isQueryView(name: unknown): name is QueryView {
 export function answerQuery<V extends SyncView>(view: V, args: QueryArgs<V>, state: QueryState): QueryResult<V>;
 export function answerQuery(view: string, args: unknown, state: QueryState): unknown;
 export function answerQuery(view: string, args: unknown, state: QueryState): unknown {
-  if (!isQueryView(view)) throw new QueryError(`Unknown query view ${typeof view === 'string' ? `"${view}"` : `of type ${typeof view}`} (known: ${QUERY_VIEWS.join(', ')}).`);
+  if (!isQueryView(view))
+    throw new QueryError(`Unknown query view ${typeof view === 'string' ? `"${view}"` : `of type ${typeof view}`} (known: ${QUERY_VIEWS.join(', ')}).`);
   if (isAsyncQueryView(view)) throw new QueryError(`The "${view}" view is answered asynchronously (answerQueryAsync).`);
   return HANDLERS[view](args, state);
 }

@@ -18,7 +18,12 @@ export const MAX_POD_NAMES = 50;
 
 export function readServicesArgs(raw: unknown): ServicesArgs & { offset: number; limit: number } {
   const bag = argBag(raw);
-  return { namespace: optString(bag, 'namespace'), text: optString(bag, 'text'), kind: optOneOf(bag, 'kind', ['Service', 'ServiceEntry'] as const), ...page(bag) };
+  return {
+    namespace: optString(bag, 'namespace'),
+    text: optString(bag, 'text'),
+    kind: optOneOf(bag, 'kind', ['Service', 'ServiceEntry'] as const),
+    ...page(bag),
+  };
 }
 
 function selectedPods(view: ConfigView, selector: Record<string, string> | null, namespace: string): ServiceSummary['pods'] {
@@ -46,7 +51,12 @@ function kubeService(view: ConfigView, state: QueryState, r: Resource, registry:
     namespace: r.namespace,
     name: r.name,
     hosts: [hostToFqdn(r.namespace, r.name)],
-    ports: spec.ports.map((p) => ({ name: p.name, port: p.port, protocol: p.protocol || 'TCP', ...(p.targetPort !== undefined ? { targetPort: p.targetPort } : {}) })),
+    ports: spec.ports.map((p) => ({
+      name: p.name,
+      port: p.port,
+      protocol: p.protocol || 'TCP',
+      ...(p.targetPort !== undefined ? { targetPort: p.targetPort } : {}),
+    })),
     exportTo: [...(registry.get(r)?.[0]?.exportTo ?? ['*'])],
     selector,
     pods: selectedPods(view, selector, r.namespace),
@@ -96,7 +106,9 @@ export function answerServices(raw: unknown, state: QueryState): ServicesResult 
     }
     matching.push(r);
   }
-  matching.sort((a, b) => (a.namespace !== b.namespace ? (a.namespace < b.namespace ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : a.kindId < b.kindId ? -1 : 1));
+  matching.sort((a, b) =>
+    a.namespace !== b.namespace ? (a.namespace < b.namespace ? -1 : 1) : a.name < b.name ? -1 : a.name > b.name ? 1 : a.kindId < b.kindId ? -1 : 1,
+  );
   const registry = registryByResource(view);
   const items = matching
     .slice(args.offset, args.offset + args.limit)

@@ -224,7 +224,10 @@ export interface ProxyConfigResult {
   /** An Envoy `/config_dump?include_eds` document (proto3 JSON). */
   dump: { configs: Record<string, unknown>[] };
   /** Table → key → sources; keys as in core/xds/provenance.ts (`<listener>/<chain>`, `<rc>/<vhost>/<route index>`, …). */
-  provenance: Record<'listeners' | 'filterChains' | 'clusters' | 'routeConfigs' | 'virtualHosts' | 'routes' | 'endpoints', Record<string, ResolvedProvenance[]>>;
+  provenance: Record<
+    'listeners' | 'filterChains' | 'clusters' | 'routeConfigs' | 'virtualHosts' | 'routes' | 'endpoints',
+    Record<string, ResolvedProvenance[]>
+  >;
   notes: string[];
   /** The SDS secrets in the dump and where each comes from (core/xds/secrets.ts). */
   secrets?: ProxySecretInfo[];
@@ -325,7 +328,21 @@ export type QueryView = keyof QueryViews;
 export type QueryArgs<V extends QueryView> = QueryViews[V]['args'];
 export type QueryResult<V extends QueryView> = QueryViews[V]['result'];
 
-export const QUERY_VIEWS: readonly QueryView[] = ['workloads', 'services', 'resource', 'certificates', 'proxies', 'proxyConfig', 'simulate', 'dataplane', 'ztunnelConfig', 'dataplaneTrace', 'proxyDumpDiff', 'routeTestFiles', 'routeTests'];
+export const QUERY_VIEWS: readonly QueryView[] = [
+  'workloads',
+  'services',
+  'resource',
+  'certificates',
+  'proxies',
+  'proxyConfig',
+  'simulate',
+  'dataplane',
+  'ztunnelConfig',
+  'dataplaneTrace',
+  'proxyDumpDiff',
+  'routeTestFiles',
+  'routeTests',
+];
 
 /** Views answered asynchronously (the worker posts their result when it is ready). */
 export const ASYNC_QUERY_VIEWS: readonly QueryView[] = ['certificates', 'proxyDumpDiff'];

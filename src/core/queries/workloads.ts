@@ -15,7 +15,13 @@ const MODES: readonly MeshMode[] = ['sidecar', 'ambient', 'none'];
 
 export function readWorkloadsArgs(raw: unknown): WorkloadsArgs & { offset: number; limit: number } {
   const bag = argBag(raw);
-  return { namespace: optString(bag, 'namespace'), text: optString(bag, 'text'), mesh: optOneOf(bag, 'mesh', MODES), derived: optBool(bag, 'derived'), ...page(bag) };
+  return {
+    namespace: optString(bag, 'namespace'),
+    text: optString(bag, 'text'),
+    mesh: optOneOf(bag, 'mesh', MODES),
+    derived: optBool(bag, 'derived'),
+    ...page(bag),
+  };
 }
 
 /**

@@ -16,7 +16,14 @@ import { parseResourceKey } from './resource.ts';
 import type { ProxiesResult, ProxyConfigResult, ProxySecretInfo, ProxySummary, ResolvedProvenance, SimulateResult } from './views.ts';
 
 function summary(p: ProxyRef, state: QueryState): ProxySummary {
-  const out: ProxySummary = { id: p.id, type: p.type, namespace: p.pod.namespace, name: p.pod.name, syntheticAddress: p.syntheticAddress, derived: p.pod.synthetic === 'derived' };
+  const out: ProxySummary = {
+    id: p.id,
+    type: p.type,
+    namespace: p.pod.namespace,
+    name: p.pod.name,
+    syntheticAddress: p.syntheticAddress,
+    derived: p.pod.synthetic === 'derived',
+  };
   const from = p.pod.derivedFrom;
   if (out.derived && from) out.derivedFrom = `${from.kind} ${from.namespace}/${from.name}`;
   const src = sourceLocation(p.pod, state);

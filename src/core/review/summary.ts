@@ -83,7 +83,12 @@ export function diffFiles(before: readonly FileLike[], after: readonly FileLike[
  * xDS (listeners, routes, clusters by name) and ambient (pods by name) sections. `describe`
  * says what changed for an item present on both sides (undefined: unchanged).
  */
-export function diffKeyed<T>(before: ReadonlyMap<string, T>, after: ReadonlyMap<string, T>, describe: (b: T, a: T) => string | undefined, label: (key: string) => string = (k) => k): ChangeItem[] {
+export function diffKeyed<T>(
+  before: ReadonlyMap<string, T>,
+  after: ReadonlyMap<string, T>,
+  describe: (b: T, a: T) => string | undefined,
+  label: (key: string) => string = (k) => k,
+): ChangeItem[] {
   const out: ChangeItem[] = [];
   for (const [k, a] of after) {
     const b = before.get(k);

@@ -79,6 +79,9 @@ export function xdsNote(before: XdsSnapshot, after: XdsSnapshot): string | undef
   const skipped = Math.max(before.skipped, after.skipped);
   if (skipped > 0) parts.push(`Only the first ${MAX_REVIEW_PROXIES} proxies (by name) are compared; ${skipped} more are not.`);
   const failed = [...new Set([...before.failed.keys(), ...after.failed.keys()])];
-  if (failed.length > 0) parts.push(`Not generated: ${failed.slice(0, 5).join(', ')}${failed.length > 5 ? ` and ${failed.length - 5} more` : ''} (${(before.failed.get(failed[0]!) ?? after.failed.get(failed[0]!))!}).`);
+  if (failed.length > 0)
+    parts.push(
+      `Not generated: ${failed.slice(0, 5).join(', ')}${failed.length > 5 ? ` and ${failed.length - 5} more` : ''} (${(before.failed.get(failed[0]!) ?? after.failed.get(failed[0]!))!}).`,
+    );
   return parts.length > 0 ? parts.join(' ') : undefined;
 }

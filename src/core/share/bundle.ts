@@ -34,7 +34,11 @@ export function exportZip(files: readonly ShareFile[]): Uint8Array {
  * the end of central directory record alone of an empty archive `PK\5\6` (4.3.16), or the
  * spanning marker `PK\7\8` of a split archive (8.5.3). Other pairings are not zip starts.
  */
-const ZIP_SIGNATURES: ReadonlyArray<readonly [number, number]> = [[3, 4], [5, 6], [7, 8]];
+const ZIP_SIGNATURES: ReadonlyArray<readonly [number, number]> = [
+  [3, 4],
+  [5, 6],
+  [7, 8],
+];
 
 function isZip(bytes: Uint8Array): boolean {
   return bytes.length >= 4 && bytes[0] === 0x50 && bytes[1] === 0x4b && ZIP_SIGNATURES.some(([a, b]) => bytes[2] === a && bytes[3] === b);

@@ -217,7 +217,8 @@ function remembered(cache: Map<string, boolean>, value: string, decide: () => bo
 }
 
 /** Fields of a kubeconfig's `user` that are credentials. */
-const KUBECONFIG_CREDENTIAL = /^[ \t]*"?(?:token|password|client-key-data|client-key|id-token|refresh-token|client-secret|access-token|tokenFile|username)"?[ \t]*:[ \t]*\S/m;
+const KUBECONFIG_CREDENTIAL =
+  /^[ \t]*"?(?:token|password|client-key-data|client-key|id-token|refresh-token|client-secret|access-token|tokenFile|username)"?[ \t]*:[ \t]*\S/m;
 
 /** True for a value that is a kubeconfig (YAML or JSON) carrying a user's credentials. */
 export function isKubeconfigWithCredentials(value: string): boolean {

@@ -220,9 +220,19 @@ function checkCaps(state: ShareState, meta: Uint8Array | undefined): void {
   count(state.settings?.suppressions?.length ?? 0, MAX_SUPPRESSIONS, 'suppressions');
   count(Object.keys(state.view?.selections ?? {}).length, MAX_SELECTIONS, 'panel selections');
   count(state.redacted?.length ?? 0, MAX_REDACTED_ITEMS, 'removed secret values in its list');
-  const strings = [state.view?.file, state.view?.diagnostic?.code, state.view?.diagnostic?.file, ...Object.entries(state.view?.selections ?? {}).flat(), ...(state.settings?.suppressions ?? []), ...(state.redacted ?? []).flatMap((r) => [r.file, r.what])];
-  for (const x of strings) if (x !== undefined && x.length > MAX_META_STRING_CHARS) refuse(`${n(MAX_META_STRING_CHARS)} characters in a name, suppression or description (one has ${n(x.length)})`);
-  if (meta && meta.length > MAX_META_BYTES) refuse(`${formatSize(MAX_META_BYTES)} of view settings and list of removed secrets (this one would have ${formatSize(meta.length)})`);
+  const strings = [
+    state.view?.file,
+    state.view?.diagnostic?.code,
+    state.view?.diagnostic?.file,
+    ...Object.entries(state.view?.selections ?? {}).flat(),
+    ...(state.settings?.suppressions ?? []),
+    ...(state.redacted ?? []).flatMap((r) => [r.file, r.what]),
+  ];
+  for (const x of strings)
+    if (x !== undefined && x.length > MAX_META_STRING_CHARS)
+      refuse(`${n(MAX_META_STRING_CHARS)} characters in a name, suppression or description (one has ${n(x.length)})`);
+  if (meta && meta.length > MAX_META_BYTES)
+    refuse(`${formatSize(MAX_META_BYTES)} of view settings and list of removed secrets (this one would have ${formatSize(meta.length)})`);
 }
 
 /**
@@ -272,7 +282,11 @@ function decodeFragment(hash: string, opts: DecodeOptions): ShareState {
   const frag = hash.replace(/^#/, '');
   if (!frag.startsWith(SHARE_PREFIX)) throw new ShareLinkError('not-a-link', 'This address does not hold a shared workspace.');
   let data = frag.slice(SHARE_PREFIX.length);
-  if (data.length > maxChars) throw new ShareLinkError('too-large', `The link is ${data.length.toLocaleString('en-US')} characters long, more than the ${maxChars.toLocaleString('en-US')} a browser accepts; it was not opened.`);
+  if (data.length > maxChars)
+    throw new ShareLinkError(
+      'too-large',
+      `The link is ${data.length.toLocaleString('en-US')} characters long, more than the ${maxChars.toLocaleString('en-US')} a browser accepts; it was not opened.`,
+    );
   // Mail and chat clients sometimes wrap or percent-encode long links.
   data = data.replace(/\s+/g, '');
   if (data.includes('%')) {
@@ -284,11 +298,15 @@ function decodeFragment(hash: string, opts: DecodeOptions): ShareState {
   }
   if (data.length === 0) throw new ShareLinkError('truncated', 'The link ends right after "share=": it was cut off. Ask for the whole link.');
   // Base64 of whole bytes never leaves one character over: the link was cut.
-  if (data.replace(/=+$/, '').length % 4 === 1) throw new ShareLinkError('truncated', 'The link is cut off: its last characters are missing. Ask for the whole link.');
+  if (data.replace(/=+$/, '').length % 4 === 1)
+    throw new ShareLinkError('truncated', 'The link is cut off: its last characters are missing. Ask for the whole link.');
   const bytes = fromBase64Url(data);
   if (!(bytes instanceof Uint8Array)) {
     const at = bytes.badAt;
-    throw new ShareLinkError('bad-characters', `The link contains a character that cannot be part of a share link (at position ${at + 1}${at < data.length ? `: "${data[at]}"` : ''}). It was probably changed or cut on the way.`);
+    throw new ShareLinkError(
+      'bad-characters',
+      `The link contains a character that cannot be part of a share link (at position ${at + 1}${at < data.length ? `: "${data[at]}"` : ''}). It was probably changed or cut on the way.`,
+    );
   }
   return decodeBytes(bytes, opts);
 }
@@ -303,9 +321,13 @@ function decodeBytes(bytes: Uint8Array, opts: DecodeOptions): ShareState {
     if (r.byte() !== MAGIC) throw new ShareLinkError('corrupt', 'This is not a Mesh Workbench share link (its first bytes are wrong).');
     version = r.byte();
     // Format 0 was never written: a damaged byte, not a link from another version.
-    if (version === 0) throw new ShareLinkError('corrupt', 'The link is damaged (it names link format 0, which no Mesh Workbench writes). Ask for the link again.');
+    if (version === 0)
+      throw new ShareLinkError('corrupt', 'The link is damaged (it names link format 0, which no Mesh Workbench writes). Ask for the link again.');
     if (version > FORMAT_VERSION) {
-      throw new ShareLinkError('unsupported-version', `The link was made by a newer Mesh Workbench (link format ${version}; this one reads format ${FORMAT_VERSION}). Open it with the newer version.`);
+      throw new ShareLinkError(
+        'unsupported-version',
+        `The link was made by a newer Mesh Workbench (link format ${version}; this one reads format ${FORMAT_VERSION}). Open it with the newer version.`,
+      );
     }
     crc = ((r.byte() << 24) | (r.byte() << 16) | (r.byte() << 8) | r.byte()) >>> 0;
     length = r.varint();
@@ -351,7 +373,12 @@ function inflateCapped(body: Uint8Array, expected: number, cap: number): Uint8Ar
   } catch (e) {
     if (e instanceof ShareLinkError) throw e;
     if (over || e instanceof CapExceeded) {
-      throw new ShareLinkError(expected >= cap ? 'too-large' : 'corrupt', expected >= cap ? `The link unpacks to more than the ${formatSize(cap)} allowed; it was not opened.` : 'The link is damaged: it unpacks to more than it says. Ask for the link again.');
+      throw new ShareLinkError(
+        expected >= cap ? 'too-large' : 'corrupt',
+        expected >= cap
+          ? `The link unpacks to more than the ${formatSize(cap)} allowed; it was not opened.`
+          : 'The link is damaged: it unpacks to more than it says. Ask for the link again.',
+      );
     }
     const msg = e instanceof Error ? e.message : String(e);
     if (/unexpected EOF/i.test(msg)) throw new ShareLinkError('truncated', 'The link is cut off or damaged: its content ends early. Ask for the whole link.');
@@ -374,9 +401,14 @@ function parsePayload(payload: Uint8Array): ShareState {
       if (tag === TAG_FILE || tag === TAG_BEFORE) {
         const list = tag === TAG_FILE ? files : before;
         const names = seen[tag === TAG_FILE ? 0 : 1]!;
-        if (files.length + before.length >= MAX_FILES) throw new ShareLinkError('too-large', `The link holds more than ${MAX_FILES.toLocaleString('en-US')} files, the most a link may hold; it was not opened.`);
+        if (files.length + before.length >= MAX_FILES)
+          throw new ShareLinkError(
+            'too-large',
+            `The link holds more than ${MAX_FILES.toLocaleString('en-US')} files, the most a link may hold; it was not opened.`,
+          );
         const path = rec.string();
-        if (path.length === 0 || path.length > MAX_PATH_CHARS || /[\u0000-\u001f\u007f]/.test(path)) throw new ShareLinkError('corrupt', 'The link holds a file without a usable name.');
+        if (path.length === 0 || path.length > MAX_PATH_CHARS || /[\u0000-\u001f\u007f]/.test(path))
+          throw new ShareLinkError('corrupt', 'The link holds a file without a usable name.');
         const text = utf8(rec.buf.subarray(rec.pos));
         if (names.has(path)) throw new ShareLinkError('corrupt', `The link holds the file ${JSON.stringify(path)} twice.`);
         names.add(path);
@@ -409,7 +441,10 @@ function parsePayload(payload: Uint8Array): ShareState {
 
 function readMetaJson(bytes: Uint8Array): Record<string, unknown> {
   if (bytes.length > MAX_META_BYTES) {
-    throw new ShareLinkError('too-large', `The link's view settings and list of removed secrets take ${formatSize(bytes.length)}, more than the ${formatSize(MAX_META_BYTES)} a link may carry; it was not opened.`);
+    throw new ShareLinkError(
+      'too-large',
+      `The link's view settings and list of removed secrets take ${formatSize(bytes.length)}, more than the ${formatSize(MAX_META_BYTES)} a link may carry; it was not opened.`,
+    );
   }
   let parsed: unknown;
   try {
@@ -421,20 +456,26 @@ function readMetaJson(bytes: Uint8Array): Record<string, unknown> {
   return isObject(parsed) ? parsed : {};
 }
 
-
 /** An own property only: `toString`, `constructor` and friends never come from the prototype. */
 function own(o: Record<string, unknown>, key: string): unknown {
-  return  Object.hasOwn(o, key) ? o[key] : undefined;
+  return Object.hasOwn(o, key) ? o[key] : undefined;
 }
 
 function tooMany(count: number, cap: number, what: string): never {
-  throw new ShareLinkError('too-large', `The link lists ${count.toLocaleString('en-US')} ${what}, more than the ${cap.toLocaleString('en-US')} a link may carry; it was not opened.`);
+  throw new ShareLinkError(
+    'too-large',
+    `The link lists ${count.toLocaleString('en-US')} ${what}, more than the ${cap.toLocaleString('en-US')} a link may carry; it was not opened.`,
+  );
 }
 
 /** A string of the view state, or undefined when it is not one; over the string cap: too large. */
 function metaString(v: unknown, what: string): string | undefined {
   if (typeof v !== 'string') return undefined;
-  if (v.length > MAX_META_STRING_CHARS) throw new ShareLinkError('too-large', `The link holds ${what} of ${v.length.toLocaleString('en-US')} characters, more than the ${MAX_META_STRING_CHARS.toLocaleString('en-US')} allowed; it was not opened.`);
+  if (v.length > MAX_META_STRING_CHARS)
+    throw new ShareLinkError(
+      'too-large',
+      `The link holds ${what} of ${v.length.toLocaleString('en-US')} characters, more than the ${MAX_META_STRING_CHARS.toLocaleString('en-US')} allowed; it was not opened.`,
+    );
   return v;
 }
 

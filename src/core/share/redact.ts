@@ -22,7 +22,17 @@ import { isObj, str } from '../document/read.ts';
 import { MAX_YAML_DEPTH } from '../document/yamlSchema.ts';
 import type { SourceDocument } from '../document/types.ts';
 import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER, isRedactionMarker } from '../document/redactionMarkers.ts';
-import { BASE64_RUN, decodeBase64Loose, hasPrivateKeyArmour, holdsPrivateKey, isKubeconfigWithCredentials, isCertificatesOnly, isCertificatesOnlyBase64, isSecretMaterial, keyStartInRun } from './keyMaterial.ts';
+import {
+  BASE64_RUN,
+  decodeBase64Loose,
+  hasPrivateKeyArmour,
+  holdsPrivateKey,
+  isKubeconfigWithCredentials,
+  isCertificatesOnly,
+  isCertificatesOnlyBase64,
+  isSecretMaterial,
+  keyStartInRun,
+} from './keyMaterial.ts';
 import { maskConservatively } from './conservative.ts';
 import { SecretPieces } from './pieces.ts';
 import { bytesToLatin1, decodeBase64Std } from '../pki/base64.ts';
@@ -56,7 +66,17 @@ interface Target {
 const PEM_PRIVATE_BLOCK = /-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----[\s\S]*?(?:-----END \1-----|$)/g;
 /** Secret fields that say what the Secret is, not what it holds. */
 const SECRET_IDENTITY = new Set(['apiVersion', 'kind', 'type', 'immutable']);
-const METADATA_IDENTITY = new Set(['name', 'namespace', 'generateName', 'uid', 'resourceVersion', 'creationTimestamp', 'generation', 'deletionTimestamp', 'deletionGracePeriodSeconds']);
+const METADATA_IDENTITY = new Set([
+  'name',
+  'namespace',
+  'generateName',
+  'uid',
+  'resourceVersion',
+  'creationTimestamp',
+  'generation',
+  'deletionTimestamp',
+  'deletionGracePeriodSeconds',
+]);
 /** kubectl keeps the whole object, Secret data included, in this annotation. */
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';
 /** Keys shown as they are (`<<`, a merge key, too: what it pulls in is masked where it comes from). */
@@ -191,12 +211,16 @@ const PEM_CERTIFICATE_BLOCK = /-*BEGIN (?:TRUSTED )?CERTIFICATE-+[\s\S]*?-+END (
  */
 function publicTextOf(value: unknown): string {
   let out = '';
-  someString(value, (s) => {
-    if (s.length < 40) return false;
-    if (isCertificatesOnlyBase64(s)) out += s.replace(/\s+/g, '') + '\n';
-    else if (s.includes('CERTIFICATE-')) for (const m of s.matchAll(PEM_CERTIFICATE_BLOCK)) out += m[0].replace(/\s+/g, '') + '\n';
-    return false;
-  }, true);
+  someString(
+    value,
+    (s) => {
+      if (s.length < 40) return false;
+      if (isCertificatesOnlyBase64(s)) out += s.replace(/\s+/g, '') + '\n';
+      else if (s.includes('CERTIFICATE-')) for (const m of s.matchAll(PEM_CERTIFICATE_BLOCK)) out += m[0].replace(/\s+/g, '') + '\n';
+      return false;
+    },
+    true,
+  );
   return out;
 }
 
@@ -599,14 +623,21 @@ function redactDocument(doc: SourceDocument): DocumentResult {
   const text = applyCuts(doc.text, cuts);
   const again = parseSourceDocument({ ...doc, text });
   const clean = (again.value === undefined || readingIsClean(again.value)) && !new SecretPieces(secrets, publicText, MIN_CHECKED_CHARS).foundIn(text);
-  return { cuts: cuts.map((c) => ({ ...c, start: c.start + doc.startOffset, end: c.end + doc.startOffset })), secrets, publicText, conservative: !clean, ...(clean ? { readClean: text } : {}) };
+  return {
+    cuts: cuts.map((c) => ({ ...c, start: c.start + doc.startOffset, end: c.end + doc.startOffset })),
+    secrets,
+    publicText,
+    conservative: !clean,
+    ...(clean ? { readClean: text } : {}),
+  };
 }
 
 /** Private-key armour and base64 keys in the raw text: comments, files that are not YAML, anything. */
 function rawTextCuts(text: string): Cut[] {
   const cuts: Cut[] = [];
   if (/begin/i.test(text)) {
-    for (const m of text.matchAll(PEM_PRIVATE_BLOCK)) cuts.push({ start: m.index, end: m.index + m[0].length, replacement: PRIVATE_KEY_MARKER, what: m[1]!.toLowerCase(), raw: true });
+    for (const m of text.matchAll(PEM_PRIVATE_BLOCK))
+      cuts.push({ start: m.index, end: m.index + m[0].length, replacement: PRIVATE_KEY_MARKER, what: m[1]!.toLowerCase(), raw: true });
   }
   for (const m of text.matchAll(BASE64_RUN)) {
     if (m[0].length < 40) continue;
@@ -681,7 +712,10 @@ function redactFile(f: ShareFile): { text: string; items: RedactedItem[] } {
   let at = 0;
   for (const c of all) {
     // A document masked conservatively keeps its shape; any other cut becomes its marker.
-    const body = c.what === CONSERVATIVE_WHAT ? maskedConservatively(f.text.slice(c.start, c.end)) : applyCuts(f.text.slice(c.start, c.end), [{ ...c, start: 0, end: c.end - c.start }]);
+    const body =
+      c.what === CONSERVATIVE_WHAT
+        ? maskedConservatively(f.text.slice(c.start, c.end))
+        : applyCuts(f.text.slice(c.start, c.end), [{ ...c, start: 0, end: c.end - c.start }]);
     text += f.text.slice(at, c.start) + body;
     at = c.end;
   }
@@ -695,7 +729,13 @@ function redactFile(f: ShareFile): { text: string; items: RedactedItem[] } {
  * conservatively; if a piece still shows (across documents), the whole file is. A document
  * whose text is one already read clean (`readClean`) is only searched for pieces.
  */
-function checkedFile(path: string, text: string, items: RedactedItem[], readClean: ReadonlySet<string>, pieces: SecretPieces): { text: string; items: RedactedItem[] } {
+function checkedFile(
+  path: string,
+  text: string,
+  items: RedactedItem[],
+  readClean: ReadonlySet<string>,
+  pieces: SecretPieces,
+): { text: string; items: RedactedItem[] } {
   let out = '';
   let at = 0;
   let changed = false;
@@ -715,7 +755,10 @@ function checkedFile(path: string, text: string, items: RedactedItem[], readClea
   if (pieces.foundIn(out)) {
     // Conservative masking keeps simple keys: a masked value written as a key still shows there.
     const masked = maskConservatively(out);
-    return { text: pieces.foundIn(masked) ? maskEveryLine(masked) : masked, items: [...items, { file: path, line: 1, what: 'the whole file: every value masked' }] };
+    return {
+      text: pieces.foundIn(masked) ? maskEveryLine(masked) : masked,
+      items: [...items, { file: path, line: 1, what: 'the whole file: every value masked' }],
+    };
   }
   items.sort((a, b) => a.line - b.line);
   return { text: out, items };

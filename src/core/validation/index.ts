@@ -19,7 +19,13 @@ function within(path: string, at: string): boolean {
  */
 export function duplicateKeyFindings(r: Resource): ValidationFinding[] {
   if (!r.duplicateKeys || r.synthetic) return [];
-  return r.duplicateKeys.map((d) => ({ level: 'error', message: d.message, layer: 'schema', consequence: DUPLICATE_KEY_CONSEQUENCE, ...(d.path ? { path: d.path, occurrence: d.occurrence } : {}) }));
+  return r.duplicateKeys.map((d) => ({
+    level: 'error',
+    message: d.message,
+    layer: 'schema',
+    consequence: DUPLICATE_KEY_CONSEQUENCE,
+    ...(d.path ? { path: d.path, occurrence: d.occurrence } : {}),
+  }));
 }
 
 /** Every finding of both layers on a resource: the schema's, then the webhook's. */

@@ -27,5 +27,7 @@ export interface ValidationFinding {
    * Istio's analysis-aware webhook findings, reported with their own codes instead of
    * IST0106/IST0133: IST0130 (unreachable rule) and IST0131 (ineffective match).
    */
-  analysis?: { type: 'VirtualServiceUnreachableRule'; rule: string; reason: string } | { type: 'VirtualServiceIneffectiveMatch'; rule: string; match: string; duplicate: string };
+  analysis?:
+    | { type: 'VirtualServiceUnreachableRule'; rule: string; reason: string }
+    | { type: 'VirtualServiceIneffectiveMatch'; rule: string; match: string; duplicate: string };
 }

@@ -57,17 +57,32 @@ function validateMetadata(input: WebhookInput, annotations: Readonly<Record<stri
   const isAuthz = input.kindId === 'security.istio.io/AuthorizationPolicy';
   if (has(DRY_RUN)) {
     const val = annotations[DRY_RUN] as string;
-    if (!isAuthz) return new V().err(`${input.namespace}/${input.name} has unsupported annotation ${DRY_RUN}, please remove the annotation`, 'metadata.annotations');
-    const action = typeof spec.action === 'string' ? spec.action : spec.action === 1 ? 'DENY' : spec.action === undefined || spec.action === 0 ? 'ALLOW' : String(spec.action);
+    if (!isAuthz)
+      return new V().err(`${input.namespace}/${input.name} has unsupported annotation ${DRY_RUN}, please remove the annotation`, 'metadata.annotations');
+    const action =
+      typeof spec.action === 'string'
+        ? spec.action
+        : spec.action === 1
+          ? 'DENY'
+          : spec.action === undefined || spec.action === 0
+            ? 'ALLOW'
+            : String(spec.action);
     if (action === 'ALLOW' || action === 'DENY') {
       if (parseBool(val) === undefined) {
-        return new V().err(`${input.namespace}/${input.name} has annotation ${DRY_RUN} with invalid value (${val}): ${numError('ParseBool', val, 'invalid syntax')}`, 'metadata.annotations');
+        return new V().err(
+          `${input.namespace}/${input.name} has annotation ${DRY_RUN} with invalid value (${val}): ${numError('ParseBool', val, 'invalid syntax')}`,
+          'metadata.annotations',
+        );
       }
     } else {
-      return new V().err(`the annotation ${DRY_RUN} currently only supports action ALLOW/DENY, found action ${action} in ${input.namespace}/${input.name}`, 'metadata.annotations');
+      return new V().err(
+        `the annotation ${DRY_RUN} currently only supports action ALLOW/DENY, found action ${action} in ${input.namespace}/${input.name}`,
+        'metadata.annotations',
+      );
     }
   }
-  if (has('internal.istio.io/webhook-always-reject')) return new V().err(`${goQuote('internal.istio.io/webhook-always-reject')} annotation found, rejecting`, 'metadata.annotations');
+  if (has('internal.istio.io/webhook-always-reject'))
+    return new V().err(`${goQuote('internal.istio.io/webhook-always-reject')} annotation found, rejecting`, 'metadata.annotations');
   for (const k of ['internal.istio.io/parent-namespace', 'internal.istio.io/parents']) {
     if (has(k)) return new V().err(`${goQuote(k)} annotation found, this may not be set by users`, 'metadata.annotations');
   }
@@ -82,10 +97,12 @@ export function validateWebhook(input: WebhookInput): ValidationFinding[] {
   if (!validator) return [];
   const spec = isObj(input.spec) ? input.spec : {};
   const annotations = input.annotations ?? EMPTY;
-  const v = validateMetadata(input, annotations, spec) ?? validator({ name: input.name, namespace: input.namespace, labels: input.labels ?? EMPTY, annotations, spec });
+  const v =
+    validateMetadata(input, annotations, spec) ?? validator({ name: input.name, namespace: input.namespace, labels: input.labels ?? EMPTY, annotations, spec });
   const out: ValidationFinding[] = [];
   for (const e of v.errors) out.push({ level: 'error', message: e.message, path: e.path, layer: 'webhook', ...(e.analysis ? { analysis: e.analysis } : {}) });
-  for (const w of v.warnings) out.push({ level: 'warning', message: w.message, path: w.path, layer: 'webhook', ...(w.analysis ? { analysis: w.analysis } : {}) });
+  for (const w of v.warnings)
+    out.push({ level: 'warning', message: w.message, path: w.path, layer: 'webhook', ...(w.analysis ? { analysis: w.analysis } : {}) });
   return out;
 }
 

@@ -54,11 +54,20 @@ export function bootstrapStaticClusters(proxy: Proxy, mesh: MeshSettings): Json[
   const out = [
     staticCluster('prometheus_stats', socket(localhost, num(mesh.defaultConfig.proxyAdminPort, 15000))),
     staticCluster('agent', socket(localhost, num(mesh.defaultConfig.statusPort, 15020))),
-    { ...staticCluster('sds-grpc', { pipe: { path: './var/run/secrets/workload-spiffe-uds/socket' } }), connectTimeout: '1s', typedExtensionProtocolOptions: HTTP_OPTIONS },
+    {
+      ...staticCluster('sds-grpc', { pipe: { path: './var/run/secrets/workload-spiffe-uds/socket' } }),
+      connectTimeout: '1s',
+      typedExtensionProtocolOptions: HTTP_OPTIONS,
+    },
     {
       ...staticCluster('xds-grpc', { pipe: { path: `${configPath}/XDS` } }),
       connectTimeout: '1s',
-      circuitBreakers: { thresholds: [{ priority: 'DEFAULT', ...limits }, { priority: 'HIGH', ...limits }] },
+      circuitBreakers: {
+        thresholds: [
+          { priority: 'DEFAULT', ...limits },
+          { priority: 'HIGH', ...limits },
+        ],
+      },
       upstreamConnectionOptions: { tcpKeepalive: { keepaliveTime: 300 } },
       maxRequestsPerConnection: 1,
       typedExtensionProtocolOptions: HTTP_OPTIONS,
@@ -97,7 +106,9 @@ function inlineHttpListener(name: string, wildcard: string, port: number, statPr
               codecType: 'AUTO',
               statPrefix,
               routeConfig: { virtualHosts: [{ name: 'backend', domains: ['*'], routes: [{ match: { prefix }, route: { cluster } }] }] },
-              httpFilters: [{ name: 'envoy.filters.http.router', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router' } }],
+              httpFilters: [
+                { name: 'envoy.filters.http.router', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router' } },
+              ],
             },
           },
         ],
@@ -135,7 +146,15 @@ export function bootstrapNode(proxy: Proxy, mesh: MeshSettings, clusterId: strin
   return {
     id: `${proxy.type}~${proxy.ipAddresses[0] ?? ''}~${proxy.id}~${proxy.dnsDomain}`,
     cluster: `${cs.name}.${proxy.namespace}`,
-    ...(loc.region || loc.zone || loc.subzone ? { locality: { ...(loc.region ? { region: loc.region } : {}), ...(loc.zone ? { zone: loc.zone } : {}), ...(loc.subzone ? { subZone: loc.subzone } : {}) } } : {}),
+    ...(loc.region || loc.zone || loc.subzone
+      ? {
+          locality: {
+            ...(loc.region ? { region: loc.region } : {}),
+            ...(loc.zone ? { zone: loc.zone } : {}),
+            ...(loc.subzone ? { subZone: loc.subzone } : {}),
+          },
+        }
+      : {}),
     metadata: meta,
     userAgentName: 'envoy',
   };

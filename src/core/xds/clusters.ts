@@ -87,11 +87,23 @@ function istioMetadata(c: Json): Json {
 }
 
 /** buildCluster: the cluster's type, name, endpoints for DNS/STATIC clusters, protocol options and telemetry metadata. */
-function buildCluster(ctx: GenContext, name: string, type: string, endpoints: Json[] | undefined, direction: 'inbound' | 'outbound', port: ServicePortInfo | undefined, svc: Service | undefined, inbound: readonly ServiceTarget[], ): ClusterWrapper | undefined {
+function buildCluster(
+  ctx: GenContext,
+  name: string,
+  type: string,
+  endpoints: Json[] | undefined,
+  direction: 'inbound' | 'outbound',
+  port: ServicePortInfo | undefined,
+  svc: Service | undefined,
+  inbound: readonly ServiceTarget[],
+): ClusterWrapper | undefined {
   const c: Json = { name, type };
   if (type === 'STRICT_DNS' || type === 'LOGICAL_DNS') {
     c.dnsLookupFamily = dnsLookupFamily(ctx);
-    c.typedDnsResolverConfig = { name: 'envoy.network.dns_resolver.cares', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.network.dns_resolver.cares.v3.CaresDnsResolverConfig', udpMaxQueries: 100 } };
+    c.typedDnsResolverConfig = {
+      name: 'envoy.network.dns_resolver.cares',
+      typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.network.dns_resolver.cares.v3.CaresDnsResolverConfig', udpMaxQueries: 100 },
+    };
     c.dnsJitter = '0.100s';
     c.dnsRefreshRate = ctx.mesh.dnsRefreshRate;
     c.respectDnsTtl = true;
@@ -322,8 +334,18 @@ function slowStart(lb: Json): Json | undefined {
     const out: Json = {};
     const d = durationJson(w.duration);
     if (d) out.slowStartWindow = d;
-    out.aggression = { defaultValue: isObj(w.aggression) && typeof w.aggression.value === 'number' ? w.aggression.value : typeof w.aggression === 'number' ? w.aggression : 1, runtimeKey: '(' };
-    out.minWeightPercent = { value: isObj(w.minimumPercent) && typeof w.minimumPercent.value === 'number' ? w.minimumPercent.value : typeof w.minimumPercent === 'number' ? w.minimumPercent : 10 };
+    out.aggression = {
+      defaultValue: isObj(w.aggression) && typeof w.aggression.value === 'number' ? w.aggression.value : typeof w.aggression === 'number' ? w.aggression : 1,
+      runtimeKey: '(',
+    };
+    out.minWeightPercent = {
+      value:
+        isObj(w.minimumPercent) && typeof w.minimumPercent.value === 'number'
+          ? w.minimumPercent.value
+          : typeof w.minimumPercent === 'number'
+            ? w.minimumPercent
+            : 10,
+    };
     return out;
   }
   const d = durationJson(lb.warmupDurationSecs);
@@ -397,11 +419,28 @@ interface TlsChoice {
 }
 
 function istioMutual(sans: readonly string[], sni: string, insecure?: boolean): ClientTLSSettings {
-  return { mode: 'ISTIO_MUTUAL', clientCertificate: '', privateKey: '', caCertificates: '', credentialName: '', subjectAltNames: sans, sni, ...(insecure !== undefined ? { insecureSkipVerify: insecure } : { insecureSkipVerify: undefined }), caCrl: '' };
+  return {
+    mode: 'ISTIO_MUTUAL',
+    clientCertificate: '',
+    privateKey: '',
+    caCertificates: '',
+    credentialName: '',
+    subjectAltNames: sans,
+    sni,
+    ...(insecure !== undefined ? { insecureSkipVerify: insecure } : { insecureSkipVerify: undefined }),
+    caCrl: '',
+  };
 }
 
 /** buildUpstreamTLSSettings: the DR's TLS, or auto-mTLS (ISTIO_MUTUAL) when the service accepts mTLS. */
-function upstreamTlsSettings(tls: ClientTLSSettings | undefined, serviceAccounts: readonly string[], sni: string, autoMtls: boolean, meshExternal: boolean, mode: MtlsMode): TlsChoice {
+function upstreamTlsSettings(
+  tls: ClientTLSSettings | undefined,
+  serviceAccounts: readonly string[],
+  sni: string,
+  autoMtls: boolean,
+  meshExternal: boolean,
+  mode: MtlsMode,
+): TlsChoice {
   if (tls) {
     if (tls.mode === 'DISABLE' || tls.mode === 'SIMPLE' || tls.mode !== 'ISTIO_MUTUAL') return { tls, auto: false };
     return { tls: istioMutual(tls.subjectAltNames.length > 0 ? tls.subjectAltNames : serviceAccounts, tls.sni || sni, tls.insecureSkipVerify), auto: false };
@@ -423,7 +462,12 @@ function setAutoSniAndSan(w: ClusterWrapper, tls: ClientTLSSettings): void {
 }
 
 /** buildUpstreamClusterTLSContext. */
-function upstreamTlsContext(ctx: GenContext, w: ClusterWrapper, tls: ClientTLSSettings, opts: { isDrWithSelector: boolean; registry: string; serviceAccounts: readonly string[] }): Json | undefined {
+function upstreamTlsContext(
+  ctx: GenContext,
+  w: ClusterWrapper,
+  tls: ClientTLSSettings,
+  opts: { isDrWithSelector: boolean; registry: string; serviceAccounts: readonly string[] },
+): Json | undefined {
   const privileged = tls.credentialName !== '' && !tls.credentialName.startsWith('configmap://');
   if (privileged && ctx.proxy.type === 'sidecar' && !opts.isDrWithSelector && (tls.mode === 'SIMPLE' || tls.mode === 'MUTUAL')) return undefined;
   if (tls.mode === 'DISABLE') return undefined;
@@ -447,7 +491,10 @@ function upstreamTlsContext(ctx: GenContext, w: ClusterWrapper, tls: ClientTLSSe
       if (tls.insecureSkipVerify !== true) {
         const dvc: Json = {};
         if (sans.length > 0) dvc.matchSubjectAltNames = sans.map((s) => ({ exact: s }));
-        common.combinedValidationContext = { defaultValidationContext: dvc, validationContextSdsSecretConfig: credentialSdsConfig(`${tls.credentialName}-cacert`, ctx.push.externalSds) };
+        common.combinedValidationContext = {
+          defaultValidationContext: dvc,
+          validationContextSdsSecretConfig: credentialSdsConfig(`${tls.credentialName}-cacert`, ctx.push.externalSds),
+        };
       }
     } else {
       const ca = tls.caCertificates || 'system';
@@ -469,7 +516,12 @@ function upstreamTlsContext(ctx: GenContext, w: ClusterWrapper, tls: ClientTLSSe
   return ctxJson;
 }
 
-function applyUpstreamTls(ctx: GenContext, w: ClusterWrapper, choice: TlsChoice, opts: { isDrWithSelector: boolean; registry: string; serviceAccounts: readonly string[] }): void {
+function applyUpstreamTls(
+  ctx: GenContext,
+  w: ClusterWrapper,
+  choice: TlsChoice,
+  opts: { isDrWithSelector: boolean; registry: string; serviceAccounts: readonly string[] },
+): void {
   if (!choice.tls) return;
   const tlsCtx = upstreamTlsContext(ctx, w, choice.tls, opts);
   if (tlsCtx) w.c.transportSocket = { name: 'envoy.transport_sockets.tls', typedConfig: tlsCtx };
@@ -489,7 +541,11 @@ function applyProxyProtocol(w: ClusterWrapper, pp: Json | undefined): void {
   const version = str(pp.version) === 'V2' ? 'V2' : undefined;
   const wrap = (inner: Json) => ({
     name: 'envoy.transport_sockets.upstream_proxy_protocol',
-    typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.proxy_protocol.v3.ProxyProtocolUpstreamTransport', config: version ? { version } : {}, transportSocket: inner },
+    typedConfig: {
+      '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.proxy_protocol.v3.ProxyProtocolUpstreamTransport',
+      config: version ? { version } : {},
+      transportSocket: inner,
+    },
   });
   const c = w.c;
   if (!c.transportSocket && !c.transportSocketMatches) {
@@ -565,10 +621,35 @@ function addAlpnOverride(c: Json, mode: string | undefined): void {
 
 /** Cluster fields in proto field order. */
 const CLUSTER_ORDER = [
-  'name', 'type', 'edsClusterConfig', 'connectTimeout', 'lbPolicy', 'circuitBreakers', 'dnsRefreshRate', 'dnsLookupFamily', 'outlierDetection', 'cleanupInterval',
-  'upstreamBindConfig', 'ringHashLbConfig', 'transportSocket', 'metadata', 'commonLbConfig', 'altStatName', 'upstreamConnectionOptions', 'loadAssignment', 'originalDstLbConfig',
-  'typedExtensionProtocolOptions', 'leastRequestLbConfig', 'clusterType', 'respectDnsTtl', 'filters', 'transportSocketMatches', 'maglevLbConfig', 'typedDnsResolverConfig',
-  'roundRobinLbConfig', 'dnsJitter',
+  'name',
+  'type',
+  'edsClusterConfig',
+  'connectTimeout',
+  'lbPolicy',
+  'circuitBreakers',
+  'dnsRefreshRate',
+  'dnsLookupFamily',
+  'outlierDetection',
+  'cleanupInterval',
+  'upstreamBindConfig',
+  'ringHashLbConfig',
+  'transportSocket',
+  'metadata',
+  'commonLbConfig',
+  'altStatName',
+  'upstreamConnectionOptions',
+  'loadAssignment',
+  'originalDstLbConfig',
+  'typedExtensionProtocolOptions',
+  'leastRequestLbConfig',
+  'clusterType',
+  'respectDnsTtl',
+  'filters',
+  'transportSocketMatches',
+  'maglevLbConfig',
+  'typedDnsResolverConfig',
+  'roundRobinLbConfig',
+  'dnsJitter',
 ];
 
 /** clusterWrapper.build: HTTP protocol options into typed_extension_protocol_options, fields ordered. */
@@ -577,7 +658,8 @@ function finish(w: ClusterWrapper): Json {
     const ho = w.httpOptions;
     if (!ho.explicitHttpConfig && !ho.useDownstreamProtocolConfig) ho.explicitHttpConfig = { httpProtocolOptions: {} };
     const ordered: Json = { '@type': HTTP_PROTOCOL_OPTIONS_TYPE };
-    for (const k of ['commonHttpProtocolOptions', 'upstreamHttpProtocolOptions', 'explicitHttpConfig', 'useDownstreamProtocolConfig']) if (ho[k] !== undefined) ordered[k] = ho[k];
+    for (const k of ['commonHttpProtocolOptions', 'upstreamHttpProtocolOptions', 'explicitHttpConfig', 'useDownstreamProtocolConfig'])
+      if (ho[k] !== undefined) ordered[k] = ho[k];
     w.c.typedExtensionProtocolOptions = { [HTTP_PROTOCOL_OPTIONS_KEY]: ordered };
   }
   const out: Json = {};
@@ -647,8 +729,18 @@ function outboundPortClusters(ctx: GenContext, svc: Service, port: ServicePortIn
   return out;
 }
 
-function subsetCluster(ctx: GenContext, svc: Service, port: ServicePortInfo, mode: Mode, subset: Subset, dr: DestinationRuleConfig, base: ApplyOpts, parentType: string): ClusterWrapper | undefined {
-  const name = mode === 'outbound' ? subsetKey('outbound', subset.name, svc.hostname, port.port) : dnsSrvSubsetKey('outbound', subset.name, svc.hostname, port.port);
+function subsetCluster(
+  ctx: GenContext,
+  svc: Service,
+  port: ServicePortInfo,
+  mode: Mode,
+  subset: Subset,
+  dr: DestinationRuleConfig,
+  base: ApplyOpts,
+  parentType: string,
+): ClusterWrapper | undefined {
+  const name =
+    mode === 'outbound' ? subsetKey('outbound', subset.name, svc.hostname, port.port) : dnsSrvSubsetKey('outbound', subset.name, svc.hostname, port.port);
   const sni = mode === 'outbound' ? dnsSrvSubsetKey('outbound', subset.name, svc.hostname, port.port) : '';
   const passthrough = isObj(subset.trafficPolicy?.loadBalancer) && str(subset.trafficPolicy?.loadBalancer?.simple) === 'PASSTHROUGH';
   const type = passthrough ? 'ORIGINAL_DST' : parentType;
@@ -704,7 +796,16 @@ function passthroughHttpOptions(): Json {
 }
 
 export function passthroughCluster(ctx: GenContext): Json {
-  const w: ClusterWrapper = { c: { name: PASSTHROUGH_CLUSTER, type: 'ORIGINAL_DST', connectTimeout: ctx.mesh.connectTimeout, lbPolicy: 'CLUSTER_PROVIDED', typedExtensionProtocolOptions: passthroughHttpOptions(), altStatName: `${PASSTHROUGH_CLUSTER};` } };
+  const w: ClusterWrapper = {
+    c: {
+      name: PASSTHROUGH_CLUSTER,
+      type: 'ORIGINAL_DST',
+      connectTimeout: ctx.mesh.connectTimeout,
+      lbPolicy: 'CLUSTER_PROVIDED',
+      typedExtensionProtocolOptions: passthroughHttpOptions(),
+      altStatName: `${PASSTHROUGH_CLUSTER};`,
+    },
+  };
   const cp = isObj(ctx.mesh.defaultTrafficPolicy?.connectionPool) ? (ctx.mesh.defaultTrafficPolicy?.connectionPool as Json) : {};
   applyConnectionPool(ctx, w, cp, undefined);
   metadataExchange(ctx, w.c);
@@ -717,7 +818,14 @@ export function allowAnyDynamicDnsCluster(ctx: GenContext): Json {
   const w: ClusterWrapper = {
     c: {
       name: ALLOW_ANY_DYNAMIC_DNS_CLUSTER,
-      clusterType: { name: 'envoy.clusters.dynamic_forward_proxy', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.clusters.dynamic_forward_proxy.v3.ClusterConfig', dnsCacheConfig: dnsCacheConfig(ctx), allowInsecureClusterOptions: true } },
+      clusterType: {
+        name: 'envoy.clusters.dynamic_forward_proxy',
+        typedConfig: {
+          '@type': 'type.googleapis.com/envoy.extensions.clusters.dynamic_forward_proxy.v3.ClusterConfig',
+          dnsCacheConfig: dnsCacheConfig(ctx),
+          allowInsecureClusterOptions: true,
+        },
+      },
       connectTimeout: ctx.mesh.connectTimeout,
       lbPolicy: 'CLUSTER_PROVIDED',
       typedExtensionProtocolOptions: passthroughHttpOptions(),
@@ -738,7 +846,10 @@ export function inboundPassthroughCluster(ctx: GenContext): Json {
   delete out.filters;
   const v4 = ctx.proxy.ipAddresses.length === 0 || ctx.proxy.ipAddresses.some(isIPv4);
   const v6 = ctx.proxy.ipAddresses.some(isIPv6);
-  out.upstreamBindConfig = { sourceAddress: { address: v4 ? '127.0.0.6' : '::6', portValue: 0 }, ...(v4 && v6 ? { extraSourceAddresses: [{ address: { address: '::6', portValue: 0 } }] } : {}) };
+  out.upstreamBindConfig = {
+    sourceAddress: { address: v4 ? '127.0.0.6' : '::6', portValue: 0 },
+    ...(v4 && v6 ? { extraSourceAddresses: [{ address: { address: '::6', portValue: 0 } }] } : {}),
+  };
   const ordered: Json = {};
   for (const k of CLUSTER_ORDER) if (out[k] !== undefined) ordered[k] = out[k];
   return mark(ordered, builtin('InboundPassthroughCluster'));
@@ -748,7 +859,20 @@ export function inboundPassthroughCluster(ctx: GenContext): Json {
 function inboundCluster(ctx: GenContext, clusterPort: number, bind: string, targets: readonly ServiceTarget[]): Json | undefined {
   const inst = targets[0];
   if (!inst) return undefined;
-  const endpoints = bind !== '' ? [{ lbEndpoints: [{ endpoint: { address: bind.startsWith('unix://') ? { pipe: { path: bind.slice(7) } } : { socketAddress: { address: bind, portValue: inst.targetPort } } } }] }] : undefined;
+  const endpoints =
+    bind !== ''
+      ? [
+          {
+            lbEndpoints: [
+              {
+                endpoint: {
+                  address: bind.startsWith('unix://') ? { pipe: { path: bind.slice(7) } } : { socketAddress: { address: bind, portValue: inst.targetPort } },
+                },
+              },
+            ],
+          },
+        ]
+      : undefined;
   const type = endpoints ? 'STATIC' : 'ORIGINAL_DST';
   const name = inboundClusterName(clusterPort);
   const w = buildCluster(ctx, name, type, endpoints, 'inbound', inst.port, inst.service, targets);
@@ -767,7 +891,18 @@ function inboundCluster(ctx: GenContext, clusterPort: number, bind: string, targ
     const pool = ing ? (ing.connectionPool as Json) : isObj(sc.inboundConnectionPool) ? sc.inboundConnectionPool : undefined;
     if (pool) policy = { ...policy, connectionPool: pool };
   }
-  applyTrafficPolicy(ctx, w, undefined, { policy, port: inst.port, direction: 'inbound', mode: 'outbound', serviceAccounts: [], sni: '', meshExternal: false, serviceMtlsMode: 'UNKNOWN', isDrWithSelector: false, registry: '' });
+  applyTrafficPolicy(ctx, w, undefined, {
+    policy,
+    port: inst.port,
+    direction: 'inbound',
+    mode: 'outbound',
+    serviceAccounts: [],
+    sni: '',
+    meshExternal: false,
+    serviceMtlsMode: 'UNKNOWN',
+    isDrWithSelector: false,
+    registry: '',
+  });
   if (bind !== '127.0.0.1' && bind !== '::1') {
     const v4 = ctx.proxy.ipAddresses.length === 0 || ctx.proxy.ipAddresses.some(isIPv4);
     w.c.upstreamBindConfig = { sourceAddress: { address: v4 ? '127.0.0.6' : '::6', portValue: 0 } };
@@ -812,14 +947,25 @@ export function inboundClusters(ctx: GenContext): Json[] {
       else if (host === '[::1]') endpointAddress = ctx.localhosts.find(isIPv6) ?? ctx.localhosts[0] ?? '';
     }
     const real = ctx.targets.find((t) => t.targetPort === n);
-    const svc = real?.service ?? ({ hostname: `${sc?.meta.name}.${sc?.meta.namespace}`, name: sc?.meta.name ?? '', namespace: sc?.meta.namespace ?? '', meshExternal: true, resource: sc?.meta.resource } as unknown as Service);
-    const target: ServiceTarget = { service: svc, port: { name: i.port?.name ?? '', port: n, protocol: parseProtocolSafe(i.port?.protocol ?? ''), targetPort: port }, targetPort: port };
+    const svc =
+      real?.service ??
+      ({
+        hostname: `${sc?.meta.name}.${sc?.meta.namespace}`,
+        name: sc?.meta.name ?? '',
+        namespace: sc?.meta.namespace ?? '',
+        meshExternal: true,
+        resource: sc?.meta.resource,
+      } as unknown as Service);
+    const target: ServiceTarget = {
+      service: svc,
+      port: { name: i.port?.name ?? '', port: n, protocol: parseProtocolSafe(i.port?.protocol ?? ''), targetPort: port },
+      targetPort: port,
+    };
     const c = inboundCluster(ctx, n, endpointAddress, [target]);
     if (c) out.push(mark(c, ref(sc?.meta.resource.key ?? '', `spec.ingress[${idx}]`)));
   });
   return out;
 }
-
 
 /** Dedupe by name, first wins (normalizeClusters). */
 export function normalizeClusters(clusters: readonly Json[]): Json[] {
@@ -855,7 +1001,15 @@ export function waypointInternalUpstreamSocket(inner: Json = RAW_BUFFER_NAMED): 
 }
 
 /** buildWaypointInboundVIPCluster: one `inbound-vip|port|<tcp|http>[/subset]|host` cluster (EDS to the service's pods through connect_originate). */
-function waypointVipCluster(ctx: GenContext, svc: Service, port: ServicePortInfo, subset: string, policy: Policy | undefined, dr: DestinationRuleConfig | undefined, refs: ReturnType<typeof ref>[]): Json | undefined {
+function waypointVipCluster(
+  ctx: GenContext,
+  svc: Service,
+  port: ServicePortInfo,
+  subset: string,
+  policy: Policy | undefined,
+  dr: DestinationRuleConfig | undefined,
+  refs: ReturnType<typeof ref>[],
+): Json | undefined {
   const name = subsetKey('inbound-vip', subset, svc.hostname, port.port);
   const type = discoveryType(ctx, svc);
   const realSubset = subset.replace(/^(http|tcp)\/?/, '');
@@ -881,7 +1035,14 @@ function waypointVipCluster(ctx: GenContext, svc: Service, port: ServicePortInfo
   }
   if (policy?.proxyProtocol) {
     const version = str(policy.proxyProtocol.version) === 'V2' ? 'V2' : undefined;
-    inner = { name: 'envoy.transport_sockets.upstream_proxy_protocol', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.proxy_protocol.v3.ProxyProtocolUpstreamTransport', config: version ? { version } : {}, transportSocket: inner } };
+    inner = {
+      name: 'envoy.transport_sockets.upstream_proxy_protocol',
+      typedConfig: {
+        '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.proxy_protocol.v3.ProxyProtocolUpstreamTransport',
+        config: version ? { version } : {},
+        transportSocket: inner,
+      },
+    };
   }
   delete w.c.transportSocketMatches;
   w.c.transportSocket = waypointInternalUpstreamSocket(inner);

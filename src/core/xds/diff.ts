@@ -35,7 +35,7 @@ const MAX_FIELDS = 20;
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
 function own(o: Record<string, unknown>, k: string): unknown {
-  return  Object.hasOwn(o, k) ? o[k] : undefined;
+  return Object.hasOwn(o, k) ? o[k] : undefined;
 }
 
 function show(v: unknown): string {
@@ -53,7 +53,7 @@ function keyOf(v: unknown, i: number): string {
 
 function named(list: readonly unknown[]): boolean {
   const keys = list.map((v, i) => keyOf(v, i));
-  return list.length > 0 && list.every((v) => isObj(v) && (typeof v.name === 'string' && v.name !== '')) && new Set(keys).size === keys.length;
+  return list.length > 0 && list.every((v) => isObj(v) && typeof v.name === 'string' && v.name !== '') && new Set(keys).size === keys.length;
 }
 
 function walk(a: unknown, b: unknown, path: string, out: FieldChange[], count: { n: number }): void {
@@ -78,7 +78,8 @@ function walk(a: unknown, b: unknown, path: string, out: FieldChange[], count: {
   }
   if (JSON.stringify(a) === JSON.stringify(b)) return;
   count.n++;
-  if (out.length < MAX_FIELDS) out.push({ path: path || '(whole)', ...(a !== undefined ? { before: show(a) } : {}), ...(b !== undefined ? { after: show(b) } : {}) });
+  if (out.length < MAX_FIELDS)
+    out.push({ path: path || '(whole)', ...(a !== undefined ? { before: show(a) } : {}), ...(b !== undefined ? { after: show(b) } : {}) });
 }
 
 function diffList(type: ResourceType, before: readonly Json[], after: readonly Json[], out: ConfigChange[]): void {
@@ -120,10 +121,26 @@ export function resourcesOfDump(dump: unknown): ResourceSet {
   for (const c of arr(isObj(dump) ? dump.configs : undefined)) {
     if (!isObj(c)) continue;
     const t = String(c['@type'] ?? '');
-    if (t.endsWith('ListenersConfigDump')) for (const l of arr(c.dynamicListeners)) { const x = isObj(l) && isObj(l.activeState) ? strip(l.activeState.listener) : undefined; if (x) out.listeners.push(x); }
-    else if (t.endsWith('RoutesConfigDump')) for (const r of arr(c.dynamicRouteConfigs)) { const x = isObj(r) ? strip(r.routeConfig) : undefined; if (x) out.routes.push(x); }
-    else if (t.endsWith('ClustersConfigDump')) for (const r of arr(c.dynamicActiveClusters)) { const x = isObj(r) ? strip(r.cluster) : undefined; if (x) out.clusters.push(x); }
-    else if (t.endsWith('EndpointsConfigDump')) for (const r of arr(c.dynamicEndpointConfigs)) { const x = isObj(r) ? strip(r.endpointConfig) : undefined; if (x) out.endpoints.push(x); }
+    if (t.endsWith('ListenersConfigDump'))
+      for (const l of arr(c.dynamicListeners)) {
+        const x = isObj(l) && isObj(l.activeState) ? strip(l.activeState.listener) : undefined;
+        if (x) out.listeners.push(x);
+      }
+    else if (t.endsWith('RoutesConfigDump'))
+      for (const r of arr(c.dynamicRouteConfigs)) {
+        const x = isObj(r) ? strip(r.routeConfig) : undefined;
+        if (x) out.routes.push(x);
+      }
+    else if (t.endsWith('ClustersConfigDump'))
+      for (const r of arr(c.dynamicActiveClusters)) {
+        const x = isObj(r) ? strip(r.cluster) : undefined;
+        if (x) out.clusters.push(x);
+      }
+    else if (t.endsWith('EndpointsConfigDump'))
+      for (const r of arr(c.dynamicEndpointConfigs)) {
+        const x = isObj(r) ? strip(r.endpointConfig) : undefined;
+        if (x) out.endpoints.push(x);
+      }
   }
   return out;
 }

@@ -102,49 +102,74 @@ export function configDump(gen: GeneratedConfig, opts: DumpOptions = {}): Genera
   const staticListeners = withBootstrap ? bootstrapStaticListeners(proxy) : [];
   const configs: Json[] = [];
   if (withBootstrap) {
-    configs.push(typed(DUMP_TYPES.bootstrap, {
-      bootstrap: {
-        node: bootstrapNode(proxy, gen.mesh, proxy.clusterId || 'Kubernetes'),
-        staticResources: { listeners: staticListeners, clusters: staticClusters },
-        dynamicResources: {
-          ldsConfig: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' },
-          cdsConfig: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' },
-          adsConfig: { apiType: 'GRPC', setNodeOnFirstMessageOnly: true, transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName: 'xds-grpc' } }] },
+    configs.push(
+      typed(DUMP_TYPES.bootstrap, {
+        bootstrap: {
+          node: bootstrapNode(proxy, gen.mesh, proxy.clusterId || 'Kubernetes'),
+          staticResources: { listeners: staticListeners, clusters: staticClusters },
+          dynamicResources: {
+            ldsConfig: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' },
+            cdsConfig: { ads: {}, initialFetchTimeout: '0s', resourceApiVersion: 'V3' },
+            adsConfig: {
+              apiType: 'GRPC',
+              setNodeOnFirstMessageOnly: true,
+              transportApiVersion: 'V3',
+              grpcServices: [{ envoyGrpc: { clusterName: 'xds-grpc' } }],
+            },
+          },
         },
-      },
-      lastUpdated,
-    }));
+        lastUpdated,
+      }),
+    );
   }
-  configs.push(typed(DUMP_TYPES.clusters, {
-    versionInfo,
-    ...(staticClusters.length > 0 ? { staticClusters: staticClusters.map((c) => ({ cluster: typed(DUMP_TYPES.cluster, c), lastUpdated })) } : {}),
-    dynamicActiveClusters: gen.clusters.map((c) => ({ versionInfo, cluster: typed(DUMP_TYPES.cluster, c), lastUpdated })),
-  }));
-  configs.push(typed(DUMP_TYPES.endpoints, {
-    ...(staticClusters.length > 0 ? { staticEndpointConfigs: staticClusters.filter((c) => isObj(c.loadAssignment)).map((c) => ({ endpointConfig: typed(DUMP_TYPES.clusterLoadAssignment, c.loadAssignment as Json), lastUpdated })) } : {}),
-    dynamicEndpointConfigs: gen.endpoints.map((e) => ({ versionInfo, endpointConfig: typed(DUMP_TYPES.clusterLoadAssignment, e), lastUpdated })),
-  }));
-  configs.push(typed(DUMP_TYPES.listeners, {
-    versionInfo,
-    ...(staticListeners.length > 0 ? { staticListeners: staticListeners.map((l) => ({ listener: typed(DUMP_TYPES.listener, l), lastUpdated })) } : {}),
-    dynamicListeners: gen.listeners.map((l) => ({ name: l.name, activeState: { versionInfo, listener: typed(DUMP_TYPES.listener, l), lastUpdated } })),
-  }));
+  configs.push(
+    typed(DUMP_TYPES.clusters, {
+      versionInfo,
+      ...(staticClusters.length > 0 ? { staticClusters: staticClusters.map((c) => ({ cluster: typed(DUMP_TYPES.cluster, c), lastUpdated })) } : {}),
+      dynamicActiveClusters: gen.clusters.map((c) => ({ versionInfo, cluster: typed(DUMP_TYPES.cluster, c), lastUpdated })),
+    }),
+  );
+  configs.push(
+    typed(DUMP_TYPES.endpoints, {
+      ...(staticClusters.length > 0
+        ? {
+            staticEndpointConfigs: staticClusters
+              .filter((c) => isObj(c.loadAssignment))
+              .map((c) => ({ endpointConfig: typed(DUMP_TYPES.clusterLoadAssignment, c.loadAssignment as Json), lastUpdated })),
+          }
+        : {}),
+      dynamicEndpointConfigs: gen.endpoints.map((e) => ({ versionInfo, endpointConfig: typed(DUMP_TYPES.clusterLoadAssignment, e), lastUpdated })),
+    }),
+  );
+  configs.push(
+    typed(DUMP_TYPES.listeners, {
+      versionInfo,
+      ...(staticListeners.length > 0 ? { staticListeners: staticListeners.map((l) => ({ listener: typed(DUMP_TYPES.listener, l), lastUpdated })) } : {}),
+      dynamicListeners: gen.listeners.map((l) => ({ name: l.name, activeState: { versionInfo, listener: typed(DUMP_TYPES.listener, l), lastUpdated } })),
+    }),
+  );
   configs.push(typed(DUMP_TYPES.scopedRoutes, {}));
   // ECDS: the extension configs the listeners' filters ask for by name (EnvoyFilter EXTENSION_CONFIG patches).
   const ecds = gen.extensionConfigs ?? [];
-  if (ecds.length > 0) configs.push(typed(DUMP_TYPES.ecds, { ecdsFilters: ecds.map((e) => ({ versionInfo, ecdsFilter: typed(DUMP_TYPES.typedExtensionConfig, e), lastUpdated })) }));
+  if (ecds.length > 0)
+    configs.push(
+      typed(DUMP_TYPES.ecds, { ecdsFilters: ecds.map((e) => ({ versionInfo, ecdsFilter: typed(DUMP_TYPES.typedExtensionConfig, e), lastUpdated })) }),
+    );
   const staticRoutes: Json[] = [];
   for (const l of staticListeners) {
     for (const c of Array.isArray(l.filterChains) ? (l.filterChains as Json[]) : []) {
       for (const f of Array.isArray(c.filters) ? (c.filters as Json[]) : []) {
-        if (isObj(f.typedConfig) && isObj(f.typedConfig.routeConfig)) staticRoutes.push({ routeConfig: typed(DUMP_TYPES.routeConfiguration, f.typedConfig.routeConfig), lastUpdated });
+        if (isObj(f.typedConfig) && isObj(f.typedConfig.routeConfig))
+          staticRoutes.push({ routeConfig: typed(DUMP_TYPES.routeConfiguration, f.typedConfig.routeConfig), lastUpdated });
       }
     }
   }
-  configs.push(typed(DUMP_TYPES.routes, {
-    ...(staticRoutes.length > 0 ? { staticRouteConfigs: staticRoutes } : {}),
-    dynamicRouteConfigs: gen.routes.map((r) => ({ versionInfo, routeConfig: typed(DUMP_TYPES.routeConfiguration, r), lastUpdated })),
-  }));
+  configs.push(
+    typed(DUMP_TYPES.routes, {
+      ...(staticRoutes.length > 0 ? { staticRouteConfigs: staticRoutes } : {}),
+      dynamicRouteConfigs: gen.routes.map((r) => ({ versionInfo, routeConfig: typed(DUMP_TYPES.routeConfiguration, r), lastUpdated })),
+    }),
+  );
   const secretNames = sdsResourceNames(gen.listeners, gen.clusters);
   for (const n of [SDS_ROOT, SDS_DEFAULT]) if (!secretNames.includes(n) && proxy.type !== 'waypoint') secretNames.unshift(n);
   const active: Json[] = [];
@@ -154,10 +179,12 @@ export function configDump(gen: GeneratedConfig, opts: DumpOptions = {}): Genera
     if (r?.warming) warming.push({ name, versionInfo: 'uninitialized', lastUpdated, secret: r.secret });
     else active.push({ name, versionInfo, lastUpdated, secret: r ? r.secret : typed(DUMP_TYPES.secret, { name }) });
   }
-  configs.push(typed(DUMP_TYPES.secrets, {
-    dynamicActiveSecrets: active,
-    ...(warming.length > 0 ? { dynamicWarmingSecrets: warming } : {}),
-  }));
+  configs.push(
+    typed(DUMP_TYPES.secrets, {
+      dynamicActiveSecrets: active,
+      ...(warming.length > 0 ? { dynamicWarmingSecrets: warming } : {}),
+    }),
+  );
   const notes = [
     ...gen.notes,
     opts.secret

@@ -117,7 +117,9 @@ function canonicalSet(resources: Record<ResourceType, JsonObject[]>, schema: Pro
       try {
         return canonicalResource(r, t, schema);
       } catch (e) {
-        notes.push(`${side}: ${t} ${str(r, 'name') || str(r, 'cluster_name')} could not be read as ${TYPE_NAMES[t]} (${e instanceof Error ? e.message : String(e)}); compared as written.`);
+        notes.push(
+          `${side}: ${t} ${str(r, 'name') || str(r, 'cluster_name')} could not be read as ${TYPE_NAMES[t]} (${e instanceof Error ? e.message : String(e)}); compared as written.`,
+        );
         const raw = strip(r) as Json;
         // Names key the comparison: a name that is not text is shown as its JSON.
         for (const k of ['name', 'clusterName', 'cluster_name']) if (raw[k] !== undefined && typeof raw[k] !== 'string') raw[k] = JSON.stringify(raw[k]);
@@ -134,7 +136,9 @@ export function diffDumpWithGenerated(real: ConfigDump, generated: ConfigDump, s
   const a = dumpResources(real);
   const g = dumpResources(generated);
   if (!a.hasEds) {
-    notes.push('The dump has no endpoints section (Envoy writes it with /config_dump?include_eds, istioctl with proxy-config all -o json): endpoints are not compared.');
+    notes.push(
+      'The dump has no endpoints section (Envoy writes it with /config_dump?include_eds, istioctl with proxy-config all -o json): endpoints are not compared.',
+    );
     a.resources.endpoints = [];
     g.resources.endpoints = [];
   }
@@ -154,7 +158,14 @@ export function diffDumpWithGenerated(real: ConfigDump, generated: ConfigDump, s
     const differs = mine.filter((d) => d.status === 'differs').length;
     const onlyInDump = mine.filter((d) => d.status === 'only-in-dump').length;
     const onlyGenerated = mine.filter((d) => d.status === 'only-generated').length;
-    counts[t] = { dump: a.resources[t].length, generated: g.resources[t].length, same: a.resources[t].length - differs - onlyInDump, differs, onlyInDump, onlyGenerated };
+    counts[t] = {
+      dump: a.resources[t].length,
+      generated: g.resources[t].length,
+      same: a.resources[t].length - differs - onlyInDump,
+      differs,
+      onlyInDump,
+      onlyGenerated,
+    };
   }
   const nodeId = str(asObject(field(asObject(field(real.optionalSection(SECTION.bootstrap), 'bootstrap')), 'node')), 'id');
   const result: DumpDiffResult = { differences, counts, notes };
@@ -189,7 +200,9 @@ export function dumpDiffText(r: DumpDiffResult, proxy: string): string {
   lines.push('');
   for (const t of RESOURCE_TYPES) {
     const c = r.counts[t];
-    lines.push(`${t}: ${c.dump} in the dump, ${c.generated} generated; ${c.same} the same, ${c.differs} differ, ${c.onlyInDump} only in the dump, ${c.onlyGenerated} only generated`);
+    lines.push(
+      `${t}: ${c.dump} in the dump, ${c.generated} generated; ${c.same} the same, ${c.differs} differ, ${c.onlyInDump} only in the dump, ${c.onlyGenerated} only generated`,
+    );
   }
   return `${lines.join('\n')}\n`;
 }

@@ -33,7 +33,10 @@ export function dnsCacheConfig(ctx: GenContext): Json {
   if (ctx.proxy.metadata.dnsCapture) {
     cfg.typedDnsResolverConfig = {
       name: 'envoy.network.dns_resolver.cares',
-      typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.network.dns_resolver.cares.v3.CaresDnsResolverConfig', resolvers: [{ socketAddress: { ...DNS_PROXY } }] },
+      typedConfig: {
+        '@type': 'type.googleapis.com/envoy.extensions.network.dns_resolver.cares.v3.CaresDnsResolverConfig',
+        resolvers: [{ socketAddress: { ...DNS_PROXY } }],
+      },
     };
   }
   return cfg;

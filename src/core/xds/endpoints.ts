@@ -18,7 +18,13 @@ import { waypointResources } from './waypoint/resources.ts';
 import { GATEWAY_MANAGED_LABEL, MESH_GATEWAY_CONTROLLER } from '../config/wellKnown.ts';
 
 // endpoint_builder.go buildEnvoyLbEndpoint: HealthStatus = corev3.HealthStatus(e.HealthStatus); Istio's 0 is Envoy's UNKNOWN (omitted).
-const HEALTH: Readonly<Record<string, string>> = { HEALTHY: 'HEALTHY', UNHEALTHY: 'UNHEALTHY', DRAINING: 'DRAINING', TERMINATING: 'UNKNOWN', UNKNOWN: 'UNKNOWN' };
+const HEALTH: Readonly<Record<string, string>> = {
+  HEALTHY: 'HEALTHY',
+  UNHEALTHY: 'UNHEALTHY',
+  DRAINING: 'DRAINING',
+  TERMINATING: 'UNKNOWN',
+  UNKNOWN: 'UNKNOWN',
+};
 
 function subsetPolicy(dr: DestinationRuleSpec | undefined, subset: string): TrafficPolicy | undefined {
   if (!dr) return undefined;
@@ -118,7 +124,14 @@ interface LocalityGroup {
 }
 
 /** Builds the locality groups of a cluster's endpoints (EndpointBuilder.generate). */
-function localityGroups(ctx: GenContext, svc: Service, eps: readonly PortEndpoint[], drMode: string | undefined, supportsUnhealthy: boolean, tunnel?: (pe: PortEndpoint) => boolean): LocalityGroup[] {
+function localityGroups(
+  ctx: GenContext,
+  svc: Service,
+  eps: readonly PortEndpoint[],
+  drMode: string | undefined,
+  supportsUnhealthy: boolean,
+  tunnel?: (pe: PortEndpoint) => boolean,
+): LocalityGroup[] {
   const byLocality = new Map<string, LocalityGroup>();
   for (const pe of eps) {
     if (pe.ep.address === '') continue;
@@ -162,7 +175,11 @@ function applyLocality(ctx: GenContext, groups: Json[], setting: Json | undefine
   if (distribute.length > 0) {
     const matches = (loc: { region: string; zone: string; subzone: string }, rule: string) => {
       const r = splitLocality(rule);
-      return (r.region === '*' || loc.region === r.region) && (r.zone === '*' || r.zone === '' || loc.zone === r.zone) && (r.subzone === '*' || r.subzone === '' || loc.subzone === r.subzone);
+      return (
+        (r.region === '*' || loc.region === r.region) &&
+        (r.zone === '*' || r.zone === '' || loc.zone === r.zone) &&
+        (r.subzone === '*' || r.subzone === '' || loc.subzone === r.subzone)
+      );
     };
     for (const d of distribute) {
       if (!matches(proxyLoc, str(d.from))) continue;
@@ -174,7 +191,9 @@ function applyLocality(ctx: GenContext, groups: Json[], setting: Json | undefine
         let total = 0;
         groups.forEach((g, i) => {
           if (!mismatched.has(i)) return;
-          const gl = isObj(g.locality) ? { region: str(g.locality.region), zone: str(g.locality.zone), subzone: str(g.locality.subZone) } : { region: '', zone: '', subzone: '' };
+          const gl = isObj(g.locality)
+            ? { region: str(g.locality.region), zone: str(g.locality.zone), subzone: str(g.locality.subZone) }
+            : { region: '', zone: '', subzone: '' };
           if (matches(gl, loc)) {
             mismatched.delete(i);
             const v = typeof g.loadBalancingWeight === 'number' ? g.loadBalancingWeight : 1;
@@ -195,7 +214,9 @@ function applyLocality(ctx: GenContext, groups: Json[], setting: Json | undefine
   if (!outlier) return;
   const failover = arr(setting.failover).filter(isObj);
   const prio = groups.map((g) => {
-    const gl = isObj(g.locality) ? { region: str(g.locality.region), zone: str(g.locality.zone), subzone: str(g.locality.subZone) } : { region: '', zone: '', subzone: '' };
+    const gl = isObj(g.locality)
+      ? { region: str(g.locality.region), zone: str(g.locality.zone), subzone: str(g.locality.subZone) }
+      : { region: '', zone: '', subzone: '' };
     let p = lbPriority(proxyLoc, gl);
     if (p === 3) {
       for (const f of failover) {
@@ -224,10 +245,17 @@ export function effectiveLocalitySetting(ctx: GenContext, lb: unknown): Json | u
 }
 
 /** The locality endpoints of a service port and subset (for EDS and for DNS clusters' inline assignment). */
-export function localityLbEndpoints(ctx: GenContext, svc: Service, port: number, subset: string, forDns: boolean, tunnel?: (pe: PortEndpoint) => boolean): Json[] {
+export function localityLbEndpoints(
+  ctx: GenContext,
+  svc: Service,
+  port: number,
+  subset: string,
+  forDns: boolean,
+  tunnel?: (pe: PortEndpoint) => boolean,
+): Json[] {
   const cdr = scopeDestinationRule(ctx.scope, tunnel ? 'inbound' : 'outbound', ctx.proxy, svc.hostname);
   const dr = cdr?.rule.spec;
-  const labels = subset !== '' ? dr?.subsets.find((s) => s.name === subset)?.labels ?? {} : {};
+  const labels = subset !== '' ? (dr?.subsets.find((s) => s.name === subset)?.labels ?? {}) : {};
   // CDS (forDns) reads the push context's endpoints by service key and port
   // (endpoint_builder.go FromServiceEndpoints: ServiceEndpointsByPort); EDS matches the shards by
   // port name (BuildClusterLoadAssignment).
@@ -236,7 +264,8 @@ export function localityLbEndpoints(ctx: GenContext, svc: Service, port: number,
   const tp = subsetPolicy(dr, subset);
   const pp = portPolicy(tp, port);
   const minHealth = isObj(pp.outlier) && typeof pp.outlier.minHealthPercent === 'number' ? pp.outlier.minHealthPercent : 0;
-  const supportsUnhealthy = svc.registry === 'Kubernetes' && isObj(svc.resource.body.spec) && svc.resource.body.spec.publishNotReadyAddresses === true && !(minHealth > 0);
+  const supportsUnhealthy =
+    svc.registry === 'Kubernetes' && isObj(svc.resource.body.spec) && svc.resource.body.spec.publishNotReadyAddresses === true && !(minHealth > 0);
   const groups = localityGroups(ctx, svc, eps, drTlsMode(dr, subset, port), supportsUnhealthy, tunnel).map((g) => {
     const o: Json = {};
     const loc = localityJson(g.locality);
@@ -252,14 +281,21 @@ export function localityLbEndpoints(ctx: GenContext, svc: Service, port: number,
 /** supportTunnel for a waypoint's VIP clusters: the endpoint is a waypoint, asks for an HTTP tunnel, or is an ambient (HBONE) workload. */
 function waypointTunnel(ctx: GenContext): (pe: PortEndpoint) => boolean {
   const res = waypointResources(ctx.push, ctx.proxy);
-  return (pe) => pe.ep.labels[GATEWAY_MANAGED_LABEL] === MESH_GATEWAY_CONTROLLER || (pe.ep.labels['networking.istio.io/tunnel'] ?? '').split(',').includes('http') || res.supportsTunnel(pe.ep.address);
+  return (pe) =>
+    pe.ep.labels[GATEWAY_MANAGED_LABEL] === MESH_GATEWAY_CONTROLLER ||
+    (pe.ep.labels['networking.istio.io/tunnel'] ?? '').split(',').includes('http') ||
+    res.supportsTunnel(pe.ep.address);
 }
 
 function endpointAddressed(groups: readonly Json[], address: string): boolean {
   for (const g of groups) {
     for (const e of Array.isArray(g.lbEndpoints) ? (g.lbEndpoints as Json[]) : []) {
       const addr = (e.endpoint as Json).address as Json;
-      const a = isObj(addr.socketAddress) ? addr.socketAddress.address : isObj(addr.envoyInternalAddress) ? str(addr.envoyInternalAddress.endpointId).replace(/^\[?(.*?)\]?:\d+$/, '$1') : undefined;
+      const a = isObj(addr.socketAddress)
+        ? addr.socketAddress.address
+        : isObj(addr.envoyInternalAddress)
+          ? str(addr.envoyInternalAddress.endpointId).replace(/^\[?(.*?)\]?:\d+$/, '$1')
+          : undefined;
       if (a === address) return true;
     }
   }

@@ -67,7 +67,13 @@ export function envoyFilterReach(view: ConfigView, limit = REACH_PROXY_LIMIT): M
   const filters = view.list(KINDS.EnvoyFilter);
   if (filters.length === 0) return out;
   // By patch: the wrappers are made once per EnvoyFilter body (select.ts wrapperOf), so every proxy's selection hands back the same objects.
-  interface State { selected: boolean; proxyMatched: boolean; applied: boolean; proxies: number; undecided: boolean }
+  interface State {
+    selected: boolean;
+    proxyMatched: boolean;
+    applied: boolean;
+    proxies: number;
+    undecided: boolean;
+  }
   const states = new Map<PatchWrapper, State>();
   const stateOf = (p: PatchWrapper): State => {
     let s = states.get(p);
@@ -144,7 +150,10 @@ export interface PatchValueProblems {
  */
 export function envoyFilterValueProblems(f: Resource): PatchValueProblems[] {
   const spec = f.body.spec;
-  const patches = typeof spec === 'object' && spec !== null && Array.isArray((spec as Record<string, unknown>).configPatches) ? ((spec as Record<string, unknown>).configPatches as unknown[]) : [];
+  const patches =
+    typeof spec === 'object' && spec !== null && Array.isArray((spec as Record<string, unknown>).configPatches)
+      ? ((spec as Record<string, unknown>).configPatches as unknown[])
+      : [];
   const out: PatchValueProblems[] = [];
   patches.forEach((raw, index) => {
     if (typeof raw !== 'object' || raw === null) return;

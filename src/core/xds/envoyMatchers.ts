@@ -42,7 +42,8 @@ export function stringMatches(m: unknown, value: string | undefined): boolean {
 export function headerMatches(h: Json, headers: ReadonlyMap<string, string>): boolean {
   let value = headers.get(str(h.name).toLowerCase());
   if (value === undefined && h.treatMissingHeaderAsEmpty === true) value = '';
-  const valueMatch = isObj(h.stringMatch) || ['exactMatch', 'prefixMatch', 'suffixMatch', 'containsMatch'].some((k) => typeof h[k] === 'string') || isObj(h.safeRegexMatch);
+  const valueMatch =
+    isObj(h.stringMatch) || ['exactMatch', 'prefixMatch', 'suffixMatch', 'containsMatch'].some((k) => typeof h[k] === 'string') || isObj(h.safeRegexMatch);
   // A missing header never matches a value rule, inverted or not, unless treatMissingHeaderAsEmpty
   // (route_components.proto, HeaderMatcher.treat_missing_header_as_empty: "the header matcher rule
   // ... will be ignored so it will not match"). Only presence rules answer for a missing header.

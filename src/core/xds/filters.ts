@@ -104,7 +104,10 @@ export const FAULT: Json = { name: 'envoy.filters.http.fault', typedConfig: { '@
 export const CORS: Json = { name: 'envoy.filters.http.cors', typedConfig: { '@type': `${T}envoy.extensions.filters.http.cors.v3.Cors` } };
 
 export function routerFilter(suppressEnvoyHeaders: boolean): Json {
-  return { name: 'envoy.filters.http.router', typedConfig: { '@type': `${T}envoy.extensions.filters.http.router.v3.Router`, ...(suppressEnvoyHeaders ? { suppressEnvoyHeaders: true } : {}) } };
+  return {
+    name: 'envoy.filters.http.router',
+    typedConfig: { '@type': `${T}envoy.extensions.filters.http.router.v3.Router`, ...(suppressEnvoyHeaders ? { suppressEnvoyHeaders: true } : {}) },
+  };
 }
 
 /** istio.stats (HTTP or network) for the Prometheus metrics provider. */

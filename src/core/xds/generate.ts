@@ -9,7 +9,15 @@ import { sidecarInboundListeners } from './listeners/inbound.ts';
 import { gatewayListeners } from './listeners/gateway.ts';
 import { sidecarOutboundRouteConfig } from './routes/sidecar.ts';
 import { gatewayRouteConfig } from './routes/gateway.ts';
-import { allowAnyDynamicDnsCluster, blackHoleCluster, inboundClusters, inboundPassthroughCluster, normalizeClusters, outboundClusters, passthroughCluster } from './clusters.ts';
+import {
+  allowAnyDynamicDnsCluster,
+  blackHoleCluster,
+  inboundClusters,
+  inboundPassthroughCluster,
+  normalizeClusters,
+  outboundClusters,
+  passthroughCluster,
+} from './clusters.ts';
 import { clusterLoadAssignment } from './endpoints.ts';
 import { mergedGateway, type MergedGateway } from './gateway.ts';
 import { HCM_NAME } from './filters.ts';
@@ -26,7 +34,15 @@ import { envoyFiltersForProxy } from './envoyfilter/select.ts';
 import { allowAnyDynamicDns } from './dynamicDns.ts';
 import { newRun, type PatchRun } from './envoyfilter/run.ts';
 import { insertedExtensionConfigurations } from './envoyfilter/extensions.ts';
-import { patchGatewayClusters, patchGatewayListeners, patchNotes, patchRouteConfigs, patchSidecarClusters, patchSidecarListeners, patchWaypointClusters } from './envoyfilter/apply.ts';
+import {
+  patchGatewayClusters,
+  patchGatewayListeners,
+  patchNotes,
+  patchRouteConfigs,
+  patchSidecarClusters,
+  patchSidecarListeners,
+  patchWaypointClusters,
+} from './envoyfilter/apply.ts';
 
 export interface GeneratedConfig {
   proxy: Proxy;

@@ -25,7 +25,11 @@ export function compareHostsSpecificFirst(a: string, b: string): number {
  * model.MostSpecificHostMatch over an exact-host map and a wildcard-host map (the keys of
  * `wildcard` all start with `*`).
  */
-export function mostSpecificHostMatch<V>(needle: string, specific: ReadonlyMap<string, V>, wildcard: ReadonlyMap<string, V>): { host: string; value: V } | undefined {
+export function mostSpecificHostMatch<V>(
+  needle: string,
+  specific: ReadonlyMap<string, V>,
+  wildcard: ReadonlyMap<string, V>,
+): { host: string; value: V } | undefined {
   if (isWildcardHost(needle)) {
     const v = wildcard.get(needle);
     if (v !== undefined) return { host: needle, value: v };

@@ -58,7 +58,7 @@ export function meshSettings(mesh: MeshConfig): MeshSettings {
   const m = mesh as Record<string, unknown>;
   const otp = isObj(m.outboundTrafficPolicy) ? str(m.outboundTrafficPolicy.mode) : '';
   const itp = isObj(m.inboundTrafficPolicy) ? str(m.inboundTrafficPolicy.mode) : '';
-  const providers = isObj(m.defaultProviders) ? strings(m.defaultProviders.metrics) ?? [] : [];
+  const providers = isObj(m.defaultProviders) ? (strings(m.defaultProviders.metrics) ?? []) : [];
   const extProviders = Array.isArray(m.extensionProviders) ? m.extensionProviders.filter(isObj) : [];
   const prometheusMetrics = providers.some((name) => extProviders.some((p) => p.name === name && isObj(p.prometheus)));
   const meshMtls = isObj(m.meshMTLS) ? m.meshMTLS : {};

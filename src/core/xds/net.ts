@@ -22,7 +22,10 @@ export function ipBytes(s: string): number[] | undefined {
   let tail: number[] = [];
   const lastColon = text.lastIndexOf(':');
   if (text.slice(lastColon + 1).includes('.')) {
-    tail = text.slice(lastColon + 1).split('.').map(Number);
+    tail = text
+      .slice(lastColon + 1)
+      .split('.')
+      .map(Number);
     text = text.slice(0, lastColon + 1) + '0:0';
   }
   const dbl = text.indexOf('::');

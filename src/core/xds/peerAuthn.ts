@@ -45,7 +45,7 @@ export function composePeerAuthentication(push: PushContext, namespace: string, 
   let mode: MtlsMode = 'PERMISSIVE';
   const from: ProvenanceRef[] = [];
   const modeOf = (c: ConfigMeta | undefined) => {
-    const m = c ? peerAuthentication(c.resource).mtls?.mode ?? '' : '';
+    const m = c ? (peerAuthentication(c.resource).mtls?.mode ?? '') : '';
     return m === '' || m === 'UNSET' ? undefined : convertMtlsMode(m);
   };
   for (const c of [mesh, ns, workload]) {

@@ -85,8 +85,7 @@ export function listProxies(view: ConfigView): ProxyRef[] {
       if (isWaypointPod(pod)) {
         if (isAgentgateway(pod)) continue;
         type = 'waypoint';
-      }
-      else if (isRouterPod(view, pod)) type = 'router';
+      } else if (isRouterPod(view, pod)) type = 'router';
       else if (sidecarInjected(view, podShape(pod)).inject) type = 'sidecar';
       if (!type) continue;
       out.push({ id: `${pod.name}.${pod.namespace}`, type, pod, syntheticAddress: addrs.get(pod)?.synthetic ?? false });
@@ -94,7 +93,8 @@ export function listProxies(view: ConfigView): ProxyRef[] {
     // Waypoints istiod's deployment controller would run for waypoint Gateways whose pods the files do not hold.
     // (Only when there are such Gateways: the ambient model, which places them, is not free on a large mesh.)
     const listed = new Set(out.map((p) => p.id));
-    const infra = view.list(KINDS.KubernetesGateway).length > 0 && waypointInfrastructure(view, podIndex(view).all).pods.length > 0 ? ambientModel(view).cluster.pods : [];
+    const infra =
+      view.list(KINDS.KubernetesGateway).length > 0 && waypointInfrastructure(view, podIndex(view).all).pods.length > 0 ? ambientModel(view).cluster.pods : [];
     for (const p of infra) {
       if (p.role !== 'waypoint' || p.origin !== 'waypoint' || isAgentgateway(p.resource)) continue;
       const id = `${p.name}.${p.namespace}`;
@@ -240,7 +240,15 @@ export function describeProxy(d: Partial<Omit<Proxy, 'locality'>> & { locality?:
  * binds, and for a wildcard (or unbound HTTP) listener on a port the agent's static listeners
  * or, when `virtualPorts` is given, the virtual listeners use.
  */
-export function canBindToPort(p: Proxy, bindToPort: boolean, bind: string, port: number, http: boolean, wildcard: string, virtualPorts?: readonly number[]): boolean {
+export function canBindToPort(
+  p: Proxy,
+  bindToPort: boolean,
+  bind: string,
+  port: number,
+  http: boolean,
+  wildcard: string,
+  virtualPorts?: readonly number[],
+): boolean {
   if (bindToPort && p.metadata.unprivileged && port > 0 && port < 1024) return false;
   if (bind !== '') {
     if (bind !== wildcard) return true;
@@ -310,7 +318,10 @@ export function serviceTargets(push: PushContext, proxy: Proxy): ServiceTarget[]
       }
     }
   }
-  out.sort((a, b) => a.service.creationTime - b.service.creationTime || (a.service.hostname < b.service.hostname ? -1 : a.service.hostname > b.service.hostname ? 1 : 0));
+  out.sort(
+    (a, b) =>
+      a.service.creationTime - b.service.creationTime || (a.service.hostname < b.service.hostname ? -1 : a.service.hostname > b.service.hostname ? 1 : 0),
+  );
   return out;
 }
 

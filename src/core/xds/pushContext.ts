@@ -6,7 +6,15 @@
 import type { Resource } from '../document/types.ts';
 import { KINDS, type KindInfo } from '../document/kinds.ts';
 import type { ConfigView } from '../config/configView.ts';
-import { assumedClusterIps, assumedGatewayDeployments, creationTime, meshServices, sortServicesByCreationTime, type Endpoint, type MeshService } from '../config/services.ts';
+import {
+  assumedClusterIps,
+  assumedGatewayDeployments,
+  creationTime,
+  meshServices,
+  sortServicesByCreationTime,
+  type Endpoint,
+  type MeshService,
+} from '../config/services.ts';
 import {
   destinationRule,
   gateway,
@@ -230,7 +238,13 @@ function withAssumedVips(view: ConfigView, services: readonly MeshService[]): Me
   });
 }
 
-function buildPushContext(view: ConfigView, configDomainSuffix: string, features: FeatureFlags, assumeClusterIps: boolean, assumeGatewayDeployments: boolean): PushContext {
+function buildPushContext(
+  view: ConfigView,
+  configDomainSuffix: string,
+  features: FeatureFlags,
+  assumeClusterIps: boolean,
+  assumeGatewayDeployments: boolean,
+): PushContext {
   const mesh = meshSettings(view.meshConfig);
   const converted = gatewayApiConfig(view);
   const fromIngress = ingressConfig(view);
@@ -238,7 +252,9 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   // Services, in creation order, with aliases resolved.
   const written = assumeClusterIps ? withAssumedVips(view, meshServices(view)) : meshServices(view);
   // The gateways' Services are ours entirely, their cluster IP included.
-  const registry = assumeGatewayDeployments ? [...written, ...assumedGatewayDeployments(view).services.map((s): Service => ({ ...s, assumedVip: true }))] : written;
+  const registry = assumeGatewayDeployments
+    ? [...written, ...assumedGatewayDeployments(view).services.map((s): Service => ({ ...s, assumedVip: true }))]
+    : written;
   const services = resolveAliases(sortServicesByCreationTime(registry));
   const publicServices: Service[] = [];
   const exportedServices = new Map<string, Service[]>();
@@ -316,7 +332,10 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   }
 
   // Sidecars: with a selector first, then without; oldest first within each group.
-  const sidecars = view.list(KINDS.Sidecar).map((r) => ({ meta: metaOf(r, KINDS.Sidecar), spec: sidecar(r) })).sort((a, b) => compareConfigs(a.meta, b.meta));
+  const sidecars = view
+    .list(KINDS.Sidecar)
+    .map((r) => ({ meta: metaOf(r, KINDS.Sidecar), spec: sidecar(r) }))
+    .sort((a, b) => compareConfigs(a.meta, b.meta));
   const ordered = [...sidecars.filter((s) => s.spec.workloadSelector !== undefined), ...sidecars.filter((s) => s.spec.workloadSelector === undefined)];
   const sidecarsByNamespace = new Map<string, { meta: ConfigMeta; spec: SidecarSpec }[]>();
   for (const s of ordered) {
@@ -334,7 +353,10 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
   const namespaceModes = new Map<string, string>();
   const seenNsLevel = new Set<string>();
   let globalMtlsMode: MtlsMode = 'UNKNOWN';
-  const pas = view.list(KINDS.PeerAuthentication).map((r) => metaOf(r, KINDS.PeerAuthentication)).sort(compareConfigs);
+  const pas = view
+    .list(KINDS.PeerAuthentication)
+    .map((r) => metaOf(r, KINDS.PeerAuthentication))
+    .sort(compareConfigs);
   for (const pa of pas) {
     const spec = peerAuthentication(pa.resource);
     const selector = spec.selector?.matchLabels ?? {};
@@ -399,11 +421,15 @@ function buildPushContext(view: ConfigView, configDomainSuffix: string, features
     // One service per resource (a ServiceEntry with several addresses gives several).
     const owners: Service[] = [];
     for (const s of group) if (!owners.some((o) => o.resource === s.resource)) owners.push(s);
-    const external = owners.filter((s) => s.registry !== 'Kubernetes').sort((a, b) => a.creationTime - b.creationTime || cmp(a.name, b.name) || cmp(a.namespace, b.namespace) || cmp(a.resource.name, b.resource.name));
+    const external = owners
+      .filter((s) => s.registry !== 'Kubernetes')
+      .sort((a, b) => a.creationTime - b.creationTime || cmp(a.name, b.name) || cmp(a.namespace, b.namespace) || cmp(a.resource.name, b.resource.name));
     const shard: { pe: PortEndpoint; legacyPort: number }[] = [];
     for (const s of owners) {
       if (s.registry !== 'Kubernetes') continue;
-      for (const ep of s.endpoints) for (const sp of s.ports) if (ep.ports[sp.name] !== undefined) shard.push({ pe: { ep, port: ep.ports[sp.name] as number, portName: sp.name }, legacyPort: 0 });
+      for (const ep of s.endpoints)
+        for (const sp of s.ports)
+          if (ep.ports[sp.name] !== undefined) shard.push({ pe: { ep, port: ep.ports[sp.name] as number, portName: sp.name }, legacyPort: 0 });
     }
     const seen = new Set<number>();
     for (const s of external) {
@@ -526,7 +552,8 @@ function resolveAliases(services: MeshService[]): Service[] {
     }
     listAt(aliasesFor, concrete).push(alias);
   }
-  for (const l of aliasesFor.values()) l.sort((a, b) => (a.namespace !== b.namespace ? (a.namespace < b.namespace ? -1 : 1) : a.hostname < b.hostname ? -1 : a.hostname > b.hostname ? 1 : 0));
+  for (const l of aliasesFor.values())
+    l.sort((a, b) => (a.namespace !== b.namespace ? (a.namespace < b.namespace ? -1 : 1) : a.hostname < b.hostname ? -1 : a.hostname > b.hostname ? 1 : 0));
   return services.map((s) => {
     const aliases = aliasesFor.get(s.hostname);
     return aliases ? { ...s, aliases } : s;
@@ -575,7 +602,17 @@ function vsConfig(r: Resource, mesh: MeshSettings, suffix: string): VirtualServi
   const ingressSemantics = semantics === 'ingress';
   const exportTo = exportToSet(spec.exportTo, r.namespace, mesh.defaultVirtualServiceExportTo);
   if (gatewaySemantics) {
-    return { meta, hosts: spec.hosts, gateways: spec.gateways, http: httpRules(r, meta, false, suffix), tcp: spec.tcp, tls: spec.tls, exportTo, gatewaySemantics, ingressSemantics };
+    return {
+      meta,
+      hosts: spec.hosts,
+      gateways: spec.gateways,
+      http: httpRules(r, meta, false, suffix),
+      tcp: spec.tcp,
+      tls: spec.tls,
+      exportTo,
+      gatewaySemantics,
+      ingressSemantics,
+    };
   }
   const domain = domainFor(r, suffix);
   const ns = r.namespace;
@@ -584,8 +621,16 @@ function vsConfig(r: Resource, mesh: MeshSettings, suffix: string): VirtualServi
     hosts: spec.hosts.map((h) => resolveShortname(h, ns, domain)),
     gateways: spec.gateways.map((g) => (g === MESH_GATEWAY ? g : resolveGatewayName(g, ns))),
     http: httpRules(r, meta, true, domain),
-    tcp: spec.tcp.map((t) => ({ ...t, match: t.match.map((m) => resolveMatchGateways(m, ns)), route: t.route.map((d) => ({ ...d, destination: resolveDestination(d.destination, ns, domain) })) })),
-    tls: spec.tls.map((t) => ({ ...t, match: t.match.map((m) => resolveMatchGateways(m, ns)), route: t.route.map((d) => ({ ...d, destination: resolveDestination(d.destination, ns, domain) })) })),
+    tcp: spec.tcp.map((t) => ({
+      ...t,
+      match: t.match.map((m) => resolveMatchGateways(m, ns)),
+      route: t.route.map((d) => ({ ...d, destination: resolveDestination(d.destination, ns, domain) })),
+    })),
+    tls: spec.tls.map((t) => ({
+      ...t,
+      match: t.match.map((m) => resolveMatchGateways(m, ns)),
+      route: t.route.map((d) => ({ ...d, destination: resolveDestination(d.destination, ns, domain) })),
+    })),
     exportTo,
     gatewaySemantics,
     ingressSemantics,
@@ -720,7 +765,13 @@ function stringMatchConflict(root: StringMatch, leaf: StringMatch): boolean {
 }
 
 function matchConflict(root: HTTPMatchRequest, leaf: HTTPMatchRequest): boolean {
-  if (stringMatchConflict(root.uri, leaf.uri) || stringMatchConflict(root.scheme, leaf.scheme) || stringMatchConflict(root.method, leaf.method) || stringMatchConflict(root.authority, leaf.authority)) return true;
+  if (
+    stringMatchConflict(root.uri, leaf.uri) ||
+    stringMatchConflict(root.scheme, leaf.scheme) ||
+    stringMatchConflict(root.method, leaf.method) ||
+    stringMatchConflict(root.authority, leaf.authority)
+  )
+    return true;
   for (const k of Object.keys(leaf.headers)) if (stringMatchConflict(root.headers[k], leaf.headers[k])) return true;
   for (const k of Object.keys(leaf.withoutHeaders)) if (stringMatchConflict(root.withoutHeaders[k], leaf.withoutHeaders[k])) return true;
   for (const k of Object.keys(leaf.queryParams)) if (stringMatchConflict(root.queryParams[k], leaf.queryParams[k])) return true;

@@ -47,7 +47,6 @@ export interface RbacFilterResult {
 const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-
 function pathOnly(headers: ReadonlyMap<string, string>): string | undefined {
   const p = headers.get(':path');
   if (p === undefined) return undefined;
@@ -57,7 +56,7 @@ function pathOnly(headers: ReadonlyMap<string, string>): string | undefined {
 
 function cidrMatches(r: unknown, ip: string): boolean {
   if (!isObj(r) || !isIP(ip)) return false;
-  const p = parsePrefix(`${str(r.addressPrefix)}/${Number(isObj(r.prefixLen) ? r.prefixLen.value : r.prefixLen ?? 0)}`);
+  const p = parsePrefix(`${str(r.addressPrefix)}/${Number(isObj(r.prefixLen) ? r.prefixLen.value : (r.prefixLen ?? 0))}`);
   return p !== undefined && prefixContains(p, ip);
 }
 
@@ -69,7 +68,11 @@ function uriTemplateMatches(template: string, path: string): boolean {
     if (i > 0) re += '/';
     if (seg === '**') re += '.*';
     else if (seg === '*') re += '[^/]+';
-    else re += seg.replace(/[\\^$.|?+()[\]{}]/g, '\\$&').replace(/\*\*/g, '.*').replace(/\*/g, '[^/]*');
+    else
+      re += seg
+        .replace(/[\\^$.|?+()[\]{}]/g, '\\$&')
+        .replace(/\*\*/g, '.*')
+        .replace(/\*/g, '[^/]*');
   }
   return new RegExp(`^${re}$`).test(path);
 }
@@ -105,7 +108,10 @@ function metadataMatches(m: unknown, ctx: EvalCtx): boolean {
   const filter = str(m.filter);
   const v = metadataValue(ctx.req.metadata, filter, arr(m.path));
   if (v === undefined && !ctx.req.metadata?.[filter]) {
-    const what = filter === 'envoy.filters.http.jwt_authn' ? 'the JWT (request.auth.*): the simulated request carries no validated token' : `dynamic metadata of ${filter}`;
+    const what =
+      filter === 'envoy.filters.http.jwt_authn'
+        ? 'the JWT (request.auth.*): the simulated request carries no validated token'
+        : `dynamic metadata of ${filter}`;
     if (!ctx.unknowns.includes(what)) ctx.unknowns.push(what);
   }
   const ok = valueMatches(m.value, v);
@@ -124,7 +130,8 @@ function permissionMatches(p: unknown, ctx: EvalCtx): boolean {
   if (isObj(p.uriTemplate)) return uriTemplateMatches(str(p.uriTemplate.pathTemplate), pathOnly(req.headers) ?? '');
   if (isObj(p.destinationIp)) return cidrMatches(p.destinationIp, req.destinationIp);
   if (p.destinationPort !== undefined) return Number(p.destinationPort) === req.destinationPort;
-  if (isObj(p.destinationPortRange)) return req.destinationPort >= Number(p.destinationPortRange.start ?? 0) && req.destinationPort < Number(p.destinationPortRange.end ?? 0);
+  if (isObj(p.destinationPortRange))
+    return req.destinationPort >= Number(p.destinationPortRange.start ?? 0) && req.destinationPort < Number(p.destinationPortRange.end ?? 0);
   if (isObj(p.requestedServerName)) return stringMatches(p.requestedServerName, req.sni);
   if (isObj(p.metadata)) return metadataMatches(p.metadata, ctx);
   if (isObj(p.matcher)) {

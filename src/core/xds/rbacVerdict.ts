@@ -82,7 +82,10 @@ function sidecarsByIp(view: ConfigView): ReadonlyMap<string, SidecarAt> {
     for (const p of listProxies(view)) {
       if (p.type !== 'sidecar') continue;
       const proxy = proxyForPod(view, p);
-      const labels = Object.keys(proxy.labels).sort().map((k) => `${k}=${proxy.labels[k]}`).join(',');
+      const labels = Object.keys(proxy.labels)
+        .sort()
+        .map((k) => `${k}=${proxy.labels[k]}`)
+        .join(',');
       const key = `${proxy.namespace}\u0000${proxy.serviceAccount}\u0000${labels}`;
       let rep = reps.get(key);
       if (!rep) reps.set(key, (rep = { rep: p, repIp: proxy.ipAddresses[0] ?? '' }));
@@ -111,7 +114,8 @@ function istioTls(socket: unknown, depth = 0): { sni: string } | undefined {
 }
 
 function endpointTlsMode(gen: GeneratedConfig, cluster: Json, endpoint: string): string | undefined {
-  const serviceName = isObj(cluster.edsClusterConfig) && typeof cluster.edsClusterConfig.serviceName === 'string' ? cluster.edsClusterConfig.serviceName : str(cluster.name);
+  const serviceName =
+    isObj(cluster.edsClusterConfig) && typeof cluster.edsClusterConfig.serviceName === 'string' ? cluster.edsClusterConfig.serviceName : str(cluster.name);
   const cla = gen.endpoints.find((e) => e.clusterName === serviceName) ?? (isObj(cluster.loadAssignment) ? cluster.loadAssignment : undefined);
   for (const le of arr(cla?.endpoints)) {
     for (const lb of arr(isObj(le) ? le.lbEndpoints : undefined)) {
@@ -202,7 +206,10 @@ export function endpointVerdict(view: ConfigView, src: GeneratedConfig, cluster:
   const dest = generatedFor(view, at.rep);
   const { mtls, sni } = upstreamMtls(src, cluster, endpoint);
   const base = { endpoint, cluster, proxy: ref.id, mtls, notes: [] as string[] };
-  const sim = simulate({ listeners: dest.listeners, routes: dest.routes }, { address: at.repIp || ip, port, protocol: call.protocol, tls: mtls ? 'mtls' : 'plaintext', mode: 'inbound' });
+  const sim = simulate(
+    { listeners: dest.listeners, routes: dest.routes },
+    { address: at.repIp || ip, port, protocol: call.protocol, tls: mtls ? 'mtls' : 'plaintext', mode: 'inbound' },
+  );
   const listener = dest.listeners.find((l) => l.name === sim.listener);
   const chain = sim.filterChainIndex !== undefined ? chainAt(listener, sim.filterChainIndex) : undefined;
   if (!chain) {
@@ -211,7 +218,8 @@ export function endpointVerdict(view: ConfigView, src: GeneratedConfig, cluster:
     return { ...base, verdict: 'refused', reason: `the inbound listener of ${ref.id} refuses the connection (${why})${strict}` };
   }
   const tlsChain = isObj(chain.transportSocket);
-  const principal = mtls && tlsChain ? spiffeId(src.mesh.trustDomain || 'cluster.local', src.proxy.namespace, src.proxy.serviceAccount || 'default') : undefined;
+  const principal =
+    mtls && tlsChain ? spiffeId(src.mesh.trustDomain || 'cluster.local', src.proxy.namespace, src.proxy.serviceAccount || 'default') : undefined;
   const headers = new Map<string, string>();
   if (call.http) {
     for (const [k, v] of call.headers) headers.set(k, v);
@@ -223,7 +231,12 @@ export function endpointVerdict(view: ConfigView, src: GeneratedConfig, cluster:
   if (principal) req.principal = principal;
   const { configs } = rbacFiltersOf(chain);
   const out: RbacEndpointVerdict = { ...base, ...(principal ? { principal } : {}), verdict: 'allow', reason: '' };
-  if (!principal) out.notes.push(mtls ? 'the connection lands on a plaintext filter chain: no source principal or namespace' : 'plaintext connection (no mTLS): no source principal or namespace, so principals, namespaces and serviceAccounts conditions do not match');
+  if (!principal)
+    out.notes.push(
+      mtls
+        ? 'the connection lands on a plaintext filter chain: no source principal or namespace'
+        : 'plaintext connection (no mTLS): no source principal or namespace, so principals, namespaces and serviceAccounts conditions do not match',
+    );
   let sawAllow = false;
   for (const cfg of configs) {
     const r = evaluateRbacFilter(cfg, req);
@@ -238,7 +251,9 @@ export function endpointVerdict(view: ConfigView, src: GeneratedConfig, cluster:
       if (hit) {
         const p = policyRef(hit, 'CUSTOM', false);
         const provider = /^istio-ext-authz-(.*?)-?ns\[/.exec(hit)?.[1] ?? '';
-        out.notes.push(`${p ? describe(p) : hit} sends the request to the external authorizer${provider ? ` ${provider}` : ''}; its answer is not simulated (assumed allow)`);
+        out.notes.push(
+          `${p ? describe(p) : hit} sends the request to the external authorizer${provider ? ` ${provider}` : ''}; its answer is not simulated (assumed allow)`,
+        );
       }
       const dry = r.rules?.matched[0];
       if (dry) out.notes.push(`dry-run CUSTOM ${policyRef(dry, 'CUSTOM', true) ? describe(policyRef(dry, 'CUSTOM', true)!) : dry} matches`);
@@ -258,7 +273,12 @@ export function endpointVerdict(view: ConfigView, src: GeneratedConfig, cluster:
       const s = r.shadowRules;
       const p = s.matched[0] ? policyRef(s.matched[0], label, true) : undefined;
       if (s.action === 'DENY' && s.denies && p) out.notes.push(`dry-run ${describe(p)} would deny`);
-      else if (s.action === 'ALLOW' && s.denies) out.notes.push(`dry-run ALLOW policies (${distinctPolicies(s.policies, 'ALLOW').map((x) => `${x.namespace}/${x.name}`).join(', ')}) would deny: no rule matches`);
+      else if (s.action === 'ALLOW' && s.denies)
+        out.notes.push(
+          `dry-run ALLOW policies (${distinctPolicies(s.policies, 'ALLOW')
+            .map((x) => `${x.namespace}/${x.name}`)
+            .join(', ')}) would deny: no rule matches`,
+        );
       else if (s.action === 'ALLOW' && p) out.notes.push(`dry-run ${describe(p)} would allow`);
     }
     const e = r.rules;
@@ -290,7 +310,9 @@ export function endpointVerdict(view: ConfigView, src: GeneratedConfig, cluster:
       out.reason = `allowed by ${p ? describe(p) : e.matched[0]}`;
     }
   }
-  if (!sawAllow) out.reason = configs.length === 0 ? 'allowed: no AuthorizationPolicy applies to the destination' : 'allowed: no DENY policy matches and no ALLOW policy applies';
+  if (!sawAllow)
+    out.reason =
+      configs.length === 0 ? 'allowed: no AuthorizationPolicy applies to the destination' : 'allowed: no DENY policy matches and no ALLOW policy applies';
   return out;
 }
 

@@ -208,7 +208,8 @@ function describeFault(r: Json): string | undefined {
   const f = per['envoy.filters.http.fault'];
   if (!isObj(f)) return undefined;
   const parts: string[] = [];
-  const pct = (p: unknown) => (isObj(p) ? `${Number(p.numerator ?? 0)}${p.denominator === 'MILLION' ? '/1e6' : p.denominator === 'TEN_THOUSAND' ? '/1e4' : '%'}` : '100%');
+  const pct = (p: unknown) =>
+    isObj(p) ? `${Number(p.numerator ?? 0)}${p.denominator === 'MILLION' ? '/1e6' : p.denominator === 'TEN_THOUSAND' ? '/1e4' : '%'}` : '100%';
   if (isObj(f.delay)) parts.push(`delay ${str(f.delay.fixedDelay)} for ${pct(f.delay.percentage)}`);
   if (isObj(f.abort)) parts.push(`abort ${f.abort.httpStatus ?? f.abort.grpcStatus ?? ''} for ${pct(f.abort.percentage)}`);
   return parts.join('; ') || 'fault filter configured';
@@ -216,10 +217,12 @@ function describeFault(r: Json): string | undefined {
 
 function endpointsOf(gen: GeneratedConfig, cluster: string): EndpointSet {
   const addresses: string[] = [];
-  const cla = gen.endpoints.find((e) => e.clusterName === cluster) ?? (() => {
-    const c = gen.clusters.find((x) => x.name === cluster);
-    return c && isObj(c.loadAssignment) ? c.loadAssignment : undefined;
-  })();
+  const cla =
+    gen.endpoints.find((e) => e.clusterName === cluster) ??
+    (() => {
+      const c = gen.clusters.find((x) => x.name === cluster);
+      return c && isObj(c.loadAssignment) ? c.loadAssignment : undefined;
+    })();
   for (const le of arr(cla?.endpoints)) {
     for (const lb of arr(isObj(le) ? le.lbEndpoints : undefined)) {
       const ep = isObj(lb) && isObj(lb.endpoint) ? lb.endpoint : undefined;
@@ -239,9 +242,14 @@ const DYNAMIC_FORWARD_PROXY = 'envoy.clusters.dynamic_forward_proxy';
 function clusterStep(view: ConfigView, gen: GeneratedConfig, res: RequestResult, name: string, weight: number): void {
   res.clusters.push({ name, weight });
   const c = gen.clusters.find((x) => x.name === name);
-  const detail = name === 'BlackHoleCluster' ? 'BlackHoleCluster drops the request (no service in the registry for it, REGISTRY_ONLY)'
-    : name === 'PassthroughCluster' ? 'PassthroughCluster forwards to the original destination (ALLOW_ANY)'
-      : c ? `type ${str(c.type) || (isObj(c.clusterType) ? str(c.clusterType.name) : 'STATIC')}` : 'not among the generated clusters';
+  const detail =
+    name === 'BlackHoleCluster'
+      ? 'BlackHoleCluster drops the request (no service in the registry for it, REGISTRY_ONLY)'
+      : name === 'PassthroughCluster'
+        ? 'PassthroughCluster forwards to the original destination (ALLOW_ANY)'
+        : c
+          ? `type ${str(c.type) || (isObj(c.clusterType) ? str(c.clusterType.name) : 'STATIC')}`
+          : 'not among the generated clusters';
   const step: RequestStep = { kind: 'cluster', title: `${name}${weight < 100 ? ` (${weight}%)` : ''}`, detail, at: { table: 'clusters', key: name } };
   res.steps.push(step);
   if (name === 'BlackHoleCluster') {
@@ -271,12 +279,22 @@ function clusterStep(view: ConfigView, gen: GeneratedConfig, res: RequestResult,
   if (isObj(c.clusterType) && c.clusterType.name === DYNAMIC_FORWARD_PROXY) {
     // No endpoints of its own: the dynamic forward proxy resolves the request's Host by DNS.
     step.detail = `${name === ALLOW_ANY_DYNAMIC_DNS_CLUSTER ? 'ALLOW_ANY_DYNAMIC_DNS: ' : ''}the dynamic forward proxy resolves the Host of the request by DNS and connects there`;
-    res.steps.push({ kind: 'endpoints', title: `endpoints of ${name} resolved at request time`, detail: 'from the Host header, by DNS (the DNS cache of the dynamic forward proxy)', at: { table: 'clusters', key: name } });
+    res.steps.push({
+      kind: 'endpoints',
+      title: `endpoints of ${name} resolved at request time`,
+      detail: 'from the Host header, by DNS (the DNS cache of the dynamic forward proxy)',
+      at: { table: 'clusters', key: name },
+    });
     return;
   }
   const eps = endpointsOf(gen, name);
   res.endpoints.push(eps);
-  res.steps.push({ kind: 'endpoints', title: `${eps.addresses.length} endpoint${eps.addresses.length === 1 ? '' : 's'} of ${name}`, detail: eps.addresses.join(', ') || (name === 'PassthroughCluster' ? 'the original destination' : 'no endpoints: the request fails with 503'), at: { table: 'endpoints', key: name } });
+  res.steps.push({
+    kind: 'endpoints',
+    title: `${eps.addresses.length} endpoint${eps.addresses.length === 1 ? '' : 's'} of ${name}`,
+    detail: eps.addresses.join(', ') || (name === 'PassthroughCluster' ? 'the original destination' : 'no endpoints: the request fails with 503'),
+    at: { table: 'endpoints', key: name },
+  });
 }
 
 /**
@@ -300,7 +318,8 @@ export function missingClusterReason(view: ConfigView, gen: GeneratedConfig, nam
   if (key.subset !== '') {
     const drs = destinationRuleFor(push, gen.proxy.configNamespace, svc) ?? [];
     const names = [...new Set(drs.flatMap((d) => (d.from.length > 0 ? d.from : [d.rule.meta]).map((m) => `${m.namespace}/${m.name}`)))];
-    if (names.length === 0) return `subset ${key.subset} is not defined: no DestinationRule for ${key.host} applies to this proxy, so Istio creates no cluster ${name}`;
+    if (names.length === 0)
+      return `subset ${key.subset} is not defined: no DestinationRule for ${key.host} applies to this proxy, so Istio creates no cluster ${name}`;
     return `subset ${key.subset} is not defined in DestinationRule${names.length === 1 ? '' : 's'} ${names.join(', ')}, so Istio creates no cluster ${name}`;
   }
   return `the proxy has no cluster ${name}: ${key.host} is not in its scope (Sidecar egress hosts or exportTo)`;
@@ -316,7 +335,9 @@ const portOf = (l: Json): { address: string; port: number } | undefined => {
  * listener nearest the request (the same address first, then the nearest port).
  */
 export function noListenerReason(gen: GeneratedConfig, address: string | undefined, port: number): string {
-  const bound = gen.listeners.map((l) => ({ name: str(l.name), at: portOf(l) })).filter((x): x is { name: string; at: { address: string; port: number } } => x.at !== undefined);
+  const bound = gen.listeners
+    .map((l) => ({ name: str(l.name), at: portOf(l) }))
+    .filter((x): x is { name: string; at: { address: string; port: number } } => x.at !== undefined);
   if (bound.length === 0) return `no listener matched: the proxy has no listener on a port (nothing listens on ${port})`;
   const ports = [...new Set(bound.map((b) => b.at.port))].sort((a, b) => a - b);
   const score = (b: (typeof bound)[number]) => (b.at.address === address || b.at.address === '0.0.0.0' ? 0 : 100000) + Math.abs(b.at.port - port);
@@ -328,7 +349,12 @@ function describeChainMatch(c: Json): string {
   const m = isObj(c.filterChainMatch) ? c.filterChainMatch : {};
   const parts: string[] = [];
   if (typeof m.destinationPort === 'number') parts.push(`port ${m.destinationPort}`);
-  if (arr(m.prefixRanges).length > 0) parts.push(`address ${arr(m.prefixRanges).map((r) => (isObj(r) ? `${str(r.addressPrefix)}/${Number(r.prefixLen ?? 0)}` : '')).join(', ')}`);
+  if (arr(m.prefixRanges).length > 0)
+    parts.push(
+      `address ${arr(m.prefixRanges)
+        .map((r) => (isObj(r) ? `${str(r.addressPrefix)}/${Number(r.prefixLen ?? 0)}` : ''))
+        .join(', ')}`,
+    );
   if (arr(m.serverNames).length > 0) parts.push(`SNI ${arr(m.serverNames).join(', ')}`);
   if (typeof m.transportProtocol === 'string') parts.push(m.transportProtocol);
   if (arr(m.applicationProtocols).length > 0) parts.push(`ALPN ${arr(m.applicationProtocols).join(', ')}`);
@@ -351,8 +377,9 @@ function verdictOf(res: RequestResult): RequestVerdict {
     if (s.status === 'fail' || s.kind === 'failure') failingSteps.push(i);
   });
   const failures = res.steps.filter((s) => s.kind === 'failure');
-  const flags = [...new Set(res.steps.flatMap((s) => (s.status === 'fail' || s.kind === 'failure' ? s.flags ?? [] : [])))];
-  const stepName = (s: RequestStep) => `${s.kind === 'filterChain' ? 'filter chain' : s.kind === 'virtualHost' ? 'virtual host' : s.kind === 'routeConfig' ? 'route configuration' : s.kind} ${s.title}`;
+  const flags = [...new Set(res.steps.flatMap((s) => (s.status === 'fail' || s.kind === 'failure' ? (s.flags ?? []) : [])))];
+  const stepName = (s: RequestStep) =>
+    `${s.kind === 'filterChain' ? 'filter chain' : s.kind === 'virtualHost' ? 'virtual host' : s.kind === 'routeConfig' ? 'route configuration' : s.kind} ${s.title}`;
   const firstFail = failingSteps.map((i) => res.steps[i]!).find((s) => s.kind !== 'failure');
   const lastBefore = (() => {
     const first = failingSteps[0] ?? res.steps.length;
@@ -363,16 +390,50 @@ function verdictOf(res: RequestResult): RequestVerdict {
     const status = res.status ?? failures.find((f) => f.code !== undefined)?.code;
     const where = firstFail ?? lastBefore;
     const causes = res.failure ? [res.failure, ...failures.map((f) => f.title).filter((t) => t !== res.failure)] : failures.map((f) => f.title);
-    return { outcome: 'fail', summary: status !== undefined ? `Fails: Envoy answers ${status}` : 'Fails', ...(status !== undefined ? { status } : {}), flags, share: 100, endedAt: where ? stepName(where) : 'before the proxy', causes, failingSteps };
+    return {
+      outcome: 'fail',
+      summary: status !== undefined ? `Fails: Envoy answers ${status}` : 'Fails',
+      ...(status !== undefined ? { status } : {}),
+      flags,
+      share: 100,
+      endedAt: where ? stepName(where) : 'before the proxy',
+      causes,
+      failingSteps,
+    };
   }
   if (failures.length > 0) {
     const share = Math.min(100, Math.round(failures.reduce((t, f) => t + (f.share ?? 0), 0) * 100) / 100);
     const status = failures.find((f) => f.code !== undefined)?.code;
-    return { outcome: 'partial', summary: share > 0 ? `Fails for ${share}% of requests${status !== undefined ? ` (${status})` : ''}` : 'Fails for some requests', ...(status !== undefined ? { status } : {}), flags, share, endedAt: firstFail ? stepName(firstFail) : lastBefore ? stepName(lastBefore) : '', causes: failures.map((f) => f.title), failingSteps };
+    return {
+      outcome: 'partial',
+      summary: share > 0 ? `Fails for ${share}% of requests${status !== undefined ? ` (${status})` : ''}` : 'Fails for some requests',
+      ...(status !== undefined ? { status } : {}),
+      flags,
+      share,
+      endedAt: firstFail ? stepName(firstFail) : lastBefore ? stepName(lastBefore) : '',
+      causes: failures.map((f) => f.title),
+      failingSteps,
+    };
   }
   const last = [...res.steps].reverse().find((s) => s.kind === 'endpoints' || s.kind === 'cluster' || s.kind === 'policy' || s.kind === 'route');
-  const summary = res.redirect !== undefined ? `Redirected (${res.status ?? 301})` : res.directResponse !== undefined ? `Answered by the proxy (${res.status ?? 200})` : res.clusters.length > 0 ? `Forwarded to ${res.clusters.length === 1 ? res.clusters[0]!.name : `${res.clusters.length} clusters`}` : 'Forwarded';
-  return { outcome: 'ok', summary, ...(res.status !== undefined ? { status: res.status } : {}), flags: [], share: 0, endedAt: last ? stepName(last) : '', causes: [], failingSteps };
+  const summary =
+    res.redirect !== undefined
+      ? `Redirected (${res.status ?? 301})`
+      : res.directResponse !== undefined
+        ? `Answered by the proxy (${res.status ?? 200})`
+        : res.clusters.length > 0
+          ? `Forwarded to ${res.clusters.length === 1 ? res.clusters[0]!.name : `${res.clusters.length} clusters`}`
+          : 'Forwarded';
+  return {
+    outcome: 'ok',
+    summary,
+    ...(res.status !== undefined ? { status: res.status } : {}),
+    flags: [],
+    share: 0,
+    endedAt: last ? stepName(last) : '',
+    causes: [],
+    failingSteps,
+  };
 }
 
 /** Runs one request from the proxy through its generated config. */
@@ -383,7 +444,13 @@ export function simulateRequest(view: ConfigView, gen: GeneratedConfig, input: R
 }
 
 function runRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput): RequestResult {
-  const res: RequestResult = { ok: true, clusters: [], endpoints: [], steps: [], verdict: { outcome: 'ok', summary: '', flags: [], share: 0, endedAt: '', causes: [], failingSteps: [] } };
+  const res: RequestResult = {
+    ok: true,
+    clusters: [],
+    endpoints: [],
+    steps: [],
+    verdict: { outcome: 'ok', summary: '', flags: [], share: 0, endedAt: '', causes: [], failingSteps: [] },
+  };
   const protocol = input.protocol ?? 'http';
   const port = Math.trunc(Number(input.port));
   if (!Number.isFinite(port) || port <= 0 || port > 65535) {
@@ -402,7 +469,13 @@ function runRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput)
     const listened = (p: number) => gen.listeners.some((l) => isObj(l.address) && isObj(l.address.socketAddress) && l.address.socketAddress.portValue === p);
     if (!listened(port)) {
       for (const svc of pushContext(view).services) {
-        if (svc.namespace !== gen.proxy.namespace || !svc.labelSelectors || Object.keys(svc.labelSelectors).length === 0 || !selectorMatches(svc.labelSelectors, gen.proxy.labels)) continue;
+        if (
+          svc.namespace !== gen.proxy.namespace ||
+          !svc.labelSelectors ||
+          Object.keys(svc.labelSelectors).length === 0 ||
+          !selectorMatches(svc.labelSelectors, gen.proxy.labels)
+        )
+          continue;
         const sp = svc.ports.find((x) => x.port === port);
         if (sp && typeof sp.targetPort === 'number' && listened(sp.targetPort)) {
           listenPort = sp.targetPort;
@@ -415,22 +488,48 @@ function runRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput)
   res.steps.push({
     kind: 'destination',
     title: `${host}:${port}`,
-    detail: router ? (listenPort !== port ? `gateway Service port ${port} → target port ${listenPort}` : 'gateway: matched on the listener port') : dest.service ? `service ${dest.service}${address ? `, address ${address}` : ' (no address)'}` : address ? `address ${address}` : 'not a service of the registry: the request goes to its original address',
+    detail: router
+      ? listenPort !== port
+        ? `gateway Service port ${port} → target port ${listenPort}`
+        : 'gateway: matched on the listener port'
+      : dest.service
+        ? `service ${dest.service}${address ? `, address ${address}` : ' (no address)'}`
+        : address
+          ? `address ${address}`
+          : 'not a service of the registry: the request goes to its original address',
   });
   const simProtocol: SimProtocol = protocol === 'http' ? 'http' : protocol === 'http2' || protocol === 'grpc' ? 'http2' : 'tcp';
   const tls: SimTls = protocol === 'tls' ? 'tls' : 'plaintext';
   const sim = simulate(
     { listeners: gen.listeners, routes: gen.routes },
-    { ...(address ? { address } : { address: '240.240.0.1' }), port: listenPort, protocol: simProtocol, tls, host, ...(input.sni ? { sni: input.sni } : {}), mode: router ? 'gateway' : 'outbound' },
+    {
+      ...(address ? { address } : { address: '240.240.0.1' }),
+      port: listenPort,
+      protocol: simProtocol,
+      tls,
+      host,
+      ...(input.sni ? { sni: input.sni } : {}),
+      mode: router ? 'gateway' : 'outbound',
+    },
   );
   if (sim.listener) {
     res.listener = sim.listener;
-    res.steps.push({ kind: 'listener', title: sim.listener, detail: sim.listener === 'virtualOutbound' ? 'no listener for this address and port: the catch-all virtualOutbound listener' : `listens on ${listenPort}`, at: { table: 'listeners', key: sim.listener } });
+    res.steps.push({
+      kind: 'listener',
+      title: sim.listener,
+      detail: sim.listener === 'virtualOutbound' ? 'no listener for this address and port: the catch-all virtualOutbound listener' : `listens on ${listenPort}`,
+      at: { table: 'listeners', key: sim.listener },
+    });
   }
   if (sim.filterChain !== undefined) {
     res.filterChain = sim.filterChain;
     const idx = sim.filterChainIndex ?? -1;
-    res.steps.push({ kind: 'filterChain', title: sim.filterChain || '(unnamed chain)', detail: sim.trace.filter((t) => t.includes('chain')).join('; '), at: { table: 'filterChains', key: `${sim.listener}/${idx < 0 ? 'default' : idx}` } });
+    res.steps.push({
+      kind: 'filterChain',
+      title: sim.filterChain || '(unnamed chain)',
+      detail: sim.trace.filter((t) => t.includes('chain')).join('; '),
+      at: { table: 'filterChains', key: `${sim.listener}/${idx < 0 ? 'default' : idx}` },
+    });
   }
   if (sim.routeConfig !== undefined) {
     res.routeConfig = sim.routeConfig;
@@ -446,13 +545,22 @@ function runRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput)
       if (l) l.status = 'fail';
       return failWith(noFilterChainReason(gen, sim.listener), undefined, ['NR']);
     }
-    const why = sim.error === 'ErrNoVirtualHost' ? `${text}: 404 (no virtual host has the domain ${host})` : sim.error === 'ErrTLSRedirect' ? `${text} (httpsRedirect)` : text;
+    const why =
+      sim.error === 'ErrNoVirtualHost'
+        ? `${text}: 404 (no virtual host has the domain ${host})`
+        : sim.error === 'ErrTLSRedirect'
+          ? `${text} (httpsRedirect)`
+          : text;
     if (sim.error === 'ErrNoVirtualHost') {
       const rc = [...res.steps].reverse().find((s) => s.kind === 'routeConfig');
       if (rc) rc.status = 'fail';
     }
     // Envoy's router: no route (no virtual host either) is 404 with response flag NR.
-    return failWith(why, sim.error === 'ErrNoVirtualHost' ? 404 : sim.error === 'ErrTLSRedirect' ? 301 : undefined, sim.error === 'ErrNoVirtualHost' ? ['NR'] : undefined);
+    return failWith(
+      why,
+      sim.error === 'ErrNoVirtualHost' ? 404 : sim.error === 'ErrTLSRedirect' ? 301 : undefined,
+      sim.error === 'ErrNoVirtualHost' ? ['NR'] : undefined,
+    );
   }
   if (sim.virtualHost === undefined) {
     // TCP / TLS: the chain's tcp_proxy picked the cluster (or none).
@@ -468,9 +576,15 @@ function runRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput)
   }
   res.virtualHost = sim.virtualHost;
   const rcName = sim.routeConfig ?? '';
-  res.steps.push({ kind: 'virtualHost', title: sim.virtualHost, detail: `matched the Host ${host}`, at: { table: 'virtualHosts', key: `${rcName}/${sim.virtualHost}` } });
+  res.steps.push({
+    kind: 'virtualHost',
+    title: sim.virtualHost,
+    detail: `matched the Host ${host}`,
+    at: { table: 'virtualHosts', key: `${rcName}/${sim.virtualHost}` },
+  });
   // RDS, else the chain's own (an inline route configuration: the dynamic forward proxy's chain).
-  const rc = gen.routes.find((r) => r.name === rcName) ?? inlineRouteConfig(sim.listener ? chainOf(gen, sim.listener, sim.filterChainIndex ?? -1) : undefined, rcName);
+  const rc =
+    gen.routes.find((r) => r.name === rcName) ?? inlineRouteConfig(sim.listener ? chainOf(gen, sim.listener, sim.filterChainIndex ?? -1) : undefined, rcName);
   const vh = arr(rc?.virtualHosts).find((v) => isObj(v) && v.name === sim.virtualHost) as Json | undefined;
   return routeRequest(view, gen, res, input, host, protocol, rcName, sim.virtualHost, vh, true);
 }
@@ -489,7 +603,18 @@ function fail(res: RequestResult, why: string, status?: number, flags?: string[]
  * `destinationRbac`: then check it against the destination sidecars' inbound RBAC (a
  * waypoint has applied its own policies before routing).
  */
-function routeRequest(view: ConfigView, gen: GeneratedConfig, res: RequestResult, input: RequestInput, host: string, protocol: RequestProtocol, rcName: string, vhName: string, vh: Json | undefined, destinationRbac: boolean): RequestResult {
+function routeRequest(
+  view: ConfigView,
+  gen: GeneratedConfig,
+  res: RequestResult,
+  input: RequestInput,
+  host: string,
+  protocol: RequestProtocol,
+  rcName: string,
+  vhName: string,
+  vh: Json | undefined,
+  destinationRbac: boolean,
+): RequestResult {
   const failWith = (why: string, status?: number) => fail(res, why, status);
   const headers = new Map<string, string>();
   for (const [k, v] of Object.entries(input.headers ?? {})) {
@@ -514,10 +639,18 @@ function routeRequest(view: ConfigView, gen: GeneratedConfig, res: RequestResult
   const route = routes[index] as Json;
   res.routeKey = `${rcName}/${vhName}/${index}`;
   res.routeName = str(route.name);
-  res.steps.push({ kind: 'route', title: res.routeName || `route ${index + 1}`, detail: describeRouteMatch(route), at: { table: 'routes', key: res.routeKey } });
+  res.steps.push({
+    kind: 'route',
+    title: res.routeName || `route ${index + 1}`,
+    detail: describeRouteMatch(route),
+    at: { table: 'routes', key: res.routeKey },
+  });
   if (isObj(route.redirect)) {
     const r = route.redirect;
-    res.redirect = [r.schemeRedirect ?? (r.httpsRedirect ? 'https' : ''), r.hostRedirect, r.pathRedirect ?? r.prefixRewrite].filter((x) => typeof x === 'string' && x !== '').join(' ') || 'redirect';
+    res.redirect =
+      [r.schemeRedirect ?? (r.httpsRedirect ? 'https' : ''), r.hostRedirect, r.pathRedirect ?? r.prefixRewrite]
+        .filter((x) => typeof x === 'string' && x !== '')
+        .join(' ') || 'redirect';
     res.steps.push({ kind: 'policy', title: `redirect ${res.redirect}`, detail: `status ${str(r.responseCode) || 'MOVED_PERMANENTLY'}` });
     res.status = REDIRECT_CODES[str(r.responseCode)] ?? 301;
     return res;
@@ -538,7 +671,11 @@ function routeRequest(view: ConfigView, gen: GeneratedConfig, res: RequestResult
   res.timeout = duration(action.timeout);
   res.retries = describeRetries(action.retryPolicy);
   res.fault = describeFault(route);
-  const policy = [res.timeout !== undefined ? `timeout ${res.timeout === '0s' ? 'none' : res.timeout}` : '', res.retries ? `retries: ${res.retries}` : '', res.fault ? `fault: ${res.fault}` : ''].filter((x) => x !== '');
+  const policy = [
+    res.timeout !== undefined ? `timeout ${res.timeout === '0s' ? 'none' : res.timeout}` : '',
+    res.retries ? `retries: ${res.retries}` : '',
+    res.fault ? `fault: ${res.fault}` : '',
+  ].filter((x) => x !== '');
   if (policy.length > 0) res.steps.push({ kind: 'policy', title: policy.join('; ') });
   if (typeof action.cluster === 'string') clusterStep(view, gen, res, action.cluster, 100);
   else if (isObj(action.weightedClusters)) {
@@ -552,9 +689,26 @@ function routeRequest(view: ConfigView, gen: GeneratedConfig, res: RequestResult
   const rewritten = rewrite(route, action, path, host);
   if (rewritten.path !== path || rewritten.authority !== host) {
     res.rewrite = rewritten;
-    res.steps.push({ kind: 'policy', title: `rewrite to ${rewritten.authority}${rewritten.path}`, detail: [rewritten.path !== path ? `path ${path} → ${rewritten.path}` : '', rewritten.authority !== host ? `authority ${host} → ${rewritten.authority}` : ''].filter((x) => x !== '').join('; ') });
+    res.steps.push({
+      kind: 'policy',
+      title: `rewrite to ${rewritten.authority}${rewritten.path}`,
+      detail: [
+        rewritten.path !== path ? `path ${path} → ${rewritten.path}` : '',
+        rewritten.authority !== host ? `authority ${host} → ${rewritten.authority}` : '',
+      ]
+        .filter((x) => x !== '')
+        .join('; '),
+    });
   }
-  if (destinationRbac) rbacSteps(view, gen, res, { http: true, protocol: protocol === 'http2' || protocol === 'grpc' ? 'http2' : 'http', method: headers.get(':method') ?? 'GET', path: rewritten.path, authority: rewritten.authority, headers });
+  if (destinationRbac)
+    rbacSteps(view, gen, res, {
+      http: true,
+      protocol: protocol === 'http2' || protocol === 'grpc' ? 'http2' : 'http',
+      method: headers.get(':method') ?? 'GET',
+      path: rewritten.path,
+      authority: rewritten.authority,
+      headers,
+    });
   return res;
 }
 
@@ -566,7 +720,14 @@ function rewrite(route: Json, action: Json, path: string, host: string): { path:
   let p = q < 0 ? path : path.slice(0, q);
   const query = q < 0 ? '' : path.slice(q);
   const m = isObj(route.match) ? route.match : {};
-  const matched = typeof m.prefix === 'string' ? m.prefix : typeof m.path === 'string' ? m.path : typeof m.pathSeparatedPrefix === 'string' ? m.pathSeparatedPrefix : undefined;
+  const matched =
+    typeof m.prefix === 'string'
+      ? m.prefix
+      : typeof m.path === 'string'
+        ? m.path
+        : typeof m.pathSeparatedPrefix === 'string'
+          ? m.pathSeparatedPrefix
+          : undefined;
   if (typeof action.prefixRewrite === 'string' && matched !== undefined && p.toLowerCase().startsWith(matched.toLowerCase())) {
     p = action.prefixRewrite + p.slice(matched.length);
   } else if (isObj(action.regexRewrite) && isObj(action.regexRewrite.pattern)) {
@@ -585,10 +746,11 @@ function rbacSteps(view: ConfigView, gen: GeneratedConfig, res: RequestResult, c
   if (!res.ok) return;
   const verdicts: RbacEndpointVerdict[] = [];
   const weightOfCluster = new Map(res.clusters.map((c) => [c.name, c.weight]));
-  for (const eps of res.endpoints) for (const ep of eps.addresses) {
-    const v = endpointVerdict(view, gen, eps.cluster, ep, call);
-    if (v) verdicts.push(v);
-  }
+  for (const eps of res.endpoints)
+    for (const ep of eps.addresses) {
+      const v = endpointVerdict(view, gen, eps.cluster, ep, call);
+      if (v) verdicts.push(v);
+    }
   if (verdicts.length === 0) return;
   res.rbac = verdicts;
   const groups = new Map<string, RbacEndpointVerdict[]>();
@@ -615,7 +777,13 @@ function rbacSteps(view: ConfigView, gen: GeneratedConfig, res: RequestResult, c
     const denied = blocked.some((v) => v.verdict === 'deny');
     res.failure = denied ? 'RBAC: access denied' : (blocked[0] as RbacEndpointVerdict).reason;
     res.status = denied ? 403 : 503;
-    res.steps.push({ kind: 'failure', title: denied ? 'RBAC: access denied (403)' : `connection refused (503): ${(blocked[0] as RbacEndpointVerdict).reason}`, status: 'fail', code: res.status, share: 100 });
+    res.steps.push({
+      kind: 'failure',
+      title: denied ? 'RBAC: access denied (403)' : `connection refused (503): ${(blocked[0] as RbacEndpointVerdict).reason}`,
+      status: 'fail',
+      code: res.status,
+      share: 100,
+    });
   } else if (blocked.length > 0) {
     const share = (() => {
       let total = 0;
@@ -626,7 +794,12 @@ function rbacSteps(view: ConfigView, gen: GeneratedConfig, res: RequestResult, c
       }
       return Math.round(total * 100) / 100;
     })();
-    res.steps.push({ kind: 'failure', title: `about ${share}% of requests are refused (${blocked.length} of ${verdicts.length} endpoints deny or refuse)`, status: 'fail', share });
+    res.steps.push({
+      kind: 'failure',
+      title: `about ${share}% of requests are refused (${blocked.length} of ${verdicts.length} endpoints deny or refuse)`,
+      status: 'fail',
+      share,
+    });
   }
 }
 
@@ -684,17 +857,43 @@ function describeRouteMatch(r: Json): string {
  * destination address, port and (sniffed) protocol; an HTTP chain routes with its inline route
  * configuration, a TCP chain's tcp_proxy names the cluster.
  */
-function simulateWaypointRequest(view: ConfigView, gen: GeneratedConfig, input: RequestInput, res: RequestResult, host: string, protocol: RequestProtocol, port: number): RequestResult {
+function simulateWaypointRequest(
+  view: ConfigView,
+  gen: GeneratedConfig,
+  input: RequestInput,
+  res: RequestResult,
+  host: string,
+  protocol: RequestProtocol,
+  port: number,
+): RequestResult {
   const failWith = (why: string, status?: number) => fail(res, why, status);
   const dest = resolveDestination(view, gen.proxy.configNamespace, host);
   const address = dest.address ?? (isIP(hostOnly(host)) ? hostOnly(host) : undefined);
-  res.steps.push({ kind: 'destination', title: `${host}:${port}`, detail: dest.service ? `service ${dest.service}${address ? `, address ${address}` : ' (no address)'}` : address ? `address ${address}` : 'not a service of the registry' });
+  res.steps.push({
+    kind: 'destination',
+    title: `${host}:${port}`,
+    detail: dest.service
+      ? `service ${dest.service}${address ? `, address ${address}` : ' (no address)'}`
+      : address
+        ? `address ${address}`
+        : 'not a service of the registry',
+  });
   if (!address) return failWith('no address to match: the waypoint matches the destination IP (a service VIP or a workload address)');
-  res.steps.push({ kind: 'listener', title: 'connect_terminate', detail: 'ztunnel tunnels the connection to the waypoint over HBONE (port 15008); the CONNECT route hands it to main_internal', at: { table: 'listeners', key: 'connect_terminate' } });
+  res.steps.push({
+    kind: 'listener',
+    title: 'connect_terminate',
+    detail: 'ztunnel tunnels the connection to the waypoint over HBONE (port 15008); the CONNECT route hands it to main_internal',
+    at: { table: 'listeners', key: 'connect_terminate' },
+  });
   const mi = gen.listeners.find((l) => l.name === 'main_internal');
   if (!mi) return failWith('the waypoint has no main_internal listener');
   res.listener = 'main_internal';
-  res.steps.push({ kind: 'listener', title: 'main_internal', detail: `internal listener: original destination ${address}:${port}`, at: { table: 'listeners', key: 'main_internal' } });
+  res.steps.push({
+    kind: 'listener',
+    title: 'main_internal',
+    detail: `internal listener: original destination ${address}:${port}`,
+    at: { table: 'listeners', key: 'main_internal' },
+  });
   const alpn = protocol === 'http' ? 'http/1.1' : protocol === 'http2' || protocol === 'grpc' ? 'h2c' : '';
   const m = matchFilterChainMatcher(mi, { address, port, applicationProtocol: alpn });
   if (m.chain === undefined) return failWith(`no filter chain of main_internal matches ${address}:${port} (${m.trace.join('; ')}): the connection is closed`);
@@ -702,7 +901,12 @@ function simulateWaypointRequest(view: ConfigView, gen: GeneratedConfig, input: 
   const index = chains.findIndex((c) => isObj(c) && c.name === m.chain);
   const chain = index >= 0 ? (chains[index] as Json) : undefined;
   res.filterChain = m.chain;
-  res.steps.push({ kind: 'filterChain', title: m.chain, detail: m.trace.join('; '), at: { table: 'filterChains', key: `main_internal/${index < 0 ? 'default' : index}` } });
+  res.steps.push({
+    kind: 'filterChain',
+    title: m.chain,
+    detail: m.trace.join('; '),
+    at: { table: 'filterChains', key: `main_internal/${index < 0 ? 'default' : index}` },
+  });
   if (!chain) return failWith(`the matcher names chain ${m.chain}, which main_internal does not have`);
   const filters = arr(chain.filters).filter(isObj) as Json[];
   const hcm = filters.find((f) => f.name === 'envoy.filters.network.http_connection_manager');
@@ -735,14 +939,38 @@ function simulateWaypointRequest(view: ConfigView, gen: GeneratedConfig, input: 
  * service (or to the waypoint), evaluated for the request. The client behind ztunnel is not an
  * input of the simulator, so rules on principals and namespaces do not match. False when denied.
  */
-function authorize(view: ConfigView, gen: GeneratedConfig, res: RequestResult, chain: string, http: boolean, input: RequestInput, host: string, address: string, port: number): boolean {
+function authorize(
+  view: ConfigView,
+  gen: GeneratedConfig,
+  res: RequestResult,
+  chain: string,
+  http: boolean,
+  input: RequestInput,
+  host: string,
+  address: string,
+  port: number,
+): boolean {
   const key = parseSubsetKey(chain);
   const push = pushContext(view);
   const svc = key && key.direction === 'inbound-vip' ? [...(push.hostnameAndNamespace.get(key.host)?.values() ?? [])][0] : undefined;
   const policies = waypointPolicyResources(view, waypointAuthzFor(view, gen.proxy, svc));
   if (policies.length === 0) return true;
-  const d = evaluateEnvoy(policies, { http, method: (input.method || 'GET').toUpperCase(), path: input.path || '/', host: hostOnly(host), headers: input.headers ?? {}, sourceIdentity: null, sourceIp: '', destinationIp: address, destinationPort: port });
-  res.steps.push({ kind: 'policy', title: `RBAC ${d.decision}${d.policy ? ` (${d.policy})` : ''}`, detail: [d.why, ...d.notes, 'the client is unknown to the simulator: rules on its identity do not match'].join('; ') });
+  const d = evaluateEnvoy(policies, {
+    http,
+    method: (input.method || 'GET').toUpperCase(),
+    path: input.path || '/',
+    host: hostOnly(host),
+    headers: input.headers ?? {},
+    sourceIdentity: null,
+    sourceIp: '',
+    destinationIp: address,
+    destinationPort: port,
+  });
+  res.steps.push({
+    kind: 'policy',
+    title: `RBAC ${d.decision}${d.policy ? ` (${d.policy})` : ''}`,
+    detail: [d.why, ...d.notes, 'the client is unknown to the simulator: rules on its identity do not match'].join('; '),
+  });
   if (d.decision === 'DENY') {
     res.ok = false;
     res.failure = `RBAC: access denied${d.policy ? ` by ${d.policy}` : ''} (403)`;

@@ -121,7 +121,14 @@ export function gatewayScope(push: PushContext, configNamespace: string): Sideca
       name: 'default-sidecar',
       namespace: configNamespace,
       sidecar: undefined,
-      egressListeners: [{ listener: undefined, services: [], virtualServices: virtualServicesForGateway(push, configNamespace, MESH_GATEWAY), mostSpecificWildcardVs: new Map() }],
+      egressListeners: [
+        {
+          listener: undefined,
+          services: [],
+          virtualServices: virtualServicesForGateway(push, configNamespace, MESH_GATEWAY),
+          mostSpecificWildcardVs: new Map(),
+        },
+      ],
       services,
       servicesByHostname: byHost,
       destinationRules: selectDestinationRules(push, services, configNamespace),
@@ -159,7 +166,10 @@ function convertToSidecarScope(push: PushContext, sc: { meta: ConfigMeta; spec: 
     }
     const otp = sc?.spec.outboundTrafficPolicy;
     const outboundTrafficPolicy: OutboundTrafficPolicy = otp
-      ? { mode: otp.mode === 'REGISTRY_ONLY' || otp.mode === 'ALLOW_ANY_DYNAMIC_DNS' ? otp.mode : 'ALLOW_ANY', ...(otp.egressProxy ? { egressProxy: otp.egressProxy } : {}) }
+      ? {
+          mode: otp.mode === 'REGISTRY_ONLY' || otp.mode === 'ALLOW_ANY_DYNAMIC_DNS' ? otp.mode : 'ALLOW_ANY',
+          ...(otp.egressProxy ? { egressProxy: otp.egressProxy } : {}),
+        }
       : { mode: push.mesh.outboundTrafficPolicy };
     return {
       name: sc?.meta.name ?? 'default-sidecar',
@@ -219,7 +229,12 @@ function convertEgressListener(push: PushContext, configNamespace: string, l: Is
   return { listener: l, services, virtualServices, mostSpecificWildcardVs: wildcardVsIndex(virtualServices, services) };
 }
 
-function selectServices(candidates: readonly Service[], configNamespace: string, byNs: Map<string, HostClassification>, l: IstioEgressListener | undefined): Service[] {
+function selectServices(
+  candidates: readonly Service[],
+  configNamespace: string,
+  byNs: Map<string, HostClassification>,
+  l: IstioEgressListener | undefined,
+): Service[] {
   const imported: Service[] = [];
   const wildcard = byNs.get('*');
   const matchPort = l !== undefined && needsPortMatch(l);
@@ -331,7 +346,11 @@ function appendService(list: Service[], byHost: Map<string, Service>, added: Map
     byHost.set(s.hostname, s);
     return;
   }
-  if (existing.ports.length === s.ports.length && existing.ports.every((p, i) => p.port === s.ports[i]?.port && p.name === s.ports[i]?.name && p.protocol === s.ports[i]?.protocol)) return;
+  if (
+    existing.ports.length === s.ports.length &&
+    existing.ports.every((p, i) => p.port === s.ports[i]?.port && p.name === s.ports[i]?.name && p.protocol === s.ports[i]?.protocol)
+  )
+    return;
   if (!canMergeServices(existing, s)) return;
   const ports = [...existing.ports];
   for (const p of s.ports) if (!ports.some((x) => x.port === p.port)) ports.push(p);

@@ -65,9 +65,14 @@ function parseCredential(resourceName: string, proxyNamespace: string): Parsed |
   const k = cut('kubernetes://');
   if (k !== undefined) {
     const parts = k.split('/');
-    return parts.length > 1 ? { type: 'kubernetes', namespace: parts[0]!, name: parts[1]! } : { type: 'kubernetes', namespace: proxyNamespace, name: parts[0]! };
+    return parts.length > 1
+      ? { type: 'kubernetes', namespace: parts[0]!, name: parts[1]! }
+      : { type: 'kubernetes', namespace: proxyNamespace, name: parts[0]! };
   }
-  for (const [prefix, type] of [['configmap://', 'configmap'], ['kubernetes-gateway://', 'kubernetes-gateway']] as const) {
+  for (const [prefix, type] of [
+    ['configmap://', 'configmap'],
+    ['kubernetes-gateway://', 'kubernetes-gateway'],
+  ] as const) {
     const rest = cut(prefix);
     if (rest === undefined) continue;
     const parts = rest.split('/');
@@ -92,10 +97,32 @@ function credentialSecret(view: ConfigView, name: string, p: Parsed): ProxySecre
     const stripped = p.name.endsWith(CA_SUFFIX) ? p.name.slice(0, -CA_SUFFIX.length) : p.name;
     const cm = view.find(KINDS.ConfigMap, p.namespace, stripped);
     const ref = { kind: 'ConfigMap' as const, namespace: p.namespace, name: stripped };
-    if (!cm) return { ...base, ref, served: false, note: `ConfigMap ${p.namespace}/${stripped} is not in the workspace: istiod would not send this secret, so it stays warming.`, secret: nameOnly };
+    if (!cm)
+      return {
+        ...base,
+        ref,
+        served: false,
+        note: `ConfigMap ${p.namespace}/${stripped} is not in the workspace: istiod would not send this secret, so it stays warming.`,
+        secret: nameOnly,
+      };
     const root = extractRoot(configMapData(cm));
-    if (!root.ok) return { ...base, ref, resourceKey: cm.key, served: false, note: `istiod cannot read a CA from ConfigMap ${p.namespace}/${stripped} (${root.error}), so it stays warming.`, secret: nameOnly };
-    return { ...base, ref, resourceKey: cm.key, served: true, note: `CA certificate from ConfigMap ${p.namespace}/${stripped} (key ${root.value.keys.cert}).`, secret: { ...nameOnly, validationContext: { trustedCa: { inlineBytes: b64(root.value.cert) } } } };
+    if (!root.ok)
+      return {
+        ...base,
+        ref,
+        resourceKey: cm.key,
+        served: false,
+        note: `istiod cannot read a CA from ConfigMap ${p.namespace}/${stripped} (${root.error}), so it stays warming.`,
+        secret: nameOnly,
+      };
+    return {
+      ...base,
+      ref,
+      resourceKey: cm.key,
+      served: true,
+      note: `CA certificate from ConfigMap ${p.namespace}/${stripped} (key ${root.value.keys.cert}).`,
+      secret: { ...nameOnly, validationContext: { trustedCa: { inlineBytes: b64(root.value.cert) } } },
+    };
   }
   if (caOnly) {
     // GetCaCert: the `-cacert` Secret itself, else the Secret without the suffix.
@@ -104,22 +131,66 @@ function credentialSecret(view: ConfigView, name: string, p: Parsed): ProxySecre
     const shown = secret?.name ?? p.name.slice(0, -CA_SUFFIX.length);
     const ref = { kind: 'Secret' as const, namespace: p.namespace, name: shown };
     const data = secret ? secretData(secret) : undefined;
-    if (!secret || !data) return { ...base, ref, served: false, note: `Secret ${p.namespace}/${shown} is not in the workspace: istiod would not send this secret, so it stays warming.`, secret: nameOnly };
+    if (!secret || !data)
+      return {
+        ...base,
+        ref,
+        served: false,
+        note: `Secret ${p.namespace}/${shown} is not in the workspace: istiod would not send this secret, so it stays warming.`,
+        secret: nameOnly,
+      };
     const root = extractRoot(data);
-    if (!root.ok) return { ...base, ref, resourceKey: secret.key, served: false, note: `istiod cannot read a CA from Secret ${p.namespace}/${shown} (${root.error}), so it stays warming.`, secret: nameOnly };
+    if (!root.ok)
+      return {
+        ...base,
+        ref,
+        resourceKey: secret.key,
+        served: false,
+        note: `istiod cannot read a CA from Secret ${p.namespace}/${shown} (${root.error}), so it stays warming.`,
+        secret: nameOnly,
+      };
     const vc: Json = { trustedCa: { inlineBytes: b64(root.value.cert) } };
     if (root.value.crl) vc.crl = { inlineBytes: b64(root.value.crl) };
-    return { ...base, ref, resourceKey: secret.key, served: true, note: `CA certificate from Secret ${p.namespace}/${shown} (key ${root.value.keys.cert}).`, secret: { ...nameOnly, validationContext: vc } };
+    return {
+      ...base,
+      ref,
+      resourceKey: secret.key,
+      served: true,
+      note: `CA certificate from Secret ${p.namespace}/${shown} (key ${root.value.keys.cert}).`,
+      secret: { ...nameOnly, validationContext: vc },
+    };
   }
   const secret = view.find(KINDS.Secret, p.namespace, p.name);
   const ref = { kind: 'Secret' as const, namespace: p.namespace, name: p.name };
   const data = secret ? secretData(secret) : undefined;
-  if (!secret || !data) return { ...base, ref, served: false, note: `Secret ${p.namespace}/${p.name} is not in the workspace: istiod would not send this secret, so it stays warming.`, secret: nameOnly };
+  if (!secret || !data)
+    return {
+      ...base,
+      ref,
+      served: false,
+      note: `Secret ${p.namespace}/${p.name} is not in the workspace: istiod would not send this secret, so it stays warming.`,
+      secret: nameOnly,
+    };
   const info = extractCertInfo(data);
-  if (!info.ok) return { ...base, ref, resourceKey: secret.key, served: false, note: `istiod cannot read a key and certificate from Secret ${p.namespace}/${p.name} (${info.error}), so it stays warming.`, secret: nameOnly };
+  if (!info.ok)
+    return {
+      ...base,
+      ref,
+      resourceKey: secret.key,
+      served: false,
+      note: `istiod cannot read a key and certificate from Secret ${p.namespace}/${p.name} (${info.error}), so it stays warming.`,
+      secret: nameOnly,
+    };
   const tls: Json = { certificateChain: { inlineBytes: b64(info.value.cert) }, privateKey: { inlineBytes: REDACTED_BYTES } };
   if (info.value.staple) tls.ocspStaple = { inlineBytes: b64(info.value.staple) };
-  return { ...base, ref, resourceKey: secret.key, served: true, note: `Certificate chain and key from Secret ${p.namespace}/${p.name} (keys ${info.value.keys.cert}, ${info.value.keys.key}); the key is shown redacted, as Envoy does.`, secret: { ...nameOnly, tlsCertificate: tls } };
+  return {
+    ...base,
+    ref,
+    resourceKey: secret.key,
+    served: true,
+    note: `Certificate chain and key from Secret ${p.namespace}/${p.name} (keys ${info.value.keys.cert}, ${info.value.keys.key}); the key is shown redacted, as Envoy does.`,
+    secret: { ...nameOnly, tlsCertificate: tls },
+  };
 }
 
 /**
@@ -131,23 +202,65 @@ export function resolveProxySecret(view: ConfigView, proxy: Pick<Proxy, 'namespa
   const nameOnly = { '@type': SECRET_TYPE, name };
   const server = external?.get(name);
   if (server !== undefined) {
-    return { name, source: 'external', role: name.endsWith('-cacert') ? 'root' : 'cert', served: true, note: `Fetched by the proxy from the SDS extension provider's server (cluster ${server}) at run time, not from istiod (not in the workspace).`, secret: nameOnly };
+    return {
+      name,
+      source: 'external',
+      role: name.endsWith('-cacert') ? 'root' : 'cert',
+      served: true,
+      note: `Fetched by the proxy from the SDS extension provider's server (cluster ${server}) at run time, not from istiod (not in the workspace).`,
+      secret: nameOnly,
+    };
   }
   if (name === SDS_DEFAULT) {
-    return { name, source: 'istiod', role: 'cert', served: true, note: "The workload certificate: the proxy's key and a certificate istiod's CA signs at run time (not in the workspace).", secret: nameOnly };
+    return {
+      name,
+      source: 'istiod',
+      role: 'cert',
+      served: true,
+      note: "The workload certificate: the proxy's key and a certificate istiod's CA signs at run time (not in the workspace).",
+      secret: nameOnly,
+    };
   }
   if (name === SDS_ROOT) {
-    return { name, source: 'istiod', role: 'root', served: true, note: "The mesh's root certificate, sent by istiod at run time (not in the workspace).", secret: nameOnly };
+    return {
+      name,
+      source: 'istiod',
+      role: 'root',
+      served: true,
+      note: "The mesh's root certificate, sent by istiod at run time (not in the workspace).",
+      secret: nameOnly,
+    };
   }
   if (name.startsWith('file-cert:')) {
     const [cert, key] = name.slice('file-cert:'.length).split('~');
-    return { name, source: 'file', role: 'cert', served: true, note: `Read from files mounted in the proxy (${cert ?? ''}${key ? `, ${key}` : ''}) by its SDS server at run time (not in the workspace).`, secret: nameOnly };
+    return {
+      name,
+      source: 'file',
+      role: 'cert',
+      served: true,
+      note: `Read from files mounted in the proxy (${cert ?? ''}${key ? `, ${key}` : ''}) by its SDS server at run time (not in the workspace).`,
+      secret: nameOnly,
+    };
   }
   if (name.startsWith('file-root:')) {
-    return { name, source: 'file', role: 'root', served: true, note: `Read from a file mounted in the proxy (${name.slice('file-root:'.length)}) by its SDS server at run time (not in the workspace).`, secret: nameOnly };
+    return {
+      name,
+      source: 'file',
+      role: 'root',
+      served: true,
+      note: `Read from a file mounted in the proxy (${name.slice('file-root:'.length)}) by its SDS server at run time (not in the workspace).`,
+      secret: nameOnly,
+    };
   }
   if (name.startsWith('invalid://')) {
-    return { name, source: 'invalid', role: 'cert', served: false, note: 'A certificate that is never valid: the credential was refused when the config was built.', secret: nameOnly };
+    return {
+      name,
+      source: 'invalid',
+      role: 'cert',
+      served: false,
+      note: 'A certificate that is never valid: the credential was refused when the config was built.',
+      secret: nameOnly,
+    };
   }
   const parsed = parseCredential(name, proxy.namespace);
   if (!parsed) return { name, source: 'unknown', role: 'cert', served: false, note: 'Not a resource name istiod resolves from the cluster.', secret: nameOnly };
@@ -163,7 +276,8 @@ function forEachSdsConfig(listeners: readonly Json[], clusters: readonly Json[],
     if (!isObj(common)) return;
     for (const c of Array.isArray(common.tlsCertificateSdsSecretConfigs) ? common.tlsCertificateSdsSecretConfigs : []) if (isObj(c)) visit(c);
     if (isObj(common.validationContextSdsSecretConfig)) visit(common.validationContextSdsSecretConfig);
-    if (isObj(common.combinedValidationContext) && isObj(common.combinedValidationContext.validationContextSdsSecretConfig)) visit(common.combinedValidationContext.validationContextSdsSecretConfig);
+    if (isObj(common.combinedValidationContext) && isObj(common.combinedValidationContext.validationContextSdsSecretConfig))
+      visit(common.combinedValidationContext.validationContextSdsSecretConfig);
   };
   for (const l of listeners) {
     for (const c of Array.isArray(l.filterChains) ? l.filterChains : []) if (isObj(c)) fromSocket(c.transportSocket);
@@ -180,7 +294,8 @@ export function externalSdsResources(listeners: readonly Json[], clusters: reado
   const out = new Map<string, string>();
   forEachSdsConfig(listeners, clusters, (c) => {
     const api = isObj(c.sdsConfig) && isObj(c.sdsConfig.apiConfigSource) ? c.sdsConfig.apiConfigSource : undefined;
-    const grpc = api && Array.isArray(api.grpcServices) && isObj(api.grpcServices[0]) && isObj(api.grpcServices[0].envoyGrpc) ? api.grpcServices[0].envoyGrpc : undefined;
+    const grpc =
+      api && Array.isArray(api.grpcServices) && isObj(api.grpcServices[0]) && isObj(api.grpcServices[0].envoyGrpc) ? api.grpcServices[0].envoyGrpc : undefined;
     if (typeof c.name === 'string' && grpc && typeof grpc.clusterName === 'string' && grpc.clusterName !== 'sds-grpc') out.set(c.name, grpc.clusterName);
   });
   return out;

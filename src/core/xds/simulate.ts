@@ -103,7 +103,7 @@ function fillDefaults(c: SimCall): FilledCall {
     tls,
     alpn,
     host: c.host ?? '',
-    sni: c.sni || (tls === 'tls' ? c.host ?? '' : ''),
+    sni: c.sni || (tls === 'tls' ? (c.host ?? '') : ''),
     mode: c.mode ?? 'outbound',
     mtlsSecretConfigName: c.mtlsSecretConfigName || 'default',
   };
@@ -119,10 +119,11 @@ function socketAddress(l: Json): { address: string; port: number } | undefined {
 
 function matchListener(listeners: readonly Json[], c: FilledCall): Json | undefined {
   if (c.mode === 'inbound') return listeners.find((l) => l.name === VIRTUAL_INBOUND);
-  const at = (addr: string) => listeners.find((l) => {
-    const a = socketAddress(l);
-    return a !== undefined && a.address === addr && a.port === c.port;
-  });
+  const at = (addr: string) =>
+    listeners.find((l) => {
+      const a = socketAddress(l);
+      return a !== undefined && a.address === addr && a.port === c.port;
+    });
   return at(c.address) ?? at('0.0.0.0') ?? listeners.find((l) => l.name === VIRTUAL_OUTBOUND);
 }
 
@@ -153,7 +154,7 @@ function fcm(c: Chain): Json {
 }
 
 function isUnset(v: unknown): boolean {
-  if (v === undefined || v === null || v === '' ) return true;
+  if (v === undefined || v === null || v === '') return true;
   if (Array.isArray(v)) return v.length === 0;
   return false;
 }
@@ -182,32 +183,62 @@ function filterRank(chains: Chain[], extract: (m: Json) => unknown, rank: (v: un
 
 function matchFilterChain(l: Json, c: FilledCall, hasTlsInspector: boolean, trace: string[]): { chain?: Chain; error?: SimErrorName } {
   let chains = arr(l.filterChains).filter(isObj) as Chain[];
-  chains = filterRank(chains, (m) => m.destinationPort, (v) => (Number(v) === c.port ? 1 : 0), trace, 'destination port');
-  chains = filterRank(chains, (m) => m.prefixRanges, (v) => {
-    let best = 0;
-    for (const r of arr(v)) {
-      if (!isObj(r)) continue;
-      const p = parsePrefix(`${String(r.addressPrefix ?? '')}/${Number(r.prefixLen ?? 0)}`);
-      if (p && isIP(c.address) && prefixContains(p, c.address)) best = Math.max(best, p.bits);
-    }
-    return best;
-  }, trace, 'destination prefix');
-  chains = filterRank(chains, (m) => m.serverNames, (v) => {
-    let best = 0;
-    for (const s of arr(v)) {
-      if (typeof s !== 'string') continue;
-      if (c.sni === s) best = Number.MAX_SAFE_INTEGER;
-      else if (hostSubsetOf(c.sni, s)) best = Math.max(best, s.length);
-    }
-    return best;
-  }, trace, 'server names');
-  chains = filterRank(chains, (m) => m.transportProtocol, (v) => {
-    if (!hasTlsInspector) return v === 'raw_buffer' ? 1 : 0;
-    if (v === 'tls') return c.tls === 'tls' || c.tls === 'mtls' ? 1 : 0;
-    if (v === 'raw_buffer') return c.tls === 'plaintext' ? 1 : 0;
-    return 0;
-  }, trace, 'transport protocol');
-  chains = filterRank(chains, (m) => m.applicationProtocols, (v) => (arr(v).includes(c.alpn) ? 1 : 0), trace, 'application protocols');
+  chains = filterRank(
+    chains,
+    (m) => m.destinationPort,
+    (v) => (Number(v) === c.port ? 1 : 0),
+    trace,
+    'destination port',
+  );
+  chains = filterRank(
+    chains,
+    (m) => m.prefixRanges,
+    (v) => {
+      let best = 0;
+      for (const r of arr(v)) {
+        if (!isObj(r)) continue;
+        const p = parsePrefix(`${String(r.addressPrefix ?? '')}/${Number(r.prefixLen ?? 0)}`);
+        if (p && isIP(c.address) && prefixContains(p, c.address)) best = Math.max(best, p.bits);
+      }
+      return best;
+    },
+    trace,
+    'destination prefix',
+  );
+  chains = filterRank(
+    chains,
+    (m) => m.serverNames,
+    (v) => {
+      let best = 0;
+      for (const s of arr(v)) {
+        if (typeof s !== 'string') continue;
+        if (c.sni === s) best = Number.MAX_SAFE_INTEGER;
+        else if (hostSubsetOf(c.sni, s)) best = Math.max(best, s.length);
+      }
+      return best;
+    },
+    trace,
+    'server names',
+  );
+  chains = filterRank(
+    chains,
+    (m) => m.transportProtocol,
+    (v) => {
+      if (!hasTlsInspector) return v === 'raw_buffer' ? 1 : 0;
+      if (v === 'tls') return c.tls === 'tls' || c.tls === 'mtls' ? 1 : 0;
+      if (v === 'raw_buffer') return c.tls === 'plaintext' ? 1 : 0;
+      return 0;
+    },
+    trace,
+    'transport protocol',
+  );
+  chains = filterRank(
+    chains,
+    (m) => m.applicationProtocols,
+    (v) => (arr(v).includes(c.alpn) ? 1 : 0),
+    trace,
+    'application protocols',
+  );
   if (chains.length > 1) return { error: 'ErrMultipleFilterChain' };
   if (chains.length === 0) {
     if (isObj(l.defaultFilterChain)) {
@@ -259,7 +290,10 @@ function matchVirtualHost(rc: Json, hostIn: string): Json | undefined {
   if (rc.ignorePortInHostMatching === true) host = stripPort(host);
   host = asciiLower(host);
   const vhosts = arr(rc.virtualHosts).filter(isObj) as Json[];
-  const domains = (vh: Json) => arr(vh.domains).filter((d): d is string => typeof d === 'string').map(asciiLower);
+  const domains = (vh: Json) =>
+    arr(vh.domains)
+      .filter((d): d is string => typeof d === 'string')
+      .map(asciiLower);
   for (const vh of vhosts) if (domains(vh).includes(host)) return vh;
   let best: Json | undefined;
   let longest = 0;

@@ -12,7 +12,12 @@ export const SDS_ROOT = 'ROOTCA';
 /** An SDS config source over gRPC to a cluster (istio-agent's sds-grpc, or an SDS extension provider's, with its host as the authority). */
 function grpcSdsSource(clusterName: string, authority?: string): Json {
   return {
-    apiConfigSource: { apiType: 'GRPC', transportApiVersion: 'V3', grpcServices: [{ envoyGrpc: { clusterName, ...(authority !== undefined ? { authority } : {}) } }], setNodeOnFirstMessageOnly: true },
+    apiConfigSource: {
+      apiType: 'GRPC',
+      transportApiVersion: 'V3',
+      grpcServices: [{ envoyGrpc: { clusterName, ...(authority !== undefined ? { authority } : {}) } }],
+      setNodeOnFirstMessageOnly: true,
+    },
     resourceApiVersion: 'V3',
   };
 }
@@ -25,7 +30,8 @@ export function sdsSecretConfig(name: string): Json | undefined {
   // Shared between the resources that use it: generated config is never mutated once built.
   let c = SDS_CONFIGS.get(name);
   if (!c) {
-    c = name === SDS_DEFAULT || name === SDS_ROOT ? { name, sdsConfig: { ...SDS_GRPC_SOURCE, initialFetchTimeout: '0s' } } : { name, sdsConfig: SDS_GRPC_SOURCE };
+    c =
+      name === SDS_DEFAULT || name === SDS_ROOT ? { name, sdsConfig: { ...SDS_GRPC_SOURCE, initialFetchTimeout: '0s' } } : { name, sdsConfig: SDS_GRPC_SOURCE };
     if (SDS_CONFIGS.size < 1024) SDS_CONFIGS.set(name, c);
   }
   return c;
@@ -69,7 +75,16 @@ function exactMatchers(sans: readonly string[]): Json[] {
 }
 
 /** ApplyToCommonTLSContext for Istio's own certificates (or file certificates named in proxy metadata). */
-function applyToCommonTlsContext(ctx: Json, certResource: string, rootResource: string, sans: readonly string[], trustDomains: readonly string[], validateClient: boolean, crl = '', allowInsecure = false): void {
+function applyToCommonTlsContext(
+  ctx: Json,
+  certResource: string,
+  rootResource: string,
+  sans: readonly string[],
+  trustDomains: readonly string[],
+  validateClient: boolean,
+  crl = '',
+  allowInsecure = false,
+): void {
   ctx.tlsCertificateSdsSecretConfigs = [sdsSecretConfig(certResource || SDS_DEFAULT)];
   const matchers = [...exactMatchers(sans), ...trustDomains.map((td) => ({ prefix: `spiffe://${td}/` }))];
   if (validateClient) {
@@ -81,10 +96,23 @@ function applyToCommonTlsContext(ctx: Json, certResource: string, rootResource: 
   }
 }
 
-const SUPPORTED_CIPHERS = ['ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES256-GCM-SHA384', 'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'AES256-GCM-SHA384', 'AES128-GCM-SHA256'];
+const SUPPORTED_CIPHERS = [
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'AES256-GCM-SHA384',
+  'AES128-GCM-SHA256',
+];
 
 /** authn_utils.BuildInboundTLS: the mTLS context of an inbound chain (undefined for DISABLE). */
-export function inboundMtlsContext(mode: string, tcp: boolean, mesh: MeshSettings, trustDomains: readonly string[], metadataExchange: boolean): Json | undefined {
+export function inboundMtlsContext(
+  mode: string,
+  tcp: boolean,
+  mesh: MeshSettings,
+  trustDomains: readonly string[],
+  metadataExchange: boolean,
+): Json | undefined {
   if (mode === 'DISABLE' || mode === 'UNKNOWN') return undefined;
   const common: Json = { alpnProtocols: tcp && metadataExchange ? ['istio-peer-exchange', 'h2', 'http/1.1'] : ['h2', 'http/1.1'] };
   common.tlsParams = {
@@ -121,7 +149,14 @@ function tlsVersion(v: string): string | undefined {
 }
 
 /** BuildListenerTLSContext: a gateway server's (or Sidecar ingress) DownstreamTlsContext. */
-export function listenerTlsContext(tls: ServerTLSSettings, proxy: Proxy, mesh: MeshSettings, gatewayTcpServerWithTermination: boolean, metadataExchange: boolean, externalSds?: ExternalSds): Json {
+export function listenerTlsContext(
+  tls: ServerTLSSettings,
+  proxy: Proxy,
+  mesh: MeshSettings,
+  gatewayTcpServerWithTermination: boolean,
+  metadataExchange: boolean,
+  externalSds?: ExternalSds,
+): Json {
   let alpn = ['h2', 'http/1.1'];
   if (tls.mode === 'ISTIO_MUTUAL' && gatewayTcpServerWithTermination) alpn = metadataExchange ? ['istio-peer-exchange', 'h2', 'http/1.1'] : ['h2', 'http/1.1'];
   const common: Json = { alpnProtocols: alpn };

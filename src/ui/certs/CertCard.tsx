@@ -59,7 +59,13 @@ export function CertCard({ cert: c, at, onReveal }: { cert: CertView; at: string
   const infos = c.findings.length - errors - warnings;
   const serialDecimal = f.serialDecimal;
   return (
-    <article id={`cert-${c.id}`} className={`certs-card${errors ? ' has-errors' : ''}`} data-testid="certs-card" data-cert-id={c.id} data-roles={c.roles.join(' ')}>
+    <article
+      id={`cert-${c.id}`}
+      className={`certs-card${errors ? ' has-errors' : ''}`}
+      data-testid="certs-card"
+      data-cert-id={c.id}
+      data-roles={c.roles.join(' ')}
+    >
       <header className="certs-card-head">
         <div className="certs-chips">
           {c.roles.map((r) => (
@@ -71,9 +77,21 @@ export function CertCard({ cert: c, at, onReveal }: { cert: CertView; at: string
           {f.selfSigned && <span className="certs-chip">self-signed</span>}
           <span className="certs-chip">{keyText(c)}</span>
           <span className="certs-chip">{f.signatureAlgorithm}</span>
-          {errors > 0 && <span className="certs-chip chip-bad">{errors} error{errors === 1 ? '' : 's'}</span>}
-          {warnings > 0 && <span className="certs-chip chip-warn">{warnings} warning{warnings === 1 ? '' : 's'}</span>}
-          {infos > 0 && <span className="certs-chip">{infos} note{infos === 1 ? '' : 's'}</span>}
+          {errors > 0 && (
+            <span className="certs-chip chip-bad">
+              {errors} error{errors === 1 ? '' : 's'}
+            </span>
+          )}
+          {warnings > 0 && (
+            <span className="certs-chip chip-warn">
+              {warnings} warning{warnings === 1 ? '' : 's'}
+            </span>
+          )}
+          {infos > 0 && (
+            <span className="certs-chip">
+              {infos} note{infos === 1 ? '' : 's'}
+            </span>
+          )}
         </div>
         <div className="certs-subject" data-testid="certs-subject">
           {f.subject === '' ? (
@@ -100,7 +118,12 @@ export function CertCard({ cert: c, at, onReveal }: { cert: CertView; at: string
             )}
           </div>
         ))}
-        {f.spiffe.length === 0 && f.subjectAltName.dns[0] && <div className="certs-spiffe muted">DNS {f.subjectAltName.dns.slice(0, 3).join(', ')}{f.subjectAltName.dns.length > 3 ? ` +${f.subjectAltName.dns.length - 3}` : ''}</div>}
+        {f.spiffe.length === 0 && f.subjectAltName.dns[0] && (
+          <div className="certs-spiffe muted">
+            DNS {f.subjectAltName.dns.slice(0, 3).join(', ')}
+            {f.subjectAltName.dns.length > 3 ? ` +${f.subjectAltName.dns.length - 3}` : ''}
+          </div>
+        )}
         <ValidityBar c={c} at={at} />
         <div className="certs-where muted">
           {c.occurrences.slice(0, 3).map((o, i) => (
@@ -140,7 +163,10 @@ export function CertCard({ cert: c, at, onReveal }: { cert: CertView; at: string
           <Row k="SPKI SHA-256" v={f.publicKey.spkiSha256} copy />
           <Row k="version" v={String(f.version)} />
           <Row k="key" v={`${keyText(c)}${f.publicKey.exponent ? `, e=${f.publicKey.exponent}` : ''}`} />
-          <Row k="validity" v={`${f.notBefore} (${f.notBeforeEncoding}) → ${f.notAfter} (${f.notAfterEncoding}), ${Math.round(f.validitySeconds / 86400)} days`} />
+          <Row
+            k="validity"
+            v={`${f.notBefore} (${f.notBeforeEncoding}) → ${f.notAfter} (${f.notAfterEncoding}), ${Math.round(f.validitySeconds / 86400)} days`}
+          />
           {f.subjectAltName.present && (
             <>
               {f.subjectAltName.dns.length > 0 && <Row k="SAN DNS" v={f.subjectAltName.dns.join(', ')} />}
@@ -150,9 +176,19 @@ export function CertCard({ cert: c, at, onReveal }: { cert: CertView; at: string
               {f.subjectAltName.other.length > 0 && <Row k="SAN other" v={f.subjectAltName.other.join(', ')} />}
             </>
           )}
-          <Row k="basic constraints" v={f.basicConstraints.present ? `CA:${f.basicConstraints.ca ? 'TRUE' : 'FALSE'}${f.basicConstraints.pathLen !== null ? `, pathLen ${f.basicConstraints.pathLen}` : ''}${f.basicConstraints.critical ? ' (critical)' : ''}` : 'absent'} />
+          <Row
+            k="basic constraints"
+            v={
+              f.basicConstraints.present
+                ? `CA:${f.basicConstraints.ca ? 'TRUE' : 'FALSE'}${f.basicConstraints.pathLen !== null ? `, pathLen ${f.basicConstraints.pathLen}` : ''}${f.basicConstraints.critical ? ' (critical)' : ''}`
+                : 'absent'
+            }
+          />
           <Row k="key usage" v={f.keyUsage.present ? `${f.keyUsage.usages.join(', ')}${f.keyUsage.critical ? ' (critical)' : ''}` : 'absent'} />
-          <Row k="extended key usage" v={f.extKeyUsage.present ? `${f.extKeyUsage.usages.join(', ')}${f.extKeyUsage.critical ? ' (critical)' : ''}` : 'absent'} />
+          <Row
+            k="extended key usage"
+            v={f.extKeyUsage.present ? `${f.extKeyUsage.usages.join(', ')}${f.extKeyUsage.critical ? ' (critical)' : ''}` : 'absent'}
+          />
           <Row k="SKI" v={f.subjectKeyIdentifier ?? 'absent'} copy={!!f.subjectKeyIdentifier} />
           <Row k="AKI" v={f.authorityKeyIdentifier ?? 'absent'} copy={!!f.authorityKeyIdentifier} />
           {f.nameConstraints.present && <Row k="name constraints" v={f.nameConstraints.text.join('; ')} />}

@@ -34,7 +34,9 @@ export function CertificatesSummary() {
           Open Certificates
         </button>
       </div>
-      <p className="muted">Paste or upload certificates, keys or dumps, check Istio’s CA setups and chains, or generate a test PKI in the main area, beside the files.</p>
+      <p className="muted">
+        Paste or upload certificates, keys or dumps, check Istio’s CA setups and chains, or generate a test PKI in the main area, beside the files.
+      </p>
     </div>
   );
 }

@@ -60,7 +60,8 @@ function CertificatesContent() {
     setState((s) => ({ ...s, loading: true }));
     query('certificates', args).then(
       (data) => seq.current === mine && setState({ data, loading: false }),
-      (e: unknown) => seq.current === mine && setState((s) => ({ data: s.data, error: e instanceof Error ? e.message : 'The certificates query failed.', loading: false })),
+      (e: unknown) =>
+        seq.current === mine && setState((s) => ({ data: s.data, error: e instanceof Error ? e.message : 'The certificates query failed.', loading: false })),
     );
   }, [args, resultVersion]);
 
@@ -133,18 +134,35 @@ function CertificatesContent() {
         <div className="certs-row certs-settings">
           <label title="Check validity as of this time (UTC)">
             At{' '}
-            <input type="datetime-local" className="text-input" data-testid="certs-at" value={at ?? localValue(new Date())} onChange={(e) => setAt(e.target.value || null)} />
+            <input
+              type="datetime-local"
+              className="text-input"
+              data-testid="certs-at"
+              value={at ?? localValue(new Date())}
+              onChange={(e) => setAt(e.target.value || null)}
+            />
           </label>
           <button type="button" className="link-button" data-testid="certs-now" onClick={() => setAt(null)} disabled={at === null}>
             Now
           </button>
           <label>
             Trust domain{' '}
-            <input className="text-input certs-td" data-testid="certs-trust-domain" placeholder={report?.trustDomain ?? 'cluster.local'} value={trustDomain} onChange={(e) => setTrustDomain(e.target.value)} />
+            <input
+              className="text-input certs-td"
+              data-testid="certs-trust-domain"
+              placeholder={report?.trustDomain ?? 'cluster.local'}
+              value={trustDomain}
+              onChange={(e) => setTrustDomain(e.target.value)}
+            />
           </label>
           <label>
             Profile{' '}
-            <select className="text-input" data-testid="certs-profile" value={profile} onChange={(e) => setProfile(e.target.value === 'production' ? 'production' : 'default')}>
+            <select
+              className="text-input"
+              data-testid="certs-profile"
+              value={profile}
+              onChange={(e) => setProfile(e.target.value === 'production' ? 'production' : 'default')}
+            >
               <option value="default">default</option>
               <option value="production">production</option>
             </select>
@@ -190,7 +208,8 @@ function ReportView({ result, loading }: { result: CertificatesResult; loading: 
       <p className="muted certs-summary" data-testid="certs-summary">
         {r.certificates.length} certificate{r.certificates.length === 1 ? '' : 's'}, {r.keys.length} key{r.keys.length === 1 ? '' : 's'}
         {r.crls.length ? `, ${r.crls.length} CRL${r.crls.length === 1 ? '' : 's'}` : ''} · checked at {r.at} · trust domain {r.trustDomain}
-        {r.aliases.length ? ` (+ ${r.aliases.join(', ')})` : ''} · {r.counts.errors} error{r.counts.errors === 1 ? '' : 's'}, {r.counts.warnings} warning{r.counts.warnings === 1 ? '' : 's'}
+        {r.aliases.length ? ` (+ ${r.aliases.join(', ')})` : ''} · {r.counts.errors} error{r.counts.errors === 1 ? '' : 's'}, {r.counts.warnings} warning
+        {r.counts.warnings === 1 ? '' : 's'}
       </p>
       {nothing && <p className="muted">No certificates here yet: paste or upload some, generate a test PKI, or add Secrets to the workspace.</p>}
       {result.missing.map((m, i) => (
@@ -287,7 +306,12 @@ function ReportView({ result, loading }: { result: CertificatesResult; loading: 
                           ? `${k.publicKey.type} ${k.publicKey.type === 'EC' ? k.publicKey.curve : `${k.publicKey.bits} bits`} (${k.encoding})`
                           : 'unreadable'}
                 </div>
-                {k.publicKey && (k.matches.length > 0 ? <div className="certs-ok">matches {k.matches.map((m) => certName(byId.get(m))).join(', ')}</div> : <div className="certs-error">KEY_MISMATCH: matches no certificate of the input (the cert does not match the key)</div>)}
+                {k.publicKey &&
+                  (k.matches.length > 0 ? (
+                    <div className="certs-ok">matches {k.matches.map((m) => certName(byId.get(m))).join(', ')}</div>
+                  ) : (
+                    <div className="certs-error">KEY_MISMATCH: matches no certificate of the input (the cert does not match the key)</div>
+                  ))}
                 {k.istio !== 'supported' && k.state !== 'redacted' && k.state !== 'redacted-in-link' && <div className="certs-error">{k.istio}</div>}
               </li>
             ))}
@@ -299,7 +323,8 @@ function ReportView({ result, loading }: { result: CertificatesResult; loading: 
           <h4>CRL · {c.origin.label}</h4>
           <p className="muted">
             issuer {c.facts.issuer}; this update {c.facts.thisUpdate}; next update {c.facts.nextUpdate ?? 'none'}
-            {c.expired ? ' (expired)' : ''}; {c.facts.revokedSerials.length} revoked; {c.signedBy.length ? `signed by ${c.signedBy.map((s) => s.subject).join(', ')}` : 'signed by no certificate of the input'}
+            {c.expired ? ' (expired)' : ''}; {c.facts.revokedSerials.length} revoked;{' '}
+            {c.signedBy.length ? `signed by ${c.signedBy.map((s) => s.subject).join(', ')}` : 'signed by no certificate of the input'}
           </p>
         </section>
       ))}
@@ -307,7 +332,9 @@ function ReportView({ result, loading }: { result: CertificatesResult; loading: 
         <section key={c.id} className="certs-section" data-testid="certs-csr">
           <h4>Certificate request · {c.origin.label}</h4>
           <p className="muted">
-            subject {c.facts.subject || '(empty)'}; {c.facts.publicKey.type} {c.facts.publicKey.type === 'EC' ? c.facts.publicKey.curve : c.facts.publicKey.bits}; requested SANs {c.facts.requestedSans.join(', ') || 'none'}{'; '}signature {c.signatureValid === null ? 'not checked' : c.signatureValid ? 'valid' : 'INVALID'}
+            subject {c.facts.subject || '(empty)'}; {c.facts.publicKey.type}{' '}
+            {c.facts.publicKey.type === 'EC' ? c.facts.publicKey.curve : c.facts.publicKey.bits}; requested SANs {c.facts.requestedSans.join(', ') || 'none'}
+            {'; '}signature {c.signatureValid === null ? 'not checked' : c.signatureValid ? 'valid' : 'INVALID'}
           </p>
         </section>
       ))}
@@ -333,7 +360,12 @@ export function certName(c: CertView | undefined): string {
 function Scenario({ s, report, byId }: { s: ScenarioView; report: CertsReport; byId: Map<string, CertView> }) {
   const [open, setOpen] = useState(true);
   return (
-    <section className={`certs-section certs-scenario ${s.verdict.ok ? 'ok' : 'bad'}`} data-testid="certs-scenario" data-kind={s.kind} data-ok={String(s.verdict.ok)}>
+    <section
+      className={`certs-section certs-scenario ${s.verdict.ok ? 'ok' : 'bad'}`}
+      data-testid="certs-scenario"
+      data-kind={s.kind}
+      data-ok={String(s.verdict.ok)}
+    >
       <h4>
         <button type="button" className="section-toggle" aria-expanded={open} onClick={() => setOpen(!open)}>
           <span aria-hidden="true">{open ? '▾' : '▸'}</span> {s.title}
@@ -351,7 +383,13 @@ function Scenario({ s, report, byId }: { s: ScenarioView; report: CertsReport; b
         <>
           <ol className="certs-steps">
             {s.steps.map((st, i) => (
-              <li key={i} className={`step-${st.status}`} data-testid="certs-step" data-status={st.status} title={st.source ? `Istio: ${st.source}` : undefined}>
+              <li
+                key={i}
+                className={`step-${st.status}`}
+                data-testid="certs-step"
+                data-status={st.status}
+                title={st.source ? `Istio: ${st.source}` : undefined}
+              >
                 <span className="certs-mark" role="img" aria-label={st.status}>
                   {MARK[st.status]}
                 </span>{' '}

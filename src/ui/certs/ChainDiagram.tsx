@@ -24,7 +24,16 @@ export function ChainDiagram({ chain, byId }: { chain: ChainView; byId: Map<stri
       {rows.map((id, ri) => {
         const i = top - ri;
         const c = byId.get(id);
-        const role = i === top ? (chain.anchor?.trusted ? 'trust anchor' : c?.facts.selfSigned ? 'root (not trusted)' : 'top (no issuer found)') : i === 0 ? 'leaf' : 'intermediate';
+        const role =
+          i === top
+            ? chain.anchor?.trusted
+              ? 'trust anchor'
+              : c?.facts.selfSigned
+                ? 'root (not trusted)'
+                : 'top (no issuer found)'
+            : i === 0
+              ? 'leaf'
+              : 'intermediate';
         const link = chain.links[i - 1];
         return (
           <div key={`${id}-${i}`}>
@@ -33,8 +42,19 @@ export function ChainDiagram({ chain, byId }: { chain: ChainView; byId: Map<stri
               {c && <span className="certs-chain-exp">{c.expiresIn}</span>}
             </a>
             {i > 0 && link && (
-              <div className={`certs-chain-link link-${link.status}`} data-testid="certs-chain-link" data-status={link.status} title={link.checks.map((k) => `${k.status === 'ok' ? '✓' : k.status === 'fail' ? '✗' : '!'} ${k.name}: ${k.detail}`).join('\n')}>
-                <span aria-hidden="true">↑</span> {link.status === 'ok' ? 'signature ok · names chain · validity ok' : link.checks.filter((k) => k.status === 'fail' || k.status === 'warn').map((k) => `${k.name}: ${k.detail}`).join(' · ')}
+              <div
+                className={`certs-chain-link link-${link.status}`}
+                data-testid="certs-chain-link"
+                data-status={link.status}
+                title={link.checks.map((k) => `${k.status === 'ok' ? '✓' : k.status === 'fail' ? '✗' : '!'} ${k.name}: ${k.detail}`).join('\n')}
+              >
+                <span aria-hidden="true">↑</span>{' '}
+                {link.status === 'ok'
+                  ? 'signature ok · names chain · validity ok'
+                  : link.checks
+                      .filter((k) => k.status === 'fail' || k.status === 'warn')
+                      .map((k) => `${k.name}: ${k.detail}`)
+                      .join(' · ')}
               </div>
             )}
           </div>
@@ -47,7 +67,9 @@ export function ChainDiagram({ chain, byId }: { chain: ChainView; byId: Map<stri
       </div>
       {chain.opensslNote && chain.openssl && (
         <div className="certs-chain-note muted" data-testid="certs-openssl-note">
-          openssl verify says {chain.openssl.ok ? 'OK' : `error ${chain.openssl.error!.code} at depth ${chain.openssl.error!.depth} (${chain.openssl.error!.message})`}: {chain.opensslNote}
+          openssl verify says{' '}
+          {chain.openssl.ok ? 'OK' : `error ${chain.openssl.error!.code} at depth ${chain.openssl.error!.depth} (${chain.openssl.error!.message})`}:{' '}
+          {chain.opensslNote}
         </div>
       )}
     </div>

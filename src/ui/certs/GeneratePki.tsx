@@ -27,7 +27,15 @@ export function GeneratePki({ onInspect }: { onInspect: (files: CertificatesInpu
     setError(null);
     try {
       const { generatePki } = await import('../../core/pki/generate.ts');
-      setPki(await generatePki({ keyAlgorithm: alg, trustDomain: trustDomain.trim() || 'cluster.local', clusters: list(clusters), workloads: list(workloads), breakage }));
+      setPki(
+        await generatePki({
+          keyAlgorithm: alg,
+          trustDomain: trustDomain.trim() || 'cluster.local',
+          clusters: list(clusters),
+          workloads: list(workloads),
+          breakage,
+        }),
+      );
     } catch (e) {
       setError(e instanceof Error ? e.message : 'Generation failed.');
     } finally {
@@ -81,7 +89,11 @@ export function GeneratePki({ onInspect }: { onInspect: (files: CertificatesInpu
                 pki.files
                   .filter((f) => f.path.startsWith(`${first}/`) && !f.path.includes('/workloads/') && !f.path.endsWith('.yaml'))
                   .map((f) => ({ name: f.path.slice(first.length + 1), text: f.text }))
-                  .concat(pki.files.filter((f) => f.path.includes('/workloads/') && (f.path.endsWith('/cert-chain.pem') || f.path.endsWith('/csr.pem'))).map((f) => ({ name: f.path, text: f.text }))),
+                  .concat(
+                    pki.files
+                      .filter((f) => f.path.includes('/workloads/') && (f.path.endsWith('/cert-chain.pem') || f.path.endsWith('/csr.pem')))
+                      .map((f) => ({ name: f.path, text: f.text })),
+                  ),
               )
             }
           >

@@ -94,7 +94,13 @@ function downloadFile(path: string): void {
 }
 
 async function deleteFile(path: string): Promise<void> {
-  const ok = await confirmDialog({ title: `Delete ${path}?`, message: 'This cannot be undone.', confirmLabel: 'Delete file', destructive: true, testId: 'delete-file-dialog' });
+  const ok = await confirmDialog({
+    title: `Delete ${path}?`,
+    message: 'This cannot be undone.',
+    confirmLabel: 'Delete file',
+    destructive: true,
+    testId: 'delete-file-dialog',
+  });
   if (ok) {
     useWorkspace.getState().remove(path);
     requestAnimationFrame(() => focusPane('workspace'));
@@ -283,7 +289,8 @@ export function registerBuiltinCommands(): () => void {
           text:
             (ws.readOnly
               ? 'This is a shared link: nothing of it is saved in this browser. Use "Copy to my workspaces" to keep it.'
-              : 'Your workspace is saved in this browser automatically, as you type; nothing is uploaded.') + (path ? ' To keep a copy on disk, download the file.' : ''),
+              : 'Your workspace is saved in this browser automatically, as you type; nothing is uploaded.') +
+            (path ? ' To keep a copy on disk, download the file.' : ''),
           ...(path ? { action: { label: `Download ${path.slice(path.lastIndexOf('/') + 1)}`, testId: 'save-download', run: () => downloadFile(path) } } : {}),
         });
       },

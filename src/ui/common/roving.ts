@@ -107,7 +107,12 @@ export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void
     };
     normalize();
     const mo = new MutationObserver(schedule);
-    mo.observe(root, lazy ? { childList: true, subtree: true } : { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-selected', 'aria-current', 'class'] });
+    mo.observe(
+      root,
+      lazy
+        ? { childList: true, subtree: true }
+        : { childList: true, subtree: true, attributes: true, attributeFilter: ['aria-selected', 'aria-current', 'class'] },
+    );
     root.addEventListener('focusin', onFocusIn);
     root.addEventListener('keydown', onKey);
     return () => {

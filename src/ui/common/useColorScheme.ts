@@ -14,7 +14,11 @@ export function prefersDark(): boolean {
 
 /** 'dark' or 'light', following the OS/browser setting live. */
 export function useColorScheme(): 'dark' | 'light' {
-  return useSyncExternalStore(subscribe, () => (prefersDark() ? 'dark' : 'light'), () => 'light');
+  return useSyncExternalStore(
+    subscribe,
+    () => (prefersDark() ? 'dark' : 'light'),
+    () => 'light',
+  );
 }
 
 export function onColorSchemeChange(cb: (dark: boolean) => void): () => void {

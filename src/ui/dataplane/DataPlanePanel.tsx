@@ -20,7 +20,8 @@ export function DataPlaneSummary() {
       ) : (
         <>
           <p data-testid="dataplane-summary-counts">
-            {data.counts.pods} pods on {data.nodes.length} {data.nodes.length === 1 ? 'node' : 'nodes'}, {data.waypoints.length} {data.waypoints.length === 1 ? 'waypoint' : 'waypoints'}
+            {data.counts.pods} pods on {data.nodes.length} {data.nodes.length === 1 ? 'node' : 'nodes'}, {data.waypoints.length}{' '}
+            {data.waypoints.length === 1 ? 'waypoint' : 'waypoints'}
           </p>
           <ul className="dp-summary-modes">
             {(['ambient', 'sidecar', 'none', 'pending'] as const)

@@ -41,7 +41,11 @@ function DataPlaneContent() {
   const settings: AmbientSettings = useMemo(() => (Object.keys(nsOverrides).length > 0 ? { overrides: { namespaceLabels: nsOverrides } } : {}), [nsOverrides]);
   const { data, error } = useWorkerQuery('dataplane', { settings });
   const [trace, setTrace] = useState<{ from: string; to: string; request: string } | null>(null);
-  const traced = useWorkerQuery('dataplaneTrace', { from: trace?.from ?? '', to: trace?.to ?? '', request: trace?.request ?? 'GET /', settings }, trace !== null);
+  const traced = useWorkerQuery(
+    'dataplaneTrace',
+    { from: trace?.from ?? '', to: trace?.to ?? '', request: trace?.request ?? 'GET /', settings },
+    trace !== null,
+  );
   const [hovered, setHovered] = useState<string | null>(null);
   // The wide view covers the window like a dialog: Escape closes it, as it closes one, and
   // the focus goes back to the button that opened it.
@@ -68,13 +72,24 @@ function DataPlaneContent() {
   }
   const hoveredPod = hovered ? data.pods.find((p) => p.key === hovered) : undefined;
   return (
-    <div className={`dataplane${wide ? ' dataplane-wide' : ''}`} data-testid="dataplane" {...(wide ? { role: 'dialog', 'aria-modal': false, 'aria-label': 'Data plane, wide view' } : {})}>
+    <div
+      className={`dataplane${wide ? ' dataplane-wide' : ''}`}
+      data-testid="dataplane"
+      {...(wide ? { role: 'dialog', 'aria-modal': false, 'aria-label': 'Data plane, wide view' } : {})}
+    >
       <div className="dataplane-head">
         <span className="muted" data-testid="dataplane-counts">
           {data.counts.pods} pods: {data.counts.ambient} ambient, {data.counts.sidecar} sidecar, {data.counts.none} none
           {data.counts.pending > 0 && `, ${data.counts.pending} pending`}
         </span>
-        <button type="button" ref={wideButton} className="link-button" data-testid="dataplane-wide" onClick={() => setWide(!wide)} title={wide ? 'Close the wide view (Escape)' : 'Show the data plane over the whole window'}>
+        <button
+          type="button"
+          ref={wideButton}
+          className="link-button"
+          data-testid="dataplane-wide"
+          onClick={() => setWide(!wide)}
+          title={wide ? 'Close the wide view (Escape)' : 'Show the data plane over the whole window'}
+        >
           {wide ? 'Close wide view' : 'Wide view'}
         </button>
       </div>
@@ -132,7 +147,13 @@ function WhatIf({ data, overrides, onChange }: { data: DataPlaneOverview; overri
         {namespaces.map((n) => (
           <li key={n.name}>
             <label className="checkbox">
-              <input type="checkbox" data-testid="dp-whatif-ns" data-ns={n.name} checked={n.labels[MODE_LABEL_KEY] === 'ambient'} onChange={(e) => toggle(n.name, e.target.checked)} />
+              <input
+                type="checkbox"
+                data-testid="dp-whatif-ns"
+                data-ns={n.name}
+                checked={n.labels[MODE_LABEL_KEY] === 'ambient'}
+                onChange={(e) => toggle(n.name, e.target.checked)}
+              />
               <span>
                 <code>{n.name}</code> {MODE_LABEL_KEY}=ambient{n.overridden && <em className="dp-override-note"> (what if)</em>}
               </span>
@@ -231,7 +252,8 @@ function Diagram({ data, trace, onHover }: { data: DataPlaneOverview; trace: Dat
       )}
       {layout && (
         <div className="dp-legend">
-          <span className="dp-swatch dp-mode-ambient" /> ambient <span className="dp-swatch dp-mode-sidecar" /> sidecar <span className="dp-swatch dp-mode-none" /> none
+          <span className="dp-swatch dp-mode-ambient" /> ambient <span className="dp-swatch dp-mode-sidecar" /> sidecar{' '}
+          <span className="dp-swatch dp-mode-none" /> none
           <span className="dp-swatch dp-waypoint" /> waypoint
           {layout.hidden > 0 && <span className="muted"> · {layout.hidden} more pods not drawn (see the table)</span>}
         </div>
@@ -274,7 +296,14 @@ function DiagramSvg({
   const path = trace ? tracePoints(trace, data, boxes) : [];
   const pad = 4;
   return (
-    <svg className="dp-diagram" data-testid="dp-diagram" viewBox={`${-pad} ${-pad} ${layout.width + 2 * pad} ${layout.height + 2 * pad}`} width={layout.width + 2 * pad} role="img" aria-label="Nodes, ztunnels, pods and Services">
+    <svg
+      className="dp-diagram"
+      data-testid="dp-diagram"
+      viewBox={`${-pad} ${-pad} ${layout.width + 2 * pad} ${layout.height + 2 * pad}`}
+      width={layout.width + 2 * pad}
+      role="img"
+      aria-label="Nodes, ztunnels, pods and Services"
+    >
       <defs>
         <marker id="dp-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="6" markerHeight="6" orient="auto-start-reverse">
           <path d="M0 0 10 5 0 10z" className="dp-arrowhead" />
@@ -330,7 +359,14 @@ function DiagramSvg({
             onFocus={() => onHover(p.key)}
           >
             <title>{`${p.key}: ${MODE_LABEL[p.mode]} (${p.code})\n${p.reason}`}</title>
-            <rect className={`dp-pod dp-mode-${p.mode}${p.role === 'waypoint' ? ' dp-waypoint' : ''}`} x={b.x} y={b.y} width={b.width} height={b.height} rx={4} />
+            <rect
+              className={`dp-pod dp-mode-${p.mode}${p.role === 'waypoint' ? ' dp-waypoint' : ''}`}
+              x={b.x}
+              y={b.y}
+              width={b.width}
+              height={b.height}
+              rx={4}
+            />
             <Lines className="dp-box-label" x={b.x + 6} y={b.y + 14} lines={l.label} />
             <Lines className="dp-box-sub" x={b.x + 6} y={b.y + 14 + l.label.length * LINE_H} lines={l.sub} />
           </g>
@@ -396,7 +432,8 @@ function tracePoints(t: DataPlaneTraceResult, data: DataPlaneOverview, boxes: Ma
 }
 
 /** Ambient app pods first in the From list, then sidecars, then the rest; servers after clients. */
-const rank = (p: DataPlanePod, servers: ReadonlySet<string>) => (p.role !== 'app' ? 4 : (p.mode === 'ambient' ? 0 : p.mode === 'sidecar' ? 1 : 2) + (servers.has(p.key) ? 0.5 : 0));
+const rank = (p: DataPlanePod, servers: ReadonlySet<string>) =>
+  p.role !== 'app' ? 4 : (p.mode === 'ambient' ? 0 : p.mode === 'sidecar' ? 1 : 2) + (servers.has(p.key) ? 0.5 : 0);
 
 function TraceForm({ data, onRun }: { data: DataPlaneOverview; onRun: (t: { from: string; to: string; request: string }) => void }) {
   // Likely clients first: ambient pods that serve no Service.
@@ -563,7 +600,9 @@ function NodeView({ data, settings }: { data: DataPlaneOverview; settings: Ambie
           <pre className="dp-table" data-testid="dp-ztunnel-table">
             {zc.text[table]}
           </pre>
-          <div className="section-title">Captured on {zc.node} ({zc.capturedPods.length})</div>
+          <div className="section-title">
+            Captured on {zc.node} ({zc.capturedPods.length})
+          </div>
           <ul className="dp-captured">
             {zc.capturedPods.map((c) => (
               <li key={c.pod}>

@@ -140,7 +140,10 @@ function loadElk(): Promise<ElkLike> {
 }
 
 /** Builds the ELK graph for an overview (exported for tests of the graph's shape). */
-export function buildGraph(o: DataPlaneOverview, opts: LayoutOptions = {}): { graph: ElkNode; hidden: number; binds: Array<{ id: string; from: string; to: string }> } {
+export function buildGraph(
+  o: DataPlaneOverview,
+  opts: LayoutOptions = {},
+): { graph: ElkNode; hidden: number; binds: Array<{ id: string; from: string; to: string }> } {
   let hidden = 0;
   const drawn = new Set<string>();
   const roles = new Map(o.pods.map((p) => [p.key, p.role]));
@@ -149,7 +152,10 @@ export function buildGraph(o: DataPlaneOverview, opts: LayoutOptions = {}): { gr
     const shown = pods.slice(0, MAX_PODS_PER_NODE);
     hidden += pods.length - shown.length;
     for (const k of shown) drawn.add(k);
-    const boxes = [{ id: ztunnelId(n.name), width: POD_W * 2 + BOX_GAP, height: ZT_H }, ...shown.map((k) => ({ id: podId(k), width: POD_W, height: podHeight(opts.labels?.get(podId(k))) }))];
+    const boxes = [
+      { id: ztunnelId(n.name), width: POD_W * 2 + BOX_GAP, height: ZT_H },
+      ...shown.map((k) => ({ id: podId(k), width: POD_W, height: podHeight(opts.labels?.get(podId(k))) })),
+    ];
     return {
       id: nodeId(n.name),
       layoutOptions: {
@@ -157,7 +163,10 @@ export function buildGraph(o: DataPlaneOverview, opts: LayoutOptions = {}): { gr
         'elk.padding': '[top=26,left=10,bottom=10,right=10]',
         'elk.spacing.nodeNode': String(BOX_GAP),
         ...(opts.availableWidth
-          ? { 'elk.rectpacking.widthApproximation.strategy': 'TARGET_WIDTH', 'elk.rectpacking.widthApproximation.targetWidth': String(nodeContentWidth(opts.availableWidth, o.nodes.length)) }
+          ? {
+              'elk.rectpacking.widthApproximation.strategy': 'TARGET_WIDTH',
+              'elk.rectpacking.widthApproximation.targetWidth': String(nodeContentWidth(opts.availableWidth, o.nodes.length)),
+            }
           : { 'elk.aspectRatio': '1.2' }),
       },
       children: boxes,
@@ -183,7 +192,10 @@ export function buildGraph(o: DataPlaneOverview, opts: LayoutOptions = {}): { gr
       'elk.padding': '[top=0,left=0,bottom=0,right=0]',
       'elk.spacing.nodeNode': String(NODE_GAP),
       ...(opts.availableWidth
-        ? { 'elk.rectpacking.widthApproximation.strategy': 'TARGET_WIDTH', 'elk.rectpacking.widthApproximation.targetWidth': String(Math.max(POD_W * 2, opts.availableWidth - ROOT_PAD)) }
+        ? {
+            'elk.rectpacking.widthApproximation.strategy': 'TARGET_WIDTH',
+            'elk.rectpacking.widthApproximation.targetWidth': String(Math.max(POD_W * 2, opts.availableWidth - ROOT_PAD)),
+          }
         : {}),
     },
     children: boxes,

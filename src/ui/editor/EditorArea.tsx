@@ -46,50 +46,56 @@ export function EditorArea() {
         ))}
       </div>
       <div className={`editor-split${split && activeView ? ' split' : ''}`} data-testid="editor-split">
-      <div className="editor-body" role="tabpanel" id="editor-tabpanel" hidden={viewCovers} {...(activeIndex >= 0 ? { 'aria-labelledby': `editor-tab-${activeIndex}` } : { 'aria-label': 'Editor' })}>
-        {hasTextFile &&
-          (editorWanted ? (
-            <Suspense fallback={<EditorPlaceholder />}>
-              <MonacoEditor />
-            </Suspense>
-          ) : (
-            <EditorPlaceholder />
-          ))}
-        {activeFile && activeFile.kind !== 'text' && (
-          <div className="editor-overlay" data-testid="file-notice">
-            <div className="file-notice">
-              <h3>{activeFile.kind === 'binary' ? 'This file looks binary' : 'This file is too large to edit'}</h3>
-              <p>
-                {activeFile.kind === 'binary'
-                  ? `${activeFile.path} (${formatBytes(activeFile.bytes)}) contains NUL bytes or mostly non-text data, so it is not opened in the editor.`
-                  : `${activeFile.path} is ${formatBytes(activeFile.bytes)}, over the editor's ${formatBytes(MAX_EDITOR_BYTES)} limit, so it is not opened in the editor.`}
-              </p>
-              <p>It stays in the workspace and is still analyzed; see the Problems panel. Delete it from the file list if it was added by mistake.</p>
-            </div>
-          </div>
-        )}
-        {ready && !activeFile && (
-          <div className="editor-overlay">
-            <div className="empty-state">
-              <p>No file open.</p>
-              {readOnly ? (
-                <p>Pick a file on the left.</p>
-              ) : (
+        <div
+          className="editor-body"
+          role="tabpanel"
+          id="editor-tabpanel"
+          hidden={viewCovers}
+          {...(activeIndex >= 0 ? { 'aria-labelledby': `editor-tab-${activeIndex}` } : { 'aria-label': 'Editor' })}
+        >
+          {hasTextFile &&
+            (editorWanted ? (
+              <Suspense fallback={<EditorPlaceholder />}>
+                <MonacoEditor />
+              </Suspense>
+            ) : (
+              <EditorPlaceholder />
+            ))}
+          {activeFile && activeFile.kind !== 'text' && (
+            <div className="editor-overlay" data-testid="file-notice">
+              <div className="file-notice">
+                <h3>{activeFile.kind === 'binary' ? 'This file looks binary' : 'This file is too large to edit'}</h3>
                 <p>
-                  <button type="button" className="button primary" onClick={() => useWorkspace.getState().createUntitled()}>
-                    New file
-                  </button>{' '}
-                  then paste Kubernetes / Istio YAML, or pick a file on the left.
+                  {activeFile.kind === 'binary'
+                    ? `${activeFile.path} (${formatBytes(activeFile.bytes)}) contains NUL bytes or mostly non-text data, so it is not opened in the editor.`
+                    : `${activeFile.path} is ${formatBytes(activeFile.bytes)}, over the editor's ${formatBytes(MAX_EDITOR_BYTES)} limit, so it is not opened in the editor.`}
                 </p>
-              )}
+                <p>It stays in the workspace and is still analyzed; see the Problems panel. Delete it from the file list if it was added by mistake.</p>
+              </div>
             </div>
-          </div>
-        )}
-      </div>
-      {activeView && split && <div className="view-divider" aria-hidden="true" />}
-      {views.map((v, i) => (
-        <DeferredViewPanel key={v} id={v} index={i} shown={v === activeView} />
-      ))}
+          )}
+          {ready && !activeFile && (
+            <div className="editor-overlay">
+              <div className="empty-state">
+                <p>No file open.</p>
+                {readOnly ? (
+                  <p>Pick a file on the left.</p>
+                ) : (
+                  <p>
+                    <button type="button" className="button primary" onClick={() => useWorkspace.getState().createUntitled()}>
+                      New file
+                    </button>{' '}
+                    then paste Kubernetes / Istio YAML, or pick a file on the left.
+                  </p>
+                )}
+              </div>
+            </div>
+          )}
+        </div>
+        {activeView && split && <div className="view-divider" aria-hidden="true" />}
+        {views.map((v, i) => (
+          <DeferredViewPanel key={v} id={v} index={i} shown={v === activeView} />
+        ))}
       </div>
     </div>
   );
@@ -112,7 +118,11 @@ function Tab({ path, index, active }: { path: string; index: number; active: boo
       onClose={() => useWorkspace.getState().closeTab(path)}
     >
       <span className={`tab-name${errors > 0 ? ' has-errors' : ''}`}>{name}</span>
-      {errors > 0 && <span className="visually-hidden">, {errors} error{errors === 1 ? '' : 's'}</span>}
+      {errors > 0 && (
+        <span className="visually-hidden">
+          , {errors} error{errors === 1 ? '' : 's'}
+        </span>
+      )}
     </TabShell>
   );
 }

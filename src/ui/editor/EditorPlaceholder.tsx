@@ -41,7 +41,16 @@ export function EditorPlaceholder() {
   const ask = () => openAfterFirstResults('asked');
   return (
     <div className="editor-placeholder" data-testid="editor-placeholder" onPointerDown={ask} onKeyDown={ask}>
-      <pre ref={pre} className="editor-placeholder-text" tabIndex={0} role="textbox" aria-multiline="true" aria-readonly="true" aria-label={`${active ?? 'File'}, read-only until the editor has loaded`} data-testid="editor-placeholder-text">
+      <pre
+        ref={pre}
+        className="editor-placeholder-text"
+        tabIndex={0}
+        role="textbox"
+        aria-multiline="true"
+        aria-readonly="true"
+        aria-label={`${active ?? 'File'}, read-only until the editor has loaded`}
+        data-testid="editor-placeholder-text"
+      >
         {shown.text}
         {shown.cut && <span className="editor-placeholder-cut">{'\n'}… (the rest shows in the editor)</span>}
       </pre>

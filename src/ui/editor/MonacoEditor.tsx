@@ -90,13 +90,25 @@ function toMarker(model: Model, d: Diagnostic): monaco.editor.IMarkerData | null
   }
   if (d.line) {
     const line = Math.min(Math.max(1, d.line), lines);
-    return { ...base, startLineNumber: line, startColumn: model.getLineFirstNonWhitespaceColumn(line) || 1, endLineNumber: line, endColumn: model.getLineMaxColumn(line) };
+    return {
+      ...base,
+      startLineNumber: line,
+      startColumn: model.getLineFirstNonWhitespaceColumn(line) || 1,
+      endLineNumber: line,
+      endColumn: model.getLineMaxColumn(line),
+    };
   }
   return null;
 }
 
 function sameMarker(a: monaco.editor.IMarkerData, b: monaco.editor.IMarkerData): boolean {
-  return a.startLineNumber === b.startLineNumber && a.startColumn === b.startColumn && a.endLineNumber === b.endLineNumber && a.endColumn === b.endColumn && a.message === b.message;
+  return (
+    a.startLineNumber === b.startLineNumber &&
+    a.startColumn === b.startColumn &&
+    a.endLineNumber === b.endLineNumber &&
+    a.endColumn === b.endColumn &&
+    a.message === b.message
+  );
 }
 
 function pathOfModel(model: Model): string | undefined {
@@ -117,25 +129,40 @@ function registerCodeActions(): void {
   monaco.editor.registerCommand(RUN_COMMAND, (_accessor: unknown, id: string, arg: unknown) => {
     void runCommand(id, arg);
   });
-  monaco.languages.registerCodeActionProvider('yaml', {
-    provideCodeActions(model, _range, context) {
-      const path = pathOfModel(model);
-      const sources = (path && markerSources.get(path)) || [];
-      const actions: monaco.languages.CodeAction[] = [];
-      const suppressions: monaco.languages.CodeAction[] = [];
-      for (const m of context.markers) {
-        const hit = sources.find((x) => sameMarker(x.marker, m));
-        if (!hit) continue;
-        for (const i of menuItems('problem.fix', hit.d)) {
-          actions.push({ title: i.title, kind: 'quickfix', diagnostics: [m], isPreferred: i.preferred, command: { id: RUN_COMMAND, title: i.title, arguments: [i.command.id, i.arg] } });
+  monaco.languages.registerCodeActionProvider(
+    'yaml',
+    {
+      provideCodeActions(model, _range, context) {
+        const path = pathOfModel(model);
+        const sources = (path && markerSources.get(path)) || [];
+        const actions: monaco.languages.CodeAction[] = [];
+        const suppressions: monaco.languages.CodeAction[] = [];
+        for (const m of context.markers) {
+          const hit = sources.find((x) => sameMarker(x.marker, m));
+          if (!hit) continue;
+          for (const i of menuItems('problem.fix', hit.d)) {
+            actions.push({
+              title: i.title,
+              kind: 'quickfix',
+              diagnostics: [m],
+              isPreferred: i.preferred,
+              command: { id: RUN_COMMAND, title: i.title, arguments: [i.command.id, i.arg] },
+            });
+          }
+          for (const i of menuItems('problem.suppress', hit.d)) {
+            suppressions.push({
+              title: i.title,
+              kind: 'quickfix',
+              diagnostics: [m],
+              command: { id: RUN_COMMAND, title: i.title, arguments: [i.command.id, i.arg] },
+            });
+          }
         }
-        for (const i of menuItems('problem.suppress', hit.d)) {
-          suppressions.push({ title: i.title, kind: 'quickfix', diagnostics: [m], command: { id: RUN_COMMAND, title: i.title, arguments: [i.command.id, i.arg] } });
-        }
-      }
-      return { actions: [...actions, ...suppressions], dispose() {} };
+        return { actions: [...actions, ...suppressions], dispose() {} };
+      },
     },
-  }, { providedCodeActionKinds: ['quickfix'] });
+    { providedCodeActionKinds: ['quickfix'] },
+  );
 }
 
 /**
@@ -153,7 +180,7 @@ function contextMenuActions(editor: monaco.editor.IStandaloneCodeEditor): monaco
       .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
     list.forEach((c, n) => {
       // File commands act on the active file; the others take no argument.
-      const argOf = () => (c.forFile ? useWorkspace.getState().active ?? undefined : undefined);
+      const argOf = () => (c.forFile ? (useWorkspace.getState().active ?? undefined) : undefined);
       added.push(
         editor.addAction({
           id: `meshWorkbench.menu.${c.id}`,
@@ -268,7 +295,11 @@ function editModel(path: string, edits: readonly TextEdit[]): boolean {
   if (!e) return false;
   // The caller (fixes.ts) has refused already; a model takes edits even when its editor is read-only.
   if (isReadOnly()) return true;
-  const ops = edits.map((x) => ({ range: new monaco.Range(x.range.startLine, x.range.startCol, x.range.endLine, x.range.endCol), text: x.text, forceMoveMarkers: true }));
+  const ops = edits.map((x) => ({
+    range: new monaco.Range(x.range.startLine, x.range.startCol, x.range.endLine, x.range.endCol),
+    text: x.text,
+    forceMoveMarkers: true,
+  }));
   e.model.pushStackElement();
   e.model.pushEditOperations(null, ops, () => null);
   e.model.pushStackElement();
@@ -504,13 +535,13 @@ export default function MonacoEditor() {
           .filter((m) => m.owner.startsWith(MARKER_OWNER))
           .sort((a, b) => a.startLineNumber - b.startLineNumber || a.startColumn - b.startColumn)
           .map((m) => ({
-          line: m.startLineNumber,
-          col: m.startColumn,
-          endLine: m.endLineNumber,
-          endCol: m.endColumn,
-          severity: m.severity === monaco.MarkerSeverity.Error ? 'Error' : m.severity === monaco.MarkerSeverity.Warning ? 'Warning' : 'Info',
-          message: m.message,
-        }));
+            line: m.startLineNumber,
+            col: m.startColumn,
+            endLine: m.endLineNumber,
+            endCol: m.endColumn,
+            severity: m.severity === monaco.MarkerSeverity.Error ? 'Error' : m.severity === monaco.MarkerSeverity.Warning ? 'Warning' : 'Info',
+            message: m.message,
+          }));
       },
       value: (path) => {
         const p = path ?? current;

@@ -108,7 +108,14 @@ export function registerSchemaHelp(): void {
       if (ctx.at === 'value') {
         const values = node.enum ?? (node.type === 'boolean' ? ['true', 'false'] : []);
         values.forEach((v, i) =>
-          suggestions.push({ label: String(v), kind: monaco.languages.CompletionItemKind.EnumMember, insertText: String(v), range, sortText: String(i).padStart(3, '0'), detail: node.help ?? typeName(node) }),
+          suggestions.push({
+            label: String(v),
+            kind: monaco.languages.CompletionItemKind.EnumMember,
+            insertText: String(v),
+            range,
+            sortText: String(i).padStart(3, '0'),
+            detail: node.help ?? typeName(node),
+          }),
         );
         return { suggestions };
       }
@@ -130,7 +137,15 @@ export function registerSchemaHelp(): void {
       }
       if (ctx.path.length === 1 && ctx.path[0] === 'spec') {
         for (const sn of SNIPPETS[ctx.kind] ?? []) {
-          suggestions.push({ label: sn.label, kind: monaco.languages.CompletionItemKind.Snippet, detail: sn.detail, insertText: sn.body, insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet, sortText: `2${sn.label}`, range });
+          suggestions.push({
+            label: sn.label,
+            kind: monaco.languages.CompletionItemKind.Snippet,
+            detail: sn.detail,
+            insertText: sn.body,
+            insertTextRules: monaco.languages.CompletionItemInsertTextRule.InsertAsSnippet,
+            sortText: `2${sn.label}`,
+            range,
+          });
         }
       }
       return { suggestions };

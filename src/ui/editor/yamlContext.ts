@@ -46,7 +46,14 @@ function parseLine(text: string): Line {
   const m = KEY_RE.exec(body);
   if (!m) return { indent, dash, keyCol, hasValue: body !== '', blank: false };
   const value = body.slice(m[0].length).replace(/#.*$/, '').trim();
-  return { indent, dash, keyCol, key: (m[2] as string).trim(), hasValue: value !== '' && value !== '|' && value !== '>' && !value.startsWith('&'), blank: false };
+  return {
+    indent,
+    dash,
+    keyCol,
+    key: (m[2] as string).trim(),
+    hasValue: value !== '' && value !== '|' && value !== '>' && !value.startsWith('&'),
+    blank: false,
+  };
 }
 
 /** The lines of the YAML document around `lineIndex` (0-based), and its first line. */
@@ -157,7 +164,11 @@ export function yamlContextAt(text: string, line: number, column: number): YamlC
 }
 
 /** The key under the cursor on a line (`  timeout: 5s` → timeout) and the context of that key. */
-export function keyAt(text: string, line: number, column: number): { key: string; path: string[]; apiVersion: string; kind: string; startCol: number; endCol: number } | undefined {
+export function keyAt(
+  text: string,
+  line: number,
+  column: number,
+): { key: string; path: string[]; apiVersion: string; kind: string; startCol: number; endCol: number } | undefined {
   const lines = text.split(/\r?\n/);
   const full = lines[line - 1] ?? '';
   const l = parseLine(full);

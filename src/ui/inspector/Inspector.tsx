@@ -46,16 +46,14 @@ export function Inspector() {
           </button>
         ))}
       </div>
-      <div className={`inspector-tabpanel${tab === 'certs' ? ' certs-tabpanel' : ''}`} role="tabpanel" id="inspector-tabpanel" aria-labelledby={`inspector-tab-${current.id}`} tabIndex={0}>
-        {tab === 'proxy' ? (
-          <ProxyConfigSummary />
-        ) : tab === 'share' ? (
-          <SharePanel />
-        ) : tab === 'certs' ? (
-          <CertificatesSummary />
-        ) : (
-          <DataPlaneSummary />
-        )}
+      <div
+        className={`inspector-tabpanel${tab === 'certs' ? ' certs-tabpanel' : ''}`}
+        role="tabpanel"
+        id="inspector-tabpanel"
+        aria-labelledby={`inspector-tab-${current.id}`}
+        tabIndex={0}
+      >
+        {tab === 'proxy' ? <ProxyConfigSummary /> : tab === 'share' ? <SharePanel /> : tab === 'certs' ? <CertificatesSummary /> : <DataPlaneSummary />}
       </div>
       <div className="inspector-scroll">
         <Assumptions />
@@ -97,7 +95,8 @@ function Assumptions() {
           onChange={(e) => useAnalysis.getState().setSettings({ istioctlMode: e.target.checked })}
         />
         <span>
-          istioctl file mode: report exactly what <code>istioctl analyze --use-kube=false</code> reports (no Pods, Services, Namespaces, Nodes or Secrets read from the files, the analyzers that need them skipped, no schema findings)
+          istioctl file mode: report exactly what <code>istioctl analyze --use-kube=false</code> reports (no Pods, Services, Namespaces, Nodes or Secrets read
+          from the files, the analyzers that need them skipped, no schema findings)
         </span>
       </label>
       {assumptions.length === 0 ? (
@@ -129,8 +128,8 @@ function SkippedAnalyzers() {
         </p>
       ) : (
         <p className="muted">
-          Your files hold no {kinds.map((k) => `${k}s`).join(', ')}. Like istioctl, these analyzers need them and were not run; add the
-          objects (for example <code>kubectl get {kinds.map((k) => `${k.toLowerCase()}s`).join(',')} -A -o yaml</code>) to run them.
+          Your files hold no {kinds.map((k) => `${k}s`).join(', ')}. Like istioctl, these analyzers need them and were not run; add the objects (for example{' '}
+          <code>kubectl get {kinds.map((k) => `${k.toLowerCase()}s`).join(',')} -A -o yaml</code>) to run them.
         </p>
       )}
       <ul className="assumption-list">
@@ -179,9 +178,7 @@ function Workloads() {
             <p className="muted" data-testid="workloads-summary">
               {counts.sidecar} with an Istio proxy, {counts.ambient} ambient, {counts.none} not in the mesh
               {counts.derived > 0 && (
-                <>
-                  {' '}· {counts.derived} derived from controllers whose pods are not in your files (names and IPs are ours, not your cluster's)
-                </>
+                <> · {counts.derived} derived from controllers whose pods are not in your files (names and IPs are ours, not your cluster's)</>
               )}
             </p>
           )}
@@ -284,7 +281,13 @@ function Suppressions() {
             <li key={s}>
               <code>{s}</code>
               {!readOnly && (
-                <button type="button" className="icon-button small" aria-label={`Remove suppression ${s}`} title="Remove" onClick={() => set(suppressions.filter((x) => x !== s))}>
+                <button
+                  type="button"
+                  className="icon-button small"
+                  aria-label={`Remove suppression ${s}`}
+                  title="Remove"
+                  onClick={() => set(suppressions.filter((x) => x !== s))}
+                >
                   ×
                 </button>
               )}
@@ -300,7 +303,13 @@ function Suppressions() {
             add();
           }}
         >
-          <input className="text-input" placeholder="IST0102=Namespace default" aria-label="New suppression" value={draft} onChange={(e) => setDraft(e.target.value)} />
+          <input
+            className="text-input"
+            placeholder="IST0102=Namespace default"
+            aria-label="New suppression"
+            value={draft}
+            onChange={(e) => setDraft(e.target.value)}
+          />
           <button type="submit" className="button">
             Add
           </button>

@@ -85,10 +85,7 @@ export function ProblemsPanel() {
     return c;
   }, [diagnostics]);
   const codes = useMemo(() => [...new Set(diagnostics.map((d) => d.code))].sort(), [diagnostics]);
-  const rows = useMemo(
-    () => sortDiagnostics(filterDiagnostics(diagnostics, { ...filters, text: deferredText })),
-    [diagnostics, filters, deferredText],
-  );
+  const rows = useMemo(() => sortDiagnostics(filterDiagnostics(diagnostics, { ...filters, text: deferredText })), [diagnostics, filters, deferredText]);
   // Only asked when there is something to show it for.
   const proxies = useWorkerQuery('proxies', {}, diagnostics.length > 0);
   const proxyOf = useMemo(() => proxiesByOrigin(proxies.data?.items ?? []), [proxies.data]);
@@ -113,7 +110,10 @@ export function ProblemsPanel() {
     <section className="panel problems" aria-label="Problems" data-testid="problems" data-pane="problems">
       <div className="panel-header problems-header">
         <h2 className="panel-title">
-          Problems <span className="count-pill" data-testid="problems-count">{diagnostics.length}</span>
+          Problems{' '}
+          <span className="count-pill" data-testid="problems-count">
+            {diagnostics.length}
+          </span>
         </h2>
         <div className="filters" role="toolbar" aria-label="Problem filters">
           {LEVELS.map((l) => (
@@ -135,7 +135,13 @@ export function ProblemsPanel() {
               <span className="toggle-label">{levelLabel(l)}</span> <span className="toggle-count">{counts[l]}</span>
             </button>
           ))}
-          <select className="select" aria-label="Filter by code" data-testid="filter-code" value={filters.code} onChange={(e) => setFilters({ code: e.target.value })}>
+          <select
+            className="select"
+            aria-label="Filter by code"
+            data-testid="filter-code"
+            value={filters.code}
+            onChange={(e) => setFilters({ code: e.target.value })}
+          >
             <option value="">All codes</option>
             {codes.map((c) => (
               <option key={c} value={c}>
@@ -167,10 +173,18 @@ export function ProblemsPanel() {
                 <th className="col-level" scope="col">
                   <span className="visually-hidden">Level</span>
                 </th>
-                <th className="col-code" scope="col">Code</th>
-                <th className="col-message" scope="col">Message</th>
-                <th className="col-origin" scope="col">Resource</th>
-                <th className="col-loc" scope="col">File</th>
+                <th className="col-code" scope="col">
+                  Code
+                </th>
+                <th className="col-message" scope="col">
+                  Message
+                </th>
+                <th className="col-origin" scope="col">
+                  Resource
+                </th>
+                <th className="col-loc" scope="col">
+                  File
+                </th>
                 <th className="col-actions" scope="col">
                   <span className="visually-hidden">Actions</span>
                 </th>
@@ -217,7 +231,13 @@ const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy
   const locTitle = moved ? `istioctl prints line ${d.line}; the field starts on line ${fieldLine}` : undefined;
   const fieldTitle = moved ? `A click selects the field the message is about, which starts on line ${fieldLine}; istioctl prints line ${d.line}` : undefined;
   const suppressItems = () =>
-    commandMenuItems(menuItems('problem.suppress', d), (i) => (i.command.id === 'problems.suppressWithAnnotation' ? 'suppress-annotation' : i.command.id === 'problems.suppressWithRule' ? 'suppress-rule' : i.command.id));
+    commandMenuItems(menuItems('problem.suppress', d), (i) =>
+      i.command.id === 'problems.suppressWithAnnotation'
+        ? 'suppress-annotation'
+        : i.command.id === 'problems.suppressWithRule'
+          ? 'suppress-rule'
+          : i.command.id,
+    );
   return (
     <tr
       className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}${menu ? ' menu-open' : ''}${isLinked ? ' linked' : ''}`}
@@ -239,7 +259,14 @@ const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy
       </td>
       <td className="col-code">
         {d.docUrl ? (
-          <a href={d.docUrl} tabIndex={-1} target="_blank" rel="noreferrer noopener" onClick={(e) => e.stopPropagation()} title={`Open the documentation of ${d.code}`}>
+          <a
+            href={d.docUrl}
+            tabIndex={-1}
+            target="_blank"
+            rel="noreferrer noopener"
+            onClick={(e) => e.stopPropagation()}
+            title={`Open the documentation of ${d.code}`}
+          >
             {d.code}
           </a>
         ) : (
@@ -271,7 +298,13 @@ const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy
         </div>
         {menu === 'fix' && (
           <Suspense fallback={null}>
-            <Menu anchor={fixButton} label={`Fixes for ${d.code}`} testId="fix-menu" items={commandMenuItems(fixes, () => 'fix-item')} onClose={() => setMenu(null)} />
+            <Menu
+              anchor={fixButton}
+              label={`Fixes for ${d.code}`}
+              testId="fix-menu"
+              items={commandMenuItems(fixes, () => 'fix-item')}
+              onClose={() => setMenu(null)}
+            />
           </Suspense>
         )}
       </td>
@@ -282,7 +315,8 @@ const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy
         </span>
         {moved && (
           <span className="loc-field" data-testid="problem-field-line" title={fieldTitle}>
-            {' '}→ {fieldLine}
+            {' '}
+            → {fieldLine}
           </span>
         )}
       </td>

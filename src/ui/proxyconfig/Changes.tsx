@@ -27,7 +27,10 @@ function baselineSide(files: readonly FileLike[], settings: UserSettings): Promi
 function release(): void {
   const old = cached;
   cached = null;
-  void old?.side.then((s) => s.dispose(), () => undefined);
+  void old?.side.then(
+    (s) => s.dispose(),
+    () => undefined,
+  );
 }
 
 const EMPTY: ResourceSet = { listeners: [], routes: [], clusters: [], endpoints: [] };
@@ -92,7 +95,8 @@ export function Changes({ proxy, data }: { proxy: string; data: ProxyConfigResul
     return (
       <div className="proxy-changes" data-testid="proxy-changes">
         <p className="muted" data-testid="changes-no-baseline">
-          No baseline is pinned. Pin the current files as the baseline, edit, and this tab shows what your edits change in this proxy&apos;s config. Review changes compares with the same baseline.
+          No baseline is pinned. Pin the current files as the baseline, edit, and this tab shows what your edits change in this proxy&apos;s config. Review
+          changes compares with the same baseline.
         </p>
         {pinButton}
       </div>
@@ -104,7 +108,11 @@ export function Changes({ proxy, data }: { proxy: string; data: ProxyConfigResul
         <span className="muted">Compared with the Review baseline (the files pinned here or in Review changes).</span>
         {pinButton}
       </div>
-      {!ready && <p className="muted" data-testid="changes-running">Generating this proxy from the baseline…</p>}
+      {!ready && (
+        <p className="muted" data-testid="changes-running">
+          Generating this proxy from the baseline…
+        </p>
+      )}
       {ready && 'error' in ready && <div className="field-error">The baseline could not be generated: {ready.error}</div>}
       {ready && 'resources' in ready && ready.absent && (
         <p className="proxy-note" data-testid="changes-new-proxy">

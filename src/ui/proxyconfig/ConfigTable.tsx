@@ -222,9 +222,20 @@ function DetailPane({ row }: { row: RowModel | undefined }) {
     <section className="pc-detail" data-testid="proxy-detail" aria-label="Selected row">
       <div className="pc-detail-info">
         <div className="pc-detail-head">
-          <strong className="pc-detail-title">{row.cells.filter((c) => c !== '').slice(0, 2).join(' · ') || row.key}</strong>
+          <strong className="pc-detail-title">
+            {row.cells
+              .filter((c) => c !== '')
+              .slice(0, 2)
+              .join(' · ') || row.key}
+          </strong>
           {src && (
-            <button type="button" className="button" data-testid="proxy-goto" title={`${describeSource(src)} (${src.file}:${src.line})`} onClick={() => reveal(src)}>
+            <button
+              type="button"
+              className="button"
+              data-testid="proxy-goto"
+              title={`${describeSource(src)} (${src.file}:${src.line})`}
+              onClick={() => reveal(src)}
+            >
               Go to config
             </button>
           )}

@@ -22,14 +22,28 @@ const TABLES: { id: TableTab; label: string }[] = [
   { id: 'endpoints', label: 'Endpoints' },
   { id: 'secrets', label: 'Secrets' },
 ];
-const NO_PROVENANCE: ProxyConfigResult['provenance'] = { listeners: {}, filterChains: {}, clusters: {}, routeConfigs: {}, virtualHosts: {}, routes: {}, endpoints: {} };
+const NO_PROVENANCE: ProxyConfigResult['provenance'] = {
+  listeners: {},
+  filterChains: {},
+  clusters: {},
+  routeConfigs: {},
+  virtualHosts: {},
+  routes: {},
+  endpoints: {},
+};
 
 function sourceText(r: ResolvedProvenance): string {
   return `${r.kind ? `${r.kind} ${r.namespace}/${r.name}` : r.resourceKey}${r.fieldPath ? ` ${r.fieldPath}` : ''} (${r.file}:${r.line})`;
 }
 
 /** The dump file's own tables (istioctl's), read in the page. */
-function DumpTables({ file, renderTable }: { file: string; renderTable: (tab: TableTab, data: Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'>) => ReactNode }) {
+function DumpTables({
+  file,
+  renderTable,
+}: {
+  file: string;
+  renderTable: (tab: TableTab, data: Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'>) => ReactNode;
+}) {
   const [tab, setTab] = useState<TableTab>('listeners');
   const text = fileText(file) ?? '';
   const parsed = useMemo(() => parseDumpText(text), [text]);
@@ -39,7 +53,15 @@ function DumpTables({ file, renderTable }: { file: string; renderTable: (tab: Ta
     <div data-testid="dump-tables">
       <div className="proxy-tabs" role="tablist" aria-label="Dump tables">
         {TABLES.map((t) => (
-          <button key={t.id} type="button" role="tab" aria-selected={t.id === tab} className={`proxy-tab${t.id === tab ? ' active' : ''}`} data-testid={`dump-tab-${t.id}`} onClick={() => setTab(t.id)}>
+          <button
+            key={t.id}
+            type="button"
+            role="tab"
+            aria-selected={t.id === tab}
+            className={`proxy-tab${t.id === tab ? ' active' : ''}`}
+            data-testid={`dump-tab-${t.id}`}
+            onClick={() => setTab(t.id)}
+          >
             {t.label}
           </button>
         ))}
@@ -111,13 +133,20 @@ export function DumpCompare({
   return (
     <div className="proxy-dump" data-testid="proxy-dump">
       <p className="muted">
-        Compare a real Envoy config dump (<code>/config_dump?include_eds</code> or <code>istioctl proxy-config all -o json</code>) with the config generated for this proxy. Ignored as
-        runtime-only: {RUNTIME_ONLY_FIELDS.join(', ')}.
+        Compare a real Envoy config dump (<code>/config_dump?include_eds</code> or <code>istioctl proxy-config all -o json</code>) with the config generated for
+        this proxy. Ignored as runtime-only: {RUNTIME_ONLY_FIELDS.join(', ')}.
       </p>
       <div className="dump-controls">
         <label className="proxy-picker">
           <span>Dump</span>
-          <select className="text-input" aria-label="Dump file" data-testid="dump-file" value={file} onChange={(e) => setChosen(e.target.value)} disabled={dumpFiles.length === 0}>
+          <select
+            className="text-input"
+            aria-label="Dump file"
+            data-testid="dump-file"
+            value={file}
+            onChange={(e) => setChosen(e.target.value)}
+            disabled={dumpFiles.length === 0}
+          >
             {dumpFiles.length === 0 && <option value="">No dump in the workspace</option>}
             {dumpFiles.map((p) => (
               <option key={p} value={p}>
@@ -129,40 +158,72 @@ export function DumpCompare({
         {!readOnly && (
           <label className="button dump-upload-label">
             Upload dump…
-            <input type="file" accept=".json,.yaml,.yml,application/json" data-testid="dump-upload" className="dump-upload" onChange={(e) => void upload(e.target.files)} />
+            <input
+              type="file"
+              accept=".json,.yaml,.yml,application/json"
+              data-testid="dump-upload"
+              className="dump-upload"
+              onChange={(e) => void upload(e.target.files)}
+            />
           </label>
         )}
       </div>
       {!readOnly && (
-      <details className="dump-paste-box" open={dumpFiles.length === 0}>
-        <summary>Paste a dump</summary>
-        <textarea className="dump-paste" data-testid="dump-paste" aria-label="Paste an Envoy config dump" placeholder='{"configs": [ … ]} (kept as a workspace file; nothing leaves this tab)' value={paste} spellCheck={false} onChange={(e) => setPaste(e.target.value)} />
-        <button
-          type="button"
-          className="button primary"
-          data-testid="dump-add"
-          disabled={!paste.trim()}
-          onClick={() => {
-            addDump(paste, 'config_dump.json');
-            setPaste('');
-          }}
-        >
-          Add to workspace and compare
-        </button>
-      </details>
+        <details className="dump-paste-box" open={dumpFiles.length === 0}>
+          <summary>Paste a dump</summary>
+          <textarea
+            className="dump-paste"
+            data-testid="dump-paste"
+            aria-label="Paste an Envoy config dump"
+            placeholder='{"configs": [ … ]} (kept as a workspace file; nothing leaves this tab)'
+            value={paste}
+            spellCheck={false}
+            onChange={(e) => setPaste(e.target.value)}
+          />
+          <button
+            type="button"
+            className="button primary"
+            data-testid="dump-add"
+            disabled={!paste.trim()}
+            onClick={() => {
+              addDump(paste, 'config_dump.json');
+              setPaste('');
+            }}
+          >
+            Add to workspace and compare
+          </button>
+        </details>
       )}
       {file !== '' && (
         <div className="proxy-tabs" role="tablist" aria-label="Dump views">
-          <button type="button" role="tab" aria-selected={view === 'diff'} className={`proxy-tab${view === 'diff' ? ' active' : ''}`} data-testid="dump-view-diff" onClick={() => setView('diff')}>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={view === 'diff'}
+            className={`proxy-tab${view === 'diff' ? ' active' : ''}`}
+            data-testid="dump-view-diff"
+            onClick={() => setView('diff')}
+          >
             Differences
           </button>
-          <button type="button" role="tab" aria-selected={view === 'tables'} className={`proxy-tab${view === 'tables' ? ' active' : ''}`} data-testid="dump-view-tables" onClick={() => setView('tables')}>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={view === 'tables'}
+            className={`proxy-tab${view === 'tables' ? ' active' : ''}`}
+            data-testid="dump-view-tables"
+            onClick={() => setView('tables')}
+          >
             The dump&apos;s tables
           </button>
         </div>
       )}
       {view === 'tables' && file !== '' && <DumpTables file={file} renderTable={renderTable} />}
-      {view === 'diff' && diff.error && !diff.loading && <div className="field-error" data-testid="dump-error">{diff.error}</div>}
+      {view === 'diff' && diff.error && !diff.loading && (
+        <div className="field-error" data-testid="dump-error">
+          {diff.error}
+        </div>
+      )}
       {view === 'diff' && file !== '' && !data && !diff.error && <p className="muted">Comparing…</p>}
       {view === 'diff' && data && (
         <div data-testid="dump-result">
@@ -213,7 +274,13 @@ export function DumpCompare({
             </ul>
           )}
           <div className="changes-head">
-            <select className="text-input" aria-label="Show" data-testid="dump-filter" value={filter} onChange={(e) => setFilter(e.target.value as typeof filter)}>
+            <select
+              className="text-input"
+              aria-label="Show"
+              data-testid="dump-filter"
+              value={filter}
+              onChange={(e) => setFilter(e.target.value as typeof filter)}
+            >
               <option value="all">All differences ({data.differences.length})</option>
               <option value="differs">Different</option>
               <option value="only-in-dump">Only in the dump</option>
@@ -233,7 +300,13 @@ export function DumpCompare({
                     {(data.sources[`${d.type}/${d.name}`] ?? []).slice(0, 2).map((src, i) => (
                       <span key={i}>
                         {' '}
-                        <button type="button" className="link-button" data-testid="dump-source" title="Open the config that makes the generated side" onClick={() => reveal(src)}>
+                        <button
+                          type="button"
+                          className="link-button"
+                          data-testid="dump-source"
+                          title="Open the config that makes the generated side"
+                          onClick={() => reveal(src)}
+                        >
                           from {sourceText(src)}
                         </button>
                       </span>

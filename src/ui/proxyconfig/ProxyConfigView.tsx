@@ -46,7 +46,12 @@ export function ProxyConfigView() {
             <ProxyPicker items={items} proxy={proxy} />
             {summary && (summary.syntheticAddress || summary.derived) && (
               <p className="muted proxy-note" data-testid="proxy-synthetic">
-                {[summary.derived ? `Pod derived from ${summary.derivedFrom ?? 'its controller'} (not in your files).` : '', summary.syntheticAddress ? 'The pod has no IP in your files, so it gets a deterministic synthetic one.' : ''].filter((x) => x !== '').join(' ')}
+                {[
+                  summary.derived ? `Pod derived from ${summary.derivedFrom ?? 'its controller'} (not in your files).` : '',
+                  summary.syntheticAddress ? 'The pod has no IP in your files, so it gets a deterministic synthetic one.' : '',
+                ]
+                  .filter((x) => x !== '')
+                  .join(' ')}
               </p>
             )}
           </div>
@@ -80,7 +85,12 @@ export function ProxyConfigView() {
               {data && tab === 'simulate' && <Simulator proxy={proxy} provenance={data.provenance} />}
               {data && tab === 'changes' && <Changes proxy={proxy} data={data} />}
               {data && tab === 'dump' && (
-                <DumpCompare proxy={proxy} proxies={items.map((p) => p.id)} onPick={(id) => useProxyView.getState().setProxy(id)} renderTable={(t, d) => <ConfigTable key={`dump/${t}`} tab={t} data={d} scope={`dump:${t}`} />} />
+                <DumpCompare
+                  proxy={proxy}
+                  proxies={items.map((p) => p.id)}
+                  onPick={(id) => useProxyView.getState().setProxy(id)}
+                  renderTable={(t, d) => <ConfigTable key={`dump/${t}`} tab={t} data={d} scope={`dump:${t}`} />}
+                />
               )}
             </div>
           )}

@@ -48,7 +48,13 @@ export function ProxyPicker({ items, proxy }: { items: readonly ProxySummary[]; 
     <div className="proxy-picker-row">
       <label className="proxy-picker">
         <span>Proxy</span>
-        <select className="text-input" value={proxy} data-testid="proxy-picker" aria-label="Proxy" onChange={(e) => useProxyView.getState().setProxy(e.target.value)}>
+        <select
+          className="text-input"
+          value={proxy}
+          data-testid="proxy-picker"
+          aria-label="Proxy"
+          onChange={(e) => useProxyView.getState().setProxy(e.target.value)}
+        >
           {proxy === '' && <option value="">Choose a proxy…</option>}
           <ProxyOptions items={items} picked={proxy} filter={filter} />
         </select>

@@ -25,7 +25,8 @@ export function RouteTestsView() {
   if (files.data && list.length === 0) {
     return (
       <p className="muted" data-testid="route-tests-none">
-        No route-test file in the workspace. Add a YAML file with <code>apiVersion: mesh-workbench.dev/v1alpha1</code> and <code>kind: RouteTests</code> (see docs/reference.md, Route tests).
+        No route-test file in the workspace. Add a YAML file with <code>apiVersion: mesh-workbench.dev/v1alpha1</code> and <code>kind: RouteTests</code> (see
+        docs/reference.md, Route tests).
       </p>
     );
   }
@@ -51,7 +52,11 @@ export function RouteTestsView() {
       {active && !data && !report.error && <p className="muted">Running…</p>}
       {data && (
         <>
-          <p className={data.failed > 0 || data.problems.length > 0 ? 'route-tests-summary failed' : 'route-tests-summary passed'} data-testid="route-tests-summary" role="status">
+          <p
+            className={data.failed > 0 || data.problems.length > 0 ? 'route-tests-summary failed' : 'route-tests-summary passed'}
+            data-testid="route-tests-summary"
+            role="status"
+          >
             {data.failed > 0 ? `${data.failed} failed, ` : ''}
             {data.passed} passed, {data.passed + data.failed} total
             {data.problems.length > 0 ? `; ${data.problems.length} problem${data.problems.length === 1 ? '' : 's'} in the file` : ''}

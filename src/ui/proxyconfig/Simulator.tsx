@@ -51,7 +51,13 @@ export function Simulator({ proxy, provenance }: { proxy: string; provenance: Pr
           run();
         }}
       >
-        <select className="text-input" aria-label="Protocol" data-testid="sim-protocol" value={form.protocol} onChange={(e) => set({ protocol: e.target.value as SimulateArgs['protocol'] & string })}>
+        <select
+          className="text-input"
+          aria-label="Protocol"
+          data-testid="sim-protocol"
+          value={form.protocol}
+          onChange={(e) => set({ protocol: e.target.value as SimulateArgs['protocol'] & string })}
+        >
           {['http', 'http2', 'grpc', 'tcp', 'tls'].map((p) => (
             <option key={p} value={p}>
               {p === 'http' ? 'HTTP/1.1' : p === 'http2' ? 'HTTP/2' : p === 'grpc' ? 'gRPC' : p.toUpperCase()}
@@ -63,10 +69,38 @@ export function Simulator({ proxy, provenance }: { proxy: string; provenance: Pr
             <option key={m}>{m}</option>
           ))}
         </select>
-        <input className="text-input" aria-label="Host" placeholder="host or IP" data-testid="sim-host" value={form.host} onChange={(e) => set({ host: e.target.value })} />
-        <input className="text-input sim-port" aria-label="Port" type="number" data-testid="sim-port" value={form.port} onChange={(e) => set({ port: Number(e.target.value) })} />
-        <input className="text-input" aria-label="Path" placeholder="/path" data-testid="sim-path" value={form.path} onChange={(e) => set({ path: e.target.value })} />
-        <input className="text-input" aria-label="Headers" placeholder="headers: name: value; …" data-testid="sim-headers" value={form.headers} onChange={(e) => set({ headers: e.target.value })} />
+        <input
+          className="text-input"
+          aria-label="Host"
+          placeholder="host or IP"
+          data-testid="sim-host"
+          value={form.host}
+          onChange={(e) => set({ host: e.target.value })}
+        />
+        <input
+          className="text-input sim-port"
+          aria-label="Port"
+          type="number"
+          data-testid="sim-port"
+          value={form.port}
+          onChange={(e) => set({ port: Number(e.target.value) })}
+        />
+        <input
+          className="text-input"
+          aria-label="Path"
+          placeholder="/path"
+          data-testid="sim-path"
+          value={form.path}
+          onChange={(e) => set({ path: e.target.value })}
+        />
+        <input
+          className="text-input"
+          aria-label="Headers"
+          placeholder="headers: name: value; …"
+          data-testid="sim-headers"
+          value={form.headers}
+          onChange={(e) => set({ headers: e.target.value })}
+        />
         <button type="submit" className="button" data-testid="sim-run">
           Simulate
         </button>
@@ -80,7 +114,13 @@ export function Simulator({ proxy, provenance }: { proxy: string; provenance: Pr
               const src = s.source?.file ? s.source : sourceOf(s.at);
               const failing = s.status === 'fail' || s.kind === 'failure';
               return (
-                <li key={i} tabIndex={-1} className={`sim-step sim-${s.kind}${failing ? ' sim-step-failing' : ''}`} data-testid={`sim-step-${s.kind}`} data-status={failing ? 'fail' : 'ok'}>
+                <li
+                  key={i}
+                  tabIndex={-1}
+                  className={`sim-step sim-${s.kind}${failing ? ' sim-step-failing' : ''}`}
+                  data-testid={`sim-step-${s.kind}`}
+                  data-status={failing ? 'fail' : 'ok'}
+                >
                   <span className="sim-step-num" data-testid="sim-step-num" aria-hidden="true">
                     {i + 1}.
                   </span>
@@ -136,7 +176,14 @@ function SimVerdict({ result, onShowStep }: { result: SimulateResult; onShowStep
       {v.outcome !== 'ok' && failAt !== undefined && (
         <div className="sim-verdict-where" data-testid="sim-verdict-ended">
           Fails at{' '}
-          <button type="button" className="link-button sim-verdict-step sim-step-failing" data-testid="sim-verdict-step" data-status="fail" title="Show this step in the list" onClick={() => onShowStep(failAt)}>
+          <button
+            type="button"
+            className="link-button sim-verdict-step sim-step-failing"
+            data-testid="sim-verdict-step"
+            data-status="fail"
+            title="Show this step in the list"
+            onClick={() => onShowStep(failAt)}
+          >
             step {failAt + 1}: {v.endedAt}
           </button>
         </div>

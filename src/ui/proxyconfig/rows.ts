@@ -1,7 +1,18 @@
 // The rows of the Proxy config tables: istioctl's columns and cells, plus what we add (where a
 // route goes, where a secret comes from, the header and query conditions istioctl's MATCH
 // leaves out, and what a row does to requests), each with its JSON and its sources.
-import { listenerTable, waypointListenerTable, routeTable, clusterTable, edsTable, secretSummary, tableFindings, findingsByRow, type ConfigDump, type TableFinding } from '../../core/xds/configdump/index.ts';
+import {
+  listenerTable,
+  waypointListenerTable,
+  routeTable,
+  clusterTable,
+  edsTable,
+  secretSummary,
+  tableFindings,
+  findingsByRow,
+  type ConfigDump,
+  type TableFinding,
+} from '../../core/xds/configdump/index.ts';
 import type { ProxySecretInfo, ResolvedProvenance } from '../../core/queries/views.ts';
 import type { Provenance, TableTab } from './shared.ts';
 
@@ -34,7 +45,9 @@ function secretSource(info: ProxySecretInfo | undefined): string {
     case 'file':
       return 'file mounted in the proxy (not in the workspace)';
     case 'credential':
-      return info.served ? `${info.ref?.kind ?? 'Secret'} ${info.ref?.namespace}/${info.ref?.name}` : `not served: ${info.ref ? `${info.ref.kind} ${info.ref.namespace}/${info.ref.name}` : info.name}${info.from ? ' unreadable' : ' not in the workspace'}`;
+      return info.served
+        ? `${info.ref?.kind ?? 'Secret'} ${info.ref?.namespace}/${info.ref?.name}`
+        : `not served: ${info.ref ? `${info.ref.kind} ${info.ref.namespace}/${info.ref.name}` : info.name}${info.from ? ' unreadable' : ' not in the workspace'}`;
     default:
       return info.note;
   }
@@ -138,7 +151,13 @@ export function tableModel(tab: TableTab, dump: ConfigDump, prov: Provenance, se
           const chains = Array.isArray(r.entry.listener.filterChains) ? (r.entry.listener.filterChains as unknown[]) : [];
           const idx = chains.indexOf(r.chainConfig);
           const chainKey = `${r.entry.name}/${idx === -1 ? 'default' : idx}`;
-          return { key: chainKey, cells: t.cells[i]!, json: r.chainConfig, sources: [...refs('filterChains', chainKey), ...refs('listeners', r.entry.name)], findings: found('listeners', chainKey) };
+          return {
+            key: chainKey,
+            cells: t.cells[i]!,
+            json: r.chainConfig,
+            sources: [...refs('filterChains', chainKey), ...refs('listeners', r.entry.name)],
+            findings: found('listeners', chainKey),
+          };
         });
         return { columns: t.columns, rows: uniqueKeys(rows), widths: widthsOf(t.columns, ['NAME', 'MATCH', 'DESTINATION']) };
       }
@@ -147,7 +166,13 @@ export function tableModel(tab: TableTab, dump: ConfigDump, prov: Provenance, se
         const chains = Array.isArray(r.entry.listener.filterChains) ? (r.entry.listener.filterChains as unknown[]) : [];
         const idx = r.chain ? chains.indexOf(r.chain) : -2;
         const chainKey = `${r.entry.name}/${idx === -1 ? 'default' : idx}`;
-        return { key: chainKey, cells: t.cells[i]!, json: r.chain ?? r.entry.listener, sources: [...refs('filterChains', chainKey), ...refs('listeners', r.entry.name)], findings: found('listeners', chainKey) };
+        return {
+          key: chainKey,
+          cells: t.cells[i]!,
+          json: r.chain ?? r.entry.listener,
+          sources: [...refs('filterChains', chainKey), ...refs('listeners', r.entry.name)],
+          findings: found('listeners', chainKey),
+        };
       });
       return { columns: t.columns, rows: uniqueKeys(rows), widths: widthsOf(t.columns, ['ADDRESSES', 'MATCH', 'DESTINATION']) };
     }
@@ -162,21 +187,48 @@ export function tableModel(tab: TableTab, dump: ConfigDump, prov: Provenance, se
         const routeKey = `${vhKey}/${idx >= 0 ? idx : '-'}`;
         const sources = idx >= 0 ? [...refs('routes', routeKey), ...refs('virtualHosts', vhKey)] : refs('virtualHosts', vhKey);
         const extras = matchExtras(r.route?.match);
-        return { key: routeKey, cells: [...t.cells[i]!, routeTo(r.route)], ...(extras.length > 0 ? { extras: { 3: extras } } : {}), json: r.route ?? vh ?? r.entry.routeConfig, sources, findings: found('routes', routeKey) };
+        return {
+          key: routeKey,
+          cells: [...t.cells[i]!, routeTo(r.route)],
+          ...(extras.length > 0 ? { extras: { 3: extras } } : {}),
+          json: r.route ?? vh ?? r.entry.routeConfig,
+          sources,
+          findings: found('routes', routeKey),
+        };
       });
       return { columns, rows: uniqueKeys(rows), widths: [1, 2, 1.6, 1.4, 1.2, 2.6] };
     }
     case 'clusters': {
       const t = clusterTable(dump);
-      const rows = t.rows.map((r, i) => ({ key: r.entry.name, cells: t.cells[i]!, json: r.entry.cluster, sources: refs('clusters', r.entry.name), findings: found('clusters', r.entry.name) }));
+      const rows = t.rows.map((r, i) => ({
+        key: r.entry.name,
+        cells: t.cells[i]!,
+        json: r.entry.cluster,
+        sources: refs('clusters', r.entry.name),
+        findings: found('clusters', r.entry.name),
+      }));
       return { columns: t.columns, rows: uniqueKeys(rows), widths: widthsOf(t.columns, ['SERVICE FQDN', 'DESTINATION RULE']) };
     }
     case 'endpoints': {
       const t = edsTable(dump);
-      const rows = t.rows.map((r, i) => ({ key: `${r.entry.clusterName}/${r.name}`, cells: t.cells[i]!, json: r.lbEndpoint, sources: [...refs('endpoints', r.entry.clusterName), ...refs('clusters', r.entry.clusterName)], findings: [] }));
+      const rows = t.rows.map((r, i) => ({
+        key: `${r.entry.clusterName}/${r.name}`,
+        cells: t.cells[i]!,
+        json: r.lbEndpoint,
+        sources: [...refs('endpoints', r.entry.clusterName), ...refs('clusters', r.entry.clusterName)],
+        findings: [],
+      }));
       // istioctl lists no row for a cluster without endpoints: say which EDS clusters have none.
-      const empty = [...findings.clusters.values()].flat().filter((f) => f.flag === 'UH').map((f) => f.target);
-      const notes = empty.length > 0 ? [`${empty.length} EDS cluster${empty.length === 1 ? ' has' : 's have'} no endpoint, so requests to ${empty.length === 1 ? 'it' : 'them'} get 503 UH (no healthy upstream): ${empty.join(', ')}`] : [];
+      const empty = [...findings.clusters.values()]
+        .flat()
+        .filter((f) => f.flag === 'UH')
+        .map((f) => f.target);
+      const notes =
+        empty.length > 0
+          ? [
+              `${empty.length} EDS cluster${empty.length === 1 ? ' has' : 's have'} no endpoint, so requests to ${empty.length === 1 ? 'it' : 'them'} get 503 UH (no healthy upstream): ${empty.join(', ')}`,
+            ]
+          : [];
       return { columns: t.columns, rows: uniqueKeys(rows), widths: widthsOf(t.columns, ['CLUSTER']), notes };
     }
     case 'secrets': {
@@ -191,8 +243,16 @@ export function tableModel(tab: TableTab, dump: ConfigDump, prov: Provenance, se
         // A secret the proxy gets at run time has no certificate in the generated config:
         // istioctl would print VALID CERT false, which reads as a broken certificate.
         const valid = t.columns.indexOf('VALID CERT');
-        if (r.data === '' && valid >= 0 && (info?.source === 'istiod' || info?.source === 'file' || info?.source === 'external')) cells[valid] = info.source === 'istiod' ? 'issued at run time' : info.source === 'file' ? 'read from a file at run time' : 'from the SDS provider at run time';
-        return { key: r.name, cells: [...cells, secretSource(info)], json: info ? { ...r.secret, source: info.note } : r.secret, sources: info?.from ? [info.from] : [], findings: [] };
+        if (r.data === '' && valid >= 0 && (info?.source === 'istiod' || info?.source === 'file' || info?.source === 'external'))
+          cells[valid] =
+            info.source === 'istiod' ? 'issued at run time' : info.source === 'file' ? 'read from a file at run time' : 'from the SDS provider at run time';
+        return {
+          key: r.name,
+          cells: [...cells, secretSource(info)],
+          json: info ? { ...r.secret, source: info.note } : r.secret,
+          sources: info?.from ? [info.from] : [],
+          findings: [],
+        };
       });
       return { columns, rows: uniqueKeys(rows), widths: widthsOf(columns, ['RESOURCE NAME', 'SERIAL NUMBER', 'SOURCE']) };
     }

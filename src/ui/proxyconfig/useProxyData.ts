@@ -24,16 +24,18 @@ export function useProxyConfigData(proxy: string): { data: ProxyConfigResult | u
   useEffect(() => {
     if (key === '' || useShared.getState().key === key || asking === key) return;
     asking = key;
-    query('proxyConfig', { proxy }).then(
-      (data) => {
-        if (asking === key) useShared.setState({ key, proxy, data, error: null });
-      },
-      (e: unknown) => {
-        if (asking === key) useShared.setState({ key, proxy, data: undefined, error: e instanceof Error ? e.message : 'The query failed.' });
-      },
-    ).finally(() => {
-      if (asking === key) asking = '';
-    });
+    query('proxyConfig', { proxy })
+      .then(
+        (data) => {
+          if (asking === key) useShared.setState({ key, proxy, data, error: null });
+        },
+        (e: unknown) => {
+          if (asking === key) useShared.setState({ key, proxy, data: undefined, error: e instanceof Error ? e.message : 'The query failed.' });
+        },
+      )
+      .finally(() => {
+        if (asking === key) asking = '';
+      });
   }, [key, proxy]);
   const s = useShared();
   // While a newer answer is on its way the last one of the same proxy stays on screen.

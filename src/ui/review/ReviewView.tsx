@@ -87,7 +87,9 @@ export default function ReviewView() {
             onChange={(e) => {
               const v = e.target.value;
               setSelected(null);
-              setSource(v === 'link' ? { kind: 'link' } : v === 'baseline' ? { kind: 'baseline' } : v.startsWith('ws:') ? { kind: 'workspace', id: v.slice(3) } : null);
+              setSource(
+                v === 'link' ? { kind: 'link' } : v === 'baseline' ? { kind: 'baseline' } : v.startsWith('ws:') ? { kind: 'workspace', id: v.slice(3) } : null,
+              );
             }}
           >
             <option value="">Choose…</option>
@@ -102,7 +104,13 @@ export default function ReviewView() {
               ))}
           </select>
         </label>
-        <button type="button" className="button" data-testid="review-refresh" title="Compare the files as they are now" onClick={() => setAfter(currentFiles())}>
+        <button
+          type="button"
+          className="button"
+          data-testid="review-refresh"
+          title="Compare the files as they are now"
+          onClick={() => setAfter(currentFiles())}
+        >
           Compare again
         </button>
         {mode === 'local' && (
@@ -120,7 +128,11 @@ export default function ReviewView() {
       </div>
       {!source && <p className="modal-note">Pin a baseline now, edit, then come back here to see what your edits change. Or compare with another workspace.</p>}
       {error && <p className="error-text">The review could not be computed: {error}</p>}
-      {source && !summary && !error && <p className="modal-note" data-testid="review-running">Analyzing both sides…</p>}
+      {source && !summary && !error && (
+        <p className="modal-note" data-testid="review-running">
+          Analyzing both sides…
+        </p>
+      )}
       {summary && (
         <div className="review-body">
           <section className="review-summary" data-testid="review-summary" aria-label="What this change does">
@@ -150,7 +162,12 @@ export default function ReviewView() {
             <ul className="review-file-list">
               {summary.files.map((f) => (
                 <li key={f.path}>
-                  <button type="button" className={`link-button${f.path === selected ? ' active' : ''}`} data-testid="review-file" onClick={() => setSelected(f.path)}>
+                  <button
+                    type="button"
+                    className={`link-button${f.path === selected ? ' active' : ''}`}
+                    data-testid="review-file"
+                    onClick={() => setSelected(f.path)}
+                  >
                     {f.kind === 'added' ? '+ ' : f.kind === 'removed' ? '− ' : '~ '}
                     {f.path}
                   </button>

@@ -5,7 +5,15 @@ import { fileText, useWorkspace } from '../../state/workspace.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useSelections } from '../../state/selections.ts';
 import { useWorkspaces } from '../../state/workspaces.ts';
-import { encodeShareFragment, linkSizeVerdict, MAX_LINK_CHARS, ShareLinkError, WARN_LINK_CHARS, type ShareState, type ShareView } from '../../core/share/link.ts';
+import {
+  encodeShareFragment,
+  linkSizeVerdict,
+  MAX_LINK_CHARS,
+  ShareLinkError,
+  WARN_LINK_CHARS,
+  type ShareState,
+  type ShareView,
+} from '../../core/share/link.ts';
 import { redact } from '../../core/share/redact.ts';
 import { exportYamlBundle } from '../../core/share/bundle.ts';
 import { Modal } from './Modal.tsx';
@@ -34,10 +42,16 @@ export function ShareDialog() {
   // The "before" side: the baseline's files that are chosen, plus those no longer in the
   // workspace (deleted since it was pinned: part of the change). The same files whether or not
   // secrets are kept; redacted unless they are.
-  const beforeFiles = useMemo(() => (withBefore && baseline ? baseline.filter((f) => chosen.has(f.path) || !files.some((x) => x.path === f.path)) : null), [withBefore, baseline, chosen, files]);
+  const beforeFiles = useMemo(
+    () => (withBefore && baseline ? baseline.filter((f) => chosen.has(f.path) || !files.some((x) => x.path === f.path)) : null),
+    [withBefore, baseline, chosen, files],
+  );
   const beforeRedaction = useMemo(() => (beforeFiles ? redact(beforeFiles) : null), [beforeFiles]);
   // What redaction replaces on both sides: the dialog lists it and the link carries the list.
-  const items = useMemo(() => [...redaction.items, ...(beforeRedaction?.items ?? []).map((it) => ({ ...it, what: `before: ${it.what}` }))], [redaction, beforeRedaction]);
+  const items = useMemo(
+    () => [...redaction.items, ...(beforeRedaction?.items ?? []).map((it) => ({ ...it, what: `before: ${it.what}` }))],
+    [redaction, beforeRedaction],
+  );
 
   const { link, refused } = useMemo((): { link: string; refused?: string } => {
     const cursor = useEditorUi.getState().cursor;
@@ -93,7 +107,14 @@ export function ShareDialog() {
         <legend>Files</legend>
         {files.map((f) => (
           <label key={f.path} className="check-row">
-            <input type="checkbox" data-testid="share-file" data-path={f.path} checked={chosen.has(f.path)} disabled={f.kind !== 'text'} onChange={() => toggle(f.path)} />
+            <input
+              type="checkbox"
+              data-testid="share-file"
+              data-path={f.path}
+              checked={chosen.has(f.path)}
+              disabled={f.kind !== 'text'}
+              onChange={() => toggle(f.path)}
+            />
             <span>{f.path}</span>
           </label>
         ))}
@@ -114,7 +135,9 @@ export function ShareDialog() {
           <p className="modal-note">No private keys or Secret values in the chosen files.</p>
         ) : (
           <>
-            <p className="modal-note">{keepSecrets ? 'These will be shared as they are:' : 'Replaced by a marker in the link (certificates, which are public, stay):'}</p>
+            <p className="modal-note">
+              {keepSecrets ? 'These will be shared as they are:' : 'Replaced by a marker in the link (certificates, which are public, stay):'}
+            </p>
             <ul className="redacted-list" data-testid="redacted-list">
               {items.map((it, i) => (
                 <li key={i} data-testid="redacted-item">
@@ -152,8 +175,18 @@ export function ShareDialog() {
         ) : (
           <>
             Link: {link.length.toLocaleString('en-US')} characters
-            {verdict === 'long' && <span className="warning-text" data-testid="share-warning"> — longer than {WARN_LINK_CHARS.toLocaleString('en-US')}: chat tools often cut such links. Share fewer files, or send the file instead.</span>}
-            {verdict === 'too-long' && <span className="error-text" data-testid="share-refused"> — longer than the {MAX_LINK_CHARS.toLocaleString('en-US')} characters browsers accept. Download the workspace and send the file instead.</span>}
+            {verdict === 'long' && (
+              <span className="warning-text" data-testid="share-warning">
+                {' '}
+                — longer than {WARN_LINK_CHARS.toLocaleString('en-US')}: chat tools often cut such links. Share fewer files, or send the file instead.
+              </span>
+            )}
+            {verdict === 'too-long' && (
+              <span className="error-text" data-testid="share-refused">
+                {' '}
+                — longer than the {MAX_LINK_CHARS.toLocaleString('en-US')} characters browsers accept. Download the workspace and send the file instead.
+              </span>
+            )}
           </>
         )}
       </div>
@@ -164,14 +197,23 @@ export function ShareDialog() {
             <button type="button" className="button primary" data-testid="share-copy" onClick={() => void copy()}>
               Copy link
             </button>
-            <button type="button" className="button" onClick={() => downloadText(`${name || 'workspace'}.yaml`, exportYamlBundle(keepSecrets ? texts : redaction.files, name))}>
+            <button
+              type="button"
+              className="button"
+              onClick={() => downloadText(`${name || 'workspace'}.yaml`, exportYamlBundle(keepSecrets ? texts : redaction.files, name))}
+            >
               Download as YAML instead
             </button>
           </div>
         </>
       ) : (
         <div className="modal-actions">
-          <button type="button" className="button primary" data-testid="share-download" onClick={() => downloadText(`${name || 'workspace'}.yaml`, exportYamlBundle(keepSecrets ? texts : redaction.files, name))}>
+          <button
+            type="button"
+            className="button primary"
+            data-testid="share-download"
+            onClick={() => downloadText(`${name || 'workspace'}.yaml`, exportYamlBundle(keepSecrets ? texts : redaction.files, name))}
+          >
             Download as YAML
           </button>
         </div>

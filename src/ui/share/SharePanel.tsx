@@ -5,7 +5,8 @@ export function SharePanel() {
   return (
     <div className="share-panel" data-testid="share-panel">
       <p className="empty-line">
-        A share link carries the files themselves, compressed, after the <code>#</code> of the address: no server sees them. Private keys and Secret values are removed unless you choose otherwise.
+        A share link carries the files themselves, compressed, after the <code>#</code> of the address: no server sees them. Private keys and Secret values are
+        removed unless you choose otherwise.
       </p>
       <div className="share-panel-actions">
         {SHARE_COMMANDS.map((c) => (

@@ -41,7 +41,12 @@ export function StatusBar() {
   return (
     <footer className="statusbar" data-testid="statusbar" role="contentinfo" aria-label="Status">
       <div className="status-left">
-        <span className="status-counts" data-testid="status-counts" role="img" aria-label={`${counts.Error} errors, ${counts.Warning} warnings, ${counts.Info} info`}>
+        <span
+          className="status-counts"
+          data-testid="status-counts"
+          role="img"
+          aria-label={`${counts.Error} errors, ${counts.Warning} warnings, ${counts.Info} info`}
+        >
           {(['Error', 'Warning', 'Info'] as Level[]).map((l) => (
             <span key={l} className="status-count" data-testid={`status-${l.toLowerCase()}`}>
               <LevelIcon level={l} /> {counts[l]}
@@ -89,7 +94,11 @@ export function StatusBar() {
           {fileCount} file{fileCount === 1 ? '' : 's'} · {resources} resource{resources === 1 ? '' : 's'}
         </span>
         {lastRun && (
-          <span className="status-item" data-testid="last-analysis" title={`Parse ${lastRun.stats.parseMs.toFixed(1)} ms, analyze ${lastRun.stats.analyzeMs.toFixed(1)} ms, ${lastRun.stats.reparsedDocuments} document(s) re-parsed`}>
+          <span
+            className="status-item"
+            data-testid="last-analysis"
+            title={`Parse ${lastRun.stats.parseMs.toFixed(1)} ms, analyze ${lastRun.stats.analyzeMs.toFixed(1)} ms, ${lastRun.stats.reparsedDocuments} document(s) re-parsed`}
+          >
             Analyzed in {lastRun.ms} ms at {new Date(lastRun.at).toLocaleTimeString()}
           </span>
         )}

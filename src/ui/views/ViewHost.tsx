@@ -27,7 +27,13 @@ function view(id: ViewId): ReactNode {
 function body(id: ViewId): ReactNode {
   const what = id === 'review' ? 'the review' : VIEW_TITLES[id];
   return (
-    <Suspense fallback={<p className="muted view-loading" data-testid="view-loading">Loading {what}…</p>}>
+    <Suspense
+      fallback={
+        <p className="muted view-loading" data-testid="view-loading">
+          Loading {what}…
+        </p>
+      }
+    >
       {view(id)}
     </Suspense>
   );
@@ -60,7 +66,14 @@ export function ViewPanel({ id, index, shown }: { id: ViewId; index: number; sho
         >
           {split ? 'Full width' : 'Split beside the file'}
         </button>
-        <button type="button" className="icon-button" aria-label={`Close ${VIEW_TITLES[id]}`} title={`Close ${VIEW_TITLES[id]}`} data-testid="view-close" onClick={() => useViews.getState().closeView(id)}>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={`Close ${VIEW_TITLES[id]}`}
+          title={`Close ${VIEW_TITLES[id]}`}
+          data-testid="view-close"
+          onClick={() => useViews.getState().closeView(id)}
+        >
           ×
         </button>
       </div>

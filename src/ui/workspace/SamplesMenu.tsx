@@ -47,7 +47,8 @@ export function SamplesMenu() {
     }
     loadSample(s.id).then(
       () => requestAnimationFrame(() => focusEditor()),
-      (e: unknown) => useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load sample: ${e instanceof Error ? e.message : String(e)}` }),
+      (e: unknown) =>
+        useWorkspace.getState().notify({ id: 'sample', level: 'error', text: `Could not load sample: ${e instanceof Error ? e.message : String(e)}` }),
     );
   };
 
@@ -73,7 +74,12 @@ export function SamplesMenu() {
           testId="samples-menu"
           className="samples-menu"
           note={error ? `Could not list samples: ${error}` : samples ? undefined : 'Loading…'}
-          items={(samples ?? []).map((s) => ({ label: s.title, ...(s.description ? { description: s.description } : {}), testId: 'sample-item', onSelect: () => void choose(s) }))}
+          items={(samples ?? []).map((s) => ({
+            label: s.title,
+            ...(s.description ? { description: s.description } : {}),
+            testId: 'sample-item',
+            onSelect: () => void choose(s),
+          }))}
           onClose={() => setOpen(false)}
         />
       )}

@@ -65,20 +65,42 @@ export function WorkspacePanel() {
       <div className="panel-header">
         <h2 className="panel-title">Workspace</h2>
         {!readOnly && (
-        <div className="panel-actions">
-          <button type="button" className="icon-button" title="New file (paste YAML into it)" aria-label="New file" data-testid="new-file" onClick={() => useWorkspace.getState().createUntitled()}>
-            <svg viewBox="0 0 16 16" aria-hidden="true">
-              <path d="M9.5 1.5H4a1 1 0 0 0-1 1v11a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1V5z" fill="none" stroke="currentColor" strokeWidth="1.2" />
-              <path d="M9.5 1.5V5H13M8 7.5v5M5.5 10h5" fill="none" stroke="currentColor" strokeWidth="1.2" />
-            </svg>
-          </button>
-          <label className="icon-button" title="Upload files" aria-label="Upload files" data-testid="upload-button">
-            <svg viewBox="0 0 16 16" aria-hidden="true">
-              <path d="M8 11V2.5M4.5 6 8 2.5 11.5 6M2.5 10.5v3h11v-3" fill="none" stroke="currentColor" strokeWidth="1.3" strokeLinecap="round" strokeLinejoin="round" />
-            </svg>
-            <input ref={input} type="file" multiple accept=".yaml,.yml,.json,.txt,text/*,application/json,application/x-yaml" className="visually-hidden" data-testid="upload-input" onChange={onUpload} />
-          </label>
-        </div>
+          <div className="panel-actions">
+            <button
+              type="button"
+              className="icon-button"
+              title="New file (paste YAML into it)"
+              aria-label="New file"
+              data-testid="new-file"
+              onClick={() => useWorkspace.getState().createUntitled()}
+            >
+              <svg viewBox="0 0 16 16" aria-hidden="true">
+                <path d="M9.5 1.5H4a1 1 0 0 0-1 1v11a1 1 0 0 0 1 1h8a1 1 0 0 0 1-1V5z" fill="none" stroke="currentColor" strokeWidth="1.2" />
+                <path d="M9.5 1.5V5H13M8 7.5v5M5.5 10h5" fill="none" stroke="currentColor" strokeWidth="1.2" />
+              </svg>
+            </button>
+            <label className="icon-button" title="Upload files" aria-label="Upload files" data-testid="upload-button">
+              <svg viewBox="0 0 16 16" aria-hidden="true">
+                <path
+                  d="M8 11V2.5M4.5 6 8 2.5 11.5 6M2.5 10.5v3h11v-3"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="1.3"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
+              </svg>
+              <input
+                ref={input}
+                type="file"
+                multiple
+                accept=".yaml,.yml,.json,.txt,text/*,application/json,application/x-yaml"
+                className="visually-hidden"
+                data-testid="upload-input"
+                onChange={onUpload}
+              />
+            </label>
+          </div>
         )}
       </div>
       <ul className="file-list" data-testid="file-list" aria-label="Files" ref={list} data-pane-focus="">
@@ -108,18 +130,35 @@ export function WorkspacePanel() {
       </ul>
       {ready && files.length === 0 && !readOnly && (
         <div className="empty-state small">
-          No files yet. Create a <button type="button" className="link-button" onClick={() => useWorkspace.getState().createUntitled()}>new file</button> and paste YAML,
-          upload files, drop them here, or open a sample.
+          No files yet. Create a{' '}
+          <button type="button" className="link-button" onClick={() => useWorkspace.getState().createUntitled()}>
+            new file
+          </button>{' '}
+          and paste YAML, upload files, drop them here, or open a sample.
         </div>
       )}
       <div className="panel-footer">
-        {readOnly ? 'A shared link is read-only. Right-click a file (or Shift+F10) for more.' : 'Drop files anywhere to add them. Right-click a file (or Shift+F10) for more.'}
+        {readOnly
+          ? 'A shared link is read-only. Right-click a file (or Shift+F10) for more.'
+          : 'Drop files anywhere to add them. Right-click a file (or Shift+F10) for more.'}
       </div>
     </div>
   );
 }
 
-function FileRow({ file, active, counts, readOnly, onRename }: { file: WsFile; active: boolean; counts?: Counts | undefined; readOnly: boolean; onRename: () => void }) {
+function FileRow({
+  file,
+  active,
+  counts,
+  readOnly,
+  onRename,
+}: {
+  file: WsFile;
+  active: boolean;
+  counts?: Counts | undefined;
+  readOnly: boolean;
+  onRename: () => void;
+}) {
   const row = useRef<HTMLLIElement>(null);
   const [menuAt, setMenuAt] = useState<{ x: number; y: number } | null>(null);
   // Opening a file shows it, even when it is already the active one under a full-size view.
@@ -172,9 +211,25 @@ function FileRow({ file, active, counts, readOnly, onRename }: { file: WsFile; a
         </span>
       )}
       <span className="file-actions">
-        <FileActionButton title="Download" label={`Download ${file.path}`} testId="download-file" onClick={() => downloadText(file.path, fileText(file.path) ?? '')} path="M8 2.5V10M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" />
-        {!readOnly && <FileActionButton title="Rename (F2)" label={`Rename ${file.path}`} testId="rename-file" onClick={onRename} path="M10.5 2.5l3 3L6 13H3v-3z" />}
-        {!readOnly && <FileActionButton title="Delete" label={`Delete ${file.path}`} testId="delete-file" onClick={del} path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9" />}
+        <FileActionButton
+          title="Download"
+          label={`Download ${file.path}`}
+          testId="download-file"
+          onClick={() => downloadText(file.path, fileText(file.path) ?? '')}
+          path="M8 2.5V10M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11"
+        />
+        {!readOnly && (
+          <FileActionButton title="Rename (F2)" label={`Rename ${file.path}`} testId="rename-file" onClick={onRename} path="M10.5 2.5l3 3L6 13H3v-3z" />
+        )}
+        {!readOnly && (
+          <FileActionButton
+            title="Delete"
+            label={`Delete ${file.path}`}
+            testId="delete-file"
+            onClick={del}
+            path="M3 4.5h10M6.5 4.5V3h3v1.5M4.5 4.5l.7 9h5.6l.7-9"
+          />
+        )}
       </span>
       {menuAt && (
         <Suspense fallback={null}>

@@ -48,12 +48,28 @@ export function WorkspaceSwitcher() {
     return list.some((w) => w.id !== except && w.name === n) ? `A workspace named ${n} already exists.` : null;
   };
   const newWorkspace = async () => {
-    const name = await promptDialog({ title: 'New workspace', label: 'Name', value: 'New workspace', confirmLabel: 'Create workspace', validate: nameTaken(null), testId: 'new-workspace-dialog', ...back });
+    const name = await promptDialog({
+      title: 'New workspace',
+      label: 'Name',
+      value: 'New workspace',
+      confirmLabel: 'Create workspace',
+      validate: nameTaken(null),
+      testId: 'new-workspace-dialog',
+      ...back,
+    });
     if (name !== null) await createWorkspace(name);
   };
   const rename = async () => {
     if (!currentId) return;
-    const name = await promptDialog({ title: 'Rename workspace', label: 'Name', value: currentName, confirmLabel: 'Rename', validate: nameTaken(currentId), testId: 'rename-workspace-dialog', ...back });
+    const name = await promptDialog({
+      title: 'Rename workspace',
+      label: 'Name',
+      value: currentName,
+      confirmLabel: 'Rename',
+      validate: nameTaken(currentId),
+      testId: 'rename-workspace-dialog',
+      ...back,
+    });
     if (name === null) return;
     const err = await renameWorkspace(currentId, name);
     if (err) useWorkspace.getState().notify({ id: 'rename-ws', level: 'error', text: err });
@@ -93,20 +109,38 @@ export function WorkspaceSwitcher() {
       const files = bundle.importBundle(f.name, new Uint8Array(await f.arrayBuffer()));
       await createWorkspace(f.name.replace(/\.(zip|ya?ml|json)$/i, ''), files);
     } catch (err) {
-      useWorkspace.getState().notify({ id: 'import', level: 'error', text: bundle && err instanceof bundle.ImportError ? err.message : `Could not import ${f.name}: ${String(err)}` });
+      useWorkspace.getState().notify({
+        id: 'import',
+        level: 'error',
+        text: bundle && err instanceof bundle.ImportError ? err.message : `Could not import ${f.name}: ${String(err)}`,
+      });
     }
   };
 
   return (
     <div className="menu workspace-switcher" ref={root}>
-      <select className="select" aria-label="Workspace" data-testid="workspace-select" value={currentId ?? ''} onChange={(e) => void switchWorkspace(e.target.value)}>
+      <select
+        className="select"
+        aria-label="Workspace"
+        data-testid="workspace-select"
+        value={currentId ?? ''}
+        onChange={(e) => void switchWorkspace(e.target.value)}
+      >
         {list.map((w) => (
           <option key={w.id} value={w.id}>
             {w.name}
           </option>
         ))}
       </select>
-      <button ref={menuButton} type="button" className="button" aria-haspopup="menu" aria-expanded={open} data-testid="workspace-menu-button" onClick={() => setOpen((o) => !o)}>
+      <button
+        ref={menuButton}
+        type="button"
+        className="button"
+        aria-haspopup="menu"
+        aria-expanded={open}
+        data-testid="workspace-menu-button"
+        onClick={() => setOpen((o) => !o)}
+      >
         ⋯
       </button>
       <span className="save-status" data-testid="save-status" data-status={status} aria-live="polite">
@@ -139,7 +173,15 @@ export function WorkspaceSwitcher() {
           ))}
         </div>
       )}
-      <input ref={importInput} type="file" aria-label="Import a workspace (.zip or YAML)" accept=".zip,.yaml,.yml,.json" className="visually-hidden" data-testid="ws-import-input" onChange={(e) => void onImport(e)} />
+      <input
+        ref={importInput}
+        type="file"
+        aria-label="Import a workspace (.zip or YAML)"
+        accept=".zip,.yaml,.yml,.json"
+        className="visually-hidden"
+        data-testid="ws-import-input"
+        onChange={(e) => void onImport(e)}
+      />
     </div>
   );
 }

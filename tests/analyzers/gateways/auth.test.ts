@@ -33,7 +33,9 @@ ${env}`;
 describe('authn.BlockedCIDRsAnalyzer', () => {
   it('reports istiod without BLOCKED_CIDRS_IN_JWKS_URIS when RequestAuthentications exist, listing at most five', () => {
     const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
-    const out = analyze(blockedCidrsAnalyzer, { 'ra.yaml': docs(...names.map((n) => ra('apps', n)), istiod('        env:\n        - name: BLOCKED_CIDRS_IN_JWKS_URIS\n          value: ""\n')) });
+    const out = analyze(blockedCidrsAnalyzer, {
+      'ra.yaml': docs(...names.map((n) => ra('apps', n)), istiod('        env:\n        - name: BLOCKED_CIDRS_IN_JWKS_URIS\n          value: ""\n')),
+    });
     expect(pairs(out)).toEqual(['IST0175 Deployment istio-system/istiod']);
     expect(lines(out)[0]).toBe(
       'Warning [IST0175] (Deployment istio-system/istiod ra.yaml:64) BLOCKED_CIDRS_IN_JWKS_URIS is not configured but 7 RequestAuthentication resource(s) exist (apps/a, apps/b, apps/c, apps/d, apps/e, and 2 more). Consider configuring it to restrict JWKS URI fetches to trusted networks.',
@@ -53,7 +55,13 @@ describe('authn.BlockedCIDRsAnalyzer', () => {
   });
 
   it('accepts a configured istiod, no RequestAuthentication, and non-istiod deployments', () => {
-    expect(pairs(analyze(blockedCidrsAnalyzer, { 'ok.yaml': docs(ra('apps', 'a'), istiod('        env:\n        - name: BLOCKED_CIDRS_IN_JWKS_URIS\n          value: 10.0.0.0/8\n')) }))).toEqual([]);
+    expect(
+      pairs(
+        analyze(blockedCidrsAnalyzer, {
+          'ok.yaml': docs(ra('apps', 'a'), istiod('        env:\n        - name: BLOCKED_CIDRS_IN_JWKS_URIS\n          value: 10.0.0.0/8\n')),
+        }),
+      ),
+    ).toEqual([]);
     expect(pairs(analyze(blockedCidrsAnalyzer, { 'none.yaml': docs(istiod('')) }))).toEqual([]);
     expect(pairs(analyze(blockedCidrsAnalyzer, { 'other.yaml': docs(ra('apps', 'a'), istiod('').replace('app: istiod', 'app: web')) }))).toEqual([]);
   });
@@ -73,7 +81,9 @@ metadata:
   name: ${name}
   namespace: ${namespace}
   labels:
-${Object.entries(labels).map(([k, v]) => `    ${k}: ${v}`).join('\n')}${extra}
+${Object.entries(labels)
+  .map(([k, v]) => `    ${k}: ${v}`)
+  .join('\n')}${extra}
 spec:
   containers:
   - name: app
@@ -99,7 +109,11 @@ describe('auth.AuthorizationPoliciesAnalyzer', () => {
         ns('prod-eu'),
         pod('shop', 'cart', { app: 'cart' }),
         pod('amb', 'sleep', { app: 'sleep' }, '\n  annotations:\n    ambient.istio.io/redirection: enabled'),
-        ap('shop', 'cart', '  selector:\n    matchLabels:\n      app: cart\n  rules:\n  - from:\n    - source:\n        namespaces: ["SHOP", "prod-*", "*-eu", "*"]\n'),
+        ap(
+          'shop',
+          'cart',
+          '  selector:\n    matchLabels:\n      app: cart\n  rules:\n  - from:\n    - source:\n        namespaces: ["SHOP", "prod-*", "*-eu", "*"]\n',
+        ),
         ap('shop', 'ns-wide', '  action: DENY\n'),
         ap('amb', 'sleep', '  selector:\n    matchLabels:\n      app: sleep\n'),
         ap('istio-system', 'mesh', '  selector:\n    matchLabels:\n      app: cart\n'),
@@ -118,9 +132,17 @@ describe('auth.AuthorizationPoliciesAnalyzer', () => {
       ap('istio-system', 'mesh', '  selector:\n    matchLabels:\n      app: nothing\n'),
     );
     const out = analyze(authorizationPoliciesAnalyzer, { 'w.yaml': text });
-    expect(pairs(out)).toEqual(['IST0127 AuthorizationPolicy empty/ns-wide', 'IST0127 AuthorizationPolicy istio-system/mesh', 'IST0127 AuthorizationPolicy plain/web']);
-    expect(out.find((d) => d.origin === 'AuthorizationPolicy plain/web')?.message).toBe('No matching workloads for this resource with the following labels: app=web,version=v1');
-    expect(out.find((d) => d.origin === 'AuthorizationPolicy empty/ns-wide')?.message).toBe('No matching workloads for this resource with the following labels: ');
+    expect(pairs(out)).toEqual([
+      'IST0127 AuthorizationPolicy empty/ns-wide',
+      'IST0127 AuthorizationPolicy istio-system/mesh',
+      'IST0127 AuthorizationPolicy plain/web',
+    ]);
+    expect(out.find((d) => d.origin === 'AuthorizationPolicy plain/web')?.message).toBe(
+      'No matching workloads for this resource with the following labels: app=web,version=v1',
+    );
+    expect(out.find((d) => d.origin === 'AuthorizationPolicy empty/ns-wide')?.message).toBe(
+      'No matching workloads for this resource with the following labels: ',
+    );
   });
 
   it('reports source namespaces that match no Namespace, at the namespaces entry (also for notNamespaces)', () => {

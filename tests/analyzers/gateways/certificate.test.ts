@@ -10,7 +10,9 @@ metadata:
   namespace: ${ns}
 spec:
   selector:
-${Object.entries(selector).map(([k, v]) => `    ${k}: ${v}`).join('\n')}
+${Object.entries(selector)
+  .map(([k, v]) => `    ${k}: ${v}`)
+  .join('\n')}
   servers:
   - port:
       number: 443
@@ -25,14 +27,13 @@ const files = (cert: string, key: string) => `      mode: SIMPLE\n      serverCe
 
 describe('gateway.CertificateAnalyzer', () => {
   it('reports gateways on the same workload sharing a credential, on metadata.name', () => {
-    const text = docs(
-      gw('edge', 'a', { istio: 'ingressgateway' }, cred('shared')),
-      gw('other', 'b', { istio: 'ingressgateway' }, cred('shared')),
-    );
+    const text = docs(gw('edge', 'a', { istio: 'ingressgateway' }, cred('shared')), gw('other', 'b', { istio: 'ingressgateway' }, cred('shared')));
     const out = analyze(certificateAnalyzer, { 'c.yaml': text });
     expect(pairs(out)).toEqual(['IST0138 Gateway edge/a', 'IST0138 Gateway other/b']);
     const nameLine = text.split('\n').findIndex((l) => l.includes('name: a')) + 1;
-    expect(lines(out)[0]).toBe(`Warning [IST0138] (Gateway edge/a c.yaml:${nameLine}) Duplicate certificate in multiple gateways [edge/a other/b] may cause 404s if clients re-use HTTP2 connections.`);
+    expect(lines(out)[0]).toBe(
+      `Warning [IST0138] (Gateway edge/a c.yaml:${nameLine}) Duplicate certificate in multiple gateways [edge/a other/b] may cause 404s if clients re-use HTTP2 connections.`,
+    );
   });
 
   it('compares file certificates only when both certificate and key are set and equal', () => {

@@ -20,13 +20,19 @@ const DAY = 24 * 3600 * 1000;
 
 function algorithms(alg: KeyAlg): { gen: RsaHashedKeyGenParams | EcKeyGenParams; sign: Algorithm | EcdsaParams } {
   if (alg === 'rsa') {
-    return { gen: { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' }, sign: { name: 'RSASSA-PKCS1-v1_5' } };
+    return {
+      gen: { name: 'RSASSA-PKCS1-v1_5', modulusLength: 2048, publicExponent: new Uint8Array([1, 0, 1]), hash: 'SHA-256' },
+      sign: { name: 'RSASSA-PKCS1-v1_5' },
+    };
   }
   return { gen: { name: 'ECDSA', namedCurve: alg }, sign: { name: 'ECDSA', hash: 'SHA-256' } as EcdsaParams };
 }
 
 function pem(type: string, der: ArrayBuffer): string {
-  const b64 = Buffer.from(der).toString('base64').replace(/(.{64})/g, '$1\n').replace(/\n$/, '');
+  const b64 = Buffer.from(der)
+    .toString('base64')
+    .replace(/(.{64})/g, '$1\n')
+    .replace(/\n$/, '');
   return `-----BEGIN ${type}-----\n${b64}\n-----END ${type}-----\n`;
 }
 
@@ -45,7 +51,10 @@ export async function makeCredential(opts: { alg?: KeyAlg; notBefore?: Date; not
   });
   const pkcs8 = await webcrypto.subtle.exportKey('pkcs8', keys.privateKey);
   const keyPem = pem('PRIVATE KEY', pkcs8);
-  const legacy = createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' }).export({ type: alg === 'rsa' ? 'pkcs1' : 'sec1', format: 'pem' }) as string;
+  const legacy = createPrivateKey({ key: Buffer.from(pkcs8), format: 'der', type: 'pkcs8' }).export({
+    type: alg === 'rsa' ? 'pkcs1' : 'sec1',
+    format: 'pem',
+  }) as string;
   return { certPem: cert.toString('pem') + '\n', keyPem, legacyKeyPem: legacy };
 }
 

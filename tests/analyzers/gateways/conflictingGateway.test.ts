@@ -10,7 +10,9 @@ metadata:
   namespace: edge
 spec:
   selector:
-${Object.entries(selector).map(([k, v]) => `    ${k}: ${v}`).join('\n')}
+${Object.entries(selector)
+  .map(([k, v]) => `    ${k}: ${v}`)
+  .join('\n')}
   servers:
   - port:
       number: ${port}
@@ -26,7 +28,9 @@ metadata:
   name: ${name}
   namespace: edge
   labels:
-${Object.entries(labels).map(([k, v]) => `    ${k}: ${v}`).join('\n')}
+${Object.entries(labels)
+  .map(([k, v]) => `    ${k}: ${v}`)
+  .join('\n')}
 `;
 
 describe('gateway.ConflictingGatewayAnalyzer', () => {
@@ -54,7 +58,9 @@ describe('gateway.ConflictingGatewayAnalyzer', () => {
       ),
     });
     expect(pairs(out)).toEqual(['IST0145 Gateway edge/narrow', 'IST0145 Gateway edge/wide']);
-    expect(out.find((d) => d.origin === 'Gateway edge/narrow')?.message).toBe('Conflict with gateways edge/wide (workload selector app=edge,zone=a, port 443, hosts x.example.com).');
+    expect(out.find((d) => d.origin === 'Gateway edge/narrow')?.message).toBe(
+      'Conflict with gateways edge/wide (workload selector app=edge,zone=a, port 443, hosts x.example.com).',
+    );
   });
 
   it('accepts different ports, hosts or binds, and related selectors without a common pod', () => {

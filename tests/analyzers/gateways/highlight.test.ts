@@ -59,7 +59,10 @@ ${tls}
 describe('gateways group highlight paths', () => {
   it('IST0138 points at the shared credentialName, or the shared serverCertificate', () => {
     const text = docs(
-      gateway('a', `  selector:\n    istio: gw\n  servers:\n${tlsServer('      credentialName: other', 'a.example.com', 8443)}${tlsServer('      credentialName: shared')}`),
+      gateway(
+        'a',
+        `  selector:\n    istio: gw\n  servers:\n${tlsServer('      credentialName: other', 'a.example.com', 8443)}${tlsServer('      credentialName: shared')}`,
+      ),
       gateway('b', `  selector:\n    istio: gw\n  servers:\n${tlsServer('      credentialName: shared')}`),
       gateway('c', `  selector:\n    istio: gw\n  servers:\n${tlsServer('      serverCertificate: /etc/c.pem\n      privateKey: /etc/k.pem')}`),
       gateway('d', `  selector:\n    istio: gw\n  servers:\n${tlsServer('      serverCertificate: /etc/c.pem\n      privateKey: /etc/k.pem')}`),
@@ -82,7 +85,8 @@ describe('gateways group highlight paths', () => {
   });
 
   it('IST0145 points at the first conflicting host of the server', () => {
-    const server = (hosts: string[]) => `  - port:\n      number: 80\n      name: http\n      protocol: HTTP\n    hosts:\n${hosts.map((h) => `    - ${h}`).join('\n')}\n`;
+    const server = (hosts: string[]) =>
+      `  - port:\n      number: 80\n      name: http\n      protocol: HTTP\n    hosts:\n${hosts.map((h) => `    - ${h}`).join('\n')}\n`;
     const text = docs(
       gateway('a', `  selector:\n    istio: gw\n  servers:\n${server(['own.example.com', 'shared.example.com'])}`),
       gateway('b', `  selector:\n    istio: gw\n  servers:\n${server(['shared.example.com'])}`),
@@ -115,7 +119,8 @@ describe('gateways group highlight paths', () => {
 
   describe('IST0175', () => {
     const ra = `apiVersion: security.istio.io/v1\nkind: RequestAuthentication\nmetadata:\n  name: jwt\n  namespace: apps\nspec:\n  jwtRules:\n  - issuer: https://issuer.example.com\n`;
-    const istiod = (container: string) => `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: istiod\n  namespace: istio-system\n  labels:\n    app: istiod\nspec:\n  template:\n    spec:\n      containers:\n      - name: discovery\n        image: pilot\n${container}`;
+    const istiod = (container: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: istiod\n  namespace: istio-system\n  labels:\n    app: istiod\nspec:\n  template:\n    spec:\n      containers:\n      - name: discovery\n        image: pilot\n${container}`;
     const run = (container: string) => {
       const text = docs(ra, istiod(container));
       const d = only(analyze(blockedCidrsAnalyzer, { 'd.yaml': text }), 'IST0175', 'Deployment istio-system/istiod');
@@ -124,7 +129,9 @@ describe('gateways group highlight paths', () => {
     };
 
     it('points at the value of a variable set empty', () => {
-      const { d, text } = run('        env:\n        - name: PILOT_TRACE_SAMPLING\n          value: "1"\n        - name: BLOCKED_CIDRS_IN_JWKS_URIS\n          value: ""\n');
+      const { d, text } = run(
+        '        env:\n        - name: PILOT_TRACE_SAMPLING\n          value: "1"\n        - name: BLOCKED_CIDRS_IN_JWKS_URIS\n          value: ""\n',
+      );
       expectAt(d, text, 'value: ""');
     });
 
@@ -141,7 +148,8 @@ describe('gateways group highlight paths', () => {
 
   describe('auth.AuthorizationPoliciesAnalyzer', () => {
     const ns = (name: string) => `apiVersion: v1\nkind: Namespace\nmetadata:\n  name: ${name}\n`;
-    const ap = (name: string, body: string) => `apiVersion: security.istio.io/v1\nkind: AuthorizationPolicy\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n${body}`;
+    const ap = (name: string, body: string) =>
+      `apiVersion: security.istio.io/v1\nkind: AuthorizationPolicy\nmetadata:\n  name: ${name}\n  namespace: shop\nspec:\n${body}`;
 
     it('IST0127 points at the matchLabels of a selector matching no workload', () => {
       const text = docs(ns('shop'), ap('sel', '  action: ALLOW\n  selector:\n    matchLabels:\n      app: nothing\n'));

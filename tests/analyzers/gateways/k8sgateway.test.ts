@@ -30,12 +30,20 @@ describe('k8sgateway.SelectorAnalyzer', () => {
       policy('security.istio.io/v1', 'AuthorizationPolicy', 'ap', 'shop', '  selector:\n    matchLabels:\n      app: public\n'),
       policy('telemetry.istio.io/v1', 'Telemetry', 'tel', 'shop', '  selector: {}\n'),
       // targetRefs (plural) does not exempt the selector, as in Istio.
-      policy('extensions.istio.io/v1alpha1', 'WasmPlugin', 'wasm', 'shop', '  url: oci://x\n  selector:\n    matchLabels:\n      app: public\n  targetRefs:\n  - kind: Gateway\n    group: gateway.networking.k8s.io\n    name: public\n'),
+      policy(
+        'extensions.istio.io/v1alpha1',
+        'WasmPlugin',
+        'wasm',
+        'shop',
+        '  url: oci://x\n  selector:\n    matchLabels:\n      app: public\n  targetRefs:\n  - kind: Gateway\n    group: gateway.networking.k8s.io\n    name: public\n',
+      ),
     );
     const out = analyze(k8sGatewaySelectorAnalyzer, { 'p.yaml': text });
     expect(pairs(out)).toEqual(['IST0166 AuthorizationPolicy shop/ap', 'IST0166 Telemetry shop/tel', 'IST0166 WasmPlugin shop/wasm']);
     const ref = text.split('\n').findIndex((l) => l.includes('name: ap')) + 1 - 3;
-    expect(lines(out)).toContain(`Warning [IST0166] (AuthorizationPolicy shop/ap p.yaml:${ref}) Ineffective selector on Kubernetes Gateway public. Use the TargetRef field instead.`);
+    expect(lines(out)).toContain(
+      `Warning [IST0166] (AuthorizationPolicy shop/ap p.yaml:${ref}) Ineffective selector on Kubernetes Gateway public. Use the TargetRef field instead.`,
+    );
   });
 
   it('accepts targetRef policies, other namespaces, non-gateway pods and policies without selector', () => {
@@ -51,7 +59,13 @@ metadata:
   labels:
     app: web
 `,
-        policy('security.istio.io/v1', 'RequestAuthentication', 'ra', 'shop', '  selector:\n    matchLabels:\n      app: public\n  targetRef:\n    kind: Gateway\n    group: gateway.networking.k8s.io\n    name: public\n'),
+        policy(
+          'security.istio.io/v1',
+          'RequestAuthentication',
+          'ra',
+          'shop',
+          '  selector:\n    matchLabels:\n      app: public\n  targetRef:\n    kind: Gateway\n    group: gateway.networking.k8s.io\n    name: public\n',
+        ),
         policy('security.istio.io/v1', 'AuthorizationPolicy', 'elsewhere', 'other', '  selector:\n    matchLabels:\n      app: public\n'),
         policy('security.istio.io/v1', 'AuthorizationPolicy', 'web', 'shop', '  selector:\n    matchLabels:\n      app: web\n'),
         policy('security.istio.io/v1', 'AuthorizationPolicy', 'ns-wide', 'shop', '  action: ALLOW\n'),
@@ -73,7 +87,11 @@ spec:
 describe('k8sgateway.CRDVersionAnalyzer', () => {
   it('reports Gateway API CRDs below the minimum bundle version', () => {
     const out = analyze(crdVersionAnalyzer, {
-      'crd.yaml': docs(crd('tlsroutes.gateway.networking.k8s.io', 'v1.5.0-rc.1'), crd('grpcroutes.gateway.networking.k8s.io', 'v1.0.0'), crd('backendtlspolicies.gateway.networking.k8s.io', '1.3')),
+      'crd.yaml': docs(
+        crd('tlsroutes.gateway.networking.k8s.io', 'v1.5.0-rc.1'),
+        crd('grpcroutes.gateway.networking.k8s.io', 'v1.0.0'),
+        crd('backendtlspolicies.gateway.networking.k8s.io', '1.3'),
+      ),
     });
     expect(lines(out)).toEqual([
       'Warning [IST0176] (CustomResourceDefinition backendtlspolicies.gateway.networking.k8s.io crd.yaml:19) Gateway API CRD "backendtlspolicies.gateway.networking.k8s.io" is at version "1.3.0" but Istio requires at least "1.4.0"; resources of this kind will not be processed. Upgrade the Gateway API CRDs to satisfy the minimum version.',

@@ -55,7 +55,10 @@ describe('pki: certificates and keys', () => {
       expect(await checkKeyPair(a.certPem, b.keyPem)).toEqual({ ok: false, error: 'tls: private key does not match public key' });
       const cert = await completeCertificate(parseCertificateDer(decodePem(a.certPem).block!.bytes), new SignatureChecker());
       expect(cert.facts.subject).toBe('CN=a.example.com');
-      for (const [pem, expected] of [[a.legacyKeyPem, true], [b.keyPem, false]] as const) {
+      for (const [pem, expected] of [
+        [a.legacyKeyPem, true],
+        [b.keyPem, false],
+      ] as const) {
         const block = decodePem(pem).block!;
         const facts = await privateKeyFacts(parsePrivateKeyDer(block.bytes, block.type));
         expect(facts.publicKey!.spkiSha256 === cert.facts.publicKey.spkiSha256).toBe(expected);

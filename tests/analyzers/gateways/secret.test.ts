@@ -34,7 +34,9 @@ metadata:
   namespace: ${ns}
 type: kubernetes.io/tls
 data:
-${Object.entries(entries).map(([k, v]) => `  ${k}: ${b64(v)}`).join('\n')}
+${Object.entries(entries)
+  .map(([k, v]) => `  ${k}: ${b64(v)}`)
+  .join('\n')}
 `;
 
 const lineOf = (text: string, needle: string) => text.split('\n').findIndex((l) => l.includes(needle)) + 1;
@@ -64,15 +66,23 @@ describe('gateway.SecretAnalyzer', () => {
     );
     const out = analyze(secretAnalyzer, { 's.yaml': text });
     expect(pairs(out)).toEqual(['IST0161 Gateway web/gw', 'IST0161 Gateway web/gw', 'IST0161 Gateway web/gw']);
-    expect(out.map((d) => d.line)).toEqual([lineOf(text, 'credentialName: expired'), lineOf(text, 'credentialName: garbage'), lineOf(text, 'credentialName: no-key')]);
-    expect(out[0]?.message).toBe('The credential referenced by the Gateway gw in namespace edge-ns is invalid, which can cause the traffic not to work as expected.');
+    expect(out.map((d) => d.line)).toEqual([
+      lineOf(text, 'credentialName: expired'),
+      lineOf(text, 'credentialName: garbage'),
+      lineOf(text, 'credentialName: no-key'),
+    ]);
+    expect(out[0]?.message).toBe(
+      'The credential referenced by the Gateway gw in namespace edge-ns is invalid, which can cause the traffic not to work as expected.',
+    );
     expect(out[0]?.fieldPath).toBe('spec.servers[0].tls.credentialName');
   });
 
   it('reports a missing Secret (looked up in the workload namespace, not the Gateway namespace)', () => {
     const text = docs(pod, secret('in-web', { 'tls.crt': 'x', 'tls.key': 'y' }, 'web'), gateway('gw', ['in-web']));
     const out = analyze(secretAnalyzer, { 'm.yaml': text });
-    expect(lines(out)).toEqual([`Error [IST0101] (Gateway web/gw m.yaml:${lineOf(text, 'credentialName: in-web')}) Referenced credentialName not found: "in-web"`]);
+    expect(lines(out)).toEqual([
+      `Error [IST0101] (Gateway web/gw m.yaml:${lineOf(text, 'credentialName: in-web')}) Referenced credentialName not found: "in-web"`,
+    ]);
   });
 
   it('reports a selector that matches no pod, on the selector label line, and skips its servers', () => {

@@ -48,7 +48,12 @@ describe('externalcontrolplane.ExternalControlPlaneAnalyzer', () => {
 
   it('makes no DNS lookup: a host that could never resolve is not reported, as in Istio', () => {
     const out = analyzeWith(externalControlPlaneAnalyzer, {
-      'dns.yaml': docs(cfg('Mutating', 'istio-sidecar-injector', [['e.sidecar-injector.istio.io', url('"https://-no-such-.example..com/inject"')], ['f.sidecar-injector.istio.io', url('"https:///inject"')]])),
+      'dns.yaml': docs(
+        cfg('Mutating', 'istio-sidecar-injector', [
+          ['e.sidecar-injector.istio.io', url('"https://-no-such-.example..com/inject"')],
+          ['f.sidecar-injector.istio.io', url('"https:///inject"')],
+        ]),
+      ),
     });
     expect(pairs(out)).toEqual([]);
   });

@@ -47,8 +47,30 @@ describe('injection messages highlight the offending field', () => {
 
   it('IST0103: the container list, or the istio-proxy image left empty', () => {
     const ns = namespace('shop', 'istio-injection: enabled');
-    const bare = yaml('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: bare', '  namespace: shop', 'spec:', '  containers:', '  - name: web', '    image: web');
-    const empty = yaml('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: empty', '  namespace: shop', 'spec:', '  containers:', '  - name: web', '    image: web', '  - name: istio-proxy', '    image: ""');
+    const bare = yaml(
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata:',
+      '  name: bare',
+      '  namespace: shop',
+      'spec:',
+      '  containers:',
+      '  - name: web',
+      '    image: web',
+    );
+    const empty = yaml(
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata:',
+      '  name: empty',
+      '  namespace: shop',
+      'spec:',
+      '  containers:',
+      '  - name: web',
+      '    image: web',
+      '  - name: istio-proxy',
+      '    image: ""',
+    );
     const out = analyzeWith(injectionAnalyzer, { 'ns.yaml': ns, 'bare.yaml': bare, 'empty.yaml': empty });
     const of = (file: string) => out.find((d) => d.file === file);
     expect([of('bare.yaml')?.code, of('empty.yaml')?.code]).toEqual(['IST0103', 'IST0103']);
@@ -68,7 +90,17 @@ describe('injection messages highlight the offending field', () => {
       `  values: '{"global":{"hub":"mirror.example/istio","tag":"1.24.1","proxy":{"image":"proxyv2"}}}'`,
     );
     const ns = namespace('orders', 'team: a', 'istio.io/rev: blue');
-    const pod = yaml('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: old', '  namespace: orders', 'spec:', '  containers:', '  - name: istio-proxy', '    image: mirror.example/istio/proxyv2:1.23.0');
+    const pod = yaml(
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata:',
+      '  name: old',
+      '  namespace: orders',
+      'spec:',
+      '  containers:',
+      '  - name: istio-proxy',
+      '    image: mirror.example/istio/proxyv2:1.23.0',
+    );
     const out = analyzeWith(injectionImageAnalyzer, { 'cm.yaml': cm, 'ns.yaml': ns, 'pod.yaml': pod });
     expect(out.map((d) => d.code)).toEqual(['IST0158']);
     expectAt(out[0], ns, 'istio.io/rev: blue');
@@ -76,7 +108,19 @@ describe('injection messages highlight the offending field', () => {
   });
 
   it('IST0147 / IST0146: the `image: auto` of the istio-proxy container', () => {
-    const pod = yaml('apiVersion: v1', 'kind: Pod', 'metadata:', '  name: p', '  namespace: shop', 'spec:', '  containers:', '  - name: web', '    image: web', '  - name: istio-proxy', '    image: auto');
+    const pod = yaml(
+      'apiVersion: v1',
+      'kind: Pod',
+      'metadata:',
+      '  name: p',
+      '  namespace: shop',
+      'spec:',
+      '  containers:',
+      '  - name: web',
+      '    image: web',
+      '  - name: istio-proxy',
+      '    image: auto',
+    );
     const deployment = yaml(
       'apiVersion: apps/v1',
       'kind: Deployment',
@@ -109,10 +153,15 @@ describe('injection messages highlight the offending field', () => {
       '    matchLabels:',
       '      istio-injection: enabled',
     ];
-    const config = (name: string, ...hooks: string[][]) => yaml('apiVersion: admissionregistration.k8s.io/v1', 'kind: MutatingWebhookConfiguration', 'metadata:', `  name: ${name}`, 'webhooks:', ...hooks.flat());
+    const config = (name: string, ...hooks: string[][]) =>
+      yaml('apiVersion: admissionregistration.k8s.io/v1', 'kind: MutatingWebhookConfiguration', 'metadata:', `  name: ${name}`, 'webhooks:', ...hooks.flat());
     const istiod = yaml('apiVersion: v1', 'kind: Service', 'metadata:', '  name: istiod', '  namespace: istio-system', 'spec:', '  ports:', '  - port: 443');
     const a = config('injector-a', hook('sidecar-injector.istio.io', 'istiod'));
-    const b = config('injector-b', ['- name: other.example.com', '  clientConfig:', '    url: https://example.com'], hook('rev.sidecar-injector.istio.io', 'istiod-gone'));
+    const b = config(
+      'injector-b',
+      ['- name: other.example.com', '  clientConfig:', '    url: https://example.com'],
+      hook('rev.sidecar-injector.istio.io', 'istiod-gone'),
+    );
     const out = analyzeWith(webhookAnalyzer, { 'a.yaml': a, 'b.yaml': b, 'svc.yaml': istiod });
     const overlapA = out.find((d) => d.file === 'a.yaml');
     const overlapB = out.find((d) => d.file === 'b.yaml' && d.message.includes('overlaps'));

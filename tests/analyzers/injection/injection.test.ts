@@ -8,7 +8,13 @@ apiVersion: v1
 kind: Namespace
 metadata:
   name: ${name}
-${Object.keys(labels).length ? `  labels:\n${Object.entries(labels).map(([k, v]) => `    ${k}: "${v}"`).join('\n')}\n` : ''}`;
+${
+  Object.keys(labels).length
+    ? `  labels:\n${Object.entries(labels)
+        .map(([k, v]) => `    ${k}: "${v}"`)
+        .join('\n')}\n`
+    : ''
+}`;
 
 const pod = (name: string, namespace: string, containers: string, extra = '') => `
 apiVersion: v1
@@ -62,7 +68,11 @@ describe('injection.Analyzer', () => {
 
   it('does not count other labels when the legacy label opts out', () => {
     const out = analyzeWith(injectionAnalyzer, {
-      'ns.yaml': docs(ns('quiet', { 'istio-injection': 'disabled', 'istio.io/rev': 'blue' }), ns('amb', { 'istio.io/dataplane-mode': 'ambient' }), ns('istio-system')),
+      'ns.yaml': docs(
+        ns('quiet', { 'istio-injection': 'disabled', 'istio.io/rev': 'blue' }),
+        ns('amb', { 'istio.io/dataplane-mode': 'ambient' }),
+        ns('istio-system'),
+      ),
     });
     expect(pairs(out)).toEqual([]);
   });
@@ -71,7 +81,9 @@ describe('injection.Analyzer', () => {
     const text = docs(ns('payments', { 'istio-injection': 'enabled' }), pod('checkout-7d9f', 'payments', app));
     const out = analyzeWith(injectionAnalyzer, { 'p.yaml': text });
     expect(pairs(out)).toEqual(['IST0103 Pod payments/checkout-7d9f']);
-    expect(out[0]?.message).toBe('The pod payments/checkout-7d9f is missing the Istio proxy. This can often be resolved by restarting or redeploying the workload.');
+    expect(out[0]?.message).toBe(
+      'The pod payments/checkout-7d9f is missing the Istio proxy. This can often be resolved by restarting or redeploying the workload.',
+    );
     expect(out[0]?.line).toBe(lineOf(text, 'kind: Pod') - 1);
   });
 

@@ -116,7 +116,11 @@ ${spec}`;
     expect(out.map((d) => d.message.match(/\[(.*)\]/)?.[1])).toEqual(['b2']);
     // A root-namespace ProxyConfig overrides the mesh default.
     const withRoot = { ...files, 'root.yaml': proxyConfig('root', 'istio-system', '  image:\n    imageType: default\n') };
-    expect(analyzeWith(injectionImageAnalyzer, withRoot, { mesh: { defaultConfig: { image: { imageType: 'distroless' } } } }).map((d) => d.message.match(/\[(.*)\]/)?.[1])).toEqual(['b2']);
+    expect(
+      analyzeWith(injectionImageAnalyzer, withRoot, { mesh: { defaultConfig: { image: { imageType: 'distroless' } } } }).map(
+        (d) => d.message.match(/\[(.*)\]/)?.[1],
+      ),
+    ).toEqual(['b2']);
   });
 
   it('applies a workload ProxyConfig to the pods its selector picks, whatever other labels they carry', () => {

@@ -89,7 +89,10 @@ describe('meshnetworks.MeshNetworksAnalyzer', () => {
   it('reports registries that are neither built in nor a remote-secret cluster, on the mesh networks', () => {
     const out = analyzeWith(meshNetworksAnalyzer, {}, { networks });
     expect(pairs(out)).toEqual(['IST0126 MeshNetworks istio-system/meshnetworks', 'IST0126 MeshNetworks istio-system/meshnetworks']);
-    expect(out.map((d) => d.message).sort()).toEqual(['Unknown service registry east-cluster in network net-a', 'Unknown service registry west in network net-b']);
+    expect(out.map((d) => d.message).sort()).toEqual([
+      'Unknown service registry east-cluster in network net-a',
+      'Unknown service registry west in network net-b',
+    ]);
     expect(out[0]?.level).toBe('Error');
     expect(out[0]?.line).toBeUndefined();
   });
@@ -119,7 +122,9 @@ ${body}`;
   });
 
   it('accepts the built-in registries and no networks at all', () => {
-    expect(analyzeWith(meshNetworksAnalyzer, {}, { networks: { networks: { n: { endpoints: [{ fromRegistry: 'External' }, { fromRegistry: 'Mock' }] } } } })).toEqual([]);
+    expect(
+      analyzeWith(meshNetworksAnalyzer, {}, { networks: { networks: { n: { endpoints: [{ fromRegistry: 'External' }, { fromRegistry: 'Mock' }] } } } }),
+    ).toEqual([]);
     expect(analyzeWith(meshNetworksAnalyzer, {})).toEqual([]);
   });
 });
@@ -129,7 +134,10 @@ describe('services.MultiClusterServiceAnalyzer on one cluster', () => {
     const { WorkspaceAnalyzer } = await import('../../../src/core/workspace.ts');
     const { defaultAnalysisSettings } = await import('../../../src/core/analysis/settings.ts');
     const w = new WorkspaceAnalyzer();
-    w.update([{ path: 'a.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  namespace: x\nspec:\n  ports:\n  - name: http\n    port: 80\n' }], []);
+    w.update(
+      [{ path: 'a.yaml', text: 'apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n  namespace: x\nspec:\n  ports:\n  - name: http\n    port: 80\n' }],
+      [],
+    );
     const r = await w.run({ ...defaultAnalysisSettings(), analyzers: ['services.MultiClusterServiceAnalyzer'] });
     expect(r === 'canceled' ? 'canceled' : r.diagnostics.filter((d) => d.code === 'IST0170')).toEqual([]);
   });

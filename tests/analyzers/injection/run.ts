@@ -16,7 +16,10 @@ export interface MeshOptions {
 
 export function analyzeWith(analyzer: Analyzer, files: Record<string, string>, opts: MeshOptions = {}): Diagnostic[] {
   const model = new WorkspaceModel(kindProblems);
-  model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  model.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   const store = new ResourceStore(model.resources(), {
     mode: 'harness',
     defaultNamespace: '',
@@ -30,13 +33,28 @@ export function analyzeWith(analyzer: Analyzer, files: Record<string, string>, o
 
 /** cluster id → files. */
 export function analyzeClusters(analyzers: readonly Analyzer[], clusters: Record<string, Record<string, string>>): Diagnostic[] {
-  const options = { mode: 'harness', defaultNamespace: '', includePlaceholders: false, meshConfig: defaultMeshConfig(), meshNetworks: defaultMeshNetworks() } as const;
+  const options = {
+    mode: 'harness',
+    defaultNamespace: '',
+    includePlaceholders: false,
+    meshConfig: defaultMeshConfig(),
+    meshNetworks: defaultMeshNetworks(),
+  } as const;
   const models = new Map<string, WorkspaceModel>();
   const stores = Object.entries(clusters).map(([cluster, files]) => {
     const model = new WorkspaceModel(kindProblems);
-    model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+    model.update(
+      Object.entries(files).map(([path, text]) => ({ path, text })),
+      [],
+    );
     for (const f of Object.keys(files)) models.set(f, model);
-    return { cluster, store: new ResourceStore(model.resources().map((r) => ({ ...r, cluster })), options) };
+    return {
+      cluster,
+      store: new ResourceStore(
+        model.resources().map((r) => ({ ...r, cluster })),
+        options,
+      ),
+    };
   });
   const view = new MultiClusterStoreView(new ResourceStore([], options), stores);
   return runAnalyzersSync(view, analyzers, (f, i) => models.get(f)?.document(f, i));

@@ -53,8 +53,14 @@ describe('webhook URLs', () => {
 
 describe('injector ConfigMap', () => {
   const cm = (values: string): Resource => ({
-    key: 'k', kindId: 'core/ConfigMap', gvk: { group: '', version: 'v1', kind: 'ConfigMap' }, namespace: 'istio-system', name: 'istio-sidecar-injector',
-    labels: {}, annotations: {}, body: { data: { values } },
+    key: 'k',
+    kindId: 'core/ConfigMap',
+    gvk: { group: '', version: 'v1', kind: 'ConfigMap' },
+    namespace: 'istio-system',
+    name: 'istio-sidecar-injector',
+    labels: {},
+    annotations: {},
+    body: { data: { values } },
   });
 
   it('names revision ConfigMaps and builds the proxy image like the injector template', () => {

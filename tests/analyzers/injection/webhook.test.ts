@@ -56,7 +56,8 @@ describe('webhook.Analyzer', () => {
     // revision's injector excludes namespaces with the legacy label.
     const revSel = (rev: string) =>
       `  namespaceSelector:\n    matchExpressions:\n    - key: istio.io/rev\n      operator: In\n      values: [${rev}]\n    - key: istio-injection\n      operator: DoesNotExist\n`;
-    const defaultSel = '  namespaceSelector:\n    matchExpressions:\n    - key: istio-injection\n      operator: In\n      values: [enabled]\n    - key: istio.io/rev\n      operator: DoesNotExist\n';
+    const defaultSel =
+      '  namespaceSelector:\n    matchExpressions:\n    - key: istio-injection\n      operator: In\n      values: [enabled]\n    - key: istio.io/rev\n      operator: DoesNotExist\n';
     const out = analyzeWith(webhookAnalyzer, {
       'wh.yaml': docs(
         config('injector', hook('sidecar-injector.istio.io', defaultSel)),

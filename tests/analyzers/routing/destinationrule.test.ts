@@ -16,7 +16,10 @@ ${spec}`;
 describe('destinationrule.CaCertificateAnalyzer', () => {
   it('reports SIMPLE/MUTUAL TLS without caCertificates at the rule and port level', () => {
     const text = docs(
-      dr('db', 'tls', `  host: pg.db.svc.cluster.local
+      dr(
+        'db',
+        'tls',
+        `  host: pg.db.svc.cluster.local
   trafficPolicy:
     tls:
       mode: MUTUAL
@@ -32,7 +35,8 @@ describe('destinationrule.CaCertificateAnalyzer', () => {
         number: 6432
       tls:
         mode: ISTIO_MUTUAL
-`),
+`,
+      ),
     );
     const out = analyze(caCertificateAnalyzer, { 'dr.yaml': text });
     expect(lines(out)).toEqual([
@@ -47,13 +51,17 @@ describe('destinationrule.CaCertificateAnalyzer', () => {
       'dr.yaml': docs(
         dr('db', 'with-ca', `  host: a\n  trafficPolicy:\n    tls:\n      mode: SIMPLE\n      caCertificates: /etc/ca.pem\n`),
         dr('db', 'mesh', `  host: b\n  trafficPolicy:\n    tls:\n      mode: ISTIO_MUTUAL\n`),
-        dr('db', 'cred', `  host: c\n  workloadSelector:\n    matchLabels:\n      app: client\n  trafficPolicy:\n    portLevelSettings:\n    - port:\n        number: 443\n      tls:\n        mode: SIMPLE\n        credentialName: client-cred\n`),
+        dr(
+          'db',
+          'cred',
+          `  host: c\n  workloadSelector:\n    matchLabels:\n      app: client\n  trafficPolicy:\n    portLevelSettings:\n    - port:\n        number: 443\n      tls:\n        mode: SIMPLE\n        credentialName: client-cred\n`,
+        ),
       ),
     });
     expect(out).toEqual([]);
   });
 
-  it('reads fields under their proto names and enum modes given as numbers, as Istio\'s decoder does', () => {
+  it("reads fields under their proto names and enum modes given as numbers, as Istio's decoder does", () => {
     const out = analyze(caCertificateAnalyzer, {
       'dr.yaml': docs(
         dr('db', 'snake', `  host: a\n  traffic_policy:\n    tls:\n      mode: SIMPLE\n`),
@@ -128,7 +136,10 @@ describe('destinationrule.SubsetSelectPodAnalyzer', () => {
       svc('shop', 'cart'),
       node('node-a', '"topology.kubernetes.io/zone": zone-1, "topology.kubernetes.io/region": ""'),
       pod('shop', 'cart-1', 'app: cart', 'node-a'),
-      dr('shop', 'cart', `  host: cart.shop.svc.cluster.local
+      dr(
+        'shop',
+        'cart',
+        `  host: cart.shop.svc.cluster.local
   subsets:
   - name: zone
     labels: {"topology.kubernetes.io/zone": zone-1}
@@ -136,20 +147,26 @@ describe('destinationrule.SubsetSelectPodAnalyzer', () => {
     labels: {"kubernetes.io/hostname": node-a, app: cart}
   - name: empty-region
     labels: {"topology.kubernetes.io/region": ""}
-`),
+`,
+      ),
     );
     const out = analyze(subsetSelectPodAnalyzer, { 'dr.yaml': text });
-    expect(out.map((d) => d.message)).toEqual(['The Subset empty-region defined in the DestinationRule does not select any pods. Which may lead to 503 UH (NoHealthyUpstream).']);
+    expect(out.map((d) => d.message)).toEqual([
+      'The Subset empty-region defined in the DestinationRule does not select any pods. Which may lead to 503 UH (NoHealthyUpstream).',
+    ]);
   });
 
-  it('labels endpoints as pilot\'s AugmentLabels does: the node name even without its Node, no subzone without a zone, node locality over pod labels', () => {
+  it("labels endpoints as pilot's AugmentLabels does: the node name even without its Node, no subzone without a zone, node locality over pod labels", () => {
     const text = docs(
       svc('shop', 'cart'),
       // node-a is not in the workspace; node-b has a region and a subzone but no zone
       node('node-b', '"topology.kubernetes.io/region": r1, "topology.istio.io/subzone": sz-1'),
       pod('shop', 'cart-1', 'app: cart', 'node-a'),
       pod('shop', 'cart-2', 'app: cart, "topology.kubernetes.io/region": own', 'node-b'),
-      dr('shop', 'cart', `  host: cart
+      dr(
+        'shop',
+        'cart',
+        `  host: cart
   subsets:
   - name: host-a
     labels: {"kubernetes.io/hostname": node-a}
@@ -159,7 +176,8 @@ describe('destinationrule.SubsetSelectPodAnalyzer', () => {
     labels: {"topology.kubernetes.io/region": own}
   - name: subzone
     labels: {"topology.istio.io/subzone": sz-1}
-`),
+`,
+      ),
     );
     const out = analyze(subsetSelectPodAnalyzer, { 'dr.yaml': text });
     expect(out.map((d) => d.message)).toEqual([
@@ -183,11 +201,21 @@ spec:
     labels: {app: vm}
 `;
     const ok = analyze(subsetSelectPodAnalyzer, {
-      'dr.yaml': docs(se, pod('shop', 'vm-1', 'app: vm, version: v1'), dr('shop', 'vm', `  host: vm.example.internal\n  subsets:\n  - name: v1\n    labels: {version: v1}\n`), svc('shop', 'plain'), dr('shop', 'plain', '  host: plain\n')),
+      'dr.yaml': docs(
+        se,
+        pod('shop', 'vm-1', 'app: vm, version: v1'),
+        dr('shop', 'vm', `  host: vm.example.internal\n  subsets:\n  - name: v1\n    labels: {version: v1}\n`),
+        svc('shop', 'plain'),
+        dr('shop', 'plain', '  host: plain\n'),
+      ),
     });
     expect(ok).toEqual([]);
     const bad = analyze(subsetSelectPodAnalyzer, {
-      'dr.yaml': docs(se, pod('shop', 'other', 'app: other, version: v1'), dr('shop', 'vm', `  host: vm.example.internal\n  subsets:\n  - name: v1\n    labels: {version: v1}\n`)),
+      'dr.yaml': docs(
+        se,
+        pod('shop', 'other', 'app: other, version: v1'),
+        dr('shop', 'vm', `  host: vm.example.internal\n  subsets:\n  - name: v1\n    labels: {version: v1}\n`),
+      ),
     });
     expect(pairs(bad)).toEqual(['IST0173 DestinationRule shop/vm']);
   });

@@ -21,7 +21,8 @@ ${extraMatch}    patch:
         ${value}
 `;
 
-const RELATIVE = 'This EnvoyFilter does not have a priority and has a relative patch operation set which can cause the EnvoyFilter not to be applied. Using the INSERT_FIRST of ADD option or setting the priority may help in ensuring the EnvoyFilter is applied correctly.';
+const RELATIVE =
+  'This EnvoyFilter does not have a priority and has a relative patch operation set which can cause the EnvoyFilter not to be applied. Using the INSERT_FIRST of ADD option or setting the priority may help in ensuring the EnvoyFilter is applied correctly.';
 
 describe('envoyfilter.EnvoyPatchAnalyzer', () => {
   it('warns about relative operations without a priority, on the resource line', () => {
@@ -55,13 +56,13 @@ describe('envoyfilter.EnvoyPatchAnalyzer', () => {
   it('prefers the proxy-version warning when an earlier patch with proxyVersion used the same name', () => {
     const versioned = patch('HTTP_FILTER', 'INSERT_AFTER', 'name: envoy.lua', '      proxy:\n        proxyVersion: ^1\\.20.*\n');
     const out = analyze(envoyPatchAnalyzer, {
-      'ef.yaml': docs(ef('first', versioned), ef('second', patch('NETWORK_FILTER', 'REPLACE', 'name: envoy.lua')), ef('third', patch('NETWORK_FILTER', 'REMOVE', 'name: other'))),
+      'ef.yaml': docs(
+        ef('first', versioned),
+        ef('second', patch('NETWORK_FILTER', 'REPLACE', 'name: envoy.lua')),
+        ef('third', patch('NETWORK_FILTER', 'REMOVE', 'name: other')),
+      ),
     });
-    expect(pairs(out)).toEqual([
-      'IST0151 EnvoyFilter mesh/first',
-      'IST0151 EnvoyFilter mesh/third',
-      'IST0155 EnvoyFilter mesh/second',
-    ]);
+    expect(pairs(out)).toEqual(['IST0151 EnvoyFilter mesh/first', 'IST0151 EnvoyFilter mesh/third', 'IST0155 EnvoyFilter mesh/second']);
   });
 
   it('accepts absolute operations, MERGE, a priority, and stops at a patch-less entry', () => {

@@ -51,10 +51,7 @@ ${rest}`;
 
 describe('routing highlight paths', () => {
   it('IST0109 points at the conflicting host, istioctl at the name', () => {
-    const text = docs(
-      vs('shop', 'cart-a', '  hosts: [other, cart]\n'),
-      vs('web', 'cart-b', '  hosts:\n  - cart.shop.svc.cluster.local\n'),
-    );
+    const text = docs(vs('shop', 'cart-a', '  hosts: [other, cart]\n'), vs('web', 'cart-b', '  hosts:\n  - cart.shop.svc.cluster.local\n'));
     const out = analyze(conflictingMeshGatewayHostsAnalyzer, { 'vs.yaml': text });
     expect(out.map((d) => d.code)).toEqual(['IST0109', 'IST0109']);
     expect(out[0]?.line).toBe(lineOf(text, 'name: cart-a'));
@@ -64,7 +61,11 @@ describe('routing highlight paths', () => {
   });
 
   it('IST0101 (host+subset) points at the missing subset of a route and of a mirror', () => {
-    const text = docs(vs('shop', 'cart', `  hosts: [cart]
+    const text = docs(
+      vs(
+        'shop',
+        'cart',
+        `  hosts: [cart]
   http:
   - route:
     - destination:
@@ -79,7 +80,9 @@ describe('routing highlight paths', () => {
     - destination:
         host: cart
         subset: v7
-`));
+`,
+      ),
+    );
     const out = analyze(destinationRuleAnalyzer, { 'vs.yaml': text });
     expect(out).toHaveLength(3);
     const route = find(out, '"cart+v9"');
@@ -98,7 +101,10 @@ describe('routing highlight paths', () => {
     const text = docs(
       meta('Pod', 'edge', 'gw-1', '  labels: {app: edge-gw}\nspec:\n  containers:\n  - name: c\n    image: c\n'),
       `apiVersion: networking.istio.io/v1\nkind: Gateway\nmetadata:\n  name: public\n  namespace: edge\nspec:\n  selector: {app: edge-gw}\n  servers:\n  - port: {number: 80, name: http, protocol: HTTP}\n    hosts: ["*"]\n`,
-      vs('edge', 'claims', `  hosts: [shop.example.com]
+      vs(
+        'edge',
+        'claims',
+        `  hosts: [shop.example.com]
   gateways: [public]
   http:
   - route:
@@ -111,7 +117,8 @@ describe('routing highlight paths', () => {
           exact: admin
     route:
     - destination: {host: shop}
-`),
+`,
+      ),
     );
     const out = analyze(jwtClaimRouteAnalyzer, { 'j.yaml': text }, { placeholders: false });
     expect(out.map((d) => d.code)).toEqual(['IST0149']);
@@ -120,7 +127,11 @@ describe('routing highlight paths', () => {
   });
 
   it('IST0128 and IST0129 point at the TLS mode', () => {
-    const text = docs(dr('db', 'tls', `  host: pg
+    const text = docs(
+      dr(
+        'db',
+        'tls',
+        `  host: pg
   trafficPolicy:
     tls:
       mode: SIMPLE
@@ -131,7 +142,9 @@ describe('routing highlight paths', () => {
         caCertificates: ""
     - port: {number: 6432}
       tls: {mode: SIMPLE}
-`));
+`,
+      ),
+    );
     const out = analyze(caCertificateAnalyzer, { 'dr.yaml': text });
     expect(out).toHaveLength(3);
     const top = find(out, 'IST0128');
@@ -149,7 +162,10 @@ describe('routing highlight paths', () => {
     const text = docs(
       meta('Service', 'shop', 'cart', 'spec:\n  selector: {app: cart}\n  ports:\n  - {port: 80, name: http}\n'),
       meta('Pod', 'shop', 'cart-1', '  labels: {app: cart, version: v1}\nspec:\n  containers:\n  - name: c\n    image: c\n'),
-      dr('shop', 'cart', `  host: cart
+      dr(
+        'shop',
+        'cart',
+        `  host: cart
   subsets:
   - name: v2
     labels: {version: v1}
@@ -157,7 +173,8 @@ describe('routing highlight paths', () => {
     labels: {version: v1}
   - name: v2
     labels: {version: v2}
-`),
+`,
+      ),
       dr('shop', 'ghost', '  host: ghost.shop.svc.cluster.local\n'),
     );
     const out = analyze(subsetSelectPodAnalyzer, { 'dr.yaml': text });
@@ -182,7 +199,12 @@ ${priority}  configPatches:
       value:
         name: ${name}
 `;
-    const text = docs(ef('rel', 'HTTP_FILTER', 'INSERT_BEFORE'), ef('rep', 'CLUSTER', 'REPLACE', '  priority: 1\n'), ef('add', 'HTTP_ROUTE', 'ADD'), ef('rem', 'ROUTE_CONFIGURATION', 'REMOVE'));
+    const text = docs(
+      ef('rel', 'HTTP_FILTER', 'INSERT_BEFORE'),
+      ef('rep', 'CLUSTER', 'REPLACE', '  priority: 1\n'),
+      ef('add', 'HTTP_ROUTE', 'ADD'),
+      ef('rem', 'ROUTE_CONFIGURATION', 'REMOVE'),
+    );
     const out = analyze(envoyPatchAnalyzer, { 'ef.yaml': text });
     expect(out).toHaveLength(4);
     const cases: Array<[string, string, string]> = [
@@ -200,7 +222,11 @@ ${priority}  configPatches:
   });
 
   it('IST0130 and IST0131 point at the unreachable rule, its matches, or the ineffective match', () => {
-    const text = docs(vs('web', 'rules', `  hosts: [web]
+    const text = docs(
+      vs(
+        'web',
+        'rules',
+        `  hosts: [web]
   http:
   - name: first
     match:
@@ -230,7 +256,9 @@ ${priority}  configPatches:
     - destination: {host: web}
   - route:
     - destination: {host: db}
-`));
+`,
+      ),
+    );
     const out = analyze(virtualServiceValidationAnalyzer, { 'vs.yaml': text });
     expect(out).toHaveLength(5);
     expect(out.every((d) => d.line === 1)).toBe(true);

@@ -10,12 +10,16 @@ import { vs } from './util.ts';
 const dest = `    route:\n    - destination:\n        host: app\n`;
 
 describe('schema.ValidationAnalyzer.VirtualService (route rules)', () => {
-  it('is registered under Istio\'s name and runs by default', () => {
+  it("is registered under Istio's name and runs by default", () => {
     expect(istioAnalyzerByName('schema.ValidationAnalyzer.VirtualService')?.metadata).toEqual(virtualServiceValidationAnalyzer.metadata);
   });
 
   it('reports duplicate http matches (ignoring match names) and the rule they make unreachable', () => {
-    const text = docs(vs('web', 'dup', `  hosts: [app]
+    const text = docs(
+      vs(
+        'web',
+        'dup',
+        `  hosts: [app]
   http:
   - name: first
     match:
@@ -26,7 +30,9 @@ ${dest}  - name: second
     match:
     - uri: {prefix: /api}
       headers: {x-b: {exact: "2"}, x-a: {exact: "1"}}
-${dest}`));
+${dest}`,
+      ),
+    );
     const out = analyze(virtualServiceValidationAnalyzer, { 'vs.yaml': text });
     expect(lines(out)).toEqual([
       'Warning [IST0130] (VirtualService web/dup vs.yaml:1) VirtualService rule "second" not used (all matches used by prior rules).',
@@ -36,7 +42,10 @@ ${dest}`));
 
   it('reports rules after a catch-all rule, for http, tcp and tls', () => {
     const out = analyze(virtualServiceValidationAnalyzer, {
-      'vs.yaml': vs('web', 'catch-all', `  hosts: [app]
+      'vs.yaml': vs(
+        'web',
+        'catch-all',
+        `  hosts: [app]
   http:
   - route:
     - destination: {host: app}
@@ -50,7 +59,8 @@ ${dest}`));
     - destination: {host: app}
   - route:
     - destination: {host: app}
-`),
+`,
+      ),
     });
     expect(out.map((d) => d.message)).toEqual([
       'VirtualService rule #1 not used (only the last rule can have no matches).',
@@ -60,9 +70,12 @@ ${dest}`));
     expect(out).toHaveLength(2);
   });
 
-  it('skips null rules and compares null matches as Go\'s nil (not as an empty match)', () => {
+  it("skips null rules and compares null matches as Go's nil (not as an empty match)", () => {
     const out = analyze(virtualServiceValidationAnalyzer, {
-      'vs.yaml': vs('web', 'nils', `  hosts: [app]
+      'vs.yaml': vs(
+        'web',
+        'nils',
+        `  hosts: [app]
   http:
   - null
   - match:
@@ -76,7 +89,8 @@ ${dest}  tcp:
   - ~
   - route:
     - destination: {host: app}
-`),
+`,
+      ),
     });
     expect(out.map((d) => d.message)).toEqual([
       // Istio's webhook also rejects the null rule itself.
@@ -92,7 +106,10 @@ ${dest}  tcp:
   });
 
   it('reports an http prefix covered by an earlier, shorter prefix with the same conditions', () => {
-    const text = vs('web', 'overlap', `  hosts: [app]
+    const text = vs(
+      'web',
+      'overlap',
+      `  hosts: [app]
   http:
   - match:
     - uri: {prefix: /shop}
@@ -103,7 +120,8 @@ ${dest}  - name: products
       method: {exact: GET}
     - uri: {prefix: /shop/cart}
       method: {exact: POST}
-${dest}`);
+${dest}`,
+    );
     const out = analyze(virtualServiceValidationAnalyzer, { 'vs.yaml': text });
     expect(out.map((d) => `${d.code} ${d.message}`)).toEqual([
       'IST0131 VirtualService rule "products" match "list" of prefix /shop/products is not used (duplicate/overlapping match in rule #0 of prefix /shop on #0).',
@@ -113,7 +131,10 @@ ${dest}`);
   it('accepts distinct matches and tls matches that differ in port', () => {
     const out = analyze(virtualServiceValidationAnalyzer, {
       'vs.yaml': docs(
-        vs('web', 'ok-http', `  hosts: [app]
+        vs(
+          'web',
+          'ok-http',
+          `  hosts: [app]
   http:
   - match:
     - uri: {exact: /a}
@@ -123,8 +144,12 @@ ${dest}  - match:
     - uri: {regex: /b.*}
 ${dest}  - route:
     - destination: {host: app}
-`),
-        vs('web', 'ok-tls', `  hosts: [app]
+`,
+        ),
+        vs(
+          'web',
+          'ok-tls',
+          `  hosts: [app]
   tls:
   - match:
     - port: 443
@@ -136,7 +161,8 @@ ${dest}  - route:
       sniHosts: [app]
     route:
     - destination: {host: app}
-`),
+`,
+        ),
       ),
     });
     expect(out).toEqual([]);

@@ -16,7 +16,8 @@ describe('virtualservice.ConflictingMeshGatewayHostsAnalyzer', () => {
     );
     const out = analyze(conflictingMeshGatewayHostsAnalyzer, { 'vs.yaml': text });
     expect(pairs(out)).toEqual(['IST0109 VirtualService shop/cart-a', 'IST0109 VirtualService web/cart-b']);
-    const msg = 'The VirtualServices shop/cart-a,web/cart-b associated with mesh gateway define the same host */cart.shop.svc.cluster.local which can lead to undefined behavior. This can be fixed by merging the conflicting VirtualServices into a single resource.';
+    const msg =
+      'The VirtualServices shop/cart-a,web/cart-b associated with mesh gateway define the same host */cart.shop.svc.cluster.local which can lead to undefined behavior. This can be fixed by merging the conflicting VirtualServices into a single resource.';
     expect(lines(out)).toEqual([
       `Error [IST0109] (VirtualService shop/cart-a vs.yaml:${lineOf(text, 'name: cart-a')}) ${msg}`,
       `Error [IST0109] (VirtualService web/cart-b vs.yaml:${lineOf(text, 'name: cart-b')}) ${msg}`,
@@ -39,10 +40,7 @@ describe('virtualservice.ConflictingMeshGatewayHostsAnalyzer', () => {
 
   it('reports a VirtualService once even when it conflicts on several hosts', () => {
     const out = analyze(conflictingMeshGatewayHostsAnalyzer, {
-      'vs.yaml': docs(
-        vs('ns', 'one', `  hosts: [a, b]\n${route('a')}`),
-        vs('ns', 'two', `  hosts: [a, b]\n${route('a')}`),
-      ),
+      'vs.yaml': docs(vs('ns', 'one', `  hosts: [a, b]\n${route('a')}`), vs('ns', 'two', `  hosts: [a, b]\n${route('a')}`)),
     });
     expect(pairs(out)).toEqual(['IST0109 VirtualService ns/one', 'IST0109 VirtualService ns/two']);
   });
@@ -78,7 +76,11 @@ describe('virtualservice.DestinationRuleAnalyzer', () => {
     const text = docs(
       dr('shop', 'cart', 'cart', ['v1']),
       vs('shop', 'bad-route', `  hosts: [cart]\n  tcp:\n  - route:\n    - destination:\n${subsetRoute('cart', 'v9')}`),
-      vs('shop', 'bad-mirror', `  hosts: [cart]\n  http:\n  - route:\n    - destination:\n${subsetRoute('cart', 'v1')}    mirror:\n      host: cart\n      subset: v2\n`),
+      vs(
+        'shop',
+        'bad-mirror',
+        `  hosts: [cart]\n  http:\n  - route:\n    - destination:\n${subsetRoute('cart', 'v1')}    mirror:\n      host: cart\n      subset: v2\n`,
+      ),
     );
     const out = analyze(destinationRuleAnalyzer, { 'r.yaml': text });
     expect(lines(out)).toEqual([
@@ -104,7 +106,10 @@ describe('virtualservice.DestinationRuleAnalyzer', () => {
 
   it('does not resolve a short host in another namespace', () => {
     const out = analyze(destinationRuleAnalyzer, {
-      'x.yaml': docs(dr('shop', 'cart', 'cart', ['v1']), vs('web', 'short-elsewhere', `  hosts: [x]\n  http:\n  - route:\n    - destination:\n${subsetRoute('cart', 'v1')}`)),
+      'x.yaml': docs(
+        dr('shop', 'cart', 'cart', ['v1']),
+        vs('web', 'short-elsewhere', `  hosts: [x]\n  http:\n  - route:\n    - destination:\n${subsetRoute('cart', 'v1')}`),
+      ),
     });
     expect(pairs(out)).toEqual(['IST0101 VirtualService web/short-elsewhere']);
   });
@@ -144,7 +149,11 @@ ${selector ? `  selector:\n    matchLabels: {${selector}}\n` : ''}  jwtRules:
   - issuer: https://issuer.example
 `;
 
-const claimVs = (ns: string, name: string, gateways: string) => vs(ns, name, `  hosts: [shop.example.com]
+const claimVs = (ns: string, name: string, gateways: string) =>
+  vs(
+    ns,
+    name,
+    `  hosts: [shop.example.com]
   gateways: [${gateways}]
   http:
   - match:
@@ -154,7 +163,8 @@ const claimVs = (ns: string, name: string, gateways: string) => vs(ns, name, `  
     route:
     - destination:
         host: shop
-`);
+`,
+  );
 
 describe('virtualservice.JWTClaimRouteAnalyzer', () => {
   it('reports each gateway pod without a RequestAuthentication', () => {
@@ -173,19 +183,37 @@ describe('virtualservice.JWTClaimRouteAnalyzer', () => {
   });
 
   it('accepts a RequestAuthentication in istio-system or without a selector, and ignores missing gateways', () => {
-    const noSelector = analyze(jwtClaimRouteAnalyzer, {
-      'j.yaml': docs(gateway('edge', 'public', 'app: edge-gw'), pod('edge', 'gw', 'app: edge-gw'), requestAuthn('edge', 'all'), claimVs('edge', 'claims', 'public')),
-    }, { placeholders: false });
+    const noSelector = analyze(
+      jwtClaimRouteAnalyzer,
+      {
+        'j.yaml': docs(
+          gateway('edge', 'public', 'app: edge-gw'),
+          pod('edge', 'gw', 'app: edge-gw'),
+          requestAuthn('edge', 'all'),
+          claimVs('edge', 'claims', 'public'),
+        ),
+      },
+      { placeholders: false },
+    );
     expect(noSelector).toEqual([]);
-    const rootNs = analyze(jwtClaimRouteAnalyzer, {
-      'j.yaml': docs(gateway('edge', 'public', 'app: edge-gw'), pod('edge', 'gw', 'app: edge-gw'), requestAuthn('istio-system', 'mesh-wide', 'app: edge-gw'), claimVs('edge', 'claims', 'public')),
-    }, { placeholders: false });
+    const rootNs = analyze(
+      jwtClaimRouteAnalyzer,
+      {
+        'j.yaml': docs(
+          gateway('edge', 'public', 'app: edge-gw'),
+          pod('edge', 'gw', 'app: edge-gw'),
+          requestAuthn('istio-system', 'mesh-wide', 'app: edge-gw'),
+          claimVs('edge', 'claims', 'public'),
+        ),
+      },
+      { placeholders: false },
+    );
     expect(rootNs).toEqual([]);
     const missingGateway = analyze(jwtClaimRouteAnalyzer, { 'j.yaml': docs(pod('edge', 'gw', 'app: edge-gw'), claimVs('edge', 'claims', 'nowhere')) });
     expect(missingGateway).toEqual([]);
   });
 
-  it('finds claim routes under the proto field name (without_headers), as Istio\'s decoder reads them', () => {
+  it("finds claim routes under the proto field name (without_headers), as Istio's decoder reads them", () => {
     const text = docs(
       gateway('edge', 'public', 'app: edge-gw'),
       pod('edge', 'gw', 'app: edge-gw'),
@@ -197,7 +225,15 @@ describe('virtualservice.JWTClaimRouteAnalyzer', () => {
 
   it('ignores VirtualServices that do not route on claims', () => {
     const out = analyze(jwtClaimRouteAnalyzer, {
-      'j.yaml': docs(gateway('edge', 'public', 'app: edge-gw'), pod('edge', 'gw', 'app: edge-gw'), vs('edge', 'plain', `  hosts: [a]\n  gateways: [public]\n  http:\n  - match:\n    - headers:\n        x-role:\n          exact: admin\n    route:\n    - destination:\n        host: a\n`)),
+      'j.yaml': docs(
+        gateway('edge', 'public', 'app: edge-gw'),
+        pod('edge', 'gw', 'app: edge-gw'),
+        vs(
+          'edge',
+          'plain',
+          `  hosts: [a]\n  gateways: [public]\n  http:\n  - match:\n    - headers:\n        x-role:\n          exact: admin\n    route:\n    - destination:\n        host: a\n`,
+        ),
+      ),
     });
     expect(out).toEqual([]);
   });

@@ -52,7 +52,11 @@ describe('telemetry group highlight paths', () => {
 
   it('IST0177 points at the protocol of the conflicting port', () => {
     const text = docs(
-      se('ext', 'a', '  hosts: [api.example.org]\n  ports:\n  - number: 80\n    name: other\n    protocol: HTTP\n  - number: 443\n    name: tls\n    protocol: TLS\n'),
+      se(
+        'ext',
+        'a',
+        '  hosts: [api.example.org]\n  ports:\n  - number: 80\n    name: other\n    protocol: HTTP\n  - number: 443\n    name: tls\n    protocol: TLS\n',
+      ),
       se('ext', 'b', '  hosts: [api.example.org]\n  ports:\n  - number: 443\n    name: https\n    protocol: HTTPS\n'),
     );
     const out = run(conflictingServiceEntryProtocolAnalyzer, { 'se.yaml': text });
@@ -131,7 +135,10 @@ describe('telemetry group highlight paths', () => {
     });
 
     it('IST0160 points at the name of each selector-less Telemetry', () => {
-      const text = docs(telemetry('shop', 'a', '  tracing:\n  - randomSamplingPercentage: 1\n'), telemetry('shop', 'b', '  tracing:\n  - randomSamplingPercentage: 2\n'));
+      const text = docs(
+        telemetry('shop', 'a', '  tracing:\n  - randomSamplingPercentage: 1\n'),
+        telemetry('shop', 'b', '  tracing:\n  - randomSamplingPercentage: 2\n'),
+      );
       const out = run(telemetryDefaultSelectorAnalyzer, { 't.yaml': text });
       const b = byOrigin(out, 'IST0160', 'Telemetry shop/b')[0];
       expectAt(b, text, 'name: b');
@@ -140,7 +147,12 @@ describe('telemetry group highlight paths', () => {
 
     it('IST0002 points at the name of the Lightstep provider', () => {
       const text = telemetry('istio-system', 'tracing', '  tracing:\n  - providers:\n    - name: zipkin\n  - providers:\n    - name: zipkin\n    - name: ls\n');
-      const mesh = { extensionProviders: [{ name: 'ls', lightstep: { service: 'collector', port: 443, accessToken: 't' } }, { name: 'zipkin', zipkin: { service: 'zipkin', port: 9411 } }] };
+      const mesh = {
+        extensionProviders: [
+          { name: 'ls', lightstep: { service: 'collector', port: 443, accessToken: 't' } },
+          { name: 'zipkin', zipkin: { service: 'zipkin', port: 9411 } },
+        ],
+      };
       const out = run(telemetryLightstepAnalyzer, { 't.yaml': text }, mesh);
       expect(out).toHaveLength(1);
       expectAt(out[0], text, 'name: ls');

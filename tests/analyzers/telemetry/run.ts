@@ -10,7 +10,10 @@ import { kindProblems } from '../../../src/core/validation/kindProblems.ts';
 
 export function run(analyzer: Analyzer, files: Record<string, string>, mesh?: Record<string, unknown>): Diagnostic[] {
   const model = new WorkspaceModel(kindProblems);
-  model.update(Object.entries(files).map(([path, text]) => ({ path, text })), []);
+  model.update(
+    Object.entries(files).map(([path, text]) => ({ path, text })),
+    [],
+  );
   const store = new ResourceStore(model.resources(), {
     mode: 'harness',
     defaultNamespace: '',

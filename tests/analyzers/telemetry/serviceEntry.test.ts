@@ -18,10 +18,18 @@ const port = (n: number, name: string, protocol?: string) =>
 
 describe('serviceentry.Analyzer', () => {
   const text = docs(
-    se('ext', 'db', `  hosts: [db.example.org]\n  ports:\n${port(5432, 'pg', 'TCP')}${port(8080, 'web', 'HTTP')}${port(9000, 'raw')}${port(9001, 'lower', 'tcp')}`),
+    se(
+      'ext',
+      'db',
+      `  hosts: [db.example.org]\n  ports:\n${port(5432, 'pg', 'TCP')}${port(8080, 'web', 'HTTP')}${port(9000, 'raw')}${port(9001, 'lower', 'tcp')}`,
+    ),
     se('ext', 'with-addr', `  hosts: [a.example.org]\n  addresses: [10.1.2.3]\n  ports:\n${port(5432, 'pg', 'TCP')}`),
     se('ext', 'http-only', `  hosts: [b.example.org]\n  ports:\n${port(443, 'https', 'HTTPS')}`),
-    se('ext', 'allocated', `  hosts: [c.example.org]\n  ports:\n${port(22, 'ssh', 'TCP')}status:\n  addresses:\n  - host: c.example.org\n    value: 240.240.0.9\n`),
+    se(
+      'ext',
+      'allocated',
+      `  hosts: [c.example.org]\n  ports:\n${port(22, 'ssh', 'TCP')}status:\n  addresses:\n  - host: c.example.org\n    value: 240.240.0.9\n`,
+    ),
   );
 
   it('reports each TCP or protocol-less port of a ServiceEntry without addresses, on the port name', () => {
@@ -37,7 +45,11 @@ describe('serviceentry.Analyzer', () => {
 
   it('is silent when the mesh captures DNS and auto-allocates addresses', () => {
     for (const flag of ['ISTIO_META_DNS_AUTO_ALLOCATE', 'PILOT_ENABLE_IP_AUTOALLOCATE']) {
-      const out = run(serviceEntryProtocolAddressesAnalyzer, { 'se.yaml': text }, { defaultConfig: { proxyMetadata: { ISTIO_META_DNS_CAPTURE: 'true', [flag]: 'true' } } });
+      const out = run(
+        serviceEntryProtocolAddressesAnalyzer,
+        { 'se.yaml': text },
+        { defaultConfig: { proxyMetadata: { ISTIO_META_DNS_CAPTURE: 'true', [flag]: 'true' } } },
+      );
       expect(pairs(out)).toEqual([]);
     }
   });
@@ -79,6 +91,8 @@ describe('serviceentry.ConflictingServiceEntryProtocolAnalyzer', () => {
       ),
     });
     expect(pairs(out)).toEqual(['IST0177 ServiceEntry c/to-c', 'IST0177 ServiceEntry d/public']);
-    expect(out[0]?.message).toBe('Multiple ServiceEntries (c/to-c, d/public) define the same host "y.example.com" and port 80 with conflicting protocols (, HTTP).');
+    expect(out[0]?.message).toBe(
+      'Multiple ServiceEntries (c/to-c, d/public) define the same host "y.example.com" and port 80 with conflicting protocols (, HTTP).',
+    );
   });
 });

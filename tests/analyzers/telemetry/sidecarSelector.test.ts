@@ -10,8 +10,16 @@ metadata:
   name: ${name}
   namespace: ${ns}
   labels:
-${Object.entries(labels).map(([k, v]) => `    ${k}: "${v}"`).join('\n')}
-${Object.keys(annotations).length ? `  annotations:\n${Object.entries(annotations).map(([k, v]) => `    ${k}: "${v}"`).join('\n')}\n` : ''}`;
+${Object.entries(labels)
+  .map(([k, v]) => `    ${k}: "${v}"`)
+  .join('\n')}
+${
+  Object.keys(annotations).length
+    ? `  annotations:\n${Object.entries(annotations)
+        .map(([k, v]) => `    ${k}: "${v}"`)
+        .join('\n')}\n`
+    : ''
+}`;
 
 const sidecar = (ns: string, name: string, labels?: Record<string, string>) => `
 apiVersion: networking.istio.io/v1
@@ -20,7 +28,13 @@ metadata:
   name: ${name}
   namespace: ${ns}
 spec:
-${labels ? `  workloadSelector:\n    labels:\n${Object.entries(labels).map(([k, v]) => `      ${k}: "${v}"`).join('\n')}\n` : ''}  egress:
+${
+  labels
+    ? `  workloadSelector:\n    labels:\n${Object.entries(labels)
+        .map(([k, v]) => `      ${k}: "${v}"`)
+        .join('\n')}\n`
+    : ''
+}  egress:
   - hosts: ["./*"]
 `;
 
@@ -30,7 +44,9 @@ kind: Namespace
 metadata:
   name: ${name}
   labels:
-${Object.entries(labels).map(([k, v]) => `    ${k}: "${v}"`).join('\n')}
+${Object.entries(labels)
+  .map(([k, v]) => `    ${k}: "${v}"`)
+  .join('\n')}
 `;
 
 describe('sidecar.SelectorAnalyzer', () => {
@@ -51,7 +67,7 @@ describe('sidecar.SelectorAnalyzer', () => {
     const text = docs(
       pod('shop', 'web-1', { app: 'web' }),
       pod('other', 'ghost-1', { app: 'ghost' }),
-      sidecar('shop', 'ghost', { 'version': 'v1', 'app.kubernetes.io/name': 'ghost' }),
+      sidecar('shop', 'ghost', { version: 'v1', 'app.kubernetes.io/name': 'ghost' }),
     );
     const out = run(sidecarSelectorAnalyzer, { 's.yaml': text });
     expect(pairs(out)).toEqual(['IST0101 Sidecar shop/ghost']);
@@ -108,7 +124,9 @@ describe('sidecar.SelectorAnalyzer', () => {
       'IST0167 Sidecar mesh/zt-a',
       'IST0167 Sidecar mesh/zt-b',
     ]);
-    expect(out.find((d) => d.origin === 'Sidecar mesh/zt-a')?.message).toBe('The policy has no impact: selected workload is in ambient mode, the policy has no impact.');
+    expect(out.find((d) => d.origin === 'Sidecar mesh/zt-a')?.message).toBe(
+      'The policy has no impact: selected workload is in ambient mode, the policy has no impact.',
+    );
     expect(out.find((d) => d.origin === 'Sidecar amb/one')?.message).toBe('The policy has no impact: namespace is in ambient mode, the policy has no impact.');
   });
 });

@@ -16,7 +16,9 @@ spec:
 ${body}`;
 
 const selector = (labels: Record<string, string>) =>
-  `  selector:\n    matchLabels:\n${Object.entries(labels).map(([k, v]) => `      ${k}: "${v}"`).join('\n')}\n`;
+  `  selector:\n    matchLabels:\n${Object.entries(labels)
+    .map(([k, v]) => `      ${k}: "${v}"`)
+    .join('\n')}\n`;
 
 const metrics = `  metrics:\n  - providers:\n    - name: prometheus\n`;
 
@@ -27,7 +29,9 @@ metadata:
   name: ${name}
   namespace: ${ns}
   labels:
-${Object.entries(labels).map(([k, v]) => `    ${k}: "${v}"`).join('\n')}
+${Object.entries(labels)
+  .map(([k, v]) => `    ${k}: "${v}"`)
+  .join('\n')}
 `;
 
 describe('telemetry.ProviderAnalyzer', () => {

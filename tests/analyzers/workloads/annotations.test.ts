@@ -40,7 +40,9 @@ describe('annotation catalog', () => {
   it('validates values the way the injector does', () => {
     expect(annotationValueError('readiness.status.sidecar.istio.io/periodSeconds', '10')).toBeUndefined();
     expect(annotationValueError('readiness.status.sidecar.istio.io/periodSeconds', '-1')).toBe('strconv.ParseUint: parsing "-1": invalid syntax');
-    expect(annotationValueError('readiness.status.sidecar.istio.io/failureThreshold', '4294967296')).toBe('strconv.ParseUint: parsing "4294967296": value out of range');
+    expect(annotationValueError('readiness.status.sidecar.istio.io/failureThreshold', '4294967296')).toBe(
+      'strconv.ParseUint: parsing "4294967296": value out of range',
+    );
     expect(annotationValueError('sidecar.istio.io/interceptionMode', 'TPROXY')).toBeUndefined();
     expect(annotationValueError('sidecar.istio.io/interceptionMode', 'tproxy')).toBe('interceptionMode invalid, use REDIRECT,TPROXY,NONE: tproxy');
     expect(annotationValueError('traffic.sidecar.istio.io/includeOutboundIPRanges', '*')).toBeUndefined();
@@ -53,7 +55,7 @@ describe('annotation catalog', () => {
       "excludeOutboundPorts invalid: failed parsing port 'http': failed parsing port 'http': strconv.ParseUint: parsing \"http\": invalid syntax",
     );
     expect(annotationValueError('status.sidecar.istio.io/port', '70000')).toBe(
-      "excludeInboundPorts invalid: failed parsing port '70000': strconv.ParseUint: parsing \"70000\": value out of range",
+      'excludeInboundPorts invalid: failed parsing port \'70000\': strconv.ParseUint: parsing "70000": value out of range',
     );
     expect(annotationValueError('prometheus.istio.io/merge-metrics', 'yes')).toBe('strconv.ParseBool: parsing "yes": invalid syntax');
     // Ports are trimmed as Go's TrimSpace trims: NEL is space, a byte-order mark is not.
@@ -68,7 +70,27 @@ describe('annotation catalog', () => {
 
   it('checks the proxy resource annotations as Kubernetes quantities', () => {
     const format = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
-    for (const ok of ['100m', '1.5', '2Gi', '512Mi', '1e3', '1E-2', '0.5Ki', '+7k', '-3', '000', '.5', '1.', '0', 'Ki', 'm', '+', '1.0000000001', '12345678901234567890', '3E']) {
+    for (const ok of [
+      '100m',
+      '1.5',
+      '2Gi',
+      '512Mi',
+      '1e3',
+      '1E-2',
+      '0.5Ki',
+      '+7k',
+      '-3',
+      '000',
+      '.5',
+      '1.',
+      '0',
+      'Ki',
+      'm',
+      '+',
+      '1.0000000001',
+      '12345678901234567890',
+      '3E',
+    ]) {
       expect(annotationValueError('sidecar.istio.io/proxyCPU', ok), ok).toBeUndefined();
     }
     expect(annotationValueError('sidecar.istio.io/proxyMemory', '')).toBe(format);
@@ -107,7 +129,7 @@ describe('annotation catalog', () => {
     expect(annotationValueError(key, '\ufeffnet1')).toBe('interface name "\\ufeffnet1" contains invalid characters');
   });
 
-  it('follows istio.io/api\'s current catalog', () => {
+  it("follows istio.io/api's current catalog", () => {
     expect(lookupAnnotation('sidecar.istio.io/enableCoreDump')).toBeUndefined();
     expect(lookupAnnotation('sidecar.istio.io/statsFlushInterval')).toMatchObject({ status: 'Alpha', resources: ['Pod'], deprecated: false });
     expect(lookupAnnotation('sidecar.istio.io/statsCompression')).toMatchObject({ deprecated: true });
@@ -121,7 +143,11 @@ describe('annotations.K8sAnalyzer', () => {
   it('accepts known annotations on the kinds they belong to and ignores foreign ones', () => {
     const out = analyze(k8sAnnotationsAnalyzer, {
       'ok.yaml': docs(
-        pod('web', '    proxy.istio.io/config: "{}"\n    readiness.status.sidecar.istio.io/periodSeconds: "10"\n    helm.sh/hook: test\n    galley.istio.io/analyze-suppress: IST0103\n    sidecar.istio.io/inject: "true"', ''),
+        pod(
+          'web',
+          '    proxy.istio.io/config: "{}"\n    readiness.status.sidecar.istio.io/periodSeconds: "10"\n    helm.sh/hook: test\n    galley.istio.io/analyze-suppress: IST0103\n    sidecar.istio.io/inject: "true"',
+          '',
+        ),
         `
 apiVersion: v1
 kind: Service
@@ -136,7 +162,10 @@ spec:
   - name: http
     port: 80
 `,
-      ).replace('metadata:\n  name: web\n  namespace: shop\n  annotations:', 'metadata:\n  name: web\n  namespace: shop\n  labels:\n    sidecar.istio.io/inject: "true"\n  annotations:'),
+      ).replace(
+        'metadata:\n  name: web\n  namespace: shop\n  annotations:',
+        'metadata:\n  name: web\n  namespace: shop\n  labels:\n    sidecar.istio.io/inject: "true"\n  annotations:',
+      ),
     });
     expect(pairs(out)).toEqual([]);
   });
@@ -181,13 +210,17 @@ metadata:
     expect(unknown?.line).toBe(lineOf(text, 'kind: Pod') - 1);
     expect(unknown?.range?.startLine).toBe(lineOf(text, 'proxyCPUs'));
     const invalid = byCode('IST0125', 'Pod shop/bad');
-    expect(invalid?.message).toBe('Invalid annotation readiness.status.sidecar.istio.io/initialDelaySeconds: strconv.ParseUint: parsing "soon": invalid syntax');
+    expect(invalid?.message).toBe(
+      'Invalid annotation readiness.status.sidecar.istio.io/initialDelaySeconds: strconv.ParseUint: parsing "soon": invalid syntax',
+    );
     expect(invalid?.line).toBe(lineOf(text, 'kind: Pod') - 1);
     expect(invalid?.range?.startLine).toBe(lineOf(text, 'initialDelaySeconds'));
     expect(byCode('IST0107', 'Deployment shop/api')?.message).toBe('Misplaced annotation: sidecar.istio.io/inject can only be applied to Pod');
     expect(byCode('IST0107', 'Namespace shop')?.message).toBe('Misplaced annotation: networking.istio.io/exportTo can only be applied to Service');
     const deprecated = byCode('IST0135', 'Deployment shop/api');
-    expect(deprecated?.message).toBe('Annotation "sidecar.istio.io/inject" has been deprecated in favor of the "sidecar.istio.io/inject" label and may not work in future Istio versions.');
+    expect(deprecated?.message).toBe(
+      'Annotation "sidecar.istio.io/inject" has been deprecated in favor of the "sidecar.istio.io/inject" label and may not work in future Istio versions.',
+    );
     expect(deprecated?.level).toBe('Info');
     expect(deprecated?.line).toBe(lineOf(text, 'kind: Deployment') - 1);
     expect(deprecated?.range?.startLine).toBe(lineOf(text, 'inject: "false"'));
@@ -222,7 +255,10 @@ spec:
 describe('annotations.AlphaAnalyzer', () => {
   it('reports alpha annotations, not beta/stable ones or those Istio sets itself', () => {
     const text = docs(
-      pod('alpha', '    sidecar.istio.io/proxyCPU: 100m\n    proxy.istio.io/config: "{}"\n    sidecar.istio.io/status: "{}"\n    istio.io/rev: canary\n    sidecar.istio.io/interceptionMode: REDIRECT'),
+      pod(
+        'alpha',
+        '    sidecar.istio.io/proxyCPU: 100m\n    proxy.istio.io/config: "{}"\n    sidecar.istio.io/status: "{}"\n    istio.io/rev: canary\n    sidecar.istio.io/interceptionMode: REDIRECT',
+      ),
     );
     const out = analyze(alphaAnnotationsAnalyzer, { 'p.yaml': text });
     // No istio-init container: the pod uses CNI, so interceptionMode (set by default) is ignored.
@@ -239,6 +275,8 @@ describe('annotations.AlphaAnalyzer', () => {
   });
 
   it('is quiet without alpha annotations', () => {
-    expect(pairs(analyze(alphaAnnotationsAnalyzer, { 'p.yaml': pod('beta', '    proxy.istio.io/config: "{}"\n    kubernetes.io/ingress.class: istio') }))).toEqual([]);
+    expect(
+      pairs(analyze(alphaAnnotationsAnalyzer, { 'p.yaml': pod('beta', '    proxy.istio.io/config: "{}"\n    kubernetes.io/ingress.class: istio') })),
+    ).toEqual([]);
   });
 });

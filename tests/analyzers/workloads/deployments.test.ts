@@ -51,7 +51,9 @@ describe('deployment.MultiServiceAnalyzer', () => {
     );
     const out = analyze(multiServiceAnalyzer, { 'd.yaml': text });
     expect(pairs(out)).toEqual(['IST0116 Deployment shop/cart']);
-    expect(out[0]?.message).toBe('This deployment cart is associated with multiple services using port 7000 but different protocols: [shop/cart-http shop/cart-tcp]');
+    expect(out[0]?.message).toBe(
+      'This deployment cart is associated with multiple services using port 7000 but different protocols: [shop/cart-http shop/cart-tcp]',
+    );
     expect(out[0]?.line).toBe(lineOf(text, 'name: cart'));
     expect(out[0]?.fieldPath).toBe('metadata.name');
   });
@@ -65,7 +67,9 @@ describe('deployment.MultiServiceAnalyzer', () => {
     );
     const out = analyze(multiServiceAnalyzer, { 'd.yaml': text });
     expect(pairs(out)).toEqual(['IST0137 Deployment shop/pay']);
-    expect(out[0]?.message).toBe('This deployment pay is associated with multiple services [shop/pay-a shop/pay-b] using targetPort "8080" but different ports: [80 8081].');
+    expect(out[0]?.message).toBe(
+      'This deployment pay is associated with multiple services [shop/pay-a shop/pay-b] using targetPort "8080" but different ports: [80 8081].',
+    );
   });
 
   it('ignores deployments outside the mesh, waypoints, other namespaces and selector-less services', () => {

@@ -98,8 +98,16 @@ describe('workload messages highlight the offending field', () => {
     ].join('\n');
     const out = analyze(applicationUIDAnalyzer, { 'pod.yaml': pod, 'd.yaml': deployment });
     expect(out.map((d) => d.code)).toEqual(['IST0144', 'IST0144']);
-    expectAt(out.find((d) => d.file === 'pod.yaml'), pod, 'runAsUser');
-    expectAt(out.find((d) => d.file === 'd.yaml'), deployment, 'runAsUser');
+    expectAt(
+      out.find((d) => d.file === 'pod.yaml'),
+      pod,
+      'runAsUser',
+    );
+    expectAt(
+      out.find((d) => d.file === 'd.yaml'),
+      deployment,
+      'runAsUser',
+    );
     for (const d of out) expect(d.line).toBe(1);
   });
 

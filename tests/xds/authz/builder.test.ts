@@ -15,7 +15,14 @@ import {
 
 const PROXY = policyMatcherForProxy({ namespace: 'foo', labels: { app: 'a' } });
 const SERVICES: ServiceLookup = (h) =>
-  h === 'authz.foo.svc.cluster.local' ? [{ hostname: h, namespace: 'foo' }] : h === 'dup.example.com' ? [{ hostname: h, namespace: 'a' }, { hostname: h, namespace: 'b' }] : [];
+  h === 'authz.foo.svc.cluster.local'
+    ? [{ hostname: h, namespace: 'foo' }]
+    : h === 'dup.example.com'
+      ? [
+          { hostname: h, namespace: 'a' },
+          { hostname: h, namespace: 'b' },
+        ]
+      : [];
 
 function pol(name: string, spec: object, annotations: Record<string, string> = {}, namespace = 'foo'): AuthorizationPolicyInput {
   return { name, namespace, annotations, spec };
@@ -48,10 +55,22 @@ describe('local actions', () => {
   it('one RBAC filter per action, AUDIT then DENY then ALLOW', () => {
     const f = local([pol('allow', { rules: [{}] }), pol('deny', { action: 'DENY', rules: [{}] }), pol('audit', { action: 'AUDIT', rules: [{}] })]);
     expect(f.map((x) => x.name)).toEqual(['envoy.filters.http.rbac', 'envoy.filters.http.rbac', 'envoy.filters.http.rbac']);
-    expect(f[0]?.typedConfig).toEqual({ '@type': RBAC, rules: { action: 'LOG', policies: { 'ns[foo]-policy[audit]-rule[0]': ALLOW_ALL_RULE } }, shadowRulesStatPrefix: 'istio_dry_run_allow_' });
-    expect(f[1]?.typedConfig).toEqual({ '@type': RBAC, rules: { action: 'DENY', policies: { 'ns[foo]-policy[deny]-rule[0]': ALLOW_ALL_RULE } }, shadowRulesStatPrefix: 'istio_dry_run_allow_' });
+    expect(f[0]?.typedConfig).toEqual({
+      '@type': RBAC,
+      rules: { action: 'LOG', policies: { 'ns[foo]-policy[audit]-rule[0]': ALLOW_ALL_RULE } },
+      shadowRulesStatPrefix: 'istio_dry_run_allow_',
+    });
+    expect(f[1]?.typedConfig).toEqual({
+      '@type': RBAC,
+      rules: { action: 'DENY', policies: { 'ns[foo]-policy[deny]-rule[0]': ALLOW_ALL_RULE } },
+      shadowRulesStatPrefix: 'istio_dry_run_allow_',
+    });
     // ALLOW is the proto3 default: no `action` field.
-    expect(f[2]?.typedConfig).toEqual({ '@type': RBAC, rules: { policies: { 'ns[foo]-policy[allow]-rule[0]': ALLOW_ALL_RULE } }, shadowRulesStatPrefix: 'istio_dry_run_allow_' });
+    expect(f[2]?.typedConfig).toEqual({
+      '@type': RBAC,
+      rules: { policies: { 'ns[foo]-policy[allow]-rule[0]': ALLOW_ALL_RULE } },
+      shadowRulesStatPrefix: 'istio_dry_run_allow_',
+    });
   });
 
   it('TCP filters carry stat_prefix tcp.', () => {
@@ -93,7 +112,11 @@ describe('dry-run', () => {
 
   it('dry-run policies go to shadow rules; rules are left out when all are dry-run', () => {
     const [f] = local([pol('d', { rules: [{}] }, dry)]);
-    expect(f?.typedConfig).toEqual({ '@type': RBAC, shadowRules: { policies: { 'ns[foo]-policy[d]-rule[0]': ALLOW_ALL_RULE } }, shadowRulesStatPrefix: 'istio_dry_run_allow_' });
+    expect(f?.typedConfig).toEqual({
+      '@type': RBAC,
+      shadowRules: { policies: { 'ns[foo]-policy[d]-rule[0]': ALLOW_ALL_RULE } },
+      shadowRulesStatPrefix: 'istio_dry_run_allow_',
+    });
   });
 
   it('the shadow stat prefix follows the action: deny, allow, none for audit', () => {
@@ -109,13 +132,19 @@ describe('dry-run', () => {
     const [f] = local([pol('d', { rules: [{}] }, { 'istio.io/dry-run': 'yes' })], log);
     expect(f?.typedConfig).toHaveProperty('rules');
     expect(f?.typedConfig).not.toHaveProperty('shadowRules');
-    expect(log.entries).toContainEqual({ level: 'error', message: 'failed to parse the value of istio.io/dry-run: strconv.ParseBool: parsing "yes": invalid syntax' });
+    expect(log.entries).toContainEqual({
+      level: 'error',
+      message: 'failed to parse the value of istio.io/dry-run: strconv.ParseBool: parsing "yes": invalid syntax',
+    });
   });
 });
 
 describe('CUSTOM', () => {
   const grpc = { name: 'ext', envoyExtAuthzGrpc: { service: 'authz.foo.svc.cluster.local', port: 9000 } };
-  const http = { name: 'web', envoyExtAuthzHttp: { service: 'foo/authz.foo.svc.cluster.local', port: 8000, pathPrefix: '/check', includeHeadersInCheck: ['x-a', 'x-b*'] } };
+  const http = {
+    name: 'web',
+    envoyExtAuthzHttp: { service: 'foo/authz.foo.svc.cluster.local', port: 8000, pathPrefix: '/check', includeHeadersInCheck: ['x-a', 'x-b*'] },
+  };
   const cpol = (name: string, provider: string, annotations: Record<string, string> = {}) =>
     pol(name, { action: 'CUSTOM', provider: { name: provider }, rules: [{ to: [{ operation: { paths: ['/admin'] } }] }] }, annotations);
 
@@ -153,7 +182,12 @@ describe('CUSTOM', () => {
         serverUri: { uri: 'http://authz.foo.svc.cluster.local', cluster: 'outbound|8000||authz.foo.svc.cluster.local', timeout: '600s' },
       },
       filterEnabledMetadata: expect.any(Object),
-      allowedHeaders: { patterns: [{ exact: 'x-a', ignoreCase: true }, { prefix: 'x-b', ignoreCase: true }] },
+      allowedHeaders: {
+        patterns: [
+          { exact: 'x-a', ignoreCase: true },
+          { prefix: 'x-b', ignoreCase: true },
+        ],
+      },
     });
     const log = new AuthzLogger();
     expect(custom([cpol('c', 'web')], [http], { tcp: true, log })).toEqual([]);
@@ -173,7 +207,10 @@ describe('CUSTOM', () => {
     expect(f).toEqual([
       {
         name: 'envoy.filters.http.rbac',
-        typedConfig: { '@type': RBAC, rules: { action: 'DENY', policies: { 'istio-ext-authz-missing-ns[foo]-policy[c]-rule[0]-deny-due-to-bad-CUSTOM-action': expect.any(Object) } } },
+        typedConfig: {
+          '@type': RBAC,
+          rules: { action: 'DENY', policies: { 'istio-ext-authz-missing-ns[foo]-policy[c]-rule[0]-deny-due-to-bad-CUSTOM-action': expect.any(Object) } },
+        },
       },
     ]);
     expect(log.entries.some((e) => e.level === 'error' && e.message.includes('available providers are [ext] but found "missing"'))).toBe(true);
@@ -195,7 +232,12 @@ describe('CUSTOM', () => {
       ['istio-ext-authz-web-ns[foo]-policy[b]-rule[0]-deny-due-to-bad-CUSTOM-action'],
     ]);
     const both = custom(policies, [grpc, http], { multi: true });
-    expect(both.map((x) => x.name)).toEqual(['envoy.filters.http.rbac', 'envoy.filters.http.ext_authz', 'envoy.filters.http.rbac', 'envoy.filters.http.ext_authz']);
+    expect(both.map((x) => x.name)).toEqual([
+      'envoy.filters.http.rbac',
+      'envoy.filters.http.ext_authz',
+      'envoy.filters.http.rbac',
+      'envoy.filters.http.ext_authz',
+    ]);
     expect((both[1]?.typedConfig.filterEnabledMetadata as { value: object }).value).toEqual({ stringMatch: { prefix: 'istio-ext-authz-ext' } });
     expect((both[3]?.typedConfig.filterEnabledMetadata as { value: object }).value).toEqual({ stringMatch: { prefix: 'istio-ext-authz-web' } });
   });
@@ -205,9 +247,15 @@ describe('extension providers', () => {
   const run = (p: object) => processExtensionProviders([p], SERVICES);
 
   it('statusOnError: the enum name, Empty for 0, an error for unknown codes', () => {
-    expect(run({ name: 'e', envoyExtAuthzGrpc: { service: 'authz.foo.svc.cluster.local', port: 1, statusOnError: '503' } }).get('e')?.http?.statusOnError).toEqual({ code: 'ServiceUnavailable' });
-    expect(run({ name: 'e', envoyExtAuthzGrpc: { service: 'authz.foo.svc.cluster.local', port: 1, statusOnError: '0' } }).get('e')?.http?.statusOnError).toEqual({});
-    expect(run({ name: 'e', envoyExtAuthzGrpc: { service: 'authz.foo.svc.cluster.local', port: 1, statusOnError: '499' } }).get('e')?.errors.length).toBeGreaterThan(0);
+    expect(
+      run({ name: 'e', envoyExtAuthzGrpc: { service: 'authz.foo.svc.cluster.local', port: 1, statusOnError: '503' } }).get('e')?.http?.statusOnError,
+    ).toEqual({ code: 'ServiceUnavailable' });
+    expect(
+      run({ name: 'e', envoyExtAuthzGrpc: { service: 'authz.foo.svc.cluster.local', port: 1, statusOnError: '0' } }).get('e')?.http?.statusOnError,
+    ).toEqual({});
+    expect(
+      run({ name: 'e', envoyExtAuthzGrpc: { service: 'authz.foo.svc.cluster.local', port: 1, statusOnError: '499' } }).get('e')?.errors.length,
+    ).toBeGreaterThan(0);
   });
 
   it('timeouts are printed as protobuf durations', () => {
@@ -231,7 +279,12 @@ describe('extension providers', () => {
     }).get('e');
     expect(e?.http?.httpService).toEqual({
       serverUri: { uri: 'http://authz.foo.svc.cluster.local', cluster: 'outbound|80||authz.foo.svc.cluster.local', timeout: '600s' },
-      authorizationRequest: { headersToAdd: [{ key: 'x-a', value: '1' }, { key: 'x-b', value: '2' }] },
+      authorizationRequest: {
+        headersToAdd: [
+          { key: 'x-a', value: '1' },
+          { key: 'x-b', value: '2' },
+        ],
+      },
       authorizationResponse: { allowedClientHeaders: { patterns: [{ suffix: '-deny', ignoreCase: true }] } },
     });
     expect(e?.http?.withRequestBody).toEqual({ maxRequestBytes: 10 });

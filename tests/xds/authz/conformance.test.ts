@@ -12,7 +12,9 @@ describeWithSharedCorpus('xds/authz conformance', [join(DIR, 'http'), join(DIR, 
   it('passes every case with goldens', () => {
     const results = runAuthz(DEFAULT_ROOT);
     expect(results.length).toBeGreaterThanOrEqual(27);
-    const unexpected = results.filter((r) => !r.passed && !(r.error ?? '').includes('expected output not in the corpus') && r.id !== 'xds/authz/http/allow-host-before-111');
+    const unexpected = results.filter(
+      (r) => !r.passed && !(r.error ?? '').includes('expected output not in the corpus') && r.id !== 'xds/authz/http/allow-host-before-111',
+    );
     expect(unexpected.map((r) => `${r.id}: ${r.error ?? ''} ${r.missing.slice(0, 3).join(' ')}`)).toEqual([]);
     expect(results.filter((r) => r.passed).length).toBeGreaterThanOrEqual(19);
   });

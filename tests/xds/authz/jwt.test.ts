@@ -27,7 +27,23 @@ describe('jwt_authn filter', () => {
   });
 
   it('one rule: requires the provider or no token', () => {
-    const f = buildJwtFilter([ra('a', [{ issuer: 'iss-1', jwks: '{"keys":[]}', audiences: ['aud'], fromHeaders: [{ name: 'x-jwt', prefix: 'Bearer ' }, { name: 'x-raw' }], fromParams: ['tok'], outputPayloadToHeader: 'x-payload', forwardOriginalToken: true, outputClaimToHeaders: [{ header: 'x-sub', claim: 'sub' }] }])], opts());
+    const f = buildJwtFilter(
+      [
+        ra('a', [
+          {
+            issuer: 'iss-1',
+            jwks: '{"keys":[]}',
+            audiences: ['aud'],
+            fromHeaders: [{ name: 'x-jwt', prefix: 'Bearer ' }, { name: 'x-raw' }],
+            fromParams: ['tok'],
+            outputPayloadToHeader: 'x-payload',
+            forwardOriginalToken: true,
+            outputClaimToHeaders: [{ header: 'x-sub', claim: 'sub' }],
+          },
+        ]),
+      ],
+      opts(),
+    );
     expect(f).toEqual({
       name: 'envoy.filters.http.jwt_authn',
       typedConfig: {
@@ -59,7 +75,13 @@ describe('jwt_authn filter', () => {
     expect(cfg.providers['origins-1']?.issuer).toBe('z');
     const either = (n: string) => ({ requiresAny: { requirements: [{ providerName: n }, { allowMissing: {} }] } });
     expect(cfg.rules[0]?.requires).toEqual({
-      requiresAny: { requirements: [{ providerName: 'origins-0' }, { providerName: 'origins-1' }, { requiresAll: { requirements: [either('origins-0'), either('origins-1')] } }] },
+      requiresAny: {
+        requirements: [
+          { providerName: 'origins-0' },
+          { providerName: 'origins-1' },
+          { requiresAll: { requirements: [either('origins-0'), either('origins-1')] } },
+        ],
+      },
     });
   });
 
@@ -89,11 +111,16 @@ describe('jwt_authn filter', () => {
     });
     // Not in the mesh: envoy mode still points at the would-be cluster; hybrid falls back to istiod.
     const ext = { issuer: 'i', jwksUri: 'https://idp.example.com/jwks' };
-    expect((buildJwtFilter([ra('a', [ext])], opts({ jwksFetchMode: 'envoy' }))?.typedConfig.providers as Record<string, Record<string, unknown>>)['origins-0']?.remoteJwks).toEqual({
+    expect(
+      (buildJwtFilter([ra('a', [ext])], opts({ jwksFetchMode: 'envoy' }))?.typedConfig.providers as Record<string, Record<string, unknown>>)['origins-0']
+        ?.remoteJwks,
+    ).toEqual({
       httpUri: { uri: 'https://idp.example.com/jwks', cluster: 'outbound|443||idp.example.com', timeout: '5s' },
       cacheDuration: '300s',
     });
-    expect((buildJwtFilter([ra('a', [ext])], opts({ jwksFetchMode: 'hybrid' }))?.typedConfig.providers as Record<string, Record<string, unknown>>)['origins-0']).toHaveProperty('localJwks');
+    expect(
+      (buildJwtFilter([ra('a', [ext])], opts({ jwksFetchMode: 'hybrid' }))?.typedConfig.providers as Record<string, Record<string, unknown>>)['origins-0'],
+    ).toHaveProperty('localJwks');
     expect(jwksFetchModeOf('true')).toBe('hybrid');
     expect(jwksFetchModeOf(undefined)).toBe('istiod');
   });

@@ -81,8 +81,17 @@ describe('buildProxyAuthz', () => {
   it('HTTP filters: CUSTOM, then jwt_authn, then DENY and ALLOW RBAC', () => {
     const view = viewOf(WORKSPACE, MESH);
     const out = buildProxyAuthz(proxyAuthzInputsFromView(view, cart));
-    expect(out.http.map((f) => f.name)).toEqual(['envoy.filters.http.rbac', 'envoy.filters.http.ext_authz', 'envoy.filters.http.jwt_authn', 'envoy.filters.http.rbac', 'envoy.filters.http.rbac']);
-    expect(out.http[1]?.typedConfig.grpcService).toEqual({ envoyGrpc: { clusterName: 'outbound|9000||ext-authz.auth.svc.cluster.local', authority: 'ext-authz.auth.svc.cluster.local' }, timeout: '600s' });
+    expect(out.http.map((f) => f.name)).toEqual([
+      'envoy.filters.http.rbac',
+      'envoy.filters.http.ext_authz',
+      'envoy.filters.http.jwt_authn',
+      'envoy.filters.http.rbac',
+      'envoy.filters.http.rbac',
+    ]);
+    expect(out.http[1]?.typedConfig.grpcService).toEqual({
+      envoyGrpc: { clusterName: 'outbound|9000||ext-authz.auth.svc.cluster.local', authority: 'ext-authz.auth.svc.cluster.local' },
+      timeout: '600s',
+    });
     expect((out.http[3]?.typedConfig.rules as { action: string }).action).toBe('DENY');
     // The trust domain and its alias both match the source principal.
     const allow = JSON.stringify(out.http[4]?.typedConfig);
@@ -94,7 +103,12 @@ describe('buildProxyAuthz', () => {
 
   it('TCP filters: CUSTOM (gRPC provider), then RBAC with HTTP-only rules dropped', () => {
     const out = buildProxyAuthz(proxyAuthzInputsFromView(viewOf(WORKSPACE, MESH), cart));
-    expect(out.tcp.map((f) => f.name)).toEqual(['envoy.filters.network.rbac', 'envoy.filters.network.ext_authz', 'envoy.filters.network.rbac', 'envoy.filters.network.rbac']);
+    expect(out.tcp.map((f) => f.name)).toEqual([
+      'envoy.filters.network.rbac',
+      'envoy.filters.network.ext_authz',
+      'envoy.filters.network.rbac',
+      'envoy.filters.network.rbac',
+    ]);
     // The ALLOW rule uses `methods`, HTTP only: on TCP it is dropped and nothing is allowed.
     expect(out.tcp[3]?.typedConfig.rules).toEqual({});
     expect(out.log.some((e) => e.message.includes('skipped rule ns[shop]-policy[allow-frontend]-rule[0] on TCP filter chain'))).toBe(true);
@@ -108,7 +122,9 @@ describe('buildProxyAuthz', () => {
   it('without the provider in the mesh config, CUSTOM denies', () => {
     const out = buildProxyAuthz(proxyAuthzInputsFromView(viewOf(WORKSPACE), cart));
     expect(out.customHttp).toHaveLength(1);
-    expect(Object.keys((out.customHttp[0]?.typedConfig.rules as { policies: object }).policies)).toEqual(['istio-ext-authz-my-ext-ns[shop]-policy[ext]-rule[0]-deny-due-to-bad-CUSTOM-action']);
+    expect(Object.keys((out.customHttp[0]?.typedConfig.rules as { policies: object }).policies)).toEqual([
+      'istio-ext-authz-my-ext-ns[shop]-policy[ext]-rule[0]-deny-due-to-bad-CUSTOM-action',
+    ]);
   });
 
   it('waypoints match principals in filter state and clear the route cache after JWT validation', () => {

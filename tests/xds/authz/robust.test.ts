@@ -15,7 +15,42 @@ function rng(seed: number): () => number {
 }
 
 const ATOMS: unknown[] = [null, 0, 1, -1, 65536, '', '*', 'a*', '*b', '1.2.3.4', '::1', '10.0.0.0/8', 'x/y', 'GET', '{*}', true, [], {}, ['*'], { a: 'b' }];
-const KEYS = ['rules', 'from', 'to', 'when', 'source', 'operation', 'key', 'values', 'notValues', 'principals', 'ports', 'paths', 'hosts', 'methods', 'ipBlocks', 'namespaces', 'action', 'provider', 'name', 'selector', 'matchLabels', 'targetRefs', 'jwtRules', 'issuer', 'jwksUri', 'envoyExtAuthzGrpc', 'envoyExtAuthzHttp', 'service', 'port', 'timeout', 'statusOnError', 'request.auth.claims[a]', 'destination.ip', 'experimental.envoy.filters.x[y]'];
+const KEYS = [
+  'rules',
+  'from',
+  'to',
+  'when',
+  'source',
+  'operation',
+  'key',
+  'values',
+  'notValues',
+  'principals',
+  'ports',
+  'paths',
+  'hosts',
+  'methods',
+  'ipBlocks',
+  'namespaces',
+  'action',
+  'provider',
+  'name',
+  'selector',
+  'matchLabels',
+  'targetRefs',
+  'jwtRules',
+  'issuer',
+  'jwksUri',
+  'envoyExtAuthzGrpc',
+  'envoyExtAuthzHttp',
+  'service',
+  'port',
+  'timeout',
+  'statusOnError',
+  'request.auth.claims[a]',
+  'destination.ip',
+  'experimental.envoy.filters.x[y]',
+];
 
 function value(r: () => number, depth: number): unknown {
   const pick = <T>(l: readonly T[]) => l[Math.floor(r() * l.length)] as T;
@@ -57,7 +92,12 @@ describe('robustness', () => {
           return { name: `p${k}`, namespace: 'ns', annotations: (r() < 0.2 ? { 'istio.io/dry-run': 'true' } : {}) as Record<string, string>, spec };
         }),
         requestAuthentications: [{ name: 'ra', namespace: 'ns', spec: value(r, 4) }],
-        mesh: { rootNamespace: 'istio-system', trustDomain: 'cluster.local', trustDomainAliases: ['old'], extensionProviders: [value(r, 4), { name: 'p', envoyExtAuthzGrpc: value(r, 2) }] },
+        mesh: {
+          rootNamespace: 'istio-system',
+          trustDomain: 'cluster.local',
+          trustDomainAliases: ['old'],
+          extensionProviders: [value(r, 4), { name: 'p', envoyExtAuthzGrpc: value(r, 2) }],
+        },
         services: (h) => (h === 'x/y' ? [] : [{ hostname: h, namespace: 'ns' }]),
       };
       const out = buildProxyAuthz(inputs);

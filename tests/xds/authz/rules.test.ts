@@ -1,13 +1,32 @@
 // AuthorizationPolicy rule families → Envoy RBAC permissions and principals, value by value,
 // as pilot/pkg/security/authz/model builds them.
 import { describe, expect, it } from 'vitest';
-import { Model, Refusal, type RbacAction, type RbacPolicy, type RuleInput, type SourceInput, type OperationInput } from '../../../src/core/xds/authz/rbacRule.ts';
+import {
+  Model,
+  Refusal,
+  type RbacAction,
+  type RbacPolicy,
+  type RuleInput,
+  type SourceInput,
+  type OperationInput,
+} from '../../../src/core/xds/authz/rbacRule.ts';
 import { newBundle, type TrustDomainBundle } from '../../../src/core/xds/authz/trustDomain.ts';
 
 const EMPTY_SOURCE: SourceInput = {
-  principals: [], notPrincipals: [], requestPrincipals: [], notRequestPrincipals: [], namespaces: [], notNamespaces: [],
-  ipBlocks: [], notIpBlocks: [], remoteIpBlocks: [], notRemoteIpBlocks: [], serviceAccounts: [], notServiceAccounts: [],
-  trustDomains: [], notTrustDomains: [],
+  principals: [],
+  notPrincipals: [],
+  requestPrincipals: [],
+  notRequestPrincipals: [],
+  namespaces: [],
+  notNamespaces: [],
+  ipBlocks: [],
+  notIpBlocks: [],
+  remoteIpBlocks: [],
+  notRemoteIpBlocks: [],
+  serviceAccounts: [],
+  notServiceAccounts: [],
+  trustDomains: [],
+  notTrustDomains: [],
 };
 const EMPTY_OP: OperationInput = { hosts: [], notHosts: [], ports: [], notPorts: [], methods: [], notMethods: [], paths: [], notPaths: [] };
 
@@ -44,16 +63,18 @@ function policy(r: RuleInput, o: GenOpts = {}): RbacPolicy {
 
 /** The AND-ed entries of the first permission. */
 function perm(r: RuleInput, o: GenOpts = {}): unknown[] {
-  return ((policy(r, o).permissions[0] as { andRules: { rules: unknown[] } }).andRules.rules);
+  return (policy(r, o).permissions[0] as { andRules: { rules: unknown[] } }).andRules.rules;
 }
 
 /** The AND-ed entries of the first principal. */
 function prin(r: RuleInput, o: GenOpts = {}): unknown[] {
-  return ((policy(r, o).principals[0] as { andIds: { ids: unknown[] } }).andIds.ids);
+  return (policy(r, o).principals[0] as { andIds: { ids: unknown[] } }).andIds.ids;
 }
 
 const authn = (m: object) => ({ authenticated: { principalName: m } });
-const jwt = (claim: string, m: object) => ({ metadata: { filter: 'envoy.filters.http.jwt_authn', path: [{ key: 'payload' }, { key: claim }], value: { stringMatch: m } } });
+const jwt = (claim: string, m: object) => ({
+  metadata: { filter: 'envoy.filters.http.jwt_authn', path: [{ key: 'payload' }, { key: claim }], value: { stringMatch: m } },
+});
 
 describe('empty rules', () => {
   it('an empty rule matches everything', () => {
@@ -108,9 +129,24 @@ describe('operation fields', () => {
             { urlPath: { path: { prefix: '/p/' } } },
             { urlPath: { path: { suffix: '/s' } } },
             { urlPath: { path: { safeRegex: { regex: '.+' } } } },
-            { uriTemplate: { name: 'uri-template', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.path.match.uri_template.v3.UriTemplateMatchConfig', pathTemplate: '/a/*/b' } } },
-            { uriTemplate: { name: 'uri-template', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.path.match.uri_template.v3.UriTemplateMatchConfig', pathTemplate: '/**/c' } } },
-            { uriTemplate: { name: 'uri-template', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.path.match.uri_template.v3.UriTemplateMatchConfig', pathTemplate: '/d/*/**' } } },
+            {
+              uriTemplate: {
+                name: 'uri-template',
+                typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.path.match.uri_template.v3.UriTemplateMatchConfig', pathTemplate: '/a/*/b' },
+              },
+            },
+            {
+              uriTemplate: {
+                name: 'uri-template',
+                typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.path.match.uri_template.v3.UriTemplateMatchConfig', pathTemplate: '/**/c' },
+              },
+            },
+            {
+              uriTemplate: {
+                name: 'uri-template',
+                typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.path.match.uri_template.v3.UriTemplateMatchConfig', pathTemplate: '/d/*/**' },
+              },
+            },
           ],
         },
       },
@@ -248,7 +284,21 @@ describe('source fields', () => {
   });
 
   it('order inside a principal: principals, requestPrincipals, serviceAccounts, trustDomains, namespaces, remoteIpBlocks, ipBlocks', () => {
-    const ids = prin(rule({ from: [{ ipBlocks: ['1.1.1.1'], remoteIpBlocks: ['2.2.2.2'], namespaces: ['n'], trustDomains: ['t'], serviceAccounts: ['s'], requestPrincipals: ['i/s'], principals: ['p'] }] }));
+    const ids = prin(
+      rule({
+        from: [
+          {
+            ipBlocks: ['1.1.1.1'],
+            remoteIpBlocks: ['2.2.2.2'],
+            namespaces: ['n'],
+            trustDomains: ['t'],
+            serviceAccounts: ['s'],
+            requestPrincipals: ['i/s'],
+            principals: ['p'],
+          },
+        ],
+      }),
+    );
     const kinds = ids.map((x) => JSON.stringify(x));
     expect(kinds[0]).toContain('spiffe://p');
     expect(kinds[1]).toContain('jwt_authn');
@@ -402,7 +452,11 @@ describe('when conditions', () => {
 });
 
 describe('TCP filter chains', () => {
-  const httpOnly = rule({ from: [{ namespaces: ['n'], requestPrincipals: ['i/s'] }], to: [{ ports: ['80'], methods: ['GET'], hosts: ['h'], paths: ['/p'] }], when: [{ key: 'request.headers[x]', values: ['v'] }] });
+  const httpOnly = rule({
+    from: [{ namespaces: ['n'], requestPrincipals: ['i/s'] }],
+    to: [{ ports: ['80'], methods: ['GET'], hosts: ['h'], paths: ['/p'] }],
+    when: [{ key: 'request.headers[x]', values: ['v'] }],
+  });
 
   it('an ALLOW rule with an HTTP-only field is dropped', () => {
     const r = gen(httpOnly, { tcp: true });

@@ -39,7 +39,15 @@ describe('sidecars and plain gateways: selectors', () => {
   });
 
   it('an empty matchLabels selects everything; a policy with targetRefs is ignored', () => {
-    expect(names([pol('shop', 'empty', { selector: { matchLabels: {} } }), pol('shop', 'ref', { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'gw' }] })], sidecar)).toEqual(['shop/empty']);
+    expect(
+      names(
+        [
+          pol('shop', 'empty', { selector: { matchLabels: {} } }),
+          pol('shop', 'ref', { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'gw' }] }),
+        ],
+        sidecar,
+      ),
+    ).toEqual(['shop/empty']);
     expect(names([pol('shop', 'ref', { targetRef: { kind: 'Service', name: 'cart' } })], sidecar)).toEqual([]);
   });
 
@@ -68,7 +76,12 @@ describe('sidecars and plain gateways: selectors', () => {
 
 describe('Gateway API gateways and waypoints: targetRefs', () => {
   const gw: PolicyProxy = { namespace: 'infra', labels: { 'gateway.networking.k8s.io/gateway-name': 'edge', app: 'edge' }, type: 'router' };
-  const ref = (kind: string, name: string, group = 'gateway.networking.k8s.io', namespace?: string) => ({ group, kind, name, ...(namespace ? { namespace } : {}) });
+  const ref = (kind: string, name: string, group = 'gateway.networking.k8s.io', namespace?: string) => ({
+    group,
+    kind,
+    name,
+    ...(namespace ? { namespace } : {}),
+  });
 
   it('a Gateway targetRef in the same namespace selects the gateway', () => {
     const policies = [

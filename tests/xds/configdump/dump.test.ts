@@ -11,8 +11,12 @@ const err = (text: string) => {
 
 describe('readConfigDump', () => {
   it('reads Envoy dumps with proto names, and lowerCamel JSON names alike', () => {
-    const snake = readConfigDump('{"configs":[{"@type":"type.googleapis.com/envoy.admin.v3.ClustersConfigDump","static_clusters":[{"cluster":{"name":"a","type":"STATIC"}}]}]}');
-    const camel = readConfigDump('{"configs":[{"@type":"type.googleapis.com/envoy.admin.v3.ClustersConfigDump","staticClusters":[{"cluster":{"name":"a","type":"STATIC"}}]}]}');
+    const snake = readConfigDump(
+      '{"configs":[{"@type":"type.googleapis.com/envoy.admin.v3.ClustersConfigDump","static_clusters":[{"cluster":{"name":"a","type":"STATIC"}}]}]}',
+    );
+    const camel = readConfigDump(
+      '{"configs":[{"@type":"type.googleapis.com/envoy.admin.v3.ClustersConfigDump","staticClusters":[{"cluster":{"name":"a","type":"STATIC"}}]}]}',
+    );
     for (const r of [snake, camel]) {
       expect(r.ok).toBe(true);
       if (r.ok) expect(renderProxyConfig({ dump: r.dump }, { command: 'clusters', now: new Date() }).text).toMatch(/^a +- +- +- +STATIC +\n/m);
@@ -64,7 +68,9 @@ describe('readConfigDump', () => {
     expect(field({}, '__proto__')).toBeUndefined();
     expect(jsonName('route_config_name')).toBe('routeConfigName');
     expect(jsonName('ipv4_compat')).toBe('ipv4Compat');
-    const r = readConfigDump('{"configs":[{"@type":"type.googleapis.com/envoy.admin.v3.ClustersConfigDump","static_clusters":[{"cluster":{"name":"toString","__proto__":{"x":1}}}]}]}');
+    const r = readConfigDump(
+      '{"configs":[{"@type":"type.googleapis.com/envoy.admin.v3.ClustersConfigDump","static_clusters":[{"cluster":{"name":"toString","__proto__":{"x":1}}}]}]}',
+    );
     expect(r.ok).toBe(true);
     if (r.ok) expect(renderProxyConfig({ dump: r.dump }, { command: 'clusters', now: new Date() }).text).toContain('toString');
   });

@@ -28,7 +28,15 @@ describe('tabwriter (Go text/tabwriter, pad character space, flags 0)', () => {
 
   it('keeps a text that does not end in a newline unterminated', () => {
     expect(tabwrite('a\tb\nlast', { padding: 1 })).toBe('a b\nlast');
-    expect(tabwriteRows([['h1', 'h2'], ['x', '']], { padding: 3 })).toBe('h1   h2\nx    \n');
+    expect(
+      tabwriteRows(
+        [
+          ['h1', 'h2'],
+          ['x', ''],
+        ],
+        { padding: 3 },
+      ),
+    ).toBe('h1   h2\nx    \n');
   });
 });
 
@@ -42,8 +50,17 @@ describe('goSortSlice (Go sort.Slice: pdqsort)', () => {
     };
     expect(goSortSlice(['9080', 'inbound|8080||', '80'], less)).toEqual(['9080', 'inbound|8080||', '80']);
     expect(goSortSlice(['9080', '80', 'x', '15010', '443'], less)).toEqual(['80', '9080', 'x', '443', '15010']);
-    const pairs = [[2, 'a'], [1, 'b'], [2, 'c'], [1, 'd']] as const;
-    expect(goSortSlice([...pairs], (a, b) => a[0] < b[0]).map((p) => p[1]).join('')).toBe('bdac');
+    const pairs = [
+      [2, 'a'],
+      [1, 'b'],
+      [2, 'c'],
+      [1, 'd'],
+    ] as const;
+    expect(
+      goSortSlice([...pairs], (a, b) => a[0] < b[0])
+        .map((p) => p[1])
+        .join(''),
+    ).toBe('bdac');
   });
 
   it('sorts any array of any length by a strict order', () => {

@@ -19,7 +19,40 @@ describe('jsonToYaml', () => {
 
   it('orders keys as go-yaml does (numbers inside keys compared by value)', () => {
     // The string part of go-yaml's own TestSortedOutput.
-    const order = ['', '.1', '.2', '.a', '1', '2', 'a!10', 'a/0001', 'a/002', 'a/3', 'a/10', 'a/11', 'a/0012', 'a/100', 'a~10', 'ab/1', 'b/1', 'b/01', 'b/2', 'b/02', 'b/3', 'b/03', 'b1', 'b01', 'b3', 'c2.10', 'c10.2', 'd1', 'd7', 'd7abc', 'd12', 'd12a'];
+    const order = [
+      '',
+      '.1',
+      '.2',
+      '.a',
+      '1',
+      '2',
+      'a!10',
+      'a/0001',
+      'a/002',
+      'a/3',
+      'a/10',
+      'a/11',
+      'a/0012',
+      'a/100',
+      'a~10',
+      'ab/1',
+      'b/1',
+      'b/01',
+      'b/2',
+      'b/02',
+      'b/3',
+      'b/03',
+      'b1',
+      'b01',
+      'b3',
+      'c2.10',
+      'c10.2',
+      'd1',
+      'd7',
+      'd7abc',
+      'd12',
+      'd12a',
+    ];
     const shuffled = [...order].reverse();
     expect(goSortSlice(shuffled, yamlKeyLess)).toEqual(order);
     expect(y({ b: 1, B: 2, a10: 3, a9: 4 })).toBe('B: 2\na9: 4\na10: 3\nb: 1\n');

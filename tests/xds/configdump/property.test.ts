@@ -7,7 +7,9 @@ import { PROXY_CONFIG_COMMANDS, renderProxyConfig } from '../../../src/core/xds/
 import { jsonToYaml } from '../../../src/core/xds/configdump/goYaml.ts';
 import { parse as parseYaml } from 'yaml';
 
-const SECTIONS = ['Bootstrap', 'Clusters', 'Listeners', 'Routes', 'Secrets', 'Endpoints', 'Ecds'].map((s) => `type.googleapis.com/envoy.admin.v3.${s}ConfigDump`);
+const SECTIONS = ['Bootstrap', 'Clusters', 'Listeners', 'Routes', 'Secrets', 'Endpoints', 'Ecds'].map(
+  (s) => `type.googleapis.com/envoy.admin.v3.${s}ConfigDump`,
+);
 
 /** JSON values shaped a little like dumps: sections with lists of objects with Envoy's field names. */
 const dumpLike = fc.letrec((tie) => ({
@@ -16,17 +18,59 @@ const dumpLike = fc.letrec((tie) => ({
     fc.constantFrom(null, true, false, 0, -1, 80, 1.5, '', 'x', 'STATIC', 'EDS', '0.0.0.0', 'outbound|80||a.b', 'BlackHoleCluster', '1s', '/'),
     fc.string(),
     fc.array(tie('value'), { maxLength: 3 }),
-    fc.dictionary(fc.constantFrom('name', 'cluster', 'listener', 'route_config', 'virtual_hosts', 'routes', 'match', 'prefix', 'domains', 'filter_chains', 'filters', 'typed_config', 'address', 'socket_address', 'port_value', 'active_state', 'dynamic_active_clusters', 'static_listeners', 'dynamic_route_configs', 'endpoint_config', 'lb_endpoints', 'endpoints', 'secret', 'bootstrap', 'node', 'metadata', 'ecds_filters', 'ecds_filter', '@type', 'toString', '__proto__'), tie('value'), { maxKeys: 4 }),
+    fc.dictionary(
+      fc.constantFrom(
+        'name',
+        'cluster',
+        'listener',
+        'route_config',
+        'virtual_hosts',
+        'routes',
+        'match',
+        'prefix',
+        'domains',
+        'filter_chains',
+        'filters',
+        'typed_config',
+        'address',
+        'socket_address',
+        'port_value',
+        'active_state',
+        'dynamic_active_clusters',
+        'static_listeners',
+        'dynamic_route_configs',
+        'endpoint_config',
+        'lb_endpoints',
+        'endpoints',
+        'secret',
+        'bootstrap',
+        'node',
+        'metadata',
+        'ecds_filters',
+        'ecds_filter',
+        '@type',
+        'toString',
+        '__proto__',
+      ),
+      tie('value'),
+      { maxKeys: 4 },
+    ),
   ),
 })).value;
 
-const dumpArb = fc.array(fc.tuple(fc.constantFrom(...SECTIONS), fc.dictionary(fc.string({ maxLength: 30 }), dumpLike, { maxKeys: 4 })), { maxLength: 4 }).map((sections) => ({
-  configs: sections.map(([t, body]) => ({ ...body, '@type': t })),
-}));
+const dumpArb = fc
+  .array(fc.tuple(fc.constantFrom(...SECTIONS), fc.dictionary(fc.string({ maxLength: 30 }), dumpLike, { maxKeys: 4 })), { maxLength: 4 })
+  .map((sections) => ({
+    configs: sections.map(([t, body]) => ({ ...body, '@type': t })),
+  }));
 
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v && typeof v === 'object') return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 

@@ -16,7 +16,9 @@ describe('marshalJsonpb', () => {
   });
 
   it('leaves out zero values of fields without presence, and unknown fields', () => {
-    expect(marshalJsonpb({ name: '', alt_stat_name: 'x', per_connection_buffer_limit_bytes: 0, respect_dns_ttl: false, not_a_field: 1 }, CLUSTER, schema)).toBe('{"altStatName":"x","perConnectionBufferLimitBytes":0}');
+    expect(marshalJsonpb({ name: '', alt_stat_name: 'x', per_connection_buffer_limit_bytes: 0, respect_dns_ttl: false, not_a_field: 1 }, CLUSTER, schema)).toBe(
+      '{"altStatName":"x","perConnectionBufferLimitBytes":0}',
+    );
   });
 
   it('writes oneof members even when zero, at the position of the oneof', () => {
@@ -27,7 +29,9 @@ describe('marshalJsonpb', () => {
   });
 
   it('quotes 64-bit integers, names enums, normalises durations, timestamps and bytes', () => {
-    expect(marshalJsonpb({ name: 'n', type: 3, max_requests_per_connection: 5, dns_refresh_rate: '5.000s' }, CLUSTER, schema)).toBe('{"name":"n","type":"EDS","maxRequestsPerConnection":5,"dnsRefreshRate":"5s"}');
+    expect(marshalJsonpb({ name: 'n', type: 3, max_requests_per_connection: 5, dns_refresh_rate: '5.000s' }, CLUSTER, schema)).toBe(
+      '{"name":"n","type":"EDS","maxRequestsPerConnection":5,"dnsRefreshRate":"5s"}',
+    );
     expect(marshalJsonpb({ value: '12' }, 'google.protobuf.UInt64Value', schema)).toBe('"12"');
     expect(marshalJsonpb({ inline_bytes: 'aGk' }, 'envoy.config.core.v3.DataSource', schema)).toBe('{"inlineBytes":"aGk="}');
     expect(formatDuration('1.5s')).toBe('"1.500s"');
@@ -46,9 +50,15 @@ describe('marshalJsonpb', () => {
     expect(any({ '@type': 'type.googleapis.com/envoy.extensions.filters.http.router.v3.Router', suppress_envoy_headers: true })).toBe(
       '{"@type":"type.googleapis.com/envoy.extensions.filters.http.router.v3.Router","suppressEnvoyHeaders":true}',
     );
-    expect(any({ '@type': 'type.googleapis.com/google.protobuf.StringValue', value: 'x' })).toBe('{"@type":"type.googleapis.com/google.protobuf.StringValue","value":"x"}');
-    expect(any({ '@type': 'type.googleapis.com/google.protobuf.Duration', value: '1.5s' })).toBe('{"@type":"type.googleapis.com/google.protobuf.Duration","value":"1.500s"}');
-    expect(any({ '@type': 'type.googleapis.com/istio.example.v1.Thing', some_field: 1, Keep: 'x' })).toBe('{"@type":"type.googleapis.com/istio.example.v1.Thing","someField":1,"Keep":"x"}');
+    expect(any({ '@type': 'type.googleapis.com/google.protobuf.StringValue', value: 'x' })).toBe(
+      '{"@type":"type.googleapis.com/google.protobuf.StringValue","value":"x"}',
+    );
+    expect(any({ '@type': 'type.googleapis.com/google.protobuf.Duration', value: '1.5s' })).toBe(
+      '{"@type":"type.googleapis.com/google.protobuf.Duration","value":"1.500s"}',
+    );
+    expect(any({ '@type': 'type.googleapis.com/istio.example.v1.Thing', some_field: 1, Keep: 'x' })).toBe(
+      '{"@type":"type.googleapis.com/istio.example.v1.Thing","someField":1,"Keep":"x"}',
+    );
     expect(any({})).toBe('{}');
   });
 
@@ -65,14 +75,22 @@ describe('marshalJsonpb', () => {
 
 describe('goJsonIndent and messageSliceJson (json.MarshalIndent of istioctl MessageSlice)', () => {
   it('indents compact JSON with 4 spaces and keeps empty collections together', () => {
-    expect(goJsonIndent('{"a":[1,{"b":{}},[]],"c":"x,y:{"}')).toBe('{\n    "a": [\n        1,\n        {\n            "b": {}\n        },\n        []\n    ],\n    "c": "x,y:{"\n}');
+    expect(goJsonIndent('{"a":[1,{"b":{}},[]],"c":"x,y:{"}')).toBe(
+      '{\n    "a": [\n        1,\n        {\n            "b": {}\n        },\n        []\n    ],\n    "c": "x,y:{"\n}',
+    );
     expect(goJsonIndent('[]')).toBe('[]');
   });
 
   it('prints a list of messages', () => {
-    expect(messageSliceJson([{ json: { name: 'a' }, typeName: CLUSTER }, { json: { name: 'b', type: 'EDS' }, typeName: CLUSTER }], schema)).toBe(
-      '[\n    {\n        "name": "a"\n    },\n    {\n        "name": "b",\n        "type": "EDS"\n    }\n]',
-    );
+    expect(
+      messageSliceJson(
+        [
+          { json: { name: 'a' }, typeName: CLUSTER },
+          { json: { name: 'b', type: 'EDS' }, typeName: CLUSTER },
+        ],
+        schema,
+      ),
+    ).toBe('[\n    {\n        "name": "a"\n    },\n    {\n        "name": "b",\n        "type": "EDS"\n    }\n]');
   });
 
   it('prints a field of the wrong type as text, even an object with a toString key (config-dump fuzzing, seed 20261209)', () => {

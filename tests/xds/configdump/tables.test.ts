@@ -51,9 +51,18 @@ describe('the sidecar fixture', () => {
   it('sorts clusters by host, subset, port, direction; names without 3 bars sort by the whole name', () => {
     const rows = clusterTable(dump).rows;
     // `inbound|9080||` parses to an empty host, so it comes first; upper case before lower case.
-    expect(rows.map((x) => x.entry.name).slice(0, 4)).toEqual(['inbound|9080||', 'BlackHoleCluster', 'PassthroughCluster', 'outbound|9080||details.default.svc.cluster.local']);
+    expect(rows.map((x) => x.entry.name).slice(0, 4)).toEqual([
+      'inbound|9080||',
+      'BlackHoleCluster',
+      'PassthroughCluster',
+      'outbound|9080||details.default.svc.cluster.local',
+    ]);
     const reviews = rows.filter((x) => x.serviceFqdn === 'reviews.default.svc.cluster.local');
-    expect(reviews.map((x) => [x.subset, x.destinationRule])).toEqual([['-', 'reviews.default'], ['v1', 'reviews.default'], ['v2', 'reviews.default']]);
+    expect(reviews.map((x) => [x.subset, x.destinationRule])).toEqual([
+      ['-', 'reviews.default'],
+      ['v1', 'reviews.default'],
+      ['v2', 'reviews.default'],
+    ]);
     // Any networking.istio.io path with 8 segments renders as name.namespace, a ServiceEntry too.
     expect(rows.find((x) => x.serviceFqdn === 'www.example.com')?.destinationRule).toBe('example.default');
   });
@@ -79,7 +88,12 @@ describe('the sidecar fixture', () => {
     expect(t.rows.some((x) => x.vhostName === 'allow_any')).toBe(false);
     expect(t.rows.find((x) => x.vhostName?.startsWith('empty'))).toMatchObject({ match: '/*', virtualService: '404' });
     expect([...new Set(t.rows.map((x) => x.name))]).toEqual(['9080', 'inbound|9080||', '80', '']);
-    expect(routeTable(dump, { verbose: false }).cells).toEqual([['9080', '4'], ['inbound|9080||', '1'], ['80', '1'], ['', '1']]);
+    expect(routeTable(dump, { verbose: false }).cells).toEqual([
+      ['9080', '4'],
+      ['inbound|9080||', '1'],
+      ['80', '1'],
+      ['', '1'],
+    ]);
   });
 
   it('filters EDS endpoints and drops assignments left empty', () => {
@@ -106,26 +120,51 @@ describe('the sidecar fixture', () => {
 });
 
 describe('listener descriptions (getMatches, getFilterType)', () => {
-  const hcm = (tc: object) => ({ name: 'envoy.filters.network.http_connection_manager', typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager', ...tc } });
-  const tcp = (tc: object) => ({ name: 'envoy.filters.network.tcp_proxy', typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy', ...tc } });
+  const hcm = (tc: object) => ({
+    name: 'envoy.filters.network.http_connection_manager',
+    typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager', ...tc },
+  });
+  const tcp = (tc: object) => ({
+    name: 'envoy.filters.network.tcp_proxy',
+    typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy', ...tc },
+  });
 
   it('names known ALPN sets and writes the rest', () => {
-    expect(describeFilterChainMatch({ application_protocols: ['http/1.0', 'http/1.1', 'h2c', 'istio-http/1.0', 'istio-http/1.1', 'istio-h2'] })).toBe('App: HTTP TLS');
+    expect(describeFilterChainMatch({ application_protocols: ['http/1.0', 'http/1.1', 'h2c', 'istio-http/1.0', 'istio-http/1.1', 'istio-h2'] })).toBe(
+      'App: HTTP TLS',
+    );
     expect(describeFilterChainMatch({ application_protocols: ['istio', 'istio-http/1.0', 'istio-http/1.1', 'istio-h2'] })).toBe('App: Istio HTTP Plain');
     expect(describeFilterChainMatch({ applicationProtocols: ['h2c', 'http/1.1', 'http/1.0'] })).toBe('App: h2c,http/1.1,http/1.0');
-    expect(describeFilterChainMatch({ prefix_ranges: [{ address_prefix: '10.0.0.0', prefix_len: 8 }, { address_prefix: '::1' }], destination_port: 80 })).toBe('Addr: 10.0.0.0/8,::1/0:80');
+    expect(describeFilterChainMatch({ prefix_ranges: [{ address_prefix: '10.0.0.0', prefix_len: 8 }, { address_prefix: '::1' }], destination_port: 80 })).toBe(
+      'Addr: 10.0.0.0/8,::1/0:80',
+    );
     expect(describeFilterChainMatch(undefined)).toBe('ALL');
   });
 
   it('describes where a chain sends traffic', () => {
     expect(describeFilters([hcm({ rds: { route_config_name: 'http.8080' } })])).toBe('Route: http.8080');
     expect(describeFilters([hcm({})])).toBe('HTTP');
-    expect(describeFilters([hcm({ route_config: { virtual_hosts: [{ domains: ['*'], routes: [{ match: { prefix: '/' }, route: { cluster: 'outbound|80||a' } }] }] } })])).toBe('Cluster: outbound|80||a');
     expect(
-      describeFilters([hcm({ route_config: { virtual_hosts: [{ domains: ['a', 'b'], routes: [{ match: { prefix: '/x' } }, { match: { path: '/y' } }] }, { domains: ['*'], routes: [{ match: { safe_regex: { regex: '.*' } } }] }] } })]),
+      describeFilters([
+        hcm({ route_config: { virtual_hosts: [{ domains: ['*'], routes: [{ match: { prefix: '/' }, route: { cluster: 'outbound|80||a' } }] }] } }),
+      ]),
+    ).toBe('Cluster: outbound|80||a');
+    expect(
+      describeFilters([
+        hcm({
+          route_config: {
+            virtual_hosts: [
+              { domains: ['a', 'b'], routes: [{ match: { prefix: '/x' } }, { match: { path: '/y' } }] },
+              { domains: ['*'], routes: [{ match: { safe_regex: { regex: '.*' } } }] },
+            ],
+          },
+        }),
+      ]),
     ).toBe('Inline Route: a/b /x*, /y; regex .*');
     // A TCP proxy to BlackHoleCluster is skipped; the next filter decides.
-    expect(describeFilters([tcp({ cluster: 'BlackHoleCluster', stat_prefix: 'BlackHoleCluster' }), tcp({ cluster: 'outbound|3306||db' })])).toBe('Cluster: outbound|3306||db');
+    expect(describeFilters([tcp({ cluster: 'BlackHoleCluster', stat_prefix: 'BlackHoleCluster' }), tcp({ cluster: 'outbound|3306||db' })])).toBe(
+      'Cluster: outbound|3306||db',
+    );
     expect(describeFilters([tcp({ weighted_clusters: { clusters: [{ name: 'a', weight: 1 }] } })])).toBe('Cluster: ');
     expect(describeFilters([tcp({ cluster: 'InboundPassthroughCluster' })])).toBe('InboundPassthroughCluster');
     expect(describeFilters([{ name: 'istio.metadata_exchange' }])).toBe('Non-HTTP/Non-TCP');
@@ -139,7 +178,9 @@ describe('route domains (describeRouteDomains)', () => {
     expect(describeRouteDomains(['example.com:8080'])).toBe('example.com:8080');
     expect(describeRouteDomains(['example.com', 'example.com:8080', '1.2.3.4', '1.2.3.4:8080'])).toBe('example.com, 1.2.3.4');
     expect(describeRouteDomains(['example.com', 'example.com:8080', '[fd00:10:96::7fc7]', '[fd00:10:96::7fc7]:8080'])).toBe('example.com, [fd00:10:96::7fc7]');
-    expect(describeRouteDomains(['example.com', 'example.com:8080', 'www.example.com', 'www.example.com:8080', '[fd00:10:96::7fc7]', '[fd00:10:96::7fc7]:8080'])).toBe('example.com, www.example.com + 1 more...');
+    expect(
+      describeRouteDomains(['example.com', 'example.com:8080', 'www.example.com', 'www.example.com:8080', '[fd00:10:96::7fc7]', '[fd00:10:96::7fc7]:8080']),
+    ).toBe('example.com, www.example.com + 1 more...');
     expect(describeRouteDomains(['a.ns.svc.cluster.local', 'a.ns'])).toBe('a.ns');
   });
 });
@@ -158,7 +199,12 @@ describe("istioctl's errors and messages", () => {
   });
 
   it('reports empty sections', () => {
-    const dump = dumpOf([{ '@type': `${T}ClustersConfigDump` }, { '@type': `${T}ListenersConfigDump` }, { '@type': `${T}RoutesConfigDump` }, { '@type': `${T}SecretsConfigDump` }]);
+    const dump = dumpOf([
+      { '@type': `${T}ClustersConfigDump` },
+      { '@type': `${T}ListenersConfigDump` },
+      { '@type': `${T}RoutesConfigDump` },
+      { '@type': `${T}SecretsConfigDump` },
+    ]);
     const run = (command: ProxyConfigCommand) => renderProxyConfig({ dump }, { command, now: NOW });
     expect(run('clusters').error).toBe('no clusters found');
     expect(run('listeners').error).toBe('no listeners found');
@@ -174,7 +220,9 @@ describe("istioctl's errors and messages", () => {
   });
 
   it('fails a secret that is not a Secret, as istioctl (and says "warming" for active ones too)', () => {
-    const dump = dumpOf([{ '@type': `${T}SecretsConfigDump`, dynamic_active_secrets: [{ name: 'x', secret: { '@type': 'type.googleapis.com/other.Thing' } }] }]);
+    const dump = dumpOf([
+      { '@type': `${T}SecretsConfigDump`, dynamic_active_secrets: [{ name: 'x', secret: { '@type': 'type.googleapis.com/other.Thing' } }] },
+    ]);
     expect(renderProxyConfig({ dump }, { command: 'secret', now: NOW }).error).toBe('failed building warming secret x: mismatched message type');
   });
 });
@@ -182,11 +230,13 @@ describe("istioctl's errors and messages", () => {
 describe('secrets', () => {
   const ca = (() => {
     const d = JSON.parse(fixture('sidecar-config-dump.json'));
-    return d.configs.find((c: { '@type': string }) => c['@type'].endsWith('SecretsConfigDump')).dynamic_active_secrets[1].secret.validation_context.trusted_ca.inline_bytes as string;
+    return d.configs.find((c: { '@type': string }) => c['@type'].endsWith('SecretsConfigDump')).dynamic_active_secrets[1].secret.validation_context.trusted_ca
+      .inline_bytes as string;
   })();
   const leaf = (() => {
     const d = JSON.parse(fixture('sidecar-config-dump.json'));
-    return d.configs.find((c: { '@type': string }) => c['@type'].endsWith('SecretsConfigDump')).dynamic_active_secrets[0].secret.tls_certificate.certificate_chain.inline_bytes as string;
+    return d.configs.find((c: { '@type': string }) => c['@type'].endsWith('SecretsConfigDump')).dynamic_active_secrets[0].secret.tls_certificate
+      .certificate_chain.inline_bytes as string;
   })();
   const SECRET = 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.Secret';
   const SPIFFE = 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.SPIFFECertValidatorConfig';
@@ -199,14 +249,32 @@ describe('secrets', () => {
           { name: 'default', secret: { '@type': SECRET, name: 'default', tls_certificate: { certificate_chain: { inline_bytes: leaf } } } },
           {
             name: 'ROOTCA',
-            secret: { '@type': SECRET, name: 'ROOTCA', validation_context: { custom_validator_config: { typed_config: { '@type': SPIFFE, trust_domains: [{ name: 'west.local', trust_bundle: { inline_bytes: ca } }, { name: 'east.local', trust_bundle: { inline_bytes: ca } }] } } } },
+            secret: {
+              '@type': SECRET,
+              name: 'ROOTCA',
+              validation_context: {
+                custom_validator_config: {
+                  typed_config: {
+                    '@type': SPIFFE,
+                    trust_domains: [
+                      { name: 'west.local', trust_bundle: { inline_bytes: ca } },
+                      { name: 'east.local', trust_bundle: { inline_bytes: ca } },
+                    ],
+                  },
+                },
+              },
+            },
           },
         ],
       },
     ]);
     const s = secretSummary(dump, { now: NOW });
     expect(s.table!.columns.at(-1)).toBe('TRUST DOMAIN');
-    expect(s.table!.cells.map((c) => [c[0], c.at(-1)])).toEqual([['default', 'cluster.local'], ['ROOTCA', 'west.local'], ['ROOTCA', 'east.local']]);
+    expect(s.table!.cells.map((c) => [c[0], c.at(-1)])).toEqual([
+      ['default', 'cluster.local'],
+      ['ROOTCA', 'west.local'],
+      ['ROOTCA', 'east.local'],
+    ]);
   });
 
   it('prints a row with empty facts for a secret without data or with data that is not a certificate', () => {
@@ -214,7 +282,18 @@ describe('secrets', () => {
       {
         '@type': `${T}SecretsConfigDump`,
         dynamic_warming_secrets: [{ name: 'file-cert:/x', secret: { '@type': SECRET, name: 'file-cert:/x' } }],
-        dynamic_active_secrets: [{ name: 'bad', secret: { '@type': SECRET, name: 'bad', tls_certificate: { certificate_chain: { inline_bytes: Buffer.from('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n').toString('base64') } } } }],
+        dynamic_active_secrets: [
+          {
+            name: 'bad',
+            secret: {
+              '@type': SECRET,
+              name: 'bad',
+              tls_certificate: {
+                certificate_chain: { inline_bytes: Buffer.from('-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n').toString('base64') },
+              },
+            },
+          },
+        ],
       },
     ]);
     const text = secretSummaryText(secretSummary(dump, { now: NOW }));
@@ -224,7 +303,14 @@ describe('secrets', () => {
   });
 
   it('says so when the secrets give no items (SPIFFE config without trust domains)', () => {
-    const dump = dumpOf([{ '@type': `${T}SecretsConfigDump`, dynamic_active_secrets: [{ name: 'r', secret: { '@type': SECRET, name: 'r', validation_context: { custom_validator_config: { typed_config: { '@type': SPIFFE } } } } }] }]);
+    const dump = dumpOf([
+      {
+        '@type': `${T}SecretsConfigDump`,
+        dynamic_active_secrets: [
+          { name: 'r', secret: { '@type': SECRET, name: 'r', validation_context: { custom_validator_config: { typed_config: { '@type': SPIFFE } } } } },
+        ],
+      },
+    ]);
     expect(secretSummaryText(secretSummary(dump, { now: NOW }))).toBe('No secret items to show.\n');
   });
 });
@@ -236,7 +322,12 @@ describe('listeners --waypoint (PrintRemoteListenerSummary)', () => {
     const listener = {
       name: 'main_internal',
       internal_listener: {},
-      filter_chains: [{ name: 'http', filters: [] }, { name: 'tcp', filters: [] }, { name: 'fallback', filters: [] }, { name: 'never', filters: [] }],
+      filter_chains: [
+        { name: 'http', filters: [] },
+        { name: 'tcp', filters: [] },
+        { name: 'fallback', filters: [] },
+        { name: 'never', filters: [] },
+      ],
       filter_chain_matcher: {
         matcher_tree: {
           input: { name: 'ip' },
@@ -245,7 +336,15 @@ describe('listeners --waypoint (PrintRemoteListenerSummary)', () => {
             typed_config: {
               '@type': 'type.googleapis.com/xds.type.matcher.v3.IPMatcher',
               range_matchers: [
-                { ranges: [{ address_prefix: '10.0.0.1', prefix_len: 32 }], on_match: { matcher: { matcher_tree: { input: { name: 'port' }, exact_match_map: { map: { '80': action('http'), '3306': action('tcp') } } }, on_no_match: action('tcp') } } },
+                {
+                  ranges: [{ address_prefix: '10.0.0.1', prefix_len: 32 }],
+                  on_match: {
+                    matcher: {
+                      matcher_tree: { input: { name: 'port' }, exact_match_map: { map: { '80': action('http'), '3306': action('tcp') } } },
+                      on_no_match: action('tcp'),
+                    },
+                  },
+                },
                 { ranges: [{ address_prefix: '10.1.0.0', prefix_len: 16 }], on_match: action('http') },
               ],
             },

@@ -17,7 +17,9 @@ const ROOT = new URL('../../../', import.meta.url).pathname;
 
 async function analyzed() {
   const index = JSON.parse(readFileSync(`${ROOT}public/samples/index.json`, 'utf8')) as { samples: Array<{ id: string; files: string[] }> };
-  const files = index.samples.find((x) => x.id === 'bookinfo')!.files.map((f) => ({ path: f, text: readFileSync(`${ROOT}public/samples/bookinfo/${f}`, 'utf8') }));
+  const files = index.samples
+    .find((x) => x.id === 'bookinfo')!
+    .files.map((f) => ({ path: f, text: readFileSync(`${ROOT}public/samples/bookinfo/${f}`, 'utf8') }));
   const a = new WorkspaceAnalyzer();
   a.update([...files, { path: 'ef.yaml', text: readFileSync(`${ROOT}tests/fixtures/xds/envoyfilter-ecds.yaml`, 'utf8') }], []);
   const r = await a.run(defaultAnalysisSettings());
@@ -26,7 +28,7 @@ async function analyzed() {
 }
 
 describe('EXTENSION_CONFIG (ECDS)', () => {
-  it('sends the config a filter asks for by name, in the dump\'s ECDS section, and not the others', async () => {
+  it("sends the config a filter asks for by name, in the dump's ECDS section, and not the others", async () => {
     const { a } = await analyzed();
     const view = a.analyzedState()!.view;
     const gen = generateForProxy(view, proxyForPod(view, findProxy(view, 'productpage-v1', 'bookinfo')!));

@@ -12,7 +12,11 @@ const PATCHES = [
 
 describe('TestInsertedExtensionConfig', () => {
   const cases = [
-    { name: 'add extension config', names: ['add-extension-config1', 'add-extension-config2'], want: [{ name: 'add-extension-config1' }, { name: 'add-extension-config2' }] },
+    {
+      name: 'add extension config',
+      names: ['add-extension-config1', 'add-extension-config2'],
+      want: [{ name: 'add-extension-config1' }, { name: 'add-extension-config2' }],
+    },
     { name: 'miss extension config', names: ['random-extension-config'], want: [] },
     { name: 'only add extension config', names: ['merge-extension-config'], want: [] },
   ];

@@ -76,7 +76,10 @@ describe('EnvoyFilter through generateForProxy (Bookinfo)', () => {
       expect(names.filter((n) => n === 'envoy.lua')).toHaveLength(1);
       const lua = ((hcmOf(c) as Json).httpFilters as Json[])[router - 1] as Json;
       // The value is read as an HttpFilter: typed_config becomes typedConfig, the Lua message keeps its fields.
-      expect(lua).toEqual({ name: 'envoy.lua', typedConfig: { '@type': LUA_TYPE, inlineCode: 'function envoy_on_request(request_handle)\n  request_handle:headers():add("x-lua", "1")\nend\n' } });
+      expect(lua).toEqual({
+        name: 'envoy.lua',
+        typedConfig: { '@type': LUA_TYPE, inlineCode: 'function envoy_on_request(request_handle)\n  request_handle:headers():add("x-lua", "1")\nend\n' },
+      });
     }
   });
 
@@ -97,7 +100,9 @@ describe('EnvoyFilter through generateForProxy (Bookinfo)', () => {
       const patched = refs.filter((r) => r.fieldPath === 'spec.configPatches[0]' && r.resourceKey.endsWith('/bookinfo/productpage-lua'));
       expect(patched.length > 0).toBe(httpFilterNames(c).includes('envoy.lua'));
     });
-    const anyRef = Object.values(table.filterChains).flat().find((r) => r.fieldPath === 'spec.configPatches[0]');
+    const anyRef = Object.values(table.filterChains)
+      .flat()
+      .find((r) => r.fieldPath === 'spec.configPatches[0]');
     expect(anyRef?.note).toBe('HTTP filter envoy.lua inserted by EnvoyFilter bookinfo/productpage-lua, patch 0');
     expect(gen.notes).toContain('EnvoyFilter patches applied: 1 of 1 matched (1 in 1 EnvoyFilter selecting this proxy: bookinfo/productpage-lua).');
     expect(gen.notes.join('\n')).not.toContain('not applied');
@@ -149,7 +154,11 @@ spec:
       expect(c.lbPolicy).toBe('LEAST_REQUEST');
     }
     expect(gen.clusters.filter((c) => String(c.name).endsWith('|details.bookinfo.svc.cluster.local'))).toEqual([]);
-    expect(gen.notes.some((n) => n.startsWith('Removed by EnvoyFilter: ') && n.includes('outbound|9080||details.bookinfo.svc.cluster.local (istio-system/tweaks patch 2)'))).toBe(true);
+    expect(
+      gen.notes.some(
+        (n) => n.startsWith('Removed by EnvoyFilter: ') && n.includes('outbound|9080||details.bookinfo.svc.cluster.local (istio-system/tweaks patch 2)'),
+      ),
+    ).toBe(true);
     expect(byName(gen.clusters, 'extra-cluster')).toEqual({ name: 'extra-cluster', type: 'STRICT_DNS', connectTimeout: '1s' });
     // Inbound clusters are another context.
     const inbound = gen.clusters.find((c) => String(c.name).startsWith('inbound|'));
@@ -188,11 +197,21 @@ spec:
     // The proxyVersion regex does not match the proxy's version, so istiod never hands that patch to the cluster patcher.
     expect(gen.clusters.some((c) => c.connectTimeout === '7s')).toBe(false);
     expect(gen.notes).toContain('EnvoyFilter patches applied: 0 of 2 matched (3 in 1 EnvoyFilter selecting this proxy: bookinfo/mixed).');
-    expect(gen.notes.some((n) => n.startsWith("1 EnvoyFilter patch left out by match.proxy (proxyVersion against this proxy's version") && n.endsWith('bookinfo/mixed patch 0.'))).toBe(true);
+    expect(
+      gen.notes.some(
+        (n) => n.startsWith("1 EnvoyFilter patch left out by match.proxy (proxyVersion against this proxy's version") && n.endsWith('bookinfo/mixed patch 0.'),
+      ),
+    ).toBe(true);
     // istiod removed bootstrap discovery in Istio 1.21 (commit f6337a9d, "agent: remove BDS"): no BOOTSTRAP patch applies.
-    expect(gen.notes).toContain('EnvoyFilter patches not applied here: BOOTSTRAP (istiod no longer applies these: it removed bootstrap discovery in Istio 1.21).');
+    expect(gen.notes).toContain(
+      'EnvoyFilter patches not applied here: BOOTSTRAP (istiod no longer applies these: it removed bootstrap discovery in Istio 1.21).',
+    );
     // The cluster patch whose match finds nothing is named, with its match.
-    expect(gen.notes.some((n) => n.startsWith('EnvoyFilter patch that matched nothing on this proxy: bookinfo/mixed patch 2: CLUSTER MERGE') && n.includes('"no-such-cluster"'))).toBe(true);
+    expect(
+      gen.notes.some(
+        (n) => n.startsWith('EnvoyFilter patch that matched nothing on this proxy: bookinfo/mixed patch 2: CLUSTER MERGE') && n.includes('"no-such-cluster"'),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -330,14 +349,17 @@ describe('EnvoyFilter of the many-mistakes sample', () => {
   // istiod, through xds-oracle (docs/testing.md, the xds oracle results: this listener agrees since the patches are applied),
   // puts example.header first in cart's inbound HTTP chains: INSERT_BEFORE without a subFilter
   // match inserts at the front of every HTTP connection manager of the context.
-  const files = ['platform.yaml', 'networking.yaml', 'policies.yaml'].map((f) => readFileSync(new URL(`../../../public/samples/many-mistakes/${f}`, import.meta.url), 'utf8'));
+  const files = ['platform.yaml', 'networking.yaml', 'policies.yaml'].map((f) =>
+    readFileSync(new URL(`../../../public/samples/many-mistakes/${f}`, import.meta.url), 'utf8'),
+  );
   const view = viewOf(files.join('\n---\n'));
 
-  it("puts example.header first in every inbound HTTP chain of cart, nowhere else", () => {
+  it('puts example.header first in every inbound HTTP chain of cart, nowhere else', () => {
     const gen = generateFor(view, 'cart-7d9f8c6b5-abcde', 'shop');
     const inbound = chainsOf(byName(gen.listeners, 'virtualInbound')).filter((c) => hcmOf(c));
     expect(inbound.length).toBeGreaterThan(0);
     for (const c of inbound) expect(httpFilterNames(c)[0]).toBe('example.header');
-    for (const l of gen.listeners.filter((x) => x.name !== 'virtualInbound')) for (const c of chainsOf(l)) expect(httpFilterNames(c)).not.toContain('example.header');
+    for (const l of gen.listeners.filter((x) => x.name !== 'virtualInbound'))
+      for (const c of chainsOf(l)) expect(httpFilterNames(c)).not.toContain('example.header');
   });
 });

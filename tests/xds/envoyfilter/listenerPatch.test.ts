@@ -20,32 +20,69 @@ const pod = {
   namespace: 'not-default',
   labels: {},
   annotations: {},
-  body: { spec: { containers: [{ name: 'istio-proxy', env: [{ name: 'ISTIO_META_foo', value: 'sidecar' }, { name: 'ISTIO_META_bar', value: 'proxy' }] }] } },
+  body: {
+    spec: {
+      containers: [
+        {
+          name: 'istio-proxy',
+          env: [
+            { name: 'ISTIO_META_foo', value: 'sidecar' },
+            { name: 'ISTIO_META_bar', value: 'proxy' },
+          ],
+        },
+      ],
+    },
+  },
 } as unknown as Resource;
 const sidecarProxy = proxyOf({ type: 'sidecar', istioVersion: '1.2.2', workload: pod });
 const gatewayProxy = proxyOf({ type: 'router', istioVersion: '1.2.2', workload: pod });
 
 const port = (n: number): Json => ({ socketAddress: { portValue: n } });
-const hcm = (httpFilters: Json[], extra: Json = {}): Json => ({ name: 'envoy.filters.network.http_connection_manager', typedConfig: { '@type': HCM, ...extra, ...(httpFilters.length ? { httpFilters } : {}) } });
+const hcm = (httpFilters: Json[], extra: Json = {}): Json => ({
+  name: 'envoy.filters.network.http_connection_manager',
+  typedConfig: { '@type': HCM, ...extra, ...(httpFilters.length ? { httpFilters } : {}) },
+});
 const named = (...names: string[]): Json[] => names.map((name) => ({ name }));
 
 const gatewayIn: Json[] = [
-  { name: '80', address: port(80), filterChains: [{ filterChainMatch: { serverNames: ['match.com', '*.foo.com'] }, filters: [hcm(named('http-filter1', 'http-filter2'))] }] },
-  { name: 'another-listener', address: port(443), filterChains: [{ filterChainMatch: { serverNames: ['nomatch.com', '*.foo.com'] }, filters: named('network-filter') }] },
+  {
+    name: '80',
+    address: port(80),
+    filterChains: [{ filterChainMatch: { serverNames: ['match.com', '*.foo.com'] }, filters: [hcm(named('http-filter1', 'http-filter2'))] }],
+  },
+  {
+    name: 'another-listener',
+    address: port(443),
+    filterChains: [{ filterChainMatch: { serverNames: ['nomatch.com', '*.foo.com'] }, filters: named('network-filter') }],
+  },
 ];
 const gatewayOut: Json[] = [
   {
     name: '80',
     address: port(80),
     listenerFilters: named('foo'),
-    filterChains: [{ filterChainMatch: { serverNames: ['match.com', '*.foo.com', 'foo.com'] }, filters: [hcm(named('http-filter1', 'http-filter2', 'http-filter3', 'http-filter-to-be-removed-then-add'))] }],
+    filterChains: [
+      {
+        filterChainMatch: { serverNames: ['match.com', '*.foo.com', 'foo.com'] },
+        filters: [hcm(named('http-filter1', 'http-filter2', 'http-filter3', 'http-filter-to-be-removed-then-add'))],
+      },
+    ],
   },
-  { name: 'another-listener', address: port(443), filterChains: [{ filterChainMatch: { serverNames: ['nomatch.com', '*.foo.com'] }, filters: named('network-filter') }] },
+  {
+    name: 'another-listener',
+    address: port(443),
+    filterChains: [{ filterChainMatch: { serverNames: ['nomatch.com', '*.foo.com'] }, filters: named('network-filter') }],
+  },
 ];
 
 const TLS_INSPECTOR = `${T}envoy.extensions.filters.listener.tls_inspector.v3.TlsInspector`;
 const gatewayPriorityIn: Json[] = [
-  { name: '80', address: port(80), filterChains: [{ filters: [hcm([])] }], listenerFilters: [{ name: 'envoy.filters.listener.tls_inspector', typedConfig: { '@type': TLS_INSPECTOR } }] },
+  {
+    name: '80',
+    address: port(80),
+    filterChains: [{ filters: [hcm([])] }],
+    listenerFilters: [{ name: 'envoy.filters.listener.tls_inspector', typedConfig: { '@type': TLS_INSPECTOR } }],
+  },
 ];
 const gatewayPriorityOut: Json[] = [
   {
@@ -61,7 +98,11 @@ const sidecarOutboundInNoAdd: Json[] = [
     name: '12345',
     address: port(12345),
     filterChains: [
-      { filterChainMatch: { transportProtocol: 'tls' }, transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS } }, filters: named('envoy.transport_sockets.tls') },
+      {
+        filterChainMatch: { transportProtocol: 'tls' },
+        transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS } },
+        filters: named('envoy.transport_sockets.tls'),
+      },
       { filterChainMatch: { applicationProtocols: ['http/1.1', 'h2c'] }, filters: named('filter1') },
       { filters: named('filter1', 'filter2') },
     ],
@@ -75,7 +116,13 @@ const sidecarOutboundOutNoAdd: Json[] = [
     filterChains: [
       {
         filterChainMatch: { transportProtocol: 'tls' },
-        transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { tlsParams: { tlsMaximumProtocolVersion: 'TLSv1_3', tlsMinimumProtocolVersion: 'TLSv1_2' } } } },
+        transportSocket: {
+          name: 'envoy.transport_sockets.tls',
+          typedConfig: {
+            '@type': DOWNSTREAM_TLS,
+            commonTlsContext: { tlsParams: { tlsMaximumProtocolVersion: 'TLSv1_3', tlsMinimumProtocolVersion: 'TLSv1_2' } },
+          },
+        },
         filters: named('envoy.transport_sockets.tls'),
       },
       { filters: named('filter0', 'filter1') },
@@ -87,11 +134,28 @@ const sidecarOutboundOutNoAdd: Json[] = [
 
 const ALTS_SOCKET: Json = {
   name: 'transport_sockets.alts',
-  typedConfig: { '@type': `${T}udpa.type.v1.TypedStruct`, typeUrl: `${T}envoy.extensions.transport_sockets.alts.v3.Alts`, value: { handshaker_service: '1.2.3.4' } },
+  typedConfig: {
+    '@type': `${T}udpa.type.v1.TypedStruct`,
+    typeUrl: `${T}envoy.extensions.transport_sockets.alts.v3.Alts`,
+    value: { handshaker_service: '1.2.3.4' },
+  },
 };
-const REDIS_REPLACED: Json = { name: 'envoy.redis_proxy', typedConfig: { '@type': `${T}envoy.extensions.filters.network.redis_proxy.v3.RedisProxy`, statPrefix: 'redis_stats', prefixRoutes: { catchAllRoute: { cluster: 'custom-redis-cluster' } } } };
-const redisWithTimeout = (opTimeout: string): Json => ({ name: 'envoy.filters.network.redis_proxy', typedConfig: { '@type': `${T}envoy.extensions.filters.network.redis_proxy.v3.RedisProxy`, settings: { opTimeout } } });
-const httpListener = (name: string, filters: string[]): Json => ({ name, filterChains: [{ filterChainMatch: { destinationPort: 80 }, filters: [hcm(named(...filters))] }] });
+const REDIS_REPLACED: Json = {
+  name: 'envoy.redis_proxy',
+  typedConfig: {
+    '@type': `${T}envoy.extensions.filters.network.redis_proxy.v3.RedisProxy`,
+    statPrefix: 'redis_stats',
+    prefixRoutes: { catchAllRoute: { cluster: 'custom-redis-cluster' } },
+  },
+};
+const redisWithTimeout = (opTimeout: string): Json => ({
+  name: 'envoy.filters.network.redis_proxy',
+  typedConfig: { '@type': `${T}envoy.extensions.filters.network.redis_proxy.v3.RedisProxy`, settings: { opTimeout } },
+});
+const httpListener = (name: string, filters: string[]): Json => ({
+  name,
+  filterChains: [{ filterChainMatch: { destinationPort: 80 }, filters: [hcm(named(...filters))] }],
+});
 
 const sidecarOutboundIn: Json[] = [
   {
@@ -100,7 +164,10 @@ const sidecarOutboundIn: Json[] = [
     filterChains: [
       {
         filterChainMatch: { transportProtocol: 'tls' },
-        transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { tlsParams: { ecdhCurves: ['X25519'], tlsMaximumProtocolVersion: 'TLSv1_1' } } } },
+        transportSocket: {
+          name: 'envoy.transport_sockets.tls',
+          typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { tlsParams: { ecdhCurves: ['X25519'], tlsMaximumProtocolVersion: 'TLSv1_1' } } },
+        },
         filters: named('envoy.transport_sockets.tls'),
       },
       { filterChainMatch: { applicationProtocols: ['http/1.1', 'h2c'] }, filters: named('filter1') },
@@ -120,7 +187,16 @@ const sidecarOutboundIn: Json[] = [
   { name: 'another-listener' },
   httpListener('listener-http-filter-to-be-replaced', ['http-filter-to-be-replaced', 'another-http-filter']),
   httpListener('listener-http-filter-to-be-replaced-not-found', ['http-filter-should-not-be-replaced', 'another-http-filter']),
-  { name: 'custom-tls-replacement', address: port(7777), filterChains: [{ transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { tlsParams: {} } } }, filters: named('filter') }] },
+  {
+    name: 'custom-tls-replacement',
+    address: port(7777),
+    filterChains: [
+      {
+        transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { tlsParams: {} } } },
+        filters: named('filter'),
+      },
+    ],
+  },
   { name: 'custom-tls-addition', address: port(7778), filterChains: [{ filters: named('filter') }] },
 ];
 const sidecarOutboundOut: Json[] = [
@@ -132,7 +208,10 @@ const sidecarOutboundOut: Json[] = [
         filterChainMatch: { transportProtocol: 'tls' },
         transportSocket: {
           name: 'envoy.transport_sockets.tls',
-          typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { tlsParams: { ecdhCurves: ['X25519'], tlsMaximumProtocolVersion: 'TLSv1_3', tlsMinimumProtocolVersion: 'TLSv1_2' } } },
+          typedConfig: {
+            '@type': DOWNSTREAM_TLS,
+            commonTlsContext: { tlsParams: { ecdhCurves: ['X25519'], tlsMaximumProtocolVersion: 'TLSv1_3', tlsMinimumProtocolVersion: 'TLSv1_2' } },
+          },
         },
         filters: named('envoy.transport_sockets.tls'),
       },
@@ -166,11 +245,25 @@ const blackholeChain: Json = {
   filterChainMatch: { destinationPort: 15006 },
   filters: [{ name: 'envoy.filters.network.tcp_proxy', typedConfig: { '@type': TCP_PROXY, statPrefix: 'BlackHoleCluster', cluster: 'BlackHoleCluster' } }],
 };
-const virtualInbound = (chains: Json[]): Json => ({ name: 'virtualInbound', useOriginalDst: true, trafficDirection: 'INBOUND', address: port(15006), filterChains: chains });
+const virtualInbound = (chains: Json[]): Json => ({
+  name: 'virtualInbound',
+  useOriginalDst: true,
+  trafficDirection: 'INBOUND',
+  address: port(15006),
+  filterChains: chains,
+});
 const sidecarVirtualInboundIn: Json[] = [
   virtualInbound([
     blackholeChain,
-    { filterChainMatch: { destinationPort: 80 }, filters: [hcm([{ name: 'envoy.filters.http.fault', typedConfig: { '@type': FAULT, upstreamCluster: 'foobar' } }, ...named('http-filter2', 'http-filter-to-be-removed')])] },
+    {
+      filterChainMatch: { destinationPort: 80 },
+      filters: [
+        hcm([
+          { name: 'envoy.filters.http.fault', typedConfig: { '@type': FAULT, upstreamCluster: 'foobar' } },
+          ...named('http-filter2', 'http-filter-to-be-removed'),
+        ]),
+      ],
+    },
     { filterChainMatch: { addressSuffix: '0.0.0.0' }, filters: named('network-filter-should-not-be-replaced') },
     { filterChainMatch: { destinationPort: 6380 }, filters: named('network-filter-to-be-replaced') },
     { name: 'filter-chain-name-not-match', filters: named('custom-network-filter-1', 'custom-network-filter-2') },
@@ -183,7 +276,10 @@ const sidecarVirtualInboundOut: Json[] = [
     blackholeChain,
     {
       filterChainMatch: { destinationPort: 80 },
-      transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { alpnProtocols: ['h2-80', 'http/1.1-80'] } } },
+      transportSocket: {
+        name: 'envoy.transport_sockets.tls',
+        typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { alpnProtocols: ['h2-80', 'http/1.1-80'] } },
+      },
       filters: [
         hcm(
           [
@@ -198,8 +294,16 @@ const sidecarVirtualInboundOut: Json[] = [
     { filterChainMatch: { addressSuffix: '0.0.0.0' }, filters: named('network-filter-should-not-be-replaced') },
     {
       filterChainMatch: { destinationPort: 6380 },
-      transportSocket: { name: 'envoy.transport_sockets.tls', typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { alpnProtocols: ['h2-6380', 'http/1.1-6380'] } } },
-      filters: [{ name: 'envoy.redis_proxy', typedConfig: { '@type': REDIS, statPrefix: 'redis_stats', prefixRoutes: { catchAllRoute: { cluster: 'custom-redis-cluster' } } } }],
+      transportSocket: {
+        name: 'envoy.transport_sockets.tls',
+        typedConfig: { '@type': DOWNSTREAM_TLS, commonTlsContext: { alpnProtocols: ['h2-6380', 'http/1.1-6380'] } },
+      },
+      filters: [
+        {
+          name: 'envoy.redis_proxy',
+          typedConfig: { '@type': REDIS, statPrefix: 'redis_stats', prefixRoutes: { catchAllRoute: { cluster: 'custom-redis-cluster' } } },
+        },
+      ],
     },
     { name: 'filter-chain-name-not-match', filters: named('custom-network-filter-1', 'custom-network-filter-2') },
     { name: 'filter-chain-name-match', filters: named('custom-network-filter-1') },
@@ -210,10 +314,42 @@ const sidecarVirtualInboundOut: Json[] = [
 describe('TestApplyListenerPatches', () => {
   const cases = [
     { name: 'gateway lds', ctx: 'GATEWAY' as const, proxy: gatewayProxy, priorities: false, input: gatewayIn, skipAdds: false, want: gatewayOut },
-    { name: 'gateway lds with priority', ctx: 'GATEWAY' as const, proxy: gatewayProxy, priorities: true, input: gatewayPriorityIn, skipAdds: false, want: gatewayPriorityOut },
-    { name: 'sidecar outbound lds', ctx: 'SIDECAR_OUTBOUND' as const, proxy: sidecarProxy, priorities: false, input: sidecarOutboundIn, skipAdds: false, want: sidecarOutboundOut },
-    { name: 'sidecar outbound lds - skip adds', ctx: 'SIDECAR_OUTBOUND' as const, proxy: sidecarProxy, priorities: false, input: sidecarOutboundInNoAdd, skipAdds: true, want: sidecarOutboundOutNoAdd },
-    { name: 'sidecar inbound virtual', ctx: 'SIDECAR_INBOUND' as const, proxy: sidecarProxy, priorities: false, input: sidecarVirtualInboundIn, skipAdds: false, want: sidecarVirtualInboundOut },
+    {
+      name: 'gateway lds with priority',
+      ctx: 'GATEWAY' as const,
+      proxy: gatewayProxy,
+      priorities: true,
+      input: gatewayPriorityIn,
+      skipAdds: false,
+      want: gatewayPriorityOut,
+    },
+    {
+      name: 'sidecar outbound lds',
+      ctx: 'SIDECAR_OUTBOUND' as const,
+      proxy: sidecarProxy,
+      priorities: false,
+      input: sidecarOutboundIn,
+      skipAdds: false,
+      want: sidecarOutboundOut,
+    },
+    {
+      name: 'sidecar outbound lds - skip adds',
+      ctx: 'SIDECAR_OUTBOUND' as const,
+      proxy: sidecarProxy,
+      priorities: false,
+      input: sidecarOutboundInNoAdd,
+      skipAdds: true,
+      want: sidecarOutboundOutNoAdd,
+    },
+    {
+      name: 'sidecar inbound virtual',
+      ctx: 'SIDECAR_INBOUND' as const,
+      proxy: sidecarProxy,
+      priorities: false,
+      input: sidecarVirtualInboundIn,
+      skipAdds: false,
+      want: sidecarVirtualInboundOut,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {

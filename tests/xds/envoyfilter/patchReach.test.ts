@@ -89,7 +89,10 @@ describe('EnvoyFilter patches that apply to no proxy', () => {
     expect(none.diagnostics).toHaveLength(1);
     expect(none.diagnostics[0]!.message).toMatch(/selects no proxy/);
     // A proxy version no proxy of the files runs (they run the version istiod assumes, 1.x).
-    const versioned = luaBeforeRouter('        name: virtualInbound\n').replace('      context: SIDECAR_INBOUND\n', '      context: SIDECAR_INBOUND\n      proxy: {proxyVersion: "^0\\\\.9.*"}\n');
+    const versioned = luaBeforeRouter('        name: virtualInbound\n').replace(
+      '      context: SIDECAR_INBOUND\n',
+      '      context: SIDECAR_INBOUND\n      proxy: {proxyVersion: "^0\\\\.9.*"}\n',
+    );
     const old = await findings(envoyFilter(versioned));
     expect(old.diagnostics).toHaveLength(1);
     expect(old.diagnostics[0]!.message).toMatch(/match\.proxy/);
@@ -110,7 +113,10 @@ describe('EnvoyFilter patches that apply to no proxy', () => {
     // A root-namespace filter reaches every sidecar; with room for one generated proxy, a patch
     // that fits none is not decided, so not reported.
     const a = new WorkspaceAnalyzer();
-    a.update([...bookinfo(), { path: 'ef.yaml', text: envoyFilter(luaBeforeRouter('        name: nowhere\n'), { namespace: 'istio-system', selector: '' }) }], []);
+    a.update(
+      [...bookinfo(), { path: 'ef.yaml', text: envoyFilter(luaBeforeRouter('        name: nowhere\n'), { namespace: 'istio-system', selector: '' }) }],
+      [],
+    );
     const r = await a.run(defaultAnalysisSettings());
     if (r === 'canceled') throw new Error('canceled');
     expect(r.diagnostics.filter((d) => d.code === CODE)).toHaveLength(1);

@@ -20,7 +20,9 @@ describe('istio pkg/proto/merge', () => {
     expect(out.listenerFilters).toEqual([{ name: 'a' }, { name: 'b' }, { name: 'c' }]);
   });
   it('TestMergeWithReplaceList', () => {
-    const out = mergeMessage({ name: 'keep-me', listenerFilters: [{ name: 'a' }, { name: 'b' }] }, { listenerFilters: [{ name: 'c' }] }, LISTENER, { replaceList: true });
+    const out = mergeMessage({ name: 'keep-me', listenerFilters: [{ name: 'a' }, { name: 'b' }] }, { listenerFilters: [{ name: 'c' }] }, LISTENER, {
+      replaceList: true,
+    });
     expect(out).toEqual({ name: 'keep-me', listenerFilters: [{ name: 'c' }] });
   });
   it('TestMergeWithReplaceList_EmptyListNotCleared', () => {
@@ -28,14 +30,20 @@ describe('istio pkg/proto/merge', () => {
     expect(out).toEqual({ name: 'set-name', listenerFilters: [{ name: 'a' }] });
   });
   it('TestMergeWithReplaceList_Nested', () => {
-    const out = mergeMessage({ filterChains: [{ filters: [{ name: 'f1' }, { name: 'f2' }] }] }, { filterChains: [{ filters: [{ name: 'f3' }] }] }, LISTENER, { replaceList: true });
+    const out = mergeMessage({ filterChains: [{ filters: [{ name: 'f1' }, { name: 'f2' }] }] }, { filterChains: [{ filters: [{ name: 'f3' }] }] }, LISTENER, {
+      replaceList: true,
+    });
     expect(out.filterChains).toEqual([{ filters: [{ name: 'f3' }] }]);
   });
 });
 
 describe('proto.Merge contract over JSON', () => {
   it('merges singular messages field by field', () => {
-    const out = mergeMessage({ commonLbConfig: { healthyPanicThreshold: { value: 10 }, ignoreNewHostsUntilFirstHc: true } }, { commonLbConfig: { closeConnectionsOnHostSetChange: true } }, CLUSTER);
+    const out = mergeMessage(
+      { commonLbConfig: { healthyPanicThreshold: { value: 10 }, ignoreNewHostsUntilFirstHc: true } },
+      { commonLbConfig: { closeConnectionsOnHostSetChange: true } },
+      CLUSTER,
+    );
     expect(out.commonLbConfig).toEqual({ healthyPanicThreshold: { value: 10 }, ignoreNewHostsUntilFirstHc: true, closeConnectionsOnHostSetChange: true });
   });
   it('setting one member of a oneof clears the other', () => {
@@ -44,13 +52,26 @@ describe('proto.Merge contract over JSON', () => {
     expect(out).toEqual({ name: 'c', type: 'EDS' });
   });
   it('replaces map entries by key', () => {
-    const dst = { typedExtensionProtocolOptions: { a: { '@type': 'type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions', commonHttpProtocolOptions: { idleTimeout: '1s' } }, b: { '@type': 'x' } } };
-    const src = { typedExtensionProtocolOptions: { a: { '@type': 'type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions', explicitHttpConfig: { http2ProtocolOptions: {} } } } };
+    const dst = {
+      typedExtensionProtocolOptions: {
+        a: { '@type': 'type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions', commonHttpProtocolOptions: { idleTimeout: '1s' } },
+        b: { '@type': 'x' },
+      },
+    };
+    const src = {
+      typedExtensionProtocolOptions: {
+        a: { '@type': 'type.googleapis.com/envoy.extensions.upstreams.http.v3.HttpProtocolOptions', explicitHttpConfig: { http2ProtocolOptions: {} } },
+      },
+    };
     expect(mergeMessage(dst, src, CLUSTER).typedExtensionProtocolOptions).toEqual({ a: src.typedExtensionProtocolOptions.a, b: { '@type': 'x' } });
   });
   it('replaces an Any field whole when the patch carries a payload', () => {
     const T = 'type.googleapis.com/envoy.extensions.transport_sockets.tls.v3.UpstreamTlsContext';
-    const out = mergeMessage({ transportSocket: { name: 'tls', typedConfig: { '@type': T, sni: 'a', allowRenegotiation: true } } }, { transportSocket: { typedConfig: { '@type': T, sni: 'b' } } }, CLUSTER);
+    const out = mergeMessage(
+      { transportSocket: { name: 'tls', typedConfig: { '@type': T, sni: 'a', allowRenegotiation: true } } },
+      { transportSocket: { typedConfig: { '@type': T, sni: 'b' } } },
+      CLUSTER,
+    );
     expect(out.transportSocket).toEqual({ name: 'tls', typedConfig: { '@type': T, sni: 'b' } });
   });
 });
@@ -62,7 +83,10 @@ describe('reading a patch value (protojson, unknown fields discarded)', () => {
     expect(value).toEqual({ connectTimeout: '1s', perConnectionBufferLimitBytes: 1024 });
   });
   it('resolves Any payloads by @type and reads them as that message', () => {
-    const { value } = readMessage({ name: 'f', typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua', inline_code: 'x' } }, 'envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter');
+    const { value } = readMessage(
+      { name: 'f', typed_config: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua', inline_code: 'x' } },
+      'envoy.extensions.filters.network.http_connection_manager.v3.HttpFilter',
+    );
     expect(value).toEqual({ name: 'f', typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.filters.http.lua.v3.Lua', inlineCode: 'x' } });
   });
   it('refuses a value of the wrong JSON type, as protojson does (istiod then drops the patch)', () => {
@@ -79,7 +103,10 @@ describe('reading a patch value (protojson, unknown fields discarded)', () => {
 describe('MergeAnyWithAny', () => {
   const HCM = 'type.googleapis.com/envoy.extensions.filters.network.http_connection_manager.v3.HttpConnectionManager';
   it('merges payloads of one type as messages', () => {
-    const r = mergeAnyWithAny({ '@type': HCM, statPrefix: 'a', httpFilters: [{ name: 'x' }] }, { '@type': HCM, mergeSlashes: true, httpFilters: [{ name: 'y' }] });
+    const r = mergeAnyWithAny(
+      { '@type': HCM, statPrefix: 'a', httpFilters: [{ name: 'x' }] },
+      { '@type': HCM, mergeSlashes: true, httpFilters: [{ name: 'y' }] },
+    );
     expect(r).toEqual({ ok: true, value: { '@type': HCM, statPrefix: 'a', httpFilters: [{ name: 'x' }, { name: 'y' }], mergeSlashes: true } });
   });
   it('fails for payloads of different types (istiod panics there)', () => {

@@ -24,8 +24,18 @@ const wrap = (name: string, namespace: string, spec: unknown, ts?: string): Envo
 
 describe('TestEnvoyFilterMatch', () => {
   const cases: { name: string; version: string; prefix: boolean; matches: Record<string, boolean> }[] = [
-    { name: 'version prefix match', version: '^1\\.19.*', prefix: true, matches: { '1.19': true, '1.19.0': true, '1.19-dev.foo': true, '1.5': false, '11.19': false, 'foo1.19': false } },
-    { name: 'version prefix mismatch', version: '1\\.19.*', prefix: false, matches: { '1.19': true, '1.19.0': true, '1.19-dev.foo': true, '1.5': false, '11.19': true, 'foo1.19': true } },
+    {
+      name: 'version prefix match',
+      version: '^1\\.19.*',
+      prefix: true,
+      matches: { '1.19': true, '1.19.0': true, '1.19-dev.foo': true, '1.5': false, '11.19': false, 'foo1.19': false },
+    },
+    {
+      name: 'version prefix mismatch',
+      version: '1\\.19.*',
+      prefix: false,
+      matches: { '1.19': true, '1.19.0': true, '1.19-dev.foo': true, '1.5': false, '11.19': true, 'foo1.19': true },
+    },
     { name: 'non-numeric', version: 'foobar', prefix: false, matches: { '1.19': false, '1.19.0': false, '1.19-dev.foo': false, foobar: true } },
     { name: 'proxy version too long', version: 'a{100}'.repeat(200), prefix: false, matches: { '1.19': false, '1.19.0': false, foobar: false, '': false } },
   ];
@@ -52,7 +62,10 @@ describe('TestConvertEnvoyFilter', () => {
         { patch: {}, match: { proxy: { proxyVersion: 'foobar' } } },
         { patch: { operation: 'MERGE', value: { statPrefix: 'bar' } }, match: { proxy: { proxyVersion: 'foobar' } }, applyTo: 'HTTP_ROUTE' },
         {
-          patch: { operation: 'MERGE', value: { typed_per_filter_config: { 'envoy.filters.http.ratelimit': { '@type': 'type.googleapis.com/thisisaninvalidtype' } } } },
+          patch: {
+            operation: 'MERGE',
+            value: { typed_per_filter_config: { 'envoy.filters.http.ratelimit': { '@type': 'type.googleapis.com/thisisaninvalidtype' } } },
+          },
           match: { proxy: { proxyVersion: 'foobar' } },
           applyTo: 'HTTP_ROUTE',
         },
@@ -70,11 +83,20 @@ describe('TestEnvoyFilters', () => {
   const envoyFilters = [
     wrap('ef1', 'test-ns', { workloadSelector: { labels: { app: 'v1' } }, configPatches: [{ applyTo: 'LISTENER', match: v14, patch: {} }] }),
     wrap('ef2', 'test-ns', { workloadSelector: { labels: { app: 'v1' } }, configPatches: [{ applyTo: 'CLUSTER', match: v14, patch: {} }] }),
-    wrap('ef-with-target-ref', 'test-ns', { targetRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'gateway-1' }], configPatches: [{ applyTo: 'CLUSTER', match: v14, patch: {} }] }),
-    wrap('ef-for-waypoint', 'test-ns', { targetRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'waypoint' }], configPatches: [{ applyTo: 'CLUSTER', patch: {} }] }),
+    wrap('ef-with-target-ref', 'test-ns', {
+      targetRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'gateway-1' }],
+      configPatches: [{ applyTo: 'CLUSTER', match: v14, patch: {} }],
+    }),
+    wrap('ef-for-waypoint', 'test-ns', {
+      targetRefs: [{ group: 'gateway.networking.k8s.io', kind: 'Gateway', name: 'waypoint' }],
+      configPatches: [{ applyTo: 'CLUSTER', patch: {} }],
+    }),
   ];
   const rootEnvoyFilters = [
-    wrap('ef-gatewayclass-root', 'istio-system', { targetRefs: [{ group: 'gateway.networking.k8s.io', kind: 'GatewayClass', name: 'istio-waypoint' }], configPatches: [{ applyTo: 'HTTP_FILTER', match: v14, patch: {} }] }),
+    wrap('ef-gatewayclass-root', 'istio-system', {
+      targetRefs: [{ group: 'gateway.networking.k8s.io', kind: 'GatewayClass', name: 'istio-waypoint' }],
+      configPatches: [{ applyTo: 'HTTP_FILTER', match: v14, patch: {} }],
+    }),
   ];
   // The test's hand-built index puts the test-ns filters under istio-system too.
   const index = new Map([
@@ -82,16 +104,52 @@ describe('TestEnvoyFilters', () => {
     ['test-ns', envoyFilters],
   ]);
   const gw = 'gateway.networking.k8s.io/gateway-name';
-  const cases: { name: string; labels: Record<string, string>; version: string; ns: string; type: 'sidecar' | 'router' | 'waypoint'; listener: number; cluster: number; http: number }[] = [
+  const cases: {
+    name: string;
+    labels: Record<string, string>;
+    version: string;
+    ns: string;
+    type: 'sidecar' | 'router' | 'waypoint';
+    listener: number;
+    cluster: number;
+    http: number;
+  }[] = [
     { name: 'proxy matches two envoyfilters', labels: { app: 'v1' }, version: '1.4.0', ns: 'test-ns', type: 'sidecar', listener: 2, cluster: 2, http: 0 },
-    { name: 'proxy in root namespace matches an envoyfilter', labels: { app: 'v1' }, version: '1.4.0', ns: 'istio-system', type: 'sidecar', listener: 1, cluster: 1, http: 0 },
+    {
+      name: 'proxy in root namespace matches an envoyfilter',
+      labels: { app: 'v1' },
+      version: '1.4.0',
+      ns: 'istio-system',
+      type: 'sidecar',
+      listener: 1,
+      cluster: 1,
+      http: 0,
+    },
     { name: 'proxy matches no envoyfilter', labels: { app: 'v2' }, version: '1.4.0', ns: 'test-ns', type: 'sidecar', listener: 0, cluster: 0, http: 0 },
     { name: 'proxy matches envoyfilter in root ns', labels: { app: 'v1' }, version: '1.4.0', ns: 'test-n2', type: 'sidecar', listener: 1, cluster: 1, http: 0 },
-    { name: 'proxy version matches no envoyfilters', labels: { app: 'v1' }, version: '1.3.0', ns: 'test-ns', type: 'sidecar', listener: 0, cluster: 0, http: 0 },
+    {
+      name: 'proxy version matches no envoyfilters',
+      labels: { app: 'v1' },
+      version: '1.3.0',
+      ns: 'test-ns',
+      type: 'sidecar',
+      listener: 0,
+      cluster: 0,
+      http: 0,
+    },
     // The Go proxy has no type (neither sidecar nor waypoint semantics matter here but "not a waypoint").
     { name: 'proxy matched target ref', labels: { [gw]: 'gateway-1' }, version: '1.4.0', ns: 'test-ns', type: 'router', listener: 0, cluster: 2, http: 0 },
     { name: 'waypoint matched', labels: { [gw]: 'waypoint' }, version: '1.4.0', ns: 'test-ns', type: 'waypoint', listener: 0, cluster: 2, http: 1 },
-    { name: 'waypoint matched gatewayclass in root namespace', labels: { [gw]: 'istio-waypoint' }, version: '1.4.0', ns: 'test-ns', type: 'waypoint', listener: 0, cluster: 0, http: 1 },
+    {
+      name: 'waypoint matched gatewayclass in root namespace',
+      labels: { [gw]: 'istio-waypoint' },
+      version: '1.4.0',
+      ns: 'test-ns',
+      type: 'waypoint',
+      listener: 0,
+      cluster: 0,
+      http: 1,
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
@@ -106,7 +164,10 @@ describe('TestEnvoyFilters', () => {
 describe('TestEnvoyFilterOrder', () => {
   const ctime = '2024-05-01T10:00:00Z';
   const later = '2024-05-01T10:00:05Z';
-  const spec = (priority?: number) => ({ ...(priority !== undefined ? { priority } : {}), configPatches: [{ patch: {}, match: { proxy: { proxyVersion: 'foobar' } } }] });
+  const spec = (priority?: number) => ({
+    ...(priority !== undefined ? { priority } : {}),
+    configPatches: [{ patch: {}, match: { proxy: { proxyVersion: 'foobar' } } }],
+  });
   const all = [
     wrap('default-priority', 'testns-1', spec()),
     wrap('default-priority', 'testns', spec()),
@@ -120,12 +181,16 @@ describe('TestEnvoyFilterOrder', () => {
     wrap('super-high-priority', 'testns', spec(-10)),
   ];
   const orderIn = (ns: string) =>
-    mergeEnvoyFilters(all, proxyOf({ configNamespace: ns, istioVersion: 'foobar' }), '')
-      .filters.map((f) => `${f.namespace}/${f.name}`);
+    mergeEnvoyFilters(all, proxyOf({ configNamespace: ns, istioVersion: 'foobar' }), '').filters.map((f) => `${f.namespace}/${f.name}`);
   it('orders each namespace by priority, creation time, then name', () => {
     expect(orderIn('testns')).toEqual([
-      'testns/super-high-priority', 'testns/high-priority', 'testns/default-priority', 'testns/a-medium-priority',
-      'testns/b-medium-priority', 'testns/b-low-priority', 'testns/a-low-priority',
+      'testns/super-high-priority',
+      'testns/high-priority',
+      'testns/default-priority',
+      'testns/a-medium-priority',
+      'testns/b-medium-priority',
+      'testns/b-low-priority',
+      'testns/a-low-priority',
     ]);
     expect(orderIn('testns-1')).toEqual(['testns-1/default-priority', 'testns-1/a-medium-priority', 'testns-1/b-medium-priority']);
   });
@@ -134,8 +199,18 @@ describe('TestEnvoyFilterOrder', () => {
 describe('TestEnvoyFilterOrderAcrossNamespaces', () => {
   it('priority wins over the root namespace', () => {
     const filters = [
-      wrap('filter-1', 'test-ns', { priority: -5, configPatches: [{ applyTo: 'HTTP_FILTER', patch: { operation: 'INSERT_BEFORE', value: { name: 'filter-1' } }, match: { proxy: { proxyVersion: 'foobar' } } }] }),
-      wrap('filter-2', 'istio-system', { priority: -1, configPatches: [{ applyTo: 'HTTP_FILTER', patch: { operation: 'INSERT_BEFORE', value: { name: 'filter-2' } }, match: { proxy: { proxyVersion: 'foobar' } } }] }),
+      wrap('filter-1', 'test-ns', {
+        priority: -5,
+        configPatches: [
+          { applyTo: 'HTTP_FILTER', patch: { operation: 'INSERT_BEFORE', value: { name: 'filter-1' } }, match: { proxy: { proxyVersion: 'foobar' } } },
+        ],
+      }),
+      wrap('filter-2', 'istio-system', {
+        priority: -1,
+        configPatches: [
+          { applyTo: 'HTTP_FILTER', patch: { operation: 'INSERT_BEFORE', value: { name: 'filter-2' } }, match: { proxy: { proxyVersion: 'foobar' } } },
+        ],
+      }),
     ];
     const m = mergeEnvoyFilters(filters, proxyOf({ configNamespace: 'test-ns', labels: { app: 'v1' }, istioVersion: 'foobar' }), 'istio-system');
     expect((m.byApplyTo.get('HTTP_FILTER') ?? []).map((p) => p.fullName)).toEqual(['test-ns/filter-1', 'istio-system/filter-2']);

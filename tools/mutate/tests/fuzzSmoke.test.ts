@@ -23,8 +23,18 @@ describe('fuzz smoke run', () => {
       const arbitrary = target!.arbitrary(seeds) as fc.Arbitrary<never>;
       const params = { numRuns: target!.smokeRuns, seed: 1, verbose: 0 as const };
       const result = target!.async
-        ? await fc.check(fc.asyncProperty(arbitrary, async (input) => { await target!.check(input, options); }), params)
-        : fc.check(fc.property(arbitrary, (input) => { target!.check(input, options); }), params);
+        ? await fc.check(
+            fc.asyncProperty(arbitrary, async (input) => {
+              await target!.check(input, options);
+            }),
+            params,
+          )
+        : fc.check(
+            fc.property(arbitrary, (input) => {
+              target!.check(input, options);
+            }),
+            params,
+          );
       expect(result.failed ? String(result.errorInstance).slice(0, 500) : '').toBe('');
       const report = target!.report?.();
       expect(report?.failure).toBeUndefined();

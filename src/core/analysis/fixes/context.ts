@@ -21,7 +21,11 @@ export type FixProvider = (req: FixRequest, ctx: FixContext) => QuickFix[];
 
 /** Edits of one resource's source, with paths relative to the resource object. */
 export class ResourceEditor {
-  constructor(readonly resource: Resource, private readonly ed: DocumentEditor, private readonly prefix: YamlPath) {}
+  constructor(
+    readonly resource: Resource,
+    private readonly ed: DocumentEditor,
+    private readonly prefix: YamlPath,
+  ) {}
 
   private at(path: YamlPath): YamlPath {
     return [...this.prefix, ...path];

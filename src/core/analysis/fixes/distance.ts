@@ -19,7 +19,12 @@ export interface Ranked<T> {
  * spellings a candidate can be written as; the closest one counts. Candidates further away
  * than `maxDistance` (default: about half the length of `target`) are left out.
  */
-export function closest<T>(target: string, candidates: Iterable<T>, key: (c: T) => string | string[], opts: { limit?: number; maxDistance?: number } = {}): Array<Ranked<T>> {
+export function closest<T>(
+  target: string,
+  candidates: Iterable<T>,
+  key: (c: T) => string | string[],
+  opts: { limit?: number; maxDistance?: number } = {},
+): Array<Ranked<T>> {
   const limit = opts.limit ?? 3;
   // Kept sorted by distance; once full, a candidate must beat the worst kept one, which
   // lets the distance computation give up early on most of a large candidate list.
@@ -29,7 +34,7 @@ export function closest<T>(target: string, candidates: Iterable<T>, key: (c: T) 
     if (++seen > MAX_CANDIDATES) break;
     const spellings = key(c);
     let best = Number.POSITIVE_INFINITY;
-    for (const s of typeof spellings === 'string' ? (ONE[0] = spellings, ONE) : spellings) {
+    for (const s of typeof spellings === 'string' ? ((ONE[0] = spellings), ONE) : spellings) {
       if (s === target) continue;
       let cap = opts.maxDistance ?? Math.max(2, Math.ceil(target.length / 2));
       if (kept.length >= limit) cap = Math.min(cap, (kept[kept.length - 1] as Ranked<T>).distance - 1);

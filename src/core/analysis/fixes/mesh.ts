@@ -40,7 +40,11 @@ export function portsOfHost(ctx: FixContext, namespace: string, host: string): n
   if (se) return se;
   const ref = serviceNameOf(namespace, host);
   const svc = ref ? ctx.view.find(KINDS.Service, ref.namespace, ref.name) : undefined;
-  return svc ? serviceSpec(svc).ports.map((p) => p.port).filter(positive) : undefined;
+  return svc
+    ? serviceSpec(svc)
+        .ports.map((p) => p.port)
+        .filter(positive)
+    : undefined;
 }
 
 /** Host spellings a VirtualService in `namespace` can route to: short names of its namespace, FQDNs, ServiceEntry hosts. */

@@ -9,7 +9,6 @@ import { SUPPRESS_ANNOTATION } from '../suppress.ts';
 import { DocumentEditor, Quoted, type YamlPath } from './yamlEdit.ts';
 import { isObj } from '../../document/read.ts';
 
-
 /** `Kind ns/name` or `Kind name` → name. */
 function nameFromOrigin(origin: string | undefined): string | undefined {
   if (!origin) return undefined;
@@ -47,7 +46,9 @@ export function suppressionForText(file: string, text: string, d: Pick<Diagnosti
   const title = `Suppress ${d.code} on ${d.origin} with an annotation`;
   const path = [...prefix, 'metadata', 'annotations', SUPPRESS_ANNOTATION];
   if (existing !== undefined && existing !== null) {
-    const items = str(existing).split(',').filter((s) => s !== '');
+    const items = str(existing)
+      .split(',')
+      .filter((s) => s !== '');
     if (items.includes(d.code) || items.includes('*')) return undefined;
     const edit = ed.replaceScalar(path, [...items, d.code].join(','), { quote: 'double' });
     return edit ? { title, edits: [edit] } : undefined;

@@ -53,7 +53,10 @@ function renderInline(v: YamlValue, json: boolean): string {
   if (json) return JSON.stringify(v);
   if (v instanceof Quoted) return quoteDouble(v.value);
   if (Array.isArray(v)) return `[${v.map((x) => renderInline(x, false)).join(', ')}]`;
-  if (isComposite(v)) return `{${Object.entries(v).map(([k, x]) => `${renderScalar(k)}: ${renderInline(x, false)}`).join(', ')}}`;
+  if (isComposite(v))
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${renderScalar(k)}: ${renderInline(x, false)}`)
+      .join(', ')}}`;
   return renderScalar(v as string | number | boolean);
 }
 
@@ -66,7 +69,9 @@ function renderEntry(key: string, value: YamlValue, indent: string, eol: string)
 /** A block collection, every line indented (no trailing newline). */
 function renderBlock(value: YamlValue[] | { [key: string]: YamlValue }, indent: string, eol: string): string {
   if (Array.isArray(value)) return value.map((item) => renderSeqItem(item, indent, eol)).join(eol);
-  return Object.entries(value).map(([k, v]) => indent + renderEntry(k, v, indent, eol)).join(eol);
+  return Object.entries(value)
+    .map(([k, v]) => indent + renderEntry(k, v, indent, eol))
+    .join(eol);
 }
 
 /** `- item` at `indent`; a mapping item starts on the dash line (Kubernetes style). */
@@ -109,7 +114,10 @@ export class DocumentEditor {
   private readonly eol: string;
   private readonly json: boolean;
 
-  private constructor(readonly doc: SourceDocument, private readonly parsed: Document.Parsed) {
+  private constructor(
+    readonly doc: SourceDocument,
+    private readonly parsed: Document.Parsed,
+  ) {
     this.eol = doc.text.includes('\r\n') ? '\r\n' : '\n';
     this.json = doc.isJson;
   }
@@ -226,7 +234,7 @@ export class DocumentEditor {
     const text = renderScalar(value, style);
     if (f.node === null || (isNullScalar(f.node) && (f.node.range as number[])[0] === (f.node.range as number[])[1])) {
       // `key:` without a value: write it after the colon.
-      const at = f.pair?.key ? ((f.pair.key as YamlNode).range as number[])[1] as number : undefined;
+      const at = f.pair?.key ? (((f.pair.key as YamlNode).range as number[])[1] as number) : undefined;
       if (at === undefined) return undefined;
       const colon = this.text.indexOf(':', at);
       if (colon < 0) return undefined;
@@ -334,7 +342,8 @@ export class DocumentEditor {
       return this.addMapEntry(seqPath.slice(0, -1), last, [value]);
     }
     const node = f.node;
-    if (node === null || isNullScalar(node)) return this.fillEmptyKey(f, typeof seqPath[seqPath.length - 1] === 'string' ? (seqPath[seqPath.length - 1] as string) : '', value, true);
+    if (node === null || isNullScalar(node))
+      return this.fillEmptyKey(f, typeof seqPath[seqPath.length - 1] === 'string' ? (seqPath[seqPath.length - 1] as string) : '', value, true);
     if (!isSeq(node)) return undefined;
     const seq = node as YAMLSeq<unknown>;
     const items = seq.items as Array<YamlNode | null>;
@@ -384,7 +393,7 @@ export class DocumentEditor {
         return this.edit(prevEnd, end, '');
       }
       const next = pairs[1];
-      const nextStart = next?.key ? ((next.key as YamlNode).range as number[])[0] as number : undefined;
+      const nextStart = next?.key ? (((next.key as YamlNode).range as number[])[0] as number) : undefined;
       return this.edit(keyStart, nextStart ?? end, '');
     }
     const lineStart = this.lineStart(keyStart);

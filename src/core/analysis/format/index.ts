@@ -25,9 +25,13 @@ export interface FormatOptions extends SarifOptions {
 
 export function formatDiagnostics(format: OutputFormat, diagnostics: readonly Diagnostic[], options: FormatOptions = {}): string {
   switch (format) {
-    case 'log': return formatLog(diagnostics, options.color ?? false);
-    case 'json': return formatJson(diagnostics);
-    case 'yaml': return formatYaml(diagnostics);
-    case 'sarif': return formatSarif(diagnostics, options);
+    case 'log':
+      return formatLog(diagnostics, options.color ?? false);
+    case 'json':
+      return formatJson(diagnostics);
+    case 'yaml':
+      return formatYaml(diagnostics);
+    case 'sarif':
+      return formatSarif(diagnostics, options);
   }
 }

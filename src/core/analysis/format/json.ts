@@ -33,7 +33,6 @@ export function messageFields(d: Diagnostic): Array<[string, string]> {
   return fields;
 }
 
-
 /** The whole `-o json` output, including Fprintln's trailing newline. */
 export function formatJson(diagnostics: readonly Diagnostic[]): string {
   if (diagnostics.length === 0) return '[]\n';

@@ -21,9 +21,15 @@ const LEVELS: Record<Level, SarifLevel> = { Error: 'error', Warning: 'warning', 
 const OWN_RULES: Record<string, { name: string; description: string }> = {
   [PARSER_CODES.syntax]: { name: 'YamlSyntaxError', description: 'The file is not valid YAML, so the document could not be read.' },
   [PARSER_CODES.duplicateKey]: { name: 'YamlDuplicateKey', description: 'A mapping repeats a key; Kubernetes would keep only one of the values.' },
-  [PARSER_CODES.aliasLimit]: { name: 'YamlAliasLimit', description: 'The document expands too many YAML aliases and was not read, to protect against alias bombs.' },
+  [PARSER_CODES.aliasLimit]: {
+    name: 'YamlAliasLimit',
+    description: 'The document expands too many YAML aliases and was not read, to protect against alias bombs.',
+  },
   [PARSER_CODES.json]: { name: 'JsonSyntaxError', description: 'The file is not valid JSON, so it could not be read.' },
-  [PARSER_CODES.notK8s]: { name: 'NotKubernetesObject', description: 'The document has no string apiVersion and kind, so it is not a Kubernetes object and was skipped.' },
+  [PARSER_CODES.notK8s]: {
+    name: 'NotKubernetesObject',
+    description: 'The document has no string apiVersion and kind, so it is not a Kubernetes object and was skipped.',
+  },
   [PARSER_CODES.binary]: { name: 'BinaryFile', description: 'The file looks binary rather than YAML or JSON text and was skipped.' },
   [PARSER_CODES.tooLarge]: { name: 'FileTooLarge', description: 'The file is larger than the analysis limit and was skipped.' },
   [PARSER_CODES.badList]: { name: 'BadList', description: 'A List document does not have a valid items array.' },
@@ -86,7 +92,10 @@ export function artifactUri(path: string): string {
   } else if (p.startsWith('./')) {
     p = p.replace(/^(\.\/)+/, '');
   }
-  const encoded = p.split('/').map((seg) => encodeURIComponent(seg).replace(/%3A/gi, ':')).join('/');
+  const encoded = p
+    .split('/')
+    .map((seg) => encodeURIComponent(seg).replace(/%3A/gi, ':'))
+    .join('/');
   return prefix + encoded;
 }
 

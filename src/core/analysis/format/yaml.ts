@@ -31,10 +31,45 @@ function isPrintable(c: number): boolean {
 // ---------- would a plain scalar read back as a string? (go-yaml v2 resolve) ----------
 
 const NON_STRING_WORDS = new Set([
-  '', '~', 'null', 'Null', 'NULL',
-  'y', 'Y', 'yes', 'Yes', 'YES', 'n', 'N', 'no', 'No', 'NO',
-  'true', 'True', 'TRUE', 'false', 'False', 'FALSE', 'on', 'On', 'ON', 'off', 'Off', 'OFF',
-  '.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF',
+  '',
+  '~',
+  'null',
+  'Null',
+  'NULL',
+  'y',
+  'Y',
+  'yes',
+  'Yes',
+  'YES',
+  'n',
+  'N',
+  'no',
+  'No',
+  'NO',
+  'true',
+  'True',
+  'TRUE',
+  'false',
+  'False',
+  'FALSE',
+  'on',
+  'On',
+  'ON',
+  'off',
+  'Off',
+  'OFF',
+  '.nan',
+  '.NaN',
+  '.NAN',
+  '.inf',
+  '.Inf',
+  '.INF',
+  '+.inf',
+  '+.Inf',
+  '+.INF',
+  '-.inf',
+  '-.Inf',
+  '-.INF',
   '<<',
 ]);
 const INT_RE = /^[-+]?(?:0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|0[0-7]*|[1-9][0-9]*)$/;
@@ -69,9 +104,14 @@ function analyzeScalar(cps: number[]): ScalarAnalysis {
   let blockIndicators = false;
   let lineBreaks = false;
   let special = false;
-  let leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
-  let breakSpace = false, spaceBreak = false;
-  let prevSpace = false, prevBreak = false;
+  let leadingSpace = false,
+    leadingBreak = false,
+    trailingSpace = false,
+    trailingBreak = false;
+  let breakSpace = false,
+    spaceBreak = false;
+  let prevSpace = false,
+    prevBreak = false;
   const starts3 = (ch: number) => cps.length >= 3 && cps[0] === ch && cps[1] === ch && cps[2] === ch;
   if (starts3(0x2d) || starts3(0x2e)) blockIndicators = true;
   let precededByWs = true;
@@ -105,7 +145,9 @@ function analyzeScalar(cps: number[]): ScalarAnalysis {
     }
     precededByWs = isBlankOrBreak(c);
   }
-  let blockPlainAllowed = true, singleQuotedAllowed = true, blockAllowed = true;
+  let blockPlainAllowed = true,
+    singleQuotedAllowed = true,
+    blockAllowed = true;
   if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) blockPlainAllowed = false;
   if (trailingSpace) blockAllowed = false;
   if (breakSpace) blockPlainAllowed = singleQuotedAllowed = false;
@@ -217,8 +259,21 @@ function writeSingle(w: Writer, cps: number[]): void {
 }
 
 const SIMPLE_ESCAPES: Record<number, string> = {
-  0x00: '0', 0x07: 'a', 0x08: 'b', 0x09: 't', 0x0a: 'n', 0x0b: 'v', 0x0c: 'f', 0x0d: 'r',
-  0x1b: 'e', 0x22: '"', 0x5c: '\\', 0x85: 'N', 0xa0: '_', 0x2028: 'L', 0x2029: 'P',
+  0x00: '0',
+  0x07: 'a',
+  0x08: 'b',
+  0x09: 't',
+  0x0a: 'n',
+  0x0b: 'v',
+  0x0c: 'f',
+  0x0d: 'r',
+  0x1b: 'e',
+  0x22: '"',
+  0x5c: '\\',
+  0x85: 'N',
+  0xa0: '_',
+  0x2028: 'L',
+  0x2029: 'P',
 };
 
 function hex(v: number, digits: number): string {
@@ -289,10 +344,18 @@ export function yamlMappingEntry(prefix: string, key: string, value: string): st
   w.indicator(':', false);
   const cps = [...value].map((ch) => ch.codePointAt(0)!);
   switch (scalarStyle(value)) {
-    case 'plain': writePlain(w, cps); break;
-    case 'single': writeSingle(w, cps); break;
-    case 'double': writeDouble(w, cps); break;
-    case 'literal': writeLiteral(w, cps); break;
+    case 'plain':
+      writePlain(w, cps);
+      break;
+    case 'single':
+      writeSingle(w, cps);
+      break;
+    case 'double':
+      writeDouble(w, cps);
+      break;
+    case 'literal':
+      writeLiteral(w, cps);
+      break;
   }
   // The next key always starts on a fresh line.
   return w.column === 0 ? w.out : `${w.out}\n`;

@@ -5,7 +5,13 @@ import { bodyReader, objectReader, specReader } from '../views.ts';
 
 export const ContainerPort = message({ name: string, containerPort: int, protocol: string, hostPort: int });
 
-export const SecurityContext = message({ runAsUser: optional(int), runAsGroup: optional(int), runAsNonRoot: optional(bool), privileged: optional(bool), capabilities: raw });
+export const SecurityContext = message({
+  runAsUser: optional(int),
+  runAsGroup: optional(int),
+  runAsNonRoot: optional(bool),
+  privileged: optional(bool),
+  capabilities: raw,
+});
 
 export const Container = message({
   name: string,
@@ -138,4 +144,3 @@ export type Condition = NonNullable<Infer<typeof Condition>>;
 /** A status made of conditions (`status.conditions`), as Istio and Gateway API controllers write it. */
 export const ConditionsStatus = message({ conditions: list(Condition) });
 export const statusConditions = bodyReader(ConditionsStatus, 'status');
-

@@ -1,6 +1,22 @@
 // Typed views of networking.istio.io: the fields of Istio's networking API (v1, which
 // v1beta1 and v1alpha3 share) that our analyzers and engines read.
-import { bool, double, int, list, map, message, nullable, optional, protoEnum, raw, string, strings, type Fields, type Infer, type MessageShape } from '../shape.ts';
+import {
+  bool,
+  double,
+  int,
+  list,
+  map,
+  message,
+  nullable,
+  optional,
+  protoEnum,
+  raw,
+  string,
+  strings,
+  type Fields,
+  type Infer,
+  type MessageShape,
+} from '../shape.ts';
 import { PortSelector, WorkloadSelector, duration, policyTargeting } from './common.ts';
 import { bodyReader, specReader } from '../views.ts';
 
@@ -72,7 +88,17 @@ export const HTTPRoute = message(
     delegate: message({ name: string, namespace: string }, p),
     rewrite: message({ uri: string, authority: string, uriRegexRewrite: raw }, p),
     timeout: duration,
-    retries: message({ attempts: int, perTryTimeout: duration, retryOn: string, retryRemoteLocalities: optional(bool), retryIgnorePreviousHosts: optional(bool), backoff: duration }, p),
+    retries: message(
+      {
+        attempts: int,
+        perTryTimeout: duration,
+        retryOn: string,
+        retryRemoteLocalities: optional(bool),
+        retryIgnorePreviousHosts: optional(bool),
+        backoff: duration,
+      },
+      p,
+    ),
     fault: HTTPFaultInjection,
     mirror: Destination,
     mirrors: list(message({ destination: Destination, percentage: Percent }, p)),
@@ -165,7 +191,13 @@ const ConnectionPoolSettings = message({ tcp: raw, http: raw }, p);
 const OutlierDetection = raw;
 
 const PortTrafficPolicy = message(
-  { port: PortSelector, loadBalancer: LoadBalancerSettings, connectionPool: ConnectionPoolSettings, outlierDetection: OutlierDetection, tls: ClientTLSSettings },
+  {
+    port: PortSelector,
+    loadBalancer: LoadBalancerSettings,
+    connectionPool: ConnectionPoolSettings,
+    outlierDetection: OutlierDetection,
+    tls: ClientTLSSettings,
+  },
   p,
 );
 
@@ -262,10 +294,7 @@ export const serviceEntry = specReader(ServiceEntrySpec);
 export const ServiceEntryStatus = message({ addresses: list(message({ value: string, host: string }, p)) }, p);
 export const serviceEntryStatus = bodyReader(ServiceEntryStatus, 'status');
 
-export const WorkloadGroupSpec = message(
-  { metadata: message({ labels: strings, annotations: strings }, p), template: WorkloadEntrySpec, probe: raw },
-  p,
-);
+export const WorkloadGroupSpec = message({ metadata: message({ labels: strings, annotations: strings }, p), template: WorkloadEntrySpec, probe: raw }, p);
 export const workloadGroup = specReader(WorkloadGroupSpec);
 
 // ---- Sidecar --------------------------------------------------------------------------
@@ -328,8 +357,18 @@ const EnvoyObjectMatch = message(
 export const PATCH_OPERATIONS = ['INVALID', 'MERGE', 'ADD', 'REMOVE', 'INSERT_BEFORE', 'INSERT_AFTER', 'INSERT_FIRST', 'REPLACE'] as const;
 /** EnvoyFilter.ApplyTo, in enum number order. */
 export const PATCH_APPLY_TO = [
-  'INVALID', 'LISTENER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION',
-  'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER', 'EXTENSION_CONFIG', 'BOOTSTRAP', 'LISTENER_FILTER',
+  'INVALID',
+  'LISTENER',
+  'FILTER_CHAIN',
+  'NETWORK_FILTER',
+  'HTTP_FILTER',
+  'ROUTE_CONFIGURATION',
+  'VIRTUAL_HOST',
+  'HTTP_ROUTE',
+  'CLUSTER',
+  'EXTENSION_CONFIG',
+  'BOOTSTRAP',
+  'LISTENER_FILTER',
 ] as const;
 
 const Patch = message({ operation: protoEnum(PATCH_OPERATIONS), value: raw, filterClass: string }, p);

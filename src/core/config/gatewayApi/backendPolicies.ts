@@ -1,8 +1,22 @@
 // BackendTLSPolicy, XBackendTrafficPolicy and XBackend → DestinationRules, and their ancestor status
 // (backend_policies.go).
 import {
-  type CondSpec, type GwObject, type Json, extractRoot, humanJoin, isObject, list, num, obj, optNum, optStr,
-  readConditions, setConditions, spec, str, stringRecord,
+  type CondSpec,
+  type GwObject,
+  type Json,
+  extractRoot,
+  humanJoin,
+  isObject,
+  list,
+  num,
+  obj,
+  optNum,
+  optStr,
+  readConditions,
+  setConditions,
+  spec,
+  str,
+  stringRecord,
 } from './objects.ts';
 import { GATEWAY_CONTROLLER, KUBERNETES_GATEWAY_NAME, MESH_CONTROLLER } from './builtins.ts';
 import type { ConversionContext } from './context.ts';
@@ -89,9 +103,10 @@ export function destinationRules(ctx: ConversionContext): IstioConfig[] {
     }
     for (const pp of numbered.values()) pls.push(pp);
     if (pls.length > 0) tp.portLevelSettings = stableSortBy(pls, (p) => num(obj(p.port).number));
-    const name = first.targetKind === 'ServiceEntry' || first.targetKind === 'XBackend'
-      ? `${first.targetName}~${first.host.replace(/\./g, '-')}~${KUBERNETES_GATEWAY_NAME}`
-      : `${first.targetName}~${KUBERNETES_GATEWAY_NAME}`;
+    const name =
+      first.targetKind === 'ServiceEntry' || first.targetKind === 'XBackend'
+        ? `${first.targetName}~${first.host.replace(/\./g, '-')}~${KUBERNETES_GATEWAY_NAME}`
+        : `${first.targetName}~${KUBERNETES_GATEWAY_NAME}`;
     out.push(istioConfig('DestinationRule', name, first.targetNs, { [ANNOTATION_PARENTS]: parents.join(',') }, { host: first.host, trafficPolicy: tp }, 0));
   }
   return out;
@@ -134,7 +149,8 @@ function backendTLSPolicies(ctx: ConversionContext): BackendPolicy[] {
           if (sn) {
             sectionName = sn;
             const ports = r.obj.kind === 'Service' ? list(spec(r.obj).ports) : list(spec(r.obj).ports);
-            if (!ports.some((x) => str(obj(x).name) === sn)) err = `sectionName ${JSON.stringify(sn)} does not exist in ${r.obj.kind} ${r.obj.namespace}/${r.obj.name}`;
+            if (!ports.some((x) => str(obj(x).name) === sn))
+              err = `sectionName ${JSON.stringify(sn)} does not exist in ${r.obj.kind} ${r.obj.namespace}/${r.obj.name}`;
           }
         } else {
           err = `unsupported reference kind: ${str(t.kind)}`;
@@ -147,12 +163,23 @@ function backendTLSPolicies(ctx: ConversionContext): BackendPolicy[] {
         const hosts = targetKind === 'Service' ? [`${str(t.name)}.${p.namespace}.svc.${ctx.opts.domainSuffix}`] : list(spec(r.obj).hosts).map(str);
         const conflict = btlsConflict(p, t, active);
         if (conflict) {
-          (conds.Accepted as CondSpec).error = { reason: 'Conflicted', message: `Conflicts with BackendTLSPolicy ${JSON.stringify(conflict)} targeting the same backend` };
+          (conds.Accepted as CondSpec).error = {
+            reason: 'Conflicted',
+            message: `Conflicts with BackendTLSPolicy ${JSON.stringify(conflict)} targeting the same backend`,
+          };
         } else {
           for (const host of hosts) {
             out.push({
-              sourceKind: 'BackendTLSPolicy', sourceNs: p.namespace, sourceName: p.name, targetKind, targetNs: p.namespace, targetName: str(t.name),
-              host, ...(sectionName !== undefined ? { sectionName } : {}), tls, created: p.created,
+              sourceKind: 'BackendTLSPolicy',
+              sourceNs: p.namespace,
+              sourceName: p.name,
+              targetKind,
+              targetNs: p.namespace,
+              targetName: str(t.name),
+              host,
+              ...(sectionName !== undefined ? { sectionName } : {}),
+              tls,
+              created: p.created,
             });
           }
         }
@@ -201,7 +228,8 @@ function backendTrafficPolicies(ctx: ConversionContext): BackendPolicy[] {
       retryBudget.minRetryConcurrency = 10;
       if (isObject(rc.minRetryRate)) retryBudget.minRetryConcurrency = num(rc.minRetryRate.count);
     }
-    if (unsupported.length > 0) (conds.Accepted as CondSpec).message = `Configuration is valid, but Istio does not support the following fields: ${humanJoin(unsupported)}`;
+    if (unsupported.length > 0)
+      (conds.Accepted as CondSpec).message = `Configuration is valid, but Istio does not support the following fields: ${humanJoin(unsupported)}`;
     const ancestors: Json[] = [];
     targets.forEach((t) => {
       conds = { ...conds };
@@ -212,8 +240,16 @@ function backendTrafficPolicies(ctx: ConversionContext): BackendPolicy[] {
         (conds.Accepted as CondSpec).error = { reason: 'TargetNotFound', message: `targetRefs invalid: ${err}` };
       } else {
         out.push({
-          sourceKind: 'XBackendTrafficPolicy', sourceNs: p.namespace, sourceName: p.name, targetKind: 'Service', targetNs: p.namespace, targetName: str(t.name),
-          host: `${str(t.name)}.${p.namespace}.svc.${ctx.opts.domainSuffix}`, loadBalancer: {}, ...(retryBudget ? { retryBudget } : {}), created: p.created,
+          sourceKind: 'XBackendTrafficPolicy',
+          sourceNs: p.namespace,
+          sourceName: p.name,
+          targetKind: 'Service',
+          targetNs: p.namespace,
+          targetName: str(t.name),
+          host: `${str(t.name)}.${p.namespace}.svc.${ctx.opts.domainSuffix}`,
+          loadBalancer: {},
+          ...(retryBudget ? { retryBudget } : {}),
+          created: p.created,
         });
       }
       ancestors.push(ancestorStatus(ctx, pickDefined({ group: t.group, kind: t.kind, name: t.name }), existing, p.generation, conds, MESH_CONTROLLER));
@@ -239,20 +275,38 @@ function backendResources(ctx: ConversionContext): BackendPolicy[] {
       const tls = backendResourceTLS(ctx, b, conds);
       if (tls) {
         out.push({
-          sourceKind: 'XBackend', sourceNs: b.namespace, sourceName: b.name, targetKind: 'XBackend', targetNs: b.namespace, targetName: b.name,
-          host: str(s.externalHostname.hostname), port: num(obj(s.port).port), tls, created: b.created,
+          sourceKind: 'XBackend',
+          sourceNs: b.namespace,
+          sourceName: b.name,
+          targetKind: 'XBackend',
+          targetNs: b.namespace,
+          targetName: b.name,
+          host: str(s.externalHostname.hostname),
+          port: num(obj(s.port).port),
+          tls,
+          created: b.created,
         });
       }
     }
     // XBackend's status names them parents (BackendAncestorStatus: parentRef, controllerName, conditions).
     const asParent = (a: Json): Json => ({ conditions: a.conditions, controllerName: a.controllerName, parentRef: a.ancestorRef });
-    const prior = { ancestors: list(existing.parents).map(obj).map((p) => ({ ...p, ancestorRef: p.parentRef })) };
+    const prior = {
+      ancestors: list(existing.parents)
+        .map(obj)
+        .map((p) => ({ ...p, ancestorRef: p.parentRef })),
+    };
     const parents: Json[] = [asParent(ancestorStatus(ctx, { group: GWX_GROUP, kind: 'XBackend', name: b.name }, prior, b.generation, conds, MESH_CONTROLLER))];
     for (const g of ancestorsOf(ctx, 'XBackend', b.namespace, b.name)) {
       const [gns, gname] = [g.slice(0, g.indexOf('/')), g.slice(g.indexOf('/') + 1)];
-      parents.push(asParent(ancestorStatus(ctx, { group: GW_GROUP, kind: 'Gateway', namespace: gns, name: gname }, prior, b.generation, conds, GATEWAY_CONTROLLER)));
+      parents.push(
+        asParent(ancestorStatus(ctx, { group: GW_GROUP, kind: 'Gateway', namespace: gns, name: gname }, prior, b.generation, conds, GATEWAY_CONTROLLER)),
+      );
     }
-    const merged = mergeAncestors(prior.ancestors, parents.map((p) => ({ ...p, ancestorRef: p.parentRef })), 32).map(asParent);
+    const merged = mergeAncestors(
+      prior.ancestors,
+      parents.map((p) => ({ ...p, ancestorRef: p.parentRef })),
+      32,
+    ).map(asParent);
     ctx.writeStatus(b, { ...existing, parents: merged });
   }
   return out;
@@ -263,7 +317,10 @@ function backendResourceTLS(ctx: ConversionContext, b: GwObject, conds: Record<s
   if (!isObject(s.tls)) return undefined;
   const mode = str(s.tls.mode);
   if (mode === 'ClientAndServer') {
-    (conds.Accepted as CondSpec).error = { reason: 'Invalid', message: 'unsupported ClientAndServer TLS mode: Istio does not support client certificates on backend' };
+    (conds.Accepted as CondSpec).error = {
+      reason: 'Invalid',
+      message: 'unsupported ClientAndServer TLS mode: Istio does not support client certificates on backend',
+    };
     return undefined;
   }
   if (mode === 'None') return undefined;
@@ -291,7 +348,8 @@ function backendTLSCredentialName(ctx: ConversionContext, validation: Json, ns: 
   const refs = list(validation.caCertificateRefs).map(obj);
   if (refs.length === 0) return '';
   const ref = refs[0] as Json;
-  if (refs.length > 1) (conds.Accepted as CondSpec).message = `${(conds.Accepted as CondSpec).message ?? ''}; warning: only the first caCertificateRefs will be used`;
+  if (refs.length > 1)
+    (conds.Accepted as CondSpec).message = `${(conds.Accepted as CondSpec).message ?? ''}; warning: only the first caCertificateRefs will be used`;
   const r = referenceLookup(ctx, str(ref.group), str(ref.kind), str(ref.name), ns);
   let err: string | undefined = r.error;
   if (r.obj) {
@@ -308,7 +366,8 @@ function backendTLSCredentialName(ctx: ConversionContext, validation: Json, ns: 
       (conds.ResolvedRefs as CondSpec).error = { reason: 'InvalidKind', message: `Certificate reference invalid: ${err}` };
     }
   } else if (err !== undefined) {
-    if (err.includes('unsupported kind')) (conds.ResolvedRefs as CondSpec).error = { reason: 'InvalidKind', message: `Certificate reference not supported: ${err}` };
+    if (err.includes('unsupported kind'))
+      (conds.ResolvedRefs as CondSpec).error = { reason: 'InvalidKind', message: `Certificate reference not supported: ${err}` };
     else (conds.ResolvedRefs as CondSpec).error = { reason: 'InvalidCACertificateRef', message: `Certificate reference not found: ${err}` };
   }
   if (err !== undefined) {
@@ -320,7 +379,12 @@ function backendTLSCredentialName(ctx: ConversionContext, validation: Json, ns: 
 
 function referenceLookup(ctx: ConversionContext, group: string, kind: string, name: string, ns: string): { obj?: GwObject; error?: string } {
   const gk = normalizeRef(group, kind, GK_NONE);
-  const kinds: Record<string, string> = { '/Service': 'Service', [`${ISTIO_NET_GROUP}/ServiceEntry`]: 'ServiceEntry', '/ConfigMap': 'ConfigMap', '/Secret': 'Secret' };
+  const kinds: Record<string, string> = {
+    '/Service': 'Service',
+    [`${ISTIO_NET_GROUP}/ServiceEntry`]: 'ServiceEntry',
+    '/ConfigMap': 'ConfigMap',
+    '/Secret': 'Secret',
+  };
   const k = kinds[`${gk.group}/${gk.kind}`];
   if (!k) return { error: `unsupported kind ${kind}` };
   const o = ctx.find(k, ns, name);
@@ -330,7 +394,11 @@ function referenceLookup(ctx: ConversionContext, group: string, kind: string, na
 
 function ignoredAncestors(ctx: ConversionContext, existing: Json, generation: number, parents: Json[]): Json[] {
   const conds: Record<string, CondSpec> = {
-    Accepted: { reason: 'Accepted', message: 'Configuration is valid', error: { reason: 'IgnoredByIstio', message: 'Ignored by Istio due to annotation istio.io/ignore-policy-attachment=true' } },
+    Accepted: {
+      reason: 'Accepted',
+      message: 'Configuration is valid',
+      error: { reason: 'IgnoredByIstio', message: 'Ignored by Istio due to annotation istio.io/ignore-policy-attachment=true' },
+    },
   };
   const ancestors = parents.map((pr) => ancestorStatus(ctx, pr, existing, generation, conds, MESH_CONTROLLER));
   return mergeAncestors(list(existing.ancestors).map(obj), ancestors, 16);
@@ -342,7 +410,9 @@ function ancestorsOf(ctx: ConversionContext, kind: string, ns: string, name: str
 }
 
 function ancestorStatus(ctx: ConversionContext, pr: Json, existing: Json, generation: number, conds: Record<string, CondSpec>, controller: string): Json {
-  const cur = list(existing.ancestors).map(obj).find((a) => parentRefEqual(obj(a.ancestorRef), pr));
+  const cur = list(existing.ancestors)
+    .map(obj)
+    .find((a) => parentRefEqual(obj(a.ancestorRef), pr));
   return {
     ancestorRef: pr,
     conditions: setConditions(generation, cur ? readConditions(cur.conditions) : [], conds, ctx.now),
@@ -380,8 +450,12 @@ function parentRefEqual(a: Json, b: Json): boolean {
 function btlsConflict(p: GwObject, t: Json, all: GwObject[]): string | undefined {
   for (const other of all) {
     if (other === p || uidOf(other) === uidOf(p)) continue;
-    const match = list(spec(other).targetRefs).map(obj).some((o) =>
-      str(o.group) === str(t.group) && str(o.kind) === str(t.kind) && str(o.name) === str(t.name) && (o.sectionName ?? null) === (t.sectionName ?? null));
+    const match = list(spec(other).targetRefs)
+      .map(obj)
+      .some(
+        (o) =>
+          str(o.group) === str(t.group) && str(o.kind) === str(t.kind) && str(o.name) === str(t.name) && (o.sectionName ?? null) === (t.sectionName ?? null),
+      );
     if (!match || other.namespace !== p.namespace) continue;
     const higher = other.created !== p.created ? other.created < p.created : other.name < p.name;
     if (higher) return other.name;

@@ -9,7 +9,13 @@ import { grantAllows } from './referenceGrants.ts';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 
-export function buildHTTPDestination(ctx: ConversionContext, forwardTo: Json[], ns: string, enforce: boolean, kind: RouteKind): { route?: Json[]; backendError?: ConfigError } | { error: ConfigError } {
+export function buildHTTPDestination(
+  ctx: ConversionContext,
+  forwardTo: Json[],
+  ns: string,
+  enforce: boolean,
+  kind: RouteKind,
+): { route?: Json[]; backendError?: ConfigError } | { error: ConfigError } {
   if (forwardTo.length === 0) return {};
   const action = forwardTo.filter((w) => (optNum(w.weight) ?? 1) !== 0);
   const weights = action.map((w) => optNum(w.weight) ?? 1);
@@ -45,7 +51,13 @@ export function buildHTTPDestination(ctx: ConversionContext, forwardTo: Json[], 
   return { route: res, ...(backendError ? { backendError } : {}) };
 }
 
-export function buildTCPDestination(ctx: ConversionContext, forwardTo: Json[], ns: string, enforce: boolean, kind: RouteKind): { route?: Json[]; backendError?: ConfigError } | { error: ConfigError } {
+export function buildTCPDestination(
+  ctx: ConversionContext,
+  forwardTo: Json[],
+  ns: string,
+  enforce: boolean,
+  kind: RouteKind,
+): { route?: Json[]; backendError?: ConfigError } | { error: ConfigError } {
   if (forwardTo.length === 0) return {};
   const action = forwardTo.filter((w) => (optNum(w.weight) ?? 1) !== 0);
   const weights = action.map((w) => optNum(w.weight) ?? 1);
@@ -76,7 +88,10 @@ export function buildDestination(ctx: ConversionContext, to: Json, ns: string, e
     if (!grantAllows(ctx, { group: GW_GROUP, kind }, ns, ref, toNs, name)) {
       return {
         destination: {},
-        error: { reason: 'RefNotPermitted', message: `backendRef ${name}/${toNs} not accessible to a ${kind} in namespace ${JSON.stringify(ns)} (missing a ReferenceGrant?)` },
+        error: {
+          reason: 'RefNotPermitted',
+          message: `backendRef ${name}/${toNs} not accessible to a ${kind} in namespace ${JSON.stringify(ns)} (missing a ReferenceGrant?)`,
+        },
       };
     }
   }
@@ -87,7 +102,13 @@ export function buildDestination(ctx: ConversionContext, to: Json, ns: string, e
   const suffix = ctx.opts.domainSuffix;
   if (gkEq(ref, GK_XBACKEND)) {
     if (!ctx.opts.alpha) {
-      return { destination: {}, error: { reason: 'InvalidKind', message: 'The Alpha Gateway API is not enabled, XBackend is invalid. To enable, set PILOT_ENABLE_ALPHA_GATEWAY_API to true in istiod.' } };
+      return {
+        destination: {},
+        error: {
+          reason: 'InvalidKind',
+          message: 'The Alpha Gateway API is not enabled, XBackend is invalid. To enable, set PILOT_ENABLE_ALPHA_GATEWAY_API to true in istiod.',
+        },
+      };
     }
     const backend = ctx.find('XBackend', namespace, name);
     if (!backend) return { destination: {}, error: { reason: 'BackendNotFound', message: `backend(${name}) not found` } };
@@ -103,7 +124,8 @@ export function buildDestination(ctx: ConversionContext, to: Json, ns: string, e
     }
     return { destination: { host: hostname, port: { number: bport } }, ...(backendErr ? { error: backendErr } : {}) };
   } else if (gkEq(ref, GK_SERVICE)) {
-    if (name.includes('.')) return { error: { reason: 'InvalidDestination', message: 'service name invalid; the name of the Service must be used, not the hostname.' } };
+    if (name.includes('.'))
+      return { error: { reason: 'InvalidDestination', message: 'service name invalid; the name of the Service must be used, not the hostname.' } };
     hostname = `${name}.${namespace}.svc.${suffix}`;
     if (!ctx.find('Service', namespace, name)) backendErr = { reason: 'BackendNotFound', message: `backend(${hostname}) not found` };
   } else if (ref.group === ISTIO_NET_GROUP && ref.kind === 'Hostname') {
@@ -115,9 +137,13 @@ export function buildDestination(ctx: ConversionContext, to: Json, ns: string, e
     if (!ctx.find('Service', namespace, name)) backendErr = { reason: 'BackendNotFound', message: `backend(${hostname}) not found` };
   } else if (gkEq(ref, GK_INFERENCEPOOL)) {
     if (!ctx.opts.inferenceExtension) {
-      return { destination: {}, error: { reason: 'InvalidKind', message: 'InferencePool is not enabled. To enable, set ENABLE_GATEWAY_API_INFERENCE_EXTENSION to true in istiod' } };
+      return {
+        destination: {},
+        error: { reason: 'InvalidKind', message: 'InferencePool is not enabled. To enable, set ENABLE_GATEWAY_API_INFERENCE_EXTENSION to true in istiod' },
+      };
     }
-    if (name.includes('.')) return { error: { reason: 'InvalidDestination', message: 'InferencePool.Name invalid; the name of the InferencePool must be used, not the hostname.' } };
+    if (name.includes('.'))
+      return { error: { reason: 'InvalidDestination', message: 'InferencePool.Name invalid; the name of the InferencePool must be used, not the hostname.' } };
     if (!ctx.find('InferencePool', namespace, name)) return { destination: {}, error: { reason: 'BackendNotFound', message: `backend(${name}) not found` } };
     hostname = `${inferencePoolServiceName(name)}.${namespace}.svc.${suffix}`;
     const svc = ctx.lookupService(hostname, namespace);
@@ -128,7 +154,13 @@ export function buildDestination(ctx: ConversionContext, to: Json, ns: string, e
     }
     return { destination: { host: hostname, port: { number: svc.ports[0]?.port ?? 0 } }, ...(backendErr ? { error: backendErr } : {}) };
   } else {
-    return { destination: {}, error: { reason: 'InvalidKind', message: `referencing unsupported backendRef: group ${JSON.stringify(str(to.group))} kind ${JSON.stringify(str(to.kind))}` } };
+    return {
+      destination: {},
+      error: {
+        reason: 'InvalidKind',
+        message: `referencing unsupported backendRef: group ${JSON.stringify(str(to.group))} kind ${JSON.stringify(str(to.kind))}`,
+      },
+    };
   }
   if (port === undefined) return { error: { reason: 'InvalidDestination', message: 'port is required in backendRef' } };
   return { destination: { host: hostname, port: { number: port } }, ...(backendErr ? { error: backendErr } : {}) };

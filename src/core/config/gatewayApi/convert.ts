@@ -34,9 +34,23 @@ import type { ConvertOptions, GatewayApiResult, IstioConfig } from './types.ts';
 // Names and constants istiod uses (the gateway names and built-in classes are in builtins.ts,
 // which analysis reads without loading the conversion)
 
-export { EASTWEST_CONTROLLER, GATEWAY_CONTROLLER, KUBERNETES_GATEWAY_NAME, MESH_CONTROLLER, UNMANAGED_CONTROLLER, builtinGatewayClasses, internalGatewayName, isInternalGatewayName } from './builtins.ts';
 export {
-  ANNOTATION_GATEWAY_SEMANTICS, ANNOTATION_GATEWAY_SERVICE, ANNOTATION_PARENTS, ANNOTATION_PARENT_NAMESPACE, ANNOTATION_ROUTE_SEMANTICS, ANNOTATION_SERVICE_ACCOUNT,
+  EASTWEST_CONTROLLER,
+  GATEWAY_CONTROLLER,
+  KUBERNETES_GATEWAY_NAME,
+  MESH_CONTROLLER,
+  UNMANAGED_CONTROLLER,
+  builtinGatewayClasses,
+  internalGatewayName,
+  isInternalGatewayName,
+} from './builtins.ts';
+export {
+  ANNOTATION_GATEWAY_SEMANTICS,
+  ANNOTATION_GATEWAY_SERVICE,
+  ANNOTATION_PARENTS,
+  ANNOTATION_PARENT_NAMESPACE,
+  ANNOTATION_ROUTE_SEMANTICS,
+  ANNOTATION_SERVICE_ACCOUNT,
 } from './istioConfig.ts';
 export type { ConvertOptions, GatewayApiResult, IstioConfig, RegistryService, ServiceRegistry, StatusWrite } from './types.ts';
 export { sortHTTPRoutes } from './httpRoutes.ts';
@@ -57,7 +71,13 @@ export function convertGatewayApi(objects: readonly GwObject[], opts: ConvertOpt
   const drs = destinationRules(ctx);
   writeFinalGatewayStatuses(ctx);
   if (ctx.opts.inferenceExtension) {
-    const inputs = { httpRoutes: ctx.all('HTTPRoute'), findGateway: (ns: string, name: string) => ctx.find('Gateway', ns, name), findService: (ns: string, name: string) => ctx.find('Service', ns, name), builtinClasses: ctx.builtinClasses, now: ctx.now };
+    const inputs = {
+      httpRoutes: ctx.all('HTTPRoute'),
+      findGateway: (ns: string, name: string) => ctx.find('Gateway', ns, name),
+      findService: (ns: string, name: string) => ctx.find('Service', ns, name),
+      builtinClasses: ctx.builtinClasses,
+      now: ctx.now,
+    };
     for (const pool of ctx.all('InferencePool')) ctx.writeStatus(pool, inferencePoolStatus(pool, inputs));
   }
   const gateways = ctx.gatewayEntries.filter((g) => g.valid).map((g) => g.config);

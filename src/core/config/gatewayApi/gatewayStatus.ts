@@ -4,15 +4,34 @@
 // counts written once the routes are converted (gateway_collection.go FinalGatewayStatusCollection,
 // FinalListenerSetStatusCollection).
 import {
-  type CondSpec, type ConfigError, type GwObject, type Json, humanJoin, isObject, list, num, obj, readConditions,
-  setConditions, spec, str,
+  type CondSpec,
+  type ConfigError,
+  type GwObject,
+  type Json,
+  humanJoin,
+  isObject,
+  list,
+  num,
+  obj,
+  readConditions,
+  setConditions,
+  spec,
+  str,
 } from './objects.ts';
 import type { ClassInfo } from './classInfo.ts';
 import type { ConversionContext } from './context.ts';
 
 export function reportGatewayStatus(
-  ctx: ConversionContext, gw: GwObject, status: Json, info: ClassInfo, services: string[], servers: Json[], listenerSetCount: number,
-  gatewayErr: ConfigError | undefined, backendTLSErr: ConfigError | undefined, validListeners: number,
+  ctx: ConversionContext,
+  gw: GwObject,
+  status: Json,
+  info: ClassInfo,
+  services: string[],
+  servers: Json[],
+  listenerSetCount: number,
+  gatewayErr: ConfigError | undefined,
+  backendTLSErr: ConfigError | undefined,
+  validListeners: number,
 ): void {
   const res = resolveGatewayInstances(ctx, gw.namespace, services, servers);
   const conds: Record<string, CondSpec> = {
@@ -34,7 +53,11 @@ export function reportGatewayStatus(
     let insecure = str(obj(obj(frontend.default).validation).mode) === 'AllowInsecureFallback';
     if (!insecure) insecure = list(frontend.perPort).some((pp) => str(obj(obj(obj(pp).tls).validation).mode) === 'AllowInsecureFallback');
     if (insecure) {
-      conds.InsecureFrontendValidationMode = { status: 'True', reason: 'ConfigurationChanged', message: 'Gateway is operating in AllowInsecureFallback mode for frontend validation' };
+      conds.InsecureFrontendValidationMode = {
+        status: 'True',
+        reason: 'ConfigurationChanged',
+        message: 'Gateway is operating in AllowInsecureFallback mode for frontend validation',
+      };
     } else {
       existingConds = existingConds.filter((c) => c.type !== 'InsecureFrontendValidationMode');
     }
@@ -65,7 +88,16 @@ export function reportGatewayStatus(
   status.conditions = setConditions(gw.generation, existingConds, conds, ctx.now);
 }
 
-export function reportListenerSetStatus(ctx: ConversionContext, parentGw: GwObject, ls: GwObject, status: Json, services: string[], servers: Json[], gatewayErr: ConfigError | undefined, listenersValid: boolean): void {
+export function reportListenerSetStatus(
+  ctx: ConversionContext,
+  parentGw: GwObject,
+  ls: GwObject,
+  status: Json,
+  services: string[],
+  servers: Json[],
+  gatewayErr: ConfigError | undefined,
+  listenersValid: boolean,
+): void {
   const res = resolveGatewayInstances(ctx, parentGw.namespace, services, servers);
   const conds: Record<string, CondSpec> = {
     Accepted: { reason: 'Accepted', message: 'Resource accepted' },
@@ -93,16 +125,31 @@ export function reportListenerSetStatus(ctx: ConversionContext, parentGw: GwObje
 export function reportNotAllowedListenerSet(ctx: ConversionContext, ls: GwObject, status: Json, message: string): void {
   const err = { reason: 'NotAllowed', message };
   delete status.listeners;
-  status.conditions = setConditions(ls.generation, readConditions(status.conditions), {
-    Accepted: { reason: 'Accepted', error: err },
-    Programmed: { reason: 'Programmed', error: err },
-  }, ctx.now);
+  status.conditions = setConditions(
+    ls.generation,
+    readConditions(status.conditions),
+    {
+      Accepted: { reason: 'Accepted', error: err },
+      Programmed: { reason: 'Programmed', error: err },
+    },
+    ctx.now,
+  );
   ctx.writeStatus(ls, status);
 }
 
 /** gatewaycommon.GatewayContext.ResolveGatewayInstances */
-function resolveGatewayInstances(ctx: ConversionContext, namespace: string, gwsvcs: string[], servers: Json[]): {
-  internal: string[]; internalIP: string[]; external: string[]; pending: string[]; warnings: string[]; allUsable: boolean;
+function resolveGatewayInstances(
+  ctx: ConversionContext,
+  namespace: string,
+  gwsvcs: string[],
+  servers: Json[],
+): {
+  internal: string[];
+  internalIP: string[];
+  external: string[];
+  pending: string[];
+  warnings: string[];
+  allUsable: boolean;
 } {
   const ports = [...new Set(servers.map((s) => num(obj(s.port).number)))];
   const internal = new Set<string>();
@@ -116,9 +163,11 @@ function resolveGatewayInstances(ctx: ConversionContext, namespace: string, gwsv
     const svc = all.find((s) => s.namespace === namespace);
     if (!svc) {
       const others = [...new Set(all.map((s) => `"${s.namespace}"`))].sort();
-      warnings.push(others.length > 0
-        ? `hostname ${JSON.stringify(g)} not found in namespace ${JSON.stringify(namespace)}, but it was found in namespace(s) ${others.join(', ')}`
-        : `hostname ${JSON.stringify(g)} not found`);
+      warnings.push(
+        others.length > 0
+          ? `hostname ${JSON.stringify(g)} not found in namespace ${JSON.stringify(namespace)}, but it was found in namespace(s) ${others.join(', ')}`
+          : `hostname ${JSON.stringify(g)} not found`,
+      );
       unusable = true;
       continue;
     }
@@ -143,7 +192,9 @@ function resolveGatewayInstances(ctx: ConversionContext, namespace: string, gwsv
       const hint = new Set<string>();
       for (const [sp, eps] of byPort) for (const ep of eps) if (ep === port) hint.add(String(sp));
       if (hint.size > 0) {
-        warnings.push(`port ${port} not found for hostname ${JSON.stringify(g)} (hint: the service port should be specified, not the workload port. Did you mean one of these ports: [${[...hint].sort().join(' ')}]?)`);
+        warnings.push(
+          `port ${port} not found for hostname ${JSON.stringify(g)} (hint: the service port should be specified, not the workload port. Did you mean one of these ports: [${[...hint].sort().join(' ')}]?)`,
+        );
         unusable = true;
       } else {
         const managed = Object.hasOwn(svc.labels, 'gateway.istio.io/managed');
@@ -157,8 +208,12 @@ function resolveGatewayInstances(ctx: ConversionContext, namespace: string, gwsv
   }
   warnings.sort();
   return {
-    internal: [...internal].sort(), internalIP: [...internalIP].sort(), external: [...external].sort(), pending: [...pending].sort(),
-    warnings, allUsable: !unusable,
+    internal: [...internal].sort(),
+    internalIP: [...internalIP].sort(),
+    external: [...external].sort(),
+    pending: [...pending].sort(),
+    warnings,
+    allUsable: !unusable,
   };
 }
 
@@ -168,9 +223,10 @@ function setProgrammed(conds: Record<string, CondSpec>, internal: string[], serv
   if (services.length === 0) {
     p.error = { reason: 'UnsupportedAddress', message: 'Failed to assign to any requested addresses' };
   } else if (warnings.length > 0) {
-    const msg = internal.length !== 0
-      ? `Assigned to service(s) ${humanJoin(internal)}, but failed to assign to all requested addresses: ${warnings.join('; ')}`
-      : `Failed to assign to any requested addresses: ${warnings.join('; ')}`;
+    const msg =
+      internal.length !== 0
+        ? `Assigned to service(s) ${humanJoin(internal)}, but failed to assign to all requested addresses: ${warnings.join('; ')}`
+        : `Failed to assign to any requested addresses: ${warnings.join('; ')}`;
     p.error = { reason: allUsable ? 'AddressNotAssigned' : 'AddressNotUsable', message: msg };
   }
 }

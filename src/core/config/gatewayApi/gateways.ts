@@ -2,18 +2,19 @@
 // attach to (gateway_collection.go GatewayCollection, ListenerSetCollection, BuildRouteParents and
 // validateParametersRef; conversion.go extractGatewayServices; gatewaycommon gatewayclass.go and
 // gateway_utils.go GetDefaultName, IsManaged).
-import {
-  type ConfigError, type GwObject, type Json, isObject, list, nsName, num, obj, optStr, readConditions, setConditions,
-  spec, str,
-} from './objects.ts';
+import { type ConfigError, type GwObject, type Json, isObject, list, nsName, num, obj, optStr, readConditions, setConditions, spec, str } from './objects.ts';
 import { EASTWEST_CONTROLLER, MESH_CONTROLLER, internalGatewayName } from './builtins.ts';
 import type { ClassInfo } from './classInfo.ts';
 import { type ConversionContext, type GatewayEntry, type ParentKey, parentKeyString } from './context.ts';
 import { reportGatewayStatus, reportListenerSetStatus, reportNotAllowedListenerSet } from './gatewayStatus.ts';
 import { GK_GATEWAY, GK_LISTENERSET, gkEq, normalizeRef } from './groupKinds.ts';
 import {
-  ANNOTATION_GATEWAY_SEMANTICS, ANNOTATION_GATEWAY_SERVICE, ANNOTATION_PARENTS, ANNOTATION_PARENT_NAMESPACE,
-  ANNOTATION_SERVICE_ACCOUNT, istioConfig,
+  ANNOTATION_GATEWAY_SEMANTICS,
+  ANNOTATION_GATEWAY_SERVICE,
+  ANNOTATION_PARENTS,
+  ANNOTATION_PARENT_NAMESPACE,
+  ANNOTATION_SERVICE_ACCOUNT,
+  istioConfig,
 } from './istioConfig.ts';
 import { conflictsFor, listenerEntryPort, namespaceAcceptedByAllowListeners } from './listenerConflicts.ts';
 import { validateBackendClientCertificateRef } from './listenerTls.ts';
@@ -27,9 +28,14 @@ export function convertGatewayClasses(ctx: ConversionContext): void {
     if (!ctx.classInfos.has(controller)) continue;
     if (!ctx.gatewayClasses.has(gc.name)) ctx.gatewayClasses.set(gc.name, { name: gc.name, controller });
     const existing = obj(gc.body.status);
-    const conditions = setConditions(gc.generation, readConditions(existing.conditions), {
-      Accepted: { reason: 'Accepted', message: 'Handled by Istio controller' },
-    }, ctx.now);
+    const conditions = setConditions(
+      gc.generation,
+      readConditions(existing.conditions),
+      {
+        Accepted: { reason: 'Accepted', message: 'Handled by Istio controller' },
+      },
+      ctx.now,
+    );
     ctx.writeStatus(gc, { ...existing, conditions });
   }
 }
@@ -109,9 +115,7 @@ function convertListenerSet(ctx: ConversionContext, ls: GwObject): { gateway: st
       [ANNOTATION_GATEWAY_SEMANTICS]: 'gateway',
       [ANNOTATION_GATEWAY_SERVICE]: services.join(','),
       [ANNOTATION_PARENT_NAMESPACE]: parentGw.namespace,
-      [ANNOTATION_SERVICE_ACCOUNT]: isManaged(spec(parentGw))
-        ? parentGw.annotations['gateway.istio.io/service-account'] || defaultName(parentGw, info)
-        : '',
+      [ANNOTATION_SERVICE_ACCOUNT]: isManaged(spec(parentGw)) ? parentGw.annotations['gateway.istio.io/service-account'] || defaultName(parentGw, info) : '',
     };
     entries.push(listenerGatewayEntry(ls, GK_LISTENERSET, l, r.server, r.ok, annotations));
   });
@@ -135,10 +139,15 @@ function convertGateway(ctx: ConversionContext, gw: GwObject, fromSets: { entry:
   if (info.disableRouteGeneration) {
     status.addresses = list(s.addresses).map((a) => ({ ...obj(a) }));
     delete status.listeners;
-    status.conditions = setConditions(gw.generation, readConditions(status.conditions), {
-      Accepted: { reason: 'Accepted', message: 'Resource accepted' },
-      Programmed: { reason: 'Programmed', message: 'This Gateway is remote; Istio will not program it' },
-    }, ctx.now);
+    status.conditions = setConditions(
+      gw.generation,
+      readConditions(status.conditions),
+      {
+        Accepted: { reason: 'Accepted', message: 'Resource accepted' },
+        Programmed: { reason: 'Programmed', message: 'This Gateway is remote; Istio will not program it' },
+      },
+      ctx.now,
+    );
     ctx.gatewayStatuses.set(key, { obj: gw, status });
     return;
   }
@@ -213,7 +222,10 @@ function extractGatewayServices(ctx: ConversionContext, gw: GwObject, info: Clas
   }
   if (skipped.length > 0) return { services, error: { reason: 'UnsupportedAddress', message: `only Hostname is supported, ignoring [${skipped.join(' ')}]` } };
   if (Object.hasOwn(gw.annotations, 'networking.istio.io/service-type')) {
-    return { services, error: { reason: 'DeprecatedField', message: 'annotation networking.istio.io/service-type is deprecated, use Spec.Infrastructure.Routeability' } };
+    return {
+      services,
+      error: { reason: 'DeprecatedField', message: 'annotation networking.istio.io/service-type is deprecated, use Spec.Infrastructure.Routeability' },
+    };
   }
   return { services };
 }
@@ -232,7 +244,14 @@ function validateParametersRef(ctx: ConversionContext, gw: GwObject): ConfigErro
 }
 
 /** The Istio Gateway made from one listener of a Gateway or ListenerSet, and what routes may attach to it. */
-function listenerGatewayEntry(owner: GwObject, kind: ParentKey['kind'], l: Json, server: Json, valid: boolean, annotations: Record<string, string>): GatewayEntry {
+function listenerGatewayEntry(
+  owner: GwObject,
+  kind: ParentKey['kind'],
+  l: Json,
+  server: Json,
+  valid: boolean,
+  annotations: Record<string, string>,
+): GatewayEntry {
   const name = str(l.name);
   const config = istioConfig('Gateway', internalGatewayName(owner.name, name), owner.namespace, annotations, { servers: [server] }, owner.created);
   return {

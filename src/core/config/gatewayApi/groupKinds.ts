@@ -13,12 +13,24 @@ export interface GK {
 }
 
 export const KNOWN_GK: readonly GK[] = [
-  { group: '', kind: 'Service' }, { group: '', kind: 'Secret' }, { group: '', kind: 'ConfigMap' }, { group: '', kind: 'Namespace' },
-  { group: GW_GROUP, kind: 'Gateway' }, { group: GW_GROUP, kind: 'GatewayClass' }, { group: GW_GROUP, kind: 'HTTPRoute' },
-  { group: GW_GROUP, kind: 'GRPCRoute' }, { group: GW_GROUP, kind: 'TCPRoute' }, { group: GW_GROUP, kind: 'TLSRoute' },
-  { group: GW_GROUP, kind: 'ReferenceGrant' }, { group: GW_GROUP, kind: 'BackendTLSPolicy' }, { group: GW_GROUP, kind: 'ListenerSet' },
-  { group: GWX_GROUP, kind: 'XBackend' }, { group: GWX_GROUP, kind: 'XBackendTrafficPolicy' }, { group: GWX_GROUP, kind: 'XListenerSet' },
-  { group: ISTIO_NET_GROUP, kind: 'ServiceEntry' }, { group: INFERENCE_GROUP, kind: 'InferencePool' },
+  { group: '', kind: 'Service' },
+  { group: '', kind: 'Secret' },
+  { group: '', kind: 'ConfigMap' },
+  { group: '', kind: 'Namespace' },
+  { group: GW_GROUP, kind: 'Gateway' },
+  { group: GW_GROUP, kind: 'GatewayClass' },
+  { group: GW_GROUP, kind: 'HTTPRoute' },
+  { group: GW_GROUP, kind: 'GRPCRoute' },
+  { group: GW_GROUP, kind: 'TCPRoute' },
+  { group: GW_GROUP, kind: 'TLSRoute' },
+  { group: GW_GROUP, kind: 'ReferenceGrant' },
+  { group: GW_GROUP, kind: 'BackendTLSPolicy' },
+  { group: GW_GROUP, kind: 'ListenerSet' },
+  { group: GWX_GROUP, kind: 'XBackend' },
+  { group: GWX_GROUP, kind: 'XBackendTrafficPolicy' },
+  { group: GWX_GROUP, kind: 'XListenerSet' },
+  { group: ISTIO_NET_GROUP, kind: 'ServiceEntry' },
+  { group: INFERENCE_GROUP, kind: 'InferencePool' },
 ];
 
 /** gatewaycommon.NormalizeReference: group/kind with defaults for absent fields. */

@@ -57,7 +57,8 @@ function createGRPCURIMatch(m: Json): { match?: Json } | { error: ConfigError } 
   const tp = optStr(meth.type) ?? 'Exact';
   const method = optStr(meth.method);
   const service = optStr(meth.service);
-  if (method === undefined && service === undefined) return { error: { reason: 'InvalidConfiguration', message: 'gRPC match must have method or service defined' } };
+  if (method === undefined && service === undefined)
+    return { error: { reason: 'InvalidConfiguration', message: 'gRPC match must have method or service defined' } };
   if (tp === 'Exact') {
     if (method === undefined) return { match: { prefix: `/${service}/` } };
     if (service === undefined) return { match: { regex: `/[^/]+/${method}` } };

@@ -6,7 +6,8 @@ export function createHeadersFilter(f: unknown): { ops?: Json } | { error: Confi
   if (!isObject(f)) return {};
   for (const raw of [...list(f.set), ...list(f.add)]) {
     const h = obj(raw);
-    if (!isValidHeaderValue(str(h.value))) return { error: { reason: 'InvalidFilter', message: `header ${JSON.stringify(str(h.name))} value contains invalid characters` } };
+    if (!isValidHeaderValue(str(h.value)))
+      return { error: { reason: 'InvalidFilter', message: `header ${JSON.stringify(str(h.name))} value contains invalid characters` } };
   }
   const ops: Json = {};
   const add = headerListToMap(list(f.add));

@@ -123,7 +123,13 @@ export function createHeadersMatch(items: unknown[], what: 'HeaderMatch' | 'Quer
   return Object.keys(res).length === 0 ? {} : { match: res };
 }
 
-export function createMirrorFilter(ctx: ConversionContext, filter: unknown, ns: string, enforce: boolean, kind: RouteKind): { mirror: Json } | { error: ConfigError } | undefined {
+export function createMirrorFilter(
+  ctx: ConversionContext,
+  filter: unknown,
+  ns: string,
+  enforce: boolean,
+  kind: RouteKind,
+): { mirror: Json } | { error: ConfigError } | undefined {
   if (!isObject(filter)) return undefined;
   const d = buildDestination(ctx, { ...obj(filter.backendRef), weight: 1 }, ns, enforce, kind);
   if (d.error) return { error: d.error };
@@ -168,7 +174,10 @@ export function sortHTTPRoutes(routes: Json[]): void {
     if (h1 !== h2) return h1 > h2;
     return Object.keys(obj(m1.queryParams)).length > Object.keys(obj(m2.queryParams)).length;
   };
-  const sorted = routes.map((r, i) => ({ r, i })).sort((a, b) => (less(a.r, b.r) ? -1 : less(b.r, a.r) ? 1 : a.i - b.i)).map((e) => e.r);
+  const sorted = routes
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => (less(a.r, b.r) ? -1 : less(b.r, a.r) ? 1 : a.i - b.i))
+    .map((e) => e.r);
   for (let i = 0; i < routes.length; i++) routes[i] = sorted[i] as Json;
 }
 

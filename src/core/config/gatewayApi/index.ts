@@ -8,14 +8,16 @@ import { KINDS, type KindInfo } from '../../document/kinds.ts';
 import type { ConfigView } from '../configView.ts';
 import { DOMAIN_SUFFIX, meshServices } from '../services.ts';
 import { serviceSpec } from '../api/kube.ts';
-import {
-  convertGatewayApi, type ConvertOptions, type IstioConfig, type RegistryService, type StatusWrite,
-} from './convert.ts';
+import { convertGatewayApi, type ConvertOptions, type IstioConfig, type RegistryService, type StatusWrite } from './convert.ts';
 import type { GwObject } from './objects.ts';
 import { listAt } from '../../document/maps.ts';
 
 export {
-  builtinGatewayClasses, convertGatewayApi, internalGatewayName, isInternalGatewayName, KUBERNETES_GATEWAY_NAME,
+  builtinGatewayClasses,
+  convertGatewayApi,
+  internalGatewayName,
+  isInternalGatewayName,
+  KUBERNETES_GATEWAY_NAME,
 } from './convert.ts';
 export type { ConvertOptions, GatewayApiResult, IstioConfig, RegistryService, ServiceRegistry, StatusWrite } from './convert.ts';
 export type { GwObject } from './objects.ts';
@@ -32,8 +34,19 @@ export interface GatewayApiConfig {
 
 /** The kinds the conversion reads (those the store knows). */
 export const GATEWAY_API_INPUT_KINDS: readonly KindInfo[] = [
-  KINDS.GatewayClass, KINDS.KubernetesGateway, KINDS.HTTPRoute, KINDS.GRPCRoute, KINDS.TCPRoute, KINDS.TLSRoute,
-  KINDS.ReferenceGrant, KINDS.BackendTLSPolicy, KINDS.ServiceEntry, KINDS.Service, KINDS.Secret, KINDS.ConfigMap, KINDS.Namespace,
+  KINDS.GatewayClass,
+  KINDS.KubernetesGateway,
+  KINDS.HTTPRoute,
+  KINDS.GRPCRoute,
+  KINDS.TCPRoute,
+  KINDS.TLSRoute,
+  KINDS.ReferenceGrant,
+  KINDS.BackendTLSPolicy,
+  KINDS.ServiceEntry,
+  KINDS.Service,
+  KINDS.Secret,
+  KINDS.ConfigMap,
+  KINDS.Namespace,
 ];
 
 function gwObject(r: Resource): GwObject {

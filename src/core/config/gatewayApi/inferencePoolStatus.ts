@@ -43,7 +43,12 @@ function ourRouteParents(route: GwObject, controllers: ReadonlySet<string>): Arr
 }
 
 /** calculateAcceptedStatus. */
-function accepted(pool: GwObject, parent: { namespace: string; name: string }, routes: readonly GwObject[], controllers: ReadonlySet<string>): CondSpec & { unknown?: boolean } {
+function accepted(
+  pool: GwObject,
+  parent: { namespace: string; name: string },
+  routes: readonly GwObject[],
+  controllers: ReadonlySet<string>,
+): CondSpec & { unknown?: boolean } {
   for (const route of routes) {
     if (!routeReferences(route, pool)) continue;
     for (const p of ourRouteParents(route, controllers)) {
@@ -51,12 +56,20 @@ function accepted(pool: GwObject, parent: { namespace: string; name: string }, r
       const c = p.conditions.find((x) => str(x.type) === 'Accepted');
       if (c) {
         if (str(c.status) === 'True') return { reason: 'Accepted', message: 'Referenced by an HTTPRoute accepted by the parentRef Gateway' };
-        return { status: 'False', reason: 'HTTPRouteNotAccepted', message: `Referenced HTTPRoute ${route.namespace}/${route.name} not accepted by Gateway ${parent.namespace}/${parent.name}: ${str(c.message)}` };
+        return {
+          status: 'False',
+          reason: 'HTTPRouteNotAccepted',
+          message: `Referenced HTTPRoute ${route.namespace}/${route.name} not accepted by Gateway ${parent.namespace}/${parent.name}: ${str(c.message)}`,
+        };
       }
       return { unknown: true, reason: 'Accepted', message: 'Referenced by an HTTPRoute unknown parentRef Gateway status' };
     }
   }
-  return { status: 'False', reason: 'HTTPRouteNotAccepted', message: `No HTTPRoute found referencing this InferencePool with Gateway ${parent.namespace}/${parent.name} as parent` };
+  return {
+    status: 'False',
+    reason: 'HTTPRouteNotAccepted',
+    message: `No HTTPRoute found referencing this InferencePool with Gateway ${parent.namespace}/${parent.name} as parent`,
+  };
 }
 
 /** calculateResolvedRefsStatus: the endpoint picker must be a Service of the pool's namespace. */
@@ -66,7 +79,8 @@ function resolvedRefs(pool: GwObject, inputs: InferencePoolStatusInputs): CondSp
   if (kind !== 'Service') return { status: 'False', reason: 'InvalidExtensionRef', message: `Unsupported ExtensionRef kind ${kind}` };
   const name = str(ref.name);
   if (name === '') return { status: 'False', reason: 'InvalidExtensionRef', message: 'ExtensionRef not defined' };
-  if (!inputs.findService(pool.namespace, name)) return { status: 'False', reason: 'InvalidExtensionRef', message: `Referenced ExtensionRef not found ${name}` };
+  if (!inputs.findService(pool.namespace, name))
+    return { status: 'False', reason: 'InvalidExtensionRef', message: `Referenced ExtensionRef not found ${name}` };
   return { reason: 'ResolvedRefs', message: 'Referenced ExtensionRef resolved successfully' };
 }
 
@@ -75,8 +89,11 @@ export function inferencePoolStatus(pool: GwObject, inputs: InferencePoolStatusI
   const routes = inputs.httpRoutes.filter((r) => routeReferences(r, pool));
   // findGatewayParents, in a stable order (istiod ranges over a Go set).
   const parents = new Map<string, { namespace: string; name: string }>();
-  for (const route of routes) for (const p of ourRouteParents(route, controllers)) parents.set(`${p.namespace}/${p.name}`, { namespace: p.namespace, name: p.name });
-  const ours = [...parents.values()].sort((a, b) => (a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const route of routes)
+    for (const p of ourRouteParents(route, controllers)) parents.set(`${p.namespace}/${p.name}`, { namespace: p.namespace, name: p.name });
+  const ours = [...parents.values()].sort((a, b) =>
+    a.namespace < b.namespace ? -1 : a.namespace > b.namespace ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
+  );
   const existing = list(obj(pool.body.status).parents).map(obj);
   const finalParents: Json[] = [];
   for (const e of existing) {
@@ -91,9 +108,16 @@ export function inferencePoolStatus(pool: GwObject, inputs: InferencePoolStatusI
   for (const parent of ours) {
     // calculateSingleParentStatus: the existing Accepted/ResolvedRefs conditions of this parent are kept as the base.
     const before = existing.find((e) => str(obj(e.parentRef).name) === parent.name && str(obj(e.parentRef).namespace) === parent.namespace);
-    const kept = list(before?.conditions).map(obj).filter((c) => str(c.type) === 'Accepted' || str(c.type) === 'ResolvedRefs') as unknown as Condition[];
+    const kept = list(before?.conditions)
+      .map(obj)
+      .filter((c) => str(c.type) === 'Accepted' || str(c.type) === 'ResolvedRefs') as unknown as Condition[];
     const acc = accepted(pool, parent, routes, controllers);
-    let conditions = setConditions(pool.generation, kept, { Accepted: acc.unknown ? { reason: acc.reason, message: acc.message } : acc, ResolvedRefs: resolvedRefs(pool, inputs) }, inputs.now);
+    let conditions = setConditions(
+      pool.generation,
+      kept,
+      { Accepted: acc.unknown ? { reason: acc.reason, message: acc.message } : acc, ResolvedRefs: resolvedRefs(pool, inputs) },
+      inputs.now,
+    );
     if (acc.unknown) conditions = conditions.map((c) => (c.type === 'Accepted' ? { ...c, status: 'Unknown' } : c));
     finalParents.push({ parentRef: { group: GATEWAY_GROUP, kind: 'Gateway', namespace: parent.namespace, name: parent.name }, conditions });
   }

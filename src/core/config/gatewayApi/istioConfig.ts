@@ -11,7 +11,14 @@ export const ANNOTATION_GATEWAY_SEMANTICS = 'internal.istio.io/gateway-semantics
 export const ANNOTATION_GATEWAY_SERVICE = 'internal.istio.io/gateway-service';
 export const ANNOTATION_SERVICE_ACCOUNT = 'internal.istio.io/service-account-name';
 
-export function istioConfig(kind: IstioConfig['kind'], name: string, namespace: string, annotations: Record<string, string>, specBody: Json, created: number): IstioConfig {
+export function istioConfig(
+  kind: IstioConfig['kind'],
+  name: string,
+  namespace: string,
+  annotations: Record<string, string>,
+  specBody: Json,
+  created: number,
+): IstioConfig {
   const metadata: IstioConfig['metadata'] = { annotations, name, namespace };
   // Kubernetes writes times to the second (RFC 3339); a zero time is left out.
   if (created) metadata.creationTimestamp = new Date(created).toISOString().replace(/\.\d{3}Z$/, 'Z');
@@ -35,5 +42,8 @@ export function clone<T>(v: T): T {
 }
 
 export function stableSortBy<T>(xs: T[], key: (x: T) => string | number): T[] {
-  return xs.map((x, i) => ({ x, i, k: key(x) })).sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i)).map((e) => e.x);
+  return xs
+    .map((x, i) => ({ x, i, k: key(x) }))
+    .sort((a, b) => (a.k < b.k ? -1 : a.k > b.k ? 1 : a.i - b.i))
+    .map((e) => e.x);
 }

@@ -25,10 +25,18 @@ export function selectorMatches(sel: Json, labels: Record<string, string>): bool
     const vals = list(e.values).map(str);
     const has = Object.hasOwn(labels, key);
     switch (str(e.operator)) {
-      case 'In': if (!has || !vals.includes(labels[key] as string)) return false; break;
-      case 'NotIn': if (has && vals.includes(labels[key] as string)) return false; break;
-      case 'Exists': if (!has) return false; break;
-      case 'DoesNotExist': if (has) return false; break;
+      case 'In':
+        if (!has || !vals.includes(labels[key] as string)) return false;
+        break;
+      case 'NotIn':
+        if (has && vals.includes(labels[key] as string)) return false;
+        break;
+      case 'Exists':
+        if (!has) return false;
+        break;
+      case 'DoesNotExist':
+        if (has) return false;
+        break;
     }
   }
   return true;

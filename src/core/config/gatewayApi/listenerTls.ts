@@ -3,14 +3,35 @@
 // (conversion.go buildTLS, buildSecretReference, buildCaCertificateReference, resolveGatewayTLS,
 // validateBackendClientCertificateRef).
 import {
-  type ConfigError, type GwObject, type Json, bundleHasCertificate, extractCertInfo, extractRoot, isObject, joinErrors,
-  list, num, obj, optStr, secretData, spec, str, stringRecord, x509KeyPairError,
+  type ConfigError,
+  type GwObject,
+  type Json,
+  bundleHasCertificate,
+  extractCertInfo,
+  extractRoot,
+  isObject,
+  joinErrors,
+  list,
+  num,
+  obj,
+  optStr,
+  secretData,
+  spec,
+  str,
+  stringRecord,
+  x509KeyPairError,
 } from './objects.ts';
 import type { ConversionContext } from './context.ts';
 import { GK_CONFIGMAP, GK_GATEWAY, GK_LISTENERSET, GK_NONE, GK_SECRET, gkEq, normalizeRef } from './groupKinds.ts';
 import { secretAllowed } from './referenceGrants.ts';
 
-export function buildTLS(ctx: ConversionContext, gatewayTLS: Json | undefined, tls: Json | undefined, gw: GwObject, autoPassthrough: boolean): { tls?: Json; error?: ConfigError } {
+export function buildTLS(
+  ctx: ConversionContext,
+  gatewayTLS: Json | undefined,
+  tls: Json | undefined,
+  gw: GwObject,
+  autoPassthrough: boolean,
+): { tls?: Json; error?: ConfigError } {
   if (!tls) return {};
   const out: Json = {};
   const mode = optStr(tls.mode) ?? 'Terminate';
@@ -60,7 +81,10 @@ export function buildTLS(ctx: ConversionContext, gatewayTLS: Json | undefined, t
       if (caNs !== namespace && !secretAllowed(ctx, ownKind, caResource, namespace)) {
         return {
           tls: out,
-          error: { reason: 'RefNotPermitted', message: `caCertificateRef ${caNs}/${str(ca.name)} not accessible to a Gateway in namespace ${JSON.stringify(namespace)} (missing a ReferenceGrant?)` },
+          error: {
+            reason: 'RefNotPermitted',
+            message: `caCertificateRef ${caNs}/${str(ca.name)} not accessible to a Gateway in namespace ${JSON.stringify(namespace)} (missing a ReferenceGrant?)`,
+          },
         };
       }
       const cred = buildCaCertificateReference(ctx, ca, gw);
@@ -104,7 +128,8 @@ function buildSecretReference(ctx: ConversionContext, ref: Json, gw: GwObject): 
   const ci = extractCertInfo(secretData(secret));
   if ('error' in ci) return { error: { reason: 'InvalidCertificateRef', message: `invalid certificate reference ${refStr}, ${ci.error}` } };
   const pairErr = x509KeyPairError(ci.cert, ci.key);
-  if (pairErr) return { error: { reason: 'InvalidCertificateRef', message: `invalid certificate reference ${refStr}, the certificate is malformed: ${pairErr}` } };
+  if (pairErr)
+    return { error: { reason: 'InvalidCertificateRef', message: `invalid certificate reference ${refStr}, the certificate is malformed: ${pairErr}` } };
   return { name: `kubernetes-gateway://${ns}/${str(ref.name)}` };
 }
 
@@ -129,7 +154,8 @@ function buildCaCertificateReference(ctx: ConversionContext, ref: Json, gw: GwOb
     return { error: { reason: 'InvalidCACertificateKind', message: `invalid CA certificate reference ${refStr}, only secret and configmap are allowed` } };
   }
   if ('error' in root) return { error: { reason: 'InvalidCACertificateRef', message: `invalid CA certificate reference ${refStr}, ${root.error}` } };
-  if (!bundleHasCertificate(root.cert)) return { error: { reason: 'InvalidCACertificateRef', message: `invalid CA certificate reference ${refStr}, the bundle is malformed` } };
+  if (!bundleHasCertificate(root.cert))
+    return { error: { reason: 'InvalidCACertificateRef', message: `invalid CA certificate reference ${refStr}, the bundle is malformed` } };
   return { name: `${type}://${ns}/${name}-cacert` };
 }
 
@@ -151,7 +177,10 @@ export function validateBackendClientCertificateRef(ctx: ConversionContext, gw: 
   const pairErr = x509KeyPairError(ci.cert, ci.key);
   if (pairErr) return { reason: 'InvalidClientCertificateRef', message: `invalid clientCertificateRef ${refStr}, the certificate is malformed: ${pairErr}` };
   if (credNs !== ns && !secretAllowed(ctx, GK_GATEWAY, `kubernetes-gateway://${credNs}/${str(ref.name)}`, ns)) {
-    return { reason: 'RefNotPermitted', message: `clientCertificateRef ${str(ref.name)}/${credNs} not accessible to a Gateway in namespace ${JSON.stringify(ns)} (missing a ReferenceGrant?)` };
+    return {
+      reason: 'RefNotPermitted',
+      message: `clientCertificateRef ${str(ref.name)}/${credNs} not accessible to a Gateway in namespace ${JSON.stringify(ns)} (missing a ReferenceGrant?)`,
+    };
   }
   return undefined;
 }
@@ -160,15 +189,29 @@ export function resolveGatewayTLS(port: number, gwSpec: Json): Json | undefined 
   const tls = obj(gwSpec.tls);
   if (!isObject(tls.frontend)) return undefined;
   const f = tls.frontend;
-  const pp = list(f.perPort).map(obj).find((x) => num(x.port) === port);
+  const pp = list(f.perPort)
+    .map(obj)
+    .find((x) => num(x.port) === port);
   if (pp) return obj(pp.tls);
   return obj(f.default);
 }
 
 const CIPHERS = new Set([
-  'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305', 'ECDHE-ECDSA-AES128-SHA', 'ECDHE-RSA-AES128-SHA',
-  'ECDHE-ECDSA-AES256-SHA', 'ECDHE-RSA-AES256-SHA', 'AES128-GCM-SHA256', 'AES256-GCM-SHA384', 'AES128-SHA', 'AES256-SHA', 'DES-CBC3-SHA',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+  'ECDHE-ECDSA-AES128-SHA',
+  'ECDHE-RSA-AES128-SHA',
+  'ECDHE-ECDSA-AES256-SHA',
+  'ECDHE-RSA-AES256-SHA',
+  'AES128-GCM-SHA256',
+  'AES256-GCM-SHA384',
+  'AES128-SHA',
+  'AES256-SHA',
+  'DES-CBC3-SHA',
 ]);
 
 /** security.FilterCipherSuites: known names, first occurrence kept. */

@@ -1,10 +1,7 @@
 // One listener → the server of its Istio Gateway, and the listener's status (conversion.go buildListener,
 // buildHostnameMatch, namespacesFromSelector, listenerProtocolToIstio; gatewaycommon/conversion.go
 // ReportListenerCondition, ReportListenerConflict, GenerateGatewaySupportedKinds).
-import {
-  type CondSpec, type GwObject, type Json, isObject, list, num, obj, optStr, readConditions, setConditions, str,
-  stringRecord,
-} from './objects.ts';
+import { type CondSpec, type GwObject, type Json, isObject, list, num, obj, optStr, readConditions, setConditions, str, stringRecord } from './objects.ts';
 import { EASTWEST_CONTROLLER, MESH_CONTROLLER } from './builtins.ts';
 import type { ConversionContext, RouteGroupKind } from './context.ts';
 import { GW_GROUP } from './groupKinds.ts';
@@ -12,7 +9,14 @@ import { selectorMatches, validSelector, withNameLabel } from './labelSelectors.
 import { buildTLS, resolveGatewayTLS } from './listenerTls.ts';
 
 export function buildListener(
-  ctx: ConversionContext, o: GwObject, statuses: Json[], gwSpec: Json, l: Json, index: number, controller: string, portErr: string | undefined,
+  ctx: ConversionContext,
+  o: GwObject,
+  statuses: Json[],
+  gwSpec: Json,
+  l: Json,
+  index: number,
+  controller: string,
+  portErr: string | undefined,
 ): { server: Json | undefined; statuses: Json[]; ok: boolean } {
   const conds: Record<string, CondSpec> = {
     Accepted: { reason: 'Accepted', message: 'No errors found' },
@@ -116,7 +120,11 @@ function namespacesFromSelector(ctx: ConversionContext, localNs: string, allowed
 export function supportedKinds(l: Json): { kinds: RouteGroupKind[]; valid: boolean } {
   let supported: RouteGroupKind[] = [];
   const protocol = str(l.protocol);
-  if (protocol === 'HTTP' || protocol === 'HTTPS') supported = [{ group: GW_GROUP, kind: 'HTTPRoute' }, { group: GW_GROUP, kind: 'GRPCRoute' }];
+  if (protocol === 'HTTP' || protocol === 'HTTPS')
+    supported = [
+      { group: GW_GROUP, kind: 'HTTPRoute' },
+      { group: GW_GROUP, kind: 'GRPCRoute' },
+    ];
   else if (protocol === 'TCP') supported = [{ group: GW_GROUP, kind: 'TCPRoute' }];
   else if (protocol === 'TLS') {
     supported = [{ group: GW_GROUP, kind: 'TLSRoute' }];
@@ -134,11 +142,13 @@ export function supportedKinds(l: Json): { kinds: RouteGroupKind[]; valid: boole
 function listenerProtocolToIstio(controller: string, p: string): { protocol: string } | { error: string } {
   if (p === 'HTTP' || p === 'HTTPS' || p === 'TLS' || p === 'TCP') return { protocol: p };
   if (p === 'HBONE') {
-    if (controller !== MESH_CONTROLLER && controller !== EASTWEST_CONTROLLER) return { error: `protocol ${JSON.stringify(p)} is only supported for waypoint proxies` };
+    if (controller !== MESH_CONTROLLER && controller !== EASTWEST_CONTROLLER)
+      return { error: `protocol ${JSON.stringify(p)} is only supported for waypoint proxies` };
     return { protocol: p };
   }
   const up = p.toUpperCase();
-  if (['HTTP', 'HTTPS', 'TLS', 'TCP', 'HBONE'].includes(up)) return { error: `protocol ${JSON.stringify(p)} is unsupported. hint: ${JSON.stringify(up)} (uppercase) may be supported` };
+  if (['HTTP', 'HTTPS', 'TLS', 'TCP', 'HBONE'].includes(up))
+    return { error: `protocol ${JSON.stringify(p)} is unsupported. hint: ${JSON.stringify(up)} (uppercase) may be supported` };
   return { error: `protocol ${JSON.stringify(p)} is unsupported` };
 }
 

@@ -147,14 +147,16 @@ function orderCondition(c: Condition): Condition {
 
 /** Existing conditions read from an object's status (kept as written). */
 export function readConditions(v: unknown): Condition[] {
-  return list(v).filter(isObject).map((c) => ({
-    type: str(c.type),
-    status: str(c.status),
-    ...(num(c.observedGeneration) ? { observedGeneration: num(c.observedGeneration) } : {}),
-    lastTransitionTime: str(c.lastTransitionTime),
-    reason: str(c.reason),
-    message: str(c.message),
-  }));
+  return list(v)
+    .filter(isObject)
+    .map((c) => ({
+      type: str(c.type),
+      status: str(c.status),
+      ...(num(c.observedGeneration) ? { observedGeneration: num(c.observedGeneration) } : {}),
+      lastTransitionTime: str(c.lastTransitionTime),
+      reason: str(c.reason),
+      message: str(c.message),
+    }));
 }
 
 /** gatewaycommon.HumanReadableJoin */

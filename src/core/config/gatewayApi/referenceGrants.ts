@@ -3,8 +3,18 @@
 import { list, obj, optStr, spec, str } from './objects.ts';
 import type { ConversionContext } from './context.ts';
 import {
-  type GK, GK_CONFIGMAP, GK_GATEWAY, GK_INFERENCEPOOL, GK_LISTENERSET, GK_NONE, GK_SECRET, GK_SERVICE, GK_XBACKEND,
-  GW_GROUP, gkEq, normalizeRef,
+  type GK,
+  GK_CONFIGMAP,
+  GK_GATEWAY,
+  GK_INFERENCEPOOL,
+  GK_LISTENERSET,
+  GK_NONE,
+  GK_SECRET,
+  GK_SERVICE,
+  GK_XBACKEND,
+  GW_GROUP,
+  gkEq,
+  normalizeRef,
 } from './groupKinds.ts';
 
 /** gatewaycommon.ReferenceGrants.SecretAllowed */
@@ -29,11 +39,20 @@ export function grantAllows(ctx: ConversionContext, from: GK, fromNs: string, to
   for (const rg of ctx.all('ReferenceGrant')) {
     if (rg.namespace !== toNs) continue;
     const s = spec(rg);
-    const fromOk = list(s.from).map(obj).some((f) => {
-      const gk = normalizeRef(str(f.group), str(f.kind), GK_NONE);
-      const allowed = [GK_GATEWAY, { group: GW_GROUP, kind: 'HTTPRoute' }, { group: GW_GROUP, kind: 'GRPCRoute' }, { group: GW_GROUP, kind: 'TLSRoute' }, { group: GW_GROUP, kind: 'TCPRoute' }, GK_LISTENERSET];
-      return allowed.some((a) => gkEq(a, gk)) && gkEq(gk, from) && str(f.namespace) === fromNs;
-    });
+    const fromOk = list(s.from)
+      .map(obj)
+      .some((f) => {
+        const gk = normalizeRef(str(f.group), str(f.kind), GK_NONE);
+        const allowed = [
+          GK_GATEWAY,
+          { group: GW_GROUP, kind: 'HTTPRoute' },
+          { group: GW_GROUP, kind: 'GRPCRoute' },
+          { group: GW_GROUP, kind: 'TLSRoute' },
+          { group: GW_GROUP, kind: 'TCPRoute' },
+          GK_LISTENERSET,
+        ];
+        return allowed.some((a) => gkEq(a, gk)) && gkEq(gk, from) && str(f.namespace) === fromNs;
+      });
     if (!fromOk) continue;
     for (const t of list(s.to).map(obj)) {
       const gk = normalizeRef(str(t.group), str(t.kind), GK_NONE);

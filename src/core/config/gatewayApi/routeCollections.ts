@@ -12,9 +12,7 @@ import { augmentPortMatch, convertHTTPRule, sortHTTPRoutes } from './httpRoutes.
 import { ANNOTATION_PARENTS, clone, istioConfig, routeMeta, sortByCreation } from './istioConfig.ts';
 import { type RouteParentRef, extractParentReferenceInfo, filteredReferences, hostnameAllowedByIsolation, hostnameList } from './routeParents.ts';
 import { createRouteStatus } from './routeStatus.ts';
-import {
-  augmentTCPPortMatch, augmentTLSPortMatch, compatibleRoutesForHost, constrainTLSRoutesToListenerHost, translateL4Rules,
-} from './tcpTlsRoutes.ts';
+import { augmentTCPPortMatch, augmentTLSPortMatch, compatibleRoutesForHost, constrainTLSRoutesToListenerHost, translateL4Rules } from './tcpTlsRoutes.ts';
 import type { IstioConfig } from './types.ts';
 import { listAt, mapAt } from '../../document/maps.ts';
 
@@ -30,7 +28,11 @@ export interface RouteWithKey {
 export function convertHTTPOrGRPCRoute(ctx: ConversionContext, route: GwObject, kind: 'HTTPRoute' | 'GRPCRoute'): RouteWithKey[] {
   const s = spec(route);
   const rules = list(s.rules).map(obj);
-  recordAncestors(ctx, route, rules.flatMap((r) => list(r.backendRefs).map(obj)));
+  recordAncestors(
+    ctx,
+    route,
+    rules.flatMap((r) => list(r.backendRefs).map(obj)),
+  );
   const { refs, mesh, gw } = computeRoute<Json>(ctx, route, kind, (isMesh) => translateHTTPRules(ctx, route, kind, rules, !isMesh));
   const out: RouteWithKey[] = [];
   let count = 0;
@@ -52,9 +54,18 @@ export function convertHTTPOrGRPCRoute(ctx: ConversionContext, route: GwObject, 
     for (const h of vsHosts) {
       if (!hostnameAllowedByIsolation(parent, h)) continue;
       sortHTTPRoutes(routes);
-      const config = istioConfig('VirtualService', `${route.name}~${count}~${KUBERNETES_GATEWAY_NAME}`, route.namespace, routeMeta(route), {
-        hosts: [h], gateways: [parent.internalName], http: clone(routes),
-      }, route.created);
+      const config = istioConfig(
+        'VirtualService',
+        `${route.name}~${count}~${KUBERNETES_GATEWAY_NAME}`,
+        route.namespace,
+        routeMeta(route),
+        {
+          hosts: [h],
+          gateways: [parent.internalName],
+          http: clone(routes),
+        },
+        route.created,
+      );
       out.push({ config, key: `${routeKey}/${h}`, created: route.created, namespace: route.namespace, name: route.name });
       count++;
     }
@@ -63,7 +74,13 @@ export function convertHTTPOrGRPCRoute(ctx: ConversionContext, route: GwObject, 
 }
 
 /** The rules of an HTTPRoute or GRPCRoute as Istio HTTP routes, one per match. */
-function* translateHTTPRules(ctx: ConversionContext, route: GwObject, kind: 'HTTPRoute' | 'GRPCRoute', rules: Json[], enforceRefGrant: boolean): Iterable<[Json | undefined, ConfigError | undefined]> {
+function* translateHTTPRules(
+  ctx: ConversionContext,
+  route: GwObject,
+  kind: 'HTTPRoute' | 'GRPCRoute',
+  rules: Json[],
+  enforceRefGrant: boolean,
+): Iterable<[Json | undefined, ConfigError | undefined]> {
   for (let n = 0; n < rules.length; n++) {
     const r = rules[n] as Json;
     const matches = list(r.matches);
@@ -79,7 +96,11 @@ function* translateHTTPRules(ctx: ConversionContext, route: GwObject, kind: 'HTT
 export function convertTCPOrTLSRoute(ctx: ConversionContext, route: GwObject, kind: 'TCPRoute' | 'TLSRoute'): IstioConfig[] {
   const s = spec(route);
   const rules = list(s.rules).map(obj);
-  recordAncestors(ctx, route, rules.flatMap((r) => list(r.backendRefs).map(obj)));
+  recordAncestors(
+    ctx,
+    route,
+    rules.flatMap((r) => list(r.backendRefs).map(obj)),
+  );
   const hostnames = list(s.hostnames).map(str);
   const { refs, mesh, gw } = computeRoute<Json>(ctx, route, kind, (isMesh) => translateL4Rules(ctx, route, kind, rules, hostnames, !isMesh));
   const out: IstioConfig[] = [];
@@ -104,9 +125,20 @@ export function convertTCPOrTLSRoute(ctx: ConversionContext, route: GwObject, ki
     for (const h of vsHosts) {
       const filtered = isMesh && kind === 'TLSRoute' ? compatibleRoutesForHost(routes, h) : routes;
       const name = `${route.name}~${kind === 'TCPRoute' ? 'tcp' : 'tls'}~${count}~${KUBERNETES_GATEWAY_NAME}`;
-      out.push(istioConfig('VirtualService', name, route.namespace, routeMeta(route), {
-        hosts: [h], gateways: [parent.internalName], [kind === 'TCPRoute' ? 'tcp' : 'tls']: clone(filtered),
-      }, route.created));
+      out.push(
+        istioConfig(
+          'VirtualService',
+          name,
+          route.namespace,
+          routeMeta(route),
+          {
+            hosts: [h],
+            gateways: [parent.internalName],
+            [kind === 'TCPRoute' ? 'tcp' : 'tls']: clone(filtered),
+          },
+          route.created,
+        ),
+      );
       count++;
     }
   }
@@ -114,8 +146,15 @@ export function convertTCPOrTLSRoute(ctx: ConversionContext, route: GwObject, ki
 }
 
 /** computeRoute: parents, the mesh and gateway conversions, and the route's status. */
-function computeRoute<O>(ctx: ConversionContext, route: GwObject, kind: RouteKind, translate: (mesh: boolean) => Iterable<[O | undefined, ConfigError | undefined]>): {
-  refs: RouteParentRef[]; mesh: { routes: O[]; error?: ConfigError }; gw: { routes: O[]; error?: ConfigError };
+function computeRoute<O>(
+  ctx: ConversionContext,
+  route: GwObject,
+  kind: RouteKind,
+  translate: (mesh: boolean) => Iterable<[O | undefined, ConfigError | undefined]>,
+): {
+  refs: RouteParentRef[];
+  mesh: { routes: O[]; error?: ConfigError };
+  gw: { routes: O[]; error?: ConfigError };
 } {
   const refs = extractParentReferenceInfo(ctx, route, kind);
   const convert = (mesh: boolean) => {
@@ -207,7 +246,8 @@ export function mergeHTTPRoutes(base: RouteWithKey[]): IstioConfig[] {
     const http = list(merged.spec.http).map(obj);
     for (const c of configs.slice(1)) {
       http.push(...list(clone(c.config.spec.http)).map(obj));
-      merged.metadata.annotations[ANNOTATION_PARENTS] = `${merged.metadata.annotations[ANNOTATION_PARENTS]},${c.config.metadata.annotations[ANNOTATION_PARENTS]}`;
+      merged.metadata.annotations[ANNOTATION_PARENTS] =
+        `${merged.metadata.annotations[ANNOTATION_PARENTS]},${c.config.metadata.annotations[ANNOTATION_PARENTS]}`;
     }
     sortHTTPRoutes(http);
     merged.spec.http = http;

@@ -4,10 +4,7 @@
 import { type ConfigError, type GwObject, type Json, list, num, obj, optStr, spec, str } from './objects.ts';
 import { GATEWAY_CONTROLLER, MESH_CONTROLLER } from './builtins.ts';
 import { type ConversionContext, type ParentInfo, type ParentKey, parentKeyString } from './context.ts';
-import {
-  type GK, type RouteKind, GK_GATEWAY, GK_LISTENERSET, GK_SERVICE, GK_SERVICEENTRY, GW_GROUP, gkEq, gkString,
-  normalizeRef,
-} from './groupKinds.ts';
+import { type GK, type RouteKind, GK_GATEWAY, GK_LISTENERSET, GK_SERVICE, GK_SERVICEENTRY, GW_GROUP, gkEq, gkString, normalizeRef } from './groupKinds.ts';
 import { stableSortBy } from './istioConfig.ts';
 import { hostMatches, hostSubsetOf, isWildcardHost } from '../hosts.ts';
 
@@ -33,8 +30,10 @@ export interface RouteParentRef {
 const MESH_PARENT: ParentInfo = {
   internalName: 'mesh',
   allowedKinds: [
-    { group: GW_GROUP, kind: 'HTTPRoute' }, { group: GW_GROUP, kind: 'GRPCRoute' },
-    { group: GW_GROUP, kind: 'TCPRoute' }, { group: GW_GROUP, kind: 'TLSRoute' },
+    { group: GW_GROUP, kind: 'HTTPRoute' },
+    { group: GW_GROUP, kind: 'GRPCRoute' },
+    { group: GW_GROUP, kind: 'TCPRoute' },
+    { group: GW_GROUP, kind: 'TLSRoute' },
   ],
   hostnames: [],
   originalHostname: '',
@@ -88,8 +87,18 @@ export function extractParentReferenceInfo(ctx: ConversionContext, route: GwObje
   return stableSortBy(out, (r) => parentRefString(r.original, localNs));
 }
 
-function referenceAllowed(ctx: ConversionContext, parent: ParentInfo, routeKind: RouteKind, ref: { kind: GK; ns: string; name: string; section: string; port: number }, hostnames: string[], localNs: string): { denied?: ParentError; waypoint?: ConfigError } {
-  const missingLabel = { reason: 'MissingUseWaypointLabel', message: 'istio.io/use-waypoint label missing from parent and parent namespace; in ambient mode, route will not be respected' };
+function referenceAllowed(
+  ctx: ConversionContext,
+  parent: ParentInfo,
+  routeKind: RouteKind,
+  ref: { kind: GK; ns: string; name: string; section: string; port: number },
+  hostnames: string[],
+  localNs: string,
+): { denied?: ParentError; waypoint?: ConfigError } {
+  const missingLabel = {
+    reason: 'MissingUseWaypointLabel',
+    message: 'istio.io/use-waypoint label missing from parent and parent namespace; in ambient mode, route will not be respected',
+  };
   const noParent = { reason: 'NoMatchingParent', message: 'parent not found' };
   if (gkEq(ref.kind, GK_SERVICE)) {
     const svc = ctx.find('Service', ref.ns, ref.name);
@@ -137,7 +146,12 @@ function referenceAllowed(ctx: ConversionContext, parent: ParentInfo, routeKind:
       }
       if (!matched) {
         if (hostMatched) {
-          return { denied: { reason: 'NotAllowedByListeners', message: `hostnames matched parent hostname ${JSON.stringify(parent.originalHostname)}, but namespace ${JSON.stringify(localNs)} is not allowed by the parent` } };
+          return {
+            denied: {
+              reason: 'NotAllowedByListeners',
+              message: `hostnames matched parent hostname ${JSON.stringify(parent.originalHostname)}, but namespace ${JSON.stringify(localNs)} is not allowed by the parent`,
+            },
+          };
         }
         return { denied: { reason: 'NoMatchingListenerHostname', message: `no hostnames matched parent hostname ${JSON.stringify(parent.originalHostname)}` } };
       }
@@ -193,7 +207,10 @@ export function hostnameList(h: string[]): string[] {
 }
 
 export function filteredReferences(refs: RouteParentRef[]): RouteParentRef[] {
-  return stableSortBy(refs.filter((r) => !r.deniedReason), (r) => r.internalName);
+  return stableSortBy(
+    refs.filter((r) => !r.deniedReason),
+    (r) => r.internalName,
+  );
 }
 
 export function hostnameAllowedByIsolation(r: RouteParentRef, routeHost: string): boolean {

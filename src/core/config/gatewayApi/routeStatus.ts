@@ -8,8 +8,11 @@ import { listAt } from '../../document/maps.ts';
 
 /** createRouteStatus: one status.parents entry per parentRef as written, keeping other controllers' entries. */
 export function createRouteStatus(
-  ctx: ConversionContext, results: { ref: RouteParentRef; denied?: ParentError; routeError?: ConfigError; waypointError?: ConfigError }[],
-  ns: string, generation: number, current: Json[],
+  ctx: ConversionContext,
+  results: { ref: RouteParentRef; denied?: ParentError; routeError?: ConfigError; waypointError?: ConfigError }[],
+  ns: string,
+  generation: number,
+  current: Json[],
 ): Json[] {
   const parents = current.slice();
   const indexes = new Map<string, number>();
@@ -28,10 +31,14 @@ export function createRouteStatus(
   const rank = (r: (typeof results)[number]) => {
     if (!r.denied) return 0;
     switch (r.denied.reason) {
-      case 'NotAllowedByListeners': return 1;
-      case 'NoMatchingListenerHostname': return 2;
-      case 'ParentRefConflict': return 3;
-      case 'NoMatchingParent': return 4;
+      case 'NotAllowedByListeners':
+        return 1;
+      case 'NoMatchingListenerHostname':
+        return 2;
+      case 'ParentRefConflict':
+        return 3;
+      case 'NoMatchingParent':
+        return 4;
     }
     return 0;
   };

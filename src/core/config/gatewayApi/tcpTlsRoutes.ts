@@ -10,7 +10,14 @@ import { hostnameList } from './routeParents.ts';
 import { hostMatches } from '../hosts.ts';
 
 /** The rules of a TCPRoute or TLSRoute as Istio TCP or TLS routes. */
-export function* translateL4Rules(ctx: ConversionContext, route: GwObject, kind: 'TCPRoute' | 'TLSRoute', rules: Json[], hostnames: string[], enforce: boolean): Iterable<[Json | undefined, ConfigError | undefined]> {
+export function* translateL4Rules(
+  ctx: ConversionContext,
+  route: GwObject,
+  kind: 'TCPRoute' | 'TLSRoute',
+  rules: Json[],
+  hostnames: string[],
+  enforce: boolean,
+): Iterable<[Json | undefined, ConfigError | undefined]> {
   for (const r of rules) {
     const backendRefs = list(r.backendRefs).map(obj);
     if (weightSum(backendRefs) === 0) {
@@ -50,7 +57,9 @@ export function compatibleRoutesForHost(routes: Json[], parentHost: string): Jso
     if (m.length === 1 && list((m[0] as Json).sniHosts).length > 1) {
       const c = clone(r);
       const cm = obj(list(c.match)[0]);
-      cm.sniHosts = list(cm.sniHosts).map(str).filter((h) => hostMatches(parentHost, h));
+      cm.sniHosts = list(cm.sniHosts)
+        .map(str)
+        .filter((h) => hostMatches(parentHost, h));
       return c;
     }
     return r;

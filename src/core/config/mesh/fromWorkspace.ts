@@ -31,7 +31,11 @@ export function meshInputsFromResources(resources: readonly Resource[], override
   if (meshText !== undefined) {
     try {
       meshConfig = mergeMeshConfig(meshConfig, parseYamlObject(meshText));
-      notes.push(overrides.meshConfigText !== undefined ? 'Mesh config: from the mesh config file, over Istio defaults.' : 'Mesh config: from ConfigMap istio-system/istio, over Istio defaults.');
+      notes.push(
+        overrides.meshConfigText !== undefined
+          ? 'Mesh config: from the mesh config file, over Istio defaults.'
+          : 'Mesh config: from ConfigMap istio-system/istio, over Istio defaults.',
+      );
     } catch (e) {
       problems.push(`Mesh config could not be read (${(e as Error).message}); Istio defaults are used.`);
     }

@@ -104,18 +104,7 @@ function litOfText(text: string): Lit {
   return { kind: 'number', value: Number(t), literal: t };
 }
 
-type GoScalar =
-  | 'bool'
-  | 'string'
-  | 'int32'
-  | 'int64'
-  | 'uint32'
-  | 'uint64'
-  | 'float32'
-  | 'float64'
-  | 'protoreflect.EnumNumber'
-  | '[]uint8'
-  | 'uint8';
+type GoScalar = 'bool' | 'string' | 'int32' | 'int64' | 'uint32' | 'uint64' | 'float32' | 'float64' | 'protoreflect.EnumNumber' | '[]uint8' | 'uint8';
 
 const INT_RANGE: Record<string, [bigint, bigint]> = {
   int32: [-(2n ** 31n), 2n ** 31n - 1n],
@@ -668,7 +657,10 @@ export function istioctlDecodedObject(kind: string, group: string, object: unkno
   const info = KINDS.get(`${group}/${kind}`);
   if (info === undefined || !isObject(object)) return undefined;
   let out: Record<string, unknown> | undefined;
-  for (const [key, message] of [['spec', info.spec], ['status', info.status]] as const) {
+  for (const [key, message] of [
+    ['spec', info.spec],
+    ['status', info.status],
+  ] as const) {
     if (message === undefined || !Object.hasOwn(object, key)) continue;
     const fixed = emptyNullElements(message, object[key]);
     if (fixed !== object[key]) (out ??= { ...object })[key] = fixed;

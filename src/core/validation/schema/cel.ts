@@ -15,7 +15,15 @@ const URL_MARK = '\u0000url';
 function urlValue(s: string): CelResult | ReturnType<typeof cel.celMap> {
   const u = parseRequestUri(s);
   if ('error' in u) throw new Error(`URL parse error during conversion from string: ${u.error}`);
-  return cel.celMap(new Map([[URL_MARK, '1'], ['scheme', u.scheme], ['host', u.host], ['path', u.path], ['query', u.query]]));
+  return cel.celMap(
+    new Map([
+      [URL_MARK, '1'],
+      ['scheme', u.scheme],
+      ['host', u.host],
+      ['path', u.path],
+      ['query', u.query],
+    ]),
+  );
 }
 
 function urlPart(part: string) {
@@ -113,7 +121,7 @@ function native(rule: string, v: unknown): boolean | undefined {
 
 /** `has(self.x)` as CEL sees our values: the key is there (toCel drops undefined). */
 function has(o: Record<string, unknown>, key: string): boolean {
-  return  Object.hasOwn(o, key) && o[key] !== undefined;
+  return Object.hasOwn(o, key) && o[key] !== undefined;
 }
 
 function asObject(v: unknown): Record<string, unknown> | undefined {
@@ -260,10 +268,7 @@ const SHAPE_RULES = new Map<string, (v: unknown) => boolean | undefined>([
       return o ? Object.keys(o).every((k) => o[k] === undefined || ([...k].length < 63 && PORT_NAME.test(k))) : undefined;
     },
   ],
-  [
-    '((has(self.operation) ? self.operation : "") == "REMOVE") ? !has(self.value) : true',
-    absentWhen('operation', '', (op) => op === 'REMOVE', 'value'),
-  ],
+  ['((has(self.operation) ? self.operation : "") == "REMOVE") ? !has(self.value) : true', absentWhen('operation', '', (op) => op === 'REMOVE', 'value')],
   [
     'has(self.wasm) != has(self.lua)',
     (v) => {

@@ -65,7 +65,8 @@ export function parseRequestUri(raw: string): ParsedUrl {
     host = at >= 0 ? authority.slice(at + 1) : authority;
     const bad = badEscape(host);
     if (bad !== undefined) return fail(`invalid URL escape ${JSON.stringify(bad)}`);
-    if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:[\]%]*$/.test(host)) return fail(`invalid character ${JSON.stringify(host.replace(/[A-Za-z0-9\-._~!$&'()*+,;=:[\]%]/g, '')[0])} in host name`);
+    if (!/^[A-Za-z0-9\-._~!$&'()*+,;=:[\]%]*$/.test(host))
+      return fail(`invalid character ${JSON.stringify(host.replace(/[A-Za-z0-9\-._~!$&'()*+,;=:[\]%]/g, '')[0])} in host name`);
   }
   const bad = badEscape(rest);
   if (bad !== undefined) return fail(`invalid URL escape ${JSON.stringify(bad)}`);

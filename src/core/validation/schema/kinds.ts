@@ -55,6 +55,7 @@ export function kindFindings(apiVersion: string, kind: string): ValidationFindin
       best = k;
     }
   }
-  const hint = best && bestD <= Math.max(2, Math.floor(kind.length / 3)) ? `; did you mean ${best.kind}?` : `; ${group} has ${candidates.map((k) => k.kind).join(', ')}`;
+  const hint =
+    best && bestD <= Math.max(2, Math.floor(kind.length / 3)) ? `; did you mean ${best.kind}?` : `; ${group} has ${candidates.map((k) => k.kind).join(', ')}`;
   return [{ level: 'error', layer: 'schema', path: 'kind', message: `${noMatch}: ${group} has no kind ${JSON.stringify(kind)}${hint}` }];
 }

@@ -297,7 +297,10 @@ function walkNode(v: unknown, s: Node, out: WalkResult): void {
       const p = apiPath(path);
       const msg = rule.message ?? `failed rule: ${rule.rule}`;
       const type = s.type === 'any' ? (typeof v === 'number' ? 'integer' : jsonType(v)) : s.type;
-      out.cel.push({ message: r.error ? `${p}: Invalid value: "${type}": ${r.error} evaluating rule: ${msg}` : `${p}: Invalid value: "${type}": ${msg}`, path });
+      out.cel.push({
+        message: r.error ? `${p}: Invalid value: "${type}": ${r.error} evaluating rule: ${msg}` : `${p}: Invalid value: "${type}": ${msg}`,
+        path,
+      });
     }
   }
 }
@@ -345,7 +348,10 @@ function walkObject(o: Record<string, unknown>, s: Node, out: WalkResult): void 
       if (set.length > 1) {
         const path = here();
         const p = apiPath(path);
-        out.structural.push({ message: `${p}: Invalid value: "object": "${p}" must validate one and only one schema (oneOf). Found ${set.length} valid alternatives: only one of ${set.join(', ')} may be set`, path });
+        out.structural.push({
+          message: `${p}: Invalid value: "object": "${p}" must validate one and only one schema (oneOf). Found ${set.length} valid alternatives: only one of ${set.join(', ')} may be set`,
+          path,
+        });
       }
     }
   }

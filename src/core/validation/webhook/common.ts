@@ -46,7 +46,8 @@ export function validatePercentage(o: Obj | undefined, k: string, path: string):
   const p = msg(o, k);
   if (!p) return new V();
   const value = numberOf(get(p, 'value'));
-  if (value < 0 || value > 100 || (value > 0 && value < 0.0001)) return one(`percentage ${formatFloatG(value)} is neither 0.0, nor in range [0.0001, 100.0]`, path);
+  if (value < 0 || value > 100 || (value > 0 && value < 0.0001))
+    return one(`percentage ${formatFloatG(value)} is neither 0.0, nor in range [0.0001, 100.0]`, path);
   return new V();
 }
 
@@ -84,7 +85,8 @@ const ALLOWED_TARGET_REFS: ReadonlyArray<readonly [string, string]> = [
 ];
 
 /** Go's %v of the allowed []GroupVersionKind (each printed as group/version/kind). */
-const ALLOWED_TARGET_REFS_TEXT = '[core/v1/Service networking.istio.io/v1/ServiceEntry gateway.networking.k8s.io/v1/Gateway gateway.networking.k8s.io/v1/GatewayClass]';
+const ALLOWED_TARGET_REFS_TEXT =
+  '[core/v1/Service networking.istio.io/v1/ServiceEntry gateway.networking.k8s.io/v1/Gateway gateway.networking.k8s.io/v1/GatewayClass]';
 
 export function validatePolicyTargetReference(ref: Obj | null | undefined, path: string): V {
   const v = new V();
@@ -119,11 +121,34 @@ export function policyTargeting(spec: Obj, withTargetRef = true): V {
 
 // ---- protocols --------------------------------------------------------------------------
 
-export type Protocol = 'TCP' | 'UDP' | 'GRPC' | 'GRPC-Web' | 'HTTP' | 'HTTP_PROXY' | 'HTTP2' | 'HTTPS' | 'TLS' | 'Mongo' | 'Redis' | 'MySQL' | 'UnsupportedProtocol';
+export type Protocol =
+  | 'TCP'
+  | 'UDP'
+  | 'GRPC'
+  | 'GRPC-Web'
+  | 'HTTP'
+  | 'HTTP_PROXY'
+  | 'HTTP2'
+  | 'HTTPS'
+  | 'TLS'
+  | 'Mongo'
+  | 'Redis'
+  | 'MySQL'
+  | 'UnsupportedProtocol';
 
 const PROTOCOLS: Record<string, Protocol> = {
-  tcp: 'TCP', udp: 'UDP', grpc: 'GRPC', 'grpc-web': 'GRPC-Web', http: 'HTTP', http_proxy: 'HTTP_PROXY', http2: 'HTTP2',
-  https: 'HTTPS', tls: 'TLS', mongo: 'Mongo', redis: 'Redis', mysql: 'MySQL',
+  tcp: 'TCP',
+  udp: 'UDP',
+  grpc: 'GRPC',
+  'grpc-web': 'GRPC-Web',
+  http: 'HTTP',
+  http_proxy: 'HTTP_PROXY',
+  http2: 'HTTP2',
+  https: 'HTTPS',
+  tls: 'TLS',
+  mongo: 'Mongo',
+  redis: 'Redis',
+  mysql: 'MySQL',
 };
 
 /** protocol.Parse */
@@ -412,7 +437,8 @@ export function validateClientTLS(configNamespace: string, tls: Obj | undefined,
   if (credentialName !== '' && credentialName.startsWith('configmap://')) {
     const rn = parseConfigMapName(credentialName);
     if (typeof rn === 'string') v.err(`invalid configmap:// credentialName: ${rn}`, path);
-    else if (rn.namespace !== configNamespace || configNamespace === '') v.err(`invalid configmap:// credentialName: namespace must match the configuration namespace ${goQuote(configNamespace)}`, path);
+    else if (rn.namespace !== configNamespace || configNamespace === '')
+      v.err(`invalid configmap:// credentialName: namespace must match the configuration namespace ${goQuote(configNamespace)}`, path);
   }
   const mode = enumv(tls, 'mode', CLIENT_TLS_MODES);
   const caCertificates = s(tls, 'caCertificates');
@@ -438,4 +464,3 @@ export function validateClientTLS(configNamespace: string, tls: Obj | undefined,
   }
   return v;
 }
-

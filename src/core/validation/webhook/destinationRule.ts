@@ -14,9 +14,16 @@ function validateOutlierDetection(od: Obj | undefined, path: string): V {
   const v = new V();
   if (!od) return v;
   v.add(validateDuration(od, 'baseEjectionTime', at(path, od, 'baseEjectionTime')));
-  if (n(od, 'consecutiveErrors') !== 0) v.warn('outlier detection consecutive errors is deprecated, use consecutiveGatewayErrors or consecutive5xxErrors instead', at(path, od, 'consecutiveErrors'));
+  if (n(od, 'consecutiveErrors') !== 0)
+    v.warn(
+      'outlier detection consecutive errors is deprecated, use consecutiveGatewayErrors or consecutive5xxErrors instead',
+      at(path, od, 'consecutiveErrors'),
+    );
   if (!b(od, 'splitExternalLocalOriginErrors') && (wrappedNum(od, 'consecutiveLocalOriginFailures') ?? 0) > 0) {
-    v.err('outlier detection consecutive local origin failures is specified, but split external local origin errors is set to false', at(path, od, 'consecutiveLocalOriginFailures'));
+    v.err(
+      'outlier detection consecutive local origin failures is specified, but split external local origin errors is set to false',
+      at(path, od, 'consecutiveLocalOriginFailures'),
+    );
   }
   v.add(validateDuration(od, 'interval', at(path, od, 'interval')));
   v.add(validatePercent(n(od, 'maxEjectionPercent'), at(path, od, 'maxEjectionPercent')));
@@ -37,7 +44,8 @@ export function validateConnectionPool(cp: Obj | undefined, path: string): V {
     if (n(http, 'maxRequestsPerConnection') < 0) v.err('max requests per connection must be non-negative', hp);
     if (n(http, 'maxRetries') < 0) v.err('max retries must be non-negative', hp);
     v.addErrors(validateDuration(http, 'idleTimeout', at(hp, http, 'idleTimeout')));
-    if (enumv(http, 'h2UpgradePolicy', H2_UPGRADE) === 'UPGRADE' && b(http, 'useClientProtocol')) v.err('use client protocol must not be true when H2UpgradePolicy is UPGRADE', hp);
+    if (enumv(http, 'h2UpgradePolicy', H2_UPGRADE) === 'UPGRADE' && b(http, 'useClientProtocol'))
+      v.err('use client protocol must not be true when H2UpgradePolicy is UPGRADE', hp);
     if (n(http, 'maxConcurrentStreams') < 0) v.err('max concurrent streams must be non-negative', hp);
     const ka = msg(http, 'http2KeepAlive');
     if (ka) {
@@ -173,14 +181,16 @@ export function validateZoneAwareLbSetting(lb: Obj | undefined, hasOutlier: bool
   const priority = strs(lb, 'failoverPriority');
   const failover = items(lb, 'failover');
   for (const l of priority) {
-    if (TOPOLOGY_LABELS.has(l)) v.err(`'failover_priority' for zone aware lb must not use topology label '${l}'; region- and zone-level routing are handled automatically`, path);
+    if (TOPOLOGY_LABELS.has(l))
+      v.err(`'failover_priority' for zone aware lb must not use topology label '${l}'; region- and zone-level routing are handled automatically`, path);
   }
   if ((failover.length !== 0 || priority.length !== 0) && !hasOutlier) v.warn('outlier detection policy must be provided for failover', path);
   for (const f of failover) {
     const from = s(f ?? undefined, 'from');
     const to = s(f ?? undefined, 'to');
     if (from === to) v.err('zone aware lb failover settings must specify different regions', path);
-    if (from.includes('/') || to.includes('/')) v.err('zone aware lb failover only specifies region; zone and subzone failover are handled automatically', path);
+    if (from.includes('/') || to.includes('/'))
+      v.err('zone aware lb failover only specifies region; zone and subzone failover are handled automatically', path);
     if (to.includes('*') || from.includes('*')) v.err("zone aware lb failover region should not contain '*' wildcard", path);
   }
   return v;
@@ -207,7 +217,8 @@ function validateLoadBalancer(lb: Obj | undefined, hasOutlier: boolean, path: st
       }
     }
     const minRing = n(ch, 'minimumRingSize');
-    if (minRing !== 0) v.warn("consistent hash MinimumRingSize is deprecated, use ConsistentHashLB's RingHash configuration instead", at(cp, ch, 'minimumRingSize'));
+    if (minRing !== 0)
+      v.warn("consistent hash MinimumRingSize is deprecated, use ConsistentHashLB's RingHash configuration instead", at(cp, ch, 'minimumRingSize'));
     if (minRing !== 0 && (msg(ch, 'ringHash') || msg(ch, 'maglev'))) v.err('only one of MinimumRingSize or Maglev/Ringhash can be specified', cp);
     const ml = msg(ch, 'maglev');
     if (ml) {
@@ -291,7 +302,8 @@ export function validateTrafficPolicy(ns: string, policy: Obj | undefined, path:
   const pls = list(policy, 'portLevelSettings');
   const tunnel = msg(policy, 'tunnel');
   const pp = msg(policy, 'proxyProtocol');
-  if (!od && !cp && !lb && !tls && pls === undefined && !tunnel && !pp && !msg(policy, 'retryBudget')) return v.err('traffic policy must have at least one field', path);
+  if (!od && !cp && !lb && !tls && pls === undefined && !tunnel && !pp && !msg(policy, 'retryBudget'))
+    return v.err('traffic policy must have at least one field', path);
   if (tunnel && pp) return v.err('tunnel and proxyProtocol must not be set together', path);
   // Each part only when written: their checks find nothing in an absent part, and a mesh's
   // thousands of rules would otherwise build a path and a result for every one of them.

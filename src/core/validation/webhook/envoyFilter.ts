@@ -11,30 +11,59 @@ import { at, enumv, get, idx, items, msg, s, strEntries, type Obj } from './read
 import { V } from './result.ts';
 import { SPEC, type Cfg } from './common.ts';
 
-const APPLY_TO = ['INVALID', 'LISTENER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION', 'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER', 'EXTENSION_CONFIG', 'BOOTSTRAP', 'LISTENER_FILTER'] as const;
+const APPLY_TO = [
+  'INVALID',
+  'LISTENER',
+  'FILTER_CHAIN',
+  'NETWORK_FILTER',
+  'HTTP_FILTER',
+  'ROUTE_CONFIGURATION',
+  'VIRTUAL_HOST',
+  'HTTP_ROUTE',
+  'CLUSTER',
+  'EXTENSION_CONFIG',
+  'BOOTSTRAP',
+  'LISTENER_FILTER',
+] as const;
 const OPERATIONS = ['INVALID', 'MERGE', 'ADD', 'REMOVE', 'INSERT_BEFORE', 'INSERT_AFTER', 'INSERT_FIRST', 'REPLACE', 'MERGE_AND_REPLACE_LIST'] as const;
 const CONTEXTS = ['ANY', 'SIDECAR_INBOUND', 'SIDECAR_OUTBOUND', 'GATEWAY', 'WAYPOINT'] as const;
 const HCM = 'envoy.filters.network.http_connection_manager';
 
 /** xds.ReverseDeprecatedFilterNames: deprecated name → canonical name. */
 const DEPRECATED_NAMES: Record<string, string> = {
-  'envoy.buffer': 'envoy.filters.http.buffer', 'envoy.cors': 'envoy.filters.http.cors', 'envoy.csrf': 'envoy.filters.http.csrf',
-  'envoy.http_dynamo_filter': 'envoy.filters.http.dynamo', 'envoy.ext_authz': 'envoy.filters.network.ext_authz', 'envoy.fault': 'envoy.filters.http.fault',
-  'envoy.grpc_http1_bridge': 'envoy.filters.http.grpc_http1_bridge', 'envoy.grpc_json_transcoder': 'envoy.filters.http.grpc_json_transcoder',
-  'envoy.grpc_web': 'envoy.filters.http.grpc_web', 'envoy.gzip': 'envoy.filters.http.gzip', 'envoy.health_check': 'envoy.filters.http.health_check',
-  'envoy.ip_tagging': 'envoy.filters.http.ip_tagging', 'envoy.lua': 'envoy.filters.http.lua', 'envoy.rate_limit': 'envoy.filters.http.ratelimit',
-  'envoy.router': 'envoy.filters.http.router', 'envoy.squash': 'envoy.filters.http.squash', 'envoy.listener.http_inspector': 'envoy.filters.listener.http_inspector',
-  'envoy.listener.original_dst': 'envoy.filters.listener.original_dst', 'envoy.listener.original_src': 'envoy.filters.listener.original_src',
-  'envoy.listener.proxy_protocol': 'envoy.filters.listener.proxy_protocol', 'envoy.listener.tls_inspector': 'envoy.filters.listener.tls_inspector',
-  'envoy.client_ssl_auth': 'envoy.filters.network.client_ssl_auth', 'envoy.http_connection_manager': HCM, 'envoy.mongo_proxy': 'envoy.filters.network.mongo_proxy',
-  'envoy.ratelimit': 'envoy.filters.network.ratelimit', 'envoy.redis_proxy': 'envoy.filters.network.redis_proxy', 'envoy.tcp_proxy': 'envoy.filters.network.tcp_proxy',
+  'envoy.buffer': 'envoy.filters.http.buffer',
+  'envoy.cors': 'envoy.filters.http.cors',
+  'envoy.csrf': 'envoy.filters.http.csrf',
+  'envoy.http_dynamo_filter': 'envoy.filters.http.dynamo',
+  'envoy.ext_authz': 'envoy.filters.network.ext_authz',
+  'envoy.fault': 'envoy.filters.http.fault',
+  'envoy.grpc_http1_bridge': 'envoy.filters.http.grpc_http1_bridge',
+  'envoy.grpc_json_transcoder': 'envoy.filters.http.grpc_json_transcoder',
+  'envoy.grpc_web': 'envoy.filters.http.grpc_web',
+  'envoy.gzip': 'envoy.filters.http.gzip',
+  'envoy.health_check': 'envoy.filters.http.health_check',
+  'envoy.ip_tagging': 'envoy.filters.http.ip_tagging',
+  'envoy.lua': 'envoy.filters.http.lua',
+  'envoy.rate_limit': 'envoy.filters.http.ratelimit',
+  'envoy.router': 'envoy.filters.http.router',
+  'envoy.squash': 'envoy.filters.http.squash',
+  'envoy.listener.http_inspector': 'envoy.filters.listener.http_inspector',
+  'envoy.listener.original_dst': 'envoy.filters.listener.original_dst',
+  'envoy.listener.original_src': 'envoy.filters.listener.original_src',
+  'envoy.listener.proxy_protocol': 'envoy.filters.listener.proxy_protocol',
+  'envoy.listener.tls_inspector': 'envoy.filters.listener.tls_inspector',
+  'envoy.client_ssl_auth': 'envoy.filters.network.client_ssl_auth',
+  'envoy.http_connection_manager': HCM,
+  'envoy.mongo_proxy': 'envoy.filters.network.mongo_proxy',
+  'envoy.ratelimit': 'envoy.filters.network.ratelimit',
+  'envoy.redis_proxy': 'envoy.filters.network.redis_proxy',
+  'envoy.tcp_proxy': 'envoy.filters.network.tcp_proxy',
 };
 
 function listenerMatchName(name: string, path: string, v: V): void {
   const canonical = Object.hasOwn(DEPRECATED_NAMES, name) ? DEPRECATED_NAMES[name] : undefined;
   if (canonical) v.warn(`using deprecated filter name ${JSON.stringify(name)}; use ${JSON.stringify(canonical)} instead`, path);
 }
-
 
 /** Type URLs under typed_config/typedConfig anywhere in the value. */
 function typeUrls(x: unknown, out: string[], depth = 0): void {
@@ -74,7 +103,7 @@ function missingTypedConfig(applyTo: string, value: Obj): string[] {
 }
 
 function validatePatchValue(applyTo: string, value: unknown, path: string, v: V): void {
-  if (applyTo === 'INVALID' || !(applyTo as string in Object.fromEntries(APPLY_TO.map((a) => [a, 1])))) {
+  if (applyTo === 'INVALID' || !((applyTo as string) in Object.fromEntries(APPLY_TO.map((a) => [a, 1])))) {
     v.err(`Envoy filter: unknown object type for applyTo ${applyTo}`, path);
     return;
   }
@@ -89,7 +118,10 @@ function validatePatchValue(applyTo: string, value: unknown, path: string, v: V)
   typeUrls(o, urls);
   const v2 = urls.find((u) => u.includes('.v2.') || u.includes('.v2alpha.'));
   if (v2) {
-    v.err(`referenced type unknown (hint: try using the v3 XDS API): Envoy filter: unable to resolve ${JSON.stringify(v2)}: ${JSON.stringify(v2.slice(v2.lastIndexOf('/') + 1))} not found`, path);
+    v.err(
+      `referenced type unknown (hint: try using the v3 XDS API): Envoy filter: unable to resolve ${JSON.stringify(v2)}: ${JSON.stringify(v2.slice(v2.lastIndexOf('/') + 1))} not found`,
+      path,
+    );
     return;
   }
   const missing = missingTypedConfig(applyTo, o);
@@ -145,7 +177,9 @@ function validateEnvoyFilterBody(spec: Obj, v: V): V {
       }
     }
     const mp = at(p, cp, 'match');
-    const objectTypes = match ? (['listener', 'routeConfiguration', 'cluster'] as const).find((k) => get(match, k) !== undefined && get(match, k) !== null) : undefined;
+    const objectTypes = match
+      ? (['listener', 'routeConfiguration', 'cluster'] as const).find((k) => get(match, k) !== undefined && get(match, k) !== null)
+      : undefined;
     switch (applyTo) {
       case 'LISTENER':
       case 'FILTER_CHAIN':
@@ -189,7 +223,8 @@ function validateEnvoyFilterBody(spec: Obj, v: V): V {
       case 'ROUTE_CONFIGURATION':
       case 'VIRTUAL_HOST':
       case 'HTTP_ROUTE':
-        if (match && objectTypes && !msg(match, 'routeConfiguration')) v.err('Envoy filter: applyTo for http route class objects cannot have non route configuration match', mp);
+        if (match && objectTypes && !msg(match, 'routeConfiguration'))
+          v.err('Envoy filter: applyTo for http route class objects cannot have non route configuration match', mp);
         break;
       case 'CLUSTER':
         if (match && objectTypes && !msg(match, 'cluster')) v.err('Envoy filter: applyTo for cluster class objects cannot have non cluster match', mp);
@@ -202,6 +237,9 @@ function validateEnvoyFilterBody(spec: Obj, v: V): V {
 
 export function validateEnvoyFilter(cfg: Cfg): V {
   const v = new V();
-  v.warn('EnvoyFilter exposes internal implementation details that may change at any time. Prefer other APIs if possible, and exercise extreme caution, especially around upgrades.', SPEC);
+  v.warn(
+    'EnvoyFilter exposes internal implementation details that may change at any time. Prefer other APIs if possible, and exercise extreme caution, especially around upgrades.',
+    SPEC,
+  );
   return validateEnvoyFilterBody(cfg.spec, v);
 }

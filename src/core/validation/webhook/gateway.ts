@@ -11,9 +11,21 @@ const TLS_PROTOCOLS = ['TLS_AUTO', 'TLSV1_0', 'TLSV1_1', 'TLSV1_2', 'TLSV1_3'] a
 
 /** security.ValidCipherSuites */
 const VALID_CIPHERS = new Set([
-  'ECDHE-ECDSA-AES128-GCM-SHA256', 'ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-AES256-GCM-SHA384', 'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-CHACHA20-POLY1305', 'ECDHE-RSA-CHACHA20-POLY1305', 'ECDHE-ECDSA-AES128-SHA', 'ECDHE-RSA-AES128-SHA',
-  'ECDHE-ECDSA-AES256-SHA', 'ECDHE-RSA-AES256-SHA', 'AES128-GCM-SHA256', 'AES256-GCM-SHA384', 'AES128-SHA', 'AES256-SHA', 'DES-CBC3-SHA',
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+  'ECDHE-ECDSA-AES128-SHA',
+  'ECDHE-RSA-AES128-SHA',
+  'ECDHE-ECDSA-AES256-SHA',
+  'ECDHE-RSA-AES256-SHA',
+  'AES128-GCM-SHA256',
+  'AES256-GCM-SHA384',
+  'AES128-SHA',
+  'AES256-SHA',
+  'DES-CBC3-SHA',
 ]);
 
 function isValidCipherSuite(cs: string): boolean {
@@ -63,7 +75,15 @@ export function validateServerTLS(tls: Obj | undefined, path: string): V {
     return v;
   }
   if (mode === 'PASSTHROUGH' || mode === 'AUTO_PASSTHROUGH') {
-    if (caCrl !== '' || serverCertificate !== '' || privateKey !== '' || caCertificates !== '' || tlsCertificates.length > 0 || credentialName !== '' || credentialNames.length > 0) {
+    if (
+      caCrl !== '' ||
+      serverCertificate !== '' ||
+      privateKey !== '' ||
+      caCertificates !== '' ||
+      tlsCertificates.length > 0 ||
+      credentialName !== '' ||
+      credentialNames.length > 0
+    ) {
       v.warn(`${mode} mode does not use certificates, they will be ignored`, path);
     }
   }
@@ -75,7 +95,10 @@ export function validateServerTLS(tls: Obj | undefined, path: string): V {
   if (sources > 1) v.err('only one of credential_name, credential_names, server_certificate/private_key, tls_certificates should be specified', path);
   const simpleOrMutual = mode === 'SIMPLE' || mode === 'MUTUAL' || mode === 'OPTIONAL_MUTUAL';
   if (simpleOrMutual && (credentialName !== '' || credentialNames.length > 0)) return v;
-  const certs = tlsCertificates.length > 0 ? tlsCertificates.map((c) => ({ serverCertificate: s(c ?? undefined, 'serverCertificate'), privateKey: s(c ?? undefined, 'privateKey') })) : [{ serverCertificate, privateKey }];
+  const certs =
+    tlsCertificates.length > 0
+      ? tlsCertificates.map((c) => ({ serverCertificate: s(c ?? undefined, 'serverCertificate'), privateKey: s(c ?? undefined, 'privateKey') }))
+      : [{ serverCertificate, privateKey }];
   if (simpleOrMutual) {
     let prefix = 'SIMPLE TLS';
     if (mode === 'MUTUAL' || mode === 'OPTIONAL_MUTUAL') {
@@ -113,7 +136,8 @@ function validateServerPort(port: Obj | undefined, bind: string, path: string): 
   const v = new V();
   if (!port) return v.err('port is required', path);
   const protocol = s(port, 'protocol');
-  if (parseProtocol(protocol) === 'UnsupportedProtocol') v.err(`invalid protocol ${goQuote(protocol)}, supported protocols are HTTP, HTTP2, GRPC, GRPC-WEB, MONGO, REDIS, MYSQL, TCP`, `${path}.protocol`);
+  if (parseProtocol(protocol) === 'UnsupportedProtocol')
+    v.err(`invalid protocol ${goQuote(protocol)}, supported protocols are HTTP, HTTP2, GRPC, GRPC-WEB, MONGO, REDIS, MYSQL, TCP`, `${path}.protocol`);
   const number = n(port, 'number');
   if (number > 0 || !bind.startsWith('unix://')) {
     const e = validatePort(number);
@@ -203,7 +227,8 @@ export function validateGateway(cfg: Cfg): V {
       const name = s(port, 'name');
       if (portNames.has(name)) v.err(`port names in servers must be unique: duplicate name ${name}`, at(at(path, srv, 'port'), port, 'name'));
       portNames.add(name);
-      if (!isHTTP(parseProtocol(s(port, 'protocol'))) && b(msg(srv, 'tls'), 'httpsRedirect')) v.warn('tls.httpsRedirect should only be used with http servers', at(path, srv, 'tls'));
+      if (!isHTTP(parseProtocol(s(port, 'protocol'))) && b(msg(srv, 'tls'), 'httpsRedirect'))
+        v.warn('tls.httpsRedirect should only be used with http servers', at(path, srv, 'tls'));
     }
   });
   return v;

@@ -410,12 +410,18 @@ function parse(whole: string): void {
 function escapeValue(esc: string): number {
   const c = esc[1] ?? '';
   switch (c) {
-    case 'a': return 7;
-    case 'f': return 12;
-    case 'n': return 10;
-    case 'r': return 13;
-    case 't': return 9;
-    case 'v': return 11;
+    case 'a':
+      return 7;
+    case 'f':
+      return 12;
+    case 'n':
+      return 10;
+    case 'r':
+      return 13;
+    case 't':
+      return 9;
+    case 'v':
+      return 11;
     case 'x': {
       const body = esc.startsWith('\\x{') ? esc.slice(3, -1) : esc.slice(2);
       return parseInt(body, 16);

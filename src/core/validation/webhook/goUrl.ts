@@ -17,7 +17,7 @@ function parseError(op: string, url: string, err: string): string {
 /** Characters net/url refuses unescaped in a host. */
 function hostCharOk(c: string): boolean {
   if (/^[A-Za-z0-9\-_.~]$/.test(c)) return true;
-  return "!$&'()*+,;=:[]<>\"".includes(c);
+  return '!$&\'()*+,;=:[]<>"'.includes(c);
 }
 
 function validOptionalPort(port: string): boolean {
@@ -91,7 +91,7 @@ export function goParseURL(raw: string, viaRequest = false): GoURL | string {
     }
     break;
   }
-  if (rest.endsWith('?') && (rest.split('?').length - 1) === 1) rest = rest.slice(0, -1);
+  if (rest.endsWith('?') && rest.split('?').length - 1 === 1) rest = rest.slice(0, -1);
   else {
     const q = rest.indexOf('?');
     if (q >= 0) rest = rest.slice(0, q);

@@ -67,7 +67,8 @@ export function validateWildcardDomainForGatewayVS(sni: boolean, domain: string)
     const hostname = trimDots(parts[3] as string);
     if (direction !== 'outbound') return `domain name ${goQuote(domain)} invalid (label ${goQuote(direction)} invalid)`;
     if (!/[0-9]/.test(port)) return `domain name ${goQuote(domain)} invalid (label ${goQuote(port)} invalid). should follow ${OUTBOUND_FORMAT} format`;
-    if (!/[a-zA-Z]/.test(hostname)) return `domain name ${goQuote(domain)} invalid (label ${goQuote(hostname)} invalid). should follow ${OUTBOUND_FORMAT} format`;
+    if (!/[a-zA-Z]/.test(hostname))
+      return `domain name ${goQuote(domain)} invalid (label ${goQuote(hostname)} invalid). should follow ${OUTBOUND_FORMAT} format`;
     return undefined;
   }
   return validateWildcardDomain(domain);
@@ -122,7 +123,13 @@ function validateVisibility(e: string): string | undefined {
 }
 
 /** validateExportTo */
-export function validateExportTo(namespace: string, exportTo: readonly string[], isServiceEntry: boolean, isDestinationRuleWithSelector: boolean, path?: string): V {
+export function validateExportTo(
+  namespace: string,
+  exportTo: readonly string[],
+  isServiceEntry: boolean,
+  isDestinationRuleWithSelector: boolean,
+  path?: string,
+): V {
   const v = new V();
   if (exportTo.length === 0) return v;
   const set = new Set<string>();

@@ -6,7 +6,13 @@
 // name left out; http prefix matches are also checked for being covered by an earlier,
 // shorter prefix.
 import { goQuote } from '../../go/fmt.ts';
-import { VirtualServiceRuleLists, type HTTPMatchRequest, type L4MatchAttributes, type StringMatch, type TLSMatchAttributes } from '../../config/api/networking.ts';
+import {
+  VirtualServiceRuleLists,
+  type HTTPMatchRequest,
+  type L4MatchAttributes,
+  type StringMatch,
+  type TLSMatchAttributes,
+} from '../../config/api/networking.ts';
 import type { V } from './result.ts';
 import type { Obj } from './read.ts';
 
@@ -58,18 +64,35 @@ type MatchFields<M> = ReadonlyArray<readonly [keyof M & string, FieldKind]>;
 type RuleWithNils<M> = { name: string; match: readonly (M | null)[] } | null;
 
 const HTTP_MATCH_FIELDS: MatchFields<HTTPMatchRequest> = [
-  ['uri', 'stringMatch'], ['scheme', 'stringMatch'], ['method', 'stringMatch'], ['authority', 'stringMatch'],
-  ['headers', 'stringMatchMap'], ['port', 'uint'], ['sourceLabels', 'stringMap'], ['gateways', 'stringList'],
-  ['queryParams', 'stringMatchMap'], ['ignoreUriCase', 'bool'], ['withoutHeaders', 'stringMatchMap'],
-  ['sourceNamespace', 'string'], ['statPrefix', 'string'],
+  ['uri', 'stringMatch'],
+  ['scheme', 'stringMatch'],
+  ['method', 'stringMatch'],
+  ['authority', 'stringMatch'],
+  ['headers', 'stringMatchMap'],
+  ['port', 'uint'],
+  ['sourceLabels', 'stringMap'],
+  ['gateways', 'stringList'],
+  ['queryParams', 'stringMatchMap'],
+  ['ignoreUriCase', 'bool'],
+  ['withoutHeaders', 'stringMatchMap'],
+  ['sourceNamespace', 'string'],
+  ['statPrefix', 'string'],
 ];
 const TCP_MATCH_FIELDS: MatchFields<L4MatchAttributes> = [
-  ['destinationSubnets', 'stringList'], ['port', 'uint'], ['sourceSubnet', 'string'], ['sourceLabels', 'stringMap'],
-  ['gateways', 'stringList'], ['sourceNamespace', 'string'],
+  ['destinationSubnets', 'stringList'],
+  ['port', 'uint'],
+  ['sourceSubnet', 'string'],
+  ['sourceLabels', 'stringMap'],
+  ['gateways', 'stringList'],
+  ['sourceNamespace', 'string'],
 ];
 const TLS_MATCH_FIELDS: MatchFields<TLSMatchAttributes> = [
-  ['sniHosts', 'stringList'], ['destinationSubnets', 'stringList'], ['port', 'uint'], ['sourceLabels', 'stringMap'],
-  ['gateways', 'stringList'], ['sourceNamespace', 'string'],
+  ['sniHosts', 'stringList'],
+  ['destinationSubnets', 'stringList'],
+  ['port', 'uint'],
+  ['sourceLabels', 'stringMap'],
+  ['gateways', 'stringList'],
+  ['sourceNamespace', 'string'],
 ];
 
 /** A field's text in the serialization; undefined for its zero value (left out, as omitempty does). */
@@ -226,7 +249,12 @@ function analyzeRules<M extends object>(kind: 'http' | 'tcp' | 'tls', rules: rea
     for (let b = a + 1; b < prefixes.length; b++) {
       const pb = prefixes[b] as PrefixMatch;
       if (pb.prefix === pa.prefix) continue;
-      if (covered(pa, pb)) report.ineffective(pb.route, `${pb.match} of prefix ${pb.prefix}`, `${pa.match} of prefix ${pa.prefix} on ${pa.route}`, { kind, ruleIndex: pb.ruleIndex, matchIndex: pb.matchIndex });
+      if (covered(pa, pb))
+        report.ineffective(pb.route, `${pb.match} of prefix ${pb.prefix}`, `${pa.match} of prefix ${pa.prefix} on ${pa.route}`, {
+          kind,
+          ruleIndex: pb.ruleIndex,
+          matchIndex: pb.matchIndex,
+        });
     }
   }
 }
@@ -236,7 +264,11 @@ export function analyzeRouteRules(spec: Obj, v: V): void {
   const lists = VirtualServiceRuleLists.readOrEmpty(spec);
   const report: Report = {
     unreachable: (rule, reason, at) =>
-      v.warnings.push({ message: `virtualService rule ${rule} not used (${reason})`, path: placePath(at), analysis: { type: 'VirtualServiceUnreachableRule', rule, reason } }),
+      v.warnings.push({
+        message: `virtualService rule ${rule} not used (${reason})`,
+        path: placePath(at),
+        analysis: { type: 'VirtualServiceUnreachableRule', rule, reason },
+      }),
     ineffective: (rule, match, duplicate, at) =>
       v.warnings.push({
         message: `virtualService rule ${rule} match ${match} is not used (duplicate/overlapping match in rule ${duplicate})`,

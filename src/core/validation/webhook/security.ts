@@ -22,7 +22,8 @@ function checkWildcardValues(key: string, values: readonly string[]): string | u
   for (const value of values) {
     const count = value.split('*').length - 1;
     if (count > 1) return `at most one wildcard is allowed, found in ${key}: ${goQuote(value)}`;
-    if (count === 1 && value !== '*' && !value.startsWith('*') && !value.endsWith('*')) return `wildcard is only allowed at the start or end, found in ${key}: ${goQuote(value)}`;
+    if (count === 1 && value !== '*' && !value.startsWith('*') && !value.endsWith('*'))
+      return `wildcard is only allowed at the start or end, found in ${key}: ${goQuote(value)}`;
   }
   return undefined;
 }
@@ -45,7 +46,8 @@ function checkServiceAccount(key: string, values: readonly string[]): string | u
     const slash = value.indexOf('/');
     if (slash >= 0) {
       if (slash === 0) return `expected format 'serviceAccount' or 'namespace/serviceAccount', found empty namespace ${goQuote(value)} in ${key}`;
-      if (slash === value.length - 1) return `expected format 'serviceAccount' or 'namespace/serviceAccount', found empty serviceAccount ${goQuote(value)} in ${key}`;
+      if (slash === value.length - 1)
+        return `expected format 'serviceAccount' or 'namespace/serviceAccount', found empty serviceAccount ${goQuote(value)} in ${key}`;
     }
   }
   return undefined;
@@ -66,7 +68,8 @@ function checkValidPathTemplate(key: string, paths: readonly string[]): string |
       }
       if ((glob === '{**}' || glob === '{*}') && foundAny) return `invalid or unsupported path ${path}, found in ${key}. {**} is not the last operator`;
       if (/[{}]/.test(glob)) return `invalid or unsupported path ${path}, found in ${key}. Contains '{' or '}' beyond a supported path template`;
-      if (containsTemplate && !VALID_LITERAL.test(glob)) return `invalid or unsupported path ${path}, found in ${key}. Contains segment ${glob} with invalid string literal`;
+      if (containsTemplate && !VALID_LITERAL.test(glob))
+        return `invalid or unsupported path ${path}, found in ${key}. Contains segment ${glob} with invalid string literal`;
     }
   }
   return undefined;
@@ -138,7 +141,22 @@ function multiText(messages: readonly string[]): string {
   return `${messages.length} errors occurred:\n${messages.map((m) => `\t* ${m}`).join('\n')}\n\n`;
 }
 
-const SOURCE_FIELDS = ['principals', 'notPrincipals', 'requestPrincipals', 'notRequestPrincipals', 'namespaces', 'notNamespaces', 'ipBlocks', 'notIpBlocks', 'remoteIpBlocks', 'notRemoteIpBlocks', 'serviceAccounts', 'notServiceAccounts', 'trustDomains', 'notTrustDomains'];
+const SOURCE_FIELDS = [
+  'principals',
+  'notPrincipals',
+  'requestPrincipals',
+  'notRequestPrincipals',
+  'namespaces',
+  'notNamespaces',
+  'ipBlocks',
+  'notIpBlocks',
+  'remoteIpBlocks',
+  'notRemoteIpBlocks',
+  'serviceAccounts',
+  'notServiceAccounts',
+  'trustDomains',
+  'notTrustDomains',
+];
 const OPERATION_FIELDS = ['ports', 'methods', 'paths', 'hosts', 'notPorts', 'notMethods', 'notPaths', 'notHosts'];
 
 export function validateAuthorizationPolicy(cfg: Cfg): V {
@@ -159,7 +177,11 @@ export function validateAuthorizationPolicy(cfg: Cfg): V {
   const rulesPath = at(SPEC, spec, 'rules');
   const provider = msg(spec, 'provider');
   if (action === 'CUSTOM') {
-    if (rulesRaw === undefined) errs.err('CUSTOM action without `rules` is meaningless as it will never be triggered, add an empty rule `{}` if you want it be triggered for every request', SPEC);
+    if (rulesRaw === undefined)
+      errs.err(
+        'CUSTOM action without `rules` is meaningless as it will never be triggered, add an empty rule `{}` if you want it be triggered for every request',
+        SPEC,
+      );
     else if (!provider || s(provider, 'name') === '') errs.err('`provider.name` must not be empty', at(SPEC, spec, 'provider'));
     rules.forEach((rule, i) => {
       if (rule === null) return;
@@ -197,7 +219,11 @@ export function validateAuthorizationPolicy(cfg: Cfg): V {
     });
   }
   if (provider && action !== 'CUSTOM') errs.err(`\`provider\` must not be with non CUSTOM action, found ${action}`, at(SPEC, spec, 'provider'));
-  if (action === 'DENY' && rulesRaw === undefined) errs.err('DENY action without `rules` is meaningless as it will never be triggered, add an empty rule `{}` if you want it be triggered for every request', SPEC);
+  if (action === 'DENY' && rulesRaw === undefined)
+    errs.err(
+      'DENY action without `rules` is meaningless as it will never be triggered, add an empty rule `{}` if you want it be triggered for every request',
+      SPEC,
+    );
   rules.forEach((rule, i) => {
     const rp = idx(rulesPath, i);
     if (rule === null) {
@@ -252,7 +278,20 @@ export function validateAuthorizationPolicy(cfg: Cfg): V {
       push(checkTrustDomainValues('NotTrustDomains', l('notTrustDomains')), 'notTrustDomains');
       push(checkEmptyValues('NotIpBlocks', l('notIpBlocks')), 'notIpBlocks');
       push(checkEmptyValues('NotRemoteIpBlocks', l('notRemoteIpBlocks')), 'notRemoteIpBlocks');
-      if (['notPrincipals', 'principals', 'ipBlocks', 'notIpBlocks', 'namespaces', 'notNamespaces', 'remoteIpBlocks', 'notRemoteIpBlocks', 'serviceAccounts', 'notServiceAccounts'].some((k) => list(src, k) !== undefined)) {
+      if (
+        [
+          'notPrincipals',
+          'principals',
+          'ipBlocks',
+          'notIpBlocks',
+          'namespaces',
+          'notNamespaces',
+          'remoteIpBlocks',
+          'notRemoteIpBlocks',
+          'serviceAccounts',
+          'notServiceAccounts',
+        ].some((k) => list(src, k) !== undefined)
+      ) {
         tcpInFrom = true;
       }
     });
@@ -310,7 +349,8 @@ export function validateAuthorizationPolicy(cfg: Cfg): V {
     });
     if (((fromExist && !toExist && !tcpInFrom) || (toExist && !tcpInTo)) && action === 'DENY') {
       warnings.push({
-        message: 'configured AuthorizationPolicy will deny all traffic to TCP ports under its scope due to the use of only HTTP attributes in a DENY rule; it is recommended to explicitly specify the port',
+        message:
+          'configured AuthorizationPolicy will deny all traffic to TCP ports under its scope due to the use of only HTTP attributes in a DENY rule; it is recommended to explicitly specify the port',
         path: rp,
       });
     }
@@ -332,7 +372,8 @@ function jwksKeys(jwks: string): Obj[] | string {
   const syntax = goJSONSyntaxError(jwks);
   if (syntax) return `failed to unmarshal JWK set: ${syntax}`;
   const doc = JSON.parse(jwks) as unknown;
-  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) return 'failed to unmarshal JWK set: json: cannot unmarshal non-object into Go value of type jwk.set';
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc))
+    return 'failed to unmarshal JWK set: json: cannot unmarshal non-object into Go value of type jwk.set';
   const keys = (doc as Obj).keys;
   if (Array.isArray(keys)) return keys.filter((k): k is Obj => typeof k === 'object' && k !== null && !Array.isArray(k));
   return [doc as Obj];
@@ -392,7 +433,8 @@ function warnPrivateJwksKeys(rule: Obj, path: string, v: V): void {
   keys.forEach((key, i) => {
     const kty = typeof key.kty === 'string' ? key.kty : '';
     const isPrivate = (kty === 'RSA' || kty === 'EC' || kty === 'OKP') && has(key, 'd');
-    if (isPrivate || kty === 'oct') v.warn(`jwks key at index ${i} contains private key material; only public keys are used for verification`, at(path, rule, 'jwks'));
+    if (isPrivate || kty === 'oct')
+      v.warn(`jwks key at index ${i} contains private key material; only public keys are used for verification`, at(path, rule, 'jwks'));
   });
 }
 

@@ -1,6 +1,15 @@
 // ValidateServiceEntry, ValidateWorkloadEntry and ValidateWorkloadGroup.
 import { goQuote } from '../../go/fmt.ts';
-import { validateAlphaWorkloadSelector, validateExportTo, validateFQDN, validateLabels, validatePartialWildcard, validatePort, validatePortName, validateWildcardDomain } from './names.ts';
+import {
+  validateAlphaWorkloadSelector,
+  validateExportTo,
+  validateFQDN,
+  validateLabels,
+  validatePartialWildcard,
+  validatePort,
+  validatePortName,
+  validateWildcardDomain,
+} from './names.ts';
 import { isWildcardHost } from '../../config/hosts.ts';
 import { isValidIP } from '../../go/netip.ts';
 import { validateIPSubnet } from './addresses.ts';
@@ -74,7 +83,13 @@ export function multierrorText(messages: readonly string[]): string {
 }
 
 function validateProbe(probe: Obj, path: string, v: V): void {
-  for (const [field, text] of [['periodSeconds', 'periodSeconds'], ['initialDelaySeconds', 'initialDelaySeconds'], ['timeoutSeconds', 'timeoutSeconds'], ['successThreshold', 'successThreshold'], ['failureThreshold', 'failureThreshold']] as const) {
+  for (const [field, text] of [
+    ['periodSeconds', 'periodSeconds'],
+    ['initialDelaySeconds', 'initialDelaySeconds'],
+    ['timeoutSeconds', 'timeoutSeconds'],
+    ['successThreshold', 'successThreshold'],
+    ['failureThreshold', 'failureThreshold'],
+  ] as const) {
     if (n(probe, field) < 0) v.err(`${text} must be non-negative`, at(path, probe, field));
   }
   const httpGet = msg(probe, 'httpGet');
@@ -136,9 +151,11 @@ export function validateServiceEntry(cfg: Cfg): V {
     const e = validateIPSubnet(a);
     if (e) v.err(e, idx(at(SPEC, spec, 'addresses'), i));
   });
-  if (cidr && resolution !== 'NONE' && resolution !== 'STATIC') v.err('CIDR addresses are allowed only for NONE/STATIC resolution types', at(SPEC, spec, 'addresses'));
+  if (cidr && resolution !== 'NONE' && resolution !== 'STATIC')
+    v.err('CIDR addresses are allowed only for NONE/STATIC resolution types', at(SPEC, spec, 'addresses'));
   // istioctl passes no labels, so only the mesh-wide switch (on by default) and the spec decide.
-  const autoAllocation = resolution !== 'NONE' && (cfg.labels['networking.istio.io/enable-autoallocate-ip'] ?? '').toLowerCase() !== 'false' && addresses.length === 0;
+  const autoAllocation =
+    resolution !== 'NONE' && (cfg.labels['networking.istio.io/enable-autoallocate-ip'] ?? '').toLowerCase() !== 'false' && addresses.length === 0;
   const portNumbers = new Set<number>();
   const servicePorts = new Set<string>();
   const ports = items(spec, 'ports');
@@ -195,7 +212,8 @@ export function validateServiceEntry(cfg: Cfg): V {
           }
         }
       }
-      if (resolution === 'DNS_ROUND_ROBIN' && endpoints.length > 1) v.err(`there must only be 0 or 1 endpoint for resolution mode ${resolution}`, endpointsPath);
+      if (resolution === 'DNS_ROUND_ROBIN' && endpoints.length > 1)
+        v.err(`there must only be 0 or 1 endpoint for resolution mode ${resolution}`, endpointsPath);
       endpoints.forEach((ep, i) => {
         const p = idx(endpointsPath, i);
         if (ep === null) {
@@ -232,19 +250,26 @@ export function validateServiceEntry(cfg: Cfg): V {
       hosts.forEach((h, i) => {
         if (!isWildcardHost(h)) v.err(`host must be wildcarded for resolution mode ${resolution}`, idx(hostsPath, i));
       });
-      if (addresses.length !== 0) v.err(`addresses cannot be set for resolution type ${resolution}. HTTP route domains will only be generatedfrom the hosts field values`, at(SPEC, spec, 'addresses'));
-      if (endpoints.length !== 0) v.err(`endpoints cannot be set for resolution type ${resolution}. Destination IP address determined from hostsfield values`, endpointsPath);
+      if (addresses.length !== 0)
+        v.err(
+          `addresses cannot be set for resolution type ${resolution}. HTTP route domains will only be generatedfrom the hosts field values`,
+          at(SPEC, spec, 'addresses'),
+        );
+      if (endpoints.length !== 0)
+        v.err(`endpoints cannot be set for resolution type ${resolution}. Destination IP address determined from hostsfield values`, endpointsPath);
       ports.forEach((port, i) => {
         if (port === null) {
           v.err('port cannot be nil', idx(portsPath, i));
           return;
         }
         const proto = parseProtocol(s(port, 'protocol'));
-        if (proto !== 'HTTP' && proto !== 'TLS' && proto !== 'GRPC' && proto !== 'HTTP2') v.err(`only HTTP, TLS, GRPC, and HTTP2 protocols are supported for resolution type ${resolution}`, idx(portsPath, i));
+        if (proto !== 'HTTP' && proto !== 'TLS' && proto !== 'GRPC' && proto !== 'HTTP2')
+          v.err(`only HTTP, TLS, GRPC, and HTTP2 protocols are supported for resolution type ${resolution}`, idx(portsPath, i));
       });
       {
         const location = enumv(spec, 'location', LOCATIONS);
-        if (location !== 'MESH_EXTERNAL' && location !== 'MESH_INTERNAL') v.err(`location must be MESH_EXTERNAL or MESH_INTERNAL for resolution type ${resolution}`, at(SPEC, spec, 'location'));
+        if (location !== 'MESH_EXTERNAL' && location !== 'MESH_INTERNAL')
+          v.err(`location must be MESH_EXTERNAL or MESH_INTERNAL for resolution type ${resolution}`, at(SPEC, spec, 'location'));
         const waypoint = cfg.labels['istio.io/use-waypoint'];
         if (location === 'MESH_INTERNAL' && waypoint !== undefined && waypoint !== '' && waypoint.toLowerCase() !== 'none') {
           v.err(`location MESH_INTERNAL with resolution type ${resolution} is not supported when using waypoints`, at(SPEC, spec, 'location'));

@@ -124,7 +124,7 @@ export function validateSidecar(cfg: Cfg): V {
     v.add(validateConnectionPool(cp, at(p, l, 'connectionPool')));
     if (cp && msg(cp, 'http') && !isHTTP(parseProtocol(s(port, 'protocol')))) {
       v.warn(
-        `sidecar: HTTP connection pool settings are configured for port ${number} (${goQuote(s(port, "name"))}) but its protocol is not HTTP (${s(port, 'protocol')}); only TCP settings will apply`,
+        `sidecar: HTTP connection pool settings are configured for port ${number} (${goQuote(s(port, 'name'))}) but its protocol is not HTTP (${s(port, 'protocol')}); only TCP settings will apply`,
         at(p, l, 'connectionPool'),
       );
     }

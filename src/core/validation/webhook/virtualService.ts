@@ -12,20 +12,75 @@ import { validateIPSubnet } from './addresses.ts';
 import { at, entries, get, has, idx, items, list, msg, msgEntries, n, s, strEntries, strs, wrappedNum, type Obj } from './read.ts';
 import { one, V } from './result.ts';
 import {
-  durationOf, isAuthorityHeader, isRoutingClaim, numberOf, SPEC, stringMatchOf, validateCORSHTTPHeaderName, validateDestination, validateDuration,
-  validateGatewayNames, validateHeaderOperations, validateHTTPHeaderNameOrJwtClaimRoute, validatePercentage, validateStringMatch,
-  validateStringMatchRegexp, validateStringRegexp, type Cfg,
+  durationOf,
+  isAuthorityHeader,
+  isRoutingClaim,
+  numberOf,
+  SPEC,
+  stringMatchOf,
+  validateCORSHTTPHeaderName,
+  validateDestination,
+  validateDuration,
+  validateGatewayNames,
+  validateHeaderOperations,
+  validateHTTPHeaderNameOrJwtClaimRoute,
+  validatePercentage,
+  validateStringMatch,
+  validateStringMatchRegexp,
+  validateStringRegexp,
+  type Cfg,
 } from './common.ts';
 import { analyzeRouteRules } from './routeRules.ts';
 
 const CORS_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', '*']);
-const GRPC_STATUS = new Set(['OK', 'CANCELLED', 'UNKNOWN', 'INVALID_ARGUMENT', 'DEADLINE_EXCEEDED', 'NOT_FOUND', 'ALREADY_EXISTS', 'PERMISSION_DENIED', 'RESOURCE_EXHAUSTED', 'FAILED_PRECONDITION', 'ABORTED', 'OUT_OF_RANGE', 'UNIMPLEMENTED', 'INTERNAL', 'UNAVAILABLE', 'DATA_LOSS', 'UNAUTHENTICATED']);
-const RETRY_ON = new Set(['5xx', 'gateway-error', 'reset', 'reset-before-request', 'connect-failure', 'retriable-4xx', 'refused-stream', 'retriable-status-codes', 'retriable-headers', 'envoy-ratelimited', 'http3-post-connect-failure', 'cancelled', 'deadline-exceeded', 'internal', 'resource-exhausted', 'unavailable']);
+const GRPC_STATUS = new Set([
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+]);
+const RETRY_ON = new Set([
+  '5xx',
+  'gateway-error',
+  'reset',
+  'reset-before-request',
+  'connect-failure',
+  'retriable-4xx',
+  'refused-stream',
+  'retriable-status-codes',
+  'retriable-headers',
+  'envoy-ratelimited',
+  'http3-post-connect-failure',
+  'cancelled',
+  'deadline-exceeded',
+  'internal',
+  'resource-exhausted',
+  'unavailable',
+]);
 
 /** The status codes Go's http.StatusText knows. */
 function knownStatus(code: number): boolean {
   if ([100, 101, 102, 103, 226, 421, 428, 429, 431, 451, 510, 511].includes(code)) return true;
-  return (code >= 200 && code <= 208) || (code >= 300 && code <= 308 && code !== 306) || (code >= 400 && code <= 418) || (code >= 422 && code <= 426) || (code >= 500 && code <= 508);
+  return (
+    (code >= 200 && code <= 208) ||
+    (code >= 300 && code <= 308 && code !== 306) ||
+    (code >= 400 && code <= 418) ||
+    (code >= 422 && code <= 426) ||
+    (code >= 500 && code <= 508)
+  );
 }
 
 /** agent.ValidateHTTPRetry (shared with mesh config's default retry policies). */
@@ -35,7 +90,8 @@ export function validateHTTPRetry(r: Obj | undefined, path: string): V {
   const attempts = n(r, 'attempts');
   if (attempts < 0) v.err('attempts cannot be negative', path);
   const retryOn = s(r, 'retryOn');
-  if (attempts === 0 && (has(r, 'perTryTimeout') || retryOn !== '' || has(r, 'retryRemoteLocalities'))) v.err('http retry policy configured when attempts are set to 0 (disabled)', path);
+  if (attempts === 0 && (has(r, 'perTryTimeout') || retryOn !== '' || has(r, 'retryRemoteLocalities')))
+    v.err('http retry policy configured when attempts are set to 0 (disabled)', path);
   v.add(validateDuration(r, 'perTryTimeout', at(path, r, 'perTryTimeout')));
   if (retryOn !== '') {
     for (const policy of retryOn.split(',')) {
@@ -63,7 +119,11 @@ function validateFault(fault: Obj | undefined, path: string): V {
     v.addErrors(validatePercentage(abort, 'percentage', at(ap, abort, 'percentage')));
     if (has(abort, 'grpcStatus')) {
       const st = s(abort, 'grpcStatus');
-      if (!GRPC_STATUS.has(st)) v.err(`gRPC status ${goQuote(st)} is not supported. See https://github.com/grpc/grpc/blob/master/doc/statuscodes.md for a list of supported codes, for example 'NOT_FOUND'`, at(ap, abort, 'grpcStatus'));
+      if (!GRPC_STATUS.has(st))
+        v.err(
+          `gRPC status ${goQuote(st)} is not supported. See https://github.com/grpc/grpc/blob/master/doc/statuscodes.md for a list of supported codes, for example 'NOT_FOUND'`,
+          at(ap, abort, 'grpcStatus'),
+        );
     } else if (has(abort, 'http2Error')) {
       v.err('HTTP/2 abort fault injection not supported yet', at(ap, abort, 'http2Error'));
     } else if (has(abort, 'httpStatus')) {
@@ -97,7 +157,8 @@ function validateCORS(policy: Obj | undefined, path: string): V {
       if (e) v.err(e, p);
     }
   });
-  for (const method of strs(policy, 'allowMethods')) if (!CORS_METHODS.has(method)) v.err(`${goQuote(method)} is not a supported HTTP method`, at(path, policy, 'allowMethods'));
+  for (const method of strs(policy, 'allowMethods'))
+    if (!CORS_METHODS.has(method)) v.err(`${goQuote(method)} is not a supported HTTP method`, at(path, policy, 'allowMethods'));
   for (const name of strs(policy, 'allowHeaders')) {
     const e = validateCORSHTTPHeaderName(name);
     if (e) v.err(e, at(path, policy, 'allowHeaders'));
@@ -126,7 +187,8 @@ function validateRedirect(redirect: Obj | undefined, matches: readonly (Obj | nu
     }
   }
   const hasPort = has(redirect, 'port') || has(redirect, 'derivePort');
-  if (uri === '' && prefixRewrite === '' && s(redirect, 'authority') === '' && !hasPort && s(redirect, 'scheme') === '') return one('redirect must specify URI, authority, scheme, or port', path);
+  if (uri === '' && prefixRewrite === '' && s(redirect, 'authority') === '' && !hasPort && s(redirect, 'scheme') === '')
+    return one('redirect must specify URI, authority, scheme, or port', path);
   const code = n(redirect, 'redirectCode');
   if (code !== 0 && (code < 300 || code > 399)) return one(`${code} is not a valid redirect code, must be 3xx`, at(path, redirect, 'redirectCode'));
   const scheme = s(redirect, 'scheme');
@@ -189,7 +251,8 @@ function validateRewrite(rw: Obj | undefined, path: string): V {
   const uri = s(rw, 'uri');
   const regex = msg(rw, 'uriRegexRewrite');
   if (uri !== '' && regex) return one('rewrite may only contain one of URI or UriRegexRewrite', path);
-  if (uri === '' && !regex && s(rw, 'authority') === '') return one('rewrite must specify at least one of URI, UriRegexRewrite, or authority. Only one of URI or UriRegexRewrite may be specified', path);
+  if (uri === '' && !regex && s(rw, 'authority') === '')
+    return one('rewrite must specify at least one of URI, UriRegexRewrite, or authority. Only one of URI or UriRegexRewrite may be specified', path);
   if (regex) {
     let err: string | undefined;
     if (s(regex, 'match') === '' || s(regex, 'rewrite') === '') err = 'UriRegexRewrite requires both Rewrite and Match fields to be specified';
@@ -453,7 +516,10 @@ export function validateVirtualService(cfg: Cfg): V {
         for (const field of ['headers', 'withoutHeaders']) {
           for (const [key] of entries(m ?? undefined, field) ?? []) {
             if (isRoutingClaim(key)) {
-              v.err(`JWT claim based routing (key: ${key}) is only supported for gateway, found no gateways: [${gateways.join(' ')}]`, `${at(SPEC, spec, 'http')}[${i}].match[${j}].${field}`);
+              v.err(
+                `JWT claim based routing (key: ${key}) is only supported for gateway, found no gateways: [${gateways.join(' ')}]`,
+                `${at(SPEC, spec, 'http')}[${i}].match[${j}].${field}`,
+              );
             }
           }
         }
@@ -478,7 +544,8 @@ export function validateVirtualService(cfg: Cfg): V {
   if (allHostsValid) {
     for (let i = 0; i < hosts.length; i++) {
       for (let j = i + 1; j < hosts.length; j++) {
-        if (hostMatches(hosts[i] as string, hosts[j] as string)) v.err(`duplicate hosts in virtual service: ${hosts[i]} & ${hosts[j]}`, idx(at(SPEC, spec, 'hosts'), j));
+        if (hostMatches(hosts[i] as string, hosts[j] as string))
+          v.err(`duplicate hosts in virtual service: ${hosts[i]} & ${hosts[j]}`, idx(at(SPEC, spec, 'hosts'), j));
       }
     }
   }
@@ -495,4 +562,3 @@ export function validateVirtualService(cfg: Cfg): V {
   analyzeRouteRules(spec, v);
   return v;
 }
-

@@ -30,19 +30,63 @@ export type ServiceLookup = (hostname: string) => readonly { hostname: string; n
 
 /** envoy.type.v3.StatusCode names by number. */
 const STATUS_CODES: ReadonlyMap<number, string> = new Map([
-  [0, 'Empty'], [100, 'Continue'], [200, 'OK'], [201, 'Created'], [202, 'Accepted'], [203, 'NonAuthoritativeInformation'],
-  [204, 'NoContent'], [205, 'ResetContent'], [206, 'PartialContent'], [207, 'MultiStatus'], [208, 'AlreadyReported'],
-  [226, 'IMUsed'], [300, 'MultipleChoices'], [301, 'MovedPermanently'], [302, 'Found'], [303, 'SeeOther'],
-  [304, 'NotModified'], [305, 'UseProxy'], [307, 'TemporaryRedirect'], [308, 'PermanentRedirect'], [400, 'BadRequest'],
-  [401, 'Unauthorized'], [402, 'PaymentRequired'], [403, 'Forbidden'], [404, 'NotFound'], [405, 'MethodNotAllowed'],
-  [406, 'NotAcceptable'], [407, 'ProxyAuthenticationRequired'], [408, 'RequestTimeout'], [409, 'Conflict'], [410, 'Gone'],
-  [411, 'LengthRequired'], [412, 'PreconditionFailed'], [413, 'PayloadTooLarge'], [414, 'URITooLong'],
-  [415, 'UnsupportedMediaType'], [416, 'RangeNotSatisfiable'], [417, 'ExpectationFailed'], [421, 'MisdirectedRequest'],
-  [422, 'UnprocessableEntity'], [423, 'Locked'], [424, 'FailedDependency'], [426, 'UpgradeRequired'],
-  [428, 'PreconditionRequired'], [429, 'TooManyRequests'], [431, 'RequestHeaderFieldsTooLarge'],
-  [500, 'InternalServerError'], [501, 'NotImplemented'], [502, 'BadGateway'], [503, 'ServiceUnavailable'],
-  [504, 'GatewayTimeout'], [505, 'HTTPVersionNotSupported'], [506, 'VariantAlsoNegotiates'], [507, 'InsufficientStorage'],
-  [508, 'LoopDetected'], [510, 'NotExtended'], [511, 'NetworkAuthenticationRequired'],
+  [0, 'Empty'],
+  [100, 'Continue'],
+  [200, 'OK'],
+  [201, 'Created'],
+  [202, 'Accepted'],
+  [203, 'NonAuthoritativeInformation'],
+  [204, 'NoContent'],
+  [205, 'ResetContent'],
+  [206, 'PartialContent'],
+  [207, 'MultiStatus'],
+  [208, 'AlreadyReported'],
+  [226, 'IMUsed'],
+  [300, 'MultipleChoices'],
+  [301, 'MovedPermanently'],
+  [302, 'Found'],
+  [303, 'SeeOther'],
+  [304, 'NotModified'],
+  [305, 'UseProxy'],
+  [307, 'TemporaryRedirect'],
+  [308, 'PermanentRedirect'],
+  [400, 'BadRequest'],
+  [401, 'Unauthorized'],
+  [402, 'PaymentRequired'],
+  [403, 'Forbidden'],
+  [404, 'NotFound'],
+  [405, 'MethodNotAllowed'],
+  [406, 'NotAcceptable'],
+  [407, 'ProxyAuthenticationRequired'],
+  [408, 'RequestTimeout'],
+  [409, 'Conflict'],
+  [410, 'Gone'],
+  [411, 'LengthRequired'],
+  [412, 'PreconditionFailed'],
+  [413, 'PayloadTooLarge'],
+  [414, 'URITooLong'],
+  [415, 'UnsupportedMediaType'],
+  [416, 'RangeNotSatisfiable'],
+  [417, 'ExpectationFailed'],
+  [421, 'MisdirectedRequest'],
+  [422, 'UnprocessableEntity'],
+  [423, 'Locked'],
+  [424, 'FailedDependency'],
+  [426, 'UpgradeRequired'],
+  [428, 'PreconditionRequired'],
+  [429, 'TooManyRequests'],
+  [431, 'RequestHeaderFieldsTooLarge'],
+  [500, 'InternalServerError'],
+  [501, 'NotImplemented'],
+  [502, 'BadGateway'],
+  [503, 'ServiceUnavailable'],
+  [504, 'GatewayTimeout'],
+  [505, 'HTTPVersionNotSupported'],
+  [506, 'VariantAlsoNegotiates'],
+  [507, 'InsufficientStorage'],
+  [508, 'LoopDetected'],
+  [510, 'NotExtended'],
+  [511, 'NetworkAuthenticationRequired'],
 ]);
 
 const p = { proto: true };
@@ -143,7 +187,8 @@ function parseStatusOnError(status: string): { status?: JsonObject; error?: stri
   const code = parseInt32(status);
   if (code === undefined) return { error: `invalid statusOnError ${goQuote(status)}` };
   const name = STATUS_CODES.get(code);
-  if (name === undefined) return { error: `unsupported statusOnError ${status}, supported values: [${[...STATUS_CODES.keys()].sort((a, b) => a - b).join(' ')}]` };
+  if (name === undefined)
+    return { error: `unsupported statusOnError ${status}, supported values: [${[...STATUS_CODES.keys()].sort((a, b) => a - b).join(' ')}]` };
   // proto3 JSON leaves out the zero value (Empty).
   return { status: code === 0 ? {} : { code: name } };
 }
@@ -167,7 +212,9 @@ export function lookupCluster(lookup: ServiceLookup, service: string, port: numb
       return { hostname: svc.hostname, cluster: `outbound|${port}||${svc.hostname}` };
     }
     if (namespaces.length > 1) {
-      return { error: `found ${service} in multiple namespaces [${namespaces.join(' ')}], specify the namespace explicitly in the format of <Namespace>/<Hostname>` };
+      return {
+        error: `found ${service} in multiple namespaces [${namespaces.join(' ')}], specify the namespace explicitly in the format of <Namespace>/<Hostname>`,
+      };
     }
   }
   return { error: `could not find service ${service} in Istio service registry` };

@@ -133,7 +133,12 @@ export function buildProxyAuthz(inputs: ProxyAuthzInputs, opts: ProxyAuthzOption
   });
 
   // The HBONE termination layer selects policies as for a plain workload (IsWaypoint false).
-  const terminationSelected = listAuthorizationPolicies(read, { ...policyMatcherForProxy(proxy, { rootNamespace: mesh.rootNamespace }), isWaypoint: false }, mesh.rootNamespace, flags);
+  const terminationSelected = listAuthorizationPolicies(
+    read,
+    { ...policyMatcherForProxy(proxy, { rootNamespace: mesh.rootNamespace }), isWaypoint: false },
+    mesh.rootNamespace,
+    flags,
+  );
   const termination = new AuthzBuilder('local', terminationSelected, { trustDomainBundle: bundle, useFilterState: false });
 
   const requestAuthns = listRequestAuthentications(inputs.requestAuthentications, matcher, mesh.rootNamespace, flags);

@@ -215,7 +215,8 @@ export function jwtAuthentication(rules: readonly JwtRule[], opts: JwtFilterOpti
     innerAnd.push({ requiresAny: { requirements: [{ providerName: name }, { allowMissing: {} }] } });
     outerOr.push({ providerName: name });
   });
-  const requires = innerAnd.length === 1 ? (innerAnd[0] as JsonObject) : { requiresAny: { requirements: [...outerOr, { requiresAll: { requirements: innerAnd } }] } };
+  const requires =
+    innerAnd.length === 1 ? (innerAnd[0] as JsonObject) : { requiresAny: { requirements: [...outerOr, { requiresAll: { requirements: innerAnd } }] } };
   return {
     '@type': JWT_AUTHN_TYPE,
     providers,

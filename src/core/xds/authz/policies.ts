@@ -5,7 +5,15 @@ import { PolicyTargetReference, WorkloadSelector } from '../../config/api/common
 import { Rule } from '../../config/api/security.ts';
 import { isObj } from '../../document/read.ts';
 import type { RuleInput } from './rbacRule.ts';
-import { compareByCreationTime, shouldAttachPolicy, uniqueInOrder, type PolicyTargetRef, type SelectionFlags, type TargetablePolicy, type WorkloadPolicyMatcher } from './selection.ts';
+import {
+  compareByCreationTime,
+  shouldAttachPolicy,
+  uniqueInOrder,
+  type PolicyTargetRef,
+  type SelectionFlags,
+  type TargetablePolicy,
+  type WorkloadPolicyMatcher,
+} from './selection.ts';
 import { listAt } from '../../document/maps.ts';
 
 /** An AuthorizationPolicy as plain input: metadata and the spec as parsed (YAML/JSON). */

@@ -226,8 +226,9 @@ const envoyFilterGenerator: Generator & ExtendedGenerator = {
     const parts = envoyFilterKeyParts(key);
     if (parts instanceof Refusal) return parts;
     const [filter, k] = parts as [string, string];
-    const matchers: ValueMatcher[] = values.map((value): ValueMatcher =>
-      isListValue(value) ? { listMatch: { oneOf: { stringMatch: stringMatcher(trimBrackets(value)) } } } : { stringMatch: stringMatcher(value) },
+    const matchers: ValueMatcher[] = values.map(
+      (value): ValueMatcher =>
+        isListValue(value) ? { listMatch: { oneOf: { stringMatch: stringMatcher(trimBrackets(value)) } } } : { stringMatch: stringMatcher(value) },
     );
     return { metadata: metadataValueMatcher(filter, k, orMatcher(matchers)) };
   },
@@ -451,7 +452,13 @@ export interface OperationInput {
   notPaths: readonly string[];
 }
 
-function field(key: string, values: readonly string[], notValues: readonly string[], g: Generator | undefined, extended?: ExtendedGenerator): RuleField | undefined {
+function field(
+  key: string,
+  values: readonly string[],
+  notValues: readonly string[],
+  g: Generator | undefined,
+  extended?: ExtendedGenerator,
+): RuleField | undefined {
   if (values.length === 0 && notValues.length === 0) return undefined;
   return { key, values, notValues, g, extended };
 }
@@ -593,7 +600,10 @@ function ok<T extends JsonObject>(r: Result<T>): T | undefined {
 
 function fieldPermission(r: RuleField, forTCP: boolean, action: RbacAction): Permission[] | Refusal {
   const out: Permission[] = [];
-  for (const [list, negate] of [[r.values, false], [r.notValues, true]] as const) {
+  for (const [list, negate] of [
+    [r.values, false],
+    [r.notValues, true],
+  ] as const) {
     if (list.length === 0) continue;
     if (r.extended) {
       const p = r.extended.extendedPermission(r.key, list, forTCP);
@@ -618,7 +628,10 @@ function fieldPermission(r: RuleField, forTCP: boolean, action: RbacAction): Per
 
 function fieldPrincipal(r: RuleField, forTCP: boolean, useAuthenticated: boolean, action: RbacAction): Principal[] | Refusal {
   const out: Principal[] = [];
-  for (const [list, negate] of [[r.values, false], [r.notValues, true]] as const) {
+  for (const [list, negate] of [
+    [r.values, false],
+    [r.notValues, true],
+  ] as const) {
     if (list.length === 0) continue;
     if (r.extended) {
       const p = r.extended.extendedPrincipal(r.key, list, forTCP);

@@ -94,7 +94,10 @@ function lineCol(text: string, pos: number): string {
 function describeJsonError(text: string, e: unknown): string {
   const msg = e instanceof Error ? e.message : String(e);
   const m = /at position (\d+)/.exec(msg);
-  const core = msg.replace(/\s*\(line \d+ column \d+\)/, '').replace(/,? ?"(?:[^"\\]|\\.)*"(?:\.\.\.)? is not valid JSON/, '').replace(/ in JSON at position \d+/, '');
+  const core = msg
+    .replace(/\s*\(line \d+ column \d+\)/, '')
+    .replace(/,? ?"(?:[^"\\]|\\.)*"(?:\.\.\.)? is not valid JSON/, '')
+    .replace(/ in JSON at position \d+/, '');
   return m ? `invalid JSON at ${lineCol(text, Number(m[1]))}: ${core}` : `invalid JSON: ${core}`;
 }
 
@@ -139,7 +142,6 @@ export function parseDumpText(text: string): { ok: true; value: unknown } | { ok
   return { ok: true, value };
 }
 
-
 /**
  * A config dump from a parsed value: `{configs: [...]}` as Envoy writes it; also a bare list
  * of sections, or a single section (`{"@type": "…ConfigDump", …}`), as people paste them.
@@ -149,7 +151,11 @@ export function configDumpFromValue(value: unknown): ReadResult {
   if (isObject(value) && 'configs' in value) configs = value.configs;
   else if (Array.isArray(value)) configs = value;
   else if (isObject(value) && typeof value['@type'] === 'string') configs = [value];
-  else if (isObject(value)) return { ok: false, error: 'not an Envoy config dump: the object has no "configs" list (expected the output of /config_dump or istioctl proxy-config all -o json)' };
+  else if (isObject(value))
+    return {
+      ok: false,
+      error: 'not an Envoy config dump: the object has no "configs" list (expected the output of /config_dump or istioctl proxy-config all -o json)',
+    };
   else return { ok: false, error: `not an Envoy config dump: the document is ${value === null ? 'null' : typeof value}, not an object` };
   if (configs === null || configs === undefined) configs = [];
   if (!Array.isArray(configs)) return { ok: false, error: `not an Envoy config dump: "configs" is ${typeof configs}, not a list` };

@@ -8,11 +8,7 @@ import { goSortSlice } from './goSort.ts';
 import { utf8Length } from '../../go/strings.ts';
 import { resolveKubeScalar } from '../../document/yamlSchema.ts';
 
-type Node =
-  | { t: 'map'; entries: [string, Node][] }
-  | { t: 'seq'; items: Node[] }
-  | { t: 'str'; v: string }
-  | { t: 'raw'; v: string };
+type Node = { t: 'map'; entries: [string, Node][] } | { t: 'seq'; items: Node[] } | { t: 'str'; v: string } | { t: 'raw'; v: string };
 
 // ---- reading JSON the way go-yaml does ------------------------------------------------------
 
@@ -192,7 +188,8 @@ const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 /** go-yaml's parseTimestamp (time.Parse with its four layouts). */
 function isTimestamp(s: string): boolean {
-  const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:([Tt])(\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?(?:Z|[+-]\d{2}:\d{2})| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?)?$/.exec(s);
+  const m =
+    /^(\d{4})-(\d{1,2})-(\d{1,2})(?:([Tt])(\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?(?:Z|[+-]\d{2}:\d{2})| (\d{1,2}):(\d{1,2}):(\d{1,2})(?:[.,]\d+)?)?$/.exec(s);
   if (!m) return false;
   const year = Number(m[1]);
   const month = Number(m[2]);
@@ -569,13 +566,33 @@ class Emitter {
       const cp = c.codePointAt(0)!;
       if (!isPrintable(cp) || bom || isBreak(c) || c === '"' || c === '\\') {
         this.put('\\');
-        const short: Record<number, string> = { 0: '0', 7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r', 27: 'e', 0x22: '"', 0x5c: '\\', 0x85: 'N', 0xa0: '_', 0x2028: 'L', 0x2029: 'P' };
+        const short: Record<number, string> = {
+          0: '0',
+          7: 'a',
+          8: 'b',
+          9: 't',
+          10: 'n',
+          11: 'v',
+          12: 'f',
+          13: 'r',
+          27: 'e',
+          0x22: '"',
+          0x5c: '\\',
+          0x85: 'N',
+          0xa0: '_',
+          0x2028: 'L',
+          0x2029: 'P',
+        };
         const s = short[cp];
         if (s !== undefined) this.put(s);
         else {
           const [letter, width] = cp <= 0xff ? ['x', 2] : cp <= 0xffff ? ['u', 4] : ['U', 8];
           this.put(letter as string);
-          for (const d of cp.toString(16).toUpperCase().padStart(width as number, '0')) this.put(d);
+          for (const d of cp
+            .toString(16)
+            .toUpperCase()
+            .padStart(width as number, '0'))
+            this.put(d);
         }
         spaces = false;
       } else if (c === ' ') {

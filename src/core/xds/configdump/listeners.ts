@@ -1,5 +1,19 @@
 // `istioctl proxy-config listeners` (istioctl/pkg/writer/envoy/configdump/listener.go).
-import { type ConfigDump, ConfigDumpError, SECTION, asObject, field, list, num, objAt, str, typeUrlOf, wrapped, type JsonObject, type JsonValue } from './dump.ts';
+import {
+  type ConfigDump,
+  ConfigDumpError,
+  SECTION,
+  asObject,
+  field,
+  list,
+  num,
+  objAt,
+  str,
+  typeUrlOf,
+  wrapped,
+  type JsonObject,
+  type JsonValue,
+} from './dump.ts';
 import { goSortSlice } from './goSort.ts';
 import { describeMatch } from './routes.ts';
 import { goLess, type SummaryOptions, type Table } from './table.ts';
@@ -264,7 +278,11 @@ export function listenerTable(dump: ConfigDump, filter: ListenerFilter = {}, opt
     const name = opts.includeConfigType ? `listener/${entry.name}` : '';
     const prefix = opts.includeConfigType ? [name] : [];
     if (verbose) {
-      const matches = filterChains(l).map((chain) => ({ chain, destination: describeFilters(list(chain, 'filters')), match: describeFilterChainMatch(field(chain, 'filter_chain_match')) }));
+      const matches = filterChains(l).map((chain) => ({
+        chain,
+        destination: describeFilters(list(chain, 'filters')),
+        match: describeFilterChainMatch(field(chain, 'filter_chain_match')),
+      }));
       goSortSlice(matches, (a, b) => goLess(b.destination, a.destination));
       for (const m of matches) {
         rows.push({ name, addresses, port, match: m.match, destination: m.destination, entry, chain: m.chain });
@@ -381,7 +399,17 @@ export interface WaypointListenerRow {
  */
 export function waypointListenerTable(dump: ConfigDump): Table<WaypointListenerRow> {
   const entries = listenerEntries(dump);
-  const key = new Map(entries.map((e) => [e, { internal: field(e.listener, 'internal_listener') !== undefined, port: listenerPort(e.listener), addr: listenerAddress(e.listener), type: listenerType(e.listener) }]));
+  const key = new Map(
+    entries.map((e) => [
+      e,
+      {
+        internal: field(e.listener, 'internal_listener') !== undefined,
+        port: listenerPort(e.listener),
+        addr: listenerAddress(e.listener),
+        type: listenerType(e.listener),
+      },
+    ]),
+  );
   goSortSlice(entries, (a, b) => {
     const x = key.get(a)!;
     const y = key.get(b)!;

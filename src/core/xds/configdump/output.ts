@@ -24,27 +24,53 @@ function finish(json: string, format: DumpFormat): string {
 }
 
 function slice(items: JsonValue[], typeName: string, schema: ProtoSchema, format: DumpFormat): string {
-  return finish(messageSliceJson(items.map((json) => ({ json, typeName })), schema), format);
+  return finish(
+    messageSliceJson(
+      items.map((json) => ({ json, typeName })),
+      schema,
+    ),
+    format,
+  );
 }
 
 /** PrintClusterDump. */
 export function clustersDump(dump: ConfigDump, filter: ClusterFilter, schema: ProtoSchema, format: DumpFormat): string {
-  return slice(filteredClusters(dump, filter).map((e) => e.cluster), CLUSTER, schema, format);
+  return slice(
+    filteredClusters(dump, filter).map((e) => e.cluster),
+    CLUSTER,
+    schema,
+    format,
+  );
 }
 
 /** PrintListenerDump. */
 export function listenersDump(dump: ConfigDump, filter: ListenerFilter, schema: ProtoSchema, format: DumpFormat): string {
-  return slice(filteredListeners(dump, filter).map((e) => e.listener), LISTENER, schema, format);
+  return slice(
+    filteredListeners(dump, filter).map((e) => e.listener),
+    LISTENER,
+    schema,
+    format,
+  );
 }
 
 /** PrintRouteDump. */
 export function routesDump(dump: ConfigDump, filter: RouteFilter, schema: ProtoSchema, format: DumpFormat): string {
-  return slice(filteredRouteConfigs(dump, filter).map((e) => e.routeConfig), ROUTE_CONFIG, schema, format);
+  return slice(
+    filteredRouteConfigs(dump, filter).map((e) => e.routeConfig),
+    ROUTE_CONFIG,
+    schema,
+    format,
+  );
 }
 
 /** PrintEndpoints (EDS from the config dump). */
 export function edsDump(dump: ConfigDump, filter: EndpointFilter, schema: ProtoSchema, format: DumpFormat): string {
-  return slice(sortedEndpointConfigs(dump, filter).map((e) => e.cla), CLA, schema, format);
+  return slice(
+    sortedEndpointConfigs(dump, filter).map((e) => e.cla),
+    CLA,
+    schema,
+    format,
+  );
 }
 
 /** clusters.go PrintEndpoints (from `/clusters?format=json`). */

@@ -24,7 +24,23 @@ export interface ProtoJsonOptions {
   indent?: string;
 }
 
-const SCALARS = new Set(['double', 'float', 'int32', 'int64', 'uint32', 'uint64', 'sint32', 'sint64', 'fixed32', 'fixed64', 'sfixed32', 'sfixed64', 'bool', 'string', 'bytes']);
+const SCALARS = new Set([
+  'double',
+  'float',
+  'int32',
+  'int64',
+  'uint32',
+  'uint64',
+  'sint32',
+  'sint64',
+  'fixed32',
+  'fixed64',
+  'sfixed32',
+  'sfixed64',
+  'bool',
+  'string',
+  'bytes',
+]);
 const INT64 = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 const WRAPPERS = new Set(['BoolValue', 'BytesValue', 'StringValue', 'Int32Value', 'UInt32Value', 'FloatValue', 'Int64Value', 'UInt64Value', 'DoubleValue']);
 const GOOGLE = 'google.protobuf.';
@@ -37,9 +53,8 @@ function asText(v: JsonValue): string {
   return typeof v === 'string' ? v : v !== null && typeof v === 'object' ? JSON.stringify(v) : String(v);
 }
 
-
 function own(o: JsonObject, k: string): boolean {
-  return  Object.hasOwn(o, k);
+  return Object.hasOwn(o, k);
 }
 
 function rawField(o: JsonObject, f: ProtoField): JsonValue | undefined {
@@ -72,7 +87,10 @@ function toFloat(v: JsonValue): number | undefined {
 
 /** Standard padded base64 of a proto JSON bytes value (which may be URL-safe or unpadded). */
 function normalizeBase64(v: string): string {
-  let b64 = v.replace(/-/g, '+').replace(/_/g, '/').replace(/[\r\n]/g, '');
+  let b64 = v
+    .replace(/-/g, '+')
+    .replace(/_/g, '/')
+    .replace(/[\r\n]/g, '');
   if (b64.length % 4 !== 0) b64 += '='.repeat(4 - (b64.length % 4));
   const bytes = decodeBase64Std(b64);
   return bytes ? encodeBase64Std(bytes) : v;

@@ -8,7 +8,18 @@ import type { ConfigDump } from './dump.ts';
 import { ecdsTable, versionSummary, versionSummaryText } from './ecds.ts';
 import { edsTable, hostTable, type EndpointFilter } from './endpoints.ts';
 import { listenerTable, waypointListenerTable, type ListenerFilter } from './listeners.ts';
-import { bootstrapDump, clusterStatusesDump, clustersDump, ecdsDump, edsDump, listenersDump, rawDump, routesDump, secretsDump, type DumpFormat } from './output.ts';
+import {
+  bootstrapDump,
+  clusterStatusesDump,
+  clustersDump,
+  ecdsDump,
+  edsDump,
+  listenersDump,
+  rawDump,
+  routesDump,
+  secretsDump,
+  type DumpFormat,
+} from './output.ts';
 import type { ProtoSchema } from './protoSchema.ts';
 import { routeTable, type RouteFilter } from './routes.ts';
 import { secretSummary, secretSummaryText } from './secrets.ts';
@@ -75,7 +86,14 @@ export function renderProxyConfig(input: ProxyConfigInput, req: ProxyConfigReque
       case 'bootstrap':
         return renderSafely([() => versionSummaryText(versionSummary(dump))]);
       case 'all':
-        return renderAll(dump, { now: req.now, withHeaders: req.withHeaders, cluster: req.cluster, listener: req.listener, route: req.route, endpoint: req.endpoint });
+        return renderAll(dump, {
+          now: req.now,
+          withHeaders: req.withHeaders,
+          cluster: req.cluster,
+          listener: req.listener,
+          route: req.route,
+          endpoint: req.endpoint,
+        });
     }
   }
   if (req.command === 'all') {

@@ -54,7 +54,19 @@ function bytesField(o: unknown, protoName: string): string {
 }
 
 function buildItem(secret: JsonObject, name: string, state: string, data: string, trustDomain: string, now: Date): SecretItem {
-  const item: SecretItem = { name, state, trustDomain, valid: false, type: '', serialNumber: '', notAfter: '', notBefore: '', certTrustDomain: '', data, secret };
+  const item: SecretItem = {
+    name,
+    state,
+    trustDomain,
+    valid: false,
+    type: '',
+    serialNumber: '',
+    notAfter: '',
+    notBefore: '',
+    certTrustDomain: '',
+    data,
+    secret,
+  };
   if (data === '') return item;
   const { block } = decodePem(latin1ToBytes(data));
   if (!block) return item;

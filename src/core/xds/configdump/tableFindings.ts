@@ -71,7 +71,9 @@ function missingClusterDetail(name: string, clusters: ReadonlySet<string>, statu
   const key = parseSubsetKey(name);
   const base = `Envoy's router finds no cluster ${name} and answers ${status} with response flag NC.`;
   if (key.hostname === '' || key.direction !== 'outbound') return base;
-  const siblings = [...clusters].map((c) => ({ c, k: parseSubsetKey(c) })).filter((x) => x.k.direction === key.direction && x.k.port === key.port && x.k.hostname === key.hostname);
+  const siblings = [...clusters]
+    .map((c) => ({ c, k: parseSubsetKey(c) }))
+    .filter((x) => x.k.direction === key.direction && x.k.port === key.port && x.k.hostname === key.hostname);
   if (key.subset !== '' && siblings.length > 0) {
     const subsets = siblings.map((s) => s.k.subset).filter((s) => s !== '');
     // Istio names the route's cluster outbound|port|subset|host (model.BuildSubsetKey) whether or
@@ -99,7 +101,9 @@ function endpointCounts(dump: ConfigDump): Map<string, number> | undefined {
 function clusterObjects(dump: ConfigDump): JsonObject[] {
   const section = dump.optionalSection(SECTION.clusters);
   if (!section) return [];
-  return [...list(section, 'dynamic_active_clusters'), ...list(section, 'static_clusters')].map((c) => asObject(field(c, 'cluster'))).filter((c): c is JsonObject => c !== undefined);
+  return [...list(section, 'dynamic_active_clusters'), ...list(section, 'static_clusters')]
+    .map((c) => asObject(field(c, 'cluster')))
+    .filter((c): c is JsonObject => c !== undefined);
 }
 
 /** EDS clusters whose load assignment in the dump has no endpoint. */
@@ -156,9 +160,23 @@ export function tableFindings(dump: ConfigDump): TableFinding[] {
     for (const t of routeTargets(action)) {
       if (!clusters.has(t.cluster)) {
         const status = clusterNotFoundStatus(action);
-        found.push({ flag: 'NC', status, share: t.share, target: t.cluster, consequence: `${status} NC (${FLAG_WORDS.NC}) for ${share(t.share)}${on}`, detail: missingClusterDetail(t.cluster, clusters, status) });
+        found.push({
+          flag: 'NC',
+          status,
+          share: t.share,
+          target: t.cluster,
+          consequence: `${status} NC (${FLAG_WORDS.NC}) for ${share(t.share)}${on}`,
+          detail: missingClusterDetail(t.cluster, clusters, status),
+        });
       } else if (empty.has(t.cluster)) {
-        found.push({ flag: 'UH', status: 503, share: t.share, target: t.cluster, consequence: `503 UH (${FLAG_WORDS.UH}) for ${share(t.share)}${on}`, detail: `Cluster ${t.cluster} has no endpoint: Envoy finds no healthy host and answers 503 with response flag UH.` });
+        found.push({
+          flag: 'UH',
+          status: 503,
+          share: t.share,
+          target: t.cluster,
+          consequence: `503 UH (${FLAG_WORDS.UH}) for ${share(t.share)}${on}`,
+          detail: `Cluster ${t.cluster} has no endpoint: Envoy finds no healthy host and answers 503 with response flag UH.`,
+        });
       }
     }
     return found;
@@ -179,7 +197,10 @@ export function tableFindings(dump: ConfigDump): TableFinding[] {
 
   const names = new Set(routeConfigs.map((rc) => str(rc, 'name')));
   const section = dump.optionalSection(SECTION.listeners);
-  const listeners = [...list(section, 'dynamic_listeners').map((l) => objAt(l, 'active_state', 'listener')), ...list(section, 'static_listeners').map((l) => asObject(field(l, 'listener')))].filter((l): l is JsonObject => l !== undefined);
+  const listeners = [
+    ...list(section, 'dynamic_listeners').map((l) => objAt(l, 'active_state', 'listener')),
+    ...list(section, 'static_listeners').map((l) => asObject(field(l, 'listener'))),
+  ].filter((l): l is JsonObject => l !== undefined);
   for (const l of listeners) {
     const lName = str(l, 'name');
     const regular = list(l, 'filter_chains').length;
@@ -195,7 +216,8 @@ export function tableFindings(dump: ConfigDump): TableFinding[] {
             for (const r of list(v, 'routes')) {
               const action = asObject(field(r, 'route'));
               const match = describeMatch(field(r, 'match')) || 'any path';
-              if (action) for (const x of routeFindings(action, ` on ${str(v, 'name') || 'its virtual host'} ${match}`)) out.push({ table: 'listeners', key, ...x });
+              if (action)
+                for (const x of routeFindings(action, ` on ${str(v, 'name') || 'its virtual host'} ${match}`)) out.push({ table: 'listeners', key, ...x });
             }
           }
         }

@@ -31,12 +31,22 @@ export function patchSidecarListeners(run: PatchRun, g: SidecarListenerGroups, w
   const vo = one(g.virtualOutbound, 'SIDECAR_OUTBOUND');
   const hp = one(g.httpProxy, 'SIDECAR_OUTBOUND');
   const patchedInbound = applyListenerPatches(run, 'SIDECAR_INBOUND', inbound, false);
-  const outbound = applyListenerPatches(run, 'SIDECAR_OUTBOUND', g.outbound.map((l) => cloneMarked(l)), false);
+  const outbound = applyListenerPatches(
+    run,
+    'SIDECAR_OUTBOUND',
+    g.outbound.map((l) => cloneMarked(l)),
+    false,
+  );
   return [...outbound, ...hp, ...vo, ...patchedInbound];
 }
 
 export function patchGatewayListeners(run: PatchRun, listeners: readonly Json[]): Json[] {
-  return applyListenerPatches(run, 'GATEWAY', listeners.map((l) => cloneMarked(l)), false);
+  return applyListenerPatches(
+    run,
+    'GATEWAY',
+    listeners.map((l) => cloneMarked(l)),
+    false,
+  );
 }
 
 /**
@@ -125,7 +135,12 @@ export function patchSidecarClusters(run: PatchRun, ctx: GenContext, g: SidecarC
 }
 
 export function patchGatewayClusters(run: PatchRun, outbound: Json[], blackHole: Json, sniDnat: Json[]): Json[] {
-  return [...patchEach(run, 'GATEWAY', outbound), ...patchEach(run, 'GATEWAY', [blackHole]), ...patchEach(run, 'GATEWAY', sniDnat), ...insertedClusters(run, 'GATEWAY')];
+  return [
+    ...patchEach(run, 'GATEWAY', outbound),
+    ...patchEach(run, 'GATEWAY', [blackHole]),
+    ...patchEach(run, 'GATEWAY', sniDnat),
+    ...insertedClusters(run, 'GATEWAY'),
+  ];
 }
 
 /** A waypoint patches only the outbound clusters it builds; its own clusters are not patched, then inbound ADDs follow. */
@@ -141,7 +156,18 @@ export function patchWaypointClusters(run: PatchRun, clusters: readonly Json[]):
 
 // applyTo kinds this engine applies (EXTENSION_CONFIG and BOOTSTRAP patch resources we do not generate).
 /** The applyTo values generation patches (the others are noted as not applied). */
-export const IMPLEMENTED = new Set<ApplyTo>(['LISTENER', 'LISTENER_FILTER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION', 'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER', 'EXTENSION_CONFIG']);
+export const IMPLEMENTED = new Set<ApplyTo>([
+  'LISTENER',
+  'LISTENER_FILTER',
+  'FILTER_CHAIN',
+  'NETWORK_FILTER',
+  'HTTP_FILTER',
+  'ROUTE_CONFIGURATION',
+  'VIRTUAL_HOST',
+  'HTTP_ROUTE',
+  'CLUSTER',
+  'EXTENSION_CONFIG',
+]);
 
 const WHY_NOT: Partial<Record<ApplyTo, string>> = {
   BOOTSTRAP: 'istiod no longer applies these: it removed bootstrap discovery in Istio 1.21',
@@ -155,27 +181,45 @@ export function patchNotes(run: PatchRun): string[] {
   const reaching = merged.all.filter((x) => x.proxyMatched).length;
   const applied = merged.all.filter((x) => run.applied.has(x.patch)).length;
   const names = merged.filters.map((f) => `${f.namespace}/${f.name}`);
-  const out = [`EnvoyFilter patches applied: ${applied} of ${reaching} matched (${total} in ${names.length} EnvoyFilter${names.length === 1 ? '' : 's'} selecting this proxy: ${names.join(', ')}).`];
+  const out = [
+    `EnvoyFilter patches applied: ${applied} of ${reaching} matched (${total} in ${names.length} EnvoyFilter${names.length === 1 ? '' : 's'} selecting this proxy: ${names.join(', ')}).`,
+  ];
   const skipped = merged.all.filter((x) => !x.proxyMatched);
   if (skipped.length > 0) {
-    const which = skipped.slice(0, 5).map((x) => `${x.patch.fullName} patch ${x.patch.index}`).join(', ');
-    out.push(`${skipped.length} EnvoyFilter patch${skipped.length === 1 ? '' : 'es'} left out by match.proxy (proxyVersion against this proxy's version ${merged.proxyVersion || '(none)'}, or metadata): ${which}${skipped.length > 5 ? ', …' : ''}.`);
+    const which = skipped
+      .slice(0, 5)
+      .map((x) => `${x.patch.fullName} patch ${x.patch.index}`)
+      .join(', ');
+    out.push(
+      `${skipped.length} EnvoyFilter patch${skipped.length === 1 ? '' : 'es'} left out by match.proxy (proxyVersion against this proxy's version ${merged.proxyVersion || '(none)'}, or metadata): ${which}${skipped.length > 5 ? ', …' : ''}.`,
+    );
   }
   // A wrong match silently does nothing in istiod: name the patches that found nothing here.
   const unused = merged.all.filter((x) => x.proxyMatched && IMPLEMENTED.has(x.patch.applyTo) && !run.applied.has(x.patch));
   if (unused.length > 0) {
-    const shown = unused.slice(0, 5).map((x) => `${x.patch.fullName} patch ${x.patch.index}: ${describePatch(x.patch)}`).join('; ');
+    const shown = unused
+      .slice(0, 5)
+      .map((x) => `${x.patch.fullName} patch ${x.patch.index}: ${describePatch(x.patch)}`)
+      .join('; ');
     out.push(`EnvoyFilter patch${unused.length === 1 ? '' : 'es'} that matched nothing on this proxy: ${shown}${unused.length > 5 ? '; …' : ''}.`);
   }
   for (const kind of ['listener', 'cluster'] as const) {
     const gone = run.removed.filter((r) => r.kind === kind);
     if (gone.length === 0) continue;
-    const shown = gone.slice(0, 5).map((r) => `${r.name} (${r.patch.fullName} patch ${r.patch.index})`).join(', ');
+    const shown = gone
+      .slice(0, 5)
+      .map((r) => `${r.name} (${r.patch.fullName} patch ${r.patch.index})`)
+      .join(', ');
     out.push(`Removed by EnvoyFilter: ${gone.length} ${kind}${gone.length === 1 ? '' : 's'}: ${shown}${gone.length > 5 ? ', …' : ''}.`);
   }
   const missing = new Set<ApplyTo>();
   for (const x of merged.all) if (x.proxyMatched && x.patch.applyTo !== 'INVALID' && !IMPLEMENTED.has(x.patch.applyTo)) missing.add(x.patch.applyTo);
-  if (missing.size > 0) out.push(`EnvoyFilter patches not applied here: ${APPLY_TO.filter((a) => missing.has(a)).map((a) => `${a} (${WHY_NOT[a] ?? 'not implemented yet'})`).join(', ')}.`);
+  if (missing.size > 0)
+    out.push(
+      `EnvoyFilter patches not applied here: ${APPLY_TO.filter((a) => missing.has(a))
+        .map((a) => `${a} (${WHY_NOT[a] ?? 'not implemented yet'})`)
+        .join(', ')}.`,
+    );
   for (const f of merged.filters) {
     for (const d of f.dropped) out.push(`EnvoyFilter ${f.namespace}/${f.name} patch ${d.index} is ignored by istiod: ${d.reason}.`);
   }

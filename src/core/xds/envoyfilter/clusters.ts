@@ -68,7 +68,11 @@ function mergeTransportSocket(run: PatchRun, c: Json, p: PatchWrapper): Json | '
     const r = mergeAnyWithAny(dst, src, { schemaless });
     if (!r.ok) {
       if (r.panics) {
-        note(run, p, `istiod's merge of the transport socket of cluster ${String(c.name)} panics (${r.reason}); the cluster keeps what earlier patches did and no later patch applies to it`);
+        note(
+          run,
+          p,
+          `istiod's merge of the transport socket of cluster ${String(c.name)} panics (${r.reason}); the cluster keeps what earlier patches did and no later patch applies to it`,
+        );
         return 'panic';
       }
       note(run, p, `istiod cannot unpack the transport socket of cluster ${String(c.name)} (${r.reason}); the patch is skipped there`);

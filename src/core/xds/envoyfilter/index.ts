@@ -7,6 +7,14 @@ export { newRun, type PatchRun } from './run.ts';
 export { applyClusterMerge, insertedClusters, clusterMatch, parseSubsetKey } from './clusters.ts';
 export { applyListenerPatches } from './listeners.ts';
 export { applyRouteConfigurationPatches, parseGatewayRdsRouteName } from './routes.ts';
-export { patchSidecarListeners, patchGatewayListeners, patchRouteConfigs, patchSidecarClusters, patchGatewayClusters, patchWaypointClusters, patchNotes } from './apply.ts';
+export {
+  patchSidecarListeners,
+  patchGatewayListeners,
+  patchRouteConfigs,
+  patchSidecarClusters,
+  patchGatewayClusters,
+  patchWaypointClusters,
+  patchNotes,
+} from './apply.ts';
 export { insertedExtensionConfigurations } from './extensions.ts';
 export { mergeMessage, mergeAnyWithAny, readMessage } from './protoJson.ts';

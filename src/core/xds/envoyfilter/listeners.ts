@@ -162,7 +162,11 @@ function mergeFilter(run: PatchRun, p: PatchWrapper, f: Json, renames: boolean):
     const r = mergeAnyWithAny(f.typedConfig, v.typedConfig, { schemaless });
     if (!r.ok && r.panics) {
       // istiod recovers from the panic by keeping the listeners as they were at that point.
-      note(run, p, `istiod's merge into ${String(f.name)} panics (${r.reason}) and the rest of this context's listener patches are dropped; here only this filter is left as is`);
+      note(
+        run,
+        p,
+        `istiod's merge into ${String(f.name)} panics (${r.reason}) and the rest of this context's listener patches are dropped; here only this filter is left as is`,
+      );
       return;
     }
     // Otherwise a payload istiod cannot unpack keeps the filter's own; the name still changes.

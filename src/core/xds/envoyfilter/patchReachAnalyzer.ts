@@ -48,7 +48,9 @@ export const patchReachAnalyzer: Analyzer = {
       for (const v of envoyFilterValueProblems(ef)) {
         for (const p of v.problems) {
           const type = p.code === 'unknown-field' ? OWN_MESSAGES.EnvoyFilterValueUnknownField : OWN_MESSAGES.EnvoyFilterValueInvalid;
-          ctx.report(type.at(ef, v.index, v.type, `${p.path.replace(/^\$/, 'value')}: ${p.message}`), { highlightPath: `spec.configPatches[${v.index}].patch.value${p.path.slice(1)}` });
+          ctx.report(type.at(ef, v.index, v.type, `${p.path.replace(/^\$/, 'value')}: ${p.message}`), {
+            highlightPath: `spec.configPatches[${v.index}].patch.value${p.path.slice(1)}`,
+          });
         }
       }
     }
@@ -57,7 +59,9 @@ export const patchReachAnalyzer: Analyzer = {
         const why = reason(r);
         if (why === undefined) continue;
         const at = `spec.configPatches[${r.index}]`;
-        ctx.report(OWN_MESSAGES.EnvoyFilterPatchAppliesToNoProxy.at(ef, r.index, r.summary, why), { highlightPath: isWritten(ef, ['spec', 'configPatches', r.index, 'match']) ? `${at}.match` : at });
+        ctx.report(OWN_MESSAGES.EnvoyFilterPatchAppliesToNoProxy.at(ef, r.index, r.summary, why), {
+          highlightPath: isWritten(ef, ['spec', 'configPatches', r.index, 'match']) ? `${at}.match` : at,
+        });
       }
     }
   },

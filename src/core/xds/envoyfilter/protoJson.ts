@@ -35,11 +35,21 @@ export function messageNamed(typeName: string): DescMessage | undefined {
 
 // Well-known types whose JSON form is not an object of their fields.
 const SPECIAL_JSON = new Set([
-  'google.protobuf.Duration', 'google.protobuf.Timestamp', 'google.protobuf.FieldMask',
-  'google.protobuf.Struct', 'google.protobuf.Value', 'google.protobuf.ListValue',
-  'google.protobuf.DoubleValue', 'google.protobuf.FloatValue', 'google.protobuf.Int64Value',
-  'google.protobuf.UInt64Value', 'google.protobuf.Int32Value', 'google.protobuf.UInt32Value',
-  'google.protobuf.BoolValue', 'google.protobuf.StringValue', 'google.protobuf.BytesValue',
+  'google.protobuf.Duration',
+  'google.protobuf.Timestamp',
+  'google.protobuf.FieldMask',
+  'google.protobuf.Struct',
+  'google.protobuf.Value',
+  'google.protobuf.ListValue',
+  'google.protobuf.DoubleValue',
+  'google.protobuf.FloatValue',
+  'google.protobuf.Int64Value',
+  'google.protobuf.UInt64Value',
+  'google.protobuf.Int32Value',
+  'google.protobuf.UInt32Value',
+  'google.protobuf.BoolValue',
+  'google.protobuf.StringValue',
+  'google.protobuf.BytesValue',
 ]);
 const ANY = 'google.protobuf.Any';
 const DISCARDED = Symbol('discarded');
@@ -152,16 +162,19 @@ function readField(v: unknown, f: DescField, path: string, opaque: string[]): un
       return readMsgValue(v, f.message, path, opaque);
     case 'list': {
       if (!Array.isArray(v)) throw new ValueError(`${path}: expected a list`);
-      const items = v.map((item, i) => {
-        if (f.listKind === 'message') return readMsgValue(item, f.message, `${path}[${i}]`, opaque);
-        if (f.listKind === 'enum') {
-          const val = typeof item === 'number' ? f.enum.values.find((e) => e.number === item) : f.enum.values.find((e) => e.name === item);
-          if (typeof item !== 'number' && typeof item !== 'string') throw new ValueError(`${path}[${i}]: ${JSON.stringify(item)} is not a ${f.enum.typeName} value`);
-          // Unknown names are discarded (marked here, dropped below); unknown numbers are kept.
-          return val ? val.name : typeof item === 'number' ? item : DISCARDED;
-        }
-        return readScalar(item, f.scalar, `${path}[${i}]`);
-      }).filter((x) => x !== DISCARDED);
+      const items = v
+        .map((item, i) => {
+          if (f.listKind === 'message') return readMsgValue(item, f.message, `${path}[${i}]`, opaque);
+          if (f.listKind === 'enum') {
+            const val = typeof item === 'number' ? f.enum.values.find((e) => e.number === item) : f.enum.values.find((e) => e.name === item);
+            if (typeof item !== 'number' && typeof item !== 'string')
+              throw new ValueError(`${path}[${i}]: ${JSON.stringify(item)} is not a ${f.enum.typeName} value`);
+            // Unknown names are discarded (marked here, dropped below); unknown numbers are kept.
+            return val ? val.name : typeof item === 'number' ? item : DISCARDED;
+          }
+          return readScalar(item, f.scalar, `${path}[${i}]`);
+        })
+        .filter((x) => x !== DISCARDED);
       return items.length === 0 ? undefined : items;
     }
     case 'map': {
@@ -187,7 +200,15 @@ const NUMBER_WRAPPERS: Record<string, ScalarType> = {
 
 // 32-bit integers and floats are JSON numbers; 64-bit integers are decimal strings (the form
 // Go's marshaller writes); protojson accepts either spelling on input.
-const NUMBER_SCALARS = new Set([ScalarType.DOUBLE, ScalarType.FLOAT, ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.FIXED32, ScalarType.SFIXED32]);
+const NUMBER_SCALARS = new Set([
+  ScalarType.DOUBLE,
+  ScalarType.FLOAT,
+  ScalarType.INT32,
+  ScalarType.UINT32,
+  ScalarType.SINT32,
+  ScalarType.FIXED32,
+  ScalarType.SFIXED32,
+]);
 const LONG_SCALARS = new Set([ScalarType.INT64, ScalarType.UINT64, ScalarType.SINT64, ScalarType.FIXED64, ScalarType.SFIXED64]);
 
 const INT_SCALARS = new Set([ScalarType.INT32, ScalarType.UINT32, ScalarType.SINT32, ScalarType.FIXED32, ScalarType.SFIXED32]);
@@ -356,7 +377,7 @@ function mergeSchemaless(dst: Json, src: Json): Json {
   return out;
 }
 
-export type AnyMergeResult = { ok: true; value: Json } | { ok: false; reason: string; /** Payload types differ: istiod's merge panics. */ panics: boolean };
+export type AnyMergeResult = { ok: true; value: Json } | { ok: false; reason: string /** Payload types differ: istiod's merge panics. */; panics: boolean };
 
 /**
  * util.MergeAnyWithAny: both payloads unpacked as their messages, merged, packed again.

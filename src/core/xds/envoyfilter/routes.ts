@@ -146,7 +146,8 @@ function patchHttpRoutes(run: PatchRun, pctx: PatchContext, rc: Json, vh: Json, 
   let removed = false;
   for (let i = 0; i < routes.length; i++) {
     for (const p of patchesFor(run.merged, 'HTTP_ROUTE')) {
-      if (!contextMatches(pctx, p) || !routeConfigurationMatch(pctx, rc, p, portMap) || !virtualHostMatch(vh, p) || !routeMatch(routes[i] as Json | null, p)) continue;
+      if (!contextMatches(pctx, p) || !routeConfigurationMatch(pctx, rc, p, portMap) || !virtualHostMatch(vh, p) || !routeMatch(routes[i] as Json | null, p))
+        continue;
       if (p.operation === 'REMOVE') {
         hit(run, p);
         mark(vh, patchRef(p.resourceKey, p.fullName, p.index, 'removed', `route ${String(routes[i]?.name ?? i)}`));

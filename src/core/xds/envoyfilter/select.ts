@@ -85,7 +85,12 @@ export function proxyMatches(proxy: Proxy, p: PatchWrapper, meta: Record<string,
 }
 
 /** The EnvoyFilters of one namespace that attach to the proxy, in that namespace's order. */
-function matchedIn(list: readonly EnvoyFilterWrapper[], proxy: Proxy, rootNamespace: string, flags: { enableSelectorBasedK8sGatewayPolicy?: boolean }): EnvoyFilterWrapper[] {
+function matchedIn(
+  list: readonly EnvoyFilterWrapper[],
+  proxy: Proxy,
+  rootNamespace: string,
+  flags: { enableSelectorBasedK8sGatewayPolicy?: boolean },
+): EnvoyFilterWrapper[] {
   const matcher = policyMatcherForProxy({ namespace: proxy.configNamespace, labels: proxy.labels, type: proxy.type }, { rootNamespace });
   return list.filter((w) => shouldAttachPolicy(matcher, w.namespace, { selector: w.selector, targetRef: undefined, targetRefs: w.targetRefs }, flags));
 }

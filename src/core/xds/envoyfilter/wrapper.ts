@@ -7,8 +7,18 @@ import { creationTime } from '../../config/services.ts';
 import { readMessage, ValueError, type Json } from './protoJson.ts';
 
 export const APPLY_TO = [
-  'INVALID', 'LISTENER', 'FILTER_CHAIN', 'NETWORK_FILTER', 'HTTP_FILTER', 'ROUTE_CONFIGURATION',
-  'VIRTUAL_HOST', 'HTTP_ROUTE', 'CLUSTER', 'EXTENSION_CONFIG', 'BOOTSTRAP', 'LISTENER_FILTER',
+  'INVALID',
+  'LISTENER',
+  'FILTER_CHAIN',
+  'NETWORK_FILTER',
+  'HTTP_FILTER',
+  'ROUTE_CONFIGURATION',
+  'VIRTUAL_HOST',
+  'HTTP_ROUTE',
+  'CLUSTER',
+  'EXTENSION_CONFIG',
+  'BOOTSTRAP',
+  'LISTENER_FILTER',
 ] as const;
 export type ApplyTo = (typeof APPLY_TO)[number];
 
@@ -171,7 +181,12 @@ function readMatch(raw: unknown): ObjectMatch {
     }
     out.listener = lm;
   } else if (rc) {
-    const rm: RouteConfigurationMatch = { portNumber: n(get(rc, 'portNumber')), portName: s(get(rc, 'portName')), gateway: s(get(rc, 'gateway')), name: s(get(rc, 'name')) };
+    const rm: RouteConfigurationMatch = {
+      portNumber: n(get(rc, 'portNumber')),
+      portName: s(get(rc, 'portName')),
+      gateway: s(get(rc, 'gateway')),
+      name: s(get(rc, 'name')),
+    };
     const vh = obj(get(rc, 'vhost'));
     if (vh) {
       rm.vhost = { name: s(get(vh, 'name')), domainName: s(get(vh, 'domainName')) };
@@ -186,9 +201,7 @@ function readMatch(raw: unknown): ObjectMatch {
 }
 
 // Regexes istiod turns into prefix matches (an optimisation that must not change results).
-const WELL_KNOWN_VERSIONS: Record<string, string> = Object.fromEntries(
-  ['16', '17', '18', '19', '20', '21', '22', '23'].map((m) => [`^1\\.${m}.*`, `1.${m}`]),
-);
+const WELL_KNOWN_VERSIONS: Record<string, string> = Object.fromEntries(['16', '17', '18', '19', '20', '21', '22', '23'].map((m) => [`^1\\.${m}.*`, `1.${m}`]));
 const MAX_PROXY_VERSION_LEN = 1024;
 
 function compileVersion(v: string): PatchWrapper['proxyVersion'] {
@@ -251,7 +264,10 @@ export function envoyFilterWrapper(r: Resource): EnvoyFilterWrapper {
     }
     const match = get(cp, 'match') === undefined || get(cp, 'match') === null ? { context: 'ANY' as const } : readMatch(get(cp, 'match'));
     // INSERT_* only mean something for filters and routes; istiod turns the rest into ADD.
-    if ((operation === 'INSERT_BEFORE' || operation === 'INSERT_AFTER' || operation === 'INSERT_FIRST') && !['HTTP_FILTER', 'NETWORK_FILTER', 'HTTP_ROUTE', 'LISTENER_FILTER'].includes(applyTo)) {
+    if (
+      (operation === 'INSERT_BEFORE' || operation === 'INSERT_AFTER' || operation === 'INSERT_FIRST') &&
+      !['HTTP_FILTER', 'NETWORK_FILTER', 'HTTP_ROUTE', 'LISTENER_FILTER'].includes(applyTo)
+    ) {
       operation = 'ADD';
     }
     out.patches.push({

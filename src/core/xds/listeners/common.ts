@@ -29,7 +29,12 @@ export interface ChainOpts {
 }
 
 export function isMatchAll(c: ChainOpts): boolean {
-  return (!c.sniHosts || c.sniHosts.length === 0 || c.sniHosts.includes('*')) && (!c.applicationProtocols || c.applicationProtocols.length === 0) && !c.transportProtocol && (!c.destinationCidrs || c.destinationCidrs.length === 0);
+  return (
+    (!c.sniHosts || c.sniHosts.length === 0 || c.sniHosts.includes('*')) &&
+    (!c.applicationProtocols || c.applicationProtocols.length === 0) &&
+    !c.transportProtocol &&
+    (!c.destinationCidrs || c.destinationCidrs.length === 0)
+  );
 }
 
 /** toFilterChainMatch (undefined for a match-all chain). */
@@ -98,13 +103,25 @@ export function metricsNetworkFilters(ctx: GenContext, cls: 'outbound' | 'inboun
 /** buildNetworkFiltersStack: mongo before tcp_proxy on Mongo ports. */
 function protocolStack(ctx: GenContext, p: IstioProtocol, tcp: Json, statPrefix: string): Json[] {
   if (p === 'Mongo' && ctx.features.PILOT_ENABLE_MONGO_FILTER) {
-    return [networkFilter('envoy.filters.network.mongo_proxy', { '@type': 'type.googleapis.com/envoy.extensions.filters.network.mongo_proxy.v3.MongoProxy', statPrefix }), tcp];
+    return [
+      networkFilter('envoy.filters.network.mongo_proxy', {
+        '@type': 'type.googleapis.com/envoy.extensions.filters.network.mongo_proxy.v3.MongoProxy',
+        statPrefix,
+      }),
+      tcp,
+    ];
   }
   return [tcp];
 }
 
 /** buildCompleteNetworkFilters: [MX] + authz (gateways and inbound) + stats + the protocol stack. */
-export function completeNetworkFilters(ctx: GenContext, cls: 'outbound' | 'inbound' | 'gateway', stack: Json[], includeMx: boolean, withAuthz: boolean): Json[] {
+export function completeNetworkFilters(
+  ctx: GenContext,
+  cls: 'outbound' | 'inbound' | 'gateway',
+  stack: Json[],
+  includeMx: boolean,
+  withAuthz: boolean,
+): Json[] {
   const out: Json[] = [];
   if (includeMx && ctx.features.PILOT_ENABLE_METADATA_EXCHANGE) out.push(TCP_LISTENER_MX);
   if (withAuthz) {
@@ -142,7 +159,17 @@ function sourceIpHash(dr: DestinationRuleSpec | undefined, subset: string): Json
 }
 
 /** buildOutboundNetworkFiltersWithSingleDestination. */
-export function singleDestinationFilters(ctx: GenContext, cls: 'outbound' | 'gateway', statPrefix: string, cluster: string, subset: string, protocol: IstioProtocol, dr: DestinationRuleSpec | undefined, includeMx: boolean, withAuthz: boolean): Json[] {
+export function singleDestinationFilters(
+  ctx: GenContext,
+  cls: 'outbound' | 'gateway',
+  statPrefix: string,
+  cluster: string,
+  subset: string,
+  protocol: IstioProtocol,
+  dr: DestinationRuleSpec | undefined,
+  includeMx: boolean,
+  withAuthz: boolean,
+): Json[] {
   const settings = tcpSettings(dr);
   const tcp: Json = { '@type': TCP_PROXY_TYPE, statPrefix, cluster };
   const idle = settings.idleTimeout ?? (ctx.proxy.metadata.idleTimeout ? durationJson(ctx.proxy.metadata.idleTimeout) : undefined);
@@ -154,7 +181,15 @@ export function singleDestinationFilters(ctx: GenContext, cls: 'outbound' | 'gat
 }
 
 /** buildOutboundNetworkFilters: one destination, or weighted clusters named after the VirtualService. */
-export function outboundNetworkFilters(ctx: GenContext, cls: 'outbound' | 'gateway', routes: readonly RouteDestination[], port: { port: number; protocol: IstioProtocol }, meta: ConfigMeta, includeMx: boolean, withAuthz: boolean): Json[] {
+export function outboundNetworkFilters(
+  ctx: GenContext,
+  cls: 'outbound' | 'gateway',
+  routes: readonly RouteDestination[],
+  port: { port: number; protocol: IstioProtocol },
+  meta: ConfigMeta,
+  includeMx: boolean,
+  withAuthz: boolean,
+): Json[] {
   const first = routes[0]?.destination;
   const service = first ? ctx.scope.servicesByHostname.get(first.host) : undefined;
   const dr = service ? scopeDestinationRule(ctx.scope, 'outbound', ctx.proxy, service.hostname)?.rule.spec : undefined;

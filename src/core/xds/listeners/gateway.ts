@@ -33,7 +33,8 @@ function gatewayHcmExtra(ctx: GenContext): Json {
   const pc = ctx.mesh.defaultConfig;
   const topo = isObj(pc.gatewayTopology) ? pc.gatewayTopology : {};
   if (typeof topo.numTrustedProxies === 'number' && topo.numTrustedProxies > 0) extra.xffNumTrustedHops = topo.numTrustedProxies;
-  const fcc = typeof topo.forwardClientCertDetails === 'string' && topo.forwardClientCertDetails !== 'UNDEFINED' ? topo.forwardClientCertDetails : 'SANITIZE_SET';
+  const fcc =
+    typeof topo.forwardClientCertDetails === 'string' && topo.forwardClientCertDetails !== 'UNDEFINED' ? topo.forwardClientCertDetails : 'SANITIZE_SET';
   extra.httpProtocolOptions = ctx.features.PILOT_HTTP10 ? { acceptHttp10: true } : {};
   if (ph.serverName !== '') extra.serverName = ph.serverName;
   if (fcc !== 'SANITIZE') extra.forwardClientCertDetails = fcc;
@@ -43,12 +44,30 @@ function gatewayHcmExtra(ctx: GenContext): Json {
 
 function httpChain(ctx: GenContext, mg: MergedGateway, server: Server | undefined, protocol: string, routeName: string): ChainOpts {
   const ph = proxyHeaders(ctx, 'gateway');
-  const base = { rds: routeName, useRemoteAddress: true, extra: gatewayHcmExtra(ctx), protocol: parseProtocol(protocol), class: 'gateway' as const, skipMxHeaders: ph.skipMxHeaders };
+  const base = {
+    rds: routeName,
+    useRemoteAddress: true,
+    extra: gatewayHcmExtra(ctx),
+    protocol: parseProtocol(protocol),
+    class: 'gateway' as const,
+    skipMxHeaders: ph.skipMxHeaders,
+  };
   if (!server || isHttp(parseProtocol(protocol))) return { httpOpts: { ...base, statPrefix: '' } };
   const info = mg.tlsServerInfo.get(server);
   return {
     sniHosts: info?.sniHosts ?? [],
-    ...(server.tls && !isPassthroughServer(server) ? { tlsContext: listenerTlsContext(server.tls, ctx.proxy, ctx.mesh, isTcpServerWithTlsTermination(server), ctx.features.PILOT_ENABLE_METADATA_EXCHANGE, ctx.push.externalSds) } : {}),
+    ...(server.tls && !isPassthroughServer(server)
+      ? {
+          tlsContext: listenerTlsContext(
+            server.tls,
+            ctx.proxy,
+            ctx.mesh,
+            isTcpServerWithTlsTermination(server),
+            ctx.features.PILOT_ENABLE_METADATA_EXCHANGE,
+            ctx.push.externalSds,
+          ),
+        }
+      : {}),
     httpOpts: { ...base, statPrefix: server.name },
     prov: serverProv(mg, server),
   };
@@ -85,18 +104,31 @@ function tcpRouteFilters(ctx: GenContext, server: Server, gateway: string): { fi
       const t = vs.tcp[i] as VirtualServiceConfig['tcp'][number];
       const matches = t.match.length === 0 || t.match.some((m) => l4Match(m, server, gateway));
       if (!matches || t.route.length === 0) continue;
-      return { filters: outboundNetworkFilters(ctx, 'gateway', t.route, port, vs.meta, includeMx, true), prov: [ref(vs.meta.sourceKey, vs.meta.sourceKey === vs.meta.resource.key ? `spec.tcp[${i}]` : undefined)] };
+      return {
+        filters: outboundNetworkFilters(ctx, 'gateway', t.route, port, vs.meta, includeMx, true),
+        prov: [ref(vs.meta.sourceKey, vs.meta.sourceKey === vs.meta.resource.key ? `spec.tcp[${i}]` : undefined)],
+      };
     }
     const parents = vs.meta.annotations['internal.istio.io/parents'] ?? '';
     if (parents.startsWith('TLSRoute/') && !isPassthroughServer(server)) {
-      for (const t of vs.tls) for (const m of t.match) if (l4Match(m, server, gateway)) return { filters: outboundNetworkFilters(ctx, 'gateway', t.route, port, vs.meta, includeMx, true), prov: [ref(vs.meta.sourceKey)] };
+      for (const t of vs.tls)
+        for (const m of t.match)
+          if (l4Match(m, server, gateway))
+            return { filters: outboundNetworkFilters(ctx, 'gateway', t.route, port, vs.meta, includeMx, true), prov: [ref(vs.meta.sourceKey)] };
     }
   }
   return undefined;
 }
 
 /** buildGatewayNetworkFiltersFromTLSRoutes: passthrough chains per `tls` match (SNI), or AUTO_PASSTHROUGH chains. */
-function tlsRouteChains(ctx: GenContext, mg: MergedGateway, server: Server, listenerPort: number, gateway: string, tlsHostsByPort: Map<number, Map<string, string>>): ChainOpts[] {
+function tlsRouteChains(
+  ctx: GenContext,
+  mg: MergedGateway,
+  server: Server,
+  listenerPort: number,
+  gateway: string,
+  tlsHostsByPort: Map<number, Map<string, string>>,
+): ChainOpts[] {
   const port = { name: server.port?.name ?? '', port: server.port?.number ?? 0, protocol: parseProtocol(server.port?.protocol ?? '') };
   const out: ChainOpts[] = [];
   if (server.tls?.mode === 'AUTO_PASSTHROUGH') {
@@ -108,10 +140,20 @@ function tlsRouteChains(ctx: GenContext, mg: MergedGateway, server: Server, list
         if (!hosts.some((h) => hostSubsetOf(svc.hostname, h))) continue;
         const cluster = dnsSrvSubsetKey('outbound', '', svc.hostname, p.port);
         const dr = scopeDestinationRule(ctx.scope, 'outbound', ctx.proxy, svc.hostname)?.rule.spec;
-        out.push({ sniHosts: [cluster], applicationProtocols: ALL_ISTIO_MTLS_ALPNS, networkFilters: singleDestinationFilters(ctx, 'gateway', cluster, cluster, '', p.protocol, dr, false, true), prov: [ref(svc.resource.key)] });
+        out.push({
+          sniHosts: [cluster],
+          applicationProtocols: ALL_ISTIO_MTLS_ALPNS,
+          networkFilters: singleDestinationFilters(ctx, 'gateway', cluster, cluster, '', p.protocol, dr, false, true),
+          prov: [ref(svc.resource.key)],
+        });
         for (const ss of dr?.subsets ?? []) {
           const sc = dnsSrvSubsetKey('outbound', ss.name, svc.hostname, p.port);
-          out.push({ sniHosts: [sc], applicationProtocols: ALL_ISTIO_MTLS_ALPNS, networkFilters: singleDestinationFilters(ctx, 'gateway', sc, sc, ss.name, p.protocol, dr, false, true), prov: [ref(svc.resource.key)] });
+          out.push({
+            sniHosts: [sc],
+            applicationProtocols: ALL_ISTIO_MTLS_ALPNS,
+            networkFilters: singleDestinationFilters(ctx, 'gateway', sc, sc, ss.name, p.protocol, dr, false, true),
+            prov: [ref(svc.resource.key)],
+          });
         }
       }
     }
@@ -127,7 +169,11 @@ function tlsRouteChains(ctx: GenContext, mg: MergedGateway, server: Server, list
         const dups = m.sniHosts.filter((h) => known.has(h) && known.get(h) === server.bind);
         if (dups.length > 0) return;
         for (const h of m.sniHosts) known.set(h, server.bind);
-        out.push({ sniHosts: m.sniHosts, networkFilters: outboundNetworkFilters(ctx, 'gateway', t.route, port, vs.meta, false, true), prov: [ref(vs.meta.sourceKey, vs.meta.sourceKey === vs.meta.resource.key ? `spec.tls[${ti}].match[${mi}]` : undefined)] });
+        out.push({
+          sniHosts: m.sniHosts,
+          networkFilters: outboundNetworkFilters(ctx, 'gateway', t.route, port, vs.meta, false, true),
+          prov: [ref(vs.meta.sourceKey, vs.meta.sourceKey === vs.meta.resource.key ? `spec.tls[${ti}].match[${mi}]` : undefined)],
+        });
       });
     });
   }
@@ -135,7 +181,14 @@ function tlsRouteChains(ctx: GenContext, mg: MergedGateway, server: Server, list
 }
 
 /** createGatewayTCPFilterChainOpts. */
-function tcpChains(ctx: GenContext, mg: MergedGateway, server: Server, listenerPort: number, gateway: string, tlsHostsByPort: Map<number, Map<string, string>>): ChainOpts[] {
+function tcpChains(
+  ctx: GenContext,
+  mg: MergedGateway,
+  server: Server,
+  listenerPort: number,
+  gateway: string,
+  tlsHostsByPort: Map<number, Map<string, string>>,
+): ChainOpts[] {
   if (!server.tls) {
     const f = tcpRouteFilters(ctx, server, gateway);
     return f ? [{ networkFilters: f.filters, prov: [...serverProv(mg, server), ...f.prov] }] : [];
@@ -143,12 +196,21 @@ function tcpChains(ctx: GenContext, mg: MergedGateway, server: Server, listenerP
   if (!isPassthroughServer(server)) {
     const f = tcpRouteFilters(ctx, server, gateway);
     if (!f) return [];
-    return [{
-      sniHosts: mg.tlsServerInfo.get(server)?.sniHosts ?? [],
-      tlsContext: listenerTlsContext(server.tls, ctx.proxy, ctx.mesh, isTcpServerWithTlsTermination(server), ctx.features.PILOT_ENABLE_METADATA_EXCHANGE, ctx.push.externalSds),
-      networkFilters: f.filters,
-      prov: [...serverProv(mg, server), ...f.prov],
-    }];
+    return [
+      {
+        sniHosts: mg.tlsServerInfo.get(server)?.sniHosts ?? [],
+        tlsContext: listenerTlsContext(
+          server.tls,
+          ctx.proxy,
+          ctx.mesh,
+          isTcpServerWithTlsTermination(server),
+          ctx.features.PILOT_ENABLE_METADATA_EXCHANGE,
+          ctx.push.externalSds,
+        ),
+        networkFilters: f.filters,
+        prov: [...serverProv(mg, server), ...f.prov],
+      },
+    ];
   }
   return tlsRouteChains(ctx, mg, server, listenerPort, gateway, tlsHostsByPort).map((c) => ({ ...c, prov: [...serverProv(mg, server), ...(c.prov ?? [])] }));
 }
@@ -187,12 +249,18 @@ export function gatewayListeners(ctx: GenContext, mg: MergedGateway | undefined)
     if (l.chains.length === 0) continue;
     const listenerFilters: Json[] = [];
     if (needProxyProtocol) listenerFilters.push(PROXY_PROTOCOL);
-    if (l.chains.some((c) => (c.sniHosts && c.sniHosts.length > 0) || (c.tlsContext && Array.isArray((c.tlsContext.commonTlsContext as Json).alpnProtocols)))) listenerFilters.push(TLS_INSPECTOR);
+    if (l.chains.some((c) => (c.sniHosts && c.sniHosts.length > 0) || (c.tlsContext && Array.isArray((c.tlsContext.commonTlsContext as Json).alpnProtocols))))
+      listenerFilters.push(TLS_INSPECTOR);
     const chains = l.chains.map((c) => {
       const chain: Json = {};
       const m = filterChainMatch(c);
       if (m) chain.filterChainMatch = m;
-      chain.filters = c.httpOpts ? [...(c.networkFilters ?? []), hcmFilter(ctx, { ...c.httpOpts, statPrefix: c.httpOpts.statPrefix !== '' ? c.httpOpts.statPrefix : `outbound_${name};` })] : (c.networkFilters ?? []);
+      chain.filters = c.httpOpts
+        ? [
+            ...(c.networkFilters ?? []),
+            hcmFilter(ctx, { ...c.httpOpts, statPrefix: c.httpOpts.statPrefix !== '' ? c.httpOpts.statPrefix : `outbound_${name};` }),
+          ]
+        : (c.networkFilters ?? []);
       if (c.tlsContext) chain.transportSocket = { name: 'envoy.transport_sockets.tls', typedConfig: c.tlsContext };
       if (c.metadata) chain.metadata = c.metadata;
       chain.transportSocketConnectTimeout = '15s';

@@ -4,7 +4,21 @@ import type { Json } from '../types.ts';
 import type { GenContext } from '../context.ts';
 import { allowAnyDynamicDns, dynamicForwardProxyHttpFilter } from '../dynamicDns.ts';
 import type { IstioProtocol } from '../../config/protocol.ts';
-import { ALPN, CORS, FAULT, GRPC_STATS, GRPC_WEB, HCM_NAME, HCM_TYPE, SIDECAR_INBOUND_MX, SIDECAR_OUTBOUND_MX, SIDECAR_OUTBOUND_MX_SKIP_HEADERS, UUID_REQUEST_ID, routerFilter, statsFilter } from '../filters.ts';
+import {
+  ALPN,
+  CORS,
+  FAULT,
+  GRPC_STATS,
+  GRPC_WEB,
+  HCM_NAME,
+  HCM_TYPE,
+  SIDECAR_INBOUND_MX,
+  SIDECAR_OUTBOUND_MX,
+  SIDECAR_OUTBOUND_MX_SKIP_HEADERS,
+  UUID_REQUEST_ID,
+  routerFilter,
+  statsFilter,
+} from '../filters.ts';
 import { isObj, str } from '../../document/read.ts';
 
 export type ListenerClass = 'outbound' | 'inbound' | 'gateway';
@@ -22,7 +36,10 @@ export interface HttpOpts {
 }
 
 /** Proxy headers of the proxy's ProxyConfig (util.GetProxyHeaders). */
-export function proxyHeaders(ctx: GenContext, cls: ListenerClass): { serverName: string; forwardClientCert: string; suppressDebugHeaders: boolean; skipMxHeaders: boolean; includeAttemptCount: boolean } {
+export function proxyHeaders(
+  ctx: GenContext,
+  cls: ListenerClass,
+): { serverName: string; forwardClientCert: string; suppressDebugHeaders: boolean; skipMxHeaders: boolean; includeAttemptCount: boolean } {
   const pc = ctx.mesh.defaultConfig;
   const ph = isObj(pc.proxyHeaders) ? pc.proxyHeaders : {};
   let serverName = cls === 'outbound' ? '' : 'istio-envoy';

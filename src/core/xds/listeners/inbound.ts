@@ -11,8 +11,28 @@ import { composePeerAuthentication, mtlsModeForPort } from '../peerAuthn.ts';
 import type { MtlsMode, Service } from '../pushContext.ts';
 import { trustDomainsForValidation } from '../mesh.ts';
 import { inboundMtlsContext, listenerTlsContext } from '../tlsContext.ts';
-import { HTTP_INSPECTOR, HTTP_INSPECTOR_NAME, ORIGINAL_DST, ORIGINAL_SRC, TCP_LISTENER_MX, TCP_PROXY_NAME, TCP_PROXY_TYPE, TLS_INSPECTOR, TLS_INSPECTOR_NAME, networkFilter, tcpProxyFilter } from '../filters.ts';
-import { BLACKHOLE_CLUSTER, INBOUND_PASSTHROUGH_CLUSTER, inboundClusterName, listenerName, VIRTUAL_INBOUND, VIRTUAL_INBOUND_BLACKHOLE_CHAIN, VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN } from '../names.ts';
+import {
+  HTTP_INSPECTOR,
+  HTTP_INSPECTOR_NAME,
+  ORIGINAL_DST,
+  ORIGINAL_SRC,
+  TCP_LISTENER_MX,
+  TCP_PROXY_NAME,
+  TCP_PROXY_TYPE,
+  TLS_INSPECTOR,
+  TLS_INSPECTOR_NAME,
+  networkFilter,
+  tcpProxyFilter,
+} from '../filters.ts';
+import {
+  BLACKHOLE_CLUSTER,
+  INBOUND_PASSTHROUGH_CLUSTER,
+  inboundClusterName,
+  listenerName,
+  VIRTUAL_INBOUND,
+  VIRTUAL_INBOUND_BLACKHOLE_CHAIN,
+  VIRTUAL_INBOUND_CATCHALL_HTTP_CHAIN,
+} from '../names.ts';
 import { defaultInboundRoute } from '../routes/translate.ts';
 import { durationJson } from '../duration.ts';
 import { hcmFilter, proxyHeaders } from './hcm.ts';
@@ -53,11 +73,19 @@ function matchOptions(ctx: GenContext, mode: MtlsMode, lp: ListenerProtocol): Ma
   const plain = plaintextHttpAlpns(ctx);
   if (lp === 'HTTP') {
     if (mode === 'STRICT') return [{ protocol: 'HTTP', transport: 'tls', tls: true }];
-    if (mode === 'PERMISSIVE') return [{ alpn: ALL_ISTIO_MTLS_ALPNS, transport: 'tls', protocol: 'HTTP', tls: true }, { protocol: 'HTTP', transport: 'raw_buffer', tls: false }];
+    if (mode === 'PERMISSIVE')
+      return [
+        { alpn: ALL_ISTIO_MTLS_ALPNS, transport: 'tls', protocol: 'HTTP', tls: true },
+        { protocol: 'HTTP', transport: 'raw_buffer', tls: false },
+      ];
     return [{ protocol: 'HTTP', transport: 'raw_buffer', tls: false }];
   }
   if (lp === 'AUTO') {
-    if (mode === 'STRICT') return [{ alpn: MTLS_HTTP_ALPNS, protocol: 'HTTP', transport: 'tls', tls: true }, { protocol: 'TCP', transport: 'tls', tls: true }];
+    if (mode === 'STRICT')
+      return [
+        { alpn: MTLS_HTTP_ALPNS, protocol: 'HTTP', transport: 'tls', tls: true },
+        { protocol: 'TCP', transport: 'tls', tls: true },
+      ];
     if (mode === 'PERMISSIVE') {
       return [
         { alpn: MTLS_HTTP_ALPNS, transport: 'tls', protocol: 'HTTP', tls: true },
@@ -67,10 +95,18 @@ function matchOptions(ctx: GenContext, mode: MtlsMode, lp: ListenerProtocol): Ma
         { transport: 'tls', protocol: 'TCP', tls: false },
       ];
     }
-    return [{ alpn: plain, protocol: 'HTTP', transport: 'raw_buffer', tls: false }, { protocol: 'TCP', transport: 'raw_buffer', tls: false }];
+    return [
+      { alpn: plain, protocol: 'HTTP', transport: 'raw_buffer', tls: false },
+      { protocol: 'TCP', transport: 'raw_buffer', tls: false },
+    ];
   }
   if (mode === 'STRICT') return [{ protocol: 'TCP', transport: 'tls', tls: true }];
-  if (mode === 'PERMISSIVE') return [{ alpn: ALL_ISTIO_MTLS_ALPNS, transport: 'tls', protocol: 'TCP', tls: true }, { transport: 'tls', protocol: 'TCP', tls: false }, { protocol: 'TCP', transport: 'raw_buffer', tls: false }];
+  if (mode === 'PERMISSIVE')
+    return [
+      { alpn: ALL_ISTIO_MTLS_ALPNS, transport: 'tls', protocol: 'TCP', tls: true },
+      { transport: 'tls', protocol: 'TCP', tls: false },
+      { protocol: 'TCP', transport: 'raw_buffer', tls: false },
+    ];
   return [{ protocol: 'TCP', transport: 'raw_buffer', tls: false }];
 }
 
@@ -111,7 +147,13 @@ export function inboundChainConfigs(ctx: GenContext): InboundChainConfig[] {
     if (ctx.proxy.interceptionMode === 'NONE') return [];
     const wildcard = ipMode(ctx.proxy) === 'IPv6' ? '::' : '0.0.0.0';
     for (const t of ctx.targets) {
-      if (!canBindToPort(ctx.proxy, false, ctx.wildcards[0] as string, t.targetPort, isHttp(t.port.protocol), wildcard, [ctx.mesh.proxyListenPort, ctx.mesh.proxyInboundListenPort])) continue;
+      if (
+        !canBindToPort(ctx.proxy, false, ctx.wildcards[0] as string, t.targetPort, isHttp(t.port.protocol), wildcard, [
+          ctx.mesh.proxyListenPort,
+          ctx.mesh.proxyInboundListenPort,
+        ])
+      )
+        continue;
       const existing = byPort.get(t.targetPort);
       if (existing) {
         if (!existing.services.includes(t.service)) existing.services.push(t.service);
@@ -188,7 +230,14 @@ function inboundHttpFilters(ctx: GenContext, cc: InboundChainConfig): Json[] {
       {
         name: `inbound|http|${cc.port.port}`,
         domains: ['*'],
-        routes: [defaultInboundRoute(cc.clusterName, `${cc.instanceHostname.includes(':') ? `[${cc.instanceHostname}]` : cc.instanceHostname}:${cc.port.port}/*`, grpc, ctx.mesh)],
+        routes: [
+          defaultInboundRoute(
+            cc.clusterName,
+            `${cc.instanceHostname.includes(':') ? `[${cc.instanceHostname}]` : cc.instanceHostname}:${cc.port.port}/*`,
+            grpc,
+            ctx.mesh,
+          ),
+        ],
       },
     ],
     validateClusters: false,
@@ -211,9 +260,16 @@ function inboundTcpFilters(ctx: GenContext, cc: InboundChainConfig): Json[] {
   const idle = ctx.proxy.metadata.idleTimeout ? durationJson(ctx.proxy.metadata.idleTimeout) : undefined;
   if (idle) tcp.idleTimeout = idle;
   const tcpFilter = networkFilter(TCP_PROXY_NAME, tcp);
-  const stack = cc.port.protocol === 'Mongo' && ctx.features.PILOT_ENABLE_MONGO_FILTER
-    ? [networkFilter('envoy.filters.network.mongo_proxy', { '@type': 'type.googleapis.com/envoy.extensions.filters.network.mongo_proxy.v3.MongoProxy', statPrefix: cc.clusterName }), tcpFilter]
-    : [tcpFilter];
+  const stack =
+    cc.port.protocol === 'Mongo' && ctx.features.PILOT_ENABLE_MONGO_FILTER
+      ? [
+          networkFilter('envoy.filters.network.mongo_proxy', {
+            '@type': 'type.googleapis.com/envoy.extensions.filters.network.mongo_proxy.v3.MongoProxy',
+            statPrefix: cc.clusterName,
+          }),
+          tcpFilter,
+        ]
+      : [tcpFilter];
   return completeNetworkFilters(ctx, 'inbound', stack, true, true);
 }
 
@@ -264,15 +320,27 @@ function listenerFilters(ctx: GenContext, chains: readonly Json[], bindToPort: b
   if ([...inspectors.values()].some((i) => i.tls)) {
     if (inspectors.get(0)?.tls) {
       const excl = ports.filter((p) => p !== 0 && !inspectors.get(p)?.tls);
-      lf.push(excl.length === 0 ? TLS_INSPECTOR : { name: TLS_INSPECTOR_NAME, typedConfig: TLS_INSPECTOR.typedConfig, filterDisabled: listenerPredicateExclude(excl) });
+      lf.push(
+        excl.length === 0
+          ? TLS_INSPECTOR
+          : { name: TLS_INSPECTOR_NAME, typedConfig: TLS_INSPECTOR.typedConfig, filterDisabled: listenerPredicateExclude(excl) },
+      );
     } else {
       const incl = ports.filter((p) => p !== 0 && inspectors.get(p)?.tls);
-      lf.push(incl.length === 0 ? TLS_INSPECTOR : { name: TLS_INSPECTOR_NAME, typedConfig: TLS_INSPECTOR.typedConfig, filterDisabled: { notMatch: listenerPredicateExclude(incl) } });
+      lf.push(
+        incl.length === 0
+          ? TLS_INSPECTOR
+          : { name: TLS_INSPECTOR_NAME, typedConfig: TLS_INSPECTOR.typedConfig, filterDisabled: { notMatch: listenerPredicateExclude(incl) } },
+      );
     }
   }
   if ([...inspectors.values()].some((i) => i.http)) {
     const excl = ports.filter((p) => !inspectors.get(p)?.http);
-    lf.push(excl.length === 0 ? HTTP_INSPECTOR : { name: HTTP_INSPECTOR_NAME, typedConfig: HTTP_INSPECTOR.typedConfig, filterDisabled: listenerPredicateExclude(excl) });
+    lf.push(
+      excl.length === 0
+        ? HTTP_INSPECTOR
+        : { name: HTTP_INSPECTOR_NAME, typedConfig: HTTP_INSPECTOR.typedConfig, filterDisabled: listenerPredicateExclude(excl) },
+    );
   }
   return lf;
 }
@@ -307,22 +375,35 @@ export function sidecarInboundListeners(ctx: GenContext): Json[] {
     } else opts = matchOptions(ctx, mtls.mode, listenerProtocol(cc.port.protocol));
     const chains = chainsFor(ctx, cc, mtls, opts);
     for (const c of chains) mark(c, ...pa.from);
-    if (cc.bindToPort) listeners.push(mark(inboundListener(ctx, chainName(cc, 'TCP'), [cc.bind, ...cc.extraBind], cc.port.targetPort, true, chains), ...cc.prov));
+    if (cc.bindToPort)
+      listeners.push(mark(inboundListener(ctx, chainName(cc, 'TCP'), [cc.bind, ...cc.extraBind], cc.port.targetPort, true, chains), ...cc.prov));
     else virtualChains.push(...chains);
   }
   if (ctx.proxy.interceptionMode !== 'NONE') {
     const all = [...passthroughChains(ctx, pa), ...virtualChains];
-    listeners.unshift(mark(inboundListener(ctx, VIRTUAL_INBOUND, ctx.wildcards, ctx.mesh.proxyInboundListenPort, false, all), builtin('traffic capture (iptables redirect to 15006)')));
+    listeners.unshift(
+      mark(
+        inboundListener(ctx, VIRTUAL_INBOUND, ctx.wildcards, ctx.mesh.proxyInboundListenPort, false, all),
+        builtin('traffic capture (iptables redirect to 15006)'),
+      ),
+    );
   }
   return listeners;
 }
 
 function passthroughChains(ctx: GenContext, pa: ReturnType<typeof composePeerAuthentication>): Json[] {
-  const blackhole = mark({
-    filterChainMatch: { destinationPort: ctx.mesh.proxyInboundListenPort },
-    filters: [...(ctx.features.PILOT_ENABLE_METADATA_EXCHANGE ? [TCP_LISTENER_MX] : []), ...metricsNetworkFilters(ctx, 'inbound'), tcpProxyFilter(BLACKHOLE_CLUSTER, BLACKHOLE_CLUSTER)],
-    name: VIRTUAL_INBOUND_BLACKHOLE_CHAIN,
-  }, builtin('loop protection'));
+  const blackhole = mark(
+    {
+      filterChainMatch: { destinationPort: ctx.mesh.proxyInboundListenPort },
+      filters: [
+        ...(ctx.features.PILOT_ENABLE_METADATA_EXCHANGE ? [TCP_LISTENER_MX] : []),
+        ...metricsNetworkFilters(ctx, 'inbound'),
+        tcpProxyFilter(BLACKHOLE_CLUSTER, BLACKHOLE_CLUSTER),
+      ],
+      name: VIRTUAL_INBOUND_BLACKHOLE_CHAIN,
+    },
+    builtin('loop protection'),
+  );
   const out: Json[] = [blackhole];
   for (const mtls of passthroughMtls(ctx, pa)) {
     const cc: InboundChainConfig = {

@@ -13,14 +13,35 @@ import { isHttp, isTcp, isTls, isUnsupported, listenerProtocol } from '../protoc
 import { addressForProxy, altVirtualHosts, extraAddressesForProxy } from '../routes/domains.ts';
 import { catchAllVirtualHost, domainFlags, domainProxy } from '../routes/sidecar.ts';
 import { ALLOW_ANY_DYNAMIC_DNS, allowAnyDynamicDns } from '../dynamicDns.ts';
-import { BLACKHOLE_CLUSTER, listenerName, PASSTHROUGH_CLUSTER, PASSTHROUGH_FILTER_CHAIN, subsetKey, VIRTUAL_OUTBOUND, VIRTUAL_OUTBOUND_BLACKHOLE_CHAIN, VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN, RDS_HTTP_PROXY } from '../names.ts';
+import {
+  BLACKHOLE_CLUSTER,
+  listenerName,
+  PASSTHROUGH_CLUSTER,
+  PASSTHROUGH_FILTER_CHAIN,
+  subsetKey,
+  VIRTUAL_OUTBOUND,
+  VIRTUAL_OUTBOUND_BLACKHOLE_CHAIN,
+  VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN,
+  RDS_HTTP_PROXY,
+} from '../names.ts';
 import { hostMatches, isWildcardHost } from '../../config/hosts.ts';
 import { isIP, isIPv6 } from '../net.ts';
 import { HTTP_INSPECTOR, TLS_INSPECTOR, tcpProxyFilter } from '../filters.ts';
 import { durationJson } from '../duration.ts';
 import { destinationCluster } from '../routes/translate.ts';
 import { hcmFilter, proxyHeaders } from './hcm.ts';
-import { additionalAddresses, buildAddress, chainsConflict, configMetadata, filterChainMatch, isMatchAll, metricsNetworkFilters, outboundNetworkFilters, singleDestinationFilters, type ChainOpts } from './common.ts';
+import {
+  additionalAddresses,
+  buildAddress,
+  chainsConflict,
+  configMetadata,
+  filterChainMatch,
+  isMatchAll,
+  metricsNetworkFilters,
+  outboundNetworkFilters,
+  singleDestinationFilters,
+  type ChainOpts,
+} from './common.ts';
 import { builtin, mark, ref } from '../provenance.ts';
 import { canBindToPort, ipMode } from '../proxy.ts';
 import type { ProvenanceRef } from '../types.ts';
@@ -81,7 +102,7 @@ class VsHostIndex {
   }
 
   forHost(hostname: string): VirtualServiceConfig[] {
-    const idx = new Set<number>(isWildcardHost(hostname) ? [] : this.exact.get(hostname) ?? []);
+    const idx = new Set<number>(isWildcardHost(hostname) ? [] : (this.exact.get(hostname) ?? []));
     if (isWildcardHost(hostname)) {
       this.vss.forEach((vs, i) => {
         if (vs.hosts.some((h) => hostMatches(h, hostname))) idx.add(i);
@@ -91,7 +112,11 @@ class VsHostIndex {
   }
 }
 
-function matchL4(m: { sourceLabels: Readonly<Record<string, string>>; gateways: readonly string[]; port: number; sourceNamespace: string }, ctx: GenContext, port: number): boolean {
+function matchL4(
+  m: { sourceLabels: Readonly<Record<string, string>>; gateways: readonly string[]; port: number; sourceNamespace: string },
+  ctx: GenContext,
+  port: number,
+): boolean {
   const gatewayMatch = m.gateways.length === 0 || m.gateways.includes('mesh');
   const labelMatch = Object.keys(m.sourceLabels).every((k) => ctx.proxy.labels[k] === m.sourceLabels[k]);
   const portMatch = m.port === 0 || m.port === port;
@@ -104,7 +129,15 @@ function vsProv(vs: VirtualServiceConfig, path: string): ProvenanceRef {
 }
 
 /** buildSidecarOutboundTLSFilterChainOpts. */
-function tlsChainOpts(ctx: GenContext, cidrs: readonly string[] | undefined, service: Service, bind: string, port: Port, configs: readonly VirtualServiceConfig[], headlessPodCidr: boolean): ChainOpts[] {
+function tlsChainOpts(
+  ctx: GenContext,
+  cidrs: readonly string[] | undefined,
+  service: Service,
+  bind: string,
+  port: Port,
+  configs: readonly VirtualServiceConfig[],
+  headlessPodCidr: boolean,
+): ChainOpts[] {
   if (!isTls(port.protocol)) return [];
   const out: ChainOpts[] = [];
   const handled = new Set<string>();
@@ -139,9 +172,16 @@ function tlsChainOpts(ctx: GenContext, cidrs: readonly string[] | undefined, ser
     if (service.registry === 'External' && ipModeV6(ctx) && addr === '0.0.0.0') addr = '::';
     const wildcard = ctx.wildcards[0] as string;
     let sni: string[] | undefined;
-    if (!headlessPodCidr && ((cidrs && cidrs.length > 0) || addr === '' || (addr === wildcard && bind === wildcard) || (isWildcardHost(service.hostname) && service.resolution === 'DynamicDNS'))) {
+    if (
+      !headlessPodCidr &&
+      ((cidrs && cidrs.length > 0) ||
+        addr === '' ||
+        (addr === wildcard && bind === wildcard) ||
+        (isWildcardHost(service.hostname) && service.resolution === 'DynamicDNS'))
+    ) {
       sni = [service.hostname];
-      for (const a of service.aliases ?? []) sni.push(a.hostname, ...altVirtualHosts(a.hostname, 0, ctx.proxy.dnsDomain, ctx.features.PILOT_ENABLE_ABSOLUTE_FQDN_VHOST_DOMAIN));
+      for (const a of service.aliases ?? [])
+        sni.push(a.hostname, ...altVirtualHosts(a.hostname, 0, ctx.proxy.dnsDomain, ctx.features.PILOT_ENABLE_ABSOLUTE_FQDN_VHOST_DOMAIN));
     }
     const dr = scopeDestinationRule(ctx.scope, 'outbound', ctx.proxy, service.hostname)?.rule.spec;
     out.push({
@@ -159,7 +199,13 @@ function ipModeV6(ctx: GenContext): boolean {
 }
 
 /** buildSidecarOutboundTCPFilterChainOpts. */
-function tcpChainOpts(ctx: GenContext, cidrs: readonly string[] | undefined, service: Service, port: Port, configs: readonly VirtualServiceConfig[]): ChainOpts[] {
+function tcpChainOpts(
+  ctx: GenContext,
+  cidrs: readonly string[] | undefined,
+  service: Service,
+  port: Port,
+  configs: readonly VirtualServiceConfig[],
+): ChainOpts[] {
   if (isTls(port.protocol)) return [];
   const out: ChainOpts[] = [];
   let defaultAdded = false;
@@ -168,7 +214,12 @@ function tcpChainOpts(ctx: GenContext, cidrs: readonly string[] | undefined, ser
       const t = vs.tcp[ti] as VirtualServiceConfig['tcp'][number];
       if (t.route.length === 0) continue;
       if (t.match.length === 0) {
-        out.push({ metadata: configMetadata(vs.meta), ...(cidrs ? { destinationCidrs: cidrs } : {}), networkFilters: outboundNetworkFilters(ctx, 'outbound', t.route, port, vs.meta, false, false), prov: [vsProv(vs, `spec.tcp[${ti}]`)] });
+        out.push({
+          metadata: configMetadata(vs.meta),
+          ...(cidrs ? { destinationCidrs: cidrs } : {}),
+          networkFilters: outboundNetworkFilters(ctx, 'outbound', t.route, port, vs.meta, false, false),
+          prov: [vsProv(vs, `spec.tcp[${ti}]`)],
+        });
         defaultAdded = true;
         break outer;
       }
@@ -176,14 +227,23 @@ function tcpChainOpts(ctx: GenContext, cidrs: readonly string[] | undefined, ser
       for (const m of t.match) {
         if (!matchL4(m, ctx, port.port)) continue;
         if (m.destinationSubnets.length === 0 || port.port === 0) {
-          out.push({ metadata: configMetadata(vs.meta), ...(cidrs ? { destinationCidrs: cidrs } : {}), networkFilters: outboundNetworkFilters(ctx, 'outbound', t.route, port, vs.meta, false, false), prov: [vsProv(vs, `spec.tcp[${ti}]`)] });
+          out.push({
+            metadata: configMetadata(vs.meta),
+            ...(cidrs ? { destinationCidrs: cidrs } : {}),
+            networkFilters: outboundNetworkFilters(ctx, 'outbound', t.route, port, vs.meta, false, false),
+            prov: [vsProv(vs, `spec.tcp[${ti}]`)],
+          });
           defaultAdded = true;
           break outer;
         }
         subnets.push(...m.destinationSubnets);
       }
       if (subnets.length > 0) {
-        out.push({ destinationCidrs: subnets, networkFilters: outboundNetworkFilters(ctx, 'outbound', t.route, port, vs.meta, false, false), prov: [vsProv(vs, `spec.tcp[${ti}]`)] });
+        out.push({
+          destinationCidrs: subnets,
+          networkFilters: outboundNetworkFilters(ctx, 'outbound', t.route, port, vs.meta, false, false),
+          prov: [vsProv(vs, `spec.tcp[${ti}]`)],
+        });
         if (JSON.stringify([...subnets].sort()) === JSON.stringify([...(cidrs ?? [])].sort())) defaultAdded = true;
       }
     }
@@ -192,7 +252,11 @@ function tcpChainOpts(ctx: GenContext, cidrs: readonly string[] | undefined, ser
     const p = service.ports.length === 1 ? (service.ports[0] as { port: number }).port : port.port;
     const cluster = subsetKey('outbound', '', service.hostname, p);
     const dr = scopeDestinationRule(ctx.scope, 'outbound', ctx.proxy, service.hostname)?.rule.spec;
-    out.push({ ...(cidrs ? { destinationCidrs: cidrs } : {}), networkFilters: singleDestinationFilters(ctx, 'outbound', cluster, cluster, '', port.protocol, dr, false, false), prov: [ref(service.resource.key)] });
+    out.push({
+      ...(cidrs ? { destinationCidrs: cidrs } : {}),
+      networkFilters: singleDestinationFilters(ctx, 'outbound', cluster, cluster, '', port.protocol, dr, false, false),
+      prov: [ref(service.resource.key)],
+    });
   }
   return out;
 }
@@ -206,10 +270,20 @@ function httpChainOpts(ctx: GenContext, o: Opts, lp: string): ChainOpts[] {
   const extra: Json = {};
   if (ph.serverName !== '') extra.serverName = ph.serverName;
   if (ctx.features.PILOT_HTTP10 || ctx.proxy.metadata.http10) extra.httpProtocolOptions = { acceptHttp10: true };
-  return [{
-    httpOpts: { rds, statPrefix: '', protocol: o.port.protocol, class: 'outbound', useRemoteAddress: ctx.features.PILOT_SIDECAR_USE_REMOTE_ADDRESS, extra, skipMxHeaders: ph.skipMxHeaders },
-    prov: [ref(o.service.resource.key)],
-  }];
+  return [
+    {
+      httpOpts: {
+        rds,
+        statPrefix: '',
+        protocol: o.port.protocol,
+        class: 'outbound',
+        useRemoteAddress: ctx.features.PILOT_SIDECAR_USE_REMOTE_ADDRESS,
+        extra,
+        skipMxHeaders: ph.skipMxHeaders,
+      },
+      prov: [ref(o.service.resource.key)],
+    },
+  ];
 }
 
 function buildOutboundListener(ctx: GenContext, o: Opts, map: Map<string, Entry>, vsIndex: VsHostIndex): void {
@@ -241,7 +315,10 @@ function buildOutboundListener(ctx: GenContext, o: Opts, map: Map<string, Entry>
   let opts: ChainOpts[];
   const tcpOpts = () => {
     const configs = vsIndex.forHost(o.service.hostname);
-    return [...tlsChainOpts(ctx, o.cidr, o.service, primary(o.bind), o.port, configs, o.headlessPodCidr === true), ...tcpChainOpts(ctx, o.cidr, o.service, o.port, configs)];
+    return [
+      ...tlsChainOpts(ctx, o.cidr, o.service, primary(o.bind), o.port, configs, o.headlessPodCidr === true),
+      ...tcpChainOpts(ctx, o.cidr, o.service, o.port, configs),
+    ];
   };
   if (o.port.protocol === 'HTTP_PROXY') opts = httpChainOpts(ctx, o, lp);
   else if (lp === 'HTTP') {
@@ -321,7 +398,10 @@ function listenerFromEntry(ctx: GenContext, e: Entry, fallthrough: Json[]): Json
   let needTls = false;
   let needHttp = false;
   for (const c of e.chains) {
-    const alpn = c.tlsContext && Array.isArray((c.tlsContext.commonTlsContext as Json | undefined)?.alpnProtocols) && ((c.tlsContext.commonTlsContext as Json).alpnProtocols as unknown[]).length > 0;
+    const alpn =
+      c.tlsContext &&
+      Array.isArray((c.tlsContext.commonTlsContext as Json | undefined)?.alpnProtocols) &&
+      ((c.tlsContext.commonTlsContext as Json).alpnProtocols as unknown[]).length > 0;
     if ((c.sniHosts && c.sniHosts.length > 0) || alpn) needTls = true;
     if (c.applicationProtocols && c.applicationProtocols.length > 0) needHttp = true;
   }
@@ -344,7 +424,10 @@ function listenerFromEntry(ctx: GenContext, e: Entry, fallthrough: Json[]): Json
     chains.push(defaultChain);
     defaultChain = undefined;
   } else if (!defaultChain) {
-    defaultChain = mark({ filterChainMatch: {}, filters: fallthrough, name: PASSTHROUGH_FILTER_CHAIN }, builtin(`outbound traffic policy ${ctx.scope.outboundTrafficPolicy.mode}`));
+    defaultChain = mark(
+      { filterChainMatch: {}, filters: fallthrough, name: PASSTHROUGH_FILTER_CHAIN },
+      builtin(`outbound traffic policy ${ctx.scope.outboundTrafficPolicy.mode}`),
+    );
   }
   if (extra) l.additionalAddresses = extra;
   l.filterChains = chains;
@@ -364,7 +447,10 @@ function listenerFromEntry(ctx: GenContext, e: Entry, fallthrough: Json[]): Json
 
 function canBind(ctx: GenContext, bind: Binding, port: Port): boolean {
   const wildcard = ipMode(ctx.proxy) === 'IPv6' ? '::' : '0.0.0.0';
-  return canBindToPort(ctx.proxy, bind.bindToPort, primary(bind), port.port, isHttp(port.protocol), wildcard, [ctx.mesh.proxyListenPort, ctx.mesh.proxyInboundListenPort]);
+  return canBindToPort(ctx.proxy, bind.bindToPort, primary(bind), port.port, isHttp(port.protocol), wildcard, [
+    ctx.mesh.proxyListenPort,
+    ctx.mesh.proxyInboundListenPort,
+  ]);
 }
 
 /** buildSidecarOutboundListeners. */
@@ -432,12 +518,18 @@ function outboundForEgressListener(ctx: GenContext, el: EgressListenerScope, non
 /** buildVirtualOutboundListener. */
 export function virtualOutboundListener(ctx: GenContext): Json | undefined {
   if (ctx.proxy.interceptionMode === 'NONE') return undefined;
-  const blackhole = mark({
-    filterChainMatch: { destinationPort: ctx.mesh.proxyListenPort },
-    filters: [...metricsNetworkFilters(ctx, 'outbound'), tcpProxyFilter(BLACKHOLE_CLUSTER, BLACKHOLE_CLUSTER)],
-    name: VIRTUAL_OUTBOUND_BLACKHOLE_CHAIN,
-  }, builtin('loop protection'));
-  const catchAll = mark({ filters: catchAllNetworkFilters(ctx), name: VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN }, builtin(`outbound traffic policy ${ctx.scope.outboundTrafficPolicy.mode}`));
+  const blackhole = mark(
+    {
+      filterChainMatch: { destinationPort: ctx.mesh.proxyListenPort },
+      filters: [...metricsNetworkFilters(ctx, 'outbound'), tcpProxyFilter(BLACKHOLE_CLUSTER, BLACKHOLE_CLUSTER)],
+      name: VIRTUAL_OUTBOUND_BLACKHOLE_CHAIN,
+    },
+    builtin('loop protection'),
+  );
+  const catchAll = mark(
+    { filters: catchAllNetworkFilters(ctx), name: VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN },
+    builtin(`outbound traffic policy ${ctx.scope.outboundTrafficPolicy.mode}`),
+  );
   const l: Json = {
     name: VIRTUAL_OUTBOUND,
     address: buildAddress(ctx.wildcards[0] as string, ctx.mesh.proxyListenPort),
@@ -471,8 +563,18 @@ function dynamicDnsHttpChain(ctx: GenContext): Json {
   const extra: Json = {};
   if (ph.serverName !== '') extra.serverName = ph.serverName;
   if (ctx.features.PILOT_HTTP10 || ctx.proxy.metadata.http10) extra.httpProtocolOptions = { acceptHttp10: true };
-  const hcm = hcmFilter(ctx, { routeConfig, statPrefix: `outbound_${VIRTUAL_OUTBOUND}_${ALLOW_ANY_DYNAMIC_DNS};`, protocol: 'HTTP', class: 'outbound', useRemoteAddress: false, extra });
-  return mark({ filterChainMatch: { applicationProtocols: plaintextHttpAlpns(ctx) }, filters: [hcm], name: `${VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN}-http` }, builtin('outbound traffic policy ALLOW_ANY_DYNAMIC_DNS'));
+  const hcm = hcmFilter(ctx, {
+    routeConfig,
+    statPrefix: `outbound_${VIRTUAL_OUTBOUND}_${ALLOW_ANY_DYNAMIC_DNS};`,
+    protocol: 'HTTP',
+    class: 'outbound',
+    useRemoteAddress: false,
+    extra,
+  });
+  return mark(
+    { filterChainMatch: { applicationProtocols: plaintextHttpAlpns(ctx) }, filters: [hcm], name: `${VIRTUAL_OUTBOUND_CATCHALL_TCP_CHAIN}-http` },
+    builtin('outbound traffic policy ALLOW_ANY_DYNAMIC_DNS'),
+  );
 }
 
 /** buildHTTPProxy: the `http_proxy` listener when mesh `proxyHttpPort` (or proxy metadata) sets a port. */
@@ -487,7 +589,14 @@ export function httpProxyListener(ctx: GenContext): Json | undefined {
   return {
     name,
     address: buildAddress(bind, port),
-    filterChains: [{ filters: [hcmFilter(ctx, { rds: RDS_HTTP_PROXY, statPrefix: `outbound_${name};`, protocol: 'HTTP_PROXY', class: 'outbound', useRemoteAddress: false, extra })], transportSocketConnectTimeout: '15s' }],
+    filterChains: [
+      {
+        filters: [
+          hcmFilter(ctx, { rds: RDS_HTTP_PROXY, statPrefix: `outbound_${name};`, protocol: 'HTTP_PROXY', class: 'outbound', useRemoteAddress: false, extra }),
+        ],
+        transportSocketConnectTimeout: '15s',
+      },
+    ],
     defaultFilterChain: undefined,
     listenerFiltersTimeout: '0s',
     continueOnListenerFiltersTimeout: true,

@@ -192,7 +192,12 @@ function planOf(protos: EnvoyProtos, desc: DescMessage): MessagePlan {
     if (skipsNested(protos, f)) skipNested.add(f);
     if (ext && hasOption(f, ext) && getOption(f, ext)) disallowed.add(f);
   }
-  plan = { byKey, ruled, skipNested, disallowed, requiredOneofs: desc.oneofs.filter((o) => oneofRequired(protos, o)),
+  plan = {
+    byKey,
+    ruled,
+    skipNested,
+    disallowed,
+    requiredOneofs: desc.oneofs.filter((o) => oneofRequired(protos, o)),
     disabled: messageValidationDisabled(protos, desc),
     resourceKey: RESOURCE_NAME[desc.typeName],
     typedStruct: TYPED_STRUCTS.has(desc.typeName),
@@ -487,7 +492,8 @@ function checkObject(desc: DescMessage, o: JsonObject, path: Path, ctx: Ctx, inA
           ctx.skipRules--;
         }
       } else entry.valid = checkField(field, value, kp, ctx);
-      if (plan.disallowed.has(field)) report(ctx, kp, 'disallowed', `${field.name} is deprecated and disallowed by default (Envoy rejects it unless a runtime override allows it)`, tn);
+      if (plan.disallowed.has(field))
+        report(ctx, kp, 'disallowed', `${field.name} is deprecated and disallowed by default (Envoy rejects it unless a runtime override allows it)`, tn);
       else if (ctx.deprecations && field.deprecated && !isDefault(field, value)) report(ctx, kp, 'deprecated', `${field.name} is deprecated`, tn, 'warning');
       if (field.fieldKind === 'enum' || (field.fieldKind === 'list' && field.listKind === 'enum')) enumValueNotes(field, value, kp, ctx);
     }
@@ -500,7 +506,10 @@ function checkObject(desc: DescMessage, o: JsonObject, path: Path, ctx: Ctx, inA
 }
 
 function nullIsValue(field: DescField): boolean {
-  return (field.fieldKind === 'message' && field.message.typeName === 'google.protobuf.Value') || (field.fieldKind === 'enum' && field.enum.typeName === 'google.protobuf.NullValue');
+  return (
+    (field.fieldKind === 'message' && field.message.typeName === 'google.protobuf.Value') ||
+    (field.fieldKind === 'enum' && field.enum.typeName === 'google.protobuf.NullValue')
+  );
 }
 
 /** Deprecated and disallowed-by-default enum values. */
@@ -560,14 +569,25 @@ function checkField(field: DescField, v: unknown, path: Path, ctx: Ctx): boolean
           ok = false;
           continue;
         }
-        const r = field.listKind === 'scalar' ? checkScalar(field.scalar, e, ep, ctx, field.parent.typeName) : field.listKind === 'enum' ? checkEnum(field.enum, e, ep, ctx, field.parent.typeName) : checkMessageValue(field.message, e, ep, ctx);
+        const r =
+          field.listKind === 'scalar'
+            ? checkScalar(field.scalar, e, ep, ctx, field.parent.typeName)
+            : field.listKind === 'enum'
+              ? checkEnum(field.enum, e, ep, ctx, field.parent.typeName)
+              : checkMessageValue(field.message, e, ep, ctx);
         ok = r && ok;
       }
       return ok;
     }
     case 'map': {
       if (!isPlainObject(v)) {
-        report(ctx, path, 'wrong-type', `expected an object (map<${SCALAR_NAME[field.mapKey]}, ${mapValueName(field)}>), got ${describe(v)}`, field.parent.typeName);
+        report(
+          ctx,
+          path,
+          'wrong-type',
+          `expected an object (map<${SCALAR_NAME[field.mapKey]}, ${mapValueName(field)}>), got ${describe(v)}`,
+          field.parent.typeName,
+        );
         return false;
       }
       let ok = true;
@@ -585,7 +605,12 @@ function checkField(field: DescField, v: unknown, path: Path, ctx: Ctx): boolean
           ok = false;
           continue;
         }
-        const r = field.mapKind === 'scalar' ? checkScalar(field.scalar, e, kp, ctx, field.parent.typeName) : field.mapKind === 'enum' ? checkEnum(field.enum, e, kp, ctx, field.parent.typeName) : checkMessageValue(field.message, e, kp, ctx);
+        const r =
+          field.mapKind === 'scalar'
+            ? checkScalar(field.scalar, e, kp, ctx, field.parent.typeName)
+            : field.mapKind === 'enum'
+              ? checkEnum(field.enum, e, kp, ctx, field.parent.typeName)
+              : checkMessageValue(field.message, e, kp, ctx);
         ok = r && ok;
       }
       return ok;
@@ -725,7 +750,13 @@ export function checkEnvoyResource(json: unknown, typeUrl?: string, options: Che
       if (isPlainObject(json) && json['@type'] !== undefined && !SPECIAL_JSON.has(desc.typeName)) {
         const given = typeof json['@type'] === 'string' ? typeNameOf(json['@type']) : undefined;
         if (given !== desc.typeName) {
-          report(ctx, at(ROOT, '@type'), 'bad-value', `"@type" is ${JSON.stringify(json['@type'])}, expected ${TYPE_URL_PREFIX}${desc.typeName}`, desc.typeName);
+          report(
+            ctx,
+            at(ROOT, '@type'),
+            'bad-value',
+            `"@type" is ${JSON.stringify(json['@type'])}, expected ${TYPE_URL_PREFIX}${desc.typeName}`,
+            desc.typeName,
+          );
           return ctx.problems;
         }
         checkObject(desc, json, ROOT, ctx, true);

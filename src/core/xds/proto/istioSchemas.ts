@@ -27,14 +27,62 @@ export interface IstioTypedConfig {
  * (`unknown-type`), whether it is an Any's `@type` or a TypedStruct's `type_url`.
  */
 export const ISTIO_TYPED_CONFIGS: readonly IstioTypedConfig[] = [
-  { typeName: 'stats.PluginConfig', carrier: 'Any or TypedStruct', definedIn: 'istio/api envoy/extensions/stats/config.proto', checked: 'schema', use: 'istio.stats HTTP and network filters (Telemetry metrics)' },
-  { typeName: 'istio.envoy.config.filter.http.alpn.v2alpha1.FilterConfig', carrier: 'Any', definedIn: 'istio/api envoy/config/filter/http/alpn/v2alpha1/config.proto', checked: 'schema', use: 'istio.alpn HTTP filter (upstream ALPN override)' },
-  { typeName: 'envoy.tcp.metadataexchange.config.MetadataExchange', carrier: 'TypedStruct', definedIn: 'istio/api envoy/config/filter/network/metadata_exchange/metadata_exchange.proto', checked: 'schema', use: 'istio.metadata_exchange network and upstream (cluster) filters' },
-  { typeName: 'io.istio.http.peer_metadata.Config', carrier: 'TypedStruct', definedIn: 'istio/proxy source/extensions/filters/http/peer_metadata/config.proto', checked: 'schema', use: 'istio.metadata_exchange HTTP filter, waypoint peer metadata filters' },
-  { typeName: 'envoy.extensions.network_filters.peer_metadata.Config', carrier: 'TypedStruct', definedIn: 'istio/proxy source/extensions/filters/network/peer_metadata/config.proto', checked: 'schema', use: 'ambient: HBONE listener peer metadata (baggage)' },
-  { typeName: 'envoy.extensions.network_filters.peer_metadata.UpstreamConfig', carrier: 'TypedStruct', definedIn: 'istio/proxy source/extensions/filters/network/peer_metadata/config.proto', checked: 'schema', use: 'ambient: HBONE cluster upstream peer metadata' },
-  { typeName: 'istio.envoy.config.filter.network.tcp_cluster_rewrite.v2alpha1.TcpClusterRewrite', carrier: 'Any', definedIn: 'istio/api envoy/config/filter/network/tcp_cluster_rewrite/v2alpha1/config.proto', checked: 'schema', use: 'tcp_cluster_rewrite network filter (multi-network gateways)' },
-  { typeName: 'istio.workload.BootstrapExtension', carrier: 'TypedStruct', definedIn: 'istio/proxy source/extensions/common/workload_discovery', checked: 'opaque', use: 'bootstrap extension for workload discovery (bootstrap dumps)' },
+  {
+    typeName: 'stats.PluginConfig',
+    carrier: 'Any or TypedStruct',
+    definedIn: 'istio/api envoy/extensions/stats/config.proto',
+    checked: 'schema',
+    use: 'istio.stats HTTP and network filters (Telemetry metrics)',
+  },
+  {
+    typeName: 'istio.envoy.config.filter.http.alpn.v2alpha1.FilterConfig',
+    carrier: 'Any',
+    definedIn: 'istio/api envoy/config/filter/http/alpn/v2alpha1/config.proto',
+    checked: 'schema',
+    use: 'istio.alpn HTTP filter (upstream ALPN override)',
+  },
+  {
+    typeName: 'envoy.tcp.metadataexchange.config.MetadataExchange',
+    carrier: 'TypedStruct',
+    definedIn: 'istio/api envoy/config/filter/network/metadata_exchange/metadata_exchange.proto',
+    checked: 'schema',
+    use: 'istio.metadata_exchange network and upstream (cluster) filters',
+  },
+  {
+    typeName: 'io.istio.http.peer_metadata.Config',
+    carrier: 'TypedStruct',
+    definedIn: 'istio/proxy source/extensions/filters/http/peer_metadata/config.proto',
+    checked: 'schema',
+    use: 'istio.metadata_exchange HTTP filter, waypoint peer metadata filters',
+  },
+  {
+    typeName: 'envoy.extensions.network_filters.peer_metadata.Config',
+    carrier: 'TypedStruct',
+    definedIn: 'istio/proxy source/extensions/filters/network/peer_metadata/config.proto',
+    checked: 'schema',
+    use: 'ambient: HBONE listener peer metadata (baggage)',
+  },
+  {
+    typeName: 'envoy.extensions.network_filters.peer_metadata.UpstreamConfig',
+    carrier: 'TypedStruct',
+    definedIn: 'istio/proxy source/extensions/filters/network/peer_metadata/config.proto',
+    checked: 'schema',
+    use: 'ambient: HBONE cluster upstream peer metadata',
+  },
+  {
+    typeName: 'istio.envoy.config.filter.network.tcp_cluster_rewrite.v2alpha1.TcpClusterRewrite',
+    carrier: 'Any',
+    definedIn: 'istio/api envoy/config/filter/network/tcp_cluster_rewrite/v2alpha1/config.proto',
+    checked: 'schema',
+    use: 'tcp_cluster_rewrite network filter (multi-network gateways)',
+  },
+  {
+    typeName: 'istio.workload.BootstrapExtension',
+    carrier: 'TypedStruct',
+    definedIn: 'istio/proxy source/extensions/common/workload_discovery',
+    checked: 'opaque',
+    use: 'bootstrap extension for workload discovery (bootstrap dumps)',
+  },
 ];
 
 /**
@@ -42,10 +90,34 @@ export const ISTIO_TYPED_CONFIGS: readonly IstioTypedConfig[] = [
  * extensions, and files that import opentelemetry/opencensus protos). Accepted as opaque.
  */
 export const ENVOY_UNSHIPPED_TYPED_CONFIGS: readonly IstioTypedConfig[] = [
-  { typeName: 'envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig', carrier: 'Any', definedIn: 'envoy api (imports opentelemetry protos, not shipped)', checked: 'opaque', use: 'Telemetry API OpenTelemetry access log provider' },
-  { typeName: 'envoy.config.trace.v3.OpenCensusConfig', carrier: 'Any', definedIn: 'envoy api (imports opencensus protos, not shipped)', checked: 'opaque', use: 'legacy OpenCensus tracer' },
-  { typeName: 'envoy.extensions.filters.network.mysql_proxy.v3.MySQLProxy', carrier: 'Any', definedIn: 'envoy contrib (not shipped)', checked: 'opaque', use: 'MySQL protocol sniffing filter' },
-  { typeName: 'envoy.extensions.filters.network.sip_proxy.v3alpha.SipProxy', carrier: 'Any', definedIn: 'envoy contrib (not shipped)', checked: 'opaque', use: 'EnvoyFilter-supplied SIP proxy' },
+  {
+    typeName: 'envoy.extensions.access_loggers.open_telemetry.v3.OpenTelemetryAccessLogConfig',
+    carrier: 'Any',
+    definedIn: 'envoy api (imports opentelemetry protos, not shipped)',
+    checked: 'opaque',
+    use: 'Telemetry API OpenTelemetry access log provider',
+  },
+  {
+    typeName: 'envoy.config.trace.v3.OpenCensusConfig',
+    carrier: 'Any',
+    definedIn: 'envoy api (imports opencensus protos, not shipped)',
+    checked: 'opaque',
+    use: 'legacy OpenCensus tracer',
+  },
+  {
+    typeName: 'envoy.extensions.filters.network.mysql_proxy.v3.MySQLProxy',
+    carrier: 'Any',
+    definedIn: 'envoy contrib (not shipped)',
+    checked: 'opaque',
+    use: 'MySQL protocol sniffing filter',
+  },
+  {
+    typeName: 'envoy.extensions.filters.network.sip_proxy.v3alpha.SipProxy',
+    carrier: 'Any',
+    definedIn: 'envoy contrib (not shipped)',
+    checked: 'opaque',
+    use: 'EnvoyFilter-supplied SIP proxy',
+  },
 ];
 
 const allowed = new Map<string, IstioTypedConfig>();
@@ -65,7 +137,11 @@ type FieldSpec = [name: string, number: number, type: FieldType, mod?: 'repeated
 
 function field([name, number, type, mod]: FieldSpec) {
   const scalar = { string: T.STRING, bool: T.BOOL, int32: T.INT32 } as const;
-  const ref = type.startsWith('.') ? { type: T.MESSAGE, typeName: type } : type.startsWith('enum ') ? { type: T.ENUM, typeName: type.slice(5) } : { type: scalar[type as keyof typeof scalar] };
+  const ref = type.startsWith('.')
+    ? { type: T.MESSAGE, typeName: type }
+    : type.startsWith('enum ')
+      ? { type: T.ENUM, typeName: type.slice(5) }
+      : { type: scalar[type as keyof typeof scalar] };
   return {
     name,
     jsonName: name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()),
@@ -103,7 +179,14 @@ function enumType([name, values]: EnumSpec): object {
 
 function file(name: string, pkg: string, messages: MessageSpec[], enums: EnumSpec[] = []): FileDescriptorProto {
   const deps = JSON.stringify(messages).includes('.google.protobuf.Duration') ? ['google/protobuf/duration.proto'] : [];
-  return create(FileDescriptorProtoSchema, { name, package: pkg, syntax: 'proto3', dependency: deps, messageType: messages.map(message), enumType: enums.map(enumType) } as never);
+  return create(FileDescriptorProtoSchema, {
+    name,
+    package: pkg,
+    syntax: 'proto3',
+    dependency: deps,
+    messageType: messages.map(message),
+    enumType: enums.map(enumType),
+  } as never);
 }
 
 function describeIstioFiles(): FileDescriptorProto[] {
@@ -114,10 +197,32 @@ function describeIstioFiles(): FileDescriptorProto[] {
     [
       {
         name: 'MetricConfig',
-        fields: [['dimensions', 1, '.stats.MetricConfig.DimensionsEntry', 'repeated'], ['name', 2, 'string'], ['tags_to_remove', 3, 'string', 'repeated'], ['match', 4, 'string'], ['drop', 5, 'bool']],
-        nested: [{ name: 'DimensionsEntry', fields: [['key', 1, 'string'], ['value', 2, 'string']], mapEntry: true }],
+        fields: [
+          ['dimensions', 1, '.stats.MetricConfig.DimensionsEntry', 'repeated'],
+          ['name', 2, 'string'],
+          ['tags_to_remove', 3, 'string', 'repeated'],
+          ['match', 4, 'string'],
+          ['drop', 5, 'bool'],
+        ],
+        nested: [
+          {
+            name: 'DimensionsEntry',
+            fields: [
+              ['key', 1, 'string'],
+              ['value', 2, 'string'],
+            ],
+            mapEntry: true,
+          },
+        ],
       },
-      { name: 'MetricDefinition', fields: [['name', 1, 'string'], ['value', 2, 'string'], ['type', 3, 'enum .stats.MetricType']] },
+      {
+        name: 'MetricDefinition',
+        fields: [
+          ['name', 1, 'string'],
+          ['value', 2, 'string'],
+          ['type', 3, 'enum .stats.MetricType'],
+        ],
+      },
       {
         name: 'PluginConfig',
         fields: [
@@ -136,7 +241,10 @@ function describeIstioFiles(): FileDescriptorProto[] {
         ],
       },
     ],
-    [['MetricType', ['COUNTER', 'GAUGE', 'HISTOGRAM']], ['Reporter', ['UNSPECIFIED', 'SERVER_GATEWAY']]],
+    [
+      ['MetricType', ['COUNTER', 'GAUGE', 'HISTOGRAM']],
+      ['Reporter', ['UNSPECIFIED', 'SERVER_GATEWAY']],
+    ],
   );
 
   const alpnPkg = 'istio.envoy.config.filter.http.alpn.v2alpha1';
@@ -145,12 +253,26 @@ function describeIstioFiles(): FileDescriptorProto[] {
       name: 'FilterConfig',
       fields: [['alpn_override', 1, `.${alpnPkg}.FilterConfig.AlpnOverride`, 'repeated']],
       enums: [['Protocol', ['HTTP10', 'HTTP11', 'HTTP2']]],
-      nested: [{ name: 'AlpnOverride', fields: [['upstream_protocol', 1, `enum .${alpnPkg}.FilterConfig.Protocol`], ['alpn_override', 2, 'string', 'repeated']] }],
+      nested: [
+        {
+          name: 'AlpnOverride',
+          fields: [
+            ['upstream_protocol', 1, `enum .${alpnPkg}.FilterConfig.Protocol`],
+            ['alpn_override', 2, 'string', 'repeated'],
+          ],
+        },
+      ],
     },
   ]);
 
   const mx = file('istio-only/metadata_exchange.proto', 'envoy.tcp.metadataexchange.config', [
-    { name: 'MetadataExchange', fields: [['protocol', 1, 'string'], ['enable_discovery', 2, 'bool']] },
+    {
+      name: 'MetadataExchange',
+      fields: [
+        ['protocol', 1, 'string'],
+        ['enable_discovery', 2, 'bool'],
+      ],
+    },
   ]);
 
   const pm = '.io.istio.http.peer_metadata.Config';
@@ -171,7 +293,11 @@ function describeIstioFiles(): FileDescriptorProto[] {
         { name: 'IstioHeaders', fields: [['skip_external_clusters', 1, 'bool']] },
         {
           name: 'DiscoveryMethod',
-          fields: [['baggage', 1, `${pm}.Baggage`, 'oneof 0'], ['workload_discovery', 2, `${pm}.WorkloadDiscovery`, 'oneof 0'], ['istio_headers', 3, `${pm}.IstioHeaders`, 'oneof 0']],
+          fields: [
+            ['baggage', 1, `${pm}.Baggage`, 'oneof 0'],
+            ['workload_discovery', 2, `${pm}.WorkloadDiscovery`, 'oneof 0'],
+            ['istio_headers', 3, `${pm}.IstioHeaders`, 'oneof 0'],
+          ],
           oneofs: ['method_specifier'],
         },
         { name: 'PropagationMethod', fields: [['istio_headers', 1, `${pm}.IstioHeaders`, 'oneof 0']], oneofs: ['method_specifier'] },
@@ -185,7 +311,13 @@ function describeIstioFiles(): FileDescriptorProto[] {
   ]);
 
   const rewrite = file('istio-only/tcp_cluster_rewrite.proto', 'istio.envoy.config.filter.network.tcp_cluster_rewrite.v2alpha1', [
-    { name: 'TcpClusterRewrite', fields: [['cluster_pattern', 1, 'string'], ['cluster_replacement', 2, 'string']] },
+    {
+      name: 'TcpClusterRewrite',
+      fields: [
+        ['cluster_pattern', 1, 'string'],
+        ['cluster_replacement', 2, 'string'],
+      ],
+    },
   ]);
 
   return [stats, alpn, mx, peer, netPeer, rewrite];

@@ -144,4 +144,3 @@ export function typeNameOf(typeUrl: string): string | undefined {
   const i = typeUrl.lastIndexOf('/');
   return i < 0 ? undefined : typeUrl.slice(i + 1);
 }
-

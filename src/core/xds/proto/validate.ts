@@ -50,11 +50,14 @@ export function oneofRequired(protos: EnvoyProtos, oneof: DescOneof): boolean {
 
 export function messageValidationDisabled(protos: EnvoyProtos, desc: DescMessage): boolean {
   const { messageDisabled, messageIgnored } = protos.ext;
-  return (!!messageDisabled && hasOption(desc, messageDisabled) && getOption(desc, messageDisabled) === true) || (!!messageIgnored && hasOption(desc, messageIgnored) && getOption(desc, messageIgnored) === true);
+  return (
+    (!!messageDisabled && hasOption(desc, messageDisabled) && getOption(desc, messageDisabled) === true) ||
+    (!!messageIgnored && hasOption(desc, messageIgnored) && getOption(desc, messageIgnored) === true)
+  );
 }
 
 function has(r: Rules, key: string): boolean {
-  return  Object.hasOwn(r, key);
+  return Object.hasOwn(r, key);
 }
 
 type Sink = RuleSink<unknown>;
@@ -114,7 +117,8 @@ export function applyFieldRules<P>(field: DescField, rules: FieldRules, present:
       if (kind !== 'repeated') return;
       const items = present && Array.isArray(value) ? value : [];
       if (r.ignoreEmpty === true && items.length === 0) return;
-      if (has(r, 'minItems') && BigInt(items.length) < (r.minItems as bigint)) fail(path, `needs at least ${r.minItems} item${r.minItems === 1n ? '' : 's'}, has ${items.length}`);
+      if (has(r, 'minItems') && BigInt(items.length) < (r.minItems as bigint))
+        fail(path, `needs at least ${r.minItems} item${r.minItems === 1n ? '' : 's'}, has ${items.length}`);
       if (has(r, 'maxItems') && BigInt(items.length) > (r.maxItems as bigint)) fail(path, `allows at most ${r.maxItems} items, has ${items.length}`);
       if (r.unique === true) {
         const keys = new Set<string>();
@@ -136,7 +140,8 @@ export function applyFieldRules<P>(field: DescField, rules: FieldRules, present:
       const obj = present && value !== null && typeof value === 'object' ? (value as Record<string, unknown>) : {};
       const keys = Object.keys(obj).filter((k) => obj[k] !== undefined);
       if (r.ignoreEmpty === true && keys.length === 0) return;
-      if (has(r, 'minPairs') && BigInt(keys.length) < (r.minPairs as bigint)) fail(path, `needs at least ${r.minPairs} entr${r.minPairs === 1n ? 'y' : 'ies'}, has ${keys.length}`);
+      if (has(r, 'minPairs') && BigInt(keys.length) < (r.minPairs as bigint))
+        fail(path, `needs at least ${r.minPairs} entr${r.minPairs === 1n ? 'y' : 'ies'}, has ${keys.length}`);
       if (has(r, 'maxPairs') && BigInt(keys.length) > (r.maxPairs as bigint)) fail(path, `allows at most ${r.maxPairs} entries, has ${keys.length}`);
       const keyRules = r.keys as FieldRules | undefined;
       const valueRules = r.values as FieldRules | undefined;
@@ -169,7 +174,14 @@ function mapKeyValue(t: ScalarType, k: string): unknown {
   return t === 9 ? k : t === 8 ? k === 'true' : k;
 }
 
-function applyToElement(elem: DescMessage | DescEnum | ScalarType, rules: FieldRules, v: unknown, path: unknown, fail: (p: unknown, m: string) => void, sink: Sink): void {
+function applyToElement(
+  elem: DescMessage | DescEnum | ScalarType,
+  rules: FieldRules,
+  v: unknown,
+  path: unknown,
+  fail: (p: unknown, m: string) => void,
+  sink: Sink,
+): void {
   const kind = rules.type.case;
   const r = rules.type.value ?? {};
   if (typeof elem === 'object' && elem.kind === 'message') {
@@ -192,7 +204,14 @@ const WRAPPED: Record<string, ScalarType> = {
   'google.protobuf.UInt32Value': 13,
 };
 
-function applyToMessageValue(desc: DescMessage, kind: string | undefined, r: Rules, value: unknown, path: unknown, fail: (p: unknown, m: string) => void): void {
+function applyToMessageValue(
+  desc: DescMessage,
+  kind: string | undefined,
+  r: Rules,
+  value: unknown,
+  path: unknown,
+  fail: (p: unknown, m: string) => void,
+): void {
   if (kind === undefined) return;
   const wrapped = WRAPPED[desc.typeName];
   if (wrapped !== undefined) {
@@ -205,7 +224,8 @@ function applyToMessageValue(desc: DescMessage, kind: string | undefined, r: Rul
     const lim = (key: string) => (has(r, key) ? durationNanos(r[key] as { seconds: bigint; nanos: number }) : undefined);
     rangeRules(d, { const: lim('const'), lt: lim('lt'), lte: lim('lte'), gt: lim('gt'), gte: lim('gte') }, path, fail, formatNanos);
     const inList = (r.in as { seconds: bigint; nanos: number }[] | undefined) ?? [];
-    if (inList.length && !inList.some((x) => durationNanos(x) === d)) fail(path, `must be one of ${inList.map((x) => formatNanos(durationNanos(x))).join(', ')}`);
+    if (inList.length && !inList.some((x) => durationNanos(x) === d))
+      fail(path, `must be one of ${inList.map((x) => formatNanos(durationNanos(x))).join(', ')}`);
     const notIn = (r.notIn as { seconds: bigint; nanos: number }[] | undefined) ?? [];
     if (notIn.some((x) => durationNanos(x) === d)) fail(path, `must not be ${formatNanos(d)}`);
     return;
@@ -214,7 +234,8 @@ function applyToMessageValue(desc: DescMessage, kind: string | undefined, r: Rul
     const url = value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['@type'] : undefined;
     if (typeof url !== 'string') return;
     const inList = (r.in as string[] | undefined) ?? [];
-    if (inList.length && !inList.includes(url) && !inList.some((u) => typeNameOf(u) === typeNameOf(url))) fail(path, `@type must be one of ${inList.join(', ')}`);
+    if (inList.length && !inList.includes(url) && !inList.some((u) => typeNameOf(u) === typeNameOf(url)))
+      fail(path, `@type must be one of ${inList.join(', ')}`);
     const notIn = (r.notIn as string[] | undefined) ?? [];
     if (notIn.includes(url)) fail(path, `@type must not be ${url}`);
   }
@@ -232,7 +253,15 @@ function formatNanos(n: bigint): string {
   return `${neg ? '-' : ''}${s}${frac ? `.${frac}` : ''}s`;
 }
 
-function applyToSingular(elem: DescEnum | ScalarType, kind: string | undefined, r: Rules, v: unknown, path: unknown, fail: (p: unknown, m: string) => void, _sink: Sink): void {
+function applyToSingular(
+  elem: DescEnum | ScalarType,
+  kind: string | undefined,
+  r: Rules,
+  v: unknown,
+  path: unknown,
+  fail: (p: unknown, m: string) => void,
+  _sink: Sink,
+): void {
   if (kind === undefined) return;
   if (typeof elem === 'object') {
     if (kind !== 'enum') return;
@@ -286,7 +315,8 @@ function scalarRules(t: ScalarType, kind: string, r: Rules, v: unknown, path: un
 
 function cmp(a: number | bigint, b: number | bigint): number {
   if (typeof a === 'bigint' || typeof b === 'bigint') {
-    if ((typeof a === 'number' && !Number.isInteger(a)) || (typeof b === 'number' && !Number.isInteger(b))) return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
+    if ((typeof a === 'number' && !Number.isInteger(a)) || (typeof b === 'number' && !Number.isInteger(b)))
+      return Number(a) < Number(b) ? -1 : Number(a) > Number(b) ? 1 : 0;
     const x = BigInt(a);
     const y = BigInt(b);
     return x < y ? -1 : x > y ? 1 : 0;
@@ -295,7 +325,13 @@ function cmp(a: number | bigint, b: number | bigint): number {
 }
 
 /** PGV's const/lt/lte/gt/gte, including its exclusive ranges (gt > lt: outside the range). */
-function rangeRules<T extends number | bigint>(v: T, lim: { const?: T | undefined; lt?: T | undefined; lte?: T | undefined; gt?: T | undefined; gte?: T | undefined }, path: unknown, fail: (p: unknown, m: string) => void, show: (x: T) => string): void {
+function rangeRules<T extends number | bigint>(
+  v: T,
+  lim: { const?: T | undefined; lt?: T | undefined; lte?: T | undefined; gt?: T | undefined; gte?: T | undefined },
+  path: unknown,
+  fail: (p: unknown, m: string) => void,
+  show: (x: T) => string,
+): void {
   if (lim.const !== undefined && cmp(v, lim.const) !== 0) fail(path, `must be ${show(lim.const)}`);
   const upper = lim.lt !== undefined ? lim.lt : lim.lte;
   const upperIncl = lim.lt === undefined;
@@ -349,7 +385,8 @@ function stringRules(s: string, r: Rules, path: unknown, fail: (p: unknown, m: s
   if (has(r, 'len') || has(r, 'minLen') || has(r, 'maxLen')) {
     const chars = BigInt(runeCount(s));
     if (has(r, 'len') && chars !== r.len) fail(path, `must be exactly ${r.len} characters`);
-    if (has(r, 'minLen') && chars < (r.minLen as bigint)) fail(path, r.minLen === 1n ? 'must not be empty' : `must be at least ${r.minLen} characters, is ${chars}`);
+    if (has(r, 'minLen') && chars < (r.minLen as bigint))
+      fail(path, r.minLen === 1n ? 'must not be empty' : `must be at least ${r.minLen} characters, is ${chars}`);
     if (has(r, 'maxLen') && chars > (r.maxLen as bigint)) fail(path, `must be at most ${r.maxLen} characters, is ${chars}`);
   }
   if (has(r, 'lenBytes') || has(r, 'minBytes') || has(r, 'maxBytes')) {

@@ -236,7 +236,9 @@ function readExpect(r: Reader, v: unknown, path: Array<string | number>): RouteE
   const out: RouteExpectation = {};
   if (o.route !== undefined && o.route !== null) {
     const list = Array.isArray(o.route) ? o.route : [o.route];
-    const dests = list.map((x, i) => readDestination(r, x, Array.isArray(o.route) ? [...path, 'route', i] : [...path, 'route'])).filter((x): x is ExpectedDestination => x !== undefined);
+    const dests = list
+      .map((x, i) => readDestination(r, x, Array.isArray(o.route) ? [...path, 'route', i] : [...path, 'route']))
+      .filter((x): x is ExpectedDestination => x !== undefined);
     if (dests.length > 0) out.route = dests;
   }
   const clusters = r.strings(o.cluster, [...path, 'cluster']);
@@ -268,7 +270,9 @@ function readExpect(r: Reader, v: unknown, path: Array<string | number>): RouteE
   const f = r.object(o.fault, [...path, 'fault'], new Set(['abort', 'delay']));
   if (f) {
     const x: NonNullable<RouteExpectation['fault']> = {};
-    const abort = isObj(f.abort) ? r.int(f.abort.httpStatus, [...path, 'fault', 'abort', 'httpStatus'], 100, 599, 'an HTTP status') : r.int(f.abort, [...path, 'fault', 'abort'], 100, 599, 'an HTTP status');
+    const abort = isObj(f.abort)
+      ? r.int(f.abort.httpStatus, [...path, 'fault', 'abort', 'httpStatus'], 100, 599, 'an HTTP status')
+      : r.int(f.abort, [...path, 'fault', 'abort'], 100, 599, 'an HTTP status');
     if (abort !== undefined) x.abort = abort;
     const delay = isObj(f.delay) ? r.duration(f.delay.fixedDelay, [...path, 'fault', 'delay', 'fixedDelay']) : r.duration(f.delay, [...path, 'fault', 'delay']);
     if (delay !== undefined) x.delay = delay;
@@ -301,21 +305,24 @@ function readTest(r: Reader, v: unknown, path: Array<string | number>, defaults:
   const paths = (req ? r.strings(req.path ?? req.uri, [...rp, req.path !== undefined ? 'path' : 'uri']) : undefined) ?? ['/'];
   const headers: Record<string, string> = {};
   const h = req ? r.object(req.headers, [...rp, 'headers']) : undefined;
-  if (h) for (const [k, hv] of Object.entries(h)) {
-    if (k === MAPPING_KEY) {
-      r.problem([...rp, 'headers'], 'has a header whose name is a mapping (a "?" key); a header name is text');
-      continue;
+  if (h)
+    for (const [k, hv] of Object.entries(h)) {
+      if (k === MAPPING_KEY) {
+        r.problem([...rp, 'headers'], 'has a header whose name is a mapping (a "?" key); a header name is text');
+        continue;
+      }
+      const s = r.string(hv, [...rp, 'headers', k]);
+      if (s !== undefined) headers[k] = s;
     }
-    const s = r.string(hv, [...rp, 'headers', k]);
-    if (s !== undefined) headers[k] = s;
-  }
   let protocol: RequestProtocol = 'http';
   const proto = req ? r.string(req.protocol, [...rp, 'protocol']) : undefined;
   if (proto !== undefined) {
     if ((REQUEST_PROTOCOLS as readonly string[]).includes(proto.toLowerCase())) protocol = proto.toLowerCase() as RequestProtocol;
     else r.problem([...rp, 'protocol'], `must be one of ${REQUEST_PROTOCOLS.join(', ')}, not ${JSON.stringify(proto)}`);
   }
-  for (const [i, p] of paths.entries()) if (!p.startsWith('/')) r.problem([...rp, req?.path !== undefined ? 'path' : 'uri', ...(paths.length > 1 ? [i] : [])], `must start with "/", not ${JSON.stringify(p)}`);
+  for (const [i, p] of paths.entries())
+    if (!p.startsWith('/'))
+      r.problem([...rp, req?.path !== undefined ? 'path' : 'uri', ...(paths.length > 1 ? [i] : [])], `must start with "/", not ${JSON.stringify(p)}`);
   const expect = o.expect === undefined ? undefined : readExpect(r, o.expect, [...path, 'expect']);
   if (o.expect === undefined) r.problem(path, 'needs an expect (route, cluster, redirect, rewrite, fault, timeout or status)');
   let wantMatch = true;
@@ -324,7 +331,15 @@ function readTest(r: Reader, v: unknown, path: Array<string | number>, defaults:
     else r.problem([...path, 'wantMatch'], `must be true or false, not ${describe(o.wantMatch)}`);
   }
   if (r.problems.length > before || !hosts || port === undefined || !expect) return undefined;
-  return { description, line: r.lineOf(o.description !== undefined ? [...path, 'description'] : path), ...(source ? { source } : {}), namespace, request: { hosts, port, methods, paths, headers, protocol }, expect, wantMatch };
+  return {
+    description,
+    line: r.lineOf(o.description !== undefined ? [...path, 'description'] : path),
+    ...(source ? { source } : {}),
+    namespace,
+    request: { hosts, port, methods, paths, headers, protocol },
+    expect,
+    wantMatch,
+  };
 }
 
 /** Reads the RouteTests documents of a file (already split into documents). */
@@ -359,16 +374,25 @@ export function readRouteTestDocuments(file: string, docs: readonly SourceDocume
     }
     const source = r.string(spec.source, ['spec', 'source']);
     const suite: RouteTestSuite = { name: name || `document ${doc.index + 1}`, file, line: doc.referenceLine, tests: [] };
-    if (!Array.isArray(spec.tests)) r.problem(spec.tests === undefined ? ['spec'] : ['spec', 'tests'], spec.tests === undefined ? 'needs tests: a list of tests' : `tests must be a list, not ${describe(spec.tests)}`);
-    else spec.tests.forEach((t, i) => {
-      const test = readTest(r, t, ['spec', 'tests', i], { ...(source ? { source } : {}), namespace });
-      if (test) suite.tests.push(test);
-    });
+    if (!Array.isArray(spec.tests))
+      r.problem(
+        spec.tests === undefined ? ['spec'] : ['spec', 'tests'],
+        spec.tests === undefined ? 'needs tests: a list of tests' : `tests must be a list, not ${describe(spec.tests)}`,
+      );
+    else
+      spec.tests.forEach((t, i) => {
+        const test = readTest(r, t, ['spec', 'tests', i], { ...(source ? { source } : {}), namespace });
+        if (test) suite.tests.push(test);
+      });
     out.problems.push(...r.problems);
     out.suites.push(suite);
   }
   if (!sawKind && out.problems.length === 0) {
-    out.problems.push({ file, line: docs[0]?.referenceLine ?? 1, message: `no RouteTests document: a route-test file has apiVersion: ${ROUTE_TESTS_API_VERSION} and kind: ${ROUTE_TESTS_KIND}` });
+    out.problems.push({
+      file,
+      line: docs[0]?.referenceLine ?? 1,
+      message: `no RouteTests document: a route-test file has apiVersion: ${ROUTE_TESTS_API_VERSION} and kind: ${ROUTE_TESTS_KIND}`,
+    });
   }
   return out;
 }

@@ -99,7 +99,8 @@ const REDIRECT_CODES: Record<string, number> = { MOVED_PERMANENTLY: 301, FOUND: 
 export function describeOutcome(res: RequestResult): string {
   if (res.redirect !== undefined) return `redirect ${res.redirect} (${res.status ?? 301})`;
   if (res.directResponse !== undefined) return `direct response ${res.directResponse}`;
-  if (!res.ok) return `fails: ${res.failure ?? 'unknown'}${res.status !== undefined && !(res.failure ?? '').includes(String(res.status)) ? ` (${res.status})` : ''}`;
+  if (!res.ok)
+    return `fails: ${res.failure ?? 'unknown'}${res.status !== undefined && !(res.failure ?? '').includes(String(res.status)) ? ` (${res.status})` : ''}`;
   const cl = res.clusters.map((c) => `${c.name}${res.clusters.length > 1 ? ` ${c.weight}%` : ''}`).join(', ');
   return `${cl || 'no cluster'}${res.rewrite ? ` (rewritten to ${res.rewrite.authority}${res.rewrite.path})` : ''}`;
 }
@@ -111,17 +112,22 @@ function unmet(t: RouteTest, gen: GeneratedConfig, res: RequestResult, namespace
   const dns = gen.proxy.dnsDomain;
   const suffix = dns.includes('.svc.') ? dns.slice(dns.indexOf('.svc.') + 5) : 'cluster.local';
   if (e.route) {
-    if (!res.ok && res.clusters.length === 0) out.push(`expected route to ${e.route.map(describeDestination).join(', ')}, but the request ${describeOutcome(res)}`);
+    if (!res.ok && res.clusters.length === 0)
+      out.push(`expected route to ${e.route.map(describeDestination).join(', ')}, but the request ${describeOutcome(res)}`);
     else {
       const left = [...res.clusters];
       const missing: ExpectedDestination[] = [];
       for (const want of e.route) {
-        const i = left.findIndex((c) => destinationMatches(want, c.name, namespace, suffix) && (want.weight === undefined || Math.abs(c.weight - want.weight) < 0.01));
+        const i = left.findIndex(
+          (c) => destinationMatches(want, c.name, namespace, suffix) && (want.weight === undefined || Math.abs(c.weight - want.weight) < 0.01),
+        );
         if (i < 0) missing.push(want);
         else left.splice(i, 1);
       }
       if (missing.length > 0 || left.length > 0) {
-        out.push(`expected route to ${e.route.map(describeDestination).join(', ')}; got ${res.clusters.map((c) => `${c.name} ${c.weight}%`).join(', ') || 'no cluster'}`);
+        out.push(
+          `expected route to ${e.route.map(describeDestination).join(', ')}; got ${res.clusters.map((c) => `${c.name} ${c.weight}%`).join(', ') || 'no cluster'}`,
+        );
       }
     }
   }
@@ -153,7 +159,8 @@ function unmet(t: RouteTest, gen: GeneratedConfig, res: RequestResult, namespace
     if (!res.rewrite) out.push(`expected a rewrite; the route does not rewrite (${describeOutcome(res)})`);
     else {
       if (e.rewrite.path !== undefined && seen.path !== e.rewrite.path) out.push(`expected the upstream path ${e.rewrite.path}; got ${seen.path}`);
-      if (e.rewrite.authority !== undefined && seen.authority !== e.rewrite.authority) out.push(`expected the upstream authority ${e.rewrite.authority}; got ${seen.authority}`);
+      if (e.rewrite.authority !== undefined && seen.authority !== e.rewrite.authority)
+        out.push(`expected the upstream authority ${e.rewrite.authority}; got ${seen.authority}`);
     }
   }
   if (e.fault) {
@@ -164,12 +171,14 @@ function unmet(t: RouteTest, gen: GeneratedConfig, res: RequestResult, namespace
       const abort = isObj(f.abort) && typeof f.abort.httpStatus === 'number' ? f.abort.httpStatus : undefined;
       const delay = isObj(f.delay) ? str(f.delay.fixedDelay) : undefined;
       if (e.fault.abort !== undefined && abort !== e.fault.abort) out.push(`expected a fault abort ${e.fault.abort}; got ${abort ?? 'none'}`);
-      if (e.fault.delay !== undefined && (delay === undefined || !sameDuration(delay, e.fault.delay))) out.push(`expected a fault delay ${e.fault.delay}; got ${delay ?? 'none'}`);
+      if (e.fault.delay !== undefined && (delay === undefined || !sameDuration(delay, e.fault.delay)))
+        out.push(`expected a fault delay ${e.fault.delay}; got ${delay ?? 'none'}`);
     }
   }
   if (e.timeout !== undefined) {
     const got = res.timeout;
-    if (got === undefined || !sameDuration(got, e.timeout)) out.push(`expected timeout ${e.timeout}; got ${got === undefined ? 'none' : got === '0s' ? '0s (disabled)' : got}`);
+    if (got === undefined || !sameDuration(got, e.timeout))
+      out.push(`expected timeout ${e.timeout}; got ${got === undefined ? 'none' : got === '0s' ? '0s (disabled)' : got}`);
   }
   if (e.status !== undefined) {
     const got = res.status ?? (res.ok ? 200 : undefined);
@@ -189,7 +198,9 @@ function pickSource(view: ConfigView, t: RouteTest): ProxyRef | string {
     if (named.length === 1 && named[0]) return named[0];
     return `no proxy "${t.source}" in the workspace (a pod or controller name, as <name>.<namespace>)`;
   }
-  const candidates = listProxies(view).filter((p) => p.type === 'sidecar' && p.pod.namespace === t.namespace).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const candidates = listProxies(view)
+    .filter((p) => p.type === 'sidecar' && p.pod.namespace === t.namespace)
+    .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return candidates[0] ?? `no sidecar in namespace ${t.namespace}: name a source proxy (source: <pod>.<namespace>)`;
 }
 
@@ -206,14 +217,25 @@ export function runRouteTests(view: ConfigView, file: RouteTestFile): RouteTests
       } else {
         const gen = generatedFor(view, src);
         const r = t.request;
-        for (const host of r.hosts) for (const method of r.methods) for (const path of r.paths) {
-          const res = simulateRequest(view, gen, { host, port: r.port, method, path, headers: r.headers, protocol: r.protocol });
-          const reasons = unmet(t, gen, res, src.pod.namespace);
-          const passed = t.wantMatch ? reasons.length === 0 : reasons.length > 0;
-          const c: RouteCaseResult = { source: src.id, method, host, port: r.port, path, passed, reasons: t.wantMatch ? reasons : passed ? [] : ['expected the request NOT to match the expectation (wantMatch: false), but it does'], actual: describeOutcome(res) };
-          result.cases.push(c);
-          if (!passed) result.passed = false;
-        }
+        for (const host of r.hosts)
+          for (const method of r.methods)
+            for (const path of r.paths) {
+              const res = simulateRequest(view, gen, { host, port: r.port, method, path, headers: r.headers, protocol: r.protocol });
+              const reasons = unmet(t, gen, res, src.pod.namespace);
+              const passed = t.wantMatch ? reasons.length === 0 : reasons.length > 0;
+              const c: RouteCaseResult = {
+                source: src.id,
+                method,
+                host,
+                port: r.port,
+                path,
+                passed,
+                reasons: t.wantMatch ? reasons : passed ? [] : ['expected the request NOT to match the expectation (wantMatch: false), but it does'],
+                actual: describeOutcome(res),
+              };
+              result.cases.push(c);
+              if (!passed) result.passed = false;
+            }
       }
       if (result.passed) report.passed++;
       else report.failed++;

@@ -150,7 +150,13 @@ export function extraAddressesForProxy(s: DomainService, p: DomainProxy, flags: 
  * names among them (for de-duplication against real FQDNs). `listenerPort` 0 (http_proxy)
  * keeps `:port` variants.
  */
-export function virtualHostDomains(s: DomainService, listenerPort: number, port: number, p: DomainProxy, flags: DomainFlags): { domains: string[]; altHosts: string[] } {
+export function virtualHostDomains(
+  s: DomainService,
+  listenerPort: number,
+  port: number,
+  p: DomainProxy,
+  flags: DomainFlags,
+): { domains: string[]; altHosts: string[] } {
   if (listenerPort !== 0) port = NO_PORT;
   const domains: string[] = [];
   const altHosts: string[] = [];

@@ -39,7 +39,10 @@ export function retryFromRaw(v: unknown): HttpRetry | undefined {
 }
 
 /** HTTP status codes Go's http.StatusText knows (retryOn integers that count as status codes). */
-const HTTP_STATUS = new Set([100, 101, 102, 103, 200, 201, 202, 203, 204, 205, 206, 207, 208, 226, 300, 301, 302, 303, 304, 305, 307, 308, 400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 418, 421, 422, 423, 424, 425, 426, 428, 429, 431, 451, 500, 501, 502, 503, 504, 505, 506, 507, 508, 510, 511]);
+const HTTP_STATUS = new Set([
+  100, 101, 102, 103, 200, 201, 202, 203, 204, 205, 206, 207, 208, 226, 300, 301, 302, 303, 304, 305, 307, 308, 400, 401, 402, 403, 404, 405, 406, 407, 408,
+  409, 410, 411, 412, 413, 414, 415, 416, 417, 418, 421, 422, 423, 424, 425, 426, 428, 429, 431, 451, 500, 501, 502, 503, 504, 505, 506, 507, 508, 510, 511,
+]);
 
 function parseRetryOn(retryOn: string): { on: string; codes: number[] } {
   const codes: number[] = [];
@@ -114,7 +117,16 @@ export function convertInboundRetryPolicy(inp: HttpRetry | undefined): Json | un
 
 /** Fields in RetryPolicy's proto order (retry_on 1, num_retries 2, per_try_timeout 3, …). */
 function orderRetry(p: Json): Json {
-  const order = ['retryOn', 'numRetries', 'perTryTimeout', 'retryPriority', 'retryHostPredicate', 'hostSelectionRetryMaxAttempts', 'retriableStatusCodes', 'retryBackOff'];
+  const order = [
+    'retryOn',
+    'numRetries',
+    'perTryTimeout',
+    'retryPriority',
+    'retryHostPredicate',
+    'hostSelectionRetryMaxAttempts',
+    'retriableStatusCodes',
+    'retryBackOff',
+  ];
   const out: Json = {};
   for (const k of order) if (p[k] !== undefined) out[k] = p[k];
   return out;

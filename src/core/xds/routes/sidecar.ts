@@ -27,11 +27,21 @@ interface VirtualHostWrapper {
 }
 
 export function domainFlags(push: PushContext): DomainFlags {
-  return { absoluteFqdn: push.features.PILOT_ENABLE_ABSOLUTE_FQDN_VHOST_DOMAIN, dualStack: push.features.ISTIO_DUAL_STACK, autoAllocate: push.features.PILOT_ENABLE_IP_AUTOALLOCATE };
+  return {
+    absoluteFqdn: push.features.PILOT_ENABLE_ABSOLUTE_FQDN_VHOST_DOMAIN,
+    dualStack: push.features.ISTIO_DUAL_STACK,
+    autoAllocate: push.features.PILOT_ENABLE_IP_AUTOALLOCATE,
+  };
 }
 
 export function domainProxy(proxy: Proxy): DomainProxy {
-  return { dnsDomain: proxy.dnsDomain, clusterId: proxy.clusterId, ipAddresses: proxy.ipAddresses, type: proxy.type, dnsCapture: proxy.metadata.dnsCapture === true };
+  return {
+    dnsDomain: proxy.dnsDomain,
+    clusterId: proxy.clusterId,
+    ipAddresses: proxy.ipAddresses,
+    type: proxy.type,
+    dnsCapture: proxy.metadata.dnsCapture === true,
+  };
 }
 
 /** The consistent hash a DestinationRule sets for a destination (HashForHTTPDestination). */
@@ -112,7 +122,11 @@ function selectVirtualServicesForPort(vss: readonly VirtualServiceConfig[], serv
 }
 
 /** separateVSHostsAndServices: registry services of a VirtualService, and its other hosts. */
-function separateHosts(vs: VirtualServiceConfig, registry: ReadonlyMap<string, Service>, mostSpecific: ReadonlyMap<string, VirtualServiceConfig>): { hosts: string[]; services: Service[] } {
+function separateHosts(
+  vs: VirtualServiceConfig,
+  registry: ReadonlyMap<string, Service>,
+  mostSpecific: ReadonlyMap<string, VirtualServiceConfig>,
+): { hosts: string[]; services: Service[] } {
   const hosts: string[] = [];
   const services: Service[] = [];
   const wildcards: string[] = [];
@@ -145,7 +159,15 @@ function separateHosts(vs: VirtualServiceConfig, registry: ReadonlyMap<string, S
 }
 
 /** BuildSidecarVirtualHostWrapper. */
-function virtualHostWrappers(push: PushContext, proxy: Proxy, scope: SidecarScope, registry: Map<string, Service>, vss: readonly VirtualServiceConfig[], listenerPort: number, mostSpecific: ReadonlyMap<string, VirtualServiceConfig>): VirtualHostWrapper[] {
+function virtualHostWrappers(
+  push: PushContext,
+  proxy: Proxy,
+  scope: SidecarScope,
+  registry: Map<string, Service>,
+  vss: readonly VirtualServiceConfig[],
+  listenerPort: number,
+  mostSpecific: ReadonlyMap<string, VirtualServiceConfig>,
+): VirtualHostWrapper[] {
   const out: VirtualHostWrapper[] = [];
   const meshGw = new Set([MESH_GATEWAY]);
   for (const vs of vss) {
@@ -211,10 +233,11 @@ function outboundVirtualHosts(push: PushContext, proxy: Proxy, scope: SidecarSco
   const vhostNames = new Set<string>();
   const vhDomains = new Set<string>();
   const knownFqdn = new Set<string>();
-  for (const w of wrappers) for (const s of w.services) {
-    knownFqdn.add(domainName(s.hostname, w.port));
-    knownFqdn.add(s.hostname);
-  }
+  for (const w of wrappers)
+    for (const s of w.services) {
+      knownFqdn.add(domainName(s.hostname, w.port));
+      knownFqdn.add(s.hostname);
+    }
   const byPort = new Map<number, Json[]>();
   const build = (hostname: string, w: VirtualHostWrapper, svc: Service | undefined): Json | undefined => {
     const name = domainName(hostname, w.port);
@@ -321,7 +344,13 @@ export function sidecarOutboundRouteConfig(push: PushContext, proxy: Proxy, scop
   }
   vhosts = [...vhosts].sort((a, b) => ((a.name as string) < (b.name as string) ? -1 : (a.name as string) > (b.name as string) ? 1 : 0));
   if (!sniffing) vhosts.push(catchAllVirtualHost(proxy, scope));
-  return { name: routeName, virtualHosts: vhosts, validateClusters: false, maxDirectResponseBodySizeBytes: MAX_DIRECT_RESPONSE_BODY, ignorePortInHostMatching: true };
+  return {
+    name: routeName,
+    virtualHosts: vhosts,
+    validateClusters: false,
+    maxDirectResponseBodySizeBytes: MAX_DIRECT_RESPONSE_BODY,
+    ignorePortInHostMatching: true,
+  };
 }
 
 /** getVirtualHostsForSniffedServicePort: the one vhost of the service, with domains `*`. */

@@ -193,8 +193,23 @@ function intToFraction(n: number): Json {
 }
 
 const GRPC_STATUS: Readonly<Record<string, number>> = {
-  OK: 0, CANCELLED: 1, UNKNOWN: 2, INVALID_ARGUMENT: 3, DEADLINE_EXCEEDED: 4, NOT_FOUND: 5, ALREADY_EXISTS: 6, PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8, FAILED_PRECONDITION: 9, ABORTED: 10, OUT_OF_RANGE: 11, UNIMPLEMENTED: 12, INTERNAL: 13, UNAVAILABLE: 14, DATA_LOSS: 15, UNAUTHENTICATED: 16,
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
 };
 
 /** TranslateFault: the HTTPFault per-route config, undefined when neither delay nor abort applies. */
@@ -203,7 +218,8 @@ export function translateFault(f: HttpRule['fault']): Json | undefined {
   const out: Json = { '@type': 'type.googleapis.com/envoy.extensions.filters.http.fault.v3.HTTPFault' };
   if (f.delay) {
     const fixed = f.delay.fixedDelay !== undefined ? durationJson(f.delay.fixedDelay) : undefined;
-    if (fixed !== undefined) out.delay = { fixedDelay: fixed, percentage: f.delay.percentage ? percentToFraction(f.delay.percentage.value) : intToFraction(f.delay.percent) };
+    if (fixed !== undefined)
+      out.delay = { fixedDelay: fixed, percentage: f.delay.percentage ? percentToFraction(f.delay.percentage.value) : intToFraction(f.delay.percent) };
   }
   if (f.abort) {
     const abort: Json = {};
@@ -222,7 +238,10 @@ export function translateCors(raw: unknown): Json | undefined {
   if (!isObj(raw)) return undefined;
   const out: Json = { '@type': 'type.googleapis.com/envoy.extensions.filters.http.cors.v3.CorsPolicy' };
   if (Array.isArray(raw.allowOrigins)) {
-    const list = raw.allowOrigins.filter(isObj).map((m) => envoyStringMatch({ exact: m.exact as string | undefined, prefix: m.prefix as string | undefined, regex: m.regex as string | undefined })).filter((x): x is Json => x !== undefined);
+    const list = raw.allowOrigins
+      .filter(isObj)
+      .map((m) => envoyStringMatch({ exact: m.exact as string | undefined, prefix: m.prefix as string | undefined, regex: m.regex as string | undefined }))
+      .filter((x): x is Json => x !== undefined);
     out.allowOriginStringMatch = list;
   } else if (Array.isArray(raw.allowOrigin)) {
     out.allowOriginStringMatch = raw.allowOrigin.map((o) => ({ exact: str(o) }));
@@ -264,7 +283,9 @@ export function hashPolicy(ch: Json | undefined): Json | undefined {
     const ttl = c.ttl !== undefined ? durationJson(c.ttl) : undefined;
     if (ttl !== undefined) cookie.ttl = ttl;
     if (str(c.path) !== '') cookie.path = str(c.path);
-    const attrs = arr(c.attributes).filter(isObj).map((a) => ({ name: str(a.name), ...(str(a.value) !== '' ? { value: str(a.value) } : {}) }));
+    const attrs = arr(c.attributes)
+      .filter(isObj)
+      .map((a) => ({ name: str(a.name), ...(str(a.value) !== '' ? { value: str(a.value) } : {}) }));
     if (attrs.length > 0) cookie.attributes = attrs;
     return { cookie };
   }
@@ -275,7 +296,7 @@ export function hashPolicy(ch: Json | undefined): Json | undefined {
 
 /** setTimeout: the VirtualService timeout (0s = none), mirrored in max_grpc_timeout. */
 function applyTimeout(action: Json, timeout: string | undefined): void {
-  const t = timeout !== undefined ? durationJson(timeout) ?? '0s' : '0s';
+  const t = timeout !== undefined ? (durationJson(timeout) ?? '0s') : '0s';
   action.timeout = t;
   action.maxGrpcTimeout = isZeroDuration(t) ? '0s' : t;
 }
@@ -333,7 +354,8 @@ function routeAction(out: Json, ops: HeaderOps, h: HttpRule, vs: VirtualServiceC
     if (isObj(rw.uriRegexRewrite)) action.regexRewrite = { pattern: { regex: str(rw.uriRegexRewrite.match) }, substitution: str(rw.uriRegexRewrite.rewrite) };
     else if (rw.uri !== '') {
       const psp = (out.match as Json).pathSeparatedPrefix;
-      if (vs.gatewaySemantics && rw.uri === '/') action.regexRewrite = { pattern: { regex: `^${quoteMeta(typeof psp === 'string' ? psp : '')}(/?)(.*)` }, substitution: '/\\2' };
+      if (vs.gatewaySemantics && rw.uri === '/')
+        action.regexRewrite = { pattern: { regex: `^${quoteMeta(typeof psp === 'string' ? psp : '')}(/?)(.*)` }, substitution: '/\\2' };
       else action.prefixRewrite = rw.uri;
     }
     if (rw.authority !== '') authority = rw.authority;
@@ -346,8 +368,15 @@ function routeAction(out: Json, ops: HeaderOps, h: HttpRule, vs: VirtualServiceC
   }
   for (const m of h.mirrors) {
     if (!m.destination) continue;
-    const mp = m.percentage ? (m.percentage.value > 0 ? { defaultValue: percentToFraction(m.percentage.value) } : undefined) : { defaultValue: intToFraction(100) };
-    if (mp) mirrors.push(mirrorPolicy((opts.lookupDestinationCluster ?? destinationCluster)(m.destination, opts.lookupService(m.destination.host), listenerPort), mp));
+    const mp = m.percentage
+      ? m.percentage.value > 0
+        ? { defaultValue: percentToFraction(m.percentage.value) }
+        : undefined
+      : { defaultValue: intToFraction(100) };
+    if (mp)
+      mirrors.push(
+        mirrorPolicy((opts.lookupDestinationCluster ?? destinationCluster)(m.destination, opts.lookupService(m.destination.host), listenerPort), mp),
+      );
   }
   if (mirrors.length > 0) action.requestMirrorPolicies = mirrors;
   let policy: HttpRetry | undefined = h.retries ? retryFromRaw(h.retries) : undefined;
@@ -374,7 +403,10 @@ function routeAction(out: Json, ops: HeaderOps, h: HttpRule, vs: VirtualServiceC
     const clusters: Json[] = [];
     for (const dst of h.route) {
       if (dst.weight === 0) continue;
-      const cw: Json = { name: (opts.lookupDestinationCluster ?? destinationCluster)(dst.destination, opts.lookupService(dst.destination?.host ?? ''), listenerPort), weight: dst.weight };
+      const cw: Json = {
+        name: (opts.lookupDestinationCluster ?? destinationCluster)(dst.destination, opts.lookupService(dst.destination?.host ?? ''), listenerPort),
+        weight: dst.weight,
+      };
       if (dst.headers) {
         const dops = translateHeaders(dst.headers);
         if (dops.requestHeadersToAdd.length > 0) cw.requestHeadersToAdd = dops.requestHeadersToAdd;
@@ -397,7 +429,20 @@ function routeAction(out: Json, ops: HeaderOps, h: HttpRule, vs: VirtualServiceC
 }
 
 /** RouteAction fields in proto field order. */
-const ACTION_ORDER = ['cluster', 'weightedClusters', 'clusterNotFoundResponseCode', 'prefixRewrite', 'regexRewrite', 'hostRewriteLiteral', 'timeout', 'retryPolicy', 'requestMirrorPolicies', 'hashPolicy', 'maxGrpcTimeout', 'maxStreamDuration'];
+const ACTION_ORDER = [
+  'cluster',
+  'weightedClusters',
+  'clusterNotFoundResponseCode',
+  'prefixRewrite',
+  'regexRewrite',
+  'hostRewriteLiteral',
+  'timeout',
+  'retryPolicy',
+  'requestMirrorPolicies',
+  'hashPolicy',
+  'maxGrpcTimeout',
+  'maxStreamDuration',
+];
 
 function orderAction(a: Json): Json {
   const out: Json = {};
@@ -435,7 +480,15 @@ function sourceMatches(m: HTTPMatchRequest | undefined, proxy: Proxy, gatewayNam
 }
 
 /** TranslateRoute: one Envoy route for a rule and one of its matches (undefined when filtered out). */
-export function translateRoute(proxy: Proxy, h: HttpRule, m: HTTPMatchRequest | undefined, listenerPort: number, vs: VirtualServiceConfig, gatewayNames: ReadonlySet<string>, opts: RouteOptions): Json | undefined {
+export function translateRoute(
+  proxy: Proxy,
+  h: HttpRule,
+  m: HTTPMatchRequest | undefined,
+  listenerPort: number,
+  vs: VirtualServiceConfig,
+  gatewayNames: ReadonlySet<string>,
+  opts: RouteOptions,
+): Json | undefined {
   if (m && m.port !== 0 && m.port !== listenerPort) return undefined;
   if (!sourceMatches(m, proxy, gatewayNames)) return undefined;
   let name = h.name;
@@ -443,7 +496,9 @@ export function translateRoute(proxy: Proxy, h: HttpRule, m: HTTPMatchRequest | 
   const out: Json = {};
   if (name !== '') out.name = name;
   out.match = translateRouteMatch(vs, m);
-  const ops = h.headers ? translateHeaders(h.headers) : { requestHeadersToAdd: [], responseHeadersToAdd: [], requestHeadersToRemove: [], responseHeadersToRemove: [], authority: '' };
+  const ops = h.headers
+    ? translateHeaders(h.headers)
+    : { requestHeadersToAdd: [], responseHeadersToAdd: [], requestHeadersToRemove: [], responseHeadersToRemove: [], authority: '' };
   if (h.redirect) redirectAction(out, h, listenerPort, opts.isTls);
   else if (h.directResponse) directResponseAction(out, h);
   else routeAction(out, ops, h, vs, opts, listenerPort);
@@ -471,7 +526,13 @@ export function isCatchAllRoute(r: Json): boolean {
 }
 
 /** BuildHTTPRoutesForVirtualService: routes in rule order, stopping after the first catch-all. */
-export function buildRoutesForVirtualService(proxy: Proxy, vs: VirtualServiceConfig, listenerPort: number, gatewayNames: ReadonlySet<string>, opts: RouteOptions): Json[] | undefined {
+export function buildRoutesForVirtualService(
+  proxy: Proxy,
+  vs: VirtualServiceConfig,
+  listenerPort: number,
+  gatewayNames: ReadonlySet<string>,
+  opts: RouteOptions,
+): Json[] | undefined {
   const out: Json[] = [];
   let catchAll = false;
   for (const h of vs.http) {

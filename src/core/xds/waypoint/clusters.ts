@@ -18,7 +18,10 @@ const MAX_UINT32 = 4294967295;
 const DEFAULT_THRESHOLDS: Json = { maxConnections: MAX_UINT32, maxPendingRequests: MAX_UINT32, maxRequests: MAX_UINT32, maxRetries: MAX_UINT32 };
 const INTERNAL_UPSTREAM: Json = {
   name: 'internal_upstream',
-  typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.internal_upstream.v3.InternalUpstreamTransport', transportSocket: { name: 'raw_buffer', typedConfig: RAW_BUFFER_SOCKET.typedConfig } },
+  typedConfig: {
+    '@type': 'type.googleapis.com/envoy.extensions.transport_sockets.internal_upstream.v3.InternalUpstreamTransport',
+    transportSocket: { name: 'raw_buffer', typedConfig: RAW_BUFFER_SOCKET.typedConfig },
+  },
 };
 
 /** passthroughHttpProtocolOptions: the downstream's protocol, 5 minute idle timeout. */
@@ -39,7 +42,10 @@ function internalUpstreamCluster(name: string, listener: string): Json {
     circuitBreakers: { thresholds: [DEFAULT_THRESHOLDS] },
     transportSocket: INTERNAL_UPSTREAM,
     altStatName: `${name};`,
-    loadAssignment: { clusterName: name, endpoints: [{ lbEndpoints: [{ endpoint: { address: { envoyInternalAddress: { serverListenerName: listener } } } }] }] },
+    loadAssignment: {
+      clusterName: name,
+      endpoints: [{ lbEndpoints: [{ endpoint: { address: { envoyInternalAddress: { serverListenerName: listener } } } }] }],
+    },
     typedExtensionProtocolOptions: passthroughHttpOptions(),
   };
 }
@@ -57,7 +63,10 @@ export function connectOriginateCluster(ctx: GenContext): Json {
       cleanupInterval: '60s',
       transportSocket: { name: 'tls', typedConfig: { '@type': UPSTREAM_TLS_TYPE, commonTlsContext: connectCommonTlsContext(ctx.mesh, [prefix]) } },
       altStatName: `${CONNECT_ORIGINATE};`,
-      originalDstLbConfig: { upstreamPortOverride: HBONE_INBOUND_PORT, metadataKey: { key: 'envoy.filters.listener.original_dst', path: [{ key: 'waypoint' }] } },
+      originalDstLbConfig: {
+        upstreamPortOverride: HBONE_INBOUND_PORT,
+        metadataKey: { key: 'envoy.filters.listener.original_dst', path: [{ key: 'waypoint' }] },
+      },
       typedExtensionProtocolOptions: {
         [HTTP_PROTOCOL_OPTIONS_KEY]: {
           '@type': HTTP_PROTOCOL_OPTIONS_TYPE,
@@ -80,7 +89,11 @@ export function waypointOutboundServices(ctx: GenContext, res: WaypointResources
   for (const vs of ctx.push.virtualServices) {
     if (vs.gateways.length > 0 && !vs.gateways.includes('mesh')) continue;
     if (!vs.hosts.some((h) => res.byHostname.has(h))) continue;
-    const dests = [...vs.http.flatMap((h) => [...h.route.map((r) => r.destination?.host ?? ''), h.mirror?.host ?? '', ...h.mirrors.map((m) => m.destination?.host ?? '')]), ...vs.tcp.flatMap((t) => t.route.map((r) => r.destination?.host ?? '')), ...vs.tls.flatMap((t) => t.route.map((r) => r.destination?.host ?? ''))];
+    const dests = [
+      ...vs.http.flatMap((h) => [...h.route.map((r) => r.destination?.host ?? ''), h.mirror?.host ?? '', ...h.mirrors.map((m) => m.destination?.host ?? '')]),
+      ...vs.tcp.flatMap((t) => t.route.map((r) => r.destination?.host ?? '')),
+      ...vs.tls.flatMap((t) => t.route.map((r) => r.destination?.host ?? '')),
+    ];
     for (const d of dests) {
       if (d === '') continue;
       const owned = res.byHostname.get(d);

@@ -98,7 +98,10 @@ export function appProtocolMatcher(tcp: Json, http: Json, http10: boolean): Json
 
 /** buildCommonConnectTLSContext: Istio's certificate, the mesh's trust domains as URI SAN prefixes, h2, TLS 1.3 only. */
 export function connectCommonTlsContext(mesh: MeshSettings, extraSanPrefixes: readonly string[] = []): Json {
-  const sans = [...trustDomainsForValidation(mesh).map((td) => `spiffe://${td}/`), ...extraSanPrefixes].map((prefix) => ({ sanType: 'URI', matcher: { prefix } }));
+  const sans = [...trustDomainsForValidation(mesh).map((td) => `spiffe://${td}/`), ...extraSanPrefixes].map((prefix) => ({
+    sanType: 'URI',
+    matcher: { prefix },
+  }));
   const dvc: Json = sans.length > 0 ? { matchTypedSubjectAltNames: sans } : {};
   return {
     tlsParams: { tlsMinimumProtocolVersion: 'TLSv1_3', tlsMaximumProtocolVersion: 'TLSv1_3' },

@@ -10,7 +10,25 @@ import type { GenContext } from '../context.ts';
 import type { Service, VirtualServiceConfig } from '../pushContext.ts';
 import type { RouteDestination, TCPRoute, TLSRoute } from '../../config/api/networking.ts';
 import type { ServicePortInfo } from '../../config/services.ts';
-import { DOWNSTREAM_TLS_TYPE, GRPC_STATS, GRPC_WEB, FAULT, CORS, HCM_NAME, HCM_TYPE, HTTP_INSPECTOR, HTTP_INSPECTOR_NAME, ORIGINAL_DST, TCP_LISTENER_MX, TCP_PROXY_NAME, TCP_PROXY_TYPE, TLS_INSPECTOR, TLS_INSPECTOR_NAME, networkFilter, routerFilter } from '../filters.ts';
+import {
+  DOWNSTREAM_TLS_TYPE,
+  GRPC_STATS,
+  GRPC_WEB,
+  FAULT,
+  CORS,
+  HCM_NAME,
+  HCM_TYPE,
+  HTTP_INSPECTOR,
+  HTTP_INSPECTOR_NAME,
+  ORIGINAL_DST,
+  TCP_LISTENER_MX,
+  TCP_PROXY_NAME,
+  TCP_PROXY_TYPE,
+  TLS_INSPECTOR,
+  TLS_INSPECTOR_NAME,
+  networkFilter,
+  routerFilter,
+} from '../filters.ts';
 import { isHttp, isHttp2, isTls, isUnsupported } from '../protocol.ts';
 import { hcmFilter, proxyHeaders } from '../listeners/hcm.ts';
 import { listenerPredicateExclude } from '../listeners/inbound.ts';
@@ -75,7 +93,12 @@ function policyRefs(f: ProxyAuthzFilters, ctx: GenContext): ReturnType<typeof re
 export function connectTerminateListener(ctx: GenContext): Json {
   const ph = proxyHeaders(ctx, 'inbound');
   const route = { match: { connectMatcher: {} }, route: { cluster: MAIN_INTERNAL, upgradeConfigs: [{ upgradeType: 'CONNECT', connectConfig: {} }] } };
-  const filters: Json[] = [...asJson(waypointAuthz(ctx, undefined).tcpRulesAsHttp), WAYPOINT_DOWNSTREAM_PEER_METADATA, CONNECT_AUTHORITY_HTTP, routerFilter(ph.suppressDebugHeaders)];
+  const filters: Json[] = [
+    ...asJson(waypointAuthz(ctx, undefined).tcpRulesAsHttp),
+    WAYPOINT_DOWNSTREAM_PEER_METADATA,
+    CONNECT_AUTHORITY_HTTP,
+    routerFilter(ph.suppressDebugHeaders),
+  ];
   const hcm: Json = {
     '@type': HCM_TYPE,
     statPrefix: CONNECT_TERMINATE,
@@ -95,21 +118,29 @@ export function connectTerminateListener(ctx: GenContext): Json {
     filterChains: [
       {
         name: 'default',
-        transportSocket: { name: 'tls', typedConfig: { '@type': DOWNSTREAM_TLS_TYPE, commonTlsContext: connectCommonTlsContext(ctx.mesh), requireClientCertificate: true } },
+        transportSocket: {
+          name: 'tls',
+          typedConfig: { '@type': DOWNSTREAM_TLS_TYPE, commonTlsContext: connectCommonTlsContext(ctx.mesh), requireClientCertificate: true },
+        },
         filters: [{ name: HCM_NAME, typedConfig: hcm }],
       },
     ],
     connectionBalanceConfig: { exactBalance: {} },
   };
   if (ctx.wildcards.length > 1) l.additionalAddresses = additionalAddresses(ctx.wildcards.slice(1), HBONE_INBOUND_PORT);
-  return mark(l, builtin('HBONE termination: ztunnel tunnels traffic for the waypoint\'s services to port 15008'));
+  return mark(l, builtin("HBONE termination: ztunnel tunnels traffic for the waypoint's services to port 15008"));
 }
 
 // ---- connect_originate -------------------------------------------------------------------
 
 /** buildWaypointConnectOriginateListener: tunnel the inner connection to the backend's ztunnel. */
 export function connectOriginateListener(): Json {
-  const tcp: Json = { '@type': TCP_PROXY_TYPE, statPrefix: CONNECT_ORIGINATE, cluster: CONNECT_ORIGINATE, tunnelingConfig: { hostname: '%DOWNSTREAM_LOCAL_ADDRESS%' } };
+  const tcp: Json = {
+    '@type': TCP_PROXY_TYPE,
+    statPrefix: CONNECT_ORIGINATE,
+    cluster: CONNECT_ORIGINATE,
+    tunnelingConfig: { hostname: '%DOWNSTREAM_LOCAL_ADDRESS%' },
+  };
   return mark(
     {
       name: CONNECT_ORIGINATE,
@@ -118,7 +149,7 @@ export function connectOriginateListener(): Json {
       listenerFilters: [ORIGINAL_DST],
       filterChains: [{ filters: [networkFilter(TCP_PROXY_NAME, tcp)] }],
     },
-    builtin('HBONE origination to the backend\'s ztunnel'),
+    builtin("HBONE origination to the backend's ztunnel"),
   );
 }
 
@@ -153,7 +184,9 @@ export function virtualServicesForWaypoint(ctx: GenContext, svc: Service): Virtu
   let out = m.get(svc);
   if (!out) {
     const all = ctx.scope.egressListeners[0]?.virtualServices ?? [];
-    out = all.filter((vs) => (vs.meta.namespace === ctx.proxy.configNamespace || vs.meta.namespace === svc.namespace) && vs.hosts.some((h) => hostMatches(h, svc.hostname)));
+    out = all.filter(
+      (vs) => (vs.meta.namespace === ctx.proxy.configNamespace || vs.meta.namespace === svc.namespace) && vs.hosts.some((h) => hostMatches(h, svc.hostname)),
+    );
     m.set(svc, out);
   }
   return out;
@@ -171,7 +204,12 @@ function portToSubset(service: Service | undefined, port: number, subset: string
 }
 
 /** getWaypointDestinationCluster: `inbound-vip` for services this waypoint owns, `outbound` for the others. */
-export function waypointDestinationCluster(res: WaypointResources, dest: { host: string; subset: string; port?: { number: number } } | undefined, service: Service | undefined, listenerPort: number): string {
+export function waypointDestinationCluster(
+  res: WaypointResources,
+  dest: { host: string; subset: string; port?: { number: number } } | undefined,
+  service: Service | undefined,
+  listenerPort: number,
+): string {
   if (!dest || dest.host === '') return UNKNOWN_SERVICE_CLUSTER;
   let port = listenerPort;
   if (dest.port !== undefined && dest.port.number !== 0) port = dest.port.number;
@@ -238,7 +276,12 @@ export function waypointRouteConfig(ctx: GenContext, res: WaypointResources, cc:
     if (lb && isObj(lb.consistentHash)) hash = lb.consistentHash;
   }
   const route = defaultOutboundRoute(cc.clusterName, `${host}:${cc.port.port}/*`, ctx.mesh, hash);
-  return { name: cc.clusterName, virtualHosts: [{ name: vhostName, domains, routes: [route] }], maxDirectResponseBodySizeBytes: MAX_DIRECT_RESPONSE_BODY, validateClusters: false };
+  return {
+    name: cc.clusterName,
+    virtualHosts: [{ name: vhostName, domains, routes: [route] }],
+    maxDirectResponseBodySizeBytes: MAX_DIRECT_RESPONSE_BODY,
+    validateClusters: false,
+  };
 }
 
 /** buildWaypointInboundHTTPFilters: the HCM of an HTTP chain. */
@@ -248,12 +291,22 @@ function httpChainFilters(ctx: GenContext, res: WaypointResources, cc: ChainConf
   if (ph.serverName !== '') extra.serverName = ph.serverName;
   if (isHttp2(cc.port.protocol)) extra.http2ProtocolOptions = {};
   if (ctx.features.PILOT_HTTP10 || ctx.proxy.metadata.http10) extra.httpProtocolOptions = { acceptHttp10: true };
-  const f = hcmFilter(ctx, { routeConfig: waypointRouteConfig(ctx, res, cc), statPrefix: statPrefix(cc), protocol: cc.port.protocol, class: 'inbound', useRemoteAddress: false, extra });
+  const f = hcmFilter(ctx, {
+    routeConfig: waypointRouteConfig(ctx, res, cc),
+    statPrefix: statPrefix(cc),
+    protocol: cc.port.protocol,
+    class: 'inbound',
+    useRemoteAddress: false,
+    extra,
+  });
   (f.typedConfig as Json).httpFilters = waypointHttpFilters(ctx, cc.svc, cc.port.protocol);
   return [f];
 }
 
-function l4Matches(m: { gateways: readonly string[]; sourceLabels: Readonly<Record<string, string>>; port: number; sourceNamespace: string }, port: number): boolean {
+function l4Matches(
+  m: { gateways: readonly string[]; sourceLabels: Readonly<Record<string, string>>; port: number; sourceNamespace: string },
+  port: number,
+): boolean {
   const gw = m.gateways.length === 0 || m.gateways.some((g) => MESH_GATEWAYS.has(g));
   return gw && Object.keys(m.sourceLabels).length === 0 && (m.port === 0 || m.port === port) && m.sourceNamespace === '';
 }
@@ -301,20 +354,28 @@ function tcpChainFilters(ctx: GenContext, res: WaypointResources, cc: ChainConfi
   }
   const dr = drHost !== '' ? scopeDestinationRule(ctx.scope, 'outbound', ctx.proxy, drHost)?.rule.spec : undefined;
   const tcpPool = dr?.trafficPolicy?.connectionPool && isObj(dr.trafficPolicy.connectionPool.tcp) ? dr.trafficPolicy.connectionPool.tcp : undefined;
-  const idle = (tcpPool ? durationJson(tcpPool.idleTimeout) : undefined) ?? (ctx.proxy.metadata.idleTimeout ? durationJson(ctx.proxy.metadata.idleTimeout) : undefined);
+  const idle =
+    (tcpPool ? durationJson(tcpPool.idleTimeout) : undefined) ?? (ctx.proxy.metadata.idleTimeout ? durationJson(ctx.proxy.metadata.idleTimeout) : undefined);
   if (idle) tcp.idleTimeout = idle;
   const mcd = tcpPool ? durationJson(tcpPool.maxConnectionDuration) : undefined;
   if (mcd) tcp.maxDownstreamConnectionDuration = mcd;
   let sourceIp = isObj(dr?.trafficPolicy?.loadBalancer?.consistentHash) && (dr?.trafficPolicy?.loadBalancer?.consistentHash as Json).useSourceIp === true;
   const ss = subset !== '' ? dr?.subsets.find((s) => s.name === subset) : undefined;
-  if (ss?.trafficPolicy?.loadBalancer) sourceIp = isObj(ss.trafficPolicy.loadBalancer.consistentHash) && (ss.trafficPolicy.loadBalancer.consistentHash as Json).useSourceIp === true;
+  if (ss?.trafficPolicy?.loadBalancer)
+    sourceIp = isObj(ss.trafficPolicy.loadBalancer.consistentHash) && (ss.trafficPolicy.loadBalancer.consistentHash as Json).useSourceIp === true;
   if (sourceIp) tcp.hashPolicy = [{ sourceIp: {} }];
   const az = waypointAuthz(ctx, cc.svc);
   const out: Json[] = [];
   if (ctx.features.PILOT_ENABLE_METADATA_EXCHANGE) out.push(TCP_LISTENER_MX);
   out.push(...asJson([...az.customTcp, ...az.localTcp]));
   if (ctx.mesh.prometheusMetrics) out.push(waypointStatsFilter());
-  if (cc.port.protocol === 'Mongo' && ctx.features.PILOT_ENABLE_MONGO_FILTER) out.push(networkFilter('envoy.filters.network.mongo_proxy', { '@type': 'type.googleapis.com/envoy.extensions.filters.network.mongo_proxy.v3.MongoProxy', statPrefix: cc.clusterName }));
+  if (cc.port.protocol === 'Mongo' && ctx.features.PILOT_ENABLE_MONGO_FILTER)
+    out.push(
+      networkFilter('envoy.filters.network.mongo_proxy', {
+        '@type': 'type.googleapis.com/envoy.extensions.filters.network.mongo_proxy.v3.MongoProxy',
+        statPrefix: cc.clusterName,
+      }),
+    );
   out.push(networkFilter(TCP_PROXY_NAME, tcp));
   return out;
 }
@@ -345,8 +406,19 @@ export function mainInternalListener(ctx: GenContext, res: WaypointResources): J
       const tcpName = subsetKey('inbound-vip', 'tcp', svc.hostname, port.port);
       const httpName = subsetKey('inbound-vip', 'http', svc.hostname, port.port);
       const p = { name: port.name, port: port.port, protocol: port.protocol };
-      const tcpChain = (): Json => mark({ filters: tcpChainFilters(ctx, res, { clusterName: tcpName, port: p, svc }), name: tcpName }, ref(svc.resource.key), ...policyRefs(waypointAuthz(ctx, svc), ctx));
-      const httpChain = (): Json => mark({ filters: httpChainFilters(ctx, res, { clusterName: httpName, port: p, svc }), name: httpName }, ref(svc.resource.key), ...policyRefs(waypointAuthz(ctx, svc), ctx), ...virtualServicesForWaypoint(ctx, svc).map((vs) => ref(vs.meta.sourceKey)));
+      const tcpChain = (): Json =>
+        mark(
+          { filters: tcpChainFilters(ctx, res, { clusterName: tcpName, port: p, svc }), name: tcpName },
+          ref(svc.resource.key),
+          ...policyRefs(waypointAuthz(ctx, svc), ctx),
+        );
+      const httpChain = (): Json =>
+        mark(
+          { filters: httpChainFilters(ctx, res, { clusterName: httpName, port: p, svc }), name: httpName },
+          ref(svc.resource.key),
+          ...policyRefs(waypointAuthz(ctx, svc), ctx),
+          ...virtualServicesForWaypoint(ctx, svc).map((vs) => ref(vs.meta.sourceKey)),
+        );
       const key = String(port.port);
       const prev = portProtocols.get(port.port);
       if (isUnsupported(port.protocol)) {
@@ -370,16 +442,27 @@ export function mainInternalListener(ctx: GenContext, res: WaypointResources): J
   }
   // Direct pod access: workloads bound to this waypoint (waypoint-for workload or all).
   const direct = { clusterName: ENCAP, port: { name: 'unknown', port: 0, protocol: 'TCP' as const }, svc: undefined };
-  const directTcp = mark({ filters: [CONNECT_AUTHORITY_NETWORK, ...tcpChainFilters(ctx, res, direct)], name: DIRECT_TCP_CHAIN }, builtin('traffic addressed to a workload bound to this waypoint'));
-  const directHttp = mark({ filters: [CONNECT_AUTHORITY_NETWORK, ...httpChainFilters(ctx, res, direct)], name: DIRECT_HTTP_CHAIN }, builtin('traffic addressed to a workload bound to this waypoint'));
+  const directTcp = mark(
+    { filters: [CONNECT_AUTHORITY_NETWORK, ...tcpChainFilters(ctx, res, direct)], name: DIRECT_TCP_CHAIN },
+    builtin('traffic addressed to a workload bound to this waypoint'),
+  );
+  const directHttp = mark(
+    { filters: [CONNECT_AUTHORITY_NETWORK, ...httpChainFilters(ctx, res, direct)], name: DIRECT_HTTP_CHAIN },
+    builtin('traffic addressed to a workload bound to this waypoint'),
+  );
   chains.push(directTcp, directHttp);
   const wlRanges = ipRanges(res.workloadIps);
-  if (wlRanges.length > 0) rangeMatchers.push({ ranges: wlRanges, onMatch: toMatcher(appProtocolMatcher(toChain(DIRECT_TCP_CHAIN), toChain(DIRECT_HTTP_CHAIN), http10)) });
+  if (wlRanges.length > 0)
+    rangeMatchers.push({ ranges: wlRanges, onMatch: toMatcher(appProtocolMatcher(toChain(DIRECT_TCP_CHAIN), toChain(DIRECT_HTTP_CHAIN), http10)) });
 
   let httpInspector: Json = HTTP_INSPECTOR;
   if (res.workloadIps.length === 0) {
-    const ports = [...portProtocols.entries()].filter(([, v]) => v !== 'sniff').map(([p]) => p).sort((a, b) => a - b);
-    if (ports.length > 0) httpInspector = { name: HTTP_INSPECTOR_NAME, typedConfig: HTTP_INSPECTOR.typedConfig, filterDisabled: listenerPredicateExclude(ports) };
+    const ports = [...portProtocols.entries()]
+      .filter(([, v]) => v !== 'sniff')
+      .map(([p]) => p)
+      .sort((a, b) => a - b);
+    if (ports.length > 0)
+      httpInspector = { name: HTTP_INSPECTOR_NAME, typedConfig: HTTP_INSPECTOR.typedConfig, filterDisabled: listenerPredicateExclude(ports) };
   }
   const listenerFilters: Json[] = [ORIGINAL_DST, httpInspector];
   const tlsPorts = new Set<number>();
@@ -387,7 +470,9 @@ export function mainInternalListener(ctx: GenContext, res: WaypointResources): J
   for (const s of res.services) for (const p of s.ports) (isTls(p.protocol) ? tlsPorts : nonTls).add(p.port);
   if (tlsPorts.size > 0) {
     const excl = [...nonTls].filter((p) => !tlsPorts.has(p)).sort((a, b) => a - b);
-    listenerFilters.push(excl.length > 0 ? { name: TLS_INSPECTOR_NAME, typedConfig: TLS_INSPECTOR.typedConfig, filterDisabled: listenerPredicateExclude(excl) } : TLS_INSPECTOR);
+    listenerFilters.push(
+      excl.length > 0 ? { name: TLS_INSPECTOR_NAME, typedConfig: TLS_INSPECTOR.typedConfig, filterDisabled: listenerPredicateExclude(excl) } : TLS_INSPECTOR,
+    );
   }
   const ipMatcher: Json = { '@type': IP_MATCHER_TYPE };
   if (rangeMatchers.length > 0) ipMatcher.rangeMatchers = rangeMatchers;
@@ -400,7 +485,7 @@ export function mainInternalListener(ctx: GenContext, res: WaypointResources): J
       internalListener: {},
       filterChainMatcher: { matcherTree: { input: DESTINATION_IP_INPUT, customMatch: { name: 'ip', typedConfig: ipMatcher } } },
     },
-    builtin('the waypoint\'s services (istio.io/use-waypoint) and workloads'),
+    builtin("the waypoint's services (istio.io/use-waypoint) and workloads"),
     ...res.services.map((s) => ref(s.resource.key)),
   );
 }

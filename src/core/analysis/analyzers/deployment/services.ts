@@ -36,7 +36,11 @@ function buildServiceIndex(store: StoreView): ServiceIndex {
     // A Service without a selector selects nothing here.
     if (keys.length === 0) continue;
     const k = keys[0] as string;
-    listAt(mapAt(mapAt(index, s.namespace), k), spec.selector[k] as string).push({ name: fullNameString(s.namespace, s.name), selector: spec.selector, ports: spec.ports });
+    listAt(mapAt(mapAt(index, s.namespace), k), spec.selector[k] as string).push({
+      name: fullNameString(s.namespace, s.name),
+      selector: spec.selector,
+      ports: spec.ports,
+    });
   }
   return index;
 }

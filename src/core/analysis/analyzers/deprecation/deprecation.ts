@@ -28,7 +28,9 @@ export const deprecationAnalyzer: Analyzer = perResourceAnalyzer(
       virtualService(vs).http.forEach((route, i) => {
         // The integer `percent` field was replaced by `percentage`.
         if ((route.fault?.delay?.percent ?? 0) > 0) {
-          ctx.report(MESSAGES.Deprecated.at(vs, 'HTTPRoute.fault.delay.percent is deprecated; use HTTPRoute.fault.delay.percentage'), { highlightPath: `spec.http[${i}].fault.delay.percent` });
+          ctx.report(MESSAGES.Deprecated.at(vs, 'HTTPRoute.fault.delay.percent is deprecated; use HTTPRoute.fault.delay.percentage'), {
+            highlightPath: `spec.http[${i}].fault.delay.percent`,
+          });
         }
       });
     },

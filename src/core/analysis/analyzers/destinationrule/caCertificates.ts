@@ -41,12 +41,18 @@ export const caCertificateAnalyzer: Analyzer = perResourceAnalyzer(
       const mode = needsCaCertificates(policy?.tls, hasWorkloadSelector);
       if (mode) {
         // The missing caCertificates has no line: the editor points at the TLS mode instead.
-        ctx.report(MESSAGES.NoServerCertificateVerificationDestinationLevel.at(dr, name, dr.namespace, mode, host), { fieldPath: 'spec.trafficPolicy.tls.caCertificates', highlightPath: 'spec.trafficPolicy.tls.mode' });
+        ctx.report(MESSAGES.NoServerCertificateVerificationDestinationLevel.at(dr, name, dr.namespace, mode, host), {
+          fieldPath: 'spec.trafficPolicy.tls.caCertificates',
+          highlightPath: 'spec.trafficPolicy.tls.mode',
+        });
       }
       policy?.portLevelSettings.forEach((p, i) => {
         const portMode = needsCaCertificates(p.tls, hasWorkloadSelector);
         if (!portMode) return;
-        ctx.report(MESSAGES.NoServerCertificateVerificationPortLevel.at(dr, name, dr.namespace, portMode, host, portSelectorString(p.port)), { fieldPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.caCertificates`, highlightPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.mode` });
+        ctx.report(MESSAGES.NoServerCertificateVerificationPortLevel.at(dr, name, dr.namespace, portMode, host, portSelectorString(p.port)), {
+          fieldPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.caCertificates`,
+          highlightPath: `spec.trafficPolicy.portLevelSettings[${i}].tls.mode`,
+        });
       });
     },
   },

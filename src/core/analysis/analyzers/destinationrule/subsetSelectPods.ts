@@ -58,7 +58,8 @@ export const subsetSelectPodAnalyzer: Analyzer = perResourceAnalyzer(
         byName.set(ss.name, { selector, index });
       });
       for (const [name, { selector, index }] of byName) {
-        if (!selectsSomePod(ctx, selector)) ctx.report(MESSAGES.DestinationRuleSubsetNotSelectPods.at(dr, name), { highlightPath: `spec.subsets[${index}].name` });
+        if (!selectsSomePod(ctx, selector))
+          ctx.report(MESSAGES.DestinationRuleSubsetNotSelectPods.at(dr, name), { highlightPath: `spec.subsets[${index}].name` });
       }
     },
   },

@@ -77,7 +77,8 @@ function analyzeEnvoyFilter(ctx: AnalysisContext, ef: Resource, proxyVersionName
         break;
       case 'REPLACE':
         // Istio also replaces whole virtual hosts (the message text predates that).
-        if (applyTo !== 'NETWORK_FILTER' && applyTo !== 'HTTP_FILTER' && applyTo !== 'VIRTUAL_HOST') report(MESSAGES.EnvoyFilterUsesReplaceOperationIncorrectly);
+        if (applyTo !== 'NETWORK_FILTER' && applyTo !== 'HTTP_FILTER' && applyTo !== 'VIRTUAL_HOST')
+          report(MESSAGES.EnvoyFilterUsesReplaceOperationIncorrectly);
         else relative();
         break;
       case 'INSERT_BEFORE':

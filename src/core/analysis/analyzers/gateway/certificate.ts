@@ -58,7 +58,10 @@ export const certificateAnalyzer: Analyzer = {
           if (!selectAll && !selectorMatches(e.selector, other.selector)) continue;
           reported.add(other);
           // The shared certificate: its credentialName, or the serverCertificate file.
-          ctx.report(MESSAGES.GatewayDuplicateCertificate.at(e.gw, [e.fullName, other.fullName]), { fieldPath: 'metadata.name', highlightPath: `spec.servers[${server}].tls.${k.startsWith('cred') ? 'credentialName' : 'serverCertificate'}` });
+          ctx.report(MESSAGES.GatewayDuplicateCertificate.at(e.gw, [e.fullName, other.fullName]), {
+            fieldPath: 'metadata.name',
+            highlightPath: `spec.servers[${server}].tls.${k.startsWith('cred') ? 'credentialName' : 'serverCertificate'}`,
+          });
         }
       }
     }

@@ -76,16 +76,20 @@ interface ConflictIndex {
 }
 
 function conflictIndex(ctx: AnalysisContext): ConflictIndex {
-  return ctx.lookups.cached('gateway.conflicting.index', (store) => {
-    const table = buildSelectorTable(store.list(KINDS.Gateway));
-    const byPair = new Map<string, SelectorEntry[]>();
-    for (const e of table.values()) {
-      const first = Object.entries(e.parsed)[0];
-      const key = first ? labelPair(first[0], first[1]) : '';
-      listAt(byPair, key).push(e);
-    }
-    return { table, byPair, related: new Map() };
-  }, [KINDS.Pod]);
+  return ctx.lookups.cached(
+    'gateway.conflicting.index',
+    (store) => {
+      const table = buildSelectorTable(store.list(KINDS.Gateway));
+      const byPair = new Map<string, SelectorEntry[]>();
+      for (const e of table.values()) {
+        const first = Object.entries(e.parsed)[0];
+        const key = first ? labelPair(first[0], first[1]) : '';
+        listAt(byPair, key).push(e);
+      }
+      return { table, byPair, related: new Map() };
+    },
+    [KINDS.Pod],
+  );
 }
 
 /**
@@ -154,7 +158,9 @@ export const conflictingGatewayAnalyzer: Analyzer = {
         }
         if (conflicting.size === 0) return;
         const names = [...conflicting].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-        ctx.report(MESSAGES.ConflictingGateways.at(gw, names.join(','), text, port, hosts.join(',')), { highlightPath: `spec.servers[${i}].hosts[${firstHost}]` });
+        ctx.report(MESSAGES.ConflictingGateways.at(gw, names.join(','), text, port, hosts.join(',')), {
+          highlightPath: `spec.servers[${i}].hosts[${firstHost}]`,
+        });
       });
     }
   },

@@ -55,7 +55,10 @@ function analyzeGateway(ctx: AnalysisContext, gw: Resource): void {
   if (gwNs === '') {
     const label = firstSelectorKey(selText);
     // An empty selector has no label for Istio to point at; the squiggle goes to the selector.
-    ctx.report(MESSAGES.ReferencedResourceNotFound.at(gw, 'selector', selText), label ? { fieldPath: `spec.selector${keySegment(label)}` } : { highlightPath: 'spec.selector' });
+    ctx.report(
+      MESSAGES.ReferencedResourceNotFound.at(gw, 'selector', selText),
+      label ? { fieldPath: `spec.selector${keySegment(label)}` } : { highlightPath: 'spec.selector' },
+    );
     return;
   }
   spec.servers.forEach((server, i) => {

@@ -10,7 +10,15 @@ import { keySegment } from '../../../config/labels.ts';
 import { podSpec, type Container, type PodSpec } from '../../../config/api/kube.ts';
 import { isWritten } from '../../../config/views.ts';
 import { enableNamespacesByDefault, injectorConfigMapName } from '../../../config/injector.ts';
-import { DATAPLANE_MODE_AMBIENT, DATAPLANE_MODE_LABEL, INJECTION_ENABLED, INJECTION_LABEL, ISTIO_PROXY_CONTAINER, REVISION_LABEL, SIDECAR_INJECT } from '../../../config/wellKnown.ts';
+import {
+  DATAPLANE_MODE_AMBIENT,
+  DATAPLANE_MODE_LABEL,
+  INJECTION_ENABLED,
+  INJECTION_LABEL,
+  ISTIO_PROXY_CONTAINER,
+  REVISION_LABEL,
+  SIDECAR_INJECT,
+} from '../../../config/wellKnown.ts';
 
 export const injectionAnalyzer: Analyzer = {
   metadata: {

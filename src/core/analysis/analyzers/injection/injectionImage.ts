@@ -136,13 +136,17 @@ class ImageTypeResolver {
       else hi = mid;
     }
     const out: typeof this.workloads = [];
-    for (let i = lo; i < this.workloads.length && (this.workloads[i] as { key: string }).key.startsWith(prefix); i++) out.push(this.workloads[i] as (typeof this.workloads)[number]);
+    for (let i = lo; i < this.workloads.length && (this.workloads[i] as { key: string }).key.startsWith(prefix); i++)
+      out.push(this.workloads[i] as (typeof this.workloads)[number]);
     return out;
   }
 
   imageType(pod: Resource): string {
     const annotation = pod.annotations[PROXY_CONFIG_ANNOTATION];
-    const labelKey = Object.keys(pod.labels).sort().map((k) => `${k}=${pod.labels[k]}`).join('\u0000');
+    const labelKey = Object.keys(pod.labels)
+      .sort()
+      .map((k) => `${k}=${pod.labels[k]}`)
+      .join('\u0000');
     const memoKey = `${pod.namespace}\u0001${labelKey}\u0001${annotation ?? ''}`;
     const hit = this.memo.get(memoKey);
     if (hit !== undefined) return hit;

@@ -74,7 +74,9 @@ export const crdVersionAnalyzer: Analyzer = perResourceAnalyzer(
       const installed = parseSemVer(text);
       if (!installed) return;
       if (lessThan([installed.major, installed.minor, installed.patch], minimum)) {
-        ctx.report(MESSAGES.GatewayAPICRDVersionBelowMinimum.at(crd, crd.name, semVerString(installed), minimum.join('.')), { highlightPath: `metadata.annotations${keySegment(GATEWAY_API_BUNDLE_VERSION_ANNOTATION)}` });
+        ctx.report(MESSAGES.GatewayAPICRDVersionBelowMinimum.at(crd, crd.name, semVerString(installed), minimum.join('.')), {
+          highlightPath: `metadata.annotations${keySegment(GATEWAY_API_BUNDLE_VERSION_ANNOTATION)}`,
+        });
       }
     },
   },

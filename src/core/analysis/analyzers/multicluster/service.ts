@@ -85,7 +85,9 @@ export const multiClusterServiceAnalyzer: Analyzer = {
       const { clusters, reasons } = findInconsistencies(instances);
       if (clusters.length === 0) continue;
       const [, resource] = instances[0] as [string, Resource];
-      ctx.report(MESSAGES.MultiClusterInconsistentService.at(resource, resource.name, resource.namespace, clusters, reasons.join('; ')), { highlightPath: inconsistentField(resource, reasons[0] as string) });
+      ctx.report(MESSAGES.MultiClusterInconsistentService.at(resource, resource.name, resource.namespace, clusters, reasons.join('; ')), {
+        highlightPath: inconsistentField(resource, reasons[0] as string),
+      });
     }
   },
 };

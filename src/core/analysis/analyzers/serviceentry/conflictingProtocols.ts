@@ -75,7 +75,10 @@ export const conflictingServiceEntryProtocolAnalyzer: Analyzer = {
         if (reported.has(e.se.key)) continue;
         reported.add(e.se.key);
         // The port's protocol (its number when it declares none).
-        ctx.report(MESSAGES.ConflictingServiceEntryProtocol.at(e.se, names, key.host, key.port, protocolText), { fieldPath: 'metadata.name', highlightPath: `spec.ports[${e.port}].${e.protocol !== '' ? 'protocol' : 'number'}` });
+        ctx.report(MESSAGES.ConflictingServiceEntryProtocol.at(e.se, names, key.host, key.port, protocolText), {
+          fieldPath: 'metadata.name',
+          highlightPath: `spec.ports[${e.port}].${e.protocol !== '' ? 'protocol' : 'number'}`,
+        });
       }
     }
   },

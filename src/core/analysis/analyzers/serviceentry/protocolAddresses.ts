@@ -31,7 +31,10 @@ export const serviceEntryProtocolAddressesAnalyzer: Analyzer = perResourceAnalyz
         if (protocol !== '' && protocol.toUpperCase() !== 'TCP') return;
         // Istio points at the port's name; the squiggle goes to the protocol that needs
         // addresses (or the port's number when it declares no protocol).
-        ctx.report(MESSAGES.ServiceEntryAddressesRequired.at(se), { fieldPath: `spec.ports[${i}].name`, highlightPath: `spec.ports[${i}].${protocol !== '' ? 'protocol' : 'number'}` });
+        ctx.report(MESSAGES.ServiceEntryAddressesRequired.at(se), {
+          fieldPath: `spec.ports[${i}].name`,
+          highlightPath: `spec.ports[${i}].${protocol !== '' ? 'protocol' : 'number'}`,
+        });
       });
     },
   },

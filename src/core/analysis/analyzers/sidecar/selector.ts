@@ -38,7 +38,9 @@ export const sidecarSelectorAnalyzer: Analyzer = {
       const pods = podsSelectedBy(ctx, labels, sc.namespace);
       if (pods.length === 0) {
         const sel = selectorString(labels);
-        ctx.report(MESSAGES.ReferencedResourceNotFound.at(sc, 'selector', sel), { fieldPath: `spec.workloadSelector.labels${keySegment(firstSelectorKey(sel))}` });
+        ctx.report(MESSAGES.ReferencedResourceNotFound.at(sc, 'selector', sel), {
+          fieldPath: `spec.workloadSelector.labels${keySegment(firstSelectorKey(sel))}`,
+        });
         continue;
       }
       for (const p of pods) {
@@ -63,7 +65,10 @@ export const sidecarSelectorAnalyzer: Analyzer = {
           }
           continue;
         }
-        ctx.report(MESSAGES.ConflictingSidecarWorkloadSelectors.at(sc, names, pod.namespace, pod.name), { fieldPath: 'metadata.name', highlightPath: 'spec.workloadSelector' });
+        ctx.report(MESSAGES.ConflictingSidecarWorkloadSelectors.at(sc, names, pod.namespace, pod.name), {
+          fieldPath: 'metadata.name',
+          highlightPath: 'spec.workloadSelector',
+        });
       }
     }
 

@@ -30,7 +30,9 @@ export const telemetryLightstepAnalyzer: Analyzer = perResourceAnalyzer(
       telemetry(t).tracing.forEach((tracing, i) => {
         tracing.providers?.forEach(({ name }, j) => {
           if (!lightstep.has(name)) return;
-          ctx.report(MESSAGES.Deprecated.at(t, `The Lightstep provider ${name} is deprecated, please migrate to OpenTelemetry provider.`), { highlightPath: `spec.tracing[${i}].providers[${j}].name` });
+          ctx.report(MESSAGES.Deprecated.at(t, `The Lightstep provider ${name} is deprecated, please migrate to OpenTelemetry provider.`), {
+            highlightPath: `spec.tracing[${i}].providers[${j}].name`,
+          });
         });
       });
     },

@@ -37,7 +37,10 @@ export const telemetrySelectorAnalyzer: Analyzer = {
       if (telemetries.length < 2) continue;
       const names = sortedNames(telemetries);
       for (const t of telemetries) {
-        ctx.report(MESSAGES.ConflictingTelemetryWorkloadSelectors.at(t, names, pod.namespace, pod.name), { fieldPath: 'metadata.name', highlightPath: 'spec.selector.matchLabels' });
+        ctx.report(MESSAGES.ConflictingTelemetryWorkloadSelectors.at(t, names, pod.namespace, pod.name), {
+          fieldPath: 'metadata.name',
+          highlightPath: 'spec.selector.matchLabels',
+        });
       }
     }
   },

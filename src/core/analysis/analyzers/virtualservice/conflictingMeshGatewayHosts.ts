@@ -73,7 +73,12 @@ function addClaims(table: HostTable, vs: Resource, slot: number): void {
     let h = table.hosts.get(key);
     if (!h) table.hosts.set(key, (h = { key, scope, host, members: [] }));
     let at = h.members.length;
-    while (at > 0 && ((h.members[at - 1] as { slot: number }).slot > slot || ((h.members[at - 1] as { slot: number }).slot === slot && (h.members[at - 1] as { hostIndex: number }).hostIndex > hostIndex))) at--;
+    while (
+      at > 0 &&
+      ((h.members[at - 1] as { slot: number }).slot > slot ||
+        ((h.members[at - 1] as { slot: number }).slot === slot && (h.members[at - 1] as { hostIndex: number }).hostIndex > hostIndex))
+    )
+      at--;
     h.members.splice(at, 0, { vs, slot, hostIndex });
     classify(table, h);
   });
@@ -98,7 +103,8 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
     const table = meshHostTable(ctx);
     // Only hosts exported to some namespaces need the overlap index: build it on first use.
     let exportedToAll: ExportedToAllIndex | undefined;
-    const exportedToAllIndex = () => (exportedToAll ??= new ExportedToAllIndex([...table.hosts.values()].filter((h) => h.scope === EXPORT_TO_ALL).sort(byOrder)));
+    const exportedToAllIndex = () =>
+      (exportedToAll ??= new ExportedToAllIndex([...table.hosts.values()].filter((h) => h.scope === EXPORT_TO_ALL).sort(byOrder)));
     const reported = new Set<string>();
     // Only hosts claimed twice, or exported to some namespaces, can conflict.
     const candidates = [...new Set([...table.shared, ...table.scoped])].sort(byOrder);
@@ -110,11 +116,17 @@ export const conflictingMeshGatewayHostsAnalyzer: Analyzer = {
       }
       if (list.length < 2) continue;
       // Istio's combineResourceEntryNames sorts the names.
-      const names = list.map((r) => fullNameString(r.namespace, r.name)).sort().join(',');
+      const names = list
+        .map((r) => fullNameString(r.namespace, r.name))
+        .sort()
+        .join(',');
       for (const vs of list) {
         if (reported.has(vs.key)) continue;
         reported.add(vs.key);
-        ctx.report(MESSAGES.ConflictingMeshGatewayVirtualServiceHosts.at(vs, names, sh.key), { fieldPath: 'metadata.name', highlightPath: conflictingHostPath(vs, sh.host) });
+        ctx.report(MESSAGES.ConflictingMeshGatewayVirtualServiceHosts.at(vs, names, sh.key), {
+          fieldPath: 'metadata.name',
+          highlightPath: conflictingHostPath(vs, sh.host),
+        });
       }
     }
   },

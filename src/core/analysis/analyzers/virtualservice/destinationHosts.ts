@@ -55,7 +55,9 @@ function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Dest
   for (const d of routeDestinations(vs)) {
     const target = resolve(d.destination);
     if (!target) {
-      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host', d.destination?.host ?? ''), { fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex) });
+      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host', d.destination?.host ?? ''), {
+        fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex),
+      });
       continue;
     }
     checkPorts(ctx, vs, d, target);
@@ -63,7 +65,10 @@ function checkDestinations(ctx: AnalysisContext, vs: Resource, resolve: (d: Dest
   for (const d of mirrorDestinations(vs)) {
     const target = resolve(d.destination);
     if (!target) {
-      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror host', d.destination?.host ?? ''), { fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: `${destinationPath(d)}.host` });
+      ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror host', d.destination?.host ?? ''), {
+        fieldPath: mirrorHostPath(d.ruleIndex),
+        highlightPath: `${destinationPath(d)}.host`,
+      });
       continue;
     }
     checkPorts(ctx, vs, d, target);
@@ -76,13 +81,19 @@ function checkPorts(ctx: AnalysisContext, vs: Resource, d: RouteDestination, tar
   if (!port) {
     // Without a port the destination is ambiguous only when the target exposes several.
     if (target.ports.length > 1) {
-      ctx.report(MESSAGES.VirtualServiceDestinationPortSelectorRequired.at(vs, host, [...target.ports]), { fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.host` });
+      ctx.report(MESSAGES.VirtualServiceDestinationPortSelectorRequired.at(vs, host, [...target.ports]), {
+        fieldPath: pathFor(d),
+        highlightPath: `${destinationPath(d)}.host`,
+      });
     }
     return;
   }
   const number = port.number;
   if (!target.ports.includes(number)) {
-    ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host:port', `${host}:${number}`), { fieldPath: pathFor(d), highlightPath: `${destinationPath(d)}.port.number` });
+    ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host:port', `${host}:${number}`), {
+      fieldPath: pathFor(d),
+      highlightPath: `${destinationPath(d)}.port.number`,
+    });
   }
 }
 
@@ -161,7 +172,8 @@ function ingressSubsetCandidates(ctx: AnalysisContext): { slots: number[]; byHos
   const slots = new Set<number>();
   for (const host of table.affected) {
     const claims: SubsetDestination[] = [];
-    for (const [slot, n] of [...(table.subset.get(host) ?? [])].sort((a, b) => a[0] - b[0])) for (let i = 0; i < n; i++) claims.push({ vs: list[slot] as Resource });
+    for (const [slot, n] of [...(table.subset.get(host) ?? [])].sort((a, b) => a[0] - b[0]))
+      for (let i = 0; i < n; i++) claims.push({ vs: list[slot] as Resource });
     byHost.set(host, claims);
     for (const slot of table.ingress.get(host)?.keys() ?? []) slots.add(slot);
   }
@@ -182,7 +194,10 @@ function checkIngressSubsets(ctx: AnalysisContext, vs: Resource, byHost: Map<str
       for (const other of byHost.get(dest.host) ?? []) {
         // Istio builds this key from the rule's *name*, so it rarely resolves (then the
         // message points at the resource); we keep the same key to print the same line.
-        ctx.report(MESSAGES.IngressRouteRulesNotAffected.at(vs, fullNameString(other.vs.namespace, other.vs.name), fullNameString(vs.namespace, vs.name)), { fieldPath: `spec.${rule.name}[${i}].route[${j}].destination.host`, highlightPath: `spec.http[${i}].route[${j}].destination.host` });
+        ctx.report(MESSAGES.IngressRouteRulesNotAffected.at(vs, fullNameString(other.vs.namespace, other.vs.name), fullNameString(vs.namespace, vs.name)), {
+          fieldPath: `spec.${rule.name}[${i}].route[${j}].destination.host`,
+          highlightPath: `spec.http[${i}].route[${j}].destination.host`,
+        });
       }
     });
   });

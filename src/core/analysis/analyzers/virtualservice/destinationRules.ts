@@ -47,11 +47,24 @@ export const destinationRuleAnalyzer: Analyzer = perResourceAnalyzer(
       const subsets = definedSubsets(ctx);
       for (const d of routeDestinations(vs)) {
         if (subsetDefined(subsets, vs.namespace, d.destination)) continue;
-        ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'host+subset in destinationrule', `${d.destination?.host ?? ''}+${d.destination?.subset ?? ''}`), { fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex), highlightPath: `spec.${d.rule}[${d.ruleIndex}].route[${d.destIndex}].destination.subset` });
+        ctx.report(
+          MESSAGES.ReferencedResourceNotFound.at(vs, 'host+subset in destinationrule', `${d.destination?.host ?? ''}+${d.destination?.subset ?? ''}`),
+          {
+            fieldPath: destinationHostPath(d.rule, d.ruleIndex, d.destIndex),
+            highlightPath: `spec.${d.rule}[${d.ruleIndex}].route[${d.destIndex}].destination.subset`,
+          },
+        );
       }
       for (const d of mirrorDestinations(vs)) {
         if (subsetDefined(subsets, vs.namespace, d.destination)) continue;
-        ctx.report(MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror+subset in destinationrule', `${d.destination?.host ?? ''}+${d.destination?.subset ?? ''}`), { fieldPath: mirrorHostPath(d.ruleIndex), highlightPath: d.rule === 'http.mirror' ? `spec.http[${d.ruleIndex}].mirror.subset` : `spec.http[${d.ruleIndex}].mirrors[${d.destIndex}].destination.subset` });
+        ctx.report(
+          MESSAGES.ReferencedResourceNotFound.at(vs, 'mirror+subset in destinationrule', `${d.destination?.host ?? ''}+${d.destination?.subset ?? ''}`),
+          {
+            fieldPath: mirrorHostPath(d.ruleIndex),
+            highlightPath:
+              d.rule === 'http.mirror' ? `spec.http[${d.ruleIndex}].mirror.subset` : `spec.http[${d.ruleIndex}].mirrors[${d.destIndex}].destination.subset`,
+          },
+        );
       }
     },
   },

@@ -71,7 +71,9 @@ export const jwtClaimRouteAnalyzer: Analyzer = perResourceAnalyzer(
         for (const pod of podsSelectedBy(ctx, gateway(gw).selector)) {
           const selectors = [...meshWide, ...(authn.get(pod.namespace) ?? [])];
           if (selectors.some((s) => selectorMatches(s, pod.labels))) continue;
-          ctx.report(MESSAGES.JwtClaimBasedRoutingWithoutRequestAuthN.at(vs, key, fullNameString(ref.namespace, ref.name), pod.name), { highlightPath: `spec.http[${route.ruleIndex}].match[${route.matchIndex}].${route.field}${keySegment(key)}` });
+          ctx.report(MESSAGES.JwtClaimBasedRoutingWithoutRequestAuthN.at(vs, key, fullNameString(ref.namespace, ref.name), pod.name), {
+            highlightPath: `spec.http[${route.ruleIndex}].match[${route.matchIndex}].${route.field}${keySegment(key)}`,
+          });
         }
       }
     },

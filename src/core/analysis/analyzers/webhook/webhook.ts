@@ -64,7 +64,14 @@ export const webhookAnalyzer: Analyzer = {
       if (revs.size === 0 && !isIstio) continue;
       const cfgName = cfg.namespace ? `${cfg.namespace}/${cfg.name}` : cfg.name;
       for (const { webhook, index } of webhooks) {
-        hooks.push({ id: `${cfgName}/${webhook.name}`, config: cfg, webhook, index, ns: compileWebhookSelector(webhook.namespaceSelector), obj: compileWebhookSelector(webhook.objectSelector) });
+        hooks.push({
+          id: `${cfgName}/${webhook.name}`,
+          config: cfg,
+          webhook,
+          index,
+          ns: compileWebhookSelector(webhook.namespaceSelector),
+          obj: compileWebhookSelector(webhook.objectSelector),
+        });
       }
       for (const r of revs) revisions.add(r);
     }
@@ -90,7 +97,9 @@ export const webhookAnalyzer: Analyzer = {
           const others = sorted.filter((x) => x !== m);
           const o = owner.get(m);
           // The overlapping webhook, by its name.
-          ctx.report(MESSAGES.InvalidWebhook.at(o?.config, `Webhook overlaps with others: [${others.join(' ')}]. This may cause injection to occur twice.`), { highlightPath: o ? `webhooks[${o.index}].name` : undefined });
+          ctx.report(MESSAGES.InvalidWebhook.at(o?.config, `Webhook overlaps with others: [${others.join(' ')}]. This may cause injection to occur twice.`), {
+            highlightPath: o ? `webhooks[${o.index}].name` : undefined,
+          });
         }
       }
     }
@@ -103,7 +112,9 @@ export const webhookAnalyzer: Analyzer = {
       const fullName = service.namespace ? `${service.namespace}/${service.name}` : service.name;
       const o = owner.get(h.id);
       // The service reference, when the message lands on this webhook's own configuration.
-      ctx.report(MESSAGES.InvalidWebhook.at(o?.config, `Injector refers to a control plane service that does not exist: ${fullName}.`), { highlightPath: o?.config === h.config ? `webhooks[${h.index}].clientConfig.service.name` : undefined });
+      ctx.report(MESSAGES.InvalidWebhook.at(o?.config, `Injector refers to a control plane service that does not exist: ${fullName}.`), {
+        highlightPath: o?.config === h.config ? `webhooks[${h.index}].clientConfig.service.name` : undefined,
+      });
     }
   },
 };

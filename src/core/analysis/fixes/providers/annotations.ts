@@ -26,9 +26,14 @@ export const unknownAnnotationFixes: FixProvider = ({ message }, ctx) => {
   const key = str(message.params[0]);
   if (!ed.has(annotationPath(key))) return [];
   const taken = new Set(Object.keys(r.annotations));
-  const ranked = closest(key, applicable(r.gvk.kind).filter((d) => !taken.has(d.name)), (d) => d.name, {
-    maxDistance: Math.max(3, Math.ceil(key.length / 3)),
-  });
+  const ranked = closest(
+    key,
+    applicable(r.gvk.kind).filter((d) => !taken.has(d.name)),
+    (d) => d.name,
+    {
+      maxDistance: Math.max(3, Math.ceil(key.length / 3)),
+    },
+  );
   return ranked.flatMap(({ value }) => fix(`Change annotation to "${value.name}"`, ed.renameKey(annotationPath(key), value.name)));
 };
 

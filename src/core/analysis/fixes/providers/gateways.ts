@@ -65,7 +65,9 @@ export const gatewayHostFixes: FixProvider = ({ message }, ctx) => {
   const missing = virtualService(vs).hosts.filter((h) => !served.some((gh) => hostMatches(gh, h)));
   const out: QuickFix[] = [];
   for (const host of missing.slice(0, 3)) {
-    out.push(...fix(`Add "${host}" to the hosts of Gateway ${fullNameString(gw.namespace, gw.name)}`, ed.addSequenceItem(['spec', 'servers', 0, 'hosts'], host)));
+    out.push(
+      ...fix(`Add "${host}" to the hosts of Gateway ${fullNameString(gw.namespace, gw.name)}`, ed.addSequenceItem(['spec', 'servers', 0, 'hosts'], host)),
+    );
   }
   return out;
 };
@@ -121,7 +123,8 @@ export const gatewayPortFixes: FixProvider = ({ message }, ctx) => {
     }
     // Ports whose Service port name matches the server protocol come first (80 for HTTP…).
     const proto = protocol.toLowerCase();
-    const score = (o: { name: string }) => (proto && (o.name === proto || o.name.startsWith(`${proto}-`) || (proto === 'http' && o.name.startsWith('http'))) ? 0 : 1);
+    const score = (o: { name: string }) =>
+      proto && (o.name === proto || o.name.startsWith(`${proto}-`) || (proto === 'http' && o.name.startsWith('http'))) ? 0 : 1;
     offered.sort((a, b) => score(a) - score(b));
     for (const o of offered.slice(0, 3)) {
       out.push(...fix(`Change the Gateway server port to ${o.port}`, gwEd.replaceScalar(['spec', 'servers', serverIndex, 'port', 'number'], o.port)));

@@ -12,10 +12,19 @@ import { isMappingAt } from '../../../config/views.ts';
 const MAX_PORT_NAME = 15;
 
 const BY_PORT: Readonly<Record<number, string>> = {
-  80: 'http', 8000: 'http', 8080: 'http', 9080: 'http', 3000: 'http', 5000: 'http', 9090: 'http',
-  443: 'https', 8443: 'https',
+  80: 'http',
+  8000: 'http',
+  8080: 'http',
+  9080: 'http',
+  3000: 'http',
+  5000: 'http',
+  9090: 'http',
+  443: 'https',
+  8443: 'https',
   50051: 'grpc',
-  3306: 'mysql', 6379: 'redis', 27017: 'mongo',
+  3306: 'mysql',
+  6379: 'redis',
+  27017: 'mongo',
   15443: 'tls',
 };
 
@@ -65,9 +74,10 @@ function portAt(svc: Resource, ports: readonly KubeServicePort[], index: number)
 
 function renamePort(ed: ResourceEditor, index: number, port: KubeServicePort, newName: string): QuickFix[] {
   const title = port.name ? `Rename port "${port.name}" to "${newName}"` : `Name port ${port.port} "${newName}"`;
-  const edit = port.name !== '' || ed.has(['spec', 'ports', index, 'name'])
-    ? ed.replaceScalar(['spec', 'ports', index, 'name'], newName)
-    : ed.addMapEntry(['spec', 'ports', index], 'name', newName);
+  const edit =
+    port.name !== '' || ed.has(['spec', 'ports', index, 'name'])
+      ? ed.replaceScalar(['spec', 'ports', index, 'name'], newName)
+      : ed.addMapEntry(['spec', 'ports', index], 'name', newName);
   return fix(title, edit);
 }
 

@@ -46,7 +46,9 @@ export const destinationReferenceFixes: FixProvider = ({ message }, ctx) => {
   if (!destination) return [];
   const { host } = destination;
   if (reftype === 'host' || reftype === 'mirror host') {
-    return closest(host, routableHosts(ctx, vs.namespace), (h) => h).flatMap(({ value }) => fix(`Change host to "${value}"`, ed.replaceScalar([...dest, 'host'], value)));
+    return closest(host, routableHosts(ctx, vs.namespace), (h) => h).flatMap(({ value }) =>
+      fix(`Change host to "${value}"`, ed.replaceScalar([...dest, 'host'], value)),
+    );
   }
   if (reftype === 'host:port' || reftype === 'mirror host:port') {
     // A gateway's Service lists its health port (15021); traffic is never routed there.

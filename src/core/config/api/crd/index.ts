@@ -30,7 +30,18 @@ export interface ApiKind {
   clusterScoped?: boolean;
 }
 
-function fromCrds(list: ReadonlyArray<{ group: string; kind: string; versions: readonly string[]; storage: string; spec: MessageShape<Fields>; specRequired: boolean; deprecated?: Readonly<Record<string, string>>; clusterScoped?: boolean }>): ApiKind[] {
+function fromCrds(
+  list: ReadonlyArray<{
+    group: string;
+    kind: string;
+    versions: readonly string[];
+    storage: string;
+    spec: MessageShape<Fields>;
+    specRequired: boolean;
+    deprecated?: Readonly<Record<string, string>>;
+    clusterScoped?: boolean;
+  }>,
+): ApiKind[] {
   return list.map((c) => ({
     group: c.group,
     kind: c.kind,

@@ -71,7 +71,9 @@ export const PodTemplate = message({ metadata: ObjectMeta, spec: PodSpec }, open
 export const LabelSelector = message(
   {
     matchLabels: strings,
-    matchExpressions: list(message({ key: string, operator: enumOf(['In', 'NotIn', 'Exists', 'DoesNotExist']), values: list(string) }, { ...open, required: ['key', 'operator'] })),
+    matchExpressions: list(
+      message({ key: string, operator: enumOf(['In', 'NotIn', 'Exists', 'DoesNotExist']), values: list(string) }, { ...open, required: ['key', 'operator'] }),
+    ),
   },
   open,
 );
@@ -126,6 +128,13 @@ export const KUBE_KINDS = [
   { group: 'apps', kind: 'DaemonSet', versions: ['v1'], spec: WorkloadControllerSpec },
   { group: 'apps', kind: 'ReplicaSet', versions: ['v1'], spec: WorkloadControllerSpec },
   { group: 'batch', kind: 'Job', versions: ['v1'], spec: WorkloadControllerSpec },
-  { group: 'batch', kind: 'CronJob', versions: ['v1'], spec: message({ schedule: string, suspend: bool, jobTemplate: message({ metadata: ObjectMeta, spec: WorkloadControllerSpec }, open) }, { ...open, required: ['schedule', 'jobTemplate'] }) },
+  {
+    group: 'batch',
+    kind: 'CronJob',
+    versions: ['v1'],
+    spec: message(
+      { schedule: string, suspend: bool, jobTemplate: message({ metadata: ObjectMeta, spec: WorkloadControllerSpec }, open) },
+      { ...open, required: ['schedule', 'jobTemplate'] },
+    ),
+  },
 ] as const;
-
