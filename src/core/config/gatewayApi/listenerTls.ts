@@ -24,6 +24,7 @@ import {
 import type { ConversionContext } from './context.ts';
 import { GK_CONFIGMAP, GK_GATEWAY, GK_LISTENERSET, GK_NONE, GK_SECRET, gkEq, normalizeRef } from './groupKinds.ts';
 import { secretAllowed } from './referenceGrants.ts';
+import { VALID_CIPHER_SUITES } from '../cipherSuites.ts';
 
 export function buildTLS(
   ctx: ConversionContext,
@@ -196,28 +197,10 @@ export function resolveGatewayTLS(port: number, gwSpec: Json): Json | undefined 
   return obj(f.default);
 }
 
-const CIPHERS = new Set([
-  'ECDHE-ECDSA-AES128-GCM-SHA256',
-  'ECDHE-RSA-AES128-GCM-SHA256',
-  'ECDHE-ECDSA-AES256-GCM-SHA384',
-  'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-CHACHA20-POLY1305',
-  'ECDHE-RSA-CHACHA20-POLY1305',
-  'ECDHE-ECDSA-AES128-SHA',
-  'ECDHE-RSA-AES128-SHA',
-  'ECDHE-ECDSA-AES256-SHA',
-  'ECDHE-RSA-AES256-SHA',
-  'AES128-GCM-SHA256',
-  'AES256-GCM-SHA384',
-  'AES128-SHA',
-  'AES256-SHA',
-  'DES-CBC3-SHA',
-]);
-
 /** security.FilterCipherSuites: known names, first occurrence kept. */
 function filterCipherSuites(xs: string[]): string[] {
   const out: string[] = [];
-  for (const c of xs) if (CIPHERS.has(c) && !out.includes(c)) out.push(c);
+  for (const c of xs) if (VALID_CIPHER_SUITES.has(c) && !out.includes(c)) out.push(c);
   return out;
 }
 

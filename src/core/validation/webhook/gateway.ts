@@ -5,33 +5,15 @@ import { validateIPAddress } from './addresses.ts';
 import { at, b, enumv, idx, items, list, msg, n, s, strs, type Obj } from './read.ts';
 import { one, V } from './result.ts';
 import { isHTTP, isTLS, parseProtocol, SPEC, type Cfg } from './common.ts';
+import { VALID_CIPHER_SUITES } from '../../config/cipherSuites.ts';
 
 export const SERVER_TLS_MODES = ['PASSTHROUGH', 'SIMPLE', 'MUTUAL', 'AUTO_PASSTHROUGH', 'ISTIO_MUTUAL', 'OPTIONAL_MUTUAL'] as const;
 const TLS_PROTOCOLS = ['TLS_AUTO', 'TLSV1_0', 'TLSV1_1', 'TLSV1_2', 'TLSV1_3'] as const;
 
-/** security.ValidCipherSuites */
-const VALID_CIPHERS = new Set([
-  'ECDHE-ECDSA-AES128-GCM-SHA256',
-  'ECDHE-RSA-AES128-GCM-SHA256',
-  'ECDHE-ECDSA-AES256-GCM-SHA384',
-  'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-CHACHA20-POLY1305',
-  'ECDHE-RSA-CHACHA20-POLY1305',
-  'ECDHE-ECDSA-AES128-SHA',
-  'ECDHE-RSA-AES128-SHA',
-  'ECDHE-ECDSA-AES256-SHA',
-  'ECDHE-RSA-AES256-SHA',
-  'AES128-GCM-SHA256',
-  'AES256-GCM-SHA384',
-  'AES128-SHA',
-  'AES256-SHA',
-  'DES-CBC3-SHA',
-]);
-
 function isValidCipherSuite(cs: string): boolean {
   if (cs === '' || cs === 'ALL') return true;
   if (!/^[\p{L}\p{N}]/u.test(cs)) return true;
-  return VALID_CIPHERS.has(cs);
+  return VALID_CIPHER_SUITES.has(cs);
 }
 
 /** Go's %v of a sorted []string. */
