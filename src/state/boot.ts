@@ -3,13 +3,14 @@
 // IndexedDB, the one workspace is kept in localStorage as before.
 import { fileText, refuseWhenReadOnly, useWorkspace, type WsFile } from './workspace.ts';
 import { onTextEdited, textModel } from './texts.ts';
-import { defaultUserSettings, useAnalysis, useEditorUi, type UserSettings } from './analysis.ts';
+import { defaultUserSettings, useAnalysis, type UserSettings } from './analysis.ts';
 import { MAX_PERSIST_BYTES, formatBytes } from './fileKind.ts';
 import { utf8Length } from '../core/go/strings.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson, writeJson, type PersistedWorkspace } from './persistence.ts';
 import { fetchSampleFiles, fetchSampleIndex } from './samples.ts';
 import { createWorkspace, startLocalWorkspaces, useWorkspaces } from './workspaces.ts';
 import { isShareFragment } from '../core/share/fragment.ts';
+import { openAt } from './navigation.ts';
 
 const SAVE_DELAY_MS = 300;
 /** With a large file in the workspace, saving costs more: wait for a longer pause, then idle time. */
@@ -61,8 +62,7 @@ function revealFirstError(): void {
     if (!first?.file) return;
     const at = (d: typeof first) => d.range?.startLine ?? d.line ?? 0;
     const best = errors.filter((d) => d.file === first.file).sort((a, b) => at(a) - at(b))[0] ?? first;
-    useWorkspace.getState().openFile(best.file!);
-    useEditorUi.getState().requestReveal(best.file!, best.range, best.line, { focus: false });
+    openAt(best.file!, { range: best.range, line: best.line }, { focus: false });
   });
 }
 

@@ -7,6 +7,7 @@ import type { Diagnostic, QuickFix, TextEdit } from '../core/document/types.ts';
 import { applyTextEdits } from '../core/analysis/fixes/apply.ts';
 import { fileText, refuseWhenReadOnly, textStamp, useWorkspace } from './workspace.ts';
 import { useAnalysis, useEditorUi } from './analysis.ts';
+import { openAt } from './navigation.ts';
 
 /** Applies edits to a file's editor model; returns false when the file has none. */
 export type ModelEditor = (path: string, edits: readonly TextEdit[]) => boolean;
@@ -95,8 +96,7 @@ export async function suppressWithAnnotation(d: Diagnostic): Promise<boolean> {
   if (edit) {
     const lines = edit.text.split('\n').length - 1;
     const line = edit.range.startLine + Math.max(lines, 0);
-    useWorkspace.getState().openFile(edit.file);
-    useEditorUi.getState().requestReveal(edit.file, undefined, line);
+    openAt(edit.file, { line });
   }
   return true;
 }

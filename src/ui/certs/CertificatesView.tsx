@@ -7,8 +7,7 @@
 // shows CertificatesSummary instead.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { query } from '../../state/queries.ts';
-import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
-import { useWorkspace } from '../../state/workspace.ts';
+import { useAnalysis } from '../../state/analysis.ts';
 import type { CertificatesArgs, CertificatesInput, CertificatesResult } from '../../core/queries/views.ts';
 import type { CertsReport, CertView, ScenarioView } from '../../core/pki/report.ts';
 import { encodeBase64Std } from '../../core/pki/base64.ts';
@@ -18,6 +17,7 @@ import { CertCard } from './CertCard.tsx';
 import { GeneratePki } from './GeneratePki.tsx';
 import { CopyButton } from './common.tsx';
 import './certs.css';
+import { openAt } from '../../state/navigation.ts';
 
 const MARK: Record<string, string> = { pass: '✓', fail: '✗', skipped: '–', warn: '!', info: '·' };
 
@@ -190,8 +190,7 @@ function CertificatesContent() {
 
 function reveal(file: string | undefined, line: number | undefined) {
   if (!file) return;
-  useWorkspace.getState().openFile(file);
-  useEditorUi.getState().requestReveal(file, undefined, line);
+  openAt(file, { line });
 }
 
 function ReportView({ result, loading }: { result: CertificatesResult; loading: boolean }) {

@@ -9,10 +9,9 @@ import type { AmbientSettings } from '../../core/ambient/settings.ts';
 import type { DataPlaneOverview, DataPlanePod, DataPlaneTraceResult } from '../../core/queries/views.ts';
 import type { SourceLocation } from '../../core/queries/location.ts';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
-import { useWorkspace } from '../../state/workspace.ts';
-import { useEditorUi } from '../../state/analysis.ts';
 import './dataplane.css';
 import { centre, labelLines, layoutDiagram, podId, serviceId, ztunnelId, LINE_H, type Box, type DiagramLayout, type TextMeasure } from './layout.ts';
+import { openAt } from '../../state/navigation.ts';
 
 export const MODE_LABEL: Record<DataPlanePod['mode'], string> = { ambient: 'ambient', sidecar: 'sidecar', none: 'none', pending: 'pending' };
 const MODE_LABEL_KEY = 'istio.io/dataplane-mode';
@@ -21,8 +20,7 @@ type NsOverrides = Record<string, Record<string, string | null>>;
 
 function reveal(loc: SourceLocation | undefined): void {
   if (!loc) return;
-  useWorkspace.getState().openFile(loc.file);
-  useEditorUi.getState().requestReveal(loc.file, undefined, loc.line);
+  openAt(loc.file, { line: loc.line });
 }
 
 /** The Data plane view: fills the main area's panel and scrolls inside it. */

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useRoving } from '../common/roving.ts';
 import { useSelections } from '../../state/selections.ts';
 import { SharePanel } from '../share/SharePanel.tsx';
-import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
+import { useAnalysis } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { parseSuppressions } from '../../core/analysis/suppress.ts';
 import type { MeshMode, WorkloadSummary } from '../../core/queries/views.ts';
@@ -12,6 +12,7 @@ import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { ProxyConfigSummary } from '../proxyconfig/ProxyConfigSummary.tsx';
 import { CertificatesSummary } from '../certs/CertificatesPanel.tsx';
 import { DataPlaneSummary } from '../dataplane/DataPlanePanel.tsx';
+import { openAt } from '../../state/navigation.ts';
 
 const TABS = [
   { id: 'proxy', label: 'Proxy config' },
@@ -214,8 +215,7 @@ function WorkloadRow({ w }: { w: WorkloadSummary }) {
   const source = w.source;
   const reveal = source
     ? () => {
-        useWorkspace.getState().openFile(source.file);
-        useEditorUi.getState().requestReveal(source.file, undefined, source.line);
+        openAt(source.file, { line: source.line });
       }
     : undefined;
   return (

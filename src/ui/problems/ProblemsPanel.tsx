@@ -6,7 +6,7 @@ import { useShareView } from '../../state/shareOpen.ts';
 import { memo, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { Diagnostic, Level } from '../../core/document/types.ts';
 import { LEVEL_ORDER } from '../../core/document/types.ts';
-import { filterDiagnostics, useAnalysis, useEditorUi } from '../../state/analysis.ts';
+import { filterDiagnostics, useAnalysis } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';
 import { menuItems, useCommandRegistry } from '../../state/commands.ts';
@@ -18,6 +18,7 @@ import { useViews } from '../../state/views.ts';
 import { useProxyView } from '../../state/proxyView.ts';
 import type { ProxySummary } from '../../core/queries/views.ts';
 import './problems.css';
+import { openAt } from '../../state/navigation.ts';
 
 // The popup menu's code comes with the rest of the page after the first results (ui/deferred.ts).
 const Menu = deferredComponent('Menu');
@@ -46,8 +47,7 @@ export function openDiagnostic(d: Diagnostic): void {
   if (!d.file) return;
   const ws = useWorkspace.getState();
   if (!ws.files.some((f) => f.path === d.file)) return;
-  ws.openFile(d.file);
-  useEditorUi.getState().requestReveal(d.file, d.range, d.line);
+  openAt(d.file, { range: d.range, line: d.line });
 }
 
 /**

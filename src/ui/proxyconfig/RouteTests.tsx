@@ -3,12 +3,10 @@
 // or failed with the reason, linked to the test's line. Once run, the results follow edits.
 import { useState } from 'react';
 import { useWorkerQuery } from '../common/useWorkerQuery.ts';
-import { useWorkspace } from '../../state/workspace.ts';
-import { useEditorUi } from '../../state/analysis.ts';
+import { openAt } from '../../state/navigation.ts';
 
 function reveal(file: string, line: number): void {
-  useWorkspace.getState().openFile(file);
-  useEditorUi.getState().requestReveal(file, undefined, line);
+  openAt(file, { line });
 }
 
 export function RouteTestsView() {

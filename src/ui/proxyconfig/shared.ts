@@ -1,9 +1,6 @@
-// What the Proxy config view's parts share: the sub-tabs, where a piece of config comes from,
-// and the jump to its line.
-import { useWorkspace } from '../../state/workspace.ts';
-import { useEditorUi } from '../../state/analysis.ts';
 import type { ProxySubTab } from '../../state/proxyView.ts';
 import type { ProxyConfigResult, ResolvedProvenance } from '../../core/queries/views.ts';
+import { openAt } from '../../state/navigation.ts';
 
 export type TabId = ProxySubTab;
 export type TableTab = 'listeners' | 'routes' | 'clusters' | 'endpoints' | 'secrets';
@@ -43,8 +40,7 @@ export function bestSource(refs: readonly ResolvedProvenance[] | undefined): Res
 /** Opens the source's file at its line in the editor. */
 export function reveal(src: ResolvedProvenance): void {
   if (!src.file) return;
-  useWorkspace.getState().openFile(src.file);
-  useEditorUi.getState().requestReveal(src.file, undefined, src.line);
+  openAt(src.file, { line: src.line });
 }
 
 export function describeSource(r: ResolvedProvenance): string {
