@@ -143,7 +143,7 @@ export function formatCertsText(r: CertsReport): string {
     out.push('', 'Remote clusters:');
     for (const rc of r.remotes)
       out.push(
-        `  ${rc.secret} cluster "${rc.clusterId}": ${rc.server || '(no server)'}, ${rc.auth}${rc.error ? ` — ERROR: ${rc.error}` : rc.caVerifiesClient === true ? ', CA verifies the client certificate' : ''}`,
+        `  ${rc.secret} cluster "${rc.clusterId}": ${rc.server || '(no server)'}, ${rc.auth}${rc.error ? ` — ERROR: ${rc.error}` : rc.caVerifiesClient === true ? ', CA verifies the client certificate' : rc.caVerifiesClient === false ? ", the kubeconfig's CA does not sign the client certificate (the API server may trust another client CA)" : ''}`,
       );
   }
   out.push('', `Certificates (${r.certificates.length}):`);

@@ -225,7 +225,13 @@ export async function buildReport(run: Inspection): Promise<CertsReport> {
   };
 }
 
-/** The clusters of remote secrets, and whether each one's CA verifies its client certificate. */
+/**
+ * The clusters of remote secrets, and whether each one's CA signs its client certificate. A
+ * kubeconfig's certificate-authority-data is the CA client-go trusts for the API server's own
+ * certificate; the API server checks client certificates against its client CA
+ * (--client-ca-file), which is often the same CA (kubeadm) but need not be (managed clusters):
+ * a client certificate that CA does not sign is a note, not an error.
+ */
 async function remoteViews(run: Inspection): Promise<RemoteView[]> {
   const out: RemoteView[] = [];
   for (const r of run.decoded.remotes) {
@@ -243,9 +249,9 @@ async function remoteViews(run: Inspection): Promise<RemoteView[]> {
       verifies = res.ok;
       if (!res.ok)
         run.finding(
-          'CHAIN_INCOMPLETE',
-          'error',
-          `remote secret ${r.secret.namespace}/${r.secret.name} cluster "${r.clusterId}": the CA does not verify the client certificate (${res.error})`,
+          'REMOTE_CLIENT_CA',
+          'info',
+          `remote secret ${r.secret.namespace}/${r.secret.name} cluster "${r.clusterId}": the kubeconfig's CA does not sign the client certificate (${res.error}); the API server accepts it only if its own client CA does`,
           { kind: 'value', id: originLabel(r.origin), label: originLabel(r.origin) },
         );
     }
@@ -261,7 +267,6 @@ async function remoteViews(run: Inspection): Promise<RemoteView[]> {
       input: r.origin.input,
     };
     if (r.error) view.error = r.error;
-    else if (verifies === false) view.error = 'the CA does not verify the client certificate';
     if (r.origin.line !== undefined) view.line = r.origin.line;
     out.push(view);
   }
