@@ -2,8 +2,7 @@
 // RE2 regexes (a safe_regex matches the whole value). One implementation, so a route and an
 // AuthorizationPolicy read the same header the same way.
 import { isObj } from '../document/read.ts';
-
-type Json = Record<string, unknown>;
+import type { Json } from './types.ts';
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : '');
 

@@ -3,9 +3,11 @@
 // generated for, and the generation options.
 import type { Resource } from '../document/types.ts';
 import type { LabelMap } from '../config/labels.ts';
+import type { Obj } from '../document/read.ts';
 
 /** A JSON object as Envoy's proto3 JSON mapping writes it. */
-export type Json = Record<string, unknown>;
+/** An untyped JSON object: the one such type (document/read.ts Obj), under the name this module has always used. */
+export type Json = Obj;
 
 export type ProxyType = 'sidecar' | 'router' | 'waypoint';
 export type InterceptionMode = 'REDIRECT' | 'TPROXY' | 'NONE';

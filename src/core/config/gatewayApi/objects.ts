@@ -2,6 +2,7 @@
 // accessors for untyped bodies, status conditions as istiod sets them, and proto3 JSON helpers.
 import { isRedactionMarker } from '../../document/redactionMarkers.ts';
 import { isObj } from '../../document/read.ts';
+import type { Obj } from '../../document/read.ts';
 
 /** A Kubernetes object as the conversion reads it (any kind). */
 export interface GwObject {
@@ -18,7 +19,8 @@ export interface GwObject {
   generation: number;
 }
 
-export type Json = Record<string, unknown>;
+/** An untyped JSON object: the one such type (document/read.ts Obj), under the name this module has always used. */
+export type Json = Obj;
 
 export function obj(v: unknown): Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : {};

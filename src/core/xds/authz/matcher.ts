@@ -4,12 +4,13 @@
 // proto3 JSON leaves out fields at their default value, so `ignoreCase` appears only when
 // true, as in a config dump.
 
-/** Sanitised JSON value: what every generated object is made of. */
-export type Json = string | number | boolean | null | Json[] | { [k: string]: Json };
-export type JsonObject = { [k: string]: Json };
+// Sanitised JSON values (what every generated object is made of): the config dump's JSON types.
+import type { JsonObject, JsonValue } from '../configdump/dump.ts';
+
+export type { JsonObject };
 
 /** A deep copy of a JSON value (generated objects are plain JSON). */
-export function cloneJson<T extends Json>(v: T): T {
+export function cloneJson<T extends JsonValue>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
 
@@ -132,7 +133,7 @@ export function pathTemplateMatcher(path: string): JsonObject {
   return { '@type': URI_TEMPLATE_TYPE, pathTemplate: out };
 }
 
-function pathOf(keys: readonly string[]): Json[] {
+function pathOf(keys: readonly string[]): JsonValue[] {
   return keys.map((key) => ({ key }));
 }
 

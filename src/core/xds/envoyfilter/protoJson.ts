@@ -12,8 +12,10 @@
 // recurse, arrays append, the rest replaces) and the caller is told.
 import { ScalarType, type DescField, type DescMessage } from '@bufbuild/protobuf';
 import { envoyMessage } from './schemaSource.ts';
+import type { Obj } from '../../document/read.ts';
 
-export type Json = Record<string, unknown>;
+/** An untyped JSON object: the one such type (document/read.ts Obj), under the name this module has always used. */
+export type Json = Obj;
 
 function isPlain(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
