@@ -6,7 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync,
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCli } from '../../scripts/build-cli.mjs';
-import { b64, makeCredential } from '../analyzers/gateways/certs.ts';
+import { b64, makeCredential } from '../analysis/analyzers/gateways/certs.ts';
 import { FIXTURES, REPO } from './helpers.ts';
 import { scratchDir } from '../helpers/scratch.ts';
 

@@ -9,7 +9,7 @@ import type { CertsReport, ScenarioView } from '../../src/core/pki/report.ts';
 import { DATA_MARKER, PRIVATE_KEY_MARKER, STRING_MARKER } from '../../src/core/document/redactionMarkers.ts';
 import { x509KeyPairError, bundleHasCertificate } from '../../src/core/config/gatewayApi/objects.ts';
 import { secretAnalyzer } from '../../src/core/analysis/analyzers/gateway/secret.ts';
-import { analyze, docs, pairs } from '../analyzers/helpers.ts';
+import { analyze, docs, pairs } from '../analysis/analyzers/helpers.ts';
 
 const NOW = new Date('2026-06-01T00:00:00Z');
 const b64 = (s: string) => Buffer.from(s).toString('base64');

@@ -21,7 +21,7 @@ export const FOLDERS = {
       k: ['oids', 'names', 'der'],
       l: ['crl', 'credential', 'openssl', 'sig', 'bytes'],
     },
-    tests: ['tests/fuzz/corpus.test.ts', 'tests/pki/**/*.test.ts', 'tests/analyzers/gateways/pki.test.ts', 'tests/queries/**/*.test.ts'],
+    tests: ['tests/fuzz/corpus.test.ts', 'tests/pki/**/*.test.ts', 'tests/analysis/analyzers/gateways/pki.test.ts', 'tests/queries/**/*.test.ts'],
     parts: ['certs'],
     fuzz: ['pki-decode', 'pki-inspect', 'pki-verify'],
   },
