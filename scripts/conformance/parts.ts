@@ -14,8 +14,9 @@ import { runAuthz } from './xdsAuthz.ts';
 import { runVhostDomains } from './xdsVhostDomains.ts';
 import { runSimulation } from './xdsSimulation.ts';
 import { runSidecarRoutes } from './xdsSidecarRoutes.ts';
+import { kialiCases, runKiali } from './kiali.ts';
 
-export type SuiteName = 'validation' | 'xds' | 'certs' | 'ambient';
+export type SuiteName = 'validation' | 'xds' | 'certs' | 'ambient' | 'kiali';
 
 export interface SuitePart {
   suite: SuiteName;
@@ -30,7 +31,7 @@ export interface SuitePart {
 }
 
 /** The suites in the order they are reported. */
-export const SUITES: readonly SuiteName[] = ['validation', 'xds', 'certs', 'ambient'];
+export const SUITES: readonly SuiteName[] = ['validation', 'xds', 'certs', 'ambient', 'kiali'];
 
 function isDir(p: string): boolean {
   return existsSync(p) && statSync(p).isDirectory();
@@ -161,5 +162,12 @@ export const SUITE_PARTS: SuitePart[] = [
       const v = jsonAt(join(root, 'ambient', 'scenarios.json'));
       return Array.isArray(v) ? v.length : 0;
     },
+  },
+  {
+    suite: 'kiali',
+    part: 'checkers',
+    note: 'one per entry of kiali/cases.json; cases of checkers not written yet are listed as not implemented',
+    count: (root) => kialiCases(root).length,
+    run: runKiali,
   },
 ];

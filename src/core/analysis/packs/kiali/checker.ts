@@ -1,0 +1,46 @@
+// Helpers to define checkers the way Kiali's are: an object checker validates one object at a
+// time (Kiali's Checker), a group checker looks at all of them together (Kiali's GroupChecker).
+import type { KindInfo } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
+import type { KialiContext } from './context.ts';
+import type { KialiCheck, KialiChecker, KialiObjectRef, KialiValidation } from './types.ts';
+
+export function objectRef(r: Resource): KialiObjectRef {
+  return { kind: r.gvk.kind, namespace: r.namespace, name: r.name };
+}
+
+/** A checker that validates every object of `kind` on its own. */
+export function objectChecker(
+  name: string,
+  kind: KindInfo,
+  codes: readonly string[],
+  check: (ctx: KialiContext, resource: Resource) => { checks: KialiCheck[]; valid: boolean },
+): KialiChecker {
+  return {
+    name,
+    kind,
+    codes,
+    run: (ctx) =>
+      ctx.list(kind).map((r) => {
+        const { checks, valid } = check(ctx, r);
+        return { object: objectRef(r), resource: r, checks, valid };
+      }),
+  };
+}
+
+/** Collects a group checker's findings per object, merging what it reports on one object twice. */
+export class GroupResults {
+  private readonly byKey = new Map<string, KialiValidation>();
+
+  add(r: Resource, check: KialiCheck, valid: boolean, references: readonly string[] = []): void {
+    let v = this.byKey.get(r.key);
+    if (!v) this.byKey.set(r.key, (v = { object: objectRef(r), resource: r, checks: [], valid: true, references: [] }));
+    v.checks.push(check);
+    v.valid = v.valid && valid;
+    for (const ref of references) if (!v.references?.includes(ref)) v.references?.push(ref);
+  }
+
+  list(): KialiValidation[] {
+    return [...this.byKey.values()];
+  }
+}

@@ -1,0 +1,196 @@
+// What Kiali's checkers are given besides the object they check, derived from the workspace
+// the way Kiali derives it from a cluster: the known namespaces, the services, workloads and
+// pods, the mesh config's outbound policy and auto-mTLS, the root namespace. What a workspace
+// cannot know (which namespaces are accessible, Kiali's own config) can be overridden.
+import { KINDS } from '../../../document/kinds.ts';
+import type { Resource } from '../../../document/types.ts';
+import { arr, isObj, str, stringMap, type Obj } from '../../../document/read.ts';
+import type { ConfigView } from '../../../config/configView.ts';
+import { serviceEntry, virtualService } from '../../../config/api/networking.ts';
+import { KubeServiceHosts, serviceEntryHostnames } from './hosts.ts';
+
+/** Inputs a workspace cannot hold; each one given replaces what would be derived. */
+export interface KialiContextOverrides {
+  /**
+   * Namespaces Kiali knows (accessible namespaces). `null` is Kiali's nil list (its tests
+   * pass nil); by default every namespace named in the workspace.
+   */
+  namespaces?: readonly string[] | null;
+  /** Kiali's `external_services.istio.istio_identity_domain`; default `svc.cluster.local`. */
+  identityDomain?: string;
+  /** Mesh config `outboundTrafficPolicy.mode` is ALLOW_ANY; by default read from the mesh config. */
+  policyAllowAny?: boolean;
+  /** Mesh config `enableAutoMtls`; by default read from the mesh config. */
+  enableAutoMtls?: boolean;
+  /** Istio's root namespace; by default the mesh config's `rootNamespace`. */
+  rootNamespace?: string;
+  /** Kiali's cluster name; default `Kubernetes`. */
+  cluster?: string;
+  /** Namespaces hosting a control plane (Kiali's MeshDiscovery.IsControlPlane); by default those running istiod. */
+  controlPlaneNamespaces?: readonly string[];
+}
+
+/** Kiali's workload: a controller (or a bare pod) and its pod template's labels. */
+export interface KialiWorkload {
+  name: string;
+  namespace: string;
+  kind: string;
+  labels: Readonly<Record<string, string>>;
+  resource: Resource;
+}
+
+/** The label keys Kiali reads an app name from, in order (config.GetAppLabelName with default config). */
+export const APP_LABEL_NAMES = ['service.istio.io/canonical-name', 'app.kubernetes.io/name', 'app'] as const;
+
+/** The app name of a label set, as Kiali finds it. */
+export function appLabelOf(labels: Readonly<Record<string, string>>): string | undefined {
+  for (const k of APP_LABEL_NAMES) if (labels[k] !== undefined) return labels[k];
+  return undefined;
+}
+
+const WORKLOAD_KINDS = [KINDS.Deployment, KINDS.StatefulSet, KINDS.DaemonSet, KINDS.ReplicaSet, KINDS.Job, KINDS.CronJob] as const;
+
+function templateLabels(r: Resource): Record<string, string> {
+  const spec = isObj(r.body.spec) ? r.body.spec : {};
+  let template: unknown = spec.template;
+  if (r.kindId === KINDS.CronJob.id) {
+    const job = isObj(spec.jobTemplate) ? spec.jobTemplate : {};
+    template = isObj(job.spec) ? (job.spec as Obj).template : undefined;
+  }
+  const meta = isObj(template) && isObj(template.metadata) ? template.metadata : {};
+  return { ...stringMap(meta.labels) };
+}
+
+function ownedByController(r: Resource): boolean {
+  const meta = isObj(r.body.metadata) ? r.body.metadata : {};
+  return arr(meta.ownerReferences).some((o) => isObj(o) && o.controller === true);
+}
+
+export class KialiContext {
+  readonly view: ConfigView;
+  readonly identityDomain: string;
+  readonly namespaces: readonly string[] | null;
+  readonly policyAllowAny: boolean;
+  readonly enableAutoMtls: boolean;
+  readonly rootNamespace: string;
+  readonly cluster: string;
+  readonly controlPlaneNamespaces: readonly string[];
+  private cache = new Map<string, unknown>();
+
+  constructor(view: ConfigView, overrides: KialiContextOverrides = {}) {
+    this.view = view;
+    const mesh = view.meshConfig;
+    this.identityDomain = overrides.identityDomain ?? 'svc.cluster.local';
+    this.namespaces = overrides.namespaces !== undefined ? overrides.namespaces : this.workspaceNamespaces();
+    const policy = isObj(mesh.outboundTrafficPolicy) ? str(mesh.outboundTrafficPolicy.mode) : '';
+    this.policyAllowAny = overrides.policyAllowAny ?? policy === 'ALLOW_ANY';
+    this.enableAutoMtls = overrides.enableAutoMtls ?? mesh.enableAutoMtls;
+    this.rootNamespace = overrides.rootNamespace ?? (mesh.rootNamespace || 'istio-system');
+    this.cluster = overrides.cluster ?? 'Kubernetes';
+    this.controlPlaneNamespaces = overrides.controlPlaneNamespaces ?? this.istiodNamespaces();
+  }
+
+  private once<T>(key: string, build: () => T): T {
+    if (!this.cache.has(key)) this.cache.set(key, build());
+    return this.cache.get(key) as T;
+  }
+
+  /** Resources of a kind, without the ones we made up (placeholders, derived pods, synthetic mesh config). */
+  list(kind: (typeof KINDS)[keyof typeof KINDS]): readonly Resource[] {
+    return this.once(`list:${kind.id}`, () => this.view.list(kind).filter((r) => r.synthetic === undefined));
+  }
+
+  /** Every namespace the workspace names: Namespace objects and the namespaces of namespaced objects. */
+  private workspaceNamespaces(): string[] {
+    const out = new Set<string>();
+    for (const ns of this.view.list(KINDS.Namespace)) if (ns.synthetic === undefined) out.add(ns.name);
+    for (const kind of Object.values(KINDS)) {
+      if (kind.clusterScoped || kind.synthetic) continue;
+      for (const r of this.view.list(kind)) if (r.synthetic === undefined && r.namespace !== '') out.add(r.namespace);
+    }
+    return [...out].sort();
+  }
+
+  /** Namespaces with an istiod workload (the root namespace when there is none). */
+  private istiodNamespaces(): string[] {
+    const out = new Set<string>();
+    for (const kind of [KINDS.Deployment, KINDS.Pod]) for (const r of this.view.list(kind)) if (r.labels.app === 'istiod') out.add(r.namespace);
+    if (out.size === 0) out.add(this.rootNamespace);
+    return [...out];
+  }
+
+  isControlPlane(namespace: string): boolean {
+    return this.controlPlaneNamespaces.includes(namespace);
+  }
+
+  get services(): readonly Resource[] {
+    return this.list(KINDS.Service);
+  }
+
+  get pods(): readonly Resource[] {
+    return this.list(KINDS.Pod);
+  }
+
+  get deployments(): readonly Resource[] {
+    return this.list(KINDS.Deployment);
+  }
+
+  get serviceEntries(): readonly Resource[] {
+    return this.list(KINDS.ServiceEntry);
+  }
+
+  get virtualServices(): readonly Resource[] {
+    return this.list(KINDS.VirtualService);
+  }
+
+  get destinationRules(): readonly Resource[] {
+    return this.list(KINDS.DestinationRule);
+  }
+
+  get gateways(): readonly Resource[] {
+    return this.list(KINDS.Gateway);
+  }
+
+  /** Kiali's KubeServiceHosts over every Service (no mesh-wide default exportTo, as in Kiali's tests). */
+  get kubeServiceHosts(): KubeServiceHosts {
+    return this.once('kubeServiceHosts', () => new KubeServiceHosts(this.services, this.identityDomain));
+  }
+
+  /** kubernetes.ServiceEntryHostnames over every ServiceEntry. */
+  get serviceEntryHosts(): Map<string, string[]> {
+    return this.once('serviceEntryHosts', () =>
+      serviceEntryHostnames(
+        this.serviceEntries.map((se) => {
+          const spec = serviceEntry(se);
+          return { hosts: spec.hosts, portProtocols: spec.ports.map((p) => p.protocol) };
+        }),
+      ),
+    );
+  }
+
+  /** VirtualServices as hosts per namespace (for kubernetes.HasMatchingVirtualServices). */
+  get virtualServiceHosts(): { namespace: string; hosts: readonly string[] }[] {
+    return this.once('virtualServiceHosts', () => this.virtualServices.map((vs) => ({ namespace: vs.namespace, hosts: virtualService(vs).hosts })));
+  }
+
+  /** Kiali's WorkloadsPerNamespace: controllers not owned by another, and pods without a controller. */
+  get workloadsPerNamespace(): ReadonlyMap<string, readonly KialiWorkload[]> {
+    return this.once('workloads', () => {
+      const out = new Map<string, KialiWorkload[]>();
+      const add = (w: KialiWorkload) => {
+        const list = out.get(w.namespace);
+        if (list) list.push(w);
+        else out.set(w.namespace, [w]);
+      };
+      for (const kind of WORKLOAD_KINDS)
+        for (const r of this.list(kind))
+          if (!ownedByController(r)) add({ name: r.name, namespace: r.namespace, kind: kind.kind, labels: templateLabels(r), resource: r });
+      for (const p of this.pods) if (!ownedByController(p)) add({ name: p.name, namespace: p.namespace, kind: 'Pod', labels: { ...p.labels }, resource: p });
+      return out;
+    });
+  }
+
+  workloadsIn(namespace: string): readonly KialiWorkload[] {
+    return this.workloadsPerNamespace.get(namespace) ?? [];
+  }
+}

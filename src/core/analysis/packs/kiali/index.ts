@@ -1,0 +1,53 @@
+// The Kiali analyzer pack: Kiali's validations (KIA codes), run offline on the workspace's mesh.
+// Each checker lives in its own file, named after Kiali's (business/checkers/<folder>/...).
+import type { ConfigView } from '../../../config/configView.ts';
+import { KialiContext, type KialiContextOverrides } from './context.ts';
+import type { KialiChecker, KialiValidation } from './types.ts';
+import { noDestinationChecker } from './destinationrules/noDestination.ts';
+import { authorizationNoHostChecker } from './authorization/noHost.ts';
+import { virtualServiceNoHostChecker } from './virtualservices/noHost.ts';
+import { subsetPresenceChecker } from './virtualservices/subsetPresence.ts';
+import { portMappingChecker } from './services/portMapping.ts';
+
+export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
+export { KialiContext, type KialiContextOverrides } from './context.ts';
+export { KIALI_CATALOG, type KialiCheckDescriptor } from './catalog.ts';
+export { buildCheck, fullMessage, kialiDescriptor, kialiFieldPath } from './messages.ts';
+
+/** Every implemented checker, by Kiali's name. */
+export const KIALI_CHECKERS: readonly KialiChecker[] = [
+  noDestinationChecker,
+  authorizationNoHostChecker,
+  virtualServiceNoHostChecker,
+  subsetPresenceChecker,
+  portMappingChecker,
+];
+
+const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
+
+export function kialiChecker(name: string): KialiChecker | undefined {
+  return BY_NAME.get(name);
+}
+
+/**
+ * Runs checkers over the mesh and merges their validations per object, as Kiali's
+ * IstioValidations.MergeValidations does: the checks add up, and an object stays valid only
+ * when every checker found it valid.
+ */
+export function runKialiPack(view: ConfigView, overrides: KialiContextOverrides = {}, checkers: readonly KialiChecker[] = KIALI_CHECKERS): KialiValidation[] {
+  const ctx = new KialiContext(view, overrides);
+  const merged = new Map<string, KialiValidation>();
+  for (const checker of checkers) {
+    for (const v of checker.run(ctx)) {
+      const key = `${v.object.kind}/${v.object.namespace}/${v.object.name}`;
+      const prev = merged.get(key);
+      if (!prev) merged.set(key, { ...v, checks: [...v.checks], references: [...(v.references ?? [])] });
+      else {
+        prev.checks.push(...v.checks);
+        prev.valid = prev.valid && v.valid;
+        for (const r of v.references ?? []) if (!prev.references?.includes(r)) prev.references?.push(r);
+      }
+    }
+  }
+  return [...merged.values()];
+}
