@@ -67,6 +67,7 @@ export function kialiCases(root: string): KialiCase[] {
  */
 export function overridesOf(c: KialiCase, namespaceObjects: readonly string[]): KialiContextOverrides {
   const ctx = c.context;
+  const kialiConfig = (ctx.kialiConfig ?? {}) as Record<string, unknown>;
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
   return {
     namespaces: 'namespaces' in ctx ? (ctx.namespaces === null ? null : strings(ctx.namespaces)) : namespaceObjects,
@@ -76,6 +77,7 @@ export function overridesOf(c: KialiCase, namespaceObjects: readonly string[]): 
     rootNamespace: typeof ctx.rootNamespace === 'string' ? ctx.rootNamespace : 'istio-system',
     cluster: typeof ctx.cluster === 'string' ? ctx.cluster : 'Kubernetes',
     controlPlaneNamespaces: strings(ctx.controlPlaneNamespaces),
+    skipWildcardGatewayHosts: kialiConfig['kiali_feature_flags.validations.skip_wildcard_gateway_hosts'] === true,
   };
 }
 

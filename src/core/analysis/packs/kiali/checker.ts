@@ -35,7 +35,8 @@ export class GroupResults {
   add(r: Resource, check: KialiCheck, valid: boolean, references: readonly string[] = []): void {
     let v = this.byKey.get(r.key);
     if (!v) this.byKey.set(r.key, (v = { object: objectRef(r), resource: r, checks: [], valid: true, references: [] }));
-    v.checks.push(check);
+    // Kiali's MergeValidations keeps one check per (path, severity, message).
+    if (!v.checks.some((c) => c.path === check.path && c.severity === check.severity && c.message === check.message)) v.checks.push(check);
     v.valid = v.valid && valid;
     for (const ref of references) if (!v.references?.includes(ref)) v.references?.push(ref);
   }

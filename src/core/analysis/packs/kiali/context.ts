@@ -28,6 +28,8 @@ export interface KialiContextOverrides {
   cluster?: string;
   /** Namespaces hosting a control plane (Kiali's MeshDiscovery.IsControlPlane); by default those running istiod. */
   controlPlaneNamespaces?: readonly string[];
+  /** Kiali's `kiali_feature_flags.validations.skip_wildcard_gateway_hosts`; default false. */
+  skipWildcardGatewayHosts?: boolean;
 }
 
 /** Kiali's workload: a controller (or a bare pod) and its pod template's labels. */
@@ -75,6 +77,7 @@ export class KialiContext {
   readonly rootNamespace: string;
   readonly cluster: string;
   readonly controlPlaneNamespaces: readonly string[];
+  readonly skipWildcardGatewayHosts: boolean;
   private cache = new Map<string, unknown>();
 
   constructor(view: ConfigView, overrides: KialiContextOverrides = {}) {
@@ -88,6 +91,7 @@ export class KialiContext {
     this.rootNamespace = overrides.rootNamespace ?? (mesh.rootNamespace || 'istio-system');
     this.cluster = overrides.cluster ?? 'Kubernetes';
     this.controlPlaneNamespaces = overrides.controlPlaneNamespaces ?? this.istiodNamespaces();
+    this.skipWildcardGatewayHosts = overrides.skipWildcardGatewayHosts ?? false;
   }
 
   private once<T>(key: string, build: () => T): T {

@@ -8,6 +8,8 @@ import { authorizationNoHostChecker } from './authorization/noHost.ts';
 import { virtualServiceNoHostChecker } from './virtualservices/noHost.ts';
 import { subsetPresenceChecker } from './virtualservices/subsetPresence.ts';
 import { portMappingChecker } from './services/portMapping.ts';
+import { destinationRuleMultiMatchChecker } from './destinationrules/multiMatch.ts';
+import { gatewayMultiMatchChecker } from './gateways/multiMatch.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -21,6 +23,8 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   virtualServiceNoHostChecker,
   subsetPresenceChecker,
   portMappingChecker,
+  destinationRuleMultiMatchChecker,
+  gatewayMultiMatchChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));

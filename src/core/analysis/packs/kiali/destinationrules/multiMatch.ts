@@ -1,0 +1,60 @@
+// destinationrules.MultiMatchChecker (Kiali business/checkers/destinationrules/multi_match_checker.go):
+// two DestinationRules whose hosts overlap (equal, `*`, or one within the other's wildcard)
+// and that share a subset name, or where one has no subsets (it covers them all), both get
+// KIA0201 on spec/host, each referencing the other. Mesh-wide (`*.local`) and namespace-wide
+// (`*.<ns>.<identity domain>`) ISTIO_MUTUAL rules are left out. The objects stay valid.
+import { KINDS } from '../../../../document/kinds.ts';
+import type { Resource } from '../../../../document/types.ts';
+import { destinationRule } from '../../../../config/api/networking.ts';
+import type { KialiContext } from '../context.ts';
+import { GroupResults } from '../checker.ts';
+import { buildCheck } from '../messages.ts';
+import { getHost, hostString, hostWithinWildcardHost } from '../hosts.ts';
+import type { KialiChecker } from '../types.ts';
+
+/** kubernetes.DestinationRuleHasMTLSEnabled: the top-level traffic policy's TLS mode is ISTIO_MUTUAL. */
+export function destinationRuleHasMtlsEnabled(dr: Resource): boolean {
+  return destinationRule(dr).trafficPolicy?.tls?.mode === 'ISTIO_MUTUAL';
+}
+
+/** isNonLocalmTLSForServiceEnabled: a mesh-wide or namespace-wide ISTIO_MUTUAL rule. */
+export function isNonLocalMtlsForServiceEnabled(dr: Resource, identityDomain: string): boolean {
+  const host = destinationRule(dr).host;
+  if (host === '') return false;
+  return (host === '*.local' || host === `*.${dr.namespace}.${identityDomain}`) && destinationRuleHasMtlsEnabled(dr);
+}
+
+function hostsOverlap(a: string, b: string): boolean {
+  return a === b || a === '*' || b === '*' || hostWithinWildcardHost(b, a) || hostWithinWildcardHost(a, b);
+}
+
+export const destinationRuleMultiMatchChecker: KialiChecker = {
+  name: 'destinationrules.MultiMatchChecker',
+  kind: KINDS.DestinationRule,
+  codes: ['KIA0201'],
+  run(ctx: KialiContext) {
+    const results = new GroupResults();
+    const addError = (a: Resource, b: Resource) => {
+      results.add(a, buildCheck('destinationrules.multimatch', 'spec/host'), true, [`${b.namespace}/${b.name}`]);
+      results.add(b, buildCheck('destinationrules.multimatch', 'spec/host'), true, [`${a.namespace}/${a.name}`]);
+    };
+    // FQDN host → subset name (`~` = every subset) → the rules that define it.
+    const seen = new Map<string, Map<string, Resource[]>>();
+    for (const dr of ctx.destinationRules) {
+      if (isNonLocalMtlsForServiceEnabled(dr, ctx.identityDomain)) continue;
+      const spec = destinationRule(dr);
+      const host = hostString(getHost(spec.host, dr.namespace, ctx.namespaces, ctx.identityDomain));
+      const subsets = spec.subsets.length > 0 ? spec.subsets.map((s) => s.name) : ['~'];
+      for (const [hostKey, existing] of seen) {
+        if (!hostsOverlap(host, hostKey)) continue;
+        if (subsets.length === 1 && subsets[0] === '~') for (const rules of existing.values()) for (const r of rules) addError(dr, r);
+        for (const r of existing.get('~') ?? []) addError(dr, r);
+        for (const s of subsets) for (const r of existing.get(s) ?? []) addError(dr, r);
+      }
+      let bySubset = seen.get(host);
+      if (!bySubset) seen.set(host, (bySubset = new Map()));
+      for (const s of subsets) bySubset.set(s, [...(bySubset.get(s) ?? []), dr]);
+    }
+    return results.list();
+  },
+};
