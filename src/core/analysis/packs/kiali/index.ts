@@ -10,6 +10,7 @@ import { subsetPresenceChecker } from './virtualservices/subsetPresence.ts';
 import { portMappingChecker } from './services/portMapping.ts';
 import { destinationRuleMultiMatchChecker } from './destinationrules/multiMatch.ts';
 import { gatewayMultiMatchChecker } from './gateways/multiMatch.ts';
+import { mtlsEnabledChecker } from './authorization/mtlsEnabled.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -25,6 +26,7 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   portMappingChecker,
   destinationRuleMultiMatchChecker,
   gatewayMultiMatchChecker,
+  mtlsEnabledChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
