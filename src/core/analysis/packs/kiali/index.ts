@@ -11,6 +11,8 @@ import { portMappingChecker } from './services/portMapping.ts';
 import { destinationRuleMultiMatchChecker } from './destinationrules/multiMatch.ts';
 import { gatewayMultiMatchChecker } from './gateways/multiMatch.ts';
 import { mtlsEnabledChecker } from './authorization/mtlsEnabled.ts';
+import { egressHostChecker } from './sidecars/egressListener.ts';
+import { serviceEntryMultiMatchChecker } from './serviceentries/multiMatch.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -27,6 +29,8 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   destinationRuleMultiMatchChecker,
   gatewayMultiMatchChecker,
   mtlsEnabledChecker,
+  egressHostChecker,
+  serviceEntryMultiMatchChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
