@@ -194,6 +194,16 @@ export class KialiContext {
     });
   }
 
+  /** MTLSDetails.PeerAuthentications as Kiali gathers them when validating `namespace`. */
+  peerAuthenticationsIn(namespace: string): readonly Resource[] {
+    return this.list(KINDS.PeerAuthentication).filter((pa) => pa.namespace === namespace);
+  }
+
+  /** MTLSDetails.MeshPeerAuthentications: the PeerAuthentications of the root namespace. */
+  get meshPeerAuthentications(): readonly Resource[] {
+    return this.peerAuthenticationsIn(this.rootNamespace);
+  }
+
   workloadsIn(namespace: string): readonly KialiWorkload[] {
     return this.workloadsPerNamespace.get(namespace) ?? [];
   }

@@ -13,6 +13,10 @@ import { gatewayMultiMatchChecker } from './gateways/multiMatch.ts';
 import { mtlsEnabledChecker } from './authorization/mtlsEnabled.ts';
 import { egressHostChecker } from './sidecars/egressListener.ts';
 import { serviceEntryMultiMatchChecker } from './serviceentries/multiMatch.ts';
+import { meshWideMtlsChecker } from './destinationrules/meshWideMtls.ts';
+import { namespaceWideMtlsChecker } from './destinationrules/namespaceWideMtls.ts';
+import { disabledMeshWideMtlsChecker } from './destinationrules/disabledMeshWideMtls.ts';
+import { disabledNamespaceWideMtlsChecker } from './destinationrules/disabledNamespaceWideMtls.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -31,6 +35,10 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   mtlsEnabledChecker,
   egressHostChecker,
   serviceEntryMultiMatchChecker,
+  meshWideMtlsChecker,
+  namespaceWideMtlsChecker,
+  disabledMeshWideMtlsChecker,
+  disabledNamespaceWideMtlsChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
