@@ -17,6 +17,10 @@ import { meshWideMtlsChecker } from './destinationrules/meshWideMtls.ts';
 import { namespaceWideMtlsChecker } from './destinationrules/namespaceWideMtls.ts';
 import { disabledMeshWideMtlsChecker } from './destinationrules/disabledMeshWideMtls.ts';
 import { disabledNamespaceWideMtlsChecker } from './destinationrules/disabledNamespaceWideMtls.ts';
+import { meshMtlsChecker } from './peerauthentications/meshMtls.ts';
+import { namespaceMtlsChecker } from './peerauthentications/namespaceMtls.ts';
+import { disabledMeshWideChecker } from './peerauthentications/disabledMeshWide.ts';
+import { disabledNamespaceWideChecker } from './peerauthentications/disabledNamespaceWide.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -39,6 +43,10 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   namespaceWideMtlsChecker,
   disabledMeshWideMtlsChecker,
   disabledNamespaceWideMtlsChecker,
+  meshMtlsChecker,
+  namespaceMtlsChecker,
+  disabledMeshWideChecker,
+  disabledNamespaceWideChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
