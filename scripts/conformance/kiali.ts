@@ -18,6 +18,7 @@ import type { CaseResult } from './types.ts';
 import { casesIn } from './parts.ts';
 
 interface ObjectRef {
+  group?: string;
   kind: string;
   namespace: string;
   name: string;
@@ -141,7 +142,11 @@ export function runKialiCase(c: KialiCase): CaseResult {
     const view = configView(store);
     const namespaceObjects = view.list(KINDS.Namespace).map((n) => n.name);
     const validations = checker.run(new KialiContext(view, overridesOf(c, namespaceObjects)));
-    const find = (o: ObjectRef) => validations.find((v) => v.object.kind === o.kind && v.object.namespace === o.namespace && v.object.name === o.name);
+    const find = (o: ObjectRef) =>
+      validations.find(
+        (v) =>
+          v.object.kind === o.kind && (o.group === undefined || v.object.group === o.group) && v.object.namespace === o.namespace && v.object.name === o.name,
+      );
     const missing: string[] = [];
     const extra: string[] = [];
     compareObject(

@@ -6,25 +6,28 @@ import type { KialiContext } from './context.ts';
 import type { KialiCheck, KialiChecker, KialiObjectRef, KialiValidation } from './types.ts';
 
 export function objectRef(r: Resource): KialiObjectRef {
-  return { kind: r.gvk.kind, namespace: r.namespace, name: r.name };
+  return { group: r.gvk.group, kind: r.gvk.kind, namespace: r.namespace, name: r.name };
 }
 
-/** A checker that validates every object of `kind` on its own. */
+/** A checker that validates every object of `kind` (or of each of the kinds) on its own. */
 export function objectChecker(
   name: string,
-  kind: KindInfo,
+  kind: KindInfo | readonly KindInfo[],
   codes: readonly string[],
   check: (ctx: KialiContext, resource: Resource) => { checks: KialiCheck[]; valid: boolean },
 ): KialiChecker {
+  const kinds: readonly KindInfo[] = Array.isArray(kind) ? kind : [kind as KindInfo];
   return {
     name,
-    kind,
+    kinds,
     codes,
     run: (ctx) =>
-      ctx.list(kind).map((r) => {
-        const { checks, valid } = check(ctx, r);
-        return { object: objectRef(r), resource: r, checks, valid };
-      }),
+      kinds.flatMap((k) =>
+        ctx.list(k).map((r) => {
+          const { checks, valid } = check(ctx, r);
+          return { object: objectRef(r), resource: r, checks, valid };
+        }),
+      ),
   };
 }
 

@@ -21,6 +21,8 @@ import { meshMtlsChecker } from './peerauthentications/meshMtls.ts';
 import { namespaceMtlsChecker } from './peerauthentications/namespaceMtls.ts';
 import { disabledMeshWideChecker } from './peerauthentications/disabledMeshWide.ts';
 import { disabledNamespaceWideChecker } from './peerauthentications/disabledNamespaceWide.ts';
+import { namespaceMethodChecker } from './authorization/namespaceMethod.ts';
+import { exportToNamespaceChecker } from './common/exportToNamespace.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -47,6 +49,8 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   namespaceMtlsChecker,
   disabledMeshWideChecker,
   disabledNamespaceWideChecker,
+  namespaceMethodChecker,
+  exportToNamespaceChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
@@ -65,11 +69,12 @@ export function runKialiPack(view: ConfigView, overrides: KialiContextOverrides 
   const merged = new Map<string, KialiValidation>();
   for (const checker of checkers) {
     for (const v of checker.run(ctx)) {
-      const key = `${v.object.kind}/${v.object.namespace}/${v.object.name}`;
+      const key = `${v.object.group}/${v.object.kind}/${v.object.namespace}/${v.object.name}`;
       const prev = merged.get(key);
       if (!prev) merged.set(key, { ...v, checks: [...v.checks], references: [...(v.references ?? [])] });
       else {
-        prev.checks.push(...v.checks);
+        // Kiali's MergeValidations keeps one check per (path, severity, message).
+        for (const c of v.checks) if (!prev.checks.some((p) => p.path === c.path && p.severity === c.severity && p.message === c.message)) prev.checks.push(c);
         prev.valid = prev.valid && v.valid;
         for (const r of v.references ?? []) if (!prev.references?.includes(r)) prev.references?.push(r);
       }

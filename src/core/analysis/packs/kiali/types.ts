@@ -25,6 +25,8 @@ export interface KialiCheck {
 
 /** The object a validation is about (Kiali's IstioValidationKey, without the cluster). */
 export interface KialiObjectRef {
+  /** API group ('' for core), which tells Istio's Gateway from the Gateway API's. */
+  group: string;
   kind: string;
   namespace: string;
   name: string;
@@ -43,8 +45,8 @@ export interface KialiValidation {
 export interface KialiChecker {
   /** Kiali's Go name: `destinationrules.NoDestinationChecker`. */
   name: string;
-  /** The kind of the objects it validates. */
-  kind: KindInfo;
+  /** The kinds of the objects it validates. */
+  kinds: readonly KindInfo[];
   /** KIA codes it can emit. */
   codes: readonly string[];
   /**

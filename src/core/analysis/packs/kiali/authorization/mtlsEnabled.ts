@@ -69,7 +69,7 @@ function isMtlsEnabledFor(ctx: KialiContext, labels: Readonly<Record<string, str
 
 export const mtlsEnabledChecker: KialiChecker = {
   name: 'authorization.MtlsEnabledChecker',
-  kind: KINDS.AuthorizationPolicy,
+  kinds: [KINDS.AuthorizationPolicy],
   codes: ['KIA0105'],
   run(ctx: KialiContext) {
     const results = new GroupResults();

@@ -30,7 +30,7 @@ function hostsOverlap(a: string, b: string): boolean {
 
 export const destinationRuleMultiMatchChecker: KialiChecker = {
   name: 'destinationrules.MultiMatchChecker',
-  kind: KINDS.DestinationRule,
+  kinds: [KINDS.DestinationRule],
   codes: ['KIA0201'],
   run(ctx: KialiContext) {
     const results = new GroupResults();

@@ -58,7 +58,7 @@ function findMatch(ctx: KialiContext, host: GatewayHost, others: readonly Gatewa
 
 export const gatewayMultiMatchChecker: KialiChecker = {
   name: 'gateways.MultiMatchChecker',
-  kind: KINDS.Gateway,
+  kinds: [KINDS.Gateway],
   codes: ['KIA0301'],
   run(ctx: KialiContext) {
     // Hosts grouped by (port, selector): only those can collide.

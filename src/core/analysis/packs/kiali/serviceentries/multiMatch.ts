@@ -18,7 +18,7 @@ interface PortEntry {
 
 export const serviceEntryMultiMatchChecker: KialiChecker = {
   name: 'serviceentries.MultiMatchChecker',
-  kind: KINDS.ServiceEntry,
+  kinds: [KINDS.ServiceEntry],
   codes: ['KIA1211', 'KIA1212'],
   run(ctx: KialiContext) {
     const index = new Map<string, PortEntry[]>();
