@@ -185,3 +185,21 @@ export function hasMatchingVirtualServices(
   }
   return false;
 }
+
+/** kubernetes.ParseGatewayAsHost: `name`, `ns/name` or `name.ns[.cluster]` as a host. */
+export function parseGatewayAsHost(gateway: string, currentNamespace: string, identityDomain: string): KialiHost {
+  const host: KialiHost = { service: gateway, namespace: currentNamespace, cluster: identityDomain, completeInput: true };
+  if (gateway.includes('.')) {
+    const parts = gateway.split('.');
+    host.service = parts[0] as string;
+    if (parts.length > 1) {
+      host.namespace = parts[1] as string;
+      if (parts.length > 2) host.cluster = parts.slice(2).join('.');
+    }
+  } else if (gateway.includes('/')) {
+    const parts = gateway.split('/');
+    host.namespace = parts[0] as string;
+    host.service = parts[1] as string;
+  }
+  return host;
+}

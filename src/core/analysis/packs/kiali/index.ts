@@ -23,6 +23,8 @@ import { disabledMeshWideChecker } from './peerauthentications/disabledMeshWide.
 import { disabledNamespaceWideChecker } from './peerauthentications/disabledNamespaceWide.ts';
 import { namespaceMethodChecker } from './authorization/namespaceMethod.ts';
 import { exportToNamespaceChecker } from './common/exportToNamespace.ts';
+import { noGatewayChecker } from './virtualservices/noGateway.ts';
+import { routeChecker } from './virtualservices/route.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -51,6 +53,8 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   disabledNamespaceWideChecker,
   namespaceMethodChecker,
   exportToNamespaceChecker,
+  noGatewayChecker,
+  routeChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
