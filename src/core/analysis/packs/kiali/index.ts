@@ -25,6 +25,7 @@ import { namespaceMethodChecker } from './authorization/namespaceMethod.ts';
 import { exportToNamespaceChecker } from './common/exportToNamespace.ts';
 import { noGatewayChecker } from './virtualservices/noGateway.ts';
 import { routeChecker } from './virtualservices/route.ts';
+import { singleHostChecker } from './virtualservices/singleHost.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -55,6 +56,7 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   exportToNamespaceChecker,
   noGatewayChecker,
   routeChecker,
+  singleHostChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
