@@ -78,6 +78,7 @@ export function overridesOf(c: KialiCase, namespaceObjects: readonly string[]): 
     rootNamespace: typeof ctx.rootNamespace === 'string' ? ctx.rootNamespace : 'istio-system',
     cluster: typeof ctx.cluster === 'string' ? ctx.cluster : 'Kubernetes',
     controlPlaneNamespaces: strings(ctx.controlPlaneNamespaces),
+    gatewayToNamespace: ctx.gatewayToNamespace === true,
     skipWildcardGatewayHosts: kialiConfig['kiali_feature_flags.validations.skip_wildcard_gateway_hosts'] === true,
   };
 }

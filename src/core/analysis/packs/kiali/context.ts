@@ -30,6 +30,8 @@ export interface KialiContextOverrides {
   controlPlaneNamespaces?: readonly string[];
   /** Kiali's `kiali_feature_flags.validations.skip_wildcard_gateway_hosts`; default false. */
   skipWildcardGatewayHosts?: boolean;
+  /** istiod's PILOT_SCOPE_GATEWAY_TO_NAMESPACE (gateway selectors only match their namespace); default false. */
+  gatewayToNamespace?: boolean;
 }
 
 /** Kiali's workload: a controller (or a bare pod) and its pod template's labels. */
@@ -78,6 +80,7 @@ export class KialiContext {
   readonly cluster: string;
   readonly controlPlaneNamespaces: readonly string[];
   readonly skipWildcardGatewayHosts: boolean;
+  readonly gatewayToNamespace: boolean;
   private cache = new Map<string, unknown>();
 
   constructor(view: ConfigView, overrides: KialiContextOverrides = {}) {
@@ -92,6 +95,7 @@ export class KialiContext {
     this.cluster = overrides.cluster ?? 'Kubernetes';
     this.controlPlaneNamespaces = overrides.controlPlaneNamespaces ?? this.istiodNamespaces();
     this.skipWildcardGatewayHosts = overrides.skipWildcardGatewayHosts ?? false;
+    this.gatewayToNamespace = overrides.gatewayToNamespace ?? false;
   }
 
   private once<T>(key: string, build: () => T): T {

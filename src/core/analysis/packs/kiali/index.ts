@@ -26,6 +26,12 @@ import { exportToNamespaceChecker } from './common/exportToNamespace.ts';
 import { noGatewayChecker } from './virtualservices/noGateway.ts';
 import { routeChecker } from './virtualservices/route.ts';
 import { singleHostChecker } from './virtualservices/singleHost.ts';
+import { globalChecker } from './sidecars/global.ts';
+import { outboundTrafficPolicyModeChecker } from './sidecars/outboundTrafficPolicyMode.ts';
+import { workloadSelectorNoWorkloadFoundChecker } from './common/workloadSelector.ts';
+import { gatewaySelectorChecker } from './gateways/selector.ts';
+import { gatewayPortChecker } from './gateways/port.ts';
+import { serviceEntryPortChecker } from './serviceentries/port.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -57,6 +63,12 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   noGatewayChecker,
   routeChecker,
   singleHostChecker,
+  globalChecker,
+  outboundTrafficPolicyModeChecker,
+  workloadSelectorNoWorkloadFoundChecker,
+  gatewaySelectorChecker,
+  gatewayPortChecker,
+  serviceEntryPortChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
