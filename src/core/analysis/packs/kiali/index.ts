@@ -32,6 +32,7 @@ import { workloadSelectorNoWorkloadFoundChecker } from './common/workloadSelecto
 import { gatewaySelectorChecker } from './gateways/selector.ts';
 import { gatewayPortChecker } from './gateways/port.ts';
 import { serviceEntryPortChecker } from './serviceentries/port.ts';
+import { trafficPolicyChecker } from './destinationrules/trafficPolicy.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -69,6 +70,7 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   gatewaySelectorChecker,
   gatewayPortChecker,
   serviceEntryPortChecker,
+  trafficPolicyChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
