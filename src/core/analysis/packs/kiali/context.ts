@@ -208,6 +208,16 @@ export class KialiContext {
     return this.peerAuthenticationsIn(this.rootNamespace);
   }
 
+  /**
+   * Kiali's models.Namespaces.GetNamespace: a known namespace, with the labels of its Namespace
+   * object (none when the workspace lacks it); undefined for a namespace Kiali does not know.
+   */
+  namespaceInfo(name: string): { name: string; labels: Readonly<Record<string, string>> } | undefined {
+    if (!(this.namespaces ?? []).includes(name)) return undefined;
+    const ns = this.list(KINDS.Namespace).find((n) => n.name === name);
+    return { name, labels: ns?.labels ?? {} };
+  }
+
   workloadsIn(namespace: string): readonly KialiWorkload[] {
     return this.workloadsPerNamespace.get(namespace) ?? [];
   }

@@ -33,6 +33,8 @@ import { gatewaySelectorChecker } from './gateways/selector.ts';
 import { gatewayPortChecker } from './gateways/port.ts';
 import { serviceEntryPortChecker } from './serviceentries/port.ts';
 import { trafficPolicyChecker } from './destinationrules/trafficPolicy.ts';
+import { noK8sGatewayChecker } from './k8shttproutes/noK8sGateway.ts';
+import { k8sHttpRouteNoHostChecker } from './k8shttproutes/noHost.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -71,6 +73,8 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   gatewayPortChecker,
   serviceEntryPortChecker,
   trafficPolicyChecker,
+  noK8sGatewayChecker,
+  k8sHttpRouteNoHostChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
