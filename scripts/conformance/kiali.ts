@@ -12,6 +12,7 @@ import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 import { ResourceStore } from '../../src/core/config/store.ts';
 import { configView } from '../../src/core/config/configView.ts';
 import { KINDS } from '../../src/core/document/kinds.ts';
+import { isObj, stringMap } from '../../src/core/document/read.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
 import { KialiContext, kialiChecker, type KialiContextOverrides, type KialiValidation, type KialiCheck } from '../../src/core/analysis/packs/kiali/index.ts';
 import type { CaseResult } from './types.ts';
@@ -79,6 +80,7 @@ export function overridesOf(c: KialiCase, namespaceObjects: readonly string[]): 
     cluster: typeof ctx.cluster === 'string' ? ctx.cluster : 'Kubernetes',
     controlPlaneNamespaces: strings(ctx.controlPlaneNamespaces),
     gatewayToNamespace: ctx.gatewayToNamespace === true,
+    ...(isObj(ctx.rootNamespaces) ? { rootNamespaces: stringMap(ctx.rootNamespaces) } : {}),
     skipWildcardGatewayHosts: kialiConfig['kiali_feature_flags.validations.skip_wildcard_gateway_hosts'] === true,
   };
 }
@@ -143,10 +145,14 @@ export function runKialiCase(c: KialiCase): CaseResult {
     const view = configView(store);
     const namespaceObjects = view.list(KINDS.Namespace).map((n) => n.name);
     const validations = checker.run(new KialiContext(view, overridesOf(c, namespaceObjects)));
+    // A group in parentheses names a Kiali pseudo-object (`(kiali workload)`): matched by kind alone.
     const find = (o: ObjectRef) =>
       validations.find(
         (v) =>
-          v.object.kind === o.kind && (o.group === undefined || v.object.group === o.group) && v.object.namespace === o.namespace && v.object.name === o.name,
+          v.object.kind === o.kind &&
+          (o.group === undefined || o.group.startsWith('(') || v.object.group === o.group) &&
+          v.object.namespace === o.namespace &&
+          v.object.name === o.name,
       );
     const missing: string[] = [];
     const extra: string[] = [];

@@ -30,6 +30,8 @@ export interface KialiContextOverrides {
   controlPlaneNamespaces?: readonly string[];
   /** Kiali's `kiali_feature_flags.validations.skip_wildcard_gateway_hosts`; default false. */
   skipWildcardGatewayHosts?: boolean;
+  /** Each namespace's root namespace (Kiali's RootNamespaces, per control plane); by default the root namespace for all. */
+  rootNamespaces?: Readonly<Record<string, string>>;
   /** istiod's PILOT_SCOPE_GATEWAY_TO_NAMESPACE (gateway selectors only match their namespace); default false. */
   gatewayToNamespace?: boolean;
 }
@@ -81,6 +83,7 @@ export class KialiContext {
   readonly controlPlaneNamespaces: readonly string[];
   readonly skipWildcardGatewayHosts: boolean;
   readonly gatewayToNamespace: boolean;
+  private readonly rootNamespaceOverrides: Readonly<Record<string, string>> | undefined;
   private cache = new Map<string, unknown>();
 
   constructor(view: ConfigView, overrides: KialiContextOverrides = {}) {
@@ -96,6 +99,7 @@ export class KialiContext {
     this.controlPlaneNamespaces = overrides.controlPlaneNamespaces ?? this.istiodNamespaces();
     this.skipWildcardGatewayHosts = overrides.skipWildcardGatewayHosts ?? false;
     this.gatewayToNamespace = overrides.gatewayToNamespace ?? false;
+    this.rootNamespaceOverrides = overrides.rootNamespaces;
   }
 
   private once<T>(key: string, build: () => T): T {
@@ -125,6 +129,11 @@ export class KialiContext {
     for (const kind of [KINDS.Deployment, KINDS.Pod]) for (const r of this.view.list(kind)) if (r.labels.app === 'istiod') out.add(r.namespace);
     if (out.size === 0) out.add(this.rootNamespace);
     return [...out];
+  }
+
+  /** The root namespace of the control plane that manages `namespace`. */
+  rootNamespaceOf(namespace: string): string | undefined {
+    return this.rootNamespaceOverrides ? this.rootNamespaceOverrides[namespace] : this.rootNamespace;
   }
 
   isControlPlane(namespace: string): boolean {

@@ -35,6 +35,7 @@ import { serviceEntryPortChecker } from './serviceentries/port.ts';
 import { trafficPolicyChecker } from './destinationrules/trafficPolicy.ts';
 import { noK8sGatewayChecker } from './k8shttproutes/noK8sGateway.ts';
 import { k8sHttpRouteNoHostChecker } from './k8shttproutes/noHost.ts';
+import { uncoveredWorkloadChecker } from './workloads/uncoveredWorkload.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -75,6 +76,7 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   trafficPolicyChecker,
   noK8sGatewayChecker,
   k8sHttpRouteNoHostChecker,
+  uncoveredWorkloadChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
