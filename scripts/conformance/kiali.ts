@@ -81,6 +81,10 @@ export function overridesOf(c: KialiCase, namespaceObjects: readonly string[]): 
     controlPlaneNamespaces: strings(ctx.controlPlaneNamespaces),
     gatewayToNamespace: ctx.gatewayToNamespace === true,
     ...(isObj(ctx.rootNamespaces) ? { rootNamespaces: stringMap(ctx.rootNamespaces) } : {}),
+    ...(isObj(ctx.serviceAccounts)
+      ? { serviceAccounts: Object.fromEntries(Object.entries(ctx.serviceAccounts).map(([cluster, sas]) => [cluster, strings(sas)])) }
+      : {}),
+    ...(Array.isArray(ctx.knownTrustDomains) ? { knownTrustDomains: strings(ctx.knownTrustDomains) } : {}),
     skipWildcardGatewayHosts: kialiConfig['kiali_feature_flags.validations.skip_wildcard_gateway_hosts'] === true,
   };
 }

@@ -30,6 +30,10 @@ export interface KialiContextOverrides {
   controlPlaneNamespaces?: readonly string[];
   /** Kiali's `kiali_feature_flags.validations.skip_wildcard_gateway_hosts`; default false. */
   skipWildcardGatewayHosts?: boolean;
+  /** Principals (`<trust domain>/ns/<ns>/sa/<name>`) per cluster; by default the home cluster's, from the workspace. */
+  serviceAccounts?: Readonly<Record<string, readonly string[]>>;
+  /** Trust domains Kiali knows; by default the mesh config's trust domain and its aliases. */
+  knownTrustDomains?: readonly string[];
   /** Each namespace's root namespace (Kiali's RootNamespaces, per control plane); by default the root namespace for all. */
   rootNamespaces?: Readonly<Record<string, string>>;
   /** istiod's PILOT_SCOPE_GATEWAY_TO_NAMESPACE (gateway selectors only match their namespace); default false. */
@@ -84,6 +88,8 @@ export class KialiContext {
   readonly skipWildcardGatewayHosts: boolean;
   readonly gatewayToNamespace: boolean;
   private readonly rootNamespaceOverrides: Readonly<Record<string, string>> | undefined;
+  readonly knownTrustDomains: readonly string[];
+  private readonly serviceAccountOverrides: Readonly<Record<string, readonly string[]>> | undefined;
   private cache = new Map<string, unknown>();
 
   constructor(view: ConfigView, overrides: KialiContextOverrides = {}) {
@@ -100,6 +106,8 @@ export class KialiContext {
     this.skipWildcardGatewayHosts = overrides.skipWildcardGatewayHosts ?? false;
     this.gatewayToNamespace = overrides.gatewayToNamespace ?? false;
     this.rootNamespaceOverrides = overrides.rootNamespaces;
+    this.knownTrustDomains = overrides.knownTrustDomains ?? [mesh.trustDomain, ...(mesh.trustDomainAliases ?? [])];
+    this.serviceAccountOverrides = overrides.serviceAccounts;
   }
 
   private once<T>(key: string, build: () => T): T {
@@ -129,6 +137,34 @@ export class KialiContext {
     for (const kind of [KINDS.Deployment, KINDS.Pod]) for (const r of this.view.list(kind)) if (r.labels.app === 'istiod') out.add(r.namespace);
     if (out.size === 0) out.add(this.rootNamespace);
     return [...out];
+  }
+
+  /**
+   * Kiali's ServiceAccounts: cluster → principals. Derived for the home cluster from the
+   * ServiceAccount objects, the service accounts workloads name and each known namespace's
+   * `default`, under every known trust domain.
+   */
+  get serviceAccounts(): Readonly<Record<string, readonly string[]>> {
+    if (this.serviceAccountOverrides) return this.serviceAccountOverrides;
+    return this.once('serviceAccounts', () => {
+      const names = new Set<string>();
+      for (const sa of this.list(KINDS.ServiceAccount)) names.add(`${sa.namespace}/${sa.name}`);
+      for (const ns of this.namespaces ?? []) names.add(`${ns}/default`);
+      for (const ws of this.workloadsPerNamespace.values())
+        for (const w of ws) {
+          const spec = isObj(w.resource.body.spec) ? w.resource.body.spec : {};
+          const podSpec = w.kind === 'Pod' ? spec : isObj(spec.template) && isObj(spec.template.spec) ? spec.template.spec : {};
+          const sa = str((podSpec as Obj).serviceAccountName);
+          if (sa !== '') names.add(`${w.namespace}/${sa}`);
+        }
+      const principals: string[] = [];
+      for (const td of this.knownTrustDomains)
+        for (const n of names) {
+          const [ns, sa] = n.split('/');
+          principals.push(`${td}/ns/${ns}/sa/${sa}`);
+        }
+      return { [this.cluster]: principals };
+    });
   }
 
   /** The root namespace of the control plane that manages `namespace`. */

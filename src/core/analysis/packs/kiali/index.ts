@@ -36,6 +36,8 @@ import { trafficPolicyChecker } from './destinationrules/trafficPolicy.ts';
 import { noK8sGatewayChecker } from './k8shttproutes/noK8sGateway.ts';
 import { k8sHttpRouteNoHostChecker } from './k8shttproutes/noHost.ts';
 import { uncoveredWorkloadChecker } from './workloads/uncoveredWorkload.ts';
+import { principalsChecker } from './authorization/principals.ts';
+import { serviceAccountsChecker } from './workloadgroups/serviceAccounts.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -77,6 +79,8 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   noK8sGatewayChecker,
   k8sHttpRouteNoHostChecker,
   uncoveredWorkloadChecker,
+  principalsChecker,
+  serviceAccountsChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
