@@ -38,6 +38,7 @@ import { k8sHttpRouteNoHostChecker } from './k8shttproutes/noHost.ts';
 import { uncoveredWorkloadChecker } from './workloads/uncoveredWorkload.ts';
 import { principalsChecker } from './authorization/principals.ts';
 import { serviceAccountsChecker } from './workloadgroups/serviceAccounts.ts';
+import { k8sGatewayMultiMatchChecker } from './k8sgateways/multiMatch.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -81,6 +82,7 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   uncoveredWorkloadChecker,
   principalsChecker,
   serviceAccountsChecker,
+  k8sGatewayMultiMatchChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
