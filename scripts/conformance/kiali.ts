@@ -84,6 +84,11 @@ export function overridesOf(c: KialiCase, namespaceObjects: readonly string[]): 
     ...(isObj(ctx.serviceAccounts)
       ? { serviceAccounts: Object.fromEntries(Object.entries(ctx.serviceAccounts).map(([cluster, sas]) => [cluster, strings(sas)])) }
       : {}),
+    ...(Array.isArray(kialiConfig['external_services.istio.gateway_api_classes'])
+      ? {
+          gatewayApiClasses: (kialiConfig['external_services.istio.gateway_api_classes'] as unknown[]).map((c) => (isObj(c) ? String(c.class_name ?? '') : '')),
+        }
+      : {}),
     ...(Array.isArray(ctx.knownTrustDomains) ? { knownTrustDomains: strings(ctx.knownTrustDomains) } : {}),
     skipWildcardGatewayHosts: kialiConfig['kiali_feature_flags.validations.skip_wildcard_gateway_hosts'] === true,
   };

@@ -34,6 +34,8 @@ export interface KialiContextOverrides {
   serviceAccounts?: Readonly<Record<string, readonly string[]>>;
   /** Trust domains Kiali knows; by default the mesh config's trust domain and its aliases. */
   knownTrustDomains?: readonly string[];
+  /** Kiali's `external_services.istio.gateway_api_classes` class names; by default `istio` and the workspace's GatewayClasses. */
+  gatewayApiClasses?: readonly string[];
   /** Each namespace's root namespace (Kiali's RootNamespaces, per control plane); by default the root namespace for all. */
   rootNamespaces?: Readonly<Record<string, string>>;
   /** istiod's PILOT_SCOPE_GATEWAY_TO_NAMESPACE (gateway selectors only match their namespace); default false. */
@@ -89,6 +91,7 @@ export class KialiContext {
   readonly gatewayToNamespace: boolean;
   private readonly rootNamespaceOverrides: Readonly<Record<string, string>> | undefined;
   readonly knownTrustDomains: readonly string[];
+  readonly gatewayApiClasses: readonly string[];
   private readonly serviceAccountOverrides: Readonly<Record<string, readonly string[]>> | undefined;
   private cache = new Map<string, unknown>();
 
@@ -108,6 +111,7 @@ export class KialiContext {
     this.rootNamespaceOverrides = overrides.rootNamespaces;
     this.knownTrustDomains = overrides.knownTrustDomains ?? [mesh.trustDomain, ...(mesh.trustDomainAliases ?? [])];
     this.serviceAccountOverrides = overrides.serviceAccounts;
+    this.gatewayApiClasses = overrides.gatewayApiClasses ?? ['istio', ...view.list(KINDS.GatewayClass).map((c) => c.name)];
   }
 
   private once<T>(key: string, build: () => T): T {

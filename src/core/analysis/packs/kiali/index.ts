@@ -39,6 +39,9 @@ import { uncoveredWorkloadChecker } from './workloads/uncoveredWorkload.ts';
 import { principalsChecker } from './authorization/principals.ts';
 import { serviceAccountsChecker } from './workloadgroups/serviceAccounts.ts';
 import { k8sGatewayMultiMatchChecker } from './k8sgateways/multiMatch.ts';
+import { gatewayClassChecker } from './k8sgateways/gatewayClass.ts';
+import { referenceGrantNamespaceChecker } from './k8sreferencegrants/namespace.ts';
+import { duplicateLabelsChecker } from './workloadgroups/duplicateLabels.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -83,6 +86,9 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   principalsChecker,
   serviceAccountsChecker,
   k8sGatewayMultiMatchChecker,
+  gatewayClassChecker,
+  referenceGrantNamespaceChecker,
+  duplicateLabelsChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
