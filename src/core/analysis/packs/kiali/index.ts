@@ -42,6 +42,7 @@ import { k8sGatewayMultiMatchChecker } from './k8sgateways/multiMatch.ts';
 import { gatewayClassChecker } from './k8sgateways/gatewayClass.ts';
 import { referenceGrantNamespaceChecker } from './k8sreferencegrants/namespace.ts';
 import { duplicateLabelsChecker } from './workloadgroups/duplicateLabels.ts';
+import { requestAuthenticationMultiMatchChecker, sidecarSelectorMultiMatchChecker } from './common/multiMatchSelector.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
 export { KialiContext, type KialiContextOverrides } from './context.ts';
@@ -89,6 +90,8 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   gatewayClassChecker,
   referenceGrantNamespaceChecker,
   duplicateLabelsChecker,
+  sidecarSelectorMultiMatchChecker,
+  requestAuthenticationMultiMatchChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
