@@ -335,8 +335,11 @@ describe('strict conformance: the checked-in manifests, baseline and known failu
     expect(errors).toEqual([]);
     expect([...known.keys()].filter((id) => !all.has(id))).toEqual([]);
     expect([...known.keys()].filter((id) => baseline.includes(id))).toEqual([]);
-    // Every case of a manifest is either passing (baselined) or a known failure.
-    expect([...all].filter((id) => !baseline.includes(id) && !known.has(id))).toEqual([]);
+    // Every case of a manifest is either passing (baselined), a known failure, or pending (its
+    // checker not implemented yet: listed, never baselined).
+    const pending = new Set(ALL_SUITES.flatMap((s) => manifests[s]!.pending ?? []));
+    expect([...pending].filter((id) => baseline.includes(id) || known.has(id))).toEqual([]);
+    expect([...all].filter((id) => !baseline.includes(id) && !known.has(id) && !pending.has(id))).toEqual([]);
   });
 
   it('the webhook corpus manifest matches tests/fixtures/validation', () => {

@@ -16,7 +16,8 @@ import {
   hostWithinWildcardHost,
   KubeServiceHosts,
 } from '../../../src/core/analysis/packs/kiali/hosts.ts';
-import { hostnameMatcher } from '../../../src/core/analysis/packs/kiali/gateways/multiMatch.ts';
+import { gatewayMultiMatchChecker, hostnameMatcher } from '../../../src/core/analysis/packs/kiali/gateways/multiMatch.ts';
+import { gatewaySelectorChecker } from '../../../src/core/analysis/packs/kiali/gateways/selector.ts';
 import { matchPortNameWithValidProtocols } from '../../../src/core/analysis/packs/kiali/services/portMapping.ts';
 
 const ID = 'svc.cluster.local';
@@ -161,11 +162,15 @@ spec:
   - port: {number: 80, name: http, protocol: HTTP}
     hosts: [SHOP.example.com]
 `;
-    const gws = runKialiPack(viewOf(text)).filter((v) => v.object.kind === 'Gateway');
+    const gws = runKialiPack(viewOf(text), {}, [gatewayMultiMatchChecker, gatewaySelectorChecker]).filter((v) => v.object.kind === 'Gateway');
     expect(gws.map((v) => v.object.name).sort()).toEqual(['a', 'b']);
     for (const v of gws) {
-      expect(v.valid).toBe(true);
-      expect(v.checks).toEqual([expect.objectContaining({ code: 'KIA0301', severity: 'warning', path: 'spec/servers[0]/hosts[0]' })]);
+      // KIA0301 leaves a Gateway valid; KIA0302 (no workload for the selector) does not.
+      expect(v.valid).toBe(false);
+      expect(v.checks).toEqual([
+        expect.objectContaining({ code: 'KIA0301', severity: 'warning', path: 'spec/servers[0]/hosts[0]' }),
+        expect.objectContaining({ code: 'KIA0302', severity: 'warning', path: 'spec/selector' }),
+      ]);
     }
     expect(gws.find((v) => v.object.name === 'a')?.references).toEqual(['shop/b']);
   });
