@@ -18,6 +18,7 @@ import { PARSER_CODES } from '../core/document/parse.ts';
 import { decodeFileBytes } from '../core/document/encoding.ts';
 import { goDurationError } from '../core/go/duration.ts';
 import { addingFilesError, meshValidationLog, skipWarning, withIstioctlDocs, type IstioctlReport } from '../core/analysis/istioctlMode.ts';
+import { PACKS, printKialiPack } from './kialiPack.ts';
 
 /** Parser notices about the app's editor (large-file mode), which mean nothing in the CLI. */
 const EDITOR_NOTICES: ReadonlySet<string> = new Set([PARSER_CODES.largeFile]);
@@ -77,6 +78,12 @@ export const ANALYZE_FLAGS: FlagSpec[] = [
     long: 'istioctl',
     kind: 'bool',
     help: 'Print exactly what "istioctl analyze --use-kube=false" prints: only the kinds its file reader\nknows, the analyzers it runs, its messages, errors and exit codes (see "Modes" below).',
+  },
+  {
+    long: 'pack',
+    kind: 'string',
+    arg: 'name',
+    help: "Run an analyzer pack instead of Istio's analyzers: kiali (Kiali's validations, KIA codes).\nPrints -o log or -o json; Kiali's 'unknown' severity is Info.",
   },
   { long: 'no-placeholders', kind: 'bool', help: "Don't assume istioctl's placeholder ingress gateway Pod and Service in istio-system." },
   { long: 'use-kube', short: 'k', kind: 'bool', help: 'Only --use-kube=false is supported: mesh-workbench analyzes files offline.' },
@@ -328,6 +335,26 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   }
   if (!istioctlMode && (meshConfigText !== undefined || meshNetworksText !== undefined)) {
     for (const p of meshInputsFromResources([], { meshConfigText, meshNetworksText }).problems) io.stderr(`Warning: ${p}\n`);
+  }
+
+  const pack = str(args, 'pack');
+  if (pack !== undefined) {
+    if (!(PACKS as readonly string[]).includes(pack)) throw new UsageError(`unknown analyzer pack "${pack}" (known: ${PACKS.join(', ')})`);
+    if (istioctlMode) throw new UsageError('--pack cannot be combined with --istioctl');
+    const failed = printKialiPack(
+      files,
+      {
+        format,
+        defaultNamespace: selectedNamespace,
+        ...(!allNamespaces && namespaceFlag ? { namespaceFilter: namespaceFlag } : {}),
+        ...(meshConfigText !== undefined ? { meshConfigText } : {}),
+        ...(meshNetworksText !== undefined ? { meshNetworksText } : {}),
+        shown: (level) => atOrAbove(level, outputThreshold),
+        fails: (level) => atOrAbove(level, failureThreshold),
+      },
+      io.stdout,
+    );
+    return failed ? EXIT_ISSUES : EXIT_OK;
   }
 
   const settings: AnalysisSettings = {
