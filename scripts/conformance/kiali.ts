@@ -3,7 +3,7 @@
 // compares is the corpus README's "How to compare": findings filtered to `codes_in_scope`,
 // then `exact` (multiset), `contains` or `nonempty`; an expected `severity`/`path` of null and
 // `code_asserted: false` are not compared; `assert_no_findings`, `absent_from_results`,
-// `expect_valid` and `forbidden_codes` are checked too. `references` are not compared yet.
+// `expect_valid`, `forbidden_codes` and `references` (as sets) are checked too.
 // A case whose checker the pack does not have yet is `notImplemented`: listed, not a failure.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,6 +50,8 @@ export interface KialiCase {
   object_absent_from_results?: boolean;
   other_objects?: ObjectExpectation[];
   forbidden_codes?: string[];
+  /** Object → the objects its validation references (`name` or `namespace/name`), as the test asserts. */
+  references?: Record<string, string[]>;
   codes_in_scope: string[];
   context: Record<string, unknown>;
   files: Record<string, string>;
@@ -179,6 +181,14 @@ export function runKialiCase(c: KialiCase): CaseResult {
       extra,
     );
     for (const o of c.other_objects ?? []) compareObject(c, { ...o, assertNone: false }, find(o.object), missing, extra);
+    // References: keys and values are names, or namespace/name when the test names namespaces.
+    for (const [key, expectedRefs] of Object.entries(c.references ?? {})) {
+      const qualified = key.includes('/');
+      const v = validations.find((x) => x.object.kind === c.object.kind && (qualified ? `${x.object.namespace}/${x.object.name}` : x.object.name) === key);
+      const got = [...new Set((v?.references ?? []).map((r) => (qualified ? r : r.slice(r.indexOf('/') + 1))))].sort();
+      const want = [...new Set(expectedRefs)].sort();
+      if (JSON.stringify(got) !== JSON.stringify(want)) missing.push(`${c.object.kind} ${key}: references ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+    }
     return { ...base, passed: missing.length === 0 && extra.length === 0, missing, extra };
   } catch (e) {
     return { ...base, passed: false, missing: [], extra: [], error: (e as Error).stack ?? String(e) };
