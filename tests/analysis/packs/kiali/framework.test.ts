@@ -2,12 +2,12 @@
 // from a workspace. Expected values are Kiali's (models/istio_validation.go, kubernetes/host.go
 // and host_test.go at d733a096), not our output.
 import { describe, expect, it } from 'vitest';
-import { WorkspaceModel } from '../../../src/core/document/workspaceModel.ts';
-import { ResourceStore } from '../../../src/core/config/store.ts';
-import { configView, type ConfigView } from '../../../src/core/config/configView.ts';
-import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../../src/core/config/mesh/meshconfig.ts';
-import { kindProblems } from '../../../src/core/validation/kindProblems.ts';
-import { KIALI_CATALOG, KialiContext, buildCheck, fullMessage, kialiDescriptor, runKialiPack } from '../../../src/core/analysis/packs/kiali/index.ts';
+import { WorkspaceModel } from '../../../../src/core/document/workspaceModel.ts';
+import { ResourceStore } from '../../../../src/core/config/store.ts';
+import { configView, type ConfigView } from '../../../../src/core/config/configView.ts';
+import { defaultMeshConfig, defaultMeshNetworks, mergeMeshConfig } from '../../../../src/core/config/mesh/meshconfig.ts';
+import { kindProblems } from '../../../../src/core/validation/kindProblems.ts';
+import { KIALI_CATALOG, KialiContext, buildCheck, fullMessage, kialiDescriptor, runKialiPack } from '../../../../src/core/analysis/packs/kiali/index.ts';
 import {
   filterByHost,
   getHost,
@@ -15,10 +15,10 @@ import {
   hostString,
   hostWithinWildcardHost,
   KubeServiceHosts,
-} from '../../../src/core/analysis/packs/kiali/hosts.ts';
-import { gatewayMultiMatchChecker, hostnameMatcher } from '../../../src/core/analysis/packs/kiali/gateways/multiMatch.ts';
-import { gatewaySelectorChecker } from '../../../src/core/analysis/packs/kiali/gateways/selector.ts';
-import { matchPortNameWithValidProtocols } from '../../../src/core/analysis/packs/kiali/services/portMapping.ts';
+} from '../../../../src/core/analysis/packs/kiali/hosts.ts';
+import { gatewayMultiMatchChecker, hostnameMatcher } from '../../../../src/core/analysis/packs/kiali/gateways/multiMatch.ts';
+import { gatewaySelectorChecker } from '../../../../src/core/analysis/packs/kiali/gateways/selector.ts';
+import { matchPortNameWithValidProtocols } from '../../../../src/core/analysis/packs/kiali/services/portMapping.ts';
 
 const ID = 'svc.cluster.local';
 
