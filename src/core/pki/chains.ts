@@ -117,7 +117,8 @@ async function linkChecks(
       ? {
           name: 'issuer may sign',
           status: 'ok',
-          detail: pf.version === 1 ? 'v1 trust anchor (accepted by Go as a root)' : 'CA:TRUE' + (pf.keyUsage.present ? ', keyCertSign' : ''),
+          detail:
+            pf.version === 1 ? 'v1 trust anchor (accepted by Go as a root)' : 'CA:TRUE' + (pf.keyUsage.usages.includes('keyCertSign') ? ', keyCertSign' : ''),
         }
       : { name: 'issuer may sign', status: 'fail', detail: mayProblems.join('; ') },
   );
