@@ -210,6 +210,12 @@ describe('may the issuer sign', () => {
     expect(d.view.go.ok).toBe(false);
     expect(check(d.view, l, 'issuer may sign')?.detail).toBe('v3 without BasicConstraints; not a CA, used as an intermediate');
     expect(linkOf(d.view, l).status).toBe('fail');
+    // Go refuses the chain (unknown authority) because of that link; the path still reaches the
+    // trusted root, whose own issuer is not missing: the failing link is the finding, not an
+    // incomplete chain.
+    expect(d.view.path[d.view.path.length - 1]).toBe(id(r0));
+    expect(ids(d)).toContain('ISSUER_NOT_CA');
+    expect(ids(d)).not.toContain('CHAIN_INCOMPLETE');
   });
 
   // x509.go CheckSignatureFrom: `parent.KeyUsage != 0 && parent.KeyUsage&KeyUsageCertSign == 0`
