@@ -346,6 +346,7 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
       {
         format,
         defaultNamespace: selectedNamespace,
+        includePlaceholders: bool(args, 'no-placeholders') !== true,
         ...(!allNamespaces && namespaceFlag ? { namespaceFilter: namespaceFlag } : {}),
         ...(meshConfigText !== undefined ? { meshConfigText } : {}),
         ...(meshNetworksText !== undefined ? { meshNetworksText } : {}),

@@ -25,6 +25,8 @@ export interface KialiPackOptions {
   namespaceFilter?: string;
   meshConfigText?: string;
   meshNetworksText?: string;
+  /** Assume the ingress gateway Istio's default chart installs when the files run none (as `analyze` does; off with --no-placeholders). */
+  includePlaceholders?: boolean;
   shown: (level: Level) => boolean;
   fails: (level: Level) => boolean;
 }
@@ -43,7 +45,7 @@ export interface KialiFindingLine {
 /** Runs the pack over the files; returns the findings in file, then object, then path order. */
 export function kialiFindings(
   files: readonly InputFile[],
-  o: Pick<KialiPackOptions, 'defaultNamespace' | 'meshConfigText' | 'meshNetworksText'>,
+  o: Pick<KialiPackOptions, 'defaultNamespace' | 'meshConfigText' | 'meshNetworksText' | 'includePlaceholders'>,
 ): KialiFindingLine[] {
   const model = new WorkspaceModel(kindProblems);
   model.update(
@@ -55,7 +57,7 @@ export function kialiFindings(
   const store = new ResourceStore(resources, {
     mode: 'cli',
     defaultNamespace: o.defaultNamespace,
-    includePlaceholders: false,
+    includePlaceholders: o.includePlaceholders ?? true,
     deriveWorkloads: false,
     meshConfig: mesh.meshConfig,
     meshNetworks: mesh.meshNetworks,

@@ -54,4 +54,22 @@ ${MESH}`;
     await expect(cli(['analyze', '--pack', 'nope', '-'], { stdin: MESH })).resolves.toMatchObject({ code: 64 });
     await expect(cli(['analyze', '--pack', 'kiali', '-o', 'yaml', '-'], { stdin: MESH })).resolves.toMatchObject({ code: 64 });
   });
+
+  it('a Gateway selecting the assumed ingress gateway is not unmatched (KIA0302 only with --no-placeholders)', async () => {
+    // Kiali's SelectorChecker flags a selector no workload matches; in a cluster the ingress
+    // gateway the workbench assumes would run and match istio=ingressgateway.
+    const gw = `apiVersion: networking.istio.io/v1
+kind: Gateway
+metadata: {name: gw, namespace: shop}
+spec:
+  selector: {istio: ingressgateway}
+  servers:
+  - port: {number: 80, name: http, protocol: HTTP}
+    hosts: ['*']
+`;
+    const assumed = await cli(['analyze', '--pack', 'kiali', '-'], { stdin: gw });
+    expect(assumed.stdout).not.toContain('KIA0302');
+    const none = await cli(['analyze', '--pack', 'kiali', '--no-placeholders', '-'], { stdin: gw });
+    expect(none.stdout).toContain('Warning [KIA0302] (Gateway shop/gw spec/selector)');
+  });
 });

@@ -188,6 +188,14 @@ export class KialiContext {
     return this.list(KINDS.Pod);
   }
 
+  /**
+   * Pods the workbench assumes or derives (the assumed ingress gateway, controllers' pods): a live
+   * cluster runs them, so Kiali there would see what they select.
+   */
+  get assumedPods(): readonly Resource[] {
+    return this.once('assumedPods', () => this.view.list(KINDS.Pod).filter((r) => r.synthetic !== undefined));
+  }
+
   get deployments(): readonly Resource[] {
     return this.list(KINDS.Deployment);
   }
