@@ -1,11 +1,7 @@
 // `mesh-workbench analyze --pack kiali`: Kiali's validations (KIA codes) on the files, offline,
 // instead of Istio's analyzers. One line per finding, or JSON; exit 79 at --failure-threshold.
 import type { Level } from '../core/document/types.ts';
-import { WorkspaceModel } from '../core/document/workspaceModel.ts';
-import { kindProblems } from '../core/validation/kindProblems.ts';
-import { ResourceStore } from '../core/config/store.ts';
-import { configView } from '../core/config/configView.ts';
-import { meshInputsFromResources } from '../core/config/mesh/fromWorkspace.ts';
+import { loadMesh } from '../core/meshLoader.ts';
 import { runKialiPack, type KialiSeverity } from '../core/analysis/packs/kiali/index.ts';
 import { UsageError } from './args.ts';
 import type { InputFile } from './files.ts';
@@ -47,23 +43,18 @@ export function kialiFindings(
   files: readonly InputFile[],
   o: Pick<KialiPackOptions, 'defaultNamespace' | 'meshConfigText' | 'meshNetworksText' | 'includePlaceholders'>,
 ): KialiFindingLine[] {
-  const model = new WorkspaceModel(kindProblems);
-  model.update(
+  const { view } = loadMesh(
     files.map((f) => ({ path: f.name, text: f.text })),
-    [],
+    {
+      defaultNamespace: o.defaultNamespace,
+      includePlaceholders: o.includePlaceholders ?? true,
+      deriveWorkloads: false,
+      ...(o.meshConfigText !== undefined ? { meshConfigText: o.meshConfigText } : {}),
+      ...(o.meshNetworksText !== undefined ? { meshNetworksText: o.meshNetworksText } : {}),
+    },
   );
-  const resources = model.resources();
-  const mesh = meshInputsFromResources(resources, { meshConfigText: o.meshConfigText, meshNetworksText: o.meshNetworksText });
-  const store = new ResourceStore(resources, {
-    mode: 'cli',
-    defaultNamespace: o.defaultNamespace,
-    includePlaceholders: o.includePlaceholders ?? true,
-    deriveWorkloads: false,
-    meshConfig: mesh.meshConfig,
-    meshNetworks: mesh.meshNetworks,
-  });
   const out: KialiFindingLine[] = [];
-  for (const v of runKialiPack(configView(store)))
+  for (const v of runKialiPack(view))
     for (const c of v.checks)
       out.push({
         level: kialiLevel(c.severity),
