@@ -12,6 +12,9 @@ import { useEditorUi } from '../state/analysis.ts';
 import { useWorkspace } from '../state/workspace.ts';
 import { startFirstResultsGate } from '../state/firstResults.ts';
 import './app.css';
+import './chrome.css';
+import './sharing.css';
+import './views.css';
 
 installDebugHook();
 registerBuiltinCommands();

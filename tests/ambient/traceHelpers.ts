@@ -62,3 +62,48 @@ export const one = (r: TraceResult, pred: (h: TraceHop) => boolean): TraceHop =>
   expect(l.length, JSON.stringify(r.hops.map((h) => h.text))).toBe(1);
   return l[0]!;
 };
+
+// Shapes the trace-fact tests (traceFacts, traceHops) build meshes from.
+export const waypoint = (namespace: string, name = 'waypoint', waypointFor?: string) => ({
+  apiVersion: 'gateway.networking.k8s.io/v1',
+  kind: 'Gateway',
+  metadata: { name, namespace, labels: waypointFor ? { 'istio.io/waypoint-for': waypointFor } : {} },
+  spec: { gatewayClassName: 'istio-waypoint', listeners: [{ name: 'mesh', port: 15008, protocol: 'HBONE' }] },
+});
+export const se = (name: string, namespace: string, spec: object, labels: Record<string, string> = {}) => ({
+  apiVersion: 'networking.istio.io/v1',
+  kind: 'ServiceEntry',
+  metadata: { name, namespace, labels },
+  spec,
+});
+export const peerAuthn = (name: string, namespace: string, mode: string) => ({
+  apiVersion: 'security.istio.io/v1',
+  kind: 'PeerAuthentication',
+  metadata: { name, namespace },
+  spec: { mtls: { mode } },
+});
+
+export const decided = (r: TraceResult, component?: string) =>
+  one(r, (h) => h.decision !== undefined && (component === undefined || h.component === component));
+
+export const AMB_LABELS = { 'istio.io/dataplane-mode': 'ambient' };
+export const WP_LABELS = { 'istio.io/dataplane-mode': 'ambient', 'istio.io/use-waypoint': 'waypoint' };
+export const CLIENT_ID = 'spiffe://cluster.local/ns/a/sa/client';
+export const SERVER_ID = 'spiffe://cluster.local/ns/a/sa/server';
+export const WP_ID = 'spiffe://cluster.local/ns/a/sa/waypoint';
+// Built inside each test (never at load time).
+export const base = () => [
+  ns('a', AMB_LABELS),
+  pod('a', 'client', '10.0.0.1'),
+  pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+  svc('a', 'server', '10.96.0.2'),
+];
+export const withWaypoint = (ports?: object[]) => [
+  ns('a', WP_LABELS),
+  pod('a', 'client', '10.0.0.1'),
+  pod('a', 'server', '10.0.0.2', { node: 'n2' }),
+  svc('a', 'server', '10.96.0.2', ports ? { ports } : {}),
+  waypoint('a'),
+];
+export const wpPolicy = (name: string, spec: object) =>
+  ap(name, 'a', { targetRefs: [{ kind: 'Gateway', group: 'gateway.networking.k8s.io', name: 'waypoint' }], ...spec });

@@ -3,7 +3,19 @@ import { KINDS } from '../../document/kinds.ts';
 import { applicablePolicies, effectiveMtls, evaluateL4 } from '../authz.ts';
 import { evaluateEnvoy } from '../envoyAuthz.ts';
 import type { PolicyCheck } from './request.ts';
-import { type Tracer, type Delivery, ztunnelAt, podOfWorkload, portOf, wlName, sidecarPolicies, envoyChecks, l4Checks, chainFor, requestWords } from './tracer.ts';
+import {
+  type Tracer,
+  type Delivery,
+  ztunnelAt,
+  podOfWorkload,
+  portOf,
+  wlName,
+  sidecarPolicies,
+  envoyChecks,
+  l4Checks,
+  chainFor,
+  requestWords,
+} from './tracer.ts';
 
 /** The destination side: the arriving connection at the chosen workload. */
 export function deliver(t: Tracer, d: Delivery): void {
