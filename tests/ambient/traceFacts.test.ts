@@ -8,7 +8,7 @@
 // every hop names who acts, the port, the identities, the policies and the verdict. Hop texts are our
 // own prose: tests assert the facts a text must carry (names, ports, verdicts), never whole sentences.
 import { describe, expect, it } from 'vitest';
-import { type TraceResult } from '../../src/core/ambient/trace.ts';
+import type { TraceResult } from '../../src/core/ambient/trace.ts';
 import {
   ap,
   ns,
