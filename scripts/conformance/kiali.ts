@@ -14,7 +14,15 @@ import { configView } from '../../src/core/config/configView.ts';
 import { KINDS } from '../../src/core/document/kinds.ts';
 import { isObj, stringMap } from '../../src/core/document/read.ts';
 import { defaultMeshConfig, defaultMeshNetworks } from '../../src/core/config/mesh/meshconfig.ts';
-import { KialiContext, kialiChecker, type KialiContextOverrides, type KialiValidation, type KialiCheck } from '../../src/core/analysis/packs/kiali/index.ts';
+import {
+  KialiContext,
+  kialiChecker,
+  type KialiContextOverrides,
+  type KialiNamespaceOverride,
+  type KialiWorkloadFlags,
+  type KialiValidation,
+  type KialiCheck,
+} from '../../src/core/analysis/packs/kiali/index.ts';
 import type { CaseResult } from './types.ts';
 import { casesIn } from './parts.ts';
 
@@ -67,14 +75,23 @@ export function kialiCases(root: string): KialiCase[] {
 /**
  * The case's context as overrides. What Kiali's tests leave at Go's zero value is set as they
  * do: no ALLOW_ANY, auto-mTLS off (the README: Kiali's tests default it to false), no control
- * plane. Without `namespaces`, the known namespaces are the Namespace objects of the files.
+ * plane. Without `namespaces`, the known namespaces are the Namespace objects of the files and
+ * those `namespaceInfo` describes. `kialiWorkload` gives the flags of the case's workload.
  */
 export function overridesOf(c: KialiCase, namespaceObjects: readonly string[]): KialiContextOverrides {
   const ctx = c.context;
   const kialiConfig = (ctx.kialiConfig ?? {}) as Record<string, unknown>;
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+  const namespaceInfo = namespaceInfoOf(ctx.namespaceInfo);
   return {
-    namespaces: 'namespaces' in ctx ? (ctx.namespaces === null ? null : strings(ctx.namespaces)) : namespaceObjects,
+    namespaces:
+      'namespaces' in ctx
+        ? ctx.namespaces === null
+          ? null
+          : strings(ctx.namespaces)
+        : [...new Set([...namespaceObjects, ...Object.keys(namespaceInfo ?? {})])],
+    ...(namespaceInfo ? { namespaceInfo } : {}),
+    ...(isObj(ctx.kialiWorkload) ? { workloads: { [`${c.object.namespace}/${c.object.name}`]: workloadFlagsOf(ctx.kialiWorkload) } } : {}),
     identityDomain: typeof ctx.identityDomain === 'string' ? ctx.identityDomain : 'svc.cluster.local',
     policyAllowAny: ctx.policyAllowAny === true,
     enableAutoMtls: ctx.enableAutoMtls === true,
@@ -93,6 +110,37 @@ export function overridesOf(c: KialiCase, namespaceObjects: readonly string[]): 
       : {}),
     ...(Array.isArray(ctx.knownTrustDomains) ? { knownTrustDomains: strings(ctx.knownTrustDomains) } : {}),
     skipWildcardGatewayHosts: kialiConfig['kiali_feature_flags.validations.skip_wildcard_gateway_hosts'] === true,
+  };
+}
+
+/**
+ * `context.namespaceInfo` (one Namespace model, or a list of them) as overrides: the labels
+ * when given (null is the Go test's nil map, i.e. the Namespace object's), IsAmbient as the Go
+ * test set it (unset is Go's false), IsControlPlane when given (else `controlPlaneNamespaces`).
+ */
+function namespaceInfoOf(v: unknown): Record<string, KialiNamespaceOverride> | undefined {
+  const list = Array.isArray(v) ? v : isObj(v) ? [v] : [];
+  if (list.length === 0) return undefined;
+  const out: Record<string, KialiNamespaceOverride> = {};
+  for (const ns of list) {
+    if (!isObj(ns) || typeof ns.name !== 'string') continue;
+    out[ns.name] = {
+      isAmbient: ns.isAmbient === true,
+      ...(typeof ns.isControlPlane === 'boolean' ? { isControlPlane: ns.isControlPlane } : {}),
+      ...(isObj(ns.labels) ? { labels: stringMap(ns.labels) } : {}),
+    };
+  }
+  return out;
+}
+
+/** `context.kialiWorkload`: the flags the Go test set on the workload, the others at Go's zero value. */
+function workloadFlagsOf(v: Record<string, unknown>): KialiWorkloadFlags {
+  return {
+    isAmbient: v.isAmbient === true,
+    istioSidecar: v.istioSidecar === true,
+    waypointWorkloads: Array.isArray(v.waypointWorkloads)
+      ? v.waypointWorkloads.map((w) => (isObj(w) ? `${String(w.namespace ?? '')}/${String(w.name ?? '')}` : String(w)))
+      : [],
   };
 }
 

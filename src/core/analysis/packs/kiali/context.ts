@@ -4,10 +4,11 @@
 // cannot know (which namespaces are accessible, Kiali's own config) can be overridden.
 import { KINDS } from '../../../document/kinds.ts';
 import type { Resource } from '../../../document/types.ts';
-import { arr, isObj, str, stringMap, type Obj } from '../../../document/read.ts';
+import { arr, has, isObj, str, stringMap, type Obj } from '../../../document/read.ts';
 import type { ConfigView } from '../../../config/configView.ts';
 import { serviceEntry, virtualService } from '../../../config/api/networking.ts';
 import { KubeServiceHosts, serviceEntryHostnames } from './hosts.ts';
+import { DATAPLANE_MODE_AMBIENT, DATAPLANE_MODE_LABEL } from '../../../config/wellKnown.ts';
 
 /** Inputs a workspace cannot hold; each one given replaces what would be derived. */
 export interface KialiContextOverrides {
@@ -40,6 +41,37 @@ export interface KialiContextOverrides {
   rootNamespaces?: Readonly<Record<string, string>>;
   /** istiod's PILOT_SCOPE_GATEWAY_TO_NAMESPACE (gateway selectors only match their namespace); default false. */
   gatewayToNamespace?: boolean;
+  /**
+   * Kiali's Namespace model per namespace name: its labels, IsAmbient and IsControlPlane. By
+   * default the labels of the Namespace object, IsControlPlane from `controlPlaneNamespaces`,
+   * and IsAmbient as Kiali sets it (see KialiContext.namespaceInfo).
+   */
+  namespaceInfo?: Readonly<Record<string, KialiNamespaceOverride>>;
+  /** Kiali's workload flags per workload (`namespace/name`); by default derived from its pods (see workloadModel.ts). */
+  workloads?: Readonly<Record<string, Partial<KialiWorkloadFlags>>>;
+}
+
+/** The flags Kiali computes for a workload (models.Workload), see workloadModel.ts. */
+export interface KialiWorkloadFlags {
+  isAmbient: boolean;
+  istioSidecar: boolean;
+  /** The waypoints capturing the workload, as `namespace/name`. */
+  waypointWorkloads: readonly string[];
+}
+
+export interface KialiNamespaceOverride {
+  labels?: Readonly<Record<string, string>>;
+  isAmbient?: boolean;
+  isControlPlane?: boolean;
+}
+
+/** Kiali's Namespace model (models.Namespace) of a namespace it knows. */
+export interface KialiNamespace {
+  name: string;
+  labels: Readonly<Record<string, string>>;
+  /** Namespace.IsAmbient: labelled `istio.io/dataplane-mode=ambient`, or a control plane of a cluster running ztunnel. */
+  isAmbient: boolean;
+  isControlPlane: boolean;
 }
 
 /** Kiali's workload: a controller (or a bare pod) and its pod template's labels. */
@@ -93,6 +125,8 @@ export class KialiContext {
   readonly knownTrustDomains: readonly string[];
   readonly gatewayApiClasses: readonly string[];
   private readonly serviceAccountOverrides: Readonly<Record<string, readonly string[]>> | undefined;
+  private readonly namespaceOverrides: Readonly<Record<string, KialiNamespaceOverride>>;
+  private readonly workloadOverrides: Readonly<Record<string, Partial<KialiWorkloadFlags>>>;
   private cache = new Map<string, unknown>();
 
   constructor(view: ConfigView, overrides: KialiContextOverrides = {}) {
@@ -112,6 +146,8 @@ export class KialiContext {
     this.knownTrustDomains = overrides.knownTrustDomains ?? [mesh.trustDomain, ...(mesh.trustDomainAliases ?? [])];
     this.serviceAccountOverrides = overrides.serviceAccounts;
     this.gatewayApiClasses = overrides.gatewayApiClasses ?? ['istio', ...view.list(KINDS.GatewayClass).map((c) => c.name)];
+    this.namespaceOverrides = overrides.namespaceInfo ?? {};
+    this.workloadOverrides = overrides.workloads ?? {};
   }
 
   private once<T>(key: string, build: () => T): T {
@@ -268,11 +304,43 @@ export class KialiContext {
   /**
    * Kiali's models.Namespaces.GetNamespace: a known namespace, with the labels of its Namespace
    * object (none when the workspace lacks it); undefined for a namespace Kiali does not know.
+   * IsAmbient is what Kiali's namespace service sets: the `istio.io/dataplane-mode=ambient`
+   * label, except that a control-plane namespace is Ambient when the cluster runs ztunnel.
    */
-  namespaceInfo(name: string): { name: string; labels: Readonly<Record<string, string>> } | undefined {
+  namespaceInfo(name: string): KialiNamespace | undefined {
     if (!(this.namespaces ?? []).includes(name)) return undefined;
-    const ns = this.list(KINDS.Namespace).find((n) => n.name === name);
-    return { name, labels: ns?.labels ?? {} };
+    return this.once(`namespace:${name}`, () => {
+      const o = has(this.namespaceOverrides, name) ? this.namespaceOverrides[name] : undefined;
+      const ns = this.list(KINDS.Namespace).find((n) => n.name === name);
+      const labels = o?.labels ?? ns?.labels ?? {};
+      const isControlPlane = o?.isControlPlane ?? this.isControlPlane(name);
+      const isAmbient = o?.isAmbient ?? ((isControlPlane && this.runsZtunnel) || labels[DATAPLANE_MODE_LABEL] === DATAPLANE_MODE_AMBIENT);
+      return { name, labels, isAmbient, isControlPlane };
+    });
+  }
+
+  /** Kiali's Namespaces: every namespace it knows, as namespaceInfo gives it. */
+  get kialiNamespaces(): readonly KialiNamespace[] {
+    return (this.namespaces ?? []).map((n) => this.namespaceInfo(n) as KialiNamespace);
+  }
+
+  /** Ambient is installed: a ztunnel DaemonSet or pod is in the workspace. */
+  private get runsZtunnel(): boolean {
+    return this.once('runsZtunnel', () =>
+      [KINDS.DaemonSet, KINDS.Pod].some((k) => this.view.list(k).some((r) => r.labels.app === 'ztunnel' || (k === KINDS.DaemonSet && r.name === 'ztunnel'))),
+    );
+  }
+
+  /** The workload flags the overrides give for a workload (none when they give none). */
+  workloadFlagOverrides(w: KialiWorkload): Partial<KialiWorkloadFlags> {
+    const key = `${w.namespace}/${w.name}`;
+    const o = has(this.workloadOverrides, key) ? this.workloadOverrides[key] : undefined;
+    return o ? Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) : {};
+  }
+
+  /** A value computed once per context (what checkers share, such as workload models). */
+  memo<T>(key: string, build: () => T): T {
+    return this.once(`memo:${key}`, build);
   }
 
   workloadsIn(namespace: string): readonly KialiWorkload[] {

@@ -43,9 +43,11 @@ import { gatewayClassChecker } from './k8sgateways/gatewayClass.ts';
 import { referenceGrantNamespaceChecker } from './k8sreferencegrants/namespace.ts';
 import { duplicateLabelsChecker } from './workloadgroups/duplicateLabels.ts';
 import { requestAuthenticationMultiMatchChecker, sidecarSelectorMultiMatchChecker } from './common/multiMatchSelector.ts';
+import { ambientPolicyChecker } from './ambientPolicy.ts';
+import { ambientWorkloadChecker } from './ambient/ambientWorkload.ts';
 
 export type { KialiCheck, KialiChecker, KialiObjectRef, KialiSeverity, KialiValidation } from './types.ts';
-export { KialiContext, type KialiContextOverrides } from './context.ts';
+export { KialiContext, type KialiContextOverrides, type KialiNamespace, type KialiNamespaceOverride, type KialiWorkloadFlags } from './context.ts';
 export { KIALI_CATALOG, type KialiCheckDescriptor } from './catalog.ts';
 export { buildCheck, fullMessage, kialiDescriptor, kialiFieldPath } from './messages.ts';
 
@@ -92,6 +94,8 @@ export const KIALI_CHECKERS: readonly KialiChecker[] = [
   duplicateLabelsChecker,
   sidecarSelectorMultiMatchChecker,
   requestAuthenticationMultiMatchChecker,
+  ambientPolicyChecker,
+  ambientWorkloadChecker,
 ];
 
 const BY_NAME = new Map(KIALI_CHECKERS.map((c) => [c.name, c]));
