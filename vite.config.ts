@@ -52,8 +52,8 @@ function contentSecurityPolicy(): Plugin {
  * Modules the worker's analysis gets a stand-in for, which the host loads the real one of on
  * demand (src/worker/host.ts): the CEL library (celLib.lazy.ts, before a run with a rule only
  * CEL can judge) and certificate parsing (credential.lazy.ts, before a run with a Secret),
- * see src/worker/libGates.ts; the quick fixes (after the first diagnostics) and istioctl
- * mode's reader (before a run in that mode). The worker's first chunk then holds only what
+ * see src/worker/libGates.ts; the quick fixes (after the first diagnostics), istioctl
+ * mode's reader (before a run in that mode) and the Kiali pack (after the first diagnostics). The worker's first chunk then holds only what
  * diagnostics need. `importers` limits a swap to the modules under a folder, or one module
  * (the queries keep the real ones).
  */
@@ -73,6 +73,11 @@ const STAND_INS = [
   {
     real: projectFile('./src/core/analysis/istioctlMode.ts'),
     standIn: projectFile('./src/worker/istioctl.lazy.ts'),
+    importers: projectFile('./src/core/workspace.ts'),
+  },
+  {
+    real: projectFile('./src/core/analysis/packs/kiali/diagnostics.ts'),
+    standIn: projectFile('./src/worker/kiali.lazy.ts'),
     importers: projectFile('./src/core/workspace.ts'),
   },
   {

@@ -15,10 +15,12 @@ import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts'
 import { gatherFiles, InputError, type InputFile } from './files.ts';
 import { InputTooLargeError, readCapped } from './readCapped.ts';
 import { PARSER_CODES } from '../core/document/parse.ts';
+
+/** Analyzer packs `--pack` can add. */
+const PACKS = ['kiali'] as const;
 import { decodeFileBytes } from '../core/document/encoding.ts';
 import { goDurationError } from '../core/go/duration.ts';
 import { addingFilesError, meshValidationLog, skipWarning, withIstioctlDocs, type IstioctlReport } from '../core/analysis/istioctlMode.ts';
-import { PACKS, printKialiPack } from './kialiPack.ts';
 
 /** Parser notices about the app's editor (large-file mode), which mean nothing in the CLI. */
 const EDITOR_NOTICES: ReadonlySet<string> = new Set([PARSER_CODES.largeFile]);
@@ -83,7 +85,7 @@ export const ANALYZE_FLAGS: FlagSpec[] = [
     long: 'pack',
     kind: 'string',
     arg: 'name',
-    help: "Run an analyzer pack instead of Istio's analyzers: kiali (Kiali's validations, KIA codes).\nPrints -o log or -o json; Kiali's 'unknown' severity is Info.",
+    help: "Also run an analyzer pack: kiali (Kiali's validations, KIA codes, beside istioctl's).\nKiali's 'unknown' severity is Info; Kiali's default ignore (KIA1301) applies.",
   },
   { long: 'no-placeholders', kind: 'bool', help: "Don't assume istioctl's placeholder ingress gateway Pod and Service in istio-system." },
   { long: 'use-kube', short: 'k', kind: 'bool', help: 'Only --use-kube=false is supported: mesh-workbench analyzes files offline.' },
@@ -296,7 +298,7 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
 
   // Warnings about flag values go to stderr first, as istioctl does.
   // (istioctl warns only about unknown message codes, and says nothing of unknown analyzers.)
-  for (const w of parseSuppressions(suppressItems, (c) => messageByCode(c) !== undefined).warnings) {
+  for (const w of parseSuppressions(suppressItems, (c) => messageByCode(c) !== undefined || (str(args, 'pack') === 'kiali' && /^KIA\d{4}$/.test(c))).warnings) {
     if (!istioctlMode || w.startsWith('Supplied message code ')) io.stderr(`Warning: ${w}\n`);
   }
   const analyzerNames = list(args, 'analyzer');
@@ -341,21 +343,6 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   if (pack !== undefined) {
     if (!(PACKS as readonly string[]).includes(pack)) throw new UsageError(`unknown analyzer pack "${pack}" (known: ${PACKS.join(', ')})`);
     if (istioctlMode) throw new UsageError('--pack cannot be combined with --istioctl');
-    const failed = printKialiPack(
-      files,
-      {
-        format,
-        defaultNamespace: selectedNamespace,
-        includePlaceholders: bool(args, 'no-placeholders') !== true,
-        ...(!allNamespaces && namespaceFlag ? { namespaceFilter: namespaceFlag } : {}),
-        ...(meshConfigText !== undefined ? { meshConfigText } : {}),
-        ...(meshNetworksText !== undefined ? { meshNetworksText } : {}),
-        shown: (level) => atOrAbove(level, outputThreshold),
-        fails: (level) => atOrAbove(level, failureThreshold),
-      },
-      io.stdout,
-    );
-    return failed ? EXIT_ISSUES : EXIT_OK;
   }
 
   const settings: AnalysisSettings = {
@@ -364,6 +351,7 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     analyzers: analyzerNames,
     includePlaceholders: bool(args, 'no-placeholders') !== true,
     defaultNamespace: selectedNamespace,
+    kiali: pack === 'kiali',
   };
   if (!allNamespaces && namespaceFlag) settings.namespaceFilter = namespaceFlag;
   if (istioctlMode) {

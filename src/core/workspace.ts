@@ -20,6 +20,7 @@ import { absentKinds, partitionByInputs, type SkippedAnalyzer } from './analysis
 import { configView, type ConfigView } from './config/configView.ts';
 import { assumedGatewayClassesNote } from './config/gatewayApi/builtins.ts';
 import { kindProblems } from './validation/kindProblems.ts';
+import { isKialiCode, kialiDiagnostics } from './analysis/packs/kiali/diagnostics.ts';
 
 export interface WorkspaceResult {
   diagnostics: Diagnostic[];
@@ -186,7 +187,8 @@ export class WorkspaceAnalyzer {
     }
     const store = this.store;
     const index = this.index;
-    const suppressions = parseSuppressions(settings.suppressions, (c) => messageByCode(c) !== undefined);
+    const kiali = settings.kiali === true && !istioctl;
+    const suppressions = parseSuppressions(settings.suppressions, (c) => messageByCode(c) !== undefined || (kiali && isKialiCode(c)));
     // istioctl matches each -S resource as written: the legacy `name.namespace` form then matches nothing.
     if (istioctl) suppressions.rules = suppressions.rules.filter((r) => r.pattern === r.raw.slice(r.raw.indexOf('=') + 1).trim());
     let lastYield = performance.now();
@@ -223,6 +225,15 @@ export class WorkspaceAnalyzer {
     this.readView = undefined;
     // What the API server would refuse, which istioctl never reports (settings.schemaFindings).
     if (!settings.schemaFindings) diagnostics = diagnostics.filter((d) => d.code !== OWN_MESSAGES.ApiServerRejects.code);
+    // The Kiali pack (KIA codes), over the same mesh, once istioctl's messages are known.
+    if (kiali) {
+      const pack = kialiDiagnostics(configView(store, index), (f, i) => this.model.document(f, i), diagnostics, {
+        suppressions: suppressions.rules,
+        namespaceFilter: settings.namespaceFilter,
+        ...(settings.kialiIgnore ? { ignore: settings.kialiIgnore } : {}),
+      });
+      diagnostics = [...pack.istio, ...pack.kiali];
+    }
     if (options.fixes === true) this.attachFixes(diagnostics);
     const problems = (settings.schemaFindings ? this.model.problems() : this.model.problems().filter((d) => d.code !== PARSER_CODES.duplicateKey)).sort(
       byFileAndLine,

@@ -11,6 +11,8 @@ export interface UserSettings {
   suppressions: string[];
   /** Analyze as istioctl analyze --use-kube=false does (AnalysisSettings.mode 'istioctl'). */
   istioctlMode: boolean;
+  /** Run the Kiali pack (KIA codes) beside Istio's analyzers; never in istioctl mode. */
+  kialiPack: boolean;
 }
 
 export interface ProblemFilters {
@@ -55,7 +57,7 @@ export interface AnalysisState {
   toggleLevel(level: Level): void;
 }
 
-export const defaultUserSettings = (): UserSettings => ({ includePlaceholders: true, suppressions: [], istioctlMode: false });
+export const defaultUserSettings = (): UserSettings => ({ includePlaceholders: true, suppressions: [], istioctlMode: false, kialiPack: true });
 
 export const useAnalysis = create<AnalysisState>()((set) => ({
   diagnostics: [],
@@ -86,7 +88,12 @@ export const useAnalysis = create<AnalysisState>()((set) => ({
 }));
 
 export function toAnalysisSettings(u: UserSettings): AnalysisSettings {
-  const base = { ...defaultAnalysisSettings(), includePlaceholders: u.includePlaceholders, suppressions: [...u.suppressions] };
+  const base = {
+    ...defaultAnalysisSettings(),
+    includePlaceholders: u.includePlaceholders,
+    suppressions: [...u.suppressions],
+    kiali: u.kialiPack && !u.istioctlMode,
+  };
   // istioctl never reports what only the API server refuses.
   return u.istioctlMode ? { ...base, mode: 'istioctl', schemaFindings: false } : base;
 }

@@ -75,6 +75,7 @@ function restoreSettings(): void {
       includePlaceholders: typeof s.includePlaceholders === 'boolean' ? s.includePlaceholders : d.includePlaceholders,
       suppressions: Array.isArray(s.suppressions) ? s.suppressions.filter((x) => typeof x === 'string') : d.suppressions,
       istioctlMode: typeof s.istioctlMode === 'boolean' ? s.istioctlMode : d.istioctlMode,
+      kialiPack: typeof s.kialiPack === 'boolean' ? s.kialiPack : d.kialiPack,
     },
   });
 }

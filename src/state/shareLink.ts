@@ -28,6 +28,7 @@ export function openShareLink(hash: string): boolean {
     includePlaceholders: s.includePlaceholders ?? d.includePlaceholders,
     suppressions: [...(s.suppressions ?? d.suppressions)],
     istioctlMode: s.istioctlMode ?? d.istioctlMode,
+    kialiPack: s.kialiPack ?? d.kialiPack,
   };
   useAnalysis.setState({ settings: { ...settings, suppressions: [...settings.suppressions] } });
   useSelections.getState().replace(state.view?.selections ?? {});
@@ -88,6 +89,7 @@ export async function copySharedToMyWorkspaces(): Promise<boolean> {
         includePlaceholders: review.settings.includePlaceholders,
         suppressions: [...review.settings.suppressions],
         istioctlMode: review.settings.istioctlMode,
+        kialiPack: review.settings.kialiPack,
       },
       selections: useSelections.getState().selections,
       ...(review.before ? { baseline: { files: review.before, pinnedAt: Date.now() } } : {}),

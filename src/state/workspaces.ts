@@ -104,6 +104,7 @@ function apply(w: Pick<idb.StoredWorkspace, 'files' | 'openTabs' | 'active' | 's
         includePlaceholders: typeof s?.includePlaceholders === 'boolean' ? s.includePlaceholders : d.includePlaceholders,
         suppressions: Array.isArray(s?.suppressions) ? s.suppressions.filter((x) => typeof x === 'string') : d.suppressions,
         istioctlMode: typeof s?.istioctlMode === 'boolean' ? s.istioctlMode : d.istioctlMode,
+        kialiPack: typeof s?.kialiPack === 'boolean' ? s.kialiPack : d.kialiPack,
       },
     });
     useSelections.getState().replace(w.selections ?? {});

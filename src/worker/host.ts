@@ -15,6 +15,8 @@
 //   the CEL and certificate libraries before a run whose resources could need them
 //   (libGates.ts), istioctl mode's reader before a run in that mode, the quick fixes before
 //   the first fixes, and all of them after the first result. None is in the first chunk.
+// - The Kiali pack (when its toggle is on) loads after a result without it is posted; the
+//   analysis then runs again (from its caches) with the pack.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import type { Diagnostic, Resource } from '../core/document/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
@@ -22,6 +24,7 @@ import { celLibrary } from './celLib.lazy.ts';
 import { credentials } from './credential.lazy.ts';
 import { fixes } from './fixes.lazy.ts';
 import { istioctlMode } from './istioctl.lazy.ts';
+import { kialiPack } from './kiali.lazy.ts';
 import { resourcesNeedCel, resourcesNeedPki, resourcesNeedXds } from './libGates.ts';
 import { envoyFilterReachModule } from './envoyFilterReach.lazy.ts';
 import { applyTextChanges } from './textChanges.ts';
@@ -50,6 +53,8 @@ export interface HostOptions {
   xds?: LazyLib;
   /** istioctl mode's reader (default: istioctl.lazy.ts, which the worker build gives workspace.ts). */
   istioctl?: LazyLib;
+  /** The Kiali pack (default: kiali.lazy.ts, which the worker build gives workspace.ts). */
+  kiali?: LazyLib;
   /** Load the query module and the libraries once the first result is posted (default true). */
   preload?: boolean;
   /**
@@ -142,6 +147,7 @@ export class AnalysisHost {
   private readonly fixes: LazyLib;
   private readonly istioctl: LazyLib;
   private readonly xds: LazyLib;
+  private readonly kiali: LazyLib;
 
   constructor(
     private readonly post: (msg: FromWorker) => void,
@@ -152,6 +158,7 @@ export class AnalysisHost {
     this.fixes = options.fixes ?? fixes;
     this.istioctl = options.istioctl ?? istioctlMode;
     this.xds = options.xds ?? envoyFilterReachModule;
+    this.kiali = options.kiali ?? kialiPack;
   }
 
   /** Handles one message from the page; never throws. */
@@ -325,7 +332,10 @@ export class AnalysisHost {
           this.applyPending();
           this.post({ type: 'started', version });
           this.stateVersion = version;
-          const result = await this.analyzer.run(this.settings, {
+          // Without the Kiali pack until it is loaded (below): the first diagnostics never wait for it.
+          const withKiali = this.settings.kiali === true && this.kiali.loaded();
+          const settings = this.settings.kiali === true && !withKiali ? { ...this.settings, kiali: false } : this.settings;
+          const result = await this.analyzer.run(settings, {
             canceled: () => this.latestVersion !== version || this.cancelRequested,
             yieldEveryMs: this.options.yieldEveryMs ?? 8,
             yieldToEventLoop,
@@ -369,6 +379,15 @@ export class AnalysisHost {
           }
           this.resultPosted = true;
           this.preload();
+          if (this.settings.kiali === true && !withKiali && this.latestVersion === version) {
+            try {
+              await this.track(this.kiali.load());
+              // The same texts again, now with the pack (the analyzers' results come from cache).
+              if (this.latestVersion === version && this.settings.kiali === true) this.runRequested = true;
+            } catch {
+              // The chunk did not arrive: the next edit tries again.
+            }
+          }
         } catch (e) {
           this.rebuild = true;
           this.lastFailure = errorText(e);

@@ -77,7 +77,12 @@ describe('review mode', () => {
     expect(useWorkspace.getState().active).toBe('other.yaml');
     // The link's settings stay as it carried them.
     useAnalysis.getState().setSettings({ suppressions: [] });
-    expect(useAnalysis.getState().settings).toEqual({ includePlaceholders: false, suppressions: ['IST0102=Namespace default'], istioctlMode: false });
+    expect(useAnalysis.getState().settings).toEqual({
+      includePlaceholders: false,
+      suppressions: ['IST0102=Namespace default'],
+      istioctlMode: false,
+      kialiPack: true,
+    });
   });
 
   it('quick fixes and suppression annotations do nothing', async () => {
@@ -128,6 +133,6 @@ describe('review mode', () => {
       { path: 'other.yaml', text: OTHER },
     ]);
     expect(saved?.openTabs).not.toContain('extra.yaml');
-    expect(saved?.settings).toEqual({ includePlaceholders: false, suppressions: ['IST0102=Namespace default'], istioctlMode: false });
+    expect(saved?.settings).toEqual({ includePlaceholders: false, suppressions: ['IST0102=Namespace default'], istioctlMode: false, kialiPack: true });
   });
 });

@@ -63,7 +63,14 @@ describe('the title follows the open workspace', () => {
     expect(
       titleName(
         { mode: 'review', currentName: 'Staging' },
-        { review: { title: 'Prod ingress', redacted: [], files: [], settings: { includePlaceholders: false, suppressions: [], istioctlMode: false } } },
+        {
+          review: {
+            title: 'Prod ingress',
+            redacted: [],
+            files: [],
+            settings: { includePlaceholders: false, suppressions: [], istioctlMode: false, kialiPack: true },
+          },
+        },
       ),
     ).toBe('Prod ingress');
     expect(titleName({ mode: 'review', currentName: 'Staging' }, { review: null })).toBe('Shared workspace');

@@ -22,6 +22,16 @@ export interface AnalysisSettings {
    * (its reader's kinds, the analyzers it skips, no schema findings; see istioctlMode.ts).
    */
   mode: 'workbench' | 'istioctl';
+  /**
+   * Run the Kiali pack (KIA codes) beside Istio's analyzers. Off by default (the CLI's
+   * `--pack kiali` and the app's toggle turn it on); never in istioctl mode.
+   */
+  kiali?: boolean;
+  /**
+   * KIA codes dropped everywhere, as Kiali's `kiali_feature_flags.validations.ignore` does.
+   * Undefined: Kiali's own default (KIA1301).
+   */
+  kialiIgnore?: readonly string[];
 }
 
 export function defaultAnalysisSettings(): AnalysisSettings {

@@ -132,6 +132,8 @@ export interface Diagnostic {
   /** The message is about a pod we derived from this controller (`Deployment ns/name`). */
   derivedFrom?: string;
   source: 'analyzer' | 'parser';
+  /** Codes of another tool's checks reporting the same problem here (Kiali's, for an IST message). */
+  alsoReportedAs?: string[];
   /**
    * Editor quick fixes computed after analysis (best first). Not part of istioctl's output:
    * the formatters never print it.

@@ -18,6 +18,7 @@
 //   view       { file?, line?, diagnostic?: { code, file, line? }, selections?: { panel: value } }
 //   settings   { includePlaceholders?: boolean, suppressions?: string[], istioctlMode?: boolean }
 //              (istioctlMode is written only when true, so other links read as before)
+//              kialiPack?: boolean (written only when false: the pack is on unless turned off)
 //   title      string
 //   redacted   { file: string, line: number, what: string }[]
 //   hasBefore  true                           the link has a "before" side (maybe empty)
@@ -106,6 +107,8 @@ export interface ShareSettings {
   suppressions?: string[];
   /** Analyze as istioctl analyze --use-kube=false (absent: false). */
   istioctlMode?: boolean;
+  /** Run the Kiali pack (absent: true). */
+  kialiPack?: boolean;
 }
 
 export interface ShareState {
@@ -167,8 +170,9 @@ function metaJson(state: ShareState): Uint8Array | undefined {
   if (state.openTabs?.length) meta.openTabs = state.openTabs;
   if (state.view && Object.keys(state.view).length > 0) meta.view = state.view;
   if (state.settings) {
-    const { istioctlMode, ...rest } = state.settings;
-    meta.settings = istioctlMode ? state.settings : rest;
+    const { istioctlMode, kialiPack, ...rest } = state.settings;
+    const written = istioctlMode ? { ...rest, istioctlMode } : rest;
+    meta.settings = kialiPack === false ? { ...written, kialiPack: false } : written;
   }
   if (state.title) meta.title = state.title;
   if (state.redacted?.length) meta.redacted = state.redacted;
@@ -539,6 +543,8 @@ function readSettings(v: unknown): ShareSettings | undefined {
   if (typeof placeholders === 'boolean') out.includePlaceholders = placeholders;
   const istioctlMode = own(v, 'istioctlMode');
   if (typeof istioctlMode === 'boolean') out.istioctlMode = istioctlMode;
+  const kialiPack = own(v, 'kialiPack');
+  if (typeof kialiPack === 'boolean') out.kialiPack = kialiPack;
   const sup = own(v, 'suppressions');
   if (Array.isArray(sup)) {
     if (sup.length > MAX_SUPPRESSIONS) tooMany(sup.length, MAX_SUPPRESSIONS, 'suppressions');

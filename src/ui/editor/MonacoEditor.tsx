@@ -62,15 +62,22 @@ function severity(level: Diagnostic['level']): monaco.MarkerSeverity {
 }
 
 /**
- * Marker text and link: the message, then (for analyzer messages) our explanation; the code
- * links to Istio's page about it. The hover renders them in that order.
+ * Marker text and link: the message, then (for analyzer messages) our explanation, or for a
+ * Kiali finding the Kiali check that made it; an istioctl message Kiali also gives names the
+ * KIA code. The code links to Istio's (or Kiali's) page about it. The hover renders them in
+ * that order.
  */
 function markerDetails(d: Diagnostic): Pick<monaco.editor.IMarkerData, 'message' | 'code' | 'source'> {
-  const description = d.source === 'analyzer' ? messageByCode(d.code)?.description : undefined;
+  const kialiCheck = d.analyzer?.startsWith('kiali ') ? d.analyzer.slice('kiali '.length) : undefined;
+  const description = d.source === 'analyzer' && !kialiCheck ? messageByCode(d.code)?.description : undefined;
+  const notes: string[] = [];
+  if (description) notes.push(description);
+  if (kialiCheck) notes.push(`Kiali's check ${kialiCheck}, from the Kiali pack (turn it off under Assumed inputs in the inspector).`);
+  if (d.alsoReportedAs?.length) notes.push(`Kiali reports this too, as ${d.alsoReportedAs.join(', ')}.`);
   return {
-    message: description ? `${d.message}\n\n${description}` : d.message,
+    message: [d.message, ...notes].join('\n\n'),
     code: d.docUrl ? { value: d.code, target: monaco.Uri.parse(d.docUrl) } : d.code,
-    source: d.source === 'analyzer' ? 'istio' : 'mesh-workbench',
+    source: kialiCheck ? 'kiali' : d.source === 'analyzer' ? 'istio' : 'mesh-workbench',
   };
 }
 

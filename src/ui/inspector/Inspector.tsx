@@ -70,6 +70,7 @@ function Assumptions() {
   const assumptions = useAnalysis((s) => s.assumptions);
   const includePlaceholders = useAnalysis((s) => s.settings.includePlaceholders);
   const istioctlMode = useAnalysis((s) => s.settings.istioctlMode);
+  const kialiPack = useAnalysis((s) => s.settings.kialiPack);
   // A shared link carries its settings (read-only): the reader sees what it was shared with.
   const readOnly = useWorkspace((s) => s.readOnly);
   return (
@@ -98,6 +99,19 @@ function Assumptions() {
         <span>
           istioctl file mode: report exactly what <code>istioctl analyze --use-kube=false</code> reports (no Pods, Services, Namespaces, Nodes or Secrets read
           from the files, the analyzers that need them skipped, no schema findings)
+        </span>
+      </label>
+      <label className="checkbox">
+        <input
+          type="checkbox"
+          checked={kialiPack && !istioctlMode}
+          disabled={readOnly || istioctlMode}
+          data-testid="kiali-pack"
+          onChange={(e) => useAnalysis.getState().setSettings({ kialiPack: e.target.checked })}
+        />
+        <span>
+          Kiali's checks: report Kiali's validations (KIA codes) beside istioctl's, as a live Kiali would show them
+          {istioctlMode ? ' (off in istioctl file mode)' : ''}
         </span>
       </label>
       {assumptions.length === 0 ? (

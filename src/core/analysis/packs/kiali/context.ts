@@ -8,7 +8,10 @@ import { arr, has, isObj, str, stringMap, type Obj } from '../../../document/rea
 import type { ConfigView } from '../../../config/configView.ts';
 import { serviceEntry, virtualService } from '../../../config/api/networking.ts';
 import { KubeServiceHosts, serviceEntryHostnames } from './hosts.ts';
+import { selectorMatches } from '../../../config/labels.ts';
 import { DATAPLANE_MODE_AMBIENT, DATAPLANE_MODE_LABEL } from '../../../config/wellKnown.ts';
+import { waypointInfrastructure } from '../../../config/waypoints.ts';
+import { builtinGatewayClasses } from '../../../config/gatewayApi/builtins.ts';
 
 /** Inputs a workspace cannot hold; each one given replaces what would be derived. */
 export interface KialiContextOverrides {
@@ -145,12 +148,23 @@ export class KialiContext {
     this.rootNamespaceOverrides = overrides.rootNamespaces;
     this.knownTrustDomains = overrides.knownTrustDomains ?? [mesh.trustDomain, ...(mesh.trustDomainAliases ?? [])];
     this.serviceAccountOverrides = overrides.serviceAccounts;
-    this.gatewayApiClasses = overrides.gatewayApiClasses ?? ['istio', ...view.list(KINDS.GatewayClass).map((c) => c.name)];
+    // Kiali (cache.go GatewayAPIClasses) discovers the cluster's GatewayClasses whose controller
+    // is istio.io's: the ones istiod's class controller creates, and any the files add.
+    this.gatewayApiClasses = overrides.gatewayApiClasses ?? [
+      ...new Set([
+        ...builtinGatewayClasses().keys(),
+        ...view
+          .list(KINDS.GatewayClass)
+          .filter((c) => str(isObj(c.body.spec) ? c.body.spec.controllerName : undefined).startsWith('istio.io'))
+          .map((c) => c.name),
+      ]),
+    ];
     this.namespaceOverrides = overrides.namespaceInfo ?? {};
     this.workloadOverrides = overrides.workloads ?? {};
   }
 
-  private once<T>(key: string, build: () => T): T {
+  /** A value built once per context (per analysis run): indexes the checkers share. */
+  once<T>(key: string, build: () => T): T {
     if (!this.cache.has(key)) this.cache.set(key, build());
     return this.cache.get(key) as T;
   }
@@ -190,6 +204,11 @@ export class KialiContext {
       const names = new Set<string>();
       for (const sa of this.list(KINDS.ServiceAccount)) names.add(`${sa.namespace}/${sa.name}`);
       for (const ns of this.namespaces ?? []) names.add(`${ns}/default`);
+      // istiod's deployment controller creates a ServiceAccount for each waypoint it deploys.
+      for (const p of waypointInfrastructure(this.view, this.view.list(KINDS.Pod)).pods) {
+        const sa = str(isObj(p.body.spec) ? p.body.spec.serviceAccountName : undefined);
+        if (sa !== '') names.add(`${p.namespace}/${sa}`);
+      }
       for (const ws of this.workloadsPerNamespace.values())
         for (const w of ws) {
           const spec = isObj(w.resource.body.spec) ? w.resource.body.spec : {};
@@ -345,5 +364,48 @@ export class KialiContext {
 
   workloadsIn(namespace: string): readonly KialiWorkload[] {
     return this.workloadsPerNamespace.get(namespace) ?? [];
+  }
+
+  /**
+   * The items of `namespace` whose labels `selector` matches, in the items' order. Indexed once
+   * per run (`key` names the list) by namespace and label, so a checker that selects for every
+   * object of a large mesh looks at the few candidates sharing the selector's first label.
+   */
+  selectIn<T>(
+    key: string,
+    items: readonly T[],
+    nsOf: (t: T) => string,
+    labelsOf: (t: T) => Readonly<Record<string, string>>,
+    namespace: string,
+    selector: Readonly<Record<string, string>>,
+  ): T[] {
+    const index = this.once(`select:${key}`, () => {
+      const byNs = new Map<string, T[]>();
+      const byLabel = new Map<string, T[]>();
+      const push = (m: Map<string, T[]>, k: string, t: T) => {
+        const l = m.get(k);
+        if (l) l.push(t);
+        else m.set(k, [t]);
+      };
+      for (const t of items) {
+        const ns = nsOf(t);
+        push(byNs, ns, t);
+        for (const [k, v] of Object.entries(labelsOf(t))) push(byLabel, `${ns}\u0000${k}\u0000${v}`, t);
+      }
+      return { byNs, byLabel };
+    });
+    const first = Object.entries(selector)[0];
+    const candidates = first ? index.byLabel.get(`${namespace}\u0000${first[0]}\u0000${first[1]}`) : index.byNs.get(namespace);
+    return (candidates ?? []).filter((t) => selectorMatches(selector, labelsOf(t)));
+  }
+
+  /** Every workload, namespace by namespace. */
+  get workloads(): readonly KialiWorkload[] {
+    return this.once('workloadList', () => [...this.workloadsPerNamespace.values()].flat());
+  }
+
+  /** The Service `namespace/name`, if the files hold it. */
+  service(namespace: string, name: string): Resource | undefined {
+    return this.once('servicesByKey', () => new Map(this.services.map((s) => [`${s.namespace}/${s.name}`, s] as const).reverse())).get(`${namespace}/${name}`);
   }
 }

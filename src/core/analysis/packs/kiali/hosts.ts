@@ -69,6 +69,22 @@ export function filterByHost(host: string, hostNamespace: string, serviceName: s
   );
 }
 
+/**
+ * Every (service name, namespace) for which filterByHost(host, hostNamespace, …) holds, as
+ * candidates to look up in an index (each is checked with filterByHost itself): the host with
+ * its own namespace, and the host (also without `.svc` or `.<identityDomain>`) split at each dot.
+ */
+export function filterByHostCandidates(host: string, hostNamespace: string, identityDomain: string): Array<[string, string]> {
+  const out: Array<[string, string]> = [[host, hostNamespace]];
+  const splits = (h: string) => {
+    for (let i = h.indexOf('.'); i >= 0; i = h.indexOf('.', i + 1)) out.push([h.slice(0, i), h.slice(i + 1)]);
+  };
+  splits(host);
+  if (host.endsWith('.svc')) splits(host.slice(0, -'.svc'.length));
+  if (host.endsWith(`.${identityDomain}`)) splits(host.slice(0, -(identityDomain.length + 1)));
+  return out.filter(([svc, ns]) => filterByHost(host, hostNamespace, svc, ns, identityDomain));
+}
+
 /** kubernetes.HostWithinWildcardHost: `*` holds everything, `*.suffix` the names ending in `.suffix`. */
 export function hostWithinWildcardHost(subdomain: string, wildcardDomain: string): boolean {
   if (wildcardDomain === '*') return true;

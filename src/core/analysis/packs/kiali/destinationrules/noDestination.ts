@@ -12,7 +12,7 @@ import { destinationRule, virtualService } from '../../../../config/api/networki
 import { appLabelOf, type KialiContext } from '../context.ts';
 import { objectChecker } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { filterByHost, getHost, hasMatchingServiceEntries, hostString, isWildcard, parseTwoPartHost, type KialiHost } from '../hosts.ts';
+import { filterByHostCandidates, getHost, hasMatchingServiceEntries, hostString, isWildcard, parseTwoPartHost, type KialiHost } from '../hosts.ts';
 import type { KialiCheck } from '../types.ts';
 
 function hasMatchingService(ctx: KialiContext, host: KialiHost, itemNamespace: string): boolean {
@@ -26,10 +26,19 @@ function hasMatchingService(ctx: KialiContext, host: KialiHost, itemNamespace: s
 function hasMatchingWorkload(ctx: KialiContext, host: KialiHost, subsetLabels: Readonly<Record<string, string>>): boolean {
   if (isWildcard(host)) return true;
   const [localSvc, localNs] = parseTwoPartHost(host);
-  const svc = ctx.services.find((s) => s.name === localSvc && s.namespace === localNs);
+  const svc = ctx.service(localNs, localSvc);
   const selector = svc && isObj(svc.body.spec) ? stringMap(svc.body.spec.selector) : {};
   if (Object.keys(selector).length > 0) {
-    return ctx.workloadsIn(localNs).some((w) => selectorMatches(selector, w.labels) && selectorMatches(subsetLabels, w.labels));
+    return ctx
+      .selectIn(
+        'workloads',
+        ctx.workloads,
+        (w) => w.namespace,
+        (w) => w.labels,
+        localNs,
+        selector,
+      )
+      .some((w) => selectorMatches(subsetLabels, w.labels));
   }
   // Without a Service selector, Kiali looks at the endpoints of every ServiceEntry.
   for (const se of ctx.serviceEntries) {
@@ -39,26 +48,41 @@ function hasMatchingWorkload(ctx: KialiContext, host: KialiHost, subsetLabels: R
   return false;
 }
 
+/**
+ * The route destinations naming a subset, as isSubsetReferenced compares them for DRs of one
+ * namespace: subset, service and namespace of the route host parsed in that namespace → the
+ * namespaces of the VirtualServices holding such a route. Built once per run and namespace.
+ */
+function routeSubsets(ctx: KialiContext, drNamespace: string): Map<string, Set<string>> {
+  return ctx.once(`kiali:routeSubsets:${drNamespace}`, () => {
+    const out = new Map<string, Set<string>>();
+    for (const vs of ctx.virtualServices) {
+      const spec = virtualService(vs);
+      for (const routes of [spec.http, spec.tcp, spec.tls])
+        for (const rule of routes)
+          for (const { destination } of rule.route) {
+            if (!destination) continue;
+            const routeHost = getHost(destination.host, drNamespace, ctx.namespaces, ctx.identityDomain);
+            const key = `${destination.subset}\u0000${routeHost.service}\u0000${routeHost.namespace}`;
+            let namespaces = out.get(key);
+            if (!namespaces) out.set(key, (namespaces = new Set()));
+            namespaces.add(vs.namespace);
+          }
+    }
+    return out;
+  });
+}
+
 /** Some route (http, tcp or tls) of some VirtualService sends to this DR host's subset, by Kiali's comparison. */
 function isSubsetReferenced(ctx: KialiContext, dr: Resource, drHostName: string, subset: string): boolean {
-  for (const vs of ctx.virtualServices) {
-    const spec = virtualService(vs);
-    for (const routes of [spec.http, spec.tcp, spec.tls]) {
-      for (const rule of routes) {
-        for (const { destination } of rule.route) {
-          if (!destination) continue;
-          // Kiali names these the other way round: the route's host is parsed in the DR's
-          // namespace, the DR's host in the VirtualService's.
-          const routeHost = getHost(destination.host, dr.namespace, ctx.namespaces, ctx.identityDomain);
-          const ruleHost = getHost(drHostName, vs.namespace, ctx.namespaces, ctx.identityDomain);
-          if (
-            filterByHost(hostString(ruleHost), ruleHost.namespace, routeHost.service, routeHost.namespace, ctx.identityDomain) &&
-            destination.subset === subset
-          )
-            return true;
-        }
-      }
-    }
+  const routes = routeSubsets(ctx, dr.namespace);
+  const vsNamespaces = ctx.once('kiali:vsNamespaces', () => [...new Set(ctx.virtualServices.map((vs) => vs.namespace))]);
+  for (const vsNamespace of vsNamespaces) {
+    // Kiali names these the other way round: the route's host is parsed in the DR's
+    // namespace, the DR's host in the VirtualService's.
+    const ruleHost = getHost(drHostName, vsNamespace, ctx.namespaces, ctx.identityDomain);
+    for (const [svc, ns] of filterByHostCandidates(hostString(ruleHost), ruleHost.namespace, ctx.identityDomain))
+      if (routes.get(`${subset}\u0000${svc}\u0000${ns}`)?.has(vsNamespace)) return true;
   }
   return false;
 }

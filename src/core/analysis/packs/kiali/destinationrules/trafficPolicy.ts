@@ -13,19 +13,33 @@ import { hostString, parseHost } from '../hosts.ts';
 import type { KialiChecker } from '../types.ts';
 import { destinationRuleHasMtlsEnabled, isNonLocalMtlsForServiceEnabled } from './multiMatch.ts';
 
-function sameHostDestinationRules(dr: Resource, mtlsDrs: readonly Resource[], all: readonly Resource[], identityDomain: string): Resource[] {
+/** DRs with mTLS enabled by their host as written, each with its place in `all` (to keep Kiali's order). */
+type MtlsByHost = Map<string, Array<{ r: Resource; at: number }>>;
+
+function mtlsByHost(all: readonly Resource[]): MtlsByHost {
+  const out: MtlsByHost = new Map();
+  all.forEach((r, at) => {
+    if (!destinationRuleHasMtlsEnabled(r)) return;
+    const h = hostOf(r);
+    out.set(h, [...(out.get(h) ?? []), { r, at }]);
+  });
+  return out;
+}
+
+const hostOf = (r: Resource) => str(isObj(r.body.spec) ? r.body.spec.host : '');
+
+function sameHostDestinationRules(dr: Resource, mtlsDrs: readonly Resource[], byHost: MtlsByHost, identityDomain: string): Resource[] {
   const out: Resource[] = [];
-  const host = (r: Resource) => str(isObj(r.body.spec) ? r.body.spec.host : '');
-  const drHost = parseHost(host(dr), dr.namespace, identityDomain);
+  const drHost = parseHost(hostOf(dr), dr.namespace, identityDomain);
   for (const m of mtlsDrs) {
-    const mHost = parseHost(host(m), dr.namespace, identityDomain);
+    const mHost = parseHost(hostOf(m), dr.namespace, identityDomain);
     if (mHost.service === '*.local' || (mHost.cluster === drHost.cluster && mHost.namespace === drHost.namespace)) out.push(m);
   }
-  for (const e of all) {
-    if (e.name === dr.name && e.namespace === dr.namespace) continue;
-    const h = host(e);
-    if (destinationRuleHasMtlsEnabled(e) && (h === `*.${drHost.namespace}.${drHost.cluster}` || h === hostString(drHost))) out.push(e);
-  }
+  // The other DRs, in order, with mTLS enabled for the namespace's wildcard host or this host.
+  const wildcard = `*.${drHost.namespace}.${drHost.cluster}`;
+  const exact = hostString(drHost);
+  const hits = [...(byHost.get(wildcard) ?? []), ...(exact !== wildcard ? (byHost.get(exact) ?? []) : [])].sort((a, b) => a.at - b.at);
+  for (const { r } of hits) if (!(r.name === dr.name && r.namespace === dr.namespace)) out.push(r);
   return out;
 }
 
@@ -44,9 +58,10 @@ export const trafficPolicyChecker: KialiChecker = {
     const results = new GroupResults();
     const all = ctx.destinationRules;
     const mtlsDrs = all.filter((dr) => isNonLocalMtlsForServiceEnabled(dr, ctx.identityDomain));
+    const byHost = mtlsByHost(all);
     const done = new Set<string>();
     for (const dr of all) {
-      const same = sameHostDestinationRules(dr, mtlsDrs, all, ctx.identityDomain);
+      const same = sameHostDestinationRules(dr, mtlsDrs, byHost, ctx.identityDomain);
       if (same.length === 0 || hasTlsSettings(dr) || done.has(dr.key)) continue;
       done.add(dr.key);
       results.add(

@@ -7,7 +7,6 @@
 import { KINDS } from '../../../../document/kinds.ts';
 import type { Resource } from '../../../../document/types.ts';
 import { arr, isObj, str, stringMap, type Obj } from '../../../../document/read.ts';
-import { selectorMatches } from '../../../../config/labels.ts';
 import type { KialiContext } from '../context.ts';
 import { objectChecker } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
@@ -85,7 +84,14 @@ export const portMappingChecker = objectChecker('services.PortMappingChecker', K
   const ports = arr(spec.ports).map(obj);
   const selector = stringMap(spec.selector);
   const checks: KialiCheck[] = [];
-  const pods = ctx.pods.filter((p) => p.namespace === svc.namespace && selectorMatches(selector, p.labels));
+  const pods = ctx.selectIn(
+    'pods',
+    ctx.pods,
+    (p) => p.namespace,
+    (p) => p.labels,
+    svc.namespace,
+    selector,
+  );
   const inMesh = pods.every(podHasSidecar) || pods.some(podAmbient);
   if (inMesh) {
     ports.forEach((sp, i) => {
@@ -97,7 +103,14 @@ export const portMappingChecker = objectChecker('services.PortMappingChecker', K
   }
   if (ctx.isControlPlane(svc.namespace) || isWaypoint(svc.labels) || isGateway(svc.labels)) return { checks, valid: checks.length === 0 };
   if (Object.keys(selector).length > 0) {
-    const deployment = ctx.deployments.find((d) => d.namespace === svc.namespace && selectorMatches(selector, d.labels));
+    const deployment = ctx.selectIn(
+      'deployments',
+      ctx.deployments,
+      (d) => d.namespace,
+      (d) => d.labels,
+      svc.namespace,
+      selector,
+    )[0];
     if (deployment) {
       const exposed = containerPorts(deployment);
       ports.forEach((sp, i) => {

@@ -7,7 +7,7 @@ import { destinationRule, virtualService } from '../../../../config/api/networki
 import type { KialiContext } from '../context.ts';
 import { objectChecker } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { filterByHost, getHost, hostString, hostWithinWildcardHost, type KialiHost } from '../hosts.ts';
+import { filterByHostCandidates, getHost, hostString, hostWithinWildcardHost, type KialiHost } from '../hosts.ts';
 import type { KialiCheck } from '../types.ts';
 
 /** models.DestinationRuleSubsets as VirtualServiceChecker.prepareSubsetMap builds it: DR host (FQDN) → subset → parsed DR host. */
@@ -24,18 +24,32 @@ export function destinationRuleSubsets(ctx: KialiContext): Map<string, Map<strin
   return out;
 }
 
+/**
+ * The DR subsets indexed for lookup: by subset, service and namespace of the DR's parsed host
+ * (what filterByHost compares), and the wildcard DR hosts by subset. Built once per run.
+ */
+function subsetIndex(ctx: KialiContext): { exact: Set<string>; wildcards: Map<string, string[]> } {
+  return ctx.once('kiali:subsetIndex', () => {
+    const exact = new Set<string>();
+    const wildcards = new Map<string, string[]>();
+    for (const [drHostStr, subsets] of destinationRuleSubsets(ctx))
+      for (const [subset, drHost] of subsets) {
+        exact.add(`${subset}\u0000${drHost.service}\u0000${drHost.namespace}`);
+        if (drHostStr.startsWith('*')) wildcards.set(subset, [...(wildcards.get(subset) ?? []), drHostStr]);
+      }
+    return { exact, wildcards };
+  });
+}
+
 export const subsetPresenceChecker = objectChecker('virtualservices.SubsetPresenceChecker', KINDS.VirtualService, ['KIA1107'], (ctx, vs) => {
-  const drSubsets = destinationRuleSubsets(ctx);
+  const index = subsetIndex(ctx);
+  // Some DR defines the subset for a host FilterByHost matches, or for a wildcard host holding it.
   const present = (host: string, subset: string): boolean => {
     const vsHost = getHost(host, vs.namespace, ctx.namespaces, ctx.identityDomain);
     const vsHostStr = hostString(vsHost);
-    for (const [drHostStr, subsets] of drSubsets) {
-      const drHost = subsets.get(subset);
-      if (!drHost) continue;
-      if (filterByHost(vsHostStr, vsHost.namespace, drHost.service, drHost.namespace, ctx.identityDomain)) return true;
-      if (hostWithinWildcardHost(vsHostStr, drHostStr)) return true;
-    }
-    return false;
+    for (const [svc, ns] of filterByHostCandidates(vsHostStr, vsHost.namespace, ctx.identityDomain))
+      if (index.exact.has(`${subset}\u0000${svc}\u0000${ns}`)) return true;
+    return (index.wildcards.get(subset) ?? []).some((drHostStr) => hostWithinWildcardHost(vsHostStr, drHostStr));
   };
   const spec = virtualService(vs);
   const checks: KialiCheck[] = [];
