@@ -8,7 +8,7 @@ import { locateResourceField, type DocumentLookup } from '../../render.ts';
 import { friendlyName } from '../../origin.ts';
 import { suppressedBySettings, type Suppression } from '../../suppress.ts';
 import { KIALI_DEFAULT_IGNORE, stripIgnoredChecks } from './ignore.ts';
-import { runKialiPack } from './index.ts';
+import { KIALI_CHECKERS, runKialiPack } from './index.ts';
 import type { KialiContextOverrides } from './context.ts';
 import type { KialiSeverity } from './types.ts';
 import { kialiDescriptor } from './messages.ts';
@@ -85,7 +85,10 @@ export function kialiDiagnostics(
   istio: readonly Diagnostic[],
   o: KialiDiagnosticsOptions = {},
 ): { kiali: Diagnostic[]; istio: Diagnostic[] } {
-  const validations = stripIgnoredChecks(runKialiPack(view, o.overrides ?? {}), o.ignore ?? KIALI_DEFAULT_IGNORE);
+  const ignore = o.ignore ?? KIALI_DEFAULT_IGNORE;
+  // A checker whose every code is ignored could only add checks that are dropped: not run.
+  const checkers = KIALI_CHECKERS.filter((c) => c.codes.some((code) => !ignore.includes(code)));
+  const validations = stripIgnoredChecks(runKialiPack(view, o.overrides ?? {}, checkers, { findingsOnly: true }), ignore);
   const kiali: Diagnostic[] = [];
   const alsoAs = new Map<Diagnostic, string[]>();
   for (const v of validations) {

@@ -109,11 +109,18 @@ export function kialiChecker(name: string): KialiChecker | undefined {
  * IstioValidations.MergeValidations does: the checks add up, and an object stays valid only
  * when every checker found it valid.
  */
-export function runKialiPack(view: ConfigView, overrides: KialiContextOverrides = {}, checkers: readonly KialiChecker[] = KIALI_CHECKERS): KialiValidation[] {
+export function runKialiPack(
+  view: ConfigView,
+  overrides: KialiContextOverrides = {},
+  checkers: readonly KialiChecker[] = KIALI_CHECKERS,
+  /** `findingsOnly`: leave out the validations without checks (what the editor shows; `valid` flags are then partial). */
+  o: { findingsOnly?: boolean } = {},
+): KialiValidation[] {
   const ctx = new KialiContext(view, overrides);
   const merged = new Map<string, KialiValidation>();
   for (const checker of checkers) {
     for (const v of checker.run(ctx)) {
+      if (o.findingsOnly && v.checks.length === 0) continue;
       const key = `${v.object.group}/${v.object.kind}/${v.object.namespace}/${v.object.name}`;
       const prev = merged.get(key);
       if (!prev) merged.set(key, { ...v, checks: [...v.checks], references: [...(v.references ?? [])] });

@@ -68,6 +68,9 @@ export interface MtlsStatusInput {
   services?: readonly Resource[];
 }
 
+/** The first DR's mode for a host, per DR list (lists are per run and never change). */
+const FIRST_DR_MODE = new WeakMap<readonly Resource[], Map<string, string>>();
+
 /** mtls.MtlsStatus. */
 export class MtlsStatus {
   private readonly allowPermissive: boolean;
@@ -91,11 +94,18 @@ export class MtlsStatus {
   }
 
   private firstDestinationRuleMode(host: string): string {
+    // Asked for the same hosts over and over (once per policy checked): remembered per DR list.
+    let known = FIRST_DR_MODE.get(this.drs);
+    if (!known) FIRST_DR_MODE.set(this.drs, (known = new Map()));
+    const hit = known.get(host);
+    if (hit !== undefined) return hit;
+    let mode = '';
     for (const dr of this.drs) {
-      const mode = destinationRuleModeForHost(dr, host);
-      if (mode !== '') return mode;
+      mode = destinationRuleModeForHost(dr, host);
+      if (mode !== '') break;
     }
-    return '';
+    known.set(host, mode);
+    return mode;
   }
 
   /** The mTLS status of the workloads the matching labels select. */

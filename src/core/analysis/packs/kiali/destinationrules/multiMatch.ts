@@ -40,19 +40,32 @@ export const destinationRuleMultiMatchChecker: KialiChecker = {
     };
     // FQDN host → subset name (`~` = every subset) → the rules that define it.
     const seen = new Map<string, Map<string, Resource[]>>();
+    // Only equal hosts or wildcards overlap: a plain host looks at its own key and the wildcard
+    // keys, in the order they were seen (a wildcard host still looks at every key).
+    const order = new Map<string, number>();
+    const wildcardKeys: string[] = [];
+    const overlapping = (host: string): Iterable<[string, Map<string, Resource[]>]> => {
+      if (host.startsWith('*')) return seen;
+      const keys = [...(seen.has(host) ? [host] : []), ...wildcardKeys].sort((x, y) => (order.get(x) as number) - (order.get(y) as number));
+      return keys.map((k) => [k, seen.get(k) as Map<string, Resource[]>] as [string, Map<string, Resource[]>]);
+    };
     for (const dr of ctx.destinationRules) {
       if (isNonLocalMtlsForServiceEnabled(dr, ctx.identityDomain)) continue;
       const spec = destinationRule(dr);
       const host = hostString(getHost(spec.host, dr.namespace, ctx.namespaces, ctx.identityDomain));
       const subsets = spec.subsets.length > 0 ? spec.subsets.map((s) => s.name) : ['~'];
-      for (const [hostKey, existing] of seen) {
+      for (const [hostKey, existing] of overlapping(host)) {
         if (!hostsOverlap(host, hostKey)) continue;
         if (subsets.length === 1 && subsets[0] === '~') for (const rules of existing.values()) for (const r of rules) addError(dr, r);
         for (const r of existing.get('~') ?? []) addError(dr, r);
         for (const s of subsets) for (const r of existing.get(s) ?? []) addError(dr, r);
       }
       let bySubset = seen.get(host);
-      if (!bySubset) seen.set(host, (bySubset = new Map()));
+      if (!bySubset) {
+        seen.set(host, (bySubset = new Map()));
+        order.set(host, order.size);
+        if (host.startsWith('*')) wildcardKeys.push(host);
+      }
       for (const s of subsets) bySubset.set(s, [...(bySubset.get(s) ?? []), dr]);
     }
     return results.list();

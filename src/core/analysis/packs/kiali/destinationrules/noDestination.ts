@@ -12,13 +12,18 @@ import { destinationRule, virtualService } from '../../../../config/api/networki
 import { appLabelOf, type KialiContext } from '../context.ts';
 import { objectChecker } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { filterByHostCandidates, getHost, hasMatchingServiceEntries, hostString, isWildcard, parseTwoPartHost, type KialiHost } from '../hosts.ts';
+import { filterByHost, getHost, hasMatchingServiceEntries, hostString, isWildcard, parseTwoPartHost, type KialiHost } from '../hosts.ts';
 import type { KialiCheck } from '../types.ts';
 
 function hasMatchingService(ctx: KialiContext, host: KialiHost, itemNamespace: string): boolean {
   if (isWildcard(host)) return true;
   const [localSvc, localNs] = parseTwoPartHost(host);
-  if (localNs === itemNamespace && ctx.workloadsIn(localNs).some((w) => appLabelOf(w.labels) === localSvc)) return true;
+  const apps = ctx.once('kiali:appsByNamespace', () => {
+    const out = new Map<string, Set<string | undefined>>();
+    for (const [ns, ws] of ctx.workloadsPerNamespace) out.set(ns, new Set(ws.map((w) => appLabelOf(w.labels))));
+    return out;
+  });
+  if (localNs === itemNamespace && apps.get(localNs)?.has(localSvc)) return true;
   if (hasMatchingServiceEntries(hostString(host), ctx.serviceEntryHosts)) return true;
   return ctx.kubeServiceHosts.isValidForNamespace(hostString(host), itemNamespace);
 }
@@ -48,25 +53,29 @@ function hasMatchingWorkload(ctx: KialiContext, host: KialiHost, subsetLabels: R
   return false;
 }
 
+/** The text before a name's first dot (all of it without one). */
+const firstLabel = (host: string) => host.split('.', 1)[0] as string;
+
 /**
- * The route destinations naming a subset, as isSubsetReferenced compares them for DRs of one
- * namespace: subset, service and namespace of the route host parsed in that namespace → the
- * namespaces of the VirtualServices holding such a route. Built once per run and namespace.
+ * Route destinations by subset and the first label of their host → the host as written and the
+ * namespace of its VirtualService. Built once per run. A route can only match a DR host with the
+ * same first label: getHost keeps a name's first label as the service's, and filterByHost
+ * compares the service with the other name up to a dot.
  */
-function routeSubsets(ctx: KialiContext, drNamespace: string): Map<string, Set<string>> {
-  return ctx.once(`kiali:routeSubsets:${drNamespace}`, () => {
-    const out = new Map<string, Set<string>>();
+function routeSubsets(ctx: KialiContext): Map<string, Array<{ host: string; vsNamespace: string }>> {
+  return ctx.once('kiali:routeSubsets', () => {
+    const out = new Map<string, Array<{ host: string; vsNamespace: string }>>();
     for (const vs of ctx.virtualServices) {
       const spec = virtualService(vs);
       for (const routes of [spec.http, spec.tcp, spec.tls])
         for (const rule of routes)
           for (const { destination } of rule.route) {
             if (!destination) continue;
-            const routeHost = getHost(destination.host, drNamespace, ctx.namespaces, ctx.identityDomain);
-            const key = `${destination.subset}\u0000${routeHost.service}\u0000${routeHost.namespace}`;
-            let namespaces = out.get(key);
-            if (!namespaces) out.set(key, (namespaces = new Set()));
-            namespaces.add(vs.namespace);
+            const key = `${destination.subset}\u0000${firstLabel(destination.host)}`;
+            const entry = { host: destination.host, vsNamespace: vs.namespace };
+            const list = out.get(key);
+            if (list) list.push(entry);
+            else out.set(key, [entry]);
           }
     }
     return out;
@@ -75,14 +84,12 @@ function routeSubsets(ctx: KialiContext, drNamespace: string): Map<string, Set<s
 
 /** Some route (http, tcp or tls) of some VirtualService sends to this DR host's subset, by Kiali's comparison. */
 function isSubsetReferenced(ctx: KialiContext, dr: Resource, drHostName: string, subset: string): boolean {
-  const routes = routeSubsets(ctx, dr.namespace);
-  const vsNamespaces = ctx.once('kiali:vsNamespaces', () => [...new Set(ctx.virtualServices.map((vs) => vs.namespace))]);
-  for (const vsNamespace of vsNamespaces) {
+  for (const { host, vsNamespace } of routeSubsets(ctx).get(`${subset}\u0000${firstLabel(drHostName)}`) ?? []) {
     // Kiali names these the other way round: the route's host is parsed in the DR's
     // namespace, the DR's host in the VirtualService's.
+    const routeHost = getHost(host, dr.namespace, ctx.namespaces, ctx.identityDomain);
     const ruleHost = getHost(drHostName, vsNamespace, ctx.namespaces, ctx.identityDomain);
-    for (const [svc, ns] of filterByHostCandidates(hostString(ruleHost), ruleHost.namespace, ctx.identityDomain))
-      if (routes.get(`${subset}\u0000${svc}\u0000${ns}`)?.has(vsNamespace)) return true;
+    if (filterByHost(hostString(ruleHost), ruleHost.namespace, routeHost.service, routeHost.namespace, ctx.identityDomain)) return true;
   }
   return false;
 }

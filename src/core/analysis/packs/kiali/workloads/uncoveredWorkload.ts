@@ -14,17 +14,20 @@ export const uncoveredWorkloadChecker: KialiChecker = {
   kinds: [KINDS.Deployment, KINDS.StatefulSet, KINDS.DaemonSet, KINDS.ReplicaSet, KINDS.Job, KINDS.CronJob, KINDS.Pod],
   codes: ['KIA1301'],
   run(ctx: KialiContext) {
-    const policies = ctx.list(KINDS.AuthorizationPolicy);
+    // Each policy's selector labels, by namespace (read once, not once per workload).
+    const byNamespace = new Map<string, Array<Readonly<Record<string, string>>>>();
+    for (const ap of ctx.list(KINDS.AuthorizationPolicy)) {
+      const spec = isObj(ap.body.spec) ? ap.body.spec : {};
+      const labels = isObj(spec.selector) ? stringMap(spec.selector.matchLabels) : {};
+      byNamespace.set(ap.namespace, [...(byNamespace.get(ap.namespace) ?? []), labels]);
+    }
     const out: KialiValidation[] = [];
     for (const [namespace, workloads] of ctx.workloadsPerNamespace) {
       const root = ctx.rootNamespaceOf(namespace);
       for (const w of workloads) {
-        const covered = policies.some((ap) => {
-          if (ap.namespace !== namespace && ap.namespace !== root) return false;
-          const spec = isObj(ap.body.spec) ? ap.body.spec : {};
-          const labels = isObj(spec.selector) ? stringMap(spec.selector.matchLabels) : {};
-          return Object.keys(labels).length === 0 || selectorMatches(labels, w.labels);
-        });
+        const applies = (labels: Readonly<Record<string, string>>) => Object.keys(labels).length === 0 || selectorMatches(labels, w.labels);
+        const covered =
+          (byNamespace.get(namespace) ?? []).some(applies) || (root !== undefined && root !== namespace && (byNamespace.get(root) ?? []).some(applies));
         out.push({
           object: { group: '', kind: 'Workload', namespace, name: w.name },
           resource: w.resource,
