@@ -8,6 +8,7 @@
 //   --no-browser     leave Chromium out
 import jsyaml from 'js-yaml';
 import { generateMesh } from './generateMesh.ts';
+import { KIALI_BUDGET, measureKialiCost } from './kiali.ts';
 import { WorkspaceAnalyzer } from '../src/core/workspace.ts';
 import { defaultAnalysisSettings } from '../src/core/analysis/settings.ts';
 import { formatTyping, measureTyping } from './typing.ts';
@@ -200,6 +201,13 @@ if (!cliOnly) {
   const ambient = benchAmbient(RUNS);
   for (const l of ambient.lines) console.log(l);
   for (const c of ambient.checks) check(c.label, c.pass, c.detail);
+  // Issue #35: the Kiali pack beside a full analysis of the 5,000-service mesh.
+  const kiali = await measureKialiCost(5000, RUNS);
+  check(
+    'Kiali pack adds <= 20% to a full analysis, 5,000 services',
+    kiali.added <= KIALI_BUDGET,
+    `+${(kiali.added * 100).toFixed(1)}% (${kiali.withoutMs.toFixed(0)} ms without, ${kiali.withMs.toFixed(0)} ms with, ${kiali.findings} KIA findings)`,
+  );
 }
 
 // Whole processes, as a user runs the CLI: startup included.

@@ -106,7 +106,8 @@ export function kialiDiagnostics(
         alsoAs.set(same, list);
         continue;
       }
-      const at = r?.source ? locateResourceField(r, fieldPath, lookup) : undefined;
+      // A check on the object as a whole (no path, or Kiali's `workload` pseudo-path) points at its name.
+      const at = r?.source ? locateResourceField(r, fieldPath === undefined || fieldPath === 'workload' ? 'metadata.name' : fieldPath, lookup) : undefined;
       kiali.push({
         level: kialiLevel(c.severity),
         code: c.code,
