@@ -72,7 +72,7 @@ function applyEdits(fix: QuickFix): boolean {
 
 /**
  * Adds the diagnostic's code to its resource's `galley.istio.io/analyze-suppress`
- * annotation. The edit is computed from the current text (the YAML code loads on first use).
+ * annotation (`kiali.io/ignore-validations` for a KIA code). The edit is computed from the current text (the YAML code loads on first use).
  */
 export async function suppressWithAnnotation(d: Diagnostic): Promise<boolean> {
   if (refuseWhenReadOnly()) return false;

@@ -134,7 +134,8 @@ const suppressAnnotation: Command<Diagnostic> = {
   id: 'problems.suppressWithAnnotation',
   category: 'Problems',
   mutates: true,
-  title: (d) => `Suppress ${d.code} on ${d.origin} with an annotation (galley.istio.io/analyze-suppress)`,
+  title: (d) =>
+    `Suppress ${d.code} on ${d.origin} with an annotation (${/^KIA\d{4}$/.test(d.code) ? 'kiali.io/ignore-validations' : 'galley.istio.io/analyze-suppress'})`,
   detail: (d) => `${location(d)}: ${d.message}`,
   menus: ['problem.suppress'],
   order: 20,

@@ -193,3 +193,44 @@ describe('suppression with the analyze-suppress annotation', () => {
     expect(suppressionForText('svc.yaml', text, d)).toBeUndefined();
   });
 });
+
+describe("suppressing a Kiali finding uses Kiali's annotation", () => {
+  // Kiali reads kiali.io/ignore-validations (models/istio_validation.go): codes split on commas and trimmed, empty = all.
+  const dr = (annotations = '') =>
+    yaml(
+      'apiVersion: networking.istio.io/v1',
+      'kind: DestinationRule',
+      'metadata:',
+      '  name: dr',
+      '  namespace: shop',
+      ...(annotations ? [annotations] : []),
+      'spec:',
+      '  host: nowhere',
+    );
+  const kiali = async (text: string) => {
+    const { WorkspaceAnalyzer } = await import('../../../src/core/workspace.ts');
+    const { defaultAnalysisSettings } = await import('../../../src/core/analysis/settings.ts');
+    const w = new WorkspaceAnalyzer();
+    w.update([{ path: 'dr.yaml', text }], []);
+    const r = await w.run({ ...defaultAnalysisSettings(), kiali: true });
+    if (r === 'canceled') throw new Error('canceled');
+    return r.diagnostics;
+  };
+
+  it('adds the code to kiali.io/ignore-validations, and the finding goes', async () => {
+    const text = dr();
+    const d = (await kiali(text)).find((x) => x.code === 'KIA0202');
+    expect(d).toBeDefined();
+    const fix = suppressionForText('dr.yaml', text, d!);
+    const fixed = applyFix({ 'dr.yaml': text }, fix!)['dr.yaml']!;
+    expect(fixed).toContain('    kiali.io/ignore-validations: "KIA0202"\n');
+    expect(fixed).not.toContain('galley.istio.io');
+    expect((await kiali(fixed)).some((x) => x.code === 'KIA0202')).toBe(false);
+  });
+
+  it('is not offered when the annotation already ignores the code or every code', async () => {
+    const d = (await kiali(dr())).find((x) => x.code === 'KIA0202')!;
+    expect(suppressionForText('dr.yaml', dr('  annotations:\n    kiali.io/ignore-validations: " KIA0101 , KIA0202"'), d)).toBeUndefined();
+    expect(suppressionForText('dr.yaml', dr('  annotations:\n    kiali.io/ignore-validations: ""'), d)).toBeUndefined();
+  });
+});

@@ -1,11 +1,18 @@
 // "Suppress with annotation": add the message code to the resource's
-// `galley.istio.io/analyze-suppress` annotation, creating the annotation (and the
-// annotations map) when missing. Items are joined with a bare comma, as Istio compares them
-// exactly. Works on the current text of a file, so the UI can compute it on demand.
+// `galley.istio.io/analyze-suppress` annotation (Kiali's `kiali.io/ignore-validations` for a
+// KIA code), creating the annotation (and the annotations map) when missing. Items are joined
+// with a bare comma, as Istio compares them exactly (Kiali trims them). Works on the current
+// text of a file, so the UI can compute it on demand.
 import { str } from '../../document/read.ts';
 import type { Diagnostic, QuickFix } from '../../document/types.ts';
 import { splitDocuments } from '../../document/split.ts';
 import { SUPPRESS_ANNOTATION } from '../suppress.ts';
+import { IGNORE_VALIDATIONS_ANNOTATION } from '../packs/kiali/ignore.ts';
+
+/** The annotation that silences `code` on its resource: Kiali's for a KIA code, else Istio's. */
+export function suppressionAnnotation(code: string): string {
+  return /^KIA\d{4}$/.test(code) ? IGNORE_VALIDATIONS_ANNOTATION : SUPPRESS_ANNOTATION;
+}
 import { DocumentEditor, Quoted, type YamlPath } from './yamlEdit.ts';
 import { isObj } from '../../document/read.ts';
 
@@ -42,17 +49,22 @@ export function suppressionForText(file: string, text: string, d: Pick<Diagnosti
   // Make sure this is the resource the message is about.
   if (!meta || str(meta.name) !== nameFromOrigin(d.origin)) return undefined;
   const annotations = isObj(meta.annotations) ? meta.annotations : {};
-  const existing = annotations[SUPPRESS_ANNOTATION];
+  const annotation = suppressionAnnotation(d.code);
+  const kiali = annotation === IGNORE_VALIDATIONS_ANNOTATION;
+  const existing = annotations[annotation];
   const title = `Suppress ${d.code} on ${d.origin} with an annotation`;
-  const path = [...prefix, 'metadata', 'annotations', SUPPRESS_ANNOTATION];
+  const path = [...prefix, 'metadata', 'annotations', annotation];
   if (existing !== undefined && existing !== null) {
+    // Kiali: an empty value already ignores every code; items are trimmed.
+    if (kiali && str(existing).trim() === '') return undefined;
     const items = str(existing)
       .split(',')
+      .map((s) => (kiali ? s.trim() : s))
       .filter((s) => s !== '');
-    if (items.includes(d.code) || items.includes('*')) return undefined;
+    if (items.includes(d.code) || (!kiali && items.includes('*'))) return undefined;
     const edit = ed.replaceScalar(path, [...items, d.code].join(','), { quote: 'double' });
     return edit ? { title, edits: [edit] } : undefined;
   }
-  const edit = ed.addMapEntry([...prefix, 'metadata', 'annotations'], SUPPRESS_ANNOTATION, new Quoted(d.code));
+  const edit = ed.addMapEntry([...prefix, 'metadata', 'annotations'], annotation, new Quoted(d.code));
   return edit ? { title, edits: [edit] } : undefined;
 }

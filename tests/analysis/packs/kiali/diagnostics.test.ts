@@ -129,3 +129,31 @@ describe('filterByHostCandidates (the index lookups of the DR subset checks)', (
     );
   });
 });
+
+describe('an IST message that stands for a KIA code keeps its quick fixes', () => {
+  it('offers the same fixes with the pack on as off', async () => {
+    const files = [
+      {
+        path: 'svc.yaml',
+        text: 'apiVersion: v1\nkind: Service\nmetadata: {name: cart, namespace: shop}\nspec:\n  selector: {app: cart}\n  ports:\n  - {name: http, port: 80}\n',
+      },
+      {
+        path: 'vs.yaml',
+        text: 'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata: {name: vs, namespace: shop}\nspec:\n  hosts: [cart]\n  http:\n  - route:\n    - destination: {host: cart-v2}\n',
+      },
+    ];
+    const fixesOf = async (kiali: boolean) => {
+      const w = new WorkspaceAnalyzer();
+      w.update(files, []);
+      const r = await w.run({ ...defaultAnalysisSettings(), kiali }, { fixes: true });
+      if (r === 'canceled') throw new Error('canceled');
+      const d = r.diagnostics.find((x) => x.code === 'IST0101' && x.message.includes('cart-v2'));
+      return { also: d?.alsoReportedAs, fixes: d?.fixes?.map((f) => f.title) };
+    };
+    const off = await fixesOf(false);
+    const on = await fixesOf(true);
+    expect(off.fixes?.length).toBeGreaterThan(0);
+    expect(on.also).toEqual(['KIA1101']);
+    expect(on.fixes).toEqual(off.fixes);
+  });
+});

@@ -4,7 +4,7 @@
 // report the same problem on the same field.
 import type { Diagnostic, Level } from '../../../document/types.ts';
 import type { ConfigView } from '../../../config/configView.ts';
-import { locateResourceField, type DocumentLookup } from '../../render.ts';
+import { locateResourceField, messageBehind, rememberMessage, type DocumentLookup } from '../../render.ts';
 import { friendlyName } from '../../origin.ts';
 import { suppressedBySettings, type Suppression } from '../../suppress.ts';
 import { KIALI_DEFAULT_IGNORE, stripIgnoredChecks } from './ignore.ts';
@@ -127,7 +127,18 @@ export function kialiDiagnostics(
       });
     }
   }
-  const out = alsoAs.size === 0 ? [...istio] : istio.map((d) => (alsoAs.has(d) ? { ...d, alsoReportedAs: alsoAs.get(d) } : d));
+  const out =
+    alsoAs.size === 0
+      ? [...istio]
+      : istio.map((d) => {
+          const codes = alsoAs.get(d);
+          if (!codes) return d;
+          const copy = { ...d, alsoReportedAs: codes };
+          // The quick fixes find a diagnostic's analyzer message through it.
+          const behind = messageBehind(d);
+          if (behind) rememberMessage(copy, behind);
+          return copy;
+        });
   kiali.sort((a, b) => ((a.file ?? '') !== (b.file ?? '') ? ((a.file ?? '') < (b.file ?? '') ? -1 : 1) : (a.line ?? 0) - (b.line ?? 0)));
   return { kiali, istio: out };
 }
