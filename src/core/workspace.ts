@@ -67,6 +67,12 @@ export interface RunOptions {
    * the CEL library and certificate parsing there when they could need them (src/worker/libGates.ts).
    */
   prepare?: (resources: readonly Resource[]) => Promise<void> | void;
+  /**
+   * Leave the Kiali pack out of this run's result and keep what it needs: `kialiPass()` then
+   * gives the whole list with it. The worker posts istioctl's findings first and Kiali's after,
+   * so typing never waits for the pack.
+   */
+  deferKiali?: boolean;
 }
 
 function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
@@ -87,6 +93,8 @@ export class WorkspaceAnalyzer {
   /** Whether the store is consistent for readers: not mid-run, and the last run did not throw. */
   private storeState: 'none' | 'running' | 'ready' | 'broken' = 'none';
   private readView?: ConfigView;
+  /** What the Kiali pack needs after a run that deferred it (see RunOptions.deferKiali). */
+  private kialiPending?: { view: ConfigView; problems: Diagnostic[]; istio: Diagnostic[]; options: Parameters<typeof kialiDiagnostics>[3] };
   /** The mesh inputs of the last run, and the overrides they were read with. */
   private mesh?: { key: string; inputs: ReturnType<typeof meshInputsFromResources> };
 
@@ -108,6 +116,18 @@ export class WorkspaceAnalyzer {
       }
     }
     return { view: this.readView, document: (f, i) => this.model.document(f, i), files: () => this.model.fileList().map((f) => f.path) };
+  }
+
+  /**
+   * The last run's diagnostics with the Kiali pack's, when that run deferred the pack (else
+   * undefined): istioctl's messages (those Kiali also gives naming its code), then Kiali's.
+   */
+  kialiPass(): Diagnostic[] | undefined {
+    const p = this.kialiPending;
+    if (!p || this.storeState !== 'ready') return undefined;
+    this.kialiPending = undefined;
+    const pack = kialiDiagnostics(p.view, (f, i) => this.model.document(f, i), p.istio, p.options);
+    return [...p.problems, ...pack.istio, ...pack.kiali];
   }
 
   update(changed: WorkspaceFile[], removed: string[]): void {
@@ -226,12 +246,14 @@ export class WorkspaceAnalyzer {
     // What the API server would refuse, which istioctl never reports (settings.schemaFindings).
     if (!settings.schemaFindings) diagnostics = diagnostics.filter((d) => d.code !== OWN_MESSAGES.ApiServerRejects.code);
     // The Kiali pack (KIA codes), over the same mesh, once istioctl's messages are known.
-    if (kiali) {
-      const pack = kialiDiagnostics(configView(store, index), (f, i) => this.model.document(f, i), diagnostics, {
-        suppressions: suppressions.rules,
-        namespaceFilter: settings.namespaceFilter,
-        ...(settings.kialiIgnore ? { ignore: settings.kialiIgnore } : {}),
-      });
+    const kialiOptions = {
+      suppressions: suppressions.rules,
+      namespaceFilter: settings.namespaceFilter,
+      ...(settings.kialiIgnore ? { ignore: settings.kialiIgnore } : {}),
+    };
+    this.kialiPending = undefined;
+    if (kiali && !options.deferKiali) {
+      const pack = kialiDiagnostics(configView(store, index), (f, i) => this.model.document(f, i), diagnostics, kialiOptions);
       diagnostics = [...pack.istio, ...pack.kiali];
     }
     if (options.fixes === true) this.attachFixes(diagnostics);
@@ -247,6 +269,7 @@ export class WorkspaceAnalyzer {
     // Gateways name a class; istiod's class controller creates the built-in ones (istio, istio-remote, istio-waypoint) when missing.
     const classNote = assumedGatewayClassesNote(configView(store, index));
     if (classNote) assumptions.push(classNote);
+    if (kiali && options.deferKiali) this.kialiPending = { view: configView(store, index), problems, istio: diagnostics, options: kialiOptions };
     return {
       diagnostics: [...(istioctl ? istioctl.problems : problems), ...diagnostics],
       resources: store.all(),

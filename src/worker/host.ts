@@ -15,8 +15,10 @@
 //   the CEL and certificate libraries before a run whose resources could need them
 //   (libGates.ts), istioctl mode's reader before a run in that mode, the quick fixes before
 //   the first fixes, and all of them after the first result. None is in the first chunk.
-// - The Kiali pack (when its toggle is on) loads after a result without it is posted; the
-//   analysis then runs again (from its caches) with the pack.
+// - The Kiali pack (when its toggle is on) loads once the page has painted its first results;
+//   the analysis then runs again (from its caches) with it. Each run posts istioctl's findings
+//   first (with the last Kiali findings kept in place) and the pack's after them, as a second
+//   result of the same version: typing never waits for the pack.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import type { Diagnostic, Resource } from '../core/document/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
@@ -130,6 +132,8 @@ export class AnalysisHost {
    * the page's thread to receive and render even when nothing in it changed.
    */
   private lastAnswers = new Map<string, string>();
+  /** The Kiali findings of the last result that had them (kept in place while the next run's come). */
+  private lastKiali: readonly Diagnostic[] = [];
   /** The diagnostics of the last result posted (the page holds the same list). */
   private lastPosted: readonly Diagnostic[] = [];
   /** The query module once imported, and the import while it is under way. */
@@ -212,6 +216,7 @@ export class AnalysisHost {
         // Before any result (the page stopped waiting for a slow first run), the preload waits
         // for that result, so it never slows the run down.
         if (this.resultPosted) this.preload();
+        this.loadKialiWhenWarm();
         break;
       case 'query':
         if (typeof msg.id !== 'number') return;
@@ -336,6 +341,7 @@ export class AnalysisHost {
           const withKiali = this.settings.kiali === true && this.kiali.loaded();
           const settings = this.settings.kiali === true && !withKiali ? { ...this.settings, kiali: false } : this.settings;
           const result = await this.analyzer.run(settings, {
+            deferKiali: withKiali,
             canceled: () => this.latestVersion !== version || this.cancelRequested,
             yieldEveryMs: this.options.yieldEveryMs ?? 8,
             yieldToEventLoop,
@@ -347,11 +353,15 @@ export class AnalysisHost {
             this.post({ type: 'canceled', version });
             continue;
           }
-          const reuse = this.reuseOf(result.diagnostics);
+          // Kiali's findings of the last run stay until this run's arrive (after istioctl's).
+          const files = new Set(this.analyzer.model.fileList().map((f) => f.path));
+          const kept = withKiali ? this.lastKiali.filter((d) => d.file === undefined || files.has(d.file)) : [];
+          const posted = kept.length > 0 ? [...result.diagnostics, ...kept] : result.diagnostics;
+          const reuse = this.reuseOf(posted);
           this.post({
             type: 'result',
             version,
-            diagnostics: reuse ? [] : result.diagnostics,
+            diagnostics: reuse ? [] : posted,
             ...(reuse ? { reuse } : {}),
             resourceCount: result.resources.length,
             assumptions: result.assumptions,
@@ -359,7 +369,8 @@ export class AnalysisHost {
             stats: result.stats,
           });
           // Only once the page has it: it is what the next result refers to.
-          this.lastPosted = result.diagnostics;
+          this.lastPosted = posted;
+          if (!withKiali) this.lastKiali = [];
           this.answerQueries();
           // Fixes come second: diagnostics show at once, the lightbulbs a moment later.
           if (this.latestVersion === version && !this.runRequested && !this.fixes.loaded()) {
@@ -371,23 +382,35 @@ export class AnalysisHost {
           }
           if (this.latestVersion === version && !this.runRequested && this.fixes.loaded()) {
             this.analyzer.attachFixes(result.diagnostics);
-            const fixes: Array<[number, NonNullable<Diagnostic['fixes']>]> = [];
-            result.diagnostics.forEach((d, i) => {
-              if (d.fixes) fixes.push([i, d.fixes]);
-            });
-            if (fixes.length > 0) this.post({ type: 'fixes', version, fixes });
+            this.postFixes(version, result.diagnostics);
           }
           this.resultPosted = true;
           this.preload();
-          if (this.settings.kiali === true && !withKiali && this.latestVersion === version) {
-            try {
-              await this.track(this.kiali.load());
-              // The same texts again, now with the pack (the analyzers' results come from cache).
-              if (this.latestVersion === version && this.settings.kiali === true) this.runRequested = true;
-            } catch {
-              // The chunk did not arrive: the next edit tries again.
-            }
+          // The Kiali pack's findings, as a second result of this version.
+          if (withKiali && this.latestVersion === version && !this.runRequested) {
+            this.post({ type: 'started', version });
+            const full = this.analyzer.kialiPass();
+            if (full && this.latestVersion === version) {
+              const again = this.reuseOf(full);
+              this.post({
+                type: 'result',
+                version,
+                diagnostics: again ? [] : full,
+                ...(again ? { reuse: again } : {}),
+                resourceCount: result.resources.length,
+                assumptions: result.assumptions,
+                skipped: result.skipped,
+                stats: result.stats,
+              });
+              this.lastPosted = full;
+              this.lastKiali = full.filter((d) => d.analyzer?.startsWith('kiali ') === true);
+              if (this.fixes.loaded()) {
+                this.analyzer.attachFixes(full);
+                this.postFixes(version, full);
+              }
+            } else this.post({ type: 'canceled', version });
           }
+          this.loadKialiWhenWarm();
         } catch (e) {
           this.rebuild = true;
           this.lastFailure = errorText(e);
@@ -398,6 +421,33 @@ export class AnalysisHost {
       this.looping = false;
       this.answerQueries();
     }
+  }
+
+  /** Posts the quick fixes of a posted list's diagnostics (by index). */
+  private postFixes(version: number, list: readonly Diagnostic[]): void {
+    const fixes: Array<[number, NonNullable<Diagnostic['fixes']>]> = [];
+    list.forEach((d, i) => {
+      if (d.fixes) fixes.push([i, d.fixes]);
+    });
+    if (fixes.length > 0) this.post({ type: 'fixes', version, fixes });
+  }
+
+  /**
+   * With the Kiali toggle on: imports the pack once the first results are out and the page has
+   * painted them (so it is never fetched before the first diagnostics), then runs again.
+   */
+  private loadKialiWhenWarm(): void {
+    if (this.settings.kiali !== true || this.kiali.loaded() || !this.resultPosted) return;
+    if (this.options.preloadOnWarm && !this.warmed) return;
+    void this.track(this.kiali.load()).then(
+      () => {
+        // The same texts again, now with the pack (the analyzers' results come from cache).
+        if (this.settings.kiali !== true) return;
+        this.runRequested = true;
+        void this.loop();
+      },
+      () => undefined,
+    );
   }
 
   /** Before a run: loads the libraries its resources could need (the run waits for them). */

@@ -318,3 +318,47 @@ describe('analysis worker host', () => {
     expect(h.of('canceled').map((c) => c.version)).toContain(v);
   });
 });
+
+describe('the Kiali pack in the worker', () => {
+  const DR = `---
+apiVersion: networking.istio.io/v1
+kind: DestinationRule
+metadata:
+  name: dr
+  namespace: shop
+spec:
+  host: nowhere
+`;
+  const kiali = { ...settings, kiali: true };
+  const codes = (r: Extract<FromWorker, { type: 'result' }> | undefined) => (r?.diagnostics ?? []).map((d) => d.code);
+
+  it("posts istioctl's findings first and Kiali's after them; an edit keeps the last Kiali findings until its own arrive", async () => {
+    const h = new Harness();
+    const text = VS('reviewz') + DR;
+    const v1 = h.sync({ changed: [{ path: 'mesh.yaml', text }], settings: kiali });
+    await h.idle();
+    // KIA0202: the DestinationRule's host is in no registry (a warning under ALLOW_ANY).
+    expect(codes(h.lastResult())).toContain('KIA0202');
+    expect(h.lastResult()!.version).toBe(v1);
+
+    const at = text.indexOf('reviewz') + 'reviewz'.length;
+    const before = h.out.length;
+    const v2 = h.sync({ edits: [{ path: 'mesh.yaml', changes: [{ offset: at, length: 0, text: '2' }], length: text.length + 1 }], settings: kiali });
+    await h.idle();
+    const results = h.out.slice(before).filter((m): m is Extract<FromWorker, { type: 'result' }> => m.type === 'result');
+    expect(results.map((r) => r.version)).toEqual([v2, v2]);
+    // The first carries the new istioctl finding and the Kiali finding kept from before; the second the pack's own.
+    expect(results[0]!.diagnostics.some((d) => d.message === 'Referenced host not found: "reviewz2"')).toBe(true);
+    expect(codes(results[0])).toContain('KIA0202');
+    expect(codes(results[1])).toContain('KIA0202');
+    expect(results[1]!.diagnostics.filter((d) => d.code === 'KIA0202')).toHaveLength(1);
+  });
+
+  it('with the toggle off, no KIA finding and one result per edit', async () => {
+    const h = new Harness();
+    h.sync({ changed: [{ path: 'mesh.yaml', text: VS('reviewz') + DR }] });
+    await h.idle();
+    expect(h.of('result')).toHaveLength(1);
+    expect(codes(h.lastResult()).some((c) => c.startsWith('KIA'))).toBe(false);
+  });
+});
