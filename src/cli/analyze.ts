@@ -15,6 +15,7 @@ import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts'
 import { gatherFiles, InputError, type InputFile } from './files.ts';
 import { InputTooLargeError, readCapped } from './readCapped.ts';
 import { PARSER_CODES } from '../core/document/parse.ts';
+import { isKialiCode } from '../core/analysis/packs/kiali/codes.ts';
 
 /** Analyzer packs `--pack` can add. */
 const PACKS = ['kiali'] as const;
@@ -298,7 +299,7 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
 
   // Warnings about flag values go to stderr first, as istioctl does.
   // (istioctl warns only about unknown message codes, and says nothing of unknown analyzers.)
-  for (const w of parseSuppressions(suppressItems, (c) => messageByCode(c) !== undefined || (str(args, 'pack') === 'kiali' && /^KIA\d{4}$/.test(c))).warnings) {
+  for (const w of parseSuppressions(suppressItems, (c) => messageByCode(c) !== undefined || (str(args, 'pack') === 'kiali' && isKialiCode(c))).warnings) {
     if (!istioctlMode || w.startsWith('Supplied message code ')) io.stderr(`Warning: ${w}\n`);
   }
   const analyzerNames = list(args, 'analyzer');

@@ -1,5 +1,5 @@
-// A mesh from files, without running the analyzers: what the CLI's ztunnel-config, trace and
-// `analyze --pack kiali` commands, the conformance runner and the benchmark read.
+// A mesh from files, without running the analyzers: what the CLI's ztunnel-config and trace
+// commands, the conformance runner and the benchmark read.
 import type { WorkspaceFile } from './document/types.ts';
 import { WorkspaceModel } from './document/workspaceModel.ts';
 import { ResourceStore } from './config/store.ts';
@@ -12,9 +12,6 @@ export interface LoadOptions {
   includePlaceholders?: boolean;
   defaultNamespace?: string;
   meshConfigText?: string;
-  meshNetworksText?: string;
-  /** Derive the pods of controllers whose pods are not in the files (default true). */
-  deriveWorkloads?: boolean;
 }
 
 export interface LoadedMesh {
@@ -27,12 +24,12 @@ export function loadMesh(files: readonly WorkspaceFile[], opts: LoadOptions = {}
   const model = new WorkspaceModel(kindProblems);
   model.update([...files], []);
   const resources = model.resources();
-  const mesh = meshInputsFromResources(resources, { meshConfigText: opts.meshConfigText, meshNetworksText: opts.meshNetworksText });
+  const mesh = meshInputsFromResources(resources, { meshConfigText: opts.meshConfigText });
   const store = new ResourceStore(resources, {
     mode: 'cli',
     defaultNamespace: opts.defaultNamespace ?? 'default',
     includePlaceholders: opts.includePlaceholders ?? false,
-    deriveWorkloads: opts.deriveWorkloads ?? true,
+    deriveWorkloads: true,
     meshConfig: mesh.meshConfig,
     meshNetworks: mesh.meshNetworks,
   });

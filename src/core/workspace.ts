@@ -20,7 +20,8 @@ import { absentKinds, partitionByInputs, type SkippedAnalyzer } from './analysis
 import { configView, type ConfigView } from './config/configView.ts';
 import { assumedGatewayClassesNote } from './config/gatewayApi/builtins.ts';
 import { kindProblems } from './validation/kindProblems.ts';
-import { isKialiCode, kialiDiagnostics } from './analysis/packs/kiali/diagnostics.ts';
+import { kialiDiagnostics } from './analysis/packs/kiali/diagnostics.ts';
+import { isKialiCode } from './analysis/packs/kiali/codes.ts';
 
 export interface WorkspaceResult {
   diagnostics: Diagnostic[];

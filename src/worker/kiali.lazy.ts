@@ -7,5 +7,3 @@ import { onDemand } from './onDemand.ts';
 export const kialiPack = onDemand('the Kiali pack', () => import('../core/analysis/packs/kiali/diagnostics.ts'));
 
 export const kialiDiagnostics: typeof KialiDiagnostics.kialiDiagnostics = (...args) => kialiPack.get().kialiDiagnostics(...args);
-/** KIA0000 form; needs no module (suppressions are parsed before the pack is loaded). */
-export const isKialiCode: typeof KialiDiagnostics.isKialiCode = (code) => /^KIA\d{4}$/.test(code);

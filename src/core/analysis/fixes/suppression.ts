@@ -8,10 +8,11 @@ import type { Diagnostic, QuickFix } from '../../document/types.ts';
 import { splitDocuments } from '../../document/split.ts';
 import { SUPPRESS_ANNOTATION } from '../suppress.ts';
 import { IGNORE_VALIDATIONS_ANNOTATION } from '../packs/kiali/ignore.ts';
+import { isKialiCode } from '../packs/kiali/codes.ts';
 
 /** The annotation that silences `code` on its resource: Kiali's for a KIA code, else Istio's. */
 export function suppressionAnnotation(code: string): string {
-  return /^KIA\d{4}$/.test(code) ? IGNORE_VALIDATIONS_ANNOTATION : SUPPRESS_ANNOTATION;
+  return isKialiCode(code) ? IGNORE_VALIDATIONS_ANNOTATION : SUPPRESS_ANNOTATION;
 }
 import { DocumentEditor, Quoted, type YamlPath } from './yamlEdit.ts';
 import { isObj } from '../../document/read.ts';

@@ -357,11 +357,6 @@ export class KialiContext {
     return o ? Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) : {};
   }
 
-  /** A value computed once per context (what checkers share, such as workload models). */
-  memo<T>(key: string, build: () => T): T {
-    return this.once(`memo:${key}`, build);
-  }
-
   workloadsIn(namespace: string): readonly KialiWorkload[] {
     return this.workloadsPerNamespace.get(namespace) ?? [];
   }

@@ -18,10 +18,6 @@ export function kialiLevel(s: KialiSeverity): Level {
   return s === 'error' ? 'Error' : s === 'warning' ? 'Warning' : 'Info';
 }
 
-export function isKialiCode(code: string): boolean {
-  return /^KIA\d{4}$/.test(code);
-}
-
 /**
  * Kiali's documentation of a code: kiali.io's validations page, at the heading for the code
  * (`KIA0301 - <message>`, which the site turns into `#kia0301---<words>`). Where the page's
@@ -91,6 +87,16 @@ export function kialiDiagnostics(
   const validations = stripIgnoredChecks(runKialiPack(view, o.overrides ?? {}, checkers, { findingsOnly: true }), ignore);
   const kiali: Diagnostic[] = [];
   const alsoAs = new Map<Diagnostic, string[]>();
+  // istioctl's messages by code and resource, for the KIA codes that have a twin (looked up per finding).
+  const twins = new Map<string, Diagnostic[]>();
+  const twinCodes = new Set(Object.values(REPORTED_BY_ISTIO));
+  for (const d of istio)
+    if (twinCodes.has(d.code) && d.resourceKey !== undefined) {
+      const k = `${d.code}\u0000${d.resourceKey}`;
+      const l = twins.get(k);
+      if (l) l.push(d);
+      else twins.set(k, [d]);
+    }
   for (const v of validations) {
     const r = v.resource;
     if (o.namespaceFilter !== undefined && v.object.namespace !== o.namespaceFilter) continue;
@@ -99,7 +105,7 @@ export function kialiDiagnostics(
       if (o.suppressions && suppressedBySettings(o.suppressions, c.code, origin)) continue;
       const fieldPath = c.fieldPath || undefined;
       const twin = REPORTED_BY_ISTIO[c.code];
-      const same = twin && r ? istio.find((d) => d.code === twin && d.resourceKey === r.key && sameField(d.fieldPath, fieldPath)) : undefined;
+      const same = twin && r ? twins.get(`${twin}\u0000${r.key}`)?.find((d) => sameField(d.fieldPath, fieldPath)) : undefined;
       if (same) {
         const list = alsoAs.get(same) ?? [];
         if (!list.includes(c.code)) list.push(c.code);

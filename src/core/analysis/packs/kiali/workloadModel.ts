@@ -92,7 +92,7 @@ function podsOf(ctx: KialiContext, w: KialiWorkload): Resource[] {
 
 /** The waypoints istiod recognizes (Gateways of a waypoint class), by `namespace/name`. */
 function recognizedWaypoints(ctx: KialiContext): ReadonlyMap<string, Waypoint> {
-  return ctx.memo('recognizedWaypoints', () => recognizeWaypoints(ctx.view, [], () => undefined));
+  return ctx.once('kiali:recognizedWaypoints', () => recognizeWaypoints(ctx.view, [], () => undefined));
 }
 
 /** A waypoint Kiali would find: one istiod recognizes, or a waypoint workload of the files; not one for no traffic. */
@@ -165,5 +165,5 @@ export function deriveWorkloadModel(ctx: KialiContext, w: KialiWorkload): KialiW
 
 /** Kiali's model of a workload, with the flags the overrides give in place of the derived ones. */
 export function workloadModel(ctx: KialiContext, w: KialiWorkload): KialiWorkloadModel {
-  return ctx.memo(`workloadModel:${w.kind}/${w.namespace}/${w.name}`, () => ({ ...deriveWorkloadModel(ctx, w), ...ctx.workloadFlagOverrides(w) }));
+  return ctx.once(`kiali:workloadModel:${w.kind}/${w.namespace}/${w.name}`, () => ({ ...deriveWorkloadModel(ctx, w), ...ctx.workloadFlagOverrides(w) }));
 }

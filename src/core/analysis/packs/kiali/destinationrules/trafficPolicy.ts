@@ -13,6 +13,9 @@ import { hostString, parseHost } from '../hosts.ts';
 import type { KialiChecker } from '../types.ts';
 import { destinationRuleHasMtlsEnabled, isNonLocalMtlsForServiceEnabled } from './multiMatch.ts';
 
+/** A DestinationRule's host as written. */
+const hostOf = (r: Resource) => str(isObj(r.body.spec) ? r.body.spec.host : '');
+
 /** DRs with mTLS enabled by their host as written, each with its place in `all` (to keep Kiali's order). */
 type MtlsByHost = Map<string, Array<{ r: Resource; at: number }>>;
 
@@ -25,8 +28,6 @@ function mtlsByHost(all: readonly Resource[]): MtlsByHost {
   });
   return out;
 }
-
-const hostOf = (r: Resource) => str(isObj(r.body.spec) ? r.body.spec.host : '');
 
 function sameHostDestinationRules(dr: Resource, mtlsDrs: readonly Resource[], byHost: MtlsByHost, identityDomain: string): Resource[] {
   const out: Resource[] = [];
