@@ -25,6 +25,7 @@ import { formatManifest, listFiles, readKnownFailures, readManifest, suiteOf } f
 import type { CaseResult } from './conformance/types.ts';
 import { SUITES, SUITE_PARTS } from './conformance/parts.ts';
 import { kindProblems } from '../src/core/validation/kindProblems.ts';
+import { DESCRIBE_DIR, runDescribeSuite } from './conformance/describe.ts';
 
 export const PROJECT_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const DEFAULT_ROOT = resolve(PROJECT_ROOT, '..', 'shared', 'conformance');
@@ -225,7 +226,7 @@ export interface ConformanceOptions {
 }
 
 /** Every suite, in the order they are reported. */
-export const ALL_SUITES: readonly string[] = ['analyzers', ...SUITES, 'webhook-corpus'];
+export const ALL_SUITES: readonly string[] = ['analyzers', ...SUITES, 'webhook-corpus', 'describe'];
 
 /** Where the baseline, the manifests and the known failures are checked in. */
 export const CONFORMANCE_DIR = join(PROJECT_ROOT, 'conformance');
@@ -268,6 +269,7 @@ export function conformancePaths(options: ConformanceOptions): { manifests: stri
 
 /** The folder a suite's corpus part is in (manifest paths are `<suite>/<path inside it>`). */
 export function suiteDir(suite: string, root: string, webhookDir: string = CORPUS_DIR): string {
+  if (suite === 'describe') return DESCRIBE_DIR;
   return suite === 'webhook-corpus' ? resolve(webhookDir) : join(resolve(root), suite);
 }
 
@@ -390,6 +392,17 @@ export function runConformance(options: ConformanceOptions = {}): ConformanceRep
       totalPassed += corpus.passed;
       totalFailed += corpus.failed;
     } else lines.push('webhook-corpus: 0 passed, 0 failed');
+  }
+  if (!options.cases && selected.has('describe')) {
+    // Our own corpus, transcribed from istioctl's describe and authz tests (conformance/describe/).
+    const describe = runDescribeSuite();
+    results.push(...describe);
+    const passed = describe.filter((r) => r.passed).length;
+    for (const r of describe.filter((x) => !x.passed))
+      lines.unshift(`FAIL ${r.id} (${r.analyzer})`, ...r.missing.map((m) => `  ${m.split('\n').join('\n  ')}`));
+    lines.push(`describe: ${passed} passed, ${describe.length - passed} failed`);
+    totalPassed += passed;
+    totalFailed += describe.length - passed;
   }
 
   const ran = new Set(results.map((r) => r.id));
@@ -523,7 +536,7 @@ export function writeBaseline(options: ConformanceOptions & { baseline: string }
   for (const suite of suites) {
     const ids = report.results.filter((r) => r.suite === suite).map((r) => r.id);
     const dir = suiteDir(suite, root, webhookDir);
-    const where = suite === 'webhook-corpus' ? 'tests/fixtures/validation' : `../shared/conformance/${suite}`;
+    const where = suite === 'webhook-corpus' ? 'tests/fixtures/validation' : suite === 'describe' ? 'conformance/describe' : `../shared/conformance/${suite}`;
     const pending = report.results.filter((r) => r.suite === suite && r.notImplemented).map((r) => r.id);
     writeFileSync(join(paths.manifests, `${suite}.txt`), formatManifest(suite, where, { files: listFiles(dir, suite), cases: ids, pending }));
     const p = ids.filter((id) => passingSet.has(id)).length;

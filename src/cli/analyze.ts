@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import type { Diagnostic, Level } from '../core/document/types.ts';
 import { LEVEL_ORDER } from '../core/document/types.ts';
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
+import { startAnalyzeWorker } from './analyzeThreads.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import { ALL_ANALYZERS, OPTIONAL_ANALYZERS } from '../core/analysis/analyzers/index.ts';
 import { WORKBENCH_ANALYZERS, analyzerByName } from '../core/analyzerSets.ts';
@@ -16,12 +17,23 @@ import { gatherFiles, InputError, type InputFile } from './files.ts';
 import { InputTooLargeError, readCapped } from './readCapped.ts';
 import { PARSER_CODES } from '../core/document/parse.ts';
 import { isKialiCode } from '../core/analysis/packs/kiali/codes.ts';
+import { MAX_RANGE_PREFIX, parseAddressRange } from '../core/config/addressRing.ts';
+import { DEFAULT_POD_CIDR } from '../core/config/derivedWorkloads.ts';
 
 /** Analyzer packs `--pack` can add. */
 const PACKS = ['kiali'] as const;
 import { decodeFileBytes } from '../core/document/encoding.ts';
 import { goDurationError } from '../core/go/duration.ts';
 import { addingFilesError, meshValidationLog, skipWarning, withIstioctlDocs, type IstioctlReport } from '../core/analysis/istioctlMode.ts';
+
+/** `--pod-cidr`'s help (analyze, ztunnel-config and trace take it). */
+export const POD_CIDR_HELP = `The pod CIDR that pods derived from Deployments and other controllers take addresses from\n(default ${DEFAULT_POD_CIDR}): an IPv4 CIDR of prefix length ${MAX_RANGE_PREFIX} or less.`;
+
+/** Refuses a `--pod-cidr` value that is not an IPv4 CIDR of prefix length 24 or less. */
+export function checkPodCidr(value: string): void {
+  const range = parseAddressRange(value);
+  if ('error' in range) throw new UsageError(`invalid argument for "--pod-cidr" flag: ${range.error}`);
+}
 
 /** Parser notices about the app's editor (large-file mode), which mean nothing in the CLI. */
 const EDITOR_NOTICES: ReadonlySet<string> = new Set([PARSER_CODES.largeFile]);
@@ -89,6 +101,7 @@ export const ANALYZE_FLAGS: FlagSpec[] = [
     help: "Also run an analyzer pack: kiali (Kiali's validations, KIA codes, beside istioctl's).\nKiali's 'unknown' severity is Info; Kiali's default ignore (KIA1301) applies.",
   },
   { long: 'no-placeholders', kind: 'bool', help: "Don't assume istioctl's placeholder ingress gateway Pod and Service in istio-system." },
+  { long: 'pod-cidr', kind: 'string', arg: 'cidr', help: POD_CIDR_HELP },
   { long: 'use-kube', short: 'k', kind: 'bool', help: 'Only --use-kube=false is supported: mesh-workbench analyzes files offline.' },
   { long: 'color', kind: 'bool', help: "Color the level in log output. Default: on when stdout is a terminal and $TERM is not 'dumb'." },
   { long: 'verbose', short: 'v', kind: 'bool', help: 'Enable verbose output (analyzers run, assumptions made) on stderr.' },
@@ -277,6 +290,11 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   // pflag parses a Duration flag with time.ParseDuration and prints its error.
   const timeoutError = timeout === undefined ? undefined : goDurationError(timeout);
   if (timeoutError !== undefined) throw new UsageError(`invalid argument "${timeout}" for "--timeout" flag: ${timeoutError}`);
+  const podCidr = str(args, 'pod-cidr');
+  if (podCidr !== undefined) {
+    checkPodCidr(podCidr);
+    if (istioctlMode) throw new UsageError('--pod-cidr cannot be combined with --istioctl (istioctl derives no pods)');
+  }
   const suppressItems = list(args, 'suppress');
   for (const s of suppressItems) {
     // istioctl returns this one as a plain error: exit 1.
@@ -353,6 +371,7 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     includePlaceholders: bool(args, 'no-placeholders') !== true,
     defaultNamespace: selectedNamespace,
     kiali: pack === 'kiali',
+    ...(podCidr !== undefined ? { podCidr } : {}),
   };
   if (!allNamespaces && namespaceFlag) settings.namespaceFilter = namespaceFlag;
   if (istioctlMode) {
@@ -367,13 +386,21 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   // The same file named twice is analyzed once (its resources would only replace themselves).
   const unique = new Map<string, InputFile>();
   for (const f of files) if (!unique.has(f.name)) unique.set(f.name, f);
-  workspace.update(
-    [...unique.values()].map((f) => ({ path: f.name, text: f.text })),
-    [],
-  );
+  const sources = [...unique.values()].map((f) => ({ path: f.name, text: f.text }));
   // Quick fixes are for the editor; the CLI prints none. Of the formats, only SARIF (and
   // istioctl's error lines) print a diagnostic's range; the others print its line alone.
-  const result = await workspace.run(settings, { meshConfigText, meshNetworksText, fixes: false, ranges: istioctlMode || format === 'sarif' });
+  const runOptions = { meshConfigText, meshNetworksText, ranges: istioctlMode || format === 'sarif' };
+  // Started before this thread parses, so that the two read the files at the same time.
+  const offloaded = startAnalyzeWorker(sources, settings, runOptions, env);
+  workspace.update(sources, []);
+  const result = await workspace.run(settings, { ...runOptions, fixes: false, offloaded });
+  if (offloaded && env.MESH_WORKBENCH_TRACE_THREADS === '1') {
+    const how = await offloaded.lists.then(
+      (l) => `${l.length} analyzers ran on the worker thread`,
+      (e: unknown) => `the worker thread failed (${e instanceof Error ? e.message : String(e)}); its analyzers ran here`,
+    );
+    io.stderr(`Threads: ${how}\n`);
+  }
   if (result === 'canceled') throw new Error('analysis was canceled');
 
   if (istioctlMode) {

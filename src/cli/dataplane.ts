@@ -2,7 +2,7 @@
 // simulated from files, printed as istioctl prints a ztunnel's config, and a request traced
 // hop by hop.
 import { flagHelp, parseArgs, UsageError, type FlagSpec } from './args.ts';
-import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, type CliIo } from './analyze.ts';
+import { checkPodCidr, EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, POD_CIDR_HELP, type CliIo } from './analyze.ts';
 import { gatherFiles, InputError } from './files.ts';
 import { loadMesh } from '../core/meshLoader.ts';
 import { buildAmbientModel } from '../core/ambient/dataPlane.ts';
@@ -23,6 +23,7 @@ const COMMON: FlagSpec[] = [
     help: 'Comma-separated node list for pods that name no node (default: the nodes your files name, else node-a,node-b).',
   },
   { long: 'exclude-namespaces', kind: 'string', arg: 'names', help: "istio-cni's excludeNamespaces (default kube-system)." },
+  { long: 'pod-cidr', kind: 'string', arg: 'cidr', help: POD_CIDR_HELP },
   { long: 'placeholders', kind: 'bool', help: "Assume Istio's ingress gateway Pod and Service when the files have none." },
   { long: 'output', short: 'o', kind: 'string', arg: 'format', help: 'Output format: short (default) or json.' },
 ];
@@ -94,10 +95,12 @@ async function load(positional: readonly string[], values: Map<string, string | 
   const flagged = values.get('file');
   const inputs = [...(Array.isArray(flagged) ? flagged : []), ...positional];
   if (inputs.length === 0) throw new UsageError('no input files (give files, directories or - for stdin)');
+  const podCidr = values.get('pod-cidr');
+  if (typeof podCidr === 'string') checkPodCidr(podCidr);
   const files = await gatherFiles(inputs, { cwd: io.cwd, stdin: io.stdin, stderr: io.stderr });
   const mesh = loadMesh(
     files.map((f) => ({ path: f.name, text: f.text })),
-    { includePlaceholders: values.get('placeholders') === true },
+    { includePlaceholders: values.get('placeholders') === true, ...(typeof podCidr === 'string' ? { podCidr } : {}) },
   );
   for (const p of mesh.problems) io.stderr(`Warning: ${p}\n`);
   return mesh;

@@ -4,6 +4,7 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, runAnalyze, type CliIo } from './analyze.ts';
 import { runProxyConfig } from './proxyConfig.ts';
+import { serveAnalyzeWorker } from './analyzeThreads.ts';
 import { decodeFileBytes } from '../core/document/encoding.ts';
 import { InputError, readCappedStream } from './readCapped.ts';
 
@@ -24,6 +25,8 @@ Usage:
   mesh-workbench proxy-config <command> <pod>[.<namespace>] [flags] FILES…
   mesh-workbench simulate <pod>[.<namespace>] --host <host> --port <port> [flags] FILES…
   mesh-workbench route-test TESTS.yaml [-o json] FILES…
+  mesh-workbench describe pod|service <name>[.<namespace>] [flags] FILES…
+  mesh-workbench authz check <pod>[.<namespace>] [flags] FILES…
   mesh-workbench validate -f <file|directory|->... [flags]
   mesh-workbench ztunnel-config workloads|services|policies|certificates|all [flags] <file|directory|->...
   mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] <file|directory|->...
@@ -37,6 +40,10 @@ Commands:
                    files, as istioctl proxy-config does (alias: pc)
   simulate         Simulate a request from a proxy through its generated config
   route-test       Run route tests (requests and where they should go) against the generated config
+  describe         Describe a pod or Service and the Istio config that affects it, as
+                   istioctl x describe does (alias: x describe)
+  authz            Check the AuthorizationPolicies applied to a pod, as istioctl x authz check
+                   does (alias: x authz)
   validate         Validate Istio resources as the webhook would, like istioctl validate (alias: v)
   ztunnel-config   Print what a ztunnel receives (ambient), simulated from the files
   trace            Trace a request through the ambient data plane, hop by hop
@@ -74,7 +81,8 @@ export function isCertsCommand(argv: readonly string[]): boolean {
   return false;
 }
 
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number> {
+export async function runCli(args: readonly string[], io: CliIo): Promise<number> {
+  let argv = args;
   let command: string | undefined;
   if (isCertsCommand(argv)) {
     try {
@@ -83,6 +91,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       return await runCerts(argv, io);
     } catch (e) {
       if (e instanceof UsageError) return usageError(io, e.message, 'certs');
+      return failure(io, e);
+    }
+  }
+  // istioctl's experimental commands, under `x` as there (describe, authz).
+  if ((argv[0] === 'x' || argv[0] === 'experimental') && (argv[1] === 'describe' || argv[1] === 'des' || argv[1] === 'authz')) argv = argv.slice(1);
+  if (argv[0] === 'describe' || argv[0] === 'des' || argv[0] === 'authz') {
+    try {
+      const m = await import('./describe.ts');
+      return await (argv[0] === 'authz' ? m.runAuthz : m.runDescribe)(argv.slice(1), io);
+    } catch (e) {
       return failure(io, e);
     }
   }
@@ -176,3 +194,6 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   process.exitCode = code;
   return code;
 }
+
+// In the CLI's analysis worker thread (see analyzeThreads.ts), this module is its entry.
+serveAnalyzeWorker();

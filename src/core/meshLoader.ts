@@ -6,12 +6,15 @@ import { ResourceStore } from './config/store.ts';
 import { configView, type ConfigView } from './config/configView.ts';
 import { meshInputsFromResources } from './config/mesh/fromWorkspace.ts';
 import { kindProblems } from './validation/kindProblems.ts';
+import { DEFAULT_POD_CIDR, podCidrSetting } from './config/derivedWorkloads.ts';
 
 export interface LoadOptions {
   /** Assume Istio's ingress gateway Pod and Service when the files have none (default false). */
   includePlaceholders?: boolean;
   defaultNamespace?: string;
   meshConfigText?: string;
+  /** The pod CIDR derived pods take addresses from (default 10.244.0.0/14); an invalid one is a problem, and the default is used. */
+  podCidr?: string;
 }
 
 export interface LoadedMesh {
@@ -25,6 +28,7 @@ export function loadMesh(files: readonly WorkspaceFile[], opts: LoadOptions = {}
   model.update([...files], []);
   const resources = model.resources();
   const mesh = meshInputsFromResources(resources, { meshConfigText: opts.meshConfigText });
+  const podCidr = podCidrSetting(opts.podCidr);
   const store = new ResourceStore(resources, {
     mode: 'cli',
     defaultNamespace: opts.defaultNamespace ?? 'default',
@@ -32,7 +36,11 @@ export function loadMesh(files: readonly WorkspaceFile[], opts: LoadOptions = {}
     deriveWorkloads: true,
     meshConfig: mesh.meshConfig,
     meshNetworks: mesh.meshNetworks,
+    ...('error' in podCidr ? {} : { podCidr }),
   });
   const problems = model.problems().map((d) => `${d.file ?? ''}:${d.line ?? 0}: ${d.message}`);
-  return { view: configView(store), problems: [...problems, ...mesh.problems] };
+  return {
+    view: configView(store),
+    problems: [...problems, ...mesh.problems, ...('error' in podCidr ? [`${podCidr.error}; pods are given addresses from ${DEFAULT_POD_CIDR}`] : [])],
+  };
 }

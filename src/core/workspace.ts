@@ -6,7 +6,7 @@ import { PARSER_CODES } from './document/parse.ts';
 import { WorkspaceModel } from './document/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
 import { placeholderOverlay, ResourceStore } from './config/store.ts';
-import { AnalysisCanceled } from './analysis/run.ts';
+import { AnalysisCanceled, type RunAnalyzersOptions } from './analysis/run.ts';
 import { Lookups } from './config/lookups.ts';
 import { AnalysisSession } from './analysis/session.ts';
 import { selectAnalyzers } from './analyzerSets.ts';
@@ -18,6 +18,7 @@ import { missingInputNotes } from './analysis/assumedInputs.ts';
 import { attachFixes, fixContext } from './analysis/fixes/index.ts';
 import { absentKinds, partitionByInputs, type SkippedAnalyzer } from './analysis/skipped.ts';
 import { configView, type ConfigView } from './config/configView.ts';
+import { DEFAULT_POD_CIDR, podCidrSetting } from './config/derivedWorkloads.ts';
 import { assumedGatewayClassesNote } from './config/gatewayApi/builtins.ts';
 import { kindProblems } from './validation/kindProblems.ts';
 import { kialiDiagnostics } from './analysis/packs/kiali/diagnostics.ts';
@@ -74,6 +75,14 @@ export interface RunOptions {
    * so typing never waits for the pack.
    */
   deferKiali?: boolean;
+  /**
+   * A run split across threads (the CLI on large inputs): analyzers another thread runs on
+   * its own copy of the same files, or the only analyzers this one runs for such a thread.
+   * See RunAnalyzersOptions.offloaded.
+   */
+  offloaded?: RunAnalyzersOptions['offloaded'];
+  only?: RunAnalyzersOptions['only'];
+  collect?: RunAnalyzersOptions['collect'];
 }
 
 function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
@@ -185,7 +194,9 @@ export class WorkspaceAnalyzer {
       mesh.meshNetworks,
       settings.mode,
       istioctl ? settings.analyzers : null,
+      settings.podCidr ?? '',
     ]);
+    const podCidr = podCidrSetting(settings.podCidr);
     let changedKinds: ReadonlySet<string> | 'all';
     if (!this.store || !this.index || storeKey !== this.storeKey) {
       this.store = new ResourceStore(resources, {
@@ -196,6 +207,7 @@ export class WorkspaceAnalyzer {
         deriveWorkloads: !istioctl,
         meshConfig: mesh.meshConfig,
         meshNetworks: mesh.meshNetworks,
+        ...('error' in podCidr ? {} : { podCidr }),
       });
       this.index = new Lookups(this.store);
       this.readView = undefined;
@@ -235,6 +247,9 @@ export class WorkspaceAnalyzer {
         timing: options.timing,
         ranges: options.ranges,
         renderEpoch: this.model.layoutVersion,
+        offloaded: options.offloaded,
+        only: options.only,
+        collect: options.collect,
       });
     } catch (e) {
       if (e instanceof AnalysisCanceled) return 'canceled';
@@ -262,6 +277,7 @@ export class WorkspaceAnalyzer {
       byFileAndLine,
     );
     const assumptions = [...mesh.notes, ...mesh.problems, ...suppressions.warnings, ...missingInputNotes(store)];
+    if ('error' in podCidr) assumptions.push(`${podCidr.error}; pods are given addresses from ${DEFAULT_POD_CIDR}.`);
     if (settings.includePlaceholders && mesh.meshConfig.ingressControllerMode !== 'OFF') {
       assumptions.push(
         `Placeholder ingress gateway: Pod istio-system/${mesh.meshConfig.ingressService}-dummypod and Service istio-system/${mesh.meshConfig.ingressService} (labels app=istio-ingressgateway, istio=ingressgateway) are assumed, as Istio's default ingress chart installs them (ports 15021, 80 → 8080, 443 → 8443); analysis also assumes the two ports istioctl's placeholder has that the chart lacks (tcp 31400, tls 15443), so a Gateway on any of them is not reported as missing from the Service. The generated Envoy config follows the chart. A Service of that name in your files replaces the assumed one.`,

@@ -250,6 +250,20 @@ describe('mesh-workbench analyze: namespaces and placeholders', () => {
     expect(r.stderr).toContain('Error: Analyzers found issues when analyzing all namespaces.\n');
   });
 
+  it('takes a pod CIDR with --pod-cidr, refusing one that is not an IPv4 CIDR of /24 or wider', async () => {
+    const ok = await cli(['analyze', '--pod-cidr', '10.0.0.0/8', 'gateway.yaml', 'workloads.yaml']);
+    expect(ok.code).toBe(0);
+    const bad = await cli(['analyze', '--pod-cidr', '10.244.1.0/14', 'gateway.yaml']);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toContain('invalid argument for "--pod-cidr" flag: "10.244.1.0/14" has host bits set (the network is 10.244.0.0/14)');
+    const notCidr = await cli(['analyze', '--pod-cidr', '10.244.0.0', 'gateway.yaml']);
+    expect(notCidr.code).toBe(64);
+    expect(notCidr.stderr).toContain('"10.244.0.0" is not an IPv4 CIDR');
+    const istioctl = await cli(['analyze', '--istioctl', '--pod-cidr', '10.0.0.0/8', 'gateway.yaml']);
+    expect(istioctl.code).toBe(64);
+    expect(istioctl.stderr).toContain('--pod-cidr cannot be combined with --istioctl');
+  });
+
   it('assumes the placeholder ingress gateway unless told not to', async () => {
     expect((await cli(['analyze', 'gateway.yaml', 'workloads.yaml'])).code).toBe(0);
     const none = await cli(['analyze', '--no-placeholders', 'gateway.yaml', 'workloads.yaml']);

@@ -44,6 +44,24 @@ describe('mesh-workbench ztunnel-config', () => {
     expect(node.stderr).toContain('no node "node-z"');
     expect((await cli(['ztunnel-config', 'workloads'])).code).toBe(64);
   });
+
+  it('gives pods addresses from --pod-cidr, and refuses a value that is not an IPv4 CIDR of /24 or wider', async () => {
+    const address = (stdout: string) =>
+      stdout
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(/\s+/)[2]!);
+    const base = address((await cli(['ztunnel-config', 'workloads', '-f', SAMPLE])).stdout);
+    const moved = await cli(['ztunnel-config', 'workloads', '--pod-cidr', '172.20.0.0/16', '-f', SAMPLE]);
+    expect(moved.code).toBe(0);
+    // Slot for slot the same place in the first /16 of the range: only the first two octets change.
+    expect(base.every((ip) => ip.startsWith('10.244.'))).toBe(true);
+    expect(address(moved.stdout)).toEqual(base.map((ip) => ip.replace(/^10\.244\./, '172.20.')));
+    const bad = await cli(['ztunnel-config', 'workloads', '--pod-cidr', '10.244.0.0/25', '-f', SAMPLE]);
+    expect(bad.code).toBe(64);
+    expect(bad.stderr).toContain('invalid argument for "--pod-cidr" flag: "10.244.0.0/25" is narrower than a /24');
+  });
 });
 
 describe('mesh-workbench trace', () => {

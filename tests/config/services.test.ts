@@ -147,4 +147,33 @@ describe('service registry', () => {
     expect(kubePortProtocol(53, 'dns', 'UDP', 'http')).toBe('UDP');
     expect(kubePortProtocol(80, 'HTTPS-x', 'TCP', undefined)).toBe('HTTPS');
   });
+
+  it("selects a ServiceEntry's WorkloadEntries by every selector pair, in its namespace, spec labels over metadata labels, in load order", () => {
+    const entry = (name: string, ns: string, address: string, meta: string, spec: string) =>
+      `apiVersion: networking.istio.io/v1
+kind: WorkloadEntry
+metadata: {name: ${name}, namespace: ${ns}, labels: {${meta}}}
+spec: {address: ${address}, labels: {${spec}}}
+`;
+    const text = [
+      `apiVersion: networking.istio.io/v1
+kind: ServiceEntry
+metadata: {name: vms, namespace: shop}
+spec:
+  hosts: [vm.shop.internal]
+  location: MESH_INTERNAL
+  resolution: STATIC
+  ports: [{number: 80, name: http, protocol: HTTP}]
+  workloadSelector: {labels: {app: vm, tier: db}}
+`,
+      entry('a', 'shop', '192.168.1.1', 'app: vm', 'tier: db'),
+      entry('b', 'shop', '192.168.1.2', 'app: vm, tier: db', 'tier: web'),
+      entry('c', 'other', '192.168.1.3', 'app: vm, tier: db', ''),
+      entry('d', 'shop', '192.168.1.4', '', 'app: vm, tier: db'),
+      entry('e', 'shop', '192.168.1.5', 'app: vm', ''),
+    ].join('---\n');
+    const vm = meshServices(viewOf(text)).find((s) => s.hostname === 'vm.shop.internal')!;
+    // b's spec relabels it tier=web; c is in another namespace; e lacks tier.
+    expect(vm.endpoints.map((e) => e.address)).toEqual(['192.168.1.1', '192.168.1.4']);
+  });
 });

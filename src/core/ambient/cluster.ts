@@ -238,7 +238,7 @@ export function buildCluster(view: ConfigView, settings: ResolvedSettings): Clus
   const basePods = [...storePods, ...systemPods, ...infra.pods, ...gateways.pods];
   const nodes = clusterNodes(view, basePods, { nodes: settings.nodes });
   const allPods = settings.infrastructure ? [...basePods, ...ztunnelPods(nodes, settings.systemNamespace)] : basePods;
-  const placement = placePods(allPods, nodes, { nodes: settings.nodes });
+  const placement = placePods(allPods, nodes, { nodes: settings.nodes }, view.podCidr);
   // Services and their addresses; waypoints need the cluster IPs of their Services.
   const storeServices = view.list(KINDS.Service);
   const systemServices = aside(KINDS.Service);

@@ -32,6 +32,11 @@ export interface AnalysisSettings {
    * Undefined: Kiali's own default (KIA1301).
    */
   kialiIgnore?: readonly string[];
+  /**
+   * The pod CIDR derived pods take their addresses from, as an IPv4 CIDR of prefix length 24
+   * or less (the CLI's `--pod-cidr`). Undefined: 10.244.0.0/14 (config/derivedWorkloads.ts).
+   */
+  podCidr?: string;
 }
 
 export function defaultAnalysisSettings(): AnalysisSettings {

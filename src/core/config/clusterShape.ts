@@ -12,6 +12,8 @@ import { podSpec, podStatus, serviceSpec } from './api/kube.ts';
 import { serviceEntry, serviceEntryStatus } from './api/networking.ts';
 import { isWildcardHost } from './hosts.ts';
 import { fnv32a } from './fnv.ts';
+import { rangeAddress, type AddressRange } from './addressRing.ts';
+import { DEFAULT_POD_RANGE } from './derivedWorkloads.ts';
 
 /** The nodes assumed when neither the files nor the user name any. */
 export const DEFAULT_NODES: readonly string[] = ['node-a', 'node-b'];
@@ -95,10 +97,16 @@ function readyCondition(pod: Resource): boolean {
  * Where each pod runs and at which IPs. A pod's `nodeName` and `status.podIPs` are used as
  * written. A pod without a node is placed round-robin (in load order) over the schedulable
  * nodes. A pod whose manifest has no `status` at all is taken as running and ready, with an
- * IP from its node's range (10.244.<n+1>.0/24; host-network pods get the node's address);
- * a pod whose status says otherwise (no IP yet, not ready) is taken at its word.
+ * IP from its node's range (the /24 numbered n+1 of the pod CIDR, 10.244.<n+1>.0/24 in the
+ * default one; host-network pods get the node's address); a pod whose status says otherwise
+ * (no IP yet, not ready) is taken at its word.
  */
-export function placePods(pods: readonly Resource[], nodes: readonly ClusterNode[], settings: ClusterShapeSettings = {}): Map<Resource, PodPlacement> {
+export function placePods(
+  pods: readonly Resource[],
+  nodes: readonly ClusterNode[],
+  settings: ClusterShapeSettings = {},
+  podRange: AddressRange = DEFAULT_POD_RANGE,
+): Map<Resource, PodPlacement> {
   const targets = schedulableNodes(nodes, settings);
   const nodeIndex = new Map(nodes.map((n, i) => [n.name, i]));
   const taken = new Set<string>();
@@ -120,10 +128,12 @@ export function placePods(pods: readonly Resource[], nodes: readonly ClusterNode
       ipAssumed = true;
       if (spec.hostNetwork) ips = [nodes.find((n) => n.name === node)?.address ?? '192.168.0.10'];
       else {
-        const third = ((nodeIndex.get(node) ?? 0) % 250) + 1;
+        // A pod CIDR of one /24 gives every node that one.
+        const blocks = podRange.slots / 254;
+        const block = blocks > 1 ? ((nodeIndex.get(node) ?? 0) % Math.min(250, blocks - 1)) + 1 : 0;
         let slot = fnv32a(`${pod.namespace}/${pod.name}`) % 253;
         for (let tries = 0; tries < 253; tries++) {
-          const ip = `10.244.${third}.${slot + 2}`;
+          const ip = rangeAddress(podRange, block * 254 + slot + 1);
           if (!taken.has(ip)) {
             taken.add(ip);
             ips = [ip];

@@ -21,7 +21,6 @@ import {
   type PodTemplate,
 } from './api/kube.ts';
 import { compiledMatches, compileLabelSelector, type CompiledSelector } from './labelSelector.ts';
-import { parseIpv4 } from './addresses.ts';
 import { injectorConfigMapName, injectorProxyImage, injectorSettings } from './injector.ts';
 import { ambientEnrolled, sidecarInjected, type WorkloadShape } from './workloadState.ts';
 import {
@@ -34,7 +33,8 @@ import {
   SIDECAR_STATUS_ANNOTATION,
   TLS_MODE_LABEL,
 } from './wellKnown.ts';
-import { fnv32a, FNV32A_OFFSET, fnv32aCode, fnv32aFrom, freeSlotAtHash, SAFE_ALPHABET, slotAddress } from './fnv.ts';
+import { fnv32a, FNV32A_OFFSET, fnv32aCode, fnv32aFrom, SAFE_ALPHABET } from './fnv.ts';
+import { addressRange, AddressRing, parseAddressRange, type AddressRange } from './addressRing.ts';
 import { listAt } from '../document/maps.ts';
 
 /** The controller kinds whose pods we derive, and where their pod template sits. */
@@ -56,8 +56,22 @@ export const MAX_DERIVED_REPLICAS = 20;
 /** The proxy image assumed for injected pods when no injector ConfigMap says otherwise. */
 export const DEFAULT_PROXY_IMAGE = 'docker.io/istio/proxyv2:latest';
 
-/** Where derived pods get their IPs (Kubernetes' usual pod CIDR in kind and kubeadm). */
-export const POD_CIDR_PREFIX = '10.244';
+/**
+ * Where derived pods get their IPs unless the settings name another pod CIDR: a /14 from
+ * Kubernetes' usual 10.244.0.0/16 of kind and kubeadm on (flannel's default is 10.244.0.0/16;
+ * real clusters' are /14 or wider).
+ */
+export const DEFAULT_POD_CIDR = '10.244.0.0/14';
+
+/** DEFAULT_POD_CIDR as a range. */
+export const DEFAULT_POD_RANGE: AddressRange = addressRange(DEFAULT_POD_CIDR);
+
+/** The pod CIDR a setting names (DEFAULT_POD_RANGE when it names none), or why it cannot be one. */
+export function podCidrSetting(cidr: string | undefined): AddressRange | { error: string } {
+  if (cidr === undefined || cidr.trim() === '') return DEFAULT_POD_RANGE;
+  const range = parseAddressRange(cidr);
+  return 'error' in range ? { error: `invalid pod CIDR: ${range.error}` } : range;
+}
 
 /** Kubernetes' SafeEncodeString over the decimal text of a number. */
 function safeEncode(n: number): string {
@@ -88,6 +102,8 @@ interface DerivationInputs {
   view: ResourceReader;
   pods: readonly Resource[];
   nodes: readonly Resource[];
+  /** The pod CIDR (default DEFAULT_POD_RANGE). */
+  podRange?: AddressRange;
 }
 
 /** The pod template of a controller (as parsed), and its typed view. */
@@ -328,21 +344,23 @@ export function templateFingerprintHash(t: PodTemplate): number {
   return fnv32aCode(h, 125);
 }
 
-/** Allocates pod IPs in 10.244.0.0/16 from a hash of the pod's name, skipping taken ones. */
+/**
+ * Allocates pod IPs in the pod CIDR from a hash of the pod's name, skipping taken ones (see
+ * addressRing.ts: in the default 10.244.0.0/14, the first probe lands in 10.244.0.0/16).
+ */
 class PodIpAllocator {
-  /** Taken addresses of the range, as addressAtHash numbers them (`10.244.<n / 254>.<n % 254 + 1>`). */
-  private readonly taken = new Set<number>();
+  private readonly ring: AddressRing;
   private reserved = false;
 
   /**
    * `pods`: the workspace's pods, whose addresses are taken. They are read on the first
    * allocation: a dump of a live cluster holds every controller's pods, and then none is made.
    */
-  constructor(private readonly pods: readonly Resource[]) {}
-
-  private reserve(ip: string): void {
-    const slot = podCidrSlot(ip);
-    if (slot !== undefined) this.taken.add(slot);
+  constructor(
+    private readonly pods: readonly Resource[],
+    range: AddressRange,
+  ) {
+    this.ring = new AddressRing(range);
   }
 
   /** The hash state after `<namespace>/`, which every pod of the namespace continues. */
@@ -350,23 +368,14 @@ class PodIpAllocator {
     return fnv32aCode(fnv32a(namespace), 47);
   }
 
-  /** The address for the pod `<namespace>/<name>`, given namespaceSeed(namespace). */
+  /** The address for the pod `<namespace>/<name>`, given namespaceSeed(namespace); '' when the pod CIDR is full. */
   allocate(namespaceSeed: number, name: string): string {
     if (!this.reserved) {
       this.reserved = true;
-      for (const p of this.pods) this.reserve(podStatus(p).podIP);
+      for (const p of this.pods) this.ring.reserveAddress(podStatus(p).podIP);
     }
-    const slot = freeSlotAtHash(fnv32aFrom(namespaceSeed, name), this.taken);
-    return slot < 0 ? '' : slotAddress(POD_CIDR_PREFIX, slot);
+    return this.ring.take(fnv32aFrom(namespaceSeed, name));
   }
-}
-
-/** The slot an address holds in POD_CIDR_PREFIX's /16: only an address written as slotAddress writes it. */
-function podCidrSlot(ip: string): number | undefined {
-  const n = parseIpv4(ip);
-  if (n === undefined) return undefined;
-  const slot = ((n >>> 8) & 0xff) * 254 + (n & 0xff) - 1;
-  return (n & 0xff) >= 1 && (n & 0xff) <= 254 && slotAddress(POD_CIDR_PREFIX, slot) === ip ? slot : undefined;
 }
 
 /** Injected proxy image for a pod: the revision's injector ConfigMap, else the default image. */
@@ -586,7 +595,7 @@ function buildPod(controller: Resource, shared: ControllerShared, plan: PodPlan,
  * time (incremental analysis relies on identity).
  */
 export function derivePods(inputs: DerivationInputs, cache?: DerivedPodCache): Resource[] {
-  const ips = new PodIpAllocator(inputs.pods);
+  const ips = new PodIpAllocator(inputs.pods, inputs.podRange ?? DEFAULT_POD_RANGE);
   // The workspace's pods by namespace: each controller looks only at its own namespace's.
   const podsByNamespace = new Map<string, NamespacePods>();
   for (const p of inputs.pods) {

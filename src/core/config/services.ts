@@ -22,8 +22,10 @@ import { goParseIP } from './addresses.ts';
 import { podSpec, podStatus } from './api/kube.ts';
 import { nodeLocality } from './locality.ts';
 import { CANONICAL_NAME_LABEL, CANONICAL_REVISION_LABEL, EXPORT_TO_ANNOTATION, TLS_MODE_LABEL, TOPOLOGY_NETWORK_LABEL } from './wellKnown.ts';
-import { hashedAddress } from './fnv.ts';
-import { listAt } from '../document/maps.ts';
+import { fnv32a } from './fnv.ts';
+import { addressRange, AddressRing, type AddressRange } from './addressRing.ts';
+import { DEFAULT_POD_RANGE } from './derivedWorkloads.ts';
+import { listAt, mapAt } from '../document/maps.ts';
 
 /** The cluster's DNS domain (istiod's --domain); Istio's default. */
 export const DOMAIN_SUFFIX = 'cluster.local';
@@ -535,8 +537,43 @@ function serviceEntries(view: ConfigView): MeshService[] {
   return out;
 }
 
+/** A WorkloadEntry with the labels a selector sees: its metadata's, overridden by its spec's. */
+interface LabelledEntry {
+  entry: Resource;
+  labels: LabelMap;
+}
+
+/**
+ * WorkloadEntries by namespace, and by namespace and one label pair, in load order: a
+ * ServiceEntry's selector is tested against the entries holding its rarest pair only, not
+ * against every entry of the mesh (a mesh of VMs has thousands of each).
+ */
+function workloadEntryIndex(view: ConfigView): { byNamespace: Map<string, LabelledEntry[]>; byPair: Map<string, Map<string, Map<string, LabelledEntry[]>>> } {
+  return view.lookups.cached('config.workloadEntryIndex', (store) => {
+    const byNamespace = new Map<string, LabelledEntry[]>();
+    const byPair = new Map<string, Map<string, Map<string, LabelledEntry[]>>>();
+    for (const we of store.list(KINDS.WorkloadEntry)) {
+      const e: LabelledEntry = { entry: we, labels: { ...we.labels, ...workloadEntry(we).labels } };
+      listAt(byNamespace, we.namespace).push(e);
+      const pairs = mapAt(byPair, we.namespace);
+      for (const k of Object.keys(e.labels)) listAt(mapAt(pairs, k), e.labels[k] as string).push(e);
+    }
+    return { byNamespace, byPair };
+  });
+}
+
 function workloadEntriesSelectedBy(view: ConfigView, selector: LabelMap, namespace: string): Resource[] {
-  return view.list(KINDS.WorkloadEntry).filter((we) => we.namespace === namespace && selectorMatches(selector, { ...we.labels, ...workloadEntry(we).labels }));
+  const index = workloadEntryIndex(view);
+  let candidates: readonly LabelledEntry[] = index.byNamespace.get(namespace) ?? [];
+  const pairs = index.byPair.get(namespace);
+  for (const k of Object.keys(selector)) {
+    const l = pairs?.get(k)?.get(selector[k] as string);
+    if (!l) return [];
+    if (l.length < candidates.length) candidates = l;
+  }
+  const out: Resource[] = [];
+  for (const e of candidates) if (selectorMatches(selector, e.labels)) out.push(e.entry);
+  return out;
 }
 
 /** Every service of the mesh: Kubernetes Services first, then ServiceEntry hosts, in load order. */
@@ -545,10 +582,14 @@ export function meshServices(view: ConfigView): readonly MeshService[] {
 }
 
 /**
- * Where assumed cluster IPs come from: the first /16 of Kubernetes' default Service range
- * (10.96.0.0/12). One allocator serves every view of the mesh (xDS, the ambient data plane),
- * so a Service written without a clusterIP has the same address in all of them.
+ * Where assumed cluster IPs come from: Kubernetes' default Service range (10.96.0.0/12), first
+ * probes in its first /16 (see addressRing.ts). One allocator serves every view of the mesh
+ * (xDS, the ambient data plane), so a Service written without a clusterIP has the same address
+ * in all of them.
  */
+export const ASSUMED_VIP_RANGE: AddressRange = addressRange('10.96.0.0/12');
+
+/** The /16 of ASSUMED_VIP_RANGE that first probes land in (every address until it is full). */
 export const ASSUMED_VIP_PREFIX = '10.96';
 
 /** The cluster IPs written on a Service (`clusterIPs`, else `clusterIP`), blanks left out. */
@@ -563,13 +604,18 @@ export function needsAssumedClusterIp(service: Resource): boolean {
 }
 
 /**
- * Gives each of `services` (in order) an address from 10.96.0.0/16 picked by a hash of its
+ * Gives each of `services` (in order) an address from ASSUMED_VIP_RANGE picked by a hash of its
  * namespace and name, stepping past addresses in `taken` (which it extends).
  */
 export function allocateClusterIps(services: readonly Resource[], taken: Set<string>, into: Map<Resource, string>): void {
+  if (services.length === 0) return;
+  const ring = new AddressRing(ASSUMED_VIP_RANGE);
+  for (const ip of taken) ring.reserveAddress(ip);
   for (const s of services) {
-    const ip = hashedAddress(ASSUMED_VIP_PREFIX, `${s.namespace}/${s.name}`, taken);
-    if (ip !== '') into.set(s, ip);
+    const ip = ring.take(fnv32a(`${s.namespace}/${s.name}`));
+    if (ip === '') continue;
+    taken.add(ip);
+    into.set(s, ip);
   }
 }
 
@@ -620,12 +666,9 @@ export function assumedGatewayDeployments(view: ConfigView): {
   return view.lookups.cached('config.assumedGatewayDeployments', () => {
     if (view.list(KINDS.KubernetesGateway).length === 0) return { services: [], serviceResources: [], pods: [] };
     const all = podIndex(view).all;
-    const takenPodIps = new Set<string>();
-    for (const p of all) {
-      const ip = podAddress(view, p);
-      if (ip !== '') takenPodIps.add(ip);
-    }
-    const infra = managedGatewayInfrastructure(view, all, takenPodIps);
+    const podRing = new AddressRing(view.podCidr ?? DEFAULT_POD_RANGE);
+    for (const p of all) podRing.reserveAddress(podAddress(view, p));
+    const infra = managedGatewayInfrastructure(view, all, podRing);
     // Their cluster IPs come after every Service of the files, from the same range.
     const assumed = assumedServiceIps(view);
     const takenVips = new Set<string>(assumed.values());

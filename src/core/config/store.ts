@@ -7,6 +7,7 @@ import { stringMap } from '../document/read.ts';
 import { listAt, mapAt } from '../document/maps.ts';
 import type { MeshConfig, MeshNetworks } from './mesh/meshconfig.ts';
 import type { ResourceReader } from './resourceReader.ts';
+import type { AddressRange } from './addressRing.ts';
 import { DERIVED_POD_INPUTS, DerivedPodCache, derivePods } from './derivedWorkloads.ts';
 
 export interface StoreOptions {
@@ -29,6 +30,8 @@ export interface StoreOptions {
   deriveWorkloads?: boolean;
   meshConfig: MeshConfig;
   meshNetworks: MeshNetworks;
+  /** The pod CIDR derived pods take their addresses from (default DEFAULT_POD_RANGE, 10.244.0.0/14). */
+  podCidr?: AddressRange;
 }
 
 function syntheticResource(info: KindInfo, namespace: string, name: string, body: Record<string, unknown>, synthetic: Resource['synthetic']): Resource {
@@ -187,7 +190,9 @@ export class ResourceStore implements StoreView {
     if (!this.options.deriveWorkloads) return;
     if (this.options.kindFilter && !this.options.kindFilter.has(KINDS.Pod.id)) return;
     const pods = (this.byKind.get(KINDS.Pod.id) ?? []).filter((p) => !p.synthetic);
-    this.derived = derivePods({ view: this, pods, nodes: this.list(KINDS.Node) }, this.derivedCache).filter((p) => !this.byKey.has(p.key));
+    this.derived = derivePods({ view: this, pods, nodes: this.list(KINDS.Node), podRange: this.options.podCidr }, this.derivedCache).filter(
+      (p) => !this.byKey.has(p.key),
+    );
     for (const p of this.derived) this.add(p);
   }
 

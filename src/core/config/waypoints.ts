@@ -7,8 +7,8 @@ import { parseBool } from '../go/strconv.ts';
 import { KINDS } from '../document/kinds.ts';
 import { EMPTY_STRING_MAP, arr, isObj, str, type StringMap } from '../document/read.ts';
 import type { ResourceReader } from './resourceReader.ts';
-import { chainedSuffix, hashedAddress } from './fnv.ts';
-import { POD_CIDR_PREFIX } from './derivedWorkloads.ts';
+import { chainedSuffix, fnv32a } from './fnv.ts';
+import type { AddressRing } from './addressRing.ts';
 import { kubernetesGateway, gatewayClass } from './api/gatewayapi.ts';
 import { compileLabelSelector, compiledMatches, type CompiledSelector } from './labelSelector.ts';
 import {
@@ -239,13 +239,14 @@ function isManagedGateway(gw: Resource): boolean {
  * `istio-east-west`) and the files do not hold (kube-gateway.yaml, extractServicePorts): the
  * Service `<gateway>-<class>` (status port 15021, then one port per listener port, targetPort
  * the same port) and one pod running `proxy router`, labelled with the gateway's name. The
- * pod's address is allocated outside `taken`. Marked derived from their Gateway. The
- * analyzers never see these (istioctl does not); the generated config does.
+ * pod's address is taken from `podAddresses` (the pod CIDR, with every pod's address already
+ * reserved). Marked derived from their Gateway. The analyzers never see these (istioctl does
+ * not); the generated config does.
  */
 export function managedGatewayInfrastructure(
   view: Pick<ResourceReader, 'list' | 'find'>,
   pods: readonly Resource[],
-  taken: Set<string>,
+  podAddresses: AddressRing,
 ): { services: Resource[]; pods: Resource[] } {
   const services: Resource[] = [];
   const newPods: Resource[] = [];
@@ -292,7 +293,7 @@ export function managedGatewayInfrastructure(
       newPods.push(
         deployedPod(gw, name, 'router', labelsFor, (podName) => ({
           phase: 'Running',
-          podIP: hashedAddress(POD_CIDR_PREFIX, `${gw.namespace}/${podName}`, taken),
+          podIP: podAddresses.take(fnv32a(`${gw.namespace}/${podName}`)),
         })),
       );
     }

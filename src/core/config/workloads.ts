@@ -10,7 +10,8 @@ import { listAt, mapAt } from '../document/maps.ts';
 import { podSpec, podStatus, type Container, type PodTemplate } from './api/kube.ts';
 import { selectorMatches, type LabelMap } from './labels.ts';
 import type { WorkloadShape } from './workloadState.ts';
-import { hashedAddress } from './fnv.ts';
+import { fnv32a } from './fnv.ts';
+import { addressRange, AddressRing, type AddressRange } from './addressRing.ts';
 
 export interface PodIndex {
   /** Every pod, in load order (derived pods after the workspace's own). */
@@ -108,8 +109,12 @@ export function podIp(pod: Resource): string {
   return podStatus(pod).podIP;
 }
 
-/** Where synthetic addresses of pods without `status.podIP` come from (not the derived pods' 10.244.0.0/16). */
-const SYNTHETIC_POD_PREFIX = '10.245';
+/**
+ * Where synthetic addresses of pods without `status.podIP` come from: 10.245.0.0/16, which the
+ * derived pods of the default pod CIDR reach only once its first /16, 10.244.0.0/16, is full
+ * (and then the addresses they hold are skipped).
+ */
+const SYNTHETIC_POD_RANGE: AddressRange = addressRange('10.245.0.0/16');
 
 /**
  * The address of every pod: its `status.podIP`, or for a pod of the workspace that has none, a
@@ -119,19 +124,16 @@ const SYNTHETIC_POD_PREFIX = '10.245';
 export function podAddresses(view: ConfigView): ReadonlyMap<Resource, { ip: string; synthetic: boolean }> {
   return view.lookups.cached('config.podAddresses', () => {
     const out = new Map<Resource, { ip: string; synthetic: boolean }>();
-    const taken = new Set<string>();
     const missing: Resource[] = [];
     for (const p of podIndex(view).all) {
       const ip = podIp(p);
-      if (ip !== '') {
-        taken.add(ip);
-        out.set(p, { ip, synthetic: false });
-      } else missing.push(p);
+      if (ip !== '') out.set(p, { ip, synthetic: false });
+      else missing.push(p);
     }
-    for (const p of missing) {
-      const ip = hashedAddress(SYNTHETIC_POD_PREFIX, `${p.namespace}/${p.name}`, taken);
-      out.set(p, { ip, synthetic: true });
-    }
+    if (missing.length === 0) return out;
+    const ring = new AddressRing(SYNTHETIC_POD_RANGE);
+    for (const { ip } of out.values()) ring.reserveAddress(ip);
+    for (const p of missing) out.set(p, { ip: ring.take(fnv32a(`${p.namespace}/${p.name}`)), synthetic: true });
     return out;
   });
 }

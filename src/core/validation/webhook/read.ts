@@ -94,6 +94,9 @@ const NO_STRINGS: readonly string[] = Object.freeze([]);
 export function items(o: Obj | undefined, k: string): readonly (Obj | null)[] {
   const l = list(o, k);
   if (!l || l.length === 0) return NO_ITEMS;
+  // Most lists hold only mappings: then the list itself is the answer (read-only to callers),
+  // and validating a large file makes no copy of each.
+  if (l.every(isObj)) return l as Obj[];
   return l.map((x) => (x === null || x === undefined ? null : isObj(x) ? x : {}));
 }
 
@@ -101,6 +104,7 @@ export function items(o: Obj | undefined, k: string): readonly (Obj | null)[] {
 export function strs(o: Obj | undefined, k: string): readonly string[] {
   const l = list(o, k);
   if (!l || l.length === 0) return NO_STRINGS;
+  if (l.every((x) => typeof x === 'string')) return l as string[];
   return l.map((x) => (typeof x === 'string' ? x : ''));
 }
 
