@@ -1,6 +1,6 @@
 // Accessibility: axe-core finds no serious or critical violation in the light and the dark
 // theme (landmarks, one h1, contrast including the editor's colours, no nested controls,
-// accessible names that contain the visible text), also with the Data plane and the
+// accessible names that contain the visible text), also with the Data plane, Describe and
 // Certificates views open in the main area, and the Inspector's tabs follow the ARIA tab
 // pattern. The app follows the OS colour scheme (prefers-color-scheme), emulated here.
 import { test, expect, type Page } from '@playwright/test';
@@ -79,6 +79,23 @@ for (const scheme of ['light', 'dark'] as const) {
       await page.keyboard.press('Escape');
       await page.getByTestId('inspector-tab-dataplane').click();
       await expect(page.getByTestId('dataplane-summary-counts')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
+
+    test('no serious or critical violations with the Describe view open (a sidecar pod, its istioctl text, an ambient pod)', async ({ page }) => {
+      await page.emulateMedia({ colorScheme: scheme });
+      await openApp(page);
+      await page.getByTestId('workloads').getByTestId('workload-row').filter({ hasText: 'bookinfo/reviews-v1-' }).getByTestId('workload-describe').click();
+      const view = page.getByTestId('view-describe');
+      await expect(view.getByTestId('describe-pod')).toContainText('bookinfo/reviews-v1-');
+      await expect(view.getByTestId('describe-view')).toHaveAttribute('data-state', 'ready');
+      await view.getByTestId('describe-text').locator('summary').click();
+      await expect(view.getByTestId('describe-text-pre')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+      await openSample(page, 'Ambient shop', 'waypoint.yaml');
+      await page.getByTestId('workloads').getByTestId('workload-row').filter({ hasText: 'shop/products-' }).first().getByTestId('workload-describe').click();
+      await expect(view.getByTestId('describe-pod')).toContainText('shop/products-');
+      await expect(view.getByTestId('describe-trace').getByTestId('dp-trace-verdict')).toBeVisible();
       expect(await seriousViolations(page)).toEqual([]);
     });
 

@@ -70,7 +70,7 @@ test('the Workloads list shows each pod with its identity, and follows a multi-c
   // A workload's name opens its pod in the editor.
   await page.locator('[data-testid="file-item"][data-path="networking.yaml"]').click();
   await workloadRow(page, 'bookinfo/details-')
-    .getByRole('button', { name: /bookinfo\/details-/ })
+    .getByRole('button', { name: /^bookinfo\/details-/ })
     .click();
   await expect(page.getByTestId('tab').filter({ hasText: 'pods.yaml' })).toHaveAttribute('aria-selected', 'true');
   const line = await page.evaluate(() => {

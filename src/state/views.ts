@@ -1,17 +1,18 @@
-// Capability views (Proxy config, Data plane, Certificates, Review) open in the main area as
+// Capability views (Proxy config, Data plane, Describe, Certificates, Review) open in the main area as
 // tabs beside the files, as VS Code opens its settings or diff editors. A view is shown alone
 // or split beside the active file. Which views are open, which one shows and the split are
 // kept in localStorage, so a reload brings the same screen back.
 import { create } from 'zustand';
 import { readJson, writeJson } from './persistence.ts';
 
-export type ViewId = 'proxy' | 'dataplane' | 'certs' | 'review';
+export type ViewId = 'proxy' | 'dataplane' | 'describe' | 'certs' | 'review';
 
-export const VIEW_IDS: readonly ViewId[] = ['proxy', 'dataplane', 'certs', 'review'];
+export const VIEW_IDS: readonly ViewId[] = ['proxy', 'dataplane', 'describe', 'certs', 'review'];
 
 export const VIEW_TITLES: Record<ViewId, string> = {
   proxy: 'Proxy config',
   dataplane: 'Data plane',
+  describe: 'Describe',
   certs: 'Certificates',
   review: 'Review',
 };

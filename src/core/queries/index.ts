@@ -10,6 +10,8 @@ import { answerCertificates } from './certificates.ts';
 import { answerProxyDumpDiff } from './dumpDiff.ts';
 import { answerRouteTestFiles, answerRouteTests } from './routeTests.ts';
 import { answerDataPlane, answerDataPlaneTrace, answerZtunnelConfig } from './dataplane.ts';
+import { answerDescribe } from './describeQuery.ts';
+import { answerDescribeTargets } from './describeTargets.ts';
 import { QUERY_VIEWS, type QueryArgs, type QueryResult, type QueryView } from './views.ts';
 
 export type { QueryState } from './common.ts';
@@ -33,6 +35,8 @@ const HANDLERS: Handlers = {
   dataplaneTrace: answerDataPlaneTrace,
   routeTestFiles: answerRouteTestFiles,
   routeTests: answerRouteTests,
+  describe: answerDescribe,
+  describeTargets: answerDescribeTargets,
 };
 
 const ASYNC_HANDLERS: AsyncHandlers = {

@@ -12,8 +12,10 @@ import type { RequestResult, RequestStep } from '../xds/request.ts';
 import type { DumpDiffResult } from '../xds/dumpDiff.ts';
 import type { RouteTestsReport } from '../xds/routeTests/run.ts';
 import type { DataPlaneArgs, DataPlaneOverview, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigArgs, ZtunnelConfigResult } from './dataplaneViews.ts';
+import type { DescribeArgs, DescribeResult, DescribeTargetsArgs, DescribeTargetsResult } from './describeViews.ts';
 export type { SourceLocation } from './location.ts';
 export type * from './dataplaneViews.ts';
+export type * from './describeViews.ts';
 
 export interface Page {
   /** Skip this many items (default 0). */
@@ -322,6 +324,10 @@ export interface QueryViews {
   routeTestFiles: { args: Record<string, never>; result: RouteTestFilesResult };
   /** A route-test file run against the generated config. */
   routeTests: { args: RouteTestsArgs; result: RouteTestsReport };
+  /** `istioctl x describe pod` for one pod, each fact linked to its line; ztunnel's view of an ambient pod. */
+  describe: { args: DescribeArgs; result: DescribeResult };
+  /** The pods a resource selects (by key, or the resource at a file line). */
+  describeTargets: { args: DescribeTargetsArgs; result: DescribeTargetsResult };
 }
 
 export type QueryView = keyof QueryViews;
@@ -342,6 +348,8 @@ export const QUERY_VIEWS: readonly QueryView[] = [
   'proxyDumpDiff',
   'routeTestFiles',
   'routeTests',
+  'describe',
+  'describeTargets',
 ];
 
 /** Views answered asynchronously (the worker posts their result when it is ready). */

@@ -4,10 +4,11 @@ import { registerCommands, type Command } from '../../state/commands.ts';
 import { useViews, VIEW_IDS, VIEW_TITLES } from '../../state/views.ts';
 import { useProxyView } from '../../state/proxyView.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
-import { useWorkspace } from '../../state/workspace.ts';
+import { fileText, useWorkspace } from '../../state/workspace.ts';
 import { query } from '../../state/queries.ts';
 import { afterFirstResults } from '../../state/firstResults.ts';
 import type { ProxySummary } from '../../core/queries/views.ts';
+import { openDescribe, pickAndDescribe } from '../../state/describeView.ts';
 
 /**
  * The proxies of the latest analysis, with the YAML document each comes from, so the editor's
@@ -51,6 +52,61 @@ export function proxyAtCursor(): ProxySummary | undefined {
   return best ?? inDocument[0];
 }
 
+/** Kinds whose resources select pods ("Describe selected pods" in the editor's context menu). */
+const SELECTING_KINDS = new Set([
+  'Pod',
+  'Deployment',
+  'StatefulSet',
+  'DaemonSet',
+  'ReplicaSet',
+  'Job',
+  'CronJob',
+  'Service',
+  'DestinationRule',
+  'Gateway',
+  'PeerAuthentication',
+  'AuthorizationPolicy',
+  'RequestAuthentication',
+  'Telemetry',
+  'WasmPlugin',
+  'Sidecar',
+  'EnvoyFilter',
+]);
+
+/**
+ * Whether the YAML document at the cursor is (or, in a List, holds) a resource that selects
+ * pods: its `kind:` lines at the top level or a List item's. Read from the text, so the menu
+ * needs no worker; the worker then finds the resource and its pods exactly.
+ */
+export function selectingResourceAtCursor(): boolean {
+  const path = useWorkspace.getState().active;
+  const line = useEditorUi.getState().cursor?.line;
+  if (!path || line === undefined) return false;
+  const lines = (fileText(path) ?? '').split('\n');
+  let start = Math.min(line, lines.length) - 1;
+  while (start > 0 && !/^---/.test(lines[start] ?? '')) start--;
+  for (let i = start; i < lines.length; i++) {
+    const text = lines[i] ?? '';
+    if (i > start && /^---/.test(text)) break;
+    const m = /^(?:- {1,3}| {2})?kind:\s*["']?([A-Za-z]+)/.exec(text);
+    if (m && SELECTING_KINDS.has(m[1] as string)) return true;
+  }
+  return false;
+}
+
+/** Describes the first pod the resource at the cursor selects; the view's picker lists the others. */
+async function describeAtCursor(): Promise<void> {
+  const path = useWorkspace.getState().active;
+  const line = useEditorUi.getState().cursor?.line;
+  if (!path || line === undefined) return;
+  const t = await query('describeTargets', { file: path, line });
+  const notify = (text: string) => useWorkspace.getState().notify({ id: 'describe', level: 'info', text });
+  if (!t.resource) return notify('No resource at the cursor selects pods.');
+  const first = t.pods[0];
+  if (!first) return notify(`${t.resource.kind} ${t.resource.namespace}/${t.resource.name} selects no pod (${t.how}).`);
+  openDescribe(first.key, t.pods.length > 1 ? { resource: t.resource, how: t.how, pods: t.pods, total: t.total } : null);
+}
+
 /** Opens the Proxy config view on a proxy. */
 export function showProxyConfig(id: string): void {
   useProxyView.getState().setProxy(id);
@@ -78,6 +134,21 @@ export function registerViewCommands(): () => void {
         const p = proxyAtCursor();
         if (p) showProxyConfig(p.id);
       },
+    },
+    {
+      id: 'describe.pick',
+      category: 'Workloads',
+      title: 'Describe a workload…',
+      perform: pickAndDescribe,
+    },
+    {
+      id: 'describe.atCursor',
+      category: 'Workloads',
+      title: 'Describe selected pods',
+      menus: ['editor'],
+      order: 31,
+      when: () => selectingResourceAtCursor(),
+      perform: () => describeAtCursor(),
     },
     {
       id: 'view.split',

@@ -12,6 +12,7 @@ import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import './dataplane.css';
 import { centre, labelLines, layoutDiagram, podId, serviceId, ztunnelId, LINE_H, type Box, type DiagramLayout, type TextMeasure } from './layout.ts';
 import { openAt } from '../../state/navigation.ts';
+import { TraceSteps } from './TraceSteps.tsx';
 
 export const MODE_LABEL: Record<DataPlanePod['mode'], string> = { ambient: 'ambient', sidecar: 'sidecar', none: 'none', pending: 'pending' };
 const MODE_LABEL_KEY = 'istio.io/dataplane-mode';
@@ -498,67 +499,6 @@ function TraceForm({ data, onRun }: { data: DataPlaneOverview; onRun: (t: { from
       </div>
       {problem && <div className="field-error">{problem}</div>}
     </form>
-  );
-}
-
-function TraceSteps({ result }: { result: DataPlaneTraceResult }) {
-  return (
-    <div className="dp-trace" data-testid="dp-trace">
-      <div className={`dp-verdict dp-verdict-${result.result.toLowerCase()}`} data-testid="dp-trace-verdict">
-        {result.result}
-        {result.deniedAt && ` at ${result.deniedAt.text}`}
-        {result.error && `: ${result.error}`}
-      </div>
-      {result.waypointUsed && <div className="muted">Through waypoint {result.waypointUsed}</div>}
-      {result.clientSees && <div className="muted">The client sees: {result.clientSees}</div>}
-      <ol className="dp-hops" data-testid="dp-hops">
-        {result.hops.map((h, i) => (
-          <li key={i} data-testid="dp-hop" data-component={h.component} data-decision={h.decision ?? ''}>
-            <div className="dp-hop-head">
-              <strong>{h.actor}</strong>
-              {h.port !== undefined && <span className="dp-chip">:{h.port}</span>}
-              {h.protocol && <span className="dp-chip">{h.protocol}</span>}
-              {h.decision && <span className={`dp-chip dp-decision-${h.decision.toLowerCase()}`}>{h.decision}</span>}
-            </div>
-            <div>{h.text}</div>
-            {(h.identity || h.peerIdentity) && (
-              <div className="muted dp-ids">
-                {h.identity && <>presents {h.identity}</>}
-                {h.identity && h.peerIdentity !== undefined && ' · '}
-                {h.peerIdentity !== undefined && <>peer {h.peerIdentity ?? 'none (plaintext)'}</>}
-              </div>
-            )}
-            {h.policies && h.policies.length > 0 && (
-              <ul className="dp-policies">
-                {h.policies.map((p, j) => {
-                  const loc = p.resourceKey ? result.locations[p.resourceKey] : undefined;
-                  return (
-                    <li key={j} data-testid="dp-policy" data-policy={p.key} data-matched={p.matched ? 'true' : 'false'}>
-                      <span className={p.matched ? 'dp-policy-hit' : 'dp-policy-miss'}>{p.matched ? '✔' : '·'}</span> {p.action}{' '}
-                      {loc ? (
-                        <button type="button" className="link-button" title={`Show in ${loc.file}:${loc.line}`} onClick={() => reveal(loc)}>
-                          {p.key}
-                        </button>
-                      ) : (
-                        <code>{p.key}</code>
-                      )}
-                      : {p.why}
-                    </li>
-                  );
-                })}
-              </ul>
-            )}
-          </li>
-        ))}
-      </ol>
-      {result.notes.length > 0 && (
-        <ul className="assumption-list">
-          {result.notes.map((n, i) => (
-            <li key={i}>{n}</li>
-          ))}
-        </ul>
-      )}
-    </div>
   );
 }
 

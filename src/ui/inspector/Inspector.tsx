@@ -13,6 +13,7 @@ import { ProxyConfigSummary } from '../proxyconfig/ProxyConfigSummary.tsx';
 import { CertificatesSummary } from '../certs/CertificatesPanel.tsx';
 import { DataPlaneSummary } from '../dataplane/DataPlanePanel.tsx';
 import { openAt } from '../../state/navigation.ts';
+import { openDescribe } from '../../state/describeView.ts';
 
 const TABS = [
   { id: 'proxy', label: 'Proxy config' },
@@ -245,6 +246,16 @@ function WorkloadRow({ w }: { w: WorkloadSummary }) {
           </code>
         )}
         <span className={`mesh-pill mesh-${w.mesh}`}>{w.placeholder ? 'gateway' : MESH_LABEL[w.mesh]}</span>
+        <button
+          type="button"
+          className="workload-describe"
+          data-testid="workload-describe"
+          aria-label={`Describe ${w.namespace}/${w.name}`}
+          title={`Describe ${w.namespace}/${w.name}: what istioctl x describe pod prints, each fact linked to its YAML`}
+          onClick={() => openDescribe(w.key)}
+        >
+          Describe
+        </button>
       </div>
       <div className="workload-facts">
         {w.ip || 'no IP'}

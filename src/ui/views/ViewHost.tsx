@@ -8,6 +8,7 @@ import { useViews, VIEW_TITLES, type ViewId } from '../../state/views.ts';
 // editor) loads the first time it opens, not with the page.
 const ProxyConfigView = lazy(() => import('../proxyconfig/ProxyConfigView.tsx').then((m) => ({ default: m.ProxyConfigView })));
 const DataPlaneView = lazy(() => import('../dataplane/DataPlaneView.tsx').then((m) => ({ default: m.DataPlaneView })));
+const DescribeView = lazy(() => import('../describe/DescribeView.tsx').then((m) => ({ default: m.DescribeView })));
 const CertificatesView = lazy(() => import('../certs/CertificatesView.tsx').then((m) => ({ default: m.CertificatesView })));
 const ReviewView = lazy(() => import('../review/ReviewView.tsx'));
 
@@ -17,6 +18,8 @@ function view(id: ViewId): ReactNode {
       return <ProxyConfigView />;
     case 'dataplane':
       return <DataPlaneView />;
+    case 'describe':
+      return <DescribeView />;
     case 'certs':
       return <CertificatesView />;
     case 'review':
