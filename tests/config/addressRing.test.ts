@@ -213,7 +213,7 @@ spec:
     // 14 controllers of 20 replicas (the most derived) in a /24 of 254 addresses.
     const text = Array.from({ length: 14 }, (_, i) => deployment(`app-${i}`, 20)).join('---\n');
     const store = storeOf(text);
-    // derivePods itself: the store keeps one pod of a name, and a few replicas' names collide.
+    // derivePods itself, in derivation order.
     const pods = derivePods({ view: store, pods: [], nodes: [], podRange: addressRange('10.1.2.0/24') });
     expect(pods).toHaveLength(280);
     const ips = pods.map((p) => podStatus(p).podIP);

@@ -120,6 +120,16 @@ describe('pods derived from controllers', () => {
     expect(pods[0]!.derivedFrom).toEqual({ kind: 'Deployment', namespace: 'shop', name: 'web' });
   });
 
+  it('derives every replica: a generated name that repeats a sibling is asked for again, as the API server makes the controller do', () => {
+    // 40 Deployments of 20 replicas (the most derived): with five random characters from 27,
+    // Kubernetes' pods practically never collide, and none of the 800 may be lost here either.
+    const files = { 'a.yaml': Array.from({ length: 40 }, (_, i) => deployment(`app-${i}`, 'shop', { replicas: 20 })).join('---\n') };
+    const pods = derived(storeOf(files));
+    expect(pods).toHaveLength(800);
+    expect(new Set(pods.map((p) => p.name)).size).toBe(800);
+    for (const p of pods) expect(p.name).toMatch(/^app-\d+-[bcdfghjklmnpqrstvwxz2456789]{1,10}-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
+  });
+
   it('gives derived pods addresses that no workspace pod holds', () => {
     const files = { 'a.yaml': deployment('web', 'shop', { replicas: 3 }) };
     const first = derived(storeOf(files)).map((p) => podStatus(p).podIP);

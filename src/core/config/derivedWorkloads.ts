@@ -85,6 +85,9 @@ function safeEncode(n: number): string {
  * character i comes from the hash of `<seed>:<i>`. Takes the seed's hash (see fnv32aFrom), so
  * the replicas of one controller hash their shared prefix once.
  */
+/** Attempts at a generated name before one is used even though a sibling has it (never reached: see replicaPlans). */
+const MAX_NAME_RETRIES = 1000;
+
 function podSuffix(seedHash: number): string {
   const h = fnv32aCode(seedHash, 58); // ':'
   let out = '';
@@ -250,11 +253,21 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
   const HASH = 35; // '#'
   const self = { apiVersion: `${kind.group}/${kind.version}`, kind: kind.kind, name: controller.name };
   const plans: PodPlan[] = [];
+  // The API server refuses a generated name that is taken, and the controller asks again with
+  // another suffix: so a second pod whose suffix repeats a sibling's gets a new one, and no
+  // replica is lost (the first suffix of each stays what it always was).
+  const taken = new Set<string>();
+  const freshName = (generateName: string, seedHash: number): string => {
+    let name = generateName + podSuffix(seedHash);
+    for (let retry = 1; taken.has(name) && retry <= MAX_NAME_RETRIES; retry++) name = generateName + podSuffix(fnv32aFrom(seedHash, `~${retry}`));
+    taken.add(name);
+    return name;
+  };
   // `n` replicas named `<prefix>-<suffix>`, as a ReplicaSet or Job controller names them.
   const numbered = (prefix: string, n: number, owner: PodPlan['owner'], extraLabels: Record<string, string>) => {
     const generateName = `${prefix}-`;
     for (let i = 0; i < n; i++)
-      plans.push({ name: generateName + podSuffix(indexedSeed(seed, HASH, i)), nodeName: templateNode, extraLabels, owner, generateName });
+      plans.push({ name: freshName(generateName, indexedSeed(seed, HASH, i)), nodeName: templateNode, extraLabels, owner, generateName });
   };
   switch (kind) {
     case KINDS.Deployment: {
@@ -279,7 +292,7 @@ function replicaPlans(controller: Resource, kind: KindInfo, template: PodTemplat
       const generateName = `${controller.name}-`;
       const extraLabels = {};
       for (const node of targets)
-        plans.push({ name: generateName + podSuffix(fnv32aFrom(fnv32aCode(seed, 64), node)), nodeName: node, extraLabels, owner: self, generateName });
+        plans.push({ name: freshName(generateName, fnv32aFrom(fnv32aCode(seed, 64), node)), nodeName: node, extraLabels, owner: self, generateName });
       break;
     }
     case KINDS.ReplicaSet:
