@@ -23,7 +23,6 @@ import { DATAPLANE_MODE_LABEL } from '../../../config/wellKnown.ts';
 import type { KialiContext } from './context.ts';
 import { objectRef } from './checker.ts';
 import { buildCheck } from './messages.ts';
-import { getHost } from './hosts.ts';
 import type { KialiCheck, KialiChecker, KialiValidation } from './types.ts';
 import {
   NONE,
@@ -135,7 +134,7 @@ function ambientDestinations(
   let resolved = false;
   hosts.forEach((host, hostIndex) => {
     if (host === '' || host === '*') return;
-    const parsed = getHost(host, namespace, ctx.namespaces, ctx.identityDomain);
+    const parsed = ctx.host(host, namespace);
     if (!parsed.completeInput || !status.get(parsed.namespace)?.isAmbient) return;
     const svc = findService(ctx, parsed.namespace, parsed.service);
     if (!svc) return;
@@ -204,6 +203,8 @@ export const ambientPolicyChecker: KialiChecker = {
   run(ctx: KialiContext) {
     const results = new Results();
     const status = statuses(ctx);
+    // Every check is about an Ambient namespace (of the object, or of a Service its host names).
+    if (![...status.values()].some((s) => s.isAmbient)) return [];
     const ambient = (r: Resource) => status.get(r.namespace)?.isAmbient === true;
 
     for (const ap of ctx.list(KINDS.AuthorizationPolicy)) {

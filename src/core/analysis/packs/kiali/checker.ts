@@ -21,13 +21,17 @@ export function objectChecker(
     name,
     kinds,
     codes,
-    run: (ctx) =>
-      kinds.flatMap((k) =>
-        ctx.list(k).map((r) => {
+    run: (ctx, o) => {
+      const out: KialiValidation[] = [];
+      // Only the findings are wanted of the thousands of objects a large mesh has: no validation for a clean one.
+      const findingsOnly = o?.findingsOnly === true;
+      for (const k of kinds)
+        for (const r of ctx.list(k)) {
           const { checks, valid } = check(ctx, r);
-          return { object: objectRef(r), resource: r, checks, valid };
-        }),
-      ),
+          if (!findingsOnly || checks.length > 0) out.push({ object: objectRef(r), resource: r, checks, valid });
+        }
+      return out;
+    },
   };
 }
 

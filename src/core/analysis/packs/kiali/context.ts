@@ -7,7 +7,7 @@ import type { Resource } from '../../../document/types.ts';
 import { arr, has, isObj, str, stringMap, type Obj } from '../../../document/read.ts';
 import type { ConfigView } from '../../../config/configView.ts';
 import { serviceEntry, virtualService } from '../../../config/api/networking.ts';
-import { KubeServiceHosts, serviceEntryHostnames } from './hosts.ts';
+import { getHost, hostString, KubeServiceHosts, parseHost, serviceEntryHostnames, type KialiHost } from './hosts.ts';
 import { selectorMatches } from '../../../config/labels.ts';
 import { DATAPLANE_MODE_AMBIENT, DATAPLANE_MODE_LABEL } from '../../../config/wellKnown.ts';
 import { waypointInfrastructure } from '../../../config/waypoints.ts';
@@ -113,6 +113,39 @@ function ownedByController(r: Resource): boolean {
   return arr(meta.ownerReferences).some((o) => isObj(o) && o.controller === true);
 }
 
+/** selectIn's index of a list: its items by namespace, and by namespace, label key and value. */
+interface SelectIndex<T> {
+  byNs: Map<string, T[]>;
+  byLabel: Map<string, Map<string, Map<string, T[]>>>;
+}
+
+function listIn<T>(m: Map<string, T[]>, k: string): T[] {
+  let l = m.get(k);
+  if (l === undefined) m.set(k, (l = []));
+  return l;
+}
+
+/** A VirtualService route's destination (KialiContext.routeDestinations). */
+export interface RouteDestination {
+  kind: 'http' | 'tcp' | 'tls';
+  /** Indexes of the rule and of the route in it. */
+  rule: number;
+  route: number;
+  /** The host and subset as written. */
+  name: string;
+  subset: string;
+  host: ParsedHost | undefined;
+}
+
+/** A parsed host with its Host.String(), as KialiContext.host keeps it. */
+export interface ParsedHost extends Readonly<KialiHost> {
+  readonly text: string;
+}
+
+function parsed(h: KialiHost): ParsedHost {
+  return { service: h.service, namespace: h.namespace, cluster: h.cluster, completeInput: h.completeInput, text: hostString(h) };
+}
+
 export class KialiContext {
   readonly view: ConfigView;
   readonly identityDomain: string;
@@ -131,6 +164,15 @@ export class KialiContext {
   private readonly namespaceOverrides: Readonly<Record<string, KialiNamespaceOverride>>;
   private readonly workloadOverrides: Readonly<Record<string, Partial<KialiWorkloadFlags>>>;
   private cache = new Map<string, unknown>();
+  // The lookups every object of a large mesh makes, each in its own map: no key to build per call.
+  private readonly lists = new Map<string, readonly Resource[]>();
+  private readonly gotHosts = new Map<string, Map<string, ParsedHost>>();
+  private readonly parsedHosts = new Map<string, Map<string, ParsedHost>>();
+  private readonly namespaceInfos = new Map<string, KialiNamespace | undefined>();
+  private knownNamespaces: ReadonlySet<string> | undefined;
+  private servicesByName: Map<string, Map<string, Resource>> | undefined;
+  private readonly selectIndexes = new Map<string, SelectIndex<unknown>>();
+  private readonly routes = new Map<Resource, readonly RouteDestination[]>();
 
   constructor(view: ConfigView, overrides: KialiContextOverrides = {}) {
     this.view = view;
@@ -165,13 +207,45 @@ export class KialiContext {
 
   /** A value built once per context (per analysis run): indexes the checkers share. */
   once<T>(key: string, build: () => T): T {
-    if (!this.cache.has(key)) this.cache.set(key, build());
-    return this.cache.get(key) as T;
+    const hit = this.cache.get(key);
+    if (hit !== undefined || this.cache.has(key)) return hit as T;
+    const v = build();
+    this.cache.set(key, v);
+    return v;
   }
 
   /** Resources of a kind, without the ones we made up (placeholders, derived pods, synthetic mesh config). */
   list(kind: (typeof KINDS)[keyof typeof KINDS]): readonly Resource[] {
-    return this.once(`list:${kind.id}`, () => this.view.list(kind).filter((r) => r.synthetic === undefined));
+    let l = this.lists.get(kind.id);
+    if (l === undefined) this.lists.set(kind.id, (l = this.view.list(kind).filter((r) => r.synthetic === undefined)));
+    return l;
+  }
+
+  /**
+   * kubernetes.GetHost of a host written in `namespace` (with this context's namespaces and
+   * identity domain), with its Host.String(); parsed once per run. Shared: never changed.
+   */
+  host(hostName: string, namespace: string): ParsedHost {
+    let byName = this.gotHosts.get(namespace);
+    if (byName === undefined) this.gotHosts.set(namespace, (byName = new Map()));
+    let h = byName.get(hostName);
+    if (h === undefined) byName.set(hostName, (h = parsed(getHost(hostName, namespace, this.namespaces, this.identityDomain))));
+    return h;
+  }
+
+  /** kubernetes.ParseHost with this context's identity domain, as `host` keeps it. */
+  parsedHost(hostName: string, namespace: string): ParsedHost {
+    let byName = this.parsedHosts.get(namespace);
+    if (byName === undefined) this.parsedHosts.set(namespace, (byName = new Map()));
+    let h = byName.get(hostName);
+    if (h === undefined) byName.set(hostName, (h = parsed(parseHost(hostName, namespace, this.identityDomain))));
+    return h;
+  }
+
+  /** Whether Kiali knows the namespace (it is in `namespaces`). */
+  knowsNamespace(name: string): boolean {
+    this.knownNamespaces ??= new Set(this.namespaces ?? []);
+    return this.knownNamespaces.has(name);
   }
 
   /** Every namespace the workspace names: Namespace objects and the namespaces of namespaced objects. */
@@ -288,6 +362,34 @@ export class KialiContext {
     );
   }
 
+  /**
+   * The route destinations of a VirtualService's http, tcp and tls rules (its typed view), in
+   * that order, with their hosts parsed in its namespace (`host` when written). Built once per
+   * VirtualService: several checkers walk every route of a large mesh.
+   */
+  routeDestinations(vs: Resource): readonly RouteDestination[] {
+    let out = this.routes.get(vs);
+    if (out === undefined) {
+      const list: RouteDestination[] = [];
+      const spec = virtualService(vs);
+      for (const [kind, rules] of [
+        ['http', spec.http],
+        ['tcp', spec.tcp],
+        ['tls', spec.tls],
+      ] as const)
+        for (let rule = 0; rule < rules.length; rule++) {
+          const routes = (rules[rule] as (typeof rules)[number]).route;
+          for (let route = 0; route < routes.length; route++) {
+            const d = (routes[route] as (typeof routes)[number]).destination;
+            if (!d) continue;
+            list.push({ kind, rule, route, name: d.host, subset: d.subset, host: d.host === '' ? undefined : this.host(d.host, vs.namespace) });
+          }
+        }
+      this.routes.set(vs, (out = list));
+    }
+    return out;
+  }
+
   /** VirtualServices as hosts per namespace (for kubernetes.HasMatchingVirtualServices). */
   get virtualServiceHosts(): { namespace: string; hosts: readonly string[] }[] {
     return this.once('virtualServiceHosts', () => this.virtualServices.map((vs) => ({ namespace: vs.namespace, hosts: virtualService(vs).hosts })));
@@ -327,15 +429,18 @@ export class KialiContext {
    * label, except that a control-plane namespace is Ambient when the cluster runs ztunnel.
    */
   namespaceInfo(name: string): KialiNamespace | undefined {
-    if (!(this.namespaces ?? []).includes(name)) return undefined;
-    return this.once(`namespace:${name}`, () => {
+    if (this.namespaceInfos.has(name)) return this.namespaceInfos.get(name);
+    let info: KialiNamespace | undefined;
+    if (this.knowsNamespace(name)) {
       const o = has(this.namespaceOverrides, name) ? this.namespaceOverrides[name] : undefined;
       const ns = this.list(KINDS.Namespace).find((n) => n.name === name);
       const labels = o?.labels ?? ns?.labels ?? {};
       const isControlPlane = o?.isControlPlane ?? this.isControlPlane(name);
       const isAmbient = o?.isAmbient ?? ((isControlPlane && this.runsZtunnel) || labels[DATAPLANE_MODE_LABEL] === DATAPLANE_MODE_AMBIENT);
-      return { name, labels, isAmbient, isControlPlane };
-    });
+      info = { name, labels, isAmbient, isControlPlane };
+    }
+    this.namespaceInfos.set(name, info);
+    return info;
   }
 
   /** Kiali's Namespaces: every namespace it knows, as namespaceInfo gives it. */
@@ -351,6 +456,12 @@ export class KialiContext {
   }
 
   /** The workload flags the overrides give for a workload (none when they give none). */
+  /** Whether the overrides give any workload flag for the workload. */
+  givesWorkloadFlags(w: KialiWorkload): boolean {
+    for (const _ in this.workloadOverrides) return Object.keys(this.workloadFlagOverrides(w)).length > 0;
+    return false;
+  }
+
   workloadFlagOverrides(w: KialiWorkload): Partial<KialiWorkloadFlags> {
     const key = `${w.namespace}/${w.name}`;
     const o = has(this.workloadOverrides, key) ? this.workloadOverrides[key] : undefined;
@@ -374,24 +485,32 @@ export class KialiContext {
     namespace: string,
     selector: Readonly<Record<string, string>>,
   ): T[] {
-    const index = this.once(`select:${key}`, () => {
-      const byNs = new Map<string, T[]>();
-      const byLabel = new Map<string, T[]>();
-      const push = (m: Map<string, T[]>, k: string, t: T) => {
-        const l = m.get(k);
-        if (l) l.push(t);
-        else m.set(k, [t]);
-      };
+    let index = this.selectIndexes.get(key) as SelectIndex<T> | undefined;
+    if (index === undefined) {
+      index = { byNs: new Map(), byLabel: new Map() };
       for (const t of items) {
         const ns = nsOf(t);
-        push(byNs, ns, t);
-        for (const [k, v] of Object.entries(labelsOf(t))) push(byLabel, `${ns}\u0000${k}\u0000${v}`, t);
+        listIn(index.byNs, ns).push(t);
+        let byKey = index.byLabel.get(ns);
+        if (byKey === undefined) index.byLabel.set(ns, (byKey = new Map()));
+        const labels = labelsOf(t);
+        for (const k in labels) {
+          let byValue = byKey.get(k);
+          if (byValue === undefined) byKey.set(k, (byValue = new Map()));
+          listIn(byValue, String(labels[k])).push(t);
+        }
       }
-      return { byNs, byLabel };
-    });
-    const first = Object.entries(selector)[0];
-    const candidates = first ? index.byLabel.get(`${namespace}\u0000${first[0]}\u0000${first[1]}`) : index.byNs.get(namespace);
-    return (candidates ?? []).filter((t) => selectorMatches(selector, labelsOf(t)));
+      this.selectIndexes.set(key, index);
+    }
+    let candidates: T[] | undefined;
+    let empty = true;
+    for (const k in selector) {
+      candidates = index.byLabel.get(namespace)?.get(k)?.get(String(selector[k]));
+      empty = false;
+      break;
+    }
+    if (empty) candidates = index.byNs.get(namespace);
+    return candidates === undefined ? [] : candidates.filter((t) => selectorMatches(selector, labelsOf(t)));
   }
 
   /** Every workload, namespace by namespace. */
@@ -401,6 +520,16 @@ export class KialiContext {
 
   /** The Service `namespace/name`, if the files hold it. */
   service(namespace: string, name: string): Resource | undefined {
-    return this.once('servicesByKey', () => new Map(this.services.map((s) => [`${s.namespace}/${s.name}`, s] as const).reverse())).get(`${namespace}/${name}`);
+    if (this.servicesByName === undefined) {
+      const byNs = new Map<string, Map<string, Resource>>();
+      for (const s of this.services) {
+        let byName = byNs.get(s.namespace);
+        if (byName === undefined) byNs.set(s.namespace, (byName = new Map()));
+        // The first of two with one name, as Kiali's lookup finds it.
+        if (!byName.has(s.name)) byName.set(s.name, s);
+      }
+      this.servicesByName = byNs;
+    }
+    return this.servicesByName.get(namespace)?.get(name);
   }
 }

@@ -5,6 +5,7 @@
 import type { Diagnostic, Level } from '../../../document/types.ts';
 import type { ConfigView } from '../../../config/configView.ts';
 import { locateResourceField, messageBehind, rememberMessage, type DocumentLookup } from '../../render.ts';
+import { clearLocateCaches } from '../../../document/locate.ts';
 import { friendlyName } from '../../origin.ts';
 import { suppressedBySettings, type Suppression } from '../../suppress.ts';
 import { KIALI_DEFAULT_IGNORE, stripIgnoredChecks } from './ignore.ts';
@@ -24,6 +25,15 @@ export function kialiLevel(s: KialiSeverity): Level {
  * heading words differ from the catalog's message the browser lands at the top of the page.
  */
 export function kialiDocUrl(code: string): string {
+  let url = DOC_URLS.get(code);
+  if (url === undefined) DOC_URLS.set(code, (url = docUrlOf(code)));
+  return url;
+}
+
+/** kialiDocUrl per code (thousands of findings share a few codes). */
+const DOC_URLS = new Map<string, string>();
+
+function docUrlOf(code: string): string {
   const d = kialiDescriptor(code);
   const words = d ? ` - ${d.message}` : '';
   const anchor = `${code}${words}`
@@ -146,5 +156,7 @@ export function kialiDiagnostics(
           return copy;
         });
   kiali.sort((a, b) => ((a.file ?? '') !== (b.file ?? '') ? ((a.file ?? '') < (b.file ?? '') ? -1 : 1) : (a.line ?? 0) - (b.line ?? 0)));
+  // As after istioctl's messages (AnalysisSession.run): the position caches pin document texts.
+  clearLocateCaches();
   return { kiali, istio: out };
 }

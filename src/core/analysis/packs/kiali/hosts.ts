@@ -64,25 +64,15 @@ export function parseTwoPartHost(h: KialiHost): [string, string] {
 /** kubernetes.FilterByHost: whether a host written in `hostNamespace` names the Service `serviceName` of `svcNamespace`. */
 export function filterByHost(host: string, hostNamespace: string, serviceName: string, svcNamespace: string, identityDomain: string): boolean {
   if (host === serviceName && hostNamespace === svcNamespace) return true;
-  return (
-    host === `${serviceName}.${svcNamespace}` || host === `${serviceName}.${svcNamespace}.svc` || host === `${serviceName}.${svcNamespace}.${identityDomain}`
-  );
-}
-
-/**
- * Every (service name, namespace) for which filterByHost(host, hostNamespace, …) holds, as
- * candidates to look up in an index (each is checked with filterByHost itself): the host with
- * its own namespace, and the host (also without `.svc` or `.<identityDomain>`) split at each dot.
- */
-export function filterByHostCandidates(host: string, hostNamespace: string, identityDomain: string): Array<[string, string]> {
-  const out: Array<[string, string]> = [[host, hostNamespace]];
-  const splits = (h: string) => {
-    for (let i = h.indexOf('.'); i >= 0; i = h.indexOf('.', i + 1)) out.push([h.slice(0, i), h.slice(i + 1)]);
-  };
-  splits(host);
-  if (host.endsWith('.svc')) splits(host.slice(0, -'.svc'.length));
-  if (host.endsWith(`.${identityDomain}`)) splits(host.slice(0, -(identityDomain.length + 1)));
-  return out.filter(([svc, ns]) => filterByHost(host, hostNamespace, svc, ns, identityDomain));
+  // `<serviceName>.<svcNamespace>`, then nothing, `.svc` or `.<identityDomain>`, compared in
+  // place: checkers call this for every route of a large mesh.
+  const dot = serviceName.length;
+  const end = dot + 1 + svcNamespace.length;
+  if (host.length < end || !host.startsWith(serviceName) || host.charCodeAt(dot) !== 46 || !host.startsWith(svcNamespace, dot + 1)) return false;
+  if (host.length === end) return true;
+  if (host.charCodeAt(end) !== 46) return false;
+  const rest = host.length - end - 1;
+  return (rest === 3 && host.startsWith('svc', end + 1)) || (rest === identityDomain.length && host.startsWith(identityDomain, end + 1));
 }
 
 /** kubernetes.HostWithinWildcardHost: `*` holds everything, `*.suffix` the names ending in `.suffix`. */

@@ -39,6 +39,8 @@ export function stripIgnoredChecks(validations: readonly KialiValidation[], glob
   return validations.map((v) => {
     const rule = ignoreRuleOf(v.resource);
     if (global.length === 0 && !rule) return v;
+    // Unchanged when nothing is ignored (the common case: no copy per finding).
+    if (!v.checks.some((c) => ignoredCode(c.code, global, rule))) return v;
     return { ...v, checks: v.checks.filter((c) => !ignoredCode(c.code, global, rule)) };
   });
 }

@@ -119,7 +119,7 @@ export function runKialiPack(
   const ctx = new KialiContext(view, overrides);
   const merged = new Map<string, KialiValidation>();
   for (const checker of checkers) {
-    for (const v of checker.run(ctx)) {
+    for (const v of checker.run(ctx, o)) {
       if (o.findingsOnly && v.checks.length === 0) continue;
       const key = `${v.object.group}/${v.object.kind}/${v.object.namespace}/${v.object.name}`;
       const prev = merged.get(key);

@@ -12,7 +12,7 @@ export function kialiDescriptor(code: string): KialiCheckDescriptor | undefined 
 
 /** Kiali's path (`spec/http[0]/route[1]`) as a field path (`spec.http[0].route[1]`). */
 export function kialiFieldPath(path: string): string {
-  return path.split('/').join('.');
+  return path.replaceAll('/', '.');
 }
 
 /** A finding for `checkId` at `path`, with the catalog's code, message and severity (unless given). */

@@ -52,7 +52,8 @@ export interface KialiChecker {
   /**
    * Validates the mesh. Object checkers (Kiali's `Checker`) return one validation per object of
    * their kind, findings or not; group checkers (Kiali's `GroupChecker`) return only the objects
-   * they found something on.
+   * they found something on. With `findingsOnly`, a checker may leave out the objects it has
+   * no check for (runKialiPack drops them then anyway).
    */
-  run(ctx: KialiContext): KialiValidation[];
+  run(ctx: KialiContext, o?: { findingsOnly?: boolean }): KialiValidation[];
 }

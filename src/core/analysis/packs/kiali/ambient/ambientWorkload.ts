@@ -17,6 +17,8 @@ import { KINDS } from '../../../../document/kinds.ts';
 import { has, isObj, str, type StringMap } from '../../../../document/read.ts';
 import { selectorMatches } from '../../../../config/labels.ts';
 import {
+  AMBIENT_REDIRECTION_ANNOTATION,
+  AMBIENT_REDIRECTION_ENABLED,
   DATAPLANE_MODE_AMBIENT,
   DATAPLANE_MODE_LABEL,
   INJECTION_ENABLED,
@@ -94,11 +96,19 @@ function policyApplies(ctx: KialiContext, w: KialiWorkload, spec: ReturnType<typ
   return true;
 }
 
-function hasAuthPolicyAndNoWaypoint(ctx: KialiContext, w: KialiWorkload, m: KialiWorkloadModel): boolean {
-  if (isWaypointLabels(w.labels) || isGatewayLabels(w.labels, m.templateAnnotations)) return false;
+/** What the checks read of Kiali's workload model, each fact computed only when a check reaches it. */
+interface LazyModel {
+  model(): KialiWorkloadModel;
+  isAmbient(): boolean;
+  hasWaypoint(): boolean;
+}
+
+function hasAuthPolicyAndNoWaypoint(ctx: KialiContext, w: KialiWorkload, m: LazyModel, ambientLabel: boolean): boolean {
+  if (isWaypointLabels(w.labels)) return false;
   if (w.labels[DATAPLANE_MODE_LABEL] === NONE) return false;
-  if (!m.isAmbient && !hasAmbientLabel(ctx, w)) return false;
-  if (m.waypointWorkloads.length > 0) return false;
+  if (!ambientLabel && !m.isAmbient()) return false;
+  if (isGatewayLabels(w.labels, m.model().templateAnnotations)) return false;
+  if (m.hasWaypoint()) return false;
   return ctx.list(KINDS.AuthorizationPolicy).some((ap) => {
     if (ap.namespace !== w.namespace) return false;
     const spec = specObj(ap.body);
@@ -106,21 +116,41 @@ function hasAuthPolicyAndNoWaypoint(ctx: KialiContext, w: KialiWorkload, m: Kial
   });
 }
 
+/** No pod of the mesh (written or derived) carries istio-cni's redirection mark. */
+function noPodRedirected(ctx: KialiContext): boolean {
+  return ctx.once(
+    'kiali:noPodRedirected',
+    () => !ctx.view.list(KINDS.Pod).some((p) => p.annotations[AMBIENT_REDIRECTION_ANNOTATION] === AMBIENT_REDIRECTION_ENABLED),
+  );
+}
+
 /** The checks of one workload and its `valid` flag (every check makes it invalid). */
 export function ambientWorkloadChecks(ctx: KialiContext, w: KialiWorkload): { checks: KialiCheck[]; valid: boolean } {
-  const m = workloadModel(ctx, w);
-  const withPods = m.pods.length > 0;
+  // With no redirected pod and no flags given, the model is known not Ambient and without a
+  // waypoint (looked up only for redirected pods). Then, without an Ambient or waypoint label
+  // and outside an Ambient namespace, no check can hold: the common case of a sidecar mesh.
+  const plain = noPodRedirected(ctx) && !ctx.givesWorkloadFlags(w);
   const ambientLabel = hasAmbientLabel(ctx, w);
-  const sidecarLabel = hasSidecarLabel(ctx, w);
   const waypointLabel = hasWaypointLabel(ctx, w);
+  if (plain && !ambientLabel && !waypointLabel && ctx.namespaceInfo(w.namespace)?.isAmbient !== true) return { checks: [], valid: true };
+  let built: KialiWorkloadModel | undefined;
+  const model = () => (built ??= workloadModel(ctx, w));
+  // Otherwise the model is built only for the checks that read it.
+  const m: LazyModel = {
+    model,
+    isAmbient: () => !plain && model().isAmbient,
+    hasWaypoint: () => !plain && model().waypointWorkloads.length > 0,
+  };
+  const sidecarLabel = hasSidecarLabel(ctx, w);
   const ids: string[] = [];
   if (ambientLabel && sidecarLabel) ids.push('workload.ambient.sidecarandlabel');
-  if (withPods && waypointLabel && !m.isAmbient) ids.push('workload.ambient.waypointandnotambient');
-  if (withPods && waypointLabel && m.waypointWorkloads.length === 0) ids.push('workload.ambient.waypointnotfound');
-  if (sidecarLabel && m.pods.some((p) => p.ambientEnabled)) ids.push('workload.ambient.podsidecarlabelandambientredirection');
-  if (ambientLabel && m.pods.some((p) => p.hasIstioSidecar)) ids.push('workload.ambient.podsidecarinjectandambientlabel');
-  if (withPods && m.istioSidecar && ctx.namespaceInfo(w.namespace)?.isAmbient === true) ids.push('workload.ambient.sidecarinambientnamespace');
-  if (hasAuthPolicyAndNoWaypoint(ctx, w, m)) ids.push('workload.ambient.authpolicybutnowaypoint');
+  if (waypointLabel && model().pods.length > 0 && !m.isAmbient()) ids.push('workload.ambient.waypointandnotambient');
+  if (waypointLabel && model().pods.length > 0 && !m.hasWaypoint()) ids.push('workload.ambient.waypointnotfound');
+  if (sidecarLabel && !noPodRedirected(ctx) && model().pods.some((p) => p.ambientEnabled)) ids.push('workload.ambient.podsidecarlabelandambientredirection');
+  if (ambientLabel && model().pods.some((p) => p.hasIstioSidecar)) ids.push('workload.ambient.podsidecarinjectandambientlabel');
+  if (ctx.namespaceInfo(w.namespace)?.isAmbient === true && model().pods.length > 0 && model().istioSidecar)
+    ids.push('workload.ambient.sidecarinambientnamespace');
+  if (hasAuthPolicyAndNoWaypoint(ctx, w, m, ambientLabel)) ids.push('workload.ambient.authpolicybutnowaypoint');
   return { checks: ids.map((id) => buildCheck(id, 'workload')), valid: ids.length === 0 };
 }
 
@@ -128,11 +158,12 @@ export const ambientWorkloadChecker: KialiChecker = {
   name: 'ambient.AmbientWorkloadChecker',
   kinds: [KINDS.Deployment, KINDS.StatefulSet, KINDS.DaemonSet, KINDS.ReplicaSet, KINDS.Job, KINDS.CronJob, KINDS.Pod],
   codes: ['KIA1311', 'KIA1312', 'KIA1313', 'KIA1314', 'KIA1315', 'KIA1316', 'KIA1317'],
-  run(ctx: KialiContext) {
+  run(ctx: KialiContext, o?: { findingsOnly?: boolean }) {
     const out: KialiValidation[] = [];
     for (const [namespace, workloads] of ctx.workloadsPerNamespace)
       for (const w of workloads) {
         const { checks, valid } = ambientWorkloadChecks(ctx, w);
+        if (o?.findingsOnly === true && checks.length === 0) continue;
         out.push({ object: { group: '', kind: 'Workload', namespace, name: w.name }, resource: w.resource, checks, valid });
       }
     return out;

@@ -8,7 +8,7 @@ import { authorizationPolicy } from '../../../../config/api/security.ts';
 import type { KialiContext } from '../context.ts';
 import { objectChecker } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { getHost, hasMatchingServiceEntries, hasMatchingVirtualServices, hostString, isWildcard, parseTwoPartHost, type KialiHost } from '../hosts.ts';
+import { hasMatchingServiceEntries, hasMatchingVirtualServices, hostString, isWildcard, parseTwoPartHost, type KialiHost } from '../hosts.ts';
 import type { KialiCheck } from '../types.ts';
 
 /** isHTTPHostHeaderMatcher: a host Kiali leaves to Istio's Host header matching. */
@@ -40,7 +40,7 @@ export const authorizationNoHostChecker = objectChecker('authorization.NoHostChe
     rule.to.forEach((to, t) => {
       (to.operation?.hosts ?? []).forEach((h, i) => {
         if (isHttpHostHeaderMatcher(h, ap.namespace, ctx.namespaces)) return;
-        const fqdn = getHost(h, ap.namespace, ctx.namespaces, ctx.identityDomain);
+        const fqdn = ctx.host(h, ap.namespace);
         if (hasMatchingService(ctx, fqdn, ap.namespace)) return;
         const path = `spec/rules[${r}]/to[${t}]/operation/hosts[${i}]`;
         checks.push(buildCheck('authorizationpolicy.nodest.matchingregistry', path, ctx.policyAllowAny ? 'warning' : undefined));

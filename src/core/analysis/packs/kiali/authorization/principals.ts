@@ -14,6 +14,8 @@ import type { KialiCheck } from '../types.ts';
 export function principalMatches(serviceAccounts: readonly string[], principal: string): boolean {
   if (principal === '*') return true;
   const hasWild = principal.startsWith('*') || principal.endsWith('*');
+  // Without a leading or trailing `*` only equality counts: a set answers (policies of a large mesh ask for thousands).
+  if (!hasWild) return accountSet(serviceAccounts).has(principal);
   let re: RegExp | undefined;
   try {
     re = new RegExp(`^${principal.split('*').join('.*')}$`);
@@ -21,6 +23,15 @@ export function principalMatches(serviceAccounts: readonly string[], principal: 
     re = undefined;
   }
   return serviceAccounts.some((sa) => (hasWild && re?.test(sa)) || sa === principal);
+}
+
+const ACCOUNT_SETS = new WeakMap<readonly string[], ReadonlySet<string>>();
+
+/** The accounts as a set, kept per list (the context builds each list once per run). */
+function accountSet(serviceAccounts: readonly string[]): ReadonlySet<string> {
+  let set = ACCOUNT_SETS.get(serviceAccounts);
+  if (set === undefined) ACCOUNT_SETS.set(serviceAccounts, (set = new Set(serviceAccounts)));
+  return set;
 }
 
 function hasForeignTrustDomain(ctx: KialiContext, principal: string): boolean {

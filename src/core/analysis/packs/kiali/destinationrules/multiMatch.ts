@@ -9,7 +9,7 @@ import { destinationRule } from '../../../../config/api/networking.ts';
 import type { KialiContext } from '../context.ts';
 import { GroupResults } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { getHost, hostString, hostWithinWildcardHost } from '../hosts.ts';
+import { hostWithinWildcardHost } from '../hosts.ts';
 import type { KialiChecker } from '../types.ts';
 
 /** kubernetes.DestinationRuleHasMTLSEnabled: the top-level traffic policy's TLS mode is ISTIO_MUTUAL. */
@@ -20,7 +20,7 @@ export function destinationRuleHasMtlsEnabled(dr: Resource): boolean {
 /** isNonLocalmTLSForServiceEnabled: a mesh-wide or namespace-wide ISTIO_MUTUAL rule. */
 export function isNonLocalMtlsForServiceEnabled(dr: Resource, identityDomain: string): boolean {
   const host = destinationRule(dr).host;
-  if (host === '') return false;
+  if (!host.startsWith('*')) return false;
   return (host === '*.local' || host === `*.${dr.namespace}.${identityDomain}`) && destinationRuleHasMtlsEnabled(dr);
 }
 
@@ -46,13 +46,17 @@ export const destinationRuleMultiMatchChecker: KialiChecker = {
     const wildcardKeys: string[] = [];
     const overlapping = (host: string): Iterable<[string, Map<string, Resource[]>]> => {
       if (host.startsWith('*')) return seen;
+      if (wildcardKeys.length === 0) {
+        const own = seen.get(host);
+        return own ? [[host, own]] : [];
+      }
       const keys = [...(seen.has(host) ? [host] : []), ...wildcardKeys].sort((x, y) => (order.get(x) as number) - (order.get(y) as number));
       return keys.map((k) => [k, seen.get(k) as Map<string, Resource[]>] as [string, Map<string, Resource[]>]);
     };
     for (const dr of ctx.destinationRules) {
       if (isNonLocalMtlsForServiceEnabled(dr, ctx.identityDomain)) continue;
       const spec = destinationRule(dr);
-      const host = hostString(getHost(spec.host, dr.namespace, ctx.namespaces, ctx.identityDomain));
+      const host = ctx.host(spec.host, dr.namespace).text;
       const subsets = spec.subsets.length > 0 ? spec.subsets.map((s) => s.name) : ['~'];
       for (const [hostKey, existing] of overlapping(host)) {
         if (!hostsOverlap(host, hostKey)) continue;
@@ -66,7 +70,11 @@ export const destinationRuleMultiMatchChecker: KialiChecker = {
         order.set(host, order.size);
         if (host.startsWith('*')) wildcardKeys.push(host);
       }
-      for (const s of subsets) bySubset.set(s, [...(bySubset.get(s) ?? []), dr]);
+      for (const s of subsets) {
+        const rules = bySubset.get(s);
+        if (rules) rules.push(dr);
+        else bySubset.set(s, [dr]);
+      }
     }
     return results.list();
   },

@@ -9,7 +9,6 @@ import { arr, isObj, str } from '../../../../document/read.ts';
 import type { KialiContext } from '../context.ts';
 import { GroupResults } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { hostString, parseHost } from '../hosts.ts';
 import type { KialiChecker } from '../types.ts';
 import { destinationRuleHasMtlsEnabled, isNonLocalMtlsForServiceEnabled } from './multiMatch.ts';
 
@@ -29,16 +28,16 @@ function mtlsByHost(all: readonly Resource[]): MtlsByHost {
   return out;
 }
 
-function sameHostDestinationRules(dr: Resource, mtlsDrs: readonly Resource[], byHost: MtlsByHost, identityDomain: string): Resource[] {
+function sameHostDestinationRules(ctx: KialiContext, dr: Resource, mtlsDrs: readonly Resource[], byHost: MtlsByHost): Resource[] {
   const out: Resource[] = [];
-  const drHost = parseHost(hostOf(dr), dr.namespace, identityDomain);
+  const drHost = ctx.parsedHost(hostOf(dr), dr.namespace);
   for (const m of mtlsDrs) {
-    const mHost = parseHost(hostOf(m), dr.namespace, identityDomain);
+    const mHost = ctx.parsedHost(hostOf(m), dr.namespace);
     if (mHost.service === '*.local' || (mHost.cluster === drHost.cluster && mHost.namespace === drHost.namespace)) out.push(m);
   }
   // The other DRs, in order, with mTLS enabled for the namespace's wildcard host or this host.
   const wildcard = `*.${drHost.namespace}.${drHost.cluster}`;
-  const exact = hostString(drHost);
+  const exact = drHost.text;
   const hits = [...(byHost.get(wildcard) ?? []), ...(exact !== wildcard ? (byHost.get(exact) ?? []) : [])].sort((a, b) => a.at - b.at);
   for (const { r } of hits) if (!(r.name === dr.name && r.namespace === dr.namespace)) out.push(r);
   return out;
@@ -60,9 +59,11 @@ export const trafficPolicyChecker: KialiChecker = {
     const all = ctx.destinationRules;
     const mtlsDrs = all.filter((dr) => isNonLocalMtlsForServiceEnabled(dr, ctx.identityDomain));
     const byHost = mtlsByHost(all);
+    // No rule enables mTLS: no rule can override one.
+    if (mtlsDrs.length === 0 && byHost.size === 0) return [];
     const done = new Set<string>();
     for (const dr of all) {
-      const same = sameHostDestinationRules(dr, mtlsDrs, byHost, ctx.identityDomain);
+      const same = sameHostDestinationRules(ctx, dr, mtlsDrs, byHost);
       if (same.length === 0 || hasTlsSettings(dr) || done.has(dr.key)) continue;
       done.add(dr.key);
       results.add(

@@ -79,19 +79,15 @@ function portExposed(sp: Obj, ports: readonly Obj[]): boolean {
   return ports.some((cp) => Number(cp.containerPort ?? 0) === portNumber);
 }
 
+const namespaceOf = (r: Resource) => r.namespace;
+const labelsOf = (r: Resource) => r.labels;
+
 export const portMappingChecker = objectChecker('services.PortMappingChecker', KINDS.Service, ['KIA0601', 'KIA0602', 'KIA0701'], (ctx: KialiContext, svc) => {
   const spec = obj(svc.body.spec);
   const ports = arr(spec.ports).map(obj);
   const selector = stringMap(spec.selector);
   const checks: KialiCheck[] = [];
-  const pods = ctx.selectIn(
-    'pods',
-    ctx.pods,
-    (p) => p.namespace,
-    (p) => p.labels,
-    svc.namespace,
-    selector,
-  );
+  const pods = ctx.selectIn('pods', ctx.pods, namespaceOf, labelsOf, svc.namespace, selector);
   const inMesh = pods.every(podHasSidecar) || pods.some(podAmbient);
   if (inMesh) {
     ports.forEach((sp, i) => {
@@ -103,14 +99,7 @@ export const portMappingChecker = objectChecker('services.PortMappingChecker', K
   }
   if (ctx.isControlPlane(svc.namespace) || isWaypoint(svc.labels) || isGateway(svc.labels)) return { checks, valid: checks.length === 0 };
   if (Object.keys(selector).length > 0) {
-    const deployment = ctx.selectIn(
-      'deployments',
-      ctx.deployments,
-      (d) => d.namespace,
-      (d) => d.labels,
-      svc.namespace,
-      selector,
-    )[0];
+    const deployment = ctx.selectIn('deployments', ctx.deployments, namespaceOf, labelsOf, svc.namespace, selector)[0];
     if (deployment) {
       const exposed = containerPorts(deployment);
       ports.forEach((sp, i) => {

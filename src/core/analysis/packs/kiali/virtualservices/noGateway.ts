@@ -7,12 +7,12 @@ import { arr, isObj, str } from '../../../../document/read.ts';
 import type { KialiContext } from '../context.ts';
 import { objectChecker } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { filterByHost, hostString, parseGatewayAsHost, parseHost } from '../hosts.ts';
+import { filterByHost, hostString, parseGatewayAsHost } from '../hosts.ts';
 import type { KialiCheck } from '../types.ts';
 
 /** kubernetes.GatewayNames: each Gateway as `<name>.<ns>.<identity domain>`. */
-function gatewayNames(ctx: KialiContext): string[] {
-  return ctx.gateways.map((gw) => hostString(parseHost(gw.name, gw.namespace, ctx.identityDomain)));
+function gatewayNames(ctx: KialiContext): readonly string[] {
+  return ctx.once('kiali:gatewayNames', () => ctx.gateways.map((gw) => ctx.parsedHost(gw.name, gw.namespace).text));
 }
 
 export const noGatewayChecker = objectChecker('virtualservices.NoGatewayChecker', KINDS.VirtualService, ['KIA1102', 'KIA1108'], (ctx, vs) => {
@@ -26,10 +26,8 @@ export const noGatewayChecker = objectChecker('virtualservices.NoGatewayChecker'
       if (gate === 'mesh') return;
       if (gate.includes('.')) checks.push(buildCheck('virtualservices.gateway.oldnomenclature', `spec/gateways[${index}]`));
       const hostname = parseGatewayAsHost(gate, vs.namespace, ctx.identityDomain);
-      const found = names.some((gw) => {
-        const gwHost = parseHost(gw, vs.namespace, ctx.identityDomain);
-        return filterByHost(hostString(hostname), hostname.namespace, gw, gwHost.namespace, ctx.identityDomain);
-      });
+      const hostnameText = hostString(hostname);
+      const found = names.some((gw) => filterByHost(hostnameText, hostname.namespace, gw, ctx.parsedHost(gw, vs.namespace).namespace, ctx.identityDomain));
       if (found) return;
       checks.push(buildCheck('virtualservices.nogateway', `${location}/gateways[${index}]`));
       result = false;

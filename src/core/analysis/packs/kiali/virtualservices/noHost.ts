@@ -2,11 +2,9 @@
 // host of every http, tcp and tls route destination must be a ServiceEntry host (by suffix) or a
 // Service exported to the VirtualService's namespace. KIA1101, a warning under ALLOW_ANY.
 import { KINDS } from '../../../../document/kinds.ts';
-import { virtualService } from '../../../../config/api/networking.ts';
 import type { KialiContext } from '../context.ts';
 import { objectChecker } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { getHost, hostString } from '../hosts.ts';
 import type { KialiCheck } from '../types.ts';
 
 function checkDestination(ctx: KialiContext, host: string, itemNamespace: string): boolean {
@@ -18,27 +16,18 @@ function checkDestination(ctx: KialiContext, host: string, itemNamespace: string
 }
 
 export const virtualServiceNoHostChecker = objectChecker('virtualservices.NoHostChecker', KINDS.VirtualService, ['KIA1101'], (ctx, vs) => {
-  const spec = virtualService(vs);
   const checks: KialiCheck[] = [];
   let valid = true;
-  const routeKinds = [
-    ['http', spec.http],
-    ['tcp', spec.tcp],
-    ['tls', spec.tls],
-  ] as const;
-  for (const [name, rules] of routeKinds) {
-    rules.forEach((rule, k) => {
-      rule.route.forEach((dest, i) => {
-        const host = dest.destination?.host ?? '';
-        if (host === '') return;
-        const fqdn = getHost(host, vs.namespace, ctx.namespaces, ctx.identityDomain);
-        if (checkDestination(ctx, hostString(fqdn), vs.namespace)) return;
-        checks.push(
-          buildCheck('virtualservices.nohost.hostnotfound', `spec/${name}[${k}]/route[${i}]/destination/host`, ctx.policyAllowAny ? 'warning' : undefined),
-        );
-        valid = false;
-      });
-    });
+  for (const d of ctx.routeDestinations(vs)) {
+    if (d.host === undefined || checkDestination(ctx, d.host.text, vs.namespace)) continue;
+    checks.push(
+      buildCheck(
+        'virtualservices.nohost.hostnotfound',
+        `spec/${d.kind}[${d.rule}]/route[${d.route}]/destination/host`,
+        ctx.policyAllowAny ? 'warning' : undefined,
+      ),
+    );
+    valid = false;
   }
   return { checks, valid };
 });

@@ -6,33 +6,45 @@ import { KINDS } from '../../../../document/kinds.ts';
 import { arr, isObj, num, str } from '../../../../document/read.ts';
 import { objectChecker } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { getHost, hostString } from '../hosts.ts';
 import type { KialiCheck } from '../types.ts';
+
+const ROUTE_KINDS = ['http', 'tcp', 'tls'] as const;
 
 export const routeChecker = objectChecker('virtualservices.RouteChecker', KINDS.VirtualService, ['KIA1104', 'KIA1105'], (ctx, vs) => {
   const spec = isObj(vs.body.spec) ? vs.body.spec : {};
   const checks: KialiCheck[] = [];
-  for (const kind of ['http', 'tcp', 'tls'] as const) {
-    arr(spec[kind]).forEach((rule, routeIdx) => {
-      if (!isObj(rule)) return;
+  for (const kind of ROUTE_KINDS) {
+    const rules = arr(spec[kind]);
+    for (let routeIdx = 0; routeIdx < rules.length; routeIdx++) {
+      const rule = rules[routeIdx];
+      if (!isObj(rule)) continue;
       const dests = arr(rule.route);
       if (dests.length === 1) {
-        if (!isObj(dests[0])) return;
-        const weight = num(dests[0].weight);
+        const only = dests[0];
+        if (!isObj(only)) continue;
+        const weight = num(only.weight);
         if (weight > 0 && weight < 100) checks.push(buildCheck('virtualservices.route.singleweight', `spec/${kind}[${routeIdx}]/route[0]/weight`));
       }
-      // Host+subset → the indexes of the destinations naming it (Kiali stops at a destination-less entry).
-      const collisions = new Map<string, number[]>();
-      for (const [i, d] of dests.entries()) {
-        if (!isObj(d)) continue;
-        if (!isObj(d.destination)) return;
-        const key = `${hostString(getHost(str(d.destination.host), vs.namespace, ctx.namespaces, ctx.identityDomain))}${str(d.destination.subset)}`;
-        collisions.set(key, [...(collisions.get(key) ?? []), i]);
+      if (dests.length < 2) continue;
+      // Host+subset of each destination (Kiali stops at a destination-less entry).
+      const keys: Array<string | undefined> = [];
+      let stopped = false;
+      for (const d of dests) {
+        if (!isObj(d)) keys.push(undefined);
+        else if (!isObj(d.destination)) {
+          stopped = true;
+          break;
+        } else keys.push(`${ctx.host(str(d.destination.host), vs.namespace).text}${str(d.destination.subset)}`);
       }
-      for (const dups of collisions.values())
-        if (dups.length > 1)
-          for (const i of dups) checks.push(buildCheck('virtualservices.route.repeatedsubset', `spec/${kind}[${routeIdx}]/route[${i}]/host`));
-    });
+      if (stopped) continue;
+      // Each host+subset named more than once, in the order first named: every destination naming it.
+      for (let i = 0; i < keys.length; i++) {
+        const key = keys[i];
+        if (key === undefined || keys.indexOf(key) < i || keys.indexOf(key, i + 1) < 0) continue;
+        for (let j = i; j < keys.length; j++)
+          if (keys[j] === key) checks.push(buildCheck('virtualservices.route.repeatedsubset', `spec/${kind}[${routeIdx}]/route[${j}]/host`));
+      }
+    }
   }
   return { checks, valid: true };
 });

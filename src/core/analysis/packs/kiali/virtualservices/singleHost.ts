@@ -8,7 +8,6 @@ import { virtualService } from '../../../../config/api/networking.ts';
 import type { KialiContext } from '../context.ts';
 import { GroupResults } from '../checker.ts';
 import { buildCheck } from '../messages.ts';
-import { getHost } from '../hosts.ts';
 import type { KialiChecker } from '../types.ts';
 
 function child<K, V>(m: Map<K, V>, k: K, make: () => V): V {
@@ -28,7 +27,7 @@ export const singleHostChecker: KialiChecker = {
       const spec = virtualService(vs);
       const gateways = spec.gateways.length > 0 ? spec.gateways : ['no-gateway'];
       for (const h of spec.hosts) {
-        const host = getHost(h, vs.namespace, ctx.namespaces, ctx.identityDomain);
+        const host = ctx.host(h, vs.namespace);
         for (const gw of gateways) {
           const byNs = child(
             child(counter, gw, () => new Map()),
