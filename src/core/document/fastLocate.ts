@@ -37,11 +37,38 @@ interface Range0 {
 
 const UNSURE = null;
 
-function lineOf(l: Lines, i: number): string {
-  const s = l.starts[i] as number;
+/** End (exclusive, before any CR) of line `i`, which starts at `s`. */
+function lineEnd(l: Lines, i: number, s: number): number {
   let e = i + 1 < l.starts.length ? (l.starts[i + 1] as number) - 1 : l.text.length;
   if (e > s && l.text.charCodeAt(e - 1) === 13) e--;
-  return l.text.slice(s, e);
+  return e;
+}
+
+function lineOf(l: Lines, i: number): string {
+  const s = l.starts[i] as number;
+  return l.text.slice(s, lineEnd(l, i, s));
+}
+
+/**
+ * contentCol of line `i` read in the text itself: the walks below look at every line of a
+ * block for its indentation, and cutting each out as a string made most of their garbage.
+ */
+function contentColAt(l: Lines, i: number, from: number): number {
+  const s = l.starts[i] as number;
+  const e = lineEnd(l, i, s);
+  const t = l.text;
+  let p = s + from;
+  while (p < e && t.charCodeAt(p) === 32) p++;
+  if (p >= e || t.charCodeAt(p) === 35) return -1;
+  return p - s;
+}
+
+/** isSeqItem of line `i`, read in the text itself. */
+function isSeqItemAt(l: Lines, i: number, col: number): boolean {
+  const s = l.starts[i] as number;
+  const p = s + col;
+  const e = lineEnd(l, i, s);
+  return p < e && l.text.charCodeAt(p) === 45 && (p + 1 >= e || l.text.charCodeAt(p + 1) === 32);
 }
 
 /** Column of the first content character at or after `from`, -1 for blank/comment lines. */
@@ -53,7 +80,7 @@ function contentCol(line: string, from: number): number {
 }
 
 function indentAt(l: Lines, b: Block, i: number): number {
-  return lineIndent(lineOf(l, i), b, i);
+  return contentColAt(l, i, i === b.first && b.firstCol >= 0 ? b.firstCol : 0);
 }
 
 /** indentAt for a line already cut out of the text (the walks below need both). */
@@ -134,19 +161,18 @@ function blockValue(l: Lines, b: Block, keyLine: number, indent: number): Block 
   let sameIndentSeq = false;
   let end = b.end;
   for (let j = keyLine + 1; j < b.end; j++) {
-    const line = lineOf(l, j);
-    const ci = contentCol(line, 0);
+    const ci = contentColAt(l, j, 0);
     if (ci < 0) continue;
     if (first < 0) {
       first = j;
-      sameIndentSeq = ci === indent && isSeqItem(line, ci);
+      sameIndentSeq = ci === indent && isSeqItemAt(l, j, ci);
       if (ci < indent || (ci === indent && !sameIndentSeq)) {
         end = j;
         break;
       }
       continue;
     }
-    if (ci > indent || (sameIndentSeq && ci === indent && isSeqItem(line, ci))) continue;
+    if (ci > indent || (sameIndentSeq && ci === indent && isSeqItemAt(l, j, ci))) continue;
     end = j;
     break;
   }
@@ -160,7 +186,7 @@ function blockValue(l: Lines, b: Block, keyLine: number, indent: number): Block 
  */
 function endsOnItsLine(l: Lines, b: Block, line: number, indent: number): boolean {
   for (let j = line + 1; j < b.end; j++) {
-    const ci = contentCol(lineOf(l, j), 0);
+    const ci = contentColAt(l, j, 0);
     if (ci < 0) continue;
     return ci <= indent;
   }
@@ -213,19 +239,18 @@ function findKey(l: Lines, b: Block, key: string): Found | null {
   let indent = -1;
   let hit: { line: number; col: number; split: NonNullable<ReturnType<typeof splitKey>> } | undefined;
   for (let i = b.first; i < b.end; i++) {
-    const line = lineOf(l, i);
-    const ci = lineIndent(line, b, i);
+    const ci = indentAt(l, b, i);
     if (ci < 0) continue;
     if (indent < 0) indent = ci;
     if (ci < indent) return UNSURE;
     // Deeper lines, and `- ` items at the same indentation (a sequence value written
     // level with its key), belong to the previous key's value.
     if (ci > indent) continue;
-    if (isSeqItem(line, ci)) {
+    if (isSeqItemAt(l, i, ci)) {
       if (i === b.first) return UNSURE;
       continue;
     }
-    const k = splitKey(line, ci);
+    const k = splitKey(lineOf(l, i), ci);
     if (!k) return UNSURE;
     // The last of duplicated keys is the one whose value is used.
     if (k.key === key) hit = { line: i, col: ci, split: k };
@@ -253,13 +278,12 @@ function findItem(l: Lines, b: Block, index: number): Found | null {
   let itemLine = -1;
   let itemEnd = b.end;
   for (let i = b.first; i < b.end; i++) {
-    const line = lineOf(l, i);
-    const ci = lineIndent(line, b, i);
+    const ci = indentAt(l, b, i);
     if (ci < 0) continue;
     if (indent < 0) indent = ci;
     if (ci < indent) return UNSURE;
     if (ci > indent) continue;
-    if (!isSeqItem(line, ci)) return UNSURE;
+    if (!isSeqItemAt(l, i, ci)) return UNSURE;
     n++;
     if (n === index) itemLine = i;
     else if (n === index + 1) {
