@@ -1,8 +1,10 @@
 // `npm run bench`: parse/analysis speed against the js-yaml floor, incremental edits, heap,
 // the first load in real Chromium (time to first diagnostics, the JavaScript before them),
-// typing into a large file, and whole CLI processes against bare Node and js-yaml.
+// typing into a large file, whole CLI processes against bare Node and js-yaml, and the CLI on
+// whole-cluster dumps of up to 50,000 services (bench/scale.ts).
 //   --cli-only       just the CLI processes
 //   --budgets        just the first-load, typing and CLI budgets (issue #32), printed PASS/FAIL
+//                    (not the whole-cluster dumps: `npm run bench:scale` runs those alone)
 //   --write-readme   also rewrite the performance block of the README and docs/performance.md
 //                    from the budgets measured
 //   --no-browser     leave Chromium out
@@ -17,6 +19,7 @@ import { BUDGET_TARGETS, budgetsBlock, rewriteBudgetsBlocks, type Budget } from 
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { measureCli, SMALL_FILE } from './cli.ts';
+import { measureScale } from './scale.ts';
 import { BEFORE_MESH_MODEL } from './beforeMeshModel.ts';
 import { benchValidation } from './validation.ts';
 import { benchXds } from './xds.ts';
@@ -287,6 +290,13 @@ if (cli5k.before) {
     cli5k.cli <= 1.1 * before,
     `${cli5k.cli.toFixed(0)} ms vs ${before.toFixed(0)} ms (${x(cli5k.cli, before)})`,
   );
+}
+
+// Issue #37: whole-cluster dumps, 1,000 to 50,000 services (about two minutes, so not with --budgets).
+if (!budgetsOnly) {
+  const scale = await measureScale();
+  for (const l of scale.lines) console.log(l);
+  for (const c of scale.checks) check(c.label, c.pass, c.detail);
 }
 
 const skipBrowser = process.argv.includes('--no-browser') || (cliOnly && !budgetsOnly);

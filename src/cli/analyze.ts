@@ -14,7 +14,7 @@ import { meshInputsFromResources } from '../core/config/mesh/fromWorkspace.ts';
 import { formatDiagnostics, isOutputFormat, OUTPUT_FORMATS } from '../core/analysis/format/index.ts';
 import { flagHelp, UsageError, type FlagSpec, type ParsedArgs } from './args.ts';
 import { gatherFiles, InputError, type InputFile } from './files.ts';
-import { InputTooLargeError, readCapped } from './readCapped.ts';
+import { InputTooLargeError, MODEL_LIMIT, readCapped } from './readCapped.ts';
 import { PARSER_CODES } from '../core/document/parse.ts';
 import { isKialiCode } from '../core/analysis/packs/kiali/codes.ts';
 import { MAX_RANGE_PREFIX, parseAddressRange } from '../core/config/addressRing.ts';
@@ -156,9 +156,10 @@ Exit codes:
   1   other errors (e.g. an input path that cannot be read)
   64  bad command line (unknown flag or command, bad flag value)
   65  some input could not be parsed and no message reached the threshold
-      (not with --ignore-unknown). An input over 32 MB counts as one: it is read
-      only up to that limit (devices, FIFOs and stdin too). A --meshConfigFile or
-      --meshNetworksFile over the limit always gives 65.
+      (not with --ignore-unknown). An input over the input limit (what the
+      machine can hold: the longest string Node holds, or a twentieth of its heap)
+      counts as one: it is read only up to that limit (devices, FIFOs and stdin
+      too). A --meshConfigFile or --meshNetworksFile over it always gives 65.
   79  a message is at or above --failure-threshold. This applies to every output
       format; istioctl only does this for -o log and exits 0 with -o json/yaml.
       With --istioctl, 79 and 65 are given for -o log only, as istioctl does.
@@ -246,7 +247,7 @@ async function readFlagFile(io: CliIo, flag: string, path: string): Promise<stri
   try {
     return decodeFileBytes(await readCapped(resolve(io.cwd, path), path));
   } catch (e) {
-    if (e instanceof InputTooLargeError) throw new InputTooLargeError(`--${flag}: ${path}`, e.bytes, e.cap);
+    if (e instanceof InputTooLargeError) throw new InputTooLargeError(`--${flag}: ${path}`, e.bytes, e.cap, e.why);
     const code = (e as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EISDIR' ? 'is a directory' : (e as Error).message;
     throw new InputError(`--${flag}: open ${path}: ${why}`);
@@ -382,7 +383,7 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
     if (!allNamespaces) settings.namespaceFilter = selectedNamespace;
   }
 
-  const workspace = new WorkspaceAnalyzer();
+  const workspace = new WorkspaceAnalyzer(MODEL_LIMIT);
   // The same file named twice is analyzed once (its resources would only replace themselves).
   const unique = new Map<string, InputFile>();
   for (const f of files) if (!unique.has(f.name)) unique.set(f.name, f);

@@ -90,7 +90,8 @@ export function startAnalyzeWorker(
 
 /** The worker's side: runs its analyzers over its own reading of the files and sends their lists. */
 async function runShard(request: ShardRequest): Promise<void> {
-  const workspace = new WorkspaceAnalyzer();
+  // The main thread's reader applied the size limit; the worker parses whatever it was sent.
+  const workspace = new WorkspaceAnalyzer({ maxFileChars: Number.POSITIVE_INFINITY });
   workspace.update(request.files, []);
   const lists: ShardList[] = [];
   await workspace.run(request.settings, { ...request.options, fixes: false, only: new Set(request.analyzers), collect: (l) => lists.push(l) });

@@ -7,6 +7,7 @@ import { flagHelp, parseArgs, UsageError, type FlagSpec } from './args.ts';
 import { EXIT_ERROR, EXIT_ISSUES, EXIT_OK, EXIT_PARSE, type CliIo } from './analyze.ts';
 import { InputTooLargeError, readCapped } from './readCapped.ts';
 import { inspect, type CertsReport, type InputFile } from '../core/pki/index.ts';
+import { MAX_INPUT_BYTES as MAX_CERT_INPUT_BYTES } from '../core/pki/input.ts';
 import type { CertView, ChainView, ScenarioView } from '../core/pki/report.ts';
 
 export const CERTS_FLAGS: FlagSpec[] = [
@@ -72,7 +73,8 @@ async function gather(args: string[], io: CliIo): Promise<InputFile[]> {
       return;
     }
     try {
-      out.push({ name, bytes: new Uint8Array(await readCapped(abs, name)) });
+      // Certificate inputs have their own cap (src/core/pki/input.ts), applied while reading too.
+      out.push({ name, bytes: new Uint8Array(await readCapped(abs, name, MAX_CERT_INPUT_BYTES)) });
     } catch (e) {
       if (e instanceof InputTooLargeError) throw e;
       throw new Error(`open ${name}: ${(e as Error).message}`);

@@ -4,6 +4,7 @@
 import { flagHelp, parseArgs, UsageError, type FlagSpec } from './args.ts';
 import { checkPodCidr, EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, POD_CIDR_HELP, type CliIo } from './analyze.ts';
 import { gatherFiles, InputError } from './files.ts';
+import { MODEL_LIMIT } from './readCapped.ts';
 import { loadMesh } from '../core/meshLoader.ts';
 import { buildAmbientModel } from '../core/ambient/dataPlane.ts';
 import { certificatesTable, nodeView, policiesTable, servicesTable, tabwrite, workloadsTable, type Table } from '../core/ambient/ztunnel.ts';
@@ -71,7 +72,7 @@ Usage:
   mesh-workbench trace --from ns/pod --to host:port [--method GET --path /] [flags] -f <file|directory|-> ...
 
 Exit codes: 0 allowed, ${EXIT_DENIED} denied, 1 error (for example no healthy upstream), 64 usage,
-65 an input over the 32 MB limit.
+65 an input over the input limit (what the machine can hold; see docs/cli.md).
 
 Flags:
 ${flagHelp(TRACE_FLAGS)}
@@ -100,7 +101,7 @@ async function load(positional: readonly string[], values: Map<string, string | 
   const files = await gatherFiles(inputs, { cwd: io.cwd, stdin: io.stdin, stderr: io.stderr });
   const mesh = loadMesh(
     files.map((f) => ({ path: f.name, text: f.text })),
-    { includePlaceholders: values.get('placeholders') === true, ...(typeof podCidr === 'string' ? { podCidr } : {}) },
+    { includePlaceholders: values.get('placeholders') === true, ...(typeof podCidr === 'string' ? { podCidr } : {}), model: MODEL_LIMIT },
   );
   for (const p of mesh.problems) io.stderr(`Warning: ${p}\n`);
   return mesh;

@@ -5,7 +5,7 @@
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { decodeFileBytes } from '../core/document/encoding.ts';
-import { InputError, InputTooLargeError, readCapped } from './readCapped.ts';
+import { INPUT_LIMIT, InputError, InputTooLargeError, readCapped, type Cap } from './readCapped.ts';
 
 export { InputError, InputTooLargeError } from './readCapped.ts';
 
@@ -53,10 +53,34 @@ export interface GatherIo {
   onTooLarge?: (e: InputTooLargeError) => void;
 }
 
+/** A size for a message: bytes, KB or MB. */
+export function sizeText(n: number): string {
+  if (n < 1024) return `${n} bytes`;
+  return n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / (1024 * 1024)).toFixed(1)} MB`;
+}
+
+/**
+ * What the inputs read so far leave of the limit: the inputs of one command share the heap
+ * (inputLimit.ts), so the limit holds for all of them together.
+ */
+class Budget {
+  /** Bytes read so far. */
+  used = 0;
+  cap(): Cap {
+    if (this.used === 0) return INPUT_LIMIT;
+    return {
+      bytes: Math.max(0, INPUT_LIMIT.bytes - this.used),
+      why: `what is left of ${sizeText(INPUT_LIMIT.bytes)} (${INPUT_LIMIT.why}) after the ${sizeText(this.used)} of the inputs before it`,
+    };
+  }
+}
+
 /** A file's text (UTF-8, or UTF-16 with a BOM or recognised by its zero bytes), read with the cap. */
-async function readText(abs: string, name: string): Promise<string> {
+async function readText(abs: string, name: string, budget: Budget): Promise<string> {
   try {
-    return decodeFileBytes(await readCapped(abs, name));
+    const bytes = await readCapped(abs, name, budget.cap());
+    budget.used += bytes.length;
+    return decodeFileBytes(bytes);
   } catch (e) {
     if (e instanceof InputTooLargeError) throw e;
     throw new InputError(`open ${name}: ${describe(e)}`);
@@ -64,16 +88,16 @@ async function readText(abs: string, name: string): Promise<string> {
 }
 
 /** Adds the file to `out`, or reports it to onTooLarge when it is over the cap. */
-async function readInto(abs: string, name: string, io: GatherIo, out: InputFile[]): Promise<void> {
+async function readInto(abs: string, name: string, io: GatherIo, out: InputFile[], budget: Budget): Promise<void> {
   try {
-    out.push({ name, text: await readText(abs, name) });
+    out.push({ name, text: await readText(abs, name, budget) });
   } catch (e) {
     if (!(e instanceof InputTooLargeError) || !io.onTooLarge) throw e;
     io.onTooLarge(e);
   }
 }
 
-async function walk(dirName: string, io: GatherIo, out: InputFile[]): Promise<void> {
+async function walk(dirName: string, io: GatherIo, out: InputFile[], budget: Budget): Promise<void> {
   let entries;
   try {
     entries = await readdir(resolve(io.cwd, dirName), { withFileTypes: true });
@@ -85,27 +109,32 @@ async function walk(dirName: string, io: GatherIo, out: InputFile[]): Promise<vo
     const name = join(dirName, ent.name);
     // Like filepath.Walk, symbolic links are not followed into directories.
     if (ent.isDirectory()) {
-      await walk(name, io, out);
+      await walk(name, io, out, budget);
       continue;
     }
     if (!isRecognizedFile(name)) {
       io.stderr(skippingNotice(name));
       continue;
     }
-    await readInto(resolve(io.cwd, name), name, io, out);
+    await readInto(resolve(io.cwd, name), name, io, out, budget);
   }
 }
 
 /** Reads every input named on the command line, in order. */
 export async function gatherFiles(args: readonly string[], io: GatherIo): Promise<InputFile[]> {
   const out: InputFile[] = [];
+  const budget = new Budget();
   // Stdin is read once, however often `-` is named.
   let stdin: Promise<string> | undefined;
   for (const arg of args) {
     if (arg === '-') {
+      const first = stdin === undefined;
       stdin ??= io.stdin();
       try {
-        out.push({ name: '-', text: await stdin });
+        const text = await stdin;
+        // Stdin is read with the whole limit (main.ts); what it took counts for the files after it.
+        if (first) budget.used += text.length;
+        out.push({ name: '-', text });
       } catch (e) {
         if (!(e instanceof InputTooLargeError) || !io.onTooLarge) throw e;
         io.onTooLarge(e);
@@ -120,11 +149,11 @@ export async function gatherFiles(args: readonly string[], io: GatherIo): Promis
     }
     if (st.isDirectory()) {
       // Go's filepath.Walk cleans the root path when joining children.
-      await walk(arg, io, out);
+      await walk(arg, io, out, budget);
     } else if (!isRecognizedFile(arg)) {
       io.stderr(skippingNotice(arg));
     } else {
-      await readInto(resolve(io.cwd, arg), arg, io, out);
+      await readInto(resolve(io.cwd, arg), arg, io, out, budget);
     }
   }
   return out;

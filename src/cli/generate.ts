@@ -12,7 +12,7 @@ import { REQUEST_PROTOCOLS, type RequestProtocol } from '../core/xds/request.ts'
 import { gatherFiles } from './files.ts';
 import { parseArgs, UsageError, flagHelp, type FlagSpec } from './args.ts';
 import { EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, type CliIo } from './analyze.ts';
-import { InputError, readCapped } from './readCapped.ts';
+import { InputError, MODEL_LIMIT, readCapped } from './readCapped.ts';
 
 /** Why the files could not be used, and the exit code for it when it is not 1 (65: over the size cap). */
 export type FilesFailure = { ok: false; error: string; exitCode?: number };
@@ -27,7 +27,7 @@ export async function analyzeFiles(inputs: readonly string[], io: CliIo): Promis
     if (e instanceof InputError) return { ok: false, error: e.message, exitCode: inputErrorExit(e) };
     throw e;
   }
-  const w = new WorkspaceAnalyzer();
+  const w = new WorkspaceAnalyzer(MODEL_LIMIT);
   w.update(
     files.map((f) => ({ path: f.name, text: f.text })),
     [],
@@ -88,7 +88,7 @@ Examples:
 Flags:
 ${flagHelp(SIM_FLAGS)}
 Exit status: 0 when the request reaches a cluster, 1 when it fails, 64 for usage errors, 65 when
-an input is over the 32 MB limit.
+an input is over the input limit (what the machine can hold; see docs/cli.md).
 `;
 }
 
@@ -206,7 +206,7 @@ Examples:
 Flags:
 ${flagHelp(DIFF_FLAGS)}
 Exit status: 0 when nothing differs, 1 when something differs (or on errors), 64 for usage errors,
-65 when an input is over the 32 MB limit.
+65 when an input is over the input limit (what the machine can hold; see docs/cli.md).
 `;
 }
 

@@ -7,21 +7,22 @@
 // a FIFO or a device reports size 0.
 import { open } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { MAX_FILE_CHARS, tooLargeMessage } from '../core/document/workspaceModel.ts';
+import { tooLargeMessage, type ModelOptions } from '../core/document/workspaceModel.ts';
+import { inputLimit, type InputLimit } from './inputLimit.ts';
 
 /**
- * The most bytes an input may have: as many as the model's limit in characters.
+ * The most bytes an input may have: what this machine can hold (inputLimit.ts), computed
+ * once per process.
  *
  * The rule is on bytes, applied while reading. Decoding never yields more characters (UTF-16
  * code units) than there were bytes — UTF-8 gives at most one per byte (an invalid byte
  * becomes one U+FFFD), UTF-16 one per two bytes — so every input within the cap decodes to
- * a text the model accepts, and ASCII text is refused exactly where the model would refuse
- * it (a file of MAX_FILE_CHARS ASCII characters is read; one more byte is refused). An input
- * of more bytes is refused even when it would decode to fewer characters (UTF-16, or UTF-8
- * with many non-ASCII characters): telling those apart would mean reading up to three times
- * the cap, which is what the cap is there to prevent.
+ * a string V8 can hold. An input of more bytes is refused even when it would decode to fewer
+ * characters (UTF-16, or UTF-8 with many non-ASCII characters): telling those apart would
+ * mean reading up to three times the cap, which is what the cap is there to prevent.
  */
-export const MAX_INPUT_BYTES = MAX_FILE_CHARS;
+export const INPUT_LIMIT: InputLimit = inputLimit();
+export const MAX_INPUT_BYTES = INPUT_LIMIT.bytes;
 
 /** An input path that cannot be read; the message says which and why. */
 export class InputError extends Error {}
@@ -35,11 +36,20 @@ export class InputTooLargeError extends InputError {
     /** Its size in bytes when known, else undefined (only known to be over the cap). */
     readonly bytes: number | undefined,
     readonly cap: number,
+    /** Where the cap comes from (omitted for a cap given by the caller, as the tests do). */
+    readonly why?: string,
   ) {
-    const detail = tooLargeMessage(bytes, cap);
+    const detail = tooLargeMessage(bytes, cap, why);
     super(`${input}: ${detail}`);
     this.detail = detail;
   }
+}
+
+/** A cap in bytes, or the machine's limit with its reason. */
+export type Cap = number | InputLimit;
+
+function capOf(cap: Cap): { bytes: number; why?: string } {
+  return typeof cap === 'number' ? { bytes: cap } : cap;
 }
 
 /** Reads of an input of unknown size go into chunks of this size (a FIFO gives 64 KiB a read). */
@@ -105,7 +115,8 @@ class Collector {
  * reading (ENOENT, EACCES, EISDIR…) are thrown as Node gives them. Opening a FIFO waits for
  * its writer, as any reader of it would.
  */
-export async function readCapped(path: string, name: string, cap: number = MAX_INPUT_BYTES): Promise<Buffer> {
+export async function readCapped(path: string, name: string, limit: Cap = INPUT_LIMIT): Promise<Buffer> {
+  const { bytes: cap, why } = capOf(limit);
   const fh = await open(path, 'r');
   try {
     // Only a hint for the first allocation and the size in the message: the reads decide.
@@ -118,7 +129,7 @@ export async function readCapped(path: string, name: string, cap: number = MAX_I
       if (bytesRead === 0) return c.bytes();
       c.advance(bytesRead);
     }
-    throw new InputTooLargeError(name, regular && st.size > cap ? st.size : undefined, cap);
+    throw new InputTooLargeError(name, regular && st.size > cap ? st.size : undefined, cap, why);
   } finally {
     await fh.close();
   }
@@ -129,7 +140,8 @@ export async function readCapped(path: string, name: string, cap: number = MAX_I
  * than `cap` bytes have arrived; the stream is then destroyed, so nothing more is read and
  * nothing keeps the process waiting for its end.
  */
-export async function readCappedStream(stream: Readable, name: string, cap: number = MAX_INPUT_BYTES): Promise<Buffer> {
+export async function readCappedStream(stream: Readable, name: string, limit: Cap = INPUT_LIMIT): Promise<Buffer> {
+  const { bytes: cap, why } = capOf(limit);
   const c = new Collector(cap, undefined);
   // Leaving the loop early (break or throw) destroys the stream.
   for await (const chunk of stream) {
@@ -138,7 +150,10 @@ export async function readCappedStream(stream: Readable, name: string, cap: numb
   }
   if (c.over) {
     stream.destroy();
-    throw new InputTooLargeError(name, undefined, cap);
+    throw new InputTooLargeError(name, undefined, cap, why);
   }
   return c.bytes();
 }
+
+/** The model's limit for the CLI's analyzers: the same as the reader's, so only the reader refuses. */
+export const MODEL_LIMIT: ModelOptions = { maxFileChars: MAX_INPUT_BYTES, maxFileWhy: INPUT_LIMIT.why };

@@ -29,7 +29,8 @@ The test file format is described in docs/reference.md (Route tests).
 Flags:
 ${flagHelp(FLAGS)}
 Exit status: 0 when every test passes, 1 when a test fails or the test file has problems,
-64 for usage errors, 65 when an input is over the 32 MB limit.
+64 for usage errors, 65 when an input is over the input limit (what the machine can hold;
+see docs/cli.md).
 `;
 }
 

@@ -1,7 +1,7 @@
 // A mesh from files, without running the analyzers: what the CLI's ztunnel-config and trace
 // commands, the conformance runner and the benchmark read.
 import type { WorkspaceFile } from './document/types.ts';
-import { WorkspaceModel } from './document/workspaceModel.ts';
+import { WorkspaceModel, type ModelOptions } from './document/workspaceModel.ts';
 import { ResourceStore } from './config/store.ts';
 import { configView, type ConfigView } from './config/configView.ts';
 import { meshInputsFromResources } from './config/mesh/fromWorkspace.ts';
@@ -15,6 +15,8 @@ export interface LoadOptions {
   meshConfigText?: string;
   /** The pod CIDR derived pods take addresses from (default 10.244.0.0/14); an invalid one is a problem, and the default is used. */
   podCidr?: string;
+  /** The model's size limit (default: the tab's). */
+  model?: ModelOptions;
 }
 
 export interface LoadedMesh {
@@ -24,7 +26,7 @@ export interface LoadedMesh {
 }
 
 export function loadMesh(files: readonly WorkspaceFile[], opts: LoadOptions = {}): LoadedMesh {
-  const model = new WorkspaceModel(kindProblems);
+  const model = new WorkspaceModel(kindProblems, opts.model);
   model.update([...files], []);
   const resources = model.resources();
   const mesh = meshInputsFromResources(resources, { meshConfigText: opts.meshConfigText });

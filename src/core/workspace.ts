@@ -3,7 +3,7 @@
 import { KINDS } from './document/kinds.ts';
 import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './document/types.ts';
 import { PARSER_CODES } from './document/parse.ts';
-import { WorkspaceModel } from './document/workspaceModel.ts';
+import { WorkspaceModel, type ModelOptions } from './document/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
 import { placeholderOverlay, ResourceStore } from './config/store.ts';
 import { AnalysisCanceled, type RunAnalyzersOptions } from './analysis/run.ts';
@@ -91,7 +91,7 @@ function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
 }
 
 export class WorkspaceAnalyzer {
-  readonly model = new WorkspaceModel(kindProblems);
+  readonly model: WorkspaceModel;
   private pendingParseMs = 0;
   /** Kept across runs: only the kinds that changed are reloaded and re-analyzed. */
   private store?: ResourceStore;
@@ -107,6 +107,11 @@ export class WorkspaceAnalyzer {
   private kialiPending?: { view: ConfigView; problems: Diagnostic[]; istio: Diagnostic[]; options: Parameters<typeof kialiDiagnostics>[3] };
   /** The mesh inputs of the last run, and the overrides they were read with. */
   private mesh?: { key: string; inputs: ReturnType<typeof meshInputsFromResources> };
+
+  /** `options`: the model's size limit (the CLI's is what the machine holds; the default is the tab's). */
+  constructor(options: ModelOptions = {}) {
+    this.model = new WorkspaceModel(kindProblems, options);
+  }
 
   /**
    * Read access to the mesh as the last run loaded it (resources, derived pods, mesh config

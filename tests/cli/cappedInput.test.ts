@@ -1,25 +1,42 @@
 // Inputs are read with the size cap while reading (src/cli/readCapped.ts): an endless input —
 // /dev/zero behind a .yaml symlink, a FIFO whose writer never stops, stdin fed forever — is
 // refused with the model's too-large message and exit 65 instead of being read to an end
-// that never comes. The real CLI runs as a process; a guard kills it if it hangs (nothing
-// here measures time).
+// that never comes. The cap is what the machine holds (src/cli/inputLimit.ts): the smaller of
+// V8's longest string and the process's heap over HEAP_BYTES_PER_INPUT_BYTE. The real CLI runs
+// as a process with a small heap (--max-old-space-size), so its cap is small too; a guard
+// kills it if it hangs (nothing here measures time).
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { constants } from 'node:buffer';
+import { getHeapStatistics } from 'node:v8';
 import { InputTooLargeError, MAX_INPUT_BYTES, readCapped, readCappedStream } from '../../src/cli/readCapped.ts';
-import { tooLargeMessage } from '../../src/core/document/workspaceModel.ts';
-import { MAX_FILE_CHARS, WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
+import { HEAP_BYTES_PER_INPUT_BYTE, inputLimit } from '../../src/cli/inputLimit.ts';
+import { TAB_MAX_FILE_CHARS, tooLargeMessage, WorkspaceModel } from '../../src/core/document/workspaceModel.ts';
 import { PARSER_CODES } from '../../src/core/document/parse.ts';
-import { cli, REPO } from './helpers.ts';
+import { REPO } from './helpers.ts';
 import { kindProblems } from '../../src/core/validation/kindProblems.ts';
 
 const BIN = `${REPO}bin/mesh-workbench.js`;
 const HANG_GUARD_MS = 20000;
 const MIB = 1024 * 1024;
-const OVER = 'File is too large to analyze (more than 32 MB; the limit is 32 MB). Split it into smaller files.';
+/** The old-space size the CLI processes run with, so that their cap is small. */
+const CHILD_OLD_SPACE_MB = 128;
+const CHILD_NODE_OPTIONS = `--max-old-space-size=${CHILD_OLD_SPACE_MB}`;
+/** The heap limit V8 gives a process with that old space, and the cap the rule makes of it. */
+const CHILD_HEAP = Number(
+  execFileSync(process.execPath, [CHILD_NODE_OPTIONS, '-e', "process.stdout.write(String(require('v8').getHeapStatistics().heap_size_limit))"], {
+    encoding: 'utf8',
+  }),
+);
+const CHILD_LIMIT = { bytes: Math.floor(CHILD_HEAP / HEAP_BYTES_PER_INPUT_BYTE), why: inputLimit(CHILD_HEAP).why };
+/** What such a process says of an input over its cap whose size it does not know. */
+const OVER = tooLargeMessage(undefined, CHILD_LIMIT.bytes, CHILD_LIMIT.why);
+/** certs reads certificate inputs with their own cap, 32 MB (src/core/pki/input.ts). */
+const CERT_OVER = 'File is too large to analyze (more than 32 MB; the limit is 32 MB). Split it into smaller files.';
 const GOOD = 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: shop\n';
 
 const scratch: string[] = [];
@@ -78,9 +95,13 @@ interface Run {
 }
 
 /** Runs bin/mesh-workbench.js; `feedForever` writes YAML to its stdin until it exits. */
-function run(args: string[], cwd: string, opts: { feedForever?: boolean } = {}): Promise<Run> {
+function run(args: string[], cwd: string, opts: { feedForever?: boolean; nodeOptions?: string } = {}): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: [opts.feedForever ? 'pipe' : 'ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd,
+      stdio: [opts.feedForever ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_OPTIONS: opts.nodeOptions ?? CHILD_NODE_OPTIONS },
+    });
     children.push(child);
     let stdout = '';
     let stderr = '';
@@ -120,33 +141,47 @@ function addingError(name: string, message = OVER): string {
 }
 
 describe('readCapped', () => {
-  it('has the byte cap equal to the model’s character limit', () => {
-    expect(MAX_INPUT_BYTES).toBe(MAX_FILE_CHARS);
+  it('caps inputs at what the machine holds: the longest string, or the heap over HEAP_BYTES_PER_INPUT_BYTE', () => {
+    const heap = getHeapStatistics().heap_size_limit;
+    expect(MAX_INPUT_BYTES).toBe(Math.min(constants.MAX_STRING_LENGTH, Math.floor(heap / HEAP_BYTES_PER_INPUT_BYTE)));
+    // V8's string limit on 64-bit (2^29 - 24) against a 4 GiB and a 16 GiB heap.
+    const maxString = 2 ** 29 - 24;
+    expect(inputLimit(4 * 1024 * MIB, maxString).bytes).toBe(Math.floor((4 * 1024 * MIB) / HEAP_BYTES_PER_INPUT_BYTE));
+    expect(inputLimit(4 * 1024 * MIB, maxString).why).toContain('4096 MB heap');
+    expect(inputLimit(16 * 1024 * MIB, maxString)).toEqual({ bytes: maxString, why: 'the longest string Node can hold, and a file is read as one' });
+    // Far above the old fixed 32 MB: a whole-cluster dump of 100 MB is read on any machine
+    // whose heap is at least HEAP_BYTES_PER_INPUT_BYTE times that.
+    expect(inputLimit(1024 * MIB * 2, maxString).bytes).toBeGreaterThan(100 * MIB);
+    // The browser tab keeps its own limit (the model's default).
+    expect(TAB_MAX_FILE_CHARS).toBe(32 * MIB);
   });
 
   it('reads a file of exactly the cap and refuses one byte more, with the model’s message', async () => {
     const dir = scratchDir();
+    const limit = { bytes: 3 * MIB + 7, why: 'the reason given' };
     const exact = join(dir, 'exact.yaml');
-    const content = Buffer.alloc(MAX_INPUT_BYTES, 'a');
+    const content = Buffer.alloc(limit.bytes, 'a');
     writeFileSync(exact, content);
-    const bytes = await readCapped(exact, 'exact.yaml');
-    expect(bytes.length).toBe(MAX_INPUT_BYTES);
+    const bytes = await readCapped(exact, 'exact.yaml', limit);
+    expect(bytes.length).toBe(limit.bytes);
     expect(bytes.equals(content)).toBe(true);
 
     const over = join(dir, 'over.yaml');
-    writeFileSync(over, Buffer.alloc(MAX_INPUT_BYTES + 1, 'a'));
-    const e = await readCapped(over, 'over.yaml').catch((err: unknown) => err);
+    writeFileSync(over, Buffer.alloc(limit.bytes + 1, 'a'));
+    const e = await readCapped(over, 'over.yaml', limit).catch((err: unknown) => err);
     expect(e).toBeInstanceOf(InputTooLargeError);
     const err = e as InputTooLargeError;
     expect(err.input).toBe('over.yaml');
-    expect(err.bytes).toBe(MAX_INPUT_BYTES + 1);
+    expect(err.bytes).toBe(limit.bytes + 1);
     expect(err.message).toBe(`over.yaml: ${err.detail}`);
-    // The message the model gives a text of as many characters.
-    const model = new WorkspaceModel(kindProblems);
-    model.update([{ path: 'over.yaml', text: 'a'.repeat(MAX_INPUT_BYTES + 1) }], []);
+    // The message the model gives a text of as many characters, under the same limit.
+    const model = new WorkspaceModel(kindProblems, { maxFileChars: limit.bytes, maxFileWhy: limit.why });
+    model.update([{ path: 'over.yaml', text: 'a'.repeat(limit.bytes + 1) }], []);
     const problem = model.problems().find((p) => p.code === PARSER_CODES.tooLarge);
     expect(problem?.message).toBe(err.detail);
-    expect(err.detail).toBe('File is too large to analyze (32.0 MB; the limit is 32 MB). Split it into smaller files.');
+    expect(err.detail).toBe('File is too large to analyze (3.0 MB; the limit is 3.0 MB, the reason given). Split it into smaller files.');
+    // The model's default is the tab's limit, with no reason.
+    expect(tooLargeMessage(TAB_MAX_FILE_CHARS + 1)).toBe('File is too large to analyze (32.0 MB; the limit is 32 MB). Split it into smaller files.');
   });
 
   it('reads small caps exactly, in any number of chunks', async () => {
@@ -166,7 +201,7 @@ describe('readCapped', () => {
     expect(e).toBeInstanceOf(InputTooLargeError);
     expect(e.bytes).toBeUndefined();
     expect(e.detail).toBe(tooLargeMessage(undefined, 3 * MIB));
-    expect(tooLargeMessage(undefined)).toBe(OVER);
+    expect(tooLargeMessage(undefined)).toBe(CERT_OVER);
   });
 
   it.skipIf(!hasMkfifo)('reads a FIFO of exactly the cap (several chunks), and refuses one byte more', async () => {
@@ -221,7 +256,7 @@ describe.skipIf(!hasDevZero)('the CLI on endless inputs', () => {
   it('certs /dev/zero', async () => {
     const r = await run(['certs', '/dev/zero'], scratchDir());
     expect(r.hung).toBe(false);
-    expect(r.stderr).toBe(`Error: /dev/zero: ${OVER}\n`);
+    expect(r.stderr).toBe(`Error: /dev/zero: ${CERT_OVER}\n`);
     expect(r.code).toBe(65);
   });
 
@@ -294,23 +329,41 @@ describe('a regular file over the cap', () => {
   it('is reported as before, with its size, among the files that could not be parsed', async () => {
     const dir = scratchDir();
     writeFileSync(join(dir, 'a.yaml'), 'a: [\n');
-    writeFileSync(join(dir, 'big.yaml'), Buffer.alloc(MAX_INPUT_BYTES + 3 * MIB, 'a'));
+    const bigBytes = CHILD_LIMIT.bytes + 3 * MIB;
+    writeFileSync(join(dir, 'big.yaml'), Buffer.alloc(bigBytes, 'a'));
     writeFileSync(join(dir, 'good.yaml'), GOOD);
-    const r = await cli(['analyze', 'good.yaml', 'big.yaml', 'a.yaml'], { cwd: dir });
+    const r = await run(['analyze', 'good.yaml', 'big.yaml', 'a.yaml'], dir);
     const lines = r.stderr.split('\n');
     expect(lines[0]).toBe('Error(s) adding files:');
     expect(lines[1]).toMatch(/^ {2}a\.yaml:1:\d+: error: YAML syntax error/);
-    expect(lines[2]).toBe(
-      `  big.yaml:1:1: error: File is too large to analyze (35.0 MB; the limit is 32 MB). Split it into smaller files. (${PARSER_CODES.tooLarge})`,
-    );
+    // good.yaml's bytes were read before it: what is left of the cap is the limit big.yaml is held to.
+    const left = CHILD_LIMIT.bytes - GOOD.length;
+    const why = `what is left of ${(CHILD_LIMIT.bytes / MIB).toFixed(1)} MB (${CHILD_LIMIT.why}) after the ${GOOD.length} bytes of the inputs before it`;
+    expect(lines[2]).toBe(`  big.yaml:1:1: error: ${tooLargeMessage(bigBytes, left, why)} (${PARSER_CODES.tooLarge})`);
     expect(lines[3]).not.toMatch(/^ {2}/); // nothing else under the heading
     expect(r.stdout).toContain('Info [IST0102] (Namespace shop good.yaml:4)');
     expect(r.stderr).toContain("Error: Some files couldn't be parsed.\n");
     expect(r.code).toBe(65);
-    // SARIF carries it as the model's FileTooLarge result.
-    const sarif = await cli(['analyze', '-o', 'sarif', 'big.yaml'], { cwd: dir });
+    // Alone, it is held to the whole cap; SARIF carries it as the model's FileTooLarge result.
+    const sarif = await run(['analyze', '-o', 'sarif', 'big.yaml'], dir);
+    expect(sarif.stderr).toContain(tooLargeMessage(bigBytes, CHILD_LIMIT.bytes, CHILD_LIMIT.why));
     expect(JSON.parse(sarif.stdout).runs[0].results).toMatchObject([
       { ruleId: PARSER_CODES.tooLarge, locations: [{ physicalLocation: { artifactLocation: { uri: 'big.yaml' } } }] },
     ]);
   });
+});
+
+describe('a file above the old 32 MB cap', () => {
+  it('is analyzed (a ConfigMap of 40 MB beside a Namespace)', async () => {
+    const dir = scratchDir();
+    // Long lines of a block scalar: cheap to read, so the test is about the size, not speed.
+    const line = `    ${'x'.repeat(1019)}\n`;
+    const body = line.repeat(Math.ceil((40 * MIB) / line.length));
+    writeFileSync(join(dir, 'dump.yaml'), `${GOOD}---\napiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  namespace: shop\ndata:\n  blob: |\n${body}`);
+    const r = await run(['analyze', '-A', 'dump.yaml'], dir, { nodeOptions: '' });
+    expect(r.hung).toBe(false);
+    expect(r.stderr).not.toContain('too large');
+    expect(r.stdout).toContain('Info [IST0102] (Namespace shop dump.yaml:4)');
+    expect(r.code).toBe(0);
+  }, 60000);
 });

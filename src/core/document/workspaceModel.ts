@@ -6,21 +6,41 @@ import { parseSourceDocument, PARSER_CODES } from './parse.ts';
 import { resourcesOf } from './resources.ts';
 import { looksLikeMisreadUtf16 } from './encoding.ts';
 
-/** Files larger than this are not parsed (the 5,000-service mesh is ~6 MB). */
-export const MAX_FILE_CHARS = 32 * 1024 * 1024;
+/**
+ * The browser tab's limit, and the model's default: a file longer than this is not parsed.
+ * The tab holds a file several times over (the page's copy, the editor's model, the analysis
+ * worker's model at several times the text) within one renderer's memory, and the editor
+ * refuses files over the same size (MAX_EDITOR_BYTES, src/state/fileKind.ts). The CLI has no
+ * such cap: it passes its own limit, what the machine can hold (src/cli/inputLimit.ts).
+ */
+export const TAB_MAX_FILE_CHARS = 32 * 1024 * 1024;
 /** Files larger than this are analyzed, with a note that the editor is in large-file mode. */
 export const LARGE_FILE_CHARS = 8 * 1024 * 1024;
 
 const MIB = 1024 * 1024;
 
+/** A size in MiB: whole when it is whole, else to one decimal. */
+function mib(n: number): string {
+  return Number.isInteger(n / MIB) ? String(n / MIB) : (n / MIB).toFixed(1);
+}
+
 /**
  * What a file over the limit is told. `size` is its size when known (characters here, bytes
  * for the CLI's reader, which stops at the cap); an input read from a stream, device or FIFO
- * is only known to be over it.
+ * is only known to be over it. `why` says where the limit comes from, when it is not the tab's.
  */
-export function tooLargeMessage(size: number | undefined, limit: number = MAX_FILE_CHARS): string {
-  const shown = size === undefined ? `more than ${limit / MIB}` : (size / MIB).toFixed(1);
-  return `File is too large to analyze (${shown} MB; the limit is ${limit / MIB} MB). Split it into smaller files.`;
+export function tooLargeMessage(size: number | undefined, limit: number = TAB_MAX_FILE_CHARS, why?: string): string {
+  const shown = size === undefined ? `more than ${mib(limit)}` : (size / MIB).toFixed(1);
+  return `File is too large to analyze (${shown} MB; the limit is ${mib(limit)} MB${why ? `, ${why}` : ''}). Split it into smaller files.`;
+}
+
+export interface ModelOptions {
+  /**
+   * The longest file parsed, in characters (default TAB_MAX_FILE_CHARS), and where that limit
+   * comes from for the message (omitted: the tab's).
+   */
+  maxFileChars?: number;
+  maxFileWhy?: string;
 }
 
 export interface ModelDocument {
@@ -159,8 +179,16 @@ function relocate(md: ModelDocument, index: number, offsetDelta: number, lineDel
 
 export class WorkspaceModel {
   private files = new Map<string, ModelFile>();
+  private readonly maxFileChars: number;
+  private readonly maxFileWhy: string | undefined;
   /** @param judgeKind problems of a document's apiVersion/kind (validation/kindProblems.ts). */
-  constructor(private readonly judgeKind: KindJudge) {}
+  constructor(
+    private readonly judgeKind: KindJudge,
+    options: ModelOptions = {},
+  ) {
+    this.maxFileChars = options.maxFileChars ?? TAB_MAX_FILE_CHARS;
+    this.maxFileWhy = options.maxFileWhy;
+  }
   /** Documents parsed by the last update (the rest were reused). */
   lastReparsed = 0;
   /**
@@ -194,9 +222,10 @@ export class WorkspaceModel {
   }
 
   private buildFile(f: WorkspaceFile, old: ModelFile | undefined): ModelFile {
-    if (f.text.length > MAX_FILE_CHARS) {
+    if (f.text.length > this.maxFileChars) {
       this.noteKinds(old?.documents);
-      return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.tooLarge, tooLargeMessage(f.text.length))] };
+      const message = tooLargeMessage(f.text.length, this.maxFileChars, this.maxFileWhy);
+      return { path: f.path, text: '', documents: [], problems: [fileProblem(f.path, PARSER_CODES.tooLarge, message)] };
     }
     if (looksLikeMisreadUtf16(f.text)) {
       this.noteKinds(old?.documents);
