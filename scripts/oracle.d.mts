@@ -4,3 +4,4 @@ export declare const BIN: string;
 export declare const ISTIOCTL: string;
 export declare const XDS_ORACLE: string;
 export declare const ANALYZE_ORACLE: string;
+export declare const DESCRIBE_ORACLE: string;

@@ -7,6 +7,7 @@
 //                                            (conformance cases, our samples, Istio's samples, fuzzed workspaces)
 //   npm run oracle -- xds [--limit N]        xds-oracle (istiod's generator) against ours, per proxy
 //   npm run oracle -- server-check           the analyze server (analyze-oracle) against the istioctl binary
+//   npm run oracle -- describe [--samples]   istioctl's x describe pod (describe-oracle) against ours, per pod
 //
 // The binaries live outside the repository, in ~/.cache/mesh-workbench-oracle/bin (or
 // $MESH_WORKBENCH_ORACLE_CACHE/bin), with a stamp of everything they are built from (oracle/go.mod,
@@ -25,6 +26,7 @@ export const BIN = join(CACHE, 'bin');
 export const ISTIOCTL = join(BIN, 'istioctl');
 export const XDS_ORACLE = join(BIN, 'xds-oracle');
 export const ANALYZE_ORACLE = join(BIN, 'analyze-oracle');
+export const DESCRIBE_ORACLE = join(BIN, 'describe-oracle');
 const STAMP = join(CACHE, 'stamp.json');
 const REPORTS = join(ROOT, 'reports', 'oracle');
 const CONFORMANCE = resolve(ROOT, '..', 'shared', 'conformance', 'analyzers');
@@ -70,7 +72,7 @@ function stampOf(version) {
   return h.digest('hex');
 }
 
-/** Builds istioctl, xds-oracle and analyze-oracle unless the stamp says they are current. */
+/** Builds istioctl, xds-oracle, analyze-oracle and describe-oracle unless the stamp says they are current. */
 export function ensureBuilt({ force = false } = {}) {
   const version = goVersion();
   const stamp = stampOf(version);
@@ -80,16 +82,17 @@ export function ensureBuilt({ force = false } = {}) {
   } catch {
     // no stamp yet
   }
-  if (!force && old === stamp && existsSync(ISTIOCTL) && existsSync(XDS_ORACLE) && existsSync(ANALYZE_ORACLE)) return;
+  if (!force && old === stamp && existsSync(ISTIOCTL) && existsSync(XDS_ORACLE) && existsSync(ANALYZE_ORACLE) && existsSync(DESCRIBE_ORACLE)) return;
   mkdirSync(BIN, { recursive: true });
   console.log(
-    `oracle: building istioctl, xds-oracle and analyze-oracle with ${version} into ${BIN} (the first build downloads Istio's modules and compiles them: about 15 minutes on a busy 2-core machine; later builds take seconds)`,
+    `oracle: building istioctl, xds-oracle, analyze-oracle and describe-oracle with ${version} into ${BIN} (the first build downloads Istio's modules and compiles them: about 15 minutes on a busy 2-core machine; later builds take seconds)`,
   );
   const t0 = Date.now();
   const builds = [
     ['istioctl', 'istio.io/istio/istioctl/cmd/istioctl'],
     ['xds-oracle', './cmd/xds-oracle'],
     ['analyze-oracle', './cmd/analyze-oracle'],
+    ['describe-oracle', './cmd/describe-oracle'],
   ];
   for (const [name, pkg] of builds) {
     const t = Date.now();
@@ -712,6 +715,7 @@ function parseOptions(argv) {
     else if (a === '--no-server') opts.noServer = true;
     else if (a === '--all') opts.all = true;
     else if (a === '--verbose') opts.verbose = true;
+    else if (a === '--samples') opts.samples = true;
     else {
       console.error(`oracle: unknown option ${a}`);
       process.exit(64);
@@ -726,7 +730,7 @@ async function main() {
   switch (cmd) {
     case 'build':
       ensureBuilt({ force: opts.force });
-      console.log(`oracle: ${ISTIOCTL}\noracle: ${XDS_ORACLE}\noracle: ${ANALYZE_ORACLE}`);
+      console.log(`oracle: ${ISTIOCTL}\noracle: ${XDS_ORACLE}\noracle: ${ANALYZE_ORACLE}\noracle: ${DESCRIBE_ORACLE}`);
       return;
     case 'analyze':
       return analyzeCommand(opts);
@@ -744,6 +748,16 @@ async function main() {
       process.exit(r.status ?? 1);
       return;
     }
+    case 'describe': {
+      ensureBuilt();
+      const r = spawnSync('node', ['--import', 'tsx', join(ROOT, 'scripts', 'oracle', 'describe.ts'), ...rest], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, DESCRIBE_ORACLE },
+      });
+      process.exit(r.status ?? 1);
+      return;
+    }
     case 'xds-fuzz-runs': {
       const r = spawnSync('node', ['--import', 'tsx', join(ROOT, 'scripts', 'oracle', 'xdsFuzzRuns.ts')], { cwd: ROOT, stdio: 'inherit' });
       process.exit(r.status ?? 1);
@@ -751,7 +765,7 @@ async function main() {
     }
     default:
       console.error(
-        'usage: npm run oracle -- build [--force] | analyze [--limit N] [-A] [--jobs N] [--fuzzed N] [--seed S] [--no-server] [--verbose] | server-check [--limit N] [--all] | validate [--limit N] | xds [--limit N] | xds-fuzz-runs',
+        'usage: npm run oracle -- build [--force] | analyze [--limit N] [-A] [--jobs N] [--fuzzed N] [--seed S] [--no-server] [--verbose] | server-check [--limit N] [--all] | validate [--limit N] | xds [--limit N] | describe [--samples] [--verbose] | xds-fuzz-runs',
       );
       process.exit(64);
   }

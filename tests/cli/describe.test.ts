@@ -88,6 +88,26 @@ describe('describe pod on Bookinfo', () => {
     expect(r.stderr).toContain('failed to execute command on sidecar');
   });
 
+  it('a pod written without an istio-proxy container has no Envoy to read, even where injection is enabled', async () => {
+    // many-mistakes' cart pod asks for injection (sidecar.istio.io/inject: "true") but, as
+    // written, runs no istio-proxy container: istioctl's isMeshed is false (the warning), and
+    // reading its Envoy's config_dump fails, so describe stops after the first separator
+    // (istioctl, through describe-oracle, prints exactly these lines and exits 1).
+    const r = await cli(['describe', 'pod', 'cart-7d9f8c6b5-abcde.shop', 'public/samples/many-mistakes/']);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        'Pod: cart-7d9f8c6b5-abcde.shop',
+        '   Pod Revision: ',
+        '   Pod does not expose ports',
+        'WARNING: cart-7d9f8c6b5-abcde.shop is not part of mesh; no Istio sidecar',
+        '--------------------',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toMatch(/^Error: failed to execute command on sidecar: /);
+  });
+
   it("an unknown pod: istioctl's error and the pods there are", async () => {
     const r = await cli(['describe', 'pod', 'nope.bookinfo', BOOKINFO]);
     expect(r.code).toBe(1);

@@ -41,11 +41,23 @@ export function generatedDump(view: ConfigView, pod: Resource): DumpResult {
   });
 }
 
+/**
+ * The Envoy config istioctl would read from a pod: its proxy's admin endpoint answers only when
+ * the pod runs one, that is when it has an istio-proxy container (a sidecar, or a gateway's
+ * proxy). A pod written without it has no Envoy to read, even where our model of the mesh would
+ * inject one (an injection-enabled namespace, `sidecar.istio.io/inject: "true"`): describe reads
+ * the cluster's pod as it is, and says so in its "not part of mesh" warning.
+ */
+export function describedDump(view: ConfigView, pod: Resource): DumpResult {
+  if (!hasSidecar(pod)) return { ok: false, error: `pod ${pod.name}.${pod.namespace} runs no Envoy proxy (no istio-proxy container)` };
+  return generatedDump(view, pod);
+}
+
 function resolved(view: ConfigView, opts: DescribeOptions) {
   return {
     ns: opts.describeNamespace ?? 'default',
     defaults: { apiServerDefaults: opts.apiServerDefaults ?? true },
-    dumpFor: opts.dumpFor ?? ((p: Resource) => generatedDump(view, p)),
+    dumpFor: opts.dumpFor ?? ((p: Resource) => describedDump(view, p)),
   };
 }
 
