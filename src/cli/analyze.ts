@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import type { Diagnostic, Level } from '../core/document/types.ts';
 import { LEVEL_ORDER } from '../core/document/types.ts';
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
-import { startAnalyzeWorker } from './analyzeThreads.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import { ALL_ANALYZERS, OPTIONAL_ANALYZERS } from '../core/analysis/analyzers/index.ts';
 import { WORKBENCH_ANALYZERS, analyzerByName } from '../core/analyzerSets.ts';
@@ -387,21 +386,13 @@ export async function runAnalyze(args: ParsedArgs, inputs: string[], io: CliIo, 
   // The same file named twice is analyzed once (its resources would only replace themselves).
   const unique = new Map<string, InputFile>();
   for (const f of files) if (!unique.has(f.name)) unique.set(f.name, f);
-  const sources = [...unique.values()].map((f) => ({ path: f.name, text: f.text }));
+  workspace.update(
+    [...unique.values()].map((f) => ({ path: f.name, text: f.text })),
+    [],
+  );
   // Quick fixes are for the editor; the CLI prints none. Of the formats, only SARIF (and
   // istioctl's error lines) print a diagnostic's range; the others print its line alone.
-  const runOptions = { meshConfigText, meshNetworksText, ranges: istioctlMode || format === 'sarif' };
-  // Started before this thread parses, so that the two read the files at the same time.
-  const offloaded = startAnalyzeWorker(sources, settings, runOptions, env);
-  workspace.update(sources, []);
-  const result = await workspace.run(settings, { ...runOptions, fixes: false, offloaded });
-  if (offloaded && env.MESH_WORKBENCH_TRACE_THREADS === '1') {
-    const how = await offloaded.lists.then(
-      (l) => `${l.length} analyzers ran on the worker thread`,
-      (e: unknown) => `the worker thread failed (${e instanceof Error ? e.message : String(e)}); its analyzers ran here`,
-    );
-    io.stderr(`Threads: ${how}\n`);
-  }
+  const result = await workspace.run(settings, { meshConfigText, meshNetworksText, fixes: false, ranges: istioctlMode || format === 'sarif' });
   if (result === 'canceled') throw new Error('analysis was canceled');
 
   if (istioctlMode) {

@@ -4,7 +4,6 @@ import packageJson from '../../package.json' with { type: 'json' };
 import { parseArgs, UsageError } from './args.ts';
 import { ANALYZE_FLAGS, EXIT_ERROR, EXIT_OK, EXIT_USAGE, inputErrorExit, runAnalyze, type CliIo } from './analyze.ts';
 import { runProxyConfig } from './proxyConfig.ts';
-import { serveAnalyzeWorker } from './analyzeThreads.ts';
 import { decodeFileBytes } from '../core/document/encoding.ts';
 import { InputError, readCappedStream } from './readCapped.ts';
 
@@ -194,6 +193,3 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
   process.exitCode = code;
   return code;
 }
-
-// In the CLI's analysis worker thread (see analyzeThreads.ts), this module is its entry.
-serveAnalyzeWorker();

@@ -6,7 +6,7 @@ import { PARSER_CODES } from './document/parse.ts';
 import { WorkspaceModel, type ModelOptions } from './document/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
 import { placeholderOverlay, ResourceStore } from './config/store.ts';
-import { AnalysisCanceled, type RunAnalyzersOptions } from './analysis/run.ts';
+import { AnalysisCanceled } from './analysis/run.ts';
 import { Lookups } from './config/lookups.ts';
 import { AnalysisSession } from './analysis/session.ts';
 import { selectAnalyzers } from './analyzerSets.ts';
@@ -75,14 +75,6 @@ export interface RunOptions {
    * so typing never waits for the pack.
    */
   deferKiali?: boolean;
-  /**
-   * A run split across threads (the CLI on large inputs): analyzers another thread runs on
-   * its own copy of the same files, or the only analyzers this one runs for such a thread.
-   * See RunAnalyzersOptions.offloaded.
-   */
-  offloaded?: RunAnalyzersOptions['offloaded'];
-  only?: RunAnalyzersOptions['only'];
-  collect?: RunAnalyzersOptions['collect'];
 }
 
 function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
@@ -252,9 +244,6 @@ export class WorkspaceAnalyzer {
         timing: options.timing,
         ranges: options.ranges,
         renderEpoch: this.model.layoutVersion,
-        offloaded: options.offloaded,
-        only: options.only,
-        collect: options.collect,
       });
     } catch (e) {
       if (e instanceof AnalysisCanceled) return 'canceled';

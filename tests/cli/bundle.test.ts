@@ -74,34 +74,6 @@ describe('dist-cli bundle', () => {
     // Twelve processes, half of them compiling the sources: slow when the machine is busy.
   }, 120000);
 
-  it('splits a run across two threads and prints what one thread prints (byte for byte, same exit code)', () => {
-    const dir = scratchDir('mwb-threads-');
-    // Schema validation and the host and subset checks run on the worker (src/cli/analyzeThreads.ts):
-    // a timeout the API server refuses, a subset no DestinationRule defines, and the sample's mistakes.
-    writeFileSync(
-      join(dir, 'bad.yaml'),
-      'apiVersion: networking.istio.io/v1\nkind: VirtualService\nmetadata:\n  name: bad-timeout\n  namespace: default\nspec:\n  hosts: [reviews]\n  http:\n  - timeout: 1x\n    route:\n    - destination:\n        host: reviews\n        subset: v9\n',
-    );
-    for (const f of ['networking.yaml', 'platform.yaml', 'policies.yaml']) copyFileSync(join(REPO, 'public/samples/many-mistakes', f), join(dir, f));
-    const trace = /^Threads: (\d+) analyzers ran on the worker thread\n/m;
-    for (const args of [
-      ['analyze', '-A', '-o', 'json', '.'],
-      ['analyze', '-A', '.'],
-      ['analyze', '-A', '-o', 'sarif', '.'],
-      ['analyze', '-n', 'default', '-S', 'IST0101=VirtualService *', '-o', 'yaml', '.'],
-      ['analyze', '-A', '--pack', 'kiali', '-o', 'json', '.'],
-    ]) {
-      const one = run(args, dir, runner, { MESH_WORKBENCH_THREADS: '1' });
-      const two = run(args, dir, runner, { MESH_WORKBENCH_THREADS: '2', MESH_WORKBENCH_TRACE_THREADS: '1' });
-      // The worker really ran its analyzers (else the main thread would have, unnoticed).
-      expect(Number(trace.exec(two.stderr)?.[1]), args.join(' ')).toBeGreaterThan(3);
-      expect({ ...two, stderr: two.stderr.replace(trace, '') }, args.join(' ')).toEqual(one);
-    }
-    const json = run(['analyze', '-A', '-o', 'json', '.'], dir, runner, { MESH_WORKBENCH_THREADS: '2' }).stdout;
-    expect(json).toContain('MWB-API-SERVER-REJECTS');
-    expect(json).toContain('Referenced host+subset in destinationrule not found: \\"reviews+v9\\"');
-  }, 120000);
-
   it('parses certificates (its @peculiar/x509 loads on first use): only the expired credential is reported', () => {
     const bundled = run(['analyze', '-o', 'json', '.'], credentials, runner);
     expect(bundled).toEqual(fromSources(['analyze', '-o', 'json', '.'], credentials));

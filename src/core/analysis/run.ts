@@ -29,20 +29,6 @@ export interface RunAnalyzersOptions {
    * json, yaml and log output print only the line, which does not depend on it.
    */
   ranges?: boolean;
-  /** Runs split across threads (see ShardList): the analyzers another thread runs, and their lists. */
-  offloaded?: { names: ReadonlySet<string>; lists: Promise<readonly ShardList[]> };
-  /** Run only these analyzers (the other side of `offloaded`), giving each one's list to `collect`. */
-  only?: ReadonlySet<string>;
-  collect?: (list: ShardList) => void;
-}
-
-/**
- * One analyzer's processed messages, as plain data another thread can send: a run split
- * across threads merges them at the analyzer's place in the run, as if it had run here.
- */
-export interface ShardList {
-  analyzer: string;
-  items: { d: Diagnostic; resourced: boolean; origin: string }[];
 }
 
 export class AnalysisCanceled extends Error {
@@ -117,10 +103,10 @@ export function postProcess(reported: readonly Reported[], lookup: DocumentLooku
 
 /** Istio's order: cluster, level, code, messages without a resource first, origin, text. */
 function compareMessages(a: SortItem, b: SortItem): number {
-  if (a.resourced && b.resourced && (a.d.cluster ?? '') !== (b.d.cluster ?? '')) return (a.d.cluster ?? '') < (b.d.cluster ?? '') ? -1 : 1;
+  if (a.r && b.r && (a.d.cluster ?? '') !== (b.d.cluster ?? '')) return (a.d.cluster ?? '') < (b.d.cluster ?? '') ? -1 : 1;
   if (a.d.level !== b.d.level) return LEVEL_ORDER[a.d.level] - LEVEL_ORDER[b.d.level];
   if (a.d.code !== b.d.code) return a.d.code < b.d.code ? -1 : 1;
-  if (a.resourced !== b.resourced) return a.resourced ? 1 : -1;
+  if (!a.r !== !b.r) return a.r ? 1 : -1;
   if (a.origin !== b.origin) return a.origin < b.origin ? -1 : 1;
   // Same level, code and origin: the log lines differ in the reference or the text. With the
   // same reference, comparing the texts gives the log-line order without building lines.
@@ -141,8 +127,6 @@ function sameLine(a: SortItem, b: SortItem): boolean {
 export interface SortItem {
   d: Diagnostic;
   r: Resource | undefined;
-  /** Whether the message has a resource (`r`, which a list from another thread lacks). */
-  resourced: boolean;
   origin: string;
   /** The uncoloured log line (istioctl's Message.String()), made only when needed. */
   line?: string;
@@ -162,7 +146,7 @@ const sortItems = new WeakMap<Diagnostic, SortItem>();
 
 function sortItemOf(d: Diagnostic, r: Resource | undefined, rank = 0): SortItem {
   let item = sortItems.get(d);
-  if (!item || item.r !== r) sortItems.set(d, (item = { d, r, resourced: r !== undefined, origin: r ? originSortKey(r) : '', rank }));
+  if (!item || item.r !== r) sortItems.set(d, (item = { d, r, origin: r ? originSortKey(r) : '', rank }));
   item.rank = rank;
   return item;
 }

@@ -7,16 +7,7 @@ import { MESSAGES } from './messages.ts';
 import type { StoreView } from '../config/store.ts';
 import type { Lookups } from '../config/lookups.ts';
 import { KINDS, type KindInfo } from '../document/kinds.ts';
-import {
-  contextFor,
-  mergeProcessed,
-  processMessages,
-  AnalysisCanceled,
-  type Reported,
-  type RunAnalyzersOptions,
-  type ShardList,
-  type SortItem,
-} from './run.ts';
+import { contextFor, mergeProcessed, processMessages, AnalysisCanceled, type Reported, type RunAnalyzersOptions, type SortItem } from './run.ts';
 import { rememberMessage, renderMessage, type DocumentLookup } from './render.ts';
 import { clearLocateCaches } from '../document/locate.ts';
 import { changedSlots } from './followList.ts';
@@ -126,16 +117,7 @@ export class AnalysisSession {
     const live = new Set<string>();
     this.lastModes.clear();
     this.deltas.clear();
-    const offloaded: { analyzer: Analyzer; rank: number }[] = [];
     for (const analyzer of analyzers) {
-      const name = analyzer.metadata.name;
-      if (options.only && !options.only.has(name)) continue;
-      if (options.offloaded?.names.has(name)) {
-        // Its place in the run is kept; its list arrives from the other thread below.
-        offloaded.push({ analyzer, rank: lists.length });
-        lists.push([]);
-        continue;
-      }
       if (options.yieldNow) await options.yieldNow();
       if (canceled()) {
         // The caches are kept: each still describes the version its analyzer last ran on, and
@@ -145,27 +127,21 @@ export class AnalysisSession {
         // that cancels one a full analysis.
         throw new AnalysisCanceled();
       }
+      const name = analyzer.metadata.name;
       live.add(name);
-      const items = this.runAndProcess(store, index, analyzer, changedKinds, lookup, options, postKey, lists.length);
-      options.collect?.({ analyzer: name, items: items.map((k) => ({ d: k.d, resourced: k.resourced, origin: k.origin })) });
-      lists.push(items);
-    }
-    if (offloaded.length > 0) {
-      let shards: readonly ShardList[] | undefined;
-      try {
-        shards = await options.offloaded?.lists;
-      } catch {
-        // The other thread failed: its analyzers run here instead, with the same results.
+      const t0 = performance.now();
+      const cache = this.runOne(store, index, analyzer, changedKinds, canceled);
+      options.timing?.set(name, (options.timing.get(name) ?? 0) + performance.now() - t0);
+      const rank = lists.length;
+      let processed = this.processed.get(cache);
+      if (!processed || processed.key !== postKey || processed.rank !== rank) {
+        const reported: Reported[] = [];
+        for (const m of cache.rest) reported.push({ message: m, analyzer: name });
+        if (cache.byResource) for (const list of cache.byResource.values()) for (const m of list) reported.push({ message: m, analyzer: name });
+        processed = { key: postKey, rank, items: processMessages(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup, ranges), rank) };
+        this.processed.set(cache, processed);
       }
-      const byName = new Map((shards ?? []).map((l) => [l.analyzer, l]));
-      for (const { analyzer, rank } of offloaded) {
-        const shard = byName.get(analyzer.metadata.name);
-        if (shard) lists[rank] = shard.items.map((i) => ({ d: i.d, r: undefined, resourced: i.resourced, origin: i.origin, rank }));
-        else {
-          live.add(analyzer.metadata.name);
-          lists[rank] = this.runAndProcess(store, index, analyzer, changedKinds, lookup, options, postKey, rank);
-        }
-      }
+      lists.push(processed.items);
     }
     for (const name of [...this.caches.keys()]) if (!live.has(name)) this.caches.delete(name);
     // Remember which resources every per-resource analyzer has now seen (only kinds that changed differ).
@@ -179,33 +155,6 @@ export class AnalysisSession {
     const out = mergeProcessed(lists);
     clearLocateCaches();
     return out;
-  }
-
-  /** Runs (or reuses) one analyzer and returns its messages processed, at `rank` in the run. */
-  private runAndProcess(
-    store: StoreView,
-    index: Lookups,
-    analyzer: Analyzer,
-    changedKinds: ReadonlySet<string> | 'all',
-    lookup: DocumentLookup,
-    options: RunAnalyzersOptions,
-    postKey: string,
-    rank: number,
-  ): SortItem[] {
-    const name = analyzer.metadata.name;
-    const ranges = options.ranges !== false;
-    const t0 = performance.now();
-    const cache = this.runOne(store, index, analyzer, changedKinds, options.canceled ?? (() => false));
-    options.timing?.set(name, (options.timing.get(name) ?? 0) + performance.now() - t0);
-    let processed = this.processed.get(cache);
-    if (!processed || processed.key !== postKey || processed.rank !== rank) {
-      const reported: Reported[] = [];
-      for (const m of cache.rest) reported.push({ message: m, analyzer: name });
-      if (cache.byResource) for (const list of cache.byResource.values()) for (const m of list) reported.push({ message: m, analyzer: name });
-      processed = { key: postKey, rank, items: processMessages(reported, lookup, options, (m, analyzer) => this.render(m, analyzer, lookup, ranges), rank) };
-      this.processed.set(cache, processed);
-    }
-    return processed.items;
   }
 
   private render(m: AnalysisMessage, analyzer: string, lookup: DocumentLookup, ranges: boolean): Diagnostic {
