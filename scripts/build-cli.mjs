@@ -49,16 +49,29 @@ export const cel = lazy(() => require('@bufbuild/cel'));
 export const celExt = lazy(() => require('@bufbuild/cel/ext'));
 `;
 
+// envoyfilter.PatchReachAnalyzer runs the xDS generator, but only when the files hold an
+// EnvoyFilter; evaluating the generator's modules at start costs every run about 30 ms. The
+// bundle's stand-in requires the real module on the first call (the browser worker does the
+// same with src/worker/envoyFilterReach.lazy.ts).
+const ENVOY_FILTER_REACH = join(PROJECT_ROOT, 'src', 'core', 'xds', 'envoyFilterReach.ts');
+const LAZY_ENVOY_FILTER_REACH = `
+let real;
+const load = () => (real === undefined ? (real = require(${JSON.stringify(ENVOY_FILTER_REACH)})) : real);
+export const envoyFilterReach = (...args) => load().envoyFilterReach(...args);
+export const envoyFilterValueProblems = (...args) => load().envoyFilterValueProblems(...args);
+`;
+
 /** Modules the bundle replaces with a stand-in that loads their libraries on first use. */
 const LAZY_MODULES = new Map([
   [join(PROJECT_ROOT, 'src', 'core', 'pki', 'lib.ts'), { name: 'pki-lib', contents: LAZY_PKI_LIB }],
   [join(PROJECT_ROOT, 'src', 'core', 'validation', 'schema', 'celLib.ts'), { name: 'cel-lib', contents: LAZY_CEL_LIB }],
+  [ENVOY_FILTER_REACH, { name: 'envoy-filter-reach', contents: LAZY_ENVOY_FILTER_REACH }],
 ]);
 
 const lazyLibPlugin = {
   name: 'lazy-libs',
   setup(build) {
-    build.onResolve({ filter: /\/(lib|celLib)\.ts$/ }, (args) => {
+    build.onResolve({ filter: /\/(lib|celLib|envoyFilterReach)\.ts$/ }, (args) => {
       if (args.namespace !== 'file' || args.importer.includes('/node_modules/')) return undefined;
       const lazy = LAZY_MODULES.get(resolve(args.resolveDir, args.path));
       return lazy ? { path: lazy.name, namespace: 'lazy' } : undefined;

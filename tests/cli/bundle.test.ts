@@ -81,6 +81,19 @@ describe('dist-cli bundle', () => {
     expect(messages.map((m) => m.origin)).toEqual(['Gateway istio-system/old']);
   });
 
+  it('runs the xDS generator for EnvoyFilters (it loads on the first one) as the sources do', () => {
+    const dir = scratchDir('mwb-envoyfilter-');
+    // A BOOTSTRAP patch, which istiod no longer applies: envoyfilter.PatchReachAnalyzer reports it.
+    writeFileSync(
+      join(dir, 'ef.yaml'),
+      'apiVersion: networking.istio.io/v1alpha3\nkind: EnvoyFilter\nmetadata:\n  name: boot\n  namespace: default\nspec:\n  configPatches:\n  - applyTo: BOOTSTRAP\n    patch:\n      operation: MERGE\n      value:\n        stats_flush_interval: 10s\n',
+    );
+    const bundled = run(['analyze', '-o', 'json', '.'], dir, runner);
+    expect(bundled).toEqual(fromSources(['analyze', '-o', 'json', '.'], dir));
+    const codes = (JSON.parse(bundled.stdout) as Array<{ code: string }>).map((m) => m.code);
+    expect(codes).toContain('MWB-ENVOYFILTER-NO-PROXY');
+  });
+
   it('evaluates CRD rules that need CEL (its library loads on first use) as the sources do', () => {
     const dir = scratchDir('mwb-cel-');
     // Duplicate port numbers and a CIDR address with DNS resolution: rules no native check covers.
