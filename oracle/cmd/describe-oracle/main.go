@@ -321,16 +321,9 @@ func main() {
 	if err != nil {
 		f.Exit(err.Error())
 	}
-	meshText := ""
-	if *meshFlag != "" {
-		data, err := os.ReadFile(*meshFlag)
-		if err != nil {
-			f.Exit(err.Error())
-		}
-		meshText = string(data)
-		if strings.TrimSpace(meshText) == "" {
-			meshText = " " // an empty --mesh file: Istio's defaults, not the workspace's ConfigMap
-		}
+	meshText, err := harness.ReadMeshFile(*meshFlag)
+	if err != nil {
+		f.Exit(err.Error())
 	}
 	w := harness.Load(f, files, meshText)
 	objects, err := clusterObjects(w)

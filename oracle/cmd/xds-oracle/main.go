@@ -53,7 +53,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"strings"
 
 	"meshworkbench.dev/oracle/internal/harness"
 )
@@ -178,16 +177,9 @@ func main() {
 	if err != nil {
 		f.Exit(err.Error())
 	}
-	meshText := ""
-	if *meshFlag != "" {
-		data, err := os.ReadFile(*meshFlag)
-		if err != nil {
-			f.Exit(err.Error())
-		}
-		meshText = string(data)
-		if strings.TrimSpace(meshText) == "" {
-			meshText = " " // an empty --mesh file: Istio's defaults, not the workspace's ConfigMap
-		}
+	meshText, err := harness.ReadMeshFile(*meshFlag)
+	if err != nil {
+		f.Exit(err.Error())
 	}
 	w := harness.Load(f, files, meshText)
 	out, err := w.Generate(harness.ProxyRequest{Name: *proxyFlag, Type: *typeFlag}, *versionFlag)

@@ -144,6 +144,23 @@ func ReadFiles(paths []string) ([]InputFile, error) {
 	return out, nil
 }
 
+// ReadMeshFile reads a --mesh file: "" when none is named, and a file holding only
+// whitespace as " " (Istio's defaults, not the workspace's ConfigMap).
+func ReadMeshFile(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	text := string(data)
+	if strings.TrimSpace(text) == "" {
+		return " ", nil
+	}
+	return text, nil
+}
+
 // readObjects reads every document of every file (Lists expanded), later duplicates winning.
 func readObjects(files []InputFile) ([]Object, error) {
 	var out []Object
