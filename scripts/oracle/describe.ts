@@ -6,7 +6,8 @@
 // are those of pods.yaml) and, with --samples, every pod of the other samples that our model
 // sees (written pods, and pods derived from a Deployment; not the placeholder gateway pods).
 // Each pod is described twice on both sides: `pod NAME.NS` (the namespace in the name, the
-// context's namespace "default") and `pod NAME -n NS`. Both sides read the same files; the
+// context's namespace "default") and `pod NAME -n NS`; each Service the files write, once, as
+// `service NAME.NS`. Both sides read the same files; the
 // oracle also gets the pods as our analysis sees them (scripts/oracle/xdsCompare.ts,
 // workloadsFile: addresses, the injector's tlsMode label, derived and placeholder pods, the
 // Services we assume), as the xds oracle does, so that both describe the same cluster.
@@ -35,6 +36,7 @@ interface Run {
 
 interface Comparison {
   sample: string;
+  /** The pod or Service described (`name.namespace`). */
   pod: string;
   args: string[];
   identical: boolean;
@@ -176,17 +178,24 @@ async function main(): Promise<void> {
   try {
     for (const ws of workspaces(all)) {
       const state = await analyze(ws.files.map((f) => ({ path: relative(ROOT, f), text: readFileSync(f, 'utf8') })));
-      const pods = state.view
-        .list(KINDS.Pod)
-        .filter(ws.pick)
-        .sort((a, b) => (a.namespace + a.name < b.namespace + b.name ? -1 : 1));
+      const byName = (a: Resource, b: Resource) => (a.namespace + a.name < b.namespace + b.name ? -1 : 1);
+      const pods = state.view.list(KINDS.Pod).filter(ws.pick).sort(byName);
       if (pods.length === 0) continue;
+      // Services the files write (not the ones our model assumes, which istioctl would not find).
+      const services = state.view
+        .list(KINDS.Service)
+        .filter((s) => !s.synthetic)
+        .sort(byName);
       const workloads = join(tmp, `${ws.name}-workloads.yaml`);
       writeFileSync(workloads, workloadsFile(state));
-      const argLists = pods.flatMap((p) => [
-        ['pod', `${p.name}.${p.namespace}`],
-        ['pod', p.name, '-n', p.namespace],
-      ]);
+      const targets: { r: Resource; args: string[] }[] = [
+        ...pods.flatMap((p) => [
+          { r: p, args: ['pod', `${p.name}.${p.namespace}`] },
+          { r: p, args: ['pod', p.name, '-n', p.namespace] },
+        ]),
+        ...services.map((svc) => ({ r: svc, args: ['service', `${svc.name}.${svc.namespace}`] })),
+      ];
+      const argLists = targets.map((t) => t.args);
       const files = ws.files.map((f) => relative(ROOT, f));
       const oracle = await exec(DESCRIBE_ORACLE, ['--json', ...files, workloads, ...argLists.flatMap((a) => ['--', ...a])]);
       let theirs: (Run & { args: string[] })[];
@@ -196,7 +205,7 @@ async function main(): Promise<void> {
         throw new Error(`describe-oracle failed on ${ws.name} (exit ${oracle.exit}): ${oracle.stderr.trim().split('\n').slice(-3).join(' | ')}`);
       }
       for (const [i, args] of argLists.entries()) {
-        const pod = pods[Math.floor(i / 2)] as Resource;
+        const pod = (targets[i] as { r: Resource }).r;
         const ours = await exec('node', [CLI, 'describe', ...args, ...files]);
         const istioctl = theirs[i] as Run;
         const identical = shown(istioctl) === shown(ours);
@@ -242,7 +251,7 @@ async function main(): Promise<void> {
     if (byCause.has('unexplained')) console.log(`  ${String(byCause.get('unexplained')?.length).padStart(3)}  unexplained`);
   }
   console.log(
-    `\ndescribe: ${identical} identical, ${results.length - identical} differ (${results.length} runs, ${new Set(results.map((r) => `${r.sample}/${r.pod}`)).size} pods, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)})`,
+    `\ndescribe: ${identical} identical, ${results.length - identical} differ (${results.length} runs, ${new Set(results.map((r) => `${r.sample}/${r.args[0]}/${r.pod}`)).size} pods and Services, ${((Date.now() - t0) / 1000).toFixed(0)} s; details in ${relative(ROOT, out)})`,
   );
 }
 

@@ -119,6 +119,23 @@ func configDump(r *harness.Resources) ([]byte, error) {
 }
 
 // clusterObjects are the objects of the fake cluster (see the package comment).
+// assumeRunning gives a pod written without a status what our model assumes of it: Running,
+// every container ready. A cluster always reports a status; istioctl's describe service reads
+// the proxy's readiness from it, and without one finds "no container istio-proxy".
+func assumeRunning(p *corev1.Pod) {
+	if p.Status.Phase == "" {
+		p.Status.Phase = corev1.PodRunning
+	}
+	if len(p.Status.ContainerStatuses) == 0 && len(p.Status.InitContainerStatuses) == 0 {
+		for _, c := range p.Spec.Containers {
+			p.Status.ContainerStatuses = append(p.Status.ContainerStatuses, corev1.ContainerStatus{Name: c.Name, Ready: true})
+		}
+		for _, c := range p.Spec.InitContainers {
+			p.Status.InitContainerStatuses = append(p.Status.InitContainerStatuses, corev1.ContainerStatus{Name: c.Name, Ready: true})
+		}
+	}
+}
+
 func clusterObjects(w *harness.Workspace) ([]kuberuntime.Object, error) {
 	var out []kuberuntime.Object
 	configMaps := map[string]bool{}
@@ -136,6 +153,7 @@ func clusterObjects(w *harness.Workspace) ([]kuberuntime.Object, error) {
 					}
 				}
 			}
+			assumeRunning(p)
 			revisions[describe.GetRevisionFromPodAnnotation(p.Annotations)] = true
 			out = append(out, p)
 			continue
