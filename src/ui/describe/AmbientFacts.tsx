@@ -3,7 +3,7 @@
 // ztunnel enforces, the effective mTLS mode, and a request to the pod traced hop by hop (the
 // Data plane view's trace, TraceSteps).
 import type { DescribeAmbient, DescribeWaypoint } from './types.ts';
-import { RefLink, Src } from './links.tsx';
+import { RefLink, ServicePorts, Src } from './links.tsx';
 import { TraceSteps } from '../dataplane/TraceSteps.tsx';
 import { useDescribeView } from '../../state/describeView.ts';
 
@@ -65,20 +65,7 @@ export function AmbientFacts({ a }: { a: DescribeAmbient }) {
             <h4 className="describe-card-title">
               Service <RefLink of={s.ref} text={`${s.ref.namespace}/${s.ref.name}`} />
             </h4>
-            <ul className="describe-list">
-              {s.ports
-                .filter((p) => !p.skipped)
-                .map((p) => (
-                  <li key={`${p.name}/${p.port}`}>
-                    <Src of={p.source}>
-                      port {p.name ? `${p.name} ` : ''}
-                      {p.port}
-                    </Src>{' '}
-                    <span className="describe-chip">{p.istioProtocol}</span>
-                    {p.targetPort !== undefined ? <> targets pod port {p.targetPort}</> : <span className="describe-warning"> {p.error}</span>}
-                  </li>
-                ))}
-            </ul>
+            <ServicePorts ports={s.ports} />
             <Waypoint w={s.waypoint} what={`Traffic to ${s.hostname}`} />
           </div>
         ))}

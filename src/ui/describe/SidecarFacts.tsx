@@ -13,7 +13,7 @@ import type {
   StaleWarning,
   VirtualServiceFacts,
 } from './types.ts';
-import { RefLink, Src } from './links.tsx';
+import { RefLink, ServicePorts, Src } from './links.tsx';
 
 /** A route fact in words (istioctl's wording where it has one). */
 export function routeFactLabel(f: RouteFact): string {
@@ -134,20 +134,7 @@ function ServiceBlock({ svc }: { svc: ServiceDescription }) {
       <h4 className="describe-card-title">
         Service <RefLink of={svc.ref} text={svc.kname} />
       </h4>
-      <ul className="describe-list">
-        {svc.ports
-          .filter((p) => !p.skipped)
-          .map((p) => (
-            <li key={`${p.name}/${p.port}`} data-testid="describe-service-port">
-              <Src of={p.source}>
-                port {p.name ? `${p.name} ` : ''}
-                {p.port}
-              </Src>{' '}
-              <span className="describe-chip">{p.istioProtocol}</span>
-              {p.targetPort !== undefined ? <> targets pod port {p.targetPort}</> : <span className="describe-warning"> {p.error}</span>}
-            </li>
-          ))}
-      </ul>
+      <ServicePorts ports={svc.ports} testId="describe-service-port" />
       {svc.byPort.map((port) => (
         <div key={port.port} className={multi ? 'describe-port' : undefined}>
           {multi && <div className="describe-port-title">Port {port.port}</div>}

@@ -2,6 +2,7 @@
 // the description to a file line (DescribeResult.sources); a click opens the file at the line.
 import { createContext, useContext, type ReactNode } from 'react';
 import type { DescribeRef, DescribeSource } from '../../core/queries/views.ts';
+import type { ServicePortFact } from './types.ts';
 import { openAt } from '../../state/navigation.ts';
 
 /** The key DescribeResult.sources uses for a ref (core/queries/describeQuery.ts describeSourceKey). */
@@ -51,4 +52,24 @@ export function Src({ of, children }: { of: Pick<DescribeRef, 'resourceKey' | 'f
 export function RefLink({ of, text }: { of: DescribeRef | undefined; text?: string }) {
   if (!of) return null;
   return <Src of={of}>{text ?? refName(of)}</Src>;
+}
+
+/** A Service's ports as istioctl's printService lists them (non-TCP ports skipped), each linked to its line. */
+export function ServicePorts({ ports, testId }: { ports: readonly ServicePortFact[]; testId?: string }) {
+  return (
+    <ul className="describe-list">
+      {ports
+        .filter((p) => !p.skipped)
+        .map((p) => (
+          <li key={`${p.name}/${p.port}`} data-testid={testId}>
+            <Src of={p.source}>
+              port {p.name ? `${p.name} ` : ''}
+              {p.port}
+            </Src>{' '}
+            <span className="describe-chip">{p.istioProtocol}</span>
+            {p.targetPort !== undefined ? <> targets pod port {p.targetPort}</> : <span className="describe-warning"> {p.error}</span>}
+          </li>
+        ))}
+    </ul>
+  );
 }

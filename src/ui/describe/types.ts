@@ -9,6 +9,7 @@ export type {
   PodWarning,
   RouteFact,
   ServiceDescription,
+  ServicePortFact,
   StaleWarning,
   VirtualServiceFacts,
 } from '../../core/queries/describe/types.ts';
