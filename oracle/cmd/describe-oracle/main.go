@@ -335,15 +335,7 @@ func main() {
 	}
 	runtime.GOMAXPROCS(2)
 
-	files, err := harness.ReadFiles(groups[0])
-	if err != nil {
-		f.Exit(err.Error())
-	}
-	meshText, err := harness.ReadMeshFile(*meshFlag)
-	if err != nil {
-		f.Exit(err.Error())
-	}
-	w := harness.Load(f, files, meshText)
+	w := harness.LoadFiles(f, groups[0], *meshFlag)
 	objects, err := clusterObjects(w)
 	if err != nil {
 		f.Exit(err.Error())

@@ -173,15 +173,7 @@ func main() {
 		return
 	}
 
-	files, err := harness.ReadFiles(flag.Args())
-	if err != nil {
-		f.Exit(err.Error())
-	}
-	meshText, err := harness.ReadMeshFile(*meshFlag)
-	if err != nil {
-		f.Exit(err.Error())
-	}
-	w := harness.Load(f, files, meshText)
+	w := harness.LoadFiles(f, flag.Args(), *meshFlag)
 	out, err := w.Generate(harness.ProxyRequest{Name: *proxyFlag, Type: *typeFlag}, *versionFlag)
 	if err != nil {
 		f.Exit(err.Error())

@@ -161,6 +161,20 @@ func ReadMeshFile(path string) (string, error) {
 	return text, nil
 }
 
+// LoadFiles reads the named files and the --mesh file (ReadMeshFile) and loads them (Load),
+// exiting through f on a read error: the start of every oracle program.
+func LoadFiles(f *Failer, paths []string, meshPath string) *Workspace {
+	files, err := ReadFiles(paths)
+	if err != nil {
+		f.Exit(err.Error())
+	}
+	meshText, err := ReadMeshFile(meshPath)
+	if err != nil {
+		f.Exit(err.Error())
+	}
+	return Load(f, files, meshText)
+}
+
 // readObjects reads every document of every file (Lists expanded), later duplicates winning.
 func readObjects(files []InputFile) ([]Object, error) {
 	var out []Object
