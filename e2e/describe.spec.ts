@@ -1,24 +1,14 @@
 // The Describe view: `istioctl x describe pod` for a pod, each fact linked to its YAML line,
 // with what almost applies; opened from the Workloads list, the palette and the editor's
 // context menu; an ambient pod shows its waypoint and a request traced hop by hop.
+import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 import { editorReady } from './ready.ts';
 import { openSample } from './samples.ts';
 import { pasteIntoNewFile } from './editorPaste.ts';
 
 /** A DestinationRule whose subset asks for `version: v2x`: one character off reviews-v2's label. */
-const TYPO_DR = `apiVersion: networking.istio.io/v1
-kind: DestinationRule
-metadata:
-  name: reviews-canary
-  namespace: bookinfo
-spec:
-  host: reviews
-  subsets:
-  - name: canary
-    labels:
-      version: v2x
-`;
+const TYPO_DR = readFileSync(new URL('../tests/fixtures/describe/reviews-typo-subset.yaml', import.meta.url), 'utf8');
 
 function workloadRow(page: Page, text: string) {
   return page.getByTestId('workloads').getByTestId('workload-row').filter({ hasText: text });

@@ -34,18 +34,7 @@ function lineOf(text: string, needle: string, after?: string): number {
   return i + 1;
 }
 
-const TYPO_DR = `apiVersion: networking.istio.io/v1
-kind: DestinationRule
-metadata:
-  name: reviews-canary
-  namespace: bookinfo
-spec:
-  host: reviews
-  subsets:
-  - name: canary
-    labels:
-      version: v2x
-`;
+const TYPO_DR = readFileSync(new URL('../fixtures/describe/reviews-typo-subset.yaml', import.meta.url), 'utf8');
 
 describe('describe query', () => {
   it('describes reviews-v2: the route that reaches it with its weight and line, and a subset one character off under almost applies', async () => {
