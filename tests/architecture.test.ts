@@ -80,6 +80,7 @@ const PAGE_CORE_VALUES = new Set([
   'analysis/suppress.ts',
   'go/strings.ts',
   'document/encoding.ts',
+  'document/inputLimits.ts',
   'document/types.ts',
   'pki/base64.ts',
   'pki/bytes.ts',

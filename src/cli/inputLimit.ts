@@ -9,14 +9,9 @@
 // (readCapped.ts), and on all the inputs of one command together, which share the heap.
 import { constants } from 'node:buffer';
 import { getHeapStatistics } from 'node:v8';
+import { HEAP_BYTES_PER_INPUT_BYTE } from '../core/document/inputLimits.ts';
 
-/**
- * Heap an analysis may need per byte of input, at its peak. On the generated meshes of
- * bench/scale.ts the live heap peaks at about 15 times the file (20,000 services, 23 MB) and a
- * whole process's RSS at about 18 times past the runtime's own (50,000 services, 57 MB);
- * twenty leaves room for YAML of shorter scalars than theirs.
- */
-export const HEAP_BYTES_PER_INPUT_BYTE = 20;
+export { HEAP_BYTES_PER_INPUT_BYTE };
 
 export interface InputLimit {
   /** The most bytes an input (or all inputs together) may have. */

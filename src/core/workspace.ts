@@ -3,7 +3,7 @@
 import { KINDS } from './document/kinds.ts';
 import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './document/types.ts';
 import { PARSER_CODES } from './document/parse.ts';
-import { WorkspaceModel, type ModelOptions } from './document/workspaceModel.ts';
+import { WorkspaceModel, type ModelOptions, type ParseProgress } from './document/workspaceModel.ts';
 import type { AnalysisSettings } from './analysis/settings.ts';
 import { placeholderOverlay, ResourceStore } from './config/store.ts';
 import { AnalysisCanceled } from './analysis/run.ts';
@@ -75,7 +75,11 @@ export interface RunOptions {
    * so typing never waits for the pack.
    */
   deferKiali?: boolean;
+  /** Told where the run is: building the mesh model, then each analyzer in turn (the tab shows it for large files). */
+  progress?: (progress: RunProgress) => void;
 }
+
+export type RunProgress = { step: 'model' } | { step: 'analyze'; done: number; total: number };
 
 function byFileAndLine(a: Diagnostic, b: Diagnostic): number {
   if ((a.file ?? '') !== (b.file ?? '')) return (a.file ?? '') < (b.file ?? '') ? -1 : 1;
@@ -138,9 +142,19 @@ export class WorkspaceAnalyzer {
   }
 
   update(changed: WorkspaceFile[], removed: string[]): void {
-    const t0 = performance.now();
-    this.model.update(changed, removed);
-    this.pendingParseMs += performance.now() - t0;
+    for (const _ of this.updateSteps(changed, removed));
+  }
+
+  /** The same update a step at a time (WorkspaceModel.updateSteps), for the tab's worker. */
+  *updateSteps(changed: WorkspaceFile[], removed: string[]): Generator<ParseProgress, void, undefined> {
+    const steps = this.model.updateSteps(changed, removed);
+    for (;;) {
+      const t0 = performance.now();
+      const step = steps.next();
+      this.pendingParseMs += performance.now() - t0;
+      if (step.done) return;
+      yield step.value;
+    }
   }
 
   /** Computes quick fixes for diagnostics of the last run, against the current store. */
@@ -173,6 +187,7 @@ export class WorkspaceAnalyzer {
     const istioctl = settings.mode === 'istioctl' ? istioctlRun(this.model.fileList(), settings.analyzers) : undefined;
     const resources = istioctl ? istioctl.resources : this.model.resources();
     if (options.prepare) await options.prepare(resources);
+    options.progress?.({ step: 'model' });
     for (const k of this.model.takeChangedKinds()) this.unanalyzedKinds.add(k);
     // The mesh config comes from one ConfigMap: unless ConfigMaps or the overrides changed, it is the same.
     const meshKey = JSON.stringify([options.meshConfigText, options.meshNetworksText, !istioctl]);
@@ -244,6 +259,7 @@ export class WorkspaceAnalyzer {
         timing: options.timing,
         ranges: options.ranges,
         renderEpoch: this.model.layoutVersion,
+        ...(options.progress ? { progress: (done: number, total: number) => options.progress?.({ step: 'analyze', done, total }) } : {}),
       });
     } catch (e) {
       if (e instanceof AnalysisCanceled) return 'canceled';

@@ -2,7 +2,7 @@
 import { create } from 'zustand';
 import type { Diagnostic, Level, SourceRange } from '../core/document/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
-import type { AnalysisStats } from '../worker/protocol.ts';
+import type { AnalysisStats, Progress } from '../worker/protocol.ts';
 import type { SkippedAnalyzer } from '../core/analysis/skipped.ts';
 import { refuseWhenReadOnly } from './workspace.ts';
 
@@ -42,6 +42,8 @@ export interface AnalysisState {
   /** The latest run was canceled by the user; the results shown are stale. */
   canceled: boolean;
   failure: string | null;
+  /** Where the running analysis is, when it has said (long runs: a large file's). */
+  progress: Progress | null;
   lastRun: LastRun | null;
   settings: UserSettings;
   filters: ProblemFilters;
@@ -69,6 +71,7 @@ export const useAnalysis = create<AnalysisState>()((set) => ({
   running: false,
   canceled: false,
   failure: null,
+  progress: null,
   lastRun: null,
   settings: defaultUserSettings(),
   filters: { levels: { Error: true, Warning: true, Info: true }, code: '', text: '' },
@@ -98,7 +101,7 @@ export function toAnalysisSettings(u: UserSettings): AnalysisSettings {
   return u.istioctlMode ? { ...base, mode: 'istioctl', schemaFindings: false } : base;
 }
 
-export function filterDiagnostics(list: Diagnostic[], f: ProblemFilters): Diagnostic[] {
+export function filterDiagnostics(list: readonly Diagnostic[], f: ProblemFilters): Diagnostic[] {
   const text = f.text.trim().toLowerCase();
   return list.filter((d) => {
     if (!f.levels[d.level]) return false;

@@ -1,6 +1,19 @@
 // How the UI treats a file's text: editable, binary, or too large for the editor.
-/** Files above this are not opened in the editor (the core reports a diagnostic for them). */
-export const MAX_EDITOR_BYTES = 32 * 1024 * 1024;
+import { LARGE_FILE_CHARS, tabFileLimit, type FileLimit } from '../core/document/inputLimits.ts';
+
+/**
+ * The longest file this tab analyzes: from the heap Chrome says it has (a page's and a
+ * worker's are the same size), or the default where the browser does not say.
+ */
+export function pageFileLimit(): FileLimit {
+  const heap = (globalThis.performance as { memory?: { jsHeapSizeLimit?: number } } | undefined)?.memory?.jsHeapSizeLimit;
+  return tabFileLimit(typeof heap === 'number' && heap > 0 ? heap : undefined);
+}
+
+/** Files above this are not opened in the editor (the worker does not analyze them either; it reports why). */
+export const MAX_EDITOR_BYTES = pageFileLimit().chars;
+/** Files above this open in the editor's large-file mode (no highlighting, folding or suggestions), as VS Code does. */
+export const LARGE_EDITOR_CHARS = LARGE_FILE_CHARS;
 /** Files above this are kept in memory but not persisted to localStorage. */
 export const MAX_PERSIST_BYTES = 5 * 1024 * 1024;
 

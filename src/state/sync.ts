@@ -4,6 +4,7 @@
 // worker can drop a superseded run, and results for older versions are ignored. No whole
 // text is built per keystroke: only files that need to go whole are read at flush time.
 import type { FileEdits, FromWorker, TextChange } from '../worker/protocol.ts';
+import type { FileLimit } from '../core/document/inputLimits.ts';
 import type { WorkspaceFile } from '../core/document/types.ts';
 import { fileText, textStamp, useWorkspace } from './workspace.ts';
 import { onTextEdited, type TextEdited } from './texts.ts';
@@ -20,8 +21,10 @@ export interface SyncChanges {
 }
 
 export interface SyncTarget {
-  sync(version: number, changes: SyncChanges, settings: ReturnType<typeof toAnalysisSettings>): void;
+  sync(version: number, changes: SyncChanges, settings: ReturnType<typeof toAnalysisSettings>, fileLimit?: FileLimit): void;
   cancel(version: number): void;
+  /** Stops the worker at once, whatever it is doing, and starts a fresh one (which holds nothing). */
+  restart?(): void;
 }
 
 export interface SyncEngine {
@@ -31,11 +34,16 @@ export interface SyncEngine {
   cancel(): void;
   /** Forget what the worker has and send everything again, whole (after a worker restart). */
   resendAll(): void;
+  /**
+   * Stops the running analysis now, even in a step that cannot hear a cancel (reading a large
+   * file's documents), by replacing the worker; the new one is sent the workspace as it is.
+   */
+  restartWorker(): void;
   onMessage(msg: FromWorker): void;
   dispose(): void;
 }
 
-export function startSync(target: SyncTarget): SyncEngine {
+export function startSync(target: SyncTarget, fileLimit?: FileLimit): SyncEngine {
   /** Per path: the rev whose whole text the worker got (edits since then go as changes). */
   const sentRevs = new Map<string, number>();
   /** Editor changes not sent yet, per path, on top of what the worker has. */
@@ -108,8 +116,8 @@ export function startSync(target: SyncTarget): SyncEngine {
     version++;
     sentAt.set(version, performance.now());
     sentStamps.set(version, stamps);
-    useAnalysis.setState({ requestedVersion: version, running: true, canceled: false });
-    target.sync(version, { changed, edits, removed, ...(isFull ? { full: true } : {}) }, settings);
+    useAnalysis.setState({ requestedVersion: version, running: true, canceled: false, progress: null });
+    target.sync(version, { changed, edits, removed, ...(isFull ? { full: true } : {}) }, settings, fileLimit);
   }
 
   function schedule(): void {
@@ -147,8 +155,13 @@ export function startSync(target: SyncTarget): SyncEngine {
     }
     switch (msg.type) {
       case 'started':
-        useAnalysis.setState({ running: true });
+        useAnalysis.setState({ running: true, progress: null });
         break;
+      case 'progress': {
+        const { type: _type, version: _version, ...progress } = msg;
+        useAnalysis.setState({ progress });
+        break;
+      }
       case 'result': {
         const t0 = sentAt.get(msg.version) ?? performance.now();
         sentAt.clear();
@@ -163,6 +176,7 @@ export function startSync(target: SyncTarget): SyncEngine {
           running: false,
           canceled: false,
           failure: null,
+          progress: null,
           lastRun: { ms: Math.round(performance.now() - t0), at: Date.now(), stats: msg.stats },
           analyzedStamps,
         });
@@ -180,10 +194,10 @@ export function startSync(target: SyncTarget): SyncEngine {
         break;
       }
       case 'canceled':
-        useAnalysis.setState({ running: false, canceled: true });
+        useAnalysis.setState({ running: false, canceled: true, progress: null });
         break;
       case 'failed':
-        useAnalysis.setState({ running: false, failure: msg.message });
+        useAnalysis.setState({ running: false, failure: msg.message, progress: null });
         break;
     }
   }
@@ -201,6 +215,16 @@ export function startSync(target: SyncTarget): SyncEngine {
       target.cancel(v);
     },
     resendAll,
+    restartWorker() {
+      if (!target.restart) return;
+      if (timer) {
+        clearTimeout(timer);
+        timer = null;
+      }
+      target.restart();
+      useAnalysis.setState({ running: false, progress: null });
+      resendAll();
+    },
     onMessage,
     dispose() {
       if (timer) clearTimeout(timer);

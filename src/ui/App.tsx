@@ -6,6 +6,7 @@ import { useWorkspace } from '../state/workspace.ts';
 import { Splitter } from './layout/Splitter.tsx';
 import { WorkspacePanel } from './workspace/WorkspacePanel.tsx';
 import { DropZone } from './workspace/DropZone.tsx';
+import { LoadProgress } from './workspace/LoadProgress.tsx';
 import { EditorArea } from './editor/EditorArea.tsx';
 import { ProblemsPanel } from './problems/ProblemsPanel.tsx';
 import { StatusBar } from './statusbar/StatusBar.tsx';
@@ -129,6 +130,7 @@ export function App() {
               </Suspense>
             )}
             <ConflictBanner />
+            <LoadProgress />
             <Notices />
           </div>
           <EditorArea />

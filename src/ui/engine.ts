@@ -4,6 +4,7 @@ import { startSync, type SyncEngine } from '../state/sync.ts';
 import { useAnalysis } from '../state/analysis.ts';
 import { setQueryTransport } from '../state/queries.ts';
 import { afterFirstResults } from '../state/firstResults.ts';
+import { pageFileLimit } from '../state/fileKind.ts';
 
 let engine: SyncEngine | null = null;
 
@@ -17,7 +18,7 @@ export function startEngine(): SyncEngine {
       eng?.resendAll();
     },
   });
-  eng = startSync(client);
+  eng = startSync(client, pageFileLimit());
   setQueryTransport((view, args) => client.query(view, args));
   // The worker's preloads (queries, certificates, CEL) wait until the first results are painted.
   afterFirstResults(() => client.warm());

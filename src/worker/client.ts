@@ -2,6 +2,7 @@
 // typed queries (`query('workloads', {...})` resolves to that view's result type).
 import type { WorkspaceFile } from '../core/document/types.ts';
 import type { AnalysisSettings } from '../core/analysis/settings.ts';
+import type { FileLimit } from '../core/document/inputLimits.ts';
 import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
 import type { DiagnosticsReuse, FileEdits, FromWorker, QueryRequest, ToWorker } from './protocol.ts';
 import type { Diagnostic } from '../core/document/types.ts';
@@ -56,6 +57,8 @@ export class AnalysisClient {
   /** The diagnostics of the last result received (what the worker's `reuse` refers to). */
   private lastDiagnostics: Diagnostic[] = [];
   private disposed = false;
+  /** The parts of a large result received so far (see FromWorker `resultPart`). */
+  private parts: { version: number; lists: Diagnostic[][] } | null = null;
 
   constructor(opts: AnalysisClientOptions, spawnWorker: () => WorkerLike = spawnAnalysisWorker) {
     this.opts = opts;
@@ -74,6 +77,7 @@ export class AnalysisClient {
       // The new worker remembers no answers and no results.
       this.lastAnswers.clear();
       this.lastDiagnostics = [];
+      this.parts = null;
       this.worker = this.spawn();
       this.opts.onCrash?.(message);
     };
@@ -95,6 +99,25 @@ export class AnalysisClient {
       // Forgotten here meanwhile: ask for the whole answer.
       this.ask(q, false);
       return;
+    }
+    if (msg.type === 'resultPart') {
+      if (this.parts?.version !== msg.version) this.parts = { version: msg.version, lists: [] };
+      this.parts.lists.push(msg.diagnostics);
+      return;
+    }
+    if (msg.type === 'result' && msg.parts !== undefined) {
+      const parts = this.parts;
+      this.parts = null;
+      if (!parts || parts.version !== msg.version || parts.lists.length !== msg.parts) {
+        this.lastDiagnostics = [];
+        this.opts.onMessage({ type: 'resync', message: 'Part of an analysis result did not arrive.' });
+        return;
+      }
+      const { parts: _parts, ...whole } = msg;
+      const joined = (tail: Diagnostic[]) => ([] as Diagnostic[]).concat(...parts.lists, tail);
+      msg = whole.reuse
+        ? { ...whole, reuse: { refs: whole.reuse.refs, added: joined(whole.reuse.added) } }
+        : { ...whole, diagnostics: joined(whole.diagnostics) };
     }
     if (msg.type === 'result') {
       const diagnostics = msg.reuse ? rebuildDiagnostics(msg.reuse, this.lastDiagnostics) : msg.diagnostics;
@@ -123,7 +146,12 @@ export class AnalysisClient {
     this.worker.postMessage(msg);
   }
 
-  sync(version: number, changes: { changed: WorkspaceFile[]; edits: FileEdits[]; removed: string[]; full?: boolean }, settings: AnalysisSettings): void {
+  sync(
+    version: number,
+    changes: { changed: WorkspaceFile[]; edits: FileEdits[]; removed: string[]; full?: boolean },
+    settings: AnalysisSettings,
+    fileLimit?: FileLimit,
+  ): void {
     this.send({
       type: 'sync',
       version,
@@ -132,7 +160,21 @@ export class AnalysisClient {
       removed: changes.removed,
       ...(changes.full ? { full: true } : {}),
       settings,
+      ...(fileLimit ? { fileLimit } : {}),
     });
+  }
+
+  /** Replaces the worker with a fresh one at once (it holds nothing: send it everything). */
+  restart(): void {
+    if (this.disposed) return;
+    this.worker.onerror = null;
+    this.worker.onmessage = null;
+    this.worker.terminate();
+    this.rejectAll('The analysis was stopped before answering');
+    this.lastAnswers.clear();
+    this.lastDiagnostics = [];
+    this.parts = null;
+    this.worker = this.spawn();
   }
 
   cancel(version: number): void {

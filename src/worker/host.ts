@@ -20,6 +20,8 @@
 //   first (with the last Kiali findings kept in place) and the pack's after them, as a second
 //   result of the same version: typing never waits for the pack.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
+import type { ModelOptions } from '../core/document/workspaceModel.ts';
+import type { FileLimit } from '../core/document/inputLimits.ts';
 import type { Diagnostic, Resource } from '../core/document/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
 import { celLibrary } from './celLib.lazy.ts';
@@ -30,7 +32,7 @@ import { kialiPack } from './kiali.lazy.ts';
 import { resourcesNeedCel, resourcesNeedPki, resourcesNeedXds } from './libGates.ts';
 import { envoyFilterReachModule } from './envoyFilterReach.lazy.ts';
 import { applyTextChanges } from './textChanges.ts';
-import type { DiagnosticsReuse, FileEdits, FromWorker, ToWorker } from './protocol.ts';
+import type { DiagnosticsReuse, FileEdits, FromWorker, Progress, ToWorker } from './protocol.ts';
 
 export type QueriesModule = typeof import('../core/queries/index.ts');
 
@@ -96,6 +98,12 @@ function yieldToEventLoop(): Promise<void> {
 /** How many recent answers the worker remembers to tell the page "unchanged". */
 const REMEMBERED_ANSWERS = 16;
 
+/** How often a run says where it is (the page's progress bar moves smoothly at this rate). */
+const PROGRESS_EVERY_MS = 100;
+
+/** Diagnostics per message of a large result (the page reads 2,000 in a few tens of ms). */
+export const RESULT_PART_SIZE = 2000;
+
 export function errorText(e: unknown): string {
   try {
     if (e instanceof Error) return e.message || e.name;
@@ -107,6 +115,12 @@ export function errorText(e: unknown): string {
 
 export class AnalysisHost {
   private analyzer = new WorkspaceAnalyzer();
+  /** The page's limit on one file (src/core/document/inputLimits.ts), once it has sent one. */
+  private fileLimit?: FileLimit;
+  /** The analyzer's model is being updated: its documents and its store disagree, so queries wait. */
+  private updating = false;
+  private lastProgressAt = 0;
+  private lastProgressStep = '';
   /** Texts (or null for a removal) not yet handed to the analyzer. */
   private pending = new Map<string, string | null>();
   /** Texts the analyzer's model does not keep (binary or too large to parse). */
@@ -263,6 +277,12 @@ export class AnalysisHost {
     this.latestVersion = version;
     this.cancelRequested = false;
     if (msg.settings && typeof msg.settings === 'object') this.settings = msg.settings;
+    const limit = msg.fileLimit;
+    if (limit && typeof limit.chars === 'number' && typeof limit.why === 'string' && limit.chars !== this.fileLimit?.chars) {
+      // The model reads files under its limit when they arrive: start it afresh under the new one.
+      this.fileLimit = { chars: limit.chars, why: limit.why };
+      this.rebuild = true;
+    }
     this.runRequested = true;
     void this.loop();
   }
@@ -293,17 +313,22 @@ export class AnalysisHost {
     return out;
   }
 
-  private applyPending(): void {
+  /**
+   * Hands the pending texts to the analyzer, pausing now and then so that a newer sync or a
+   * cancel can arrive while a large file is read. Returns false when it stopped for one: the
+   * texts stay pending, and the next run reads on from where the analyzer got to.
+   */
+  private async applyPending(version: number): Promise<boolean> {
     if (this.reset || this.rebuild) {
       // The new analyzer starts empty: everything it should hold is in `pending`.
       const all = this.allTexts();
-      this.analyzer = new WorkspaceAnalyzer();
+      this.analyzer = new WorkspaceAnalyzer(this.modelOptions());
       this.outside.clear();
       this.pending = all;
       this.reset = false;
       this.rebuild = false;
     }
-    if (this.pending.size === 0) return;
+    if (this.pending.size === 0) return true;
     const changed: { path: string; text: string }[] = [];
     const removed: string[] = [];
     for (const [path, text] of this.pending) {
@@ -311,13 +336,35 @@ export class AnalysisHost {
       else changed.push({ path, text });
     }
     // If this throws, `pending` still has every change and the next run rebuilds from it.
-    this.analyzer.update(changed, removed);
+    const every = this.options.yieldEveryMs ?? 8;
+    let lastYield = performance.now();
+    for (const step of this.analyzer.updateSteps(changed, removed)) {
+      this.progress(version, { step: 'parse', done: step.done, total: step.total });
+      if (performance.now() - lastYield < every) continue;
+      await yieldToEventLoop();
+      lastYield = performance.now();
+      if (this.latestVersion !== version || this.cancelRequested) return false;
+    }
     for (const f of changed) {
       if (this.analyzer.model.file(f.path)?.text === f.text) this.outside.delete(f.path);
       else this.outside.set(f.path, f.text);
     }
     for (const p of removed) this.outside.delete(p);
     this.pending.clear();
+    return true;
+  }
+
+  /** Where a run is, posted at most every PROGRESS_EVERY_MS (a large file's run takes seconds). */
+  private progress(version: number, step: Progress): void {
+    const now = performance.now();
+    if (now - this.lastProgressAt < PROGRESS_EVERY_MS && step.step === this.lastProgressStep) return;
+    this.lastProgressAt = now;
+    this.lastProgressStep = step.step;
+    this.safePost({ type: 'progress', version, ...step });
+  }
+
+  private modelOptions(): ModelOptions {
+    return this.fileLimit ? { maxFileChars: this.fileLimit.chars, maxFileWhy: this.fileLimit.why } : {};
   }
 
   private async loop(): Promise<void> {
@@ -331,22 +378,31 @@ export class AnalysisHost {
           this.post({ type: 'canceled', version });
           continue;
         }
+        // From here until the analyzer's run has begun, its documents may be ahead of its store.
+        this.updating = true;
         try {
           // istioctl mode reads the files with its own module (settings may change meanwhile).
           while (this.settings.mode === 'istioctl' && !this.istioctl.loaded()) await this.track(this.istioctl.load());
-          this.applyPending();
           this.post({ type: 'started', version });
+          if (!(await this.applyPending(version))) {
+            this.post({ type: 'canceled', version });
+            continue;
+          }
           this.stateVersion = version;
           // Without the Kiali pack until it is loaded (below): the first diagnostics never wait for it.
           const withKiali = this.settings.kiali === true && this.kiali.loaded();
           const settings = this.settings.kiali === true && !withKiali ? { ...this.settings, kiali: false } : this.settings;
-          const result = await this.analyzer.run(settings, {
+          const running = this.analyzer.run(settings, {
             deferKiali: withKiali,
             canceled: () => this.latestVersion !== version || this.cancelRequested,
             yieldEveryMs: this.options.yieldEveryMs ?? 8,
             yieldToEventLoop,
             prepare: (resources) => this.prepareLibs(resources),
+            progress: (step) => this.progress(version, step),
           });
+          // The run has marked its state as in progress: queries now wait for it by themselves.
+          this.updating = false;
+          const result = await running;
           this.lastFailure = null;
           if (result === 'canceled' || this.latestVersion !== version) {
             // Canceled, or finished while a newer version is queued (its result will follow).
@@ -358,7 +414,7 @@ export class AnalysisHost {
           const kept = withKiali ? this.lastKiali.filter((d) => d.file === undefined || files.has(d.file)) : [];
           const posted = kept.length > 0 ? [...result.diagnostics, ...kept] : result.diagnostics;
           const reuse = this.reuseOf(posted);
-          this.post({
+          this.postResult({
             type: 'result',
             version,
             diagnostics: reuse ? [] : posted,
@@ -392,7 +448,7 @@ export class AnalysisHost {
             const full = this.analyzer.kialiPass();
             if (full && this.latestVersion === version) {
               const again = this.reuseOf(full);
-              this.post({
+              this.postResult({
                 type: 'result',
                 version,
                 diagnostics: again ? [] : full,
@@ -415,6 +471,8 @@ export class AnalysisHost {
           this.rebuild = true;
           this.lastFailure = errorText(e);
           this.safePost({ type: 'failed', version, message: this.lastFailure });
+        } finally {
+          this.updating = false;
         }
       }
     } finally {
@@ -490,7 +548,7 @@ export class AnalysisHost {
    * message; before the first analysis they keep waiting.
    */
   private answerQueries(): void {
-    if (this.queries.length === 0) return;
+    if (this.queries.length === 0 || this.updating) return;
     const state = this.analyzer.analyzedState();
     if (!state) {
       if (this.lastFailure === null || this.looping) return;
@@ -566,6 +624,23 @@ export class AnalysisHost {
    * unchanged): a keystroke in a 5,000-service mesh then sends a few new diagnostics instead
    * of copying 11,000 to the page, which reads them on its own thread.
    */
+  /**
+   * Posts a result, its diagnostics in parts when there are many: the page reads a message in
+   * one task, and 60,000 diagnostics in one message would hold it for a second.
+   */
+  private postResult(msg: Extract<FromWorker, { type: 'result' }>): void {
+    const list = msg.reuse ? msg.reuse.added : msg.diagnostics;
+    if (list.length <= RESULT_PART_SIZE) return this.post(msg);
+    const tail = list.length - ((list.length - 1) % RESULT_PART_SIZE) - 1;
+    let parts = 0;
+    for (let at = 0; at < tail; at += RESULT_PART_SIZE) {
+      this.post({ type: 'resultPart', version: msg.version, diagnostics: list.slice(at, at + RESULT_PART_SIZE) });
+      parts++;
+    }
+    const rest = list.slice(tail);
+    this.post(msg.reuse ? { ...msg, reuse: { refs: msg.reuse.refs, added: rest }, parts } : { ...msg, diagnostics: rest, parts });
+  }
+
   private reuseOf(list: readonly Diagnostic[]): DiagnosticsReuse | undefined {
     if (this.lastPosted.length === 0 || list.length < 64) return undefined;
     const before = new Map<Diagnostic, number>();

@@ -4,6 +4,8 @@ import type { AnalysisSettings } from '../core/analysis/settings.ts';
 import type { SkippedAnalyzer } from '../core/analysis/skipped.ts';
 import type { QueryArgs, QueryView } from '../core/queries/views.ts';
 import type { TextChange } from './textChanges.ts';
+import type { RunProgress } from '../core/workspace.ts';
+import type { FileLimit } from '../core/document/inputLimits.ts';
 
 export type { TextChange } from './textChanges.ts';
 
@@ -25,6 +27,9 @@ export interface FileEdits {
   length: number;
 }
 
+/** Where a run is: reading the files' documents (characters), building the mesh model, running analyzers. */
+export type Progress = { step: 'parse'; done: number; total: number } | RunProgress;
+
 /** A typed request for one query view. */
 export type QueryRequest = { [V in QueryView]: { view: V; args: QueryArgs<V> } }[QueryView];
 
@@ -45,6 +50,8 @@ export type ToWorker =
       /** Paths removed since the last sync. */
       removed: string[];
       settings: AnalysisSettings;
+      /** The longest file this tab analyzes (from its heap); the worker's default until one comes. */
+      fileLimit?: FileLimit;
     }
   | { type: 'cancel'; version: number }
   /**
@@ -60,6 +67,8 @@ export type ToWorker =
 
 export type FromWorker =
   | { type: 'started'; version: number }
+  /** A long run's progress (a large file's), at most every 100 ms. */
+  | ({ type: 'progress'; version: number } & Progress)
   | {
       type: 'result';
       version: number;
@@ -77,7 +86,14 @@ export type FromWorker =
       /** Analyzers skipped because the workspace holds no object of a kind they need. */
       skipped: SkippedAnalyzer[];
       stats: AnalysisStats;
+      /**
+       * This many `resultPart` messages of the same version came first: their diagnostics, in
+       * order, go before `diagnostics` (or before `reuse.added`).
+       */
+      parts?: number;
     }
+  /** Diagnostics of a large result, ahead of its `result` message (see `parts`). */
+  | { type: 'resultPart'; version: number; diagnostics: Diagnostic[] }
   /** Quick fixes for the diagnostics of a posted result (by index), computed after it. */
   | { type: 'fixes'; version: number; fixes: Array<[number, NonNullable<Diagnostic['fixes']>]> }
   | { type: 'canceled'; version: number }

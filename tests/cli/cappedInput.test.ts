@@ -152,8 +152,9 @@ describe('readCapped', () => {
     // Far above the old fixed 32 MB: a whole-cluster dump of 100 MB is read on any machine
     // whose heap is at least HEAP_BYTES_PER_INPUT_BYTE times that.
     expect(inputLimit(1024 * MIB * 2, maxString).bytes).toBeGreaterThan(100 * MIB);
-    // The browser tab keeps its own limit (the model's default).
-    expect(TAB_MAX_FILE_CHARS).toBe(32 * MIB);
+    // The browser tab keeps its own limit (the model's default): what Chrome's largest heap,
+    // 4 GiB, holds at the same rate.
+    expect(TAB_MAX_FILE_CHARS).toBe(Math.floor((4 * 1024 * MIB) / HEAP_BYTES_PER_INPUT_BYTE));
   });
 
   it('reads a file of exactly the cap and refuses one byte more, with the model’s message', async () => {
@@ -180,8 +181,8 @@ describe('readCapped', () => {
     const problem = model.problems().find((p) => p.code === PARSER_CODES.tooLarge);
     expect(problem?.message).toBe(err.detail);
     expect(err.detail).toBe('File is too large to analyze (3.0 MB; the limit is 3.0 MB, the reason given). Split it into smaller files.');
-    // The model's default is the tab's limit, with no reason.
-    expect(tooLargeMessage(TAB_MAX_FILE_CHARS + 1)).toBe('File is too large to analyze (32.0 MB; the limit is 32 MB). Split it into smaller files.');
+    // The message's default limit is the tab's: 4 GiB / 20 = 214,748,364 characters, 204.8 MiB.
+    expect(tooLargeMessage(TAB_MAX_FILE_CHARS + 1)).toBe('File is too large to analyze (204.8 MB; the limit is 204.8 MB). Split it into smaller files.');
   });
 
   it('reads small caps exactly, in any number of chunks', async () => {
@@ -201,7 +202,7 @@ describe('readCapped', () => {
     expect(e).toBeInstanceOf(InputTooLargeError);
     expect(e.bytes).toBeUndefined();
     expect(e.detail).toBe(tooLargeMessage(undefined, 3 * MIB));
-    expect(tooLargeMessage(undefined)).toBe(CERT_OVER);
+    expect(tooLargeMessage(undefined, 32 * MIB)).toBe(CERT_OVER);
   });
 
   it.skipIf(!hasMkfifo)('reads a FIFO of exactly the cap (several chunks), and refuses one byte more', async () => {

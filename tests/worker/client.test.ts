@@ -38,6 +38,53 @@ function setup() {
   return { client, workers, messages, crashes };
 }
 
+const diag = (n: number): Diagnostic => ({ level: 'Error', code: 'IST0101', message: `m${n}`, file: 'a.yaml', line: n, source: 'analyzer' });
+const resultOf = (version: number, diagnostics: Diagnostic[], parts?: number): FromWorker => ({
+  type: 'result',
+  version,
+  diagnostics,
+  resourceCount: 0,
+  assumptions: [],
+  skipped: [],
+  stats: { files: 1, documents: 1, resources: 0, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 },
+  ...(parts !== undefined ? { parts } : {}),
+});
+
+describe('a large result in parts', () => {
+  it('puts the parts before the last message and hands the page one result', () => {
+    const { workers, messages } = setup();
+    const w = workers[0]!;
+    w.reply({ type: 'resultPart', version: 3, diagnostics: [diag(1), diag(2)] });
+    w.reply({ type: 'resultPart', version: 3, diagnostics: [diag(3)] });
+    expect(messages).toHaveLength(0);
+    w.reply(resultOf(3, [diag(4)], 2));
+    expect(messages).toHaveLength(1);
+    const r = messages[0] as Extract<FromWorker, { type: 'result' }>;
+    expect(r.diagnostics.map((d) => d.line)).toEqual([1, 2, 3, 4]);
+    expect('parts' in r).toBe(false);
+  });
+
+  it('asks for everything again when a part is missing or of another version', () => {
+    const { workers, messages } = setup();
+    const w = workers[0]!;
+    w.reply({ type: 'resultPart', version: 3, diagnostics: [diag(1)] });
+    w.reply(resultOf(4, [diag(2)], 1));
+    expect(messages.map((m) => m.type)).toEqual(['resync']);
+    w.reply(resultOf(5, [diag(2)], 1));
+    expect(messages.map((m) => m.type)).toEqual(['resync', 'resync']);
+  });
+
+  it('a restarted worker starts with no parts and no earlier result', () => {
+    const { client, workers, messages } = setup();
+    workers[0]!.reply({ type: 'resultPart', version: 1, diagnostics: [diag(1)] });
+    client.restart();
+    expect(workers[0]!.terminated).toBe(true);
+    const w = workers[1]!;
+    w.reply(resultOf(1, [diag(2)]));
+    expect((messages[0] as Extract<FromWorker, { type: 'result' }>).diagnostics.map((d) => d.line)).toEqual([2]);
+  });
+});
+
 describe('analysis client', () => {
   it('sends typed queries and resolves each with its own answer', async () => {
     const { client, workers, messages } = setup();

@@ -1,7 +1,7 @@
 // The analysis worker's message handling (AnalysisHost), without a browser: syncs with whole
 // texts and editor changes, supersession, resync requests, queries and failures.
 import { describe, expect, it } from 'vitest';
-import { AnalysisHost } from '../../src/worker/host.ts';
+import { AnalysisHost, RESULT_PART_SIZE } from '../../src/worker/host.ts';
 import { rebuildDiagnostics } from '../../src/worker/client.ts';
 import type { Diagnostic } from '../../src/core/document/types.ts';
 import { generateMesh } from '../../bench/generateMesh.ts';
@@ -38,13 +38,23 @@ class Harness {
   readonly out: FromWorker[] = [];
   readonly host: AnalysisHost;
   private lastDiagnostics: Diagnostic[] = [];
+  private parts: Diagnostic[][] = [];
   private version = 0;
 
   constructor(yieldEveryMs = 0) {
     this.host = new AnalysisHost(
       (m) => {
         const copy = structuredClone(m);
-        // As the client does: a result that refers to the previous one is rebuilt from it.
+        // As the client does: a large result's parts go before its last part, and a result
+        // that refers to the previous one is rebuilt from it.
+        if (copy.type === 'resultPart') this.parts.push(copy.diagnostics);
+        if (copy.type === 'result' && copy.parts !== undefined) {
+          if (copy.parts !== this.parts.length) throw new Error(`a result of ${copy.parts} parts came after ${this.parts.length}`);
+          const before = this.parts.flat();
+          this.parts = [];
+          if (copy.reuse) copy.reuse.added = [...before, ...copy.reuse.added];
+          else copy.diagnostics = [...before, ...copy.diagnostics];
+        }
         if (copy.type === 'result') {
           const diagnostics = copy.reuse ? rebuildDiagnostics(copy.reuse, this.lastDiagnostics) : copy.diagnostics;
           if (!diagnostics) throw new Error('a result referred to diagnostics the page does not have');
@@ -316,6 +326,63 @@ describe('analysis worker host', () => {
     await h.idle();
     expect(h.of('result')).toHaveLength(0);
     expect(h.of('canceled').map((c) => c.version)).toContain(v);
+  });
+});
+
+describe('a large file in the worker', () => {
+  /** A Service and 3,000 VirtualServices, each routing to a missing host: 3,000 IST0101, more than one message holds. */
+  const MANY = Array.from({ length: 3000 }, (_, i) =>
+    VS(`missing-${i}`)
+      .replace('name: reviews', `name: r${i}`)
+      .replace(/^[\s\S]*?---\n/, i === 0 ? '$&' : ''),
+  ).join('---\n');
+
+  it('posts a large result in parts of at most RESULT_PART_SIZE, which add up to the whole', async () => {
+    const h = new Harness();
+    h.sync({ changed: [{ path: 'many.yaml', text: MANY }] });
+    await h.idle();
+    const parts = h.of('resultPart');
+    expect(parts.length).toBeGreaterThan(0);
+    expect(parts.every((p) => p.diagnostics.length === RESULT_PART_SIZE)).toBe(true);
+    const result = h.lastResult()!;
+    // The same diagnostics as an analysis of the same text outside the worker, in the same order.
+    const direct = new WorkspaceAnalyzer();
+    direct.update([{ path: 'many.yaml', text: MANY }], []);
+    const expected = await direct.run(settings);
+    if (expected === 'canceled') throw new Error('canceled');
+    expect(result.diagnostics.length).toBeGreaterThan(RESULT_PART_SIZE);
+    expect(result.diagnostics.map((d) => `${d.code} ${d.line} ${d.message}`)).toEqual(expected.diagnostics.map((d) => `${d.code} ${d.line} ${d.message}`));
+  });
+
+  it('says how far it is: reading the documents, building the model, then each analyzer', async () => {
+    const h = new Harness(1);
+    h.sync({ changed: [{ path: 'many.yaml', text: MANY }] });
+    await h.idle();
+    const steps = h.of('progress');
+    const order = [...new Set(steps.map((p) => p.step))];
+    expect(order).toEqual(['parse', 'model', 'analyze']);
+    const parse = steps.filter((p) => p.step === 'parse') as Array<{ done: number; total: number }>;
+    expect(parse.every((p, i) => p.total === MANY.length && p.done <= p.total && (i === 0 || p.done >= parse[i - 1]!.done))).toBe(true);
+    const analyze = steps.filter((p) => p.step === 'analyze') as Array<{ done: number; total: number }>;
+    expect(analyze.every((p) => p.done < p.total)).toBe(true);
+  });
+
+  it('a cancel while it reads the documents stops it there; the next sync reads the file to the end', async () => {
+    const h = new Harness(1);
+    const v = h.sync({ changed: [{ path: 'many.yaml', text: MANY }] });
+    // Cancel as soon as the worker says it is reading documents.
+    await new Promise<void>((resolve) => {
+      const poll = () => (h.of('progress').some((p) => p.step === 'parse') ? resolve() : setTimeout(poll, 0));
+      poll();
+    });
+    h.send({ type: 'cancel', version: v });
+    await h.idle();
+    expect(h.of('result')).toHaveLength(0);
+    expect(h.of('progress').some((p) => p.step === 'analyze')).toBe(false);
+    expect(h.of('canceled').map((c) => c.version)).toContain(v);
+    h.sync({ changed: [] });
+    await h.idle();
+    expect(h.hostsNotFound()).toHaveLength(3000);
   });
 });
 

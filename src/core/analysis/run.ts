@@ -29,6 +29,8 @@ export interface RunAnalyzersOptions {
    * json, yaml and log output print only the line, which does not depend on it.
    */
   ranges?: boolean;
+  /** Told before each analyzer how many have run, of how many. */
+  progress?: (done: number, total: number) => void;
 }
 
 export class AnalysisCanceled extends Error {

@@ -118,6 +118,7 @@ export class AnalysisSession {
     this.lastModes.clear();
     this.deltas.clear();
     for (const analyzer of analyzers) {
+      options.progress?.(lists.length, analyzers.length);
       if (options.yieldNow) await options.yieldNow();
       if (canceled()) {
         // The caches are kept: each still describes the version its analyzer last ran on, and

@@ -22,18 +22,76 @@ export function detectEncoding(bytes: Uint8Array): 'utf-8' | 'utf-16le' | 'utf-1
 
 /** The text of a file (any BOM dropped; invalid UTF-8 becomes U+FFFD, never an error). */
 export function decodeFileBytes(bytes: Uint8Array): string {
-  const encoding = detectEncoding(bytes);
-  if (encoding === 'utf-8') return new TextDecoder('utf-8', { fatal: false, ignoreBOM: false }).decode(bytes);
-  let data = bytes;
-  if (encoding === 'utf-16be') {
-    // Swapped to little-endian: every runtime's TextDecoder knows UTF-16LE.
-    data = new Uint8Array(bytes.length & ~1);
-    for (let i = 0; i + 1 < bytes.length; i += 2) {
-      data[i] = bytes[i + 1] as number;
-      data[i + 1] = bytes[i] as number;
+  const decoder = new FileDecoder();
+  return decoder.push(bytes) + decoder.end();
+}
+
+/**
+ * Bytes to text a piece at a time, as a large file is read: the same text as decodeFileBytes
+ * on the whole file, however the bytes are cut. The encoding is decided on the first 128 bytes
+ * (more than detectEncoding looks at), so pieces are held back until there are that many.
+ */
+export class FileDecoder {
+  private head: Uint8Array | null = new Uint8Array(0);
+  private decoder?: TextDecoder;
+  private swap = false;
+  /** A UTF-16BE byte whose pair is in the next piece. */
+  private oddByte: number | undefined;
+
+  push(piece: Uint8Array): string {
+    if (this.head) {
+      const joined = new Uint8Array(this.head.length + piece.length);
+      joined.set(this.head);
+      joined.set(piece, this.head.length);
+      if (joined.length < 128) {
+        this.head = joined;
+        return '';
+      }
+      this.head = null;
+      this.start(joined);
+      return this.decode(joined, true);
     }
+    return this.decode(piece, true);
   }
-  return new TextDecoder('utf-16le', { fatal: false, ignoreBOM: false }).decode(data);
+
+  /** The text of whatever is held back (a short file, or an incomplete character at the end). */
+  end(): string {
+    if (this.head) {
+      const head = this.head;
+      this.head = null;
+      this.start(head);
+      return this.decode(head, false);
+    }
+    return this.decode(new Uint8Array(0), false);
+  }
+
+  private start(first: Uint8Array): void {
+    const encoding = detectEncoding(first);
+    this.swap = encoding === 'utf-16be';
+    // Swapped to little-endian: every runtime's TextDecoder knows UTF-16LE.
+    this.decoder = new TextDecoder(encoding === 'utf-8' ? 'utf-8' : 'utf-16le', { fatal: false, ignoreBOM: false });
+  }
+
+  private decode(bytes: Uint8Array, stream: boolean): string {
+    const decoder = this.decoder as TextDecoder;
+    if (!this.swap) return decoder.decode(bytes, { stream });
+    let data = bytes;
+    if (this.oddByte !== undefined) {
+      data = new Uint8Array(bytes.length + 1);
+      data[0] = this.oddByte;
+      data.set(bytes, 1);
+      this.oddByte = undefined;
+    }
+    const even = data.length & ~1;
+    // A lone last byte waits for its pair; at the end of the file it is dropped, as a whole-file read drops it.
+    if (even < data.length && stream) this.oddByte = data[even] as number;
+    const swapped = new Uint8Array(even);
+    for (let i = 0; i + 1 < even; i += 2) {
+      swapped[i] = data[i + 1] as number;
+      swapped[i + 1] = data[i] as number;
+    }
+    return decoder.decode(swapped, { stream });
+  }
 }
 
 /**

@@ -5,17 +5,15 @@ import { splitDocuments, commonPrefixLength, commonSuffixLength, countNewlines, 
 import { parseSourceDocument, PARSER_CODES } from './parse.ts';
 import { resourcesOf } from './resources.ts';
 import { looksLikeMisreadUtf16 } from './encoding.ts';
+import { LARGE_FILE_CHARS, tabFileLimit } from './inputLimits.ts';
 
 /**
- * The browser tab's limit, and the model's default: a file longer than this is not parsed.
- * The tab holds a file several times over (the page's copy, the editor's model, the analysis
- * worker's model at several times the text) within one renderer's memory, and the editor
- * refuses files over the same size (MAX_EDITOR_BYTES, src/state/fileKind.ts). The CLI has no
- * such cap: it passes its own limit, what the machine can hold (src/cli/inputLimit.ts).
+ * The browser tab's limit, and the model's default: a file longer than this is not parsed
+ * (see inputLimits.ts for where it comes from). The page passes its own when the browser says
+ * how large its heap is; the CLI passes what the machine can hold (src/cli/inputLimit.ts).
  */
-export const TAB_MAX_FILE_CHARS = 32 * 1024 * 1024;
-/** Files larger than this are analyzed, with a note that the editor is in large-file mode. */
-export const LARGE_FILE_CHARS = 8 * 1024 * 1024;
+export const TAB_MAX_FILE_CHARS = tabFileLimit().chars;
+export { LARGE_FILE_CHARS };
 
 const MIB = 1024 * 1024;
 
@@ -42,6 +40,15 @@ export interface ModelOptions {
   maxFileChars?: number;
   maxFileWhy?: string;
 }
+
+/** How far an update is: characters of the files it reads, read so far and in all. */
+export interface ParseProgress {
+  done: number;
+  total: number;
+}
+
+/** Documents read between two pauses of an update (see WorkspaceModel.updateSteps). */
+export const PARSE_STEP_DOCUMENTS = 200;
 
 export interface ModelDocument {
   doc: SourceDocument;
@@ -187,7 +194,7 @@ export class WorkspaceModel {
     options: ModelOptions = {},
   ) {
     this.maxFileChars = options.maxFileChars ?? TAB_MAX_FILE_CHARS;
-    this.maxFileWhy = options.maxFileWhy;
+    this.maxFileWhy = options.maxFileWhy ?? (options.maxFileChars === undefined ? tabFileLimit().why : undefined);
   }
   /** Documents parsed by the last update (the rest were reused). */
   lastReparsed = 0;
@@ -200,13 +207,27 @@ export class WorkspaceModel {
   private changedKinds = new Set<string>();
 
   update(changed: WorkspaceFile[], removed: string[]): void {
+    for (const _ of this.updateSteps(changed, removed));
+  }
+
+  /**
+   * The same update a step at a time, for a caller that must stay responsive while a large
+   * file is read (the tab's worker): it pauses every PARSE_STEP_DOCUMENTS documents of a file
+   * read afresh, saying how far it is. A file is replaced only once it is read whole, so a
+   * caller that stops iterating leaves every unfinished file as it was, and the same update
+   * run again later completes it.
+   */
+  *updateSteps(changed: WorkspaceFile[], removed: string[]): Generator<ParseProgress, void, undefined> {
     this.lastReparsed = 0;
     for (const p of removed) {
       this.noteKinds(this.files.get(p)?.documents);
       this.files.delete(p);
     }
+    const total = changed.reduce((n, f) => n + f.text.length, 0);
+    let done = 0;
     for (const f of changed) {
-      this.files.set(f.path, this.buildFile(f, this.files.get(f.path)));
+      this.files.set(f.path, yield* this.buildFile(f, this.files.get(f.path), done, total));
+      done += f.text.length;
     }
   }
 
@@ -221,7 +242,7 @@ export class WorkspaceModel {
     for (const d of docs ?? []) for (const r of d.resources) this.changedKinds.add(r.kindId);
   }
 
-  private buildFile(f: WorkspaceFile, old: ModelFile | undefined): ModelFile {
+  private *buildFile(f: WorkspaceFile, old: ModelFile | undefined, done: number, total: number): Generator<ParseProgress, ModelFile, undefined> {
     if (f.text.length > this.maxFileChars) {
       this.noteKinds(old?.documents);
       const message = tooLargeMessage(f.text.length, this.maxFileChars, this.maxFileWhy);
@@ -253,7 +274,7 @@ export class WorkspaceModel {
       };
     }
     if (old && old.text === f.text) return old;
-    const built = this.buildTextFile(f, old);
+    const built = yield* this.buildTextFile(f, old, done, total);
     if (f.text.length > LARGE_FILE_CHARS) {
       const mb = (f.text.length / (1024 * 1024)).toFixed(1);
       built.problems = [
@@ -270,9 +291,13 @@ export class WorkspaceModel {
     return built;
   }
 
-  private buildTextFile(f: WorkspaceFile, old: ModelFile | undefined): ModelFile {
+  private *buildTextFile(f: WorkspaceFile, old: ModelFile | undefined, done: number, total: number): Generator<ParseProgress, ModelFile, undefined> {
     if (!old || old.documents.length === 0 || old.text === '' || isJsonPath(f.path)) {
-      const documents = splitDocuments(f.path, f.text).map((d) => buildDocument(d, this.judgeKind));
+      const documents: ModelDocument[] = [];
+      for (const d of splitDocuments(f.path, f.text)) {
+        documents.push(buildDocument(d, this.judgeKind));
+        if (documents.length % PARSE_STEP_DOCUMENTS === 0) yield { done: done + d.startOffset + d.text.length, total };
+      }
       this.lastReparsed += documents.length;
       this.noteKinds(old?.documents);
       this.noteKinds(documents);

@@ -200,6 +200,14 @@ export interface ProxySummary {
   source?: SourceLocation;
 }
 
+export interface ProxiesArgs {
+  /**
+   * Only the proxy of each of these resources (`Kind namespace/name`, a finding's origin): a
+   * pod's own, or a controller's first pod. Omitted: every proxy.
+   */
+  origins?: string[];
+}
+
 export interface ProxiesResult {
   items: ProxySummary[];
 }
@@ -307,7 +315,7 @@ export interface QueryViews {
   /** Certificate chains and Istio's verdicts (answered asynchronously). */
   certificates: { args: CertificatesArgs; result: CertificatesResult };
   /** Every proxy (sidecars, gateways, waypoints). */
-  proxies: { args: Record<string, never>; result: ProxiesResult };
+  proxies: { args: ProxiesArgs; result: ProxiesResult };
   /** The config dump generated for one proxy, with provenance. */
   proxyConfig: { args: ProxyConfigArgs; result: ProxyConfigResult };
   /** One request through a proxy's generated config. */

@@ -31,8 +31,24 @@ function summary(p: ProxyRef, state: QueryState): ProxySummary {
   return out;
 }
 
-export function answerProxies(_raw: unknown, state: QueryState): ProxiesResult {
-  return { items: listProxies(state.view).map((p) => summary(p, state)) };
+export function answerProxies(raw: unknown, state: QueryState): ProxiesResult {
+  const all = listProxies(state.view);
+  const origins = argBag(raw).origins;
+  if (!Array.isArray(origins)) return { items: all.map((p) => summary(p, state)) };
+  // Only the proxy of each origin asked for (a Problems row's resource): a pod is its own, a
+  // controller's is its first pod. A whole cluster has 100,000 proxies; a screen of rows, a few.
+  const wanted = new Set(origins.filter((o): o is string => typeof o === 'string'));
+  const found = new Set<string>();
+  const items: ProxySummary[] = [];
+  for (const p of all) {
+    const derived = p.pod.synthetic === 'derived';
+    const from = p.pod.derivedFrom;
+    const origin = derived ? (from ? `${from.kind} ${from.namespace}/${from.name}` : undefined) : `Pod ${p.pod.namespace}/${p.pod.name}`;
+    if (origin === undefined || !wanted.has(origin) || found.has(origin)) continue;
+    found.add(origin);
+    items.push(summary(p, state));
+  }
+  return { items };
 }
 
 function proxyArg(raw: unknown, state: QueryState, view: string): ProxyRef {

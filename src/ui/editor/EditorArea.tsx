@@ -5,7 +5,9 @@ import { lazy, Suspense } from 'react';
 import { useRoving } from '../common/roving.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { useAnalysis } from '../../state/analysis.ts';
-import { MAX_EDITOR_BYTES, formatBytes } from '../../state/fileKind.ts';
+import { diagnosticSummary } from '../../state/diagnosticSummary.ts';
+import { LARGE_EDITOR_CHARS, MAX_EDITOR_BYTES, formatBytes } from '../../state/fileKind.ts';
+import { MAX_MARKERS_PER_FILE } from './markerCap.ts';
 import { useViews, VIEW_TITLES, type ViewId } from '../../state/views.ts';
 import { ViewTab } from '../views/ViewTab.tsx';
 import { TabShell } from './TabShell.tsx';
@@ -61,6 +63,9 @@ export function EditorArea() {
             ) : (
               <EditorPlaceholder />
             ))}
+          {activeFile && activeFile.kind === 'text' && activeFile.bytes > LARGE_EDITOR_CHARS && !viewCovers && (
+            <LargeFileNote path={activeFile.path} bytes={activeFile.bytes} opening={activeFile.text !== undefined && editorWanted} />
+          )}
           {activeFile && activeFile.kind !== 'text' && (
             <div className="editor-overlay" data-testid="file-notice">
               <div className="file-notice">
@@ -102,7 +107,7 @@ export function EditorArea() {
 }
 
 function Tab({ path, index, active }: { path: string; index: number; active: boolean }) {
-  const errors = useAnalysis((s) => s.diagnostics.reduce((n, d) => (d.file === path && d.level === 'Error' ? n + 1 : n), 0));
+  const errors = useAnalysis((s) => diagnosticSummary(s.diagnostics).byFile.get(path)?.Error ?? 0);
   const name = path.slice(path.lastIndexOf('/') + 1);
   return (
     <TabShell
@@ -151,4 +156,18 @@ function DeferredViewPanel(props: { id: ViewId; index: number; shown: boolean })
 function showFile(path: string): void {
   useWorkspace.getState().setActive(path);
   useViews.getState().showFile();
+}
+
+/**
+ * What large-file mode turns off, as VS Code says for its own: shown while a large file is the
+ * active one (and while its model is still being built, "Opening…").
+ */
+function LargeFileNote({ path, bytes, opening }: { path: string; bytes: number; opening: boolean }) {
+  const name = path.slice(path.lastIndexOf('/') + 1);
+  return (
+    <div className="large-file-note" role="status" data-testid="large-file-note">
+      <strong>{opening ? `Opening ${name} (${formatBytes(bytes)})…` : `Large file (${formatBytes(bytes)})`}</strong> Highlighting, folding and suggestions are
+      off for it, as in VS Code, and the editor marks at most {MAX_MARKERS_PER_FILE.toLocaleString('en-US')} of its problems; the Problems panel lists them all.
+    </div>
+  );
 }

@@ -4,6 +4,9 @@
 import { useEffect, useRef } from 'react';
 import { monaco } from './monaco.ts';
 import { READ_ONLY_NOTICE, isReadOnly, useWorkspace, type WsFile } from '../../state/workspace.ts';
+import { LARGE_EDITOR_CHARS } from '../../state/fileKind.ts';
+import { cappedMarkers, omittedMarkersMessage } from './markerCap.ts';
+import { BUILD_IN_STEPS_CHARS, buildTextBufferInSteps } from './textBufferInSteps.ts';
 import { emitTextEdited, registerTextModel, unregisterTextModel } from '../../state/texts.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { registerModelEditor } from '../../state/fixes.ts';
@@ -79,6 +82,14 @@ function markerDetails(d: Diagnostic): Pick<monaco.editor.IMarkerData, 'message'
     code: d.docUrl ? { value: d.code, target: monaco.Uri.parse(d.docUrl) } : d.code,
     source: kialiCheck ? 'kiali' : d.source === 'analyzer' ? 'istio' : 'mesh-workbench',
   };
+}
+
+/**
+ * Large-file mode (as VS Code's): plain text, so no tokenizing, and none of the YAML help that
+ * reads the document around the cursor (schemaHelp.ts).
+ */
+function languageFor(text: string): string {
+  return text.length > LARGE_EDITOR_CHARS ? 'plaintext' : 'yaml';
 }
 
 function toMarker(model: Model, d: Diagnostic): monaco.editor.IMarkerData | null {
@@ -251,7 +262,7 @@ function applyMarkers(diagnostics: Diagnostic[]): void {
   markerSources.clear();
   const work: Array<() => void> = [];
   for (const [path, e] of entries) {
-    const list = byFile.get(path) ?? [];
+    const { shown: list, omitted } = cappedMarkers(byFile.get(path) ?? []);
     const markers: monaco.editor.IMarkerData[] = [];
     const sources: Array<{ marker: monaco.editor.IMarkerData; d: Diagnostic }> = [];
     for (const d of list) {
@@ -259,6 +270,17 @@ function applyMarkers(diagnostics: Diagnostic[]): void {
       if (!m) continue;
       markers.push(m);
       if (d.source === 'analyzer') sources.push({ marker: m, d });
+    }
+    const last = markers[markers.length - 1];
+    if (omitted > 0 && last) {
+      markers.push({
+        severity: monaco.MarkerSeverity.Info,
+        message: omittedMarkersMessage(omitted),
+        startLineNumber: last.startLineNumber,
+        startColumn: last.startColumn,
+        endLineNumber: last.endLineNumber,
+        endColumn: last.endColumn,
+      });
     }
     markerSources.set(path, sources);
     const bands = new Map<number, monaco.editor.IMarkerData[]>();
@@ -353,6 +375,51 @@ export default function MonacoEditor() {
      * lets go of it: from then on the model is the page's only copy. Texts replaced from
      * outside the editor (a new rev with a text in the store) are pushed into the model.
      */
+    /**
+     * Makes `model` the editor's model of a file. True when the model's text differs from the
+     * one the worker got (line ends normalised, a BOM dropped): the worker then needs it whole.
+     */
+    const adopt = (path: string, rev: number, text: string, model: Model): boolean => {
+      model.updateOptions({ tabSize: 2, insertSpaces: true });
+      // New files use LF unless the text says otherwise (Monaco may default to CRLF).
+      if (!text.includes('\r\n')) model.setEOL(monaco.editor.EndOfLineSequence.LF);
+      // Every change to a model (typing, undo, a quick fix) goes out as its content changes.
+      model.onDidChangeContent((ev) => {
+        if (applyingExternal || entries.get(path)?.model !== model) return;
+        if (ev.isEolChange || ev.changes.length === 0) {
+          useWorkspace.getState().touch(path);
+          return;
+        }
+        emitTextEdited({
+          path,
+          changes: ev.changes.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })),
+          length: model.getValueLength(),
+        });
+      });
+      entries.set(path, { model, rev, viewState: null });
+      registerTextModel(path, model);
+      return (text.includes('\r') || text.charCodeAt(0) === 0xfeff) && model.getValue() !== text;
+    };
+
+    let disposed = false;
+    /** Large texts whose models are being built in steps, by path: the rev being built. */
+    const building = new Map<string, number>();
+    const buildLater = (path: string, rev: number, text: string) => {
+      if (building.get(path) === rev) return;
+      building.set(path, rev);
+      const current = () => useWorkspace.getState().files.find((x) => x.path === path);
+      const stale = () => disposed || building.get(path) !== rev || current()?.rev !== rev || entries.has(path);
+      void buildTextBufferInSteps(text, stale).then((buffer) => {
+        if (!buffer || stale()) return;
+        building.delete(path);
+        const model = monaco.editor.createModel(buffer as unknown as string, languageFor(text), uriFor(path));
+        const resend = adopt(path, rev, text, model);
+        useWorkspace.getState().releaseTexts([path], resend ? [path] : []);
+        refresh();
+        applyMarkers(useAnalysis.getState().diagnostics);
+      });
+    };
+
     const syncModels = (files: WsFile[]) => {
       const live = new Set<string>();
       const released: string[] = [];
@@ -365,30 +432,13 @@ export default function MonacoEditor() {
           if (f.text === undefined) continue;
           const text = f.text;
           const existing = monaco.editor.getModel(uriFor(f.path));
-          const model = existing ?? monaco.editor.createModel(text, 'yaml', uriFor(f.path));
+          if (!existing && text.length >= BUILD_IN_STEPS_CHARS) {
+            buildLater(f.path, f.rev, text);
+            continue;
+          }
+          const model = existing ?? monaco.editor.createModel(text, languageFor(text), uriFor(f.path));
           if (existing && existing.getValue() !== text) existing.setValue(text);
-          model.updateOptions({ tabSize: 2, insertSpaces: true });
-          // New files use LF unless the text says otherwise (Monaco may default to CRLF).
-          if (!text.includes('\r\n')) model.setEOL(monaco.editor.EndOfLineSequence.LF);
-          // The model normalises line ends and drops a BOM: then its text is not the one the
-          // worker got, and the worker needs it whole before it can take changes.
-          if ((text.includes('\r') || text.charCodeAt(0) === 0xfeff) && model.getValue() !== text) resend.push(f.path);
-          // Every change to a model (typing, undo, a quick fix) goes out as its content changes.
-          const path = f.path;
-          model.onDidChangeContent((ev) => {
-            if (applyingExternal || entries.get(path)?.model !== model) return;
-            if (ev.isEolChange || ev.changes.length === 0) {
-              useWorkspace.getState().touch(path);
-              return;
-            }
-            emitTextEdited({
-              path,
-              changes: ev.changes.map((c) => ({ offset: c.rangeOffset, length: c.rangeLength, text: c.text })),
-              length: model.getValueLength(),
-            });
-          });
-          entries.set(f.path, { model, rev: f.rev, viewState: null });
-          registerTextModel(f.path, model);
+          if (adopt(f.path, f.rev, text, model)) resend.push(f.path);
           released.push(f.path);
         } else if (e.rev !== f.rev) {
           e.rev = f.rev;
@@ -557,6 +607,7 @@ export default function MonacoEditor() {
     });
 
     return () => {
+      disposed = true;
       if (current) {
         const e = entries.get(current);
         if (e) e.viewState = editor.saveViewState();

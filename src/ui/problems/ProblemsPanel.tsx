@@ -2,11 +2,24 @@
 // Clicking a row opens the file and selects the offending field in the editor. A finding on a
 // workload with a proxy (a pod, the Deployment or other controller of injected pods, a
 // Gateway's deployed pods) offers that proxy's generated Envoy config.
-import { useShareView } from '../../state/shareOpen.ts';
-import { memo, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { type LinkedDiagnostic, useShareView } from '../../state/shareOpen.ts';
+import {
+  type CSSProperties,
+  type KeyboardEvent,
+  memo,
+  type RefObject,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import type { Diagnostic, Level } from '../../core/document/types.ts';
-import { LEVEL_ORDER } from '../../core/document/types.ts';
 import { filterDiagnostics, useAnalysis } from '../../state/analysis.ts';
+import { diagnosticSummary } from '../../state/diagnosticSummary.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';
 import { menuItems, useCommandRegistry } from '../../state/commands.ts';
@@ -19,6 +32,7 @@ import { useProxyView } from '../../state/proxyView.ts';
 import type { ProxySummary } from '../../core/queries/views.ts';
 import './problems.css';
 import { openAt } from '../../state/navigation.ts';
+import { type RowWindow, rowForKey, rowsPerPage, rowWindow, scrollTopToReveal } from './virtualRows.ts';
 
 // The popup menu's code comes with the rest of the page after the first results (ui/deferred.ts).
 const Menu = deferredComponent('Menu');
@@ -26,21 +40,79 @@ const Menu = deferredComponent('Menu');
 const LEVELS: Level[] = ['Error', 'Warning', 'Info'];
 /** The level toggles' visible words: "Errors", "Warnings", "Info". */
 const levelLabel = (l: Level) => (l === 'Info' ? 'Info' : `${l}s`);
-const MAX_ROWS = 2000;
 /**
- * Rows rendered per task: a new result shows its first rows at once and the rest in further
- * chunks, so a workspace with thousands of problems never blocks the page for long.
+ * A longer list renders only the rows in view and OVERSCAN more each side (VS Code's Problems
+ * view does the same): a whole-cluster dump has tens of thousands of problems, and laying out
+ * that many rows takes the page away for seconds. A shorter list renders every row, so a row
+ * out of view can still be found in the page (Ctrl+F, tests).
+ */
+const WINDOWED_ABOVE = 500;
+/** A windowed list's row height in pixels: its rows are one line (problems.css). */
+const ROW_HEIGHT = 28;
+const OVERSCAN = 20;
+/**
+ * Rows rendered per task in a list that is not windowed: a new result shows its first rows at
+ * once and the rest in further chunks (500 rows at once take a task of 300 ms and more).
  */
 const ROW_CHUNK = 150;
 
-function sortDiagnostics(list: Diagnostic[]): Diagnostic[] {
-  return [...list].sort(
-    (a, b) =>
-      LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] ||
-      (a.file ?? '\uffff').localeCompare(b.file ?? '\uffff') ||
-      (a.line ?? 0) - (b.line ?? 0) ||
-      a.code.localeCompare(b.code),
+/** The diagnostic a shared link points at (its row is highlighted and scrolled to). */
+function isLinkedTo(linked: LinkedDiagnostic | null, d: Diagnostic): boolean {
+  return !!linked && linked.code === d.code && linked.file === d.file && (linked.line === undefined || linked.line === d.line);
+}
+
+/** The scroll box's position and height in row space (below the sticky header; virtualRows.ts). */
+function rowViewport(box: HTMLElement): { scrollTop: number; viewportHeight: number } {
+  const header = box.querySelector('thead')?.offsetHeight ?? 0;
+  return { scrollTop: box.scrollTop, viewportHeight: Math.max(0, box.clientHeight - header) };
+}
+
+/**
+ * The rows of a windowed list to render, kept in step with the scroll box's scroll position
+ * (once a frame at most) and its height. `reveal` scrolls a row of the whole list into view
+ * and renders it at once, so it can be focused in the same task.
+ */
+function useRowWindow(box: RefObject<HTMLDivElement | null>, total: number, enabled: boolean) {
+  const [win, setWin] = useState<RowWindow>({ start: 0, end: 0 });
+  const measure = useCallback(() => {
+    const el = box.current;
+    if (!el) return;
+    const next = rowWindow({ ...rowViewport(el), rowHeight: ROW_HEIGHT, overscan: OVERSCAN, total });
+    // The same rows (a scroll of less than a row): no render.
+    setWin((w) => (w.start === next.start && w.end === next.end ? w : next));
+  }, [box, total]);
+  const reveal = useCallback(
+    (index: number) => {
+      const el = box.current;
+      if (!el) return;
+      const { scrollTop, viewportHeight } = rowViewport(el);
+      el.scrollTop = scrollTopToReveal(index, scrollTop, viewportHeight, ROW_HEIGHT);
+      measure();
+    },
+    [box, measure],
   );
+  useEffect(() => {
+    const el = box.current;
+    if (!enabled || !el) return;
+    let frame = 0;
+    const schedule = () => {
+      if (!frame) {
+        frame = requestAnimationFrame(() => {
+          frame = 0;
+          measure();
+        });
+      }
+    };
+    el.addEventListener('scroll', schedule, { passive: true });
+    const resize = new ResizeObserver(schedule);
+    resize.observe(el);
+    return () => {
+      el.removeEventListener('scroll', schedule);
+      resize.disconnect();
+      cancelAnimationFrame(frame);
+    };
+  }, [box, enabled, measure]);
+  return { win, measure, reveal };
 }
 
 export function openDiagnostic(d: Diagnostic): void {
@@ -79,16 +151,55 @@ export function ProblemsPanel() {
   const { setFilters, toggleLevel } = useAnalysis.getState();
   const deferredText = useDeferredValue(filters.text);
 
-  const counts = useMemo(() => {
-    const c: Record<Level, number> = { Error: 0, Warning: 0, Info: 0 };
-    for (const d of diagnostics) c[d.level]++;
-    return c;
-  }, [diagnostics]);
-  const codes = useMemo(() => [...new Set(diagnostics.map((d) => d.code))].sort(), [diagnostics]);
-  const rows = useMemo(() => sortDiagnostics(filterDiagnostics(diagnostics, { ...filters, text: deferredText })), [diagnostics, filters, deferredText]);
-  // Only asked when there is something to show it for.
-  const proxies = useWorkerQuery('proxies', {}, diagnostics.length > 0);
-  const proxyOf = useMemo(() => proxiesByOrigin(proxies.data?.items ?? []), [proxies.data]);
+  const summary = diagnosticSummary(diagnostics);
+  const counts = summary.levels;
+  const codes = summary.codes;
+  // Filtering keeps the summary's order: the list is sorted once per result.
+  const rows = useMemo(() => filterDiagnostics(summary.sorted, { ...filters, text: deferredText }), [summary, filters, deferredText]);
+  // One Tab stop for the list (its current row); arrows, Home and End move between rows.
+  const body = useRoving({ items: 'tr.problem-row', inner: true, lazy: true });
+  const windowed = rows.length > WINDOWED_ABOVE;
+  const scrollBox = useRef<HTMLDivElement>(null);
+  const { win, measure, reveal } = useRowWindow(scrollBox, rows.length, windowed);
+  const linked = useShareView((s) => s.linked);
+  const wasWindowed = useRef(false);
+  // A new windowed list (filters changed, a new result) starts at the top, or at the row a
+  // shared link points at. Before paint, so the old scroll position never shows the new rows.
+  useLayoutEffect(() => {
+    const el = scrollBox.current;
+    if (!el) return;
+    if (windowed || wasWindowed.current) el.scrollTop = 0;
+    wasWindowed.current = windowed;
+    if (!windowed) return;
+    const linkedIndex = linked ? rows.findIndex((d) => isLinkedTo(linked, d)) : -1;
+    if (linkedIndex >= 0) reveal(linkedIndex);
+    else measure();
+  }, [rows, windowed, linked, measure, reveal]);
+  // The row a key moved to, focused once it is rendered.
+  const pendingFocus = useRef<number | null>(null);
+  useLayoutEffect(() => {
+    if (pendingFocus.current === null) return;
+    const row = scrollBox.current?.querySelector<HTMLElement>(`tr.problem-row[aria-rowindex="${pendingFocus.current + 2}"]`);
+    if (!row) return;
+    pendingFocus.current = null;
+    row.focus({ preventScroll: true });
+  });
+  // Windowed, the roving keys move through the whole list, not only the rendered rows. This
+  // runs in the capture phase, before roving's own listener on the tbody, and stops the key.
+  const onRowsKeyDownCapture = (e: KeyboardEvent<HTMLTableSectionElement>) => {
+    const row = e.target as HTMLElement;
+    const el = scrollBox.current;
+    if (!windowed || !el || !row.matches('tr.problem-row') || e.altKey || e.ctrlKey || e.metaKey) return;
+    const index = Number(row.getAttribute('aria-rowindex')) - 2;
+    const to = rowForKey(e.key, index, rows.length, rowsPerPage(rowViewport(el).viewportHeight, ROW_HEIGHT));
+    if (to === undefined) return;
+    e.preventDefault();
+    e.stopPropagation();
+    reveal(to);
+    const target = el.querySelector<HTMLElement>(`tr.problem-row[aria-rowindex="${to + 2}"]`);
+    if (target) target.focus({ preventScroll: true });
+    else pendingFocus.current = to;
+  };
   const [limit, setLimit] = useState(ROW_CHUNK);
   // A new list starts again from the first chunk; the rest follows, a chunk per task.
   const [rowsSeen, setRowsSeen] = useState(rows);
@@ -96,15 +207,18 @@ export function ProblemsPanel() {
     setRowsSeen(rows);
     setLimit(ROW_CHUNK);
   }
-  const cap = Math.min(rows.length, MAX_ROWS);
   useEffect(() => {
-    if (limit >= cap) return;
+    if (windowed || limit >= rows.length) return;
     const t = setTimeout(() => setLimit((l) => l + ROW_CHUNK), 0);
     return () => clearTimeout(t);
-  }, [limit, cap]);
-  const shown = rows.length > Math.min(limit, MAX_ROWS) ? rows.slice(0, Math.min(limit, MAX_ROWS)) : rows;
-  // One Tab stop for the list (its current row); arrows, Home and End move between rows.
-  const body = useRoving({ items: 'tr.problem-row', inner: true, lazy: true });
+  }, [limit, rows.length, windowed]);
+  const start = windowed ? Math.min(win.start, rows.length) : 0;
+  const end = windowed ? Math.min(Math.max(win.end, start), rows.length) : Math.min(limit, rows.length);
+  const shown = start > 0 || end < rows.length ? rows.slice(start, end) : rows;
+  // The proxies of the rows on screen only (a whole cluster has 100,000), asked when there are rows.
+  const origins = useMemo(() => [...new Set(shown.flatMap((d) => (d.origin ? [d.origin] : [])))].sort(), [shown]);
+  const proxies = useWorkerQuery('proxies', { origins }, origins.length > 0);
+  const proxyOf = useMemo(() => proxiesByOrigin(proxies.data?.items ?? []), [proxies.data]);
 
   return (
     <section className="panel problems" aria-label="Problems" data-testid="problems" data-pane="problems">
@@ -161,15 +275,22 @@ export function ProblemsPanel() {
           />
         </div>
       </div>
-      <div className="problems-body">
+      <div className="problems-body" ref={scrollBox}>
         {diagnostics.length === 0 ? (
           <div className="empty-state small" data-testid="problems-empty">
             {resultVersion === 0 ? 'Analyzing…' : 'No problems found in the workspace.'}
           </div>
         ) : (
-          <table className="problems-table" data-testid="problems-table">
+          <table
+            className={`problems-table${windowed ? ' windowed' : ''}`}
+            data-testid="problems-table"
+            // Windowed, assistive tech learns the list's size and each row's place from these
+            // (the header row is row 1).
+            aria-rowcount={windowed ? rows.length + 1 : undefined}
+            style={windowed ? ({ '--problem-row-height': `${ROW_HEIGHT}px` } as CSSProperties) : undefined}
+          >
             <thead>
-              <tr>
+              <tr aria-rowindex={windowed ? 1 : undefined}>
                 <th className="col-level" scope="col">
                   <span className="visually-hidden">Level</span>
                 </th>
@@ -190,25 +311,38 @@ export function ProblemsPanel() {
                 </th>
               </tr>
             </thead>
-            <tbody ref={body} data-pane-focus="">
+            <tbody ref={body} data-pane-focus="" onKeyDownCapture={onRowsKeyDownCapture}>
+              {start > 0 && <SpacerRow rows={start} />}
               {shown.map((d, i) => (
-                <ProblemRow key={`${d.code}|${d.file}|${d.line}|${d.origin}|${i}`} d={d} proxy={d.origin ? proxyOf.get(d.origin)?.id : undefined} />
+                <ProblemRow
+                  key={`${d.code}|${d.file}|${d.line}|${d.origin}|${start + i}`}
+                  d={d}
+                  proxy={d.origin ? proxyOf.get(d.origin)?.id : undefined}
+                  rowIndex={windowed ? start + i + 2 : undefined}
+                />
               ))}
+              {windowed && end < rows.length && <SpacerRow rows={rows.length - end} />}
             </tbody>
           </table>
         )}
         {diagnostics.length > 0 && rows.length === 0 && <div className="empty-state small">No problems match the filters.</div>}
-        {rows.length > MAX_ROWS && (
-          <div className="empty-state small">
-            Showing the first {MAX_ROWS} of {rows.length} problems; narrow the filters to see the rest.
-          </div>
-        )}
       </div>
     </section>
   );
 }
 
-const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy: string | undefined }) {
+/** Stands in for the rows of a windowed list above or below the rendered ones. */
+function SpacerRow({ rows }: { rows: number }) {
+  return (
+    // biome-ignore lint/a11y/noAriaHiddenOnFocusable: the spacer has no tabindex and nothing focusable in it; hidden, it is no row to count.
+    <tr className="problem-spacer" aria-hidden="true" style={{ height: rows * ROW_HEIGHT }}>
+      <td colSpan={6} />
+    </tr>
+  );
+}
+
+/** `rowIndex`: the row's aria-rowindex in a windowed list (1-based, the header is 1). */
+const ProblemRow = memo(function ProblemRow({ d, proxy, rowIndex }: { d: Diagnostic; proxy: string | undefined; rowIndex: number | undefined }) {
   const [menu, setMenu] = useState<'fix' | 'suppress' | null>(null);
   const fixButton = useRef<HTMLButtonElement>(null);
   const suppressButton = useRef<HTMLButtonElement>(null);
@@ -216,7 +350,7 @@ const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy
   // A shared link is read-only: no Fix and no Suppress (the registry offers neither then).
   const readOnly = useWorkspace((s) => s.readOnly);
   const linked = useShareView((s) => s.linked);
-  const isLinked = !!linked && linked.code === d.code && linked.file === d.file && (linked.line === undefined || linked.line === d.line);
+  const isLinked = isLinkedTo(linked, d);
   useCommandRegistry((s) => s.version);
   // Both menus list the command registry's entries for this diagnostic.
   const fixes = editable && !readOnly ? menuItems('problem.fix', d) : [];
@@ -243,7 +377,9 @@ const ProblemRow = memo(function ProblemRow({ d, proxy }: { d: Diagnostic; proxy
       className={`problem-row lvl-row-${d.level}${d.file ? ' clickable' : ''}${menu ? ' menu-open' : ''}${isLinked ? ' linked' : ''}`}
       data-testid="problem-row"
       data-linked={isLinked ? 'true' : undefined}
-      ref={isLinked ? (el) => el?.scrollIntoView({ block: 'nearest' }) : undefined}
+      // A windowed list scrolls to the linked row's index instead (ProblemsPanel).
+      ref={isLinked && rowIndex === undefined ? (el) => el?.scrollIntoView({ block: 'nearest' }) : undefined}
+      aria-rowindex={rowIndex}
       data-level={d.level}
       data-code={d.code}
       aria-label={`${d.level} ${d.code}: ${d.message}${loc ? ` (${loc}${moved ? `, the field on line ${fieldLine}` : ''})` : ''}`}

@@ -1,6 +1,7 @@
 // Bottom status bar: counts by level, run state (with Cancel), cursor position, last run.
 import { useEffect, useState } from 'react';
 import type { Level } from '../../core/document/types.ts';
+import { diagnosticSummary } from '../../state/diagnosticSummary.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { LevelIcon } from '../common/LevelIcon.tsx';
@@ -35,8 +36,7 @@ export function StatusBar() {
   const showRunning = useDelayed(running, SHOW_RUNNING_AFTER_MS);
   const tabFocusMode = useUi((s) => s.tabFocusMode);
 
-  const counts: Record<Level, number> = { Error: 0, Warning: 0, Info: 0 };
-  for (const d of diagnostics) counts[d.level]++;
+  const counts = diagnosticSummary(diagnostics).levels;
 
   return (
     <footer className="statusbar" data-testid="statusbar" role="contentinfo" aria-label="Status">

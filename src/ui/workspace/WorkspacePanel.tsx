@@ -3,6 +3,7 @@
 import { Suspense, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent, type MouseEvent } from 'react';
 import { fileText, normalizePath, refuseWhenReadOnly, useWorkspace, type WsFile } from '../../state/workspace.ts';
 import { useViews } from '../../state/views.ts';
+import { diagnosticSummary } from '../../state/diagnosticSummary.ts';
 import { useAnalysis } from '../../state/analysis.ts';
 import { formatBytes } from '../../state/fileKind.ts';
 import { addFileList } from './addFiles.ts';
@@ -41,18 +42,12 @@ export function WorkspacePanel() {
   const setRenaming = useUi((s) => s.setRenaming);
   const list = useRoving({ items: '[data-testid="file-item"]', inner: true });
 
+  const byFile = diagnosticSummary(diagnostics).byFile;
   const counts = useMemo(() => {
     const m = new Map<string, Counts>();
-    for (const d of diagnostics) {
-      if (!d.file) continue;
-      let c = m.get(d.file);
-      if (!c) m.set(d.file, (c = { e: 0, w: 0, i: 0 }));
-      if (d.level === 'Error') c.e++;
-      else if (d.level === 'Warning') c.w++;
-      else c.i++;
-    }
+    for (const [file, c] of byFile) m.set(file, { e: c.Error, w: c.Warning, i: c.Info });
     return m;
-  }, [diagnostics]);
+  }, [byFile]);
 
   const onUpload = async (e: ChangeEvent<HTMLInputElement>) => {
     const list = Array.from(e.target.files ?? []);

@@ -1,7 +1,7 @@
 // Adding uploaded or dropped files: a file with the name of one already in the workspace
 // replaces it only when the person says so (in the app's dialog); otherwise the new one gets a
 // free name.
-import { normalizePath, useWorkspace } from '../../state/workspace.ts';
+import { fileText, normalizePath, useWorkspace } from '../../state/workspace.ts';
 import type { ReadFile } from './readFiles.ts';
 import { confirmDialog } from '../common/Dialog.tsx';
 
@@ -19,8 +19,14 @@ export function addFilesAsking(read: ReadFile[]): void {
   void addAsking(read);
 }
 
-async function addAsking(read: ReadFile[]): Promise<void> {
-  if (read.length === 0) return;
+/** What an add did: the paths the files took, and the texts of files they replaced (to put back on a cancel). */
+export interface Added {
+  paths: string[];
+  replaced: { path: string; text: string }[];
+}
+
+export async function addAsking(read: ReadFile[]): Promise<Added> {
+  if (read.length === 0) return { paths: [], replaced: [] };
   const taken = new Set(useWorkspace.getState().files.map((f) => f.path));
   const clashes = read.filter((f) => taken.has(normalizePath(f.path)));
   let files = read;
@@ -48,5 +54,12 @@ async function addAsking(read: ReadFile[]): Promise<void> {
       });
     }
   }
-  useWorkspace.getState().addFiles(files);
+  const ws = useWorkspace.getState();
+  const paths = files.map((f) => normalizePath(f.path));
+  const replaced = paths.flatMap((p) => {
+    const text = ws.files.some((f) => f.path === p) ? fileText(p) : undefined;
+    return text === undefined ? [] : [{ path: p, text }];
+  });
+  ws.addFiles(files);
+  return { paths, replaced };
 }
