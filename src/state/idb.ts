@@ -3,11 +3,23 @@
 // two tabs never silently overwrite each other. Every call resolves (null/false when the
 // browser has no IndexedDB, in private modes for instance).
 import type { UserSettings } from './analysis.ts';
+import { blobText } from './blobText.ts';
 
-export interface StoredFile {
+/**
+ * A stored file: its text, or for a large file (see BLOB_FILE_BYTES) a Blob of its bytes,
+ * which IndexedDB keeps by reference instead of copying megabytes of text on every save.
+ * Records written before Blobs have `text` only.
+ */
+export type StoredFile = { path: string; text: string; blob?: undefined } | { path: string; blob: Blob; text?: undefined };
+
+/** A file with its text (what goes on screen). */
+export interface TextFile {
   path: string;
   text: string;
 }
+
+/** Files of at least this many bytes are stored as a Blob. */
+export const BLOB_FILE_BYTES = 1024 * 1024;
 
 export interface StoredWorkspace {
   id: string;
@@ -95,6 +107,28 @@ export async function listWorkspaces(): Promise<WorkspaceSummary[]> {
       .map((w) => ({ id: w.id, name: w.name, updatedAt: w.updatedAt, files: w.files.length }))
       .sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)),
   );
+}
+
+/**
+ * The texts of stored files, in order: Blobs are decoded a piece at a time (a 60 MB file never
+ * holds the page for long). A Blob that cannot be read (storage cleared under the page) gives
+ * an empty text, and `failed` hears of it.
+ */
+export async function fileTexts(files: readonly StoredFile[], failed?: (path: string, error: unknown) => void): Promise<TextFile[]> {
+  const out: TextFile[] = [];
+  for (const f of files) {
+    if (!(f.blob instanceof Blob)) {
+      out.push({ path: f.path, text: typeof f.text === 'string' ? f.text : '' });
+      continue;
+    }
+    try {
+      out.push({ path: f.path, text: await blobText(f.blob) });
+    } catch (e) {
+      failed?.(f.path, e);
+      out.push({ path: f.path, text: '' });
+    }
+  }
+  return out;
 }
 
 export type SaveResult = { ok: true; rev: number } | { ok: false; reason: 'conflict'; rev: number } | { ok: false; reason: 'error'; message: string };

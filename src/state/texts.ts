@@ -9,6 +9,12 @@ import type { TextChange } from '../worker/textChanges.ts';
 export interface TextModelLike {
   getValue(): string;
   getValueLength(): number;
+  /**
+   * The text as it is now, read a piece at a time (Monaco's ITextSnapshot): later edits do not
+   * change what it reads. Saving a large file reads it across tasks instead of building the
+   * whole string at once.
+   */
+  createSnapshot?(): { read(): string | null };
 }
 
 /** The editor's changes to one file, in order (offsets into the text as each change applies). */

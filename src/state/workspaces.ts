@@ -2,15 +2,18 @@
 // within about 300 ms (a few seconds' idle wait is never taken), and on pagehide or when the
 // tab is hidden the unsaved state also goes synchronously into a localStorage journal, so a
 // reload right after typing keeps the text even if the browser drops the last IndexedDB write.
+// Large files are stored as Blobs (fileBlobs.ts): a save encodes a changed one across tasks,
+// an unchanged one costs nothing, and loading decodes them a piece at a time.
 // Two tabs on one workspace: each save names the revision it started from; when another tab
 // saved in between, nothing is overwritten and the person chooses (see `conflict`).
 import { create } from 'zustand';
-import { fileText, useWorkspace, type WsFile } from './workspace.ts';
-import { onTextEdited } from './texts.ts';
+import { fileText, textStamp, useWorkspace, type WsFile } from './workspace.ts';
+import { onTextEdited, textModel } from './texts.ts';
 import { defaultUserSettings, useAnalysis, type UserSettings } from './analysis.ts';
 import { useSelections } from './selections.ts';
 import { SETTINGS_KEY, WORKSPACE_KEY, loadWorkspace, readJson } from './persistence.ts';
 import * as idb from './idb.ts';
+import { captureFiles, isLargeFile, rememberStoredBaseline, rememberStoredBlob, storedBaseline, storedFiles, type CapturedFiles } from './fileBlobs.ts';
 
 export const JOURNAL_KEY = 'mesh-workbench/journal/v1';
 export const TAB_CURRENT_KEY = 'mesh-workbench/current-workspace';
@@ -22,6 +25,12 @@ export const SAVE_DELAY_MS = 300;
  */
 export const LARGE_SAVE_DELAY_MS = 1500;
 const LARGE_WORKSPACE_BYTES = 1024 * 1024;
+/**
+ * The most text of large files the journal takes (localStorage holds about 5 M characters);
+ * beyond it a large file is journaled as "the stored one" rather than building its whole text
+ * on pagehide only for localStorage to refuse it.
+ */
+const JOURNAL_LARGE_CHARS = 2 * 1024 * 1024;
 
 export type SaveStatus = 'saved' | 'pending' | 'saving' | 'error' | 'off';
 
@@ -34,7 +43,7 @@ export interface WorkspacesState {
   status: SaveStatus;
   /** Another tab saved this workspace after we loaded it, and we have changes of our own. */
   conflict: { theirRev: number } | null;
-  baseline: idb.StoredFile[] | null;
+  baseline: idb.TextFile[] | null;
 }
 
 export const useWorkspaces = create<WorkspacesState>()(() => ({
@@ -54,24 +63,37 @@ let dirty = false;
 let applying = false;
 let chain: Promise<unknown> = Promise.resolve();
 let channel: BroadcastChannel | null = null;
+/** Bumped by every `open`: an older one still decoding its files gives way. */
+let openSeq = 0;
+/** Each file's text stamp as stored at revision `rev` (the journal refers to those files instead of copying them). */
+let savedStamps = new Map<string, string>();
 
-interface Snapshot {
-  files: idb.StoredFile[];
+/** What a save writes besides the files. */
+interface View {
   openTabs: string[];
   active: string | null;
   settings: UserSettings;
   selections: Record<string, string>;
 }
 
-function snapshot(): Snapshot {
+function view(): View {
   const ws = useWorkspace.getState();
   return {
-    files: ws.files.map((f) => ({ path: f.path, text: fileText(f.path) ?? '' })),
     openTabs: [...ws.openTabs],
     active: ws.active,
     settings: useAnalysis.getState().settings,
     selections: useSelections.getState().selections,
   };
+}
+
+/** The workspace as it is now, its large files still to be encoded (see `storedFiles`). */
+function capture(): View & { captured: CapturedFiles } {
+  return { ...view(), captured: captureFiles(useWorkspace.getState().files) };
+}
+
+/** The open files' texts (builds each editor model's whole text). */
+function currentTexts(): idb.TextFile[] {
+  return useWorkspace.getState().files.map((f) => ({ path: f.path, text: fileText(f.path) ?? '' }));
 }
 
 function session(): Storage | null {
@@ -90,12 +112,19 @@ function local(): Storage | null {
   }
 }
 
-/** Puts a stored workspace on screen without saving it back. */
-function apply(w: Pick<idb.StoredWorkspace, 'files' | 'openTabs' | 'active' | 'settings' | 'selections'>): void {
+/**
+ * Puts a stored workspace on screen without saving it back. `stored`: the files as stored
+ * (in the same order), whose Blobs the next saves reuse while the texts stay unchanged.
+ */
+function apply(
+  w: Pick<idb.StoredWorkspace, 'openTabs' | 'active' | 'settings' | 'selections'> & { files: idb.TextFile[] },
+  stored: readonly idb.StoredFile[] = [],
+): void {
   applying = true;
   try {
     const ws = useWorkspace.getState();
     ws.replaceAll(w.files, w.openTabs);
+    for (const f of stored) if (f.blob) rememberStoredBlob(f.path, f.blob);
     if (w.active && w.openTabs.includes(w.active)) ws.setActive(w.active);
     const d = defaultUserSettings();
     const s = w.settings;
@@ -172,16 +201,26 @@ export function saveNow(force = false): Promise<void> {
   const st = useWorkspaces.getState();
   const id = st.currentId;
   if (st.mode !== 'local' || !id || (st.conflict && !force)) return chain.then(() => undefined);
-  const snap = snapshot();
+  // Taken now: edits from here on belong to the next save.
+  const { captured, ...rest } = capture();
   const name = st.currentName;
+  const baseline = st.baseline;
   dirty = false;
   const run = chain.then(async () => {
     useWorkspaces.setState({ status: 'saving' });
-    const baseline = useWorkspaces.getState().baseline;
-    const res = await idb.saveWorkspace({ id, name, ...snap, ...(baseline ? { baseline: { files: baseline, pinnedAt: Date.now() } } : {}) }, rev, force);
+    let res: idb.SaveResult;
+    try {
+      // Large files changed since the last save are encoded here, across tasks.
+      const files = await storedFiles(captured);
+      const before = baseline ? { baseline: { files: await storedBaseline(baseline), pinnedAt: Date.now() } } : {};
+      res = await idb.saveWorkspace({ id, name, ...rest, files, ...before }, rev, force);
+    } catch (e) {
+      res = { ok: false, reason: 'error', message: `Saving failed: ${e instanceof Error ? e.message : String(e)}` };
+    }
     if (useWorkspaces.getState().currentId !== id) return;
     if (res.ok) {
       rev = res.rev;
+      savedStamps = captured.stamps;
       clearJournal(id);
       useWorkspaces.setState({ status: dirty ? 'pending' : 'saved', conflict: null });
       useWorkspace.getState().dismiss('storage');
@@ -199,11 +238,56 @@ export function saveNow(force = false): Promise<void> {
   return run;
 }
 
+/** A journaled file: its text, or `stored`: the file as stored at the journal's `baseRev` (a large file). */
+type JournalFile = { path: string; text: string; stored?: undefined } | { path: string; stored: true; text?: undefined };
+
 interface Journal {
   id: string;
   baseRev: number;
   at: number;
-  snap: Snapshot;
+  snap: View & { files: JournalFile[] };
+}
+
+/**
+ * The files for the journal. A large file unchanged since the last save is "the stored one"; a
+ * changed one goes in whole while the large texts stay within JOURNAL_LARGE_CHARS, else it too
+ * is the stored one (older, but the best localStorage can keep) or, never saved, left out.
+ */
+function journalFiles(): JournalFile[] {
+  let room = JOURNAL_LARGE_CHARS;
+  const out: JournalFile[] = [];
+  for (const f of useWorkspace.getState().files) {
+    if (!isLargeFile(f)) {
+      out.push({ path: f.path, text: fileText(f.path) ?? '' });
+      continue;
+    }
+    const saved = savedStamps.get(f.path);
+    if (saved !== undefined && saved === textStamp(f.path, f)) {
+      out.push({ path: f.path, stored: true });
+      continue;
+    }
+    const chars = f.text?.length ?? textModel(f.path)?.getValueLength() ?? 0;
+    if (chars <= room) {
+      room -= chars;
+      out.push({ path: f.path, text: fileText(f.path) ?? '' });
+    } else if (saved !== undefined) out.push({ path: f.path, stored: true });
+  }
+  return out;
+}
+
+/** The journal's files in stored form: "stored" ones taken from the record `w` (which is at the journal's base revision). */
+function journalStored(j: Journal, w: idb.StoredWorkspace): idb.StoredFile[] {
+  const byPath = new Map(w.files.map((f) => [f.path, f]));
+  const out: idb.StoredFile[] = [];
+  for (const f of j.snap.files) {
+    if (!f || typeof f.path !== 'string') continue;
+    if (typeof f.text === 'string') out.push({ path: f.path, text: f.text });
+    else if (f.stored === true) {
+      const s = byPath.get(f.path);
+      if (s) out.push(s);
+    }
+  }
+  return out;
 }
 
 /** Synchronous last resort on pagehide: the unsaved state goes to localStorage (when it fits). */
@@ -211,7 +295,10 @@ function writeJournal(): void {
   const st = useWorkspaces.getState();
   if (!st.currentId || st.mode !== 'local') return;
   try {
-    local()?.setItem(JOURNAL_KEY, JSON.stringify({ id: st.currentId, baseRev: rev, at: Date.now(), snap: snapshot() } satisfies Journal));
+    local()?.setItem(
+      JOURNAL_KEY,
+      JSON.stringify({ id: st.currentId, baseRev: rev, at: Date.now(), snap: { ...view(), files: journalFiles() } } satisfies Journal),
+    );
   } catch {
     // Too large for localStorage: the IndexedDB save started alongside is all there is.
   }
@@ -229,27 +316,63 @@ function flushOnHide(): void {
   void saveNow();
 }
 
-/** Loads a stored workspace (and any journal of unsaved edits newer than it) and makes it current. */
-async function open(id: string): Promise<boolean> {
+/**
+ * Loads a stored workspace (and any journal of unsaved edits newer than it) and makes it
+ * current. Large files are decoded first, which takes a while (about a second for 60 MB): an
+ * `open` started meanwhile wins; with `follow` (another tab saved), edits made meanwhile turn
+ * it into a conflict instead of being overwritten.
+ */
+async function open(id: string, opts: { follow?: boolean } = {}): Promise<boolean> {
+  const seq = ++openSeq;
   const w = await idb.getWorkspace(id);
   if (!w) return false;
+  const j = readJson<Journal>(JOURNAL_KEY);
+  const journal = j && j.id === id && j.baseRev === w.rev && j.snap && Array.isArray(j.snap.files) ? j : null;
+  const stored = journal ? journalStored(journal, w) : w.files;
+  const unreadable: string[] = [];
+  const texts = await idb.fileTexts(stored, (path, e) => {
+    unreadable.push(path);
+    console.error(e);
+  });
+  const baseline = w.baseline ? await idb.fileTexts(w.baseline.files) : null;
+  if (seq !== openSeq) return true;
+  if (opts.follow && (dirty || timer)) {
+    useWorkspaces.setState({ conflict: { theirRev: w.rev } });
+    if (timer) clearTimeout(timer);
+    timer = null;
+    return true;
+  }
+  const cur = useWorkspaces.getState().currentId;
+  // Typed into the workspace being left while this one was decoding.
+  if (cur && cur !== id && (dirty || timer)) {
+    await saveNow();
+    if (seq !== openSeq) return true;
+  }
   if (timer) clearTimeout(timer);
   timer = null;
   dirty = false;
   rev = w.rev;
-  useWorkspaces.setState({ currentId: id, currentName: w.name, conflict: null, status: 'saved', baseline: w.baseline?.files ?? null });
+  if (baseline && w.baseline) rememberStoredBaseline(baseline, w.baseline.files);
+  useWorkspaces.setState({ currentId: id, currentName: w.name, conflict: null, status: 'saved', baseline });
   session()?.setItem(TAB_CURRENT_KEY, id);
   void idb.setMeta('current', id);
-  const j = readJson<Journal>(JOURNAL_KEY);
-  if (j && j.id === id && j.baseRev === w.rev && j.snap && Array.isArray(j.snap.files)) {
+  // An unreadable Blob shows as an empty file, but is saved back as it is until that file is edited.
+  apply({ ...(journal ? journal.snap : w), files: texts }, stored);
+  if (unreadable.length > 0)
+    useWorkspace.getState().notify({
+      id: 'storage-read',
+      level: 'error',
+      text: `Could not read from browser storage: ${unreadable.join(', ')}. Shown empty; the stored copy is kept until you edit it.`,
+    });
+  // What is on screen as stored at `rev` (with a journal, only the files it took from the record).
+  const record = new Set<idb.StoredFile>(w.files);
+  const fromRecord = new Set(stored.filter((f) => record.has(f)).map((f) => f.path));
+  savedStamps = new Map(useWorkspace.getState().files.flatMap((f) => (fromRecord.has(f.path) ? [[f.path, textStamp(f.path, f) as string] as const] : [])));
+  if (journal) {
     // The page went away before its last save landed: the journal has the newer text.
-    apply(j.snap);
     dirty = true;
     await saveNow();
-  } else {
-    if (j && j.id === id) local()?.removeItem(JOURNAL_KEY);
-    apply(w);
-  }
+  } else if (j && j.id === id) local()?.removeItem(JOURNAL_KEY);
   return true;
 }
 
@@ -323,7 +446,7 @@ export async function removeWorkspace(id: string): Promise<void> {
 
 /** Pins the current files as the baseline ("before") to review later changes against. */
 export async function pinBaseline(): Promise<void> {
-  useWorkspaces.setState({ baseline: snapshot().files });
+  useWorkspaces.setState({ baseline: currentTexts() });
   schedule();
   await saveNow();
 }
@@ -346,9 +469,10 @@ export async function resolveConflict(choice: 'theirs' | 'mine' | 'copy'): Promi
   } else if (choice === 'mine') {
     await saveNow(true);
   } else {
-    const snap = snapshot();
+    const { captured, ...mine } = capture();
+    const files = await storedFiles(captured);
     await open(st.currentId);
-    await createWorkspace(`${st.currentName} (my copy)`, snap.files, { open: snap.openTabs, settings: snap.settings });
+    await createWorkspace(`${st.currentName} (my copy)`, files, { open: mine.openTabs, settings: mine.settings });
   }
 }
 
@@ -435,9 +559,10 @@ export async function startLocalWorkspaces(firstFiles: () => Promise<{ files: id
         timer = null;
       } else {
         // Nothing of ours unsaved: follow the other tab.
-        void open(m.id).then(() =>
-          useWorkspace.getState().notify({ id: 'other-tab', level: 'info', text: 'This workspace was changed in another tab; showing its latest version.' }),
-        );
+        void open(m.id, { follow: true }).then(() => {
+          if (!useWorkspaces.getState().conflict)
+            useWorkspace.getState().notify({ id: 'other-tab', level: 'info', text: 'This workspace was changed in another tab; showing its latest version.' });
+        });
       }
     };
   }

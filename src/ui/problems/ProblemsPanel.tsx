@@ -163,18 +163,23 @@ export function ProblemsPanel() {
   const { win, measure, reveal } = useRowWindow(scrollBox, rows.length, windowed);
   const linked = useShareView((s) => s.linked);
   const wasWindowed = useRef(false);
-  // A new windowed list (filters changed, a new result) starts at the top, or at the row a
-  // shared link points at. Before paint, so the old scroll position never shows the new rows.
+  const filterKey = JSON.stringify([filters.levels, filters.code, deferredText]);
+  const lastFilterKey = useRef(filterKey);
+  // A windowed list whose filters changed starts at the top, or at the row a shared link points
+  // at; a new result under the same filters (an edit) keeps the place. Before paint, so the
+  // old scroll position never shows the new rows.
   useLayoutEffect(() => {
     const el = scrollBox.current;
     if (!el) return;
-    if (windowed || wasWindowed.current) el.scrollTop = 0;
+    const refiltered = lastFilterKey.current !== filterKey;
+    lastFilterKey.current = filterKey;
+    if ((windowed || wasWindowed.current) && (refiltered || windowed !== wasWindowed.current)) el.scrollTop = 0;
     wasWindowed.current = windowed;
     if (!windowed) return;
     const linkedIndex = linked ? rows.findIndex((d) => isLinkedTo(linked, d)) : -1;
     if (linkedIndex >= 0) reveal(linkedIndex);
     else measure();
-  }, [rows, windowed, linked, measure, reveal]);
+  }, [rows, windowed, linked, measure, reveal, filterKey]);
   // The row a key moved to, focused once it is rendered.
   const pendingFocus = useRef<number | null>(null);
   useLayoutEffect(() => {

@@ -49,7 +49,9 @@ export default function ReviewView() {
     const load = async (): Promise<FileLike[] | null> => {
       if (source.kind === 'link') return linkBefore ?? null;
       if (source.kind === 'baseline') return baseline;
-      return (await idb.getWorkspace(source.id))?.files ?? null;
+      const w = await idb.getWorkspace(source.id);
+      // Its large files are stored as Blobs: decoded here, a piece at a time.
+      return w ? await idb.fileTexts(w.files) : null;
     };
     void load().then(async (b) => {
       if (!live || !b) return;

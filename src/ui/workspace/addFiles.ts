@@ -8,6 +8,7 @@ import { useAnalysis } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { formatBytes } from '../../state/fileKind.ts';
 import { getEngine } from '../engine.ts';
+import { rememberFileBlob } from '../../state/fileBlobs.ts';
 
 export async function addFileList(list: readonly File[]): Promise<void> {
   const [{ readFiles }, { addAsking }] = await Promise.all([import('./readFiles.ts'), import('./addFilesAsking.ts')]);
@@ -71,6 +72,13 @@ export async function addFileList(list: readonly File[]): Promise<void> {
   await nextTask();
   const added = await addAsking(read);
   if (added.paths.length === 0) return finish();
+  // Saving keeps the files as read (a Blob is stored by reference) until they are edited.
+  const files = useWorkspace.getState().files;
+  added.paths.forEach((path, i) => {
+    const file = read[i]?.file;
+    const rev = files.find((f) => f.path === path)?.rev;
+    if (file && rev !== undefined) rememberFileBlob(path, rev, file);
+  });
   const engine = getEngine();
   undo = () => {
     const ws = useWorkspace.getState();

@@ -7,6 +7,8 @@ export interface ReadFile {
   path: string;
   text: string;
   bytes: number;
+  /** The file read (its bytes decode to `text`): saved as it is while the text is unchanged. */
+  file?: File;
 }
 
 /** Longest stretch of reading per task. */
@@ -26,7 +28,7 @@ export async function readFiles(list: Iterable<File>, options: ReadOptions = {})
     const text = await readOne(f, (n) => options.onProgress?.(before + n), options.signal);
     before += f.size;
     const rel = (f as File & { webkitRelativePath?: string }).webkitRelativePath;
-    out.push({ path: rel || f.name, text, bytes: f.size });
+    out.push({ path: rel || f.name, text, bytes: f.size, file: f });
   }
   return out;
 }
