@@ -9,6 +9,7 @@ import type { WorkspaceFile } from '../core/document/types.ts';
 import { fileText, textStamp, useWorkspace } from './workspace.ts';
 import { onTextEdited, type TextEdited } from './texts.ts';
 import { toAnalysisSettings, useAnalysis } from './analysis.ts';
+import { carrySummary } from './diagnosticSummary.ts';
 
 export const SYNC_DEBOUNCE_MS = 60;
 
@@ -190,6 +191,7 @@ export function startSync(target: SyncTarget, fileLimit?: FileLimit): SyncEngine
           const d = diagnostics[i];
           if (d) diagnostics[i] = { ...d, fixes };
         }
+        carrySummary(state.diagnostics, diagnostics);
         useAnalysis.setState({ diagnostics });
         break;
       }

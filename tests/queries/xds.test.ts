@@ -70,6 +70,26 @@ spec:
     expect(answerQuery('proxies', { origins: [] }, s).items).toEqual([]);
   });
 
+  it('pages the proxies for a picker: a search on the id, a limit, and the picked one first', async () => {
+    const s = await analyzed();
+    const all = answerQuery('proxies', {}, s);
+    expect(all.total).toBe(all.items.length);
+    const reviews = all.items.filter((p) => p.id.toLowerCase().includes('reviews'));
+    expect(reviews).toHaveLength(3);
+    const page = answerQuery('proxies', { search: ' REVIEWS ', limit: 2 }, s);
+    expect(page).toMatchObject({ total: all.items.length, matching: 3 });
+    expect(page.items.map((p) => p.id)).toEqual(reviews.slice(0, 2).map((p) => p.id));
+    // The picked proxy is listed although it does not match: first, beside the page.
+    const productpage = all.items.find((p) => p.name.startsWith('productpage'))!.id;
+    expect(answerQuery('proxies', { search: 'reviews', limit: 2, include: productpage }, s).items.map((p) => p.id)).toEqual([
+      productpage,
+      ...reviews.slice(0, 2).map((p) => p.id),
+    ]);
+    // A limit of 0 answers whether the picked one exists, and how many there are.
+    expect(answerQuery('proxies', { limit: 0, include: productpage }, s)).toMatchObject({ total: all.items.length, items: [{ id: productpage }] });
+    expect(answerQuery('proxies', { limit: 0, include: 'gone.bookinfo' }, s).items).toEqual([]);
+  });
+
   it('gives the config dump with the reviews route traced to the VirtualService line', async () => {
     const s = await analyzed();
     const r = answerQuery('proxyConfig', { proxy: PRODUCTPAGE(s) }, s);

@@ -206,10 +206,20 @@ export interface ProxiesArgs {
    * pod's own, or a controller's first pod. Omitted: every proxy.
    */
   origins?: string[];
+  /** Only proxies whose id contains this (any case). */
+  search?: string;
+  /** At most this many (in the full list's order); with `include` one more may come first. */
+  limit?: number;
+  /** This proxy too, first, when it exists and is not among the others (a picker's current pick). */
+  include?: string;
 }
 
 export interface ProxiesResult {
   items: ProxySummary[];
+  /** Proxies in the workspace. */
+  total: number;
+  /** Proxies that match the search (or the origins), before the limit. */
+  matching: number;
 }
 
 export interface ProxyConfigArgs {

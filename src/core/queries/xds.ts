@@ -33,8 +33,22 @@ function summary(p: ProxyRef, state: QueryState): ProxySummary {
 
 export function answerProxies(raw: unknown, state: QueryState): ProxiesResult {
   const all = listProxies(state.view);
-  const origins = argBag(raw).origins;
-  if (!Array.isArray(origins)) return { items: all.map((p) => summary(p, state)) };
+  const bag = argBag(raw);
+  const origins = bag.origins;
+  if (!Array.isArray(origins)) {
+    const limit = typeof bag.limit === 'number' && Number.isFinite(bag.limit) ? Math.max(0, Math.trunc(bag.limit)) : undefined;
+    if (limit === undefined && bag.search === undefined && bag.include === undefined)
+      return { items: all.map((p) => summary(p, state)), total: all.length, matching: all.length };
+    // A picker's page: the proxies whose id holds `search` (case aside), at most `limit`, and the
+    // one it has picked (`include`) first when it exists and is not among them.
+    const needle = (optString(bag, 'search') ?? '').trim().toLowerCase();
+    const include = optString(bag, 'include');
+    const matching = needle === '' ? all : all.filter((p) => p.id.toLowerCase().includes(needle));
+    const shown = matching.slice(0, limit ?? matching.length);
+    const picked = include ? all.find((p) => p.id === include) : undefined;
+    if (picked && !shown.includes(picked)) shown.unshift(picked);
+    return { items: shown.map((p) => summary(p, state)), total: all.length, matching: matching.length };
+  }
   // Only the proxy of each origin asked for (a Problems row's resource): a pod is its own, a
   // controller's is its first pod. A whole cluster has 100,000 proxies; a screen of rows, a few.
   const wanted = new Set(origins.filter((o): o is string => typeof o === 'string'));
@@ -48,7 +62,7 @@ export function answerProxies(raw: unknown, state: QueryState): ProxiesResult {
     found.add(origin);
     items.push(summary(p, state));
   }
-  return { items };
+  return { items, total: all.length, matching: items.length };
 }
 
 function proxyArg(raw: unknown, state: QueryState, view: string): ProxyRef {

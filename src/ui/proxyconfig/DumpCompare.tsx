@@ -98,12 +98,10 @@ function freeName(taken: readonly string[], base: string): string {
 
 export function DumpCompare({
   proxy,
-  proxies,
   onPick,
   renderTable,
 }: {
   proxy: string;
-  proxies: readonly string[];
   onPick: (id: string) => void;
   renderTable: (tab: TableTab, data: Pick<ProxyConfigResult, 'dump' | 'provenance' | 'secrets'>) => ReactNode;
 }) {
@@ -116,6 +114,10 @@ export function DumpCompare({
   const file = dumpFiles.includes(chosen) ? chosen : (dumpFiles[0] ?? '');
   const diff = useWorkerQuery('proxyDumpDiff', { proxy, file }, file !== '' && proxy !== '');
   const data = diff.data && diff.data.file === file && diff.data.proxy === proxy ? diff.data : undefined;
+  // Whether the dump's own proxy is in the workspace (then it can be compared with that one).
+  const dumpProxy = data?.dumpProxy ?? '';
+  const known = useWorkerQuery('proxies', { limit: 0, include: dumpProxy }, dumpProxy !== '' && dumpProxy !== proxy);
+  const dumpProxyKnown = known.data?.items.some((p) => p.id === dumpProxy) === true;
 
   const addDump = (text: string, name: string) => {
     const taken = useWorkspace.getState().files.map((f) => f.path);
@@ -230,7 +232,7 @@ export function DumpCompare({
           {data.dumpProxy && data.dumpProxy !== proxy && (
             <p className="proxy-note" data-testid="dump-other-proxy">
               This dump comes from <code>{data.dumpProxy}</code>.{' '}
-              {proxies.includes(data.dumpProxy) && (
+              {dumpProxyKnown && (
                 <button type="button" className="link-button" onClick={() => onPick(data.dumpProxy!)}>
                   Compare with that proxy
                 </button>

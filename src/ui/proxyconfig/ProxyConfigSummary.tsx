@@ -35,25 +35,26 @@ function useSummaryCounts(proxy: string, dump: unknown): SummaryCounts | undefin
 }
 
 export function ProxyConfigSummary() {
-  const proxies = useWorkerQuery('proxies', {});
   const picked = useProxyView((s) => s.proxy);
-  const items = proxies.data?.items ?? [];
-  const proxy = items.some((p) => p.id === picked) ? picked : '';
+  // How many proxies there are, and whether the picked one is among them (the picker pages the list).
+  const proxies = useWorkerQuery('proxies', { limit: 0, include: picked });
+  const total = proxies.data?.total ?? 0;
+  const proxy = proxies.data?.items.some((p) => p.id === picked) ? picked : '';
   const { data, error } = useProxyConfigData(proxy);
   const counts = useSummaryCounts(proxy, data?.dump);
   return (
     <div className="proxy-summary" data-testid="proxy-summary">
       {proxies.error && <div className="field-error">{proxies.error}</div>}
-      {proxies.data && items.length === 0 ? (
+      {proxies.data && total === 0 ? (
         <p className="empty-line" data-testid="proxy-none">
           No proxies: add pods (or Deployments) in a namespace with sidecar injection, or a gateway.
         </p>
       ) : (
-        <ProxyPicker items={items} proxy={proxy} />
+        <ProxyPicker total={total} proxy={proxy} />
       )}
-      {proxy === '' && items.length > 0 && (
+      {proxy === '' && total > 0 && (
         <p className="muted" data-testid="proxy-choose">
-          Pick a sidecar, gateway or waypoint to see the Envoy config istiod would send it ({items.length} in the workspace).
+          Pick a sidecar, gateway or waypoint to see the Envoy config istiod would send it ({total} in the workspace).
         </p>
       )}
       {error && <div className="field-error">{error}</div>}

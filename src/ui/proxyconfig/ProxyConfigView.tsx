@@ -17,19 +17,20 @@ import { TABS, isTableTab } from './shared.ts';
 import './proxyConfig.css';
 
 export function ProxyConfigView() {
-  const proxies = useWorkerQuery('proxies', {});
   const picked = useProxyView((s) => s.proxy);
+  // How many proxies there are, and whether the picked one is among them (the picker pages the list).
+  const proxies = useWorkerQuery('proxies', { limit: 0, include: picked });
   const tab = useProxyView((s) => s.tab);
-  const items = proxies.data?.items ?? [];
+  const total = proxies.data?.total ?? 0;
   // Nothing is generated until a proxy is picked: on a large mesh generation costs the worker
   // time after every edit, so it runs only for a proxy someone is looking at.
-  const proxy = items.some((p) => p.id === picked) ? picked : '';
+  const proxy = proxies.data?.items.some((p) => p.id === picked) ? picked : '';
   const config = useProxyConfigData(proxy);
   const data = config.data;
 
   let content;
   if (proxies.error) content = <div className="field-error">{proxies.error}</div>;
-  else if (proxies.data && items.length === 0) {
+  else if (proxies.data && total === 0) {
     content = (
       <p className="empty-line" data-testid="proxy-none">
         No proxies: add pods (or Deployments) in a namespace with sidecar injection, or a gateway.
@@ -43,7 +44,7 @@ export function ProxyConfigView() {
       {content ?? (
         <div className="proxy-config" data-testid="proxy-config">
           <div className="pc-head">
-            <ProxyPicker items={items} proxy={proxy} />
+            <ProxyPicker total={total} proxy={proxy} />
             {summary && (summary.syntheticAddress || summary.derived) && (
               <p className="muted proxy-note" data-testid="proxy-synthetic">
                 {[
@@ -77,7 +78,7 @@ export function ProxyConfigView() {
               {tab === 'routeTests' && <RouteTestsView />}
               {proxy === '' && tab !== 'routeTests' && (
                 <p className="muted" data-testid="proxy-choose">
-                  Pick a sidecar, gateway or waypoint to see the Envoy config istiod would send it ({items.length} in the workspace).
+                  Pick a sidecar, gateway or waypoint to see the Envoy config istiod would send it ({total} in the workspace).
                 </p>
               )}
               {config.error && <div className="field-error">{config.error}</div>}
@@ -87,7 +88,6 @@ export function ProxyConfigView() {
               {data && tab === 'dump' && (
                 <DumpCompare
                   proxy={proxy}
-                  proxies={items.map((p) => p.id)}
                   onPick={(id) => useProxyView.getState().setProxy(id)}
                   renderTable={(t, d) => <ConfigTable key={`dump/${t}`} tab={t} data={d} scope={`dump:${t}`} />}
                 />

@@ -1,8 +1,10 @@
 // The proxy picker, in the inspector's summary and atop the view (one picked proxy for both):
-// at most PICKER_LIMIT options, and a filter box when the mesh has more proxies.
+// at most PICKER_LIMIT options, asked of the worker a page at a time, and a filter box when the
+// mesh has more proxies.
 import { memo, useState } from 'react';
 import type { ProxySummary } from '../../core/queries/views.ts';
 import { useProxyView } from '../../state/proxyView.ts';
+import { useWorkerQuery } from '../common/useWorkerQuery.ts';
 import { TYPE_LABEL } from './shared.ts';
 
 /**
@@ -12,22 +14,11 @@ import { TYPE_LABEL } from './shared.ts';
  */
 const PICKER_LIMIT = 200;
 
-/** The proxies the picker lists: the picked one, then those matching the filter, at most PICKER_LIMIT. */
-function pickerItems<T extends { id: string }>(items: readonly T[], picked: string, filter: string): { shown: T[]; hidden: number } {
-  const needle = filter.trim().toLowerCase();
-  const matching = needle === '' ? items : items.filter((p) => p.id.toLowerCase().includes(needle));
-  const shown = matching.slice(0, PICKER_LIMIT);
-  const current = items.find((p) => p.id === picked);
-  if (current && !shown.includes(current)) shown.unshift(current);
-  return { shown, hidden: matching.length - Math.min(matching.length, PICKER_LIMIT) };
-}
-
-/** The picker's options, rendered again only when the list, the pick or the filter changes (every analysis re-renders the panel). */
-const ProxyOptions = memo(function ProxyOptions({ items, picked, filter }: { items: readonly ProxySummary[]; picked: string; filter: string }) {
-  const { shown, hidden } = pickerItems(items, picked, filter);
+/** The picker's options, rendered again only when the page of proxies or the pick changes (every analysis re-renders the panel). */
+const ProxyOptions = memo(function ProxyOptions({ items, hidden }: { items: readonly ProxySummary[]; hidden: number }) {
   return (
     <>
-      {shown.map((p) => (
+      {items.map((p) => (
         <option key={p.id} value={p.id}>
           {p.id} ({TYPE_LABEL[p.type]})
         </option>
@@ -42,8 +33,12 @@ const ProxyOptions = memo(function ProxyOptions({ items, picked, filter }: { ite
 });
 
 /** `proxy` is the picked proxy when the workspace has it, else ''. */
-export function ProxyPicker({ items, proxy }: { items: readonly ProxySummary[]; proxy: string }) {
+export function ProxyPicker({ total, proxy }: { total: number; proxy: string }) {
   const [filter, setFilter] = useState('');
+  // The worker filters and pages the list: a whole cluster has 100,000 proxies.
+  const page = useWorkerQuery('proxies', { search: filter, limit: PICKER_LIMIT, include: proxy });
+  const items = page.data?.items ?? [];
+  const hidden = page.data ? page.data.matching - Math.min(page.data.matching, PICKER_LIMIT) : 0;
   return (
     <div className="proxy-picker-row">
       <label className="proxy-picker">
@@ -56,14 +51,14 @@ export function ProxyPicker({ items, proxy }: { items: readonly ProxySummary[]; 
           onChange={(e) => useProxyView.getState().setProxy(e.target.value)}
         >
           {proxy === '' && <option value="">Choose a proxy…</option>}
-          <ProxyOptions items={items} picked={proxy} filter={filter} />
+          <ProxyOptions items={items} hidden={hidden} />
         </select>
       </label>
-      {items.length > PICKER_LIMIT && (
+      {total > PICKER_LIMIT && (
         <input
           type="search"
           className="text-input proxy-picker-filter"
-          placeholder={`Filter ${items.length.toLocaleString('en')} proxies`}
+          placeholder={`Filter ${total.toLocaleString('en')} proxies`}
           aria-label="Filter proxies"
           data-testid="proxy-picker-filter"
           value={filter}
