@@ -81,6 +81,7 @@ const PAGE_CORE_VALUES = new Set([
   'go/strings.ts',
   'document/encoding.ts',
   'document/inputLimits.ts',
+  'document/problemsOrder.ts',
   'document/types.ts',
   'pki/base64.ts',
   'pki/bytes.ts',

@@ -2,7 +2,7 @@
 // shared: the editor's tabs, the file list, the status bar and the Problems panel each read it
 // instead of walking the whole list again (a whole-cluster dump gives 60,000 diagnostics).
 import type { Diagnostic, Level } from '../core/document/types.ts';
-import { LEVEL_ORDER } from '../core/document/types.ts';
+import { compareProblems, isOrderOf, problemsOrder } from '../core/document/problemsOrder.ts';
 
 export type LevelCounts = Record<Level, number>;
 
@@ -16,17 +16,14 @@ export interface DiagnosticSummary {
   sorted: readonly Diagnostic[];
 }
 
-const collator = new Intl.Collator();
-/** Files and codes in the order localeCompare gives, without its cost when they are the same. */
-const compareText = (a: string, b: string): number => (a === b ? 0 : collator.compare(a, b));
+export { compareProblems };
 
-export function compareProblems(a: Diagnostic, b: Diagnostic): number {
-  return (
-    LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] ||
-    compareText(a.file ?? '\uffff', b.file ?? '\uffff') ||
-    (a.line ?? 0) - (b.line ?? 0) ||
-    compareText(a.code, b.code)
-  );
+/** Orders the worker sent with a result (see problemsOrder), by the result's list. */
+const orders = new WeakMap<readonly Diagnostic[], Int32Array>();
+
+/** Keeps the worker's Problems order of a result's list, when it is one (else the page sorts). */
+export function rememberProblemsOrder(diagnostics: readonly Diagnostic[], order: unknown): void {
+  if (isOrderOf(order, diagnostics.length)) orders.set(diagnostics, order);
 }
 
 const summaries = new WeakMap<readonly Diagnostic[], DiagnosticSummary>();
@@ -50,48 +47,9 @@ export function diagnosticSummary(diagnostics: readonly Diagnostic[]): Diagnosti
   return summary;
 }
 
-/**
- * The list in compareProblems' order, sorted by numbers: each distinct file and code is ranked
- * once with the collator, then indices are sorted by (level, file rank, line, code rank), which
- * compares as compareProblems does and takes a fraction of its time on 60,000 diagnostics.
- */
 function sortProblems(list: readonly Diagnostic[]): Diagnostic[] {
-  const n = list.length;
-  // Strings the collator holds equal (the same letter composed or not) share a rank, as they tie there.
-  const rankOf = (values: Iterable<string>) => {
-    const ranks = new Map<string, number>();
-    let rank = -1;
-    let previous: string | undefined;
-    for (const v of [...new Set(values)].sort(compareText)) {
-      if (previous === undefined || compareText(previous, v) !== 0) rank++;
-      ranks.set(v, rank);
-      previous = v;
-    }
-    return ranks;
-  };
-  const fileRank = rankOf(list.map((d) => d.file ?? '\uffff'));
-  const codeRank = rankOf(list.map((d) => d.code));
-  const level = new Uint8Array(n);
-  const file = new Uint32Array(n);
-  const line = new Float64Array(n);
-  const code = new Uint32Array(n);
-  for (let i = 0; i < n; i++) {
-    const d = list[i] as Diagnostic;
-    level[i] = LEVEL_ORDER[d.level];
-    file[i] = fileRank.get(d.file ?? '\uffff') as number;
-    line[i] = d.line ?? 0;
-    code[i] = codeRank.get(d.code) as number;
-  }
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort(
-    (a, b) =>
-      (level[a] as number) - (level[b] as number) ||
-      (file[a] as number) - (file[b] as number) ||
-      (line[a] as number) - (line[b] as number) ||
-      (code[a] as number) - (code[b] as number) ||
-      a - b,
-  );
-  return order.map((i) => list[i] as Diagnostic);
+  const order = orders.get(list) ?? problemsOrder(list);
+  return Array.from(order, (i) => list[i] as Diagnostic);
 }
 
 /**

@@ -9,7 +9,7 @@ import type { WorkspaceFile } from '../core/document/types.ts';
 import { fileText, textStamp, useWorkspace } from './workspace.ts';
 import { onTextEdited, type TextEdited } from './texts.ts';
 import { toAnalysisSettings, useAnalysis } from './analysis.ts';
-import { carrySummary } from './diagnosticSummary.ts';
+import { carrySummary, rememberProblemsOrder } from './diagnosticSummary.ts';
 
 export const SYNC_DEBOUNCE_MS = 60;
 
@@ -164,6 +164,7 @@ export function startSync(target: SyncTarget, fileLimit?: FileLimit): SyncEngine
         break;
       }
       case 'result': {
+        rememberProblemsOrder(msg.diagnostics, msg.order);
         const t0 = sentAt.get(msg.version) ?? performance.now();
         sentAt.clear();
         const analyzedStamps = sentStamps.get(msg.version) ?? null;

@@ -15,6 +15,9 @@ export interface TextModelLike {
    * whole string at once.
    */
   createSnapshot?(): { read(): string | null };
+  /** One line (1-based) and the number of lines, without building the whole text (Monaco's). */
+  getLineContent?(lineNumber: number): string;
+  getLineCount?(): number;
 }
 
 /** The editor's changes to one file, in order (offsets into the text as each change applies). */

@@ -21,6 +21,7 @@
 //   result of the same version: typing never waits for the pack.
 import { WorkspaceAnalyzer } from '../core/workspace.ts';
 import type { ModelOptions } from '../core/document/workspaceModel.ts';
+import { problemsOrder } from '../core/document/problemsOrder.ts';
 import type { FileLimit } from '../core/document/inputLimits.ts';
 import type { Diagnostic, Resource } from '../core/document/types.ts';
 import { defaultAnalysisSettings, type AnalysisSettings } from '../core/analysis/settings.ts';
@@ -414,16 +415,19 @@ export class AnalysisHost {
           const kept = withKiali ? this.lastKiali.filter((d) => d.file === undefined || files.has(d.file)) : [];
           const posted = kept.length > 0 ? [...result.diagnostics, ...kept] : result.diagnostics;
           const reuse = this.reuseOf(posted);
-          this.postResult({
-            type: 'result',
-            version,
-            diagnostics: reuse ? [] : posted,
-            ...(reuse ? { reuse } : {}),
-            resourceCount: result.resources.length,
-            assumptions: result.assumptions,
-            skipped: result.skipped,
-            stats: result.stats,
-          });
+          this.postResult(
+            {
+              type: 'result',
+              version,
+              diagnostics: reuse ? [] : posted,
+              ...(reuse ? { reuse } : {}),
+              resourceCount: result.resources.length,
+              assumptions: result.assumptions,
+              skipped: result.skipped,
+              stats: result.stats,
+            },
+            posted,
+          );
           // Only once the page has it: it is what the next result refers to.
           this.lastPosted = posted;
           if (!withKiali) this.lastKiali = [];
@@ -448,16 +452,19 @@ export class AnalysisHost {
             const full = this.analyzer.kialiPass();
             if (full && this.latestVersion === version) {
               const again = this.reuseOf(full);
-              this.postResult({
-                type: 'result',
-                version,
-                diagnostics: again ? [] : full,
-                ...(again ? { reuse: again } : {}),
-                resourceCount: result.resources.length,
-                assumptions: result.assumptions,
-                skipped: result.skipped,
-                stats: result.stats,
-              });
+              this.postResult(
+                {
+                  type: 'result',
+                  version,
+                  diagnostics: again ? [] : full,
+                  ...(again ? { reuse: again } : {}),
+                  resourceCount: result.resources.length,
+                  assumptions: result.assumptions,
+                  skipped: result.skipped,
+                  stats: result.stats,
+                },
+                full,
+              );
               this.lastPosted = full;
               this.lastKiali = full.filter((d) => d.analyzer?.startsWith('kiali ') === true);
               if (this.fixes.loaded()) {
@@ -628,7 +635,9 @@ export class AnalysisHost {
    * Posts a result, its diagnostics in parts when there are many: the page reads a message in
    * one task, and 60,000 diagnostics in one message would hold it for a second.
    */
-  private postResult(msg: Extract<FromWorker, { type: 'result' }>): void {
+  private postResult(msg: Extract<FromWorker, { type: 'result' }>, posted: readonly Diagnostic[]): void {
+    // The page would sort a large list on its thread: the order goes with it.
+    if (posted.length > RESULT_PART_SIZE) msg = { ...msg, order: problemsOrder(posted) };
     const list = msg.reuse ? msg.reuse.added : msg.diagnostics;
     if (list.length <= RESULT_PART_SIZE) return this.post(msg);
     const tail = list.length - ((list.length - 1) % RESULT_PART_SIZE) - 1;

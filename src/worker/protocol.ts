@@ -91,6 +91,8 @@ export type FromWorker =
        * order, go before `diagnostics` (or before `reuse.added`).
        */
       parts?: number;
+      /** The diagnostics' indices in the Problems panel's order (core/document/problemsOrder.ts), for a large result. */
+      order?: Int32Array;
     }
   /** Diagnostics of a large result, ahead of its `result` message (see `parts`). */
   | { type: 'resultPart'; version: number; diagnostics: Diagnostic[] }

@@ -90,6 +90,17 @@ spec:
     expect(answerQuery('proxies', { limit: 0, include: 'gone.bookinfo' }, s).items).toEqual([]);
   });
 
+  it('lists the proxies that run from the document at a file line', async () => {
+    const s = await analyzed();
+    const productpage = answerQuery('proxies', {}, s).items.find((p) => p.name.startsWith('productpage'))!;
+    const src = productpage.source!;
+    const at = (line: number) => answerQuery('proxies', { at: { file: src.file, line } }, s).items.map((p) => p.id);
+    expect(at(src.startLine)).toEqual([productpage.id]);
+    expect(at(src.endLine)).toEqual([productpage.id]);
+    expect(at(src.startLine - 1)).not.toContain(productpage.id);
+    expect(answerQuery('proxies', { at: { file: 'nowhere.yaml', line: src.line } }, s).items).toEqual([]);
+  });
+
   it('gives the config dump with the reviews route traced to the VirtualService line', async () => {
     const s = await analyzed();
     const r = answerQuery('proxyConfig', { proxy: PRODUCTPAGE(s) }, s);

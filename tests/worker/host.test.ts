@@ -2,6 +2,7 @@
 // texts and editor changes, supersession, resync requests, queries and failures.
 import { describe, expect, it } from 'vitest';
 import { AnalysisHost, RESULT_PART_SIZE } from '../../src/worker/host.ts';
+import { compareProblems } from '../../src/core/document/problemsOrder.ts';
 import { rebuildDiagnostics } from '../../src/worker/client.ts';
 import type { Diagnostic } from '../../src/core/document/types.ts';
 import { generateMesh } from '../../bench/generateMesh.ts';
@@ -352,6 +353,11 @@ describe('a large file in the worker', () => {
     if (expected === 'canceled') throw new Error('canceled');
     expect(result.diagnostics.length).toBeGreaterThan(RESULT_PART_SIZE);
     expect(result.diagnostics.map((d) => `${d.code} ${d.line} ${d.message}`)).toEqual(expected.diagnostics.map((d) => `${d.code} ${d.line} ${d.message}`));
+    // With the Problems panel's order, so the page need not sort them: each index once, in order.
+    const order = Array.from(result.order ?? []);
+    expect([...order].sort((a, b) => a - b)).toEqual(result.diagnostics.map((_, i) => i));
+    const ordered = order.map((i) => result.diagnostics[i]!);
+    for (let i = 1; i < ordered.length; i++) expect(compareProblems(ordered[i - 1]!, ordered[i]!)).toBeLessThanOrEqual(0);
   });
 
   it('says how far it is: reading the documents, building the model, then each analyzer', async () => {

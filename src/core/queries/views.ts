@@ -212,6 +212,8 @@ export interface ProxiesArgs {
   limit?: number;
   /** This proxy too, first, when it exists and is not among the others (a picker's current pick). */
   include?: string;
+  /** Only the proxies that run from the document at this file line (the editor's cursor). */
+  at?: { file: string; line: number };
 }
 
 export interface ProxiesResult {

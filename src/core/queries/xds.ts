@@ -35,6 +35,13 @@ export function answerProxies(raw: unknown, state: QueryState): ProxiesResult {
   const all = listProxies(state.view);
   const bag = argBag(raw);
   const origins = bag.origins;
+  const at = bag.at;
+  if (typeof at === 'object' && at !== null && typeof (at as { file?: unknown }).file === 'string' && typeof (at as { line?: unknown }).line === 'number') {
+    // The proxies that run from the document at a file line (the editor's cursor).
+    const { file, line } = at as { file: string; line: number };
+    const items = all.map((p) => summary(p, state)).filter((p) => p.source?.file === file && p.source.startLine <= line && line <= p.source.endLine);
+    return { items, total: all.length, matching: items.length };
+  }
   if (!Array.isArray(origins)) {
     const limit = typeof bag.limit === 'number' && Number.isFinite(bag.limit) ? Math.max(0, Math.trunc(bag.limit)) : undefined;
     if (limit === undefined && bag.search === undefined && bag.include === undefined)

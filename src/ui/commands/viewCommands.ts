@@ -6,6 +6,7 @@ import { useProxyView } from '../../state/proxyView.ts';
 import { useAnalysis, useEditorUi } from '../../state/analysis.ts';
 import { fileText, useWorkspace } from '../../state/workspace.ts';
 import { query } from '../../state/queries.ts';
+import { textModel } from '../../state/texts.ts';
 import { afterFirstResults } from '../../state/firstResults.ts';
 import type { ProxySummary } from '../../core/queries/views.ts';
 import { openDescribe, pickAndDescribe } from '../../state/describeView.ts';
@@ -15,14 +16,31 @@ import { openDescribe, pickAndDescribe } from '../../state/describeView.ts';
  * context menu can offer a workload's Envoy config without waiting for the worker.
  */
 let proxies: readonly ProxySummary[] = [];
+/** Past this many proxies the editor's menu asks only for those at the cursor. */
+const WATCH_ALL_PROXIES = 5000;
 let watching = false;
 
 function watchProxies(): void {
   if (watching) return;
   watching = true;
+  // A mesh of up to WATCH_ALL_PROXIES proxies is kept whole; a larger one (a whole cluster) only
+  // the proxies of the document at the cursor, asked again as the cursor moves.
+  let large = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const atCursor = () => {
+    const path = useWorkspace.getState().active;
+    const line = useEditorUi.getState().cursor?.line;
+    if (!path || line === undefined) return Promise.resolve({ items: [] as ProxySummary[], total: 0, matching: 0 });
+    return query('proxies', { at: { file: path, line } });
+  };
   const refresh = () => {
-    query('proxies', {}).then(
+    (large ? atCursor() : query('proxies', { limit: WATCH_ALL_PROXIES })).then(
       (r) => {
+        if (!large && r.matching > WATCH_ALL_PROXIES) {
+          large = true;
+          refresh();
+          return;
+        }
         proxies = r.items;
       },
       () => {
@@ -32,7 +50,21 @@ function watchProxies(): void {
   };
   const start = () => {
     useAnalysis.subscribe((s, prev) => {
-      if (s.resultVersion !== prev.resultVersion) refresh();
+      if (s.resultVersion !== prev.resultVersion) {
+        large = false;
+        refresh();
+      }
+    });
+    const follow = () => {
+      if (!large) return;
+      if (timer !== undefined) clearTimeout(timer);
+      timer = setTimeout(refresh, 50);
+    };
+    useEditorUi.subscribe((s, prev) => {
+      if (s.cursor?.line !== prev.cursor?.line) follow();
+    });
+    useWorkspace.subscribe((s, prev) => {
+      if (s.active !== prev.active) follow();
     });
     refresh();
   };
@@ -78,15 +110,26 @@ const SELECTING_KINDS = new Set([
  * pods: its `kind:` lines at the top level or a List item's. Read from the text, so the menu
  * needs no worker; the worker then finds the resource and its pods exactly.
  */
+/** A file's lines (0-based): from its editor model one at a time when it has one (a 60 MB file is not copied), else from its text. */
+function linesOf(path: string): { count: number; at(i: number): string } {
+  const model = textModel(path);
+  if (model?.getLineContent && model.getLineCount) {
+    const get = model.getLineContent.bind(model);
+    return { count: model.getLineCount(), at: (i) => get(i + 1) };
+  }
+  const lines = (fileText(path) ?? '').split('\n');
+  return { count: lines.length, at: (i) => lines[i] ?? '' };
+}
+
 export function selectingResourceAtCursor(): boolean {
   const path = useWorkspace.getState().active;
   const line = useEditorUi.getState().cursor?.line;
   if (!path || line === undefined) return false;
-  const lines = (fileText(path) ?? '').split('\n');
-  let start = Math.min(line, lines.length) - 1;
-  while (start > 0 && !/^---/.test(lines[start] ?? '')) start--;
-  for (let i = start; i < lines.length; i++) {
-    const text = lines[i] ?? '';
+  const lines = linesOf(path);
+  let start = Math.min(line, lines.count) - 1;
+  while (start > 0 && !/^---/.test(lines.at(start))) start--;
+  for (let i = start; i < lines.count; i++) {
+    const text = lines.at(i);
     if (i > start && /^---/.test(text)) break;
     const m = /^(?:- {1,3}| {2})?kind:\s*["']?([A-Za-z]+)/.exec(text);
     if (m && SELECTING_KINDS.has(m[1] as string)) return true;

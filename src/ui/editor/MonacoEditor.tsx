@@ -231,6 +231,9 @@ function contextMenuActions(editor: monaco.editor.IStandaloneCodeEditor): monaco
   };
 }
 
+/** Results with more diagnostics than this get their markers in a later task. */
+const DEFER_MARKERS_ABOVE = 2000;
+
 /** The marker updates still to do; a newer update replaces them. */
 let markerGeneration = 0;
 /** Longest slice of marker updates per task, so loading a large file never blocks for long. */
@@ -551,8 +554,18 @@ export default function MonacoEditor() {
       refresh();
       if (entries.size !== modelsBefore || s.files.length !== prev.files.length) applyMarkers(useAnalysis.getState().diagnostics);
     });
+    // A large result's markers are worked out in a task of their own, after the panels have
+    // shown it (the result's own task already reads and lays out the list).
+    let markersTimer: ReturnType<typeof setTimeout> | undefined;
     const unsubDiag = useAnalysis.subscribe((s, prev) => {
-      if (s.diagnostics !== prev.diagnostics) applyMarkers(s.diagnostics);
+      if (s.diagnostics === prev.diagnostics) return;
+      if (markersTimer !== undefined) clearTimeout(markersTimer);
+      markersTimer = undefined;
+      if (s.diagnostics.length <= DEFER_MARKERS_ABOVE) return applyMarkers(s.diagnostics);
+      markersTimer = setTimeout(() => {
+        markersTimer = undefined;
+        if (!disposed) applyMarkers(useAnalysis.getState().diagnostics);
+      }, 0);
     });
     const unsubReveal = useEditorUi.subscribe((s, prev) => {
       if (s.reveal !== prev.reveal) {

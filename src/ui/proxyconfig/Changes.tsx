@@ -62,7 +62,7 @@ export function Changes({ proxy, data }: { proxy: string; data: ProxyConfigResul
     void (async () => {
       try {
         const side = await baselineSide(baseline, settings);
-        const ids = (await side.query('proxies', {})).items.map((p) => p.id);
+        const ids = (await side.query('proxies', { limit: 0, include: proxy })).items.map((p) => p.id);
         if (!ids.includes(proxy)) {
           if (live) setBefore({ of, resources: EMPTY, absent: true });
           return;
