@@ -1,7 +1,7 @@
 // `npm run bench`: parse/analysis speed against the js-yaml floor, incremental edits, heap,
 // the first load in real Chromium (time to first diagnostics, the JavaScript before them),
 // typing into a large file, whole CLI processes against bare Node and js-yaml, and the CLI on
-// whole-cluster dumps of up to 50,000 services (bench/scale.ts).
+// whole-cluster dumps of up to 50,000 services (bench/scale.ts) and in the tab (bench/tabScale.ts).
 //   --cli-only       just the CLI processes
 //   --budgets        just the first-load, typing and CLI budgets (issue #32), printed PASS/FAIL
 //                    (not the whole-cluster dumps: `npm run bench:scale` runs those alone)
@@ -20,6 +20,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { measureCli, SMALL_FILE } from './cli.ts';
 import { measureScale } from './scale.ts';
+import { formatTabScale, measureTabScale } from './tabScale.ts';
 import { BEFORE_MESH_MODEL } from './beforeMeshModel.ts';
 import { benchValidation } from './validation.ts';
 import { benchXds } from './xds.ts';
@@ -300,6 +301,15 @@ if (!budgetsOnly) {
 }
 
 const skipBrowser = process.argv.includes('--no-browser') || (cliOnly && !budgetsOnly);
+// Issue #37 in the tab: a 50,000-service dump dropped on the app (about a minute; not with --budgets).
+if (!budgetsOnly && !skipBrowser) {
+  const tab = await measureTabScale();
+  if (tab) {
+    const { lines, checks } = formatTabScale(tab);
+    for (const l of lines) console.log(l);
+    for (const c of checks) check(c.label, c.pass, c.detail);
+  }
+}
 if (!skipBrowser) {
   const first = await measureFirstLoad(5);
   if (first) {
