@@ -6,10 +6,11 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test, expect, type Page } from '@playwright/test';
+import { test, expect } from '@playwright/test';
 import { generateMesh } from '../bench/generateMesh.ts';
 import { analysisReady } from './ready.ts';
 import { dropFileFromDisk } from './dropFile.ts';
+import { newWorkspace } from './newWorkspace.ts';
 
 const SERVICES = 50_000;
 
@@ -20,17 +21,6 @@ function dumpFile(): string {
   const path = join(dir, `cluster-${SERVICES}.yaml`);
   if (!existsSync(path)) writeFileSync(path, generateMesh(SERVICES).text);
   return path;
-}
-
-async function newWorkspace(page: Page, name: string): Promise<void> {
-  await page.getByTestId('workspace-menu-button').click();
-  await page
-    .getByTestId('workspace-menu')
-    .getByRole('menuitem', { name: /^New workspace/ })
-    .click();
-  const field = page.getByRole('dialog', { name: 'New workspace' }).getByRole('textbox', { name: 'Name' });
-  await field.fill(name);
-  await field.press('Enter');
 }
 
 test.describe('a whole-cluster dump', () => {

@@ -1,6 +1,7 @@
 // The Problems panel's rows: the file:line a row shows and where a click lands agree, or the
 // row says where the click lands and why; a finding on a workload with a proxy opens that
 // proxy's generated Envoy config in the Proxy config view.
+import { readFileSync } from 'node:fs';
 import { test, expect, type Page } from '@playwright/test';
 
 async function openApp(page: Page): Promise<void> {
@@ -9,24 +10,8 @@ async function openApp(page: Page): Promise<void> {
   await expect(page.getByTestId('last-analysis')).toBeVisible();
 }
 
-const EXTRA = `apiVersion: apps/v1
-kind: Deployment
-metadata:
-  name: extra
-  namespace: bookinfo
-  annotations:
-    sidecar.istio.io/inject: "true"
-spec:
-  selector:
-    matchLabels: {app: extra}
-  template:
-    metadata:
-      labels: {app: extra}
-    spec:
-      containers:
-      - name: extra
-        image: extra
-`;
+/** A Deployment in bookinfo with no pods written out: its pod is derived (tests/queries/xds.test.ts uses it too). */
+const EXTRA = readFileSync(new URL('../tests/fixtures/bookinfo-extra/extra-deployment.yaml', import.meta.url), 'utf8');
 
 test("IST0162: the row shows istioctl's line and the line a click selects, and the click lands there", async ({ page }) => {
   await openApp(page);

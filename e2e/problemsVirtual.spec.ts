@@ -4,6 +4,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { analysisReady, editorReady } from './ready.ts';
+import { newWorkspace } from './newWorkspace.ts';
 
 const COUNT = 3000;
 
@@ -45,14 +46,7 @@ async function openManyProblems(page: Page): Promise<void> {
   await page.goto('./');
   await analysisReady(page);
   // A workspace of its own, so the list holds only the uploaded file's problems.
-  await page.getByTestId('workspace-menu-button').click();
-  await page
-    .getByTestId('workspace-menu')
-    .getByRole('menuitem', { name: /^New workspace/ })
-    .click();
-  const name = page.getByRole('dialog', { name: 'New workspace' }).getByRole('textbox', { name: 'Name' });
-  await name.fill('Many problems');
-  await name.press('Enter');
+  await newWorkspace(page, 'Many problems');
   await page.getByTestId('upload-input').setInputFiles([{ name: 'many.yaml', mimeType: 'application/x-yaml', buffer: Buffer.from(manyVirtualServices()) }]);
   await expect(page.getByTestId('problems-count')).toHaveText(String(COUNT));
   await expect(problemRow(page, 0)).toBeVisible();
