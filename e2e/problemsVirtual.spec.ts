@@ -85,12 +85,20 @@ test('3,000 problems: all counted, few rendered, the last one reached by scrolli
   expect(await rows.count()).toBeLessThan(200);
 
   // The mouse wheel down to the end of the list: the last problem's row shows, the first is gone.
+  const focusedAt = Number(await paged.getAttribute('aria-rowindex'));
   await problemRow(page, 0).hover();
   await page.mouse.wheel(0, COUNT * 40);
   await expect(problemRow(page, COUNT - 1)).toBeInViewport();
   await expect(problemRow(page, COUNT - 1).getByTestId('problem-location')).toHaveText(`many.yaml:${hostLine(COUNT - 1)}`);
   await expect(problemRow(page, 0)).toHaveCount(0);
   expect(await rows.count()).toBeLessThan(200);
+  // The row that had focus keeps it, out of view, and the arrows go on from it.
+  await expect(page.locator('[data-testid="problem-row"]:focus')).toHaveAttribute('aria-rowindex', String(focusedAt));
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[data-testid="problem-row"]:focus')).toHaveAttribute('aria-rowindex', String(focusedAt + 1));
+  await expect(page.locator('[data-testid="problem-row"]:focus')).toBeInViewport();
+  await page.mouse.wheel(0, COUNT * 40);
+  await expect(problemRow(page, COUNT - 1)).toBeInViewport();
 
   // A click on a row near the end opens the file at its line.
   const deep = problemRow(page, COUNT - 3);

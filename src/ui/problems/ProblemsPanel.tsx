@@ -5,6 +5,8 @@
 import { type LinkedDiagnostic, useShareView } from '../../state/shareOpen.ts';
 import {
   type CSSProperties,
+  type FocusEvent,
+  type ReactElement,
   type KeyboardEvent,
   memo,
   type RefObject,
@@ -224,6 +226,46 @@ export function ProblemsPanel() {
   const origins = useMemo(() => [...new Set(shown.flatMap((d) => (d.origin ? [d.origin] : [])))].sort(), [shown]);
   const proxies = useWorkerQuery('proxies', { origins }, origins.length > 0);
   const proxyOf = useMemo(() => proxiesByOrigin(proxies.data?.items ?? []), [proxies.data]);
+  // A windowed list keeps the focused row in the page while it scrolls out of the window, so
+  // focus (and the Tab stop) stays on it.
+  const [focusedRow, setFocusedRow] = useState<number | null>(null);
+  const onRowsFocus = (e: FocusEvent<HTMLTableSectionElement>) => {
+    const row = (e.target as HTMLElement).closest('tr.problem-row');
+    const index = row ? Number(row.getAttribute('aria-rowindex')) - 2 : Number.NaN;
+    if (windowed && index >= 0) setFocusedRow(index);
+  };
+  const onRowsBlur = (e: FocusEvent<HTMLTableSectionElement>) => {
+    if (!e.currentTarget.contains(e.relatedTarget as Node | null)) setFocusedRow(null);
+  };
+  const extra = windowed && focusedRow !== null && focusedRow < rows.length && (focusedRow < start || focusedRow >= end) ? focusedRow : null;
+  const rowAt = (index: number) => {
+    const d = rows[index] as Diagnostic;
+    return (
+      <ProblemRow
+        key={`${d.code}|${d.file}|${d.line}|${d.origin}|${index}`}
+        d={d}
+        proxy={d.origin ? proxyOf.get(d.origin)?.id : undefined}
+        rowIndex={windowed ? index + 2 : undefined}
+      />
+    );
+  };
+  // One keyed list, spacers included: the focused row keeps its element (and focus) as it
+  // leaves the window.
+  const bodyRows: ReactElement[] = [];
+  const spacer = (key: string, n: number) => {
+    if (n > 0) bodyRows.push(<SpacerRow key={key} rows={n} />);
+  };
+  if (extra !== null && extra < start) {
+    spacer('above-focused', extra);
+    bodyRows.push(rowAt(extra));
+    spacer('top', start - extra - 1);
+  } else spacer('top', start);
+  for (let i = start; i < Math.min(end, rows.length); i++) bodyRows.push(rowAt(i));
+  if (extra !== null && extra >= end) {
+    spacer('bottom', extra - end);
+    bodyRows.push(rowAt(extra));
+    spacer('below-focused', rows.length - extra - 1);
+  } else if (windowed) spacer('bottom', rows.length - end);
 
   return (
     <section className="panel problems" aria-label="Problems" data-testid="problems" data-pane="problems">
@@ -316,17 +358,8 @@ export function ProblemsPanel() {
                 </th>
               </tr>
             </thead>
-            <tbody ref={body} data-pane-focus="" onKeyDownCapture={onRowsKeyDownCapture}>
-              {start > 0 && <SpacerRow rows={start} />}
-              {shown.map((d, i) => (
-                <ProblemRow
-                  key={`${d.code}|${d.file}|${d.line}|${d.origin}|${start + i}`}
-                  d={d}
-                  proxy={d.origin ? proxyOf.get(d.origin)?.id : undefined}
-                  rowIndex={windowed ? start + i + 2 : undefined}
-                />
-              ))}
-              {windowed && end < rows.length && <SpacerRow rows={rows.length - end} />}
+            <tbody ref={body} data-pane-focus="" onKeyDownCapture={onRowsKeyDownCapture} onFocus={onRowsFocus} onBlur={onRowsBlur}>
+              {bodyRows}
             </tbody>
           </table>
         )}
