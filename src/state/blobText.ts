@@ -103,25 +103,45 @@ export async function textBlob(source: string | TextPieces): Promise<Blob> {
   return new Blob(parts as BlobPart[]);
 }
 
+export interface BlobTextOptions {
+  /** Bytes read so far. */
+  onProgress?: (read: number) => void;
+  /** Stops reading: `blobText` rejects with the signal's reason. */
+  signal?: AbortSignal;
+}
+
 /**
  * The text of a Blob written by `textBlob` or of a file as uploaded (UTF-8 or UTF-16, any BOM):
  * decoded as `decodeFileBytes` does, a piece at a time with a turn for the page every ~12 ms.
+ * Never throws on content: invalid UTF-8 becomes U+FFFD, NUL bytes stay NUL (the binary check sees them).
  */
-export async function blobText(blob: Blob): Promise<string> {
+export async function blobText(blob: Blob, { onProgress, signal }: BlobTextOptions = {}): Promise<string> {
+  signal?.throwIfAborted();
   const decoder = new FileDecoder();
   const parts: string[] = [];
   const reader = blob.stream().getReader();
-  let start = performance.now();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    for (let at = 0; at < value.length; at += SLICE_BYTES) {
-      parts.push(decoder.push(value.subarray(at, at + SLICE_BYTES)));
-      if (performance.now() - start > TASK_MS) {
-        await nextTask();
-        start = performance.now();
+  const stop = () => void reader.cancel().catch(() => {});
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    let read = 0;
+    let start = performance.now();
+    for (;;) {
+      const { done, value } = await reader.read();
+      signal?.throwIfAborted();
+      if (done) break;
+      for (let at = 0; at < value.length; at += SLICE_BYTES) {
+        parts.push(decoder.push(value.subarray(at, at + SLICE_BYTES)));
+        if (performance.now() - start > TASK_MS) {
+          await nextTask();
+          signal?.throwIfAborted();
+          start = performance.now();
+        }
       }
+      read += value.byteLength;
+      onProgress?.(read);
     }
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
   parts.push(decoder.end());
   return parts.join('');

@@ -2,7 +2,7 @@
 // shared: the editor's tabs, the file list, the status bar and the Problems panel each read it
 // instead of walking the whole list again (a whole-cluster dump gives 60,000 diagnostics).
 import type { Diagnostic, Level } from '../core/document/types.ts';
-import { compareProblems, isOrderOf, problemsOrder } from '../core/document/problemsOrder.ts';
+import { isOrderOf, problemsOrder } from '../core/document/problemsOrder.ts';
 
 export type LevelCounts = Record<Level, number>;
 
@@ -15,8 +15,6 @@ export interface DiagnosticSummary {
   /** The Problems panel's order: level, then file, then line, then code. */
   sorted: readonly Diagnostic[];
 }
-
-export { compareProblems };
 
 /** Orders the worker sent with a result (see problemsOrder), by the result's list. */
 const orders = new WeakMap<readonly Diagnostic[], Int32Array>();

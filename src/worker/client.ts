@@ -71,14 +71,8 @@ export class AnalysisClient {
     w.onmessage = (ev: MessageEvent<FromWorker>) => this.receive(ev.data);
     w.onerror = (ev: ErrorEvent) => {
       ev.preventDefault();
-      w.terminate();
       const message = ev.message || 'The analysis worker stopped unexpectedly.';
-      this.rejectAll(`The analysis worker stopped (${message}) before answering`);
-      // The new worker remembers no answers and no results.
-      this.lastAnswers.clear();
-      this.lastDiagnostics = [];
-      this.parts = null;
-      this.worker = this.spawn();
+      this.replaceWorker(`The analysis worker stopped (${message}) before answering`);
       this.opts.onCrash?.(message);
     };
     w.onmessageerror = () => this.opts.onCrash?.('A message from the analysis worker could not be read.');
@@ -166,11 +160,15 @@ export class AnalysisClient {
 
   /** Replaces the worker with a fresh one at once (it holds nothing: send it everything). */
   restart(): void {
-    if (this.disposed) return;
+    if (!this.disposed) this.replaceWorker('The analysis was stopped before answering');
+  }
+
+  /** Stops the worker, fails what it was asked, and starts a new one that remembers no answers and no results. */
+  private replaceWorker(why: string): void {
     this.worker.onerror = null;
     this.worker.onmessage = null;
     this.worker.terminate();
-    this.rejectAll('The analysis was stopped before answering');
+    this.rejectAll(why);
     this.lastAnswers.clear();
     this.lastDiagnostics = [];
     this.parts = null;

@@ -19,7 +19,7 @@
 //   the analysis then runs again (from its caches) with it. Each run posts istioctl's findings
 //   first (with the last Kiali findings kept in place) and the pack's after them, as a second
 //   result of the same version: typing never waits for the pack.
-import { WorkspaceAnalyzer } from '../core/workspace.ts';
+import { WorkspaceAnalyzer, type WorkspaceResult } from '../core/workspace.ts';
 import type { ModelOptions } from '../core/document/workspaceModel.ts';
 import { problemsOrder } from '../core/document/problemsOrder.ts';
 import type { FileLimit } from '../core/document/inputLimits.ts';
@@ -414,20 +414,7 @@ export class AnalysisHost {
           const files = new Set(this.analyzer.model.fileList().map((f) => f.path));
           const kept = withKiali ? this.lastKiali.filter((d) => d.file === undefined || files.has(d.file)) : [];
           const posted = kept.length > 0 ? [...result.diagnostics, ...kept] : result.diagnostics;
-          const reuse = this.reuseOf(posted);
-          this.postResult(
-            {
-              type: 'result',
-              version,
-              diagnostics: reuse ? [] : posted,
-              ...(reuse ? { reuse } : {}),
-              resourceCount: result.resources.length,
-              assumptions: result.assumptions,
-              skipped: result.skipped,
-              stats: result.stats,
-            },
-            posted,
-          );
+          this.postResult(version, posted, result);
           // Only once the page has it: it is what the next result refers to.
           this.lastPosted = posted;
           if (!withKiali) this.lastKiali = [];
@@ -451,20 +438,7 @@ export class AnalysisHost {
             this.post({ type: 'started', version });
             const full = this.analyzer.kialiPass();
             if (full && this.latestVersion === version) {
-              const again = this.reuseOf(full);
-              this.postResult(
-                {
-                  type: 'result',
-                  version,
-                  diagnostics: again ? [] : full,
-                  ...(again ? { reuse: again } : {}),
-                  resourceCount: result.resources.length,
-                  assumptions: result.assumptions,
-                  skipped: result.skipped,
-                  stats: result.stats,
-                },
-                full,
-              );
+              this.postResult(version, full, result);
               this.lastPosted = full;
               this.lastKiali = full.filter((d) => d.analyzer?.startsWith('kiali ') === true);
               if (this.fixes.loaded()) {
@@ -626,16 +600,22 @@ export class AnalysisHost {
   }
 
   /**
-   * The diagnostics as references into the last posted result, when at least half of them
-   * are the same objects (the analysis keeps a message's diagnostic while its resource is
-   * unchanged): a keystroke in a 5,000-service mesh then sends a few new diagnostics instead
-   * of copying 11,000 to the page, which reads them on its own thread.
+   * Posts the result of a run with these diagnostics: as references into the last result when
+   * it can (reuseOf), and in parts when there are many, since the page reads a message in one
+   * task and 60,000 diagnostics in one message would hold it for a second.
    */
-  /**
-   * Posts a result, its diagnostics in parts when there are many: the page reads a message in
-   * one task, and 60,000 diagnostics in one message would hold it for a second.
-   */
-  private postResult(msg: Extract<FromWorker, { type: 'result' }>, posted: readonly Diagnostic[]): void {
+  private postResult(version: number, posted: readonly Diagnostic[], result: Pick<WorkspaceResult, 'resources' | 'assumptions' | 'skipped' | 'stats'>): void {
+    const reuse = this.reuseOf(posted);
+    let msg: Extract<FromWorker, { type: 'result' }> = {
+      type: 'result',
+      version,
+      diagnostics: reuse ? [] : (posted as Diagnostic[]),
+      ...(reuse ? { reuse } : {}),
+      resourceCount: result.resources.length,
+      assumptions: result.assumptions,
+      skipped: result.skipped,
+      stats: result.stats,
+    };
     // The page would sort a large list on its thread: the order goes with it.
     if (posted.length > RESULT_PART_SIZE) msg = { ...msg, order: problemsOrder(posted) };
     const list = msg.reuse ? msg.reuse.added : msg.diagnostics;
@@ -650,6 +630,12 @@ export class AnalysisHost {
     this.post(msg.reuse ? { ...msg, reuse: { refs: msg.reuse.refs, added: rest }, parts } : { ...msg, diagnostics: rest, parts });
   }
 
+  /**
+   * The diagnostics as references into the last posted result, when at least half of them
+   * are the same objects (the analysis keeps a message's diagnostic while its resource is
+   * unchanged): a keystroke in a 5,000-service mesh then sends a few new diagnostics instead
+   * of copying 11,000 to the page, which reads them on its own thread.
+   */
   private reuseOf(list: readonly Diagnostic[]): DiagnosticsReuse | undefined {
     if (this.lastPosted.length === 0 || list.length < 64) return undefined;
     const before = new Map<Diagnostic, number>();

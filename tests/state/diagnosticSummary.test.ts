@@ -2,7 +2,8 @@
 // panel's order, which must be the order the panel's definition gives with localeCompare.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { carrySummary, compareProblems, diagnosticSummary } from '../../src/state/diagnosticSummary.ts';
+import { carrySummary, diagnosticSummary } from '../../src/state/diagnosticSummary.ts';
+import { compareProblems } from '../../src/core/document/problemsOrder.ts';
 import { LEVEL_ORDER, type Diagnostic, type Level } from '../../src/core/document/types.ts';
 
 /** The panel's order as first written: level, file (no file last), line, code. */

@@ -8,7 +8,7 @@ import { useAnalysis } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { formatBytes } from '../../state/fileKind.ts';
 import { getEngine } from '../engine.ts';
-import { rememberFileBlob } from '../../state/fileBlobs.ts';
+import { nextTask } from '../../state/blobText.ts';
 
 export async function addFileList(list: readonly File[]): Promise<void> {
   const [{ readFiles }, { addAsking }] = await Promise.all([import('./readFiles.ts'), import('./addFilesAsking.ts')]);
@@ -72,13 +72,6 @@ export async function addFileList(list: readonly File[]): Promise<void> {
   await nextTask();
   const added = await addAsking(read);
   if (added.paths.length === 0) return finish();
-  // Saving keeps the files as read (a Blob is stored by reference) until they are edited.
-  const files = useWorkspace.getState().files;
-  added.paths.forEach((path, i) => {
-    const file = read[i]?.file;
-    const rev = files.find((f) => f.path === path)?.rev;
-    if (file && rev !== undefined) rememberFileBlob(path, rev, file);
-  });
   const engine = getEngine();
   undo = () => {
     const ws = useWorkspace.getState();
@@ -98,8 +91,4 @@ export async function addFileList(list: readonly File[]): Promise<void> {
     if (s.resultVersion >= version || (s.failure !== null && s.requestedVersion >= version)) finish();
   });
   if (useAnalysis.getState().resultVersion >= version) finish();
-}
-
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }

@@ -3,6 +3,7 @@
 // free name.
 import { fileText, normalizePath, useWorkspace } from '../../state/workspace.ts';
 import type { ReadFile } from './readFiles.ts';
+import { rememberFileBlob } from '../../state/fileBlobs.ts';
 import { confirmDialog } from '../common/Dialog.tsx';
 
 function freeName(path: string, taken: Set<string>): string {
@@ -61,5 +62,11 @@ export async function addAsking(read: ReadFile[]): Promise<Added> {
     return text === undefined ? [] : [{ path: p, text }];
   });
   ws.addFiles(files);
+  // Saving keeps each file as read (a Blob is stored by reference) until it is edited.
+  const now = useWorkspace.getState().files;
+  files.forEach((f, i) => {
+    const rev = now.find((x) => x.path === paths[i])?.rev;
+    if (f.file && rev !== undefined) rememberFileBlob(paths[i] as string, rev, f.file);
+  });
   return { paths, replaced };
 }
