@@ -5,7 +5,8 @@
 // records each process's peak RSS and CPU time (user + system, every thread) from a preload
 // that reads process.resourceUsage() at exit. Checked: time per service does not grow with
 // the mesh (50,000 within 1.5x of 5,000), the 50,000-service run takes at most 3x the js-yaml
-// process, and its peak RSS is at most 8x the file. Commands run interleaved, round after
+// process, and its peak RSS is at most 8x the file; and `ztunnel-config all` (what the Data plane
+// view is built from) grows no faster per service. Commands run interleaved, round after
 // round, so a busy machine slows all of them alike; the load average is printed with them.
 // The CLI is built into the run's own directory and started as bin/mesh-workbench.js starts it
 // (bin/load-compiled.js, with V8's code cache), so an edit made while the bench runs cannot
@@ -44,6 +45,8 @@ export interface ScaleRow {
   bytes: number;
   cli: Sample;
   jsyaml: Sample;
+  /** `ztunnel-config all`: the data plane model the Data plane view shows. */
+  ztunnel: Sample;
 }
 
 export interface ScaleResult {
@@ -104,6 +107,8 @@ export async function measureScale({ sizes = SCALE_SIZES, rounds = 3 }: { sizes?
     const commands = meshes.flatMap((m) => [
       { key: `jsyaml-${m.services}`, args: [loader, m.file], ok: [0] },
       { key: `cli-${m.services}`, args: [cli, 'analyze', '-A', '-o', 'json', m.file], ok: [0, 79] },
+      // The Data plane view's model (every pod's ztunnel workload) on the same mesh.
+      { key: `ztunnel-${m.services}`, args: [cli, 'ztunnel-config', 'all', m.file], ok: [0] },
     ]);
     const samples = new Map<string, Sample[]>(commands.map((c) => [c.key, []]));
     for (const c of commands) run(c.args, c.ok, preload, usageFile); // warm the file cache and the code cache
@@ -113,6 +118,7 @@ export async function measureScale({ sizes = SCALE_SIZES, rounds = 3 }: { sizes?
       bytes: m.bytes,
       cli: medianSample(samples.get(`cli-${m.services}`)!),
       jsyaml: medianSample(samples.get(`jsyaml-${m.services}`)!),
+      ztunnel: medianSample(samples.get(`ztunnel-${m.services}`)!),
     }));
     const load: [number, number] = [loadAtStart, loadavg()[0] as number];
     return { rows, lines: formatScale(rows, rounds, load), checks: scaleChecks(rows), load };
@@ -126,13 +132,14 @@ const MB = 1024 * 1024;
 function formatScale(rows: readonly ScaleRow[], rounds: number, load: [number, number]): string[] {
   const out = [
     `\nCLI on whole-cluster dumps: analyze -A -o json, whole process (median of ${rounds} interleaved rounds; Node ${process.version}; load average ${load[0].toFixed(2)} at the start, ${load[1].toFixed(2)} at the end)\n`,
-    '  services  file      wall       cpu        wall/service  peak RSS   RSS/file  js-yaml wall  js-yaml RSS  x js-yaml',
+    '  services  file      wall       cpu        wall/service  peak RSS   RSS/file  js-yaml wall  js-yaml RSS  x js-yaml  ztunnel-config  per service',
   ];
   for (const r of rows) {
     out.push(
       `  ${r.services.toLocaleString('en-US').padStart(8)}  ${`${(r.bytes / MB).toFixed(1)} MB`.padEnd(8)}  ${`${r.cli.wallMs.toFixed(0)} ms`.padStart(8)}  ${`${r.cli.cpuMs.toFixed(0)} ms`.padStart(8)}  ` +
         `${`${((r.cli.wallMs * 1000) / r.services).toFixed(0)} µs`.padStart(12)}  ${`${(r.cli.rssBytes / MB).toFixed(0)} MB`.padStart(8)}  ${`${(r.cli.rssBytes / r.bytes).toFixed(1)}x`.padStart(8)}  ` +
-        `${`${r.jsyaml.wallMs.toFixed(0)} ms`.padStart(12)}  ${`${(r.jsyaml.rssBytes / MB).toFixed(0)} MB`.padStart(11)}  ${`${(r.cli.wallMs / r.jsyaml.wallMs).toFixed(2)}x`.padStart(9)}`,
+        `${`${r.jsyaml.wallMs.toFixed(0)} ms`.padStart(12)}  ${`${(r.jsyaml.rssBytes / MB).toFixed(0)} MB`.padStart(11)}  ${`${(r.cli.wallMs / r.jsyaml.wallMs).toFixed(2)}x`.padStart(9)}  ` +
+        `${`${r.ztunnel.wallMs.toFixed(0)} ms`.padStart(14)}  ${`${((r.ztunnel.wallMs * 1000) / r.services).toFixed(0)} µs`.padStart(11)}`,
     );
   }
   return out;
@@ -148,6 +155,7 @@ function scaleChecks(rows: readonly ScaleRow[]): ScaleResult['checks'] {
   const cpuGrowth = per(large, 'cpuMs') / per(small, 'cpuMs');
   const x = large.cli.wallMs / large.jsyaml.wallMs;
   const rss = large.cli.rssBytes / large.bytes;
+  const ztunnelGrowth = large.ztunnel.wallMs / large.services / (small.ztunnel.wallMs / small.services);
   return [
     {
       label: `CLI time per service, 50,000 services <= ${SCALE_TARGETS.perServiceGrowth}x that at 5,000`,
@@ -163,6 +171,11 @@ function scaleChecks(rows: readonly ScaleRow[]): ScaleResult['checks'] {
       label: `CLI peak RSS, 50,000 services <= ${SCALE_TARGETS.rssTimesFile}x the file`,
       pass: rss <= SCALE_TARGETS.rssTimesFile,
       detail: `${(large.cli.rssBytes / MB).toFixed(0)} MB for ${(large.bytes / MB).toFixed(1)} MB (${rss.toFixed(1)}x)`,
+    },
+    {
+      label: `ztunnel-config (the Data plane view's model) time per service, 50,000 services <= ${SCALE_TARGETS.perServiceGrowth}x that at 5,000`,
+      pass: ztunnelGrowth <= SCALE_TARGETS.perServiceGrowth,
+      detail: `${((large.ztunnel.wallMs * 1000) / large.services).toFixed(0)} µs vs ${((small.ztunnel.wallMs * 1000) / small.services).toFixed(0)} µs (${ztunnelGrowth.toFixed(2)}x)`,
     },
   ];
 }

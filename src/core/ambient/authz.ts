@@ -8,6 +8,8 @@ import { isObj, num, str, type StringMap } from '../document/read.ts';
 import type { ConfigView } from '../config/configView.ts';
 import { authorizationPolicy, peerAuthentication, type Rule } from '../config/api/security.ts';
 import { selectorMatches } from '../config/labels.ts';
+import { SelectorIndex } from '../config/selectorIndex.ts';
+import { listAt } from '../document/maps.ts';
 import { REVISION_LABEL } from '../config/wellKnown.ts';
 import { parseIpv4 } from '../config/addresses.ts';
 import { ipv6Value } from '../go/netip.ts';
@@ -389,6 +391,28 @@ export interface PolicySet {
   /** PeerAuthentication-derived Authorizations, by the PeerAuthentication's `ns/name`. */
   convertedPeerAuthns: Map<string, ZtunnelAuthorization>;
   rootNamespace: string;
+  /** selectorPolicies and peerAuthns by namespace, for workloads (built on first use). */
+  index?: PolicyIndex;
+}
+
+interface PolicyIndex {
+  selectorPolicies: SelectorIndex<string>;
+  peerAuthns: Map<string, PeerAuthn[]>;
+}
+
+/** What each workload looks up: the selector policies by label, the PeerAuthentications by namespace (a cluster has thousands of workloads). */
+function policyIndex(set: PolicySet): PolicyIndex {
+  if (set.index) return set.index;
+  const selectorPolicies = new SelectorIndex<string>();
+  for (const p of set.selectorPolicies) selectorPolicies.add(p.namespace, p.selector, p.key);
+  const peerAuthns = new Map<string, PeerAuthn[]>();
+  for (const p of set.peerAuthns) listAt(peerAuthns, p.resource.namespace).push(p);
+  set.index = { selectorPolicies, peerAuthns };
+  return set.index;
+}
+
+function peerAuthnsIn(set: PolicySet, namespace: string): readonly PeerAuthn[] {
+  return policyIndex(set).peerAuthns.get(namespace) ?? [];
 }
 
 /** Everything istiod sends to ztunnel as Authorizations, built once per mesh version. */
@@ -442,11 +466,8 @@ export interface EffectiveMtls {
 /** istiod's convertedSelectorPeerAuthentications: the PeerAuthentication-derived keys a workload lists. */
 function peerAuthnKeys(set: PolicySet, namespace: string, labels: StringMap): string[] {
   const root = set.rootNamespace;
-  const relevant = set.peerAuthns.filter(
-    (p) =>
-      (p.resource.namespace === namespace && (!p.selector || selectorMatches(p.selector, labels))) ||
-      (namespace !== root && p.resource.namespace === root && !p.selector),
-  );
+  const relevant = peerAuthnsIn(set, namespace).filter((p) => !p.selector || selectorMatches(p.selector, labels));
+  if (namespace !== root) for (const p of peerAuthnsIn(set, root)) if (!p.selector) relevant.push(p);
   let mesh: PeerAuthn | undefined;
   let nsCfg: PeerAuthn | undefined;
   let wl: PeerAuthn | undefined;
@@ -494,12 +515,9 @@ function peerAuthnKeys(set: PolicySet, namespace: string, labels: StringMap): st
 export function effectiveMtls(set: PolicySet, namespace: string, labels: StringMap): EffectiveMtls {
   const root = set.rootNamespace;
   const pick = (list: PeerAuthn[]) => oldest(list);
-  const mesh = pick(set.peerAuthns.filter((p) => p.resource.namespace === root && !p.selector));
-  const ns = namespace === root ? undefined : pick(set.peerAuthns.filter((p) => p.resource.namespace === namespace && !p.selector));
-  const wl =
-    namespace === root
-      ? undefined
-      : pick(set.peerAuthns.filter((p) => p.resource.namespace === namespace && p.selector && selectorMatches(p.selector, labels)));
+  const mesh = pick(peerAuthnsIn(set, root).filter((p) => !p.selector));
+  const ns = namespace === root ? undefined : pick(peerAuthnsIn(set, namespace).filter((p) => !p.selector));
+  const wl = namespace === root ? undefined : pick(peerAuthnsIn(set, namespace).filter((p) => p.selector && selectorMatches(p.selector, labels)));
   let out: EffectiveMtls = { mode: 'UNSET' };
   for (const p of [mesh, ns, wl]) if (p && p.mode !== 'UNSET') out = { mode: p.mode, from: `${p.resource.namespace}/${p.resource.name}` };
   return out;
@@ -507,9 +525,9 @@ export function effectiveMtls(set: PolicySet, namespace: string, labels: StringM
 
 /** The `authorization_policies` istiod lists on a workload: matching selector policies (its namespace or the root namespace), sorted, then the PeerAuthentication-derived keys. */
 export function workloadPolicyKeys(set: PolicySet, namespace: string, labels: StringMap): string[] {
-  const selected = set.selectorPolicies
-    .filter((p) => (p.namespace === namespace || p.namespace === set.rootNamespace) && selectorMatches(p.selector, labels))
-    .map((p) => p.key);
+  const index = policyIndex(set).selectorPolicies;
+  const selected = index.matching(namespace, labels);
+  if (namespace !== set.rootNamespace) for (const key of index.matching(set.rootNamespace, labels)) selected.push(key);
   selected.sort();
   return [...selected, ...peerAuthnKeys(set, namespace, labels)];
 }

@@ -10,7 +10,7 @@ import type { ConfigView } from '../config/configView.ts';
 import { serviceSpec } from '../config/api/kube.ts';
 import { serviceEntry, workloadEntry } from '../config/api/networking.ts';
 import { kubePortProtocol, parseProtocol, type IstioProtocol } from '../config/protocol.ts';
-import { selectorMatches } from '../config/labels.ts';
+import { SelectorIndex } from '../config/selectorIndex.ts';
 import { spiffeId } from '../config/identity.ts';
 import {
   ingressUseWaypoint,
@@ -302,17 +302,15 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
     seDefs.set(se, list);
   }
   const servicesByKey = new Map(defs.map((d) => [d.record.key, d.record]));
-  const byNamespace = new Map<string, ServiceDef[]>();
-  for (const d of defs) {
-    listAt(byNamespace, d.record.namespace).push(d);
-  }
+  // The services that select workloads, found from each pod's labels.
+  const selecting = new SelectorIndex<ServiceDef>();
+  for (const d of defs) if (d.selector) selecting.add(d.record.namespace, d.selector, d);
   const workloads: WorkloadRecord[] = [];
   // Pods: every non-terminal pod with an IP, enrolled or not.
   for (const pod of cluster.pods) {
     if (pod.state !== 'running') continue;
     const services = new Map<string, Array<{ servicePort: number; targetPort: number }>>();
-    for (const d of byNamespace.get(pod.namespace) ?? []) {
-      if (!d.selector || !selectorMatches(d.selector, pod.labels)) continue;
+    for (const d of selecting.matching(pod.namespace, pod.labels)) {
       const ports: Array<{ servicePort: number; targetPort: number }> = [];
       for (const p of d.record.ports) {
         let target = p.targetPort;
@@ -338,8 +336,7 @@ export function buildZtunnelState(view: ConfigView, cluster: Cluster): ZtunnelSt
     const spec = workloadEntry(we);
     const labels = Object.assign(Object.create(null) as Record<string, string>, we.labels, spec.labels);
     const services = new Map<string, Array<{ servicePort: number; targetPort: number }>>();
-    for (const d of byNamespace.get(we.namespace) ?? []) {
-      if (!d.selector || !selectorMatches(d.selector, labels)) continue;
+    for (const d of selecting.matching(we.namespace, labels)) {
       // constructServicesFromWorkloadEntry: a Service's named targetPort is looked up in the
       // WorkloadEntry's ports (missing: the port is left out); otherwise the entry's port of the
       // same name overrides the target port.

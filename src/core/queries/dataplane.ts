@@ -12,6 +12,7 @@ import { DATAPLANE_MODE_LABEL, INJECTION_LABEL, REVISION_LABEL, USE_WAYPOINT_LAB
 import { argBag, optString, QueryError, sourceLocation, type QueryState } from './common.ts';
 import type { DataPlaneArgs, DataPlaneOverview, DataPlanePod, DataPlaneTraceArgs, DataPlaneTraceResult, ZtunnelConfigResult } from './dataplaneViews.ts';
 import type { SourceLocation } from './location.ts';
+import { listAt } from '../document/maps.ts';
 
 const NAMESPACE_LABELS = [
   DATAPLANE_MODE_LABEL,
@@ -161,6 +162,9 @@ export function answerDataPlane(raw: unknown, state: QueryState): DataPlaneOverv
       ...(source ? { source } : {}),
     };
   });
+  const convertedKeys = new Set(ztunnel.policies.conversions.map((c) => `${c.resource.namespace}/${c.resource.name}`));
+  const podsByNode = new Map<string, string[]>();
+  for (const p of cluster.pods) listAt(podsByNode, p.node).push(p.key);
   const policies = [
     ...ztunnel.policies.conversions.map((c) => ({
       key: `${c.resource.namespace}/${c.resource.name}`,
@@ -171,12 +175,10 @@ export function answerDataPlane(raw: unknown, state: QueryState): DataPlaneOverv
       sent: c.authorization !== undefined,
       ...(c.excluded ? { excluded: c.excluded } : {}),
     })),
-    ...[...ztunnel.policies.byKey.entries()]
-      .filter(([k]) => !ztunnel.policies.conversions.some((c) => `${c.resource.namespace}/${c.resource.name}` === k))
-      .map(([k, p]) => ({ key: k, action: p.action, scope: p.scope, sent: true })),
+    ...[...ztunnel.policies.byKey.entries()].filter(([k]) => !convertedKeys.has(k)).map(([k, p]) => ({ key: k, action: p.action, scope: p.scope, sent: true })),
   ];
   return {
-    nodes: cluster.nodes.map((n) => ({ name: n.name, source: n.source, pods: cluster.pods.filter((p) => p.node === n.name).map((p) => p.key) })),
+    nodes: cluster.nodes.map((n) => ({ name: n.name, source: n.source, pods: podsByNode.get(n.name) ?? [] })),
     namespaces,
     pods,
     waypoints,
