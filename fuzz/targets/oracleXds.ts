@@ -726,7 +726,11 @@ const runStarted = new Date().toISOString();
 
 async function check(c: OracleXdsCase, options: CheckOptions): Promise<CheckOutcome> {
   runSeed ??= options.seed;
-  if (inputs > 0 && inputs % CHECKPOINT_EVERY === 0) writeRunCounts(true);
+  if (inputs > 0 && inputs % CHECKPOINT_EVERY === 0) {
+    writeRunCounts(true);
+    // The (minimised) inputs of new causes too: a run stopped before its end keeps them.
+    writeReportFile();
+  }
   inputs++;
   const r = await compareCase(c);
   if (r.rejected) {
@@ -806,10 +810,40 @@ function writeRunCounts(partial: boolean): void {
   writeFileSync(join(RUNS_DIR, `seed-${runSeed ?? 'none'}-${runStarted.replace(/[:.]/g, '-')}.json`), `${JSON.stringify(counts, null, 1)}\n`);
 }
 
+function causesByInputs(): Array<[string, CauseEntry]> {
+  return [...causes].sort((a, b) => b[1].inputs - a[1].inputs);
+}
+
+/** REPORT_FILE: the counts so far, and the (minimised) first input of each cause with both sides' resource. */
+function writeReportFile(): void {
+  mkdirSync(join(ROOT, 'reports', 'oracle'), { recursive: true });
+  writeFileSync(
+    REPORT_FILE,
+    JSON.stringify(
+      {
+        when: new Date().toISOString(),
+        seconds: (Date.now() - t0) / 1000,
+        inputs,
+        rejectedObjects,
+        inputsWithRejected,
+        compared,
+        comparedProxies,
+        comparedResources,
+        identical,
+        skipped: Object.fromEntries(skipped),
+        normalisations: [...normalisations.values()],
+        causes: Object.fromEntries(causesByInputs()),
+      },
+      null,
+      1,
+    ),
+  );
+}
+
 function report(): TargetReport {
   writeRunCounts(false);
   const seconds = (Date.now() - t0) / 1000;
-  const list = [...causes].sort((a, b) => b[1].inputs - a[1].inputs);
+  const list = causesByInputs();
   const unknown = list.filter(([, e]) => !e.known);
   const differInputs = compared - identical;
   const lines = [
@@ -821,28 +855,7 @@ function report(): TargetReport {
       .map(([w, n]) => `  skipped: ${n}  ${w}`),
     ...list.map(([c, e]) => `  ${e.known ? 'known' : 'differ'}: ${e.inputs} inputs, ${e.count} resources  ${c}`),
   ];
-  mkdirSync(join(ROOT, 'reports', 'oracle'), { recursive: true });
-  writeFileSync(
-    REPORT_FILE,
-    JSON.stringify(
-      {
-        when: new Date().toISOString(),
-        seconds,
-        inputs,
-        rejectedObjects,
-        inputsWithRejected,
-        compared,
-        comparedProxies,
-        comparedResources,
-        identical,
-        skipped: Object.fromEntries(skipped),
-        normalisations: [...normalisations.values()],
-        causes: Object.fromEntries(list.map(([c, e]) => [c, e])),
-      },
-      null,
-      1,
-    ),
-  );
+  writeReportFile();
   lines.push(`counts, and the (minimised) first input of each cause with both sides' resource: ${REPORT_FILE}`);
   server?.close();
   const failure =
