@@ -17,6 +17,8 @@ export async function dropFileFromDisk(page: Page, path: string): Promise<void> 
     const file = input.files?.[0];
     input.remove();
     if (!file) throw new Error('no file to drop');
+    // When the drop happens (page time): what came before it is the harness filling the input.
+    (window as unknown as { __dropAt?: number }).__dropAt = performance.now();
     const data = new DataTransfer();
     data.items.add(file);
     for (const type of ['dragenter', 'dragover', 'drop']) {
