@@ -167,7 +167,7 @@ describe('self-signed CA (istio-ca-secret)', () => {
   const caSecret = async (ca: Issued) =>
     secret('istio-ca-secret', { 'ca-cert.pem': pem(ca), 'ca-key.pem': await keyPem(ca.keys) }, { type: 'istio.io/ca-root' });
 
-  it('loads, and is rotated once less than 20% of its life is left', async () => {
+  it('loads, and is rotated once 20% or less of its life is left', async () => {
     const young = await root({ notBefore: new Date(NOW.getTime() - 50 * DAY), notAfter: new Date(NOW.getTime() + 50 * DAY) });
     const s = only(await yaml(await caSecret(young)), 'self-signed-ca');
     expect(s.verdict).toEqual({ ok: true, text: 'istiod would load this self-signed CA' });

@@ -47,6 +47,24 @@ export async function checkPluginCa(
   const missing = Object.entries(present)
     .filter(([, p]) => !p)
     .map(([k]) => k);
+  // None of the four files: istiod's checkCABundleCompleteness finds no bundle at all (bundleExists
+  // false), so it is no error; istiod starts its self-signed CA (istio-ca-secret) instead.
+  if (missing.length === Object.keys(present).length) {
+    steps.push({
+      name: 'completeness',
+      status: 'info',
+      detail: 'none of the signing key, signing cert, root cert or cert chain present: no plug-in CA bundle',
+      source: 'pilot/pkg/bootstrap/istio_ca.go:501',
+    });
+    run.scenario({
+      kind: 'plugin-ca',
+      ...obj,
+      verdict: { ok: true, text: 'not a plug-in CA: with none of its files present, istiod starts its self-signed CA (istio-ca-secret)' },
+      steps,
+      chains: [],
+    });
+    return;
+  }
   if (missing.length > 0) {
     const error = 'failed to create an istiod CA: incomplete signing CA bundle detected';
     steps.push({
@@ -206,10 +224,11 @@ export async function checkSelfSignedCa(run: Inspection, obj: ScenarioHeader, va
     const life = r.leaf.notAfter.getTime() - r.leaf.notBefore.getTime();
     steps.push({
       name: 'rotation',
-      status: left < life * 0.2 ? 'warn' : 'info',
+      // certutil.GetWaitTime: rotation is skipped only while NotAfter - now - 20% of the lifetime is > 0.
+      status: left <= life * 0.2 ? 'warn' : 'info',
       detail:
-        left < life * 0.2
-          ? 'less than 20% of its lifetime left: istiod rotates it (same key) at the next hourly check'
+        left <= life * 0.2
+          ? '20% or less of its lifetime left: istiod rotates it (same key) at the next hourly check'
           : `istiod rotates it when 20% of its lifetime is left (${humanSpan(left - life * 0.2)})`,
       source: 'security/pkg/pki/ca/selfsignedcarootcertrotator.go',
     });
