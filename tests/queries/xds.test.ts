@@ -52,6 +52,10 @@ describe('xds queries', () => {
     const some = answerQuery('proxies', { origins: [`Pod bookinfo/${productpage.name}`, 'Deployment bookinfo/extra', 'Deployment bookinfo/none'] }, s).items;
     expect(some.map((p) => p.id).sort()).toEqual([productpage.id, derived[0]!.id].sort());
     expect(answerQuery('proxies', { origins: [] }, s).items).toEqual([]);
+    // Each proxy names the origin it answers for (the page maps Problems rows to proxies by it).
+    expect(productpage.origin).toBe(`Pod bookinfo/${productpage.name}`);
+    expect(derived[0]!.origin).toBe('Deployment bookinfo/extra');
+    expect(some.map((p) => p.origin).sort()).toEqual([`Pod bookinfo/${productpage.name}`, 'Deployment bookinfo/extra'].sort());
   });
 
   it('pages the proxies for a picker: a search on the id, a limit, and the picked one first', async () => {

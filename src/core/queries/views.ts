@@ -197,6 +197,11 @@ export interface ProxySummary {
   derived: boolean;
   /** What it is derived from, as `Kind namespace/name`. */
   derivedFrom?: string;
+  /**
+   * The resource whose findings this proxy's config shows, as a finding's origin (`Kind
+   * namespace/name`): its own Pod from the files, or what a derived pod was derived from.
+   */
+  origin?: string;
   source?: SourceLocation;
 }
 

@@ -15,6 +15,17 @@ import { argBag, optOneOf, optString, QueryError, sourceLocation, type QueryStat
 import { parseResourceKey } from './resource.ts';
 import type { ProxiesResult, ProxyConfigResult, ProxySecretInfo, ProxySummary, ResolvedProvenance, SimulateResult } from './views.ts';
 
+/**
+ * The resource whose findings a proxy's config shows, as a finding's origin (`Kind ns/name`):
+ * a pod from the files is its own; a derived pod stands for what it was derived from (a
+ * controller, or a Gateway istiod deploys).
+ */
+function proxyOrigin(p: ProxyRef): string | undefined {
+  if (p.pod.synthetic !== 'derived') return `Pod ${p.pod.namespace}/${p.pod.name}`;
+  const from = p.pod.derivedFrom;
+  return from ? `${from.kind} ${from.namespace}/${from.name}` : undefined;
+}
+
 function summary(p: ProxyRef, state: QueryState): ProxySummary {
   const out: ProxySummary = {
     id: p.id,
@@ -26,6 +37,8 @@ function summary(p: ProxyRef, state: QueryState): ProxySummary {
   };
   const from = p.pod.derivedFrom;
   if (out.derived && from) out.derivedFrom = `${from.kind} ${from.namespace}/${from.name}`;
+  const origin = proxyOrigin(p);
+  if (origin !== undefined) out.origin = origin;
   const src = sourceLocation(p.pod, state);
   if (src) out.source = src;
   return out;
@@ -62,9 +75,7 @@ export function answerProxies(raw: unknown, state: QueryState): ProxiesResult {
   const found = new Set<string>();
   const items: ProxySummary[] = [];
   for (const p of all) {
-    const derived = p.pod.synthetic === 'derived';
-    const from = p.pod.derivedFrom;
-    const origin = derived ? (from ? `${from.kind} ${from.namespace}/${from.name}` : undefined) : `Pod ${p.pod.namespace}/${p.pod.name}`;
+    const origin = proxyOrigin(p);
     if (origin === undefined || !wanted.has(origin) || found.has(origin)) continue;
     found.add(origin);
     items.push(summary(p, state));

@@ -126,17 +126,12 @@ export function openDiagnostic(d: Diagnostic): void {
 
 /**
  * The proxy whose Envoy config shows a finding's resource, by the finding's origin (istioctl's
- * `Kind namespace/name`): a pod is its own proxy; a Deployment, StatefulSet, DaemonSet, Job…
- * or a Kubernetes Gateway istiod deploys is the proxy of its first pod. Resources that only
- * configure proxies (VirtualServices, Istio Gateways…) have none of their own.
+ * `Kind namespace/name`, the worker's `origin` of each proxy): a controller's first pod.
+ * Resources that only configure proxies (VirtualServices, Istio Gateways…) have none of their own.
  */
 function proxiesByOrigin(items: readonly ProxySummary[]): Map<string, ProxySummary> {
   const out = new Map<string, ProxySummary>();
-  for (const p of items) {
-    const own = `Pod ${p.namespace}/${p.name}`;
-    if (!p.derived && !out.has(own)) out.set(own, p);
-    if (p.derivedFrom && !out.has(p.derivedFrom)) out.set(p.derivedFrom, p);
-  }
+  for (const p of items) if (p.origin !== undefined && !out.has(p.origin)) out.set(p.origin, p);
   return out;
 }
 
