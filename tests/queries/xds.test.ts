@@ -89,6 +89,20 @@ describe('xds queries', () => {
     expect(answerQuery('proxies', { at: { file: 'nowhere.yaml', line: src.line } }, s).items).toEqual([]);
   });
 
+  it('tells the items of a List apart at a file line (pods.yaml is one List, as kubectl get -o yaml writes it)', async () => {
+    const s = await analyzed();
+    const sidecars = answerQuery('proxies', {}, s).items.filter((p) => p.type === 'sidecar');
+    expect(sidecars.length).toBe(6);
+    for (const p of sidecars) {
+      const src = p.source!;
+      expect(src.file).toBe('pods.yaml');
+      expect(answerQuery('proxies', { at: { file: 'pods.yaml', line: src.startLine } }, s).items.map((x) => x.id)).toEqual([p.id]);
+      expect(answerQuery('proxies', { at: { file: 'pods.yaml', line: src.endLine } }, s).items.map((x) => x.id)).toEqual([p.id]);
+    }
+    // The List's own lines (its comment and header) are no pod's.
+    expect(answerQuery('proxies', { at: { file: 'pods.yaml', line: 3 } }, s).items).toEqual([]);
+  });
+
   it('gives the config dump with the reviews route traced to the VirtualService line', async () => {
     const s = await analyzed();
     const r = answerQuery('proxyConfig', { proxy: PRODUCTPAGE(s) }, s);

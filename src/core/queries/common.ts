@@ -88,6 +88,17 @@ function documentEndLine(doc: SourceDocument): number {
 }
 
 /** Where a resource is written, from its source and the document that holds it. */
+/**
+ * Whether the document `r` comes from spans `line` of `file`: what sourceLocation's lines can
+ * hold, found without locating a List's item (a cluster's dump is one List of 100,000).
+ */
+export function documentHoldsLine(r: Resource, state: QueryState, file: string, line: number): boolean {
+  const s = r.source;
+  if (!s || s.file !== file) return false;
+  const doc = state.document(s.file, s.docIndex);
+  return doc ? doc.startLine <= line && line <= documentEndLine(doc) : s.line === line;
+}
+
 export function sourceLocation(r: Resource, state: QueryState): SourceLocation | undefined {
   const s = r.source;
   if (!s) return undefined;

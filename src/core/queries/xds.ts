@@ -11,7 +11,7 @@ import type { ProvenanceTable } from '../xds/provenance.ts';
 import { kindById } from '../document/kinds.ts';
 import { locateInDocument, parseFieldPath } from '../document/locate.ts';
 import type { ConfigView } from '../config/configView.ts';
-import { argBag, optOneOf, optString, QueryError, sourceLocation, type QueryState } from './common.ts';
+import { argBag, documentHoldsLine, optOneOf, optString, QueryError, sourceLocation, type QueryState } from './common.ts';
 import { parseResourceKey } from './resource.ts';
 import type { ProxiesResult, ProxyConfigResult, ProxySecretInfo, ProxySummary, ResolvedProvenance, SimulateResult } from './views.ts';
 
@@ -52,7 +52,12 @@ export function answerProxies(raw: unknown, state: QueryState): ProxiesResult {
   if (typeof at === 'object' && at !== null && typeof (at as { file?: unknown }).file === 'string' && typeof (at as { line?: unknown }).line === 'number') {
     // The proxies that run from the document at a file line (the editor's cursor).
     const { file, line } = at as { file: string; line: number };
-    const items = all.map((p) => summary(p, state)).filter((p) => p.source?.file === file && p.source.startLine <= line && line <= p.source.endLine);
+    // Only the proxies from the document at that line are located to their lines (a cluster's
+    // dump is one List of 100,000).
+    const items = all
+      .filter((p) => documentHoldsLine(p.pod, state, file, line))
+      .map((p) => summary(p, state))
+      .filter((p) => p.source?.file === file && p.source.startLine <= line && line <= p.source.endLine);
     return { items, total: all.length, matching: items.length };
   }
   if (!Array.isArray(origins)) {
