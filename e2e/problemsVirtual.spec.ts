@@ -132,3 +132,26 @@ test('a filter on the long list starts it again from the top', async ({ page }) 
   await expect(page.getByTestId('problem-row')).toHaveCount(111);
   await expect(page.getByTestId('problems-table')).not.toHaveAttribute('aria-rowcount');
 });
+
+test('scrolled with no row chosen, the long list is entered at the first row in view, not above it', async ({ page }) => {
+  await openManyProblems(page);
+  await editorReady(page);
+  await problemRow(page, 0).hover();
+  await page.mouse.wheel(0, 500 * 28);
+  await expect(problemRow(page, 0)).toHaveCount(0);
+  await page.getByTestId('editor').click({ position: { x: 200, y: 10 } });
+  await page.keyboard.press('F6');
+  const focused = page.locator('[data-testid="problem-row"]:focus');
+  await expect(focused).toBeInViewport();
+  const at = Number(await focused.getAttribute('aria-rowindex'));
+  expect(at).toBeGreaterThan(100);
+  // The first row in view: the row at the top edge below the sticky header, where the one
+  // before it (rendered, above the view) is under the header or scrolled out.
+  const header = (await page.getByTestId('problems-table').locator('thead th').first().boundingBox())!;
+  const row = (await focused.boundingBox())!;
+  const before = (await page.locator(`tr.problem-row[aria-rowindex="${at - 1}"]`).boundingBox())!;
+  const headerBottom = header.y + header.height;
+  expect(row.y + row.height).toBeGreaterThan(headerBottom);
+  expect(row.y).toBeLessThanOrEqual(headerBottom + 1);
+  expect(before.y + before.height).toBeLessThanOrEqual(headerBottom + 1);
+});

@@ -2,8 +2,17 @@
 // after a menu, the palette or an action. Panes are the elements with `data-pane`, in DOM
 // order; a pane remembers the last element focused in it.
 
-const TABBABLE =
-  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+/** What Tab stops at: a control (or a link) not taken out of the order with tabindex -1 (roving lists do that). */
+const TABBABLE = [
+  'a[href]',
+  'button:not([disabled])',
+  'input:not([disabled]):not([type="hidden"])',
+  'select:not([disabled])',
+  'textarea:not([disabled])',
+  '[tabindex]',
+]
+  .map((s) => `${s}:not([tabindex="-1"])`)
+  .join(', ');
 
 let editorFocus: (() => boolean) | undefined;
 const lastInPane = new WeakMap<Element, HTMLElement>();

@@ -1,7 +1,7 @@
 // Roving tabindex for lists, tab strips and menus: the list is one Tab stop (its current
 // item), the arrow keys move between items, Home and End go to the ends. With `inner`, the
 // controls inside an item (buttons, links) are Tab stops only in the current item.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 
 export interface RovingOptions {
   /** Selector of the items, relative to the container. */
@@ -16,6 +16,12 @@ export interface RovingOptions {
    * item (and the one before it) are touched when the current item changes.
    */
   lazy?: boolean;
+  /**
+   * With `lazy`: the Tab stop while the user has chosen no item (by focusing or moving to one),
+   * instead of the first item. A windowed list renders rows above its view; its Tab stop
+   * should be the first row in view. Asked again whenever the items change.
+   */
+  initial?: (items: HTMLElement[]) => HTMLElement | undefined;
 }
 
 const INNER = 'a[href], button, input, select, textarea';
@@ -36,9 +42,14 @@ function initialItem(items: HTMLElement[]): HTMLElement | undefined {
 export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void {
   const [root, setRoot] = useState<HTMLElement | null>(null);
   const { items: selector, orientation = 'vertical', activateOnMove = false, inner = false, lazy = false } = opts;
+  // The latest `initial` (a new function each render must not restart the effect).
+  const initial = useRef(opts.initial);
+  initial.current = opts.initial;
   useEffect(() => {
     if (!root) return;
     let current: HTMLElement | null = null;
+    /** The current item is one the user focused or moved to (else it is a default). */
+    let chosen = false;
     let applied: HTMLElement | null = null;
     let queued = false;
     const list = () => [...root.querySelectorAll<HTMLElement>(selector)];
@@ -49,7 +60,11 @@ export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void
     const normalize = () => {
       queued = false;
       if (lazy) {
-        if (!current?.isConnected || !root.contains(current)) current = initialItem(list()) ?? null;
+        if (!current?.isConnected || !root.contains(current)) chosen = false;
+        if (!chosen) {
+          const items = list();
+          current = initial.current?.(items) ?? initialItem(items) ?? null;
+        }
         if (applied && applied !== current && applied.isConnected) setStop(applied, false);
         // The current item's controls may have changed (a Fix button arriving later).
         if (current) setStop(current, true);
@@ -77,6 +92,7 @@ export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void
     };
     const onFocusIn = (e: FocusEvent) => {
       const it = itemOf(e.target);
+      if (it) chosen = true;
       if (it && it !== current) {
         current = it;
         normalize();
@@ -100,6 +116,7 @@ export function useRoving(opts: RovingOptions): (el: HTMLElement | null) => void
       e.stopPropagation();
       if (!to) return;
       current = to;
+      chosen = true;
       normalize();
       to.focus();
       to.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });

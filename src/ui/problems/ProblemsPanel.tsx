@@ -153,10 +153,22 @@ export function ProblemsPanel() {
   const codes = summary.codes;
   // Filtering keeps the summary's order: the list is sorted once per result.
   const rows = useMemo(() => filterDiagnostics(summary.sorted, { ...filters, text: deferredText }), [summary, filters, deferredText]);
-  // One Tab stop for the list (its current row); arrows, Home and End move between rows.
-  const body = useRoving({ items: 'tr.problem-row', inner: true, lazy: true });
   const windowed = rows.length > WINDOWED_ABOVE;
   const scrollBox = useRef<HTMLDivElement>(null);
+  // One Tab stop for the list (its current row); arrows, Home and End move between rows. Until
+  // the user picks a row, a windowed list's stop is the first row in view, not the first of
+  // the rows rendered above it.
+  const body = useRoving({
+    items: 'tr.problem-row',
+    inner: true,
+    lazy: true,
+    initial: (items) => {
+      const el = scrollBox.current;
+      if (!windowed || !el) return undefined;
+      const firstInView = Math.floor(rowViewport(el).scrollTop / ROW_HEIGHT);
+      return items.find((i) => Number(i.getAttribute('aria-rowindex')) - 2 >= firstInView);
+    },
+  });
   const { win, measure, reveal } = useRowWindow(scrollBox, rows.length, windowed);
   const linked = useShareView((s) => s.linked);
   const wasWindowed = useRef(false);
