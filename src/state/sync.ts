@@ -10,8 +10,11 @@ import { fileText, textStamp, useWorkspace } from './workspace.ts';
 import { onTextEdited, type TextEdited } from './texts.ts';
 import { toAnalysisSettings, useAnalysis } from './analysis.ts';
 import { carrySummary, rememberProblemsOrder } from './diagnosticSummary.ts';
+import { nextTask } from './blobText.ts';
 
 export const SYNC_DEBOUNCE_MS = 60;
+/** Results of this many diagnostics are shown in a task after the one that received them. */
+export const RENDER_IN_OWN_TASK = 10_000;
 
 export interface SyncChanges {
   changed: WorkspaceFile[];
@@ -139,7 +142,32 @@ export function startSync(target: SyncTarget, fileLimit?: FileLimit): SyncEngine
     flush();
   }
 
+  /**
+   * Messages that came while a large result waits for its own task (null when none does): the
+   * worker's message (read on the page's thread) and the render of tens of thousands of
+   * findings would otherwise make one long task, and a click landing in it waits.
+   */
+  let waiting: FromWorker[] | null = null;
+
   function onMessage(msg: FromWorker): void {
+    if (waiting) {
+      waiting.push(msg);
+      return;
+    }
+    if (msg.type === 'result' && msg.diagnostics.length >= RENDER_IN_OWN_TASK) {
+      const queue: FromWorker[] = [];
+      waiting = queue;
+      void nextTask().then(() => {
+        waiting = null;
+        apply(msg);
+        for (const m of queue) onMessage(m);
+      });
+      return;
+    }
+    apply(msg);
+  }
+
+  function apply(msg: FromWorker): void {
     if (msg.type === 'resync') {
       // The worker's copy went out of step with ours: send every file whole.
       resendAll();

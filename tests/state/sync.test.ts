@@ -2,7 +2,8 @@
 // files held by a model, a full resend after a crash or a resync request, and text stamps
 // for quick fixes, all without building a model's whole text per keystroke.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startSync, SYNC_DEBOUNCE_MS, type SyncChanges, type SyncEngine } from '../../src/state/sync.ts';
+import { RENDER_IN_OWN_TASK, startSync, SYNC_DEBOUNCE_MS, type SyncChanges, type SyncEngine } from '../../src/state/sync.ts';
+import { nextTask } from '../../src/state/blobText.ts';
 import { fileText, textStamp, useWorkspace } from '../../src/state/workspace.ts';
 import { emitTextEdited, registerTextModel, unregisterTextModel, type TextModelLike } from '../../src/state/texts.ts';
 import { useAnalysis } from '../../src/state/analysis.ts';
@@ -190,5 +191,37 @@ describe('sync engine', () => {
       stats: { files: 0, documents: 0, resources: 0, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 },
     });
     expect(useAnalysis.getState().diagnostics.some((d) => d.message === 'stale')).toBe(false);
+  });
+});
+
+describe('a large result', () => {
+  it('is shown in a task after the one that received it, and what came after it waits its turn', async () => {
+    const v = sent[sent.length - 1]!.version;
+    const diagnostics = Array.from({ length: RENDER_IN_OWN_TASK }, (_, i) => ({
+      level: 'Error' as const,
+      code: 'IST0101',
+      message: `m${i}`,
+      file: 'a.yaml',
+      line: i + 1,
+      source: 'analyzer' as const,
+    }));
+    engine.onMessage({
+      type: 'result',
+      version: v,
+      diagnostics,
+      resourceCount: 0,
+      assumptions: [],
+      skipped: [],
+      stats: { files: 2, documents: 2, resources: 0, parseMs: 0, analyzeMs: 0, reparsedDocuments: 0 },
+    });
+    // Quick fixes for that result arrive before it is shown: they must not be dropped.
+    engine.onMessage({ type: 'fixes', version: v, fixes: [[3, [{ title: 'a fix', edits: [] } as never]]] });
+    expect(useAnalysis.getState().resultVersion).not.toBe(v);
+    await nextTask();
+    await nextTask();
+    const state = useAnalysis.getState();
+    expect(state.resultVersion).toBe(v);
+    expect(state.diagnostics).toHaveLength(RENDER_IN_OWN_TASK);
+    expect(state.diagnostics[3]?.fixes).toEqual([{ title: 'a fix', edits: [] }]);
   });
 });
