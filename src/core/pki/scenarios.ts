@@ -84,7 +84,8 @@ export async function checkPluginCa(
     source: 'pilot/pkg/bootstrap/istio_ca.go:501',
   });
   // A certificate a share link removed cannot be checked: say so rather than report the marker as broken.
-  const certsRedacted = [values.cert, values.root, values.crl, ...values.chain].filter((v): v is Value => isRedactedInLink(v));
+  // Each file once: in the kubernetes.io/tls layout tls.crt and ca.crt are chain files too.
+  const certsRedacted = [...new Set([values.cert, values.root, values.crl, ...values.chain])].filter((v): v is Value => isRedactedInLink(v));
   if (certsRedacted.length > 0) {
     steps.push({ name: 'Verify', status: 'skipped', detail: `not checked: ${certsRedacted.map(redactedWhat).join('; ')}` });
     if (isRedactedInLink(values.key)) run.redactedKey(values.key!);
@@ -561,7 +562,9 @@ function certificateNameCovers(pattern: string, host: string): boolean {
 function hostsStep(leaf: Certificate, u: CredentialUser, s: GatewayServerContext): CheckStep {
   const hosts = s.hosts.map((h) => (h.includes('/') ? h.slice(h.indexOf('/') + 1) : h));
   const dns = leaf.facts.subjectAltName.dns;
-  const uncovered = hosts.filter((h) => h !== '*' && !dns.some((d) => certificateNameCovers(d, h.startsWith('*.') ? `x${h.slice(1)}` : h)));
+  // A wildcard host stands for every name one label below it: only the same wildcard covers it
+  // (certificateNameCovers compares `*.a` to `*.a` as equal names), no one name below it does.
+  const uncovered = hosts.filter((h) => h !== '*' && !dns.some((d) => certificateNameCovers(d, h)));
   const name = `hosts of ${u.kind} ${u.namespace}/${u.name} server ${s.index}`;
   if (hosts.length === 0) return { name, status: 'info', detail: 'the server lists no hosts' };
   return uncovered.length === 0
