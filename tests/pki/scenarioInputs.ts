@@ -5,7 +5,8 @@ import { expect } from 'vitest';
 import { inspect, type CredentialUser } from '../../src/core/pki/inspect.ts';
 import type { CertsReport, ScenarioView } from '../../src/core/pki/report.ts';
 import type { CheckStep } from '../../src/core/pki/istio.ts';
-import { NOW, type Issued } from './pkiBuilder.ts';
+import { NOW, intermediate, root, type Issued } from './pkiBuilder.ts';
+import { keyPem } from './istioFixtures.ts';
 
 export const b64 = (s: string): string => Buffer.from(s).toString('base64');
 
@@ -95,4 +96,14 @@ export function gatewayUser(servers: Array<{ hosts: string[]; credentialName: st
     secretNamespace,
     servers: servers.map((s, index) => ({ index, mode: 'SIMPLE', ...s })),
   };
+}
+
+/** A PEM file's bytes as text. */
+export const text = (b: Uint8Array) => new TextDecoder().decode(b);
+
+/** A plug-in CA: a root, the signing CA it issued, and the signing CA's key as PEM. */
+export async function pluginCa() {
+  const r0 = await root({ subject: 'CN=Mesh Root' });
+  const signing = await intermediate(r0, 'CN=Signing CA');
+  return { r0, signing, key: await keyPem(signing.keys) };
 }

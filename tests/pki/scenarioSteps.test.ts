@@ -27,21 +27,15 @@ import {
   gatewayUser,
   names,
   only,
+  pluginCa,
   roles,
   scenarios,
   secret,
   states,
   step,
+  text,
   yaml,
 } from './scenarioInputs.ts';
-
-const text = (b: Uint8Array) => new TextDecoder().decode(b);
-
-async function pluginCa() {
-  const r0 = await root({ subject: 'CN=Mesh Root' });
-  const signing = await intermediate(r0, 'CN=Signing CA');
-  return { r0, signing, key: await keyPem(signing.keys) };
-}
 
 describe('plug-in CA: completeness (checkCABundleCompleteness)', () => {
   it('some files but not all: istiod refuses to start its CA, naming each missing file in its order', async () => {

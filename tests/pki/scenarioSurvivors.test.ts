@@ -26,26 +26,21 @@ import {
   gatewayUser,
   names,
   only,
+  pluginCa,
   roles,
   scenarios,
   secret,
   states,
   step,
+  text,
   yaml,
 } from './scenarioInputs.ts';
 import type { CertsReport } from '../../src/core/pki/report.ts';
 
-const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const HOUR = 3600000;
 /** Every chain id a scenario lists names a chain of the report. */
 const chainIdsResolve = (r: CertsReport) => r.scenarios.every((s) => s.chains.every((id) => r.chains.some((c) => c.id === id)));
 const objectKinds = (r: CertsReport) => r.scenarios.filter((s) => s.object).map((s) => s.kind);
-
-async function pluginCa() {
-  const r0 = await root({ subject: 'CN=Mesh Root' });
-  const signing = await intermediate(r0, 'CN=Signing CA');
-  return { r0, signing, key: await keyPem(signing.keys) };
-}
 
 describe('plug-in CA', () => {
   it('no file at all: an info step citing checkCABundleCompleteness, no chain', async () => {

@@ -391,8 +391,6 @@ export interface PolicySet {
   /** PeerAuthentication-derived Authorizations, by the PeerAuthentication's `ns/name`. */
   convertedPeerAuthns: Map<string, ZtunnelAuthorization>;
   rootNamespace: string;
-  /** selectorPolicies and peerAuthns by namespace, for workloads (built on first use). */
-  index?: PolicyIndex;
 }
 
 interface PolicyIndex {
@@ -402,14 +400,19 @@ interface PolicyIndex {
 
 /** What each workload looks up: the selector policies by label, the PeerAuthentications by namespace (a cluster has thousands of workloads). */
 function policyIndex(set: PolicySet): PolicyIndex {
-  if (set.index) return set.index;
+  const known = POLICY_INDEXES.get(set);
+  if (known) return known;
   const selectorPolicies = new SelectorIndex<string>();
   for (const p of set.selectorPolicies) selectorPolicies.add(p.namespace, p.selector, p.key);
   const peerAuthns = new Map<string, PeerAuthn[]>();
   for (const p of set.peerAuthns) listAt(peerAuthns, p.resource.namespace).push(p);
-  set.index = { selectorPolicies, peerAuthns };
-  return set.index;
+  const index = { selectorPolicies, peerAuthns };
+  POLICY_INDEXES.set(set, index);
+  return index;
 }
+
+/** policyIndex per policy set, built on first use. */
+const POLICY_INDEXES = new WeakMap<PolicySet, PolicyIndex>();
 
 function peerAuthnsIn(set: PolicySet, namespace: string): readonly PeerAuthn[] {
   return policyIndex(set).peerAuthns.get(namespace) ?? [];
