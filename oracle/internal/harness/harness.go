@@ -669,6 +669,7 @@ func Load(f *Failer, files []InputFile, meshText string) *Workspace {
 		Configs:           configs,
 		KubernetesObjects: kube,
 		MeshConfig:        m,
+		KubeClientBuilder: fakeKubeClient,
 	})
 	return &Workspace{S: s, Mesh: m, Pods: pods, Kube: kube, Objects: objs, Rejected: rejected}
 }
