@@ -43,6 +43,7 @@ for (const f of files) {
  */
 const CORE_LAYERS: Record<string, number> = {
   go: 0,
+  nextTask: 0,
   document: 1,
   pki: 2,
   config: 3,
@@ -73,6 +74,7 @@ function coreLayer(file: string): string {
  * anywhere.
  */
 const PAGE_CORE_VALUES = new Set([
+  'nextTask.ts',
   'analysis/fixes/apply.ts',
   'analysis/fixes/suppression.ts',
   'analysis/messages.ts',

@@ -4,6 +4,7 @@
 // whole string in one task, so texts are encoded in small pieces across tasks here, and read
 // back the same way.
 import { FileDecoder } from '../core/document/encoding.ts';
+import { nextTask } from '../core/nextTask.ts';
 
 /** Characters encoded at a time: at most 768 KiB of UTF-8. */
 const SLICE_CHARS = 256 * 1024;
@@ -15,29 +16,6 @@ const TASK_MS = 12;
 /** A text handed over in pieces: `read()` gives the next piece, null after the last (Monaco's ITextSnapshot). */
 export interface TextPieces {
   read(): string | null;
-}
-
-let channel: MessageChannel | null = null;
-const waiting: Array<() => void> = [];
-
-/**
- * Resolves in a new task, so input and rendering can run in between. A message rather than a
- * timer: timers are clamped after a few nested calls and throttled in hidden tabs, where a
- * save started on `visibilitychange` still has to finish.
- */
-export function nextTask(): Promise<void> {
-  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
-  if (!channel) {
-    channel = new MessageChannel();
-    channel.port1.onmessage = () => waiting.shift()?.();
-    // Node (tests): the port must not keep the process alive.
-    (channel.port1 as MessagePort & { unref?: () => void }).unref?.();
-  }
-  const port = channel.port2;
-  return new Promise((resolve) => {
-    waiting.push(resolve);
-    port.postMessage(null);
-  });
 }
 
 function onePiece(text: string): TextPieces {

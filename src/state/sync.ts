@@ -10,7 +10,7 @@ import { fileText, textStamp, useWorkspace } from './workspace.ts';
 import { onTextEdited, type TextEdited } from './texts.ts';
 import { toAnalysisSettings, useAnalysis } from './analysis.ts';
 import { carrySummary, rememberProblemsOrder } from './diagnosticSummary.ts';
-import { nextTask } from './blobText.ts';
+import { nextTask } from '../core/nextTask.ts';
 
 export const SYNC_DEBOUNCE_MS = 60;
 /** Results of this many diagnostics are shown in a task after the one that received them. */

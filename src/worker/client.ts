@@ -5,7 +5,7 @@ import type { AnalysisSettings } from '../core/analysis/settings.ts';
 import type { FileLimit } from '../core/document/inputLimits.ts';
 import type { QueryArgs, QueryResult, QueryView } from '../core/queries/views.ts';
 import type { DiagnosticsReuse, FileEdits, FromWorker, PiecedFile, QueryRequest, ToWorker } from './protocol.ts';
-import { nextTask } from '../state/blobText.ts';
+import { nextTask } from '../core/nextTask.ts';
 import type { Diagnostic } from '../core/document/types.ts';
 
 export interface AnalysisClientOptions {

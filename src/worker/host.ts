@@ -19,6 +19,7 @@
 //   the analysis then runs again (from its caches) with it. Each run posts istioctl's findings
 //   first (with the last Kiali findings kept in place) and the pack's after them, as a second
 //   result of the same version: typing never waits for the pack.
+import { nextTask } from '../core/nextTask.ts';
 import { WorkspaceAnalyzer, type WorkspaceResult } from '../core/workspace.ts';
 import type { ModelOptions } from '../core/document/workspaceModel.ts';
 import { problemsOrder } from '../core/document/problemsOrder.ts';
@@ -78,22 +79,6 @@ interface QueuedQuery {
   args: unknown;
   /** The page holds its last answer to this view and args. */
   known: boolean;
-}
-
-/**
- * Lets the worker's event loop run (so a newer edit or a cancel can arrive) without the 4 ms
- * that nested zero-delay timers cost: a run yields every 8 ms, a few times per keystroke.
- */
-function yieldToEventLoop(): Promise<void> {
-  if (typeof MessageChannel !== 'function') return new Promise((r) => setTimeout(r, 0));
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
 }
 
 /** How many recent answers the worker remembers to tell the page "unchanged". */
@@ -361,7 +346,7 @@ export class AnalysisHost {
     for (const step of this.analyzer.updateSteps(changed, removed)) {
       this.progress(version, { step: 'parse', done: step.done, total: step.total });
       if (performance.now() - lastYield < every) continue;
-      await yieldToEventLoop();
+      await nextTask();
       lastYield = performance.now();
       if (this.latestVersion !== version || this.cancelRequested) return false;
     }
@@ -416,7 +401,7 @@ export class AnalysisHost {
             deferKiali: withKiali,
             canceled: () => this.latestVersion !== version || this.cancelRequested,
             yieldEveryMs: this.options.yieldEveryMs ?? 8,
-            yieldToEventLoop,
+            yieldToEventLoop: nextTask,
             prepare: (resources) => this.prepareLibs(resources),
             progress: (step) => this.progress(version, step),
           });

@@ -3,7 +3,7 @@
 // for quick fixes, all without building a model's whole text per keystroke.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { RENDER_IN_OWN_TASK, startSync, SYNC_DEBOUNCE_MS, type SyncChanges, type SyncEngine } from '../../src/state/sync.ts';
-import { nextTask } from '../../src/state/blobText.ts';
+import { nextTask } from '../../src/core/nextTask.ts';
 import { fileText, textStamp, useWorkspace } from '../../src/state/workspace.ts';
 import { emitTextEdited, registerTextModel, unregisterTextModel, type TextModelLike } from '../../src/state/texts.ts';
 import { useAnalysis } from '../../src/state/analysis.ts';

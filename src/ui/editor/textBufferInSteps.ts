@@ -3,7 +3,7 @@
 // model is then made from the finished buffer in one short step. Creating a model from a
 // 60 MB string at once scans it in one task of several hundred milliseconds.
 import { PieceTreeTextBufferBuilder } from 'monaco-editor/editor/common/model/pieceTreeTextBuffer/pieceTreeTextBufferBuilder';
-import { nextTask } from '../../state/blobText.ts';
+import { nextTask } from '../../core/nextTask.ts';
 
 /** Texts from this length on are built in steps. */
 export const BUILD_IN_STEPS_CHARS = 4 * 1024 * 1024;

@@ -8,7 +8,7 @@ import { useAnalysis } from '../../state/analysis.ts';
 import { useWorkspace } from '../../state/workspace.ts';
 import { formatBytes } from '../../state/fileKind.ts';
 import { getEngine } from '../engine.ts';
-import { nextTask } from '../../state/blobText.ts';
+import { nextTask } from '../../core/nextTask.ts';
 
 export async function addFileList(list: readonly File[]): Promise<void> {
   const [{ readFiles }, { addAsking }] = await Promise.all([import('./readFiles.ts'), import('./addFilesAsking.ts')]);
