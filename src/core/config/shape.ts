@@ -201,19 +201,62 @@ export function message<F extends Fields>(fields: F, opts: MessageOptions = {}):
   const names = Object.keys(fields);
   const aliases = opts.proto ? names.map((n) => snakeCase(n)).map((s, i) => (s === names[i] ? undefined : s)) : undefined;
   const shapes = names.map((n) => fields[n] as Shape<unknown>);
-  // Every view of this message starts as a copy of one object that has all its fields: the
-  // copies share one hidden class, and filling them in never changes it (adding the fields one
-  // by one would grow each object's property store field by field).
-  const blank: Record<string, unknown> = {};
-  for (const name of names) blank[name] = undefined;
-  const build = (o: Record<string, unknown>): MessageOf<F> => {
-    const out: Record<string, unknown> = { ...blank };
+  // Every view of this message starts as a copy of one object that has all its fields at their
+  // zero values: the copies share one hidden class, and filling them in never changes it.
+  // Only the fields written in the input are then read (most of a message's fields are not
+  // written). A field whose zero value is a new mutable object each time (not a primitive, nor
+  // a shared frozen value) is read every time instead, so no two views share a mutable value.
+  let zero: Record<string, unknown> | undefined;
+  /** Indices of the fields read every time, and the same as a flag per field. */
+  let readAlways: number[] = [];
+  let isReadAlways: boolean[] = [];
+  /** The fields a written key fills: the index, negative (-1 - index) when the key is the field's proto name. */
+  const targets = new Map<string, number[]>();
+  for (let i = 0; i < names.length; i++) {
+    const keys: [string, number][] = [[names[i] as string, i]];
+    const alias = aliases?.[i];
+    if (alias !== undefined) keys.push([alias, -1 - i]);
+    for (const [k, t] of keys) {
+      const l = targets.get(k);
+      if (l) l.push(t);
+      else targets.set(k, [t]);
+    }
+  }
+  const zeroBlank = (): Record<string, unknown> => {
+    const z: Record<string, unknown> = {};
+    const always: number[] = [];
     for (let i = 0; i < names.length; i++) {
-      const name = names[i] as string;
-      let v = Object.hasOwn(o, name) ? o[name] : undefined;
-      const alias = aliases?.[i];
-      if (v === undefined && alias !== undefined && Object.hasOwn(o, alias)) v = o[alias];
-      out[name] = (shapes[i] as Shape<unknown>).read(v);
+      const v = (shapes[i] as Shape<unknown>).read(undefined);
+      if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+        always.push(i);
+        z[names[i] as string] = undefined;
+      } else z[names[i] as string] = v;
+    }
+    readAlways = always;
+    isReadAlways = names.map((_, i) => always.includes(i));
+    return z;
+  };
+  /** The value a field reads from: its own name, else (when that is absent) its proto name. */
+  const written = (o: Record<string, unknown>, i: number): unknown => {
+    const name = names[i] as string;
+    const v = Object.hasOwn(o, name) ? o[name] : undefined;
+    const alias = aliases?.[i];
+    return v === undefined && alias !== undefined && Object.hasOwn(o, alias) ? o[alias] : v;
+  };
+  const build = (o: Record<string, unknown>): MessageOf<F> => {
+    zero ??= zeroBlank();
+    const out: Record<string, unknown> = { ...zero };
+    for (const i of readAlways) out[names[i] as string] = (shapes[i] as Shape<unknown>).read(written(o, i));
+    for (const key in o) {
+      if (!Object.hasOwn(o, key)) continue;
+      const l = targets.get(key);
+      if (l === undefined) continue;
+      for (const t of l) {
+        const i = t < 0 ? -1 - t : t;
+        // Fields read every time are read above; a proto name counts only when the field's own name gives nothing.
+        if (isReadAlways[i] || (t < 0 && Object.hasOwn(o, names[i] as string) && o[names[i] as string] !== undefined)) continue;
+        out[names[i] as string] = (shapes[i] as Shape<unknown>).read(o[key]);
+      }
     }
     return out as MessageOf<F>;
   };
