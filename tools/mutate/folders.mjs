@@ -10,8 +10,8 @@ export const FOLDERS = {
     groups: {
       a: ['inspect', 'inspection', 'collect', 'chains', 'reportBuild'],
       b: ['scenarios', 'scenarioDetection'],
-      c: ['input:1-450'],
-      d: ['input:451-'],
+      c: ['input:1-452'],
+      d: ['input:453-'],
       e: ['verify'],
       f: ['cert'],
       g: ['istio'],

@@ -301,7 +301,9 @@ class Decoder {
     // A–C, F: structured documents.
     if (
       /^[{[]/.test(trimmed) ||
-      /^(apiVersion|kind|items|configs|dynamicActiveSecrets|dynamic_active_secrets|clusters|certificates)\s*:/m.test(trimmed) ||
+      /^(apiVersion|kind|items|configs|dynamicActiveSecrets|dynamic_active_secrets|dynamicWarmingSecrets|dynamic_warming_secrets|staticSecrets|static_secrets|clusters|certificates)\s*:/m.test(
+        trimmed,
+      ) ||
       /^---\s*$/m.test(trimmed)
     ) {
       if (this.structured(origin, text, depth)) return undefined;
