@@ -5,6 +5,18 @@ declare function setTimeout(callback: (value?: unknown) => void, ms?: number): u
 
 declare const performance: { now(): number };
 
+/** Two connected ports: a message posted on one arrives at the other in a new task (core/nextTask.ts). */
+declare class MessageChannel {
+  readonly port1: CoreMessagePort;
+  readonly port2: CoreMessagePort;
+}
+
+interface CoreMessagePort {
+  onmessage: ((event: unknown) => void) | null;
+  postMessage(message: unknown): void;
+  close(): void;
+}
+
 declare class TextEncoder {
   encode(input?: string): Uint8Array;
 }

@@ -8,7 +8,7 @@
  * turn, so a loop that yields through a shared port would starve its timers and messages.
  */
 export function nextTask(): Promise<void> {
-  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(() => resolve(), 0));
   return new Promise((resolve) => {
     const channel = new MessageChannel();
     channel.port1.onmessage = () => {
