@@ -653,7 +653,8 @@ class Decoder {
       for (const [rawKey, raw] of Object.entries(doc[base64Field] as Obj)) {
         const k = shown(`${base64Field} key`, rawKey);
         const s = raw === null || raw === undefined ? '' : typeof raw === 'string' ? raw : undefined;
-        const bytes = s === undefined ? undefined : decodeBase64Std(s.replace(/\s+/g, ''));
+        // As the API server decodes it (encoding/json → base64.StdEncoding): line breaks are skipped, a space or tab is an error.
+        const bytes = s === undefined ? undefined : decodeBase64Std(s);
         if (!bytes) {
           obj.badKeys.push(k);
           this.problem('error', `${base64Field}.${k} is not valid base64 (the API server would reject this ${ref.kind})`, {
@@ -924,12 +925,22 @@ function findObjectLine(text: string, doc: Obj, docLine: number): number {
   return docLine;
 }
 
-/** The line of `key:` at or after the object's line (the object's line when not found). */
+/**
+ * The line of `key:` in the object around its line: the nearest one above it (`kubectl get -o
+ * yaml` writes `data` before `metadata`), else the first one below it (the object's line when
+ * not found). The search stays in the object: it stops at a `---` separator and at the start
+ * of another list item less indented than the object's line (the next item of a List).
+ */
 function keyLine(text: string, key: string, line: number): number {
   if (!text) return line;
   const lines = text.split('\n');
   const re = new RegExp(`^\\s*["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*:`);
-  for (let i = Math.max(0, line - 1); i < lines.length; i++) if (re.test(lines[i]!)) return i + 1;
+  const at = Math.min(Math.max(0, line - 1), lines.length - 1);
+  const indent = (l: string): number => l.length - l.trimStart().length;
+  const objectIndent = indent(lines[at]!);
+  const bound = (l: string): boolean => /^---(\s|$)/.test(l) || (/^\s*- /.test(l) && indent(l) < objectIndent - 1);
+  for (let i = at; i >= 0 && (i === at || !bound(lines[i]!)); i--) if (re.test(lines[i]!)) return i + 1;
+  for (let i = at + 1; i < lines.length && !bound(lines[i]!); i++) if (re.test(lines[i]!)) return i + 1;
   return line;
 }
 
