@@ -732,7 +732,14 @@ class Decoder {
     const user = users.find((u) => ctxBody && str(u.name) === str(ctxBody.user)) ?? (users.length === 1 ? users[0] : undefined);
     const rc: RemoteCluster = { secret: ref, origin, clusterId, server: '', auth: 'none' };
     const errors: string[] = [];
-    if (!ctx) errors.push(current ? `context "${current}" not found` : 'no current-context');
+    // client-go's Validate and ConfirmUsable refuse a current-context that names no context, and a
+    // context whose cluster or user is not in the lists; the only entry of a list is still read
+    // above, to show its certificates.
+    if (!current || !contexts.some((c) => str(c.name) === current)) errors.push(current ? `context "${current}" not found` : 'no current-context');
+    else if (ctxBody) {
+      if (cluster && str(cluster.name) !== str(ctxBody.cluster)) errors.push(`cluster "${str(ctxBody.cluster)}" not found`);
+      if (user && str(user.name) !== str(ctxBody.user)) errors.push(`user "${str(ctxBody.user)}" not found`);
+    }
     const cl = cluster && isObj(cluster.cluster) ? cluster.cluster : undefined;
     if (!cl) errors.push('no cluster for the current context');
     else {
@@ -830,8 +837,9 @@ class Decoder {
           const bytesText = decoded ? utf8Text(decoded) : undefined;
           const inlineString = pick(pk, 'inline_string', 'inlineString');
           const linkRedacted = isRedactedText(bytesText ?? (typeof inlineString === 'string' ? inlineString : ''));
-          s.privateKey =
-            bytesText === '[redacted]' ? 'redacted' : linkRedacted ? 'redacted-in-link' : typeof pick(pk, 'filename') === 'string' ? 'file' : 'inline';
+          // Envoy's redaction writes "[redacted]" in every string or bytes field of the key.
+          const envoyRedacted = bytesText === '[redacted]' || inlineString === '[redacted]';
+          s.privateKey = envoyRedacted ? 'redacted' : linkRedacted ? 'redacted-in-link' : typeof pick(pk, 'filename') === 'string' ? 'file' : 'inline';
         } else s.privateKey = 'absent';
       }
       const vc = pick(secret, 'validation_context', 'validationContext');
