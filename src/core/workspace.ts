@@ -1,5 +1,6 @@
 // The whole pipeline from workspace files to diagnostics, shared by the worker, the CLI
 // and the benchmark: incremental parse → store → analyzers → located diagnostics.
+import { nextTask } from './nextTask.ts';
 import { KINDS } from './document/kinds.ts';
 import type { Diagnostic, Resource, SourceDocument, WorkspaceFile } from './document/types.ts';
 import { PARSER_CODES } from './document/parse.ts';
@@ -45,11 +46,6 @@ export interface RunOptions {
   canceled?: () => boolean;
   /** Yield to the event loop this often (ms) so newer messages can arrive. 0 = never. */
   yieldEveryMs?: number;
-  /**
-   * How to let the event loop run (default: a zero-delay timer). Nested timers are clamped to
-   * 4 ms, so the worker passes a message-channel round trip instead.
-   */
-  yieldToEventLoop?: () => Promise<void>;
   /** Mesh config / networks given outside the workspace (CLI flags). */
   meshConfigText?: string;
   meshNetworksText?: string;
@@ -244,7 +240,7 @@ export class WorkspaceAnalyzer {
         ? async () => {
             probe?.();
             if (every <= 0 || performance.now() - lastYield < every) return;
-            await (options.yieldToEventLoop ? options.yieldToEventLoop() : new Promise((r) => setTimeout(r, 0)));
+            await nextTask();
             lastYield = performance.now();
           }
         : undefined;

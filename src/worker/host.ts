@@ -401,7 +401,6 @@ export class AnalysisHost {
             deferKiali: withKiali,
             canceled: () => this.latestVersion !== version || this.cancelRequested,
             yieldEveryMs: this.options.yieldEveryMs ?? 8,
-            yieldToEventLoop: nextTask,
             prepare: (resources) => this.prepareLibs(resources),
             progress: (step) => this.progress(version, step),
           });

@@ -10,8 +10,8 @@ export const FOLDERS = {
     groups: {
       a: ['inspect', 'inspection', 'collect', 'chains', 'reportBuild'],
       b: ['scenarios', 'scenarioDetection'],
-      c: ['input:1-452'],
-      d: ['input:453-'],
+      c: ['input:1-453'],
+      d: ['input:454-', 'inputLines'],
       e: ['verify'],
       f: ['cert'],
       g: ['istio'],

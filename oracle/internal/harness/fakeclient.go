@@ -20,22 +20,23 @@ import (
 // An object whose resource that path would guess differently (Endpoints) is still created the
 // slow way; objects of the other API groups go to their own fake clients as before.
 func fakeKubeClient(objects ...kuberuntime.Object) kubelib.Client {
-	var fast, rest []kuberuntime.Object
+	var fast []kuberuntime.Object
+	var rest []kuberuntime.Object
 	for _, o := range objects {
-		if _, ok := coreResource(o); ok {
-			fast = append(fast, o)
-		} else {
+		gvk, ok := coreResource(o)
+		if !ok {
 			rest = append(rest, o)
+			continue
 		}
+		cp := o.DeepCopyObject()
+		// The managed tracker stamps the kind on what it stores; so does this path.
+		cp.GetObjectKind().SetGroupVersionKind(gvk)
+		fast = append(fast, cp)
 	}
 	c := kubelib.NewFakeClientWithVersion("", rest...)
 	tracker := c.Kube().(*kubefake.Clientset).Tracker()
 	for _, o := range fast {
-		gvk, _ := coreResource(o)
-		cp := o.DeepCopyObject()
-		// The managed tracker stamps the kind on what it stores; so does this path.
-		cp.GetObjectKind().SetGroupVersionKind(gvk)
-		if err := tracker.Add(cp); err != nil {
+		if err := tracker.Add(o); err != nil {
 			panic("fake client: " + err.Error())
 		}
 	}

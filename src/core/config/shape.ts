@@ -207,33 +207,32 @@ export function message<F extends Fields>(fields: F, opts: MessageOptions = {}):
   // written). A field whose zero value is a new mutable object each time (not a primitive, nor
   // a shared frozen value) is read every time instead, so no two views share a mutable value.
   let zero: Record<string, unknown> | undefined;
-  /** Indices of the fields read every time, and the same as a flag per field. */
-  let readAlways: number[] = [];
-  let isReadAlways: boolean[] = [];
-  /** The fields a written key fills: the index, negative (-1 - index) when the key is the field's proto name. */
+  /** Indices of the fields read every time. */
+  const readAlways: number[] = [];
+  /**
+   * The fields a written key fills, the others: the index, negative (-1 - index) when the key is
+   * the field's proto name.
+   */
   const targets = new Map<string, number[]>();
-  for (let i = 0; i < names.length; i++) {
-    const keys: [string, number][] = [[names[i] as string, i]];
-    const alias = aliases?.[i];
-    if (alias !== undefined) keys.push([alias, -1 - i]);
-    for (const [k, t] of keys) {
-      const l = targets.get(k);
-      if (l) l.push(t);
-      else targets.set(k, [t]);
-    }
-  }
-  const zeroBlank = (): Record<string, unknown> => {
+  // Built on the first view, not with the shape: a lazy (recursive) field's shape is not known yet.
+  const prepare = (): Record<string, unknown> => {
     const z: Record<string, unknown> = {};
-    const always: number[] = [];
     for (let i = 0; i < names.length; i++) {
+      const name = names[i] as string;
       const v = (shapes[i] as Shape<unknown>).read(undefined);
       if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
-        always.push(i);
-        z[names[i] as string] = undefined;
-      } else z[names[i] as string] = v;
+        readAlways.push(i);
+        z[name] = undefined;
+        continue;
+      }
+      z[name] = v;
+      const alias = aliases?.[i];
+      for (const [k, t] of alias === undefined ? [[name, i] as const] : [[name, i] as const, [alias, -1 - i] as const]) {
+        const l = targets.get(k);
+        if (l) l.push(t);
+        else targets.set(k, [t]);
+      }
     }
-    readAlways = always;
-    isReadAlways = names.map((_, i) => always.includes(i));
     return z;
   };
   /** The value a field reads from: its own name, else (when that is absent) its proto name. */
@@ -244,7 +243,7 @@ export function message<F extends Fields>(fields: F, opts: MessageOptions = {}):
     return v === undefined && alias !== undefined && Object.hasOwn(o, alias) ? o[alias] : v;
   };
   const build = (o: Record<string, unknown>): MessageOf<F> => {
-    zero ??= zeroBlank();
+    zero ??= prepare();
     const out: Record<string, unknown> = { ...zero };
     for (const i of readAlways) out[names[i] as string] = (shapes[i] as Shape<unknown>).read(written(o, i));
     for (const key in o) {
@@ -253,9 +252,10 @@ export function message<F extends Fields>(fields: F, opts: MessageOptions = {}):
       if (l === undefined) continue;
       for (const t of l) {
         const i = t < 0 ? -1 - t : t;
-        // Fields read every time are read above; a proto name counts only when the field's own name gives nothing.
-        if (isReadAlways[i] || (t < 0 && Object.hasOwn(o, names[i] as string) && o[names[i] as string] !== undefined)) continue;
-        out[names[i] as string] = (shapes[i] as Shape<unknown>).read(o[key]);
+        const name = names[i] as string;
+        // A proto name counts only when the field's own name gives nothing.
+        if (t < 0 && Object.hasOwn(o, name) && o[name] !== undefined) continue;
+        out[name] = (shapes[i] as Shape<unknown>).read(o[key]);
       }
     }
     return out as MessageOf<F>;

@@ -17,6 +17,7 @@ import { decodePemBundle, scanPem, type PemScan, type ScannedBlock } from './pem
 import { x509 } from './lib.ts';
 import { isRedactionMarker, PRIVATE_KEY_MARKER } from '../document/redactionMarkers.ts';
 import { isObj } from '../document/read.ts';
+import { documentStartLines, keyLine, objectLine } from './inputLines.ts';
 
 export type Severity = 'error' | 'warning' | 'info';
 
@@ -529,6 +530,14 @@ class Decoder {
     }
   }
 
+  /** The last text split into lines: its objects and their keys are each looked up in it. */
+  private split: { text: string; lines: string[] } | undefined;
+
+  private linesOf(text: string): readonly string[] {
+    if (this.split?.text !== text) this.split = { text, lines: text.split('\n') };
+    return this.split.lines;
+  }
+
   /** JSON or YAML: dumps, Kubernetes objects. Returns false when it is none of those. */
   private structured(origin: Origin, text: string, depth: number): boolean {
     let docs: unknown[] = [];
@@ -553,7 +562,7 @@ class Decoder {
         return false;
       }
     }
-    const starts = documentStartLines(text);
+    const starts = documentStartLines(this.linesOf(text));
     let handled = false;
     docs.forEach((doc, i) => {
       if (this.document(origin, doc, depth, starts[i] ?? 1, text)) handled = true;
@@ -604,7 +613,7 @@ class Decoder {
       return any;
     }
     if ((doc.kind === 'Secret' || doc.kind === 'ConfigMap') && isObj(doc.metadata)) {
-      this.kube(origin, doc, depth, findObjectLine(text, doc, line), text);
+      this.kube(origin, doc, depth, objectLine(this.linesOf(text), str((doc.metadata as Obj).name), line), text);
       return true;
     }
     if (doc.kind === 'Config' && Array.isArray(doc.clusters)) {
@@ -660,7 +669,7 @@ class Decoder {
           this.problem('error', `${base64Field}.${k} is not valid base64 (the API server would reject this ${ref.kind})`, {
             ...objOrigin,
             key: k,
-            line: keyLine(text, k, line),
+            line: keyLine(this.linesOf(text), k, line),
           });
           continue;
         }
@@ -674,7 +683,7 @@ class Decoder {
     }
     const isRemote = ref.kind === 'Secret' && labels['istio/multiCluster'] === 'true';
     for (const [k, e] of entries) {
-      const keyOrigin: Origin = { ...objOrigin, path: [...objOrigin.path, k], key: k, line: keyLine(text, k, line) };
+      const keyOrigin: Origin = { ...objOrigin, path: [...objOrigin.path, k], key: k, line: keyLine(this.linesOf(text), k, line) };
       if (isRemote) {
         const kubeconfig = e.bytes ? utf8Text(e.bytes) : (e.text ?? '');
         if (isRedactedText(kubeconfig)) {
@@ -726,19 +735,22 @@ class Decoder {
     const clusters = Array.isArray(cfg.clusters) ? (cfg.clusters as unknown[]).filter(isObj) : [];
     const users = Array.isArray(cfg.users) ? (cfg.users as unknown[]).filter(isObj) : [];
     const current = str(cfg['current-context']);
-    const ctx = contexts.find((c) => str(c.name) === current) ?? (contexts.length === 1 ? contexts[0] : undefined);
+    const namedCtx = named(contexts, current);
+    const ctx = namedCtx ?? onlyEntry(contexts);
     const ctxBody = ctx && isObj(ctx.context) ? ctx.context : undefined;
-    const cluster = clusters.find((c) => ctxBody && str(c.name) === str(ctxBody.cluster)) ?? (clusters.length === 1 ? clusters[0] : undefined);
-    const user = users.find((u) => ctxBody && str(u.name) === str(ctxBody.user)) ?? (users.length === 1 ? users[0] : undefined);
+    const namedCluster = ctxBody ? named(clusters, str(ctxBody.cluster)) : undefined;
+    const namedUser = ctxBody ? named(users, str(ctxBody.user)) : undefined;
+    const cluster = namedCluster ?? onlyEntry(clusters);
+    const user = namedUser ?? onlyEntry(users);
     const rc: RemoteCluster = { secret: ref, origin, clusterId, server: '', auth: 'none' };
     const errors: string[] = [];
     // client-go's Validate and ConfirmUsable refuse a current-context that names no context, and a
     // context whose cluster or user is not in the lists; the only entry of a list is still read
     // above, to show its certificates.
-    if (!current || !contexts.some((c) => str(c.name) === current)) errors.push(current ? `context "${current}" not found` : 'no current-context');
+    if (!current || !namedCtx) errors.push(current ? `context "${current}" not found` : 'no current-context');
     else if (ctxBody) {
-      if (cluster && str(cluster.name) !== str(ctxBody.cluster)) errors.push(`cluster "${str(ctxBody.cluster)}" not found`);
-      if (user && str(user.name) !== str(ctxBody.user)) errors.push(`user "${str(ctxBody.user)}" not found`);
+      if (cluster && !namedCluster) errors.push(`cluster "${str(ctxBody.cluster)}" not found`);
+      if (user && !namedUser) errors.push(`user "${str(ctxBody.user)}" not found`);
     }
     const cl = cluster && isObj(cluster.cluster) ? cluster.cluster : undefined;
     if (!cl) errors.push('no cluster for the current context');
@@ -906,50 +918,14 @@ function pick(o: Obj, ...keys: string[]): unknown {
   return undefined;
 }
 
-/** 1-based first line of each YAML document. */
-function documentStartLines(text: string): number[] {
-  const lines = text.split('\n');
-  const starts: number[] = [];
-  let current: number | undefined;
-  lines.forEach((l, i) => {
-    if (/^---(\s|$)/.test(l)) {
-      if (current !== undefined) starts.push(current);
-      current = undefined;
-      return;
-    }
-    if (current === undefined && l.trim() !== '' && !l.trim().startsWith('#')) current = i + 1;
-  });
-  if (current !== undefined) starts.push(current);
-  return starts.length > 0 ? starts : [1];
+/** The entry of a kubeconfig list (contexts, clusters, users) with this name. */
+function named(list: readonly Obj[], name: string): Obj | undefined {
+  return list.find((e) => str(e.name) === name);
 }
 
-function findObjectLine(text: string, doc: Obj, docLine: number): number {
-  const meta = doc.metadata as Obj;
-  const name = str(meta.name);
-  const lines = text.split('\n');
-  for (let i = Math.max(0, docLine - 1); i < lines.length; i++) {
-    if (new RegExp(`^\\s*name:\\s*["']?${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*$`).test(lines[i]!)) return i + 1;
-  }
-  return docLine;
-}
-
-/**
- * The line of `key:` in the object around its line: the nearest one above it (`kubectl get -o
- * yaml` writes `data` before `metadata`), else the first one below it (the object's line when
- * not found). The search stays in the object: it stops at a `---` separator and at the start
- * of another list item less indented than the object's line (the next item of a List).
- */
-function keyLine(text: string, key: string, line: number): number {
-  if (!text) return line;
-  const lines = text.split('\n');
-  const re = new RegExp(`^\\s*["']?${key.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}["']?\\s*:`);
-  const at = Math.min(Math.max(0, line - 1), lines.length - 1);
-  const indent = (l: string): number => l.length - l.trimStart().length;
-  const objectIndent = indent(lines[at]!);
-  const bound = (l: string): boolean => /^---(\s|$)/.test(l) || (/^\s*- /.test(l) && indent(l) < objectIndent - 1);
-  for (let i = at; i >= 0 && (i === at || !bound(lines[i]!)); i--) if (re.test(lines[i]!)) return i + 1;
-  for (let i = at + 1; i < lines.length && !bound(lines[i]!); i++) if (re.test(lines[i]!)) return i + 1;
-  return line;
+/** The only entry of a list, when it has exactly one. */
+function onlyEntry(list: readonly Obj[]): Obj | undefined {
+  return list.length === 1 ? list[0] : undefined;
 }
 
 /** Decodes every input. */
