@@ -9,7 +9,7 @@
 //
 // Usage: node --import tsx bench/instructions.ts [--services N] [--against COMMIT]
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,6 +18,7 @@ import { generateMesh } from './generateMesh.ts';
 import { writeBundleRunner } from './beforeMeshModel.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const GENERATED_PROTOS = 'src/core/xds/proto/generated';
 
 function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
@@ -32,8 +33,10 @@ function buildAt(commit: string, dir: string): string {
     maxBuffer: 512 * 1024 * 1024,
   });
   execFileSync('tar', ['-x', '-C', src], { input: archive });
-  // Its dependencies are ours (package versions rarely move between the commits compared).
+  // Its dependencies are ours (package versions rarely move between the commits compared),
+  // and so are the Envoy descriptors generated from them (git does not hold them).
   symlinkSync(join(ROOT, 'node_modules'), join(src, 'node_modules'));
+  cpSync(join(ROOT, GENERATED_PROTOS), join(src, GENERATED_PROTOS), { recursive: true });
   execFileSync(process.execPath, [join(src, 'scripts/build-cli.mjs')], { cwd: src, stdio: ['ignore', 'ignore', 'inherit'] });
   return join(src, 'dist-cli', BUNDLE_NAME);
 }

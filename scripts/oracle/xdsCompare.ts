@@ -146,6 +146,8 @@ export interface WorkspaceFacts {
   passthroughDrHosts: ReadonlySet<string>;
   /** Hosts written in more than one ServiceEntry of one namespace. */
   sharedServiceEntryHosts: ReadonlySet<string>;
+  /** `outbound|PORT||HOST` of each ServiceEntry port written without a protocol (sniffed: "auto"). */
+  autoServiceEntryClusters: ReadonlySet<string>;
 }
 
 export interface KnownCause {
@@ -330,7 +332,53 @@ export const KNOWN_CAUSES: KnownCause[] = [
     explains: () => false,
     explainsResource: (t, _name, istiod, ours) => t === 'routes' && onlyAddressesMoved(istiod, ours),
   },
+  {
+    // A version difference, not a generator one: the oracle's Istio module (eed52ebb, on the
+    // release-1.31 branch, the version the Go module proxy serves nearest the commit we follow)
+    // returns early in buildSidecarOutboundListener (pilot/pkg/networking/core/listener.go) when
+    // a port of unset protocol ("auto") meets a wildcard listener that is already sniffed
+    // (protocol Unsupported, as a NONE or address-less HTTP ServiceEntry makes it). Master at
+    // 86c9f01, which we follow, merges the auto port's TCP chains into that listener instead
+    // (conflict TCPOverAuto, since #60642 "move headless service listener to use filter chains",
+    // 2026-07-22): its match-all tcp_proxy chain becomes the default chain in place of the
+    // passthrough. Ours does what master does (src/core/xds/listeners/outbound.ts).
+    id: 'auto-port-on-sniffed-wildcard-release-1.31',
+    why: "a ServiceEntry port without a protocol on a wildcard listener another service already made sniffed: the oracle's Istio (release-1.31) leaves its TCP chain out, master at the commit we follow (#60642) merges it in, as ours does",
+    explains: () => false,
+    explainsResource: (t, name, istiod, ours, facts) => {
+      if (t !== 'listeners' || !name.startsWith('0.0.0.0_') || facts.autoServiceEntryClusters.size === 0) return false;
+      const theirs = withoutAutoTcpChains(istiod, facts.autoServiceEntryClusters);
+      const mine = withoutAutoTcpChains(ours, facts.autoServiceEntryClusters);
+      // istiod has none of those chains, ours has some, and the rest is the same.
+      return theirs.dropped === 0 && mine.dropped > 0 && fieldDiff(theirs.rest, mine.rest).length === 0;
+    },
+  },
 ];
+
+/** The cluster a filter chain's only network filter, a tcp_proxy, sends to (undefined for any other chain). */
+function tcpProxyCluster(chain: Json | undefined): string | undefined {
+  if (!isObj(chain) || !Array.isArray(chain.filters) || chain.filters.length !== 1) return undefined;
+  const f = chain.filters[0];
+  if (!isObj(f) || f.name !== 'envoy.filters.network.tcp_proxy' || !isObj(f.typedConfig)) return undefined;
+  return typeof f.typedConfig.cluster === 'string' ? f.typedConfig.cluster : undefined;
+}
+
+/**
+ * A listener without the TCP chains to `clusters` and without its default chain (where such a
+ * chain goes when it matches everything, and the passthrough when none does), and how many of
+ * those TCP chains it had.
+ */
+function withoutAutoTcpChains(l: Obj, clusters: ReadonlySet<string>): { rest: Obj; dropped: number } {
+  const isAuto = (c: Json | undefined) => {
+    const cluster = tcpProxyCluster(c);
+    return cluster !== undefined && clusters.has(cluster);
+  };
+  const chains = Array.isArray(l.filterChains) ? l.filterChains : [];
+  const kept = chains.filter((c) => !isAuto(c));
+  const dropped = chains.length - kept.length + (isAuto(l.defaultFilterChain) ? 1 : 0);
+  const { defaultFilterChain: _default, ...rest } = l;
+  return { rest: { ...rest, filterChains: kept }, dropped };
+}
 
 /** A listener with its filter chains in a canonical order. */
 function sortedChains(l: Obj): Obj {
@@ -367,6 +415,7 @@ export function envoyFilterTargets(texts: readonly string[]): Set<string> {
 export function workspaceFacts(texts: readonly string[]): WorkspaceFacts {
   const passthroughDrHosts = new Set<string>();
   const seHosts = new Map<string, number>();
+  const autoServiceEntryClusters = new Set<string>();
   for (const text of texts) {
     if (!/kind["']?:\s*["']?(DestinationRule|ServiceEntry)/.test(text)) continue;
     let docs: ReturnType<typeof parseAllDocuments>;
@@ -396,11 +445,17 @@ export function workspaceFacts(texts: readonly string[]): WorkspaceFacts {
       }
       if (o.kind === 'ServiceEntry' && Array.isArray(o.spec.hosts)) {
         for (const h of new Set(o.spec.hosts)) if (typeof h === 'string') seHosts.set(`${ns}/${h}`, (seHosts.get(`${ns}/${h}`) ?? 0) + 1);
+        // A ServiceEntry port's protocol comes from its protocol field alone (serviceentry
+        // conversion.go convertPort), never from its name.
+        for (const port of Array.isArray(o.spec.ports) ? o.spec.ports : []) {
+          if (!isObj(port) || typeof port.number !== 'number' || (typeof port.protocol === 'string' && port.protocol !== '')) continue;
+          for (const h of o.spec.hosts) if (typeof h === 'string') autoServiceEntryClusters.add(`outbound|${port.number}||${h}`);
+        }
       }
     }
   }
   const sharedServiceEntryHosts = new Set([...seHosts].filter(([, n]) => n > 1).map(([k]) => k.slice(k.indexOf('/') + 1)));
-  return { applyTo: envoyFilterTargets(texts), passthroughDrHosts, sharedServiceEntryHosts };
+  return { applyTo: envoyFilterTargets(texts), passthroughDrHosts, sharedServiceEntryHosts, autoServiceEntryClusters };
 }
 
 export function knownCause(

@@ -5,7 +5,12 @@
 import { describe, expect, it } from 'vitest';
 import { knownResourceCause, knownCause, fieldDiff, type Obj, type WorkspaceFacts } from '../../scripts/oracle/xdsCompare.ts';
 
-const facts = (shared: string[] = []): WorkspaceFacts => ({ applyTo: new Set(), passthroughDrHosts: new Set(), sharedServiceEntryHosts: new Set(shared) });
+const facts = (shared: string[] = [], autoClusters: string[] = []): WorkspaceFacts => ({
+  applyTo: new Set(),
+  passthroughDrHosts: new Set(),
+  sharedServiceEntryHosts: new Set(shared),
+  autoServiceEntryClusters: new Set(autoClusters),
+});
 
 const vhost = (host: string, domains: string[], cluster = `outbound|443||${host}`): Obj => ({
   name: `${host}:443`,
@@ -80,5 +85,51 @@ describe('serviceentries-sharing-a-host on routes', () => {
     ];
     expect(knownCause('routes', fields, facts(['httpbin.example.org']))).toBe('serviceentries-sharing-a-host');
     expect(knownCause('routes', fields, facts())).toBeUndefined();
+  });
+});
+
+describe('auto-port-on-sniffed-wildcard-release-1.31', () => {
+  // Seed 20261219's minimised input: ServiceEntry *.example.org (resolution NONE, port 443 HTTP2)
+  // and ServiceEntry istio.io (DNS, port 443 named https, no protocol) in the proxy's namespace.
+  // xds-oracle (release-1.31) answered 0.0.0.0_443 with the HTTP chain and the passthrough as
+  // default chain; master at 86c9f01 merges istio.io's match-all TCP chain in (TCPOverAuto), and
+  // with `protocol: TCP` written the oracle does too (its TCPOverAuto branch exists for TCP ports).
+  const tcp = (cluster: string): Obj => ({
+    filters: [
+      {
+        name: 'envoy.filters.network.tcp_proxy',
+        typedConfig: { '@type': 'type.googleapis.com/envoy.extensions.filters.network.tcp_proxy.v3.TcpProxy', cluster, statPrefix: cluster },
+      },
+    ],
+  });
+  const http: Obj = {
+    filterChainMatch: { applicationProtocols: ['http/1.1', 'h2c'], transportProtocol: 'raw_buffer' },
+    filters: [{ name: 'envoy.filters.network.http_connection_manager', typedConfig: { rds: { routeConfigName: '443' } } }],
+  };
+  const listener = (defaultFilterChain: Obj, ...extra: Obj[]): Obj => ({
+    name: '0.0.0.0_443',
+    filterChains: [http, ...extra],
+    defaultFilterChain,
+    listenerFilters: [{ name: 'envoy.filters.listener.http_inspector' }],
+  });
+  const passthrough = { filterChainMatch: {}, name: 'PassthroughFilterChain', ...tcp('PassthroughCluster') };
+  const istiod = listener(passthrough);
+  const ours = listener(tcp('outbound|443||istio.io'));
+  const auto = facts([], ['outbound|443||istio.io']);
+
+  it("explains ours' extra match-all TCP chain of a ServiceEntry port without a protocol", () => {
+    expect(fieldDiff(istiod, ours).length).toBeGreaterThan(0);
+    expect(knownResourceCause('listeners', '0.0.0.0_443', istiod, ours, auto)).toBe('auto-port-on-sniffed-wildcard-release-1.31');
+  });
+
+  it('not for a port with a protocol, another listener, a chain istiod has too, or another difference', () => {
+    expect(knownResourceCause('listeners', '0.0.0.0_443', istiod, ours, facts())).toBeUndefined();
+    expect(knownResourceCause('listeners', '10.96.0.5_443', istiod, ours, auto)).toBeUndefined();
+    expect(knownResourceCause('listeners', '0.0.0.0_443', listener(tcp('outbound|443||istio.io')), ours, auto)).toBeUndefined();
+    const otherRds = listener(tcp('outbound|443||istio.io'));
+    otherRds.filterChains = [{ ...http, filterChainMatch: { transportProtocol: 'raw_buffer' } }];
+    expect(knownResourceCause('listeners', '0.0.0.0_443', istiod, otherRds, auto)).toBeUndefined();
+    const toOtherHost = listener(tcp('outbound|443||other.example'));
+    expect(knownResourceCause('listeners', '0.0.0.0_443', istiod, toOtherHost, auto)).toBeUndefined();
   });
 });
