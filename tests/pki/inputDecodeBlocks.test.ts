@@ -69,6 +69,19 @@ describe('certificate blocks', () => {
     expect(namesLine(v.problems[0]!, FIRST_LINE)).toBe(true);
   });
 
+  it('an X509 CERTIFICATE (OpenSSL\'s old label) is read, with a warning: Go\'s AppendCertsFromPEM and tls.X509KeyPair skip any other label than CERTIFICATE', () => {
+    const text = `${caPem}${PREAMBLE}${encodePem('X509 CERTIFICATE', server.der)}`;
+    const offset = caPem.length + PREAMBLE.length;
+    const v = decodeText(text);
+    expect(located(v)).toEqual([
+      ['certificate', 0, 0, 'CERTIFICATE'],
+      ['certificate', 1, offset, 'X509 CERTIFICATE'],
+    ]);
+    expect(where(v.problems)).toEqual([['warning', 1, offset]]);
+    expect(v.problems[0]!.message).toContain('AppendCertsFromPEM');
+    expect(namesLine(v.problems[0]!, lineAt(text, offset))).toBe(true);
+  });
+
   it('a CERTIFICATE block with a header is read (Istio parses the first block whatever its headers) and warned about: AppendCertsFromPEM skips it', () => {
     const text = `${caPem}${PREAMBLE}${pemWithHeaders('CERTIFICATE', { 'Proc-Type': '4,MIC-ONLY' }, server.der)}`;
     const offset = caPem.length + PREAMBLE.length;

@@ -470,6 +470,15 @@ class Decoder {
               b.index,
               b.offset,
             );
+          else if (b.type === 'X509 CERTIFICATE')
+            // Istio's own PEM parsing (pem.Decode, then x509.ParseCertificate) takes any label.
+            this.valueProblem(
+              v,
+              'warning',
+              `${where}: "X509 CERTIFICATE" is OpenSSL's old label; Go's AppendCertsFromPEM and tls.X509KeyPair take only "CERTIFICATE" blocks, so Istio leaves it out of trust bundles and key pairs`,
+              b.index,
+              b.offset,
+            );
           if (Object.keys(b.headers).length > 0)
             this.valueProblem(v, 'warning', `${where}: a CERTIFICATE block with PEM headers; Go's AppendCertsFromPEM skips it`, b.index, b.offset);
         } catch (e) {
