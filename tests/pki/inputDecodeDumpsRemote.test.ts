@@ -122,6 +122,35 @@ describe('a bare kubeconfig (kind: Config)', () => {
   });
 });
 
+describe('a bare kubeconfig without kind (clientcmd.Load defaults to v1 Config)', () => {
+  /** The kubeconfig's YAML with its apiVersion and kind lines as given. */
+  const withHead = (head: Record<string, string>) => {
+    const { apiVersion: _a, kind: _k, ...rest } = JSON.parse(kubeconfig(valid())) as Record<string, unknown>;
+    return JSON.stringify({ ...head, ...rest });
+  };
+
+  it('is read as kind: Config is, with or without apiVersion v1', () => {
+    for (const head of [{}, { apiVersion: 'v1' }]) {
+      const d = decodeInputs([{ name: 'config', text: withHead(head) }]);
+      const rc = onlyRemote(d);
+      expect(rc.secret).toEqual({ kind: 'Config', namespace: '', name: 'config' });
+      expect(rc.server).toBe('https://east.example:6443');
+      expect(certHexes(rc.ca)).toEqual([hexOf(ca.der)]);
+    }
+  });
+
+  it('not with another kind or apiVersion (client-go refuses those), nor a clusters list without cluster entries', () => {
+    for (const text of [
+      withHead({ kind: 'Settings' }),
+      withHead({ apiVersion: 'v2' }),
+      JSON.stringify({ clusters: [{ name: 'outbound|80||a.example', type: 'EDS' }] }),
+    ]) {
+      const d = decodeInputs([{ name: 'config', text }]);
+      expect(d.remotes).toEqual([]);
+    }
+  });
+});
+
 describe("the current context's cluster and user (client-go clientcmd)", () => {
   it('the context current-context names is used, not the first one', () => {
     const k: Kubeconfig = {

@@ -625,7 +625,7 @@ class Decoder {
       this.kube(origin, doc, depth, objectLine(this.linesOf(text), str((doc.metadata as Obj).name), line), text);
       return true;
     }
-    if (doc.kind === 'Config' && Array.isArray(doc.clusters)) {
+    if (isKubeconfig(doc)) {
       this.problem('info', 'a kubeconfig; its certificates are read from clusters[].cluster and users[].user', origin);
       this.kubeconfig(origin, doc, depth, undefined, 'kubeconfig');
       return true;
@@ -930,6 +930,19 @@ function pick(o: Obj, ...keys: string[]): unknown {
 /** The entry of a kubeconfig list (contexts, clusters, users) with this name. */
 function named(list: readonly Obj[], name: string): Obj | undefined {
   return list.find((e) => str(e.name) === name);
+}
+
+/**
+ * A kubeconfig file: `kind: Config` with a clusters list, or one written without kind and
+ * apiVersion (or `apiVersion: v1`), which client-go's clientcmd.Load reads as v1 Config all
+ * the same. Without a kind, its clusters must hold `cluster` entries, so that another format's
+ * top-level `clusters` list is not taken for one.
+ */
+function isKubeconfig(doc: Obj): boolean {
+  if (!Array.isArray(doc.clusters)) return false;
+  if (doc.kind === 'Config') return true;
+  if (doc.kind !== undefined || (doc.apiVersion !== undefined && doc.apiVersion !== 'v1')) return false;
+  return doc.clusters.length > 0 && doc.clusters.every((c) => isObj(c) && isObj(c.cluster));
 }
 
 /** The only entry of a list, when it has exactly one. */
