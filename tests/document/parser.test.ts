@@ -241,6 +241,30 @@ describe('parser problems', () => {
     expect(ps[0]?.message).toMatch(/not a Kubernetes object/);
   });
 
+  it("gives the items of a typed list written without kind and apiVersion the list's (apimachinery decodeToList), as the API server's lists are", () => {
+    // `kubectl get --raw /api/v1/namespaces/ns/services`: the items carry no kind or apiVersion.
+    const raw = {
+      kind: 'ServiceList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '7' },
+      items: [
+        { metadata: { name: 'a', namespace: 'ns' }, spec: { ports: [{ port: 80 }] } },
+        { kind: 'Service', metadata: { name: 'b', namespace: 'ns' } },
+        { apiVersion: 'v1', metadata: { name: 'c', namespace: 'ns' } },
+      ],
+    };
+    const plain = { kind: 'List', apiVersion: 'v1', items: [{ metadata: { name: 'd', namespace: 'ns' } }] };
+    const m = model({ 'raw.json': JSON.stringify(raw, null, 2), 'list.json': JSON.stringify(plain) });
+    expect(m.resources().map((r) => [r.kindId, r.name, r.body.apiVersion, r.body.kind])).toEqual([['core/Service', 'a', 'v1', 'Service']]);
+    // An item with a kind or an apiVersion of its own keeps it (kubectl then refuses it), and a
+    // plain List has no kind to give.
+    expect(m.problems().map((p) => [p.file, p.code])).toEqual([
+      ['raw.json', PARSER_CODES.notK8s],
+      ['raw.json', PARSER_CODES.notK8s],
+      ['list.json', PARSER_CODES.notK8s],
+    ]);
+  });
+
   it('reads JSON files through the YAML reader (as istioctl does) and locates JSON syntax errors', () => {
     const good = JSON.stringify({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'j', namespace: 'ns' } }, null, 2);
     const flow = '{apiVersion: v1, kind: Service, metadata: {name: flow, namespace: ns}}\n';

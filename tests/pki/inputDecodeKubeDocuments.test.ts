@@ -210,6 +210,27 @@ describe('kind: List (kubectl get -o yaml)', () => {
     expect(certs(d.values)).toEqual([derHex(client), derHex(other)]);
   });
 
+  it("a SecretList from the API (kubectl get --raw), whose items carry no kind or apiVersion, gives each Secret (apimachinery's decodeToList takes the list's)", () => {
+    const raw = {
+      kind: 'SecretList',
+      apiVersion: 'v1',
+      metadata: { resourceVersion: '42' },
+      items: [
+        { metadata: { name: 'cacerts', namespace: 'istio-system' }, type: 'Opaque', data: { 'root-cert.pem': b64(pem(ca)) } },
+        { metadata: { name: 'gw', namespace: 'istio-system' }, type: 'Opaque', data: { cacert: b64(pem(other)) } },
+      ],
+    };
+    const d = decode(JSON.stringify(raw, null, 2), 'secrets.json');
+    expect(d.objects.map((o) => [o.ref.kind, o.ref.name])).toEqual([
+      ['Secret', 'cacerts'],
+      ['Secret', 'gw'],
+    ]);
+    expect(certs(d.values)).toEqual([derHex(ca), derHex(other)]);
+    // A plain List gives no kind: its kind-less items stay unread.
+    const plain = decode(JSON.stringify({ ...raw, kind: 'List' }), 'list.json');
+    expect(plain.objects).toEqual([]);
+  });
+
   it('a List of Deployments holds no container: one unrecognised value', () => {
     const text = [
       'apiVersion: v1',

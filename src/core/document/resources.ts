@@ -158,7 +158,9 @@ function shapeOf(parsed: ParsedDocument, judgeKind: KindJudge): { resources: Res
   if (isListKind(kind) && Array.isArray(value.items)) {
     const resources: Resource[] = [];
     const problems: Diagnostic[] = [];
-    value.items.forEach((item, i) => {
+    const itemKind = kind.slice(0, -'List'.length);
+    value.items.forEach((written, i) => {
+      const item = isObject(written) ? withListKind(written, value.apiVersion as string, itemKind) : written;
       if (isObject(item) && typeof item.apiVersion === 'string' && typeof item.kind === 'string') {
         const rejected = stringMapProblemsOf(doc, item, ['items', i]);
         if (rejected.length > 0) problems.push(...rejected);
@@ -172,6 +174,19 @@ function shapeOf(parsed: ParsedDocument, judgeKind: KindJudge): { resources: Res
   const rejected = stringMapProblemsOf(doc, value, []);
   if (rejected.length > 0) return { resources: [], problems: rejected };
   return { resources: [makeResource(value, doc)], problems: judgeKind(doc, value.apiVersion, kind) };
+}
+
+/**
+ * An item of a typed list (`PodList`, `SecretList`) as kubectl reads it: the API server leaves
+ * kind and apiVersion out of the items it lists, and apimachinery's unstructured decodeToList
+ * gives an item with neither the list's apiVersion and the list's kind without `List`. An item
+ * with either of its own, and every item of a plain `List`, is left as written.
+ */
+export function withListKind(item: Record<string, unknown>, apiVersion: string, itemKind: string): Record<string, unknown> {
+  // GetKind and GetAPIVersion read a value that is not a string as empty.
+  const written = (v: unknown) => typeof v === 'string' && v !== '';
+  if (itemKind === '' || written(item.kind) || written(item.apiVersion)) return item;
+  return { ...item, apiVersion, kind: itemKind };
 }
 
 /** Problems of an object kubectl would refuse for a non-string value in a string map (see stringMaps.ts). */

@@ -17,6 +17,7 @@ import { decodePemBundle, scanPem, type PemScan, type ScannedBlock } from './pem
 import { x509 } from './lib.ts';
 import { isRedactionMarker, PRIVATE_KEY_MARKER } from '../document/redactionMarkers.ts';
 import { isObj } from '../document/read.ts';
+import { withListKind } from '../document/resources.ts';
 import { documentStartLines, keyLine, objectLine } from './inputLines.ts';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -616,9 +617,11 @@ class Decoder {
       return true;
     }
     // F: Kubernetes objects.
-    if (doc.kind === 'List' && Array.isArray(doc.items)) {
+    if (typeof doc.kind === 'string' && doc.kind.endsWith('List') && Array.isArray(doc.items)) {
       let any = false;
-      for (const item of doc.items as unknown[]) if (this.document({ ...origin }, item, depth, line, text)) any = true;
+      const itemKind = doc.kind.slice(0, -'List'.length);
+      for (const item of doc.items as unknown[])
+        if (this.document({ ...origin }, isObj(item) ? withListKind(item, str(doc.apiVersion), itemKind) : item, depth, line, text)) any = true;
       return any;
     }
     if ((doc.kind === 'Secret' || doc.kind === 'ConfigMap') && isObj(doc.metadata)) {
@@ -933,10 +936,8 @@ function named(list: readonly Obj[], name: string): Obj | undefined {
 }
 
 /**
- * A kubeconfig file: `kind: Config` with a clusters list, or one written without kind and
- * apiVersion (or `apiVersion: v1`), which client-go's clientcmd.Load reads as v1 Config all
- * the same. Without a kind, its clusters must hold `cluster` entries, so that another format's
- * top-level `clusters` list is not taken for one.
+ * `kind: Config` with clusters, or no kind and no apiVersion (or v1): clientcmd.Load reads it as v1
+ * Config. Without a kind, clusters must hold `cluster` entries (another format's list is not one).
  */
 function isKubeconfig(doc: Obj): boolean {
   if (!Array.isArray(doc.clusters)) return false;
