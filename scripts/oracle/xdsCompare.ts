@@ -142,8 +142,6 @@ export function fieldDiff(
 export interface WorkspaceFacts {
   /** The `applyTo` values of its EnvoyFilter patches. */
   applyTo: ReadonlySet<string>;
-  /** Hosts of DestinationRules whose top-level load balancer is PASSTHROUGH (`host`), or a port's (`host:port`). */
-  passthroughDrHosts: ReadonlySet<string>;
   /** Hosts written in more than one ServiceEntry of one namespace. */
   sharedServiceEntryHosts: ReadonlySet<string>;
   /** `outbound|PORT||HOST` of each ServiceEntry port written without a protocol (sniffed: "auto"). */
@@ -163,24 +161,12 @@ export interface KnownCause {
 
 /** The host of an outbound cluster name (`outbound|PORT|SUBSET|HOST`), or undefined. */
 const clusterHost = (name: string): string | undefined => /^outbound\|\d+\|[^|]*\|(.+)$/.exec(name)?.[1];
-const clusterSubset = (name: string): string | undefined => /^outbound\|\d+\|([^|]+)\|/.exec(name)?.[1];
-
-/** A subset cluster whose service's default cluster a PASSTHROUGH DestinationRule (all ports, or its port) made ORIGINAL_DST. */
-function underPassthrough(name: string, facts: WorkspaceFacts): boolean {
-  const m = /^outbound\|(\d+)\|[^|]+\|(.+)$/.exec(name);
-  if (!m) return false;
-  const [, port, host] = m as unknown as [string, string, string];
-  for (const entry of facts.passthroughDrHosts) {
-    const [dr, drPort] = entry.includes(':') ? [entry.slice(0, entry.lastIndexOf(':')), entry.slice(entry.lastIndexOf(':') + 1)] : [entry, undefined];
-    if (drPort !== undefined && drPort !== port) continue;
-    const hit = dr.startsWith('*') ? host.endsWith(dr.slice(1)) : host === dr || host.split('.')[0] === dr.split('.')[0];
-    if (hit) return true;
-  }
-  return false;
-}
 
 /** The host of a virtual host name (`host:port`, or `host`). */
 const vhostHost = (name: string): string => (/:\d+$/.test(name) ? name.slice(0, name.lastIndexOf(':')) : name);
+
+/** A virtual host's domains (its strings). */
+const domains = (v: Obj): string[] => (Array.isArray(v.domains) ? v.domains.filter((d): d is string => typeof d === 'string') : []);
 
 /** An IP address or CIDR, with or without `:port` (a service address among a virtual host's domains). */
 const isAddressDomain = (d: string): boolean => /^(\d{1,3}(\.\d{1,3}){3}(\/\d+)?(:\d+)?|\[?[0-9a-fA-F:]*:[0-9a-fA-F:.]*\]?(\/\d+)?(:\d+)?)$/.test(d);
@@ -195,7 +181,7 @@ function onlyAddressesMoved(a: Obj, b: Obj): boolean {
   if (va.length !== vb.length) return false;
   const noDomains = (r: Obj, vs: Obj[]): Obj => ({ ...r, virtualHosts: vs.map(({ domains: _d, ...rest }) => rest) });
   if (fieldDiff(noDomains(a, va), noDomains(b, vb)).length > 0) return false;
-  const domains = (v: Obj): string[] => (Array.isArray(v.domains) ? v.domains.filter((d): d is string => typeof d === 'string') : []);
+
   let moved = 0;
   for (let i = 0; i < va.length; i++) {
     const da = domains(va[i] as Obj);
@@ -214,61 +200,7 @@ function onlyAddressesMoved(a: Obj, b: Obj): boolean {
   return JSON.stringify(all(va)) === JSON.stringify(all(vb));
 }
 
-/** `name;namespace;canonical name;revision;cluster` of the `istio.workload` endpoint metadata, without the name. */
-const workloadRest = (v: Json | undefined): string | undefined => (typeof v === 'string' && v.includes(';') ? v.slice(v.indexOf(';')) : undefined);
-
 export const KNOWN_CAUSES: KnownCause[] = [
-  {
-    // Generator bug (ours), reported for a fix in src/: src/core/config/services.ts podWorkloadName
-    // takes the owner's name (the Deployment behind a ReplicaSet) for any pod with an owner;
-    // Istio's kube.GetWorkloadMetaFromPod (pkg/kube/util.go, used by the endpoint builder)
-    // looks at the owner only when the pod has metadata.generateName and the owner is the
-    // controller, and else keeps the pod's name (the service.istio.io/workload-name label
-    // overrides both). src/core/ambient/ztunnel.ts workloadNameOf already does it Istio's way.
-    id: 'workload-name-without-generatename',
-    why: "ours: a pod written without metadata.generateName (e.g. the bench mesh's pods) gets its Deployment's name as endpoint metadata istio.workload; istiod (kube.GetDeployMetaFromPod) keeps the pod's name unless the pod has generateName. Generator bug, fix in src/core/config/services.ts podWorkloadName",
-    explains: (t, path, _facts, f) =>
-      (t === 'endpoints' || t === 'clusters') &&
-      /\.metadata\.filterMetadata\.istio\.workload$/.test(path) &&
-      workloadRest(f.istiod) !== undefined &&
-      workloadRest(f.istiod) === workloadRest(f.ours),
-  },
-  {
-    // Generator bug (ours), reported for a fix in src/: src/core/config/services.ts entryEndpoint
-    // gives a ServiceEntry endpoint (or WorkloadEntry) without serviceAccount the identity
-    // spiffe://TD/ns/NS/sa/default; Istio's convertWorkloadEntryToWorkloadInstance
-    // (pilot/pkg/serviceregistry/serviceentry/conversion.go) sets ServiceAccount only when
-    // serviceAccount is written, so the cluster's ISTIO_MUTUAL SAN list has no such entry.
-    id: 'serviceentry-endpoint-default-sa',
-    why: "ours: a ServiceEntry/WorkloadEntry endpoint without serviceAccount adds spiffe://…/sa/default to the cluster's matchSubjectAltNames; istiod adds no identity for it. Generator bug, fix in src/core/config/services.ts entryEndpoint",
-    explains: (t, path, _facts, f) =>
-      t === 'clusters' &&
-      /combinedValidationContext\.defaultValidationContext\.matchSubjectAltNames/.test(path) &&
-      JSON.stringify(f.ours ?? null).includes('/sa/default"') &&
-      !JSON.stringify(f.istiod ?? null).includes('/sa/default"'),
-  },
-  {
-    // Generator bug (ours), reported for a fix in src/: Istio's buildSubsetCluster
-    // (pilot/pkg/networking/core/cluster_builder.go) starts a subset cluster from the type of the
-    // service's default cluster after its traffic policy was applied (opts.mutable.cluster.GetType()),
-    // which a top-level loadBalancer PASSTHROUGH made ORIGINAL_DST; only a subset's own PASSTHROUGH
-    // is looked at again. src/core/xds/clusters.ts passes subsetCluster the type from before the
-    // policy (`type`), so a subset whose own policy is not PASSTHROUGH becomes EDS with its own lbPolicy
-    // (and gets a ClusterLoadAssignment istiod does not send). Fix: pass `w.c.type` (after applyTrafficPolicy).
-    id: 'subset-of-passthrough-destinationrule',
-    why: "ours: a subset cluster of a DestinationRule whose top-level (or the port's) loadBalancer is PASSTHROUGH is EDS with the subset's lbPolicy; istiod's buildSubsetCluster inherits the default cluster's ORIGINAL_DST (lbPolicy CLUSTER_PROVIDED, no EDS). Generator bug, fix in src/core/xds/clusters.ts (subsetCluster's parentType)",
-    explains: (t, path, facts, _f, name) => {
-      return (
-        t === 'clusters' &&
-        clusterSubset(name) !== undefined &&
-        underPassthrough(name, facts) &&
-        /^(type|lbPolicy|edsClusterConfig|loadAssignment|leastRequestLbConfig|ringHashLbConfig|maglevLbConfig|roundRobinLbConfig|commonLbConfig|lbSubsetConfig)(\.|\[|$)/.test(
-          path,
-        )
-      );
-    },
-    explainsMissing: (t, name, side, facts) => t === 'endpoints' && side === 'ours' && clusterSubset(name) !== undefined && underPassthrough(name, facts),
-  },
   {
     // Not a generator difference: istiod's choice among ServiceEntries writing one host in one
     // namespace follows the services' order, oldest first (SortServicesByCreationTime in
@@ -306,14 +238,23 @@ export const KNOWN_CAUSES: KnownCause[] = [
       return (t === 'endpoints' || t === 'clusters') && host !== undefined && facts.sharedServiceEntryHosts.has(host);
     },
     // A route whose virtual hosts of the shared hosts differ (present on one side, other domains,
-    // routes or clusters), everything else equal.
+    // routes or clusters), everything else equal. An address such a virtual host holds may sit in
+    // another host's virtual host on the other side: istiod's dedupeDomains leaves an address two
+    // hosts share with the virtual host built first, so it moves when the shared host's virtual
+    // host comes or goes (an entry picked without the route's port has none).
     explainsResource: (t, _name, istiod, ours, facts) => {
       if (t !== 'routes' || facts.sharedServiceEntryHosts.size === 0) return false;
+      const vhosts = (r: Obj): Json[] => (Array.isArray(r.virtualHosts) ? r.virtualHosts : []);
+      const isShared = (v: Json): boolean => isObj(v) && typeof v.name === 'string' && facts.sharedServiceEntryHosts.has(vhostHost(v.name));
+      const moved = new Set<string>();
+      for (const r of [istiod, ours]) for (const v of vhosts(r)) if (isObj(v) && isShared(v)) for (const d of domains(v)) if (isAddressDomain(d)) moved.add(d);
       const without = (r: Obj): Obj => ({
         ...r,
-        virtualHosts: (Array.isArray(r.virtualHosts) ? r.virtualHosts : []).filter(
-          (v) => !(isObj(v) && typeof v.name === 'string' && facts.sharedServiceEntryHosts.has(vhostHost(v.name))),
-        ),
+        virtualHosts: vhosts(r)
+          .filter((v) => !isShared(v))
+          .map((v) =>
+            isObj(v) && moved.size > 0 && Array.isArray(v.domains) ? { ...v, domains: v.domains.filter((d) => typeof d !== 'string' || !moved.has(d)) } : v,
+          ),
       });
       return fieldDiff(without(istiod), without(ours)).length === 0;
     },
@@ -413,11 +354,10 @@ export function envoyFilterTargets(texts: readonly string[]): Set<string> {
 
 /** The facts the known causes read, from a workspace's files. */
 export function workspaceFacts(texts: readonly string[]): WorkspaceFacts {
-  const passthroughDrHosts = new Set<string>();
   const seHosts = new Map<string, number>();
   const autoServiceEntryClusters = new Set<string>();
   for (const text of texts) {
-    if (!/kind["']?:\s*["']?(DestinationRule|ServiceEntry)/.test(text)) continue;
+    if (!/kind["']?:\s*["']?ServiceEntry/.test(text)) continue;
     let docs: ReturnType<typeof parseAllDocuments>;
     try {
       docs = parseAllDocuments(text) as ReturnType<typeof parseAllDocuments>;
@@ -433,16 +373,6 @@ export function workspaceFacts(texts: readonly string[]): WorkspaceFacts {
       }
       if (!isObj(o) || !isObj(o.spec)) continue;
       const ns = isObj(o.metadata) && typeof o.metadata.namespace === 'string' ? o.metadata.namespace : 'default';
-      if (o.kind === 'DestinationRule' && typeof o.spec.host === 'string') {
-        const lb = isObj(o.spec.trafficPolicy) && isObj(o.spec.trafficPolicy.loadBalancer) ? o.spec.trafficPolicy.loadBalancer : undefined;
-        if (lb?.simple === 'PASSTHROUGH') passthroughDrHosts.add(o.spec.host);
-        // A port's own PASSTHROUGH makes that port's default cluster ORIGINAL_DST too.
-        const ports = isObj(o.spec.trafficPolicy) && Array.isArray(o.spec.trafficPolicy.portLevelSettings) ? o.spec.trafficPolicy.portLevelSettings : [];
-        for (const pl of ports) {
-          if (isObj(pl) && isObj(pl.loadBalancer) && pl.loadBalancer.simple === 'PASSTHROUGH' && isObj(pl.port) && typeof pl.port.number === 'number')
-            passthroughDrHosts.add(`${o.spec.host}:${pl.port.number}`);
-        }
-      }
       if (o.kind === 'ServiceEntry' && Array.isArray(o.spec.hosts)) {
         for (const h of new Set(o.spec.hosts)) if (typeof h === 'string') seHosts.set(`${ns}/${h}`, (seHosts.get(`${ns}/${h}`) ?? 0) + 1);
         // A ServiceEntry port's protocol comes from its protocol field alone (serviceentry
@@ -455,7 +385,7 @@ export function workspaceFacts(texts: readonly string[]): WorkspaceFacts {
     }
   }
   const sharedServiceEntryHosts = new Set([...seHosts].filter(([, n]) => n > 1).map(([k]) => k.slice(k.indexOf('/') + 1)));
-  return { applyTo: envoyFilterTargets(texts), passthroughDrHosts, sharedServiceEntryHosts, autoServiceEntryClusters };
+  return { applyTo: envoyFilterTargets(texts), sharedServiceEntryHosts, autoServiceEntryClusters };
 }
 
 export function knownCause(

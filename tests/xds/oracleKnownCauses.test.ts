@@ -7,7 +7,6 @@ import { knownResourceCause, knownCause, fieldDiff, type Obj, type WorkspaceFact
 
 const facts = (shared: string[] = [], autoClusters: string[] = []): WorkspaceFacts => ({
   applyTo: new Set(),
-  passthroughDrHosts: new Set(),
   sharedServiceEntryHosts: new Set(shared),
   autoServiceEntryClusters: new Set(autoClusters),
 });
@@ -73,6 +72,29 @@ describe('serviceentries-sharing-a-host on routes', () => {
     expect(knownResourceCause('routes', '80', istiod, ours, facts(['other.example.org']))).toBeUndefined();
     const oursOther: Obj = { name: '80', virtualHosts: [gw([...gwDomains, 'x'])] };
     expect(knownResourceCause('routes', '80', istiod, oursOther, facts(['httpbin.example.org']))).toBeUndefined();
+  });
+
+  it("explains an address that moves to another host's virtual host with the shared host's", () => {
+    // Seed 20261221: db.internal is written by three ServiceEntries of bookinfo, one of them with
+    // legacy.svc and the address 10.96.200.10 on port 5432 (HTTP2). istiod picked an entry of
+    // db.internal without that port, so route 5432 has no virtual host for it, and dedupeDomains
+    // left the address with legacy.svc; ours picked the HTTP2 entry, whose virtual host came first.
+    const vh = (host: string, extra: string[] = []) => ({
+      name: `${host}:5432`,
+      domains: [host, `${host}.`, ...extra],
+      routes: [{ route: { cluster: `outbound|5432||${host}` } }],
+    });
+    const any = { name: 'allow_any', domains: ['*'] };
+    const theirs: Obj = { name: '5432', virtualHosts: [vh('legacy.svc', ['10.96.200.10']), any] };
+    const mine: Obj = { name: '5432', virtualHosts: [vh('db.internal', ['10.96.200.10']), vh('legacy.svc'), any] };
+    expect(knownResourceCause('routes', '5432', theirs, mine, facts(['db.internal']))).toBe('serviceentries-sharing-a-host');
+    // Not an address the shared host's virtual host does not hold, nor another host's name.
+    const lost: Obj = { name: '5432', virtualHosts: [vh('db.internal'), vh('legacy.svc'), any] };
+    expect(knownResourceCause('routes', '5432', theirs, lost, facts(['db.internal']))).toBeUndefined();
+    const renamed: Obj = { name: '5432', virtualHosts: [vh('db.internal', ['10.96.200.10']), vh('legacy.svc', ['old.svc']), any] };
+    expect(
+      knownResourceCause('routes', '5432', { ...theirs, virtualHosts: [vh('legacy.svc', ['10.96.200.10']), any] }, renamed, facts(['db.internal'])),
+    ).toBeUndefined();
   });
 
   it('explains a route cluster of the shared host on another port, field by field', () => {
