@@ -69,7 +69,7 @@ describe('certificate blocks', () => {
     expect(namesLine(v.problems[0]!, FIRST_LINE)).toBe(true);
   });
 
-  it('an X509 CERTIFICATE (OpenSSL\'s old label) is read, with a warning: Go\'s AppendCertsFromPEM and tls.X509KeyPair skip any other label than CERTIFICATE', () => {
+  it("an X509 CERTIFICATE (OpenSSL's old label) is read, with a warning: Go's AppendCertsFromPEM and tls.X509KeyPair skip any other label than CERTIFICATE", () => {
     const text = `${caPem}${PREAMBLE}${encodePem('X509 CERTIFICATE', server.der)}`;
     const offset = caPem.length + PREAMBLE.length;
     const v = decodeText(text);

@@ -130,7 +130,8 @@ describe('a bare kubeconfig without kind (clientcmd.Load defaults to v1 Config)'
   };
 
   it('is read as kind: Config is, with or without apiVersion v1', () => {
-    for (const head of [{}, { apiVersion: 'v1' }]) {
+    const heads: Record<string, string>[] = [{}, { apiVersion: 'v1' }];
+    for (const head of heads) {
       const d = decodeInputs([{ name: 'config', text: withHead(head) }]);
       const rc = onlyRemote(d);
       expect(rc.secret).toEqual({ kind: 'Config', namespace: '', name: 'config' });
