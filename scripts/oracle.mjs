@@ -6,6 +6,7 @@
 //                                            istioctl analyze --use-kube=false against our analyze --istioctl
 //                                            (conformance cases, our samples, Istio's samples, fuzzed workspaces)
 //   npm run oracle -- xds [--limit N]        xds-oracle (istiod's generator) against ours, per proxy
+//   npm run oracle -- proxy-config [--limit N]  istioctl proxy-config -f against ours on dumps of xds-oracle's config
 //   npm run oracle -- server-check           the analyze server (analyze-oracle) against the istioctl binary
 //   npm run oracle -- describe [--samples]   istioctl's x describe pod (describe-oracle) against ours, per pod
 //
@@ -748,6 +749,16 @@ async function main() {
       process.exit(r.status ?? 1);
       return;
     }
+    case 'proxy-config': {
+      ensureBuilt();
+      const r = spawnSync('node', ['--import', 'tsx', join(ROOT, 'scripts', 'oracle', 'proxyConfig.ts'), ...rest], {
+        cwd: ROOT,
+        stdio: 'inherit',
+        env: { ...process.env, XDS_ORACLE, ISTIOCTL },
+      });
+      process.exit(r.status ?? 1);
+      return;
+    }
     case 'describe': {
       ensureBuilt();
       const r = spawnSync('node', ['--import', 'tsx', join(ROOT, 'scripts', 'oracle', 'describe.ts'), ...rest], {
@@ -765,7 +776,7 @@ async function main() {
     }
     default:
       console.error(
-        'usage: npm run oracle -- build [--force] | analyze [--limit N] [-A] [--jobs N] [--fuzzed N] [--seed S] [--no-server] [--verbose] | server-check [--limit N] [--all] | validate [--limit N] | xds [--limit N] | describe [--samples] [--verbose] | xds-fuzz-runs',
+        'usage: npm run oracle -- build [--force] | analyze [--limit N] [-A] [--jobs N] [--fuzzed N] [--seed S] [--no-server] [--verbose] | server-check [--limit N] [--all] | validate [--limit N] | xds [--limit N] | proxy-config [--limit N] | describe [--samples] [--verbose] | xds-fuzz-runs',
       );
       process.exit(64);
   }

@@ -43,14 +43,14 @@ function option(name: string): string | undefined {
   return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
-interface Workspace {
+export interface Workspace {
   name: string;
   files: { path: string; text: string }[];
   /** Which of the workspace's proxies to compare (all when absent). */
   pick?: (proxies: { id: string; type: string }[]) => { id: string; type: string }[];
 }
 
-function sampleWorkspaces(): Workspace[] {
+export function sampleWorkspaces(): Workspace[] {
   const out: Workspace[] = [];
   for (const d of readdirSync(SAMPLES).sort()) {
     const dir = join(SAMPLES, d);
@@ -269,4 +269,5 @@ async function main(): Promise<void> {
   );
 }
 
-await main();
+// Run as the `xds` part; imported, it only lends its sample workspaces (the proxy-config part).
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) await main();
