@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { answerQuery } from '../../src/core/queries/index.ts';
 import { analyze, isObj, workloadsFile, type Json } from './xdsCompare.ts';
 import { XdsServer } from './xdsServer.ts';
-import { sampleWorkspaces } from './xds.ts';
+import { option, sampleWorkspaces } from './xds.ts';
+import { DUMP_TYPES, typed } from '../../src/core/xds/dump.ts';
+import type { Json as XdsJson } from '../../src/core/xds/types.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const REPORTS = join(ROOT, 'reports', 'oracle');
@@ -25,29 +27,16 @@ const ISTIOCTL = process.env.ISTIOCTL ?? '';
 /** The commands that read a config dump (`endpoint` reads Envoy's /clusters output instead). */
 const COMMANDS = [['cluster'], ['listener'], ['route'], ['listener', '--verbose=false'], ['route', '--verbose=false']];
 
-const TYPE = 'type.googleapis.com/envoy';
-
 /** xds-oracle's resources of one proxy as an Envoy /config_dump, the shape istiod's proxies report. */
-function configDump(answer: Record<string, Json>): Json {
-  const list = (k: string): Json[] => (Array.isArray(answer[k]) ? (answer[k] as Json[]).filter(isObj) : []);
-  const typed = (t: string, r: Json): Json => ({ '@type': `${TYPE}.${t}`, ...(r as Record<string, Json>) });
+function configDump(answer: Record<string, Json>): XdsJson {
+  const list = (k: string): XdsJson[] => (Array.isArray(answer[k]) ? (answer[k] as Json[]).filter(isObj) : []) as XdsJson[];
   return {
     configs: [
-      {
-        '@type': `${TYPE}.admin.v3.ClustersConfigDump`,
-        dynamicActiveClusters: list('clusters').map((c) => ({ cluster: typed('config.cluster.v3.Cluster', c) })),
-      },
-      {
-        '@type': `${TYPE}.admin.v3.ListenersConfigDump`,
-        dynamicListeners: list('listeners').map((l) => ({
-          name: (l as Record<string, Json>).name ?? '',
-          activeState: { listener: typed('config.listener.v3.Listener', l) },
-        })),
-      },
-      {
-        '@type': `${TYPE}.admin.v3.RoutesConfigDump`,
-        dynamicRouteConfigs: list('routes').map((r) => ({ routeConfig: typed('config.route.v3.RouteConfiguration', r) })),
-      },
+      typed(DUMP_TYPES.clusters, { dynamicActiveClusters: list('clusters').map((c) => ({ cluster: typed(DUMP_TYPES.cluster, c) })) }),
+      typed(DUMP_TYPES.listeners, {
+        dynamicListeners: list('listeners').map((l) => ({ name: l.name ?? '', activeState: { listener: typed(DUMP_TYPES.listener, l) } })),
+      }),
+      typed(DUMP_TYPES.routes, { dynamicRouteConfigs: list('routes').map((r) => ({ routeConfig: typed(DUMP_TYPES.routeConfiguration, r) })) }),
     ],
   };
 }
@@ -55,11 +44,6 @@ function configDump(answer: Record<string, Json>): Json {
 function run(exe: string, args: string[]): { stdout: string; stderr: string; status: number | null } {
   const r = spawnSync(exe, args, { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
-}
-
-function option(name: string): string | undefined {
-  const at = process.argv.indexOf(name);
-  return at >= 0 ? process.argv[at + 1] : undefined;
 }
 
 async function main(): Promise<void> {
@@ -101,7 +85,7 @@ async function main(): Promise<void> {
             ...(agree ? {} : { istioctl: `${a.status}\n${a.stdout}${a.stderr}`, ours: `${b.status}\n${b.stdout}${b.stderr}` }),
           });
         }
-        const mine = results.filter((r) => r.proxy === p.id && r.sample === ws.name);
+        const mine = results.slice(-COMMANDS.length);
         console.log(`${ws.name} ${p.id}: ${mine.filter((r) => r.agree).length} of ${mine.length} commands agree`);
       }
     }

@@ -38,7 +38,7 @@ const SAMPLES = join(ROOT, 'public', 'samples');
 const REPORTS = join(ROOT, 'reports', 'oracle');
 const XDS_ORACLE = process.env.XDS_ORACLE ?? '';
 
-function option(name: string): string | undefined {
+export function option(name: string): string | undefined {
   const at = process.argv.indexOf(name);
   return at >= 0 ? process.argv[at + 1] : undefined;
 }

@@ -91,7 +91,8 @@ export function isEnvoyConfigDump(value: Record<string, unknown>): boolean {
   return configs.every((c) => isObject(c) && typeof c['@type'] === 'string' && /^type\.googleapis\.com\/envoy\.admin\.v3\.\w+ConfigDump$/.test(c['@type']));
 }
 
-function isListKind(kind: string): boolean {
+/** `List`, or a typed list such as `PodList` (kubectl expands both). */
+export function isListKind(kind: string): boolean {
   return kind === 'List' || (kind.endsWith('List') && kind.length > 4);
 }
 
@@ -158,9 +159,7 @@ function shapeOf(parsed: ParsedDocument, judgeKind: KindJudge): { resources: Res
   if (isListKind(kind) && Array.isArray(value.items)) {
     const resources: Resource[] = [];
     const problems: Diagnostic[] = [];
-    const itemKind = kind.slice(0, -'List'.length);
-    value.items.forEach((written, i) => {
-      const item = isObject(written) ? withListKind(written, value.apiVersion as string, itemKind) : written;
+    (listItemsAsRead(value) ?? []).forEach((item, i) => {
       if (isObject(item) && typeof item.apiVersion === 'string' && typeof item.kind === 'string') {
         const rejected = stringMapProblemsOf(doc, item, ['items', i]);
         if (rejected.length > 0) problems.push(...rejected);
@@ -177,12 +176,21 @@ function shapeOf(parsed: ParsedDocument, judgeKind: KindJudge): { resources: Res
 }
 
 /**
- * An item of a typed list (`PodList`, `SecretList`) as kubectl reads it: the API server leaves
- * kind and apiVersion out of the items it lists, and apimachinery's unstructured decodeToList
- * gives an item with neither the list's apiVersion and the list's kind without `List`. An item
- * with either of its own, and every item of a plain `List`, is left as written.
+ * The items of a List or typed list (`PodList`, `SecretList`) as kubectl reads them, or undefined
+ * when `value` is no list with an `items` list. The API server leaves kind and apiVersion out of
+ * the items it lists, and apimachinery's unstructured decodeToList gives an item with neither the
+ * list's apiVersion and the list's kind without `List`. An item with either of its own, and every
+ * item of a plain `List`, is left as written.
  */
-export function withListKind(item: Record<string, unknown>, apiVersion: string, itemKind: string): Record<string, unknown> {
+export function listItemsAsRead(value: Record<string, unknown>): unknown[] | undefined {
+  const kind = value.kind;
+  if (typeof kind !== 'string' || !isListKind(kind) || !Array.isArray(value.items)) return undefined;
+  const itemKind = kind.slice(0, -'List'.length);
+  const apiVersion = typeof value.apiVersion === 'string' ? value.apiVersion : '';
+  return value.items.map((item) => (isObject(item) ? withListKind(item, apiVersion, itemKind) : item));
+}
+
+function withListKind(item: Record<string, unknown>, apiVersion: string, itemKind: string): Record<string, unknown> {
   // GetKind and GetAPIVersion read a value that is not a string as empty.
   const written = (v: unknown) => typeof v === 'string' && v !== '';
   if (itemKind === '' || written(item.kind) || written(item.apiVersion)) return item;

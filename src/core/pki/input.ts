@@ -17,7 +17,7 @@ import { decodePemBundle, scanPem, type PemScan, type ScannedBlock } from './pem
 import { x509 } from './lib.ts';
 import { isRedactionMarker, PRIVATE_KEY_MARKER } from '../document/redactionMarkers.ts';
 import { isObj } from '../document/read.ts';
-import { withListKind } from '../document/resources.ts';
+import { listItemsAsRead } from '../document/resources.ts';
 import { documentStartLines, keyLine, objectLine } from './inputLines.ts';
 
 export type Severity = 'error' | 'warning' | 'info';
@@ -617,11 +617,10 @@ class Decoder {
       return true;
     }
     // F: Kubernetes objects.
-    if (typeof doc.kind === 'string' && doc.kind.endsWith('List') && Array.isArray(doc.items)) {
+    const items = listItemsAsRead(doc);
+    if (items) {
       let any = false;
-      const itemKind = doc.kind.slice(0, -'List'.length);
-      for (const item of doc.items as unknown[])
-        if (this.document({ ...origin }, isObj(item) ? withListKind(item, str(doc.apiVersion), itemKind) : item, depth, line, text)) any = true;
+      for (const item of items) if (this.document({ ...origin }, item, depth, line, text)) any = true;
       return any;
     }
     if ((doc.kind === 'Secret' || doc.kind === 'ConfigMap') && isObj(doc.metadata)) {

@@ -53,7 +53,8 @@ export interface GeneratedDump {
 
 const DEFAULT_TIME = '2000-01-01T00:00:00Z';
 
-function typed(type: string, body: Json): Json {
+/** A resource or dump section with its `@type`, as Envoy's admin interface writes them. */
+export function typed(type: string, body: Json): Json {
   return { '@type': type, ...body };
 }
 

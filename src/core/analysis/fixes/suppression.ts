@@ -6,6 +6,7 @@
 import { str } from '../../document/read.ts';
 import type { Diagnostic, QuickFix } from '../../document/types.ts';
 import { splitDocuments } from '../../document/split.ts';
+import { isListKind } from '../../document/resources.ts';
 import { SUPPRESS_ANNOTATION } from '../suppress.ts';
 import { IGNORE_VALIDATIONS_ANNOTATION } from '../packs/kiali/ignore.ts';
 import { isKialiCode } from '../packs/kiali/codes.ts';
@@ -40,7 +41,7 @@ export function suppressionForText(file: string, text: string, d: Pick<Diagnosti
   if (!ed) return undefined;
   let prefix: YamlPath = [];
   const root = ed.valueAt([]);
-  if (isObj(root) && Array.isArray(root.items) && typeof root.kind === 'string' && root.kind.endsWith('List')) {
+  if (isObj(root) && Array.isArray(root.items) && typeof root.kind === 'string' && isListKind(root.kind)) {
     const i = ed.itemIndexAtLine(['items'], line);
     if (i === undefined) return undefined;
     prefix = ['items', i];
