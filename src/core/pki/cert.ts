@@ -516,6 +516,11 @@ export function goParses(c: Certificate): boolean {
   return c.facts.goParseExpectation === 'ok';
 }
 
+/** The error Go's x509.ParseCertificate gives a certificate it refuses (`x509: <why>`), undefined when it takes it. */
+export function goParseError(c: Certificate): string | undefined {
+  return goParses(c) ? undefined : `x509: ${c.facts.goParseExpectation.replace(/^rejected \((.*)\)$/, '$1')}`;
+}
+
 /**
  * Parses every certificate in a DER byte string (Go's x509.ParseCertificates): zero bytes
  * give an empty list; an element that is not a certificate is an error.

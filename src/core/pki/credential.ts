@@ -1,11 +1,9 @@
 // What istiod checks in a TLS credential Secret (pilot/pkg/credentials/kube ExtractCertInfo
 // and ExtractRoot, pilot/pkg/xds ValidateCertificate), synchronously, for the analyzers.
-// Go's tls.X509KeyPair (the key-pair check Gateway API certificateRefs get) is async: it
-// compares SubjectPublicKeyInfo digests.
-import { decodePem, decodePemBundle } from './pem.ts';
-import { CertParseError, parseCertificateDer, parseCertificatesDer, type Certificate } from './cert.ts';
-import { parsePrivateKeyDer, privateKeyFacts, x509KeyPairError, KeyParseError } from './keys.ts';
-import { hex, sha256 } from './bytes.ts';
+// Go's tls.X509KeyPair is istio.ts's (x509KeyPair, checkKeyPair): it compares key digests,
+// which is async.
+import { decodePem } from './pem.ts';
+import { CertParseError, goParseError, parseCertificatesDer, type Certificate } from './cert.ts';
 
 export const GENERIC_CERT = 'cert';
 export const GENERIC_KEY = 'key';
@@ -21,26 +19,32 @@ export type SecretData = ReadonlyMap<string, Uint8Array>;
 
 export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
-export interface CertInfo {
-  cert: Uint8Array;
-  key?: Uint8Array;
-  crl?: Uint8Array;
-  staple?: Uint8Array;
+/**
+ * A Secret's (or ConfigMap's) values by key: bytes, or text where the caller keeps values as
+ * text (the Gateway API controller's model). Only a value's length matters to the rules below.
+ */
+export type CredentialData<V extends { readonly length: number } = Uint8Array> = ReadonlyMap<string, V>;
+
+export interface CertInfo<V = Uint8Array> {
+  cert: V;
+  key?: V;
+  crl?: V;
+  staple?: V;
   /** The data keys the values came from. */
   keys: { cert: string; key?: string; crl?: string; staple?: string };
 }
 
 /** Go's truncatedKeysMessage: sorted keys, the first three and `and N more...` from three on. */
-function foundKeys(data: SecretData): string {
+function foundKeys<V extends { readonly length: number }>(data: CredentialData<V>): string {
   const keys = [...data.keys()].sort();
   return keys.length < 3 ? keys.join(', ') : `${keys.slice(0, 3).join(', ')}, and ${keys.length - 3} more...`;
 }
 
-const nonEmpty = (data: SecretData, ...keys: string[]) => keys.every((k) => (data.get(k)?.length ?? 0) > 0);
-const has = (data: SecretData, ...keys: string[]) => keys.every((k) => data.has(k));
+const nonEmpty = <V extends { readonly length: number }>(data: CredentialData<V>, ...keys: string[]) => keys.every((k) => (data.get(k)?.length ?? 0) > 0);
+const has = <V extends { readonly length: number }>(data: CredentialData<V>, ...keys: string[]) => keys.every((k) => data.has(k));
 
 /** ExtractCertInfo: `cert`/`key` when both are non-empty, else `tls.crt`/`tls.key`; otherwise istiod's error. */
-export function extractCertInfo(data: SecretData): Result<CertInfo> {
+export function extractCertInfo<V extends { readonly length: number } = Uint8Array>(data: CredentialData<V>): Result<CertInfo<V>> {
   if (nonEmpty(data, GENERIC_CERT, GENERIC_KEY)) {
     return {
       ok: true,
@@ -73,7 +77,7 @@ export function extractCertInfo(data: SecretData): Result<CertInfo> {
 }
 
 /** ExtractRoot: `cacert` (with `crl`), else `ca.crt` (with `ca.crl`); otherwise istiod's error. */
-export function extractRoot(data: SecretData): Result<CertInfo> {
+export function extractRoot<V extends { readonly length: number } = Uint8Array>(data: CredentialData<V>): Result<CertInfo<V>> {
   if (nonEmpty(data, GENERIC_CA))
     return {
       ok: true,
@@ -107,7 +111,8 @@ export function validateCertificateChain(cert: Uint8Array, now: Date = new Date(
     throw e;
   }
   for (const c of certs) {
-    if (c.facts.goParseExpectation !== 'ok') return { ok: false, error: `x509: ${c.facts.goParseExpectation}` };
+    const goError = goParseError(c);
+    if (goError) return { ok: false, error: goError };
     if (now.getTime() > c.notAfter.getTime() || now.getTime() < c.notBefore.getTime()) return { ok: false, error: 'certificate is expired or not yet valid' };
   }
   return { ok: true, value: certs };
@@ -118,32 +123,4 @@ export function validateGatewayCredential(data: SecretData, now: Date = new Date
   const extracted = extractCertInfo(data);
   if (!extracted.ok) return extracted;
   return validateCertificateChain(extracted.value.cert, now);
-}
-
-/**
- * Go's tls.X509KeyPair: the CERTIFICATE blocks form the chain, the first block whose type
- * is `PRIVATE KEY` or ends in ` PRIVATE KEY` is the key, and it must belong to the leaf.
- */
-export async function checkKeyPair(certPem: Uint8Array | string, keyPem: Uint8Array | string): Promise<Result<{ leaf: Certificate }>> {
-  const certBlocks = decodePemBundle(certPem).filter((b) => b.type === 'CERTIFICATE');
-  if (certBlocks.length === 0) return { ok: false, error: 'tls: failed to find any PEM data in certificate input' };
-  const keyBlock = decodePemBundle(keyPem).find((b) => b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY'));
-  if (!keyBlock) return { ok: false, error: 'tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input' };
-  let leaf: Certificate;
-  try {
-    leaf = parseCertificateDer(certBlocks[0]!.bytes);
-  } catch (e) {
-    if (e instanceof CertParseError) return { ok: false, error: `tls: failed to parse certificate: ${e.message}` };
-    throw e;
-  }
-  let facts;
-  try {
-    facts = await privateKeyFacts(parsePrivateKeyDer(keyBlock.bytes, keyBlock.type));
-  } catch (e) {
-    if (e instanceof KeyParseError) return { ok: false, error: 'tls: failed to parse private key' };
-    throw e;
-  }
-  const spki = hex(await sha256(leaf.spkiDer));
-  const err = x509KeyPairError(leaf.facts.publicKey.type, facts, spki);
-  return err ? { ok: false, error: err } : { ok: true, value: { leaf } };
 }

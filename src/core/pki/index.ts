@@ -13,13 +13,12 @@ export {
   extractRoot,
   validateCertificateChain,
   validateGatewayCredential,
-  checkKeyPair,
   type SecretData,
   type Result,
 } from './credential.ts';
 export { SignatureChecker } from './sig.ts';
 export { CertPool, goVerify, type GoVerifyResult, type KeyUsageRequest } from './verify.ts';
-export { PkiContext, keyCertBundleVerify, pluggedCaLoad, workloadVerify, parseRootCerts, type IstioVerdict, type CheckStep } from './istio.ts';
+export { PkiContext, checkKeyPair, keyCertBundleVerify, pluggedCaLoad, workloadVerify, parseRootCerts, type IstioVerdict, type CheckStep } from './istio.ts';
 export { opensslVerify, type OpensslVerdict } from './openssl.ts';
 export { decodeInputs, decodeValue, decodeKubeObject, type InputFile, type Decoded, type Value } from './input.ts';
 export { inspect, inspectDecoded, humanSpan, type InspectOptions, type CredentialUser } from './inspect.ts';

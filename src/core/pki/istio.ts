@@ -7,13 +7,14 @@
 // - the graceful root-bundle parsing of the agent (ParseRootCerts).
 // Every step reads bytes the way Go's encoding/pem and crypto/x509 do (first block, any
 // block type, concatenated chain files), because that is where Istio's verdicts come from.
-import { decodePem, decodePemBundle } from './pem.ts';
-import { CertParseError, goParses, parseCertificateDer, type Certificate } from './cert.ts';
+import { decodePem, decodePemBundle, type PemBlock } from './pem.ts';
+import { x509KeyPairCertBlocks, x509KeyPairKeyBlock } from './keyPairPem.ts';
+import { CertParseError, goParseError, parseCertificateDer, type Certificate } from './cert.ts';
 import { parseCrlDer, type Crl } from './crl.ts';
-import { concatBytes, hex, sha256 } from './bytes.ts';
+import { concatBytes, hex, sha256, utf8 } from './bytes.ts';
 import { istioKeyVerdict, KeyParseError, parsePrivateKeyDer, privateKeyFacts, x509KeyPairError, type PrivateKeyFacts } from './keys.ts';
 import { CertPool, goVerify, type GoVerifyResult, type KeyUsageRequest } from './verify.ts';
-import type { SignatureChecker } from './sig.ts';
+import { SignatureChecker } from './sig.ts';
 import { completeCertificate } from './digest.ts';
 import { SIGNATURE_ALGORITHMS } from './oids.ts';
 
@@ -75,7 +76,8 @@ export class PkiContext {
   goParse(der: Uint8Array): { cert?: Certificate; error?: string } {
     try {
       const c = this.cert(der);
-      if (!goParses(c)) return { error: `x509: ${c.facts.goParseExpectation.replace(/^rejected \((.*)\)$/, '$1')}` };
+      const error = goParseError(c);
+      if (error) return { error };
       return { cert: c };
     } catch (e) {
       return { error: e instanceof Error ? e.message : String(e) };
@@ -127,29 +129,12 @@ export function parsePemEncodedKey(bytes: Uint8Array): { error?: string; type?: 
 
 /** Go's tls.X509KeyPair(certPEM, keyPEM): undefined when they match, else its error. */
 export async function x509KeyPair(ctx: PkiContext, certPem: Uint8Array, keyPem: Uint8Array): Promise<{ error?: string; keyFacts?: PrivateKeyFacts }> {
-  const blocks = decodePemBundle(certPem);
-  const certBlocks = blocks.filter((b) => b.type === 'CERTIFICATE');
-  if (certBlocks.length === 0) {
-    // crypto/tls X509KeyPair: the error depends on the block types it skipped.
-    const skipped = blocks.map((b) => b.type);
-    if (skipped.length === 0) return { error: 'tls: failed to find any PEM data in certificate input' };
-    if (skipped.length === 1 && skipped[0]!.endsWith('PRIVATE KEY'))
-      return { error: 'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched' };
-    return {
-      error: `tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [${skipped.join(' ')}]`,
-    };
-  }
-  const keyBlocks = decodePemBundle(keyPem);
-  const keyAt = keyBlocks.findIndex((b) => b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY'));
-  const keyBlock = keyBlocks[keyAt];
-  if (!keyBlock) {
-    const skipped = keyBlocks.map((b) => b.type);
-    if (skipped.length === 0) return { error: 'tls: failed to find any PEM data in key input' };
-    if (skipped.length === 1 && skipped[0] === 'CERTIFICATE') return { error: 'tls: found a certificate rather than a key in the PEM for the private key' };
-    return {
-      error: `tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: [${skipped.join(' ')}]`,
-    };
-  }
+  const certs = x509KeyPairCertBlocks(certPem);
+  if (!certs.ok) return { error: certs.error };
+  const key = x509KeyPairKeyBlock(keyPem);
+  if (!key.ok) return { error: key.error };
+  const certBlocks = certs.value;
+  const keyBlock = key.value;
   const leaf = ctx.goParse(certBlocks[0]!.bytes);
   if (!leaf.cert) return { error: leaf.error ?? 'x509: malformed certificate' };
   let keyFacts: PrivateKeyFacts;
@@ -166,6 +151,21 @@ export async function x509KeyPair(ctx: PkiContext, certPem: Uint8Array, keyPem: 
   const spki = hex(await sha256(leaf.cert.spkiDer));
   const err = x509KeyPairError(certKeyType, keyFacts, spki);
   return { error: err, keyFacts };
+}
+
+/** Go's tls.X509KeyPair with the leaf it parsed (for callers without an inspection's context). */
+export async function checkKeyPair(
+  certPem: Uint8Array | string,
+  keyPem: Uint8Array | string,
+): Promise<{ ok: true; value: { leaf: Certificate } } | { ok: false; error: string }> {
+  const ctx = new PkiContext(new Date(), new SignatureChecker());
+  const bytes = (v: Uint8Array | string) => (typeof v === 'string' ? utf8(v) : v);
+  const r = await x509KeyPair(ctx, bytes(certPem), bytes(keyPem));
+  if (r.error !== undefined) return { ok: false, error: r.error };
+  const certs = x509KeyPairCertBlocks(bytes(certPem));
+  const leaf = certs.ok ? ctx.goParse((certs.value[0] as PemBlock).bytes).cert : undefined;
+  if (!leaf) throw new Error('x509KeyPair took a certificate it cannot parse');
+  return { ok: true, value: { leaf } };
 }
 
 const ISTIO_SRC = {

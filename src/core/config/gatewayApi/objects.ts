@@ -3,6 +3,9 @@
 import { isRedactionMarker } from '../../document/redactionMarkers.ts';
 import { isObj } from '../../document/read.ts';
 import type { Obj } from '../../document/read.ts';
+import { decodePemBundle } from '../../pki/pem.ts';
+import { extractCertInfo as extractCredential, extractRoot as extractCredentialRoot } from '../../pki/credential.ts';
+import { x509KeyPairCertBlocks, x509KeyPairKeyBlock } from '../../pki/keyPairPem.ts';
 
 /** A Kubernetes object as the conversion reads it (any kind). */
 export interface GwObject {
@@ -215,69 +218,27 @@ export function encodeBase64(s: string): string {
   return out;
 }
 
-function hasKeys(d: Record<string, string>, ...keys: string[]): boolean {
-  return keys.every((k) => Object.hasOwn(d, k));
-}
-
-function hasValue(d: Record<string, string>, ...keys: string[]): boolean {
-  return keys.every((k) => (d[k] ?? '').length > 0);
-}
-
-function truncatedKeys(d: Record<string, string>): string {
-  const keys = Object.keys(d).sort();
-  if (keys.length < 3) return keys.join(', ');
-  return `${keys.slice(0, 3).join(', ')}, and ${keys.length - 3} more...`;
-}
-
-/** kubecreds.ExtractCertInfo: the certificate and key of a Secret, or Istio's error text. */
+/** kubecreds.ExtractCertInfo (pki/credential.ts) over text values: the certificate and key of a Secret, or Istio's error text. */
 export function extractCertInfo(d: Record<string, string>): { cert: string; key: string } | { error: string } {
-  if (hasValue(d, 'cert', 'key')) return { cert: d.cert as string, key: d.key as string };
-  if (hasValue(d, 'tls.crt', 'tls.key')) return { cert: d['tls.crt'] as string, key: d['tls.key'] as string };
-  if (hasKeys(d, 'cert', 'key')) return { error: `found keys "cert" and "key", but they were empty` };
-  if (hasKeys(d, 'tls.crt', 'tls.key')) return { error: `found keys "tls.crt" and "tls.key", but they were empty` };
-  return { error: `found secret, but didn't have expected keys (cert and key) or (tls.crt and tls.key); found: ${truncatedKeys(d)}` };
+  const r = extractCredential(new Map(Object.entries(d)));
+  return r.ok ? { cert: r.value.cert, key: r.value.key ?? '' } : { error: r.error };
 }
 
-/** kubecreds.ExtractRoot: the CA bundle of a Secret or ConfigMap, or Istio's error text. */
+/** kubecreds.ExtractRoot (pki/credential.ts) over text values: the CA bundle of a Secret or ConfigMap, or Istio's error text. */
 export function extractRoot(d: Record<string, string>): { cert: string } | { error: string } {
-  if (hasValue(d, 'cacert')) return { cert: d.cacert as string };
-  if (hasValue(d, 'ca.crt')) return { cert: d['ca.crt'] as string };
-  if (hasKeys(d, 'cacert')) return { error: `found key "cacert", but it was empty` };
-  if (hasKeys(d, 'ca.crt')) return { error: `found key "ca.crt", but it was empty` };
-  return { error: `found secret, but didn't have expected keys cacert or ca.crt; found: ${truncatedKeys(d)}` };
+  const r = extractCredentialRoot(new Map(Object.entries(d)));
+  return r.ok ? { cert: r.value.cert } : { error: r.error };
 }
 
-interface PemBlock {
-  type: string;
-  body: string;
-}
-
-function pemBlocks(text: string): PemBlock[] {
-  const out: PemBlock[] = [];
-  const re = /-----BEGIN ([^-\r\n]+)-----\r?\n([\s\S]*?)-----END \1-----/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const body = (m[2] as string).replace(/^[A-Za-z-]+:.*$/gm, '').replace(/\s+/g, '');
-    if (decodeBase64(body) !== undefined) out.push({ type: m[1] as string, body });
-  }
-  return out;
-}
-
-/** Go's tls.X509KeyPair, as far as the PEM framing goes: undefined when the pair parses. */
+/** Go's tls.X509KeyPair, as far as the PEM framing goes (pki/keyPairPem.ts): undefined when the pair parses. */
 export function x509KeyPairError(cert: string, key: string): string | undefined {
   // A share link's redaction marker stands for a value that is not in the input: not checked.
   if (isRedactionMarker(cert)) return undefined;
-  const cb = pemBlocks(cert);
-  if (cb.length === 0) return 'tls: failed to find any PEM data in certificate input';
-  if (!cb.some((b) => b.type === 'CERTIFICATE')) {
-    return `tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: [${cb.map((b) => b.type).join(' ')}]`;
-  }
+  const certs = x509KeyPairCertBlocks(cert);
+  if (!certs.ok) return certs.error;
   if (isRedactionMarker(key)) return undefined;
-  const kb = pemBlocks(key);
-  if (kb.length === 0) return 'tls: failed to find any PEM data in key input';
-  if (!kb.some((b) => b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY'))) {
-    return `tls: failed to find "PRIVATE KEY" PEM block in key input after skipping PEM blocks of the following types: [${kb.map((b) => b.type).join(' ')}]`;
-  }
-  return undefined;
+  const k = x509KeyPairKeyBlock(key);
+  return k.ok ? undefined : k.error;
 }
 
 /**
@@ -286,5 +247,7 @@ export function x509KeyPairError(cert: string, key: string): string | undefined 
  */
 export function bundleHasCertificate(pem: string): boolean {
   if (isRedactionMarker(pem)) return true;
-  return pemBlocks(pem).some((b) => b.type === 'CERTIFICATE');
+  // Go skips a CERTIFICATE block with PEM headers; it also parses each block, which this
+  // controller model leaves to the certificate checks.
+  return decodePemBundle(pem).some((b) => b.type === 'CERTIFICATE' && Object.keys(b.headers).length === 0);
 }
