@@ -19,7 +19,7 @@ export const FOLDERS = {
       i: ['generate', 'report'],
       j: ['pem', 'keys', 'spiffe', 'base64'],
       k: ['oids', 'names', 'der'],
-      l: ['crl', 'credential', 'openssl', 'sig', 'bytes'],
+      l: ['crl', 'credential', 'openssl', 'sig', 'bytes', 'keyPairPem'],
     },
     tests: ['tests/fuzz/corpus.test.ts', 'tests/pki/**/*.test.ts', 'tests/analysis/analyzers/gateways/pki.test.ts', 'tests/queries/**/*.test.ts'],
     parts: ['certs'],
