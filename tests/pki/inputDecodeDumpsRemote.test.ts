@@ -8,7 +8,8 @@
 //   a cluster needs a server ("no server found for cluster"); client-certificate-data needs a key
 //   ("client-key-data or client-key must be specified");
 // - the kubeconfig's []byte fields (certificate-authority-data, client-certificate-data,
-//   client-key-data) are base64, read with Go's encoding/base64 StdEncoding, which skips \r and \n;
+//   client-key-data) are base64, read with Go's encoding/base64 StdEncoding, which skips \r and \n
+//   and nothing else (a space is an error);
 // - the certs spec §1.1: at most four containers deep.
 // Lines, keys and names are those of the texts built here; certificates come from pkiBuilder.ts.
 import { describe, expect, it } from 'vitest';
@@ -276,6 +277,10 @@ describe('certificate data in the kubeconfig', () => {
     ['client-certificate-data', (bad: string) => valid({ users: [user('reader', { 'client-certificate-data': bad, 'client-key-data': b64(clientKeyPem) })] })],
     ['client-key-data', (bad: string) => valid({ users: [user('reader', { 'client-certificate-data': b64(clientPem), 'client-key-data': bad })] })],
   ] as const)('%s that is not base64 is an error naming the field, and nothing is read from it', (field, build) => {
+    // A space is not skipped: a plain YAML scalar folded over lines reads as words joined by
+    // spaces, which encoding/json's base64 (StdEncoding) refuses, so kubectl and istiod do too.
+    const spaced = b64(caPem).replace(/(.{76})/g, '$1 ');
+    expect(remoteOf(build(spaced)).rc.error).toContain(field);
     const { rc, d } = remoteOf(build('not*base64'));
     expect(rc.error).toContain(field);
     onlyKeyErrors(d);

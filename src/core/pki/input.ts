@@ -768,8 +768,9 @@ class Decoder {
     else {
       rc.server = str(cl.server);
       if (!rc.server) errors.push('the cluster has no server');
+      // client-go reads *-data as encoding/json reads []byte: line breaks skipped, a space an error.
       if (typeof cl['certificate-authority-data'] === 'string') {
-        const b = decodeBase64Std(cl['certificate-authority-data'].replace(/\s+/g, ''));
+        const b = decodeBase64Std(cl['certificate-authority-data']);
         if (b) rc.ca = this.value({ ...origin, path: [...origin.path, 'certificate-authority-data'] }, b, depth + 1);
         else errors.push('certificate-authority-data is not valid base64');
       } else if (cl['insecure-skip-tls-verify'] === true) rc.auth = 'insecure-skip-tls-verify';
@@ -779,11 +780,11 @@ class Decoder {
     else if (typeof u.token === 'string') rc.auth = 'bearer token';
     else if (typeof u['client-certificate-data'] === 'string') {
       rc.auth = 'client certificate';
-      const c = decodeBase64Std((u['client-certificate-data'] as string).replace(/\s+/g, ''));
+      const c = decodeBase64Std(u['client-certificate-data'] as string);
       if (c) rc.clientCert = this.value({ ...origin, path: [...origin.path, 'client-certificate-data'] }, c, depth + 1);
       else errors.push('client-certificate-data is not valid base64');
       if (typeof u['client-key-data'] === 'string') {
-        const k = decodeBase64Std((u['client-key-data'] as string).replace(/\s+/g, ''));
+        const k = decodeBase64Std(u['client-key-data'] as string);
         if (k) rc.clientKey = this.value({ ...origin, path: [...origin.path, 'client-key-data'] }, k, depth + 1);
         else errors.push('client-key-data is not valid base64');
       } else errors.push('client-certificate-data without client-key-data');
