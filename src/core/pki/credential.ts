@@ -23,7 +23,10 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
  * A Secret's (or ConfigMap's) values by key: bytes, or text where the caller keeps values as
  * text (the Gateway API controller's model). Only a value's length matters to the rules below.
  */
-export type CredentialData<V extends { readonly length: number } = Uint8Array> = ReadonlyMap<string, V>;
+export type CredentialData<V extends Sized = Uint8Array> = ReadonlyMap<string, V>;
+
+/** A value with a length: bytes or text. */
+type Sized = { readonly length: number };
 
 export interface CertInfo<V = Uint8Array> {
   cert: V;
@@ -35,16 +38,16 @@ export interface CertInfo<V = Uint8Array> {
 }
 
 /** Go's truncatedKeysMessage: sorted keys, the first three and `and N more...` from three on. */
-function foundKeys<V extends { readonly length: number }>(data: CredentialData<V>): string {
+function foundKeys<V extends Sized>(data: CredentialData<V>): string {
   const keys = [...data.keys()].sort();
   return keys.length < 3 ? keys.join(', ') : `${keys.slice(0, 3).join(', ')}, and ${keys.length - 3} more...`;
 }
 
-const nonEmpty = <V extends { readonly length: number }>(data: CredentialData<V>, ...keys: string[]) => keys.every((k) => (data.get(k)?.length ?? 0) > 0);
-const has = <V extends { readonly length: number }>(data: CredentialData<V>, ...keys: string[]) => keys.every((k) => data.has(k));
+const nonEmpty = <V extends Sized>(data: CredentialData<V>, ...keys: string[]) => keys.every((k) => (data.get(k)?.length ?? 0) > 0);
+const has = <V extends Sized>(data: CredentialData<V>, ...keys: string[]) => keys.every((k) => data.has(k));
 
 /** ExtractCertInfo: `cert`/`key` when both are non-empty, else `tls.crt`/`tls.key`; otherwise istiod's error. */
-export function extractCertInfo<V extends { readonly length: number } = Uint8Array>(data: CredentialData<V>): Result<CertInfo<V>> {
+export function extractCertInfo<V extends Sized = Uint8Array>(data: CredentialData<V>): Result<CertInfo<V>> {
   if (nonEmpty(data, GENERIC_CERT, GENERIC_KEY)) {
     return {
       ok: true,
@@ -77,7 +80,7 @@ export function extractCertInfo<V extends { readonly length: number } = Uint8Arr
 }
 
 /** ExtractRoot: `cacert` (with `crl`), else `ca.crt` (with `ca.crl`); otherwise istiod's error. */
-export function extractRoot<V extends { readonly length: number } = Uint8Array>(data: CredentialData<V>): Result<CertInfo<V>> {
+export function extractRoot<V extends Sized = Uint8Array>(data: CredentialData<V>): Result<CertInfo<V>> {
   if (nonEmpty(data, GENERIC_CA))
     return {
       ok: true,
