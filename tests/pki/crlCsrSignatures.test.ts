@@ -56,9 +56,9 @@ function opensslSerials(der: Uint8Array): string[] {
 describe('CRL decoding', () => {
   it('spells revoked serials as openssl crl -text does (leading zero bytes dropped, zero kept)', () => {
     // DER INTEGER contents: 0x008F is 143 (a zero byte before a high bit), 0x00 is zero.
-    const der = crlDer({ serials: ['008f', '00', '0100', '7a'] });
+    const der = crlDer({ serials: ['008f', '00', '0100', '7a', '008000'] });
     const ours = parseCrlDer(der).facts.revokedSerials;
-    expect(ours).toEqual(['8F', '00', '0100', '7A']);
+    expect(ours).toEqual(['8F', '00', '0100', '7A', '8000']);
     if (spawnSync(OPENSSL, ['version']).status === 0) expect(ours).toEqual(opensslSerials(der));
   });
 
@@ -120,6 +120,20 @@ describe('CSR decoding', () => {
     ]);
     expect(some.facts.requestedSans).toEqual(['DNS:a.example.com', 'URI:spiffe://cluster.local/ns/a/sa/b']);
     expect(some.facts.signatureAlgorithm).toBe('ecdsa-with-SHA256');
+  });
+
+  it('keeps its own copy of the bytes', async () => {
+    const k = await keys('P-256');
+    const req = await x509.Pkcs10CertificateRequestGenerator.create({
+      name: 'CN=requester',
+      keys: { publicKey: k.publicKey, privateKey: k.privateKey },
+      signingAlgorithm: { name: 'ECDSA', hash: 'SHA-256' } as Algorithm,
+    });
+    const der = new Uint8Array(req.rawData);
+    const parsed = parseCsrDer(der);
+    const before = parsed.der.slice();
+    der.fill(0);
+    expect(equalBytes(parsed.der, before)).toBe(true);
   });
 });
 
