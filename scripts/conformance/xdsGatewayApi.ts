@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import jsyaml from 'js-yaml';
 import type { CaseResult } from './types.ts';
 import { convertGatewayApi, inferencePoolServiceName, type RegistryService, type GatewayApiResult } from '../../src/core/config/gatewayApi/convert.ts';
-import { encodeBase64, type GwObject } from '../../src/core/config/gatewayApi/objects.ts';
+import type { GwObject } from '../../src/core/config/gatewayApi/objects.ts';
+import { encodeBase64Std } from '../../src/core/pki/base64.ts';
 
 const DIR = (root: string) => join(root, 'xds', 'pilot', 'pkg', 'config', 'kube', 'gateway', 'testdata');
 const SUFFIX = 'domain.suffix';
@@ -147,7 +148,7 @@ function object(
 
 function fixtureObjects(): GwObject[] {
   const secret = (ns: string, name: string, data: Record<string, string>) =>
-    object('v1', 'Secret', ns, name, { data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, encodeBase64(v)])) });
+    object('v1', 'Secret', ns, name, { data: Object.fromEntries(Object.entries(data).map(([k, v]) => [k, encodeBase64Std(new TextEncoder().encode(v))])) });
   const cm = (ns: string, name: string, data: Record<string, string>) => object('v1', 'ConfigMap', ns, name, { data });
   const pair = { 'tls.crt': RSA_CERT, 'tls.key': RSA_KEY };
   return [

@@ -138,6 +138,39 @@ describe('Gateway → Istio Gateway', () => {
     expect(c.Programmed).toMatchObject({ status: 'False', reason: 'Invalid', message: 'Bad TLS configuration' });
   });
 
+  it('reads a certificate Secret as the API server stores it: data decoded as it decodes base64, a Secret it would refuse never there', () => {
+    const cert = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
+    const key = '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n';
+    const b64 = (t: string) => Buffer.from(t).toString('base64');
+    const listener = (data: string) => {
+      const text = `${GATEWAY.replace('protocol: HTTP', 'protocol: HTTPS\n    tls: {certificateRefs: [{name: cert}]}').replace('port: 80', 'port: 443')}
+apiVersion: v1
+kind: Secret
+metadata: {name: cert, namespace: istio-system}
+${data}
+`;
+      return conditions((status(convert(text), 'Gateway', 'gw').listeners as Json[])[0]!.conditions).ResolvedRefs;
+    };
+    // Base64 broken over lines is read (the API server's decoder skips line breaks).
+    const wrapped = (t: string) => b64(t).replace(/(.{20})/g, '$1\n');
+    expect(listener(`data:\n  tls.crt: ${JSON.stringify(wrapped(cert))}\n  tls.key: ${JSON.stringify(wrapped(key))}`)).toMatchObject({ status: 'True' });
+    // A value with a space in it is refused by the API server: the Secret is not in the cluster.
+    expect(listener(`data: {tls.crt: "${b64(cert).slice(0, 8)} ${b64(cert).slice(8)}", tls.key: ${b64(key)}}`)).toMatchObject({
+      status: 'False',
+      message: 'invalid certificate reference //cert., secret istio-system/cert not found',
+    });
+    // stringData is stored over data.
+    expect(listener(`data: {tls.crt: ${b64('not pem')}, tls.key: ${b64(key)}}\nstringData: {tls.crt: ${JSON.stringify(cert)}}`)).toMatchObject({
+      status: 'True',
+    });
+    // Go's X509KeyPair words inputs that look switched.
+    expect(listener(`stringData: {tls.crt: ${JSON.stringify(key)}, tls.key: ${JSON.stringify(key)}}`)).toMatchObject({
+      status: 'False',
+      message:
+        'invalid certificate reference //cert., the certificate is malformed: tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched',
+    });
+  });
+
   it('accepts a valid certificate Secret as kubernetes-gateway://', () => {
     const cert = '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n';
     const key = '-----BEGIN PRIVATE KEY-----\nAAAA\n-----END PRIVATE KEY-----\n';

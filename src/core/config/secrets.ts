@@ -13,10 +13,15 @@ const cache = new WeakMap<object, SecretData | null>();
  * base64 text. `stringData` is not merged (it is not when Secrets are read from files).
  */
 export function secretData(secret: Resource): SecretData | undefined {
-  let v = cache.get(secret.body);
+  return secretBodyData(secret.body);
+}
+
+/** secretData of a Secret's body (the Gateway API controller model keeps objects, not resources). */
+export function secretBodyData(body: Record<string, unknown>): SecretData | undefined {
+  let v = cache.get(body);
   if (v === undefined) {
-    v = decode(Object.hasOwn(secret.body, 'data') ? secret.body.data : undefined);
-    cache.set(secret.body, v);
+    v = decode(Object.hasOwn(body, 'data') ? body.data : undefined);
+    cache.set(body, v);
   }
   return v ?? undefined;
 }

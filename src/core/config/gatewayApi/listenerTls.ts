@@ -125,8 +125,9 @@ function buildSecretReference(ctx: ConversionContext, ref: Json, gw: GwObject): 
   const ns = optStr(ref.namespace) ?? gw.namespace;
   const key = `${ns}/${str(ref.name)}`;
   const secret = ctx.find('Secret', ns, str(ref.name));
-  if (!secret) return { error: { reason: 'InvalidCertificateRef', message: `invalid certificate reference ${refStr}, secret ${key} not found` } };
-  const ci = extractCertInfo(secretData(secret));
+  const data = secret ? secretData(secret) : undefined;
+  if (!data) return { error: { reason: 'InvalidCertificateRef', message: `invalid certificate reference ${refStr}, secret ${key} not found` } };
+  const ci = extractCertInfo(data);
   if ('error' in ci) return { error: { reason: 'InvalidCertificateRef', message: `invalid certificate reference ${refStr}, ${ci.error}` } };
   const pairErr = x509KeyPairError(ci.cert, ci.key);
   if (pairErr)
@@ -149,8 +150,9 @@ function buildCaCertificateReference(ctx: ConversionContext, ref: Json, gw: GwOb
   } else if (gkEq(gk, GK_SECRET)) {
     type = 'kubernetes-gateway';
     const secret = ctx.find('Secret', ns, name);
-    if (!secret) return { error: { reason: 'InvalidCACertificateRef', message: `invalid CA certificate reference ${refStr}, secret ${ns}/${name} not found` } };
-    root = extractRoot(secretData(secret));
+    const data = secret ? secretData(secret) : undefined;
+    if (!data) return { error: { reason: 'InvalidCACertificateRef', message: `invalid CA certificate reference ${refStr}, secret ${ns}/${name} not found` } };
+    root = extractRoot(data);
   } else {
     return { error: { reason: 'InvalidCACertificateKind', message: `invalid CA certificate reference ${refStr}, only secret and configmap are allowed` } };
   }
@@ -172,8 +174,9 @@ export function validateBackendClientCertificateRef(ctx: ConversionContext, gw: 
   const credNs = optStr(ref.namespace) ?? ns;
   const key = `${credNs}/${str(ref.name)}`;
   const secret = ctx.find('Secret', credNs, str(ref.name));
-  if (!secret) return { reason: 'InvalidClientCertificateRef', message: `invalid clientCertificateRef ${refStr}, secret ${key} not found` };
-  const ci = extractCertInfo(secretData(secret));
+  const data = secret ? secretData(secret) : undefined;
+  if (!data) return { reason: 'InvalidClientCertificateRef', message: `invalid clientCertificateRef ${refStr}, secret ${key} not found` };
+  const ci = extractCertInfo(data);
   if ('error' in ci) return { reason: 'InvalidClientCertificateRef', message: `invalid clientCertificateRef ${refStr}, ${ci.error}` };
   const pairErr = x509KeyPairError(ci.cert, ci.key);
   if (pairErr) return { reason: 'InvalidClientCertificateRef', message: `invalid clientCertificateRef ${refStr}, the certificate is malformed: ${pairErr}` };

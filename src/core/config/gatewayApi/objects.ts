@@ -4,6 +4,8 @@ import { isRedactionMarker } from '../../document/redactionMarkers.ts';
 import { isObj } from '../../document/read.ts';
 import type { Obj } from '../../document/read.ts';
 import { decodePemBundle } from '../../pki/pem.ts';
+import { bytesToLatin1 } from '../../pki/base64.ts';
+import { secretBodyData } from '../secrets.ts';
 import { extractCertInfo as extractCredential, extractRoot as extractCredentialRoot } from '../../pki/credential.ts';
 import { x509KeyPairCertBlocks, x509KeyPairKeyBlock } from '../../pki/keyPairPem.ts';
 
@@ -175,46 +177,18 @@ export function humanJoin(ss: readonly string[]): string {
 // ---------------------------------------------------------------------------------------------
 // Secrets and ConfigMaps as istiod reads certificates from them
 
-/** A Secret's data as bytes-as-text: `data` is base64 (decoded here), `stringData` is plain. */
-export function secretData(o: GwObject): Record<string, string> {
+/**
+ * A Secret's data as istiod's controller reads it in a cluster, values as text (bytes as
+ * latin-1): `data` as the API server decodes it (config/secrets.ts), with `stringData` over it,
+ * as the API server stores them. Undefined for a Secret the API server refuses (`data` not base64),
+ * which a cluster never holds. (The analyzers read files as istioctl does, without `stringData`.)
+ */
+export function secretData(o: GwObject): Record<string, string> | undefined {
+  const data = secretBodyData(o.body);
+  if (!data) return undefined;
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [k, v] of Object.entries(obj(o.body.data))) {
-    if (typeof v !== 'string') continue;
-    out[k] = decodeBase64(v) ?? '';
-  }
+  for (const [k, v] of data) out[k] = bytesToLatin1(v);
   for (const [k, v] of Object.entries(obj(o.body.stringData))) if (typeof v === 'string') out[k] = v;
-  return out;
-}
-
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-function decodeBase64(s: string): string | undefined {
-  const clean = s.replace(/\s+/g, '');
-  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(clean) || clean.length % 4 === 1) return undefined;
-  let bits = 0;
-  let acc = 0;
-  let out = '';
-  for (const ch of clean) {
-    if (ch === '=') break;
-    acc = (acc << 6) | B64.indexOf(ch);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += String.fromCharCode((acc >> bits) & 0xff);
-    }
-  }
-  return out;
-}
-
-export function encodeBase64(s: string): string {
-  let out = '';
-  for (let i = 0; i < s.length; i += 3) {
-    const a = s.charCodeAt(i);
-    const b = i + 1 < s.length ? s.charCodeAt(i + 1) : NaN;
-    const c = i + 2 < s.length ? s.charCodeAt(i + 2) : NaN;
-    const n = (a << 16) | ((Number.isNaN(b) ? 0 : b) << 8) | (Number.isNaN(c) ? 0 : c);
-    out += B64[(n >> 18) & 63]! + B64[(n >> 12) & 63]! + (Number.isNaN(b) ? '=' : B64[(n >> 6) & 63]!) + (Number.isNaN(c) ? '=' : B64[n & 63]!);
-  }
   return out;
 }
 
