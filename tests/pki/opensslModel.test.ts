@@ -235,7 +235,10 @@ describe.runIf(hasOpenssl())('the openssl verify model agrees with openssl verif
     for (const issuerName of [
       'CN=root ca, O=EXAMPLE',
       'CN=  Root   CA , O=Example',
+      'CN=Root CA  , O=Example',
       'CN=Root\tCA, O=Example',
+      'CN=Root\vCA, O=Example',
+      'CN=\vRoot CA\v, O=Example',
       'CN=RootCA, O=Example',
       'CN=Root CA+O=Example',
     ]) {
@@ -279,6 +282,33 @@ async function parsePemFile(path: string): Promise<Certificate> {
   const b64 = text.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
   return parse(new Uint8Array(Buffer.from(b64, 'base64')));
 }
+
+describe.runIf(hasOpenssl())('the openssl verify model: the trust anchor and unknown algorithms', () => {
+  it('requires the top of the chain to be a CA too (X509_check_ca): basicConstraints, a version 1 root, or a key usage with keyCertSign', async () => {
+    for (const spec of [
+      { ca: null, keyUsage: null },
+      { ca: false, keyUsage: null },
+      { ca: null, keyUsage: KU.keyCertSign },
+      { ca: null, keyUsage: KU.digitalSignature },
+    ]) {
+      const root = await issue({ subject: 'CN=Anchor', ...spec });
+      const leaf = await issue({ subject: 'CN=leaf', issuer: root });
+      const r = await both(leaf, [root], []);
+      expect(r.model, JSON.stringify(spec)).toEqual(r.openssl);
+    }
+  });
+
+  it('finds no issuer for a signature algorithm OpenSSL does not know', async () => {
+    const rootKeys = await keys('RSA-2048', 'openssl-model-root');
+    const root = await issue({ subject: 'CN=Root', ca: true, keys: rootKeys });
+    const leafIssued = await issue({ subject: 'CN=leaf', issuer: root });
+    const der = await resign(leafIssued.der, rootKeys, '1.2.3.4.5.6', 'sha256');
+    const leaf = { ...leafIssued, der, cert: await parse(der) };
+    const r = await both(leaf, [root], []);
+    expect(r.openssl.ok).toBe(false);
+    expect(r.model).toEqual(r.openssl);
+  });
+});
 
 describe.runIf(hasOpenssl())('the openssl verify model: issuer key and signature algorithm', () => {
   it('takes an RSA issuer for an RSASSA-PSS signature, and no issuer whose key type the signature cannot be made with', async () => {
@@ -335,6 +365,12 @@ describe.runIf(hasOpenssl())('the openssl verify model: issuer key and signature
       expect(await modelSays(leaf, [rsaRoot], [], now), leafFile).toEqual(said);
     }
     expect(opensslSays((await parsePemFile(join(dir, 'pss.pem'))).der, [rsaRoot.der], [], now)).toEqual({ ok: true });
+    // An RSASSA-PSS signature under the EC root's name: no RSA key there to make it.
+    const ecRoot = await parsePemFile(join(dir, 'ec.pem'));
+    const pss = await parsePemFile(join(dir, 'pss.pem'));
+    const said = opensslSays(pss.der, [ecRoot.der], [], now);
+    expect(said.ok).toBe(false);
+    expect(await modelSays(pss, [ecRoot], [], now)).toEqual(said);
   });
 });
 
