@@ -3,13 +3,12 @@
 // this first). In order: a system Chromium, Playwright's cached browser, Playwright's
 // installer when its download host answers, Debian's `chromium` package when running as
 // root with apt-get. Otherwise it stops with one line saying what to install.
-import { spawn } from 'node:child_process';
-import { accessSync, constants } from 'node:fs';
 import { request } from 'node:https';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromiumLaunchOptions, findSystemChromium } from './browser.mjs';
+import { aptInstall, hasAptGet, MINUTE, run } from './apt.mjs';
 
 const PREFIX = 'e2e browser:';
 
@@ -46,26 +45,6 @@ export async function ensureBrowser(d) {
 }
 
 // ---- the real effects -------------------------------------------------------------------
-
-const MINUTE = 60_000;
-
-function run(command, args, { timeoutMs, env }) {
-  return new Promise((resolveRun) => {
-    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } });
-    const timer = setTimeout(() => {
-      process.stderr.write(`${PREFIX} ${command} took over ${timeoutMs / MINUTE} minutes; stopping it\n`);
-      child.kill('SIGTERM');
-    }, timeoutMs);
-    child.on('error', () => {
-      clearTimeout(timer);
-      resolveRun(false);
-    });
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolveRun(code === 0);
-    });
-  });
-}
 
 /** Undefined when Chromium starts; otherwise the first line of the reason. */
 async function launchProblem(systemChromium) {
@@ -104,29 +83,12 @@ function playwrightHostReachable() {
   });
 }
 
-function hasAptGet() {
-  return (process.env.PATH ?? '').split(':').some((dir) => {
-    try {
-      accessSync(join(dir, 'apt-get'), constants.X_OK);
-      return dir !== '';
-    } catch {
-      return false;
-    }
-  });
-}
-
 const require = createRequire(import.meta.url);
 
 function runPlaywrightInstall(isRoot) {
   const cli = join(dirname(require.resolve('@playwright/test/package.json')), 'cli.js');
   const args = [cli, 'install', ...(isRoot && hasAptGet() ? ['--with-deps'] : []), 'chromium'];
-  return run(process.execPath, args, { timeoutMs: 10 * MINUTE, env: { PLAYWRIGHT_DOWNLOAD_CONNECTION_TIMEOUT: '15000' } });
-}
-
-async function runAptInstall() {
-  const env = { DEBIAN_FRONTEND: 'noninteractive' };
-  if (!(await run('apt-get', ['update', '-q'], { timeoutMs: 5 * MINUTE, env }))) return false;
-  return run('apt-get', ['install', '-y', '-q', 'chromium'], { timeoutMs: 15 * MINUTE, env });
+  return run(process.execPath, args, { timeoutMs: 10 * MINUTE, env: { PLAYWRIGHT_DOWNLOAD_CONNECTION_TIMEOUT: '15000' }, prefix: PREFIX });
 }
 
 async function main() {
@@ -136,7 +98,7 @@ async function main() {
     launchProblem,
     playwrightHostReachable,
     runPlaywrightInstall: () => runPlaywrightInstall(isRoot),
-    runAptInstall,
+    runAptInstall: () => aptInstall('chromium', PREFIX),
     isRoot,
     hasAptGet: hasAptGet(),
     log: (line) => process.stderr.write(`${line}\n`),
