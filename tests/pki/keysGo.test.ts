@@ -21,6 +21,7 @@ import {
   x509KeyPairError,
   type PrivateKeyFacts,
 } from '../../src/core/pki/keys.ts';
+import { decodePem } from '../../src/core/pki/pem.ts';
 
 const OIDS = {
   rsa: '1.2.840.113549.1.1.1',
@@ -391,5 +392,29 @@ describe('x509KeyPairError (crypto/tls X509KeyPair: type, then public key equali
     expect(x509KeyPairError('EC', f('RSA'), 'aa')).toBe('tls: private key type does not match public key type');
     expect(x509KeyPairError('EC', f('EC', 'bb'), 'aa')).toBe('tls: private key does not match public key');
     expect(x509KeyPairError('EC', f('EC', 'aa'), 'aa')).toBeUndefined();
+  });
+});
+
+describe("keys and PEM blocks Go reads whatever their label (group j's last survivors)", () => {
+  it('reads a PKCS#1 key under any private key label, as tls.X509KeyPair tries PKCS#1, PKCS#8 and SEC1 in turn', () => {
+    for (const label of ['PRIVATE KEY', 'EC PRIVATE KEY', 'RSA PRIVATE KEY']) expect(parsePrivateKeyDer(pkcs1Of(rsa), label).encoding, label).toBe('PKCS#1');
+  });
+
+  it('refuses an EC key on a curve Go does not know even when its OID is no curve at all (sec1.go namedCurveFromOID)', () => {
+    const key = new asnEcc.ECPrivateKey({
+      version: 1,
+      privateKey: new asn1.OctetString(new Uint8Array(32).fill(7).buffer),
+      parameters: new asnEcc.ECParameters({ namedCurve: '1.2.3.4.5' }),
+    });
+    expect(istioKeyVerdict('EC PRIVATE KEY', new Uint8Array(asn1.AsnConvert.serialize(key)))).toBe(
+      'failed to parse the ECDSA private key: x509: unknown elliptic curve',
+    );
+  });
+});
+
+describe("Go's pem.Decode: an END line shorter than the type and five dashes", () => {
+  it('is no end, even when the type itself ends in a dash (checked with Go 1.26: no block)', () => {
+    expect(decodePem('-----BEGIN A------\nAAAA\n-----END A-----').block).toBeUndefined();
+    expect(decodePem('-----BEGIN A------\nAAAA\n-----END A------').block?.type).toBe('A-');
   });
 });
