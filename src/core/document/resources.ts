@@ -156,10 +156,11 @@ function shapeOf(parsed: ParsedDocument, judgeKind: KindJudge): { resources: Res
   }
   // `items: null` is an empty list to kubectl (the decoded Items slice is nil).
   if (isListKind(kind) && value.items === null) return { resources: [], problems: [] };
-  if (isListKind(kind) && Array.isArray(value.items)) {
+  const items = listItemsAsRead(value);
+  if (items) {
     const resources: Resource[] = [];
     const problems: Diagnostic[] = [];
-    (listItemsAsRead(value) ?? []).forEach((item, i) => {
+    items.forEach((item, i) => {
       if (isObject(item) && typeof item.apiVersion === 'string' && typeof item.kind === 'string') {
         const rejected = stringMapProblemsOf(doc, item, ['items', i]);
         if (rejected.length > 0) problems.push(...rejected);

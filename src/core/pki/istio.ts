@@ -7,7 +7,8 @@
 // - the graceful root-bundle parsing of the agent (ParseRootCerts).
 // Every step reads bytes the way Go's encoding/pem and crypto/x509 do (first block, any
 // block type, concatenated chain files), because that is where Istio's verdicts come from.
-import { decodePem, decodePemBundle, type PemBlock } from './pem.ts';
+import { decodePem, decodePemBundle } from './pem.ts';
+import type { Result } from './credential.ts';
 import { x509KeyPairCertBlocks, x509KeyPairKeyBlock } from './keyPairPem.ts';
 import { CertParseError, goParseError, parseCertificateDer, type Certificate } from './cert.ts';
 import { parseCrlDer, type Crl } from './crl.ts';
@@ -127,8 +128,12 @@ export function parsePemEncodedKey(bytes: Uint8Array): { error?: string; type?: 
   return { type: block.type, der: block.bytes };
 }
 
-/** Go's tls.X509KeyPair(certPEM, keyPEM): undefined when they match, else its error. */
-export async function x509KeyPair(ctx: PkiContext, certPem: Uint8Array, keyPem: Uint8Array): Promise<{ error?: string; keyFacts?: PrivateKeyFacts }> {
+/** Go's tls.X509KeyPair(certPEM, keyPEM): no error when they match, else its error; with the leaf and key it parsed. */
+export async function x509KeyPair(
+  ctx: PkiContext,
+  certPem: Uint8Array,
+  keyPem: Uint8Array,
+): Promise<{ error?: string; keyFacts?: PrivateKeyFacts; leaf?: Certificate }> {
   const certs = x509KeyPairCertBlocks(certPem);
   if (!certs.ok) return { error: certs.error };
   const key = x509KeyPairKeyBlock(keyPem);
@@ -147,25 +152,19 @@ export async function x509KeyPair(ctx: PkiContext, certPem: Uint8Array, keyPem: 
   // Its switch on the certificate's public key knows RSA, ECDSA and Ed25519 only (Go leaves an
   // RSA-PSS, X25519 or unknown SubjectPublicKeyInfo's key nil, and a DSA key has no case).
   const certKeyType = leaf.cert.facts.publicKey.type;
-  if (certKeyType !== 'RSA' && certKeyType !== 'EC' && certKeyType !== 'Ed25519') return { error: 'tls: unknown public key algorithm', keyFacts };
+  if (certKeyType !== 'RSA' && certKeyType !== 'EC' && certKeyType !== 'Ed25519')
+    return { error: 'tls: unknown public key algorithm', keyFacts, leaf: leaf.cert };
   const spki = hex(await sha256(leaf.cert.spkiDer));
   const err = x509KeyPairError(certKeyType, keyFacts, spki);
-  return { error: err, keyFacts };
+  return { error: err, keyFacts, leaf: leaf.cert };
 }
 
 /** Go's tls.X509KeyPair with the leaf it parsed (for callers without an inspection's context). */
-export async function checkKeyPair(
-  certPem: Uint8Array | string,
-  keyPem: Uint8Array | string,
-): Promise<{ ok: true; value: { leaf: Certificate } } | { ok: false; error: string }> {
-  const ctx = new PkiContext(new Date(), new SignatureChecker());
+export async function checkKeyPair(certPem: Uint8Array | string, keyPem: Uint8Array | string): Promise<Result<{ leaf: Certificate }>> {
   const bytes = (v: Uint8Array | string) => (typeof v === 'string' ? utf8(v) : v);
-  const r = await x509KeyPair(ctx, bytes(certPem), bytes(keyPem));
-  if (r.error !== undefined) return { ok: false, error: r.error };
-  const certs = x509KeyPairCertBlocks(bytes(certPem));
-  const leaf = certs.ok ? ctx.goParse((certs.value[0] as PemBlock).bytes).cert : undefined;
-  if (!leaf) throw new Error('x509KeyPair took a certificate it cannot parse');
-  return { ok: true, value: { leaf } };
+  const r = await x509KeyPair(new PkiContext(new Date(), new SignatureChecker()), bytes(certPem), bytes(keyPem));
+  if (r.error !== undefined || !r.leaf) return { ok: false, error: r.error ?? 'tls: no certificate' };
+  return { ok: true, value: { leaf: r.leaf } };
 }
 
 const ISTIO_SRC = {

@@ -1,16 +1,15 @@
 // The PEM reading of Go's tls.X509KeyPair (crypto/tls/tls.go): which blocks make the chain and
 // which the key, and Go's error, word for word, when there are none. Shared by the key-pair
-// checks of the certificate inspection (istio.ts), the credential checks (credential.ts) and
-// the Gateway API controller's model (config/gatewayApi/objects.ts).
+// check of the certificate inspection (istio.ts x509KeyPair) and the Gateway API controller's
+// model (config/gatewayApi/objects.ts).
 import { decodePemBundle, type PemBlock } from './pem.ts';
-
-export type PemResult<T> = { ok: true; value: T } | { ok: false; error: string };
+import type { Result } from './credential.ts';
 
 /**
  * The certificate half of Go's tls.X509KeyPair PEM reading (crypto/tls/tls.go): the
  * CERTIFICATE blocks of the input (the chain; other blocks are skipped), or Go's error.
  */
-export function x509KeyPairCertBlocks(certPem: Uint8Array | string): PemResult<PemBlock[]> {
+export function x509KeyPairCertBlocks(certPem: Uint8Array | string): Result<PemBlock[]> {
   const certs: PemBlock[] = [];
   const skipped: string[] = [];
   for (const b of decodePemBundle(certPem)) {
@@ -28,7 +27,7 @@ export function x509KeyPairCertBlocks(certPem: Uint8Array | string): PemResult<P
 }
 
 /** The key half: the first block whose type is `PRIVATE KEY` or ends in ` PRIVATE KEY`, or Go's error. */
-export function x509KeyPairKeyBlock(keyPem: Uint8Array | string): PemResult<PemBlock> {
+export function x509KeyPairKeyBlock(keyPem: Uint8Array | string): Result<PemBlock> {
   const skipped: string[] = [];
   for (const b of decodePemBundle(keyPem)) {
     if (b.type === 'PRIVATE KEY' || b.type.endsWith(' PRIVATE KEY')) return { ok: true, value: b };

@@ -1,6 +1,7 @@
 // BackendTLSPolicy, XBackendTrafficPolicy and XBackend → DestinationRules, and their ancestor status
 // (backend_policies.go).
 import {
+  configMapData,
   type CondSpec,
   type GwObject,
   type Json,
@@ -16,7 +17,6 @@ import {
   setConditions,
   spec,
   str,
-  stringRecord,
 } from './objects.ts';
 import { GATEWAY_CONTROLLER, KUBERNETES_GATEWAY_NAME, MESH_CONTROLLER } from './builtins.ts';
 import type { ConversionContext } from './context.ts';
@@ -354,7 +354,7 @@ function backendTLSCredentialName(ctx: ConversionContext, validation: Json, ns: 
   let err: string | undefined = r.error;
   if (r.obj) {
     if (r.obj.kind === 'ConfigMap') {
-      const root = extractRoot(stringRecord(r.obj.body.data));
+      const root = extractRoot(configMapData(r.obj));
       if ('error' in root) {
         err = root.error;
         (conds.ResolvedRefs as CondSpec).error = { reason: 'InvalidCACertificateRef', message: `Certificate invalid: ${err}` };

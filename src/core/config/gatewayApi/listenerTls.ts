@@ -7,6 +7,7 @@ import {
   type GwObject,
   type Json,
   bundleHasCertificate,
+  configMapData,
   extractCertInfo,
   extractRoot,
   isObject,
@@ -146,7 +147,7 @@ function buildCaCertificateReference(ctx: ConversionContext, ref: Json, gw: GwOb
     type = 'configmap';
     const cm = ctx.find('ConfigMap', ns, name);
     if (!cm) return { error: { reason: 'InvalidCACertificateRef', message: `invalid CA certificate reference ${refStr}, configmap ${ns}/${name} not found` } };
-    root = extractRoot(stringRecord(cm.body.data));
+    root = extractRoot(configMapData(cm));
   } else if (gkEq(gk, GK_SECRET)) {
     type = 'kubernetes-gateway';
     const secret = ctx.find('Secret', ns, name);

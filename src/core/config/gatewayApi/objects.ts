@@ -183,24 +183,29 @@ export function humanJoin(ss: readonly string[]): string {
  * as the API server stores them. Undefined for a Secret the API server refuses (`data` not base64),
  * which a cluster never holds. (The analyzers read files as istioctl does, without `stringData`.)
  */
-export function secretData(o: GwObject): Record<string, string> | undefined {
+export function secretData(o: GwObject): Map<string, string> | undefined {
   const data = secretBodyData(o.body);
   if (!data) return undefined;
-  const out: Record<string, string> = Object.create(null) as Record<string, string>;
-  for (const [k, v] of data) out[k] = bytesToLatin1(v);
-  for (const [k, v] of Object.entries(obj(o.body.stringData))) if (typeof v === 'string') out[k] = v;
+  const out = new Map<string, string>();
+  for (const [k, v] of data) out.set(k, bytesToLatin1(v));
+  for (const [k, v] of Object.entries(obj(o.body.stringData))) if (typeof v === 'string') out.set(k, v);
   return out;
 }
 
+/** A ConfigMap's `data` (text values as written). */
+export function configMapData(o: GwObject): Map<string, string> {
+  return new Map(Object.entries(stringRecord(o.body.data)));
+}
+
 /** kubecreds.ExtractCertInfo (pki/credential.ts) over text values: the certificate and key of a Secret, or Istio's error text. */
-export function extractCertInfo(d: Record<string, string>): { cert: string; key: string } | { error: string } {
-  const r = extractCredential(new Map(Object.entries(d)));
+export function extractCertInfo(d: ReadonlyMap<string, string>): { cert: string; key: string } | { error: string } {
+  const r = extractCredential(d);
   return r.ok ? { cert: r.value.cert, key: r.value.key ?? '' } : { error: r.error };
 }
 
 /** kubecreds.ExtractRoot (pki/credential.ts) over text values: the CA bundle of a Secret or ConfigMap, or Istio's error text. */
-export function extractRoot(d: Record<string, string>): { cert: string } | { error: string } {
-  const r = extractCredentialRoot(new Map(Object.entries(d)));
+export function extractRoot(d: ReadonlyMap<string, string>): { cert: string } | { error: string } {
+  const r = extractCredentialRoot(d);
   return r.ok ? { cert: r.value.cert } : { error: r.error };
 }
 
