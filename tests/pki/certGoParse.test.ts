@@ -5,7 +5,7 @@
 // the same DER; the reason is Go's error text without its "x509: " prefix.
 import 'reflect-metadata';
 import { describe, expect, it } from 'vitest';
-import { goParses, parseCertificateDer, type Certificate } from '../../src/core/pki/cert.ts';
+import { goParseError, goParses, parseCertificateDer, type Certificate } from '../../src/core/pki/cert.ts';
 import { OIDS, alg, bitString, bytes, cat, cert, ext, ia5, int, nul, oid, seq, set, nodeSpki, spkiOf, tlv, utf8 } from './certDer.ts';
 
 const withKey = (spki: Uint8Array): Certificate => parseCertificateDer(cert({ spki }));
@@ -148,5 +148,55 @@ describe('SANs with names Go skips (Go forEachSAN)', () => {
     expect(goParses(c)).toBe(false);
     expect(c.facts.goParseExpectation).toMatch(/Subject Alternative Name/);
     expect(c.facts.subjectAltName.present).toBe(false);
+  });
+});
+
+// The error itself, byte for byte, as the gateway credential checks and the Istio key-pair
+// checks print it: Go stops at its first error, in parseCertificate's order (serial, public
+// key, a repeated extension while the extensions are read, then each extension's contents in
+// processExtensions). Each expected text is what Go 1.26.8's x509.ParseCertificate returned for
+// the same DER.
+describe("goParseError: Go's first error, as Go words it", () => {
+  const rsa = (mod: number[]) => seq(alg(OIDS.rsaEncryption, nul()), bitString(seq(int(...mod), int(0x03))));
+  const ku = () => ext(OIDS.keyUsage, bitString(bytes(0x05)));
+  const notDecodable = (o: string) => ext(o, bytes(0x04, 0x00));
+  it.each([
+    ['a negative serial', cert({ serial: int(0x80) }), 'x509: negative serial number'],
+    ['a negative serial and a bad key: the serial', cert({ serial: int(0x80), spki: rsa([0x00]) }), 'x509: negative serial number'],
+    [
+      'a bad key and a bad extension: the key',
+      cert({ spki: rsa([0x00]), extensions: [notDecodable(OIDS.basicConstraints)] }),
+      'x509: RSA modulus is not a positive number',
+    ],
+    [
+      'a repeated extension, quoted with %q',
+      cert({ extensions: [ku(), ext(OIDS.basicConstraints, seq()), ku()] }),
+      'x509: certificate contains duplicate extension with OID "2.5.29.15"',
+    ],
+    [
+      'a repeated extension after one that does not decode: the repeat (found while reading)',
+      cert({ extensions: [notDecodable(OIDS.basicConstraints), ku(), ku()] }),
+      'x509: certificate contains duplicate extension with OID "2.5.29.15"',
+    ],
+    [
+      'two that do not decode: the first',
+      cert({ extensions: [ext(OIDS.subjectKeyIdentifier, seq()), notDecodable(OIDS.basicConstraints)] }),
+      'x509: invalid subject key identifier',
+    ],
+    ['basic constraints', cert({ extensions: [notDecodable(OIDS.basicConstraints)] }), 'x509: invalid basic constraints'],
+    ['key usage', cert({ extensions: [ext(OIDS.keyUsage, seq())] }), 'x509: invalid key usage'],
+    ['extended key usage', cert({ extensions: [notDecodable(OIDS.extKeyUsage)] }), 'x509: invalid extended key usages'],
+    ['subject alternative names', cert({ extensions: [notDecodable(OIDS.subjectAltName)] }), 'x509: invalid subject alternative names'],
+    ['authority key identifier', cert({ extensions: [notDecodable(OIDS.authorityKeyIdentifier)] }), 'x509: invalid authority key identifier'],
+    ['name constraints', cert({ extensions: [notDecodable('2.5.29.30')] }), 'x509: invalid NameConstraints extension'],
+    ['certificate policies', cert({ extensions: [notDecodable('2.5.29.32')] }), 'x509: invalid certificate policies'],
+    ['CRL distribution points', cert({ extensions: [notDecodable('2.5.29.31')] }), 'x509: invalid CRL distribution points'],
+    ['authority information access', cert({ extensions: [notDecodable('1.3.6.1.5.5.7.1.1')] }), 'x509: invalid authority info access'],
+  ])('%s', (_, der, error) => {
+    expect(goParseError(parseCertificateDer(der))).toBe(error);
+  });
+
+  it('a certificate Go takes has none', () => {
+    expect(goParseError(parseCertificateDer(cert({ extensions: [ku()] })))).toBeUndefined();
   });
 });

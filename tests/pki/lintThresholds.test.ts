@@ -183,7 +183,7 @@ describe('serial numbers — severities and details', () => {
   });
 });
 
-// Go's parser.go: "x509: certificate contains duplicate extensions" — the certificate is invisible
+// Go's parser.go: "x509: certificate contains duplicate extension with OID …" — the certificate is invisible
 // to Istio (lints.ts LINTS.GO_PARSE_REJECTS, error).
 describe('GO_PARSE_REJECTS', () => {
   it('a duplicate extension is an error', async () => {

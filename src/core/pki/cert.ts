@@ -87,8 +87,10 @@ export interface CertificateFacts {
   nameConstraints: { present: boolean; critical: boolean; text: string[] };
   extensions: ExtensionFacts[];
   extensionsPresent: string[];
-  /** `ok`, or why Go's x509.ParseCertificate refuses it. */
+  /** `ok`, or why Go's x509.ParseCertificate refuses it (every reason, for the lint). */
   goParseExpectation: string;
+  /** The error Go's x509.ParseCertificate returns (its first, in parser.go's order), or null. */
+  goParseError: string | null;
   /** Critical extensions Go does not handle (Verify fails on them). */
   unhandledCriticalExtensions: string[];
   /** Filled in once the signature has been checked against the certificate's own key. */
@@ -218,6 +220,30 @@ export function publicKeyFacts(spkiDer: Uint8Array): PublicKeyFacts {
   if (alg === OID.x448) return { ...base, type: 'X448', bits: 448 };
   if (alg === OID.dsa) return { ...base, type: 'DSA', bits: 0 };
   return { ...base, type: 'unknown', bits: key.length * 8 };
+}
+
+/**
+ * The error processExtensions (Go's parser.go) returns for an extension whose contents it cannot
+ * read: the first one each parse function gives. Go has finer ones for some contents (a SAN of
+ * the wrong length, a constraint it cannot parse); where our decoder and Go's disagree on what is
+ * readable, the text names the extension as Go's would.
+ */
+const GO_EXTENSION_ERRORS: Readonly<Record<string, string>> = {
+  [OID.basicConstraints]: 'x509: invalid basic constraints',
+  [OID.keyUsage]: 'x509: invalid key usage',
+  [OID.extKeyUsage]: 'x509: invalid extended key usages',
+  [OID.subjectAltName]: 'x509: invalid subject alternative names',
+  [OID.subjectKeyIdentifier]: 'x509: invalid subject key identifier',
+  [OID.authorityKeyIdentifier]: 'x509: invalid authority key identifier',
+  [OID.nameConstraints]: 'x509: invalid NameConstraints extension',
+  [OID.certificatePolicies]: 'x509: invalid certificate policies',
+  [OID.crlDistributionPoints]: 'x509: invalid CRL distribution points',
+  [OID.authorityInfoAccess]: 'x509: invalid authority info access',
+};
+
+/** Go's %q of an OID's dotted text (digits and dots only, so no escapes). */
+function goQuote(oid: string): string {
+  return `"${oid}"`;
 }
 
 /** Go's namedCurveFromOID (x509.go): the curves crypto/x509 accepts in a certificate. */
@@ -382,6 +408,7 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
     extensions: [],
     extensionsPresent: [],
     goParseExpectation: 'ok',
+    goParseError: null,
     unhandledCriticalExtensions: [],
     selfSigned: false,
   };
@@ -389,10 +416,23 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
   let sanDer: Uint8Array | null = null;
   const ekuOids: string[] = [];
   const goProblems: string[] = [];
-  if (serial.negative) goProblems.push('negative serial; Go >= 1.23 default x509negativeserial=0');
+  // Go's errors in the order parseCertificate meets them: the serial, the key, a repeated
+  // extension while the extensions are read, then each extension's contents (processExtensions).
+  const goErrors: string[] = [];
+  if (serial.negative) {
+    goProblems.push('negative serial; Go >= 1.23 default x509negativeserial=0');
+    goErrors.push('x509: negative serial number');
+  }
   const keyProblem = goPublicKeyProblem(raw.spki);
-  if (keyProblem) goProblems.push(keyProblem);
-  if (new Set(raw.extensionOids).size !== raw.extensionOids.length) goProblems.push('duplicate extension');
+  if (keyProblem) {
+    goProblems.push(keyProblem);
+    goErrors.push(`x509: ${keyProblem}`);
+  }
+  const repeated = raw.extensionOids.find((oid, i) => raw.extensionOids.indexOf(oid) < i);
+  if (repeated !== undefined) {
+    goProblems.push('duplicate extension');
+    goErrors.push(`x509: certificate contains duplicate extension with OID ${goQuote(repeated)}`);
+  }
 
   for (const ext of tbs.extensions ?? []) {
     const oid = ext.extnID;
@@ -484,6 +524,7 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
     } catch {
       e.text = 'could not be decoded';
       goProblems.push(`malformed ${name}`);
+      goErrors.push(GO_EXTENSION_ERRORS[oid] ?? `x509: malformed ${name}`);
     }
     if (critical && !GO_HANDLED_EXTENSIONS.has(oid)) facts.unhandledCriticalExtensions.push(oid);
     facts.extensions.push(e);
@@ -493,6 +534,7 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
   facts.pathLen = facts.basicConstraints.present ? facts.basicConstraints.pathLen : null;
   facts.spiffe = facts.subjectAltName.uri.filter((u) => u.startsWith('spiffe://')).map(parseSpiffeUri);
   if (goProblems.length > 0) facts.goParseExpectation = `rejected (${goProblems.join('; ')})`;
+  facts.goParseError = goErrors[0] ?? null;
 
   return {
     der,
@@ -518,7 +560,7 @@ export function goParses(c: Certificate): boolean {
 
 /** The error Go's x509.ParseCertificate gives a certificate it refuses (`x509: <why>`), undefined when it takes it. */
 export function goParseError(c: Certificate): string | undefined {
-  return goParses(c) ? undefined : `x509: ${c.facts.goParseExpectation.replace(/^rejected \((.*)\)$/, '$1')}`;
+  return c.facts.goParseError ?? undefined;
 }
 
 /**
