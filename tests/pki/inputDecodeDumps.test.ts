@@ -15,7 +15,7 @@
 //   expirationTime}; `pem` is PEM text in istioctl's fixture and base64 of it in current ztunnel;
 // - the certs spec §1.1: at most four containers deep.
 // Certificates come from pkiBuilder.ts, keys and CRLs from istioFixtures.ts.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeInputs, type Decoded, type DumpSecret, type Value } from '../../src/core/pki/input.ts';
 import { STRING_MARKER } from '../../src/core/document/redactionMarkers.ts';
 import { intermediate, leaf, root } from './pkiBuilder.ts';
@@ -86,7 +86,12 @@ describe('Envoy /config_dump (snake_case)', () => {
     ],
     dynamic_warming_secrets: [{ name: 'kubernetes://gw-cred', version_info: 'uninitialized', last_updated: '2026-06-01T00:00:03.000Z' }],
   });
-  const d = decodeJson(dump);
+  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
+  // once the tests start, so a value computed while the file is collected would never see it.
+  let d!: Decoded;
+  beforeAll(() => {
+    d = decodeJson(dump);
+  });
 
   it('is one dump of style config_dump, under an "Envoy config dump" container', () => {
     expect(d.dumps.map((x) => [x.style, x.origin.path])).toEqual([['config_dump', ['Envoy config dump']]]);
@@ -222,7 +227,12 @@ describe('istioctl proxy-config secret -o json (lowerCamelCase)', () => {
       },
     ],
   };
-  const d = decodeJson(dump, 'secret.json');
+  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
+  // once the tests start, so a value computed while the file is collected would never see it.
+  let d!: Decoded;
+  beforeAll(() => {
+    d = decodeJson(dump, 'secret.json');
+  });
 
   it('is one dump of style istioctl, under its own container', () => {
     expect(d.dumps.map((x) => [x.style, x.origin.path])).toEqual([['istioctl', ['istioctl proxy-config secret']]]);
@@ -306,7 +316,12 @@ describe('ztunnel certificates (istioctl ztunnel-config certificates -o json)', 
     },
     { identity: 'spiffe://cluster.local/ns/shop/sa/db', state: 'Unavailable: signing failed', certChain: [entry(b64(truncated), '104')] },
   ];
-  const d = decodeJson(list, 'ztunnel.json');
+  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
+  // once the tests start, so a value computed while the file is collected would never see it.
+  let d!: Decoded;
+  beforeAll(() => {
+    d = decodeJson(list, 'ztunnel.json');
+  });
   const z = () => d.ztunnel[0]!;
 
   it('one dump under a "ztunnel certificates" container, one identity per entry with its state', () => {

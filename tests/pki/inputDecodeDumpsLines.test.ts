@@ -7,7 +7,7 @@
 // (apimachinery validation IsDNS1123Subdomain, IsConfigMapKey). Go's encoding/pem reads the label
 // between "-----BEGIN " and "-----"; a PEM folded onto one line makes that label run on into
 // the body, which must not be echoed (it may be a private key).
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { decodeInputs, decodeKubeObject, decodeValue, type Decoded } from '../../src/core/pki/input.ts';
 import { root } from './pkiBuilder.ts';
 import { keyPem, pem } from './istioFixtures.ts';
@@ -51,9 +51,13 @@ describe('the line of each document of a YAML stream', () => {
     'metadata: {name: roots, namespace: second}',
     `data: {root-cert.pem: ${JSON.stringify(caPem)}}`,
   ];
-  const d = decodeLines(lines);
-
-  it('each object is placed at the first line of its document, past comments, blank lines and separators', () => {
+  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
+  // once the tests start, so a value computed while the file is collected would never see it.
+  let d!: Decoded;
+  beforeAll(() => {
+    d = decodeLines(lines);
+  });
+ at the first line of its document, past comments, blank lines and separators', () => {
     expect(objectLines(d)).toEqual([
       ['first', lineOf(lines, 'apiVersion: v1')],
       ['second', lineOf(lines, 'apiVersion: v1', lineOf(lines, '--- # the second namespace'))],
@@ -87,7 +91,12 @@ describe('the line of an object and of its keys (block style)', () => {
     `  ca.crt: ${b64(caPem)}`,
     '  bad.key: not*base64',
   ];
-  const d = decodeLines(lines);
+  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
+  // once the tests start, so a value computed while the file is collected would never see it.
+  let d!: Decoded;
+  beforeAll(() => {
+    d = decodeLines(lines);
+  });
   const second = lineOf(lines, '---');
 
   it('an object is at the line of its `name:`, the second one past the first one’s', () => {
