@@ -57,7 +57,8 @@ describe('the line of each document of a YAML stream', () => {
   beforeAll(() => {
     d = decodeLines(lines);
   });
- at the first line of its document, past comments, blank lines and separators', () => {
+
+  it('each object is placed at the first line of its document, past comments, blank lines and separators', () => {
     expect(objectLines(d)).toEqual([
       ['first', lineOf(lines, 'apiVersion: v1')],
       ['second', lineOf(lines, 'apiVersion: v1', lineOf(lines, '--- # the second namespace'))],
