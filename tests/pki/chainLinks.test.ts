@@ -8,6 +8,7 @@
 // OpenSSL 3's chain building (X509_self_signed and the AKID check take no signature, the
 // trust store is searched first and a time-valid issuer preferred) for the OpenSSL note.
 import { describe, expect, it } from 'vitest';
+import * as asnX509 from '@peculiar/asn1-x509';
 import { buildChain } from '../../src/core/pki/chains.ts';
 import { collectInputs } from '../../src/core/pki/collect.ts';
 import { decodeInputs } from '../../src/core/pki/input.ts';
@@ -166,6 +167,46 @@ describe('the best partial path when Go finds no chain', () => {
     expect(f.message).toBe('T: the path ends at CN=Test Root, which is not in the trust bundle');
     expect(ids(d)).not.toContain('CHAIN_INCOMPLETE');
   });
+});
+
+// parser.go leaves an issuer's PublicKey nil when its SPKI says RSASSA-PSS, and verify.go's
+// considerCandidate skips such a candidate without a hint: Go gives plain "unknown authority" even
+// though every link we check passes (the signature does verify with that RSA key). The trust
+// bundle holds the issuer, so no issuer is missing: the finding is Go's own reason.
+describe('Go refuses a trusted issuer no link check faults', () => {
+  /** `c` with its SPKI's algorithm rewritten to id-RSASSA-PSS (same key), re-signed by `signer`. */
+  async function withPssSpki(c: Issued, signer: Issued): Promise<Issued> {
+    const der = await resign(c.der, signer.keys, SIG_OIDS.sha256WithRSA, 'sha256', (tbs) => {
+      tbs.subjectPublicKeyInfo.algorithm = new asnX509.AlgorithmIdentifier({ algorithm: '1.2.840.113549.1.1.10' });
+    });
+    const cert = await parse(der);
+    expect(cert.facts.publicKey.type).toBe('RSA-PSS');
+    return { ...c, der, cert };
+  }
+  const goReason = 'T: Go finds no path to a trusted root (x509: certificate signed by unknown authority)';
+
+  it('a trusted root', async () => {
+    const rk = await keys('RSA-2048', 'pss-spki');
+    const r0 = await root({ keys: rk });
+    const pssRoot = await withPssSpki(r0, r0);
+    const l = await leaf(r0);
+    const d = await draw([l, pssRoot], l, [pssRoot], []);
+    expect(d.view.go.error).toBe('x509: certificate signed by unknown authority');
+    expect(linkOf(d.view, l).checks.map((c) => c.status)).not.toContain('fail');
+    expect(chainFindings(d).map((f) => [f.id, f.severity, f.message])).toEqual([['CHAIN_INCOMPLETE', 'error', goReason]]);
+  }, 60000);
+
+  it('a trusted intermediate without its root: Go anchors there, so its issuer is not missing', async () => {
+    const r0 = await root();
+    const ik = await keys('RSA-2048', 'pss-spki');
+    const i = await intermediate(r0, 'CN=PSS Inter', { keys: ik });
+    const pssInter = await withPssSpki(i, r0);
+    const l = await leaf(i);
+    const d = await draw([l, pssInter], l, [pssInter], []);
+    expect(d.view.go.error).toBe('x509: certificate signed by unknown authority');
+    expect(d.view.path).toEqual([id(l), id(pssInter)]);
+    expect(chainFindings(d).map((f) => [f.id, f.message])).toEqual([['CHAIN_INCOMPLETE', goReason]]);
+  }, 60000);
 });
 
 describe('may the issuer sign', () => {

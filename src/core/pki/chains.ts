@@ -193,9 +193,10 @@ function chainFindings(run: Inspection, view: ChainView, go: GoVerifyResult, pat
     else if (go.error?.includes('unknown authority')) {
       if (top.facts.selfSigned && !trusted)
         run.finding('CHAIN_ROOT_NOT_TRUSTED', 'error', `${view.title}: the path ends at ${top.facts.subject}, which is not in the trust bundle`, subject);
-      else if (top.facts.selfSigned && trusted) {
-        // The path reaches a trusted root, so no issuer is missing: a link Go refuses (already a
-        // finding above) is why; say Go's reason only when no link check did.
+      else if (trusted) {
+        // The path reaches a certificate of the trust bundle, which Go takes as an anchor whether
+        // it is self-signed or not, so no issuer is missing: a link Go refuses (already a finding
+        // above) is why; say Go's reason only when no link check did.
         if (!view.links.some((l) => l.checks.some((c) => c.status === 'fail')))
           run.finding('CHAIN_INCOMPLETE', 'error', `${view.title}: Go finds no path to a trusted root (${go.error})`, subject);
       } else
