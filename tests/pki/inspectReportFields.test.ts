@@ -215,6 +215,16 @@ describe('keys', () => {
     expect(ids(r)).not.toContain('KEY_UNSUPPORTED_PEM_TYPE');
   });
 
+  it('a key that is no PEM block (DER bytes in a Secret) is labelled by its key alone, with no block number', async () => {
+    const der = nodeCrypto.generateKeyPairSync('rsa', { modulusLength: 512 }).privateKey.export({ type: 'pkcs8', format: 'der' });
+    const text = `apiVersion: v1\nkind: Secret\nmetadata:\n  name: weak\n  namespace: istio-system\ndata:\n  tls.key: ${der.toString('base64')}\n`;
+    const r = await inspect([{ name: 's.yaml', text }], { now: NOW, scenarios: false });
+    const weak = r.findings.filter((f) => f.id === 'KEY_WEAK');
+    expect(weak).toHaveLength(1);
+    expect(weak[0]!.message).toMatch(/tls\.key: RSA key of 512 bits$/);
+    expect(weak[0]!.subject.label).not.toMatch(/block/);
+  });
+
   it("an RSA key in an EC PRIVATE KEY block: Istio's ParsePemEncodedKey fails on it", async () => {
     const k = await keys('P-256');
     const pkcs1 = (await keyPem(k, 'sec1')).replace(/EC PRIVATE KEY/g, 'RSA PRIVATE KEY');
