@@ -297,6 +297,16 @@ describe('a key next to certificates it does not belong to', () => {
     ]);
   });
 
+  it('an intermediate before the leaf: still the leaf (X509KeyPair pairs the key with the end entity)', async () => {
+    const ca = await root();
+    const mid = await intermediate(ca, 'CN=Mid');
+    const ee = await leaf(mid);
+    const r = await inspect([{ name: 'chain.pem', text: pem(mid, ee) + (await keyPem(await keys('P-256'))) }], { now: NOW, scenarios: false });
+    expect(mismatch(r)).toHaveLength(1);
+    expect(onCard(r, mid)).toEqual([]);
+    expect(onCard(r, ee)).toHaveLength(1);
+  });
+
   it('with CAs only: the one that is not self-signed; with two stranger keys: one finding on the card', async () => {
     const ca = await root();
     const mid = await intermediate(ca, 'CN=Mid');
