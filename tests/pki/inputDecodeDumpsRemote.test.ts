@@ -89,6 +89,30 @@ function onlyKeyErrors(d: Decoded): void {
   }
 }
 
+// Istio's multicluster secret controller (pkg/kube/multicluster/secretcontroller.go) watches
+// Secrets labelled istio/multiCluster=true; a ConfigMap with that label is no remote cluster.
+describe('the multiCluster label on a ConfigMap', () => {
+  it('is no remote secret: its kubeconfig is read as a bare one, not as the cluster named by its key', () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: ConfigMap',
+      'metadata:',
+      '  name: istio-remote-secret-east',
+      '  namespace: istio-system',
+      '  labels:',
+      '    istio/multiCluster: "true"',
+      'data:',
+      `  east: ${JSON.stringify(kubeconfig(valid()))}`,
+      '',
+    ].join('\n');
+    const rc = onlyRemote(decodeInputs([{ name: 'cm.yaml', text }]));
+    expect(rc.clusterId).not.toBe('east');
+    expect(rc.secret.kind).toBe('Config');
+    // The same data in a Secret is the remote cluster `east`.
+    expect(onlyRemote(remoteSecret({ east: kubeconfig(valid()) })).clusterId).toBe('east');
+  });
+});
+
 describe('remote Secret keys that hold no kubeconfig', () => {
   it('a value that is not YAML: a remote with no server or auth, an error on the key', () => {
     const d = remoteSecret({ east: 'clusters: [unclosed' });
