@@ -15,7 +15,7 @@
 //   expirationTime}; `pem` is PEM text in istioctl's fixture and base64 of it in current ztunnel;
 // - the certs spec §1.1: at most four containers deep.
 // Certificates come from pkiBuilder.ts, keys and CRLs from istioFixtures.ts.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeInputs, type Decoded, type DumpSecret, type Value } from '../../src/core/pki/input.ts';
 import { STRING_MARKER } from '../../src/core/document/redactionMarkers.ts';
 import { intermediate, leaf, root } from './pkiBuilder.ts';
@@ -86,10 +86,10 @@ describe('Envoy /config_dump (snake_case)', () => {
     ],
     dynamic_warming_secrets: [{ name: 'kubernetes://gw-cred', version_info: 'uninitialized', last_updated: '2026-06-01T00:00:03.000Z' }],
   });
-  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
-  // once the tests start, so a value computed while the file is collected would never see it.
+  // Decoded before each test, not once for the describe: Stryker (npm run mutate) runs a mutant
+  // only against the tests its dry run saw reach it, and sees none reach code run outside a test.
   let d!: Decoded;
-  beforeAll(() => {
+  beforeEach(() => {
     d = decodeJson(dump);
   });
 
@@ -227,10 +227,10 @@ describe('istioctl proxy-config secret -o json (lowerCamelCase)', () => {
       },
     ],
   };
-  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
-  // once the tests start, so a value computed while the file is collected would never see it.
+  // Decoded before each test, not once for the describe: Stryker (npm run mutate) runs a mutant
+  // only against the tests its dry run saw reach it, and sees none reach code run outside a test.
   let d!: Decoded;
-  beforeAll(() => {
+  beforeEach(() => {
     d = decodeJson(dump, 'secret.json');
   });
 
@@ -316,10 +316,10 @@ describe('ztunnel certificates (istioctl ztunnel-config certificates -o json)', 
     },
     { identity: 'spiffe://cluster.local/ns/shop/sa/db', state: 'Unavailable: signing failed', certChain: [entry(b64(truncated), '104')] },
   ];
-  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
-  // once the tests start, so a value computed while the file is collected would never see it.
+  // Decoded before each test, not once for the describe: Stryker (npm run mutate) runs a mutant
+  // only against the tests its dry run saw reach it, and sees none reach code run outside a test.
   let d!: Decoded;
-  beforeAll(() => {
+  beforeEach(() => {
     d = decodeJson(list, 'ztunnel.json');
   });
   const z = () => d.ztunnel[0]!;

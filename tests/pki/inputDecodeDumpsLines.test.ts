@@ -7,7 +7,7 @@
 // (apimachinery validation IsDNS1123Subdomain, IsConfigMapKey). Go's encoding/pem reads the label
 // between "-----BEGIN " and "-----"; a PEM folded onto one line makes that label run on into
 // the body, which must not be echoed (it may be a private key).
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeInputs, decodeKubeObject, decodeValue, type Decoded } from '../../src/core/pki/input.ts';
 import { root } from './pkiBuilder.ts';
 import { keyPem, pem } from './istioFixtures.ts';
@@ -51,10 +51,10 @@ describe('the line of each document of a YAML stream', () => {
     'metadata: {name: roots, namespace: second}',
     `data: {root-cert.pem: ${JSON.stringify(caPem)}}`,
   ];
-  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
-  // once the tests start, so a value computed while the file is collected would never see it.
+  // Decoded before each test, not once for the describe: Stryker (npm run mutate) runs a mutant
+  // only against the tests its dry run saw reach it, and sees none reach code run outside a test.
   let d!: Decoded;
-  beforeAll(() => {
+  beforeEach(() => {
     d = decodeLines(lines);
   });
 
@@ -92,10 +92,10 @@ describe('the line of an object and of its keys (block style)', () => {
     `  ca.crt: ${b64(caPem)}`,
     '  bad.key: not*base64',
   ];
-  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
-  // once the tests start, so a value computed while the file is collected would never see it.
+  // Decoded before each test, not once for the describe: Stryker (npm run mutate) runs a mutant
+  // only against the tests its dry run saw reach it, and sees none reach code run outside a test.
   let d!: Decoded;
-  beforeAll(() => {
+  beforeEach(() => {
     d = decodeLines(lines);
   });
   const second = lineOf(lines, '---');

@@ -12,7 +12,7 @@
 // (document/redactionMarkers.ts) stands for a removed value. Nesting counts as in spec §1.1
 // (at most 4 containers: the Secret, then each base64 layer). Lines are those of the texts
 // built here; certificates come from pkiBuilder.ts.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { decodeInputs, type Decoded, type KubeObject, type Value } from '../../src/core/pki/input.ts';
 import { DATA_MARKER } from '../../src/core/document/redactionMarkers.ts';
 import { leaf, root, type Issued } from './pkiBuilder.ts';
@@ -87,11 +87,11 @@ describe('names and keys the API server would refuse', () => {
     `  ${badTextKey}: ${JSON.stringify(pem(server))}`,
     '',
   ];
-  // Decoded in a hook, not in the describe body: Stryker (npm run mutate) activates a mutant only
-  // once the tests start, so a value computed while the file is collected would never see it.
+  // Decoded before each test, not once for the describe: Stryker (npm run mutate) runs a mutant
+  // only against the tests its dry run saw reach it, and sees none reach code run outside a test.
   let d!: Decoded;
   let obj!: KubeObject;
-  beforeAll(() => {
+  beforeEach(() => {
     d = decodeYaml(lines.join('\n'));
     obj = onlyObject(d);
   });
