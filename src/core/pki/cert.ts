@@ -8,6 +8,7 @@ import { colonHex, hex } from './bytes.ts';
 import { commonName, fromAsnName, goNameString, opensslName, rfc2253Name, type ParsedName } from './names.ts';
 import { CURVES, EXT_KEY_USAGES, EXTENSION_NAMES, GO_HANDLED_EXTENSIONS, KEY_USAGE_BITS, OID, SIGNATURE_ALGORITHMS, type KeyUsageName } from './oids.ts';
 import { parseSpiffeUri, type SpiffeId } from './spiffe.ts';
+import { goQuote } from '../go/fmt.ts';
 
 export class CertParseError extends Error {}
 
@@ -241,11 +242,6 @@ const GO_EXTENSION_ERRORS: Readonly<Record<string, string>> = {
   [OID.authorityInfoAccess]: 'x509: invalid authority info access',
 };
 
-/** Go's %q of an OID's dotted text (digits and dots only, so no escapes). */
-function goQuote(oid: string): string {
-  return `"${oid}"`;
-}
-
 /** Go's namedCurveFromOID (x509.go): the curves crypto/x509 accepts in a certificate. */
 const GO_NAMED_CURVES: ReadonlySet<string> = new Set(['1.3.132.0.33', '1.2.840.10045.3.1.7', '1.3.132.0.34', '1.3.132.0.35']);
 
@@ -415,24 +411,16 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
 
   let sanDer: Uint8Array | null = null;
   const ekuOids: string[] = [];
-  const goProblems: string[] = [];
-  // Go's errors in the order parseCertificate meets them: the serial, the key, a repeated
-  // extension while the extensions are read, then each extension's contents (processExtensions).
-  const goErrors: string[] = [];
-  if (serial.negative) {
-    goProblems.push('negative serial; Go >= 1.23 default x509negativeserial=0');
-    goErrors.push('x509: negative serial number');
-  }
+  // Why Go refuses the certificate, in the order parseCertificate meets it (the serial, the key,
+  // a repeated extension while the extensions are read, then each extension's contents in
+  // processExtensions): our reason for the lint, and Go's error (it returns the first).
+  const goProblems: Array<{ reason: string; error: string }> = [];
+  if (serial.negative) goProblems.push({ reason: 'negative serial; Go >= 1.23 default x509negativeserial=0', error: 'x509: negative serial number' });
   const keyProblem = goPublicKeyProblem(raw.spki);
-  if (keyProblem) {
-    goProblems.push(keyProblem);
-    goErrors.push(`x509: ${keyProblem}`);
-  }
+  if (keyProblem) goProblems.push({ reason: keyProblem, error: `x509: ${keyProblem}` });
   const repeated = raw.extensionOids.find((oid, i) => raw.extensionOids.indexOf(oid) < i);
-  if (repeated !== undefined) {
-    goProblems.push('duplicate extension');
-    goErrors.push(`x509: certificate contains duplicate extension with OID ${goQuote(repeated)}`);
-  }
+  if (repeated !== undefined)
+    goProblems.push({ reason: 'duplicate extension', error: `x509: certificate contains duplicate extension with OID ${goQuote(repeated)}` });
 
   for (const ext of tbs.extensions ?? []) {
     const oid = ext.extnID;
@@ -523,8 +511,8 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
       }
     } catch {
       e.text = 'could not be decoded';
-      goProblems.push(`malformed ${name}`);
-      goErrors.push(GO_EXTENSION_ERRORS[oid] ?? `x509: malformed ${name}`);
+      // Only the extensions decoded above can throw, and each has Go's error.
+      goProblems.push({ reason: `malformed ${name}`, error: GO_EXTENSION_ERRORS[oid] as string });
     }
     if (critical && !GO_HANDLED_EXTENSIONS.has(oid)) facts.unhandledCriticalExtensions.push(oid);
     facts.extensions.push(e);
@@ -533,8 +521,8 @@ function build(der: Uint8Array, raw: RawTbs, cert: asnX509.Certificate): Certifi
   facts.isCA = facts.basicConstraints.present && facts.basicConstraints.ca;
   facts.pathLen = facts.basicConstraints.present ? facts.basicConstraints.pathLen : null;
   facts.spiffe = facts.subjectAltName.uri.filter((u) => u.startsWith('spiffe://')).map(parseSpiffeUri);
-  if (goProblems.length > 0) facts.goParseExpectation = `rejected (${goProblems.join('; ')})`;
-  facts.goParseError = goErrors[0] ?? null;
+  if (goProblems.length > 0) facts.goParseExpectation = `rejected (${goProblems.map((p) => p.reason).join('; ')})`;
+  facts.goParseError = goProblems[0]?.error ?? null;
 
   return {
     der,

@@ -4,6 +4,7 @@
 // model (config/gatewayApi/objects.ts).
 import { decodePemBundle, type PemBlock } from './pem.ts';
 import type { Result } from './credential.ts';
+import { goValue } from '../go/fmt.ts';
 
 /**
  * The certificate half of Go's tls.X509KeyPair PEM reading (crypto/tls/tls.go): the
@@ -22,7 +23,7 @@ export function x509KeyPairCertBlocks(certPem: Uint8Array | string): Result<PemB
     return { ok: false, error: 'tls: failed to find certificate PEM data in certificate input, but did find a private key; PEM inputs may have been switched' };
   return {
     ok: false,
-    error: `tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: ${goStrings(skipped)}`,
+    error: `tls: failed to find "CERTIFICATE" PEM block in certificate input after skipping PEM blocks of the following types: ${goValue(skipped)}`,
   };
 }
 
@@ -38,11 +39,6 @@ export function x509KeyPairKeyBlock(keyPem: Uint8Array | string): Result<PemBloc
     return { ok: false, error: 'tls: found a certificate rather than a key in the PEM for the private key' };
   return {
     ok: false,
-    error: `tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: ${goStrings(skipped)}`,
+    error: `tls: failed to find PEM block with type ending in "PRIVATE KEY" in key input after skipping PEM blocks of the following types: ${goValue(skipped)}`,
   };
-}
-
-/** fmt's %v of a []string: `[a b]`. */
-function goStrings(list: readonly string[]): string {
-  return `[${list.join(' ')}]`;
 }

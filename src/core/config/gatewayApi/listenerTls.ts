@@ -125,8 +125,7 @@ function buildSecretReference(ctx: ConversionContext, ref: Json, gw: GwObject): 
   }
   const ns = optStr(ref.namespace) ?? gw.namespace;
   const key = `${ns}/${str(ref.name)}`;
-  const secret = ctx.find('Secret', ns, str(ref.name));
-  const data = secret ? secretData(secret) : undefined;
+  const data = secretData(ctx.find('Secret', ns, str(ref.name)));
   if (!data) return { error: { reason: 'InvalidCertificateRef', message: `invalid certificate reference ${refStr}, secret ${key} not found` } };
   const ci = extractCertInfo(data);
   if ('error' in ci) return { error: { reason: 'InvalidCertificateRef', message: `invalid certificate reference ${refStr}, ${ci.error}` } };
@@ -150,8 +149,7 @@ function buildCaCertificateReference(ctx: ConversionContext, ref: Json, gw: GwOb
     root = extractRoot(configMapData(cm));
   } else if (gkEq(gk, GK_SECRET)) {
     type = 'kubernetes-gateway';
-    const secret = ctx.find('Secret', ns, name);
-    const data = secret ? secretData(secret) : undefined;
+    const data = secretData(ctx.find('Secret', ns, name));
     if (!data) return { error: { reason: 'InvalidCACertificateRef', message: `invalid CA certificate reference ${refStr}, secret ${ns}/${name} not found` } };
     root = extractRoot(data);
   } else {
@@ -174,8 +172,7 @@ export function validateBackendClientCertificateRef(ctx: ConversionContext, gw: 
   }
   const credNs = optStr(ref.namespace) ?? ns;
   const key = `${credNs}/${str(ref.name)}`;
-  const secret = ctx.find('Secret', credNs, str(ref.name));
-  const data = secret ? secretData(secret) : undefined;
+  const data = secretData(ctx.find('Secret', credNs, str(ref.name)));
   if (!data) return { reason: 'InvalidClientCertificateRef', message: `invalid clientCertificateRef ${refStr}, secret ${key} not found` };
   const ci = extractCertInfo(data);
   if ('error' in ci) return { reason: 'InvalidClientCertificateRef', message: `invalid clientCertificateRef ${refStr}, ${ci.error}` };

@@ -181,9 +181,10 @@ export function humanJoin(ss: readonly string[]): string {
  * A Secret's data as istiod's controller reads it in a cluster, values as text (bytes as
  * latin-1): `data` as the API server decodes it (config/secrets.ts), with `stringData` over it,
  * as the API server stores them. Undefined for a Secret the API server refuses (`data` not base64),
- * which a cluster never holds. (The analyzers read files as istioctl does, without `stringData`.)
+ * which a cluster never holds, and for none at all. (The analyzers read files as istioctl does, without `stringData`.)
  */
-export function secretData(o: GwObject): Map<string, string> | undefined {
+export function secretData(o: GwObject | undefined): Map<string, string> | undefined {
+  if (!o) return undefined;
   const data = secretBodyData(o.body);
   if (!data) return undefined;
   const out = new Map<string, string>();
